@@ -1,0 +1,114 @@
+# warpscope - see README.md.  `make help` lists the targets; V=1 shows commands.
+# Builds whatever this machine can build: the simulator always, the CUDA
+# backend where the CUDA headers are found, the visualizer where SDL2 is found.
+
+CC       ?= gcc
+CUDA_HOME ?= /usr/local/cuda
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls $(CUDA_HOME)/bin/nvcc 2>/dev/null)
+PTX_ARCH ?= sm_90
+BUILD    := build
+
+Q := $(if $(V),,@)
+msg = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
+
+CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -g
+OPT      ?= -O2
+LDLIBS   := -ldl -lm -lpthread
+
+# --- optional parts -----------------------------------------------------------
+HAVE_CJSON := $(shell pkg-config --exists libcjson 2>/dev/null && echo 1)
+ifeq ($(HAVE_CJSON),1)
+  CFLAGS_BASE += $(shell pkg-config --cflags libcjson)
+  LDLIBS += $(shell pkg-config --libs libcjson)
+endif
+
+HAVE_CUDA_H := $(shell test -f $(CUDA_HOME)/include/cuda.h -a -f $(CUDA_HOME)/include/nvrtc.h && echo 1)
+ifeq ($(HAVE_CUDA_H),1)
+  CFLAGS_BASE += -DWS_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
+endif
+
+HAVE_SDL := $(shell pkg-config --exists sdl2 SDL2_ttf SDL2_image fontconfig 2>/dev/null && echo 1)
+ifeq ($(HAVE_SDL),1)
+  CFLAGS_BASE += -DWS_HAVE_SDL=1 $(shell pkg-config --cflags sdl2 SDL2_ttf SDL2_image fontconfig)
+  LDLIBS += $(shell pkg-config --libs sdl2 SDL2_ttf SDL2_image fontconfig)
+  VIZ_SRC := $(wildcard viz/*.c)
+endif
+
+LIB_SRC  := $(wildcard common/*.c) $(wildcard sim/*.c) $(wildcard cuda/*.c) $(VIZ_SRC)
+LIB_SRC  := $(filter-out common/main.c,$(LIB_SRC))
+TEST_SRC := $(wildcard tests/test_*.c)
+ifneq ($(HAVE_SDL),1)
+  TEST_SRC := $(filter-out tests/test_viz%,$(TEST_SRC))
+endif
+TEST_SUPPORT := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
+
+# --- release build --------------------------------------------------------------
+OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+BIN := $(BUILD)/warpscope
+
+# --- sanitizer build for tests -------------------------------------------------
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_OBJ   := $(LIB_SRC:%.c=$(BUILD)/asan/%.o) $(TEST_SUPPORT:%.c=$(BUILD)/asan/%.o)
+TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/tests/%)
+ASAN_BIN   := $(BUILD)/asan/warpscope
+
+.PHONY: all deps demo test gpu-test bench ptx clean help status
+all: status $(BIN)
+
+status:
+	@echo "warpscope build: simulator yes; CUDA backend $(if $(HAVE_CUDA_H),yes ($(CUDA_HOME)/include),no - cuda.h/nvrtc.h not found under $(CUDA_HOME)/include; gpu/check report that plainly); visualizer $(if $(HAVE_SDL),yes,no - SDL2/SDL2_ttf/SDL2_image/fontconfig not found by pkg-config; run scripts/deps.sh); JSON $(if $(HAVE_CJSON),yes,no - libcjson not found; run scripts/deps.sh)"
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$<)$(CC) $(CFLAGS_BASE) $(OPT) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC-SAN,$<)$(CC) $(CFLAGS_BASE) -O1 $(ASAN_FLAGS) $(CFLAGS) -c $< -o $@
+
+$(BIN): $(OBJ) $(BUILD)/obj/common/main.o
+	$(call msg,LD,$@)$(CC) $(OPT) -o $@ $^ $(LDLIBS)
+
+$(ASAN_BIN): $(ASAN_OBJ) $(BUILD)/asan/common/main.o
+	$(call msg,LD-SAN,$@)$(CC) $(ASAN_FLAGS) -o $@ $(filter-out $(TEST_SUPPORT:%.c=$(BUILD)/asan/%.o),$^) $(LDLIBS)
+
+$(BUILD)/asan/tests/%: $(BUILD)/asan/tests/%.o $(ASAN_OBJ)
+	$(call msg,LD-SAN,$@)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+deps:
+	$(Q)sh scripts/deps.sh
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh scripts/demo.sh
+
+# Each test binary runs from the repository root (it reads demos/ and tests/data/).
+test: deps
+	$(Q)$(MAKE) --no-print-directory $(TEST_BIN) $(ASAN_BIN)
+	$(Q)WS_BIN=$(ASAN_BIN) sh scripts/run-tests.sh $(TEST_BIN)
+
+gpu-test: all
+	$(Q)sh scripts/gpu-test.sh
+
+bench:
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh scripts/bench.sh
+
+# Regenerates the catalog's checked-in PTX (needs nvcc).
+ptx:
+	$(Q)NVCC="$(NVCC)" PTX_ARCH=$(PTX_ARCH) sh scripts/gen-ptx.sh
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "make            build build/warpscope (says what it skipped and why)"
+	@echo "make demo       install missing packages, build, run the main job (catalog tour)"
+	@echo "make test       install missing packages, run the cmocka tests under ASan+UBSan"
+	@echo "make gpu-test   run the catalog through 'check' on the GPU present, write results/"
+	@echo "make bench      interpreter rate, 4096x4096 transpose time, viz frame time"
+	@echo "make ptx        regenerate demos/*.ptx with nvcc ($(PTX_ARCH))"
+	@echo "make clean      remove build/"
+	@echo "V=1             show the commands"
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,45 @@
+/* catalog.h - finding kernels: the catalog folder (demos/), user .cu files,
+ * and the PTX for each file (the checked-in PTX when it is fresh, otherwise
+ * compiled now through NVRTC or nvcc; see ptxgen.h).
+ * Invariant: description names are unique across the catalog. */
+#ifndef WS_CATALOG_H
+#define WS_CATALOG_H
+
+#include "desc.h"
+#include "ws_error.h"
+
+struct ptx_module;
+
+typedef struct ws_catalog {
+    char dir[WS_PATH_MAX];
+    int nfiles;
+    ws_desc_file **files;      /* sorted by path */
+} ws_catalog;
+
+/* The catalog folder: $WARPSCOPE_CATALOG, else <dir of the executable>/../demos,
+ * else ./demos. Returns 0 and writes the path, or -1 with err set. */
+int ws_catalog_dir(char *out, size_t cap, ws_error *err);
+
+/* Loads every .cu in dir (NULL = ws_catalog_dir). A duplicate description name
+ * across files is an error naming both files. */
+int ws_catalog_load(const char *dir, ws_catalog **out, ws_error *err);
+void ws_catalog_free(ws_catalog *c);
+
+/* Resolves a kernel argument as a user types it:
+ *   "transpose_naive"          a description in the catalog
+ *   "path/to/k.cu"             the only description in that file (error if several)
+ *   "path/to/k.cu:name"        one description in that file
+ * On success *file is the file (owned by the catalog, or by *owned_file when the
+ * argument named a file outside it: free that with ws_desc_free). */
+int ws_catalog_resolve(ws_catalog *c, const char *arg, const ws_desc_file **file,
+                       const ws_kernel_desc **desc, ws_desc_file **owned_file, ws_error *err);
+
+/* PTX for a description file: <file without .cu>.ptx when it exists and its
+ * "// warpscope-source-hash: <16 hex>" header matches ws_source_hash(file->source);
+ * otherwise compiled for arch (e.g. "sm_90") with line information. */
+struct ptx_module *ws_catalog_ptx(const ws_desc_file *f, const char *arch, ws_error *err);
+
+/* FNV-1a 64 of the source text: the freshness key written into generated PTX. */
+unsigned long long ws_source_hash(const char *text, size_t len);
+
+#endif

@@ -1,0 +1,45 @@
+/* device.h - device profiles: the figures the memory and timing models need
+ * for one GPU. Every figure carries its source in device.c. The GPU actually
+ * present is always read from the driver (cuda/), never assumed from here. */
+#ifndef WS_DEVICE_H
+#define WS_DEVICE_H
+
+#include <stdint.h>
+
+#define WS_MAX_CARVEOUTS 12
+
+typedef struct ws_device {
+    const char *key;              /* "h200", "h100", "a100", "t4", "v100" */
+    const char *name;             /* "NVIDIA H200" as the driver names it */
+    int cc_major, cc_minor;
+    int sm_count;
+    double sm_clock_mhz;          /* boost clock */
+    double dram_bw_gbs;           /* vendor peak, GB/s (1e9) */
+    int dram_fetch_bytes;         /* L2 fetch granularity on a read miss (32/64/128) */
+    int ecc;                      /* 1: partial-sector writes read the sector first */
+    double l2_bw_gbs;             /* modelled L2 read bandwidth, GB/s */
+    uint32_t l2_bytes;
+    uint32_t l1_unified_bytes;    /* unified L1/shared per SM */
+    int ncarveouts;
+    uint32_t carveouts_kb[WS_MAX_CARVEOUTS]; /* supported shared-memory carveouts, KB */
+    uint32_t smem_per_sm;         /* max shared memory per SM (bytes) */
+    uint32_t smem_per_block;      /* static limit, 48 KB */
+    uint32_t smem_per_block_optin;
+    uint32_t smem_reserved_per_block;
+    uint32_t smem_alloc_gran;
+    int sector_bytes, line_bytes; /* 32, 128 */
+    int banks, bank_bytes;        /* 32, 4 */
+    int max_warps_per_sm, max_threads_per_sm, max_blocks_per_sm;
+    int regs_per_sm, max_regs_per_thread, reg_alloc_gran; /* gran in registers per warp (256) */
+    int subpartitions;            /* 4 */
+    double l1_hit_cycles, l2_hit_cycles, dram_cycles; /* load-to-use latencies, SM cycles */
+    double launch_overhead_us;    /* fixed cost of a launch as seen by events */
+} ws_device;
+
+/* Profile by key (case-insensitive) or by driver name ("NVIDIA H200"); NULL if none. */
+const ws_device *ws_device_find(const char *key_or_name);
+/* All profiles, NULL-terminated; the first is the default (H200). */
+const ws_device *const *ws_device_all(void);
+const ws_device *ws_device_default(void);
+
+#endif

@@ -1,0 +1,17 @@
+/* ptxgen.h - compiling CUDA C to PTX with line information: NVRTC loaded at run
+ * time (dlopen, so one binary runs everywhere), falling back to `nvcc -ptx`.
+ * Invariant: returned PTX text starts with the "// warpscope-source-hash:" line. */
+#ifndef WS_PTXGEN_H
+#define WS_PTXGEN_H
+
+#include <stddef.h>
+#include "ws_error.h"
+
+/* Compiles source (named path, for messages and .loc) for arch ("sm_90").
+ * Returns malloc'd PTX text or NULL with err set; compiler diagnostics are put
+ * in err->msg (first line) and printed in full to stderr. *how gets "nvrtc" or
+ * "nvcc" (may be NULL). */
+char *ws_ptxgen_compile(const char *path, const char *source, size_t len, const char *arch,
+                        const char **how, ws_error *err);
+
+#endif

@@ -1,0 +1,45 @@
+/* event.h - the memory event stream: one record per executed warp-level memory
+ * instruction. This is the single interface between the warp interpreter and
+ * everything that looks at memory (coalescer, banks, caches, reports, viz).
+ * Invariant: lanes outside active_mask have addr[lane] == 0 and are ignored. */
+#ifndef WS_EVENT_H
+#define WS_EVENT_H
+
+#include <stdint.h>
+
+typedef enum { WS_SPACE_GLOBAL, WS_SPACE_SHARED, WS_SPACE_LOCAL, WS_SPACE_CONST, WS_SPACE_PARAM } ws_space;
+typedef enum { WS_MEM_LOAD, WS_MEM_STORE, WS_MEM_ATOMIC, WS_MEM_REDUCE } ws_mem_op;
+typedef enum { WS_CACHE_DEFAULT, WS_CACHE_CA, WS_CACHE_CG, WS_CACHE_CS, WS_CACHE_NC, WS_CACHE_LU,
+               WS_CACHE_CV, WS_CACHE_WB, WS_CACHE_WT } ws_cache_hint;
+
+typedef struct ws_mem_event {
+    uint64_t seq;            /* 0, 1, 2 ... in execution order */
+    uint32_t block_linear;   /* ctaid.x + ctaid.y*nctaid.x + ctaid.z*nctaid.x*nctaid.y */
+    uint32_t block[3];
+    uint32_t warp;           /* warp index inside the block */
+    uint32_t warp_global;    /* block_linear * warps_per_block + warp */
+    uint32_t pc;             /* instruction index in the function */
+    int src_line;            /* .cu line, 0 if unknown */
+    int ptx_line;
+    ws_space space;
+    ws_mem_op op;
+    ws_cache_hint cache;
+    uint8_t width;           /* bytes per lane: elem_size * vec (1..16) */
+    uint8_t elem_size;       /* 1, 2, 4, 8, 16 */
+    uint8_t vec;             /* 1, 2, 4 */
+    uint32_t active_mask;    /* lanes that perform the access */
+    /* Per lane address:
+     *   GLOBAL: address in the simulated global address space (buffer base + offset);
+     *   SHARED: byte offset in the block's shared window;
+     *   LOCAL:  byte offset in the thread's own local frame (the coalescer applies
+     *           the hardware's interleaved layout);
+     *   CONST/PARAM: byte offset in that space. */
+    uint64_t addr[32];
+} ws_mem_event;
+
+typedef void (*ws_mem_listener)(void *ctx, const ws_mem_event *ev);
+
+const char *ws_space_name(ws_space s);  /* "global" */
+const char *ws_mem_op_name(ws_mem_op o);/* "load" */
+
+#endif

@@ -1,0 +1,64 @@
+/* interp.h - the warp interpreter: runs one described launch on the CPU, warp
+ * by warp, 32 lanes in lockstep under an active mask, and emits one
+ * ws_mem_event per executed warp-level memory instruction.
+ *
+ * Execution order (what the memory models see): blocks in linear order
+ * (x fastest); inside a block, warps run round-robin one instruction at a time
+ * is NOT required: each warp runs until it reaches a barrier, exits or has run
+ * WS_SIM_SLICE instructions, then the next warp runs; at a barrier every live
+ * warp of the block must arrive before any continues. Divergence uses a SIMT
+ * reconvergence stack (reconvergence at the immediate post-dominator). */
+#ifndef WS_INTERP_H
+#define WS_INTERP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/desc.h"
+#include "../common/ws_error.h"
+#include "event.h"
+#include "ptx.h"
+
+#define WS_SIM_SLICE 256
+#define WS_GLOBAL_BASE 0x0000000100000000ull /* first buffer's simulated address */
+#define WS_GLOBAL_ALIGN 4096                 /* each buffer starts on this boundary */
+
+typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_total);
+
+typedef struct {
+    const ptx_module *module;
+    const ptx_function *fn;
+    const ws_launch *launch;          /* resolved description: grid, block, buffers, args */
+    const char *source_file;          /* .cu path for messages */
+    uint64_t max_thread_insns;        /* budget; 0 = WS_SIM_DEFAULT_BUDGET */
+    bool memory_errors_are_warnings;  /* count and go on instead of stopping */
+    uint64_t max_host_bytes;          /* refuse launches needing more; 0 = default 8 GiB */
+    uint32_t first_block, num_blocks; /* simulate blocks [first, first+num); num 0 = all */
+    ws_mem_listener listener;         /* NULL = nobody listens (fast path) */
+    void *listener_ctx;
+    ws_progress_fn progress;          /* called every so often; NULL = none */
+    void *progress_ctx;
+} ws_sim_config;
+
+#define WS_SIM_DEFAULT_BUDGET 20000000000ull
+
+typedef struct {
+    uint64_t thread_insns;      /* instructions executed, counted per active lane */
+    uint64_t warp_insns;        /* instructions executed, counted per warp */
+    uint64_t mem_events;
+    uint64_t *pc_warp_count;    /* per instruction index: warp-level executions (fn->ninsns) */
+    uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
+    char first_warning[WS_MSG_MAX];
+    int nbuffers;
+    uint64_t buffer_base[WS_MAX_BUFFERS];  /* simulated global address of each buffer */
+    void *buffer_data[WS_MAX_BUFFERS];     /* final contents, launch->buffers[i].bytes each */
+} ws_sim_result;
+
+/* Runs the launch. Returns 0 on success; on error fills err with the kernel,
+ * block, warp, lane, source line and what went wrong, e.g.
+ * "k.cu:14: error: transpose_naive: block (3,0,0) warp 1 lane 7: global load of 4 bytes at
+ *  0x100004000 is 16 bytes past the end of buffer 'in' (4096 bytes)". */
+int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err);
+void ws_sim_result_free(ws_sim_result *res);
+
+#endif

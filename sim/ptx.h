@@ -1,0 +1,243 @@
+/* ptx.h - the in-memory form of a PTX module that the warp interpreter executes.
+ * Produced by ptx_parse(); every name the simulator needs is resolved here
+ * (registers to slot indices, labels to instruction indices, variables to
+ * per-function offsets) so the interpreter never looks at text.
+ * Invariant: a ptx_module returned without error is fully resolved: every
+ * operand refers to an existing register, variable, parameter or label. */
+#ifndef WS_PTX_H
+#define WS_PTX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "../common/ws_error.h"
+
+#define PTX_NAME_MAX 128
+#define PTX_MAX_OPND 6
+
+typedef enum {
+    PTX_T_NONE = 0,
+    PTX_T_PRED,
+    PTX_T_B8, PTX_T_B16, PTX_T_B32, PTX_T_B64, PTX_T_B128,
+    PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
+    PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
+    PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_F32, PTX_T_F64,
+    PTX_T_COUNT
+} ptx_type;
+
+int ptx_type_size(ptx_type t);        /* bytes: u32 -> 4, pred -> 1 */
+bool ptx_type_is_signed(ptx_type t);  /* sN */
+bool ptx_type_is_float(ptx_type t);   /* f16/bf16/f32/f64 (and x2) */
+const char *ptx_type_name(ptx_type t);/* ".u32" */
+
+typedef enum {
+    PTX_SPACE_NONE = 0, /* generic addressing (plain ld/st) */
+    PTX_SPACE_GLOBAL, PTX_SPACE_SHARED, PTX_SPACE_SHARED_CLUSTER, PTX_SPACE_LOCAL,
+    PTX_SPACE_CONST, PTX_SPACE_PARAM, PTX_SPACE_REG
+} ptx_space;
+
+typedef enum {
+    PTX_OP_INVALID = 0,
+    /* integer and float arithmetic */
+    PTX_ADD, PTX_SUB, PTX_MUL, PTX_MAD, PTX_MUL24, PTX_MAD24, PTX_SAD, PTX_FMA, PTX_DIV, PTX_REM,
+    PTX_ABS, PTX_NEG, PTX_MIN, PTX_MAX, PTX_POPC, PTX_CLZ, PTX_BFIND, PTX_BREV, PTX_BFE, PTX_BFI,
+    PTX_PRMT, PTX_COPYSIGN, PTX_RCP, PTX_SQRT, PTX_RSQRT, PTX_SIN, PTX_COS, PTX_LG2, PTX_EX2,
+    PTX_TANH, PTX_TESTP, PTX_DP4A, PTX_DP2A,
+    /* logic and shifts */
+    PTX_AND, PTX_OR, PTX_XOR, PTX_NOT, PTX_CNOT, PTX_LOP3, PTX_SHL, PTX_SHR, PTX_SHF,
+    /* comparison and selection */
+    PTX_SETP, PTX_SET, PTX_SELP, PTX_SLCT,
+    /* data movement and conversion */
+    PTX_MOV, PTX_CVT, PTX_CVTA, PTX_LD, PTX_LDU, PTX_ST, PTX_PREFETCH, PTX_ISSPACEP,
+    PTX_ATOM, PTX_RED,
+    /* warp-level */
+    PTX_SHFL, PTX_VOTE, PTX_MATCH, PTX_ACTIVEMASK, PTX_REDUX,
+    /* synchronisation */
+    PTX_BAR, PTX_BARRIER, PTX_MEMBAR, PTX_FENCE, PTX_NANOSLEEP,
+    /* control flow */
+    PTX_BRA, PTX_BRX, PTX_CALL, PTX_RET, PTX_EXIT, PTX_TRAP, PTX_BRKPT,
+    PTX_OP_COUNT
+} ptx_opcode;
+
+const char *ptx_opcode_name(ptx_opcode op); /* "ld" */
+
+/* Modifiers. Each instruction keeps the ones PTX allows for its opcode. */
+typedef enum { PTX_CMP_NONE = 0, PTX_CMP_EQ, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE, PTX_CMP_GT, PTX_CMP_GE,
+               PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS, PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU,
+               PTX_CMP_LEU, PTX_CMP_GTU, PTX_CMP_GEU, PTX_CMP_NUM, PTX_CMP_NAN } ptx_cmp;
+typedef enum { PTX_BOOL_NONE = 0, PTX_BOOL_AND, PTX_BOOL_OR, PTX_BOOL_XOR } ptx_boolop;
+typedef enum { PTX_RND_NONE = 0, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,
+               PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI, PTX_RND_RNA } ptx_round;
+typedef enum { PTX_MULMODE_NONE = 0, PTX_MULMODE_LO, PTX_MULMODE_HI, PTX_MULMODE_WIDE } ptx_mulmode;
+typedef enum { PTX_CACHE_NONE = 0, PTX_CACHE_CA, PTX_CACHE_CG, PTX_CACHE_CS, PTX_CACHE_LU, PTX_CACHE_CV,
+               PTX_CACHE_WB, PTX_CACHE_WT, PTX_CACHE_NC /* ld.global.nc */ } ptx_cacheop;
+typedef enum { PTX_ATOM_NONE = 0, PTX_ATOM_ADD, PTX_ATOM_MIN, PTX_ATOM_MAX, PTX_ATOM_INC, PTX_ATOM_DEC,
+               PTX_ATOM_AND, PTX_ATOM_OR, PTX_ATOM_XOR, PTX_ATOM_EXCH, PTX_ATOM_CAS } ptx_atomop;
+typedef enum { PTX_SHFL_NONE = 0, PTX_SHFL_UP, PTX_SHFL_DOWN, PTX_SHFL_BFLY, PTX_SHFL_IDX } ptx_shflmode;
+typedef enum { PTX_VOTE_NONE = 0, PTX_VOTE_ALL, PTX_VOTE_ANY, PTX_VOTE_UNI, PTX_VOTE_BALLOT } ptx_votemode;
+typedef enum { PTX_BAR_NONE = 0, PTX_BAR_SYNC, PTX_BAR_ARRIVE, PTX_BAR_RED_POPC, PTX_BAR_RED_AND,
+               PTX_BAR_RED_OR } ptx_barmode;
+
+enum { /* flags */
+    PTX_F_FTZ = 1u << 0, PTX_F_SAT = 1u << 1, PTX_F_APPROX = 1u << 2, PTX_F_FULL = 1u << 3,
+    PTX_F_UNI = 1u << 4, PTX_F_VOLATILE = 1u << 5, PTX_F_SYNC = 1u << 6, PTX_F_ALIGNED = 1u << 7,
+    PTX_F_WRAP = 1u << 8,   /* shf.wrap (else clamp) */
+    PTX_F_SHF_L = 1u << 9,  /* shf.l (else shf.r) */
+    PTX_F_CC = 1u << 10,    /* add.cc / addc: carry chain */
+    PTX_F_CARRYIN = 1u << 11, /* addc / subc / madc */
+    PTX_F_TO = 1u << 12,    /* cvta.to.<space> (else cvta.<space>: space -> generic) */
+    PTX_F_RELAXED = 1u << 13, PTX_F_ACQUIRE = 1u << 14, PTX_F_RELEASE = 1u << 15,
+    PTX_F_SHIFTAMT = 1u << 16, /* bfind.shiftamt */
+    PTX_F_NOFTZ_DEFAULT = 0
+};
+
+typedef enum {
+    PTX_SREG_TID_X, PTX_SREG_TID_Y, PTX_SREG_TID_Z,
+    PTX_SREG_NTID_X, PTX_SREG_NTID_Y, PTX_SREG_NTID_Z,
+    PTX_SREG_CTAID_X, PTX_SREG_CTAID_Y, PTX_SREG_CTAID_Z,
+    PTX_SREG_NCTAID_X, PTX_SREG_NCTAID_Y, PTX_SREG_NCTAID_Z,
+    PTX_SREG_LANEID, PTX_SREG_WARPID, PTX_SREG_NWARPID, PTX_SREG_SMID, PTX_SREG_NSMID, PTX_SREG_GRIDID,
+    PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_GT,
+    PTX_SREG_LANEMASK_GE, PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER,
+    PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
+    PTX_SREG_COUNT
+} ptx_sreg;
+
+typedef enum {
+    PTX_OPND_NONE = 0,
+    PTX_OPND_REG,     /* reg = slot index; neg = '!' on a predicate source */
+    PTX_OPND_IMM,     /* imm = integer value, or raw bits for a float literal (is_float) */
+    PTX_OPND_SREG,    /* sreg */
+    PTX_OPND_SYM,     /* address of a variable or kernel parameter: sym (see ptx_symbol) */
+    PTX_OPND_MEM,     /* [base + offset]: base_kind REG (reg) / SYM (sym) / NONE (absolute) */
+    PTX_OPND_LABEL,   /* target = instruction index */
+    PTX_OPND_VEC,     /* {a, b, c, d}: vec_n slots in vec[]; -1 = sink '_' */
+    PTX_OPND_SINK     /* '_' */
+} ptx_opnd_kind;
+
+typedef struct {
+    ptx_opnd_kind kind;
+    bool neg;            /* !%p */
+    bool is_float;       /* IMM holds float bits: 0fXXXXXXXX (f32) or 0dXXXXXXXXXXXXXXXX (f64) */
+    bool is_double;      /* is_float and 64-bit */
+    ptx_opnd_kind base_kind; /* for MEM: PTX_OPND_REG, PTX_OPND_SYM or PTX_OPND_NONE */
+    int reg;             /* slot index */
+    int sym;             /* symbol index into ptx_function.syms */
+    ptx_sreg sreg;
+    int64_t imm;         /* integer immediate, float bits, or MEM offset */
+    int target;          /* LABEL: instruction index in the function */
+    int vec_n;
+    int vec[4];
+} ptx_operand;
+
+typedef struct {
+    ptx_opcode op;
+    ptx_type type;        /* main type (.u32 of add.u32; destination type of cvt) */
+    ptx_type type2;       /* second type: cvt source, setp compared type is `type`, selp/slct
+                             selector type, shf none; dp4a b-type */
+    ptx_space space;      /* ld/st/atom/red/cvta/isspacep/prefetch */
+    uint8_t vec;          /* 1, 2 or 4 (ld.v4) */
+    uint32_t flags;       /* PTX_F_* */
+    ptx_cmp cmp;
+    ptx_boolop boolop;
+    ptx_round rnd;
+    ptx_mulmode mulmode;
+    ptx_cacheop cache;
+    ptx_atomop atomop;
+    ptx_shflmode shfl;
+    ptx_votemode vote;
+    ptx_barmode bar;
+    int guard;            /* predicate slot for @p / @!p, -1 = none */
+    bool guard_neg;
+    int nopnd;
+    ptx_operand opnd[PTX_MAX_OPND];
+    int src_file;         /* .file index from the last .loc, 0 = none */
+    int src_line;         /* source line from the last .loc, 0 = none */
+    int ptx_line;         /* line in the PTX text */
+} ptx_insn;
+
+typedef struct {
+    char name[PTX_NAME_MAX];
+    ptx_type type;
+    int width;            /* bytes, 1 for .pred */
+} ptx_reg;
+
+typedef enum { PTX_SYM_PARAM, PTX_SYM_VAR } ptx_sym_kind;
+
+/* A name an operand can take the address of, in one function. */
+typedef struct {
+    char name[PTX_NAME_MAX];
+    ptx_sym_kind kind;
+    ptx_space space;      /* PARAM, SHARED, LOCAL, CONST, GLOBAL */
+    ptx_type type;        /* element type as declared (.b8, .f32, .u64 ...) */
+    uint32_t align;
+    uint64_t size;        /* bytes; 0 for extern (dynamic) shared */
+    uint64_t offset;      /* byte offset inside its space for this function:
+                             PARAM: offset in the kernel's parameter buffer;
+                             SHARED: offset in the block's shared window (static vars
+                                     packed in declaration order by alignment; the
+                                     extern dynamic array at fn->dyn_shared_offset);
+                             LOCAL: offset in the thread's local frame;
+                             CONST/GLOBAL: offset in the module's const/global image */
+    bool is_extern;
+    const uint8_t *init;  /* CONST/GLOBAL initialiser bytes or NULL (owned by module) */
+    int ptx_line;
+} ptx_symbol;
+
+typedef struct {
+    char name[PTX_NAME_MAX];
+    bool is_entry;        /* .entry (else .func) */
+    int nparams;
+    int *param_syms;      /* indices into syms, in declaration order */
+    uint64_t param_bytes; /* size of the parameter buffer */
+    int nregs;
+    ptx_reg *regs;
+    int nsyms;
+    ptx_symbol *syms;     /* params, then every module or function variable it can name */
+    uint64_t static_shared_bytes; /* shared variables this function references */
+    uint64_t dyn_shared_offset;   /* where extern shared memory starts (aligned) */
+    uint64_t local_bytes;         /* local frame size per thread */
+    int ninsns;
+    ptx_insn *insns;
+    int maxntid[3];       /* .maxntid / .reqntid, 0 = none */
+    int ptx_line;
+} ptx_function;
+
+typedef struct {
+    int index;
+    char path[512];
+} ptx_file_entry;
+
+typedef struct ptx_module {
+    char path[512];       /* where the PTX came from, for messages */
+    int version_major, version_minor;
+    char target[32];      /* "sm_90" */
+    int address_size;     /* 64 */
+    int nfuncs;
+    ptx_function *funcs;
+    int nfiles;
+    ptx_file_entry *files;
+    uint64_t const_bytes; /* module .const image size */
+    uint8_t *const_image;
+    uint64_t global_bytes;/* module .global variables image size */
+    uint8_t *global_image;
+} ptx_module;
+
+/* Parses PTX text. On failure returns NULL and err names path, the PTX line and
+ * column, and what was not understood ("unsupported instruction 'tex.2d'").
+ * Example: ptx_module *m = ptx_parse("demos/copy.ptx", text, &err); */
+ptx_module *ptx_parse(const char *path, const char *text, ws_error *err);
+ptx_module *ptx_load(const char *path, ws_error *err);
+void ptx_free(ptx_module *m);
+/* Finds a function by its exact PTX name or by the plain C++ name inside an
+ * Itanium-mangled one ("transpose_naive" finds "_Z15transpose_naivePfS_ii"),
+ * since nvcc compiles .cu files as C++. NULL if none. */
+const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
+
+/* One instruction back as PTX-like text ("ld.global.v4.f32 {%f1,%f2,%f3,%f4}, [%rd4+16]"). */
+void ptx_format_insn(const ptx_function *fn, const ptx_insn *in, char *buf, size_t cap);
+/* True for instructions that reach the memory pipeline (ld/st/atom/red on a memory space). */
+bool ptx_insn_is_memory(const ptx_insn *in);
+
+#endif
