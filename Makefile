@@ -40,7 +40,9 @@ TEST_SRC := $(wildcard tests/test_*.c)
 ifneq ($(HAVE_SDL),1)
   TEST_SRC := $(filter-out tests/test_viz%,$(TEST_SRC))
 endif
-TEST_SUPPORT := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
+TEST_SUPPORT := $(filter-out tests/test_% tests/bench_%,$(wildcard tests/*.c))
+BENCH_SRC := $(wildcard tests/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:tests/%.c=$(BUILD)/%)
 
 # --- release build --------------------------------------------------------------
 OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -72,6 +74,10 @@ $(BIN): $(OBJ) $(BUILD)/obj/common/main.o
 $(ASAN_BIN): $(ASAN_OBJ) $(BUILD)/asan/common/main.o
 	$(call msg,LD-SAN,$@)$(CC) $(ASAN_FLAGS) -o $@ $(filter-out $(TEST_SUPPORT:%.c=$(BUILD)/asan/%.o),$^) $(LDLIBS)
 
+# Benchmarks: tests/bench_*.c, optimised build, no sanitizers.
+$(BUILD)/bench_%: $(BUILD)/obj/tests/bench_%.o $(OBJ)
+	$(call msg,LD,$@)$(CC) $(OPT) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/asan/tests/%: $(BUILD)/asan/tests/%.o $(ASAN_OBJ)
 	$(call msg,LD-SAN,$@)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
@@ -91,7 +97,7 @@ gpu-test: all
 	$(Q)sh scripts/gpu-test.sh
 
 bench:
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(BENCH_BIN)
 	$(Q)sh scripts/bench.sh
 
 # Regenerates the catalog's checked-in PTX (needs nvcc).
