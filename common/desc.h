@@ -191,6 +191,8 @@ int ws_expr_eval(const ws_expr *e, int n, const char names[][WS_NAME_MAX], const
 void ws_expr_free(ws_expr *e);
 /* The text the expression was parsed from ("W*H"), for listings. */
 const char *ws_expr_source(const ws_expr *e);
+/* Line and column where the expression's text starts (for messages about its value). */
+void ws_expr_location(const ws_expr *e, int *line, int *col);
 /* The leftmost identifier in e that is not among names[0..n), with its column
  * in *col; NULL when every identifier is known. Lets a parser reject unknown or
  * not-yet-declared parameters before anything is evaluated. */

@@ -328,7 +328,13 @@ ws_expr *ws_expr_parse(const char *src, const char *file, int line, int col, ws_
         char c = p.s[p.pos];
         if (c == ')') root = fail(&p, p.pos, "unbalanced parentheses: ')' without a matching '('");
         else if (c == ':') root = fail(&p, p.pos, "':' without a matching '?'");
-        else if (c != '\0') {
+        else if (is_ident_char(c)) {     /* name the whole word: "unexpected 'outptu'" */
+            size_t len = 0;
+            while (is_ident_char(p.s[p.pos + len]) && len < 40) len++;
+            char msg[96];
+            snprintf(msg, sizeof msg, "unexpected '%.*s' after the expression", (int)len, p.s + p.pos);
+            root = fail(&p, p.pos, msg);
+        } else if (c != '\0') {
             char msg[96];
             if (isprint((unsigned char)c)) snprintf(msg, sizeof msg, "unexpected '%c' after the expression", c);
             else snprintf(msg, sizeof msg, "unexpected byte 0x%02x after the expression", (unsigned char)c);
@@ -353,6 +359,12 @@ void ws_expr_free(ws_expr *e)
 }
 
 const char *ws_expr_source(const ws_expr *e) { return e ? e->src : ""; }
+
+void ws_expr_location(const ws_expr *e, int *line, int *col)
+{
+    *line = e ? e->line : 0;
+    *col = e ? e->col : 0;
+}
 
 /* ----------------------------------------------------------------------------
  * Evaluation */
