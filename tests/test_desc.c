@@ -282,6 +282,7 @@ static void test_malformed_overrides_report_their_column(void **state)
         {"W=(2", 3, "never closed"},
         {"W=2 3", 5, "unexpected '3'"},
         {"LONG=1.5", 6, "floating-point"},
+        {"W=1x", 4, "-D W: bad character in a number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ws_overrides ov = {0};
@@ -537,6 +538,32 @@ static void test_vector_buffer_sizes_count_whole_elements(void **state)
     ws_desc_free(f);
 }
 
+static void test_documented_example_parses_and_resolves(void **state)
+{
+    (void)state;
+    /* the first ```cuda block of docs/description-format.md */
+    char *doc = read_text("docs/description-format.md", NULL);
+    char *start = strstr(doc, "```cuda\n");
+    assert_non_null(start);
+    start += strlen("```cuda\n");
+    char *end = strstr(start, "```");
+    assert_non_null(end);
+    *end = '\0';
+    ws_desc_file *f = parse_ok(start);
+    assert_int_equal(f->nkernels, 2);
+    ws_overrides ov = {0};
+    ws_error err;
+    assert_int_equal(ws_overrides_add(&ov, "W=4096", &err), 0);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], &ov, &L);
+    assert_int_equal(param(&L, "H"), 4096);             /* as the text says */
+    assert_int_equal(L.grid[0], 4096 / 32);
+    resolve_ok(&f->kernels[1], NULL, &L);
+    assert_int_equal(L.bytes_moved, 2 * 2048 * 1024 * 4);
+    ws_desc_free(f);
+    free(doc);
+}
+
 /* ----------------------------------------------------------------------------
  * The malformed corpus */
 
@@ -605,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_block_can_open_and_close_on_shared_lines),
         cmocka_unit_test(test_types_report_size_lanes_and_scalar),
         cmocka_unit_test(test_vector_buffer_sizes_count_whole_elements),
+        cmocka_unit_test(test_documented_example_parses_and_resolves),
         cmocka_unit_test(test_every_malformed_description_gives_its_expected_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
