@@ -972,7 +972,7 @@ int ws_overrides_add(ws_overrides *o, const char *assignment, ws_error *err)
         if (err) {
             char msg[WS_MSG_MAX];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            snprintf(err->msg, sizeof err->msg, "-D %.*s: %.400s", (int)(nlen > 63 ? 63 : nlen), a, msg);
+            snprintf(err->msg, sizeof err->msg, "-D %.100s: %.400s", a, msg);
         }
         return -1;
     }

@@ -282,7 +282,7 @@ static void test_malformed_overrides_report_their_column(void **state)
         {"W=(2", 3, "never closed"},
         {"W=2 3", 5, "unexpected '3'"},
         {"LONG=1.5", 6, "floating-point"},
-        {"W=1x", 4, "-D W: bad character in a number"},
+        {"W=1x", 4, "-D W=1x: bad character in a number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ws_overrides ov = {0};
