@@ -564,6 +564,57 @@ static void test_documented_example_parses_and_resolves(void **state)
     free(doc);
 }
 
+/* Mangles the good file a few bytes at a time (deterministically) and parses
+ * and resolves every variant: each must either succeed or fail with a message
+ * located inside the text - never crash (ASan/UBSan watch this run). */
+static void test_mangled_descriptions_fail_cleanly(void **state)
+{
+    (void)state;
+    size_t n;
+    char *base = read_text(GOOD, &n);
+    char *buf = malloc(2 * n + 64);
+    assert_non_null(buf);
+    static const char alphabet[] = "()#,=*/\n\r\t@x0 9-<>?:~^&|%+_aZ.fe\"'{};";
+    uint64_t x = 0x2545f4914f6cdd1dULL;
+    int failed = 0, resolved = 0;
+    for (int it = 0; it < 3000; it++) {
+        memcpy(buf, base, n + 1);
+        size_t len = n;
+        for (int m = 0; m < 1 + it % 4; m++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            size_t pos = (size_t)(x % len);
+            char c = alphabet[(x >> 32) % (sizeof alphabet - 1)];
+            switch ((x >> 40) % 3) {
+            case 0: buf[pos] = c; break;
+            case 1: memmove(buf + pos + 1, buf + pos, len - pos + 1); buf[pos] = c; len++; break;
+            default: if (len > 1) { memmove(buf + pos, buf + pos + 1, len - pos); len--; } break;
+            }
+        }
+        int lines = 1;
+        for (size_t i = 0; i < len; i++) lines += buf[i] == '\n';
+        ws_desc_file *f = NULL;
+        ws_error err;
+        memset(&err, 0, sizeof err);
+        if (ws_desc_parse("t.cu", buf, &f, &err)) {
+            failed++;
+            assert_null(f);
+            assert_string_equal(err.file, "t.cu");
+            assert_true(err.msg[0] != '\0');
+            assert_true(err.line >= 0 && err.line <= lines && err.col >= 0);
+            continue;
+        }
+        for (int k = 0; k < f->nkernels; k++) {
+            ws_launch L;
+            if (!ws_desc_resolve(&f->kernels[k], NULL, &L, &err)) resolved++;
+            else assert_true(err.msg[0] != '\0');
+        }
+        ws_desc_free(f);
+    }
+    assert_true(failed > 0 && resolved > 0);    /* both paths were exercised */
+    free(buf);
+    free(base);
+}
+
 /* ----------------------------------------------------------------------------
  * The malformed corpus */
 
@@ -633,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_types_report_size_lanes_and_scalar),
         cmocka_unit_test(test_vector_buffer_sizes_count_whole_elements),
         cmocka_unit_test(test_documented_example_parses_and_resolves),
+        cmocka_unit_test(test_mangled_descriptions_fail_cleanly),
         cmocka_unit_test(test_every_malformed_description_gives_its_expected_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
