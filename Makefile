@@ -54,7 +54,7 @@ ASAN_OBJ   := $(LIB_SRC:%.c=$(BUILD)/asan/%.o) $(TEST_SUPPORT:%.c=$(BUILD)/asan/
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/tests/%)
 ASAN_BIN   := $(BUILD)/asan/warpscope
 
-.PHONY: all deps demo test gpu-test bench ptx clean help status
+.PHONY: all deps demo test gpu-test bench ptx fuzz clean help status
 all: status $(BIN)
 
 status:
@@ -80,6 +80,34 @@ $(BUILD)/bench_%: $(BUILD)/obj/tests/bench_%.o $(OBJ)
 
 $(BUILD)/asan/tests/%: $(BUILD)/asan/tests/%.o $(ASAN_OBJ)
 	$(call msg,LD-SAN,$@)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# --- fuzzing (clang + libFuzzer) -------------------------------------------------
+# tests/fuzz/fuzz_<x>.c are libFuzzer targets (a subfolder, so tests/*.c never
+# links them); the library is rebuilt with clang and coverage hooks. A target
+# whose module has not landed yet is skipped. Corpora persist in $(BUILD)/fuzz/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS  := $(filter-out -Werror,$(CFLAGS_BASE)) -O1 $(FUZZ_FLAGS)
+FUZZ_NEEDS_fuzz_desc   := common/desc.c
+FUZZ_NEEDS_fuzz_ptx    := sim/ptx_parse.c
+FUZZ_NEEDS_fuzz_interp := sim/ptx_parse.c sim/interp.c
+FUZZ_ALL := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(foreach t,$(FUZZ_ALL),$(if $(filter $(words $(FUZZ_NEEDS_$(t))),$(words $(wildcard $(FUZZ_NEEDS_$(t))))),$(BUILD)/fuzz/$(t)))
+FUZZ_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
+
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC-FUZZ,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(FUZZ_OBJ)
+	$(call msg,LD-FUZZ,$@)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+.PRECIOUS: $(BUILD)/fuzz/obj/%.o
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) sh scripts/fuzz.sh $(FUZZ_BIN)
 
 deps:
 	$(Q)sh scripts/deps.sh
@@ -113,6 +141,7 @@ help:
 	@echo "make test       install missing packages, run the cmocka tests under ASan+UBSan"
 	@echo "make gpu-test   run the catalog through 'check' on the GPU present, write results/"
 	@echo "make bench      interpreter rate, 4096x4096 transpose time, viz frame time"
+	@echo "make fuzz       libFuzzer targets in tests/fuzz/ with clang, FUZZ_SECONDS (default 60) each"
 	@echo "make ptx        regenerate demos/*.ptx with nvcc ($(PTX_ARCH))"
 	@echo "make clean      remove build/"
 	@echo "V=1             show the commands"
