@@ -25,6 +25,13 @@
 
 typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_total);
 
+/* Block boundaries and barrier releases, for checkers that reason about
+ * barrier intervals (sim/racecheck.h). BARRIER is called once per release of a
+ * block-wide barrier, after every warp arrived and before any continues;
+ * src_line is the barrier's .cu line (0 for block start/end or when unknown). */
+enum { WS_SYNC_BLOCK_START, WS_SYNC_BARRIER, WS_SYNC_BLOCK_END };
+typedef void (*ws_sync_fn)(void *ctx, uint32_t block_linear, int kind, int src_line);
+
 typedef struct {
     const ptx_module *module;
     const ptx_function *fn;
@@ -38,6 +45,8 @@ typedef struct {
     void *listener_ctx;
     ws_progress_fn progress;          /* called every so often; NULL = none */
     void *progress_ctx;
+    ws_sync_fn on_sync;               /* block start/barrier/block end; NULL = none (added for racecheck) */
+    void *sync_ctx;
 } ws_sim_config;
 
 #define WS_SIM_DEFAULT_BUDGET 20000000000ull

@@ -1,0 +1,349 @@
+/* racecheck.c - shared-memory hazards (RAW, WAR, WAW) between barriers and
+ * reads of never-written shared bytes, from the event stream (see racecheck.h).
+ * Invariant: a shadow byte's write/read records count only when their epoch
+ * is the current one (same block, same barrier interval), so neither a new
+ * block nor a barrier ever has to clear the shadow: bumping the epoch does.
+ * Workload: every shared access of every lane goes through here, byte by byte,
+ * so the per-byte work is a few compares and stores, no allocation. */
+#include "racecheck.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define MAX_REPORTS 256           /* distinct hazards kept; more are only counted */
+#define MAX_SHADOW (1u << 20)     /* shared bytes tracked; the hardware window is <= 228 KiB */
+
+typedef struct {
+    uint32_t w_epoch;             /* epoch of the last write; < block_epoch = never written in this block */
+    uint32_t w_thread;            /* linear thread in the block */
+    uint32_t w_pc;
+    uint32_t w_seq;               /* low 32 bits of the writing event's seq: same store = same seq */
+    uint32_t w_atomic;            /* the last write was an atomic (atomics do not race each other) */
+    uint32_t r_epoch;             /* epoch of the readers below */
+    uint32_t r1_thread, r1_pc;    /* first plain reader in the epoch */
+    uint32_t r2_thread, r2_pc;    /* a reader from a warp other than r1's, NONE if none yet */
+} shadow_byte;
+
+typedef struct { int src_line, ptx_line; ws_mem_op op; bool seen; } pc_info;
+
+struct ws_racecheck {
+    uint32_t bdim[3];
+    shadow_byte *sh;
+    uint32_t nsh;                 /* shadow bytes allocated */
+    uint32_t epoch, block_epoch;  /* current interval; first epoch of the current block */
+    uint32_t interval;            /* barriers passed in the current block */
+    int bar_line;                 /* line of the barrier that opened the interval */
+    uint32_t cur_block;
+    bool in_block;
+    pc_info *pcs;
+    uint32_t npcs;
+    ws_race reports[MAX_REPORTS];
+    int nreports;
+    uint64_t totals[WS_RACE_KINDS];
+    /* chained hooks (ws_racecheck_attach) */
+    ws_mem_listener next_listener;
+    void *next_ctx;
+    ws_sync_fn next_sync;
+    void *next_sync_ctx;
+};
+
+const char *ws_race_kind_name(ws_race_kind k)
+{
+    switch (k) {
+    case WS_RACE_RAW: return "RAW";
+    case WS_RACE_WAR: return "WAR";
+    case WS_RACE_WAW: return "WAW";
+    case WS_RACE_UNINIT: return "uninitialised read";
+    default: return "?";
+    }
+}
+
+ws_racecheck *ws_racecheck_new(const uint32_t block[3])
+{
+    ws_racecheck *rc = calloc(1, sizeof *rc);
+    if (!rc) return NULL;
+    for (int i = 0; i < 3; i++) rc->bdim[i] = block && block[i] ? block[i] : 1;
+    rc->epoch = rc->block_epoch = 1;  /* 0 in a fresh shadow means "never" */
+    rc->cur_block = NONE;
+    return rc;
+}
+
+void ws_racecheck_free(ws_racecheck *rc)
+{
+    if (!rc) return;
+    free(rc->sh);
+    free(rc->pcs);
+    free(rc);
+}
+
+/* A new epoch; on the (theoretical) wrap the shadow is cleared so old records cannot match. */
+static void next_epoch(ws_racecheck *rc)
+{
+    if (rc->epoch >= UINT32_MAX - 2) {
+        if (rc->sh) memset(rc->sh, 0, (size_t)rc->nsh * sizeof *rc->sh);
+        rc->epoch = rc->block_epoch = 1;
+    }
+    rc->epoch++;
+}
+
+static void start_block(ws_racecheck *rc, uint32_t block_linear)
+{
+    next_epoch(rc);
+    rc->block_epoch = rc->epoch;
+    rc->interval = 0;
+    rc->bar_line = 0;
+    rc->cur_block = block_linear;
+    rc->in_block = true;
+}
+
+void ws_racecheck_on_sync(void *ctx, uint32_t block_linear, int kind, int src_line)
+{
+    ws_racecheck *rc = ctx;
+    switch (kind) {
+    case WS_SYNC_BLOCK_START: start_block(rc, block_linear); break;
+    case WS_SYNC_BARRIER:
+        next_epoch(rc);
+        rc->interval++;
+        rc->bar_line = src_line;
+        break;
+    case WS_SYNC_BLOCK_END: rc->in_block = false; break;
+    default: break;
+    }
+    if (rc->next_sync) rc->next_sync(rc->next_sync_ctx, block_linear, kind, src_line);
+}
+
+static bool grow_shadow(ws_racecheck *rc, uint64_t end)
+{
+    if (end <= rc->nsh) return true;
+    if (end > MAX_SHADOW) return false;
+    uint32_t n = rc->nsh ? rc->nsh : 4096;
+    while (n < end) n *= 2;
+    shadow_byte *s = realloc(rc->sh, (size_t)n * sizeof *s);
+    if (!s) return false;
+    memset(s + rc->nsh, 0, (size_t)(n - rc->nsh) * sizeof *s);
+    rc->sh = s;
+    rc->nsh = n;
+    return true;
+}
+
+static void note_pc(ws_racecheck *rc, const ws_mem_event *ev)
+{
+    if (ev->pc >= rc->npcs) {
+        uint32_t n = rc->npcs ? rc->npcs : 256;
+        while (n <= ev->pc) n *= 2;
+        pc_info *p = realloc(rc->pcs, (size_t)n * sizeof *p);
+        if (!p) return;
+        memset(p + rc->npcs, 0, (size_t)(n - rc->npcs) * sizeof *p);
+        rc->pcs = p;
+        rc->npcs = n;
+    }
+    pc_info *i = &rc->pcs[ev->pc];
+    if (!i->seen) { i->src_line = ev->src_line; i->ptx_line = ev->ptx_line; i->op = ev->op; i->seen = true; }
+}
+
+static void fill_access(const ws_racecheck *rc, ws_race_access *a, uint32_t thread, uint32_t pc)
+{
+    a->warp = thread / 32;
+    a->lane = thread % 32;
+    a->tid[0] = thread % rc->bdim[0];
+    a->tid[1] = thread / rc->bdim[0] % rc->bdim[1];
+    a->tid[2] = thread / (rc->bdim[0] * rc->bdim[1]);
+    a->pc = pc;
+    if (pc < rc->npcs && rc->pcs[pc].seen) {
+        a->src_line = rc->pcs[pc].src_line;
+        a->ptx_line = rc->pcs[pc].ptx_line;
+        a->op = rc->pcs[pc].op;
+    } else {
+        a->src_line = a->ptx_line = 0;
+        a->op = WS_MEM_LOAD;
+    }
+}
+
+static void record(ws_racecheck *rc, ws_race_kind kind, const ws_mem_event *ev, uint64_t addr,
+                   uint32_t first_thread, uint32_t first_pc, uint32_t thread)
+{
+    rc->totals[kind]++;
+    for (int i = 0; i < rc->nreports; i++) {
+        ws_race *r = &rc->reports[i];
+        if (r->kind == kind && r->second.pc == ev->pc && (kind == WS_RACE_UNINIT || r->first.pc == first_pc)) {
+            r->count++;
+            return;
+        }
+    }
+    if (rc->nreports == MAX_REPORTS) return;
+    ws_race *r = &rc->reports[rc->nreports++];
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    r->count = 1;
+    memcpy(r->block, ev->block, sizeof r->block);
+    r->block_linear = ev->block_linear;
+    r->addr = addr;
+    r->interval = rc->interval;
+    r->bar_before_line = rc->bar_line;
+    if (kind != WS_RACE_UNINIT) fill_access(rc, &r->first, first_thread, first_pc);
+    fill_access(rc, &r->second, thread, ev->pc);
+}
+
+/* Checks and records one lane's access of n bytes at addr. */
+static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t thread, uint64_t addr, uint32_t n)
+{
+    const uint32_t E = rc->epoch, warp = thread / 32, seq = (uint32_t)ev->seq;
+    const bool atomic = ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE;
+    const bool reads = ev->op != WS_MEM_STORE;     /* an atomic reads the old value */
+    const bool writes = ev->op != WS_MEM_LOAD;
+    bool found[WS_RACE_KINDS] = {false};
+    for (uint32_t k = 0; k < n; k++) {
+        shadow_byte *s = &rc->sh[addr + k];
+        bool written = s->w_epoch >= rc->block_epoch;
+        bool w_now = s->w_epoch == E;
+        if (reads && !written && !found[WS_RACE_UNINIT]) {
+            found[WS_RACE_UNINIT] = true;
+            record(rc, WS_RACE_UNINIT, ev, addr + k, NONE, 0, thread);
+        }
+        if (reads && !atomic) {
+            if (w_now && s->w_thread / 32 != warp && !found[WS_RACE_RAW]) {
+                found[WS_RACE_RAW] = true;
+                record(rc, WS_RACE_RAW, ev, addr + k, s->w_thread, s->w_pc, thread);
+            }
+            if (s->r_epoch != E) {
+                s->r_epoch = E;
+                s->r1_thread = thread;
+                s->r1_pc = ev->pc;
+                s->r2_thread = NONE;
+            } else if (s->r2_thread == NONE && s->r1_thread / 32 != warp) {
+                s->r2_thread = thread;
+                s->r2_pc = ev->pc;
+            }
+        }
+        if (!writes) continue;
+        if (w_now && !(atomic && s->w_atomic) && !found[WS_RACE_WAW]) {
+            bool other_warp = s->w_thread / 32 != warp;
+            bool same_store = !atomic && s->w_thread != thread && s->w_seq == seq; /* lanes of one st */
+            if (other_warp || same_store) {
+                found[WS_RACE_WAW] = true;
+                record(rc, WS_RACE_WAW, ev, addr + k, s->w_thread, s->w_pc, thread);
+            }
+        }
+        if (s->r_epoch == E && !found[WS_RACE_WAR]) {
+            uint32_t rt = NONE, rp = 0;
+            if (s->r1_thread / 32 != warp) { rt = s->r1_thread; rp = s->r1_pc; }
+            else if (s->r2_thread != NONE && s->r2_thread / 32 != warp) { rt = s->r2_thread; rp = s->r2_pc; }
+            if (rt != NONE) {
+                found[WS_RACE_WAR] = true;
+                record(rc, WS_RACE_WAR, ev, addr + k, rt, rp, thread);
+            }
+        }
+        s->w_epoch = E;
+        s->w_thread = thread;
+        s->w_pc = ev->pc;
+        s->w_seq = seq;
+        s->w_atomic = atomic;
+    }
+}
+
+void ws_racecheck_on_event(void *ctx, const ws_mem_event *ev)
+{
+    ws_racecheck *rc = ctx;
+    if (ev->space == WS_SPACE_SHARED) {
+        /* without on_sync, a new block is still seen from the events themselves */
+        if (!rc->in_block || ev->block_linear != rc->cur_block) start_block(rc, ev->block_linear);
+        note_pc(rc, ev);
+        uint32_t n = ev->width;
+        for (uint32_t m = ev->active_mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            uint64_t a = ev->addr[l];
+            if (a + n < a || !grow_shadow(rc, a + n)) continue; /* outside any real window */
+            lane_access(rc, ev, ev->warp * 32 + (uint32_t)l, a, n);
+        }
+    }
+    if (rc->next_listener) rc->next_listener(rc->next_ctx, ev);
+}
+
+void ws_racecheck_attach(ws_racecheck *rc, ws_sim_config *cfg)
+{
+    rc->next_listener = cfg->listener;
+    rc->next_ctx = cfg->listener_ctx;
+    rc->next_sync = cfg->on_sync;
+    rc->next_sync_ctx = cfg->sync_ctx;
+    cfg->listener = ws_racecheck_on_event;
+    cfg->listener_ctx = rc;
+    cfg->on_sync = ws_racecheck_on_sync;
+    cfg->sync_ctx = rc;
+}
+
+int ws_racecheck_count(const ws_racecheck *rc) { return rc->nreports; }
+
+uint64_t ws_racecheck_total(const ws_racecheck *rc, ws_race_kind k)
+{
+    return k < WS_RACE_KINDS ? rc->totals[k] : 0;
+}
+
+const ws_race *ws_racecheck_get(const ws_racecheck *rc, int i)
+{
+    return i >= 0 && i < rc->nreports ? &rc->reports[i] : NULL;
+}
+
+static const char *verb(ws_mem_op op)
+{
+    switch (op) {
+    case WS_MEM_STORE: return "wrote";
+    case WS_MEM_ATOMIC: case WS_MEM_REDUCE: return "atomically updated";
+    default: return "read";
+    }
+}
+
+static int where(char *buf, size_t cap, const ws_race_access *a)
+{
+    if (a->src_line > 0) return snprintf(buf, cap, "line %d", a->src_line);
+    return snprintf(buf, cap, "PTX line %d", a->ptx_line);
+}
+
+void ws_racecheck_format(const ws_racecheck *rc, int i, const char *source_file, const char *kernel,
+                         char *buf, size_t cap)
+{
+    const ws_race *r = ws_racecheck_get(rc, i);
+    if (!r || !cap) { if (cap) buf[0] = 0; return; }
+    const ws_race_access *a = &r->first, *b = &r->second;
+    char wa[32], wb[32], interval[96], head[WS_PATH_MAX + 32];
+    where(wa, sizeof wa, a);
+    where(wb, sizeof wb, b);
+    if (b->src_line > 0) snprintf(head, sizeof head, "%s:%d", source_file ? source_file : "?", b->src_line);
+    else snprintf(head, sizeof head, "%s", source_file ? source_file : "?");
+    if (r->interval == 0) snprintf(interval, sizeof interval, "before the block's first barrier");
+    else if (r->bar_before_line > 0)
+        snprintf(interval, sizeof interval, "after barrier %u of the block (line %d)", r->interval, r->bar_before_line);
+    else snprintf(interval, sizeof interval, "after barrier %u of the block", r->interval);
+    if (r->kind == WS_RACE_UNINIT) {
+        snprintf(buf, cap, "%s: error: %s: initcheck: thread (%u,%u,%u) (warp %u lane %u) of block (%u,%u,%u) "
+                 "%s shared memory at offset 0x%" PRIx64 " at %s, but no thread of the block has written it "
+                 "(%" PRIu64 " such accesses at this line)",
+                 head, kernel ? kernel : "?", b->tid[0], b->tid[1], b->tid[2], b->warp, b->lane,
+                 r->block[0], r->block[1], r->block[2], verb(b->op), r->addr, wb, r->count);
+        return;
+    }
+    snprintf(buf, cap, "%s: error: %s: racecheck: %s hazard on shared memory at offset 0x%" PRIx64
+             " in block (%u,%u,%u): thread (%u,%u,%u) (warp %u lane %u) %s it at %s, then thread (%u,%u,%u) "
+             "(warp %u lane %u) %s it at %s, with no barrier between (%s)%s; %" PRIu64 " such accesses",
+             head, kernel ? kernel : "?", ws_race_kind_name(r->kind), r->addr, r->block[0], r->block[1], r->block[2],
+             a->tid[0], a->tid[1], a->tid[2], a->warp, a->lane, verb(a->op), wa,
+             b->tid[0], b->tid[1], b->tid[2], b->warp, b->lane, verb(b->op), wb, interval,
+             a->warp == b->warp ? " (two lanes of one warp in the same instruction: the order is undefined)" : "",
+             r->count);
+}
+
+void ws_racecheck_print(const ws_racecheck *rc, FILE *out, const char *source_file, const char *kernel)
+{
+    if (!rc->nreports) return;
+    char buf[2048];
+    for (int i = 0; i < rc->nreports; i++) {
+        ws_racecheck_format(rc, i, source_file, kernel, buf, sizeof buf);
+        fprintf(out, "warpscope: %s\n", buf);
+    }
+    fprintf(out, "warpscope: racecheck summary: %" PRIu64 " RAW, %" PRIu64 " WAR, %" PRIu64 " WAW hazard accesses, "
+            "%" PRIu64 " uninitialised shared reads, in %d distinct places%s\n",
+            rc->totals[WS_RACE_RAW], rc->totals[WS_RACE_WAR], rc->totals[WS_RACE_WAW], rc->totals[WS_RACE_UNINIT],
+            rc->nreports, rc->nreports == MAX_REPORTS ? " (list cut short)" : "");
+}

@@ -1,0 +1,86 @@
+/* racecheck.h - shared-memory hazard and uninitialised-read detection for the
+ * simulator, in the spirit of compute-sanitizer's racecheck and initcheck.
+ * It listens to the ws_mem_event stream and to block/barrier notifications
+ * (ws_sim_config.on_sync) and keeps, for every shared byte, the last writer and
+ * the readers since the last barrier.
+ * Invariant: two accesses to one shared byte are reported as a hazard exactly
+ * when at least one writes, both fall in the same barrier interval of one
+ * block, and they come from different warps (or from different lanes of one
+ * warp in the same store instruction, whose order the hardware leaves
+ * undefined). Accesses by one warp in program order are ordered. Atomics
+ * never race with each other or anything else (as in racecheck). A read of a
+ * byte no thread of the block has written yet is an uninitialised read.
+ *
+ * Use with the interpreter:
+ *     ws_racecheck *rc = ws_racecheck_new(launch->block);
+ *     ws_racecheck_attach(rc, &cfg);        // chains cfg.listener / cfg.on_sync
+ *     ws_sim_run(&cfg, &res, &err);
+ *     ws_racecheck_print(rc, stderr, "k.cu", "transpose_naive");
+ *     if (ws_racecheck_count(rc)) ... exit WS_EXIT_KERNEL_FAULT
+ *     ws_racecheck_free(rc);
+ */
+#ifndef WS_RACECHECK_H
+#define WS_RACECHECK_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+#include "interp.h"
+
+typedef enum {
+    WS_RACE_RAW,     /* read after write, no barrier between */
+    WS_RACE_WAR,     /* write after read */
+    WS_RACE_WAW,     /* write after write */
+    WS_RACE_UNINIT,  /* read of a shared byte the block never wrote (poisoned) */
+    WS_RACE_KINDS
+} ws_race_kind;
+
+const char *ws_race_kind_name(ws_race_kind k); /* "RAW" ... "uninitialised read" */
+
+typedef struct {
+    uint32_t warp, lane;     /* thread = warp*32 + lane, linear in the block */
+    uint32_t tid[3];         /* threadIdx */
+    uint32_t pc;
+    int src_line, ptx_line;
+    ws_mem_op op;
+} ws_race_access;
+
+/* One distinct hazard: a (kind, earlier pc, later pc) pair, with its first occurrence. */
+typedef struct {
+    ws_race_kind kind;
+    uint64_t count;          /* lane accesses with this hazard, whole launch */
+    uint32_t block[3];
+    uint32_t block_linear;
+    uint64_t addr;           /* shared byte offset of the first occurrence */
+    uint32_t interval;       /* barriers the block had passed: 0 = before its first */
+    int bar_before_line;     /* .cu line of the barrier that opened the interval, 0 = block start */
+    ws_race_access first;    /* the earlier access (unused for UNINIT) */
+    ws_race_access second;   /* the later access (the read, for UNINIT) */
+} ws_race;
+
+typedef struct ws_racecheck ws_racecheck;
+
+/* block: the launch's block dimensions (to name threads as threadIdx). */
+ws_racecheck *ws_racecheck_new(const uint32_t block[3]);
+void ws_racecheck_free(ws_racecheck *rc);
+
+/* The raw hooks (ws_mem_listener and ws_sync_fn signatures), for callers that
+ * multiplex listeners themselves. */
+void ws_racecheck_on_event(void *rc, const ws_mem_event *ev);
+void ws_racecheck_on_sync(void *rc, uint32_t block_linear, int kind, int src_line);
+
+/* Installs the hooks in cfg, forwarding to whatever listener/on_sync cfg had. */
+void ws_racecheck_attach(ws_racecheck *rc, ws_sim_config *cfg);
+
+int ws_racecheck_count(const ws_racecheck *rc);                     /* distinct hazards kept */
+uint64_t ws_racecheck_total(const ws_racecheck *rc, ws_race_kind k); /* occurrences of a kind */
+const ws_race *ws_racecheck_get(const ws_racecheck *rc, int i);    /* in order of discovery */
+
+/* "k.cu:15: error: racecheck: RAW hazard ..." for hazard i (kernel names it). */
+void ws_racecheck_format(const ws_racecheck *rc, int i, const char *source_file, const char *kernel,
+                         char *buf, size_t cap);
+/* Every hazard, one line each, then a summary line; nothing when there is none. */
+void ws_racecheck_print(const ws_racecheck *rc, FILE *out, const char *source_file, const char *kernel);
+
+#endif

@@ -1,0 +1,316 @@
+/* test_racecheck.c - the shared-memory hazard checker (sim/racecheck.c) fed
+ * with hand-built event streams: each test states the accesses a kernel would
+ * make and the barrier between them, and asserts the hazard (or its absence)
+ * from the definition: two accesses to one byte, at least one a write, in one
+ * barrier interval, from different warps (or two lanes of one store). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/racecheck.h"
+
+static const uint32_t BLOCK64[3] = {64, 1, 1};   /* two warps */
+
+static uint64_t g_seq;
+
+/* One warp-level shared access: lanes in mask touch base + lane*stride. */
+static ws_mem_event shared_ev(uint32_t block, uint32_t warp, uint32_t pc, int line, ws_mem_op op,
+                              uint32_t mask, uint64_t base, uint64_t stride)
+{
+    ws_mem_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.seq = g_seq++;
+    ev.block_linear = block;
+    ev.block[0] = block;
+    ev.warp = warp;
+    ev.pc = pc;
+    ev.src_line = line;
+    ev.ptx_line = 100 + (int)pc;
+    ev.space = WS_SPACE_SHARED;
+    ev.op = op;
+    ev.width = ev.elem_size = 4;
+    ev.vec = 1;
+    ev.active_mask = mask;
+    for (int l = 0; l < 32; l++)
+        if (mask >> l & 1) ev.addr[l] = base + (uint64_t)l * stride;
+    return ev;
+}
+
+static void feed(ws_racecheck *rc, ws_mem_event ev) { ws_racecheck_on_event(rc, &ev); }
+
+static ws_racecheck *fresh(void)
+{
+    ws_racecheck *rc = ws_racecheck_new(BLOCK64);
+    assert_non_null(rc);
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_BLOCK_START, 0);
+    return rc;
+}
+
+static void test_write_then_read_by_another_warp_without_barrier_is_raw(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));   /* warp 0 writes s[0..31] */
+    feed(rc, shared_ev(0, 1, 2, 11, WS_MEM_LOAD, 0xffffffffu, 0, 4));    /* warp 1 reads them */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    const ws_race *r = ws_racecheck_get(rc, 0);
+    assert_int_equal(r->kind, WS_RACE_RAW);
+    assert_int_equal(r->count, 32);                       /* every lane of warp 1 */
+    assert_int_equal(r->first.src_line, 10);
+    assert_int_equal(r->second.src_line, 11);
+    assert_int_equal(r->first.warp, 0);
+    assert_int_equal(r->second.warp, 1);
+    assert_int_equal(r->second.tid[0], 32);               /* lane 0 of warp 1 is thread 32 */
+    assert_int_equal(r->first.tid[0], 0);
+    assert_int_equal(r->addr, 0);
+    assert_int_equal(r->interval, 0);
+    ws_racecheck_free(rc);
+}
+
+static void test_write_then_read_by_another_warp_after_a_barrier_is_clean(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    feed(rc, shared_ev(0, 1, 1, 10, WS_MEM_STORE, 0xffffffffu, 128, 4));
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_BARRIER, 12);
+    feed(rc, shared_ev(0, 1, 2, 13, WS_MEM_LOAD, 0xffffffffu, 0, 4));
+    feed(rc, shared_ev(0, 0, 2, 13, WS_MEM_LOAD, 0xffffffffu, 128, 4));
+    assert_int_equal(ws_racecheck_count(rc), 0);
+    ws_racecheck_free(rc);
+}
+
+static void test_read_then_write_by_another_warp_is_war_after_the_barrier_that_opened_it(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_BARRIER, 11);
+    feed(rc, shared_ev(0, 0, 2, 12, WS_MEM_LOAD, 0x1u, 8, 0));          /* thread 0 reads s[2] */
+    feed(rc, shared_ev(0, 1, 3, 13, WS_MEM_STORE, 0x4u, 0, 4));         /* thread 34 writes s[2] */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    const ws_race *r = ws_racecheck_get(rc, 0);
+    assert_int_equal(r->kind, WS_RACE_WAR);
+    assert_int_equal(r->addr, 8);
+    assert_int_equal(r->first.tid[0], 0);
+    assert_int_equal(r->second.tid[0], 34);
+    assert_int_equal(r->interval, 1);
+    assert_int_equal(r->bar_before_line, 11);
+    ws_racecheck_free(rc);
+}
+
+static void test_two_warps_writing_one_word_is_waw(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x1u, 64, 0));
+    feed(rc, shared_ev(0, 1, 1, 10, WS_MEM_STORE, 0x1u, 64, 0));
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_WAW);
+    assert_int_equal(ws_racecheck_total(rc, WS_RACE_WAW), 1);
+    ws_racecheck_free(rc);
+}
+
+static void test_two_lanes_of_one_store_writing_one_word_is_waw_within_the_warp(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x3u, 0, 0));         /* lanes 0 and 1 both write s[0] */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    const ws_race *r = ws_racecheck_get(rc, 0);
+    assert_int_equal(r->kind, WS_RACE_WAW);
+    assert_int_equal(r->first.warp, r->second.warp);
+    assert_int_equal(r->first.lane, 0);
+    assert_int_equal(r->second.lane, 1);
+    ws_racecheck_free(rc);
+}
+
+static void test_one_warp_in_program_order_has_no_hazard(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    feed(rc, shared_ev(0, 0, 2, 11, WS_MEM_LOAD, 0x7fffffffu, 4, 4));   /* lane l reads lane l+1's word */
+    feed(rc, shared_ev(0, 0, 3, 12, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    assert_int_equal(ws_racecheck_count(rc), 0);
+    ws_racecheck_free(rc);
+}
+
+static void test_read_of_never_written_shared_is_uninitialised(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x0000ffffu, 0, 4));  /* lanes 0..15 write */
+    feed(rc, shared_ev(0, 0, 2, 11, WS_MEM_LOAD, 0xffffffffu, 0, 4));   /* all 32 read */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    const ws_race *r = ws_racecheck_get(rc, 0);
+    assert_int_equal(r->kind, WS_RACE_UNINIT);
+    assert_int_equal(r->count, 16);
+    assert_int_equal(r->addr, 64);                        /* lane 16's word: first unwritten */
+    assert_int_equal(r->second.lane, 16);
+    ws_racecheck_free(rc);
+}
+
+static void test_a_new_block_starts_with_unwritten_shared_and_no_history(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_BLOCK_END, 0);
+    ws_racecheck_on_sync(rc, 1, WS_SYNC_BLOCK_START, 0);
+    feed(rc, shared_ev(1, 1, 2, 11, WS_MEM_LOAD, 0x1u, 0, 0));          /* no RAW with block 0's write */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_UNINIT);
+    assert_int_equal(ws_racecheck_get(rc, 0)->block[0], 1);
+    ws_racecheck_free(rc);
+}
+
+static void test_a_new_block_is_seen_from_events_when_nobody_calls_on_sync(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = ws_racecheck_new(BLOCK64);
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x1u, 0, 0));
+    feed(rc, shared_ev(1, 1, 2, 11, WS_MEM_LOAD, 0x1u, 0, 0));
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_UNINIT);
+    ws_racecheck_free(rc);
+}
+
+static void test_atomics_do_not_race_each_other_but_race_plain_accesses(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x1u, 0, 0));          /* s[0] = 0 by thread 0 */
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_BARRIER, 11);
+    feed(rc, shared_ev(0, 0, 2, 12, WS_MEM_ATOMIC, 0xffffffffu, 0, 0));  /* atomicAdd(&s[0]) by all */
+    feed(rc, shared_ev(0, 1, 2, 12, WS_MEM_ATOMIC, 0xffffffffu, 0, 0));
+    assert_int_equal(ws_racecheck_count(rc), 0);
+    feed(rc, shared_ev(0, 0, 3, 13, WS_MEM_LOAD, 0x1u, 0, 0));           /* read without a barrier */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_RAW);
+    assert_int_equal(ws_racecheck_get(rc, 0)->first.op, WS_MEM_ATOMIC);
+    ws_racecheck_free(rc);
+}
+
+static void test_the_same_pair_of_lines_is_one_hazard_with_a_count(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    for (int rep = 0; rep < 3; rep++) {
+        feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+        feed(rc, shared_ev(0, 1, 2, 11, WS_MEM_LOAD, 0xffffffffu, 0, 4));
+        ws_racecheck_on_sync(rc, 0, WS_SYNC_BARRIER, 12);
+    }
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    assert_int_equal(ws_racecheck_get(rc, 0)->count, 96);
+    assert_int_equal(ws_racecheck_total(rc, WS_RACE_RAW), 96);
+    ws_racecheck_free(rc);
+}
+
+static void test_a_partial_overlap_of_wide_accesses_is_a_hazard(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    ws_mem_event w = shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x1u, 0, 0);  /* 16-byte store at 0 */
+    w.width = 16; w.elem_size = 4; w.vec = 4;
+    feed(rc, w);
+    feed(rc, shared_ev(0, 1, 2, 11, WS_MEM_LOAD, 0x1u, 12, 0));         /* 4-byte read at 12 */
+    feed(rc, shared_ev(0, 1, 3, 12, WS_MEM_LOAD, 0x1u, 16, 0));         /* 16: past it, unwritten */
+    assert_int_equal(ws_racecheck_count(rc), 2);
+    assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_RAW);
+    assert_int_equal(ws_racecheck_get(rc, 0)->addr, 12);
+    assert_int_equal(ws_racecheck_get(rc, 1)->kind, WS_RACE_UNINIT);
+    ws_racecheck_free(rc);
+}
+
+static void test_global_accesses_are_ignored(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    ws_mem_event a = shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x1u, 0, 0);
+    a.space = WS_SPACE_GLOBAL;
+    ws_mem_event b = shared_ev(0, 1, 2, 11, WS_MEM_LOAD, 0x1u, 0, 0);
+    b.space = WS_SPACE_GLOBAL;
+    feed(rc, a);
+    feed(rc, b);
+    assert_int_equal(ws_racecheck_count(rc), 0);
+    ws_racecheck_free(rc);
+}
+
+static int g_forwarded, g_synced;
+static void count_event(void *ctx, const ws_mem_event *ev) { (void)ev; (*(int *)ctx)++; }
+static void count_sync(void *ctx, uint32_t b, int kind, int line) { (void)b; (void)kind; (void)line; (*(int *)ctx)++; }
+
+static void test_attach_installs_the_hooks_and_forwards_to_the_previous_ones(void **state)
+{
+    (void)state;
+    ws_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.listener = count_event;
+    cfg.listener_ctx = &g_forwarded;
+    cfg.on_sync = count_sync;
+    cfg.sync_ctx = &g_synced;
+    ws_racecheck *rc = ws_racecheck_new(BLOCK64);
+    ws_racecheck_attach(rc, &cfg);
+    assert_ptr_equal(cfg.listener_ctx, rc);
+    cfg.on_sync(cfg.sync_ctx, 0, WS_SYNC_BLOCK_START, 0);
+    ws_mem_event ev = shared_ev(0, 0, 1, 10, WS_MEM_LOAD, 0x1u, 0, 0);
+    cfg.listener(cfg.listener_ctx, &ev);
+    ev.space = WS_SPACE_GLOBAL;
+    cfg.listener(cfg.listener_ctx, &ev);
+    assert_int_equal(g_forwarded, 2);                    /* shared and global both reach the next listener */
+    assert_int_equal(g_synced, 1);
+    assert_int_equal(ws_racecheck_count(rc), 1);         /* the uninitialised read */
+    ws_racecheck_free(rc);
+}
+
+static void test_the_message_names_both_lines_both_threads_the_address_and_the_interval(void **state)
+{
+    (void)state;
+    const uint32_t block2d[3] = {32, 32, 1};
+    ws_racecheck *rc = ws_racecheck_new(block2d);
+    ws_racecheck_on_sync(rc, 3, WS_SYNC_BLOCK_START, 0);
+    ws_mem_event w = shared_ev(3, 4, 1, 21, WS_MEM_STORE, 0x2u, 0x84, 0);   /* thread (1,4) */
+    ws_mem_event r = shared_ev(3, 1, 2, 24, WS_MEM_LOAD, 0x10u, 0x84, 0);   /* thread (4,1) */
+    feed(rc, w);
+    ws_racecheck_on_sync(rc, 3, WS_SYNC_BARRIER, 22);
+    feed(rc, w);
+    feed(rc, r);
+    char buf[1024];
+    ws_racecheck_format(rc, 0, "k.cu", "transpose_smem", buf, sizeof buf);
+    assert_non_null(strstr(buf, "k.cu:24: error: transpose_smem: racecheck: RAW hazard"));
+    assert_non_null(strstr(buf, "offset 0x84"));
+    assert_non_null(strstr(buf, "thread (1,4,0) (warp 4 lane 1) wrote it at line 21"));
+    assert_non_null(strstr(buf, "thread (4,1,0) (warp 1 lane 4) read it at line 24"));
+    assert_non_null(strstr(buf, "after barrier 1 of the block (line 22)"));
+    assert_null(strchr(buf, '\n'));
+    ws_racecheck_free(rc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_write_then_read_by_another_warp_without_barrier_is_raw),
+        cmocka_unit_test(test_write_then_read_by_another_warp_after_a_barrier_is_clean),
+        cmocka_unit_test(test_read_then_write_by_another_warp_is_war_after_the_barrier_that_opened_it),
+        cmocka_unit_test(test_two_warps_writing_one_word_is_waw),
+        cmocka_unit_test(test_two_lanes_of_one_store_writing_one_word_is_waw_within_the_warp),
+        cmocka_unit_test(test_one_warp_in_program_order_has_no_hazard),
+        cmocka_unit_test(test_read_of_never_written_shared_is_uninitialised),
+        cmocka_unit_test(test_a_new_block_starts_with_unwritten_shared_and_no_history),
+        cmocka_unit_test(test_a_new_block_is_seen_from_events_when_nobody_calls_on_sync),
+        cmocka_unit_test(test_atomics_do_not_race_each_other_but_race_plain_accesses),
+        cmocka_unit_test(test_the_same_pair_of_lines_is_one_hazard_with_a_count),
+        cmocka_unit_test(test_a_partial_overlap_of_wide_accesses_is_a_hazard),
+        cmocka_unit_test(test_global_accesses_are_ignored),
+        cmocka_unit_test(test_attach_installs_the_hooks_and_forwards_to_the_previous_ones),
+        cmocka_unit_test(test_the_message_names_both_lines_both_threads_the_address_and_the_interval),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
