@@ -2,7 +2,7 @@
  * Each warp-level load is one request whatever its width, so wider elements
  * move more bytes per request: 32 lanes x width = 32, 64, 128, 256, 512 bytes,
  * i.e. 1, 2, 4, 8, 16 sectors per request, and 16x fewer instructions for
- * float4 than for char. Every variant copies BYTES bytes (default 2 MiB).
+ * float4 than for char. Every variant copies BYTES bytes (default 1 MiB).
  *
  *   variant         what it changes                                        stars
  *   1  copy_char    1-byte elements: 1 sector per request, BYTES threads     *
@@ -21,7 +21,7 @@
 kernel  copy_char
 note    1-byte elements: a warp moves 32 bytes per request (1 sector).
 stars   1
-param   BYTES = 1<<21
+param   BYTES = 1<<20
 param   N = BYTES/1
 buffer  in   char  N  init=index
 buffer  out  char  N  init=zero  output
@@ -43,7 +43,7 @@ __global__ void copy_char(const char *in, char *out, int n)
 kernel  copy_short
 note    2-byte elements: 64 bytes per request (2 sectors).
 stars   1
-param   BYTES = 1<<21
+param   BYTES = 1<<20
 param   N = BYTES/2
 buffer  in   short  N  init=index
 buffer  out  short  N  init=zero  output
@@ -65,7 +65,7 @@ __global__ void copy_short(const short *in, short *out, int n)
 kernel  copy_float_w
 note    4-byte elements: 128 bytes per request (4 sectors, one line).
 stars   1
-param   BYTES = 1<<21
+param   BYTES = 1<<20
 param   N = BYTES/4
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
@@ -87,7 +87,7 @@ __global__ void copy_float_w(const float *in, float *out, int n)
 kernel  copy_double
 note    8-byte elements: 256 bytes per request (8 sectors, 2 lines).
 stars   1
-param   BYTES = 1<<21
+param   BYTES = 1<<20
 param   N = BYTES/8
 buffer  in   double  N  init=index
 buffer  out  double  N  init=zero  output
@@ -110,7 +110,7 @@ __global__ void copy_double(const double *in, double *out, int n)
 kernel  copy_float4
 note    16-byte vector elements: 512 bytes per request (16 sectors, 4 lines), 4x fewer loads.
 stars   2
-param   BYTES = 1<<21
+param   BYTES = 1<<20
 param   N = BYTES/16
 buffer  in   float4  N  init=index
 buffer  out  float4  N  init=zero  output

@@ -23,6 +23,10 @@
 
 #define CATALOG_DIR "demos"
 #define ARCH "sm_90"
+/* Default sizes keep a description near or under 30 million thread-instructions
+ * so a simulation finishes well under a second (the widest, the random gather,
+ * runs 29.4 million); a little slack for the "~". */
+#define DEFAULT_BUDGET 32000000ull
 
 /* ======================================================================== */
 /* Tiny hand-built launches for the reference checks (no parser involved).   */
@@ -520,6 +524,84 @@ static void test_every_reference_names_a_catalog_description(void **state)
     assert_int_equal(stale, 0);
 }
 
+/* FNV-1a 64, written out here independently of ws_source_hash. */
+static uint64_t fnv1a64(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* scripts/gen-ptx.sh output: x.ptx opens with the hash of x.cu's bytes, and
+ * x.resources has a "name regs=..." line for every .entry of x.ptx. A stale
+ * file means `make ptx` was not run after editing the .cu. */
+static void test_every_checked_in_ptx_and_resources_file_is_fresh(void **state)
+{
+    (void)state;
+    ws_catalog *c = load_catalog();
+    int stale = 0;
+    for (int f = 0; f < c->nfiles; f++) {
+        const ws_desc_file *file = c->files[f];
+        char path[WS_PATH_MAX + 16], want[64];
+        size_t stem = strlen(file->path) - 3;   /* drop ".cu" */
+        snprintf(want, sizeof want, "// warpscope-source-hash: %016llx\n",
+                 (unsigned long long)fnv1a64(file->source, file->source_len));
+        snprintf(path, sizeof path, "%.*s.ptx", (int)stem, file->path);
+        char *ptx = read_text(path);
+        if (!ptx || strncmp(ptx, want, strlen(want)) != 0) {
+            print_error("%s: missing or stale (want first line %.42s); run make ptx\n", path, want);
+            stale++;
+            free(ptx);
+            continue;
+        }
+        snprintf(path, sizeof path, "%.*s.resources", (int)stem, file->path);
+        char *res = read_text(path);
+        if (!res || strncmp(res, "# ptxas ", 8) != 0) {
+            print_error("%s: missing or without its '# ptxas' header; run make ptx\n", path);
+            stale++;
+        } else {
+            int entries = 0;
+            for (const char *p = strstr(ptx, ".entry "); p; p = strstr(p + 1, ".entry ")) {
+                char name[PTX_NAME_MAX + 2] = {0}, line[PTX_NAME_MAX + 16];
+                sscanf(p + 7, "%129[A-Za-z0-9_$]", name);
+                snprintf(line, sizeof line, "\n%s regs=", name);
+                entries++;
+                if (!strstr(res, line)) {
+                    print_error("%s: no line for entry %s\n", path, name);
+                    stale++;
+                }
+            }
+            assert_true(entries >= 1);
+        }
+        free(res);
+        free(ptx);
+    }
+    ws_catalog_free(c);
+    assert_int_equal(stale, 0);
+}
+
 /* Runs one description in the simulator and compares every output buffer with
  * the reference. Returns the number of mismatching buffers (0 = pass), or 1
  * for a failure to run; prints what went wrong. */
@@ -595,6 +677,11 @@ static int check_description(const ws_desc_file *file, const ws_kernel_desc *d, 
     if (outputs == 0) {
         print_error("%s: no output buffer to compare\n", d->name);
         bad = 1;
+    }
+    if (!ov && res.thread_insns > DEFAULT_BUDGET) {
+        print_error("%s: %llu thread-instructions at the default sizes, over the catalog's budget of %llu\n",
+                    d->name, (unsigned long long)res.thread_insns, (unsigned long long)DEFAULT_BUDGET);
+        bad++;
     }
     print_message("  %-28s %s  %llu thread-insns, %.2f s\n", d->name, bad ? "MISMATCH" : "ok",
                   (unsigned long long)res.thread_insns, secs);
@@ -715,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_reference_refuses_unknown_names_and_short_buffers),
         cmocka_unit_test(test_every_catalog_description_has_a_reference),
         cmocka_unit_test(test_every_reference_names_a_catalog_description),
+        cmocka_unit_test(test_every_checked_in_ptx_and_resources_file_is_fresh),
         cmocka_unit_test(test_every_catalog_kernel_simulates_to_its_reference_at_default_sizes),
         cmocka_unit_test(test_every_catalog_kernel_simulates_to_its_reference_at_odd_sizes),
     };
