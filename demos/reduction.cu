@@ -9,7 +9,7 @@
  *   1  reduce_interleaved        the same algorithm on floats: half the lanes idle, then
  *                                3/4 ... every warp still runs every step                  *
  *   2  reduce_strided_index      index = 2*s*tid: no divergence, but lanes 2s words apart
- *                                collide in banks (2-way, 4-way ... conflicts)              **
+ *                                collide in banks (2-, 4-, then 8-way conflicts)            **
  *   3  reduce_sequential         s = B/2 .. 1, tid < s: contiguous lanes, conflict-free      **
  *   4  reduce_first_add          each thread adds two elements while loading: half the
  *                                blocks, no idle lanes in the first step                    **
@@ -92,11 +92,12 @@ __global__ void reduce_interleaved(const float *in, float *out, int n)
 /* ------------------------------------------------------------------------- */
 /* 2. Strided index: the first threads do the work (no divergence until fewer
  *    than 32 remain), but thread tid touches words 2*s*tid and 2*s*tid + s:
- *    at s = 1 lanes 0 and 16 are both in bank 0 (2-way), at s = 16 32-way. */
+ *    at s = 1 lanes 0 and 16 are both in bank 0 (2-way); s = 2 is 4-way; from
+ *    s = 4 on, the 32, 16, 8 active lanes of warp 0 share 4, 2, 1 banks: 8-way. */
 
 /*@warpscope
 kernel  reduce_strided_index
-note    index = 2*s*tid: contiguous active threads, but 2-, 4- ... 16-way bank conflicts.
+note    index = 2*s*tid: contiguous active threads, but 2-, 4- and 8-way bank conflicts.
 stars   2
 param   N = 1<<18
 buffer  in   float  N          init=random(5)
