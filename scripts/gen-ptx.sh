@@ -44,6 +44,10 @@ ptxas_ver=$("$ptxas" --version 2>/dev/null | sed -n 's/.*, V\([0-9.]*\)$/\1/p')
 if [ $# -eq 0 ]; then set -- demos/*.cu; fi
 status=0
 for cu in "$@"; do
+    case $cu in                        # paths relative to the root, as .file will say
+        "$root"/*) cu=${cu#"$root"/} ;;
+        ./*) cu=${cu#./} ;;
+    esac
     base=${cu%.cu}
     name=$(basename "$cu")
     # PTX: the .file line names the .cu relative to the repository root, so the
