@@ -966,6 +966,8 @@ static void add_label_fix(parser *ps, const token *t, int opnd)
     if (opnd < 0) { /* definition */
         if (b->labels[l].insn >= 0) FAIL_TOK(ps, t, "label '%s' defined twice", name);
         b->labels[l].insn = b->f.ninsns;
+        b->labels[l].line = t->line; /* from now on errors point at the definition */
+        b->labels[l].col = t->col;
         return;
     }
     grow(ps, (void **)&b->fixes, &b->cap_fixes, b->nfixes + 1, sizeof *b->fixes);
