@@ -263,6 +263,75 @@ static void test_shared_layout_packs_referenced_variables_and_aligns_dynamic_sha
     ptx_free(m);
 }
 
+/* A device function's module shared variable gets the same offset in the
+ * function and in every kernel that calls it (laid out first there); a kernel
+ * that does not call it does not pay for it. */
+static void test_shared_variables_of_a_called_function_agree_between_caller_and_callee(void **state)
+{
+    (void)state;
+    const char *text = HEADER
+        ".shared .align 4 .b8 s_func[8];\n"
+        ".shared .align 4 .b8 s_entry[4];\n"
+        ".func f()\n{\n\t.reg .b32 %r<2>;\n\tst.shared.u32 [s_func+4], %r1;\n\tret;\n}\n"
+        ".visible .entry a()\n{\n\t.reg .b32 %r<2>;\n\tst.shared.u32 [s_entry], %r1;\n"
+        "\tcall.uni f, ();\n\tret;\n}\n"
+        ".visible .entry b()\n{\n\t.reg .b32 %r<2>;\n\tst.shared.u32 [s_entry], %r1;\n\tret;\n}\n";
+    ptx_module *m = parse_ok(text);
+    const ptx_function *f = ptx_find_function(m, "f"), *a = ptx_find_function(m, "a"), *b = ptx_find_function(m, "b");
+    assert_int_equal(find_sym(f, "s_func")->offset, 0);
+    assert_int_equal(find_sym(a, "s_func")->offset, 0);
+    assert_int_equal(find_sym(a, "s_entry")->offset, 8);
+    assert_int_equal(a->static_shared_bytes, 12);
+    assert_int_equal(find_sym(b, "s_entry")->offset, 0);
+    assert_null(find_sym(b, "s_func"));
+    assert_int_equal(b->static_shared_bytes, 4);
+    /* a call without a return value: opnd[0] is NONE, the callee is funcs[0] */
+    const ptx_insn *call = &a->insns[1];
+    assert_int_equal(call->op, PTX_CALL);
+    assert_int_equal(call->opnd[0].kind, PTX_OPND_NONE);
+    assert_int_equal(call->opnd[1].target, 0);
+    ptx_free(m);
+}
+
+/* Parameters are packed in order at their own alignment: a struct passed by value
+ * (.align 16 .b8 p[32]) after a u32 starts at 16. */
+static void test_parameters_are_aligned_like_the_abi(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_ok(HEADER ".visible .entry k(\n\t.param .u32 n,\n\t.param .align 16 .b8 s[32],\n"
+                             "\t.param .u64 .ptr .global .align 8 p\n)\n{\n\tret;\n}\n");
+    const ptx_function *f = &m->funcs[0];
+    assert_int_equal(f->nparams, 3);
+    assert_int_equal(f->syms[f->param_syms[0]].offset, 0);
+    assert_int_equal(f->syms[f->param_syms[1]].offset, 16);
+    assert_int_equal(f->syms[f->param_syms[1]].size, 32);
+    assert_int_equal(f->syms[f->param_syms[2]].offset, 48);
+    assert_int_equal(f->param_bytes, 56);
+    ptx_free(m);
+}
+
+static void test_type_sizes_and_names(void **state)
+{
+    (void)state;
+    assert_int_equal(ptx_type_size(PTX_T_PRED), 1);
+    assert_int_equal(ptx_type_size(PTX_T_U8), 1);
+    assert_int_equal(ptx_type_size(PTX_T_S16), 2);
+    assert_int_equal(ptx_type_size(PTX_T_F16X2), 4); /* two halves */
+    assert_int_equal(ptx_type_size(PTX_T_F32), 4);
+    assert_int_equal(ptx_type_size(PTX_T_B64), 8);
+    assert_int_equal(ptx_type_size(PTX_T_B128), 16);
+    assert_int_equal(ptx_type_size((ptx_type)999), 0);
+    assert_true(ptx_type_is_signed(PTX_T_S32));
+    assert_false(ptx_type_is_signed(PTX_T_U32));
+    assert_true(ptx_type_is_float(PTX_T_BF16));
+    assert_false(ptx_type_is_float(PTX_T_B32));
+    assert_string_equal(ptx_type_name(PTX_T_U32), ".u32");
+    assert_string_equal(ptx_opcode_name(PTX_LD), "ld");
+    assert_string_equal(ptx_opcode_name((ptx_opcode)999), "?");
+    assert_string_equal(ptx_sreg_name(PTX_SREG_NCTAID_Y), "%nctaid.y");
+    for (int op = 1; op < PTX_OP_COUNT; op++) assert_string_not_equal(ptx_opcode_name((ptx_opcode)op), "?");
+}
+
 static void test_const_and_global_initialisers_fill_the_module_images(void **state)
 {
     (void)state;
@@ -857,6 +926,9 @@ int main(void)
         cmocka_unit_test(test_copy_kernel_resolves_params_registers_labels_and_lines),
         cmocka_unit_test(test_find_function_accepts_the_plain_cxx_name_of_a_mangled_kernel),
         cmocka_unit_test(test_shared_layout_packs_referenced_variables_and_aligns_dynamic_shared),
+        cmocka_unit_test(test_shared_variables_of_a_called_function_agree_between_caller_and_callee),
+        cmocka_unit_test(test_parameters_are_aligned_like_the_abi),
+        cmocka_unit_test(test_type_sizes_and_names),
         cmocka_unit_test(test_const_and_global_initialisers_fill_the_module_images),
         cmocka_unit_test(test_call_sequences_get_scoped_param_variables_and_a_resolved_callee),
         cmocka_unit_test(test_immediates_float_hex_negative_and_offsets_decode_exactly),
