@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../sim/ptx.h"
 
@@ -833,6 +834,25 @@ static void test_errors_name_the_token_line_and_column(void **state)
     assert_non_null(strstr(e.msg, "undefined label 'L9'"));
 }
 
+static void test_load_reports_missing_files_and_nul_bytes(void **state)
+{
+    (void)state;
+    ws_error err;
+    assert_null(ptx_load("/nonexistent/k.ptx", &err));
+    assert_string_equal(err.file, "/nonexistent/k.ptx");
+    assert_non_null(strstr(err.msg, "cannot open"));
+    char path[] = "/tmp/ws-nul-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const char text[] = ".version 9.0\n.target sm_90\n\0garbage";
+    assert_int_equal(write(fd, text, sizeof text - 1), (int)(sizeof text - 1));
+    close(fd);
+    assert_null(ptx_load(path, &err));
+    assert_int_equal(err.line, 3); /* the NUL sits on line 3 */
+    assert_non_null(strstr(err.msg, "NUL byte"));
+    unlink(path);
+}
+
 /* Cutting valid PTX anywhere gives either a module or a located error, never a crash. */
 static void test_truncated_ptx_never_crashes(void **state)
 {
@@ -940,6 +960,7 @@ int main(void)
         cmocka_unit_test(test_every_checked_in_ptx_parses_with_lines_and_widths),
         cmocka_unit_test(test_malformed_ptx_corpus_gives_the_expected_located_errors),
         cmocka_unit_test(test_errors_name_the_token_line_and_column),
+        cmocka_unit_test(test_load_reports_missing_files_and_nul_bytes),
         cmocka_unit_test(test_truncated_ptx_never_crashes),
         cmocka_unit_test(test_garbage_and_mutated_ptx_never_crash),
     };
