@@ -85,7 +85,8 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
     printf("memory  shared %llu B static, dynamic from %llu; local %llu B per thread\n",
            (unsigned long long)fn->static_shared_bytes, (unsigned long long)fn->dyn_shared_offset,
            (unsigned long long)fn->local_bytes);
-    printf("        %d instructions, %d reach memory (M = memory: state space, bytes per thread)\n", fn->ninsns, nmem);
+    printf("        %d instructions, %d reach memory (M = memory: state space, bytes per thread;\n"
+           "        a branch to Ln goes to instruction #n)\n", fn->ninsns, nmem);
     int cur_file = -1, cur_line = -1;
     for (int i = 0; i < fn->ninsns; i++) {
         const ptx_insn *in = &fn->insns[i];
@@ -106,6 +107,15 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
             snprintf(mark, sizeof mark, "M %s %dB", space_short(in->space), in->vec * ptx_type_size(in->type));
         char buf[256];
         ptx_format_insn(fn, in, buf, sizeof buf);
+        if (in->op == PTX_CALL && in->nopnd > 1) { /* name the callee: the formatter only knows its index */
+            char tag[32], *at;
+            snprintf(tag, sizeof tag, "func#%d", in->opnd[1].target);
+            if ((at = strstr(buf, tag)) && in->opnd[1].target >= 0 && in->opnd[1].target < m->nfuncs) {
+                char rest[256];
+                snprintf(rest, sizeof rest, "%s", at + strlen(tag));
+                snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s", m->funcs[in->opnd[1].target].name, rest);
+            }
+        }
         printf("  #%-4d ptx:%-5d %-14s %s\n", i, in->ptx_line, mark, buf);
     }
 }
