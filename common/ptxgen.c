@@ -54,6 +54,12 @@ static void log_to_error(ws_error *err, const char *path, const char *tool, cons
                       log[strlen(log) - 1] == '\n' ? "" : "\n");
 }
 
+/* LeakSanitizer hook (used only in sanitizer builds): NVRTC keeps allocations for
+ * the life of the process, and it stays loaded on purpose, so `make test` and the
+ * ASan build of warpscope would otherwise report them as our leaks. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libnvrtc\n"; }
+
 /* ---- NVRTC ---------------------------------------------------------------------- */
 
 typedef int nvrtc_result;                  /* nvrtcResult: 0 = NVRTC_SUCCESS */

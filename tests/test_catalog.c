@@ -22,10 +22,6 @@
 #include "../common/ptxgen.h"
 #include "../sim/ptx.h"
 
-/* NVRTC keeps allocations for the life of the process (it stays loaded on purpose). */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void) { return "leak:libnvrtc\n"; }
-
 static char tmpdir[64];
 
 static void write_file(const char *name, const char *text)
