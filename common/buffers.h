@@ -22,7 +22,7 @@ void ws_buffer_fill(const ws_buffer *b, void *dst);
 
 /* Compares a result with the expected contents, scalar by scalar: bit-exact
  * when b->tol == 0, else |got-want| <= tol * max(1, |want|). Returns the index of
- * the first differing scalar, or -1 when they agree; *got_out/*want_out get the
+ * the first differing scalar, or -1 when they agree; *got_out and *want_out get the
  * two values as doubles (may be NULL). */
 int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want,
                           double *got_out, double *want_out);
