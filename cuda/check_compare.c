@@ -12,7 +12,7 @@ static bool has(const char *s, const char *sub) { return strstr(s, sub) != NULL;
 chk_class chk_classify(const char *m)
 {
     if (has(m, "bank_conflicts")) return CHK_BOUND;
-    if (has(m, "gpu__time_duration") || has(m, "time_duration")) return CHK_TIME;
+    if (has(m, "__time_")) return CHK_TIME; /* gpu__time_duration.sum */
     if (has(m, "lookup_hit") || has(m, "lookup_miss") || has(m, "hit_rate")) return CHK_CACHE;
     if (has(m, "l1tex__t_requests_pipe_lsu_mem_") || has(m, "l1tex__t_sectors_pipe_lsu_mem_") ||
         has(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared") || has(m, "smsp__sass_inst_executed_op_") ||
