@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include "desc.h"
 
+/* What the reference SplitMix64 next() returns when its state is x before the
+ * call: mix(x + 0x9e3779b97f4a7c15), e.g. ws_splitmix64(0) == 0xe220a8397b1dcdaf.
+ * Random buffers hash the counter seed + k with it (counter-based, so any
+ * scalar can be computed on its own). */
 uint64_t ws_splitmix64(uint64_t x);
 
 /* Fills dst (b->bytes long) with the buffer's initial contents. */
