@@ -53,6 +53,9 @@ static void usage(FILE *to)
             "  --record FILE  add the runs to FILE (JSON; runs of the same kernel and -D are replaced)\n"
             "  --markdown F   print the markdown tables for a recorded JSON file (no GPU needed)\n"
             "  --no-counters  skip ncu (outputs and time only)\n"
+            "  --gpu-only     time and bandwidth only: no simulation, no output check, no counters (sizes too\n"
+            "                 large to simulate, e.g. a working set well beyond L2 for bandwidth claims)\n"
+            "  --record DIR/  a FILE ending in '/' means DIR/<gpu-key>.json (results/h200.json)\n"
             "exit: 0 all agree, 1 usage, 2 a kernel failed, 3 an exact counter or an output differs,\n"
             "      4 no GPU / no driver / built without CUDA headers, 5 internal error\n");
 }
@@ -60,7 +63,7 @@ static void usage(FILE *to)
 typedef struct {
     int nkernels;
     const char **kernels;
-    bool all, json, counters;
+    bool all, json, counters, gpu_only;
     ws_overrides ov;
     int reps;
     const char *record, *markdown;
@@ -80,6 +83,7 @@ static int parse(int argc, char **argv, check_opts *o)
         else if (!strcmp(a, "--all")) o->all = true;
         else if (!strcmp(a, "--json")) o->json = true;
         else if (!strcmp(a, "--no-counters")) o->counters = false;
+        else if (!strcmp(a, "--gpu-only")) o->gpu_only = true;
         else if (!strcmp(a, "--record") || !strcmp(a, "--markdown")) {
             if (i + 1 >= argc) { fprintf(stderr, "warpscope: check: %s needs a file\n", a); return -1; }
             if (a[2] == 'r') o->record = argv[++i];
@@ -306,8 +310,10 @@ static int check_one(check_ctx *cx, const char *arg)
     run.attrs = k.attrs;
 
     /* simulator first: its buffers are the reference and its counters the prediction */
-    if ((rc = simulate(&t, &k.attrs, &s->info, &sim, ss, &err))) goto fail;
-    have_sim = true;
+    if (!o->gpu_only) {
+        if ((rc = simulate(&t, &k.attrs, &s->info, &sim, ss, &err))) goto fail;
+        have_sim = true;
+    }
 
     if (cu_buffers_create(s, &t.launch, t.fn, &b, &err)) { rc = WS_EXIT_INTERNAL; goto fail; }
     have_buffers = true;
@@ -315,15 +321,19 @@ static int check_one(check_ctx *cx, const char *arg)
     if ((rc = cu_run_timed(s, &k, &b, o->reps, &run.timing, &err))) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
     run.timed = true;
     ws_error verr;
-    run.output_ok = cu_verify_outputs(&t.launch, b.result, sim.buffer_data, &verr) == 0;
-    snprintf(run.output, sizeof run.output, "%s", run.output_ok ? "agrees with the simulator" : verr.msg);
+    if (have_sim) {
+        run.output_ok = cu_verify_outputs(&t.launch, b.result, sim.buffer_data, &verr) == 0;
+        snprintf(run.output, sizeof run.output, "%s", run.output_ok ? "agrees with the simulator" : verr.msg);
+    } else {
+        snprintf(run.output, sizeof run.output, "not checked (--gpu-only)");
+    }
 
     const char *metrics[MAX_ROWS + 1];
-    int nm = metric_list(ss, metrics, MAX_ROWS + 1);
+    int nm = o->gpu_only ? 0 : metric_list(ss, metrics, MAX_ROWS + 1);
     cu_counters ctr;
     memset(&ctr, 0, sizeof ctr);
     bool have_ctr = false;
-    if (o->counters) {
+    if (o->counters && !o->gpu_only) {
         cu_counters_request rq = {arg, &o->ov, t.desc->entry, metrics};
         cu_counters_info ci;
         ws_error cerr;
@@ -331,7 +341,8 @@ static int check_one(check_ctx *cx, const char *arg)
         else have_ctr = true;
         snprintf(cx->ncu_version, sizeof cx->ncu_version, "%s", ci.ncu_version);
     } else {
-        snprintf(run.counters_note, sizeof run.counters_note, "not collected (--no-counters)");
+        snprintf(run.counters_note, sizeof run.counters_note, "not collected (%s)",
+                 o->gpu_only ? "--gpu-only" : "--no-counters");
     }
     for (int i = 0; i < nm && nrows < MAX_ROWS; i++) {
         const char *m = metrics[i];
@@ -483,11 +494,15 @@ int ws_cmd_check(int argc, char **argv)
         printf("\n");
     }
     if (o.record) {
-        if (cu_results_record(o.record, dev, cx.runs, &err)) {
+        char path[WS_PATH_MAX + 80];
+        size_t rl = strlen(o.record);
+        snprintf(path, sizeof path, "%s%s%s", o.record, rl && o.record[rl - 1] == '/' ? s.info.key : "",
+                 rl && o.record[rl - 1] == '/' ? ".json" : "");
+        if (cu_results_record(path, dev, cx.runs, &err)) {
             ws_error_print(&err);
             rc = worse(rc, WS_EXIT_INTERNAL);
         } else if (!o.json) {
-            printf("recorded %d run(s) in %s\n", cx.kernels, o.record);
+            printf("recorded %d run(s) in %s\n", cx.kernels, path);
         }
     }
     cJSON_Delete(dev);

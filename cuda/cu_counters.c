@@ -204,8 +204,19 @@ static double ncu_timeout(void)
     return t > 0 ? t : 300.0;
 }
 
-/* "ncu --version" -> "2025.3.1.0" (the word after "Version"). */
+/* "ncu --version" -> "2025.3.1.0" (the word after "Version"), asked once per ncu. */
+static void ncu_version_uncached(const char *ncu, char *out, size_t cap);
 static void ncu_version(const char *ncu, char *out, size_t cap)
+{
+    static char cached_for[512] = "", cached[128] = "";
+    if (!strcmp(cached_for, ncu)) { snprintf(out, cap, "%s", cached); return; }
+    snprintf(cached_for, sizeof cached_for, "%s", ncu);
+    snprintf(cached, sizeof cached, "unknown");
+    ncu_version_uncached(ncu, cached, sizeof cached);
+    snprintf(out, cap, "%s", cached);
+}
+
+static void ncu_version_uncached(const char *ncu, char *out, size_t cap)
 {
     snprintf(out, cap, "unknown");
     char *argv[] = {(char *)ncu, "--version", NULL};
@@ -242,13 +253,19 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
     self[sn] = 0;
 
     /* keep only metrics this ncu knows; a failed query keeps them all */
-    char *query = NULL;
+    static char *query = NULL; /* asked once per process: check --all profiles many kernels */
+    static char query_ncu[512] = "";
     int st = 0;
-    char *qargv[] = {info->ncu_path, "--query-metrics", NULL};
-    ws_error qerr;
-    if (cu_capture(qargv, 120, &query, &st, &qerr) || st != 0 || !query || !strstr(query, "__")) {
+    if (strcmp(query_ncu, info->ncu_path)) {
         free(query);
         query = NULL;
+        snprintf(query_ncu, sizeof query_ncu, "%s", info->ncu_path);
+        char *qargv[] = {info->ncu_path, "--query-metrics", NULL};
+        ws_error qerr;
+        if (cu_capture(qargv, 120, &query, &st, &qerr) || st != 0 || !query || !strstr(query, "__")) {
+            free(query);
+            query = NULL;
+        }
     }
     char list[8192] = "";
     size_t ll = 0;
@@ -263,7 +280,6 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
         if (w < 0 || (size_t)w >= sizeof list - ll) break;
         ll += (size_t)w;
     }
-    free(query);
     if (!ll) {
         ws_error_set(err, "ncu", 0, 0, "none of the requested metrics is known to %s", info->ncu_path);
         return -1;
