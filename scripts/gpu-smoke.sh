@@ -5,7 +5,9 @@
 #   sh scripts/gpu-smoke.sh env        tools, driver, GPU (seconds)
 #   sh scripts/gpu-smoke.sh build      make + make test (a few minutes)
 #   sh scripts/gpu-smoke.sh quick      gpu / check on a few kernels, --json, --counters, sanitizer
-#   sh scripts/gpu-smoke.sh catalog    check --all -> results/<gpu>.json (+ .md)
+#   sh scripts/gpu-smoke.sh catalog    check every catalog kernel -> results/<gpu>.json (+ .md);
+#                                      FILES="demos/a.cu demos/b.cu" limits it (split it if the
+#                                      whole catalog would take longer than 10 minutes)
 #   sh scripts/gpu-smoke.sh bandwidth  large sizes, --gpu-only, same results file
 # Logs: $OUT/<stage>.log and $OUT/<stage>-*.txt; results copied to $OUT/results/.
 set -u

@@ -7,7 +7,8 @@
 #      time, bandwidth and the cuMemcpyDtoD ceiling, no simulation.
 # A kernel that fails does not stop the run; the exit status is the worst seen.
 # Environment: WS_BIN (default build/warpscope), RESULTS (default results/), STAGE
-# (all | catalog | bandwidth; default all).
+# (all | catalog | bandwidth; default all), FILES (catalog files to check, default
+# demos/*.cu; one `check` per file keeps each invocation short).
 set -u
 BIN=${WS_BIN:-build/warpscope}
 RESULTS=${RESULTS:-results/}
@@ -28,7 +29,12 @@ run() {
 }
 
 if [ "$STAGE" = all ] || [ "$STAGE" = catalog ]; then
-    run check --all --record "$RESULTS"
+    for f in ${FILES:-demos/*.cu}; do
+        names=$(sed -n 's/^kernel[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$f")
+        [ -n "$names" ] || continue
+        # shellcheck disable=SC2086 # one argument per kernel name
+        run check --record "$RESULTS" $names
+    done
 fi
 if [ "$STAGE" = all ] || [ "$STAGE" = bandwidth ]; then
     # 2 x 256 MiB per copy; 8192 x 8192 floats = 256 MiB per matrix
