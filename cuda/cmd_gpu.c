@@ -15,6 +15,7 @@
 #include "cu_counters.h"
 #include "cu_results.h"
 #include "cu_run.h"
+#include "cu_selftest.h"
 #include "cu_target.h"
 #include "cu_verify.h"
 
@@ -22,6 +23,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: warpscope gpu <kernel> [-D NAME=VALUE]... [--reps N] [--json] [--counters] [--no-verify]\n"
+            "       warpscope gpu --self-test [--counters]\n"
             "\n"
             "Runs a described kernel on the GPU present (CUDA driver loaded at run time): the PTX the\n"
             "simulator interprets is JIT-compiled by the driver, the buffers are filled exactly as the\n"
@@ -31,6 +33,8 @@ static void usage(FILE *to)
             "  --counters     also read the hardware counters (re-runs this program under ncu)\n"
             "  --no-verify    skip the output check against the simulator (large launches)\n"
             "  --json         print one JSON object instead of text\n"
+            "  --self-test    check the driver layer alone with a built-in copy kernel (add --counters\n"
+            "                 to check ncu too): JIT, buffers, launch, timing, counters vs known values\n"
             "Reports median/min/max time, effective bandwidth (the description's bytes / median, GB = 1e9)\n"
             "and, as the ceiling, cuMemcpyDtoD bandwidth measured in the same run.\n"
             "exit: 0 ok, 1 usage, 2 the kernel failed on the GPU, 3 output differs from the simulator,\n"
@@ -44,7 +48,7 @@ typedef struct {
     const char *kernel;
     ws_overrides ov;
     int reps;
-    bool json, counters, verify, profile_child;
+    bool json, counters, verify, profile_child, self_test;
 } gpu_opts;
 
 static int parse(int argc, char **argv, gpu_opts *o)
@@ -59,6 +63,7 @@ static int parse(int argc, char **argv, gpu_opts *o)
         else if (!strcmp(a, "--json")) o->json = true;
         else if (!strcmp(a, "--counters")) o->counters = true;
         else if (!strcmp(a, "--no-verify")) o->verify = false;
+        else if (!strcmp(a, "--self-test")) o->self_test = true;
         else if (!strcmp(a, "--profile-child")) o->profile_child = true; /* internal: run under ncu */
         else if (!strcmp(a, "--reps")) {
             char *end = NULL;
@@ -84,7 +89,7 @@ static int parse(int argc, char **argv, gpu_opts *o)
             o->kernel = a;
         }
     }
-    if (!o->kernel) {
+    if (!o->kernel && !o->self_test) {
         fprintf(stderr, "warpscope: gpu: which kernel? ('warpscope list' shows the catalog)\n");
         usage(stderr);
         return -1;
@@ -118,6 +123,7 @@ int ws_cmd_gpu(int argc, char **argv)
     int p = parse(argc, argv, &o);
     if (p == -2) return WS_EXIT_OK;
     if (p) return WS_EXIT_USAGE;
+    if (o.self_test) return cu_selftest(o.counters, o.profile_child);
 
     ws_error err;
     cu_session s;
