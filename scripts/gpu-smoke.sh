@@ -4,7 +4,8 @@
 # Each stage stays under the device's 10-minute limit per command:
 #   sh scripts/gpu-smoke.sh env        tools, driver, GPU (seconds)
 #   sh scripts/gpu-smoke.sh build      make + make test (a few minutes)
-#   sh scripts/gpu-smoke.sh quick      gpu / check on a few kernels, --json, --counters, sanitizer
+#   sh scripts/gpu-smoke.sh quick      gpu --self-test --counters (driver layer + ncu against known
+#                                      values), gpu / check on a few kernels, --json, sanitizer
 #   sh scripts/gpu-smoke.sh catalog    check every catalog kernel -> results/<gpu>.json (+ .md);
 #                                      FILES="demos/a.cu demos/b.cu" limits it (split it if the
 #                                      whole catalog would take longer than 10 minutes)
@@ -41,6 +42,7 @@ build)
     ;;
 quick)
     [ -x $BIN ] || step make make -j16 BUILD=build
+    step selftest $BIN gpu --self-test --counters
     step gpu-copy $BIN gpu copy_float
     step gpu-copy-json $BIN gpu copy_float --json
     step gpu-transpose-counters $BIN gpu transpose_naive --counters
