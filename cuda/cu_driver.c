@@ -116,7 +116,20 @@ void cu_result_text(const cu_driver *d, CUresult r, char *out, size_t cap)
     if (!d->GetErrorString || d->GetErrorString(r, &desc) != CUDA_SUCCESS || !desc) desc = NULL;
     if (name && desc) snprintf(out, cap, "%s (%s)", name, desc);
     else if (name) snprintf(out, cap, "%s", name);
-    else snprintf(out, cap, "CUresult %d", (int)r);
+    else {
+        /* a driver that cannot name its errors (the toolkit's stub cannot): the usual suspects */
+        static const struct { int code; const char *name; } known[] = {
+            {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
+            {34, "CUDA_ERROR_STUB_LIBRARY (this libcuda is the toolkit's link stub, not a driver)"},
+            {35, "CUDA_ERROR_INSUFFICIENT_DRIVER"}, {46, "CUDA_ERROR_DEVICES_UNAVAILABLE"},
+            {100, "CUDA_ERROR_NO_DEVICE"}, {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+            {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"}, {999, "CUDA_ERROR_UNKNOWN"}};
+        const char *k = NULL;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            if (known[i].code == (int)r) k = known[i].name;
+        if (k) snprintf(out, cap, "%s, CUresult %d", k, (int)r);
+        else snprintf(out, cap, "CUresult %d", (int)r);
+    }
 }
 
 int cu_check(const cu_session *s, CUresult r, ws_error *err, const char *what, ...)
