@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include <cJSON.h>
+#include <cjson/cJSON.h>
 
 #include "../common/desc.h"
 #include "../common/ws_error.h"
