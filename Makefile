@@ -103,7 +103,11 @@ $(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call msg,CC-FUZZ,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(FUZZ_OBJ)
+# an archive, so a target links only the modules it reaches
+$(BUILD)/fuzz/libws.a: $(FUZZ_OBJ)
+	$(call msg,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(BUILD)/fuzz/libws.a
 	$(call msg,LD-FUZZ,$@)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 .PRECIOUS: $(BUILD)/fuzz/obj/%.o
