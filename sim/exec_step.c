@@ -56,14 +56,17 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             if (m) { w->exit_pc = pc; sim_simt_exit(w, m); }
             break;
         case SIM_CLS_BAR:
-            top->pc = pc + 1;
-            if (!m) break;
+            if (!m) { top->pc = pc + 1; break; }
             if (m != w->live) {
+                if (m == mask && sim_simt_yield_at_barrier(w, P, pc)) continue;
+                if (m == mask && sim_simt_others_leave(w, P, m)) goto arrive;
                 rc = sim_fault(c, w, in, -1,
                                "barrier reached by a diverged warp: lanes 0x%08x of its live lanes 0x%08x "
                                "(__syncthreads() inside a branch not taken by the whole block?)", m, w->live);
                 goto out;
             }
+        arrive:
+            top->pc = pc + 1;
             w->state = SIM_W_BAR;
             w->bar_pc = pc;
             sim_simt_settle(w);

@@ -194,6 +194,7 @@ static int alloc_warps(sim_ctx *c)
     for (uint32_t wi = 0; wi < c->nwarps; wi++) {
         sim_warp *w = &c->warps[wi];
         w->index = wi;
+        w->exit_node = p->n;
         w->file = aligned_alloc(64, ((size_t)p->file_words * 8 + 63) / 64 * 64);
         w->cap = 2 * p->n + 8;
         w->stack = malloc((size_t)w->cap * sizeof *w->stack);

@@ -42,6 +42,8 @@ typedef struct {
     const ptx_insn *pi;
     uint8_t cls;              /* sim_cls */
     bool reads_clock;         /* refresh %clock before running */
+    bool leaves_quietly;      /* every path from here reaches the exit with no barrier, memory or
+                                 warp-level instruction on the way (a `return` in the source) */
     int32_t target;           /* bra: target pc */
     int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit) */
     int32_t guard;            /* file offset of the guard predicate, -1 = none */
@@ -89,6 +91,7 @@ typedef struct {
     uint32_t index;           /* warp index in the block */
     uint8_t *local;           /* 32 frames of local_bytes each */
     uint64_t clock;           /* warp-level instructions run, for %clock */
+    int exit_node;            /* the function's exit pc (prog.n) */
 } sim_warp;
 
 typedef struct {
@@ -172,6 +175,16 @@ int sim_simt_branch(sim_warp *w, int pc, int target, int ipdom, uint32_t taken, 
 void sim_simt_exit(sim_warp *w, uint32_t lanes);
 /* Pops finished paths; returns false when the warp has no lanes left. */
 bool sim_simt_settle(sim_warp *w);
+/* The top path reached the barrier at pc holding only some live lanes: let
+ * its sibling path run first (it may exit, or reach the same barrier and
+ * merge). Returns false when no sibling can run: a truly diverged barrier. */
+bool sim_simt_yield_at_barrier(sim_warp *w, const sim_program *p, int pc);
+/* True when every live lane missing from the top path waits where nothing but
+ * leaving lies ahead (the kernel's final ret after `if (i >= n) return;`): the
+ * barrier need not wait for lanes that have, in the source, returned. */
+bool sim_simt_others_leave(const sim_warp *w, const sim_program *p, uint32_t m);
+/* Fills insns[].leaves_quietly (decode time; needs insns[].cls). */
+void sim_simt_leaves_quietly(const ptx_function *fn, sim_program *p);
 
 int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
 int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);

@@ -137,8 +137,64 @@ bool sim_simt_settle(sim_warp *w)
 {
     while (w->sp > 0) {
         sim_simt_entry *t = &w->stack[w->sp - 1];
-        if (t->mask == 0 || t->pc == t->rpc) w->sp--;
-        else return true;
+        if (t->mask == 0) { w->sp--; continue; }
+        if (t->pc != t->rpc) return true;
+        /* reconverging at the function's exit is leaving it */
+        if (t->pc == w->exit_node) sim_simt_exit(w, t->mask);
+        w->sp--;
     }
     return false;
+}
+
+/* Siblings (the two halves of one divergent branch) share a reconvergence pc
+ * and sit next to each other; the entry that waits for them has its pc there. */
+bool sim_simt_yield_at_barrier(sim_warp *w, const sim_program *p, int pc)
+{
+    if (w->sp < 2) return false;
+    sim_simt_entry *top = &w->stack[w->sp - 1], *sib = &w->stack[w->sp - 2];
+    if (sib->rpc != top->rpc || sib->pc == sib->rpc || sib->mask == 0) return false;
+    if (sib->pc == pc) {                         /* both halves at this barrier: one path again */
+        sib->mask |= top->mask;
+        w->sp--;
+        return true;
+    }
+    if (sib->pc < p->n && p->insns[sib->pc].cls == SIM_CLS_BAR) return false; /* parked elsewhere */
+    sim_simt_entry t = *top;                     /* park this half under its sibling */
+    *top = *sib;
+    *sib = t;
+    return true;
+}
+
+bool sim_simt_others_leave(const sim_warp *w, const sim_program *p, uint32_t m)
+{
+    uint32_t missing = w->live & ~m;
+    for (int i = 0; i < w->sp - 1; i++) {
+        const sim_simt_entry *e = &w->stack[i];
+        if (!(e->mask & missing)) continue;
+        if (e->pc < p->n && !p->insns[e->pc].leaves_quietly) return false;
+    }
+    return true;
+}
+
+void sim_simt_leaves_quietly(const ptx_function *fn, sim_program *p)
+{
+    int n = p->n;
+    for (int i = 0; i < n; i++) {
+        uint8_t k = p->insns[i].cls;
+        p->insns[i].leaves_quietly = k == SIM_CLS_ALU || k == SIM_CLS_NOP || k == SIM_CLS_BRA || k == SIM_CLS_EXIT;
+    }
+    bool changed = true;
+    while (changed) {                            /* greatest fixed point, backwards */
+        changed = false;
+        for (int i = n - 1; i >= 0; i--) {
+            if (!p->insns[i].leaves_quietly) continue;
+            int s[2], k = succs(fn, i, s);
+            for (int j = 0; j < k; j++)
+                if (s[j] < n && !p->insns[s[j]].leaves_quietly) {
+                    p->insns[i].leaves_quietly = false;
+                    changed = true;
+                    break;
+                }
+        }
+    }
 }

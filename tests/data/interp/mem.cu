@@ -53,3 +53,12 @@ extern "C" __global__ void misaligned(const char *in, float *out)
     int t = threadIdx.x;
     out[t] = *(const float *)(in + 4 * t + 2);
 }
+
+extern "C" __global__ void shared_oob(int *out)
+{
+    __shared__ int s[32];
+    int t = threadIdx.x;
+    s[t] = t;                                        // threads 32.. write past the array
+    __syncthreads();
+    out[t] = s[t & 31];
+}

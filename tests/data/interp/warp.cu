@@ -7,7 +7,7 @@ extern "C" __global__ void shuffles(const int *in, int *out)
     out[t] = __shfl_down_sync(0xffffffffu, v, 3);          // lanes 29-31 keep their own
     out[32 + t] = __shfl_up_sync(0xffffffffu, v, 5);       // lanes 0-4 keep their own
     out[64 + t] = __shfl_xor_sync(0xffffffffu, v, 9);
-    out[96 + t] = __shfl_sync(0xffffffffu, v, in[t] & 7, 8); // width 8: index inside the segment
+    out[96 + t] = __shfl_sync(0xffffffffu, v, (in[t] * 3) & 7, 8); // width 8: index inside the segment
     out[128 + t] = __shfl_down_sync(0xffffffffu, v, 2, 16);  // width 16: clamps at the half-warp end
 }
 
@@ -37,7 +37,7 @@ extern "C" __global__ void atomics(int *ci, float *cf, unsigned *cu, int *cas_ou
     __syncthreads();
     atomicAdd(&ci[0], t);
     atomicMax(&ci[1], t * 7 % 61);
-    atomicMin(&ci[2], 100 - t);
+    atomicMin(&ci[2], 37 - t);
     atomicAdd(&cf[0], 0.5f);
     atomicInc(&cu[0], 9u);
     atomicOr(&cu[1], 1u << (t % 32));
