@@ -22,6 +22,7 @@ static sim_cls classify(const ptx_insn *in)
     case PTX_RET: case PTX_EXIT:
         return SIM_CLS_EXIT;
     case PTX_BAR: case PTX_BARRIER:
+        if (in->flags & PTX_F_WARP) return SIM_CLS_NOP;   /* bar.warp.sync: lanes run in lockstep already */
         return (in->bar == PTX_BAR_SYNC || in->bar == PTX_BAR_NONE) ? SIM_CLS_BAR : SIM_CLS_UNSUPPORTED;
     case PTX_TRAP:
         return SIM_CLS_TRAP;
