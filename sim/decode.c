@@ -26,7 +26,7 @@ static sim_cls classify(const ptx_insn *in)
         return (in->bar == PTX_BAR_SYNC || in->bar == PTX_BAR_NONE) ? SIM_CLS_BAR : SIM_CLS_UNSUPPORTED;
     case PTX_TRAP:
         return SIM_CLS_TRAP;
-    case PTX_BRX: case PTX_CALL: case PTX_TESTP: case PTX_DP2A: case PTX_OP_INVALID: case PTX_OP_COUNT:
+    case PTX_BRX: case PTX_CALL: case PTX_OP_INVALID: case PTX_OP_COUNT:
         return SIM_CLS_UNSUPPORTED;
     default:
         return SIM_CLS_ALU;
@@ -36,7 +36,7 @@ static sim_cls classify(const ptx_insn *in)
 /* Type an immediate in operand i is read as (float literals are converted to it). */
 static ptx_type imm_type(const ptx_insn *in, int i)
 {
-    if (in->op == PTX_CVT && i >= 1) return in->type2;
+    if ((in->op == PTX_CVT || in->op == PTX_SET) && i >= 1) return in->type2;
     if (in->op == PTX_SLCT && i == 3) return in->type2;
     return in->type;
 }

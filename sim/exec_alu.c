@@ -47,7 +47,7 @@ static uint32_t f2small(double x, ptx_round rnd, int mant, int emin, int emax, i
 {
     uint32_t sign = signbit(x) ? 1u : 0u, expmask = (1u << ebits) - 1;
     uint32_t out_sign = sign << (mant + ebits);
-    if (isnan(x)) return out_sign | (expmask << mant) | (1u << (mant - 1));
+    if (isnan(x)) return (expmask << mant) | ((1u << mant) - 1);   /* the GPU's canonical NaN: 0x7fff */
     double ax = fabs(x);
     if (isinf(x)) return out_sign | (expmask << mant);
     if (ax == 0) return out_sign;
@@ -675,6 +675,40 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         return 0;
     }
 
+    case PTX_DP2A: {                             /* dp2a.lo/.hi: a's halves times b's low/high bytes */
+        bool as = ptx_type_is_signed(pi->type), bs = ptx_type_is_signed(pi->type2);
+        int sh = pi->mulmode == PTX_MULMODE_HI ? 16 : 0;
+        SIM_LANES(m, {
+            uint64_t s = cc[l];
+            for (int i = 0; i < 2; i++) {
+                uint64_t x = (a[l] >> (16 * i)) & 0xffff, y = (b[l] >> (sh + 8 * i)) & 0xff;
+                int64_t xi = as ? sim_sext(x, 16) : (int64_t)x, yi = bs ? sim_sext(y, 8) : (int64_t)y;
+                s += (uint64_t)(xi * yi);
+            }
+            d[l] = s;
+        });
+        return 0;
+    }
+    case PTX_TESTP: {                            /* testp.class p, a, CLASS (an IMM operand) */
+        int cls = (int)pi->opnd[2].imm;
+        SIM_LANES(m, {
+            double x = fget(t, a[l], false);
+            int k = fpclassify(x);
+            if (t == PTX_T_F32) k = fpclassify(sim_f32(a[l]));
+            bool r;
+            switch (cls) {
+            case PTX_TESTP_FINITE: r = isfinite(x); break;
+            case PTX_TESTP_INFINITE: r = isinf(x); break;
+            case PTX_TESTP_NUMBER: r = !isnan(x); break;
+            case PTX_TESTP_NOTANUMBER: r = isnan(x); break;
+            case PTX_TESTP_NORMAL: r = k == FP_NORMAL; break;
+            default: r = k == FP_SUBNORMAL; break;
+            }
+            d[l] = r;
+        });
+        return 0;
+    }
+
     case PTX_AND: SIM_LANES(m, d[l] = a[l] & b[l]); return 0;
     case PTX_OR: SIM_LANES(m, d[l] = a[l] | b[l]); return 0;
     case PTX_XOR: SIM_LANES(m, d[l] = a[l] ^ b[l]); return 0;
@@ -716,6 +750,7 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         if (has_q) ia = 2;
         const uint64_t *x = F + in->src[ia], *y = F + in->src[ia + 1];
         uint64_t *tmp = F + c->prog.scratch_off + 32;
+        if (pi->op == PTX_SET) t = pi->type2;    /* set.cmp.dtype.stype compares stype */
         compare(pi->cmp, t, pi->flags, x, y, tmp, m);
         if (pi->boolop != PTX_BOOL_NONE) {
             const uint64_t *p = F + in->src[ia + 2];
@@ -727,10 +762,8 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             }
         }
         if (pi->op == PTX_SET) {
-            ptx_type dt = pi->type2 != PTX_T_NONE ? pi->type2 : PTX_T_U32;
-            /* set.cmp.dtype.stype: ptx.h keeps the compared type in `type`; the
-             * destination type, when a float, gives 1.0f instead of all ones. */
-            uint64_t one = dt == PTX_T_F32 ? sim_f32b(1.0f) : ~0ull;
+            /* the destination type, when a float, gives 1.0f instead of all ones */
+            uint64_t one = pi->type == PTX_T_F32 ? sim_f32b(1.0f) : ~0ull;
             SIM_LANES(m, d[l] = tmp[l] ? one : 0);
             return 0;
         }
