@@ -199,6 +199,42 @@ static void test_copy_kernel_copies_and_emits_one_load_and_one_store_per_warp(vo
     teardown(&r);
 }
 
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    uint64_t *last = ctx;
+    assert_true(done <= total && done > last[0]);
+    last[0] = done;
+    last[1] = total;
+}
+
+static void test_block_range_runs_only_those_blocks_and_reports_progress(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "mem.ptx", "copy", 4, 1, 64, 1, 1);
+    buf(&r, "in", WS_TYPE_FLOAT, 256, WS_INIT_INDEX);
+    buf(&r, "out", WS_TYPE_FLOAT, 256, WS_INIT_ZERO);
+    arg_int(&r, 256);
+    uint64_t prog[2] = { 0, 0 };
+    r.cfg.first_block = 2;
+    r.cfg.num_blocks = 1;
+    r.cfg.progress = on_progress;
+    r.cfg.progress_ctx = prog;
+    run_ok(&r, true);
+    for (int i = 0; i < 256; i++) assert_true(floats(&r, 1)[i] == (i >= 128 && i < 192 ? (float)i : 0.0f));
+    assert_int_equal(r.cap.n, 4);                        /* 2 warps x (load, store) */
+    assert_int_equal(r.cap.ev[0].block_linear, 2);
+    assert_int_equal(r.cap.ev[0].warp_global, 4);
+    assert_int_equal(prog[0], 1);
+    assert_int_equal(prog[1], 1);
+    /* per-instruction counts: every instruction ran once per warp (no branch is divergent) */
+    uint64_t total = 0;
+    for (int pc = 0; pc < r.fn->ninsns; pc++) total += r.res.pc_warp_count[pc];
+    assert_int_equal(total, r.res.warp_insns);
+    assert_int_equal(r.res.thread_insns, 32 * r.res.warp_insns);
+    teardown(&r);
+}
+
 /* --- divergence and reconvergence ---------------------------------------- */
 
 /* Lanes t of [lo, hi] whose trip count (32 + t) exceeds iteration k. */
@@ -736,6 +772,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_kernel_copies_and_emits_one_load_and_one_store_per_warp),
+        cmocka_unit_test(test_block_range_runs_only_those_blocks_and_reports_progress),
         cmocka_unit_test(test_nested_if_runs_each_side_whole_and_reconverges_at_the_join),
         cmocka_unit_test(test_loop_with_lane_dependent_trip_count_drops_lanes_each_iteration),
         cmocka_unit_test(test_lanes_that_return_early_take_no_part_in_later_accesses),
