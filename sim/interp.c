@@ -49,6 +49,18 @@ int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const
     return -1;
 }
 
+/* memcheck: the kind of a memory fault, from the space word every message in
+ * exec_mem.c starts with ("shared load of ...") or its "misaligned" clause. */
+static ws_memerr_kind memerr_kind(const char *fmt)
+{
+    if (strstr(fmt, "misaligned")) return WS_MEMERR_MISALIGNED;
+    if (!strncmp(fmt, "shared", 6)) return WS_MEMERR_SHARED;
+    if (!strncmp(fmt, "local", 5)) return WS_MEMERR_LOCAL;
+    if (!strncmp(fmt, "const", 5)) return WS_MEMERR_CONST;
+    if (!strncmp(fmt, "param", 5)) return WS_MEMERR_PARAM;
+    return WS_MEMERR_GLOBAL;
+}
+
 int sim_mem_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
 {
     va_list ap;
@@ -58,11 +70,14 @@ int sim_mem_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, c
         va_end(ap);
         return -1;
     }
-    if (c->res->memory_warnings++ == 0) {
+    ws_memerr_kind k = memerr_kind(fmt);         /* memcheck: count per kind, keep the first of each */
+    if (c->res->memory_warnings++ == 0 || c->res->memerr_count[k] == 0) {
         ws_error e;
         vfault(c, w, in, lane, &e, fmt, ap);
-        ws_error_format(&e, c->res->first_warning, sizeof c->res->first_warning);
+        if (c->res->memory_warnings == 1) ws_error_format(&e, c->res->first_warning, sizeof c->res->first_warning);
+        if (c->res->memerr_count[k] == 0) ws_error_format(&e, c->res->memerr_first[k], sizeof c->res->memerr_first[k]);
     }
+    c->res->memerr_count[k]++;
     va_end(ap);
     return 0;
 }
@@ -298,12 +313,15 @@ static int release_barrier(sim_ctx *c)
                          "(a return before __syncthreads()?)", exited->index, line);
     }
     for (uint32_t i = 0; i < c->nwarps; i++) c->warps[i].state = SIM_W_RUN;
+    if (c->cfg->on_sync)                         /* racecheck: a new barrier interval */
+        c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BARRIER, c->prog.insns[first->bar_pc].pi->src_line);
     return 0;
 }
 
 static int run_block(sim_ctx *c, bool clock)
 {
     if (c->shared_bytes) memset(c->shared, 0xCD, c->shared_bytes);   /* poison: read-before-write shows */
+    if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BLOCK_START, 0); /* racecheck */
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];
         uint64_t *S = w->file + c->prog.sreg_off;
@@ -340,7 +358,10 @@ static int run_block(sim_ctx *c, bool clock)
             any_bar |= w->state == SIM_W_BAR;
         }
         if (any_run) continue;
-        if (!any_bar) return 0;
+        if (!any_bar) {
+            if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BLOCK_END, 0); /* racecheck */
+            return 0;
+        }
         if (release_barrier(c)) return -1;
     }
 }

@@ -51,6 +51,17 @@ typedef struct {
 
 #define WS_SIM_DEFAULT_BUDGET 20000000000ull
 
+/* Kinds of memory error, for the memcheck summary (sim/memcheck.h). */
+typedef enum {
+    WS_MEMERR_GLOBAL,      /* global access outside every buffer */
+    WS_MEMERR_SHARED,      /* outside the block's shared window */
+    WS_MEMERR_LOCAL,       /* outside the thread's local frame */
+    WS_MEMERR_CONST,       /* outside the module's constant bank */
+    WS_MEMERR_PARAM,       /* outside the parameter buffer */
+    WS_MEMERR_MISALIGNED,  /* address not a multiple of the access size */
+    WS_MEMERR_KINDS
+} ws_memerr_kind;
+
 typedef struct {
     uint64_t thread_insns;      /* instructions executed, counted per active lane */
     uint64_t warp_insns;        /* instructions executed, counted per warp */
@@ -58,6 +69,8 @@ typedef struct {
     uint64_t *pc_warp_count;    /* per instruction index: warp-level executions (fn->ninsns) */
     uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
     char first_warning[WS_MSG_MAX];
+    uint64_t memerr_count[WS_MEMERR_KINDS];          /* memory warnings by kind (added for memcheck) */
+    char memerr_first[WS_MEMERR_KINDS][WS_MSG_MAX];  /* the first warning of each kind, formatted */
     int nbuffers;
     uint64_t buffer_base[WS_MAX_BUFFERS];  /* simulated global address of each buffer */
     void *buffer_data[WS_MAX_BUFFERS];     /* final contents, launch->buffers[i].bytes each */

@@ -1,0 +1,32 @@
+/* memcheck.c - prints the per-kind memory-error summary kept in a
+ * ws_sim_result (see memcheck.h). Invariant: the kinds' counts add up to
+ * res->memory_warnings, so the summary never disagrees with the total. */
+#include "memcheck.h"
+
+#include <inttypes.h>
+
+const char *ws_memerr_kind_name(ws_memerr_kind k)
+{
+    switch (k) {
+    case WS_MEMERR_GLOBAL: return "global out of bounds";
+    case WS_MEMERR_SHARED: return "shared out of bounds";
+    case WS_MEMERR_LOCAL: return "local out of bounds";
+    case WS_MEMERR_CONST: return "const out of bounds";
+    case WS_MEMERR_PARAM: return "param out of bounds";
+    case WS_MEMERR_MISALIGNED: return "misaligned";
+    default: return "?";
+    }
+}
+
+unsigned long long ws_memcheck_print(const ws_sim_result *res, FILE *out)
+{
+    if (!res->memory_warnings) return 0;
+    for (int k = 0; k < WS_MEMERR_KINDS; k++) {
+        if (!res->memerr_count[k]) continue;
+        fprintf(out, "warpscope: memcheck: %" PRIu64 " %s access%s; the first: %s\n", res->memerr_count[k],
+                ws_memerr_kind_name((ws_memerr_kind)k), res->memerr_count[k] == 1 ? "" : "es", res->memerr_first[k]);
+    }
+    fprintf(out, "warpscope: memcheck summary: %" PRIu64 " memory error%s (lane accesses skipped, the run went on)\n",
+            res->memory_warnings, res->memory_warnings == 1 ? "" : "s");
+    return res->memory_warnings;
+}
