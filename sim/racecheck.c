@@ -347,3 +347,20 @@ void ws_racecheck_print(const ws_racecheck *rc, FILE *out, const char *source_fi
             rc->totals[WS_RACE_RAW], rc->totals[WS_RACE_WAR], rc->totals[WS_RACE_WAW], rc->totals[WS_RACE_UNINIT],
             rc->nreports, rc->nreports == MAX_REPORTS ? " (list cut short)" : "");
 }
+
+int ws_sim_run_racecheck(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err, FILE *report, int *hazards)
+{
+    if (hazards) *hazards = 0;
+    ws_racecheck *rc = cfg && cfg->launch ? ws_racecheck_new(cfg->launch->block) : NULL;
+    if (!rc) return ws_sim_run(cfg, res, err);
+    ws_sim_config c = *cfg;
+    ws_racecheck_attach(rc, &c);
+    int r = ws_sim_run(&c, res, err);
+    if (report) {
+        const char *kernel = cfg->launch->desc ? cfg->launch->desc->name : cfg->fn ? cfg->fn->name : "?";
+        ws_racecheck_print(rc, report, cfg->source_file, kernel);
+    }
+    if (hazards) *hazards = ws_racecheck_count(rc);
+    ws_racecheck_free(rc);
+    return r;
+}

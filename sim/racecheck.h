@@ -83,4 +83,12 @@ void ws_racecheck_format(const ws_racecheck *rc, int i, const char *source_file,
 /* Every hazard, one line each, then a summary line; nothing when there is none. */
 void ws_racecheck_print(const ws_racecheck *rc, FILE *out, const char *source_file, const char *kernel);
 
+/* Runs cfg like ws_sim_run with racecheck attached (cfg itself is not
+ * changed; its listener and on_sync still get every call), prints every hazard
+ * to report (NULL = silent) and sets *hazards (may be NULL) to the number of
+ * distinct hazards. Returns ws_sim_run's result. The check command can call
+ * this in place of ws_sim_run to run racecheck by default; a caller should
+ * treat hazards > 0 as WS_EXIT_KERNEL_FAULT. */
+int ws_sim_run_racecheck(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err, FILE *report, int *hazards);
+
 #endif

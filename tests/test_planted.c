@@ -1,0 +1,298 @@
+/* test_planted.c - warpscope's verdict on each planted-bug kernel in
+ * tests/data/planted/ (the same kernels scripts/sanitizer-compare.sh runs under
+ * compute-sanitizer): the kind of fault, the .cu line (found by the marker
+ * comment in the file, never typed in), and the threads, derived from the
+ * kernel's indexing. Each runs through the real pipeline: description,
+ * checked-in PTX, interpreter, racecheck. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/catalog.h"
+#include "../common/desc.h"
+#include "../sim/interp.h"
+#include "../sim/ptx.h"
+#include "../sim/racecheck.h"
+
+#define DIR "tests/data/planted/"
+
+typedef struct {
+    ws_desc_file *file;
+    ws_launch L;
+    ptx_module *m;
+    const ptx_function *fn;
+    ws_racecheck *rc;
+    ws_sim_result res;
+    ws_error err;
+    int rc_run;
+    char msg[WS_PATH_MAX + WS_MSG_MAX + 64];  /* the formatted error, if the run failed */
+} planted_run;
+
+/* 1-based line of the comment "/" "* marker *" "/" in the file's text. */
+static int marker_line(const ws_desc_file *f, const char *marker)
+{
+    char want[64];
+    snprintf(want, sizeof want, "/* %s */", marker);
+    const char *p = strstr(f->source, want);
+    if (!p) fail_msg("%s has no marker '%s'", f->path, marker);
+    int line = 1;
+    for (const char *q = f->source; q < p; q++) line += *q == '\n';
+    return line;
+}
+
+/* Loads DIR/name.cu and runs its one description; warnings: memory errors are
+ * counted instead of stopping the run; racecheck attached when asked. */
+static void run_planted(planted_run *r, const char *name, bool warnings, bool racecheck)
+{
+    char path[256];
+    snprintf(path, sizeof path, DIR "%s.cu", name);
+    memset(r, 0, sizeof *r);
+    if (ws_desc_load(path, &r->file, &r->err)) fail_msg("%s: %s", path, r->err.msg);
+    assert_int_equal(r->file->nkernels, 1);
+    const ws_kernel_desc *d = &r->file->kernels[0];
+    if (ws_desc_resolve(d, NULL, &r->L, &r->err)) fail_msg("%s: %s", path, r->err.msg);
+    r->m = ws_catalog_ptx(r->file, "sm_90", &r->err);
+    if (!r->m) fail_msg("%s: PTX: %s", path, r->err.msg);
+    r->fn = ptx_find_function(r->m, d->entry);
+    assert_non_null(r->fn);
+    ws_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.module = r->m;
+    cfg.fn = r->fn;
+    cfg.launch = &r->L;
+    cfg.source_file = r->file->path;
+    cfg.max_thread_insns = 10000000;
+    cfg.memory_errors_are_warnings = warnings;
+    if (racecheck) {
+        r->rc = ws_racecheck_new(r->L.block);
+        ws_racecheck_attach(r->rc, &cfg);
+    }
+    r->rc_run = ws_sim_run(&cfg, &r->res, &r->err);
+    if (r->rc_run) ws_error_format(&r->err, r->msg, sizeof r->msg);
+}
+
+static void planted_free(planted_run *r)
+{
+    ws_sim_result_free(&r->res);
+    ws_racecheck_free(r->rc);
+    ptx_free(r->m);
+    ws_desc_free(r->file);
+}
+
+/* The first hazard of a kind, NULL if none. */
+static const ws_race *first_of(const ws_racecheck *rc, ws_race_kind k)
+{
+    for (int i = 0; i < ws_racecheck_count(rc); i++)
+        if (ws_racecheck_get(rc, i)->kind == k) return ws_racecheck_get(rc, i);
+    return NULL;
+}
+
+static void print_races(const planted_run *r)
+{
+    char buf[2048];
+    for (int i = 0; i < ws_racecheck_count(r->rc); i++) {
+        ws_racecheck_format(r->rc, i, r->file->path, r->file->kernels[0].name, buf, sizeof buf);
+        print_message("  %s\n", buf);
+    }
+}
+
+/* --- missing __syncthreads() in a tiled transpose ------------------------- */
+
+static void test_missing_barrier_in_the_transpose_is_a_race_between_the_tile_write_and_read(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "missing_sync_transpose", false, true);
+    print_races(&r);
+    assert_int_equal(r.rc_run, 0);                      /* no memory error: only a race */
+    int wline = marker_line(r.file, "planted-write"), rline = marker_line(r.file, "planted-read");
+    /* thread (tx,ty) reads tile[tx][ty], written by thread (ty,tx): the RAW
+     * pairs a writer and a reader whose (x,y) are swapped */
+    const ws_race *raw = first_of(r.rc, WS_RACE_RAW);
+    assert_non_null(raw);
+    assert_int_equal(raw->first.src_line, wline);
+    assert_int_equal(raw->second.src_line, rline);
+    assert_int_equal(raw->first.tid[0], raw->second.tid[1]);
+    assert_int_equal(raw->first.tid[1], raw->second.tid[0]);
+    assert_int_not_equal(raw->first.warp, raw->second.warp);
+    /* tile[ty][tx] lives at (ty*33 + tx)*4; the reader's element is tile[tx][ty] */
+    assert_int_equal(raw->addr, ((uint64_t)raw->second.tid[0] * 33 + raw->second.tid[1]) * 4);
+    assert_int_equal(raw->interval, 0);                 /* there is no barrier at all */
+    /* a warp that reads before the writer ran: a WAR with the same pairing */
+    const ws_race *war = first_of(r.rc, WS_RACE_WAR);
+    assert_non_null(war);
+    assert_int_equal(war->first.src_line, rline);
+    assert_int_equal(war->second.src_line, wline);
+    assert_int_equal(war->first.tid[0], war->second.tid[1]);
+    assert_int_equal(war->first.tid[1], war->second.tid[0]);
+    planted_free(&r);
+}
+
+/* --- off-by-one in a reduction ---------------------------------------------- */
+
+static void test_off_by_one_reduction_reads_one_past_the_shared_array_from_thread_128(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "reduction_off_by_one", false, false);
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.err.line, marker_line(r.file, "planted-read"));
+    /* first step s = 128: thread 128 (warp 4, lane 0) is the first with tid + s = 256,
+     * one float past sdata[256], i.e. offset 256*4 = 0x400 = the array's 1024 bytes */
+    assert_non_null(strstr(r.msg, "reduction_off_by_one: block (0,0,0) warp 4 lane 0: shared load of 4 bytes"));
+    assert_non_null(strstr(r.msg, "offset 0x400 is outside the block's 1024 bytes of shared memory"));
+    planted_free(&r);
+}
+
+static void test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block_and_races(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "reduction_off_by_one", true, true);
+    print_races(&r);
+    assert_int_equal(r.rc_run, 0);
+    /* only s = 128 reaches past the array (tid <= 64 reads at most sdata[128]): one per block */
+    uint64_t blocks = (uint64_t)r.L.grid[0] * r.L.grid[1] * r.L.grid[2];
+    assert_int_equal(r.res.memory_warnings, blocks);
+    assert_non_null(strstr(r.res.first_warning, "block (0,0,0) warp 4 lane 0"));
+    /* thread 0 reads sdata[s] while thread s writes it; s = 128, 64, 32 are other warps:
+     * a WAR at the planted line three times per block */
+    int line = marker_line(r.file, "planted-read");
+    const ws_race *war = first_of(r.rc, WS_RACE_WAR);
+    assert_non_null(war);
+    assert_int_equal(war->first.src_line, line);
+    assert_int_equal(war->second.src_line, line);
+    assert_int_equal(war->first.tid[0], 0);
+    assert_int_equal(war->addr, (uint64_t)war->second.tid[0] * 4);
+    assert_true(war->second.tid[0] == 128 || war->second.tid[0] == 64 || war->second.tid[0] == 32);
+    assert_true(war->interval >= 1);                    /* after the barrier that follows the load */
+    assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_WAR), 3 * blocks);
+    planted_free(&r);
+}
+
+/* --- a read past the end of a buffer ------------------------------------------ */
+
+static void test_read_past_the_end_names_the_last_thread_and_the_four_bytes_past_in(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "read_past_end", false, false);
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.err.line, marker_line(r.file, "planted-read"));
+    /* i = n - 1 = 999 reads in[1000]: block 999/256 = 3, thread 999 - 768 = 231 = warp 7 lane 7,
+     * and the 4-byte load ends 4 bytes past the 4000-byte buffer */
+    assert_int_equal(r.L.param_values[0], 1000);
+    assert_non_null(strstr(r.msg, "read_past_end: block (3,0,0) warp 7 lane 7: global load of 4 bytes"));
+    assert_non_null(strstr(r.msg, "is 4 bytes past the end of buffer 'in' (4000 bytes)"));
+    planted_free(&r);
+
+    run_planted(&r, "read_past_end", true, true);
+    assert_int_equal(r.rc_run, 0);
+    assert_int_equal(r.res.memory_warnings, 1);         /* only that one thread */
+    assert_int_equal(ws_racecheck_count(r.rc), 0);      /* no shared memory at all */
+    planted_free(&r);
+}
+
+/* --- a barrier inside a divergent branch ------------------------------------- */
+
+static void test_barrier_inside_a_branch_that_splits_warp_1_is_a_barrier_error(void **state)
+{
+    (void)state;
+    planted_run r;
+    for (int warnings = 0; warnings < 2; warnings++) {  /* not a memory error: fatal either way */
+        run_planted(&r, "divergent_barrier", warnings, true);
+        assert_int_equal(r.rc_run, -1);
+        assert_int_equal(r.err.line, marker_line(r.file, "planted-barrier"));
+        /* tid < 48: all of warp 0, and lanes 0..15 of warp 1 (threads 32..47) */
+        assert_non_null(strstr(r.msg, "block (0,0,0) warp 1: barrier reached by a diverged warp: lanes 0x0000ffff"));
+        planted_free(&r);
+    }
+}
+
+/* --- an uninitialised shared read --------------------------------------------- */
+
+static void test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised_read(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "uninit_shared", false, true);
+    print_races(&r);
+    assert_int_equal(r.rc_run, 0);
+    assert_int_equal(ws_racecheck_count(r.rc), 1);
+    const ws_race *u = first_of(r.rc, WS_RACE_UNINIT);
+    assert_non_null(u);
+    assert_int_equal(u->second.src_line, marker_line(r.file, "planted-read"));
+    /* threads 0..31 read s[63 - t] (never written); 32..63 read s[31..0] (written) */
+    assert_int_equal(u->count, 32);
+    assert_true(u->second.tid[0] < 32);
+    assert_int_equal(u->addr, (63 - (uint64_t)u->second.tid[0]) * 4);
+    assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_RAW) + ws_racecheck_total(r.rc, WS_RACE_WAR) +
+                     ws_racecheck_total(r.rc, WS_RACE_WAW), 0);
+    planted_free(&r);
+}
+
+/* --- and no false alarms on correct kernels --------------------------------- */
+
+static void test_every_catalog_kernel_is_free_of_hazards_in_its_first_two_blocks(void **state)
+{
+    (void)state;
+    ws_catalog *cat;
+    ws_error err;
+    if (ws_catalog_load("demos", &cat, &err)) fail_msg("%s", err.msg);
+    int ran = 0;
+    for (int f = 0; f < cat->nfiles; f++) {
+        ws_desc_file *file = cat->files[f];
+        ptx_module *m = ws_catalog_ptx(file, "sm_90", &err);
+        if (!m) fail_msg("%s: %s", file->path, err.msg);
+        for (int k = 0; k < file->nkernels; k++) {
+            const ws_kernel_desc *d = &file->kernels[k];
+            ws_launch L;
+            if (ws_desc_resolve(d, NULL, &L, &err)) fail_msg("%s: %s", d->name, err.msg);
+            ws_sim_config cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.module = m;
+            cfg.fn = ptx_find_function(m, d->entry);
+            assert_non_null(cfg.fn);
+            cfg.launch = &L;
+            cfg.source_file = file->path;
+            uint64_t nb = (uint64_t)L.grid[0] * L.grid[1] * L.grid[2];
+            cfg.num_blocks = nb < 2 ? (uint32_t)nb : 2;
+            ws_racecheck *rc = ws_racecheck_new(L.block);
+            ws_racecheck_attach(rc, &cfg);
+            ws_sim_result res;
+            if (ws_sim_run(&cfg, &res, &err)) fail_msg("%s: %s", d->name, err.msg);
+            if (ws_racecheck_count(rc)) {
+                char buf[2048];
+                ws_racecheck_format(rc, 0, file->path, d->name, buf, sizeof buf);
+                fail_msg("false alarm: %s", buf);
+            }
+            ws_sim_result_free(&res);
+            ws_racecheck_free(rc);
+            ran++;
+        }
+        ptx_free(m);
+    }
+    assert_true(ran >= 60);                              /* the whole catalog, not a corner of it */
+    ws_catalog_free(cat);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_missing_barrier_in_the_transpose_is_a_race_between_the_tile_write_and_read),
+        cmocka_unit_test(test_off_by_one_reduction_reads_one_past_the_shared_array_from_thread_128),
+        cmocka_unit_test(test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block_and_races),
+        cmocka_unit_test(test_read_past_the_end_names_the_last_thread_and_the_four_bytes_past_in),
+        cmocka_unit_test(test_barrier_inside_a_branch_that_splits_warp_1_is_a_barrier_error),
+        cmocka_unit_test(test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised_read),
+        cmocka_unit_test(test_every_catalog_kernel_is_free_of_hazards_in_its_first_two_blocks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
