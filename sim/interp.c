@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "../common/buffers.h"
+#include "../common/device.h"
 
 #define SIM_DEFAULT_HOST_BYTES (8ull << 30)
 
@@ -366,6 +367,68 @@ static int run_block(sim_ctx *c, bool clock)
     }
 }
 
+/* --- resource limits -------------------------------------------------------- */
+/* Launches the simulator could never finish or hold are refused before any
+ * memory is filled, with the numbers and the way out: more shared memory per
+ * block than any profiled GPU grants, more threads than the instruction budget
+ * (every thread executes at least one instruction), and more host memory than
+ * max_host_bytes for buffers + shared window + per-warp registers, local
+ * frames and SIMT stacks (checked after decoding, when register counts are known). */
+
+static const char *where_file(const sim_ctx *c)
+{
+    return c->cfg->source_file ? c->cfg->source_file : c->mod->path;
+}
+
+static int check_launch_limits(sim_ctx *c, uint64_t nblocks)
+{
+    const ws_launch *L = c->L;
+    uint64_t st = c->fn->static_shared_bytes;
+    uint64_t window = L->shared_bytes ? (c->fn->dyn_shared_offset > st ? c->fn->dyn_shared_offset : st) + L->shared_bytes : st;
+    const ws_device *most = NULL;
+    for (const ws_device *const *d = ws_device_all(); *d; d++)
+        if (!most || (*d)->smem_per_block_optin > most->smem_per_block_optin) most = *d;
+    if (most && window > most->smem_per_block_optin) {
+        ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
+                     "%s: a block needs %" PRIu64 " bytes of shared memory (%" PRIu64 " static + %" PRIu64
+                     " dynamic), more than any GPU gives one block (%s: %u bytes)",
+                     c->kname, window, st, (uint64_t)L->shared_bytes, most->name, most->smem_per_block_optin);
+        return -1;
+    }
+    uint64_t tpb = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    if (nblocks > c->budget / tpb) {
+        ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
+                     "%s: %" PRIu64 " blocks of %" PRIu64 " threads cannot finish within the instruction budget of %"
+                     PRIu64 " thread-instructions (each thread runs at least one); simulate fewer blocks or make "
+                     "the problem smaller with -D overrides", c->kname, nblocks, tpb, c->budget);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_host_memory(sim_ctx *c)
+{
+    const ws_launch *L = c->L;
+    uint64_t limit = c->cfg->max_host_bytes ? c->cfg->max_host_bytes : SIM_DEFAULT_HOST_BYTES;
+    uint64_t tpb = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    uint64_t nwarps = (tpb + 31) / 32, per_warp, warps, need = c->mod->global_bytes + c->shared_bytes;
+    for (int i = 0; i < L->nbuffers; i++) need += L->buffers[i].bytes;   /* <= limit: alloc_buffers checked */
+    bool over = __builtin_mul_overflow((uint64_t)c->local_bytes, 32, &per_warp) ||
+                __builtin_add_overflow(per_warp, (uint64_t)c->prog.file_words * 8, &per_warp) ||
+                __builtin_add_overflow(per_warp, (uint64_t)(2 * c->prog.n + 8) * sizeof(sim_simt_entry), &per_warp) ||
+                __builtin_mul_overflow(per_warp, nwarps, &warps) || __builtin_add_overflow(need, warps, &need);
+    if (over || need > limit) {
+        ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
+                     "%s: simulating a block needs %s%" PRIu64 " bytes of host memory (buffers, %" PRIu64
+                     " bytes of shared memory, and %" PRIu64 " warps of registers and %" PRIu64 "-byte local frames), "
+                     "more than the simulator's limit of %" PRIu64 " bytes",
+                     c->kname, over ? "more than " : "", over ? UINT64_MAX : need, c->shared_bytes, nwarps,
+                     (uint64_t)c->local_bytes, limit);
+        return -1;
+    }
+    return 0;
+}
+
 int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
 {
     memset(res, 0, sizeof *res);
@@ -399,6 +462,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
                      c->kname, first, first + count - 1, nblocks_all);
         return -1;
     }
+    if (check_launch_limits(c, count)) return -1;
     if (alloc_buffers(c) || build_params(c)) goto out;
     c->cnst = c->mod->const_image;
     c->const_bytes = c->mod->const_image ? c->mod->const_bytes : 0;
@@ -414,7 +478,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory", c->kname);
         goto out;
     }
-    if (sim_decode(c)) goto out;
+    if (sim_decode(c) || check_host_memory(c)) goto out;
     if (alloc_warps(c)) {
         ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory for %u warps", c->kname, c->nwarps);
         goto out;
