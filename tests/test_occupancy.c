@@ -193,6 +193,25 @@ static void test_bad_block_sizes_are_errors(void **state)
     assert_true(strstr(o.reason, "1025") != NULL);
 }
 
+static void test_the_shipped_h200_profile_gives_the_measured_limits(void **state)
+{
+    (void)state;
+    const ws_device *d = ws_device_find("h200");
+    assert_non_null(d);
+    for (size_t i = 0; i < sizeof appendix_h / sizeof appendix_h[0]; i++) {
+        ws_occupancy o = occ(d, appendix_h[i].regs, appendix_h[i].threads, appendix_h[i].dyn);
+        assert_int_equal(o.blocks_per_sm, appendix_h[i].blocks);
+        assert_int_equal(o.limit_smem, appendix_h[i].lsmem);
+    }
+    /* every shipped profile computes something sane for a plain 256-thread kernel */
+    for (const ws_device *const *p = ws_device_all(); *p; p++) {
+        ws_occupancy o = occ(*p, 32, 256, 0);
+        assert_true(o.blocks_per_sm >= 1);
+        assert_true(o.warps_per_sm <= (*p)->max_warps_per_sm);
+        assert_true(o.l1_bytes <= (*p)->l1_unified_bytes);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_small_blocks_are_limited_by_the_block_count),
         cmocka_unit_test(test_driver_carveout_leaves_the_rest_of_the_unified_cache_to_l1),
         cmocka_unit_test(test_bad_block_sizes_are_errors),
+        cmocka_unit_test(test_the_shipped_h200_profile_gives_the_measured_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
