@@ -62,7 +62,11 @@ static const char *op_short(ws_mem_op o)
 static int cmp_line(const void *a, const void *b)
 {
     const ws_line_row *x = a, *y = b;
-    return (x->line > y->line) - (x->line < y->line);
+    if (x->line != y->line)
+        return (x->line > y->line) - (x->line < y->line);
+    if (x->space != y->space) /* global, shared, local: the order event.h lists them */
+        return (x->space > y->space) - (x->space < y->space);
+    return (x->op > y->op) - (x->op < y->op);
 }
 
 int ws_report_lines(const ws_report *r, ws_line_row **rows)
@@ -78,11 +82,13 @@ int ws_report_lines(const ws_report *r, ws_line_row **rows)
             continue;
         ws_line_row *row = NULL;
         for (int i = 0; i < nrows && !row; i++)
-            if (out[i].line == p->src_line)
+            if (out[i].line == p->src_line && out[i].space == p->space && out[i].op == p->op)
                 row = &out[i];
         if (!row) {
             row = &out[nrows++];
             row->line = p->src_line;
+            row->space = p->space;
+            row->op = p->op;
         }
         row->nmem++;
         row->executions += p->executions;
@@ -199,12 +205,16 @@ static void efficiency_lines(FILE *f, const ws_report *r)
                 100.0 * ratio((double)k->l2_read_hit_sectors, (double)k->l2_read_sectors));
 }
 
-static void print_row(FILE *f, const ws_report *r, const ws_line_row *row)
+/* same_line: a further instruction kind on the line just printed: no line text again */
+static void print_row(FILE *f, const ws_report *r, const ws_line_row *row, bool same_line)
 {
     char src[45];
     source_line(r->source_text, row->line, src, sizeof src);
-    fprintf(f, "  %5d  %-44s %10llu", row->line, row->line ? src : "(no line information)",
-            (unsigned long long)row->executions);
+    if (same_line)
+        fprintf(f, "  %5s  %-44s %10llu", "", "", (unsigned long long)row->executions);
+    else
+        fprintf(f, "  %5d  %-44s %10llu", row->line, row->line ? src : "(no line information)",
+                (unsigned long long)row->executions);
     if (row->requests)
         fprintf(f, " %9.2f %7.2f", ratio((double)row->sectors, (double)row->requests),
                 ratio((double)row->ideal_sectors, (double)row->requests));
@@ -229,18 +239,21 @@ static void line_table(FILE *f, const ws_report *r, bool all_lines)
     fprintf(f, "  %5s  %-44s %10s %9s %7s %9s %7s  %s\n", "line", "source", "warp-instr", "sect/req", "ideal",
             "wf/instr", "ideal", "flag [instructions: op.space.bytes]");
     int i = 0;
-    while (i < n && rows[i].line == 0) /* instructions without line information first */
-        print_row(f, r, &rows[i++]);
+    while (i < n && rows[i].line == 0) { /* instructions without line information first */
+        print_row(f, r, &rows[i], i > 0);
+        i++;
+    }
     if (!all_lines) {
         for (; i < n; i++)
-            print_row(f, r, &rows[i]);
+            print_row(f, r, &rows[i], i > 0 && rows[i - 1].line == rows[i].line);
     } else if (i < n) {
         int lo = rows[i].line, hi = rows[n - 1].line;
         if (r->kernel_line > 0 && r->kernel_line < lo)
             lo = r->kernel_line;
         for (int line = lo; line <= hi; line++) {
             if (i < n && rows[i].line == line) {
-                print_row(f, r, &rows[i++]);
+                for (bool first = true; i < n && rows[i].line == line; i++, first = false)
+                    print_row(f, r, &rows[i], !first);
             } else {
                 char src[100];
                 source_line(r->source_text, line, src, sizeof src);

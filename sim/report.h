@@ -40,8 +40,11 @@ typedef struct {
 /* A "poor" line wastes at least this factor over its ideal sectors or wavefronts. */
 #define WS_REPORT_POOR_RATIO 1.25
 
+/* One row per (source line, space, op): a line's loads and stores are judged apart. */
 typedef struct {
     int line;                    /* .cu line, 0 = unknown */
+    ws_space space;
+    ws_mem_op op;
     int nmem;                    /* memory instructions (pcs) on the line */
     uint64_t executions;         /* warp-level executions of those instructions */
     uint64_t requests, sectors, ideal_sectors;       /* global + local */
@@ -52,7 +55,7 @@ typedef struct {
     char flag[64];               /* "uncoalesced: 8.0 sectors/req, ideal 4.0" */
 } ws_line_row;
 
-/* Per-source-line rows of the memory instructions, sorted by line; *rows is
+/* Per-source-line rows of the memory instructions, sorted by line, space, op; *rows is
  * malloc'd (free it). Returns the count, -1 on out-of-memory. */
 int ws_report_lines(const ws_report *r, ws_line_row **rows);
 
