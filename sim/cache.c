@@ -15,6 +15,7 @@ typedef struct {
     uint64_t stamp;  /* last use, for LRU */
     uint8_t valid;   /* sector bits */
     uint8_t dirty;
+    uint32_t wmask[4]; /* L2: bytes written so far of a dirty sector that is not valid */
 } cline;
 
 typedef struct {
@@ -102,11 +103,11 @@ static cline *scache_find(scache *s, uint64_t line, int touch)
     return NULL;
 }
 
-/* Allocates `line` (must be absent) evicting the LRU way; *victim_dirty gets the
- * dirty sector count of what was evicted. NULL when the cache has no lines. */
-static cline *scache_alloc(scache *s, uint64_t line, int *victim_dirty)
+/* Allocates `line` (must be absent) evicting the LRU way; *victim gets a copy of
+ * what was evicted (tag 0 when the way was empty). NULL when the cache has no lines. */
+static cline *scache_alloc(scache *s, uint64_t line, cline *victim)
 {
-    *victim_dirty = 0;
+    memset(victim, 0, sizeof *victim);
     if (!s->nsets)
         return NULL;
     cline *set = scache_set(s, line);
@@ -119,10 +120,9 @@ static cline *scache_alloc(scache *s, uint64_t line, int *victim_dirty)
         if (set[i].stamp < v->stamp)
             v = &set[i];
     }
-    if (v->tag)
-        *victim_dirty = __builtin_popcount(v->dirty);
+    *victim = *v;
+    memset(v, 0, sizeof *v);
     v->tag = line + 1;
-    v->valid = v->dirty = 0;
     v->stamp = ++s->clock;
     return v;
 }
@@ -203,11 +203,20 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
     cline *l = scache_find(&c->l2, line, 1);
     if (l)
         return l;
-    int vd;
-    l = scache_alloc(&c->l2, line, &vd);
-    uint64_t wb = (uint64_t)vd * WS_SECTOR_BYTES;
+    cline v;
+    l = scache_alloc(&c->l2, line, &v);
+    /* write-back: every dirty sector; one only partly written (never filled) must be
+     * read first when ECC is on, to recompute the sector's check bits */
+    uint64_t wb = (uint64_t)__builtin_popcount(v.dirty) * WS_SECTOR_BYTES;
     out->dram_write_bytes += wb;
     c->t.dram_write_bytes += wb;
+    if (c->cfg.ecc) {
+        uint64_t rd = (uint64_t)__builtin_popcount(v.dirty & (uint8_t)~v.valid) * WS_SECTOR_BYTES;
+        out->dram_read_bytes += rd;
+        out->ecc_read_bytes += rd;
+        c->t.dram_read_bytes += rd;
+        c->t.ecc_read_bytes += rd;
+    }
     return l;
 }
 
@@ -235,8 +244,12 @@ static uint8_t l2_read(ws_cache *c, uint64_t line, uint8_t want, ws_cache_access
     out->dram_read_bytes += bytes;
     c->t.dram_fill_bytes += bytes;
     c->t.dram_read_bytes += bytes;
-    if (l)
+    if (l) {
         l->valid |= fetch;
+        for (int s = 0; s < SECTORS_PER_LINE; s++)
+            if (fetch >> s & 1)
+                l->wmask[s] = 0; /* partial writes merge into the fetched sector */
+    }
     return miss;
 }
 
@@ -251,14 +264,10 @@ static void l2_write(ws_cache *c, uint64_t line, int sec, uint32_t bytes, ws_cac
         return;
     }
     if (!(l->valid & bit)) {
-        if (bytes == 0xFFFFFFFFu) {
+        l->wmask[sec] |= bytes;
+        if (l->wmask[sec] == 0xFFFFFFFFu) { /* written whole: no DRAM read ever needed */
             l->valid |= bit;
-        } else if (c->cfg.ecc) {
-            out->dram_read_bytes += WS_SECTOR_BYTES;
-            out->ecc_read_bytes += WS_SECTOR_BYTES;
-            c->t.dram_read_bytes += WS_SECTOR_BYTES;
-            c->t.ecc_read_bytes += WS_SECTOR_BYTES;
-            l->valid |= bit;
+            l->wmask[sec] = 0;
         }
     }
     l->dirty |= bit;
@@ -327,8 +336,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 }
                 if (alloc) {
                     if (!l1) {
-                        int vd;
-                        l1 = scache_alloc(&s->l1, line, &vd); /* L1 is write-through: never dirty */
+                        cline v;
+                        l1 = scache_alloc(&s->l1, line, &v); /* L1 is write-through: never dirty */
                     }
                     if (l1)
                         l1->valid |= to_l2;
@@ -343,8 +352,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 uint8_t bit = (uint8_t)(1u << sec);
                 if (local && e->byte_mask == 0xFFFFFFFFu) {
                     if (!l1) {
-                        int vd;
-                        l1 = scache_alloc(&s->l1, line, &vd);
+                        cline v;
+                        l1 = scache_alloc(&s->l1, line, &v);
                     }
                     if (l1)
                         l1->valid |= bit;

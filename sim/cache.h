@@ -20,11 +20,15 @@
  *      each sector; L1 bypassed).
  *  L2  device size, 128-B lines, sectored, set-associative LRU, write-back. A read
  *      miss fetches the dram_fetch_bytes-aligned block around each missing sector
- *      (32/64/128 B; only sectors not already present). A full-sector write needs no
- *      read; a partial-sector write to an absent sector reads it from DRAM first when
- *      ECC is on (counted as ecc_read_bytes); without ECC the sector is kept dirty
- *      but not readable. Dirty sectors are written to DRAM when evicted; what is still
- *      dirty at kernel end is counted separately (ncu does not see it in the kernel).
+ *      (32/64/128 B; only sectors not already present). Writes to an absent sector
+ *      keep a byte mask: once every byte is written the sector is whole and needs no
+ *      read. A sector still only partly written when it is evicted is read from DRAM
+ *      first when ECC is on (ecc_read_bytes), then written back: measured on the H200,
+ *      4-B-per-sector stores read DRAM when streamed through a 256 MiB buffer (App. F)
+ *      but not when the output stays in L2 (stride-2 copy of 2 MB: no extra read).
+ *      A read of a partly written sector fetches it and merges. Dirty sectors are
+ *      written to DRAM when evicted; what is still dirty at kernel end is counted
+ *      separately (ncu does not see it in the kernel).
  *  Set index: line number xor-folded, modulo the set count (the real hash is
  *  undocumented; folding avoids power-of-two strides all landing in one set). */
 #ifndef WS_CACHE_H
@@ -67,8 +71,8 @@ typedef struct {
     int merged_sectors;
     int l2_requests, l2_sectors;            /* sent to L2: read, write or atomic per op */
     int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups of the sectors sent */
-    uint64_t dram_read_bytes;               /* fills caused by this access (incl. ECC reads) */
-    uint64_t ecc_read_bytes;                /* of which: partial-write sector reads */
+    uint64_t dram_read_bytes;               /* fills caused by this access (incl. ECC reads of victims) */
+    uint64_t ecc_read_bytes;                /* of which: reads of partly written victims (ECC) */
     uint64_t dram_write_bytes;              /* write-backs of dirty victims evicted now */
     uint8_t outcome[WS_COALESCE_MAX_ENTRIES]; /* ws_sector_outcome per coalesce entry */
 } ws_cache_access;

@@ -2,6 +2,7 @@
  * keeps per-pc rows, per-SM work and kernel totals (see memstats.h).
  * Scratch results live in the ws_memstats so the hot path allocates nothing. */
 #include "memstats.h"
+#include "timing.h" /* WS_LOADED_DRAM_LATENCY_FACTOR */
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +101,7 @@ static double outcome_latency(const ws_device *d, uint8_t o)
     case WS_SECT_L1_HIT: return d->l1_hit_cycles;
     case WS_SECT_MERGED: /* waits for the outstanding miss: assume it came from L2 */
     case WS_SECT_L2_HIT: return d->l2_hit_cycles;
-    case WS_SECT_DRAM: return d->dram_cycles;
+    case WS_SECT_DRAM: return d->dram_cycles * WS_LOADED_DRAM_LATENCY_FACTOR;
     default: return 0;
     }
 }

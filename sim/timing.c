@@ -24,6 +24,7 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_occupancy *oc
     const ws_cache_totals *c = &t->cache;
     in->dram_bytes = (double)(c->dram_read_bytes + c->dram_write_bytes);
     in->l2_bytes = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors + c->l2_atom_sectors);
+    in->l2_requests = (double)(c->l2_read_requests + c->l2_write_requests + c->l2_atom_requests);
     in->bytes_moved = (double)bytes_moved;
 
     int nsm = ws_memstats_sm_count(ms);
@@ -57,7 +58,13 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     double cycle_us = 1.0 / dev->sm_clock_mhz;             /* MHz -> us per cycle */
     out->t_launch_us = dev->launch_overhead_us > 0 ? dev->launch_overhead_us : 0;
     out->t_dram_us = in->dram_bytes / (dev->dram_bw_gbs * WS_DRAM_EFFICIENCY * 1e3); /* GB/s = 1e3 B/us */
+    /* L2: the slower of its byte rate and its request rate (scattered partial writes
+     * cost one request per 4-byte sector) */
     out->t_l2_us = in->l2_bytes / (dev->l2_bw_gbs * 1e3);
+    double req_per_cycle = WS_L2_REQUESTS_PER_CYCLE_AT_7500 * dev->l2_bw_gbs / 7500.0;
+    double t_req = in->l2_requests / req_per_cycle * cycle_us;
+    if (t_req > out->t_l2_us)
+        out->t_l2_us = t_req;
     out->t_l1_us = in->l1_wavefronts_max / WS_L1_WAVEFRONTS_PER_CYCLE * cycle_us;
     out->t_issue_us = in->issue_insns_max / WS_ISSUE_PER_SM_CYCLE * cycle_us;
     out->t_latency_us = in->latency_cycles_per_warp_max * cycle_us;

@@ -17,14 +17,24 @@
  * for a float4 copy on the H200 / 4800 GB/s peak (../shared/reference/h200-measured.md). */
 #define WS_DRAM_EFFICIENCY 0.89
 #define WS_ISSUE_PER_SM_CYCLE 4.0   /* 4 schedulers, 1 warp instruction each per cycle */
+/* DRAM latency under load, as a multiple of the profile's unloaded dram_cycles: 3.0 makes
+ * the latency term match a 4096x4096 one-float-per-thread copy (32x32 blocks) measured
+ * with ncu on the H200 (66.6 us); see docs/timing-model.md. */
+#define WS_LOADED_DRAM_LATENCY_FACTOR 3.0
+/* L2 request (128-B line) throughput per SM clock on a device with l2_bw_gbs = 7500,
+ * scaled by l2_bw_gbs elsewhere: 35 matches the naive 4096x4096 transpose measured on the
+ * H200 (17.3 M L2 requests, 249 us); see docs/timing-model.md. */
+#define WS_L2_REQUESTS_PER_CYCLE_AT_7500 35.0
 #define WS_L1_WAVEFRONTS_PER_CYCLE 1.0
 
 typedef struct {
     double dram_bytes;              /* read (fills + ECC) + write-backs during the kernel */
     double l2_bytes;                /* SM<->L2 sectors x 32 (read, write, atomic) */
+    double l2_requests;             /* SM->L2 requests (one per 128-B line per instruction) */
     double l1_wavefronts_max;       /* busiest SM: shared wavefronts + global/local data wavefronts */
     double issue_insns_max;         /* busiest SM: warp instructions (all kinds) */
-    double latency_cycles_per_warp_max; /* busiest SM: sum of load latencies / concurrent warps */
+    double latency_cycles_per_warp_max; /* busiest SM: sum of load latencies / concurrent warps
+                                           (DRAM sectors at the loaded latency) */
     double bytes_moved;             /* what a perfect kernel moves (for effective bandwidth) */
 } ws_timing_input;
 

@@ -66,6 +66,10 @@ static void test_each_term_is_traffic_over_its_rate(void **state)
     assert_true(t.t_latency_us > 0.999 && t.t_latency_us < 1.001);
     assert_int_equal(t.bound, WS_BOUND_DRAM);
     assert_true(t.t_kernel_us > 11.999 && t.t_kernel_us < 12.001); /* 2 us launch + 10 us */
+    /* L2 requests: 35 per cycle at 7500 GB/s, scaled to this device's 2000 GB/s */
+    in.l2_requests = 35.0 * 2000 / 7500 * 1000 * 5; /* 5 us worth */
+    ws_timing_predict(&d, &in, &t);
+    assert_true(t.t_l2_us > 4.999 && t.t_l2_us < 5.001);
 }
 
 static uint64_t lcg(uint64_t *s)
@@ -82,8 +86,8 @@ static void test_time_never_falls_when_any_traffic_grows_and_bounds_every_term(v
     for (int iter = 0; iter < 500; iter++) {
         ws_timing_input in;
         double *f[] = {&in.dram_bytes, &in.l2_bytes, &in.l1_wavefronts_max, &in.issue_insns_max,
-                       &in.latency_cycles_per_warp_max};
-        for (int k = 0; k < 5; k++)
+                       &in.latency_cycles_per_warp_max, &in.l2_requests};
+        for (int k = 0; k < 6; k++)
             *f[k] = (double)(lcg(&seed) % 1000000);
         in.bytes_moved = in.dram_bytes;
         ws_timing a, b;
@@ -91,7 +95,7 @@ static void test_time_never_falls_when_any_traffic_grows_and_bounds_every_term(v
         double terms[] = {a.t_dram_us, a.t_l2_us, a.t_l1_us, a.t_issue_us, a.t_latency_us};
         for (int k = 0; k < 5; k++)
             assert_true(a.t_kernel_us >= terms[k] + a.t_launch_us - 1e-9);
-        int k = (int)(lcg(&seed) % 5);
+        int k = (int)(lcg(&seed) % 6);
         *f[k] *= 1.0 + (double)(lcg(&seed) % 100) / 10.0;
         ws_timing_predict(&d, &in, &b);
         assert_true(b.t_kernel_us >= a.t_kernel_us);
@@ -164,15 +168,17 @@ static double latency_term(int resident_warps, int nwarps)
 static void test_more_resident_warps_never_raise_the_latency_term(void **state)
 {
     (void)state;
-    /* 8 warps x 16 cold loads of 500 cycles: with all 8 in flight, 16 x 500 cycles = 8 us */
+    /* 8 warps x 16 cold loads of 500 cycles x the loaded-latency factor (1 cycle = 1 ns):
+     * one warp at a time 8 x 16 x L, all 8 in flight 16 x L */
+    const double L = 500 * WS_LOADED_DRAM_LATENCY_FACTOR / 1000.0; /* us */
     double prev = latency_term(1, 8);
-    assert_true(prev > 63.999 && prev < 64.001); /* one warp at a time: 8 x 16 x 500 ns */
+    assert_true(prev > 128 * L - 1e-6 && prev < 128 * L + 1e-6);
     for (int r = 2; r <= 16; r++) {
         double t = latency_term(r, 8);
         assert_true(t <= prev + 1e-9);
         prev = t;
     }
-    assert_true(prev > 7.999 && prev < 8.001);
+    assert_true(prev > 16 * L - 1e-6 && prev < 16 * L + 1e-6);
 }
 
 int main(void)
