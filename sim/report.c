@@ -486,9 +486,14 @@ void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b)
     }
     const char *labels[] = {"theoretical occupancy, %", "predicted time, us", "effective bandwidth, GB/s",
                             "warp instructions", "registers per thread", "blocks per SM"};
-    for (int i = 0; i < 6; i++)
-        fprintf(f, "  %-66s %14.2f %14.2f\n", labels[i], x[0][i], x[1][i]);
-    fprintf(f, "  %-66s %14s %14s\n", "bound by", ws_bound_name(a->timing->bound), ws_bound_name(b->timing->bound));
+    for (int i = 0; i < 6; i++) {
+        fprintf(f, "  %-66s ", labels[i]);
+        print_value(f, x[0][i], 14);
+        fputc(' ', f);
+        print_value(f, x[1][i], 14);
+        fputc('\n', f);
+    }
+    fprintf(f, "  bound by: A %s; B %s\n", ws_bound_name(a->timing->bound), ws_bound_name(b->timing->bound));
     double speed = ratio(a->timing->t_kernel_us, b->timing->t_kernel_us);
     fprintf(f, "\n  B is predicted %.2fx %s than A\n", speed >= 1 ? speed : ratio(1, speed), speed >= 1 ? "faster" : "slower");
 }
