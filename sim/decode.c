@@ -1,0 +1,171 @@
+/* decode.c - turns a resolved ptx_function into the interpreter's program:
+ * every operand becomes an offset into a warp's value file, immediates and
+ * symbol addresses become broadcast constants, branches get their
+ * reconvergence points. Done once per launch, so the hot loop never decodes.
+ * Invariant: every sim_insn.src[] offset is valid for any operand index < PTX_MAX_OPND
+ * (absent operands point at scratch), so executors may read them blindly. */
+#include "interp_priv.h"
+
+#include <stdlib.h>
+
+static sim_cls classify(const ptx_insn *in)
+{
+    switch (in->op) {
+    case PTX_LD: case PTX_LDU: case PTX_ST: case PTX_ATOM: case PTX_RED:
+        return SIM_CLS_MEM;
+    case PTX_SHFL: case PTX_VOTE: case PTX_MATCH: case PTX_ACTIVEMASK: case PTX_REDUX:
+        return SIM_CLS_WARP;
+    case PTX_PREFETCH: case PTX_MEMBAR: case PTX_FENCE: case PTX_NANOSLEEP: case PTX_BRKPT:
+        return SIM_CLS_NOP;
+    case PTX_BRA:
+        return in->nopnd > 0 && in->opnd[0].kind == PTX_OPND_LABEL ? SIM_CLS_BRA : SIM_CLS_UNSUPPORTED;
+    case PTX_RET: case PTX_EXIT:
+        return SIM_CLS_EXIT;
+    case PTX_BAR: case PTX_BARRIER:
+        if (in->flags & PTX_F_WARP) return SIM_CLS_NOP;   /* bar.warp.sync: lanes run in lockstep already */
+        return (in->bar == PTX_BAR_SYNC || in->bar == PTX_BAR_NONE) ? SIM_CLS_BAR : SIM_CLS_UNSUPPORTED;
+    case PTX_TRAP:
+        return SIM_CLS_TRAP;
+    case PTX_BRX: case PTX_CALL: case PTX_OP_INVALID: case PTX_OP_COUNT:
+        return SIM_CLS_UNSUPPORTED;
+    default:
+        return SIM_CLS_ALU;
+    }
+}
+
+/* Type an immediate in operand i is read as (float literals are converted to it). */
+static ptx_type imm_type(const ptx_insn *in, int i)
+{
+    if ((in->op == PTX_CVT || in->op == PTX_SET) && i >= 1) return in->type2;
+    if (in->op == PTX_SLCT && i == 3) return in->type2;
+    return in->type;
+}
+
+static uint64_t imm_value(const ptx_insn *in, int i, const ptx_operand *o)
+{
+    uint64_t v = (uint64_t)o->imm;
+    if (!o->is_float) return v;
+    ptx_type t = imm_type(in, i);
+    if (o->is_double && t == PTX_T_F32) return sim_f32b((float)sim_f64(v));
+    if (!o->is_double && t == PTX_T_F64) return sim_f64b((double)sim_f32(v));
+    if (t == PTX_T_F16 || t == PTX_T_BF16) {
+        double x = o->is_double ? sim_f64(v) : sim_f32(v);
+        return t == PTX_T_F16 ? sim_f2h(x, PTX_RND_RN) : sim_f2bf(x, PTX_RND_RN);
+    }
+    return v;
+}
+
+static uint64_t sym_address(const sim_ctx *c, const ptx_symbol *s)
+{
+    if (s->space == PTX_SPACE_GLOBAL) return c->region[c->nregions - 1].base + s->offset;
+    return s->offset;                            /* offset in its own space */
+}
+
+static int add_imm(sim_program *p, int *cap, uint64_t v)
+{
+    for (int k = 0; k < p->nimm; k++)
+        if (p->imm[k] == v) return k;
+    if (p->nimm == *cap) {
+        int nc = *cap ? *cap * 2 : 64;
+        uint64_t *n = realloc(p->imm, (size_t)nc * sizeof *n);
+        if (!n) return -1;
+        p->imm = n;
+        *cap = nc;
+    }
+    p->imm[p->nimm] = v;
+    return p->nimm++;
+}
+
+int sim_decode(sim_ctx *c)
+{
+    const ptx_function *fn = c->fn;
+    sim_program *p = &c->prog;
+    int n = fn->ninsns, cap = 0;
+    memset(p, 0, sizeof *p);
+    p->fn = fn;
+    p->n = n;
+    p->sreg_off = (uint32_t)fn->nregs * 32;
+    p->scratch_off = p->sreg_off + PTX_SREG_COUNT * 32;
+    p->imm_off = p->scratch_off + 2 * 32;
+    p->insns = calloc((size_t)(n ? n : 1), sizeof *p->insns);
+    int32_t *ipdom = malloc((size_t)(n ? n : 1) * sizeof *ipdom);
+    if (!p->insns || !ipdom || sim_simt_ipdom(fn, ipdom)) {
+        free(ipdom);
+        ws_error_set(c->err, c->mod->path, 0, 0, "out of memory decoding %s", fn->name);
+        return -1;
+    }
+    /* immediates are collected first as pool indices, turned into offsets below */
+    int (*immidx)[PTX_MAX_OPND] = malloc((size_t)(n ? n : 1) * sizeof *immidx);
+    if (!immidx) { free(ipdom); return -1; }
+    for (int i = 0; i < n; i++) {
+        const ptx_insn *pi = &fn->insns[i];
+        sim_insn *s = &p->insns[i];
+        s->pi = pi;
+        s->cls = (uint8_t)classify(pi);
+        s->guard = pi->guard >= 0 ? pi->guard * 32 : -1;
+        s->guard_neg = pi->guard_neg;
+        s->vec_opnd = -1;
+        s->mem_opnd = -1;
+        s->mem_base = -1;
+        s->mem_base_bits = 64;
+        s->ipdom = ipdom[i];
+        for (int k = 0; k < PTX_MAX_OPND; k++) { s->src[k] = p->scratch_off; immidx[i][k] = -1; }
+        for (int k = 0; k < 4; k++) s->vec[k] = p->scratch_off;
+        for (int k = 0; k < pi->nopnd && k < PTX_MAX_OPND; k++) {
+            const ptx_operand *o = &pi->opnd[k];
+            switch (o->kind) {
+            case PTX_OPND_REG: s->src[k] = (uint32_t)o->reg * 32; break;
+            case PTX_OPND_SREG:
+                s->src[k] = p->sreg_off + (uint32_t)o->sreg * 32;
+                if (o->sreg == PTX_SREG_CLOCK || o->sreg == PTX_SREG_CLOCK_HI || o->sreg == PTX_SREG_CLOCK64 ||
+                    o->sreg == PTX_SREG_GLOBALTIMER) s->reads_clock = true;
+                break;
+            case PTX_OPND_IMM:
+                if ((immidx[i][k] = add_imm(p, &cap, imm_value(pi, k, o))) < 0) goto oom;
+                break;
+            case PTX_OPND_SYM:
+                if ((immidx[i][k] = add_imm(p, &cap, sym_address(c, &fn->syms[o->sym]))) < 0) goto oom;
+                break;
+            case PTX_OPND_MEM:
+                s->mem_opnd = k;
+                s->mem_disp = (uint64_t)o->imm;
+                if (o->base_kind == PTX_OPND_REG) {
+                    s->mem_base = o->reg * 32;
+                    int wd = fn->regs[o->reg].width * 8;
+                    s->mem_base_bits = wd > 0 && wd < 64 ? wd : 64;
+                } else if (o->base_kind == PTX_OPND_SYM) {
+                    s->mem_disp += sym_address(c, &fn->syms[o->sym]);
+                }
+                break;
+            case PTX_OPND_LABEL: s->target = o->target; break;
+            case PTX_OPND_VEC:
+                s->vec_opnd = k;
+                s->vec_n = o->vec_n;
+                for (int e = 0; e < o->vec_n && e < 4; e++)
+                    s->vec[e] = o->vec[e] >= 0 ? (uint32_t)o->vec[e] * 32 : p->scratch_off;
+                break;
+            default: break;                      /* sink, none: scratch */
+            }
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < PTX_MAX_OPND; k++)
+            if (immidx[i][k] >= 0) p->insns[i].src[k] = p->imm_off + (uint32_t)immidx[i][k] * 32;
+    p->file_words = p->imm_off + (uint32_t)p->nimm * 32;
+    sim_simt_leaves_quietly(fn, p);
+    free(immidx);
+    free(ipdom);
+    return 0;
+oom:
+    free(immidx);
+    free(ipdom);
+    ws_error_set(c->err, c->mod->path, 0, 0, "out of memory decoding %s", fn->name);
+    return -1;
+}
+
+void sim_program_free(sim_program *p)
+{
+    free(p->insns);
+    free(p->imm);
+    memset(p, 0, sizeof *p);
+}

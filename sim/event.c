@@ -1,0 +1,15 @@
+/* event.c - names for the memory event stream's enums (see event.h).
+ * Invariant: every enum value has a name; out-of-range values give "?". */
+#include "event.h"
+
+const char *ws_space_name(ws_space s)
+{
+    static const char *const names[] = { "global", "shared", "local", "const", "param" };
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+const char *ws_mem_op_name(ws_mem_op o)
+{
+    static const char *const names[] = { "load", "store", "atomic", "reduction" };
+    return (unsigned)o < sizeof names / sizeof names[0] ? names[o] : "?";
+}

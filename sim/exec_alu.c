@@ -1,0 +1,882 @@
+/* exec_alu.c - arithmetic, logic, comparison, selection and conversion, one
+ * warp-level instruction at a time over its active lanes.
+ * Invariant: results follow the PTX ISA bit for bit: integers wrap (unsigned
+ * C arithmetic, no UB), f32 is computed in float (fmaf only where PTX says
+ * fma/mad), .ftz flushes subnormal inputs and results, .sat clamps. */
+#include "interp_priv.h"
+
+#include <fenv.h>
+#include <float.h>
+#include <math.h>
+
+/* --- half precision -------------------------------------------------------- */
+
+float sim_h2f(uint16_t h)
+{
+    uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1f, f = h & 0x3ff, u;
+    if (e == 0) {
+        if (f == 0) u = s;
+        else {                                   /* subnormal half: normalise */
+            float v = ldexpf((float)f, -24);
+            return s ? -v : v;
+        }
+    } else if (e == 31) u = s | 0x7f800000u | (f << 13);
+    else u = s | ((e + 112) << 23) | (f << 13);
+    float r; memcpy(&r, &u, 4);
+    return r;
+}
+
+float sim_bf2f(uint16_t h) { return sim_f32((uint64_t)h << 16); }
+
+/* Rounds |x| (finite, >= 0) to a multiple of 2^q per rnd and sign. */
+static double round_quantum(double ax, int q, ptx_round rnd, bool neg)
+{
+    double scaled = ldexp(ax, -q), r;
+    switch (rnd) {
+    case PTX_RND_RZ: r = trunc(scaled); break;
+    case PTX_RND_RM: r = neg ? ceil(scaled) : floor(scaled); break;
+    case PTX_RND_RP: r = neg ? floor(scaled) : ceil(scaled); break;
+    case PTX_RND_RNA: r = round(scaled); break;
+    default: r = nearbyint(scaled); break;      /* ties to even (default FP env) */
+    }
+    return ldexp(r, q);
+}
+
+/* Narrow float with `mant` fraction bits and exponent range [emin, emax]. */
+static uint32_t f2small(double x, ptx_round rnd, int mant, int emin, int emax, int ebits)
+{
+    uint32_t sign = signbit(x) ? 1u : 0u, expmask = (1u << ebits) - 1;
+    uint32_t out_sign = sign << (mant + ebits);
+    if (isnan(x)) return (expmask << mant) | ((1u << mant) - 1);   /* the GPU's canonical NaN: 0x7fff */
+    double ax = fabs(x);
+    if (isinf(x)) return out_sign | (expmask << mant);
+    if (ax == 0) return out_sign;
+    int e; frexp(ax, &e);                        /* ax = m * 2^e, m in [0.5,1) */
+    int E = e - 1;                               /* ax in [2^E, 2^(E+1)) */
+    if (E < emin) E = emin;                      /* subnormal range: fixed quantum */
+    double r = round_quantum(ax, E - mant, rnd, sign);
+    double maxv = ldexp(2.0 - ldexp(1.0, -mant), emax);
+    if (r > maxv) {                              /* overflow: inf or max per direction */
+        bool to_inf = rnd == PTX_RND_NONE || rnd == PTX_RND_RN || rnd == PTX_RND_RNA ||
+                      (rnd == PTX_RND_RP && !sign) || (rnd == PTX_RND_RM && sign);
+        if (to_inf) return out_sign | (expmask << mant);
+        r = maxv;
+    }
+    if (r == 0) return out_sign;
+    frexp(r, &e);
+    E = e - 1;
+    if (E < emin) {                              /* subnormal */
+        uint32_t f = (uint32_t)ldexp(r, -(emin - mant));
+        return out_sign | f;
+    }
+    uint32_t f = (uint32_t)(ldexp(r, -E) * (double)(1u << mant)) - (1u << mant);
+    return out_sign | ((uint32_t)(E + (int)(expmask >> 1)) << mant) | f;
+}
+
+uint16_t sim_f2h(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 10, -14, 15, 5); }
+uint16_t sim_f2bf(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 7, -126, 127, 8); }
+
+/* --- float helpers --------------------------------------------------------- */
+
+static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+static inline double ftz64(double x) { return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x; }
+static inline double sat01(double x) { return isnan(x) ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x; }
+
+static int fe_mode(ptx_round r)
+{
+    switch (r) {
+    case PTX_RND_RZ: case PTX_RND_RZI: return FE_TOWARDZERO;
+    case PTX_RND_RM: case PTX_RND_RMI: return FE_DOWNWARD;
+    case PTX_RND_RP: case PTX_RND_RPI: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+static bool is_x2(ptx_type t) { return t == PTX_T_F16X2 || t == PTX_T_BF16X2; }
+
+static double half_get(ptx_type t, uint64_t v)
+{
+    return t == PTX_T_BF16 || t == PTX_T_BF16X2 ? sim_bf2f((uint16_t)v) : sim_h2f((uint16_t)v);
+}
+static uint64_t half_put(ptx_type t, double x, ptx_round r)
+{
+    return t == PTX_T_BF16 || t == PTX_T_BF16X2 ? sim_f2bf(x, r) : sim_f2h(x, r);
+}
+
+static float fminmax32(bool mx, float a, float b)
+{
+    if (isnan(a)) return b;
+    if (isnan(b)) return a;
+    if (a == b) return (signbit(a) != mx) ? a : b;  /* min(-0,+0) = -0, max = +0 */
+    return mx ? (a > b ? a : b) : (a < b ? a : b);
+}
+static double fminmax64(bool mx, double a, double b)
+{
+    if (isnan(a)) return b;
+    if (isnan(b)) return a;
+    if (a == b) return (signbit(a) != mx) ? a : b;
+    return mx ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+/* f32 operation on one lane. Volatile keeps the arithmetic between the
+ * rounding-mode switches done by the caller. */
+static float op32(ptx_opcode op, float x, float y, float z)
+{
+    volatile float r;
+    switch (op) {
+    case PTX_ADD: r = x + y; break;
+    case PTX_SUB: r = x - y; break;
+    case PTX_MUL: r = x * y; break;
+    case PTX_MAD: case PTX_FMA: r = fmaf(x, y, z); break;
+    case PTX_DIV: r = x / y; break;
+    case PTX_ABS: r = fabsf(x); break;
+    case PTX_NEG: r = -x; break;
+    case PTX_MIN: r = fminmax32(false, x, y); break;
+    case PTX_MAX: r = fminmax32(true, x, y); break;
+    case PTX_COPYSIGN: r = copysignf(y, x); break;
+    case PTX_RCP: r = 1.0f / x; break;
+    case PTX_SQRT: r = sqrtf(x); break;
+    case PTX_RSQRT: r = 1.0f / sqrtf(x); break;
+    case PTX_SIN: r = sinf(x); break;
+    case PTX_COS: r = cosf(x); break;
+    case PTX_LG2: r = log2f(x); break;
+    case PTX_EX2: r = exp2f(x); break;
+    case PTX_TANH: r = tanhf(x); break;
+    default: r = NAN; break;
+    }
+    return r;
+}
+
+static double op64(ptx_opcode op, double x, double y, double z)
+{
+    volatile double r;
+    switch (op) {
+    case PTX_ADD: r = x + y; break;
+    case PTX_SUB: r = x - y; break;
+    case PTX_MUL: r = x * y; break;
+    case PTX_MAD: case PTX_FMA: r = fma(x, y, z); break;
+    case PTX_DIV: r = x / y; break;
+    case PTX_ABS: r = fabs(x); break;
+    case PTX_NEG: r = -x; break;
+    case PTX_MIN: r = fminmax64(false, x, y); break;
+    case PTX_MAX: r = fminmax64(true, x, y); break;
+    case PTX_COPYSIGN: r = copysign(y, x); break;
+    case PTX_RCP: r = 1.0 / x; break;
+    case PTX_SQRT: r = sqrt(x); break;
+    case PTX_RSQRT: r = 1.0 / sqrt(x); break;
+    case PTX_SIN: r = sin(x); break;
+    case PTX_COS: r = cos(x); break;
+    case PTX_LG2: r = log2(x); break;
+    case PTX_EX2: r = exp2(x); break;
+    case PTX_TANH: r = tanh(x); break;
+    default: r = NAN; break;
+    }
+    return r;
+}
+
+static bool op_is_float_bitwise(ptx_opcode op) { return op == PTX_ABS || op == PTX_NEG; }
+
+/* Float operation on one lane of any float type. */
+static uint64_t fop(ptx_opcode op, ptx_type t, uint32_t fl, ptx_round rnd, uint64_t a, uint64_t b, uint64_t c)
+{
+    bool ftz = fl & PTX_F_FTZ, sat = fl & PTX_F_SAT;
+    switch (t) {
+    case PTX_T_F32: {
+        float x = sim_f32(a), y = sim_f32(b), z = sim_f32(c);
+        if (ftz) { x = ftz32(x); y = ftz32(y); z = ftz32(z); }
+        float r = op32(op, x, y, z);
+        if (ftz && !op_is_float_bitwise(op)) r = ftz32(r);
+        if (sat) r = (float)sat01(r);
+        return sim_f32b(r);
+    }
+    case PTX_T_F64: {
+        double x = sim_f64(a), y = sim_f64(b), z = sim_f64(c);
+        if (ftz) { x = ftz64(x); y = ftz64(y); z = ftz64(z); }
+        double r = op64(op, x, y, z);
+        if (sat) r = sat01(r);
+        return sim_f64b(r);
+    }
+    case PTX_T_F16: case PTX_T_BF16: {
+        if (op == PTX_NEG) return (a ^ 0x8000u) & 0xffffu;
+        if (op == PTX_ABS) return a & 0x7fffu;
+        double x = half_get(t, a), y = half_get(t, b), z = half_get(t, c);
+        double r = (op == PTX_FMA || op == PTX_MAD) ? fma(x, y, z) : op64(op, x, y, z);
+        if (sat) r = sat01(r);
+        return half_put(t, r, rnd);
+    }
+    case PTX_T_F16X2: case PTX_T_BF16X2: {
+        ptx_type h = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+        uint64_t lo = fop(op, h, fl, rnd, a & 0xffff, b & 0xffff, c & 0xffff);
+        uint64_t hi = fop(op, h, fl, rnd, (a >> 16) & 0xffff, (b >> 16) & 0xffff, (c >> 16) & 0xffff);
+        return (lo & 0xffff) | ((hi & 0xffff) << 16);
+    }
+    default:
+        return 0;
+    }
+}
+
+/* --- integer helpers ------------------------------------------------------- */
+
+static uint64_t mulhi(uint64_t a, uint64_t b, int bits, bool sgn)
+{
+    if (bits == 64) {
+        if (sgn) return (uint64_t)(((__int128)(int64_t)a * (__int128)(int64_t)b) >> 64);
+        return (uint64_t)(((unsigned __int128)a * b) >> 64);
+    }
+    if (sgn) return (uint64_t)((sim_sext(a, bits) * sim_sext(b, bits)) >> bits);
+    return (sim_zext(a, bits) * sim_zext(b, bits)) >> bits;
+}
+
+static uint64_t mulwide(uint64_t a, uint64_t b, int bits, bool sgn)
+{
+    if (sgn) return (uint64_t)(sim_sext(a, bits) * sim_sext(b, bits));
+    return sim_zext(a, bits) * sim_zext(b, bits);
+}
+
+static int64_t sat_s32(int64_t v) { return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v; }
+
+static uint64_t idiv(bool rem, uint64_t a, uint64_t b, int bits, bool sgn)
+{
+    if (sgn) {
+        int64_t x = sim_sext(a, bits), y = sim_sext(b, bits);
+        if (y == 0) return rem ? (uint64_t)x : ~0ull;           /* undefined in PTX: no trap */
+        if (y == -1) return rem ? 0 : (uint64_t)0 - (uint64_t)x; /* INT_MIN / -1 wraps */
+        return rem ? (uint64_t)(x % y) : (uint64_t)(x / y);
+    }
+    uint64_t x = sim_zext(a, bits), y = sim_zext(b, bits);
+    if (y == 0) return rem ? x : ~0ull;
+    return rem ? x % y : x / y;
+}
+
+static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, bool sgn)
+{
+    pos &= 0xff; len &= 0xff;
+    if (len == 0) return 0;
+    if (pos >= (uint32_t)bits) return sgn && (a >> (bits - 1) & 1) ? ~0ull : 0;
+    uint32_t el = len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos;
+    uint64_t v = sim_zext(a, bits) >> pos;
+    uint64_t m = el >= 64 ? ~0ull : (1ull << el) - 1;
+    v &= m;
+    if (sgn && (v >> (el - 1) & 1)) v |= ~m;
+    return v;
+}
+
+static uint64_t bfi(uint64_t f, uint64_t base, uint32_t pos, uint32_t len, int bits)
+{
+    pos &= 0xff; len &= 0xff;
+    if (len == 0 || pos >= (uint32_t)bits) return base;
+    uint32_t el = len < (uint32_t)bits - pos ? len : (uint32_t)bits - pos;
+    uint64_t m = (el >= 64 ? ~0ull : (1ull << el) - 1) << pos;
+    return (base & ~m) | ((f << pos) & m);
+}
+
+static uint64_t brev(uint64_t a, int bits)
+{
+    uint64_t r = 0;
+    for (int i = 0; i < bits; i++) r |= ((a >> i) & 1) << (bits - 1 - i);
+    return r;
+}
+
+static uint64_t bfind(uint64_t a, int bits, bool sgn, bool shiftamt)
+{
+    uint64_t v = sim_zext(a, bits);
+    if (sgn && (v >> (bits - 1) & 1)) v = sim_zext(~v, bits);
+    if (!v) return 0xffffffffu;
+    int pos = 63 - __builtin_clzll(v);
+    return shiftamt ? (uint64_t)(bits - 1 - pos) : (uint64_t)pos;
+}
+
+static uint64_t prmt(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t t = (sim_zext(b, 32) << 32) | sim_zext(a, 32), r = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t sel = (uint32_t)(c >> (4 * i)) & 0xf;
+        uint64_t byte = (t >> ((sel & 7) * 8)) & 0xff;
+        if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;
+        r |= byte << (8 * i);
+    }
+    return r;
+}
+
+static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint32_t lut)
+{
+    uint64_t r = 0;
+    for (int i = 0; i < 8; i++)
+        if (lut >> i & 1) r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+    return r;
+}
+
+/* --- comparisons ----------------------------------------------------------- */
+
+static bool fcmp(ptx_cmp c, double x, double y)
+{
+    bool un = isnan(x) || isnan(y);
+    switch (c) {
+    case PTX_CMP_EQ: return !un && x == y;
+    case PTX_CMP_NE: return !un && x != y;
+    case PTX_CMP_LT: return !un && x < y;
+    case PTX_CMP_LE: return !un && x <= y;
+    case PTX_CMP_GT: return !un && x > y;
+    case PTX_CMP_GE: return !un && x >= y;
+    case PTX_CMP_EQU: return un || x == y;
+    case PTX_CMP_NEU: return un || x != y;
+    case PTX_CMP_LTU: return un || x < y;
+    case PTX_CMP_LEU: return un || x <= y;
+    case PTX_CMP_GTU: return un || x > y;
+    case PTX_CMP_GEU: return un || x >= y;
+    case PTX_CMP_NUM: return !un;
+    case PTX_CMP_NAN: return un;
+    default: return false;
+    }
+}
+
+static double fget(ptx_type t, uint64_t v, bool ftz)
+{
+    switch (t) {
+    case PTX_T_F32: { float f = sim_f32(v); return ftz ? ftz32(f) : f; }
+    case PTX_T_F64: return ftz ? ftz64(sim_f64(v)) : sim_f64(v);
+    default: return half_get(t, v);
+    }
+}
+
+/* r[l] = (a[l] cmp b[l]) for the lanes of m. */
+static void compare(ptx_cmp cmp, ptx_type t, uint32_t fl, const uint64_t *a, const uint64_t *b,
+                    uint64_t *r, uint32_t m)
+{
+    int bits = sim_bits(t);
+    if (ptx_type_is_float(t)) {
+        bool ftz = fl & PTX_F_FTZ;
+        SIM_LANES(m, r[l] = fcmp(cmp, fget(t, a[l], ftz), fget(t, b[l], ftz)));
+        return;
+    }
+    if (t == PTX_T_PRED) bits = 1;
+    bool sgn = ptx_type_is_signed(t);
+    /* signed: sign-extend and compare as int64; else zero-extend as uint64.
+     * lo/ls/hi/hs are unsigned by definition. */
+    if (sgn && cmp != PTX_CMP_LO && cmp != PTX_CMP_LS && cmp != PTX_CMP_HI && cmp != PTX_CMP_HS) {
+#define SCMP(OP) SIM_LANES(m, r[l] = sim_sext(a[l], bits) OP sim_sext(b[l], bits))
+        switch (cmp) {
+        case PTX_CMP_EQ: SCMP(==); break;
+        case PTX_CMP_NE: SCMP(!=); break;
+        case PTX_CMP_LT: SCMP(<); break;
+        case PTX_CMP_LE: SCMP(<=); break;
+        case PTX_CMP_GT: SCMP(>); break;
+        case PTX_CMP_GE: SCMP(>=); break;
+        default: SIM_LANES(m, r[l] = 0); break;
+        }
+#undef SCMP
+        return;
+    }
+#define UCMP(OP) SIM_LANES(m, r[l] = sim_zext(a[l], bits) OP sim_zext(b[l], bits))
+    switch (cmp) {
+    case PTX_CMP_EQ: UCMP(==); break;
+    case PTX_CMP_NE: UCMP(!=); break;
+    case PTX_CMP_LT: case PTX_CMP_LO: UCMP(<); break;
+    case PTX_CMP_LE: case PTX_CMP_LS: UCMP(<=); break;
+    case PTX_CMP_GT: case PTX_CMP_HI: UCMP(>); break;
+    case PTX_CMP_GE: case PTX_CMP_HS: UCMP(>=); break;
+    default: SIM_LANES(m, r[l] = 0); break;
+    }
+#undef UCMP
+}
+
+/* --- conversion ------------------------------------------------------------ */
+
+static double round_int(double v, ptx_round r)
+{
+    switch (r) {
+    case PTX_RND_RNI: return nearbyint(v);
+    case PTX_RND_RMI: return floor(v);
+    case PTX_RND_RPI: return ceil(v);
+    case PTX_RND_RZI: return trunc(v);
+    default: return v;
+    }
+}
+
+/* long double holds every int64 and double exactly (x86-64: 64-bit mantissa),
+ * so conversions round once, in the mode asked. */
+static float to_f32(long double x, ptx_round r)
+{
+    float f = (float)x;                          /* round to nearest even */
+    switch (r) {
+    case PTX_RND_RZ: if (fabsl((long double)f) > fabsl(x)) f = nextafterf(f, 0.0f); break;
+    case PTX_RND_RM: if ((long double)f > x) f = nextafterf(f, -INFINITY); break;
+    case PTX_RND_RP: if ((long double)f < x) f = nextafterf(f, INFINITY); break;
+    default: break;
+    }
+    return f;
+}
+static double to_f64(long double x, ptx_round r)
+{
+    double f = (double)x;
+    switch (r) {
+    case PTX_RND_RZ: if (fabsl((long double)f) > fabsl(x)) f = nextafter(f, 0.0); break;
+    case PTX_RND_RM: if ((long double)f > x) f = nextafter(f, -INFINITY); break;
+    case PTX_RND_RP: if ((long double)f < x) f = nextafter(f, INFINITY); break;
+    default: break;
+    }
+    return f;
+}
+
+static uint64_t float_to_int(double v, ptx_type dt, ptx_round r)
+{
+    int bits = sim_bits(dt);
+    if (isnan(v)) return 0;
+    v = round_int(v, r == PTX_RND_NONE ? PTX_RND_RZI : r);
+    if (ptx_type_is_signed(dt)) {
+        double lim = ldexp(1.0, bits - 1);
+        if (v >= lim) return (uint64_t)((1ull << (bits - 1)) - 1);
+        if (v < -lim) return (uint64_t)1 << (bits - 1);   /* INT_MIN bit pattern */
+        return (uint64_t)(int64_t)v;
+    }
+    double lim = ldexp(1.0, bits);
+    if (v >= lim) return bits == 64 ? ~0ull : (1ull << bits) - 1;
+    if (v <= 0) return 0;
+    return (uint64_t)v;
+}
+
+static uint64_t cvt1(const ptx_insn *pi, uint64_t a)
+{
+    ptx_type dt = pi->type, st = pi->type2;
+    ptx_round r = pi->rnd;
+    bool ftz = pi->flags & PTX_F_FTZ, sat = pi->flags & PTX_F_SAT;
+    bool df = ptx_type_is_float(dt), sf = ptx_type_is_float(st);
+    int sb = sim_bits(st), db = sim_bits(dt);
+    if (!df && !sf) {                            /* integer <-> integer */
+        bool ss = ptx_type_is_signed(st), ds = ptx_type_is_signed(dt);
+        uint64_t x = ss ? (uint64_t)sim_sext(a, sb) : sim_zext(a, sb);
+        if (!sat) return x;
+        bool neg = ss && (int64_t)x < 0;
+        if (ds) {
+            int64_t mx = (int64_t)((1ull << (db - 1)) - 1), mn = -mx - 1;
+            if (neg) return (int64_t)x < mn ? (uint64_t)mn : x;
+            return x > (uint64_t)mx ? (uint64_t)mx : x;
+        }
+        uint64_t mx = db == 64 ? ~0ull : (1ull << db) - 1;
+        if (neg) return 0;
+        return x > mx ? mx : x;
+    }
+    if (sf && !df) {                             /* float -> integer */
+        double v = fget(st, a, ftz);
+        return float_to_int(v, dt, r);
+    }
+    if (!sf && df) {                             /* integer -> float */
+        long double x = ptx_type_is_signed(st) ? (long double)sim_sext(a, sb) : (long double)sim_zext(a, sb);
+        double v;
+        uint64_t out;
+        if (dt == PTX_T_F32) { float f = to_f32(x, r); if (sat) f = (float)sat01(f); out = sim_f32b(f); }
+        else if (dt == PTX_T_F64) { v = to_f64(x, r); if (sat) v = sat01(v); out = sim_f64b(v); }
+        else { v = (double)x; if (sat) v = sat01(v); out = half_put(dt, v, r); }
+        return out;
+    }
+    /* float -> float */
+    double v = fget(st, a, ftz && st == PTX_T_F32);
+    if (r >= PTX_RND_RNI && r <= PTX_RND_RPI) v = round_int(v, r);
+    if (sat) v = sat01(v);
+    switch (dt) {
+    case PTX_T_F32: {
+        float f = (st == PTX_T_F64) ? to_f32(v, r) : (float)v;
+        if (ftz) f = ftz32(f);
+        return sim_f32b(f);
+    }
+    case PTX_T_F64: return sim_f64b(v);
+    default: return half_put(dt, v, r >= PTX_RND_RNI ? PTX_RND_RN : r);
+    }
+}
+
+/* --- the dispatcher -------------------------------------------------------- */
+
+static int unsupported(sim_ctx *c, sim_warp *w, const sim_insn *in)
+{
+    char txt[160];
+    ptx_format_insn(c->fn, in->pi, txt, sizeof txt);
+    return sim_fault(c, w, in, -1, "unsupported instruction '%s'", txt);
+}
+
+/* mov with a vector operand: pack {a,b,..} into d, or unpack d into {a,b,..}. */
+static void mov_vec(sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t *F = w->file;
+    int n = in->vec_n, eb = sim_bits(in->pi->type) / (n ? n : 1);
+    if (in->vec_opnd == 1) {
+        uint64_t *d = F + in->src[0];
+        SIM_LANES(m, {
+            uint64_t v = 0;
+            for (int i = 0; i < n; i++) v |= sim_zext(F[in->vec[i] + l], eb) << (i * eb);
+            d[l] = v;
+        });
+    } else {
+        const uint64_t *a = F + in->src[1];
+        SIM_LANES(m, {
+            uint64_t v = a[l];
+            for (int i = 0; i < n; i++) F[in->vec[i] + l] = sim_zext(v >> (i * eb), eb);
+        });
+    }
+}
+
+int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const ptx_insn *pi = in->pi;
+    uint64_t *F = w->file;
+    ptx_type t = pi->type;
+    int bits = sim_bits(t);
+    bool sgn = ptx_type_is_signed(t), isf = ptx_type_is_float(t);
+    uint64_t *d = F + in->src[0];
+    const uint64_t *a = F + in->src[1], *b = F + in->src[2], *cc = F + in->src[3];
+
+    switch (pi->op) {
+    case PTX_MOV:
+        if (in->vec_opnd >= 0) { mov_vec(w, in, m); return 0; }
+        if (t == PTX_T_PRED) { bool ng = pi->opnd[1].neg; SIM_LANES(m, d[l] = (a[l] & 1) ^ ng); }
+        else SIM_LANES(m, d[l] = a[l]);
+        return 0;
+
+    case PTX_ADD: case PTX_SUB: {
+        bool sub = pi->op == PTX_SUB;
+        if (isf) {
+            if (t == PTX_T_F32 && !(pi->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
+                (pi->rnd == PTX_RND_NONE || pi->rnd == PTX_RND_RN)) {
+                if (sub) SIM_LANES(m, d[l] = sim_f32b(sim_f32(a[l]) - sim_f32(b[l])));
+                else SIM_LANES(m, d[l] = sim_f32b(sim_f32(a[l]) + sim_f32(b[l])));
+                return 0;
+            }
+            break;                               /* general float path below */
+        }
+        if (pi->flags & (PTX_F_CC | PTX_F_CARRYIN)) {
+            bool cin = pi->flags & PTX_F_CARRYIN, cout = pi->flags & PTX_F_CC;
+            uint32_t carry = w->carry, nc = carry;
+            SIM_LANES(m, {
+                uint64_t x = sim_zext(a[l], bits), y = sim_zext(b[l], bits);
+                uint64_t ci = cin ? (carry >> l & 1) : 0, rr, co;
+                if (!sub) { rr = x + y + ci; co = bits == 64 ? (rr < x || (ci && rr == x)) : rr >> bits & 1; }
+                else { rr = x - y - ci; co = bits == 64 ? (x < y || (ci && x == y)) : rr >> bits & 1; }
+                d[l] = sim_zext(rr, bits);
+                if (cout) nc = (nc & ~(1u << l)) | ((uint32_t)(co & 1) << l);
+            });
+            w->carry = nc;
+            return 0;
+        }
+        if (pi->flags & PTX_F_SAT) {
+            SIM_LANES(m, {
+                int64_t x = sim_sext(a[l], 32), y = sim_sext(b[l], 32);
+                d[l] = (uint64_t)sat_s32(sub ? x - y : x + y);
+            });
+            return 0;
+        }
+        if (sub) SIM_LANES(m, d[l] = a[l] - b[l]);
+        else SIM_LANES(m, d[l] = a[l] + b[l]);
+        return 0;
+    }
+
+    case PTX_MUL:
+        if (isf) {
+            if (t == PTX_T_F32 && !(pi->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
+                (pi->rnd == PTX_RND_NONE || pi->rnd == PTX_RND_RN)) {
+                SIM_LANES(m, d[l] = sim_f32b(sim_f32(a[l]) * sim_f32(b[l])));
+                return 0;
+            }
+            break;
+        }
+        switch (pi->mulmode) {
+        case PTX_MULMODE_HI: SIM_LANES(m, d[l] = mulhi(a[l], b[l], bits, sgn)); return 0;
+        case PTX_MULMODE_WIDE: SIM_LANES(m, d[l] = mulwide(a[l], b[l], bits, sgn)); return 0;
+        default: SIM_LANES(m, d[l] = a[l] * b[l]); return 0;
+        }
+
+    case PTX_MAD:
+        if (isf) break;
+        switch (pi->mulmode) {
+        case PTX_MULMODE_HI: SIM_LANES(m, d[l] = mulhi(a[l], b[l], bits, sgn) + cc[l]); return 0;
+        case PTX_MULMODE_WIDE: SIM_LANES(m, d[l] = mulwide(a[l], b[l], bits, sgn) + cc[l]); return 0;
+        default:
+            if (pi->flags & PTX_F_SAT)              /* mad.lo.sat.s32: exact in int64 */
+                SIM_LANES(m, d[l] = (uint64_t)sat_s32(sim_sext(a[l], 32) * sim_sext(b[l], 32) +
+                                                      sim_sext(cc[l], 32)));
+            else SIM_LANES(m, d[l] = a[l] * b[l] + cc[l]);
+            return 0;
+        }
+
+    case PTX_MUL24: case PTX_MAD24: {
+        bool hi = pi->mulmode == PTX_MULMODE_HI, mad = pi->op == PTX_MAD24;
+        SIM_LANES(m, {
+            uint64_t p = sgn ? (uint64_t)(sim_sext(a[l], 24) * sim_sext(b[l], 24))
+                             : sim_zext(a[l], 24) * sim_zext(b[l], 24);
+            uint64_t r = hi ? p >> 16 : p;
+            d[l] = mad ? r + cc[l] : r;
+        });
+        return 0;
+    }
+
+    case PTX_SAD:
+        SIM_LANES(m, {
+            uint64_t x = a[l], y = b[l];
+            bool lt = sgn ? sim_sext(x, bits) < sim_sext(y, bits) : sim_zext(x, bits) < sim_zext(y, bits);
+            d[l] = (lt ? y - x : x - y) + cc[l];
+        });
+        return 0;
+
+    case PTX_FMA:
+        if (t == PTX_T_F32 && !(pi->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
+            (pi->rnd == PTX_RND_NONE || pi->rnd == PTX_RND_RN)) {
+            SIM_LANES(m, d[l] = sim_f32b(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(cc[l]))));
+            return 0;
+        }
+        break;
+
+    case PTX_DIV: case PTX_REM:
+        if (isf) break;
+        SIM_LANES(m, d[l] = idiv(pi->op == PTX_REM, a[l], b[l], bits, sgn));
+        return 0;
+
+    case PTX_ABS: case PTX_NEG:
+        if (isf) break;
+        if (pi->op == PTX_NEG) SIM_LANES(m, d[l] = (uint64_t)0 - a[l]);
+        else SIM_LANES(m, { int64_t x = sim_sext(a[l], bits); d[l] = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x; });
+        return 0;
+
+    case PTX_MIN: case PTX_MAX: {
+        if (isf) break;
+        bool mx = pi->op == PTX_MAX;
+        if (sgn) SIM_LANES(m, { int64_t x = sim_sext(a[l], bits), y = sim_sext(b[l], bits);
+                                d[l] = (uint64_t)((x < y) != mx ? x : y); });
+        else SIM_LANES(m, { uint64_t x = sim_zext(a[l], bits), y = sim_zext(b[l], bits);
+                            d[l] = (x < y) != mx ? x : y; });
+        return 0;
+    }
+
+    case PTX_POPC: SIM_LANES(m, d[l] = (uint64_t)__builtin_popcountll(sim_zext(a[l], bits))); return 0;
+    case PTX_CLZ:
+        SIM_LANES(m, { uint64_t x = sim_zext(a[l], bits); d[l] = x ? (uint64_t)(__builtin_clzll(x) - (64 - bits)) : (uint64_t)bits; });
+        return 0;
+    case PTX_BFIND: {
+        bool sh = pi->flags & PTX_F_SHIFTAMT;
+        SIM_LANES(m, d[l] = bfind(a[l], bits, sgn, sh));
+        return 0;
+    }
+    case PTX_BREV: SIM_LANES(m, d[l] = brev(a[l], bits)); return 0;
+    case PTX_BFE: SIM_LANES(m, d[l] = bfe(a[l], (uint32_t)b[l], (uint32_t)cc[l], bits, sgn)); return 0;
+    case PTX_BFI: {
+        const uint64_t *dd = F + in->src[4];
+        SIM_LANES(m, d[l] = bfi(a[l], b[l], (uint32_t)cc[l], (uint32_t)dd[l], bits));
+        return 0;
+    }
+    case PTX_PRMT: SIM_LANES(m, d[l] = prmt(a[l], b[l], cc[l])); return 0;
+    case PTX_DP4A: {
+        bool as = ptx_type_is_signed(pi->type), bs = ptx_type_is_signed(pi->type2);
+        SIM_LANES(m, {
+            uint64_t s = cc[l];
+            for (int i = 0; i < 4; i++) {
+                uint64_t x = (a[l] >> (8 * i)) & 0xff, y = (b[l] >> (8 * i)) & 0xff;
+                int64_t xi = as ? sim_sext(x, 8) : (int64_t)x, yi = bs ? sim_sext(y, 8) : (int64_t)y;
+                s += (uint64_t)(xi * yi);
+            }
+            d[l] = s;
+        });
+        return 0;
+    }
+
+    case PTX_DP2A: {                             /* dp2a.lo/.hi: a's halves times b's low/high bytes */
+        bool as = ptx_type_is_signed(pi->type), bs = ptx_type_is_signed(pi->type2);
+        int sh = pi->mulmode == PTX_MULMODE_HI ? 16 : 0;
+        SIM_LANES(m, {
+            uint64_t s = cc[l];
+            for (int i = 0; i < 2; i++) {
+                uint64_t x = (a[l] >> (16 * i)) & 0xffff, y = (b[l] >> (sh + 8 * i)) & 0xff;
+                int64_t xi = as ? sim_sext(x, 16) : (int64_t)x, yi = bs ? sim_sext(y, 8) : (int64_t)y;
+                s += (uint64_t)(xi * yi);
+            }
+            d[l] = s;
+        });
+        return 0;
+    }
+    case PTX_TESTP: {                            /* testp.class p, a, CLASS (an IMM operand) */
+        int cls = (int)pi->opnd[2].imm;
+        SIM_LANES(m, {
+            double x = fget(t, a[l], false);
+            int k = fpclassify(x);
+            if (t == PTX_T_F32) k = fpclassify(sim_f32(a[l]));
+            bool r;
+            switch (cls) {
+            case PTX_TESTP_FINITE: r = isfinite(x); break;
+            case PTX_TESTP_INFINITE: r = isinf(x); break;
+            case PTX_TESTP_NUMBER: r = !isnan(x); break;
+            case PTX_TESTP_NOTANUMBER: r = isnan(x); break;
+            case PTX_TESTP_NORMAL: r = k == FP_NORMAL; break;
+            default: r = k == FP_SUBNORMAL; break;
+            }
+            d[l] = r;
+        });
+        return 0;
+    }
+
+    case PTX_AND: SIM_LANES(m, d[l] = a[l] & b[l]); return 0;
+    case PTX_OR: SIM_LANES(m, d[l] = a[l] | b[l]); return 0;
+    case PTX_XOR: SIM_LANES(m, d[l] = a[l] ^ b[l]); return 0;
+    case PTX_NOT:
+        if (t == PTX_T_PRED) SIM_LANES(m, d[l] = (a[l] & 1) ^ 1);
+        else SIM_LANES(m, d[l] = ~a[l]);
+        return 0;
+    case PTX_CNOT: SIM_LANES(m, d[l] = sim_zext(a[l], bits) == 0); return 0;
+    case PTX_LOP3: {
+        const uint64_t *lut = F + in->src[4];
+        SIM_LANES(m, d[l] = lop3(a[l], b[l], cc[l], (uint32_t)lut[l] & 0xff));
+        return 0;
+    }
+    case PTX_SHL:
+        SIM_LANES(m, { uint32_t n = (uint32_t)b[l]; d[l] = n >= (uint32_t)bits ? 0 : a[l] << n; });
+        return 0;
+    case PTX_SHR:
+        if (sgn) SIM_LANES(m, { uint32_t n = (uint32_t)b[l]; if (n > (uint32_t)bits - 1) n = (uint32_t)bits - 1;
+                                d[l] = (uint64_t)(sim_sext(a[l], bits) >> n); });
+        else SIM_LANES(m, { uint32_t n = (uint32_t)b[l]; d[l] = n >= (uint32_t)bits ? 0 : sim_zext(a[l], bits) >> n; });
+        return 0;
+    case PTX_SHF: {
+        bool left = pi->flags & PTX_F_SHF_L, wrap = pi->flags & PTX_F_WRAP;
+        SIM_LANES(m, {
+            uint32_t n = (uint32_t)cc[l];
+            n = wrap ? (n & 31) : (n > 32 ? 32 : n);
+            uint64_t v = (sim_zext(b[l], 32) << 32) | sim_zext(a[l], 32);
+            d[l] = left ? (v << n) >> 32 : v >> n;
+        });
+        return 0;
+    }
+
+    case PTX_SETP: case PTX_SET: {
+        /* setp: d[|q], a, b[, c]   set: d, a, b[, c]. The parser puts q (if any)
+         * right after d; in->src offsets follow the operand order. */
+        int ia = 1;
+        bool has_q = pi->op == PTX_SETP && pi->nopnd >= 4 &&
+                     (pi->boolop == PTX_BOOL_NONE ? pi->nopnd == 4 : pi->nopnd == 5);
+        if (has_q) ia = 2;
+        const uint64_t *x = F + in->src[ia], *y = F + in->src[ia + 1];
+        uint64_t *tmp = F + c->prog.scratch_off + 32;
+        if (pi->op == PTX_SET) t = pi->type2;    /* set.cmp.dtype.stype compares stype */
+        compare(pi->cmp, t, pi->flags, x, y, tmp, m);
+        if (pi->boolop != PTX_BOOL_NONE) {
+            const uint64_t *p = F + in->src[ia + 2];
+            uint64_t pn = pi->opnd[ia + 2].neg;
+            switch (pi->boolop) {
+            case PTX_BOOL_AND: SIM_LANES(m, tmp[l] &= (p[l] & 1) ^ pn); break;
+            case PTX_BOOL_OR: SIM_LANES(m, tmp[l] |= (p[l] & 1) ^ pn); break;
+            default: SIM_LANES(m, tmp[l] ^= (p[l] & 1) ^ pn); break;
+            }
+        }
+        if (pi->op == PTX_SET) {
+            /* the destination type, when a float, gives 1.0f instead of all ones */
+            uint64_t one = pi->type == PTX_T_F32 ? sim_f32b(1.0f) : ~0ull;
+            SIM_LANES(m, d[l] = tmp[l] ? one : 0);
+            return 0;
+        }
+        if (has_q) {
+            /* q = !(a cmp b) boolop c: recompute the negated compare */
+            uint64_t *q = F + in->src[1];
+            compare(pi->cmp, t, pi->flags, x, y, q, m);
+            SIM_LANES(m, q[l] ^= 1);
+            if (pi->boolop != PTX_BOOL_NONE) {
+                const uint64_t *p = F + in->src[ia + 2];
+                uint64_t pn = pi->opnd[ia + 2].neg;
+                switch (pi->boolop) {
+                case PTX_BOOL_AND: SIM_LANES(m, q[l] &= (p[l] & 1) ^ pn); break;
+                case PTX_BOOL_OR: SIM_LANES(m, q[l] |= (p[l] & 1) ^ pn); break;
+                default: SIM_LANES(m, q[l] ^= (p[l] & 1) ^ pn); break;
+                }
+            }
+        }
+        SIM_LANES(m, d[l] = tmp[l]);
+        return 0;
+    }
+
+    case PTX_SELP: {
+        bool ng = pi->opnd[3].neg;
+        SIM_LANES(m, d[l] = ((cc[l] & 1) ^ ng) ? a[l] : b[l]);
+        return 0;
+    }
+    case PTX_SLCT: {
+        if (pi->type2 == PTX_T_F32) {
+            bool ftz = pi->flags & PTX_F_FTZ;
+            SIM_LANES(m, { float s = sim_f32(cc[l]); if (ftz) s = ftz32(s); d[l] = s >= 0.0f ? a[l] : b[l]; });
+        } else SIM_LANES(m, d[l] = sim_sext(cc[l], 32) >= 0 ? a[l] : b[l]);
+        return 0;
+    }
+
+    case PTX_CVT: {
+        ptx_type st = pi->type2;
+        if (pi->nopnd == 3 && is_x2(t)) {        /* cvt.rn.f16x2.f32 d, hi, lo */
+            ptx_type h = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+            ptx_round r = pi->rnd;
+            SIM_LANES(m, d[l] = (half_put(h, sim_f32(a[l]), r) << 16) | half_put(h, sim_f32(b[l]), r));
+            return 0;
+        }
+        /* the common ones first */
+        if (!pi->flags && !ptx_type_is_float(st) && !isf) {
+            int sb = sim_bits(st);
+            if (ptx_type_is_signed(st)) SIM_LANES(m, d[l] = (uint64_t)sim_sext(a[l], sb));
+            else SIM_LANES(m, d[l] = sim_zext(a[l], sb));
+            return 0;
+        }
+        if (t == PTX_T_F32 && st == PTX_T_S32 && !pi->flags && (pi->rnd == PTX_RND_RN || pi->rnd == PTX_RND_NONE)) {
+            SIM_LANES(m, d[l] = sim_f32b((float)(int32_t)(uint32_t)a[l]));
+            return 0;
+        }
+        if (t == PTX_T_F32 && st == PTX_T_U32 && !pi->flags && (pi->rnd == PTX_RND_RN || pi->rnd == PTX_RND_NONE)) {
+            SIM_LANES(m, d[l] = sim_f32b((float)(uint32_t)a[l]));
+            return 0;
+        }
+        SIM_LANES(m, d[l] = cvt1(pi, a[l]));
+        return 0;
+    }
+
+    case PTX_CVTA: {
+        uint64_t win;
+        switch (pi->space) {
+        case PTX_SPACE_SHARED: win = SIM_WIN_SHARED; break;
+        case PTX_SPACE_LOCAL: win = SIM_WIN_LOCAL; break;
+        case PTX_SPACE_CONST: win = SIM_WIN_CONST; break;
+        case PTX_SPACE_PARAM: win = SIM_WIN_PARAM; break;
+        default: win = 0; break;
+        }
+        int db = sim_bits(t);
+        if (pi->flags & PTX_F_TO) SIM_LANES(m, d[l] = sim_zext(a[l] - win, db));
+        else SIM_LANES(m, d[l] = sim_zext(a[l], db) + win);
+        return 0;
+    }
+    case PTX_ISSPACEP: {
+        uint64_t win = 0;
+        switch (pi->space) {
+        case PTX_SPACE_SHARED: win = SIM_WIN_SHARED; break;
+        case PTX_SPACE_LOCAL: win = SIM_WIN_LOCAL; break;
+        case PTX_SPACE_CONST: win = SIM_WIN_CONST; break;
+        case PTX_SPACE_PARAM: win = SIM_WIN_PARAM; break;
+        default: break;
+        }
+        if (win) SIM_LANES(m, d[l] = a[l] - win < SIM_WIN_SIZE);
+        else SIM_LANES(m, d[l] = a[l] < SIM_WIN_SHARED);
+        return 0;
+    }
+
+    default:
+        break;
+    }
+
+    /* the general float path */
+    if (isf) {
+        switch (pi->op) {
+        case PTX_ADD: case PTX_SUB: case PTX_MUL: case PTX_MAD: case PTX_FMA: case PTX_DIV:
+        case PTX_ABS: case PTX_NEG: case PTX_MIN: case PTX_MAX: case PTX_COPYSIGN: case PTX_RCP:
+        case PTX_SQRT: case PTX_RSQRT: case PTX_SIN: case PTX_COS: case PTX_LG2: case PTX_EX2:
+        case PTX_TANH: {
+            ptx_round r = pi->rnd;
+            bool directed = (t == PTX_T_F32 || t == PTX_T_F64) &&
+                            (r == PTX_RND_RZ || r == PTX_RND_RM || r == PTX_RND_RP);
+            int old = 0;
+            if (directed) { old = fegetround(); fesetround(fe_mode(r)); }
+            ptx_opcode op = pi->op;
+            SIM_LANES(m, d[l] = fop(op, t, pi->flags, r, a[l], b[l], cc[l]));
+            if (directed) fesetround(old);
+            return 0;
+        }
+        default: break;
+        }
+    }
+    return unsupported(c, w, in);
+}

@@ -1,0 +1,304 @@
+/* exec_mem.c - loads, stores, atomics and reductions in every state space:
+ * address translation (generic windows from cvta), bounds and alignment
+ * checks, the data movement itself, and one ws_mem_event per warp-level access.
+ * Invariant: no lane touches host memory outside its space's allocation; an
+ * access that would is a fault (or a counted warning, and the lane is skipped),
+ * and atomics apply lane by lane in lane order. */
+#include "interp_priv.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+static ws_cache_hint cache_hint(ptx_cacheop c)
+{
+    switch (c) {
+    case PTX_CACHE_CA: return WS_CACHE_CA;
+    case PTX_CACHE_CG: return WS_CACHE_CG;
+    case PTX_CACHE_CS: return WS_CACHE_CS;
+    case PTX_CACHE_LU: return WS_CACHE_LU;
+    case PTX_CACHE_CV: return WS_CACHE_CV;
+    case PTX_CACHE_WB: return WS_CACHE_WB;
+    case PTX_CACHE_WT: return WS_CACHE_WT;
+    case PTX_CACHE_NC: return WS_CACHE_NC;
+    default: return WS_CACHE_DEFAULT;
+    }
+}
+
+static const char *op_word(ptx_opcode op)
+{
+    switch (op) {
+    case PTX_ST: return "store";
+    case PTX_ATOM: return "atomic";
+    case PTX_RED: return "reduction";
+    default: return "load";
+    }
+}
+
+/* Host pointer for [a, a+n) in global memory, or NULL. */
+static inline uint8_t *global_ptr(sim_ctx *c, uint64_t a, uint32_t n)
+{
+    const sim_region *r = &c->region[c->last_region];
+    if (a >= r->base && a - r->base <= r->size && r->size - (a - r->base) >= n) return r->data + (a - r->base);
+    for (int i = 0; i < c->nregions; i++) {
+        r = &c->region[i];
+        if (a >= r->base && a - r->base <= r->size && r->size - (a - r->base) >= n) {
+            c->last_region = i;
+            return r->data + (a - r->base);
+        }
+    }
+    return NULL;
+}
+
+static int global_fault(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, uint64_t a, uint32_t n)
+{
+    const char *what = op_word(in->pi->op);
+    int best = -1;
+    uint64_t dist = UINT64_MAX;
+    bool before = false;
+    for (int i = 0; i < c->nregions; i++) {
+        const sim_region *r = &c->region[i];
+        uint64_t end = r->base + r->size, d;
+        bool b;
+        if (a < r->base) { d = r->base - a; b = true; }
+        else { d = a + n - end; b = false; }
+        if (d < dist) { dist = d; best = i; before = b; }
+    }
+    if (best < 0)
+        return sim_mem_fault(c, w, in, lane, "global %s of %u bytes at 0x%" PRIx64 " with no buffer allocated",
+                             what, n, a);
+    const sim_region *r = &c->region[best];
+    return sim_mem_fault(c, w, in, lane, "global %s of %u bytes at 0x%" PRIx64 " is %" PRIu64
+                         " bytes %s buffer '%s' (%" PRIu64 " bytes)", what, n, a, dist,
+                         before ? "before the start of" : "past the end of", r->name, r->size);
+}
+
+/* Resolves lane addresses of one space to host pointers; faulting lanes are
+ * dropped from *mask (warnings) or the call fails (errors). */
+static int translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, const uint64_t *addr,
+                     uint32_t *mask, uint32_t n, uint8_t **ptr)
+{
+    uint32_t m = *mask, keep = m;
+    const char *what = op_word(in->pi->op);
+    while (m) {
+        int l = __builtin_ctz(m);
+        m &= m - 1;
+        uint64_t a = addr[l];
+        uint8_t *p = NULL;
+        if (a % n) {
+            if (sim_mem_fault(c, w, in, l, "%s %s of %u bytes at 0x%" PRIx64 " is misaligned (must be a multiple of %u)",
+                              ws_space_name(sp), what, n, a, n)) return -1;
+            keep &= ~(1u << l);
+            continue;
+        }
+        switch (sp) {
+        case WS_SPACE_GLOBAL:
+            p = global_ptr(c, a, n);
+            if (!p) {
+                if (global_fault(c, w, in, l, a, n)) return -1;
+            }
+            break;
+        case WS_SPACE_SHARED:
+            if (a < c->shared_bytes && c->shared_bytes - a >= n) p = c->shared + a;
+            else if (sim_mem_fault(c, w, in, l, "shared %s of %u bytes at offset 0x%" PRIx64 " is outside the block's %"
+                                   PRIu64 " bytes of shared memory (%" PRIu64 " static + %" PRIu64 " dynamic)",
+                                   what, n, a, c->shared_bytes, c->shared_static, c->shared_dynamic)) return -1;
+            break;
+        case WS_SPACE_LOCAL:
+            if (a < c->local_bytes && c->local_bytes - a >= n) p = w->local + (uint64_t)l * c->local_bytes + a;
+            else if (sim_mem_fault(c, w, in, l, "local %s of %u bytes at offset 0x%" PRIx64 " is outside the thread's %"
+                                   PRIu64 "-byte local frame", what, n, a, c->local_bytes)) return -1;
+            break;
+        case WS_SPACE_CONST:
+            if (a < c->const_bytes && c->const_bytes - a >= n) p = (uint8_t *)(uintptr_t)(c->cnst + a);
+            else if (sim_mem_fault(c, w, in, l, "const %s of %u bytes at offset 0x%" PRIx64 " is outside the module's %"
+                                   PRIu64 " bytes of constant memory", what, n, a, c->const_bytes)) return -1;
+            break;
+        case WS_SPACE_PARAM:
+            if (a < c->param_bytes && c->param_bytes - a >= n) p = c->param + a;
+            else if (sim_mem_fault(c, w, in, l, "param %s of %u bytes at offset 0x%" PRIx64 " is outside the %"
+                                   PRIu64 "-byte parameter buffer", what, n, a, c->param_bytes)) return -1;
+            break;
+        }
+        if (!p) keep &= ~(1u << l);
+        ptr[l] = p;
+    }
+    *mask = keep;
+    return 0;
+}
+
+static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint32_t m, const uint64_t *addr,
+                 uint32_t elem, uint32_t vec)
+{
+    const ptx_insn *pi = in->pi;
+    ws_mem_event ev;
+    ev.seq = c->seq;
+    ev.block_linear = c->block_linear;
+    ev.block[0] = c->block[0]; ev.block[1] = c->block[1]; ev.block[2] = c->block[2];
+    ev.warp = w->index;
+    ev.warp_global = c->block_linear * c->nwarps + w->index;
+    ev.pc = (uint32_t)(in - c->prog.insns);
+    ev.src_line = pi->src_line;
+    ev.ptx_line = pi->ptx_line;
+    ev.space = sp;
+    ev.op = pi->op == PTX_ST ? WS_MEM_STORE : pi->op == PTX_ATOM ? WS_MEM_ATOMIC :
+            pi->op == PTX_RED ? WS_MEM_REDUCE : WS_MEM_LOAD;
+    ev.cache = cache_hint(pi->cache);
+    ev.width = (uint8_t)(elem * vec);
+    ev.elem_size = (uint8_t)elem;
+    ev.vec = (uint8_t)vec;
+    ev.active_mask = m;
+    for (int l = 0; l < 32; l++) ev.addr[l] = (m >> l & 1) ? addr[l] : 0;
+    c->cfg->listener(c->cfg->listener_ctx, &ev);
+}
+
+static inline uint64_t load_n(const uint8_t *p, uint32_t n)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, n);                            /* little-endian host, like the GPU */
+    return v;
+}
+
+static uint64_t atom_apply(ptx_atomop op, ptx_type t, uint64_t old, uint64_t b, uint64_t cv)
+{
+    int bits = sim_bits(t);
+    bool sgn = ptx_type_is_signed(t);
+    switch (op) {
+    case PTX_ATOM_ADD:
+        if (t == PTX_T_F32) return sim_f32b(sim_f32(old) + sim_f32(b));
+        if (t == PTX_T_F64) return sim_f64b(sim_f64(old) + sim_f64(b));
+        if (t == PTX_T_F16) return sim_f2h((double)sim_h2f((uint16_t)old) + sim_h2f((uint16_t)b), PTX_RND_RN);
+        return old + b;
+    case PTX_ATOM_MIN: case PTX_ATOM_MAX: {
+        bool mx = op == PTX_ATOM_MAX;
+        if (t == PTX_T_F32) {
+            float x = sim_f32(old), y = sim_f32(b);
+            return sim_f32b(mx ? fmaxf(x, y) : fminf(x, y));
+        }
+        if (sgn) { int64_t x = sim_sext(old, bits), y = sim_sext(b, bits); return (uint64_t)((x < y) != mx ? x : y); }
+        uint64_t x = sim_zext(old, bits), y = sim_zext(b, bits);
+        return (x < y) != mx ? x : y;
+    }
+    case PTX_ATOM_INC: {
+        uint64_t x = sim_zext(old, bits), y = sim_zext(b, bits);
+        return x >= y ? 0 : x + 1;
+    }
+    case PTX_ATOM_DEC: {
+        uint64_t x = sim_zext(old, bits), y = sim_zext(b, bits);
+        return (x == 0 || x > y) ? y : x - 1;
+    }
+    case PTX_ATOM_AND: return old & b;
+    case PTX_ATOM_OR: return old | b;
+    case PTX_ATOM_XOR: return old ^ b;
+    case PTX_ATOM_EXCH: return b;
+    case PTX_ATOM_CAS: return sim_zext(old, bits) == sim_zext(b, bits) ? cv : old;
+    default: return old;
+    }
+}
+
+/* One access of a single space by the lanes of m. */
+static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint32_t m, const uint64_t *addr)
+{
+    const ptx_insn *pi = in->pi;
+    uint64_t *F = w->file;
+    uint32_t elem = (uint32_t)ptx_type_size(pi->type), vec = pi->vec ? pi->vec : 1, n = elem * vec;
+    uint8_t *ptr[32];
+    if (elem > 8) {
+        char txt[160];
+        ptx_format_insn(c->fn, pi, txt, sizeof txt);
+        return sim_fault(c, w, in, -1, "unsupported instruction '%s' (%u-byte elements)", txt, elem);
+    }
+    if (translate(c, w, in, sp, addr, &m, n, ptr)) return -1;
+    if (!m) return 0;
+    if (sp <= WS_SPACE_LOCAL) {                  /* global, shared, local: one event each */
+        if (c->cfg->listener) emit(c, w, in, sp, m, addr, elem, vec);
+        c->seq++;
+    }
+
+    switch (pi->op) {
+    case PTX_LD: case PTX_LDU: {
+        bool sgn = ptx_type_is_signed(pi->type);
+        int eb = (int)elem * 8;
+        if (vec == 1) {
+            uint64_t *d = F + in->src[0];
+            if (elem == 4 && !sgn) SIM_LANES(m, { uint32_t v; memcpy(&v, ptr[l], 4); d[l] = v; });
+            else if (sgn) SIM_LANES(m, d[l] = (uint64_t)sim_sext(load_n(ptr[l], elem), eb));
+            else SIM_LANES(m, d[l] = load_n(ptr[l], elem));
+        } else {
+            for (uint32_t i = 0; i < vec; i++) {
+                uint64_t *d = F + in->vec[i];
+                SIM_LANES(m, { uint64_t v = load_n(ptr[l] + i * elem, elem); d[l] = sgn ? (uint64_t)sim_sext(v, eb) : v; });
+            }
+        }
+        return 0;
+    }
+    case PTX_ST:
+        if (vec == 1) {
+            const uint64_t *s = F + in->src[1];
+            SIM_LANES(m, memcpy(ptr[l], &s[l], elem));
+        } else {
+            for (uint32_t i = 0; i < vec; i++) {
+                const uint64_t *s = F + in->vec[i];
+                SIM_LANES(m, memcpy(ptr[l] + i * elem, &s[l], elem));
+            }
+        }
+        return 0;
+    case PTX_ATOM: case PTX_RED: {
+        bool red = pi->op == PTX_RED;
+        uint64_t *d = red ? NULL : F + in->src[0];
+        const uint64_t *b = F + in->src[red ? 1 : 2], *cv = F + in->src[red ? 2 : 3];
+        for (uint32_t mm = m; mm; mm &= mm - 1) {     /* lane order, one at a time */
+            int l = __builtin_ctz(mm);
+            uint64_t old = load_n(ptr[l], elem);
+            uint64_t nv = atom_apply(pi->atomop, pi->type, old, b[l], cv[l]);
+            memcpy(ptr[l], &nv, elem);
+            if (d) d[l] = ptx_type_is_signed(pi->type) ? (uint64_t)sim_sext(old, (int)elem * 8) : old;
+        }
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+static ws_space space_of(ptx_space s)
+{
+    switch (s) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: return WS_SPACE_SHARED;
+    case PTX_SPACE_LOCAL: return WS_SPACE_LOCAL;
+    case PTX_SPACE_CONST: return WS_SPACE_CONST;
+    case PTX_SPACE_PARAM: return WS_SPACE_PARAM;
+    default: return WS_SPACE_GLOBAL;
+    }
+}
+
+int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const ptx_insn *pi = in->pi;
+    const uint64_t *F = w->file;
+    uint64_t addr[32];
+    uint64_t disp = in->mem_disp;
+    if (in->mem_base >= 0) {
+        const uint64_t *base = F + in->mem_base;
+        if (in->mem_base_bits < 64) SIM_LANES(m, addr[l] = sim_zext(base[l] + disp, in->mem_base_bits));
+        else SIM_LANES(m, addr[l] = base[l] + disp);
+    } else SIM_LANES(m, addr[l] = disp);
+
+    if (pi->space != PTX_SPACE_NONE) return mem_access(c, w, in, space_of(pi->space), m, addr);
+
+    /* generic: split the lanes by the window their address falls in */
+    uint32_t gm = 0, sm = 0, lm = 0, cm = 0, pm = 0;
+    SIM_LANES(m, {
+        uint64_t a = addr[l];
+        if (a - SIM_WIN_SHARED < SIM_WIN_SIZE) { sm |= 1u << l; addr[l] = a - SIM_WIN_SHARED; }
+        else if (a - SIM_WIN_LOCAL < SIM_WIN_SIZE) { lm |= 1u << l; addr[l] = a - SIM_WIN_LOCAL; }
+        else if (a - SIM_WIN_CONST < SIM_WIN_SIZE) { cm |= 1u << l; addr[l] = a - SIM_WIN_CONST; }
+        else if (a - SIM_WIN_PARAM < SIM_WIN_SIZE) { pm |= 1u << l; addr[l] = a - SIM_WIN_PARAM; }
+        else gm |= 1u << l;
+    });
+    if (gm && mem_access(c, w, in, WS_SPACE_GLOBAL, gm, addr)) return -1;
+    if (sm && mem_access(c, w, in, WS_SPACE_SHARED, sm, addr)) return -1;
+    if (lm && mem_access(c, w, in, WS_SPACE_LOCAL, lm, addr)) return -1;
+    if (cm && mem_access(c, w, in, WS_SPACE_CONST, cm, addr)) return -1;
+    if (pm && mem_access(c, w, in, WS_SPACE_PARAM, pm, addr)) return -1;
+    return 0;
+}

@@ -1,0 +1,93 @@
+/* exec_step.c - the fetch/guard/dispatch loop of one warp: runs the path on
+ * top of its SIMT stack until it reaches a barrier, exits, has run
+ * WS_SIM_SLICE instructions, or faults.
+ * Invariant: on return the warp's stack is settled (top entry runnable) unless
+ * the warp is done, and every executed instruction has been counted. */
+#include "interp_priv.h"
+
+int sim_warp_run(sim_ctx *c, sim_warp *w)
+{
+    const sim_program *P = &c->prog;
+    uint64_t *file = w->file;
+    uint64_t *pc_count = c->res->pc_warp_count;
+    uint64_t tins = 0, wins = 0;
+    int rc = 0;
+
+    for (int k = 0; k < WS_SIM_SLICE; k++) {
+        sim_simt_entry *top = &w->stack[w->sp - 1];
+        int pc = top->pc;
+        if (pc >= P->n) {                /* fell off the end: an implicit ret */
+            w->exit_pc = P->n - 1;
+            sim_simt_exit(w, top->mask);
+            if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+            continue;
+        }
+        const sim_insn *in = &P->insns[pc];
+        uint32_t mask = top->mask, m = mask;
+        if (in->guard >= 0) m &= sim_pred_mask(file, (uint32_t)in->guard, in->guard_neg);
+        pc_count[pc]++;
+        wins++;
+        tins += (uint64_t)__builtin_popcount(mask);
+
+        switch ((sim_cls)in->cls) {
+        case SIM_CLS_ALU:
+            if (m && sim_exec_alu(c, w, in, m)) { rc = -1; goto out; }
+            top->pc = pc + 1;
+            break;
+        case SIM_CLS_MEM:
+            if (m && sim_exec_mem(c, w, in, m)) { rc = -1; goto out; }
+            top->pc = pc + 1;
+            break;
+        case SIM_CLS_WARP:
+            if (m && sim_exec_warp(c, w, in, m)) { rc = -1; goto out; }
+            top->pc = pc + 1;
+            break;
+        case SIM_CLS_NOP:
+            top->pc = pc + 1;
+            break;
+        case SIM_CLS_BRA:
+            if (sim_simt_branch(w, pc, in->target, in->ipdom, m, mask & ~m)) {
+                rc = sim_fault(c, w, in, -1, "SIMT stack overflow (%d paths)", w->sp);
+                goto out;
+            }
+            break;
+        case SIM_CLS_EXIT:
+            top->pc = pc + 1;
+            if (m) { w->exit_pc = pc; sim_simt_exit(w, m); }
+            break;
+        case SIM_CLS_BAR:
+            if (!m) { top->pc = pc + 1; break; }
+            if (m != w->live) {
+                if (m == mask && sim_simt_yield_at_barrier(w, P, pc)) continue;
+                if (m == mask && sim_simt_others_leave(w, P, m)) goto arrive;
+                rc = sim_fault(c, w, in, -1,
+                               "barrier reached by a diverged warp: lanes 0x%08x of its live lanes 0x%08x "
+                               "(__syncthreads() inside a branch not taken by the whole block?)", m, w->live);
+                goto out;
+            }
+        arrive:
+            top->pc = pc + 1;
+            w->state = SIM_W_BAR;
+            w->bar_pc = pc;
+            sim_simt_settle(w);
+            k = WS_SIM_SLICE;            /* leave after counting */
+            continue;
+        case SIM_CLS_TRAP:
+            if (!m) { top->pc = pc + 1; break; }
+            rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed");
+            goto out;
+        case SIM_CLS_UNSUPPORTED: {
+            char txt[160];
+            ptx_format_insn(P->fn, in->pi, txt, sizeof txt);
+            rc = sim_fault(c, w, in, -1, "unsupported instruction '%s'", txt);
+            goto out;
+        }
+        }
+        if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+    }
+out:
+    c->thread_insns += tins;
+    c->warp_insns += wins;
+    w->clock += wins;
+    return rc;
+}

@@ -1,0 +1,205 @@
+/* interp_priv.h - what the interpreter's files share (not a contract): the
+ * decoded program, warps, the per-launch context and the lane-loop helpers.
+ * Invariant: a register slot holds its value in its low bits; bits above the
+ * reading instruction's type width are don't-care, so every read truncates or
+ * extends by the reader's type and writers never need to mask. */
+#ifndef WS_INTERP_PRIV_H
+#define WS_INTERP_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "interp.h"
+
+#define SIM_FULL 0xffffffffu
+
+/* Generic address windows (what cvta.<space> adds). Global addresses are
+ * below WS_GLOBAL_BASE + max_host_bytes, far below these. */
+#define SIM_WIN_SHARED 0x0000100000000000ull
+#define SIM_WIN_LOCAL  0x0000200000000000ull
+#define SIM_WIN_CONST  0x0000300000000000ull
+#define SIM_WIN_PARAM  0x0000400000000000ull
+#define SIM_WIN_SIZE   0x0000000100000000ull /* 4 GiB each */
+
+/* Runs body with `l` bound to each lane of mask; contiguous loop when full so
+ * the compiler can vectorise the common case. */
+#define SIM_LANES(mask, ...) do {                                               \
+        uint32_t m_ = (mask);                                                   \
+        if (m_ == SIM_FULL) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } }   \
+        else { while (m_) { int l = __builtin_ctz(m_); m_ &= m_ - 1; __VA_ARGS__; } } \
+    } while (0)
+
+typedef enum {
+    SIM_CLS_ALU, SIM_CLS_MEM, SIM_CLS_WARP, SIM_CLS_BRA, SIM_CLS_EXIT, SIM_CLS_BAR,
+    SIM_CLS_NOP, SIM_CLS_TRAP, SIM_CLS_UNSUPPORTED
+} sim_cls;
+
+/* One decoded instruction. Every operand is an offset (in uint64 words) into
+ * the warp's value file, where 32 consecutive words hold its lanes:
+ * registers, special registers, immediates and symbol addresses alike. */
+typedef struct {
+    const ptx_insn *pi;
+    uint8_t cls;              /* sim_cls */
+    bool reads_clock;         /* refresh %clock before running */
+    bool leaves_quietly;      /* every path from here reaches the exit with no barrier, memory or
+                                 warp-level instruction on the way (a `return` in the source) */
+    int32_t target;           /* bra: target pc */
+    int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit) */
+    int32_t guard;            /* file offset of the guard predicate, -1 = none */
+    bool guard_neg;
+    uint32_t src[PTX_MAX_OPND]; /* file offset per operand (REG/IMM/SREG/SYM; sinks -> scratch) */
+    uint32_t vec[4];          /* the VEC operand's elements (sinks -> scratch) */
+    int vec_opnd;             /* index of the VEC operand, -1 = none */
+    int vec_n;
+    int mem_opnd;             /* index of the MEM operand, -1 = none */
+    int32_t mem_base;         /* file offset of the address register, -1 = none */
+    int mem_base_bits;        /* its width: 32-bit registers wrap addresses at 2^32 */
+    uint64_t mem_disp;        /* constant part: offset (+ symbol address) */
+} sim_insn;
+
+typedef struct {
+    const ptx_function *fn;
+    int n;                    /* instructions; pc == n is the function's exit */
+    sim_insn *insns;
+    uint32_t sreg_off;        /* file offset of special register 0 */
+    uint32_t imm_off;         /* file offset of the first immediate */
+    uint32_t scratch_off;     /* two scratch lanes-arrays (sink targets, temporaries) */
+    uint32_t file_words;      /* total words per warp */
+    int nimm;
+    uint64_t *imm;            /* nimm values (broadcast into each warp's file) */
+} sim_program;
+
+typedef struct {
+    int32_t pc;               /* next instruction of this path */
+    int32_t rpc;              /* pop when pc reaches it; -1 = bottom entry */
+    uint32_t mask;
+} sim_simt_entry;
+
+enum { SIM_W_RUN, SIM_W_BAR, SIM_W_DONE };
+
+typedef struct {
+    uint64_t *file;           /* regs | sregs | imms | scratch, 32 lanes each */
+    sim_simt_entry *stack;
+    int sp, cap;
+    uint32_t exists;          /* lanes that hold a thread of the block */
+    uint32_t live;            /* lanes that have not exited */
+    uint32_t carry;           /* add.cc carry flag per lane */
+    int state;                /* SIM_W_* */
+    int bar_pc;               /* pc of the barrier it waits at */
+    int exit_pc;              /* pc of the last exit/ret, for messages; -1 = none */
+    uint32_t index;           /* warp index in the block */
+    uint8_t *local;           /* 32 frames of local_bytes each */
+    uint64_t clock;           /* warp-level instructions run, for %clock */
+    int exit_node;            /* the function's exit pc (prog.n) */
+} sim_warp;
+
+typedef struct {
+    const char *name;         /* buffer name for messages */
+    uint64_t base, size;
+    uint8_t *data;
+} sim_region;
+
+typedef struct sim_ctx {
+    const ws_sim_config *cfg;
+    const ws_launch *L;
+    const ptx_function *fn;
+    const ptx_module *mod;
+    ws_sim_result *res;
+    ws_error *err;
+    sim_program prog;
+    char kname[WS_NAME_MAX + 8];  /* kernel name for messages */
+    /* memory */
+    int nregions;             /* buffers, then module globals if any */
+    sim_region region[WS_MAX_BUFFERS + 1];
+    uint8_t *param;
+    uint64_t param_bytes;
+    const uint8_t *cnst;
+    uint64_t const_bytes;
+    uint8_t *shared;
+    uint64_t shared_bytes;    /* static + dynamic */
+    uint64_t shared_static, shared_dynamic;
+    uint64_t local_bytes;     /* per thread */
+    /* block being run */
+    uint32_t block[3];
+    uint32_t block_linear;
+    uint32_t nwarps;
+    sim_warp *warps;
+    /* counters */
+    uint64_t seq;
+    uint64_t budget;
+    uint64_t thread_insns, warp_insns;
+    int last_region;          /* lookup cache */
+} sim_ctx;
+
+/* --- value helpers ------------------------------------------------------- */
+static inline float sim_f32(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
+static inline uint64_t sim_f32b(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double sim_f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t sim_f64b(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static inline int64_t sim_sext(uint64_t v, int bits)
+{
+    return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+static inline uint64_t sim_zext(uint64_t v, int bits)
+{
+    return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+static inline int sim_bits(ptx_type t) { return t == PTX_T_PRED ? 1 : ptx_type_size(t) * 8; }
+
+/* Lanes of predicate slot `off` that are true (xor neg). */
+static inline uint32_t sim_pred_mask(const uint64_t *file, uint32_t off, bool neg)
+{
+    const uint64_t *p = file + off;
+    uint32_t m = 0;
+    for (int l = 0; l < 32; l++) m |= (uint32_t)(p[l] & 1) << l;
+    return neg ? ~m : m;
+}
+
+/* --- half precision (exec_alu.c) ---------------------------------------- */
+float sim_h2f(uint16_t h);
+float sim_bf2f(uint16_t h);
+uint16_t sim_f2h(double x, ptx_round rnd);   /* IEEE binary16, rounding mode (RN default) */
+uint16_t sim_f2bf(double x, ptx_round rnd);
+
+/* decode.c: builds c->prog from c->fn (needs the regions placed). */
+int sim_decode(sim_ctx *c);
+void sim_program_free(sim_program *p);
+
+/* --- the parts ------------------------------------------------------------ */
+/* simt.c: immediate post-dominators (ipdom[i] for every instruction; n = exit). */
+int sim_simt_ipdom(const ptx_function *fn, int32_t *ipdom);
+/* The warp's top path splits: `taken` lanes go to target, `fall` to pc+1. */
+int sim_simt_branch(sim_warp *w, int pc, int target, int ipdom, uint32_t taken, uint32_t fall);
+/* Lanes leave for good (exit/ret): removed from every path. */
+void sim_simt_exit(sim_warp *w, uint32_t lanes);
+/* Pops finished paths; returns false when the warp has no lanes left. */
+bool sim_simt_settle(sim_warp *w);
+/* The top path reached the barrier at pc holding only some live lanes: let
+ * its sibling path run first (it may exit, or reach the same barrier and
+ * merge). Returns false when no sibling can run: a truly diverged barrier. */
+bool sim_simt_yield_at_barrier(sim_warp *w, const sim_program *p, int pc);
+/* True when every live lane missing from the top path waits where nothing but
+ * leaving lies ahead (the kernel's final ret after `if (i >= n) return;`): the
+ * barrier need not wait for lanes that have, in the source, returned. */
+bool sim_simt_others_leave(const sim_warp *w, const sim_program *p, uint32_t m);
+/* Fills insns[].leaves_quietly (decode time; needs insns[].cls). */
+void sim_simt_leaves_quietly(const ptx_function *fn, sim_program *p);
+
+int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+
+/* exec_step.c: runs warp w until barrier, exit, slice or error.
+ * Returns 0, or -1 with c->err set. */
+int sim_warp_run(sim_ctx *c, sim_warp *w);
+
+/* interp.c: error naming kernel, block, warp, lane (-1 = none) and the
+ * instruction's source line; returns -1. */
+int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Memory fault: an error, or a counted warning when the config asks (returns 0 then). */
+int sim_mem_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+#endif
