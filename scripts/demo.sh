@@ -1,0 +1,30 @@
+#!/bin/sh
+# The main job (`make demo`): a tour of the catalog through the simulator,
+# showing each seed lesson in numbers, then the GPU results recorded in results/.
+set -e
+WS=${WS:-build/warpscope}
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+say "The catalog"
+$WS list
+
+say "Coalescing: a float copy vs stride 2 (sectors per request)"
+$WS sim --compare copy_float stride_2
+
+say "Shared memory: a 32x32 tile read by column, unpadded vs padded"
+$WS sim --compare tile_column_32 tile_column_33
+
+say "Transpose: naive vs padded shared tile"
+$WS sim --compare transpose_naive transpose_padded
+
+say "Reduction: interleaved (tid % (2*s)) vs warp shuffles"
+$WS sim --compare reduce_interleaved reduce_shuffle
+
+say "Matrix multiply: naive vs tiled 32"
+$WS sim --compare matmul_naive matmul_tiled32
+
+say "Occupancy: 13 vs 256 threads per block"
+$WS sim --compare occupancy_13 occupancy_256
+
+say "Recorded GPU results (results/)"
+ls results/*.md 2>/dev/null && cat results/*.md || echo "no GPU results recorded yet"
