@@ -33,15 +33,22 @@ const char *viz_cat_metric(viz_cat c)
     return (unsigned)c < VIZ_CAT_COUNT ? names[c] : "?";
 }
 
-viz_cat viz_step_cat(const viz_step *s)
+viz_cat viz_cat_of(ws_space sp, ws_mem_op op)
 {
-    bool st = s->op == WS_MEM_STORE || s->op == WS_MEM_REDUCE;
-    switch (s->space) {
+    if (op != WS_MEM_LOAD && op != WS_MEM_STORE)
+        return VIZ_CAT_COUNT; /* ncu counts atomics and reductions under their own metrics */
+    bool st = op == WS_MEM_STORE;
+    switch (sp) {
     case WS_SPACE_GLOBAL: return st ? VIZ_CAT_GLOBAL_ST : VIZ_CAT_GLOBAL_LD;
     case WS_SPACE_LOCAL: return st ? VIZ_CAT_LOCAL_ST : VIZ_CAT_LOCAL_LD;
     case WS_SPACE_SHARED: return st ? VIZ_CAT_SHARED_ST : VIZ_CAT_SHARED_LD;
     default: return VIZ_CAT_COUNT;
     }
+}
+
+viz_cat viz_step_cat(const viz_step *s)
+{
+    return viz_cat_of(s->space, s->op);
 }
 
 /* ---- shared memory: banks, rows, groups ------------------------------------- */
@@ -158,7 +165,7 @@ static uint64_t mapped(const viz_step *s, int lane, uint64_t a)
     return (a / 4) * 128 + 4 * (uint64_t)lane + a % 4; /* consecutive words by consecutive lanes */
 }
 
-static int line_slot_insert(viz_step *s, uint64_t line)
+int viz_step_line_slot(viz_step *s, uint64_t line)
 {
     int i = 0;
     while (i < s->nlines && s->lines[i].line < line)
@@ -193,7 +200,7 @@ static void from_global(viz_step *s)
         nactive++;
         for (int k = 0; k < s->width; k++) {
             uint64_t m = mapped(s, l, ln->addr + (uint64_t)k);
-            int slot = line_slot_insert(s, m / 128);
+            int slot = viz_step_line_slot(s, m / 128);
             if (slot < 0)
                 continue;
             int sec = (int)((m / 32) % 4);

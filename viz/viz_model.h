@@ -117,11 +117,18 @@ typedef struct viz_step {
  * the memory models' results. Totals are left zero. */
 void viz_step_from_event(viz_step *s, const ws_mem_event *ev);
 
+/* The slot of 128-B line `line` in s->lines, inserted (zeroed, order kept) when absent;
+ * -1 when the step already holds VIZ_MAX_LINES lines. */
+int viz_step_line_slot(viz_step *s, uint64_t line);
+
 /* Re-derives conflict marks and lane sharers after lane groups were changed. */
 void viz_step_mark_conflicts(viz_step *s);
 
 /* Adds the step's own counts into t (the running total after it). */
 void viz_totals_add(viz_totals *t, const viz_step *s);
+/* The counter category of a (space, op): loads and stores of global, local and shared
+ * memory; atomics, reductions and const/param give VIZ_CAT_COUNT (not in the table). */
+viz_cat viz_cat_of(ws_space sp, ws_mem_op op);
 viz_cat viz_step_cat(const viz_step *s);
 
 /* Measured and predicted throughput for the panel; a value < 0 is unknown. */

@@ -439,7 +439,8 @@ static void draw_lanes(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layou
             snprintf(a, sizeof a, "b%u", ln->bank);
         else
             snprintf(a, sizeof a, "s%u", ln->sector);
-        text_right(r, f->mono_small, c.x + c.w - 3, c.y + 3, shared && ln->conflict ? VIZ_RGB_CONFLICT : VIZ_RGB_DIM, a);
+        if (c.w >= 44)
+            text_right(r, f->mono_small, c.x + c.w - 3, c.y + 3, shared && ln->conflict ? VIZ_RGB_CONFLICT : VIZ_RGB_DIM, a);
         if (shared || local)
             snprintf(a, sizeof a, "%" PRIx64, ln->addr);
         else
@@ -457,12 +458,16 @@ static void draw_lanes(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layou
 /* ---- memory: shared bank grid ---------------------------------------------------------- */
 
 static void draw_legend(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layout *p, const uint32_t *rgb,
-                        const char *const *names, int n)
+                        const char *const *names, const char *const *short_names, int n)
 {
+    int need = 0;
+    for (int i = 0; i < n; i++)
+        need += 28 + viz_text_width(f->sans_small, names[i]);
+    const char *const *use = need <= p->grid.w * 3 / 4 ? names : short_names;
     int x = p->grid.x + 4, y = p->grid.y + p->grid.h + 5;
     for (int i = 0; i < n; i++) {
         fill(r, (SDL_Rect){x, y + 2, 10, 10}, rgb[i], 255);
-        x = text(r, f->sans_small, x + 14, y, VIZ_RGB_DIM, names[i]) + 14;
+        x = text(r, f->sans_small, x + 14, y, VIZ_RGB_DIM, use[i]) + 14;
     }
 }
 
@@ -638,7 +643,8 @@ static void draw_banks(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layou
     static const uint32_t lrgb[] = {VIZ_RGB_ACCESS, VIZ_RGB_BROADCAST, VIZ_RGB_CONFLICT};
     static const char *const lname[] = {"word served in its own wavefront", "broadcast (lanes share a word)",
                                         "bank conflict (bank needs several words)"};
-    draw_legend(r, f, p, lrgb, lname, 3);
+    static const char *const sname[] = {"word", "broadcast", "bank conflict"};
+    draw_legend(r, f, p, lrgb, lname, sname, 3);
 }
 
 /* ---- memory: global/local lines and sectors -------------------------------------------- */
@@ -689,7 +695,8 @@ static void draw_sectors(SDL_Renderer *r, const viz_fonts *f, const viz_pane_lay
             continue;
         SDL_Rect c = viz_layout_sector_cell(p, n, ln->line_slot, ln->sector);
         uint64_t off = st->space == WS_SPACE_LOCAL ? (uint64_t)l * 4 % 32 : ln->addr % 32;
-        fan_line(r, p, l, c.x + (int)(off * (uint64_t)c.w / 32) + 1, c.y - 1, lane_rgb(l), 150, phase * 1.3);
+        fan_line(r, p, l, c.x + (int)(off * (uint64_t)c.w / 32) + 1, c.y - 1, lane_rgb(l), n > 8 ? 80 : 150,
+                 phase * 1.3);
     }
     uint64_t first = n ? st->lines[0].line : 0;
     for (int i = 0; i < n; i++) {
@@ -702,9 +709,12 @@ static void draw_sectors(SDL_Renderer *r, const viz_fonts *f, const viz_pane_lay
         else if (i == 0)
             snprintf(buf, sizeof buf, "line %" PRIu64, ln->line);
         else
-            snprintf(buf, sizeof buf, "+%" PRIu64, (ln->line - first) * 128);
-        if (viz_layout_sector_labels(p, n))
-            viz_text_draw_fit(r, f->mono_small, c0.x, c0.y - 13, lw, col(VIZ_RGB_DIM, 255), buf);
+            snprintf(buf, sizeof buf, "+0x%" PRIx64, (ln->line - first) * 128);
+        if (viz_layout_sector_labels(p, n)) {
+            int tw = viz_text_width(f->mono_small, buf);
+            fill(r, (SDL_Rect){c0.x - 1, c0.y - 14, (tw < lw ? tw : lw) + 4, 13}, VIZ_RGB_PANEL, 255);
+            viz_text_draw_fit(r, f->mono_small, c0.x + 1, c0.y - 13, lw, col(VIZ_RGB_DIM, 255), buf);
+        }
         /* the 128-byte line frame behind its sectors */
         fill(r, (SDL_Rect){c0.x - 1, c0.y - 1, lw + 2, c0.h + 2}, VIZ_RGB_BORDER, 255);
         for (int k = 0; k < 4; k++) {
@@ -733,9 +743,10 @@ static void draw_sectors(SDL_Renderer *r, const viz_fonts *f, const viz_pane_lay
     static const uint32_t lrgb[] = {VIZ_RGB_L1, VIZ_RGB_L2, VIZ_RGB_DRAM, VIZ_RGB_WRITE, VIZ_RGB_TOUCHED,
                                     VIZ_RGB_EMPTY};
     static const char *const lname[] = {"L1 hit", "L2 hit", "DRAM", "written", "touched", "not touched"};
-    draw_legend(r, f, p, lrgb, lname, 6);
-    text_right(r, f->sans_small, p->grid.x + p->grid.w, p->grid.y + p->grid.h + 5, VIZ_RGB_DIM,
-               "128-B lines of four 32-B sectors; bar = bytes used");
+    draw_legend(r, f, p, lrgb, lname, lname, 6);
+    if (p->grid.w >= 900)
+        text_right(r, f->sans_small, p->grid.x + p->grid.w, p->grid.y + p->grid.h + 5, VIZ_RGB_DIM,
+                   "128-B lines of four 32-B sectors; bar = bytes used");
 }
 
 static void draw_mem(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layout *p, const viz_pane_state *ps,
@@ -761,7 +772,8 @@ static uint32_t eff_rgb(double pct)
 
 static void draw_totals(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layout *p, const viz_pane_state *ps)
 {
-    panel(r, f, p->totals, "RUNNING TOTALS  so far \xC2\xB7 last column: the whole launch");
+    panel(r, f, p->totals, p->totals.w >= 480 ? "RUNNING TOTALS  so far \xC2\xB7 last column: the whole launch"
+                                              : "TOTALS  so far \xC2\xB7 launch");
     if (!ps->rec)
         return;
     const viz_totals *t = ps->step ? &ps->step->totals : NULL;
@@ -770,8 +782,9 @@ static void draw_totals(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layo
     int cx[6] = {x0, x0 + w * 38 / 100, x0 + w * 55 / 100, x0 + w * 69 / 100, x0 + w * 83 / 100, x0 + w};
     int y = p->totals.y + 26;
     static const char *hd[] = {"requests", "sect./wavef.", "ideal", "efficiency", "launch"};
+    static const char *hd_short[] = {"req.", "sect/wf", "ideal", "eff.", "launch"};
     for (int i = 0; i < 5; i++)
-        text_right(r, f->sans_small, cx[i + 1], y, VIZ_RGB_DIM, hd[i]);
+        text_right(r, f->sans_small, cx[i + 1], y, VIZ_RGB_DIM, w >= 460 ? hd[i] : hd_short[i]);
     y += 17;
     char b1[32];
     int rows = 0;
@@ -801,10 +814,10 @@ static void draw_totals(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layo
     if (t) {
         char buf[200], n1[32], n2[32], n3[32];
         uint64_t lookups = t->l1_hit_sectors + t->l2_hit_sectors + t->dram_sectors;
-        if (lookups)
-            snprintf(buf, sizeof buf, "L1 hit %.0f%% \xC2\xB7 L2 hit sectors %s \xC2\xB7 DRAM %s sectors (%s B)",
-                     100.0 * (double)t->l1_hit_sectors / (double)lookups, num(n1, sizeof n1, t->l2_hit_sectors),
-                     num(n2, sizeof n2, t->dram_sectors), num(n3, sizeof n3, t->dram_sectors * 32));
+        if (lookups + t->write_sectors)
+            snprintf(buf, sizeof buf, "sectors: L1 hit %.0f%% \xC2\xB7 L2 hit %s \xC2\xB7 from DRAM %s \xC2\xB7 written %s",
+                     lookups ? 100.0 * (double)t->l1_hit_sectors / (double)lookups : 0.0, num(n1, sizeof n1, t->l2_hit_sectors),
+                     num(n2, sizeof n2, t->dram_sectors), num(n3, sizeof n3, t->write_sectors));
         else
             snprintf(buf, sizeof buf, "%s warp-level memory instructions so far",
                      num(n1, sizeof n1, t->instructions));
@@ -815,7 +828,8 @@ static void draw_totals(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layo
 static void draw_throughput(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layout *p,
                             const viz_pane_state *ps)
 {
-    panel(r, f, p->throughput, "THROUGHPUT  (effective GB/s, 1 GB = 1e9 B)");
+    panel(r, f, p->throughput, p->throughput.w >= 300 ? "THROUGHPUT  (effective GB/s, 1 GB = 1e9 B)"
+                                                      : "THROUGHPUT  (GB/s)");
     if (!ps->rec)
         return;
     const viz_throughput *tp = &ps->rec->tp;
@@ -844,9 +858,14 @@ static void draw_throughput(SDL_Renderer *r, const viz_fonts *f, const viz_pane_
         int bw = w - lab;
         fill(r, (SDL_Rect){x + lab, yy + 3, bw, bh - 8}, VIZ_RGB_EMPTY, 255);
         if (v[i] >= 0) {
-            fill(r, (SDL_Rect){x + lab, yy + 3, (int)(bw * v[i] / mx), bh - 8}, rgb[i], 255);
+            int len = (int)(bw * v[i] / mx);
+            fill(r, (SDL_Rect){x + lab, yy + 3, len, bh - 8}, rgb[i], 255);
             snprintf(buf, sizeof buf, "%.0f", v[i]);
-            text(r, f->mono_small, x + lab + 4, yy + 3 + (bh - 8 - 12) / 2, 0x0D1017u, buf);
+            int tw = viz_text_width(f->mono_small, buf);
+            if (len >= tw + 8)
+                text(r, f->mono_small, x + lab + 4, yy + 3 + (bh - 8 - 12) / 2, 0x0D1017u, buf);
+            else
+                text(r, f->mono_small, x + lab + len + 4, yy + 3 + (bh - 8 - 12) / 2, VIZ_RGB_TEXT, buf);
         } else {
             text(r, f->mono_small, x + lab + 4, yy + 3 + (bh - 8 - 12) / 2, VIZ_RGB_DIM, "unknown");
         }
