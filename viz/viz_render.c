@@ -12,7 +12,7 @@
 
 const viz_key_help viz_keys[] = {
     {"space", "play / pause"},
-    {"\xE2\x86\x92 / \xE2\x86\x90", "step forward / back"},
+    {"Right / Left", "step forward / back (Shift: 10 steps)"},
     {"Home / End", "first / last step"},
     {"+ / -", "faster / slower"},
     {"w / W", "next / previous warp"},
@@ -463,7 +463,7 @@ static void draw_legend(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layo
     int need = 0;
     for (int i = 0; i < n; i++)
         need += 28 + viz_text_width(f->sans_small, names[i]);
-    const char *const *use = need <= p->grid.w * 3 / 4 ? names : short_names;
+    const char *const *use = need <= p->grid.w - 20 ? names : short_names;
     int x = p->grid.x + 4, y = p->grid.y + p->grid.h + 5;
     for (int i = 0; i < n; i++) {
         fill(r, (SDL_Rect){x, y + 2, 10, 10}, rgb[i], 255);
