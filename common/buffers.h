@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include "desc.h"
 
+/* What the reference SplitMix64 next() returns when its state is x before the
+ * call: mix(x + 0x9e3779b97f4a7c15), e.g. ws_splitmix64(0) == 0xe220a8397b1dcdaf.
+ * Random buffers hash the counter seed + k with it (counter-based, so any
+ * scalar can be computed on its own). */
 uint64_t ws_splitmix64(uint64_t x);
 
 /* Fills dst (b->bytes long) with the buffer's initial contents. */
@@ -22,7 +26,7 @@ void ws_buffer_fill(const ws_buffer *b, void *dst);
 
 /* Compares a result with the expected contents, scalar by scalar: bit-exact
  * when b->tol == 0, else |got-want| <= tol * max(1, |want|). Returns the index of
- * the first differing scalar, or -1 when they agree; *got_out/*want_out get the
+ * the first differing scalar, or -1 when they agree; *got_out and *want_out get the
  * two values as doubles (may be NULL). */
 int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want,
                           double *got_out, double *want_out);

@@ -38,6 +38,10 @@ int ws_catalog_resolve(ws_catalog *c, const char *arg, const ws_desc_file **file
  * "// warpscope-source-hash: <16 hex>" header matches ws_source_hash(file->source);
  * otherwise compiled for arch (e.g. "sm_90") with line information. */
 struct ptx_module *ws_catalog_ptx(const ws_desc_file *f, const char *arch, ws_error *err);
+/* Same, and writes into how (may be NULL) where the PTX came from, e.g.
+ * "demos/transpose.ptx (checked in, fresh)" or "compiled now with nvrtc for sm_90". */
+struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, char *how, size_t how_cap,
+                                     ws_error *err);
 
 /* FNV-1a 64 of the source text: the freshness key written into generated PTX. */
 unsigned long long ws_source_hash(const char *text, size_t len);

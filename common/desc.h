@@ -189,5 +189,13 @@ ws_expr *ws_expr_parse(const char *src, const char *file, int line, int col, ws_
 int ws_expr_eval(const ws_expr *e, int n, const char names[][WS_NAME_MAX], const int64_t *values,
                  int64_t *out, ws_error *err);
 void ws_expr_free(ws_expr *e);
+/* The text the expression was parsed from ("W*H"), for listings. */
+const char *ws_expr_source(const ws_expr *e);
+/* Line and column where the expression's text starts (for messages about its value). */
+void ws_expr_location(const ws_expr *e, int *line, int *col);
+/* The leftmost identifier in e that is not among names[0..n), with its column
+ * in *col; NULL when every identifier is known. Lets a parser reject unknown or
+ * not-yet-declared parameters before anything is evaluated. */
+const char *ws_expr_first_unknown(const ws_expr *e, int n, const char names[][WS_NAME_MAX], int *col);
 
 #endif

@@ -9,10 +9,10 @@ say "The catalog"
 $WS list
 
 say "Coalescing: a float copy vs stride 2 (sectors per request)"
-$WS sim --compare copy_float stride_2
+$WS sim --compare stride_copy_s1 stride_copy_s2
 
 say "Shared memory: a 32x32 tile read by column, unpadded vs padded"
-$WS sim --compare tile_column_32 tile_column_33
+$WS sim --compare tile_column_read tile_column_read_padded
 
 say "Transpose: naive vs padded shared tile"
 $WS sim --compare transpose_naive transpose_padded
@@ -24,7 +24,7 @@ say "Matrix multiply: naive vs tiled 32"
 $WS sim --compare matmul_naive matmul_tiled32
 
 say "Occupancy: 13 vs 256 threads per block"
-$WS sim --compare occupancy_13 occupancy_256
+$WS sim --compare saxpy_block13 saxpy_block256
 
 say "Recorded GPU results (results/)"
 ls results/*.md 2>/dev/null && cat results/*.md || echo "no GPU results recorded yet"

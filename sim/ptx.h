@@ -62,6 +62,29 @@ typedef enum {
 
 const char *ptx_opcode_name(ptx_opcode op); /* "ld" */
 
+/* testp.<class>: the class travels as an extra IMM operand (testp p, a, CLASS). */
+typedef enum { PTX_TESTP_FINITE = 1, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER, PTX_TESTP_NOTANUMBER,
+               PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL } ptx_testp_class;
+
+/* Operand layout (what ptx_parse produces; the interpreter relies on it):
+ * - Operands appear in PTX text order. A "d|p" destination pair (setp p|q, shfl.sync d|p,
+ *   match.all d|p) becomes two consecutive operands, so e.g. shfl.sync has 6 operands
+ *   with the predicate and 5 without; setp has 3 + (second predicate) + (boolop source).
+ * - ld/ldu: opnd[0] REG/VEC/SINK, opnd[1] MEM.  st: opnd[0] MEM, opnd[1] REG/VEC/IMM.
+ *   atom: d, MEM, b[, c].  red: MEM, b.  prefetch: MEM.  MEM appears nowhere else.
+ *   For .v2/.v4 the VEC has exactly `vec` elements.
+ * - call: opnd[0] the return-value SYM (kind NONE when the callee returns nothing),
+ *   opnd[1] LABEL whose target is the callee's index in ptx_module.funcs (not an
+ *   instruction index), opnd[2..] the argument SYMs (at most 4).
+ * - match.any/.all: the mode is in `vote` (PTX_VOTE_ANY / PTX_VOTE_ALL).
+ *   redux.sync.<op>: the op is in `atomop`.  dp2a.lo/.hi: in `mulmode`.
+ * - A function's return value (.func (.param .b32 r) f(...)) is a PARAM symbol that is
+ *   not in param_syms, placed after the parameters (param_bytes covers it).
+ *   .param variables declared inside a body (call arguments) are VAR symbols in
+ *   PTX_SPACE_PARAM whose offset is in the thread's local frame (local_bytes covers them).
+ * - src_file/src_line: for code inlined from a header the .loc's inlined_at location,
+ *   i.e. the line in the user's file that the compiler inlined from. */
+
 /* Modifiers. Each instruction keeps the ones PTX allows for its opcode. */
 typedef enum { PTX_CMP_NONE = 0, PTX_CMP_EQ, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE, PTX_CMP_GT, PTX_CMP_GE,
                PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS, PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU,
@@ -89,6 +112,8 @@ enum { /* flags */
     PTX_F_TO = 1u << 12,    /* cvta.to.<space> (else cvta.<space>: space -> generic) */
     PTX_F_RELAXED = 1u << 13, PTX_F_ACQUIRE = 1u << 14, PTX_F_RELEASE = 1u << 15,
     PTX_F_SHIFTAMT = 1u << 16, /* bfind.shiftamt */
+    PTX_F_WARP = 1u << 17,     /* bar.warp.sync (op PTX_BAR, bar PTX_BAR_SYNC): a warp-level
+                                  sync with a member mask, NOT a CTA barrier (added by the parser) */
     PTX_F_NOFTZ_DEFAULT = 0
 };
 
@@ -103,6 +128,8 @@ typedef enum {
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
     PTX_SREG_COUNT
 } ptx_sreg;
+
+const char *ptx_sreg_name(ptx_sreg r); /* "%tid.x" */
 
 typedef enum {
     PTX_OPND_NONE = 0,

@@ -1,0 +1,372 @@
+/* catalog.c - finding kernels: the catalog folder, resolving what the user
+ * typed (a name, a .cu, a .cu:name) to a description, and the PTX for a file
+ * (checked-in when its source hash matches, else compiled now).
+ * Invariant: a loaded catalog has unique description names across its files,
+ * and its files are sorted by path, so listings and lookups are reproducible. */
+#include "catalog.h"
+#include "ptxgen.h"
+#include "../sim/ptx.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+unsigned long long ws_source_hash(const char *text, size_t len)
+{
+    unsigned long long h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ull;                    /* FNV 64 prime */
+    }
+    return h;
+}
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int ws_catalog_dir(char *out, size_t cap, ws_error *err)
+{
+    const char *env = getenv("WARPSCOPE_CATALOG");
+    if (env && *env) {
+        if (!is_dir(env)) {
+            ws_error_set(err, "<environment>", 0, 0, "WARPSCOPE_CATALOG='%s' is not a folder", env);
+            return -1;
+        }
+        snprintf(out, cap, "%s", env);
+        return 0;
+    }
+    /* <dir of the executable>/../demos, shown as ./demos when that is the same folder */
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            char cand[PATH_MAX + 16];
+            snprintf(cand, sizeof cand, "%s/../demos", exe);
+            if (is_dir(cand)) {
+                if (is_dir("demos") && same_file(cand, "demos")) snprintf(out, cap, "demos");
+                else snprintf(out, cap, "%s", cand);
+                return 0;
+            }
+        }
+    }
+    if (is_dir("demos")) {
+        snprintf(out, cap, "demos");
+        return 0;
+    }
+    ws_error_set(err, "<catalog>", 0, 0, "no catalog folder: set WARPSCOPE_CATALOG, or run from the warpscope "
+                                         "folder (demos/ next to build/)");
+    return -1;
+}
+
+void ws_catalog_free(ws_catalog *c)
+{
+    if (!c) return;
+    for (int i = 0; i < c->nfiles; i++) ws_desc_free(c->files[i]);
+    free(c->files);
+    free(c);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int ws_catalog_load(const char *dir, ws_catalog **out, ws_error *err)
+{
+    *out = NULL;
+    char dbuf[WS_PATH_MAX];
+    if (!dir) {
+        if (ws_catalog_dir(dbuf, sizeof dbuf, err)) return -1;
+        dir = dbuf;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        ws_error_set(err, dir, 0, 0, "cannot open the catalog folder: %s", strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    int rc = -1;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 3, ".cu") || e->d_name[0] == '.') continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **nn = realloc(names, (size_t)cap * sizeof *nn);
+            if (!nn) goto oom;
+            names = nn;
+        }
+        size_t pl = strlen(dir) + l + 2;
+        if (!(names[n] = malloc(pl))) goto oom;
+        snprintf(names[n], pl, "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(d);
+    d = NULL;
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    ws_catalog *c = calloc(1, sizeof *c);
+    if (!c || (n && !(c->files = calloc((size_t)n, sizeof *c->files)))) { free(c); goto oom; }
+    snprintf(c->dir, sizeof c->dir, "%s", dir);
+    for (int i = 0; i < n; i++) {
+        ws_desc_file *f;
+        if (ws_desc_load(names[i], &f, err)) {
+            ws_catalog_free(c);
+            goto done;
+        }
+        c->files[c->nfiles++] = f;
+        /* names are unique across the catalog: a bare name must mean one kernel */
+        for (int k = 0; k < f->nkernels; k++)
+            for (int j = 0; j < c->nfiles - 1; j++) {
+                const ws_kernel_desc *other = ws_desc_find(c->files[j], f->kernels[k].name);
+                if (other) {
+                    ws_error_set(err, f->path, f->kernels[k].line, 0,
+                                 "description '%s' is already defined in %s:%d; catalog names must be unique",
+                                 f->kernels[k].name, c->files[j]->path, other->line);
+                    ws_catalog_free(c);
+                    goto done;
+                }
+            }
+    }
+    *out = c;
+    rc = 0;
+    goto done;
+oom:
+    ws_error_set(err, dir, 0, 0, "out of memory");
+done:
+    if (d) closedir(d);
+    for (int i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return rc;
+}
+
+/* Levenshtein distance, capped, for "did you mean" suggestions. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 99;
+    int row[64];
+    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int prev = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int cur = row[j];
+            int best = prev + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best) best = row[j] + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+    size_t l = strlen(suffix);
+    return n >= l && !memcmp(s + n - l, suffix, l);
+}
+
+int ws_catalog_resolve(ws_catalog *c, const char *arg, const ws_desc_file **file, const ws_kernel_desc **desc,
+                       ws_desc_file **owned_file, ws_error *err)
+{
+    *file = NULL;
+    *desc = NULL;
+    *owned_file = NULL;
+    if (!arg || !*arg) {
+        ws_error_set(err, "<command line>", 0, 0, "no kernel named");
+        return -1;
+    }
+    /* "path.cu:name", "path.cu" or a bare name */
+    const char *colon = strrchr(arg, ':');
+    char path[WS_PATH_MAX] = "";
+    const char *name = NULL;
+    size_t alen = strlen(arg);
+    if (colon && ends_with(arg, (size_t)(colon - arg), ".cu")) {
+        snprintf(path, sizeof path, "%.*s", (int)(colon - arg), arg);
+        name = colon + 1;
+        if (!*name) {
+            ws_error_set(err, "<command line>", 0, 0, "'%s': no description name after ':'", arg);
+            return -1;
+        }
+    } else if (ends_with(arg, alen, ".cu")) {
+        snprintf(path, sizeof path, "%s", arg);
+    } else {
+        name = arg;
+    }
+
+    if (path[0]) {
+        const ws_desc_file *f = NULL;
+        for (int i = 0; c && i < c->nfiles && !f; i++)
+            if (!strcmp(c->files[i]->path, path) || same_file(c->files[i]->path, path)) f = c->files[i];
+        if (!f) {
+            ws_desc_file *nf;
+            if (ws_desc_load(path, &nf, err)) return -1;
+            *owned_file = nf;
+            f = nf;
+        }
+        const ws_kernel_desc *d = NULL;
+        if (name) {
+            d = ws_desc_find(f, name);
+            if (!d) {
+                char list[300] = "";
+                for (int i = 0; i < f->nkernels; i++) {
+                    size_t l = strlen(list);
+                    snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", f->kernels[i].name);
+                }
+                ws_error_set(err, "<command line>", 0, 0, "%s has no description '%s' (it has: %s)", f->path, name, list);
+                goto fail;
+            }
+        } else if (f->nkernels == 1) {
+            d = &f->kernels[0];
+        } else {
+            char list[300] = "";
+            for (int i = 0; i < f->nkernels; i++) {
+                size_t l = strlen(list);
+                snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", f->kernels[i].name);
+            }
+            ws_error_set(err, "<command line>", 0, 0, "%s has %d descriptions (%s): name one as %s:<name>", f->path,
+                         f->nkernels, list, f->path);
+            goto fail;
+        }
+        *file = f;
+        *desc = d;
+        return 0;
+    }
+
+    if (!c) {
+        ws_error_set(err, "<command line>", 0, 0, "unknown kernel '%s' (no catalog loaded; give a .cu file)", name);
+        return -1;
+    }
+    for (int i = 0; i < c->nfiles; i++) {
+        const ws_kernel_desc *d = ws_desc_find(c->files[i], name);
+        if (d) {
+            *file = c->files[i];
+            *desc = d;
+            return 0;
+        }
+    }
+    const char *best = NULL;
+    int best_d = 4;
+    for (int i = 0; i < c->nfiles; i++)
+        for (int k = 0; k < c->files[i]->nkernels; k++) {
+            int dd = edit_distance(name, c->files[i]->kernels[k].name);
+            if (dd < best_d) { best_d = dd; best = c->files[i]->kernels[k].name; }
+        }
+    if (best)
+        ws_error_set(err, "<command line>", 0, 0, "unknown kernel '%s' (did you mean '%s'? 'warpscope list' shows the catalog)",
+                     name, best);
+    else
+        ws_error_set(err, "<command line>", 0, 0, "unknown kernel '%s' ('warpscope list' shows the catalog in %s)", name,
+                     c->dir);
+    return -1;
+fail:
+    if (*owned_file) { ws_desc_free(*owned_file); *owned_file = NULL; }
+    return -1;
+}
+
+/* Reads a whole file; NULL when it does not exist or cannot be read. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;
+        char *nb = realloc(buf, cap * 2 + 1);
+        if (!nb) { free(buf); buf = NULL; break; }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf) buf[n] = 0;
+    return buf;
+}
+
+/* The hash in a "// warpscope-source-hash: <16 hex>" first line; false if absent. */
+static bool header_hash(const char *text, unsigned long long *h)
+{
+    const char *tag = "// warpscope-source-hash: ";
+    if (strncmp(text, tag, strlen(tag))) return false;
+    char *end;
+    *h = strtoull(text + strlen(tag), &end, 16);
+    return end == text + strlen(tag) + 16 && (*end == '\n' || *end == '\r');
+}
+
+struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, char *how, size_t how_cap,
+                                     ws_error *err)
+{
+    if (how && how_cap) how[0] = 0;
+    if (!arch) arch = "sm_90";
+    char sib[WS_PATH_MAX + 8];
+    size_t l = strlen(f->path);
+    if (l > 3 && !strcmp(f->path + l - 3, ".cu")) snprintf(sib, sizeof sib, "%.*s.ptx", (int)(l - 3), f->path);
+    else snprintf(sib, sizeof sib, "%s.ptx", f->path);
+    unsigned long long want = ws_source_hash(f->source, f->source_len), have = 0;
+    char *text = slurp(sib);
+    bool fresh = text && header_hash(text, &have) && have == want;
+    ptx_module *checked_in = NULL;
+    if (fresh) {
+        checked_in = ptx_parse(sib, text, err);
+        free(text);
+        text = NULL;
+        if (!checked_in) return NULL; /* a fresh file that does not parse is a bug worth seeing */
+        if (!strcmp(checked_in->target, arch)) {
+            if (how) snprintf(how, how_cap, "%s (checked in, fresh)", sib);
+            return checked_in;
+        }
+    }
+    const char *tool = NULL;
+    ws_error cerr;
+    char *ptx = ws_ptxgen_compile(f->path, f->source, f->source_len, arch, &tool, &cerr);
+    if (!ptx) {
+        if (checked_in) {
+            /* no compiler for the requested target: the fresh checked-in PTX is the same source */
+            fprintf(stderr, "warpscope: note: %s; using %s, compiled for %s\n", cerr.msg, sib, checked_in->target);
+            if (how) snprintf(how, how_cap, "%s (checked in, fresh, for %s: %s not compiled)", sib, checked_in->target, arch);
+            return checked_in;
+        }
+        if (text) {
+            ws_error_set(err, cerr.file, cerr.line, cerr.col, "%s is stale (source hash %016llx, .cu is %016llx) and "
+                         "recompiling failed: %.300s", sib, have, want, cerr.msg);
+        } else if (err) {
+            *err = cerr;
+        }
+        free(text);
+        return NULL;
+    }
+    free(text);
+    ptx_free(checked_in);
+    char label[WS_PATH_MAX + 32];
+    snprintf(label, sizeof label, "%s (PTX from %s)", f->path, tool ? tool : "compiler");
+    ptx_module *m = ptx_parse(label, ptx, err);
+    free(ptx);
+    if (m && how) snprintf(how, how_cap, "compiled now with %s for %s", tool ? tool : "?", arch);
+    return m;
+}
+
+struct ptx_module *ws_catalog_ptx(const ws_desc_file *f, const char *arch, ws_error *err)
+{
+    return ws_catalog_ptx_ex(f, arch, NULL, 0, err);
+}

@@ -1,0 +1,193 @@
+/* cmd_list.c - `warpscope list [--json] [files.cu...]`: every description in the
+ * catalog (or in the files given) with its note, stars, parameters and launch
+ * shape, as written and as evaluated with the defaults.
+ * Invariant: output order is the catalog's (files by path, descriptions in file
+ * order); any file that does not parse makes the command fail with its error. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "desc.h"
+#include "desc_text.h"
+
+static void list_usage(FILE *to)
+{
+    fprintf(to, "usage: warpscope list [--json] [file.cu ...]\n\n"
+                "Lists kernel descriptions: name, file, note, difficulty stars, parameters with their\n"
+                "defaults, and grid/block as written (and evaluated with the defaults).\n"
+                "Without files it lists the catalog ($WARPSCOPE_CATALOG, else demos/ beside the program).\n\n"
+                "  --json     one JSON object: {\"catalog\": dir|null, \"files\": [{\"path\", \"kernels\": [...]}]}\n"
+                "  -h, --help this text\n");
+}
+
+/* "32, 32" from the evaluated dims of a resolved launch. */
+static void dims_text(const uint32_t *v, int n, char *out, size_t cap)
+{
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(out);
+        snprintf(out + l, cap - l, "%s%u", i ? ", " : "", v[i]);
+    }
+}
+
+static void print_text(const ws_desc_file *const *files, int nfiles)
+{
+    int total = 0;
+    for (int fi = 0; fi < nfiles; fi++) {
+        const ws_desc_file *f = files[fi];
+        printf("%s\n", f->path);
+        for (int k = 0; k < f->nkernels; k++) {
+            const ws_kernel_desc *d = &f->kernels[k];
+            char stars[4] = "   ";
+            for (int s = 0; s < d->stars && s < 3; s++) stars[s] = '*';
+            printf("  %-28s %s  %s\n", d->name, stars, d->note);
+            char buf[256], line[1024] = "";
+            for (int p = 0; p < d->nparams; p++) {
+                ws_desc_param_text(f, d, p, buf, sizeof buf);
+                size_t l = strlen(line);
+                snprintf(line + l, sizeof line - l, "%s%s = %s", p ? ", " : "", d->params[p].name, buf);
+            }
+            if (d->nparams) printf("  %-28s      params  %s\n", "", line);
+            char grid[128], block[128];
+            ws_desc_keyword_text(f, d, "grid", grid, sizeof grid);
+            ws_desc_keyword_text(f, d, "block", block, sizeof block);
+            ws_launch L;
+            ws_error err;
+            char evaluated[128] = "";
+            if (ws_desc_resolve(d, NULL, &L, &err) == 0) {
+                char g[48], b[48];
+                dims_text(L.grid, d->ngrid, g, sizeof g);
+                dims_text(L.block, d->nblock, b, sizeof b);
+                snprintf(evaluated, sizeof evaluated, "   = grid (%s) block (%s)", g, b);
+            } else {
+                snprintf(evaluated, sizeof evaluated, "   (does not evaluate: %.80s)", err.msg);
+            }
+            printf("  %-28s      launch  grid %s; block %s%s\n", "", grid, block, evaluated);
+            total++;
+        }
+    }
+    printf("%d description%s in %d file%s\n", total, total == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s");
+}
+
+static cJSON *dims_json(const uint32_t *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+static int print_json(const char *catalog_dir, const ws_desc_file *const *files, int nfiles)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root) return WS_EXIT_INTERNAL;
+    if (catalog_dir) cJSON_AddStringToObject(root, "catalog", catalog_dir);
+    else cJSON_AddNullToObject(root, "catalog");
+    cJSON *jfiles = cJSON_AddArrayToObject(root, "files");
+    for (int fi = 0; fi < nfiles; fi++) {
+        const ws_desc_file *f = files[fi];
+        cJSON *jf = cJSON_CreateObject();
+        cJSON_AddItemToArray(jfiles, jf);
+        cJSON_AddStringToObject(jf, "path", f->path);
+        cJSON *jk = cJSON_AddArrayToObject(jf, "kernels");
+        for (int k = 0; k < f->nkernels; k++) {
+            const ws_kernel_desc *d = &f->kernels[k];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToArray(jk, o);
+            cJSON_AddStringToObject(o, "name", d->name);
+            cJSON_AddStringToObject(o, "entry", d->entry);
+            cJSON_AddStringToObject(o, "file", f->path);
+            cJSON_AddNumberToObject(o, "line", d->line);
+            cJSON_AddStringToObject(o, "note", d->note);
+            cJSON_AddNumberToObject(o, "stars", d->stars);
+            ws_launch L;
+            ws_error err;
+            bool ok = ws_desc_resolve(d, NULL, &L, &err) == 0;
+            cJSON *jp = cJSON_AddArrayToObject(o, "params");
+            for (int p = 0; p < d->nparams; p++) {
+                char buf[256];
+                ws_desc_param_text(f, d, p, buf, sizeof buf);
+                cJSON *po = cJSON_CreateObject();
+                cJSON_AddItemToArray(jp, po);
+                cJSON_AddStringToObject(po, "name", d->params[p].name);
+                cJSON_AddStringToObject(po, "default", buf);
+                if (ok && p < L.nparams) cJSON_AddNumberToObject(po, "value", (double)L.param_values[p]);
+            }
+            char buf[256];
+            ws_desc_keyword_text(f, d, "grid", buf, sizeof buf);
+            cJSON_AddStringToObject(o, "grid", buf);
+            ws_desc_keyword_text(f, d, "block", buf, sizeof buf);
+            cJSON_AddStringToObject(o, "block", buf);
+            ws_desc_keyword_text(f, d, "shared", buf, sizeof buf);
+            if (buf[0]) cJSON_AddStringToObject(o, "shared", buf);
+            if (ok) {
+                cJSON_AddItemToObject(o, "grid_value", dims_json(L.grid, 3));
+                cJSON_AddItemToObject(o, "block_value", dims_json(L.block, 3));
+                cJSON_AddNumberToObject(o, "shared_bytes", (double)L.shared_bytes);
+            } else {
+                cJSON_AddStringToObject(o, "error", err.msg);
+            }
+        }
+    }
+    char *s = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!s) return WS_EXIT_INTERNAL;
+    printf("%s\n", s);
+    free(s);
+    return WS_EXIT_OK;
+}
+
+int ws_cmd_list(int argc, char **argv)
+{
+    bool json = false;
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            list_usage(stdout);
+            return WS_EXIT_OK;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = true;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "warpscope: list: unknown option '%s'\n", argv[i]);
+            list_usage(stderr);
+            return WS_EXIT_USAGE;
+        } else {
+            nfiles++;
+        }
+    }
+    ws_error err;
+    ws_catalog *cat = NULL;
+    ws_desc_file **own = NULL;
+    const ws_desc_file **files = NULL;
+    int n = 0, rc = WS_EXIT_OK;
+    if (nfiles == 0) {
+        if (ws_catalog_load(NULL, &cat, &err)) {
+            ws_error_print(&err);
+            return WS_EXIT_USAGE;
+        }
+        files = (const ws_desc_file **)cat->files;
+        n = cat->nfiles;
+    } else {
+        own = calloc((size_t)nfiles, sizeof *own);
+        if (!own) return WS_EXIT_INTERNAL;
+        for (int i = 1; i < argc; i++) {
+            if (argv[i][0] == '-') continue;
+            if (ws_desc_load(argv[i], &own[n], &err)) {
+                ws_error_print(&err);
+                rc = WS_EXIT_USAGE;
+                goto done;
+            }
+            n++;
+        }
+        files = (const ws_desc_file **)own;
+    }
+    if (json) rc = print_json(cat ? cat->dir : NULL, files, n);
+    else print_text(files, n);
+done:
+    for (int i = 0; own && i < n; i++) ws_desc_free(own[i]);
+    free(own);
+    ws_catalog_free(cat);
+    return rc;
+}

@@ -1,0 +1,1160 @@
+/* desc.c - kernel descriptions (format in desc.h, docs/description-format.md):
+ * finds every warpscope block in a .cu file, parses and validates it, and
+ * resolves it with -D overrides into a ws_launch.
+ * Invariant: a description that parses has only known keywords, names, types
+ * and parameters, its entry exists as a __global__ function in the file, and
+ * every expression refers only to parameters it may see; resolve then only has
+ * value errors left (division by zero, out-of-range dimensions). Nothing here
+ * uses a fixed-size buffer for input text: lines are slices of the source. */
+#include "desc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OPEN_MARK "/*@warpscope"
+#define MAX_FILE_BYTES (64u << 20)      /* a .cu larger than this is surely not a kernel file */
+#define CMDLINE "<command line>"
+
+/* ----------------------------------------------------------------------------
+ * Element types */
+
+typedef struct {
+    const char *name;
+    size_t size;
+    int lanes;
+    ws_type scalar;
+} type_info;
+
+static const type_info types[WS_TYPE_COUNT] = {
+    [WS_TYPE_CHAR] = {"char", 1, 1, WS_TYPE_CHAR},
+    [WS_TYPE_UCHAR] = {"uchar", 1, 1, WS_TYPE_UCHAR},
+    [WS_TYPE_SHORT] = {"short", 2, 1, WS_TYPE_SHORT},
+    [WS_TYPE_USHORT] = {"ushort", 2, 1, WS_TYPE_USHORT},
+    [WS_TYPE_INT] = {"int", 4, 1, WS_TYPE_INT},
+    [WS_TYPE_UINT] = {"uint", 4, 1, WS_TYPE_UINT},
+    [WS_TYPE_LONG] = {"long", 8, 1, WS_TYPE_LONG},      /* CUDA long on LP64 hosts: 8 bytes */
+    [WS_TYPE_ULONG] = {"ulong", 8, 1, WS_TYPE_ULONG},
+    [WS_TYPE_FLOAT] = {"float", 4, 1, WS_TYPE_FLOAT},
+    [WS_TYPE_DOUBLE] = {"double", 8, 1, WS_TYPE_DOUBLE},
+    [WS_TYPE_FLOAT2] = {"float2", 8, 2, WS_TYPE_FLOAT},
+    [WS_TYPE_FLOAT4] = {"float4", 16, 4, WS_TYPE_FLOAT},
+    [WS_TYPE_INT2] = {"int2", 8, 2, WS_TYPE_INT},
+    [WS_TYPE_INT4] = {"int4", 16, 4, WS_TYPE_INT},
+    [WS_TYPE_DOUBLE2] = {"double2", 16, 2, WS_TYPE_DOUBLE},
+};
+
+static int type_ok(ws_type t) { return (int)t >= 0 && t < WS_TYPE_COUNT; }
+
+const char *ws_type_name(ws_type t) { return type_ok(t) ? types[t].name : NULL; }
+size_t ws_type_size(ws_type t) { return type_ok(t) ? types[t].size : 0; }
+int ws_type_lanes(ws_type t) { return type_ok(t) ? types[t].lanes : 0; }
+ws_type ws_type_scalar(ws_type t) { return type_ok(t) ? types[t].scalar : t; }
+
+bool ws_type_is_float(ws_type t)
+{
+    ws_type s = ws_type_scalar(t);
+    return s == WS_TYPE_FLOAT || s == WS_TYPE_DOUBLE;
+}
+
+int ws_type_parse(const char *name, ws_type *out)
+{
+    for (int i = 0; i < WS_TYPE_COUNT; i++)
+        if (name && !strcmp(name, types[i].name)) {
+            *out = (ws_type)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* ----------------------------------------------------------------------------
+ * Text slices */
+
+typedef struct {
+    const char *s;
+    size_t n;
+    int col;        /* 1-based column of s[0] in its line */
+} span;
+
+static int is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+static int is_ident_start(int c) { return isalpha((unsigned char)c) || c == '_'; }
+static int is_ident_char(int c) { return isalnum((unsigned char)c) || c == '_'; }
+
+static span trim(span x)
+{
+    while (x.n && is_blank((unsigned char)x.s[0])) { x.s++; x.n--; x.col++; }
+    while (x.n && is_blank((unsigned char)x.s[x.n - 1])) x.n--;
+    return x;
+}
+
+/* Next whitespace-separated word of *rest, with parentheses kept together
+ * ("init=random(7, 0, W)" is one word); advances *rest past it. */
+static span take_word(span *rest)
+{
+    *rest = trim(*rest);
+    size_t i = 0;
+    int depth = 0;
+    while (i < rest->n && (depth > 0 || !is_blank((unsigned char)rest->s[i]))) {
+        if (rest->s[i] == '(') depth++;
+        else if (rest->s[i] == ')' && depth > 0) depth--;
+        i++;
+    }
+    span w = {rest->s, i, rest->col};
+    rest->s += i;
+    rest->n -= i;
+    rest->col += (int)i;
+    return w;
+}
+
+/* Splits x at sep characters outside parentheses. Fills up to max items and
+ * returns how many there are (which may be more than max). */
+static int split_top(span x, char sep, span *items, int max)
+{
+    int count = 0, depth = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= x.n; i++) {
+        char c = i < x.n ? x.s[i] : sep;
+        if (c == '(') depth++;
+        else if (c == ')' && depth > 0) depth--;
+        else if (c == sep && (depth == 0 || i == x.n)) {
+            if (count < max) items[count] = trim((span){x.s + start, i - start, x.col + (int)start});
+            count++;
+            start = i + 1;
+        }
+    }
+    return count;
+}
+
+static char *span_dup(span x)
+{
+    char *s = malloc(x.n + 1);
+    if (!s) return NULL;
+    memcpy(s, x.s, x.n);
+    s[x.n] = '\0';
+    return s;
+}
+
+static int span_eq(span x, const char *lit) { return strlen(lit) == x.n && !memcmp(x.s, lit, x.n); }
+
+static const char *find_in(const char *s, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (size_t i = 0; i + m <= n; i++)
+        if (!memcmp(s + i, needle, m)) return s + i;
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------------
+ * __global__ functions in the source (for entry validation and kernel_line) */
+
+typedef struct {
+    char name[WS_NAME_MAX];
+    int line;           /* line of the __global__ keyword */
+    bool defined;       /* followed by a body, not just a declaration */
+} global_fn;
+
+typedef struct {
+    ws_desc_file *f;
+    ws_error *err;
+    global_fn *globals;
+    int nglobals, cap_globals;
+} ctx;
+
+static int fail_at(ctx *c, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail_at(ctx *c, int line, int col, const char *fmt, ...)
+{
+    char msg[WS_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ws_error_set(c->err, c->f->path, line, col, "%s", msg);
+    return -1;
+}
+
+/* From just after "__global__" at s[i], finds the declared function's name:
+ * the identifier right before the first '(' that is not the argument list of
+ * an attribute (__launch_bounds__(...), __attribute__((...)), alignas). */
+static void record_global(ctx *c, const char *s, size_t len, size_t i, int line)
+{
+    size_t name_at = 0, name_len = 0;
+    size_t limit = i + 4096 < len ? i + 4096 : len;
+    while (i < limit) {
+        char ch = s[i];
+        if (isspace((unsigned char)ch) || ch == '*' || ch == '&' || ch == ':') { i++; continue; }
+        if (is_ident_start(ch)) {
+            size_t st = i;
+            while (i < limit && is_ident_char(s[i])) i++;
+            size_t n = i - st;
+            if ((n == 17 && !memcmp(s + st, "__launch_bounds__", n)) || (n == 13 && !memcmp(s + st, "__attribute__", n)) ||
+                (n == 7 && !memcmp(s + st, "alignas", n)) || (n == 11 && !memcmp(s + st, "__declspec", n))) {
+                while (i < limit && isspace((unsigned char)s[i])) i++;
+                if (i < limit && s[i] == '(') {
+                    int depth = 0;
+                    for (; i < limit; i++) {
+                        if (s[i] == '(') depth++;
+                        else if (s[i] == ')' && --depth == 0) { i++; break; }
+                    }
+                }
+                continue;
+            }
+            name_at = st;
+            name_len = n;
+            continue;
+        }
+        if (ch == '<') {        /* template arguments of a return type: skip them */
+            int depth = 0;
+            for (; i < limit; i++) {
+                if (s[i] == '<') depth++;
+                else if (s[i] == '>' && --depth == 0) { i++; break; }
+            }
+            continue;
+        }
+        break;
+    }
+    if (i >= limit || s[i] != '(' || !name_len || name_len >= WS_NAME_MAX) return;
+    int depth = 0;
+    for (; i < len; i++) {
+        if (s[i] == '(') depth++;
+        else if (s[i] == ')' && --depth == 0) { i++; break; }
+    }
+    while (i < len && isspace((unsigned char)s[i])) i++;
+    if (c->nglobals == c->cap_globals) {
+        int ncap = c->cap_globals ? 2 * c->cap_globals : 8;
+        global_fn *g = realloc(c->globals, (size_t)ncap * sizeof *g);
+        if (!g) return;                 /* out of memory: the entry check will then report it missing */
+        c->globals = g;
+        c->cap_globals = ncap;
+    }
+    global_fn *g = &c->globals[c->nglobals++];
+    memcpy(g->name, s + name_at, name_len);
+    g->name[name_len] = '\0';
+    g->line = line;
+    g->defined = i < len && s[i] == '{';
+}
+
+/* Scans C/C++ text for the token __global__ outside comments, strings and
+ * character literals. */
+static void scan_globals(ctx *c, const char *s, size_t len)
+{
+    int line = 1;
+    size_t i = 0;
+    while (i < len) {
+        char ch = s[i];
+        if (ch == '\n') { line++; i++; continue; }
+        if (ch == '/' && i + 1 < len && s[i + 1] == '/') {
+            while (i < len && s[i] != '\n') i++;
+            continue;
+        }
+        if (ch == '/' && i + 1 < len && s[i + 1] == '*') {
+            i += 2;
+            while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) {
+                if (s[i] == '\n') line++;
+                i++;
+            }
+            i += 2;
+            continue;
+        }
+        if (ch == '"' || ch == '\'') {
+            i++;
+            while (i < len && s[i] != ch && s[i] != '\n') i += (s[i] == '\\' && i + 1 < len) ? 2 : 1;
+            i++;
+            continue;
+        }
+        if (is_ident_start(ch)) {
+            size_t st = i;
+            while (i < len && is_ident_char(s[i])) i++;
+            if (i - st == 10 && !memcmp(s + st, "__global__", 10)) record_global(c, s, len, i, line);
+            continue;
+        }
+        i++;
+    }
+}
+
+/* ----------------------------------------------------------------------------
+ * One block */
+
+typedef enum { KW_KERNEL, KW_ENTRY, KW_NOTE, KW_STARS, KW_PARAM, KW_BUFFER, KW_GRID, KW_BLOCK, KW_SHARED,
+               KW_BYTES, KW_ARGS, KW_COUNT } keyword;
+static const char *const keywords[KW_COUNT] = {"kernel", "entry", "note", "stars", "param", "buffer",
+                                               "grid", "block", "shared", "bytes", "args"};
+
+typedef struct {
+    char *text;
+    int line, col;
+} raw_arg;
+
+typedef struct {
+    ws_kernel_desc k;
+    int open_line, open_col;
+    int seen[KW_COUNT];             /* line of the keyword's first use, 0 = not yet */
+    int kernel_col, entry_col;      /* column of the name after kernel / entry */
+    int grid_col, block_col;        /* column of the first dimension */
+    int nraw;
+    raw_arg raw[WS_MAX_ARGS];
+    char pnames[WS_MAX_PARAMS][WS_NAME_MAX];
+} block;
+
+static void free_kernel_exprs(ws_kernel_desc *k)
+{
+    for (int i = 0; i < k->nparams; i++) ws_expr_free(k->params[i].value);
+    for (int i = 0; i < k->nbuffers; i++) {
+        ws_expr_free(k->buffers[i].count);
+        ws_expr_free(k->buffers[i].seed);
+        ws_expr_free(k->buffers[i].lo);
+        ws_expr_free(k->buffers[i].hi);
+    }
+    for (int i = 0; i < 3; i++) {
+        ws_expr_free(k->grid[i]);
+        ws_expr_free(k->block[i]);
+    }
+    ws_expr_free(k->shared);
+    ws_expr_free(k->bytes);
+    for (int i = 0; i < k->nargs; i++) ws_expr_free(k->args[i].expr);
+    memset(k, 0, sizeof *k);
+}
+
+static void free_block(block *b)
+{
+    free_kernel_exprs(&b->k);
+    for (int i = 0; i < b->nraw; i++) free(b->raw[i].text);
+    b->nraw = 0;
+}
+
+static ws_expr *parse_expr(ctx *c, int line, span x, const char *what)
+{
+    x = trim(x);
+    if (!x.n) {
+        fail_at(c, line, x.col, "%s needs an expression", what);
+        return NULL;
+    }
+    char *src = span_dup(x);
+    if (!src) {
+        fail_at(c, line, x.col, "out of memory");
+        return NULL;
+    }
+    ws_expr *e = ws_expr_parse(src, c->f->path, line, x.col, c->err);
+    free(src);
+    return e;
+}
+
+/* Reads a name (C identifier) that must be all of x. */
+static int parse_name(ctx *c, int line, span x, const char *what, char out[WS_NAME_MAX])
+{
+    x = trim(x);
+    if (!x.n) return fail_at(c, line, x.col, "%s needs a name", what);
+    if (!is_ident_start((unsigned char)x.s[0]))
+        return fail_at(c, line, x.col, "bad %s name '%.*s' (a name is a C identifier)", what,
+                       (int)(x.n > 40 ? 40 : x.n), x.s);
+    size_t i = 0;
+    while (i < x.n && is_ident_char((unsigned char)x.s[i])) i++;
+    if (i < x.n) {
+        span more = {x.s + i, x.n - i, x.col + (int)i};
+        span w = take_word(&more);
+        return fail_at(c, line, w.col, "unexpected '%.*s' after the %s name", (int)(w.n > 40 ? 40 : w.n), w.s, what);
+    }
+    if (i >= WS_NAME_MAX) return fail_at(c, line, x.col, "%s name too long (at most %d characters)", what, WS_NAME_MAX - 1);
+    memcpy(out, x.s, i);
+    out[i] = '\0';
+    return 0;
+}
+
+static int find_param(const ws_kernel_desc *k, const char *name)
+{
+    for (int i = 0; i < k->nparams; i++)
+        if (!strcmp(k->params[i].name, name)) return i;
+    return -1;
+}
+
+static int find_buffer(const ws_kernel_desc *k, const char *name)
+{
+    for (int i = 0; i < k->nbuffers; i++)
+        if (!strcmp(k->buffers[i].name, name)) return i;
+    return -1;
+}
+
+/* A new param or buffer name must not clash with any earlier one of either kind
+ * (both can appear in args, so one namespace). */
+static int check_new_name(ctx *c, block *b, int line, int col, const char *name)
+{
+    int i = find_param(&b->k, name);
+    if (i >= 0) return fail_at(c, line, col, "duplicate name '%s' (parameter at line %d)", name, b->k.params[i].line);
+    i = find_buffer(&b->k, name);
+    if (i >= 0) return fail_at(c, line, col, "duplicate name '%s' (buffer at line %d)", name, b->k.buffers[i].line);
+    return 0;
+}
+
+static int kw_param(ctx *c, block *b, int line, span rest)
+{
+    ws_kernel_desc *k = &b->k;
+    size_t i = 0;
+    while (i < rest.n && is_ident_char((unsigned char)rest.s[i])) i++;
+    span name_sp = {rest.s, i, rest.col};
+    if (!i) return fail_at(c, line, rest.col, "param needs a name: param NAME = EXPR");
+    span after = trim((span){rest.s + i, rest.n - i, rest.col + (int)i});
+    if (!after.n || after.s[0] != '=')
+        return fail_at(c, line, after.col, "expected '=' after the parameter name: param NAME = EXPR");
+    if (k->nparams == WS_MAX_PARAMS) return fail_at(c, line, rest.col, "too many parameters (at most %d)", WS_MAX_PARAMS);
+    ws_param_decl *p = &k->params[k->nparams];
+    if (parse_name(c, line, name_sp, "parameter", p->name)) return -1;
+    if (check_new_name(c, b, line, rest.col, p->name)) return -1;
+    span value = {after.s + 1, after.n - 1, after.col + 1};
+    p->value = parse_expr(c, line, value, "param");
+    if (!p->value) return -1;
+    p->line = line;
+    memcpy(b->pnames[k->nparams], p->name, WS_NAME_MAX);
+    k->nparams++;
+    return 0;
+}
+
+/* Float literal as written in descriptions: 2.0f, 2.5, -1e-3, 3f. Returns 0
+ * and *v when all of x is one. */
+static int parse_float(span x, double *v)
+{
+    if (!x.n || x.n > 100) return -1;
+    char buf[128];
+    memcpy(buf, x.s, x.n);
+    buf[x.n] = '\0';
+    if (!(isdigit((unsigned char)buf[0]) || buf[0] == '-' || buf[0] == '+' || buf[0] == '.')) return -1;
+    if (strchr(buf, 'x') || strchr(buf, 'X')) return -1;
+    char *end;
+    errno = 0;
+    double d = strtod(buf, &end);
+    if (end == buf) return -1;
+    if (*end == 'f' || *end == 'F') end++;
+    if (*end || !isfinite(d) || errno == ERANGE) return -1;
+    *v = d;
+    return 0;
+}
+
+static int looks_like_float(span x)
+{
+    for (size_t i = 0; i < x.n; i++)
+        if (x.s[i] == '.' || x.s[i] == 'e' || x.s[i] == 'E' || x.s[i] == 'f' || x.s[i] == 'F') return 1;
+    return 0;
+}
+
+/* Converting an out-of-range double to an integer or float type is undefined
+ * in C, so a const() that does not fit its buffer's type is refused. */
+static bool const_fits(ws_type t, double c)
+{
+    static const double lim[WS_TYPE_COUNT] = {
+        [WS_TYPE_CHAR] = 128.0, [WS_TYPE_UCHAR] = 256.0, [WS_TYPE_SHORT] = 32768.0, [WS_TYPE_USHORT] = 65536.0,
+        [WS_TYPE_INT] = 2147483648.0, [WS_TYPE_UINT] = 4294967296.0, [WS_TYPE_LONG] = 9223372036854775808.0,
+        [WS_TYPE_ULONG] = 18446744073709551616.0, [WS_TYPE_FLOAT] = 3.4028234663852886e38};
+    ws_type s = ws_type_scalar(t);
+    if (s == WS_TYPE_DOUBLE) return true;
+    if (s == WS_TYPE_FLOAT) return fabs(c) <= lim[s];
+    bool is_signed = s == WS_TYPE_CHAR || s == WS_TYPE_SHORT || s == WS_TYPE_INT || s == WS_TYPE_LONG;
+    return is_signed ? (c > -lim[s] - 1.0 && c < lim[s]) : (c > -1.0 && c < lim[s]);
+}
+
+static int parse_init(ctx *c, int line, span spec, ws_buffer_decl *bd)
+{
+    size_t i = 0;
+    while (i < spec.n && is_ident_char((unsigned char)spec.s[i])) i++;
+    span kind = {spec.s, i, spec.col};
+    span rest = {spec.s + i, spec.n - i, spec.col + (int)i};
+    const char *known = "known: zero, index, random(seed[, lo, hi]), const(v)";
+    if (span_eq(kind, "zero") || span_eq(kind, "index")) {
+        if (rest.n) return fail_at(c, line, rest.col, "unexpected '%.*s' after init=%.*s", (int)(rest.n > 20 ? 20 : rest.n),
+                                   rest.s, (int)kind.n, kind.s);
+        bd->init = span_eq(kind, "zero") ? WS_INIT_ZERO : WS_INIT_INDEX;
+        return 0;
+    }
+    if (!span_eq(kind, "random") && !span_eq(kind, "const")) {
+        if (!kind.n) return fail_at(c, line, spec.col, "init= needs a kind (%s)", known);
+        return fail_at(c, line, spec.col, "unknown init kind '%.*s' (%s)", (int)(kind.n > 40 ? 40 : kind.n), kind.s, known);
+    }
+    bool is_random = span_eq(kind, "random");
+    if (!rest.n || rest.s[0] != '(')
+        return fail_at(c, line, rest.col, "init=%s needs arguments in parentheses: %s", is_random ? "random" : "const",
+                       is_random ? "random(seed[, lo, hi])" : "const(v)");
+    if (rest.s[rest.n - 1] != ')')
+        return fail_at(c, line, rest.col, "init=%s: '(' is never closed", is_random ? "random" : "const");
+    span inner = {rest.s + 1, rest.n - 2, rest.col + 1};
+    /* the closing ')' must be the one matching the opening '(' */
+    int depth = 0;
+    for (size_t j = 0; j < inner.n; j++) {
+        if (inner.s[j] == '(') depth++;
+        else if (inner.s[j] == ')' && --depth < 0)
+            return fail_at(c, line, inner.col + (int)j + 1, "unexpected text after init=%s(...)", is_random ? "random" : "const");
+    }
+    span args[4];
+    int nargs = split_top(inner, ',', args, 4);
+    if (!is_random) {
+        if (nargs != 1 || !trim(inner).n) return fail_at(c, line, rest.col, "const() takes one number: const(v)");
+        if (parse_float(args[0], &bd->const_value))
+            return fail_at(c, line, args[0].col, "const() needs a finite number, not '%.*s'",
+                           (int)(args[0].n > 40 ? 40 : args[0].n), args[0].s);
+        if (!const_fits(bd->type, bd->const_value))
+            return fail_at(c, line, args[0].col, "const(%.*s) does not fit in %s", (int)(args[0].n > 40 ? 40 : args[0].n),
+                           args[0].s, ws_type_name(ws_type_scalar(bd->type)));
+        bd->init = WS_INIT_CONST;
+        return 0;
+    }
+    if ((nargs != 1 && nargs != 3) || !trim(inner).n)
+        return fail_at(c, line, rest.col, "random() takes 1 or 3 arguments: random(seed[, lo, hi]), not %d",
+                       trim(inner).n ? nargs : 0);
+    bd->init = WS_INIT_RANDOM;
+    if (!(bd->seed = parse_expr(c, line, args[0], "random() seed"))) return -1;
+    if (nargs == 3) {
+        if (!(bd->lo = parse_expr(c, line, args[1], "random() lo"))) return -1;
+        if (!(bd->hi = parse_expr(c, line, args[2], "random() hi"))) return -1;
+    }
+    return 0;
+}
+
+/* buffer NAME TYPE COUNT [init=KIND] [output] [tol=X] */
+static int kw_buffer(ctx *c, block *b, int line, span rest)
+{
+    ws_kernel_desc *k = &b->k;
+    if (k->nbuffers == WS_MAX_BUFFERS) return fail_at(c, line, rest.col, "too many buffers (at most %d)", WS_MAX_BUFFERS);
+    ws_buffer_decl *bd = &k->buffers[k->nbuffers];
+    memset(bd, 0, sizeof *bd);
+    bd->line = line;
+    span name = take_word(&rest);
+    if (parse_name(c, line, name, "buffer", bd->name)) return -1;
+    if (check_new_name(c, b, line, name.col, bd->name)) return -1;
+    span type = take_word(&rest);
+    if (!type.n) return fail_at(c, line, type.col, "buffer '%s' needs a type and a count: buffer NAME TYPE COUNT", bd->name);
+    char tname[16] = "";
+    if (type.n < sizeof tname) {
+        memcpy(tname, type.s, type.n);
+        tname[type.n] = '\0';
+    }
+    if (ws_type_parse(tname, &bd->type))
+        return fail_at(c, line, type.col, "unknown type '%.*s' (known: char uchar short ushort int uint long ulong "
+                       "float double float2 float4 int2 int4 double2)", (int)(type.n > 40 ? 40 : type.n), type.s);
+    /* The count runs until the first option word, so it may contain spaces. */
+    rest = trim(rest);
+    span count = {rest.s, 0, rest.col};
+    span opt = rest;
+    for (;;) {
+        span probe = opt;
+        span w = take_word(&probe);
+        if (!w.n) break;
+        size_t id = 0;
+        while (id < w.n && is_ident_char((unsigned char)w.s[id])) id++;
+        bool is_option = span_eq(w, "output") || (id > 0 && id < w.n && w.s[id] == '=' && (id + 1 == w.n || w.s[id + 1] != '='));
+        if (is_option) break;
+        count.n = (size_t)(w.s + w.n - count.s);
+        opt = probe;
+    }
+    if (!trim(count).n) return fail_at(c, line, count.col, "buffer '%s' needs an element count after its type", bd->name);
+    if (!(bd->count = parse_expr(c, line, count, "buffer count"))) {
+        k->nbuffers++;      /* so free_block releases what was parsed */
+        return -1;
+    }
+    k->nbuffers++;
+    bool seen_init = false, seen_tol = false, seen_output = false;
+    int tol_col = 0;
+    for (;;) {
+        span w = take_word(&opt);
+        if (!w.n) break;
+        if (span_eq(w, "output")) {
+            if (seen_output) return fail_at(c, line, w.col, "'output' given twice");
+            seen_output = true;
+            bd->output = true;
+            continue;
+        }
+        size_t id = 0;
+        while (id < w.n && is_ident_char((unsigned char)w.s[id])) id++;
+        if (id == 0 || id >= w.n || w.s[id] != '=')
+            return fail_at(c, line, w.col, "unexpected '%.*s' in buffer options (expected init=..., output or tol=...)",
+                           (int)(w.n > 40 ? 40 : w.n), w.s);
+        span key = {w.s, id, w.col};
+        span val = {w.s + id + 1, w.n - id - 1, w.col + (int)id + 1};
+        if (span_eq(key, "init")) {
+            if (seen_init) return fail_at(c, line, w.col, "init= given twice");
+            seen_init = true;
+            if (parse_init(c, line, val, bd)) return -1;
+        } else if (span_eq(key, "tol")) {
+            if (seen_tol) return fail_at(c, line, w.col, "tol= given twice");
+            seen_tol = true;
+            tol_col = w.col;
+            if (parse_float(val, &bd->tol) || bd->tol < 0)
+                return fail_at(c, line, val.col, "tol= needs a number >= 0, not '%.*s'", (int)(val.n > 40 ? 40 : val.n), val.s);
+        } else {
+            return fail_at(c, line, w.col, "unknown buffer option '%.*s=' (known: init=, tol=, output)",
+                           (int)(key.n > 40 ? 40 : key.n), key.s);
+        }
+    }
+    if (seen_tol && !bd->output)
+        return fail_at(c, line, tol_col, "tol= applies to output buffers only; add 'output' to buffer '%s'", bd->name);
+    return 0;
+}
+
+static int kw_dims(ctx *c, block *b, int line, span rest, bool is_grid)
+{
+    const char *what = is_grid ? "grid" : "block";
+    span items[3];
+    int n = trim(rest).n ? split_top(rest, ',', items, 3) : 0;
+    if (n == 0) return fail_at(c, line, rest.col, "%s needs 1 to 3 dimensions (x[, y[, z]])", what);
+    if (n > 3) {
+        span all[4];
+        split_top(rest, ',', all, 4);
+        return fail_at(c, line, all[3].col, "%s has %d dimensions; at most 3 (x, y, z)", what, n);
+    }
+    ws_expr **dst = is_grid ? b->k.grid : b->k.block;
+    for (int i = 0; i < n; i++) {
+        if (!items[i].n) return fail_at(c, line, items[i].col, "empty %s dimension", what);
+        if (!(dst[i] = parse_expr(c, line, items[i], what))) return -1;
+    }
+    if (is_grid) { b->k.ngrid = n; b->grid_col = items[0].col; }
+    else { b->k.nblock = n; b->block_col = items[0].col; }
+    return 0;
+}
+
+static int kw_args(ctx *c, block *b, int line, span rest)
+{
+    if (!trim(rest).n) return 0;       /* "args" alone: a kernel without arguments */
+    span items[WS_MAX_ARGS];
+    int n = split_top(rest, ',', items, WS_MAX_ARGS);
+    if (n > WS_MAX_ARGS) return fail_at(c, line, rest.col, "too many arguments (%d; at most %d)", n, WS_MAX_ARGS);
+    for (int i = 0; i < n; i++) {
+        if (!items[i].n) return fail_at(c, line, items[i].col, "empty argument");
+        raw_arg *r = &b->raw[b->nraw];
+        if (!(r->text = span_dup(items[i]))) return fail_at(c, line, items[i].col, "out of memory");
+        r->line = line;
+        r->col = items[i].col;
+        b->nraw++;
+    }
+    return 0;
+}
+
+static int do_line(ctx *c, block *b, int line, span x)
+{
+    /* '#' starts a comment */
+    const char *hash = memchr(x.s, '#', x.n);
+    if (hash) x.n = (size_t)(hash - x.s);
+    x = trim(x);
+    if (!x.n) return 0;
+    if (find_in(x.s, x.n, OPEN_MARK))
+        return fail_at(c, line, x.col + (int)(find_in(x.s, x.n, OPEN_MARK) - x.s),
+                       "a new warpscope block starts inside the one opened at line %d (missing '*/')", b->open_line);
+    span rest = x;
+    span word = take_word(&rest);
+    rest = trim(rest);
+    int kw = -1;
+    for (int i = 0; i < KW_COUNT; i++)
+        if (span_eq(word, keywords[i])) kw = i;
+    if (kw < 0)
+        return fail_at(c, line, word.col, "unknown keyword '%.*s' (known: kernel entry note stars param buffer grid "
+                       "block shared bytes args)", (int)(word.n > 40 ? 40 : word.n), word.s);
+    if (kw != KW_PARAM && kw != KW_BUFFER && b->seen[kw])
+        return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
+    if (!b->seen[kw]) b->seen[kw] = line;
+    ws_kernel_desc *k = &b->k;
+    switch ((keyword)kw) {
+    case KW_KERNEL:
+        if (parse_name(c, line, rest, "kernel", k->name)) return -1;
+        b->kernel_col = rest.col;
+        for (int i = 0; i < c->f->nkernels; i++)
+            if (!strcmp(c->f->kernels[i].name, k->name))
+                return fail_at(c, line, rest.col, "duplicate description name '%s' (first at line %d)", k->name,
+                               c->f->kernels[i].line);
+        return 0;
+    case KW_ENTRY:
+        b->entry_col = rest.col;
+        return parse_name(c, line, rest, "entry", k->entry);
+    case KW_NOTE:
+        if (!rest.n) return fail_at(c, line, rest.col, "note needs text");
+        if (rest.n >= WS_NOTE_MAX) return fail_at(c, line, rest.col + WS_NOTE_MAX - 1, "note too long (at most %d characters)", WS_NOTE_MAX - 1);
+        memcpy(k->note, rest.s, rest.n);
+        k->note[rest.n] = '\0';
+        return 0;
+    case KW_STARS:
+        if (rest.n != 1 || rest.s[0] < '1' || rest.s[0] > '3')
+            return fail_at(c, line, rest.col, "stars must be 1, 2 or 3");
+        k->stars = rest.s[0] - '0';
+        return 0;
+    case KW_PARAM: return kw_param(c, b, line, rest);
+    case KW_BUFFER: return kw_buffer(c, b, line, rest);
+    case KW_GRID: return kw_dims(c, b, line, rest, true);
+    case KW_BLOCK: return kw_dims(c, b, line, rest, false);
+    case KW_SHARED: return (k->shared = parse_expr(c, line, rest, "shared")) ? 0 : -1;
+    case KW_BYTES: return (k->bytes = parse_expr(c, line, rest, "bytes")) ? 0 : -1;
+    case KW_ARGS: return kw_args(c, b, line, rest);
+    default: return fail_at(c, line, word.col, "internal error: keyword");
+    }
+}
+
+/* Checks that e names only parameters 0..visible-1; explains any other name. */
+static int check_names(ctx *c, block *b, const ws_expr *e, int visible, int self, const char *where)
+{
+    if (!e) return 0;
+    int col = 0, line = 0, start_col;
+    const char *name = ws_expr_first_unknown(e, visible, b->pnames, &col);
+    if (!name) return 0;
+    ws_expr_location(e, &line, &start_col);
+    int p = find_param(&b->k, name);
+    if (p >= 0 && p == self) return fail_at(c, line, col, "parameter '%s' refers to itself", name);
+    if (p >= 0) return fail_at(c, line, col, "parameter '%s' is used before it is declared (line %d)", name, b->k.params[p].line);
+    if (find_buffer(&b->k, name) >= 0)
+        return fail_at(c, line, col, "buffer '%s' cannot be used in an expression (%s); only parameters can", name, where);
+    return fail_at(c, line, col, "unknown parameter '%s' in %s", name, where);
+}
+
+static int finish_args(ctx *c, block *b)
+{
+    ws_kernel_desc *k = &b->k;
+    for (int i = 0; i < b->nraw; i++) {
+        raw_arg *r = &b->raw[i];
+        ws_arg_decl *a = &k->args[k->nargs];
+        span x = {r->text, strlen(r->text), r->col};
+        a->line = r->line;
+        a->col = r->col;
+        int bi = find_buffer(k, r->text);
+        if (bi >= 0) {
+            a->kind = WS_ARG_BUFFER;
+            a->buffer = bi;
+            k->nargs++;
+            continue;
+        }
+        if (looks_like_float(x) && !parse_float(x, &a->fvalue)) {
+            a->kind = WS_ARG_FLOAT;
+            k->nargs++;
+            continue;
+        }
+        a->kind = WS_ARG_INT;
+        if (!(a->expr = ws_expr_parse(r->text, c->f->path, r->line, r->col, c->err))) return -1;
+        k->nargs++;
+        int col;
+        const char *name = ws_expr_first_unknown(a->expr, k->nparams, b->pnames, &col);
+        if (name) {
+            if (find_buffer(k, name) >= 0)
+                return fail_at(c, r->line, col, "buffer '%s' cannot be used in an expression; pass it alone", name);
+            return fail_at(c, r->line, col, "unknown buffer or parameter '%s' in args", name);
+        }
+    }
+    return 0;
+}
+
+static int finish_block(ctx *c, block *b)
+{
+    ws_kernel_desc *k = &b->k;
+    if (!b->seen[KW_KERNEL])
+        return fail_at(c, b->open_line, b->open_col, "warpscope block has no 'kernel' line (kernel NAME)");
+    if (!b->seen[KW_GRID]) return fail_at(c, b->open_line, b->open_col, "description '%s' has no 'grid' line", k->name);
+    if (!b->seen[KW_BLOCK]) return fail_at(c, b->open_line, b->open_col, "description '%s' has no 'block' line", k->name);
+    for (int i = 0; i < k->nparams; i++)
+        if (check_names(c, b, k->params[i].value, i, i, "a param")) return -1;
+    for (int i = 0; i < k->nbuffers; i++) {
+        const ws_buffer_decl *bd = &k->buffers[i];
+        if (check_names(c, b, bd->count, k->nparams, -1, "a buffer count") ||
+            check_names(c, b, bd->seed, k->nparams, -1, "a random seed") ||
+            check_names(c, b, bd->lo, k->nparams, -1, "a random range") ||
+            check_names(c, b, bd->hi, k->nparams, -1, "a random range"))
+            return -1;
+    }
+    for (int i = 0; i < 3; i++)
+        if (check_names(c, b, k->grid[i], k->nparams, -1, "grid") || check_names(c, b, k->block[i], k->nparams, -1, "block"))
+            return -1;
+    if (check_names(c, b, k->shared, k->nparams, -1, "shared") || check_names(c, b, k->bytes, k->nparams, -1, "bytes"))
+        return -1;
+    if (finish_args(c, b)) return -1;
+    int entry_line = b->seen[KW_ENTRY] ? b->seen[KW_ENTRY] : b->seen[KW_KERNEL];
+    int entry_col = b->seen[KW_ENTRY] ? b->entry_col : b->kernel_col;
+    if (!b->seen[KW_ENTRY]) memcpy(k->entry, k->name, WS_NAME_MAX);
+    const global_fn *best = NULL;
+    for (int i = 0; i < c->nglobals; i++)
+        if (!strcmp(c->globals[i].name, k->entry) && (!best || (!best->defined && c->globals[i].defined)))
+            best = &c->globals[i];
+    if (!best) return fail_at(c, entry_line, entry_col, "no __global__ function '%s' in this file", k->entry);
+    k->kernel_line = best->line;
+    if (!k->stars) k->stars = 1;
+    k->line = b->open_line;
+    k->file = c->f->path;
+    ws_kernel_desc *grown = realloc(c->f->kernels, (size_t)(c->f->nkernels + 1) * sizeof *grown);
+    if (!grown) return fail_at(c, b->open_line, b->open_col, "out of memory");
+    c->f->kernels = grown;
+    grown[c->f->nkernels++] = *k;
+    memset(k, 0, sizeof *k);            /* the file owns the expressions now */
+    return 0;
+}
+
+/* Walks the text line by line; a block runs from the line holding the opener
+ * to the first following "*" "/" (text after the opener and before the close
+ * on those lines is part of the block). */
+static int parse_blocks(ctx *c, const char *text, size_t len)
+{
+    block *b = calloc(1, sizeof *b);
+    if (!b) return fail_at(c, 0, 0, "out of memory");
+    bool in_block = false;
+    int line = 1, rc = 0;
+    size_t pos = 0;
+    while (pos < len && !rc) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+        span x = {text + pos, n, 1};
+        if (!in_block) {
+            const char *m = find_in(x.s, x.n, OPEN_MARK);
+            if (m) {
+                in_block = true;
+                memset(&b->seen, 0, sizeof b->seen);
+                b->open_line = line;
+                b->open_col = (int)(m - x.s) + 1;
+                size_t skip = (size_t)(m - x.s) + strlen(OPEN_MARK);
+                x = (span){x.s + skip, x.n - skip, x.col + (int)skip};
+                /* no close anywhere below: say so now, rather than tripping over the code that follows */
+                if (!find_in(x.s, (size_t)(text + len - x.s), "*/"))
+                    rc = fail_at(c, line, b->open_col, "unterminated warpscope block: no '*/' before the end of the file");
+                else if (x.n && is_ident_char((unsigned char)x.s[0]))
+                    rc = fail_at(c, line, x.col, "'%s' must be followed by a space or a new line", OPEN_MARK);
+            }
+        }
+        if (in_block && !rc) {
+            const char *close = find_in(x.s, x.n, "*/");
+            span content = x;
+            if (close) content.n = (size_t)(close - x.s);
+            rc = do_line(c, b, line, content);
+            if (!rc && close) {
+                rc = finish_block(c, b);
+                free_block(b);
+                in_block = false;
+            }
+        }
+        pos += n + (nl ? 1 : 0);
+        line++;
+    }
+    if (!rc && in_block)
+        rc = fail_at(c, b->open_line, b->open_col, "unterminated warpscope block: no '*/' before the end of the file");
+    if (!rc && c->f->nkernels == 0) rc = fail_at(c, 0, 0, "no warpscope description block (a '%s' comment)", OPEN_MARK);
+    free_block(b);
+    free(b);
+    return rc;
+}
+
+int ws_desc_parse(const char *path, const char *text, ws_desc_file **out, ws_error *err)
+{
+    *out = NULL;
+    if (!path) path = "<input>";
+    if (strlen(path) >= WS_PATH_MAX) {
+        ws_error_set(err, "", 0, 0, "path too long (at most %d bytes)", WS_PATH_MAX - 1);
+        return -1;
+    }
+    ws_desc_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        ws_error_set(err, path, 0, 0, "out of memory");
+        return -1;
+    }
+    snprintf(f->path, sizeof f->path, "%s", path);
+    f->source_len = strlen(text);
+    f->source = malloc(f->source_len + 1);
+    if (!f->source) {
+        ws_error_set(err, path, 0, 0, "out of memory");
+        free(f);
+        return -1;
+    }
+    memcpy(f->source, text, f->source_len + 1);
+    ctx c = {f, err, NULL, 0, 0};
+    scan_globals(&c, f->source, f->source_len);
+    int rc = parse_blocks(&c, f->source, f->source_len);
+    free(c.globals);
+    if (rc) {
+        ws_desc_free(f);
+        return -1;
+    }
+    *out = f;
+    return 0;
+}
+
+int ws_desc_load(const char *path, ws_desc_file **out, ws_error *err)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        ws_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap + 1);
+    int rc = -1;
+    if (!buf) {
+        ws_error_set(err, path, 0, 0, "out of memory");
+        goto done;
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap >= MAX_FILE_BYTES) {
+                ws_error_set(err, path, 0, 0, "file larger than %u MiB; not a kernel file", MAX_FILE_BYTES >> 20);
+                goto done;
+            }
+            char *nb = realloc(buf, 2 * cap + 1);
+            if (!nb) {
+                ws_error_set(err, path, 0, 0, "out of memory");
+                goto done;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0) break;
+    }
+    if (ferror(fp)) {
+        ws_error_set(err, path, 0, 0, "read error: %s", strerror(errno));
+        goto done;
+    }
+    buf[len] = '\0';
+    const char *nul = memchr(buf, '\0', len);
+    if (nul) {      /* a NUL would silently end the text: refuse it, saying where */
+        int line = 1, col = 1;
+        for (const char *p = buf; p < nul; p++) {
+            if (*p == '\n') { line++; col = 1; }
+            else col++;
+        }
+        ws_error_set(err, path, line, col, "NUL byte in the file (binary file?)");
+        goto done;
+    }
+    rc = ws_desc_parse(path, buf, out, err);
+done:
+    free(buf);
+    fclose(fp);
+    return rc;
+}
+
+void ws_desc_free(ws_desc_file *f)
+{
+    if (!f) return;
+    for (int i = 0; i < f->nkernels; i++) free_kernel_exprs(&f->kernels[i]);
+    free(f->kernels);
+    free(f->source);
+    free(f);
+}
+
+const ws_kernel_desc *ws_desc_find(const ws_desc_file *f, const char *name)
+{
+    if (!f || !name) return NULL;
+    for (int i = 0; i < f->nkernels; i++)
+        if (!strcmp(f->kernels[i].name, name)) return &f->kernels[i];
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------------
+ * -D overrides */
+
+int ws_overrides_add(ws_overrides *o, const char *assignment, ws_error *err)
+{
+    const char *a = assignment ? assignment : "";
+    const char *eq = strchr(a, '=');
+    size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+    if (!nlen || !is_ident_start((unsigned char)a[0])) {
+        ws_error_set(err, CMDLINE, 1, 1, "-D needs NAME=EXPR, got '%.60s'", a);
+        return -1;
+    }
+    for (size_t i = 0; i < nlen; i++)
+        if (!is_ident_char((unsigned char)a[i])) {
+            ws_error_set(err, CMDLINE, 1, (int)i + 1, "-D %.60s: bad character '%c' in the parameter name", a, a[i]);
+            return -1;
+        }
+    if (!eq) {
+        ws_error_set(err, CMDLINE, 1, (int)nlen + 1, "-D %.60s: expected '=' after the name (NAME=EXPR)", a);
+        return -1;
+    }
+    if (nlen >= WS_NAME_MAX) {
+        ws_error_set(err, CMDLINE, 1, 1, "-D: parameter name too long (at most %d characters)", WS_NAME_MAX - 1);
+        return -1;
+    }
+    const char *value = eq + 1;
+    if (strlen(value) >= sizeof o->value[0]) {
+        ws_error_set(err, CMDLINE, 1, (int)nlen + 2, "-D %.*s: value too long (at most %zu characters)", (int)nlen, a,
+                     sizeof o->value[0] - 1);
+        return -1;
+    }
+    ws_expr *e = ws_expr_parse(value, CMDLINE, 1, (int)nlen + 2, err);
+    if (!e) {
+        if (err) {
+            char msg[WS_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            snprintf(err->msg, sizeof err->msg, "-D %.100s: %.400s", a, msg);
+        }
+        return -1;
+    }
+    ws_expr_free(e);
+    int slot = -1;
+    for (int i = 0; i < o->n; i++)      /* a later -D for the same name replaces the earlier one */
+        if (strlen(o->name[i]) == nlen && !memcmp(o->name[i], a, nlen)) slot = i;
+    if (slot < 0) {
+        if (o->n == WS_MAX_PARAMS) {
+            ws_error_set(err, CMDLINE, 1, 1, "too many -D overrides (at most %d)", WS_MAX_PARAMS);
+            return -1;
+        }
+        slot = o->n++;
+    }
+    memcpy(o->name[slot], a, nlen);
+    o->name[slot][nlen] = '\0';
+    snprintf(o->value[slot], sizeof o->value[slot], "%s", value);
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------
+ * Resolution */
+
+static int where_fail(const ws_kernel_desc *d, const ws_expr *e, ws_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int where_fail(const ws_kernel_desc *d, const ws_expr *e, ws_error *err, const char *fmt, ...)
+{
+    char msg[WS_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int line, col;
+    ws_expr_location(e, &line, &col);
+    ws_error_set(err, d->file, line, col, "%s", msg);
+    return -1;
+}
+
+static int eval(const ws_launch *L, const ws_expr *e, int64_t *v, ws_error *err)
+{
+    return ws_expr_eval(e, L->nparams, L->param_names, L->param_values, v, err);
+}
+
+/* Largest magnitude for which an int64 survives the round trip through double. */
+#define EXACT_DOUBLE_INT ((int64_t)1 << 53)
+
+static int resolve_buffer(const ws_kernel_desc *d, const ws_buffer_decl *bd, ws_launch *L, ws_buffer *b, ws_error *err)
+{
+    int64_t v;
+    memcpy(b->name, bd->name, WS_NAME_MAX);
+    b->type = bd->type;
+    b->init = bd->init;
+    b->output = bd->output;
+    b->tol = bd->tol;
+    b->const_value = bd->const_value;
+    if (eval(L, bd->count, &v, err)) return -1;
+    if (v < 0) return where_fail(d, bd->count, err, "buffer '%s' has a negative element count (%lld)", bd->name, (long long)v);
+    b->count = (uint64_t)v;
+    if (__builtin_mul_overflow(b->count, (uint64_t)ws_type_size(bd->type), &b->bytes))
+        return where_fail(d, bd->count, err, "buffer '%s' is too large (%lld elements)", bd->name, (long long)v);
+    bool is_float = ws_type_is_float(bd->type);
+    if (bd->init == WS_INIT_RANDOM) {
+        if (eval(L, bd->seed, &v, err)) return -1;
+        b->seed = (uint64_t)v;
+        int64_t lo = 0, hi = is_float ? 1 : 100;
+        if (bd->lo && (eval(L, bd->lo, &lo, err) || eval(L, bd->hi, &hi, err))) return -1;
+        if (bd->lo && (lo < -EXACT_DOUBLE_INT || lo > EXACT_DOUBLE_INT || hi < -EXACT_DOUBLE_INT || hi > EXACT_DOUBLE_INT))
+            return where_fail(d, bd->lo, err, "buffer '%s': random range beyond +-2^53 cannot be represented exactly", bd->name);
+        if (hi <= lo)
+            return where_fail(d, bd->lo ? bd->lo : bd->seed, err, "buffer '%s': random range is empty (lo %lld >= hi %lld)",
+                              bd->name, (long long)lo, (long long)hi);
+        b->lo = (double)lo;
+        b->hi = (double)hi;
+    }
+    return 0;
+}
+
+static int resolve_dims(const ws_kernel_desc *d, const ws_launch *L, bool is_grid, uint32_t out[3], ws_error *err)
+{
+    int n = is_grid ? d->ngrid : d->nblock;
+    ws_expr *const *ex = is_grid ? d->grid : d->block;
+    /* CUDA limits: grid x < 2^31, y and z <= 65535; block x, y <= 1024, z <= 64 */
+    static const int64_t grid_max[3] = {2147483647, 65535, 65535};
+    static const int64_t block_max[3] = {1024, 1024, 64};
+    static const char axis[3] = {'x', 'y', 'z'};
+    for (int i = 0; i < 3; i++) out[i] = 1;
+    for (int i = 0; i < n; i++) {
+        int64_t v;
+        if (eval(L, ex[i], &v, err)) return -1;
+        int64_t max = is_grid ? grid_max[i] : block_max[i];
+        if (v < 1 || v > max)
+            return where_fail(d, ex[i], err, "%s.%c = %lld; it must be between 1 and %lld", is_grid ? "grid" : "block",
+                              axis[i], (long long)v, (long long)max);
+        out[i] = (uint32_t)v;
+    }
+    if (!is_grid && (uint64_t)out[0] * out[1] * out[2] > 1024)
+        return where_fail(d, ex[0], err, "block of %ux%ux%u = %llu threads; at most 1024", out[0], out[1], out[2],
+                          (unsigned long long)out[0] * out[1] * out[2]);
+    return 0;
+}
+
+int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *out, ws_error *err)
+{
+    ws_launch *L = out;
+    memset(L, 0, sizeof *L);
+    L->desc = d;
+    if (ov) {
+        for (int i = 0; i < ov->n; i++) {
+            int found = 0;
+            for (int p = 0; p < d->nparams && !found; p++) found = !strcmp(d->params[p].name, ov->name[i]);
+            if (!found) {
+                char list[WS_MSG_MAX / 2] = "";
+                size_t used = 0;
+                for (int p = 0; p < d->nparams && used < sizeof list; p++)
+                    used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", p ? ", " : "", d->params[p].name);
+                ws_error_set(err, CMDLINE, 1, 1, "-D %s: '%s' has no parameter '%s' (%s%s)", ov->name[i], d->name,
+                             ov->name[i], d->nparams ? "parameters: " : "it has no parameters", list);
+                return -1;
+            }
+        }
+    }
+    /* parameters in order; each sees only the ones before it */
+    for (int p = 0; p < d->nparams; p++) {
+        int64_t v;
+        int o = -1;
+        for (int i = 0; ov && i < ov->n; i++)
+            if (!strcmp(ov->name[i], d->params[p].name)) o = i;
+        if (o >= 0) {
+            int col = (int)strlen(ov->name[o]) + 2;
+            ws_expr *e = ws_expr_parse(ov->value[o], CMDLINE, 1, col, err);
+            int rc = e ? eval(L, e, &v, err) : -1;
+            ws_expr_free(e);
+            if (rc) {
+                char msg[WS_MSG_MAX];
+                snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+                if (err) snprintf(err->msg, sizeof err->msg, "-D %.63s=%.60s: %.300s", ov->name[o], ov->value[o], msg);
+                return -1;
+            }
+        } else if (eval(L, d->params[p].value, &v, err)) {
+            return -1;
+        }
+        memcpy(L->param_names[p], d->params[p].name, WS_NAME_MAX);
+        L->param_values[p] = v;
+        L->nparams = p + 1;
+    }
+    if (resolve_dims(d, L, true, L->grid, err) || resolve_dims(d, L, false, L->block, err)) return -1;
+    if (d->shared) {
+        int64_t v;
+        if (eval(L, d->shared, &v, err)) return -1;
+        if (v < 0 || v > UINT32_MAX)
+            return where_fail(d, d->shared, err, "shared = %lld bytes; it must be between 0 and 4294967295", (long long)v);
+        L->shared_bytes = (uint64_t)v;
+    }
+    uint64_t total = 0;
+    for (int i = 0; i < d->nbuffers; i++) {
+        if (resolve_buffer(d, &d->buffers[i], L, &L->buffers[i], err)) return -1;
+        if (__builtin_add_overflow(total, L->buffers[i].bytes, &total))
+            return where_fail(d, d->buffers[i].count, err, "the buffers' total size overflows 64 bits");
+        L->nbuffers = i + 1;
+    }
+    /* Default bytes_moved: every buffer once - inputs are read once, outputs
+     * written once, and a buffer that is both read and written (in place) also
+     * counts once. This is what a perfect kernel must at least move; a
+     * description whose kernel moves more by design (a transpose reads and
+     * writes, so in + out already covers it) or less (reads a sub-range) says
+     * so with 'bytes'. */
+    if (d->bytes) {
+        int64_t v;
+        if (eval(L, d->bytes, &v, err)) return -1;
+        if (v < 0) return where_fail(d, d->bytes, err, "bytes = %lld; it must not be negative", (long long)v);
+        L->bytes_moved = (uint64_t)v;
+    } else {
+        L->bytes_moved = total;
+    }
+    for (int i = 0; i < d->nargs; i++) {
+        const ws_arg_decl *a = &d->args[i];
+        ws_arg *r = &L->args[i];
+        r->kind = a->kind;
+        r->buffer = a->buffer;
+        r->fvalue = a->fvalue;
+        if (a->kind == WS_ARG_INT && eval(L, a->expr, &r->ivalue, err)) return -1;
+        L->nargs = i + 1;
+    }
+    return 0;
+}

@@ -1,0 +1,67 @@
+/* desc_text.c - a description's values as written, read back from the source
+ * lines the description parser recorded (see desc_text.h).
+ * Invariant: reads only inside f->source[0, f->source_len); output always NUL-terminated. */
+#include "desc_text.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+void ws_source_line(const char *text, size_t len, int n, char *out, size_t cap)
+{
+    if (!cap) return;
+    out[0] = 0;
+    if (!text || n < 1) return;
+    size_t i = 0;
+    for (int line = 1; line < n && i < len; i++)
+        if (text[i] == '\n') line++;
+    if (i >= len) return;
+    size_t j = i;
+    while (j < len && text[j] != '\n') j++;
+    size_t k = j > i && text[j - 1] == '\r' ? j - 1 : j;
+    snprintf(out, cap, "%.*s", (int)(k - i), text + i);
+}
+
+/* Cuts a '#' comment and the block's closing star-slash, then trims blanks. */
+static void tidy(char *s)
+{
+    char *p = strchr(s, '#');
+    if (p) *p = 0;
+    p = strstr(s, "*/");
+    if (p) *p = 0;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+    size_t lead = strspn(s, " \t");
+    memmove(s, s + lead, strlen(s + lead) + 1);
+}
+
+void ws_desc_param_text(const ws_desc_file *f, const ws_kernel_desc *d, int i, char *out, size_t cap)
+{
+    if (!cap) return;
+    out[0] = 0;
+    if (i < 0 || i >= d->nparams) return;
+    char line[512];
+    ws_source_line(f->source, f->source_len, d->params[i].line, line, sizeof line);
+    char *eq = strchr(line, '=');
+    if (!eq) return;
+    snprintf(out, cap, "%s", eq + 1);
+    tidy(out);
+}
+
+void ws_desc_keyword_text(const ws_desc_file *f, const ws_kernel_desc *d, const char *keyword, char *out, size_t cap)
+{
+    if (!cap) return;
+    out[0] = 0;
+    size_t kl = strlen(keyword);
+    for (int n = d->line + 1; n < d->line + 400; n++) {
+        char line[512];
+        ws_source_line(f->source, f->source_len, n, line, sizeof line);
+        const char *p = line + strspn(line, " \t*");
+        if (!strncmp(p, keyword, kl) && (p[kl] == ' ' || p[kl] == '\t')) {
+            snprintf(out, cap, "%s", p + kl);
+            tidy(out);
+            return;
+        }
+        if (strstr(line, "*/")) return; /* end of this block */
+    }
+}

@@ -1,0 +1,240 @@
+/* device.c - device profiles for the memory and timing models (see device.h).
+ * Every figure carries its source in a trailing comment. Labels:
+ *   [MEAS]  measured on the lent H200 (shared/reference/h200-device-properties.txt,
+ *           h200-measured.md, gpu-memory-rules.md §9 I)
+ *   [RULES §n] shared/reference/gpu-memory-rules.md, which cites the CUDA
+ *           Programming Guide and cuda_occupancy.h for each table
+ *   [SPEC]  the vendor's datasheet / whitepaper for that board
+ *   estimate  a modelling figure with no measurement behind it in this repo
+ * Invariant: profiles are constant data; the first is the default (H200). To
+ * add a GPU, append a profile and its driver names; nothing else changes. */
+#include "device.h"
+
+#include <ctype.h>
+#include <stddef.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------- */
+static const ws_device h200 = {
+    .key = "h200",
+    .name = "NVIDIA H200",                  /* [MEAS] cudaDeviceProp.name */
+    .cc_major = 9, .cc_minor = 0,           /* [MEAS] cc=9.0 */
+    .sm_count = 132,                        /* [MEAS] SMs=132 */
+    .sm_clock_mhz = 1980,                   /* [SPEC] H200 SXM max boost 1980 MHz (same GH100 clocks as H100 SXM5) */
+    .dram_bw_gbs = 4800,                    /* [SPEC] NVIDIA H200 datasheet: 4.8 TB/s HBM3e; measured copy ceiling
+                                               4259-4267 GB/s (h200-measured.md) */
+    .dram_fetch_bytes = 64,                 /* [MEAS] default cudaLimitMaxL2FetchGranularity=64, honoured [RULES §4.1] */
+    .ecc = 1,                               /* [MEAS] ECC on (nvidia-smi); partial-sector writes read DRAM [RULES §4.1] */
+    .l2_bw_gbs = 7500,                      /* estimate: ~1.6x DRAM peak; no L2 bandwidth measurement in this repo */
+    .l2_bytes = 62914560,                   /* [MEAS] l2CacheSize=62914560 (60 MiB) [RULES §4.2] */
+    .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0: 256 KB unified L1/shared per SM */
+    .ncarveouts = 10,
+    .carveouts_kb = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, /* [RULES §3.1] 9.0 carveouts */
+    .smem_per_sm = 233472,                  /* [MEAS] sharedMemPerMultiprocessor=233472 (228 KB) */
+    .smem_per_block = 49152,                /* [MEAS] sharedMemPerBlock=49152 */
+    .smem_per_block_optin = 232448,         /* [MEAS] sharedMemPerBlockOptin=232448 (227 KB) */
+    .smem_reserved_per_block = 1024,        /* [MEAS] reservedSharedMemPerBlock=1024 */
+    .smem_alloc_gran = 128,                 /* [RULES §6.1] 9.0: 128 B */
+    .sector_bytes = 32, .line_bytes = 128,  /* [RULES §1] 32-B sectors, 128-B lines */
+    .banks = 32, .bank_bytes = 4,           /* [RULES §3.1] */
+    .max_warps_per_sm = 64,                 /* [RULES §6.1] 9.0; [MEAS] maxThreadsPerMultiProcessor=2048 */
+    .max_threads_per_sm = 2048,             /* [MEAS] */
+    .max_blocks_per_sm = 32,                /* [MEAS] maxBlocksPerMultiProcessor=32 */
+    .regs_per_sm = 65536,                   /* [MEAS] regsPerMultiprocessor=65536 */
+    .max_regs_per_thread = 255,             /* [RULES §6.1] */
+    .reg_alloc_gran = 256,                  /* [RULES §6.1] cudaOccRegAllocationGranularity, per warp */
+    .subpartitions = 4,                     /* [RULES §6.1] cudaOccSubPartitionsPerMultiprocessor */
+    .l1_hit_cycles = 33,                    /* estimate: published Hopper microbenchmarks put L1 hits at ~30-40 cycles */
+    .l2_hit_cycles = 260,                   /* estimate: near-partition L2 hit; far partition is slower [RULES §4.2] */
+    .dram_cycles = 650,                     /* estimate: HBM load-to-use at ~1.98 GHz */
+    .launch_overhead_us = 3.0,              /* estimate: empty-kernel time between two events */
+};
+
+static const ws_device h100 = {
+    .key = "h100",
+    .name = "NVIDIA H100 80GB HBM3",        /* the H100 SXM5 board's driver name */
+    .cc_major = 9, .cc_minor = 0,           /* [RULES §4.2] */
+    .sm_count = 132,                        /* [SPEC] H100 SXM5: 132 SMs (Hopper whitepaper) */
+    .sm_clock_mhz = 1980,                   /* [SPEC] H100 SXM5 max boost 1980 MHz */
+    .dram_bw_gbs = 3350,                    /* [SPEC] H100 SXM datasheet: 3.35 TB/s HBM3 */
+    .dram_fetch_bytes = 64,                 /* estimate: assumed as on H200 (same chip) [RULES §4.1 UNCERTAIN] */
+    .ecc = 1,                               /* [SPEC] HBM3 ECC on by default */
+    .l2_bw_gbs = 7500,                      /* estimate: same L2 as H200's chip, smaller capacity enabled */
+    .l2_bytes = 52428800,                   /* [RULES §4.2] 50 MB */
+    .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0 */
+    .ncarveouts = 10,
+    .carveouts_kb = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, /* [RULES §3.1] 9.0 */
+    .smem_per_sm = 233472,                  /* [RULES §6.1] 9.0: 228 KB */
+    .smem_per_block = 49152,                /* [RULES §3.1] 48 KB static limit */
+    .smem_per_block_optin = 232448,         /* [RULES §3.1] 227 KB */
+    .smem_reserved_per_block = 1024,        /* [RULES §6.1] 1 KB */
+    .smem_alloc_gran = 128,                 /* [RULES §6.1] */
+    .sector_bytes = 32, .line_bytes = 128,  /* [RULES §1] */
+    .banks = 32, .bank_bytes = 4,           /* [RULES §3.1] */
+    .max_warps_per_sm = 64,                 /* [RULES §6.1] */
+    .max_threads_per_sm = 2048,             /* [RULES §6.1] */
+    .max_blocks_per_sm = 32,                /* [RULES §6.1] */
+    .regs_per_sm = 65536,                   /* [RULES §6.1] */
+    .max_regs_per_thread = 255,             /* [RULES §6.1] */
+    .reg_alloc_gran = 256,                  /* [RULES §6.1] */
+    .subpartitions = 4,                     /* [RULES §6.1] */
+    .l1_hit_cycles = 33,                    /* estimate: as H200 */
+    .l2_hit_cycles = 260,                   /* estimate: as H200 */
+    .dram_cycles = 650,                     /* estimate: as H200 */
+    .launch_overhead_us = 3.0,              /* estimate */
+};
+
+static const ws_device a100 = {
+    .key = "a100",
+    .name = "NVIDIA A100-SXM4-40GB",        /* the A100 SXM4 40GB board's driver name */
+    .cc_major = 8, .cc_minor = 0,           /* [RULES §4.2] */
+    .sm_count = 108,                        /* [SPEC] A100: 108 SMs (Ampere GA100 whitepaper) */
+    .sm_clock_mhz = 1410,                   /* [SPEC] A100 SXM4 boost 1410 MHz */
+    .dram_bw_gbs = 1555,                    /* [SPEC] A100 40GB datasheet: 1555 GB/s HBM2 */
+    .dram_fetch_bytes = 64,                 /* estimate: the limit API appeared with A100; 64 B assumed [RULES §4.1 UNCERTAIN] */
+    .ecc = 1,                               /* [SPEC] HBM2 ECC on by default */
+    .l2_bw_gbs = 4800,                      /* estimate: ~3x DRAM peak (NVIDIA quotes 2.3x V100's L2 bandwidth) */
+    .l2_bytes = 41943040,                   /* [RULES §4.2] 40 MB (cudaDeviceProp reports 40 MiB) */
+    .l1_unified_bytes = 192 * 1024,         /* [RULES §3.1] 8.0: 192 KB */
+    .ncarveouts = 8,
+    .carveouts_kb = {0, 8, 16, 32, 64, 100, 132, 164}, /* [RULES §3.1] 8.0 */
+    .smem_per_sm = 167936,                  /* [RULES §6.1] 8.0: 164 KB */
+    .smem_per_block = 49152,                /* [RULES §3.1] 48 KB static limit */
+    .smem_per_block_optin = 166912,         /* [RULES §3.1] 163 KB */
+    .smem_reserved_per_block = 1024,        /* [RULES §6.1] 1 KB */
+    .smem_alloc_gran = 128,                 /* [RULES §6.1] */
+    .sector_bytes = 32, .line_bytes = 128,  /* [RULES §1] */
+    .banks = 32, .bank_bytes = 4,           /* [RULES §3.1] */
+    .max_warps_per_sm = 64,                 /* [RULES §6.1] */
+    .max_threads_per_sm = 2048,             /* [RULES §6.1] */
+    .max_blocks_per_sm = 32,                /* [RULES §6.1] */
+    .regs_per_sm = 65536,                   /* [RULES §6.1] */
+    .max_regs_per_thread = 255,             /* [RULES §6.1] */
+    .reg_alloc_gran = 256,                  /* [RULES §6.1] */
+    .subpartitions = 4,                     /* [RULES §6.1] */
+    .l1_hit_cycles = 33,                    /* estimate: published Ampere microbenchmarks, ~33 cycles */
+    .l2_hit_cycles = 200,                   /* estimate: near-partition L2 hit */
+    .dram_cycles = 480,                     /* estimate */
+    .launch_overhead_us = 3.0,              /* estimate */
+};
+
+static const ws_device t4 = {
+    .key = "t4",
+    .name = "Tesla T4",                     /* driver name (deviceQuery) */
+    .cc_major = 7, .cc_minor = 5,           /* [RULES §4.2] */
+    .sm_count = 40,                         /* [SPEC] T4: 40 SMs (deviceQuery: 40 multiprocessors) */
+    .sm_clock_mhz = 1590,                   /* [SPEC] T4 boost 1590 MHz */
+    .dram_bw_gbs = 320,                     /* [SPEC] T4 datasheet: 320 GB/s GDDR6 */
+    .dram_fetch_bytes = 32,                 /* estimate: pre-Ampere, sector-sized fetches assumed [RULES §4.1 UNCERTAIN] */
+    .ecc = 1,                               /* estimate: T4 boards ship with GDDR6 ECC enabled; RMW rule unverified */
+    .l2_bw_gbs = 1100,                      /* estimate: ~3.4x DRAM peak */
+    .l2_bytes = 4194304,                    /* [RULES §4.2] 4 MiB */
+    .l1_unified_bytes = 96 * 1024,          /* [RULES §3.1] 7.5: 96 KB */
+    .ncarveouts = 2,
+    .carveouts_kb = {32, 64},               /* [RULES §3.1] 7.5 */
+    .smem_per_sm = 65536,                   /* [RULES §6.1] 7.5: 64 KB */
+    .smem_per_block = 49152,                /* [RULES §3.1] 48 KB static limit */
+    .smem_per_block_optin = 65536,          /* [RULES §3.1] 64 KB */
+    .smem_reserved_per_block = 0,           /* [RULES §6.1] 0 [UNCERTAIN] */
+    .smem_alloc_gran = 256,                 /* [RULES §6.1] 7.x: 256 B */
+    .sector_bytes = 32, .line_bytes = 128,  /* [RULES §1] */
+    .banks = 32, .bank_bytes = 4,           /* [RULES §3.1] */
+    .max_warps_per_sm = 32,                 /* [RULES §6.1] 7.5 */
+    .max_threads_per_sm = 1024,             /* [RULES §6.1] */
+    .max_blocks_per_sm = 16,                /* [RULES §6.1] */
+    .regs_per_sm = 65536,                   /* [RULES §6.1] */
+    .max_regs_per_thread = 255,             /* [RULES §6.1] */
+    .reg_alloc_gran = 256,                  /* [RULES §6.1] */
+    .subpartitions = 4,                     /* [RULES §6.1] */
+    .l1_hit_cycles = 32,                    /* estimate: published Turing microbenchmarks, ~32 cycles */
+    .l2_hit_cycles = 190,                   /* estimate */
+    .dram_cycles = 450,                     /* estimate */
+    .launch_overhead_us = 4.0,              /* estimate */
+};
+
+static const ws_device v100 = {
+    .key = "v100",
+    .name = "Tesla V100-SXM2-16GB",         /* driver name; the 32GB board differs only in capacity */
+    .cc_major = 7, .cc_minor = 0,           /* [RULES §4.2] */
+    .sm_count = 80,                         /* [SPEC] V100: 80 SMs (Volta whitepaper) */
+    .sm_clock_mhz = 1530,                   /* [SPEC] V100 SXM2 boost 1530 MHz */
+    .dram_bw_gbs = 900,                     /* [SPEC] V100 SXM2 datasheet: 900 GB/s HBM2 */
+    .dram_fetch_bytes = 32,                 /* estimate: pre-Ampere, sector-sized fetches assumed [RULES §4.1 UNCERTAIN] */
+    .ecc = 1,                               /* [SPEC] HBM2 ECC on by default */
+    .l2_bw_gbs = 2100,                      /* estimate: published Volta microbenchmarks measure ~2.1 TB/s */
+    .l2_bytes = 6291456,                    /* [RULES §4.2] 6 MiB */
+    .l1_unified_bytes = 128 * 1024,         /* [RULES §3.1] 7.0: 128 KB */
+    .ncarveouts = 6,
+    .carveouts_kb = {0, 8, 16, 32, 64, 96}, /* [RULES §3.1] 7.0 */
+    .smem_per_sm = 98304,                   /* [RULES §6.1] 7.0: 96 KB */
+    .smem_per_block = 49152,                /* [RULES §3.1] 48 KB static limit */
+    .smem_per_block_optin = 98304,          /* [RULES §3.1] 96 KB */
+    .smem_reserved_per_block = 0,           /* [RULES §6.1] 0 [UNCERTAIN] */
+    .smem_alloc_gran = 256,                 /* [RULES §6.1] 7.x: 256 B */
+    .sector_bytes = 32, .line_bytes = 128,  /* [RULES §1] */
+    .banks = 32, .bank_bytes = 4,           /* [RULES §3.1] */
+    .max_warps_per_sm = 64,                 /* [RULES §6.1] 7.0 */
+    .max_threads_per_sm = 2048,             /* [RULES §6.1] */
+    .max_blocks_per_sm = 32,                /* [RULES §6.1] */
+    .regs_per_sm = 65536,                   /* [RULES §6.1] */
+    .max_regs_per_thread = 255,             /* [RULES §6.1] */
+    .reg_alloc_gran = 256,                  /* [RULES §6.1] */
+    .subpartitions = 4,                     /* [RULES §6.1] */
+    .l1_hit_cycles = 28,                    /* estimate: published Volta microbenchmarks, ~28 cycles */
+    .l2_hit_cycles = 193,                   /* estimate: same source, ~190 cycles */
+    .dram_cycles = 400,                     /* estimate */
+    .launch_overhead_us = 4.0,              /* estimate */
+};
+
+static const ws_device *const all[] = {&h200, &h100, &a100, &t4, &v100, NULL};
+
+/* Driver names each profile answers to. A name matches when it equals one of
+ * these or extends it after a space or '-' ("Tesla V100-SXM2-32GB"), unless
+ * it is a listed different board of the same family (other SM counts,
+ * clocks or memory). */
+typedef struct {
+    const ws_device *dev;
+    const char *names[4];
+    const char *not_this[3];
+} name_rule;
+
+static const name_rule rules[] = {
+    {&h200, {"NVIDIA H200", NULL}, {"NVIDIA H200 NVL", NULL}},
+    {&h100, {"NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5", NULL}, {NULL}},
+    {&a100, {"NVIDIA A100-SXM4-40GB", "A100-SXM4-40GB", NULL}, {NULL}},
+    {&t4, {"Tesla T4", "NVIDIA T4", NULL}, {NULL}},
+    {&v100, {"Tesla V100-SXM2", "NVIDIA V100-SXM2", NULL}, {NULL}},
+};
+
+static int starts_with_ci(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (tolower((unsigned char)*s) != tolower((unsigned char)*prefix)) return 0;
+    return 1;
+}
+
+static int name_matches(const char *given, const char *name)
+{
+    if (!starts_with_ci(given, name)) return 0;
+    char next = given[strlen(name)];
+    return next == '\0' || next == ' ' || next == '-';
+}
+
+const ws_device *ws_device_find(const char *key_or_name)
+{
+    if (!key_or_name || !*key_or_name) return NULL;
+    for (int i = 0; all[i]; i++)
+        if (strlen(key_or_name) == strlen(all[i]->key) && starts_with_ci(key_or_name, all[i]->key)) return all[i];
+    for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
+        int excluded = 0;
+        for (int k = 0; rules[r].not_this[k] && !excluded; k++) excluded = name_matches(key_or_name, rules[r].not_this[k]);
+        if (excluded) continue;
+        for (int k = 0; rules[r].names[k]; k++)
+            if (name_matches(key_or_name, rules[r].names[k])) return rules[r].dev;
+    }
+    return NULL;
+}
+
+const ws_device *const *ws_device_all(void) { return all; }
+
+const ws_device *ws_device_default(void) { return all[0]; }

@@ -1,0 +1,205 @@
+/* cmd_ptx.c - `warpscope ptx <kernel> [-D N=V]... [--arch sm_90]`: the kernel's
+ * parsed PTX grouped under the source lines it came from, memory instructions
+ * marked with their state space and bytes per thread.
+ * Invariant: it shows what the simulator will execute (the parsed module, read
+ * back through ptx_format_insn), never the raw PTX text. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/catalog.h"
+#include "../common/commands.h"
+#include "../common/desc.h"
+#include "../common/desc_text.h"
+#include "ptx.h"
+
+static void ptx_usage(FILE *to)
+{
+    fprintf(to, "usage: warpscope ptx <kernel> [-D NAME=VALUE]... [--arch sm_XX]\n\n"
+                "Shows a kernel's PTX as warpscope parsed it: each source line of the .cu, then the\n"
+                "instructions compiled from it (index, PTX line, memory mark, instruction).\n"
+                "Memory instructions are marked 'M <space> <bytes per thread>', e.g. 'M global 16B'.\n\n"
+                "  <kernel>          a catalog name (transpose_naive), a file (k.cu) or file:name (k.cu:scale)\n"
+                "  -D NAME=VALUE     override a description parameter (checked; PTX does not depend on it)\n"
+                "  --arch sm_XX      target architecture (default sm_90); the checked-in PTX is used when\n"
+                "                    it is fresh and for this target, otherwise NVRTC or nvcc compiles it\n"
+                "  -h, --help        this text\n");
+}
+
+static const char *space_short(ptx_space s)
+{
+    switch (s) {
+    case PTX_SPACE_GLOBAL: return "global";
+    case PTX_SPACE_SHARED: return "shared";
+    case PTX_SPACE_SHARED_CLUSTER: return "dshared";
+    case PTX_SPACE_LOCAL: return "local";
+    case PTX_SPACE_CONST: return "const";
+    case PTX_SPACE_PARAM: return "param";
+    default: return "generic";
+    }
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Source text of (file index, line): the description's own .cu when the PTX's
+ * .file names it (by base name), else nothing. */
+static void source_text(const ptx_module *m, const ws_desc_file *f, int file, int line, char *out, size_t cap)
+{
+    out[0] = 0;
+    for (int i = 0; i < m->nfiles; i++) {
+        if (m->files[i].index != file) continue;
+        if (!strcmp(base_name(m->files[i].path), base_name(f->path)))
+            ws_source_line(f->source, f->source_len, line, out, cap);
+        return;
+    }
+}
+
+static const char *file_name(const ptx_module *m, const ws_desc_file *f, int file)
+{
+    for (int i = 0; i < m->nfiles; i++)
+        if (m->files[i].index == file)
+            return strcmp(base_name(m->files[i].path), base_name(f->path)) ? m->files[i].path : f->path;
+    return "?";
+}
+
+static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file *f, const ws_kernel_desc *d,
+                 const char *how)
+{
+    int nmem = 0;
+    for (int i = 0; i < fn->ninsns; i++) nmem += ptx_insn_is_memory(&fn->insns[i]);
+    printf("kernel  %s  (%s:%d)  entry %s\n", d->name, f->path, d->line, fn->name);
+    printf("ptx     %s; target %s, PTX ISA %d.%d\n", how, m->target, m->version_major, m->version_minor);
+    printf("params ");
+    for (int i = 0; i < fn->nparams; i++) {
+        const ptx_symbol *s = &fn->syms[fn->param_syms[i]];
+        char label[WS_NAME_MAX + 8];
+        if (i < d->nargs && d->args[i].kind == WS_ARG_BUFFER) snprintf(label, sizeof label, "%s", d->buffers[d->args[i].buffer].name);
+        else snprintf(label, sizeof label, "arg%d", i);
+        printf("%s %s@%llu:%lluB", i ? "," : "", label, (unsigned long long)s->offset, (unsigned long long)s->size);
+    }
+    printf("%s (%llu bytes)\n", fn->nparams ? "" : " none", (unsigned long long)fn->param_bytes);
+    printf("memory  shared %llu B static, dynamic from %llu; local %llu B per thread\n",
+           (unsigned long long)fn->static_shared_bytes, (unsigned long long)fn->dyn_shared_offset,
+           (unsigned long long)fn->local_bytes);
+    printf("        %d instructions, %d reach memory (M = memory: state space, bytes per thread;\n"
+           "        a branch to Ln goes to instruction #n)\n", fn->ninsns, nmem);
+    int cur_file = -1, cur_line = -1;
+    for (int i = 0; i < fn->ninsns; i++) {
+        const ptx_insn *in = &fn->insns[i];
+        if (in->src_file != cur_file || in->src_line != cur_line) {
+            cur_file = in->src_file;
+            cur_line = in->src_line;
+            if (in->src_line <= 0) {
+                printf("\n(no source line: code the compiler added)\n");
+            } else {
+                char text[512];
+                source_text(m, f, in->src_file, in->src_line, text, sizeof text);
+                const char *t = text + strspn(text, " \t");
+                printf("\n%s:%d  %s\n", file_name(m, f, in->src_file), in->src_line, t);
+            }
+        }
+        char mark[32] = "";
+        if (ptx_insn_is_memory(in))
+            snprintf(mark, sizeof mark, "M %s %dB", space_short(in->space), in->vec * ptx_type_size(in->type));
+        char buf[256];
+        ptx_format_insn(fn, in, buf, sizeof buf);
+        if (in->op == PTX_CALL && in->nopnd > 1) { /* name the callee: the formatter only knows its index */
+            char tag[32], *at;
+            snprintf(tag, sizeof tag, "func#%d", in->opnd[1].target);
+            if ((at = strstr(buf, tag)) && in->opnd[1].target >= 0 && in->opnd[1].target < m->nfuncs) {
+                char rest[256];
+                snprintf(rest, sizeof rest, "%s", at + strlen(tag));
+                snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s", m->funcs[in->opnd[1].target].name, rest);
+            }
+        }
+        printf("  #%-4d ptx:%-5d %-14s %s\n", i, in->ptx_line, mark, buf);
+    }
+}
+
+int ws_cmd_ptx(int argc, char **argv)
+{
+    const char *kernel = NULL, *arch = "sm_90";
+    ws_overrides ov;
+    memset(&ov, 0, sizeof ov);
+    ws_error err;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            ptx_usage(stdout);
+            return WS_EXIT_OK;
+        } else if (!strcmp(a, "-D") || !strncmp(a, "-D", 2)) {
+            const char *v = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v) {
+                fprintf(stderr, "warpscope: ptx: -D needs NAME=VALUE\n");
+                return WS_EXIT_USAGE;
+            }
+            if (ws_overrides_add(&ov, v, &err)) {
+                ws_error_print(&err);
+                return WS_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--arch") || !strncmp(a, "--arch=", 7)) {
+            arch = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!arch || !*arch) {
+                fprintf(stderr, "warpscope: ptx: --arch needs a value such as sm_90\n");
+                return WS_EXIT_USAGE;
+            }
+        } else if (a[0] == '-') {
+            fprintf(stderr, "warpscope: ptx: unknown option '%s'\n", a);
+            ptx_usage(stderr);
+            return WS_EXIT_USAGE;
+        } else if (kernel) {
+            fprintf(stderr, "warpscope: ptx: one kernel at a time ('%s' and '%s')\n", kernel, a);
+            return WS_EXIT_USAGE;
+        } else {
+            kernel = a;
+        }
+    }
+    if (!kernel) {
+        ptx_usage(stderr);
+        return WS_EXIT_USAGE;
+    }
+    ws_catalog *cat = NULL;
+    ws_error cerr;
+    /* a .cu argument works without a catalog; a bare name needs one */
+    if (ws_catalog_load(NULL, &cat, &cerr) && !strstr(kernel, ".cu")) {
+        ws_error_print(&cerr);
+        return WS_EXIT_USAGE;
+    }
+    const ws_desc_file *f;
+    const ws_kernel_desc *d;
+    ws_desc_file *owned = NULL;
+    int rc = WS_EXIT_USAGE;
+    ptx_module *m = NULL;
+    if (ws_catalog_resolve(cat, kernel, &f, &d, &owned, &err)) {
+        ws_error_print(&err);
+        goto done;
+    }
+    ws_launch L;
+    if (ws_desc_resolve(d, &ov, &L, &err)) {
+        ws_error_print(&err);
+        goto done;
+    }
+    char how[WS_PATH_MAX + 96];
+    m = ws_catalog_ptx_ex(f, arch, how, sizeof how, &err);
+    if (!m) {
+        ws_error_print(&err);
+        goto done;
+    }
+    const ptx_function *fn = ptx_find_function(m, d->entry);
+    if (!fn || !fn->is_entry) {
+        fprintf(stderr, "warpscope: %s:%d: error: the PTX has no kernel '%s' (is it __global__ and compiled in?)\n",
+                f->path, d->line, d->entry);
+        goto done;
+    }
+    show(m, fn, f, d, how);
+    rc = WS_EXIT_OK;
+done:
+    ptx_free(m);
+    ws_desc_free(owned);
+    ws_catalog_free(cat);
+    return rc;
+}

@@ -1,0 +1,1990 @@
+/* ptx_parse.c - PTX text (what nvcc 13 / NVRTC emit for sm_90) to a resolved
+ * ptx_module: registers become slots, labels instruction indices, variables
+ * per-function symbols with byte offsets (layout rules in ptx.h).
+ * Invariant: the lexer never reads past the text's NUL; any input it does not
+ * understand ends the parse through fail() with path:line:col and the token,
+ * and every allocation made so far is freed on that path. */
+#include "ptx.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REG_RANGE (1 << 20)           /* %r<N>: more than this is garbage, not a kernel */
+#define MAX_IMAGE_BYTES (256u << 20)      /* module .const/.global image */
+#define MAX_VAR_BYTES (1ull << 32)        /* one variable */
+
+/* ---- lexer ------------------------------------------------------------------ */
+
+typedef enum { TK_EOF, TK_WORD, TK_NUM, TK_STR, TK_PUNCT } tk_kind;
+
+typedef struct {
+    tk_kind kind;
+    const char *s;   /* points into the text */
+    int len;
+    int line, col;
+} token;
+
+typedef struct { const char *p; int line; const char *line_start; } lex_pos;
+
+/* ---- builders --------------------------------------------------------------- */
+
+typedef struct {           /* name -> index, with shadowing for nested { } blocks */
+    int *bucket;           /* heads, -1 = empty */
+    int nbucket;           /* power of two */
+    struct hent { uint32_t hash; int value; int depth; int next; const char *name; } *ent;
+    int n, cap;
+} htab;
+
+typedef struct {
+    ptx_symbol s;          /* offset: image offset for CONST/GLOBAL */
+    int seq;               /* declaration order */
+    bool used_by_func;     /* referenced by some .func (layout rule for shared, see finish_shared) */
+} modvar;
+
+typedef struct {
+    char name[PTX_NAME_MAX];
+    int insn;              /* -1 until defined */
+    int line, col;         /* first reference, for "undefined label" */
+} label;
+
+typedef struct { int insn, opnd, label; } label_fix;
+
+typedef struct {
+    int func, insn;        /* function index in module, instruction index */
+    char name[PTX_NAME_MAX];
+    int line, col;
+} call_fix;
+
+typedef struct {
+    ptx_function f;
+    int cap_regs, cap_syms, cap_insns, cap_params;
+    int *sym_modvar;       /* per sym: module var index or -1 */
+    int *sym_seq;          /* per sym: declaration order (for the shared layout) */
+    htab regs_ht, syms_ht, labels_ht;
+    label *labels;
+    int nlabels, cap_labels;
+    label_fix *fixes;
+    int nfixes, cap_fixes;
+    int depth;             /* { } nesting inside the body */
+    int scope_regs[64], scope_syms[64]; /* hash entry counts at each open brace */
+    int cur_file, cur_line;
+    int retval_sym;        /* .func return parameter symbol, -1 none */
+} func_builder;
+
+typedef struct {
+    const char *path;
+    const char *text;
+    lex_pos pos;
+    token tok;             /* current token */
+    ws_error *err;
+    jmp_buf jb;
+
+    ptx_module *m;
+    modvar *vars;
+    int nvars, cap_vars;
+    htab vars_ht;
+    int cap_funcs, cap_files;
+    func_builder **fb;     /* one per module function (kept until the end for layout) */
+    uint8_t *pending_init; /* initialiser being parsed (freed on the error path) */
+    call_fix *calls;
+    int ncalls, cap_calls;
+    char (*protos)[PTX_NAME_MAX]; /* functions declared without a body */
+    int nprotos, cap_protos;
+    size_t cap_const, cap_global;
+    int seq;
+    func_builder *cur;     /* function being parsed (owned by fb[] once registered) */
+} parser;
+
+static void fail_at(parser *ps, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5), noreturn));
+static void fail_at(parser *ps, int line, int col, const char *fmt, ...)
+{
+    char msg[WS_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ws_error_set(ps->err, ps->path, line, col, "%s", msg);
+    longjmp(ps->jb, 1);
+}
+
+/* Token text, clipped and made printable, for messages. */
+static const char *tok_text(const token *t, char *buf, size_t cap)
+{
+    if (t->kind == TK_EOF) return "end of file";
+    size_t n = (size_t)t->len < cap - 1 ? (size_t)t->len : cap - 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t->s[i];
+        buf[i] = isprint(c) ? (char)c : '?';
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+#define FAIL_TOK(ps, t, fmt, ...) fail_at(ps, (t)->line, (t)->col, fmt, __VA_ARGS__)
+
+static void *xrealloc(parser *ps, void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) fail_at(ps, ps->pos.line, 0, "out of memory");
+    return q;
+}
+
+static void *xcalloc(parser *ps, size_t n, size_t sz)
+{
+    void *q = calloc(n ? n : 1, sz ? sz : 1);
+    if (!q) fail_at(ps, ps->pos.line, 0, "out of memory");
+    return q;
+}
+
+/* Grows *arr (elements of sz) so that index need-1 exists. */
+static void grow(parser *ps, void **arr, int *cap, int need, size_t sz)
+{
+    if (need <= *cap) return;
+    int nc = *cap ? *cap : 8;
+    while (nc < need) {
+        if (nc > (1 << 28)) fail_at(ps, ps->pos.line, 0, "PTX too large");
+        nc *= 2;
+    }
+    *arr = xrealloc(ps, *arr, (size_t)nc * sz);
+    memset((char *)*arr + (size_t)*cap * sz, 0, (size_t)(nc - *cap) * sz);
+    *cap = nc;
+}
+
+static bool is_word_start(int c) { return isalpha(c) || c == '_' || c == '$' || c == '%' || c == '.'; }
+static bool is_word_char(int c) { return isalnum(c) || c == '_' || c == '$' || c == '.'; }
+
+static void lex(parser *ps)
+{
+    lex_pos *L = &ps->pos;
+    const char *p = L->p;
+    for (;;) {
+        if (*p == '\n') { L->line++; p++; L->line_start = p; }
+        else if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') p++;
+        else if (p[0] == '/' && p[1] == '/') { while (*p && *p != '\n') p++; }
+        else if (p[0] == '/' && p[1] == '*') {
+            int sl = L->line, sc = (int)(p - L->line_start) + 1;
+            p += 2;
+            while (*p && !(p[0] == '*' && p[1] == '/')) {
+                if (*p == '\n') { L->line++; L->line_start = p + 1; }
+                p++;
+            }
+            if (!*p) fail_at(ps, sl, sc, "unterminated /* comment");
+            p += 2;
+        } else break;
+    }
+    token *t = &ps->tok;
+    t->s = p;
+    t->line = L->line;
+    t->col = (int)(p - L->line_start) + 1;
+    unsigned char c = (unsigned char)*p;
+    if (!c) {
+        t->kind = TK_EOF;
+        t->len = 0;
+    } else if (is_word_start(c)) {
+        p++;
+        for (;;) {
+            if (is_word_char((unsigned char)*p)) p++;
+            else if (p[0] == ':' && p[1] == ':' && is_word_char((unsigned char)p[2])) p += 2; /* L2::cache_hint */
+            else break;
+        }
+        t->kind = TK_WORD;
+    } else if (isdigit(c)) {
+        bool radix = p[0] == '0' && p[1] && strchr("xXfFdDbB", p[1]);
+        p++;
+        if (radix) {
+            p++;
+            while (isalnum((unsigned char)*p)) p++;
+        } else {
+            while (isalnum((unsigned char)*p) || *p == '.' ||
+                   ((*p == '+' || *p == '-') && (p[-1] == 'e' || p[-1] == 'E')))
+                p++;
+        }
+        t->kind = TK_NUM;
+    } else if (c == '"') {
+        p++;
+        while (*p && *p != '"' && *p != '\n') p++;
+        if (*p != '"') fail_at(ps, t->line, t->col, "unterminated string");
+        p++;
+        t->kind = TK_STR;
+    } else if (strchr("{}[](),;:+-!@|<>=", c)) {
+        p++;
+        t->kind = TK_PUNCT;
+    } else {
+        if (isprint(c)) fail_at(ps, t->line, t->col, "unexpected character '%c'", c);
+        fail_at(ps, t->line, t->col, "unexpected byte 0x%02x", c);
+    }
+    t->len = (int)(p - t->s);
+    L->p = p;
+}
+
+static bool is_p(const token *t, char c) { return t->kind == TK_PUNCT && t->s[0] == c; }
+static bool is_w(const token *t, const char *w)
+{
+    return t->kind == TK_WORD && (size_t)t->len == strlen(w) && !memcmp(t->s, w, (size_t)t->len);
+}
+
+static void expect_p(parser *ps, char c)
+{
+    char b[64];
+    if (!is_p(&ps->tok, c)) FAIL_TOK(ps, &ps->tok, "expected '%c', found '%s'", c, tok_text(&ps->tok, b, sizeof b));
+    lex(ps);
+}
+
+/* Copies the current word into out (PTX_NAME_MAX) and advances. */
+static void take_name(parser *ps, char *out, const char *what)
+{
+    char b[64];
+    token *t = &ps->tok;
+    if (t->kind != TK_WORD || t->s[0] == '.')
+        FAIL_TOK(ps, t, "expected %s, found '%s'", what, tok_text(t, b, sizeof b));
+    if (t->len >= PTX_NAME_MAX) FAIL_TOK(ps, t, "name too long: '%s'", tok_text(t, b, sizeof b));
+    memcpy(out, t->s, (size_t)t->len);
+    out[t->len] = 0;
+    lex(ps);
+}
+
+/* Token after the current one, without consuming anything. */
+static token peek2(parser *ps)
+{
+    lex_pos save = ps->pos;
+    token cur = ps->tok;
+    lex(ps);
+    token next = ps->tok;
+    ps->pos = save;
+    ps->tok = cur;
+    return next;
+}
+
+/* Parses an unsigned/signed integer literal token (decimal, 0x, 0b, octal, U suffix). */
+static int64_t parse_int_tok(parser *ps, const token *t)
+{
+    char buf[80], b[64];
+    if (t->kind != TK_NUM || t->len >= (int)sizeof buf)
+        FAIL_TOK(ps, t, "expected an integer, found '%s'", tok_text(t, b, sizeof b));
+    memcpy(buf, t->s, (size_t)t->len);
+    buf[t->len] = 0;
+    size_t n = strlen(buf);
+    if (n && (buf[n - 1] == 'U' || buf[n - 1] == 'u')) buf[--n] = 0;
+    int base = 10;
+    const char *d = buf;
+    if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) { base = 16; d = buf + 2; }
+    else if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B')) { base = 2; d = buf + 2; }
+    else if (buf[0] == '0' && buf[1]) { base = 8; d = buf + 1; }
+    if (!*d) FAIL_TOK(ps, t, "malformed integer '%s'", tok_text(t, b, sizeof b));
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(d, &end, base);
+    if (*end || errno) FAIL_TOK(ps, t, "malformed integer '%s'", tok_text(t, b, sizeof b));
+    return (int64_t)v;
+}
+
+static int64_t expect_int(parser *ps)
+{
+    bool neg = false;
+    if (is_p(&ps->tok, '-')) { neg = true; lex(ps); }
+    int64_t v = parse_int_tok(ps, &ps->tok);
+    lex(ps);
+    return neg ? (int64_t)(0 - (uint64_t)v) : v;
+}
+
+/* Non-negative integer that fits an int (counts, alignments, line numbers). */
+static int expect_small(parser *ps, const char *what)
+{
+    token t = ps->tok;
+    int64_t v = expect_int(ps);
+    if (v < 0 || v > 0x7fffffff) FAIL_TOK(ps, &t, "%s out of range: %" PRId64, what, v);
+    return (int)v;
+}
+
+/* ---- hash table ------------------------------------------------------------- */
+
+static uint32_t hash_str(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static void ht_free(htab *h) { free(h->bucket); free(h->ent); memset(h, 0, sizeof *h); }
+
+static void ht_rehash(parser *ps, htab *h, int nb)
+{
+    int *b = xrealloc(ps, NULL, (size_t)nb * sizeof *b);
+    for (int i = 0; i < nb; i++) b[i] = -1;
+    /* relink in insertion order so later (shadowing) entries end up in front */
+    for (int i = 0; i < h->n; i++) {
+        int k = (int)(h->ent[i].hash & (uint32_t)(nb - 1));
+        h->ent[i].next = b[k];
+        b[k] = i;
+    }
+    free(h->bucket);
+    h->bucket = b;
+    h->nbucket = nb;
+}
+
+/* name must stay valid while it is in the table (it points into a stable array or
+ * is re-pointed by ht_repoint after the array moves). */
+static void ht_put(parser *ps, htab *h, const char *name, int value, int depth)
+{
+    if (!h->nbucket || (h->n + 1) * 4 > h->nbucket * 3)
+        ht_rehash(ps, h, h->nbucket ? h->nbucket * 2 : 64);
+    grow(ps, (void **)&h->ent, &h->cap, h->n + 1, sizeof *h->ent);
+    uint32_t hs = hash_str(name, strlen(name));
+    int k = (int)(hs & (uint32_t)(h->nbucket - 1));
+    h->ent[h->n] = (struct hent){hs, value, depth, h->bucket[k], name};
+    h->bucket[k] = h->n++;
+}
+
+/* Returns the innermost visible entry index or -1. */
+static int ht_find_ent(const htab *h, const char *name, size_t len)
+{
+    if (!h->nbucket) return -1;
+    uint32_t hs = hash_str(name, len);
+    for (int i = h->bucket[hs & (uint32_t)(h->nbucket - 1)]; i >= 0; i = h->ent[i].next)
+        if (h->ent[i].hash == hs && strlen(h->ent[i].name) == len && !memcmp(h->ent[i].name, name, len))
+            return i;
+    return -1;
+}
+
+static int ht_get(const htab *h, const char *name, size_t len)
+{
+    int e = ht_find_ent(h, name, len);
+    return e < 0 ? -1 : h->ent[e].value;
+}
+
+/* Drops the entries added since the table had n entries (leaving a { } block). */
+static void ht_pop_to(htab *h, int n)
+{
+    while (h->n > n) {
+        int i = --h->n;
+        int k = (int)(h->ent[i].hash & (uint32_t)(h->nbucket - 1));
+        h->bucket[k] = h->ent[i].next; /* it is the bucket head: entries leave in reverse order */
+    }
+}
+
+/* ---- module and function builders ------------------------------------------- */
+
+static void fb_free(func_builder *b)
+{
+    if (!b) return;
+    free(b->f.param_syms);
+    free(b->f.regs);
+    free(b->f.syms);
+    free(b->f.insns);
+    free(b->sym_modvar);
+    free(b->sym_seq);
+    ht_free(&b->regs_ht);
+    ht_free(&b->syms_ht);
+    ht_free(&b->labels_ht);
+    free(b->labels);
+    free(b->fixes);
+    free(b);
+}
+
+/* Re-points hash names after the array holding them moved. */
+static void fb_repoint_regs(func_builder *b)
+{
+    for (int i = 0; i < b->regs_ht.n; i++) b->regs_ht.ent[i].name = b->f.regs[b->regs_ht.ent[i].value].name;
+}
+static void fb_repoint_syms(func_builder *b)
+{
+    for (int i = 0; i < b->syms_ht.n; i++) b->syms_ht.ent[i].name = b->f.syms[b->syms_ht.ent[i].value].name;
+}
+
+static int add_reg(parser *ps, const token *at, const char *name, ptx_type t)
+{
+    func_builder *b = ps->cur;
+    int e = ht_find_ent(&b->regs_ht, name, strlen(name));
+    if (e >= 0 && b->regs_ht.ent[e].depth == b->depth)
+        FAIL_TOK(ps, at, "register '%s' declared twice", name);
+    int old = b->cap_regs;
+    grow(ps, (void **)&b->f.regs, &b->cap_regs, b->f.nregs + 1, sizeof *b->f.regs);
+    if (old != b->cap_regs) fb_repoint_regs(b);
+    ptx_reg *r = &b->f.regs[b->f.nregs];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->type = t;
+    r->width = ptx_type_size(t);
+    ht_put(ps, &b->regs_ht, r->name, b->f.nregs, b->depth);
+    return b->f.nregs++;
+}
+
+static int add_sym(parser *ps, const token *at, const ptx_symbol *s, int modvar_index, int seq)
+{
+    func_builder *b = ps->cur;
+    int e = ht_find_ent(&b->syms_ht, s->name, strlen(s->name));
+    if (e >= 0 && b->syms_ht.ent[e].depth == b->depth && modvar_index < 0)
+        FAIL_TOK(ps, at, "'%s' declared twice", s->name);
+    int old = b->cap_syms, c2 = b->cap_syms, c3 = b->cap_syms;
+    grow(ps, (void **)&b->f.syms, &b->cap_syms, b->f.nsyms + 1, sizeof *b->f.syms);
+    grow(ps, (void **)&b->sym_modvar, &c2, b->f.nsyms + 1, sizeof *b->sym_modvar);
+    grow(ps, (void **)&b->sym_seq, &c3, b->f.nsyms + 1, sizeof *b->sym_seq);
+    if (old != b->cap_syms) fb_repoint_syms(b);
+    int i = b->f.nsyms++;
+    b->f.syms[i] = *s;
+    b->sym_modvar[i] = modvar_index;
+    b->sym_seq[i] = seq;
+    /* module variables are visible everywhere: depth 0 so a block exit never drops them */
+    ht_put(ps, &b->syms_ht, b->f.syms[i].name, i, modvar_index >= 0 ? 0 : b->depth);
+    return i;
+}
+
+/* Index of a function symbol by name, bringing a module variable into the
+ * function's table the first time the function names it; -1 if unknown. */
+static int find_sym(parser *ps, const char *name, size_t len)
+{
+    func_builder *b = ps->cur;
+    int i = ht_get(&b->syms_ht, name, len);
+    if (i >= 0) return i;
+    int v = ht_get(&ps->vars_ht, name, len);
+    if (v < 0) return -1;
+    if (!b->f.is_entry) ps->vars[v].used_by_func = true;
+    /* already brought in, but its name left the table with a { } block */
+    for (int s = 0; s < b->f.nsyms; s++)
+        if (b->sym_modvar[s] == v) {
+            ht_put(ps, &b->syms_ht, b->f.syms[s].name, s, 0);
+            return s;
+        }
+    token at = ps->tok;
+    return add_sym(ps, &at, &ps->vars[v].s, v, ps->vars[v].seq);
+}
+
+/* ---- types and declarations --------------------------------------------------- */
+
+static const struct { const char *name; ptx_type t; } type_words[] = {
+    {".pred", PTX_T_PRED}, {".b8", PTX_T_B8}, {".b16", PTX_T_B16}, {".b32", PTX_T_B32}, {".b64", PTX_T_B64},
+    {".b128", PTX_T_B128}, {".u8", PTX_T_U8}, {".u16", PTX_T_U16}, {".u32", PTX_T_U32}, {".u64", PTX_T_U64},
+    {".s8", PTX_T_S8}, {".s16", PTX_T_S16}, {".s32", PTX_T_S32}, {".s64", PTX_T_S64}, {".f16", PTX_T_F16},
+    {".f16x2", PTX_T_F16X2}, {".bf16", PTX_T_BF16}, {".bf16x2", PTX_T_BF16X2}, {".f32", PTX_T_F32},
+    {".f64", PTX_T_F64},
+};
+
+static ptx_type type_of(const char *s, size_t len)
+{
+    for (size_t i = 0; i < sizeof type_words / sizeof type_words[0]; i++)
+        if (strlen(type_words[i].name) == len && !memcmp(type_words[i].name, s, len)) return type_words[i].t;
+    return PTX_T_NONE;
+}
+
+static ptx_type expect_type(parser *ps)
+{
+    char b[64];
+    ptx_type t = ps->tok.kind == TK_WORD ? type_of(ps->tok.s, (size_t)ps->tok.len) : PTX_T_NONE;
+    if (t == PTX_T_NONE) FAIL_TOK(ps, &ps->tok, "expected a type such as .u32, found '%s'", tok_text(&ps->tok, b, sizeof b));
+    lex(ps);
+    return t;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+/* A variable's declaration after the state space word:
+ *   [.align N] [.v2|.v4] .type name[N][M]... [= init] */
+typedef struct {
+    ptx_symbol s;
+    bool unsized;          /* name[] */
+    uint64_t elems;
+    int vecn;
+    uint8_t *init;         /* malloc'd, s.size bytes, or NULL */
+    token at;
+} var_decl;
+
+static void write_elem(uint8_t *dst, ptx_type t, int size, bool is_float_lit, double f, int64_t iv)
+{
+    uint64_t bits;
+    if (t == PTX_T_F32) {
+        float x = is_float_lit ? (float)f : (float)iv;
+        uint32_t u;
+        memcpy(&u, &x, 4);
+        bits = u;
+    } else if (t == PTX_T_F64) {
+        double x = is_float_lit ? f : (double)iv;
+        memcpy(&bits, &x, 8);
+    } else {
+        bits = (uint64_t)iv;
+    }
+    for (int i = 0; i < size && i < 8; i++) dst[i] = (uint8_t)(bits >> (8 * i)); /* little-endian */
+}
+
+/* One initialiser value; float literals 0f/0d keep their bits. */
+static void parse_init_value(parser *ps, var_decl *d, uint64_t index)
+{
+    char b[64];
+    int esz = ptx_type_size(d->s.type);
+    bool neg = false;
+    if (is_p(&ps->tok, '-')) { neg = true; lex(ps); }
+    token t = ps->tok;
+    if (t.kind != TK_NUM)
+        FAIL_TOK(ps, &t, "unsupported initialiser '%s' (only numbers are supported)", tok_text(&t, b, sizeof b));
+    if (index >= d->elems * (uint64_t)d->vecn)
+        FAIL_TOK(ps, &t, "too many initialisers for '%s'", d->s.name);
+    uint8_t *dst = d->init + index * (uint64_t)esz;
+    if (t.len > 2 && t.s[0] == '0' && (t.s[1] == 'f' || t.s[1] == 'F' || t.s[1] == 'd' || t.s[1] == 'D')) {
+        char hx[40];
+        int n = t.len - 2 < 39 ? t.len - 2 : 39;
+        memcpy(hx, t.s + 2, (size_t)n);
+        hx[n] = 0;
+        char *end;
+        uint64_t bits = strtoull(hx, &end, 16);
+        if (*end) FAIL_TOK(ps, &t, "malformed float literal '%s'", tok_text(&t, b, sizeof b));
+        bool dbl = t.s[1] == 'd' || t.s[1] == 'D';
+        double v;
+        if (dbl) memcpy(&v, &bits, 8);
+        else { float f; uint32_t u = (uint32_t)bits; memcpy(&f, &u, 4); v = f; }
+        write_elem(dst, d->s.type, esz, true, neg ? -v : v, 0);
+    } else if (memchr(t.s, '.', (size_t)t.len) || ((t.s[1] != 'x' && t.s[1] != 'X') &&
+                                                   (memchr(t.s, 'e', (size_t)t.len) || memchr(t.s, 'E', (size_t)t.len)))) {
+        char fb[80];
+        int n = t.len < 79 ? t.len : 79;
+        memcpy(fb, t.s, (size_t)n);
+        fb[n] = 0;
+        char *end;
+        double v = strtod(fb, &end);
+        if (*end) FAIL_TOK(ps, &t, "malformed number '%s'", tok_text(&t, b, sizeof b));
+        write_elem(dst, d->s.type, esz, true, neg ? -v : v, 0);
+    } else {
+        int64_t v = parse_int_tok(ps, &t);
+        write_elem(dst, d->s.type, esz, false, 0, neg ? (int64_t)(0 - (uint64_t)v) : v);
+    }
+    lex(ps);
+}
+
+/* = v  |  = { v, v, ... }  (nested braces for multi-dimensional arrays flatten). */
+static void parse_init_list(parser *ps, var_decl *d, uint64_t *index, int nest)
+{
+    if (nest > 8) FAIL_TOK(ps, &ps->tok, "initialiser nested too deeply%s", "");
+    if (!is_p(&ps->tok, '{')) {
+        parse_init_value(ps, d, (*index)++);
+        return;
+    }
+    lex(ps);
+    if (is_p(&ps->tok, '}')) { lex(ps); return; }
+    for (;;) {
+        parse_init_list(ps, d, index, nest + 1);
+        if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+        expect_p(ps, '}');
+        return;
+    }
+}
+
+static void parse_var(parser *ps, var_decl *d, ptx_space space, bool is_extern, bool allow_init)
+{
+    char b[64];
+    memset(d, 0, sizeof *d);
+    d->s.kind = PTX_SYM_VAR;
+    d->s.space = space;
+    d->s.is_extern = is_extern;
+    d->vecn = 1;
+    for (;;) {
+        if (is_w(&ps->tok, ".align")) {
+            lex(ps);
+            token at = ps->tok;
+            int a = expect_small(ps, "alignment");
+            if (a < 1 || (a & (a - 1))) FAIL_TOK(ps, &at, "alignment %d is not a power of two", a);
+            d->s.align = (uint32_t)a;
+        } else if (is_w(&ps->tok, ".v2") || is_w(&ps->tok, ".v4")) {
+            d->vecn = ps->tok.s[2] - '0';
+            lex(ps);
+        } else if (is_w(&ps->tok, ".ptr")) {
+            /* kernel pointer parameter attributes: .ptr [.space] [.align N] */
+            lex(ps);
+            if (is_w(&ps->tok, ".global") || is_w(&ps->tok, ".shared") || is_w(&ps->tok, ".const") ||
+                is_w(&ps->tok, ".local")) lex(ps);
+        } else if (ps->tok.kind == TK_WORD && ps->tok.s[0] == '.' && type_of(ps->tok.s, (size_t)ps->tok.len)) {
+            if (d->s.type != PTX_T_NONE) FAIL_TOK(ps, &ps->tok, "two types in one declaration%s", "");
+            d->s.type = expect_type(ps);
+        } else break;
+    }
+    if (d->s.type == PTX_T_NONE)
+        FAIL_TOK(ps, &ps->tok, "expected a type such as .u32, found '%s'", tok_text(&ps->tok, b, sizeof b));
+    if (d->s.type == PTX_T_PRED && space != PTX_SPACE_REG) FAIL_TOK(ps, &ps->tok, "variable of type .pred%s", "");
+    d->at = ps->tok;
+    take_name(ps, d->s.name, "a variable name");
+    d->s.ptx_line = d->at.line;
+    uint64_t esz = (uint64_t)ptx_type_size(d->s.type) * (uint64_t)d->vecn;
+    if (!d->s.align) d->s.align = (uint32_t)esz;
+    d->elems = 1;
+    while (is_p(&ps->tok, '[')) {
+        token at = ps->tok;
+        lex(ps);
+        if (is_p(&ps->tok, ']')) {
+            if (d->unsized) FAIL_TOK(ps, &at, "only the first dimension may be empty%s", "");
+            d->unsized = true;
+            lex(ps);
+            continue;
+        }
+        int64_t n = expect_int(ps);
+        if (n <= 0 || (uint64_t)n > MAX_VAR_BYTES) FAIL_TOK(ps, &at, "array size %" PRId64 " out of range", n);
+        d->elems *= (uint64_t)n;
+        if (d->elems * esz > MAX_VAR_BYTES) FAIL_TOK(ps, &at, "variable '%s' is too large", d->s.name);
+        expect_p(ps, ']');
+    }
+    d->s.size = d->unsized ? 0 : d->elems * esz;
+    if (d->unsized && !(space == PTX_SPACE_SHARED && is_extern)) {
+        /* unsized arrays are fine for extern shared; for others only with an initialiser */
+        if (!is_p(&ps->tok, '='))
+            FAIL_TOK(ps, &d->at, "array '%s' has no size", d->s.name);
+    }
+    if (is_p(&ps->tok, '=')) {
+        token at = ps->tok;
+        if (!allow_init) FAIL_TOK(ps, &at, "initialiser on a %s variable is not supported", "non-.const/.global");
+        lex(ps);
+        if (d->unsized) {
+            /* count the values first: scan a copy of the lexer */
+            lex_pos save = ps->pos;
+            token cur = ps->tok;
+            uint64_t n = 0;
+            int depth = 0;
+            for (;;) {
+                if (ps->tok.kind == TK_EOF) FAIL_TOK(ps, &at, "unterminated initialiser%s", "");
+                if (is_p(&ps->tok, '{')) depth++;
+                else if (is_p(&ps->tok, '}')) { if (--depth <= 0) break; }
+                else if (ps->tok.kind == TK_NUM) n++;
+                else if (is_p(&ps->tok, ';')) break;
+                lex(ps);
+            }
+            ps->pos = save;
+            ps->tok = cur;
+            if (!n) FAIL_TOK(ps, &at, "empty initialiser for unsized '%s'", d->s.name);
+            d->elems = (n + (uint64_t)d->vecn - 1) / (uint64_t)d->vecn;
+            d->s.size = d->elems * esz;
+            d->unsized = false;
+        }
+        if (d->s.size > MAX_IMAGE_BYTES) FAIL_TOK(ps, &at, "initialised variable '%s' is too large", d->s.name);
+        d->init = xcalloc(ps, (size_t)d->s.size, 1);
+        ps->pending_init = d->init;
+        uint64_t index = 0;
+        parse_init_list(ps, d, &index, 0);
+    }
+}
+
+/* Module-scope variable: goes to the module's table and, for .const/.global, its image. */
+static void add_module_var(parser *ps, var_decl *d)
+{
+    ptx_module *m = ps->m;
+    if (ht_get(&ps->vars_ht, d->s.name, strlen(d->s.name)) >= 0)
+        FAIL_TOK(ps, &d->at, "'%s' declared twice", d->s.name);
+    if (d->s.space == PTX_SPACE_CONST || d->s.space == PTX_SPACE_GLOBAL) {
+        uint64_t *bytes = d->s.space == PTX_SPACE_CONST ? &m->const_bytes : &m->global_bytes;
+        uint8_t **img = d->s.space == PTX_SPACE_CONST ? &m->const_image : &m->global_image;
+        size_t *cap = d->s.space == PTX_SPACE_CONST ? &ps->cap_const : &ps->cap_global;
+        uint64_t off = align_up(*bytes, d->s.align);
+        if (off + d->s.size > MAX_IMAGE_BYTES) {
+            FAIL_TOK(ps, &d->at, "module %s variables exceed %u MiB", d->s.space == PTX_SPACE_CONST ? ".const" : ".global",
+                     MAX_IMAGE_BYTES >> 20);
+        }
+        if (off + d->s.size > *cap) {
+            size_t nc = *cap ? *cap : 256;
+            while (nc < off + d->s.size) nc *= 2;
+            uint8_t *n = realloc(*img, nc);
+            if (!n) fail_at(ps, d->at.line, 0, "out of memory");
+            memset(n + *cap, 0, nc - *cap);
+            *img = n;
+            *cap = nc;
+        }
+        if (d->init) memcpy(*img + off, d->init, (size_t)d->s.size);
+        d->s.offset = off;
+        *bytes = off + d->s.size;
+    }
+    bool has_init = d->init != NULL;
+    free(d->init);
+    d->init = NULL;
+    ps->pending_init = NULL;
+    int old = ps->cap_vars;
+    grow(ps, (void **)&ps->vars, &ps->cap_vars, ps->nvars + 1, sizeof *ps->vars);
+    if (old != ps->cap_vars)
+        for (int i = 0; i < ps->vars_ht.n; i++) ps->vars_ht.ent[i].name = ps->vars[ps->vars_ht.ent[i].value].s.name;
+    modvar *v = &ps->vars[ps->nvars];
+    v->s = d->s;
+    v->s.init = has_init ? (const uint8_t *)1 : NULL; /* real pointer set in finish_module */
+    v->seq = ps->seq++;
+    ht_put(ps, &ps->vars_ht, v->s.name, ps->nvars, 0);
+    ps->nvars++;
+}
+
+static ptx_space space_word(const token *t)
+{
+    if (is_w(t, ".global")) return PTX_SPACE_GLOBAL;
+    if (is_w(t, ".shared")) return PTX_SPACE_SHARED;
+    if (is_w(t, ".local")) return PTX_SPACE_LOCAL;
+    if (is_w(t, ".const")) return PTX_SPACE_CONST;
+    if (is_w(t, ".param")) return PTX_SPACE_PARAM;
+    return PTX_SPACE_NONE;
+}
+
+/* ---- opcodes and modifiers -------------------------------------------------- */
+
+static const struct { const char *name; ptx_opcode op; uint32_t flags; } op_words[] = {
+    {"add", PTX_ADD, 0}, {"addc", PTX_ADD, PTX_F_CARRYIN}, {"sub", PTX_SUB, 0}, {"subc", PTX_SUB, PTX_F_CARRYIN},
+    {"mul", PTX_MUL, 0}, {"mad", PTX_MAD, 0}, {"madc", PTX_MAD, PTX_F_CARRYIN}, {"mul24", PTX_MUL24, 0},
+    {"mad24", PTX_MAD24, 0}, {"sad", PTX_SAD, 0}, {"fma", PTX_FMA, 0}, {"div", PTX_DIV, 0}, {"rem", PTX_REM, 0},
+    {"abs", PTX_ABS, 0}, {"neg", PTX_NEG, 0}, {"min", PTX_MIN, 0}, {"max", PTX_MAX, 0}, {"popc", PTX_POPC, 0},
+    {"clz", PTX_CLZ, 0}, {"bfind", PTX_BFIND, 0}, {"brev", PTX_BREV, 0}, {"bfe", PTX_BFE, 0}, {"bfi", PTX_BFI, 0},
+    {"prmt", PTX_PRMT, 0}, {"copysign", PTX_COPYSIGN, 0}, {"rcp", PTX_RCP, 0}, {"sqrt", PTX_SQRT, 0},
+    {"rsqrt", PTX_RSQRT, 0}, {"sin", PTX_SIN, 0}, {"cos", PTX_COS, 0}, {"lg2", PTX_LG2, 0}, {"ex2", PTX_EX2, 0},
+    {"tanh", PTX_TANH, 0}, {"testp", PTX_TESTP, 0}, {"dp4a", PTX_DP4A, 0}, {"dp2a", PTX_DP2A, 0},
+    {"and", PTX_AND, 0}, {"or", PTX_OR, 0}, {"xor", PTX_XOR, 0}, {"not", PTX_NOT, 0}, {"cnot", PTX_CNOT, 0},
+    {"lop3", PTX_LOP3, 0}, {"shl", PTX_SHL, 0}, {"shr", PTX_SHR, 0}, {"shf", PTX_SHF, 0},
+    {"setp", PTX_SETP, 0}, {"set", PTX_SET, 0}, {"selp", PTX_SELP, 0}, {"slct", PTX_SLCT, 0},
+    {"mov", PTX_MOV, 0}, {"cvt", PTX_CVT, 0}, {"cvta", PTX_CVTA, 0}, {"ld", PTX_LD, 0}, {"ldu", PTX_LDU, 0},
+    {"st", PTX_ST, 0}, {"prefetch", PTX_PREFETCH, 0}, {"prefetchu", PTX_PREFETCH, 0},
+    {"isspacep", PTX_ISSPACEP, 0}, {"atom", PTX_ATOM, 0}, {"red", PTX_RED, 0},
+    {"shfl", PTX_SHFL, 0}, {"vote", PTX_VOTE, 0}, {"match", PTX_MATCH, 0}, {"activemask", PTX_ACTIVEMASK, 0},
+    {"redux", PTX_REDUX, 0}, {"bar", PTX_BAR, 0}, {"barrier", PTX_BARRIER, 0}, {"membar", PTX_MEMBAR, 0},
+    {"fence", PTX_FENCE, 0}, {"nanosleep", PTX_NANOSLEEP, 0},
+    {"bra", PTX_BRA, 0}, {"brx", PTX_BRX, 0}, {"call", PTX_CALL, 0}, {"ret", PTX_RET, 0}, {"exit", PTX_EXIT, 0},
+    {"trap", PTX_TRAP, 0}, {"brkpt", PTX_BRKPT, 0},
+};
+
+static bool word_in(const char *w, size_t n, const char *const *list, int *idx)
+{
+    for (int i = 0; list[i]; i++)
+        if (strlen(list[i]) == n && !memcmp(list[i], w, n)) { *idx = i; return true; }
+    return false;
+}
+
+static const char *const cmp_words[] = {"", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ",
+                                        "neu", "ltu", "leu", "gtu", "geu", "num", "nan", NULL};
+static const char *const rnd_words[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna", NULL};
+static const char *const cache_words[] = {"", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", NULL};
+static const char *const atom_words[] = {"", "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch",
+                                         "cas", NULL};
+static const char *const testp_words[] = {"", "finite", "infinite", "number", "notanumber", "normal",
+                                          "subnormal", NULL};
+static const char *const scope_words[] = {"cta", "gpu", "sys", "cluster", "gl", "weak", "sc", "mmio", NULL};
+
+/* Applies one ".word" of an opcode to the instruction; false if not understood. */
+static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_class, bool *bar_red)
+{
+    int i;
+    ptx_type t = PTX_T_NONE;
+    char dotted[40];
+    if (n + 2 <= sizeof dotted) {
+        dotted[0] = '.';
+        memcpy(dotted + 1, w, n);
+        dotted[n + 1] = 0;
+        t = type_of(dotted, n + 1);
+    }
+    if (t != PTX_T_NONE) {
+        if (in->type == PTX_T_NONE) in->type = t;
+        else if (in->type2 == PTX_T_NONE) in->type2 = t;
+        else return false;
+        return true;
+    }
+#define W(s) (n == strlen(s) && !memcmp(w, s, n))
+    switch (in->op) {
+    case PTX_SETP: case PTX_SET:
+        if (in->cmp == PTX_CMP_NONE && word_in(w, n, cmp_words, &i) && i) { in->cmp = (ptx_cmp)i; return true; }
+        if (W("and")) { in->boolop = PTX_BOOL_AND; return true; }
+        if (W("or")) { in->boolop = PTX_BOOL_OR; return true; }
+        if (W("xor")) { in->boolop = PTX_BOOL_XOR; return true; }
+        break;
+    case PTX_ATOM: case PTX_RED: case PTX_REDUX:
+        if (in->atomop == PTX_ATOM_NONE && word_in(w, n, atom_words, &i) && i) { in->atomop = (ptx_atomop)i; return true; }
+        if (W("noftz")) return true;
+        break;
+    case PTX_SHFL:
+        if (W("up")) { in->shfl = PTX_SHFL_UP; return true; }
+        if (W("down")) { in->shfl = PTX_SHFL_DOWN; return true; }
+        if (W("bfly")) { in->shfl = PTX_SHFL_BFLY; return true; }
+        if (W("idx")) { in->shfl = PTX_SHFL_IDX; return true; }
+        break;
+    case PTX_VOTE: case PTX_MATCH:
+        if (W("all")) { in->vote = PTX_VOTE_ALL; return true; }
+        if (W("any")) { in->vote = PTX_VOTE_ANY; return true; }
+        if (W("uni") && in->op == PTX_VOTE) { in->vote = PTX_VOTE_UNI; return true; }
+        if (W("ballot") && in->op == PTX_VOTE) { in->vote = PTX_VOTE_BALLOT; return true; }
+        break;
+    case PTX_BAR: case PTX_BARRIER:
+        if (W("warp") && in->op == PTX_BAR) { in->flags |= PTX_F_WARP; return true; }
+        if (W("sync")) { in->bar = PTX_BAR_SYNC; return true; }
+        if (W("arrive")) { in->bar = PTX_BAR_ARRIVE; return true; }
+        if (W("red")) { *bar_red = true; return true; }
+        if (*bar_red && W("popc")) { in->bar = PTX_BAR_RED_POPC; return true; }
+        if (*bar_red && W("and")) { in->bar = PTX_BAR_RED_AND; return true; }
+        if (*bar_red && W("or")) { in->bar = PTX_BAR_RED_OR; return true; }
+        break;
+    case PTX_SHF:
+        if (W("l")) { in->flags |= PTX_F_SHF_L; return true; }
+        if (W("r")) return true;
+        if (W("wrap")) { in->flags |= PTX_F_WRAP; return true; }
+        if (W("clamp")) return true;
+        break;
+    case PTX_TESTP:
+        if (word_in(w, n, testp_words, &i) && i) { *testp_class = i; return true; }
+        break;
+    case PTX_BFIND:
+        if (W("shiftamt")) { in->flags |= PTX_F_SHIFTAMT; return true; }
+        break;
+    case PTX_CVTA: case PTX_ISSPACEP:
+        if (W("to")) { in->flags |= PTX_F_TO; return true; }
+        break;
+    case PTX_PREFETCH:
+        if (W("L1") || W("L2")) return true; /* prefetch level: no effect on the model */
+        break;
+    default:
+        break;
+    }
+    /* state spaces */
+    if (W("global")) { in->space = PTX_SPACE_GLOBAL; return true; }
+    if (W("shared") || W("shared::cta")) { in->space = PTX_SPACE_SHARED; return true; }
+    if (W("shared::cluster")) { in->space = PTX_SPACE_SHARED_CLUSTER; return true; }
+    if (W("local")) { in->space = PTX_SPACE_LOCAL; return true; }
+    if (W("const")) { in->space = PTX_SPACE_CONST; return true; }
+    if (W("param") || W("param::func") || W("param::entry")) { in->space = PTX_SPACE_PARAM; return true; }
+    if (W("v2")) { in->vec = 2; return true; }
+    if (W("v4")) { in->vec = 4; return true; }
+    if (in->op == PTX_LD || in->op == PTX_LDU || in->op == PTX_ST) {
+        if (word_in(w, n, cache_words, &i) && i) { in->cache = (ptx_cacheop)i; return true; }
+    }
+    if (in->op == PTX_MUL || in->op == PTX_MAD || in->op == PTX_MUL24 || in->op == PTX_MAD24 || in->op == PTX_DP2A) {
+        if (W("lo")) { in->mulmode = PTX_MULMODE_LO; return true; }
+        if (W("hi")) { in->mulmode = PTX_MULMODE_HI; return true; }
+        if (W("wide")) { in->mulmode = PTX_MULMODE_WIDE; return true; }
+    }
+    if (word_in(w, n, rnd_words, &i) && i) { in->rnd = (ptx_round)i; return true; }
+    if (W("ftz")) { in->flags |= PTX_F_FTZ; return true; }
+    if (W("sat")) { in->flags |= PTX_F_SAT; return true; }
+    if (W("approx")) { in->flags |= PTX_F_APPROX; return true; }
+    if (W("full")) { in->flags |= PTX_F_FULL; return true; }
+    if (W("uni")) { in->flags |= PTX_F_UNI; return true; }
+    if (W("volatile")) { in->flags |= PTX_F_VOLATILE; return true; }
+    if (W("sync")) { in->flags |= PTX_F_SYNC; return true; }
+    if (W("aligned")) { in->flags |= PTX_F_ALIGNED; return true; }
+    if (W("cc")) { in->flags |= PTX_F_CC; return true; }
+    if (W("relaxed")) { in->flags |= PTX_F_RELAXED; return true; }
+    if (W("acquire")) { in->flags |= PTX_F_ACQUIRE; return true; }
+    if (W("release")) { in->flags |= PTX_F_RELEASE; return true; }
+    if (W("acq_rel")) { in->flags |= PTX_F_ACQUIRE | PTX_F_RELEASE; return true; }
+    if (word_in(w, n, scope_words, &i)) return true; /* memory scopes: the simulator is sequential */
+    /* cache eviction and prefetch-size hints (L1::evict_last, L2::128B); L2::cache_hint takes an operand */
+    if (n > 4 && (w[0] == 'L') && (w[1] == '1' || w[1] == '2') && w[2] == ':' && !W("L2::cache_hint")) return true;
+#undef W
+    return false;
+}
+
+/* ---- operands ----------------------------------------------------------------- */
+
+static const struct { const char *name; ptx_sreg r; } sreg_words[] = {
+    {"%tid.x", PTX_SREG_TID_X}, {"%tid.y", PTX_SREG_TID_Y}, {"%tid.z", PTX_SREG_TID_Z},
+    {"%ntid.x", PTX_SREG_NTID_X}, {"%ntid.y", PTX_SREG_NTID_Y}, {"%ntid.z", PTX_SREG_NTID_Z},
+    {"%ctaid.x", PTX_SREG_CTAID_X}, {"%ctaid.y", PTX_SREG_CTAID_Y}, {"%ctaid.z", PTX_SREG_CTAID_Z},
+    {"%nctaid.x", PTX_SREG_NCTAID_X}, {"%nctaid.y", PTX_SREG_NCTAID_Y}, {"%nctaid.z", PTX_SREG_NCTAID_Z},
+    {"%laneid", PTX_SREG_LANEID}, {"%warpid", PTX_SREG_WARPID}, {"%nwarpid", PTX_SREG_NWARPID},
+    {"%smid", PTX_SREG_SMID}, {"%nsmid", PTX_SREG_NSMID}, {"%gridid", PTX_SREG_GRIDID},
+    {"%lanemask_eq", PTX_SREG_LANEMASK_EQ}, {"%lanemask_lt", PTX_SREG_LANEMASK_LT},
+    {"%lanemask_le", PTX_SREG_LANEMASK_LE}, {"%lanemask_gt", PTX_SREG_LANEMASK_GT},
+    {"%lanemask_ge", PTX_SREG_LANEMASK_GE}, {"%clock", PTX_SREG_CLOCK}, {"%clock_hi", PTX_SREG_CLOCK_HI},
+    {"%clock64", PTX_SREG_CLOCK64}, {"%globaltimer", PTX_SREG_GLOBALTIMER},
+    {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE}, {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE},
+};
+
+static int reg_slot(parser *ps, const token *t)
+{
+    char b[64];
+    int r = ht_get(&ps->cur->regs_ht, t->s, (size_t)t->len);
+    if (r < 0) FAIL_TOK(ps, t, "undeclared register '%s'", tok_text(t, b, sizeof b));
+    return r;
+}
+
+static bool is_float_literal(const token *t)
+{
+    if (t->len > 2 && t->s[0] == '0' && strchr("fFdD", t->s[1])) return true;
+    if (t->len > 1 && t->s[0] == '0' && strchr("xXbB", t->s[1])) return false;
+    return memchr(t->s, '.', (size_t)t->len) || memchr(t->s, 'e', (size_t)t->len) || memchr(t->s, 'E', (size_t)t->len);
+}
+
+static void parse_imm(parser *ps, ptx_operand *o, const ptx_insn *in, bool neg)
+{
+    char b[64];
+    token t = ps->tok;
+    o->kind = PTX_OPND_IMM;
+    if (is_float_literal(&t)) {
+        o->is_float = true;
+        if (t.s[0] == '0' && t.len > 2 && strchr("fFdD", t.s[1])) {
+            bool dbl = t.s[1] == 'd' || t.s[1] == 'D';
+            int want = dbl ? 16 : 8;
+            if (t.len - 2 != want) FAIL_TOK(ps, &t, "float literal '%s' needs %d hex digits", tok_text(&t, b, sizeof b), want);
+            uint64_t bits = 0;
+            for (int i = 2; i < t.len; i++) {
+                int c = t.s[i], v;
+                if (c >= '0' && c <= '9') v = c - '0';
+                else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+                else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+                else FAIL_TOK(ps, &t, "malformed float literal '%s'", tok_text(&t, b, sizeof b));
+                bits = bits << 4 | (uint64_t)v;
+            }
+            if (neg) bits ^= dbl ? 0x8000000000000000ull : 0x80000000ull;
+            o->is_double = dbl;
+            o->imm = (int64_t)bits;
+        } else {
+            char fb[80];
+            if (t.len >= (int)sizeof fb) FAIL_TOK(ps, &t, "malformed number '%s'", tok_text(&t, b, sizeof b));
+            memcpy(fb, t.s, (size_t)t.len);
+            fb[t.len] = 0;
+            char *end;
+            double v = strtod(fb, &end);
+            if (*end) FAIL_TOK(ps, &t, "malformed number '%s'", tok_text(&t, b, sizeof b));
+            if (neg) v = -v;
+            bool dbl = in->type == PTX_T_F64 || in->type2 == PTX_T_F64;
+            o->is_double = dbl;
+            if (dbl) { uint64_t u; memcpy(&u, &v, 8); o->imm = (int64_t)u; }
+            else { float f = (float)v; uint32_t u; memcpy(&u, &f, 4); o->imm = u; }
+        }
+    } else {
+        int64_t v = parse_int_tok(ps, &t);
+        o->imm = neg ? (int64_t)(0 - (uint64_t)v) : v;
+    }
+    lex(ps);
+}
+
+static void add_label_fix(parser *ps, const token *t, int opnd)
+{
+    func_builder *b = ps->cur;
+    char name[PTX_NAME_MAX], bb[64];
+    if (t->len >= PTX_NAME_MAX) FAIL_TOK(ps, t, "name too long: '%s'", tok_text(t, bb, sizeof bb));
+    memcpy(name, t->s, (size_t)t->len);
+    name[t->len] = 0;
+    int l = ht_get(&b->labels_ht, name, strlen(name));
+    if (l < 0) {
+        int old = b->cap_labels;
+        grow(ps, (void **)&b->labels, &b->cap_labels, b->nlabels + 1, sizeof *b->labels);
+        if (old != b->cap_labels)
+            for (int i = 0; i < b->labels_ht.n; i++) b->labels_ht.ent[i].name = b->labels[b->labels_ht.ent[i].value].name;
+        l = b->nlabels++;
+        snprintf(b->labels[l].name, PTX_NAME_MAX, "%s", name);
+        b->labels[l].insn = -1;
+        b->labels[l].line = t->line;
+        b->labels[l].col = t->col;
+        ht_put(ps, &b->labels_ht, b->labels[l].name, l, 0);
+    }
+    if (opnd < 0) { /* definition */
+        if (b->labels[l].insn >= 0) FAIL_TOK(ps, t, "label '%s' defined twice", name);
+        b->labels[l].insn = b->f.ninsns;
+        b->labels[l].line = t->line; /* from now on errors point at the definition */
+        b->labels[l].col = t->col;
+        return;
+    }
+    grow(ps, (void **)&b->fixes, &b->cap_fixes, b->nfixes + 1, sizeof *b->fixes);
+    b->fixes[b->nfixes++] = (label_fix){b->f.ninsns, opnd, l};
+}
+
+/* [reg], [reg+imm], [reg+-imm], [reg-imm], [sym], [sym+imm], [imm] */
+static void parse_mem(parser *ps, ptx_operand *o)
+{
+    char b[64];
+    token open = ps->tok;
+    lex(ps);
+    o->kind = PTX_OPND_MEM;
+    o->base_kind = PTX_OPND_NONE;
+    token t = ps->tok;
+    if (t.kind == TK_WORD && t.s[0] == '%') {
+        o->base_kind = PTX_OPND_REG;
+        o->reg = reg_slot(ps, &t);
+        lex(ps);
+    } else if (t.kind == TK_WORD && t.s[0] != '.') {
+        int s = find_sym(ps, t.s, (size_t)t.len);
+        if (s < 0) FAIL_TOK(ps, &t, "unknown variable or parameter '%s'", tok_text(&t, b, sizeof b));
+        o->base_kind = PTX_OPND_SYM;
+        o->sym = s;
+        lex(ps);
+    } else if (t.kind == TK_NUM || is_p(&t, '-')) {
+        o->imm = expect_int(ps);
+        expect_p(ps, ']');
+        return;
+    } else {
+        FAIL_TOK(ps, &t, "expected an address inside [ ], found '%s'", tok_text(&t, b, sizeof b));
+    }
+    if (is_p(&ps->tok, '+')) {
+        lex(ps);
+        o->imm = expect_int(ps);
+    } else if (is_p(&ps->tok, '-')) {
+        lex(ps);
+        int64_t v = parse_int_tok(ps, &ps->tok);
+        lex(ps);
+        o->imm = (int64_t)(0 - (uint64_t)v);
+    }
+    if (!is_p(&ps->tok, ']'))
+        FAIL_TOK(ps, &ps->tok, "expected ']' to close the address opened at column %d, found '%s'", open.col,
+                 tok_text(&ps->tok, b, sizeof b));
+    lex(ps);
+}
+
+static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
+{
+    char b[64];
+    memset(o, 0, sizeof *o);
+    o->reg = o->sym = -1;
+    token t = ps->tok;
+    if (is_p(&t, '[')) { parse_mem(ps, o); return; }
+    if (is_p(&t, '{')) {
+        lex(ps);
+        o->kind = PTX_OPND_VEC;
+        for (;;) {
+            token e = ps->tok;
+            if (o->vec_n >= 4) FAIL_TOK(ps, &e, "vector operand with more than 4 elements%s", "");
+            if (is_w(&e, "_")) o->vec[o->vec_n++] = -1;
+            else if (e.kind == TK_WORD && e.s[0] == '%') o->vec[o->vec_n++] = reg_slot(ps, &e);
+            else FAIL_TOK(ps, &e, "expected a register in { }, found '%s'", tok_text(&e, b, sizeof b));
+            lex(ps);
+            if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+            if (!is_p(&ps->tok, '}'))
+                FAIL_TOK(ps, &ps->tok, "expected ',' or '}' in a vector operand, found '%s'", tok_text(&ps->tok, b, sizeof b));
+            lex(ps);
+            return;
+        }
+    }
+    if (is_p(&t, '!')) {
+        lex(ps);
+        token r = ps->tok;
+        if (r.kind != TK_WORD || r.s[0] != '%') FAIL_TOK(ps, &r, "expected a predicate after '!', found '%s'", tok_text(&r, b, sizeof b));
+        o->kind = PTX_OPND_REG;
+        o->neg = true;
+        o->reg = reg_slot(ps, &r);
+        if (ps->cur->f.regs[o->reg].type != PTX_T_PRED) FAIL_TOK(ps, &r, "'!' on '%s', which is not a predicate", ps->cur->f.regs[o->reg].name);
+        lex(ps);
+        return;
+    }
+    if (is_p(&t, '-')) {
+        lex(ps);
+        if (ps->tok.kind != TK_NUM) FAIL_TOK(ps, &ps->tok, "expected a number after '-', found '%s'", tok_text(&ps->tok, b, sizeof b));
+        parse_imm(ps, o, in, true);
+        return;
+    }
+    if (t.kind == TK_NUM) { parse_imm(ps, o, in, false); return; }
+    if (t.kind == TK_WORD && t.s[0] == '%') {
+        for (size_t i = 0; i < sizeof sreg_words / sizeof sreg_words[0]; i++)
+            if (is_w(&t, sreg_words[i].name)) {
+                o->kind = PTX_OPND_SREG;
+                o->sreg = sreg_words[i].r;
+                lex(ps);
+                return;
+            }
+        o->kind = PTX_OPND_REG;
+        o->reg = reg_slot(ps, &t);
+        lex(ps);
+        return;
+    }
+    if (is_w(&t, "_")) { o->kind = PTX_OPND_SINK; lex(ps); return; }
+    if (t.kind == TK_WORD && t.s[0] != '.') {
+        if (in->op == PTX_BRA) {
+            o->kind = PTX_OPND_LABEL;
+            add_label_fix(ps, &t, index);
+            lex(ps);
+            return;
+        }
+        int s = find_sym(ps, t.s, (size_t)t.len);
+        if (s < 0) FAIL_TOK(ps, &t, "unknown name '%s'", tok_text(&t, b, sizeof b));
+        o->kind = PTX_OPND_SYM;
+        o->sym = s;
+        lex(ps);
+        if (is_p(&ps->tok, '+')) { lex(ps); o->imm = expect_int(ps); }
+        return;
+    }
+    FAIL_TOK(ps, &t, "expected an operand, found '%s'", tok_text(&t, b, sizeof b));
+}
+
+/* call[.uni] [(ret),] callee[, (args)]; */
+static void parse_call(parser *ps, ptx_insn *in)
+{
+    char b[64];
+    func_builder *fb = ps->cur;
+    in->nopnd = 2;
+    in->opnd[0].kind = PTX_OPND_NONE;
+    in->opnd[0].reg = in->opnd[0].sym = -1;
+    if (is_p(&ps->tok, '(')) {
+        lex(ps);
+        parse_operand(ps, in, &in->opnd[0], 0);
+        if (in->opnd[0].kind != PTX_OPND_SYM) FAIL_TOK(ps, &ps->tok, "call: the return value must be a .param variable%s", "");
+        expect_p(ps, ')');
+        expect_p(ps, ',');
+    }
+    token callee = ps->tok;
+    if (callee.kind != TK_WORD || callee.s[0] == '.' || callee.s[0] == '%')
+        FAIL_TOK(ps, &callee, "call: expected a function name, found '%s'", tok_text(&callee, b, sizeof b));
+    if (callee.len >= PTX_NAME_MAX) FAIL_TOK(ps, &callee, "name too long: '%s'", tok_text(&callee, b, sizeof b));
+    if (ht_get(&fb->syms_ht, callee.s, (size_t)callee.len) >= 0 || ht_get(&fb->regs_ht, callee.s, (size_t)callee.len) >= 0)
+        FAIL_TOK(ps, &callee, "indirect call through '%s' is not supported", tok_text(&callee, b, sizeof b));
+    ptx_operand *c = &in->opnd[1];
+    memset(c, 0, sizeof *c);
+    c->kind = PTX_OPND_LABEL;
+    c->reg = c->sym = -1;
+    c->target = -1;
+    grow(ps, (void **)&ps->calls, &ps->cap_calls, ps->ncalls + 1, sizeof *ps->calls);
+    call_fix *cf = &ps->calls[ps->ncalls++];
+    cf->func = ps->m->nfuncs;
+    cf->insn = fb->f.ninsns;
+    memcpy(cf->name, callee.s, (size_t)callee.len);
+    cf->name[callee.len] = 0;
+    cf->line = callee.line;
+    cf->col = callee.col;
+    lex(ps);
+    if (is_p(&ps->tok, ',')) {
+        lex(ps);
+        expect_p(ps, '(');
+        if (!is_p(&ps->tok, ')')) {
+            for (;;) {
+                if (in->nopnd >= PTX_MAX_OPND)
+                    FAIL_TOK(ps, &ps->tok, "call with more than %d arguments is not supported", PTX_MAX_OPND - 2);
+                token at = ps->tok;
+                parse_operand(ps, in, &in->opnd[in->nopnd], in->nopnd);
+                if (in->opnd[in->nopnd].kind != PTX_OPND_SYM)
+                    FAIL_TOK(ps, &at, "call: arguments must be .param variables%s", "");
+                in->nopnd++;
+                if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+                break;
+            }
+        }
+        expect_p(ps, ')');
+    }
+    if (is_p(&ps->tok, ',')) FAIL_TOK(ps, &ps->tok, "call through a prototype (indirect call) is not supported%s", "");
+}
+
+/* Operand count limits and kinds; what the interpreter may rely on. */
+static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *optext, int testp_class, int pair)
+{
+    int lo = 0, hi = 0;
+    switch (in->op) {
+    case PTX_ADD: case PTX_SUB: case PTX_MUL: case PTX_MUL24: case PTX_DIV: case PTX_REM: case PTX_MIN:
+    case PTX_MAX: case PTX_AND: case PTX_OR: case PTX_XOR: case PTX_SHL: case PTX_SHR: case PTX_COPYSIGN:
+        lo = hi = 3; break;
+    case PTX_MAD: case PTX_MAD24: case PTX_SAD: case PTX_FMA: case PTX_BFE: case PTX_PRMT: case PTX_SHF:
+    case PTX_DP4A: case PTX_DP2A: case PTX_SELP: case PTX_SLCT:
+        lo = hi = 4; break;
+    case PTX_BFI: case PTX_LOP3: lo = hi = 5; break;
+    case PTX_ABS: case PTX_NEG: case PTX_POPC: case PTX_CLZ: case PTX_BFIND: case PTX_BREV: case PTX_RCP:
+    case PTX_SQRT: case PTX_RSQRT: case PTX_SIN: case PTX_COS: case PTX_LG2: case PTX_EX2: case PTX_TANH:
+    case PTX_NOT: case PTX_CNOT: case PTX_MOV: case PTX_CVT: case PTX_CVTA: case PTX_ISSPACEP:
+    case PTX_LD: case PTX_LDU: case PTX_ST: case PTX_RED:
+        lo = hi = 2; break;
+    case PTX_TESTP: lo = hi = 2; break;
+    case PTX_SETP: lo = 3; hi = 5; break;
+    case PTX_SET: lo = 3; hi = 4; break;
+    case PTX_ATOM: lo = 3; hi = 4; break;
+    case PTX_PREFETCH: case PTX_ACTIVEMASK: case PTX_NANOSLEEP: case PTX_BRA: lo = hi = 1; break;
+    case PTX_SHFL: lo = 5; hi = 6; break;
+    case PTX_VOTE: case PTX_REDUX: lo = hi = 3; break;
+    case PTX_MATCH: lo = 3; hi = 4; break;
+    case PTX_BAR: case PTX_BARRIER: lo = 0; hi = 4; break;
+    case PTX_MEMBAR: case PTX_FENCE: case PTX_RET: case PTX_EXIT: case PTX_TRAP: case PTX_BRKPT: lo = hi = 0; break;
+    case PTX_CALL: return; /* shaped by parse_call */
+    default:
+        FAIL_TOK(ps, at, "unsupported instruction '%s'", optext);
+    }
+    if (in->nopnd < lo || in->nopnd > hi)
+        FAIL_TOK(ps, at, "'%s' takes %d%s operands, found %d", optext, lo, hi > lo ? " or more" : "", in->nopnd);
+    int want = -1;
+    if (in->op == PTX_SETP) want = 3 + pair + (in->boolop != PTX_BOOL_NONE);
+    else if (in->op == PTX_SHFL) want = 5 + pair;
+    else if (in->op == PTX_MATCH) want = 3 + pair;
+    else if (in->op == PTX_SET) want = 3 + (in->boolop != PTX_BOOL_NONE);
+    if (want >= 0 && in->nopnd != want) FAIL_TOK(ps, at, "'%s' takes %d operands, found %d", optext, want, in->nopnd);
+    if (in->op == PTX_BRA && in->opnd[0].kind != PTX_OPND_LABEL) FAIL_TOK(ps, at, "'%s' needs a label", optext);
+    if (in->op == PTX_ATOM && in->atomop == PTX_ATOM_CAS && in->nopnd != 4)
+        FAIL_TOK(ps, at, "'%s' takes 4 operands", optext);
+    if (in->op == PTX_ATOM && in->atomop != PTX_ATOM_CAS && in->nopnd != 3)
+        FAIL_TOK(ps, at, "'%s' takes 3 operands", optext);
+    if ((in->op == PTX_ATOM || in->op == PTX_RED || in->op == PTX_REDUX) && in->atomop == PTX_ATOM_NONE)
+        FAIL_TOK(ps, at, "'%s' names no operation (.add, .min, ...)", optext);
+    if (in->op == PTX_SETP && in->cmp == PTX_CMP_NONE) FAIL_TOK(ps, at, "'%s' names no comparison", optext);
+    if (in->op == PTX_SET && in->cmp == PTX_CMP_NONE) FAIL_TOK(ps, at, "'%s' names no comparison", optext);
+    if (in->op == PTX_SHFL && in->shfl == PTX_SHFL_NONE) FAIL_TOK(ps, at, "'%s' names no mode (.up .down .bfly .idx)", optext);
+    if ((in->op == PTX_VOTE || in->op == PTX_MATCH) && in->vote == PTX_VOTE_NONE)
+        FAIL_TOK(ps, at, "'%s' names no mode", optext);
+    if (in->op == PTX_TESTP && !testp_class) FAIL_TOK(ps, at, "'%s' names no class (.finite, .nan ...)", optext);
+    if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && in->bar == PTX_BAR_NONE)
+        FAIL_TOK(ps, at, "'%s' names no barrier operation (.sync, .arrive, .red)", optext);
+    if (in->flags & PTX_F_WARP && in->nopnd != 1) FAIL_TOK(ps, at, "'%s' takes 1 operand (the member mask)", optext);
+    if (in->op != PTX_MOV && in->op != PTX_BAR && in->op != PTX_BARRIER && in->op != PTX_MEMBAR &&
+        in->op != PTX_FENCE && in->op != PTX_BRA && in->op != PTX_RET && in->op != PTX_EXIT &&
+        in->op != PTX_TRAP && in->op != PTX_BRKPT && in->op != PTX_PREFETCH && in->op != PTX_ISSPACEP &&
+        in->type == PTX_T_NONE)
+        FAIL_TOK(ps, at, "'%s' names no type", optext);
+    if (in->op == PTX_MOV && in->type == PTX_T_NONE) FAIL_TOK(ps, at, "'%s' names no type", optext);
+    /* memory operands exactly where the interpreter expects them */
+    int mem_at = -1;
+    if (in->op == PTX_LD || in->op == PTX_LDU || in->op == PTX_ATOM) mem_at = 1;
+    else if (in->op == PTX_ST || in->op == PTX_RED || in->op == PTX_PREFETCH) mem_at = 0;
+    for (int i = 0; i < in->nopnd; i++) {
+        bool is_mem = in->opnd[i].kind == PTX_OPND_MEM;
+        if (is_mem != (i == mem_at))
+            FAIL_TOK(ps, at, "'%s': operand %d %s", optext, i + 1, is_mem ? "cannot be an address [..]" : "must be an address [..]");
+    }
+    if (in->op == PTX_LD || in->op == PTX_LDU || in->op == PTX_ST) {
+        const ptx_operand *v = &in->opnd[in->op == PTX_ST ? 1 : 0];
+        int want = in->vec ? in->vec : 1;
+        int got = v->kind == PTX_OPND_VEC ? v->vec_n : 1;
+        if (got != want) FAIL_TOK(ps, at, "'%s' moves %d value%s but the operand has %d", optext, want, want > 1 ? "s" : "", got);
+        if (in->op != PTX_ST && v->kind != PTX_OPND_REG && v->kind != PTX_OPND_VEC && v->kind != PTX_OPND_SINK)
+            FAIL_TOK(ps, at, "'%s': the destination must be a register", optext);
+    }
+    /* destinations of computing instructions are registers */
+    if (in->op != PTX_ST && in->op != PTX_RED && in->op != PTX_PREFETCH && in->op != PTX_BRA &&
+        in->op != PTX_BAR && in->op != PTX_BARRIER && in->op != PTX_NANOSLEEP && in->nopnd > 0) {
+        ptx_opnd_kind k = in->opnd[0].kind;
+        if (k != PTX_OPND_REG && k != PTX_OPND_VEC && k != PTX_OPND_SINK)
+            FAIL_TOK(ps, at, "'%s': the destination must be a register", optext);
+        if (in->opnd[0].neg) FAIL_TOK(ps, at, "'%s': '!' on a destination", optext);
+    }
+    if (in->op == PTX_TESTP) {
+        ptx_operand *o = &in->opnd[in->nopnd++];
+        memset(o, 0, sizeof *o);
+        o->kind = PTX_OPND_IMM;
+        o->reg = o->sym = -1;
+        o->imm = testp_class;
+    }
+    if (in->vec == 0) in->vec = 1;
+}
+
+static void parse_insn(parser *ps)
+{
+    char b[64];
+    func_builder *fb = ps->cur;
+    ptx_insn in;
+    memset(&in, 0, sizeof in);
+    in.guard = -1;
+    if (is_p(&ps->tok, '@')) {
+        lex(ps);
+        if (is_p(&ps->tok, '!')) { in.guard_neg = true; lex(ps); }
+        token g = ps->tok;
+        if (g.kind != TK_WORD || g.s[0] != '%') FAIL_TOK(ps, &g, "expected a predicate after '@', found '%s'", tok_text(&g, b, sizeof b));
+        in.guard = reg_slot(ps, &g);
+        if (fb->f.regs[in.guard].type != PTX_T_PRED)
+            FAIL_TOK(ps, &g, "guard '%s' is not a predicate", fb->f.regs[in.guard].name);
+        lex(ps);
+    }
+    token opt = ps->tok;
+    char optext[128];
+    tok_text(&opt, optext, sizeof optext);
+    if (opt.kind != TK_WORD || opt.s[0] == '.' || opt.s[0] == '%' || opt.s[0] == '$')
+        FAIL_TOK(ps, &opt, "expected an instruction, found '%s'", optext);
+    in.ptx_line = opt.line;
+    in.src_file = fb->cur_file;
+    in.src_line = fb->cur_line;
+    /* opcode and its dot-separated modifiers */
+    const char *dot = memchr(opt.s, '.', (size_t)opt.len);
+    size_t base = dot ? (size_t)(dot - opt.s) : (size_t)opt.len;
+    for (size_t i = 0; i < sizeof op_words / sizeof op_words[0]; i++)
+        if (strlen(op_words[i].name) == base && !memcmp(op_words[i].name, opt.s, base)) {
+            in.op = op_words[i].op;
+            in.flags = op_words[i].flags;
+        }
+    if (in.op == PTX_OP_INVALID) FAIL_TOK(ps, &opt, "unsupported instruction '%s'", optext);
+    if (in.op == PTX_BRX) FAIL_TOK(ps, &opt, "unsupported instruction '%s' (indirect branch)", optext);
+    int testp_class = 0, pair = 0;
+    bool bar_red = false;
+    const char *p = opt.s + base, *end = opt.s + opt.len;
+    while (p < end) {
+        const char *w = p + 1, *q = w;
+        while (q < end && *q != '.') q++;
+        if (q == w || !apply_modifier(&in, w, (size_t)(q - w), &testp_class, &bar_red)) {
+            char mod[64];
+            int n = (int)(q - w) < 60 ? (int)(q - w) : 60;
+            memcpy(mod, w, (size_t)n);
+            mod[n] = 0;
+            fail_at(ps, opt.line, opt.col + (int)(p - opt.s), "unsupported modifier '.%s' in '%s'", mod, optext);
+        }
+        p = q;
+    }
+    if (in.op == PTX_PRMT && in.type != PTX_T_B32) FAIL_TOK(ps, &opt, "unsupported instruction '%s' (prmt modes)", optext);
+    lex(ps);
+    if (in.op == PTX_CALL) {
+        parse_call(ps, &in);
+    } else if (!is_p(&ps->tok, ';')) {
+        for (;;) {
+            if (in.nopnd >= PTX_MAX_OPND) FAIL_TOK(ps, &ps->tok, "too many operands for '%s'", optext);
+            parse_operand(ps, &in, &in.opnd[in.nopnd], in.nopnd);
+            in.nopnd++;
+            if (is_p(&ps->tok, '|')) {
+                /* d|p: only the first destination of setp, shfl and match has a partner */
+                if (in.nopnd != 1 || (in.op != PTX_SETP && in.op != PTX_SHFL && in.op != PTX_MATCH))
+                    FAIL_TOK(ps, &ps->tok, "unexpected '|' in '%s'", optext);
+                pair = 1;
+                lex(ps);
+                continue;
+            }
+            if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+            break;
+        }
+    }
+    if (!is_p(&ps->tok, ';'))
+        FAIL_TOK(ps, &ps->tok, "expected ';' after '%s', found '%s'", optext, tok_text(&ps->tok, b, sizeof b));
+    check_insn(ps, &opt, &in, optext, testp_class, pair);
+    lex(ps);
+    grow(ps, (void **)&fb->f.insns, &fb->cap_insns, fb->f.ninsns + 1, sizeof *fb->f.insns);
+    fb->f.insns[fb->f.ninsns++] = in;
+}
+
+/* ---- directives inside and outside functions ---------------------------------- */
+
+/* .loc file line col [, function_name label[+n], inlined_at file line col] */
+static void parse_loc(parser *ps)
+{
+    lex(ps);
+    int file = expect_small(ps, "file index");
+    int line = expect_small(ps, "line");
+    expect_small(ps, "column");
+    while (is_p(&ps->tok, ',')) {
+        lex(ps);
+        if (is_w(&ps->tok, "function_name")) {
+            lex(ps);
+            char name[PTX_NAME_MAX];
+            take_name(ps, name, "a label");
+            if (is_p(&ps->tok, '+')) { lex(ps); expect_int(ps); }
+        } else if (is_w(&ps->tok, "inlined_at")) {
+            lex(ps);
+            /* the user's line that the compiler inlined this code into */
+            file = expect_small(ps, "file index");
+            line = expect_small(ps, "line");
+            expect_small(ps, "column");
+        } else {
+            char b[64];
+            FAIL_TOK(ps, &ps->tok, "unsupported .loc attribute '%s'", tok_text(&ps->tok, b, sizeof b));
+        }
+    }
+    if (ps->cur) {
+        ps->cur->cur_file = file;
+        ps->cur->cur_line = line;
+    }
+}
+
+static void parse_pragma(parser *ps)
+{
+    lex(ps);
+    while (ps->tok.kind == TK_STR) {
+        lex(ps);
+        if (!is_p(&ps->tok, ',')) break;
+        lex(ps);
+    }
+    expect_p(ps, ';');
+}
+
+/* .reg .type %a, %b<N>, ...; */
+static void parse_reg_decl(parser *ps)
+{
+    char b[64];
+    lex(ps);
+    if (is_w(&ps->tok, ".v2") || is_w(&ps->tok, ".v4"))
+        FAIL_TOK(ps, &ps->tok, "vector registers ('%s') are not supported", tok_text(&ps->tok, b, sizeof b));
+    ptx_type t = expect_type(ps);
+    for (;;) {
+        token nt = ps->tok;
+        char name[PTX_NAME_MAX];
+        take_name(ps, name, "a register name");
+        if (is_p(&ps->tok, '<')) {
+            lex(ps);
+            token at = ps->tok;
+            int n = expect_small(ps, "register count");
+            if (n > MAX_REG_RANGE) FAIL_TOK(ps, &at, "register range %s<%d> too large", name, n);
+            expect_p(ps, '>');
+            for (int i = 0; i < n; i++) {
+                char rn[PTX_NAME_MAX + 16];
+                snprintf(rn, sizeof rn, "%s%d", name, i);
+                if (strlen(rn) >= PTX_NAME_MAX) FAIL_TOK(ps, &nt, "register name too long: '%s'", name);
+                add_reg(ps, &nt, rn, t);
+            }
+        } else {
+            add_reg(ps, &nt, name, t);
+        }
+        if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+        break;
+    }
+    expect_p(ps, ';');
+}
+
+/* A variable declared inside a function body. */
+static void parse_local_var(parser *ps, ptx_space space)
+{
+    var_decl d;
+    lex(ps);
+    for (;;) {
+        parse_var(ps, &d, space, false, false);
+        if (space == PTX_SPACE_CONST || space == PTX_SPACE_GLOBAL) {
+            /* function-scope .const/.global live in the module image like module ones */
+            token at = d.at;
+            add_module_var(ps, &d);
+            int v = ps->nvars - 1;
+            add_sym(ps, &at, &ps->vars[v].s, v, ps->vars[v].seq);
+        } else {
+            if (d.unsized) FAIL_TOK(ps, &d.at, "array '%s' has no size", d.s.name);
+            add_sym(ps, &d.at, &d.s, -1, ps->seq++);
+        }
+        if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+        break;
+    }
+    expect_p(ps, ';');
+}
+
+static void parse_body(parser *ps)
+{
+    char b[64];
+    func_builder *fb = ps->cur;
+    token open = ps->tok;
+    expect_p(ps, '{');
+    fb->depth = 1;
+    for (;;) {
+        token t = ps->tok;
+        if (t.kind == TK_EOF) FAIL_TOK(ps, &open, "function '%s' is not closed (missing '}')", fb->f.name);
+        if (is_p(&t, '{')) {
+            if (fb->depth >= (int)(sizeof fb->scope_regs / sizeof fb->scope_regs[0]))
+                FAIL_TOK(ps, &t, "blocks nested too deeply%s", "");
+            fb->scope_regs[fb->depth] = fb->regs_ht.n;
+            fb->scope_syms[fb->depth] = fb->syms_ht.n;
+            fb->depth++;
+            lex(ps);
+            continue;
+        }
+        if (is_p(&t, '}')) {
+            lex(ps);
+            if (--fb->depth == 0) return;
+            ht_pop_to(&fb->regs_ht, fb->scope_regs[fb->depth]);
+            ht_pop_to(&fb->syms_ht, fb->scope_syms[fb->depth]);
+            continue;
+        }
+        if (t.kind == TK_WORD && t.s[0] == '.') {
+            if (is_w(&t, ".reg")) parse_reg_decl(ps);
+            else if (is_w(&t, ".loc")) parse_loc(ps);
+            else if (is_w(&t, ".pragma")) parse_pragma(ps);
+            else if (space_word(&t) != PTX_SPACE_NONE) parse_local_var(ps, space_word(&t));
+            else FAIL_TOK(ps, &t, "unsupported directive '%s' in a function body", tok_text(&t, b, sizeof b));
+            continue;
+        }
+        if (t.kind == TK_WORD && t.s[0] != '%') {
+            token n = peek2(ps);
+            if (is_p(&n, ':')) {
+                add_label_fix(ps, &t, -1);
+                lex(ps);
+                lex(ps);
+                continue;
+            }
+        }
+        parse_insn(ps);
+    }
+}
+
+/* .param declarations of a function header: ( .param .u64 a, .param .align 8 .b8 s[16] ) */
+static void parse_params(parser *ps, bool is_ret)
+{
+    func_builder *fb = ps->cur;
+    expect_p(ps, '(');
+    if (is_p(&ps->tok, ')')) { lex(ps); return; }
+    for (;;) {
+        char b[64];
+        if (!is_w(&ps->tok, ".param") && !is_w(&ps->tok, ".reg"))
+            FAIL_TOK(ps, &ps->tok, "expected .param, found '%s'", tok_text(&ps->tok, b, sizeof b));
+        if (is_w(&ps->tok, ".reg")) FAIL_TOK(ps, &ps->tok, ".reg parameters are not supported%s", "");
+        lex(ps);
+        var_decl d;
+        parse_var(ps, &d, PTX_SPACE_PARAM, false, false);
+        if (d.unsized) FAIL_TOK(ps, &d.at, "parameter '%s' has no size", d.s.name);
+        d.s.kind = PTX_SYM_PARAM;
+        int s = add_sym(ps, &d.at, &d.s, -1, ps->seq++);
+        if (is_ret) {
+            if (fb->retval_sym >= 0) FAIL_TOK(ps, &d.at, "more than one return value%s", "");
+            fb->retval_sym = s;
+        } else {
+            grow(ps, (void **)&fb->f.param_syms, &fb->cap_params, fb->f.nparams + 1, sizeof *fb->f.param_syms);
+            fb->f.param_syms[fb->f.nparams++] = s;
+        }
+        if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+        break;
+    }
+    expect_p(ps, ')');
+}
+
+/* Lays out params (then the return value), the local frame and resolves labels. */
+static void finish_function(parser *ps)
+{
+    func_builder *fb = ps->cur;
+    ptx_function *f = &fb->f;
+    uint64_t off = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        ptx_symbol *s = &f->syms[f->param_syms[i]];
+        off = align_up(off, s->align);
+        s->offset = off;
+        off += s->size;
+    }
+    if (fb->retval_sym >= 0) {
+        ptx_symbol *s = &f->syms[fb->retval_sym];
+        off = align_up(off, s->align);
+        s->offset = off;
+        off += s->size;
+    }
+    f->param_bytes = off;
+    uint64_t local = 0;
+    for (int i = 0; i < f->nsyms; i++) {
+        ptx_symbol *s = &f->syms[i];
+        if (s->kind == PTX_SYM_VAR && (s->space == PTX_SPACE_LOCAL || s->space == PTX_SPACE_PARAM)) {
+            local = align_up(local, s->align);
+            s->offset = local;
+            local += s->size;
+        }
+    }
+    f->local_bytes = local;
+    for (int i = 0; i < fb->nlabels; i++)
+        if (fb->labels[i].insn < 0)
+            fail_at(ps, fb->labels[i].line, fb->labels[i].col, "undefined label '%s'", fb->labels[i].name);
+    for (int i = 0; i < fb->nfixes; i++) {
+        label_fix *x = &fb->fixes[i];
+        int target = fb->labels[x->label].insn;
+        /* a label at the very end is legal PTX; branching there means "fall off": the
+         * interpreter needs an instruction, so it is an error only if nothing follows */
+        if (target >= f->ninsns) {
+            label *l = &fb->labels[x->label];
+            fail_at(ps, l->line, l->col, "label '%s' is not followed by an instruction", l->name);
+        }
+        f->insns[x->insn].opnd[x->opnd].target = target;
+    }
+}
+
+static void add_proto(parser *ps, const char *name)
+{
+    grow(ps, (void **)&ps->protos, &ps->cap_protos, ps->nprotos + 1, sizeof *ps->protos);
+    snprintf(ps->protos[ps->nprotos++], PTX_NAME_MAX, "%s", name);
+}
+
+static void parse_function(parser *ps, bool is_entry, bool is_extern)
+{
+    char b[64];
+    token kw = ps->tok;
+    lex(ps);
+    func_builder *fb = xcalloc(ps, 1, sizeof *fb);
+    fb->retval_sym = -1;
+    ps->cur = fb;
+    fb->f.is_entry = is_entry;
+    fb->f.ptx_line = kw.line;
+    if (!is_entry && is_p(&ps->tok, '(')) parse_params(ps, true);
+    token nt = ps->tok;
+    take_name(ps, fb->f.name, "a function name");
+    if (is_p(&ps->tok, '(')) parse_params(ps, false);
+    for (;;) {
+        token t = ps->tok;
+        if (is_w(&t, ".maxntid") || is_w(&t, ".reqntid")) {
+            lex(ps);
+            for (int i = 0; i < 3; i++) {
+                fb->f.maxntid[i] = expect_small(ps, "thread count");
+                if (!is_p(&ps->tok, ',')) break;
+                lex(ps);
+            }
+            for (int i = 0; i < 3; i++) if (!fb->f.maxntid[i]) fb->f.maxntid[i] = 1;
+        } else if (is_w(&t, ".minnctapersm") || is_w(&t, ".maxnctapersm") || is_w(&t, ".maxnreg") ||
+                   is_w(&t, ".maxclusterrank")) {
+            lex(ps);
+            expect_small(ps, "count");
+        } else if (is_w(&t, ".reqnctapercluster")) {
+            lex(ps);
+            for (;;) { expect_small(ps, "count"); if (!is_p(&ps->tok, ',')) break; lex(ps); }
+        } else if (is_w(&t, ".noreturn") || is_w(&t, ".explicitcluster")) {
+            lex(ps);
+        } else if (is_w(&t, ".pragma")) {
+            parse_pragma(ps);
+        } else break;
+    }
+    if (is_p(&ps->tok, ';')) { /* declaration only */
+        lex(ps);
+        add_proto(ps, fb->f.name);
+        fb_free(fb);
+        ps->cur = NULL;
+        return;
+    }
+    if (is_extern) FAIL_TOK(ps, &ps->tok, ".extern function '%s' has a body", fb->f.name);
+    if (!is_p(&ps->tok, '{')) FAIL_TOK(ps, &ps->tok, "expected '{' or ';' after function '%s', found '%s'", fb->f.name, tok_text(&ps->tok, b, sizeof b));
+    for (int i = 0; i < ps->m->nfuncs; i++)
+        if (!strcmp(ps->fb[i]->f.name, fb->f.name)) FAIL_TOK(ps, &nt, "function '%s' defined twice", fb->f.name);
+    /* register it now so the error path frees it with the rest */
+    int capf = ps->cap_funcs;
+    grow(ps, (void **)&ps->fb, &capf, ps->m->nfuncs + 1, sizeof *ps->fb);
+    grow(ps, (void **)&ps->m->funcs, &ps->cap_funcs, ps->m->nfuncs + 1, sizeof *ps->m->funcs);
+    ps->fb[ps->m->nfuncs] = fb;
+    parse_body(ps);
+    finish_function(ps);
+    ps->m->nfuncs++;
+    ps->cur = NULL;
+}
+
+static void parse_module_var(parser *ps, ptx_space space, bool is_extern)
+{
+    lex(ps);
+    for (;;) {
+        var_decl d;
+        parse_var(ps, &d, space, is_extern, space == PTX_SPACE_CONST || space == PTX_SPACE_GLOBAL);
+        if (d.unsized && !(space == PTX_SPACE_SHARED && is_extern))
+            FAIL_TOK(ps, &d.at, "array '%s' has no size", d.s.name);
+        if (space == PTX_SPACE_SHARED && is_extern && d.s.align < 16) d.s.align = 16; /* dynamic shared starts 16-aligned */
+        add_module_var(ps, &d);
+        if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+        break;
+    }
+    expect_p(ps, ';');
+}
+
+/* .section name { anything } : debug sections, skipped whole. */
+static void skip_section(parser *ps)
+{
+    token at = ps->tok;
+    lex(ps);
+    if (ps->tok.kind == TK_WORD) lex(ps);
+    if (!is_p(&ps->tok, '{')) return;
+    int depth = 0;
+    for (;;) {
+        if (ps->tok.kind == TK_EOF) FAIL_TOK(ps, &at, "unterminated .section%s", "");
+        if (is_p(&ps->tok, '{')) depth++;
+        else if (is_p(&ps->tok, '}') && --depth == 0) { lex(ps); return; }
+        lex(ps);
+    }
+}
+
+static void parse_file_directive(parser *ps)
+{
+    char b[64];
+    lex(ps);
+    int idx = expect_small(ps, "file index");
+    token s = ps->tok;
+    if (s.kind != TK_STR) FAIL_TOK(ps, &s, "expected a file name in quotes, found '%s'", tok_text(&s, b, sizeof b));
+    grow(ps, (void **)&ps->m->files, &ps->cap_files, ps->m->nfiles + 1, sizeof *ps->m->files);
+    ptx_file_entry *f = &ps->m->files[ps->m->nfiles++];
+    f->index = idx;
+    int n = s.len - 2 < (int)sizeof f->path - 1 ? s.len - 2 : (int)sizeof f->path - 1;
+    memcpy(f->path, s.s + 1, (size_t)n);
+    f->path[n] = 0;
+    lex(ps);
+    while (is_p(&ps->tok, ',')) { lex(ps); expect_int(ps); } /* timestamp, size */
+}
+
+static void parse_module(parser *ps)
+{
+    char b[64];
+    ptx_module *m = ps->m;
+    lex(ps);
+    bool seen_version = false;
+    while (ps->tok.kind != TK_EOF) {
+        token t = ps->tok;
+        if (t.kind != TK_WORD || t.s[0] != '.')
+            FAIL_TOK(ps, &t, "expected a directive, found '%s'", tok_text(&t, b, sizeof b));
+        if (is_w(&t, ".version")) {
+            lex(ps);
+            token v = ps->tok;
+            int maj = 0, min = 0, n = 0;
+            char vb[32];
+            if (v.kind != TK_NUM || v.len >= (int)sizeof vb) FAIL_TOK(ps, &v, "malformed .version '%s'", tok_text(&v, b, sizeof b));
+            memcpy(vb, v.s, (size_t)v.len);
+            vb[v.len] = 0;
+            if (sscanf(vb, "%d.%d%n", &maj, &min, &n) != 2 || n != v.len)
+                FAIL_TOK(ps, &v, "malformed .version '%s'", vb);
+            m->version_major = maj;
+            m->version_minor = min;
+            seen_version = true;
+            lex(ps);
+        } else if (is_w(&t, ".target")) {
+            lex(ps);
+            for (;;) {
+                token w = ps->tok;
+                if (w.kind != TK_WORD) FAIL_TOK(ps, &w, "malformed .target '%s'", tok_text(&w, b, sizeof b));
+                if (!m->target[0] && w.len < (int)sizeof m->target) { memcpy(m->target, w.s, (size_t)w.len); m->target[w.len] = 0; }
+                lex(ps);
+                if (!is_p(&ps->tok, ',')) break;
+                lex(ps);
+            }
+        } else if (is_w(&t, ".address_size")) {
+            lex(ps);
+            token v = ps->tok;
+            m->address_size = expect_small(ps, "address size");
+            if (m->address_size != 64 && m->address_size != 32) FAIL_TOK(ps, &v, ".address_size %d", m->address_size);
+            if (m->address_size == 32) FAIL_TOK(ps, &v, "32-bit addressing is not supported%s", "");
+        } else if (is_w(&t, ".file")) {
+            parse_file_directive(ps);
+        } else if (is_w(&t, ".section")) {
+            skip_section(ps);
+        } else if (is_w(&t, ".pragma")) {
+            parse_pragma(ps);
+        } else {
+            if (!seen_version) FAIL_TOK(ps, &t, "'%s' before .version", tok_text(&t, b, sizeof b));
+            bool is_extern = false;
+            while (is_w(&ps->tok, ".visible") || is_w(&ps->tok, ".weak") || is_w(&ps->tok, ".extern") ||
+                   is_w(&ps->tok, ".common")) {
+                if (is_w(&ps->tok, ".extern")) is_extern = true;
+                lex(ps);
+            }
+            token d = ps->tok;
+            if (is_w(&d, ".entry")) parse_function(ps, true, is_extern);
+            else if (is_w(&d, ".func")) parse_function(ps, false, is_extern);
+            else if (is_w(&d, ".global") || is_w(&d, ".const") || is_w(&d, ".shared") || is_w(&d, ".local"))
+                parse_module_var(ps, space_word(&d), is_extern);
+            else FAIL_TOK(ps, &d, "unsupported directive '%s'", tok_text(&d, b, sizeof b));
+        }
+    }
+    if (!seen_version) fail_at(ps, 1, 1, "no .version directive: this is not PTX");
+    if (!m->address_size) m->address_size = 64;
+}
+
+/* ---- whole-module resolution ---------------------------------------------------- */
+
+/* Shared layout (ptx.h): static shared variables a function references, in
+ * declaration order, each aligned; dynamic (extern) shared after them aligned
+ * to max(16, its .align). Module variables that a .func references are placed
+ * first, at the same offsets in every function that reaches such a .func, so a
+ * callee and its callers agree on addresses. */
+static void finish_shared(parser *ps, const bool *reaches)
+{
+    ptx_module *m = ps->m;
+    /* fixed prefix: module shared vars used by any .func, in declaration order */
+    uint64_t prefix_end = 0;
+    uint64_t *prefix_off = xcalloc(ps, (size_t)ps->nvars + 1, sizeof *prefix_off);
+    for (int v = 0; v < ps->nvars; v++) {
+        modvar *mv = &ps->vars[v];
+        if (mv->s.space != PTX_SPACE_SHARED || mv->s.is_extern || !mv->used_by_func) continue;
+        prefix_end = align_up(prefix_end, mv->s.align);
+        prefix_off[v] = prefix_end;
+        prefix_end += mv->s.size;
+    }
+    for (int fi = 0; fi < m->nfuncs; fi++) {
+        func_builder *fb = ps->fb[fi];
+        ptx_function *f = &fb->f;
+        bool use_prefix = reaches[fi];
+        uint64_t off = use_prefix ? prefix_end : 0;
+        /* symbols in declaration order: selection by increasing seq */
+        int n = f->nsyms;
+        int *order = xcalloc(ps, (size_t)n + 1, sizeof *order);
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (f->syms[i].space == PTX_SPACE_SHARED && f->syms[i].kind == PTX_SYM_VAR) order[k++] = i;
+        for (int i = 1; i < k; i++) /* insertion sort by declaration order; k is small */
+            for (int j = i; j > 0 && fb->sym_seq[order[j - 1]] > fb->sym_seq[order[j]]; j--) {
+                int tmp = order[j]; order[j] = order[j - 1]; order[j - 1] = tmp;
+            }
+        uint64_t dyn_align = 16;
+        for (int i = 0; i < k; i++) {
+            ptx_symbol *s = &f->syms[order[i]];
+            int mv = fb->sym_modvar[order[i]];
+            if (s->is_extern) {
+                if (s->align > dyn_align) dyn_align = s->align;
+                continue;
+            }
+            if (use_prefix && mv >= 0 && ps->vars[mv].used_by_func) {
+                s->offset = prefix_off[mv];
+                continue;
+            }
+            off = align_up(off, s->align);
+            s->offset = off;
+            off += s->size;
+        }
+        f->static_shared_bytes = off;
+        f->dyn_shared_offset = align_up(off, dyn_align);
+        for (int i = 0; i < k; i++)
+            if (f->syms[order[i]].is_extern) f->syms[order[i]].offset = f->dyn_shared_offset;
+        free(order);
+    }
+    free(prefix_off);
+}
+
+static void finish_module(parser *ps)
+{
+    ptx_module *m = ps->m;
+    /* calls */
+    for (int i = 0; i < ps->ncalls; i++) {
+        call_fix *c = &ps->calls[i];
+        int target = -1;
+        for (int f = 0; f < m->nfuncs; f++)
+            if (!strcmp(ps->fb[f]->f.name, c->name)) target = f;
+        if (target < 0) {
+            for (int p = 0; p < ps->nprotos; p++)
+                if (!strcmp(ps->protos[p], c->name))
+                    fail_at(ps, c->line, c->col, "call to '%s', which this PTX declares but does not define "
+                                                 "(library calls such as printf are not supported)", c->name);
+            fail_at(ps, c->line, c->col, "call to unknown function '%s'", c->name);
+        }
+        ps->fb[c->func]->f.insns[c->insn].opnd[1].target = target;
+    }
+    /* which functions reach (call, transitively) a .func that names module shared memory */
+    bool *reaches = xcalloc(ps, (size_t)m->nfuncs + 1, sizeof *reaches);
+    for (int f = 0; f < m->nfuncs; f++) {
+        func_builder *fb = ps->fb[f];
+        if (fb->f.is_entry) continue;
+        for (int s = 0; s < fb->f.nsyms; s++)
+            if (fb->sym_modvar[s] >= 0 && fb->f.syms[s].space == PTX_SPACE_SHARED) reaches[f] = true;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < ps->ncalls; i++) {
+            int caller = ps->calls[i].func;
+            int callee = ps->fb[caller]->f.insns[ps->calls[i].insn].opnd[1].target;
+            if (reaches[callee] && !reaches[caller]) reaches[caller] = changed = true;
+        }
+    }
+    /* a caller lays out the callee's module shared variables too: bring them into its table */
+    for (int i = 0; i < ps->ncalls; i++) {
+        int caller = ps->calls[i].func;
+        if (!reaches[caller]) continue;
+        ps->cur = ps->fb[caller];
+        for (int v = 0; v < ps->nvars; v++)
+            if (ps->vars[v].used_by_func && ps->vars[v].s.space == PTX_SPACE_SHARED && !ps->vars[v].s.is_extern)
+                find_sym(ps, ps->vars[v].s.name, strlen(ps->vars[v].s.name));
+        ps->cur = NULL;
+    }
+    finish_shared(ps, reaches);
+    free(reaches);
+    /* initialiser pointers into the final images */
+    for (int f = 0; f < m->nfuncs; f++) {
+        func_builder *fb = ps->fb[f];
+        for (int s = 0; s < fb->f.nsyms; s++) {
+            ptx_symbol *sym = &fb->f.syms[s];
+            int v = fb->sym_modvar[s];
+            if (v < 0 || !ps->vars[v].s.init) { if (v >= 0) sym->init = NULL; continue; }
+            sym->init = (sym->space == PTX_SPACE_CONST ? m->const_image : m->global_image) + sym->offset;
+        }
+    }
+    /* hand the functions over */
+    for (int f = 0; f < m->nfuncs; f++) {
+        m->funcs[f] = ps->fb[f]->f;
+        memset(&ps->fb[f]->f, 0, sizeof ps->fb[f]->f);
+    }
+}
+
+static void parser_free(parser *ps)
+{
+    if (ps->cur) {
+        bool registered = false;
+        for (int i = 0; i < (ps->m ? ps->m->nfuncs + 1 : 0) && ps->fb && i < ps->cap_funcs; i++)
+            if (ps->fb[i] == ps->cur) registered = true;
+        if (!registered) fb_free(ps->cur);
+    }
+    if (ps->fb && ps->m)
+        for (int i = 0; i <= ps->m->nfuncs && i < ps->cap_funcs; i++) fb_free(ps->fb[i]);
+    free(ps->fb);
+    free(ps->vars);
+    ht_free(&ps->vars_ht);
+    free(ps->calls);
+    free(ps->protos);
+    free(ps->pending_init);
+}
+
+/* The only setjmp: true when the whole module parsed. */
+static bool run_parser(parser *ps)
+{
+    if (setjmp(ps->jb)) return false;
+    parse_module(ps);
+    finish_module(ps);
+    return true;
+}
+
+ptx_module *ptx_parse(const char *path, const char *text, ws_error *err)
+{
+    parser *ps = calloc(1, sizeof *ps);
+    ptx_module *m = calloc(1, sizeof *m);
+    if (!ps || !m) {
+        free(ps);
+        free(m);
+        ws_error_set(err, path, 0, 0, "out of memory");
+        return NULL;
+    }
+    ps->path = path ? path : "<ptx>";
+    ps->text = text ? text : "";
+    ps->pos.p = ps->text;
+    ps->pos.line = 1;
+    ps->pos.line_start = ps->text;
+    ps->err = err;
+    ps->m = m;
+    snprintf(m->path, sizeof m->path, "%s", ps->path);
+    if (!run_parser(ps)) {
+        parser_free(ps);
+        /* no function was handed over to the module yet: the builders held them all */
+        ps->m->nfuncs = 0;
+        ptx_free(ps->m);
+        free(ps);
+        return NULL;
+    }
+    /* builders are empty shells now */
+    for (int i = 0; i < m->nfuncs; i++) { fb_free(ps->fb[i]); ps->fb[i] = NULL; }
+    ps->cur = NULL;
+    parser_free(ps);
+    free(ps);
+    return m;
+}
+
+ptx_module *ptx_load(const char *path, ws_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ws_error_set(err, path, 0, 0, "cannot open PTX file: %s", strerror(errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 65536 + 1 > cap) {
+            cap = cap ? cap * 2 : 131072;
+            char *n = realloc(buf, cap);
+            if (!n) { free(buf); fclose(f); ws_error_set(err, path, 0, 0, "out of memory"); return NULL; }
+            buf = n;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) break;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) { free(buf); ws_error_set(err, path, 0, 0, "read error"); return NULL; }
+    buf[len] = 0;
+    if (memchr(buf, 0, len)) {
+        /* a NUL would silently end the text early */
+        const char *z = memchr(buf, 0, len);
+        int line = 1;
+        for (const char *p = buf; p < z; p++) line += *p == '\n';
+        free(buf);
+        ws_error_set(err, path, line, 0, "NUL byte in PTX text (binary file?)");
+        return NULL;
+    }
+    ptx_module *m = ptx_parse(path, buf, err);
+    free(buf);
+    return m;
+}
+
+void ptx_free(ptx_module *m)
+{
+    if (!m) return;
+    for (int i = 0; i < m->nfuncs; i++) {
+        free(m->funcs[i].param_syms);
+        free(m->funcs[i].regs);
+        free(m->funcs[i].syms);
+        free(m->funcs[i].insns);
+    }
+    free(m->funcs);
+    free(m->files);
+    free(m->const_image);
+    free(m->global_image);
+    free(m);
+}
+
+/* "_Z15transpose_naivePfS_ii" -> "transpose_naive" (plain, non-nested names only). */
+static bool mangled_base(const char *mangled, const char **base, size_t *len)
+{
+    if (strncmp(mangled, "_Z", 2) || !isdigit((unsigned char)mangled[2])) return false;
+    char *end;
+    unsigned long n = strtoul(mangled + 2, &end, 10);
+    if (n == 0 || n > strlen(end)) return false;
+    *base = end;
+    *len = n;
+    return true;
+}
+
+const ptx_function *ptx_find_function(const ptx_module *m, const char *name)
+{
+    if (!m || !name) return NULL;
+    for (int i = 0; i < m->nfuncs; i++)
+        if (!strcmp(m->funcs[i].name, name)) return &m->funcs[i];
+    const ptx_function *found = NULL;
+    for (int i = 0; i < m->nfuncs; i++) {
+        const char *b;
+        size_t n;
+        if (mangled_base(m->funcs[i].name, &b, &n) && n == strlen(name) && !memcmp(b, name, n)) {
+            if (m->funcs[i].is_entry) return &m->funcs[i]; /* prefer a kernel over a device function */
+            if (!found) found = &m->funcs[i];
+        }
+    }
+    return found;
+}

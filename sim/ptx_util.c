@@ -1,0 +1,336 @@
+/* ptx_util.c - names, sizes and text forms of the PTX vocabulary in ptx.h:
+ * type sizes, opcode names, formatting an instruction back to PTX-like text.
+ * Invariant: every table here is indexed by its enum and has an entry for every
+ * value below the enum's COUNT, so lookups never run off the end. */
+#include "ptx.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct { const char *name; int size; } type_info[PTX_T_COUNT] = {
+    [PTX_T_NONE] = {"", 0},       [PTX_T_PRED] = {".pred", 1},
+    [PTX_T_B8] = {".b8", 1},      [PTX_T_B16] = {".b16", 2},     [PTX_T_B32] = {".b32", 4},
+    [PTX_T_B64] = {".b64", 8},    [PTX_T_B128] = {".b128", 16},
+    [PTX_T_U8] = {".u8", 1},      [PTX_T_U16] = {".u16", 2},     [PTX_T_U32] = {".u32", 4},
+    [PTX_T_U64] = {".u64", 8},
+    [PTX_T_S8] = {".s8", 1},      [PTX_T_S16] = {".s16", 2},     [PTX_T_S32] = {".s32", 4},
+    [PTX_T_S64] = {".s64", 8},
+    [PTX_T_F16] = {".f16", 2},    [PTX_T_F16X2] = {".f16x2", 4}, [PTX_T_BF16] = {".bf16", 2},
+    [PTX_T_BF16X2] = {".bf16x2", 4}, [PTX_T_F32] = {".f32", 4},  [PTX_T_F64] = {".f64", 8},
+};
+
+int ptx_type_size(ptx_type t)
+{
+    return (unsigned)t < PTX_T_COUNT ? type_info[t].size : 0;
+}
+
+bool ptx_type_is_signed(ptx_type t)
+{
+    return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
+}
+
+bool ptx_type_is_float(ptx_type t)
+{
+    return t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2 ||
+           t == PTX_T_F32 || t == PTX_T_F64;
+}
+
+const char *ptx_type_name(ptx_type t)
+{
+    return (unsigned)t < PTX_T_COUNT ? type_info[t].name : "";
+}
+
+static const char *const opcode_names[PTX_OP_COUNT] = {
+    [PTX_OP_INVALID] = "?",
+    [PTX_ADD] = "add", [PTX_SUB] = "sub", [PTX_MUL] = "mul", [PTX_MAD] = "mad", [PTX_MUL24] = "mul24",
+    [PTX_MAD24] = "mad24", [PTX_SAD] = "sad", [PTX_FMA] = "fma", [PTX_DIV] = "div", [PTX_REM] = "rem",
+    [PTX_ABS] = "abs", [PTX_NEG] = "neg", [PTX_MIN] = "min", [PTX_MAX] = "max", [PTX_POPC] = "popc",
+    [PTX_CLZ] = "clz", [PTX_BFIND] = "bfind", [PTX_BREV] = "brev", [PTX_BFE] = "bfe", [PTX_BFI] = "bfi",
+    [PTX_PRMT] = "prmt", [PTX_COPYSIGN] = "copysign", [PTX_RCP] = "rcp", [PTX_SQRT] = "sqrt",
+    [PTX_RSQRT] = "rsqrt", [PTX_SIN] = "sin", [PTX_COS] = "cos", [PTX_LG2] = "lg2", [PTX_EX2] = "ex2",
+    [PTX_TANH] = "tanh", [PTX_TESTP] = "testp", [PTX_DP4A] = "dp4a", [PTX_DP2A] = "dp2a",
+    [PTX_AND] = "and", [PTX_OR] = "or", [PTX_XOR] = "xor", [PTX_NOT] = "not", [PTX_CNOT] = "cnot",
+    [PTX_LOP3] = "lop3", [PTX_SHL] = "shl", [PTX_SHR] = "shr", [PTX_SHF] = "shf",
+    [PTX_SETP] = "setp", [PTX_SET] = "set", [PTX_SELP] = "selp", [PTX_SLCT] = "slct",
+    [PTX_MOV] = "mov", [PTX_CVT] = "cvt", [PTX_CVTA] = "cvta", [PTX_LD] = "ld", [PTX_LDU] = "ldu",
+    [PTX_ST] = "st", [PTX_PREFETCH] = "prefetch", [PTX_ISSPACEP] = "isspacep", [PTX_ATOM] = "atom",
+    [PTX_RED] = "red",
+    [PTX_SHFL] = "shfl", [PTX_VOTE] = "vote", [PTX_MATCH] = "match", [PTX_ACTIVEMASK] = "activemask",
+    [PTX_REDUX] = "redux",
+    [PTX_BAR] = "bar", [PTX_BARRIER] = "barrier", [PTX_MEMBAR] = "membar", [PTX_FENCE] = "fence",
+    [PTX_NANOSLEEP] = "nanosleep",
+    [PTX_BRA] = "bra", [PTX_BRX] = "brx", [PTX_CALL] = "call", [PTX_RET] = "ret", [PTX_EXIT] = "exit",
+    [PTX_TRAP] = "trap", [PTX_BRKPT] = "brkpt",
+};
+
+const char *ptx_opcode_name(ptx_opcode op)
+{
+    return (unsigned)op < PTX_OP_COUNT && opcode_names[op] ? opcode_names[op] : "?";
+}
+
+bool ptx_insn_is_memory(const ptx_insn *in)
+{
+    switch (in->op) {
+    case PTX_LD: case PTX_LDU: case PTX_ST: case PTX_ATOM: case PTX_RED:
+        return in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_REG;
+    default:
+        return false;
+    }
+}
+
+/* ---- formatting ------------------------------------------------------------- */
+
+typedef struct { char *buf; size_t cap, len; } sbuf;
+
+static void put(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *s, const char *fmt, ...)
+{
+    if (s->len >= s->cap) return; /* already truncated */
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(s->buf + s->len, s->cap - s->len, fmt, ap);
+    va_end(ap);
+    if (n > 0) s->len = s->len + (size_t)n < s->cap ? s->len + (size_t)n : s->cap;
+}
+
+static const char *const space_names[] = {
+    [PTX_SPACE_NONE] = "", [PTX_SPACE_GLOBAL] = ".global", [PTX_SPACE_SHARED] = ".shared",
+    [PTX_SPACE_SHARED_CLUSTER] = ".shared::cluster", [PTX_SPACE_LOCAL] = ".local",
+    [PTX_SPACE_CONST] = ".const", [PTX_SPACE_PARAM] = ".param", [PTX_SPACE_REG] = ".reg",
+};
+static const char *const cmp_names[] = {
+    "", ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs", ".equ", ".neu",
+    ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan",
+};
+static const char *const bool_names[] = {"", ".and", ".or", ".xor"};
+static const char *const rnd_names[] = {"", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi", ".rna"};
+static const char *const mul_names[] = {"", ".lo", ".hi", ".wide"};
+static const char *const cache_names[] = {"", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".nc"};
+static const char *const atom_names[] = {"", ".add", ".min", ".max", ".inc", ".dec", ".and", ".or", ".xor",
+                                         ".exch", ".cas"};
+static const char *const shfl_names[] = {"", ".up", ".down", ".bfly", ".idx"};
+static const char *const vote_names[] = {"", ".all", ".any", ".uni", ".ballot"};
+static const char *const bar_names[] = {"", ".sync", ".arrive", ".red.popc", ".red.and", ".red.or"};
+
+#define NAME(tab, v) ((unsigned)(v) < sizeof(tab) / sizeof(tab[0]) ? tab[v] : "")
+
+static void put_space(sbuf *s, const ptx_insn *in) { put(s, "%s", NAME(space_names, in->space)); }
+static void put_types(sbuf *s, const ptx_insn *in)
+{
+    put(s, "%s%s", ptx_type_name(in->type), ptx_type_name(in->type2));
+}
+static void put_vec(sbuf *s, const ptx_insn *in) { if (in->vec > 1) put(s, ".v%u", in->vec); }
+static void put_flag(sbuf *s, const ptx_insn *in, uint32_t f, const char *name)
+{
+    if (in->flags & f) put(s, "%s", name);
+}
+static void put_sem(sbuf *s, const ptx_insn *in)
+{
+    put_flag(s, in, PTX_F_VOLATILE, ".volatile");
+    if ((in->flags & (PTX_F_ACQUIRE | PTX_F_RELEASE)) == (PTX_F_ACQUIRE | PTX_F_RELEASE)) put(s, ".acq_rel");
+    else {
+        put_flag(s, in, PTX_F_RELAXED, ".relaxed");
+        put_flag(s, in, PTX_F_ACQUIRE, ".acquire");
+        put_flag(s, in, PTX_F_RELEASE, ".release");
+    }
+}
+/* The arithmetic modifiers, in the order PTX writes them. */
+static void put_arith(sbuf *s, const ptx_insn *in)
+{
+    put(s, "%s%s", NAME(mul_names, in->mulmode), NAME(rnd_names, in->rnd));
+    put_flag(s, in, PTX_F_APPROX, ".approx");
+    put_flag(s, in, PTX_F_FULL, ".full");
+    put_flag(s, in, PTX_F_FTZ, ".ftz");
+    put_flag(s, in, PTX_F_SAT, ".sat");
+    put_flag(s, in, PTX_F_CC, ".cc");
+}
+
+static void put_opcode(sbuf *s, const ptx_insn *in)
+{
+    const char *name = ptx_opcode_name(in->op);
+    if (in->flags & PTX_F_CARRYIN) {
+        /* addc / subc / madc are the carry-in forms of add / sub / mad */
+        put(s, "%sc", name);
+    } else {
+        put(s, "%s", name);
+    }
+    switch (in->op) {
+    case PTX_LD: case PTX_LDU: case PTX_ST: case PTX_PREFETCH:
+        put_sem(s, in);
+        put_space(s, in);
+        put(s, "%s", NAME(cache_names, in->cache));
+        put_vec(s, in);
+        put_types(s, in);
+        break;
+    case PTX_ATOM: case PTX_RED:
+        put_sem(s, in);
+        put_space(s, in);
+        put(s, "%s", NAME(atom_names, in->atomop));
+        put_vec(s, in);
+        put_types(s, in);
+        break;
+    case PTX_CVTA: case PTX_ISSPACEP:
+        put_flag(s, in, PTX_F_TO, ".to");
+        put_space(s, in);
+        put_types(s, in);
+        break;
+    case PTX_SETP: case PTX_SET:
+        put(s, "%s%s", NAME(cmp_names, in->cmp), NAME(bool_names, in->boolop));
+        put_flag(s, in, PTX_F_FTZ, ".ftz");
+        put_types(s, in);
+        break;
+    case PTX_SHFL:
+        put_flag(s, in, PTX_F_SYNC, ".sync");
+        put(s, "%s", NAME(shfl_names, in->shfl));
+        put_types(s, in);
+        break;
+    case PTX_VOTE:
+        put_flag(s, in, PTX_F_SYNC, ".sync");
+        put(s, "%s", NAME(vote_names, in->vote));
+        put_types(s, in);
+        break;
+    case PTX_MATCH:
+        put(s, "%s", NAME(vote_names, in->vote));
+        put_flag(s, in, PTX_F_SYNC, ".sync");
+        put_types(s, in);
+        break;
+    case PTX_REDUX:
+        put_flag(s, in, PTX_F_SYNC, ".sync");
+        put(s, "%s", NAME(atom_names, in->atomop));
+        put_types(s, in);
+        break;
+    case PTX_BAR: case PTX_BARRIER:
+        if (in->flags & PTX_F_WARP) put(s, ".warp");
+        put(s, "%s", NAME(bar_names, in->bar));
+        put_flag(s, in, PTX_F_ALIGNED, ".aligned");
+        put_types(s, in);
+        break;
+    case PTX_SHF:
+        put(s, "%s%s", in->flags & PTX_F_SHF_L ? ".l" : ".r", in->flags & PTX_F_WRAP ? ".wrap" : ".clamp");
+        put_types(s, in);
+        break;
+    case PTX_BFIND:
+        put_flag(s, in, PTX_F_SHIFTAMT, ".shiftamt");
+        put_types(s, in);
+        break;
+    case PTX_TESTP: {
+        static const char *const cls[] = {"", ".finite", ".infinite", ".number", ".notanumber", ".normal",
+                                          ".subnormal"};
+        int64_t c = in->nopnd >= 3 ? in->opnd[in->nopnd - 1].imm : 0;
+        put(s, "%s", c > 0 && c < 7 ? cls[c] : "");
+        put_types(s, in);
+        break;
+    }
+    case PTX_BRA: case PTX_CALL: case PTX_RET: case PTX_BRX:
+        put_flag(s, in, PTX_F_UNI, ".uni");
+        break;
+    default:
+        put_arith(s, in);
+        put_types(s, in);
+        break;
+    }
+}
+
+static const char *const sreg_names[PTX_SREG_COUNT] = {
+    "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z",
+    "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
+    "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "%clock", "%clock_hi",
+    "%clock64", "%globaltimer", "%dynamic_smem_size", "%total_smem_size",
+};
+
+const char *ptx_sreg_name(ptx_sreg r)
+{
+    return (unsigned)r < PTX_SREG_COUNT ? sreg_names[r] : "%?";
+}
+
+static const char *reg_name(const ptx_function *fn, int slot)
+{
+    return fn && slot >= 0 && slot < fn->nregs ? fn->regs[slot].name : "%?";
+}
+
+static const char *sym_name(const ptx_function *fn, int sym)
+{
+    return fn && sym >= 0 && sym < fn->nsyms ? fn->syms[sym].name : "?";
+}
+
+static void put_operand(sbuf *s, const ptx_function *fn, const ptx_insn *in, const ptx_operand *o)
+{
+    switch (o->kind) {
+    case PTX_OPND_NONE: put(s, "()"); break;
+    case PTX_OPND_REG: put(s, "%s%s", o->neg ? "!" : "", reg_name(fn, o->reg)); break;
+    case PTX_OPND_IMM:
+        if (o->is_float && o->is_double) put(s, "0d%016" PRIX64, (uint64_t)o->imm);
+        else if (o->is_float) put(s, "0f%08" PRIX32, (uint32_t)o->imm);
+        else put(s, "%" PRId64, o->imm);
+        break;
+    case PTX_OPND_SREG: put(s, "%s", ptx_sreg_name(o->sreg)); break;
+    case PTX_OPND_SYM:
+        put(s, "%s", sym_name(fn, o->sym));
+        if (o->imm) put(s, "+%" PRId64, o->imm);
+        break;
+    case PTX_OPND_MEM:
+        put(s, "[");
+        if (o->base_kind == PTX_OPND_REG) put(s, "%s", reg_name(fn, o->reg));
+        else if (o->base_kind == PTX_OPND_SYM) put(s, "%s", sym_name(fn, o->sym));
+        if (o->base_kind == PTX_OPND_NONE) put(s, "%" PRId64, o->imm);
+        else if (o->imm) put(s, "+%" PRId64, o->imm);
+        put(s, "]");
+        break;
+    case PTX_OPND_LABEL:
+        /* label names are resolved away; a branch shows the instruction index it goes to */
+        if (in->op == PTX_CALL) put(s, "func#%d", o->target);
+        else put(s, "L%d", o->target);
+        break;
+    case PTX_OPND_VEC:
+        put(s, "{");
+        for (int i = 0; i < o->vec_n && i < 4; i++)
+            put(s, "%s%s", i ? ", " : "", o->vec[i] < 0 ? "_" : reg_name(fn, o->vec[i]));
+        put(s, "}");
+        break;
+    case PTX_OPND_SINK: put(s, "_"); break;
+    }
+}
+
+void ptx_format_insn(const ptx_function *fn, const ptx_insn *in, char *buf, size_t cap)
+{
+    if (!buf || !cap) return;
+    buf[0] = 0;
+    sbuf s = {buf, cap, 0};
+    if (in->guard >= 0) put(&s, "@%s%s ", in->guard_neg ? "!" : "", reg_name(fn, in->guard));
+    put_opcode(&s, in);
+    int n = in->nopnd;
+    if (in->op == PTX_TESTP && n >= 3) n--; /* the class is shown as a modifier */
+    if (in->op == PTX_CALL) {
+        /* call (ret), callee, (args...) */
+        put(&s, " ");
+        if (n > 0 && in->opnd[0].kind != PTX_OPND_NONE) {
+            put(&s, "(");
+            put_operand(&s, fn, in, &in->opnd[0]);
+            put(&s, "), ");
+        }
+        if (n > 1) put_operand(&s, fn, in, &in->opnd[1]);
+        if (n > 2) {
+            put(&s, ", (");
+            for (int i = 2; i < n; i++) {
+                if (i > 2) put(&s, ", ");
+                put_operand(&s, fn, in, &in->opnd[i]);
+            }
+            put(&s, ")");
+        }
+        return;
+    }
+    bool pair = in->op == PTX_SETP || in->op == PTX_SHFL || in->op == PTX_MATCH;
+    int pair_len = 0;
+    /* d|p destinations: setp with a second predicate, shfl/match with the predicate output */
+    if (in->op == PTX_SETP) pair_len = n - 3 - (in->boolop != PTX_BOOL_NONE) == 1;
+    else if (in->op == PTX_SHFL) pair_len = n == 6;
+    else if (in->op == PTX_MATCH) pair_len = n == 4;
+    for (int i = 0; i < n && i < PTX_MAX_OPND; i++) {
+        if (i == 0) put(&s, " ");
+        else if (pair && pair_len && i == 1) put(&s, "|");
+        else put(&s, ", ");
+        put_operand(&s, fn, in, &in->opnd[i]);
+    }
+}

@@ -1,0 +1,9 @@
+// expect: 4:18: unexpected 'outptu'
+/*@warpscope
+kernel copy
+buffer a float N outptu
+param N = 4
+grid 1
+block 32
+*/
+__global__ void copy(float *a, int n) { if (n) a[0] = 1.0f; }

@@ -1,0 +1,703 @@
+/* reference.c - the plain-C model of every catalog kernel (the .cu files in demos/): the
+ * expected contents of the output buffers after a correct GPU run.
+ * Invariant: every access goes through a buffer checked to be large enough for
+ * the launch's arguments first (need_* helpers); a launch outside what a model
+ * states it handles returns WS_REF_UNSUPPORTED instead of a guess.
+ *
+ * Conventions. Kernel integer arguments are 32-bit on the GPU, so they are read
+ * as int32_t. A 1-D kernel runs grid.x * block.x threads (T below); an element
+ * is written when its index is below both n and T. Float sums are done in
+ * double in index order and rounded once to float; each description's tol
+ * covers the GPU's different order (see the banner of its .cu). Shared memory a
+ * kernel reads without having written is undefined on the GPU; the models
+ * start it at zero, and no catalog default reads it. */
+#include "reference.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*ref_fn)(const ws_launch *L, void *const *b);
+
+/* ---- access to arguments ------------------------------------------------ */
+
+/* Argument k as a buffer of at least need bytes, else NULL. */
+static void *arg_buf(const ws_launch *L, void *const *b, int k, uint64_t need)
+{
+    if (k < 0 || k >= L->nargs || L->args[k].kind != WS_ARG_BUFFER)
+        return NULL;
+    int i = L->args[k].buffer;
+    if (i < 0 || i >= L->nbuffers || L->buffers[i].bytes < need || !b[i])
+        return NULL;
+    return b[i];
+}
+
+/* Element size of buffer argument k (bytes / count), 0 if not a buffer. */
+static uint64_t arg_elem(const ws_launch *L, int k)
+{
+    if (k < 0 || k >= L->nargs || L->args[k].kind != WS_ARG_BUFFER)
+        return 0;
+    const ws_buffer *bf = &L->buffers[L->args[k].buffer];
+    return bf->count ? bf->bytes / bf->count : 0;
+}
+
+/* Integer argument k as the kernel's 32-bit int sees it; 0 if absent. */
+static int32_t arg_i32(const ws_launch *L, int k)
+{
+    if (k < 0 || k >= L->nargs || L->args[k].kind != WS_ARG_INT)
+        return 0;
+    return (int32_t)L->args[k].ivalue;
+}
+
+static int is_int_arg(const ws_launch *L, int k)
+{
+    return k >= 0 && k < L->nargs && L->args[k].kind == WS_ARG_INT;
+}
+
+static float arg_f32(const ws_launch *L, int k)
+{
+    if (k < 0 || k >= L->nargs)
+        return 0.0f;
+    if (L->args[k].kind == WS_ARG_FLOAT)
+        return (float)L->args[k].fvalue;
+    return (float)L->args[k].ivalue;   /* an integer literal passed to a float parameter */
+}
+
+/* Threads of a 1-D launch. */
+static uint64_t threads_1d(const ws_launch *L)
+{
+    return (uint64_t)L->grid[0] * L->block[0];
+}
+
+/* Elements a 1-D "if (i < n)" kernel writes: min(n, T), 0 for n < 0. */
+static uint64_t active_1d(const ws_launch *L, int32_t n)
+{
+    uint64_t t = threads_1d(L);
+    if (n <= 0)
+        return 0;
+    return (uint64_t)n < t ? (uint64_t)n : t;
+}
+
+static int is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+/* cvt.rzi.s32.f32: truncate, saturate, NaN -> 0 (what `int val = float` compiles to). */
+static int32_t f2i_rz_sat(float f)
+{
+    if (f != f)
+        return 0;
+    if (f >= 2147483648.0f)
+        return INT32_MAX;
+    if (f <= -2147483648.0f)
+        return INT32_MIN;
+    return (int32_t)f;
+}
+
+/* ---- coalescing.cu, widths.cu: copies ------------------------------------ */
+
+/* copy_float, copy_char ... copy_float4: (in, out, n), out[i] = in[i]. */
+static int ref_copy(const ws_launch *L, void *const *b)
+{
+    uint64_t esz = arg_elem(L, 1), m = active_1d(L, arg_i32(L, 2));
+    if (!esz || arg_elem(L, 0) != esz)
+        return WS_REF_UNSUPPORTED;
+    const char *in = arg_buf(L, b, 0, m * esz);
+    char *out = arg_buf(L, b, 1, m * esz);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    memcpy(out, in, m * esz);
+    return 0;
+}
+
+/* stride_copy(in, out, n, s): out[i*s] = in[i*s]. */
+static int ref_stride_copy(const ws_launch *L, void *const *b)
+{
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    int32_t s = arg_i32(L, 3);
+    if (s < 0)
+        return WS_REF_UNSUPPORTED;
+    uint64_t need = m ? ((m - 1) * (uint64_t)s + 1) * 4 : 0;
+    const float *in = arg_buf(L, b, 0, need);
+    float *out = arg_buf(L, b, 1, need);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        out[i * (uint64_t)s] = in[i * (uint64_t)s];
+    return 0;
+}
+
+/* offset_copy(in, out, n, off): out[i+off] = in[i+off]. */
+static int ref_offset_copy(const ws_launch *L, void *const *b)
+{
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    int32_t off = arg_i32(L, 3);
+    if (off < 0)
+        return WS_REF_UNSUPPORTED;
+    uint64_t need = (m + (uint64_t)off) * 4;
+    const float *in = arg_buf(L, b, 0, need);
+    float *out = arg_buf(L, b, 1, need);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        out[i + off] = in[i + off];
+    return 0;
+}
+
+/* kernel_coalesced(A, B, N): B[i] = A[i] * 2.0f (exact in float). */
+static int ref_seed_coalesced(const ws_launch *L, void *const *b)
+{
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    const float *A = arg_buf(L, b, 0, m * 4);
+    float *B = arg_buf(L, b, 1, m * 4);
+    if (!A || !B)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        B[i] = A[i] * 2.0f;
+    return 0;
+}
+
+/* kernel_non_coalesced(A, B, N): B[i] = A[2i] * 2.0f. */
+static int ref_seed_non_coalesced(const ws_launch *L, void *const *b)
+{
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    const float *A = arg_buf(L, b, 0, m ? (2 * m - 1) * 4 : 0);
+    float *B = arg_buf(L, b, 1, m * 4);
+    if (!A || !B)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        B[i] = A[2 * i] * 2.0f;
+    return 0;
+}
+
+/* ---- layout.cu ------------------------------------------------------------ */
+
+/* aos_scale_x(p, n): p[i].x *= 2 with 3-float particles. */
+static int ref_aos_scale_x(const ws_launch *L, void *const *b)
+{
+    uint64_t m = active_1d(L, arg_i32(L, 1));
+    float *p = arg_buf(L, b, 0, m * 12);
+    if (!p)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        p[3 * i] = p[3 * i] * 2.0f;
+    return 0;
+}
+
+/* soa_scale_x(x, y, z, n): x[i] *= 2. */
+static int ref_soa_scale_x(const ws_launch *L, void *const *b)
+{
+    uint64_t m = active_1d(L, arg_i32(L, 3));
+    float *x = arg_buf(L, b, 0, m * 4);
+    if (!x)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        x[i] = x[i] * 2.0f;
+    return 0;
+}
+
+/* aos_sum_xyz(p, out, n): out[i] = (x + y) + z, float adds in that order. */
+static int ref_aos_sum_xyz(const ws_launch *L, void *const *b)
+{
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    const float *p = arg_buf(L, b, 0, m * 12);
+    float *out = arg_buf(L, b, 1, m * 4);
+    if (!p || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++) {
+        float s = p[3 * i] + p[3 * i + 1];
+        out[i] = s + p[3 * i + 2];
+    }
+    return 0;
+}
+
+/* soa_sum_xyz(x, y, z, out, n). */
+static int ref_soa_sum_xyz(const ws_launch *L, void *const *b)
+{
+    uint64_t m = active_1d(L, arg_i32(L, 4));
+    const float *x = arg_buf(L, b, 0, m * 4), *y = arg_buf(L, b, 1, m * 4), *z = arg_buf(L, b, 2, m * 4);
+    float *out = arg_buf(L, b, 3, m * 4);
+    if (!x || !y || !z || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++) {
+        float s = x[i] + y[i];
+        out[i] = s + z[i];
+    }
+    return 0;
+}
+
+/* gather(in, idx, out, n): out[i] = in[idx[i]] when 0 <= idx[i] < n. */
+static int ref_gather(const ws_launch *L, void *const *b)
+{
+    int32_t n = arg_i32(L, 3);
+    uint64_t m = active_1d(L, n);
+    const float *in = arg_buf(L, b, 0, n > 0 ? (uint64_t)n * 4 : 0);
+    const int32_t *idx = arg_buf(L, b, 1, m * 4);
+    float *out = arg_buf(L, b, 2, m * 4);
+    if (!in || !idx || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        if (idx[i] >= 0 && idx[i] < n)
+            out[i] = in[idx[i]];
+    return 0;
+}
+
+/* ---- shared_banks.cu ------------------------------------------------------ */
+
+/* The 1-D "through shared" kernels: each thread t of a block writes its element
+ * (or zero when i >= n) to slot wr(t), then after the barrier reads slot rd(t)
+ * into out[i] when i < n. Slots are esz bytes; the block's array has nslots. */
+typedef uint64_t (*slot_fn)(uint32_t t, uint32_t B, int32_t s);
+
+static int shared_perm(const ws_launch *L, void *const *b, uint64_t esz, uint64_t nslots,
+                       slot_fn wr, slot_fn rd, int32_t s)
+{
+    int32_t n = arg_i32(L, 2);
+    uint64_t m = active_1d(L, n);
+    uint32_t B = L->block[0];
+    if (arg_elem(L, 0) != esz || arg_elem(L, 1) != esz || L->block[1] != 1 || L->block[2] != 1)
+        return WS_REF_UNSUPPORTED;
+    const char *in = arg_buf(L, b, 0, m * esz);
+    char *out = arg_buf(L, b, 1, m * esz);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint32_t t = 0; t < B; t++)   /* every slot the kernel names must exist */
+        if (wr(t, B, s) >= nslots || rd(t, B, s) >= nslots)
+            return WS_REF_UNSUPPORTED;
+    char *sm = malloc(nslots * esz);
+    if (!sm)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t blk = 0; blk < L->grid[0] && blk * B < m; blk++) {
+        memset(sm, 0, nslots * esz);
+        for (uint32_t t = 0; t < B; t++) {
+            uint64_t i = blk * B + t;
+            char *slot = sm + wr(t, B, s) * esz;
+            if (i < m)
+                memcpy(slot, in + i * esz, esz);
+            else
+                memset(slot, 0, esz);
+        }
+        for (uint32_t t = 0; t < B; t++) {
+            uint64_t i = blk * B + t;
+            if (i < m)
+                memcpy(out + i * esz, sm + rd(t, B, s) * esz, esz);
+        }
+    }
+    free(sm);
+    return 0;
+}
+
+#define WARPS_PER_BLOCK 8
+#define REGION (32 * 33)
+#define WIDE_REGION 64
+
+static uint64_t stride_wr(uint32_t t, uint32_t B, int32_t s)
+{
+    (void)B;
+    return ((t >> 5) % WARPS_PER_BLOCK) * REGION + (uint64_t)(((t & 31) * s) % REGION);
+}
+static uint64_t stride_rd(uint32_t t, uint32_t B, int32_t s)
+{
+    (void)B;
+    return ((t >> 5) % WARPS_PER_BLOCK) * REGION + (uint64_t)(((31 - (t & 31)) * s) % REGION);
+}
+static uint64_t wide_wr(uint32_t t, uint32_t B, int32_t s)
+{
+    (void)B;
+    return ((t >> 5) % WARPS_PER_BLOCK) * WIDE_REGION + (uint64_t)(((t & 31) * s) % WIDE_REGION);
+}
+static uint64_t wide_rd(uint32_t t, uint32_t B, int32_t s)
+{
+    (void)B;
+    return ((t >> 5) % WARPS_PER_BLOCK) * WIDE_REGION + (uint64_t)(((31 - (t & 31)) * s) % WIDE_REGION);
+}
+static uint64_t own_slot(uint32_t t, uint32_t B, int32_t s) { (void)B; (void)s; return t; }
+static uint64_t warp_first(uint32_t t, uint32_t B, int32_t s) { (void)B; (void)s; return t & ~31u; }
+static uint64_t group4_first(uint32_t t, uint32_t B, int32_t s) { (void)B; (void)s; return t & ~3u; }
+static uint64_t reversed(uint32_t t, uint32_t B, int32_t s) { (void)s; return B - 1 - t; }
+
+/* The int products lane*s must not overflow and must stay non-negative. */
+static int stride_ok(int32_t s) { return s >= 0 && s <= (1 << 25); }
+
+static int ref_shared_stride(const ws_launch *L, void *const *b)
+{
+    int32_t s = arg_i32(L, 3);
+    if (!stride_ok(s))
+        return WS_REF_UNSUPPORTED;
+    return shared_perm(L, b, 4, WARPS_PER_BLOCK * REGION, stride_wr, stride_rd, s);
+}
+
+static int ref_shared_double(const ws_launch *L, void *const *b)
+{
+    int32_t s = arg_i32(L, 3);
+    if (!stride_ok(s))
+        return WS_REF_UNSUPPORTED;
+    return shared_perm(L, b, 8, WARPS_PER_BLOCK * WIDE_REGION, wide_wr, wide_rd, s);
+}
+
+static int ref_shared_float4(const ws_launch *L, void *const *b)
+{
+    int32_t s = arg_i32(L, 3);
+    if (!stride_ok(s))
+        return WS_REF_UNSUPPORTED;
+    return shared_perm(L, b, 16, WARPS_PER_BLOCK * WIDE_REGION, wide_wr, wide_rd, s);
+}
+
+static int ref_shared_broadcast(const ws_launch *L, void *const *b)
+{
+    return shared_perm(L, b, 4, 256, own_slot, warp_first, 0);
+}
+
+static int ref_shared_multicast(const ws_launch *L, void *const *b)
+{
+    return shared_perm(L, b, 4, 256, own_slot, group4_first, 0);
+}
+
+static int ref_static_reverse(const ws_launch *L, void *const *b)
+{
+    return shared_perm(L, b, 4, 256, own_slot, reversed, 0);
+}
+
+static int ref_dynamic_reverse(const ws_launch *L, void *const *b)
+{
+    return shared_perm(L, b, 4, L->shared_bytes / 4, own_slot, reversed, 0);
+}
+
+/* tile_column_read[_padded](in, out, w, h): 32x32 blocks; out = each 32x32
+ * tile transposed in place, zero where the source leaves the matrix. */
+static int ref_tile_column_read(const ws_launch *L, void *const *b)
+{
+    int32_t w = arg_i32(L, 2), h = arg_i32(L, 3);
+    if (L->block[0] != 32 || L->block[1] != 32 || L->block[2] != 1 || w < 0 || h < 0 ||
+        (int64_t)w * h > INT32_MAX)
+        return WS_REF_UNSUPPORTED;
+    uint64_t wh = (uint64_t)w * (uint64_t)h;
+    const float *in = arg_buf(L, b, 0, wh * 4);
+    float *out = arg_buf(L, b, 1, wh * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t by = 0; by < L->grid[1]; by++)
+        for (uint64_t bx = 0; bx < L->grid[0]; bx++)
+            for (uint32_t ty = 0; ty < 32; ty++)
+                for (uint32_t tx = 0; tx < 32; tx++) {
+                    uint64_t x = bx * 32 + tx, y = by * 32 + ty;
+                    if (x >= (uint64_t)w || y >= (uint64_t)h)
+                        continue;
+                    uint64_t sx = bx * 32 + ty, sy = by * 32 + tx;   /* tile[tx][ty] */
+                    out[y * w + x] = (sx < (uint64_t)w && sy < (uint64_t)h) ? in[sy * w + sx] : 0.0f;
+                }
+    return 0;
+}
+
+/* seed_diagonal / seed_column_zero(in, out, n): one 32-thread block fills
+ * s_data[32][32] with in[blk*1024 ...] by rows; out[blk*32 + t] = (int) of
+ * s_data[t][t] (diagonal) or s_data[t][0] (column zero), for blk*32+t < n/32. */
+static int seed_square(const ws_launch *L, void *const *b, int diagonal)
+{
+    int32_t n = arg_i32(L, 2);
+    if (L->block[0] != 32 || L->block[1] != 1 || L->block[2] != 1 || n < 0)
+        return WS_REF_UNSUPPORTED;
+    uint64_t g = L->grid[0];
+    uint64_t nin = (uint64_t)n < g * 1024 ? (uint64_t)n : g * 1024;
+    uint64_t nout = (uint64_t)n / 32 < g * 32 ? (uint64_t)n / 32 : g * 32;
+    const float *in = arg_buf(L, b, 0, nin * 4);
+    int32_t *out = arg_buf(L, b, 1, nout * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t o = 0; o < nout; o++) {
+        uint64_t blk = o / 32, t = o % 32;
+        uint64_t k = blk * 1024 + t * 32 + (diagonal ? t : 0);   /* s_data[t][c] = in[blk*1024 + t*32 + c] */
+        out[o] = f2i_rz_sat(k < (uint64_t)n ? in[k] : 0.0f);
+    }
+    return 0;
+}
+
+static int ref_seed_diagonal(const ws_launch *L, void *const *b) { return seed_square(L, b, 1); }
+static int ref_seed_column_zero(const ws_launch *L, void *const *b) { return seed_square(L, b, 0); }
+
+/* ---- transpose.cu --------------------------------------------------------- */
+
+/* in is W x H (row-major), out[x*H + y] = in[y*W + x] (or the copy out[y*W+x]).
+ * Threads cover x < cover_x, y < cover_y; tiled kernels need their block shape. */
+enum { TR_ANY_BLOCK, TR_32x32, TR_32x8 };
+
+static int transpose_like(const ws_launch *L, void *const *b, int block_kind, int copy)
+{
+    int32_t w = arg_i32(L, 2), h = arg_i32(L, 3);
+    uint64_t cx, cy;
+    if (w < 0 || h < 0 || (int64_t)w * h > INT32_MAX || L->block[2] != 1)
+        return WS_REF_UNSUPPORTED;
+    if (block_kind == TR_ANY_BLOCK) {
+        cx = (uint64_t)L->grid[0] * L->block[0];
+        cy = (uint64_t)L->grid[1] * L->block[1];
+    } else {
+        uint32_t rows = block_kind == TR_32x32 ? 32 : 8;
+        if (L->block[0] != 32 || L->block[1] != rows)
+            return WS_REF_UNSUPPORTED;
+        cx = (uint64_t)L->grid[0] * 32;
+        cy = (uint64_t)L->grid[1] * 32;
+    }
+    uint64_t wh = (uint64_t)w * (uint64_t)h;
+    const float *in = arg_buf(L, b, 0, wh * 4);
+    float *out = arg_buf(L, b, 1, wh * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    if (cx > (uint64_t)w) cx = (uint64_t)w;
+    if (cy > (uint64_t)h) cy = (uint64_t)h;
+    for (uint64_t y = 0; y < cy; y++)
+        for (uint64_t x = 0; x < cx; x++)
+            out[copy ? y * w + x : x * h + y] = in[y * w + x];
+    return 0;
+}
+
+static int ref_copy_32x32(const ws_launch *L, void *const *b) { return transpose_like(L, b, TR_ANY_BLOCK, 1); }
+static int ref_transpose_naive(const ws_launch *L, void *const *b) { return transpose_like(L, b, TR_ANY_BLOCK, 0); }
+static int ref_transpose_tiled(const ws_launch *L, void *const *b) { return transpose_like(L, b, TR_32x32, 0); }
+static int ref_copy_32x8(const ws_launch *L, void *const *b) { return transpose_like(L, b, TR_32x8, 1); }
+static int ref_transpose_32x8(const ws_launch *L, void *const *b) { return transpose_like(L, b, TR_32x8, 0); }
+
+/* ---- matmul.cu ------------------------------------------------------------ */
+
+/* C[r][c] = sum over k of A[r][k] * B[k][c], in double (each float product is
+ * exact in double), rounded once. rows < nr, cols < nc. */
+static void matmul_rows(const float *A, const float *B, float *C, uint64_t nr, uint64_t nc,
+                        uint64_t N, uint64_t K)
+{
+    for (uint64_t r = 0; r < nr; r++)
+        for (uint64_t c = 0; c < nc; c++) {
+            double s = 0.0;
+            for (uint64_t k = 0; k < K; k++)
+                s += (double)A[r * K + k] * (double)B[k * N + c];
+            C[r * N + c] = (float)s;
+        }
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* matmul_naive / matmul_tiled (A, B, C, M, N, K); tiled needs 32x32 blocks. */
+static int matmul_mnk(const ws_launch *L, void *const *b, uint32_t tile)
+{
+    int32_t M = arg_i32(L, 3), N = arg_i32(L, 4), K = arg_i32(L, 5);
+    if (M < 0 || N < 0 || K < 0 || L->block[2] != 1 || (int64_t)M * K > INT32_MAX ||
+        (int64_t)K * N > INT32_MAX || (int64_t)M * N > INT32_MAX)
+        return WS_REF_UNSUPPORTED;
+    if (tile && (L->block[0] != tile || L->block[1] != tile))
+        return WS_REF_UNSUPPORTED;
+    const float *A = arg_buf(L, b, 0, (uint64_t)M * K * 4);
+    const float *B = arg_buf(L, b, 1, (uint64_t)K * N * 4);
+    float *C = arg_buf(L, b, 2, (uint64_t)M * N * 4);
+    if (!A || !B || !C)
+        return WS_REF_UNSUPPORTED;
+    uint64_t nr = min_u64((uint64_t)M, (uint64_t)L->grid[1] * L->block[1]);
+    uint64_t nc = min_u64((uint64_t)N, (uint64_t)L->grid[0] * L->block[0]);
+    matmul_rows(A, B, C, nr, nc, (uint64_t)N, (uint64_t)K);
+    return 0;
+}
+
+static int ref_matmul_naive(const ws_launch *L, void *const *b) { return matmul_mnk(L, b, 0); }
+static int ref_matmul_tiled32(const ws_launch *L, void *const *b) { return matmul_mnk(L, b, 32); }
+
+/* matMulShared(A, B, C, N): square, 16x16 blocks, no bounds checks in the
+ * kernel, so N % 16 == 0 and the grid inside N / 16 tiles. */
+static int ref_matmul_tiled16(const ws_launch *L, void *const *b)
+{
+    int32_t N = arg_i32(L, 3);
+    if (N < 0 || N % 16 || L->block[0] != 16 || L->block[1] != 16 || L->block[2] != 1 ||
+        (uint64_t)L->grid[0] * 16 > (uint64_t)N || (uint64_t)L->grid[1] * 16 > (uint64_t)N ||
+        (int64_t)N * N > INT32_MAX)
+        return WS_REF_UNSUPPORTED;
+    uint64_t nn = (uint64_t)N * (uint64_t)N;
+    const float *A = arg_buf(L, b, 0, nn * 4), *B = arg_buf(L, b, 1, nn * 4);
+    float *C = arg_buf(L, b, 2, nn * 4);
+    if (!A || !B || !C)
+        return WS_REF_UNSUPPORTED;
+    matmul_rows(A, B, C, (uint64_t)L->grid[1] * 16, (uint64_t)L->grid[0] * 16, (uint64_t)N, (uint64_t)N);
+    return 0;
+}
+
+/* ---- reduction.cu --------------------------------------------------------- */
+
+/* reduceSum(input, output): int, no bounds check: block b sums input[b*B, b*B+B),
+ * two's complement wrap-around like the GPU's add.s32. Power-of-two B. */
+static int ref_seed_reduce_sum(const ws_launch *L, void *const *b)
+{
+    uint32_t B = L->block[0];
+    uint64_t g = L->grid[0];
+    if (!is_pow2(B) || L->block[1] != 1 || L->block[2] != 1 || L->shared_bytes < (uint64_t)B * 4)
+        return WS_REF_UNSUPPORTED;
+    const int32_t *in = arg_buf(L, b, 0, g * B * 4);
+    int32_t *out = arg_buf(L, b, 1, g * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t blk = 0; blk < g; blk++) {
+        uint32_t s = 0;
+        for (uint32_t t = 0; t < B; t++)
+            s += (uint32_t)in[blk * B + t];
+        out[blk] = (int32_t)s;
+    }
+    return 0;
+}
+
+/* The float kernels (in, out, n): block blk owns per elements starting at
+ * blk*per (per = B, or 2B for the ones that add while loading); elements at or
+ * past n count as zero. min_block: smallest B the kernel's unrolling handles;
+ * need_pow2: tree loops that halve B; dyn: extern shared array of B floats. */
+static int reduce_float(const ws_launch *L, void *const *b, int per_mult, uint32_t min_block,
+                        int need_pow2, int dyn)
+{
+    int32_t n = arg_i32(L, 2);
+    uint32_t B = L->block[0];
+    uint64_t g = L->grid[0], per = (uint64_t)B * per_mult;
+    if (n < 0 || B < min_block || (need_pow2 && !is_pow2(B)) || L->block[1] != 1 || L->block[2] != 1 ||
+        (dyn && L->shared_bytes < (uint64_t)B * 4))
+        return WS_REF_UNSUPPORTED;
+    const float *in = arg_buf(L, b, 0, min_u64((uint64_t)n, g * per) * 4);
+    float *out = arg_buf(L, b, 1, g * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t blk = 0; blk < g; blk++) {
+        double s = 0.0;
+        for (uint64_t k = blk * per; k < (blk + 1) * per && k < (uint64_t)n; k++)
+            s += in[k];
+        out[blk] = (float)s;
+    }
+    return 0;
+}
+
+static int ref_reduce_one(const ws_launch *L, void *const *b) { return reduce_float(L, b, 1, 1, 1, 1); }
+static int ref_reduce_first_add(const ws_launch *L, void *const *b) { return reduce_float(L, b, 2, 1, 1, 1); }
+static int ref_reduce_unroll(const ws_launch *L, void *const *b) { return reduce_float(L, b, 2, 64, 1, 1); }
+
+static int ref_reduce_shuffle(const ws_launch *L, void *const *b)
+{
+    if (L->block[0] % 32)          /* warp_sums[lane < B/32]: whole warps only */
+        return WS_REF_UNSUPPORTED;
+    return reduce_float(L, b, 2, 32, 0, 0);
+}
+
+/* ---- occupancy.cu --------------------------------------------------------- */
+
+/* saxpy(n, a, x, y): y[i] = a * x[i] + y[i]; one rounding (fma), tol covers two. */
+static int ref_saxpy(const ws_launch *L, void *const *b)
+{
+    if (!is_int_arg(L, 0))
+        return WS_REF_UNSUPPORTED;
+    uint64_t m = active_1d(L, arg_i32(L, 0));
+    float a = arg_f32(L, 1);
+    const float *x = arg_buf(L, b, 2, m * 4);
+    float *y = arg_buf(L, b, 3, m * 4);
+    if (!x || !y)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        y[i] = (float)((double)a * x[i] + y[i]);
+    return 0;
+}
+
+/* ---- local_memory.cu ------------------------------------------------------ */
+
+/* local_dynamic_index / register_select(seed, sel, out, n): 16 LCG steps from
+ * seed[i]; step k adds k+1 to bin h >> 28; out[i] = bin (sel[i] & 15). */
+static int ref_lcg_bins(const ws_launch *L, void *const *b)
+{
+    uint64_t m = active_1d(L, arg_i32(L, 3));
+    const uint32_t *seed = arg_buf(L, b, 0, m * 4);
+    const int32_t *sel = arg_buf(L, b, 1, m * 4);
+    uint32_t *out = arg_buf(L, b, 2, m * 4);
+    if (!seed || !sel || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++) {
+        uint32_t h = seed[i], j = (uint32_t)sel[i] & 15u, v = 0;
+        for (uint32_t k = 0; k < 16; k++) {
+            h = h * 1664525u + 1013904223u;
+            if ((h >> 28) == j)
+                v += k + 1;
+        }
+        out[i] = v;
+    }
+    return 0;
+}
+
+/* ---- the table ------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    ref_fn fn;
+} refs[] = {
+    /* coalescing.cu */
+    {"copy_float", ref_copy},
+    {"stride_copy_s1", ref_stride_copy}, {"stride_copy_s2", ref_stride_copy},
+    {"stride_copy_s4", ref_stride_copy}, {"stride_copy_s8", ref_stride_copy},
+    {"stride_copy_s16", ref_stride_copy}, {"stride_copy_s32", ref_stride_copy},
+    {"offset_copy_o0", ref_offset_copy}, {"offset_copy_o1", ref_offset_copy},
+    {"offset_copy_o8", ref_offset_copy}, {"offset_copy_o31", ref_offset_copy},
+    {"seed_kernel_coalesced", ref_seed_coalesced},
+    {"seed_kernel_non_coalesced", ref_seed_non_coalesced},
+    /* widths.cu */
+    {"copy_char", ref_copy}, {"copy_short", ref_copy}, {"copy_float_w", ref_copy},
+    {"copy_double", ref_copy}, {"copy_float4", ref_copy},
+    /* layout.cu */
+    {"aos_scale_x", ref_aos_scale_x}, {"soa_scale_x", ref_soa_scale_x},
+    {"aos_sum_xyz", ref_aos_sum_xyz}, {"soa_sum_xyz", ref_soa_sum_xyz},
+    {"gather_random", ref_gather}, {"gather_identity", ref_gather},
+    /* shared_banks.cu */
+    {"shared_stride_s1", ref_shared_stride}, {"shared_stride_s2", ref_shared_stride},
+    {"shared_stride_s4", ref_shared_stride}, {"shared_stride_s8", ref_shared_stride},
+    {"shared_stride_s16", ref_shared_stride}, {"shared_stride_s32", ref_shared_stride},
+    {"shared_stride_s33", ref_shared_stride},
+    {"tile_column_read", ref_tile_column_read}, {"tile_column_read_padded", ref_tile_column_read},
+    {"shared_broadcast", ref_shared_broadcast}, {"shared_multicast", ref_shared_multicast},
+    {"seed_diagonal", ref_seed_diagonal}, {"seed_column_zero", ref_seed_column_zero},
+    {"shared_double_s1", ref_shared_double}, {"shared_double_s2", ref_shared_double},
+    {"shared_float4_s1", ref_shared_float4}, {"shared_float4_s2", ref_shared_float4},
+    {"static_reverse", ref_static_reverse}, {"dynamic_reverse", ref_dynamic_reverse},
+    /* transpose.cu */
+    {"copy_32x32", ref_copy_32x32}, {"transpose_naive", ref_transpose_naive},
+    {"transpose_coalesced", ref_transpose_tiled}, {"transpose_padded", ref_transpose_tiled},
+    {"copy_32x8", ref_copy_32x8}, {"transpose_naive_32x8", ref_transpose_32x8},
+    {"transpose_coalesced_32x8", ref_transpose_32x8}, {"transpose_padded_32x8", ref_transpose_32x8},
+    /* matmul.cu */
+    {"matmul_naive", ref_matmul_naive}, {"matmul_tiled16", ref_matmul_tiled16},
+    {"matmul_tiled32", ref_matmul_tiled32},
+    /* reduction.cu */
+    {"seed_reduce_sum", ref_seed_reduce_sum},
+    {"reduce_interleaved", ref_reduce_one}, {"reduce_strided_index", ref_reduce_one},
+    {"reduce_sequential", ref_reduce_one}, {"reduce_first_add", ref_reduce_first_add},
+    {"reduce_unroll_last_warp", ref_reduce_unroll}, {"reduce_shuffle", ref_reduce_shuffle},
+    /* occupancy.cu */
+    {"saxpy_block13", ref_saxpy}, {"saxpy_block256", ref_saxpy},
+    /* local_memory.cu */
+    {"local_dynamic_index", ref_lcg_bins}, {"register_select", ref_lcg_bins},
+};
+
+#define NREFS ((int)(sizeof refs / sizeof refs[0]))
+
+static ref_fn find_ref(const char *name)
+{
+    for (int i = 0; i < NREFS; i++)
+        if (strcmp(refs[i].name, name) == 0)
+            return refs[i].fn;
+    return NULL;
+}
+
+int ws_reference(const ws_launch *L, void *const *buffers)
+{
+    if (!L || !L->desc)
+        return WS_REF_UNKNOWN;
+    ref_fn fn = find_ref(L->desc->name);
+    if (!fn)
+        return WS_REF_UNKNOWN;
+    return fn(L, buffers);
+}
+
+bool ws_reference_has(const char *desc_name)
+{
+    return desc_name && find_ref(desc_name) != NULL;
+}
+
+const char *const *ws_reference_names(int *count)
+{
+    static const char *names[NREFS];
+    for (int i = 0; i < NREFS; i++)
+        names[i] = refs[i].name;
+    if (count)
+        *count = NREFS;
+    return names;
+}

@@ -1,0 +1,691 @@
+/* test_desc.c - kernel descriptions (common/desc.c): parsing a good
+ * multi-kernel file, resolution with -D overrides, 2D/3D launches, every
+ * resolve-time error, robustness (CRLF, long lines, NUL bytes), and the
+ * malformed corpus in tests/data/bad_desc where each file's first line says
+ * the exact error: "// expect: LINE:COL: message substring". */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/desc.h"
+
+#define GOOD "tests/data/desc/good_multi.cu"
+#define BAD_DIR "tests/data/bad_desc"
+
+static char *read_text(const char *path, size_t *len_out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    if (len_out) *len_out = (size_t)n;
+    return s;
+}
+
+/* 1-based line on which needle first occurs in text (0 if absent). */
+static int line_of(const char *text, const char *needle)
+{
+    const char *p = strstr(text, needle);
+    if (!p) return 0;
+    int line = 1;
+    for (const char *q = text; q < p; q++) line += *q == '\n';
+    return line;
+}
+
+static ws_desc_file *parse_ok(const char *text)
+{
+    ws_desc_file *f = NULL;
+    ws_error err;
+    if (ws_desc_parse("t.cu", text, &f, &err)) fail_msg("parse failed: %d:%d: %s", err.line, err.col, err.msg);
+    return f;
+}
+
+static void parse_fails(const char *text, int line, int col, const char *want)
+{
+    ws_desc_file *f = NULL;
+    ws_error err;
+    memset(&err, 0, sizeof err);
+    if (!ws_desc_parse("t.cu", text, &f, &err)) {
+        ws_desc_free(f);
+        fail_msg("parse succeeded, expected '%s'", want);
+    }
+    assert_null(f);
+    assert_string_equal(err.file, "t.cu");
+    if (err.line != line || err.col != col || !strstr(err.msg, want))
+        fail_msg("got %d:%d: %s; expected %d:%d: ...%s...", err.line, err.col, err.msg, line, col, want);
+}
+
+static void resolve_ok(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *L)
+{
+    ws_error err;
+    if (ws_desc_resolve(d, ov, L, &err)) fail_msg("resolve failed: %s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+}
+
+static void resolve_fails(const ws_kernel_desc *d, const ws_overrides *ov, const char *file, int line, int col,
+                          const char *want)
+{
+    ws_launch L;
+    ws_error err;
+    memset(&err, 0, sizeof err);
+    if (!ws_desc_resolve(d, ov, &L, &err)) fail_msg("resolve succeeded, expected '%s'", want);
+    if (strcmp(err.file, file) || err.line != line || err.col != col || !strstr(err.msg, want))
+        fail_msg("got %s:%d:%d: %s; expected %s:%d:%d: ...%s...", err.file, err.line, err.col, err.msg, file, line, col,
+                 want);
+}
+
+static int64_t param(const ws_launch *L, const char *name)
+{
+    for (int i = 0; i < L->nparams; i++)
+        if (!strcmp(L->param_names[i], name)) return L->param_values[i];
+    fail_msg("no parameter %s", name);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------- */
+
+static void test_good_file_has_three_descriptions_in_order(void **state)
+{
+    (void)state;
+    ws_desc_file *f;
+    ws_error err;
+    assert_int_equal(ws_desc_load(GOOD, &f, &err), 0);
+    char *text = read_text(GOOD, NULL);
+    assert_string_equal(f->path, GOOD);
+    assert_int_equal(f->source_len, strlen(text));
+    assert_string_equal(f->source, text);
+    assert_int_equal(f->nkernels, 3);
+
+    const ws_kernel_desc *a = &f->kernels[0], *b = &f->kernels[1], *c = &f->kernels[2];
+    assert_string_equal(a->name, "transpose_naive");
+    assert_string_equal(a->entry, "transpose_naive");   /* defaults to the kernel name */
+    assert_string_equal(a->note, "Naive transpose: reads coalesced, writes strided by H.");
+    assert_int_equal(a->stars, 2);
+    assert_ptr_equal(a->file, f->path);
+    assert_int_equal(a->line, line_of(text, "/*@warpscope\nkernel  transpose_naive"));
+    assert_int_equal(a->kernel_line, line_of(text, "__global__ void transpose_naive"));
+    assert_int_equal(a->nparams, 2);
+    assert_string_equal(a->params[0].name, "W");
+    assert_string_equal(a->params[1].name, "H");
+    assert_int_equal(a->params[1].line, line_of(text, "param   H = W"));
+    assert_int_equal(a->nbuffers, 2);
+    assert_int_equal(a->buffers[0].type, WS_TYPE_FLOAT);
+    assert_int_equal(a->buffers[0].init, WS_INIT_INDEX);
+    assert_false(a->buffers[0].output);
+    assert_int_equal(a->buffers[1].init, WS_INIT_ZERO);
+    assert_true(a->buffers[1].output);
+    assert_string_equal(ws_expr_source(a->buffers[1].count), "W * H");
+    assert_int_equal(a->ngrid, 2);
+    assert_int_equal(a->nblock, 2);
+    assert_null(a->shared);
+    assert_null(a->bytes);
+    assert_int_equal(a->nargs, 4);
+    assert_int_equal(a->args[0].kind, WS_ARG_BUFFER);
+    assert_int_equal(a->args[0].buffer, 0);
+    assert_int_equal(a->args[1].buffer, 1);
+    assert_int_equal(a->args[2].kind, WS_ARG_INT);
+
+    /* a second description of the same entry */
+    assert_string_equal(b->name, "transpose_wide");
+    assert_string_equal(b->entry, "transpose_naive");
+    assert_int_equal(b->stars, 1);                     /* default */
+    assert_string_equal(b->note, "");
+    assert_int_equal(b->kernel_line, a->kernel_line);
+    assert_int_equal(b->buffers[0].init, WS_INIT_RANDOM);
+    assert_null(b->buffers[0].lo);                      /* default range */
+    assert_true(b->buffers[1].output);
+    assert_true(b->buffers[1].tol == 1e-4);
+    assert_int_equal(b->ngrid, 3);
+
+    /* buffers may name a parameter declared after them; __launch_bounds__ is skipped */
+    assert_string_equal(c->name, "scale");
+    assert_int_equal(c->kernel_line, line_of(text, "__global__ void __launch_bounds__(128) scale"));
+    assert_int_equal(c->buffers[0].type, WS_TYPE_FLOAT4);
+    assert_int_equal(c->buffers[2].type, WS_TYPE_DOUBLE2);
+    assert_int_equal(c->buffers[2].init, WS_INIT_CONST);
+    assert_true(c->buffers[2].const_value == 0.5);
+    assert_int_equal(c->nargs, 6);
+    assert_int_equal(c->args[3].kind, WS_ARG_FLOAT);
+    assert_true(c->args[3].fvalue == 2.5);
+    assert_int_equal(c->args[4].kind, WS_ARG_INT);
+    assert_int_equal(c->args[5].kind, WS_ARG_FLOAT);
+    assert_true(c->args[5].fvalue == -1e-3);
+    assert_int_equal(c->args[3].line, line_of(text, "args    v, idx"));
+    assert_int_equal(c->args[3].col, (int)strlen("args    v, idx, c, ") + 1);
+
+    assert_ptr_equal(ws_desc_find(f, "scale"), c);
+    assert_ptr_equal(ws_desc_find(f, "transpose_wide"), b);
+    assert_null(ws_desc_find(f, "transpose"));
+    free(text);
+    ws_desc_free(f);
+}
+
+static void test_default_launch_follows_the_parameter_formulas(void **state)
+{
+    (void)state;
+    ws_desc_file *f;
+    ws_error err;
+    assert_int_equal(ws_desc_load(GOOD, &f, &err), 0);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], NULL, &L);
+    const int64_t W = 1024, H = W;
+    assert_ptr_equal(L.desc, &f->kernels[0]);
+    assert_int_equal(param(&L, "W"), W);
+    assert_int_equal(param(&L, "H"), H);
+    assert_int_equal(L.grid[0], (W + 31) / 32);
+    assert_int_equal(L.grid[1], (H + 31) / 32);
+    assert_int_equal(L.grid[2], 1);
+    assert_int_equal(L.block[0], 32);
+    assert_int_equal(L.block[1], 32);
+    assert_int_equal(L.block[2], 1);
+    assert_int_equal(L.shared_bytes, 0);
+    assert_int_equal(L.nbuffers, 2);
+    assert_int_equal(L.buffers[0].count, W * H);
+    assert_int_equal(L.buffers[0].bytes, W * H * 4);
+    /* default bytes: every buffer once */
+    assert_int_equal(L.bytes_moved, L.buffers[0].bytes + L.buffers[1].bytes);
+    assert_int_equal(L.nargs, 4);
+    assert_int_equal(L.args[2].kind, WS_ARG_INT);
+    assert_int_equal(L.args[2].ivalue, W);
+    assert_int_equal(L.args[3].ivalue, H);
+
+    resolve_ok(&f->kernels[1], NULL, &L);
+    const int64_t W2 = 2048, H2 = W2 / 2;
+    assert_int_equal(L.grid[0], (W2 + 31) / 32);
+    assert_int_equal(L.grid[1], (H2 + 7) / 8);
+    assert_int_equal(L.grid[2], 1);
+    assert_int_equal(L.block[0] * L.block[1] * L.block[2], 256);
+    assert_int_equal(L.shared_bytes, 32 * 33 * 4);
+    assert_int_equal(L.bytes_moved, 2 * W2 * H2 * 4);  /* explicit 'bytes' */
+    assert_int_equal(L.buffers[0].init, WS_INIT_RANDOM);
+    assert_int_equal(L.buffers[0].seed, 7);
+    assert_true(L.buffers[0].lo == 0.0 && L.buffers[0].hi == 1.0);   /* float default range */
+    assert_true(L.buffers[1].tol == 1e-4);
+
+    resolve_ok(&f->kernels[2], NULL, &L);
+    const int64_t N = 1000;
+    assert_int_equal(L.grid[0], (N + 127) / 128);
+    assert_int_equal(L.buffers[0].bytes, N * 16);      /* float4 */
+    assert_true(L.buffers[0].lo == -5.0 && L.buffers[0].hi == 5.0);
+    assert_true(L.buffers[1].lo == 0.0 && L.buffers[1].hi == (double)N);
+    assert_int_equal(L.buffers[2].bytes, 8 * 16);      /* double2 */
+    assert_true(L.buffers[2].const_value == 0.5);
+    assert_int_equal(L.bytes_moved, N * 16 + N * 4 + 8 * 16);
+    assert_true(L.args[3].kind == WS_ARG_FLOAT && L.args[3].fvalue == 2.5);
+    assert_int_equal(L.args[4].ivalue, N);
+    ws_desc_free(f);
+}
+
+static void test_overrides_change_later_parameters_and_the_launch(void **state)
+{
+    (void)state;
+    ws_desc_file *f;
+    ws_error err;
+    assert_int_equal(ws_desc_load(GOOD, &f, &err), 0);
+    ws_overrides ov = {0};
+    assert_int_equal(ws_overrides_add(&ov, "W=100", &err), 0);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], &ov, &L);
+    assert_int_equal(param(&L, "W"), 100);
+    assert_int_equal(param(&L, "H"), 100);             /* H = W follows */
+    assert_int_equal(L.grid[0], (100 + 31) / 32);
+    assert_int_equal(L.buffers[1].count, 100 * 100);
+
+    /* an override may use earlier parameters; a later -D for a name replaces the earlier */
+    assert_int_equal(ws_overrides_add(&ov, "H=W/4", &err), 0);
+    assert_int_equal(ws_overrides_add(&ov, "W=1 << 9", &err), 0);
+    assert_int_equal(ov.n, 2);
+    assert_string_equal(ov.value[0], "1 << 9");
+    resolve_ok(&f->kernels[0], &ov, &L);
+    assert_int_equal(param(&L, "W"), 512);
+    assert_int_equal(param(&L, "H"), 128);
+    assert_int_equal(L.grid[1], (128 + 31) / 32);
+
+    /* a name the description lacks is an error naming the command line */
+    assert_int_equal(ws_overrides_add(&ov, "Q=3", &err), 0);
+    resolve_fails(&f->kernels[0], &ov, "<command line>", 1, 1, "has no parameter 'Q'");
+
+    /* an override referring to an unknown name: column inside "H=Z" */
+    ws_overrides ov2 = {0};
+    assert_int_equal(ws_overrides_add(&ov2, "H=Z+1", &err), 0);
+    resolve_fails(&f->kernels[0], &ov2, "<command line>", 1, 3, "unknown parameter 'Z'");
+    /* H cannot be seen from W's override: parameters only see earlier ones */
+    ws_overrides ov3 = {0};
+    assert_int_equal(ws_overrides_add(&ov3, "W=H", &err), 0);
+    resolve_fails(&f->kernels[0], &ov3, "<command line>", 1, 3, "unknown parameter 'H'");
+    ws_desc_free(f);
+}
+
+static void test_malformed_overrides_report_their_column(void **state)
+{
+    (void)state;
+    static const struct { const char *text; int col; const char *msg; } cases[] = {
+        {"W", 2, "expected '='"},
+        {"=5", 1, "NAME=EXPR"},
+        {"1W=3", 1, "NAME=EXPR"},
+        {"W-x=3", 2, "bad character '-'"},
+        {"W=", 3, "expected an expression"},
+        {"W=1+", 5, "expected an expression"},
+        {"W=(2", 3, "never closed"},
+        {"W=2 3", 5, "unexpected '3'"},
+        {"LONG=1.5", 6, "floating-point"},
+        {"W=1x", 4, "-D W=1x: bad character in a number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ws_overrides ov = {0};
+        ws_error err;
+        memset(&err, 0, sizeof err);
+        if (!ws_overrides_add(&ov, cases[i].text, &err)) fail_msg("-D %s accepted", cases[i].text);
+        assert_string_equal(err.file, "<command line>");
+        if (err.col != cases[i].col || !strstr(err.msg, cases[i].msg))
+            fail_msg("-D %s: got col %d '%s', expected col %d '%s'", cases[i].text, err.col, err.msg, cases[i].col,
+                     cases[i].msg);
+        assert_int_equal(ov.n, 0);
+    }
+    ws_overrides ov = {0};
+    ws_error err;
+    char big[300];
+    memset(big, '1', sizeof big);
+    big[0] = 'W'; big[1] = '=';
+    big[sizeof big - 1] = '\0';
+    assert_int_not_equal(ws_overrides_add(&ov, big, &err), 0);
+    assert_non_null(strstr(err.msg, "too long"));
+}
+
+#define KERNEL "\n__global__ void k(float *a) {}\n"
+
+static void test_three_dimensional_grid_and_block(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel k\nparam Z = 4\ngrid 2, 3, Z\nblock 8, 8, Z\n*/" KERNEL);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_int_equal(L.grid[0], 2);
+    assert_int_equal(L.grid[1], 3);
+    assert_int_equal(L.grid[2], 4);
+    assert_int_equal(L.block[0], 8);
+    assert_int_equal(L.block[1], 8);
+    assert_int_equal(L.block[2], 4);
+    assert_int_equal(f->kernels[0].nargs, 0);
+    assert_int_equal(L.bytes_moved, 0);
+    ws_desc_free(f);
+}
+
+static void test_each_resolve_error_points_at_its_expression(void **state)
+{
+    (void)state;
+    static const struct { const char *lines; int line, col; const char *msg; } cases[] = {
+        {"grid 1\nblock 32, 33", 4, 7, "block of 32x33x1 = 1056 threads; at most 1024"},
+        {"grid 1\nblock 2048", 4, 7, "block.x = 2048"},
+        {"grid 1\nblock 1, 1, 65", 4, 13, "block.z = 65; it must be between 1 and 64"},
+        {"grid 0\nblock 32", 3, 6, "grid.x = 0; it must be between 1 and"},
+        {"grid 1, 65536\nblock 32", 3, 9, "grid.y = 65536"},
+        {"grid 1 << 31\nblock 32", 3, 6, "grid.x = 2147483648"},
+        {"grid 1\nblock 32\nparam N = 4\nbuffer a float N - 10", 6, 16, "negative element count (-6)"},
+        {"grid 1\nblock 32\nbuffer a double 1 << 61", 5, 17, "too large"},
+        {"grid 1\nblock 32\nbuffer a double 1<<59\nbuffer b double 1<<59\nbuffer c double 1<<59\nbuffer d double 1<<59",
+         8, 17, "total size overflows"},
+        {"grid 1\nblock 32\nbuffer a int 4 init=random(1, 5, 5)", 5, 31, "random range is empty"},
+        {"grid 1\nblock 32\nbuffer a int 4 init=random(1, 0, 1 << 60)", 5, 31, "beyond +-2^53"},
+        {"grid 1\nblock 32\nshared -4", 5, 8, "shared = -4"},
+        {"grid 1\nblock 32\nbytes 0 - 1", 5, 7, "must not be negative"},
+        {"param D = 0\ngrid 64 / D\nblock 32", 4, 9, "division by zero"},
+        {"grid 1\nblock 32\nparam S = 0\nargs 10 % S", 6, 9, "division by zero"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "/*@warpscope\nkernel k\n%s\n*/" KERNEL, cases[i].lines);
+        ws_desc_file *f = parse_ok(text);
+        resolve_fails(&f->kernels[0], NULL, "t.cu", cases[i].line, cases[i].col, cases[i].msg);
+        ws_desc_free(f);
+    }
+}
+
+static void test_override_can_cause_a_located_division_by_zero(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel k\nparam D = 4\ngrid 64 / D\nblock 32\n*/" KERNEL);
+    ws_overrides ov = {0};
+    ws_error err;
+    ws_launch L;
+    resolve_ok(&f->kernels[0], &ov, &L);
+    assert_int_equal(L.grid[0], 16);
+    assert_int_equal(ws_overrides_add(&ov, "D=0", &err), 0);
+    resolve_fails(&f->kernels[0], &ov, "t.cu", 4, 9, "division by zero");
+    ws_desc_free(f);
+}
+
+static void test_crlf_file_parses_like_its_lf_twin(void **state)
+{
+    (void)state;
+    char *lf = read_text(GOOD, NULL);
+    size_t n = strlen(lf), lines = 0;
+    for (size_t i = 0; i < n; i++) lines += lf[i] == '\n';
+    char *crlf = malloc(n + lines + 1);
+    assert_non_null(crlf);
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (lf[i] == '\n') crlf[j++] = '\r';
+        crlf[j++] = lf[i];
+    }
+    crlf[j] = '\0';
+    ws_desc_file *a = parse_ok(lf), *b = parse_ok(crlf);
+    assert_int_equal(a->nkernels, b->nkernels);
+    for (int k = 0; k < a->nkernels; k++) {
+        assert_string_equal(a->kernels[k].name, b->kernels[k].name);
+        assert_string_equal(a->kernels[k].note, b->kernels[k].note);   /* no stray '\r' */
+        assert_int_equal(a->kernels[k].line, b->kernels[k].line);
+        assert_int_equal(a->kernels[k].kernel_line, b->kernels[k].kernel_line);
+        assert_int_equal(a->kernels[k].nargs, b->kernels[k].nargs);
+        ws_launch la, lb;
+        resolve_ok(&a->kernels[k], NULL, &la);
+        resolve_ok(&b->kernels[k], NULL, &lb);
+        assert_int_equal(la.bytes_moved, lb.bytes_moved);
+        assert_memory_equal(la.grid, lb.grid, sizeof la.grid);
+    }
+    ws_desc_free(a);
+    ws_desc_free(b);
+    free(lf);
+    free(crlf);
+}
+
+static void test_very_long_lines_are_handled(void **state)
+{
+    (void)state;
+    size_t pad = 200000;
+    char *text = malloc(2 * pad + 512);
+    assert_non_null(text);
+    /* a 200 KB comment line outside the block, and a param whose value sits after 200 KB of spaces */
+    strcpy(text, "// ");
+    memset(text + 3, 'c', pad);
+    strcpy(text + 3 + pad, "\n/*@warpscope\nkernel k\nparam N = ");
+    size_t at = strlen(text);
+    memset(text + at, ' ', pad);
+    strcpy(text + at + pad, "37\ngrid N\nblock 1\n*/" KERNEL);
+    ws_desc_file *f = parse_ok(text);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_int_equal(L.grid[0], 37);
+    ws_desc_free(f);
+    /* the same spaces followed by garbage: the column counts every byte */
+    strcpy(text + at + pad, "37 x\ngrid N\nblock 1\n*/" KERNEL);
+    parse_fails(text, 4, (int)(strlen("param N = ") + pad + 4), "unexpected 'x'");
+    free(text);
+}
+
+static void test_nul_byte_in_a_file_is_refused_with_its_position(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_desc_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const char text[] = "/*@warpscope\nkernel k\ngri\0d 1\nblock 1\n*/" KERNEL;
+    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    ws_desc_file *f;
+    ws_error err;
+    assert_int_not_equal(ws_desc_load(path, &f, &err), 0);
+    assert_null(f);
+    assert_string_equal(err.file, path);
+    assert_int_equal(err.line, 3);
+    assert_int_equal(err.col, 4);
+    assert_non_null(strstr(err.msg, "NUL byte"));
+    unlink(path);
+}
+
+static void test_file_level_errors(void **state)
+{
+    (void)state;
+    ws_desc_file *f;
+    ws_error err;
+    assert_int_not_equal(ws_desc_load("tests/data/desc/does_not_exist.cu", &f, &err), 0);
+    assert_non_null(strstr(err.msg, "cannot open"));
+    assert_int_not_equal(ws_desc_parse("t.cu", "__global__ void k() {}\n", &f, &err), 0);
+    assert_string_equal(err.file, "t.cu");
+    assert_int_equal(err.line, 0);
+    assert_non_null(strstr(err.msg, "no warpscope description block"));
+    assert_int_not_equal(ws_desc_parse("t.cu", "", &f, &err), 0);
+    assert_non_null(strstr(err.msg, "no warpscope description block"));
+}
+
+static void test_definition_is_preferred_over_a_forward_declaration(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("__global__ void k(float *a);\n"
+                               "/*@warpscope\nkernel k\ngrid 1\nblock 1\n*/\n"
+                               "// __global__ void k(float *a) {}\n"
+                               "extern \"C\"\n__global__\nvoid\nk(float *a)\n{\n}\n");
+    assert_int_equal(f->kernels[0].kernel_line, 9);
+    ws_desc_free(f);
+    /* with only a declaration, that is the line */
+    f = parse_ok("/*@warpscope\nkernel k\ngrid 1\nblock 1 */\n\n__global__ void k(float *a);\n");
+    assert_int_equal(f->kernels[0].kernel_line, 6);
+    ws_desc_free(f);
+}
+
+static void test_block_can_open_and_close_on_shared_lines(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("  /*@warpscope kernel k\ngrid 1\nblock 4 */ __global__ void k() {}\n");
+    assert_string_equal(f->kernels[0].name, "k");
+    assert_int_equal(f->kernels[0].line, 1);
+    assert_int_equal(f->kernels[0].kernel_line, 3);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_int_equal(L.block[0], 4);
+    ws_desc_free(f);
+    parse_fails("/*@warpscope kernel k grid 1\n*/" KERNEL, 1, 23, "unexpected 'grid' after the kernel name");
+}
+
+static void test_types_report_size_lanes_and_scalar(void **state)
+{
+    (void)state;
+    static const struct { const char *name; size_t size; int lanes; ws_type scalar; bool is_float; } want[] = {
+        {"char", 1, 1, WS_TYPE_CHAR, false},     {"uchar", 1, 1, WS_TYPE_UCHAR, false},
+        {"short", 2, 1, WS_TYPE_SHORT, false},   {"ushort", 2, 1, WS_TYPE_USHORT, false},
+        {"int", 4, 1, WS_TYPE_INT, false},       {"uint", 4, 1, WS_TYPE_UINT, false},
+        {"long", 8, 1, WS_TYPE_LONG, false},     {"ulong", 8, 1, WS_TYPE_ULONG, false},
+        {"float", 4, 1, WS_TYPE_FLOAT, true},    {"double", 8, 1, WS_TYPE_DOUBLE, true},
+        {"float2", 8, 2, WS_TYPE_FLOAT, true},   {"float4", 16, 4, WS_TYPE_FLOAT, true},
+        {"int2", 8, 2, WS_TYPE_INT, false},      {"int4", 16, 4, WS_TYPE_INT, false},
+        {"double2", 16, 2, WS_TYPE_DOUBLE, true},
+    };
+    assert_int_equal(sizeof want / sizeof want[0], WS_TYPE_COUNT);
+    for (int i = 0; i < WS_TYPE_COUNT; i++) {
+        ws_type t;
+        assert_int_equal(ws_type_parse(want[i].name, &t), 0);
+        assert_string_equal(ws_type_name(t), want[i].name);
+        assert_int_equal(ws_type_size(t), want[i].size);
+        assert_int_equal(ws_type_lanes(t), want[i].lanes);
+        assert_int_equal(ws_type_scalar(t), want[i].scalar);
+        assert_int_equal(ws_type_is_float(t), want[i].is_float);
+        /* a vector is lanes scalars, packed */
+        assert_int_equal(ws_type_size(t), (size_t)want[i].lanes * ws_type_size(want[i].scalar));
+    }
+    ws_type t;
+    assert_int_equal(ws_type_parse("floot", &t), -1);
+    assert_int_equal(ws_type_parse("Float", &t), -1);
+    assert_null(ws_type_name(WS_TYPE_COUNT));
+}
+
+static void test_vector_buffer_sizes_count_whole_elements(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel k\nparam N = 10\n"
+                               "buffer a float2 N\nbuffer b int4 N\nbuffer c double2 N\nbuffer d int2 N\n"
+                               "grid 1\nblock 1\nargs a, b, c, d\n*/" KERNEL);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_int_equal(L.buffers[0].bytes, 10 * 2 * 4);
+    assert_int_equal(L.buffers[1].bytes, 10 * 4 * 4);
+    assert_int_equal(L.buffers[2].bytes, 10 * 2 * 8);
+    assert_int_equal(L.buffers[3].bytes, 10 * 2 * 4);
+    assert_int_equal(L.buffers[1].lo, 0);
+    assert_int_equal(L.buffers[0].init, WS_INIT_ZERO);      /* no init= means zero */
+    ws_desc_free(f);
+}
+
+static void test_documented_example_parses_and_resolves(void **state)
+{
+    (void)state;
+    /* the first ```cuda block of docs/description-format.md */
+    char *doc = read_text("docs/description-format.md", NULL);
+    char *start = strstr(doc, "```cuda\n");
+    assert_non_null(start);
+    start += strlen("```cuda\n");
+    char *end = strstr(start, "```");
+    assert_non_null(end);
+    *end = '\0';
+    ws_desc_file *f = parse_ok(start);
+    assert_int_equal(f->nkernels, 2);
+    ws_overrides ov = {0};
+    ws_error err;
+    assert_int_equal(ws_overrides_add(&ov, "W=4096", &err), 0);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], &ov, &L);
+    assert_int_equal(param(&L, "H"), 4096);             /* as the text says */
+    assert_int_equal(L.grid[0], 4096 / 32);
+    resolve_ok(&f->kernels[1], NULL, &L);
+    assert_int_equal(L.bytes_moved, 2 * 2048 * 1024 * 4);
+    ws_desc_free(f);
+    free(doc);
+}
+
+/* Mangles the good file a few bytes at a time (deterministically) and parses
+ * and resolves every variant: each must either succeed or fail with a message
+ * located inside the text - never crash (ASan/UBSan watch this run). */
+static void test_mangled_descriptions_fail_cleanly(void **state)
+{
+    (void)state;
+    size_t n;
+    char *base = read_text(GOOD, &n);
+    char *buf = malloc(2 * n + 64);
+    assert_non_null(buf);
+    static const char alphabet[] = "()#,=*/\n\r\t@x0 9-<>?:~^&|%+_aZ.fe\"'{};";
+    uint64_t x = 0x2545f4914f6cdd1dULL;
+    int failed = 0, resolved = 0;
+    for (int it = 0; it < 3000; it++) {
+        memcpy(buf, base, n + 1);
+        size_t len = n;
+        for (int m = 0; m < 1 + it % 4; m++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            size_t pos = (size_t)(x % len);
+            char c = alphabet[(x >> 32) % (sizeof alphabet - 1)];
+            switch ((x >> 40) % 3) {
+            case 0: buf[pos] = c; break;
+            case 1: memmove(buf + pos + 1, buf + pos, len - pos + 1); buf[pos] = c; len++; break;
+            default: if (len > 1) { memmove(buf + pos, buf + pos + 1, len - pos); len--; } break;
+            }
+        }
+        int lines = 1;
+        for (size_t i = 0; i < len; i++) lines += buf[i] == '\n';
+        ws_desc_file *f = NULL;
+        ws_error err;
+        memset(&err, 0, sizeof err);
+        if (ws_desc_parse("t.cu", buf, &f, &err)) {
+            failed++;
+            assert_null(f);
+            assert_string_equal(err.file, "t.cu");
+            assert_true(err.msg[0] != '\0');
+            assert_true(err.line >= 0 && err.line <= lines && err.col >= 0);
+            continue;
+        }
+        for (int k = 0; k < f->nkernels; k++) {
+            ws_launch L;
+            if (!ws_desc_resolve(&f->kernels[k], NULL, &L, &err)) resolved++;
+            else assert_true(err.msg[0] != '\0');
+        }
+        ws_desc_free(f);
+    }
+    assert_true(failed > 0 && resolved > 0);    /* both paths were exercised */
+    free(buf);
+    free(base);
+}
+
+/* ----------------------------------------------------------------------------
+ * The malformed corpus */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void test_every_malformed_description_gives_its_expected_error(void **state)
+{
+    (void)state;
+    DIR *d = opendir(BAD_DIR);
+    assert_non_null(d);
+    char *names[256];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 256) {
+        size_t len = strlen(e->d_name);
+        if (len > 3 && !strcmp(e->d_name + len - 3, ".cu")) names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], cmp_str);
+    assert_true(n >= 20);
+    int failures = 0;
+    for (int i = 0; i < n; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", BAD_DIR, names[i]);
+        char *text = read_text(path, NULL);
+        int line = 0, col = 0, used = 0;
+        if (sscanf(text, "// expect: %d:%d: %n", &line, &col, &used) != 2 || used == 0)
+            fail_msg("%s: first line must be '// expect: LINE:COL: message'", path);
+        char want[256];
+        size_t k = 0;
+        for (const char *p = text + used; *p && *p != '\n' && *p != '\r' && k < sizeof want - 1; p++) want[k++] = *p;
+        want[k] = '\0';
+        ws_desc_file *f = NULL;
+        ws_error err;
+        memset(&err, 0, sizeof err);
+        if (!ws_desc_load(path, &f, &err)) {
+            print_error("%s: parsed without error, expected %d:%d: %s\n", path, line, col, want);
+            ws_desc_free(f);
+            failures++;
+        } else if (strcmp(err.file, path) || err.line != line || err.col != col || !strstr(err.msg, want)) {
+            print_error("%s: got %s:%d:%d: %s\n    expected %d:%d: ...%s...\n", path, err.file, err.line, err.col,
+                        err.msg, line, col, want);
+            failures++;
+        }
+        free(text);
+        free(names[i]);
+    }
+    assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_file_has_three_descriptions_in_order),
+        cmocka_unit_test(test_default_launch_follows_the_parameter_formulas),
+        cmocka_unit_test(test_overrides_change_later_parameters_and_the_launch),
+        cmocka_unit_test(test_malformed_overrides_report_their_column),
+        cmocka_unit_test(test_three_dimensional_grid_and_block),
+        cmocka_unit_test(test_each_resolve_error_points_at_its_expression),
+        cmocka_unit_test(test_override_can_cause_a_located_division_by_zero),
+        cmocka_unit_test(test_crlf_file_parses_like_its_lf_twin),
+        cmocka_unit_test(test_very_long_lines_are_handled),
+        cmocka_unit_test(test_nul_byte_in_a_file_is_refused_with_its_position),
+        cmocka_unit_test(test_file_level_errors),
+        cmocka_unit_test(test_definition_is_preferred_over_a_forward_declaration),
+        cmocka_unit_test(test_block_can_open_and_close_on_shared_lines),
+        cmocka_unit_test(test_types_report_size_lanes_and_scalar),
+        cmocka_unit_test(test_vector_buffer_sizes_count_whole_elements),
+        cmocka_unit_test(test_documented_example_parses_and_resolves),
+        cmocka_unit_test(test_mangled_descriptions_fail_cleanly),
+        cmocka_unit_test(test_every_malformed_description_gives_its_expected_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
