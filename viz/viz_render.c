@@ -801,7 +801,7 @@ static void draw_totals(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layo
             text_right(r, f->mono, cx[3], y, VIZ_RGB_DIM, num(b1, sizeof b1, k->ideal));
             if (k->units) {
                 double pct = 100.0 * (double)k->ideal / (double)k->units;
-                snprintf(b1, sizeof b1, "%.0f%%", pct);
+                snprintf(b1, sizeof b1, "%ld%%", lround(pct));
                 text_right(r, f->mono, cx[4], y, eff_rgb(pct), b1);
             }
         }
