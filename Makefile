@@ -20,6 +20,9 @@ HAVE_CJSON := $(shell pkg-config --exists libcjson 2>/dev/null && echo 1)
 ifeq ($(HAVE_CJSON),1)
   CFLAGS_BASE += $(shell pkg-config --cflags libcjson)
   LDLIBS += $(shell pkg-config --libs libcjson)
+else ifneq ($(wildcard /usr/include/cjson/cJSON.h),)
+  HAVE_CJSON := 1
+  LDLIBS += -lcjson
 endif
 
 HAVE_CUDA_H := $(shell test -f $(CUDA_HOME)/include/cuda.h -a -f $(CUDA_HOME)/include/nvrtc.h && echo 1)

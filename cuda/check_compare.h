@@ -1,0 +1,58 @@
+/* check_compare.h - the pure comparison behind `warpscope check`: one row per
+ * metric with the simulator's value, the GPU's, their ratio and a verdict
+ * against the tolerance of the metric's class:
+ *   exact  L1TEX requests and sectors, shared wavefronts, SASS instruction counts: equal
+ *   cache  L1 hit rate, L2 sectors, DRAM bytes, achieved occupancy: within 10%
+ *          (percentages: within 10 points; DRAM bytes also within 64 KiB, L2
+ *          sectors within 64, the background traffic of any launch under ncu)
+ *   time   kernel duration: within 25%
+ *   bound  ncu's bank-conflict counter: the hardware also counts arbitration
+ *          conflicts with other L1 traffic, so it may exceed the true count
+ *   info   shown, not judged
+ * Invariant: only an exact row that differs makes a check fail. */
+#ifndef CHECK_COMPARE_H
+#define CHECK_COMPARE_H
+
+#include <stdbool.h>
+
+#include "cu_sass.h"
+
+typedef enum { CHK_EXACT, CHK_CACHE, CHK_TIME, CHK_BOUND, CHK_INFO, CHK_NCLASSES } chk_class;
+typedef enum { CHK_AGREE, CHK_DIFFER, CHK_MISSING, CHK_UNJUDGED } chk_verdict;
+
+#define CHK_CACHE_TOL 0.10
+#define CHK_TIME_TOL 0.25
+#define CHK_PCT_POINTS 10.0
+#define CHK_DRAM_SLACK_BYTES 65536.0
+#define CHK_L2_SLACK_SECTORS 64.0
+
+typedef struct {
+    char metric[128];
+    double sim, gpu;
+    bool has_sim, has_gpu;
+    chk_class cls;
+    double ratio;              /* gpu / sim; 1 when both are 0; INFINITY when only sim is 0 */
+    chk_verdict verdict;
+    bool explained;            /* a DIFFER row whose cause is known */
+    char cause[384];           /* why it differs, or "unexplained"; "" when it agrees */
+} chk_row;
+
+chk_class chk_classify(const char *metric);
+const char *chk_class_name(chk_class c);       /* "exact" */
+const char *chk_class_tolerance(chk_class c);  /* "equal", "within 10%" ... */
+const char *chk_verdict_name(chk_verdict v);   /* "agree", "DIFFERS", "missing", "-" */
+
+/* Fills a row from its values (has_* false = not available) and judges it. */
+void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool has_gpu, double gpu);
+
+/* Names the cause of each differing row: exact rows from the PTX/SASS
+ * summaries (NULL when unavailable), bound rows from the arbitration rule. */
+void chk_explain(chk_row *rows, int n, const cu_access_summary *ptx, const cu_access_summary *sass);
+
+/* True when an exact row differs (the check fails). */
+bool chk_fails(const chk_row *rows, int n);
+
+/* Agreement per class: agree[c] of judged[c] rows agree. */
+void chk_tally(const chk_row *rows, int n, int agree[CHK_NCLASSES], int judged[CHK_NCLASSES]);
+
+#endif

@@ -1,0 +1,516 @@
+/* cmd_check.c - `warpscope check`: the simulator and the GPU side by side,
+ * metric by metric (check_compare.h has the classes and tolerances), with the
+ * output check, the cause of each difference where the PTX and the machine
+ * code explain it, and results recorded as JSON / rendered as markdown.
+ * Invariant: the simulator and the GPU run the same PTX text on the same
+ * initial buffer contents; exit 3 when an exact counter or an output differs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/catalog.h"
+#include "../common/commands.h"
+#include "../common/device.h"
+#include "check_compare.h"
+#include "cu_counters.h"
+#include "cu_results.h"
+#include "cu_run.h"
+#include "cu_sass.h"
+#include "cu_target.h"
+#include "cu_verify.h"
+
+#if defined(__has_include)
+#if __has_include("../sim/memstats.h") && __has_include("../sim/timing.h") && __has_include("../sim/occupancy.h")
+#define WS_HAVE_MEMSTATS 1
+#include "../sim/memstats.h"
+#include "../sim/occupancy.h"
+#include "../sim/timing.h"
+#endif
+#endif
+
+#define MAX_ROWS 96
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json]\n"
+            "                       [--record results/<gpu>.json] [--no-counters]\n"
+            "       warpscope check --markdown results/<gpu>.json\n"
+            "\n"
+            "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
+            "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
+            "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
+            "  exact  L1TEX requests/sectors, shared wavefronts, SASS memory instructions   equal\n"
+            "  cache  L1 hit rate, L2 sectors, DRAM bytes, achieved occupancy               within 10%%\n"
+            "  time   kernel time (sim prediction vs event-timed median)                    within 25%%\n"
+            "  bound  ncu's bank-conflict counter (includes arbitration conflicts)          gpu >= sim\n"
+            "A difference is explained where the PTX and the machine code (ptxas + cuobjdump -sass) differ,\n"
+            "else marked unexplained.\n"
+            "  --all          every kernel of the catalog\n"
+            "  --record FILE  add the runs to FILE (JSON; runs of the same kernel and -D are replaced)\n"
+            "  --markdown F   print the markdown tables for a recorded JSON file (no GPU needed)\n"
+            "  --no-counters  skip ncu (outputs and time only)\n"
+            "  --gpu-only     time and bandwidth only: no simulation, no output check, no counters (sizes too\n"
+            "                 large to simulate, e.g. a working set well beyond L2 for bandwidth claims)\n"
+            "  --record DIR/  a FILE ending in '/' means DIR/<gpu-key>.json (results/h200.json)\n"
+            "exit: 0 all agree, 1 usage, 2 a kernel failed, 3 an exact counter or an output differs,\n"
+            "      4 no GPU / no driver / built without CUDA headers, 5 internal error\n");
+}
+
+typedef struct {
+    int nkernels;
+    const char **kernels;
+    bool all, json, counters, gpu_only;
+    ws_overrides ov;
+    int reps;
+    const char *record, *markdown;
+} check_opts;
+
+static int parse(int argc, char **argv, check_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->reps = CU_DEFAULT_REPS;
+    o->counters = true;
+    o->kernels = calloc((size_t)argc, sizeof *o->kernels);
+    if (!o->kernels) return -1;
+    ws_error err;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return -2; }
+        else if (!strcmp(a, "--all")) o->all = true;
+        else if (!strcmp(a, "--json")) o->json = true;
+        else if (!strcmp(a, "--no-counters")) o->counters = false;
+        else if (!strcmp(a, "--gpu-only")) o->gpu_only = true;
+        else if (!strcmp(a, "--record") || !strcmp(a, "--markdown")) {
+            if (i + 1 >= argc) { fprintf(stderr, "warpscope: check: %s needs a file\n", a); return -1; }
+            if (a[2] == 'r') o->record = argv[++i];
+            else o->markdown = argv[++i];
+        } else if (!strcmp(a, "--reps")) {
+            char *end = NULL;
+            long v = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
+            if (!end || *end || v < 1 || v > 100000) {
+                fprintf(stderr, "warpscope: check: --reps needs a count from 1 to 100000\n");
+                return -1;
+            }
+            o->reps = (int)v;
+        } else if (!strncmp(a, "-D", 2)) {
+            const char *as = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!as) { fprintf(stderr, "warpscope: check: -D needs NAME=VALUE\n"); return -1; }
+            if (ws_overrides_add(&o->ov, as, &err)) { ws_error_print(&err); return -1; }
+        } else if (a[0] == '-') {
+            fprintf(stderr, "warpscope: check: unknown option '%s'\n", a);
+            usage(stderr);
+            return -1;
+        } else {
+            o->kernels[o->nkernels++] = a;
+        }
+    }
+    if (o->markdown) return 0;
+    if (!o->all && !o->nkernels) {
+        fprintf(stderr, "warpscope: check: which kernels? (names, or --all)\n");
+        usage(stderr);
+        return -1;
+    }
+    if (o->all && o->nkernels) {
+        fprintf(stderr, "warpscope: check: give kernel names or --all, not both\n");
+        return -1;
+    }
+    return 0;
+}
+
+#ifndef WS_HAVE_CUDA
+int ws_cmd_check(int argc, char **argv)
+{
+    check_opts o;
+    int p = parse(argc, argv, &o);
+    int rc = WS_EXIT_NO_GPU;
+    if (p == -2) rc = WS_EXIT_OK;
+    else if (p) rc = WS_EXIT_USAGE;
+    else if (o.markdown) {
+        ws_error err;
+        rc = cu_results_markdown(o.markdown, stdout, &err) ? (ws_error_print(&err), WS_EXIT_USAGE) : WS_EXIT_OK;
+    } else {
+        fprintf(stderr, "warpscope: check: this build has no CUDA backend (cuda.h was not found under CUDA_HOME at "
+                        "build time); install the CUDA toolkit headers and rebuild\n");
+    }
+    free(o.kernels);
+    return rc;
+}
+#else
+
+/* The simulator's side of one kernel: kernel totals by ncu name and the predicted time. */
+typedef struct {
+    int n;
+    char name[MAX_ROWS][CU_METRIC_NAME_MAX];
+    double value[MAX_ROWS];
+    bool have_time;
+    double time_ns;
+    char note[400];            /* what the simulator could not give, "" when all */
+} sim_side;
+
+static __attribute__((unused)) void sim_add(sim_side *ss, const char *name, double v)
+{
+    if (ss->n >= MAX_ROWS) return;
+    snprintf(ss->name[ss->n], sizeof ss->name[ss->n], "%s", name);
+    ss->value[ss->n++] = v;
+}
+
+static int simulate(const cu_target *t, const cu_kernel_attrs *attrs, const cu_device_info *gpu, ws_sim_result *res,
+                    sim_side *ss, ws_error *err)
+{
+    memset(ss, 0, sizeof *ss);
+#ifdef WS_HAVE_MEMSTATS
+    const ws_device *dev = ws_device_find(gpu->name);
+    if (!dev) {
+        dev = ws_device_default();
+        snprintf(ss->note, sizeof ss->note, "no device profile for '%s': simulated as %s", gpu->name, dev->name);
+    }
+    ws_occ_input in;
+    memset(&in, 0, sizeof in);
+    in.threads_per_block = (int)(t->launch.block[0] * t->launch.block[1] * t->launch.block[2]);
+    in.regs_per_thread = attrs->num_regs; /* the real count, from the driver's JIT */
+    in.static_smem = (uint32_t)attrs->static_shared_bytes;
+    in.dynamic_smem = (uint32_t)t->launch.shared_bytes;
+    in.carveout_percent = -1;
+    in.barriers = 1;
+    ws_occupancy occ;
+    memset(&occ, 0, sizeof occ);
+    if (ws_occupancy_calc(dev, &in, &occ)) {
+        ws_error_set(err, t->file->path, t->desc->line, 0, "occupancy: %s", occ.reason);
+        return WS_EXIT_USAGE;
+    }
+    ws_memstats *ms = ws_memstats_new(dev, &t->launch, t->fn->ninsns, occ.l1_bytes);
+    if (!ms) {
+        ws_error_set(err, t->file->path, t->desc->line, 0, "the memory model could not start (out of memory?)");
+        return WS_EXIT_INTERNAL;
+    }
+    ws_memstats_set_resident_blocks(ms, occ.blocks_per_sm > 0 ? occ.blocks_per_sm : 1);
+    int rc = cu_verify_simulate(t->module, t->fn, &t->launch, ws_memstats_listener, ms, res, err);
+    if (rc) {
+        ws_memstats_free(ms);
+        return WS_EXIT_KERNEL_FAULT;
+    }
+    ws_memstats_finish(ms);
+    int n = ws_memstats_metrics(ms, NULL, 0);
+    ws_metric *rows = n > 0 ? calloc((size_t)n, sizeof *rows) : NULL;
+    if (rows) {
+        n = ws_memstats_metrics(ms, rows, n);
+        for (int i = 0; i < n; i++)
+            if (rows[i].name && strncmp(rows[i].name, "ws__", 4)) sim_add(ss, rows[i].name, rows[i].value);
+        free(rows);
+    }
+    sim_add(ss, "sm__warps_active.avg.pct_of_peak_sustained_active", occ.occupancy_pct);
+    ws_timing_input ti;
+    ws_timing tm;
+    ws_timing_input_from_memstats(ms, &occ, res->warp_insns, t->launch.bytes_moved, &ti);
+    if (ws_timing_predict(dev, &ti, &tm) == 0) {
+        ss->have_time = true;
+        ss->time_ns = tm.t_kernel_us * 1000.0;
+    }
+    ws_memstats_free(ms);
+    return 0;
+#else
+    (void)attrs;
+    (void)gpu;
+    snprintf(ss->note, sizeof ss->note, "this build has no memory models (sim/memstats.h): outputs only");
+    return cu_verify_simulate(t->module, t->fn, &t->launch, NULL, NULL, res, err) ? WS_EXIT_KERNEL_FAULT : 0;
+#endif
+}
+
+static const double *sim_value(const sim_side *ss, const char *name)
+{
+    for (int i = 0; i < ss->n; i++)
+        if (!strcmp(ss->name[i], name)) return &ss->value[i];
+    return NULL;
+}
+
+/* Metrics to compare: the default list, then every ncu-named total the simulator reports. */
+static int metric_list(const sim_side *ss, const char **out, int cap)
+{
+    int n = 0;
+    for (int i = 0; cu_default_metrics[i] && n < cap - 1; i++) out[n++] = cu_default_metrics[i];
+    for (int i = 0; i < ss->n && n < cap - 1; i++) {
+        bool dup = false;
+        for (int k = 0; k < n && !dup; k++) dup = !strcmp(out[k], ss->name[i]);
+        if (!dup) out[n++] = ss->name[i];
+    }
+    out[n] = NULL;
+    return n;
+}
+
+static void print_rows(const chk_row *rows, int n)
+{
+    printf("  %-62s %-6s %15s %15s %8s  %s\n", "metric", "class", "sim", "gpu", "gpu/sim", "verdict");
+    for (int i = 0; i < n; i++) {
+        const chk_row *r = &rows[i];
+        char s[32] = "-", g[32] = "-", q[16] = "-";
+        if (r->has_sim) snprintf(s, sizeof s, "%.6g", r->sim);
+        if (r->has_gpu) snprintf(g, sizeof g, "%.6g", r->gpu);
+        if (r->has_sim && r->has_gpu) snprintf(q, sizeof q, isfinite(r->ratio) ? "%.3f" : "inf", r->ratio);
+        printf("  %-62s %-6s %15s %15s %8s  %s\n", r->metric, chk_class_name(r->cls), s, g, q, chk_verdict_name(r->verdict));
+        if (r->verdict == CHK_DIFFER) printf("      cause: %s\n", r->cause);
+    }
+}
+
+typedef struct {
+    cu_session *s;
+    ws_catalog *cat;
+    const check_opts *o;
+    cJSON *runs;
+    char ncu_version[128];
+    int kernels, agreed;
+    int agree[CHK_NCLASSES], judged[CHK_NCLASSES];
+} check_ctx;
+
+/* One kernel; returns its exit code (0, 2, 3, 1, 5). */
+static int check_one(check_ctx *cx, const char *arg)
+{
+    cu_session *s = cx->s;
+    const check_opts *o = cx->o;
+    ws_error err;
+    cu_target t;
+    cu_kernel k;
+    cu_buffers b;
+    ws_sim_result sim;
+    memset(&sim, 0, sizeof sim);
+    bool have_kernel = false, have_buffers = false, have_sim = false;
+    sim_side *ss = calloc(1, sizeof *ss);
+    chk_row *rows = calloc(MAX_ROWS, sizeof *rows);
+    cu_result_run run;
+    memset(&run, 0, sizeof run);
+    int nrows = 0, rc;
+    if (!ss || !rows) {
+        ws_error_set(&err, "check", 0, 0, "out of memory");
+        free(ss);
+        free(rows);
+        ws_error_print(&err);
+        return WS_EXIT_INTERNAL;
+    }
+    printf("== %s\n", arg);
+    fflush(stdout);
+    if ((rc = cu_target_open(cx->cat, arg, &o->ov, s->info.cc_major, s->info.cc_minor, &t, &err))) {
+        ws_error_print(&err);
+        free(ss);
+        free(rows);
+        return rc;
+    }
+    snprintf(run.kernel, sizeof run.kernel, "%s", t.desc->name);
+    snprintf(run.file, sizeof run.file, "%s", t.file->path);
+    cu_overrides_text(&o->ov, run.overrides, sizeof run.overrides);
+    memcpy(run.grid, t.launch.grid, sizeof run.grid);
+    memcpy(run.block, t.launch.block, sizeof run.block);
+    run.shared_bytes = t.launch.shared_bytes;
+    run.output_ok = -1;
+
+    if (cu_kernel_load(s, t.ptx, t.fn->name, t.launch.shared_bytes, &k, &err)) { rc = WS_EXIT_USAGE; goto fail; }
+    have_kernel = true;
+    run.attrs = k.attrs;
+
+    /* simulator first: its buffers are the reference and its counters the prediction */
+    if (!o->gpu_only) {
+        if ((rc = simulate(&t, &k.attrs, &s->info, &sim, ss, &err))) goto fail;
+        have_sim = true;
+    }
+
+    if (cu_buffers_create(s, &t.launch, t.fn, &b, &err)) { rc = WS_EXIT_INTERNAL; goto fail; }
+    have_buffers = true;
+    if ((rc = cu_run_verified(s, &k, &b, &err))) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
+    if ((rc = cu_run_timed(s, &k, &b, o->reps, &run.timing, &err))) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
+    run.timed = true;
+    ws_error verr;
+    if (have_sim) {
+        run.output_ok = cu_verify_outputs(&t.launch, b.result, sim.buffer_data, &verr) == 0;
+        snprintf(run.output, sizeof run.output, "%s", run.output_ok ? "agrees with the simulator" : verr.msg);
+    } else {
+        snprintf(run.output, sizeof run.output, "not checked (--gpu-only)");
+    }
+
+    const char *metrics[MAX_ROWS + 1];
+    int nm = o->gpu_only ? 0 : metric_list(ss, metrics, MAX_ROWS + 1);
+    cu_counters ctr;
+    memset(&ctr, 0, sizeof ctr);
+    bool have_ctr = false;
+    if (o->counters && !o->gpu_only) {
+        cu_counters_request rq = {arg, &o->ov, t.desc->entry, metrics};
+        cu_counters_info ci;
+        ws_error cerr;
+        if (cu_counters_collect(&rq, &ctr, &ci, &cerr)) snprintf(run.counters_note, sizeof run.counters_note, "%s", cerr.msg);
+        else have_ctr = true;
+        snprintf(cx->ncu_version, sizeof cx->ncu_version, "%s", ci.ncu_version);
+    } else {
+        snprintf(run.counters_note, sizeof run.counters_note, "not collected (%s)",
+                 o->gpu_only ? "--gpu-only" : "--no-counters");
+    }
+    for (int i = 0; i < nm && nrows < MAX_ROWS; i++) {
+        const char *m = metrics[i];
+        const double *sv = sim_value(ss, m);
+        const cu_metric *gm = have_ctr ? cu_counters_get(&ctr, m) : NULL;
+        if (chk_classify(m) == CHK_TIME) {
+            /* the GPU's time is the event-timed median of the repetitions (ncu's single pass is in the JSON) */
+            chk_row_set(&rows[nrows++], m, ss->have_time, ss->time_ns, true, run.timing.median_ms * 1e6);
+            continue;
+        }
+        chk_row_set(&rows[nrows++], m, sv != NULL, sv ? *sv : 0, gm && gm->numeric, gm ? gm->value : 0);
+    }
+    bool need_sass = false;
+    for (int i = 0; i < nrows; i++) need_sass |= rows[i].cls == CHK_EXACT && rows[i].verdict == CHK_DIFFER;
+    cu_access_summary ps, sa;
+    bool have_sass = false;
+    char sass_note[600] = "";
+    if (need_sass) {
+        char arch[16], *info = NULL;
+        snprintf(arch, sizeof arch, "sm_%d%d", s->info.cc_major, s->info.cc_minor);
+        ws_error serr;
+        char *sass = cu_sass_dump(t.ptx, arch, &info, &serr);
+        if (sass) {
+            cu_ptx_summarize(t.ptx, t.fn->name, &ps);
+            cu_sass_summarize(sass, t.fn->name, &sa);
+            have_sass = ps.found && sa.found;
+            free(sass);
+        } else {
+            snprintf(sass_note, sizeof sass_note, "no SASS to compare (%s)", serr.msg);
+        }
+        free(info);
+    }
+    chk_explain(rows, nrows, have_sass ? &ps : NULL, have_sass ? &sa : NULL);
+    if (sass_note[0])
+        for (int i = 0; i < nrows; i++)
+            if (rows[i].verdict == CHK_DIFFER && !rows[i].explained && rows[i].cls == CHK_EXACT)
+                snprintf(rows[i].cause, sizeof rows[i].cause, "unexplained: %.360s", sass_note);
+
+    run.rows = rows;
+    run.nrows = nrows;
+    bool fails = chk_fails(rows, nrows) || run.output_ok == 0;
+    int ag[CHK_NCLASSES], ju[CHK_NCLASSES];
+    chk_tally(rows, nrows, ag, ju);
+    for (int c = 0; c < CHK_NCLASSES; c++) { cx->agree[c] += ag[c]; cx->judged[c] += ju[c]; }
+
+    if (!o->json) {
+        const cu_timing *tm = &run.timing;
+        printf("  %s (%s:%d)%s%s; %d registers, %d B local; PTX %s\n", t.desc->name, t.file->path, t.desc->line,
+               run.overrides[0] ? " -D " : "", run.overrides, k.attrs.num_regs, k.attrs.local_bytes, t.ptx_how);
+        printf("  output: %s\n", run.output);
+        printf("  time: median %.4f ms (min %.4f, max %.4f, %d runs); %.1f GB/s = %.1f%% of the copy ceiling %.1f GB/s\n",
+               tm->median_ms, tm->min_ms, tm->max_ms, tm->reps, tm->bandwidth_gbs,
+               tm->copy_gbs > 0 ? 100 * tm->bandwidth_gbs / tm->copy_gbs : 0.0, tm->copy_gbs);
+        if (ss->note[0]) printf("  simulator: %s\n", ss->note);
+        if (run.counters_note[0]) printf("  counters: %s\n", run.counters_note);
+        print_rows(rows, nrows);
+        printf("  => %s\n", fails ? "DIFFERS (an exact counter or the output)" : "agrees on every exact counter and the output");
+    }
+    cJSON *rj = cu_results_run_json(&run);
+    if (have_ctr) {
+        cJSON *m = cJSON_AddObjectToObject(rj, "gpu_counters");
+        for (int i = 0; i < ctr.n; i++)
+            cJSON_AddItemToObject(m, ctr.m[i].name, ctr.m[i].numeric ? cJSON_CreateNumber(ctr.m[i].value)
+                                                                     : cJSON_CreateString(ctr.m[i].raw));
+    }
+    cJSON_AddStringToObject(rj, "ptx", t.ptx_how);
+    cJSON_AddItemToArray(cx->runs, rj);
+    cx->kernels++;
+    if (!fails) cx->agreed++;
+    rc = fails ? WS_EXIT_MISMATCH : 0;
+    goto done;
+fail:
+    ws_error_print(&err);
+done:
+    if (have_buffers) cu_buffers_free(s, &b);
+    if (have_sim) ws_sim_result_free(&sim);
+    if (have_kernel) cu_kernel_unload(s, &k);
+    cu_target_close(&t);
+    free(ss);
+    free(rows);
+    fflush(stdout);
+    return rc;
+}
+
+static int worse(int a, int b)
+{
+    static const int rank[] = {[WS_EXIT_OK] = 0, [WS_EXIT_MISMATCH] = 1, [WS_EXIT_USAGE] = 2,
+                               [WS_EXIT_KERNEL_FAULT] = 3, [WS_EXIT_NO_GPU] = 4, [WS_EXIT_INTERNAL] = 5};
+    return rank[a] >= rank[b] ? a : b;
+}
+
+int ws_cmd_check(int argc, char **argv)
+{
+    check_opts o;
+    int p = parse(argc, argv, &o);
+    if (p) {
+        free(o.kernels);
+        return p == -2 ? WS_EXIT_OK : WS_EXIT_USAGE;
+    }
+    ws_error err;
+    if (o.markdown) {
+        int rc = cu_results_markdown(o.markdown, stdout, &err) ? WS_EXIT_USAGE : WS_EXIT_OK;
+        if (rc) ws_error_print(&err);
+        free(o.kernels);
+        return rc;
+    }
+    cu_session s;
+    int rc = cu_session_open(&s, &err);
+    if (rc) {
+        ws_error_print(&err);
+        free(o.kernels);
+        return rc;
+    }
+    check_ctx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.s = &s;
+    cx.o = &o;
+    cx.runs = cJSON_CreateArray();
+    snprintf(cx.ncu_version, sizeof cx.ncu_version, "not used");
+    if (ws_catalog_load(NULL, &cx.cat, &err)) {
+        ws_error_print(&err);
+        rc = WS_EXIT_USAGE;
+        goto out;
+    }
+    if (!o.json) {
+        printf("warpscope check on %s (cc %d.%d, %d SMs, driver %s)\n", s.info.name, s.info.cc_major, s.info.cc_minor,
+               s.info.sm_count, s.info.driver_version);
+    }
+    if (o.all) {
+        for (int f = 0; f < cx.cat->nfiles; f++)
+            for (int i = 0; i < cx.cat->files[f]->nkernels; i++)
+                rc = worse(rc, check_one(&cx, cx.cat->files[f]->kernels[i].name));
+    } else {
+        for (int i = 0; i < o.nkernels; i++) rc = worse(rc, check_one(&cx, o.kernels[i]));
+    }
+    cJSON *dev = cu_results_device_json(&s.info, cx.ncu_version);
+    if (o.json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddItemToObject(root, "device", cJSON_Duplicate(dev, 1));
+        cJSON_AddItemToObject(root, "runs", cJSON_Duplicate(cx.runs, 1));
+        char *text = cJSON_Print(root);
+        if (text) puts(text);
+        free(text);
+        cJSON_Delete(root);
+    } else {
+        printf("\n%d of %d kernels agree on every exact counter and output.", cx.agreed, cx.kernels);
+        for (int c = 0; c < CHK_NCLASSES; c++)
+            if (cx.judged[c]) printf(" %s: %d/%d.", chk_class_name((chk_class)c), cx.agree[c], cx.judged[c]);
+        printf("\n");
+    }
+    if (o.record) {
+        char path[WS_PATH_MAX + 80];
+        size_t rl = strlen(o.record);
+        snprintf(path, sizeof path, "%s%s%s", o.record, rl && o.record[rl - 1] == '/' ? s.info.key : "",
+                 rl && o.record[rl - 1] == '/' ? ".json" : "");
+        if (cu_results_record(path, dev, cx.runs, &err)) {
+            ws_error_print(&err);
+            rc = worse(rc, WS_EXIT_INTERNAL);
+        } else if (!o.json) {
+            printf("recorded %d run(s) in %s\n", cx.kernels, path);
+        }
+    }
+    cJSON_Delete(dev);
+out:
+    cJSON_Delete(cx.runs);
+    if (cx.cat) ws_catalog_free(cx.cat);
+    cu_session_close(&s);
+    free(o.kernels);
+    return rc;
+}
+#endif /* WS_HAVE_CUDA */

@@ -1,0 +1,334 @@
+/* cu_counters.c - collecting hardware counters through ncu (see cu_counters.h).
+ * Why ncu rather than CUPTI's range profiler in-process: ncu is the tool whose
+ * numbers people compare against, it flushes caches before every pass by
+ * default (deterministic L2/DRAM counts), and a crash or hang inside the
+ * profiler cannot take the warpscope process down with it. */
+#include "cu_counters.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const cu_default_metrics[] = {
+    "smsp__sass_inst_executed_op_global_ld.sum",
+    "smsp__sass_inst_executed_op_global_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_inst_executed_op_local_ld.sum",
+    "smsp__sass_inst_executed_op_local_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+    "lts__t_sectors_srcunit_tex_op_read.sum",
+    "lts__t_sectors_srcunit_tex_op_write.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "gpu__time_duration.sum",
+    NULL,
+};
+
+static bool executable(const char *p)
+{
+    struct stat st;
+    return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+int cu_ncu_find(char *out, size_t cap)
+{
+    const char *env = getenv("WARPSCOPE_NCU");
+    if (env && *env) {
+        if (!executable(env)) return -1; /* asked for this one: do not silently take another */
+        snprintf(out, cap, "%s", env);
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    if (path) {
+        char *copy = strdup(path), *save = NULL;
+        for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
+            char cand[1024];
+            snprintf(cand, sizeof cand, "%s/ncu", *d ? d : ".");
+            if (executable(cand)) {
+                snprintf(out, cap, "%s", cand);
+                free(copy);
+                return 0;
+            }
+        }
+        free(copy);
+    }
+    glob_t g;
+    if (glob("/opt/nvidia/nsight-compute/*/ncu", 0, NULL, &g) == 0) {
+        for (size_t i = g.gl_pathc; i-- > 0;) /* sorted: the last is the newest version */
+            if (executable(g.gl_pathv[i])) {
+                snprintf(out, cap, "%s", g.gl_pathv[i]);
+                globfree(&g);
+                return 0;
+            }
+        globfree(&g);
+    }
+    const char *home = getenv("CUDA_HOME");
+    char cand[1024];
+    if (home && *home) {
+        snprintf(cand, sizeof cand, "%s/bin/ncu", home);
+        if (executable(cand)) { snprintf(out, cap, "%s", cand); return 0; }
+    }
+    if (executable("/usr/local/cuda/bin/ncu")) { snprintf(out, cap, "/usr/local/cuda/bin/ncu"); return 0; }
+    return -1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static char *slurp_fd(int fd)
+{
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    if (lseek(fd, 0, SEEK_SET) < 0) { free(buf); return NULL; }
+    for (;;) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) { free(buf); return NULL; }
+            buf = nb;
+        }
+        ssize_t r = read(fd, buf + n, cap - n - 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        n += (size_t)r;
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+int cu_capture(char *const argv[], double timeout_s, char **output, int *status, ws_error *err)
+{
+    *output = NULL;
+    *status = -1;
+    const char *tmpdir = getenv("TMPDIR");
+    char tmpl[600];
+    snprintf(tmpl, sizeof tmpl, "%s/warpscope-capture-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        ws_error_set(err, tmpl, 0, 0, "cannot create a temporary file: %s", strerror(errno));
+        return -1;
+    }
+    unlink(tmpl); /* the open descriptor keeps it alive */
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        ws_error_set(err, argv[0], 0, 0, "fork failed: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0); /* own group: a timeout kills ncu and the program it runs */
+        dup2(fd, 1);
+        dup2(fd, 2);
+        close(fd);
+        execv(argv[0], argv);
+        fprintf(stderr, "warpscope: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    double t0 = now_s();
+    int st = 0;
+    bool killed = false;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) {
+            ws_error_set(err, argv[0], 0, 0, "waitpid failed: %s", strerror(errno));
+            close(fd);
+            return -1;
+        }
+        if (!killed && now_s() - t0 > timeout_s) {
+            kill(-pid, SIGKILL); /* the process group this function created */
+            killed = true;
+        }
+        struct timespec ts = {0, 20000000}; /* 20 ms */
+        nanosleep(&ts, NULL);
+    }
+    *output = slurp_fd(fd);
+    close(fd);
+    if (!*output) {
+        ws_error_set(err, argv[0], 0, 0, "out of memory reading the output of %s", argv[0]);
+        return -1;
+    }
+    if (killed) {
+        ws_error_set(err, argv[0], 0, 0, "%s ran longer than %.0f s and was stopped", argv[0], timeout_s);
+        *status = -1;
+        return 0;
+    }
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return 0;
+}
+
+static void keep_log(const char *text, char *path, size_t cap)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(path, cap, "%s/warpscope-ncu-%d.log", tmpdir && *tmpdir ? tmpdir : "/tmp", (int)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f) { snprintf(path, cap, "(could not be saved)"); return; }
+    fputs(text ? text : "", f);
+    fclose(f);
+}
+
+static double ncu_timeout(void)
+{
+    const char *e = getenv("WARPSCOPE_NCU_TIMEOUT");
+    double t = e && *e ? atof(e) : 0;
+    return t > 0 ? t : 300.0;
+}
+
+/* "ncu --version" -> "2025.3.1.0" (the word after "Version"), asked once per ncu. */
+static void ncu_version_uncached(const char *ncu, char *out, size_t cap);
+static void ncu_version(const char *ncu, char *out, size_t cap)
+{
+    static char cached_for[512] = "", cached[128] = "";
+    if (!strcmp(cached_for, ncu)) { snprintf(out, cap, "%s", cached); return; }
+    snprintf(cached_for, sizeof cached_for, "%s", ncu);
+    snprintf(cached, sizeof cached, "unknown");
+    ncu_version_uncached(ncu, cached, sizeof cached);
+    snprintf(out, cap, "%s", cached);
+}
+
+static void ncu_version_uncached(const char *ncu, char *out, size_t cap)
+{
+    snprintf(out, cap, "unknown");
+    char *argv[] = {(char *)ncu, "--version", NULL};
+    char *text = NULL;
+    int st = 0;
+    ws_error e;
+    if (cu_capture(argv, 60, &text, &st, &e) || !text) return;
+    char *v = strstr(text, "Version ");
+    if (v) {
+        v += 8;
+        v[strcspn(v, " \r\n")] = 0;
+        snprintf(out, cap, "%s", v);
+    }
+    free(text);
+}
+
+int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counters_info *info, ws_error *err)
+{
+    memset(c, 0, sizeof *c);
+    memset(info, 0, sizeof *info);
+    if (cu_ncu_find(info->ncu_path, sizeof info->ncu_path)) {
+        ws_error_set(err, "ncu", 0, 0,
+                     "Nsight Compute (ncu) not found: looked at $WARPSCOPE_NCU, PATH, /opt/nvidia/nsight-compute/*/ncu, "
+                     "$CUDA_HOME/bin and /usr/local/cuda/bin");
+        return -1;
+    }
+    ncu_version(info->ncu_path, info->ncu_version, sizeof info->ncu_version);
+    char self[1024];
+    ssize_t sn = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sn <= 0) {
+        ws_error_set(err, "ncu", 0, 0, "cannot find this program's path (/proc/self/exe): %s", strerror(errno));
+        return -1;
+    }
+    self[sn] = 0;
+
+    /* keep only metrics this ncu knows; a failed query keeps them all */
+    static char *query = NULL; /* asked once per process: check --all profiles many kernels */
+    static char query_ncu[512] = "";
+    int st = 0;
+    if (strcmp(query_ncu, info->ncu_path)) {
+        free(query);
+        query = NULL;
+        snprintf(query_ncu, sizeof query_ncu, "%s", info->ncu_path);
+        char *qargv[] = {info->ncu_path, "--query-metrics", NULL};
+        ws_error qerr;
+        if (cu_capture(qargv, 120, &query, &st, &qerr) || st != 0 || !query || !strstr(query, "__")) {
+            free(query);
+            query = NULL;
+        }
+    }
+    char list[8192] = "";
+    size_t ll = 0;
+    for (int i = 0; rq->metrics[i]; i++) {
+        info->requested++;
+        if (query && !cu_ncu_metric_listed(query, rq->metrics[i])) {
+            size_t nl = strlen(info->not_listed);
+            snprintf(info->not_listed + nl, sizeof info->not_listed - nl, "%s%s", nl ? ", " : "", rq->metrics[i]);
+            continue;
+        }
+        int w = snprintf(list + ll, sizeof list - ll, "%s%s", ll ? "," : "", rq->metrics[i]);
+        if (w < 0 || (size_t)w >= sizeof list - ll) break;
+        ll += (size_t)w;
+    }
+    if (!ll) {
+        ws_error_set(err, "ncu", 0, 0, "none of the requested metrics is known to %s", info->ncu_path);
+        return -1;
+    }
+
+    char regex[WS_NAME_MAX + 16];
+    snprintf(regex, sizeof regex, "regex:%s", rq->entry);
+    char *argv[64 + 2 * WS_MAX_PARAMS];
+    char dvals[WS_MAX_PARAMS][WS_NAME_MAX + 130];
+    int a = 0;
+    argv[a++] = info->ncu_path;
+    argv[a++] = "--csv";
+    argv[a++] = "--print-units";
+    argv[a++] = "base";
+    argv[a++] = "--clock-control";
+    argv[a++] = "none";
+    argv[a++] = "--metrics";
+    argv[a++] = list;
+    argv[a++] = "--kernel-name";
+    argv[a++] = regex;
+    argv[a++] = "--launch-count";
+    argv[a++] = "1";
+    argv[a++] = self;
+    argv[a++] = "gpu";
+    argv[a++] = (char *)rq->kernel_arg;
+    argv[a++] = "--profile-child";
+    for (int i = 0; rq->overrides && i < rq->overrides->n; i++) {
+        snprintf(dvals[i], sizeof dvals[i], "%s=%s", rq->overrides->name[i], rq->overrides->value[i]);
+        argv[a++] = "-D";
+        argv[a++] = dvals[i];
+    }
+    argv[a] = NULL;
+
+    char *out = NULL;
+    if (cu_capture(argv, ncu_timeout(), &out, &st, err)) return -1;
+    char logpath[700];
+    ws_error perr;
+    int prc = cu_ncu_parse(out, c, &perr);
+    if (prc || st != 0) {
+        keep_log(out, logpath, sizeof logpath);
+        if (prc)
+            ws_error_set(err, "ncu", 0, 0, "%s (exit status %d; full output in %s)", perr.msg, st, logpath);
+        else
+            ws_error_set(err, "ncu", 0, 0, "ncu exited with status %d%s%s (full output in %s)", st,
+                         c->tool_error[0] ? ": " : "", c->tool_error, logpath);
+        free(out);
+        return -1;
+    }
+    free(out);
+    info->collected = c->n;
+    return 0;
+}

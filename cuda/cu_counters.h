@@ -1,0 +1,50 @@
+/* cu_counters.h - hardware counters for one launch, read by re-running this
+ * same warpscope binary under Nsight Compute:
+ *   ncu --csv --print-units base --clock-control none --metrics <list>
+ *       --kernel-name regex:<entry> --launch-count 1
+ *       <self> gpu <kernel> --profile-child [-D N=V ...]
+ * The child only uploads the buffers and launches once; ncu replays that launch
+ * once per counter pass (restoring memory, flushing caches before each pass).
+ * Invariant: only metrics the present ncu lists are requested (one unknown name
+ * makes ncu collect nothing); the rest are reported as not collected. */
+#ifndef CU_COUNTERS_H
+#define CU_COUNTERS_H
+
+#include "../common/desc.h"
+#include "../common/ws_error.h"
+#include "ncu_csv.h"
+
+/* The metrics `check` compares (the names the simulator reports). NULL-terminated. */
+extern const char *const cu_default_metrics[];
+
+typedef struct {
+    const char *kernel_arg;        /* as the user typed it: "transpose_naive" or "k.cu:name" */
+    const ws_overrides *overrides; /* -D values, passed on to the child */
+    const char *entry;             /* __global__ name, for --kernel-name */
+    const char *const *metrics;    /* NULL-terminated */
+} cu_counters_request;
+
+typedef struct {
+    char ncu_path[512];
+    char ncu_version[128];         /* "2025.3.1.0" */
+    int requested, collected;
+    char not_listed[1024];         /* metrics dropped because this ncu does not know them */
+} cu_counters_info;
+
+/* Finds ncu: $WARPSCOPE_NCU, then ncu on PATH, then the newest
+ * /opt/nvidia/nsight-compute/<version>/ncu, then $CUDA_HOME/bin/ncu and
+ * /usr/local/cuda/bin/ncu. Returns 0 and the path, or -1. */
+int cu_ncu_find(char *out, size_t cap);
+
+/* Runs ncu as described above and parses its CSV. Returns 0, or -1 with err
+ * (ncu missing, ncu failed, no counters) and ncu's output kept in
+ * $TMPDIR/warpscope-ncu-<pid>.log for inspection. */
+int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counters_info *info, ws_error *err);
+
+/* Runs argv (argv[0] a path) with stdout and stderr captured together, in its
+ * own process group, killed (the group) after timeout_s. Returns 0 and the
+ * malloc'd output and exit status (-1 if killed by a signal), or -1 when it
+ * could not be started. */
+int cu_capture(char *const argv[], double timeout_s, char **output, int *status, ws_error *err);
+
+#endif

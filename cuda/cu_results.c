@@ -1,0 +1,282 @@
+/* cu_results.c - writing and rendering recorded GPU results (see cu_results.h). */
+#include "cu_results.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef WS_HAVE_CUDA
+#include <cuda.h> /* CUDA_VERSION: the toolkit headers this build used */
+#endif
+
+void cu_overrides_text(const ws_overrides *ov, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (int i = 0; ov && i < ov->n; i++) {
+        int k = snprintf(out + n, cap - n, "%s%s=%s", n ? " " : "", ov->name[i], ov->value[i]);
+        if (k < 0 || (size_t)k >= cap - n) return;
+        n += (size_t)k;
+    }
+}
+
+cJSON *cu_results_device_json(const cu_device_info *d, const char *ncu_version)
+{
+    cJSON *o = cJSON_CreateObject();
+    char buf[64];
+    cJSON_AddStringToObject(o, "name", d->name);
+    cJSON_AddStringToObject(o, "key", d->key);
+    snprintf(buf, sizeof buf, "%d.%d", d->cc_major, d->cc_minor);
+    cJSON_AddStringToObject(o, "compute_capability", buf);
+    cJSON_AddNumberToObject(o, "sm_count", d->sm_count);
+    cJSON_AddNumberToObject(o, "clock_mhz", d->clock_mhz);
+    cJSON_AddNumberToObject(o, "memory_clock_mhz", d->mem_clock_mhz);
+    cJSON_AddNumberToObject(o, "memory_bus_bits", d->bus_width_bits);
+    cJSON_AddNumberToObject(o, "l2_bytes", (double)d->l2_bytes);
+    cJSON_AddNumberToObject(o, "memory_bytes", (double)d->total_mem_bytes);
+    cJSON_AddBoolToObject(o, "ecc", d->ecc != 0);
+    cJSON_AddStringToObject(o, "driver", d->driver_version);
+    snprintf(buf, sizeof buf, "%d.%d", d->driver_api_version / 1000, d->driver_api_version % 1000 / 10);
+    cJSON_AddStringToObject(o, "driver_cuda_version", buf);
+#ifdef CUDA_VERSION
+    snprintf(buf, sizeof buf, "%d.%d", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+#else
+    snprintf(buf, sizeof buf, "none");
+#endif
+    cJSON_AddStringToObject(o, "toolkit_headers", buf);
+    cJSON_AddStringToObject(o, "ncu", ncu_version && *ncu_version ? ncu_version : "not used");
+    return o;
+}
+
+static cJSON *num_or_null(double v, bool has)
+{
+    return has && isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+cJSON *cu_results_run_json(const cu_result_run *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kernel", r->kernel);
+    cJSON_AddStringToObject(o, "file", r->file);
+    cJSON_AddStringToObject(o, "overrides", r->overrides);
+    cJSON *g = cJSON_AddArrayToObject(o, "grid"), *b = cJSON_AddArrayToObject(o, "block");
+    for (int i = 0; i < 3; i++) {
+        cJSON_AddItemToArray(g, cJSON_CreateNumber(r->grid[i]));
+        cJSON_AddItemToArray(b, cJSON_CreateNumber(r->block[i]));
+    }
+    cJSON_AddNumberToObject(o, "dynamic_shared_bytes", (double)r->shared_bytes);
+    cJSON_AddNumberToObject(o, "registers", r->attrs.num_regs);
+    cJSON_AddNumberToObject(o, "local_bytes", r->attrs.local_bytes);
+    cJSON_AddNumberToObject(o, "static_shared_bytes", r->attrs.static_shared_bytes);
+    cJSON_AddItemToObject(o, "output_ok", r->output_ok < 0 ? cJSON_CreateNull() : cJSON_CreateBool(r->output_ok));
+    cJSON_AddStringToObject(o, "output", r->output);
+    if (r->timed) {
+        const cu_timing *t = &r->timing;
+        cJSON *tj = cJSON_AddObjectToObject(o, "time");
+        cJSON_AddNumberToObject(tj, "median_ms", t->median_ms);
+        cJSON_AddNumberToObject(tj, "min_ms", t->min_ms);
+        cJSON_AddNumberToObject(tj, "max_ms", t->max_ms);
+        cJSON_AddNumberToObject(tj, "reps", t->reps);
+        cJSON_AddNumberToObject(tj, "l2_flush_bytes", (double)t->flush_bytes);
+        cJSON_AddNumberToObject(o, "bytes_moved", (double)t->bytes_moved);
+        cJSON_AddNumberToObject(o, "bandwidth_gbs", t->bandwidth_gbs);
+        cJSON *c = cJSON_AddObjectToObject(o, "copy_ceiling");
+        cJSON_AddNumberToObject(c, "bytes", (double)t->copy_bytes);
+        cJSON_AddNumberToObject(c, "median_ms", t->copy_median_ms);
+        cJSON_AddNumberToObject(c, "gbs", t->copy_gbs);
+        cJSON_AddItemToObject(o, "percent_of_copy",
+                              num_or_null(100.0 * t->bandwidth_gbs / t->copy_gbs, t->copy_gbs > 0));
+    }
+    if (r->counters_note[0]) cJSON_AddStringToObject(o, "counters_note", r->counters_note);
+    cJSON *rows = cJSON_AddArrayToObject(o, "counters");
+    for (int i = 0; i < r->nrows; i++) {
+        const chk_row *w = &r->rows[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "metric", w->metric);
+        cJSON_AddStringToObject(x, "class", chk_class_name(w->cls));
+        cJSON_AddItemToObject(x, "sim", num_or_null(w->sim, w->has_sim));
+        cJSON_AddItemToObject(x, "gpu", num_or_null(w->gpu, w->has_gpu));
+        cJSON_AddItemToObject(x, "ratio", num_or_null(w->ratio, w->has_sim && w->has_gpu));
+        cJSON_AddStringToObject(x, "verdict", w->verdict == CHK_AGREE ? "agree"
+                                            : w->verdict == CHK_DIFFER ? "differs"
+                                            : w->verdict == CHK_MISSING ? "missing" : "not judged");
+        if (w->cause[0]) cJSON_AddStringToObject(x, "cause", w->cause);
+        if (w->verdict == CHK_DIFFER) cJSON_AddBoolToObject(x, "explained", w->explained);
+        cJSON_AddItemToArray(rows, x);
+    }
+    return o;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    long n;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1))) {
+        if (fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+        else buf[n] = 0;
+    }
+    fclose(f);
+    return buf;
+}
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static bool same_run(const cJSON *a, const cJSON *b)
+{
+    return !strcmp(jstr(a, "kernel"), jstr(b, "kernel")) && !strcmp(jstr(a, "file"), jstr(b, "file")) &&
+           !strcmp(jstr(a, "overrides"), jstr(b, "overrides"));
+}
+
+int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *all = cJSON_CreateArray();
+    char *old = read_all(path);
+    if (old) {
+        cJSON *prev = cJSON_Parse(old);
+        cJSON *prev_dev = cJSON_GetObjectItemCaseSensitive(prev, "device");
+        if (prev && !strcmp(jstr(prev_dev, "key"), jstr(device, "key"))) {
+            const cJSON *r;
+            cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(prev, "runs")) {
+                bool replaced = false;
+                const cJSON *n;
+                cJSON_ArrayForEach(n, runs) if (same_run(r, n)) replaced = true;
+                if (!replaced) cJSON_AddItemToArray(all, cJSON_Duplicate(r, 1));
+            }
+        }
+        cJSON_Delete(prev);
+        free(old);
+    }
+    const cJSON *n;
+    cJSON_ArrayForEach(n, runs) cJSON_AddItemToArray(all, cJSON_Duplicate(n, 1));
+    char date[64];
+    time_t now = time(NULL);
+    struct tm tmv;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
+    cJSON_AddItemToObject(root, "device", cJSON_Duplicate(device, 1));
+    cJSON_AddStringToObject(root, "date", date);
+    cJSON_AddStringToObject(root, "recorded_by", "warpscope check --record");
+    cJSON_AddItemToObject(root, "runs", all);
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        ws_error_set(err, path, 0, 0, "out of memory formatting the results");
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0) {
+        if (f) fclose(f);
+        free(text);
+        ws_error_set(err, path, 0, 0, "cannot write the results file");
+        return -1;
+    }
+    free(text);
+    if (fclose(f)) {
+        ws_error_set(err, path, 0, 0, "cannot write the results file");
+        return -1;
+    }
+    return 0;
+}
+
+static double jnum(const cJSON *o, const char *k, bool *ok)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    if (ok) *ok = cJSON_IsNumber(v);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
+{
+    char *text = read_all(json_path);
+    if (!text) {
+        ws_error_set(err, json_path, 0, 0, "cannot read the results file");
+        return -1;
+    }
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    if (!root) {
+        ws_error_set(err, json_path, 0, 0, "not valid JSON near: %.40s", cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "?");
+        return -1;
+    }
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+    fprintf(out, "# warpscope check on %s\n\n", jstr(dev, "name"));
+    fprintf(out, "Recorded %s by `warpscope check --record`; this file is generated from `%s` by "
+                 "`warpscope check --markdown %s`.\n\n", jstr(root, "date"), json_path, json_path);
+    fprintf(out, "Device: %s, compute capability %s, %.0f SMs, %.0f MHz, L2 %.0f bytes, ECC %s. Driver %s "
+                 "(CUDA %s); toolkit headers %s; Nsight Compute %s.\n\n",
+            jstr(dev, "name"), jstr(dev, "compute_capability"), jnum(dev, "sm_count", NULL), jnum(dev, "clock_mhz", NULL),
+            jnum(dev, "l2_bytes", NULL), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(dev, "ecc")) ? "on" : "off",
+            jstr(dev, "driver"), jstr(dev, "driver_cuda_version"), jstr(dev, "toolkit_headers"), jstr(dev, "ncu"));
+    fprintf(out, "## Time and bandwidth\n\nMedian of the timed repetitions, L2 flushed before each; bandwidth = the "
+                 "description's bytes / median (GB = 1e9); the ceiling is cuMemcpyDtoD in the same run "
+                 "(2 x bytes / time).\n\n");
+    fprintf(out, "| kernel | -D | median ms | min-max ms | GB/s | copy GB/s | %% of copy | output | regs | local B |\n");
+    fprintf(out, "|---|---|---:|---:|---:|---:|---:|---|---:|---:|\n");
+    int agree[CHK_NCLASSES] = {0}, judged[CHK_NCLASSES] = {0};
+    const cJSON *r;
+    cJSON_ArrayForEach(r, runs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "time");
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "copy_ceiling");
+        const cJSON *ok = cJSON_GetObjectItemCaseSensitive(r, "output_ok");
+        bool has_pct;
+        double pct = jnum(r, "percent_of_copy", &has_pct);
+        fprintf(out, "| %s | %s |", jstr(r, "kernel"), jstr(r, "overrides"));
+        if (t) fprintf(out, " %.4f | %.4f-%.4f | %.1f | %.1f |", jnum(t, "median_ms", NULL), jnum(t, "min_ms", NULL),
+                       jnum(t, "max_ms", NULL), jnum(r, "bandwidth_gbs", NULL), jnum(c, "gbs", NULL));
+        else fprintf(out, " - | - | - | - |");
+        if (has_pct) fprintf(out, " %.1f%% |", pct);
+        else fprintf(out, " - |");
+        fprintf(out, " %s | %.0f | %.0f |\n", cJSON_IsTrue(ok) ? "ok" : cJSON_IsFalse(ok) ? "**MISMATCH**" : "not checked",
+                jnum(r, "registers", NULL), jnum(r, "local_bytes", NULL));
+        const cJSON *x;
+        cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, "counters")) {
+            const char *v = jstr(x, "verdict"), *cls = jstr(x, "class");
+            for (int k = 0; k < CHK_NCLASSES; k++)
+                if (!strcmp(cls, chk_class_name((chk_class)k)) && (!strcmp(v, "agree") || !strcmp(v, "differs"))) {
+                    judged[k]++;
+                    if (!strcmp(v, "agree")) agree[k]++;
+                }
+        }
+    }
+    fprintf(out, "\n## Agreement of simulator and hardware counters, per class\n\n| class | tolerance | agree | of | rate |\n"
+                 "|---|---|---:|---:|---:|\n");
+    for (int k = 0; k < CHK_NCLASSES; k++) {
+        if (k == CHK_INFO) continue;
+        fprintf(out, "| %s | %s | %d | %d | ", chk_class_name((chk_class)k), chk_class_tolerance((chk_class)k), agree[k],
+                judged[k]);
+        if (judged[k]) fprintf(out, "%.0f%% |\n", 100.0 * agree[k] / judged[k]);
+        else fprintf(out, "- |\n");
+    }
+    fprintf(out, "\n## Every disagreement\n\n| kernel | -D | metric | class | sim | gpu | ratio | cause |\n"
+                 "|---|---|---|---|---:|---:|---:|---|\n");
+    int nd = 0;
+    cJSON_ArrayForEach(r, runs) {
+        const cJSON *x;
+        cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, "counters")) {
+            if (strcmp(jstr(x, "verdict"), "differs")) continue;
+            bool hs, hg, hr;
+            double s = jnum(x, "sim", &hs), g = jnum(x, "gpu", &hg), q = jnum(x, "ratio", &hr);
+            fprintf(out, "| %s | %s | `%s` | %s | %.6g | %.6g | ", jstr(r, "kernel"), jstr(r, "overrides"),
+                    jstr(x, "metric"), jstr(x, "class"), s, g);
+            if (hr) fprintf(out, "%.3f", q);
+            else fprintf(out, "-");
+            fprintf(out, " | %s |\n", jstr(x, "cause"));
+            nd++;
+        }
+        if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, "output_ok")))
+            fprintf(out, "| %s | %s | output | exact | | | | %s |\n", jstr(r, "kernel"), jstr(r, "overrides"),
+                    jstr(r, "output")), nd++;
+    }
+    if (!nd) fprintf(out, "| (none) | | | | | | | |\n");
+    cJSON_Delete(root);
+    return 0;
+}

@@ -1,0 +1,420 @@
+/* cu_sass.c - static memory-access summaries of PTX and SASS, and the cause
+ * sentence `check` prints when they differ (see cu_sass.h).
+ * Both readers are line scanners over tool output, deliberately forgiving:
+ * an opcode they do not know is simply not a memory access. */
+#include "cu_sass.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cu_counters.h"
+
+static const int widths[CU_NWIDTHS] = {1, 2, 4, 8, 16};
+
+int cu_width_index(int bytes)
+{
+    for (int i = 0; i < CU_NWIDTHS; i++)
+        if (widths[i] == bytes) return i;
+    return -1;
+}
+
+int cu_summary_total(const cu_access_summary *s, cu_space sp, cu_op op)
+{
+    int t = 0;
+    for (int w = 0; w < CU_NWIDTHS; w++) t += s->count[sp][op][w];
+    return t;
+}
+
+/* ---- SASS ---------------------------------------------------------------- */
+
+typedef struct { const char *opcode; cu_space sp; cu_op op; } sass_kind;
+static const sass_kind sass_kinds[] = {
+    {"LDG", CU_SP_GLOBAL, CU_OP_LD}, {"LDGSTS", CU_SP_GLOBAL, CU_OP_LD}, {"STG", CU_SP_GLOBAL, CU_OP_ST},
+    {"ATOMG", CU_SP_GLOBAL, CU_OP_ATOM}, {"REDG", CU_SP_GLOBAL, CU_OP_ATOM}, {"RED", CU_SP_GLOBAL, CU_OP_ATOM},
+    {"LDS", CU_SP_SHARED, CU_OP_LD}, {"LDSM", CU_SP_SHARED, CU_OP_LD}, {"STS", CU_SP_SHARED, CU_OP_ST},
+    {"ATOMS", CU_SP_SHARED, CU_OP_ATOM}, {"LDL", CU_SP_LOCAL, CU_OP_LD}, {"STL", CU_SP_LOCAL, CU_OP_ST},
+    {"LD", CU_SP_GENERIC, CU_OP_LD}, {"ST", CU_SP_GENERIC, CU_OP_ST}, {"ATOM", CU_SP_GENERIC, CU_OP_ATOM},
+};
+
+/* Width from SASS modifiers: .128 .64 .32 .U8 .S8 .U16 .S16 .F64; 4 bytes otherwise. */
+static int sass_width(const char *mods)
+{
+    int w = 4;
+    char tok[32];
+    while (*mods) {
+        size_t n = strcspn(mods, ".");
+        if (n && n < sizeof tok) {
+            memcpy(tok, mods, n);
+            tok[n] = 0;
+            if (!strcmp(tok, "128")) w = 16;
+            else if (!strcmp(tok, "64") || !strcmp(tok, "F64") || !strcmp(tok, "S64") || !strcmp(tok, "U64")) w = 8;
+            else if (!strcmp(tok, "U8") || !strcmp(tok, "S8")) w = 1;
+            else if (!strcmp(tok, "U16") || !strcmp(tok, "S16")) w = 2;
+        }
+        mods += n;
+        if (*mods == '.') mods++;
+    }
+    return w;
+}
+
+static const char *line_end(const char *p) { const char *e = strchr(p, '\n'); return e ? e : p + strlen(p); }
+
+void cu_sass_summarize(const char *sass, const char *name, cu_access_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!sass || !name) return;
+    size_t nl = strlen(name);
+    const char *body = NULL;
+    for (const char *p = strstr(sass, "Function : "); p; p = strstr(p + 1, "Function : ")) {
+        const char *q = p + strlen("Function : ");
+        const char *e = line_end(q);
+        while (e > q && isspace((unsigned char)e[-1])) e--;
+        if ((size_t)(e - q) == nl && !strncmp(q, name, nl)) { body = line_end(q); break; }
+    }
+    if (!body) return;
+    s->found = true;
+    const char *stop = strstr(body, "Function : ");
+    for (const char *p = body; *p && (!stop || p < stop);) {
+        const char *e = line_end(p);
+        // an instruction line: "/*00b0*/  @!P0 LDS.128 R4, [R0] ;" (address comment, predicate, opcode)
+        const char *c = strstr(p, "/*");
+        if (c && c < e && isxdigit((unsigned char)c[2])) {
+            const char *q = c + 2;
+            while (q < e && isxdigit((unsigned char)*q)) q++;
+            if (q + 1 < e && q[0] == '*' && q[1] == '/') {
+                q += 2;
+                while (q < e && (*q == ' ' || *q == '\t' || *q == '{')) q++;
+                if (*q == '@') { while (q < e && !isspace((unsigned char)*q)) q++; while (q < e && isspace((unsigned char)*q)) q++; }
+                char opc[64];
+                size_t n = 0;
+                while (q < e && !isspace((unsigned char)*q) && *q != ';' && n + 1 < sizeof opc) opc[n++] = *q++;
+                opc[n] = 0;
+                size_t bl = strcspn(opc, ".");
+                for (size_t k = 0; k < sizeof sass_kinds / sizeof sass_kinds[0]; k++) {
+                    if (strlen(sass_kinds[k].opcode) == bl && !strncmp(opc, sass_kinds[k].opcode, bl)) {
+                        int wi = cu_width_index(sass_width(opc + bl));
+                        if (wi >= 0) s->count[sass_kinds[k].sp][sass_kinds[k].op][wi]++;
+                        break;
+                    }
+                }
+            }
+        }
+        p = *e ? e + 1 : e;
+    }
+}
+
+/* ---- PTX ----------------------------------------------------------------- */
+
+static int ptx_type_bytes(const char *t)
+{
+    if (!strcmp(t, "pred")) return 1;
+    if (!strcmp(t, "f16x2") || !strcmp(t, "bf16x2")) return 4;
+    if ((t[0] == 'b' || t[0] == 's' || t[0] == 'u' || t[0] == 'f') && isdigit((unsigned char)t[1])) {
+        int bits = atoi(t + 1);
+        return bits >= 8 ? bits / 8 : 0;
+    }
+    if (!strncmp(t, "bf16", 4)) return 2;
+    return 0;
+}
+
+static void ptx_statement(const char *st, size_t len, cu_access_summary *s)
+{
+    char buf[256];
+    if (len >= sizeof buf) len = sizeof buf - 1;
+    memcpy(buf, st, len);
+    buf[len] = 0;
+    char *p = buf;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p == '@') { while (*p && !isspace((unsigned char)*p)) p++; while (isspace((unsigned char)*p)) p++; }
+    char *end = p;
+    while (*end && !isspace((unsigned char)*end)) end++;
+    *end = 0;
+    /* p = "ld.global.v4.f32" */
+    char *save = NULL;
+    char *tok = strtok_r(p, ".", &save);
+    if (!tok) return;
+    cu_op op;
+    if (!strcmp(tok, "ld") || !strcmp(tok, "ldu")) op = CU_OP_LD;
+    else if (!strcmp(tok, "st")) op = CU_OP_ST;
+    else if (!strcmp(tok, "atom") || !strcmp(tok, "red")) op = CU_OP_ATOM;
+    else return;
+    cu_space sp = CU_SP_GENERIC;
+    int vec = 1, bytes = 0;
+    while ((tok = strtok_r(NULL, ".", &save))) {
+        if (!strcmp(tok, "global")) sp = CU_SP_GLOBAL;
+        else if (!strncmp(tok, "shared", 6)) sp = CU_SP_SHARED;
+        else if (!strcmp(tok, "local")) sp = CU_SP_LOCAL;
+        else if (!strcmp(tok, "param") || !strcmp(tok, "const") || !strcmp(tok, "tex")) return;
+        else if (!strcmp(tok, "v2")) vec = 2;
+        else if (!strcmp(tok, "v4")) vec = 4;
+        else if (ptx_type_bytes(tok)) bytes = ptx_type_bytes(tok); /* the last type wins: atom.add.f32 */
+    }
+    int wi = cu_width_index(bytes * vec);
+    if (wi >= 0) s->count[sp][op][wi]++;
+}
+
+void cu_ptx_summarize(const char *ptx, const char *name, cu_access_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!ptx || !name) return;
+    size_t nl = strlen(name);
+    const char *open = NULL;
+    for (const char *p = strstr(ptx, name); p; p = strstr(p + 1, name)) {
+        char after = p[nl];
+        if (p > ptx && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '$')) continue;
+        if (!(after == '(' || isspace((unsigned char)after))) continue;
+        const char *ls = p;
+        while (ls > ptx && ls[-1] != '\n') ls--;
+        char head[256];
+        size_t hl = (size_t)(p - ls) < sizeof head - 1 ? (size_t)(p - ls) : sizeof head - 1;
+        memcpy(head, ls, hl);
+        head[hl] = 0;
+        if (!strstr(head, ".entry") && !strstr(head, ".func")) continue;
+        open = strchr(p, '{');
+        break;
+    }
+    if (!open) return;
+    s->found = true;
+    int depth = 0, vec_depth = 0;
+    const char *stmt = open;
+    for (const char *p = open; *p; p++) {
+        if (*p == '/' && p[1] == '/') { /* comment to end of line */
+            const char *e = line_end(p);
+            if (stmt == p) stmt = e;
+            p = *e ? e : e - 1;
+            stmt = p + 1;
+            continue;
+        }
+        if (*p == '{') {
+            /* a block brace opens a statement; "{%f1, %f2}" inside one is a vector operand */
+            const char *k = stmt;
+            while (k < p && isspace((unsigned char)*k)) k++;
+            if (k == p) { depth++; stmt = p + 1; } else vec_depth++;
+            continue;
+        }
+        if (*p == '}') {
+            if (vec_depth) { vec_depth--; continue; }
+            if (--depth == 0) break;
+            stmt = p + 1;
+            continue;
+        }
+        if (*p == ';') {
+            const char *a = stmt;
+            while (a < p && isspace((unsigned char)*a)) a++;
+            /* labels ("$L__BB0_2:") precede an instruction on the same statement */
+            const char *colon = memchr(a, ':', (size_t)(p - a));
+            if (colon && colon[1] != ':' && (colon == a || colon[-1] != ':')) {
+                bool label = true;
+                for (const char *k = a; k < colon; k++)
+                    if (!(isalnum((unsigned char)*k) || *k == '_' || *k == '$')) label = false;
+                if (label) a = colon + 1;
+            }
+            ptx_statement(a, (size_t)(p - a), s);
+            stmt = p + 1;
+        }
+    }
+}
+
+/* ---- tools ---------------------------------------------------------------- */
+
+static int find_tool(const char *name, char *out, size_t cap)
+{
+    const char *path = getenv("PATH");
+    char cand[1024];
+    if (path) {
+        char *copy = strdup(path), *save = NULL;
+        for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
+            snprintf(cand, sizeof cand, "%s/%s", *d ? d : ".", name);
+            if (access(cand, X_OK) == 0) { snprintf(out, cap, "%s", cand); free(copy); return 0; }
+        }
+        free(copy);
+    }
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home) {
+        snprintf(cand, sizeof cand, "%s/bin/%s", home, name);
+        if (access(cand, X_OK) == 0) { snprintf(out, cap, "%s", cand); return 0; }
+    }
+    snprintf(cand, sizeof cand, "/usr/local/cuda/bin/%s", name);
+    if (access(cand, X_OK) == 0) { snprintf(out, cap, "%s", cand); return 0; }
+    return -1;
+}
+
+char *cu_sass_dump(const char *ptx, const char *arch, char **ptxas_info, ws_error *err)
+{
+    if (ptxas_info) *ptxas_info = NULL;
+    char ptxas[1024], cuobjdump[1024];
+    if (find_tool("ptxas", ptxas, sizeof ptxas)) {
+        ws_error_set(err, "sass", 0, 0, "ptxas not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
+        return NULL;
+    }
+    if (find_tool("cuobjdump", cuobjdump, sizeof cuobjdump)) {
+        ws_error_set(err, "sass", 0, 0, "cuobjdump not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
+        return NULL;
+    }
+    const char *tmpdir = getenv("TMPDIR");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/warpscope-sass-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(dir)) {
+        ws_error_set(err, dir, 0, 0, "cannot create a temporary directory");
+        return NULL;
+    }
+    char ptx_path[700], cubin_path[700];
+    snprintf(ptx_path, sizeof ptx_path, "%s/k.ptx", dir);
+    snprintf(cubin_path, sizeof cubin_path, "%s/k.cubin", dir);
+    char *sass = NULL, *out = NULL;
+    int st = 0;
+    FILE *f = fopen(ptx_path, "w");
+    if (!f || fputs(ptx, f) < 0) {
+        if (f) fclose(f);
+        ws_error_set(err, ptx_path, 0, 0, "cannot write the PTX for ptxas");
+        goto done;
+    }
+    fclose(f);
+    char archopt[32];
+    snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+    char *pargv[] = {ptxas, "-v", archopt, "-o", cubin_path, ptx_path, NULL};
+    if (cu_capture(pargv, 300, &out, &st, err)) goto done;
+    if (st != 0) {
+        ws_error_set(err, "ptxas", 0, 0, "ptxas %s failed (status %d): %.300s", archopt, st, out ? out : "");
+        free(out);
+        goto done;
+    }
+    if (ptxas_info) *ptxas_info = out;
+    else free(out);
+    char *cargv[] = {cuobjdump, "-sass", cubin_path, NULL};
+    if (cu_capture(cargv, 300, &sass, &st, err)) goto done;
+    if (st != 0 || !strstr(sass, "Function")) {
+        ws_error_set(err, "cuobjdump", 0, 0, "cuobjdump -sass failed (status %d): %.300s", st, sass ? sass : "");
+        free(sass);
+        sass = NULL;
+    }
+done:
+    unlink(cubin_path);
+    unlink(ptx_path);
+    rmdir(dir);
+    return sass;
+}
+
+/* ---- causes --------------------------------------------------------------- */
+
+bool cu_metric_space(const char *m, cu_space *sp, cu_op *op)
+{
+    static const struct { const char *a, *b; cu_space sp; cu_op op; } map[] = {
+        {"global_op_ld", "op_global_ld", CU_SP_GLOBAL, CU_OP_LD},
+        {"global_op_st", "op_global_st", CU_SP_GLOBAL, CU_OP_ST},
+        {"global_op_atom", "op_global_atom", CU_SP_GLOBAL, CU_OP_ATOM},
+        {"global_op_red", "op_global_red", CU_SP_GLOBAL, CU_OP_ATOM},
+        {"local_op_ld", "op_local_ld", CU_SP_LOCAL, CU_OP_LD},
+        {"local_op_st", "op_local_st", CU_SP_LOCAL, CU_OP_ST},
+        {"shared_op_ld", "op_shared_ld", CU_SP_SHARED, CU_OP_LD},
+        {"shared_op_st", "op_shared_st", CU_SP_SHARED, CU_OP_ST},
+        {"shared_op_atom", "op_shared_atom", CU_SP_SHARED, CU_OP_ATOM},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strstr(m, map[i].a) || strstr(m, map[i].b)) {
+            *sp = map[i].sp;
+            *op = map[i].op;
+            return true;
+        }
+    return false;
+}
+
+static const char *sass_mnemonic(cu_space sp, cu_op op)
+{
+    static const char *names[CU_SP_COUNT][CU_OP_COUNT] = {
+        {"LDG", "STG", "ATOMG/REDG"}, {"LDS", "STS", "ATOMS"}, {"LDL", "STL", "-"}, {"LD", "ST", "ATOM"}};
+    return names[sp][op];
+}
+
+static const char *ptx_mnemonic(cu_space sp, cu_op op)
+{
+    static const char *names[CU_SP_COUNT][CU_OP_COUNT] = {{"ld.global", "st.global", "atom/red.global"},
+                                                          {"ld.shared", "st.shared", "atom.shared"},
+                                                          {"ld.local", "st.local", "-"},
+                                                          {"ld", "st", "atom"}};
+    return names[sp][op];
+}
+
+/* "1 LDS.128" / "4 ld.shared of 4 B, 1 ld.shared of 8 B" */
+static void describe(const cu_access_summary *s, cu_space sp, cu_op op, bool sass, char *out, size_t cap)
+{
+    static const char *suffix[CU_NWIDTHS] = {".U8", ".U16", "", ".64", ".128"};
+    size_t n = 0;
+    out[0] = 0;
+    for (int w = 0; w < CU_NWIDTHS; w++) {
+        int c = s->count[sp][op][w];
+        if (!c) continue;
+        int k;
+        if (sass) k = snprintf(out + n, cap - n, "%s%d %s%s", n ? ", " : "", c, sass_mnemonic(sp, op), suffix[w]);
+        else k = snprintf(out + n, cap - n, "%s%d %s of %d B", n ? ", " : "", c, ptx_mnemonic(sp, op), widths[w]);
+        if (k < 0 || (size_t)k >= cap - n) return;
+        n += (size_t)k;
+    }
+    if (!n) snprintf(out, cap, "no %s", sass ? sass_mnemonic(sp, op) : ptx_mnemonic(sp, op));
+}
+
+static int max_width(const cu_access_summary *s, cu_space sp, cu_op op)
+{
+    int m = 0;
+    for (int w = 0; w < CU_NWIDTHS; w++)
+        if (s->count[sp][op][w]) m = widths[w];
+    return m;
+}
+
+bool cu_sass_cause(const char *metric, const cu_access_summary *ptx, const cu_access_summary *sass, char *out,
+                   size_t cap)
+{
+    snprintf(out, cap, "unexplained");
+    cu_space sp;
+    cu_op op;
+    if (!ptx || !sass || !ptx->found || !sass->found || !cu_metric_space(metric, &sp, &op)) return false;
+    char a[256], b[256];
+    if (sp == CU_SP_LOCAL) {
+        int pl = cu_summary_total(ptx, sp, CU_OP_LD), ps = cu_summary_total(ptx, sp, CU_OP_ST);
+        int sl = cu_summary_total(sass, sp, CU_OP_LD), ss = cu_summary_total(sass, sp, CU_OP_ST);
+        if (pl + ps == 0 && sl + ss > 0) {
+            snprintf(out, cap,
+                     "local memory the PTX does not have: the machine code has %d LDL and %d STL (register spills or a "
+                     "stack frame added by ptxas)", sl, ss);
+            return true;
+        }
+        if (pl + ps > 0 && sl + ss == 0) {
+            snprintf(out, cap,
+                     "ptxas kept the PTX's local array in registers: the PTX has %d ld.local and %d st.local, the "
+                     "machine code no LDL/STL", pl, ps);
+            return true;
+        }
+    }
+    if (!memcmp(ptx->count[sp][op], sass->count[sp][op], sizeof ptx->count[sp][op])) {
+        int pg = cu_summary_total(ptx, CU_SP_GENERIC, op), sg = cu_summary_total(sass, CU_SP_GENERIC, op);
+        if (pg != sg) {
+            snprintf(out, cap,
+                     "generic-address accesses: the PTX has %d generic %s, the machine code %d %s; the hardware "
+                     "counts generic accesses by the space they reach at run time", pg, ptx_mnemonic(CU_SP_GENERIC, op),
+                     sg, sass_mnemonic(CU_SP_GENERIC, op));
+            return true;
+        }
+        return false;
+    }
+    describe(sass, sp, op, true, a, sizeof a);
+    describe(ptx, sp, op, false, b, sizeof b);
+    int tp = cu_summary_total(ptx, sp, op), ts = cu_summary_total(sass, sp, op);
+    const char *why;
+    if (ts < tp && max_width(sass, sp, op) > max_width(ptx, sp, op))
+        why = "ptxas merged narrow accesses into wider ones, so the hardware executes fewer, wider instructions than "
+              "the PTX the simulator runs";
+    else if (ts > tp && max_width(sass, sp, op) < max_width(ptx, sp, op))
+        why = "ptxas split wide accesses into narrower ones";
+    else if (ts < tp)
+        why = "ptxas removed accesses (redundant loads kept in registers, or code it proved dead)";
+    else if (ts > tp)
+        why = "ptxas added accesses (unrolled or duplicated code)";
+    else
+        why = "ptxas changed the access widths";
+    snprintf(out, cap, "the machine code has %s where the PTX has %s: %s", a, b, why);
+    return true;
+}

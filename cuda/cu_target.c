@@ -1,0 +1,38 @@
+/* cu_target.c - kernel name -> resolved launch + PTX + entry (see cu_target.h). */
+#include "cu_target.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/commands.h"
+#include "cu_ptx.h"
+
+int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int cc_major, int cc_minor,
+                   cu_target *t, ws_error *err)
+{
+    memset(t, 0, sizeof *t);
+    if (ws_catalog_resolve(c, arg, &t->file, &t->desc, &t->owned, err)) return WS_EXIT_USAGE;
+    if (ws_desc_resolve(t->desc, ov, &t->launch, err)) goto usage;
+    t->ptx = cu_ptx_text(t->file, cc_major, cc_minor, t->ptx_how, sizeof t->ptx_how, err);
+    if (!t->ptx) goto usage;
+    t->module = ptx_parse(t->file->path, t->ptx, err);
+    if (!t->module) goto usage;
+    t->fn = ptx_find_function(t->module, t->desc->entry);
+    if (!t->fn || !t->fn->is_entry) {
+        ws_error_set(err, t->file->path, t->desc->line, 0, "kernel '%s': the PTX has no .entry named '%s'%s",
+                     t->desc->name, t->desc->entry, t->fn ? " (it is a .func)" : "");
+        goto usage;
+    }
+    return 0;
+usage:
+    cu_target_close(t);
+    return WS_EXIT_USAGE;
+}
+
+void cu_target_close(cu_target *t)
+{
+    if (t->module) ptx_free(t->module);
+    free(t->ptx);
+    if (t->owned) ws_desc_free(t->owned);
+    memset(t, 0, sizeof *t);
+}

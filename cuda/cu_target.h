@@ -1,0 +1,30 @@
+/* cu_target.h - one kernel made ready for both backends: its description
+ * resolved with the -D overrides, its PTX text (the same text for the JIT and
+ * the simulator) parsed, its entry function found.
+ * Invariant: an open target's fn belongs to its module and matches desc->entry. */
+#ifndef CU_TARGET_H
+#define CU_TARGET_H
+
+#include "../common/catalog.h"
+#include "../common/desc.h"
+#include "../sim/ptx.h"
+
+typedef struct {
+    const ws_desc_file *file;
+    const ws_kernel_desc *desc;
+    ws_desc_file *owned;       /* a file outside the catalog, freed on close */
+    ws_launch launch;
+    char *ptx;                 /* PTX text */
+    char ptx_how[700];         /* where it came from */
+    ptx_module *module;
+    const ptx_function *fn;
+} cu_target;
+
+/* Resolves kernel argument `arg` in catalog c for a device of compute
+ * capability cc (0.0 = any). Returns 0, WS_EXIT_USAGE for a bad kernel name,
+ * description or PTX, or WS_EXIT_INTERNAL, with err set. */
+int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int cc_major, int cc_minor,
+                   cu_target *t, ws_error *err);
+void cu_target_close(cu_target *t);
+
+#endif

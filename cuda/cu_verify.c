@@ -1,0 +1,49 @@
+/* cu_verify.c - output comparison between GPU and simulator (see cu_verify.h). */
+#include "cu_verify.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/buffers.h"
+
+int cu_verify_outputs(const ws_launch *L, void *const *got, void *const *want, ws_error *err)
+{
+    for (int i = 0; i < L->nbuffers; i++) {
+        const ws_buffer *b = &L->buffers[i];
+        if (!b->output || !b->bytes) continue;
+        int64_t k = ws_buffer_compare(b, got[i], want[i], NULL, NULL);
+        if (k < 0) continue;
+        char g[64], w[64], where[96], tol[48];
+        ws_buffer_format_scalar(b, got[i], (uint64_t)k, g, sizeof g);
+        ws_buffer_format_scalar(b, want[i], (uint64_t)k, w, sizeof w);
+        int lanes = ws_type_lanes(b->type);
+        if (lanes > 1)
+            snprintf(where, sizeof where, "index %lld (element %lld, lane %d)", (long long)k, (long long)(k / lanes),
+                     (int)(k % lanes));
+        else
+            snprintf(where, sizeof where, "index %lld", (long long)k);
+        if (b->tol > 0) snprintf(tol, sizeof tol, "tolerance %g relative", b->tol);
+        else snprintf(tol, sizeof tol, "bit-exact");
+        const char *file = L->desc && L->desc->file ? L->desc->file : "gpu";
+        int line = L->desc ? L->desc->line : 0;
+        ws_error_set(err, file, line, 0, "output '%s' differs from the simulator at %s: GPU %s, simulator %s (%s)",
+                     b->name, where, g, w, tol);
+        return 1;
+    }
+    return 0;
+}
+
+int cu_verify_simulate(const ptx_module *m, const ptx_function *fn, const ws_launch *L, ws_mem_listener listener,
+                       void *listener_ctx, ws_sim_result *res, ws_error *err)
+{
+    ws_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.module = m;
+    cfg.fn = fn;
+    cfg.launch = L;
+    cfg.source_file = L->desc ? L->desc->file : NULL;
+    cfg.listener = listener;
+    cfg.listener_ctx = listener_ctx;
+    memset(res, 0, sizeof *res);
+    return ws_sim_run(&cfg, res, err);
+}

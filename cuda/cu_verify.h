@@ -1,0 +1,23 @@
+/* cu_verify.h - the GPU's outputs against the simulator's functional result
+ * for the same launch and the same initial contents.
+ * Invariant: a mismatch message names the buffer, the first differing index
+ * and both values, as text that round-trips the stored bits. */
+#ifndef CU_VERIFY_H
+#define CU_VERIFY_H
+
+#include "../common/desc.h"
+#include "../common/ws_error.h"
+#include "../sim/interp.h"
+
+/* Compares every output buffer of L: got[i] (GPU) with want[i] (simulator),
+ * with the buffer's tolerance (ws_buffer_compare). Returns 0 when all agree,
+ * 1 on the first mismatch with err describing it, e.g.
+ * "output 'out' differs from the simulator at index 33 (element 33): GPU 1, simulator 32 (bit-exact)". */
+int cu_verify_outputs(const ws_launch *L, void *const *got, void *const *want, ws_error *err);
+
+/* Runs the simulator for L on module/fn (listener may be NULL) and leaves the
+ * final buffers in res. Returns 0, or the ws_sim_run failure with err set. */
+int cu_verify_simulate(const ptx_module *m, const ptx_function *fn, const ws_launch *L, ws_mem_listener listener,
+                       void *listener_ctx, ws_sim_result *res, ws_error *err);
+
+#endif

@@ -1,0 +1,168 @@
+/* test_cuda_check.c - the comparison logic of `warpscope check`: metric
+ * classes, tolerances, verdicts, causes and the pass/fail rule. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "../cuda/check_compare.h"
+
+static void test_metric_names_fall_into_their_classes(void **state)
+{
+    (void)state;
+    assert_int_equal(chk_classify("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), CHK_EXACT);
+    assert_int_equal(chk_classify("l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"), CHK_EXACT);
+    assert_int_equal(chk_classify("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), CHK_EXACT);
+    assert_int_equal(chk_classify("smsp__sass_inst_executed_op_shared_st.sum"), CHK_EXACT);
+    assert_int_equal(chk_classify("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"), CHK_CACHE);
+    assert_int_equal(chk_classify("l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"), CHK_CACHE);
+    assert_int_equal(chk_classify("lts__t_sectors_srcunit_tex_op_read.sum"), CHK_CACHE);
+    assert_int_equal(chk_classify("dram__bytes_write.sum"), CHK_CACHE);
+    assert_int_equal(chk_classify("sm__warps_active.avg.pct_of_peak_sustained_active"), CHK_CACHE);
+    assert_int_equal(chk_classify("gpu__time_duration.sum"), CHK_TIME);
+    assert_int_equal(chk_classify("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), CHK_BOUND);
+    assert_int_equal(chk_classify("launch__registers_per_thread"), CHK_INFO);
+}
+
+static void test_exact_counters_must_be_equal(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", true, 131072, true, 131072);
+    assert_int_equal(r.verdict, CHK_AGREE);
+    assert_true(r.ratio == 1.0);
+    chk_row_set(&r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", true, 131072, true, 131073);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+    assert_string_equal(r.cause, "unexplained");
+    assert_true(chk_fails(&r, 1));
+    chk_row_set(&r, "smsp__sass_inst_executed_op_shared_ld.sum", true, 0, true, 0);
+    assert_int_equal(r.verdict, CHK_AGREE);
+    assert_true(r.ratio == 1.0);
+    chk_row_set(&r, "smsp__sass_inst_executed_op_shared_ld.sum", true, 0, true, 8);
+    assert_true(isinf(r.ratio));
+}
+
+/* 10% of the GPU's value: 1,000,000 sectors tolerate 100,000 (+64 background). */
+static void test_cache_counters_tolerate_ten_percent_plus_background(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "lts__t_sectors_srcunit_tex_op_read.sum", true, 1100064, true, 1000000);
+    assert_int_equal(r.verdict, CHK_AGREE);
+    chk_row_set(&r, "lts__t_sectors_srcunit_tex_op_read.sum", true, 1100065, true, 1000000);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+    assert_false(chk_fails(&r, 1)); /* modelled counters never fail a check */
+    /* a launch that moves almost nothing still shows a few KB of DRAM traffic under ncu;
+     * 80,000 B against 0 exceeds 10% of 80,000 + 65,536 = 73,536 */
+    chk_row_set(&r, "dram__bytes_read.sum", true, 0, true, 4352);
+    assert_int_equal(r.verdict, CHK_AGREE);
+    chk_row_set(&r, "dram__bytes_read.sum", true, 0, true, 80000);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+    /* percentages: points, not relative */
+    chk_row_set(&r, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", true, 0, true, 9.5);
+    assert_int_equal(r.verdict, CHK_AGREE);
+    chk_row_set(&r, "sm__warps_active.avg.pct_of_peak_sustained_active", true, 100, true, 87.93);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+}
+
+static void test_time_tolerates_twenty_five_percent_of_the_measurement(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "gpu__time_duration.sum", true, 12.5, true, 10.0);
+    assert_int_equal(r.verdict, CHK_AGREE);
+    assert_true(fabs(r.ratio - 0.8) < 1e-12);
+    chk_row_set(&r, "gpu__time_duration.sum", true, 12.6, true, 10.0);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+    chk_row_set(&r, "gpu__time_duration.sum", true, 7.5, true, 10.0);
+    assert_int_equal(r.verdict, CHK_AGREE);
+}
+
+static void test_missing_values_are_reported_not_judged(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", true, 5, false, 0);
+    assert_int_equal(r.verdict, CHK_MISSING);
+    assert_false(chk_fails(&r, 1));
+    assert_non_null(strstr(r.cause, "not collected"));
+    chk_row_set(&r, "launch__registers_per_thread", true, 16, true, 24);
+    assert_int_equal(r.verdict, CHK_UNJUDGED);
+}
+
+static void test_extra_hardware_bank_conflicts_are_explained_by_arbitration(void **state)
+{
+    (void)state;
+    chk_row rows[2];
+    chk_row_set(&rows[0], "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", true, 0, true, 37);
+    chk_row_set(&rows[1], "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", true, 40, true, 2);
+    chk_explain(rows, 2, NULL, NULL);
+    assert_int_equal(rows[0].verdict, CHK_DIFFER);
+    assert_true(rows[0].explained);
+    assert_non_null(strstr(rows[0].cause, "arbitration"));
+    assert_false(rows[1].explained); /* fewer than the true count: no known reason */
+    assert_string_equal(rows[1].cause, "unexplained");
+    assert_false(chk_fails(rows, 2));
+}
+
+/* The simulator executes four 4-byte shared loads per thread; the machine code
+ * one LDS.128. A warp's four LDS.32 take 4 wavefronts, its one LDS.128 also 4
+ * (quarter-warps), but the instruction count is 4x smaller on the GPU. */
+static void test_exact_difference_names_the_sass_cause(void **state)
+{
+    (void)state;
+    cu_access_summary ptx, sass;
+    memset(&ptx, 0, sizeof ptx);
+    memset(&sass, 0, sizeof sass);
+    ptx.found = sass.found = true;
+    ptx.count[CU_SP_SHARED][CU_OP_LD][cu_width_index(4)] = 4;
+    sass.count[CU_SP_SHARED][CU_OP_LD][cu_width_index(16)] = 1;
+    chk_row rows[2];
+    double warps = 1024;
+    chk_row_set(&rows[0], "smsp__sass_inst_executed_op_shared_ld.sum", true, 4 * warps, true, warps);
+    chk_row_set(&rows[1], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", true, 1, true, 2);
+    chk_explain(rows, 2, &ptx, &sass);
+    assert_true(rows[0].explained);
+    assert_non_null(strstr(rows[0].cause, "LDS.128"));
+    assert_false(rows[1].explained);
+    assert_string_equal(rows[1].cause, "unexplained");
+    assert_true(chk_fails(rows, 2)); /* explained or not, an exact difference fails the check */
+}
+
+static void test_tally_counts_agreement_per_class(void **state)
+{
+    (void)state;
+    chk_row rows[5];
+    chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", true, 4, true, 4);
+    chk_row_set(&rows[1], "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", true, 4, true, 5);
+    chk_row_set(&rows[2], "dram__bytes_read.sum", true, 1e6, true, 1.05e6);
+    chk_row_set(&rows[3], "gpu__time_duration.sum", false, 0, true, 10);
+    chk_row_set(&rows[4], "launch__registers_per_thread", true, 1, true, 2);
+    int agree[CHK_NCLASSES], judged[CHK_NCLASSES];
+    chk_tally(rows, 5, agree, judged);
+    assert_int_equal(judged[CHK_EXACT], 2);
+    assert_int_equal(agree[CHK_EXACT], 1);
+    assert_int_equal(judged[CHK_CACHE], 1);
+    assert_int_equal(agree[CHK_CACHE], 1);
+    assert_int_equal(judged[CHK_TIME], 0);
+    assert_int_equal(judged[CHK_INFO], 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_metric_names_fall_into_their_classes),
+        cmocka_unit_test(test_exact_counters_must_be_equal),
+        cmocka_unit_test(test_cache_counters_tolerate_ten_percent_plus_background),
+        cmocka_unit_test(test_time_tolerates_twenty_five_percent_of_the_measurement),
+        cmocka_unit_test(test_missing_values_are_reported_not_judged),
+        cmocka_unit_test(test_extra_hardware_bank_conflicts_are_explained_by_arbitration),
+        cmocka_unit_test(test_exact_difference_names_the_sass_cause),
+        cmocka_unit_test(test_tally_counts_agreement_per_class),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,168 @@
+/* test_cuda_params.c - the kernel parameter buffer: described arguments
+ * converted to the PTX parameter types at the PTX offsets, with range checks. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../cuda/cu_params.h"
+
+/* transpose(float *in, float *out, int W, float scale, unsigned short tag, double d):
+ * PTX packs params by alignment: u64@0, u64@8, s32@16, f32@20, u16@24, f64@32 -> 40 bytes. */
+typedef struct {
+    ptx_function fn;
+    ptx_symbol syms[6];
+    int idx[6];
+    ws_launch L;
+} fixture;
+
+static void add_param(fixture *f, const char *name, ptx_type t, uint64_t size, uint64_t off)
+{
+    int i = f->fn.nparams++;
+    ptx_symbol *s = &f->syms[i];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->kind = PTX_SYM_PARAM;
+    s->space = PTX_SPACE_PARAM;
+    s->type = t;
+    s->size = size;
+    s->offset = off;
+    f->idx[i] = i;
+}
+
+static void make(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->fn.name, sizeof f->fn.name, "_Z9transposePfS_iftd");
+    f->fn.is_entry = true;
+    f->fn.syms = f->syms;
+    f->fn.param_syms = f->idx;
+    add_param(f, "p0", PTX_T_U64, 8, 0);
+    add_param(f, "p1", PTX_T_U64, 8, 8);
+    add_param(f, "p2", PTX_T_S32, 4, 16);
+    add_param(f, "p3", PTX_T_F32, 4, 20);
+    add_param(f, "p4", PTX_T_U16, 2, 24);
+    add_param(f, "p5", PTX_T_F64, 8, 32);
+    f->fn.nsyms = 6;
+    f->fn.param_bytes = 40;
+    ws_launch *L = &f->L;
+    L->nbuffers = 2;
+    snprintf(L->buffers[0].name, sizeof L->buffers[0].name, "in");
+    snprintf(L->buffers[1].name, sizeof L->buffers[1].name, "out");
+    L->nargs = 6;
+    L->args[0] = (ws_arg){WS_ARG_BUFFER, 0, 0, 0};
+    L->args[1] = (ws_arg){WS_ARG_BUFFER, 1, 0, 0};
+    L->args[2] = (ws_arg){WS_ARG_INT, -1, -1024, 0};
+    L->args[3] = (ws_arg){WS_ARG_FLOAT, -1, 0, 2.5};
+    L->args[4] = (ws_arg){WS_ARG_INT, -1, 65535, 0};
+    L->args[5] = (ws_arg){WS_ARG_INT, -1, 3, 0};
+}
+
+static const uint64_t addr[2] = {0x7f0000001000ull, 0x7f0000200000ull};
+
+static void test_arguments_land_at_ptx_offsets_in_little_endian(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f);
+    uint8_t buf[64];
+    size_t off[6];
+    ws_error err;
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, off, &err), 0);
+    assert_int_equal(off[0], 0);
+    assert_int_equal(off[2], 16);
+    assert_int_equal(off[5], 32);
+    uint64_t p;
+    memcpy(&p, buf + 8, 8);
+    assert_true(p == addr[1]);
+    assert_int_equal(buf[0], 0x00); /* lowest byte first: 0x...1000 */
+    assert_int_equal(buf[1], 0x10);
+    int32_t w;
+    memcpy(&w, buf + 16, 4);
+    assert_int_equal(w, -1024);
+    float s;
+    memcpy(&s, buf + 20, 4);
+    assert_true(s == 2.5f);
+    assert_int_equal(buf[24], 0xff);
+    assert_int_equal(buf[25], 0xff);
+    double d;
+    memcpy(&d, buf + 32, 8);
+    assert_true(d == 3.0); /* an integer expression passed to a double parameter converts */
+    for (int i = 26; i < 32; i++) assert_int_equal(buf[i], 0); /* padding is zero */
+}
+
+static void test_value_too_wide_for_its_parameter_is_an_error(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f);
+    uint8_t buf[64];
+    ws_error err;
+    f.L.args[4].ivalue = 65536; /* u16 holds 0..65535 */
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "argument 5 (65536) does not fit parameter 5"));
+    assert_non_null(strstr(err.msg, ".u16"));
+    make(&f);
+    f.L.args[2].ivalue = 5000000000ll; /* beyond s32 */
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    make(&f);
+    f.L.args[2].ivalue = -2147483648ll; /* s32 minimum fits */
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), 0);
+    make(&f);
+    f.L.args[4].ivalue = -1; /* C++ wraps -1 into an unsigned parameter */
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), 0);
+    assert_int_equal(buf[24], 0xff);
+}
+
+static void test_kinds_that_cannot_convert_are_errors(void **state)
+{
+    (void)state;
+    fixture f;
+    uint8_t buf[64];
+    ws_error err;
+    make(&f);
+    f.L.args[2] = (ws_arg){WS_ARG_BUFFER, 0, 0, 0}; /* a pointer into an int */
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "buffer 'in'"));
+    make(&f);
+    f.L.args[2] = (ws_arg){WS_ARG_FLOAT, -1, 0, 1.5}; /* a float literal into an int */
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    make(&f);
+    f.L.args[3].fvalue = 1e300; /* overflows f32 */
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "overflows"));
+}
+
+static void test_argument_count_and_struct_parameters_are_checked(void **state)
+{
+    (void)state;
+    fixture f;
+    uint8_t buf[64];
+    ws_error err;
+    make(&f);
+    f.L.nargs = 5;
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "passes 5 arguments"));
+    assert_non_null(strstr(err.msg, "takes 6"));
+    make(&f);
+    f.syms[5].type = PTX_T_B8; /* .param .align 8 .b8 p5[8]: a struct by value */
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "struct or array"));
+    make(&f);
+    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, 32, NULL, &err), -1); /* 40 bytes needed */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_arguments_land_at_ptx_offsets_in_little_endian),
+        cmocka_unit_test(test_value_too_wide_for_its_parameter_is_an_error),
+        cmocka_unit_test(test_kinds_that_cannot_convert_are_errors),
+        cmocka_unit_test(test_argument_count_and_struct_parameters_are_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
