@@ -7,7 +7,7 @@
  * at the numbers `warpscope sim` reports; steps are kept only for the chosen blocks. */
 #include "viz_record.h"
 
-#include <cJSON.h>
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
