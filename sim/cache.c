@@ -1,0 +1,421 @@
+/* cache.c - L1/L2/DRAM model (the rules and assumptions are in cache.h).
+ * One sectored set-associative LRU structure serves both levels; lines carry a
+ * 4-bit valid mask and a 4-bit dirty mask (a dirty-but-invalid sector is a
+ * partial write kept without its other bytes, possible only when ECC is off). */
+#include "cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SECTORS_PER_LINE 4
+#define INFLIGHT_SLOTS 1024 /* per SM, direct-mapped by sector */
+
+typedef struct {
+    uint64_t tag;    /* line number + 1; 0 = empty */
+    uint64_t stamp;  /* last use, for LRU */
+    uint8_t valid;   /* sector bits */
+    uint8_t dirty;
+    uint32_t wmask[4]; /* L2: bytes written so far of a dirty sector that is not valid */
+} cline;
+
+typedef struct {
+    uint32_t nsets, ways;
+    uint64_t clock;
+    cline *lines;    /* nsets * ways */
+} scache;
+
+typedef struct {
+    uint64_t sector; /* sector number + 1; 0 = empty */
+    uint64_t expiry; /* outstanding while the SM's instruction count < expiry */
+} inflight;
+
+typedef struct {
+    scache l1;
+    uint64_t now;    /* memory instructions seen by this SM */
+    inflight *mshr;  /* INFLIGHT_SLOTS */
+} sm_state;
+
+struct ws_cache {
+    ws_cache_config cfg;
+    scache l2;
+    sm_state **sms;  /* lazily created */
+    ws_cache_totals t;
+    int finished;
+};
+
+const char *ws_sector_outcome_name(ws_sector_outcome o)
+{
+    switch (o) {
+    case WS_SECT_L1_HIT: return "L1 hit";
+    case WS_SECT_MERGED: return "merged miss";
+    case WS_SECT_L2_HIT: return "L2 hit";
+    case WS_SECT_DRAM: return "DRAM";
+    case WS_SECT_WRITE: return "write";
+    default: return "none";
+    }
+}
+
+void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uint32_t l1_bytes)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->sm_count = dev->sm_count;
+    cfg->l1_bytes = l1_bytes;
+    cfg->l2_bytes = dev->l2_bytes;
+    cfg->dram_fetch_bytes = dev->dram_fetch_bytes;
+    cfg->ecc = dev->ecc;
+    cfg->inflight_window = 8;
+}
+
+static int scache_init(scache *s, uint64_t bytes, int ways)
+{
+    memset(s, 0, sizeof *s);
+    uint64_t nlines = bytes / WS_LINE_BYTES;
+    if (!nlines)
+        return 0; /* no cache: every lookup misses, nothing allocates */
+    if (ways <= 0)
+        ways = 16;
+    if ((uint64_t)ways > nlines)
+        ways = (int)nlines;
+    s->ways = (uint32_t)ways;
+    s->nsets = (uint32_t)(nlines / (uint64_t)ways);
+    s->lines = calloc((size_t)s->nsets * s->ways, sizeof *s->lines);
+    return s->lines ? 0 : -1;
+}
+
+static cline *scache_set(scache *s, uint64_t line)
+{
+    uint64_t h = line ^ (line >> 17) ^ (line >> 29);
+    return &s->lines[(size_t)(h % s->nsets) * s->ways];
+}
+
+/* The line holding `line`, or NULL. Touches LRU when found and touch != 0. */
+static cline *scache_find(scache *s, uint64_t line, int touch)
+{
+    if (!s->nsets)
+        return NULL;
+    cline *set = scache_set(s, line);
+    for (uint32_t i = 0; i < s->ways; i++)
+        if (set[i].tag == line + 1) {
+            if (touch)
+                set[i].stamp = ++s->clock;
+            return &set[i];
+        }
+    return NULL;
+}
+
+/* Allocates `line` (must be absent) evicting the LRU way; *victim gets a copy of
+ * what was evicted (tag 0 when the way was empty). NULL when the cache has no lines. */
+static cline *scache_alloc(scache *s, uint64_t line, cline *victim)
+{
+    memset(victim, 0, sizeof *victim);
+    if (!s->nsets)
+        return NULL;
+    cline *set = scache_set(s, line);
+    cline *v = &set[0];
+    for (uint32_t i = 0; i < s->ways; i++) {
+        if (!set[i].tag) {
+            v = &set[i];
+            break;
+        }
+        if (set[i].stamp < v->stamp)
+            v = &set[i];
+    }
+    *victim = *v;
+    memset(v, 0, sizeof *v);
+    v->tag = line + 1;
+    v->stamp = ++s->clock;
+    return v;
+}
+
+ws_cache *ws_cache_new(const ws_cache_config *cfg)
+{
+    if (cfg->sm_count <= 0 || cfg->sm_count > 4096)
+        return NULL;
+    if (cfg->dram_fetch_bytes != 32 && cfg->dram_fetch_bytes != 64 && cfg->dram_fetch_bytes != 128)
+        return NULL;
+    ws_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->cfg = *cfg;
+    c->sms = calloc((size_t)cfg->sm_count, sizeof *c->sms);
+    if (!c->sms || scache_init(&c->l2, cfg->l2_bytes, cfg->l2_ways)) {
+        ws_cache_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void ws_cache_free(ws_cache *c)
+{
+    if (!c)
+        return;
+    if (c->sms)
+        for (int i = 0; i < c->cfg.sm_count; i++)
+            if (c->sms[i]) {
+                free(c->sms[i]->l1.lines);
+                free(c->sms[i]->mshr);
+                free(c->sms[i]);
+            }
+    free(c->sms);
+    free(c->l2.lines);
+    free(c);
+}
+
+static sm_state *get_sm(ws_cache *c, int sm)
+{
+    if (c->sms[sm])
+        return c->sms[sm];
+    sm_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->mshr = calloc(INFLIGHT_SLOTS, sizeof *s->mshr);
+    if (!s->mshr || scache_init(&s->l1, c->cfg.l1_bytes, c->cfg.l1_ways)) {
+        free(s->mshr);
+        free(s->l1.lines);
+        free(s);
+        return NULL;
+    }
+    c->sms[sm] = s;
+    return s;
+}
+
+static inflight *mshr_slot(sm_state *s, uint64_t sector_no)
+{
+    return &s->mshr[(sector_no ^ (sector_no >> 10)) % INFLIGHT_SLOTS];
+}
+
+static int mshr_outstanding(sm_state *s, uint64_t sector_no)
+{
+    inflight *f = mshr_slot(s, sector_no);
+    return f->sector == sector_no + 1 && s->now < f->expiry;
+}
+
+static void mshr_add(ws_cache *c, sm_state *s, uint64_t sector_no)
+{
+    inflight *f = mshr_slot(s, sector_no);
+    f->sector = sector_no + 1;
+    f->expiry = s->now + (uint64_t)c->cfg.inflight_window;
+}
+
+/* Finds or allocates an L2 line, counting write-backs of an evicted victim. */
+static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
+{
+    cline *l = scache_find(&c->l2, line, 1);
+    if (l)
+        return l;
+    cline v;
+    l = scache_alloc(&c->l2, line, &v);
+    /* write-back: every dirty sector; one only partly written (never filled) must be
+     * read first when ECC is on, to recompute the sector's check bits */
+    uint64_t wb = (uint64_t)__builtin_popcount(v.dirty) * WS_SECTOR_BYTES;
+    out->dram_write_bytes += wb;
+    c->t.dram_write_bytes += wb;
+    if (c->cfg.ecc) {
+        uint64_t rd = (uint64_t)__builtin_popcount(v.dirty & (uint8_t)~v.valid) * WS_SECTOR_BYTES;
+        out->dram_read_bytes += rd;
+        out->ecc_read_bytes += rd;
+        c->t.dram_read_bytes += rd;
+        c->t.ecc_read_bytes += rd;
+    }
+    return l;
+}
+
+/* Reads the sectors in `want` (bits of one line) through L2: counts hits and
+ * misses, fetches the missing ones from DRAM at the fetch granularity.
+ * Returns the mask of sectors that missed. With no L2 every sector misses. */
+static uint8_t l2_read(ws_cache *c, uint64_t line, uint8_t want, ws_cache_access *out)
+{
+    cline *l = l2_line(c, line, out);
+    uint8_t have = l ? l->valid : 0;
+    uint8_t miss = want & (uint8_t)~have;
+    int nmiss = __builtin_popcount(miss);
+    out->l2_hit_sectors += __builtin_popcount(want) - nmiss;
+    out->l2_miss_sectors += nmiss;
+    if (!miss)
+        return 0;
+    uint8_t fetch = 0;
+    int per = c->cfg.dram_fetch_bytes / WS_SECTOR_BYTES; /* 1, 2 or 4 sectors per fetch */
+    uint8_t block = (uint8_t)((1u << per) - 1);
+    for (int s = 0; s < SECTORS_PER_LINE; s++)
+        if (miss >> s & 1)
+            fetch |= (uint8_t)(block << (s / per * per));
+    fetch &= (uint8_t)~have;
+    uint64_t bytes = (uint64_t)__builtin_popcount(fetch) * WS_SECTOR_BYTES;
+    out->dram_read_bytes += bytes;
+    c->t.dram_fill_bytes += bytes;
+    c->t.dram_read_bytes += bytes;
+    if (l) {
+        l->valid |= fetch;
+        for (int s = 0; s < SECTORS_PER_LINE; s++)
+            if (fetch >> s & 1)
+                l->wmask[s] = 0; /* partial writes merge into the fetched sector */
+    }
+    return miss;
+}
+
+/* Writes one sector (byte mask `bytes`) into L2. */
+static void l2_write(ws_cache *c, uint64_t line, int sec, uint32_t bytes, ws_cache_access *out)
+{
+    cline *l = l2_line(c, line, out);
+    uint8_t bit = (uint8_t)(1u << sec);
+    if (!l) { /* no L2: the write goes straight to DRAM */
+        out->dram_write_bytes += WS_SECTOR_BYTES;
+        c->t.dram_write_bytes += WS_SECTOR_BYTES;
+        return;
+    }
+    if (!(l->valid & bit)) {
+        l->wmask[sec] |= bytes;
+        if (l->wmask[sec] == 0xFFFFFFFFu) { /* written whole: no DRAM read ever needed */
+            l->valid |= bit;
+            l->wmask[sec] = 0;
+        }
+    }
+    l->dirty |= bit;
+}
+
+static int is_allocating_load(const ws_mem_event *ev)
+{
+    if (ev->space == WS_SPACE_LOCAL)
+        return 1;
+    return ev->cache != WS_CACHE_CG && ev->cache != WS_CACHE_CS && ev->cache != WS_CACHE_CV;
+}
+
+int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
+                          ws_cache_access *out)
+{
+    memset(out, 0, sizeof *out);
+    if (sm < 0 || sm >= c->cfg.sm_count)
+        return -1;
+    if (ev->space != WS_SPACE_GLOBAL && ev->space != WS_SPACE_LOCAL)
+        return -1;
+    sm_state *s = get_sm(c, sm);
+    if (!s)
+        return -1;
+    s->now++;
+    int local = ev->space == WS_SPACE_LOCAL;
+    int n = co->nentries;
+
+    /* Entries are sorted by request then address: walk them one 128-B line
+     * (within one request) at a time; that group is one L2 request. */
+    for (int i = 0; i < n;) {
+        uint64_t line = co->entries[i].sector / WS_LINE_BYTES;
+        int req = co->entries[i].request;
+        int j = i;
+        while (j < n && co->entries[j].request == req && co->entries[j].sector / WS_LINE_BYTES == line)
+            j++;
+
+        if (ev->op == WS_MEM_LOAD) {
+            int alloc = is_allocating_load(ev);
+            cline *l1 = alloc ? scache_find(&s->l1, line, 1) : NULL;
+            uint8_t to_l2 = 0;
+            for (int k = i; k < j; k++) {
+                int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
+                uint64_t sector_no = co->entries[k].sector / WS_SECTOR_BYTES;
+                if (l1 && (l1->valid >> sec & 1)) {
+                    out->outcome[k] = WS_SECT_L1_HIT;
+                    out->l1_hit_sectors++;
+                    continue;
+                }
+                out->l1_miss_sectors++;
+                if (!alloc && mshr_outstanding(s, sector_no)) {
+                    out->outcome[k] = WS_SECT_MERGED;
+                    out->merged_sectors++;
+                    continue;
+                }
+                to_l2 |= (uint8_t)(1u << sec);
+                mshr_add(c, s, sector_no);
+            }
+            if (to_l2) {
+                out->l2_requests++;
+                out->l2_sectors += __builtin_popcount(to_l2);
+                uint8_t miss = l2_read(c, line, to_l2, out);
+                for (int k = i; k < j; k++) {
+                    int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
+                    if (to_l2 >> sec & 1)
+                        out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
+                }
+                if (alloc) {
+                    if (!l1) {
+                        cline v;
+                        l1 = scache_alloc(&s->l1, line, &v); /* L1 is write-through: never dirty */
+                    }
+                    if (l1)
+                        l1->valid |= to_l2;
+                }
+            }
+        } else if (ev->op == WS_MEM_STORE) {
+            cline *l1 = scache_find(&s->l1, line, 0);
+            out->l2_requests++;
+            for (int k = i; k < j; k++) {
+                const ws_sector_entry *e = &co->entries[k];
+                int sec = (int)(e->sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
+                uint8_t bit = (uint8_t)(1u << sec);
+                if (local && e->byte_mask == 0xFFFFFFFFu) {
+                    if (!l1) {
+                        cline v;
+                        l1 = scache_alloc(&s->l1, line, &v);
+                    }
+                    if (l1)
+                        l1->valid |= bit;
+                }
+                /* a present sector is updated in place; an absent one stays absent */
+                out->outcome[k] = WS_SECT_WRITE;
+                out->l2_sectors++;
+                l2_write(c, line, sec, e->byte_mask, out);
+            }
+        } else { /* atomic or reduction: read-modify-write at L2 */
+            uint8_t want = 0;
+            for (int k = i; k < j; k++)
+                want |= (uint8_t)(1u << (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES));
+            cline *l1 = scache_find(&s->l1, line, 0);
+            if (l1)
+                l1->valid &= (uint8_t)~want; /* L1 copies of atomically updated data are stale */
+            out->l2_requests++;
+            out->l2_sectors += __builtin_popcount(want);
+            uint8_t miss = l2_read(c, line, want, out);
+            cline *l2 = scache_find(&c->l2, line, 0);
+            if (l2)
+                l2->dirty |= want;
+            for (int k = i; k < j; k++) {
+                int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
+                out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
+            }
+        }
+        i = j;
+    }
+
+    ws_cache_totals *t = &c->t;
+    t->merged_sectors += (uint64_t)out->merged_sectors;
+    if (ev->op == WS_MEM_LOAD) {
+        if (local) {
+            t->l1_local_ld_hit += (uint64_t)out->l1_hit_sectors;
+            t->l1_local_ld_miss += (uint64_t)out->l1_miss_sectors;
+        } else {
+            t->l1_global_ld_hit += (uint64_t)out->l1_hit_sectors;
+            t->l1_global_ld_miss += (uint64_t)out->l1_miss_sectors;
+        }
+        t->l2_read_requests += (uint64_t)out->l2_requests;
+        t->l2_read_sectors += (uint64_t)out->l2_sectors;
+        t->l2_read_hit_sectors += (uint64_t)out->l2_hit_sectors;
+        t->l2_read_miss_sectors += (uint64_t)out->l2_miss_sectors;
+    } else if (ev->op == WS_MEM_STORE) {
+        t->l2_write_requests += (uint64_t)out->l2_requests;
+        t->l2_write_sectors += (uint64_t)out->l2_sectors;
+    } else {
+        t->l2_atom_requests += (uint64_t)out->l2_requests;
+        t->l2_atom_sectors += (uint64_t)out->l2_sectors;
+    }
+    return 0;
+}
+
+void ws_cache_finish(ws_cache *c)
+{
+    if (c->finished)
+        return;
+    c->finished = 1;
+    uint64_t n = (uint64_t)c->l2.nsets * c->l2.ways;
+    for (uint64_t i = 0; i < n; i++)
+        c->t.dirty_at_end_bytes += (uint64_t)__builtin_popcount(c->l2.lines[i].dirty) * WS_SECTOR_BYTES;
+}
+
+const ws_cache_totals *ws_cache_get_totals(const ws_cache *c) { return &c->t; }

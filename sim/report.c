@@ -1,0 +1,499 @@
+/* report.c - formats one simulated launch (or two side by side) as text, JSON or
+ * CSV. Numbers come only from memstats / occupancy / timing (see report.h). */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__has_include)
+#if __has_include(<cjson/cJSON.h>)
+#include <cjson/cJSON.h>
+#define WS_REPORT_JSON 1
+#endif
+#endif
+
+static double ratio(double a, double b) { return b ? a / b : 0; }
+
+/* Text of source line n (1-based) into buf, trimmed; "" when unknown. */
+static void source_line(const char *text, int n, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    if (!text || n <= 0)
+        return;
+    const char *p = text;
+    for (int i = 1; i < n && *p; i++) {
+        p = strchr(p, '\n');
+        if (!p)
+            return;
+        p++;
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t len = strcspn(p, "\n");
+    while (len && (p[len - 1] == ' ' || p[len - 1] == '\r' || p[len - 1] == '\t'))
+        len--;
+    if (len >= cap)
+        len = cap - 1;
+    memcpy(buf, p, len);
+    buf[len] = 0;
+}
+
+static const char *space_short(ws_space s)
+{
+    switch (s) {
+    case WS_SPACE_GLOBAL: return "global";
+    case WS_SPACE_SHARED: return "shared";
+    case WS_SPACE_LOCAL: return "local";
+    case WS_SPACE_CONST: return "const";
+    default: return "param";
+    }
+}
+
+static const char *op_short(ws_mem_op o)
+{
+    switch (o) {
+    case WS_MEM_LOAD: return "ld";
+    case WS_MEM_STORE: return "st";
+    case WS_MEM_ATOMIC: return "atom";
+    default: return "red";
+    }
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+    const ws_line_row *x = a, *y = b;
+    if (x->line != y->line)
+        return (x->line > y->line) - (x->line < y->line);
+    if (x->space != y->space) /* global, shared, local: the order event.h lists them */
+        return (x->space > y->space) - (x->space < y->space);
+    return (x->op > y->op) - (x->op < y->op);
+}
+
+int ws_report_lines(const ws_report *r, ws_line_row **rows)
+{
+    int n = ws_memstats_ninsns(r->ms);
+    ws_line_row *out = calloc((size_t)(n ? n : 1), sizeof *out);
+    if (!out)
+        return -1;
+    int nrows = 0;
+    for (int pc = 0; pc < n; pc++) {
+        const ws_pc_stats *p = ws_memstats_pc(r->ms, pc);
+        if (!p->used || p->space == WS_SPACE_CONST || p->space == WS_SPACE_PARAM)
+            continue;
+        ws_line_row *row = NULL;
+        for (int i = 0; i < nrows && !row; i++)
+            if (out[i].line == p->src_line && out[i].space == p->space && out[i].op == p->op)
+                row = &out[i];
+        if (!row) {
+            row = &out[nrows++];
+            row->line = p->src_line;
+            row->space = p->space;
+            row->op = p->op;
+        }
+        row->nmem++;
+        row->executions += p->executions;
+        if (p->space == WS_SPACE_SHARED) {
+            row->shared_insts += p->executions;
+            row->wavefronts += p->wavefronts;
+            row->ideal_wavefronts += p->ideal_wavefronts;
+            row->ncu_conflicts += p->ncu_conflicts;
+        } else {
+            row->requests += p->requests;
+            row->sectors += p->sectors;
+            row->ideal_sectors += p->ideal_sectors;
+            if (p->op == WS_MEM_LOAD) {
+                row->l1_hits += p->l1_hit_sectors;
+                row->l1_lookups += p->l1_hit_sectors + p->l1_miss_sectors;
+            }
+        }
+        char k[32];
+        snprintf(k, sizeof k, "%s%s.%s.%d", row->kinds[0] ? " " : "", op_short(p->op), space_short(p->space), p->width);
+        if (!strstr(row->kinds, k + (row->kinds[0] ? 1 : 0)) && strlen(row->kinds) + strlen(k) < sizeof row->kinds)
+            strcat(row->kinds, k);
+    }
+    for (int i = 0; i < nrows; i++) {
+        ws_line_row *row = &out[i];
+        if (row->sectors > WS_REPORT_POOR_RATIO * (double)row->ideal_sectors) {
+            row->poor = true;
+            snprintf(row->flag, sizeof row->flag, "uncoalesced: x%.1f sectors",
+                     ratio((double)row->sectors, (double)row->ideal_sectors));
+        } else if (row->wavefronts > WS_REPORT_POOR_RATIO * (double)row->ideal_wavefronts) {
+            row->poor = true;
+            snprintf(row->flag, sizeof row->flag, "bank conflicts: x%.1f wavefronts",
+                     ratio((double)row->wavefronts, (double)row->ideal_wavefronts));
+        }
+    }
+    qsort(out, (size_t)nrows, sizeof *out, cmp_line);
+    *rows = out;
+    return nrows;
+}
+
+static void print_value(FILE *f, double v, int width)
+{
+    if (v == (double)(long long)v && v < 1e15 && v > -1e15)
+        fprintf(f, "%*lld", width, (long long)v);
+    else
+        fprintf(f, "%*.2f", width, v);
+}
+
+static void launch_lines(FILE *f, const ws_report *r)
+{
+    const ws_launch *L = r->launch;
+    const ws_occupancy *o = r->occ;
+    uint64_t blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    fprintf(f, "launch     grid (%u,%u,%u) x block (%u,%u,%u): %llu blocks of %llu threads (%d warps), "
+               "dynamic shared %llu B\n",
+            L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2], (unsigned long long)blocks,
+            (unsigned long long)threads, o->warps_per_block, (unsigned long long)L->shared_bytes);
+    fprintf(f, "resources  %d registers/thread (%s), static shared %u B, local %llu B/thread\n", r->regs,
+            r->regs_source ? r->regs_source : "?", r->static_smem, (unsigned long long)r->local_bytes);
+    if (o->blocks_per_sm == 0) {
+        fprintf(f, "occupancy  0: the block cannot run on %s: %s\n", r->dev->name, o->reason);
+        return;
+    }
+    char lim[4][24];
+    const int vals[4] = {o->limit_warps, o->limit_regs, o->limit_smem, o->limit_blocks};
+    for (int i = 0; i < 4; i++) {
+        if (vals[i] == WS_OCC_UNLIMITED)
+            snprintf(lim[i], sizeof lim[i], "-");
+        else
+            snprintf(lim[i], sizeof lim[i], "%d", vals[i]);
+    }
+    fprintf(f, "occupancy  %d blocks/SM = %d of %d warps = %.1f %% theoretical, limited by %s "
+               "(limits: warps %s, registers %s, shared %s, blocks %s)\n",
+            o->blocks_per_sm, o->warps_per_sm, r->dev->max_warps_per_sm, o->occupancy_pct,
+            ws_occ_limiter_name(o->limiter), lim[0], lim[1], lim[2], lim[3]);
+    uint64_t per_wave = (uint64_t)o->blocks_per_sm * (uint64_t)r->dev->sm_count;
+    fprintf(f, "           %u B shared allocated per block; carve-out %u KB -> L1 %u KB per SM (model); "
+               "%.2f waves of %llu blocks\n",
+            o->smem_per_block, o->driver_carveout / 1024, o->l1_bytes / 1024, ratio((double)blocks, (double)per_wave),
+            (unsigned long long)per_wave);
+}
+
+static void efficiency_lines(FILE *f, const ws_report *r)
+{
+    const ws_mem_totals *t = ws_memstats_totals(r->ms);
+    const char *names[] = {"global loads", "global stores", "local loads", "local stores"};
+    const ws_mem_counts *cs[] = {&t->global[WS_MEM_LOAD], &t->global[WS_MEM_STORE], &t->local[WS_MEM_LOAD],
+                                 &t->local[WS_MEM_STORE]};
+    fprintf(f, "\nefficiency (actual vs ideal)\n");
+    for (int i = 0; i < 4; i++) {
+        const ws_mem_counts *c = cs[i];
+        if (!c->inst)
+            continue;
+        fprintf(f, "  %-14s %6.2f sectors/request, ideal %6.2f: %5.1f %% of fetched bytes used\n", names[i],
+                ratio((double)c->sectors, (double)c->requests), ratio((double)c->ideal_sectors, (double)c->requests),
+                100.0 * ratio((double)c->bytes_used, 32.0 * (double)c->sectors));
+    }
+    const char *snames[] = {"shared loads", "shared stores", "shared atomics"};
+    const ws_mem_counts *ss[] = {&t->shared[WS_MEM_LOAD], &t->shared[WS_MEM_STORE], &t->shared[WS_MEM_ATOMIC]};
+    for (int i = 0; i < 3; i++) {
+        const ws_mem_counts *c = ss[i];
+        if (!c->inst)
+            continue;
+        fprintf(f, "  %-14s %6.2f wavefronts/instruction, ideal %6.2f: %llu excess wavefronts "
+                   "(ncu counts %llu bank conflicts)\n",
+                snames[i], ratio((double)c->wavefronts, (double)c->inst), ratio((double)c->ideal_wavefronts, (double)c->inst),
+                (unsigned long long)c->excess, (unsigned long long)c->ncu_conflicts);
+    }
+    const ws_cache_totals *k = &t->cache;
+    uint64_t look = k->l1_global_ld_hit + k->l1_global_ld_miss + k->l1_local_ld_hit + k->l1_local_ld_miss;
+    if (look)
+        fprintf(f, "  %-14s %5.1f %% of load sectors hit in L1; L2 hit %5.1f %% of read sectors\n", "caches",
+                100.0 * ratio((double)(k->l1_global_ld_hit + k->l1_local_ld_hit), (double)look),
+                100.0 * ratio((double)k->l2_read_hit_sectors, (double)k->l2_read_sectors));
+}
+
+/* same_line: a further instruction kind on the line just printed: no line text again */
+static void print_row(FILE *f, const ws_report *r, const ws_line_row *row, bool same_line)
+{
+    char src[45];
+    source_line(r->source_text, row->line, src, sizeof src);
+    if (same_line)
+        fprintf(f, "  %5s  %-44s %10llu", "", "", (unsigned long long)row->executions);
+    else
+        fprintf(f, "  %5d  %-44s %10llu", row->line, row->line ? src : "(no line information)",
+                (unsigned long long)row->executions);
+    if (row->requests)
+        fprintf(f, " %9.2f %7.2f", ratio((double)row->sectors, (double)row->requests),
+                ratio((double)row->ideal_sectors, (double)row->requests));
+    else
+        fprintf(f, " %9s %7s", "", "");
+    if (row->shared_insts)
+        fprintf(f, " %9.2f %7.2f", ratio((double)row->wavefronts, (double)row->shared_insts),
+                ratio((double)row->ideal_wavefronts, (double)row->shared_insts));
+    else
+        fprintf(f, " %9s %7s", "", "");
+    fprintf(f, "  %s%s[%s]\n", row->flag, row->flag[0] ? " " : "", row->kinds);
+}
+
+static void line_table(FILE *f, const ws_report *r, bool all_lines)
+{
+    ws_line_row *rows = NULL;
+    int n = ws_report_lines(r, &rows);
+    if (n < 0)
+        return;
+    fprintf(f, "\nper source line (%s; flag: > %.2fx the ideal sectors or wavefronts)\n",
+            r->source_path ? r->source_path : "?", WS_REPORT_POOR_RATIO);
+    fprintf(f, "  %5s  %-44s %10s %9s %7s %9s %7s  %s\n", "line", "source", "warp-instr", "sect/req", "ideal",
+            "wf/instr", "ideal", "flag [instructions: op.space.bytes]");
+    int i = 0;
+    while (i < n && rows[i].line == 0) { /* instructions without line information first */
+        print_row(f, r, &rows[i], i > 0);
+        i++;
+    }
+    if (!all_lines) {
+        for (; i < n; i++)
+            print_row(f, r, &rows[i], i > 0 && rows[i - 1].line == rows[i].line);
+    } else if (i < n) {
+        int lo = rows[i].line, hi = rows[n - 1].line;
+        if (r->kernel_line > 0 && r->kernel_line < lo)
+            lo = r->kernel_line;
+        for (int line = lo; line <= hi; line++) {
+            if (i < n && rows[i].line == line) {
+                for (bool first = true; i < n && rows[i].line == line; i++, first = false)
+                    print_row(f, r, &rows[i], !first);
+            } else {
+                char src[100];
+                source_line(r->source_text, line, src, sizeof src);
+                fprintf(f, "  %5d  %s\n", line, src);
+            }
+        }
+    }
+    free(rows);
+}
+
+static void timing_lines(FILE *f, const ws_report *r)
+{
+    const ws_timing *t = r->timing;
+    fprintf(f, "\npredicted  %.2f us on %s, bound by %s (model, docs/timing-model.md)\n", t->t_kernel_us,
+            r->dev->name, ws_bound_name(t->bound));
+    fprintf(f, "           terms: DRAM %.2f, L2 %.2f, L1/shared %.2f, issue %.2f, latency %.2f, launch %.2f us\n",
+            t->t_dram_us, t->t_l2_us, t->t_l1_us, t->t_issue_us, t->t_latency_us, t->t_launch_us);
+    fprintf(f, "bandwidth  %.1f GB/s effective (%llu useful bytes / time) = %.1f %% of the %.0f GB/s DRAM peak; "
+               "DRAM traffic %.1f GB/s\n",
+            t->eff_bw_gbs, (unsigned long long)r->launch->bytes_moved, 100.0 * ratio(t->eff_bw_gbs, r->dev->dram_bw_gbs),
+            r->dev->dram_bw_gbs, t->dram_bw_gbs);
+}
+
+void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
+{
+    fprintf(f, "warpscope sim: %s (%s:%d) on %s [%s, cc %d.%d, %d SMs]\n", r->kernel,
+            r->source_path ? r->source_path : "?", r->kernel_line, r->dev->name, r->dev->key, r->dev->cc_major,
+            r->dev->cc_minor, r->dev->sm_count);
+    if (r->note && r->note[0])
+        fprintf(f, "  %s\n", r->note);
+    launch_lines(f, r);
+    fprintf(f, "simulated  %llu warp instructions (%llu thread instructions), %llu memory instructions in %.2f s\n",
+            (unsigned long long)r->warp_insns, (unsigned long long)r->thread_insns,
+            (unsigned long long)ws_memstats_totals(r->ms)->events, r->sim_seconds);
+
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(r->ms, rows, 128);
+    fprintf(f, "\nkernel totals (exact = the counter Nsight Compute reads; model = cache/DRAM model; "
+               "ws__ = warpscope's own)\n");
+    for (int i = 0; i < n; i++) {
+        if (rows[i].value == 0 && strncmp(rows[i].name, "smsp__sass_inst_executed_op_global", 34) != 0)
+            continue; /* keep the table to what this kernel does */
+        fprintf(f, "  %-66s ", rows[i].name);
+        print_value(f, rows[i].value, 14);
+        fprintf(f, "  %-5s  %s\n", ws_basis_name(rows[i].basis), rows[i].desc);
+    }
+    efficiency_lines(f, r);
+    line_table(f, r, all_lines);
+    timing_lines(f, r);
+}
+
+void ws_report_csv(FILE *f, const ws_report *r)
+{
+    fprintf(f, "scope,line,name,value,basis,description\n");
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(r->ms, rows, 128);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "kernel,,%s,%.17g,%s,\"%s\"\n", rows[i].name, rows[i].value, ws_basis_name(rows[i].basis),
+                rows[i].desc);
+    const ws_timing *t = r->timing;
+    fprintf(f, "kernel,,ws__predicted_time_us,%.6g,model,\"predicted kernel duration\"\n", t->t_kernel_us);
+    fprintf(f, "kernel,,ws__effective_bandwidth_gbs,%.6g,model,\"useful bytes / predicted time\"\n", t->eff_bw_gbs);
+    fprintf(f, "kernel,,ws__occupancy_theoretical_pct,%.6g,exact,\"theoretical occupancy\"\n", r->occ->occupancy_pct);
+    ws_line_row *lr = NULL;
+    int nl = ws_report_lines(r, &lr);
+    for (int i = 0; i < nl; i++) {
+        const ws_line_row *x = &lr[i];
+        fprintf(f, "line,%d,warp_instructions,%llu,exact,\"%s\"\n", x->line, (unsigned long long)x->executions, x->kinds);
+        if (x->requests) {
+            fprintf(f, "line,%d,requests,%llu,exact,\"global/local requests\"\n", x->line, (unsigned long long)x->requests);
+            fprintf(f, "line,%d,sectors,%llu,exact,\"global/local sectors\"\n", x->line, (unsigned long long)x->sectors);
+            fprintf(f, "line,%d,sectors_ideal,%llu,exact,\"sectors the bytes used need\"\n", x->line,
+                    (unsigned long long)x->ideal_sectors);
+        }
+        if (x->shared_insts) {
+            fprintf(f, "line,%d,wavefronts,%llu,exact,\"shared wavefronts\"\n", x->line, (unsigned long long)x->wavefronts);
+            fprintf(f, "line,%d,wavefronts_ideal,%llu,exact,\"wavefronts the data needs\"\n", x->line,
+                    (unsigned long long)x->ideal_wavefronts);
+        }
+    }
+    free(lr);
+}
+
+#ifdef WS_REPORT_JSON
+static cJSON *report_object(const ws_report *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kernel", r->kernel);
+    cJSON_AddStringToObject(o, "entry", r->entry ? r->entry : "");
+    cJSON_AddStringToObject(o, "source", r->source_path ? r->source_path : "");
+    cJSON_AddStringToObject(o, "device", r->dev->key);
+    cJSON_AddStringToObject(o, "device_name", r->dev->name);
+    const ws_launch *L = r->launch;
+    cJSON *lj = cJSON_AddObjectToObject(o, "launch");
+    cJSON_AddItemToObject(lj, "grid", cJSON_CreateIntArray((const int[]){(int)L->grid[0], (int)L->grid[1], (int)L->grid[2]}, 3));
+    cJSON_AddItemToObject(lj, "block", cJSON_CreateIntArray((const int[]){(int)L->block[0], (int)L->block[1], (int)L->block[2]}, 3));
+    cJSON_AddNumberToObject(lj, "dynamic_shared_bytes", (double)L->shared_bytes);
+    cJSON_AddNumberToObject(lj, "bytes_moved", (double)L->bytes_moved);
+    cJSON *params = cJSON_AddObjectToObject(lj, "params");
+    for (int i = 0; i < L->nparams; i++)
+        cJSON_AddNumberToObject(params, L->param_names[i], (double)L->param_values[i]);
+    const ws_occupancy *oc = r->occ;
+    cJSON *oj = cJSON_AddObjectToObject(o, "occupancy");
+    cJSON_AddNumberToObject(oj, "registers", r->regs);
+    cJSON_AddStringToObject(oj, "registers_source", r->regs_source ? r->regs_source : "");
+    cJSON_AddNumberToObject(oj, "static_shared_bytes", r->static_smem);
+    cJSON_AddNumberToObject(oj, "local_bytes", (double)r->local_bytes);
+    cJSON_AddNumberToObject(oj, "blocks_per_sm", oc->blocks_per_sm);
+    cJSON_AddNumberToObject(oj, "warps_per_sm", oc->warps_per_sm);
+    cJSON_AddNumberToObject(oj, "theoretical_pct", oc->occupancy_pct);
+    cJSON_AddStringToObject(oj, "limited_by", ws_occ_limiter_name(oc->limiter));
+    cJSON_AddNumberToObject(oj, "limit_warps", oc->limit_warps);
+    cJSON_AddNumberToObject(oj, "limit_registers", oc->limit_regs);
+    cJSON_AddNumberToObject(oj, "limit_shared", oc->limit_smem);
+    cJSON_AddNumberToObject(oj, "limit_blocks", oc->limit_blocks);
+    cJSON_AddNumberToObject(oj, "l1_bytes", oc->l1_bytes);
+    cJSON *sim = cJSON_AddObjectToObject(o, "simulation");
+    cJSON_AddNumberToObject(sim, "warp_instructions", (double)r->warp_insns);
+    cJSON_AddNumberToObject(sim, "thread_instructions", (double)r->thread_insns);
+    cJSON_AddNumberToObject(sim, "seconds", r->sim_seconds);
+    cJSON *tot = cJSON_AddArrayToObject(o, "totals");
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(r->ms, rows, 128);
+    for (int i = 0; i < n; i++) {
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddStringToObject(m, "name", rows[i].name);
+        cJSON_AddNumberToObject(m, "value", rows[i].value);
+        cJSON_AddStringToObject(m, "basis", ws_basis_name(rows[i].basis));
+        cJSON_AddStringToObject(m, "description", rows[i].desc);
+        cJSON_AddItemToArray(tot, m);
+    }
+    cJSON *lines = cJSON_AddArrayToObject(o, "lines");
+    ws_line_row *lr = NULL;
+    int nl = ws_report_lines(r, &lr);
+    for (int i = 0; i < nl; i++) {
+        const ws_line_row *x = &lr[i];
+        char src[256];
+        source_line(r->source_text, x->line, src, sizeof src);
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddNumberToObject(m, "line", x->line);
+        cJSON_AddStringToObject(m, "source", src);
+        cJSON_AddStringToObject(m, "instructions", x->kinds);
+        cJSON_AddNumberToObject(m, "warp_instructions", (double)x->executions);
+        cJSON_AddNumberToObject(m, "requests", (double)x->requests);
+        cJSON_AddNumberToObject(m, "sectors", (double)x->sectors);
+        cJSON_AddNumberToObject(m, "sectors_ideal", (double)x->ideal_sectors);
+        cJSON_AddNumberToObject(m, "shared_instructions", (double)x->shared_insts);
+        cJSON_AddNumberToObject(m, "wavefronts", (double)x->wavefronts);
+        cJSON_AddNumberToObject(m, "wavefronts_ideal", (double)x->ideal_wavefronts);
+        cJSON_AddNumberToObject(m, "bank_conflicts_ncu", (double)x->ncu_conflicts);
+        cJSON_AddBoolToObject(m, "poor", x->poor);
+        cJSON_AddStringToObject(m, "flag", x->flag);
+        cJSON_AddItemToArray(lines, m);
+    }
+    free(lr);
+    const ws_timing *t = r->timing;
+    cJSON *tj = cJSON_AddObjectToObject(o, "timing");
+    cJSON_AddNumberToObject(tj, "predicted_us", t->t_kernel_us);
+    cJSON_AddStringToObject(tj, "bound", ws_bound_name(t->bound));
+    cJSON_AddNumberToObject(tj, "dram_us", t->t_dram_us);
+    cJSON_AddNumberToObject(tj, "l2_us", t->t_l2_us);
+    cJSON_AddNumberToObject(tj, "l1_us", t->t_l1_us);
+    cJSON_AddNumberToObject(tj, "issue_us", t->t_issue_us);
+    cJSON_AddNumberToObject(tj, "latency_us", t->t_latency_us);
+    cJSON_AddNumberToObject(tj, "launch_us", t->t_launch_us);
+    cJSON_AddNumberToObject(tj, "effective_bandwidth_gbs", t->eff_bw_gbs);
+    cJSON_AddNumberToObject(tj, "dram_bandwidth_gbs", t->dram_bw_gbs);
+    return o;
+}
+#endif
+
+int ws_report_json(FILE *f, const ws_report *r)
+{
+#ifdef WS_REPORT_JSON
+    cJSON *o = report_object(r);
+    char *s = o ? cJSON_Print(o) : NULL;
+    cJSON_Delete(o);
+    if (!s)
+        return -1;
+    fprintf(f, "%s\n", s);
+    free(s);
+    return 0;
+#else
+    (void)f;
+    (void)r;
+    return -1;
+#endif
+}
+
+static double metric_value(const ws_metric *rows, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(rows[i].name, name))
+            return rows[i].value;
+    return 0;
+}
+
+void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b)
+{
+    fprintf(f, "warpscope sim --compare on %s [%s]\n", a->dev->name, a->dev->key);
+    fprintf(f, "  A = %s (%s)\n  B = %s (%s)\n", a->kernel, a->source_path ? a->source_path : "?", b->kernel,
+            b->source_path ? b->source_path : "?");
+    ws_metric ra[128], rb[128];
+    int na = ws_memstats_metrics(a->ms, ra, 128);
+    int nb = ws_memstats_metrics(b->ms, rb, 128);
+    fprintf(f, "\n  %-66s %14s %14s %8s\n", "metric", "A", "B", "B/A");
+    for (int i = 0; i < na; i++) {
+        double va = ra[i].value, vb = metric_value(rb, nb, ra[i].name);
+        if (va == 0 && vb == 0)
+            continue;
+        fprintf(f, "  %-66s ", ra[i].name);
+        print_value(f, va, 14);
+        fputc(' ', f);
+        print_value(f, vb, 14);
+        if (va)
+            fprintf(f, " %8.2f\n", vb / va);
+        else
+            fprintf(f, " %8s\n", "-");
+    }
+    const ws_report *v[2] = {a, b};
+    fprintf(f, "\n  %-66s %14s %14s\n", "", "A", "B");
+    double x[2][6];
+    for (int k = 0; k < 2; k++) {
+        x[k][0] = v[k]->occ->occupancy_pct;
+        x[k][1] = v[k]->timing->t_kernel_us;
+        x[k][2] = v[k]->timing->eff_bw_gbs;
+        x[k][3] = (double)v[k]->warp_insns;
+        x[k][4] = (double)v[k]->regs;
+        x[k][5] = (double)v[k]->occ->blocks_per_sm;
+    }
+    const char *labels[] = {"theoretical occupancy, %", "predicted time, us", "effective bandwidth, GB/s",
+                            "warp instructions", "registers per thread", "blocks per SM"};
+    for (int i = 0; i < 6; i++) {
+        fprintf(f, "  %-66s ", labels[i]);
+        print_value(f, x[0][i], 14);
+        fputc(' ', f);
+        print_value(f, x[1][i], 14);
+        fputc('\n', f);
+    }
+    fprintf(f, "  bound by: A %s; B %s\n", ws_bound_name(a->timing->bound), ws_bound_name(b->timing->bound));
+    double speed = ratio(a->timing->t_kernel_us, b->timing->t_kernel_us);
+    fprintf(f, "\n  B is predicted %.2fx %s than A\n", speed >= 1 ? speed : ratio(1, speed), speed >= 1 ? "faster" : "slower");
+}

@@ -1,0 +1,72 @@
+/* report.h - what `warpscope sim` prints: launch and occupancy, kernel totals under
+ * Nsight Compute's names with a plain-language column, a per-source-line table,
+ * predicted time and bandwidth; as text, JSON or CSV, or two variants side by side.
+ * Invariant: the report only formats; every number comes from memstats, occupancy
+ * and timing, so the text, JSON and CSV forms always agree. */
+#ifndef WS_REPORT_H
+#define WS_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/desc.h"
+#include "../common/device.h"
+#include "memstats.h"
+#include "occupancy.h"
+#include "timing.h"
+
+/* Everything one simulated launch produced; pointers are borrowed. */
+typedef struct {
+    const char *kernel;          /* description name */
+    const char *entry;           /* __global__ function (PTX name) */
+    const char *source_path;     /* .cu */
+    const char *source_text;     /* whole .cu text, for the line column (may be NULL) */
+    int kernel_line;             /* line of the description block */
+    const char *note;
+    const ws_launch *launch;
+    const ws_device *dev;
+    int regs;                    /* registers per thread used for occupancy */
+    const char *regs_source;     /* "demos/transpose.resources" or "estimate: ..." */
+    uint32_t static_smem;
+    uint64_t local_bytes;        /* per thread */
+    const ws_occupancy *occ;
+    const ws_memstats *ms;       /* finished */
+    const ws_timing *timing;
+    uint64_t warp_insns, thread_insns;
+    double sim_seconds;          /* wall time of the simulation */
+} ws_report;
+
+/* A "poor" line wastes at least this factor over its ideal sectors or wavefronts. */
+#define WS_REPORT_POOR_RATIO 1.25
+
+/* One row per (source line, space, op): a line's loads and stores are judged apart. */
+typedef struct {
+    int line;                    /* .cu line, 0 = unknown */
+    ws_space space;
+    ws_mem_op op;
+    int nmem;                    /* memory instructions (pcs) on the line */
+    uint64_t executions;         /* warp-level executions of those instructions */
+    uint64_t requests, sectors, ideal_sectors;       /* global + local */
+    uint64_t shared_insts, wavefronts, ideal_wavefronts, ncu_conflicts;
+    uint64_t l1_hits, l1_lookups;
+    char kinds[96];              /* "ld.global.4 st.shared.4" (space and width of each) */
+    bool poor;
+    char flag[64];               /* "uncoalesced: 8.0 sectors/req, ideal 4.0" */
+} ws_line_row;
+
+/* Per-source-line rows of the memory instructions, sorted by line, space, op; *rows is
+ * malloc'd (free it). Returns the count, -1 on out-of-memory. */
+int ws_report_lines(const ws_report *r, ws_line_row **rows);
+
+/* Text report. all_lines: the per-line table shows every source line of the kernel
+ * function's range, not only lines with memory instructions. */
+void ws_report_text(FILE *f, const ws_report *r, bool all_lines);
+/* JSON document (one object). Returns 0, -1 when built without cJSON or on OOM. */
+int ws_report_json(FILE *f, const ws_report *r);
+/* CSV: scope,line,name,value,basis,description (kernel totals then per-line rows). */
+void ws_report_csv(FILE *f, const ws_report *r);
+/* Two variants side by side: totals, per-instruction efficiency, occupancy, time. */
+void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b);
+
+#endif

@@ -1,0 +1,87 @@
+/* timing.c - the bound-and-bottleneck timing model (see timing.h and
+ * docs/timing-model.md). Pure arithmetic on the traffic the models counted. */
+#include "timing.h"
+
+#include <string.h>
+
+const char *ws_bound_name(ws_bound b)
+{
+    switch (b) {
+    case WS_BOUND_DRAM: return "DRAM bandwidth";
+    case WS_BOUND_L2: return "L2 bandwidth";
+    case WS_BOUND_L1: return "L1/shared wavefronts";
+    case WS_BOUND_ISSUE: return "instruction issue";
+    case WS_BOUND_LATENCY: return "memory latency (too few warps in flight)";
+    default: return "launch overhead";
+    }
+}
+
+void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_occupancy *occ, uint64_t warp_insns,
+                                   uint64_t bytes_moved, ws_timing_input *in)
+{
+    memset(in, 0, sizeof *in);
+    const ws_mem_totals *t = ws_memstats_totals(ms);
+    const ws_cache_totals *c = &t->cache;
+    in->dram_bytes = (double)(c->dram_read_bytes + c->dram_write_bytes);
+    in->l2_bytes = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors + c->l2_atom_sectors);
+    in->l2_requests = (double)(c->l2_read_requests + c->l2_write_requests + c->l2_atom_requests);
+    in->bytes_moved = (double)bytes_moved;
+
+    int nsm = ws_memstats_sm_count(ms);
+    uint64_t nblocks = 0;
+    for (int s = 0; s < nsm; s++) {
+        nblocks += ws_memstats_sm(ms, s)->blocks;
+    }
+    int wpb = occ && occ->warps_per_block ? occ->warps_per_block : 1;
+    double resident = occ && occ->warps_per_sm ? occ->warps_per_sm : wpb;
+    for (int s = 0; s < nsm; s++) {
+        const ws_sm_stats *S = ws_memstats_sm(ms, s);
+        if ((double)S->l1_wavefronts > in->l1_wavefronts_max)
+            in->l1_wavefronts_max = (double)S->l1_wavefronts;
+        /* instructions follow the blocks: all blocks run the same code on average */
+        double issue = warp_insns && nblocks ? (double)warp_insns * (double)S->blocks / (double)nblocks
+                                             : (double)S->mem_inst;
+        if (issue > in->issue_insns_max)
+            in->issue_insns_max = issue;
+        double warps = (double)S->blocks * wpb;
+        double conc = warps < resident ? warps : resident;
+        if (conc > 0 && S->latency_cycles / conc > in->latency_cycles_per_warp_max)
+            in->latency_cycles_per_warp_max = S->latency_cycles / conc;
+    }
+}
+
+int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing *out)
+{
+    memset(out, 0, sizeof *out);
+    if (dev->sm_clock_mhz <= 0 || dev->dram_bw_gbs <= 0 || dev->l2_bw_gbs <= 0)
+        return -1;
+    double cycle_us = 1.0 / dev->sm_clock_mhz;             /* MHz -> us per cycle */
+    out->t_launch_us = dev->launch_overhead_us > 0 ? dev->launch_overhead_us : 0;
+    out->t_dram_us = in->dram_bytes / (dev->dram_bw_gbs * WS_DRAM_EFFICIENCY * 1e3); /* GB/s = 1e3 B/us */
+    /* L2: the slower of its byte rate and its request rate (scattered partial writes
+     * cost one request per 4-byte sector) */
+    out->t_l2_us = in->l2_bytes / (dev->l2_bw_gbs * 1e3);
+    double req_per_cycle = WS_L2_REQUESTS_PER_CYCLE_AT_7500 * dev->l2_bw_gbs / 7500.0;
+    double t_req = in->l2_requests / req_per_cycle * cycle_us;
+    if (t_req > out->t_l2_us)
+        out->t_l2_us = t_req;
+    out->t_l1_us = in->l1_wavefronts_max / WS_L1_WAVEFRONTS_PER_CYCLE * cycle_us;
+    out->t_issue_us = in->issue_insns_max / WS_ISSUE_PER_SM_CYCLE * cycle_us;
+    out->t_latency_us = in->latency_cycles_per_warp_max * cycle_us;
+
+    const double terms[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us, out->t_latency_us};
+    const ws_bound names[] = {WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY};
+    double worst = 0;
+    out->bound = WS_BOUND_LAUNCH;
+    for (int i = 0; i < 5; i++)
+        if (terms[i] > worst) {
+            worst = terms[i];
+            out->bound = names[i];
+        }
+    out->t_kernel_us = out->t_launch_us + worst;
+    if (out->t_kernel_us > 0) {
+        out->eff_bw_gbs = in->bytes_moved / out->t_kernel_us / 1e3;
+        out->dram_bw_gbs = in->dram_bytes / out->t_kernel_us / 1e3;
+    }
+    return 0;
+}

@@ -1,0 +1,107 @@
+/* bench_viz.c - visualizer frame time: renders 1000 frames at 1280x800 with SDL's
+ * software renderer into a surface (no GPU, no window: the slowest path a user can
+ * hit) and prints the median and 95th-percentile frame time and the fps they imply.
+ * The frames alternate between a 32-way shared conflict and a float4 global load
+ * (the two busiest panels), with source and PTX text, the mouse hovering and the
+ * animation running, so each frame draws what a playing window draws. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../viz/viz_render.h"
+
+#define FRAMES 1000
+#define W 1280
+#define H 800
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void add_step(viz_recording *rec, ws_space sp, int width, uint64_t base, uint64_t stride, int line)
+{
+    ws_mem_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.space = sp;
+    ev.op = WS_MEM_LOAD;
+    ev.width = (uint8_t)width;
+    ev.active_mask = 0xFFFFFFFFu;
+    ev.src_line = line;
+    ev.ptx_line = line * 2;
+    for (int l = 0; l < 32; l++)
+        ev.addr[l] = base + (uint64_t)l * stride;
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    snprintf(s.ptx_text, sizeof s.ptx_text, "ld.%s.f32 %%f%d, [%%r%d]", sp == WS_SPACE_SHARED ? "shared" : "global",
+             line, line + 1);
+    viz_totals_add(&rec->launch, &s);
+    s.totals = rec->launch;
+    viz_recording_push(rec, &s);
+}
+
+int main(void)
+{
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Renderer *r = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
+    if (!r) {
+        fprintf(stderr, "bench_viz: cannot create a software renderer: %s\n", SDL_GetError());
+        return 1;
+    }
+    viz_fonts fonts;
+    char err[512];
+    if (viz_fonts_open(r, &fonts, err, sizeof err)) {
+        fprintf(stderr, "bench_viz: %s\n", err);
+        return 1;
+    }
+    viz_recording rec;
+    viz_recording_init(&rec);
+    snprintf(rec.kernel, sizeof rec.kernel, "transpose_naive");
+    char src[8192] = "", ptx[16384] = "";
+    for (int i = 1; i <= 80; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "    tile[threadIdx.y + %d][threadIdx.x] = in[(y + %d) * width + x]; // %d\n", i, i, i);
+        strcat(src, line);
+        snprintf(line, sizeof line, "\tld.global.f32 \t%%f%d, [%%rd%d+%d];\n\tst.shared.f32 \t[%%r%d], %%f%d;\n", i,
+                 i, i * 4, i, i);
+        strcat(ptx, line);
+    }
+    viz_recording_set_source(&rec, "demos/transpose.cu", src);
+    viz_recording_set_ptx(&rec, ptx);
+    rec.tp = (viz_throughput){"NVIDIA H200", "2025-06-01", "results/h200.json", 2650, 3100, 4800, -1, -1};
+    add_step(&rec, WS_SPACE_SHARED, 4, 0, 128, 20);
+    add_step(&rec, WS_SPACE_GLOBAL, 16, 0x100000000ull, 16, 30);
+
+    viz_state st;
+    viz_state_init(&st);
+    st.pane[0].rec = &rec;
+    st.pane[0].count = rec.nsteps;
+    st.playing = true;
+    st.mouse_in = true;
+    viz_layout L;
+    viz_layout_compute(W, H, 1, &L);
+    static double ms[FRAMES];
+    uint64_t freq = SDL_GetPerformanceFrequency();
+    for (int i = 0; i < FRAMES; i++) {
+        st.pane[0].ordinal = (size_t)(i / 60) % rec.nsteps; /* a new step every 60 frames */
+        st.pane[0].step = &rec.steps[st.pane[0].ordinal];
+        st.phase = (i % 60) / 30.0;
+        SDL_Rect c = viz_layout_bank_cell(&L.pane[0], 32, 0, i % 32);
+        st.mouse_x = c.x + 2;
+        st.mouse_y = c.y + 1;
+        uint64_t t0 = SDL_GetPerformanceCounter();
+        viz_render_frame(r, &fonts, &st);
+        SDL_RenderPresent(r);
+        ms[i] = (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 / (double)freq;
+    }
+    qsort(ms, FRAMES, sizeof ms[0], cmp_double);
+    double med = ms[FRAMES / 2], p95 = ms[FRAMES * 95 / 100];
+    printf("viz frame time (%d frames, %dx%d, SDL software renderer): median %.2f ms (%.0f fps), "
+           "95th percentile %.2f ms\n", FRAMES, W, H, med, 1000.0 / med, p95);
+    viz_recording_free(&rec);
+    viz_fonts_close(&fonts);
+    SDL_DestroyRenderer(r);
+    SDL_FreeSurface(surf);
+    return 0;
+}

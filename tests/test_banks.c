@@ -1,0 +1,390 @@
+/* test_banks.c - the shared-memory bank model: closed forms derived here from
+ * bank = (address/4) mod 32 and the lane groups of gpu-memory-rules.md §3.2, plus
+ * every measured LDS/STS row of its Appendix C (H200, sm_90, ncu 2025.3.1). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../sim/banks.h"
+
+static ws_mem_event shared_event(ws_mem_op op, int width, uint32_t mask)
+{
+    ws_mem_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.space = WS_SPACE_SHARED;
+    ev.op = op;
+    ev.width = (uint8_t)width;
+    ev.active_mask = mask;
+    return ev;
+}
+
+static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
+
+static ws_bank_result run(const ws_mem_event *ev)
+{
+    ws_bank_result r;
+    assert_int_equal(ws_banks(ev, &r), 0);
+    return r;
+}
+
+static void test_float_stride_s_costs_gcd_of_s_and_32_wavefronts(void **state)
+{
+    (void)state;
+    for (int s = 1; s <= 64; s++) {
+        ws_mem_event ev = shared_event(WS_MEM_LOAD, 4, 0xFFFFFFFFu);
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 4u * (uint64_t)(s * l);
+        ws_bank_result r = run(&ev);
+        /* lanes l and l' share a bank iff s(l-l') = 0 mod 32: gcd(s,32) lanes per bank */
+        int want = gcd(s, 32);
+        assert_int_equal(r.wavefronts, want);
+        assert_int_equal(r.ncu_conflicts, want - 1);
+        assert_int_equal(r.ideal, 1);          /* 32 distinct words = 128 B */
+        assert_int_equal(r.excess, want - 1);
+        assert_int_equal(r.degree, want);
+    }
+}
+
+static void test_padded_tile_column_read_is_one_wavefront(void **state)
+{
+    (void)state;
+    /* __shared__ float tile[32][33]; lane l reads tile[l][c]: word 33l + c, bank (l + c) % 32 */
+    for (int c = 0; c < 32; c++) {
+        ws_mem_event ev = shared_event(WS_MEM_LOAD, 4, 0xFFFFFFFFu);
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 4u * (uint64_t)(33 * l + c);
+        assert_int_equal(run(&ev).wavefronts, 1);
+    }
+}
+
+static void test_unpadded_tile_column_read_is_32_wavefronts(void **state)
+{
+    (void)state;
+    /* tile[32][32]: word 32l + c, every lane in bank c */
+    ws_mem_event ev = shared_event(WS_MEM_LOAD, 4, 0xFFFFFFFFu);
+    for (int l = 0; l < 32; l++)
+        ev.addr[l] = 4u * (uint64_t)(32 * l + 5);
+    ws_bank_result r = run(&ev);
+    assert_int_equal(r.wavefronts, 32);
+    assert_int_equal(r.conflict_banks, 1u << 5);
+    for (int l = 0; l < 32; l++) {
+        assert_int_equal(r.lane_bank[l], 5);
+        assert_int_equal(r.lane_wavefront[l], l); /* words served in address order */
+    }
+}
+
+static void test_broadcast_and_multicast_merge_identical_words(void **state)
+{
+    (void)state;
+    for (int k = 1; k <= 32; k *= 2) {
+        /* k distinct words, each read by 32/k lanes: in distinct banks -> 1 wavefront */
+        ws_mem_event ev = shared_event(WS_MEM_LOAD, 4, 0xFFFFFFFFu);
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 4u * (uint64_t)(l % k);
+        assert_int_equal(run(&ev).wavefronts, 1);
+        /* the same k words all in bank 0 (128 B apart) -> k wavefronts */
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 128u * (uint64_t)(l % k);
+        ws_bank_result r = run(&ev);
+        assert_int_equal(r.wavefronts, k);
+        assert_int_equal(r.distinct_words, k);
+    }
+}
+
+static void test_sub_word_accesses_are_word_granular(void **state)
+{
+    (void)state;
+    for (int w = 1; w <= 2; w++) {
+        ws_mem_event ev = shared_event(WS_MEM_LOAD, w, 0xFFFFFFFFu);
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = (uint64_t)(w * l); /* 32w bytes: w*8 words, all in distinct banks */
+        assert_int_equal(run(&ev).wavefronts, 1);
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 128u * (uint64_t)l; /* different words of bank 0 */
+        assert_int_equal(run(&ev).wavefronts, 32);
+    }
+}
+
+static void test_64_bit_stride_s_splits_into_half_warps(void **state)
+{
+    (void)state;
+    for (int s = 1; s <= 32; s++) {
+        ws_mem_event ev = shared_event(WS_MEM_LOAD, 8, 0xFFFFFFFFu);
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 8u * (uint64_t)(s * l);
+        ws_bank_result r = run(&ev);
+        /* no lane shares its address with l^1 or l^2: two half-warp groups; within a
+         * half, lane l covers banks 2sl, 2sl+1 mod 32: gcd(s,16) lanes per bank pair */
+        assert_int_equal(r.pair_mode, 0);
+        assert_int_equal(r.ngroups, 2);
+        assert_int_equal(r.wavefronts, 2 * gcd(s, 16));
+        assert_int_equal(r.ncu_conflicts, r.wavefronts - 2);
+        assert_int_equal(r.ideal, 2); /* 64 distinct words */
+    }
+}
+
+static void test_128_bit_stride_s_splits_into_quarter_warps(void **state)
+{
+    (void)state;
+    for (int s = 1; s <= 32; s++) {
+        ws_mem_event ev = shared_event(WS_MEM_LOAD, 16, 0xFFFFFFFFu);
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 16u * (uint64_t)(s * l);
+        ws_bank_result r = run(&ev);
+        /* quarters of 8 lanes; lane l covers banks 4sl..4sl+3: gcd(s,8) lanes per bank quad */
+        assert_int_equal(r.ngroups, 4);
+        assert_int_equal(r.wavefronts, 4 * gcd(s, 8));
+        assert_int_equal(r.ncu_conflicts, r.wavefronts - 4);
+        assert_int_equal(r.ideal, 4);
+        assert_int_equal(r.excess, r.wavefronts - 4);
+    }
+}
+
+static void test_pairing_merges_64_bit_groups_into_the_whole_warp(void **state)
+{
+    (void)state;
+    ws_mem_event ev = shared_event(WS_MEM_LOAD, 8, 0xFFFFFFFFu);
+    for (int l = 0; l < 32; l++)
+        ev.addr[l] = 8u * (uint64_t)(l / 2); /* Tn == Tn^1: 16 doubles = 32 words */
+    ws_bank_result r = run(&ev);
+    assert_int_equal(r.pair_mode, 1);
+    assert_int_equal(r.ngroups, 1);
+    assert_int_equal(r.wavefronts, 1);
+    /* without pairing the same 128 B would cost one wavefront per half-warp */
+    for (int l = 0; l < 32; l++)
+        ev.addr[l] = 8u * (uint64_t)(l % 16);
+    r = run(&ev);
+    assert_int_equal(r.pair_mode, 0);
+    assert_int_equal(r.wavefronts, 2);
+    assert_int_equal(r.ncu_conflicts, 0); /* ncu: 2 groups, 2 wavefronts: no conflict */
+    assert_int_equal(r.excess, 1);        /* but 128 B needed only one wavefront */
+}
+
+static void test_float4_broadcast_is_two_wavefronts_zero_ncu_conflicts_one_excess(void **state)
+{
+    (void)state;
+    ws_mem_event ev = shared_event(WS_MEM_LOAD, 16, 0xFFFFFFFFu);
+    ws_bank_result r = run(&ev); /* all lanes address 0: pair mode, two half-warps */
+    assert_int_equal(r.pair_mode, 1);
+    assert_int_equal(r.wavefronts, 2);
+    assert_int_equal(r.ncu_conflicts, 0);
+    assert_int_equal(r.ideal, 1);
+    assert_int_equal(r.excess, 1);
+}
+
+static void test_per_lane_wavefront_and_conflicting_banks_for_float_stride_2(void **state)
+{
+    (void)state;
+    ws_mem_event ev = shared_event(WS_MEM_LOAD, 4, 0xFFFFFFFFu);
+    for (int l = 0; l < 32; l++)
+        ev.addr[l] = 8u * (uint64_t)l; /* word 2l, bank 2l mod 32: lanes l and l+16 collide */
+    ws_bank_result r = run(&ev);
+    assert_int_equal(r.wavefronts, 2);
+    assert_int_equal(r.conflict_banks, 0x55555555u);
+    for (int l = 0; l < 32; l++) {
+        assert_int_equal(r.lane_bank[l], (2 * l) % 32);
+        assert_int_equal(r.lane_group[l], 0);
+        assert_int_equal(r.lane_wavefront[l], l < 16 ? 0 : 1);
+    }
+}
+
+static void test_shared_atomics_follow_the_load_bank_rule(void **state)
+{
+    (void)state;
+    ws_mem_event ld = shared_event(WS_MEM_LOAD, 4, 0xFFFFFFFFu);
+    for (int l = 0; l < 32; l++)
+        ld.addr[l] = 4u * (uint64_t)(4 * l);
+    ws_mem_event at = ld;
+    at.op = WS_MEM_ATOMIC;
+    assert_int_equal(run(&at).wavefronts, run(&ld).wavefronts);
+    assert_int_equal(run(&at).wavefronts, gcd(4, 32));
+}
+
+static void test_inactive_warp_costs_nothing_and_other_spaces_are_rejected(void **state)
+{
+    (void)state;
+    ws_mem_event ev = shared_event(WS_MEM_LOAD, 4, 0);
+    ws_bank_result r = run(&ev);
+    assert_int_equal(r.wavefronts, 0);
+    assert_int_equal(r.ideal, 0);
+    assert_int_equal(r.active_groups, 0);
+    assert_int_equal(r.lane_wavefront[0], -1);
+    ev.space = WS_SPACE_GLOBAL;
+    assert_int_equal(ws_banks(&ev, &r), -1);
+}
+
+/* ---- Appendix C: measured on the H200 (one warp, one LDS/STS) --------------------- */
+
+typedef enum {
+    P_CONSEC, P_STRIDE2, P_STRIDE3, P_STRIDE4, P_STRIDE8, P_STRIDE16, P_STRIDE32, P_STRIDE33, P_STRIDE128,
+    P_SAME, P_PAIRS_BANK0, P_TWO_WORDS_BANK0, P_PERMUTE, P_HALVES_SWAPPED, P_INTERLEAVED_HALVES,
+    P_EVEN_ODD_PER_HALF, P_PAIRS, P_MOD4, P_XOR2_SHARE, P_QUARTERS_SWAPPED, P_QUARTER_INTERLEAVED,
+    P_MOD16, P_PAIRS_HALVES_SAME_BANKS, P_LANES0_7_16_23_DISTINCT, P_LANES0_7_16_23_CONFLICT,
+    P_MOD8, P_DIV8, P_NEIGHBOUR_SWAP, P_HALF, P_T1_EQ_T0, P_QUADS
+} pattern;
+
+/* Element index (in units of the access width) lane l reads, except P_STRIDE128 (bytes). */
+static uint64_t element(pattern p, int l)
+{
+    switch (p) {
+    case P_CONSEC: return (uint64_t)l;
+    case P_STRIDE2: return 2u * (uint64_t)l;
+    case P_STRIDE3: return 3u * (uint64_t)l;
+    case P_STRIDE4: return 4u * (uint64_t)l;
+    case P_STRIDE8: return 8u * (uint64_t)l;
+    case P_STRIDE16: return 16u * (uint64_t)l;
+    case P_STRIDE32: return 32u * (uint64_t)l;
+    case P_STRIDE33: return 33u * (uint64_t)l;
+    case P_STRIDE128: return 128u * (uint64_t)l;
+    case P_SAME: return 0;
+    case P_PAIRS_BANK0: return 32u * (uint64_t)(l / 2);          /* 16 words of bank 0, pairs share */
+    case P_TWO_WORDS_BANK0: return l < 16 ? 0 : 32;               /* multicast of 2 words, same bank */
+    case P_PERMUTE: return (uint64_t)((l * 7) % 32);
+    case P_HALVES_SWAPPED: return (uint64_t)(l ^ 16);
+    case P_INTERLEAVED_HALVES: return (uint64_t)((l % 2) * 16 + l / 2);
+    case P_EVEN_ODD_PER_HALF: return (uint64_t)(2 * (l % 16) + l / 16);
+    case P_PAIRS: return (uint64_t)(l / 2);
+    case P_MOD4: return (uint64_t)(l % 4);
+    case P_XOR2_SHARE: return (uint64_t)((l / 4) * 2 + l % 2); /* Tn == Tn^2 */
+    case P_QUARTERS_SWAPPED: return (uint64_t)(l ^ 8);
+    case P_QUARTER_INTERLEAVED: return (uint64_t)((l % 4) * 8 + l / 4);
+    case P_MOD16: return (uint64_t)(l % 16);
+    case P_PAIRS_HALVES_SAME_BANKS: return (uint64_t)(l / 2 + (l >= 16 ? 8 : 0));
+    case P_LANES0_7_16_23_DISTINCT: return (uint64_t)(l < 16 ? l : l - 8);
+    case P_LANES0_7_16_23_CONFLICT: return (uint64_t)l;
+    case P_MOD8: return (uint64_t)(l % 8);
+    case P_DIV8: return (uint64_t)(l / 8);
+    case P_NEIGHBOUR_SWAP: return (uint64_t)(l ^ 1);
+    case P_HALF: return (uint64_t)(l / 2);
+    case P_T1_EQ_T0: return l == 1 ? 0 : (uint64_t)l;
+    case P_QUADS: return (uint64_t)(l / 4);
+    }
+    return 0;
+}
+
+typedef struct {
+    ws_mem_op op;
+    const char *test;      /* Appendix C name */
+    int width;
+    pattern p;
+    uint32_t mask;
+    int wavefronts, conflicts; /* measured: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*,
+                                  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_* */
+} appc_row;
+
+#define ALL 0xFFFFFFFFu
+static const appc_row appendix_c[] = {
+    {WS_MEM_LOAD, "consecutive", 4, P_CONSEC, ALL, 1, 0},
+    {WS_MEM_LOAD, "stride2", 4, P_STRIDE2, ALL, 2, 1},
+    {WS_MEM_LOAD, "stride3", 4, P_STRIDE3, ALL, 1, 0},
+    {WS_MEM_LOAD, "stride4", 4, P_STRIDE4, ALL, 4, 3},
+    {WS_MEM_LOAD, "stride8", 4, P_STRIDE8, ALL, 8, 7},
+    {WS_MEM_LOAD, "stride16", 4, P_STRIDE16, ALL, 16, 15},
+    {WS_MEM_LOAD, "stride32", 4, P_STRIDE32, ALL, 32, 31},
+    {WS_MEM_LOAD, "stride33", 4, P_STRIDE33, ALL, 1, 0},
+    {WS_MEM_LOAD, "broadcast", 4, P_SAME, ALL, 1, 0},
+    {WS_MEM_LOAD, "16 distinct words same bank, pairs share", 4, P_PAIRS_BANK0, ALL, 16, 15},
+    {WS_MEM_LOAD, "2 distinct words same bank (multicast)", 4, P_TWO_WORDS_BANK0, ALL, 2, 1},
+    {WS_MEM_LOAD, "permutation within 128B", 4, P_PERMUTE, ALL, 1, 0},
+    {WS_MEM_LOAD, "consecutive-16-active", 4, P_CONSEC, 0x0000FFFFu, 1, 0},
+    {WS_MEM_LOAD, "consecutive size=1", 1, P_CONSEC, ALL, 1, 0},
+    {WS_MEM_LOAD, "stride4(=1 per bank) size=1", 1, P_STRIDE4, ALL, 1, 0},
+    {WS_MEM_LOAD, "stride128(same bank diff words) size=1", 1, P_STRIDE128, ALL, 32, 31},
+    {WS_MEM_LOAD, "consecutive size=2", 2, P_CONSEC, ALL, 1, 0},
+    {WS_MEM_LOAD, "stride2 size=2", 2, P_STRIDE2, ALL, 1, 0},
+    {WS_MEM_LOAD, "consecutive size=8", 8, P_CONSEC, ALL, 2, 0},
+    {WS_MEM_LOAD, "stride2(16B apart) size=8", 8, P_STRIDE2, ALL, 4, 2},
+    {WS_MEM_LOAD, "stride16(128B apart) size=8", 8, P_STRIDE16, ALL, 32, 30},
+    {WS_MEM_LOAD, "broadcast size=8", 8, P_SAME, ALL, 1, 0},
+    {WS_MEM_LOAD, "consecutive-16-active size=8", 8, P_CONSEC, 0x0000FFFFu, 1, 0},
+    {WS_MEM_LOAD, "halves swapped size=8", 8, P_HALVES_SWAPPED, ALL, 2, 0},
+    {WS_MEM_LOAD, "interleaved halves size=8", 8, P_INTERLEAVED_HALVES, ALL, 4, 2},
+    {WS_MEM_LOAD, "even/odd per half-warp size=8", 8, P_EVEN_ODD_PER_HALF, ALL, 4, 2},
+    {WS_MEM_LOAD, "pairs share address size=8", 8, P_PAIRS, ALL, 1, 0},
+    {WS_MEM_LOAD, "consecutive size=16", 16, P_CONSEC, ALL, 4, 0},
+    {WS_MEM_LOAD, "stride2(32B apart) size=16", 16, P_STRIDE2, ALL, 8, 4},
+    {WS_MEM_LOAD, "stride8(128B apart) size=16", 16, P_STRIDE8, ALL, 32, 28},
+    {WS_MEM_LOAD, "broadcast size=16", 16, P_SAME, ALL, 2, 0},
+    {WS_MEM_LOAD, "tid%4 (forum 77228) size=16", 16, P_MOD4, ALL, 4, 0},
+    {WS_MEM_LOAD, "pairs share address (Tn==Tn^1) size=16", 16, P_PAIRS, ALL, 2, 0},
+    {WS_MEM_LOAD, "Tn==Tn^2 size=16", 16, P_XOR2_SHARE, ALL, 2, 0},
+    {WS_MEM_LOAD, "quarters swapped size=16", 16, P_QUARTERS_SWAPPED, ALL, 4, 0},
+    {WS_MEM_LOAD, "quarter-interleaved size=16", 16, P_QUARTER_INTERLEAVED, ALL, 16, 12},
+    {WS_MEM_LOAD, "consecutive-8-active size=16", 16, P_CONSEC, 0x000000FFu, 1, 0},
+    {WS_MEM_LOAD, "4 active lanes (0,8,16,24) consecutive elems size=16", 16, P_CONSEC, 0x01010101u, 4, 2},
+    {WS_MEM_STORE, "STS consecutive size=4", 4, P_CONSEC, ALL, 1, 0},
+    {WS_MEM_STORE, "STS stride2 size=4", 4, P_STRIDE2, ALL, 2, 1},
+    {WS_MEM_STORE, "STS stride32 size=4", 4, P_STRIDE32, ALL, 32, 31},
+    {WS_MEM_STORE, "STS all-lanes-same-address size=4", 4, P_SAME, ALL, 1, 0},
+    {WS_MEM_STORE, "STS consecutive size=1", 1, P_CONSEC, ALL, 1, 0},
+    {WS_MEM_STORE, "STS consecutive size=2", 2, P_CONSEC, ALL, 1, 0},
+    {WS_MEM_STORE, "STS consecutive size=8", 8, P_CONSEC, ALL, 2, 0},
+    {WS_MEM_STORE, "STS stride2 size=8", 8, P_STRIDE2, ALL, 4, 2},
+    {WS_MEM_STORE, "STS interleaved halves size=8", 8, P_INTERLEAVED_HALVES, ALL, 4, 2},
+    {WS_MEM_STORE, "STS consecutive size=16", 16, P_CONSEC, ALL, 4, 0},
+    {WS_MEM_STORE, "STS stride2 size=16", 16, P_STRIDE2, ALL, 8, 4},
+    {WS_MEM_STORE, "STS quarter-interleaved size=16", 16, P_QUARTER_INTERLEAVED, ALL, 16, 12},
+    {WS_MEM_LOAD, "single lane size=4", 4, P_CONSEC, 0x00000001u, 1, 0},
+    {WS_MEM_LOAD, "halves identical size=8", 8, P_MOD16, ALL, 2, 0},
+    {WS_MEM_LOAD, "pairs; halves hit same banks size=8", 8, P_PAIRS_HALVES_SAME_BANKS, ALL, 2, 1},
+    {WS_MEM_LOAD, "lanes 0-7 + 16-23 -> 128B distinct banks size=8", 8, P_LANES0_7_16_23_DISTINCT, 0x00FF00FFu, 2, 0},
+    {WS_MEM_LOAD, "lanes 0-7 + 16-23 -> banks conflict across halves size=8", 8, P_LANES0_7_16_23_CONFLICT, 0x00FF00FFu, 2, 0},
+    {WS_MEM_LOAD, "all quarters same 128B size=16", 16, P_MOD8, ALL, 4, 0},
+    {WS_MEM_LOAD, "halves identical size=16", 16, P_MOD16, ALL, 4, 0},
+    {WS_MEM_LOAD, "lanes 0-3 only size=16", 16, P_CONSEC, 0x0000000Fu, 1, 0},
+    {WS_MEM_LOAD, "lanes 0,16 only size=16", 16, P_CONSEC, 0x00010001u, 2, 0},
+    {WS_MEM_LOAD, "lanes 0,8 only size=16", 16, P_CONSEC, 0x00000101u, 2, 1},
+    {WS_MEM_LOAD, "lanes 0,8,16,24 -> elems 0..3 size=16", 16, P_DIV8, 0x01010101u, 2, 0},
+    {WS_MEM_LOAD, "neighbour swap (no sharing) size=16", 16, P_NEIGHBOUR_SWAP, ALL, 4, 0},
+    {WS_MEM_LOAD, "even lanes only, consecutive doubles 0..15 size=8", 8, P_HALF, 0x55555555u, 1, 0},
+    {WS_MEM_LOAD, "even lanes only, doubles 0,2,..30 size=8", 8, P_CONSEC, 0x55555555u, 2, 1},
+    {WS_MEM_LOAD, "T1==T0 only size=8", 8, P_T1_EQ_T0, ALL, 2, 0},
+    {WS_MEM_LOAD, "Tn==Tn^2 size=8", 8, P_XOR2_SHARE, ALL, 1, 0},
+    {WS_MEM_LOAD, "even lanes only, consecutive float4 0..15 size=16", 16, P_HALF, 0x55555555u, 2, 0},
+    {WS_MEM_LOAD, "Tn==Tn^1==Tn^2 (quads share) size=16", 16, P_QUADS, ALL, 2, 0},
+};
+
+static void test_every_measured_appendix_c_row_is_reproduced(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (size_t i = 0; i < sizeof appendix_c / sizeof appendix_c[0]; i++) {
+        const appc_row *row = &appendix_c[i];
+        ws_mem_event ev = shared_event(row->op, row->width, row->mask);
+        for (int l = 0; l < 32; l++) {
+            uint64_t e = element(row->p, l);
+            ev.addr[l] = (row->mask >> l & 1) ? (row->p == P_STRIDE128 ? e : e * (uint64_t)row->width) : 0;
+        }
+        ws_bank_result r = run(&ev);
+        if (r.wavefronts != row->wavefronts || r.ncu_conflicts != row->conflicts) {
+            print_error("%s %s: wavefronts %d conflicts %d, measured %d %d\n", row->op == WS_MEM_LOAD ? "LDS" : "STS",
+                        row->test, r.wavefronts, r.ncu_conflicts, row->wavefronts, row->conflicts);
+            failures++;
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_float_stride_s_costs_gcd_of_s_and_32_wavefronts),
+        cmocka_unit_test(test_padded_tile_column_read_is_one_wavefront),
+        cmocka_unit_test(test_unpadded_tile_column_read_is_32_wavefronts),
+        cmocka_unit_test(test_broadcast_and_multicast_merge_identical_words),
+        cmocka_unit_test(test_sub_word_accesses_are_word_granular),
+        cmocka_unit_test(test_64_bit_stride_s_splits_into_half_warps),
+        cmocka_unit_test(test_128_bit_stride_s_splits_into_quarter_warps),
+        cmocka_unit_test(test_pairing_merges_64_bit_groups_into_the_whole_warp),
+        cmocka_unit_test(test_float4_broadcast_is_two_wavefronts_zero_ncu_conflicts_one_excess),
+        cmocka_unit_test(test_per_lane_wavefront_and_conflicting_banks_for_float_stride_2),
+        cmocka_unit_test(test_shared_atomics_follow_the_load_bank_rule),
+        cmocka_unit_test(test_inactive_warp_costs_nothing_and_other_spaces_are_rejected),
+        cmocka_unit_test(test_every_measured_appendix_c_row_is_reproduced),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

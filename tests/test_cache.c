@@ -1,0 +1,397 @@
+/* test_cache.c - the L1/L2/DRAM model: L1 reuse and bypass (App. E of
+ * gpu-memory-rules.md), in-flight miss merging (§2.3), DRAM fetch granularity over a
+ * streaming pattern (§4.1, App. F), ECC partial writes, write-back at eviction and
+ * dirty data at kernel end. Expected counts are derived from the addresses. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../sim/cache.h"
+#include "../sim/coalesce.h"
+
+#define BASE 0x100000000ull
+
+static ws_cache_config config(uint32_t l1_bytes, uint32_t l2_bytes, int fetch, int ecc)
+{
+    ws_cache_config c;
+    memset(&c, 0, sizeof c);
+    c.sm_count = 4;
+    c.l1_bytes = l1_bytes;
+    c.l2_bytes = l2_bytes;
+    c.dram_fetch_bytes = fetch;
+    c.ecc = ecc;
+    c.inflight_window = 8;
+    return c;
+}
+
+static ws_mem_event ev_strided(ws_mem_op op, ws_cache_hint hint, int width, uint64_t base, uint64_t stride)
+{
+    ws_mem_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.space = WS_SPACE_GLOBAL;
+    ev.op = op;
+    ev.cache = hint;
+    ev.width = (uint8_t)width;
+    ev.active_mask = 0xFFFFFFFFu;
+    for (int l = 0; l < 32; l++)
+        ev.addr[l] = base + (uint64_t)l * stride;
+    return ev;
+}
+
+static ws_cache_access access_on(ws_cache *c, int sm, const ws_mem_event *ev)
+{
+    static ws_coalesce_result co;
+    ws_cache_access a;
+    assert_int_equal(ws_coalesce(ev, 0, &co), 0);
+    assert_int_equal(ws_cache_access_event(c, sm, ev, &co, &a), 0);
+    return a;
+}
+
+/* App. E, default binary: two back-to-back loads of the same 128 B. */
+static void test_repeated_default_load_hits_in_l1(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    ws_cache_access a = access_on(c, 0, &ev);
+    assert_int_equal(a.l1_miss_sectors, 4);
+    assert_int_equal(a.l2_requests, 1);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(a.outcome[i], WS_SECT_DRAM);
+    a = access_on(c, 0, &ev);
+    assert_int_equal(a.l1_hit_sectors, 4);
+    assert_int_equal(a.l2_requests, 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(a.outcome[i], WS_SECT_L1_HIT);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->l1_global_ld_hit, 4);      /* measured: 4 hit, 4 miss */
+    assert_int_equal(t->l1_global_ld_miss, 4);
+    assert_int_equal(t->l2_read_requests, 1);      /* measured: 1 L2 request, 4 sectors */
+    assert_int_equal(t->l2_read_sectors, 4);
+    ws_cache_free(c);
+}
+
+static void test_ldg_nc_load_is_cached_in_l1_like_default(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_NC, 4, BASE, 4);
+    access_on(c, 0, &ev);
+    assert_int_equal(access_on(c, 0, &ev).l1_hit_sectors, 4);
+    ws_cache_free(c);
+}
+
+/* App. E: .cg never hits in L1, but the second miss merges into the first: L2 sees one request. */
+static void test_cg_load_never_hits_l1_and_back_to_back_misses_merge(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE, 4);
+    access_on(c, 0, &ev);
+    ws_cache_access a = access_on(c, 0, &ev);
+    assert_int_equal(a.l1_hit_sectors, 0);
+    assert_int_equal(a.merged_sectors, 4);
+    assert_int_equal(a.outcome[0], WS_SECT_MERGED);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->l1_global_ld_hit, 0);
+    assert_int_equal(t->l1_global_ld_miss, 8);
+    assert_int_equal(t->l2_read_requests, 1);
+    assert_int_equal(t->l2_read_sectors, 4);
+    /* stride 32 floats: 32 lines, one sector each; twice -> 64 misses, 32 requests, 32 sectors */
+    ws_mem_event s32 = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE + 65536, 128);
+    access_on(c, 0, &s32);
+    access_on(c, 0, &s32);
+    assert_int_equal(t->l1_global_ld_miss, 8 + 64);
+    assert_int_equal(t->l2_read_requests, 1 + 32);
+    assert_int_equal(t->l2_read_sectors, 4 + 32);
+    ws_cache_free(c);
+}
+
+static void test_cg_misses_far_apart_both_reach_l2(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE, 4);
+    access_on(c, 0, &ev);
+    ws_mem_event other = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE + 4096, 4);
+    for (int i = 0; i < cfg.inflight_window; i++) /* the first miss completes meanwhile */
+        access_on(c, 0, &other);
+    ws_cache_access a = access_on(c, 0, &ev);
+    assert_int_equal(a.merged_sectors, 0);
+    assert_int_equal(a.l2_requests, 1);
+    assert_int_equal(a.l2_hit_sectors, 4); /* the data is in L2 now */
+    assert_int_equal(a.outcome[0], WS_SECT_L2_HIT);
+    ws_cache_free(c);
+}
+
+static void test_another_sm_misses_its_own_l1_but_hits_l2(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    ws_cache_access a = access_on(c, 0, &ev);
+    assert_int_equal(a.dram_read_bytes, 128); /* 4 sectors = 2 aligned 64-B fetches */
+    a = access_on(c, 1, &ev);
+    assert_int_equal(a.l1_hit_sectors, 0);
+    assert_int_equal(a.l2_hit_sectors, 4);
+    assert_int_equal(a.dram_read_bytes, 0);
+    assert_int_equal(a.outcome[3], WS_SECT_L2_HIT);
+    ws_cache_free(c);
+}
+
+static void test_l1_keeps_the_most_recent_lines_when_full(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(4 * 128, 1 << 20, 32, 0); /* 4 lines, one fully associative set */
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event line[5];
+    for (int i = 0; i < 5; i++)
+        line[i] = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + 4096u * (unsigned)i, 4);
+    for (int i = 0; i < 4; i++)
+        access_on(c, 0, &line[i]);
+    assert_int_equal(access_on(c, 0, &line[0]).l1_hit_sectors, 4); /* 4 lines fit; line 0 now MRU */
+    access_on(c, 0, &line[4]);                                      /* evicts LRU: line 1 */
+    assert_int_equal(access_on(c, 0, &line[0]).l1_hit_sectors, 4);
+    assert_int_equal(access_on(c, 0, &line[1]).l1_hit_sectors, 0);
+    ws_cache_free(c);
+}
+
+static void test_l1_fills_only_the_sectors_that_missed(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 32, 0);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event first = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    first.active_mask = 0xFFu; /* lanes 0..7: sector 0 only */
+    access_on(c, 0, &first);
+    ws_mem_event whole = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    ws_cache_access a = access_on(c, 0, &whole);
+    assert_int_equal(a.l1_hit_sectors, 1);
+    assert_int_equal(a.l1_miss_sectors, 3);
+    assert_int_equal(a.l2_sectors, 3);
+    ws_cache_free(c);
+}
+
+static void test_global_stores_write_through_and_do_not_allocate_in_l1(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event st = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE, 4);
+    ws_cache_access a = access_on(c, 0, &st);
+    assert_int_equal(a.l2_requests, 1);
+    assert_int_equal(a.l2_sectors, 4);
+    assert_int_equal(a.outcome[0], WS_SECT_WRITE);
+    assert_int_equal(a.ecc_read_bytes, 0); /* whole sectors written: nothing to read */
+    ws_mem_event ld = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    a = access_on(c, 0, &ld);
+    assert_int_equal(a.l1_hit_sectors, 0);
+    assert_int_equal(a.l2_hit_sectors, 4); /* the stored sectors are valid in L2 */
+    assert_int_equal(a.dram_read_bytes, 0);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->l2_write_sectors, 4);
+    assert_int_equal(t->l2_write_requests, 1);
+    ws_cache_free(c);
+}
+
+static void test_local_store_then_load_hits_in_l1(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, 0, 0);
+    ev.space = WS_SPACE_LOCAL; /* every lane its word 0: 128 B, four full sectors */
+    static ws_coalesce_result co;
+    ws_cache_access a;
+    ws_coalesce(&ev, 0x7000000000ull, &co);
+    ws_cache_access_event(c, 0, &ev, &co, &a);
+    ev.op = WS_MEM_LOAD;
+    ws_coalesce(&ev, 0x7000000000ull, &co);
+    ws_cache_access_event(c, 0, &ev, &co, &a);
+    assert_int_equal(a.l1_hit_sectors, 4);
+    assert_int_equal(ws_cache_get_totals(c)->l1_local_ld_hit, 4);
+    ws_cache_free(c);
+}
+
+/* §4.1 / App. F: one u32 per `stride` bytes, streamed once; L2 (8 MiB) far larger than
+ * the 1 MiB touched, so every fetch is cold. Expected DRAM bytes per 128-B line =
+ * 32 x |union over requested sectors of their fetch-aligned blocks|. */
+static void test_dram_fetch_granularity_over_a_streaming_read(void **state)
+{
+    (void)state;
+    const int fetches[] = {32, 64, 128};
+    const int strides[] = {4, 32, 64, 128};
+    for (int fi = 0; fi < 3; fi++)
+        for (int si = 0; si < 4; si++) {
+            int g = fetches[fi], stride = strides[si];
+            ws_cache_config cfg = config(0, 8u << 20, g, 1);
+            ws_cache *c = ws_cache_new(&cfg);
+            const uint64_t bytes = 1u << 20;
+            for (uint64_t off = 0; off < bytes; off += 32u * (uint64_t)stride) {
+                ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + off, (uint64_t)stride);
+                access_on(c, (int)(off / 4096 % 4), &ev);
+            }
+            uint8_t want = 0; /* requested sectors of one line */
+            for (int b = 0; b < 128; b += stride)
+                want |= (uint8_t)(1u << (b / 32));
+            int per = g / 32;
+            uint8_t fetched = 0;
+            for (int s = 0; s < 4; s++)
+                if (want >> s & 1)
+                    fetched |= (uint8_t)(((1u << per) - 1) << (s / per * per));
+            uint64_t lines = bytes / 128;
+            const ws_cache_totals *t = ws_cache_get_totals(c);
+            assert_int_equal(t->l2_read_sectors, lines * (uint64_t)__builtin_popcount(want));
+            assert_int_equal(t->l2_read_miss_sectors, lines * (uint64_t)__builtin_popcount(want));
+            assert_int_equal(t->dram_read_bytes, lines * 32u * (uint64_t)__builtin_popcount(fetched));
+            ws_cache_free(c);
+        }
+}
+
+/* A partly written sector costs a DRAM read only when it leaves L2 with ECC on
+ * (App. F: 4 B per sector streamed through 256 MiB reads DRAM; a 2 MB stride-2 copy
+ * that stays in L2 does not, measured with ncu on the H200). */
+static void test_partial_sector_writes_are_read_at_eviction_only_with_ecc(void **state)
+{
+    (void)state;
+    for (int ecc = 0; ecc <= 1; ecc++) {
+        ws_cache_config cfg = config(0, 32 * 128, 64, ecc);
+        cfg.l2_ways = 32; /* one fully associative set of 32 lines */
+        ws_cache *c = ws_cache_new(&cfg);
+        ws_mem_event st = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE, 32); /* 4 B in each of 32 sectors */
+        ws_cache_access a = access_on(c, 0, &st);
+        assert_int_equal(a.l2_sectors, 32);
+        assert_int_equal(a.dram_read_bytes, 0); /* nothing read while the sectors stay in L2 */
+        /* 1 B per sector in another 8 lines, then fill the rest of L2 with whole lines: */
+        ws_mem_event b1 = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 1, BASE + 65536, 32);
+        access_on(c, 0, &b1);
+        for (int i = 0; i < 32; i++) {
+            ws_mem_event full = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + (1u << 20) + 128u * (unsigned)i, 4);
+            access_on(c, 0, &full);
+        }
+        /* all 16 partial lines (64 partial sectors) were evicted by the 32 whole ones */
+        const ws_cache_totals *t = ws_cache_get_totals(c);
+        assert_int_equal(t->ecc_read_bytes, ecc ? 64u * 32 : 0);
+        assert_int_equal(t->dram_read_bytes, ecc ? 64u * 32 : 0);
+        assert_int_equal(t->dram_write_bytes, 64u * 32);
+        ws_cache_free(c);
+    }
+}
+
+static void test_a_sector_completed_by_later_writes_needs_no_read(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(0, 1 * 128, 64, 1);
+    cfg.l2_ways = 1; /* one line: the next line evicts it */
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event lo = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE, 4);
+    lo.active_mask = 0x00FF00FFu; /* lanes 0-7 and 16-23: first halves... */
+    access_on(c, 0, &lo);
+    ws_mem_event hi = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE, 4);
+    hi.active_mask = 0xFF00FF00u; /* ...and the rest: every sector of the line now whole */
+    access_on(c, 0, &hi);
+    ws_mem_event other = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + 4096, 4);
+    access_on(c, 0, &other);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->dram_read_bytes, 0);
+    assert_int_equal(t->dram_write_bytes, 128);
+    /* a read of a partly written sector fetches it */
+    ws_mem_event part = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + 8192, 32);
+    part.active_mask = 1u;
+    access_on(c, 0, &part);
+    ws_mem_event rd = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + 8192, 0);
+    ws_cache_access a = access_on(c, 0, &rd);
+    assert_int_equal(a.l2_miss_sectors, 1);
+    assert_int_equal(a.dram_read_bytes, 64); /* the 64-B block around it */
+    ws_cache_free(c);
+}
+
+static void test_dirty_lines_are_written_back_at_eviction_and_counted_at_end(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(0, 32 * 128, 64, 1);
+    cfg.l2_ways = 32; /* one fully associative set of 32 lines: exact LRU */
+    ws_cache *c = ws_cache_new(&cfg);
+    for (int i = 0; i < 64; i++) { /* 64 lines of full 128-B stores */
+        ws_mem_event st = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + 128u * (unsigned)i, 4);
+        access_on(c, 0, &st);
+    }
+    ws_cache_finish(c);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->dram_write_bytes, 32u * 128);   /* the first 32 lines were evicted */
+    assert_int_equal(t->dirty_at_end_bytes, 32u * 128); /* the last 32 are still in L2 */
+    assert_int_equal(t->dram_read_bytes, 0);
+    ws_cache_finish(c); /* idempotent */
+    assert_int_equal(t->dirty_at_end_bytes, 32u * 128);
+    ws_cache_free(c);
+}
+
+static void test_global_atomics_go_to_l2_and_leave_dirty_sectors(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 32, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event at = ev_strided(WS_MEM_ATOMIC, WS_CACHE_DEFAULT, 4, BASE, 0); /* all lanes one word */
+    ws_cache_access a = access_on(c, 0, &at);
+    assert_int_equal(a.l2_sectors, 1);
+    assert_int_equal(a.outcome[0], WS_SECT_DRAM);
+    assert_int_equal(a.dram_read_bytes, 32);
+    a = access_on(c, 0, &at);
+    assert_int_equal(a.outcome[0], WS_SECT_L2_HIT);
+    ws_cache_finish(c);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->l2_atom_sectors, 2);
+    assert_int_equal(t->dirty_at_end_bytes, 32);
+    ws_cache_free(c);
+}
+
+static void test_bad_configurations_are_refused(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(0, 1 << 20, 48, 1);
+    assert_null(ws_cache_new(&cfg));
+    cfg = config(0, 1 << 20, 64, 1);
+    cfg.sm_count = 0;
+    assert_null(ws_cache_new(&cfg));
+    cfg = config(0, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    ws_coalesce_result co;
+    ws_cache_access a;
+    ws_coalesce(&ev, 0, &co);
+    assert_int_equal(ws_cache_access_event(c, 4, &ev, &co, &a), -1); /* no SM 4 */
+    ev.space = WS_SPACE_SHARED;
+    assert_int_equal(ws_cache_access_event(c, 0, &ev, &co, &a), -1);
+    ws_cache_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_repeated_default_load_hits_in_l1),
+        cmocka_unit_test(test_ldg_nc_load_is_cached_in_l1_like_default),
+        cmocka_unit_test(test_cg_load_never_hits_l1_and_back_to_back_misses_merge),
+        cmocka_unit_test(test_cg_misses_far_apart_both_reach_l2),
+        cmocka_unit_test(test_another_sm_misses_its_own_l1_but_hits_l2),
+        cmocka_unit_test(test_l1_keeps_the_most_recent_lines_when_full),
+        cmocka_unit_test(test_l1_fills_only_the_sectors_that_missed),
+        cmocka_unit_test(test_global_stores_write_through_and_do_not_allocate_in_l1),
+        cmocka_unit_test(test_local_store_then_load_hits_in_l1),
+        cmocka_unit_test(test_dram_fetch_granularity_over_a_streaming_read),
+        cmocka_unit_test(test_partial_sector_writes_are_read_at_eviction_only_with_ecc),
+        cmocka_unit_test(test_a_sector_completed_by_later_writes_needs_no_read),
+        cmocka_unit_test(test_dirty_lines_are_written_back_at_eviction_and_counted_at_end),
+        cmocka_unit_test(test_global_atomics_go_to_l2_and_leave_dirty_sectors),
+        cmocka_unit_test(test_bad_configurations_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,211 @@
+/* test_memstats.c - the memory listener: per-pc rows add up to the kernel totals,
+ * the ncu-named table carries the counts the models produced, blocks land on SMs
+ * round-robin, and local frames are per resident warp slot. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../sim/memstats.h"
+
+static ws_device dev(void)
+{
+    ws_device d;
+    memset(&d, 0, sizeof d);
+    d.key = "test";
+    d.cc_major = 9;
+    d.sm_count = 4;
+    d.sm_clock_mhz = 1000;
+    d.dram_bw_gbs = 1000;
+    d.l2_bw_gbs = 2000;
+    d.dram_fetch_bytes = 64;
+    d.ecc = 1;
+    d.l2_bytes = 1 << 20;
+    d.l1_hit_cycles = 30;
+    d.l2_hit_cycles = 200;
+    d.dram_cycles = 500;
+    return d;
+}
+
+static ws_launch launch(uint32_t blocks, uint32_t threads)
+{
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = blocks; L.grid[1] = L.grid[2] = 1;
+    L.block[0] = threads; L.block[1] = L.block[2] = 1;
+    return L;
+}
+
+static ws_mem_event event(ws_space sp, ws_mem_op op, int width, uint32_t pc, uint32_t block, uint64_t stride)
+{
+    ws_mem_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.space = sp;
+    ev.op = op;
+    ev.width = (uint8_t)width;
+    ev.pc = pc;
+    ev.block_linear = block;
+    ev.active_mask = 0xFFFFFFFFu;
+    ev.src_line = (int)pc + 10;
+    for (int l = 0; l < 32; l++)
+        ev.addr[l] = (sp == WS_SPACE_GLOBAL ? 0x100000000ull : 0) + (uint64_t)l * stride;
+    return ev;
+}
+
+static double metric(const ws_memstats *ms, const char *name)
+{
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(ms, rows, 128);
+    assert_true(n <= 128);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(rows[i].name, name))
+            return rows[i].value;
+    fail_msg("no metric %s", name);
+    return -1;
+}
+
+static void test_per_pc_rows_add_up_to_the_kernel_totals(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(8, 64);
+    ws_memstats *ms = ws_memstats_new(&d, &L, 4, 32 * 1024);
+    for (uint32_t b = 0; b < 8; b++) {
+        ws_mem_event e0 = event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0, b, 8);     /* float stride 2: 8 sectors */
+        ws_mem_event e1 = event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 1, b, 4);     /* 4 sectors */
+        ws_mem_event e2 = event(WS_SPACE_SHARED, WS_MEM_LOAD, 4, 2, b, 128);   /* 32 wavefronts */
+        ws_mem_event e3 = event(WS_SPACE_GLOBAL, WS_MEM_STORE, 4, 3, b, 4);
+        ws_memstats_listener(ms, &e0);
+        ws_memstats_listener(ms, &e1);
+        ws_memstats_listener(ms, &e2);
+        ws_memstats_listener(ms, &e3);
+    }
+    ws_memstats_finish(ms);
+    const ws_mem_totals *t = ws_memstats_totals(ms);
+    uint64_t sectors = 0, wf = 0, req = 0;
+    for (int pc = 0; pc < 4; pc++) {
+        const ws_pc_stats *p = ws_memstats_pc(ms, pc);
+        assert_int_equal(p->executions, 8);
+        assert_int_equal(p->src_line, pc + 10);
+        if (p->space == WS_SPACE_GLOBAL && p->op == WS_MEM_LOAD) {
+            sectors += p->sectors;
+            req += p->requests;
+        }
+        wf += p->wavefronts;
+    }
+    assert_int_equal(ws_memstats_pc(ms, 0)->sectors, 8 * 8);
+    assert_int_equal(ws_memstats_pc(ms, 0)->ideal_sectors, 8 * 4);
+    assert_int_equal(sectors, t->global[WS_MEM_LOAD].sectors);
+    assert_int_equal(req, t->global[WS_MEM_LOAD].requests);
+    assert_int_equal(wf, t->shared[WS_MEM_LOAD].wavefronts);
+    assert_int_equal(t->shared[WS_MEM_LOAD].ncu_conflicts, 8 * 31);
+    assert_null(ws_memstats_pc(ms, 4));
+
+    /* the table carries the same numbers under ncu's names */
+    assert_true(metric(ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 8 * (8 + 4));
+    assert_true(metric(ms, "smsp__sass_inst_executed_op_global_ld.sum") == 16);
+    assert_true(metric(ms, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 8);
+    assert_true(metric(ms, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 8 * 32);
+    assert_true(metric(ms, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") == 8 * 31);
+    assert_true(metric(ms, "lts__t_sectors_srcunit_tex_op_write.sum") == 8 * 4);
+    /* each of the 4 SMs sees pc 0's 8 sectors first in blocks 0..3 (misses), again in
+     * blocks 4..7 (hits); pc 0 (bytes 0..251) already brought pc 1's sectors 0..3 into L1,
+     * so every pc 1 access hits */
+    assert_int_equal(ws_memstats_pc(ms, 1)->l1_hit_sectors, 8 * 4);
+    assert_int_equal(ws_memstats_pc(ms, 0)->l1_hit_sectors, 4 * 8); /* blocks 4..7 */
+    double rate = metric(ms, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct");
+    assert_true(rate > 100.0 * 64 / 96 - 1e-9 && rate < 100.0 * 64 / 96 + 1e-9);
+    ws_memstats_free(ms);
+}
+
+static void test_blocks_are_placed_round_robin_over_the_sms(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(10, 32);
+    ws_memstats *ms = ws_memstats_new(&d, &L, 1, 32 * 1024);
+    for (uint32_t b = 0; b < 10; b++)
+        assert_int_equal(ws_memstats_block_sm(ms, b), (int)(b % 4));
+    assert_int_equal(ws_memstats_sm(ms, 0)->blocks, 3); /* blocks 0, 4, 8 */
+    assert_int_equal(ws_memstats_sm(ms, 1)->blocks, 3);
+    assert_int_equal(ws_memstats_sm(ms, 2)->blocks, 2);
+    assert_int_equal(ws_memstats_sm(ms, 3)->blocks, 2);
+    ws_memstats_free(ms);
+}
+
+static int observed;
+static void observer(void *ctx, const ws_mem_event *ev, int sm, const ws_coalesce_result *co,
+                     const ws_bank_result *bk, const ws_cache_access *ca)
+{
+    (void)ctx;
+    observed++;
+    assert_int_equal(sm, (int)(ev->block_linear % 4));
+    if (ev->space == WS_SPACE_LOCAL) {
+        assert_non_null(co);
+        assert_non_null(ca);
+        assert_null(bk);
+    }
+}
+
+static void test_local_frames_are_reused_by_the_next_wave_on_the_same_slot(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(8, 32);
+    ws_memstats *ms = ws_memstats_new(&d, &L, 2, 32 * 1024);
+    ws_memstats_set_resident_blocks(ms, 1);
+    ws_memstats_set_observer(ms, observer, NULL);
+    observed = 0;
+    /* block b stores then (for b >= 4) the next wave's block on the same SM reloads */
+    for (uint32_t b = 0; b < 8; b++) {
+        ws_mem_event st = event(WS_SPACE_LOCAL, WS_MEM_STORE, 4, 0, b, 0);
+        ws_memstats_listener(ms, &st);
+    }
+    for (uint32_t b = 4; b < 8; b++) {
+        ws_mem_event ld = event(WS_SPACE_LOCAL, WS_MEM_LOAD, 4, 1, b, 0);
+        ws_memstats_listener(ms, &ld);
+    }
+    ws_memstats_finish(ms);
+    assert_int_equal(observed, 12);
+    const ws_mem_totals *t = ws_memstats_totals(ms);
+    assert_int_equal(t->local[WS_MEM_STORE].sectors, 8 * 4);
+    assert_int_equal(t->local[WS_MEM_LOAD].requests, 4);
+    /* one slot per SM: block b+4 finds block b's frame in its SM's L1 */
+    assert_int_equal(t->cache.l1_local_ld_hit, 4 * 4);
+    /* 4 SMs x 1 slot x 128 B: the 8 blocks wrote only 4 distinct frames */
+    assert_int_equal(t->cache.dirty_at_end_bytes, 4 * 128);
+    ws_memstats_free(ms);
+}
+
+static void test_every_metric_row_has_a_name_and_a_description(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(1, 32);
+    ws_memstats *ms = ws_memstats_new(&d, &L, 1, 0);
+    int n = ws_memstats_metrics(ms, NULL, 0);
+    assert_true(n > 30);
+    ws_metric rows[128];
+    ws_memstats_metrics(ms, rows, 128);
+    for (int i = 0; i < n; i++) {
+        assert_true(strlen(rows[i].name) > 5 && strlen(rows[i].desc) > 5);
+        assert_true(rows[i].value == 0); /* nothing ran */
+        for (int j = 0; j < i; j++)
+            assert_true(strcmp(rows[i].name, rows[j].name) != 0);
+    }
+    ws_memstats_free(ms);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_per_pc_rows_add_up_to_the_kernel_totals),
+        cmocka_unit_test(test_blocks_are_placed_round_robin_over_the_sms),
+        cmocka_unit_test(test_local_frames_are_reused_by_the_next_wave_on_the_same_slot),
+        cmocka_unit_test(test_every_metric_row_has_a_name_and_a_description),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,205 @@
+/* test_report.c - the sim report: a synthetic naive transpose (coalesced loads on
+ * line 3, stores strided by a row on line 4, a padded shared read on line 5) must
+ * flag line 4 only, and the text, JSON and CSV forms must carry the same totals. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "../sim/report.h"
+
+static const char *SOURCE = "// k.cu\n__global__ void k(float *in, float *out, int n) {\n"
+                            "    float v = in[i];\n    out[j * n] = v;\n    float s = tile[t][c];\n}\n";
+
+typedef struct {
+    ws_launch launch;
+    ws_occupancy occ;
+    ws_memstats *ms;
+    ws_timing timing;
+    ws_report rep;
+} fixture;
+
+static void build(fixture *fx, int store_stride_floats)
+{
+    memset(fx, 0, sizeof *fx);
+    const ws_device *d = ws_device_find("h200");
+    assert_non_null(d);
+    fx->launch.grid[0] = 4; fx->launch.grid[1] = fx->launch.grid[2] = 1;
+    fx->launch.block[0] = 32; fx->launch.block[1] = fx->launch.block[2] = 1;
+    fx->launch.bytes_moved = 4 * 2 * 128;
+    ws_occ_input in = {32, 10, 0, 0, -1, 1};
+    ws_occupancy_calc(d, &in, &fx->occ);
+    fx->ms = ws_memstats_new(d, &fx->launch, 3, fx->occ.l1_bytes);
+    for (uint32_t b = 0; b < 4; b++) {
+        ws_mem_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.block_linear = b;
+        ev.active_mask = 0xFFFFFFFFu;
+        ev.width = 4;
+        ev.space = WS_SPACE_GLOBAL;
+        ev.op = WS_MEM_LOAD;
+        ev.pc = 0;
+        ev.src_line = 3;
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 0x100000000ull + 128u * b + 4u * (uint64_t)l;
+        ws_memstats_listener(fx->ms, &ev);
+        ev.op = WS_MEM_STORE;
+        ev.pc = 1;
+        ev.src_line = 4;
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 0x200000000ull + (store_stride_floats == 1 ? 128u : 4u) * b +
+                          4u * (uint64_t)(store_stride_floats * l); /* column b, or row b when fixed */
+        ws_memstats_listener(fx->ms, &ev);
+        ev.space = WS_SPACE_SHARED;
+        ev.op = WS_MEM_LOAD;
+        ev.pc = 2;
+        ev.src_line = 5;
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 4u * (uint64_t)(33 * l); /* padded tile column */
+        ws_memstats_listener(fx->ms, &ev);
+    }
+    ws_memstats_finish(fx->ms);
+    ws_timing_input ti;
+    ws_timing_input_from_memstats(fx->ms, &fx->occ, 40, fx->launch.bytes_moved, &ti);
+    ws_timing_predict(d, &ti, &fx->timing);
+    ws_report *r = &fx->rep;
+    r->kernel = "k";
+    r->entry = "_Z1kPfS_i";
+    r->source_path = "k.cu";
+    r->source_text = SOURCE;
+    r->kernel_line = 1;
+    r->launch = &fx->launch;
+    r->dev = d;
+    r->regs = 10;
+    r->regs_source = "test";
+    r->occ = &fx->occ;
+    r->ms = fx->ms;
+    r->timing = &fx->timing;
+    r->warp_insns = 40;
+}
+
+static void test_only_the_strided_store_line_is_flagged(void **state)
+{
+    (void)state;
+    fixture fx;
+    build(&fx, 1024);
+    ws_line_row *rows;
+    int n = ws_report_lines(&fx.rep, &rows);
+    assert_int_equal(n, 3);
+    assert_int_equal(rows[0].line, 3);
+    assert_false(rows[0].poor);
+    assert_int_equal(rows[0].sectors, 4 * 4);
+    assert_int_equal(rows[1].line, 4);
+    assert_true(rows[1].poor); /* 32 sectors per request where 4 would do */
+    assert_int_equal(rows[1].sectors, 4 * 32);
+    assert_int_equal(rows[1].ideal_sectors, 4 * 4);
+    assert_non_null(strstr(rows[1].flag, "uncoalesced"));
+    assert_int_equal(rows[2].line, 5);
+    assert_false(rows[2].poor);
+    assert_int_equal(rows[2].wavefronts, 4);
+    assert_string_equal(rows[2].kinds, "ld.shared.4");
+    free(rows);
+    ws_memstats_free(fx.ms);
+}
+
+static char *capture(void (*fn)(FILE *, const ws_report *, const ws_report *), const ws_report *a, const ws_report *b)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fn(f, a, b);
+    fclose(f);
+    return buf;
+}
+
+static void text_all(FILE *f, const ws_report *a, const ws_report *b) { (void)b; ws_report_text(f, a, true); }
+static void text_mem(FILE *f, const ws_report *a, const ws_report *b) { (void)b; ws_report_text(f, a, false); }
+static void json(FILE *f, const ws_report *a, const ws_report *b) { (void)b; assert_int_equal(ws_report_json(f, a), 0); }
+static void csv(FILE *f, const ws_report *a, const ws_report *b) { (void)b; ws_report_csv(f, a); }
+
+static void test_text_report_names_metrics_lines_and_the_prediction(void **state)
+{
+    (void)state;
+    fixture fx;
+    build(&fx, 1024);
+    char *t = capture(text_mem, &fx.rep, NULL);
+    assert_non_null(strstr(t, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"));
+    assert_non_null(strstr(t, "out[j * n] = v;"));
+    assert_non_null(strstr(t, "uncoalesced"));
+    assert_non_null(strstr(t, "predicted"));
+    assert_null(strstr(t, "__global__ void k")); /* not a memory line */
+    free(t);
+    t = capture(text_all, &fx.rep, NULL); /* --lines: the whole kernel */
+    assert_non_null(strstr(t, "__global__ void k"));
+    free(t);
+    ws_memstats_free(fx.ms);
+}
+
+static void test_json_and_csv_carry_the_same_totals(void **state)
+{
+    (void)state;
+    fixture fx;
+    build(&fx, 1024);
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(fx.ms, rows, 128);
+    char *j = capture(json, &fx.rep, NULL);
+    cJSON *o = cJSON_Parse(j);
+    assert_non_null(o);
+    cJSON *tot = cJSON_GetObjectItem(o, "totals");
+    assert_int_equal(cJSON_GetArraySize(tot), n);
+    for (int i = 0; i < n; i++) {
+        cJSON *m = cJSON_GetArrayItem(tot, i);
+        assert_string_equal(cJSON_GetObjectItem(m, "name")->valuestring, rows[i].name);
+        assert_true(cJSON_GetObjectItem(m, "value")->valuedouble == rows[i].value);
+    }
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "lines")), 3);
+    cJSON_Delete(o);
+    free(j);
+
+    char *c = capture(csv, &fx.rep, NULL);
+    assert_memory_equal(c, "scope,line,name,value,basis,description\n", 40);
+    int kernel_rows = 0;
+    for (char *p = c; (p = strstr(p, "\nkernel,")); p++)
+        kernel_rows++;
+    assert_int_equal(kernel_rows, n + 3); /* metrics + time, bandwidth, occupancy */
+    assert_non_null(strstr(c, "line,4,sectors,128,"));
+    free(c);
+    ws_memstats_free(fx.ms);
+}
+
+static void test_compare_shows_both_variants_and_the_ratio(void **state)
+{
+    (void)state;
+    fixture a, b;
+    build(&a, 1024);
+    build(&b, 1); /* the fixed variant: stores coalesced too */
+    char *t = capture(ws_report_compare, &a.rep, &b.rep);
+    assert_non_null(strstr(t, "B/A"));
+    /* store sectors: 128 for A, 16 for B -> ratio 0.12 */
+    char *row = strstr(t, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    assert_non_null(row);
+    long va, vb;
+    assert_int_equal(sscanf(row + strlen("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), "%ld %ld", &va, &vb), 2);
+    assert_int_equal(va, 128);
+    assert_int_equal(vb, 16);
+    free(t);
+    ws_memstats_free(a.ms);
+    ws_memstats_free(b.ms);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_only_the_strided_store_line_is_flagged),
+        cmocka_unit_test(test_text_report_names_metrics_lines_and_the_prediction),
+        cmocka_unit_test(test_json_and_csv_carry_the_same_totals),
+        cmocka_unit_test(test_compare_shows_both_variants_and_the_ratio),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,195 @@
+/* test_timing.c - properties of the timing model: the prediction is the launch
+ * overhead plus the largest of its terms, each term is traffic / rate, and the
+ * prediction never falls when traffic grows or rises when resident warps grow. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../sim/memstats.h"
+#include "../sim/timing.h"
+
+static ws_device dev(void)
+{
+    ws_device d;
+    memset(&d, 0, sizeof d);
+    d.key = "test";
+    d.cc_major = 9;
+    d.sm_count = 4;
+    d.sm_clock_mhz = 1000;       /* 1 cycle = 1 ns: easy arithmetic */
+    d.dram_bw_gbs = 1000;
+    d.l2_bw_gbs = 2000;
+    d.dram_fetch_bytes = 32;
+    d.ecc = 1;
+    d.l2_bytes = 1 << 20;
+    d.l1_unified_bytes = 256 * 1024;
+    d.max_warps_per_sm = 64;
+    d.l1_hit_cycles = 30;
+    d.l2_hit_cycles = 200;
+    d.dram_cycles = 500;
+    d.launch_overhead_us = 2;
+    return d;
+}
+
+static void test_no_traffic_costs_the_launch_overhead(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_kernel_us == d.launch_overhead_us);
+    assert_int_equal(t.bound, WS_BOUND_LAUNCH);
+}
+
+static void test_each_term_is_traffic_over_its_rate(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.dram_bytes = 8.9e6;  /* at 1000 GB/s x 0.89 = 890 B/ns: 10 us */
+    in.l2_bytes = 4e6;      /* 2000 GB/s: 2 us */
+    in.l1_wavefronts_max = 3000;  /* 1 per cycle at 1 GHz: 3 us */
+    in.issue_insns_max = 8000;    /* 4 per cycle: 2 us */
+    in.latency_cycles_per_warp_max = 1000; /* 1 us */
+    ws_timing t;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(t.t_dram_us > 9.999 && t.t_dram_us < 10.001);
+    assert_true(t.t_l2_us > 1.999 && t.t_l2_us < 2.001);
+    assert_true(t.t_l1_us > 2.999 && t.t_l1_us < 3.001);
+    assert_true(t.t_issue_us > 1.999 && t.t_issue_us < 2.001);
+    assert_true(t.t_latency_us > 0.999 && t.t_latency_us < 1.001);
+    assert_int_equal(t.bound, WS_BOUND_DRAM);
+    assert_true(t.t_kernel_us > 11.999 && t.t_kernel_us < 12.001); /* 2 us launch + 10 us */
+    /* L2 requests: 35 per cycle at 7500 GB/s, scaled to this device's 2000 GB/s */
+    in.l2_requests = 35.0 * 2000 / 7500 * 1000 * 5; /* 5 us worth */
+    ws_timing_predict(&d, &in, &t);
+    assert_true(t.t_l2_us > 4.999 && t.t_l2_us < 5.001);
+}
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+static void test_time_never_falls_when_any_traffic_grows_and_bounds_every_term(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    uint64_t seed = 7;
+    for (int iter = 0; iter < 500; iter++) {
+        ws_timing_input in;
+        double *f[] = {&in.dram_bytes, &in.l2_bytes, &in.l1_wavefronts_max, &in.issue_insns_max,
+                       &in.latency_cycles_per_warp_max, &in.l2_requests};
+        for (int k = 0; k < 6; k++)
+            *f[k] = (double)(lcg(&seed) % 1000000);
+        in.bytes_moved = in.dram_bytes;
+        ws_timing a, b;
+        ws_timing_predict(&d, &in, &a);
+        double terms[] = {a.t_dram_us, a.t_l2_us, a.t_l1_us, a.t_issue_us, a.t_latency_us};
+        for (int k = 0; k < 5; k++)
+            assert_true(a.t_kernel_us >= terms[k] + a.t_launch_us - 1e-9);
+        int k = (int)(lcg(&seed) % 6);
+        *f[k] *= 1.0 + (double)(lcg(&seed) % 100) / 10.0;
+        ws_timing_predict(&d, &in, &b);
+        assert_true(b.t_kernel_us >= a.t_kernel_us);
+    }
+}
+
+static void test_effective_bandwidth_is_bytes_moved_over_time(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.launch_overhead_us = 0;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.dram_bytes = in.bytes_moved = 1e9;
+    ws_timing t;
+    ws_timing_predict(&d, &in, &t);
+    /* DRAM-bound with no overhead: effective bandwidth is the achievable DRAM rate */
+    assert_true(t.eff_bw_gbs > 1000 * WS_DRAM_EFFICIENCY - 1e-6 && t.eff_bw_gbs < 1000 * WS_DRAM_EFFICIENCY + 1e-6);
+    assert_true(t.eff_bw_gbs <= d.dram_bw_gbs);
+}
+
+static void test_device_without_rates_is_refused(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.dram_bw_gbs = 0;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), -1);
+}
+
+/* One block of `threads` on 4 SMs; every warp loads 16 distinct cold lines. */
+static double latency_term(int resident_warps, int nwarps)
+{
+    ws_device d = dev();
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = 1; L.grid[1] = L.grid[2] = 1;
+    L.block[0] = (uint32_t)(32 * nwarps); L.block[1] = L.block[2] = 1;
+    ws_memstats *ms = ws_memstats_new(&d, &L, 4, 64 * 1024);
+    assert_non_null(ms);
+    for (int w = 0; w < nwarps; w++)
+        for (int i = 0; i < 16; i++) {
+            ws_mem_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.space = WS_SPACE_GLOBAL;
+            ev.op = WS_MEM_LOAD;
+            ev.width = 4;
+            ev.active_mask = 0xFFFFFFFFu;
+            ev.warp = (uint32_t)w;
+            ev.pc = 1;
+            for (int l = 0; l < 32; l++)
+                ev.addr[l] = 0x100000000ull + (uint64_t)(w * 16 + i) * 4096 + 4u * (uint64_t)l;
+            ws_memstats_listener(ms, &ev);
+        }
+    ws_memstats_finish(ms);
+    ws_occupancy o;
+    memset(&o, 0, sizeof o);
+    o.warps_per_block = nwarps;
+    o.warps_per_sm = resident_warps;
+    ws_timing_input in;
+    ws_timing_input_from_memstats(ms, &o, 0, 0, &in);
+    ws_timing t;
+    ws_timing_predict(&d, &in, &t);
+    ws_memstats_free(ms);
+    return t.t_latency_us;
+}
+
+static void test_more_resident_warps_never_raise_the_latency_term(void **state)
+{
+    (void)state;
+    /* 8 warps x 16 cold loads of 500 cycles x the loaded-latency factor (1 cycle = 1 ns):
+     * one warp at a time 8 x 16 x L, all 8 in flight 16 x L */
+    const double L = 500 * WS_LOADED_DRAM_LATENCY_FACTOR / 1000.0; /* us */
+    double prev = latency_term(1, 8);
+    assert_true(prev > 128 * L - 1e-6 && prev < 128 * L + 1e-6);
+    for (int r = 2; r <= 16; r++) {
+        double t = latency_term(r, 8);
+        assert_true(t <= prev + 1e-9);
+        prev = t;
+    }
+    assert_true(prev > 16 * L - 1e-6 && prev < 16 * L + 1e-6);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_traffic_costs_the_launch_overhead),
+        cmocka_unit_test(test_each_term_is_traffic_over_its_rate),
+        cmocka_unit_test(test_time_never_falls_when_any_traffic_grows_and_bounds_every_term),
+        cmocka_unit_test(test_effective_bandwidth_is_bytes_moved_over_time),
+        cmocka_unit_test(test_device_without_rates_is_refused),
+        cmocka_unit_test(test_more_resident_warps_never_raise_the_latency_term),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,446 @@
+/* test_viz_render.c - renders known steps headless (software renderer on an
+ * SDL_Surface) and reads the pixels back at the cells the layout functions name.
+ * Every expectation is derived here from addresses and widths: bank = word % 32,
+ * sector = byte / 32, line = byte / 128. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <SDL_image.h>
+
+#include "../viz/viz_render.h"
+
+#define W 1280
+#define H 800
+#define GBASE 0x100000000ull
+
+typedef struct {
+    SDL_Surface *surf;
+    SDL_Renderer *r;
+    viz_fonts fonts;
+    viz_recording rec;
+    viz_state st;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *fx = calloc(1, sizeof *fx);
+    fx->surf = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
+    fx->r = fx->surf ? SDL_CreateSoftwareRenderer(fx->surf) : NULL;
+    if (!fx->r) {
+        fprintf(stderr, "cannot create a software renderer: %s\n", SDL_GetError());
+        return -1;
+    }
+    char err[512];
+    if (viz_fonts_open(fx->r, &fx->fonts, err, sizeof err)) {
+        fprintf(stderr, "fonts: %s\n", err);
+        return -1;
+    }
+    viz_recording_init(&fx->rec);
+    snprintf(fx->rec.kernel, sizeof fx->rec.kernel, "test_kernel");
+    viz_state_init(&fx->st);
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *fx = *state;
+    viz_recording_free(&fx->rec);
+    viz_fonts_close(&fx->fonts);
+    SDL_DestroyRenderer(fx->r);
+    SDL_FreeSurface(fx->surf);
+    free(fx);
+    return 0;
+}
+
+/* An event for 32 lanes with addr(lane), all active unless mask says otherwise. */
+static ws_mem_event make_event(ws_space sp, ws_mem_op op, int width, uint32_t mask, uint64_t base,
+                               uint64_t stride)
+{
+    ws_mem_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.space = sp;
+    ev.op = op;
+    ev.width = (uint8_t)width;
+    ev.elem_size = (uint8_t)(width > 8 ? 4 : width);
+    ev.vec = (uint8_t)(width > 8 ? width / 4 : 1);
+    ev.active_mask = mask;
+    ev.src_line = 3;
+    for (int l = 0; l < 32; l++)
+        if (mask & (1u << l))
+            ev.addr[l] = base + (uint64_t)l * stride;
+    return ev;
+}
+
+/* Renders step s in a single pane and leaves the pixels in fx->surf. */
+static void render_step(fixture *fx, const viz_step *s)
+{
+    fx->rec.nsteps = 0;
+    assert_int_equal(viz_recording_push(&fx->rec, s), 0);
+    fx->st.npanes = 1;
+    fx->st.pane[0].rec = &fx->rec;
+    fx->st.pane[0].step = &fx->rec.steps[0];
+    fx->st.pane[0].count = 1;
+    fx->st.phase = 1.0;
+    viz_render_frame(fx->r, &fx->fonts, &fx->st);
+    SDL_RenderPresent(fx->r);
+    const char *dir = getenv("VIZ_TEST_PNG_DIR"); /* to look at what the tests see */
+    if (dir) {
+        static int n;
+        char path[512];
+        snprintf(path, sizeof path, "%s/test_%02d.png", dir, n++);
+        IMG_SavePNG(fx->surf, path);
+    }
+}
+
+static uint32_t pixel(const fixture *fx, int x, int y)
+{
+    assert_true(x >= 0 && y >= 0 && x < W && y < H);
+    const uint32_t *row = (const uint32_t *)((const uint8_t *)fx->surf->pixels + (size_t)y * fx->surf->pitch);
+    return row[x] & 0xFFFFFFu;
+}
+
+/* The colour a cell is filled with, read inside its top-left corner (text and the
+ * bytes-used strip sit in the middle and at the bottom). */
+static uint32_t cell_rgb(const fixture *fx, SDL_Rect c)
+{
+    assert_true(c.w >= 3 && c.h >= 3);
+    return pixel(fx, c.x + 1, c.y + 1);
+}
+
+static viz_layout layout1(void)
+{
+    viz_layout L;
+    viz_layout_compute(W, H, 1, &L);
+    return L;
+}
+
+/* ---- shared memory ------------------------------------------------------------ */
+
+static void test_32_way_conflict_lights_one_bank_32_times_in_the_conflict_colour(void **state)
+{
+    fixture *fx = *state;
+    /* float column of a 32x32 tile: lane l reads word 32*l -> bank (32 l) % 32 = 0, 32 rows */
+    ws_mem_event ev = make_event(WS_SPACE_SHARED, WS_MEM_LOAD, 4, 0xFFFFFFFFu, 0, 32 * 4);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    assert_int_equal(s.nrows, 32);
+    assert_int_equal(s.wavefronts, 32); /* one bank, 32 distinct words */
+    assert_int_equal(s.ideal_wavefronts, 1);
+    render_step(fx, &s);
+    viz_layout L = layout1();
+    int lit = 0, conflict_cells = 0;
+    for (int r = 0; r < s.nrows; r++)
+        for (int b = 0; b < 32; b++) {
+            uint32_t c = cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], s.nrows, b, r));
+            if (c != VIZ_RGB_EMPTY) {
+                lit++;
+                assert_int_equal(b, 0);
+            }
+            if (c == VIZ_RGB_CONFLICT)
+                conflict_cells++;
+        }
+    assert_int_equal(lit, 32);
+    assert_int_equal(conflict_cells, 32);
+}
+
+static void test_padded_stride_33_lights_32_different_banks_without_conflict(void **state)
+{
+    fixture *fx = *state;
+    /* float tile[32][33], column read: word 33 l -> bank (33 l) % 32 = l, row (33 l) / 32 = l */
+    ws_mem_event ev = make_event(WS_SPACE_SHARED, WS_MEM_LOAD, 4, 0xFFFFFFFFu, 0, 33 * 4);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    assert_int_equal(s.wavefronts, 1);
+    render_step(fx, &s);
+    viz_layout L = layout1();
+    int per_bank[32] = {0};
+    for (int r = 0; r < s.nrows; r++)
+        for (int b = 0; b < 32; b++) {
+            uint32_t c = cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], s.nrows, b, r));
+            assert_int_not_equal(c, VIZ_RGB_CONFLICT);
+            if (c != VIZ_RGB_EMPTY) {
+                assert_int_equal(c, VIZ_RGB_ACCESS);
+                per_bank[b]++;
+            }
+        }
+    for (int b = 0; b < 32; b++)
+        assert_int_equal(per_bank[b], 1);
+}
+
+static void test_broadcast_word_is_one_cell_in_the_broadcast_colour(void **state)
+{
+    fixture *fx = *state;
+    ws_mem_event ev = make_event(WS_SPACE_SHARED, WS_MEM_LOAD, 4, 0xFFFFFFFFu, 0x40, 0); /* word 16 */
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    assert_int_equal(s.nrows, 1);
+    assert_int_equal(s.wavefronts, 1);
+    render_step(fx, &s);
+    viz_layout L = layout1();
+    for (int b = 0; b < 32; b++)
+        assert_int_equal(cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], 1, b, 0)),
+                         b == 16 ? VIZ_RGB_BROADCAST : VIZ_RGB_EMPTY);
+}
+
+static void test_two_way_conflict_marks_exactly_the_colliding_bank(void **state)
+{
+    fixture *fx = *state;
+    /* stride 2 floats: words 0,2,..,62 -> banks 0,2,..,30, each needing 2 words (rows 0 and 1) */
+    ws_mem_event ev = make_event(WS_SPACE_SHARED, WS_MEM_LOAD, 4, 0xFFFFFFFFu, 0, 8);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    assert_int_equal(s.wavefronts, 2);
+    render_step(fx, &s);
+    viz_layout L = layout1();
+    for (int r = 0; r < 2; r++)
+        for (int b = 0; b < 32; b++)
+            assert_int_equal(cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], 2, b, r)),
+                             b % 2 == 0 ? VIZ_RGB_CONFLICT : VIZ_RGB_EMPTY);
+}
+
+/* ---- global memory -------------------------------------------------------------- */
+
+/* Counts sector cells drawn in a touched colour; *empty gets the untouched ones. */
+static int lit_sectors(const fixture *fx, const viz_step *s, uint32_t want, int *empty)
+{
+    viz_layout L = layout1();
+    int lit = 0;
+    *empty = 0;
+    for (int i = 0; i < s->nlines; i++)
+        for (int k = 0; k < 4; k++) {
+            uint32_t c = cell_rgb(fx, viz_layout_sector_cell(&L.pane[0], s->nlines, i, k));
+            if (c == VIZ_RGB_EMPTY)
+                (*empty)++;
+            else {
+                assert_int_equal(c, want);
+                lit++;
+            }
+        }
+    return lit;
+}
+
+static void test_coalesced_float_load_lights_exactly_four_sectors(void **state)
+{
+    fixture *fx = *state;
+    /* 32 lanes x 4 B = 128 B from an aligned base: one line, all four sectors */
+    ws_mem_event ev = make_event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0xFFFFFFFFu, GBASE, 4);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    assert_int_equal(s.sectors, 4);
+    assert_int_equal(s.nlines, 1);
+    render_step(fx, &s);
+    int empty;
+    assert_int_equal(lit_sectors(fx, &s, VIZ_RGB_TOUCHED, &empty), 4);
+    assert_int_equal(empty, 0);
+}
+
+static void test_stride_2_float_load_lights_eight_sectors(void **state)
+{
+    fixture *fx = *state;
+    /* lanes 8 B apart span 31*8+4 = 252 B -> ceil(252/32) = 8 sectors in 2 lines */
+    ws_mem_event ev = make_event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0xFFFFFFFFu, GBASE, 8);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    assert_int_equal(s.sectors, 8);
+    assert_int_equal(s.ideal_sectors, 4);
+    assert_int_equal(s.nlines, 2);
+    render_step(fx, &s);
+    int empty;
+    assert_int_equal(lit_sectors(fx, &s, VIZ_RGB_TOUCHED, &empty), 8);
+    assert_int_equal(empty, 0);
+}
+
+static void test_misaligned_float_load_lights_five_sectors_and_leaves_three_dark(void **state)
+{
+    fixture *fx = *state;
+    /* bytes 4..131: sectors 0-3 of line 0 and sector 0 of line 1 */
+    ws_mem_event ev = make_event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0xFFFFFFFFu, GBASE + 4, 4);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    render_step(fx, &s);
+    int empty;
+    assert_int_equal(lit_sectors(fx, &s, VIZ_RGB_TOUCHED, &empty), 5);
+    assert_int_equal(empty, 3);
+}
+
+static void test_half_warp_float_load_lights_two_sectors(void **state)
+{
+    fixture *fx = *state;
+    /* 16 active lanes x 4 B = 64 B: two sectors; masked lanes add nothing */
+    ws_mem_event ev = make_event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0x0000FFFFu, GBASE, 4);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    render_step(fx, &s);
+    int empty;
+    assert_int_equal(lit_sectors(fx, &s, VIZ_RGB_TOUCHED, &empty), 2);
+    assert_int_equal(empty, 2);
+    viz_layout L = layout1();
+    /* an inactive lane's cell is not drawn in its active colour: read its hatched body */
+    SDL_Rect on = viz_layout_lane_cell(&L.pane[0], 0), off = viz_layout_lane_cell(&L.pane[0], 16);
+    assert_int_not_equal(pixel(fx, on.x + on.w - 2, on.y + on.h - 2), pixel(fx, off.x + off.w - 2, off.y + off.h - 2));
+}
+
+static void test_sectors_take_the_colour_of_their_cache_outcome(void **state)
+{
+    fixture *fx = *state;
+    ws_mem_event ev = make_event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0xFFFFFFFFu, GBASE, 4);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    s.lines[0].outcome[0] = VIZ_OUT_L1_HIT;
+    s.lines[0].outcome[1] = VIZ_OUT_L2_HIT;
+    s.lines[0].outcome[2] = VIZ_OUT_DRAM;
+    s.lines[0].outcome[3] = VIZ_OUT_DRAM;
+    render_step(fx, &s);
+    viz_layout L = layout1();
+    const uint32_t want[4] = {VIZ_RGB_L1, VIZ_RGB_L2, VIZ_RGB_DRAM, VIZ_RGB_DRAM};
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(cell_rgb(fx, viz_layout_sector_cell(&L.pane[0], 1, 0, k)), want[k]);
+}
+
+static void test_stores_are_drawn_as_writes(void **state)
+{
+    fixture *fx = *state;
+    /* float store, stride 32 elements: 32 lines, one sector each */
+    ws_mem_event ev = make_event(WS_SPACE_GLOBAL, WS_MEM_STORE, 4, 0xFFFFFFFFu, GBASE, 128);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    assert_int_equal(s.nlines, 32);
+    render_step(fx, &s);
+    int empty;
+    assert_int_equal(lit_sectors(fx, &s, VIZ_RGB_WRITE, &empty), 32);
+    assert_int_equal(empty, 96);
+}
+
+/* ---- layout, hover, determinism ----------------------------------------------------- */
+
+static bool contains(SDL_Rect outer, SDL_Rect in)
+{
+    return in.x >= outer.x && in.y >= outer.y && in.x + in.w <= outer.x + outer.w &&
+           in.y + in.h <= outer.y + outer.h;
+}
+
+static void test_layout_keeps_every_cell_inside_its_panel_at_any_window_size(void **state)
+{
+    (void)state;
+    const int sizes[][2] = {{1280, 800}, {1920, 1080}, {1024, 640}, {800, 600}, {2560, 1440}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int np = 1; np <= 2; np++) {
+            viz_layout L;
+            viz_layout_compute(sizes[i][0], sizes[i][1], np, &L);
+            for (int p = 0; p < np; p++) {
+                const viz_pane_layout *pl = &L.pane[p];
+                assert_true(pl->mem.x + pl->mem.w <= sizes[i][0]);
+                assert_true(pl->totals.y + pl->totals.h <= L.status.y);
+                for (int l = 0; l < 32; l++)
+                    assert_true(contains(pl->lanes, viz_layout_lane_cell(pl, l)));
+                for (int b = 0; b < 32; b++) {
+                    assert_true(contains(pl->grid, viz_layout_bank_cell(pl, 32, b, 31)));
+                    assert_true(contains(pl->grid, viz_layout_bank_cell(pl, 1, b, 0)));
+                }
+                for (int n = 1; n <= 32; n *= 2)
+                    for (int k = 0; k < 4; k++)
+                        assert_true(contains(pl->grid, viz_layout_sector_cell(pl, n, n - 1, k)));
+            }
+            if (np == 2) /* side by side, not overlapping */
+                assert_true(L.pane[0].mem.x + L.pane[0].mem.w <= L.pane[1].mem.x);
+        }
+}
+
+static void test_hovering_a_bank_cell_finds_that_bank(void **state)
+{
+    fixture *fx = *state;
+    ws_mem_event ev = make_event(WS_SPACE_SHARED, WS_MEM_LOAD, 4, 0xFFFFFFFFu, 0, 33 * 4);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    render_step(fx, &s);
+    viz_layout L = layout1();
+    SDL_Rect c = viz_layout_bank_cell(&L.pane[0], s.nrows, 7, 7);
+    viz_hit h = viz_hit_test(&L, &fx->st, c.x + c.w / 2, c.y + c.h / 2);
+    assert_int_equal(h.kind, VIZ_HIT_BANK);
+    assert_int_equal(h.bank, 7);
+    assert_int_equal(h.row_slot, 7);
+    SDL_Rect lc = viz_layout_lane_cell(&L.pane[0], 21);
+    h = viz_hit_test(&L, &fx->st, lc.x + 2, lc.y + 2);
+    assert_int_equal(h.kind, VIZ_HIT_LANE);
+    assert_int_equal(h.lane, 21);
+}
+
+static void test_a_state_renders_to_the_same_pixels_every_time(void **state)
+{
+    fixture *fx = *state;
+    ws_mem_event ev = make_event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 8, 0xFFFFFFFFu, GBASE, 8);
+    viz_step s;
+    viz_step_from_event(&s, &ev);
+    fx->st.show_help = true;
+    render_step(fx, &s);
+    size_t bytes = (size_t)fx->surf->pitch * H;
+    uint8_t *first = malloc(bytes);
+    memcpy(first, fx->surf->pixels, bytes);
+    render_step(fx, &s);
+    fx->st.show_help = false;
+    assert_memory_equal(first, fx->surf->pixels, bytes);
+    free(first);
+}
+
+static void test_compare_mode_draws_each_variant_in_its_own_pane(void **state)
+{
+    fixture *fx = *state;
+    viz_recording other;
+    viz_recording_init(&other);
+    ws_mem_event e1 = make_event(WS_SPACE_SHARED, WS_MEM_LOAD, 4, 0xFFFFFFFFu, 0, 32 * 4);
+    ws_mem_event e2 = make_event(WS_SPACE_SHARED, WS_MEM_LOAD, 4, 0xFFFFFFFFu, 0, 33 * 4);
+    viz_step s1, s2;
+    viz_step_from_event(&s1, &e1);
+    viz_step_from_event(&s2, &e2);
+    fx->rec.nsteps = 0;
+    viz_recording_push(&fx->rec, &s1);
+    viz_recording_push(&other, &s2);
+    fx->st.npanes = 2;
+    fx->st.pane[0] = (viz_pane_state){.rec = &fx->rec, .step = &fx->rec.steps[0], .count = 1};
+    fx->st.pane[1] = (viz_pane_state){.rec = &other, .step = &other.steps[0], .count = 1};
+    viz_render_frame(fx->r, &fx->fonts, &fx->st);
+    viz_layout L;
+    viz_layout_compute(W, H, 2, &L);
+    int conflicts[2] = {0}, lit[2] = {0};
+    for (int p = 0; p < 2; p++)
+        for (int r = 0; r < 32; r++)
+            for (int b = 0; b < 32; b++) {
+                uint32_t c = cell_rgb(fx, viz_layout_bank_cell(&L.pane[p], 32, b, r));
+                conflicts[p] += c == VIZ_RGB_CONFLICT;
+                lit[p] += c != VIZ_RGB_EMPTY;
+            }
+    assert_int_equal(conflicts[0], 32);
+    assert_int_equal(conflicts[1], 0);
+    assert_int_equal(lit[1], 32);
+    fx->st.npanes = 1;
+    viz_recording_free(&other);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_32_way_conflict_lights_one_bank_32_times_in_the_conflict_colour),
+        cmocka_unit_test(test_padded_stride_33_lights_32_different_banks_without_conflict),
+        cmocka_unit_test(test_broadcast_word_is_one_cell_in_the_broadcast_colour),
+        cmocka_unit_test(test_two_way_conflict_marks_exactly_the_colliding_bank),
+        cmocka_unit_test(test_coalesced_float_load_lights_exactly_four_sectors),
+        cmocka_unit_test(test_stride_2_float_load_lights_eight_sectors),
+        cmocka_unit_test(test_misaligned_float_load_lights_five_sectors_and_leaves_three_dark),
+        cmocka_unit_test(test_half_warp_float_load_lights_two_sectors),
+        cmocka_unit_test(test_sectors_take_the_colour_of_their_cache_outcome),
+        cmocka_unit_test(test_stores_are_drawn_as_writes),
+        cmocka_unit_test(test_layout_keeps_every_cell_inside_its_panel_at_any_window_size),
+        cmocka_unit_test(test_hovering_a_bank_cell_finds_that_bank),
+        cmocka_unit_test(test_a_state_renders_to_the_same_pixels_every_time),
+        cmocka_unit_test(test_compare_mode_draws_each_variant_in_its_own_pane),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,178 @@
+/* viz_model.h - what the visualizer draws, as plain data: one "step" per executed
+ * warp-level memory instruction, and a recording (the steps of one simulated launch
+ * for a range of blocks, plus the source, the PTX and the launch-wide totals).
+ * Invariant: a step is self-contained: every number a frame shows for it is stored
+ * in it (the renderer never consults the simulator), and lane fields of inactive
+ * lanes are zero. No SDL here, so the model is testable and recordable anywhere. */
+#ifndef VIZ_MODEL_H
+#define VIZ_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../sim/event.h"
+
+#define VIZ_LANES 32
+#define VIZ_BANKS 32
+#define VIZ_MAX_ROWS 64   /* distinct 128-B shared word rows one instruction can touch */
+#define VIZ_MAX_LINES 64  /* distinct 128-B global lines one instruction can touch (32 lanes,
+                             a misaligned lane can straddle two) */
+#define VIZ_PTX_TEXT 96
+
+/* Where a touched sector was served from (the cache model's verdict). */
+typedef enum {
+    VIZ_OUT_NONE = 0,  /* sector not touched by this instruction */
+    VIZ_OUT_UNKNOWN,   /* touched; no cache model ran */
+    VIZ_OUT_L1_HIT,
+    VIZ_OUT_L2_HIT,    /* L1 miss (or bypass), hit in L2 */
+    VIZ_OUT_DRAM,      /* missed L2 too: fetched from DRAM */
+    VIZ_OUT_WRITE,     /* store: written through to L2 */
+    VIZ_OUT_COUNT
+} viz_outcome;
+
+const char *viz_outcome_name(viz_outcome o); /* "L1 hit" */
+
+typedef struct {
+    bool active;
+    uint64_t addr;       /* as in the event: global address, shared/local byte offset */
+    /* shared */
+    uint8_t bank;        /* bank of the first word: (addr / 4) % 32 */
+    uint8_t nwords;      /* 4-byte words the access covers: 1, 2 or 4 (16 B) */
+    uint8_t group;       /* half/quarter-warp group the bank model processes it in */
+    int8_t wavefront;    /* wavefront (0-based, within the instruction) serving it; -1 unknown */
+    bool conflict;       /* another word of its bank is needed in the same group */
+    uint16_t row_slot;   /* index into step.rows of its word row */
+    uint8_t sharers;     /* lanes (itself included) reading the same first word: broadcast */
+    /* global/local */
+    uint16_t line_slot;  /* index into step.lines of the line holding its first byte */
+    uint8_t sector;      /* 0..3: sector of its first byte inside that line */
+} viz_lane;
+
+typedef struct {
+    uint64_t line;               /* 128-B line number: address / 128 */
+    uint8_t outcome[4];          /* viz_outcome per sector; VIZ_OUT_NONE = untouched */
+    uint32_t used[4];            /* bytes of each sector the lanes use, bit i = byte i */
+    uint32_t lanes[4];           /* lanes touching each sector */
+} viz_line;
+
+/* Counter categories, as Nsight Compute splits them. */
+typedef enum {
+    VIZ_CAT_GLOBAL_LD, VIZ_CAT_GLOBAL_ST, VIZ_CAT_LOCAL_LD, VIZ_CAT_LOCAL_ST,
+    VIZ_CAT_SHARED_LD, VIZ_CAT_SHARED_ST, VIZ_CAT_COUNT
+} viz_cat;
+
+const char *viz_cat_name(viz_cat c); /* "global ld" */
+/* The Nsight Compute metric of a category's unit count (sectors or wavefronts). */
+const char *viz_cat_metric(viz_cat c);
+
+typedef struct {
+    uint64_t requests;   /* warp-level requests */
+    uint64_t units;      /* sectors (global/local) or wavefronts (shared) */
+    uint64_t ideal;      /* the same for a perfect access of the same bytes */
+    uint64_t conflicts;  /* shared: wavefronts - ideal */
+} viz_counter;
+
+typedef struct {
+    uint64_t instructions;        /* warp-level memory instructions */
+    viz_counter cat[VIZ_CAT_COUNT];
+    uint64_t l1_hit_sectors, l2_hit_sectors, dram_sectors, write_sectors;
+} viz_totals;
+
+typedef struct viz_step {
+    uint64_t seq;                /* event sequence number in the launch */
+    uint32_t block[3];
+    uint32_t block_linear;
+    uint32_t warp;
+    uint32_t pc;
+    int src_line, ptx_line;      /* 0 = unknown */
+    char ptx_text[VIZ_PTX_TEXT]; /* the instruction, e.g. "ld.shared.f32 %f1, [%r9]" */
+    ws_space space;
+    ws_mem_op op;
+    uint8_t width;               /* bytes per lane */
+    uint32_t active_mask;
+    viz_lane lane[VIZ_LANES];
+
+    /* shared: the bank grid is 32 banks across, rows[] down */
+    int nrows;
+    uint32_t rows[VIZ_MAX_ROWS]; /* distinct word rows (offset / 128), ascending */
+    int ngroups;                 /* 1, 2 (64-bit) or 4 (128-bit) */
+    int wavefronts, ideal_wavefronts;
+
+    /* global/local */
+    int nlines;
+    viz_line lines[VIZ_MAX_LINES]; /* ascending by line */
+    int requests, sectors, ideal_sectors;
+
+    viz_totals totals;           /* running totals of the launch after this step */
+} viz_step;
+
+/* Fills *s from one event: lanes, banks, rows, groups (by width: 1 group up to 4 bytes,
+ * half-warps for 8, quarter-warps for 16), conflict marks, lines, sectors and bytes used,
+ * and first-principles counts: sectors = distinct 32-B sectors of the active lanes' bytes,
+ * ideal sectors = ceil(active bytes / 32), wavefronts = sum over groups of the most distinct
+ * words any bank needs, ideal = groups with an active lane. Local addresses are mapped
+ * through the hardware's interleave (word w of lane t at w*128 + 4t). Sector outcomes are
+ * VIZ_OUT_UNKNOWN (stores VIZ_OUT_WRITE); the recorder overwrites counts and outcomes with
+ * the memory models' results. Totals are left zero. */
+void viz_step_from_event(viz_step *s, const ws_mem_event *ev);
+
+/* The slot of 128-B line `line` in s->lines, inserted (zeroed, order kept) when absent;
+ * -1 when the step already holds VIZ_MAX_LINES lines. */
+int viz_step_line_slot(viz_step *s, uint64_t line);
+
+/* Re-derives conflict marks and lane sharers after lane groups were changed. */
+void viz_step_mark_conflicts(viz_step *s);
+
+/* Adds the step's own counts into t (the running total after it). */
+void viz_totals_add(viz_totals *t, const viz_step *s);
+/* The counter category of a (space, op): loads and stores of global, local and shared
+ * memory; atomics, reductions and const/param give VIZ_CAT_COUNT (not in the table). */
+viz_cat viz_cat_of(ws_space sp, ws_mem_op op);
+viz_cat viz_step_cat(const viz_step *s);
+
+/* Measured and predicted throughput for the panel; a value < 0 is unknown. */
+typedef struct {
+    char gpu[64];           /* "NVIDIA H200" */
+    char date[32];          /* when measured, "2025-06-01" */
+    char source[128];       /* where the measurement came from: "results/h200.json" */
+    double measured_gbs;    /* effective bandwidth measured on the GPU */
+    double predicted_gbs;   /* the simulator's prediction */
+    double peak_gbs;        /* the device's DRAM peak */
+    double measured_us, predicted_us;
+} viz_throughput;
+
+/* A simulated launch as the visualizer replays it. */
+typedef struct viz_recording {
+    char kernel[64];
+    char source_path[512];
+    char device[64];            /* device profile the simulation used */
+    char **src_lines;           /* source text split into lines (owned) */
+    int nsrc;
+    char **ptx_lines;           /* PTX text split into lines (owned), may be 0 */
+    int nptx;
+    uint32_t grid[3], block_dim[3];
+    uint32_t warps_per_block;
+    uint32_t first_block, num_blocks; /* the recorded block range (linear) */
+    viz_step *steps;            /* in execution order */
+    size_t nsteps, cap;
+    size_t max_steps;           /* recorder stops storing here (0 = no limit) */
+    bool truncated;             /* steps were dropped at max_steps */
+    viz_totals launch;          /* the whole launch, every block */
+    viz_throughput tp;
+} viz_recording;
+
+void viz_recording_init(viz_recording *r);
+void viz_recording_free(viz_recording *r);
+/* Appends a copy of *s; returns 0, or -1 when out of memory. */
+int viz_recording_push(viz_recording *r, const viz_step *s);
+/* Keeps a copy of text split into lines. Returns 0 or -1 (out of memory). */
+int viz_recording_set_source(viz_recording *r, const char *path, const char *text);
+int viz_recording_set_ptx(viz_recording *r, const char *text);
+
+/* Steps of one warp (block_linear, warp) in order, or of every warp when warp < 0:
+ * writes up to cap step indices into idx and returns how many match. */
+size_t viz_recording_filter(const viz_recording *r, uint32_t block_linear, int warp,
+                            size_t *idx, size_t cap);
+
+#endif
