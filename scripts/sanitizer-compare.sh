@@ -83,7 +83,7 @@ for cu in tests/data/planted/*.cu; do
     if [ -x "$WS_BIN" ]; then
         "$WS_BIN" sim "$cu" >"$logs/$name.warpscope.txt" 2>&1
         rc1=$?
-        "$WS_BIN" sim --racecheck --memory-warnings "$cu" >"$logs/$name.warpscope-racecheck.txt" 2>&1
+        "$WS_BIN" sim --racecheck --memcheck "$cu" >"$logs/$name.warpscope-racecheck.txt" 2>&1
         rc2=$?
         first=$(grep -m 1 'error:' "$logs/$name.warpscope.txt" | sed 's/^warpscope: //; s|^tests/data/planted/||')
         more=$(grep -E 'racecheck:|initcheck:' "$logs/$name.warpscope-racecheck.txt" | sed 's/^warpscope: //; s|^tests/data/planted/||' | head -n 2 | tr '\n' ' ')

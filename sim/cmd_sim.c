@@ -14,9 +14,11 @@
 #include "../common/desc.h"
 #include "../common/device.h"
 #include "interp.h"
+#include "memcheck.h"
 #include "memstats.h"
 #include "occupancy.h"
 #include "ptx.h"
+#include "racecheck.h"
 #include "report.h"
 #include "timing.h"
 
@@ -78,6 +80,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n"
+            "                     [--racecheck] [--memcheck]\n"
             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv]\n"
             "\n"
             "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
@@ -95,6 +98,10 @@ static void usage(FILE *to)
                 "  --lines           the per-line table shows every source line of the kernel\n"
                 "  --compare A B     two variants side by side (totals, occupancy, predicted time)\n"
                 "  --arch sm_XX      PTX target when the PTX has to be compiled (default " DEFAULT_ARCH ")\n"
+                "  --racecheck       report shared-memory races between barriers and reads of unwritten\n"
+                "                    shared memory (exit 2 if any)\n"
+                "  --memcheck        count out-of-bounds and misaligned accesses per kind and go on, instead\n"
+                "                    of stopping at the first (exit 2 if any)\n"
                 "  --help            this text\n"
                 "\n"
                 "exit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
@@ -143,6 +150,11 @@ static void free_run(sim_run *r)
         ws_desc_free(r->owned_file);
     memset(r, 0, sizeof *r);
 }
+
+/* --racecheck / --memcheck (sim/racecheck.h, sim/memcheck.h): asked for on the
+ * command line, applied in run_one; found is set when either reported anything,
+ * which makes the exit code WS_EXIT_KERNEL_FAULT after the report is printed. */
+static struct { bool racecheck, memcheck, found; } g_checks;
 
 /* Loads, resolves and simulates one kernel argument. Returns a WS_EXIT_* code. */
 static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, const ws_device *dev, const char *arch,
@@ -212,8 +224,17 @@ static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, con
     cfg.listener_ctx = r->ms;
     cfg.progress = on_progress;
     cfg.progress_ctx = &ps;
+    ws_racecheck *race = g_checks.racecheck ? ws_racecheck_new(r->launch.block) : NULL;
+    if (race)
+        ws_racecheck_attach(race, &cfg);
+    cfg.memory_errors_are_warnings = g_checks.memcheck;
     int rc = ws_sim_run(&cfg, &r->res, &err);
     r->have_res = 1;
+    if (race) {                                /* hazards up to a fault are worth seeing too */
+        ws_racecheck_print(race, stderr, r->file->path, r->desc->name);
+        g_checks.found |= ws_racecheck_count(race) > 0;
+        ws_racecheck_free(race);
+    }
     double secs = seconds_since(&ps.start);
     if (ps.shown && ps.tty)
         fprintf(stderr, "\r%*s\r", 79, "");
@@ -247,7 +268,9 @@ static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, con
     p->warp_insns = r->res.warp_insns;
     p->thread_insns = r->res.thread_insns;
     p->sim_seconds = secs;
-    if (r->res.memory_warnings)
+    if (g_checks.memcheck)
+        g_checks.found |= ws_memcheck_print(&r->res, stderr) > 0;
+    else if (r->res.memory_warnings)
         fprintf(stderr, "warpscope: sim: %s: %llu memory warnings; first: %s\n", r->desc->name,
                 (unsigned long long)r->res.memory_warnings, r->res.first_warning);
     return WS_EXIT_OK;
@@ -295,6 +318,10 @@ int ws_cmd_sim(int argc, char **argv)
             lines = true;
         } else if (!strcmp(a, "--compare")) {
             compare = true;
+        } else if (!strcmp(a, "--racecheck")) {
+            g_checks.racecheck = true;
+        } else if (!strcmp(a, "--memcheck")) {
+            g_checks.memcheck = true;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "warpscope: sim: unknown option '%s'\n", a);
             usage(stderr);
@@ -364,5 +391,7 @@ int ws_cmd_sim(int argc, char **argv)
     for (int k = 0; k < 2; k++)
         free_run(&runs[k]);
     ws_catalog_free(cat);
+    if (rc == WS_EXIT_OK && g_checks.found)
+        rc = WS_EXIT_KERNEL_FAULT;
     return rc;
 }

@@ -343,9 +343,9 @@ void ws_racecheck_print(const ws_racecheck *rc, FILE *out, const char *source_fi
         fprintf(out, "warpscope: %s\n", buf);
     }
     fprintf(out, "warpscope: racecheck summary: %" PRIu64 " RAW, %" PRIu64 " WAR, %" PRIu64 " WAW hazard accesses, "
-            "%" PRIu64 " uninitialised shared reads, in %d distinct places%s\n",
+            "%" PRIu64 " uninitialised shared reads, in %d distinct place%s%s\n",
             rc->totals[WS_RACE_RAW], rc->totals[WS_RACE_WAR], rc->totals[WS_RACE_WAW], rc->totals[WS_RACE_UNINIT],
-            rc->nreports, rc->nreports == MAX_REPORTS ? " (list cut short)" : "");
+            rc->nreports, rc->nreports == 1 ? "" : "s", rc->nreports == MAX_REPORTS ? " (list cut short)" : "");
 }
 
 int ws_sim_run_racecheck(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err, FILE *report, int *hazards)
