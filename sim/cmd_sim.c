@@ -80,7 +80,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n"
-            "                     [--racecheck] [--memcheck]\n"
+            "                     [--racecheck] [--memcheck] [--budget N]\n"
             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv]\n"
             "\n"
             "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
@@ -102,6 +102,8 @@ static void usage(FILE *to)
                 "                    shared memory (exit 2 if any)\n"
                 "  --memcheck        count out-of-bounds and misaligned accesses per kind and go on, instead\n"
                 "                    of stopping at the first (exit 2 if any)\n"
+                "  --budget N        stop after N thread-instructions (default 20000000000): a kernel that\n"
+                "                    loops forever ends with exit 2 and the line it was on\n"
                 "  --help            this text\n"
                 "\n"
                 "exit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
@@ -154,7 +156,7 @@ static void free_run(sim_run *r)
 /* --racecheck / --memcheck (sim/racecheck.h, sim/memcheck.h): asked for on the
  * command line, applied in run_one; found is set when either reported anything,
  * which makes the exit code WS_EXIT_KERNEL_FAULT after the report is printed. */
-static struct { bool racecheck, memcheck, found; } g_checks;
+static struct { bool racecheck, memcheck, found; uint64_t budget; } g_checks; /* budget: --budget, 0 = default */
 
 /* Loads, resolves and simulates one kernel argument. Returns a WS_EXIT_* code. */
 static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, const ws_device *dev, const char *arch,
@@ -228,6 +230,7 @@ static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, con
     if (race)
         ws_racecheck_attach(race, &cfg);
     cfg.memory_errors_are_warnings = g_checks.memcheck;
+    cfg.max_thread_insns = g_checks.budget;
     int rc = ws_sim_run(&cfg, &r->res, &err);
     r->have_res = 1;
     if (race) {                                /* hazards up to a fault are worth seeing too */
@@ -322,6 +325,15 @@ int ws_cmd_sim(int argc, char **argv)
             g_checks.racecheck = true;
         } else if (!strcmp(a, "--memcheck")) {
             g_checks.memcheck = true;
+        } else if (!strcmp(a, "--budget")) {
+            char *end = NULL;
+            unsigned long long v = i + 1 < argc ? strtoull(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || !end || *end || v == 0 || argv[i + 1][0] == '-') {
+                fprintf(stderr, "warpscope: sim: --budget needs a positive number of thread-instructions\n");
+                return WS_EXIT_USAGE;
+            }
+            g_checks.budget = v;
+            i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "warpscope: sim: unknown option '%s'\n", a);
             usage(stderr);
