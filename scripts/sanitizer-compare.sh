@@ -29,7 +29,7 @@ param_n() { sed -n 's/^param[[:space:]]*N[[:space:]]*=[[:space:]]*//p' "$1" | he
 # element count of buffer $1, N substituted ("N*N" -> 4096)
 count() { n=$(sed -n "s/^buffer[[:space:]]*$1[[:space:]]*float[[:space:]]*\([^[:space:]]*\).*/\1/p" "$2" | head -n 1); echo $(( $(echo "$n" | sed "s/N/$3/g") )); }
 # first line (1-based) of the file containing $1
-line_of() { grep -n -- "$1" "$2" | head -n 1 | cut -d: -f1; }
+line_of() { grep -n -F -- "$1" "$2" | head -n 1 | cut -d: -f1; }
 
 # One sanitizer tool's verdict, from its log: "clean", or the first report as
 # "<what> at line L, thread (x,y,z) block (x,y,z); N errors".
@@ -67,15 +67,21 @@ md="$OUT/sanitizer-compare.md"
     echo "raw output is in \`sanitizer-logs/\`. compute-sanitizer's initcheck covers global memory only,"
     echo "so uninitialised *shared* reads are warpscope's alone."
     echo
-    echo "| kernel | planted bug | warpscope | memcheck | racecheck | synccheck | initcheck |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| kernel | planted bug | warpscope | memcheck | racecheck | synccheck | initcheck | agreement |"
+    echo "|---|---|---|---|---|---|---|---|"
 } > "$md"
 
 for cu in tests/data/planted/*.cu; do
     name=$(basename "$cu" .cu)
     bug=$(sed -n 's/^note[[:space:]]*//p' "$cu" | head -n 1 | sed 's/^Planted bug: //; s/|/\\|/g')
-    mark=$(grep -oE 'planted-(read|write|barrier)' "$cu" | tail -n 1)
-    echo "== $name (planted at line $(line_of "$mark" "$cu"))"
+    mark=$(grep -oE '/\* planted-(read|write|barrier) \*/' "$cu" | tail -n 1)
+    pline=$(line_of "$mark" "$cu")
+    # the compute-sanitizer tool that should see it (shared-memory initcheck has none)
+    case "$name" in
+        missing_sync_*) expect=racecheck ;; divergent_*) expect=synccheck ;; uninit_shared) expect=none ;;
+        *) expect=memcheck ;;
+    esac
+    echo "== $name (planted at line $pline, expected from $expect)"
 
     # warpscope: memory errors stop the run (the default), then again with
     # memory errors as warnings and racecheck on, so every finding shows.
@@ -85,9 +91,15 @@ for cu in tests/data/planted/*.cu; do
         rc1=$?
         "$WS_BIN" sim --racecheck --memcheck "$cu" >"$logs/$name.warpscope-racecheck.txt" 2>&1
         rc2=$?
-        first=$(grep -m 1 'error:' "$logs/$name.warpscope.txt" | sed 's/^warpscope: //; s|^tests/data/planted/||')
-        more=$(grep -E 'racecheck:|initcheck:' "$logs/$name.warpscope-racecheck.txt" | sed 's/^warpscope: //; s|^tests/data/planted/||' | head -n 2 | tr '\n' ' ')
-        ws=$(printf '%s' "${first:-no error} (exit $rc1)${more:+; with --racecheck: $more(exit $rc2)}" | sed 's/|/\\|/g')
+        # "file.cu:21: error: kernel: block ... lane 7: what" -> "line 21, block ... lane 7: what"
+        first=$(grep -m 1 'error:' "$logs/$name.warpscope.txt" | sed -E 's/^warpscope: [^:]*:([0-9]+): error: [^:]*: /line \1, /')
+        summary=$(grep -E 'racecheck summary|memcheck summary' "$logs/$name.warpscope-racecheck.txt" |
+                  sed -E 's/^warpscope: //; s/ \(lane accesses skipped, the run went on\)//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+        hazard=$( { grep -m 1 -E 'racecheck: [A-Z]+ hazard' "$logs/$name.warpscope-racecheck.txt" ||
+                    grep -m 1 'initcheck:' "$logs/$name.warpscope-racecheck.txt"; } |
+                 sed -E 's/^warpscope: [^:]*:([0-9]+): error: [^:]*: (racecheck|initcheck): /line \1: /; s/;.*//; s/, with no barrier between.*//')
+        ws="${first:-no error without checks} (exit $rc1)<br>with --racecheck --memcheck (exit $rc2): ${summary:-nothing}${hazard:+<br>first: $hazard}"
+        ws=$(printf '%s' "$ws" | sed 's/|/\\|/g')
     fi
 
     mc=n/a; rc=n/a; sc=n/a; ic=n/a
@@ -125,6 +137,16 @@ EOF
             mc="nvcc failed (see sanitizer-logs/$name.nvcc.txt)"
         fi
     fi
-    echo "| \`$name\` | $bug | $ws | $mc | $rc | $sc | $ic |" >> "$md"
+    agree="n/a (no GPU)"
+    if [ "$have_gpu" = yes ]; then
+        if [ "$expect" = none ]; then
+            agree="warpscope only (no sanitizer checks shared-memory initialisation)"
+        elif grep -q "\.cu:$pline\b" "$logs/$name.$expect.txt" 2>/dev/null; then
+            agree="yes: $expect reports line $pline"
+        else
+            agree="NO: $expect does not report line $pline"
+        fi
+    fi
+    echo "| \`$name\` | $bug (line $pline) | $ws | $mc | $rc | $sc | $ic | $agree |" >> "$md"
 done
 echo "wrote $md"
