@@ -128,8 +128,8 @@ static const cli_case CASES[] = {
     {{"sim", "tests/data/nonexistent.cu"}, WS_EXIT_USAGE, "tests/data/nonexistent.cu: error: cannot open"},
     {{"sim", "tests/data/bad_desc/unknown_keyword.cu"}, WS_EXIT_USAGE,
      "tests/data/bad_desc/unknown_keyword.cu:4:1: error: unknown keyword 'kernal'"},
-    {{"sim", "demos/transpose.cu"}, WS_EXIT_USAGE, "demos/transpose.cu"},          /* several descriptions */
-    {{"sim", "demos/transpose.cu:nope"}, WS_EXIT_USAGE, "nope"},
+    {{"sim", "demos/transpose.cu"}, WS_EXIT_USAGE, "demos/transpose.cu has 8 descriptions"},
+    {{"sim", "demos/transpose.cu:nope"}, WS_EXIT_USAGE, "demos/transpose.cu has no description 'nope'"},
     /* resource limits: refused before anything is allocated or run */
     {{"sim", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_KERNEL_FAULT,
      "50000000 blocks of 1024 threads cannot finish within the instruction budget"},
@@ -147,7 +147,7 @@ static const cli_case CASES[] = {
     {{"sim", "tests/data/planted/divergent_barrier.cu"}, WS_EXIT_KERNEL_FAULT, "barrier reached by a diverged warp"},
     {{"gpu"}, WS_EXIT_USAGE, "gpu: which kernel?"},
     {{"check", "--bogus", "copy_32x32"}, WS_EXIT_USAGE, "check: unknown option '--bogus'"},
-    {{"viz"}, WS_EXIT_USAGE, "viz"},
+    {{"viz"}, WS_EXIT_USAGE, "viz: which kernel?"},
     {{"viz", "--bogus"}, WS_EXIT_USAGE, "viz: unknown option '--bogus'"},
 };
 
