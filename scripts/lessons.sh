@@ -20,6 +20,7 @@ measured() {
     awk -F'|' -v k=" $1 " '$2 == k && $3 ~ /^ *$/ && $4 ~ /[0-9]/ { gsub(/ /, "", $4); gsub(/ /, "", $6);
         printf "%.2f us, %s GB/s", $4 * 1000, $6; found = 1; exit } END { if (!found) print "-" }' "$RESULTS_MD"
 }
+pct() { printf "%.1f%%" "$(val "$1" "$2")"; }
 pred() { printf "%.2f us" "$(val "$1" ws__predicted_time_us)"; }
 note() { sed -n "/^kernel[[:space:]]*$1\$/,/^\*\//s/^note[[:space:]]*//p" demos/*.cu | head -n 1; }
 
@@ -27,7 +28,7 @@ global_table() {
     echo "| kernel | what it does | load sectors/req | store sectors/req | load eff. | store eff. | predicted | measured on H200 |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|"
     for k in "$@"; do
-        echo "| \`$k\` | $(note "$k") | $(per "$k" l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum) | $(per "$k" l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum l1tex__t_requests_pipe_lsu_mem_global_op_st.sum) | $(val "$k" ws__sector_efficiency_global_op_ld.pct)% | $(val "$k" ws__sector_efficiency_global_op_st.pct)% | $(pred "$k") | $(measured "$k") |"
+        echo "| \`$k\` | $(note "$k") | $(per "$k" l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum) | $(per "$k" l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum l1tex__t_requests_pipe_lsu_mem_global_op_st.sum) | $(pct "$k" ws__sector_efficiency_global_op_ld.pct) | $(pct "$k" ws__sector_efficiency_global_op_st.pct) | $(pred "$k") | $(measured "$k") |"
     done
     echo
 }
@@ -84,7 +85,7 @@ echo
 echo "| kernel | what it does | theoretical occupancy | predicted | measured on H200 |"
 echo "|---|---|---:|---:|---:|"
 for k in saxpy_block13 saxpy_block256; do
-    echo "| \`$k\` | $(note "$k") | $(val "$k" ws__occupancy_theoretical_pct)% | $(pred "$k") | $(measured "$k") |"
+    echo "| \`$k\` | $(note "$k") | $(pct "$k" ws__occupancy_theoretical_pct) | $(pred "$k") | $(measured "$k") |"
 done
 echo
 echo "## Local memory"
