@@ -13,12 +13,16 @@ chk_class chk_classify(const char *m)
 {
     if (has(m, "bank_conflicts")) return CHK_BOUND;
     if (has(m, "__time_")) return CHK_TIME; /* gpu__time_duration.sum */
+    /* The simulator knows theoretical occupancy; ncu's sm__warps_active is the
+     * achieved one, which short launches never reach (ramp-up and tail), so the
+     * two are shown side by side but not judged. */
+    if (has(m, "sm__warps_active")) return CHK_INFO;
     if (has(m, "lookup_hit") || has(m, "lookup_miss") || has(m, "hit_rate")) return CHK_CACHE;
     if (has(m, "l1tex__t_requests_pipe_lsu_mem_") || has(m, "l1tex__t_sectors_pipe_lsu_mem_") ||
         has(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared") || has(m, "smsp__sass_inst_executed_op_") ||
         has(m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared"))
         return CHK_EXACT;
-    if (has(m, "lts__") || has(m, "dram__") || has(m, "l1tex__m_") || has(m, "sm__warps_active") ||
+    if (has(m, "lts__") || has(m, "dram__") || has(m, "l1tex__m_") ||
         has(m, "l1tex__t_sector"))
         return CHK_CACHE;
     return CHK_INFO;

@@ -2,13 +2,14 @@
  * metric with the simulator's value, the GPU's, their ratio and a verdict
  * against the tolerance of the metric's class:
  *   exact  L1TEX requests and sectors, shared wavefronts, SASS instruction counts: equal
- *   cache  L1 hit rate, L2 sectors, DRAM bytes, achieved occupancy: within 10%
+ *   cache  L1 hit rate, L2 sectors, DRAM bytes: within 10%
  *          (percentages: within 10 points; DRAM bytes also within 64 KiB, L2
  *          sectors within 64, the background traffic of any launch under ncu)
  *   time   kernel duration: within 25%
  *   bound  ncu's bank-conflict counter: the hardware also counts arbitration
  *          conflicts with other L1 traffic, so it may exceed the true count
- *   info   shown, not judged
+ *   info   shown, not judged (e.g. occupancy: theoretical in the simulator,
+ *          achieved on the GPU)
  * Invariant: only an exact row that differs makes a check fail. */
 #ifndef CHECK_COMPARE_H
 #define CHECK_COMPARE_H

@@ -22,7 +22,7 @@ static void test_metric_names_fall_into_their_classes(void **state)
     assert_int_equal(chk_classify("l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"), CHK_CACHE);
     assert_int_equal(chk_classify("lts__t_sectors_srcunit_tex_op_read.sum"), CHK_CACHE);
     assert_int_equal(chk_classify("dram__bytes_write.sum"), CHK_CACHE);
-    assert_int_equal(chk_classify("sm__warps_active.avg.pct_of_peak_sustained_active"), CHK_CACHE);
+    assert_int_equal(chk_classify("sm__warps_active.avg.pct_of_peak_sustained_active"), CHK_INFO);
     assert_int_equal(chk_classify("gpu__time_duration.sum"), CHK_TIME);
     assert_int_equal(chk_classify("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), CHK_BOUND);
     assert_int_equal(chk_classify("launch__registers_per_thread"), CHK_INFO);
@@ -65,8 +65,9 @@ static void test_cache_counters_tolerate_ten_percent_plus_background(void **stat
     /* percentages: points, not relative */
     chk_row_set(&r, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", true, 0, true, 9.5);
     assert_int_equal(r.verdict, CHK_AGREE);
+    /* theoretical (sim) against achieved (GPU) occupancy is shown, not judged */
     chk_row_set(&r, "sm__warps_active.avg.pct_of_peak_sustained_active", true, 100, true, 87.93);
-    assert_int_equal(r.verdict, CHK_DIFFER);
+    assert_int_equal(r.verdict, CHK_UNJUDGED);
 }
 
 static void test_time_tolerates_twenty_five_percent_of_the_measurement(void **state)
