@@ -94,12 +94,16 @@ static const ws_race *first_of(const ws_racecheck *rc, ws_race_kind k)
     return NULL;
 }
 
-static void print_races(const planted_run *r)
+/* Every hazard reads as one "file:line: error: kernel: ..." line. */
+static void check_messages(const planted_run *r)
 {
-    char buf[2048];
+    char buf[2048], head[WS_PATH_MAX + 16];
     for (int i = 0; i < ws_racecheck_count(r->rc); i++) {
+        const ws_race *h = ws_racecheck_get(r->rc, i);
         ws_racecheck_format(r->rc, i, r->file->path, r->file->kernels[0].name, buf, sizeof buf);
-        print_message("  %s\n", buf);
+        snprintf(head, sizeof head, "%s:%d: error: %s: ", r->file->path, h->second.src_line, r->file->kernels[0].name);
+        assert_true(!strncmp(buf, head, strlen(head)));
+        assert_null(strchr(buf, '\n'));
     }
 }
 
@@ -110,7 +114,7 @@ static void test_missing_barrier_in_the_transpose_is_a_race_between_the_tile_wri
     (void)state;
     planted_run r;
     run_planted(&r, "missing_sync_transpose", false, true);
-    print_races(&r);
+    check_messages(&r);
     assert_int_equal(r.rc_run, 0);                      /* no memory error: only a race */
     int wline = marker_line(r.file, "planted-write"), rline = marker_line(r.file, "planted-read");
     /* thread (tx,ty) reads tile[tx][ty], written by thread (ty,tx): the RAW
@@ -156,7 +160,7 @@ static void test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block
     (void)state;
     planted_run r;
     run_planted(&r, "reduction_off_by_one", true, true);
-    print_races(&r);
+    check_messages(&r);
     assert_int_equal(r.rc_run, 0);
     /* only s = 128 reaches past the array (tid <= 64 reads at most sdata[128]): one per block */
     uint64_t blocks = (uint64_t)r.L.grid[0] * r.L.grid[1] * r.L.grid[2];
@@ -223,7 +227,7 @@ static void test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised
     (void)state;
     planted_run r;
     run_planted(&r, "uninit_shared", false, true);
-    print_races(&r);
+    check_messages(&r);
     assert_int_equal(r.rc_run, 0);
     assert_int_equal(ws_racecheck_count(r.rc), 1);
     const ws_race *u = first_of(r.rc, WS_RACE_UNINIT);
