@@ -15,7 +15,7 @@ for bin in "$@"; do
     rm -rf "$seeds"
     mkdir -p "$seeds" "$corpus" "$arts"
     case "$name" in
-        fuzz_desc) globs="demos/*.cu tests/data/desc/*.cu tests/data/bad_desc/*.cu tests/data/planted/*.cu" ;;
+        fuzz_desc) globs="demos/*.cu tests/data/desc/*.cu tests/data/bad_desc/*.cu tests/data/bad_resolve/*.cu tests/data/planted/*.cu" ;;
         *)         globs="demos/*.ptx tests/data/ptx/*.ptx tests/data/bad_ptx/*.ptx" ;;
     esac
     for f in $globs tests/data/fuzz-regressions/"$name"/*; do

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +258,44 @@ static void test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused(
     assert_non_null(strstr(g_err, "takes 1 parameters but the description passes 2 arguments"));
 }
 
+/* tests/data/bad_resolve: descriptions that parse but cannot be evaluated (range,
+ * overflow, division by zero). Through `warpscope sim` each must exit 1 with
+ * "file:LINE:COL: error: ..." as its first line says ("// expect: L:C: msg"). */
+static void test_every_description_that_cannot_be_resolved_is_refused_at_its_expression(void **state)
+{
+    (void)state;
+    const char *dir = "tests/data/bad_resolve";
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int n = 0, failures = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".cu")) continue;
+        char path[300], first[256], want[400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        assert_non_null(fgets(first, sizeof first, f));
+        fclose(f);
+        int line = 0, col = 0, used = 0;
+        if (sscanf(first, "// expect: %d:%d: %n", &line, &col, &used) != 2 || !used)
+            fail_msg("%s: first line must be '// expect: LINE:COL: message'", path);
+        first[strcspn(first, "\n")] = 0;
+        snprintf(want, sizeof want, "warpscope: %s:%d:%d: error: ", path, line, col);
+        const char *args[] = {"sim", path, NULL};
+        int code = run_ws(args);
+        if (code != WS_EXIT_USAGE || strncmp(g_err, want, strlen(want)) || !strstr(g_err, first + used)) {
+            print_error("%s: exit %d, stderr: %s(want exit 1 and %s...%s)\n", path, code, g_err, want, first + used);
+            failures++;
+        }
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 15);
+    assert_int_equal(failures, 0);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -284,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
         cmocka_unit_test(test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column),
         cmocka_unit_test(test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused),
+        cmocka_unit_test(test_every_description_that_cannot_be_resolved_is_refused_at_its_expression),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
