@@ -35,15 +35,17 @@ line_of() { grep -n -F -- "$1" "$2" | head -n 1 | cut -d: -f1; }
 # "<what> at line L, thread (x,y,z) block (x,y,z); N errors".
 summarise() {
     log=$1
-    if grep -q "ERROR SUMMARY: 0 errors" "$log"; then
-        if grep -q "RACECHECK SUMMARY: 0 hazards" "$log" || ! grep -q "RACECHECK SUMMARY" "$log"; then echo "clean"; return; fi
+    what=$(grep -m 1 -E '^========= (Invalid|Error|Warning|Barrier|Uninitialized|Race|Program hit)' "$log" |
+           sed 's/^========= //; s/ at [^ ]*(.*$//; s/[[:space:]]*$//')
+    if [ -z "$what" ]; then
+        if grep -qE 'SUMMARY: 0 (errors|hazards)' "$log"; then echo "clean"; else echo "no report (see log)"; fi
+        return
     fi
-    what=$(grep -m 1 -E '^========= (Invalid|Error|Warning|Barrier|Uninitialized|Race|Program hit)' "$log" | sed 's/^========= //; s/[[:space:]]*$//')
-    at=$(grep -m 1 -oE '\.cu:[0-9]+' "$log" | sed 's/\.cu:/line /')
+    at=$(grep -oE '\.cu:[0-9]+' "$log" | head -n 1 | sed 's/\.cu:/line /')
     at2=$(grep -oE '\.cu:[0-9]+' "$log" | sed -n 2p | sed 's/\.cu:/line /')
     thr=$(grep -m 1 -oE 'by thread \([0-9,]+\) in block \([0-9,]+\)' "$log" | sed 's/^by //')
-    total=$(grep -m 1 -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+ (errors|hazards)' "$log" | sed 's/.*SUMMARY: //')
-    case "$what" in *Race*|*"Error: "*) at="$at and $at2" ;; esac
+    total=$(grep -m 1 -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+ [a-z]+( displayed \([^)]*\))?' "$log" | sed 's/.*SUMMARY: //')
+    case "$what" in *Race*) at="$at and $at2" ;; esac
     echo "$what at $at${thr:+, $thr}; $total" | sed 's/|/\\|/g'
 }
 
