@@ -1222,6 +1222,11 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
         if (got != want) FAIL_TOK(ps, at, "'%s' moves %d value%s but the operand has %d", optext, want, want > 1 ? "s" : "", got);
         if (in->op != PTX_ST && v->kind != PTX_OPND_REG && v->kind != PTX_OPND_VEC && v->kind != PTX_OPND_SINK)
             FAIL_TOK(ps, at, "'%s': the destination must be a register", optext);
+        /* one type and at most 16 bytes per thread (sm_90): ws_mem_event.width is 1..16 (found by fuzz_interp) */
+        if (in->type2 != PTX_T_NONE) FAIL_TOK(ps, at, "'%s' names two types", optext);
+        if (want * ptx_type_size(in->type) > 16)
+            FAIL_TOK(ps, at, "'%s' moves %d bytes per thread; a load or store moves at most 16", optext,
+                     want * ptx_type_size(in->type));
     }
     /* destinations of computing instructions are registers */
     if (in->op != PTX_ST && in->op != PTX_RED && in->op != PTX_PREFETCH && in->op != PTX_BRA &&
