@@ -228,9 +228,7 @@ static uint8_t l2_read(ws_cache *c, uint64_t line, uint8_t want, ws_cache_access
     cline *l = l2_line(c, line, out);
     uint8_t have = l ? l->valid : 0;
     uint8_t miss = want & (uint8_t)~have;
-    int nmiss = __builtin_popcount(miss);
-    out->l2_hit_sectors += __builtin_popcount(want) - nmiss;
-    out->l2_miss_sectors += nmiss;
+    out->l2_hit_sectors += __builtin_popcount(want) - __builtin_popcount(miss);
     if (!miss)
         return 0;
     uint8_t fetch = 0;
@@ -240,6 +238,10 @@ static uint8_t l2_read(ws_cache *c, uint64_t line, uint8_t want, ws_cache_access
         if (miss >> s & 1)
             fetch |= (uint8_t)(block << (s / per * per));
     fetch &= (uint8_t)~have;
+    /* lookup misses count the promoted sectors, not only the requested ones: one u32 per
+     * 128-B line read 2,097,152 sectors and counted 4,194,304 misses at the 64-B default
+     * (gpu-memory-rules.md §4.1, App. F) */
+    out->l2_miss_sectors += __builtin_popcount(fetch);
     uint64_t bytes = (uint64_t)__builtin_popcount(fetch) * WS_SECTOR_BYTES;
     out->dram_read_bytes += bytes;
     c->t.dram_fill_bytes += bytes;

@@ -70,7 +70,9 @@ typedef struct {
     int l1_hit_sectors, l1_miss_sectors;    /* loads only (global and local) */
     int merged_sectors;
     int l2_requests, l2_sectors;            /* sent to L2: read, write or atomic per op */
-    int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups of the sectors sent */
+    int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups: requested sectors found; sectors
+                                               fetched on a miss (promoted to the fetch granularity,
+                                               as ncu counts lookup misses, §4.1) */
     uint64_t dram_read_bytes;               /* fills caused by this access (incl. ECC reads of victims) */
     uint64_t ecc_read_bytes;                /* of which: reads of partly written victims (ECC) */
     uint64_t dram_write_bytes;              /* write-backs of dirty victims evicted now */
@@ -82,7 +84,7 @@ typedef struct {
     uint64_t l1_local_ld_hit, l1_local_ld_miss;
     uint64_t merged_sectors;
     uint64_t l2_read_requests, l2_read_sectors;
-    uint64_t l2_read_hit_sectors, l2_read_miss_sectors;
+    uint64_t l2_read_hit_sectors, l2_read_miss_sectors; /* miss = sectors fetched (promoted) */
     uint64_t l2_write_requests, l2_write_sectors;
     uint64_t l2_atom_requests, l2_atom_sectors;     /* atomics and reductions */
     uint64_t dram_read_bytes;        /* read-miss fills + ECC partial-write reads */

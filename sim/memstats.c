@@ -280,7 +280,7 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         {"lts__t_requests_srcunit_tex_op_read.sum", "L2 read requests from the SMs (one per 128-B line missing in L1)", (double)c->l2_read_requests, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_read.sum", "sectors the SMs read from L2", (double)c->l2_read_sectors, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "of those, found in L2", (double)c->l2_read_hit_sectors, WS_BASIS_MODEL},
-        {"lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "of those, missing in L2 (before fetch-granularity promotion)", (double)c->l2_read_miss_sectors, WS_BASIS_MODEL},
+        {"lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "sectors fetched from DRAM on read misses (promoted to the fetch granularity, as ncu counts them)", (double)c->l2_read_miss_sectors, WS_BASIS_MODEL},
         {"lts__t_requests_srcunit_tex_op_write.sum", "L2 write requests (stores are written through)", (double)c->l2_write_requests, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_write.sum", "sectors the SMs wrote to L2", (double)c->l2_write_sectors, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_atom.sum", "L2 sectors of atomics and reductions", (double)c->l2_atom_sectors, WS_BASIS_MODEL},
