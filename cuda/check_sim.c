@@ -55,6 +55,11 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
         return WS_EXIT_INTERNAL;
     }
     ws_memstats_set_resident_blocks(ms, occ.blocks_per_sm > 0 ? occ.blocks_per_sm : 1);
+    if (ws_memstats_set_function(ms, t->fn)) {
+        ws_memstats_free(ms);
+        ws_error_set(err, t->file->path, t->desc->line, 0, "out of memory analysing the function");
+        return WS_EXIT_INTERNAL;
+    }
     if (cu_verify_simulate(t->module, t->fn, &t->launch, ws_memstats_listener, ms, res, err)) {
         ws_memstats_free(ms);
         return WS_EXIT_KERNEL_FAULT;
