@@ -205,6 +205,8 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
         return l;
     cline v;
     l = scache_alloc(&c->l2, line, &v);
+    if (l && !v.tag)
+        c->t.l2_cold_allocations++;
     /* write-back: every dirty sector; one only partly written (never filled) must be
      * read first when ECC is on, to recompute the sector's check bits */
     uint64_t wb = (uint64_t)__builtin_popcount(v.dirty) * WS_SECTOR_BYTES;

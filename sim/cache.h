@@ -92,6 +92,9 @@ typedef struct {
     uint64_t ecc_read_bytes;
     uint64_t dram_write_bytes;       /* write-backs during the kernel (evictions) */
     uint64_t dirty_at_end_bytes;     /* still dirty in L2 after ws_cache_finish */
+    uint64_t l2_cold_allocations;    /* lines allocated into an empty L2 way: with an L2 left full of
+                                        dirty data by an earlier kernel (a memset flush, a pipeline)
+                                        each would have written back a 128-B line first */
 } ws_cache_totals;
 
 typedef struct ws_cache ws_cache;

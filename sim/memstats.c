@@ -346,6 +346,7 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         {"dram__bytes_read.sum", "bytes read from DRAM (fills at the fetch granularity + ECC reads)", (double)c->dram_read_bytes, WS_BASIS_MODEL},
         {"ws__dram_bytes_read_ecc.sum", "of which: sectors read because a store wrote part of them (ECC)", (double)c->ecc_read_bytes, WS_BASIS_MODEL},
         {"dram__bytes_write.sum", "bytes written to DRAM during the kernel (L2 evictions)", (double)c->dram_write_bytes, WS_BASIS_MODEL},
+        {"ws__l2_displaced_write_bytes", "write-backs an L2 left dirty by earlier work would need for the lines this kernel allocates (timing only)", 128.0 * (double)c->l2_cold_allocations, WS_BASIS_MODEL},
         {"ws__l2_dirty_bytes_at_end", "dirty bytes left in L2 at kernel end (written later, not in dram__bytes_write)", (double)c->dirty_at_end_bytes, WS_BASIS_MODEL},
     };
     int n = (int)(sizeof all / sizeof all[0]);
