@@ -354,6 +354,10 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 const ws_sector_entry *e = &co->entries[k];
                 int sec = (int)(e->sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
                 uint8_t bit = (uint8_t)(1u << sec);
+                /* the store looks its sector up in L1 too (ncu's l1tex__t_sector_hit_rate counts
+                 * it): a sector an earlier load brought in is a hit, updated in place */
+                if (l1 && (l1->valid & bit))
+                    out->l1_st_hit_sectors++;
                 if (local && e->byte_mask == 0xFFFFFFFFu) {
                     if (!l1) {
                         cline v;
@@ -403,6 +407,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         t->l2_read_hit_sectors += (uint64_t)out->l2_hit_sectors;
         t->l2_read_miss_sectors += (uint64_t)out->l2_miss_sectors;
     } else if (ev->op == WS_MEM_STORE) {
+        t->l1_st_sectors += (uint64_t)out->l2_sectors;
+        t->l1_st_hit_sectors += (uint64_t)out->l1_st_hit_sectors;
         t->l2_write_requests += (uint64_t)out->l2_requests;
         t->l2_write_sectors += (uint64_t)out->l2_sectors;
     } else {

@@ -68,6 +68,7 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
 /* What one access did. */
 typedef struct {
     int l1_hit_sectors, l1_miss_sectors;    /* loads only (global and local) */
+    int l1_st_hit_sectors;                  /* stores: sectors found valid in L1 (updated in place) */
     int merged_sectors;
     int l2_requests, l2_sectors;            /* sent to L2: read, write or atomic per op */
     int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups: requested sectors found; sectors
@@ -83,6 +84,7 @@ typedef struct {
     uint64_t l1_global_ld_hit, l1_global_ld_miss;   /* sectors */
     uint64_t l1_local_ld_hit, l1_local_ld_miss;
     uint64_t merged_sectors;
+    uint64_t l1_st_sectors, l1_st_hit_sectors;      /* global and local store sectors looked up in L1 */
     uint64_t l2_read_requests, l2_read_sectors;
     uint64_t l2_read_hit_sectors, l2_read_miss_sectors; /* miss = sectors fetched (promoted) */
     uint64_t l2_write_requests, l2_write_sectors;

@@ -294,8 +294,9 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
     const ws_mem_counts *ll = &t->local[WS_MEM_LOAD], *ls = &t->local[WS_MEM_STORE];
     const ws_mem_counts *sl = &t->shared[WS_MEM_LOAD], *ss = &t->shared[WS_MEM_STORE];
     const ws_mem_counts *sa = &t->shared[WS_MEM_ATOMIC], *sr = &t->shared[WS_MEM_REDUCE];
-    double l1_hits = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit);
-    double l1_all = l1_hits + (double)(c->l1_global_ld_miss + c->l1_local_ld_miss);
+    double l1_hits = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit + c->l1_st_hit_sectors);
+    double l1_all = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit + c->l1_global_ld_miss + c->l1_local_ld_miss +
+                             c->l1_st_sectors);
     const ws_metric all[] = {
         {"smsp__sass_inst_executed_op_global_ld.sum", "global load instructions (per warp)", (double)gl->inst, WS_BASIS_EXACT},
         {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global load requests to L1 (1 per instruction)", (double)gl->requests, WS_BASIS_EXACT},
@@ -334,7 +335,7 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "global load sectors that missed L1", (double)c->l1_global_ld_miss, WS_BASIS_MODEL},
         {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", "L1 hit rate of global loads, %", 100.0 * ratio((double)c->l1_global_ld_hit, (double)(c->l1_global_ld_hit + c->l1_global_ld_miss)), WS_BASIS_MODEL},
         {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum", "local load sectors that hit in L1", (double)c->l1_local_ld_hit, WS_BASIS_MODEL},
-        {"l1tex__t_sector_hit_rate.pct", "L1 hit rate of global and local load sectors, % (store lookups not modelled)", 100.0 * ratio(l1_hits, l1_all), WS_BASIS_MODEL},
+        {"l1tex__t_sector_hit_rate.pct", "L1 hit rate of global and local load and store sectors, % (a store hits a sector a load brought in)", 100.0 * ratio(l1_hits, l1_all), WS_BASIS_MODEL},
         {"lts__t_requests_srcunit_tex_op_read.sum", "L2 read requests from the SMs (one per 128-B line missing in L1)", (double)c->l2_read_requests, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_read.sum", "sectors the SMs read from L2", (double)c->l2_read_sectors, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "of those, found in L2", (double)c->l2_read_hit_sectors, WS_BASIS_MODEL},
