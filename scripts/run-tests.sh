@@ -6,5 +6,5 @@ for t in "$@"; do
     echo "== $t"
     if "$t"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed="$failed $t"; fi
 done
-echo "test binaries: $pass passed, $fail failed"
+echo "binaries: $pass passed, $fail failed"
 [ "$fail" = 0 ] || { echo "failed:$failed"; exit 1; }
