@@ -209,6 +209,10 @@ static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, con
         return WS_EXIT_INTERNAL;
     }
     ws_memstats_set_resident_blocks(r->ms, r->occ.blocks_per_sm);
+    if (ws_memstats_set_function(r->ms, r->fn)) {
+        fprintf(stderr, "warpscope: sim: out of memory analysing %s\n", r->desc->name);
+        return WS_EXIT_INTERNAL;
+    }
 
     progress_state ps;
     clock_gettime(CLOCK_MONOTONIC, &ps.start);

@@ -361,6 +361,11 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
         goto out;
     }
     ws_memstats_set_resident_blocks(ms, occ.blocks_per_sm);
+    if (ws_memstats_set_function(ms, fn)) {
+        ws_error_set(err, file->path, desc->line, 0, "out of memory analysing %s", desc->name);
+        rc = WS_EXIT_INTERNAL;
+        goto out;
+    }
 
     /* what the recording shows besides the steps */
     snprintf(rec->kernel, sizeof rec->kernel, "%s", desc->name);
