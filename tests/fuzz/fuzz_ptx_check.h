@@ -87,6 +87,9 @@ static inline void fuzz_check_module(const ptx_module *m)
                 fuzz_ptx_fail(fn, in, "ld without a memory operand in slot 1");
             if (in->op == PTX_ST && (in->nopnd < 2 || in->opnd[0].kind != PTX_OPND_MEM))
                 fuzz_ptx_fail(fn, in, "st without a memory operand in slot 0");
+            if ((in->op == PTX_LD || in->op == PTX_LDU || in->op == PTX_ST) &&
+                (in->vec ? in->vec : 1) * ptx_type_size(in->type) > 16)
+                fuzz_ptx_fail(fn, in, "a load or store wider than 16 bytes per thread");
             char buf[512];
             ptx_format_insn(fn, in, buf, sizeof buf);
             if (!memchr(buf, 0, sizeof buf)) abort();
