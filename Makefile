@@ -113,6 +113,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(BUILD)/fuzz/libws.
 .PRECIOUS: $(BUILD)/fuzz/obj/%.o
 
 fuzz:
+	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: $(FUZZ_CC) not found (libFuzzer needs clang; apt-get install clang)"; exit 1; }
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) sh scripts/fuzz.sh $(FUZZ_BIN)
 
