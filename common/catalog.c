@@ -4,6 +4,7 @@
  * Invariant: a loaded catalog has unique description names across its files,
  * and its files are sorted by path, so listings and lookups are reproducible. */
 #include "catalog.h"
+#include "files.h"
 #include "ptxgen.h"
 #include "../sim/ptx.h"
 
@@ -283,27 +284,6 @@ fail:
     return -1;
 }
 
-/* Reads a whole file; NULL when it does not exist or cannot be read. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;
-        char *nb = realloc(buf, cap * 2 + 1);
-        if (!nb) { free(buf); buf = NULL; break; }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf) buf[n] = 0;
-    return buf;
-}
-
 /* The hash in a "// warpscope-source-hash: <16 hex>" first line; false if absent. */
 static bool header_hash(const char *text, unsigned long long *h)
 {
@@ -324,7 +304,7 @@ struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, ch
     if (l > 3 && !strcmp(f->path + l - 3, ".cu")) snprintf(sib, sizeof sib, "%.*s.ptx", (int)(l - 3), f->path);
     else snprintf(sib, sizeof sib, "%s.ptx", f->path);
     unsigned long long want = ws_source_hash(f->source, f->source_len), have = 0;
-    char *text = slurp(sib);
+    char *text = ws_read_file(sib, 0, NULL, NULL);
     bool fresh = text && header_hash(text, &have) && have == want;
     ptx_module *checked_in = NULL;
     if (fresh) {

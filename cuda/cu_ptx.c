@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/catalog.h"
+#include "../common/files.h"
 #include "../common/ptxgen.h"
 
 int cu_ptx_target_sm(const char *text)
@@ -34,25 +35,6 @@ bool cu_ptx_hash_matches(const char *text, unsigned long long hash)
     return end != p && !errno && v == hash;
 }
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1)) != NULL) {
-        if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[n] = 0;
-        }
-    }
-    fclose(f);
-    return buf;
-}
-
 char *cu_ptx_text(const ws_desc_file *f, int cc_major, int cc_minor, char *how, size_t how_cap,
                   ws_error *err)
 {
@@ -63,7 +45,7 @@ char *cu_ptx_text(const ws_desc_file *f, int cc_major, int cc_minor, char *how, 
     if (len > 3 && !strcmp(ptx_path + len - 3, ".cu")) ptx_path[len - 3] = 0;
     strncat(ptx_path, ".ptx", sizeof ptx_path - strlen(ptx_path) - 1);
 
-    char *text = read_text(ptx_path);
+    char *text = ws_read_file(ptx_path, 0, NULL, NULL);
     if (text) {
         unsigned long long h = ws_source_hash(f->source, f->source_len);
         int sm = cu_ptx_target_sm(text);

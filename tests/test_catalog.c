@@ -21,6 +21,7 @@
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
 #include "../sim/ptx.h"
+#include "../common/files.h"
 
 static char tmpdir[64];
 
@@ -32,22 +33,6 @@ static void write_file(const char *name, const char *text)
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
-}
-
-static char *read_text(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = 0;
-    fclose(f);
-    if (len) *len = got;
-    return buf;
 }
 
 static int setup_tmp(void **state)
@@ -343,11 +328,11 @@ static void test_every_demo_has_fresh_checked_in_ptx(void **state)
     for (int i = 0; i < n; i++) {
         const char *cu = g.gl_pathv[i];
         size_t len;
-        char *src = read_text(cu, &len);
+        char *src = ws_read_file(cu, 0, &len, NULL);
         assert_non_null(src);
         char ptxpath[512];
         snprintf(ptxpath, sizeof ptxpath, "%.*s.ptx", (int)strlen(cu) - 3, cu);
-        char *ptx = read_text(ptxpath, NULL);
+        char *ptx = ws_read_file(ptxpath, 0, NULL, NULL);
         char want[64];
         snprintf(want, sizeof want, "// warpscope-source-hash: %016llx\n", ws_source_hash(src, len));
         if (!ptx) { fprintf(stderr, "%s: missing (run make ptx)\n", ptxpath); stale++; }
@@ -376,7 +361,7 @@ static int run_captured(int (*cmd)(int, char **), int argc, char **argv, char **
     dup2(saved, 1);
     close(saved);
     close(fd);
-    *out = read_text(path, NULL);
+    *out = ws_read_file(path, 0, NULL, NULL);
     unlink(path);
     assert_non_null(*out);
     return rc;

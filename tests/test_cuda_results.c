@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../cuda/cu_results.h"
+#include "../common/files.h"
 
 static void device(cu_device_info *d)
 {
@@ -48,16 +49,9 @@ static void run(cu_result_run *r, const char *kernel, const char *ov, chk_row *r
 
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    return b;
+    char *text = ws_read_file(path, 0, NULL, NULL);
+    assert_non_null(text);
+    return text;
 }
 
 static void test_runs_merge_by_kernel_and_overrides_and_render_as_markdown(void **state)

@@ -16,23 +16,16 @@
 #include <unistd.h>
 
 #include "../common/desc.h"
+#include "../common/files.h"
 
 #define GOOD "tests/data/desc/good_multi.cu"
 #define BAD_DIR "tests/data/bad_desc"
 
 static char *read_text(const char *path, size_t *len_out)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    if (len_out) *len_out = (size_t)n;
+    ws_error err;
+    char *s = ws_read_file(path, 0, len_out, &err);
+    if (!s) fail_msg("%s: %s", path, err.msg);
     return s;
 }
 

@@ -18,6 +18,7 @@
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/device.h"
+#include "../common/files.h"
 #include "../common/ptxgen.h"
 #include "../sim/interp.h"
 #include "../sim/memstats.h"
@@ -160,26 +161,6 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
     c->shown = 1;
 }
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    long n;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1))) {
-        if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[n] = 0;
-        }
-    }
-    fclose(f);
-    return buf;
-}
-
 /* The PTX text the catalog simulates: the checked-in .ptx when its hash header
  * matches the source, else the same compilation the catalog performs. */
 static char *ptx_text(const ws_desc_file *f, const char *arch)
@@ -188,7 +169,7 @@ static char *ptx_text(const ws_desc_file *f, const char *arch)
     size_t n = strlen(f->path);
     if (n > 3 && !strcmp(f->path + n - 3, ".cu")) {
         snprintf(path, sizeof path, "%.*s.ptx", (int)(n - 3), f->path);
-        char *t = read_text(path);
+        char *t = ws_read_file(path, 0, NULL, NULL);
         if (t) {
             char want[64];
             snprintf(want, sizeof want, "// warpscope-source-hash: %016llx", ws_source_hash(f->source, f->source_len));
@@ -245,7 +226,7 @@ static void overrides_text(const ws_overrides *ov, char *out, size_t cap)
 
 int viz_results_lookup(const char *json_path, const char *name, const char *ov_text, viz_throughput *tp)
 {
-    char *text = read_text(json_path);
+    char *text = ws_read_file(json_path, 0, NULL, NULL);
     if (!text)
         return -1;
     cJSON *root = cJSON_Parse(text);
