@@ -18,10 +18,10 @@
 #include "occupancy.h"
 #include "ptx.h"
 #include "report.h"
+#include "resources.h"
 #include "timing.h"
 
 #define DEFAULT_ARCH "sm_90"
-#define ESTIMATED_REGS 32
 
 typedef struct {
     const ws_desc_file *file;
@@ -30,10 +30,7 @@ typedef struct {
     ws_launch launch;
     struct ptx_module *mod;
     const ptx_function *fn;
-    int regs;
-    uint32_t static_smem;
-    uint64_t local_bytes;
-    char regs_source[WS_PATH_MAX + 64];
+    ws_resources resources;
     ws_occupancy occ;
     ws_memstats *ms;
     ws_sim_result res;
@@ -100,38 +97,6 @@ static void usage(FILE *to)
                 "exit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
 }
 
-/* <file>.resources beside the .cu: "<entry> regs=<n> shared=<b> local=<b> spill_st=<b> spill_ld=<b>". */
-static int read_resources(const char *cu_path, const char *entry, sim_run *r)
-{
-    char path[WS_PATH_MAX];
-    size_t n = strlen(cu_path);
-    if (n < 3 || strcmp(cu_path + n - 3, ".cu") != 0 || n + 8 >= sizeof path)
-        return -1;
-    snprintf(path, sizeof path, "%.*s.resources", (int)(n - 3), cu_path);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char line[1024];
-    int found = -1;
-    while (fgets(line, sizeof line, f)) {
-        char name[512];
-        int regs = -1;
-        unsigned long shared = 0, local = 0;
-        if (line[0] == '#' || sscanf(line, "%511s regs=%d shared=%lu local=%lu", name, &regs, &shared, &local) < 2)
-            continue;
-        if (strcmp(name, entry) != 0)
-            continue;
-        r->regs = regs;
-        r->static_smem = (uint32_t)shared;
-        r->local_bytes = local;
-        snprintf(r->regs_source, sizeof r->regs_source, "ptxas, %s", path);
-        found = 0;
-        break;
-    }
-    fclose(f);
-    return found;
-}
-
 static void free_run(sim_run *r)
 {
     ws_memstats_free(r->ms);
@@ -170,15 +135,10 @@ static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, con
         return WS_EXIT_USAGE;
     }
 
-    if (read_resources(r->file->path, r->fn->name, r)) {
-        r->regs = ESTIMATED_REGS;
-        r->static_smem = (uint32_t)r->fn->static_shared_bytes;
-        r->local_bytes = r->fn->local_bytes;
-        snprintf(r->regs_source, sizeof r->regs_source,
-                 "estimate: no ptxas report for %s; %d assumed", r->fn->name, ESTIMATED_REGS);
-    }
+    ws_resources_of(r->file->path, r->fn, &r->resources);
     uint64_t threads = (uint64_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2];
-    ws_occ_input oi = {(int)threads, r->regs, r->static_smem, (uint32_t)r->launch.shared_bytes, -1, 1};
+    ws_occ_input oi = {(int)threads, r->resources.regs, r->resources.static_smem, (uint32_t)r->launch.shared_bytes,
+                       -1, 1};
     if (ws_occupancy_calc(dev, &oi, &r->occ)) {
         fprintf(stderr, "warpscope: %s:%d: %s: %s\n", r->file->path, r->desc->line, r->desc->name, r->occ.reason);
         return WS_EXIT_USAGE;
@@ -237,10 +197,10 @@ static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, con
     p->note = r->desc->note;
     p->launch = &r->launch;
     p->dev = dev;
-    p->regs = r->regs;
-    p->regs_source = r->regs_source;
-    p->static_smem = r->static_smem;
-    p->local_bytes = r->local_bytes;
+    p->regs = r->resources.regs;
+    p->regs_source = r->resources.source;
+    p->static_smem = r->resources.static_smem;
+    p->local_bytes = r->resources.local_bytes;
     p->occ = &r->occ;
     p->ms = r->ms;
     p->timing = &r->timing;

@@ -24,11 +24,11 @@
 #include "../sim/memstats.h"
 #include "../sim/occupancy.h"
 #include "../sim/ptx.h"
+#include "../sim/resources.h"
 #include "../sim/timing.h"
 
 #define DEFAULT_ARCH "sm_90"
 #define DEFAULT_MAX_STEPS 200000
-#define ESTIMATED_REGS 32 /* as `warpscope sim` assumes without a ptxas report */
 
 typedef struct {
     viz_recording *rec;
@@ -182,36 +182,6 @@ static char *ptx_text(const ws_desc_file *f, const char *arch)
     return ws_ptxgen_compile(f->path, f->source, f->source_len, arch, NULL, &e);
 }
 
-/* <file>.resources beside the .cu (written by `make ptx`): the registers ptxas gave
- * the entry, as `warpscope sim` reads them, so the occupancy and L1 size agree. */
-static int read_regs(const char *cu_path, const char *entry, int *regs, uint32_t *smem)
-{
-    char path[WS_PATH_MAX + 16];
-    size_t n = strlen(cu_path);
-    if (n < 3 || strcmp(cu_path + n - 3, ".cu") != 0)
-        return -1;
-    snprintf(path, sizeof path, "%.*s.resources", (int)(n - 3), cu_path);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char line[1024];
-    int found = -1;
-    while (found && fgets(line, sizeof line, f)) {
-        char name[512];
-        int r = -1;
-        unsigned long sh = 0, loc = 0;
-        if (line[0] == '#' || sscanf(line, "%511s regs=%d shared=%lu local=%lu", name, &r, &sh, &loc) < 2)
-            continue;
-        if (!strcmp(name, entry)) {
-            *regs = r;
-            *smem = (uint32_t)sh;
-            found = 0;
-        }
-    }
-    fclose(f);
-    return found;
-}
-
 static void overrides_text(const ws_overrides *ov, char *out, size_t cap)
 {
     size_t n = 0;
@@ -325,11 +295,10 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
         goto out;
     }
     /* occupancy and L1 size exactly as `warpscope sim` derives them */
-    int regs = ESTIMATED_REGS;
-    uint32_t smem = (uint32_t)fn->static_shared_bytes;
-    read_regs(file->path, fn->name, &regs, &smem);
+    ws_resources res_use;
+    ws_resources_of(file->path, fn, &res_use);
     uint64_t threads = (uint64_t)launch.block[0] * launch.block[1] * launch.block[2];
-    ws_occ_input oi = {(int)threads, regs, smem, (uint32_t)launch.shared_bytes, -1, 1};
+    ws_occ_input oi = {(int)threads, res_use.regs, res_use.static_smem, (uint32_t)launch.shared_bytes, -1, 1};
     ws_occupancy occ;
     if (ws_occupancy_calc(dev, &oi, &occ) || occ.blocks_per_sm == 0) {
         ws_error_set(err, file->path, desc->line, 0, "%s cannot launch on %s: %s", desc->name, dev->name, occ.reason);
