@@ -212,6 +212,50 @@ static void test_fresh_checked_in_ptx_is_used_and_a_stale_one_is_not(void **stat
     ws_desc_free(f);
 }
 
+/* A GPU loads PTX of its own or an older .target (its driver JIT-compiles it); the
+ * simulator asks for the exact target and falls back to the fresh file only when no
+ * compiler can make it. No compiler is allowed here, so every answer is the file's. */
+static void test_checked_in_ptx_text_serves_newer_gpus_but_not_older_ones(void **state)
+{
+    (void)state;
+    char dir[200];
+    snprintf(dir, sizeof dir, "%s/target", tmpdir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    const char *src = KERNEL("alpha", "first");
+    write_file("target/k.cu", src);
+    char ptx[2048];
+    snprintf(ptx, sizeof ptx, "// warpscope-source-hash: %016llx\n%s", ws_source_hash(src, strlen(src)), tiny_ptx);
+    write_file("target/k.ptx", ptx);
+    char path[256];
+    snprintf(path, sizeof path, "%s/target/k.cu", tmpdir);
+    ws_desc_file *f;
+    ws_error err;
+    assert_int_equal(ws_desc_load(path, &f, &err), 0);
+    setenv("WARPSCOPE_PTXGEN", "none", 1);
+
+    ws_ptx_origin o;
+    char *text = ws_catalog_ptx_text(f, "sm_100", WS_PTX_LOADABLE, &o, &err); /* sm_90 PTX on a cc 10.0 GPU */
+    assert_non_null(text);
+    assert_string_equal(text, ptx);
+    assert_true(o.checked_in);
+    assert_non_null(strstr(o.path, "target/k.ptx"));
+    assert_non_null(strstr(o.how, ".target sm_90 for sm_100"));
+    free(text);
+
+    text = ws_catalog_ptx_text(f, "sm_100", WS_PTX_SAME_TARGET, &o, &err); /* the simulator wanted sm_100 */
+    assert_non_null(text);
+    assert_true(o.checked_in);
+    assert_non_null(strstr(o.how, "sm_100 not compiled"));
+    free(text);
+
+    /* an sm_80 GPU cannot load sm_90 PTX, and nothing may compile it */
+    assert_null(ws_catalog_ptx_text(f, "sm_80", WS_PTX_LOADABLE, &o, &err));
+    assert_true(err.msg[0] != 0);
+
+    unsetenv("WARPSCOPE_PTXGEN");
+    ws_desc_free(f);
+}
+
 /* ---- compiling ------------------------------------------------------------------- */
 
 static bool have_nvcc(void)
@@ -549,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_name_across_files_is_an_error_naming_both_files),
         cmocka_unit_test(test_catalog_dir_rejects_a_missing_folder_in_the_environment),
         cmocka_unit_test(test_fresh_checked_in_ptx_is_used_and_a_stale_one_is_not),
+        cmocka_unit_test(test_checked_in_ptx_text_serves_newer_gpus_but_not_older_ones),
         cmocka_unit_test(test_nvrtc_and_nvcc_compile_with_line_info_and_the_hash_header),
         cmocka_unit_test(test_compiler_errors_and_missing_compilers_are_reported_clearly),
         cmocka_unit_test(test_every_demo_has_fresh_checked_in_ptx),

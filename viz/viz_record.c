@@ -19,7 +19,6 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "../common/files.h"
-#include "../common/ptxgen.h"
 #include "../sim/interp.h"
 #include "../sim/memstats.h"
 #include "../sim/occupancy.h"
@@ -161,27 +160,6 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
     c->shown = 1;
 }
 
-/* The PTX text the catalog simulates: the checked-in .ptx when its hash header
- * matches the source, else the same compilation the catalog performs. */
-static char *ptx_text(const ws_desc_file *f, const char *arch)
-{
-    char path[WS_PATH_MAX + 8];
-    size_t n = strlen(f->path);
-    if (n > 3 && !strcmp(f->path + n - 3, ".cu")) {
-        snprintf(path, sizeof path, "%.*s.ptx", (int)(n - 3), f->path);
-        char *t = ws_read_file(path, 0, NULL, NULL);
-        if (t) {
-            char want[64];
-            snprintf(want, sizeof want, "// warpscope-source-hash: %016llx", ws_source_hash(f->source, f->source_len));
-            if (!strncmp(t, want, strlen(want)))
-                return t;
-            free(t);
-        }
-    }
-    ws_error e;
-    return ws_ptxgen_compile(f->path, f->source, f->source_len, arch, NULL, &e);
-}
-
 static void overrides_text(const ws_overrides *ov, char *out, size_t cap)
 {
     size_t n = 0;
@@ -270,6 +248,7 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     const ws_kernel_desc *desc = NULL;
     ws_desc_file *owned = NULL;
     ptx_module *mod = NULL;
+    char *ptx = NULL;
     ws_memstats *ms = NULL;
     ws_sim_result res;
     memset(&res, 0, sizeof res);
@@ -285,7 +264,12 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
         return WS_EXIT_USAGE;
     if (ws_desc_resolve(desc, o->ov, &launch, err))
         goto out;
-    mod = ws_catalog_ptx(file, arch, err);
+    /* the text the catalog simulates, parsed here and kept for the PTX pane */
+    ws_ptx_origin origin;
+    ptx = ws_catalog_ptx_text(file, arch, WS_PTX_SAME_TARGET, &origin, err);
+    if (!ptx)
+        goto out;
+    mod = ptx_parse(origin.path, ptx, err);
     if (!mod)
         goto out;
     const ptx_function *fn = ptx_find_function(mod, desc->entry);
@@ -320,11 +304,7 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
         ws_error_set(err, file->path, 0, 0, "out of memory");
         goto out;
     }
-    char *ptx = ptx_text(file, arch);
-    if (ptx) {
-        viz_recording_set_ptx(rec, ptx);
-        free(ptx);
-    }
+    viz_recording_set_ptx(rec, ptx);
     uint64_t nblocks = (uint64_t)launch.grid[0] * launch.grid[1] * launch.grid[2];
     memcpy(rec->grid, launch.grid, sizeof rec->grid);
     memcpy(rec->block_dim, launch.block, sizeof rec->block_dim);
@@ -400,6 +380,7 @@ out:
     ws_memstats_free(ms);
     if (mod)
         ptx_free(mod);
+    free(ptx);
     if (owned)
         ws_desc_free(owned);
     if (rc != WS_EXIT_OK)
