@@ -955,6 +955,20 @@ int ws_overrides_add(ws_overrides *o, const char *assignment, ws_error *err)
     return 0;
 }
 
+void ws_overrides_text(const ws_overrides *ov, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (int i = 0; ov && i < ov->n; i++) {
+        int k = snprintf(out + n, cap - n, "%s%s=%s", n ? " " : "", ov->name[i], ov->value[i]);
+        if (k < 0 || (size_t)k >= cap - n) {
+            out[n] = 0; /* cut at the last whole pair that fits, not inside one */
+            return;
+        }
+        n += (size_t)k;
+    }
+}
+
 /* ----------------------------------------------------------------------------
  * Resolution */
 

@@ -11,17 +11,6 @@
 #include <cuda.h> /* CUDA_VERSION: the toolkit headers this build used */
 #endif
 
-void cu_overrides_text(const ws_overrides *ov, char *out, size_t cap)
-{
-    size_t n = 0;
-    out[0] = 0;
-    for (int i = 0; ov && i < ov->n; i++) {
-        int k = snprintf(out + n, cap - n, "%s%s=%s", n ? " " : "", ov->name[i], ov->value[i]);
-        if (k < 0 || (size_t)k >= cap - n) return;
-        n += (size_t)k;
-    }
-}
-
 cJSON *cu_results_device_json(const cu_device_info *d, const char *ncu_version)
 {
     cJSON *o = cJSON_CreateObject();

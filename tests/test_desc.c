@@ -262,6 +262,30 @@ static void test_overrides_change_later_parameters_and_the_launch(void **state)
     ws_desc_free(f);
 }
 
+/* The text is the key results/<gpu>.json records a run under: pairs in the order given,
+ * a later -D for a name replacing the earlier value in place, cut at a whole pair. */
+static void test_overrides_print_as_name_value_pairs(void **state)
+{
+    (void)state;
+    ws_overrides ov = {0};
+    ws_error err;
+    char out[64];
+    ws_overrides_text(&ov, out, sizeof out);
+    assert_string_equal(out, "");
+    ws_overrides_text(NULL, out, sizeof out);
+    assert_string_equal(out, "");
+    assert_int_equal(ws_overrides_add(&ov, "W=4096", &err), 0);
+    assert_int_equal(ws_overrides_add(&ov, "H=W/2", &err), 0);
+    ws_overrides_text(&ov, out, sizeof out);
+    assert_string_equal(out, "W=4096 H=W/2");
+    assert_int_equal(ws_overrides_add(&ov, "W=64", &err), 0);
+    ws_overrides_text(&ov, out, sizeof out);
+    assert_string_equal(out, "W=64 H=W/2");
+    char small[10]; /* "W=64 H=W/2" needs 11 bytes: only the first pair fits */
+    ws_overrides_text(&ov, small, sizeof small);
+    assert_string_equal(small, "W=64");
+}
+
 static void test_malformed_overrides_report_their_column(void **state)
 {
     (void)state;
@@ -664,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_good_file_has_three_descriptions_in_order),
         cmocka_unit_test(test_default_launch_follows_the_parameter_formulas),
         cmocka_unit_test(test_overrides_change_later_parameters_and_the_launch),
+        cmocka_unit_test(test_overrides_print_as_name_value_pairs),
         cmocka_unit_test(test_malformed_overrides_report_their_column),
         cmocka_unit_test(test_three_dimensional_grid_and_block),
         cmocka_unit_test(test_each_resolve_error_points_at_its_expression),

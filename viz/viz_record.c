@@ -160,18 +160,6 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
     c->shown = 1;
 }
 
-static void overrides_text(const ws_overrides *ov, char *out, size_t cap)
-{
-    size_t n = 0;
-    out[0] = 0;
-    for (int i = 0; ov && i < ov->n; i++) {
-        int k = snprintf(out + n, cap - n, "%s%s=%s", n ? " " : "", ov->name[i], ov->value[i]);
-        if (k < 0 || (size_t)k >= cap - n)
-            return;
-        n += (size_t)k;
-    }
-}
-
 int viz_results_lookup(const char *json_path, const char *name, const char *ov_text, viz_throughput *tp)
 {
     char *text = ws_read_file(json_path, 0, NULL, NULL);
@@ -365,7 +353,7 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     }
     rec->tp.peak_gbs = dev->dram_bw_gbs;
     char ovt[512], dir[WS_PATH_MAX + 16];
-    overrides_text(o->ov, ovt, sizeof ovt);
+    ws_overrides_text(o->ov, ovt, sizeof ovt);
     if (o->results_dir)
         snprintf(dir, sizeof dir, "%s", o->results_dir);
     else
