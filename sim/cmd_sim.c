@@ -13,6 +13,7 @@
 #include "../common/commands.h"
 #include "../common/desc.h"
 #include "../common/device.h"
+#include "../common/measured.h"
 #include "interp.h"
 #include "memstats.h"
 #include "occupancy.h"
@@ -36,6 +37,7 @@ typedef struct {
     ws_sim_result res;
     int have_res;
     ws_timing timing;
+    ws_measured measured;
     ws_report rep;
 } sim_run;
 
@@ -74,12 +76,13 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n"
+            "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv]\n"
             "\n"
             "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
             "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
-            "traffic (modelled), occupancy and a predicted time and bandwidth.\n"
+            "traffic (modelled), occupancy and a predicted time and bandwidth, and beside it the time\n"
+            "recorded on that GPU by `warpscope check --record` when results/ has this kernel and -D.\n"
             "\n"
             "  <kernel>          a catalog name (warpscope list), path/to/k.cu, or path/to/k.cu:name\n"
             "  -D NAME=VALUE     override a description parameter (repeatable; both variants in --compare)\n"
@@ -92,6 +95,7 @@ static void usage(FILE *to)
                 "  --lines           the per-line table shows every source line of the kernel\n"
                 "  --compare A B     two variants side by side (totals, occupancy, predicted time)\n"
                 "  --arch sm_XX      PTX target when the PTX has to be compiled (default " DEFAULT_ARCH ")\n"
+                "  --results DIR     recorded GPU results folder (default <catalog>/../results, then ./results)\n"
                 "  --help            this text\n"
                 "\n"
                 "exit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
@@ -109,9 +113,22 @@ static void free_run(sim_run *r)
     memset(r, 0, sizeof *r);
 }
 
+/* The run of this kernel recorded on dev in <dir>/<dev key>.json: dir is --results, else
+ * <catalog>/../results, else ./results. */
+static bool find_measured(const ws_catalog *cat, const char *results_dir, const ws_device *dev, const char *kernel,
+                          const ws_overrides *ov, ws_measured *m)
+{
+    char ovt[512], dir[WS_PATH_MAX + 16];
+    ws_overrides_text(ov, ovt, sizeof ovt);
+    if (results_dir)
+        return ws_measured_find(results_dir, dev->key, kernel, ovt, m) == 0;
+    snprintf(dir, sizeof dir, "%s/../results", cat->dir);
+    return ws_measured_find(dir, dev->key, kernel, ovt, m) == 0 || ws_measured_find("results", dev->key, kernel, ovt, m) == 0;
+}
+
 /* Loads, resolves and simulates one kernel argument. Returns a WS_EXIT_* code. */
 static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, const ws_device *dev, const char *arch,
-                   sim_run *r)
+                   const char *results_dir, sim_run *r)
 {
     ws_error err;
     memset(&err, 0, sizeof err);
@@ -207,6 +224,7 @@ static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, con
     p->warp_insns = r->res.warp_insns;
     p->thread_insns = r->res.thread_insns;
     p->sim_seconds = secs;
+    p->measured = find_measured(cat, results_dir, dev, r->desc->name, ov, &r->measured) ? &r->measured : NULL;
     if (r->res.memory_warnings)
         fprintf(stderr, "warpscope: sim: %s: %llu memory warnings; first: %s\n", r->desc->name,
                 (unsigned long long)r->res.memory_warnings, r->res.first_warning);
@@ -220,7 +238,7 @@ int ws_cmd_sim(int argc, char **argv)
     const char *kernels[2] = {NULL, NULL};
     int nkernels = 0;
     bool json = false, csv = false, lines = false, compare = false;
-    const char *device_key = NULL, *arch = DEFAULT_ARCH;
+    const char *device_key = NULL, *arch = DEFAULT_ARCH, *results_dir = NULL;
     ws_error err;
 
     for (int i = 1; i < argc; i++) {
@@ -238,15 +256,17 @@ int ws_cmd_sim(int argc, char **argv)
                 ws_error_print(&err);
                 return WS_EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--device") || !strcmp(a, "--arch")) {
+        } else if (!strcmp(a, "--device") || !strcmp(a, "--arch") || !strcmp(a, "--results")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "warpscope: sim: %s needs a value\n", a);
                 return WS_EXIT_USAGE;
             }
             if (!strcmp(a, "--device"))
                 device_key = argv[++i];
-            else
+            else if (!strcmp(a, "--arch"))
                 arch = argv[++i];
+            else
+                results_dir = argv[++i];
         } else if (!strcmp(a, "--json")) {
             json = true;
         } else if (!strcmp(a, "--csv")) {
@@ -293,7 +313,7 @@ int ws_cmd_sim(int argc, char **argv)
     static sim_run runs[2];
     int rc = WS_EXIT_OK;
     for (int k = 0; k < nkernels && rc == WS_EXIT_OK; k++)
-        rc = run_one(cat, kernels[k], &ov, dev, arch, &runs[k]);
+        rc = run_one(cat, kernels[k], &ov, dev, arch, results_dir, &runs[k]);
     if (rc == WS_EXIT_OK) {
         if (compare && json) {
             /* an array of the two report objects */

@@ -7,8 +7,6 @@
  * at the numbers `warpscope sim` reports; steps are kept only for the chosen blocks. */
 #include "viz_record.h"
 
-#include <cjson/cJSON.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +16,7 @@
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/device.h"
-#include "../common/files.h"
+#include "../common/measured.h"
 #include "../sim/interp.h"
 #include "../sim/memstats.h"
 #include "../sim/occupancy.h"
@@ -160,73 +158,37 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
     c->shown = 1;
 }
 
-int viz_results_lookup(const char *json_path, const char *name, const char *ov_text, viz_throughput *tp)
+/* The recorded measurement as the throughput panel shows it; the source names the file
+ * ("results/h200.json") and, for a run with other -D, those overrides. */
+static void throughput_of(const ws_measured *m, viz_throughput *tp)
 {
-    char *text = ws_read_file(json_path, 0, NULL, NULL);
-    if (!text)
-        return -1;
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    if (!root)
-        return -1;
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
-    const cJSON *best = NULL, *run;
-    int best_exact = 0;
-    cJSON_ArrayForEach(run, runs) {
-        const cJSON *k = cJSON_GetObjectItemCaseSensitive(run, "kernel");
-        const cJSON *bw = cJSON_GetObjectItemCaseSensitive(run, "bandwidth_gbs");
-        if (!cJSON_IsString(k) || strcmp(k->valuestring, name) || !cJSON_IsNumber(bw))
-            continue;
-        const cJSON *o = cJSON_GetObjectItemCaseSensitive(run, "overrides");
-        int exact = cJSON_IsString(o) && !strcmp(o->valuestring, ov_text ? ov_text : "");
-        if (!best || (exact && !best_exact)) {
-            best = run;
-            best_exact = exact;
-        }
-    }
-    int rc = -1;
-    if (best) {
-        const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
-        const cJSON *dn = cJSON_GetObjectItemCaseSensitive(dev, "name");
-        const cJSON *date = cJSON_GetObjectItemCaseSensitive(root, "date");
-        const cJSON *o = cJSON_GetObjectItemCaseSensitive(best, "overrides");
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(best, "time"), "median_ms");
-        snprintf(tp->gpu, sizeof tp->gpu, "%s", cJSON_IsString(dn) ? dn->valuestring : "GPU");
-        snprintf(tp->date, sizeof tp->date, "%.10s", cJSON_IsString(date) ? date->valuestring : "");
-        const char *base = strrchr(json_path, '/');
-        base = base ? base + 1 : json_path;
-        if (cJSON_IsString(o) && o->valuestring[0] && !best_exact)
-            snprintf(tp->source, sizeof tp->source, "results/%s (run with %s)", base, o->valuestring);
-        else
-            snprintf(tp->source, sizeof tp->source, "results/%s", base);
-        tp->measured_gbs = cJSON_GetObjectItemCaseSensitive(best, "bandwidth_gbs")->valuedouble;
-        tp->measured_us = cJSON_IsNumber(t) ? t->valuedouble * 1000.0 : -1;
-        rc = 0;
-    }
-    cJSON_Delete(root);
-    return rc;
+    snprintf(tp->gpu, sizeof tp->gpu, "%s", m->gpu);
+    snprintf(tp->date, sizeof tp->date, "%s", m->date);
+    const char *base = strrchr(m->file, '/');
+    base = base ? base + 1 : m->file;
+    if (m->overrides[0] && !m->exact)
+        snprintf(tp->source, sizeof tp->source, "results/%.40s (run with %.60s)", base, m->overrides);
+    else
+        snprintf(tp->source, sizeof tp->source, "results/%.100s", base);
+    tp->measured_gbs = m->gbs;
+    tp->measured_us = m->median_us;
 }
 
-/* Looks for the kernel in <dir>/<device key>.json, then in any other .json there. */
-static void find_results(const char *dir, const char *key, const char *name, const char *ov_text, viz_throughput *tp)
+/* This device's file, else any GPU's: the panel shows what was measured somewhere. */
+static int find_measured(const char *dir, const char *key, const char *name, const char *ov_text, ws_measured *m)
 {
-    char path[WS_PATH_MAX + 80];
-    snprintf(path, sizeof path, "%s/%s.json", dir, key);
-    if (viz_results_lookup(path, name, ov_text, tp) == 0)
-        return;
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".json"))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (viz_results_lookup(path, name, ov_text, tp) == 0)
-            break;
-    }
-    closedir(d);
+    return ws_measured_find(dir, key, name, ov_text, m) == 0 || ws_measured_find(dir, NULL, name, ov_text, m) == 0
+               ? 0
+               : -1;
+}
+
+int viz_results_lookup(const char *json_path, const char *name, const char *ov_text, viz_throughput *tp)
+{
+    ws_measured m;
+    if (ws_measured_lookup(json_path, name, ov_text, &m))
+        return -1;
+    throughput_of(&m, tp);
+    return 0;
 }
 
 int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *rec, ws_error *err)
@@ -358,9 +320,10 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
         snprintf(dir, sizeof dir, "%s", o->results_dir);
     else
         snprintf(dir, sizeof dir, "%s/../results", cat->dir);
-    find_results(dir, dev->key, desc->name, ovt, &rec->tp);
-    if (!rec->tp.gpu[0] && !o->results_dir)
-        find_results("results", dev->key, desc->name, ovt, &rec->tp);
+    ws_measured m;
+    if (find_measured(dir, dev->key, desc->name, ovt, &m) == 0 ||
+        (!o->results_dir && find_measured("results", dev->key, desc->name, ovt, &m) == 0))
+        throughput_of(&m, &rec->tp);
     rc = WS_EXIT_OK;
 out:
     if (have_res)
