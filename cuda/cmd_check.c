@@ -22,14 +22,7 @@
 #include "cu_target.h"
 #include "cu_verify.h"
 
-#if defined(__has_include)
-#if __has_include("../sim/memstats.h") && __has_include("../sim/timing.h") && __has_include("../sim/occupancy.h")
-#define WS_HAVE_MEMSTATS 1
-#include "../sim/memstats.h"
-#include "../sim/occupancy.h"
-#include "../sim/timing.h"
-#endif
-#endif
+#include "../sim/simulate.h"
 
 #define MAX_ROWS 96
 
@@ -151,73 +144,48 @@ typedef struct {
     char note[400];            /* what the simulator could not give, "" when all */
 } sim_side;
 
-static __attribute__((unused)) void sim_add(sim_side *ss, const char *name, double v)
+static void sim_add(sim_side *ss, const char *name, double v)
 {
     if (ss->n >= MAX_ROWS) return;
     snprintf(ss->name[ss->n], sizeof ss->name[ss->n], "%s", name);
     ss->value[ss->n++] = v;
 }
 
+/* The simulator's side: the shared pipeline (sim/simulate.h) on the target's PTX with the
+ * registers and static shared memory the driver's JIT gave it; *res keeps the final buffers. */
 static int simulate(const cu_target *t, const cu_kernel_attrs *attrs, const cu_device_info *gpu, ws_sim_result *res,
                     sim_side *ss, ws_error *err)
 {
     memset(ss, 0, sizeof *ss);
-#ifdef WS_HAVE_MEMSTATS
     const ws_device *dev = ws_device_find(gpu->name);
     if (!dev) {
         dev = ws_device_default();
         snprintf(ss->note, sizeof ss->note, "no device profile for '%s': simulated as %s", gpu->name, dev->name);
     }
-    ws_occ_input in;
-    memset(&in, 0, sizeof in);
-    in.threads_per_block = (int)(t->launch.block[0] * t->launch.block[1] * t->launch.block[2]);
-    in.regs_per_thread = attrs->num_regs; /* the real count, from the driver's JIT */
-    in.static_smem = (uint32_t)attrs->static_shared_bytes;
-    in.dynamic_smem = (uint32_t)t->launch.shared_bytes;
-    in.carveout_percent = -1;
-    in.barriers = 1;
-    ws_occupancy occ;
-    memset(&occ, 0, sizeof occ);
-    if (ws_occupancy_calc(dev, &in, &occ)) {
-        ws_error_set(err, t->file->path, t->desc->line, 0, "occupancy: %s", occ.reason);
-        return WS_EXIT_USAGE;
+    ws_resources rs = {.regs = attrs->num_regs, .static_smem = (uint32_t)attrs->static_shared_bytes,
+                       .local_bytes = (uint64_t)attrs->local_bytes, .from_ptxas = true};
+    snprintf(rs.source, sizeof rs.source, "the driver's JIT for %s", gpu->name);
+    static ws_simulation sim; /* large; one kernel at a time */
+    ws_simulation_attach(&sim, dev, t->file, t->desc, &t->launch, t->module, t->fn, &rs);
+    ws_simulation_opts o = {.fit_one_block = true}; /* the driver has accepted the block */
+    int rc = ws_simulation_run(&sim, &o, err);
+    if (rc == WS_EXIT_OK) {
+        int n = ws_memstats_metrics(sim.ms, NULL, 0);
+        ws_metric *rows = n > 0 ? calloc((size_t)n, sizeof *rows) : NULL;
+        if (rows) {
+            n = ws_memstats_metrics(sim.ms, rows, n);
+            for (int i = 0; i < n; i++)
+                if (rows[i].name && strncmp(rows[i].name, "ws__", 4)) sim_add(ss, rows[i].name, rows[i].value);
+            free(rows);
+        }
+        sim_add(ss, "sm__warps_active.avg.pct_of_peak_sustained_active", sim.occ.occupancy_pct);
+        ss->have_time = sim.have_timing;
+        ss->time_ns = sim.timing.t_kernel_us * 1000.0;
+        *res = sim.result; /* the caller frees the final buffers after the output check */
+        sim.have_result = false;
     }
-    ws_memstats *ms = ws_memstats_new(dev, &t->launch, t->fn->ninsns, occ.l1_bytes);
-    if (!ms) {
-        ws_error_set(err, t->file->path, t->desc->line, 0, "the memory model could not start (out of memory?)");
-        return WS_EXIT_INTERNAL;
-    }
-    ws_memstats_set_resident_blocks(ms, occ.blocks_per_sm > 0 ? occ.blocks_per_sm : 1);
-    int rc = cu_verify_simulate(t->module, t->fn, &t->launch, ws_memstats_listener, ms, res, err);
-    if (rc) {
-        ws_memstats_free(ms);
-        return WS_EXIT_KERNEL_FAULT;
-    }
-    ws_memstats_finish(ms);
-    int n = ws_memstats_metrics(ms, NULL, 0);
-    ws_metric *rows = n > 0 ? calloc((size_t)n, sizeof *rows) : NULL;
-    if (rows) {
-        n = ws_memstats_metrics(ms, rows, n);
-        for (int i = 0; i < n; i++)
-            if (rows[i].name && strncmp(rows[i].name, "ws__", 4)) sim_add(ss, rows[i].name, rows[i].value);
-        free(rows);
-    }
-    sim_add(ss, "sm__warps_active.avg.pct_of_peak_sustained_active", occ.occupancy_pct);
-    ws_timing_input ti;
-    ws_timing tm;
-    ws_timing_input_from_memstats(ms, &occ, res->warp_insns, t->launch.bytes_moved, &ti);
-    if (ws_timing_predict(dev, &ti, &tm) == 0) {
-        ss->have_time = true;
-        ss->time_ns = tm.t_kernel_us * 1000.0;
-    }
-    ws_memstats_free(ms);
-    return 0;
-#else
-    (void)attrs;
-    (void)gpu;
-    snprintf(ss->note, sizeof ss->note, "this build has no memory models (sim/memstats.h): outputs only");
-    return cu_verify_simulate(t->module, t->fn, &t->launch, NULL, NULL, res, err) ? WS_EXIT_KERNEL_FAULT : 0;
-#endif
+    ws_simulation_close(&sim);
+    return rc;
 }
 
 static const double *sim_value(const sim_side *ss, const char *name)

@@ -6,72 +6,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/desc.h"
 #include "../common/device.h"
 #include "../common/measured.h"
-#include "interp.h"
-#include "memstats.h"
-#include "occupancy.h"
-#include "ptx.h"
 #include "report.h"
-#include "resources.h"
-#include "timing.h"
+#include "simulate.h"
 
 #define DEFAULT_ARCH "sm_90"
 
 typedef struct {
-    const ws_desc_file *file;
-    const ws_kernel_desc *desc;
-    ws_desc_file *owned_file;
-    ws_launch launch;
-    struct ptx_module *mod;
-    const ptx_function *fn;
-    ws_resources resources;
-    ws_occupancy occ;
-    ws_memstats *ms;
-    ws_sim_result res;
-    int have_res;
-    ws_timing timing;
+    ws_simulation sim;
     ws_measured measured;
     ws_report rep;
 } sim_run;
-
-typedef struct {
-    struct timespec start;
-    bool tty;
-    bool shown;
-    double last;       /* seconds at the last line printed */
-    const char *name;
-} progress_state;
-
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
-/* Progress on stderr: on a terminal a line rewritten ~5 times a second; otherwise,
- * once a run has taken over a second, one line every 5 seconds. */
-static void on_progress(void *ctx, uint64_t done, uint64_t total)
-{
-    progress_state *p = ctx;
-    double el = seconds_since(&p->start);
-    if (el < 1.0 || el - p->last < (p->tty ? 0.2 : 5.0))
-        return;
-    p->last = el;
-    fprintf(stderr, "\rwarpscope sim: %s: %llu/%llu blocks (%.0f %%), %.1f s", p->name, (unsigned long long)done,
-            (unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, el);
-    if (!p->tty)
-        fputc('\n', stderr);
-    fflush(stderr);
-    p->shown = true;
-}
 
 static void usage(FILE *to)
 {
@@ -101,18 +51,6 @@ static void usage(FILE *to)
                 "exit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
 }
 
-static void free_run(sim_run *r)
-{
-    ws_memstats_free(r->ms);
-    if (r->have_res)
-        ws_sim_result_free(&r->res);
-    if (r->mod)
-        ptx_free(r->mod);
-    if (r->owned_file)
-        ws_desc_free(r->owned_file);
-    memset(r, 0, sizeof *r);
-}
-
 /* The run of this kernel recorded on dev in <dir>/<dev key>.json: dir is --results, else
  * <catalog>/../results, else ./results. */
 static bool find_measured(const ws_catalog *cat, const char *results_dir, const ws_device *dev, const char *kernel,
@@ -132,102 +70,42 @@ static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, con
 {
     ws_error err;
     memset(&err, 0, sizeof err);
-    if (ws_catalog_resolve(cat, arg, &r->file, &r->desc, &r->owned_file, &err)) {
+    ws_simulation *s = &r->sim;
+    int rc = ws_simulation_open(s, cat, arg, ov, dev, arch, &err);
+    if (rc == WS_EXIT_OK) {
+        ws_simulation_opts o = {.progress_label = "warpscope sim"};
+        rc = ws_simulation_run(s, &o, &err);
+    }
+    if (rc != WS_EXIT_OK) {
         ws_error_print(&err);
-        return WS_EXIT_USAGE;
+        return rc;
     }
-    if (ws_desc_resolve(r->desc, ov, &r->launch, &err)) {
-        ws_error_print(&err);
-        return WS_EXIT_USAGE;
-    }
-    r->mod = ws_catalog_ptx(r->file, arch, &err);
-    if (!r->mod) {
-        ws_error_print(&err);
-        return WS_EXIT_USAGE;
-    }
-    r->fn = ptx_find_function(r->mod, r->desc->entry);
-    if (!r->fn) {
-        fprintf(stderr, "warpscope: %s:%d: kernel '%s': no function '%s' in the PTX (%s)\n", r->file->path,
-                r->desc->line, r->desc->name, r->desc->entry, r->mod->path);
-        return WS_EXIT_USAGE;
-    }
-
-    ws_resources_of(r->file->path, r->fn, &r->resources);
-    uint64_t threads = (uint64_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2];
-    ws_occ_input oi = {(int)threads, r->resources.regs, r->resources.static_smem, (uint32_t)r->launch.shared_bytes,
-                       -1, 1};
-    if (ws_occupancy_calc(dev, &oi, &r->occ)) {
-        fprintf(stderr, "warpscope: %s:%d: %s: %s\n", r->file->path, r->desc->line, r->desc->name, r->occ.reason);
-        return WS_EXIT_USAGE;
-    }
-    if (r->occ.blocks_per_sm == 0) {
-        fprintf(stderr, "warpscope: %s:%d: %s cannot launch on %s: %s\n", r->file->path, r->desc->line, r->desc->name,
-                dev->name, r->occ.reason);
-        return WS_EXIT_USAGE;
-    }
-
-    r->ms = ws_memstats_new(dev, &r->launch, r->fn->ninsns, r->occ.l1_bytes);
-    if (!r->ms) {
-        fprintf(stderr, "warpscope: sim: out of memory for the cache model of %s\n", dev->name);
-        return WS_EXIT_INTERNAL;
-    }
-    ws_memstats_set_resident_blocks(r->ms, r->occ.blocks_per_sm);
-
-    progress_state ps;
-    clock_gettime(CLOCK_MONOTONIC, &ps.start);
-    ps.tty = isatty(2);
-    ps.shown = false;
-    ps.last = 0;
-    ps.name = r->desc->name;
-    ws_sim_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.module = r->mod;
-    cfg.fn = r->fn;
-    cfg.launch = &r->launch;
-    cfg.source_file = r->file->path;
-    cfg.listener = ws_memstats_listener;
-    cfg.listener_ctx = r->ms;
-    cfg.progress = on_progress;
-    cfg.progress_ctx = &ps;
-    int rc = ws_sim_run(&cfg, &r->res, &err);
-    r->have_res = 1;
-    double secs = seconds_since(&ps.start);
-    if (ps.shown && ps.tty)
-        fprintf(stderr, "\r%*s\r", 79, "");
-    if (rc) {
-        ws_error_print(&err);
-        return WS_EXIT_KERNEL_FAULT;
-    }
-    ws_memstats_finish(r->ms);
-
-    ws_timing_input ti;
-    ws_timing_input_from_memstats(r->ms, &r->occ, r->res.warp_insns, r->launch.bytes_moved, &ti);
-    if (ws_timing_predict(dev, &ti, &r->timing))
+    if (!s->have_timing)
         fprintf(stderr, "warpscope: sim: device profile %s has no clock or bandwidth: no time predicted\n", dev->key);
 
     ws_report *p = &r->rep;
-    p->kernel = r->desc->name;
-    p->entry = r->fn->name;
-    p->source_path = r->file->path;
-    p->source_text = r->file->source;
-    p->kernel_line = r->desc->kernel_line ? r->desc->kernel_line : r->desc->line;
-    p->note = r->desc->note;
-    p->launch = &r->launch;
+    p->kernel = s->desc->name;
+    p->entry = s->fn->name;
+    p->source_path = s->file->path;
+    p->source_text = s->file->source;
+    p->kernel_line = s->desc->kernel_line ? s->desc->kernel_line : s->desc->line;
+    p->note = s->desc->note;
+    p->launch = &s->launch;
     p->dev = dev;
-    p->regs = r->resources.regs;
-    p->regs_source = r->resources.source;
-    p->static_smem = r->resources.static_smem;
-    p->local_bytes = r->resources.local_bytes;
-    p->occ = &r->occ;
-    p->ms = r->ms;
-    p->timing = &r->timing;
-    p->warp_insns = r->res.warp_insns;
-    p->thread_insns = r->res.thread_insns;
-    p->sim_seconds = secs;
-    p->measured = find_measured(cat, results_dir, dev, r->desc->name, ov, &r->measured) ? &r->measured : NULL;
-    if (r->res.memory_warnings)
-        fprintf(stderr, "warpscope: sim: %s: %llu memory warnings; first: %s\n", r->desc->name,
-                (unsigned long long)r->res.memory_warnings, r->res.first_warning);
+    p->regs = s->resources.regs;
+    p->regs_source = s->resources.source;
+    p->static_smem = s->resources.static_smem;
+    p->local_bytes = s->resources.local_bytes;
+    p->occ = &s->occ;
+    p->ms = s->ms;
+    p->timing = &s->timing;
+    p->warp_insns = s->result.warp_insns;
+    p->thread_insns = s->result.thread_insns;
+    p->sim_seconds = s->seconds;
+    p->measured = find_measured(cat, results_dir, dev, s->desc->name, ov, &r->measured) ? &r->measured : NULL;
+    if (s->result.memory_warnings)
+        fprintf(stderr, "warpscope: sim: %s: %llu memory warnings; first: %s\n", s->desc->name,
+                (unsigned long long)s->result.memory_warnings, s->result.first_warning);
     return WS_EXIT_OK;
 }
 
@@ -342,7 +220,7 @@ int ws_cmd_sim(int argc, char **argv)
         }
     }
     for (int k = 0; k < 2; k++)
-        free_run(&runs[k]);
+        ws_simulation_close(&runs[k].sim);
     ws_catalog_free(cat);
     return rc;
 }

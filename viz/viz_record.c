@@ -10,19 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "../common/measured.h"
-#include "../sim/interp.h"
-#include "../sim/memstats.h"
-#include "../sim/occupancy.h"
 #include "../sim/ptx.h"
-#include "../sim/resources.h"
-#include "../sim/timing.h"
+#include "../sim/simulate.h"
 
 #define DEFAULT_ARCH "sm_90"
 #define DEFAULT_MAX_STEPS 200000
@@ -33,9 +27,6 @@ typedef struct {
     viz_totals run;            /* running totals over every event so far */
     uint32_t lo, hi;           /* kept blocks: [lo, hi) */
     int oom;
-    struct timespec t0;
-    int quiet, shown;
-    const char *name;
 } rec_ctx;
 
 static viz_outcome outcome_of(int o, bool store)
@@ -145,19 +136,6 @@ static void observe(void *ctx, const ws_mem_event *ev, int sm, const ws_coalesce
         c->oom = 1;
 }
 
-static void progress(void *ctx, uint64_t done, uint64_t total)
-{
-    rec_ctx *c = ctx;
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    double el = (double)(t.tv_sec - c->t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - c->t0.tv_nsec);
-    if (c->quiet || el < 1.0)
-        return;
-    fprintf(stderr, "\rwarpscope viz: simulating %s: %llu/%llu blocks, %.1f s ", c->name, (unsigned long long)done,
-            (unsigned long long)total, el);
-    c->shown = 1;
-}
-
 /* The recorded measurement as the throughput panel shows it; the source names the file
  * ("results/h200.json") and, for a run with other -D, those overrides. */
 static void throughput_of(const ws_measured *m, viz_throughput *tp)
@@ -194,76 +172,40 @@ int viz_results_lookup(const char *json_path, const char *name, const char *ov_t
 int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *rec, ws_error *err)
 {
     viz_recording_init(rec);
-    const ws_desc_file *file = NULL;
-    const ws_kernel_desc *desc = NULL;
-    ws_desc_file *owned = NULL;
-    ptx_module *mod = NULL;
-    char *ptx = NULL;
-    ws_memstats *ms = NULL;
-    ws_sim_result res;
-    memset(&res, 0, sizeof res);
-    int have_res = 0, rc = WS_EXIT_USAGE;
-    static ws_launch launch; /* large; the visualizer records one launch at a time */
-    const char *arch = o->arch ? o->arch : DEFAULT_ARCH;
     const ws_device *dev = o->device ? ws_device_find(o->device) : ws_device_default();
     if (!dev) {
         ws_error_set(err, "<command line>", 0, 0, "unknown device profile '%s'", o->device);
         return WS_EXIT_USAGE;
     }
-    if (ws_catalog_resolve(cat, o->kernel, &file, &desc, &owned, err))
-        return WS_EXIT_USAGE;
-    if (ws_desc_resolve(desc, o->ov, &launch, err))
+    /* the same pipeline as `warpscope sim`: the same occupancy, L1 size and block placement,
+     * so the same cache outcomes */
+    static ws_simulation sim; /* large; the visualizer records one launch at a time */
+    int rc = ws_simulation_open(&sim, cat, o->kernel, o->ov, dev, o->arch ? o->arch : DEFAULT_ARCH, err);
+    if (rc)
         goto out;
-    /* the text the catalog simulates, parsed here and kept for the PTX pane */
-    ws_ptx_origin origin;
-    ptx = ws_catalog_ptx_text(file, arch, WS_PTX_SAME_TARGET, &origin, err);
-    if (!ptx)
-        goto out;
-    mod = ptx_parse(origin.path, ptx, err);
-    if (!mod)
-        goto out;
-    const ptx_function *fn = ptx_find_function(mod, desc->entry);
-    if (!fn) {
-        ws_error_set(err, file->path, desc->line, 0, "kernel '%s': no function '%s' in the PTX (%s)", desc->name,
-                     desc->entry, mod->path);
-        goto out;
-    }
-    /* occupancy and L1 size exactly as `warpscope sim` derives them */
-    ws_resources res_use;
-    ws_resources_of(file->path, fn, &res_use);
-    uint64_t threads = (uint64_t)launch.block[0] * launch.block[1] * launch.block[2];
-    ws_occ_input oi = {(int)threads, res_use.regs, res_use.static_smem, (uint32_t)launch.shared_bytes, -1, 1};
-    ws_occupancy occ;
-    if (ws_occupancy_calc(dev, &oi, &occ) || occ.blocks_per_sm == 0) {
-        ws_error_set(err, file->path, desc->line, 0, "%s cannot launch on %s: %s", desc->name, dev->name, occ.reason);
-        goto out;
-    }
-    ms = ws_memstats_new(dev, &launch, fn->ninsns, occ.l1_bytes);
-    if (!ms) {
-        ws_error_set(err, file->path, desc->line, 0, "out of memory for the cache model of %s", dev->name);
-        rc = WS_EXIT_INTERNAL;
-        goto out;
-    }
-    ws_memstats_set_resident_blocks(ms, occ.blocks_per_sm);
+    const ws_kernel_desc *desc = sim.desc;
+    const ws_launch *L = &sim.launch;
 
     /* what the recording shows besides the steps */
+    rc = WS_EXIT_INTERNAL;
     snprintf(rec->kernel, sizeof rec->kernel, "%s", desc->name);
     snprintf(rec->device, sizeof rec->device, "%s", dev->name);
-    if (viz_recording_set_source(rec, file->path, file->source)) {
-        rc = WS_EXIT_INTERNAL;
-        ws_error_set(err, file->path, 0, 0, "out of memory");
+    if (viz_recording_set_source(rec, sim.file->path, sim.file->source)) {
+        ws_error_set(err, sim.file->path, 0, 0, "out of memory");
         goto out;
     }
-    viz_recording_set_ptx(rec, ptx);
-    uint64_t nblocks = (uint64_t)launch.grid[0] * launch.grid[1] * launch.grid[2];
-    memcpy(rec->grid, launch.grid, sizeof rec->grid);
-    memcpy(rec->block_dim, launch.block, sizeof rec->block_dim);
+    viz_recording_set_ptx(rec, sim.ptx);
+    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    memcpy(rec->grid, L->grid, sizeof rec->grid);
+    memcpy(rec->block_dim, L->block, sizeof rec->block_dim);
     rec->warps_per_block = (uint32_t)((threads + 31) / 32);
     rec->first_block = o->first_block;
     rec->num_blocks = o->num_blocks ? o->num_blocks : 1;
     if (rec->first_block >= nblocks) {
         ws_error_set(err, "<command line>", 0, 0, "--block %u: %s has %llu blocks (0..%llu)", o->first_block,
                      desc->name, (unsigned long long)nblocks, (unsigned long long)nblocks - 1);
+        rc = WS_EXIT_USAGE;
         goto out;
     }
     if ((uint64_t)rec->first_block + rec->num_blocks > nblocks)
@@ -273,45 +215,22 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     rec_ctx c;
     memset(&c, 0, sizeof c);
     c.rec = rec;
-    c.fn = fn;
+    c.fn = sim.fn;
     c.lo = rec->first_block;
     c.hi = rec->first_block + rec->num_blocks;
-    c.quiet = o->quiet;
-    c.name = desc->name;
-    clock_gettime(CLOCK_MONOTONIC, &c.t0);
-    ws_memstats_set_observer(ms, observe, &c);
-    ws_sim_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.module = mod;
-    cfg.fn = fn;
-    cfg.launch = &launch;
-    cfg.source_file = file->path;
-    cfg.listener = ws_memstats_listener;
-    cfg.listener_ctx = ms;
-    cfg.progress = progress;
-    cfg.progress_ctx = &c;
-    int sr = ws_sim_run(&cfg, &res, err);
-    have_res = 1;
-    if (c.shown)
-        fprintf(stderr, "\r%*s\r", 70, "");
-    if (sr) {
-        rc = WS_EXIT_KERNEL_FAULT;
+    ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz"};
+    rc = ws_simulation_run(&sim, &so, err);
+    if (rc)
         goto out;
-    }
     if (c.oom) {
-        ws_error_set(err, file->path, 0, 0, "out of memory recording %s", desc->name);
+        ws_error_set(err, sim.file->path, 0, 0, "out of memory recording %s", desc->name);
         rc = WS_EXIT_INTERNAL;
         goto out;
     }
-    ws_memstats_finish(ms);
     rec->launch = c.run;
-
-    ws_timing_input ti;
-    ws_timing tm;
-    ws_timing_input_from_memstats(ms, &occ, res.warp_insns, launch.bytes_moved, &ti);
-    if (ws_timing_predict(dev, &ti, &tm) == 0) {
-        rec->tp.predicted_gbs = tm.eff_bw_gbs;
-        rec->tp.predicted_us = tm.t_kernel_us;
+    if (sim.have_timing) {
+        rec->tp.predicted_gbs = sim.timing.eff_bw_gbs;
+        rec->tp.predicted_us = sim.timing.t_kernel_us;
     }
     rec->tp.peak_gbs = dev->dram_bw_gbs;
     char ovt[512], dir[WS_PATH_MAX + 16];
@@ -326,14 +245,7 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
         throughput_of(&m, &rec->tp);
     rc = WS_EXIT_OK;
 out:
-    if (have_res)
-        ws_sim_result_free(&res);
-    ws_memstats_free(ms);
-    if (mod)
-        ptx_free(mod);
-    free(ptx);
-    if (owned)
-        ws_desc_free(owned);
+    ws_simulation_close(&sim);
     if (rc != WS_EXIT_OK)
         viz_recording_free(rec);
     return rc;
