@@ -15,6 +15,8 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "check_compare.h"
+#include "check_replay.h"
+#include "check_sim.h"
 #include "cu_counters.h"
 #include "cu_results.h"
 #include "cu_run.h"
@@ -22,7 +24,6 @@
 #include "cu_target.h"
 #include "cu_verify.h"
 
-#include "../sim/simulate.h"
 
 #define MAX_ROWS 96
 
@@ -32,6 +33,7 @@ static void usage(FILE *to)
             "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json]\n"
             "                       [--record results/<gpu>.json] [--no-counters]\n"
             "       warpscope check --markdown results/<gpu>.json\n"
+            "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose]\n"
             "\n"
             "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
             "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
@@ -45,6 +47,10 @@ static void usage(FILE *to)
             "  --all          every kernel of the catalog\n"
             "  --record FILE  add the runs to FILE (JSON; runs of the same kernel and -D are replaced)\n"
             "  --markdown F   print the markdown tables for a recorded JSON file (no GPU needed)\n"
+            "  --replay F     no GPU needed: re-run the simulator side of every run recorded in F (or of the\n"
+            "                 kernels named) with the models as built now, re-judge it against the recorded GPU\n"
+            "                 values and print the agreement per class, recorded and now (--verbose: every row);\n"
+            "                 exit 3 when an exact counter that agreed in the record differs now\n"
             "  --no-counters  skip ncu (outputs and time only)\n"
             "  --gpu-only     time and bandwidth only: no simulation, no output check, no counters (sizes too\n"
             "                 large to simulate, e.g. a working set well beyond L2 for bandwidth claims)\n"
@@ -59,7 +65,8 @@ typedef struct {
     bool all, json, counters, gpu_only;
     ws_overrides ov;
     int reps;
-    const char *record, *markdown;
+    const char *record, *markdown, *replay;
+    bool verbose;
 } check_opts;
 
 static int parse(int argc, char **argv, check_opts *o)
@@ -77,9 +84,11 @@ static int parse(int argc, char **argv, check_opts *o)
         else if (!strcmp(a, "--json")) o->json = true;
         else if (!strcmp(a, "--no-counters")) o->counters = false;
         else if (!strcmp(a, "--gpu-only")) o->gpu_only = true;
-        else if (!strcmp(a, "--record") || !strcmp(a, "--markdown")) {
+        else if (!strcmp(a, "--verbose")) o->verbose = true;
+        else if (!strcmp(a, "--record") || !strcmp(a, "--markdown") || !strcmp(a, "--replay")) {
             if (i + 1 >= argc) { fprintf(stderr, "warpscope: check: %s needs a file\n", a); return -1; }
-            if (a[2] == 'r') o->record = argv[++i];
+            if (!strcmp(a, "--record")) o->record = argv[++i];
+            else if (!strcmp(a, "--replay")) o->replay = argv[++i];
             else o->markdown = argv[++i];
         } else if (!strcmp(a, "--reps")) {
             char *end = NULL;
@@ -101,7 +110,7 @@ static int parse(int argc, char **argv, check_opts *o)
             o->kernels[o->nkernels++] = a;
         }
     }
-    if (o->markdown) return 0;
+    if (o->markdown || o->replay) return 0;
     if (!o->all && !o->nkernels) {
         fprintf(stderr, "warpscope: check: which kernels? (names, or --all)\n");
         usage(stderr);
@@ -112,6 +121,14 @@ static int parse(int argc, char **argv, check_opts *o)
         return -1;
     }
     return 0;
+}
+
+static int replay(const check_opts *o)
+{
+    ws_error err;
+    int rc = chk_replay(o->replay, o->kernels, o->nkernels, o->verbose, stdout, &err);
+    if (rc && rc != WS_EXIT_MISMATCH) ws_error_print(&err);
+    return rc;
 }
 
 #ifndef WS_HAVE_CUDA
@@ -125,6 +142,8 @@ int ws_cmd_check(int argc, char **argv)
     else if (o.markdown) {
         ws_error err;
         rc = cu_results_markdown(o.markdown, stdout, &err) ? (ws_error_print(&err), WS_EXIT_USAGE) : WS_EXIT_OK;
+    } else if (o.replay) {
+        rc = replay(&o);
     } else {
         fprintf(stderr, "warpscope: check: this build has no CUDA backend (cuda.h was not found under CUDA_HOME at "
                         "build time); install the CUDA toolkit headers and rebuild\n");
@@ -134,69 +153,8 @@ int ws_cmd_check(int argc, char **argv)
 }
 #else
 
-/* The simulator's side of one kernel: kernel totals by ncu name and the predicted time. */
-typedef struct {
-    int n;
-    char name[MAX_ROWS][CU_METRIC_NAME_MAX];
-    double value[MAX_ROWS];
-    bool have_time;
-    double time_ns;
-    char note[400];            /* what the simulator could not give, "" when all */
-} sim_side;
-
-static void sim_add(sim_side *ss, const char *name, double v)
-{
-    if (ss->n >= MAX_ROWS) return;
-    snprintf(ss->name[ss->n], sizeof ss->name[ss->n], "%s", name);
-    ss->value[ss->n++] = v;
-}
-
-/* The simulator's side: the shared pipeline (sim/simulate.h) on the target's PTX with the
- * registers and static shared memory the driver's JIT gave it; *res keeps the final buffers. */
-static int simulate(const cu_target *t, const cu_kernel_attrs *attrs, const cu_device_info *gpu, ws_sim_result *res,
-                    sim_side *ss, ws_error *err)
-{
-    memset(ss, 0, sizeof *ss);
-    const ws_device *dev = ws_device_find(gpu->name);
-    if (!dev) {
-        dev = ws_device_default();
-        snprintf(ss->note, sizeof ss->note, "no device profile for '%s': simulated as %s", gpu->name, dev->name);
-    }
-    ws_resources rs = {.regs = attrs->num_regs, .static_smem = (uint32_t)attrs->static_shared_bytes,
-                       .local_bytes = (uint64_t)attrs->local_bytes, .from_ptxas = true};
-    snprintf(rs.source, sizeof rs.source, "the driver's JIT for %s", gpu->name);
-    static ws_simulation sim; /* large; one kernel at a time */
-    ws_simulation_attach(&sim, dev, t->file, t->desc, &t->launch, t->module, t->fn, &rs);
-    ws_simulation_opts o = {.fit_one_block = true}; /* the driver has accepted the block */
-    int rc = ws_simulation_run(&sim, &o, err);
-    if (rc == WS_EXIT_OK) {
-        int n = ws_memstats_metrics(sim.ms, NULL, 0);
-        ws_metric *rows = n > 0 ? calloc((size_t)n, sizeof *rows) : NULL;
-        if (rows) {
-            n = ws_memstats_metrics(sim.ms, rows, n);
-            for (int i = 0; i < n; i++)
-                if (rows[i].name && strncmp(rows[i].name, "ws__", 4)) sim_add(ss, rows[i].name, rows[i].value);
-            free(rows);
-        }
-        sim_add(ss, "sm__warps_active.avg.pct_of_peak_sustained_active", sim.occ.occupancy_pct);
-        ss->have_time = sim.have_timing;
-        ss->time_ns = sim.timing.t_kernel_us * 1000.0;
-        *res = sim.result; /* the caller frees the final buffers after the output check */
-        sim.have_result = false;
-    }
-    ws_simulation_close(&sim);
-    return rc;
-}
-
-static const double *sim_value(const sim_side *ss, const char *name)
-{
-    for (int i = 0; i < ss->n; i++)
-        if (!strcmp(ss->name[i], name)) return &ss->value[i];
-    return NULL;
-}
-
 /* Metrics to compare: the default list, then every ncu-named total the simulator reports. */
-static int metric_list(const sim_side *ss, const char **out, int cap)
+static int metric_list(const chk_sim_side *ss, const char **out, int cap)
 {
     int n = 0;
     for (int i = 0; cu_default_metrics[i] && n < cap - 1; i++) out[n++] = cu_default_metrics[i];
@@ -245,7 +203,7 @@ static int check_one(check_ctx *cx, const char *arg)
     ws_sim_result sim;
     memset(&sim, 0, sizeof sim);
     bool have_kernel = false, have_buffers = false, have_sim = false;
-    sim_side *ss = calloc(1, sizeof *ss);
+    chk_sim_side *ss = calloc(1, sizeof *ss);
     chk_row *rows = calloc(MAX_ROWS, sizeof *rows);
     cu_result_run run;
     memset(&run, 0, sizeof run);
@@ -279,7 +237,7 @@ static int check_one(check_ctx *cx, const char *arg)
 
     /* simulator first: its buffers are the reference and its counters the prediction */
     if (!o->gpu_only) {
-        if ((rc = simulate(&t, &k.attrs, &s->info, &sim, ss, &err))) goto fail;
+        if ((rc = chk_simulate(&t, &k.attrs, s->info.name, &sim, ss, &err))) goto fail;
         have_sim = true;
     }
 
@@ -314,7 +272,7 @@ static int check_one(check_ctx *cx, const char *arg)
     }
     for (int i = 0; i < nm && nrows < MAX_ROWS; i++) {
         const char *m = metrics[i];
-        const double *sv = sim_value(ss, m);
+        const double *sv = chk_sim_value(ss, m);
         const cu_metric *gm = have_ctr ? cu_counters_get(&ctr, m) : NULL;
         if (chk_classify(m) == CHK_TIME) {
             /* the GPU's time is the event-timed median of the repetitions (ncu's single pass is in the JSON) */
@@ -411,6 +369,11 @@ int ws_cmd_check(int argc, char **argv)
         return p == -2 ? WS_EXIT_OK : WS_EXIT_USAGE;
     }
     ws_error err;
+    if (o.replay) {
+        int rc = replay(&o);
+        free(o.kernels);
+        return rc;
+    }
     if (o.markdown) {
         int rc = cu_results_markdown(o.markdown, stdout, &err) ? WS_EXIT_USAGE : WS_EXIT_OK;
         if (rc) ws_error_print(&err);

@@ -39,7 +39,10 @@ __global__ void copy_float(const float *in, float *out, int n)
 /* ------------------------------------------------------------------------- */
 /* 2. Strided copy: lane i touches element i*S. A warp spans 31*S*4+4 bytes, so
  *    sectors = ceil((124*S+4)/32) up to 32 (S=1:4, 2:8, 4:16, 8+:32) while the
- *    useful bytes stay 128: efficiency 100%, 50%, 25%, 12.5%, 6.25%, 3.1%.
+ *    useful bytes stay 128: sector efficiency 100%, 50%, 25%, then 12.5% for
+ *    every S >= 8. A larger stride spreads the same 32 sectors over more
+ *    128-byte lines: the sector count does not show it, L2 requests and DRAM
+ *    bytes do (the H200 fetches 64 bytes from DRAM per missed sector pair).
  *    The buffers hold N*S elements; only every S-th one is copied (the rest of
  *    out stays zero). N is smaller than the baseline's so S=32 fits in 32 MB. */
 
@@ -102,7 +105,7 @@ args    in, out, N, S
 /*@warpscope
 kernel  stride_copy_s16
 entry   stride_copy
-note    Stride 16: still 32 sectors, now in 16 different 128-byte lines (6.25% efficiency).
+note    Stride 16: still 32 sectors (12.5% of their bytes used), now spread over 16 different 128-byte lines.
 stars   1
 param   N = 1<<18
 param   S = 16
@@ -116,7 +119,7 @@ args    in, out, N, S
 /*@warpscope
 kernel  stride_copy_s32
 entry   stride_copy
-note    Stride 32: one lane per 128-byte line, 32 sectors and 32 lines per request (3.1%).
+note    Stride 32: one lane per 128-byte line: 32 sectors in 32 lines per request, still 12.5% of sector bytes used.
 stars   1
 param   N = 1<<18
 param   S = 32

@@ -205,6 +205,8 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
         return l;
     cline v;
     l = scache_alloc(&c->l2, line, &v);
+    if (l && !v.tag)
+        c->t.l2_cold_allocations++;
     /* write-back: every dirty sector; one only partly written (never filled) must be
      * read first when ECC is on, to recompute the sector's check bits */
     uint64_t wb = (uint64_t)__builtin_popcount(v.dirty) * WS_SECTOR_BYTES;
@@ -228,9 +230,7 @@ static uint8_t l2_read(ws_cache *c, uint64_t line, uint8_t want, ws_cache_access
     cline *l = l2_line(c, line, out);
     uint8_t have = l ? l->valid : 0;
     uint8_t miss = want & (uint8_t)~have;
-    int nmiss = __builtin_popcount(miss);
-    out->l2_hit_sectors += __builtin_popcount(want) - nmiss;
-    out->l2_miss_sectors += nmiss;
+    out->l2_hit_sectors += __builtin_popcount(want) - __builtin_popcount(miss);
     if (!miss)
         return 0;
     uint8_t fetch = 0;
@@ -240,6 +240,10 @@ static uint8_t l2_read(ws_cache *c, uint64_t line, uint8_t want, ws_cache_access
         if (miss >> s & 1)
             fetch |= (uint8_t)(block << (s / per * per));
     fetch &= (uint8_t)~have;
+    /* lookup misses count the promoted sectors, not only the requested ones: one u32 per
+     * 128-B line read 2,097,152 sectors and counted 4,194,304 misses at the 64-B default
+     * (gpu-memory-rules.md §4.1, App. F) */
+    out->l2_miss_sectors += __builtin_popcount(fetch);
     uint64_t bytes = (uint64_t)__builtin_popcount(fetch) * WS_SECTOR_BYTES;
     out->dram_read_bytes += bytes;
     c->t.dram_fill_bytes += bytes;
@@ -350,6 +354,10 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 const ws_sector_entry *e = &co->entries[k];
                 int sec = (int)(e->sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
                 uint8_t bit = (uint8_t)(1u << sec);
+                /* the store looks its sector up in L1 too (ncu's l1tex__t_sector_hit_rate counts
+                 * it): a sector an earlier load brought in is a hit, updated in place */
+                if (l1 && (l1->valid & bit))
+                    out->l1_st_hit_sectors++;
                 if (local && e->byte_mask == 0xFFFFFFFFu) {
                     if (!l1) {
                         cline v;
@@ -399,6 +407,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         t->l2_read_hit_sectors += (uint64_t)out->l2_hit_sectors;
         t->l2_read_miss_sectors += (uint64_t)out->l2_miss_sectors;
     } else if (ev->op == WS_MEM_STORE) {
+        t->l1_st_sectors += (uint64_t)out->l2_sectors;
+        t->l1_st_hit_sectors += (uint64_t)out->l1_st_hit_sectors;
         t->l2_write_requests += (uint64_t)out->l2_requests;
         t->l2_write_sectors += (uint64_t)out->l2_sectors;
     } else {

@@ -68,9 +68,12 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
 /* What one access did. */
 typedef struct {
     int l1_hit_sectors, l1_miss_sectors;    /* loads only (global and local) */
+    int l1_st_hit_sectors;                  /* stores: sectors found valid in L1 (updated in place) */
     int merged_sectors;
     int l2_requests, l2_sectors;            /* sent to L2: read, write or atomic per op */
-    int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups of the sectors sent */
+    int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups: requested sectors found; sectors
+                                               fetched on a miss (promoted to the fetch granularity,
+                                               as ncu counts lookup misses, §4.1) */
     uint64_t dram_read_bytes;               /* fills caused by this access (incl. ECC reads of victims) */
     uint64_t ecc_read_bytes;                /* of which: reads of partly written victims (ECC) */
     uint64_t dram_write_bytes;              /* write-backs of dirty victims evicted now */
@@ -81,8 +84,9 @@ typedef struct {
     uint64_t l1_global_ld_hit, l1_global_ld_miss;   /* sectors */
     uint64_t l1_local_ld_hit, l1_local_ld_miss;
     uint64_t merged_sectors;
+    uint64_t l1_st_sectors, l1_st_hit_sectors;      /* global and local store sectors looked up in L1 */
     uint64_t l2_read_requests, l2_read_sectors;
-    uint64_t l2_read_hit_sectors, l2_read_miss_sectors;
+    uint64_t l2_read_hit_sectors, l2_read_miss_sectors; /* miss = sectors fetched (promoted) */
     uint64_t l2_write_requests, l2_write_sectors;
     uint64_t l2_atom_requests, l2_atom_sectors;     /* atomics and reductions */
     uint64_t dram_read_bytes;        /* read-miss fills + ECC partial-write reads */
@@ -90,6 +94,9 @@ typedef struct {
     uint64_t ecc_read_bytes;
     uint64_t dram_write_bytes;       /* write-backs during the kernel (evictions) */
     uint64_t dirty_at_end_bytes;     /* still dirty in L2 after ws_cache_finish */
+    uint64_t l2_cold_allocations;    /* lines allocated into an empty L2 way: with an L2 left full of
+                                        dirty data by an earlier kernel (a memset flush, a pipeline)
+                                        each would have written back a 128-B line first */
 } ws_cache_totals;
 
 typedef struct ws_cache ws_cache;

@@ -2,6 +2,7 @@
  * keeps per-pc rows, per-SM work and kernel totals (see memstats.h).
  * Scratch results live in the ws_memstats so the hot path allocates nothing. */
 #include "memstats.h"
+#include "deps.h"
 #include "timing.h" /* WS_LOADED_DRAM_LATENCY_FACTOR */
 
 #include <stdlib.h>
@@ -9,6 +10,13 @@
 
 #define LOCAL_BASE 0x0000700000000000ull
 #define LOCAL_WARP_SPAN (32ull * 512 * 1024) /* 32 lanes x the 512 KiB per-thread local limit */
+#define MAX_TRACKED_WARPS (64ull << 20)      /* beyond this, every load is its own epoch */
+
+/* A warp's current latency epoch: the loads it has in flight together (see epoch()). */
+typedef struct {
+    int32_t last_pc;           /* pc of its previous memory instruction, -1 before the first */
+    float epoch_cycles;        /* the slowest load of the open epoch */
+} warp_epoch;
 
 struct ws_memstats {
     const ws_device *dev;
@@ -23,6 +31,9 @@ struct ws_memstats {
     int finished;
     ws_memstats_observer observer;
     void *observer_ctx;
+    warp_epoch *warps;         /* per warp_global; NULL when too many to track */
+    uint64_t nwarps;
+    ws_deps deps;              /* barriers and dependent loads, from ws_memstats_set_function */
     ws_coalesce_result co;     /* scratch */
     ws_bank_result bk;
     ws_cache_access ca;
@@ -55,6 +66,16 @@ ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int 
         ws_memstats_free(ms);
         return NULL;
     }
+    ms->nwarps = ms->nblocks * (uint64_t)ms->warps_per_block;
+    if (ms->nwarps <= MAX_TRACKED_WARPS) {
+        ms->warps = malloc((size_t)(ms->nwarps ? ms->nwarps : 1) * sizeof *ms->warps);
+        if (!ms->warps) {
+            ws_memstats_free(ms);
+            return NULL;
+        }
+        for (uint64_t w = 0; w < ms->nwarps; w++)
+            ms->warps[w] = (warp_epoch){-1, 0.0f};
+    }
     for (int s = 0; s < dev->sm_count; s++)
         ms->sms[s].blocks = ms->nblocks / (uint64_t)dev->sm_count +
                             ((uint64_t)s < ms->nblocks % (uint64_t)dev->sm_count);
@@ -64,6 +85,12 @@ ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int 
 void ws_memstats_set_resident_blocks(ws_memstats *ms, int blocks_per_sm)
 {
     ms->resident = blocks_per_sm > 0 ? blocks_per_sm : 1;
+}
+
+int ws_memstats_set_function(ws_memstats *ms, const ptx_function *fn)
+{
+    ws_deps_free(&ms->deps);
+    return ws_deps_init(&ms->deps, fn);
 }
 
 void ws_memstats_set_observer(ws_memstats *ms, ws_memstats_observer fn, void *ctx)
@@ -77,6 +104,8 @@ void ws_memstats_free(ws_memstats *ms)
     if (!ms)
         return;
     ws_cache_free(ms->cache);
+    ws_deps_free(&ms->deps);
+    free(ms->warps);
     free(ms->pcs);
     free(ms->sms);
     free(ms);
@@ -104,6 +133,33 @@ static double outcome_latency(const ws_device *d, uint8_t o)
     case WS_SECT_DRAM: return d->dram_cycles * WS_LOADED_DRAM_LATENCY_FACTOR;
     default: return 0;
     }
+}
+
+/* Memory-level parallelism of one warp. Its loads form epochs: the loads of an epoch
+ * are in flight together (ptxas hoists independent loads of a loop body above their
+ * first use, and the scoreboard lets a warp issue past outstanding loads), so an epoch
+ * costs its slowest load, and epochs follow one another. An epoch ends at a barrier
+ * (the block waits for every warp's loads), at a backward jump (the next loop
+ * iteration: ptxas does not software-pipeline loads across iterations), and at an
+ * access whose address comes from a global/local load (it must wait for that load).
+ * lat < 0: an access that costs no latency (a store) but still moves the warp's pc. */
+static void epoch(ws_memstats *ms, const ws_mem_event *ev, ws_sm_stats *S, double lat)
+{
+    warp_epoch *w = ms->warps && ev->warp_global < ms->nwarps ? &ms->warps[ev->warp_global] : NULL;
+    if (!w) {
+        if (lat > 0)
+            S->latency_cycles += lat;
+        return;
+    }
+    int pc = (int)ev->pc;
+    bool dependent = ms->deps.ninsns && pc < ms->deps.ninsns && (ms->deps.flags[pc] & WS_DEP_ADDR_FROM_LOAD);
+    if (w->last_pc < 0 || pc <= w->last_pc || dependent || ws_deps_barrier_between(&ms->deps, w->last_pc, pc)) {
+        S->latency_cycles += w->epoch_cycles;
+        w->epoch_cycles = 0;
+    }
+    w->last_pc = pc;
+    if (lat > w->epoch_cycles)
+        w->epoch_cycles = (float)lat;
 }
 
 void ws_memstats_listener(void *ctx, const ws_mem_event *ev)
@@ -147,15 +203,14 @@ void ws_memstats_listener(void *ctx, const ws_mem_event *ev)
             S->l1_wavefronts += (uint64_t)co->lines;
             if (ws_cache_access_event(ms->cache, sm, ev, co, &ms->ca) == 0) {
                 ca = &ms->ca;
-                if (ev->op != WS_MEM_STORE) {
-                    double lat = 0;
+                double lat = -1;
+                if (ev->op != WS_MEM_STORE)
                     for (int i = 0; i < co->nentries; i++) {
                         double l = outcome_latency(ms->dev, ca->outcome[i]);
                         if (l > lat)
                             lat = l;
                     }
-                    S->latency_cycles += lat;
-                }
+                epoch(ms, ev, S, lat);
             }
             if (p) {
                 p->requests += (uint64_t)co->requests;
@@ -183,8 +238,8 @@ void ws_memstats_listener(void *ctx, const ws_mem_event *ev)
             c->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
             c->excess += (uint64_t)bk->excess;
             S->l1_wavefronts += (uint64_t)bk->wavefronts;
-            if (ev->op != WS_MEM_STORE) /* a shared load waits for its last wavefront */
-                S->latency_cycles += ms->dev->l1_hit_cycles + (bk->wavefronts - 1);
+            /* a shared load waits for its last wavefront */
+            epoch(ms, ev, S, ev->op != WS_MEM_STORE ? ms->dev->l1_hit_cycles + (bk->wavefronts - 1) : -1);
             if (p) {
                 p->wavefronts += (uint64_t)bk->wavefronts;
                 p->ideal_wavefronts += (uint64_t)bk->ideal;
@@ -206,6 +261,9 @@ void ws_memstats_finish(ws_memstats *ms)
     if (ms->finished)
         return;
     ws_cache_finish(ms->cache);
+    for (uint64_t w = 0; ms->warps && w < ms->nwarps; w++) /* close every open epoch */
+        ms->sms[w / (uint64_t)ms->warps_per_block % (uint64_t)ms->dev->sm_count].latency_cycles +=
+            ms->warps[w].epoch_cycles;
     ms->t.cache = *ws_cache_get_totals(ms->cache);
     ms->finished = 1;
 }
@@ -236,8 +294,9 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
     const ws_mem_counts *ll = &t->local[WS_MEM_LOAD], *ls = &t->local[WS_MEM_STORE];
     const ws_mem_counts *sl = &t->shared[WS_MEM_LOAD], *ss = &t->shared[WS_MEM_STORE];
     const ws_mem_counts *sa = &t->shared[WS_MEM_ATOMIC], *sr = &t->shared[WS_MEM_REDUCE];
-    double l1_hits = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit);
-    double l1_all = l1_hits + (double)(c->l1_global_ld_miss + c->l1_local_ld_miss);
+    double l1_hits = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit + c->l1_st_hit_sectors);
+    double l1_all = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit + c->l1_global_ld_miss + c->l1_local_ld_miss +
+                             c->l1_st_sectors);
     const ws_metric all[] = {
         {"smsp__sass_inst_executed_op_global_ld.sum", "global load instructions (per warp)", (double)gl->inst, WS_BASIS_EXACT},
         {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global load requests to L1 (1 per instruction)", (double)gl->requests, WS_BASIS_EXACT},
@@ -276,11 +335,11 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "global load sectors that missed L1", (double)c->l1_global_ld_miss, WS_BASIS_MODEL},
         {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", "L1 hit rate of global loads, %", 100.0 * ratio((double)c->l1_global_ld_hit, (double)(c->l1_global_ld_hit + c->l1_global_ld_miss)), WS_BASIS_MODEL},
         {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum", "local load sectors that hit in L1", (double)c->l1_local_ld_hit, WS_BASIS_MODEL},
-        {"l1tex__t_sector_hit_rate.pct", "L1 hit rate of global and local load sectors, % (store lookups not modelled)", 100.0 * ratio(l1_hits, l1_all), WS_BASIS_MODEL},
+        {"l1tex__t_sector_hit_rate.pct", "L1 hit rate of global and local load and store sectors, % (a store hits a sector a load brought in)", 100.0 * ratio(l1_hits, l1_all), WS_BASIS_MODEL},
         {"lts__t_requests_srcunit_tex_op_read.sum", "L2 read requests from the SMs (one per 128-B line missing in L1)", (double)c->l2_read_requests, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_read.sum", "sectors the SMs read from L2", (double)c->l2_read_sectors, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "of those, found in L2", (double)c->l2_read_hit_sectors, WS_BASIS_MODEL},
-        {"lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "of those, missing in L2 (before fetch-granularity promotion)", (double)c->l2_read_miss_sectors, WS_BASIS_MODEL},
+        {"lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "sectors fetched from DRAM on read misses (promoted to the fetch granularity, as ncu counts them)", (double)c->l2_read_miss_sectors, WS_BASIS_MODEL},
         {"lts__t_requests_srcunit_tex_op_write.sum", "L2 write requests (stores are written through)", (double)c->l2_write_requests, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_write.sum", "sectors the SMs wrote to L2", (double)c->l2_write_sectors, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_atom.sum", "L2 sectors of atomics and reductions", (double)c->l2_atom_sectors, WS_BASIS_MODEL},
@@ -288,6 +347,7 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         {"dram__bytes_read.sum", "bytes read from DRAM (fills at the fetch granularity + ECC reads)", (double)c->dram_read_bytes, WS_BASIS_MODEL},
         {"ws__dram_bytes_read_ecc.sum", "of which: sectors read because a store wrote part of them (ECC)", (double)c->ecc_read_bytes, WS_BASIS_MODEL},
         {"dram__bytes_write.sum", "bytes written to DRAM during the kernel (L2 evictions)", (double)c->dram_write_bytes, WS_BASIS_MODEL},
+        {"ws__l2_displaced_write_bytes", "write-backs an L2 left dirty by earlier work would need for the lines this kernel allocates (timing only)", 128.0 * (double)c->l2_cold_allocations, WS_BASIS_MODEL},
         {"ws__l2_dirty_bytes_at_end", "dirty bytes left in L2 at kernel end (written later, not in dram__bytes_write)", (double)c->dirty_at_end_bytes, WS_BASIS_MODEL},
     };
     int n = (int)(sizeof all / sizeof all[0]);

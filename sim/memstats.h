@@ -20,6 +20,7 @@
 #include "cache.h"
 #include "coalesce.h"
 #include "event.h"
+#include "ptx.h"
 
 /* Counts for one (space, op) class, e.g. global loads. */
 typedef struct {
@@ -55,7 +56,7 @@ typedef struct {
 typedef struct {
     uint64_t mem_inst;          /* memory instructions issued on this SM */
     uint64_t l1_wavefronts;     /* shared wavefronts + global/local data wavefronts (lines) */
-    double latency_cycles;      /* sum over loads/atomics of their modelled latency */
+    double latency_cycles;      /* sum over warps of their load epochs' latencies (memstats.c: epoch()) */
     uint64_t blocks;            /* blocks placed here (from the grid, not from events) */
 } ws_sm_stats;
 
@@ -71,6 +72,10 @@ typedef void (*ws_memstats_observer)(void *ctx, const ws_mem_event *ev, int sm, 
  * Returns NULL on out-of-memory or a device profile the cache model rejects. */
 ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int ninsns, uint32_t l1_bytes);
 void ws_memstats_set_resident_blocks(ws_memstats *ms, int blocks_per_sm);
+/* The function being run: its barriers and dependent loads shape the latency term
+ * (sim/deps.h). Without it loads overlap until the warp jumps back (a loop iteration).
+ * Returns 0, -1 when out of memory. */
+int ws_memstats_set_function(ws_memstats *ms, const ptx_function *fn);
 void ws_memstats_set_observer(ws_memstats *ms, ws_memstats_observer fn, void *ctx);
 /* ws_mem_listener: pass ws_memstats_listener with ctx = the ws_memstats. */
 void ws_memstats_listener(void *ctx, const ws_mem_event *ev);

@@ -107,6 +107,10 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         return WS_EXIT_INTERNAL;
     }
     ws_memstats_set_resident_blocks(s->ms, s->occ.blocks_per_sm > 0 ? s->occ.blocks_per_sm : 1);
+    if (ws_memstats_set_function(s->ms, s->fn)) { /* its barriers and dependent loads shape the latency */
+        ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory analysing %s", s->desc->name);
+        return WS_EXIT_INTERNAL;
+    }
     if (o->observer)
         ws_memstats_set_observer(s->ms, o->observer, o->observer_ctx);
 

@@ -2,7 +2,8 @@
  * pipeline `warpscope sim`, the visualizer and `warpscope check` share. Open resolves
  * the kernel (description, -D overrides, PTX, entry, ptxas resources); run derives the
  * occupancy, sizes the cache model for it (L1 left by the shared carve-out, resident
- * blocks per SM), interprets the launch, finishes the models and predicts the time.
+ * blocks per SM, the function's dependent loads), interprets the launch, finishes the
+ * models and predicts the time.
  * Invariant: a kernel with the same -D, device and resources gives the same numbers
  * through every command, because no command repeats a step of this pipeline. */
 #ifndef WS_SIMULATE_H

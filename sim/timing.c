@@ -23,6 +23,10 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_occupancy *oc
     const ws_mem_totals *t = ws_memstats_totals(ms);
     const ws_cache_totals *c = &t->cache;
     in->dram_bytes = (double)(c->dram_read_bytes + c->dram_write_bytes);
+    /* The kernel does not find L2 clean: what ran before (check's memset flush of twice the
+     * L2, or the previous kernel of a pipeline) left it full of dirty lines, and every line
+     * this kernel allocates first writes one of them back (docs/timing-model.md). */
+    in->dram_bytes += WS_LINE_BYTES * (double)c->l2_cold_allocations;
     in->l2_bytes = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors + c->l2_atom_sectors);
     in->l2_requests = (double)(c->l2_read_requests + c->l2_write_requests + c->l2_atom_requests);
     in->bytes_moved = (double)bytes_moved;

@@ -1,0 +1,243 @@
+/* check_replay.c - re-judging recorded GPU results against the simulator as built now
+ * (see check_replay.h). The GPU's time is the recorded event-timed median, exactly as
+ * `check` judged it; the other GPU values are the recorded counters. */
+#include "check_replay.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/catalog.h"
+#include "../common/commands.h"
+#include "../common/files.h"
+#include "check_compare.h"
+#include "check_sim.h"
+#include "cu_target.h"
+
+#define MAX_FILES 32
+
+typedef struct {
+    char file[WS_PATH_MAX];
+    int agree[2][CHK_NCLASSES], judged[2][CHK_NCLASSES]; /* [0] recorded, [1] now */
+} file_tally;
+
+typedef struct {
+    char kernel[WS_NAME_MAX], overrides[128];
+    chk_row now;
+    double before;
+    bool had_before;
+} diff_row;
+
+static const cJSON *item(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+
+static double num(const cJSON *o, const char *k, double dflt)
+{
+    const cJSON *v = item(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+    const cJSON *v = item(o, k);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static int parse_overrides(const char *text, ws_overrides *ov, ws_error *err)
+{
+    memset(ov, 0, sizeof *ov);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+        if (ws_overrides_add(ov, tok, err)) return -1;
+    return 0;
+}
+
+static bool wanted(const char *kernel, const char *const *kernels, int n)
+{
+    if (!n) return true;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(kernels[i], kernel)) return true;
+    return false;
+}
+
+static file_tally *tally_for(file_tally *ft, int *nft, const char *file)
+{
+    for (int i = 0; i < *nft; i++)
+        if (!strcmp(ft[i].file, file)) return &ft[i];
+    if (*nft >= MAX_FILES) return NULL;
+    file_tally *f = &ft[(*nft)++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->file, sizeof f->file, "%s", file);
+    return f;
+}
+
+static void count(int agree[CHK_NCLASSES], int judged[CHK_NCLASSES], const chk_row *r)
+{
+    if (r->verdict != CHK_AGREE && r->verdict != CHK_DIFFER) return;
+    judged[r->cls]++;
+    if (r->verdict == CHK_AGREE) agree[r->cls]++;
+}
+
+static void rate(FILE *out, int a, int j)
+{
+    if (j) fprintf(out, " %d/%d (%.0f%%) |", a, j, 100.0 * a / j);
+    else fprintf(out, " - |");
+}
+
+int chk_replay(const char *json_path, const char *const *kernels, int nkernels, bool verbose, FILE *out,
+               ws_error *err)
+{
+    char *text = ws_read_file(json_path, 0, NULL, err);
+    if (!text)
+        return WS_EXIT_USAGE;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    const cJSON *runs = root ? item(root, "runs") : NULL;
+    if (!cJSON_IsArray(runs)) {
+        cJSON_Delete(root);
+        ws_error_set(err, json_path, 0, 0, "not a warpscope results file (no \"runs\" array)");
+        return WS_EXIT_USAGE;
+    }
+    const char *gpu_name = str(item(root, "device"), "name");
+    ws_catalog *cat = NULL;
+    if (ws_catalog_load(NULL, &cat, err)) {
+        cJSON_Delete(root);
+        return WS_EXIT_USAGE;
+    }
+    chk_sim_side *ss = calloc(1, sizeof *ss);
+    int ndiff = 0, capdiff = 256;
+    diff_row *diffs = malloc((size_t)capdiff * sizeof *diffs);
+    file_tally ft[MAX_FILES];
+    int nft = 0, rc = WS_EXIT_OK, replayed = 0;
+    int agree[2][CHK_NCLASSES] = {{0}}, judged[2][CHK_NCLASSES] = {{0}};
+    if (!ss || !diffs) {
+        rc = WS_EXIT_INTERNAL;
+        ws_error_set(err, "check", 0, 0, "out of memory");
+        goto out;
+    }
+    fprintf(out, "replay of %s: the simulator as built now against the recorded %s values\n\n", json_path, gpu_name);
+    fprintf(out, "| kernel | -D | GPU us | sim us recorded | sim us now | GPU/now | time | bound now | cache agree now |\n"
+                 "|---|---|---:|---:|---:|---:|---|---|---:|\n");
+    const cJSON *run;
+    cJSON_ArrayForEach(run, runs) {
+        const char *kernel = str(run, "kernel"), *ovt = str(run, "overrides");
+        const cJSON *ctr = item(run, "counters");
+        if (!wanted(kernel, kernels, nkernels) || !cJSON_IsArray(ctr) || !cJSON_GetArraySize(ctr)) continue;
+        ws_overrides ov;
+        cu_target t;
+        if (parse_overrides(ovt, &ov, err) || cu_target_open(cat, kernel, &ov, 0, 0, &t, err)) {
+            rc = WS_EXIT_USAGE;
+            goto out;
+        }
+        cu_kernel_attrs attrs;
+        memset(&attrs, 0, sizeof attrs);
+        attrs.num_regs = (int)num(run, "registers", 0);
+        attrs.local_bytes = (int)num(run, "local_bytes", 0);
+        attrs.static_shared_bytes = (int)num(run, "static_shared_bytes", 0);
+        ws_sim_result res;
+        memset(&res, 0, sizeof res);
+        int src = chk_simulate(&t, &attrs, gpu_name, &res, ss, err);
+        file_tally *tf = tally_for(ft, &nft, t.file->path);
+        cu_target_close(&t);
+        if (src) {
+            rc = src;
+            goto out;
+        }
+        ws_sim_result_free(&res);
+        replayed++;
+        double gpu_t = NAN, rec_t = NAN;
+        const char *tverdict = "-";
+        int cache_ag = 0, cache_ju = 0;
+        const cJSON *x;
+        cJSON_ArrayForEach(x, ctr) {
+            const char *m = str(x, "metric");
+            const cJSON *sv = item(x, "sim"), *gv = item(x, "gpu");
+            chk_row b, a;
+            chk_row_set(&b, m, cJSON_IsNumber(sv), num(x, "sim", 0), cJSON_IsNumber(gv), num(x, "gpu", 0));
+            const double *nv = chk_sim_value(ss, m);
+            bool time = chk_classify(m) == CHK_TIME;
+            chk_row_set(&a, m, time ? ss->have_time : nv != NULL, time ? ss->time_ns : (nv ? *nv : 0),
+                        cJSON_IsNumber(gv), num(x, "gpu", 0));
+            count(agree[0], judged[0], &b);
+            count(agree[1], judged[1], &a);
+            if (tf) {
+                count(tf->agree[0], tf->judged[0], &b);
+                count(tf->agree[1], tf->judged[1], &a);
+            }
+            if (time) {
+                gpu_t = a.gpu;
+                rec_t = b.has_sim ? b.sim : NAN;
+                tverdict = chk_verdict_name(a.verdict);
+            }
+            if (a.cls == CHK_CACHE && (a.verdict == CHK_AGREE || a.verdict == CHK_DIFFER)) {
+                cache_ju++;
+                cache_ag += a.verdict == CHK_AGREE;
+            }
+            if (a.cls == CHK_EXACT && b.verdict == CHK_AGREE && a.verdict == CHK_DIFFER) rc = WS_EXIT_MISMATCH;
+            bool keep = verbose ? (a.verdict == CHK_AGREE || a.verdict == CHK_DIFFER) : a.verdict == CHK_DIFFER;
+            if (keep && (a.cls == CHK_CACHE || a.cls == CHK_TIME || a.cls == CHK_EXACT || verbose)) {
+                if (ndiff == capdiff) {
+                    diff_row *nd = realloc(diffs, (size_t)(capdiff *= 2) * sizeof *diffs);
+                    if (!nd) {
+                        rc = WS_EXIT_INTERNAL;
+                        ws_error_set(err, "check", 0, 0, "out of memory");
+                        goto out;
+                    }
+                    diffs = nd;
+                }
+                diff_row *d = &diffs[ndiff++];
+                snprintf(d->kernel, sizeof d->kernel, "%s", kernel);
+                snprintf(d->overrides, sizeof d->overrides, "%s", ovt);
+                d->now = a;
+                d->before = b.sim;
+                d->had_before = b.has_sim;
+            }
+        }
+        fprintf(out, "| %s | %s | %.2f | %.2f | %.2f | %.3f | %s | %s | %d/%d |\n", kernel, ovt, gpu_t / 1e3,
+                rec_t / 1e3, ss->time_ns / 1e3, gpu_t / ss->time_ns, tverdict, ws_bound_name(ss->timing.bound),
+                cache_ag, cache_ju);
+    }
+    if (nkernels && !replayed) {
+        ws_error_set(err, json_path, 0, 0, "no recorded run with counters for the kernels named");
+        rc = WS_EXIT_USAGE;
+        goto out;
+    }
+
+    fprintf(out, "\n## Agreement per class (%d runs)\n\n| class | tolerance | recorded | now |\n|---|---|---:|---:|\n",
+            replayed);
+    for (int c = 0; c < CHK_NCLASSES; c++) {
+        if (!judged[0][c] && !judged[1][c]) continue;
+        fprintf(out, "| %s | %s |", chk_class_name((chk_class)c), chk_class_tolerance((chk_class)c));
+        rate(out, agree[0][c], judged[0][c]);
+        rate(out, agree[1][c], judged[1][c]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n## Agreement per catalog file (time; cache)\n\n| file | time recorded | time now | cache recorded "
+                 "| cache now |\n|---|---:|---:|---:|---:|\n");
+    for (int i = 0; i < nft; i++) {
+        fprintf(out, "| %s |", ft[i].file);
+        rate(out, ft[i].agree[0][CHK_TIME], ft[i].judged[0][CHK_TIME]);
+        rate(out, ft[i].agree[1][CHK_TIME], ft[i].judged[1][CHK_TIME]);
+        rate(out, ft[i].agree[0][CHK_CACHE], ft[i].judged[0][CHK_CACHE]);
+        rate(out, ft[i].agree[1][CHK_CACHE], ft[i].judged[1][CHK_CACHE]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n## %s\n\n| kernel | -D | metric | class | sim recorded | sim now | gpu | gpu/now | verdict |\n"
+                 "|---|---|---|---|---:|---:|---:|---:|---|\n",
+            verbose ? "Every judged row" : "Every row that differs now");
+    for (int i = 0; i < ndiff; i++) {
+        const diff_row *d = &diffs[i];
+        char bs[32] = "-";
+        if (d->had_before) snprintf(bs, sizeof bs, "%.6g", d->before);
+        fprintf(out, "| %s | %s | `%s` | %s | %s | %.6g | %.6g | %.3f | %s |\n", d->kernel, d->overrides, d->now.metric,
+                chk_class_name(d->now.cls), bs, d->now.sim, d->now.gpu, d->now.ratio, chk_verdict_name(d->now.verdict));
+    }
+out:
+    free(diffs);
+    free(ss);
+    ws_catalog_free(cat);
+    cJSON_Delete(root);
+    return rc;
+}

@@ -1,0 +1,64 @@
+/* check_sim.c - the simulator's side of a check (see check_sim.h): the shared pipeline
+ * (sim/simulate.h) with the driver's register count, its metrics under ncu's names. */
+#include "check_sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/commands.h"
+#include "../common/device.h"
+#include "../sim/simulate.h"
+
+static void add(chk_sim_side *ss, const char *name, double v)
+{
+    if (ss->n >= CHK_SIM_MAX) return;
+    snprintf(ss->name[ss->n], sizeof ss->name[ss->n], "%s", name);
+    ss->value[ss->n++] = v;
+}
+
+const double *chk_sim_value(const chk_sim_side *ss, const char *name)
+{
+    for (int i = 0; i < ss->n; i++)
+        if (!strcmp(ss->name[i], name)) return &ss->value[i];
+    return NULL;
+}
+
+int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sim_result *res,
+                 chk_sim_side *ss, ws_error *err)
+{
+    memset(ss, 0, sizeof *ss);
+    const ws_device *dev = ws_device_find(gpu_name);
+    if (!dev) {
+        dev = ws_device_default();
+        snprintf(ss->note, sizeof ss->note, "no device profile for '%s': simulated as %s", gpu_name, dev->name);
+    }
+    /* the registers and static shared memory the driver's JIT gave this PTX set the occupancy */
+    ws_resources rs = {.regs = attrs->num_regs, .static_smem = (uint32_t)attrs->static_shared_bytes,
+                       .local_bytes = (uint64_t)attrs->local_bytes, .from_ptxas = true};
+    snprintf(rs.source, sizeof rs.source, "the driver's JIT for %s", gpu_name);
+    static ws_simulation sim; /* large; one kernel at a time */
+    ws_simulation_attach(&sim, dev, t->file, t->desc, &t->launch, t->module, t->fn, &rs);
+    ws_simulation_opts o = {.fit_one_block = true}; /* the driver has accepted the block */
+    int rc = ws_simulation_run(&sim, &o, err);
+    if (rc == WS_EXIT_OK) {
+        int n = ws_memstats_metrics(sim.ms, NULL, 0);
+        ws_metric *rows = n > 0 ? calloc((size_t)n, sizeof *rows) : NULL;
+        if (rows) {
+            n = ws_memstats_metrics(sim.ms, rows, n);
+            for (int i = 0; i < n; i++)
+                if (rows[i].name && strncmp(rows[i].name, "ws__", 4)) add(ss, rows[i].name, rows[i].value);
+            free(rows);
+        }
+        add(ss, "sm__warps_active.avg.pct_of_peak_sustained_active", sim.occ.occupancy_pct);
+        if (sim.have_timing) {
+            ss->have_time = true;
+            ss->timing = sim.timing;
+            ss->time_ns = sim.timing.t_kernel_us * 1000.0;
+        }
+        *res = sim.result; /* the caller frees the final buffers after the output check */
+        sim.have_result = false;
+    }
+    ws_simulation_close(&sim);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/* check_sim.h - the simulator's side of `warpscope check`: one kernel run through the
+ * interpreter, the memory models and the timing model on the device profile of the GPU
+ * it is compared with, with the registers the driver reported (they set occupancy).
+ * Needs no CUDA: `check --replay` uses it to re-judge recorded GPU results.
+ * Invariant: the same target and attributes always give the same metrics and time. */
+#ifndef CHECK_SIM_H
+#define CHECK_SIM_H
+
+#include <stdbool.h>
+
+#include "../common/ws_error.h"
+#include "../sim/interp.h"
+#include "../sim/timing.h"
+#include "cu_target.h"
+#include "cu_types.h"
+
+#define CHK_SIM_MAX 96
+
+typedef struct {
+    int n;
+    char name[CHK_SIM_MAX][128];  /* Nsight Compute metric names (ws__ rows left out) */
+    double value[CHK_SIM_MAX];
+    bool have_time;
+    double time_ns;               /* predicted kernel time */
+    ws_timing timing;             /* its terms */
+    char note[400];               /* what the simulator could not give, "" when all */
+} chk_sim_side;
+
+/* Simulates t on the profile named gpu_name (the default profile, with a note, when
+ * there is none). res gets the final buffers (free with ws_sim_result_free when 0 is
+ * returned). Returns 0, or a WS_EXIT_* code with err set. */
+int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sim_result *res,
+                 chk_sim_side *ss, ws_error *err);
+
+/* The value of metric name, or NULL. */
+const double *chk_sim_value(const chk_sim_side *ss, const char *name);
+
+#endif

@@ -1,0 +1,107 @@
+/* test_check_replay.c - `warpscope check --replay`: a recorded run is re-simulated and
+ * re-judged against its recorded GPU values, with no GPU. The recorded files here are
+ * written by the test, with GPU values from first principles. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/commands.h"
+#include "../cuda/check_replay.h"
+
+/* One copy_float run (N = 2^20 floats, 256-thread blocks): every warp loads 32 x 4 B =
+ * 4 sectors, so 2^20 x 4 / 32 = 131,072 load sectors; recorded_sim is what the simulator
+ * said when it was recorded, gpu_sectors what the GPU counted. */
+static void write_record(const char *path, double recorded_sim, double gpu_sectors)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"device\": {\"name\": \"NVIDIA H200\"}, \"runs\": [{\"kernel\": \"copy_float\", \"overrides\": \"\","
+            " \"registers\": 10, \"local_bytes\": 0, \"static_shared_bytes\": 0, \"counters\": ["
+            "{\"metric\": \"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\", \"sim\": %.0f, \"gpu\": %.0f},"
+            "{\"metric\": \"lts__t_sectors_srcunit_tex_op_read.sum\", \"sim\": 131072, \"gpu\": 131072}]}]}\n",
+            recorded_sim, gpu_sectors);
+    fclose(f);
+}
+
+static char *replay_text(const char *path, int *rc)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    ws_error err;
+    *rc = chk_replay(path, NULL, 0, false, out, &err);
+    fclose(out);
+    return buf;
+}
+
+static void test_replay_agrees_with_a_first_principles_record(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_replay_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_record(path, 131072, 131072);
+    int rc;
+    char *text = replay_text(path, &rc);
+    assert_int_equal(rc, WS_EXIT_OK);
+    /* the exact row and the cache row both agree, before and now */
+    assert_non_null(strstr(text, "| exact | equal | 1/1 (100%) | 1/1 (100%) |"));
+    assert_non_null(strstr(text, "| cache | within 10% | 1/1 (100%) | 1/1 (100%) |"));
+    assert_non_null(strstr(text, "| copy_float |"));
+    free(text);
+    unlink(path);
+}
+
+/* The record said sim = gpu = 7 (agreed); the simulator now counts 131,072: an exact
+ * counter that agreed no longer does, which is a regression (exit 3). */
+static void test_an_exact_counter_that_stops_agreeing_fails_the_replay(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_replay_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_record(path, 7, 7);
+    int rc;
+    char *text = replay_text(path, &rc);
+    assert_int_equal(rc, WS_EXIT_MISMATCH);
+    assert_non_null(strstr(text, "| exact | equal | 1/1 (100%) | 0/1 (0%) |"));
+    assert_non_null(strstr(text, "`l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum` | exact | 7 | 131072 | 7 |"));
+    free(text);
+    unlink(path);
+}
+
+static void test_a_file_without_runs_is_a_usage_error(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_replay_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "{\"device\": {}}", 14), 14);
+    close(fd);
+    ws_error err;
+    assert_int_equal(chk_replay(path, NULL, 0, false, stdout, &err), WS_EXIT_USAGE);
+    assert_non_null(strstr(err.msg, "no \"runs\" array"));
+    assert_int_equal(chk_replay("/nonexistent/results.json", NULL, 0, false, stdout, &err), WS_EXIT_USAGE);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_replay_agrees_with_a_first_principles_record),
+        cmocka_unit_test(test_an_exact_counter_that_stops_agreeing_fails_the_replay),
+        cmocka_unit_test(test_a_file_without_runs_is_a_usage_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
