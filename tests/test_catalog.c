@@ -174,23 +174,33 @@ static const char tiny_ptx[] =
     ".visible .entry alpha(\n\t.param .u64 p0,\n\t.param .u64 p1,\n\t.param .u32 p2\n)\n{\n"
     "\t.reg .b32 %r<2>;\n\t.loc 1 14 0\n\tret;\n}\n";
 
-static void test_fresh_checked_in_ptx_is_used_and_a_stale_one_is_not(void **state)
+/* <tmpdir>/<sub>/k.cu describing alpha, beside a k.ptx (tiny_ptx, .target sm_90) whose hash
+ * header matches it; ptx gets that file's text. Returns the loaded description file. */
+static ws_desc_file *fresh_pair(const char *sub, char *ptx, size_t cap)
 {
-    (void)state;
-    char fresh[200];
-    snprintf(fresh, sizeof fresh, "%s/fresh", tmpdir);
-    assert_int_equal(mkdir(fresh, 0700), 0);
+    char dir[200], name[64], path[256];
+    snprintf(dir, sizeof dir, "%s/%s", tmpdir, sub);
+    assert_int_equal(mkdir(dir, 0700), 0);
     const char *src = KERNEL("alpha", "first");
-    write_file("fresh/k.cu", src);
-    char ptx[2048];
-    snprintf(ptx, sizeof ptx, "// warpscope-source-hash: %016llx\n%s", ws_source_hash(src, strlen(src)), tiny_ptx);
-    write_file("fresh/k.ptx", ptx);
-
-    char path[256];
-    snprintf(path, sizeof path, "%s/fresh/k.cu", tmpdir);
+    snprintf(name, sizeof name, "%s/k.cu", sub);
+    write_file(name, src);
+    snprintf(ptx, cap, "// warpscope-source-hash: %016llx\n%s", ws_source_hash(src, strlen(src)), tiny_ptx);
+    snprintf(name, sizeof name, "%s/k.ptx", sub);
+    write_file(name, ptx);
+    snprintf(path, sizeof path, "%s/%s/k.cu", tmpdir, sub);
     ws_desc_file *f;
     ws_error err;
     assert_int_equal(ws_desc_load(path, &f, &err), 0);
+    return f;
+}
+
+static void test_fresh_checked_in_ptx_is_used_and_a_stale_one_is_not(void **state)
+{
+    (void)state;
+    const char *src = KERNEL("alpha", "first");
+    char ptx[2048];
+    ws_desc_file *f = fresh_pair("fresh", ptx, sizeof ptx);
+    ws_error err;
     char how[600];
     /* the checked-in file is used as it is: no compiler is allowed */
     setenv("WARPSCOPE_PTXGEN", "none", 1);
@@ -218,19 +228,9 @@ static void test_fresh_checked_in_ptx_is_used_and_a_stale_one_is_not(void **stat
 static void test_checked_in_ptx_text_serves_newer_gpus_but_not_older_ones(void **state)
 {
     (void)state;
-    char dir[200];
-    snprintf(dir, sizeof dir, "%s/target", tmpdir);
-    assert_int_equal(mkdir(dir, 0700), 0);
-    const char *src = KERNEL("alpha", "first");
-    write_file("target/k.cu", src);
     char ptx[2048];
-    snprintf(ptx, sizeof ptx, "// warpscope-source-hash: %016llx\n%s", ws_source_hash(src, strlen(src)), tiny_ptx);
-    write_file("target/k.ptx", ptx);
-    char path[256];
-    snprintf(path, sizeof path, "%s/target/k.cu", tmpdir);
-    ws_desc_file *f;
+    ws_desc_file *f = fresh_pair("target", ptx, sizeof ptx);
     ws_error err;
-    assert_int_equal(ws_desc_load(path, &f, &err), 0);
     setenv("WARPSCOPE_PTXGEN", "none", 1);
 
     ws_ptx_origin o;
