@@ -4,6 +4,7 @@
  * Invariant: a loaded catalog has unique description names across its files,
  * and its files are sorted by path, so listings and lookups are reproducible. */
 #include "catalog.h"
+#include "files.h"
 #include "ptxgen.h"
 #include "../sim/ptx.h"
 
@@ -283,27 +284,6 @@ fail:
     return -1;
 }
 
-/* Reads a whole file; NULL when it does not exist or cannot be read. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;
-        char *nb = realloc(buf, cap * 2 + 1);
-        if (!nb) { free(buf); buf = NULL; break; }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf) buf[n] = 0;
-    return buf;
-}
-
 /* The hash in a "// warpscope-source-hash: <16 hex>" first line; false if absent. */
 static bool header_hash(const char *text, unsigned long long *h)
 {
@@ -314,55 +294,93 @@ static bool header_hash(const char *text, unsigned long long *h)
     return end == text + strlen(tag) + 16 && (*end == '\n' || *end == '\r');
 }
 
-struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, char *how, size_t how_cap,
-                                     ws_error *err)
+/* The word after the text's ".target" directive ("sm_90"), "" when there is none. */
+static void target_of(const char *text, char *out, size_t cap)
 {
-    if (how && how_cap) how[0] = 0;
+    out[0] = 0;
+    for (const char *p = strstr(text, ".target"); p; p = strstr(p + 1, ".target")) {
+        if (p != text && p[-1] != '\n' && p[-1] != ' ' && p[-1] != '\t') continue; /* not a directive */
+        const char *q = p + strlen(".target");
+        while (*q == ' ' || *q == '\t') q++;
+        size_t n = strcspn(q, ", \t\r\n");
+        if (n >= cap) n = cap - 1;
+        memcpy(out, q, n);
+        out[n] = 0;
+        return;
+    }
+}
+
+/* 90 for "sm_90" or "sm_90a", 0 when not an sm_ target. */
+static int sm_number(const char *target)
+{
+    return strncmp(target, "sm_", 3) ? 0 : atoi(target + 3);
+}
+
+char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
+                          ws_error *err)
+{
+    ws_ptx_origin scratch;
+    ws_ptx_origin *o = origin ? origin : &scratch;
+    memset(o, 0, sizeof *o);
     if (!arch) arch = "sm_90";
     char sib[WS_PATH_MAX + 8];
     size_t l = strlen(f->path);
     if (l > 3 && !strcmp(f->path + l - 3, ".cu")) snprintf(sib, sizeof sib, "%.*s.ptx", (int)(l - 3), f->path);
     else snprintf(sib, sizeof sib, "%s.ptx", f->path);
     unsigned long long want = ws_source_hash(f->source, f->source_len), have = 0;
-    char *text = slurp(sib);
+    char *text = ws_read_file(sib, 0, NULL, NULL);
     bool fresh = text && header_hash(text, &have) && have == want;
-    ptx_module *checked_in = NULL;
+    char target[32] = "";
     if (fresh) {
-        checked_in = ptx_parse(sib, text, err);
-        free(text);
-        text = NULL;
-        if (!checked_in) return NULL; /* a fresh file that does not parse is a bug worth seeing */
-        if (!strcmp(checked_in->target, arch)) {
-            if (how) snprintf(how, how_cap, "%s (checked in, fresh)", sib);
-            return checked_in;
+        target_of(text, target, sizeof target);
+        bool same = !strcmp(target, arch);
+        /* a driver JIT-compiles PTX for its own or any older target */
+        bool loadable = sm_number(target) > 0 && sm_number(target) <= sm_number(arch);
+        if (same || (match == WS_PTX_LOADABLE && loadable)) {
+            o->checked_in = true;
+            snprintf(o->path, sizeof o->path, "%s", sib);
+            if (same) snprintf(o->how, sizeof o->how, "%s (checked in, fresh)", sib);
+            else snprintf(o->how, sizeof o->how, "%s (checked in, fresh, .target %s for %s)", sib, target, arch);
+            return text;
         }
     }
     const char *tool = NULL;
     ws_error cerr;
     char *ptx = ws_ptxgen_compile(f->path, f->source, f->source_len, arch, &tool, &cerr);
-    if (!ptx) {
-        if (checked_in) {
-            /* no compiler for the requested target: the fresh checked-in PTX is the same source */
-            fprintf(stderr, "warpscope: note: %s; using %s, compiled for %s\n", cerr.msg, sib, checked_in->target);
-            if (how) snprintf(how, how_cap, "%s (checked in, fresh, for %s: %s not compiled)", sib, checked_in->target, arch);
-            return checked_in;
-        }
-        if (text) {
-            ws_error_set(err, cerr.file, cerr.line, cerr.col, "%s is stale (source hash %016llx, .cu is %016llx) and "
-                         "recompiling failed: %.300s", sib, have, want, cerr.msg);
-        } else if (err) {
-            *err = cerr;
-        }
+    if (ptx) {
         free(text);
-        return NULL;
+        snprintf(o->path, sizeof o->path, "%s (PTX from %s)", f->path, tool ? tool : "compiler");
+        snprintf(o->how, sizeof o->how, "compiled now with %s for %s", tool ? tool : "?", arch);
+        return ptx;
+    }
+    if (fresh && match == WS_PTX_SAME_TARGET) {
+        /* no compiler for the requested target: the fresh checked-in PTX is the same source */
+        fprintf(stderr, "warpscope: note: %s; using %s, compiled for %s\n", cerr.msg, sib, target);
+        o->checked_in = true;
+        snprintf(o->path, sizeof o->path, "%s", sib);
+        snprintf(o->how, sizeof o->how, "%s (checked in, fresh, for %s: %s not compiled)", sib, target, arch);
+        return text;
+    }
+    if (text && !fresh) {
+        ws_error_set(err, cerr.file, cerr.line, cerr.col, "%s is stale (source hash %016llx, .cu is %016llx) and "
+                     "recompiling failed: %.300s", sib, have, want, cerr.msg);
+    } else if (err) {
+        *err = cerr;
     }
     free(text);
-    ptx_free(checked_in);
-    char label[WS_PATH_MAX + 32];
-    snprintf(label, sizeof label, "%s (PTX from %s)", f->path, tool ? tool : "compiler");
-    ptx_module *m = ptx_parse(label, ptx, err);
-    free(ptx);
-    if (m && how) snprintf(how, how_cap, "compiled now with %s for %s", tool ? tool : "?", arch);
+    return NULL;
+}
+
+struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, char *how, size_t how_cap,
+                                     ws_error *err)
+{
+    if (how && how_cap) how[0] = 0;
+    ws_ptx_origin o;
+    char *text = ws_catalog_ptx_text(f, arch, WS_PTX_SAME_TARGET, &o, err);
+    if (!text) return NULL;
+    ptx_module *m = ptx_parse(o.path, text, err); /* a fresh checked-in file that does not parse is a bug worth seeing */
+    free(text);
+    if (m && how) snprintf(how, how_cap, "%s", o.how);
     return m;
 }
 

@@ -43,6 +43,27 @@ struct ptx_module *ws_catalog_ptx(const ws_desc_file *f, const char *arch, ws_er
 struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, char *how, size_t how_cap,
                                      ws_error *err);
 
+/* Which checked-in PTX a caller can use, judged by its .target against the arch asked for. */
+typedef enum {
+    WS_PTX_SAME_TARGET,  /* the simulator: .target must be arch, else compiled for arch (the fresh
+                            checked-in text is still used when no compiler can make arch) */
+    WS_PTX_LOADABLE      /* a GPU of arch: any .target up to arch, which its driver JIT-compiles */
+} ws_ptx_match;
+
+/* Where a PTX text came from. */
+typedef struct {
+    bool checked_in;              /* the <file>.ptx beside the .cu, else compiled now */
+    char path[WS_PATH_MAX + 32];  /* the name for errors: "demos/transpose.ptx" or "k.cu (PTX from nvrtc)" */
+    char how[WS_PATH_MAX + 96];   /* "demos/transpose.ptx (checked in, fresh)", "compiled now with nvrtc for sm_90" */
+} ws_ptx_origin;
+
+/* The PTX text ws_catalog_ptx parses, by the same rule (malloc'd, free it): the fresh
+ * checked-in <file>.ptx when its .target suits arch under match, else compiled for arch.
+ * origin (may be NULL) says where it came from. Example: the GPU backend asks for
+ * ws_catalog_ptx_text(f, "sm_90", WS_PTX_LOADABLE, &o, &err) and JIT-compiles it. */
+char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
+                          ws_error *err);
+
 /* FNV-1a 64 of the source text: the freshness key written into generated PTX. */
 unsigned long long ws_source_hash(const char *text, size_t len);
 

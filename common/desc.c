@@ -7,6 +7,7 @@
  * value errors left (division by zero, out-of-range dimensions). Nothing here
  * uses a fixed-size buffer for input text: lines are slices of the source. */
 #include "desc.h"
+#include "files.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -867,55 +868,16 @@ int ws_desc_parse(const char *path, const char *text, ws_desc_file **out, ws_err
 int ws_desc_load(const char *path, ws_desc_file **out, ws_error *err)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        ws_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+    size_t len;
+    char *buf = ws_read_file(path, MAX_FILE_BYTES, &len, err);
+    if (!buf)
         return -1;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap + 1);
-    int rc = -1;
-    if (!buf) {
-        ws_error_set(err, path, 0, 0, "out of memory");
-        goto done;
-    }
-    for (;;) {
-        if (len == cap) {
-            if (cap >= MAX_FILE_BYTES) {
-                ws_error_set(err, path, 0, 0, "file larger than %u MiB; not a kernel file", MAX_FILE_BYTES >> 20);
-                goto done;
-            }
-            char *nb = realloc(buf, 2 * cap + 1);
-            if (!nb) {
-                ws_error_set(err, path, 0, 0, "out of memory");
-                goto done;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0) break;
-    }
-    if (ferror(fp)) {
-        ws_error_set(err, path, 0, 0, "read error: %s", strerror(errno));
-        goto done;
-    }
-    buf[len] = '\0';
-    const char *nul = memchr(buf, '\0', len);
-    if (nul) {      /* a NUL would silently end the text: refuse it, saying where */
-        int line = 1, col = 1;
-        for (const char *p = buf; p < nul; p++) {
-            if (*p == '\n') { line++; col = 1; }
-            else col++;
-        }
+    int rc = -1, line, col;
+    if (ws_text_has_nul(buf, len, &line, &col)) /* a NUL would silently end the text: refuse it, saying where */
         ws_error_set(err, path, line, col, "NUL byte in the file (binary file?)");
-        goto done;
-    }
-    rc = ws_desc_parse(path, buf, out, err);
-done:
+    else
+        rc = ws_desc_parse(path, buf, out, err);
     free(buf);
-    fclose(fp);
     return rc;
 }
 
@@ -991,6 +953,20 @@ int ws_overrides_add(ws_overrides *o, const char *assignment, ws_error *err)
     o->name[slot][nlen] = '\0';
     snprintf(o->value[slot], sizeof o->value[slot], "%s", value);
     return 0;
+}
+
+void ws_overrides_text(const ws_overrides *ov, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (int i = 0; ov && i < ov->n; i++) {
+        int k = snprintf(out + n, cap - n, "%s%s=%s", n ? " " : "", ov->name[i], ov->value[i]);
+        if (k < 0 || (size_t)k >= cap - n) {
+            out[n] = 0; /* cut at the last whole pair that fits, not inside one */
+            return;
+        }
+        n += (size_t)k;
+    }
 }
 
 /* ----------------------------------------------------------------------------

@@ -142,6 +142,9 @@ typedef struct {
 
 /* Parses "NAME=EXPR" into o; error names "<command line>" and the column. */
 int ws_overrides_add(ws_overrides *o, const char *assignment, ws_error *err);
+/* The overrides as the user gave them, "W=4096 H=W/2" ("" for none): the key under which
+ * results/<gpu>.json records a run. */
+void ws_overrides_text(const ws_overrides *ov, char *out, size_t cap);
 
 /* A description with every expression evaluated: what a launch needs. */
 typedef struct {

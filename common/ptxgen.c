@@ -5,6 +5,7 @@
  * "// warpscope-source-hash: <16 hex>" of the exact source bytes compiled. */
 #include "ptxgen.h"
 #include "catalog.h"
+#include "files.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -211,28 +212,6 @@ static bool find_nvcc(char *out, size_t cap)
     return false;
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 4096 > cap) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b) { free(buf); buf = NULL; break; }
-            buf = b;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (!got) break;
-    }
-    fclose(f);
-    if (buf) buf[n] = 0;
-    if (len) *len = n;
-    return buf;
-}
-
 static bool write_all(const char *path, const char *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -280,13 +259,13 @@ static char *compile_nvcc(const char *nvcc, const char *path, const char *source
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        char *log = read_all(logp, NULL);
+        char *log = ws_read_file(logp, 0, NULL, NULL);
         log_to_error(err, path, "nvcc", log && *log ? log : "nvcc exited with an error and no message");
         free(log);
         goto done;
     }
     size_t n = 0;
-    char *ptx = read_all(outp, &n);
+    char *ptx = ws_read_file(outp, 0, &n, NULL);
     if (!ptx) {
         ws_error_set(err, path, 0, 0, "nvcc wrote no PTX");
         goto done;

@@ -11,6 +11,7 @@
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
+#include "../common/files.h"
 #include "check_compare.h"
 #include "check_sim.h"
 #include "cu_target.h"
@@ -88,23 +89,9 @@ static void rate(FILE *out, int a, int j)
 int chk_replay(const char *json_path, const char *const *kernels, int nkernels, bool verbose, FILE *out,
                ws_error *err)
 {
-    FILE *f = fopen(json_path, "rb");
-    if (!f) {
-        ws_error_set(err, json_path, 0, 0, "cannot open the results file");
+    char *text = ws_read_file(json_path, 0, NULL, err);
+    if (!text)
         return WS_EXIT_USAGE;
-    }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = len > 0 ? malloc((size_t)len + 1) : NULL;
-    size_t got = text ? fread(text, 1, (size_t)len, f) : 0;
-    fclose(f);
-    if (!text || got != (size_t)len) {
-        free(text);
-        ws_error_set(err, json_path, 0, 0, "cannot read the results file");
-        return WS_EXIT_USAGE;
-    }
-    text[len] = 0;
     cJSON *root = cJSON_Parse(text);
     free(text);
     const cJSON *runs = root ? item(root, "runs") : NULL;

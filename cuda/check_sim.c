@@ -1,5 +1,5 @@
-/* check_sim.c - the simulator's side of a check (see check_sim.h): occupancy from the
- * driver's register count, memstats as the interpreter's listener, the timing model. */
+/* check_sim.c - the simulator's side of a check (see check_sim.h): the shared pipeline
+ * (sim/simulate.h) with the driver's register count, its metrics under ncu's names. */
 #include "check_sim.h"
 
 #include <stdio.h>
@@ -8,9 +8,7 @@
 
 #include "../common/commands.h"
 #include "../common/device.h"
-#include "../sim/memstats.h"
-#include "../sim/occupancy.h"
-#include "cu_verify.h"
+#include "../sim/simulate.h"
 
 static void add(chk_sim_side *ss, const char *name, double v)
 {
@@ -35,51 +33,35 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
         dev = ws_device_default();
         snprintf(ss->note, sizeof ss->note, "no device profile for '%s': simulated as %s", gpu_name, dev->name);
     }
-    ws_occ_input in;
-    memset(&in, 0, sizeof in);
-    in.threads_per_block = (int)(t->launch.block[0] * t->launch.block[1] * t->launch.block[2]);
-    in.regs_per_thread = attrs->num_regs; /* the real count, from the driver's JIT */
-    in.static_smem = (uint32_t)attrs->static_shared_bytes;
-    in.dynamic_smem = (uint32_t)t->launch.shared_bytes;
-    in.carveout_percent = -1;
-    in.barriers = 1;
-    ws_occupancy occ;
-    memset(&occ, 0, sizeof occ);
-    if (ws_occupancy_calc(dev, &in, &occ)) {
-        ws_error_set(err, t->file->path, t->desc->line, 0, "occupancy: %s", occ.reason);
-        return WS_EXIT_USAGE;
+    /* the registers and static shared memory the driver's JIT gave this PTX set the occupancy */
+    ws_resources rs = {.regs = attrs->num_regs, .static_smem = (uint32_t)attrs->static_shared_bytes,
+                       .local_bytes = (uint64_t)attrs->local_bytes, .from_ptxas = true};
+    snprintf(rs.source, sizeof rs.source, "the driver's JIT for %s", gpu_name);
+    static ws_simulation sim; /* large; one kernel at a time */
+    ws_simulation_attach(&sim, dev, t->file, t->desc, &t->launch, t->module, t->fn, &rs);
+    /* the driver has accepted the block; racecheck runs by default under check (issue 7):
+     * hazards are printed, the exit code stays check's own */
+    ws_simulation_opts o = {.fit_one_block = true, .racecheck = true};
+    int rc = ws_simulation_run(&sim, &o, err);
+    if (sim.race && t->file && t->desc) ws_racecheck_print(sim.race, stderr, t->file->path, t->desc->name);
+    if (rc == WS_EXIT_OK) {
+        int n = ws_memstats_metrics(sim.ms, NULL, 0);
+        ws_metric *rows = n > 0 ? calloc((size_t)n, sizeof *rows) : NULL;
+        if (rows) {
+            n = ws_memstats_metrics(sim.ms, rows, n);
+            for (int i = 0; i < n; i++)
+                if (rows[i].name && strncmp(rows[i].name, "ws__", 4)) add(ss, rows[i].name, rows[i].value);
+            free(rows);
+        }
+        add(ss, "sm__warps_active.avg.pct_of_peak_sustained_active", sim.occ.occupancy_pct);
+        if (sim.have_timing) {
+            ss->have_time = true;
+            ss->timing = sim.timing;
+            ss->time_ns = sim.timing.t_kernel_us * 1000.0;
+        }
+        *res = sim.result; /* the caller frees the final buffers after the output check */
+        sim.have_result = false;
     }
-    ws_memstats *ms = ws_memstats_new(dev, &t->launch, t->fn->ninsns, occ.l1_bytes);
-    if (!ms) {
-        ws_error_set(err, t->file->path, t->desc->line, 0, "the memory model could not start (out of memory?)");
-        return WS_EXIT_INTERNAL;
-    }
-    ws_memstats_set_resident_blocks(ms, occ.blocks_per_sm > 0 ? occ.blocks_per_sm : 1);
-    if (ws_memstats_set_function(ms, t->fn)) {
-        ws_memstats_free(ms);
-        ws_error_set(err, t->file->path, t->desc->line, 0, "out of memory analysing the function");
-        return WS_EXIT_INTERNAL;
-    }
-    if (cu_verify_simulate(t->module, t->fn, &t->launch, ws_memstats_listener, ms, res, err)) {
-        ws_memstats_free(ms);
-        return WS_EXIT_KERNEL_FAULT;
-    }
-    ws_memstats_finish(ms);
-    int n = ws_memstats_metrics(ms, NULL, 0);
-    ws_metric *rows = n > 0 ? calloc((size_t)n, sizeof *rows) : NULL;
-    if (rows) {
-        n = ws_memstats_metrics(ms, rows, n);
-        for (int i = 0; i < n; i++)
-            if (rows[i].name && strncmp(rows[i].name, "ws__", 4)) add(ss, rows[i].name, rows[i].value);
-        free(rows);
-    }
-    add(ss, "sm__warps_active.avg.pct_of_peak_sustained_active", occ.occupancy_pct);
-    ws_timing_input ti;
-    ws_timing_input_from_memstats(ms, &occ, res->warp_insns, t->launch.bytes_moved, &ti);
-    if (ws_timing_predict(dev, &ti, &ss->timing) == 0) {
-        ss->have_time = true;
-        ss->time_ns = ss->timing.t_kernel_us * 1000.0;
-    }
-    ws_memstats_free(ms);
-    return 0;
+    ws_simulation_close(&sim);
+    return rc;
 }

@@ -192,7 +192,7 @@ int ws_cmd_gpu(int argc, char **argv)
 
     snprintf(run.kernel, sizeof run.kernel, "%s", t.desc->name);
     snprintf(run.file, sizeof run.file, "%s", t.file->path);
-    cu_overrides_text(&o.ov, run.overrides, sizeof run.overrides);
+    ws_overrides_text(&o.ov, run.overrides, sizeof run.overrides);
     memcpy(run.grid, t.launch.grid, sizeof run.grid);
     memcpy(run.block, t.launch.block, sizeof run.block);
     run.shared_bytes = t.launch.shared_bytes;

@@ -1,5 +1,6 @@
 /* cu_results.c - writing and rendering recorded GPU results (see cu_results.h). */
 #include "cu_results.h"
+#include "../common/files.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,17 +10,6 @@
 #ifdef WS_HAVE_CUDA
 #include <cuda.h> /* CUDA_VERSION: the toolkit headers this build used */
 #endif
-
-void cu_overrides_text(const ws_overrides *ov, char *out, size_t cap)
-{
-    size_t n = 0;
-    out[0] = 0;
-    for (int i = 0; ov && i < ov->n; i++) {
-        int k = snprintf(out + n, cap - n, "%s%s=%s", n ? " " : "", ov->name[i], ov->value[i]);
-        if (k < 0 || (size_t)k >= cap - n) return;
-        n += (size_t)k;
-    }
-}
 
 cJSON *cu_results_device_json(const cu_device_info *d, const char *ncu_version)
 {
@@ -108,21 +98,6 @@ cJSON *cu_results_run_json(const cu_result_run *r)
     return o;
 }
 
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    long n;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1))) {
-        if (fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-        else buf[n] = 0;
-    }
-    fclose(f);
-    return buf;
-}
-
 static const char *jstr(const cJSON *o, const char *k)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -139,7 +114,7 @@ int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *er
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *all = cJSON_CreateArray();
-    char *old = read_all(path);
+    char *old = ws_read_file(path, 0, NULL, NULL);
     if (old) {
         cJSON *prev = cJSON_Parse(old);
         cJSON *prev_dev = cJSON_GetObjectItemCaseSensitive(prev, "device");
@@ -195,7 +170,7 @@ static double jnum(const cJSON *o, const char *k, bool *ok)
 
 int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
 {
-    char *text = read_all(json_path);
+    char *text = ws_read_file(json_path, 0, NULL, NULL);
     if (!text) {
         ws_error_set(err, json_path, 0, 0, "cannot read the results file");
         return -1;

@@ -44,7 +44,4 @@ int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *er
 /* Prints the markdown tables for a results JSON file. */
 int cu_results_markdown(const char *json_path, FILE *out, ws_error *err);
 
-/* "W=4096 H=4096" from overrides (empty string for none). */
-void cu_overrides_text(const ws_overrides *ov, char *out, size_t cap);
-
 #endif

@@ -1,11 +1,11 @@
 /* cu_target.c - kernel name -> resolved launch + PTX + entry (see cu_target.h). */
 #include "cu_target.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/commands.h"
-#include "cu_ptx.h"
 
 int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int cc_major, int cc_minor,
                    cu_target *t, ws_error *err)
@@ -13,9 +13,14 @@ int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int c
     memset(t, 0, sizeof *t);
     if (ws_catalog_resolve(c, arg, &t->file, &t->desc, &t->owned, err)) return WS_EXIT_USAGE;
     if (ws_desc_resolve(t->desc, ov, &t->launch, err)) goto usage;
-    t->ptx = cu_ptx_text(t->file, cc_major, cc_minor, t->ptx_how, sizeof t->ptx_how, err);
+    /* the text the simulator parses too; the device's driver JIT-compiles it */
+    char arch[16];
+    snprintf(arch, sizeof arch, "sm_%d", cc_major * 10 + cc_minor);
+    ws_ptx_origin origin;
+    t->ptx = ws_catalog_ptx_text(t->file, cc_major ? arch : NULL, WS_PTX_LOADABLE, &origin, err);
     if (!t->ptx) goto usage;
-    t->module = ptx_parse(t->file->path, t->ptx, err);
+    snprintf(t->ptx_how, sizeof t->ptx_how, "%s", origin.how);
+    t->module = ptx_parse(origin.path, t->ptx, err);
     if (!t->module) goto usage;
     t->fn = ptx_find_function(t->module, t->desc->entry);
     if (!t->fn || !t->fn->is_entry) {

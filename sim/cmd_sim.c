@@ -6,86 +6,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/desc.h"
 #include "../common/device.h"
-#include "interp.h"
+#include "../common/measured.h"
 #include "memcheck.h"
-#include "memstats.h"
-#include "occupancy.h"
-#include "ptx.h"
 #include "racecheck.h"
 #include "report.h"
-#include "timing.h"
+#include "simulate.h"
 
 #define DEFAULT_ARCH "sm_90"
-#define ESTIMATED_REGS 32
 
 typedef struct {
-    const ws_desc_file *file;
-    const ws_kernel_desc *desc;
-    ws_desc_file *owned_file;
-    ws_launch launch;
-    struct ptx_module *mod;
-    const ptx_function *fn;
-    int regs;
-    uint32_t static_smem;
-    uint64_t local_bytes;
-    char regs_source[WS_PATH_MAX + 64];
-    ws_occupancy occ;
-    ws_memstats *ms;
-    ws_sim_result res;
-    int have_res;
-    ws_timing timing;
+    ws_simulation sim;
+    ws_measured measured;
     ws_report rep;
 } sim_run;
-
-typedef struct {
-    struct timespec start;
-    bool tty;
-    bool shown;
-    double last;       /* seconds at the last line printed */
-    const char *name;
-} progress_state;
-
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
-/* Progress on stderr: on a terminal a line rewritten ~5 times a second; otherwise,
- * once a run has taken over a second, one line every 5 seconds. */
-static void on_progress(void *ctx, uint64_t done, uint64_t total)
-{
-    progress_state *p = ctx;
-    double el = seconds_since(&p->start);
-    if (el < 1.0 || el - p->last < (p->tty ? 0.2 : 5.0))
-        return;
-    p->last = el;
-    fprintf(stderr, "\rwarpscope sim: %s: %llu/%llu blocks (%.0f %%), %.1f s", p->name, (unsigned long long)done,
-            (unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, el);
-    if (!p->tty)
-        fputc('\n', stderr);
-    fflush(stderr);
-    p->shown = true;
-}
 
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n"
+            "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
             "                     [--racecheck] [--memcheck] [--budget N]\n"
             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv]\n"
             "\n"
             "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
             "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
-            "traffic (modelled), occupancy and a predicted time and bandwidth.\n"
+            "traffic (modelled), occupancy and a predicted time and bandwidth, and beside it the time\n"
+            "recorded on that GPU by `warpscope check --record` when results/ has this kernel and -D.\n"
             "\n"
             "  <kernel>          a catalog name (warpscope list), path/to/k.cu, or path/to/k.cu:name\n"
             "  -D NAME=VALUE     override a description parameter (repeatable; both variants in --compare)\n"
@@ -98,6 +48,7 @@ static void usage(FILE *to)
                 "  --lines           the per-line table shows every source line of the kernel\n"
                 "  --compare A B     two variants side by side (totals, occupancy, predicted time)\n"
                 "  --arch sm_XX      PTX target when the PTX has to be compiled (default " DEFAULT_ARCH ")\n"
+                "  --results DIR     recorded GPU results folder (default <catalog>/../results, then ./results)\n"
                 "  --racecheck       report shared-memory races between barriers and reads of unwritten\n"
                 "                    shared memory (exit 2 if any)\n"
                 "  --memcheck        count out-of-bounds and misaligned accesses per kind and go on, instead\n"
@@ -109,177 +60,73 @@ static void usage(FILE *to)
                 "exit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
 }
 
-/* <file>.resources beside the .cu: "<entry> regs=<n> shared=<b> local=<b> spill_st=<b> spill_ld=<b>". */
-static int read_resources(const char *cu_path, const char *entry, sim_run *r)
+/* The run of this kernel recorded on dev in <dir>/<dev key>.json: dir is --results, else
+ * <catalog>/../results, else ./results. */
+static bool find_measured(const ws_catalog *cat, const char *results_dir, const ws_device *dev, const char *kernel,
+                          const ws_overrides *ov, ws_measured *m)
 {
-    char path[WS_PATH_MAX];
-    size_t n = strlen(cu_path);
-    if (n < 3 || strcmp(cu_path + n - 3, ".cu") != 0 || n + 8 >= sizeof path)
-        return -1;
-    snprintf(path, sizeof path, "%.*s.resources", (int)(n - 3), cu_path);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char line[1024];
-    int found = -1;
-    while (fgets(line, sizeof line, f)) {
-        char name[512];
-        int regs = -1;
-        unsigned long shared = 0, local = 0;
-        if (line[0] == '#' || sscanf(line, "%511s regs=%d shared=%lu local=%lu", name, &regs, &shared, &local) < 2)
-            continue;
-        if (strcmp(name, entry) != 0)
-            continue;
-        r->regs = regs;
-        r->static_smem = (uint32_t)shared;
-        r->local_bytes = local;
-        snprintf(r->regs_source, sizeof r->regs_source, "ptxas, %s", path);
-        found = 0;
-        break;
-    }
-    fclose(f);
-    return found;
+    char ovt[512], dir[WS_PATH_MAX + 16];
+    ws_overrides_text(ov, ovt, sizeof ovt);
+    if (results_dir)
+        return ws_measured_find(results_dir, dev->key, kernel, ovt, m) == 0;
+    snprintf(dir, sizeof dir, "%s/../results", cat->dir);
+    return ws_measured_find(dir, dev->key, kernel, ovt, m) == 0 || ws_measured_find("results", dev->key, kernel, ovt, m) == 0;
 }
 
-static void free_run(sim_run *r)
-{
-    ws_memstats_free(r->ms);
-    if (r->have_res)
-        ws_sim_result_free(&r->res);
-    if (r->mod)
-        ptx_free(r->mod);
-    if (r->owned_file)
-        ws_desc_free(r->owned_file);
-    memset(r, 0, sizeof *r);
-}
-
-/* --racecheck / --memcheck (sim/racecheck.h, sim/memcheck.h): asked for on the
- * command line, applied in run_one; found is set when either reported anything,
- * which makes the exit code WS_EXIT_KERNEL_FAULT after the report is printed. */
-static struct { bool racecheck, memcheck, found; uint64_t budget; } g_checks; /* budget: --budget, 0 = default */
+/* --racecheck / --memcheck / --budget (sim/racecheck.h, sim/memcheck.h): asked for on the
+ * command line, applied in run_one; found is set when a checker reported anything, which
+ * makes the exit code WS_EXIT_KERNEL_FAULT after the report is printed. */
+static struct { bool racecheck, memcheck, found; uint64_t budget; } g_checks;
 
 /* Loads, resolves and simulates one kernel argument. Returns a WS_EXIT_* code. */
 static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, const ws_device *dev, const char *arch,
-                   sim_run *r)
+                   const char *results_dir, sim_run *r)
 {
     ws_error err;
     memset(&err, 0, sizeof err);
-    if (ws_catalog_resolve(cat, arg, &r->file, &r->desc, &r->owned_file, &err)) {
+    ws_simulation *s = &r->sim;
+    int rc = ws_simulation_open(s, cat, arg, ov, dev, arch, &err);
+    if (rc == WS_EXIT_OK) {
+        ws_simulation_opts o = {.progress_label = "warpscope sim", .racecheck = g_checks.racecheck,
+                                .memory_errors_are_warnings = g_checks.memcheck, .max_thread_insns = g_checks.budget};
+        rc = ws_simulation_run(s, &o, &err);
+    }
+    if (s->race) {                             /* hazards up to a fault are worth seeing too */
+        ws_racecheck_print(s->race, stderr, s->file->path, s->desc->name);
+        g_checks.found |= ws_racecheck_count(s->race) > 0;
+    }
+    if (rc != WS_EXIT_OK) {
         ws_error_print(&err);
-        return WS_EXIT_USAGE;
+        return rc;
     }
-    if (ws_desc_resolve(r->desc, ov, &r->launch, &err)) {
-        ws_error_print(&err);
-        return WS_EXIT_USAGE;
-    }
-    r->mod = ws_catalog_ptx(r->file, arch, &err);
-    if (!r->mod) {
-        ws_error_print(&err);
-        return WS_EXIT_USAGE;
-    }
-    r->fn = ptx_find_function(r->mod, r->desc->entry);
-    if (!r->fn) {
-        fprintf(stderr, "warpscope: %s:%d: kernel '%s': no function '%s' in the PTX (%s)\n", r->file->path,
-                r->desc->line, r->desc->name, r->desc->entry, r->mod->path);
-        return WS_EXIT_USAGE;
-    }
-
-    if (read_resources(r->file->path, r->fn->name, r)) {
-        r->regs = ESTIMATED_REGS;
-        r->static_smem = (uint32_t)r->fn->static_shared_bytes;
-        r->local_bytes = r->fn->local_bytes;
-        snprintf(r->regs_source, sizeof r->regs_source,
-                 "estimate: no ptxas report for %s; %d assumed", r->fn->name, ESTIMATED_REGS);
-    }
-    uint64_t threads = (uint64_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2];
-    ws_occ_input oi = {(int)threads, r->regs, r->static_smem, (uint32_t)r->launch.shared_bytes, -1, 1};
-    if (ws_occupancy_calc(dev, &oi, &r->occ)) {
-        fprintf(stderr, "warpscope: %s:%d: %s: %s\n", r->file->path, r->desc->line, r->desc->name, r->occ.reason);
-        return WS_EXIT_USAGE;
-    }
-    if (r->occ.blocks_per_sm == 0) {
-        fprintf(stderr, "warpscope: %s:%d: %s cannot launch on %s: %s\n", r->file->path, r->desc->line, r->desc->name,
-                dev->name, r->occ.reason);
-        return WS_EXIT_USAGE;
-    }
-
-    r->ms = ws_memstats_new(dev, &r->launch, r->fn->ninsns, r->occ.l1_bytes);
-    if (!r->ms) {
-        fprintf(stderr, "warpscope: sim: out of memory for the cache model of %s\n", dev->name);
-        return WS_EXIT_INTERNAL;
-    }
-    ws_memstats_set_resident_blocks(r->ms, r->occ.blocks_per_sm);
-    if (ws_memstats_set_function(r->ms, r->fn)) {
-        fprintf(stderr, "warpscope: sim: out of memory analysing %s\n", r->desc->name);
-        return WS_EXIT_INTERNAL;
-    }
-
-    progress_state ps;
-    clock_gettime(CLOCK_MONOTONIC, &ps.start);
-    ps.tty = isatty(2);
-    ps.shown = false;
-    ps.last = 0;
-    ps.name = r->desc->name;
-    ws_sim_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.module = r->mod;
-    cfg.fn = r->fn;
-    cfg.launch = &r->launch;
-    cfg.source_file = r->file->path;
-    cfg.listener = ws_memstats_listener;
-    cfg.listener_ctx = r->ms;
-    cfg.progress = on_progress;
-    cfg.progress_ctx = &ps;
-    ws_racecheck *race = g_checks.racecheck ? ws_racecheck_new(r->launch.block) : NULL;
-    if (race)
-        ws_racecheck_attach(race, &cfg);
-    cfg.memory_errors_are_warnings = g_checks.memcheck;
-    cfg.max_thread_insns = g_checks.budget;
-    int rc = ws_sim_run(&cfg, &r->res, &err);
-    r->have_res = 1;
-    if (race) {                                /* hazards up to a fault are worth seeing too */
-        ws_racecheck_print(race, stderr, r->file->path, r->desc->name);
-        g_checks.found |= ws_racecheck_count(race) > 0;
-        ws_racecheck_free(race);
-    }
-    double secs = seconds_since(&ps.start);
-    if (ps.shown && ps.tty)
-        fprintf(stderr, "\r%*s\r", 79, "");
-    if (rc) {
-        ws_error_print(&err);
-        return WS_EXIT_KERNEL_FAULT;
-    }
-    ws_memstats_finish(r->ms);
-
-    ws_timing_input ti;
-    ws_timing_input_from_memstats(r->ms, &r->occ, r->res.warp_insns, r->launch.bytes_moved, &ti);
-    if (ws_timing_predict(dev, &ti, &r->timing))
+    if (!s->have_timing)
         fprintf(stderr, "warpscope: sim: device profile %s has no clock or bandwidth: no time predicted\n", dev->key);
 
     ws_report *p = &r->rep;
-    p->kernel = r->desc->name;
-    p->entry = r->fn->name;
-    p->source_path = r->file->path;
-    p->source_text = r->file->source;
-    p->kernel_line = r->desc->kernel_line ? r->desc->kernel_line : r->desc->line;
-    p->note = r->desc->note;
-    p->launch = &r->launch;
+    p->kernel = s->desc->name;
+    p->entry = s->fn->name;
+    p->source_path = s->file->path;
+    p->source_text = s->file->source;
+    p->kernel_line = s->desc->kernel_line ? s->desc->kernel_line : s->desc->line;
+    p->note = s->desc->note;
+    p->launch = &s->launch;
     p->dev = dev;
-    p->regs = r->regs;
-    p->regs_source = r->regs_source;
-    p->static_smem = r->static_smem;
-    p->local_bytes = r->local_bytes;
-    p->occ = &r->occ;
-    p->ms = r->ms;
-    p->timing = &r->timing;
-    p->warp_insns = r->res.warp_insns;
-    p->thread_insns = r->res.thread_insns;
-    p->sim_seconds = secs;
+    p->regs = s->resources.regs;
+    p->regs_source = s->resources.source;
+    p->static_smem = s->resources.static_smem;
+    p->local_bytes = s->resources.local_bytes;
+    p->occ = &s->occ;
+    p->ms = s->ms;
+    p->timing = &s->timing;
+    p->warp_insns = s->result.warp_insns;
+    p->thread_insns = s->result.thread_insns;
+    p->sim_seconds = s->seconds;
+    p->measured = find_measured(cat, results_dir, dev, s->desc->name, ov, &r->measured) ? &r->measured : NULL;
     if (g_checks.memcheck)
-        g_checks.found |= ws_memcheck_print(&r->res, stderr) > 0;
-    else if (r->res.memory_warnings)
-        fprintf(stderr, "warpscope: sim: %s: %llu memory warnings; first: %s\n", r->desc->name,
-                (unsigned long long)r->res.memory_warnings, r->res.first_warning);
+        g_checks.found |= ws_memcheck_print(&s->result, stderr) > 0;
+    else if (s->result.memory_warnings)
+        fprintf(stderr, "warpscope: sim: %s: %llu memory warnings; first: %s\n", s->desc->name,
+                (unsigned long long)s->result.memory_warnings, s->result.first_warning);
     return WS_EXIT_OK;
 }
 
@@ -290,7 +137,7 @@ int ws_cmd_sim(int argc, char **argv)
     const char *kernels[2] = {NULL, NULL};
     int nkernels = 0;
     bool json = false, csv = false, lines = false, compare = false;
-    const char *device_key = NULL, *arch = DEFAULT_ARCH;
+    const char *device_key = NULL, *arch = DEFAULT_ARCH, *results_dir = NULL;
     ws_error err;
 
     for (int i = 1; i < argc; i++) {
@@ -308,15 +155,17 @@ int ws_cmd_sim(int argc, char **argv)
                 ws_error_print(&err);
                 return WS_EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--device") || !strcmp(a, "--arch")) {
+        } else if (!strcmp(a, "--device") || !strcmp(a, "--arch") || !strcmp(a, "--results")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "warpscope: sim: %s needs a value\n", a);
                 return WS_EXIT_USAGE;
             }
             if (!strcmp(a, "--device"))
                 device_key = argv[++i];
-            else
+            else if (!strcmp(a, "--arch"))
                 arch = argv[++i];
+            else
+                results_dir = argv[++i];
         } else if (!strcmp(a, "--json")) {
             json = true;
         } else if (!strcmp(a, "--csv")) {
@@ -376,7 +225,7 @@ int ws_cmd_sim(int argc, char **argv)
     static sim_run runs[2];
     int rc = WS_EXIT_OK;
     for (int k = 0; k < nkernels && rc == WS_EXIT_OK; k++)
-        rc = run_one(cat, kernels[k], &ov, dev, arch, &runs[k]);
+        rc = run_one(cat, kernels[k], &ov, dev, arch, results_dir, &runs[k]);
     if (rc == WS_EXIT_OK) {
         if (compare && json) {
             /* an array of the two report objects */
@@ -405,7 +254,7 @@ int ws_cmd_sim(int argc, char **argv)
         }
     }
     for (int k = 0; k < 2; k++)
-        free_run(&runs[k]);
+        ws_simulation_close(&runs[k].sim);
     ws_catalog_free(cat);
     if (rc == WS_EXIT_OK && g_checks.found)
         rc = WS_EXIT_KERNEL_FAULT;

@@ -5,6 +5,7 @@
  * understand ends the parse through fail() with path:line:col and the token,
  * and every allocation made so far is freed on that path. */
 #include "ptx.h"
+#include "../common/files.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1913,33 +1914,12 @@ ptx_module *ptx_parse(const char *path, const char *text, ws_error *err)
 
 ptx_module *ptx_load(const char *path, ws_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ws_error_set(err, path, 0, 0, "cannot open PTX file: %s", strerror(errno));
+    size_t len;
+    char *buf = ws_read_file(path, 0, &len, err);
+    if (!buf)
         return NULL;
-    }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 65536 + 1 > cap) {
-            cap = cap ? cap * 2 : 131072;
-            char *n = realloc(buf, cap);
-            if (!n) { free(buf); fclose(f); ws_error_set(err, path, 0, 0, "out of memory"); return NULL; }
-            buf = n;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) { free(buf); ws_error_set(err, path, 0, 0, "read error"); return NULL; }
-    buf[len] = 0;
-    if (memchr(buf, 0, len)) {
-        /* a NUL would silently end the text early */
-        const char *z = memchr(buf, 0, len);
-        int line = 1;
-        for (const char *p = buf; p < z; p++) line += *p == '\n';
+    int line;
+    if (ws_text_has_nul(buf, len, &line, NULL)) { /* a NUL would silently end the text early */
         free(buf);
         ws_error_set(err, path, line, 0, "NUL byte in PTX text (binary file?)");
         return NULL;

@@ -264,6 +264,36 @@ static void line_table(FILE *f, const ws_report *r, bool all_lines)
     free(rows);
 }
 
+/* "5.33 us median (20 runs), 1745.6 GB/s": what the recorded run has. */
+static void measured_figures(const ws_measured *m, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    if (m->median_us >= 0)
+        n += (size_t)snprintf(buf, cap, "%.2f us median", m->median_us);
+    if (m->median_us >= 0 && m->reps > 0 && n < cap)
+        n += (size_t)snprintf(buf + n, cap - n, " (%d runs)", m->reps);
+    if (n < cap)
+        snprintf(buf + n, cap - n, "%s%.1f GB/s", n ? ", " : "", m->gbs);
+}
+
+/* The recorded GPU run: its own line when it had this launch's -D, else one line saying
+ * which -D it had (its figures belong to another problem size). */
+static void measured_line(FILE *f, const char *label, const ws_measured *m)
+{
+    char fig[96];
+    measured_figures(m, fig, sizeof fig);
+    if (m->exact) {
+        fprintf(f, "%s%s on %s, %s (%s)\n", label, fig, m->gpu, m->date, m->file);
+        return;
+    }
+    char others[48] = "";
+    if (m->others > 0)
+        snprintf(others, sizeof others, " (and %d other -D setting%s)", m->others, m->others > 1 ? "s" : "");
+    fprintf(f, "%son %s only with %s%s%s: %s, %s (%s)\n", label, m->gpu, m->overrides[0] ? "-D " : "",
+            m->overrides[0] ? m->overrides : "the description's defaults", others, fig, m->date, m->file);
+}
+
 static void timing_lines(FILE *f, const ws_report *r)
 {
     const ws_timing *t = r->timing;
@@ -275,6 +305,8 @@ static void timing_lines(FILE *f, const ws_report *r)
                "DRAM traffic %.1f GB/s\n",
             t->eff_bw_gbs, (unsigned long long)r->launch->bytes_moved, 100.0 * ratio(t->eff_bw_gbs, r->dev->dram_bw_gbs),
             r->dev->dram_bw_gbs, t->dram_bw_gbs);
+    if (r->measured)
+        measured_line(f, "measured   ", r->measured);
 }
 
 void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
@@ -317,6 +349,14 @@ void ws_report_csv(FILE *f, const ws_report *r)
     fprintf(f, "kernel,,ws__predicted_time_us,%.6g,model,\"predicted kernel duration\"\n", t->t_kernel_us);
     fprintf(f, "kernel,,ws__effective_bandwidth_gbs,%.6g,model,\"useful bytes / predicted time\"\n", t->eff_bw_gbs);
     fprintf(f, "kernel,,ws__occupancy_theoretical_pct,%.6g,exact,\"theoretical occupancy\"\n", r->occ->occupancy_pct);
+    const ws_measured *m = r->measured;
+    if (m && m->exact) { /* a run with other -D measured another launch: not this kernel's row */
+        if (m->median_us >= 0)
+            fprintf(f, "kernel,,ws__measured_time_us,%.6g,measured,\"median of %d runs on %s, %s, %s\"\n", m->median_us,
+                    m->reps, m->gpu, m->date, m->file);
+        fprintf(f, "kernel,,ws__measured_bandwidth_gbs,%.6g,measured,\"useful bytes / measured median on %s, %s, %s\"\n",
+                m->gbs, m->gpu, m->date, m->file);
+    }
     ws_line_row *lr = NULL;
     int nl = ws_report_lines(r, &lr);
     for (int i = 0; i < nl; i++) {
@@ -421,6 +461,25 @@ static cJSON *report_object(const ws_report *r)
     cJSON_AddNumberToObject(tj, "launch_us", t->t_launch_us);
     cJSON_AddNumberToObject(tj, "effective_bandwidth_gbs", t->eff_bw_gbs);
     cJSON_AddNumberToObject(tj, "dram_bandwidth_gbs", t->dram_bw_gbs);
+    const ws_measured *m = r->measured;
+    if (!m) {
+        cJSON_AddNullToObject(o, "measured");
+        return o;
+    }
+    cJSON *mj = cJSON_AddObjectToObject(o, "measured");
+    cJSON_AddStringToObject(mj, "gpu", m->gpu);
+    cJSON_AddStringToObject(mj, "device", m->device_key);
+    cJSON_AddStringToObject(mj, "date", m->date);
+    cJSON_AddStringToObject(mj, "file", m->file);
+    cJSON_AddStringToObject(mj, "overrides", m->overrides);
+    cJSON_AddBoolToObject(mj, "same_overrides", m->exact);
+    cJSON_AddNumberToObject(mj, "runs_with_other_overrides", m->others);
+    if (m->median_us >= 0)
+        cJSON_AddNumberToObject(mj, "median_us", m->median_us);
+    else
+        cJSON_AddNullToObject(mj, "median_us");
+    cJSON_AddNumberToObject(mj, "reps", m->reps);
+    cJSON_AddNumberToObject(mj, "bandwidth_gbs", m->gbs);
     return o;
 }
 #endif
@@ -496,4 +555,15 @@ void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b)
     fprintf(f, "  bound by: A %s; B %s\n", ws_bound_name(a->timing->bound), ws_bound_name(b->timing->bound));
     double speed = ratio(a->timing->t_kernel_us, b->timing->t_kernel_us);
     fprintf(f, "\n  B is predicted %.2fx %s than A\n", speed >= 1 ? speed : ratio(1, speed), speed >= 1 ? "faster" : "slower");
+    const ws_measured *ma = a->measured, *mb = b->measured;
+    if (ma || mb)
+        fputc('\n', f);
+    if (ma)
+        measured_line(f, "  A measured ", ma);
+    if (mb)
+        measured_line(f, "  B measured ", mb);
+    if (ma && mb && ma->exact && mb->exact && ma->median_us > 0 && mb->median_us > 0) {
+        double ms = ma->median_us / mb->median_us;
+        fprintf(f, "  B measured %.2fx %s than A on %s\n", ms >= 1 ? ms : 1 / ms, ms >= 1 ? "faster" : "slower", mb->gpu);
+    }
 }

@@ -1,6 +1,7 @@
 /* report.h - what `warpscope sim` prints: launch and occupancy, kernel totals under
  * Nsight Compute's names with a plain-language column, a per-source-line table,
- * predicted time and bandwidth; as text, JSON or CSV, or two variants side by side.
+ * predicted time and bandwidth, and the time recorded on a real GPU where results/ has
+ * it; as text, JSON or CSV, or two variants side by side.
  * Invariant: the report only formats; every number comes from memstats, occupancy
  * and timing, so the text, JSON and CSV forms always agree. */
 #ifndef WS_REPORT_H
@@ -12,6 +13,7 @@
 
 #include "../common/desc.h"
 #include "../common/device.h"
+#include "../common/measured.h"
 #include "memstats.h"
 #include "occupancy.h"
 #include "timing.h"
@@ -35,6 +37,7 @@ typedef struct {
     const ws_timing *timing;
     uint64_t warp_insns, thread_insns;
     double sim_seconds;          /* wall time of the simulation */
+    const ws_measured *measured; /* the GPU run recorded in results/<device>.json, NULL = none */
 } ws_report;
 
 /* A "poor" line wastes at least this factor over its ideal sectors or wavefronts. */

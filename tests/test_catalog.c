@@ -21,6 +21,7 @@
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
 #include "../sim/ptx.h"
+#include "../common/files.h"
 
 static char tmpdir[64];
 
@@ -32,22 +33,6 @@ static void write_file(const char *name, const char *text)
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
-}
-
-static char *read_text(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = 0;
-    fclose(f);
-    if (len) *len = got;
-    return buf;
 }
 
 static int setup_tmp(void **state)
@@ -189,23 +174,33 @@ static const char tiny_ptx[] =
     ".visible .entry alpha(\n\t.param .u64 p0,\n\t.param .u64 p1,\n\t.param .u32 p2\n)\n{\n"
     "\t.reg .b32 %r<2>;\n\t.loc 1 14 0\n\tret;\n}\n";
 
-static void test_fresh_checked_in_ptx_is_used_and_a_stale_one_is_not(void **state)
+/* <tmpdir>/<sub>/k.cu describing alpha, beside a k.ptx (tiny_ptx, .target sm_90) whose hash
+ * header matches it; ptx gets that file's text. Returns the loaded description file. */
+static ws_desc_file *fresh_pair(const char *sub, char *ptx, size_t cap)
 {
-    (void)state;
-    char fresh[200];
-    snprintf(fresh, sizeof fresh, "%s/fresh", tmpdir);
-    assert_int_equal(mkdir(fresh, 0700), 0);
+    char dir[200], name[64], path[256];
+    snprintf(dir, sizeof dir, "%s/%s", tmpdir, sub);
+    assert_int_equal(mkdir(dir, 0700), 0);
     const char *src = KERNEL("alpha", "first");
-    write_file("fresh/k.cu", src);
-    char ptx[2048];
-    snprintf(ptx, sizeof ptx, "// warpscope-source-hash: %016llx\n%s", ws_source_hash(src, strlen(src)), tiny_ptx);
-    write_file("fresh/k.ptx", ptx);
-
-    char path[256];
-    snprintf(path, sizeof path, "%s/fresh/k.cu", tmpdir);
+    snprintf(name, sizeof name, "%s/k.cu", sub);
+    write_file(name, src);
+    snprintf(ptx, cap, "// warpscope-source-hash: %016llx\n%s", ws_source_hash(src, strlen(src)), tiny_ptx);
+    snprintf(name, sizeof name, "%s/k.ptx", sub);
+    write_file(name, ptx);
+    snprintf(path, sizeof path, "%s/%s/k.cu", tmpdir, sub);
     ws_desc_file *f;
     ws_error err;
     assert_int_equal(ws_desc_load(path, &f, &err), 0);
+    return f;
+}
+
+static void test_fresh_checked_in_ptx_is_used_and_a_stale_one_is_not(void **state)
+{
+    (void)state;
+    const char *src = KERNEL("alpha", "first");
+    char ptx[2048];
+    ws_desc_file *f = fresh_pair("fresh", ptx, sizeof ptx);
+    ws_error err;
     char how[600];
     /* the checked-in file is used as it is: no compiler is allowed */
     setenv("WARPSCOPE_PTXGEN", "none", 1);
@@ -223,6 +218,40 @@ static void test_fresh_checked_in_ptx_is_used_and_a_stale_one_is_not(void **stat
     assert_null(m);
     assert_non_null(strstr(err.msg, "stale"));
     assert_non_null(strstr(err.msg, "k.ptx"));
+    unsetenv("WARPSCOPE_PTXGEN");
+    ws_desc_free(f);
+}
+
+/* A GPU loads PTX of its own or an older .target (its driver JIT-compiles it); the
+ * simulator asks for the exact target and falls back to the fresh file only when no
+ * compiler can make it. No compiler is allowed here, so every answer is the file's. */
+static void test_checked_in_ptx_text_serves_newer_gpus_but_not_older_ones(void **state)
+{
+    (void)state;
+    char ptx[2048];
+    ws_desc_file *f = fresh_pair("target", ptx, sizeof ptx);
+    ws_error err;
+    setenv("WARPSCOPE_PTXGEN", "none", 1);
+
+    ws_ptx_origin o;
+    char *text = ws_catalog_ptx_text(f, "sm_100", WS_PTX_LOADABLE, &o, &err); /* sm_90 PTX on a cc 10.0 GPU */
+    assert_non_null(text);
+    assert_string_equal(text, ptx);
+    assert_true(o.checked_in);
+    assert_non_null(strstr(o.path, "target/k.ptx"));
+    assert_non_null(strstr(o.how, ".target sm_90 for sm_100"));
+    free(text);
+
+    text = ws_catalog_ptx_text(f, "sm_100", WS_PTX_SAME_TARGET, &o, &err); /* the simulator wanted sm_100 */
+    assert_non_null(text);
+    assert_true(o.checked_in);
+    assert_non_null(strstr(o.how, "sm_100 not compiled"));
+    free(text);
+
+    /* an sm_80 GPU cannot load sm_90 PTX, and nothing may compile it */
+    assert_null(ws_catalog_ptx_text(f, "sm_80", WS_PTX_LOADABLE, &o, &err));
+    assert_true(err.msg[0] != 0);
+
     unsetenv("WARPSCOPE_PTXGEN");
     ws_desc_free(f);
 }
@@ -343,11 +372,11 @@ static void test_every_demo_has_fresh_checked_in_ptx(void **state)
     for (int i = 0; i < n; i++) {
         const char *cu = g.gl_pathv[i];
         size_t len;
-        char *src = read_text(cu, &len);
+        char *src = ws_read_file(cu, 0, &len, NULL);
         assert_non_null(src);
         char ptxpath[512];
         snprintf(ptxpath, sizeof ptxpath, "%.*s.ptx", (int)strlen(cu) - 3, cu);
-        char *ptx = read_text(ptxpath, NULL);
+        char *ptx = ws_read_file(ptxpath, 0, NULL, NULL);
         char want[64];
         snprintf(want, sizeof want, "// warpscope-source-hash: %016llx\n", ws_source_hash(src, len));
         if (!ptx) { fprintf(stderr, "%s: missing (run make ptx)\n", ptxpath); stale++; }
@@ -376,7 +405,7 @@ static int run_captured(int (*cmd)(int, char **), int argc, char **argv, char **
     dup2(saved, 1);
     close(saved);
     close(fd);
-    *out = read_text(path, NULL);
+    *out = ws_read_file(path, 0, NULL, NULL);
     unlink(path);
     assert_non_null(*out);
     return rc;
@@ -564,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_name_across_files_is_an_error_naming_both_files),
         cmocka_unit_test(test_catalog_dir_rejects_a_missing_folder_in_the_environment),
         cmocka_unit_test(test_fresh_checked_in_ptx_is_used_and_a_stale_one_is_not),
+        cmocka_unit_test(test_checked_in_ptx_text_serves_newer_gpus_but_not_older_ones),
         cmocka_unit_test(test_nvrtc_and_nvcc_compile_with_line_info_and_the_hash_header),
         cmocka_unit_test(test_compiler_errors_and_missing_compilers_are_reported_clearly),
         cmocka_unit_test(test_every_demo_has_fresh_checked_in_ptx),

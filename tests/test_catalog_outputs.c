@@ -19,6 +19,7 @@
 #include "../common/desc.h"
 #include "../sim/interp.h"
 #include "../sim/ptx.h"
+#include "../common/files.h"
 #include "reference.h"
 
 #define CATALOG_DIR "demos"
@@ -535,25 +536,6 @@ static uint64_t fnv1a64(const char *p, size_t n)
     return h;
 }
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* scripts/gen-ptx.sh output: x.ptx opens with the hash of x.cu's bytes, and
  * x.resources has a "name regs=..." line for every .entry of x.ptx. A stale
  * file means `make ptx` was not run after editing the .cu. */
@@ -569,7 +551,7 @@ static void test_every_checked_in_ptx_and_resources_file_is_fresh(void **state)
         snprintf(want, sizeof want, "// warpscope-source-hash: %016llx\n",
                  (unsigned long long)fnv1a64(file->source, file->source_len));
         snprintf(path, sizeof path, "%.*s.ptx", (int)stem, file->path);
-        char *ptx = read_text(path);
+        char *ptx = ws_read_file(path, 0, NULL, NULL);
         if (!ptx || strncmp(ptx, want, strlen(want)) != 0) {
             print_error("%s: missing or stale (want first line %.42s); run make ptx\n", path, want);
             stale++;
@@ -577,7 +559,7 @@ static void test_every_checked_in_ptx_and_resources_file_is_fresh(void **state)
             continue;
         }
         snprintf(path, sizeof path, "%.*s.resources", (int)stem, file->path);
-        char *res = read_text(path);
+        char *res = ws_read_file(path, 0, NULL, NULL);
         if (!res || strncmp(res, "# ptxas ", 8) != 0) {
             print_error("%s: missing or without its '# ptxas' header; run make ptx\n", path);
             stale++;

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,78 @@ static void test_text_csv_and_compare_forms_run(void **state)
     free(out);
 }
 
+/* tests/data/results/h200.json records copy_float with -D N=4096: 0.00512 ms median of
+ * 20 runs, 32768 bytes / 5.12 us = 6.4 GB/s. */
+#define FIXTURE "tests/data/results"
+
+static void test_sim_shows_the_gpu_run_recorded_with_the_same_overrides(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--results", FIXTURE, NULL), WS_EXIT_OK);
+    const char *want = "\nmeasured   5.12 us median (20 runs), 6.4 GB/s on NVIDIA H200, 2026-11-30 "
+                       "(tests/data/results/h200.json)\n";
+    assert_non_null(strstr(out, want));
+    assert_true(strstr(out, want) > strstr(out, "\npredicted ")); /* after the prediction */
+    free(out);
+}
+
+static void test_a_run_with_other_overrides_is_named_as_such(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=8192", "--results", FIXTURE, NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, "\nmeasured   on NVIDIA H200 only with -D N=4096: 5.12 us median (20 runs), 6.4 GB/s, "
+                                "2026-11-30 (tests/data/results/h200.json)\n"));
+    free(out);
+    /* no file for the T4: no measured line at all */
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--device", "t4", "--results", FIXTURE, NULL),
+                     WS_EXIT_OK);
+    assert_null(strstr(out, "measured "));
+    free(out);
+}
+
+static void test_json_csv_and_compare_carry_the_measurement(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--results", FIXTURE, "--json", NULL), WS_EXIT_OK);
+    cJSON *doc = cJSON_Parse(out);
+    assert_non_null(doc);
+    cJSON *m = cJSON_GetObjectItem(doc, "measured");
+    assert_true(cJSON_IsObject(m));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(m, "same_overrides")));
+    assert_true(fabs(cJSON_GetObjectItem(m, "median_us")->valuedouble - 5.12) < 1e-9);
+    assert_true(cJSON_GetObjectItem(m, "bandwidth_gbs")->valuedouble == 6.4);
+    assert_int_equal(cJSON_GetObjectItem(m, "reps")->valueint, 20);
+    assert_string_equal(cJSON_GetObjectItem(m, "gpu")->valuestring, "NVIDIA H200");
+    cJSON_Delete(doc);
+    free(out);
+
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--device", "t4", "--results", FIXTURE, "--json", NULL),
+                     WS_EXIT_OK);
+    doc = cJSON_Parse(out);
+    assert_non_null(doc);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(doc, "measured")));
+    cJSON_Delete(doc);
+    free(out);
+
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, "\nkernel,,ws__measured_time_us,5.12,measured,"));
+    assert_non_null(strstr(out, "\nkernel,,ws__measured_bandwidth_gbs,6.4,measured,"));
+    free(out);
+    /* a run of another size is not this launch's row */
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=8192", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);
+    assert_null(strstr(out, "ws__measured"));
+    free(out);
+
+    assert_int_equal(run_sim(&out, "--compare", "copy_float", "copy_float4", "-D", "N=4096", "--results", FIXTURE, NULL),
+                     WS_EXIT_OK);
+    assert_non_null(strstr(out, "\n  A measured 5.12 us median (20 runs), 6.4 GB/s on NVIDIA H200"));
+    assert_null(strstr(out, "B measured")); /* nothing recorded for copy_float4 */
+    free(out);
+}
+
 static void test_bad_command_lines_exit_with_usage(void **state)
 {
     (void)state;
@@ -150,6 +223,9 @@ int main(void)
         cmocka_unit_test(test_copy_of_n_floats_reads_n_over_8_sectors),
         cmocka_unit_test(test_shared_stride_2_costs_two_wavefronts_per_access),
         cmocka_unit_test(test_text_csv_and_compare_forms_run),
+        cmocka_unit_test(test_sim_shows_the_gpu_run_recorded_with_the_same_overrides),
+        cmocka_unit_test(test_a_run_with_other_overrides_is_named_as_such),
+        cmocka_unit_test(test_json_csv_and_compare_carry_the_measurement),
         cmocka_unit_test(test_bad_command_lines_exit_with_usage),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

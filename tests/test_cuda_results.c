@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../cuda/cu_results.h"
+#include "../common/files.h"
 
 static void device(cu_device_info *d)
 {
@@ -48,16 +49,9 @@ static void run(cu_result_run *r, const char *kernel, const char *ov, chk_row *r
 
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    return b;
+    char *text = ws_read_file(path, 0, NULL, NULL);
+    assert_non_null(text);
+    return text;
 }
 
 static void test_runs_merge_by_kernel_and_overrides_and_render_as_markdown(void **state)
@@ -130,28 +124,10 @@ static void test_runs_merge_by_kernel_and_overrides_and_render_as_markdown(void 
     assert_int_equal(cu_results_markdown("/nonexistent.json", stdout, &err), -1);
 }
 
-static void test_overrides_print_as_name_value_pairs(void **state)
-{
-    (void)state;
-    ws_overrides ov;
-    memset(&ov, 0, sizeof ov);
-    char out[64];
-    cu_overrides_text(&ov, out, sizeof out);
-    assert_string_equal(out, "");
-    ov.n = 2;
-    snprintf(ov.name[0], sizeof ov.name[0], "W");
-    snprintf(ov.value[0], sizeof ov.value[0], "4096");
-    snprintf(ov.name[1], sizeof ov.name[1], "H");
-    snprintf(ov.value[1], sizeof ov.value[1], "W/2");
-    cu_overrides_text(&ov, out, sizeof out);
-    assert_string_equal(out, "W=4096 H=W/2");
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_merge_by_kernel_and_overrides_and_render_as_markdown),
-        cmocka_unit_test(test_overrides_print_as_name_value_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

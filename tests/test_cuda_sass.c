@@ -12,20 +12,13 @@
 #include <string.h>
 
 #include "../cuda/cu_sass.h"
+#include "../common/files.h"
 
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
+    char *text = ws_read_file(path, 0, NULL, NULL);
+    assert_non_null(text);
+    return text;
 }
 
 #define W1 0

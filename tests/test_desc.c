@@ -16,23 +16,16 @@
 #include <unistd.h>
 
 #include "../common/desc.h"
+#include "../common/files.h"
 
 #define GOOD "tests/data/desc/good_multi.cu"
 #define BAD_DIR "tests/data/bad_desc"
 
 static char *read_text(const char *path, size_t *len_out)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    if (len_out) *len_out = (size_t)n;
+    ws_error err;
+    char *s = ws_read_file(path, 0, len_out, &err);
+    if (!s) fail_msg("%s: %s", path, err.msg);
     return s;
 }
 
@@ -267,6 +260,30 @@ static void test_overrides_change_later_parameters_and_the_launch(void **state)
     assert_int_equal(ws_overrides_add(&ov3, "W=H", &err), 0);
     resolve_fails(&f->kernels[0], &ov3, "<command line>", 1, 3, "unknown parameter 'H'");
     ws_desc_free(f);
+}
+
+/* The text is the key results/<gpu>.json records a run under: pairs in the order given,
+ * a later -D for a name replacing the earlier value in place, cut at a whole pair. */
+static void test_overrides_print_as_name_value_pairs(void **state)
+{
+    (void)state;
+    ws_overrides ov = {0};
+    ws_error err;
+    char out[64];
+    ws_overrides_text(&ov, out, sizeof out);
+    assert_string_equal(out, "");
+    ws_overrides_text(NULL, out, sizeof out);
+    assert_string_equal(out, "");
+    assert_int_equal(ws_overrides_add(&ov, "W=4096", &err), 0);
+    assert_int_equal(ws_overrides_add(&ov, "H=W/2", &err), 0);
+    ws_overrides_text(&ov, out, sizeof out);
+    assert_string_equal(out, "W=4096 H=W/2");
+    assert_int_equal(ws_overrides_add(&ov, "W=64", &err), 0);
+    ws_overrides_text(&ov, out, sizeof out);
+    assert_string_equal(out, "W=64 H=W/2");
+    char small[10]; /* "W=64 H=W/2" needs 11 bytes: only the first pair fits */
+    ws_overrides_text(&ov, small, sizeof small);
+    assert_string_equal(small, "W=64");
 }
 
 static void test_malformed_overrides_report_their_column(void **state)
@@ -671,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_good_file_has_three_descriptions_in_order),
         cmocka_unit_test(test_default_launch_follows_the_parameter_formulas),
         cmocka_unit_test(test_overrides_change_later_parameters_and_the_launch),
+        cmocka_unit_test(test_overrides_print_as_name_value_pairs),
         cmocka_unit_test(test_malformed_overrides_report_their_column),
         cmocka_unit_test(test_three_dimensional_grid_and_block),
         cmocka_unit_test(test_each_resolve_error_points_at_its_expression),

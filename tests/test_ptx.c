@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../sim/ptx.h"
+#include "../common/files.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
@@ -39,21 +40,6 @@ static ws_error parse_err(const char *text)
     assert_true(err.line >= 1);
     assert_true(err.msg[0] != 0);
     return err;
-}
-
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = 0;
-    fclose(f);
-    return buf;
 }
 
 static int find_reg(const ptx_function *f, const char *name)
@@ -719,7 +705,7 @@ static int check_ptx_file(const char *path)
     ptx_module *m = ptx_load(path, &err);
     if (!m) ws_error_print(&err);
     assert_non_null(m);
-    char *text = read_text(path);
+    char *text = ws_read_file(path, 0, NULL, NULL);
     assert_non_null(text);
     int nlines, with_line = 0, total = 0;
     int *want_line = loc_lines(text, &nlines);
@@ -790,7 +776,7 @@ static void test_malformed_ptx_corpus_gives_the_expected_located_errors(void **s
     int wrong = 0;
     for (size_t i = 0; i < g.gl_pathc; i++) {
         const char *path = g.gl_pathv[i];
-        char *text = read_text(path);
+        char *text = ws_read_file(path, 0, NULL, NULL);
         assert_non_null(text);
         int line = 0, col = 0, n = 0;
         /* first line: // expect: <line>:<col>: <message substring> */
@@ -857,7 +843,7 @@ static void test_load_reports_missing_files_and_nul_bytes(void **state)
 static void test_truncated_ptx_never_crashes(void **state)
 {
     (void)state;
-    char *text = read_text("tests/data/ptx/basics.ptx");
+    char *text = ws_read_file("tests/data/ptx/basics.ptx", 0, NULL, NULL);
     assert_non_null(text);
     size_t len = strlen(text);
     int ok = 0, bad = 0;
@@ -900,7 +886,7 @@ static void test_garbage_and_mutated_ptx_never_crash(void **state)
                                        "L1", "ld.global.f32", "st.shared.v4.u32", ".param .u64 p", "0f3F800000",
                                        "-", "+", "|", "!", "\n", "_", ".shared .b8 s[4]", "call", "0x", "\"",
                                        "/*", "//", "<", ">", ".loc 1 2 3", "mov.b64", "{%r1, %r2}", "= {1,2}"};
-    char *orig = read_text("tests/data/ptx/shared.ptx");
+    char *orig = ws_read_file("tests/data/ptx/shared.ptx", 0, NULL, NULL);
     assert_non_null(orig);
     size_t olen = strlen(orig);
     char buf[4096];

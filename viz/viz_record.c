@@ -7,27 +7,19 @@
  * at the numbers `warpscope sim` reports; steps are kept only for the chosen blocks. */
 #include "viz_record.h"
 
-#include <cjson/cJSON.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/device.h"
-#include "../common/ptxgen.h"
-#include "../sim/interp.h"
-#include "../sim/memstats.h"
-#include "../sim/occupancy.h"
+#include "../common/measured.h"
 #include "../sim/ptx.h"
-#include "../sim/timing.h"
+#include "../sim/simulate.h"
 
 #define DEFAULT_ARCH "sm_90"
 #define DEFAULT_MAX_STEPS 200000
-#define ESTIMATED_REGS 32 /* as `warpscope sim` assumes without a ptxas report */
 
 typedef struct {
     viz_recording *rec;
@@ -35,9 +27,6 @@ typedef struct {
     viz_totals run;            /* running totals over every event so far */
     uint32_t lo, hi;           /* kept blocks: [lo, hi) */
     int oom;
-    struct timespec t0;
-    int quiet, shown;
-    const char *name;
 } rec_ctx;
 
 static viz_outcome outcome_of(int o, bool store)
@@ -147,248 +136,76 @@ static void observe(void *ctx, const ws_mem_event *ev, int sm, const ws_coalesce
         c->oom = 1;
 }
 
-static void progress(void *ctx, uint64_t done, uint64_t total)
+/* The recorded measurement as the throughput panel shows it; the source names the file
+ * ("results/h200.json") and, for a run with other -D, those overrides. */
+static void throughput_of(const ws_measured *m, viz_throughput *tp)
 {
-    rec_ctx *c = ctx;
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    double el = (double)(t.tv_sec - c->t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - c->t0.tv_nsec);
-    if (c->quiet || el < 1.0)
-        return;
-    fprintf(stderr, "\rwarpscope viz: simulating %s: %llu/%llu blocks, %.1f s ", c->name, (unsigned long long)done,
-            (unsigned long long)total, el);
-    c->shown = 1;
+    snprintf(tp->gpu, sizeof tp->gpu, "%s", m->gpu);
+    snprintf(tp->date, sizeof tp->date, "%s", m->date);
+    const char *base = strrchr(m->file, '/');
+    base = base ? base + 1 : m->file;
+    if (m->overrides[0] && !m->exact)
+        snprintf(tp->source, sizeof tp->source, "results/%.40s (run with %.60s)", base, m->overrides);
+    else
+        snprintf(tp->source, sizeof tp->source, "results/%.100s", base);
+    tp->measured_gbs = m->gbs;
+    tp->measured_us = m->median_us;
 }
 
-static char *read_text(const char *path)
+/* This device's file, else any GPU's: the panel shows what was measured somewhere. */
+static int find_measured(const char *dir, const char *key, const char *name, const char *ov_text, ws_measured *m)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    long n;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1))) {
-        if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[n] = 0;
-        }
-    }
-    fclose(f);
-    return buf;
-}
-
-/* The PTX text the catalog simulates: the checked-in .ptx when its hash header
- * matches the source, else the same compilation the catalog performs. */
-static char *ptx_text(const ws_desc_file *f, const char *arch)
-{
-    char path[WS_PATH_MAX + 8];
-    size_t n = strlen(f->path);
-    if (n > 3 && !strcmp(f->path + n - 3, ".cu")) {
-        snprintf(path, sizeof path, "%.*s.ptx", (int)(n - 3), f->path);
-        char *t = read_text(path);
-        if (t) {
-            char want[64];
-            snprintf(want, sizeof want, "// warpscope-source-hash: %016llx", ws_source_hash(f->source, f->source_len));
-            if (!strncmp(t, want, strlen(want)))
-                return t;
-            free(t);
-        }
-    }
-    ws_error e;
-    return ws_ptxgen_compile(f->path, f->source, f->source_len, arch, NULL, &e);
-}
-
-/* <file>.resources beside the .cu (written by `make ptx`): the registers ptxas gave
- * the entry, as `warpscope sim` reads them, so the occupancy and L1 size agree. */
-static int read_regs(const char *cu_path, const char *entry, int *regs, uint32_t *smem)
-{
-    char path[WS_PATH_MAX + 16];
-    size_t n = strlen(cu_path);
-    if (n < 3 || strcmp(cu_path + n - 3, ".cu") != 0)
-        return -1;
-    snprintf(path, sizeof path, "%.*s.resources", (int)(n - 3), cu_path);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char line[1024];
-    int found = -1;
-    while (found && fgets(line, sizeof line, f)) {
-        char name[512];
-        int r = -1;
-        unsigned long sh = 0, loc = 0;
-        if (line[0] == '#' || sscanf(line, "%511s regs=%d shared=%lu local=%lu", name, &r, &sh, &loc) < 2)
-            continue;
-        if (!strcmp(name, entry)) {
-            *regs = r;
-            *smem = (uint32_t)sh;
-            found = 0;
-        }
-    }
-    fclose(f);
-    return found;
-}
-
-static void overrides_text(const ws_overrides *ov, char *out, size_t cap)
-{
-    size_t n = 0;
-    out[0] = 0;
-    for (int i = 0; ov && i < ov->n; i++) {
-        int k = snprintf(out + n, cap - n, "%s%s=%s", n ? " " : "", ov->name[i], ov->value[i]);
-        if (k < 0 || (size_t)k >= cap - n)
-            return;
-        n += (size_t)k;
-    }
+    return ws_measured_find(dir, key, name, ov_text, m) == 0 || ws_measured_find(dir, NULL, name, ov_text, m) == 0
+               ? 0
+               : -1;
 }
 
 int viz_results_lookup(const char *json_path, const char *name, const char *ov_text, viz_throughput *tp)
 {
-    char *text = read_text(json_path);
-    if (!text)
+    ws_measured m;
+    if (ws_measured_lookup(json_path, name, ov_text, &m))
         return -1;
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    if (!root)
-        return -1;
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
-    const cJSON *best = NULL, *run;
-    int best_exact = 0;
-    cJSON_ArrayForEach(run, runs) {
-        const cJSON *k = cJSON_GetObjectItemCaseSensitive(run, "kernel");
-        const cJSON *bw = cJSON_GetObjectItemCaseSensitive(run, "bandwidth_gbs");
-        if (!cJSON_IsString(k) || strcmp(k->valuestring, name) || !cJSON_IsNumber(bw))
-            continue;
-        const cJSON *o = cJSON_GetObjectItemCaseSensitive(run, "overrides");
-        int exact = cJSON_IsString(o) && !strcmp(o->valuestring, ov_text ? ov_text : "");
-        if (!best || (exact && !best_exact)) {
-            best = run;
-            best_exact = exact;
-        }
-    }
-    int rc = -1;
-    if (best) {
-        const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
-        const cJSON *dn = cJSON_GetObjectItemCaseSensitive(dev, "name");
-        const cJSON *date = cJSON_GetObjectItemCaseSensitive(root, "date");
-        const cJSON *o = cJSON_GetObjectItemCaseSensitive(best, "overrides");
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(best, "time"), "median_ms");
-        snprintf(tp->gpu, sizeof tp->gpu, "%s", cJSON_IsString(dn) ? dn->valuestring : "GPU");
-        snprintf(tp->date, sizeof tp->date, "%.10s", cJSON_IsString(date) ? date->valuestring : "");
-        const char *base = strrchr(json_path, '/');
-        base = base ? base + 1 : json_path;
-        if (cJSON_IsString(o) && o->valuestring[0] && !best_exact)
-            snprintf(tp->source, sizeof tp->source, "results/%s (run with %s)", base, o->valuestring);
-        else
-            snprintf(tp->source, sizeof tp->source, "results/%s", base);
-        tp->measured_gbs = cJSON_GetObjectItemCaseSensitive(best, "bandwidth_gbs")->valuedouble;
-        tp->measured_us = cJSON_IsNumber(t) ? t->valuedouble * 1000.0 : -1;
-        rc = 0;
-    }
-    cJSON_Delete(root);
-    return rc;
-}
-
-/* Looks for the kernel in <dir>/<device key>.json, then in any other .json there. */
-static void find_results(const char *dir, const char *key, const char *name, const char *ov_text, viz_throughput *tp)
-{
-    char path[WS_PATH_MAX + 80];
-    snprintf(path, sizeof path, "%s/%s.json", dir, key);
-    if (viz_results_lookup(path, name, ov_text, tp) == 0)
-        return;
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".json"))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (viz_results_lookup(path, name, ov_text, tp) == 0)
-            break;
-    }
-    closedir(d);
+    throughput_of(&m, tp);
+    return 0;
 }
 
 int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *rec, ws_error *err)
 {
     viz_recording_init(rec);
-    const ws_desc_file *file = NULL;
-    const ws_kernel_desc *desc = NULL;
-    ws_desc_file *owned = NULL;
-    ptx_module *mod = NULL;
-    ws_memstats *ms = NULL;
-    ws_sim_result res;
-    memset(&res, 0, sizeof res);
-    int have_res = 0, rc = WS_EXIT_USAGE;
-    static ws_launch launch; /* large; the visualizer records one launch at a time */
-    const char *arch = o->arch ? o->arch : DEFAULT_ARCH;
     const ws_device *dev = o->device ? ws_device_find(o->device) : ws_device_default();
     if (!dev) {
         ws_error_set(err, "<command line>", 0, 0, "unknown device profile '%s'", o->device);
         return WS_EXIT_USAGE;
     }
-    if (ws_catalog_resolve(cat, o->kernel, &file, &desc, &owned, err))
-        return WS_EXIT_USAGE;
-    if (ws_desc_resolve(desc, o->ov, &launch, err))
+    /* the same pipeline as `warpscope sim`: the same occupancy, L1 size and block placement,
+     * so the same cache outcomes */
+    static ws_simulation sim; /* large; the visualizer records one launch at a time */
+    int rc = ws_simulation_open(&sim, cat, o->kernel, o->ov, dev, o->arch ? o->arch : DEFAULT_ARCH, err);
+    if (rc)
         goto out;
-    mod = ws_catalog_ptx(file, arch, err);
-    if (!mod)
-        goto out;
-    const ptx_function *fn = ptx_find_function(mod, desc->entry);
-    if (!fn) {
-        ws_error_set(err, file->path, desc->line, 0, "kernel '%s': no function '%s' in the PTX (%s)", desc->name,
-                     desc->entry, mod->path);
-        goto out;
-    }
-    /* occupancy and L1 size exactly as `warpscope sim` derives them */
-    int regs = ESTIMATED_REGS;
-    uint32_t smem = (uint32_t)fn->static_shared_bytes;
-    read_regs(file->path, fn->name, &regs, &smem);
-    uint64_t threads = (uint64_t)launch.block[0] * launch.block[1] * launch.block[2];
-    ws_occ_input oi = {(int)threads, regs, smem, (uint32_t)launch.shared_bytes, -1, 1};
-    ws_occupancy occ;
-    if (ws_occupancy_calc(dev, &oi, &occ) || occ.blocks_per_sm == 0) {
-        ws_error_set(err, file->path, desc->line, 0, "%s cannot launch on %s: %s", desc->name, dev->name, occ.reason);
-        goto out;
-    }
-    ms = ws_memstats_new(dev, &launch, fn->ninsns, occ.l1_bytes);
-    if (!ms) {
-        ws_error_set(err, file->path, desc->line, 0, "out of memory for the cache model of %s", dev->name);
-        rc = WS_EXIT_INTERNAL;
-        goto out;
-    }
-    ws_memstats_set_resident_blocks(ms, occ.blocks_per_sm);
-    if (ws_memstats_set_function(ms, fn)) {
-        ws_error_set(err, file->path, desc->line, 0, "out of memory analysing %s", desc->name);
-        rc = WS_EXIT_INTERNAL;
-        goto out;
-    }
+    const ws_kernel_desc *desc = sim.desc;
+    const ws_launch *L = &sim.launch;
 
     /* what the recording shows besides the steps */
+    rc = WS_EXIT_INTERNAL;
     snprintf(rec->kernel, sizeof rec->kernel, "%s", desc->name);
     snprintf(rec->device, sizeof rec->device, "%s", dev->name);
-    if (viz_recording_set_source(rec, file->path, file->source)) {
-        rc = WS_EXIT_INTERNAL;
-        ws_error_set(err, file->path, 0, 0, "out of memory");
+    if (viz_recording_set_source(rec, sim.file->path, sim.file->source)) {
+        ws_error_set(err, sim.file->path, 0, 0, "out of memory");
         goto out;
     }
-    char *ptx = ptx_text(file, arch);
-    if (ptx) {
-        viz_recording_set_ptx(rec, ptx);
-        free(ptx);
-    }
-    uint64_t nblocks = (uint64_t)launch.grid[0] * launch.grid[1] * launch.grid[2];
-    memcpy(rec->grid, launch.grid, sizeof rec->grid);
-    memcpy(rec->block_dim, launch.block, sizeof rec->block_dim);
+    viz_recording_set_ptx(rec, sim.ptx);
+    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    memcpy(rec->grid, L->grid, sizeof rec->grid);
+    memcpy(rec->block_dim, L->block, sizeof rec->block_dim);
     rec->warps_per_block = (uint32_t)((threads + 31) / 32);
     rec->first_block = o->first_block;
     rec->num_blocks = o->num_blocks ? o->num_blocks : 1;
     if (rec->first_block >= nblocks) {
         ws_error_set(err, "<command line>", 0, 0, "--block %u: %s has %llu blocks (0..%llu)", o->first_block,
                      desc->name, (unsigned long long)nblocks, (unsigned long long)nblocks - 1);
+        rc = WS_EXIT_USAGE;
         goto out;
     }
     if ((uint64_t)rec->first_block + rec->num_blocks > nblocks)
@@ -398,65 +215,37 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     rec_ctx c;
     memset(&c, 0, sizeof c);
     c.rec = rec;
-    c.fn = fn;
+    c.fn = sim.fn;
     c.lo = rec->first_block;
     c.hi = rec->first_block + rec->num_blocks;
-    c.quiet = o->quiet;
-    c.name = desc->name;
-    clock_gettime(CLOCK_MONOTONIC, &c.t0);
-    ws_memstats_set_observer(ms, observe, &c);
-    ws_sim_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.module = mod;
-    cfg.fn = fn;
-    cfg.launch = &launch;
-    cfg.source_file = file->path;
-    cfg.listener = ws_memstats_listener;
-    cfg.listener_ctx = ms;
-    cfg.progress = progress;
-    cfg.progress_ctx = &c;
-    int sr = ws_sim_run(&cfg, &res, err);
-    have_res = 1;
-    if (c.shown)
-        fprintf(stderr, "\r%*s\r", 70, "");
-    if (sr) {
-        rc = WS_EXIT_KERNEL_FAULT;
+    ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz"};
+    rc = ws_simulation_run(&sim, &so, err);
+    if (rc)
         goto out;
-    }
     if (c.oom) {
-        ws_error_set(err, file->path, 0, 0, "out of memory recording %s", desc->name);
+        ws_error_set(err, sim.file->path, 0, 0, "out of memory recording %s", desc->name);
         rc = WS_EXIT_INTERNAL;
         goto out;
     }
-    ws_memstats_finish(ms);
     rec->launch = c.run;
-
-    ws_timing_input ti;
-    ws_timing tm;
-    ws_timing_input_from_memstats(ms, &occ, res.warp_insns, launch.bytes_moved, &ti);
-    if (ws_timing_predict(dev, &ti, &tm) == 0) {
-        rec->tp.predicted_gbs = tm.eff_bw_gbs;
-        rec->tp.predicted_us = tm.t_kernel_us;
+    if (sim.have_timing) {
+        rec->tp.predicted_gbs = sim.timing.eff_bw_gbs;
+        rec->tp.predicted_us = sim.timing.t_kernel_us;
     }
     rec->tp.peak_gbs = dev->dram_bw_gbs;
     char ovt[512], dir[WS_PATH_MAX + 16];
-    overrides_text(o->ov, ovt, sizeof ovt);
+    ws_overrides_text(o->ov, ovt, sizeof ovt);
     if (o->results_dir)
         snprintf(dir, sizeof dir, "%s", o->results_dir);
     else
         snprintf(dir, sizeof dir, "%s/../results", cat->dir);
-    find_results(dir, dev->key, desc->name, ovt, &rec->tp);
-    if (!rec->tp.gpu[0] && !o->results_dir)
-        find_results("results", dev->key, desc->name, ovt, &rec->tp);
+    ws_measured m;
+    if (find_measured(dir, dev->key, desc->name, ovt, &m) == 0 ||
+        (!o->results_dir && find_measured("results", dev->key, desc->name, ovt, &m) == 0))
+        throughput_of(&m, &rec->tp);
     rc = WS_EXIT_OK;
 out:
-    if (have_res)
-        ws_sim_result_free(&res);
-    ws_memstats_free(ms);
-    if (mod)
-        ptx_free(mod);
-    if (owned)
-        ws_desc_free(owned);
+    ws_simulation_close(&sim);
     if (rc != WS_EXIT_OK)
         viz_recording_free(rec);
     return rc;

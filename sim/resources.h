@@ -1,0 +1,36 @@
+/* resources.h - what a kernel occupies per thread and per block, as ptxas reported it
+ * in <file>.resources beside the .cu (written by `make ptx`), else estimated from the
+ * PTX: the registers and static shared memory the occupancy calculator needs.
+ * Invariant: `warpscope sim` and the visualizer read the same figures for a kernel, so
+ * their occupancy, L1 size and cache outcomes agree. */
+#ifndef WS_RESOURCES_H
+#define WS_RESOURCES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/ws_error.h"
+#include "ptx.h"
+
+/* Registers assumed without a ptxas report (a typical small kernel). */
+#define WS_ESTIMATED_REGS 32
+
+typedef struct {
+    int regs;                        /* registers per thread */
+    uint32_t static_smem;            /* static shared bytes per block */
+    uint64_t local_bytes;            /* local frame bytes per thread */
+    bool from_ptxas;                 /* false: estimated */
+    char source[WS_PATH_MAX + 64];   /* "ptxas, demos/transpose.resources" or "estimate: ..." */
+} ws_resources;
+
+/* Reads the line "<entry> regs=<n> shared=<b> local=<b> ..." of <cu_path without .cu>.resources
+ * ('#' lines are comments). Returns 0 and fills r when found, -1 when there is no such
+ * file or line (r untouched). Example: ws_resources_read("demos/transpose.cu",
+ * "_Z15transpose_naivePfS_ii", &r) gives r.regs = 10. */
+int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r);
+
+/* The report's figures for fn, else the estimate: WS_ESTIMATED_REGS registers and the
+ * static shared and local bytes the PTX declares. */
+void ws_resources_of(const char *cu_path, const ptx_function *fn, ws_resources *r);
+
+#endif

@@ -1,0 +1,164 @@
+/* simulate.c - the shared "simulate one kernel with the memory models" pipeline (see
+ * simulate.h). Invariant: every step that can fail leaves s closable, so callers have one
+ * exit path: ws_simulation_close after any return. */
+#include "simulate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/commands.h"
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+typedef struct {
+    struct timespec start;
+    bool tty;
+    bool shown;
+    double last;       /* seconds at the last line printed */
+    const char *label; /* "warpscope sim" */
+    const char *name;  /* the kernel */
+} progress_state;
+
+/* Progress on stderr: on a terminal a line rewritten ~5 times a second; otherwise,
+ * once a run has taken over a second, one line every 5 seconds. */
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_state *p = ctx;
+    double el = seconds_since(&p->start);
+    if (el < 1.0 || el - p->last < (p->tty ? 0.2 : 5.0))
+        return;
+    p->last = el;
+    fprintf(stderr, "\r%s: %s: %llu/%llu blocks (%.0f %%), %.1f s", p->label, p->name, (unsigned long long)done,
+            (unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, el);
+    if (!p->tty)
+        fputc('\n', stderr);
+    fflush(stderr);
+    p->shown = true;
+}
+
+int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const ws_overrides *ov,
+                       const ws_device *dev, const char *arch, ws_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->dev = dev;
+    if (ws_catalog_resolve(cat, arg, &s->file, &s->desc, &s->owned_file, err))
+        return WS_EXIT_USAGE;
+    if (ws_desc_resolve(s->desc, ov, &s->launch, err))
+        return WS_EXIT_USAGE;
+    s->ptx = ws_catalog_ptx_text(s->file, arch, WS_PTX_SAME_TARGET, &s->ptx_origin, err);
+    if (!s->ptx)
+        return WS_EXIT_USAGE;
+    s->mod = s->owned_mod = ptx_parse(s->ptx_origin.path, s->ptx, err);
+    if (!s->mod)
+        return WS_EXIT_USAGE;
+    s->fn = ptx_find_function(s->mod, s->desc->entry);
+    if (!s->fn) {
+        ws_error_set(err, s->file->path, s->desc->line, 0, "kernel '%s': no function '%s' in the PTX (%s)",
+                     s->desc->name, s->desc->entry, s->mod->path);
+        return WS_EXIT_USAGE;
+    }
+    ws_resources_of(s->file->path, s->fn, &s->resources);
+    return WS_EXIT_OK;
+}
+
+void ws_simulation_attach(ws_simulation *s, const ws_device *dev, const ws_desc_file *file,
+                          const ws_kernel_desc *desc, const ws_launch *launch, const ptx_module *mod,
+                          const ptx_function *fn, const ws_resources *resources)
+{
+    memset(s, 0, sizeof *s);
+    s->dev = dev;
+    s->file = file;
+    s->desc = desc;
+    s->launch = *launch;
+    s->mod = mod;
+    s->fn = fn;
+    s->resources = *resources;
+}
+
+int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *err)
+{
+    static const ws_simulation_opts none;
+    if (!o)
+        o = &none;
+    const ws_launch *L = &s->launch;
+    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    ws_occ_input oi = {(int)threads, s->resources.regs, s->resources.static_smem, (uint32_t)L->shared_bytes, -1, 1};
+    if (ws_occupancy_calc(s->dev, &oi, &s->occ)) {
+        ws_error_set(err, s->file->path, s->desc->line, 0, "%s: %s", s->desc->name, s->occ.reason);
+        return WS_EXIT_USAGE;
+    }
+    if (s->occ.blocks_per_sm == 0 && !o->fit_one_block) {
+        ws_error_set(err, s->file->path, s->desc->line, 0, "%s cannot launch on %s: %s", s->desc->name, s->dev->name,
+                     s->occ.reason);
+        return WS_EXIT_USAGE;
+    }
+    /* the L1 left beside the shared carve-out, and the blocks sharing it, decide the hit rates */
+    s->ms = ws_memstats_new(s->dev, L, s->fn->ninsns, s->occ.l1_bytes);
+    if (!s->ms) {
+        ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the cache model of %s", s->dev->name);
+        return WS_EXIT_INTERNAL;
+    }
+    ws_memstats_set_resident_blocks(s->ms, s->occ.blocks_per_sm > 0 ? s->occ.blocks_per_sm : 1);
+    if (ws_memstats_set_function(s->ms, s->fn)) { /* its barriers and dependent loads shape the latency */
+        ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory analysing %s", s->desc->name);
+        return WS_EXIT_INTERNAL;
+    }
+    if (o->observer)
+        ws_memstats_set_observer(s->ms, o->observer, o->observer_ctx);
+
+    progress_state ps;
+    memset(&ps, 0, sizeof ps);
+    clock_gettime(CLOCK_MONOTONIC, &ps.start);
+    ps.tty = isatty(2);
+    ps.label = o->progress_label;
+    ps.name = s->desc->name;
+    ws_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.module = s->mod;
+    cfg.fn = s->fn;
+    cfg.launch = L;
+    cfg.source_file = s->file->path;
+    cfg.listener = ws_memstats_listener;
+    cfg.listener_ctx = s->ms;
+    cfg.progress = o->progress_label ? on_progress : NULL;
+    cfg.progress_ctx = &ps;
+    cfg.memory_errors_are_warnings = o->memory_errors_are_warnings;
+    cfg.max_thread_insns = o->max_thread_insns;
+    if (o->racecheck && (s->race = ws_racecheck_new(L->block)))  /* in front of the models; it forwards */
+        ws_racecheck_attach(s->race, &cfg);
+    int rc = ws_sim_run(&cfg, &s->result, err);
+    s->have_result = true;
+    s->seconds = seconds_since(&ps.start);
+    if (ps.shown && ps.tty)
+        fprintf(stderr, "\r%*s\r", 79, "");
+    if (rc)
+        return WS_EXIT_KERNEL_FAULT;
+    ws_memstats_finish(s->ms);
+
+    ws_timing_input ti;
+    ws_timing_input_from_memstats(s->ms, &s->occ, s->result.warp_insns, L->bytes_moved, &ti);
+    s->have_timing = ws_timing_predict(s->dev, &ti, &s->timing) == 0;
+    return WS_EXIT_OK;
+}
+
+void ws_simulation_close(ws_simulation *s)
+{
+    ws_racecheck_free(s->race);
+    ws_memstats_free(s->ms);
+    if (s->have_result)
+        ws_sim_result_free(&s->result);
+    if (s->owned_mod)
+        ptx_free(s->owned_mod);
+    free(s->ptx);
+    if (s->owned_file)
+        ws_desc_free(s->owned_file);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,84 @@
+/* simulate.h - one kernel through the simulator with every memory model listening: the
+ * pipeline `warpscope sim`, the visualizer and `warpscope check` share. Open resolves
+ * the kernel (description, -D overrides, PTX, entry, ptxas resources); run derives the
+ * occupancy, sizes the cache model for it (L1 left by the shared carve-out, resident
+ * blocks per SM, the function's dependent loads), interprets the launch, finishes the
+ * models and predicts the time.
+ * Invariant: a kernel with the same -D, device and resources gives the same numbers
+ * through every command, because no command repeats a step of this pipeline. */
+#ifndef WS_SIMULATE_H
+#define WS_SIMULATE_H
+
+#include <stdbool.h>
+
+#include "../common/catalog.h"
+#include "../common/device.h"
+#include "interp.h"
+#include "memstats.h"
+#include "occupancy.h"
+#include "racecheck.h"
+#include "resources.h"
+#include "timing.h"
+
+typedef struct {
+    /* what is simulated */
+    const ws_device *dev;
+    const ws_desc_file *file;      /* the .cu: the catalog's, owned_file or the caller's */
+    const ws_kernel_desc *desc;
+    ws_launch launch;              /* resolved with the -D overrides */
+    char *ptx;                     /* the PTX text the module was parsed from; NULL when attached */
+    ws_ptx_origin ptx_origin;      /* where that text came from */
+    const ptx_module *mod;
+    const ptx_function *fn;        /* the entry */
+    ws_resources resources;        /* registers, static shared and local bytes behind the occupancy */
+    /* what ws_simulation_run produced */
+    ws_occupancy occ;
+    ws_memstats *ms;               /* finished: totals, per-pc rows, ncu-named metrics */
+    ws_sim_result result;          /* instruction counts and the final buffers */
+    bool have_result;
+    bool have_timing;              /* false: the device profile has no clock or bandwidth */
+    ws_timing timing;
+    double seconds;                /* wall time of the interpreter run */
+    ws_racecheck *race;            /* the run's hazards when opts.racecheck (print with ws_racecheck_print) */
+    /* owned, freed by ws_simulation_close */
+    ws_desc_file *owned_file;      /* a .cu named outside the catalog */
+    ptx_module *owned_mod;
+} ws_simulation;
+
+typedef struct {
+    ws_memstats_observer observer; /* each event with the models' verdicts (the visualizer); NULL = none */
+    void *observer_ctx;
+    const char *progress_label;    /* "warpscope sim": a progress line on stderr once a run passes 1 s;
+                                      NULL = silent */
+    bool fit_one_block;            /* a block that fits 0 times per SM is simulated as 1 resident block
+                                      instead of refused: the GPU backend, whose driver accepted it */
+    /* checkers (issue 7; sim/racecheck.h, sim/memcheck.h) */
+    bool racecheck;                /* keep shared-memory hazards in s->race */
+    bool memory_errors_are_warnings; /* count memory errors per kind and go on (memcheck) */
+    uint64_t max_thread_insns;     /* instruction budget; 0 = WS_SIM_DEFAULT_BUDGET */
+} ws_simulation_opts;
+
+/* Resolves kernel argument arg ("transpose_naive", "k.cu", "k.cu:name") in cat with the -D
+ * overrides ov (may be NULL), parses its PTX for arch (NULL = sm_90; ws_catalog_ptx_text's
+ * rule), finds the entry and reads its resources (ws_resources_of). Returns WS_EXIT_OK, or
+ * WS_EXIT_USAGE with err naming the file and line at fault; close s in either case. */
+int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const ws_overrides *ov,
+                       const ws_device *dev, const char *arch, ws_error *err);
+
+/* Attaches a kernel the caller already holds (the GPU backend: its PTX parsed, its
+ * registers from the driver): launch is copied; file, desc, mod and fn stay the caller's
+ * and must outlive s. */
+void ws_simulation_attach(ws_simulation *s, const ws_device *dev, const ws_desc_file *file,
+                          const ws_kernel_desc *desc, const ws_launch *launch, const ptx_module *mod,
+                          const ptx_function *fn, const ws_resources *resources);
+
+/* Occupancy, memory models, the interpreter, the models' end of kernel, the timing model.
+ * o may be NULL. Returns WS_EXIT_OK; WS_EXIT_USAGE when the block cannot run on the
+ * device; WS_EXIT_KERNEL_FAULT when the kernel faults (err: block, warp, lane, line);
+ * WS_EXIT_INTERNAL when memory runs out. */
+int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *err);
+
+/* Frees what s owns (the memory models, the final buffers, PTX, an owned .cu) and zeroes it. */
+void ws_simulation_close(ws_simulation *s);
+
+#endif
