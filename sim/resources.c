@@ -4,7 +4,9 @@
 #include "resources.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r)
 {
@@ -37,9 +39,90 @@ int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r)
     return found;
 }
 
-void ws_resources_of(const char *cu_path, const ptx_function *fn, ws_resources *r)
+/* ptxas of the toolkit this machine has, or NULL. */
+static const char *find_ptxas(char *buf, size_t cap)
+{
+    const char *home = getenv("CUDA_HOME");
+    if (home && home[0]) {
+        snprintf(buf, cap, "%s/bin/ptxas", home);
+        if (access(buf, X_OK) == 0) return buf;
+    }
+    snprintf(buf, cap, "/usr/local/cuda/bin/ptxas");
+    if (access(buf, X_OK) == 0) return buf;
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        if (n > 0 && n + 7 < cap) {
+            snprintf(buf, cap, "%.*s/ptxas", (int)n, path);
+            if (access(buf, X_OK) == 0) return buf;
+        }
+        path += n + (path[n] == ':');
+    }
+    return NULL;
+}
+
+int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry, ws_resources *r)
+{
+    char ptxas[WS_PATH_MAX];
+    if (!ptx_text || !arch || !find_ptxas(ptxas, sizeof ptxas)) return -1;
+    for (const char *c = arch; *c; c++) /* arch goes into a shell command: sm_NN only */
+        if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9'))) return -1;
+    char tmp[] = "/tmp/warpscope-resources-XXXXXX";
+    int fd = mkstemp(tmp);
+    if (fd < 0) return -1;
+    size_t len = strlen(ptx_text);
+    int ok = write(fd, ptx_text, len) == (ssize_t)len;
+    close(fd);
+    char cmd[2 * WS_PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "'%s' -arch=%s -v -o /dev/null '%s' 2>&1", ptxas, arch, tmp);
+    FILE *p = ok ? popen(cmd, "r") : NULL;
+    int found = -1;
+    if (p) {
+        /* "Compiling entry function 'E' for 'sm_90'", then "N bytes stack frame, ...",
+         * then "Used R registers, ..., S bytes smem, ..." for that entry. */
+        char line[1024], cur[512] = "";
+        unsigned long stack = 0;
+        while (fgets(line, sizeof line, p)) {
+            const char *q;
+            if ((q = strstr(line, "Compiling entry function '")) != NULL) {
+                q += strlen("Compiling entry function '");
+                size_t n = strcspn(q, "'");
+                snprintf(cur, sizeof cur, "%.*s", (int)(n < sizeof cur ? n : sizeof cur - 1), q);
+                stack = 0;
+            } else if (strcmp(cur, entry) != 0) {
+                continue;
+            } else if (strstr(line, "bytes stack frame")) {
+                sscanf(line, " %lu bytes stack frame", &stack);
+            } else if ((q = strstr(line, "Used ")) != NULL && found) {
+                int regs;
+                if (sscanf(q, "Used %d registers", &regs) != 1) continue;
+                unsigned long smem = 0;
+                const char *sm = strstr(q, " bytes smem");
+                if (sm) { /* walk back to the number before " bytes smem" */
+                    const char *b = sm;
+                    while (b > q && b[-1] >= '0' && b[-1] <= '9') b--;
+                    smem = strtoul(b, NULL, 10);
+                }
+                r->regs = regs;
+                r->static_smem = (uint32_t)smem;
+                r->local_bytes = stack;
+                r->from_ptxas = true;
+                snprintf(r->source, sizeof r->source, "ptxas -arch=%s, run now on the PTX (%s)", arch, ptxas);
+                found = 0;
+            }
+        }
+        pclose(p);
+    }
+    unlink(tmp);
+    return found;
+}
+
+void ws_resources_of(const char *cu_path, const ptx_function *fn, const char *ptx_text, const char *arch,
+                     ws_resources *r)
 {
     if (ws_resources_read(cu_path, fn->name, r) == 0)
+        return;
+    if (ws_resources_ptxas(ptx_text, arch, fn->name, r) == 0)
         return;
     r->regs = WS_ESTIMATED_REGS;
     r->static_smem = (uint32_t)fn->static_shared_bytes;

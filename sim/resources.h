@@ -29,8 +29,15 @@ typedef struct {
  * "_Z15transpose_naivePfS_ii", &r) gives r.regs = 10. */
 int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r);
 
-/* The report's figures for fn, else the estimate: WS_ESTIMATED_REGS registers and the
- * static shared and local bytes the PTX declares. */
-void ws_resources_of(const char *cu_path, const ptx_function *fn, ws_resources *r);
+/* Runs ptxas (from $CUDA_HOME/bin, /usr/local/cuda/bin or PATH) on ptx_text for arch
+ * ("sm_90") with -v and takes entry's registers, static shared memory and stack frame
+ * from its report. Returns 0 and fills r, or -1 (no ptxas, or no report for entry). */
+int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry, ws_resources *r);
+
+/* The checked-in report's figures for fn, else ptxas run now on ptx_text (when both it
+ * and arch are given and a toolkit is installed), else the estimate: WS_ESTIMATED_REGS
+ * registers and the static shared and local bytes the PTX declares. */
+void ws_resources_of(const char *cu_path, const ptx_function *fn, const char *ptx_text, const char *arch,
+                     ws_resources *r);
 
 #endif

@@ -65,7 +65,7 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
                      s->desc->name, s->desc->entry, s->mod->path);
         return WS_EXIT_USAGE;
     }
-    ws_resources_of(s->file->path, s->fn, &s->resources);
+    ws_resources_of(s->file->path, s->fn, s->ptx, arch, &s->resources);
     return WS_EXIT_OK;
 }
 

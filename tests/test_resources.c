@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../sim/ptx.h"
+#include "../common/files.h"
 #include "../sim/resources.h"
 
 static void test_padded_tile_report_gives_32_rows_of_33_floats_of_shared_memory(void **state)
@@ -64,14 +65,40 @@ static void test_without_a_report_the_estimate_takes_the_ptx_sizes(void **state)
     fn.static_shared_bytes = 4096;
     fn.local_bytes = 64;
     ws_resources r;
-    ws_resources_of("/nonexistent/k.cu", &fn, &r);
+    ws_resources_of("/nonexistent/k.cu", &fn, NULL, NULL, &r);
     assert_false(r.from_ptxas);
     assert_int_equal(r.regs, WS_ESTIMATED_REGS);
     assert_int_equal(r.static_smem, 4096);
     assert_int_equal(r.local_bytes, 64);
     assert_non_null(strstr(r.source, "estimate"));
-    ws_resources_of("not-a-cu-file.txt", &fn, &r); /* a path without .cu has no report */
+    ws_resources_of("not-a-cu-file.txt", &fn, NULL, NULL, &r); /* a path without .cu has no report */
     assert_false(r.from_ptxas);
+}
+
+/* Where a toolkit is installed, ptxas run now must report what `make ptx` recorded for the
+ * same PTX in demos/transpose.resources; where none is, the call must say so (-1). */
+static void test_ptxas_run_now_agrees_with_the_recorded_report(void **state)
+{
+    (void)state;
+    char *ptx = ws_read_file("demos/transpose.ptx", 0, NULL, NULL);
+    assert_non_null(ptx);
+    ws_resources recorded, now;
+    memset(&now, 0, sizeof now);
+    assert_int_equal(ws_resources_read("demos/transpose.cu", "_Z16transpose_paddedPfS_ii", &recorded), 0);
+    int rc = ws_resources_ptxas(ptx, "sm_90", "_Z16transpose_paddedPfS_ii", &now);
+    if (rc == 0) {
+        assert_true(now.from_ptxas);
+        assert_int_equal(now.regs, recorded.regs);
+        assert_int_equal(now.static_smem, 32 * 33 * 4); /* float tile[32][33] */
+        assert_int_equal(now.local_bytes, 0);
+        assert_non_null(strstr(now.source, "run now"));
+    } else { /* only acceptable where no toolkit is installed */
+        print_message("no ptxas found: checking that none is installed\n");
+        assert_int_not_equal(access("/usr/local/cuda/bin/ptxas", X_OK), 0);
+    }
+    assert_int_equal(ws_resources_ptxas(ptx, "sm_90", "no_such_entry", &now), -1);
+    assert_int_equal(ws_resources_ptxas(ptx, "sm_90; rm -rf /", "_Z16transpose_paddedPfS_ii", &now), -1);
+    free(ptx);
 }
 
 int main(void)
@@ -80,6 +107,7 @@ int main(void)
         cmocka_unit_test(test_padded_tile_report_gives_32_rows_of_33_floats_of_shared_memory),
         cmocka_unit_test(test_comments_and_other_entries_are_skipped),
         cmocka_unit_test(test_without_a_report_the_estimate_takes_the_ptx_sizes),
+        cmocka_unit_test(test_ptxas_run_now_agrees_with_the_recorded_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
