@@ -53,7 +53,7 @@ static void usage(FILE *to)
                 "                    shared memory (exit 2 if any)\n"
                 "  --memcheck        count out-of-bounds and misaligned accesses per kind and go on, instead\n"
                 "                    of stopping at the first (exit 2 if any)\n"
-                "  --budget N        stop after N thread-instructions (default 20000000000): a kernel that\n"
+                "  --budget N        stop after N thread-instructions (default 4000000000): a kernel that\n"
                 "                    loops forever ends with exit 2 and the line it was on\n"
                 "  --help            this text\n"
                 "\n"

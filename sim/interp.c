@@ -352,7 +352,7 @@ static int run_block(sim_ctx *c, bool clock)
                     if (pc >= c->prog.n) pc = c->prog.n - 1;
                     return sim_fault(c, w, &c->prog.insns[pc], -1,
                                      "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
-                                     "this warp was at this line (a loop that never ends?)", c->budget);
+                                     "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)", c->budget);
                 }
             }                                    /* round robin: one slice, then the next warp */
             any_run |= w->state == SIM_W_RUN;

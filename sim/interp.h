@@ -49,7 +49,7 @@ typedef struct {
     void *sync_ctx;
 } ws_sim_config;
 
-#define WS_SIM_DEFAULT_BUDGET 20000000000ull
+#define WS_SIM_DEFAULT_BUDGET 4000000000ull /* ~10 s at the interpreter's rate, ~1 min with every checker on */
 
 /* Kinds of memory error, for the memcheck summary (sim/memcheck.h). */
 typedef enum {

@@ -470,7 +470,7 @@ static void test_endless_loop_stops_at_the_budget_naming_the_loop_line(void **st
     assert_int_equal(run(&r, false), -1);
     assert_string_equal(error_text(&r),
         "k.cu:74: error: runaway: block (0,0,0) warp 0: stopped after the instruction budget of 1000000 "
-        "thread-instructions; this warp was at this line (a loop that never ends?)");
+        "thread-instructions; this warp was at this line (a loop that never ends? a bigger launch needs --budget N)");
     assert_true(r.res.thread_insns > 1000000 && r.res.thread_insns < 1000000 + 32 * WS_SIM_SLICE + 32);
     teardown(&r);
 }
