@@ -61,7 +61,8 @@ ASAN_BIN   := $(BUILD)/asan/warpscope
 all: status $(BIN)
 
 status:
-	@echo "warpscope build: simulator yes; CUDA backend $(if $(HAVE_CUDA_H),yes ($(CUDA_HOME)/include),no - cuda.h/nvrtc.h not found under $(CUDA_HOME)/include; gpu/check report that plainly); visualizer $(if $(HAVE_SDL),yes,no - SDL2/SDL2_ttf/SDL2_image/fontconfig not found by pkg-config; run scripts/deps.sh); JSON $(if $(HAVE_CJSON),yes,no - libcjson not found; run scripts/deps.sh)"
+	@echo "warpscope build: simulator yes; CUDA backend $(if $(HAVE_CUDA_H),yes ($(CUDA_HOME)/include),no - cuda.h/nvrtc.h not found under $(CUDA_HOME)/include; gpu/check report that plainly); visualizer $(if $(HAVE_SDL),yes,no - SDL2/SDL2_ttf/SDL2_image/fontconfig not found by pkg-config; run scripts/deps.sh)"
+	@$(if $(HAVE_CJSON),true,echo "warpscope build: cJSON (libcjson-dev) is required and was not found; run scripts/deps.sh" >&2; false)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
