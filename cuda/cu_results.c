@@ -114,11 +114,17 @@ int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *er
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *all = cJSON_CreateArray();
+    cJSON *dev = cJSON_Duplicate(device, 1);
     char *old = ws_read_file(path, 0, NULL, NULL);
     if (old) {
         cJSON *prev = cJSON_Parse(old);
         cJSON *prev_dev = cJSON_GetObjectItemCaseSensitive(prev, "device");
         if (prev && !strcmp(jstr(prev_dev, "key"), jstr(device, "key"))) {
+            /* runs kept from an earlier recording read their counters with that
+             * recording's ncu: a later run without counters must not erase it */
+            if (!strcmp(jstr(dev, "ncu"), "not used") && strcmp(jstr(prev_dev, "ncu"), "not used") &&
+                jstr(prev_dev, "ncu")[0])
+                cJSON_ReplaceItemInObjectCaseSensitive(dev, "ncu", cJSON_CreateString(jstr(prev_dev, "ncu")));
             const cJSON *r;
             cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(prev, "runs")) {
                 bool replaced = false;
@@ -136,7 +142,7 @@ int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *er
     time_t now = time(NULL);
     struct tm tmv;
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
-    cJSON_AddItemToObject(root, "device", cJSON_Duplicate(device, 1));
+    cJSON_AddItemToObject(root, "device", dev);
     cJSON_AddStringToObject(root, "date", date);
     cJSON_AddStringToObject(root, "recorded_by", "warpscope check --record");
     cJSON_AddItemToObject(root, "runs", all);

@@ -26,5 +26,16 @@ $WS sim --compare matmul_naive matmul_tiled32
 say "Occupancy: 13 vs 256 threads per block"
 $WS sim --compare saxpy_block13 saxpy_block256
 
-say "Recorded GPU results (results/)"
-ls results/*.md 2>/dev/null && cat results/*.md || echo "no GPU results recorded yet"
+say "A kernel with a planted race: the tile is read back without __syncthreads()"
+$WS sim --racecheck tests/data/planted/missing_sync_transpose.cu 2>&1 | grep -E "racecheck|first|hazard" | head -4 || true
+
+say "Recorded on a GPU (results/): simulator vs hardware counters, and bandwidth at large sizes"
+if [ -f results/h200.md ]; then
+    sed -n '/^Device:/p' results/h200.md
+    sed -n '/^## Agreement/,/^## Every/p' results/h200.md | sed '$d'
+    sed -n '/^## Time and bandwidth/,/^## /p' results/h200.md | grep '^| kernel'
+    sed -n '/^## Time and bandwidth/,/^## /p' results/h200.md | awk -F'|' 'NF > 3 && $3 ~ /[A-Z]=/'
+    echo "(every run and disagreement: results/h200.md; planted bugs vs compute-sanitizer: results/sanitizer-compare.md)"
+else
+    echo "no GPU results recorded yet (make gpu-test on a machine with a GPU)"
+fi

@@ -54,6 +54,42 @@ static char *slurp(const char *path)
     return text;
 }
 
+static void test_a_later_recording_without_counters_keeps_the_ncu_version_of_kept_runs(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/warpscope-results-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+    cu_device_info d;
+    device(&d);
+    ws_error err;
+    chk_row rows[2];
+    cu_result_run r;
+    cJSON *with_ncu = cu_results_device_json(&d, "2025.3.1.0"), *without = cu_results_device_json(&d, NULL);
+    cJSON *runs = cJSON_CreateArray();
+    run(&r, "copy_float", "", rows);
+    cJSON_AddItemToArray(runs, cu_results_run_json(&r));
+    assert_int_equal(cu_results_record(path, with_ncu, runs, &err), 0);
+    cJSON_Delete(runs);
+    runs = cJSON_CreateArray(); /* a bandwidth-only run (check --gpu-only) */
+    run(&r, "copy_float", "N=67108864", rows);
+    cJSON_AddItemToArray(runs, cu_results_run_json(&r));
+    assert_int_equal(cu_results_record(path, without, runs, &err), 0);
+    cJSON_Delete(runs);
+    cJSON_Delete(with_ncu);
+    cJSON_Delete(without);
+    char *text = slurp(path);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "device"), "ncu")->valuestring, "2025.3.1.0");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(root, "runs")), 2);
+    cJSON_Delete(root);
+    unlink(path);
+}
+
 static void test_runs_merge_by_kernel_and_overrides_and_render_as_markdown(void **state)
 {
     (void)state;
@@ -128,6 +164,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_merge_by_kernel_and_overrides_and_render_as_markdown),
+        cmocka_unit_test(test_a_later_recording_without_counters_keeps_the_ncu_version_of_kept_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
