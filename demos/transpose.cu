@@ -15,6 +15,8 @@
  *   6  transpose_naive_32x8        strided writes, 4 per thread                           *
  *   7  transpose_coalesced_32x8    shared tile, 32-way conflicts on the read              **
  *   8  transpose_padded_32x8       padded tile: the fast one                              ***
+ *   8x32 blocks (each thread moves one float4 in and one float4 out)
+ *   9  transpose_vec4              padded tile, 128-bit global loads and stores           ***
  *
  * Run one with `warpscope sim transpose_padded_32x8` (override with -D W=... -D H=...).
  * Every kernel checks x < width and y < height, so any W, H is safe. The
@@ -258,4 +260,61 @@ __global__ void transpose_padded_32x8(const float *in, float *out, int width, in
     for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
         if (x < height && y + j < width)
             out[(y + j) * height + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+/* ------------------------------------------------------------------------- */
+/* 9. The padded tile with 128-bit global accesses: an 8x32 block, each thread
+ *    loads one float4 of a tile row and stores one float4 of a tile column.
+ *    Shared memory stays 4 bytes wide: with the 33-float pitch, lane (tx, ty)
+ *    hits bank (ty + 4*tx + k) % 32, all different, on both sides. Tiles that
+ *    stick out of the matrix, or rows that are not float4-aligned (W or H not a
+ *    multiple of 4), take the element-by-element path. */
+
+/*@warpscope
+kernel  transpose_vec4
+note    Padded tile, 8x32 threads: one float4 load and one float4 store per thread, 16 sectors per request.
+stars   3
+param   W = 512
+param   H = 512
+buffer  in   float  W*H  init=index
+buffer  out  float  W*H  init=zero  output
+grid    cdiv(W, 32), cdiv(H, 32)
+block   8, 32
+args    in, out, W, H
+*/
+__global__ void transpose_vec4(const float *in, float *out, int width, int height)
+{
+    __shared__ float tile[TILE_DIM][TILE_DIM + 1];
+
+    int bx = blockIdx.x * TILE_DIM, by = blockIdx.y * TILE_DIM;
+    int tx4 = threadIdx.x * 4, ty = threadIdx.y;
+    bool whole = width % 4 == 0 && height % 4 == 0 && bx + TILE_DIM <= width && by + TILE_DIM <= height;
+
+    if (whole) {
+        float4 v = *(const float4 *)&in[(by + ty) * width + bx + tx4];
+        tile[ty][tx4] = v.x;
+        tile[ty][tx4 + 1] = v.y;
+        tile[ty][tx4 + 2] = v.z;
+        tile[ty][tx4 + 3] = v.w;
+    } else {
+        for (int k = 0; k < 4; k++)
+            if (bx + tx4 + k < width && by + ty < height)
+                tile[ty][tx4 + k] = in[(by + ty) * width + bx + tx4 + k];
+    }
+
+    __syncthreads();
+
+    /* out row bx + ty is column bx + ty of in; its columns by + tx4 .. + 3 */
+    if (whole) {
+        float4 v;
+        v.x = tile[tx4][ty];
+        v.y = tile[tx4 + 1][ty];
+        v.z = tile[tx4 + 2][ty];
+        v.w = tile[tx4 + 3][ty];
+        *(float4 *)&out[(bx + ty) * height + by + tx4] = v;
+    } else {
+        for (int k = 0; k < 4; k++)
+            if (by + tx4 + k < height && bx + ty < width)
+                out[(bx + ty) * height + by + tx4 + k] = tile[tx4 + k][ty];
+    }
 }

@@ -42,7 +42,7 @@ if [ "$STAGE" = all ] || [ "$STAGE" = bandwidth ]; then
     run check --gpu-only --record "$RESULTS" -D BYTES=268435456 copy_float4 copy_float_w
     run check --gpu-only --record "$RESULTS" -D W=8192 -D H=8192 \
         copy_32x32 transpose_naive transpose_coalesced transpose_padded \
-        copy_32x8 transpose_naive_32x8 transpose_coalesced_32x8 transpose_padded_32x8
+        copy_32x8 transpose_naive_32x8 transpose_coalesced_32x8 transpose_padded_32x8 transpose_vec4
 fi
 
 for j in "$RESULTS"*.json; do

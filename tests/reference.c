@@ -417,7 +417,7 @@ static int ref_seed_column_zero(const ws_launch *L, void *const *b) { return see
 
 /* in is W x H (row-major), out[x*H + y] = in[y*W + x] (or the copy out[y*W+x]).
  * Threads cover x < cover_x, y < cover_y; tiled kernels need their block shape. */
-enum { TR_ANY_BLOCK, TR_32x32, TR_32x8 };
+enum { TR_ANY_BLOCK, TR_32x32, TR_32x8, TR_8x32 };
 
 static int transpose_like(const ws_launch *L, void *const *b, int block_kind, int copy)
 {
@@ -429,8 +429,8 @@ static int transpose_like(const ws_launch *L, void *const *b, int block_kind, in
         cx = (uint64_t)L->grid[0] * L->block[0];
         cy = (uint64_t)L->grid[1] * L->block[1];
     } else {
-        uint32_t rows = block_kind == TR_32x32 ? 32 : 8;
-        if (L->block[0] != 32 || L->block[1] != rows)
+        uint32_t cols = block_kind == TR_8x32 ? 8 : 32, rows = block_kind == TR_32x8 ? 8 : 32;
+        if (L->block[0] != cols || L->block[1] != rows)
             return WS_REF_UNSUPPORTED;
         cx = (uint64_t)L->grid[0] * 32;
         cy = (uint64_t)L->grid[1] * 32;
@@ -453,6 +453,7 @@ static int ref_transpose_naive(const ws_launch *L, void *const *b) { return tran
 static int ref_transpose_tiled(const ws_launch *L, void *const *b) { return transpose_like(L, b, TR_32x32, 0); }
 static int ref_copy_32x8(const ws_launch *L, void *const *b) { return transpose_like(L, b, TR_32x8, 1); }
 static int ref_transpose_32x8(const ws_launch *L, void *const *b) { return transpose_like(L, b, TR_32x8, 0); }
+static int ref_transpose_8x32(const ws_launch *L, void *const *b) { return transpose_like(L, b, TR_8x32, 0); }
 
 /* ---- matmul.cu ------------------------------------------------------------ */
 
@@ -653,6 +654,7 @@ static const struct {
     {"transpose_coalesced", ref_transpose_tiled}, {"transpose_padded", ref_transpose_tiled},
     {"copy_32x8", ref_copy_32x8}, {"transpose_naive_32x8", ref_transpose_32x8},
     {"transpose_coalesced_32x8", ref_transpose_32x8}, {"transpose_padded_32x8", ref_transpose_32x8},
+    {"transpose_vec4", ref_transpose_8x32},
     /* matmul.cu */
     {"matmul_naive", ref_matmul_naive}, {"matmul_tiled16", ref_matmul_tiled16},
     {"matmul_tiled32", ref_matmul_tiled32},

@@ -129,7 +129,8 @@ static const cli_case CASES[] = {
     {{"sim", "tests/data/nonexistent.cu"}, WS_EXIT_USAGE, "tests/data/nonexistent.cu: error: cannot open"},
     {{"sim", "tests/data/bad_desc/unknown_keyword.cu"}, WS_EXIT_USAGE,
      "tests/data/bad_desc/unknown_keyword.cu:4:1: error: unknown keyword 'kernal'"},
-    {{"sim", "demos/transpose.cu"}, WS_EXIT_USAGE, "demos/transpose.cu has 8 descriptions"},
+    {{"sim", "tests/data/desc/good_multi.cu"}, WS_EXIT_USAGE,
+     "tests/data/desc/good_multi.cu has 3 descriptions (transpose_naive, transpose_wide, scale)"},
     {{"sim", "demos/transpose.cu:nope"}, WS_EXIT_USAGE, "demos/transpose.cu has no description 'nope'"},
     /* resource limits: refused before anything is allocated or run */
     {{"sim", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_KERNEL_FAULT,
