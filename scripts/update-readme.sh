@@ -14,7 +14,7 @@ block=$(mktemp)
     echo
     echo "**Agreement of simulator and hardware counters**, every counter of every catalog kernel:"
     echo
-    sed -n '/^## Agreement/,/^## Every/p' "$md" | sed '1d;$d'
+    sed -n '/^## Agreement/,/^## Every/p' "$md" | sed '1,2d;$d'
     echo "**Bandwidth at sizes well beyond the 60 MiB L2** (median of 20 runs, L2 flushed before each;"
     echo "the copy ceiling is cuMemcpyDtoD in the same run):"
     echo
