@@ -176,19 +176,25 @@ static double jnum(const cJSON *o, const char *k, bool *ok)
 
 int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
 {
-    char *text = ws_read_file(json_path, 0, NULL, NULL);
-    if (!text) {
-        ws_error_set(err, json_path, 0, 0, "cannot read the results file");
+    char *text = ws_read_file(json_path, 0, NULL, err);
+    if (!text)
         return -1;
-    }
     cJSON *root = cJSON_Parse(text);
-    free(text);
     if (!root) {
-        ws_error_set(err, json_path, 0, 0, "not valid JSON near: %.40s", cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "?");
+        /* the error pointer points into text: quote it before text is freed */
+        const char *at = cJSON_GetErrorPtr();
+        ws_error_set(err, json_path, 0, 0, "not valid JSON near: %.40s", at && *at ? at : "(end of file)");
+        free(text);
         return -1;
     }
+    free(text);
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+    if (!cJSON_IsArray(runs)) {
+        cJSON_Delete(root);
+        ws_error_set(err, json_path, 0, 0, "not a warpscope results file (no \"runs\" array)");
+        return -1;
+    }
     fprintf(out, "# warpscope check on %s\n\n", jstr(dev, "name"));
     fprintf(out, "Recorded %s by `warpscope check --record`; this file is generated from `%s` by "
                  "`warpscope check --markdown %s`.\n\n", jstr(root, "date"), json_path, json_path);

@@ -149,6 +149,15 @@ static const cli_case CASES[] = {
     {{"sim", "tests/data/planted/divergent_barrier.cu"}, WS_EXIT_KERNEL_FAULT, "barrier reached by a diverged warp"},
     {{"gpu"}, WS_EXIT_USAGE, "gpu: which kernel?"},
     {{"check", "--bogus", "copy_32x32"}, WS_EXIT_USAGE, "check: unknown option '--bogus'"},
+    /* a results file that is not one: empty, a folder, cut short (check works without a GPU here) */
+    {{"check", "--markdown", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: not valid JSON near: (end of file)"},
+    {{"check", "--markdown", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: read error: Is a directory"},
+    {{"check", "--markdown", "tests/data/results/broken.json"}, WS_EXIT_USAGE,
+     "tests/data/results/broken.json: error: not valid JSON"},
+    {{"check", "--markdown", "tests/data/nonexistent.json"}, WS_EXIT_USAGE,
+     "tests/data/nonexistent.json: error: cannot open: No such file or directory"},
+    {{"check", "--replay", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: not a warpscope results file"},
+    {{"check", "--replay", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: read error: Is a directory"},
     {{"viz"}, WS_EXIT_USAGE, "viz: which kernel?"},
     {{"viz", "--bogus"}, WS_EXIT_USAGE, "viz: unknown option '--bogus'"},
 };
@@ -297,6 +306,18 @@ static void test_every_description_that_cannot_be_resolved_is_refused_at_its_exp
     assert_int_equal(failures, 0);
 }
 
+/* Valid JSON that is not a recording (no "runs") is refused, not rendered as an empty table. */
+static void test_markdown_of_json_without_runs_is_refused_by_name(void **state)
+{
+    (void)state;
+    write_file("norun.json", "{\"device\": {\"name\": \"x\"}}\n");
+    char path[128];
+    snprintf(path, sizeof path, "%s/norun.json", g_dir);
+    const char *args[] = {"check", "--markdown", path, NULL};
+    assert_int_equal(run_ws(args), WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "norun.json: error: not a warpscope results file (no \"runs\" array)"));
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -307,7 +328,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx"};
+    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx",
+                           "norun.json"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", g_dir, names[i]);
@@ -325,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column),
         cmocka_unit_test(test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused),
         cmocka_unit_test(test_every_description_that_cannot_be_resolved_is_refused_at_its_expression),
+        cmocka_unit_test(test_markdown_of_json_without_runs_is_refused_by_name),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
