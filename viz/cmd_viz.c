@@ -77,7 +77,7 @@ int ws_cmd_viz(int argc, char **argv)
     bool compare = false;
     viz_record_opts ro = {.num_blocks = 2};
     viz_app_opts ao = {.width = 1280, .height = 800, .speed = 4.0};
-    unsigned long block = 0, warp = 0, v;
+    unsigned long block = 0, warp = 0, v = 1;
     ws_error err;
     memset(&err, 0, sizeof err);
     for (int i = 1; i < argc; i++) {
@@ -124,7 +124,7 @@ int ws_cmd_viz(int argc, char **argv)
         } else if (!strcmp(a, "--speed")) {
             char *end;
             ao.speed = next ? strtod(next, &end) : 0;
-            if (!next || *end || ao.speed <= 0 || ao.speed > 1000) {
+            if (!next || *end || !(ao.speed > 0 && ao.speed <= 1000)) { /* !(..) also refuses nan */
                 fprintf(stderr, "warpscope: viz: --speed needs a number of steps per second (0 < S <= 1000)\n");
                 return WS_EXIT_USAGE;
             }
