@@ -158,8 +158,17 @@ static const cli_case CASES[] = {
      "tests/data/nonexistent.json: error: cannot open: No such file or directory"},
     {{"check", "--replay", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: not a warpscope results file"},
     {{"check", "--replay", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: read error: Is a directory"},
+#ifdef WS_HAVE_SDL /* without SDL2, viz only says the build has no visualizer */
     {{"viz"}, WS_EXIT_USAGE, "viz: which kernel?"},
     {{"viz", "--bogus"}, WS_EXIT_USAGE, "viz: unknown option '--bogus'"},
+    {{"viz", "copy_32x32", "--speed", "nan"}, WS_EXIT_USAGE, "--speed needs a number of steps per second"},
+    {{"viz", "copy_32x32", "--blocks", "abc"}, WS_EXIT_USAGE, "viz: --blocks abc: expected a whole number"},
+    /* output paths the user gave that cannot be written are input errors, not internal ones */
+    {{"viz", "copy_32x32", "--headless", "--frames", "1", "--out", "README.md"}, WS_EXIT_USAGE,
+     "README.md: exists and is not a folder"},
+    {{"viz", "copy_32x32", "--headless", "--screenshot", "tests/data/nonexistent/x.png"}, WS_EXIT_USAGE,
+     "tests/data/nonexistent/x.png: cannot write PNG"},
+#endif
 };
 
 static void test_every_malformed_command_line_gets_its_exit_code_and_message(void **state)
@@ -318,6 +327,20 @@ static void test_markdown_of_json_without_runs_is_refused_by_name(void **state)
     assert_non_null(strstr(g_err, "norun.json: error: not a warpscope results file (no \"runs\" array)"));
 }
 
+#ifdef WS_HAVE_SDL
+/* With no display SDL opens an invisible window; viz must say so rather than wait forever. */
+static void test_viz_without_a_display_says_so_instead_of_waiting(void **state)
+{
+    (void)state;
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    const char *args[] = {"viz", "copy_32x32", NULL};
+    int code = run_ws(args);
+    unsetenv("SDL_VIDEODRIVER");
+    assert_int_equal(code, WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "viz: no display to open a window on (SDL video driver 'dummy')"));
+}
+#endif
+
 static int setup(void **state)
 {
     (void)state;
@@ -348,6 +371,9 @@ int main(void)
         cmocka_unit_test(test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused),
         cmocka_unit_test(test_every_description_that_cannot_be_resolved_is_refused_at_its_expression),
         cmocka_unit_test(test_markdown_of_json_without_runs_is_refused_by_name),
+#ifdef WS_HAVE_SDL
+        cmocka_unit_test(test_viz_without_a_display_says_so_instead_of_waiting),
+#endif
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -151,6 +151,7 @@ static void test_headless_export_writes_one_png_per_frame(void **state)
     viz_recording_free(&r);
 }
 
+/* A folder the user named that cannot be made is an input error (exit 1), not an internal one. */
 static void test_headless_export_to_a_missing_parent_folder_fails_cleanly(void **state)
 {
     (void)state;
@@ -159,7 +160,7 @@ static void test_headless_export_to_a_missing_parent_folder_fails_cleanly(void *
     viz_app_opts o = {.rec = {&r}, .npanes = 1, .width = 640, .height = 480, .headless = true, .frames = 1,
                       .out_dir = "/nonexistent/dir/frames"};
     char err[512] = "";
-    assert_int_equal(viz_app_run(&o, err, sizeof err), WS_EXIT_INTERNAL);
+    assert_int_equal(viz_app_run(&o, err, sizeof err), WS_EXIT_USAGE);
     assert_non_null(strstr(err, "/nonexistent/dir/frames"));
     viz_recording_free(&r);
 }

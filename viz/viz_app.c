@@ -20,6 +20,10 @@ static int ensure_dir(const char *dir, char *err, size_t cap)
     struct stat sb;
     if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
         return 0;
+    if (stat(dir, &sb) == 0) {
+        snprintf(err, cap, "%s: exists and is not a folder (--out names the folder for the frames)", dir);
+        return -1;
+    }
     if (mkdir(dir, 0777) != 0) {
         snprintf(err, cap, "%s: cannot create the output folder: %s", dir, strerror(errno));
         return -1;
@@ -56,13 +60,13 @@ static int run_headless(const viz_app_opts *o, viz_nav *nav, viz_state *st, char
         viz_render_frame(r, &fonts, st);
         SDL_RenderPresent(r);
         if (save_png(surf, o->screenshot, err, cap))
-            rc = WS_EXIT_INTERNAL;
+            rc = WS_EXIT_USAGE; /* an unwritable path the user gave */
         else
             printf("viz: wrote %s (%dx%d)\n", o->screenshot, o->width, o->height);
     }
     if (o->frames > 0 && o->out_dir) {
         if (ensure_dir(o->out_dir, err, cap)) {
-            rc = WS_EXIT_INTERNAL;
+            rc = WS_EXIT_USAGE;
             goto fonts;
         }
         for (int i = 0; i < o->frames; i++) {
@@ -72,7 +76,7 @@ static int run_headless(const viz_app_opts *o, viz_nav *nav, viz_state *st, char
             char path[1024];
             snprintf(path, sizeof path, "%s/frame_%04d.png", o->out_dir, i);
             if (save_png(surf, path, err, cap)) {
-                rc = WS_EXIT_INTERNAL;
+                rc = WS_EXIT_USAGE;
                 goto fonts;
             }
             viz_nav_step(nav, 1);
@@ -209,6 +213,15 @@ static int run_window(const viz_app_opts *o, viz_nav *nav, viz_state *st, char *
                            "or run under xvfb-run", SDL_GetError());
         return WS_EXIT_USAGE;
     }
+    /* With no display SDL falls back to an invisible offscreen window whose event loop
+     * would wait forever: refuse unless only a screenshot is wanted. */
+    const char *drv = SDL_GetCurrentVideoDriver();
+    if (!o->screenshot && drv && (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy"))) {
+        snprintf(err, cap, "no display to open a window on (SDL video driver '%s'); use --headless --frames N "
+                           "--out DIR, or run under xvfb-run", drv);
+        SDL_Quit();
+        return WS_EXIT_USAGE;
+    }
     char title[200];
     snprintf(title, sizeof title, "warpscope viz \xE2\x80\x94 %s%s%s", o->rec[0]->kernel, o->npanes == 2 ? " vs " : "",
              o->npanes == 2 ? o->rec[1]->kernel : "");
@@ -302,7 +315,7 @@ static int run_window(const viz_app_opts *o, viz_nav *nav, viz_state *st, char *
         viz_render_frame(r, &fonts, st);
         if (o->screenshot && first) {
             if (screenshot(r, o->screenshot, err, cap))
-                rc = WS_EXIT_INTERNAL;
+                rc = WS_EXIT_USAGE;
             else
                 printf("viz: wrote %s\n", o->screenshot);
             c.quit = true;
