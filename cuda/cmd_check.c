@@ -77,6 +77,7 @@ static int parse(int argc, char **argv, check_opts *o)
     o->kernels = calloc((size_t)argc, sizeof *o->kernels);
     if (!o->kernels) return -1;
     ws_error err;
+    bool reps_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return -2; }
@@ -98,6 +99,7 @@ static int parse(int argc, char **argv, check_opts *o)
                 return -1;
             }
             o->reps = (int)v;
+            reps_given = true;
         } else if (!strncmp(a, "-D", 2)) {
             const char *as = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
             if (!as) { fprintf(stderr, "warpscope: check: -D needs NAME=VALUE\n"); return -1; }
@@ -109,6 +111,22 @@ static int parse(int argc, char **argv, check_opts *o)
         } else {
             o->kernels[o->nkernels++] = a;
         }
+    }
+    /* --markdown and --replay read a recorded file and run nothing on the GPU: refuse the
+     * options they would silently ignore, so a user does not believe they took effect */
+    if (o->markdown && o->replay) {
+        fprintf(stderr, "warpscope: check: choose one of --markdown and --replay\n");
+        return -1;
+    }
+    if (o->markdown && (o->nkernels || o->all || o->json || o->record || o->gpu_only || !o->counters || o->ov.n ||
+                        o->verbose || reps_given)) {
+        fprintf(stderr, "warpscope: check: --markdown takes one results file and no other option or kernel\n");
+        return -1;
+    }
+    if (o->replay && (o->all || o->json || o->record || o->gpu_only || !o->counters || o->ov.n || reps_given)) {
+        fprintf(stderr, "warpscope: check: --replay takes kernel names and --verbose only (it replays the "
+                        "recorded -D sizes)\n");
+        return -1;
     }
     if (o->markdown || o->replay) return 0;
     if (!o->all && !o->nkernels) {

@@ -158,6 +158,14 @@ static const cli_case CASES[] = {
      "tests/data/nonexistent.json: error: cannot open: No such file or directory"},
     {{"check", "--replay", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: not a warpscope results file"},
     {{"check", "--replay", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: read error: Is a directory"},
+    /* options --markdown / --replay would silently ignore */
+    {{"check", "--replay", "results/h200.json", "--markdown", "results/h200.json"}, WS_EXIT_USAGE,
+     "check: choose one of --markdown and --replay"},
+    {{"check", "--markdown", "results/h200.json", "copy_float"}, WS_EXIT_USAGE,
+     "check: --markdown takes one results file and no other option or kernel"},
+    {{"check", "--replay", "results/h200.json", "--json"}, WS_EXIT_USAGE, "check: --replay takes kernel names"},
+    {{"check", "--replay", "results/h200.json", "-D", "N=5", "copy_float"}, WS_EXIT_USAGE,
+     "check: --replay takes kernel names"},
 #ifdef WS_HAVE_SDL /* without SDL2, viz only says the build has no visualizer */
     {{"viz"}, WS_EXIT_USAGE, "viz: which kernel?"},
     {{"viz", "--bogus"}, WS_EXIT_USAGE, "viz: unknown option '--bogus'"},
