@@ -398,6 +398,11 @@ int ws_cmd_check(int argc, char **argv)
         free(o.kernels);
         return rc;
     }
+    if (!o.all && cu_target_names_exist(o.kernels, o.nkernels, &err)) {
+        ws_error_print(&err);
+        free(o.kernels);
+        return WS_EXIT_USAGE;
+    }
     cu_session s;
     int rc = cu_session_open(&s, &err);
     if (rc) {

@@ -126,6 +126,10 @@ int ws_cmd_gpu(int argc, char **argv)
     if (o.self_test) return cu_selftest(o.counters, o.profile_child);
 
     ws_error err;
+    if (cu_target_names_exist(&o.kernel, 1, &err)) {
+        ws_error_print(&err);
+        return WS_EXIT_USAGE;
+    }
     cu_session s;
     int rc = cu_session_open(&s, &err);
     if (rc) {

@@ -41,3 +41,19 @@ void cu_target_close(cu_target *t)
     if (t->owned) ws_desc_free(t->owned);
     memset(t, 0, sizeof *t);
 }
+
+int cu_target_names_exist(const char *const *args, int n, ws_error *err)
+{
+    ws_catalog *cat = NULL;
+    if (ws_catalog_load(NULL, &cat, err)) return WS_EXIT_USAGE;
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        const ws_desc_file *f;
+        const ws_kernel_desc *d;
+        ws_desc_file *owned = NULL;
+        if (ws_catalog_resolve(cat, args[i], &f, &d, &owned, err)) rc = WS_EXIT_USAGE;
+        ws_desc_free(owned);
+    }
+    ws_catalog_free(cat);
+    return rc;
+}

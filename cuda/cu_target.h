@@ -29,4 +29,10 @@ int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int c
                    cu_target *t, ws_error *err);
 void cu_target_close(cu_target *t);
 
+/* Resolves each of the n kernel arguments against the catalog (no device needed), so
+ * gpu and check can refuse a misspelt name (WS_EXIT_USAGE, err set) before they open
+ * the driver: a typo is an input error on every machine, not "no GPU". Returns 0 or
+ * WS_EXIT_USAGE. */
+int cu_target_names_exist(const char *const *args, int n, ws_error *err);
+
 #endif

@@ -149,6 +149,11 @@ static const cli_case CASES[] = {
     {{"sim", "tests/data/planted/divergent_barrier.cu"}, WS_EXIT_KERNEL_FAULT, "barrier reached by a diverged warp"},
     {{"gpu"}, WS_EXIT_USAGE, "gpu: which kernel?"},
     {{"check", "--bogus", "copy_32x32"}, WS_EXIT_USAGE, "check: unknown option '--bogus'"},
+#ifdef WS_HAVE_CUDA /* a misspelt kernel is an input error before the driver is opened: same on any machine */
+    {{"gpu", "no_such_kernel"}, WS_EXIT_USAGE, "unknown kernel 'no_such_kernel'"},
+    {{"check", "copy_32x32", "no_such_kernel"}, WS_EXIT_USAGE, "unknown kernel 'no_such_kernel'"},
+    {{"check", "demos/transpose.cu:nope"}, WS_EXIT_USAGE, "demos/transpose.cu has no description 'nope'"},
+#endif
     /* a results file that is not one: empty, a folder, cut short (check works without a GPU here) */
     {{"check", "--markdown", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: not valid JSON near: (end of file)"},
     {{"check", "--markdown", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: read error: Is a directory"},
