@@ -2,6 +2,7 @@
  * with the memory models listening, and print the report (text, --json, --csv, or
  * two variants side by side with --compare).
  * Invariant: every exit path frees what it loaded and returns a WS_EXIT_* code. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,8 +181,9 @@ int ws_cmd_sim(int argc, char **argv)
             g_checks.memcheck = true;
         } else if (!strcmp(a, "--budget")) {
             char *end = NULL;
+            errno = 0;
             unsigned long long v = i + 1 < argc ? strtoull(argv[i + 1], &end, 10) : 0;
-            if (i + 1 >= argc || !end || *end || v == 0 || argv[i + 1][0] == '-') {
+            if (i + 1 >= argc || !end || *end || v == 0 || argv[i + 1][0] == '-' || errno == ERANGE) {
                 fprintf(stderr, "warpscope: sim: --budget needs a positive number of thread-instructions\n");
                 return WS_EXIT_USAGE;
             }

@@ -126,6 +126,7 @@ static const cli_case CASES[] = {
     {{"sim", "--compare", "copy_32x32"}, WS_EXIT_USAGE, "--compare needs two kernels"},
     {{"sim", "--budget", "0", "copy_32x32"}, WS_EXIT_USAGE, "--budget needs a positive number"},
     {{"sim", "--budget", "-5", "copy_32x32"}, WS_EXIT_USAGE, "--budget needs a positive number"},
+    {{"sim", "--budget", "99999999999999999999999", "copy_32x32"}, WS_EXIT_USAGE, "--budget needs a positive number"},
     {{"sim", "tests/data/nonexistent.cu"}, WS_EXIT_USAGE, "tests/data/nonexistent.cu: error: cannot open"},
     {{"sim", "tests/data/bad_desc/unknown_keyword.cu"}, WS_EXIT_USAGE,
      "tests/data/bad_desc/unknown_keyword.cu:4:1: error: unknown keyword 'kernal'"},
