@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
@@ -202,6 +203,13 @@ int ws_cmd_sim(int argc, char **argv)
     }
     if (json && csv) {
         fprintf(stderr, "warpscope: sim: choose one of --json and --csv\n");
+        return WS_EXIT_USAGE;
+    }
+    struct stat rsb;
+    if (results_dir && (stat(results_dir, &rsb) != 0 || !S_ISDIR(rsb.st_mode))) {
+        /* a mistyped folder would otherwise just hide the measured line */
+        fprintf(stderr, "warpscope: sim: --results %s: %s\n", results_dir,
+                errno == ENOENT ? "no such folder" : "not a folder");
         return WS_EXIT_USAGE;
     }
     if (nkernels != (compare ? 2 : 1)) {

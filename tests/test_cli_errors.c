@@ -127,6 +127,9 @@ static const cli_case CASES[] = {
     {{"sim", "--budget", "0", "copy_32x32"}, WS_EXIT_USAGE, "--budget needs a positive number"},
     {{"sim", "--budget", "-5", "copy_32x32"}, WS_EXIT_USAGE, "--budget needs a positive number"},
     {{"sim", "--budget", "99999999999999999999999", "copy_32x32"}, WS_EXIT_USAGE, "--budget needs a positive number"},
+    {{"sim", "--results", "tests/data/nonexistent", "copy_32x32"}, WS_EXIT_USAGE,
+     "sim: --results tests/data/nonexistent: no such folder"},
+    {{"sim", "--results", "README.md", "copy_32x32"}, WS_EXIT_USAGE, "sim: --results README.md: not a folder"},
     {{"sim", "tests/data/nonexistent.cu"}, WS_EXIT_USAGE, "tests/data/nonexistent.cu: error: cannot open"},
     {{"sim", "tests/data/bad_desc/unknown_keyword.cu"}, WS_EXIT_USAGE,
      "tests/data/bad_desc/unknown_keyword.cu:4:1: error: unknown keyword 'kernal'"},
@@ -175,6 +178,8 @@ static const cli_case CASES[] = {
 #ifdef WS_HAVE_SDL /* without SDL2, viz only says the build has no visualizer */
     {{"viz"}, WS_EXIT_USAGE, "viz: which kernel?"},
     {{"viz", "--bogus"}, WS_EXIT_USAGE, "viz: unknown option '--bogus'"},
+    {{"viz", "copy_32x32", "--results", "tests/data/nonexistent"}, WS_EXIT_USAGE,
+     "viz: --results tests/data/nonexistent: no such folder"},
     {{"viz", "copy_32x32", "--speed", "nan"}, WS_EXIT_USAGE, "--speed needs a number of steps per second"},
     {{"viz", "copy_32x32", "--blocks", "abc"}, WS_EXIT_USAGE, "viz: --blocks abc: expected a whole number"},
     /* output paths the user gave that cannot be written are input errors, not internal ones */

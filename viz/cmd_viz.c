@@ -3,10 +3,12 @@
  * viz_app_opts; everything else lives in viz_record.c and viz_app.c.
  * Invariant: every exit path frees the catalog and the recordings and returns a
  * WS_EXIT_* code; bad input gets a one-line error naming the option at fault. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
@@ -178,6 +180,13 @@ int ws_cmd_viz(int argc, char **argv)
         for (const ws_device *const *d = ws_device_all(); *d; d++)
             fprintf(stderr, " %s", (*d)->key);
         fputc('\n', stderr);
+        return WS_EXIT_USAGE;
+    }
+    struct stat rsb;
+    if (ro.results_dir && (stat(ro.results_dir, &rsb) != 0 || !S_ISDIR(rsb.st_mode))) {
+        /* a mistyped folder would otherwise just hide the measured throughput */
+        fprintf(stderr, "warpscope: viz: --results %s: %s\n", ro.results_dir,
+                errno == ENOENT ? "no such folder" : "not a folder");
         return WS_EXIT_USAGE;
     }
     if (ao.headless && !ao.screenshot && !(ao.frames > 0 && ao.out_dir)) {
