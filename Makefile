@@ -123,7 +123,7 @@ deps:
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)sh scripts/demo.sh
+	$(Q)WS="$(BIN)" sh scripts/demo.sh
 
 # Each test binary runs from the repository root (it reads demos/ and tests/data/).
 test: deps
@@ -131,11 +131,11 @@ test: deps
 	$(Q)WS_BIN=$(ASAN_BIN) sh scripts/run-tests.sh $(TEST_BIN)
 
 gpu-test: all
-	$(Q)sh scripts/gpu-test.sh
+	$(Q)WS_BIN="$(BIN)" sh scripts/gpu-test.sh
 
 bench:
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_BIN)
-	$(Q)sh scripts/bench.sh
+	$(Q)BUILD="$(BUILD)" sh scripts/bench.sh
 
 # Regenerates the catalog's checked-in PTX (needs nvcc).
 ptx:

@@ -13,7 +13,7 @@
 #        SAN_LOGS=dir sh scripts/sanitizer-compare.sh   rebuilds the table from sanitizer logs
 #        recorded earlier on a GPU machine (<kernel>.<tool>.txt and machine.txt in dir).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-results}
 NVCC=${NVCC:-$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)}
 SAN=${SAN:-$(command -v compute-sanitizer 2>/dev/null || echo /usr/local/cuda/bin/compute-sanitizer)}
