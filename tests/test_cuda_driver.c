@@ -44,7 +44,7 @@ static void test_gpu_without_a_driver_library_exits_no_gpu_and_says_so(void **st
     (void)state;
     setenv("WARPSCOPE_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
     char out[4096];
-    char *argv[] = {"gpu", "copy", NULL};
+    char *argv[] = {"gpu", "copy_float", NULL};
     int rc = run_captured(ws_cmd_gpu, 2, argv, out, sizeof out);
     assert_int_equal(rc, WS_EXIT_NO_GPU);
 #ifdef WS_HAVE_CUDA
