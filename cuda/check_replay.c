@@ -101,6 +101,19 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
         return WS_EXIT_USAGE;
     }
     const char *gpu_name = str(item(root, "device"), "name");
+    for (int i = 0; i < nkernels; i++) { /* name a kernel the file lacks before printing anything */
+        bool found = false;
+        const cJSON *rr;
+        cJSON_ArrayForEach(rr, runs) {
+            const cJSON *ctr = item(rr, "counters");
+            if (!strcmp(str(rr, "kernel"), kernels[i]) && cJSON_IsArray(ctr) && cJSON_GetArraySize(ctr)) found = true;
+        }
+        if (!found) {
+            ws_error_set(err, json_path, 0, 0, "no recorded run with counters of kernel '%s'", kernels[i]);
+            cJSON_Delete(root);
+            return WS_EXIT_USAGE;
+        }
+    }
     ws_catalog *cat = NULL;
     if (ws_catalog_load(NULL, &cat, err)) {
         cJSON_Delete(root);

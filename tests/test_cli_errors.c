@@ -167,6 +167,8 @@ static const cli_case CASES[] = {
      "tests/data/nonexistent.json: error: cannot open: No such file or directory"},
     {{"check", "--replay", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: not a warpscope results file"},
     {{"check", "--replay", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: read error: Is a directory"},
+    {{"check", "--replay", "results/h200.json", "copy_32x32", "no_such_kernel"}, WS_EXIT_USAGE,
+     "results/h200.json: error: no recorded run with counters of kernel 'no_such_kernel'"},
     /* options --markdown / --replay would silently ignore */
     {{"check", "--replay", "results/h200.json", "--markdown", "results/h200.json"}, WS_EXIT_USAGE,
      "check: choose one of --markdown and --replay"},
