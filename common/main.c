@@ -35,7 +35,7 @@ static void usage(FILE *to)
     fprintf(to, "usage: warpscope <command> [options] [kernel...]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(to, "  %-6s %s\n", commands[i].name, commands[i].summary);
-    fprintf(to, "\n'warpscope <command> --help' shows each command's options.\n"
+    fprintf(to, "\n'warpscope <command> --help' (or 'warpscope help <command>') shows each command's options.\n"
                 "exit codes: 0 ok, 1 usage or input error, 2 kernel fault in simulation,\n"
                 "            3 check mismatch, 4 no GPU available, 5 internal error\n");
 }
@@ -43,6 +43,16 @@ static void usage(FILE *to)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
+        usage(stderr);
+        return WS_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "help") && argc > 2) { /* "warpscope help sim" = "warpscope sim --help" */
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (!strcmp(argv[2], commands[i].name)) {
+                char *hargv[] = {argv[2], "--help", NULL};
+                return commands[i].run(2, hargv);
+            }
+        fprintf(stderr, "warpscope: help: unknown command '%s'\n", argv[2]);
         usage(stderr);
         return WS_EXIT_USAGE;
     }

@@ -105,6 +105,7 @@ typedef struct {
 static const cli_case CASES[] = {
     {{NULL}, WS_EXIT_USAGE, "usage: warpscope <command>"},
     {{"frobnicate"}, WS_EXIT_USAGE, "unknown command 'frobnicate'"},
+    {{"help", "frobnicate"}, WS_EXIT_USAGE, "help: unknown command 'frobnicate'"},
     {{"list", "--bogus"}, WS_EXIT_USAGE, "list: unknown option '--bogus'"},
     {{"list", "no/such/file.cu"}, WS_EXIT_USAGE, "no/such/file.cu: error: cannot open"},
     {{"ptx"}, WS_EXIT_USAGE, "usage: warpscope ptx"},
