@@ -585,6 +585,22 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 
     case PTX_MAD:
         if (isf) break;
+        if (pi->flags & (PTX_F_CC | PTX_F_CARRYIN)) {
+            /* mad{c}{.cc}.lo/.hi: d = product half + c (+ CC.CF), carry out of that
+             * unsigned addition into CC.CF, like add.cc/addc */
+            bool cin = pi->flags & PTX_F_CARRYIN, cout = pi->flags & PTX_F_CC;
+            bool hi = pi->mulmode == PTX_MULMODE_HI;
+            uint32_t carry = w->carry, nc = carry;
+            SIM_LANES(m, {
+                uint64_t x = sim_zext(hi ? mulhi(a[l], b[l], bits, sgn) : a[l] * b[l], bits);
+                uint64_t y = sim_zext(cc[l], bits), ci = cin ? (carry >> l & 1) : 0;
+                uint64_t rr = x + y + ci, co = bits == 64 ? (rr < x || (ci && rr == x)) : rr >> bits & 1;
+                d[l] = sim_zext(rr, bits);
+                if (cout) nc = (nc & ~(1u << l)) | ((uint32_t)(co & 1) << l);
+            });
+            w->carry = nc;
+            return 0;
+        }
         switch (pi->mulmode) {
         case PTX_MULMODE_HI: SIM_LANES(m, d[l] = mulhi(a[l], b[l], bits, sgn) + cc[l]); return 0;
         case PTX_MULMODE_WIDE: SIM_LANES(m, d[l] = mulwide(a[l], b[l], bits, sgn) + cc[l]); return 0;

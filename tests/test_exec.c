@@ -442,6 +442,18 @@ static void test_generic_loads_and_stores_reach_shared_and_local_through_cvta(vo
           " isspacep.shared %p1, %rd9;\n @!%p1 mov.u32 %r3, 0;", r_generic);
 }
 
+static out2 r_mad_cc(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    uint64_t s = (uint64_t)a * b + b;          /* < 2^64: (2^32-1)^2 + 2^32-1 */
+    return O(s, s >> 32);
+}
+static void test_mad_lo_cc_then_madc_hi_is_the_64_bit_product_plus_addend(void **s)
+{
+    (void)s;
+    check("mad.lo.cc.u32 %r3, %r2, %r5, %r5;\n madc.hi.u32 %r4, %r2, %r5, 0;", r_mad_cc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -469,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_match_any_groups_lanes_by_value_and_redux_sums_the_warp),
         cmocka_unit_test(test_ballot_in_a_divergent_branch_sees_only_the_active_lanes),
         cmocka_unit_test(test_generic_loads_and_stores_reach_shared_and_local_through_cvta),
+        cmocka_unit_test(test_mad_lo_cc_then_madc_hi_is_the_64_bit_product_plus_addend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
