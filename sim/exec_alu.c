@@ -602,7 +602,12 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             return 0;
         }
         switch (pi->mulmode) {
-        case PTX_MULMODE_HI: SIM_LANES(m, d[l] = mulhi(a[l], b[l], bits, sgn) + cc[l]); return 0;
+        case PTX_MULMODE_HI:
+            if (pi->flags & PTX_F_SAT)              /* mad.hi.sat.s32: the only .sat form; exact in int64 */
+                SIM_LANES(m, d[l] = (uint64_t)sat_s32((int64_t)mulhi(a[l], b[l], 32, true) +
+                                                      sim_sext(cc[l], 32)));
+            else SIM_LANES(m, d[l] = mulhi(a[l], b[l], bits, sgn) + cc[l]);
+            return 0;
         case PTX_MULMODE_WIDE: SIM_LANES(m, d[l] = mulwide(a[l], b[l], bits, sgn) + cc[l]); return 0;
         default:
             if (pi->flags & PTX_F_SAT)              /* mad.lo.sat.s32: exact in int64 */

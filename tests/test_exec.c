@@ -454,6 +454,19 @@ static void test_mad_lo_cc_then_madc_hi_is_the_64_bit_product_plus_addend(void *
     check("mad.lo.cc.u32 %r3, %r2, %r5, %r5;\n madc.hi.u32 %r4, %r2, %r5, 0;", r_mad_cc);
 }
 
+static out2 r_mad_hi_sat(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    int64_t hi = ((int64_t)(int32_t)a * (int32_t)b) >> 32;   /* in [-2^30, 2^30] */
+    int64_t s = hi + (int32_t)b;
+    return O(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s, 0);
+}
+static void test_mad_hi_sat_s32_clamps_the_sum_to_the_s32_range(void **s)
+{
+    (void)s;
+    check("mad.hi.sat.s32 %r3, %r2, %r5, %r5;", r_mad_hi_sat);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_ballot_in_a_divergent_branch_sees_only_the_active_lanes),
         cmocka_unit_test(test_generic_loads_and_stores_reach_shared_and_local_through_cvta),
         cmocka_unit_test(test_mad_lo_cc_then_madc_hi_is_the_64_bit_product_plus_addend),
+        cmocka_unit_test(test_mad_hi_sat_s32_clamps_the_sum_to_the_s32_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
