@@ -167,6 +167,13 @@ static uint64_t atom_apply(ptx_atomop op, ptx_type t, uint64_t old, uint64_t b, 
         if (t == PTX_T_F32) return sim_f32b(sim_f32(old) + sim_f32(b));
         if (t == PTX_T_F64) return sim_f64b(sim_f64(old) + sim_f64(b));
         if (t == PTX_T_F16) return sim_f2h((double)sim_h2f((uint16_t)old) + sim_h2f((uint16_t)b), PTX_RND_RN);
+        if (t == PTX_T_BF16) return sim_f2bf((double)sim_bf2f((uint16_t)old) + sim_bf2f((uint16_t)b), PTX_RND_RN);
+        if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) {   /* two independent half adds */
+            ptx_type h = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+            uint64_t lo = atom_apply(op, h, old & 0xffff, b & 0xffff, 0);
+            uint64_t hi = atom_apply(op, h, (old >> 16) & 0xffff, (b >> 16) & 0xffff, 0);
+            return (lo & 0xffff) | (hi & 0xffff) << 16;
+        }
         return old + b;
     case PTX_ATOM_MIN: case PTX_ATOM_MAX: {
         bool mx = op == PTX_ATOM_MAX;

@@ -467,6 +467,24 @@ static void test_mad_hi_sat_s32_clamps_the_sum_to_the_s32_range(void **s)
     check("mad.hi.sat.s32 %r3, %r2, %r5, %r5;", r_mad_hi_sat);
 }
 
+static out2 r_atom_half(uint32_t a, uint32_t b, int t)
+{
+    (void)a; (void)b; (void)t;
+    /* 32 lanes each add f16 1.0 to {0.0, 0.5}: {32.0, 32.5}; bf16 counter: 32 x 0.5 = 16.0 */
+    return O(0x50105000u, 0x4180u);
+}
+static void test_atom_add_on_f16x2_and_bf16_adds_as_floats(void **s)
+{
+    (void)s;
+    check(".shared .align 4 .b32 cnt[16];\n"
+          " shr.u32 %r6, %r1, 5;\n shl.b32 %r6, %r6, 3;\n cvt.u64.u32 %rd8, %r6;\n mov.u64 %rd9, cnt;\n"
+          " add.s64 %rd9, %rd9, %rd8;\n"
+          " st.shared.u32 [%rd9], 939524096;\n st.shared.u32 [%rd9+4], 0;\n bar.sync 0;\n"
+          " atom.shared.add.noftz.f16x2 %r7, [%rd9], 1006648320;\n"
+          " mov.b16 %h1, 0x3f00;\n atom.shared.add.noftz.bf16 %h2, [%rd9+4], %h1;\n bar.sync 0;\n"
+          " ld.shared.u32 %r3, [%rd9];\n ld.shared.u32 %r4, [%rd9+4];", r_atom_half);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_generic_loads_and_stores_reach_shared_and_local_through_cvta),
         cmocka_unit_test(test_mad_lo_cc_then_madc_hi_is_the_64_bit_product_plus_addend),
         cmocka_unit_test(test_mad_hi_sat_s32_clamps_the_sum_to_the_s32_range),
+        cmocka_unit_test(test_atom_add_on_f16x2_and_bf16_adds_as_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
