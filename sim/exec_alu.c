@@ -789,10 +789,17 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             return 0;
         }
         if (has_q) {
-            /* q = !(a cmp b) boolop c: recompute the negated compare */
+            /* q = !(a cmp b) boolop c: recompute the negated compare; for f16x2 and
+             * bf16x2, q = (a.hi cmp b.hi) boolop c (p took the low halves) */
             uint64_t *q = F + in->src[1];
-            compare(pi->cmp, t, pi->flags, x, y, q, m);
-            SIM_LANES(m, q[l] ^= 1);
+            if (is_x2(t)) {
+                uint64_t xh[32], yh[32];
+                SIM_LANES(m, { xh[l] = x[l] >> 16; yh[l] = y[l] >> 16; });
+                compare(pi->cmp, t, pi->flags, xh, yh, q, m);
+            } else {
+                compare(pi->cmp, t, pi->flags, x, y, q, m);
+                SIM_LANES(m, q[l] ^= 1);
+            }
             if (pi->boolop != PTX_BOOL_NONE) {
                 const uint64_t *p = F + in->src[ia + 2];
                 uint64_t pn = pi->opnd[ia + 2].neg;

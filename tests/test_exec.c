@@ -485,6 +485,25 @@ static void test_atom_add_on_f16x2_and_bf16_adds_as_floats(void **s)
           " ld.shared.u32 %r3, [%rd9];\n ld.shared.u32 %r4, [%rd9+4];", r_atom_half);
 }
 
+/* IEEE binary16 to float, from the format: 1 sign, 5 exponent (bias 15), 10 fraction bits. */
+static float half_value(uint32_t h)
+{
+    uint32_t e = (h >> 10) & 31, f = h & 1023;
+    float v = e == 0 ? ldexpf((float)f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexpf((float)(f | 1024), (int)e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+static out2 r_setp_f16x2(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    /* p compares the low halves, q the high halves (not the negation of p) */
+    return O(half_value(a & 0xffff) < half_value(b & 0xffff), half_value(a >> 16) < half_value(b >> 16));
+}
+static void test_setp_f16x2_compares_low_halves_into_p_and_high_halves_into_q(void **s)
+{
+    (void)s;
+    check("setp.lt.f16x2 %p1|%p2, %r2, %r5;\n selp.u32 %r3, 1, 0, %p1;\n selp.u32 %r4, 1, 0, %p2;", r_setp_f16x2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_mad_lo_cc_then_madc_hi_is_the_64_bit_product_plus_addend),
         cmocka_unit_test(test_mad_hi_sat_s32_clamps_the_sum_to_the_s32_range),
         cmocka_unit_test(test_atom_add_on_f16x2_and_bf16_adds_as_floats),
+        cmocka_unit_test(test_setp_f16x2_compares_low_halves_into_p_and_high_halves_into_q),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
