@@ -782,9 +782,29 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             default: SIM_LANES(m, tmp[l] ^= (p[l] & 1) ^ pn); break;
             }
         }
+        if (pi->op == PTX_SET && is_x2(t)) {
+            /* set.cmp.dtype.f16x2: each half compared on its own, boolop'd with c,
+             * and written as 1.0 in a half-float destination, else 0xffff */
+            uint64_t xh[32], yh[32], hi[32];
+            SIM_LANES(m, { xh[l] = x[l] >> 16; yh[l] = y[l] >> 16; });
+            compare(pi->cmp, t, pi->flags, xh, yh, hi, m);
+            if (pi->boolop != PTX_BOOL_NONE) {
+                const uint64_t *p = F + in->src[ia + 2];
+                uint64_t pn = pi->opnd[ia + 2].neg;
+                switch (pi->boolop) {
+                case PTX_BOOL_AND: SIM_LANES(m, hi[l] &= (p[l] & 1) ^ pn); break;
+                case PTX_BOOL_OR: SIM_LANES(m, hi[l] |= (p[l] & 1) ^ pn); break;
+                default: SIM_LANES(m, hi[l] ^= (p[l] & 1) ^ pn); break;
+                }
+            }
+            uint64_t one = pi->type == PTX_T_F16X2 ? 0x3c00 : pi->type == PTX_T_BF16X2 ? 0x3f80 : 0xffff;
+            SIM_LANES(m, d[l] = (tmp[l] ? one : 0) | (hi[l] ? one << 16 : 0));
+            return 0;
+        }
         if (pi->op == PTX_SET) {
             /* the destination type, when a float, gives 1.0f instead of all ones */
-            uint64_t one = pi->type == PTX_T_F32 ? sim_f32b(1.0f) : ~0ull;
+            uint64_t one = pi->type == PTX_T_F32 ? sim_f32b(1.0f) : pi->type == PTX_T_F16 ? 0x3c00 :
+                           pi->type == PTX_T_BF16 ? 0x3f80 : ~0ull;
             SIM_LANES(m, d[l] = tmp[l] ? one : 0);
             return 0;
         }

@@ -504,6 +504,23 @@ static void test_setp_f16x2_compares_low_halves_into_p_and_high_halves_into_q(vo
     check("setp.lt.f16x2 %p1|%p2, %r2, %r5;\n selp.u32 %r3, 1, 0, %p1;\n selp.u32 %r4, 1, 0, %p2;", r_setp_f16x2);
 }
 
+static out2 r_set_f16x2(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    bool lo = half_value(a & 0xffff) < half_value(b & 0xffff), hi = half_value(a >> 16) < half_value(b >> 16);
+    /* per half: 1.0 (f16 0x3c00) for a float destination, all ones for an integer one */
+    return O((lo ? 0x3c00u : 0) | (hi ? 0x3c00u << 16 : 0), (lo ? 0xffffu : 0) | (hi ? 0xffff0000u : 0));
+}
+static void test_set_f16x2_sets_each_half_from_its_own_compare(void **s)
+{
+    (void)s;
+    check("set.lt.f16x2.f16x2 %r3, %r2, %r5;\n set.lt.u32.f16x2 %r4, %r2, %r5;", r_set_f16x2);
+    check("mov.b32 {%h1, %h2}, %r2;\n mov.b32 {%h3, %h4}, %r5;\n"
+          " set.lt.f16.f16 %h5, %h1, %h3;\n set.lt.f16.f16 %h6, %h2, %h4;\n mov.b32 %r3, {%h5, %h6};\n"
+          " set.lt.u32.f16 %r6, %h1, %h3;\n set.lt.u32.f16 %r7, %h2, %h4;\n"
+          " and.b32 %r6, %r6, 65535;\n and.b32 %r7, %r7, -65536;\n or.b32 %r4, %r6, %r7;", r_set_f16x2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -535,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_mad_hi_sat_s32_clamps_the_sum_to_the_s32_range),
         cmocka_unit_test(test_atom_add_on_f16x2_and_bf16_adds_as_floats),
         cmocka_unit_test(test_setp_f16x2_compares_low_halves_into_p_and_high_halves_into_q),
+        cmocka_unit_test(test_set_f16x2_sets_each_half_from_its_own_compare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
