@@ -466,7 +466,15 @@ static uint64_t cvt1(const ptx_insn *pi, uint64_t a)
         uint64_t out;
         if (dt == PTX_T_F32) { float f = to_f32(x, r); if (sat) f = (float)sat01(f); out = sim_f32b(f); }
         else if (dt == PTX_T_F64) { v = to_f64(x, r); if (sat) v = sat01(v); out = sim_f64b(v); }
-        else { v = (double)x; if (sat) v = sat01(v); out = half_put(dt, v, r); }
+        else {
+            /* a 64-bit integer may not fit a double: round it to odd (truncate, then
+             * set the last bit if inexact), which the narrower rounding cannot misread
+             * as a tie, so the half/bf16 result is rounded once, as PTX says */
+            v = to_f64(x, PTX_RND_RZ);
+            if ((long double)v != x) { uint64_t u = sim_f64b(v) | 1; v = sim_f64(u); }
+            if (sat) v = sat01(v);
+            out = half_put(dt, v, r);
+        }
         return out;
     }
     /* float -> float */

@@ -521,6 +521,22 @@ static void test_set_f16x2_sets_each_half_from_its_own_compare(void **s)
           " and.b32 %r6, %r6, 65535;\n and.b32 %r7, %r7, -65536;\n or.b32 %r4, %r6, %r7;", r_set_f16x2);
 }
 
+static out2 r_cvt_bf16_u64(uint32_t a, uint32_t b, int t)
+{
+    (void)a; (void)b; (void)t;
+    /* 2^62 + 2^54 + 1 is just above the midpoint between bf16 neighbours 2^62 and
+     * 2^62 + 2^55: round to nearest gives 2^62 (1 + 2^-7) = 0x5e81; rounding to
+     * double first (dropping the +1) would tie and round to even, 0x5e80. */
+    return O(0x5e81u, 0x5e80u);
+}
+static void test_cvt_rn_bf16_u64_rounds_once_not_through_double(void **s)
+{
+    (void)s;
+    check("mov.u64 %rd8, 4629700416936869889;\n cvt.rn.bf16.u64 %h1, %rd8;\n mov.b16 %h2, 0;\n"
+          " mov.b32 %r3, {%h1, %h2};\n"
+          " mov.u64 %rd9, 4629700416936869888;\n cvt.rn.bf16.u64 %h3, %rd9;\n mov.b32 %r4, {%h3, %h2};", r_cvt_bf16_u64);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -553,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_atom_add_on_f16x2_and_bf16_adds_as_floats),
         cmocka_unit_test(test_setp_f16x2_compares_low_halves_into_p_and_high_halves_into_q),
         cmocka_unit_test(test_set_f16x2_sets_each_half_from_its_own_compare),
+        cmocka_unit_test(test_cvt_rn_bf16_u64_rounds_once_not_through_double),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
