@@ -176,6 +176,21 @@ static double op64(ptx_opcode op, double x, double y, double z)
 
 static bool op_is_float_bitwise(ptx_opcode op) { return op == PTX_ABS || op == PTX_NEG; }
 
+/* x*y + z for half-precision inputs, rounded to odd in double: x*y is exact (two
+ * 11-bit significands), the sum's rounding error is recovered exactly (TwoSum), and
+ * an inexact sum keeps a sticky last bit, so the later rounding to f16/bf16 cannot
+ * mistake a value just off a tie for the tie (bf16 exponents span far more than
+ * double's 53 bits). */
+static double fma_to_odd(double x, double y, double z)
+{
+    double p = x * y, s = p + z;
+    if (!isfinite(s)) return s;
+    double bb = s - p, err = (p - (s - bb)) + (z - bb);
+    if (err == 0) return s;
+    if ((err > 0) != (s > 0)) s = nextafter(s, 0.0);   /* truncate toward zero */
+    return sim_f64(sim_f64b(s) | 1);
+}
+
 /* Float operation on one lane of any float type. */
 static uint64_t fop(ptx_opcode op, ptx_type t, uint32_t fl, ptx_round rnd, uint64_t a, uint64_t b, uint64_t c)
 {
@@ -200,7 +215,7 @@ static uint64_t fop(ptx_opcode op, ptx_type t, uint32_t fl, ptx_round rnd, uint6
         if (op == PTX_NEG) return (a ^ 0x8000u) & 0xffffu;
         if (op == PTX_ABS) return a & 0x7fffu;
         double x = half_get(t, a), y = half_get(t, b), z = half_get(t, c);
-        double r = (op == PTX_FMA || op == PTX_MAD) ? fma(x, y, z) : op64(op, x, y, z);
+        double r = (op == PTX_FMA || op == PTX_MAD) ? fma_to_odd(x, y, z) : op64(op, x, y, z);
         if (sat) r = sat01(r);
         return half_put(t, r, rnd);
     }

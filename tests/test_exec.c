@@ -537,6 +537,21 @@ static void test_cvt_rn_bf16_u64_rounds_once_not_through_double(void **s)
           " mov.u64 %rd9, 4629700416936869888;\n cvt.rn.bf16.u64 %h3, %rd9;\n mov.b32 %r4, {%h3, %h2};", r_cvt_bf16_u64);
 }
 
+static out2 r_fma_bf16(uint32_t a, uint32_t b, int t)
+{
+    (void)a; (void)b; (void)t;
+    /* (1 + 2^-4)^2 = 1 + 2^-3 + 2^-8 is a bf16 tie; + 2^-100 puts it above: 1 + 2^-3 + 2^-7 (0x3f91).
+     * Without the addend the tie goes to even, 0x3f90. */
+    return O(0x3f91u, 0x3f90u);
+}
+static void test_fma_rn_bf16_rounds_the_exact_sum_once(void **s)
+{
+    (void)s;
+    check("mov.b16 %h1, 0x3f88;\n mov.b16 %h2, 0x0d80;\n mov.b16 %h3, 0;\n mov.b16 %h5, 0;\n"
+          " fma.rn.bf16 %h4, %h1, %h1, %h2;\n mov.b32 %r3, {%h4, %h5};\n"
+          " fma.rn.bf16 %h6, %h1, %h1, %h3;\n mov.b32 %r4, {%h6, %h5};", r_fma_bf16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -570,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_setp_f16x2_compares_low_halves_into_p_and_high_halves_into_q),
         cmocka_unit_test(test_set_f16x2_sets_each_half_from_its_own_compare),
         cmocka_unit_test(test_cvt_rn_bf16_u64_rounds_once_not_through_double),
+        cmocka_unit_test(test_fma_rn_bf16_rounds_the_exact_sum_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
