@@ -214,6 +214,12 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         ptx_format_insn(c->fn, pi, txt, sizeof txt);
         return sim_fault(c, w, in, -1, "unsupported instruction '%s' (%u-byte elements)", txt, elem);
     }
+    if ((pi->op == PTX_ATOM || pi->op == PTX_RED) && vec > 1) {
+        /* atom.v2/.v4 (sm_90) has two vector operands; the decoder keeps one */
+        char txt[160];
+        ptx_format_insn(c->fn, pi, txt, sizeof txt);
+        return sim_fault(c, w, in, -1, "unsupported instruction '%s' (vector atomics)", txt);
+    }
     if (translate(c, w, in, sp, addr, &m, n, ptr)) return -1;
     if (!m) return 0;
     if (sp <= WS_SPACE_LOCAL) {                  /* global, shared, local: one event each */

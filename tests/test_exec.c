@@ -552,6 +552,44 @@ static void test_fma_rn_bf16_rounds_the_exact_sum_once(void **s)
           " fma.rn.bf16 %h6, %h1, %h1, %h3;\n mov.b32 %r4, {%h6, %h5};", r_fma_bf16);
 }
 
+static void test_vector_atomics_are_refused_not_run_as_one_scalar_atomic(void **s)
+{
+    (void)s;
+    /* atom.v2.f32.add adds two floats per lane; running it as one scalar add would
+     * silently leave the second element alone, so the simulator must refuse it */
+    const char *text =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 pin)\n{\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [pin];\n  mov.f32 %f1, 0f3F800000;\n  mov.f32 %f2, 0f40000000;\n"
+        "  atom.global.v2.f32.add {%f3, %f4}, [%rd1], {%f1, %f2};\n  ret;\n}\n";
+    ws_error err;
+    ptx_module *m = ptx_parse("va.ptx", text, &err);
+    if (!m) {                                    /* refusing it at parse time is as good */
+        assert_non_null(strstr(err.msg, "atom"));
+        return;
+    }
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = L.grid[1] = L.grid[2] = 1;
+    L.block[0] = 32; L.block[1] = L.block[2] = 1;
+    L.nbuffers = 1;
+    snprintf(L.buffers[0].name, WS_NAME_MAX, "in");
+    L.buffers[0].type = WS_TYPE_FLOAT; L.buffers[0].count = 2; L.buffers[0].bytes = 8;
+    L.nargs = 1;
+    L.args[0].kind = WS_ARG_BUFFER; L.args[0].buffer = 0;
+    ws_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.module = m;
+    cfg.fn = &m->funcs[0];
+    cfg.launch = &L;
+    ws_sim_result res;
+    int rc = ws_sim_run(&cfg, &res, &err);
+    if (rc == 0) ws_sim_result_free(&res);
+    ptx_free(m);
+    assert_int_not_equal(rc, 0);
+    assert_non_null(strstr(err.msg, "vector atomic"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -586,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_set_f16x2_sets_each_half_from_its_own_compare),
         cmocka_unit_test(test_cvt_rn_bf16_u64_rounds_once_not_through_double),
         cmocka_unit_test(test_fma_rn_bf16_rounds_the_exact_sum_once),
+        cmocka_unit_test(test_vector_atomics_are_refused_not_run_as_one_scalar_atomic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
