@@ -834,7 +834,7 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         if (has_q) {
             /* q = !(a cmp b) boolop c: recompute the negated compare; for f16x2 and
              * bf16x2, q = (a.hi cmp b.hi) boolop c (p took the low halves) */
-            uint64_t *q = F + in->src[1];
+            uint64_t q[32];                      /* written last: q may also be c */
             if (is_x2(t)) {
                 uint64_t xh[32], yh[32];
                 SIM_LANES(m, { xh[l] = x[l] >> 16; yh[l] = y[l] >> 16; });
@@ -852,6 +852,8 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
                 default: SIM_LANES(m, q[l] ^= (p[l] & 1) ^ pn); break;
                 }
             }
+            uint64_t *qd = F + in->src[1];
+            SIM_LANES(m, qd[l] = q[l]);
         }
         SIM_LANES(m, d[l] = tmp[l]);
         return 0;

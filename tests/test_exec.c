@@ -590,6 +590,21 @@ static void test_vector_atomics_are_refused_not_run_as_one_scalar_atomic(void **
     assert_non_null(strstr(err.msg, "vector atomic"));
 }
 
+static out2 r_setp_pq_c(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    bool lt = (int32_t)a < (int32_t)b, c = (a & 1) != 0;
+    /* p = (a < b) and c, q = !(a < b) and c, both with c's value before the setp */
+    return O(lt && c, !lt && c);
+}
+static void test_setp_p_q_with_q_also_the_boolop_source_uses_its_old_value(void **s)
+{
+    (void)s;
+    check("and.b32 %r6, %r2, 1;\n setp.ne.u32 %p2, %r6, 0;\n"
+          " setp.lt.and.s32 %p1|%p2, %r2, %r5, %p2;\n selp.u32 %r3, 1, 0, %p1;\n selp.u32 %r4, 1, 0, %p2;",
+          r_setp_pq_c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_cvt_rn_bf16_u64_rounds_once_not_through_double),
         cmocka_unit_test(test_fma_rn_bf16_rounds_the_exact_sum_once),
         cmocka_unit_test(test_vector_atomics_are_refused_not_run_as_one_scalar_atomic),
+        cmocka_unit_test(test_setp_p_q_with_q_also_the_boolop_source_uses_its_old_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
