@@ -176,6 +176,21 @@ static double op64(ptx_opcode op, double x, double y, double z)
 
 static bool op_is_float_bitwise(ptx_opcode op) { return op == PTX_ABS || op == PTX_NEG; }
 
+/* x*y + z for half-precision inputs, rounded to odd in double: x*y is exact (two
+ * 11-bit significands), the sum's rounding error is recovered exactly (TwoSum), and
+ * an inexact sum keeps a sticky last bit, so the later rounding to f16/bf16 cannot
+ * mistake a value just off a tie for the tie (bf16 exponents span far more than
+ * double's 53 bits). */
+static double fma_to_odd(double x, double y, double z)
+{
+    double p = x * y, s = p + z;
+    if (!isfinite(s)) return s;
+    double bb = s - p, err = (p - (s - bb)) + (z - bb);
+    if (err == 0) return s;
+    if ((err > 0) != (s > 0)) s = nextafter(s, 0.0);   /* truncate toward zero */
+    return sim_f64(sim_f64b(s) | 1);
+}
+
 /* Float operation on one lane of any float type. */
 static uint64_t fop(ptx_opcode op, ptx_type t, uint32_t fl, ptx_round rnd, uint64_t a, uint64_t b, uint64_t c)
 {
@@ -200,7 +215,7 @@ static uint64_t fop(ptx_opcode op, ptx_type t, uint32_t fl, ptx_round rnd, uint6
         if (op == PTX_NEG) return (a ^ 0x8000u) & 0xffffu;
         if (op == PTX_ABS) return a & 0x7fffu;
         double x = half_get(t, a), y = half_get(t, b), z = half_get(t, c);
-        double r = (op == PTX_FMA || op == PTX_MAD) ? fma(x, y, z) : op64(op, x, y, z);
+        double r = (op == PTX_FMA || op == PTX_MAD) ? fma_to_odd(x, y, z) : op64(op, x, y, z);
         if (sat) r = sat01(r);
         return half_put(t, r, rnd);
     }
@@ -466,7 +481,15 @@ static uint64_t cvt1(const ptx_insn *pi, uint64_t a)
         uint64_t out;
         if (dt == PTX_T_F32) { float f = to_f32(x, r); if (sat) f = (float)sat01(f); out = sim_f32b(f); }
         else if (dt == PTX_T_F64) { v = to_f64(x, r); if (sat) v = sat01(v); out = sim_f64b(v); }
-        else { v = (double)x; if (sat) v = sat01(v); out = half_put(dt, v, r); }
+        else {
+            /* a 64-bit integer may not fit a double: round it to odd (truncate, then
+             * set the last bit if inexact), which the narrower rounding cannot misread
+             * as a tie, so the half/bf16 result is rounded once, as PTX says */
+            v = to_f64(x, PTX_RND_RZ);
+            if ((long double)v != x) { uint64_t u = sim_f64b(v) | 1; v = sim_f64(u); }
+            if (sat) v = sat01(v);
+            out = half_put(dt, v, r);
+        }
         return out;
     }
     /* float -> float */
@@ -585,8 +608,29 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 
     case PTX_MAD:
         if (isf) break;
+        if (pi->flags & (PTX_F_CC | PTX_F_CARRYIN)) {
+            /* mad{c}{.cc}.lo/.hi: d = product half + c (+ CC.CF), carry out of that
+             * unsigned addition into CC.CF, like add.cc/addc */
+            bool cin = pi->flags & PTX_F_CARRYIN, cout = pi->flags & PTX_F_CC;
+            bool hi = pi->mulmode == PTX_MULMODE_HI;
+            uint32_t carry = w->carry, nc = carry;
+            SIM_LANES(m, {
+                uint64_t x = sim_zext(hi ? mulhi(a[l], b[l], bits, sgn) : a[l] * b[l], bits);
+                uint64_t y = sim_zext(cc[l], bits), ci = cin ? (carry >> l & 1) : 0;
+                uint64_t rr = x + y + ci, co = bits == 64 ? (rr < x || (ci && rr == x)) : rr >> bits & 1;
+                d[l] = sim_zext(rr, bits);
+                if (cout) nc = (nc & ~(1u << l)) | ((uint32_t)(co & 1) << l);
+            });
+            w->carry = nc;
+            return 0;
+        }
         switch (pi->mulmode) {
-        case PTX_MULMODE_HI: SIM_LANES(m, d[l] = mulhi(a[l], b[l], bits, sgn) + cc[l]); return 0;
+        case PTX_MULMODE_HI:
+            if (pi->flags & PTX_F_SAT)              /* mad.hi.sat.s32: the only .sat form; exact in int64 */
+                SIM_LANES(m, d[l] = (uint64_t)sat_s32((int64_t)mulhi(a[l], b[l], 32, true) +
+                                                      sim_sext(cc[l], 32)));
+            else SIM_LANES(m, d[l] = mulhi(a[l], b[l], bits, sgn) + cc[l]);
+            return 0;
         case PTX_MULMODE_WIDE: SIM_LANES(m, d[l] = mulwide(a[l], b[l], bits, sgn) + cc[l]); return 0;
         default:
             if (pi->flags & PTX_F_SAT)              /* mad.lo.sat.s32: exact in int64 */
@@ -761,17 +805,44 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             default: SIM_LANES(m, tmp[l] ^= (p[l] & 1) ^ pn); break;
             }
         }
+        if (pi->op == PTX_SET && is_x2(t)) {
+            /* set.cmp.dtype.f16x2: each half compared on its own, boolop'd with c,
+             * and written as 1.0 in a half-float destination, else 0xffff */
+            uint64_t xh[32], yh[32], hi[32];
+            SIM_LANES(m, { xh[l] = x[l] >> 16; yh[l] = y[l] >> 16; });
+            compare(pi->cmp, t, pi->flags, xh, yh, hi, m);
+            if (pi->boolop != PTX_BOOL_NONE) {
+                const uint64_t *p = F + in->src[ia + 2];
+                uint64_t pn = pi->opnd[ia + 2].neg;
+                switch (pi->boolop) {
+                case PTX_BOOL_AND: SIM_LANES(m, hi[l] &= (p[l] & 1) ^ pn); break;
+                case PTX_BOOL_OR: SIM_LANES(m, hi[l] |= (p[l] & 1) ^ pn); break;
+                default: SIM_LANES(m, hi[l] ^= (p[l] & 1) ^ pn); break;
+                }
+            }
+            uint64_t one = pi->type == PTX_T_F16X2 ? 0x3c00 : pi->type == PTX_T_BF16X2 ? 0x3f80 : 0xffff;
+            SIM_LANES(m, d[l] = (tmp[l] ? one : 0) | (hi[l] ? one << 16 : 0));
+            return 0;
+        }
         if (pi->op == PTX_SET) {
             /* the destination type, when a float, gives 1.0f instead of all ones */
-            uint64_t one = pi->type == PTX_T_F32 ? sim_f32b(1.0f) : ~0ull;
+            uint64_t one = pi->type == PTX_T_F32 ? sim_f32b(1.0f) : pi->type == PTX_T_F16 ? 0x3c00 :
+                           pi->type == PTX_T_BF16 ? 0x3f80 : ~0ull;
             SIM_LANES(m, d[l] = tmp[l] ? one : 0);
             return 0;
         }
         if (has_q) {
-            /* q = !(a cmp b) boolop c: recompute the negated compare */
-            uint64_t *q = F + in->src[1];
-            compare(pi->cmp, t, pi->flags, x, y, q, m);
-            SIM_LANES(m, q[l] ^= 1);
+            /* q = !(a cmp b) boolop c: recompute the negated compare; for f16x2 and
+             * bf16x2, q = (a.hi cmp b.hi) boolop c (p took the low halves) */
+            uint64_t q[32];                      /* written last: q may also be c */
+            if (is_x2(t)) {
+                uint64_t xh[32], yh[32];
+                SIM_LANES(m, { xh[l] = x[l] >> 16; yh[l] = y[l] >> 16; });
+                compare(pi->cmp, t, pi->flags, xh, yh, q, m);
+            } else {
+                compare(pi->cmp, t, pi->flags, x, y, q, m);
+                SIM_LANES(m, q[l] ^= 1);
+            }
             if (pi->boolop != PTX_BOOL_NONE) {
                 const uint64_t *p = F + in->src[ia + 2];
                 uint64_t pn = pi->opnd[ia + 2].neg;
@@ -781,6 +852,8 @@ int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
                 default: SIM_LANES(m, q[l] ^= (p[l] & 1) ^ pn); break;
                 }
             }
+            uint64_t *qd = F + in->src[1];
+            SIM_LANES(m, qd[l] = q[l]);
         }
         SIM_LANES(m, d[l] = tmp[l]);
         return 0;

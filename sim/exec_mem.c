@@ -167,6 +167,13 @@ static uint64_t atom_apply(ptx_atomop op, ptx_type t, uint64_t old, uint64_t b, 
         if (t == PTX_T_F32) return sim_f32b(sim_f32(old) + sim_f32(b));
         if (t == PTX_T_F64) return sim_f64b(sim_f64(old) + sim_f64(b));
         if (t == PTX_T_F16) return sim_f2h((double)sim_h2f((uint16_t)old) + sim_h2f((uint16_t)b), PTX_RND_RN);
+        if (t == PTX_T_BF16) return sim_f2bf((double)sim_bf2f((uint16_t)old) + sim_bf2f((uint16_t)b), PTX_RND_RN);
+        if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) {   /* two independent half adds */
+            ptx_type h = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+            uint64_t lo = atom_apply(op, h, old & 0xffff, b & 0xffff, 0);
+            uint64_t hi = atom_apply(op, h, (old >> 16) & 0xffff, (b >> 16) & 0xffff, 0);
+            return (lo & 0xffff) | (hi & 0xffff) << 16;
+        }
         return old + b;
     case PTX_ATOM_MIN: case PTX_ATOM_MAX: {
         bool mx = op == PTX_ATOM_MAX;
@@ -206,6 +213,12 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         char txt[160];
         ptx_format_insn(c->fn, pi, txt, sizeof txt);
         return sim_fault(c, w, in, -1, "unsupported instruction '%s' (%u-byte elements)", txt, elem);
+    }
+    if ((pi->op == PTX_ATOM || pi->op == PTX_RED) && vec > 1) {
+        /* atom.v2/.v4 (sm_90) has two vector operands; the decoder keeps one */
+        char txt[160];
+        ptx_format_insn(c->fn, pi, txt, sizeof txt);
+        return sim_fault(c, w, in, -1, "unsupported instruction '%s' (vector atomics)", txt);
     }
     if (translate(c, w, in, sp, addr, &m, n, ptr)) return -1;
     if (!m) return 0;

@@ -287,33 +287,28 @@ static bool uses_clock(const sim_program *p)
     return false;
 }
 
-/* Every live warp waits at a barrier: release them, or report misuse. */
+/* Every live warp waits at a barrier: release them, or report misuse. Warps that
+ * have exited do not hold a barrier up: bar.sync waits only for the non-exited
+ * threads of the block (PTX ISA, barrier), so `if (t >= n) return;` before
+ * __syncthreads() is legal even when it empties whole warps. */
 static int release_barrier(sim_ctx *c)
 {
-    sim_warp *first = NULL, *exited = NULL;
+    sim_warp *first = NULL;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];
-        if (w->state == SIM_W_BAR) {
-            if (!first) first = w;
-            else if (w->bar_pc != first->bar_pc) {
-                const ptx_insn *a = c->prog.insns[first->bar_pc].pi;
-                const ptx_insn *b = c->prog.insns[w->bar_pc].pi;
-                return sim_fault(c, first, &c->prog.insns[first->bar_pc], -1,
-                                 "warps wait at different barriers: warp %u at line %d (PTX line %d), "
-                                 "warp %u at line %d (PTX line %d)",
-                                 first->index, a->src_line, a->ptx_line, w->index, b->src_line, b->ptx_line);
-            }
-        } else if (w->state == SIM_W_DONE && !exited) {
-            exited = w;
+        if (w->state != SIM_W_BAR) continue;
+        if (!first) first = w;
+        else if (w->bar_pc != first->bar_pc) {
+            const ptx_insn *a = c->prog.insns[first->bar_pc].pi;
+            const ptx_insn *b = c->prog.insns[w->bar_pc].pi;
+            return sim_fault(c, first, &c->prog.insns[first->bar_pc], -1,
+                             "warps wait at different barriers: warp %u at line %d (PTX line %d), "
+                             "warp %u at line %d (PTX line %d)",
+                             first->index, a->src_line, a->ptx_line, w->index, b->src_line, b->ptx_line);
         }
     }
-    if (exited) {
-        int line = exited->exit_pc >= 0 ? c->prog.insns[exited->exit_pc].pi->src_line : 0;
-        return sim_fault(c, first, &c->prog.insns[first->bar_pc], -1,
-                         "barrier waits for warp %u, which exited at line %d without reaching it "
-                         "(a return before __syncthreads()?)", exited->index, line);
-    }
-    for (uint32_t i = 0; i < c->nwarps; i++) c->warps[i].state = SIM_W_RUN;
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        if (c->warps[i].state == SIM_W_BAR) c->warps[i].state = SIM_W_RUN;
     if (c->cfg->on_sync)                         /* racecheck: a new barrier interval */
         c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BARRIER, c->prog.insns[first->bar_pc].pi->src_line);
     return 0;

@@ -442,6 +442,169 @@ static void test_generic_loads_and_stores_reach_shared_and_local_through_cvta(vo
           " isspacep.shared %p1, %rd9;\n @!%p1 mov.u32 %r3, 0;", r_generic);
 }
 
+static out2 r_mad_cc(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    uint64_t s = (uint64_t)a * b + b;          /* < 2^64: (2^32-1)^2 + 2^32-1 */
+    return O(s, s >> 32);
+}
+static void test_mad_lo_cc_then_madc_hi_is_the_64_bit_product_plus_addend(void **s)
+{
+    (void)s;
+    check("mad.lo.cc.u32 %r3, %r2, %r5, %r5;\n madc.hi.u32 %r4, %r2, %r5, 0;", r_mad_cc);
+}
+
+static out2 r_mad_hi_sat(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    int64_t hi = ((int64_t)(int32_t)a * (int32_t)b) >> 32;   /* in [-2^30, 2^30] */
+    int64_t s = hi + (int32_t)b;
+    return O(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s, 0);
+}
+static void test_mad_hi_sat_s32_clamps_the_sum_to_the_s32_range(void **s)
+{
+    (void)s;
+    check("mad.hi.sat.s32 %r3, %r2, %r5, %r5;", r_mad_hi_sat);
+}
+
+static out2 r_atom_half(uint32_t a, uint32_t b, int t)
+{
+    (void)a; (void)b; (void)t;
+    /* 32 lanes each add f16 1.0 to {0.0, 0.5}: {32.0, 32.5}; bf16 counter: 32 x 0.5 = 16.0 */
+    return O(0x50105000u, 0x4180u);
+}
+static void test_atom_add_on_f16x2_and_bf16_adds_as_floats(void **s)
+{
+    (void)s;
+    check(".shared .align 4 .b32 cnt[16];\n"
+          " shr.u32 %r6, %r1, 5;\n shl.b32 %r6, %r6, 3;\n cvt.u64.u32 %rd8, %r6;\n mov.u64 %rd9, cnt;\n"
+          " add.s64 %rd9, %rd9, %rd8;\n"
+          " st.shared.u32 [%rd9], 939524096;\n st.shared.u32 [%rd9+4], 0;\n bar.sync 0;\n"
+          " atom.shared.add.noftz.f16x2 %r7, [%rd9], 1006648320;\n"
+          " mov.b16 %h1, 0x3f00;\n atom.shared.add.noftz.bf16 %h2, [%rd9+4], %h1;\n bar.sync 0;\n"
+          " ld.shared.u32 %r3, [%rd9];\n ld.shared.u32 %r4, [%rd9+4];", r_atom_half);
+}
+
+/* IEEE binary16 to float, from the format: 1 sign, 5 exponent (bias 15), 10 fraction bits. */
+static float half_value(uint32_t h)
+{
+    uint32_t e = (h >> 10) & 31, f = h & 1023;
+    float v = e == 0 ? ldexpf((float)f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexpf((float)(f | 1024), (int)e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+static out2 r_setp_f16x2(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    /* p compares the low halves, q the high halves (not the negation of p) */
+    return O(half_value(a & 0xffff) < half_value(b & 0xffff), half_value(a >> 16) < half_value(b >> 16));
+}
+static void test_setp_f16x2_compares_low_halves_into_p_and_high_halves_into_q(void **s)
+{
+    (void)s;
+    check("setp.lt.f16x2 %p1|%p2, %r2, %r5;\n selp.u32 %r3, 1, 0, %p1;\n selp.u32 %r4, 1, 0, %p2;", r_setp_f16x2);
+}
+
+static out2 r_set_f16x2(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    bool lo = half_value(a & 0xffff) < half_value(b & 0xffff), hi = half_value(a >> 16) < half_value(b >> 16);
+    /* per half: 1.0 (f16 0x3c00) for a float destination, all ones for an integer one */
+    return O((lo ? 0x3c00u : 0) | (hi ? 0x3c00u << 16 : 0), (lo ? 0xffffu : 0) | (hi ? 0xffff0000u : 0));
+}
+static void test_set_f16x2_sets_each_half_from_its_own_compare(void **s)
+{
+    (void)s;
+    check("set.lt.f16x2.f16x2 %r3, %r2, %r5;\n set.lt.u32.f16x2 %r4, %r2, %r5;", r_set_f16x2);
+    check("mov.b32 {%h1, %h2}, %r2;\n mov.b32 {%h3, %h4}, %r5;\n"
+          " set.lt.f16.f16 %h5, %h1, %h3;\n set.lt.f16.f16 %h6, %h2, %h4;\n mov.b32 %r3, {%h5, %h6};\n"
+          " set.lt.u32.f16 %r6, %h1, %h3;\n set.lt.u32.f16 %r7, %h2, %h4;\n"
+          " and.b32 %r6, %r6, 65535;\n and.b32 %r7, %r7, -65536;\n or.b32 %r4, %r6, %r7;", r_set_f16x2);
+}
+
+static out2 r_cvt_bf16_u64(uint32_t a, uint32_t b, int t)
+{
+    (void)a; (void)b; (void)t;
+    /* 2^62 + 2^54 + 1 is just above the midpoint between bf16 neighbours 2^62 and
+     * 2^62 + 2^55: round to nearest gives 2^62 (1 + 2^-7) = 0x5e81; rounding to
+     * double first (dropping the +1) would tie and round to even, 0x5e80. */
+    return O(0x5e81u, 0x5e80u);
+}
+static void test_cvt_rn_bf16_u64_rounds_once_not_through_double(void **s)
+{
+    (void)s;
+    check("mov.u64 %rd8, 4629700416936869889;\n cvt.rn.bf16.u64 %h1, %rd8;\n mov.b16 %h2, 0;\n"
+          " mov.b32 %r3, {%h1, %h2};\n"
+          " mov.u64 %rd9, 4629700416936869888;\n cvt.rn.bf16.u64 %h3, %rd9;\n mov.b32 %r4, {%h3, %h2};", r_cvt_bf16_u64);
+}
+
+static out2 r_fma_bf16(uint32_t a, uint32_t b, int t)
+{
+    (void)a; (void)b; (void)t;
+    /* (1 + 2^-4)^2 = 1 + 2^-3 + 2^-8 is a bf16 tie; + 2^-100 puts it above: 1 + 2^-3 + 2^-7 (0x3f91).
+     * Without the addend the tie goes to even, 0x3f90. */
+    return O(0x3f91u, 0x3f90u);
+}
+static void test_fma_rn_bf16_rounds_the_exact_sum_once(void **s)
+{
+    (void)s;
+    check("mov.b16 %h1, 0x3f88;\n mov.b16 %h2, 0x0d80;\n mov.b16 %h3, 0;\n mov.b16 %h5, 0;\n"
+          " fma.rn.bf16 %h4, %h1, %h1, %h2;\n mov.b32 %r3, {%h4, %h5};\n"
+          " fma.rn.bf16 %h6, %h1, %h1, %h3;\n mov.b32 %r4, {%h6, %h5};", r_fma_bf16);
+}
+
+static void test_vector_atomics_are_refused_not_run_as_one_scalar_atomic(void **s)
+{
+    (void)s;
+    /* atom.v2.f32.add adds two floats per lane; running it as one scalar add would
+     * silently leave the second element alone, so the simulator must refuse it */
+    const char *text =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 pin)\n{\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [pin];\n  mov.f32 %f1, 0f3F800000;\n  mov.f32 %f2, 0f40000000;\n"
+        "  atom.global.v2.f32.add {%f3, %f4}, [%rd1], {%f1, %f2};\n  ret;\n}\n";
+    ws_error err;
+    ptx_module *m = ptx_parse("va.ptx", text, &err);
+    if (!m) {                                    /* refusing it at parse time is as good */
+        assert_non_null(strstr(err.msg, "atom"));
+        return;
+    }
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = L.grid[1] = L.grid[2] = 1;
+    L.block[0] = 32; L.block[1] = L.block[2] = 1;
+    L.nbuffers = 1;
+    snprintf(L.buffers[0].name, WS_NAME_MAX, "in");
+    L.buffers[0].type = WS_TYPE_FLOAT; L.buffers[0].count = 2; L.buffers[0].bytes = 8;
+    L.nargs = 1;
+    L.args[0].kind = WS_ARG_BUFFER; L.args[0].buffer = 0;
+    ws_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.module = m;
+    cfg.fn = &m->funcs[0];
+    cfg.launch = &L;
+    ws_sim_result res;
+    int rc = ws_sim_run(&cfg, &res, &err);
+    if (rc == 0) ws_sim_result_free(&res);
+    ptx_free(m);
+    assert_int_not_equal(rc, 0);
+    assert_non_null(strstr(err.msg, "vector atomic"));
+}
+
+static out2 r_setp_pq_c(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    bool lt = (int32_t)a < (int32_t)b, c = (a & 1) != 0;
+    /* p = (a < b) and c, q = !(a < b) and c, both with c's value before the setp */
+    return O(lt && c, !lt && c);
+}
+static void test_setp_p_q_with_q_also_the_boolop_source_uses_its_old_value(void **s)
+{
+    (void)s;
+    check("and.b32 %r6, %r2, 1;\n setp.ne.u32 %p2, %r6, 0;\n"
+          " setp.lt.and.s32 %p1|%p2, %r2, %r5, %p2;\n selp.u32 %r3, 1, 0, %p1;\n selp.u32 %r4, 1, 0, %p2;",
+          r_setp_pq_c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -469,6 +632,15 @@ int main(void)
         cmocka_unit_test(test_match_any_groups_lanes_by_value_and_redux_sums_the_warp),
         cmocka_unit_test(test_ballot_in_a_divergent_branch_sees_only_the_active_lanes),
         cmocka_unit_test(test_generic_loads_and_stores_reach_shared_and_local_through_cvta),
+        cmocka_unit_test(test_mad_lo_cc_then_madc_hi_is_the_64_bit_product_plus_addend),
+        cmocka_unit_test(test_mad_hi_sat_s32_clamps_the_sum_to_the_s32_range),
+        cmocka_unit_test(test_atom_add_on_f16x2_and_bf16_adds_as_floats),
+        cmocka_unit_test(test_setp_f16x2_compares_low_halves_into_p_and_high_halves_into_q),
+        cmocka_unit_test(test_set_f16x2_sets_each_half_from_its_own_compare),
+        cmocka_unit_test(test_cvt_rn_bf16_u64_rounds_once_not_through_double),
+        cmocka_unit_test(test_fma_rn_bf16_rounds_the_exact_sum_once),
+        cmocka_unit_test(test_vector_atomics_are_refused_not_run_as_one_scalar_atomic),
+        cmocka_unit_test(test_setp_p_q_with_q_also_the_boolop_source_uses_its_old_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
