@@ -132,8 +132,14 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.progress_ctx = &ps;
     cfg.memory_errors_are_warnings = o->memory_errors_are_warnings;
     cfg.max_thread_insns = o->max_thread_insns;
-    if (o->racecheck && (s->race = ws_racecheck_new(L->block)))  /* in front of the models; it forwards */
+    if (o->racecheck) { /* in front of the models; it forwards */
+        if (!(s->race = ws_racecheck_new(L->block))) {
+            ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the race checker of %s",
+                         s->desc->name);
+            return WS_EXIT_INTERNAL;
+        }
         ws_racecheck_attach(s->race, &cfg);
+    }
     int rc = ws_sim_run(&cfg, &s->result, err);
     s->have_result = true;
     s->seconds = seconds_since(&ps.start);
