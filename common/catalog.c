@@ -265,6 +265,12 @@ int ws_catalog_resolve(ws_catalog *c, const char *arg, const ws_desc_file **file
             return 0;
         }
     }
+    struct stat st; /* a path that is not a .cu file is a likelier mistake than a misspelt name */
+    if (stat(name, &st) == 0) {
+        ws_error_set(err, "<command line>", 0, 0, "'%s' is %s, not a kernel: give a catalog name, path/to/k.cu or "
+                     "path/to/k.cu:name", name, S_ISDIR(st.st_mode) ? "a folder" : "not a .cu file");
+        return -1;
+    }
     const char *best = NULL;
     int best_d = 4;
     for (int i = 0; i < c->nfiles; i++)

@@ -137,6 +137,8 @@ static const cli_case CASES[] = {
     {{"sim", "tests/data/desc/good_multi.cu"}, WS_EXIT_USAGE,
      "tests/data/desc/good_multi.cu has 3 descriptions (transpose_naive, transpose_wide, scale)"},
     {{"sim", "demos/transpose.cu:nope"}, WS_EXIT_USAGE, "demos/transpose.cu has no description 'nope'"},
+    {{"sim", "demos"}, WS_EXIT_USAGE, "'demos' is a folder, not a kernel"},
+    {{"sim", "README.md"}, WS_EXIT_USAGE, "'README.md' is not a .cu file, not a kernel"},
     /* resource limits: refused before anything is allocated or run */
     {{"sim", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_KERNEL_FAULT,
      "50000000 blocks of 1024 threads cannot finish within the instruction budget"},
