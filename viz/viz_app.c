@@ -69,20 +69,22 @@ static int run_headless(const viz_app_opts *o, viz_nav *nav, viz_state *st, char
             rc = WS_EXIT_USAGE;
             goto fonts;
         }
+        size_t dl = strlen(o->out_dir);
+        const char *sep = dl && o->out_dir[dl - 1] == '/' ? "" : "/"; /* "frames/" gives frames/frame_0000.png */
         for (int i = 0; i < o->frames; i++) {
             viz_nav_apply(nav, st);
             viz_render_frame(r, &fonts, st);
             SDL_RenderPresent(r);
             char path[1024];
-            snprintf(path, sizeof path, "%s/frame_%04d.png", o->out_dir, i);
+            snprintf(path, sizeof path, "%s%sframe_%04d.png", o->out_dir, sep, i);
             if (save_png(surf, path, err, cap)) {
                 rc = WS_EXIT_USAGE;
                 goto fonts;
             }
             viz_nav_step(nav, 1);
         }
-        printf("viz: wrote %d frames to %s/frame_0000.png ... (%dx%d, one step each)\n", o->frames, o->out_dir,
-               o->width, o->height);
+        printf("viz: wrote %d frames to %s%sframe_0000.png ... (%dx%d, one step each)\n", o->frames, o->out_dir,
+               sep, o->width, o->height);
     }
 fonts:
     viz_fonts_close(&fonts);
