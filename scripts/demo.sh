@@ -32,9 +32,7 @@ say "A kernel with a planted race: the tile is read back without __syncthreads()
 say "Recorded on a GPU (results/): simulator vs hardware counters, and bandwidth at large sizes"
 if [ -f results/h200.md ]; then
     sed -n '/^Device:/p' results/h200.md
-    sed -n '/^## Agreement/,/^## Every/p' results/h200.md | sed '$d'
-    sed -n '/^## Time and bandwidth/,/^## /p' results/h200.md | grep '^| kernel'
-    sed -n '/^## Time and bandwidth/,/^## /p' results/h200.md | awk -F'|' 'NF > 3 && $3 ~ /[A-Z]=/'
+    sh "$(dirname "$0")/results-summary.sh" results/h200.md
     echo "(every run and disagreement: results/h200.md; planted bugs vs compute-sanitizer: results/sanitizer-compare.md)"
 else
     echo "no GPU results recorded yet (make gpu-test on a machine with a GPU)"

@@ -14,13 +14,8 @@ block=$(mktemp)
     echo
     echo "**Agreement of simulator and hardware counters**, every counter of every catalog kernel:"
     echo
-    sed -n '/^## Agreement/,/^## Every/p' "$md" | sed '1,2d;$d'
-    echo "**Bandwidth at sizes well beyond the 60 MiB L2** (median of 20 runs, L2 flushed before each;"
-    echo "the copy ceiling is cuMemcpyDtoD in the same run):"
-    echo
-    sed -n '/^## Time and bandwidth/,/^## /p' "$md" | grep '^| kernel'
-    sed -n '/^## Time and bandwidth/,/^## /p' "$md" | grep '^|---'
-    sed -n '/^## Time and bandwidth/,/^## /p' "$md" | awk -F'|' 'NF > 3 && $3 ~ /[A-Z]=/'
+    sh scripts/results-summary.sh "$md" | awk -v bw='**Bandwidth at sizes well beyond the 60 MiB L2** (median of 20 runs, L2 flushed before each;\nthe copy ceiling is cuMemcpyDtoD in the same run):\n' \
+        '!done && /^\| kernel/ { print bw; done = 1 } { print }'
     echo
     echo "Every run, every counter and every disagreement with its cause: [results/$(basename "${JSON%.json}").md](results/$(basename "${JSON%.json}").md)."
     echo "<!-- results:end -->"
