@@ -6,7 +6,6 @@
 #include "catalog.h"
 #include "files.h"
 #include "ptxgen.h"
-#include "../sim/ptx.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,16 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-unsigned long long ws_source_hash(const char *text, size_t len)
-{
-    unsigned long long h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)text[i];
-        h *= 0x100000001b3ull;                    /* FNV 64 prime */
-    }
-    return h;
-}
 
 static bool is_dir(const char *p)
 {
@@ -375,22 +364,4 @@ char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match 
     }
     free(text);
     return NULL;
-}
-
-struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, char *how, size_t how_cap,
-                                     ws_error *err)
-{
-    if (how && how_cap) how[0] = 0;
-    ws_ptx_origin o;
-    char *text = ws_catalog_ptx_text(f, arch, WS_PTX_SAME_TARGET, &o, err);
-    if (!text) return NULL;
-    ptx_module *m = ptx_parse(o.path, text, err); /* a fresh checked-in file that does not parse is a bug worth seeing */
-    free(text);
-    if (m && how) snprintf(how, how_cap, "%s", o.how);
-    return m;
-}
-
-struct ptx_module *ws_catalog_ptx(const ws_desc_file *f, const char *arch, ws_error *err)
-{
-    return ws_catalog_ptx_ex(f, arch, NULL, 0, err);
 }

@@ -8,8 +8,6 @@
 #include "desc.h"
 #include "ws_error.h"
 
-struct ptx_module;
-
 typedef struct ws_catalog {
     char dir[WS_PATH_MAX];
     int nfiles;
@@ -34,15 +32,6 @@ void ws_catalog_free(ws_catalog *c);
 int ws_catalog_resolve(ws_catalog *c, const char *arg, const ws_desc_file **file,
                        const ws_kernel_desc **desc, ws_desc_file **owned_file, ws_error *err);
 
-/* PTX for a description file: <file without .cu>.ptx when it exists and its
- * "// warpscope-source-hash: <16 hex>" header matches ws_source_hash(file->source);
- * otherwise compiled for arch (e.g. "sm_90") with line information. */
-struct ptx_module *ws_catalog_ptx(const ws_desc_file *f, const char *arch, ws_error *err);
-/* Same, and writes into how (may be NULL) where the PTX came from, e.g.
- * "demos/transpose.ptx (checked in, fresh)" or "compiled now with nvrtc for sm_90". */
-struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, char *how, size_t how_cap,
-                                     ws_error *err);
-
 /* Which checked-in PTX a caller can use, judged by its .target against the arch asked for. */
 typedef enum {
     WS_PTX_SAME_TARGET,  /* the simulator: .target must be arch, else compiled for arch (the fresh
@@ -57,14 +46,13 @@ typedef struct {
     char how[WS_PATH_MAX + 96];   /* "demos/transpose.ptx (checked in, fresh)", "compiled now with nvrtc for sm_90" */
 } ws_ptx_origin;
 
-/* The PTX text ws_catalog_ptx parses, by the same rule (malloc'd, free it): the fresh
- * checked-in <file>.ptx when its .target suits arch under match, else compiled for arch.
+/* The PTX text for a description file (malloc'd, free it; sim/catalog_ptx.h parses it): the
+ * checked-in <file without .cu>.ptx when it is fresh (its "// warpscope-source-hash: <16 hex>"
+ * header matches ws_source_hash(file->source), ptxgen.h) and its .target suits arch under
+ * match, else compiled now for arch with line information.
  * origin (may be NULL) says where it came from. Example: the GPU backend asks for
  * ws_catalog_ptx_text(f, "sm_90", WS_PTX_LOADABLE, &o, &err) and JIT-compiles it. */
 char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
                           ws_error *err);
-
-/* FNV-1a 64 of the source text: the freshness key written into generated PTX. */
-unsigned long long ws_source_hash(const char *text, size_t len);
 
 #endif

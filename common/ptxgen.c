@@ -4,7 +4,6 @@
  * Invariant: success returns malloc'd text whose first line is
  * "// warpscope-source-hash: <16 hex>" of the exact source bytes compiled. */
 #include "ptxgen.h"
-#include "catalog.h"
 #include "files.h"
 
 #include <dlfcn.h>
@@ -16,6 +15,16 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+unsigned long long ws_source_hash(const char *text, size_t len)
+{
+    unsigned long long h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ull;                    /* FNV 64 prime */
+    }
+    return h;
+}
 
 /* "sm_90" / "sm_90a" -> 90 (and the suffix); -1 when it is not an sm_ name. */
 static int arch_number(const char *arch, char *suffix, size_t cap)

@@ -14,4 +14,8 @@
 char *ws_ptxgen_compile(const char *path, const char *source, size_t len, const char *arch,
                         const char **how, ws_error *err);
 
+/* FNV-1a 64 of the source text: the freshness key written into generated PTX
+ * (and checked against the checked-in PTX by ws_catalog_ptx_text). */
+unsigned long long ws_source_hash(const char *text, size_t len);
+
 #endif

@@ -8,23 +8,32 @@
 #include <string.h>
 
 #include "../common/catalog.h"
+#include "../common/cli.h"
 #include "../common/commands.h"
 #include "../common/desc.h"
 #include "../common/desc_text.h"
+#include "catalog_ptx.h"
 #include "ptx.h"
 
-static void ptx_usage(FILE *to)
-{
-    fprintf(to, "usage: warpscope ptx <kernel> [-D NAME=VALUE]... [--arch sm_XX]\n\n"
-                "Shows a kernel's PTX as warpscope parsed it: each source line of the .cu, then the\n"
-                "instructions compiled from it (index, PTX line, memory mark, instruction).\n"
-                "Memory instructions are marked 'M <space> <bytes per thread>', e.g. 'M global 16B'.\n\n"
-                "  <kernel>          a catalog name (transpose_naive), a file (k.cu) or file:name (k.cu:scale)\n"
-                "  -D NAME=VALUE     override a description parameter (checked; PTX does not depend on it)\n"
-                "  --arch sm_XX      target architecture (default sm_90); the checked-in PTX is used when\n"
-                "                    it is fresh and for this target, otherwise NVRTC or nvcc compiles it\n"
-                "  -h, --help        this text\n");
-}
+/* ptx takes only the shared -D and --arch: its state is a ws_cli_common. */
+static const ws_opt ptx_options[] = {
+    WS_CLI_OPT_DEFINE,
+    WS_CLI_OPT_ARCH,
+};
+
+static const ws_cli_spec ptx_spec = {
+    .command = "ptx",
+    .usage = "usage: warpscope ptx <kernel> [-D NAME=VALUE]... [--arch sm_XX]\n",
+    .about = "Shows a kernel's PTX as warpscope parsed it: each source line of the .cu, then the\n"
+             "instructions compiled from it (index, PTX line, memory mark, instruction).\n"
+             "Memory instructions are marked 'M <space> <bytes per thread>', e.g. 'M global 16B'.\n"
+             "-D is checked against the description; the PTX does not depend on it. The checked-in\n"
+             "PTX is used when it is fresh and for the --arch target, otherwise NVRTC or nvcc compiles it.\n"
+             "\n"
+             "  <kernel>            a catalog name (transpose_naive), a file (k.cu) or file:name (k.cu:scale)\n",
+    .opts = ptx_options,
+    .nopts = WS_CLI_COUNT(ptx_options),
+};
 
 static const char *space_short(ptx_space s)
 {
@@ -122,46 +131,21 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
 
 int ws_cmd_ptx(int argc, char **argv)
 {
-    const char *kernel = NULL, *arch = "sm_90";
-    ws_overrides ov;
-    memset(&ov, 0, sizeof ov);
-    ws_error err;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ptx_usage(stdout);
-            return WS_EXIT_OK;
-        } else if (!strcmp(a, "-D") || !strncmp(a, "-D", 2)) {
-            const char *v = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v) {
-                fprintf(stderr, "warpscope: ptx: -D needs NAME=VALUE\n");
-                return WS_EXIT_USAGE;
-            }
-            if (ws_overrides_add(&ov, v, &err)) {
-                ws_error_print(&err);
-                return WS_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--arch") || !strncmp(a, "--arch=", 7)) {
-            arch = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!arch || !*arch) {
-                fprintf(stderr, "warpscope: ptx: --arch needs a value such as sm_90\n");
-                return WS_EXIT_USAGE;
-            }
-        } else if (a[0] == '-') {
-            fprintf(stderr, "warpscope: ptx: unknown option '%s'\n", a);
-            ptx_usage(stderr);
-            return WS_EXIT_USAGE;
-        } else if (kernel) {
-            fprintf(stderr, "warpscope: ptx: one kernel at a time ('%s' and '%s')\n", kernel, a);
-            return WS_EXIT_USAGE;
-        } else {
-            kernel = a;
-        }
-    }
-    if (!kernel) {
-        ptx_usage(stderr);
+    ws_cli_common o = {.arch = NULL};
+    int nargs;
+    int rc = ws_cli_parse(&ptx_spec, argc, argv, &o, &nargs);
+    if (rc != WS_CLI_RUN)
+        return rc;
+    if (nargs > 1) {
+        fprintf(stderr, "warpscope: ptx: one kernel at a time ('%s' and '%s')\n", argv[1], argv[2]);
         return WS_EXIT_USAGE;
     }
+    if (nargs == 0) {
+        ws_cli_help(&ptx_spec, stderr);
+        return WS_EXIT_USAGE;
+    }
+    const char *kernel = argv[1], *arch = o.arch;
+    ws_error err;
     ws_catalog *cat = NULL;
     ws_error cerr;
     /* a .cu argument works without a catalog; a bare name needs one */
@@ -172,14 +156,14 @@ int ws_cmd_ptx(int argc, char **argv)
     const ws_desc_file *f;
     const ws_kernel_desc *d;
     ws_desc_file *owned = NULL;
-    int rc = WS_EXIT_USAGE;
+    rc = WS_EXIT_USAGE;
     ptx_module *m = NULL;
     if (ws_catalog_resolve(cat, kernel, &f, &d, &owned, &err)) {
         ws_error_print(&err);
         goto done;
     }
     ws_launch L;
-    if (ws_desc_resolve(d, &ov, &L, &err)) {
+    if (ws_desc_resolve(d, &o.ov, &L, &err)) {
         ws_error_print(&err);
         goto done;
     }

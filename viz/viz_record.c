@@ -152,14 +152,6 @@ static void throughput_of(const ws_measured *m, viz_throughput *tp)
     tp->measured_us = m->median_us;
 }
 
-/* This device's file, else any GPU's: the panel shows what was measured somewhere. */
-static int find_measured(const char *dir, const char *key, const char *name, const char *ov_text, ws_measured *m)
-{
-    return ws_measured_find(dir, key, name, ov_text, m) == 0 || ws_measured_find(dir, NULL, name, ov_text, m) == 0
-               ? 0
-               : -1;
-}
-
 int viz_results_lookup(const char *json_path, const char *name, const char *ov_text, viz_throughput *tp)
 {
     ws_measured m;
@@ -233,15 +225,8 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
         rec->tp.predicted_us = sim.timing.t_kernel_us;
     }
     rec->tp.peak_gbs = dev->dram_bw_gbs;
-    char ovt[512], dir[WS_PATH_MAX + 16];
-    ws_overrides_text(o->ov, ovt, sizeof ovt);
-    if (o->results_dir)
-        snprintf(dir, sizeof dir, "%s", o->results_dir);
-    else
-        snprintf(dir, sizeof dir, "%s/../results", cat->dir);
-    ws_measured m;
-    if (find_measured(dir, dev->key, desc->name, ovt, &m) == 0 ||
-        (!o->results_dir && find_measured("results", dev->key, desc->name, ovt, &m) == 0))
+    ws_measured m; /* any GPU's run when this device has none: the panel names the GPU */
+    if (ws_measured_for(cat->dir, o->results_dir, dev->key, desc->name, o->ov, WS_MEASURED_ANY_GPU, &m) == 0)
         throughput_of(&m, &rec->tp);
     rc = WS_EXIT_OK;
 out:
