@@ -47,6 +47,8 @@ TEST_SUPPORT := $(filter-out tests/test_% tests/bench_%,$(wildcard tests/*.c))
 BENCH_SRC := $(wildcard tests/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/%.c=$(BUILD)/%)
 
+.DEFAULT_GOAL := all
+
 # --- version: WS_VERSION (common/cli.h) plus `git describe`; cli.o is rebuilt when it changes
 GIT_DESCRIBE  := $(shell git describe --tags --always --dirty 2>/dev/null)
 VERSION_STAMP := $(BUILD)/git-describe
