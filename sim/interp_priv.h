@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "half.h"
 #include "interp.h"
 
 #define SIM_FULL 0xffffffffu
@@ -30,9 +31,11 @@
         else { while (m_) { int l = __builtin_ctz(m_); m_ &= m_ - 1; __VA_ARGS__; } } \
     } while (0)
 
+/* The opcode classes of ptx_ops.h, as decode refines them per instruction. */
 typedef enum {
-    SIM_CLS_ALU, SIM_CLS_MEM, SIM_CLS_WARP, SIM_CLS_BRA, SIM_CLS_EXIT, SIM_CLS_BAR,
-    SIM_CLS_NOP, SIM_CLS_TRAP, SIM_CLS_UNSUPPORTED
+    SIM_CLS_ALU = PTX_CLS_ALU, SIM_CLS_MEM = PTX_CLS_MEM, SIM_CLS_WARP = PTX_CLS_WARP,
+    SIM_CLS_BRA = PTX_CLS_BRA, SIM_CLS_EXIT = PTX_CLS_EXIT, SIM_CLS_BAR = PTX_CLS_BAR,
+    SIM_CLS_NOP = PTX_CLS_NOP, SIM_CLS_TRAP = PTX_CLS_TRAP, SIM_CLS_UNSUPPORTED = PTX_CLS_UNSUPPORTED
 } sim_cls;
 
 /* One decoded instruction. Every operand is an offset (in uint64 words) into
@@ -155,12 +158,6 @@ static inline uint32_t sim_pred_mask(const uint64_t *file, uint32_t off, bool ne
     for (int l = 0; l < 32; l++) m |= (uint32_t)(p[l] & 1) << l;
     return neg ? ~m : m;
 }
-
-/* --- half precision (exec_alu.c) ---------------------------------------- */
-float sim_h2f(uint16_t h);
-float sim_bf2f(uint16_t h);
-uint16_t sim_f2h(double x, ptx_round rnd);   /* IEEE binary16, rounding mode (RN default) */
-uint16_t sim_f2bf(double x, ptx_round rnd);
 
 /* decode.c: builds c->prog from c->fn (needs the regions placed). */
 int sim_decode(sim_ctx *c);
