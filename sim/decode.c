@@ -141,6 +141,7 @@ int sim_decode(sim_ctx *c)
     for (int i = 0; i < n; i++)
         for (int k = 0; k < PTX_MAX_OPND; k++)
             if (immidx[i][k] >= 0) p->insns[i].src[k] = p->imm_off + (uint32_t)immidx[i][k] * 32;
+    for (int i = 0; i < n; i++) sim_alu_decode(&p->insns[i]);
     p->file_words = p->imm_off + (uint32_t)p->nimm * 32;
     sim_simt_leaves_quietly(fn, p);
     free(immidx);
