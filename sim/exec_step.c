@@ -31,7 +31,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
 
         switch ((sim_cls)in->cls) {
         case SIM_CLS_ALU:
-            if (m && sim_exec_alu(c, w, in, m)) { rc = -1; goto out; }
+            if (m && in->alu(c, w, in, m)) { rc = -1; goto out; }
             top->pc = pc + 1;
             break;
         case SIM_CLS_MEM:
