@@ -63,12 +63,6 @@ static const ws_opt check_options[] = {
              "large to simulate, e.g. a working set well beyond L2 for bandwidth claims)"},
 };
 
-static void check_more_help(FILE *to)
-{
-    fprintf(to, "\nexit: 0 all agree, 1 usage, 2 a kernel failed, 3 an exact counter or an output differs,\n"
-                "      4 no GPU / no driver / built without CUDA headers, 5 internal error\n");
-}
-
 static const ws_cli_spec check_spec = {
     .command = "check",
     .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json]\n"
@@ -86,7 +80,6 @@ static const ws_cli_spec check_spec = {
              "else marked unexplained.\n",
     .opts = check_options,
     .nopts = WS_CLI_COUNT(check_options),
-    .more_help = check_more_help,
 };
 
 /* WS_CLI_RUN, or the exit code to return at once. */
@@ -243,10 +236,10 @@ static int check_one(check_ctx *cx, const char *arg)
         have_sim = true;
     }
 
-    if (cu_buffers_create(s, &t.launch, t.fn, &b, &err)) { rc = WS_EXIT_INTERNAL; goto fail; }
+    if ((rc = cu_buffers_create(s, &t.launch, t.fn, &b, &err))) { rc = cu_exit_code(rc); goto fail; }
     have_buffers = true;
-    if ((rc = cu_run_verified(s, &k, &b, &err))) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
-    if ((rc = cu_run_timed(s, &k, &b, o->reps, &run.timing, &err))) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
+    if ((rc = cu_run_verified(s, &k, &b, &err))) { rc = cu_exit_code(rc); goto fail; }
+    if ((rc = cu_run_timed(s, &k, &b, o->reps, &run.timing, &err))) { rc = cu_exit_code(rc); goto fail; }
     run.timed = true;
     ws_error verr;
     if (have_sim) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/commands.h"
+#include "../sim/params.h"
 
 int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int cc_major, int cc_minor,
                    cu_target *t, ws_error *err)
@@ -28,6 +29,11 @@ int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int c
                      t->desc->name, t->desc->entry, t->fn ? " (it is a .func)" : "");
         goto usage;
     }
+    /* the arguments are packed by the simulator's rule (sim/params.h) before any device memory
+     * exists, so a refusal is an input error with the simulator's message, on any machine */
+    static uint8_t scratch[WS_MAX_PARAM_BYTES];
+    uint64_t no_addr[WS_MAX_BUFFERS] = {0};
+    if (ws_params_pack(t->fn, &t->launch, no_addr, scratch, sizeof scratch, NULL, err)) goto usage;
     return 0;
 usage:
     cu_target_close(t);

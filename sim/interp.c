@@ -14,6 +14,7 @@
 
 #include "../common/buffers.h"
 #include "../common/device.h"
+#include "params.h"
 
 #define SIM_DEFAULT_HOST_BYTES (8ull << 30)
 
@@ -43,6 +44,9 @@ static void vfault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, 
 
 int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
 {
+    /* an instruction the simulator does not run is a refusal of the input, not a kernel fault
+     * (every such message in exec_*.c starts with these words) */
+    if (!strncmp(fmt, "unsupported instruction", 23)) c->res->stop = WS_SIM_REFUSED;
     va_list ap;
     va_start(ap, fmt);
     vfault(c, w, in, lane, c->err, fmt, ap);
@@ -99,54 +103,21 @@ static void plain_name(const char *mangled, char *out, size_t cap)
 
 /* --- launch set-up --------------------------------------------------------- */
 
+/* The one packing rule of sim and gpu (sim/params.h): a refusal reads the same on both paths. */
 static int build_params(sim_ctx *c)
 {
-    const ptx_function *fn = c->fn;
-    const ws_launch *L = c->L;
-    if (L->nargs != fn->nparams) {
-        ws_error_set(c->err, c->cfg->source_file ? c->cfg->source_file : c->mod->path,
-                     L->desc ? L->desc->line : 0, 0,
-                     "%s: the kernel %s takes %d parameters but the description passes %d arguments",
-                     c->kname, fn->name, fn->nparams, L->nargs);
+    uint64_t addr[WS_MAX_BUFFERS] = {0};
+    for (int i = 0; i < c->L->nbuffers && i < WS_MAX_BUFFERS; i++) addr[i] = c->region[i].base;
+    c->param_bytes = c->fn->param_bytes;
+    c->param = calloc(c->param_bytes ? c->param_bytes : 1, 1);
+    if (!c->param) {
+        c->res->stop = WS_SIM_OUT_OF_MEMORY;
+        ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for the parameter buffer", c->kname);
         return -1;
     }
-    c->param_bytes = fn->param_bytes;
-    c->param = calloc(c->param_bytes ? c->param_bytes : 1, 1);
-    if (!c->param) return -1;
-    for (int i = 0; i < fn->nparams; i++) {
-        const ptx_symbol *s = &fn->syms[fn->param_syms[i]];
-        const ws_arg *a = &L->args[i];
-        uint64_t size = s->size;
-        uint8_t *dst = c->param + s->offset;
-        if (s->offset + size > c->param_bytes || (size != 1 && size != 2 && size != 4 && size != 8)) {
-            ws_error_set(c->err, c->mod->path, s->ptx_line, 0,
-                         "%s: parameter %d ('%s', %" PRIu64 " bytes) cannot hold a scalar argument",
-                         c->kname, i + 1, s->name, size);
-            return -1;
-        }
-        uint64_t bits = 0;
-        switch (a->kind) {
-        case WS_ARG_BUFFER:
-            if (size != 8) {
-                ws_error_set(c->err, c->mod->path, s->ptx_line, 0,
-                             "%s: parameter %d ('%s') is %" PRIu64 " bytes but is passed buffer '%s' (a pointer)",
-                             c->kname, i + 1, s->name, size, L->buffers[a->buffer].name);
-                return -1;
-            }
-            bits = c->region[a->buffer].base;
-            break;
-        case WS_ARG_INT:
-            if (s->type == PTX_T_F32) bits = sim_f32b((float)a->ivalue);
-            else if (s->type == PTX_T_F64) bits = sim_f64b((double)a->ivalue);
-            else bits = (uint64_t)a->ivalue;
-            break;
-        case WS_ARG_FLOAT:
-            if (size == 8) bits = sim_f64b(a->fvalue);
-            else if (size == 4) bits = sim_f32b((float)a->fvalue);
-            else bits = sim_f2h(a->fvalue, PTX_RND_RN);
-            break;
-        }
-        memcpy(dst, &bits, size);
+    if (ws_params_pack(c->fn, c->L, addr, c->param, c->param_bytes, NULL, c->err)) {
+        c->res->stop = WS_SIM_REFUSED;
+        return -1;
     }
     return 0;
 }
@@ -163,6 +134,7 @@ static int alloc_buffers(sim_ctx *c)
                      "%s: the launch needs %" PRIu64 " bytes (%.2f GiB) of buffers, more than the simulator's "
                      "limit of %" PRIu64 " bytes (%.2f GiB); make the problem smaller with -D overrides",
                      c->kname, need, (double)need / (1ull << 30), limit, (double)limit / (1ull << 30));
+        c->res->stop = WS_SIM_REFUSED;
         return -1;
     }
     uint64_t next = WS_GLOBAL_BASE;
@@ -176,6 +148,7 @@ static int alloc_buffers(sim_ctx *c)
         if (!r->data) {
             ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for buffer '%s' (%" PRIu64 " bytes)",
                          c->kname, b->name, b->bytes);
+            c->res->stop = WS_SIM_OUT_OF_MEMORY;
             return -1;
         }
         ws_buffer_fill(b, r->data);
@@ -192,7 +165,11 @@ static int alloc_buffers(sim_ctx *c)
     g->base = next;
     g->size = c->mod->global_bytes;
     g->data = calloc(g->size ? g->size : 1, 1);
-    if (!g->data) return -1;
+    if (!g->data) {
+        ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for the module's globals", c->kname);
+        c->res->stop = WS_SIM_OUT_OF_MEMORY;
+        return -1;
+    }
     if (c->mod->global_image && g->size) memcpy(g->data, c->mod->global_image, g->size);
     c->nregions++;
     return 0;
@@ -427,6 +404,7 @@ static int check_host_memory(sim_ctx *c)
 int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
 {
     memset(res, 0, sizeof *res);
+    res->stop = WS_SIM_REFUSED;                  /* until the blocks run, a failure is a refusal of the launch */
     if (!cfg || !cfg->module || !cfg->fn || !cfg->launch) {
         ws_error_set(err, "", 0, 0, "ws_sim_run: module, function and launch are required");
         return -1;
@@ -471,13 +449,20 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
     res->pc_warp_count = calloc((size_t)(c->fn->ninsns ? c->fn->ninsns : 1), sizeof *res->pc_warp_count);
     if (!c->shared || !res->pc_warp_count) {
         ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory", c->kname);
+        res->stop = WS_SIM_OUT_OF_MEMORY;
         goto out;
     }
-    if (sim_decode(c) || check_host_memory(c)) goto out;
+    if (sim_decode(c)) {                         /* its only failure is memory */
+        res->stop = WS_SIM_OUT_OF_MEMORY;
+        goto out;
+    }
+    if (check_host_memory(c)) goto out;
     if (alloc_warps(c)) {
         ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory for %u warps", c->kname, c->nwarps);
+        res->stop = WS_SIM_OUT_OF_MEMORY;
         goto out;
     }
+    res->stop = WS_SIM_FAULT;                    /* from here a failure is the kernel's (or a refused instruction) */
     bool clock = uses_clock(&c->prog);
     uint64_t step = count / 200 ? count / 200 : 1;
     uint64_t gx = L->grid[0], gy = L->grid[1];
@@ -487,10 +472,11 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         c->block[0] = (uint32_t)(b % gx);
         c->block[1] = (uint32_t)((b / gx) % gy);
         c->block[2] = (uint32_t)(b / (gx * gy));
-        if (run_block(c, clock)) goto out;
+        if (run_block(c, clock)) goto out;   /* sim_fault may have said WS_SIM_REFUSED */
         if (cfg->progress && ((k + 1) % step == 0 || k + 1 == count)) cfg->progress(cfg->progress_ctx, k + 1, count);
     }
     rc = 0;
+    res->stop = WS_SIM_COMPLETED;
 out:
     res->thread_insns = c->thread_insns;
     res->warp_insns = c->warp_insns;

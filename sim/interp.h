@@ -62,7 +62,17 @@ typedef enum {
     WS_MEMERR_KINDS
 } ws_memerr_kind;
 
+/* Why a run ended (ws_sim_result.stop): what its exit code says (common/commands.h). */
+typedef enum {
+    WS_SIM_COMPLETED,     /* ran to the end (exit 0, or 2 when a checker reports) */
+    WS_SIM_FAULT,         /* the kernel misbehaved: out of bounds, barrier misuse, the budget ran out (exit 2) */
+    WS_SIM_REFUSED,       /* not a launch the simulator runs: arguments that do not fit the parameters, a
+                             resource limit, an unsupported instruction; an input error (exit 1) */
+    WS_SIM_OUT_OF_MEMORY  /* host memory ran out (exit 5) */
+} ws_sim_stop;
+
 typedef struct {
+    ws_sim_stop stop;           /* set by ws_sim_run on every return */
     uint64_t thread_insns;      /* instructions executed, counted per active lane */
     uint64_t warp_insns;        /* instructions executed, counted per warp */
     uint64_t mem_events;
@@ -76,7 +86,7 @@ typedef struct {
     void *buffer_data[WS_MAX_BUFFERS];     /* final contents, launch->buffers[i].bytes each */
 } ws_sim_result;
 
-/* Runs the launch. Returns 0 on success; on error fills err with the kernel,
+/* Runs the launch. Returns 0 on success; on error (res->stop says which kind) fills err with the kernel,
  * block, warp, lane, source line and what went wrong, e.g.
  * "k.cu:14: error: transpose_naive: block (3,0,0) warp 1 lane 7: global load of 4 bytes at
  *  0x100004000 is 16 bytes past the end of buffer 'in' (4096 bytes)". */

@@ -145,8 +145,9 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     s->seconds = seconds_since(&ps.start);
     if (ps.shown && ps.tty)
         fprintf(stderr, "\r%*s\r", 79, "");
-    if (rc)
-        return WS_EXIT_KERNEL_FAULT;
+    if (rc) /* a refused launch or instruction is the input's fault, not the kernel's */
+        return s->result.stop == WS_SIM_REFUSED ? WS_EXIT_USAGE
+             : s->result.stop == WS_SIM_OUT_OF_MEMORY ? WS_EXIT_INTERNAL : WS_EXIT_KERNEL_FAULT;
     ws_memstats_finish(s->ms);
 
     ws_timing_input ti;

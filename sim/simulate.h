@@ -74,8 +74,11 @@ void ws_simulation_attach(ws_simulation *s, const ws_device *dev, const ws_desc_
 
 /* Occupancy, memory models, the interpreter, the models' end of kernel, the timing model.
  * o may be NULL. Returns WS_EXIT_OK; WS_EXIT_USAGE when the block cannot run on the
- * device; WS_EXIT_KERNEL_FAULT when the kernel faults (err: block, warp, lane, line);
- * WS_EXIT_INTERNAL when memory runs out. */
+ * device or the simulator refuses the launch (arguments that do not fit, a resource
+ * limit, an unsupported instruction: s->result.stop == WS_SIM_REFUSED);
+ * WS_EXIT_KERNEL_FAULT when the kernel faults (err: block, warp, lane, line);
+ * WS_EXIT_INTERNAL when memory runs out. After a fault s->result still holds the
+ * counts up to the stop (the memcheck summary among them). */
 int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *err);
 
 /* Frees what s owns (the memory models, the final buffers, PTX, an owned .cu) and zeroes it. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../common/catalog.h"
+#include "../common/cli.h"
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
 
@@ -46,8 +47,9 @@ static char *slurp(const char *path)
     return g_err;
 }
 
-/* Runs warpscope with args (NULL-terminated); returns the exit code, stderr in g_err. */
-static int run_ws(const char *const *args)
+/* Runs warpscope with args (NULL-terminated) and stdout to out_path; returns the exit
+ * code, stderr in g_err. */
+static int run_ws_to(const char *const *args, const char *out_path)
 {
     char errpath[128];
     snprintf(errpath, sizeof errpath, "%s/stderr.txt", g_dir);
@@ -55,7 +57,7 @@ static int run_ws(const char *const *args)
     assert_true(pid >= 0);
     if (pid == 0) {
         int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int nul = open("/dev/null", O_WRONLY);
+        int nul = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd < 0 || nul < 0) _exit(126);
         dup2(fd, 2);
         dup2(nul, 1);
@@ -72,6 +74,11 @@ static int run_ws(const char *const *args)
     slurp(errpath);
     if (!WIFEXITED(st)) fail_msg("warpscope died with signal %d: %s", WTERMSIG(st), g_err);
     return WEXITSTATUS(st);
+}
+
+static int run_ws(const char *const *args)
+{
+    return run_ws_to(args, "/dev/null");
 }
 
 static void write_file(const char *name, const char *text)
@@ -154,12 +161,12 @@ static const cli_case CASES[] = {
     {{"sim", "demos/transpose.cu:nope"}, WS_EXIT_USAGE, "demos/transpose.cu has no description 'nope'"},
     {{"sim", "demos"}, WS_EXIT_USAGE, "'demos' is a folder, not a kernel"},
     {{"sim", "README.md"}, WS_EXIT_USAGE, "'README.md' is not a .cu file, not a kernel"},
-    /* resource limits: refused before anything is allocated or run */
-    {{"sim", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_KERNEL_FAULT,
+    /* resource limits: refused before anything is allocated or run, as input errors (issue 17) */
+    {{"sim", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_USAGE,
      "50000000 blocks of 1024 threads cannot finish within the instruction budget"},
-    {{"sim", "-D", "W=50000", "-D", "H=50000", "copy_32x32"}, WS_EXIT_KERNEL_FAULT,
+    {{"sim", "-D", "W=50000", "-D", "H=50000", "copy_32x32"}, WS_EXIT_USAGE,
      "needs 20000000000 bytes (18.63 GiB) of buffers, more than the simulator's limit"},
-    {{"sim", "--budget", "1000", "copy_32x32"}, WS_EXIT_KERNEL_FAULT,
+    {{"sim", "--budget", "1000", "copy_32x32"}, WS_EXIT_USAGE,
      "cannot finish within the instruction budget of 1000"},
     /* planted bugs through the command line */
     {{"sim", "tests/data/planted/read_past_end.cu"}, WS_EXIT_KERNEL_FAULT,
@@ -314,9 +321,86 @@ static void test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused(
     char path[128];
     snprintf(path, sizeof path, "%s/argc.cu", g_dir);
     const char *args[] = {"sim", path, NULL};
-    int code = run_ws(args);
-    assert_true(code == WS_EXIT_USAGE || code == WS_EXIT_KERNEL_FAULT);
-    assert_non_null(strstr(g_err, "takes 1 parameters but the description passes 2 arguments"));
+    assert_int_equal(run_ws(args), WS_EXIT_USAGE); /* an input error, not a kernel fault */
+    char want[200];
+    snprintf(want, sizeof want, "%s:6:", path);   /* the args line */
+    if (!strstr(g_err, want) || !strstr(g_err, "the description passes 2 arguments but kernel 'k' takes 1"))
+        fail_msg("got: %s", g_err);
+}
+
+/* One packing rule for sim and gpu (sim/params.c): a value that is not the parameter's type
+ * or does not fit it is refused at its argument, exit 1. 2.5 is no int; 1<<40 = 2^40 needs 41
+ * bits, a .u32 holds 32. */
+static void test_an_argument_that_does_not_fit_its_parameter_is_refused_at_the_args_line(void **state)
+{
+    (void)state;
+    const char *ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 out, .param .u32 n)\n{\n  ret;\n}\n";
+    struct { const char *arg, *want; } cases[] = {
+        {"2.5", "argument 2 (2.5) is a floating-point literal but parameter 2 ('n', .u32) is an integer"},
+        {"1<<40", "argument 2 (1<<40 = 1099511627776) does not fit parameter 2 ('n', .u32)"},
+        {"-1", NULL},                              /* C++ wraps -1 into an unsigned int: accepted */
+        {"(1<<32)-1", NULL},                       /* the largest .u32 */
+        {"1<<32", "argument 2 (1<<32 = 4294967296) does not fit parameter 2 ('n', .u32)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cu[512], path[128], want[256];
+        snprintf(cu, sizeof cu, "/*@warpscope\nkernel  k\nbuffer  out  int  32  init=zero  output\n"
+                                "grid    1\nblock   32\nargs    out, %s\n*/\n__global__ void k(int *out, unsigned n) { }\n",
+                 cases[i].arg);
+        write_kernel("argfit", cu, ptx);
+        snprintf(path, sizeof path, "%s/argfit.cu", g_dir);
+        const char *args[] = {"sim", path, NULL};
+        int code = run_ws(args);
+        if (!cases[i].want) {
+            if (code != WS_EXIT_OK) fail_msg("args out, %s: exit %d: %s", cases[i].arg, code, g_err);
+            continue;
+        }
+        snprintf(want, sizeof want, "%s:6:14: error: %s", path, cases[i].want); /* "args    out, " is 13 wide */
+        if (code != WS_EXIT_USAGE || !strstr(g_err, want))
+            fail_msg("args out, %s: exit %d, got: %s\nwant: %s", cases[i].arg, code, g_err, want);
+    }
+}
+
+/* An instruction the simulator does not run is a refusal of the input (exit 1), not a fault
+ * of the kernel: red.global.v2.f32 (sm_90 vector reductions) parses but is not simulated. */
+static void test_an_unsupported_instruction_is_an_input_error(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  k\nbuffer  out  float  64  init=zero  output\n"
+                     "grid    1\nblock   32\nargs    out\n*/\n__global__ void k(float *out) { }\n";
+    write_kernel("unsup", cu, ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 out)\n{\n  .reg .f32 %f<3>;\n  .reg .b64 %rd<2>;\n"
+                              "  ld.param.u64 %rd1, [out];\n  mov.f32 %f1, 0f3F800000;\n  mov.f32 %f2, 0f3F800000;\n"
+                              "  red.global.v2.f32.add [%rd1], {%f1, %f2};\n  ret;\n}\n");
+    char path[128];
+    snprintf(path, sizeof path, "%s/unsup.cu", g_dir);
+    const char *args[] = {"sim", path, NULL};
+    assert_int_equal(run_ws(args), WS_EXIT_USAGE);
+    if (!strstr(g_err, "unsupported instruction")) fail_msg("got: %s", g_err);
+}
+
+/* --memcheck keeps going past memory errors; when the run later stops for another reason (the
+ * budget here) what it found up to then is still reported: all 32 lanes read out[32 + tid], past
+ * the 32-int buffer, once, before the loop that never ends. */
+static void test_memcheck_reports_what_it_found_before_the_budget_stopped_the_run(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  k\nbuffer  out  int  32  init=zero  output\n"
+                     "grid    1\nblock   32\nargs    out\n*/\n__global__ void k(int *out) { }\n";
+    write_kernel("mcstop", cu, ".version 8.0\n.target sm_90\n.address_size 64\n"
+                               ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+                               "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  add.u32 %r1, %r1, 32;\n"
+                               "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+                               "  ld.global.u32 %r2, [%rd3];\n$L_top:\n  add.u32 %r2, %r2, 1;\n  bra.uni $L_top;\n}\n");
+    char path[128];
+    snprintf(path, sizeof path, "%s/mcstop.cu", g_dir);
+    const char *args[] = {"sim", "--memcheck", "--budget", "100000", path, NULL};
+    assert_int_equal(run_ws(args), WS_EXIT_KERNEL_FAULT);
+    if (!strstr(g_err, "stopped after the instruction budget of 100000") ||
+        !strstr(g_err, "memcheck: 32 global out of bounds accesses; the first:") ||
+        !strstr(g_err, "memcheck summary: 32 memory errors found before the run stopped"))
+        fail_msg("got: %s", g_err);
 }
 
 /* tests/data/bad_resolve: descriptions that parse but cannot be evaluated (range,
@@ -383,6 +467,79 @@ static void test_viz_without_a_display_says_so_instead_of_waiting(void **state)
 }
 #endif
 
+/* One table of exit codes (common/cli.c) in every command's --help, the general usage and
+ * the README, word for word. */
+static void test_every_help_and_the_readme_show_the_one_exit_code_table(void **state)
+{
+    (void)state;
+    const char *cmds[] = {"list", "ptx", "sim", "gpu", "check", "help",
+#ifdef WS_HAVE_SDL
+                          "viz",
+#endif
+                          NULL};
+    char out[128];
+    snprintf(out, sizeof out, "%s/help.txt", g_dir);
+    static char text[65536];
+    for (int i = 0; cmds[i]; i++) {
+        const char *args[] = {cmds[i], "--help", NULL};
+        assert_int_equal(run_ws_to(args, out), WS_EXIT_OK);
+        FILE *f = fopen(out, "r");
+        assert_non_null(f);
+        text[fread(text, 1, sizeof text - 1, f)] = 0;
+        fclose(f);
+        if (!strstr(text, ws_cli_exit_table)) fail_msg("warpscope %s --help lacks the exit-code table:\n%s", cmds[i], text);
+    }
+    const char *args[] = {"--help", NULL};
+    assert_int_equal(run_ws_to(args, out), WS_EXIT_OK);
+    FILE *f = fopen(out, "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    assert_non_null(strstr(text, ws_cli_exit_table));
+    f = fopen("README.md", "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    if (!strstr(text, ws_cli_exit_table)) fail_msg("README.md lacks the exit-code table of common/cli.c:\n%s", ws_cli_exit_table);
+}
+
+/* A report that cannot reach stdout (a full disk: /dev/full fails every write with ENOSPC)
+ * is not a success: exit 1 and a message, whether it fails mid-way or at the final flush. */
+static void test_output_that_cannot_be_written_is_an_error_not_a_truncated_success(void **state)
+{
+    (void)state;
+    const char *json[] = {"sim", "--json", "copy_32x32", NULL};
+    assert_int_equal(run_ws_to(json, "/dev/full"), WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "warpscope: cannot write the output to stdout"));
+    const char *list[] = {"list", NULL};
+    assert_int_equal(run_ws_to(list, "/dev/full"), WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "cannot write the output to stdout: No space left on device"));
+    const char *help[] = {"sim", "--help", NULL};
+    assert_int_equal(run_ws_to(help, "/dev/full"), WS_EXIT_USAGE);
+}
+
+#ifdef WS_HAVE_SDL
+/* A font that cannot be read or is not a font is the user's input, exit 1 (it was 5). */
+static void test_a_bad_font_file_is_an_input_error(void **state)
+{
+    (void)state;
+    char out[128];
+    snprintf(out, sizeof out, "%s/frames", g_dir);
+    mkdir(out, 0755);
+    const char *args[] = {"viz", "copy_32x32", "--headless", "--frames", "1", "--out", out, NULL};
+    setenv("WARPSCOPE_FONT", "tests/data/nonexistent.ttf", 1);
+    int code = run_ws(args);
+    assert_int_equal(code, WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "WARPSCOPE_FONT=tests/data/nonexistent.ttf: cannot read that font file"));
+    setenv("WARPSCOPE_FONT", "README.md", 1);
+    code = run_ws(args);
+    unsetenv("WARPSCOPE_FONT");
+    assert_int_equal(code, WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "README.md: cannot open font"));
+    rmdir(out);
+}
+#endif
+
 static int setup(void **state)
 {
     (void)state;
@@ -393,7 +550,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx",
+    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt",
                            "norun.json"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -411,8 +568,16 @@ int main(void)
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
         cmocka_unit_test(test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column),
         cmocka_unit_test(test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused),
+        cmocka_unit_test(test_an_argument_that_does_not_fit_its_parameter_is_refused_at_the_args_line),
+        cmocka_unit_test(test_an_unsupported_instruction_is_an_input_error),
+        cmocka_unit_test(test_memcheck_reports_what_it_found_before_the_budget_stopped_the_run),
         cmocka_unit_test(test_every_description_that_cannot_be_resolved_is_refused_at_its_expression),
         cmocka_unit_test(test_markdown_of_json_without_runs_is_refused_by_name),
+        cmocka_unit_test(test_every_help_and_the_readme_show_the_one_exit_code_table),
+        cmocka_unit_test(test_output_that_cannot_be_written_is_an_error_not_a_truncated_success),
+#ifdef WS_HAVE_SDL
+        cmocka_unit_test(test_a_bad_font_file_is_an_input_error),
+#endif
 #ifdef WS_HAVE_SDL
         cmocka_unit_test(test_viz_without_a_display_says_so_instead_of_waiting),
 #endif

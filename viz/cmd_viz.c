@@ -84,8 +84,8 @@ static void viz_more_help(FILE *to)
     fprintf(to, "\nkeys:\n");
     for (int i = 0; i < viz_nkeys; i++)
         fprintf(to, "  %-18s  %s\n", viz_keys[i].keys, viz_keys[i].what);
-    fprintf(to, "\nFonts come from fontconfig (DejaVu Sans / Sans Mono preferred); WARPSCOPE_FONT=path.ttf overrides.\n"
-                "exit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
+    fprintf(to, "\nFonts come from fontconfig (DejaVu Sans / Sans Mono preferred); WARPSCOPE_FONT=path.ttf overrides\n"
+                "(a font that cannot be found or opened is an input error, exit 1).\n");
 }
 
 static const ws_cli_spec viz_spec = {

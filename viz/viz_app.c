@@ -52,7 +52,7 @@ static int run_headless(const viz_app_opts *o, viz_nav *nav, viz_state *st, char
     viz_fonts fonts;
     int rc = WS_EXIT_OK;
     if (viz_fonts_open(r, &fonts, err, cap)) {
-        rc = WS_EXIT_INTERNAL;
+        rc = WS_EXIT_USAGE;  /* no usable font (WARPSCOPE_FONT or fontconfig's): an input error */
         goto out;
     }
     if (o->screenshot) {
@@ -249,7 +249,7 @@ static int run_window(const viz_app_opts *o, viz_nav *nav, viz_state *st, char *
     viz_fonts fonts;
     int rc = WS_EXIT_OK;
     if (viz_fonts_open(r, &fonts, err, cap)) {
-        rc = WS_EXIT_INTERNAL;
+        rc = WS_EXIT_USAGE;  /* no usable font (WARPSCOPE_FONT or fontconfig's): an input error */
         goto out;
     }
     loop_ctx c = {.nav = nav, .st = st, .since_step = 10};
