@@ -4,6 +4,7 @@
  * Invariant: success returns malloc'd text whose first line is
  * "// warpscope-source-hash: <16 hex>" of the exact source bytes compiled. */
 #include "ptxgen.h"
+#include "child.h"
 #include "files.h"
 
 #include <dlfcn.h>
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 unsigned long long ws_source_hash(const char *text, size_t len)
@@ -239,12 +239,11 @@ static char *compile_nvcc(const char *nvcc, const char *path, const char *source
     }
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    char in[1200], outp[1200], logp[1200], arch_opt[64], inc[1100];
+    char in[1200], outp[1200], arch_opt[64], inc[1100];
     snprintf(in, sizeof in, "%s/%s", dir, *base ? base : "kernel.cu");
     size_t bl = strlen(in);
     if (bl < 3 || strcmp(in + bl - 3, ".cu")) snprintf(in + bl, sizeof in - bl, ".cu");
     snprintf(outp, sizeof outp, "%s/out.ptx", dir);
-    snprintf(logp, sizeof logp, "%s/log.txt", dir);
     snprintf(arch_opt, sizeof arch_opt, "-arch=%s", arch);
     const char *slash = strrchr(path, '/');
     if (slash) snprintf(inc, sizeof inc, "-I%.*s", (int)(slash - path), path);
@@ -254,25 +253,19 @@ static char *compile_nvcc(const char *nvcc, const char *path, const char *source
         ws_error_set(err, path, 0, 0, "cannot write %s: %s", in, strerror(errno));
         goto done;
     }
-    pid_t pid = fork();
-    if (pid < 0) {
-        ws_error_set(err, path, 0, 0, "cannot start nvcc: %s", strerror(errno));
+    /* bounded like every child (common/child.h): nvcc runs cicc and ptxas under it */
+    char *argv[] = {(char *)nvcc, "-ptx", arch_opt, "-lineinfo", "-O3", inc, "-o", outp, in, NULL};
+    ws_child_limits lim = {.wall_s = WS_PTXGEN_NVCC_WALL_S, .cpu_s = WS_PTXGEN_NVCC_CPU_S,
+                           .mem_bytes = WS_PTXGEN_NVCC_MEM_BYTES};
+    ws_child_result cr;
+    if (ws_child_run(argv, &lim, &cr, err)) goto done;
+    if (cr.status != 0) {
+        if (cr.limit) ws_error_set(err, path, 0, 0, "nvcc -ptx did not finish: %s", cr.why);
+        else log_to_error(err, path, "nvcc", *cr.output ? cr.output : "nvcc exited with an error and no message");
+        free(cr.output);
         goto done;
     }
-    if (pid == 0) {
-        int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); close(fd); }
-        execl(nvcc, nvcc, "-ptx", arch_opt, "-lineinfo", "-O3", inc, "-o", outp, in, (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        char *log = ws_read_file(logp, 0, NULL, NULL);
-        log_to_error(err, path, "nvcc", log && *log ? log : "nvcc exited with an error and no message");
-        free(log);
-        goto done;
-    }
+    free(cr.output);
     size_t n = 0;
     char *ptx = ws_read_file(outp, 0, &n, NULL);
     if (!ptx) {
@@ -285,7 +278,6 @@ static char *compile_nvcc(const char *nvcc, const char *path, const char *source
 done:
     unlink(in);
     unlink(outp);
-    unlink(logp);
     rmdir(dir);
     return result;
 }

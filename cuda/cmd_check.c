@@ -285,7 +285,7 @@ static int check_one(check_ctx *cx, const char *arg)
         char arch[16], *info = NULL;
         snprintf(arch, sizeof arch, "sm_%d%d", s->info.cc_major, s->info.cc_minor);
         ws_error serr;
-        char *sass = cu_sass_dump(t.ptx, arch, &info, &serr);
+        char *sass = cu_sass_dump(t.ptx, arch, t.fn->name, &info, &serr);
         if (sass) {
             cu_ptx_summarize(t.ptx, t.fn->name, &ps);
             cu_sass_summarize(sass, t.fn->name, &sa);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/child.h"
 #include "cu_counters.h"
 
 static const int widths[CU_NWIDTHS] = {1, 2, 4, 8, 16};
@@ -243,7 +244,24 @@ static int find_tool(const char *name, char *out, size_t cap)
     return -1;
 }
 
-char *cu_sass_dump(const char *ptx, const char *arch, char **ptxas_info, ws_error *err)
+/* ptxas or cuobjdump under the default limits (common/child.h); 0 and its output, or -1 with err
+ * naming the limit that stopped it. */
+static int run_tool(char *const argv[], char **out, int *status, ws_error *err)
+{
+    ws_child_result r;
+    *out = NULL;
+    if (ws_child_run(argv, NULL, &r, err)) return -1;
+    if (r.limit) {
+        ws_error_set(err, argv[0], 0, 0, "%s", r.why);
+        free(r.output);
+        return -1;
+    }
+    *out = r.output;
+    *status = r.status;
+    return 0;
+}
+
+char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, char **ptxas_info, ws_error *err)
 {
     if (ptxas_info) *ptxas_info = NULL;
     char ptxas[1024], cuobjdump[1024];
@@ -276,8 +294,10 @@ char *cu_sass_dump(const char *ptx, const char *arch, char **ptxas_info, ws_erro
     fclose(f);
     char archopt[32];
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-    char *pargv[] = {ptxas, "-v", archopt, "-o", cubin_path, ptx_path, NULL};
-    if (cu_capture(pargv, 300, &out, &st, err)) goto done;
+    /* -e: machine code for the kernel asked about only, not every entry of its file */
+    char *pargv[] = {ptxas, "-v", archopt, "-e", (char *)entry, "-o", cubin_path, ptx_path, NULL};
+    if (!entry) pargv[3] = NULL;
+    if (run_tool(pargv, &out, &st, err)) goto done;
     if (st != 0) {
         ws_error_set(err, "ptxas", 0, 0, "ptxas %s failed (status %d): %.300s", archopt, st, out ? out : "");
         free(out);
@@ -286,7 +306,7 @@ char *cu_sass_dump(const char *ptx, const char *arch, char **ptxas_info, ws_erro
     if (ptxas_info) *ptxas_info = out;
     else free(out);
     char *cargv[] = {cuobjdump, "-sass", cubin_path, NULL};
-    if (cu_capture(cargv, 300, &sass, &st, err)) goto done;
+    if (run_tool(cargv, &sass, &st, err)) goto done;
     if (st != 0 || !strstr(sass, "Function")) {
         ws_error_set(err, "cuobjdump", 0, 0, "cuobjdump -sass failed (status %d): %.300s", st, sass ? sass : "");
         free(sass);

@@ -31,10 +31,11 @@ void cu_sass_summarize(const char *sass, const char *name, cu_access_summary *s)
  * shared, local or generic addresses; param and const accesses are not LSU traffic). */
 void cu_ptx_summarize(const char *ptx, const char *name, cu_access_summary *s);
 
-/* Builds a cubin from ptx with ptxas for arch ("sm_90") and disassembles it with
- * cuobjdump -sass. Returns malloc'd SASS text, or NULL with err (tool missing or
- * failed). *ptxas_info gets ptxas -v's output (malloc'd, may be NULL). */
-char *cu_sass_dump(const char *ptx, const char *arch, char **ptxas_info, ws_error *err);
+/* Builds a cubin from ptx with ptxas for arch ("sm_90"), for entry alone (NULL = every entry),
+ * and disassembles it with cuobjdump -sass, both under common/child.h's limits. Returns
+ * malloc'd SASS text, or NULL with err (tool missing, failed, or stopped by a limit).
+ * *ptxas_info gets ptxas -v's output (malloc'd, may be NULL). */
+char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, char **ptxas_info, ws_error *err);
 
 /* The cause of a disagreeing exact counter, from the two summaries. Writes a
  * sentence into out and returns true when the PTX and the SASS differ for the
