@@ -12,6 +12,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/text.h"
+
 #include "../common/catalog.h"
 #include "../common/cli.h"
 #include "../common/commands.h"
@@ -407,7 +409,7 @@ int ws_cmd_check(int argc, char **argv)
         cJSON *root = cJSON_CreateObject();
         cJSON_AddItemToObject(root, "device", cJSON_Duplicate(dev, 1));
         cJSON_AddItemToObject(root, "runs", cJSON_Duplicate(cx.runs, 1));
-        char *text = cJSON_Print(root);
+        char *text = ws_json_print(root);
         if (text) puts(text);
         free(text);
         cJSON_Delete(root);

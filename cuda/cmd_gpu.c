@@ -10,6 +10,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/text.h"
+
 #include "../common/buffers.h"
 #include "../common/catalog.h"
 #include "../common/cli.h"
@@ -201,7 +203,7 @@ int ws_cmd_gpu(int argc, char **argv)
                                                                          : cJSON_CreateString(ctr.m[i].raw));
         }
         cJSON_AddItemToObject(root, "run", r);
-        char *text = cJSON_Print(root);
+        char *text = ws_json_print(root);
         if (text) puts(text);
         free(text);
         cJSON_Delete(root);

@@ -1,6 +1,7 @@
 /* cu_results.c - writing and rendering recorded GPU results (see cu_results.h). */
 #include "cu_results.h"
 #include "../common/files.h"
+#include "../common/text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -146,7 +147,7 @@ int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *er
     cJSON_AddStringToObject(root, "date", date);
     cJSON_AddStringToObject(root, "recorded_by", "warpscope check --record");
     cJSON_AddItemToObject(root, "runs", all);
-    char *text = cJSON_Print(root);
+    char *text = ws_json_print(root);
     cJSON_Delete(root);
     if (!text) {
         ws_error_set(err, path, 0, 0, "out of memory formatting the results");

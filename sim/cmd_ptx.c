@@ -12,6 +12,7 @@
 #include "../common/commands.h"
 #include "../common/desc.h"
 #include "../common/desc_text.h"
+#include "../common/text.h"
 #include "catalog_ptx.h"
 #include "ptx.h"
 
@@ -108,7 +109,9 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
                 char text[512];
                 source_text(m, f, in->src_file, in->src_line, text, sizeof text);
                 const char *t = text + strspn(text, " \t");
-                printf("\n%s:%d  %s\n", file_name(m, f, in->src_file), in->src_line, t);
+                char shown[3 * sizeof text];     /* a .cu line may hold terminal controls */
+                printf("\n%s:%d  %s\n", file_name(m, f, in->src_file), in->src_line,
+                       ws_text_visible(t, shown, sizeof shown));
             }
         }
         char mark[32] = "";

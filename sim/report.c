@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/text.h"
+
 #if defined(__has_include)
 #if __has_include(<cjson/cJSON.h>)
 #include <cjson/cJSON.h>
@@ -32,10 +34,12 @@ static void source_line(const char *text, int n, char *buf, size_t cap)
     size_t len = strcspn(p, "\n");
     while (len && (p[len - 1] == ' ' || p[len - 1] == '\r' || p[len - 1] == '\t'))
         len--;
-    if (len >= cap)
-        len = cap - 1;
-    memcpy(buf, p, len);
-    buf[len] = 0;
+    char raw[512];
+    if (len >= sizeof raw)
+        len = sizeof raw - 1;
+    memcpy(raw, p, len);
+    raw[len] = 0;
+    ws_text_visible(raw, buf, cap);          /* a .cu line may hold terminal controls */
 }
 
 static const char *space_short(ws_space s)
@@ -314,8 +318,10 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     fprintf(f, "warpscope sim: %s (%s:%d) on %s [%s, cc %d.%d, %d SMs]\n", r->kernel,
             r->source_path ? r->source_path : "?", r->kernel_line, r->dev->name, r->dev->key, r->dev->cc_major,
             r->dev->cc_minor, r->dev->sm_count);
-    if (r->note && r->note[0])
-        fprintf(f, "  %s\n", r->note);
+    if (r->note && r->note[0]) {
+        char note[3 * WS_NOTE_MAX];              /* the description's text: no terminal controls */
+        fprintf(f, "  %s\n", ws_text_visible(r->note, note, sizeof note));
+    }
     launch_lines(f, r);
     fprintf(f, "simulated  %llu warp instructions (%llu thread instructions), %llu memory instructions in %.2f s\n",
             (unsigned long long)r->warp_insns, (unsigned long long)r->thread_insns,
@@ -488,7 +494,7 @@ int ws_report_json(FILE *f, const ws_report *r)
 {
 #ifdef WS_REPORT_JSON
     cJSON *o = report_object(r);
-    char *s = o ? cJSON_Print(o) : NULL;
+    char *s = o ? ws_json_print(o) : NULL;
     cJSON_Delete(o);
     if (!s)
         return -1;

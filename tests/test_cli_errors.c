@@ -24,6 +24,7 @@
 #include "../common/cli.h"
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
+#include "../common/text.h"
 
 static const char *ws_bin(void)
 {
@@ -518,6 +519,56 @@ static void test_output_that_cannot_be_written_is_an_error_not_a_truncated_succe
     assert_int_equal(run_ws_to(help, "/dev/full"), WS_EXIT_USAGE);
 }
 
+static char *slurp_text(const char *path)
+{
+    static char text[1 << 17];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    return text;
+}
+
+/* A note with a Latin-1 byte (E9, not UTF-8), an ANSI colour sequence (ESC [ 31 m), a C1 CSI
+ * (C2 9B) and a euro sign, and a source line ending in an OSC title sequence (ESC ] 0 ; ... BEL):
+ * JSON stays valid UTF-8 (E9 -> U+FFFD), text output spells every control out. */
+static void test_bytes_from_a_description_neither_break_json_nor_reach_the_terminal(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  k\nnote    caf\xe9 \x1b[31mred\x1b[0m \xc2\x9b" "2J \xe2\x82\xac\n"
+                     "buffer  out  int  32  init=zero  output\ngrid    1\nblock   32\nargs    out\n*/\n"
+                     "__global__ void k(int *out) { out[threadIdx.x] = 1; } // \x1b]0;t\x07\n";
+    write_kernel("hostile", cu, ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"hostile.cu\"\n"
+                                ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n"
+                                "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n"
+                                "  add.s64 %rd3, %rd1, %rd2;\n  mov.u32 %r2, 1;\n  .loc 1 9 0\n"
+                                "  st.global.u32 [%rd3], %r2;\n  ret;\n}\n");
+    char path[128], out[128];
+    snprintf(path, sizeof path, "%s/hostile.cu", g_dir);
+    snprintf(out, sizeof out, "%s/out.txt", g_dir);
+    const char *json_cmds[][5] = {{"list", "--json", path, NULL}, {"sim", "--json", path, NULL}};
+    for (int c = 0; c < 2; c++) {
+        assert_int_equal(run_ws_to(json_cmds[c], out), WS_EXIT_OK);
+        const char *t = slurp_text(out);
+        for (const unsigned char *p = (const unsigned char *)t; *p;) {
+            size_t n = ws_utf8_seq(p);
+            if (!n) fail_msg("%s --json: byte 0x%02x at %ld is not UTF-8", json_cmds[c][0], *p, (long)(p - (const unsigned char *)t));
+            p += n;
+        }
+        if (c == 0 && !strstr(t, "caf\xef\xbf\xbd \\u001b[31mred")) fail_msg("list --json: %s", t);
+    }
+    const char *text_cmds[][5] = {{"list", path, NULL}, {"sim", "--lines", path, NULL}, {"ptx", path, NULL}};
+    for (int c = 0; c < 3; c++) {
+        assert_int_equal(run_ws_to(text_cmds[c], out), WS_EXIT_OK);
+        const char *t = slurp_text(out);
+        for (const unsigned char *p = (const unsigned char *)t; *p; p++)
+            if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0))
+                fail_msg("%s: control byte 0x%02x reached stdout:\n%s", text_cmds[c][0], *p, t);
+        if (c < 2 && !strstr(t, "caf\\xe9 \\x1b[31mred\\x1b[0m \\u009b2J \xe2\x82\xac")) fail_msg("%s: %s", text_cmds[c][0], t);
+        if (c == 2 && !strstr(t, "// \\x1b]0;t\\x07")) fail_msg("ptx: %s", t);
+    }
+}
+
 #ifdef WS_HAVE_SDL
 /* A font that cannot be read or is not a font is the user's input, exit 1 (it was 5). */
 static void test_a_bad_font_file_is_an_input_error(void **state)
@@ -550,7 +601,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt",
+    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt",
                            "norun.json"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -575,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_markdown_of_json_without_runs_is_refused_by_name),
         cmocka_unit_test(test_every_help_and_the_readme_show_the_one_exit_code_table),
         cmocka_unit_test(test_output_that_cannot_be_written_is_an_error_not_a_truncated_success),
+        cmocka_unit_test(test_bytes_from_a_description_neither_break_json_nor_reach_the_terminal),
 #ifdef WS_HAVE_SDL
         cmocka_unit_test(test_a_bad_font_file_is_an_input_error),
 #endif
