@@ -127,7 +127,7 @@ static int translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, c
 }
 
 static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint32_t m, const uint64_t *addr,
-                 uint32_t elem, uint32_t vec)
+                 uint32_t elem, uint32_t vec, uint32_t same)
 {
     const ptx_insn *pi = in->pi;
     ws_mem_event ev;
@@ -147,6 +147,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
     ev.elem_size = (uint8_t)elem;
     ev.vec = (uint8_t)vec;
     ev.active_mask = m;
+    ev.same_value_mask = same;
     for (int l = 0; l < 32; l++) ev.addr[l] = (m >> l & 1) ? addr[l] : 0;
     c->cfg->listener(c->cfg->listener_ctx, &ev);
 }
@@ -222,8 +223,25 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
     }
     if (translate(c, w, in, sp, addr, &m, n, ptr)) return -1;
     if (!m) return 0;
+    if (pi->op == PTX_ST && sp == WS_SPACE_SHARED && c->cfg->listener) {
+        /* racecheck needs to know which lanes store what is already there: store lane by lane,
+         * comparing first, then tell the listeners (they see addresses, never memory) */
+        uint32_t same = 0;
+        SIM_LANES(m, {
+            bool eq = true;
+            for (uint32_t i = 0; i < vec; i++) {
+                const uint64_t *s = F + (vec == 1 ? in->src[1] : in->vec[i]);
+                eq &= !memcmp(ptr[l] + i * elem, &s[l], elem);
+                memcpy(ptr[l] + i * elem, &s[l], elem);
+            }
+            same |= (uint32_t)eq << l;
+        });
+        emit(c, w, in, sp, m, addr, elem, vec, same);
+        c->seq++;
+        return 0;
+    }
     if (sp <= WS_SPACE_LOCAL) {                  /* global, shared, local: one event each */
-        if (c->cfg->listener) emit(c, w, in, sp, m, addr, elem, vec);
+        if (c->cfg->listener) emit(c, w, in, sp, m, addr, elem, vec, 0);
         c->seq++;
     }
 

@@ -168,7 +168,10 @@ static void test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block
     assert_int_equal(r.res.memory_warnings, blocks);
     assert_non_null(strstr(r.res.first_warning, "block (0,0,0) warp 4 lane 0"));
     /* thread 0 reads sdata[s] while thread s writes it; s = 128, 64, 32 are other warps:
-     * a WAR at the planted line three times per block */
+     * a WAR at the planted line up to three times per block. s = 64 and 32 add sdata[2s] > 0
+     * (in = index), so they change memory; at s = 128 thread 128's load past the array is
+     * skipped (memcheck), so its store adds a stale register and may leave sdata[128] as it
+     * was: a store of the value already there is no write to race with (racecheck.c) */
     int line = marker_line(r.file, "planted-read");
     const ws_race *war = first_of(r.rc, WS_RACE_WAR);
     assert_non_null(war);
@@ -178,7 +181,8 @@ static void test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block
     assert_int_equal(war->addr, (uint64_t)war->second.tid[0] * 4);
     assert_true(war->second.tid[0] == 128 || war->second.tid[0] == 64 || war->second.tid[0] == 32);
     assert_true(war->interval >= 1);                    /* after the barrier that follows the load */
-    assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_WAR), 3 * blocks);
+    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) >= 2 * blocks);
+    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) <= 3 * blocks);
     planted_free(&r);
 }
 
@@ -243,6 +247,24 @@ static void test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised
     planted_free(&r);
 }
 
+/* --- the same value stored by many threads is no race ----------------------- */
+
+/* compute-sanitizer's racecheck reports nothing here: no order of stores of 1 to a flag that
+ * holds 1 changes memory. The first store of each block (0 -> 1) is still a real write. */
+static void test_threads_storing_the_same_value_to_one_flag_are_no_hazard(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "same_value_flag", false, true);
+    assert_int_equal(r.rc_run, 0);
+    assert_int_equal(ws_racecheck_count(r.rc), 0);
+    for (int k = 0; k < WS_RACE_KINDS; k++) assert_int_equal(ws_racecheck_total(r.rc, (ws_race_kind)k), 0);
+    /* every block has a positive input (in = index: all but in[0]), so every out[t] is 1 */
+    const float *out = r.res.buffer_data[1];
+    for (uint64_t t = 0; t < r.L.buffers[1].count; t++) assert_true(out[t] == 1.0f);
+    planted_free(&r);
+}
+
 /* --- and no false alarms on correct kernels --------------------------------- */
 
 static void test_every_catalog_kernel_is_free_of_hazards_in_its_first_two_blocks(void **state)
@@ -297,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_read_past_the_end_names_the_last_thread_and_the_four_bytes_past_in),
         cmocka_unit_test(test_barrier_inside_a_branch_that_splits_warp_1_is_a_barrier_error),
         cmocka_unit_test(test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised_read),
+        cmocka_unit_test(test_threads_storing_the_same_value_to_one_flag_are_no_hazard),
         cmocka_unit_test(test_every_catalog_kernel_is_free_of_hazards_in_its_first_two_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
