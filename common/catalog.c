@@ -111,7 +111,7 @@ int ws_catalog_load(const char *dir, ws_catalog **out, ws_error *err)
     }
     closedir(d);
     d = NULL;
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    if (n > 1) qsort(names, (size_t)n, sizeof *names, cmp_str); /* names is NULL for an empty folder */
     ws_catalog *c = calloc(1, sizeof *c);
     if (!c || (n && !(c->files = calloc((size_t)n, sizeof *c->files)))) { free(c); goto oom; }
     snprintf(c->dir, sizeof c->dir, "%s", dir);

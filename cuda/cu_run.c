@@ -4,6 +4,7 @@
  * own copy bandwidth in the same run as the ceiling. */
 #include "cu_run.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +38,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double timeout_s(void)
-{
-    const char *e = getenv("WARPSCOPE_GPU_TIMEOUT");
-    double t = e && *e ? atof(e) : 0;
-    return t > 0 ? t : CU_DEFAULT_TIMEOUT_S;
 }
 
 int cu_buffers_create(cu_session *s, const ws_launch *L, const ptx_function *fn, cu_buffers *b, ws_error *err)
@@ -171,7 +165,7 @@ static int launch_and_wait(cu_session *s, cu_kernel *k, cu_buffers *b, ws_error 
     if (cu_check(s, s->drv.EventCreate(&done, CU_EVENT_DEFAULT), err, "cuEventCreate")) return -1;
     int rc = launch(s, k, b, err);
     if (!rc && cu_check(s, s->drv.EventRecord(done, NULL), err, "cuEventRecord")) rc = -1;
-    if (!rc) rc = wait_event(s, k, done, timeout_s(), err);
+    if (!rc) rc = wait_event(s, k, done, s->launch_timeout_s > 0 ? s->launch_timeout_s : CU_DEFAULT_TIMEOUT_S, err);
     s->drv.EventDestroy(done);
     return rc;
 }
@@ -229,6 +223,12 @@ static int time_reps(cu_session *s, timed_op op, void *ctx, int reps, CUdevicept
         }
         float f = 0;
         if (cu_check(s, s->drv.EventElapsedTime(&f, ev[2 * i], ev[2 * i + 1]), err, "cuEventElapsedTime")) {
+            rc = -1;
+            goto out;
+        }
+        if (!isfinite(f) || f < 0) {         /* never a bandwidth from a time that is not one */
+            ws_error_set(err, "cuda", 0, 0, "cuEventElapsedTime gave %g ms for timed repetition %d: not a time", (double)f,
+                         i + 1);
             rc = -1;
             goto out;
         }

@@ -127,7 +127,7 @@ int ws_report_lines(const ws_report *r, ws_line_row **rows)
                      ratio((double)row->wavefronts, (double)row->ideal_wavefronts));
         }
     }
-    qsort(out, (size_t)nrows, sizeof *out, cmp_line);
+    if (nrows > 1) qsort(out, (size_t)nrows, sizeof *out, cmp_line);
     *rows = out;
     return nrows;
 }

@@ -569,6 +569,52 @@ static void test_bytes_from_a_description_neither_break_json_nor_reach_the_termi
     }
 }
 
+/* An empty catalog folder is an empty list (qsort of no names was undefined behaviour, which
+ * this sanitizer build turns into an abort). */
+static void test_an_empty_catalog_folder_lists_no_descriptions(void **state)
+{
+    (void)state;
+    char dir[128], out[128];
+    snprintf(dir, sizeof dir, "%s/empty", g_dir);
+    snprintf(out, sizeof out, "%s/out.txt", g_dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    setenv("WARPSCOPE_CATALOG", dir, 1);
+    const char *args[] = {"list", NULL};
+    int code = run_ws_to(args, out);
+    unsetenv("WARPSCOPE_CATALOG");
+    rmdir(dir);
+    assert_int_equal(code, WS_EXIT_OK);
+    assert_null(strstr(g_err, "runtime error"));
+    assert_non_null(strstr(slurp_text(out), "0 descriptions in 0 files"));
+}
+
+#ifdef WS_HAVE_CUDA
+/* WARPSCOPE_DEVICE and WARPSCOPE_GPU_TIMEOUT are input: garbage is refused by name (exit 1)
+ * before the driver is opened, so the answer is the same with or without a GPU. */
+static void test_garbage_in_the_gpu_environment_is_refused_by_name(void **state)
+{
+    (void)state;
+    struct { const char *var, *value, *want; } cases[] = {
+        {"WARPSCOPE_DEVICE", "abc", "WARPSCOPE_DEVICE='abc': expected a GPU index"},
+        {"WARPSCOPE_DEVICE", "-1", "WARPSCOPE_DEVICE='-1': expected a GPU index"},
+        {"WARPSCOPE_DEVICE", "1x", "WARPSCOPE_DEVICE='1x': expected a GPU index"},
+        {"WARPSCOPE_GPU_TIMEOUT", "abc", "WARPSCOPE_GPU_TIMEOUT='abc': expected a number of seconds"},
+        {"WARPSCOPE_GPU_TIMEOUT", "0", "WARPSCOPE_GPU_TIMEOUT='0': expected a number of seconds"},
+        {"WARPSCOPE_GPU_TIMEOUT", "-5", "WARPSCOPE_GPU_TIMEOUT='-5'"},
+        {"WARPSCOPE_GPU_TIMEOUT", "nan", "WARPSCOPE_GPU_TIMEOUT='nan'"},
+    };
+    const char *cmds[][3] = {{"gpu", "copy_float", NULL}, {"check", "copy_float", NULL}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int c = 0; c < 2; c++) {
+            setenv(cases[i].var, cases[i].value, 1);
+            int code = run_ws(cmds[c]);
+            unsetenv(cases[i].var);
+            if (code != WS_EXIT_USAGE || !strstr(g_err, cases[i].want))
+                fail_msg("%s=%s %s: exit %d: %s", cases[i].var, cases[i].value, cmds[c][0], code, g_err);
+        }
+}
+#endif
+
 #ifdef WS_HAVE_SDL
 /* A font that cannot be read or is not a font is the user's input, exit 1 (it was 5). */
 static void test_a_bad_font_file_is_an_input_error(void **state)
@@ -627,6 +673,10 @@ int main(void)
         cmocka_unit_test(test_every_help_and_the_readme_show_the_one_exit_code_table),
         cmocka_unit_test(test_output_that_cannot_be_written_is_an_error_not_a_truncated_success),
         cmocka_unit_test(test_bytes_from_a_description_neither_break_json_nor_reach_the_terminal),
+        cmocka_unit_test(test_an_empty_catalog_folder_lists_no_descriptions),
+#ifdef WS_HAVE_CUDA
+        cmocka_unit_test(test_garbage_in_the_gpu_environment_is_refused_by_name),
+#endif
 #ifdef WS_HAVE_SDL
         cmocka_unit_test(test_a_bad_font_file_is_an_input_error),
 #endif
