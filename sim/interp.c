@@ -322,9 +322,14 @@ static int run_block(sim_ctx *c, bool clock)
                 if (c->thread_insns > c->budget) {
                     int pc = w->state == SIM_W_DONE ? (w->exit_pc >= 0 ? w->exit_pc : 0) : w->stack[w->sp - 1].pc;
                     if (pc >= c->prog.n) pc = c->prog.n - 1;
+                    /* a block that spins on what another block sets never sees it here: say why */
+                    uint64_t nblocks = (uint64_t)c->L->grid[0] * c->L->grid[1] * c->L->grid[2];
                     return sim_fault(c, w, &c->prog.insns[pc], -1,
                                      "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
-                                     "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)", c->budget);
+                                     "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)%s",
+                                     c->budget, nblocks > 1 ? "; if it waits for another block (a flag or counter "
+                                     "another block sets), that never completes here: warpscope runs the blocks one "
+                                     "after another, each to its end before the next starts" : "");
                 }
             }                                    /* round robin: one slice, then the next warp */
             any_run |= w->state == SIM_W_RUN;

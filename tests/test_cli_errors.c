@@ -294,6 +294,36 @@ static void test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line(void
     if (!strstr(g_err, want)) fail_msg("got: %s\nwant: %s", g_err, want);
 }
 
+/* Block 0 spins until block 1 sets a flag: on a GPU both blocks are resident and it ends; here
+ * block 1 only starts once block 0 has finished, so the budget stops it, and the message says
+ * why (a one-block loop gets no such hint: there is no other block to wait for). */
+static void test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  wait\nbuffer  flag  int  1  init=zero  output\n"
+                     "grid    2\nblock   32\nargs    flag\n*/\n__global__ void wait(volatile int *flag) {\n"
+                     "  if (blockIdx.x == 1) *flag = 1;\n  else while (*flag == 0) { }\n}\n";
+    write_kernel("wait", cu, ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"wait.cu\"\n"
+                             ".visible .entry wait(.param .u64 flag)\n{\n  .reg .pred %p<3>;\n  .reg .b32 %r<4>;\n"
+                             "  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [flag];\n  mov.u32 %r1, %ctaid.x;\n"
+                             "  setp.eq.u32 %p1, %r1, 1;\n  @%p1 bra $L_set;\n$L_spin:\n  .loc 1 10 0\n"
+                             "  ld.volatile.global.u32 %r2, [%rd1];\n  setp.eq.u32 %p2, %r2, 0;\n  @%p2 bra $L_spin;\n"
+                             "  ret;\n$L_set:\n  .loc 1 9 0\n  mov.u32 %r3, 1;\n  st.volatile.global.u32 [%rd1], %r3;\n"
+                             "  ret;\n}\n");
+    char path[128], want[300];
+    snprintf(path, sizeof path, "%s/wait.cu", g_dir);
+    const char *args[] = {"sim", "--budget", "100000", path, NULL};
+    assert_int_equal(run_ws(args), WS_EXIT_KERNEL_FAULT);
+    snprintf(want, sizeof want, "%s:10: error: wait: block (0,0,0) warp 0: stopped after the instruction budget", path);
+    if (!strstr(g_err, want) || !strstr(g_err, "warpscope runs the blocks one after another"))
+        fail_msg("got: %s", g_err);
+    write_kernel("spin", LOOP_CU, LOOP_PTX);           /* grid 1 */
+    snprintf(path, sizeof path, "%s/spin.cu", g_dir);
+    const char *one[] = {"sim", "--budget", "100000", path, NULL};
+    assert_int_equal(run_ws(one), WS_EXIT_KERNEL_FAULT);
+    assert_null(strstr(g_err, "one after another"));
+}
+
 static void test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column(void **state)
 {
     (void)state;
@@ -647,7 +677,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt",
+    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt", "wait.cu", "wait.ptx",
                            "norun.json"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -663,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_every_malformed_command_line_gets_its_exit_code_and_message),
         cmocka_unit_test(test_an_error_is_one_line_that_starts_with_the_program_name),
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
+        cmocka_unit_test(test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn),
         cmocka_unit_test(test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column),
         cmocka_unit_test(test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused),
         cmocka_unit_test(test_an_argument_that_does_not_fit_its_parameter_is_refused_at_the_args_line),
