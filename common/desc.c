@@ -478,7 +478,12 @@ static int parse_init(ctx *c, int line, span spec, ws_buffer_decl *bd)
     while (i < spec.n && is_ident_char((unsigned char)spec.s[i])) i++;
     span kind = {spec.s, i, spec.col};
     span rest = {spec.s + i, spec.n - i, spec.col + (int)i};
-    const char *known = "known: zero, index, random(seed[, lo, hi]), const(v)";
+    const char *known = "known: zero, index, random(seed[, lo, hi]), const(v), none";
+    if (span_eq(kind, "none") && !rest.n) {     /* no contents: the simulator checks reads (issue 17) */
+        bd->uninit = true;
+        bd->init = WS_INIT_ZERO;
+        return 0;
+    }
     if (span_eq(kind, "zero") || span_eq(kind, "index")) {
         if (rest.n) return fail_at(c, line, rest.col, "unexpected '%.*s' after init=%.*s", (int)(rest.n > 20 ? 20 : rest.n),
                                    rest.s, (int)kind.n, kind.s);
@@ -1049,6 +1054,7 @@ static int resolve_buffer(const ws_kernel_desc *d, const ws_buffer_decl *bd, ws_
     b->output = bd->output;
     b->tol = bd->tol;
     b->const_value = bd->const_value;
+    b->uninit = bd->uninit;
     if (eval(L, bd->count, &v, err)) return -1;
     if (v < 0) return where_fail(d, bd->count, err, "buffer '%s' has a negative element count (%lld)", bd->name, (long long)v);
     b->count = (uint64_t)v;

@@ -14,6 +14,7 @@
  *   buffer  out  float  W*H  init=zero  output
  *   buffer  idx  int    W    init=random(7, 0, W)       seeded: random(seed[, lo, hi])
  *   buffer  acc  float  1    init=const(0.5)  output tol=1e-4
+ *   buffer  tmp  float  N    init=none        never initialised: reads before writes are reported
  *   grid    (W+31)/32, (H+31)/32        1-3 integer expressions (x, y, z)
  *   block   32, 32
  *   shared  0                          dynamic shared memory in bytes (expression)
@@ -82,6 +83,7 @@ typedef struct {
     double const_value;   /* const(v) */
     bool output;          /* compared after a run */
     double tol;           /* relative tolerance for outputs; 0 = bit-exact */
+    bool uninit;          /* init=none: no initial contents (see ws_buffer.uninit) */
     int line;
 } ws_buffer_decl;
 
@@ -158,6 +160,9 @@ typedef struct {
     double const_value;
     bool output;
     double tol;
+    bool uninit;               /* init=none: never initialised. The simulator poisons it and reports
+                                  reads of bytes no thread has written (as initcheck does); the GPU
+                                  gets it as cuMemAlloc leaves it. Filled with zeros on the host. */
 } ws_buffer;
 
 typedef struct {

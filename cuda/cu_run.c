@@ -109,7 +109,7 @@ static int upload(cu_session *s, cu_buffers *b, ws_error *err)
 {
     for (int i = 0; i < b->nbuffers; i++) {
         const ws_buffer *wb = &b->launch->buffers[i];
-        if (!wb->bytes) continue;
+        if (!wb->bytes || wb->uninit) continue; /* init=none: the GPU sees what cuMemAlloc left */
         if (cu_check(s, s->drv.MemcpyHtoD(b->dptr[i], b->init[i], (size_t)wb->bytes), err,
                      "cuMemcpyHtoD of buffer '%s' (%llu bytes)", wb->name, (unsigned long long)wb->bytes))
             return -1;

@@ -59,6 +59,7 @@ int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const
 static ws_memerr_kind memerr_kind(const char *fmt)
 {
     if (strstr(fmt, "misaligned")) return WS_MEMERR_MISALIGNED;
+    if (!strncmp(fmt, "uninitialised", 13)) return WS_MEMERR_UNINIT;
     if (!strncmp(fmt, "shared", 6)) return WS_MEMERR_SHARED;
     if (!strncmp(fmt, "local", 5)) return WS_MEMERR_LOCAL;
     if (!strncmp(fmt, "const", 5)) return WS_MEMERR_CONST;
@@ -156,6 +157,17 @@ static int alloc_buffers(sim_ctx *c)
         c->res->buffer_data[i] = r->data;
         c->res->nbuffers = i + 1;
         c->nregions = i + 1;
+        if (b->uninit) {                         /* init=none: poison, and track what gets written */
+            memset(r->data, 0xCD, b->bytes);
+            r->written = calloc((b->bytes + 7) / 8 ? (b->bytes + 7) / 8 : 1, 1);
+            if (!r->written) {
+                ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for buffer '%s' (%" PRIu64 " bytes)",
+                             c->kname, b->name, b->bytes);
+                c->res->stop = WS_SIM_OUT_OF_MEMORY;
+                return -1;
+            }
+            c->any_uninit = true;
+        }
         /* a guard gap of one alignment unit keeps an overrun out of the next buffer */
         next = (r->base + r->size + WS_GLOBAL_ALIGN - 1) / WS_GLOBAL_ALIGN * WS_GLOBAL_ALIGN + WS_GLOBAL_ALIGN;
     }
@@ -238,6 +250,7 @@ static void free_ctx(sim_ctx *c)
         free(c->warps);
     }
     if (c->nregions > c->res->nbuffers) free(c->region[c->nregions - 1].data); /* module globals */
+    for (int i = 0; i < c->nregions; i++) free(c->region[i].written);
     free(c->param);
     free(c->shared);
     sim_program_free(&c->prog);

@@ -59,6 +59,7 @@ typedef enum {
     WS_MEMERR_CONST,       /* outside the module's constant bank */
     WS_MEMERR_PARAM,       /* outside the parameter buffer */
     WS_MEMERR_MISALIGNED,  /* address not a multiple of the access size */
+    WS_MEMERR_UNINIT,      /* read of global bytes never written, in a buffer declared init=none */
     WS_MEMERR_KINDS
 } ws_memerr_kind;
 

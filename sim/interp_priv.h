@@ -114,6 +114,8 @@ typedef struct {
     const char *name;         /* buffer name for messages */
     uint64_t base, size;
     uint8_t *data;
+    uint8_t *written;         /* init=none buffers: one bit per byte, set once stored (initcheck);
+                                 NULL = initialised, every read is fine */
 } sim_region;
 
 typedef struct sim_ctx {
@@ -146,6 +148,7 @@ typedef struct sim_ctx {
     uint64_t budget;
     uint64_t thread_insns, warp_insns;
     int last_region;          /* lookup cache */
+    bool any_uninit;          /* some region has a written-bitmap: global accesses consult it */
 } sim_ctx;
 
 /* --- value helpers ------------------------------------------------------- */

@@ -14,6 +14,7 @@ const char *ws_memerr_kind_name(ws_memerr_kind k)
     case WS_MEMERR_CONST: return "const out of bounds";
     case WS_MEMERR_PARAM: return "param out of bounds";
     case WS_MEMERR_MISALIGNED: return "misaligned";
+    case WS_MEMERR_UNINIT: return "uninitialised global read";
     default: return "?";
     }
 }
@@ -30,8 +31,9 @@ static unsigned long long print_summary(const ws_sim_result *res, FILE *out, con
         fprintf(out, "warpscope: memcheck summary: %" PRIu64 " memory error%s found before %s (lane accesses "
                 "skipped until then)\n", res->memory_warnings, res->memory_warnings == 1 ? "" : "s", why);
     else
-        fprintf(out, "warpscope: memcheck summary: %" PRIu64 " memory error%s (lane accesses skipped, the run went on)\n",
-                res->memory_warnings, res->memory_warnings == 1 ? "" : "s");
+        fprintf(out, "warpscope: memcheck summary: %" PRIu64 " memory error%s (lane accesses skipped%s, the run went on)\n",
+                res->memory_warnings, res->memory_warnings == 1 ? "" : "s",
+                res->memerr_count[WS_MEMERR_UNINIT] ? "; uninitialised reads read the 0xCD poison" : "");
     return res->memory_warnings;
 }
 

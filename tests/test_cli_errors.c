@@ -324,6 +324,35 @@ static void test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in
     assert_null(strstr(g_err, "one after another"));
 }
 
+/* init=none: a buffer each thread writes before it reads it is clean. Reading out[t + 32]
+ * instead (the buffer holds 64 ints, the one warp writes out[0..31]) reads bytes no thread
+ * wrote: 32 uninitialised reads, the first by thread 0 at byte 32 * 4 = 128. */
+static void test_a_never_initialised_buffer_is_clean_when_written_before_it_is_read(void **state)
+{
+    (void)state;
+    const char *ptx_fmt = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"%s.cu\"\n"
+                          ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<6>;\n"
+                          "  ld.param.u64 %%rd1, [out];\n  mov.u32 %%r1, %%tid.x;\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+                          "  add.s64 %%rd3, %%rd1, %%rd2;\n  .loc 1 8 0\n  st.global.u32 [%%rd3], %%r1;\n"
+                          "  add.s64 %%rd4, %%rd3, %d;\n  .loc 1 9 0\n  ld.global.u32 %%r2, [%%rd4];\n  ret;\n}\n";
+    const char *cu = "/*@warpscope\nkernel  k\nbuffer  out  int  64  init=none\n"
+                     "grid    1\nblock   32\nargs    out\n*/\n__global__ void k(int *out) { }\n";
+    char ptx[1024], path[128];
+    snprintf(ptx, sizeof ptx, ptx_fmt, "own", 0);      /* reads its own element back */
+    write_kernel("own", cu, ptx);
+    snprintf(path, sizeof path, "%s/own.cu", g_dir);
+    const char *args[] = {"sim", path, NULL};
+    if (run_ws(args) != WS_EXIT_OK) fail_msg("own: %s", g_err);
+    snprintf(ptx, sizeof ptx, ptx_fmt, "next", 128);   /* reads out[t + 32]: never written */
+    write_kernel("next", cu, ptx);
+    snprintf(path, sizeof path, "%s/next.cu", g_dir);
+    const char *args2[] = {"sim", "--memcheck", path, NULL};
+    assert_int_equal(run_ws(args2), WS_EXIT_KERNEL_FAULT);
+    if (!strstr(g_err, "memcheck: 32 uninitialised global read accesses") ||
+        !strstr(g_err, "by thread (0,0,0): byte 128 of buffer 'out' (init=none) was never written"))
+        fail_msg("next: %s", g_err);
+}
+
 static void test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column(void **state)
 {
     (void)state;
@@ -677,7 +706,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt", "wait.cu", "wait.ptx",
+    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt", "wait.cu", "wait.ptx", "own.cu", "own.ptx", "next.cu", "next.ptx",
                            "norun.json"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -694,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_an_error_is_one_line_that_starts_with_the_program_name),
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
         cmocka_unit_test(test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn),
+        cmocka_unit_test(test_a_never_initialised_buffer_is_clean_when_written_before_it_is_read),
         cmocka_unit_test(test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column),
         cmocka_unit_test(test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused),
         cmocka_unit_test(test_an_argument_that_does_not_fit_its_parameter_is_refused_at_the_args_line),

@@ -247,6 +247,34 @@ static void test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised
     planted_free(&r);
 }
 
+/* --- an uninitialised global read (initcheck) ---------------------------------- */
+
+/* out is init=none: out[t] += in[t] reads each out[t] before any thread wrote it. Without
+ * --memcheck the first read stops the run, thread (0,0,0) of block (0,0,0) at byte 0; with
+ * it every thread's read is counted: 2 blocks x 128 threads = 256. */
+static void test_reading_a_never_written_global_buffer_is_reported_with_thread_and_block(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "uninit_global", false, false);
+    assert_true(r.L.buffers[1].uninit);
+    assert_false(r.L.buffers[0].uninit);
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.res.stop, WS_SIM_FAULT);
+    char want[160];
+    snprintf(want, sizeof want, "uninit_global.cu:%d: error: uninit_global: block (0,0,0) warp 0 lane 0: "
+             "uninitialised global load of 4 bytes", marker_line(r.file, "planted-read"));
+    if (!strstr(r.msg, want) || !strstr(r.msg, "by thread (0,0,0): byte 0 of buffer 'out' (init=none) was never written"))
+        fail_msg("got: %s", r.msg);
+    planted_free(&r);
+    run_planted(&r, "uninit_global", true, false);
+    assert_int_equal(r.rc_run, 0);
+    uint64_t threads = (uint64_t)r.L.grid[0] * r.L.block[0];
+    assert_int_equal(r.res.memerr_count[WS_MEMERR_UNINIT], threads);
+    assert_int_equal(r.res.memory_warnings, threads);
+    planted_free(&r);
+}
+
 /* --- the same value stored by many threads is no race ----------------------- */
 
 /* compute-sanitizer's racecheck reports nothing here: no order of stores of 1 to a flag that
@@ -320,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_barrier_inside_a_branch_that_splits_warp_1_is_a_barrier_error),
         cmocka_unit_test(test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised_read),
         cmocka_unit_test(test_threads_storing_the_same_value_to_one_flag_are_no_hazard),
+        cmocka_unit_test(test_reading_a_never_written_global_buffer_is_reported_with_thread_and_block),
         cmocka_unit_test(test_every_catalog_kernel_is_free_of_hazards_in_its_first_two_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
