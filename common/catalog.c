@@ -323,7 +323,16 @@ char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match 
     if (l > 3 && !strcmp(f->path + l - 3, ".cu")) snprintf(sib, sizeof sib, "%.*s.ptx", (int)(l - 3), f->path);
     else snprintf(sib, sizeof sib, "%s.ptx", f->path);
     unsigned long long want = ws_source_hash(f->source, f->source_len), have = 0;
-    char *text = ws_read_file(sib, 0, NULL, NULL);
+    size_t text_len = 0;
+    char *text = ws_read_file(sib, 0, &text_len, NULL);
+    int nul_line, nul_col;
+    if (text && ws_text_has_nul(text, text_len, &nul_line, &nul_col)) {
+        /* the parser sees text up to the first NUL: a file cut short there must not pass as whole */
+        ws_error_set(err, sib, nul_line, nul_col, "NUL byte in the PTX text (a binary or damaged file); "
+                     "regenerate it with 'make ptx' or delete it");
+        free(text);
+        return NULL;
+    }
     bool fresh = text && header_hash(text, &have) && have == want;
     char target[32] = "";
     if (fresh) {

@@ -5,6 +5,7 @@
  * understand ends the parse through fail() with path:line:col and the token,
  * and every allocation made so far is freed on that path. */
 #include "ptx.h"
+#include "ptx_check.h"
 #include "../common/files.h"
 
 #include <ctype.h>
@@ -1855,6 +1856,10 @@ ptx_module *ptx_parse(const char *path, const char *text, ws_error *err)
     ps->cur = NULL;
     parser_free(ps);
     free(ps);
+    if (ptx_check_module(m, text ? text : "", err)) { /* what ptxas would refuse (sim/ptx_check.c) */
+        ptx_free(m);
+        return NULL;
+    }
     return m;
 }
 

@@ -353,6 +353,32 @@ static void test_a_never_initialised_buffer_is_clean_when_written_before_it_is_r
         fail_msg("next: %s", g_err);
 }
 
+/* A NUL byte in the PTX beside a .cu ended the text there: what followed (here a second
+ * function that would not even parse) was silently dropped. It is refused with its place. */
+static void test_a_nul_byte_in_the_ptx_is_refused_with_its_line(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  k\nbuffer  out  int  32  init=zero  output\n"
+                     "grid    1\nblock   32\nargs    out\n*/\n__global__ void k(int *out) { }\n";
+    write_file("nul.cu", cu);
+    char head[64], path[128];
+    snprintf(head, sizeof head, "// warpscope-source-hash: %016llx\n", ws_source_hash(cu, strlen(cu)));
+    const char body[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                        ".visible .entry k(.param .u64 out)\n{\n  ret;\n}\n\0frobnicate\n";
+    snprintf(path, sizeof path, "%s/nul.ptx", g_dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(head, f);
+    fwrite(body, 1, sizeof body - 1, f);            /* the NUL and what follows it too */
+    fclose(f);
+    snprintf(path, sizeof path, "%s/nul.cu", g_dir);
+    const char *args[] = {"sim", path, NULL};
+    assert_int_equal(run_ws(args), WS_EXIT_USAGE);
+    char want[200];
+    snprintf(want, sizeof want, "%s/nul.ptx:9:1: error: NUL byte in the PTX text", g_dir); /* header + 7 lines */
+    if (!strstr(g_err, want)) fail_msg("got: %s\nwant: %s", g_err, want);
+}
+
 static void test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column(void **state)
 {
     (void)state;
@@ -706,7 +732,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt", "wait.cu", "wait.ptx", "own.cu", "own.ptx", "next.cu", "next.ptx",
+    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt", "wait.cu", "wait.ptx", "own.cu", "own.ptx", "next.cu", "next.ptx", "nul.cu", "nul.ptx",
                            "norun.json"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -724,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
         cmocka_unit_test(test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn),
         cmocka_unit_test(test_a_never_initialised_buffer_is_clean_when_written_before_it_is_read),
+        cmocka_unit_test(test_a_nul_byte_in_the_ptx_is_refused_with_its_line),
         cmocka_unit_test(test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column),
         cmocka_unit_test(test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused),
         cmocka_unit_test(test_an_argument_that_does_not_fit_its_parameter_is_refused_at_the_args_line),
