@@ -10,6 +10,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
     const sim_program *P = &c->prog;
     uint64_t *file = w->file;
     uint64_t *pc_count = c->res->pc_warp_count;
+    const uint8_t *watch = c->cfg->on_watch ? c->cfg->watch : NULL;
     uint64_t tins = 0, wins = 0;
     int rc = 0;
 
@@ -26,6 +27,11 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         uint32_t mask = top->mask, m = mask;
         if (in->guard >= 0) m &= sim_pred_mask(file, (uint32_t)in->guard, in->guard_neg);
         pc_count[pc]++;
+        if (watch && watch[pc]) {
+            ws_watch_hit h = {c->block_linear, {c->block[0], c->block[1], c->block[2]}, (uint32_t)w->index,
+                              c->block_linear * c->nwarps + (uint32_t)w->index, (uint32_t)pc, mask, m};
+            c->cfg->on_watch(c->cfg->watch_ctx, &h);
+        }
         wins++;
         tins += (uint64_t)__builtin_popcount(mask);
 
