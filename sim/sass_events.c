@@ -3,6 +3,7 @@
  * the stage allocates nothing after ws_sass_stage_new. */
 #include "sass_events.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,6 @@ struct ws_sass_stage {
     const ws_sass_plan *plan;
     ws_mem_listener down;
     void *down_ctx;
-    uint64_t nblocks;
     uint64_t seq;
     uint64_t *emitted;         /* per SASS instruction: events emitted for it */
     int *spill_first, *spill_n;/* per PTX pc: its spills in plan->spills order (sorted by anchor) */
@@ -26,7 +26,7 @@ static int cmp_spill(const void *a, const void *b)
     return x->sass - y->sass;
 }
 
-ws_sass_stage *ws_sass_stage_new(const ws_sass_plan *plan, ws_mem_listener down, void *down_ctx, uint64_t nblocks)
+ws_sass_stage *ws_sass_stage_new(const ws_sass_plan *plan, ws_mem_listener down, void *down_ctx)
 {
     ws_sass_stage *st = calloc(1, sizeof *st);
     if (!st) return NULL;
@@ -34,7 +34,6 @@ ws_sass_stage *ws_sass_stage_new(const ws_sass_plan *plan, ws_mem_listener down,
     st->plan = plan;
     st->down = down;
     st->down_ctx = down_ctx;
-    st->nblocks = nblocks ? nblocks : 1;
     st->emitted = calloc((size_t)(ns ? ns : 1), sizeof *st->emitted);
     st->spill_first = calloc((size_t)(n ? n : 1), sizeof *st->spill_first);
     st->spill_n = calloc((size_t)(n ? n : 1), sizeof *st->spill_n);
@@ -162,34 +161,83 @@ void ws_sass_stage_watch(void *ctx, const ws_watch_hit *h)
     }
 }
 
-void ws_sass_stage_flush(ws_sass_stage *st, const uint64_t *pc_warp_count)
+/* ---- session -------------------------------------------------------------------- */
+
+ws_sass_session *ws_sass_session_open(const char *ptx, const ptx_function *fn, const char *arch,
+                                      const char *listing_text)
 {
-    const ws_sass_plan *p = st->plan;
-    uint64_t next_block = 0;
-    for (int k = 0; k < p->npreds; k++) {
-        const ws_sass_extra *x = &p->preds[k];
-        if (x->anchor_pc < 0 || x->carrier_pc < 0) continue;
-        uint64_t runs = pc_warp_count[x->anchor_pc], seen = st->emitted[x->sass];
-        const ws_sass_insn *s = &p->sf->insns[x->sass];
-        const ptx_insn *pi = &p->fn->insns[x->carrier_pc];
-        for (; seen < runs; seen++) {
-            ws_mem_event e;
-            memset(&e, 0, sizeof e);
-            e.block_linear = (uint32_t)(next_block++ % st->nblocks);
-            e.pc = (uint32_t)x->carrier_pc;
-            e.src_line = pi->src_line;
-            e.ptx_line = pi->ptx_line;
-            e.space = s->space == WS_SASS_SP_SHARED ? WS_SPACE_SHARED
-                    : s->space == WS_SASS_SP_LOCAL ? WS_SPACE_LOCAL : WS_SPACE_GLOBAL;
-            e.op = s->op == WS_SASS_OP_ST ? WS_MEM_STORE : s->op == WS_SASS_OP_ATOM ? WS_MEM_ATOMIC
-                 : s->op == WS_SASS_OP_RED ? WS_MEM_REDUCE : WS_MEM_LOAD;
-            e.width = s->width;
-            e.elem_size = s->width >= 4 ? 4 : s->width;
-            e.vec = (uint8_t)(s->width >= 4 ? s->width / 4 : 1);
-            e.active_mask = 0;
-            st->emitted[x->sass]++;
-            st->st.predicated_off++;
-            emit(st, &e);
+    ws_sass_session *ss = calloc(1, sizeof *ss);
+    if (!ss) return NULL;
+    if (!arch || !*arch) arch = "sm_90";
+    char *owned = NULL;
+    const char *how = "a recorded nvdisasm listing";
+    char howbuf[64];
+    ws_error err;
+    if (!listing_text) {
+        if (ws_sass_disabled()) {
+            snprintf(ss->level, sizeof ss->level, "PTX-level: the SASS path is off (WARPSCOPE_SASS=off)");
+            return ss;
         }
+        if (!ptx) {
+            snprintf(ss->level, sizeof ss->level, "PTX-level: no PTX text to give ptxas");
+            return ss;
+        }
+        owned = ws_sass_compile(ptx, arch, &err);
+        if (!owned) {
+            snprintf(ss->level, sizeof ss->level, "PTX-level: %.300s; counters are the PTX's, not the machine code's", err.msg);
+            return ss;
+        }
+        listing_text = owned;
+        snprintf(howbuf, sizeof howbuf, "ptxas -arch=%s + nvdisasm", arch);
+        how = howbuf;
     }
+    ss->listing = ws_sass_parse("nvdisasm", listing_text, &err);
+    free(owned);
+    if (!ss->listing) {
+        snprintf(ss->level, sizeof ss->level, "PTX-level: the SASS listing could not be read (%.300s)", err.msg);
+        return ss;
+    }
+    ss->sf = ws_sass_find(ss->listing, fn->name);
+    if (!ss->sf) {
+        snprintf(ss->level, sizeof ss->level, "PTX-level: no function %.200s in the SASS listing", fn->name);
+        return ss;
+    }
+    if (!ss->sf->has_lines) {
+        snprintf(ss->level, sizeof ss->level, "PTX-level: the SASS listing has no source lines (needs nvdisasm -gi)");
+        return ss;
+    }
+    ss->plan = ws_sass_map(fn, ss->sf);
+    if (!ss->plan) {
+        ws_sass_session_free(ss);
+        return NULL;
+    }
+    char sum[300];
+    ws_sass_plan_summary(ss->plan, sum, sizeof sum);
+    snprintf(ss->level, sizeof ss->level, "SASS (%.60s): %.300s", how, sum);
+    ss->active = true;
+    return ss;
+}
+
+int ws_sass_session_attach(ws_sass_session *ss, ws_sim_config *cfg)
+{
+    if (!ss || !ss->active) return 0;
+    ss->stage = ws_sass_stage_new(ss->plan, NULL, NULL);
+    if (!ss->stage) return -1;
+    ws_sass_stage_attach(ss->stage, cfg);
+    return 0;
+}
+
+void ws_sass_session_finish(ws_sass_session *ss, const ws_sim_result *res)
+{
+    if (!ss || !ss->active || !ss->stage || !res->pc_warp_count) return;
+    ss->warp_insns = ws_sass_warp_insns(ss->plan, res->pc_warp_count);
+}
+
+void ws_sass_session_free(ws_sass_session *ss)
+{
+    if (!ss) return;
+    ws_sass_stage_free(ss->stage);
+    ws_sass_plan_free(ss->plan);
+    ws_sass_free(ss->listing);
+    free(ss);
 }

@@ -291,6 +291,11 @@ static void anchor_blocks(ws_sass_plan *p, const int *pdepth)
             break;
         }
         if (p->block_anchor[b] >= 0) continue;
+        if (b == 0 && B->loop_depth == 0 && fn->ninsns > 0) { /* the entry runs once per warp, as PTX pc 0 */
+            p->block_anchor[b] = 0;
+            p->block_exact[b] = true;
+            continue;
+        }
         for (int i = B->first; i < B->first + B->n; i++) { /* (a') the branch an if-converted access was behind */
             const ws_sass_insn *s = &sf->insns[i];
             int pc = p->sass_pc[i];
@@ -334,7 +339,6 @@ void ws_sass_plan_free(ws_sass_plan *p)
     free(p->block_anchor);
     free(p->block_exact);
     free(p->spills);
-    free(p->preds);
     free(p->watch);
     free(p);
 }
@@ -351,12 +355,11 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
     p->block_anchor = calloc((size_t)(sf->nblocks ? sf->nblocks : 1), sizeof *p->block_anchor);
     p->block_exact = calloc((size_t)(sf->nblocks ? sf->nblocks : 1), sizeof *p->block_exact);
     p->spills = calloc((size_t)(ns ? ns : 1), sizeof *p->spills);
-    p->preds = calloc((size_t)(ns ? ns : 1), sizeof *p->preds);
     p->watch = calloc((size_t)(n ? n : 1), 1);
     matcher m = {fn, sf, p, calloc((size_t)(n ? n : 1), sizeof(acc)), calloc((size_t)(ns ? ns : 1), sizeof(acc)),
                  0, 0, calloc(16, sizeof(int))};
     int *pdepth = calloc((size_t)(n ? n : 1), sizeof *pdepth);
-    if (!p->pc || !p->sass_pc || !p->block_anchor || !p->block_exact || !p->spills || !p->preds || !p->watch ||
+    if (!p->pc || !p->sass_pc || !p->block_anchor || !p->block_exact || !p->spills || !p->watch ||
         !m.P || !m.S || !m.tile || !pdepth) {
         free(m.P); free(m.S); free(m.tile); free(pdepth);
         ws_sass_plan_free(p);
@@ -405,7 +408,7 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
             p->pc[copy_of].unrolled = true;
             p->st.unrolled++;
         } else if (sin->space == WS_SASS_SP_LOCAL) {
-            p->spills[p->nspills++] = (ws_sass_extra){s->idx, -1, false, -1};
+            p->spills[p->nspills++] = (ws_sass_extra){s->idx, -1, false};
             p->st.stack++;
         } else {
             p->st.sass_only++;
@@ -418,7 +421,7 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
         }
     for (int i = 0; i < ns; i++)
         if (sf->insns[i].spill && sf->insns[i].space) {
-            p->spills[p->nspills++] = (ws_sass_extra){i, -1, false, -1};
+            p->spills[p->nspills++] = (ws_sass_extra){i, -1, false};
             if (sf->insns[i].op == WS_SASS_OP_LD) p->st.spill_ld++;
             else p->st.spill_st++;
         }
@@ -433,29 +436,17 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
         if (x->anchor_pc >= 0) p->watch[x->anchor_pc] = 1;
         else p->st.unplaced++;
     }
-    /* predicated SASS accesses also run with every lane off: their count is their block's */
-    for (int i = 0; i < ns; i++) {
-        const ws_sass_insn *s = &sf->insns[i];
+    for (int i = 0; i < ns; i++) { /* if-converted: predicated in the SASS, branched around in the PTX */
         int pc = p->sass_pc[i];
-        if (pc < 0 || !sass_guarded(s)) continue;
-        ws_sass_extra x = {i, -1, false, pc};
-        if (fn->insns[pc].guard >= 0) { /* guarded in the PTX too: the PTX pc's own count */
-            x.anchor_pc = pc;
-            x.exact = true;
-        } else {
-            p->st.predicated++;
-            x.anchor_pc = p->block_anchor[s->block];
-            x.exact = p->block_exact[s->block];
-            if (x.anchor_pc < 0) { p->st.unplaced++; continue; }
-        }
-        p->preds[p->npreds++] = x;
+        if (pc >= 0 && sass_guarded(&sf->insns[i]) && fn->insns[pc].guard < 0) p->st.predicated++;
     }
     /* unrolled copies leave the memory counters exact when each PTX execution is one SASS
      * execution (what unrolling preserves); they make the instruction count approximate */
-    p->approximate = p->st.by_order || p->st.dropped || p->st.sass_only || p->st.unplaced;
+    /* a dropped PTX access is exact when every SASS access is accounted for: the machine
+     * code has nothing for it (ptxas removed a dead or redundant access) */
+    p->approximate = p->st.by_order || p->st.sass_only || p->st.unplaced;
     p->insns_approximate = p->st.unrolled || p->st.inexact_anchors;
     for (int k = 0; k < p->nspills; k++) p->approximate |= !p->spills[k].exact;
-    for (int k = 0; k < p->npreds; k++) p->approximate |= !p->preds[k].exact;
     free(m.P);
     free(m.S);
     free(m.tile);
@@ -474,12 +465,12 @@ void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap)
     if (s->stack) ADD("%s%d stack accesses", o ? ", " : "", s->stack);
     if (s->predicated) ADD("%s%d predicated (if-converted)", o ? ", " : "", s->predicated);
     if (s->unrolled) ADD("%s%d unrolled copies", o ? ", " : "", s->unrolled);
+    if (s->dropped) ADD("%s%d PTX accesses removed by ptxas", o ? ", " : "", s->dropped);
     if (!o) ADD("the machine code has the PTX's memory instructions one for one");
     if (p->approximate) {
         ADD("; approximate:");
         int first = 1;
         if (s->by_order) { ADD("%s %d matched by order", first ? "" : ",", s->by_order); first = 0; }
-        if (s->dropped) { ADD("%s %d PTX accesses without SASS", first ? "" : ",", s->dropped); first = 0; }
         if (s->sass_only) { ADD("%s %d SASS accesses without PTX not counted", first ? "" : ",", s->sass_only); first = 0; }
         if (s->unplaced) { ADD("%s %d not placed", first ? "" : ",", s->unplaced); first = 0; }
         if (first) ADD(" spills or predicated accesses placed by source line");

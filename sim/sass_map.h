@@ -35,12 +35,11 @@ typedef struct {
     bool unrolled;       /* the SASS has more copies of this access than the PTX (unrolled code) */
 } ws_sass_pcmap;
 
-/* A SASS instruction whose executions the event stream cannot see directly. */
+/* A SASS-only instruction (spill code) and the PTX instruction it is placed at. */
 typedef struct {
     int sass;            /* SASS instruction index */
     int anchor_pc;       /* PTX pc that runs as often as it does, -1 = unplaced */
-    bool exact;          /* the anchor is an unpredicated memory instruction of its block (or itself) */
-    int carrier_pc;      /* predicated: the PTX pc whose events are this instruction's, else -1 */
+    bool exact;          /* the anchor runs exactly as often as the block (see anchor_blocks) */
 } ws_sass_extra;
 
 typedef struct {
@@ -66,12 +65,10 @@ typedef struct {
     bool *block_exact;
     ws_sass_extra *spills;    /* spill / stack LDL and STL, SASS order */
     int nspills;
-    ws_sass_extra *preds;     /* SASS accesses that also execute with every lane predicated off */
-    int npreds;
     uint8_t *watch;           /* per PTX pc: 1 = spills are anchored here (the interpreter reports it) */
     ws_sass_map_stats st;
     bool approximate;         /* a memory counter rests on by_order / dropped / SASS-only / unplaced
-                                 accesses or a spill or predicated access anchored by line */
+                                 accesses or spill code anchored by line */
     bool insns_approximate;   /* the SASS instruction count rests on line anchors or unrolled code */
 } ws_sass_plan;
 

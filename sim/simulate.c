@@ -132,6 +132,14 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.progress_ctx = &ps;
     cfg.memory_errors_are_warnings = o->memory_errors_are_warnings;
     cfg.max_thread_insns = o->max_thread_insns;
+    /* the SASS stage sits right in front of the models: racecheck still sees the PTX's accesses */
+    if (!o->ptx_level || o->sass_listing) {
+        s->sass = ws_sass_session_open(s->ptx ? s->ptx : o->ptx_text, s->fn, s->mod->target, o->sass_listing);
+        if (!s->sass || ws_sass_session_attach(s->sass, &cfg)) {
+            ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the SASS stage of %s", s->desc->name);
+            return WS_EXIT_INTERNAL;
+        }
+    }
     if (o->racecheck) { /* in front of the models; it forwards */
         if (!(s->race = ws_racecheck_new(L->block))) {
             ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the race checker of %s",
@@ -147,10 +155,12 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         fprintf(stderr, "\r%*s\r", 79, "");
     if (rc)
         return WS_EXIT_KERNEL_FAULT;
+    ws_sass_session_finish(s->sass, &s->result);
     ws_memstats_finish(s->ms);
 
     ws_timing_input ti;
-    ws_timing_input_from_memstats(s->ms, &s->occ, s->result.warp_insns, L->bytes_moved, &ti);
+    bool sass = s->sass && s->sass->active; /* the issue term counts the instructions the SM issues */
+    ws_timing_input_from_memstats(s->ms, &s->occ, sass ? s->sass->warp_insns : s->result.warp_insns, L->bytes_moved, &ti);
     s->have_timing = ws_timing_predict(s->dev, &ti, &s->timing) == 0;
     return WS_EXIT_OK;
 }
@@ -158,6 +168,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
 void ws_simulation_close(ws_simulation *s)
 {
     ws_racecheck_free(s->race);
+    ws_sass_session_free(s->sass);
     ws_memstats_free(s->ms);
     if (s->have_result)
         ws_sim_result_free(&s->result);
