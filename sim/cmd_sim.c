@@ -123,6 +123,9 @@ static int run_one(ws_catalog *cat, const char *arg, const ws_overrides *ov, con
     p->warp_insns = s->result.warp_insns;
     p->thread_insns = s->result.thread_insns;
     p->sim_seconds = s->seconds;
+    p->counters_level = s->sass ? s->sass->level : NULL;
+    p->counters_approximate = s->sass && s->sass->active && s->sass->plan->approximate;
+    p->sass_warp_insns = s->sass && s->sass->active ? s->sass->warp_insns : 0;
     p->measured = find_measured(cat, results_dir, dev, s->desc->name, ov, &r->measured) ? &r->measured : NULL;
     if (g_checks.memcheck)
         g_checks.found |= ws_memcheck_print(&s->result, stderr) > 0;
