@@ -40,7 +40,7 @@
 kernel  spill_forced
 note    __launch_bounds__(256, 8) leaves 32 registers for a 40-word working set: ptxas spills to local memory.
 stars   3
-param   N = 1<<16
+param   N = 1<<15
 param   ITERS = 8
 buffer  in    uint  N*40   init=random(41, 0, 1000000)
 buffer  key   uint  ITERS  init=random(42, 0, 1000000)
@@ -59,7 +59,7 @@ spill_forced(const unsigned int *in, const unsigned int *key, unsigned int *out,
 kernel  spill_free
 note    The same code with __launch_bounds__(256, 1): ptxas may use enough registers, nothing spills.
 stars   2
-param   N = 1<<16
+param   N = 1<<15
 param   ITERS = 8
 buffer  in    uint  N*40   init=random(41, 0, 1000000)
 buffer  key   uint  ITERS  init=random(42, 0, 1000000)
