@@ -61,3 +61,47 @@ __global__ void guarded(const float *in, float *out, int lim)
     __syncthreads();
     out[blockIdx.x * 256 + i] = t[255 - i];
 }
+
+/*@warpscope
+kernel  atomics
+note    A shared histogram (ATOMS) and a global sum whose result is unused (REDG), each after a .loc line.
+buffer  in    int  512  init=random(7, 0, 32)
+buffer  hist  int  32   init=zero  output
+buffer  sum   int  1    init=zero  output
+grid    2
+block   256
+args    in, hist, sum
+*/
+__global__ void atomics(const int *in, int *hist, int *sum)
+{
+    __shared__ int h[32];
+    int i = threadIdx.x;
+    if (i < 32)
+        h[i] = 0;
+    __syncthreads();
+    int v = in[blockIdx.x * 256 + i];
+    atomicAdd(&h[v & 31], 1);
+    atomicAdd(sum, v);
+    __syncthreads();
+    if (i < 32)
+        atomicAdd(&hist[i], h[i]);
+}
+
+/*@warpscope
+kernel  generic_ld
+note    One load through a pointer that is a shared address in odd lanes and a global one in even lanes.
+buffer  in   float  256  init=index
+buffer  out  float  256  init=zero  output
+grid    1
+block   256
+args    in, out
+*/
+__global__ void generic_ld(const float *in, float *out)
+{
+    __shared__ float t[256];
+    int i = threadIdx.x;
+    t[i] = in[i];
+    __syncthreads();
+    const float *p = (i & 1) ? &t[255 - i] : &in[i];
+    out[i] = *p;                                 /* a generic ld: the space is known at run time only */
+}
