@@ -33,10 +33,15 @@ const char *const cu_default_metrics[] = {
     "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
     "smsp__sass_inst_executed_op_shared_ld.sum",
     "smsp__sass_inst_executed_op_shared_st.sum",
+    /* exact: SASS-patched, no arbitration with other L1 traffic (deterministic) */
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    /* raw, beside them: they include that arbitration (judged gpu >= sim) */
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_type_arbitration.sum",
     "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
     "lts__t_sectors_srcunit_tex_op_read.sum",
     "lts__t_sectors_srcunit_tex_op_write.sum",
