@@ -21,21 +21,6 @@
 
 #define SPILL_W 40                     /* live words per thread */
 
-#define SPILL_BODY                                                                        \
-    int i = blockIdx.x * blockDim.x + threadIdx.x;                                        \
-    if (i >= n)                                                                           \
-        return;                                                                           \
-    unsigned int v[SPILL_W];                                                              \
-    _Pragma("unroll") for (int k = 0; k < SPILL_W; k++) v[k] = in[i + k * n];             \
-    for (int t = 0; t < iters; t++) {                                                     \
-        unsigned int c = key[t];                 /* one broadcast load per round */      \
-        _Pragma("unroll") for (int k = 0; k < SPILL_W; k++)                               \
-            v[k] = v[k] * 1664525u + (v[(k + 7) % SPILL_W] ^ c);                          \
-    }                                                                                     \
-    unsigned int s = 0;                                                                   \
-    _Pragma("unroll") for (int k = 0; k < SPILL_W; k++) s += v[k] * (unsigned int)(k + 1); \
-    out[i] = s;
-
 /*@warpscope
 kernel  spill_forced
 note    __launch_bounds__(256, 8) leaves 32 registers for a 40-word working set: ptxas spills to local memory.
@@ -52,7 +37,24 @@ args    in, key, out, N, ITERS
 __global__ void __launch_bounds__(256, 8)
 spill_forced(const unsigned int *in, const unsigned int *key, unsigned int *out, int n, int iters)
 {
-    SPILL_BODY
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned int v[SPILL_W];
+#pragma unroll
+    for (int k = 0; k < SPILL_W; k++)
+        v[k] = in[i + k * n];                      /* 40 coalesced loads, 40 live registers */
+    for (int t = 0; t < iters; t++) {
+        unsigned int c = key[t];                   /* one broadcast load per round */
+#pragma unroll
+        for (int k = 0; k < SPILL_W; k++)
+            v[k] = v[k] * 1664525u + (v[(k + 7) % SPILL_W] ^ c);
+    }
+    unsigned int s = 0;
+#pragma unroll
+    for (int k = 0; k < SPILL_W; k++)
+        s += v[k] * (unsigned int)(k + 1);
+    out[i] = s;
 }
 
 /*@warpscope
@@ -71,5 +73,22 @@ args    in, key, out, N, ITERS
 __global__ void __launch_bounds__(256, 1)
 spill_free(const unsigned int *in, const unsigned int *key, unsigned int *out, int n, int iters)
 {
-    SPILL_BODY
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned int v[SPILL_W];
+#pragma unroll
+    for (int k = 0; k < SPILL_W; k++)
+        v[k] = in[i + k * n];                      /* 40 coalesced loads, 40 live registers */
+    for (int t = 0; t < iters; t++) {
+        unsigned int c = key[t];                   /* one broadcast load per round */
+#pragma unroll
+        for (int k = 0; k < SPILL_W; k++)
+            v[k] = v[k] * 1664525u + (v[(k + 7) % SPILL_W] ^ c);
+    }
+    unsigned int s = 0;
+#pragma unroll
+    for (int k = 0; k < SPILL_W; k++)
+        s += v[k] * (unsigned int)(k + 1);
+    out[i] = s;
 }

@@ -12,10 +12,11 @@
 #include "../common/desc.h"
 #include "../common/desc_text.h"
 #include "ptx.h"
+#include "sass_events.h"
 
 static void ptx_usage(FILE *to)
 {
-    fprintf(to, "usage: warpscope ptx <kernel> [-D NAME=VALUE]... [--arch sm_XX]\n\n"
+    fprintf(to, "usage: warpscope ptx <kernel> [-D NAME=VALUE]... [--arch sm_XX] [--sass]\n\n"
                 "Shows a kernel's PTX as warpscope parsed it: each source line of the .cu, then the\n"
                 "instructions compiled from it (index, PTX line, memory mark, instruction).\n"
                 "Memory instructions are marked 'M <space> <bytes per thread>', e.g. 'M global 16B'.\n\n"
@@ -23,6 +24,9 @@ static void ptx_usage(FILE *to)
                 "  -D NAME=VALUE     override a description parameter (checked; PTX does not depend on it)\n"
                 "  --arch sm_XX      target architecture (default sm_90); the checked-in PTX is used when\n"
                 "                    it is fresh and for this target, otherwise NVRTC or nvcc compiles it\n"
+                "  --sass            the PTX memory instructions beside the SASS ones ptxas made of them,\n"
+                "                    per source line: merges, removals, predication, spills, unrolled copies\n"
+                "                    (needs ptxas and nvdisasm; docs/sass.md)\n"
                 "  -h, --help        this text\n");
 }
 
@@ -123,6 +127,7 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
 int ws_cmd_ptx(int argc, char **argv)
 {
     const char *kernel = NULL, *arch = "sm_90";
+    bool sass = false;
     ws_overrides ov;
     memset(&ov, 0, sizeof ov);
     ws_error err;
@@ -141,6 +146,8 @@ int ws_cmd_ptx(int argc, char **argv)
                 ws_error_print(&err);
                 return WS_EXIT_USAGE;
             }
+        } else if (!strcmp(a, "--sass")) {
+            sass = true;
         } else if (!strcmp(a, "--arch") || !strncmp(a, "--arch=", 7)) {
             arch = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
             if (!arch || !*arch) {
@@ -195,8 +202,24 @@ int ws_cmd_ptx(int argc, char **argv)
                 f->path, d->line, d->entry);
         goto done;
     }
-    show(m, fn, f, d, how);
-    rc = WS_EXIT_OK;
+    if (!sass) {
+        show(m, fn, f, d, how);
+        rc = WS_EXIT_OK;
+        goto done;
+    }
+    ws_ptx_origin origin;
+    char *text = ws_catalog_ptx_text(f, arch, WS_PTX_SAME_TARGET, &origin, &err);
+    ws_sass_session *ss = text ? ws_sass_session_open(text, fn, arch, NULL) : NULL;
+    free(text);
+    if (!ss || !ss->active) {
+        fprintf(stderr, "warpscope: ptx --sass: %s\n", ss ? ss->level : err.msg);
+        rc = ss ? WS_EXIT_USAGE : WS_EXIT_INTERNAL;
+    } else {
+        printf("kernel  %s  (%s:%d)  entry %s\n", d->name, f->path, d->line, fn->name);
+        ws_sass_print(stdout, ss->plan, f->source, f->source_len);
+        rc = WS_EXIT_OK;
+    }
+    ws_sass_session_free(ss);
 done:
     ptx_free(m);
     ws_desc_free(owned);

@@ -9,6 +9,8 @@
  * per group, which stays far below the cost of one simulated block. */
 #include "sass_map.h"
 
+#include "../common/desc_text.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -501,4 +503,76 @@ uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count
         total += (uint64_t)B->n * execs / (uint64_t)copies;
     }
     return total;
+}
+
+/* ---- side by side ----------------------------------------------------------------- */
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static void side(FILE *out, const char *left, const char *right, const char *mark)
+{
+    fprintf(out, "  %-52.52s | %-44.44s %s\n", left, right, mark);
+}
+
+void ws_sass_print(FILE *out, const ws_sass_plan *p, const char *source, size_t source_len)
+{
+    const ptx_function *fn = p->fn;
+    const ws_sass_function *sf = p->sf;
+    int *lines = malloc((size_t)(fn->ninsns + sf->ninsns + 1) * sizeof *lines);
+    if (!lines) return;
+    int nl = 0;
+    for (int pc = 0; pc < fn->ninsns; pc++)
+        if (p->pc[pc].action != WS_MAP_NONE) lines[nl++] = fn->insns[pc].src_line;
+    for (int i = 0; i < sf->ninsns; i++)
+        if (sf->insns[i].space) lines[nl++] = sf->insns[i].line;
+    qsort(lines, (size_t)nl, sizeof *lines, cmp_int);
+    char sum[300];
+    ws_sass_plan_summary(p, sum, sizeof sum);
+    fprintf(out, "machine code: %s\n", sum);
+    for (int k = 0; k < nl; k++) {
+        if (k && lines[k] == lines[k - 1]) continue;
+        int line = lines[k];
+        char text[512] = "";
+        if (source && line > 0) ws_source_line(source, source_len, line, text, sizeof text);
+        if (line > 0) fprintf(out, "\nline %d  %s\n", line, text + strspn(text, " \t"));
+        else fprintf(out, "\n(no source line)\n");
+        side(out, "PTX", "SASS", "");
+        for (int pc = 0; pc < fn->ninsns; pc++) {
+            const ws_sass_pcmap *m = &p->pc[pc];
+            if (m->action == WS_MAP_NONE || fn->insns[pc].src_line != line) continue;
+            char left[200], mark[64] = "";
+            ptx_format_insn(fn, &fn->insns[pc], left, sizeof left);
+            const char *right = m->sass >= 0 ? sf->insns[m->sass].text : "";
+            if (m->action == WS_MAP_CARRY) {
+                int n = 0;
+                for (int q = 0; q < fn->ninsns; q++) n += p->pc[q].sass == m->sass && p->pc[q].action != WS_MAP_NONE;
+                snprintf(mark, sizeof mark, "merge %d->1 (%d B)", n, m->width);
+            } else if (m->action == WS_MAP_ABSORBED) {
+                snprintf(mark, sizeof mark, "merged into %.40s", sf->insns[m->sass].opcode);
+                right = "";
+            } else if (m->action == WS_MAP_DROPPED) {
+                snprintf(mark, sizeof mark, "removed by ptxas");
+            }
+            if (m->sass >= 0 && m->action != WS_MAP_ABSORBED && sass_guarded(&sf->insns[m->sass]) &&
+                fn->insns[pc].guard < 0)
+                snprintf(mark + strlen(mark), sizeof mark - strlen(mark), "%spredicated", mark[0] ? ", " : "");
+            if (m->by_order) snprintf(mark + strlen(mark), sizeof mark - strlen(mark), "%smatched by order", mark[0] ? ", " : "");
+            side(out, left, right, mark);
+        }
+        for (int i = 0; i < sf->ninsns; i++) {
+            const ws_sass_insn *s = &sf->insns[i];
+            if (!s->space || s->line != line || p->sass_pc[i] >= 0) continue;
+            bool copy = false;
+            for (int pc = 0; pc < fn->ninsns && !copy; pc++)
+                copy = p->pc[pc].unrolled && p->pc[pc].sass >= 0 && sf->insns[p->pc[pc].sass].line == line &&
+                       sf->insns[p->pc[pc].sass].space == s->space && sf->insns[p->pc[pc].sass].op == s->op &&
+                       sf->insns[p->pc[pc].sass].width == s->width;
+            const char *mark = s->spill ? (s->op == WS_SASS_OP_ST ? "spill store" : "spill load (refill)")
+                             : sf->blocks[s->block].cold ? "diverged-warp path"
+                             : copy ? "unrolled copy"
+                             : s->space == WS_SASS_SP_LOCAL ? "stack" : "SASS only";
+            side(out, "", s->text, mark);
+        }
+    }
+    free(lines);
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ptx.h"
 #include "sass.h"
@@ -84,5 +85,11 @@ void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap);
  * block's size times its anchor's executions (blocks without an anchor: their PTX line's
  * executions, else once per warp, warps = pc_warp_count[0]). */
 uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count);
+
+/* PTX and SASS side by side, per source line: each PTX memory instruction with the SASS one
+ * it became (marked "merge N->1", "merged into", "removed by ptxas", "predicated"), then
+ * the line's SASS-only memory instructions ("spill store", "unrolled copy", ...).
+ * source/source_len: the .cu text for the line column (NULL = numbers only). */
+void ws_sass_print(FILE *out, const ws_sass_plan *p, const char *source, size_t source_len);
 
 #endif
