@@ -412,6 +412,50 @@ static void test_sass_issue_count_is_block_sizes_times_their_runs(void **state)
     ws_simulation_close(&s);
 }
 
+/* ---- side by side ----------------------------------------------------------------------- */
+
+static char *print_plan(const char *ptx_path, const char *sass_path, const char *fn_name, const char *cu_path)
+{
+    ws_error err;
+    char *ptx = slurp(ptx_path), *cu = slurp(cu_path);
+    ptx_module *m = ptx_parse(ptx_path, ptx, &err);
+    assert_non_null(m);
+    ws_sass_listing *l = listing(sass_path);
+    const ptx_function *fn = ptx_find_function(m, fn_name);
+    ws_sass_plan *plan = ws_sass_map(fn, ws_sass_find(l, fn->name));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ws_sass_print(f, plan, cu, strlen(cu));
+    fclose(f);
+    ws_sass_plan_free(plan);
+    ws_sass_free(l);
+    ptx_free(m);
+    free(ptx);
+    free(cu);
+    return buf;
+}
+
+/* The line 'return t[b] + ...' of lds128 shows the four PTX loads against one LDS.128; the
+ * guarded probe its removed store and predicated load; spill_forced its spill code. */
+static void test_side_by_side_marks_merges_removals_predication_and_spills(void **state)
+{
+    (void)state;
+    char *a = print_plan("tests/data/sass/probes.ptx", "tests/data/sass/probes.sass", "lds128", "tests/data/sass/probes.cu");
+    assert_non_null(strstr(a, "t[b] + t[b + 1] + t[b + 2] + t[b + 3]"));
+    assert_non_null(strstr(a, "merge 4->1 (16 B)"));
+    assert_non_null(strstr(a, "merged into LDS.128"));
+    char *b = print_plan("tests/data/sass/probes.ptx", "tests/data/sass/probes.sass", "guarded", "tests/data/sass/probes.cu");
+    assert_non_null(strstr(b, "removed by ptxas"));
+    assert_non_null(strstr(b, "predicated"));
+    char *c = print_plan("demos/spills.ptx", "tests/data/sass/spills.sass", "spill_forced", "demos/spills.cu");
+    assert_non_null(strstr(c, "spill store"));
+    assert_non_null(strstr(c, "spill load (refill)"));
+    free(a);
+    free(b);
+    free(c);
+}
+
 /* ---- the PTX-level path ---------------------------------------------------------------- */
 
 static void test_without_the_tools_or_when_switched_off_the_simulator_says_it_is_ptx_level(void **state)
@@ -459,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_unrolled_loop_keeps_one_global_load_per_ptx_load),
         cmocka_unit_test(test_spill_code_adds_the_local_traffic_the_listing_implies),
         cmocka_unit_test(test_sass_issue_count_is_block_sizes_times_their_runs),
+        cmocka_unit_test(test_side_by_side_marks_merges_removals_predication_and_spills),
         cmocka_unit_test(test_without_the_tools_or_when_switched_off_the_simulator_says_it_is_ptx_level),
     };
     return cmocka_run_group_tests(tests, load, unload);
