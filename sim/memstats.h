@@ -55,9 +55,6 @@ typedef struct {
 
 typedef struct ws_memstats ws_memstats;
 
-/* The observer of a simulation (viz, tests): each event's verdict. */
-typedef ws_verdict_fn ws_memstats_observer;
-
 /* ninsns: the function's instruction count (pc range). Returns NULL on out-of-memory. */
 ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int ninsns);
 /* ws_verdict_fn: ctx = the ws_memstats (ws_models_add_sink(m, ws_memstats_verdict, ms)). */

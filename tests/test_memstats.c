@@ -231,6 +231,29 @@ static void test_every_metric_row_has_a_name_and_a_description(void **state)
     ws_memstats_free(ms);
 }
 
+static void test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name(void **state)
+{
+    (void)state;
+    ws_launch L = launch(1, 32);
+    char why[160];
+    ws_device d = dev();
+    assert_int_equal(ws_models_check_device(&d, why, sizeof why), 0);
+    d.sector_bytes = 64; /* the coalescer cuts 32-B sectors: a 64-B profile would be modelled wrong */
+    assert_int_equal(ws_models_check_device(&d, why, sizeof why), -1);
+    assert_non_null(strstr(why, "sector_bytes"));
+    assert_null(ws_models_new(&d, &L, 0));
+    d = dev();
+    d.banks = 16;
+    assert_int_equal(ws_models_check_device(&d, why, sizeof why), -1);
+    assert_non_null(strstr(why, "banks"));
+    d = dev();
+    d.loaded_dram_latency_factor = 0; /* no calibration: DRAM loads would cost nothing */
+    assert_int_equal(ws_models_check_device(&d, why, sizeof why), -1);
+    assert_non_null(strstr(why, "loaded_dram_latency_factor"));
+    for (const ws_device *const *p = ws_device_all(); *p; p++)
+        assert_int_equal(ws_models_check_device(*p, why, sizeof why), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_blocks_are_placed_round_robin_over_the_sms),
         cmocka_unit_test(test_local_frames_are_reused_by_the_next_wave_on_the_same_slot),
         cmocka_unit_test(test_every_metric_row_has_a_name_and_a_description),
+        cmocka_unit_test(test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -181,6 +181,22 @@ static double latency_term(int resident_warps, int nwarps)
     return t.t_latency_us;
 }
 
+static void test_a_profile_without_its_calibration_is_refused(void **state)
+{
+    (void)state;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing t;
+    ws_device d = dev();
+    d.dram_efficiency = 0; /* an unset figure must not silently become some other GPU's */
+    assert_int_equal(ws_timing_predict(&d, &in, &t), -1);
+    d = dev();
+    d.l2_requests_per_cycle = 0;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), -1);
+    for (const ws_device *const *p = ws_device_all(); *p; p++)
+        assert_int_equal(ws_timing_predict(*p, &in, &t), 0);
+}
+
 static void test_more_resident_warps_never_raise_the_latency_term(void **state)
 {
     (void)state;
@@ -206,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_effective_bandwidth_is_bytes_moved_over_time),
         cmocka_unit_test(test_device_without_rates_is_refused),
         cmocka_unit_test(test_more_resident_warps_never_raise_the_latency_term),
+        cmocka_unit_test(test_a_profile_without_its_calibration_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
