@@ -113,7 +113,7 @@ int ws_banks(const ws_mem_event *ev, ws_bank_result *r)
         }
         if (gmax > r->degree)
             r->degree = gmax;
-        for (int b = 0; b < WS_BANKS; b++)
+        for (int b = 0; b < WS_BANKS; b++) /* <= MAX_WORDS: fits a byte */
             r->group_words[g][b] = (uint8_t)per_bank[b];
         for (int n = g * lanes_per_group; n < (g + 1) * lanes_per_group; n++) {
             if (!(ev->active_mask >> n & 1))
@@ -123,8 +123,6 @@ int ws_banks(const ws_mem_event *ev, ws_bank_result *r)
                 int k = rank_of(words, rank, nw, wd);
                 if (k > last)
                     last = k;
-                if (per_bank[wd % WS_BANKS] > 1)
-                    r->conflict_lanes |= 1u << n;
             }
             r->lane_bank[n] = (int8_t)(ev->addr[n] / 4 % WS_BANKS);
             r->lane_group[n] = (int8_t)g;

@@ -59,7 +59,11 @@ static void compare_shared(tally *t, const viz_step *s, const ws_bank_result *bk
         d[D_LANE_WAVEFRONT] |= ln->wavefront != bk->lane_wavefront[l];
         d[D_LANE_GROUP] |= ln->group != bk->lane_group[l];
         d[D_LANE_BANK] |= ln->bank != bk->lane_bank[l];
-        d[D_LANE_CONFLICT] |= ln->conflict != (bool)(bk->conflict_lanes >> l & 1);
+        /* in conflict exactly when a bank of one of its words serves its group > 1 word */
+        bool conflict = false;
+        for (uint64_t w = ln->addr / 4; w <= (ln->addr + s->width - 1) / 4; w++)
+            conflict |= bk->group_words[bk->lane_group[l]][w % 32] > 1;
+        d[D_LANE_CONFLICT] |= ln->conflict != conflict;
     }
     t->shared_events++;
     for (int f = 0; f < D_NFIELDS; f++)

@@ -142,7 +142,9 @@ static void from_banks(viz_step *s, const ws_bank_result *bk)
         ln->bank = (uint8_t)bk->lane_bank[l];
         ln->group = (uint8_t)bk->lane_group[l];
         ln->wavefront = bk->lane_wavefront[l];
-        ln->conflict = bk->conflict_lanes >> l & 1;
+        /* in conflict: a bank one of its words sits in serves its group more than one word */
+        for (uint64_t w = ln->addr / 4; w <= (ln->addr + s->width - 1) / 4; w++)
+            ln->conflict |= bk->group_words[ln->group & 3][w % VIZ_BANKS] > 1;
     }
 }
 
