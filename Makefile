@@ -13,7 +13,7 @@ msg = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
 
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -g
 OPT      ?= -O2
-LDLIBS   := -ldl -lm -lpthread
+LDLIBS   := -ldl -lm -lpthread -lstdc++   # libstdc++: the C++ runtime's demangler (common/demangle.c)
 
 # --- optional parts -----------------------------------------------------------
 HAVE_CJSON := $(shell pkg-config --exists libcjson 2>/dev/null && echo 1)

@@ -4,6 +4,7 @@
  * Invariant: a loaded catalog has unique description names across its files,
  * and its files are sorted by path, so listings and lookups are reproducible. */
 #include "catalog.h"
+#include "demangle.h"
 #include "files.h"
 #include "ptxgen.h"
 #include "../sim/ptx.h"
@@ -322,20 +323,52 @@ static int sm_number(const char *target)
     return strncmp(target, "sm_", 3) ? 0 : atoi(target + 3);
 }
 
-char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
-                          ws_error *err)
+/* The entries of f that name one function exactly, each once, in description order. */
+static int exact_names(const ws_desc_file *f, const char **names, int max)
+{
+    int n = 0;
+    for (int i = 0; i < f->nkernels; i++) {
+        const ws_kernel_desc *d = &f->kernels[i];
+        if (!d->entry_exact) continue;
+        bool seen = false;
+        for (int j = 0; j < n && !seen; j++) seen = !strcmp(names[j], d->entry);
+        if (!seen && n < max) names[n++] = d->entry;
+    }
+    return n;
+}
+
+/* Was a checked-in text made with these options and does it name every one of names? */
+static bool made_for(const char *text, const ws_compile_opts *opts, const char **names, int nnames)
+{
+    char have[WS_COMPILE_MAX_OPTS * WS_COMPILE_OPT_MAX], want[WS_COMPILE_MAX_OPTS * WS_COMPILE_OPT_MAX];
+    ws_ptxgen_text_options(text, have, sizeof have);
+    ws_compile_opts_text(opts, want, sizeof want);
+    if (strcmp(have, want)) return false;
+    for (int i = 0; i < nnames; i++) {
+        char low[8];
+        if (!ws_ptxgen_lowered_name(text, names[i], low, sizeof low)) return false;
+    }
+    return true;
+}
+
+char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const char *arch, ws_ptx_match match,
+                              ws_ptx_origin *origin, ws_error *err)
 {
     ws_ptx_origin scratch;
     ws_ptx_origin *o = origin ? origin : &scratch;
     memset(o, 0, sizeof *o);
     if (!arch) arch = "sm_90";
+    static const ws_compile_opts none;
+    const ws_compile_opts *opts = L ? &L->compile : f->nkernels ? &f->kernels[0].compile : &none;
+    const char *names[64];
+    int nnames = exact_names(f, names, 64);
     char sib[WS_PATH_MAX + 8];
     size_t l = strlen(f->path);
     if (l > 3 && !strcmp(f->path + l - 3, ".cu")) snprintf(sib, sizeof sib, "%.*s.ptx", (int)(l - 3), f->path);
     else snprintf(sib, sizeof sib, "%s.ptx", f->path);
     unsigned long long want = ws_source_hash(f->source, f->source_len), have = 0;
     char *text = ws_read_file(sib, 0, NULL, NULL);
-    bool fresh = text && header_hash(text, &have) && have == want;
+    bool fresh = text && header_hash(text, &have) && have == want && made_for(text, opts, names, nnames);
     char target[32] = "";
     if (fresh) {
         target_of(text, target, sizeof target);
@@ -345,18 +378,23 @@ char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match 
         if (same || (match == WS_PTX_LOADABLE && loadable)) {
             o->checked_in = true;
             snprintf(o->path, sizeof o->path, "%s", sib);
+            snprintf(o->compiler, sizeof o->compiler, "checked-in PTX (%.400s)", sib);
             if (same) snprintf(o->how, sizeof o->how, "%s (checked in, fresh)", sib);
             else snprintf(o->how, sizeof o->how, "%s (checked in, fresh, .target %s for %s)", sib, target, arch);
             return text;
         }
     }
-    const char *tool = NULL;
+    ws_ptxgen_job job = {f->path, f->source, f->source_len, arch, opts, nnames, names};
+    ws_ptxgen_info info;
     ws_error cerr;
-    char *ptx = ws_ptxgen_compile(f->path, f->source, f->source_len, arch, &tool, &cerr);
+    char *ptx = ws_ptxgen_run(&job, &info, &cerr);
     if (ptx) {
         free(text);
-        snprintf(o->path, sizeof o->path, "%s (PTX from %s)", f->path, tool ? tool : "compiler");
-        snprintf(o->how, sizeof o->how, "compiled now with %s for %s", tool ? tool : "?", arch);
+        o->tool = info.tool;
+        snprintf(o->path, sizeof o->path, "%s (PTX from %s)", f->path, info.tool == WS_PTXGEN_NVRTC ? "nvrtc" : "nvcc");
+        snprintf(o->how, sizeof o->how, "compiled now with %s for %s%s%.200s%s", info.tool_text, arch,
+                 info.why[0] ? " (" : "", info.why, info.why[0] ? ")" : "");
+        snprintf(o->compiler, sizeof o->compiler, "%s", info.how);
         return ptx;
     }
     if (fresh && match == WS_PTX_SAME_TARGET) {
@@ -364,10 +402,14 @@ char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match 
         fprintf(stderr, "warpscope: note: %s; using %s, compiled for %s\n", cerr.msg, sib, target);
         o->checked_in = true;
         snprintf(o->path, sizeof o->path, "%s", sib);
+        snprintf(o->compiler, sizeof o->compiler, "checked-in PTX (%.400s)", sib);
         snprintf(o->how, sizeof o->how, "%s (checked in, fresh, for %s: %s not compiled)", sib, target, arch);
         return text;
     }
-    if (text && !fresh) {
+    if (text && !fresh && have == want && !made_for(text, opts, names, nnames)) {
+        ws_error_set(err, cerr.file, cerr.line, cerr.col, "%s was made without this launch's compile options or "
+                     "instantiations, and compiling failed: %.300s", sib, cerr.msg);
+    } else if (text && !fresh) {
         ws_error_set(err, cerr.file, cerr.line, cerr.col, "%s is stale (source hash %016llx, .cu is %016llx) and "
                      "recompiling failed: %.300s", sib, have, want, cerr.msg);
     } else if (err) {
@@ -375,6 +417,104 @@ char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match 
     }
     free(text);
     return NULL;
+}
+
+char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
+                          ws_error *err)
+{
+    return ws_catalog_ptx_text_for(f, NULL, arch, match, origin, err);
+}
+
+/* ---- which kernel a description launches ---------------------------------------------- */
+
+/* Does the demangled name of fn match what the user wrote (split in u)? */
+static bool entry_matches(const ptx_function *fn, const ws_cxx_name *u)
+{
+    char dem[1024];
+    ws_demangle(fn->name, dem, sizeof dem);
+    ws_cxx_name k;
+    if (ws_cxx_name_split(dem, &k)) return false;
+    /* "k" names "ns::k" too; "ns::k" must be all of it */
+    size_t ul = strlen(u->base), kl = strlen(k.base);
+    bool base_ok = !strcmp(k.base, u->base) || (kl > ul + 2 && !strcmp(k.base + kl - ul, u->base) &&
+                                                !strncmp(k.base + kl - ul - 2, "::", 2) && !strstr(u->base, "::"));
+    if (!base_ok) return false;
+    char a[1024], b[1024];
+    if (u->has_targs) {
+        if (!k.has_targs) return false;
+        ws_cxx_list_canon(u->targs, a, sizeof a);
+        ws_cxx_list_canon(k.targs, b, sizeof b);
+        if (strcmp(a, b)) return false;
+    }
+    if (u->has_params && k.has_params) {   /* an unmangled (extern "C") name has no parameter list to compare */
+        ws_cxx_list_canon(u->params, a, sizeof a);
+        ws_cxx_list_canon(k.params, b, sizeof b);
+        if (strcmp(a, b)) return false;
+    }
+    return true;
+}
+
+/* "void scale<2>(float const*, float*, int), void scale<4>(...)" of the kernels in list. */
+static void list_kernels(const ptx_module *m, const int *idx, int n, char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < n && used + 8 < cap; i++) {
+        char dem[512];
+        ws_demangle(m->funcs[idx ? idx[i] : i].name, dem, sizeof dem);
+        int w = snprintf(out + used, cap - used, "%s%s", i ? "; " : "", dem);
+        if (w < 0 || (size_t)w >= cap - used) { snprintf(out + cap - 5, 5, "..."); return; }
+        used += (size_t)w;
+    }
+}
+
+const ptx_function *ws_catalog_entry(const ptx_module *m, const char *ptx_text, const ws_kernel_desc *d, ws_error *err)
+{
+    const char *file = d->file ? d->file : "<description>";
+    int line = d->entry_line ? d->entry_line : d->line, col = d->entry_line ? d->entry_col : 0;
+    char low[1024];
+    if (ptx_text && ws_ptxgen_lowered_name(ptx_text, d->entry, low, sizeof low)) {
+        for (int i = 0; i < m->nfuncs; i++)
+            if (m->funcs[i].is_entry && !strcmp(m->funcs[i].name, low)) return &m->funcs[i];
+        ws_error_set(err, file, line, col, "'%s': the compiler named it %s, but the PTX (%s) has no such .entry", d->entry,
+                     low, m->path);
+        return NULL;
+    }
+    for (int i = 0; i < m->nfuncs; i++)   /* the PTX name itself */
+        if (m->funcs[i].is_entry && !strcmp(m->funcs[i].name, d->entry)) return &m->funcs[i];
+    ws_cxx_name u;
+    if (ws_cxx_name_split(d->entry, &u)) {
+        ws_error_set(err, file, line, col, "'%s' is not a kernel name", d->entry);
+        return NULL;
+    }
+    int *hits = calloc((size_t)(m->nfuncs ? m->nfuncs : 1), sizeof *hits), nh = 0, nentries = 0;
+    int *all = calloc((size_t)(m->nfuncs ? m->nfuncs : 1), sizeof *all);
+    if (!hits || !all) {
+        free(hits);
+        free(all);
+        ws_error_set(err, file, line, col, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < m->nfuncs; i++) {
+        if (!m->funcs[i].is_entry) continue;
+        all[nentries++] = i;
+        if (entry_matches(&m->funcs[i], &u)) hits[nh++] = i;
+    }
+    const ptx_function *fn = nh == 1 ? &m->funcs[hits[0]] : NULL;
+    char list[WS_MSG_MAX - 128];
+    if (nh > 1) {
+        list_kernels(m, hits, nh, list, sizeof list);
+        ws_error_set(err, file, line, col, "'%s' is ambiguous: %d kernels match (%s); name one with its template "
+                     "arguments or parameter types", d->entry, nh, list);
+    } else if (nh == 0) {
+        list_kernels(m, all, nentries, list, sizeof list);
+        ws_error_set(err, file, line, col, "no kernel '%s' in the PTX%s (it has: %s)", d->entry,
+                     u.has_targs ? "" : "; a template kernel needs its arguments, e.g. entry name<...>",
+                     nentries ? list : "no kernels");
+    }
+    free(hits);
+    free(all);
+    return fn;
 }
 
 struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, char *how, size_t how_cap,

@@ -6,9 +6,10 @@
 #define WS_CATALOG_H
 
 #include "desc.h"
+#include "ptxgen.h"
 #include "ws_error.h"
 
-struct ptx_module;
+#include "../sim/ptx.h"   /* ptx_function is an unnamed struct: it cannot be declared ahead */
 
 typedef struct ws_catalog {
     char dir[WS_PATH_MAX];
@@ -54,7 +55,11 @@ typedef enum {
 typedef struct {
     bool checked_in;              /* the <file>.ptx beside the .cu, else compiled now */
     char path[WS_PATH_MAX + 32];  /* the name for errors: "demos/transpose.ptx" or "k.cu (PTX from nvrtc)" */
-    char how[WS_PATH_MAX + 96];   /* "demos/transpose.ptx (checked in, fresh)", "compiled now with nvrtc for sm_90" */
+    char how[WS_PATH_MAX + 96];   /* "demos/transpose.ptx (checked in, fresh)",
+                                     "compiled now with NVRTC 13.0 for sm_90" */
+    char compiler[WS_MSG_MAX];    /* the compile path in a few words, for reports: "compiled with NVRTC 13.0",
+                                     "nvcc -ptx 13.0 (NVRTC could not: k.cu(1): ... \"cstdio\")", "checked-in PTX" */
+    ws_ptxgen_tool tool;          /* NONE for checked-in text */
 } ws_ptx_origin;
 
 /* The PTX text ws_catalog_ptx parses, by the same rule (malloc'd, free it): the fresh
@@ -63,6 +68,21 @@ typedef struct {
  * ws_catalog_ptx_text(f, "sm_90", WS_PTX_LOADABLE, &o, &err) and JIT-compiles it. */
 char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
                           ws_error *err);
+/* The same for one launch: compiled with L's options (the description's compile line, the
+ * command line's macros and options; NULL L = the file's first description's compile line).
+ * Either way every entry of f that names an instantiation or an overload ("scale<4>",
+ * "k(const int*, int*, int)") is compiled and its lowered name recorded in the text, and a
+ * checked-in PTX counts as fresh only when it was made with the same options and names. */
+char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const char *arch, ws_ptx_match match,
+                              ws_ptx_origin *origin, ws_error *err);
+
+/* The kernel (.entry) of m that d launches: the compiler's lowered name for d->entry when
+ * ptx_text (may be NULL) records one; else the .entry whose demangled name matches d->entry
+ * - its base name, and its template arguments and parameter types where d->entry gives them
+ * (compared in canonical spelling: "const float*" is "float const*"). No match, or more than
+ * one, is an error at d's entry line naming the kernels there are, demangled. Example:
+ *   fn = ws_catalog_entry(mod, ptx, d, &err);   // d->entry "scale<4>" -> _Z5scaleILi4EEvPKfPfi */
+const ptx_function *ws_catalog_entry(const ptx_module *m, const char *ptx_text, const ws_kernel_desc *d, ws_error *err);
 
 /* FNV-1a 64 of the source text: the freshness key written into generated PTX. */
 unsigned long long ws_source_hash(const char *text, size_t len);

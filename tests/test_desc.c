@@ -289,17 +289,11 @@ static void test_overrides_print_as_name_value_pairs(void **state)
 static void test_malformed_overrides_report_their_column(void **state)
 {
     (void)state;
+    /* a bad name is wrong whatever the description: refused when it is added */
     static const struct { const char *text; int col; const char *msg; } cases[] = {
-        {"W", 2, "expected '='"},
         {"=5", 1, "NAME=EXPR"},
         {"1W=3", 1, "NAME=EXPR"},
         {"W-x=3", 2, "bad character '-'"},
-        {"W=", 3, "expected an expression"},
-        {"W=1+", 5, "expected an expression"},
-        {"W=(2", 3, "never closed"},
-        {"W=2 3", 5, "unexpected '3'"},
-        {"LONG=1.5", 6, "floating-point"},
-        {"W=1x", 4, "-D W=1x: bad character in a number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ws_overrides ov = {0};
@@ -312,6 +306,31 @@ static void test_malformed_overrides_report_their_column(void **state)
                      cases[i].msg);
         assert_int_equal(ov.n, 0);
     }
+    /* a value is an expression only once W is known to be a parameter: checked at resolve,
+     * at the same columns of NAME=EXPR */
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel k\nparam W = 8\nparam LONG = 1\ngrid 1\nblock 1\n*/\n"
+                               "__global__ void k() {}\n");
+    static const struct { const char *text; int col; const char *msg; } late[] = {
+        {"W", 2, "expected '='"},
+        {"W=", 3, "expected an expression"},
+        {"W=1+", 5, "expected an expression"},
+        {"W=(2", 3, "never closed"},
+        {"W=2 3", 5, "unexpected '3'"},
+        {"LONG=1.5", 6, "floating-point"},
+        {"W=1x", 4, "-D W=1x: bad character in a number"},
+    };
+    for (size_t i = 0; i < sizeof late / sizeof late[0]; i++) {
+        ws_overrides ov = {0};
+        ws_error err;
+        memset(&err, 0, sizeof err);
+        assert_int_equal(ws_overrides_add(&ov, late[i].text, &err), 0);
+        resolve_fails(&f->kernels[0], &ov, "<command line>", 1, late[i].col, late[i].msg);
+        /* --param says so at once, with the same column */
+        ws_overrides ov2 = {0};
+        if (!ws_overrides_add_kind(&ov2, late[i].text, WS_DEF_PARAM, &err)) fail_msg("--param %s accepted", late[i].text);
+        if (err.col != late[i].col) fail_msg("--param %s: col %d, expected %d", late[i].text, err.col, late[i].col);
+    }
+    ws_desc_free(f);
     ws_overrides ov = {0};
     ws_error err;
     char big[300];
@@ -519,8 +538,33 @@ static void test_types_report_size_lanes_and_scalar(void **state)
         {"float2", 8, 2, WS_TYPE_FLOAT, true},   {"float4", 16, 4, WS_TYPE_FLOAT, true},
         {"int2", 8, 2, WS_TYPE_INT, false},      {"int4", 16, 4, WS_TYPE_INT, false},
         {"double2", 16, 2, WS_TYPE_DOUBLE, true},
+        /* IEEE binary16 and bfloat16 are two bytes; their pairs four */
+        {"half", 2, 1, WS_TYPE_HALF, true},      {"bf16", 2, 1, WS_TYPE_BF16, true},
+        {"half2", 4, 2, WS_TYPE_HALF, true},     {"bf16x2", 4, 2, WS_TYPE_BF16, true},
+        {"char2", 2, 2, WS_TYPE_CHAR, false},    {"char4", 4, 4, WS_TYPE_CHAR, false},
+        {"uchar2", 2, 2, WS_TYPE_UCHAR, false},  {"uchar4", 4, 4, WS_TYPE_UCHAR, false},
+        {"short2", 4, 2, WS_TYPE_SHORT, false},  {"short4", 8, 4, WS_TYPE_SHORT, false},
+        {"ushort2", 4, 2, WS_TYPE_USHORT, false}, {"ushort4", 8, 4, WS_TYPE_USHORT, false},
+        {"uint2", 8, 2, WS_TYPE_UINT, false},    {"uint4", 16, 4, WS_TYPE_UINT, false},
+        {"long2", 16, 2, WS_TYPE_LONG, false},   {"ulong2", 16, 2, WS_TYPE_ULONG, false},
     };
     assert_int_equal(sizeof want / sizeof want[0], WS_TYPE_COUNT);
+    /* the list messages show names every type in table order */
+    char list[600] = "";
+    for (int i = 0; i < WS_TYPE_COUNT; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", want[i].name);
+    assert_string_equal(ws_type_list(), list);
+    /* stdint widths and CUDA's spellings name the same types */
+    static const struct { const char *alias, *name; } aliases[] = {
+        {"int8", "char"}, {"uint8", "uchar"}, {"int16", "short"}, {"uint16", "ushort"}, {"int32", "int"},
+        {"uint32", "uint"}, {"int64", "long"}, {"uint64", "ulong"}, {"__half", "half"}, {"__nv_bfloat16", "bf16"},
+        {"__half2", "half2"}, {"__nv_bfloat162", "bf16x2"},
+    };
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        ws_type t;
+        assert_int_equal(ws_type_parse(aliases[i].alias, &t), 0);
+        assert_string_equal(ws_type_name(t), aliases[i].name);
+    }
     for (int i = 0; i < WS_TYPE_COUNT; i++) {
         ws_type t;
         assert_int_equal(ws_type_parse(want[i].name, &t), 0);
