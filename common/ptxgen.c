@@ -112,7 +112,7 @@ int ws_compile_opts_add(ws_compile_opts *o, const char *opt, const char *base_di
             ws_error_set(err, "", 0, 0, "-U takes a name, not NAME=VALUE ('%.60s')", def);
             return -1;
         }
-        return push_opt(o, err, "-%c%s", opt[1] == 'D' ? "D" : "U", def);
+        return push_opt(o, err, "-%s%s", opt[1] == 'D' ? "D" : "U", def);
     }
     if ((v = flag_value(opt, "std"))) {
         static const char *const stds[] = {"c++03", "c++11", "c++14", "c++17", "c++20"};
