@@ -5,6 +5,7 @@
  * the scalar type - never on the vector width or on the machine. All conversions
  * are range-checked so none is undefined behaviour. */
 #include "buffers.h"
+#include "demangle.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -66,6 +67,20 @@ uint16_t ws_half_from_double(double v) { return to_small_float(v, 10, 5); }
 double ws_half_to_double(uint16_t h) { return from_small_float(h, 10, 5); }
 uint16_t ws_bf16_from_double(double v) { return to_small_float(v, 7, 8); }
 double ws_bf16_to_double(uint16_t h) { return from_small_float(h, 7, 8); }
+
+bool ws_small_float_param(const char *mangled, int i, uint64_t size, double v, uint8_t out[4])
+{
+    char t[64];
+    if (!ws_demangled_param(mangled, i, t, sizeof t)) return false;
+    bool half = !strcmp(t, "__half") || !strcmp(t, "__half2");
+    bool bf16 = !strcmp(t, "__nv_bfloat16") || !strcmp(t, "__nv_bfloat162");
+    bool pair = !strcmp(t, "__half2") || !strcmp(t, "__nv_bfloat162");
+    if (!(half || bf16) || size != (pair ? 4u : 2u)) return false;
+    uint16_t bits = half ? ws_half_from_double(v) : ws_bf16_from_double(v);
+    memcpy(out, &bits, 2);
+    if (pair) memcpy(out + 2, &bits, 2);   /* __floats2half2_rn(v, v) */
+    return true;
+}
 
 /* ---- storing one scalar ----------------------------------------------------------------------- */
 

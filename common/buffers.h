@@ -19,6 +19,7 @@
 #ifndef WS_BUFFERS_H
 #define WS_BUFFERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "desc.h"
 #include "ws_error.h"
@@ -44,6 +45,13 @@ int ws_buffer_check_file(ws_buffer *b, ws_error *err);
 
 /* IEEE binary16 and bfloat16 bit patterns from a double (round to nearest even, overflow
  * to infinity, NaN stays NaN) and back (exact). */
+/* A kernel parameter the description passes a number to, when the kernel's C++ signature
+ * (its mangled name) makes parameter i a __half, __nv_bfloat16, __half2 or __nv_bfloat162 of
+ * size bytes: writes the value's bits into out (a pair gets it in both lanes) and returns
+ * true; false for any other parameter. PTX declares all four as .b8 arrays, so only the
+ * signature tells them from a small struct; the simulator and the GPU backend both ask here. */
+bool ws_small_float_param(const char *mangled, int i, uint64_t size, double v, uint8_t out[4]);
+
 uint16_t ws_half_from_double(double v);
 double ws_half_to_double(uint16_t h);
 uint16_t ws_bf16_from_double(double v);

@@ -282,3 +282,38 @@ void ws_cxx_list_canon(const char *list, char *out, size_t cap)
     }
     out[used < cap ? used : cap - 1] = 0;
 }
+
+bool ws_demangled_param(const char *mangled, int i, char *out, size_t cap)
+{
+    if (!cap || i < 0) return false;
+    out[0] = 0;
+    char *dem = runtime_demangle(mangled);
+    if (!dem) return false;
+    ws_cxx_name n;
+    bool ok = false;
+    if (!ws_cxx_name_split(dem, &n) && n.has_params) {
+        char canon[1024];
+        ws_cxx_list_canon(n.params, canon, sizeof canon);
+        /* canonical lists separate items with ", " at bracket depth 0 only */
+        const char *p = canon;
+        int k = 0, depth = 0;
+        const char *start = p;
+        for (;; p++) {
+            if (*p == '<' || *p == '(' || *p == '[') depth++;
+            else if ((*p == '>' || *p == ')' || *p == ']') && depth > 0) depth--;
+            if (*p == 0 || (depth == 0 && *p == ',')) {
+                if (k == i) {
+                    snprintf(out, cap, "%.*s", (int)(p - start), start);
+                    ok = p > start;
+                    break;
+                }
+                if (!*p) break;
+                k++;
+                start = p + 2;   /* past ", " */
+                p++;
+            }
+        }
+    }
+    free(dem);
+    return ok;
+}

@@ -39,4 +39,9 @@ int ws_cxx_name_split(const char *text, ws_cxx_name *out);
  * unsigned long". */
 void ws_cxx_list_canon(const char *list, char *out, size_t cap);
 
+/* Parameter i (0-based) of a mangled function's demangled signature, in canonical spelling
+ * ("__half", "float const*"); false when name is not mangled or has fewer parameters. Tells a
+ * by-value __half from a 2-byte struct, which PTX declares alike (.param .align 2 .b8 p[2]). */
+bool ws_demangled_param(const char *mangled, int i, char *out, size_t cap);
+
 #endif

@@ -2,6 +2,7 @@
  * cu_params.h). Integers are range-checked against the parameter width so a
  * -D override that overflows a 32-bit parameter is an error, not a wrap. */
 #include "cu_params.h"
+#include "../common/buffers.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -87,6 +88,10 @@ int cu_params_build(const ptx_function *fn, const ws_launch *L, const uint64_t *
         const ws_arg *a = &L->args[i];
         arg_text(L, i, what, sizeof what);
         if (p->size != (uint64_t)tsize) {
+            /* a by-value __half / __nv_bfloat16 (pair) is a .b8 array in PTX: the signature says so */
+            if (a->kind != WS_ARG_BUFFER &&
+                ws_small_float_param(fn->name, i, p->size, a->kind == WS_ARG_FLOAT ? a->fvalue : (double)a->ivalue, dst))
+                continue;
             arg_error(L, i, err, "%s: %s is a struct or array passed by value, which warpscope cannot fill", what, ty);
             return -1;
         }

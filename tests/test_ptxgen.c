@@ -270,6 +270,67 @@ static void test_a_minus_d_macro_changes_what_the_kernel_computes(void **state)
     run_free(&r);
 }
 
+/* ---- half and bfloat16 ------------------------------------------------------------------ */
+
+static void test_half_buffers_and_parameters_hold_round_to_nearest_values(void **state)
+{
+    (void)state;
+    NEED_TOOLKIT();
+    unsetenv("WARPSCOPE_PTXGEN");
+    run r;
+    run_desc(&r, DATA "/half_buffers.cu", "half_axpy", NULL, true);
+    /* h = half(k), b = bf16(0.5): 3k + 0.5 is exact in float for k < 256, then rounded to half once */
+    const uint16_t *out = r.res.buffer_data[buffer_index(&r.L, "out")];
+    for (int k = 0; k < 256; k++)
+        if (out[k] != ws_half_from_double(3.0 * k + 0.5)) fail_msg("out[%d] = 0x%04x, want 0x%04x", k, out[k],
+                                                                   ws_half_from_double(3.0 * k + 0.5));
+    assert_true(ws_half_to_double(out[255]) == 765.5);   /* halves in [512, 1024) are 0.5 apart: exact */
+    assert_true(ws_half_to_double(out[10]) == 30.5);
+    run_free(&r);
+    /* by-value __half 0.1 and __nv_bfloat16 -2.0: the kernel sees their rounded values */
+    run_desc(&r, DATA "/half_buffers.cu", "half_bias", NULL, true);
+    const float *f = r.res.buffer_data[buffer_index(&r.L, "out")];
+    float base = (float)ws_half_to_double(ws_half_from_double(0.1)) + (float)ws_bf16_to_double(ws_bf16_from_double(-2.0));
+    for (int k = 0; k < 64; k++) assert_true(f[k] == base + (float)k);
+    assert_true(base != 0.1f - 2.0f);                    /* half(0.1) = 0.0999755859375, not 0.1 */
+    run_free(&r);
+}
+
+/* ---- buffers from files and generators ----------------------------------------------------- */
+
+static void test_gathers_read_file_and_generated_indices(void **state)
+{
+    (void)state;
+    NEED_TOOLKIT();
+    unsetenv("WARPSCOPE_PTXGEN");
+    /* gather_src.bin is 100 + k; gather_idx.npy is (5k) % 64 (tests/data/frontend/gather.cu) */
+    run r;
+    run_desc(&r, DATA "/gather.cu", "gather_files", NULL, true);
+    const float *out = r.res.buffer_data[buffer_index(&r.L, "out")];
+    for (int k = 0; k < 64; k++) assert_true(out[k] == 100.0f + (float)((5 * k) % 64));
+    run_free(&r);
+    /* perm(11): out is src permuted, so it holds each of 100..163 once */
+    run_desc(&r, DATA "/gather.cu", "gather_perm", NULL, true);
+    out = r.res.buffer_data[buffer_index(&r.L, "out")];
+    int seen[64] = {0};
+    for (int k = 0; k < 64; k++) {
+        int v = (int)out[k] - 100;
+        assert_true(v >= 0 && v < 64);
+        seen[v]++;
+    }
+    for (int v = 0; v < 64; v++) assert_int_equal(seen[v], 1);
+    run_free(&r);
+    /* lcg(7, 1103515245, 12345, 2^31, 0, N): the host loop of the C standard's rand() example */
+    run_desc(&r, DATA "/gather.cu", "gather_lcg", NULL, true);
+    out = r.res.buffer_data[buffer_index(&r.L, "out")];
+    uint32_t x = 7;
+    for (int k = 0; k < 64; k++) {
+        x = (1103515245u * x + 12345u) & 0x7fffffffu;
+        assert_true(out[k] == 100.0f + (float)(x % 64));
+    }
+    run_free(&r);
+}
+
 /* ---- naming the kernel ---------------------------------------------------------------- */
 
 static void test_template_instantiations_run_their_own_kernel(void **state)
@@ -458,6 +519,8 @@ int main(void)
         cmocka_unit_test(test_c_library_headers_fall_back_to_nvcc_and_say_why),
         cmocka_unit_test(test_compile_options_reach_both_compilers),
         cmocka_unit_test(test_a_minus_d_macro_changes_what_the_kernel_computes),
+        cmocka_unit_test(test_half_buffers_and_parameters_hold_round_to_nearest_values),
+        cmocka_unit_test(test_gathers_read_file_and_generated_indices),
         cmocka_unit_test(test_template_instantiations_run_their_own_kernel),
         cmocka_unit_test(test_overloads_are_picked_by_their_parameter_types),
         cmocka_unit_test(test_a_misnamed_instantiation_is_an_error_at_its_entry_line),

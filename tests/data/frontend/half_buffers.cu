@@ -37,3 +37,19 @@ __global__ void half2_copy(const __half2 *in, __half2 *out, int n)
     if (i < n)
         out[i] = in[i];
 }
+
+/*@warpscope
+kernel  half_bias
+note    __half and __nv_bfloat16 passed by value: their bits come from the kernel's signature.
+param   N = 64
+buffer  out  float  N  output
+grid    1
+block   N
+args    out, 0.1, -2.0, N
+*/
+__global__ void half_bias(float *out, __half h, __nv_bfloat16 b, int n)
+{
+    int i = threadIdx.x;
+    if (i < n)
+        out[i] = __half2float(h) + __bfloat162float(b) + (float)i;
+}
