@@ -453,6 +453,44 @@ static void test_a_header_kernel_is_attributed_to_the_header_lines(void **state)
     unsetenv("WARPSCOPE_PTXGEN");
 }
 
+/* ---- the README's example ---------------------------------------------------------------- */
+
+static void test_the_readme_example_is_this_file_and_runs_as_it_says(void **state)
+{
+    (void)state;
+    NEED_TOOLKIT();
+    unsetenv("WARPSCOPE_PTXGEN");
+    char *readme = ws_read_file("README.md", 0, NULL, NULL);
+    char *src = ws_read_file(DATA "/readme.cu", 0, NULL, NULL);
+    assert_non_null(readme);
+    assert_non_null(src);
+    const char *body = strstr(src, "#include <cuda_fp16.h>");
+    assert_non_null(body);
+    if (!strstr(readme, body)) fail_msg("README.md does not show %s/readme.cu from its #include on", DATA);
+    run r;
+    run_desc(&r, DATA "/readme.cu", "scale_rows<128>", NULL, true);
+    /* the compile path and the kernel the README shows are the ones taken */
+    char line[1024];
+    snprintf(line, sizeof line, "entry %.200s\nptx     %.700s; target sm_90", r.fn->name, r.origin.how);
+    if (!strstr(readme, line)) fail_msg("README.md lacks '%s'", line);
+    assert_non_null(strstr(r.origin.how, "compiled now with NVRTC "));
+    /* out[r][c] = w[r] * m[r][c], w from the .npy (0.5 + r/128), m as buffers.c fills it */
+    int wi = buffer_index(&r.L, "w"), mi = buffer_index(&r.L, "m");
+    uint16_t *m = malloc(r.L.buffers[mi].bytes);
+    assert_non_null(m);
+    ws_buffer_fill(&r.L.buffers[mi], m);
+    const float *w = r.res.buffer_data[wi], *out = r.res.buffer_data[buffer_index(&r.L, "out")];
+    for (int row = 0; row < 64; row++) {
+        assert_true(w[row] == 0.5f + (float)row / 128.0f);
+        for (int c = 0; c < 128; c++)
+            assert_true(out[row * 128 + c] == w[row] * (float)ws_half_to_double(m[row * 128 + c]));
+    }
+    free(m);
+    run_free(&r);
+    free(src);
+    free(readme);
+}
+
 /* ---- without a toolkit ------------------------------------------------------------------ */
 
 static void test_checked_in_ptx_with_names_runs_without_a_compiler(void **state)
@@ -525,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_overloads_are_picked_by_their_parameter_types),
         cmocka_unit_test(test_a_misnamed_instantiation_is_an_error_at_its_entry_line),
         cmocka_unit_test(test_a_header_kernel_is_attributed_to_the_header_lines),
+        cmocka_unit_test(test_the_readme_example_is_this_file_and_runs_as_it_says),
         cmocka_unit_test(test_checked_in_ptx_with_names_runs_without_a_compiler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
