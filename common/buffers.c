@@ -82,6 +82,8 @@ bool ws_small_float_param(const char *mangled, int i, uint64_t size, double v, u
     return true;
 }
 
+static double scalar_at(ws_type s, const void *buf, uint64_t k, uint64_t *bits);
+
 /* ---- storing one scalar ----------------------------------------------------------------------- */
 
 /* double -> int64 without undefined behaviour: truncates, saturates, NaN -> 0 */
@@ -472,6 +474,39 @@ static double scalar_at(ws_type s, const void *buf, uint64_t k, uint64_t *bits)
     }
 }
 
+/* The bits of a floating scalar as a signed position on the number line: adjacent values are
+ * adjacent integers, -0 and +0 both 0. */
+static int64_t ordered(ws_type s, uint64_t bits)
+{
+    int w = s == WS_TYPE_DOUBLE ? 64 : s == WS_TYPE_FLOAT ? 32 : 16;
+    uint64_t sign = 1ull << (w - 1), mag = bits & (sign - 1);
+    return (bits & sign) ? -(int64_t)mag : (int64_t)mag;
+}
+
+uint64_t ws_buffer_ulp_distance(const ws_buffer *b, const void *a, const void *bb, uint64_t k)
+{
+    ws_type s = ws_type_scalar(b->type);
+    if (!ws_type_is_float(s)) return UINT64_MAX;
+    uint64_t x, y;
+    double dx = scalar_at(s, a, k, &x), dy = scalar_at(s, bb, k, &y);
+    if (x == y) return 0;
+    if (dx != dx || dy != dy) return UINT64_MAX;
+    int64_t ox = ordered(s, x), oy = ordered(s, y);
+    /* doubles far apart: the difference of two int64 positions can overflow; saturate */
+    if ((ox > 0 && oy < 0 && ox > INT64_MAX + oy) || (ox < 0 && oy > 0 && oy > INT64_MAX + ox)) return UINT64_MAX - 1;
+    return ox > oy ? (uint64_t)(ox - oy) : (uint64_t)(oy - ox);
+}
+
+uint64_t ws_buffer_max_ulp(const ws_buffer *b, const void *got, const void *want)
+{
+    uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type), worst = 0;
+    for (uint64_t k = 0; k < n && worst != UINT64_MAX; k++) {
+        uint64_t d = ws_buffer_ulp_distance(b, got, want, k);
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
 int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want, double *got_out, double *want_out)
 {
     ws_type s = ws_type_scalar(b->type);
@@ -482,12 +517,13 @@ int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want,
         double w = scalar_at(s, want, k, &wb);
         bool same;
         if (gb == wb) same = true;                       /* identical bits: equal, NaN and inf included */
-        else if (b->tol == 0) same = false;
+        else if (b->tol == 0 && b->ulp == 0) same = false;
         else if (g != g || w != w) same = false;         /* NaN equals NaN only bit-exactly */
         else if (isinf(g) || isinf(w)) same = false;     /* inf equals only the same inf */
         else {
             double scale = fabs(w) > 1.0 ? fabs(w) : 1.0;
-            same = fabs(g - w) <= b->tol * scale;
+            same = b->tol > 0 && fabs(g - w) <= b->tol * scale;
+            if (!same && b->ulp > 0) same = ws_buffer_ulp_distance(b, got, want, k) <= b->ulp;
         }
         if (!same) {
             if (got_out) *got_out = g;

@@ -57,12 +57,23 @@ double ws_half_to_double(uint16_t h);
 uint16_t ws_bf16_from_double(double v);
 double ws_bf16_to_double(uint16_t h);
 
-/* Compares a result with the expected contents, scalar by scalar: bit-exact
- * when b->tol == 0, else |got-want| <= tol * max(1, |want|). Returns the index of
- * the first differing scalar, or -1 when they agree; *got_out and *want_out get the
- * two values as doubles (may be NULL). */
+/* Compares a result with the expected contents, scalar by scalar: equal when the bits are
+ * identical, or (b->tol > 0) |got-want| <= tol * max(1, |want|), or (b->ulp > 0, floating
+ * types) they are at most ulp representable values apart (ws_buffer_ulp_distance); NaN
+ * equals NaN and an infinity the same infinity only bit for bit. Returns the index of the
+ * first differing scalar, or -1 when they agree; *got_out and *want_out get the two values
+ * as doubles (may be NULL). */
 int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want,
                           double *got_out, double *want_out);
+
+/* How many representable values of the scalar type lie between scalar k of a and of b (0 =
+ * identical or +0/-0; the count crosses zero for opposite signs): the "units in the last
+ * place" a GPU's approximate instruction is documented to be off by. UINT64_MAX for a NaN
+ * or an integer type. */
+uint64_t ws_buffer_ulp_distance(const ws_buffer *b, const void *a, const void *bb, uint64_t k);
+/* The largest such distance over the buffer (UINT64_MAX when some scalar is NaN on one side
+ * only, or the type is not floating point): what `check` can report beside pass/fail. */
+uint64_t ws_buffer_max_ulp(const ws_buffer *b, const void *got, const void *want);
 
 /* Human string of scalar k of buf (e.g. "3.5" or "-7"), into out. */
 void ws_buffer_format_scalar(const ws_buffer *b, const void *buf, uint64_t k, char *out, size_t cap);

@@ -828,7 +828,7 @@ static int parse_init(ctx *c, int line, span spec, ws_buffer_decl *bd)
     return 0;
 }
 
-/* buffer NAME TYPE COUNT [init=KIND] [output] [tol=X] */
+/* buffer NAME TYPE COUNT [init=KIND] [output] [tol=X] [ulp=N] */
 static int kw_buffer(ctx *c, block *b, int line, span rest)
 {
     ws_kernel_desc *k = &b->k;
@@ -870,8 +870,8 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
         return -1;
     }
     k->nbuffers++;
-    bool seen_init = false, seen_tol = false, seen_output = false;
-    int tol_col = 0;
+    bool seen_init = false, seen_tol = false, seen_output = false, seen_ulp = false;
+    int tol_col = 0, ulp_col = 0;
     for (;;) {
         span w = take_word(&opt);
         if (!w.n) break;
@@ -884,7 +884,7 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
         size_t id = 0;
         while (id < w.n && is_ident_char((unsigned char)w.s[id])) id++;
         if (id == 0 || id >= w.n || w.s[id] != '=')
-            return fail_at(c, line, w.col, "unexpected '%.*s' in buffer options (expected init=..., output or tol=...)",
+            return fail_at(c, line, w.col, "unexpected '%.*s' in buffer options (expected init=..., output, tol=... or ulp=...)",
                            (int)(w.n > 40 ? 40 : w.n), w.s);
         span key = {w.s, id, w.col};
         span val = {w.s + id + 1, w.n - id - 1, w.col + (int)id + 1};
@@ -898,13 +898,31 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
             tol_col = w.col;
             if (parse_float(val, &bd->tol) || bd->tol < 0)
                 return fail_at(c, line, val.col, "tol= needs a number >= 0, not '%.*s'", (int)(val.n > 40 ? 40 : val.n), val.s);
+        } else if (span_eq(key, "ulp")) {
+            if (seen_ulp) return fail_at(c, line, w.col, "ulp= given twice");
+            seen_ulp = true;
+            ulp_col = w.col;
+            char num[24];
+            size_t i = 0;
+            while (i < val.n && i < sizeof num - 1 && isdigit((unsigned char)val.s[i])) { num[i] = val.s[i]; i++; }
+            num[i] = 0;
+            unsigned long v = i ? strtoul(num, NULL, 10) : 0;
+            if (!i || i != val.n || v > (1ul << 30))
+                return fail_at(c, line, val.col, "ulp= needs a whole number of units in the last place (0 to 2^30), not "
+                               "'%.*s'", (int)(val.n > 40 ? 40 : val.n), val.s);
+            bd->ulp = (uint32_t)v;
+            if (!ws_type_is_float(bd->type))
+                return fail_at(c, line, w.col, "ulp= applies to floating-point buffers; '%s' is %s", bd->name,
+                               ws_type_name(bd->type));
         } else {
-            return fail_at(c, line, w.col, "unknown buffer option '%.*s=' (known: init=, tol=, output)",
+            return fail_at(c, line, w.col, "unknown buffer option '%.*s=' (known: init=, tol=, ulp=, output)",
                            (int)(key.n > 40 ? 40 : key.n), key.s);
         }
     }
     if (seen_tol && !bd->output)
         return fail_at(c, line, tol_col, "tol= applies to output buffers only; add 'output' to buffer '%s'", bd->name);
+    if (seen_ulp && !bd->output)
+        return fail_at(c, line, ulp_col, "ulp= applies to output buffers only; add 'output' to buffer '%s'", bd->name);
     return 0;
 }
 
@@ -1541,6 +1559,7 @@ static int resolve_buffer(const ws_kernel_desc *d, const ws_buffer_decl *bd, ws_
     b->init = bd->init;
     b->output = bd->output;
     b->tol = bd->tol;
+    b->ulp = bd->ulp;
     b->const_value = bd->const_value;
     if (eval(L, bd->count, &v, err)) return -1;
     if (v < 0) return where_fail(d, bd->count, err, "buffer '%s' has a negative element count (%lld)", bd->name, (long long)v);

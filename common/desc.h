@@ -18,7 +18,7 @@
  *   buffer  idx  int    W    init=random(7, 0, W)       seeded: random(seed[, lo, hi])
  *   buffer  p    int    W    init=perm(3)               a seeded permutation of 0..W-1
  *   buffer  x    half   W    init=file(x.npy)           raw bytes or a NumPy .npy, beside the .cu
- *   buffer  acc  float  1    init=const(0.5)  output tol=1e-4
+ *   buffer  acc  float  1    init=const(0.5)  output tol=1e-4   (or ulp=2: units in the last place)
  *   grid    (W+31)/32, (H+31)/32        1-3 integer expressions (x, y, z)
  *   block   32, 32
  *   shared  0                          dynamic shared memory in bytes (expression)
@@ -107,6 +107,7 @@ typedef struct {
     int file_col;         /* column of the path, for messages about the file */
     bool output;          /* compared after a run */
     double tol;           /* relative tolerance for outputs; 0 = bit-exact */
+    uint32_t ulp;         /* outputs: also equal within this many units in the last place; 0 = none */
     int line;
 } ws_buffer_decl;
 
@@ -249,6 +250,7 @@ typedef struct {
     uint64_t file_offset;      /* file: where the data starts (the .npy header's length; 0 raw) */
     bool output;
     double tol;
+    uint32_t ulp;              /* units in the last place an output may differ by (floating types); 0 = none */
 } ws_buffer;
 
 typedef struct {

@@ -492,6 +492,42 @@ static void test_half_and_bf16_buffers_hold_the_rounded_values(void **state)
     assert_int_equal(ws_buffer_compare(&f, got, vals, NULL, NULL), -1);
 }
 
+static void test_ulp_distance_counts_representable_values_between(void **state)
+{
+    (void)state;
+    ws_buffer b = make(WS_TYPE_FLOAT, 6, WS_INIT_ZERO);
+    float a[6] = {1.0f, 1.0f, 0.0f, 0x1p-149f, 3.0f, NAN};
+    float c[6] = {0, 0, -0.0f, -0x1p-149f, 3.0f, NAN};
+    c[0] = nextafterf(1.0f, 2.0f);          /* the next float up: 1 ulp */
+    c[1] = nextafterf(nextafterf(1.0f, 0.0f), 0.0f);   /* two below, across the binade edge at 1 */
+    assert_int_equal(ws_buffer_ulp_distance(&b, a, c, 0), 1);
+    assert_int_equal(ws_buffer_ulp_distance(&b, a, c, 1), 2);
+    assert_int_equal(ws_buffer_ulp_distance(&b, a, c, 2), 0);   /* +0 and -0 */
+    assert_int_equal(ws_buffer_ulp_distance(&b, a, c, 3), 2);   /* the two smallest subnormals, through 0 */
+    assert_int_equal(ws_buffer_ulp_distance(&b, a, c, 4), 0);
+    assert_true(ws_buffer_ulp_distance(&b, a, c, 5) == 0);      /* the same NaN bits */
+    c[5] = -NAN;
+    assert_true(ws_buffer_ulp_distance(&b, a, c, 5) == UINT64_MAX);
+    c[5] = NAN;
+    assert_int_equal(ws_buffer_max_ulp(&b, c, a), 2);
+    /* ulp=1 passes the first scalar and fails at the second, which is 2 away; ulp=2 passes all */
+    b.ulp = 1;
+    assert_int_equal(ws_buffer_compare(&b, c, a, NULL, NULL), 1);
+    b.ulp = 2;
+    assert_int_equal(ws_buffer_compare(&b, c, a, NULL, NULL), -1);
+    /* half: 0x3c00 (1.0) and 0x3c02 are two values apart; doubles likewise */
+    ws_buffer h = make(WS_TYPE_HALF, 1, WS_INIT_ZERO);
+    uint16_t x = 0x3c00, y = 0x3c02;
+    assert_int_equal(ws_buffer_ulp_distance(&h, &x, &y, 0), 2);
+    ws_buffer d = make(WS_TYPE_DOUBLE, 1, WS_INIT_ZERO);
+    double p = 1.0, q = nextafter(nextafter(nextafter(1.0, 2.0), 2.0), 2.0);
+    assert_int_equal(ws_buffer_ulp_distance(&d, &p, &q, 0), 3);
+    /* integers have no ulp */
+    ws_buffer i = make(WS_TYPE_INT, 1, WS_INIT_ZERO);
+    int32_t u = 1, v = 2;
+    assert_true(ws_buffer_ulp_distance(&i, &u, &v, 0) == UINT64_MAX);
+}
+
 /* ---- generators ------------------------------------------------------------------------ */
 
 static void test_perm_holds_every_index_once_in_the_documented_order(void **state)
@@ -786,6 +822,7 @@ int main(void)
         cmocka_unit_test(test_half_conversion_rounds_to_nearest_even_like_the_hardware_format),
         cmocka_unit_test(test_bf16_conversion_rounds_to_nearest_even),
         cmocka_unit_test(test_half_and_bf16_buffers_hold_the_rounded_values),
+        cmocka_unit_test(test_ulp_distance_counts_representable_values_between),
         cmocka_unit_test(test_perm_holds_every_index_once_in_the_documented_order),
         cmocka_unit_test(test_randint_gives_integers_in_range_for_any_type),
         cmocka_unit_test(test_lcg_matches_the_host_loop_it_documents),
