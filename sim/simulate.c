@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/commands.h"
+#include "catalog_ptx.h"
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -53,18 +54,15 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
         return WS_EXIT_USAGE;
     if (ws_desc_resolve(s->desc, ov, &s->launch, err))
         return WS_EXIT_USAGE;
-    s->ptx = ws_catalog_ptx_text(s->file, arch, WS_PTX_SAME_TARGET, &s->ptx_origin, err);
+    s->ptx = ws_catalog_ptx_text_for(s->file, &s->launch, arch, WS_PTX_SAME_TARGET, &s->ptx_origin, err);
     if (!s->ptx)
         return WS_EXIT_USAGE;
     s->mod = s->owned_mod = ptx_parse(s->ptx_origin.path, s->ptx, err);
     if (!s->mod)
         return WS_EXIT_USAGE;
-    s->fn = ptx_find_function(s->mod, s->desc->entry);
-    if (!s->fn) {
-        ws_error_set(err, s->file->path, s->desc->line, 0, "kernel '%s': no function '%s' in the PTX (%s)",
-                     s->desc->name, s->desc->entry, s->mod->path);
+    s->fn = ws_catalog_entry(s->mod, s->ptx, s->desc, err); /* the exact instantiation or overload */
+    if (!s->fn)
         return WS_EXIT_USAGE;
-    }
     ws_resources_of(s->file->path, s->fn, s->ptx, arch, &s->resources);
     return WS_EXIT_OK;
 }
