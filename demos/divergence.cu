@@ -1,10 +1,10 @@
 /* divergence.cu - where a warp that splits around a branch comes back
  * together. Lanes 0-7 of every warp take a branch that *could* end the thread
- * (a __trap(), a return, a PTX exit, a failed assert); then every lane stores
- * once. ptxas brackets the branch with BSSY/BSYNC and puts the BSYNC where the
- * paths that go on meet, so the store after it is one warp-level instruction
- * per warp: 32 lanes x 4 bytes = 128 bytes = 4 sectors, 32 warps -> 32
- * st.global, never 64. A lane that does leave just drops out of the warp.
+ * (a __trap(), a return, a PTX exit); then every lane stores once. ptxas
+ * brackets the branch with BSSY/BSYNC and puts the BSYNC where the paths that
+ * go on meet, so the store after it is one warp-level instruction per warp:
+ * 32 lanes x 4 bytes = 128 bytes = 4 sectors, 32 warps -> 32 st.global, never
+ * 64. A lane that does leave just drops out of the warp.
  * (docs/interp.md, "Reconvergence", has the rule the simulator follows.)
  *
  *   variant               what the branch of lanes 0-7 holds                      stars
@@ -22,13 +22,11 @@
  *   9  div_barrier        a possible trap, a shared store, __syncthreads(), then a
  *                         read of another warp's word                                **
  *
- * Every variant reads in[i] only on lanes 0-7 (8 lanes x 4 bytes = one sector per
- * warp) and in = index data is never negative, so nothing traps or returns unless
- * the variant says so. Run one with `warpscope sim div_trap`; `warpscope check
+ * Variants 1-6, 8 and 9 read in[i] only on lanes 0-7 (8 lanes x 4 bytes = one
+ * sector per warp); in = index data is never negative, so nothing traps or
+ * returns unless the variant says so. Run one with `warpscope sim div_trap`; `warpscope check
  * div_trap` on a GPU compares every counter with ncu
  * (smsp__sass_inst_executed_op_global_st.sum is one per warp). */
-
-#include <cassert>
 
 /* Lanes 0-7 of each warp (the block is a multiple of 32 threads). */
 __device__ __forceinline__ bool first_eight(void) { return (threadIdx.x & 31) < 8; }
@@ -287,3 +285,4 @@ __global__ void div_barrier(const int *in, int *out, int n)
     out[i] = mirror[blockDim.x - 1 - threadIdx.x];
     (void)n;
 }
+

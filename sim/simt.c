@@ -66,7 +66,10 @@ static void mark_leaving(const ptx_function *fn, char *leaving)
  * END on the way, the nearest common post-dominator of the points where the
  * paths that do meet first enter the part J that both sides reach. A side
  * that goes straight to END does not hold the other up: the join is the other
- * side. A loop's join is the join of its exit targets, one level up. */
+ * side. A loop's join is the join of its exit targets, one level up; exits
+ * that never meet (each stores and returns, say) give the loop no join. (ptxas
+ * then puts the loop's BSYNC at one of them by its own heuristics: for the
+ * same PTX shape it picks either; docs/interp.md.) */
 
 typedef struct {
     const ptx_function *fn;
