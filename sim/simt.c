@@ -1,10 +1,11 @@
-/* simt.c - reconvergence: where the paths of each divergent branch meet again
- * (post-dominators of the control flow graph, with paths that leave the kernel
- * left out, as ptxas places BSSY/BSYNC; docs/interp.md), and the SIMT stack of
- * {pc, reconvergence pc, mask} per warp.
- * Invariant: the top entry is the path that runs; a path is popped when its pc
- * reaches its reconvergence pc or its mask empties, so the lanes it held
- * continue in the entry below, which waits at that reconvergence pc. */
+/* simt.c - reconvergence: where the paths of each divergent branch and each
+ * loop meet again (post-dominators per loop level with the paths that leave
+ * the kernel or the loop left out, as ptxas places BSSY/BSYNC; docs/interp.md),
+ * and the SIMT stack of {pc, reconvergence pc, mask} per warp.
+ * Invariant: the top entry is the path that runs; an entry waiting at a join
+ * holds the lanes of every path above it bound for that join. A path is popped
+ * when its pc reaches its reconvergence pc (or an enclosing path's: a break)
+ * or its mask empties, so its lanes continue in the entry waiting there. */
 #include "interp_priv.h"
 
 #include <stdlib.h>

@@ -364,6 +364,22 @@ static void test_lanes_that_store_and_break_from_a_loop_store_in_the_iteration_t
     done(&r);
 }
 
+static void test_an_irreducible_loop_entered_at_two_points_still_runs_every_lane_to_its_result(void **state)
+{
+    (void)state;
+    simt_run r;
+    /* not nvcc's shape: lanes 16-31 enter at A, lanes 0-15 at B; A counts r5, B
+     * counts r6, each loops back to the other until its count reaches 3 */
+    run_ok(&r, "  mov.u32 %r5, 0;\n  mov.u32 %r6, 0;\n  setp.lt.u32 %p1, %r3, 16;\n  @%p1 bra B;\n"
+               "A:\n  add.s32 %r5, %r5, 1;\n  setp.lt.s32 %p2, %r5, 3;\n  @!%p2 bra OUT;\n"
+               "B:\n  add.s32 %r6, %r6, 1;\n  setp.lt.s32 %p3, %r6, 3;\n  @%p3 bra A;\n"
+               "OUT:\n  mad.lo.s32 %r7, %r5, 10, %r6;\n  st.global.u32 [%rd7], %r7;\n  ret;\n");
+    /* from A: r5 1, r6 1, r5 2, r6 2, r5 3 -> 32; from B: r6 1, r5 1, r6 2, r5 2, r6 3 -> 23 */
+    for (int i = 0; i < NT; i++) assert_int_equal(out_of(&r)[i], i % 32 < 16 ? 23 : 32);
+    assert_int_equal(r.stores[2], NW);                /* both entries' lanes meet at OUT */
+    done(&r);
+}
+
 /* --- warp and block synchronisation ----------------------------------------- */
 
 static void test_syncwarp_after_a_possible_trap_sees_the_warp_converged(void **state)
@@ -560,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_a_loop_at_the_kernels_first_instruction_still_holds_lanes_that_leave_early),
         cmocka_unit_test(test_lanes_that_store_and_return_from_a_search_loop_store_in_the_iteration_they_leave),
         cmocka_unit_test(test_lanes_that_store_and_break_from_a_loop_store_in_the_iteration_they_leave),
+        cmocka_unit_test(test_an_irreducible_loop_entered_at_two_points_still_runs_every_lane_to_its_result),
         cmocka_unit_test(test_syncwarp_after_a_possible_trap_sees_the_warp_converged),
         cmocka_unit_test(test_a_barrier_after_a_possible_trap_is_reached_by_whole_warps),
         cmocka_unit_test(test_an_intra_warp_spin_lock_never_finishes_as_on_the_gpu),
