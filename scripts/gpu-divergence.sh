@@ -37,7 +37,7 @@ say "== check: exit $rc (0 = every exact counter and output agrees)"
 for j in "$OUT"/results/*.json; do
     [ -f "$j" ] && "$BIN" check --markdown "$j" > "${j%.json}.md" 2>> "$LOG"
 done
-grep -E "DIFFERS|smsp__sass_inst_executed_op_global_st|^[a-z_]+ *:" "$OUT/check.txt" | head -n 60 | tee -a "$LOG"
+grep -E "^== |inst_executed_op_global|  => |cause:|kernels agree" "$OUT/check.txt" | head -n 80 | tee -a "$LOG"
 
 # 2. probes: the order of paths that never meet again is the simulator's
 #    documented choice (the side that leaves runs first); these show the GPU's.
@@ -137,7 +137,7 @@ say "== probes (not judged here; see the comment in this script for what each sh
     "$OUT/probe_divergence.cu:probe_search_break" > "$OUT/probes.txt" 2>&1
 say "== probes: exit $?"
 cat "$OUT/probes.txt" >> "$LOG"
-grep -E "DIFFERS|global_st|^[a-z_]+ *:" "$OUT/probes.txt" | head -n 40 | tee -a "$LOG"
+grep -E "^== |inst_executed_op_global|  => |output:" "$OUT/probes.txt" | head -n 40 | tee -a "$LOG"
 
 # 3. where ptxas put the convergence barriers
 if command -v nvcc > /dev/null 2>&1 && command -v cuobjdump > /dev/null 2>&1; then
@@ -149,6 +149,8 @@ if command -v nvcc > /dev/null 2>&1 && command -v cuobjdump > /dev/null 2>&1; th
     done
     rm -rf "$tmp"
     say "== sass: $(grep -c BSSY "$OUT/sass.txt") BSSY lines in $OUT/sass.txt"
+else
+    say "== sass: skipped (nvcc or cuobjdump not on PATH)"
 fi
 say "gpu-divergence: done, exit $rc; logs in $OUT"
 exit $rc
