@@ -13,13 +13,15 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
     uint64_t tins = 0, wins = 0;
     int rc = 0;
 
+    /* a block starts unsettled: pc 0 may be a loop header */
+    if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; return 0; }
     for (int k = 0; k < WS_SIM_SLICE; k++) {
         sim_simt_entry *top = &w->stack[w->sp - 1];
         int pc = top->pc;
         if (pc >= P->n) {                /* fell off the end: an implicit ret */
             w->exit_pc = P->n - 1;
             sim_simt_exit(w, top->mask);
-            if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+            if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
             continue;
         }
         const sim_insn *in = &P->insns[pc];
@@ -69,7 +71,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             top->pc = pc + 1;
             w->state = SIM_W_BAR;
             w->bar_pc = pc;
-            sim_simt_settle(w);
+            sim_simt_settle(w, P);
             k = WS_SIM_SLICE;            /* leave after counting */
             continue;
         case SIM_CLS_TRAP:
@@ -83,7 +85,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             goto out;
         }
         }
-        if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+        if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
     }
 out:
     c->thread_insns += tins;
