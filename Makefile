@@ -7,13 +7,14 @@ CUDA_HOME ?= /usr/local/cuda
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls $(CUDA_HOME)/bin/nvcc 2>/dev/null)
 PTX_ARCH ?= sm_90
 BUILD    := build
+.DEFAULT_GOAL := all
 
 Q := $(if $(V),,@)
 msg = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
 
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -g
 OPT      ?= -O2
-LDLIBS   := -ldl -lm -lpthread
+LDLIBS   := -ldl -lm -lpthread -lstdc++   # libstdc++: the C++ runtime's demangler (common/demangle.c)
 
 # --- optional parts -----------------------------------------------------------
 HAVE_CJSON := $(shell pkg-config --exists libcjson 2>/dev/null && echo 1)
@@ -47,13 +48,25 @@ TEST_SUPPORT := $(filter-out tests/test_% tests/bench_%,$(wildcard tests/*.c))
 BENCH_SRC := $(wildcard tests/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/%.c=$(BUILD)/%)
 
+# --- version: WS_VERSION (common/cli.h) plus `git describe`; cli.o is rebuilt when it changes
+GIT_DESCRIBE  := $(shell git describe --tags --always --dirty 2>/dev/null)
+VERSION_STAMP := $(BUILD)/git-describe
+$(shell mkdir -p $(BUILD) && [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = "$(GIT_DESCRIBE)" ] || echo "$(GIT_DESCRIBE)" > $(VERSION_STAMP))
+CLI_OBJ := $(BUILD)/obj/common/cli.o $(BUILD)/asan/common/cli.o $(BUILD)/fuzz/obj/common/cli.o
+$(CLI_OBJ): $(VERSION_STAMP)
+$(CLI_OBJ): CFLAGS_BASE += -DWS_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
+
 # --- release build --------------------------------------------------------------
 OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 BIN := $(BUILD)/warpscope
 
 # --- sanitizer build for tests -------------------------------------------------
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-ASAN_OBJ   := $(LIB_SRC:%.c=$(BUILD)/asan/%.o) $(TEST_SUPPORT:%.c=$(BUILD)/asan/%.o)
+# Tests link archives, not object lists: a test binary holds only the modules it reaches
+# (test_expr needs no viz/ or cuda/), and a new source file is picked up by the wildcard.
+ASAN_OBJ   := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_LIB   := $(BUILD)/asan/libws.a
+ASAN_TLIB  := $(BUILD)/asan/libws-test.a
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/tests/%)
 ASAN_BIN   := $(BUILD)/asan/warpscope
 
@@ -76,13 +89,22 @@ $(BIN): $(OBJ) $(BUILD)/obj/common/main.o
 	$(call msg,LD,$@)$(CC) $(OPT) -o $@ $^ $(LDLIBS)
 
 $(ASAN_BIN): $(ASAN_OBJ) $(BUILD)/asan/common/main.o
-	$(call msg,LD-SAN,$@)$(CC) $(ASAN_FLAGS) -o $@ $(filter-out $(TEST_SUPPORT:%.c=$(BUILD)/asan/%.o),$^) $(LDLIBS)
+	$(call msg,LD-SAN,$@)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libws.a: $(OBJ)
+	$(call msg,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(ASAN_LIB): $(ASAN_OBJ)
+	$(call msg,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(ASAN_TLIB): $(TEST_SUPPORT:%.c=$(BUILD)/asan/%.o)
+	$(call msg,AR,$@)rm -f $@ && ar rcs $@ $^
 
 # Benchmarks: tests/bench_*.c, optimised build, no sanitizers.
-$(BUILD)/bench_%: $(BUILD)/obj/tests/bench_%.o $(OBJ)
+$(BUILD)/bench_%: $(BUILD)/obj/tests/bench_%.o $(BUILD)/libws.a
 	$(call msg,LD,$@)$(CC) $(OPT) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/asan/tests/%: $(BUILD)/asan/tests/%.o $(ASAN_OBJ)
+$(BUILD)/asan/tests/%: $(BUILD)/asan/tests/%.o $(ASAN_TLIB) $(ASAN_LIB)
 	$(call msg,LD-SAN,$@)$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 # --- fuzzing (clang + libFuzzer) -------------------------------------------------

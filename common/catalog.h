@@ -6,9 +6,8 @@
 #define WS_CATALOG_H
 
 #include "desc.h"
+#include "ptxgen.h"
 #include "ws_error.h"
-
-struct ptx_module;
 
 typedef struct ws_catalog {
     char dir[WS_PATH_MAX];
@@ -34,15 +33,6 @@ void ws_catalog_free(ws_catalog *c);
 int ws_catalog_resolve(ws_catalog *c, const char *arg, const ws_desc_file **file,
                        const ws_kernel_desc **desc, ws_desc_file **owned_file, ws_error *err);
 
-/* PTX for a description file: <file without .cu>.ptx when it exists and its
- * "// warpscope-source-hash: <16 hex>" header matches ws_source_hash(file->source);
- * otherwise compiled for arch (e.g. "sm_90") with line information. */
-struct ptx_module *ws_catalog_ptx(const ws_desc_file *f, const char *arch, ws_error *err);
-/* Same, and writes into how (may be NULL) where the PTX came from, e.g.
- * "demos/transpose.ptx (checked in, fresh)" or "compiled now with nvrtc for sm_90". */
-struct ptx_module *ws_catalog_ptx_ex(const ws_desc_file *f, const char *arch, char *how, size_t how_cap,
-                                     ws_error *err);
-
 /* Which checked-in PTX a caller can use, judged by its .target against the arch asked for. */
 typedef enum {
     WS_PTX_SAME_TARGET,  /* the simulator: .target must be arch, else compiled for arch (the fresh
@@ -54,17 +44,28 @@ typedef enum {
 typedef struct {
     bool checked_in;              /* the <file>.ptx beside the .cu, else compiled now */
     char path[WS_PATH_MAX + 32];  /* the name for errors: "demos/transpose.ptx" or "k.cu (PTX from nvrtc)" */
-    char how[WS_PATH_MAX + 96];   /* "demos/transpose.ptx (checked in, fresh)", "compiled now with nvrtc for sm_90" */
+    char how[WS_PATH_MAX + 96];   /* "demos/transpose.ptx (checked in, fresh)",
+                                     "compiled now with NVRTC 13.0 for sm_90" */
+    char compiler[WS_MSG_MAX];    /* the compile path in a few words, for reports: "compiled with NVRTC 13.0",
+                                     "nvcc -ptx 13.0 (NVRTC could not: k.cu(1): ... \"cstdio\")", "checked-in PTX" */
+    ws_ptxgen_tool tool;          /* NONE for checked-in text */
 } ws_ptx_origin;
 
-/* The PTX text ws_catalog_ptx parses, by the same rule (malloc'd, free it): the fresh
- * checked-in <file>.ptx when its .target suits arch under match, else compiled for arch.
+/* The PTX text for a description file (malloc'd, free it; sim/catalog_ptx.h parses it): the
+ * checked-in <file without .cu>.ptx when it is fresh (its "// warpscope-source-hash: <16 hex>"
+ * header matches ws_source_hash(file->source), ptxgen.h) and its .target suits arch under
+ * match, else compiled now for arch with line information.
  * origin (may be NULL) says where it came from. Example: the GPU backend asks for
  * ws_catalog_ptx_text(f, "sm_90", WS_PTX_LOADABLE, &o, &err) and JIT-compiles it. */
 char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
                           ws_error *err);
+/* The same for one launch: compiled with L's options (the description's compile line, the
+ * command line's macros and options; NULL L = the file's first description's compile line).
+ * Either way every entry of f that names an instantiation or an overload ("scale<4>",
+ * "k(const int*, int*, int)") is compiled and its lowered name recorded in the text, and a
+ * checked-in PTX counts as fresh only when it was made with the same options and names. */
+char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const char *arch, ws_ptx_match match,
+                              ws_ptx_origin *origin, ws_error *err);
 
-/* FNV-1a 64 of the source text: the freshness key written into generated PTX. */
-unsigned long long ws_source_hash(const char *text, size_t len);
 
 #endif

@@ -4,24 +4,31 @@
  * Invariant: output order is the catalog's (files by path, descriptions in file
  * order); any file that does not parse makes the command fail with its error. */
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog.h"
+#include "cli.h"
 #include "commands.h"
 #include "desc.h"
 #include "desc_text.h"
 
-static void list_usage(FILE *to)
-{
-    fprintf(to, "usage: warpscope list [--json] [file.cu ...]\n\n"
-                "Lists kernel descriptions: name, file, note, difficulty stars, parameters with their\n"
-                "defaults, and grid/block as written (and evaluated with the defaults).\n"
-                "Without files it lists the catalog ($WARPSCOPE_CATALOG, else demos/ beside the program).\n\n"
-                "  --json     one JSON object: {\"catalog\": dir|null, \"files\": [{\"path\", \"kernels\": [...]}]}\n"
-                "  -h, --help this text\n");
-}
+static const ws_opt list_options[] = {
+    {.name = "json", .kind = WS_OPT_FLAG, .at = offsetof(ws_cli_common, json),
+     .help = "one JSON object: {\"catalog\": dir|null, \"files\": [{\"path\", \"kernels\": [...]}]}"},
+};
+
+static const ws_cli_spec list_spec = {
+    .command = "list",
+    .usage = "usage: warpscope list [--json] [file.cu ...]\n",
+    .about = "Lists kernel descriptions: name, file, note, difficulty stars, parameters with their\n"
+             "defaults, and grid/block as written (and evaluated with the defaults).\n"
+             "Without files it lists the catalog ($WARPSCOPE_CATALOG, else demos/ beside the program).\n",
+    .opts = list_options,
+    .nopts = WS_CLI_COUNT(list_options),
+};
 
 /* "32, 32" from the evaluated dims of a resolved launch. */
 static void dims_text(const uint32_t *v, int n, char *out, size_t cap)
@@ -141,27 +148,18 @@ static int print_json(const char *catalog_dir, const ws_desc_file *const *files,
 
 int ws_cmd_list(int argc, char **argv)
 {
-    bool json = false;
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            list_usage(stdout);
-            return WS_EXIT_OK;
-        } else if (!strcmp(argv[i], "--json")) {
-            json = true;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "warpscope: list: unknown option '%s'\n", argv[i]);
-            list_usage(stderr);
-            return WS_EXIT_USAGE;
-        } else {
-            nfiles++;
-        }
-    }
+    ws_cli_common o = {.json = false};
+    int nfiles;
+    int rc = ws_cli_parse(&list_spec, argc, argv, &o, &nfiles);
+    if (rc != WS_CLI_RUN)
+        return rc;
+    const bool json = o.json;
     ws_error err;
     ws_catalog *cat = NULL;
     ws_desc_file **own = NULL;
     const ws_desc_file **files = NULL;
-    int n = 0, rc = WS_EXIT_OK;
+    int n = 0;
+    rc = WS_EXIT_OK;
     if (nfiles == 0) {
         if (ws_catalog_load(NULL, &cat, &err)) {
             ws_error_print(&err);
@@ -172,8 +170,7 @@ int ws_cmd_list(int argc, char **argv)
     } else {
         own = calloc((size_t)nfiles, sizeof *own);
         if (!own) return WS_EXIT_INTERNAL;
-        for (int i = 1; i < argc; i++) {
-            if (argv[i][0] == '-') continue;
+        for (int i = 1; i <= nfiles; i++) {
             if (ws_desc_load(argv[i], &own[n], &err)) {
                 ws_error_print(&err);
                 rc = WS_EXIT_USAGE;

@@ -1,6 +1,7 @@
 /* commands.h - the warpscope subcommands and the exit codes they share.
  * Each module owns its subcommand: list (common/), ptx and sim (sim/),
- * gpu and check (cuda/), viz (viz/). Every command takes --help. */
+ * gpu and check (cuda/), viz (viz/). Every command parses its options with
+ * common/cli.h, so each takes -h/--help and --version and words errors alike. */
 #ifndef WS_COMMANDS_H
 #define WS_COMMANDS_H
 

@@ -1,7 +1,9 @@
-/* main.c - the warpscope program: dispatches to one subcommand per module. */
+/* main.c - the warpscope program: dispatches to one subcommand per module.
+ * Invariant: every command, help included, parses its options with common/cli.h. */
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 
 typedef struct {
@@ -30,14 +32,63 @@ static const ws_command commands[] = {
     {"viz", ws_cmd_viz, "animate a simulated kernel's lanes, banks and sectors (SDL2 window or headless PNGs)"},
 };
 
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
 static void usage(FILE *to)
 {
     fprintf(to, "usage: warpscope <command> [options] [kernel...]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (int i = 0; i < NCOMMANDS; i++)
         fprintf(to, "  %-6s %s\n", commands[i].name, commands[i].summary);
-    fprintf(to, "\n'warpscope <command> --help' (or 'warpscope help <command>') shows each command's options.\n"
+    fprintf(to, "\n'warpscope <command> --help' (or 'warpscope help <command>') shows each command's options;\n"
+                "options take their value as '--opt value' or '--opt=value'. 'warpscope --version' (or\n"
+                "'warpscope <command> --version') prints the version.\n"
                 "exit codes: 0 ok, 1 usage or input error, 2 kernel fault in simulation,\n"
                 "            3 check mismatch, 4 no GPU available, 5 internal error\n");
+}
+
+/* "unknown command 'sin'; did you mean 'sim'?" */
+static void unknown_command(const char *prefix, const char *name)
+{
+    const char *names[NCOMMANDS + 3];
+    for (int i = 0; i < NCOMMANDS; i++) names[i] = commands[i].name;
+    names[NCOMMANDS] = "help";
+    names[NCOMMANDS + 1] = "--help";
+    names[NCOMMANDS + 2] = "--version";
+    const char *near = ws_cli_nearest(name, names, NCOMMANDS + 3);
+    fprintf(stderr, "warpscope: %sunknown command '%s'", prefix, name);
+    if (near) fprintf(stderr, "; did you mean '%s'?", near);
+    fputc('\n', stderr);
+    usage(stderr);
+}
+
+static const ws_cli_spec help_spec = {
+    .command = "help",
+    .usage = "usage: warpscope help [command]\n",
+    .about = "Lists the commands, or shows one command's options (the same as 'warpscope <command> --help').\n",
+};
+
+/* `warpscope help [command]` */
+static int cmd_help(int argc, char **argv)
+{
+    ws_cli_common o = {.json = false};
+    int nargs;
+    int rc = ws_cli_parse(&help_spec, argc, argv, &o, &nargs);
+    if (rc != WS_CLI_RUN) return rc;
+    if (nargs == 0) {
+        usage(stdout);
+        return WS_EXIT_OK;
+    }
+    if (nargs > 1) {
+        fprintf(stderr, "warpscope: help: one command at a time ('%s' and '%s')\n", argv[1], argv[2]);
+        return WS_EXIT_USAGE;
+    }
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name)) {
+            char *hargv[] = {argv[1], "--help", NULL};
+            return commands[i].run(2, hargv);
+        }
+    unknown_command("help: ", argv[1]);
+    return WS_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -46,24 +97,20 @@ int main(int argc, char **argv)
         usage(stderr);
         return WS_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "help") && argc > 2) { /* "warpscope help sim" = "warpscope sim --help" */
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-            if (!strcmp(argv[2], commands[i].name)) {
-                char *hargv[] = {argv[2], "--help", NULL};
-                return commands[i].run(2, hargv);
-            }
-        fprintf(stderr, "warpscope: help: unknown command '%s'\n", argv[2]);
-        usage(stderr);
-        return WS_EXIT_USAGE;
-    }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return WS_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
+    if (!strcmp(cmd, "--version")) {
+        printf("warpscope %s\n", ws_cli_version());
+        return WS_EXIT_OK;
+    }
+    if (!strcmp(cmd, "help"))
+        return cmd_help(argc - 1, argv + 1);
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(cmd, commands[i].name))
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "warpscope: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    unknown_command("", cmd);
     return WS_EXIT_USAGE;
 }

@@ -127,3 +127,24 @@ int ws_measured_find(const char *dir, const char *device_key, const char *kernel
     free(names);
     return rc;
 }
+
+int ws_measured_for(const char *catalog_dir, const char *results_dir, const char *device_key, const char *kernel,
+                    const ws_overrides *ov, ws_measured_scope scope, ws_measured *m)
+{
+    char ovt[512] = "", dirs[2][WS_PATH_MAX + 16];
+    int ndirs = 0;
+    if (ov)
+        ws_overrides_text(ov, ovt, sizeof ovt);
+    if (results_dir) {
+        snprintf(dirs[ndirs++], sizeof dirs[0], "%s", results_dir);
+    } else {
+        if (catalog_dir)
+            snprintf(dirs[ndirs++], sizeof dirs[0], "%s/../results", catalog_dir);
+        snprintf(dirs[ndirs++], sizeof dirs[0], "results");
+    }
+    for (int i = 0; i < ndirs; i++)
+        if (ws_measured_find(dirs[i], device_key, kernel, ovt, m) == 0 ||
+            (scope == WS_MEASURED_ANY_GPU && ws_measured_find(dirs[i], NULL, kernel, ovt, m) == 0))
+            return 0;
+    return -1;
+}

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "desc.h"
 #include "ws_error.h"
 
 typedef struct {
@@ -35,5 +36,18 @@ int ws_measured_lookup(const char *json_path, const char *kernel, const char *ov
  * else the first run found. Returns 0 when found, else -1. */
 int ws_measured_find(const char *dir, const char *device_key, const char *kernel, const char *ov_text,
                      ws_measured *m);
+
+typedef enum {
+    WS_MEASURED_THIS_GPU,  /* only runs recorded on the device asked about (sim: beside its prediction) */
+    WS_MEASURED_ANY_GPU    /* that device's run first, else one recorded on any GPU (viz: names the GPU) */
+} ws_measured_scope;
+
+/* The one results-lookup rule of `sim` and `viz`: the folder is results_dir when given, else
+ * <catalog_dir>/../results and then ./results (catalog_dir NULL: ./results only); in each
+ * folder ws_measured_find for device_key, and with WS_MEASURED_ANY_GPU then for any GPU.
+ * ov (may be NULL) is the -D the kernel runs with. Returns 0 when found, else -1. Example:
+ *   ws_measured_for(cat->dir, NULL, "h200", "copy_float", &ov, WS_MEASURED_THIS_GPU, &m) */
+int ws_measured_for(const char *catalog_dir, const char *results_dir, const char *device_key, const char *kernel,
+                    const ws_overrides *ov, ws_measured_scope scope, ws_measured *m);
 
 #endif

@@ -5,6 +5,7 @@
  * Invariant: the simulator and the GPU run the same PTX text on the same
  * initial buffer contents; exit 3 when an exact counter or an output differs. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "../common/catalog.h"
+#include "../common/cli.h"
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "check_compare.h"
@@ -27,119 +29,103 @@
 
 #define MAX_ROWS 96
 
-static void usage(FILE *to)
-{
-    fprintf(to,
-            "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json]\n"
-            "                       [--record results/<gpu>.json] [--no-counters]\n"
-            "       warpscope check --markdown results/<gpu>.json\n"
-            "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose]\n"
-            "\n"
-            "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
-            "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
-            "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
-            "  exact  L1TEX requests/sectors, SASS-patched shared wavefronts, SASS memory   equal\n"
-            "         instructions (the simulator counts the SASS where ptxas + nvdisasm are installed)\n"
-            "  cache  L1 hit rate, L2 sectors, DRAM bytes, achieved occupancy               within 10%%\n"
-            "  time   kernel time (sim prediction vs event-timed median)                    within 25%%\n"
-            "  bound  raw shared wavefronts and bank conflicts (include L1 arbitration)     gpu >= sim\n"
-            "A difference is explained where the PTX and the machine code (ptxas + nvdisasm) differ,\n"
-            "else marked unexplained.\n"
-            "  --all          every kernel of the catalog\n"
-            "  --record FILE  add the runs to FILE (JSON; runs of the same kernel and -D are replaced)\n"
-            "  --markdown F   print the markdown tables for a recorded JSON file (no GPU needed)\n"
-            "  --replay F     no GPU needed: re-run the simulator side of every run recorded in F (or of the\n"
-            "                 kernels named) with the models as built now, re-judge it against the recorded GPU\n"
-            "                 values and print the agreement per class, recorded and now (--verbose: every row);\n"
-            "                 exit 3 when an exact counter that agreed in the record differs now\n"
-            "  --no-counters  skip ncu (outputs and time only)\n"
-            "  --gpu-only     time and bandwidth only: no simulation, no output check, no counters (sizes too\n"
-            "                 large to simulate, e.g. a working set well beyond L2 for bandwidth claims)\n"
-            "  --record DIR/  a FILE ending in '/' means DIR/<gpu-key>.json (results/h200.json)\n"
-            "exit: 0 all agree, 1 usage, 2 a kernel failed, 3 an exact counter or an output differs,\n"
-            "      4 no GPU / no driver / built without CUDA headers, 5 internal error\n");
-}
-
 typedef struct {
-    int nkernels;
-    const char **kernels;
-    bool all, json, counters, gpu_only;
-    ws_overrides ov;
-    int reps;
+    ws_cli_common c;           /* -D, --json */
+    bool all, no_counters, gpu_only, verbose;
+    int reps;                  /* 0 = not given: CU_DEFAULT_REPS */
     const char *record, *markdown, *replay;
-    bool verbose;
+    const char **kernels;      /* the operands */
+    int nkernels;
 } check_opts;
 
+static const ws_opt check_options[] = {
+    {.name = "all", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, all), .help = "every kernel of the catalog"},
+    WS_CLI_OPT_DEFINE,
+    {.name = "reps", .kind = WS_OPT_INT, .at = offsetof(check_opts, reps), .arg = "N", .lo = 1, .hi = 100000,
+     .needs = "a count from 1 to 100000",
+     .help = "timed repetitions after one warm-up (default " WS_CLI_STR(CU_DEFAULT_REPS) ")"},
+    WS_CLI_OPT_JSON,
+    {.name = "record", .kind = WS_OPT_STRING, .at = offsetof(check_opts, record), .arg = "FILE", .needs = "a file",
+     .help = "add the runs to FILE (JSON; runs of the same kernel and -D are replaced);\n"
+             "a FILE ending in '/' means DIR/<gpu-key>.json (results/h200.json)"},
+    {.name = "markdown", .kind = WS_OPT_STRING, .at = offsetof(check_opts, markdown), .arg = "F", .needs = "a file",
+     .help = "print the markdown tables for a recorded JSON file (no GPU needed)"},
+    {.name = "replay", .kind = WS_OPT_STRING, .at = offsetof(check_opts, replay), .arg = "F", .needs = "a file",
+     .help = "no GPU needed: re-run the simulator side of every run recorded in F (or of the\n"
+             "kernels named) with the models as built now, re-judge it against the recorded GPU\n"
+             "values and print the agreement per class, recorded and now (--verbose: every row);\n"
+             "exit 3 when an exact counter that agreed in the record differs now"},
+    {.name = "verbose", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, verbose), .help = "--replay: every row"},
+    {.name = "no-counters", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, no_counters),
+     .help = "skip ncu (outputs and time only)"},
+    {.name = "gpu-only", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, gpu_only),
+     .help = "time and bandwidth only: no simulation, no output check, no counters (sizes too\n"
+             "large to simulate, e.g. a working set well beyond L2 for bandwidth claims)"},
+};
+
+static void check_more_help(FILE *to)
+{
+    fprintf(to, "\nexit: 0 all agree, 1 usage, 2 a kernel failed, 3 an exact counter or an output differs,\n"
+                "      4 no GPU / no driver / built without CUDA headers, 5 internal error\n");
+}
+
+static const ws_cli_spec check_spec = {
+    .command = "check",
+    .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json]\n"
+             "                       [--record results/<gpu>.json] [--no-counters]\n"
+             "       warpscope check --markdown results/<gpu>.json\n"
+             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose]\n",
+    .about = "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
+             "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
+             "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
+             "  exact  L1TEX requests/sectors, SASS-patched shared wavefronts, SASS memory   equal\n"
+             "         instructions (the simulator counts the SASS where ptxas + nvdisasm are installed)\n"
+             "  cache  L1 hit rate, L2 sectors, DRAM bytes, achieved occupancy               within 10%\n"
+             "  time   kernel time (sim prediction vs event-timed median)                    within 25%\n"
+             "  bound  raw shared wavefronts and bank conflicts (include L1 arbitration)     gpu >= sim\n"
+             "A difference is explained where the PTX and the machine code (ptxas + nvdisasm) differ,\n"
+             "else marked unexplained.\n",
+    .opts = check_options,
+    .nopts = WS_CLI_COUNT(check_options),
+    .more_help = check_more_help,
+};
+
+/* WS_CLI_RUN, or the exit code to return at once. */
 static int parse(int argc, char **argv, check_opts *o)
 {
-    memset(o, 0, sizeof *o);
-    o->reps = CU_DEFAULT_REPS;
-    o->counters = true;
-    o->kernels = calloc((size_t)argc, sizeof *o->kernels);
-    if (!o->kernels) return -1;
-    ws_error err;
-    bool reps_given = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return -2; }
-        else if (!strcmp(a, "--all")) o->all = true;
-        else if (!strcmp(a, "--json")) o->json = true;
-        else if (!strcmp(a, "--no-counters")) o->counters = false;
-        else if (!strcmp(a, "--gpu-only")) o->gpu_only = true;
-        else if (!strcmp(a, "--verbose")) o->verbose = true;
-        else if (!strcmp(a, "--record") || !strcmp(a, "--markdown") || !strcmp(a, "--replay")) {
-            if (i + 1 >= argc) { fprintf(stderr, "warpscope: check: %s needs a file\n", a); return -1; }
-            if (!strcmp(a, "--record")) o->record = argv[++i];
-            else if (!strcmp(a, "--replay")) o->replay = argv[++i];
-            else o->markdown = argv[++i];
-        } else if (!strcmp(a, "--reps")) {
-            char *end = NULL;
-            long v = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
-            if (!end || *end || v < 1 || v > 100000) {
-                fprintf(stderr, "warpscope: check: --reps needs a count from 1 to 100000\n");
-                return -1;
-            }
-            o->reps = (int)v;
-            reps_given = true;
-        } else if (!strncmp(a, "-D", 2)) {
-            const char *as = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!as) { fprintf(stderr, "warpscope: check: -D needs NAME=VALUE\n"); return -1; }
-            if (ws_overrides_add(&o->ov, as, &err)) { ws_error_print(&err); return -1; }
-        } else if (a[0] == '-') {
-            fprintf(stderr, "warpscope: check: unknown option '%s'\n", a);
-            usage(stderr);
-            return -1;
-        } else {
-            o->kernels[o->nkernels++] = a;
-        }
-    }
+    *o = (check_opts){.reps = 0};
+    int rc = ws_cli_parse(&check_spec, argc, argv, o, &o->nkernels);
+    if (rc != WS_CLI_RUN) return rc;
+    o->kernels = (const char **)argv + 1;
+    const bool reps_given = o->reps != 0;
+    if (!reps_given) o->reps = CU_DEFAULT_REPS;
     /* --markdown and --replay read a recorded file and run nothing on the GPU: refuse the
      * options they would silently ignore, so a user does not believe they took effect */
     if (o->markdown && o->replay) {
         fprintf(stderr, "warpscope: check: choose one of --markdown and --replay\n");
-        return -1;
+        return WS_EXIT_USAGE;
     }
-    if (o->markdown && (o->nkernels || o->all || o->json || o->record || o->gpu_only || !o->counters || o->ov.n ||
-                        o->verbose || reps_given)) {
+    if (o->markdown && (o->nkernels || o->all || o->c.json || o->record || o->gpu_only || o->no_counters ||
+                        o->c.ov.n || o->verbose || reps_given)) {
         fprintf(stderr, "warpscope: check: --markdown takes one results file and no other option or kernel\n");
-        return -1;
+        return WS_EXIT_USAGE;
     }
-    if (o->replay && (o->all || o->json || o->record || o->gpu_only || !o->counters || o->ov.n || reps_given)) {
+    if (o->replay && (o->all || o->c.json || o->record || o->gpu_only || o->no_counters || o->c.ov.n || reps_given)) {
         fprintf(stderr, "warpscope: check: --replay takes kernel names and --verbose only (it replays the "
                         "recorded -D sizes)\n");
-        return -1;
+        return WS_EXIT_USAGE;
     }
-    if (o->markdown || o->replay) return 0;
+    if (o->markdown || o->replay) return WS_CLI_RUN;
     if (!o->all && !o->nkernels) {
         fprintf(stderr, "warpscope: check: which kernels? (names, or --all)\n");
-        usage(stderr);
-        return -1;
+        ws_cli_help(&check_spec, stderr);
+        return WS_EXIT_USAGE;
     }
     if (o->all && o->nkernels) {
         fprintf(stderr, "warpscope: check: give kernel names or --all, not both\n");
-        return -1;
+        return WS_EXIT_USAGE;
     }
-    return 0;
+    return WS_CLI_RUN;
 }
 
 static int replay(const check_opts *o)
@@ -156,8 +142,7 @@ int ws_cmd_check(int argc, char **argv)
     check_opts o;
     int p = parse(argc, argv, &o);
     int rc = WS_EXIT_NO_GPU;
-    if (p == -2) rc = WS_EXIT_OK;
-    else if (p) rc = WS_EXIT_USAGE;
+    if (p != WS_CLI_RUN) rc = p;
     else if (o.markdown) {
         ws_error err;
         rc = cu_results_markdown(o.markdown, stdout, &err) ? (ws_error_print(&err), WS_EXIT_USAGE) : WS_EXIT_OK;
@@ -167,7 +152,6 @@ int ws_cmd_check(int argc, char **argv)
         fprintf(stderr, "warpscope: check: this build has no CUDA backend (cuda.h was not found under CUDA_HOME at "
                         "build time); install the CUDA toolkit headers and rebuild\n");
     }
-    free(o.kernels);
     return rc;
 }
 #else
@@ -236,7 +220,7 @@ static int check_one(check_ctx *cx, const char *arg)
     }
     printf("== %s\n", arg);
     fflush(stdout);
-    if ((rc = cu_target_open(cx->cat, arg, &o->ov, s->info.cc_major, s->info.cc_minor, &t, &err))) {
+    if ((rc = cu_target_open(cx->cat, arg, &o->c.ov, s->info.cc_major, s->info.cc_minor, &t, &err))) {
         ws_error_print(&err);
         free(ss);
         free(rows);
@@ -244,7 +228,7 @@ static int check_one(check_ctx *cx, const char *arg)
     }
     snprintf(run.kernel, sizeof run.kernel, "%s", t.desc->name);
     snprintf(run.file, sizeof run.file, "%s", t.file->path);
-    ws_overrides_text(&o->ov, run.overrides, sizeof run.overrides);
+    ws_overrides_text(&o->c.ov, run.overrides, sizeof run.overrides);
     memcpy(run.grid, t.launch.grid, sizeof run.grid);
     memcpy(run.block, t.launch.block, sizeof run.block);
     run.shared_bytes = t.launch.shared_bytes;
@@ -278,8 +262,8 @@ static int check_one(check_ctx *cx, const char *arg)
     cu_counters ctr;
     memset(&ctr, 0, sizeof ctr);
     bool have_ctr = false;
-    if (o->counters && !o->gpu_only) {
-        cu_counters_request rq = {arg, &o->ov, t.desc->entry, metrics};
+    if (!o->no_counters && !o->gpu_only) {
+        cu_counters_request rq = {arg, &o->c.ov, t.fn->name, metrics}; /* the exact (mangled) kernel */
         cu_counters_info ci;
         ws_error cerr;
         if (cu_counters_collect(&rq, &ctr, &ci, &cerr)) snprintf(run.counters_note, sizeof run.counters_note, "%s", cerr.msg);
@@ -333,7 +317,7 @@ static int check_one(check_ctx *cx, const char *arg)
     chk_tally(rows, nrows, ag, ju);
     for (int c = 0; c < CHK_NCLASSES; c++) { cx->agree[c] += ag[c]; cx->judged[c] += ju[c]; }
 
-    if (!o->json) {
+    if (!o->c.json) {
         const cu_timing *tm = &run.timing;
         printf("  %s (%s:%d)%s%s; %d registers, %d B local; PTX %s\n", t.desc->name, t.file->path, t.desc->line,
                run.overrides[0] ? " -D " : "", run.overrides, k.attrs.num_regs, k.attrs.local_bytes, t.ptx_how);
@@ -383,32 +367,25 @@ int ws_cmd_check(int argc, char **argv)
 {
     check_opts o;
     int p = parse(argc, argv, &o);
-    if (p) {
-        free(o.kernels);
-        return p == -2 ? WS_EXIT_OK : WS_EXIT_USAGE;
-    }
+    if (p != WS_CLI_RUN) return p;
     ws_error err;
     if (o.replay) {
         int rc = replay(&o);
-        free(o.kernels);
         return rc;
     }
     if (o.markdown) {
         int rc = cu_results_markdown(o.markdown, stdout, &err) ? WS_EXIT_USAGE : WS_EXIT_OK;
         if (rc) ws_error_print(&err);
-        free(o.kernels);
         return rc;
     }
     if (!o.all && cu_target_names_exist(o.kernels, o.nkernels, &err)) {
         ws_error_print(&err);
-        free(o.kernels);
         return WS_EXIT_USAGE;
     }
     cu_session s;
     int rc = cu_session_open(&s, &err);
     if (rc) {
         ws_error_print(&err);
-        free(o.kernels);
         return rc;
     }
     check_ctx cx;
@@ -422,7 +399,7 @@ int ws_cmd_check(int argc, char **argv)
         rc = WS_EXIT_USAGE;
         goto out;
     }
-    if (!o.json) {
+    if (!o.c.json) {
         printf("warpscope check on %s (cc %d.%d, %d SMs, driver %s)\n", s.info.name, s.info.cc_major, s.info.cc_minor,
                s.info.sm_count, s.info.driver_version);
     }
@@ -434,7 +411,7 @@ int ws_cmd_check(int argc, char **argv)
         for (int i = 0; i < o.nkernels; i++) rc = worse(rc, check_one(&cx, o.kernels[i]));
     }
     cJSON *dev = cu_results_device_json(&s.info, cx.ncu_version);
-    if (o.json) {
+    if (o.c.json) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddItemToObject(root, "device", cJSON_Duplicate(dev, 1));
         cJSON_AddItemToObject(root, "runs", cJSON_Duplicate(cx.runs, 1));
@@ -456,7 +433,7 @@ int ws_cmd_check(int argc, char **argv)
         if (cu_results_record(path, dev, cx.runs, &err)) {
             ws_error_print(&err);
             rc = worse(rc, WS_EXIT_INTERNAL);
-        } else if (!o.json) {
+        } else if (!o.c.json) {
             printf("recorded %d run(s) in %s\n", cx.kernels, path);
         }
     }
@@ -465,7 +442,6 @@ out:
     cJSON_Delete(cx.runs);
     if (cx.cat) ws_catalog_free(cx.cat);
     cu_session_close(&s);
-    free(o.kernels);
     return rc;
 }
 #endif /* WS_HAVE_CUDA */

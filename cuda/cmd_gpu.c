@@ -3,6 +3,7 @@
  * its hardware counters through ncu.
  * Invariant: every exit path says in words what happened; the exit code is
  * one of commands.h's (4 = no GPU or no CUDA backend in this build). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "../common/buffers.h"
 #include "../common/catalog.h"
+#include "../common/cli.h"
 #include "../common/commands.h"
 #include "cu_counters.h"
 #include "cu_results.h"
@@ -19,82 +21,71 @@
 #include "cu_target.h"
 #include "cu_verify.h"
 
-static void usage(FILE *to)
-{
-    fprintf(to,
-            "usage: warpscope gpu <kernel> [-D NAME=VALUE]... [--reps N] [--json] [--counters] [--no-verify]\n"
-            "       warpscope gpu --self-test [--counters]\n"
-            "\n"
-            "Runs a described kernel on the GPU present (CUDA driver loaded at run time): the PTX the\n"
-            "simulator interprets is JIT-compiled by the driver, the buffers are filled exactly as the\n"
-            "simulator fills them, and the launch uses the described grid, block and shared memory.\n"
-            "  -D NAME=VALUE  override a description parameter\n"
-            "  --reps N       timed repetitions after one warm-up (default %d); L2 flushed before each\n"
-            "  --counters     also read the hardware counters (re-runs this program under ncu)\n"
-            "  --no-verify    skip the output check against the simulator (large launches)\n"
-            "  --json         print one JSON object instead of text\n"
-            "  --self-test    check the driver layer alone with a built-in copy kernel (add --counters\n"
-            "                 to check ncu too): JIT, buffers, launch, timing, counters vs known values\n"
-            "Reports median/min/max time, effective bandwidth (the description's bytes / median, GB = 1e9)\n"
-            "and, as the ceiling, cuMemcpyDtoD bandwidth measured in the same run.\n"
-            "exit: 0 ok, 1 usage, 2 the kernel failed on the GPU, 3 output differs from the simulator,\n"
-            "      4 no GPU / no driver / built without CUDA headers, 5 internal error\n"
-            "environment: WARPSCOPE_LIBCUDA (driver library, default libcuda.so.1), WARPSCOPE_DEVICE (index),\n"
-            "             WARPSCOPE_GPU_TIMEOUT (s per launch, default 60), WARPSCOPE_NCU (ncu path)\n",
-            CU_DEFAULT_REPS);
-}
-
 typedef struct {
-    const char *kernel;
-    ws_overrides ov;
-    int reps;
-    bool json, counters, verify, profile_child, self_test;
+    ws_cli_common c;           /* -D, --json */
+    int reps;                  /* timed repetitions */
+    bool counters, no_verify, self_test;
+    bool profile_child;        /* internal: this process runs under ncu (cu_counters.c) */
+    const char *kernel;        /* the operand */
 } gpu_opts;
 
+static const ws_opt gpu_options[] = {
+    WS_CLI_OPT_DEFINE,
+    {.name = "reps", .kind = WS_OPT_INT, .at = offsetof(gpu_opts, reps), .arg = "N", .lo = 1, .hi = 100000,
+     .needs = "a count from 1 to 100000",
+     .help = "timed repetitions after one warm-up (default " WS_CLI_STR(CU_DEFAULT_REPS) "); L2 flushed before each"},
+    {.name = "counters", .kind = WS_OPT_FLAG, .at = offsetof(gpu_opts, counters),
+     .help = "also read the hardware counters (re-runs this program under ncu)"},
+    {.name = "no-verify", .kind = WS_OPT_FLAG, .at = offsetof(gpu_opts, no_verify),
+     .help = "skip the output check against the simulator (large launches)"},
+    WS_CLI_OPT_JSON,
+    {.name = "self-test", .kind = WS_OPT_FLAG, .at = offsetof(gpu_opts, self_test),
+     .help = "check the driver layer alone with a built-in copy kernel (add --counters\n"
+             "to check ncu too): JIT, buffers, launch, timing, counters vs known values"},
+    {.name = "profile-child", .kind = WS_OPT_FLAG, .at = offsetof(gpu_opts, profile_child)},
+};
+
+static void gpu_more_help(FILE *to)
+{
+    fprintf(to, "\nexit: 0 ok, 1 usage, 2 the kernel failed on the GPU, 3 output differs from the simulator,\n"
+                "      4 no GPU / no driver / built without CUDA headers, 5 internal error\n"
+                "environment: WARPSCOPE_LIBCUDA (driver library, default libcuda.so.1), WARPSCOPE_DEVICE (index),\n"
+                "             WARPSCOPE_GPU_TIMEOUT (s per launch, default 60), WARPSCOPE_NCU (ncu path)\n");
+}
+
+static const ws_cli_spec gpu_spec = {
+    .command = "gpu",
+    .usage = "usage: warpscope gpu <kernel> [-D NAME=VALUE]... [--reps N] [--json] [--counters] [--no-verify]\n"
+             "       warpscope gpu --self-test [--counters]\n",
+    .about = "Runs a described kernel on the GPU present (CUDA driver loaded at run time): the PTX the\n"
+             "simulator interprets is JIT-compiled by the driver, the buffers are filled exactly as the\n"
+             "simulator fills them, and the launch uses the described grid, block and shared memory.\n"
+             "Reports median/min/max time, effective bandwidth (the description's bytes / median, GB = 1e9)\n"
+             "and, as the ceiling, cuMemcpyDtoD bandwidth measured in the same run.\n",
+    .opts = gpu_options,
+    .nopts = WS_CLI_COUNT(gpu_options),
+    .more_help = gpu_more_help,
+};
+
+/* WS_CLI_RUN, or the exit code to return at once. */
 static int parse(int argc, char **argv, gpu_opts *o)
 {
-    memset(o, 0, sizeof *o);
-    o->reps = CU_DEFAULT_REPS;
-    o->verify = true;
-    ws_error err;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return -2; }
-        else if (!strcmp(a, "--json")) o->json = true;
-        else if (!strcmp(a, "--counters")) o->counters = true;
-        else if (!strcmp(a, "--no-verify")) o->verify = false;
-        else if (!strcmp(a, "--self-test")) o->self_test = true;
-        else if (!strcmp(a, "--profile-child")) o->profile_child = true; /* internal: run under ncu */
-        else if (!strcmp(a, "--reps")) {
-            char *end = NULL;
-            long v = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
-            if (!end || *end || v < 1 || v > 100000) {
-                fprintf(stderr, "warpscope: gpu: --reps needs a count from 1 to 100000\n");
-                return -1;
-            }
-            o->reps = (int)v;
-        } else if (!strncmp(a, "-D", 2)) {
-            const char *as = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!as) { fprintf(stderr, "warpscope: gpu: -D needs NAME=VALUE\n"); return -1; }
-            if (ws_overrides_add(&o->ov, as, &err)) { ws_error_print(&err); return -1; }
-        } else if (a[0] == '-') {
-            fprintf(stderr, "warpscope: gpu: unknown option '%s'\n", a);
-            usage(stderr);
-            return -1;
-        } else if (o->kernel) {
-            fprintf(stderr, "warpscope: gpu: one kernel at a time ('%s' and '%s'); 'warpscope check' takes several\n",
-                    o->kernel, a);
-            return -1;
-        } else {
-            o->kernel = a;
-        }
+    *o = (gpu_opts){.reps = CU_DEFAULT_REPS};
+    int nargs;
+    int rc = ws_cli_parse(&gpu_spec, argc, argv, o, &nargs);
+    if (rc != WS_CLI_RUN) return rc;
+    if (nargs > 1) {
+        fprintf(stderr, "warpscope: gpu: one kernel at a time ('%s' and '%s'); 'warpscope check' takes several\n",
+                argv[1], argv[2]);
+        return WS_EXIT_USAGE;
     }
+    o->kernel = nargs ? argv[1] : NULL;
     if (!o->kernel && !o->self_test) {
         fprintf(stderr, "warpscope: gpu: which kernel? ('warpscope list' shows the catalog)\n");
-        usage(stderr);
-        return -1;
+        ws_cli_help(&gpu_spec, stderr);
+        return WS_EXIT_USAGE;
     }
-    return 0;
+    return WS_CLI_RUN;
 }
 
 #ifndef WS_HAVE_CUDA
@@ -102,8 +93,7 @@ int ws_cmd_gpu(int argc, char **argv)
 {
     gpu_opts o;
     int p = parse(argc, argv, &o);
-    if (p == -2) return WS_EXIT_OK;
-    if (p) return WS_EXIT_USAGE;
+    if (p != WS_CLI_RUN) return p;
     fprintf(stderr, "warpscope: gpu: this build has no CUDA backend (cuda.h was not found under CUDA_HOME at build "
                     "time); install the CUDA toolkit headers and rebuild\n");
     return WS_EXIT_NO_GPU;
@@ -121,8 +111,7 @@ int ws_cmd_gpu(int argc, char **argv)
 {
     gpu_opts o;
     int p = parse(argc, argv, &o);
-    if (p == -2) return WS_EXIT_OK;
-    if (p) return WS_EXIT_USAGE;
+    if (p != WS_CLI_RUN) return p;
     if (o.self_test) return cu_selftest(o.counters, o.profile_child);
 
     ws_error err;
@@ -152,7 +141,7 @@ int ws_cmd_gpu(int argc, char **argv)
     bool have_ctr = false;
 
     if (ws_catalog_load(NULL, &cat, &err)) { rc = WS_EXIT_USAGE; goto fail; }
-    if ((rc = cu_target_open(cat, o.kernel, &o.ov, s.info.cc_major, s.info.cc_minor, &t, &err))) goto fail;
+    if ((rc = cu_target_open(cat, o.kernel, &o.c.ov, s.info.cc_major, s.info.cc_minor, &t, &err))) goto fail;
     have_target = true;
     if (cu_kernel_load(&s, t.ptx, t.fn->name, t.launch.shared_bytes, &k, &err)) { rc = WS_EXIT_USAGE; goto fail; }
     have_kernel = true;
@@ -173,7 +162,7 @@ int ws_cmd_gpu(int argc, char **argv)
 
     run.output_ok = -1;
     snprintf(run.output, sizeof run.output, "not checked (--no-verify)");
-    if (o.verify) {
+    if (!o.no_verify) {
         ws_error serr;
         if (cu_verify_simulate(t.module, t.fn, &t.launch, NULL, NULL, &sim, &serr)) {
             char msg[WS_PATH_MAX + WS_MSG_MAX + 64];
@@ -188,7 +177,7 @@ int ws_cmd_gpu(int argc, char **argv)
         }
     }
     if (o.counters) {
-        cu_counters_request rq = {o.kernel, &o.ov, t.desc->entry, cu_default_metrics};
+        cu_counters_request rq = {o.kernel, &o.c.ov, t.desc->entry, cu_default_metrics};
         ws_error cerr;
         if (cu_counters_collect(&rq, &ctr, &cinfo, &cerr)) snprintf(run.counters_note, sizeof run.counters_note, "%s", cerr.msg);
         else have_ctr = true;
@@ -196,13 +185,13 @@ int ws_cmd_gpu(int argc, char **argv)
 
     snprintf(run.kernel, sizeof run.kernel, "%s", t.desc->name);
     snprintf(run.file, sizeof run.file, "%s", t.file->path);
-    ws_overrides_text(&o.ov, run.overrides, sizeof run.overrides);
+    ws_overrides_text(&o.c.ov, run.overrides, sizeof run.overrides);
     memcpy(run.grid, t.launch.grid, sizeof run.grid);
     memcpy(run.block, t.launch.block, sizeof run.block);
     run.shared_bytes = t.launch.shared_bytes;
     run.attrs = k.attrs;
     const cu_timing *tm = &run.timing;
-    if (o.json) {
+    if (o.c.json) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddItemToObject(root, "device", cu_results_device_json(&s.info, cinfo.ncu_version));
         cJSON_AddStringToObject(root, "ptx", t.ptx_how);

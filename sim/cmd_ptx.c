@@ -1,4 +1,4 @@
-/* cmd_ptx.c - `warpscope ptx <kernel> [-D N=V]... [--arch sm_90]`: the kernel's
+/* cmd_ptx.c - `warpscope ptx <kernel> [-D N=V]... [--arch sm_90] [--sass]`: the kernel's
  * parsed PTX grouped under the source lines it came from, memory instructions
  * marked with their state space and bytes per thread.
  * Invariant: it shows what the simulator will execute (the parsed module, read
@@ -8,27 +8,42 @@
 #include <string.h>
 
 #include "../common/catalog.h"
+#include "../common/cli.h"
 #include "../common/commands.h"
+#include "../common/demangle.h"
 #include "../common/desc.h"
 #include "../common/desc_text.h"
+#include "catalog_ptx.h"
 #include "ptx.h"
 #include "sass_events.h"
 
-static void ptx_usage(FILE *to)
-{
-    fprintf(to, "usage: warpscope ptx <kernel> [-D NAME=VALUE]... [--arch sm_XX] [--sass]\n\n"
-                "Shows a kernel's PTX as warpscope parsed it: each source line of the .cu, then the\n"
-                "instructions compiled from it (index, PTX line, memory mark, instruction).\n"
-                "Memory instructions are marked 'M <space> <bytes per thread>', e.g. 'M global 16B'.\n\n"
-                "  <kernel>          a catalog name (transpose_naive), a file (k.cu) or file:name (k.cu:scale)\n"
-                "  -D NAME=VALUE     override a description parameter (checked; PTX does not depend on it)\n"
-                "  --arch sm_XX      target architecture (default sm_90); the checked-in PTX is used when\n"
-                "                    it is fresh and for this target, otherwise NVRTC or nvcc compiles it\n"
-                "  --sass            the PTX memory instructions beside the SASS ones ptxas made of them,\n"
-                "                    per source line: merges, removals, predication, spills, unrolled copies\n"
-                "                    (needs ptxas and nvdisasm; docs/sass.md)\n"
-                "  -h, --help        this text\n");
-}
+typedef struct {
+    ws_cli_common c; /* -D, --arch */
+    bool sass;
+} ptx_opts;
+
+static const ws_opt ptx_options[] = {
+    WS_CLI_OPT_DEFINE,
+    WS_CLI_OPT_ARCH,
+    {.name = "sass", .kind = WS_OPT_FLAG, .at = offsetof(ptx_opts, sass),
+     .help = "the PTX memory instructions beside the SASS ones ptxas made of them,\n"
+             "per source line: merges, removals, predication, spills, unrolled copies\n"
+             "(needs ptxas and nvdisasm; docs/sass.md)"},
+};
+
+static const ws_cli_spec ptx_spec = {
+    .command = "ptx",
+    .usage = "usage: warpscope ptx <kernel> [-D NAME=VALUE]... [--arch sm_XX] [--sass]\n",
+    .about = "Shows a kernel's PTX as warpscope parsed it: each source line of the .cu, then the\n"
+             "instructions compiled from it (index, PTX line, memory mark, instruction).\n"
+             "Memory instructions are marked 'M <space> <bytes per thread>', e.g. 'M global 16B'.\n"
+             "-D is checked against the description; the PTX does not depend on it. The checked-in\n"
+             "PTX is used when it is fresh and for the --arch target, otherwise NVRTC or nvcc compiles it.\n"
+             "\n"
+             "  <kernel>            a catalog name (transpose_naive), a file (k.cu) or file:name (k.cu:scale)\n",
+    .opts = ptx_options,
+    .nopts = WS_CLI_COUNT(ptx_options),
+};
 
 static const char *space_short(ptx_space s)
 {
@@ -124,51 +139,56 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
     }
 }
 
-int ws_cmd_ptx(int argc, char **argv)
+/* ptx --sass: the text the simulator runs for this launch (its compile line), the kernel
+ * found in it as sim finds it, and ptxas + nvdisasm's machine code beside it. */
+static int sass_side_by_side(const ws_desc_file *f, const ws_kernel_desc *d, const ws_launch *L, const char *arch)
 {
-    const char *kernel = NULL, *arch = "sm_90";
-    bool sass = false;
-    ws_overrides ov;
-    memset(&ov, 0, sizeof ov);
     ws_error err;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ptx_usage(stdout);
-            return WS_EXIT_OK;
-        } else if (!strcmp(a, "-D") || !strncmp(a, "-D", 2)) {
-            const char *v = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v) {
-                fprintf(stderr, "warpscope: ptx: -D needs NAME=VALUE\n");
-                return WS_EXIT_USAGE;
-            }
-            if (ws_overrides_add(&ov, v, &err)) {
-                ws_error_print(&err);
-                return WS_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--sass")) {
-            sass = true;
-        } else if (!strcmp(a, "--arch") || !strncmp(a, "--arch=", 7)) {
-            arch = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!arch || !*arch) {
-                fprintf(stderr, "warpscope: ptx: --arch needs a value such as sm_90\n");
-                return WS_EXIT_USAGE;
-            }
-        } else if (a[0] == '-') {
-            fprintf(stderr, "warpscope: ptx: unknown option '%s'\n", a);
-            ptx_usage(stderr);
-            return WS_EXIT_USAGE;
-        } else if (kernel) {
-            fprintf(stderr, "warpscope: ptx: one kernel at a time ('%s' and '%s')\n", kernel, a);
-            return WS_EXIT_USAGE;
-        } else {
-            kernel = a;
-        }
-    }
-    if (!kernel) {
-        ptx_usage(stderr);
+    ws_ptx_origin origin;
+    char *text = ws_catalog_ptx_text_for(f, L, arch, WS_PTX_SAME_TARGET, &origin, &err);
+    ptx_module *m = text ? ptx_parse(origin.path, text, &err) : NULL;
+    const ptx_function *fn = m ? ws_catalog_entry(m, text, d, &err) : NULL;
+    if (!fn) {
+        ws_error_print(&err);
+        ptx_free(m);
+        free(text);
         return WS_EXIT_USAGE;
     }
+    int rc;
+    ws_sass_session *ss = ws_sass_session_open(text, fn, arch, NULL);
+    if (!ss || !ss->active) {
+        fprintf(stderr, "warpscope: ptx --sass: %s\n", ss ? ss->level : "out of memory");
+        rc = ss ? WS_EXIT_USAGE : WS_EXIT_INTERNAL;
+    } else {
+        char entry[1024];
+        printf("kernel  %s  (%s:%d)  entry %s\n", d->name, f->path, d->line,
+               ws_demangle(fn->name, entry, sizeof entry));
+        ws_sass_print(stdout, ss->plan, f->source, f->source_len);
+        rc = WS_EXIT_OK;
+    }
+    ws_sass_session_free(ss);
+    ptx_free(m);
+    free(text);
+    return rc;
+}
+
+int ws_cmd_ptx(int argc, char **argv)
+{
+    ptx_opts o = {.c.arch = NULL};
+    int nargs;
+    int rc = ws_cli_parse(&ptx_spec, argc, argv, &o, &nargs);
+    if (rc != WS_CLI_RUN)
+        return rc;
+    if (nargs > 1) {
+        fprintf(stderr, "warpscope: ptx: one kernel at a time ('%s' and '%s')\n", argv[1], argv[2]);
+        return WS_EXIT_USAGE;
+    }
+    if (nargs == 0) {
+        ws_cli_help(&ptx_spec, stderr);
+        return WS_EXIT_USAGE;
+    }
+    const char *kernel = argv[1], *arch = o.c.arch;
+    ws_error err;
     ws_catalog *cat = NULL;
     ws_error cerr;
     /* a .cu argument works without a catalog; a bare name needs one */
@@ -179,14 +199,14 @@ int ws_cmd_ptx(int argc, char **argv)
     const ws_desc_file *f;
     const ws_kernel_desc *d;
     ws_desc_file *owned = NULL;
-    int rc = WS_EXIT_USAGE;
+    rc = WS_EXIT_USAGE;
     ptx_module *m = NULL;
     if (ws_catalog_resolve(cat, kernel, &f, &d, &owned, &err)) {
         ws_error_print(&err);
         goto done;
     }
     ws_launch L;
-    if (ws_desc_resolve(d, &ov, &L, &err)) {
+    if (ws_desc_resolve(d, &o.c.ov, &L, &err)) {
         ws_error_print(&err);
         goto done;
     }
@@ -196,30 +216,17 @@ int ws_cmd_ptx(int argc, char **argv)
         ws_error_print(&err);
         goto done;
     }
-    const ptx_function *fn = ptx_find_function(m, d->entry);
-    if (!fn || !fn->is_entry) {
-        fprintf(stderr, "warpscope: %s:%d: error: the PTX has no kernel '%s' (is it __global__ and compiled in?)\n",
-                f->path, d->line, d->entry);
+    const ptx_function *fn = ws_catalog_entry(m, NULL, d, &err); /* by demangled name: ws_catalog_ptx_ex keeps no text */
+    if (!fn) {
+        ws_error_print(&err);
         goto done;
     }
-    if (!sass) {
+    if (!o.sass) {
         show(m, fn, f, d, how);
         rc = WS_EXIT_OK;
         goto done;
     }
-    ws_ptx_origin origin;
-    char *text = ws_catalog_ptx_text(f, arch, WS_PTX_SAME_TARGET, &origin, &err);
-    ws_sass_session *ss = text ? ws_sass_session_open(text, fn, arch, NULL) : NULL;
-    free(text);
-    if (!ss || !ss->active) {
-        fprintf(stderr, "warpscope: ptx --sass: %s\n", ss ? ss->level : err.msg);
-        rc = ss ? WS_EXIT_USAGE : WS_EXIT_INTERNAL;
-    } else {
-        printf("kernel  %s  (%s:%d)  entry %s\n", d->name, f->path, d->line, fn->name);
-        ws_sass_print(stdout, ss->plan, f->source, f->source_len);
-        rc = WS_EXIT_OK;
-    }
-    ws_sass_session_free(ss);
+    rc = sass_side_by_side(f, d, &L, arch);
 done:
     ptx_free(m);
     ws_desc_free(owned);

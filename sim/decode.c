@@ -8,37 +8,27 @@
 
 #include <stdlib.h>
 
+/* The opcode's class from its row in ptx_ops.h, refined where the modifiers or the
+ * operands decide. */
 static sim_cls classify(const ptx_insn *in)
 {
-    switch (in->op) {
-    case PTX_LD: case PTX_LDU: case PTX_ST: case PTX_ATOM: case PTX_RED:
-        return SIM_CLS_MEM;
-    case PTX_SHFL: case PTX_VOTE: case PTX_MATCH: case PTX_ACTIVEMASK: case PTX_REDUX:
-        return SIM_CLS_WARP;
-    case PTX_PREFETCH: case PTX_MEMBAR: case PTX_FENCE: case PTX_NANOSLEEP: case PTX_BRKPT:
-        return SIM_CLS_NOP;
-    case PTX_BRA:
+    sim_cls cls = (sim_cls)ptx_op_info(in->op)->cls;
+    switch (cls) {
+    case SIM_CLS_BRA:
         return in->nopnd > 0 && in->opnd[0].kind == PTX_OPND_LABEL ? SIM_CLS_BRA : SIM_CLS_UNSUPPORTED;
-    case PTX_RET: case PTX_EXIT:
-        return SIM_CLS_EXIT;
-    case PTX_BAR: case PTX_BARRIER:
+    case SIM_CLS_BAR:
         if (in->flags & PTX_F_WARP) return SIM_CLS_NOP;   /* bar.warp.sync: lanes run in lockstep already */
         return (in->bar == PTX_BAR_SYNC || in->bar == PTX_BAR_NONE) ? SIM_CLS_BAR : SIM_CLS_UNSUPPORTED;
-    case PTX_TRAP:
-        return SIM_CLS_TRAP;
-    case PTX_BRX: case PTX_CALL: case PTX_OP_INVALID: case PTX_OP_COUNT:
-        return SIM_CLS_UNSUPPORTED;
     default:
-        return SIM_CLS_ALU;
+        return cls;
     }
 }
 
 /* Type an immediate in operand i is read as (float literals are converted to it). */
 static ptx_type imm_type(const ptx_insn *in, int i)
 {
-    if ((in->op == PTX_CVT || in->op == PTX_SET) && i >= 1) return in->type2;
-    if (in->op == PTX_SLCT && i == 3) return in->type2;
-    return in->type;
+    int t2 = ptx_op_info(in->op)->t2;
+    return t2 > 0 && i >= t2 ? in->type2 : in->type;
 }
 
 static uint64_t imm_value(const ptx_insn *in, int i, const ptx_operand *o)
@@ -88,8 +78,8 @@ int sim_decode(sim_ctx *c)
     p->scratch_off = p->sreg_off + PTX_SREG_COUNT * 32;
     p->imm_off = p->scratch_off + 2 * 32;
     p->insns = calloc((size_t)(n ? n : 1), sizeof *p->insns);
-    int32_t *ipdom = malloc((size_t)(n ? n : 1) * sizeof *ipdom);
-    if (!p->insns || !ipdom || sim_simt_ipdom(fn, ipdom)) {
+    int32_t *ipdom = malloc((size_t)(n ? n : 1) * 2 * sizeof *ipdom), *loop_join = ipdom ? ipdom + n : NULL;
+    if (!p->insns || !ipdom || sim_simt_joins(fn, ipdom, loop_join)) {
         free(ipdom);
         ws_error_set(c->err, c->mod->path, 0, 0, "out of memory decoding %s", fn->name);
         return -1;
@@ -109,6 +99,7 @@ int sim_decode(sim_ctx *c)
         s->mem_base = -1;
         s->mem_base_bits = 64;
         s->ipdom = ipdom[i];
+        s->loop_join = loop_join[i];
         for (int k = 0; k < PTX_MAX_OPND; k++) { s->src[k] = p->scratch_off; immidx[i][k] = -1; }
         for (int k = 0; k < 4; k++) s->vec[k] = p->scratch_off;
         for (int k = 0; k < pi->nopnd && k < PTX_MAX_OPND; k++) {
@@ -151,6 +142,7 @@ int sim_decode(sim_ctx *c)
     for (int i = 0; i < n; i++)
         for (int k = 0; k < PTX_MAX_OPND; k++)
             if (immidx[i][k] >= 0) p->insns[i].src[k] = p->imm_off + (uint32_t)immidx[i][k] * 32;
+    for (int i = 0; i < n; i++) sim_alu_decode(&p->insns[i]);
     p->file_words = p->imm_off + (uint32_t)p->nimm * 32;
     sim_simt_leaves_quietly(fn, p);
     free(immidx);

@@ -7,30 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool writes_opnd0(const ptx_insn *in)
-{
-    switch (in->op) {
-    case PTX_ST: case PTX_RED: case PTX_PREFETCH: case PTX_BRA: case PTX_BAR: case PTX_BARRIER:
-    case PTX_NANOSLEEP: case PTX_MEMBAR: case PTX_FENCE: case PTX_RET: case PTX_EXIT: case PTX_TRAP:
-    case PTX_BRKPT: case PTX_CALL: case PTX_BRX:
-        return false;
-    default:
-        return in->nopnd > 0;
-    }
-}
-
-/* Number of leading destination operands (setp p|q has two). */
-static int ndest(const ptx_insn *in)
-{
-    if (!writes_opnd0(in)) return 0;
-    if (in->op == PTX_SETP && in->nopnd >= 4 && (in->boolop == PTX_BOOL_NONE ? in->nopnd == 4 : in->nopnd == 5))
-        return 2;
-    return 1;
-}
-
+/* A load that waits for memory: a global/local/generic ld, or an atomic's old value
+ * (the MEM-class opcodes of ptx_ops.h that write a destination). */
 static bool long_latency_load(const ptx_insn *in)
 {
-    if (in->op != PTX_LD && in->op != PTX_LDU && in->op != PTX_ATOM) return false;
+    if (ptx_op_info(in->op)->cls != PTX_CLS_MEM || !in->ndst) return false;
     return in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_NONE;
 }
 
@@ -62,13 +43,6 @@ static bool taint_opnd(const ptx_operand *o, uint8_t *taint, int nregs)
     return changed;
 }
 
-static int mem_operand(const ptx_insn *in)
-{
-    for (int i = 0; i < in->nopnd; i++)
-        if (in->opnd[i].kind == PTX_OPND_MEM) return i;
-    return -1;
-}
-
 int ws_deps_init(ws_deps *d, const ptx_function *fn)
 {
     memset(d, 0, sizeof *d);
@@ -87,7 +61,7 @@ int ws_deps_init(ws_deps *d, const ptx_function *fn)
         changed = false;
         for (int pc = 0; pc < n; pc++) {
             const ptx_insn *in = &fn->insns[pc];
-            int nd = ndest(in);
+            int nd = in->ndst;                  /* leading destinations, as the parser found them */
             if (!nd) continue;
             bool t = long_latency_load(in);
             for (int i = nd; i < in->nopnd && !t; i++) t = opnd_tainted(&in->opnd[i], taint, fn->nregs);
@@ -100,7 +74,7 @@ int ws_deps_init(ws_deps *d, const ptx_function *fn)
         if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && !(in->flags & PTX_F_WARP) &&
             (in->bar == PTX_BAR_SYNC || in->bar == PTX_BAR_NONE))
             d->flags[pc] |= WS_DEP_BARRIER;
-        int m = mem_operand(in);
+        int m = ptx_op_info(in->op)->mem;   /* the parser put the address operand there */
         if (m >= 0 && opnd_tainted(&in->opnd[m], taint, fn->nregs)) d->flags[pc] |= WS_DEP_ADDR_FROM_LOAD;
     }
     d->next_barrier[n] = n;

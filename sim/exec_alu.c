@@ -9,73 +9,6 @@
 #include <float.h>
 #include <math.h>
 
-/* --- half precision -------------------------------------------------------- */
-
-float sim_h2f(uint16_t h)
-{
-    uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1f, f = h & 0x3ff, u;
-    if (e == 0) {
-        if (f == 0) u = s;
-        else {                                   /* subnormal half: normalise */
-            float v = ldexpf((float)f, -24);
-            return s ? -v : v;
-        }
-    } else if (e == 31) u = s | 0x7f800000u | (f << 13);
-    else u = s | ((e + 112) << 23) | (f << 13);
-    float r; memcpy(&r, &u, 4);
-    return r;
-}
-
-float sim_bf2f(uint16_t h) { return sim_f32((uint64_t)h << 16); }
-
-/* Rounds |x| (finite, >= 0) to a multiple of 2^q per rnd and sign. */
-static double round_quantum(double ax, int q, ptx_round rnd, bool neg)
-{
-    double scaled = ldexp(ax, -q), r;
-    switch (rnd) {
-    case PTX_RND_RZ: r = trunc(scaled); break;
-    case PTX_RND_RM: r = neg ? ceil(scaled) : floor(scaled); break;
-    case PTX_RND_RP: r = neg ? floor(scaled) : ceil(scaled); break;
-    case PTX_RND_RNA: r = round(scaled); break;
-    default: r = nearbyint(scaled); break;      /* ties to even (default FP env) */
-    }
-    return ldexp(r, q);
-}
-
-/* Narrow float with `mant` fraction bits and exponent range [emin, emax]. */
-static uint32_t f2small(double x, ptx_round rnd, int mant, int emin, int emax, int ebits)
-{
-    uint32_t sign = signbit(x) ? 1u : 0u, expmask = (1u << ebits) - 1;
-    uint32_t out_sign = sign << (mant + ebits);
-    if (isnan(x)) return (expmask << mant) | ((1u << mant) - 1);   /* the GPU's canonical NaN: 0x7fff */
-    double ax = fabs(x);
-    if (isinf(x)) return out_sign | (expmask << mant);
-    if (ax == 0) return out_sign;
-    int e; frexp(ax, &e);                        /* ax = m * 2^e, m in [0.5,1) */
-    int E = e - 1;                               /* ax in [2^E, 2^(E+1)) */
-    if (E < emin) E = emin;                      /* subnormal range: fixed quantum */
-    double r = round_quantum(ax, E - mant, rnd, sign);
-    double maxv = ldexp(2.0 - ldexp(1.0, -mant), emax);
-    if (r > maxv) {                              /* overflow: inf or max per direction */
-        bool to_inf = rnd == PTX_RND_NONE || rnd == PTX_RND_RN || rnd == PTX_RND_RNA ||
-                      (rnd == PTX_RND_RP && !sign) || (rnd == PTX_RND_RM && sign);
-        if (to_inf) return out_sign | (expmask << mant);
-        r = maxv;
-    }
-    if (r == 0) return out_sign;
-    frexp(r, &e);
-    E = e - 1;
-    if (E < emin) {                              /* subnormal */
-        uint32_t f = (uint32_t)ldexp(r, -(emin - mant));
-        return out_sign | f;
-    }
-    uint32_t f = (uint32_t)(ldexp(r, -E) * (double)(1u << mant)) - (1u << mant);
-    return out_sign | ((uint32_t)(E + (int)(expmask >> 1)) << mant) | f;
-}
-
-uint16_t sim_f2h(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 10, -14, 15, 5); }
-uint16_t sim_f2bf(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 7, -126, 127, 8); }
-
 /* --- float helpers --------------------------------------------------------- */
 
 static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
@@ -507,449 +440,516 @@ static uint64_t cvt1(const ptx_insn *pi, uint64_t a)
     }
 }
 
-/* --- the dispatcher -------------------------------------------------------- */
+/* --- the semantics, one function per family --------------------------------
+ * sim_alu_decode picks one per instruction, once, from its opcode, type and
+ * modifiers; each runs the lanes with nothing left to decide per execution but
+ * what varies by lane. */
 
-static int unsupported(sim_ctx *c, sim_warp *w, const sim_insn *in)
+#define ALU_FN(name) static int name(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+/* the operands every family reads: d = a op b (op cc), in the instruction's type */
+#define OPERANDS                                                                   \
+    uint64_t *F = w->file, *d = F + in->src[0];                                    \
+    const uint64_t *a = F + in->src[1], *b = F + in->src[2], *cc = F + in->src[3]; \
+    const int bits = in->bits;                                                     \
+    const bool sgn = in->sgn;                                                      \
+    (void)c; (void)a; (void)b; (void)cc; (void)bits; (void)sgn
+/* a family that is one expression per lane */
+#define LANEWISE(name, expr) ALU_FN(name) { OPERANDS; SIM_LANES(m, d[l] = (expr)); return 0; }
+
+ALU_FN(alu_unsupported)
 {
+    (void)m;
     char txt[160];
     ptx_format_insn(c->fn, in->pi, txt, sizeof txt);
     return sim_fault(c, w, in, -1, "unsupported instruction '%s'", txt);
 }
 
+/* mov */
+LANEWISE(alu_mov, a[l])
+ALU_FN(alu_mov_pred) { OPERANDS; bool ng = in->pi->opnd[1].neg; SIM_LANES(m, d[l] = (a[l] & 1) ^ ng); return 0; }
 /* mov with a vector operand: pack {a,b,..} into d, or unpack d into {a,b,..}. */
-static void mov_vec(sim_warp *w, const sim_insn *in, uint32_t m)
+ALU_FN(alu_mov_vec)
 {
-    uint64_t *F = w->file;
-    int n = in->vec_n, eb = sim_bits(in->pi->type) / (n ? n : 1);
+    OPERANDS;
+    int n = in->vec_n, eb = bits / (n ? n : 1);
     if (in->vec_opnd == 1) {
-        uint64_t *d = F + in->src[0];
         SIM_LANES(m, {
             uint64_t v = 0;
             for (int i = 0; i < n; i++) v |= sim_zext(F[in->vec[i] + l], eb) << (i * eb);
             d[l] = v;
         });
     } else {
-        const uint64_t *a = F + in->src[1];
         SIM_LANES(m, {
             uint64_t v = a[l];
             for (int i = 0; i < n; i++) F[in->vec[i] + l] = sim_zext(v >> (i * eb), eb);
         });
     }
+    return 0;
 }
 
-int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+/* f32 with no .ftz/.sat in round-to-nearest: the C operators are the PTX ones */
+LANEWISE(alu_add_f32, sim_f32b(sim_f32(a[l]) + sim_f32(b[l])))
+LANEWISE(alu_sub_f32, sim_f32b(sim_f32(a[l]) - sim_f32(b[l])))
+LANEWISE(alu_mul_f32, sim_f32b(sim_f32(a[l]) * sim_f32(b[l])))
+LANEWISE(alu_fma_f32, sim_f32b(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(cc[l]))))
+
+/* every float type and modifier; the rounding mode is set around directed ones */
+ALU_FN(alu_float)
 {
+    OPERANDS;
     const ptx_insn *pi = in->pi;
-    uint64_t *F = w->file;
+    ptx_opcode op = pi->op;
     ptx_type t = pi->type;
-    int bits = sim_bits(t);
-    bool sgn = ptx_type_is_signed(t), isf = ptx_type_is_float(t);
-    uint64_t *d = F + in->src[0];
-    const uint64_t *a = F + in->src[1], *b = F + in->src[2], *cc = F + in->src[3];
+    uint32_t fl = pi->flags;
+    ptx_round r = pi->rnd;
+    SIM_LANES(m, d[l] = fop(op, t, fl, r, a[l], b[l], cc[l]));
+    return 0;
+}
+ALU_FN(alu_float_directed)
+{
+    int old = fegetround();
+    fesetround(in->fe);
+    int rc = alu_float(c, w, in, m);
+    fesetround(old);
+    return rc;
+}
 
-    switch (pi->op) {
-    case PTX_MOV:
-        if (in->vec_opnd >= 0) { mov_vec(w, in, m); return 0; }
-        if (t == PTX_T_PRED) { bool ng = pi->opnd[1].neg; SIM_LANES(m, d[l] = (a[l] & 1) ^ ng); }
-        else SIM_LANES(m, d[l] = a[l]);
-        return 0;
+/* integer add/sub */
+LANEWISE(alu_add, a[l] + b[l])
+LANEWISE(alu_sub, a[l] - b[l])
+LANEWISE(alu_add_sat, (uint64_t)sat_s32(sim_sext(a[l], 32) + sim_sext(b[l], 32)))
+LANEWISE(alu_sub_sat, (uint64_t)sat_s32(sim_sext(a[l], 32) - sim_sext(b[l], 32)))
+/* add.cc / addc / sub.cc / subc: the carry flag per lane in w->carry */
+ALU_FN(alu_addsub_carry)
+{
+    OPERANDS;
+    const ptx_insn *pi = in->pi;
+    bool sub = pi->op == PTX_SUB, cin = pi->flags & PTX_F_CARRYIN, cout = pi->flags & PTX_F_CC;
+    uint32_t carry = w->carry, nc = carry;
+    SIM_LANES(m, {
+        uint64_t x = sim_zext(a[l], bits), y = sim_zext(b[l], bits);
+        uint64_t ci = cin ? (carry >> l & 1) : 0, rr, co;
+        if (!sub) { rr = x + y + ci; co = bits == 64 ? (rr < x || (ci && rr == x)) : rr >> bits & 1; }
+        else { rr = x - y - ci; co = bits == 64 ? (x < y || (ci && x == y)) : rr >> bits & 1; }
+        d[l] = sim_zext(rr, bits);
+        if (cout) nc = (nc & ~(1u << l)) | ((uint32_t)(co & 1) << l);
+    });
+    w->carry = nc;
+    return 0;
+}
 
-    case PTX_ADD: case PTX_SUB: {
-        bool sub = pi->op == PTX_SUB;
-        if (isf) {
-            if (t == PTX_T_F32 && !(pi->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
-                (pi->rnd == PTX_RND_NONE || pi->rnd == PTX_RND_RN)) {
-                if (sub) SIM_LANES(m, d[l] = sim_f32b(sim_f32(a[l]) - sim_f32(b[l])));
-                else SIM_LANES(m, d[l] = sim_f32b(sim_f32(a[l]) + sim_f32(b[l])));
-                return 0;
-            }
-            break;                               /* general float path below */
+/* integer mul/mad */
+LANEWISE(alu_mul_lo, a[l] * b[l])
+LANEWISE(alu_mul_hi, mulhi(a[l], b[l], bits, sgn))
+LANEWISE(alu_mul_wide, mulwide(a[l], b[l], bits, sgn))
+LANEWISE(alu_mad_lo, a[l] * b[l] + cc[l])
+LANEWISE(alu_mad_hi, mulhi(a[l], b[l], bits, sgn) + cc[l])
+LANEWISE(alu_mad_wide, mulwide(a[l], b[l], bits, sgn) + cc[l])
+/* mad.lo.sat.s32 and mad.hi.sat.s32 (the only .sat forms): exact in int64 */
+LANEWISE(alu_mad_lo_sat, (uint64_t)sat_s32(sim_sext(a[l], 32) * sim_sext(b[l], 32) + sim_sext(cc[l], 32)))
+LANEWISE(alu_mad_hi_sat, (uint64_t)sat_s32((int64_t)mulhi(a[l], b[l], 32, true) + sim_sext(cc[l], 32)))
+/* mad{c}{.cc}.lo/.hi: d = product half + c (+ CC.CF), carry out of that unsigned
+ * addition into CC.CF, like add.cc/addc */
+ALU_FN(alu_mad_carry)
+{
+    OPERANDS;
+    const ptx_insn *pi = in->pi;
+    bool cin = pi->flags & PTX_F_CARRYIN, cout = pi->flags & PTX_F_CC, hi = pi->mulmode == PTX_MULMODE_HI;
+    uint32_t carry = w->carry, nc = carry;
+    SIM_LANES(m, {
+        uint64_t x = sim_zext(hi ? mulhi(a[l], b[l], bits, sgn) : a[l] * b[l], bits);
+        uint64_t y = sim_zext(cc[l], bits), ci = cin ? (carry >> l & 1) : 0;
+        uint64_t rr = x + y + ci, co = bits == 64 ? (rr < x || (ci && rr == x)) : rr >> bits & 1;
+        d[l] = sim_zext(rr, bits);
+        if (cout) nc = (nc & ~(1u << l)) | ((uint32_t)(co & 1) << l);
+    });
+    w->carry = nc;
+    return 0;
+}
+ALU_FN(alu_mul24)
+{
+    OPERANDS;
+    bool hi = in->pi->mulmode == PTX_MULMODE_HI, mad = in->pi->op == PTX_MAD24;
+    SIM_LANES(m, {
+        uint64_t p = sgn ? (uint64_t)(sim_sext(a[l], 24) * sim_sext(b[l], 24))
+                         : sim_zext(a[l], 24) * sim_zext(b[l], 24);
+        uint64_t r = hi ? p >> 16 : p;
+        d[l] = mad ? r + cc[l] : r;
+    });
+    return 0;
+}
+ALU_FN(alu_sad)
+{
+    OPERANDS;
+    SIM_LANES(m, {
+        uint64_t x = a[l], y = b[l];
+        bool lt = sgn ? sim_sext(x, bits) < sim_sext(y, bits) : sim_zext(x, bits) < sim_zext(y, bits);
+        d[l] = (lt ? y - x : x - y) + cc[l];
+    });
+    return 0;
+}
+
+/* integer div/rem, abs/neg, min/max */
+LANEWISE(alu_div, idiv(false, a[l], b[l], bits, sgn))
+LANEWISE(alu_rem, idiv(true, a[l], b[l], bits, sgn))
+LANEWISE(alu_neg, (uint64_t)0 - a[l])
+ALU_FN(alu_abs)
+{
+    OPERANDS;
+    SIM_LANES(m, { int64_t x = sim_sext(a[l], bits); d[l] = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x; });
+    return 0;
+}
+LANEWISE(alu_min_s, (uint64_t)(sim_sext(a[l], bits) < sim_sext(b[l], bits) ? sim_sext(a[l], bits) : sim_sext(b[l], bits)))
+LANEWISE(alu_max_s, (uint64_t)(sim_sext(a[l], bits) < sim_sext(b[l], bits) ? sim_sext(b[l], bits) : sim_sext(a[l], bits)))
+LANEWISE(alu_min_u, sim_zext(a[l], bits) < sim_zext(b[l], bits) ? sim_zext(a[l], bits) : sim_zext(b[l], bits))
+LANEWISE(alu_max_u, sim_zext(a[l], bits) < sim_zext(b[l], bits) ? sim_zext(b[l], bits) : sim_zext(a[l], bits))
+
+/* bit manipulation */
+LANEWISE(alu_popc, (uint64_t)__builtin_popcountll(sim_zext(a[l], bits)))
+LANEWISE(alu_clz, sim_zext(a[l], bits) ? (uint64_t)(__builtin_clzll(sim_zext(a[l], bits)) - (64 - bits)) : (uint64_t)bits)
+ALU_FN(alu_bfind) { OPERANDS; bool sh = in->pi->flags & PTX_F_SHIFTAMT; SIM_LANES(m, d[l] = bfind(a[l], bits, sgn, sh)); return 0; }
+LANEWISE(alu_brev, brev(a[l], bits))
+LANEWISE(alu_bfe, bfe(a[l], (uint32_t)b[l], (uint32_t)cc[l], bits, sgn))
+ALU_FN(alu_bfi)
+{
+    OPERANDS;
+    const uint64_t *dd = F + in->src[4];
+    SIM_LANES(m, d[l] = bfi(a[l], b[l], (uint32_t)cc[l], (uint32_t)dd[l], bits));
+    return 0;
+}
+LANEWISE(alu_prmt, prmt(a[l], b[l], cc[l]))
+ALU_FN(alu_dp4a)
+{
+    OPERANDS;
+    bool as = ptx_type_is_signed(in->pi->type), bs = ptx_type_is_signed(in->pi->type2);
+    SIM_LANES(m, {
+        uint64_t s = cc[l];
+        for (int i = 0; i < 4; i++) {
+            uint64_t x = (a[l] >> (8 * i)) & 0xff, y = (b[l] >> (8 * i)) & 0xff;
+            int64_t xi = as ? sim_sext(x, 8) : (int64_t)x, yi = bs ? sim_sext(y, 8) : (int64_t)y;
+            s += (uint64_t)(xi * yi);
         }
-        if (pi->flags & (PTX_F_CC | PTX_F_CARRYIN)) {
-            bool cin = pi->flags & PTX_F_CARRYIN, cout = pi->flags & PTX_F_CC;
-            uint32_t carry = w->carry, nc = carry;
-            SIM_LANES(m, {
-                uint64_t x = sim_zext(a[l], bits), y = sim_zext(b[l], bits);
-                uint64_t ci = cin ? (carry >> l & 1) : 0, rr, co;
-                if (!sub) { rr = x + y + ci; co = bits == 64 ? (rr < x || (ci && rr == x)) : rr >> bits & 1; }
-                else { rr = x - y - ci; co = bits == 64 ? (x < y || (ci && x == y)) : rr >> bits & 1; }
-                d[l] = sim_zext(rr, bits);
-                if (cout) nc = (nc & ~(1u << l)) | ((uint32_t)(co & 1) << l);
-            });
-            w->carry = nc;
-            return 0;
+        d[l] = s;
+    });
+    return 0;
+}
+/* dp2a.lo/.hi: a's halves times b's low/high bytes */
+ALU_FN(alu_dp2a)
+{
+    OPERANDS;
+    bool as = ptx_type_is_signed(in->pi->type), bs = ptx_type_is_signed(in->pi->type2);
+    int sh = in->pi->mulmode == PTX_MULMODE_HI ? 16 : 0;
+    SIM_LANES(m, {
+        uint64_t s = cc[l];
+        for (int i = 0; i < 2; i++) {
+            uint64_t x = (a[l] >> (16 * i)) & 0xffff, y = (b[l] >> (sh + 8 * i)) & 0xff;
+            int64_t xi = as ? sim_sext(x, 16) : (int64_t)x, yi = bs ? sim_sext(y, 8) : (int64_t)y;
+            s += (uint64_t)(xi * yi);
         }
-        if (pi->flags & PTX_F_SAT) {
-            SIM_LANES(m, {
-                int64_t x = sim_sext(a[l], 32), y = sim_sext(b[l], 32);
-                d[l] = (uint64_t)sat_s32(sub ? x - y : x + y);
-            });
-            return 0;
+        d[l] = s;
+    });
+    return 0;
+}
+/* testp.class p, a, CLASS (an IMM operand) */
+ALU_FN(alu_testp)
+{
+    OPERANDS;
+    ptx_type t = in->pi->type;
+    int cls = (int)in->pi->opnd[2].imm;
+    SIM_LANES(m, {
+        double x = fget(t, a[l], false);
+        int k = fpclassify(x);
+        if (t == PTX_T_F32) k = fpclassify(sim_f32(a[l]));
+        bool r;
+        switch (cls) {
+        case PTX_TESTP_FINITE: r = isfinite(x); break;
+        case PTX_TESTP_INFINITE: r = isinf(x); break;
+        case PTX_TESTP_NUMBER: r = !isnan(x); break;
+        case PTX_TESTP_NOTANUMBER: r = isnan(x); break;
+        case PTX_TESTP_NORMAL: r = k == FP_NORMAL; break;
+        default: r = k == FP_SUBNORMAL; break;
         }
-        if (sub) SIM_LANES(m, d[l] = a[l] - b[l]);
-        else SIM_LANES(m, d[l] = a[l] + b[l]);
-        return 0;
+        d[l] = r;
+    });
+    return 0;
+}
+
+/* logic and shifts */
+LANEWISE(alu_and, a[l] & b[l])
+LANEWISE(alu_or, a[l] | b[l])
+LANEWISE(alu_xor, a[l] ^ b[l])
+LANEWISE(alu_not, ~a[l])
+LANEWISE(alu_not_pred, (a[l] & 1) ^ 1)
+LANEWISE(alu_cnot, sim_zext(a[l], bits) == 0)
+ALU_FN(alu_lop3)
+{
+    OPERANDS;
+    const uint64_t *lut = F + in->src[4];
+    SIM_LANES(m, d[l] = lop3(a[l], b[l], cc[l], (uint32_t)lut[l] & 0xff));
+    return 0;
+}
+ALU_FN(alu_shl) { OPERANDS; SIM_LANES(m, { uint32_t n = (uint32_t)b[l]; d[l] = n >= (uint32_t)bits ? 0 : a[l] << n; }); return 0; }
+ALU_FN(alu_shr_s)
+{
+    OPERANDS;
+    SIM_LANES(m, { uint32_t n = (uint32_t)b[l]; if (n > (uint32_t)bits - 1) n = (uint32_t)bits - 1;
+                   d[l] = (uint64_t)(sim_sext(a[l], bits) >> n); });
+    return 0;
+}
+ALU_FN(alu_shr_u)
+{
+    OPERANDS;
+    SIM_LANES(m, { uint32_t n = (uint32_t)b[l]; d[l] = n >= (uint32_t)bits ? 0 : sim_zext(a[l], bits) >> n; });
+    return 0;
+}
+ALU_FN(alu_shf)
+{
+    OPERANDS;
+    bool left = in->pi->flags & PTX_F_SHF_L, wrap = in->pi->flags & PTX_F_WRAP;
+    SIM_LANES(m, {
+        uint32_t n = (uint32_t)cc[l];
+        n = wrap ? (n & 31) : (n > 32 ? 32 : n);
+        uint64_t v = (sim_zext(b[l], 32) << 32) | sim_zext(a[l], 32);
+        d[l] = left ? (v << n) >> 32 : v >> n;
+    });
+    return 0;
+}
+
+/* comparison and selection */
+
+/* r[l] = r[l] boolop (p[l] ^ pn): the c operand of set/setp. */
+static void boolop(ptx_boolop op, const uint64_t *p, bool pn, uint64_t *r, uint32_t m)
+{
+    switch (op) {
+    case PTX_BOOL_NONE: break;
+    case PTX_BOOL_AND: SIM_LANES(m, r[l] &= (p[l] & 1) ^ pn); break;
+    case PTX_BOOL_OR: SIM_LANES(m, r[l] |= (p[l] & 1) ^ pn); break;
+    default: SIM_LANES(m, r[l] ^= (p[l] & 1) ^ pn); break;
     }
+}
 
-    case PTX_MUL:
-        if (isf) {
-            if (t == PTX_T_F32 && !(pi->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
-                (pi->rnd == PTX_RND_NONE || pi->rnd == PTX_RND_RN)) {
-                SIM_LANES(m, d[l] = sim_f32b(sim_f32(a[l]) * sim_f32(b[l])));
-                return 0;
-            }
-            break;
-        }
-        switch (pi->mulmode) {
-        case PTX_MULMODE_HI: SIM_LANES(m, d[l] = mulhi(a[l], b[l], bits, sgn)); return 0;
-        case PTX_MULMODE_WIDE: SIM_LANES(m, d[l] = mulwide(a[l], b[l], bits, sgn)); return 0;
-        default: SIM_LANES(m, d[l] = a[l] * b[l]); return 0;
-        }
-
-    case PTX_MAD:
-        if (isf) break;
-        if (pi->flags & (PTX_F_CC | PTX_F_CARRYIN)) {
-            /* mad{c}{.cc}.lo/.hi: d = product half + c (+ CC.CF), carry out of that
-             * unsigned addition into CC.CF, like add.cc/addc */
-            bool cin = pi->flags & PTX_F_CARRYIN, cout = pi->flags & PTX_F_CC;
-            bool hi = pi->mulmode == PTX_MULMODE_HI;
-            uint32_t carry = w->carry, nc = carry;
-            SIM_LANES(m, {
-                uint64_t x = sim_zext(hi ? mulhi(a[l], b[l], bits, sgn) : a[l] * b[l], bits);
-                uint64_t y = sim_zext(cc[l], bits), ci = cin ? (carry >> l & 1) : 0;
-                uint64_t rr = x + y + ci, co = bits == 64 ? (rr < x || (ci && rr == x)) : rr >> bits & 1;
-                d[l] = sim_zext(rr, bits);
-                if (cout) nc = (nc & ~(1u << l)) | ((uint32_t)(co & 1) << l);
-            });
-            w->carry = nc;
-            return 0;
-        }
-        switch (pi->mulmode) {
-        case PTX_MULMODE_HI:
-            if (pi->flags & PTX_F_SAT)              /* mad.hi.sat.s32: the only .sat form; exact in int64 */
-                SIM_LANES(m, d[l] = (uint64_t)sat_s32((int64_t)mulhi(a[l], b[l], 32, true) +
-                                                      sim_sext(cc[l], 32)));
-            else SIM_LANES(m, d[l] = mulhi(a[l], b[l], bits, sgn) + cc[l]);
-            return 0;
-        case PTX_MULMODE_WIDE: SIM_LANES(m, d[l] = mulwide(a[l], b[l], bits, sgn) + cc[l]); return 0;
-        default:
-            if (pi->flags & PTX_F_SAT)              /* mad.lo.sat.s32: exact in int64 */
-                SIM_LANES(m, d[l] = (uint64_t)sat_s32(sim_sext(a[l], 32) * sim_sext(b[l], 32) +
-                                                      sim_sext(cc[l], 32)));
-            else SIM_LANES(m, d[l] = a[l] * b[l] + cc[l]);
-            return 0;
-        }
-
-    case PTX_MUL24: case PTX_MAD24: {
-        bool hi = pi->mulmode == PTX_MULMODE_HI, mad = pi->op == PTX_MAD24;
-        SIM_LANES(m, {
-            uint64_t p = sgn ? (uint64_t)(sim_sext(a[l], 24) * sim_sext(b[l], 24))
-                             : sim_zext(a[l], 24) * sim_zext(b[l], 24);
-            uint64_t r = hi ? p >> 16 : p;
-            d[l] = mad ? r + cc[l] : r;
-        });
-        return 0;
-    }
-
-    case PTX_SAD:
-        SIM_LANES(m, {
-            uint64_t x = a[l], y = b[l];
-            bool lt = sgn ? sim_sext(x, bits) < sim_sext(y, bits) : sim_zext(x, bits) < sim_zext(y, bits);
-            d[l] = (lt ? y - x : x - y) + cc[l];
-        });
-        return 0;
-
-    case PTX_FMA:
-        if (t == PTX_T_F32 && !(pi->flags & (PTX_F_FTZ | PTX_F_SAT)) &&
-            (pi->rnd == PTX_RND_NONE || pi->rnd == PTX_RND_RN)) {
-            SIM_LANES(m, d[l] = sim_f32b(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(cc[l]))));
-            return 0;
-        }
-        break;
-
-    case PTX_DIV: case PTX_REM:
-        if (isf) break;
-        SIM_LANES(m, d[l] = idiv(pi->op == PTX_REM, a[l], b[l], bits, sgn));
-        return 0;
-
-    case PTX_ABS: case PTX_NEG:
-        if (isf) break;
-        if (pi->op == PTX_NEG) SIM_LANES(m, d[l] = (uint64_t)0 - a[l]);
-        else SIM_LANES(m, { int64_t x = sim_sext(a[l], bits); d[l] = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x; });
-        return 0;
-
-    case PTX_MIN: case PTX_MAX: {
-        if (isf) break;
-        bool mx = pi->op == PTX_MAX;
-        if (sgn) SIM_LANES(m, { int64_t x = sim_sext(a[l], bits), y = sim_sext(b[l], bits);
-                                d[l] = (uint64_t)((x < y) != mx ? x : y); });
-        else SIM_LANES(m, { uint64_t x = sim_zext(a[l], bits), y = sim_zext(b[l], bits);
-                            d[l] = (x < y) != mx ? x : y; });
-        return 0;
-    }
-
-    case PTX_POPC: SIM_LANES(m, d[l] = (uint64_t)__builtin_popcountll(sim_zext(a[l], bits))); return 0;
-    case PTX_CLZ:
-        SIM_LANES(m, { uint64_t x = sim_zext(a[l], bits); d[l] = x ? (uint64_t)(__builtin_clzll(x) - (64 - bits)) : (uint64_t)bits; });
-        return 0;
-    case PTX_BFIND: {
-        bool sh = pi->flags & PTX_F_SHIFTAMT;
-        SIM_LANES(m, d[l] = bfind(a[l], bits, sgn, sh));
-        return 0;
-    }
-    case PTX_BREV: SIM_LANES(m, d[l] = brev(a[l], bits)); return 0;
-    case PTX_BFE: SIM_LANES(m, d[l] = bfe(a[l], (uint32_t)b[l], (uint32_t)cc[l], bits, sgn)); return 0;
-    case PTX_BFI: {
-        const uint64_t *dd = F + in->src[4];
-        SIM_LANES(m, d[l] = bfi(a[l], b[l], (uint32_t)cc[l], (uint32_t)dd[l], bits));
-        return 0;
-    }
-    case PTX_PRMT: SIM_LANES(m, d[l] = prmt(a[l], b[l], cc[l])); return 0;
-    case PTX_DP4A: {
-        bool as = ptx_type_is_signed(pi->type), bs = ptx_type_is_signed(pi->type2);
-        SIM_LANES(m, {
-            uint64_t s = cc[l];
-            for (int i = 0; i < 4; i++) {
-                uint64_t x = (a[l] >> (8 * i)) & 0xff, y = (b[l] >> (8 * i)) & 0xff;
-                int64_t xi = as ? sim_sext(x, 8) : (int64_t)x, yi = bs ? sim_sext(y, 8) : (int64_t)y;
-                s += (uint64_t)(xi * yi);
-            }
-            d[l] = s;
-        });
-        return 0;
-    }
-
-    case PTX_DP2A: {                             /* dp2a.lo/.hi: a's halves times b's low/high bytes */
-        bool as = ptx_type_is_signed(pi->type), bs = ptx_type_is_signed(pi->type2);
-        int sh = pi->mulmode == PTX_MULMODE_HI ? 16 : 0;
-        SIM_LANES(m, {
-            uint64_t s = cc[l];
-            for (int i = 0; i < 2; i++) {
-                uint64_t x = (a[l] >> (16 * i)) & 0xffff, y = (b[l] >> (sh + 8 * i)) & 0xff;
-                int64_t xi = as ? sim_sext(x, 16) : (int64_t)x, yi = bs ? sim_sext(y, 8) : (int64_t)y;
-                s += (uint64_t)(xi * yi);
-            }
-            d[l] = s;
-        });
-        return 0;
-    }
-    case PTX_TESTP: {                            /* testp.class p, a, CLASS (an IMM operand) */
-        int cls = (int)pi->opnd[2].imm;
-        SIM_LANES(m, {
-            double x = fget(t, a[l], false);
-            int k = fpclassify(x);
-            if (t == PTX_T_F32) k = fpclassify(sim_f32(a[l]));
-            bool r;
-            switch (cls) {
-            case PTX_TESTP_FINITE: r = isfinite(x); break;
-            case PTX_TESTP_INFINITE: r = isinf(x); break;
-            case PTX_TESTP_NUMBER: r = !isnan(x); break;
-            case PTX_TESTP_NOTANUMBER: r = isnan(x); break;
-            case PTX_TESTP_NORMAL: r = k == FP_NORMAL; break;
-            default: r = k == FP_SUBNORMAL; break;
-            }
-            d[l] = r;
-        });
-        return 0;
-    }
-
-    case PTX_AND: SIM_LANES(m, d[l] = a[l] & b[l]); return 0;
-    case PTX_OR: SIM_LANES(m, d[l] = a[l] | b[l]); return 0;
-    case PTX_XOR: SIM_LANES(m, d[l] = a[l] ^ b[l]); return 0;
-    case PTX_NOT:
-        if (t == PTX_T_PRED) SIM_LANES(m, d[l] = (a[l] & 1) ^ 1);
-        else SIM_LANES(m, d[l] = ~a[l]);
-        return 0;
-    case PTX_CNOT: SIM_LANES(m, d[l] = sim_zext(a[l], bits) == 0); return 0;
-    case PTX_LOP3: {
-        const uint64_t *lut = F + in->src[4];
-        SIM_LANES(m, d[l] = lop3(a[l], b[l], cc[l], (uint32_t)lut[l] & 0xff));
-        return 0;
-    }
-    case PTX_SHL:
-        SIM_LANES(m, { uint32_t n = (uint32_t)b[l]; d[l] = n >= (uint32_t)bits ? 0 : a[l] << n; });
-        return 0;
-    case PTX_SHR:
-        if (sgn) SIM_LANES(m, { uint32_t n = (uint32_t)b[l]; if (n > (uint32_t)bits - 1) n = (uint32_t)bits - 1;
-                                d[l] = (uint64_t)(sim_sext(a[l], bits) >> n); });
-        else SIM_LANES(m, { uint32_t n = (uint32_t)b[l]; d[l] = n >= (uint32_t)bits ? 0 : sim_zext(a[l], bits) >> n; });
-        return 0;
-    case PTX_SHF: {
-        bool left = pi->flags & PTX_F_SHF_L, wrap = pi->flags & PTX_F_WRAP;
-        SIM_LANES(m, {
-            uint32_t n = (uint32_t)cc[l];
-            n = wrap ? (n & 31) : (n > 32 ? 32 : n);
-            uint64_t v = (sim_zext(b[l], 32) << 32) | sim_zext(a[l], 32);
-            d[l] = left ? (v << n) >> 32 : v >> n;
-        });
-        return 0;
-    }
-
-    case PTX_SETP: case PTX_SET: {
-        /* setp: d[|q], a, b[, c]   set: d, a, b[, c]. The parser puts q (if any)
-         * right after d; in->src offsets follow the operand order. */
-        int ia = 1;
-        bool has_q = pi->op == PTX_SETP && pi->nopnd >= 4 &&
-                     (pi->boolop == PTX_BOOL_NONE ? pi->nopnd == 4 : pi->nopnd == 5);
-        if (has_q) ia = 2;
-        const uint64_t *x = F + in->src[ia], *y = F + in->src[ia + 1];
-        uint64_t *tmp = F + c->prog.scratch_off + 32;
-        if (pi->op == PTX_SET) t = pi->type2;    /* set.cmp.dtype.stype compares stype */
-        compare(pi->cmp, t, pi->flags, x, y, tmp, m);
-        if (pi->boolop != PTX_BOOL_NONE) {
-            const uint64_t *p = F + in->src[ia + 2];
-            uint64_t pn = pi->opnd[ia + 2].neg;
-            switch (pi->boolop) {
-            case PTX_BOOL_AND: SIM_LANES(m, tmp[l] &= (p[l] & 1) ^ pn); break;
-            case PTX_BOOL_OR: SIM_LANES(m, tmp[l] |= (p[l] & 1) ^ pn); break;
-            default: SIM_LANES(m, tmp[l] ^= (p[l] & 1) ^ pn); break;
-            }
-        }
-        if (pi->op == PTX_SET && is_x2(t)) {
-            /* set.cmp.dtype.f16x2: each half compared on its own, boolop'd with c,
-             * and written as 1.0 in a half-float destination, else 0xffff */
-            uint64_t xh[32], yh[32], hi[32];
+/* setp: d[|q], a, b[, c]. The parser puts q (if any) right after d (ndst 2). */
+ALU_FN(alu_setp)
+{
+    OPERANDS;
+    const ptx_insn *pi = in->pi;
+    ptx_type t = pi->type;
+    int ia = pi->ndst;
+    const uint64_t *x = F + in->src[ia], *y = F + in->src[ia + 1], *p = F + in->src[ia + 2];
+    bool pn = pi->opnd[ia + 2].neg;
+    uint64_t *tmp = F + c->prog.scratch_off + 32;
+    compare(pi->cmp, t, pi->flags, x, y, tmp, m);
+    boolop(pi->boolop, p, pn, tmp, m);
+    if (ia == 2) {
+        /* q = !(a cmp b) boolop c: recompute the negated compare; for f16x2 and
+         * bf16x2, q = (a.hi cmp b.hi) boolop c (p took the low halves) */
+        uint64_t q[32];                          /* written last: q may also be c */
+        if (is_x2(t)) {
+            uint64_t xh[32], yh[32];
             SIM_LANES(m, { xh[l] = x[l] >> 16; yh[l] = y[l] >> 16; });
-            compare(pi->cmp, t, pi->flags, xh, yh, hi, m);
-            if (pi->boolop != PTX_BOOL_NONE) {
-                const uint64_t *p = F + in->src[ia + 2];
-                uint64_t pn = pi->opnd[ia + 2].neg;
-                switch (pi->boolop) {
-                case PTX_BOOL_AND: SIM_LANES(m, hi[l] &= (p[l] & 1) ^ pn); break;
-                case PTX_BOOL_OR: SIM_LANES(m, hi[l] |= (p[l] & 1) ^ pn); break;
-                default: SIM_LANES(m, hi[l] ^= (p[l] & 1) ^ pn); break;
-                }
-            }
-            uint64_t one = pi->type == PTX_T_F16X2 ? 0x3c00 : pi->type == PTX_T_BF16X2 ? 0x3f80 : 0xffff;
-            SIM_LANES(m, d[l] = (tmp[l] ? one : 0) | (hi[l] ? one << 16 : 0));
-            return 0;
+            compare(pi->cmp, t, pi->flags, xh, yh, q, m);
+        } else {
+            compare(pi->cmp, t, pi->flags, x, y, q, m);
+            SIM_LANES(m, q[l] ^= 1);
         }
-        if (pi->op == PTX_SET) {
-            /* the destination type, when a float, gives 1.0f instead of all ones */
-            uint64_t one = pi->type == PTX_T_F32 ? sim_f32b(1.0f) : pi->type == PTX_T_F16 ? 0x3c00 :
-                           pi->type == PTX_T_BF16 ? 0x3f80 : ~0ull;
-            SIM_LANES(m, d[l] = tmp[l] ? one : 0);
-            return 0;
-        }
-        if (has_q) {
-            /* q = !(a cmp b) boolop c: recompute the negated compare; for f16x2 and
-             * bf16x2, q = (a.hi cmp b.hi) boolop c (p took the low halves) */
-            uint64_t q[32];                      /* written last: q may also be c */
-            if (is_x2(t)) {
-                uint64_t xh[32], yh[32];
-                SIM_LANES(m, { xh[l] = x[l] >> 16; yh[l] = y[l] >> 16; });
-                compare(pi->cmp, t, pi->flags, xh, yh, q, m);
-            } else {
-                compare(pi->cmp, t, pi->flags, x, y, q, m);
-                SIM_LANES(m, q[l] ^= 1);
-            }
-            if (pi->boolop != PTX_BOOL_NONE) {
-                const uint64_t *p = F + in->src[ia + 2];
-                uint64_t pn = pi->opnd[ia + 2].neg;
-                switch (pi->boolop) {
-                case PTX_BOOL_AND: SIM_LANES(m, q[l] &= (p[l] & 1) ^ pn); break;
-                case PTX_BOOL_OR: SIM_LANES(m, q[l] |= (p[l] & 1) ^ pn); break;
-                default: SIM_LANES(m, q[l] ^= (p[l] & 1) ^ pn); break;
-                }
-            }
-            uint64_t *qd = F + in->src[1];
-            SIM_LANES(m, qd[l] = q[l]);
-        }
-        SIM_LANES(m, d[l] = tmp[l]);
-        return 0;
+        boolop(pi->boolop, p, pn, q, m);
+        uint64_t *qd = F + in->src[1];
+        SIM_LANES(m, qd[l] = q[l]);
     }
+    SIM_LANES(m, d[l] = tmp[l]);
+    return 0;
+}
 
-    case PTX_SELP: {
-        bool ng = pi->opnd[3].neg;
-        SIM_LANES(m, d[l] = ((cc[l] & 1) ^ ng) ? a[l] : b[l]);
+/* set.cmp.dtype.stype d, a, b[, c]: compares stype; in->k is the destination's
+ * "true" (1.0 in a float type, else all ones) */
+ALU_FN(alu_set)
+{
+    OPERANDS;
+    const ptx_insn *pi = in->pi;
+    ptx_type t = pi->type2;
+    const uint64_t *p = F + in->src[3];
+    bool pn = pi->opnd[3].neg;
+    uint64_t *tmp = F + c->prog.scratch_off + 32, one = in->k;
+    compare(pi->cmp, t, pi->flags, a, b, tmp, m);
+    boolop(pi->boolop, p, pn, tmp, m);
+    if (is_x2(t)) {
+        /* .f16x2: each half compared on its own, boolop'd with c */
+        uint64_t xh[32] = {0}, yh[32] = {0}, hi[32];   /* zeroed: gcc cannot see compare reads only m */
+        SIM_LANES(m, { xh[l] = a[l] >> 16; yh[l] = b[l] >> 16; });
+        compare(pi->cmp, t, pi->flags, xh, yh, hi, m);
+        boolop(pi->boolop, p, pn, hi, m);
+        SIM_LANES(m, d[l] = (tmp[l] ? one : 0) | (hi[l] ? one << 16 : 0));
         return 0;
     }
-    case PTX_SLCT: {
-        if (pi->type2 == PTX_T_F32) {
-            bool ftz = pi->flags & PTX_F_FTZ;
-            SIM_LANES(m, { float s = sim_f32(cc[l]); if (ftz) s = ftz32(s); d[l] = s >= 0.0f ? a[l] : b[l]; });
-        } else SIM_LANES(m, d[l] = sim_sext(cc[l], 32) >= 0 ? a[l] : b[l]);
-        return 0;
-    }
+    SIM_LANES(m, d[l] = tmp[l] ? one : 0);
+    return 0;
+}
 
-    case PTX_CVT: {
-        ptx_type st = pi->type2;
-        if (pi->nopnd == 3 && is_x2(t)) {        /* cvt.rn.f16x2.f32 d, hi, lo */
-            ptx_type h = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
-            ptx_round r = pi->rnd;
-            SIM_LANES(m, d[l] = (half_put(h, sim_f32(a[l]), r) << 16) | half_put(h, sim_f32(b[l]), r));
-            return 0;
-        }
-        /* the common ones first */
-        if (!pi->flags && !ptx_type_is_float(st) && !isf) {
-            int sb = sim_bits(st);
-            if (ptx_type_is_signed(st)) SIM_LANES(m, d[l] = (uint64_t)sim_sext(a[l], sb));
-            else SIM_LANES(m, d[l] = sim_zext(a[l], sb));
-            return 0;
-        }
-        if (t == PTX_T_F32 && st == PTX_T_S32 && !pi->flags && (pi->rnd == PTX_RND_RN || pi->rnd == PTX_RND_NONE)) {
-            SIM_LANES(m, d[l] = sim_f32b((float)(int32_t)(uint32_t)a[l]));
-            return 0;
-        }
-        if (t == PTX_T_F32 && st == PTX_T_U32 && !pi->flags && (pi->rnd == PTX_RND_RN || pi->rnd == PTX_RND_NONE)) {
-            SIM_LANES(m, d[l] = sim_f32b((float)(uint32_t)a[l]));
-            return 0;
-        }
-        SIM_LANES(m, d[l] = cvt1(pi, a[l]));
-        return 0;
-    }
+ALU_FN(alu_selp) { OPERANDS; bool ng = in->pi->opnd[3].neg; SIM_LANES(m, d[l] = ((cc[l] & 1) ^ ng) ? a[l] : b[l]); return 0; }
+ALU_FN(alu_slct_f32)
+{
+    OPERANDS;
+    bool ftz = in->pi->flags & PTX_F_FTZ;
+    SIM_LANES(m, { float s = sim_f32(cc[l]); if (ftz) s = ftz32(s); d[l] = s >= 0.0f ? a[l] : b[l]; });
+    return 0;
+}
+LANEWISE(alu_slct_s32, sim_sext(cc[l], 32) >= 0 ? a[l] : b[l])
 
-    case PTX_CVTA: {
-        uint64_t win;
-        switch (pi->space) {
-        case PTX_SPACE_SHARED: win = SIM_WIN_SHARED; break;
-        case PTX_SPACE_LOCAL: win = SIM_WIN_LOCAL; break;
-        case PTX_SPACE_CONST: win = SIM_WIN_CONST; break;
-        case PTX_SPACE_PARAM: win = SIM_WIN_PARAM; break;
-        default: win = 0; break;
-        }
-        int db = sim_bits(t);
-        if (pi->flags & PTX_F_TO) SIM_LANES(m, d[l] = sim_zext(a[l] - win, db));
-        else SIM_LANES(m, d[l] = sim_zext(a[l], db) + win);
-        return 0;
-    }
-    case PTX_ISSPACEP: {
-        uint64_t win = 0;
-        switch (pi->space) {
-        case PTX_SPACE_SHARED: win = SIM_WIN_SHARED; break;
-        case PTX_SPACE_LOCAL: win = SIM_WIN_LOCAL; break;
-        case PTX_SPACE_CONST: win = SIM_WIN_CONST; break;
-        case PTX_SPACE_PARAM: win = SIM_WIN_PARAM; break;
-        default: break;
-        }
-        if (win) SIM_LANES(m, d[l] = a[l] - win < SIM_WIN_SIZE);
-        else SIM_LANES(m, d[l] = a[l] < SIM_WIN_SHARED);
-        return 0;
-    }
+/* conversion; in->k holds the source width where it matters */
+LANEWISE(alu_cvt_sext, (uint64_t)sim_sext(a[l], (int)in->k))
+LANEWISE(alu_cvt_zext, sim_zext(a[l], (int)in->k))
+LANEWISE(alu_cvt_f32_s32, sim_f32b((float)(int32_t)(uint32_t)a[l]))
+LANEWISE(alu_cvt_f32_u32, sim_f32b((float)(uint32_t)a[l]))
+LANEWISE(alu_cvt, cvt1(in->pi, a[l]))
+/* cvt.rn.f16x2.f32 d, hi, lo */
+ALU_FN(alu_cvt_pack_x2)
+{
+    OPERANDS;
+    ptx_type h = in->pi->type == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+    ptx_round r = in->pi->rnd;
+    SIM_LANES(m, d[l] = (half_put(h, sim_f32(a[l]), r) << 16) | half_put(h, sim_f32(b[l]), r));
+    return 0;
+}
 
-    default:
+/* generic addresses; in->k is the space's window (0: global, which has none) */
+LANEWISE(alu_cvta_to, sim_zext(a[l] - in->k, bits))
+LANEWISE(alu_cvta_from, sim_zext(a[l], bits) + in->k)
+LANEWISE(alu_isspacep, a[l] - in->k < SIM_WIN_SIZE)
+LANEWISE(alu_isspacep_global, a[l] < SIM_WIN_SHARED)
+
+static uint64_t space_window(ptx_space s)
+{
+    switch (s) {
+    case PTX_SPACE_SHARED: return SIM_WIN_SHARED;
+    case PTX_SPACE_LOCAL: return SIM_WIN_LOCAL;
+    case PTX_SPACE_CONST: return SIM_WIN_CONST;
+    case PTX_SPACE_PARAM: return SIM_WIN_PARAM;
+    default: return 0;
+    }
+}
+
+/* --- choosing the semantics (decode time) ---------------------------------- */
+
+/* The float family for ops that have one (else NULL): directed rounding in f32/f64
+ * needs the FP environment switched around the lanes. */
+static sim_alu_fn float_family(sim_insn *s, const ptx_insn *pi)
+{
+    switch (pi->op) {
+    case PTX_ADD: case PTX_SUB: case PTX_MUL: case PTX_MAD: case PTX_FMA: case PTX_DIV:
+    case PTX_ABS: case PTX_NEG: case PTX_MIN: case PTX_MAX: case PTX_COPYSIGN: case PTX_RCP:
+    case PTX_SQRT: case PTX_RSQRT: case PTX_SIN: case PTX_COS: case PTX_LG2: case PTX_EX2:
+    case PTX_TANH:
         break;
+    default:
+        return NULL;
     }
+    ptx_round r = pi->rnd;
+    if ((pi->type == PTX_T_F32 || pi->type == PTX_T_F64) && (r == PTX_RND_RZ || r == PTX_RND_RM || r == PTX_RND_RP)) {
+        s->fe = fe_mode(r);
+        return alu_float_directed;
+    }
+    return alu_float;
+}
 
-    /* the general float path */
+static sim_alu_fn choose(sim_insn *s, const ptx_insn *pi)
+{
+    ptx_type t = pi->type, st = pi->type2;
+    uint32_t fl = pi->flags;
+    bool isf = ptx_type_is_float(t), sgn = s->sgn;
+    bool plain_f32 = t == PTX_T_F32 && !(fl & (PTX_F_FTZ | PTX_F_SAT)) &&
+                     (pi->rnd == PTX_RND_NONE || pi->rnd == PTX_RND_RN);
+    bool carry = fl & (PTX_F_CC | PTX_F_CARRYIN), sat = fl & PTX_F_SAT;
     if (isf) {
         switch (pi->op) {
-        case PTX_ADD: case PTX_SUB: case PTX_MUL: case PTX_MAD: case PTX_FMA: case PTX_DIV:
-        case PTX_ABS: case PTX_NEG: case PTX_MIN: case PTX_MAX: case PTX_COPYSIGN: case PTX_RCP:
-        case PTX_SQRT: case PTX_RSQRT: case PTX_SIN: case PTX_COS: case PTX_LG2: case PTX_EX2:
-        case PTX_TANH: {
-            ptx_round r = pi->rnd;
-            bool directed = (t == PTX_T_F32 || t == PTX_T_F64) &&
-                            (r == PTX_RND_RZ || r == PTX_RND_RM || r == PTX_RND_RP);
-            int old = 0;
-            if (directed) { old = fegetround(); fesetround(fe_mode(r)); }
-            ptx_opcode op = pi->op;
-            SIM_LANES(m, d[l] = fop(op, t, pi->flags, r, a[l], b[l], cc[l]));
-            if (directed) fesetround(old);
-            return 0;
-        }
+        case PTX_ADD: if (plain_f32) return alu_add_f32; break;
+        case PTX_SUB: if (plain_f32) return alu_sub_f32; break;
+        case PTX_MUL: if (plain_f32) return alu_mul_f32; break;
+        case PTX_FMA: if (plain_f32) return alu_fma_f32; break;
         default: break;
         }
+        sim_alu_fn f = float_family(s, pi);
+        if (f) return f;
     }
-    return unsupported(c, w, in);
+    switch (pi->op) {
+    case PTX_MOV:
+        if (s->vec_opnd >= 0) return alu_mov_vec;
+        return t == PTX_T_PRED ? alu_mov_pred : alu_mov;
+    case PTX_ADD: case PTX_SUB: {
+        bool sub = pi->op == PTX_SUB;
+        if (carry) return alu_addsub_carry;
+        if (sat) return sub ? alu_sub_sat : alu_add_sat;
+        return sub ? alu_sub : alu_add;
+    }
+    case PTX_MUL:
+        if (pi->mulmode == PTX_MULMODE_HI) return alu_mul_hi;
+        return pi->mulmode == PTX_MULMODE_WIDE ? alu_mul_wide : alu_mul_lo;
+    case PTX_MAD:
+        if (carry) return alu_mad_carry;
+        if (pi->mulmode == PTX_MULMODE_HI) return sat ? alu_mad_hi_sat : alu_mad_hi;
+        if (pi->mulmode == PTX_MULMODE_WIDE) return alu_mad_wide;
+        return sat ? alu_mad_lo_sat : alu_mad_lo;
+    case PTX_MUL24: case PTX_MAD24: return alu_mul24;
+    case PTX_SAD: return alu_sad;
+    case PTX_DIV: return isf ? alu_unsupported : alu_div;
+    case PTX_REM: return isf ? alu_unsupported : alu_rem;
+    case PTX_ABS: return alu_abs;
+    case PTX_NEG: return alu_neg;
+    case PTX_MIN: return sgn ? alu_min_s : alu_min_u;
+    case PTX_MAX: return sgn ? alu_max_s : alu_max_u;
+    case PTX_POPC: return alu_popc;
+    case PTX_CLZ: return alu_clz;
+    case PTX_BFIND: return alu_bfind;
+    case PTX_BREV: return alu_brev;
+    case PTX_BFE: return alu_bfe;
+    case PTX_BFI: return alu_bfi;
+    case PTX_PRMT: return alu_prmt;
+    case PTX_DP4A: return alu_dp4a;
+    case PTX_DP2A: return alu_dp2a;
+    case PTX_TESTP: return alu_testp;
+    case PTX_AND: return alu_and;
+    case PTX_OR: return alu_or;
+    case PTX_XOR: return alu_xor;
+    case PTX_NOT: return t == PTX_T_PRED ? alu_not_pred : alu_not;
+    case PTX_CNOT: return alu_cnot;
+    case PTX_LOP3: return alu_lop3;
+    case PTX_SHL: return alu_shl;
+    case PTX_SHR: return sgn ? alu_shr_s : alu_shr_u;
+    case PTX_SHF: return alu_shf;
+    case PTX_SETP: return alu_setp;
+    case PTX_SET:
+        if (is_x2(st)) s->k = t == PTX_T_F16X2 ? 0x3c00 : t == PTX_T_BF16X2 ? 0x3f80 : 0xffff;
+        else s->k = t == PTX_T_F32 ? sim_f32b(1.0f) : t == PTX_T_F16 ? 0x3c00 : t == PTX_T_BF16 ? 0x3f80 : ~0ull;
+        return alu_set;
+    case PTX_SELP: return alu_selp;
+    case PTX_SLCT: return st == PTX_T_F32 ? alu_slct_f32 : alu_slct_s32;
+    case PTX_CVT:
+        if (pi->nopnd == 3 && is_x2(t)) return alu_cvt_pack_x2;
+        if (!fl && !ptx_type_is_float(st) && !isf) {
+            s->k = (uint64_t)sim_bits(st);
+            return ptx_type_is_signed(st) ? alu_cvt_sext : alu_cvt_zext;
+        }
+        if (t == PTX_T_F32 && !fl && (pi->rnd == PTX_RND_RN || pi->rnd == PTX_RND_NONE)) {
+            if (st == PTX_T_S32) return alu_cvt_f32_s32;
+            if (st == PTX_T_U32) return alu_cvt_f32_u32;
+        }
+        return alu_cvt;
+    case PTX_CVTA:
+        s->k = space_window(pi->space);
+        return fl & PTX_F_TO ? alu_cvta_to : alu_cvta_from;
+    case PTX_ISSPACEP:
+        s->k = space_window(pi->space);
+        return s->k ? alu_isspacep : alu_isspacep_global;
+    default:
+        return alu_unsupported;
+    }
+}
+
+void sim_alu_decode(sim_insn *s)
+{
+    const ptx_insn *pi = s->pi;
+    s->bits = (uint8_t)sim_bits(pi->type);
+    s->sgn = ptx_type_is_signed(pi->type);
+    s->fe = FE_TONEAREST;
+    s->k = 0;
+    s->alu = choose(s, pi);
 }

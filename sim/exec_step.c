@@ -14,13 +14,15 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
     uint64_t tins = 0, wins = 0;
     int rc = 0;
 
+    /* a block starts unsettled: pc 0 may be a loop header */
+    if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; return 0; }
     for (int k = 0; k < WS_SIM_SLICE; k++) {
         sim_simt_entry *top = &w->stack[w->sp - 1];
         int pc = top->pc;
         if (pc >= P->n) {                /* fell off the end: an implicit ret */
             w->exit_pc = P->n - 1;
             sim_simt_exit(w, top->mask);
-            if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+            if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
             continue;
         }
         const sim_insn *in = &P->insns[pc];
@@ -37,7 +39,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
 
         switch ((sim_cls)in->cls) {
         case SIM_CLS_ALU:
-            if (m && sim_exec_alu(c, w, in, m)) { rc = -1; goto out; }
+            if (m && in->alu(c, w, in, m)) { rc = -1; goto out; }
             top->pc = pc + 1;
             break;
         case SIM_CLS_MEM:
@@ -75,7 +77,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             top->pc = pc + 1;
             w->state = SIM_W_BAR;
             w->bar_pc = pc;
-            sim_simt_settle(w);
+            sim_simt_settle(w, P);
             k = WS_SIM_SLICE;            /* leave after counting */
             continue;
         case SIM_CLS_TRAP:
@@ -89,7 +91,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             goto out;
         }
         }
-        if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+        if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
     }
 out:
     c->thread_insns += tins;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "half.h"
 #include "interp.h"
 
 #define SIM_FULL 0xffffffffu
@@ -30,22 +31,38 @@
         else { while (m_) { int l = __builtin_ctz(m_); m_ &= m_ - 1; __VA_ARGS__; } } \
     } while (0)
 
+/* The opcode classes of ptx_ops.h, as decode refines them per instruction. */
 typedef enum {
-    SIM_CLS_ALU, SIM_CLS_MEM, SIM_CLS_WARP, SIM_CLS_BRA, SIM_CLS_EXIT, SIM_CLS_BAR,
-    SIM_CLS_NOP, SIM_CLS_TRAP, SIM_CLS_UNSUPPORTED
+    SIM_CLS_ALU = PTX_CLS_ALU, SIM_CLS_MEM = PTX_CLS_MEM, SIM_CLS_WARP = PTX_CLS_WARP,
+    SIM_CLS_BRA = PTX_CLS_BRA, SIM_CLS_EXIT = PTX_CLS_EXIT, SIM_CLS_BAR = PTX_CLS_BAR,
+    SIM_CLS_NOP = PTX_CLS_NOP, SIM_CLS_TRAP = PTX_CLS_TRAP, SIM_CLS_UNSUPPORTED = PTX_CLS_UNSUPPORTED
 } sim_cls;
+
+struct sim_ctx;
+struct sim_warp;
+struct sim_insn;
+/* An ALU instruction's semantics over the lanes of m; 0, or -1 with the error set. */
+typedef int (*sim_alu_fn)(struct sim_ctx *c, struct sim_warp *w, const struct sim_insn *in, uint32_t m);
 
 /* One decoded instruction. Every operand is an offset (in uint64 words) into
  * the warp's value file, where 32 consecutive words hold its lanes:
- * registers, special registers, immediates and symbol addresses alike. */
-typedef struct {
+ * registers, special registers, immediates and symbol addresses alike.
+ * What does not change between executions (the ALU semantics chosen for the
+ * type and modifiers, widths, rounding) is decided here, once. */
+typedef struct sim_insn {
     const ptx_insn *pi;
+    sim_alu_fn alu;           /* ALU class: its semantics (exec_alu.c, sim_alu_decode) */
+    uint8_t bits;             /* width of the instruction's type in bits (pred: 1) */
+    bool sgn;                 /* its type is signed */
+    int fe;                   /* ALU float with directed rounding: the FE_* mode to run in */
+    uint64_t k;               /* ALU: a constant of the semantics (cvta's window, set's "true", cvt's source width) */
     uint8_t cls;              /* sim_cls */
     bool reads_clock;         /* refresh %clock before running */
     bool leaves_quietly;      /* every path from here reaches the exit with no barrier, memory or
                                  warp-level instruction on the way (a `return` in the source) */
     int32_t target;           /* bra: target pc */
-    int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit) */
+    int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit, SIM_NO_JOIN) */
+    int32_t loop_join;        /* loop header: where the lanes leaving the loop meet, SIM_NO_JOIN */
     int32_t guard;            /* file offset of the guard predicate, -1 = none */
     bool guard_neg;
     uint32_t src[PTX_MAX_OPND]; /* file offset per operand (REG/IMM/SREG/SYM; sinks -> scratch) */
@@ -78,7 +95,7 @@ typedef struct {
 
 enum { SIM_W_RUN, SIM_W_BAR, SIM_W_DONE };
 
-typedef struct {
+typedef struct sim_warp {
     uint64_t *file;           /* regs | sregs | imms | scratch, 32 lanes each */
     sim_simt_entry *stack;
     int sp, cap;
@@ -156,25 +173,27 @@ static inline uint32_t sim_pred_mask(const uint64_t *file, uint32_t off, bool ne
     return neg ? ~m : m;
 }
 
-/* --- half precision (exec_alu.c) ---------------------------------------- */
-float sim_h2f(uint16_t h);
-float sim_bf2f(uint16_t h);
-uint16_t sim_f2h(double x, ptx_round rnd);   /* IEEE binary16, rounding mode (RN default) */
-uint16_t sim_f2bf(double x, ptx_round rnd);
-
 /* decode.c: builds c->prog from c->fn (needs the regions placed). */
 int sim_decode(sim_ctx *c);
 void sim_program_free(sim_program *p);
 
 /* --- the parts ------------------------------------------------------------ */
-/* simt.c: immediate post-dominators (ipdom[i] for every instruction; n = exit). */
-int sim_simt_ipdom(const ptx_function *fn, int32_t *ipdom);
+/* simt.c: reconvergence points, as ptxas places BSSY/BSYNC (docs/interp.md):
+ * ipdom[i] for each divergent branch, where its paths meet again, leaving out
+ * paths that leave the kernel (trap, ret, exit) or the loop (break);
+ * loop_join[h] for each loop header, where the lanes that leave the loop meet.
+ * SIM_NO_JOIN: the paths never meet (they keep the enclosing reconvergence pc).
+ * Returns 0, or -1 when out of memory. */
+#define SIM_NO_JOIN (-2)
+int sim_simt_joins(const ptx_function *fn, int32_t *ipdom, int32_t *loop_join);
 /* The warp's top path splits: `taken` lanes go to target, `fall` to pc+1. */
 int sim_simt_branch(sim_warp *w, int pc, int target, int ipdom, uint32_t taken, uint32_t fall);
 /* Lanes leave for good (exit/ret): removed from every path. */
 void sim_simt_exit(sim_warp *w, uint32_t lanes);
-/* Pops finished paths; returns false when the warp has no lanes left. */
-bool sim_simt_settle(sim_warp *w);
+/* Pops finished paths, lets a path that reached an enclosing join wait
+ * there, opens a loop's region at its header; returns false when the warp has
+ * no lanes left. */
+bool sim_simt_settle(sim_warp *w, const sim_program *p);
 /* The top path reached the barrier at pc holding only some live lanes: let
  * its sibling path run first (it may exit, or reach the same barrier and
  * merge). Returns false when no sibling can run: a truly diverged barrier. */
@@ -186,7 +205,8 @@ bool sim_simt_others_leave(const sim_warp *w, const sim_program *p, uint32_t m);
 /* Fills insns[].leaves_quietly (decode time; needs insns[].cls). */
 void sim_simt_leaves_quietly(const ptx_function *fn, sim_program *p);
 
-int sim_exec_alu(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+/* exec_alu.c: chooses in->alu and fills bits/sgn/fe/k (decode time; needs in->pi, vec_opnd). */
+void sim_alu_decode(sim_insn *in);
 int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
 int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "../common/ws_error.h"
+#include "ptx_ops.h"
 
 #define PTX_NAME_MAX 128
 #define PTX_MAX_OPND 6
@@ -37,30 +38,42 @@ typedef enum {
     PTX_SPACE_CONST, PTX_SPACE_PARAM, PTX_SPACE_REG
 } ptx_space;
 
+/* The opcodes: one row each in ptx_ops.h, in its order. */
 typedef enum {
     PTX_OP_INVALID = 0,
-    /* integer and float arithmetic */
-    PTX_ADD, PTX_SUB, PTX_MUL, PTX_MAD, PTX_MUL24, PTX_MAD24, PTX_SAD, PTX_FMA, PTX_DIV, PTX_REM,
-    PTX_ABS, PTX_NEG, PTX_MIN, PTX_MAX, PTX_POPC, PTX_CLZ, PTX_BFIND, PTX_BREV, PTX_BFE, PTX_BFI,
-    PTX_PRMT, PTX_COPYSIGN, PTX_RCP, PTX_SQRT, PTX_RSQRT, PTX_SIN, PTX_COS, PTX_LG2, PTX_EX2,
-    PTX_TANH, PTX_TESTP, PTX_DP4A, PTX_DP2A,
-    /* logic and shifts */
-    PTX_AND, PTX_OR, PTX_XOR, PTX_NOT, PTX_CNOT, PTX_LOP3, PTX_SHL, PTX_SHR, PTX_SHF,
-    /* comparison and selection */
-    PTX_SETP, PTX_SET, PTX_SELP, PTX_SLCT,
-    /* data movement and conversion */
-    PTX_MOV, PTX_CVT, PTX_CVTA, PTX_LD, PTX_LDU, PTX_ST, PTX_PREFETCH, PTX_ISSPACEP,
-    PTX_ATOM, PTX_RED,
-    /* warp-level */
-    PTX_SHFL, PTX_VOTE, PTX_MATCH, PTX_ACTIVEMASK, PTX_REDUX,
-    /* synchronisation */
-    PTX_BAR, PTX_BARRIER, PTX_MEMBAR, PTX_FENCE, PTX_NANOSLEEP,
-    /* control flow */
-    PTX_BRA, PTX_BRX, PTX_CALL, PTX_RET, PTX_EXIT, PTX_TRAP, PTX_BRKPT,
+#define PTX_OP_ENUM(op, name, cls, lo, hi, dst, mem, ty, t2) PTX_##op,
+    PTX_OPS(PTX_OP_ENUM)
+#undef PTX_OP_ENUM
     PTX_OP_COUNT
 } ptx_opcode;
 
+/* Which part of the interpreter runs an opcode (ptx_ops.h, column cls). */
+typedef enum {
+    PTX_CLS_ALU, PTX_CLS_MEM, PTX_CLS_WARP, PTX_CLS_BRA, PTX_CLS_EXIT, PTX_CLS_BAR,
+    PTX_CLS_NOP, PTX_CLS_TRAP, PTX_CLS_UNSUPPORTED
+} ptx_opclass;
+
+/* Destinations an opcode writes (ptx_ops.h, column dst). */
+typedef enum { PTX_DST_NONE = 0, PTX_DST_ONE, PTX_DST_PAIR } ptx_dst;
+
+/* One row of ptx_ops.h. */
+typedef struct {
+    const char *name;     /* "ld" */
+    ptx_opclass cls;
+    int8_t lo, hi;        /* operand count; -1: shaped by its own parser (call) */
+    ptx_dst dst;
+    int8_t mem;           /* index of the address operand, -1 none */
+    bool needs_type;
+    int8_t t2;            /* first operand read in type2, 0 none */
+} ptx_opinfo;
+
+/* The row of op; PTX_OP_INVALID and out-of-range values get an UNSUPPORTED row named "?". */
+const ptx_opinfo *ptx_op_info(ptx_opcode op);
 const char *ptx_opcode_name(ptx_opcode op); /* "ld" */
+/* The opcode a PTX word names (the text before its first '.', n bytes), and the flags
+ * that the word implies (addc is add with PTX_F_CARRYIN); PTX_OP_INVALID if none.
+ * Example: ptx_opcode_lookup("madc", 4, &fl) == PTX_MAD, fl == PTX_F_CARRYIN. */
+ptx_opcode ptx_opcode_lookup(const char *word, size_t n, uint32_t *flags);
 
 /* testp.<class>: the class travels as an extra IMM operand (testp p, a, CLASS). */
 typedef enum { PTX_TESTP_FINITE = 1, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER, PTX_TESTP_NOTANUMBER,
@@ -175,6 +188,7 @@ typedef struct {
     ptx_shflmode shfl;
     ptx_votemode vote;
     ptx_barmode bar;
+    uint8_t ndst;         /* leading operands written: 0, 1, or 2 for a d|p pair (ptx_ops.h dst) */
     int guard;            /* predicate slot for @p / @!p, -1 = none */
     bool guard_neg;
     int nopnd;

@@ -719,28 +719,8 @@ static ptx_space space_word(const token *t)
 }
 
 /* ---- opcodes and modifiers -------------------------------------------------- */
-
-static const struct { const char *name; ptx_opcode op; uint32_t flags; } op_words[] = {
-    {"add", PTX_ADD, 0}, {"addc", PTX_ADD, PTX_F_CARRYIN}, {"sub", PTX_SUB, 0}, {"subc", PTX_SUB, PTX_F_CARRYIN},
-    {"mul", PTX_MUL, 0}, {"mad", PTX_MAD, 0}, {"madc", PTX_MAD, PTX_F_CARRYIN}, {"mul24", PTX_MUL24, 0},
-    {"mad24", PTX_MAD24, 0}, {"sad", PTX_SAD, 0}, {"fma", PTX_FMA, 0}, {"div", PTX_DIV, 0}, {"rem", PTX_REM, 0},
-    {"abs", PTX_ABS, 0}, {"neg", PTX_NEG, 0}, {"min", PTX_MIN, 0}, {"max", PTX_MAX, 0}, {"popc", PTX_POPC, 0},
-    {"clz", PTX_CLZ, 0}, {"bfind", PTX_BFIND, 0}, {"brev", PTX_BREV, 0}, {"bfe", PTX_BFE, 0}, {"bfi", PTX_BFI, 0},
-    {"prmt", PTX_PRMT, 0}, {"copysign", PTX_COPYSIGN, 0}, {"rcp", PTX_RCP, 0}, {"sqrt", PTX_SQRT, 0},
-    {"rsqrt", PTX_RSQRT, 0}, {"sin", PTX_SIN, 0}, {"cos", PTX_COS, 0}, {"lg2", PTX_LG2, 0}, {"ex2", PTX_EX2, 0},
-    {"tanh", PTX_TANH, 0}, {"testp", PTX_TESTP, 0}, {"dp4a", PTX_DP4A, 0}, {"dp2a", PTX_DP2A, 0},
-    {"and", PTX_AND, 0}, {"or", PTX_OR, 0}, {"xor", PTX_XOR, 0}, {"not", PTX_NOT, 0}, {"cnot", PTX_CNOT, 0},
-    {"lop3", PTX_LOP3, 0}, {"shl", PTX_SHL, 0}, {"shr", PTX_SHR, 0}, {"shf", PTX_SHF, 0},
-    {"setp", PTX_SETP, 0}, {"set", PTX_SET, 0}, {"selp", PTX_SELP, 0}, {"slct", PTX_SLCT, 0},
-    {"mov", PTX_MOV, 0}, {"cvt", PTX_CVT, 0}, {"cvta", PTX_CVTA, 0}, {"ld", PTX_LD, 0}, {"ldu", PTX_LDU, 0},
-    {"st", PTX_ST, 0}, {"prefetch", PTX_PREFETCH, 0}, {"prefetchu", PTX_PREFETCH, 0},
-    {"isspacep", PTX_ISSPACEP, 0}, {"atom", PTX_ATOM, 0}, {"red", PTX_RED, 0},
-    {"shfl", PTX_SHFL, 0}, {"vote", PTX_VOTE, 0}, {"match", PTX_MATCH, 0}, {"activemask", PTX_ACTIVEMASK, 0},
-    {"redux", PTX_REDUX, 0}, {"bar", PTX_BAR, 0}, {"barrier", PTX_BARRIER, 0}, {"membar", PTX_MEMBAR, 0},
-    {"fence", PTX_FENCE, 0}, {"nanosleep", PTX_NANOSLEEP, 0},
-    {"bra", PTX_BRA, 0}, {"brx", PTX_BRX, 0}, {"call", PTX_CALL, 0}, {"ret", PTX_RET, 0}, {"exit", PTX_EXIT, 0},
-    {"trap", PTX_TRAP, 0}, {"brkpt", PTX_BRKPT, 0},
-};
+/* The opcode words and their operand rules are rows of ptx_ops.h; what stays here
+ * is how each opcode spells its modifiers. */
 
 static bool word_in(const char *w, size_t n, const char *const *list, int *idx)
 {
@@ -1146,37 +1126,14 @@ static void parse_call(parser *ps, ptx_insn *in)
     if (is_p(&ps->tok, ',')) FAIL_TOK(ps, &ps->tok, "call through a prototype (indirect call) is not supported%s", "");
 }
 
-/* Operand count limits and kinds; what the interpreter may rely on. */
+/* Operand count limits and kinds; what the interpreter may rely on. The generic rules
+ * come from the opcode's row in ptx_ops.h, the opcode-specific ones follow. */
 static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *optext, int testp_class, int pair)
 {
-    int lo = 0, hi = 0;
-    switch (in->op) {
-    case PTX_ADD: case PTX_SUB: case PTX_MUL: case PTX_MUL24: case PTX_DIV: case PTX_REM: case PTX_MIN:
-    case PTX_MAX: case PTX_AND: case PTX_OR: case PTX_XOR: case PTX_SHL: case PTX_SHR: case PTX_COPYSIGN:
-        lo = hi = 3; break;
-    case PTX_MAD: case PTX_MAD24: case PTX_SAD: case PTX_FMA: case PTX_BFE: case PTX_PRMT: case PTX_SHF:
-    case PTX_DP4A: case PTX_DP2A: case PTX_SELP: case PTX_SLCT:
-        lo = hi = 4; break;
-    case PTX_BFI: case PTX_LOP3: lo = hi = 5; break;
-    case PTX_ABS: case PTX_NEG: case PTX_POPC: case PTX_CLZ: case PTX_BFIND: case PTX_BREV: case PTX_RCP:
-    case PTX_SQRT: case PTX_RSQRT: case PTX_SIN: case PTX_COS: case PTX_LG2: case PTX_EX2: case PTX_TANH:
-    case PTX_NOT: case PTX_CNOT: case PTX_MOV: case PTX_CVT: case PTX_CVTA: case PTX_ISSPACEP:
-    case PTX_LD: case PTX_LDU: case PTX_ST: case PTX_RED:
-        lo = hi = 2; break;
-    case PTX_TESTP: lo = hi = 2; break;
-    case PTX_SETP: lo = 3; hi = 5; break;
-    case PTX_SET: lo = 3; hi = 4; break;
-    case PTX_ATOM: lo = 3; hi = 4; break;
-    case PTX_PREFETCH: case PTX_ACTIVEMASK: case PTX_NANOSLEEP: case PTX_BRA: lo = hi = 1; break;
-    case PTX_SHFL: lo = 5; hi = 6; break;
-    case PTX_VOTE: case PTX_REDUX: lo = hi = 3; break;
-    case PTX_MATCH: lo = 3; hi = 4; break;
-    case PTX_BAR: case PTX_BARRIER: lo = 0; hi = 4; break;
-    case PTX_MEMBAR: case PTX_FENCE: case PTX_RET: case PTX_EXIT: case PTX_TRAP: case PTX_BRKPT: lo = hi = 0; break;
-    case PTX_CALL: return; /* shaped by parse_call */
-    default:
-        FAIL_TOK(ps, at, "unsupported instruction '%s'", optext);
-    }
+    const ptx_opinfo *info = ptx_op_info(in->op);
+    if (in->op == PTX_CALL) return; /* shaped by parse_call */
+    int lo = info->lo, hi = info->hi;
+    if (lo < 0) FAIL_TOK(ps, at, "unsupported instruction '%s'", optext);
     if (in->nopnd < lo || in->nopnd > hi)
         FAIL_TOK(ps, at, "'%s' takes %d%s operands, found %d", optext, lo, hi > lo ? " or more" : "", in->nopnd);
     int want = -1;
@@ -1201,16 +1158,9 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
     if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && in->bar == PTX_BAR_NONE)
         FAIL_TOK(ps, at, "'%s' names no barrier operation (.sync, .arrive, .red)", optext);
     if (in->flags & PTX_F_WARP && in->nopnd != 1) FAIL_TOK(ps, at, "'%s' takes 1 operand (the member mask)", optext);
-    if (in->op != PTX_MOV && in->op != PTX_BAR && in->op != PTX_BARRIER && in->op != PTX_MEMBAR &&
-        in->op != PTX_FENCE && in->op != PTX_BRA && in->op != PTX_RET && in->op != PTX_EXIT &&
-        in->op != PTX_TRAP && in->op != PTX_BRKPT && in->op != PTX_PREFETCH && in->op != PTX_ISSPACEP &&
-        in->type == PTX_T_NONE)
-        FAIL_TOK(ps, at, "'%s' names no type", optext);
-    if (in->op == PTX_MOV && in->type == PTX_T_NONE) FAIL_TOK(ps, at, "'%s' names no type", optext);
+    if (info->needs_type && in->type == PTX_T_NONE) FAIL_TOK(ps, at, "'%s' names no type", optext);
     /* memory operands exactly where the interpreter expects them */
-    int mem_at = -1;
-    if (in->op == PTX_LD || in->op == PTX_LDU || in->op == PTX_ATOM) mem_at = 1;
-    else if (in->op == PTX_ST || in->op == PTX_RED || in->op == PTX_PREFETCH) mem_at = 0;
+    int mem_at = info->mem;
     for (int i = 0; i < in->nopnd; i++) {
         bool is_mem = in->opnd[i].kind == PTX_OPND_MEM;
         if (is_mem != (i == mem_at))
@@ -1230,12 +1180,12 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
                      want * ptx_type_size(in->type));
     }
     /* destinations of computing instructions are registers */
-    if (in->op != PTX_ST && in->op != PTX_RED && in->op != PTX_PREFETCH && in->op != PTX_BRA &&
-        in->op != PTX_BAR && in->op != PTX_BARRIER && in->op != PTX_NANOSLEEP && in->nopnd > 0) {
+    if (info->dst != PTX_DST_NONE && in->nopnd > 0) {
         ptx_opnd_kind k = in->opnd[0].kind;
         if (k != PTX_OPND_REG && k != PTX_OPND_VEC && k != PTX_OPND_SINK)
             FAIL_TOK(ps, at, "'%s': the destination must be a register", optext);
         if (in->opnd[0].neg) FAIL_TOK(ps, at, "'%s': '!' on a destination", optext);
+        in->ndst = (uint8_t)(1 + pair);
     }
     if (in->op == PTX_TESTP) {
         ptx_operand *o = &in->opnd[in->nopnd++];
@@ -1275,11 +1225,7 @@ static void parse_insn(parser *ps)
     /* opcode and its dot-separated modifiers */
     const char *dot = memchr(opt.s, '.', (size_t)opt.len);
     size_t base = dot ? (size_t)(dot - opt.s) : (size_t)opt.len;
-    for (size_t i = 0; i < sizeof op_words / sizeof op_words[0]; i++)
-        if (strlen(op_words[i].name) == base && !memcmp(op_words[i].name, opt.s, base)) {
-            in.op = op_words[i].op;
-            in.flags = op_words[i].flags;
-        }
+    in.op = ptx_opcode_lookup(opt.s, base, &in.flags);
     if (in.op == PTX_OP_INVALID) FAIL_TOK(ps, &opt, "unsupported instruction '%s'", optext);
     if (in.op == PTX_BRX) FAIL_TOK(ps, &opt, "unsupported instruction '%s' (indirect branch)", optext);
     int testp_class = 0, pair = 0;
@@ -1308,7 +1254,7 @@ static void parse_insn(parser *ps)
             in.nopnd++;
             if (is_p(&ps->tok, '|')) {
                 /* d|p: only the first destination of setp, shfl and match has a partner */
-                if (in.nopnd != 1 || (in.op != PTX_SETP && in.op != PTX_SHFL && in.op != PTX_MATCH))
+                if (in.nopnd != 1 || ptx_op_info(in.op)->dst != PTX_DST_PAIR)
                     FAIL_TOK(ps, &ps->tok, "unexpected '|' in '%s'", optext);
                 pair = 1;
                 lex(ps);

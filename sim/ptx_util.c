@@ -1,7 +1,8 @@
 /* ptx_util.c - names, sizes and text forms of the PTX vocabulary in ptx.h:
  * type sizes, opcode names, formatting an instruction back to PTX-like text.
  * Invariant: every table here is indexed by its enum and has an entry for every
- * value below the enum's COUNT, so lookups never run off the end. */
+ * value below the enum's COUNT, so lookups never run off the end; the opcode
+ * rows are ptx_ops.h expanded, never written here. */
 #include "ptx.h"
 
 #include <inttypes.h>
@@ -42,42 +43,50 @@ const char *ptx_type_name(ptx_type t)
     return (unsigned)t < PTX_T_COUNT ? type_info[t].name : "";
 }
 
-static const char *const opcode_names[PTX_OP_COUNT] = {
-    [PTX_OP_INVALID] = "?",
-    [PTX_ADD] = "add", [PTX_SUB] = "sub", [PTX_MUL] = "mul", [PTX_MAD] = "mad", [PTX_MUL24] = "mul24",
-    [PTX_MAD24] = "mad24", [PTX_SAD] = "sad", [PTX_FMA] = "fma", [PTX_DIV] = "div", [PTX_REM] = "rem",
-    [PTX_ABS] = "abs", [PTX_NEG] = "neg", [PTX_MIN] = "min", [PTX_MAX] = "max", [PTX_POPC] = "popc",
-    [PTX_CLZ] = "clz", [PTX_BFIND] = "bfind", [PTX_BREV] = "brev", [PTX_BFE] = "bfe", [PTX_BFI] = "bfi",
-    [PTX_PRMT] = "prmt", [PTX_COPYSIGN] = "copysign", [PTX_RCP] = "rcp", [PTX_SQRT] = "sqrt",
-    [PTX_RSQRT] = "rsqrt", [PTX_SIN] = "sin", [PTX_COS] = "cos", [PTX_LG2] = "lg2", [PTX_EX2] = "ex2",
-    [PTX_TANH] = "tanh", [PTX_TESTP] = "testp", [PTX_DP4A] = "dp4a", [PTX_DP2A] = "dp2a",
-    [PTX_AND] = "and", [PTX_OR] = "or", [PTX_XOR] = "xor", [PTX_NOT] = "not", [PTX_CNOT] = "cnot",
-    [PTX_LOP3] = "lop3", [PTX_SHL] = "shl", [PTX_SHR] = "shr", [PTX_SHF] = "shf",
-    [PTX_SETP] = "setp", [PTX_SET] = "set", [PTX_SELP] = "selp", [PTX_SLCT] = "slct",
-    [PTX_MOV] = "mov", [PTX_CVT] = "cvt", [PTX_CVTA] = "cvta", [PTX_LD] = "ld", [PTX_LDU] = "ldu",
-    [PTX_ST] = "st", [PTX_PREFETCH] = "prefetch", [PTX_ISSPACEP] = "isspacep", [PTX_ATOM] = "atom",
-    [PTX_RED] = "red",
-    [PTX_SHFL] = "shfl", [PTX_VOTE] = "vote", [PTX_MATCH] = "match", [PTX_ACTIVEMASK] = "activemask",
-    [PTX_REDUX] = "redux",
-    [PTX_BAR] = "bar", [PTX_BARRIER] = "barrier", [PTX_MEMBAR] = "membar", [PTX_FENCE] = "fence",
-    [PTX_NANOSLEEP] = "nanosleep",
-    [PTX_BRA] = "bra", [PTX_BRX] = "brx", [PTX_CALL] = "call", [PTX_RET] = "ret", [PTX_EXIT] = "exit",
-    [PTX_TRAP] = "trap", [PTX_BRKPT] = "brkpt",
+static const ptx_opinfo op_info[PTX_OP_COUNT] = {
+    [PTX_OP_INVALID] = {"?", PTX_CLS_UNSUPPORTED, -1, -1, PTX_DST_NONE, -1, false, 0},
+#define PTX_OP_ROW(op, name, cls, lo, hi, dst, mem, ty, t2) \
+    [PTX_##op] = {name, PTX_CLS_##cls, lo, hi, PTX_DST_##dst, mem, PTX_TY_##ty, t2},
+#define PTX_TY_NEED true
+#define PTX_TY_ANY false
+    PTX_OPS(PTX_OP_ROW)
+#undef PTX_TY_ANY
+#undef PTX_TY_NEED
+#undef PTX_OP_ROW
 };
+
+const ptx_opinfo *ptx_op_info(ptx_opcode op)
+{
+    return &op_info[(unsigned)op < PTX_OP_COUNT ? op : PTX_OP_INVALID];
+}
 
 const char *ptx_opcode_name(ptx_opcode op)
 {
-    return (unsigned)op < PTX_OP_COUNT && opcode_names[op] ? opcode_names[op] : "?";
+    return ptx_op_info(op)->name;
+}
+
+/* Words that name a table opcode with a modifier folded in. */
+static const struct { const char *name; ptx_opcode op; uint32_t flags; } op_aliases[] = {
+    {"addc", PTX_ADD, PTX_F_CARRYIN}, {"subc", PTX_SUB, PTX_F_CARRYIN}, {"madc", PTX_MAD, PTX_F_CARRYIN},
+    {"prefetchu", PTX_PREFETCH, 0},
+};
+
+ptx_opcode ptx_opcode_lookup(const char *word, size_t n, uint32_t *flags)
+{
+    *flags = 0;
+    for (int op = 1; op < PTX_OP_COUNT; op++)
+        if (strlen(op_info[op].name) == n && !memcmp(op_info[op].name, word, n)) return (ptx_opcode)op;
+    for (size_t i = 0; i < sizeof op_aliases / sizeof op_aliases[0]; i++)
+        if (strlen(op_aliases[i].name) == n && !memcmp(op_aliases[i].name, word, n)) {
+            *flags = op_aliases[i].flags;
+            return op_aliases[i].op;
+        }
+    return PTX_OP_INVALID;
 }
 
 bool ptx_insn_is_memory(const ptx_insn *in)
 {
-    switch (in->op) {
-    case PTX_LD: case PTX_LDU: case PTX_ST: case PTX_ATOM: case PTX_RED:
-        return in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_REG;
-    default:
-        return false;
-    }
+    return ptx_op_info(in->op)->cls == PTX_CLS_MEM && in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_REG;
 }
 
 /* ---- formatting ------------------------------------------------------------- */
@@ -321,15 +330,9 @@ void ptx_format_insn(const ptx_function *fn, const ptx_insn *in, char *buf, size
         }
         return;
     }
-    bool pair = in->op == PTX_SETP || in->op == PTX_SHFL || in->op == PTX_MATCH;
-    int pair_len = 0;
-    /* d|p destinations: setp with a second predicate, shfl/match with the predicate output */
-    if (in->op == PTX_SETP) pair_len = n - 3 - (in->boolop != PTX_BOOL_NONE) == 1;
-    else if (in->op == PTX_SHFL) pair_len = n == 6;
-    else if (in->op == PTX_MATCH) pair_len = n == 4;
     for (int i = 0; i < n && i < PTX_MAX_OPND; i++) {
         if (i == 0) put(&s, " ");
-        else if (pair && pair_len && i == 1) put(&s, "|");
+        else if (in->ndst == 2 && i == 1) put(&s, "|");   /* d|p destinations */
         else put(&s, ", ");
         put_operand(&s, fn, in, &in->opnd[i]);
     }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/demangle.h"
+
 struct ws_sass_stage {
     const ws_sass_plan *plan;
     ws_mem_listener down;
@@ -199,7 +201,9 @@ ws_sass_session *ws_sass_session_open(const char *ptx, const ptx_function *fn, c
     }
     ss->sf = ws_sass_find(ss->listing, fn->name);
     if (!ss->sf) {
-        snprintf(ss->level, sizeof ss->level, "PTX-level: no function %.200s in the SASS listing", fn->name);
+        char shown[256];
+        snprintf(ss->level, sizeof ss->level, "PTX-level: no function %.200s in the SASS listing",
+                 ws_demangle(fn->name, shown, sizeof shown));
         return ss;
     }
     if (!ss->sf->has_lines) {

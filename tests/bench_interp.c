@@ -12,6 +12,7 @@
 #include "../common/catalog.h"
 #include "../common/desc.h"
 #include "../sim/interp.h"
+#include "../sim/catalog_ptx.h"
 #include "../sim/ptx.h"
 
 static double now(void)

@@ -20,6 +20,7 @@
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
+#include "../sim/catalog_ptx.h"
 #include "../sim/ptx.h"
 #include "../common/files.h"
 

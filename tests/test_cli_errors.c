@@ -22,6 +22,7 @@
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
+#include "../common/ptxgen.h"
 
 static const char *ws_bin(void)
 {
@@ -123,6 +124,20 @@ static const cli_case CASES[] = {
     {{"sim", "--device", "gtx480", "copy_32x32"}, WS_EXIT_USAGE, "unknown device 'gtx480'; known: h200"},
     {{"sim", "--json", "--csv", "copy_32x32"}, WS_EXIT_USAGE, "choose one of --json and --csv"},
     {{"sim", "--bogus", "copy_32x32"}, WS_EXIT_USAGE, "sim: unknown option '--bogus'"},
+    {{"sim", "--budegt", "5", "copy_32x32"}, WS_EXIT_USAGE, "sim: unknown option '--budegt'; did you mean '--budget'?"},
+    {{"sim", "--bud", "5", "copy_32x32"}, WS_EXIT_USAGE, "sim: unknown option '--bud'"}, /* no abbreviations */
+    {{"sim", "-budget", "5", "copy_32x32"}, WS_EXIT_USAGE, "unknown option '-budget'; did you mean '--budget'?"},
+    {{"sim", "--json=yes", "copy_32x32"}, WS_EXIT_USAGE, "sim: --json takes no value"},
+    {{"sim", "--budget=0", "copy_32x32"}, WS_EXIT_USAGE, "--budget needs a positive number"},
+    {{"sim", "--device=gtx480", "copy_32x32"}, WS_EXIT_USAGE, "unknown device 'gtx480'; known: h200"},
+    {{"ptx", "--arch=", "copy_32x32"}, WS_EXIT_USAGE, "--arch needs a value"},
+    {{"ptx", "copy_32x32", "--lines"}, WS_EXIT_USAGE, "ptx: unknown option '--lines'"},
+    {{"list", "--jsn"}, WS_EXIT_USAGE, "list: unknown option '--jsn'; did you mean '--json'?"},
+    {{"sin", "copy_32x32"}, WS_EXIT_USAGE, "unknown command 'sin'; did you mean 'sim'?"},
+    {{"help", "sim", "ptx"}, WS_EXIT_USAGE, "help: one command at a time"},
+    {{"gpu", "copy_32x32", "--reps=0"}, WS_EXIT_USAGE, "gpu: --reps 0: out of range; --reps needs a count from 1 to 100000"},
+    {{"check", "copy_32x32", "--reps", "abc"}, WS_EXIT_USAGE, "check: --reps abc: expected a whole number"},
+    {{"check", "--record"}, WS_EXIT_USAGE, "check: --record needs a file"},
     {{"sim", "a", "b", "c"}, WS_EXIT_USAGE, "too many kernels ('c')"},
     {{"sim", "--compare", "copy_32x32"}, WS_EXIT_USAGE, "--compare needs two kernels"},
     {{"sim", "--budget", "0", "copy_32x32"}, WS_EXIT_USAGE, "--budget needs a positive number"},
@@ -187,6 +202,9 @@ static const cli_case CASES[] = {
      "viz: --results tests/data/nonexistent: no such folder"},
     {{"viz", "copy_32x32", "--speed", "nan"}, WS_EXIT_USAGE, "--speed needs a number of steps per second"},
     {{"viz", "copy_32x32", "--blocks", "abc"}, WS_EXIT_USAGE, "viz: --blocks abc: expected a whole number"},
+    {{"viz", "copy_32x32", "--blocks=0"}, WS_EXIT_USAGE, "viz: --blocks 0: out of range"},
+    {{"viz", "copy_32x32", "--size=100x100"}, WS_EXIT_USAGE, "--size needs WIDTHxHEIGHT, at least 480x360"},
+    {{"viz", "copy_32x32", "--warp", "32"}, WS_EXIT_USAGE, "viz: --warp 32: out of range"},
     /* output paths the user gave that cannot be written are input errors, not internal ones */
     {{"viz", "copy_32x32", "--headless", "--frames", "1", "--out", "README.md"}, WS_EXIT_USAGE,
      "README.md: exists and is not a folder"},

@@ -217,6 +217,46 @@ static void test_bad_command_lines_exit_with_usage(void **state)
     free(out);
 }
 
+/* Probe B of the architecture review: the options once lived in a global never reset, so a
+ * second in-process call ran with the first one's --budget and failed. */
+static void test_a_second_in_process_call_does_not_inherit_the_first_calls_budget(void **state)
+{
+    (void)state;
+    char *out;
+    /* 4096 threads each execute at least a load and a store: far more than 1000 thread-instructions */
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--budget", "1000", NULL), WS_EXIT_KERNEL_FAULT);
+    free(out);
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", NULL), WS_EXIT_OK);
+    free(out);
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--budget=1000", NULL), WS_EXIT_KERNEL_FAULT);
+    free(out);
+}
+
+static void test_a_second_in_process_call_does_not_inherit_memcheck_or_its_findings(void **state)
+{
+    (void)state;
+    char *out;
+    /* the planted reduction reads shared memory past its end: --memcheck counts it and exits 2 */
+    assert_int_equal(run_sim(&out, "--memcheck", "tests/data/planted/reduction_off_by_one.cu", NULL),
+                     WS_EXIT_KERNEL_FAULT);
+    free(out);
+    /* a global flag kept "found" (and --memcheck) set: this clean kernel exited 2 */
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", NULL), WS_EXIT_OK);
+    free(out);
+}
+
+static void test_options_take_their_value_after_an_equals_sign_too(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--device=t4", NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, "T4"));
+    free(out);
+    assert_int_equal(run_sim(&out, "copy_float", "-DN=4096", "--results=" FIXTURE, NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, "\nmeasured   5.12 us median (20 runs)"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +267,9 @@ int main(void)
         cmocka_unit_test(test_a_run_with_other_overrides_is_named_as_such),
         cmocka_unit_test(test_json_csv_and_compare_carry_the_measurement),
         cmocka_unit_test(test_bad_command_lines_exit_with_usage),
+        cmocka_unit_test(test_a_second_in_process_call_does_not_inherit_the_first_calls_budget),
+        cmocka_unit_test(test_a_second_in_process_call_does_not_inherit_memcheck_or_its_findings),
+        cmocka_unit_test(test_options_take_their_value_after_an_equals_sign_too),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -15,6 +15,7 @@
 #include "../common/catalog.h"
 #include "../sim/interp.h"
 #include "../sim/memcheck.h"
+#include "../sim/catalog_ptx.h"
 #include "../sim/ptx.h"
 
 typedef struct {

@@ -18,6 +18,7 @@
 #include "../common/catalog.h"
 #include "../common/desc.h"
 #include "../sim/interp.h"
+#include "../sim/catalog_ptx.h"
 #include "../sim/ptx.h"
 #include "../sim/racecheck.h"
 

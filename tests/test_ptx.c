@@ -16,6 +16,7 @@
 
 #include "../sim/ptx.h"
 #include "../common/files.h"
+#include "op_examples.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
@@ -926,6 +927,82 @@ static void test_garbage_and_mutated_ptx_never_crash(void **state)
     free(orig);
 }
 
+/* A row of sim/ptx_ops.h that contradicts itself fails here, naming the opcode. */
+#define ROW_OK(cond, what) do { if (!(cond)) fail_msg("ptx_ops.h row '%s': %s", r->name, what); } while (0)
+
+static void test_every_opcode_row_is_complete_and_its_name_finds_it_again(void **state)
+{
+    (void)state;
+    for (int op = 1; op < PTX_OP_COUNT; op++) {
+        const ptx_opinfo *r = ptx_op_info((ptx_opcode)op);
+        assert_non_null(r->name);
+        ROW_OK(r->name[0] && strcmp(r->name, "?"), "no name");
+        uint32_t fl = 1;
+        /* a name shared by two rows would find the first of them */
+        ROW_OK(ptx_opcode_lookup(r->name, strlen(r->name), &fl) == (ptx_opcode)op, "its name finds another opcode");
+        ROW_OK(fl == 0, "its name implies flags");
+        ROW_OK(r->cls <= PTX_CLS_UNSUPPORTED, "class out of range");
+        if (r->lo < 0) {                             /* call, brx: their own parser decides */
+            ROW_OK(r->hi < 0 && r->dst == PTX_DST_NONE && r->mem < 0, "an own-parser row with operand rules");
+            continue;
+        }
+        ROW_OK(r->lo <= r->hi && r->hi <= PTX_MAX_OPND, "operand count lo > hi or above PTX_MAX_OPND");
+        ROW_OK(r->dst == PTX_DST_NONE || r->lo >= 1, "a destination but no operand to hold it");
+        ROW_OK(r->dst != PTX_DST_PAIR || r->hi > r->lo, "a d|p pair but no room for the second destination");
+        ROW_OK(r->mem >= -1 && r->mem < (r->lo > 0 ? r->lo : 0), "address operand beyond the operands");
+        ROW_OK((r->cls == PTX_CLS_MEM) <= (r->mem >= 0), "a memory opcode without an address operand");
+        ROW_OK(r->mem < 0 || r->dst == PTX_DST_NONE || r->mem > 0, "the address operand is the destination");
+        ROW_OK(r->t2 >= 0 && r->t2 < (r->hi > 1 ? r->hi : 1), "second-type operand beyond the operands");
+    }
+    /* words that fold a modifier into the opcode, and words that name nothing */
+    uint32_t fl;
+    assert_int_equal(ptx_opcode_lookup("addc", 4, &fl), PTX_ADD);
+    assert_int_equal(fl, PTX_F_CARRYIN);
+    assert_int_equal(ptx_opcode_lookup("madc", 4, &fl), PTX_MAD);
+    assert_int_equal(fl, PTX_F_CARRYIN);
+    assert_int_equal(ptx_opcode_lookup("prefetchu", 9, &fl), PTX_PREFETCH);
+    assert_int_equal(fl, 0);
+    assert_int_equal(ptx_opcode_lookup("adds", 4, &fl), PTX_OP_INVALID);
+    assert_int_equal(ptx_opcode_lookup("ad", 2, &fl), PTX_OP_INVALID);
+    assert_int_equal(ptx_op_info((ptx_opcode)999)->cls, PTX_CLS_UNSUPPORTED);
+}
+
+static void test_every_opcode_has_an_example_that_parses_into_its_row(void **state)
+{
+    (void)state;
+    for (int op = 1; op < PTX_OP_COUNT; op++) {
+        const ptx_opinfo *r = ptx_op_info((ptx_opcode)op);
+        const char *text = ws_op_example((ptx_opcode)op);
+        ROW_OK(text, "no example in tests/op_examples.c");
+        if (op == PTX_CALL) continue;                /* needs a callee: test_call_sequences_... parses calls */
+        if (op == PTX_BRX) {                         /* refused, saying why */
+            char body[256];
+            snprintf(body, sizeof body, HEADER ".visible .entry k()\n{\n\t.reg .b32 %%r<8>;\nL0:\n\t%s\n\tret;\n}\n", text);
+            ws_error err = parse_err(body);
+            assert_non_null(strstr(err.msg, "indirect branch"));
+            continue;
+        }
+        const ptx_insn *in;
+        const ptx_function *f;
+        ptx_module *m = one_insn("", text, &in, &f);
+        ROW_OK(in->op == (ptx_opcode)op, "its example parses as another opcode");
+        /* the destinations: none, one, or two where the text writes d|p */
+        int want = r->dst == PTX_DST_NONE ? 0 : strchr(text, '|') ? 2 : 1;
+        ROW_OK(in->ndst == want, "ptx_insn.ndst disagrees with the dst column");
+        int n = in->nopnd - (op == PTX_TESTP);       /* testp's class travels as one more operand */
+        ROW_OK(n >= r->lo && n <= r->hi, "its example's operand count is outside lo..hi");
+        for (int i = 0; i < in->nopnd; i++)
+            ROW_OK((in->opnd[i].kind == PTX_OPND_MEM) == (i == r->mem), "the address operand is not where mem says");
+        ROW_OK(ptx_insn_is_memory(in) == (r->cls == PTX_CLS_MEM), "memory-ness disagrees with the class");
+        char buf[160];
+        ptx_format_insn(f, in, buf, sizeof buf);
+        size_t k = strlen(r->name);
+        ROW_OK(!strncmp(buf, r->name, k) && (buf[k] == '.' || buf[k] == ' ' || !buf[k]), "formats under another name");
+        ROW_OK(!strchr(text, '|') == !strchr(buf, '|'), "a d|p pair does not format back as one");
+        ptx_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -935,6 +1012,8 @@ int main(void)
         cmocka_unit_test(test_shared_variables_of_a_called_function_agree_between_caller_and_callee),
         cmocka_unit_test(test_parameters_are_aligned_like_the_abi),
         cmocka_unit_test(test_type_sizes_and_names),
+        cmocka_unit_test(test_every_opcode_row_is_complete_and_its_name_finds_it_again),
+        cmocka_unit_test(test_every_opcode_has_an_example_that_parses_into_its_row),
         cmocka_unit_test(test_const_and_global_initialisers_fill_the_module_images),
         cmocka_unit_test(test_call_sequences_get_scoped_param_variables_and_a_resolved_callee),
         cmocka_unit_test(test_immediates_float_hex_negative_and_offsets_decode_exactly),

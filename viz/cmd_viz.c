@@ -3,192 +3,135 @@
  * viz_app_opts; everything else lives in viz_record.c and viz_app.c.
  * Invariant: every exit path frees the catalog and the recordings and returns a
  * WS_EXIT_* code; bad input gets a one-line error naming the option at fault. */
-#include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../common/catalog.h"
+#include "../common/cli.h"
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "viz_app.h"
 #include "viz_record.h"
 
-static void usage(FILE *to)
+/* The options of one call, parsed from the table below, then split into viz_record_opts
+ * (what to record) and viz_app_opts (how to show it). */
+typedef struct {
+    ws_cli_common c;           /* -D, --device, --arch, --results */
+    bool compare, headless, play;
+    int block, blocks, warp, step, frames;
+    double speed;              /* steps per second */
+    int size[2];               /* --size WxH */
+    const char *out, *screenshot;
+} viz_opts;
+
+/* --speed S: steps per second, 0 < S <= 1000 (the !(..) also refuses nan) */
+static int set_speed(void *field, const char *v)
 {
-    fprintf(to,
-            "usage: warpscope viz <kernel> [-D NAME=VALUE]... [--block B] [--warp W] [options]\n"
-            "       warpscope viz --compare <kernelA> <kernelB> [options]\n"
-            "\n"
-            "Animates a simulated launch one warp-level memory instruction at a time: the source line\n"
-            "and PTX, the 32 lanes, the shared-memory bank grid (conflicts in red) or the global/local\n"
-            "128-B lines and 32-B sectors (coloured L1 hit / L2 hit / DRAM), running totals as\n"
-            "`warpscope sim` reports them, and measured vs predicted throughput.\n"
-            "\n"
-            "  <kernel>            a catalog name (warpscope list), path/to/k.cu or path/to/k.cu:name\n"
-            "  -D NAME=VALUE       override a description parameter (repeatable; applies to both variants)\n"
-            "  --compare A B       two variants side by side, stepping in lockstep (e.g. transpose_coalesced\n"
-            "                      transpose_padded: the same tile with and without padding)\n"
-            "  --block B           first block to record and show (linear index, default 0)\n"
-            "  --blocks N          blocks recorded from B on (default 2; w/b keys move between them)\n"
-            "  --warp W            warp to show first (default 0)\n"
-            "  --step K            start at the K-th memory instruction of that warp (0-based)\n"
-            "  --device KEY        device profile for the models (default h200):");
-    for (const ws_device *const *d = ws_device_all(); *d; d++)
-        fprintf(to, " %s", (*d)->key);
-    fprintf(to, "\n"
-                "  --speed S           steps per second when playing (default 4)\n"
-                "  --play              start playing\n"
-                "  --size WxH          window or frame size (default 1280x800)\n"
-                "  --headless          no window: render with the software renderer (runs in CI)\n"
-                "  --frames N --out DIR  headless: write N frames, one step each, as DIR/frame_0000.png ...\n"
-                "  --screenshot F.png  save the first frame as a PNG and exit (window or headless)\n"
-                "  --results DIR       recorded GPU results folder (default <catalog>/../results)\n"
-                "  --help              this text\n"
-                "\nkeys:\n");
+    char *end;
+    double x = strtod(v, &end);
+    if (*end || !(x > 0 && x <= 1000)) return -1;
+    *(double *)field = x;
+    return 0;
+}
+
+/* --size WxH, 480x360 to 8192x8192 */
+static int set_size(void *field, const char *v)
+{
+    int w, h;
+    char tail;
+    if (sscanf(v, "%dx%d%c", &w, &h, &tail) != 2 || w < 480 || h < 360 || w > 8192 || h > 8192) return -1;
+    ((int *)field)[0] = w;
+    ((int *)field)[1] = h;
+    return 0;
+}
+
+static const ws_opt viz_options[] = {
+    WS_CLI_OPT_DEFINE,
+    {.name = "compare", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, compare),
+     .help = "two variants side by side, stepping in lockstep (e.g. transpose_coalesced\n"
+             "transpose_padded: the same tile with and without padding)"},
+    {.name = "block", .kind = WS_OPT_INT, .at = offsetof(viz_opts, block), .arg = "B", .lo = 0, .hi = 0x7fffffff,
+     .needs = "a whole number from 0 to 2147483647", .help = "first block to record and show (linear index, default 0)"},
+    {.name = "blocks", .kind = WS_OPT_INT, .at = offsetof(viz_opts, blocks), .arg = "N", .lo = 1, .hi = 1 << 20,
+     .needs = "a whole number from 1 to 1048576", .help = "blocks recorded from B on (default 2; w/b keys move between them)"},
+    {.name = "warp", .kind = WS_OPT_INT, .at = offsetof(viz_opts, warp), .arg = "W", .lo = 0, .hi = 31,
+     .needs = "a whole number from 0 to 31", .help = "warp to show first (default 0)"},
+    {.name = "step", .kind = WS_OPT_INT, .at = offsetof(viz_opts, step), .arg = "K", .lo = 0, .hi = 1 << 30,
+     .needs = "a whole number from 0 to 1073741824", .help = "start at the K-th memory instruction of that warp (0-based)"},
+    WS_CLI_OPT_DEVICE,
+    {.name = "speed", .kind = WS_OPT_CALL, .at = offsetof(viz_opts, speed), .arg = "S", .set = set_speed,
+     .needs = "a number of steps per second (0 < S <= 1000)", .help = "steps per second when playing (default 4)"},
+    {.name = "play", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, play), .help = "start playing"},
+    {.name = "size", .kind = WS_OPT_CALL, .at = offsetof(viz_opts, size), .arg = "WxH", .set = set_size,
+     .needs = "WIDTHxHEIGHT, at least 480x360 (e.g. 1280x800)", .help = "window or frame size (default 1280x800)"},
+    {.name = "headless", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, headless),
+     .help = "no window: render with the software renderer (runs in CI)"},
+    {.name = "frames", .kind = WS_OPT_INT, .at = offsetof(viz_opts, frames), .arg = "N", .lo = 0, .hi = 100000,
+     .needs = "a whole number from 0 to 100000", .help = "headless: write N frames, one step each (with --out)"},
+    {.name = "out", .kind = WS_OPT_STRING, .at = offsetof(viz_opts, out), .arg = "DIR",
+     .help = "headless: where the frames go, as DIR/frame_0000.png ..."},
+    {.name = "screenshot", .kind = WS_OPT_STRING, .at = offsetof(viz_opts, screenshot), .arg = "F.png",
+     .help = "save the first frame as a PNG and exit (window or headless)"},
+    WS_CLI_OPT_RESULTS,
+    WS_CLI_OPT_ARCH,
+};
+
+static void viz_more_help(FILE *to)
+{
+    fprintf(to, "\nkeys:\n");
     for (int i = 0; i < viz_nkeys; i++)
         fprintf(to, "  %-18s  %s\n", viz_keys[i].keys, viz_keys[i].what);
     fprintf(to, "\nFonts come from fontconfig (DejaVu Sans / Sans Mono preferred); WARPSCOPE_FONT=path.ttf overrides.\n"
                 "exit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
 }
 
-static int parse_uint(const char *opt, const char *v, unsigned long max, unsigned long *out)
-{
-    char *end;
-    if (!v || !*v) {
-        fprintf(stderr, "warpscope: viz: %s needs a value\n", opt);
-        return -1;
-    }
-    unsigned long x = strtoul(v, &end, 10);
-    if (*end || v[0] == '-' || x > max) {
-        fprintf(stderr, "warpscope: viz: %s %s: expected a whole number up to %lu\n", opt, v, max);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
+static const ws_cli_spec viz_spec = {
+    .command = "viz",
+    .usage = "usage: warpscope viz <kernel> [-D NAME=VALUE]... [--block B] [--warp W] [options]\n"
+             "       warpscope viz --compare <kernelA> <kernelB> [options]\n",
+    .about = "Animates a simulated launch one warp-level memory instruction at a time: the source line\n"
+             "and PTX, the 32 lanes, the shared-memory bank grid (conflicts in red) or the global/local\n"
+             "128-B lines and 32-B sectors (coloured L1 hit / L2 hit / DRAM), running totals as\n"
+             "`warpscope sim` reports them, and measured vs predicted throughput (any GPU's recorded\n"
+             "run when this device has none). -D applies to both variants of --compare.\n"
+             "\n"
+             "  <kernel>            a catalog name (warpscope list), path/to/k.cu or path/to/k.cu:name\n",
+    .opts = viz_options,
+    .nopts = WS_CLI_COUNT(viz_options),
+    .more_help = viz_more_help,
+};
 
 int ws_cmd_viz(int argc, char **argv)
 {
-    ws_overrides ov;
-    memset(&ov, 0, sizeof ov);
-    const char *kernels[2] = {NULL, NULL};
-    int nk = 0;
-    bool compare = false;
-    viz_record_opts ro = {.num_blocks = 2};
-    viz_app_opts ao = {.width = 1280, .height = 800, .speed = 4.0};
-    unsigned long block = 0, warp = 0, v = 1;
-    ws_error err;
-    memset(&err, 0, sizeof err);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return WS_EXIT_OK;
-        } else if (!strncmp(a, "-D", 2)) {
-            const char *val = a[2] ? a + 2 : next;
-            if (!a[2])
-                i++;
-            if (!val) {
-                fprintf(stderr, "warpscope: viz: -D needs NAME=VALUE\n");
-                return WS_EXIT_USAGE;
-            }
-            if (ws_overrides_add(&ov, val, &err)) {
-                ws_error_print(&err);
-                return WS_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--compare")) {
-            compare = true;
-        } else if (!strcmp(a, "--block")) {
-            if (parse_uint(a, next, 0x7fffffffUL, &block)) return WS_EXIT_USAGE;
-            i++;
-        } else if (!strcmp(a, "--blocks")) {
-            if (parse_uint(a, next, 1u << 20, &v) || v == 0) {
-                if (v == 0 && next) fprintf(stderr, "warpscope: viz: --blocks must be at least 1\n");
-                return WS_EXIT_USAGE;
-            }
-            ro.num_blocks = (uint32_t)v;
-            i++;
-        } else if (!strcmp(a, "--warp")) {
-            if (parse_uint(a, next, 31, &warp)) return WS_EXIT_USAGE;
-            i++;
-        } else if (!strcmp(a, "--step")) {
-            if (parse_uint(a, next, 1ul << 30, &v)) return WS_EXIT_USAGE;
-            ao.start_step = v;
-            i++;
-        } else if (!strcmp(a, "--frames")) {
-            if (parse_uint(a, next, 100000, &v)) return WS_EXIT_USAGE;
-            ao.frames = (int)v;
-            i++;
-        } else if (!strcmp(a, "--speed")) {
-            char *end;
-            ao.speed = next ? strtod(next, &end) : 0;
-            if (!next || *end || !(ao.speed > 0 && ao.speed <= 1000)) { /* !(..) also refuses nan */
-                fprintf(stderr, "warpscope: viz: --speed needs a number of steps per second (0 < S <= 1000)\n");
-                return WS_EXIT_USAGE;
-            }
-            i++;
-        } else if (!strcmp(a, "--size")) {
-            int w, h;
-            char tail;
-            if (!next || sscanf(next, "%dx%d%c", &w, &h, &tail) != 2 || w < 480 || h < 360 || w > 8192 || h > 8192) {
-                fprintf(stderr, "warpscope: viz: --size needs WIDTHxHEIGHT, at least 480x360 (e.g. 1280x800)\n");
-                return WS_EXIT_USAGE;
-            }
-            ao.width = w;
-            ao.height = h;
-            i++;
-        } else if (!strcmp(a, "--device") || !strcmp(a, "--out") || !strcmp(a, "--screenshot") ||
-                   !strcmp(a, "--results") || !strcmp(a, "--arch")) {
-            if (!next) {
-                fprintf(stderr, "warpscope: viz: %s needs a value\n", a);
-                return WS_EXIT_USAGE;
-            }
-            if (!strcmp(a, "--device")) ro.device = next;
-            else if (!strcmp(a, "--out")) ao.out_dir = next;
-            else if (!strcmp(a, "--screenshot")) ao.screenshot = next;
-            else if (!strcmp(a, "--results")) ro.results_dir = next;
-            else ro.arch = next;
-            i++;
-        } else if (!strcmp(a, "--headless")) {
-            ao.headless = true;
-        } else if (!strcmp(a, "--play")) {
-            ao.play = true;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "warpscope: viz: unknown option '%s'\n", a);
-            usage(stderr);
-            return WS_EXIT_USAGE;
-        } else if (nk < 2) {
-            kernels[nk++] = a;
-        } else {
-            fprintf(stderr, "warpscope: viz: too many kernels ('%s'); give one, or two with --compare\n", a);
-            return WS_EXIT_USAGE;
-        }
+    viz_opts o = {.blocks = 2, .speed = 4.0, .size = {1280, 800}};
+    int nk;
+    int rc = ws_cli_parse(&viz_spec, argc, argv, &o, &nk);
+    if (rc != WS_CLI_RUN)
+        return rc;
+    const char **kernels = (const char **)argv + 1;
+    if (nk > 2) {
+        fprintf(stderr, "warpscope: viz: too many kernels ('%s'); give one, or two with --compare\n", kernels[2]);
+        return WS_EXIT_USAGE;
     }
+    const bool compare = o.compare;
     if (nk == 0 || (compare && nk != 2) || (!compare && nk != 1)) {
         fprintf(stderr, compare ? "warpscope: viz: --compare needs two kernels\n"
                                 : nk ? "warpscope: viz: two kernels given; add --compare to show them side by side\n"
                                      : "warpscope: viz: which kernel? ('warpscope list' shows the catalog)\n");
-        usage(stderr);
+        ws_cli_help(&viz_spec, stderr);
         return WS_EXIT_USAGE;
     }
-    if (ro.device && !ws_device_find(ro.device)) {
-        fprintf(stderr, "warpscope: viz: unknown device '%s'; try:", ro.device);
-        for (const ws_device *const *d = ws_device_all(); *d; d++)
-            fprintf(stderr, " %s", (*d)->key);
-        fputc('\n', stderr);
-        return WS_EXIT_USAGE;
-    }
-    struct stat rsb;
-    if (ro.results_dir && (stat(ro.results_dir, &rsb) != 0 || !S_ISDIR(rsb.st_mode))) {
-        /* a mistyped folder would otherwise just hide the measured throughput */
-        fprintf(stderr, "warpscope: viz: --results %s: %s\n", ro.results_dir,
-                errno == ENOENT ? "no such folder" : "not a folder");
-        return WS_EXIT_USAGE;
-    }
+    viz_record_opts ro = {.num_blocks = (uint32_t)o.blocks, .device = o.c.dev->key, .arch = o.c.arch,
+                          .results_dir = o.c.results_dir};
+    viz_app_opts ao = {.width = o.size[0], .height = o.size[1], .speed = o.speed, .start_step = (size_t)o.step,
+                       .frames = o.frames, .out_dir = o.out, .screenshot = o.screenshot, .headless = o.headless,
+                       .play = o.play};
+    const uint32_t block = (uint32_t)o.block, warp = (uint32_t)o.warp;
+    ws_error err;
+    memset(&err, 0, sizeof err);
     if (ao.headless && !ao.screenshot && !(ao.frames > 0 && ao.out_dir)) {
         fprintf(stderr, "warpscope: viz: --headless needs --frames N --out DIR, or --screenshot F.png\n");
         return WS_EXIT_USAGE;
@@ -208,9 +151,10 @@ int ws_cmd_viz(int argc, char **argv)
         return WS_EXIT_USAGE;
     }
     static viz_recording recs[2];
-    int rc = WS_EXIT_OK, nrec = 0;
-    ro.ov = &ov;
-    ro.first_block = (uint32_t)block;
+    int nrec = 0;
+    rc = WS_EXIT_OK;
+    ro.ov = &o.c.ov;
+    ro.first_block = block;
     for (int i = 0; i < nk; i++) {
         ro.kernel = kernels[i];
         rc = viz_record_kernel(cat, &ro, &recs[i], &err);
@@ -220,7 +164,7 @@ int ws_cmd_viz(int argc, char **argv)
         }
         nrec++;
         if (warp >= recs[i].warps_per_block) {
-            fprintf(stderr, "warpscope: viz: --warp %lu: %s has %u warps per block (0..%u)\n", warp, recs[i].kernel,
+            fprintf(stderr, "warpscope: viz: --warp %u: %s has %u warps per block (0..%u)\n", warp, recs[i].kernel,
                     recs[i].warps_per_block, recs[i].warps_per_block - 1);
             rc = WS_EXIT_USAGE;
             goto out;
@@ -232,8 +176,8 @@ int ws_cmd_viz(int argc, char **argv)
     for (int i = 0; i < nk; i++)
         ao.rec[i] = &recs[i];
     ao.npanes = nk;
-    ao.block_linear = (uint32_t)block;
-    ao.warp = (uint32_t)warp;
+    ao.block_linear = block;
+    ao.warp = warp;
     char msg[1024] = "";
     rc = viz_app_run(&ao, msg, sizeof msg);
     if (rc != WS_EXIT_OK)
