@@ -74,11 +74,12 @@ static const ws_cli_spec check_spec = {
     .about = "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
              "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
              "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
-             "  exact  L1TEX requests/sectors, shared wavefronts, SASS memory instructions   equal\n"
+             "  exact  L1TEX requests/sectors, SASS-patched shared wavefronts, SASS memory   equal\n"
+             "         instructions (the simulator counts the SASS where ptxas + nvdisasm are installed)\n"
              "  cache  L1 hit rate, L2 sectors, DRAM bytes, achieved occupancy               within 10%\n"
              "  time   kernel time (sim prediction vs event-timed median)                    within 25%\n"
-             "  bound  ncu's bank-conflict counter (includes arbitration conflicts)          gpu >= sim\n"
-             "A difference is explained where the PTX and the machine code (ptxas + cuobjdump -sass) differ,\n"
+             "  bound  raw shared wavefronts and bank conflicts (include L1 arbitration)     gpu >= sim\n"
+             "A difference is explained where the PTX and the machine code (ptxas + nvdisasm) differ,\n"
              "else marked unexplained.\n",
     .opts = check_options,
     .nopts = WS_CLI_COUNT(check_options),
@@ -257,7 +258,7 @@ static int check_one(check_ctx *cx, const char *arg)
     memset(&ctr, 0, sizeof ctr);
     bool have_ctr = false;
     if (!o->no_counters && !o->gpu_only) {
-        cu_counters_request rq = {arg, &o->c.ov, t.desc->entry, metrics};
+        cu_counters_request rq = {arg, &o->c.ov, t.fn->name, metrics}; /* the exact (mangled) kernel */
         cu_counters_info ci;
         ws_error cerr;
         if (cu_counters_collect(&rq, &ctr, &ci, &cerr)) snprintf(run.counters_note, sizeof run.counters_note, "%s", cerr.msg);

@@ -35,10 +35,15 @@ const char *const cu_default_metrics[] = {
     "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
     "smsp__sass_inst_executed_op_shared_ld.sum",
     "smsp__sass_inst_executed_op_shared_st.sum",
+    /* exact: SASS-patched, no arbitration with other L1 traffic (deterministic) */
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    /* raw, beside them: they include that arbitration (judged gpu >= sim) */
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_type_arbitration.sum",
     "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
     "lts__t_sectors_srcunit_tex_op_read.sum",
     "lts__t_sectors_srcunit_tex_op_write.sum",
@@ -209,8 +214,8 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
         return -1;
     }
 
-    char regex[WS_NAME_MAX + 16];
-    snprintf(regex, sizeof regex, "regex:%s", rq->entry);
+    char regex[1024];                  /* a mangled template name can run to hundreds of characters */
+    snprintf(regex, sizeof regex, "regex:^%s$", rq->entry);
     char *argv[64 + 2 * WS_MAX_PARAMS];
     char dvals[WS_MAX_PARAMS][WS_NAME_MAX + 130];
     int a = 0;
@@ -222,6 +227,8 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
     argv[a++] = "none";
     argv[a++] = "--metrics";
     argv[a++] = list;
+    argv[a++] = "--kernel-name-base";   /* match the mangled name: one instantiation or overload */
+    argv[a++] = "mangled";
     argv[a++] = "--kernel-name";
     argv[a++] = regex;
     argv[a++] = "--launch-count";
@@ -231,8 +238,9 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
     argv[a++] = (char *)rq->kernel_arg;
     argv[a++] = "--profile-child";
     for (int i = 0; rq->overrides && i < rq->overrides->n; i++) {
-        snprintf(dvals[i], sizeof dvals[i], "%s=%s", rq->overrides->name[i], rq->overrides->value[i]);
-        argv[a++] = "-D";
+        const char *flag; /* -D, --param or --macro, as the user gave it */
+        ws_override_arg(rq->overrides, i, &flag, dvals[i], sizeof dvals[i]);
+        argv[a++] = (char *)flag;
         argv[a++] = dvals[i];
     }
     argv[a] = NULL;

@@ -1,7 +1,7 @@
 /* cu_sass.h - what the final machine code does with memory, beside what the
  * PTX says: static counts of load/store/atomic instructions per memory space
  * and access width, from the PTX text and from `cuobjdump -sass` of a cubin
- * that ptxas built from the same PTX. `check` uses the difference to name the
+ * that ptxas built from the same PTX (nvdisasm, else cuobjdump -sass). `check` uses the difference to name the
  * cause of a counter mismatch (e.g. four ld.shared.f32 became one LDS.128;
  * local memory from spills that the PTX does not have).
  * Invariant: summaries count instructions in the program text, not executions. */

@@ -1,6 +1,9 @@
 #!/bin/sh
 # Installs the Debian packages warpscope builds with, when they are missing.
 # As root it installs them; otherwise it prints the exact command to run.
+# (The SASS path also wants ptxas + nvdisasm: the CUDA toolkit, or
+#  `pip install --target DIR nvidia-cuda-nvdisasm` with DIR/nvidia/cu13/bin on PATH; docs/sass.md.
+#  Without them warpscope stays PTX-level and says so; .ci/run installs the wheel.)
 PKGS="build-essential pkg-config libcmocka-dev libcjson-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libfontconfig-dev fonts-dejavu-core xvfb xauth"
 missing=""
 for p in $PKGS; do

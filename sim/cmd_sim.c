@@ -100,8 +100,9 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     ws_report *p = &r->rep;
     p->kernel = s->desc->name;
     p->entry = s->fn->name;
-    p->source_path = s->file->path;
-    p->source_text = s->file->source;
+    /* a kernel defined in a header: its lines are the header's (desc.h: kernel_file) */
+    p->source_path = s->desc->kernel_file ? s->desc->kernel_file : s->file->path;
+    p->source_text = ws_desc_source_text(s->file, p->source_path, NULL);
     p->kernel_line = s->desc->kernel_line ? s->desc->kernel_line : s->desc->line;
     p->note = s->desc->note;
     p->launch = &s->launch;
@@ -116,6 +117,9 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     p->warp_insns = s->result.warp_insns;
     p->thread_insns = s->result.thread_insns;
     p->sim_seconds = s->seconds;
+    p->counters_level = s->sass ? s->sass->level : NULL;
+    p->counters_approximate = s->sass && s->sass->active && s->sass->plan->approximate;
+    p->sass_warp_insns = s->sass && s->sass->active ? s->sass->warp_insns : 0;
     /* only this GPU's run: the report sets it beside this GPU's prediction */
     p->measured = ws_measured_for(cat->dir, o->c.results_dir, dev->key, s->desc->name, &o->c.ov,
                                   WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;

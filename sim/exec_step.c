@@ -10,22 +10,30 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
     const sim_program *P = &c->prog;
     uint64_t *file = w->file;
     uint64_t *pc_count = c->res->pc_warp_count;
+    const uint8_t *watch = c->cfg->on_watch ? c->cfg->watch : NULL;
     uint64_t tins = 0, wins = 0;
     int rc = 0;
 
+    /* a block starts unsettled: pc 0 may be a loop header */
+    if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; return 0; }
     for (int k = 0; k < WS_SIM_SLICE; k++) {
         sim_simt_entry *top = &w->stack[w->sp - 1];
         int pc = top->pc;
         if (pc >= P->n) {                /* fell off the end: an implicit ret */
             w->exit_pc = P->n - 1;
             sim_simt_exit(w, top->mask);
-            if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+            if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
             continue;
         }
         const sim_insn *in = &P->insns[pc];
         uint32_t mask = top->mask, m = mask;
         if (in->guard >= 0) m &= sim_pred_mask(file, (uint32_t)in->guard, in->guard_neg);
         pc_count[pc]++;
+        if (watch && watch[pc]) {
+            ws_watch_hit h = {c->block_linear, {c->block[0], c->block[1], c->block[2]}, (uint32_t)w->index,
+                              c->block_linear * c->nwarps + (uint32_t)w->index, (uint32_t)pc, mask, m};
+            c->cfg->on_watch(c->cfg->watch_ctx, &h);
+        }
         wins++;
         tins += (uint64_t)__builtin_popcount(mask);
 
@@ -69,7 +77,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             top->pc = pc + 1;
             w->state = SIM_W_BAR;
             w->bar_pc = pc;
-            sim_simt_settle(w);
+            sim_simt_settle(w, P);
             k = WS_SIM_SLICE;            /* leave after counting */
             continue;
         case SIM_CLS_TRAP:
@@ -83,7 +91,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             goto out;
         }
         }
-        if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+        if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
     }
 out:
     c->thread_insns += tins;

@@ -32,6 +32,16 @@ typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_
 enum { WS_SYNC_BLOCK_START, WS_SYNC_BARRIER, WS_SYNC_BLOCK_END };
 typedef void (*ws_sync_fn)(void *ctx, uint32_t block_linear, int kind, int src_line);
 
+/* A warp reaching a watched instruction, before it executes it (for the SASS event stage,
+ * sim/sass_events.h, which places spill code there). */
+typedef struct {
+    uint32_t block_linear, block[3], warp, warp_global;
+    uint32_t pc;
+    uint32_t active;   /* lanes on the path that reached pc */
+    uint32_t guard;    /* of those, the lanes whose guard predicate holds (= active when unguarded) */
+} ws_watch_hit;
+typedef void (*ws_watch_fn)(void *ctx, const ws_watch_hit *hit);
+
 typedef struct {
     const ptx_module *module;
     const ptx_function *fn;
@@ -47,6 +57,9 @@ typedef struct {
     void *progress_ctx;
     ws_sync_fn on_sync;               /* block start/barrier/block end; NULL = none (added for racecheck) */
     void *sync_ctx;
+    const uint8_t *watch;             /* per pc: nonzero = call on_watch when a warp reaches it; NULL = none */
+    ws_watch_fn on_watch;             /* (added for the SASS event stage) */
+    void *watch_ctx;
 } ws_sim_config;
 
 #define WS_SIM_DEFAULT_BUDGET 4000000000ull /* ~10 s at the interpreter's rate, ~1 min with every checker on */

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/buffers.h"
+#include "../common/demangle.h"
 #include "half.h"
 
 static void arg_error(const ws_launch *L, int i, ws_error *err, const char *fmt, const char *a, const char *b)
@@ -70,18 +72,19 @@ static int put_real(uint8_t *dst, ptx_type t, double v)
 int ws_params_pack(const ptx_function *fn, const ws_launch *L, const uint64_t *addr, uint8_t *buf, size_t cap,
                    size_t *offsets, ws_error *err)
 {
-    char what[WS_NAME_MAX + 128], ty[PTX_NAME_MAX + 64];
+    char what[WS_NAME_MAX + 128], ty[PTX_NAME_MAX + 64], kname[256];
+    ws_demangle(fn->name, kname, sizeof kname);   /* messages name the kernel as C++ does */
     const char *file = L->desc && L->desc->file ? L->desc->file : "<launch>";
     int args_line = L->desc && L->desc->nargs > 0 ? L->desc->args[0].line : L->desc ? L->desc->line : 0;
     if (fn->param_bytes > cap || fn->param_bytes > WS_MAX_PARAM_BYTES) {
         ws_error_set(err, file, args_line, 0, "kernel '%s' takes %llu bytes of parameters, more than %zu",
-                     fn->name, (unsigned long long)fn->param_bytes,
+                     kname, (unsigned long long)fn->param_bytes,
                      cap < WS_MAX_PARAM_BYTES ? cap : (size_t)WS_MAX_PARAM_BYTES);
         return -1;
     }
     if (fn->nparams != L->nargs) {
         ws_error_set(err, file, args_line, 0, "the description passes %d argument%s but kernel '%s' takes %d",
-                     L->nargs, L->nargs == 1 ? "" : "s", fn->name, fn->nparams);
+                     L->nargs, L->nargs == 1 ? "" : "s", kname, fn->nparams);
         return -1;
     }
     memset(buf, 0, cap);
@@ -89,7 +92,7 @@ int ws_params_pack(const ptx_function *fn, const ws_launch *L, const uint64_t *a
         int si = fn->param_syms[i];
         if (si < 0 || si >= fn->nsyms) {
             ws_error_set(err, file, args_line, 0, "kernel '%s': parameter %d has no symbol (PTX parser bug)",
-                         fn->name, i + 1);
+                         kname, i + 1);
             return -1;
         }
         const ptx_symbol *p = &fn->syms[si];
@@ -98,7 +101,7 @@ int ws_params_pack(const ptx_function *fn, const ws_launch *L, const uint64_t *a
                  p->size != (uint64_t)tsize ? " array" : "");
         if (p->offset + p->size > fn->param_bytes || p->size == 0) {
             ws_error_set(err, file, args_line, 0, "kernel '%s': %s lies outside the %llu-byte parameter buffer",
-                         fn->name, ty, (unsigned long long)fn->param_bytes);
+                         kname, ty, (unsigned long long)fn->param_bytes);
             return -1;
         }
         if (offsets) offsets[i] = (size_t)p->offset;
@@ -106,6 +109,14 @@ int ws_params_pack(const ptx_function *fn, const ws_launch *L, const uint64_t *a
         const ws_arg *a = &L->args[i];
         arg_text(L, i, what, sizeof what);
         if (p->size != (uint64_t)tsize || tsize > 8) {
+            /* a by-value __half / __nv_bfloat16 (pair) is a .b8 array in PTX: the signature says so */
+            uint8_t small[4];
+            if (a->kind != WS_ARG_BUFFER && p->size <= 4 &&
+                ws_small_float_param(fn->name, i, p->size, a->kind == WS_ARG_FLOAT ? a->fvalue : (double)a->ivalue,
+                                     small)) {
+                memcpy(dst, small, p->size);
+                continue;
+            }
             arg_error(L, i, err, "%s: %s is a struct or array passed by value, which warpscope cannot fill", what, ty);
             return -1;
         }

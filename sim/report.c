@@ -326,6 +326,12 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     fprintf(f, "simulated  %llu warp instructions (%llu thread instructions), %llu memory instructions in %.2f s\n",
             (unsigned long long)r->warp_insns, (unsigned long long)r->thread_insns,
             (unsigned long long)ws_memstats_totals(r->ms)->events, r->sim_seconds);
+    if (r->counters_level)
+        fprintf(f, "counters   %s%s\n", r->counters_level,
+                r->counters_approximate ? " (the exact rows below are approximate where noted)" : "");
+    if (r->sass_warp_insns)
+        fprintf(f, "           %llu SASS warp instructions issued (the timing model's issue term)\n",
+                (unsigned long long)r->sass_warp_insns);
 
     ws_metric rows[128];
     int n = ws_memstats_metrics(r->ms, rows, 128);
@@ -392,6 +398,9 @@ static cJSON *report_object(const ws_report *r)
     cJSON_AddStringToObject(o, "source", r->source_path ? r->source_path : "");
     cJSON_AddStringToObject(o, "device", r->dev->key);
     cJSON_AddStringToObject(o, "device_name", r->dev->name);
+    cJSON_AddStringToObject(o, "counters_level", r->counters_level ? r->counters_level : "");
+    cJSON_AddBoolToObject(o, "counters_approximate", r->counters_approximate);
+    cJSON_AddNumberToObject(o, "sass_warp_insns", (double)r->sass_warp_insns);
     const ws_launch *L = r->launch;
     cJSON *lj = cJSON_AddObjectToObject(o, "launch");
     cJSON_AddItemToObject(lj, "grid", cJSON_CreateIntArray((const int[]){(int)L->grid[0], (int)L->grid[1], (int)L->grid[2]}, 3));

@@ -3,7 +3,9 @@
  * the kernel (description, -D overrides, PTX, entry, ptxas resources); run derives the
  * occupancy, sizes the cache model for it (L1 left by the shared carve-out, resident
  * blocks per SM, the function's dependent loads), interprets the launch, finishes the
- * models and predicts the time.
+ * models and predicts the time. The one data path it wires:
+ *   interpreter -> (racecheck) -> models (one ws_mem_verdict per event)
+ *               -> {memstats, latency epochs, the caller's observer} -> timing.
  * Invariant: a kernel with the same -D, device and resources gives the same numbers
  * through every command, because no command repeats a step of this pipeline. */
 #ifndef WS_SIMULATE_H
@@ -14,10 +16,13 @@
 #include "../common/catalog.h"
 #include "../common/device.h"
 #include "interp.h"
+#include "latency.h"
 #include "memstats.h"
+#include "models.h"
 #include "occupancy.h"
 #include "racecheck.h"
 #include "resources.h"
+#include "sass_events.h"
 #include "timing.h"
 
 typedef struct {
@@ -33,20 +38,24 @@ typedef struct {
     ws_resources resources;        /* registers, static shared and local bytes behind the occupancy */
     /* what ws_simulation_run produced */
     ws_occupancy occ;
+    ws_models *models;             /* finished: the cache model's state and totals */
     ws_memstats *ms;               /* finished: totals, per-pc rows, ncu-named metrics */
+    ws_latency *latency;           /* finished: per-SM latency cycles behind the latency term */
     ws_sim_result result;          /* instruction counts and the final buffers */
     bool have_result;
     bool have_timing;              /* false: the device profile has no clock or bandwidth */
     ws_timing timing;
     double seconds;                /* wall time of the interpreter run */
     ws_racecheck *race;            /* the run's hazards when opts.racecheck (print with ws_racecheck_print) */
+    ws_sass_session *sass;         /* the machine code's view (issue 12): sass->active, sass->level */
     /* owned, freed by ws_simulation_close */
     ws_desc_file *owned_file;      /* a .cu named outside the catalog */
     ptx_module *owned_mod;
 } ws_simulation;
 
 typedef struct {
-    ws_memstats_observer observer; /* each event with the models' verdicts (the visualizer); NULL = none */
+    ws_verdict_fn observer;        /* each event's verdict, after memstats and latency (the visualizer);
+                                      NULL = none */
     void *observer_ctx;
     const char *progress_label;    /* "warpscope sim": a progress line on stderr once a run passes 1 s;
                                       NULL = silent */
@@ -56,6 +65,10 @@ typedef struct {
     bool racecheck;                /* keep shared-memory hazards in s->race */
     bool memory_errors_are_warnings; /* count memory errors per kind and go on (memcheck) */
     uint64_t max_thread_insns;     /* instruction budget; 0 = WS_SIM_DEFAULT_BUDGET */
+    /* SASS (issue 12; sim/sass_events.h): counters as ptxas's machine code executes them */
+    bool ptx_level;                /* stay PTX-level even where ptxas and nvdisasm are installed */
+    const char *sass_listing;      /* a recorded nvdisasm -c -gi listing to use instead of running the tools */
+    const char *ptx_text;          /* the PTX of an attached kernel (ws_simulation_attach keeps none) */
 } ws_simulation_opts;
 
 /* Resolves kernel argument arg ("transpose_naive", "k.cu", "k.cu:name") in cat with the -D
