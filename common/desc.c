@@ -280,9 +280,9 @@ static void scan_globals(ctx *c, const char *s, size_t len)
  * One block */
 
 typedef enum { KW_KERNEL, KW_ENTRY, KW_NOTE, KW_STARS, KW_PARAM, KW_BUFFER, KW_GRID, KW_BLOCK, KW_SHARED,
-               KW_BYTES, KW_ARGS, KW_COUNT } keyword;
+               KW_BYTES, KW_ARGS, KW_COOPERATIVE, KW_COUNT } keyword;
 static const char *const keywords[KW_COUNT] = {"kernel", "entry", "note", "stars", "param", "buffer",
-                                               "grid", "block", "shared", "bytes", "args"};
+                                               "grid", "block", "shared", "bytes", "args", "cooperative"};
 
 typedef struct {
     char *text;
@@ -646,7 +646,7 @@ static int do_line(ctx *c, block *b, int line, span x)
         if (span_eq(word, keywords[i])) kw = i;
     if (kw < 0)
         return fail_at(c, line, word.col, "unknown keyword '%.*s' (known: kernel entry note stars param buffer grid "
-                       "block shared bytes args)", (int)(word.n > 40 ? 40 : word.n), word.s);
+                       "block shared bytes args cooperative)", (int)(word.n > 40 ? 40 : word.n), word.s);
     if (kw != KW_PARAM && kw != KW_BUFFER && b->seen[kw])
         return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
     if (!b->seen[kw]) b->seen[kw] = line;
@@ -681,6 +681,10 @@ static int do_line(ctx *c, block *b, int line, span x)
     case KW_SHARED: return (k->shared = parse_expr(c, line, rest, "shared")) ? 0 : -1;
     case KW_BYTES: return (k->bytes = parse_expr(c, line, rest, "bytes")) ? 0 : -1;
     case KW_ARGS: return kw_args(c, b, line, rest);
+    case KW_COOPERATIVE:
+        if (rest.n) return fail_at(c, line, rest.col, "'cooperative' takes nothing after it");
+        k->cooperative = true;
+        return 0;
     default: return fail_at(c, line, word.col, "internal error: keyword");
     }
 }
@@ -1055,6 +1059,7 @@ int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *
     ws_launch *L = out;
     memset(L, 0, sizeof *L);
     L->desc = d;
+    L->cooperative = d->cooperative;
     if (ov) {
         for (int i = 0; i < ov->n; i++) {
             int found = 0;

@@ -20,6 +20,8 @@
  *   bytes   2*W*H*4                    bytes a perfect kernel moves (default: sum of buffer sizes,
  *                                      output buffers that are also read count once)
  *   args    in, out, W, H              buffer names, integer expressions or float literals (2.0f / 2.5)
+ *   cooperative                        launch it as cudaLaunchCooperativeKernel does: every block
+ *                                      resident at once, so cooperative_groups' grid.sync() works
  *   * /                 (the comment's close, without the space)
  *
  * Lines are "keyword rest"; '#' starts a comment to end of line. Expressions are
@@ -113,6 +115,7 @@ typedef struct ws_kernel_desc {
     ws_expr *bytes;            /* NULL = default */
     int nargs;
     ws_arg_decl args[WS_MAX_ARGS];
+    bool cooperative;          /* `cooperative`: launched as cuLaunchCooperativeKernel does (grid.sync()) */
 } ws_kernel_desc;
 
 typedef struct ws_desc_file {
@@ -179,6 +182,7 @@ typedef struct {
     ws_buffer buffers[WS_MAX_BUFFERS];
     int nargs;
     ws_arg args[WS_MAX_ARGS];
+    bool cooperative;              /* all blocks co-resident, grid workspace (desc `cooperative`) */
 } ws_launch;
 
 /* Evaluates a description with overrides (NULL = none). Errors: unknown

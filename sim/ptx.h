@@ -139,6 +139,8 @@ typedef enum {
     PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_GT,
     PTX_SREG_LANEMASK_GE, PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER,
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
+    PTX_SREG_ENVREG0,     /* %envreg0..%envreg31: driver-defined; 1:2 hold the grid workspace */
+    PTX_SREG_ENVREG31 = PTX_SREG_ENVREG0 + 31,
     PTX_SREG_COUNT
 } ptx_sreg;
 
@@ -241,7 +243,10 @@ typedef struct {
     uint64_t local_bytes;         /* local frame size per thread */
     int ninsns;
     ptx_insn *insns;
-    int maxntid[3];       /* .maxntid / .reqntid, 0 = none */
+    int maxntid[3];       /* .maxntid, 0 = none (missing dimensions 1) */
+    int reqntid[3];       /* .reqntid, 0 = none */
+    int minnctapersm;     /* .minnctapersm, 0 = none */
+    int maxnreg;          /* .maxnreg, 0 = none */
     int ptx_line;
 } ptx_function;
 

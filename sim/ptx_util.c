@@ -247,6 +247,12 @@ static const char *const sreg_names[PTX_SREG_COUNT] = {
     "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
     "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "%clock", "%clock_hi",
     "%clock64", "%globaltimer", "%dynamic_smem_size", "%total_smem_size",
+#define ENVREG(n) "%envreg" #n
+    ENVREG(0), ENVREG(1), ENVREG(2), ENVREG(3), ENVREG(4), ENVREG(5), ENVREG(6), ENVREG(7), ENVREG(8),
+    ENVREG(9), ENVREG(10), ENVREG(11), ENVREG(12), ENVREG(13), ENVREG(14), ENVREG(15), ENVREG(16),
+    ENVREG(17), ENVREG(18), ENVREG(19), ENVREG(20), ENVREG(21), ENVREG(22), ENVREG(23), ENVREG(24),
+    ENVREG(25), ENVREG(26), ENVREG(27), ENVREG(28), ENVREG(29), ENVREG(30), ENVREG(31),
+#undef ENVREG
 };
 
 const char *ptx_sreg_name(ptx_sreg r)
