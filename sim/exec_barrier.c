@@ -150,14 +150,13 @@ static int divergent_block(sim_ctx *c, const sim_barrier *b, uint32_t id)
     }
     const sim_warp *w = &c->warps[b->first_warp];
     return sim_fault(c, w, &c->prog.insns[b->first_pc], -1,
-                     "barrier error, divergent threads in block: barrier %u, which waits for the whole block, was "
-                     "completed by warps waiting at different instructions: %s; %s (PTX ISA: undefined for "
-                     "bar.sync / __syncthreads(); compute-sanitizer synccheck: 'Divergent thread(s) in block')",
-                     id, text,
-                     same_line ? "the compiler made several copies of one __syncthreads() and the warps reached "
-                                 "different ones: a loop around it whose trip count differs by warp?"
-                               : "the warps reached different __syncthreads(): a loop around one whose trip count "
-                                 "differs by warp, or a branch taken by whole warps?");
+                     "barrier error, divergent threads in block (compute-sanitizer synccheck: 'Divergent thread(s) "
+                     "in block'; undefined in the PTX ISA): barrier %u, a __syncthreads(), was completed by warps at "
+                     "different instructions: %s; %s", id, text,
+                     same_line ? "several copies of one __syncthreads() (the compiler's) reached by different warps: "
+                                 "a loop around it whose trip count differs by warp?"
+                               : "different __syncthreads(): a loop around one whose trip count differs by warp, or "
+                                 "a branch taken by whole warps?");
 }
 
 /* Every warp waiting in the barrier's phase goes on: its parked paths step past the

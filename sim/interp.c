@@ -14,6 +14,7 @@
 
 #include "../common/buffers.h"
 #include "../common/device.h"
+#include "launch_check.h"
 
 #define SIM_DEFAULT_HOST_BYTES (8ull << 30)
 
@@ -260,6 +261,14 @@ static int alloc_block(sim_ctx *c, sim_block *blk)
             S[PTX_SREG_LANEMASK_GE * 32 + l] = (uint32_t)~((1ull << l) - 1);
             S[PTX_SREG_DYNAMIC_SMEM_SIZE * 32 + l] = c->shared_dynamic;
             S[PTX_SREG_TOTAL_SMEM_SIZE * 32 + l] = c->shared_bytes;
+            /* no clusters launched: each CTA is a cluster of one (clusterid = ctaid, set per block) */
+            S[PTX_SREG_CLUSTER_NCTARANK * 32 + l] = 1;
+            S[PTX_SREG_CLUSTER_NCTAID_X * 32 + l] = 1;
+            S[PTX_SREG_CLUSTER_NCTAID_Y * 32 + l] = 1;
+            S[PTX_SREG_CLUSTER_NCTAID_Z * 32 + l] = 1;
+            S[PTX_SREG_NCLUSTERID_X * 32 + l] = L->grid[0];
+            S[PTX_SREG_NCLUSTERID_Y * 32 + l] = L->grid[1];
+            S[PTX_SREG_NCLUSTERID_Z * 32 + l] = L->grid[2];
             /* the grid workspace pointer, high half in %envreg1 (cooperative_groups' driver ABI) */
             S[(PTX_SREG_ENVREG0 + 1) * 32 + l] = c->grid_ws >> 32;
             S[(PTX_SREG_ENVREG0 + 2) * 32 + l] = (uint32_t)c->grid_ws;
@@ -349,6 +358,9 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
             S[PTX_SREG_CTAID_X * 32 + l] = blk->idx[0];
             S[PTX_SREG_CTAID_Y * 32 + l] = blk->idx[1];
             S[PTX_SREG_CTAID_Z * 32 + l] = blk->idx[2];
+            S[PTX_SREG_CLUSTERID_X * 32 + l] = blk->idx[0];
+            S[PTX_SREG_CLUSTERID_Y * 32 + l] = blk->idx[1];
+            S[PTX_SREG_CLUSTERID_Z * 32 + l] = blk->idx[2];
         }
         w->sp = 1;
         w->stack[0].pc = 0;
@@ -508,6 +520,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
                      c->kname, first, first + count - 1, nblocks_all);
         return -1;
     }
+    if (ws_launch_bounds_check(c->fn, L, c->kname, where_file(c), L->desc ? L->desc->line : 0, err)) return -1;
     c->cooperative = L->cooperative;
     if (c->cooperative && count != nblocks_all) {
         ws_error_set(err, where_file(c), L->desc ? L->desc->line : 0, 0,

@@ -783,6 +783,8 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
         break;
     case PTX_BAR: case PTX_BARRIER:
         if (W("warp") && in->op == PTX_BAR) { in->flags |= PTX_F_WARP; return true; }
+        if (W("cluster") && in->op == PTX_BARRIER) { in->flags |= PTX_F_CLUSTER; return true; }
+        if (W("wait") && (in->flags & PTX_F_CLUSTER)) { in->bar = PTX_BAR_WAIT; return true; }
         if (W("sync")) { in->bar = PTX_BAR_SYNC; return true; }
         if (W("arrive")) { in->bar = PTX_BAR_ARRIVE; return true; }
         if (W("red")) { *bar_red = true; return true; }
@@ -863,6 +865,14 @@ static const struct { const char *name; ptx_sreg r; } sreg_words[] = {
     {"%lanemask_ge", PTX_SREG_LANEMASK_GE}, {"%clock", PTX_SREG_CLOCK}, {"%clock_hi", PTX_SREG_CLOCK_HI},
     {"%clock64", PTX_SREG_CLOCK64}, {"%globaltimer", PTX_SREG_GLOBALTIMER},
     {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE}, {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE},
+    {"%cluster_ctarank", PTX_SREG_CLUSTER_CTARANK}, {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK},
+    {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER},
+    {"%cluster_ctaid.x", PTX_SREG_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", PTX_SREG_CLUSTER_CTAID_Y},
+    {"%cluster_ctaid.z", PTX_SREG_CLUSTER_CTAID_Z}, {"%cluster_nctaid.x", PTX_SREG_CLUSTER_NCTAID_X},
+    {"%cluster_nctaid.y", PTX_SREG_CLUSTER_NCTAID_Y}, {"%cluster_nctaid.z", PTX_SREG_CLUSTER_NCTAID_Z},
+    {"%clusterid.x", PTX_SREG_CLUSTERID_X}, {"%clusterid.y", PTX_SREG_CLUSTERID_Y},
+    {"%clusterid.z", PTX_SREG_CLUSTERID_Z}, {"%nclusterid.x", PTX_SREG_NCLUSTERID_X},
+    {"%nclusterid.y", PTX_SREG_NCLUSTERID_Y}, {"%nclusterid.z", PTX_SREG_NCLUSTERID_Z},
 };
 
 /* N of "%envregN" (0..31), -1 for any other word. */
@@ -1213,7 +1223,12 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
     if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && in->bar == PTX_BAR_NONE)
         FAIL_TOK(ps, at, "'%s' names no barrier operation (.sync, .arrive, .red)", optext);
     if (in->flags & PTX_F_WARP && in->nopnd != 1) FAIL_TOK(ps, at, "'%s' takes 1 operand (the member mask)", optext);
-    if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && !(in->flags & PTX_F_WARP)) check_barrier(ps, at, in, optext);
+    if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && (in->flags & PTX_F_CLUSTER)) {
+        if (in->bar != PTX_BAR_ARRIVE && in->bar != PTX_BAR_WAIT) FAIL_TOK(ps, at, "'%s': a cluster barrier is .arrive or .wait", optext);
+        if (in->nopnd) FAIL_TOK(ps, at, "'%s' takes no operands", optext);
+    } else if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && !(in->flags & PTX_F_WARP)) {
+        check_barrier(ps, at, in, optext);
+    }
     if (info->needs_type && in->type == PTX_T_NONE) FAIL_TOK(ps, at, "'%s' names no type", optext);
     /* memory operands exactly where the interpreter expects them */
     int mem_at = info->mem;

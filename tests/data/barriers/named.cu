@@ -89,9 +89,9 @@ extern "C" __global__ void producer_consumer(const int *in, int *out)
 
 /*@warpscope
 kernel  sync_count
-note    __syncthreads_count, _and and _or over 96 threads (a partial fourth warp: block 96 is 3 warps).
+note    __syncthreads_count, _and and _or over 96 threads (3 warps), each both ways.
 buffer  in   int  96   init=index
-buffer  out  int  288  init=zero  output
+buffer  out  int  480  init=zero  output
 grid    1
 block   96
 args    in, out
@@ -100,8 +100,10 @@ extern "C" __global__ void sync_count(const int *in, int *out)
 {
     int t = threadIdx.x, v = in[t];
     out[t] = __syncthreads_count(v % 3 == 0);
-    out[96 + t] = __syncthreads_and(v < 95 || t != 95);    /* true everywhere */
-    out[192 + t] = __syncthreads_or(v == 77);
+    out[96 + t] = __syncthreads_and(v < 96);
+    out[192 + t] = __syncthreads_and(v != 50);
+    out[288 + t] = __syncthreads_or(v == 77);
+    out[384 + t] = __syncthreads_or(v > 95);
 }
 
 /*@warpscope
