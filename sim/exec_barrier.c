@@ -123,7 +123,8 @@ static int needed(const sim_ctx *c, const sim_barrier *b)
 
 /* The phase's warps waited at different instructions of a barrier that counts the whole
  * block while one of them was .aligned (__syncthreads()): PTX leaves that undefined and
- * synccheck calls it divergent threads in block. */
+ * synccheck calls it divergent threads in block. Located at the instruction most of them
+ * wait at; the message names every group. */
 static int divergent_block(sim_ctx *c, const sim_barrier *b, uint32_t id)
 {
     int pcs[4], ng = 0;
@@ -148,8 +149,11 @@ static int divergent_block(sim_ctx *c, const sim_barrier *b, uint32_t id)
                               line_of(c, pcs[g]), ptx_line_of(c, pcs[g]), same_passed ? "" : passed);
         same_line &= line_of(c, pcs[g]) == line_of(c, pcs[0]);
     }
-    const sim_warp *w = &c->warps[b->first_warp];
-    return sim_fault(c, w, &c->prog.insns[b->first_pc], -1,
+    int most = 0;                                 /* located where most warps wait */
+    for (int g = 1; g < ng; g++)
+        if (__builtin_popcount(sets[g]) > __builtin_popcount(sets[most])) most = g;
+    const sim_warp *w = &c->warps[__builtin_ctz(sets[most])];
+    return sim_fault(c, w, &c->prog.insns[pcs[most]], -1,
                      "barrier error, divergent threads in block (compute-sanitizer synccheck: 'Divergent thread(s) "
                      "in block'; undefined in the PTX ISA): barrier %u, a __syncthreads(), was completed by warps at "
                      "different instructions: %s; %s", id, text,

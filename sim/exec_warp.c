@@ -17,11 +17,17 @@
 static int member_masks(sim_ctx *c, sim_warp *w, const sim_insn *in, int opnd, uint32_t m, uint32_t M[32])
 {
     const uint64_t *v = w->file + in->src[opnd];
-    char what[64];
+    SIM_LANES(m, M[l] = (uint32_t)v[l]);
+    if (m == w->live && !(w->live & ~M[__builtin_ctz(m)])) {  /* the common case: one mask naming every lane */
+        uint32_t m0 = M[__builtin_ctz(m)];
+        bool same = true;
+        SIM_LANES(m, same &= M[l] == m0);
+        if (same) return 0;
+    }
+    char what[64];                               /* the opcode with its modifiers, for the messages */
     ptx_format_insn(c->fn, in->pi, what, sizeof what);
     char *sp = strchr(what, ' ');
-    if (sp) *sp = 0;                             /* the opcode with its modifiers */
-    SIM_LANES(m, M[l] = (uint32_t)v[l]);
+    if (sp) *sp = 0;
     SIM_LANES(m, {
         if (!(M[l] >> l & 1))
             return sim_fault(c, w, in, l, "%s with member mask 0x%08x, which does not name this lane: every lane "
