@@ -116,17 +116,18 @@ static void test_barrier_numbers_from_a_register_name_the_same_barriers(void **s
     (void)state;
     run_t r;
     run_ok(&r, "named", "named_groups_reg");
-    check_groups(&r);
+    /* s2[t] = s[mirror(t)] + 1 + g, and out[t] = s2[mirror(t)] = s[t] + 1 + g = 10t + 2g + 1 */
+    for (int t = 0; t < 128; t++) assert_int_equal(out(&r, 1)[t], 10 * t + 2 * (t / 64) + 1);
     ws_simulation_close(&r.s);
 }
 
-static void test_one_warp_alone_passes_bar_sync_1_32(void **state)
+static void test_each_warp_alone_passes_its_own_32_thread_barrier(void **state)
 {
     (void)state;
     run_t r;
     run_ok(&r, "named", "one_warp_named");   /* 32 threads = one warp's arrival completes it */
     for (int t = 0; t < 32; t++) assert_int_equal(out(&r, 1)[t], (31 - t) + 1000);
-    for (int t = 32; t < 64; t++) assert_int_equal(out(&r, 1)[t], -t);
+    for (int t = 32; t < 64; t++) assert_int_equal(out(&r, 1)[t], -(32 + 63 - t));
     ws_simulation_close(&r.s);
 }
 
@@ -513,7 +514,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_warp_groups_meet_separately_on_barriers_1_and_2),
         cmocka_unit_test(test_barrier_numbers_from_a_register_name_the_same_barriers),
-        cmocka_unit_test(test_one_warp_alone_passes_bar_sync_1_32),
+        cmocka_unit_test(test_each_warp_alone_passes_its_own_32_thread_barrier),
         cmocka_unit_test(test_bar_arrive_lets_the_producer_go_on_and_makes_the_consumer_wait),
         cmocka_unit_test(test_syncthreads_count_and_or_reduce_over_the_whole_block),
         cmocka_unit_test(test_barrier_sync_without_aligned_meets_lanes_arriving_on_both_arms),

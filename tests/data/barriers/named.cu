@@ -26,7 +26,7 @@ extern "C" __global__ void named_groups_imm(const int *in, int *out)
 
 /*@warpscope
 kernel  named_groups_reg
-note    The same, with the barrier number in a register: 1 + t/64.
+note    The same with the barrier number in a register (1 + t/64), then a second round on 1 and 2.
 buffer  in   int  128  init=index
 buffer  out  int  128  init=zero  output
 grid    1
@@ -35,16 +35,21 @@ args    in, out
 */
 extern "C" __global__ void named_groups_reg(const int *in, int *out)
 {
-    __shared__ int s[128];
+    __shared__ int s[128], s2[128];
     int t = threadIdx.x, g = t / 64, base = g * 64, local = t - base;
     s[t] = in[t] * 10 + g;
     asm volatile("bar.sync %0, 64;" :: "r"(1 + g) : "memory");
-    out[t] = s[base + 63 - local];
+    s2[t] = s[base + 63 - local] + 1 + g;
+    if (g == 0)                                               /* both groups wait at once, */
+        asm volatile("bar.sync 1, 64;" ::: "memory");         /* at two instructions */
+    else
+        asm volatile("bar.sync 2, 64;" ::: "memory");
+    out[t] = s2[base + 63 - local];
 }
 
 /*@warpscope
 kernel  one_warp_named
-note    Warp 0 alone synchronises on bar.sync 1, 32; warp 1 never touches a barrier.
+note    Warp 0 synchronises alone on bar.sync 1, 32 while warp 1 does so on bar.sync 2, 32.
 buffer  in   int  64  init=index
 buffer  out  int  64  init=zero  output
 grid    1
@@ -53,14 +58,16 @@ args    in, out
 */
 extern "C" __global__ void one_warp_named(const int *in, int *out)
 {
-    __shared__ int s[32];
-    int t = threadIdx.x;
+    __shared__ int s[32], s2[32];
+    int t = threadIdx.x, lane = t % 32;
     if (t < 32) {
-        s[t] = in[t] + 1000;
+        s[lane] = in[t] + 1000;
         asm volatile("bar.sync 1, 32;" ::: "memory");
-        out[t] = s[31 - t];
+        out[t] = s[31 - lane];
     } else {
-        out[t] = -in[t];
+        s2[lane] = -in[t];
+        asm volatile("bar.sync 2, 32;" ::: "memory");
+        out[t] = s2[31 - lane];
     }
 }
 
