@@ -373,6 +373,7 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
         w->bar_id = -1;
         w->bar_lanes = 0;
         w->bars_passed = 0;
+        w->ready_round = 0;
     }
 }
 
@@ -451,6 +452,11 @@ static int check_launch_limits(sim_ctx *c, uint64_t nblocks)
         return -1;
     }
     uint64_t tpb = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    if (tpb > 1024) {                            /* every GPU's limit; barriers keep a warp per bit */
+        ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
+                     "%s: a block of %" PRIu64 " threads; a GPU block holds at most 1024", c->kname, tpb);
+        return -1;
+    }
     if (nblocks > c->budget / tpb) {
         ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
                      "%s: %" PRIu64 " blocks of %" PRIu64 " threads cannot finish within the instruction budget of %"

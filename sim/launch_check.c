@@ -50,6 +50,21 @@ int ws_launch_bounds_reg_cap(const ptx_function *fn, const ws_device *dev)
     return cap;
 }
 
+int ws_barriers_used(const ptx_function *fn)
+{
+    int used = 1;
+    for (int i = 0; i < fn->ninsns; i++) {
+        const ptx_insn *in = &fn->insns[i];
+        if ((in->op != PTX_BAR && in->op != PTX_BARRIER) || (in->flags & (PTX_F_WARP | PTX_F_CLUSTER)) || !in->nopnd)
+            continue;
+        bool red = in->bar == PTX_BAR_RED_POPC || in->bar == PTX_BAR_RED_AND || in->bar == PTX_BAR_RED_OR;
+        const ptx_operand *a = &in->opnd[red ? 1 : 0];
+        int n = a->kind == PTX_OPND_IMM && a->imm >= 0 && a->imm < 16 ? (int)a->imm + 1 : 16;
+        if (n > used) used = n;
+    }
+    return used;
+}
+
 int ws_cooperative_check(const ws_launch *L, const ws_device *dev, const ws_occupancy *occ, const char *kernel,
                          const char *file, int line, ws_error *err)
 {

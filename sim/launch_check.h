@@ -26,6 +26,11 @@ int ws_launch_bounds_check(const ptx_function *fn, const ws_launch *L, const cha
  * file. 0 when fn has no bound. For the occupancy of a kernel without a ptxas report. */
 int ws_launch_bounds_reg_cap(const ptx_function *fn, const ws_device *dev);
 
+/* The CTA barriers fn uses as ptxas counts them ("used N barriers"): the highest barrier
+ * number named as an immediate, plus one; 16 when a number comes from a register; at least
+ * 1 (the occupancy calculator's default). On sm_90 they limit the blocks per SM. */
+int ws_barriers_used(const ptx_function *fn);
+
 /* A cooperative launch runs only when every block is resident at once: at most
  * occ->blocks_per_sm on each of dev's SMs (cudaLaunchCooperativeKernel fails with
  * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE otherwise). 0 for a launch that is not

@@ -105,7 +105,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         snprintf(s->resources.source + n, sizeof s->resources.source - n, ", capped at %d by the launch bounds", cap);
     }
     uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
-    ws_occ_input oi = {(int)threads, s->resources.regs, s->resources.static_smem, (uint32_t)L->shared_bytes, -1, 1};
+    ws_occ_input oi = {(int)threads, s->resources.regs, s->resources.static_smem, (uint32_t)L->shared_bytes, -1,
+                       ws_barriers_used(s->fn)}; /* named barriers limit blocks per SM on sm_90 */
     if (ws_occupancy_calc(s->dev, &oi, &s->occ)) {
         ws_error_set(err, s->file->path, s->desc->line, 0, "%s: %s", s->desc->name, s->occ.reason);
         return WS_EXIT_USAGE;

@@ -403,6 +403,25 @@ static void test_launch_bounds_cap_the_registers_an_estimate_may_assume(void **s
     ptx_free(m);
 }
 
+static void test_named_barriers_count_as_ptxas_counts_them_and_limit_blocks_per_sm(void **state)
+{
+    (void)state;
+    run_t r;
+    /* ptxas -v: "used 3 barriers" for ids 1 and 2, 16 when an id is in a register */
+    run_ok(&r, "named", "named_groups_imm");
+    assert_int_equal(ws_barriers_used(r.s.fn), 3);
+    ws_simulation_close(&r.s);
+    run_ok(&r, "named", "named_groups_reg");
+    assert_int_equal(ws_barriers_used(r.s.fn), 16);
+    /* sm_90 has 2 barrier sets per block slot: 2 x 32 blocks / 16 barriers = 4 blocks per SM */
+    assert_int_equal(r.s.occ.limit_barriers, 2 * 32 / 16);
+    assert_int_equal(r.s.occ.blocks_per_sm, 4);
+    ws_simulation_close(&r.s);
+    run_ok(&r, "named", "sync_count");                /* __syncthreads_count: barrier 0 only */
+    assert_int_equal(ws_barriers_used(r.s.fn), 1);
+    ws_simulation_close(&r.s);
+}
+
 /* --- cooperative groups ------------------------------------------------------------------ */
 
 static void test_this_thread_block_ranks_a_2d_block_and_syncs_it(void **state)
@@ -532,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_a_16_by_8_block_fits_a_launch_bound_of_128_threads),
         cmocka_unit_test(test_reqntid_demands_exactly_its_block_shape),
         cmocka_unit_test(test_launch_bounds_cap_the_registers_an_estimate_may_assume),
+        cmocka_unit_test(test_named_barriers_count_as_ptxas_counts_them_and_limit_blocks_per_sm),
         cmocka_unit_test(test_this_thread_block_ranks_a_2d_block_and_syncs_it),
         cmocka_unit_test(test_static_tiles_reduce_and_scan_within_each_tile),
         cmocka_unit_test(test_a_dynamic_tiled_partition_of_8_ranks_and_syncs_its_tiles),
