@@ -189,7 +189,8 @@ static int complete(sim_ctx *c, uint32_t id)
             }
             s->pc++;
         }
-        w->state = SIM_W_RUN;
+        /* a path whose next pc is where it reconverges pops now, as after any instruction */
+        w->state = sim_simt_settle(w) ? SIM_W_RUN : SIM_W_DONE;
         w->ready_round = c->round + 1;
         w->bar_lanes = 0;
         w->bar_id = -1;

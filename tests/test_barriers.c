@@ -168,6 +168,76 @@ static void test_barrier_sync_without_aligned_meets_lanes_arriving_on_both_arms(
     ws_simulation_close(&r.s);
 }
 
+static void test_a_warp_whose_arms_end_in_barrier_sync_reconverges_after_it(void **state)
+{
+    (void)state;
+    run_t r;
+    run_ok(&r, "named", "unaligned_join");
+    for (int t = 0; t < 64; t++) assert_int_equal(out(&r, 1)[t], (63 - t) * (t & 1 ? 5 : 3));
+    /* the store after the join runs once per warp, all lanes together: 2 warp-level executions */
+    int line = marker_line(&r, "join-store"), stores = 0;
+    for (int i = 0; i < r.s.fn->ninsns; i++) {
+        const ptx_insn *in = &r.s.fn->insns[i];
+        if (in->op == PTX_ST && in->src_line == line) {
+            assert_int_equal(r.s.result.pc_warp_count[i], 2);
+            stores++;
+        }
+    }
+    assert_int_equal(stores, 1);
+    ws_simulation_close(&r.s);
+}
+
+/* The path that arrives last sits right before the point where the warp reconverges: it
+ * must pop when the barrier releases it, so the store after the join runs once, not once
+ * per path. PTX by hand, so the order of the paths is the one asked for: the fall-through
+ * path (odd lanes) runs and parks first, the taken one (even lanes) arrives last. */
+static void test_the_last_path_to_arrive_reconverges_as_soon_as_the_barrier_releases_it(void **state)
+{
+    (void)state;
+    static const char *const text =
+        ".version 9.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out)\n{\n"
+        "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n"
+        "\tld.param.u64 %rd1, [out];\n"
+        "\tmov.u32 %r1, %tid.x;\n\tand.b32 %r2, %r1, 1;\n\tsetp.eq.u32 %p1, %r2, 0;\n"
+        "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+        "\t@%p1 bra EVEN;\n"
+        "\tbarrier.sync 0;\n\tbra.uni JOIN;\n"
+        "EVEN:\n\tbarrier.sync 0;\n"
+        "JOIN:\n\tst.global.u32 [%rd3], %r1;\n\tret;\n}\n";
+    ws_error err;
+    ptx_module *m = ptx_parse("join.ptx", text, &err);
+    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.msg);
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = L.grid[1] = L.grid[2] = 1;
+    L.block[0] = 32; L.block[1] = L.block[2] = 1;
+    ws_buffer *b = &L.buffers[L.nbuffers++];
+    snprintf(b->name, sizeof b->name, "out");
+    b->type = WS_TYPE_INT;
+    b->count = 32;
+    b->bytes = 128;
+    b->init = WS_INIT_ZERO;
+    L.args[L.nargs].kind = WS_ARG_BUFFER;
+    L.args[L.nargs++].buffer = 0;
+    ws_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.module = m;
+    cfg.fn = &m->funcs[0];
+    cfg.launch = &L;
+    ws_sim_result res;
+    if (ws_sim_run(&cfg, &res, &err)) fail_msg("%s", err.msg);
+    const ptx_function *fn = &m->funcs[0];
+    int st = -1;
+    for (int i = 0; i < fn->ninsns; i++)
+        if (fn->insns[i].op == PTX_ST) st = i;
+    assert_true(st >= 0);
+    assert_int_equal(res.pc_warp_count[st], 1);          /* one warp, reconverged */
+    for (int t = 0; t < 32; t++) assert_int_equal(((const int32_t *)res.buffer_data[0])[t], t);
+    ws_sim_result_free(&res);
+    ptx_free(m);
+}
+
 /* --- barriers: misuse ---------------------------------------------------------------- */
 
 static void test_a_thread_count_larger_than_the_block_is_a_deadlock(void **state)
@@ -491,6 +561,27 @@ static void test_coalesced_threads_are_the_lanes_that_took_the_branch(void **sta
     ws_simulation_close(&r.s);
 }
 
+static void test_labeled_partition_groups_the_lanes_of_a_warp_by_label(void **state)
+{
+    (void)state;
+    run_t r;
+    run_ok(&r, "coop", "cg_labeled");
+    const int32_t *in = r.s.result.buffer_data[0], *o = out(&r, 1);
+    for (int t = 0; t < 64; t++) {
+        int w = t & ~31, rank = 0, size = 0, sum = 0, any = 0;   /* the warp's lanes with the same in % 4 */
+        for (int k = w; k < w + 32; k++) {
+            any |= in[k] > 90;
+            if (in[k] % 4 != in[t] % 4) continue;
+            rank += k < t;
+            size++;
+            sum += in[k];
+        }
+        assert_int_equal(o[t], sum * 10000 + rank * 100 + size);
+        assert_int_equal(o[64 + t], any + 2 + 4);
+    }
+    ws_simulation_close(&r.s);
+}
+
 static void test_grid_sync_in_a_cooperative_launch_lets_blocks_read_each_other(void **state)
 {
     (void)state;
@@ -537,6 +628,8 @@ int main(void)
         cmocka_unit_test(test_bar_arrive_lets_the_producer_go_on_and_makes_the_consumer_wait),
         cmocka_unit_test(test_syncthreads_count_and_or_reduce_over_the_whole_block),
         cmocka_unit_test(test_barrier_sync_without_aligned_meets_lanes_arriving_on_both_arms),
+        cmocka_unit_test(test_a_warp_whose_arms_end_in_barrier_sync_reconverges_after_it),
+        cmocka_unit_test(test_the_last_path_to_arrive_reconverges_as_soon_as_the_barrier_releases_it),
         cmocka_unit_test(test_a_thread_count_larger_than_the_block_is_a_deadlock),
         cmocka_unit_test(test_barrier_numbers_from_a_register_that_split_the_block_deadlock),
         cmocka_unit_test(test_barrier_16_and_thread_counts_0_and_33_are_refused_when_they_run),
@@ -556,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_static_tiles_reduce_and_scan_within_each_tile),
         cmocka_unit_test(test_a_dynamic_tiled_partition_of_8_ranks_and_syncs_its_tiles),
         cmocka_unit_test(test_coalesced_threads_are_the_lanes_that_took_the_branch),
+        cmocka_unit_test(test_labeled_partition_groups_the_lanes_of_a_warp_by_label),
         cmocka_unit_test(test_grid_sync_in_a_cooperative_launch_lets_blocks_read_each_other),
         cmocka_unit_test(test_grid_sync_without_a_cooperative_launch_traps_and_says_why),
         cmocka_unit_test(test_a_cooperative_grid_larger_than_fits_at_once_is_refused),

@@ -35,11 +35,12 @@ one() { # one LABEL CMD...: runs CMD, log to $OUT/LABEL.txt, one summary line
     echo "$label: exit $rc: $first" >> "$summary"
 }
 
-for k in named_groups_imm named_groups_reg one_warp_named producer_consumer sync_count unaligned_divergent; do
+for k in named_groups_imm named_groups_reg one_warp_named producer_consumer sync_count unaligned_divergent \
+         unaligned_join; do
     one "check-$k" "$WS" check --no-counters --reps 3 "$D/named.cu:$k"
 done
 one check-redux_tiles "$WS" check --no-counters --reps 3 "$D/misuse.cu:redux_tiles"
-for k in cg_block cg_tiles cg_dynamic cg_coalesced cg_grid; do
+for k in cg_block cg_tiles cg_dynamic cg_coalesced cg_labeled cg_grid; do
     one "check-$k" "$WS" check --no-counters --reps 3 "$D/coop.cu:$k"
 done
 one check-bounded_2d "$WS" check --no-counters --reps 3 "$D/bounds.cu:bounded_2d"

@@ -141,3 +141,21 @@ block   1024
 cooperative
 args    in, out, N
 */
+
+/*@warpscope
+kernel  cg_labeled
+note    labeled_partition by in % 4 (match.any), then reduce, rank and size in each label's group; tile votes.
+buffer  in   int  64   init=random(5, 0, 100)
+buffer  out  int  128  init=zero  output
+grid    1
+block   64
+args    in, out
+*/
+extern "C" __global__ void cg_labeled(const int *in, int *out)
+{
+    cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());
+    int t = threadIdx.x, v = in[t];
+    cg::coalesced_group g = cg::labeled_partition(w, v % 4);
+    out[t] = cg::reduce(g, v, cg::plus<int>()) * 10000 + (int)g.thread_rank() * 100 + (int)g.size();
+    out[64 + t] = w.any(v > 90) + 2 * w.all(v >= 0) + 4 * (w.ballot(v & 1) == __ballot_sync(0xffffffffu, v & 1));
+}

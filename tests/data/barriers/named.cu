@@ -136,3 +136,26 @@ extern "C" __global__ void unaligned_divergent(const int *in, int *out)
         out[t] = s[63 - t] + 2;
     }
 }
+
+/*@warpscope
+kernel  unaligned_join
+note    Both arms of a diverging branch end in barrier.sync; the warp reconverges right after it.
+buffer  in   int  64  init=index
+buffer  out  int  64  init=zero  output
+grid    1
+block   64
+args    in, out
+*/
+extern "C" __global__ void unaligned_join(const int *in, int *out)
+{
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    if (t & 1) {
+        s[t] = in[t] * 3;
+        asm volatile("barrier.sync 0;" ::: "memory");
+    } else {
+        s[t] = in[t] * 5;
+        asm volatile("barrier.sync 0;" ::: "memory");
+    }
+    out[t] = s[63 - t];   /* join-store */
+}
