@@ -190,7 +190,7 @@ static int complete(sim_ctx *c, uint32_t id)
             s->pc++;
         }
         /* a path whose next pc is where it reconverges pops now, as after any instruction */
-        w->state = sim_simt_settle(w) ? SIM_W_RUN : SIM_W_DONE;
+        w->state = sim_simt_settle(w, P) ? SIM_W_RUN : SIM_W_DONE;
         w->ready_round = c->round + 1;
         w->bar_lanes = 0;
         w->bar_id = -1;

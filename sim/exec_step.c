@@ -14,13 +14,15 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
     uint64_t tins = 0, wins = 0;
     int rc = 0;
 
+    /* a block starts unsettled: pc 0 may be a loop header */
+    if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; return 0; }
     for (int k = 0; k < WS_SIM_SLICE; k++) {
         sim_simt_entry *top = &w->stack[w->sp - 1];
         int pc = top->pc;
         if (pc >= P->n) {                /* fell off the end: an implicit ret */
             w->exit_pc = P->n - 1;
             sim_simt_exit(w, top->mask);
-            if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+            if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
             continue;
         }
         const sim_insn *in = &P->insns[pc];
@@ -82,7 +84,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             goto out;
         }
         }
-        if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+        if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
     }
 out:
     c->thread_insns += tins;

@@ -126,6 +126,12 @@ static int build_params(sim_ctx *c)
             return -1;
         }
         uint64_t bits = 0;
+        uint8_t small[4];   /* a by-value __half/__nv_bfloat16 (pair): the same bytes as the GPU path */
+        if (a->kind != WS_ARG_BUFFER &&
+            ws_small_float_param(fn->name, i, size, a->kind == WS_ARG_FLOAT ? a->fvalue : (double)a->ivalue, small)) {
+            memcpy(dst, small, size);
+            continue;
+        }
         switch (a->kind) {
         case WS_ARG_BUFFER:
             if (size != 8) {
