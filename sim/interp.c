@@ -1,10 +1,11 @@
-/* interp.c - one simulated launch: buffers in the simulated global address
- * space, the parameter buffer, blocks in linear order, the warps of a block
- * scheduled round robin in slices, barriers, the instruction budget, and the
- * error messages that name kernel, block, warp, lane and source line.
- * Invariant: a block starts only when the previous one has finished, and a
- * warp waiting at a barrier resumes only when every live warp of its block
- * waits at that same barrier. */
+/* interp.c - one simulated launch: buffers (and a cooperative launch's grid
+ * workspace) in the simulated global address space, the parameter buffer, blocks
+ * in linear order, the warps of a block scheduled round robin in slices, the
+ * instruction budget, and the error messages that name kernel, block, warp, lane
+ * and source line; barriers are exec_barrier.c's.
+ * Invariant: a block starts only when the previous one has finished, except that a
+ * cooperative launch holds every block at once; a warp waiting at a barrier resumes
+ * only when that barrier completes, in the next scheduling round. */
 #include "interp_priv.h"
 
 #include <inttypes.h>
@@ -386,8 +387,8 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
 /* Runs the n block slots until every one has finished: each round gives every runnable
  * warp of every block one slice (one block alone: the classic warp round robin). A warp
  * that exits may complete a barrier that counts the block; when no warp anywhere can
- * run but some wait at barriers, that is a deadlock. *finished counts blocks done. */
-static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n, bool clock, uint64_t *finished)
+ * run but some wait at barriers, that is a deadlock. */
+static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n, bool clock)
 {
     uint32_t left = n;
     for (;;) {
@@ -417,7 +418,6 @@ static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n, bool clock, uin
             if (!block_live) {
                 blk->done = true;
                 left--;
-                (*finished)++;
                 if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, blk->linear, WS_SYNC_BLOCK_END, 0); /* racecheck */
             }
         }
@@ -573,16 +573,15 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         goto out;
     }
     bool clock = uses_clock(&c->prog);
-    uint64_t finished = 0;
     if (c->cooperative) {                        /* every block at once, interleaved */
         for (uint32_t k = 0; k < c->nslots; k++) start_block(c, &c->blocks[k], first + k);
-        if (run_blocks(c, c->blocks, c->nslots, clock, &finished)) goto out;
+        if (run_blocks(c, c->blocks, c->nslots, clock)) goto out;
         if (cfg->progress) cfg->progress(cfg->progress_ctx, count, count);
     } else {
         uint64_t step = count / 200 ? count / 200 : 1;
         for (uint64_t k = 0; k < count; k++) {
             start_block(c, &c->blocks[0], first + k);
-            if (run_blocks(c, c->blocks, 1, clock, &finished)) goto out;
+            if (run_blocks(c, c->blocks, 1, clock)) goto out;
             if (cfg->progress && ((k + 1) % step == 0 || k + 1 == count)) cfg->progress(cfg->progress_ctx, k + 1, count);
         }
     }
