@@ -482,9 +482,10 @@ static void read_includes(ctx *c, const char *text, size_t len, const char *dir,
  * One block */
 
 typedef enum { KW_KERNEL, KW_ENTRY, KW_NOTE, KW_STARS, KW_PARAM, KW_BUFFER, KW_GRID, KW_BLOCK, KW_SHARED,
-               KW_BYTES, KW_ARGS, KW_COMPILE, KW_COUNT } keyword;
+               KW_BYTES, KW_ARGS, KW_COMPILE, KW_COOPERATIVE, KW_COUNT } keyword;
 static const char *const keywords[KW_COUNT] = {"kernel", "entry", "note", "stars", "param", "buffer",
-                                               "grid", "block", "shared", "bytes", "args", "compile"};
+                                               "grid", "block", "shared", "bytes", "args", "compile",
+                                               "cooperative"};
 
 typedef struct {
     char *text;
@@ -1006,7 +1007,7 @@ static int do_line(ctx *c, block *b, int line, span x)
         if (span_eq(word, keywords[i])) kw = i;
     if (kw < 0)
         return fail_at(c, line, word.col, "unknown keyword '%.*s' (known: kernel entry compile note stars param buffer "
-                       "grid block shared bytes args)", (int)(word.n > 40 ? 40 : word.n), word.s);
+                       "grid block shared bytes args cooperative)", (int)(word.n > 40 ? 40 : word.n), word.s);
     if (kw != KW_PARAM && kw != KW_BUFFER && b->seen[kw])
         return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
     if (!b->seen[kw]) b->seen[kw] = line;
@@ -1056,6 +1057,10 @@ static int do_line(ctx *c, block *b, int line, span x)
     case KW_SHARED: return (k->shared = parse_expr(c, line, rest, "shared")) ? 0 : -1;
     case KW_BYTES: return (k->bytes = parse_expr(c, line, rest, "bytes")) ? 0 : -1;
     case KW_ARGS: return kw_args(c, b, line, rest);
+    case KW_COOPERATIVE:
+        if (rest.n) return fail_at(c, line, rest.col, "'cooperative' takes nothing after it");
+        k->cooperative = true;
+        return 0;
     default: return fail_at(c, line, word.col, "internal error: keyword");
     }
 }
@@ -1708,6 +1713,7 @@ int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *
     ws_launch *L = out;
     memset(L, 0, sizeof *L);
     L->desc = d;
+    L->cooperative = d->cooperative;
     /* each definition is a parameter or a macro (desc.h states the rule) */
     ws_def_kind kinds[WS_MAX_OVERRIDES];
     for (int i = 0; ov && i < ov->n; i++)

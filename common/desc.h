@@ -26,6 +26,8 @@
  *   bytes   2*W*H*4                    bytes a perfect kernel moves (default: sum of buffer sizes,
  *                                      output buffers that are also read count once)
  *   args    in, out, W, H              buffer names, integer expressions or float literals (2.0f / 2.5)
+ *   cooperative                        launch it as cudaLaunchCooperativeKernel does: every block
+ *                                      resident at once, so cooperative_groups' grid.sync() works
  *   * /                 (the comment's close, without the space)
  *
  * Lines are "keyword rest"; '#' starts a comment to end of line. Expressions are
@@ -154,6 +156,7 @@ typedef struct ws_kernel_desc {
     int nargs;
     ws_arg_decl args[WS_MAX_ARGS];
     const struct ws_desc_file *owner; /* the file this description is in */
+    bool cooperative;          /* `cooperative`: launched as cuLaunchCooperativeKernel does (grid.sync()) */
 } ws_kernel_desc;
 
 /* A header the .cu includes with #include "..." (or <...> from a -I folder), read when a
@@ -278,6 +281,7 @@ typedef struct {
     int nargs;
     ws_arg args[WS_MAX_ARGS];
     ws_compile_opts compile;       /* the description's compile line, then the command line's macros */
+    bool cooperative;              /* all blocks co-resident, grid workspace (desc `cooperative`) */
 } ws_launch;
 
 /* Evaluates a description with overrides (NULL = none): parameters, launch shape, buffers

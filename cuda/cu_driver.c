@@ -80,6 +80,7 @@ static const cu_symbol symbols[] = {
     SYM(FuncGetAttribute, "cuFuncGetAttribute"),
     SYM(FuncSetAttribute, "cuFuncSetAttribute"),
     SYM(LaunchKernel, "cuLaunchKernel"),
+    SYM(LaunchCooperativeKernel, "cuLaunchCooperativeKernel"), /* descriptions marked `cooperative` */
     SYM(EventCreate, "cuEventCreate"),
     SYM(EventRecord, "cuEventRecord"),
     SYM(EventQuery, "cuEventQuery"),

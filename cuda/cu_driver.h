@@ -47,6 +47,8 @@ typedef struct cu_driver {
     CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                              unsigned by, unsigned bz, unsigned shared, CUstream s, void **params,
                              void **extra);
+    CUresult (*LaunchCooperativeKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                        unsigned by, unsigned bz, unsigned shared, CUstream s, void **params);
     CUresult (*EventCreate)(CUevent *e, unsigned int flags);
     CUresult (*EventRecord)(CUevent e, CUstream s);
     CUresult (*EventQuery)(CUevent e);

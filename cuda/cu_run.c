@@ -120,10 +120,14 @@ static int upload(cu_session *s, cu_buffers *b, ws_error *err)
 static int launch(cu_session *s, cu_kernel *k, cu_buffers *b, ws_error *err)
 {
     const ws_launch *L = b->launch;
-    CUresult r = s->drv.LaunchKernel(k->fn, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
-                                     L->block[2], (unsigned)L->shared_bytes, NULL, b->kparams, NULL);
+    CUresult r = L->cooperative /* every block resident at once: grid.sync() */
+        ? s->drv.LaunchCooperativeKernel(k->fn, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+                                         L->block[2], (unsigned)L->shared_bytes, NULL, b->kparams)
+        : s->drv.LaunchKernel(k->fn, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+                              L->block[2], (unsigned)L->shared_bytes, NULL, b->kparams, NULL);
     if (r != CUDA_SUCCESS) {
-        cu_check(s, r, err, "cuLaunchKernel('%s', grid (%u,%u,%u), block (%u,%u,%u), %llu bytes dynamic shared)",
+        cu_check(s, r, err, "%s('%s', grid (%u,%u,%u), block (%u,%u,%u), %llu bytes dynamic shared)",
+                 L->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel",
                  k->name, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
                  (unsigned long long)L->shared_bytes);
         /* a launch that asks more than the GPU gives a block is the input's fault, not the GPU's */

@@ -88,7 +88,7 @@ md="$OUT/sanitizer-compare.md"
 for cu in tests/data/planted/*.cu; do
     name=$(basename "$cu" .cu)
     bug=$(sed -n 's/^note[[:space:]]*//p' "$cu" | head -n 1 | sed 's/^Planted bug: //; s/|/\\|/g')
-    mark=$(grep -oE '/\* planted-(read|write|barrier) \*/' "$cu" | tail -n 1)
+    mark=$(grep -oE '/\* planted-(read|write|barrier|mask) \*/' "$cu" | tail -n 1)
     pline=$(line_of "$mark" "$cu")
     # the compute-sanitizer tool that should see it (shared-memory initcheck has none)
     case "$name" in

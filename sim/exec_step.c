@@ -2,7 +2,8 @@
  * top of its SIMT stack until it reaches a barrier, exits, has run
  * WS_SIM_SLICE instructions, or faults.
  * Invariant: on return the warp's stack is settled (top entry runnable) unless
- * the warp is done, and every executed instruction has been counted. */
+ * the warp is done or waits at a barrier (its path's pc on the barrier), and every
+ * executed instruction has been counted. */
 #include "interp_priv.h"
 
 int sim_warp_run(sim_ctx *c, sim_warp *w)
@@ -63,26 +64,24 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             top->pc = pc + 1;
             if (m) { w->exit_pc = pc; sim_simt_exit(w, m); }
             break;
-        case SIM_CLS_BAR:
-            if (!m) { top->pc = pc + 1; break; }
-            if (m != w->live) {
-                if (m == mask && sim_simt_yield_at_barrier(w, P, pc)) continue;
-                if (m == mask && sim_simt_others_leave(w, P, m)) goto arrive;
-                rc = sim_fault(c, w, in, -1,
-                               "barrier reached by a diverged warp: lanes 0x%08x of its live lanes 0x%08x "
-                               "(__syncthreads() inside a branch not taken by the whole block?)", m, w->live);
-                goto out;
+        case SIM_CLS_BAR: {              /* exec_barrier.c */
+            bool uncount;
+            int r = sim_exec_barrier(c, w, in, pc, mask, m, &uncount);
+            if (uncount) {               /* a parked path seen again ran nothing */
+                pc_count[pc]--;
+                wins--;
+                tins -= (uint64_t)__builtin_popcount(mask);
             }
-        arrive:
-            top->pc = pc + 1;
-            w->state = SIM_W_BAR;
-            w->bar_pc = pc;
-            sim_simt_settle(w, P);
-            k = WS_SIM_SLICE;            /* leave after counting */
-            continue;
+            if (r < 0) { rc = -1; goto out; }
+            if (r == SIM_BAR_SWITCH) continue;
+            if (r == SIM_BAR_WAIT) { k = WS_SIM_SLICE; continue; } /* leave after counting */
+            break;
+        }
         case SIM_CLS_TRAP:
             if (!m) { top->pc = pc + 1; break; }
-            rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed");
+            rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed%s", c->needs_grid_ws && !c->grid_ws
+                           ? " (the kernel reads the grid workspace, %envreg1/2, as grid.sync() does: it traps when "
+                             "the launch is not cooperative; add the line 'cooperative' to its description)" : "");
             goto out;
         case SIM_CLS_UNSUPPORTED: {
             char txt[160];

@@ -5,9 +5,11 @@
  * Execution order (what the memory models see): blocks in linear order
  * (x fastest); inside a block, warps run round-robin one instruction at a time
  * is NOT required: each warp runs until it reaches a barrier, exits or has run
- * WS_SIM_SLICE instructions, then the next warp runs; at a barrier every live
- * warp of the block must arrive before any continues. Divergence uses a SIMT
- * reconvergence stack (reconvergence at the immediate post-dominator). */
+ * WS_SIM_SLICE instructions, then the next warp runs; a barrier holds its warps
+ * until its thread count (or every non-exited warp of the block) has arrived (PTX
+ * ISA; sim/exec_barrier.c). A cooperative launch (ws_launch.cooperative) runs all
+ * its blocks at once, a slice per runnable warp of each block per round.
+ * Divergence uses a SIMT reconvergence stack (docs/interp.md). */
 #ifndef WS_INTERP_H
 #define WS_INTERP_H
 
@@ -26,8 +28,9 @@
 typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_total);
 
 /* Block boundaries and barrier releases, for checkers that reason about
- * barrier intervals (sim/racecheck.h). BARRIER is called once per release of a
- * block-wide barrier, after every warp arrived and before any continues;
+ * barrier intervals (sim/racecheck.h). BARRIER is called once per completion of a
+ * barrier that held every non-exited warp of the block (a named barrier among some
+ * of them is not reported), after they arrived and before any continues;
  * src_line is the barrier's .cu line (0 for block start/end or when unknown). */
 enum { WS_SYNC_BLOCK_START, WS_SYNC_BARRIER, WS_SYNC_BLOCK_END };
 typedef void (*ws_sync_fn)(void *ctx, uint32_t block_linear, int kind, int src_line);

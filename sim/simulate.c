@@ -11,6 +11,7 @@
 
 #include "../common/commands.h"
 #include "catalog_ptx.h"
+#include "launch_check.h"
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -87,8 +88,23 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     if (!o)
         o = &none;
     const ws_launch *L = &s->launch;
+    if (ws_launch_bounds_check(s->fn, L, s->desc->name, s->file->path, s->desc->line, err))
+        return WS_EXIT_USAGE;            /* the driver refuses it: an input error */
+    if (L->cooperative && o->racecheck) {
+        ws_error_set(err, s->file->path, s->desc->line, 0, "%s: racecheck follows one block at a time and cannot yet "
+                     "check a cooperative launch, whose blocks run interleaved; run it without --racecheck",
+                     s->desc->name);
+        return WS_EXIT_USAGE;
+    }
+    int cap = ws_launch_bounds_reg_cap(s->fn, s->dev);
+    if (!s->resources.from_ptxas && cap && s->resources.regs > cap) { /* ptxas would have kept within them */
+        s->resources.regs = cap;
+        size_t n = strlen(s->resources.source);
+        snprintf(s->resources.source + n, sizeof s->resources.source - n, ", capped at %d by the launch bounds", cap);
+    }
     uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
-    ws_occ_input oi = {(int)threads, s->resources.regs, s->resources.static_smem, (uint32_t)L->shared_bytes, -1, 1};
+    ws_occ_input oi = {(int)threads, s->resources.regs, s->resources.static_smem, (uint32_t)L->shared_bytes, -1,
+                       ws_barriers_used(s->fn)}; /* named barriers limit blocks per SM on sm_90 */
     if (ws_occupancy_calc(s->dev, &oi, &s->occ)) {
         ws_error_set(err, s->file->path, s->desc->line, 0, "%s: %s", s->desc->name, s->occ.reason);
         return WS_EXIT_USAGE;
@@ -98,6 +114,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
                      s->occ.reason);
         return WS_EXIT_USAGE;
     }
+    if (ws_cooperative_check(L, s->dev, &s->occ, s->desc->name, s->file->path, s->desc->line, err))
+        return WS_EXIT_USAGE;
     /* the L1 left beside the shared carve-out, and the blocks sharing it, decide the hit rates */
     char why[160];
     if (ws_models_check_device(s->dev, why, sizeof why)) {

@@ -225,6 +225,52 @@ static void test_barrier_inside_a_branch_that_splits_warp_1_is_a_barrier_error(v
     }
 }
 
+/* --- barrier and warp-collective misuse (synccheck's ground) ------------------- */
+
+static void test_a_loop_barrier_whose_trip_count_differs_by_warp_is_divergent_threads_in_block(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "divergent_loop_barrier", false, false);
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.err.line, marker_line(r.file, "planted-barrier"));
+    /* warp w runs w + 1 rounds: 0..2 take the remainder loop, warp 3 the unrolled body */
+    assert_non_null(strstr(r.msg, "barrier error, divergent threads in block"));
+    char want[96];
+    snprintf(want, sizeof want, "warps 0-2 at line %d", marker_line(r.file, "planted-barrier"));
+    assert_non_null(strstr(r.msg, want));
+    snprintf(want, sizeof want, "warp 3 at line %d", marker_line(r.file, "planted-barrier"));
+    assert_non_null(strstr(r.msg, want));
+    planted_free(&r);
+}
+
+static void test_a_full_mask_shuffle_in_a_half_warp_branch_names_the_absent_lanes(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "divergent_shfl_mask", true, false);   /* not a memory error: fatal either way */
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.err.line, marker_line(r.file, "planted-mask"));
+    /* tid % 32 < 16: lanes 0..15 of warp 0 run first and miss lanes 16..31 */
+    assert_non_null(strstr(r.msg, "block (0,0,0) warp 0 lane 0: shfl.sync.down.b32 with member mask 0xffffffff "
+                                  "names lanes 0xffff0000"));
+    planted_free(&r);
+}
+
+static void test_syncwarp_called_by_a_lane_its_mask_leaves_out_is_invalid_arguments(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "divergent_syncwarp_mask", false, false);
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.err.line, marker_line(r.file, "planted-mask"));
+    /* the ballot of tid < 16 is 0x0000ffff; tid <= 16 lets lane 16 in */
+    assert_non_null(strstr(r.msg, "warp 0 lane 16: bar.warp.sync with member mask 0x0000ffff, which does not name "
+                                  "this lane"));
+    assert_non_null(strstr(r.msg, "'Invalid arguments'"));
+    planted_free(&r);
+}
+
 /* --- an uninitialised shared read --------------------------------------------- */
 
 static void test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised_read(void **state)
@@ -346,6 +392,9 @@ int main(void)
         cmocka_unit_test(test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block_and_races),
         cmocka_unit_test(test_read_past_the_end_names_the_last_thread_and_the_four_bytes_past_in),
         cmocka_unit_test(test_barrier_inside_a_branch_that_splits_warp_1_is_a_barrier_error),
+        cmocka_unit_test(test_a_loop_barrier_whose_trip_count_differs_by_warp_is_divergent_threads_in_block),
+        cmocka_unit_test(test_a_full_mask_shuffle_in_a_half_warp_branch_names_the_absent_lanes),
+        cmocka_unit_test(test_syncwarp_called_by_a_lane_its_mask_leaves_out_is_invalid_arguments),
         cmocka_unit_test(test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised_read),
         cmocka_unit_test(test_threads_storing_the_same_value_to_one_flag_are_no_hazard),
         cmocka_unit_test(test_reading_a_never_written_global_buffer_is_reported_with_thread_and_block),
