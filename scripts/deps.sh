@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages warpscope builds with, when they are missing.
 # As root it installs them; otherwise it prints the exact command to run.
-PKGS="build-essential pkg-config libcmocka-dev libcjson-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libfontconfig-dev fonts-dejavu-core xvfb xauth"
+PKGS="build-essential pkg-config libcmocka-dev libcjson-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libfontconfig-dev libpng-dev libgif-dev fonts-dejavu-core xvfb xauth"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
