@@ -51,7 +51,7 @@ int main(void)
     }
     viz_fonts fonts;
     char err[512];
-    if (viz_fonts_open(r, &fonts, err, sizeof err)) {
+    if (viz_fonts_open(r, 1.0, &fonts, err, sizeof err)) {
         fprintf(stderr, "bench_viz: %s\n", err);
         return 1;
     }
@@ -69,9 +69,14 @@ int main(void)
     }
     viz_recording_set_source(&rec, "demos/transpose.cu", src);
     viz_recording_set_ptx(&rec, ptx);
-    rec.tp = (viz_throughput){"NVIDIA H200", "2025-06-01", "results/h200.json", 2650, 3100, 4800, -1, -1};
+    rec.tp = (viz_throughput){.gpu = "NVIDIA H200", .date = "2025-06-01", .source = "results/h200.json",
+                              .measured_gbs = 2650, .predicted_gbs = 3100, .peak_gbs = 4800, .measured_us = 7.4,
+                              .predicted_us = 6.9, .bytes_moved = 8388608, .copy_gbs = 4257, .copy_bytes = 1073741824,
+                              .launch_us = 4.3, .launch_basis = "NVIDIA H200 profile's launch_overhead_us"};
     add_step(&rec, WS_SPACE_SHARED, 4, 0, 128, 20);
     add_step(&rec, WS_SPACE_GLOBAL, 16, 0x100000000ull, 16, 30);
+    for (size_t i = 0; i < rec.nsteps; i++)
+        viz_recording_heat_add_step(&rec, &rec.steps[i]);
 
     viz_state st;
     viz_state_init(&st);
@@ -80,14 +85,14 @@ int main(void)
     st.playing = true;
     st.mouse_in = true;
     viz_layout L;
-    viz_layout_compute(W, H, 1, &L);
+    viz_layout_compute(W, H, 1, &fonts, &L);
     static double ms[FRAMES];
     uint64_t freq = SDL_GetPerformanceFrequency();
     for (int i = 0; i < FRAMES; i++) {
         st.pane[0].ordinal = (size_t)(i / 60) % rec.nsteps; /* a new step every 60 frames */
         st.pane[0].step = &rec.steps[st.pane[0].ordinal];
         st.phase = (i % 60) / 30.0;
-        SDL_Rect c = viz_layout_bank_cell(&L.pane[0], 32, 0, i % 32);
+        SDL_Rect c = viz_layout_bank_cell(&L.pane[0], &L.m, 32, 0, i % 32);
         st.mouse_x = c.x + 2;
         st.mouse_y = c.y + 1;
         uint64_t t0 = SDL_GetPerformanceCounter();

@@ -61,7 +61,7 @@ static void test_navigator_walks_one_warp_then_switches_warp_and_block(void **st
     make_recording(&r, 128);
     const viz_recording *recs[1] = {&r};
     viz_nav n;
-    assert_int_equal(viz_nav_init(&n, recs, 1, 0, 2), 0);
+    assert_int_equal(viz_nav_init(&n, recs, 1, 0, 2, VIZ_SCOPE_WARP), 0);
     assert_int_equal(viz_nav_length(&n), 3);
     viz_state st;
     viz_state_init(&st);
@@ -77,7 +77,9 @@ static void test_navigator_walks_one_warp_then_switches_warp_and_block(void **st
     viz_nav_apply(&n, &st);
     assert_int_equal(st.pane[0].step->warp, 0);
     assert_int_equal(st.pane[0].step->block_linear, 1);
-    viz_nav_select(&n, 0, 0, true);          /* every warp in execution order */
+    viz_nav_select(&n, 0, 0, VIZ_SCOPE_BLOCK); /* every warp of block 0 in execution order: 4 x 3 */
+    assert_int_equal(viz_nav_length(&n), 12);
+    viz_nav_select(&n, 0, 0, VIZ_SCOPE_KERNEL); /* every recorded block: 2 x 4 x 3 */
     assert_int_equal(viz_nav_length(&n), 24);
     viz_nav_free(&n);
     viz_recording_free(&r);
@@ -90,7 +92,7 @@ static void test_jump_to_a_source_line_finds_its_next_step(void **state)
     make_recording(&r, 128);
     const viz_recording *recs[1] = {&r};
     viz_nav n;
-    viz_nav_init(&n, recs, 1, 0, 0);
+    viz_nav_init(&n, recs, 1, 0, 0, VIZ_SCOPE_WARP);
     assert_true(viz_nav_jump_line(&n, 14));
     assert_int_equal(n.ordinal, 2);
     assert_true(viz_nav_jump_line(&n, 11)); /* no step on 11: the next line that has one, 12 */
@@ -108,7 +110,7 @@ static void test_compare_panes_advance_in_lockstep(void **state)
     make_recording(&b, 132); /* padded: stride 33 words */
     const viz_recording *recs[2] = {&a, &b};
     viz_nav n;
-    viz_nav_init(&n, recs, 2, 0, 1);
+    viz_nav_init(&n, recs, 2, 0, 1, VIZ_SCOPE_WARP);
     viz_nav_step(&n, 2);
     viz_state st;
     viz_state_init(&st);

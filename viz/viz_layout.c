@@ -65,10 +65,10 @@ static void metrics(const viz_fonts *f, viz_metrics *m)
     m->small_h = viz_font_height(f->sans_small) + S(3);
     m->cap_h = viz_font_height(f->sans_small) + S(12);
     m->rail_h = viz_font_height(f->mono_small) + S(3);
-    m->fan_h = S(24);
+    m->fan_h = S(20);
     m->rowlabel_w = viz_font_advance(f->mono_small, '0') * 5 + S(12);
     m->bankhead_h = viz_font_height(f->mono_small) + S(2);
-    m->bankfoot_h = viz_font_height(f->mono_small) + S(16);
+    m->bankfoot_h = viz_font_height(f->mono_small) + S(10);
     m->legend_h = viz_font_height(f->sans_small) + S(6);
     m->line_label_h = viz_font_height(f->mono_small) + S(3);
     m->src_gutter = S(12) + viz_font_advance(f->mono, '0') * 4 + S(10);
@@ -106,7 +106,7 @@ void viz_layout_compute(int w, int h, int npanes, const viz_fonts *f, viz_layout
         p->ptx = (SDL_Rect){M, p->heat.y + heat_h + G, lw, y1 - (p->heat.y + heat_h + G)};
         int rx = M + lw + G, rw = w - M - rx;
         int bh = clampi(ch * 25 / 100, bmin, bmin + 4 * m->small_h);
-        int th = clampi(ch * 12 / 100, m->cap_h + 5 * M, m->cap_h + 18 * M);
+        int th = clampi(ch * 15 / 100, m->cap_h + 5 * M, m->cap_h + 18 * M);
         p->header = (SDL_Rect){rx, y0, rw, header_h};
         p->lanes = (SDL_Rect){rx, y0 + header_h + G, rw, lanes_h};
         int my = p->lanes.y + p->lanes.h + G;
@@ -120,9 +120,9 @@ void viz_layout_compute(int w, int h, int npanes, const viz_fonts *f, viz_layout
         for (int i = 0; i < 2; i++) {
             viz_pane_layout *p = &L->pane[i];
             int x = M + i * (pw + G);
-            int src_h = clampi(ch * 17 / 100, 4 * m->line_h + m->cap_h, 16 * m->line_h + m->cap_h);
-            int bh = clampi(ch * 24 / 100, bmin, bmin + 3 * m->small_h);
-            int th = clampi(ch * 10 / 100, m->cap_h + 4 * M, m->cap_h + 14 * M);
+            int src_h = clampi(ch * 14 / 100, 4 * m->line_h + m->cap_h, 16 * m->line_h + m->cap_h);
+            int bh = clampi(ch * 20 / 100, bmin, bmin + 3 * m->small_h);
+            int th = clampi(ch * 9 / 100, m->cap_h + 4 * M, m->cap_h + 14 * M);
             p->all = (SDL_Rect){x, y0, pw, ch};
             p->header = (SDL_Rect){x, y0, pw, header_h};
             p->source = (SDL_Rect){x, y0 + header_h + G, pw, src_h};
