@@ -72,7 +72,7 @@ typedef struct {
 typedef struct viz_draw_log {
     int npanels, ntexts, dropped;
     struct { SDL_Rect rect; const char *name; int pane; bool overlay; } panel[VIZ_LOG_PANELS];
-    struct { SDL_Rect rect; int panel; char text[40]; } text[VIZ_LOG_TEXTS];
+    struct { SDL_Rect rect; int panel; char text[128]; } text[VIZ_LOG_TEXTS];
 } viz_draw_log;
 
 typedef struct viz_state {
