@@ -395,6 +395,142 @@ static void test_compare_mode_draws_each_variant_in_its_own_pane(void **state)
     fx->rec.nsteps = 0;
 }
 
+
+/* ---- heat map and timeline ------------------------------------------------------------- */
+
+/* Four steps on three lines: line 10 a coalesced float load (4 sectors), line 12 a
+ * conflict-free shared store (1 wavefront), line 14 a 32-way shared read (32 wavefronts),
+ * twice for line 14 (warps 0 and 1). */
+static void heat_recording(fixture *fx)
+{
+    fx->rec.nsteps = 0;
+    free(fx->rec.heat); /* each test starts its heat map afresh */
+    fx->rec.heat = NULL;
+    fx->rec.nheat = 0;
+    fx->rec.warps_per_block = 2;
+    fx->rec.num_blocks = 1;
+    static const struct { ws_space sp; ws_mem_op op; uint64_t base, stride; int line; uint32_t warp; } k[] = {
+        {WS_SPACE_GLOBAL, WS_MEM_LOAD, GBASE, 4, 10, 0},
+        {WS_SPACE_SHARED, WS_MEM_STORE, 0, 4, 12, 0},
+        {WS_SPACE_SHARED, WS_MEM_LOAD, 0, 128, 14, 0},
+        {WS_SPACE_SHARED, WS_MEM_LOAD, 4, 128, 14, 1},
+    };
+    for (int i = 0; i < 4; i++) {
+        ws_mem_event ev = make_event(k[i].sp, k[i].op, 4, 0xFFFFFFFFu, k[i].base, k[i].stride);
+        ev.src_line = k[i].line;
+        ev.warp = k[i].warp;
+        viz_step s;
+        viz_step_from_event(&s, &ev);
+        assert_int_equal(viz_recording_push(&fx->rec, &s), 0);
+        assert_int_equal(viz_recording_heat_add_step(&fx->rec, &s), 0);
+    }
+    char src[1024] = "";
+    for (int i = 1; i <= 20; i++)
+        strcat(src, "    x = tile[threadIdx.x][threadIdx.y];\n");
+    assert_int_equal(viz_recording_set_source(&fx->rec, "k.cu", src), 0);
+}
+
+static void show(fixture *fx, size_t k, viz_scope sc)
+{
+    static size_t tl[8];
+    for (size_t i = 0; i < fx->rec.nsteps; i++)
+        tl[i] = i;
+    fx->st.npanes = 1;
+    fx->st.pane[0] = (viz_pane_state){.rec = &fx->rec, .step = &fx->rec.steps[k], .ordinal = k,
+                                      .count = fx->rec.nsteps, .scope = sc, .tl = tl, .tl_count = fx->rec.nsteps,
+                                      .tl_pos = k, .warp = fx->rec.steps[k].warp};
+    fx->st.phase = 1.0;
+    viz_render_frame(fx->r, &fx->fonts, &fx->st);
+    SDL_RenderPresent(fx->r);
+}
+
+static void test_heat_map_draws_the_costliest_line_full_and_red_and_the_others_in_proportion(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    /* per line: 10 -> 4 sectors, 12 -> 1 wavefront, 14 -> 32 + 32 = 64 wavefronts: 14 is the worst */
+    assert_int_equal(viz_recording_worst_line(&fx->rec), 14);
+    assert_int_equal(viz_heat_units(&fx->rec.heat[14]), 64);
+    show(fx, 0, VIZ_SCOPE_BLOCK);
+    viz_layout L = layout1();
+    const viz_pane_layout *p = &L.pane[0];
+    /* rows in line order: 10, 12, 14 */
+    SDL_Rect worst = viz_layout_heat_bar(&L, p, 2, 1.0);
+    assert_int_equal(pixel(fx, worst.x + 1, worst.y + worst.h / 2), VIZ_RGB_BAD);
+    assert_int_equal(pixel(fx, worst.x + worst.w - 1, worst.y + worst.h / 2), VIZ_RGB_BAD);
+    /* line 10: 4 / 64 of the bar, in a cool colour; past it the empty track */
+    SDL_Rect l10 = viz_layout_heat_bar(&L, p, 0, 4.0 / 64), full = viz_layout_heat_bar(&L, p, 0, 1.0);
+    uint32_t c10 = pixel(fx, l10.x, l10.y + l10.h / 2);
+    assert_int_equal(c10, viz_heat_rgb(4.0 / 64));
+    assert_int_not_equal(c10, VIZ_RGB_BAD);
+    assert_int_equal(pixel(fx, l10.x + l10.w + 2, l10.y + l10.h / 2), VIZ_RGB_EMPTY);
+    assert_int_equal(pixel(fx, full.x + full.w - 1, full.y + full.h / 2), VIZ_RGB_EMPTY);
+    /* the source gutter ticks take the same colours: the current line (10) is not red */
+    assert_int_equal(viz_heat_rgb(1.0), VIZ_RGB_BAD);
+}
+
+static void test_clicking_a_heat_map_row_names_its_line(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    show(fx, 0, VIZ_SCOPE_BLOCK);
+    viz_layout L = layout1();
+    SDL_Rect bar = viz_layout_heat_bar(&L, &L.pane[0], 1, 1.0);
+    viz_hit h = viz_hit_test(&L, &fx->st, bar.x + 2, bar.y + 1);
+    assert_int_equal(h.kind, VIZ_HIT_HEAT);
+    assert_int_equal(h.src_line, 12);
+}
+
+static void test_timeline_puts_each_step_in_its_warps_row_in_its_verdict_colour(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    show(fx, 1, VIZ_SCOPE_BLOCK);
+    viz_layout L = layout1();
+    const viz_pane_layout *p = &L.pane[0];
+    viz_pane_state *ps = &fx->st.pane[0];
+    /* 4 steps over 2 warp rows: steps 0-2 in warp 0's row (the top half), step 3 in warp 1's */
+    assert_int_equal(viz_timeline_rows(ps), 2);
+    uint32_t want[4] = {VIZ_RGB_GOOD, VIZ_RGB_GOOD, VIZ_RGB_BAD, VIZ_RGB_BAD}; /* 4/4, 1/1, 1/32, 1/32 of ideal */
+    for (size_t k = 0; k < 4; k++) {
+        SDL_Rect c = viz_layout_timeline_cell(p, ps, k);
+        bool top = c.y < p->tl_plot.y + p->tl_plot.h / 2;
+        assert_int_equal(top, fx->rec.steps[k].warp == 0);
+        if (k == 1) /* the current step: a white marker through its column */
+            assert_int_equal(pixel(fx, c.x + c.w / 2, p->tl_plot.y + p->tl_plot.h - 2), 0xFFFFFFu);
+        else
+            assert_int_equal(pixel(fx, c.x + c.w / 4, c.y + c.h / 2), want[k]);
+        /* the other warp's row in that column is empty */
+        int oy = top ? p->tl_plot.y + p->tl_plot.h * 3 / 4 : p->tl_plot.y + p->tl_plot.h / 4;
+        if (k != 1)
+            assert_int_not_equal(pixel(fx, c.x + c.w / 4, oy), want[k]);
+    }
+    /* clicking the column of step 3 names timeline position 3 */
+    SDL_Rect c3 = viz_layout_timeline_cell(p, ps, 3);
+    viz_hit h = viz_hit_test(&L, &fx->st, c3.x + 1, c3.y + 1);
+    assert_int_equal(h.kind, VIZ_HIT_TIMELINE);
+    assert_int_equal(h.tl_pos, 3);
+}
+
+static void test_a_quiz_question_hides_the_banks_until_answered(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    fx->st.quiz = (viz_quiz){.on = true, .asking = true};
+    show(fx, 2, VIZ_SCOPE_BLOCK); /* the 32-way read: bank 0, 32 rows, all red when shown */
+    viz_layout L = layout1();
+    int red = 0;
+    for (int r = 0; r < 32; r++)
+        red += cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], &L.m, 32, 0, r)) == VIZ_RGB_CONFLICT;
+    assert_int_equal(red, 0);
+    fx->st.quiz.asking = false;
+    show(fx, 2, VIZ_SCOPE_BLOCK);
+    for (int r = 0; r < 32; r++)
+        red += cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], &L.m, 32, 0, r)) == VIZ_RGB_CONFLICT;
+    assert_int_equal(red, 32);
+    fx->st.quiz = (viz_quiz){0};
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +547,10 @@ int main(void)
         cmocka_unit_test(test_hovering_a_bank_cell_finds_that_bank),
         cmocka_unit_test(test_a_state_renders_to_the_same_pixels_every_time),
         cmocka_unit_test(test_compare_mode_draws_each_variant_in_its_own_pane),
+        cmocka_unit_test(test_heat_map_draws_the_costliest_line_full_and_red_and_the_others_in_proportion),
+        cmocka_unit_test(test_clicking_a_heat_map_row_names_its_line),
+        cmocka_unit_test(test_timeline_puts_each_step_in_its_warps_row_in_its_verdict_colour),
+        cmocka_unit_test(test_a_quiz_question_hides_the_banks_until_answered),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
