@@ -218,7 +218,7 @@ int ws_cmd_viz(int argc, char **argv)
         return WS_EXIT_USAGE;
     }
     viz_app_opts ao = {.width = o.size[0], .height = o.size[1], .speed = o.speed, .start_step = (size_t)from,
-                       .last_step = o.to, .frames = o.frames, .out_dir = o.out, .gif = o.gif,
+                       .has_last = o.to >= 0, .last_step = o.to >= 0 ? (size_t)o.to : 0, .frames = o.frames, .out_dir = o.out, .gif = o.gif,
                        .screenshot = o.screenshot, .headless = o.headless || exporting, .play = o.play,
                        .quiz = o.quiz, .keys = o.keys, .font_scale = o.font_scale, .scope = scope};
     const uint32_t block = (uint32_t)o.block, warp = (uint32_t)o.warp;

@@ -60,7 +60,8 @@ static void ask(viz_session *ss)
 
 static void forward(viz_session *ss, long delta)
 {
-    if (viz_nav_step(&ss->nav, delta)) {
+    /* one step on goes on into the next warp as playback does */
+    if (delta == 1 ? viz_nav_advance(&ss->nav) : viz_nav_step(&ss->nav, delta)) {
         stepped(ss);
         ask(ss);
     }
@@ -347,9 +348,9 @@ static int run_headless(const viz_app_opts *o, viz_session *ss, char *err, size_
     if (rc == WS_EXIT_OK && (o->out_dir || o->gif)) {
         /* the range: --frames N, or --from A --to B, or to the end */
         size_t start = ss->nav.ordinal;
-        long want = o->frames > 0 ? o->frames : o->last_step >= 0 ? o->last_step - (long)start + 1 : -1;
-        if (o->last_step >= 0 && o->last_step < (long)start) {
-            snprintf(err, cap, "--to %ld is before the first step (%zu)", o->last_step, start);
+        long want = o->frames > 0 ? o->frames : o->has_last ? (long)o->last_step - (long)start + 1 : -1;
+        if (o->has_last && o->last_step < start) {
+            snprintf(err, cap, "--to %zu is before the first step (%zu)", o->last_step, start);
             rc = WS_EXIT_USAGE;
             goto fonts;
         }

@@ -66,7 +66,8 @@ typedef struct {
     uint32_t block_linear, warp;  /* initial selection */
     viz_scope scope;              /* initial scope (VIZ_SCOPE_WARP = 0 when left zero) */
     size_t start_step;            /* initial ordinal (the export's first step) */
-    long last_step;               /* export: the last step, inclusive; < 0 = from frames, else the end */
+    bool has_last;                /* export: last_step is given (--to) */
+    size_t last_step;             /* export: the last step, inclusive (else --frames, else the end) */
     int width, height;            /* window / frame size */
     double font_scale;            /* 0 = from the window size (viz_font_scale_for) */
     double speed;                 /* steps per second */
