@@ -382,7 +382,10 @@ SDL_Rect viz_layout_timeline_cell(const viz_pane_layout *p, const viz_pane_state
     int row = pos < ps->tl_count ? timeline_row(ps, &ps->rec->steps[ps->tl[pos]]) : 0;
     row = clampi(row, 0, rows - 1);
     int y0 = t.y + (int)((double)row * t.h / rows), y1 = t.y + (int)((double)(row + 1) * t.h / rows);
-    return (SDL_Rect){x0, y0, x1 - x0 > 1 ? x1 - x0 : 1, y1 - y0 > 1 ? y1 - y0 : 1};
+    int h = y1 - y0 > 2 ? y1 - y0 : 2; /* thin rows still show: at most a pixel into the next */
+    if (y0 + h > t.y + t.h)
+        y0 = t.y + t.h - h;
+    return (SDL_Rect){x0, y0, x1 - x0 > 1 ? x1 - x0 : 1, h};
 }
 
 /* ---- hit testing ---------------------------------------------------------------------- */

@@ -747,7 +747,7 @@ static void draw_lanes(ctx *c, int pane, const viz_pane_layout *p, const viz_pan
             snprintf(a, sizeof a, "b%u", ln->bank);
         else
             snprintf(a, sizeof a, "s%u", ln->sector);
-        if (tx + S(c, 4) + viz_text_width(ms, a) <= cl.x + cl.w - inset)
+        if (!hidden(c, pane) && tx + S(c, 4) + viz_text_width(ms, a) <= cl.x + cl.w - inset)
             text_right(c, ms, cl.x + cl.w - inset, cl.y + inset,
                        shared && ln->conflict && !hidden(c, pane) ? VIZ_RGB_CONFLICT : VIZ_RGB_DIM, a);
         if (shared || local)
@@ -1102,6 +1102,15 @@ static void draw_question(ctx *c, const viz_pane_layout *p, const viz_step *st)
     snprintf(g, sizeof g, "your guess: %s_", c->s->quiz.guess);
     if (y + viz_font_height(c->f->sans_big) <= p->mem.y + p->mem.h - m->pad)
         text_fit(c, c->f->sans_big, x, y, w, VIZ_RGB_ACCENT, g);
+    y += lh + m->pad;
+    const viz_quiz *qz = &c->s->quiz;
+    if (qz->have_last && y + sl <= p->mem.y + p->mem.h - m->pad) {
+        bool ok = qz->last_guess == qz->last_answer;
+        snprintf(q, sizeof q, "last step: you said %d, it took %d %s, %s \xC2\xB7 score %d of %d", qz->last_guess,
+                 qz->last_answer, qz->last_shared ? "wavefronts" : "sectors", ok ? "right" : "not quite", qz->right,
+                 qz->tries);
+        text_fit(c, c->f->sans, x, y, w, ok ? VIZ_RGB_GOOD : VIZ_RGB_WARN, q);
+    }
 }
 
 static void draw_mem(ctx *c, int pane, const viz_pane_layout *p, const viz_pane_state *ps, double phase,
@@ -1338,20 +1347,22 @@ static void draw_throughput(ctx *c, int pane, const viz_pane_layout *p, const vi
     char para[3][400];
     int np = 0;
     if (tp->gpu[0]) {
-        snprintf(para[np++], sizeof para[0], "%s \xC2\xB7 %s \xC2\xB7 %s", tp->gpu, tp->date, tp->source);
+        /* what the measurement is (its size, its time and the launch's share of it) first:
+         * it is the line that survives a small panel */
         char mv[32] = "", run[400];
         if (tp->bytes_moved > 0)
             human_bytes(mv, sizeof mv, tp->bytes_moved);
-        int n = snprintf(run, sizeof run, "measured at %s%s%s", tp->overrides[0] ? tp->overrides : "the defaults",
-                         mv[0] ? ", " : "", mv);
+        int n = snprintf(run, sizeof run, "%s%sat %s", mv, mv[0] ? " " : "",
+                         tp->overrides[0] ? tp->overrides : "the defaults");
         if (tp->measured_us > 0 && n > 0)
-            n += snprintf(run + n, sizeof run - (size_t)n, " in %.3g us", tp->measured_us);
+            n += snprintf(run + n, sizeof run - (size_t)n, ": %.3g us", tp->measured_us);
         if (tp->measured_us > 0 && tp->launch_us > 0 && n > 0) {
             double frac = tp->launch_us / tp->measured_us;
-            snprintf(run + n, sizeof run - (size_t)n, "; about %.2g us of it (%.0f%%) is launch overhead%s",
-                     tp->launch_us, 100.0 * (frac > 1 ? 1 : frac), frac > 0.3 ? ": launch-bound, try a larger size" : "");
+            snprintf(run + n, sizeof run - (size_t)n, ", of it about %.2g us (%.0f%%) launch overhead%s", tp->launch_us,
+                     100.0 * (frac > 1 ? 1 : frac), frac > 0.3 ? " \xC2\xB7 launch-bound: try a larger size" : "");
         }
         snprintf(para[np++], sizeof para[0], "%s", run);
+        snprintf(para[np++], sizeof para[0], "%s \xC2\xB7 %s \xC2\xB7 %s", tp->gpu, tp->date, tp->source);
         if (tp->launch_us > 0)
             snprintf(para[np++], sizeof para[0], "launch overhead = the %s (docs/timing-model.md); ceiling = "
                                                  "cuMemcpyDtoD in the same run", tp->launch_basis);
@@ -1365,13 +1376,11 @@ static void draw_throughput(ctx *c, int pane, const viz_pane_layout *p, const vi
         lines[i] = paragraph(c, fs, x, 0, w, sl, 3, VIZ_RGB_TEXT, para[i], false);
         total += lines[i];
     }
-    while (np > 0 && y + total * sl + need_bars > ybot) {
-        if (lines[np - 1] > 1 && y + (total - lines[np - 1] + 1) * sl + need_bars <= ybot) {
-            total -= lines[np - 1] - 1;
-            lines[np - 1] = 1;
-            break;
-        }
+    while (np > 1 && y + total * sl + need_bars > ybot)
         total -= lines[--np];
+    while (lines[0] > 1 && y + total * sl + need_bars > ybot) { /* the first paragraph, shortened */
+        lines[0]--;
+        total--;
     }
     for (int i = 0; i < np; i++) {
         paragraph(c, fs, x, y, w, sl, lines[i], i == 0 ? VIZ_RGB_TEXT : VIZ_RGB_DIM, para[i], true);
