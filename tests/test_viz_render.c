@@ -454,12 +454,14 @@ static void test_heat_map_draws_the_costliest_line_full_and_red_and_the_others_i
     show(fx, 0, VIZ_SCOPE_BLOCK);
     viz_layout L = layout1();
     const viz_pane_layout *p = &L.pane[0];
-    /* rows in line order: 10, 12, 14 */
-    SDL_Rect worst = viz_layout_heat_bar(&L, p, 2, 1.0);
+    /* entries in line order: 10, 12, 14 */
+    viz_pane_state *ps = &fx->st.pane[0];
+    SDL_Rect worst = viz_layout_heat_bar(&L, p, viz_layout_heat_row_of(&L, p, ps, 2), 1.0);
     assert_int_equal(pixel(fx, worst.x + 1, worst.y + worst.h / 2), VIZ_RGB_BAD);
     assert_int_equal(pixel(fx, worst.x + worst.w - 1, worst.y + worst.h / 2), VIZ_RGB_BAD);
     /* line 10: 4 / 64 of the bar, in a cool colour; past it the empty track */
-    SDL_Rect l10 = viz_layout_heat_bar(&L, p, 0, 4.0 / 64), full = viz_layout_heat_bar(&L, p, 0, 1.0);
+    int r10 = viz_layout_heat_row_of(&L, p, ps, 0);
+    SDL_Rect l10 = viz_layout_heat_bar(&L, p, r10, 4.0 / 64), full = viz_layout_heat_bar(&L, p, r10, 1.0);
     uint32_t c10 = pixel(fx, l10.x, l10.y + l10.h / 2);
     assert_int_equal(c10, viz_heat_rgb(4.0 / 64));
     assert_int_not_equal(c10, VIZ_RGB_BAD);
@@ -469,13 +471,31 @@ static void test_heat_map_draws_the_costliest_line_full_and_red_and_the_others_i
     assert_int_equal(viz_heat_rgb(1.0), VIZ_RGB_BAD);
 }
 
+static void test_heat_map_rows_carry_their_source_line_whole(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    viz_draw_log *lg = calloc(1, sizeof *lg);
+    fx->st.log = lg;
+    show(fx, 0, VIZ_SCOPE_BLOCK);
+    fx->st.log = NULL;
+    viz_layout L = layout1();
+    assert_true(viz_layout_heat_roomy(&L, &L.pane[0], &fx->st.pane[0]));
+    int whole = 0;
+    for (int t = 0; t < lg->ntexts; t++)
+        if (lg->text[t].panel >= 0 && !strcmp(lg->panel[lg->text[t].panel].name, "heat"))
+            whole += !strcmp(lg->text[t].text, "x = tile[threadIdx.x][threadIdx.y];");
+    assert_int_equal(whole, 3); /* lines 10, 12 and 14 */
+    free(lg);
+}
+
 static void test_clicking_a_heat_map_row_names_its_line(void **state)
 {
     fixture *fx = *state;
     heat_recording(fx);
     show(fx, 0, VIZ_SCOPE_BLOCK);
     viz_layout L = layout1();
-    SDL_Rect bar = viz_layout_heat_bar(&L, &L.pane[0], 1, 1.0);
+    SDL_Rect bar = viz_layout_heat_bar(&L, &L.pane[0], viz_layout_heat_row_of(&L, &L.pane[0], &fx->st.pane[0], 1), 1.0);
     viz_hit h = viz_hit_test(&L, &fx->st, bar.x + 2, bar.y + 1);
     assert_int_equal(h.kind, VIZ_HIT_HEAT);
     assert_int_equal(h.src_line, 12);
@@ -548,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_a_state_renders_to_the_same_pixels_every_time),
         cmocka_unit_test(test_compare_mode_draws_each_variant_in_its_own_pane),
         cmocka_unit_test(test_heat_map_draws_the_costliest_line_full_and_red_and_the_others_in_proportion),
+        cmocka_unit_test(test_heat_map_rows_carry_their_source_line_whole),
         cmocka_unit_test(test_clicking_a_heat_map_row_names_its_line),
         cmocka_unit_test(test_timeline_puts_each_step_in_its_warps_row_in_its_verdict_colour),
         cmocka_unit_test(test_a_quiz_question_hides_the_banks_until_answered),

@@ -329,9 +329,43 @@ static int heat_rows_avail(const viz_layout *L, const viz_pane_layout *p)
     return rows < 0 ? 0 : rows;
 }
 
-int viz_layout_heat_first(const viz_layout *L, const viz_pane_layout *p, const viz_pane_state *ps)
+const char *viz_heat_code(const viz_recording *r, int line)
+{
+    if (line < 1 || line > r->nsrc)
+        return "";
+    const char *c = r->src_lines[line - 1];
+    while (*c == ' ')
+        c++;
+    return c;
+}
+
+int viz_layout_heat_cols(const viz_layout *L, const viz_pane_layout *p)
+{
+    int cols = (p->heat.w - 2 * L->m.pad - 5 * L->m.char_w) / (L->m.char_w > 0 ? L->m.char_w : 1);
+    return cols < 8 ? 8 : cols;
+}
+
+/* Visual rows of one entry: its figures, then (roomy) its code wrapped under them. */
+static int entry_rows(const viz_layout *L, const viz_pane_layout *p, const viz_recording *r, int line, bool roomy)
+{
+    const char *code = viz_heat_code(r, line);
+    return roomy && *code ? 1 + viz_wrap_rows(code, viz_layout_heat_cols(L, p)) : 1;
+}
+
+bool viz_layout_heat_roomy(const viz_layout *L, const viz_pane_layout *p, const viz_pane_state *ps)
 {
     if (!ps->rec)
+        return false;
+    int need = 0;
+    for (int l = 1; l < ps->rec->nheat; l++)
+        if (ps->rec->heat[l].instructions)
+            need += entry_rows(L, p, ps->rec, l, true);
+    return need <= heat_rows_avail(L, p);
+}
+
+int viz_layout_heat_first(const viz_layout *L, const viz_pane_layout *p, const viz_pane_state *ps)
+{
+    if (!ps->rec || viz_layout_heat_roomy(L, p, ps))
         return 0;
     int n = viz_heat_lines(ps->rec, NULL, 0), rows = heat_rows_avail(L, p);
     if (n <= rows)
@@ -341,6 +375,45 @@ int viz_layout_heat_first(const viz_layout *L, const viz_pane_layout *p, const v
         at += ps->rec->heat[l].instructions != 0;
     int first = at - rows / 2;
     return clampi(first, 0, n - rows);
+}
+
+int viz_layout_heat_row_of(const viz_layout *L, const viz_pane_layout *p, const viz_pane_state *ps, int k)
+{
+    if (!ps->rec)
+        return -1;
+    bool roomy = viz_layout_heat_roomy(L, p, ps);
+    int first = viz_layout_heat_first(L, p, ps), row = 0, avail = heat_rows_avail(L, p);
+    for (int l = 1, e = 0; l < ps->rec->nheat; l++) {
+        if (!ps->rec->heat[l].instructions)
+            continue;
+        if (e >= first) {
+            if (row >= avail)
+                return -1;
+            if (e == k)
+                return row;
+            row += entry_rows(L, p, ps->rec, l, roomy);
+        }
+        e++;
+    }
+    return -1;
+}
+
+static int heat_line_at(const viz_layout *L, const viz_pane_layout *p, const viz_pane_state *ps, int row)
+{
+    bool roomy = viz_layout_heat_roomy(L, p, ps);
+    int first = viz_layout_heat_first(L, p, ps), at = 0;
+    if (row < 0 || row >= heat_rows_avail(L, p))
+        return 0;
+    for (int l = 1, e = 0; l < ps->rec->nheat; l++) {
+        if (!ps->rec->heat[l].instructions)
+            continue;
+        if (e++ < first)
+            continue;
+        at += entry_rows(L, p, ps->rec, l, roomy);
+        if (row < at)
+            return l;
+    }
+    return 0;
 }
 
 SDL_Rect viz_layout_heat_bar(const viz_layout *L, const viz_pane_layout *p, int row, double t)
@@ -412,16 +485,11 @@ viz_hit viz_hit_test(const viz_layout *L, const viz_state *s, int x, int y)
             }
         }
         if (p->heat.w > 0 && inside(p->heat, x, y) && ps->rec && y >= p->heat.y + m->cap_h) {
-            int row = (y - p->heat.y - m->cap_h) / m->line_h;
-            if (row < heat_rows_avail(L, p)) {
-                int n = viz_heat_lines(ps->rec, NULL, 0);
-                int k = viz_layout_heat_first(L, p, ps) + row;
-                for (int l = 1, seen = 0; k < n && l < ps->rec->nheat; l++)
-                    if (ps->rec->heat[l].instructions && seen++ == k) {
-                        h.kind = VIZ_HIT_HEAT;
-                        h.src_line = l;
-                        return h;
-                    }
+            int line = heat_line_at(L, p, ps, (y - p->heat.y - m->cap_h) / m->line_h);
+            if (line > 0) {
+                h.kind = VIZ_HIT_HEAT;
+                h.src_line = line;
+                return h;
             }
         }
         if (inside(p->tl_plot, x, y) && ps->tl_count) {

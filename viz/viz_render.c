@@ -589,27 +589,31 @@ static void draw_heat(ctx *c, int pane, const viz_pane_layout *p, const viz_pane
                  "hidden while you predict");
         return;
     }
-    int n = viz_heat_lines(rec, NULL, 0);
-    if (!n) {
+    if (!viz_heat_lines(rec, NULL, 0)) {
         text(c, c->f->sans_small, p->heat.x + m->pad, p->heat.y + m->cap_h, VIZ_RGB_DIM, "no memory instructions");
         return;
     }
     uint64_t worst = worst_units(rec);
     int rows = (p->heat.h - m->cap_h - m->pad / 2) / m->line_h;
     int first = viz_layout_heat_first(c->L, p, ps);
+    bool roomy = viz_layout_heat_roomy(c->L, p, ps);
+    int cols = viz_layout_heat_cols(c->L, p);
     int cur = ps->step ? ps->step->src_line : 0;
     const viz_font *mono = c->f->mono, *ms = c->f->mono_small;
     int xr = p->heat.x + p->heat.w - m->pad;
-    for (int l = 1, k = 0; l < rec->nheat && k < first + rows; l++) {
+    for (int l = 1, k = 0; l < rec->nheat; l++) {
         const viz_line_heat *h = &rec->heat[l];
         if (!h->instructions)
             continue;
-        int row = k++ - first;
+        int row = viz_layout_heat_row_of(c->L, p, ps, k++);
         if (row < 0)
             continue;
+        const char *code = viz_heat_code(rec, l);
+        int nr = roomy && *code ? 1 + viz_wrap_rows(code, cols) : 1;
+        int vis = nr < rows - row ? nr : rows - row;
         int y = p->heat.y + m->cap_h + row * m->line_h;
         if (l == cur)
-            fill(c, (SDL_Rect){p->heat.x + 2, y - 1, p->heat.w - 4, m->line_h}, 0x1E3450u, 255);
+            fill(c, (SDL_Rect){p->heat.x + 2, y - 1, p->heat.w - 4, vis * m->line_h}, 0x1E3450u, 255);
         char buf[160], a[32], b[32];
         snprintf(buf, sizeof buf, "%4d", l);
         text(c, mono, p->heat.x + m->pad, y, l == cur ? VIZ_RGB_ACCENT : VIZ_RGB_DIM, buf);
@@ -636,17 +640,25 @@ static void draw_heat(ctx *c, int pane, const viz_pane_layout *p, const viz_pane
             if (x + viz_text_width(ms, buf) <= xr)
                 x = text(c, ms, x, yt, eff_rgb(100.0 * (double)ideal / (double)viz_heat_units(h)), buf) + m->char_w;
         }
-        if (l <= rec->nsrc) {
-            const char *code = rec->src_lines[l - 1];
-            while (*code == ' ')
-                code++;
-            if (*code && x + viz_text_width(mono, code) <= xr) /* whole, or not at all: never cut */
-                text(c, mono, x, y, 0xAEB7C6u, code);
+        if (!*code)
+            continue;
+        if (roomy) { /* the whole line under its figures, wrapped */
+            bool inc = false;
+            size_t at = 0;
+            for (int r = 1; r < vis; r++) {
+                int len = viz_wrap_len(code + at, r > 1 ? cols - 2 : cols);
+                draw_code(c, mono, p->heat.x + m->pad + (5 + (r > 1 ? 2 : 0)) * m->char_w, y + r * m->line_h,
+                          code + at, (size_t)len, &inc);
+                at += (size_t)len;
+            }
+        } else if (x + viz_text_width(mono, code) <= xr) { /* whole, or not at all: never cut */
+            text(c, mono, x, y, 0xAEB7C6u, code);
         }
     }
-    if (n > rows && rows > 0) {
+    int n = viz_heat_lines(rec, NULL, 0);
+    if (!roomy && n > rows && rows > 0) {
         char more[64];
-        snprintf(more, sizeof more, "%d-%d of %d", first + 1, first + rows, n);
+        snprintf(more, sizeof more, "%d-%d of %d", first + 1, first + rows < n ? first + rows : n, n);
         int w = viz_text_width(c->f->sans_small, more);
         if (w < p->heat.w / 3)
             text(c, c->f->sans_small, xr - w, p->heat.y + S(c, 6), VIZ_RGB_DIM, more);

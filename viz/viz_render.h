@@ -159,6 +159,14 @@ int viz_layout_source_line_at(const viz_layout *L, const viz_pane_layout *p, con
  * step's line in view. */
 int viz_heat_lines(const viz_recording *r, int *lines, int cap);
 int viz_layout_heat_first(const viz_layout *L, const viz_pane_layout *p, const viz_pane_state *ps);
+/* When every entry fits with its code wrapped under its figures ("roomy"), entries take
+ * 1 + that code's rows; else one row each, the code only where it fits whole beside
+ * them. viz_layout_heat_row_of: the visual row of entry k (in line order), -1 when not
+ * shown. viz_heat_code: the line's text without its indentation. */
+bool viz_layout_heat_roomy(const viz_layout *L, const viz_pane_layout *p, const viz_pane_state *ps);
+int viz_layout_heat_row_of(const viz_layout *L, const viz_pane_layout *p, const viz_pane_state *ps, int k);
+int viz_layout_heat_cols(const viz_layout *L, const viz_pane_layout *p);
+const char *viz_heat_code(const viz_recording *r, int line);
 /* The heat bar of visual row `row` of the heat map, t of its full length (0..1). */
 SDL_Rect viz_layout_heat_bar(const viz_layout *L, const viz_pane_layout *p, int row, double t);
 /* Timeline: the plot column of timeline position pos, and the row of a step. */
