@@ -7,7 +7,10 @@
  * against what the renderer drew, not against a quantized copy. */
 #include "viz_export.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <gif_lib.h>
+#include <unistd.h>
 #include <png.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -103,8 +106,14 @@ viz_gif *viz_gif_open(const char *path, int w, int h, char *err, size_t cap)
     g->h = h;
     snprintf(g->path, sizeof g->path, "%s", path);
     int code = 0;
-    g->gf = EGifOpenFileName(path, false, &code);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666); /* giflib's own open makes it 0600 */
+    if (fd < 0) {
+        snprintf(err, cap, "%s: cannot write GIF: %s", path, strerror(errno));
+        goto fail;
+    }
+    g->gf = EGifOpenFileHandle(fd, &code);
     if (!g->gf) {
+        close(fd);
         gif_err(err, cap, path, "open", code);
         goto fail;
     }
