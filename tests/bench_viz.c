@@ -8,6 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <SDL_image.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../viz/viz_export.h"
 #include "../viz/viz_render.h"
 
 #define FRAMES 1000
@@ -104,6 +109,43 @@ int main(void)
     double med = ms[FRAMES / 2], p95 = ms[FRAMES * 95 / 100];
     printf("viz frame time (%d frames, %dx%d, SDL software renderer): median %.2f ms (%.0f fps), "
            "95th percentile %.2f ms\n", FRAMES, W, H, med, 1000.0 / med, p95);
+
+    /* export: 24 frames each way, alternating the two steps */
+    enum { EXPORTS = 24 };
+    const char *path = "/tmp/warpscope-bench-frame.png";
+    static const char *const how[] = {"IMG_SavePNG (SDL_image)", "libpng level 1 (--out)", "libpng level 6",
+                                      "GIF frame (--gif)"};
+    char gpath[] = "/tmp/warpscope-bench-XXXXXX";
+    int gfd = mkstemp(gpath);
+    if (gfd >= 0)
+        close(gfd);
+    for (int k = 0; k < 4; k++) {
+        double total = 0, bytes = 0;
+        viz_gif *g = k == 3 ? viz_gif_open(gpath, W, H, err, sizeof err) : NULL;
+        for (int i = 0; i < EXPORTS; i++) {
+            st.pane[0].step = &rec.steps[i % 2];
+            st.phase = 1;
+            st.mouse_in = false;
+            viz_render_frame(r, &fonts, &st);
+            SDL_RenderPresent(r);
+            uint64_t t0 = SDL_GetPerformanceCounter();
+            int rc = k == 0 ? IMG_SavePNG(surf, path) : k == 3 ? (g ? viz_gif_add(g, surf, 25, err, sizeof err) : -1)
+                                                             : viz_png_write(surf, path, k == 1 ? 1 : 6, err, sizeof err);
+            total += (double)(SDL_GetPerformanceCounter() - t0) * 1000.0 / (double)freq;
+            struct stat sb;
+            if (rc == 0 && k < 3 && stat(path, &sb) == 0)
+                bytes += (double)sb.st_size;
+        }
+        if (g && viz_gif_close(g, err, sizeof err) == 0) {
+            struct stat sb;
+            if (stat(gpath, &sb) == 0)
+                bytes = (double)sb.st_size;
+        }
+        printf("viz export, %s: %.1f ms per frame, %.0f kB per frame\n", how[k], total / EXPORTS,
+               bytes / EXPORTS / 1000.0);
+    }
+    unlink(path);
+    unlink(gpath);
     viz_recording_free(&rec);
     viz_fonts_close(&fonts);
     SDL_DestroyRenderer(r);
