@@ -31,21 +31,6 @@ typedef struct {
     const char *out, *screenshot, *gif, *keys;
 } viz_opts;
 
-/* --blocks N or all (every block of the grid; 0 here) */
-static int set_blocks(void *field, const char *v)
-{
-    if (!strcmp(v, "all")) {
-        *(int *)field = 0;
-        return 0;
-    }
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*end || end == v || n < 1 || n > (1 << 20))
-        return -1;
-    *(int *)field = (int)n;
-    return 0;
-}
-
 /* --scope warp|block|kernel */
 static int set_scope(void *field, const char *v)
 {
@@ -96,15 +81,15 @@ static const ws_opt viz_options[] = {
              "transpose_padded: the same tile with and without padding)"},
     {.name = "block", .kind = WS_OPT_INT, .at = offsetof(viz_opts, block), .arg = "B", .lo = 0, .hi = 0x7fffffff,
      .needs = "a whole number from 0 to 2147483647", .help = "first block to record and show (linear index, default 0)"},
-    {.name = "blocks", .kind = WS_OPT_CALL, .at = offsetof(viz_opts, blocks), .arg = "N", .set = set_blocks,
-     .needs = "a whole number from 1 to 1048576, or all",
-     .help = "blocks recorded from B on, or all (default 2; --scope kernel: all; b/B move between them)"},
+    {.name = "blocks", .kind = WS_OPT_INT, .at = offsetof(viz_opts, blocks), .arg = "N", .lo = 1, .hi = 1 << 20,
+     .needs = "a whole number from 1 to 1048576",
+     .help = "blocks recorded from B on (default 2; with --scope kernel every block; b/B move between them)"},
     {.name = "scope", .kind = WS_OPT_CALL, .at = offsetof(viz_opts, scope), .arg = "S", .set = set_scope,
      .needs = "warp, block or kernel",
      .help = "what playback walks through: one warp, the block (default: every warp in issue\n"
              "order) or kernel (every recorded block); the a key cycles them"},
     {.name = "warp", .kind = WS_OPT_INT, .at = offsetof(viz_opts, warp), .arg = "W", .lo = 0, .hi = 31,
-     .needs = "a whole number from 0 to 31", .help = "warp to show first (default 0)"},
+     .needs = "a whole number from 0 to 31", .help = "warp to show first (default 0; --scope warp follows it)"},
     {.name = "step", .kind = WS_OPT_INT, .at = offsetof(viz_opts, step), .arg = "K", .lo = 0, .hi = 1 << 30,
      .needs = "a whole number from 0 to 1073741824",
      .help = "start at the K-th memory instruction of the scope (0-based)"},
@@ -154,11 +139,13 @@ static const ws_cli_spec viz_spec = {
     .usage = "usage: warpscope viz <kernel> [-D NAME=VALUE]... [--block B] [--warp W] [options]\n"
              "       warpscope viz --compare <kernelA> <kernelB> [options]\n"
              "       warpscope viz <kernel> --gif F.gif [--out DIR] [--from A] [--to B]\n",
-    .about = "Animates a simulated launch one warp-level memory instruction at a time: the source line\n"
-             "and PTX, the 32 lanes, the shared-memory bank grid (conflicts in red) or the global/local\n"
-             "128-B lines and 32-B sectors (coloured L1 hit / L2 hit / DRAM), running totals as\n"
-             "`warpscope sim` reports them, and measured vs predicted throughput (any GPU's recorded\n"
-             "run when this device has none). -D applies to both variants of --compare.\n"
+    .about = "Animates a simulated launch one warp-level memory instruction at a time, a whole block\n"
+             "(every warp in issue order) by default: the source line (wrapped, never cut) and PTX, the\n"
+             "32 lanes, the shared-memory bank grid (conflicts in red) or the global/local 128-B lines and\n"
+             "32-B sectors (coloured L1 hit / L2 hit / DRAM), a warp timeline, a per-line heat map of the\n"
+             "whole launch, running totals as `warpscope sim` reports them, and the recorded GPU bandwidth\n"
+             "against the copy ceiling of the same run, with the launch overhead's share (any GPU's\n"
+             "recorded run when this device has none). -D applies to both variants of --compare.\n"
              "\n"
              "  <kernel>            a catalog name (warpscope list), path/to/k.cu or path/to/k.cu:name\n",
     .opts = viz_options,
@@ -187,7 +174,7 @@ int ws_cmd_viz(int argc, char **argv)
         return WS_EXIT_USAGE;
     }
     const viz_scope scope = o.scope < 0 ? VIZ_SCOPE_BLOCK : (viz_scope)o.scope;
-    /* kernel scope records every block unless --blocks says how many */
+    /* kernel scope records every block unless --blocks says how many (0 here: all) */
     uint32_t nblocks = o.blocks < 0 ? (scope == VIZ_SCOPE_KERNEL ? 0 : 2) : (uint32_t)o.blocks;
     viz_record_opts ro = {.num_blocks = nblocks ? nblocks : UINT32_MAX, .device = o.c.dev->key, .arch = o.c.arch,
                           .results_dir = o.c.results_dir};

@@ -1104,7 +1104,7 @@ static void draw_question(ctx *c, const viz_pane_layout *p, const viz_step *st)
     int lh = viz_font_height(c->f->sans_big) + S(c, 4);
     int n = paragraph(c, c->f->sans_big, x, y, w, lh, 3, VIZ_RGB_TEXT, q, true);
     y += n * lh + m->pad;
-    static const char *hint_sh = "Hint: bank = (byte offset / 4) % 32 (the lanes show each bank); a bank serves one "
+    static const char *hint_sh = "Hint: bank = (byte offset / 4) % 32 (the lanes show each offset); a bank serves one "
                                  "4-byte word per wavefront, and lanes reading the same word share it.";
     static const char *hint_gl = "Hint: a sector is 32 aligned bytes; count the distinct sectors the active lanes' "
                                  "bytes fall in (the lanes show each address).";
