@@ -7,6 +7,8 @@ CUDA_HOME ?= /usr/local/cuda
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls $(CUDA_HOME)/bin/nvcc 2>/dev/null)
 PTX_ARCH ?= sm_90
 BUILD    := build
+# the cli.o version rule below would otherwise be the first target
+.DEFAULT_GOAL := all
 
 Q := $(if $(V),,@)
 msg = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
