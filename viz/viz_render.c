@@ -1189,13 +1189,21 @@ static void draw_timeline(ctx *c, int pane, const viz_pane_layout *p, const viz_
         fill(c, (SDL_Rect){pl.x, y0, pl.w, y1 - y0 > 1 ? y1 - y0 : 1}, 0x1E3450u, 255);
     }
     bool hide = hidden(c, pane);
+    SDL_Rect last = {-1, -1, 0, 0};
+    uint32_t last_rgb = 0;
     for (size_t k = 0; k < ps->tl_count; k++) {
         const viz_step *s = &rec->steps[ps->tl[k]];
         SDL_Rect cell = viz_layout_timeline_cell(p, ps, k);
         bool later = hide && k >= ps->tl_pos;
         bool other = ps->scope == VIZ_SCOPE_WARP && s->warp != ps->warp;
         uint32_t rgb = later ? 0x3A4356u : viz_step_rgb(s);
-        fill(c, cell, other ? lerp_rgb(0x10141Cu, rgb, 0.45) : rgb, 255);
+        rgb = other ? lerp_rgb(0x10141Cu, rgb, 0.45) : rgb;
+        /* thousands of steps share a pixel column: draw each (column, row, colour) once */
+        if (cell.x == last.x && cell.y == last.y && cell.w == last.w && rgb == last_rgb)
+            continue;
+        fill(c, cell, rgb, 255);
+        last = cell;
+        last_rgb = rgb;
     }
     if (ps->tl_pos < ps->tl_count) {
         SDL_Rect cell = viz_layout_timeline_cell(p, ps, ps->tl_pos);
