@@ -387,6 +387,21 @@ static void test_an_export_past_the_end_stops_there(void **state)
     viz_recording_free(&r);
 }
 
+static void test_a_start_step_past_the_scope_is_refused_with_its_length(void **state)
+{
+    (void)state;
+    viz_recording r;
+    make_recording(&r, 128);
+    /* block 0: 4 warps x 3 steps = 12, so steps 0..11 */
+    viz_app_opts o = {.rec = {&r}, .npanes = 1, .width = 640, .height = 480, .headless = true,
+                      .screenshot = "/tmp/ws_viz_never.png", .scope = VIZ_SCOPE_BLOCK, .start_step = 12};
+    char err[512] = "";
+    assert_int_equal(viz_app_run(&o, err, sizeof err), WS_EXIT_USAGE);
+    assert_non_null(strstr(err, "12 steps (0..11)"));
+    assert_int_equal(access("/tmp/ws_viz_never.png", F_OK), -1);
+    viz_recording_free(&r);
+}
+
 /* The colour of the GIF's frame k at (x, y), every earlier frame drawn under it. */
 static uint32_t gif_pixel(GifFileType *g, int k, int x, int y)
 {
@@ -482,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_clicking_the_timeline_jumps_to_that_step_and_its_warp),
         cmocka_unit_test(test_every_exported_frame_shows_the_next_step),
         cmocka_unit_test(test_an_export_past_the_end_stops_there),
+        cmocka_unit_test(test_a_start_step_past_the_scope_is_refused_with_its_length),
         cmocka_unit_test(test_a_gif_export_holds_one_frame_per_step_and_they_differ),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -598,6 +598,13 @@ int viz_app_run(const viz_app_opts *o, char *err, size_t cap)
         snprintf(err, cap, "out of memory");
         return WS_EXIT_INTERNAL;
     }
+    size_t len = viz_nav_length(&ss.nav);
+    if (len && o->start_step >= len) {
+        snprintf(err, cap, "--step/--from %zu: the %s of %s holds %zu step%s (0..%zu)", o->start_step,
+                 viz_scope_name(ss.nav.scope), o->rec[0]->kernel, len, len == 1 ? "" : "s", len - 1);
+        viz_session_free(&ss);
+        return WS_EXIT_USAGE;
+    }
     if (o->keys && viz_session_keys(&ss, o->keys, err, cap)) {
         viz_session_free(&ss);
         return WS_EXIT_USAGE;
