@@ -96,6 +96,14 @@ int ws_measured_lookup(const char *json_path, const char *kernel, const char *ov
     const cJSON *reps = cJSON_GetObjectItemCaseSensitive(t, "reps");
     m->median_us = cJSON_IsNumber(med) && med->valuedouble > 0 ? med->valuedouble * 1000.0 : -1;
     m->reps = cJSON_IsNumber(reps) ? reps->valueint : 0;
+    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(best, "bytes_moved");
+    m->bytes_moved = cJSON_IsNumber(bm) ? bm->valuedouble : -1;
+    const cJSON *cc = cJSON_GetObjectItemCaseSensitive(best, "copy_ceiling");
+    const cJSON *cg = cJSON_GetObjectItemCaseSensitive(cc, "gbs"), *cb = cJSON_GetObjectItemCaseSensitive(cc, "bytes");
+    const cJSON *cm = cJSON_GetObjectItemCaseSensitive(cc, "median_ms");
+    m->copy_gbs = cJSON_IsNumber(cg) ? cg->valuedouble : -1;
+    m->copy_bytes = cJSON_IsNumber(cb) ? cb->valuedouble : -1;
+    m->copy_us = cJSON_IsNumber(cm) ? cm->valuedouble * 1000.0 : -1;
     cJSON_Delete(root);
     return 0;
 #else
