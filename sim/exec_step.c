@@ -1,31 +1,31 @@
 /* exec_step.c - the fetch/guard/dispatch loop of one warp: runs the path on
- * top of its SIMT stack until it reaches a barrier, exits, has run
- * WS_SIM_SLICE instructions, or faults.
+ * top of its SIMT stack, in the function of its running frame, until it
+ * reaches a barrier, exits, has run WS_SIM_SLICE instructions, or faults.
  * Invariant: on return the warp's stack is settled (top entry runnable) unless
  * the warp is done, and every executed instruction has been counted. */
 #include "interp_priv.h"
 
 int sim_warp_run(sim_ctx *c, sim_warp *w)
 {
-    const sim_program *P = &c->prog;
-    uint64_t *file = w->file;
     uint64_t *pc_count = c->res->pc_warp_count;
     uint64_t tins = 0, wins = 0;
     int rc = 0;
 
     for (int k = 0; k < WS_SIM_SLICE; k++) {
+        const sim_program *P = w->prog;          /* a call or a return changes it */
+        uint64_t *file = w->file;
         sim_simt_entry *top = &w->stack[w->sp - 1];
         int pc = top->pc;
         if (pc >= P->n) {                /* fell off the end: an implicit ret */
-            w->exit_pc = P->n - 1;
-            sim_simt_exit(w, top->mask);
-            if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+            if (!w->depth) w->exit_pc = P->n - 1;
+            sim_simt_return(w, top->mask);
+            if (!sim_frames_settle(c, w)) { w->state = SIM_W_DONE; break; }
             continue;
         }
         const sim_insn *in = &P->insns[pc];
         uint32_t mask = top->mask, m = mask;
         if (in->guard >= 0) m &= sim_pred_mask(file, (uint32_t)in->guard, in->guard_neg);
-        pc_count[pc]++;
+        if (!w->depth) pc_count[pc]++;   /* a called function's instructions count in the totals */
         wins++;
         tins += (uint64_t)__builtin_popcount(mask);
 
@@ -45,6 +45,10 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         case SIM_CLS_NOP:
             top->pc = pc + 1;
             break;
+        case SIM_CLS_CALL:
+            top->pc = pc + 1;            /* where the caller goes on once the call returns */
+            if (m && sim_exec_call(c, w, in, m)) { rc = -1; goto out; }
+            break;
         case SIM_CLS_BRA:
             if (sim_simt_branch(w, pc, in->target, in->ipdom, m, mask & ~m)) {
                 rc = sim_fault(c, w, in, -1, "SIMT stack overflow (%d paths)", w->sp);
@@ -53,7 +57,11 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             break;
         case SIM_CLS_EXIT:
             top->pc = pc + 1;
-            if (m) { w->exit_pc = pc; sim_simt_exit(w, m); }
+            if (m) {
+                if (!w->depth) w->exit_pc = pc;
+                if (in->pi->op == PTX_RET) sim_simt_return(w, m);   /* ret leaves the function */
+                else sim_simt_exit(w, m);                           /* exit ends the thread */
+            }
             break;
         case SIM_CLS_BAR:
             if (!m) { top->pc = pc + 1; break; }
@@ -69,12 +77,18 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             top->pc = pc + 1;
             w->state = SIM_W_BAR;
             w->bar_pc = pc;
-            sim_simt_settle(w);
+            w->bar_prog = P;
+            sim_frames_settle(c, w);
             k = WS_SIM_SLICE;            /* leave after counting */
             continue;
         case SIM_CLS_TRAP:
             if (!m) { top->pc = pc + 1; break; }
-            rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed");
+            if (in->pi->op == PTX_BRKPT)
+                rc = sim_fault(c, w, in, __builtin_ctz(m), "brkpt executed (a breakpoint, with no debugger to "
+                               "stop at it, ends the kernel with an error)");
+            else
+                rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed (__trap(), or a trap instruction: the "
+                               "kernel stops with an error)");
             goto out;
         case SIM_CLS_UNSUPPORTED: {
             char txt[160];
@@ -83,7 +97,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             goto out;
         }
         }
-        if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+        if (!sim_frames_settle(c, w)) { w->state = SIM_W_DONE; break; }
     }
 out:
     c->thread_insns += tins;

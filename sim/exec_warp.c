@@ -111,7 +111,7 @@ int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     }
     default: {
         char txt[160];
-        ptx_format_insn(c->fn, pi, txt, sizeof txt);
+        ptx_format_insn(w->prog->fn, pi, txt, sizeof txt);
         return sim_fault(c, w, in, -1, "unsupported instruction '%s'", txt);
     }
     }

@@ -30,11 +30,17 @@ static const char *src_file(const sim_ctx *c, const ptx_insn *pi)
 static void vfault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_error *e,
                    const char *fmt, va_list ap)
 {
-    char msg[WS_MSG_MAX], who[160];
+    char msg[WS_MSG_MAX], who[320];
     vsnprintf(msg, sizeof msg, fmt, ap);
     int k = snprintf(who, sizeof who, "%s: block (%u,%u,%u)", c->kname, c->block[0], c->block[1], c->block[2]);
     if (w && k < (int)sizeof who) k += snprintf(who + k, sizeof who - (size_t)k, " warp %u", w->index);
-    if (lane >= 0 && k < (int)sizeof who) snprintf(who + k, sizeof who - (size_t)k, " lane %d", lane);
+    if (lane >= 0 && k < (int)sizeof who) k += snprintf(who + k, sizeof who - (size_t)k, " lane %d", lane);
+    if (w && w->depth > 0 && k < (int)sizeof who) {   /* in a called function: which, and from where */
+        const ptx_insn *site = w->frames[1].site->pi;
+        k += snprintf(who + k, sizeof who - (size_t)k, " in %.120s", w->prog->fn->name);
+        if (site->src_line > 0 && k < (int)sizeof who)
+            snprintf(who + k, sizeof who - (size_t)k, " (called at line %d)", site->src_line);
+    }
     const ptx_insn *pi = in ? in->pi : NULL;
     if (pi && pi->src_line > 0) ws_error_set(e, src_file(c, pi), pi->src_line, 0, "%s: %s", who, msg);
     else if (pi) ws_error_set(e, c->mod->path, pi->ptx_line, 0, "%s: %s", who, msg);
@@ -95,6 +101,34 @@ static void plain_name(const char *mangled, char *out, size_t cap)
         if (len && strlen(p) >= len && len < cap) { memcpy(out, p, len); out[len] = 0; return; }
     }
     snprintf(out, cap, "%.*s", (int)(cap - 1), mangled);
+}
+
+/* --- what cannot run ------------------------------------------------------- */
+
+int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const char *source_file, const char *kname,
+                          ws_error *err)
+{
+    const ptx_function *via = NULL, *bad = ptx_refused_reach(m, fn, &via);
+    if (!bad) return 0;
+    const ws_error *r = bad->refusal;
+    char name[WS_NAME_MAX + 8], where[400];
+    if (kname && kname[0]) snprintf(name, sizeof name, "%s", kname);
+    else plain_name(fn->name, name, sizeof name);
+    if (bad == fn) snprintf(where, sizeof where, "PTX line %d", r->line);
+    else snprintf(where, sizeof where, "PTX line %d, in the function %.150s that %.150s calls", r->line, bad->name,
+                  via == fn ? "it" : via->name);
+    const char *file = source_file && source_file[0] ? source_file : NULL;
+    if (!file)
+        for (int i = 0; i < m->nfiles; i++)
+            if (m->files[i].index == bad->refusal_src_file) file = m->files[i].path;
+    if (file && bad->refusal_src_line > 0)
+        ws_error_set(err, file, bad->refusal_src_line, 0,
+                     "kernel '%s' cannot be simulated: %s (%s); the other kernels of the file are not affected",
+                     name, r->msg, where);
+    else
+        ws_error_set(err, r->file, r->line, r->col,
+                     "kernel '%s' cannot be simulated: %s; the other kernels of the file are not affected", name, r->msg);
+    return -1;
 }
 
 /* --- launch set-up --------------------------------------------------------- */
@@ -202,8 +236,7 @@ static int alloc_warps(sim_ctx *c)
 {
     const ws_launch *L = c->L;
     const sim_program *p = &c->prog;
-    uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
-    uint64_t nthreads = (uint64_t)bx * by * bz;
+    uint64_t nthreads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
     c->nwarps = (uint32_t)((nthreads + 31) / 32);
     c->warps = calloc(c->nwarps, sizeof *c->warps);
     if (!c->warps) return -1;
@@ -214,38 +247,28 @@ static int alloc_warps(sim_ctx *c)
         w->file = aligned_alloc(64, ((size_t)p->file_words * 8 + 63) / 64 * 64);
         w->cap = 2 * p->n + 8;
         w->stack = malloc((size_t)w->cap * sizeof *w->stack);
+        w->local_stride = c->local_bytes;
         w->local = c->local_bytes ? calloc(32, c->local_bytes) : NULL;
-        if (!w->file || !w->stack || (c->local_bytes && !w->local)) return -1;
+        w->cap_frames = 4;
+        w->frames = calloc((size_t)w->cap_frames, sizeof *w->frames);
+        if (!w->file || !w->stack || (c->local_bytes && !w->local) || !w->frames) return -1;
         memset(w->file, 0, (size_t)p->file_words * 8);
         for (int k = 0; k < p->nimm; k++)
             for (int l = 0; l < 32; l++) w->file[p->imm_off + (uint32_t)k * 32 + (uint32_t)l] = p->imm[k];
-        uint64_t *S = w->file + p->sreg_off;
-        for (int l = 0; l < 32; l++) {
-            uint64_t t = (uint64_t)wi * 32 + (uint64_t)l;
-            if (t < nthreads) w->exists |= 1u << l;
-            S[PTX_SREG_TID_X * 32 + l] = t % bx;
-            S[PTX_SREG_TID_Y * 32 + l] = (t / bx) % by;
-            S[PTX_SREG_TID_Z * 32 + l] = t / ((uint64_t)bx * by);
-            S[PTX_SREG_NTID_X * 32 + l] = bx;
-            S[PTX_SREG_NTID_Y * 32 + l] = by;
-            S[PTX_SREG_NTID_Z * 32 + l] = bz;
-            S[PTX_SREG_NCTAID_X * 32 + l] = L->grid[0];
-            S[PTX_SREG_NCTAID_Y * 32 + l] = L->grid[1];
-            S[PTX_SREG_NCTAID_Z * 32 + l] = L->grid[2];
-            S[PTX_SREG_LANEID * 32 + l] = (uint64_t)l;
-            S[PTX_SREG_WARPID * 32 + l] = wi;
-            S[PTX_SREG_NWARPID * 32 + l] = c->nwarps;
-            S[PTX_SREG_SMID * 32 + l] = 0;
-            S[PTX_SREG_NSMID * 32 + l] = 1;
-            S[PTX_SREG_GRIDID * 32 + l] = 1;
-            S[PTX_SREG_LANEMASK_EQ * 32 + l] = 1ull << l;
-            S[PTX_SREG_LANEMASK_LT * 32 + l] = (1ull << l) - 1;
-            S[PTX_SREG_LANEMASK_LE * 32 + l] = (2ull << l) - 1;
-            S[PTX_SREG_LANEMASK_GT * 32 + l] = (uint32_t)~((2ull << l) - 1);
-            S[PTX_SREG_LANEMASK_GE * 32 + l] = (uint32_t)~((1ull << l) - 1);
-            S[PTX_SREG_DYNAMIC_SMEM_SIZE * 32 + l] = c->shared_dynamic;
-            S[PTX_SREG_TOTAL_SMEM_SIZE * 32 + l] = c->shared_bytes;
-        }
+        for (int l = 0; l < 32; l++)
+            if ((uint64_t)wi * 32 + (uint64_t)l < nthreads) w->exists |= 1u << l;
+        sim_frame *f = &w->frames[0];            /* the kernel's frame: its call arguments per lane */
+        f->prog = p;
+        f->file = w->file;
+        f->file_cap = p->file_words;
+        f->imms_of = p;
+        f->pbase = c->fn->arg_base;
+        f->pstride = (uint32_t)((c->fn->arg_bytes + 7) / 8 * 8);
+        f->pcap = 32ull * f->pstride;
+        f->pbuf = f->pcap ? calloc(1, f->pcap) : NULL;
+        f->local_top = c->local_bytes;
+        if (f->pcap && !f->pbuf) return -1;
+        sim_frames_reset(c, w);
     }
     return 0;
 }
@@ -254,38 +277,21 @@ static void free_ctx(sim_ctx *c)
 {
     if (c->warps) {
         for (uint32_t i = 0; i < c->nwarps; i++) {
-            free(c->warps[i].file);
-            free(c->warps[i].stack);
-            free(c->warps[i].local);
+            sim_warp *w = &c->warps[i];
+            if (w->frames) sim_frames_free(w);   /* the frames' files: the kernel's too */
+            else free(w->file);
+            free(w->stack);
+            free(w->local);
         }
         free(c->warps);
     }
     if (c->nregions > c->res->nbuffers) free(c->region[c->nregions - 1].data); /* module globals */
     free(c->param);
     free(c->shared);
-    sim_program_free(&c->prog);
+    sim_programs_free(c);
 }
 
 /* --- blocks ---------------------------------------------------------------- */
-
-static void refresh_clock(sim_ctx *c, sim_warp *w)
-{
-    uint64_t *S = w->file + c->prog.sreg_off;
-    uint64_t t = c->warp_insns;
-    for (int l = 0; l < 32; l++) {
-        S[PTX_SREG_CLOCK * 32 + l] = (uint32_t)t;
-        S[PTX_SREG_CLOCK_HI * 32 + l] = (uint32_t)(t >> 32);
-        S[PTX_SREG_CLOCK64 * 32 + l] = t;
-        S[PTX_SREG_GLOBALTIMER * 32 + l] = t;
-    }
-}
-
-static bool uses_clock(const sim_program *p)
-{
-    for (int i = 0; i < p->n; i++)
-        if (p->insns[i].reads_clock) return true;
-    return false;
-}
 
 /* Every live warp waits at a barrier: release them, or report misuse. Warps that
  * have exited do not hold a barrier up: bar.sync waits only for the non-exited
@@ -298,10 +304,10 @@ static int release_barrier(sim_ctx *c)
         sim_warp *w = &c->warps[i];
         if (w->state != SIM_W_BAR) continue;
         if (!first) first = w;
-        else if (w->bar_pc != first->bar_pc) {
-            const ptx_insn *a = c->prog.insns[first->bar_pc].pi;
-            const ptx_insn *b = c->prog.insns[w->bar_pc].pi;
-            return sim_fault(c, first, &c->prog.insns[first->bar_pc], -1,
+        else if (w->bar_pc != first->bar_pc || w->bar_prog != first->bar_prog) {
+            const ptx_insn *a = first->bar_prog->insns[first->bar_pc].pi;
+            const ptx_insn *b = w->bar_prog->insns[w->bar_pc].pi;
+            return sim_fault(c, first, &first->bar_prog->insns[first->bar_pc], -1,
                              "warps wait at different barriers: warp %u at line %d (PTX line %d), "
                              "warp %u at line %d (PTX line %d)",
                              first->index, a->src_line, a->ptx_line, w->index, b->src_line, b->ptx_line);
@@ -310,22 +316,18 @@ static int release_barrier(sim_ctx *c)
     for (uint32_t i = 0; i < c->nwarps; i++)
         if (c->warps[i].state == SIM_W_BAR) c->warps[i].state = SIM_W_RUN;
     if (c->cfg->on_sync)                         /* racecheck: a new barrier interval */
-        c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BARRIER, c->prog.insns[first->bar_pc].pi->src_line);
+        c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BARRIER, first->bar_prog->insns[first->bar_pc].pi->src_line);
     return 0;
 }
 
-static int run_block(sim_ctx *c, bool clock)
+static int run_block(sim_ctx *c)
 {
     if (c->shared_bytes) memset(c->shared, 0xCD, c->shared_bytes);   /* poison: read-before-write shows */
     if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BLOCK_START, 0); /* racecheck */
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];
-        uint64_t *S = w->file + c->prog.sreg_off;
-        for (int l = 0; l < 32; l++) {
-            S[PTX_SREG_CTAID_X * 32 + l] = c->block[0];
-            S[PTX_SREG_CTAID_Y * 32 + l] = c->block[1];
-            S[PTX_SREG_CTAID_Z * 32 + l] = c->block[2];
-        }
+        sim_frames_reset(c, w);
+        sim_sreg_fill(c, w, &c->prog, w->file, false);
         w->sp = 1;
         w->stack[0].pc = 0;
         w->stack[0].rpc = -1;
@@ -340,12 +342,13 @@ static int run_block(sim_ctx *c, bool clock)
         for (uint32_t i = 0; i < c->nwarps; i++) {
             sim_warp *w = &c->warps[i];
             if (w->state == SIM_W_RUN) {
-                if (clock) refresh_clock(c, w);
+                if (w->prog->reads_clock) sim_sreg_fill(c, w, w->prog, w->file, true);
                 if (sim_warp_run(c, w)) return -1;
                 if (c->thread_insns > c->budget) {
+                    const sim_program *P = w->state == SIM_W_DONE ? &c->prog : w->prog;
                     int pc = w->state == SIM_W_DONE ? (w->exit_pc >= 0 ? w->exit_pc : 0) : w->stack[w->sp - 1].pc;
-                    if (pc >= c->prog.n) pc = c->prog.n - 1;
-                    return sim_fault(c, w, &c->prog.insns[pc], -1,
+                    if (pc >= P->n) pc = P->n - 1;
+                    return sim_fault(c, w, pc >= 0 ? &P->insns[pc] : NULL, -1,
                                      "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
                                      "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)", c->budget);
                 }
@@ -457,6 +460,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
                      c->kname, first, first + count - 1, nblocks_all);
         return -1;
     }
+    if (ws_sim_check_runnable(c->mod, c->fn, cfg->source_file, c->kname, err)) return -1;
     if (check_launch_limits(c, count)) return -1;
     if (alloc_buffers(c) || build_params(c)) goto out;
     c->cnst = c->mod->const_image;
@@ -478,7 +482,6 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory for %u warps", c->kname, c->nwarps);
         goto out;
     }
-    bool clock = uses_clock(&c->prog);
     uint64_t step = count / 200 ? count / 200 : 1;
     uint64_t gx = L->grid[0], gy = L->grid[1];
     for (uint64_t k = 0; k < count; k++) {
@@ -487,7 +490,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         c->block[0] = (uint32_t)(b % gx);
         c->block[1] = (uint32_t)((b / gx) % gy);
         c->block[2] = (uint32_t)(b / (gx * gy));
-        if (run_block(c, clock)) goto out;
+        if (run_block(c)) goto out;
         if (cfg->progress && ((k + 1) % step == 0 || k + 1 == count)) cfg->progress(cfg->progress_ctx, k + 1, count);
     }
     rc = 0;

@@ -65,6 +65,8 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
                      s->desc->name, s->desc->entry, s->mod->path);
         return WS_EXIT_USAGE;
     }
+    if (ws_sim_check_runnable(s->mod, s->fn, s->file->path, s->desc->name, err))
+        return WS_EXIT_USAGE;
     ws_resources_of(s->file->path, s->fn, s->ptx, arch, &s->resources);
     return WS_EXIT_OK;
 }
@@ -132,6 +134,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.progress_ctx = &ps;
     cfg.memory_errors_are_warnings = o->memory_errors_are_warnings;
     cfg.max_thread_insns = o->max_thread_insns;
+    cfg.printf_out = o->printf_out;
     if (o->racecheck) { /* in front of the models; it forwards */
         if (!(s->race = ws_racecheck_new(L->block))) {
             ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the race checker of %s",

@@ -56,12 +56,16 @@ typedef struct {
     bool racecheck;                /* keep shared-memory hazards in s->race */
     bool memory_errors_are_warnings; /* count memory errors per kind and go on (memcheck) */
     uint64_t max_thread_insns;     /* instruction budget; 0 = WS_SIM_DEFAULT_BUDGET */
+    FILE *printf_out;              /* the kernel's printf and failed asserts, as the GPU prints them;
+                                      NULL = not printed (ws_sim_config.printf_out) */
 } ws_simulation_opts;
 
 /* Resolves kernel argument arg ("transpose_naive", "k.cu", "k.cu:name") in cat with the -D
  * overrides ov (may be NULL), parses its PTX for arch (NULL = sm_90; ws_catalog_ptx_text's
  * rule), finds the entry and reads its resources (ws_resources_of). Returns WS_EXIT_OK, or
- * WS_EXIT_USAGE with err naming the file and line at fault; close s in either case. */
+ * WS_EXIT_USAGE with err naming the file and line at fault, also when the entry holds PTX
+ * the simulator cannot run (ws_sim_check_runnable: only that kernel is refused, not the
+ * file); close s in either case. */
 int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const ws_overrides *ov,
                        const ws_device *dev, const char *arch, ws_error *err);
 

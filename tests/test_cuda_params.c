@@ -25,7 +25,7 @@ static void add_param(fixture *f, const char *name, ptx_type t, uint64_t size, u
     int i = f->fn.nparams++;
     ptx_symbol *s = &f->syms[i];
     memset(s, 0, sizeof *s);
-    snprintf(s->name, sizeof s->name, "%s", name);
+    s->name = name;                      /* a string literal: lives as long as the test */
     s->kind = PTX_SYM_PARAM;
     s->space = PTX_SPACE_PARAM;
     s->type = t;
@@ -37,7 +37,7 @@ static void add_param(fixture *f, const char *name, ptx_type t, uint64_t size, u
 static void make(fixture *f)
 {
     memset(f, 0, sizeof *f);
-    snprintf(f->fn.name, sizeof f->fn.name, "_Z9transposePfS_iftd");
+    f->fn.name = "_Z9transposePfS_iftd";
     f->fn.is_entry = true;
     f->fn.syms = f->syms;
     f->fn.param_syms = f->idx;
