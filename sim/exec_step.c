@@ -29,6 +29,11 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         wins++;
         tins += (uint64_t)__builtin_popcount(mask);
 
+        if (in->reads_clock) {           /* %clock64 = warp instructions the launch ran before this one */
+            c->warp_insns += wins - 1;
+            wins = 1;
+            sim_sreg_fill(c, w, P, file, true);
+        }
         switch ((sim_cls)in->cls) {
         case SIM_CLS_ALU:
             if (m && in->alu(c, w, in, m)) { rc = -1; goto out; }

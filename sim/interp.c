@@ -342,7 +342,6 @@ static int run_block(sim_ctx *c)
         for (uint32_t i = 0; i < c->nwarps; i++) {
             sim_warp *w = &c->warps[i];
             if (w->state == SIM_W_RUN) {
-                if (w->prog->reads_clock) sim_sreg_fill(c, w, w->prog, w->file, true);
                 if (sim_warp_run(c, w)) return -1;
                 if (c->thread_insns > c->budget) {
                     const sim_program *P = w->state == SIM_W_DONE ? &c->prog : w->prog;

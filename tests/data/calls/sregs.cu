@@ -20,7 +20,8 @@ __global__ void special_registers(unsigned long long *out)
     __shared__ int fixed[10];
     unsigned int t = threadIdx.x + threadIdx.y * blockDim.x, v;
     unsigned long long *o = out + (blockIdx.x * 64 + t) * NSREG, g;
-    dyn[t] = fixed[t % 10] = (int)t;   /* both used, so both are allocated */
+    dyn[t] = (int)t;                   /* both used, so both are allocated */
+    fixed[t % 10] = (int)(t % 10);
     o[0] = warpSize;
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(v)); o[1] = v;
     asm volatile("mov.u32 %0, %%warpid;" : "=r"(v)); o[2] = v;
