@@ -150,6 +150,44 @@ int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want,
     return -1;
 }
 
+/* Ordered integer of a float's bits: consecutive floats differ by one (-0 and +0 are one). */
+static int64_t float_order(float f)
+{
+    int32_t i;
+    memcpy(&i, &f, 4);
+    return i < 0 ? -(int64_t)(i & 0x7fffffff) : (int64_t)i;
+}
+
+int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                 double *got_out, double *want_out)
+{
+    ws_type s = ws_type_scalar(b->type);
+    if (!bound || (!bound->ulps && bound->abs == 0) || (s != WS_TYPE_FLOAT && s != WS_TYPE_DOUBLE))
+        return ws_buffer_compare(b, got, want, got_out, want_out);
+    uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t gb, wb;
+        double g = scalar_at(s, got, k, &gb), w = scalar_at(s, want, k, &wb);
+        bool same = gb == wb;
+        if (!same && isfinite(g) && isfinite(w)) {
+            double d = fabs(g - w);
+            same = (b->tol > 0 && d <= b->tol * (fabs(w) > 1.0 ? fabs(w) : 1.0)) || d <= bound->abs;
+            if (s == WS_TYPE_FLOAT) {
+                int64_t u = float_order((float)g) - float_order((float)w);
+                same |= (u < 0 ? -u : u) <= (int64_t)bound->ulps;
+            } else {
+                same |= d <= ldexp((double)bound->ulps, -23) * fabs(w);
+            }
+        }
+        if (!same) {
+            if (got_out) *got_out = g;
+            if (want_out) *want_out = w;
+            return (int64_t)k;
+        }
+    }
+    return -1;
+}
+
 /* Shortest %g form that reads back as the same value. */
 static void format_real(double v, bool is_single, char *out, size_t cap)
 {

@@ -31,6 +31,19 @@ void ws_buffer_fill(const ws_buffer *b, void *dst);
 int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want,
                           double *got_out, double *want_out);
 
+/* How far float results may lie apart: a kernel's approximate instructions (sim/approx.h). */
+typedef struct {
+    uint32_t ulps;      /* float scalars: units in the last place */
+    double abs;         /* float and double scalars: absolute difference */
+} ws_fp_bound;
+
+/* ws_buffer_compare, where float scalars also agree when they are within ulps of each
+ * other (a float's ulp distance; for doubles, ulps * 2^-23 relative) or abs apart:
+ * the GPU's approximate instructions against the simulator's exact maths. NaN and inf
+ * agree only bit-exactly; integers always compare bit-exactly. Same returns. */
+int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                 double *got_out, double *want_out);
+
 /* Human string of scalar k of buf (e.g. "3.5" or "-7"), into out. */
 void ws_buffer_format_scalar(const ws_buffer *b, const void *buf, uint64_t k, char *out, size_t cap);
 

@@ -334,6 +334,11 @@ const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
  * refusal or fn calls it directly). */
 const ptx_function *ptx_refused_reach(const ptx_module *m, const ptx_function *fn, const ptx_function **via);
 
+/* Indices (into m->funcs) of fn and every function it reaches through calls and the
+ * function addresses it names, transitively, fn's first; returns how many (at most
+ * m->nfuncs; 0 when fn is not m's). out holds m->nfuncs ints. */
+int ptx_reachable(const ptx_module *m, const ptx_function *fn, int *out);
+
 /* One instruction back as PTX-like text ("ld.global.v4.f32 {%f1,%f2,%f3,%f4}, [%rd4+16]"). */
 void ptx_format_insn(const ptx_function *fn, const ptx_insn *in, char *buf, size_t cap);
 /* True for instructions that reach the memory pipeline (ld/st/atom/red on a memory space). */

@@ -367,3 +367,25 @@ void ptx_format_insn(const ptx_function *fn, const ptx_insn *in, char *buf, size
         put_operand(&s, fn, in, &in->opnd[i]);
     }
 }
+
+int ptx_reachable(const ptx_module *m, const ptx_function *fn, int *out)
+{
+    int n = 0;
+    for (int i = 0; m && i < m->nfuncs; i++)
+        if (&m->funcs[i] == fn) out[n++] = i;
+    for (int q = 0; q < n; q++) {               /* out is the queue: breadth first */
+        const ptx_function *f = &m->funcs[out[q]];
+        for (int i = 0; i < f->ninsns; i++) {
+            const ptx_insn *in = &f->insns[i];
+            for (int k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++) {
+                const ptx_operand *o = &in->opnd[k];
+                bool names = o->kind == PTX_OPND_FUNC || (in->op == PTX_CALL && k == 1 && o->kind == PTX_OPND_LABEL);
+                if (!names || o->target < 0 || o->target >= m->nfuncs) continue;
+                bool seen = false;
+                for (int j = 0; j < n && !seen; j++) seen = out[j] == o->target;
+                if (!seen) out[n++] = o->target;
+            }
+        }
+    }
+    return n;
+}

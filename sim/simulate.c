@@ -91,6 +91,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     if (!o)
         o = &none;
     const ws_launch *L = &s->launch;
+    if (ws_sim_check_runnable(s->mod, s->fn, s->file->path, s->desc->name, err))
+        return WS_EXIT_USAGE;                    /* PTX it cannot run: an input error, not a fault */
     uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
     ws_occ_input oi = {(int)threads, s->resources.regs, s->resources.static_smem, (uint32_t)L->shared_bytes, -1, 1};
     if (ws_occupancy_calc(s->dev, &oi, &s->occ)) {

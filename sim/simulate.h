@@ -78,7 +78,8 @@ void ws_simulation_attach(ws_simulation *s, const ws_device *dev, const ws_desc_
 
 /* Occupancy, memory models, the interpreter, the models' end of kernel, the timing model.
  * o may be NULL. Returns WS_EXIT_OK; WS_EXIT_USAGE when the block cannot run on the
- * device; WS_EXIT_KERNEL_FAULT when the kernel faults (err: block, warp, lane, line);
+ * device or the kernel reaches PTX the simulator does not run (ws_sim_check_runnable);
+ * WS_EXIT_KERNEL_FAULT when the kernel faults (err: block, warp, lane, line);
  * WS_EXIT_INTERNAL when memory runs out. */
 int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *err);
 
