@@ -97,12 +97,7 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
            (unsigned long long)fn->local_bytes);
     printf("        %d instructions, %d reach memory (M = memory: state space, bytes per thread;\n"
            "        a branch to Ln goes to instruction #n)\n", fn->ninsns, nmem);
-    ws_error why;
-    if (ws_sim_check_runnable(m, fn, f->path, d->name, &why)) { /* its PTX shows what parsed, if anything */
-        char text[WS_PATH_MAX + WS_MSG_MAX + 32];
-        ws_error_format(&why, text, sizeof text);
-        printf("refused %s\n", text);
-    }
+
     int cur_file = -1, cur_line = -1;
     for (int i = 0; i < fn->ninsns; i++) {
         const ptx_insn *in = &fn->insns[i];
@@ -178,7 +173,9 @@ int ws_cmd_ptx(int argc, char **argv)
         goto done;
     }
     show(m, fn, f, d, how);
-    rc = WS_EXIT_OK;
+    ws_error why;                             /* what parsed is listed; the refusal is an error */
+    rc = ws_sim_check_runnable(m, fn, f->path, d->name, &why) ? WS_EXIT_USAGE : WS_EXIT_OK;
+    if (rc) ws_error_print(&why);
 done:
     ptx_free(m);
     ws_desc_free(owned);
