@@ -7,13 +7,14 @@ CUDA_HOME ?= /usr/local/cuda
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls $(CUDA_HOME)/bin/nvcc 2>/dev/null)
 PTX_ARCH ?= sm_90
 BUILD    := build
+.DEFAULT_GOAL := all
 
 Q := $(if $(V),,@)
 msg = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
 
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -g
 OPT      ?= -O2
-LDLIBS   := -ldl -lm -lpthread
+LDLIBS   := -ldl -lm -lpthread -lstdc++   # libstdc++: the C++ runtime's demangler (common/demangle.c)
 
 # --- optional parts -----------------------------------------------------------
 HAVE_CJSON := $(shell pkg-config --exists libcjson 2>/dev/null && echo 1)

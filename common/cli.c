@@ -174,7 +174,7 @@ static int apply(const ws_cli_spec *spec, const ws_opt *o, bool as_short, char *
     long long s;
     unsigned long long u;
     struct stat st;
-    if (o->kind != WS_OPT_FLAG && o->kind != WS_OPT_DEFINE && (!v || !*v)) return needs(spec, opt, o);
+    if (o->kind != WS_OPT_FLAG && o->kind != WS_OPT_DEFINE && o->kind != WS_OPT_MACRO && (!v || !*v)) return needs(spec, opt, o);
     switch (o->kind) {
     case WS_OPT_FLAG:
         *(bool *)field = true;
@@ -196,6 +196,24 @@ static int apply(const ws_cli_spec *spec, const ws_opt *o, bool as_short, char *
             return WS_EXIT_USAGE;
         }
         return 0;
+    case WS_OPT_PARAM:
+    case WS_OPT_MACRO:
+        if (ws_overrides_add_kind((ws_overrides *)field, v, o->kind == WS_OPT_PARAM ? WS_DEF_PARAM : WS_DEF_MACRO,
+                                  &err)) {
+            ws_error_print(&err);
+            return WS_EXIT_USAGE;
+        }
+        return 0;
+    case WS_OPT_COMPILE: {
+        char one[WS_COMPILE_OPT_MAX];
+        int w = o->letter == 'I' ? snprintf(one, sizeof one, "-I%s", v) : snprintf(one, sizeof one, "%s", v);
+        if (w < 0 || (size_t)w >= sizeof one) return bad_value(spec, opt, o, v, "too long");
+        if (ws_overrides_add_compile((ws_overrides *)field, one, &err)) {
+            ws_error_print(&err);
+            return WS_EXIT_USAGE;
+        }
+        return 0;
+    }
     case WS_OPT_DEVICE:
         if (!(*(const ws_device **)field = ws_device_find(v))) {
             fprintf(stderr, "warpscope: %s: unknown device '%s'; known:", spec->command, v);

@@ -27,13 +27,19 @@ typedef struct ws_device {
     uint32_t smem_per_block_optin;
     uint32_t smem_reserved_per_block;
     uint32_t smem_alloc_gran;
-    int sector_bytes, line_bytes; /* 32, 128 */
-    int banks, bank_bytes;        /* 32, 4 */
+    int sector_bytes, line_bytes; /* 32, 128: the geometry the coalescer and caches implement;
+                                     sim/models.c refuses a profile that differs */
+    int banks, bank_bytes;        /* 32, 4: likewise for the bank model */
     int max_warps_per_sm, max_threads_per_sm, max_blocks_per_sm;
     int regs_per_sm, max_regs_per_thread, reg_alloc_gran; /* gran in registers per warp (256) */
     int subpartitions;            /* 4 */
     double l1_hit_cycles, l2_hit_cycles, dram_cycles; /* load-to-use latencies, SM cycles */
     double launch_overhead_us;    /* fixed cost of a launch as seen by events */
+    /* Timing-model calibrations (docs/timing-model.md); a profile without its own
+     * measurement says which figure it assumes. */
+    double dram_efficiency;       /* fraction of dram_bw_gbs a streaming kernel reaches */
+    double l2_requests_per_cycle; /* SM->L2 requests (128-B lines) the L2 serves per SM clock */
+    double loaded_dram_latency_factor; /* DRAM latency under load / the unloaded dram_cycles */
 } ws_device;
 
 /* Profile by key (case-insensitive) or by driver name ("NVIDIA H200"); NULL if none. */

@@ -1,31 +1,42 @@
 /* check_compare.c - metric classes, tolerances and verdicts (see check_compare.h).
- * Classification is by ncu name pattern so any metric the simulator adds later
- * falls into the right class without a table edit. */
+ * A metric's class comes from the basis the simulator gives its row (sim/memstats.c:
+ * exact or model); the few rows judged otherwise are listed here by name, with why. */
 #include "check_compare.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../sim/memstats.h"
+
 static bool has(const char *s, const char *sub) { return strstr(s, sub) != NULL; }
+
+/* Rows whose judgement is not their basis's. */
+static const struct {
+    const char *metric;
+    chk_class cls;
+} judged_otherwise[] = {
+    /* ncu's counter also counts arbitration conflicts with other L1 traffic, so it may
+     * exceed the lane-to-lane conflicts the bank model counts exactly */
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", CHK_BOUND},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", CHK_BOUND},
+    /* the timing model's prediction against the measured duration */
+    {"gpu__time_duration.sum", CHK_TIME},
+    /* theoretical occupancy in the simulator, achieved on the GPU (short launches never
+     * reach it: ramp-up and tail), so shown side by side, not judged */
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", CHK_INFO},
+    /* a ratio of two exact rows, which are judged themselves */
+    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", CHK_INFO},
+};
 
 chk_class chk_classify(const char *m)
 {
-    if (has(m, "bank_conflicts")) return CHK_BOUND;
-    if (has(m, "__time_")) return CHK_TIME; /* gpu__time_duration.sum */
-    /* The simulator knows theoretical occupancy; ncu's sm__warps_active is the
-     * achieved one, which short launches never reach (ramp-up and tail), so the
-     * two are shown side by side but not judged. */
-    if (has(m, "sm__warps_active")) return CHK_INFO;
-    if (has(m, "lookup_hit") || has(m, "lookup_miss") || has(m, "hit_rate")) return CHK_CACHE;
-    if (has(m, "l1tex__t_requests_pipe_lsu_mem_") || has(m, "l1tex__t_sectors_pipe_lsu_mem_") ||
-        has(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared") || has(m, "smsp__sass_inst_executed_op_") ||
-        has(m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared"))
-        return CHK_EXACT;
-    if (has(m, "lts__") || has(m, "dram__") || has(m, "l1tex__m_") ||
-        has(m, "l1tex__t_sector"))
-        return CHK_CACHE;
-    return CHK_INFO;
+    for (size_t i = 0; i < sizeof judged_otherwise / sizeof judged_otherwise[0]; i++)
+        if (!strcmp(m, judged_otherwise[i].metric)) return judged_otherwise[i].cls;
+    ws_basis b;
+    /* a simulator-only row has no hardware counter to compare with */
+    if (!strncmp(m, WS_SIM_ONLY_PREFIX, strlen(WS_SIM_ONLY_PREFIX)) || ws_metric_basis(m, &b)) return CHK_INFO;
+    return b == WS_BASIS_EXACT ? CHK_EXACT : b == WS_BASIS_MODEL ? CHK_CACHE : CHK_INFO;
 }
 
 const char *chk_class_name(chk_class c)

@@ -1,15 +1,20 @@
 /* check_compare.h - the pure comparison behind `warpscope check`: one row per
  * metric with the simulator's value, the GPU's, their ratio and a verdict
- * against the tolerance of the metric's class:
- *   exact  L1TEX requests and sectors, shared wavefronts, SASS instruction counts: equal
- *   cache  L1 hit rate, L2 sectors, DRAM bytes: within 10%
+ * against the tolerance of the metric's class. The class is the basis of the
+ * simulator's row for the metric (ws_metric_basis), apart from a short list of
+ * rows judged otherwise (check_compare.c: judged_otherwise):
+ *   exact  basis exact: L1TEX requests and sectors, shared wavefronts, SASS
+ *          instruction counts: equal
+ *   cache  basis model: L1 hit rate, L2 sectors, DRAM bytes, shared-atomic
+ *          wavefronts (bank rule assumed): within 10%
  *          (percentages: within 10 points; DRAM bytes also within 64 KiB, L2
  *          sectors within 64, the background traffic of any launch under ncu)
  *   time   kernel duration: within 25%
  *   bound  ncu's bank-conflict counter: the hardware also counts arbitration
  *          conflicts with other L1 traffic, so it may exceed the true count
- *   info   shown, not judged (e.g. occupancy: theoretical in the simulator,
- *          achieved on the GPU)
+ *   info   shown, not judged: occupancy (theoretical in the simulator, achieved on
+ *          the GPU), a ratio of exact rows, simulator-only ws__ rows, and any
+ *          metric the simulator has no row for
  * Invariant: only an exact row that differs makes a check fail. */
 #ifndef CHECK_COMPARE_H
 #define CHECK_COMPARE_H

@@ -265,7 +265,7 @@ static int check_one(check_ctx *cx, const char *arg)
     memset(&ctr, 0, sizeof ctr);
     bool have_ctr = false;
     if (!o->no_counters && !o->gpu_only) {
-        cu_counters_request rq = {arg, &o->c.ov, t.desc->entry, metrics};
+        cu_counters_request rq = {arg, &o->c.ov, t.fn->name, metrics}; /* the exact (mangled) kernel */
         cu_counters_info ci;
         ws_error cerr;
         if (cu_counters_collect(&rq, &ctr, &ci, &cerr)) snprintf(run.counters_note, sizeof run.counters_note, "%s", cerr.msg);

@@ -285,8 +285,8 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
         return -1;
     }
 
-    char regex[WS_NAME_MAX + 16];
-    snprintf(regex, sizeof regex, "regex:%s", rq->entry);
+    char regex[1024];                  /* a mangled template name can run to hundreds of characters */
+    snprintf(regex, sizeof regex, "regex:^%s$", rq->entry);
     char *argv[64 + 2 * WS_MAX_PARAMS];
     char dvals[WS_MAX_PARAMS][WS_NAME_MAX + 130];
     int a = 0;
@@ -298,6 +298,8 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
     argv[a++] = "none";
     argv[a++] = "--metrics";
     argv[a++] = list;
+    argv[a++] = "--kernel-name-base";   /* match the mangled name: one instantiation or overload */
+    argv[a++] = "mangled";
     argv[a++] = "--kernel-name";
     argv[a++] = regex;
     argv[a++] = "--launch-count";
@@ -307,8 +309,9 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
     argv[a++] = (char *)rq->kernel_arg;
     argv[a++] = "--profile-child";
     for (int i = 0; rq->overrides && i < rq->overrides->n; i++) {
-        snprintf(dvals[i], sizeof dvals[i], "%s=%s", rq->overrides->name[i], rq->overrides->value[i]);
-        argv[a++] = "-D";
+        const char *flag; /* -D, --param or --macro, as the user gave it */
+        ws_override_arg(rq->overrides, i, &flag, dvals[i], sizeof dvals[i]);
+        argv[a++] = (char *)flag;
         argv[a++] = dvals[i];
     }
     argv[a] = NULL;

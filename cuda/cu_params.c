@@ -2,6 +2,8 @@
  * cu_params.h). Integers are range-checked against the parameter width so a
  * -D override that overflows a 32-bit parameter is an error, not a wrap. */
 #include "cu_params.h"
+#include "../common/buffers.h"
+#include "../common/demangle.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,18 +53,19 @@ static void put_int(uint8_t *dst, int64_t v, int bytes)
 int cu_params_build(const ptx_function *fn, const ws_launch *L, const uint64_t *addr, uint8_t *buf,
                     size_t cap, size_t *offsets, ws_error *err)
 {
-    char what[WS_NAME_MAX + 64], ty[PTX_NAME_MAX + 64];
+    char what[WS_NAME_MAX + 64], ty[PTX_NAME_MAX + 64], kname[256];
+    ws_demangle(fn->name, kname, sizeof kname);   /* messages name the kernel as C++ does */
     const char *file = L->desc && L->desc->file ? L->desc->file : "<launch>";
     int args_line = L->desc && L->desc->nargs > 0 ? L->desc->args[0].line : 0;
     if (fn->param_bytes > cap || fn->param_bytes > CU_MAX_PARAM_BYTES) {
         ws_error_set(err, file, args_line, 0, "kernel '%s' takes %llu bytes of parameters, more than %zu",
-                     fn->name, (unsigned long long)fn->param_bytes,
+                     kname, (unsigned long long)fn->param_bytes,
                      cap < CU_MAX_PARAM_BYTES ? cap : (size_t)CU_MAX_PARAM_BYTES);
         return -1;
     }
     if (fn->nparams != L->nargs) {
         ws_error_set(err, file, args_line, 0, "the description passes %d argument%s but kernel '%s' takes %d",
-                     L->nargs, L->nargs == 1 ? "" : "s", fn->name, fn->nparams);
+                     L->nargs, L->nargs == 1 ? "" : "s", kname, fn->nparams);
         return -1;
     }
     memset(buf, 0, cap);
@@ -70,7 +73,7 @@ int cu_params_build(const ptx_function *fn, const ws_launch *L, const uint64_t *
         int si = fn->param_syms[i];
         if (si < 0 || si >= fn->nsyms) {
             ws_error_set(err, file, args_line, 0, "kernel '%s': parameter %d has no symbol (PTX parser bug)",
-                         fn->name, i + 1);
+                         kname, i + 1);
             return -1;
         }
         const ptx_symbol *p = &fn->syms[si];
@@ -79,7 +82,7 @@ int cu_params_build(const ptx_function *fn, const ws_launch *L, const uint64_t *
                  p->size != (uint64_t)tsize ? " array" : "");
         if (p->offset + p->size > fn->param_bytes || p->size == 0) {
             ws_error_set(err, file, args_line, 0, "kernel '%s': %s lies outside the %llu-byte parameter buffer",
-                         fn->name, ty, (unsigned long long)fn->param_bytes);
+                         kname, ty, (unsigned long long)fn->param_bytes);
             return -1;
         }
         if (offsets) offsets[i] = (size_t)p->offset;
@@ -87,6 +90,10 @@ int cu_params_build(const ptx_function *fn, const ws_launch *L, const uint64_t *
         const ws_arg *a = &L->args[i];
         arg_text(L, i, what, sizeof what);
         if (p->size != (uint64_t)tsize) {
+            /* a by-value __half / __nv_bfloat16 (pair) is a .b8 array in PTX: the signature says so */
+            if (a->kind != WS_ARG_BUFFER &&
+                ws_small_float_param(fn->name, i, p->size, a->kind == WS_ARG_FLOAT ? a->fvalue : (double)a->ivalue, dst))
+                continue;
             arg_error(L, i, err, "%s: %s is a struct or array passed by value, which warpscope cannot fill", what, ty);
             return -1;
         }

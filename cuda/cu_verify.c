@@ -25,7 +25,14 @@ static int verify(const ws_launch *L, void *const *got, void *const *want, const
                      (int)(k % lanes));
         else
             snprintf(where, sizeof where, "index %lld", (long long)k);
-        if (b->tol > 0) snprintf(tol, sizeof tol, "tolerance %g relative%s%s", b->tol, how ? ", or " : "", how ? how : "");
+        /* the description's tolerance, and the approximate instructions' bound when there is one */
+        char mine[64] = "";
+        if (b->tol > 0 && b->ulp > 0) snprintf(mine, sizeof mine, "tolerance %g relative or %u ulp", b->tol, b->ulp);
+        else if (b->tol > 0) snprintf(mine, sizeof mine, "tolerance %g relative", b->tol);
+        else if (b->ulp > 0) snprintf(mine, sizeof mine, "within %u ulp", b->ulp);
+        bool exact = !how || !strncmp(how, "bit-exact", 9);
+        if (mine[0] && exact) snprintf(tol, sizeof tol, "%s", mine);
+        else if (mine[0]) snprintf(tol, sizeof tol, "%s, or %s", mine, how);
         else snprintf(tol, sizeof tol, "%s", how ? how : "bit-exact");
         const char *file = L->desc && L->desc->file ? L->desc->file : "gpu";
         int line = L->desc ? L->desc->line : 0;

@@ -113,6 +113,8 @@ int ws_banks(const ws_mem_event *ev, ws_bank_result *r)
         }
         if (gmax > r->degree)
             r->degree = gmax;
+        for (int b = 0; b < WS_BANKS; b++) /* <= MAX_WORDS: fits a byte */
+            r->group_words[g][b] = (uint8_t)per_bank[b];
         for (int n = g * lanes_per_group; n < (g + 1) * lanes_per_group; n++) {
             if (!(ev->active_mask >> n & 1))
                 continue;

@@ -38,6 +38,8 @@ typedef struct {
     int pair_mode;         /* 1 when 64/128-bit pairing applied */
     int distinct_words;    /* over the whole warp */
     uint32_t conflict_banks;      /* bit b: bank b served > 1 distinct word in some group */
+    uint8_t group_words[4][WS_BANKS]; /* distinct words bank b serves in group g (its wavefronts
+                                         there; > 1 is a conflict); 0 for groups past ngroups */
     int8_t lane_bank[32];         /* bank of the lane's first word; -1 inactive */
     int8_t lane_group[32];        /* group index; -1 inactive */
     int8_t lane_wavefront[32];    /* 0-based wavefront (over the instruction) in which the

@@ -166,10 +166,9 @@ int ws_cmd_ptx(int argc, char **argv)
         ws_error_print(&err);
         goto done;
     }
-    const ptx_function *fn = ptx_find_function(m, d->entry);
-    if (!fn || !fn->is_entry) {
-        fprintf(stderr, "warpscope: %s:%d: error: the PTX has no kernel '%s' (is it __global__ and compiled in?)\n",
-                f->path, d->line, d->entry);
+    const ptx_function *fn = ws_catalog_entry(m, NULL, d, &err); /* by demangled name: ws_catalog_ptx_ex keeps no text */
+    if (!fn) {
+        ws_error_print(&err);
         goto done;
     }
     show(m, fn, f, d, how);

@@ -106,8 +106,9 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     ws_report *p = &r->rep;
     p->kernel = s->desc->name;
     p->entry = s->fn->name;
-    p->source_path = s->file->path;
-    p->source_text = s->file->source;
+    /* a kernel defined in a header: its lines are the header's (desc.h: kernel_file) */
+    p->source_path = s->desc->kernel_file ? s->desc->kernel_file : s->file->path;
+    p->source_text = ws_desc_source_text(s->file, p->source_path, NULL);
     p->kernel_line = s->desc->kernel_line ? s->desc->kernel_line : s->desc->line;
     p->note = s->desc->note;
     p->launch = &s->launch;

@@ -91,8 +91,8 @@ static int decode_fn(sim_ctx *c, const ptx_function *fn, sim_program *p)
     p->scratch_off = p->sreg_off + (uint32_t)p->nsregs * 32;
     p->imm_off = p->scratch_off + 2 * 32;
     p->insns = calloc((size_t)(n ? n : 1), sizeof *p->insns);
-    int32_t *ipdom = malloc((size_t)(n ? n : 1) * sizeof *ipdom);
-    if (!p->insns || !ipdom || sim_simt_ipdom(fn, ipdom)) {
+    int32_t *ipdom = malloc((size_t)(n ? n : 1) * 2 * sizeof *ipdom), *loop_join = ipdom ? ipdom + n : NULL;
+    if (!p->insns || !ipdom || sim_simt_joins(fn, ipdom, loop_join)) {
         free(ipdom);
         ws_error_set(c->err, c->mod->path, 0, 0, "out of memory decoding %s", fn->name);
         return -1;
@@ -113,6 +113,7 @@ static int decode_fn(sim_ctx *c, const ptx_function *fn, sim_program *p)
         s->mem_base = -1;
         s->mem_base_bits = 64;
         s->ipdom = ipdom[i];
+        s->loop_join = loop_join[i];
         for (int k = 0; k < PTX_MAX_OPND + 4; k++) immidx[i][k] = -1;
         for (int k = 0; k < PTX_MAX_OPND; k++) s->src[k] = p->scratch_off;
         for (int k = 0; k < 4; k++) s->vec[k] = p->scratch_off;

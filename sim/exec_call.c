@@ -185,7 +185,7 @@ static void pop_frame(sim_ctx *c, sim_warp *w)
 bool sim_frames_settle(sim_ctx *c, sim_warp *w)
 {
     for (;;) {
-        if (sim_simt_settle(w)) return true;
+        if (sim_simt_settle(w, w->prog)) return true;
         if (w->depth == 0) return false;
         pop_frame(c, w);
     }

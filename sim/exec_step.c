@@ -11,6 +11,8 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
     uint64_t tins = 0, wins = 0;
     int rc = 0;
 
+    /* a block starts unsettled: pc 0 may be a loop header */
+    if (!sim_frames_settle(c, w)) { w->state = SIM_W_DONE; return 0; }
     for (int k = 0; k < WS_SIM_SLICE; k++) {
         const sim_program *P = w->prog;          /* a call or a return changes it */
         uint64_t *file = w->file;

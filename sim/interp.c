@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "../common/buffers.h"
+#include "../common/demangle.h"
 #include "../common/device.h"
 
 #define SIM_DEFAULT_HOST_BYTES (8ull << 30)
@@ -37,7 +38,9 @@ static void vfault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, 
     if (lane >= 0 && k < (int)sizeof who) k += snprintf(who + k, sizeof who - (size_t)k, " lane %d", lane);
     if (w && w->depth > 0 && k < (int)sizeof who) {   /* in a called function: which, and from where */
         const ptx_insn *site = w->frames[1].site->pi;
-        k += snprintf(who + k, sizeof who - (size_t)k, " in %.120s", w->prog->fn->name);
+        char fname[128];
+        ws_demangle(w->prog->fn->name, fname, sizeof fname);
+        k += snprintf(who + k, sizeof who - (size_t)k, " in %.120s", fname);
         if (site->src_line > 0 && k < (int)sizeof who)
             snprintf(who + k, sizeof who - (size_t)k, " (called at line %d)", site->src_line);
     }
@@ -111,12 +114,14 @@ int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const cha
     const ptx_function *via = NULL, *bad = ptx_refused_reach(m, fn, &via);
     if (!bad) return 0;
     const ws_error *r = bad->refusal;
-    char name[WS_NAME_MAX + 8], where[400];
+    char name[WS_NAME_MAX + 8], where[400], callee[160], caller[160];
     if (kname && kname[0]) snprintf(name, sizeof name, "%s", kname);
     else plain_name(fn->name, name, sizeof name);
+    ws_demangle(bad->name, callee, sizeof callee);
+    ws_demangle(via->name, caller, sizeof caller);
     if (bad == fn) snprintf(where, sizeof where, "PTX line %d", r->line);
-    else snprintf(where, sizeof where, "PTX line %d, in the function %.150s that %.150s calls", r->line, bad->name,
-                  via == fn ? "it" : via->name);
+    else snprintf(where, sizeof where, "PTX line %d, in the function %.150s that %.150s calls", r->line, callee,
+                  via == fn ? "it" : caller);
     const char *file = source_file && source_file[0] ? source_file : NULL;
     if (!file)
         for (int i = 0; i < m->nfiles; i++)
@@ -159,6 +164,12 @@ static int build_params(sim_ctx *c)
             return -1;
         }
         uint64_t bits = 0;
+        uint8_t small[4];   /* a by-value __half/__nv_bfloat16 (pair): the same bytes as the GPU path */
+        if (a->kind != WS_ARG_BUFFER &&
+            ws_small_float_param(fn->name, i, size, a->kind == WS_ARG_FLOAT ? a->fvalue : (double)a->ivalue, small)) {
+            memcpy(dst, small, size);
+            continue;
+        }
         switch (a->kind) {
         case WS_ARG_BUFFER:
             if (size != 8) {

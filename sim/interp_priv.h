@@ -70,7 +70,8 @@ typedef struct sim_insn {
     bool leaves_quietly;      /* every path from here reaches the exit with no barrier, memory or
                                  warp-level instruction on the way (a `return` in the source) */
     int32_t target;           /* bra: target pc; call: the callee (function index or PTX_CALLEE_*) */
-    int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit) */
+    int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit, SIM_NO_JOIN) */
+    int32_t loop_join;        /* loop header: where the lanes leaving the loop meet, SIM_NO_JOIN */
     int32_t guard;            /* file offset of the guard predicate, -1 = none */
     bool guard_neg;
     uint32_t src[PTX_MAX_OPND]; /* file offset per operand (REG/IMM/SREG/SYM; sinks -> scratch) */
@@ -226,8 +227,14 @@ sim_program *sim_decode_function(sim_ctx *c, int f);
 void sim_sreg_fill(const sim_ctx *c, const sim_warp *w, const sim_program *p, uint64_t *file, bool clock_only);
 
 /* --- the parts ------------------------------------------------------------ */
-/* simt.c: immediate post-dominators (ipdom[i] for every instruction; n = exit). */
-int sim_simt_ipdom(const ptx_function *fn, int32_t *ipdom);
+/* simt.c: reconvergence points, as ptxas places BSSY/BSYNC (docs/interp.md):
+ * ipdom[i] for each divergent branch, where its paths meet again, leaving out
+ * paths that leave the kernel (trap, ret, exit) or the loop (break);
+ * loop_join[h] for each loop header, where the lanes that leave the loop meet.
+ * SIM_NO_JOIN: the paths never meet (they keep the enclosing reconvergence pc).
+ * Returns 0, or -1 when out of memory. */
+#define SIM_NO_JOIN (-2)
+int sim_simt_joins(const ptx_function *fn, int32_t *ipdom, int32_t *loop_join);
 /* The warp's top path splits: `taken` lanes go to target, `fall` to pc+1. */
 int sim_simt_branch(sim_warp *w, int pc, int target, int ipdom, uint32_t taken, uint32_t fall);
 /* Lanes leave for good (exit, trap, the kernel's ret): removed from every path. */
@@ -235,8 +242,10 @@ void sim_simt_exit(sim_warp *w, uint32_t lanes);
 /* Lanes leave the running function (ret): in the kernel they exit; in a called
  * function they are removed from its paths only, and wait in the caller's. */
 void sim_simt_return(sim_warp *w, uint32_t lanes);
-/* Pops finished paths; returns false when the warp has no lanes left. */
-bool sim_simt_settle(sim_warp *w);
+/* Pops finished paths, lets a path that reached an enclosing join wait
+ * there, opens a loop's region at its header; returns false when the running
+ * function (w->floor up) has no lanes left. */
+bool sim_simt_settle(sim_warp *w, const sim_program *p);
 /* The top path reached the barrier at pc holding only some live lanes: let
  * its sibling path run first (it may exit, or reach the same barrier and
  * merge). Returns false when no sibling can run: a truly diverged barrier. */

@@ -1,42 +1,17 @@
-/* memstats.c - ties the coalescer, bank and cache models to the event stream and
- * keeps per-pc rows, per-SM work and kernel totals (see memstats.h).
- * Scratch results live in the ws_memstats so the hot path allocates nothing. */
+/* memstats.c - sums the models' verdicts into per-pc rows, per-SM work and kernel
+ * totals (see memstats.h). It calls no model; the verdict says what each one found. */
 #include "memstats.h"
-#include "deps.h"
-#include "timing.h" /* WS_LOADED_DRAM_LATENCY_FACTOR */
 
 #include <stdlib.h>
 #include <string.h>
 
-#define LOCAL_BASE 0x0000700000000000ull
-#define LOCAL_WARP_SPAN (32ull * 512 * 1024) /* 32 lanes x the 512 KiB per-thread local limit */
-#define MAX_TRACKED_WARPS (64ull << 20)      /* beyond this, every load is its own epoch */
-
-/* A warp's current latency epoch: the loads it has in flight together (see epoch()). */
-typedef struct {
-    int32_t last_pc;           /* pc of its previous memory instruction, -1 before the first */
-    float epoch_cycles;        /* the slowest load of the open epoch */
-} warp_epoch;
-
 struct ws_memstats {
     const ws_device *dev;
     int ninsns;
-    int warps_per_block;
-    int resident;              /* blocks per SM in one wave */
-    uint64_t nblocks;
-    ws_cache *cache;
     ws_pc_stats *pcs;
     ws_sm_stats *sms;
     ws_mem_totals t;
     int finished;
-    ws_memstats_observer observer;
-    void *observer_ctx;
-    warp_epoch *warps;         /* per warp_global; NULL when too many to track */
-    uint64_t nwarps;
-    ws_deps deps;              /* barriers and dependent loads, from ws_memstats_set_function */
-    ws_coalesce_result co;     /* scratch */
-    ws_bank_result bk;
-    ws_cache_access ca;
 };
 
 const char *ws_basis_name(ws_basis b)
@@ -44,7 +19,7 @@ const char *ws_basis_name(ws_basis b)
     return b == WS_BASIS_EXACT ? "exact" : b == WS_BASIS_MODEL ? "model" : "derived";
 }
 
-ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int ninsns, uint32_t l1_bytes)
+ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int ninsns)
 {
     if (!dev || !launch || ninsns < 0 || dev->sm_count <= 0)
         return NULL;
@@ -53,123 +28,35 @@ ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int 
         return NULL;
     ms->dev = dev;
     ms->ninsns = ninsns;
-    uint64_t threads = (uint64_t)launch->block[0] * launch->block[1] * launch->block[2];
-    ms->warps_per_block = (int)((threads + 31) / 32);
-    ms->resident = 1;
-    ms->nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
-    ws_cache_config cfg;
-    ws_cache_config_from_device(&cfg, dev, l1_bytes);
-    ms->cache = ws_cache_new(&cfg);
+    uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
     ms->pcs = calloc((size_t)(ninsns ? ninsns : 1), sizeof *ms->pcs);
     ms->sms = calloc((size_t)dev->sm_count, sizeof *ms->sms);
-    if (!ms->cache || !ms->pcs || !ms->sms) {
+    if (!ms->pcs || !ms->sms) {
         ws_memstats_free(ms);
         return NULL;
     }
-    ms->nwarps = ms->nblocks * (uint64_t)ms->warps_per_block;
-    if (ms->nwarps <= MAX_TRACKED_WARPS) {
-        ms->warps = malloc((size_t)(ms->nwarps ? ms->nwarps : 1) * sizeof *ms->warps);
-        if (!ms->warps) {
-            ws_memstats_free(ms);
-            return NULL;
-        }
-        for (uint64_t w = 0; w < ms->nwarps; w++)
-            ms->warps[w] = (warp_epoch){-1, 0.0f};
-    }
     for (int s = 0; s < dev->sm_count; s++)
-        ms->sms[s].blocks = ms->nblocks / (uint64_t)dev->sm_count +
-                            ((uint64_t)s < ms->nblocks % (uint64_t)dev->sm_count);
+        ms->sms[s].blocks = ws_blocks_on_sm(nblocks, dev->sm_count, s);
     return ms;
-}
-
-void ws_memstats_set_resident_blocks(ws_memstats *ms, int blocks_per_sm)
-{
-    ms->resident = blocks_per_sm > 0 ? blocks_per_sm : 1;
-}
-
-int ws_memstats_set_function(ws_memstats *ms, const ptx_function *fn)
-{
-    ws_deps_free(&ms->deps);
-    return ws_deps_init(&ms->deps, fn);
-}
-
-void ws_memstats_set_observer(ws_memstats *ms, ws_memstats_observer fn, void *ctx)
-{
-    ms->observer = fn;
-    ms->observer_ctx = ctx;
 }
 
 void ws_memstats_free(ws_memstats *ms)
 {
     if (!ms)
         return;
-    ws_cache_free(ms->cache);
-    ws_deps_free(&ms->deps);
-    free(ms->warps);
     free(ms->pcs);
     free(ms->sms);
     free(ms);
 }
 
-int ws_memstats_block_sm(const ws_memstats *ms, uint32_t block_linear)
-{
-    return (int)(block_linear % (uint32_t)ms->dev->sm_count);
-}
-
-static uint64_t local_warp_base(const ws_memstats *ms, const ws_mem_event *ev)
-{
-    uint64_t sm = ev->block_linear % (uint32_t)ms->dev->sm_count;
-    uint64_t slot = ev->block_linear / (uint32_t)ms->dev->sm_count % (uint32_t)ms->resident;
-    uint64_t warp_slot = (sm * (uint64_t)ms->resident + slot) * (uint64_t)ms->warps_per_block + ev->warp;
-    return LOCAL_BASE + warp_slot * LOCAL_WARP_SPAN;
-}
-
-static double outcome_latency(const ws_device *d, uint8_t o)
-{
-    switch (o) {
-    case WS_SECT_L1_HIT: return d->l1_hit_cycles;
-    case WS_SECT_MERGED: /* waits for the outstanding miss: assume it came from L2 */
-    case WS_SECT_L2_HIT: return d->l2_hit_cycles;
-    case WS_SECT_DRAM: return d->dram_cycles * WS_LOADED_DRAM_LATENCY_FACTOR;
-    default: return 0;
-    }
-}
-
-/* Memory-level parallelism of one warp. Its loads form epochs: the loads of an epoch
- * are in flight together (ptxas hoists independent loads of a loop body above their
- * first use, and the scoreboard lets a warp issue past outstanding loads), so an epoch
- * costs its slowest load, and epochs follow one another. An epoch ends at a barrier
- * (the block waits for every warp's loads), at a backward jump (the next loop
- * iteration: ptxas does not software-pipeline loads across iterations), and at an
- * access whose address comes from a global/local load (it must wait for that load).
- * lat < 0: an access that costs no latency (a store) but still moves the warp's pc. */
-static void epoch(ws_memstats *ms, const ws_mem_event *ev, ws_sm_stats *S, double lat)
-{
-    warp_epoch *w = ms->warps && ev->warp_global < ms->nwarps ? &ms->warps[ev->warp_global] : NULL;
-    if (!w) {
-        if (lat > 0)
-            S->latency_cycles += lat;
-        return;
-    }
-    int pc = (int)ev->pc;
-    bool dependent = ms->deps.ninsns && pc < ms->deps.ninsns && (ms->deps.flags[pc] & WS_DEP_ADDR_FROM_LOAD);
-    if (w->last_pc < 0 || pc <= w->last_pc || dependent || ws_deps_barrier_between(&ms->deps, w->last_pc, pc)) {
-        S->latency_cycles += w->epoch_cycles;
-        w->epoch_cycles = 0;
-    }
-    w->last_pc = pc;
-    if (lat > w->epoch_cycles)
-        w->epoch_cycles = (float)lat;
-}
-
-void ws_memstats_listener(void *ctx, const ws_mem_event *ev)
+void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
 {
     ws_memstats *ms = ctx;
     if (ms->finished)
         return;
+    const ws_mem_event *ev = v->ev;
     ms->t.events++;
-    int sm = ws_memstats_block_sm(ms, ev->block_linear);
-    ws_sm_stats *S = &ms->sms[sm];
+    ws_sm_stats *S = &ms->sms[v->sm];
     int op = ev->op <= WS_MEM_REDUCE ? (int)ev->op : WS_MEM_LOAD;
     ws_pc_stats *p = ev->pc < (uint32_t)ms->ninsns ? &ms->pcs[ev->pc] : NULL;
     if (p) {
@@ -187,84 +74,64 @@ void ws_memstats_listener(void *ctx, const ws_mem_event *ev)
     }
     S->mem_inst++;
 
-    const ws_coalesce_result *co = NULL;
-    const ws_bank_result *bk = NULL;
-    const ws_cache_access *ca = NULL;
     if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
         ws_mem_counts *c = ev->space == WS_SPACE_GLOBAL ? &ms->t.global[op] : &ms->t.local[op];
         c->inst++;
-        if (ws_coalesce(ev, local_warp_base(ms, ev), &ms->co) == 0 && ms->co.requests) {
-            co = &ms->co;
-            c->requests += (uint64_t)co->requests;
-            c->sectors += (uint64_t)co->sectors;
-            c->ideal_sectors += (uint64_t)co->ideal_sectors;
-            c->lines += (uint64_t)co->lines;
-            c->bytes_used += (uint64_t)co->bytes_used;
-            S->l1_wavefronts += (uint64_t)co->lines;
-            if (ws_cache_access_event(ms->cache, sm, ev, co, &ms->ca) == 0) {
-                ca = &ms->ca;
-                double lat = -1;
-                if (ev->op != WS_MEM_STORE)
-                    for (int i = 0; i < co->nentries; i++) {
-                        double l = outcome_latency(ms->dev, ca->outcome[i]);
-                        if (l > lat)
-                            lat = l;
-                    }
-                epoch(ms, ev, S, lat);
-            }
-            if (p) {
-                p->requests += (uint64_t)co->requests;
-                p->sectors += (uint64_t)co->sectors;
-                p->ideal_sectors += (uint64_t)co->ideal_sectors;
-                p->lines += (uint64_t)co->lines;
-                p->bytes_used += (uint64_t)co->bytes_used;
-                if (ca) {
-                    p->l1_hit_sectors += (uint64_t)ca->l1_hit_sectors;
-                    p->l1_miss_sectors += (uint64_t)ca->l1_miss_sectors;
-                    p->l2_sectors += (uint64_t)ca->l2_sectors;
-                    p->l2_hit_sectors += (uint64_t)ca->l2_hit_sectors;
-                    p->l2_miss_sectors += (uint64_t)ca->l2_miss_sectors;
-                    p->dram_read_bytes += ca->dram_read_bytes;
-                }
-            }
+        const ws_coalesce_result *co = v->co;
+        if (!co)
+            return;
+        c->requests += (uint64_t)co->requests;
+        c->sectors += (uint64_t)co->sectors;
+        c->ideal_sectors += (uint64_t)co->ideal_sectors;
+        c->lines += (uint64_t)co->lines;
+        c->bytes_used += (uint64_t)co->bytes_used;
+        S->l1_wavefronts += (uint64_t)co->lines;
+        if (!p)
+            return;
+        p->requests += (uint64_t)co->requests;
+        p->sectors += (uint64_t)co->sectors;
+        p->ideal_sectors += (uint64_t)co->ideal_sectors;
+        p->lines += (uint64_t)co->lines;
+        p->bytes_used += (uint64_t)co->bytes_used;
+        const ws_cache_access *ca = v->ca;
+        if (ca) {
+            p->l1_hit_sectors += (uint64_t)ca->l1_hit_sectors;
+            p->l1_miss_sectors += (uint64_t)ca->l1_miss_sectors;
+            p->l2_sectors += (uint64_t)ca->l2_sectors;
+            p->l2_hit_sectors += (uint64_t)ca->l2_hit_sectors;
+            p->l2_miss_sectors += (uint64_t)ca->l2_miss_sectors;
+            p->dram_read_bytes += ca->dram_read_bytes;
         }
     } else if (ev->space == WS_SPACE_SHARED) {
         ws_mem_counts *c = &ms->t.shared[op];
         c->inst++;
-        if (ws_banks(ev, &ms->bk) == 0 && ms->bk.wavefronts) {
-            bk = &ms->bk;
-            c->wavefronts += (uint64_t)bk->wavefronts;
-            c->ideal_wavefronts += (uint64_t)bk->ideal;
-            c->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
-            c->excess += (uint64_t)bk->excess;
-            S->l1_wavefronts += (uint64_t)bk->wavefronts;
-            /* a shared load waits for its last wavefront */
-            epoch(ms, ev, S, ev->op != WS_MEM_STORE ? ms->dev->l1_hit_cycles + (bk->wavefronts - 1) : -1);
-            if (p) {
-                p->wavefronts += (uint64_t)bk->wavefronts;
-                p->ideal_wavefronts += (uint64_t)bk->ideal;
-                p->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
-                p->excess += (uint64_t)bk->excess;
-            }
+        const ws_bank_result *bk = v->bk;
+        if (!bk)
+            return;
+        c->wavefronts += (uint64_t)bk->wavefronts;
+        c->ideal_wavefronts += (uint64_t)bk->ideal;
+        c->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
+        c->excess += (uint64_t)bk->excess;
+        S->l1_wavefronts += (uint64_t)bk->wavefronts;
+        if (p) {
+            p->wavefronts += (uint64_t)bk->wavefronts;
+            p->ideal_wavefronts += (uint64_t)bk->ideal;
+            p->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
+            p->excess += (uint64_t)bk->excess;
         }
     } else if (ev->space == WS_SPACE_CONST) {
         ms->t.const_inst++;
     } else {
         ms->t.param_inst++;
     }
-    if (ms->observer)
-        ms->observer(ms->observer_ctx, ev, sm, co, bk, ca);
 }
 
-void ws_memstats_finish(ws_memstats *ms)
+void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache)
 {
     if (ms->finished)
         return;
-    ws_cache_finish(ms->cache);
-    for (uint64_t w = 0; ms->warps && w < ms->nwarps; w++) /* close every open epoch */
-        ms->sms[w / (uint64_t)ms->warps_per_block % (uint64_t)ms->dev->sm_count].latency_cycles +=
-            ms->warps[w].epoch_cycles;
-    ms->t.cache = *ws_cache_get_totals(ms->cache);
+    if (cache)
+        ms->t.cache = *cache;
     ms->finished = 1;
 }
 
@@ -288,7 +155,7 @@ static double ratio(double a, double b) { return b ? a / b : 0; }
 int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
 {
     const ws_mem_totals *t = &ms->t;
-    const ws_cache_totals *c = ms->finished ? &t->cache : ws_cache_get_totals(ms->cache);
+    const ws_cache_totals *c = &t->cache;
     const ws_mem_counts *gl = &t->global[WS_MEM_LOAD], *gs = &t->global[WS_MEM_STORE];
     const ws_mem_counts *ga = &t->global[WS_MEM_ATOMIC], *gr = &t->global[WS_MEM_REDUCE];
     const ws_mem_counts *ll = &t->local[WS_MEM_LOAD], *ls = &t->local[WS_MEM_STORE];
@@ -354,4 +221,17 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
     for (int i = 0; i < n && i < cap; i++)
         rows[i] = all[i];
     return n;
+}
+
+int ws_metric_basis(const char *name, ws_basis *basis)
+{
+    static const ws_memstats none; /* the rows' names and bases do not depend on the values */
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(&none, rows, 128);
+    for (int i = 0; i < n && i < 128; i++)
+        if (!strcmp(rows[i].name, name)) {
+            *basis = rows[i].basis;
+            return 0;
+        }
+    return -1;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/commands.h"
+#include "catalog_ptx.h"
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -53,20 +54,17 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
         return WS_EXIT_USAGE;
     if (ws_desc_resolve(s->desc, ov, &s->launch, err))
         return WS_EXIT_USAGE;
-    s->ptx = ws_catalog_ptx_text(s->file, arch, WS_PTX_SAME_TARGET, &s->ptx_origin, err);
+    s->ptx = ws_catalog_ptx_text_for(s->file, &s->launch, arch, WS_PTX_SAME_TARGET, &s->ptx_origin, err);
     if (!s->ptx)
         return WS_EXIT_USAGE;
     s->mod = s->owned_mod = ptx_parse(s->ptx_origin.path, s->ptx, err);
     if (!s->mod)
         return WS_EXIT_USAGE;
-    s->fn = ptx_find_function(s->mod, s->desc->entry);
-    if (!s->fn) {
-        ws_error_set(err, s->file->path, s->desc->line, 0, "kernel '%s': no function '%s' in the PTX (%s)",
-                     s->desc->name, s->desc->entry, s->mod->path);
+    s->fn = ws_catalog_entry(s->mod, s->ptx, s->desc, err); /* the exact instantiation or overload */
+    if (!s->fn)
         return WS_EXIT_USAGE;
-    }
     if (ws_sim_check_runnable(s->mod, s->fn, s->file->path, s->desc->name, err))
-        return WS_EXIT_USAGE;
+        return WS_EXIT_USAGE;                    /* only this kernel: the file's others run */
     ws_resources_of(s->file->path, s->fn, s->ptx, arch, &s->resources);
     return WS_EXIT_OK;
 }
@@ -105,18 +103,27 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         return WS_EXIT_USAGE;
     }
     /* the L1 left beside the shared carve-out, and the blocks sharing it, decide the hit rates */
-    s->ms = ws_memstats_new(s->dev, L, s->fn->ninsns, s->occ.l1_bytes);
-    if (!s->ms) {
-        ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the cache model of %s", s->dev->name);
+    char why[160];
+    if (ws_models_check_device(s->dev, why, sizeof why)) {
+        ws_error_set(err, s->file->path, s->desc->line, 0, "%s", why);
         return WS_EXIT_INTERNAL;
     }
-    ws_memstats_set_resident_blocks(s->ms, s->occ.blocks_per_sm > 0 ? s->occ.blocks_per_sm : 1);
-    if (ws_memstats_set_function(s->ms, s->fn)) { /* its barriers and dependent loads shape the latency */
+    s->models = ws_models_new(s->dev, L, s->occ.l1_bytes);
+    s->ms = ws_memstats_new(s->dev, L, s->fn->ninsns);
+    s->latency = ws_latency_new(s->dev, L);
+    if (!s->models || !s->ms || !s->latency) {
+        ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the memory models of %s", s->dev->name);
+        return WS_EXIT_INTERNAL;
+    }
+    ws_models_set_resident_blocks(s->models, s->occ.blocks_per_sm > 0 ? s->occ.blocks_per_sm : 1);
+    if (ws_latency_set_function(s->latency, s->fn)) { /* its barriers and dependent loads shape the latency */
         ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory analysing %s", s->desc->name);
         return WS_EXIT_INTERNAL;
     }
+    ws_models_add_sink(s->models, ws_memstats_verdict, s->ms);
+    ws_models_add_sink(s->models, ws_latency_verdict, s->latency);
     if (o->observer)
-        ws_memstats_set_observer(s->ms, o->observer, o->observer_ctx);
+        ws_models_add_sink(s->models, o->observer, o->observer_ctx);
 
     progress_state ps;
     memset(&ps, 0, sizeof ps);
@@ -130,8 +137,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.fn = s->fn;
     cfg.launch = L;
     cfg.source_file = s->file->path;
-    cfg.listener = ws_memstats_listener;
-    cfg.listener_ctx = s->ms;
+    cfg.listener = ws_models_listener;
+    cfg.listener_ctx = s->models;
     cfg.progress = o->progress_label ? on_progress : NULL;
     cfg.progress_ctx = &ps;
     cfg.memory_errors_are_warnings = o->memory_errors_are_warnings;
@@ -152,10 +159,12 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         fprintf(stderr, "\r%*s\r", 79, "");
     if (rc)
         return WS_EXIT_KERNEL_FAULT;
-    ws_memstats_finish(s->ms);
+    ws_models_finish(s->models);
+    ws_memstats_finish(s->ms, ws_models_cache_totals(s->models));
+    ws_latency_finish(s->latency);
 
     ws_timing_input ti;
-    ws_timing_input_from_memstats(s->ms, &s->occ, s->result.warp_insns, L->bytes_moved, &ti);
+    ws_timing_input_from_memstats(s->ms, s->latency, &s->occ, s->result.warp_insns, L->bytes_moved, &ti);
     s->have_timing = ws_timing_predict(s->dev, &ti, &s->timing) == 0;
     return WS_EXIT_OK;
 }
@@ -164,6 +173,8 @@ void ws_simulation_close(ws_simulation *s)
 {
     ws_racecheck_free(s->race);
     ws_memstats_free(s->ms);
+    ws_latency_free(s->latency);
+    ws_models_free(s->models);
     if (s->have_result)
         ws_sim_result_free(&s->result);
     if (s->owned_mod)

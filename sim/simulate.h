@@ -3,7 +3,9 @@
  * the kernel (description, -D overrides, PTX, entry, ptxas resources); run derives the
  * occupancy, sizes the cache model for it (L1 left by the shared carve-out, resident
  * blocks per SM, the function's dependent loads), interprets the launch, finishes the
- * models and predicts the time.
+ * models and predicts the time. The one data path it wires:
+ *   interpreter -> (racecheck) -> models (one ws_mem_verdict per event)
+ *               -> {memstats, latency epochs, the caller's observer} -> timing.
  * Invariant: a kernel with the same -D, device and resources gives the same numbers
  * through every command, because no command repeats a step of this pipeline. */
 #ifndef WS_SIMULATE_H
@@ -14,7 +16,9 @@
 #include "../common/catalog.h"
 #include "../common/device.h"
 #include "interp.h"
+#include "latency.h"
 #include "memstats.h"
+#include "models.h"
 #include "occupancy.h"
 #include "racecheck.h"
 #include "resources.h"
@@ -33,7 +37,9 @@ typedef struct {
     ws_resources resources;        /* registers, static shared and local bytes behind the occupancy */
     /* what ws_simulation_run produced */
     ws_occupancy occ;
+    ws_models *models;             /* finished: the cache model's state and totals */
     ws_memstats *ms;               /* finished: totals, per-pc rows, ncu-named metrics */
+    ws_latency *latency;           /* finished: per-SM latency cycles behind the latency term */
     ws_sim_result result;          /* instruction counts and the final buffers */
     bool have_result;
     bool have_timing;              /* false: the device profile has no clock or bandwidth */
@@ -46,7 +52,8 @@ typedef struct {
 } ws_simulation;
 
 typedef struct {
-    ws_memstats_observer observer; /* each event with the models' verdicts (the visualizer); NULL = none */
+    ws_verdict_fn observer;        /* each event's verdict, after memstats and latency (the visualizer);
+                                      NULL = none */
     void *observer_ctx;
     const char *progress_label;    /* "warpscope sim": a progress line on stderr once a run passes 1 s;
                                       NULL = silent */

@@ -16,8 +16,8 @@ const char *ws_bound_name(ws_bound b)
     }
 }
 
-void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_occupancy *occ, uint64_t warp_insns,
-                                   uint64_t bytes_moved, ws_timing_input *in)
+void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat, const ws_occupancy *occ,
+                                   uint64_t warp_insns, uint64_t bytes_moved, ws_timing_input *in)
 {
     memset(in, 0, sizeof *in);
     const ws_mem_totals *t = ws_memstats_totals(ms);
@@ -49,28 +49,29 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_occupancy *oc
             in->issue_insns_max = issue;
         double warps = (double)S->blocks * wpb;
         double conc = warps < resident ? warps : resident;
-        if (conc > 0 && S->latency_cycles / conc > in->latency_cycles_per_warp_max)
-            in->latency_cycles_per_warp_max = S->latency_cycles / conc;
+        double cycles = lat ? ws_latency_sm_cycles(lat, s) : 0;
+        if (conc > 0 && cycles / conc > in->latency_cycles_per_warp_max)
+            in->latency_cycles_per_warp_max = cycles / conc;
     }
 }
 
 int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing *out)
 {
     memset(out, 0, sizeof *out);
-    if (dev->sm_clock_mhz <= 0 || dev->dram_bw_gbs <= 0 || dev->l2_bw_gbs <= 0)
+    if (dev->sm_clock_mhz <= 0 || dev->dram_bw_gbs <= 0 || dev->l2_bw_gbs <= 0 || dev->subpartitions <= 0 ||
+        !(dev->dram_efficiency > 0) || !(dev->l2_requests_per_cycle > 0))
         return -1;
     double cycle_us = 1.0 / dev->sm_clock_mhz;             /* MHz -> us per cycle */
     out->t_launch_us = dev->launch_overhead_us > 0 ? dev->launch_overhead_us : 0;
-    out->t_dram_us = in->dram_bytes / (dev->dram_bw_gbs * WS_DRAM_EFFICIENCY * 1e3); /* GB/s = 1e3 B/us */
+    out->t_dram_us = in->dram_bytes / (dev->dram_bw_gbs * dev->dram_efficiency * 1e3); /* GB/s = 1e3 B/us */
     /* L2: the slower of its byte rate and its request rate (scattered partial writes
      * cost one request per 4-byte sector) */
     out->t_l2_us = in->l2_bytes / (dev->l2_bw_gbs * 1e3);
-    double req_per_cycle = WS_L2_REQUESTS_PER_CYCLE_AT_7500 * dev->l2_bw_gbs / 7500.0;
-    double t_req = in->l2_requests / req_per_cycle * cycle_us;
+    double t_req = in->l2_requests / dev->l2_requests_per_cycle * cycle_us;
     if (t_req > out->t_l2_us)
         out->t_l2_us = t_req;
     out->t_l1_us = in->l1_wavefronts_max / WS_L1_WAVEFRONTS_PER_CYCLE * cycle_us;
-    out->t_issue_us = in->issue_insns_max / WS_ISSUE_PER_SM_CYCLE * cycle_us;
+    out->t_issue_us = in->issue_insns_max / (double)dev->subpartitions * cycle_us;
     out->t_latency_us = in->latency_cycles_per_warp_max * cycle_us;
 
     const double terms[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us, out->t_latency_us};

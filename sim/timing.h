@@ -10,21 +10,16 @@
 #include <stdint.h>
 
 #include "../common/device.h"
+#include "latency.h"
 #include "memstats.h"
 #include "occupancy.h"
 
-/* Fraction of the vendor DRAM peak a streaming kernel reaches: 4267 GB/s measured
- * for a float4 copy on the H200 / 4800 GB/s peak (../shared/reference/h200-measured.md). */
-#define WS_DRAM_EFFICIENCY 0.89
-#define WS_ISSUE_PER_SM_CYCLE 4.0   /* 4 schedulers, 1 warp instruction each per cycle */
-/* DRAM latency under load, as a multiple of the profile's unloaded dram_cycles: 3.0 makes
- * the latency term match a 4096x4096 one-float-per-thread copy (32x32 blocks) measured
- * with ncu on the H200 (66.6 us); see docs/timing-model.md. */
-#define WS_LOADED_DRAM_LATENCY_FACTOR 3.0
-/* L2 request (128-B line) throughput per SM clock on a device with l2_bw_gbs = 7500,
- * scaled by l2_bw_gbs elsewhere: 35 matches the naive 4096x4096 transpose measured on the
- * H200 (17.3 M L2 requests, 249 us); see docs/timing-model.md. */
-#define WS_L2_REQUESTS_PER_CYCLE_AT_7500 35.0
+/* The calibrations (DRAM efficiency, L2 request rate, loaded DRAM latency) are fields of
+ * the device profile, each with its source in common/device.c. What stays here is the
+ * SM's structure: each of its dev->subpartitions schedulers issues one warp instruction
+ * per cycle, and its L1 data path serves one wavefront per cycle
+ * (a wavefront is the work one pipeline stage passes per cycle:
+ * ../shared/reference/gpu-memory-rules.md §1). */
 #define WS_L1_WAVEFRONTS_PER_CYCLE 1.0
 
 typedef struct {
@@ -49,13 +44,14 @@ typedef struct {
     double dram_bw_gbs;             /* dram_bytes / t_kernel */
 } ws_timing;
 
-/* Builds the input from finished memstats, the occupancy and the interpreter's
- * warp instruction count (0 if unknown: the issue term then counts memory
- * instructions only). */
-void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_occupancy *occ, uint64_t warp_insns,
-                                   uint64_t bytes_moved, ws_timing_input *in);
+/* Builds the input from finished memstats and latency epochs, the occupancy and the
+ * interpreter's warp instruction count (0 if unknown: the issue term then counts memory
+ * instructions only). lat NULL: no latency term. */
+void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat, const ws_occupancy *occ,
+                                   uint64_t warp_insns, uint64_t bytes_moved, ws_timing_input *in);
 
-/* Predicts. Returns 0; -1 for a device without clock or bandwidth figures. */
+/* Predicts. Returns 0; -1 for a device without clock, bandwidth, scheduler or
+ * calibration figures (dram_efficiency, l2_requests_per_cycle). */
 int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing *out);
 
 #endif

@@ -156,6 +156,44 @@ static void test_argument_count_and_struct_parameters_are_checked(void **state)
     assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, 32, NULL, &err), -1); /* 40 bytes needed */
 }
 
+/* k(float *p, __half h, __nv_bfloat16 b, __half2 h2): PTX declares the three by-value 16-bit
+ * types as byte arrays (.align 2 .b8 [2], .align 4 .b8 [4]); the C++ signature in the mangled
+ * name says they are halves, so a float literal becomes its round-to-nearest-even bits. */
+static void test_half_and_bf16_values_are_encoded_from_the_kernel_signature(void **state)
+{
+    (void)state;
+    fixture f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.fn.name, sizeof f.fn.name, "_Z1kPf6__half13__nv_bfloat167__half2");
+    f.fn.is_entry = true;
+    f.fn.syms = f.syms;
+    f.fn.param_syms = f.idx;
+    add_param(&f, "p0", PTX_T_U64, 8, 0);
+    add_param(&f, "p1", PTX_T_B8, 2, 8);
+    add_param(&f, "p2", PTX_T_B8, 2, 10);
+    add_param(&f, "p3", PTX_T_B8, 4, 12);
+    f.fn.nsyms = 4;
+    f.fn.param_bytes = 16;
+    f.L.nbuffers = 1;
+    f.L.nargs = 4;
+    f.L.args[0] = (ws_arg){WS_ARG_BUFFER, 0, 0, 0};
+    f.L.args[1] = (ws_arg){WS_ARG_FLOAT, -1, 0, 1.5};     /* half 1.5 = 0x3e00: exponent 15, fraction .5 */
+    f.L.args[2] = (ws_arg){WS_ARG_FLOAT, -1, 0, -2.0};    /* bf16 -2 = 0xc000, the top of float 0xc0000000 */
+    f.L.args[3] = (ws_arg){WS_ARG_INT, -1, 3, 0};         /* half 3 = 0x4200, in both lanes */
+    uint8_t buf[64];
+    ws_error err;
+    uint64_t a[1] = {0x1000};
+    if (cu_params_build(&f.fn, &f.L, a, buf, sizeof buf, NULL, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(buf[8] | buf[9] << 8, 0x3e00);
+    assert_int_equal(buf[10] | buf[11] << 8, 0xc000);
+    assert_int_equal(buf[12] | buf[13] << 8, 0x4200);
+    assert_int_equal(buf[14] | buf[15] << 8, 0x4200);
+    /* the same bytes as a 2-byte struct (no half in the signature) cannot be filled */
+    snprintf(f.fn.name, sizeof f.fn.name, "_Z1kPf2S2S2S4");
+    assert_int_equal(cu_params_build(&f.fn, &f.L, a, buf, sizeof buf, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "struct or array"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_value_too_wide_for_its_parameter_is_an_error),
         cmocka_unit_test(test_kinds_that_cannot_convert_are_errors),
         cmocka_unit_test(test_argument_count_and_struct_parameters_are_checked),
+        cmocka_unit_test(test_half_and_bf16_values_are_encoded_from_the_kernel_signature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

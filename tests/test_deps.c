@@ -81,6 +81,8 @@ static ws_device dev(void)
     d.l1_hit_cycles = 30;
     d.l2_hit_cycles = 200;
     d.dram_cycles = 500;
+    d.sector_bytes = 32; d.line_bytes = 128; d.banks = 32; d.bank_bytes = 4;
+    d.loaded_dram_latency_factor = 3.0; /* the H200's */
     return d;
 }
 
@@ -94,9 +96,12 @@ static double warp_latency(const ptx_function *fn, const int *pcs, int n)
     L.grid[0] = L.grid[1] = L.grid[2] = 1;
     L.block[0] = 32;
     L.block[1] = L.block[2] = 1;
-    ws_memstats *ms = ws_memstats_new(&d, &L, fn ? fn->ninsns : 16, 0);
-    assert_non_null(ms);
-    if (fn) assert_int_equal(ws_memstats_set_function(ms, fn), 0);
+    ws_models *models = ws_models_new(&d, &L, 0);
+    ws_latency *lat = ws_latency_new(&d, &L);
+    assert_non_null(models);
+    assert_non_null(lat);
+    ws_models_add_sink(models, ws_latency_verdict, lat);
+    if (fn) assert_int_equal(ws_latency_set_function(lat, fn), 0);
     for (int i = 0; i < n; i++) {
         ws_mem_event ev;
         memset(&ev, 0, sizeof ev);
@@ -106,18 +111,20 @@ static double warp_latency(const ptx_function *fn, const int *pcs, int n)
         ev.active_mask = 0xFFFFFFFFu;
         ev.pc = (uint32_t)pcs[i];
         for (int l = 0; l < 32; l++) ev.addr[l] = 0x100000000ull + (uint64_t)i * 4096 + 4u * (uint64_t)l;
-        ws_memstats_listener(ms, &ev);
+        ws_models_listener(models, &ev);
     }
-    ws_memstats_finish(ms);
-    double c = ws_memstats_sm(ms, 0)->latency_cycles;
-    ws_memstats_free(ms);
+    ws_models_finish(models);
+    ws_latency_finish(lat);
+    double c = ws_latency_sm_cycles(lat, 0);
+    ws_latency_free(lat);
+    ws_models_free(models);
     return c;
 }
 
 static void test_independent_loads_of_a_warp_overlap_and_a_loop_serialises_them(void **state)
 {
     (void)state;
-    const double L = 500 * WS_LOADED_DRAM_LATENCY_FACTOR;
+    const double L = 500 * dev().loaded_dram_latency_factor;
     int straight[8] = {1, 2, 3, 4, 5, 6, 7, 8}; /* an unrolled body: all 8 in flight */
     int loop[8] = {3, 3, 3, 3, 3, 3, 3, 3};     /* one load per iteration of a loop */
     assert_true(warp_latency(NULL, straight, 8) == L);
@@ -128,7 +135,7 @@ static void test_a_dependent_load_and_a_barrier_each_start_an_epoch(void **state
 {
     (void)state;
     ptx_module *m = parse(GATHER);
-    const double L = 500 * WS_LOADED_DRAM_LATENCY_FACTOR;
+    const double L = 500 * dev().loaded_dram_latency_factor;
     int pcs[3] = {2, 4, 6}; /* idx, data[idx] (waits for idx), after the barrier */
     assert_true(warp_latency(&m->funcs[0], pcs, 3) == 3 * L);
     int two[2] = {2, 6};    /* the barrier still separates them */

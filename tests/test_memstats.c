@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../sim/memstats.h"
+#include "../sim/models.h"
 
 static ws_device dev(void)
 {
@@ -27,6 +28,8 @@ static ws_device dev(void)
     d.l1_hit_cycles = 30;
     d.l2_hit_cycles = 200;
     d.dram_cycles = 500;
+    d.sector_bytes = 32; d.line_bytes = 128; d.banks = 32; d.bank_bytes = 4;
+    d.loaded_dram_latency_factor = 3.0; /* the H200's */
     return d;
 }
 
@@ -55,6 +58,33 @@ static ws_mem_event event(ws_space sp, ws_mem_op op, int width, uint32_t pc, uin
     return ev;
 }
 
+/* The models feeding a memstats, as ws_simulation_run wires them. */
+typedef struct {
+    ws_models *models;
+    ws_memstats *ms;
+} chain;
+
+static chain chain_new(const ws_device *d, const ws_launch *L, int ninsns, uint32_t l1_bytes)
+{
+    chain c = {ws_models_new(d, L, l1_bytes), ws_memstats_new(d, L, ninsns)};
+    assert_non_null(c.models);
+    assert_non_null(c.ms);
+    assert_int_equal(ws_models_add_sink(c.models, ws_memstats_verdict, c.ms), 0);
+    return c;
+}
+
+static void chain_finish(chain *c)
+{
+    ws_models_finish(c->models);
+    ws_memstats_finish(c->ms, ws_models_cache_totals(c->models));
+}
+
+static void chain_free(chain *c)
+{
+    ws_memstats_free(c->ms);
+    ws_models_free(c->models);
+}
+
 static double metric(const ws_memstats *ms, const char *name)
 {
     ws_metric rows[128];
@@ -72,18 +102,19 @@ static void test_per_pc_rows_add_up_to_the_kernel_totals(void **state)
     (void)state;
     ws_device d = dev();
     ws_launch L = launch(8, 64);
-    ws_memstats *ms = ws_memstats_new(&d, &L, 4, 32 * 1024);
+    chain c = chain_new(&d, &L, 4, 32 * 1024);
+    ws_memstats *ms = c.ms;
     for (uint32_t b = 0; b < 8; b++) {
         ws_mem_event e0 = event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0, b, 8);     /* float stride 2: 8 sectors */
         ws_mem_event e1 = event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 1, b, 4);     /* 4 sectors */
         ws_mem_event e2 = event(WS_SPACE_SHARED, WS_MEM_LOAD, 4, 2, b, 128);   /* 32 wavefronts */
         ws_mem_event e3 = event(WS_SPACE_GLOBAL, WS_MEM_STORE, 4, 3, b, 4);
-        ws_memstats_listener(ms, &e0);
-        ws_memstats_listener(ms, &e1);
-        ws_memstats_listener(ms, &e2);
-        ws_memstats_listener(ms, &e3);
+        ws_models_listener(c.models, &e0);
+        ws_models_listener(c.models, &e1);
+        ws_models_listener(c.models, &e2);
+        ws_models_listener(c.models, &e3);
     }
-    ws_memstats_finish(ms);
+    chain_finish(&c);
     const ws_mem_totals *t = ws_memstats_totals(ms);
     uint64_t sectors = 0, wf = 0, req = 0;
     for (int pc = 0; pc < 4; pc++) {
@@ -118,7 +149,7 @@ static void test_per_pc_rows_add_up_to_the_kernel_totals(void **state)
     assert_int_equal(ws_memstats_pc(ms, 0)->l1_hit_sectors, 4 * 8); /* blocks 4..7 */
     double rate = metric(ms, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct");
     assert_true(rate > 100.0 * 64 / 96 - 1e-9 && rate < 100.0 * 64 / 96 + 1e-9);
-    ws_memstats_free(ms);
+    chain_free(&c);
 }
 
 static void test_blocks_are_placed_round_robin_over_the_sms(void **state)
@@ -126,27 +157,27 @@ static void test_blocks_are_placed_round_robin_over_the_sms(void **state)
     (void)state;
     ws_device d = dev();
     ws_launch L = launch(10, 32);
-    ws_memstats *ms = ws_memstats_new(&d, &L, 1, 32 * 1024);
+    chain c = chain_new(&d, &L, 1, 32 * 1024);
+    ws_memstats *ms = c.ms;
     for (uint32_t b = 0; b < 10; b++)
-        assert_int_equal(ws_memstats_block_sm(ms, b), (int)(b % 4));
+        assert_int_equal(ws_models_block_sm(c.models, b), (int)(b % 4));
     assert_int_equal(ws_memstats_sm(ms, 0)->blocks, 3); /* blocks 0, 4, 8 */
     assert_int_equal(ws_memstats_sm(ms, 1)->blocks, 3);
     assert_int_equal(ws_memstats_sm(ms, 2)->blocks, 2);
     assert_int_equal(ws_memstats_sm(ms, 3)->blocks, 2);
-    ws_memstats_free(ms);
+    chain_free(&c);
 }
 
 static int observed;
-static void observer(void *ctx, const ws_mem_event *ev, int sm, const ws_coalesce_result *co,
-                     const ws_bank_result *bk, const ws_cache_access *ca)
+static void observer(void *ctx, const ws_mem_verdict *v)
 {
     (void)ctx;
     observed++;
-    assert_int_equal(sm, (int)(ev->block_linear % 4));
-    if (ev->space == WS_SPACE_LOCAL) {
-        assert_non_null(co);
-        assert_non_null(ca);
-        assert_null(bk);
+    assert_int_equal(v->sm, (int)(v->ev->block_linear % 4));
+    if (v->ev->space == WS_SPACE_LOCAL) {
+        assert_non_null(v->co);
+        assert_non_null(v->ca);
+        assert_null(v->bk);
     }
 }
 
@@ -155,20 +186,21 @@ static void test_local_frames_are_reused_by_the_next_wave_on_the_same_slot(void 
     (void)state;
     ws_device d = dev();
     ws_launch L = launch(8, 32);
-    ws_memstats *ms = ws_memstats_new(&d, &L, 2, 32 * 1024);
-    ws_memstats_set_resident_blocks(ms, 1);
-    ws_memstats_set_observer(ms, observer, NULL);
+    chain c = chain_new(&d, &L, 2, 32 * 1024);
+    ws_memstats *ms = c.ms;
+    ws_models_set_resident_blocks(c.models, 1);
+    assert_int_equal(ws_models_add_sink(c.models, observer, NULL), 0);
     observed = 0;
     /* block b stores then (for b >= 4) the next wave's block on the same SM reloads */
     for (uint32_t b = 0; b < 8; b++) {
         ws_mem_event st = event(WS_SPACE_LOCAL, WS_MEM_STORE, 4, 0, b, 0);
-        ws_memstats_listener(ms, &st);
+        ws_models_listener(c.models, &st);
     }
     for (uint32_t b = 4; b < 8; b++) {
         ws_mem_event ld = event(WS_SPACE_LOCAL, WS_MEM_LOAD, 4, 1, b, 0);
-        ws_memstats_listener(ms, &ld);
+        ws_models_listener(c.models, &ld);
     }
-    ws_memstats_finish(ms);
+    chain_finish(&c);
     assert_int_equal(observed, 12);
     const ws_mem_totals *t = ws_memstats_totals(ms);
     assert_int_equal(t->local[WS_MEM_STORE].sectors, 8 * 4);
@@ -177,7 +209,7 @@ static void test_local_frames_are_reused_by_the_next_wave_on_the_same_slot(void 
     assert_int_equal(t->cache.l1_local_ld_hit, 4 * 4);
     /* 4 SMs x 1 slot x 128 B: the 8 blocks wrote only 4 distinct frames */
     assert_int_equal(t->cache.dirty_at_end_bytes, 4 * 128);
-    ws_memstats_free(ms);
+    chain_free(&c);
 }
 
 static void test_every_metric_row_has_a_name_and_a_description(void **state)
@@ -185,7 +217,7 @@ static void test_every_metric_row_has_a_name_and_a_description(void **state)
     (void)state;
     ws_device d = dev();
     ws_launch L = launch(1, 32);
-    ws_memstats *ms = ws_memstats_new(&d, &L, 1, 0);
+    ws_memstats *ms = ws_memstats_new(&d, &L, 1);
     int n = ws_memstats_metrics(ms, NULL, 0);
     assert_true(n > 30);
     ws_metric rows[128];
@@ -199,6 +231,29 @@ static void test_every_metric_row_has_a_name_and_a_description(void **state)
     ws_memstats_free(ms);
 }
 
+static void test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name(void **state)
+{
+    (void)state;
+    ws_launch L = launch(1, 32);
+    char why[160];
+    ws_device d = dev();
+    assert_int_equal(ws_models_check_device(&d, why, sizeof why), 0);
+    d.sector_bytes = 64; /* the coalescer cuts 32-B sectors: a 64-B profile would be modelled wrong */
+    assert_int_equal(ws_models_check_device(&d, why, sizeof why), -1);
+    assert_non_null(strstr(why, "sector_bytes"));
+    assert_null(ws_models_new(&d, &L, 0));
+    d = dev();
+    d.banks = 16;
+    assert_int_equal(ws_models_check_device(&d, why, sizeof why), -1);
+    assert_non_null(strstr(why, "banks"));
+    d = dev();
+    d.loaded_dram_latency_factor = 0; /* no calibration: DRAM loads would cost nothing */
+    assert_int_equal(ws_models_check_device(&d, why, sizeof why), -1);
+    assert_non_null(strstr(why, "loaded_dram_latency_factor"));
+    for (const ws_device *const *p = ws_device_all(); *p; p++)
+        assert_int_equal(ws_models_check_device(*p, why, sizeof why), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_blocks_are_placed_round_robin_over_the_sms),
         cmocka_unit_test(test_local_frames_are_reused_by_the_next_wave_on_the_same_slot),
         cmocka_unit_test(test_every_metric_row_has_a_name_and_a_description),
+        cmocka_unit_test(test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

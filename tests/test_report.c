@@ -35,7 +35,11 @@ static void build(fixture *fx, int store_stride_floats)
     fx->launch.bytes_moved = 4 * 2 * 128;
     ws_occ_input in = {32, 10, 0, 0, -1, 1};
     ws_occupancy_calc(d, &in, &fx->occ);
-    fx->ms = ws_memstats_new(d, &fx->launch, 3, fx->occ.l1_bytes);
+    ws_models *models = ws_models_new(d, &fx->launch, fx->occ.l1_bytes);
+    ws_latency *lat = ws_latency_new(d, &fx->launch);
+    fx->ms = ws_memstats_new(d, &fx->launch, 3);
+    ws_models_add_sink(models, ws_memstats_verdict, fx->ms);
+    ws_models_add_sink(models, ws_latency_verdict, lat);
     for (uint32_t b = 0; b < 4; b++) {
         ws_mem_event ev;
         memset(&ev, 0, sizeof ev);
@@ -48,25 +52,29 @@ static void build(fixture *fx, int store_stride_floats)
         ev.src_line = 3;
         for (int l = 0; l < 32; l++)
             ev.addr[l] = 0x100000000ull + 128u * b + 4u * (uint64_t)l;
-        ws_memstats_listener(fx->ms, &ev);
+        ws_models_listener(models, &ev);
         ev.op = WS_MEM_STORE;
         ev.pc = 1;
         ev.src_line = 4;
         for (int l = 0; l < 32; l++)
             ev.addr[l] = 0x200000000ull + (store_stride_floats == 1 ? 128u : 4u) * b +
                           4u * (uint64_t)(store_stride_floats * l); /* column b, or row b when fixed */
-        ws_memstats_listener(fx->ms, &ev);
+        ws_models_listener(models, &ev);
         ev.space = WS_SPACE_SHARED;
         ev.op = WS_MEM_LOAD;
         ev.pc = 2;
         ev.src_line = 5;
         for (int l = 0; l < 32; l++)
             ev.addr[l] = 4u * (uint64_t)(33 * l); /* padded tile column */
-        ws_memstats_listener(fx->ms, &ev);
+        ws_models_listener(models, &ev);
     }
-    ws_memstats_finish(fx->ms);
+    ws_models_finish(models);
+    ws_memstats_finish(fx->ms, ws_models_cache_totals(models));
+    ws_latency_finish(lat);
     ws_timing_input ti;
-    ws_timing_input_from_memstats(fx->ms, &fx->occ, 40, fx->launch.bytes_moved, &ti);
+    ws_timing_input_from_memstats(fx->ms, lat, &fx->occ, 40, fx->launch.bytes_moved, &ti);
+    ws_latency_free(lat);
+    ws_models_free(models);
     ws_timing_predict(d, &ti, &fx->timing);
     ws_report *r = &fx->rep;
     r->kernel = "k";

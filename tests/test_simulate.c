@@ -109,10 +109,9 @@ static void test_an_attached_kernel_gives_the_numbers_of_the_opened_one(void **s
     ws_simulation_close(&a);
 }
 
-static void count_event(void *ctx, const ws_mem_event *ev, int sm, const ws_coalesce_result *co,
-                        const ws_bank_result *bk, const ws_cache_access *ca)
+static void count_event(void *ctx, const ws_mem_verdict *v)
 {
-    (void)ev, (void)sm, (void)co, (void)bk, (void)ca;
+    (void)v;
     (*(uint64_t *)ctx)++;
 }
 

@@ -31,6 +31,12 @@ static ws_device dev(void)
     d.l2_hit_cycles = 200;
     d.dram_cycles = 500;
     d.launch_overhead_us = 2;
+    d.subpartitions = 4;
+    d.sector_bytes = 32; d.line_bytes = 128; d.banks = 32; d.bank_bytes = 4;
+    /* the H200's calibration, its L2 request rate scaled to this device's 2000 GB/s */
+    d.dram_efficiency = 0.89;
+    d.l2_requests_per_cycle = 35.0 * 2000 / 7500;
+    d.loaded_dram_latency_factor = 3.0;
     return d;
 }
 
@@ -113,7 +119,7 @@ static void test_effective_bandwidth_is_bytes_moved_over_time(void **state)
     ws_timing t;
     ws_timing_predict(&d, &in, &t);
     /* DRAM-bound with no overhead: effective bandwidth is the achievable DRAM rate */
-    assert_true(t.eff_bw_gbs > 1000 * WS_DRAM_EFFICIENCY - 1e-6 && t.eff_bw_gbs < 1000 * WS_DRAM_EFFICIENCY + 1e-6);
+    assert_true(t.eff_bw_gbs > 1000 * d.dram_efficiency - 1e-6 && t.eff_bw_gbs < 1000 * d.dram_efficiency + 1e-6);
     assert_true(t.eff_bw_gbs <= d.dram_bw_gbs);
 }
 
@@ -136,8 +142,14 @@ static double latency_term(int resident_warps, int nwarps)
     memset(&L, 0, sizeof L);
     L.grid[0] = 1; L.grid[1] = L.grid[2] = 1;
     L.block[0] = (uint32_t)(32 * nwarps); L.block[1] = L.block[2] = 1;
-    ws_memstats *ms = ws_memstats_new(&d, &L, 4, 64 * 1024);
+    ws_models *models = ws_models_new(&d, &L, 64 * 1024);
+    ws_memstats *ms = ws_memstats_new(&d, &L, 4);
+    ws_latency *lat = ws_latency_new(&d, &L);
+    assert_non_null(models);
     assert_non_null(ms);
+    assert_non_null(lat);
+    ws_models_add_sink(models, ws_memstats_verdict, ms);
+    ws_models_add_sink(models, ws_latency_verdict, lat);
     for (int w = 0; w < nwarps; w++)
         for (int i = 0; i < 16; i++) {
             ws_mem_event ev;
@@ -150,19 +162,39 @@ static double latency_term(int resident_warps, int nwarps)
             ev.pc = 1;
             for (int l = 0; l < 32; l++)
                 ev.addr[l] = 0x100000000ull + (uint64_t)(w * 16 + i) * 4096 + 4u * (uint64_t)l;
-            ws_memstats_listener(ms, &ev);
+            ws_models_listener(models, &ev);
         }
-    ws_memstats_finish(ms);
+    ws_models_finish(models);
+    ws_memstats_finish(ms, ws_models_cache_totals(models));
+    ws_latency_finish(lat);
     ws_occupancy o;
     memset(&o, 0, sizeof o);
     o.warps_per_block = nwarps;
     o.warps_per_sm = resident_warps;
     ws_timing_input in;
-    ws_timing_input_from_memstats(ms, &o, 0, 0, &in);
+    ws_timing_input_from_memstats(ms, lat, &o, 0, 0, &in);
     ws_timing t;
     ws_timing_predict(&d, &in, &t);
     ws_memstats_free(ms);
+    ws_latency_free(lat);
+    ws_models_free(models);
     return t.t_latency_us;
+}
+
+static void test_a_profile_without_its_calibration_is_refused(void **state)
+{
+    (void)state;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing t;
+    ws_device d = dev();
+    d.dram_efficiency = 0; /* an unset figure must not silently become some other GPU's */
+    assert_int_equal(ws_timing_predict(&d, &in, &t), -1);
+    d = dev();
+    d.l2_requests_per_cycle = 0;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), -1);
+    for (const ws_device *const *p = ws_device_all(); *p; p++)
+        assert_int_equal(ws_timing_predict(*p, &in, &t), 0);
 }
 
 static void test_more_resident_warps_never_raise_the_latency_term(void **state)
@@ -170,7 +202,7 @@ static void test_more_resident_warps_never_raise_the_latency_term(void **state)
     (void)state;
     /* 8 warps x 16 cold loads of 500 cycles x the loaded-latency factor (1 cycle = 1 ns):
      * one warp at a time 8 x 16 x L, all 8 in flight 16 x L */
-    const double L = 500 * WS_LOADED_DRAM_LATENCY_FACTOR / 1000.0; /* us */
+    const double L = 500 * dev().loaded_dram_latency_factor / 1000.0; /* us */
     double prev = latency_term(1, 8);
     assert_true(prev > 128 * L - 1e-6 && prev < 128 * L + 1e-6);
     for (int r = 2; r <= 16; r++) {
@@ -190,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_effective_bandwidth_is_bytes_moved_over_time),
         cmocka_unit_test(test_device_without_rates_is_refused),
         cmocka_unit_test(test_more_resident_warps_never_raise_the_latency_term),
+        cmocka_unit_test(test_a_profile_without_its_calibration_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
-/* viz_model.c - building visualizer steps from memory events, and the recording.
- * Invariant: everything here is geometry and bookkeeping derived from addresses and
- * widths; the memory models' verdicts (exact wavefronts, cache outcomes) are written
- * over these first-principles values by viz_record.c when the models are present. */
+/* viz_model.c - building visualizer steps from the models' verdicts, and the recording.
+ * Invariant: every count, group, wavefront, conflict mark, sector and outcome in a step
+ * is copied from the verdict (sim/models.h); what is computed here is only where things
+ * sit on screen (word rows, line slots) and which lanes share a word. */
 #include "viz_model.h"
 
 #include <stdlib.h>
@@ -75,96 +75,6 @@ static void add_row(viz_step *s, uint32_t row)
     s->nrows++;
 }
 
-void viz_step_mark_conflicts(viz_step *s)
-{
-    /* For each group: the distinct words it needs, in lane order; a bank needing k
-     * distinct words costs k wavefronts, and lanes on such a bank are in conflict. */
-    int base = 0;
-    s->wavefronts = 0;
-    s->ideal_wavefronts = 0;
-    for (int g = 0; g < s->ngroups; g++) {
-        uint32_t words[VIZ_LANES * 4];
-        int nw = 0;
-        int per_bank[VIZ_BANKS] = {0};
-        bool any = false;
-        for (int l = 0; l < VIZ_LANES; l++) {
-            viz_lane *ln = &s->lane[l];
-            if (!ln->active || ln->group != g)
-                continue;
-            any = true;
-            for (int k = 0; k < ln->nwords; k++) {
-                uint32_t w = (uint32_t)(ln->addr / 4) + (uint32_t)k;
-                bool seen = false;
-                for (int j = 0; j < nw; j++)
-                    if (words[j] == w) { seen = true; break; }
-                if (!seen) {
-                    words[nw++] = w;
-                    per_bank[w % VIZ_BANKS]++;
-                }
-            }
-        }
-        int worst = 0;
-        for (int b = 0; b < VIZ_BANKS; b++)
-            if (per_bank[b] > worst)
-                worst = per_bank[b];
-        for (int l = 0; l < VIZ_LANES; l++) {
-            viz_lane *ln = &s->lane[l];
-            if (!ln->active || ln->group != g)
-                continue;
-            uint32_t w0 = (uint32_t)(ln->addr / 4);
-            ln->conflict = false;
-            for (int k = 0; k < ln->nwords; k++)
-                if (per_bank[(w0 + (uint32_t)k) % VIZ_BANKS] > 1)
-                    ln->conflict = true;
-            /* wavefront = rank of its first word among its bank's words, in lane order */
-            int rank = 0;
-            for (int j = 0; j < nw && words[j] != w0; j++)
-                if (words[j] % VIZ_BANKS == w0 % VIZ_BANKS)
-                    rank++;
-            ln->wavefront = (int8_t)(base + rank);
-            int sharers = 0;
-            for (int m = 0; m < VIZ_LANES; m++)
-                if (s->lane[m].active && s->lane[m].addr / 4 == w0)
-                    sharers++;
-            ln->sharers = (uint8_t)sharers;
-        }
-        base += worst;
-        s->wavefronts += worst;
-        if (any)
-            s->ideal_wavefronts++;
-    }
-}
-
-static void from_shared(viz_step *s)
-{
-    int nwords = s->width <= 4 ? 1 : s->width / 4;
-    s->ngroups = s->width <= 4 ? 1 : (s->width == 8 ? 2 : 4);
-    for (int l = 0; l < VIZ_LANES; l++) {
-        viz_lane *ln = &s->lane[l];
-        if (!ln->active)
-            continue;
-        ln->nwords = (uint8_t)nwords;
-        ln->bank = (uint8_t)((ln->addr / 4) % VIZ_BANKS);
-        ln->group = (uint8_t)(l / (VIZ_LANES / s->ngroups));
-        for (int k = 0; k < nwords; k++)
-            add_row(s, (uint32_t)((ln->addr / 4 + (uint64_t)k) / VIZ_BANKS));
-    }
-    for (int l = 0; l < VIZ_LANES; l++)
-        if (s->lane[l].active)
-            s->lane[l].row_slot = (uint16_t)row_slot_of(s, (uint32_t)(s->lane[l].addr / 128));
-    s->requests = s->active_mask ? 1 : 0;
-    viz_step_mark_conflicts(s);
-}
-
-/* ---- global and local memory: lines and sectors ----------------------------- */
-
-static uint64_t mapped(const viz_step *s, int lane, uint64_t a)
-{
-    if (s->space != WS_SPACE_LOCAL)
-        return a;
-    return (a / 4) * 128 + 4 * (uint64_t)lane + a % 4; /* consecutive words by consecutive lanes */
-}
-
 int viz_step_line_slot(viz_step *s, uint64_t line)
 {
     int i = 0;
@@ -181,58 +91,96 @@ int viz_step_line_slot(viz_step *s, uint64_t line)
     return i;
 }
 
-static int line_slot_find(const viz_step *s, uint64_t line)
+viz_outcome viz_outcome_of(int sector_outcome, bool store)
 {
-    for (int i = 0; i < s->nlines; i++)
-        if (s->lines[i].line == line)
-            return i;
-    return -1;
+    switch (sector_outcome) {
+    case WS_SECT_L1_HIT: return VIZ_OUT_L1_HIT;
+    case WS_SECT_MERGED: return VIZ_OUT_L2_HIT; /* its data arrives with an L2 request already in flight */
+    case WS_SECT_L2_HIT: return VIZ_OUT_L2_HIT;
+    case WS_SECT_DRAM: return VIZ_OUT_DRAM;
+    case WS_SECT_WRITE: return VIZ_OUT_WRITE;
+    default: return store ? VIZ_OUT_WRITE : VIZ_OUT_UNKNOWN;
+    }
 }
 
-static void from_global(viz_step *s)
+/* The bank model's verdict, laid out on the grid: rows are bookkeeping, every count and
+ * mark is the model's. */
+static void from_banks(viz_step *s, const ws_bank_result *bk)
 {
+    int nwords = s->width <= 4 ? 1 : s->width / 4;
+    for (int l = 0; l < VIZ_LANES; l++) {
+        viz_lane *ln = &s->lane[l];
+        if (!ln->active)
+            continue;
+        ln->nwords = (uint8_t)nwords;
+        for (int k = 0; k < nwords; k++)
+            add_row(s, (uint32_t)((ln->addr / 4 + (uint64_t)k) / VIZ_BANKS));
+    }
+    for (int l = 0; l < VIZ_LANES; l++) {
+        viz_lane *ln = &s->lane[l];
+        if (!ln->active)
+            continue;
+        ln->row_slot = (uint16_t)row_slot_of(s, (uint32_t)(ln->addr / 128));
+        int sharers = 0;
+        for (int m = 0; m < VIZ_LANES; m++)
+            if (s->lane[m].active && s->lane[m].addr / 4 == ln->addr / 4)
+                sharers++;
+        ln->sharers = (uint8_t)sharers;
+    }
+    s->requests = s->active_mask ? 1 : 0;
+    if (!bk)
+        return;
+    s->ngroups = bk->ngroups;
+    s->wavefronts = bk->wavefronts;
+    s->ideal_wavefronts = bk->ideal;
+    s->degree = bk->degree;
+    memcpy(s->bank_words, bk->group_words, sizeof s->bank_words);
+    for (int l = 0; l < VIZ_LANES; l++) {
+        viz_lane *ln = &s->lane[l];
+        if (!ln->active)
+            continue;
+        ln->bank = (uint8_t)bk->lane_bank[l];
+        ln->group = (uint8_t)bk->lane_group[l];
+        ln->wavefront = bk->lane_wavefront[l];
+        /* in conflict: a bank one of its words sits in serves its group more than one word */
+        for (uint64_t w = ln->addr / 4; w <= (ln->addr + s->width - 1) / 4; w++)
+            ln->conflict |= bk->group_words[ln->group & 3][w % VIZ_BANKS] > 1;
+    }
+}
+
+/* The coalescer's entries as lines of four sectors, with the cache model's outcomes. */
+static void from_sectors(viz_step *s, const ws_coalesce_result *co, const ws_cache_access *ca)
+{
+    if (!co)
+        return;
     bool store = s->op == WS_MEM_STORE || s->op == WS_MEM_REDUCE;
-    int nactive = 0;
-    for (int l = 0; l < VIZ_LANES; l++) {
-        viz_lane *ln = &s->lane[l];
-        if (!ln->active)
+    for (int i = 0; i < co->nentries; i++) {
+        const ws_sector_entry *e = &co->entries[i];
+        int slot = viz_step_line_slot(s, e->sector / 128);
+        if (slot < 0)
             continue;
-        nactive++;
-        for (int k = 0; k < s->width; k++) {
-            uint64_t m = mapped(s, l, ln->addr + (uint64_t)k);
-            int slot = viz_step_line_slot(s, m / 128);
-            if (slot < 0)
-                continue;
-            int sec = (int)((m / 32) % 4);
-            s->lines[slot].used[sec] |= 1u << (m % 32);
-            s->lines[slot].lanes[sec] |= 1u << l;
-            s->lines[slot].outcome[sec] = store ? VIZ_OUT_WRITE : VIZ_OUT_UNKNOWN;
-        }
+        int k = (int)((e->sector / 32) % 4);
+        s->lines[slot].used[k] |= e->byte_mask;
+        s->lines[slot].lanes[k] |= e->lanes;
+        s->lines[slot].outcome[k] = (uint8_t)viz_outcome_of(ca ? ca->outcome[i] : 0, store);
     }
-    s->sectors = 0;
-    for (int i = 0; i < s->nlines; i++)
-        for (int k = 0; k < 4; k++)
-            if (s->lines[i].outcome[k] != VIZ_OUT_NONE)
-                s->sectors++;
     for (int l = 0; l < VIZ_LANES; l++) {
-        viz_lane *ln = &s->lane[l];
-        if (!ln->active)
+        if (!s->lane[l].active || !co->lane_nsectors[l])
             continue;
-        uint64_t m = mapped(s, l, ln->addr);
-        int slot = line_slot_find(s, m / 128);
-        ln->line_slot = (uint16_t)(slot < 0 ? 0 : slot);
-        ln->sector = (uint8_t)((m / 32) % 4);
+        uint64_t sec = co->entries[co->lane_sector[l][0]].sector;
+        for (int i = 0; i < s->nlines; i++)
+            if (s->lines[i].line == sec / 128)
+                s->lane[l].line_slot = (uint16_t)i;
+        s->lane[l].sector = (uint8_t)((sec / 32) % 4);
     }
-    uint64_t bytes = (uint64_t)nactive * s->width;
-    s->ideal_sectors = (int)((bytes + 31) / 32);
-    if (s->space == WS_SPACE_LOCAL) /* one request per 32-bit word slot of the access */
-        s->requests = nactive ? (s->width < 4 ? 1 : s->width / 4) : 0;
-    else
-        s->requests = nactive ? 1 : 0;
+    s->requests = co->requests;
+    s->sectors = co->sectors;
+    s->ideal_sectors = co->ideal_sectors;
 }
 
-void viz_step_from_event(viz_step *s, const ws_mem_event *ev)
+void viz_step_from_verdict(viz_step *s, const ws_mem_verdict *v)
 {
+    const ws_mem_event *ev = v->ev;
     memset(s, 0, sizeof *s);
     s->seq = ev->seq;
     memcpy(s->block, ev->block, sizeof s->block);
@@ -253,9 +201,18 @@ void viz_step_from_event(viz_step *s, const ws_mem_event *ev)
         }
     }
     if (s->space == WS_SPACE_SHARED)
-        from_shared(s);
+        from_banks(s, v->bk);
     else
-        from_global(s);
+        from_sectors(s, v->co, v->ca);
+}
+
+void viz_step_from_event(viz_step *s, const ws_mem_event *ev)
+{
+    static ws_coalesce_result co; /* large: off the stack */
+    ws_bank_result bk;
+    ws_mem_verdict v;
+    ws_models_geometry(ev, 0, &co, &bk, &v);
+    viz_step_from_verdict(s, &v);
 }
 
 void viz_totals_add(viz_totals *t, const viz_step *s)

@@ -2,8 +2,9 @@
  * warp-level memory instruction, and a recording (the steps of one simulated launch
  * for a range of blocks, plus the source, the PTX and the launch-wide totals).
  * Invariant: a step is self-contained: every number a frame shows for it is stored
- * in it (the renderer never consults the simulator), and lane fields of inactive
- * lanes are zero. No SDL here, so the model is testable and recordable anywhere. */
+ * in it (the renderer never consults the simulator), every such number is a memory
+ * model's verdict copied in (the visualizer keeps no model of its own), and lane
+ * fields of inactive lanes are zero. No SDL here, so the model is testable and recordable anywhere. */
 #ifndef VIZ_MODEL_H
 #define VIZ_MODEL_H
 
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include "../sim/event.h"
+#include "../sim/models.h"
 
 #define VIZ_LANES 32
 #define VIZ_BANKS 32
@@ -32,6 +34,9 @@ typedef enum {
 } viz_outcome;
 
 const char *viz_outcome_name(viz_outcome o); /* "L1 hit" */
+/* The colour class of a cache-model sector outcome (ws_sector_outcome); a sector no cache
+ * model judged is a write for a store, else VIZ_OUT_UNKNOWN. */
+viz_outcome viz_outcome_of(int sector_outcome, bool store);
 
 typedef struct {
     bool active;
@@ -98,6 +103,8 @@ typedef struct viz_step {
     uint32_t rows[VIZ_MAX_ROWS]; /* distinct word rows (offset / 128), ascending */
     int ngroups;                 /* 1, 2 (64-bit) or 4 (128-bit) */
     int wavefronts, ideal_wavefronts;
+    int degree;                  /* n-way: most distinct words one bank serves in one group */
+    uint8_t bank_words[4][VIZ_BANKS]; /* distinct words bank b serves in group g */
 
     /* global/local */
     int nlines;
@@ -107,22 +114,20 @@ typedef struct viz_step {
     viz_totals totals;           /* running totals of the launch after this step */
 } viz_step;
 
-/* Fills *s from one event: lanes, banks, rows, groups (by width: 1 group up to 4 bytes,
- * half-warps for 8, quarter-warps for 16), conflict marks, lines, sectors and bytes used,
- * and first-principles counts: sectors = distinct 32-B sectors of the active lanes' bytes,
- * ideal sectors = ceil(active bytes / 32), wavefronts = sum over groups of the most distinct
- * words any bank needs, ideal = groups with an active lane. Local addresses are mapped
- * through the hardware's interleave (word w of lane t at w*128 + 4t). Sector outcomes are
- * VIZ_OUT_UNKNOWN (stores VIZ_OUT_WRITE); the recorder overwrites counts and outcomes with
- * the memory models' results. Totals are left zero. */
+/* Fills *s from one event's verdict: lanes, the bank model's groups, wavefronts, per-lane
+ * wavefront and conflict marks and per-bank word counts (shared), the coalescer's lines,
+ * sectors and bytes used and the cache model's outcome of each sector (global/local);
+ * word rows and line slots place them on screen. A sector without a cache outcome is
+ * VIZ_OUT_UNKNOWN (stores VIZ_OUT_WRITE). Totals are left zero. */
+void viz_step_from_verdict(viz_step *s, const ws_mem_verdict *v);
+
+/* The same for an event seen outside a simulated launch: the verdict of the stateless
+ * models (ws_models_geometry, local frames at 0), so no cache outcomes. */
 void viz_step_from_event(viz_step *s, const ws_mem_event *ev);
 
 /* The slot of 128-B line `line` in s->lines, inserted (zeroed, order kept) when absent;
  * -1 when the step already holds VIZ_MAX_LINES lines. */
 int viz_step_line_slot(viz_step *s, uint64_t line);
-
-/* Re-derives conflict marks and lane sharers after lane groups were changed. */
-void viz_step_mark_conflicts(viz_step *s);
 
 /* Adds the step's own counts into t (the running total after it). */
 void viz_totals_add(viz_totals *t, const viz_step *s);

@@ -1,6 +1,6 @@
 /* viz_record.c - the adapter from the simulator to the visualizer: resolves and runs a
  * kernel exactly as `warpscope sim` does (same occupancy, L1 size and block placement,
- * so the same cache outcomes), and through the memory-stats observer turns each event
+ * so the same cache outcomes), and through the simulation's observer turns each verdict
  * of the chosen blocks into a viz_step carrying the coalescer's sectors, the bank
  * model's groups and wavefronts and the cache model's outcome of every sector.
  * Invariant: the running totals are sums over every event of the launch, so they end
@@ -29,41 +29,29 @@ typedef struct {
     int oom;
 } rec_ctx;
 
-static viz_outcome outcome_of(int o, bool store)
+/* Adds one event's verdict to the running totals. */
+static void add_event(viz_totals *t, const ws_mem_verdict *v)
 {
-    switch (o) {
-    case WS_SECT_L1_HIT: return VIZ_OUT_L1_HIT;
-    case WS_SECT_MERGED: return VIZ_OUT_L2_HIT; /* its data arrives with an L2 request already in flight */
-    case WS_SECT_L2_HIT: return VIZ_OUT_L2_HIT;
-    case WS_SECT_DRAM: return VIZ_OUT_DRAM;
-    case WS_SECT_WRITE: return VIZ_OUT_WRITE;
-    default: return store ? VIZ_OUT_WRITE : VIZ_OUT_UNKNOWN;
-    }
-}
-
-/* Adds one event's model results to the running totals. */
-static void add_event(viz_totals *t, const ws_mem_event *ev, const ws_coalesce_result *co, const ws_bank_result *bk,
-                      const ws_cache_access *ca)
-{
+    const ws_mem_event *ev = v->ev;
     if (!ev->active_mask)
         return;
     t->instructions++;
     viz_cat c = viz_cat_of(ev->space, ev->op);
     viz_counter *k = c < VIZ_CAT_COUNT ? &t->cat[c] : NULL;
-    if (bk && k) {
+    if (v->bk && k) {
         k->requests++;
-        k->units += (uint64_t)bk->wavefronts;
-        k->ideal += (uint64_t)bk->ideal;
-        k->conflicts += (uint64_t)bk->excess;
+        k->units += (uint64_t)v->bk->wavefronts;
+        k->ideal += (uint64_t)v->bk->ideal;
+        k->conflicts += (uint64_t)v->bk->excess;
     }
-    if (co && k) {
-        k->requests += (uint64_t)co->requests;
-        k->units += (uint64_t)co->sectors;
-        k->ideal += (uint64_t)co->ideal_sectors;
+    if (v->co && k) {
+        k->requests += (uint64_t)v->co->requests;
+        k->units += (uint64_t)v->co->sectors;
+        k->ideal += (uint64_t)v->co->ideal_sectors;
     }
-    if (co && ca)
-        for (int i = 0; i < co->nentries; i++)
-            switch (outcome_of(ca->outcome[i], false)) {
+    if (v->co && v->ca)
+        for (int i = 0; i < v->co->nentries; i++)
+            switch (viz_outcome_of(v->ca->outcome[i], false)) {
             case VIZ_OUT_L1_HIT: t->l1_hit_sectors++; break;
             case VIZ_OUT_L2_HIT: t->l2_hit_sectors++; break;
             case VIZ_OUT_DRAM: t->dram_sectors++; break;
@@ -72,63 +60,17 @@ static void add_event(viz_totals *t, const ws_mem_event *ev, const ws_coalesce_r
             }
 }
 
-/* Overwrites the first-principles geometry of s with the models' verdicts. */
-static void apply_models(viz_step *s, const ws_mem_event *ev, const ws_coalesce_result *co, const ws_bank_result *bk,
-                         const ws_cache_access *ca)
+static void observe(void *ctx, const ws_mem_verdict *v)
 {
-    if (bk) {
-        s->ngroups = bk->ngroups;
-        for (int l = 0; l < VIZ_LANES; l++)
-            if (s->lane[l].active && bk->lane_group[l] >= 0)
-                s->lane[l].group = (uint8_t)bk->lane_group[l];
-        viz_step_mark_conflicts(s);
-        s->wavefronts = bk->wavefronts;
-        s->ideal_wavefronts = bk->ideal;
-        for (int l = 0; l < VIZ_LANES; l++)
-            if (s->lane[l].active)
-                s->lane[l].wavefront = bk->lane_wavefront[l];
-    }
-    if (co) {
-        bool store = ev->op == WS_MEM_STORE || ev->op == WS_MEM_REDUCE;
-        s->nlines = 0;
-        for (int i = 0; i < co->nentries; i++) {
-            const ws_sector_entry *e = &co->entries[i];
-            int slot = viz_step_line_slot(s, e->sector / 128);
-            if (slot < 0)
-                continue;
-            int k = (int)((e->sector / 32) % 4);
-            s->lines[slot].used[k] |= e->byte_mask;
-            s->lines[slot].lanes[k] |= e->lanes;
-            s->lines[slot].outcome[k] = (uint8_t)outcome_of(ca ? ca->outcome[i] : 0, store);
-        }
-        for (int l = 0; l < VIZ_LANES; l++) {
-            if (!s->lane[l].active || !co->lane_nsectors[l])
-                continue;
-            uint64_t sec = co->entries[co->lane_sector[l][0]].sector;
-            for (int i = 0; i < s->nlines; i++)
-                if (s->lines[i].line == sec / 128)
-                    s->lane[l].line_slot = (uint16_t)i;
-            s->lane[l].sector = (uint8_t)((sec / 32) % 4);
-        }
-        s->requests = co->requests;
-        s->sectors = co->sectors;
-        s->ideal_sectors = co->ideal_sectors;
-    }
-}
-
-static void observe(void *ctx, const ws_mem_event *ev, int sm, const ws_coalesce_result *co,
-                    const ws_bank_result *bk, const ws_cache_access *ca)
-{
-    (void)sm;
     rec_ctx *c = ctx;
-    add_event(&c->run, ev, co, bk, ca);
+    const ws_mem_event *ev = v->ev;
+    add_event(&c->run, v);
     if (ev->block_linear < c->lo || ev->block_linear >= c->hi || c->oom)
         return;
     if (ev->space != WS_SPACE_GLOBAL && ev->space != WS_SPACE_SHARED && ev->space != WS_SPACE_LOCAL)
         return;
     static viz_step s; /* large: keep it off the interpreter's stack */
-    viz_step_from_event(&s, ev);
-    apply_models(&s, ev, co, bk, ca);
+    viz_step_from_verdict(&s, v);
     if (c->fn && ev->pc < (uint32_t)c->fn->ninsns)
         ptx_format_insn(c->fn, &c->fn->insns[ev->pc], s.ptx_text, sizeof s.ptx_text);
     s.totals = c->run;

@@ -532,25 +532,18 @@ static void draw_banks(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layou
                     cell[rs][w % VIZ_BANKS] |= 1u << l;
         }
     }
-    /* distinct words each bank must deliver per group: > 1 is a conflict */
-    int words[4][VIZ_BANKS] = {{0}};
+    /* the bank model's count of distinct words each bank serves per group: > 1 is a conflict */
     int worst[VIZ_BANKS] = {0}, maxw = 1;
     for (int g = 0; g < 4; g++)
         for (int b = 0; b < VIZ_BANKS; b++) {
-            for (int rs = 0; rs < st->nrows; rs++)
-                if (cell[rs][b] & gmask[g])
-                    words[g][b]++;
-            if (words[g][b] > worst[b])
-                worst[b] = words[g][b];
+            if (st->bank_words[g][b] > worst[b])
+                worst[b] = st->bank_words[g][b];
             if (worst[b] > maxw)
                 maxw = worst[b];
         }
 
     char buf[160];
-    int conflict_ways = 0;
-    for (int b = 0; b < VIZ_BANKS; b++)
-        if (worst[b] > conflict_ways)
-            conflict_ways = worst[b];
+    int conflict_ways = st->degree;
     uint32_t vrgb = st->wavefronts <= st->ideal_wavefronts ? VIZ_RGB_GOOD
                     : st->wavefronts <= 2 * st->ideal_wavefronts ? VIZ_RGB_WARN : VIZ_RGB_BAD;
     if (st->wavefronts > st->ideal_wavefronts && conflict_ways > 1)
@@ -585,7 +578,7 @@ static void draw_banks(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layou
             if (st->rows[i] == (uint32_t)(ln->addr / 128))
                 rs = i;
         SDL_Rect c = viz_layout_bank_cell(p, nr, ln->bank, rs);
-        bool cf = worst[ln->bank] > 1 && words[ln->group & 3][ln->bank] > 1;
+        bool cf = st->bank_words[ln->group & 3][ln->bank] > 1;
         fan_line(r, p, l, c.x + c.w / 2, p->grid.y + 13, cf ? VIZ_RGB_CONFLICT : lane_rgb(l), cf ? 200 : 150,
                  phase * 1.3);
     }
@@ -609,7 +602,7 @@ static void draw_banks(SDL_Renderer *r, const viz_fonts *f, const viz_pane_layou
             }
             bool cf = false;
             for (int g = 0; g < 4; g++)
-                if ((m & gmask[g]) && words[g][b] > 1)
+                if ((m & gmask[g]) && st->bank_words[g][b] > 1)
                     cf = true;
             int n = __builtin_popcount(m);
             uint32_t rgb = cf ? VIZ_RGB_CONFLICT : n > 1 ? VIZ_RGB_BROADCAST : VIZ_RGB_ACCESS;
