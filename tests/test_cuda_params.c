@@ -164,7 +164,7 @@ static void test_half_and_bf16_values_are_encoded_from_the_kernel_signature(void
     (void)state;
     fixture f;
     memset(&f, 0, sizeof f);
-    snprintf(f.fn.name, sizeof f.fn.name, "_Z1kPf6__half13__nv_bfloat167__half2");
+    f.fn.name = "_Z1kPf6__half13__nv_bfloat167__half2";
     f.fn.is_entry = true;
     f.fn.syms = f.syms;
     f.fn.param_syms = f.idx;
@@ -189,7 +189,7 @@ static void test_half_and_bf16_values_are_encoded_from_the_kernel_signature(void
     assert_int_equal(buf[12] | buf[13] << 8, 0x4200);
     assert_int_equal(buf[14] | buf[15] << 8, 0x4200);
     /* the same bytes as a 2-byte struct (no half in the signature) cannot be filled */
-    snprintf(f.fn.name, sizeof f.fn.name, "_Z1kPf2S2S2S4");
+    f.fn.name = "_Z1kPf2S2S2S4";
     assert_int_equal(cu_params_build(&f.fn, &f.L, a, buf, sizeof buf, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "struct or array"));
 }
