@@ -928,6 +928,13 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
 
 /* ---- operands ----------------------------------------------------------------- */
 
+/* A register named without '%' (inline asm declares them so: { .reg .f16 low, high; ... }). */
+static bool is_plain_reg(parser *ps, const token *t)
+{
+    return t->kind == TK_WORD && t->s[0] != '%' && t->s[0] != '.' && ps->cur &&
+           ht_get(&ps->cur->regs_ht, t->s, (size_t)t->len) >= 0;
+}
+
 static int reg_slot(parser *ps, const token *t)
 {
     char b[64];
@@ -1035,7 +1042,7 @@ static void parse_mem(parser *ps, ptx_operand *o)
     o->kind = PTX_OPND_MEM;
     o->base_kind = PTX_OPND_NONE;
     token t = ps->tok;
-    if (t.kind == TK_WORD && t.s[0] == '%') {
+    if ((t.kind == TK_WORD && t.s[0] == '%') || is_plain_reg(ps, &t)) {
         o->base_kind = PTX_OPND_REG;
         o->reg = reg_slot(ps, &t);
         lex(ps);
@@ -1081,7 +1088,7 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
             token e = ps->tok;
             if (o->vec_n >= 4) FAIL_TOK(ps, &e, "vector operand with more than 4 elements%s", "");
             if (is_w(&e, "_")) o->vec[o->vec_n++] = -1;
-            else if (e.kind == TK_WORD && e.s[0] == '%') o->vec[o->vec_n++] = reg_slot(ps, &e);
+            else if ((e.kind == TK_WORD && e.s[0] == '%') || is_plain_reg(ps, &e)) o->vec[o->vec_n++] = reg_slot(ps, &e);
             else if (e.kind == TK_NUM || (is_p(&e, '-') && peek2(ps).kind == TK_NUM)) {
                 /* an immediate element (st.param.v2.b32 [p], {0, %r1}): a source, never written */
                 bool neg = is_p(&e, '-');
@@ -1109,7 +1116,8 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
     if (is_p(&t, '!')) {
         lex(ps);
         token r = ps->tok;
-        if (r.kind != TK_WORD || r.s[0] != '%') FAIL_TOK(ps, &r, "expected a predicate after '!', found '%s'", tok_text(&r, b, sizeof b));
+        if ((r.kind != TK_WORD || r.s[0] != '%') && !is_plain_reg(ps, &r))
+            FAIL_TOK(ps, &r, "expected a predicate after '!', found '%s'", tok_text(&r, b, sizeof b));
         o->kind = PTX_OPND_REG;
         o->neg = true;
         o->reg = reg_slot(ps, &r);
@@ -1124,6 +1132,12 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
         return;
     }
     if (t.kind == TK_NUM) { parse_imm(ps, o, in, false); return; }
+    if (is_plain_reg(ps, &t)) {
+        o->kind = PTX_OPND_REG;
+        o->reg = reg_slot(ps, &t);
+        lex(ps);
+        return;
+    }
     if (t.kind == TK_WORD && t.s[0] == '%') {
         int r = ptx_sreg_lookup(t.s, (size_t)t.len);
         if (r >= 0) {
@@ -1338,7 +1352,8 @@ static void parse_insn(parser *ps)
         lex(ps);
         if (is_p(&ps->tok, '!')) { in.guard_neg = true; lex(ps); }
         token g = ps->tok;
-        if (g.kind != TK_WORD || g.s[0] != '%') FAIL_TOK(ps, &g, "expected a predicate after '@', found '%s'", tok_text(&g, b, sizeof b));
+        if ((g.kind != TK_WORD || g.s[0] != '%') && !is_plain_reg(ps, &g))
+            FAIL_TOK(ps, &g, "expected a predicate after '@', found '%s'", tok_text(&g, b, sizeof b));
         in.guard = reg_slot(ps, &g);
         if (fb->f.regs[in.guard].type != PTX_T_PRED)
             FAIL_TOK(ps, &g, "guard '%s' is not a predicate", fb->f.regs[in.guard].name);

@@ -895,6 +895,28 @@ static void test_predefined_identifiers_function_addresses_and_vector_immediates
     ptx_free(m);
 }
 
+/* Inline asm (cuda_fp16.h's __low2float) declares registers without '%': { .reg .f16 low, high;
+ * mov.b32 {low, high}, %r1; cvt.f32.f16 %f1, low; } — they are registers like any other. */
+static void test_registers_named_without_a_percent_sign_are_registers(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_ok(HEADER ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\t.reg .f32 %f<2>;\n"
+                             "\t{.reg .f16 low,high;\n\tmov.b32 {low,high},%r1;\n\tcvt.f32.f16 %f1, low;}\n"
+                             "\t{.reg .pred p;\n\tsetp.eq.u32 p, %r1, 0;\n\t@!p bra L;\n\t}\nL:\n\tret;\n}\n");
+    const ptx_function *k = &m->funcs[0];
+    int low = find_reg(k, "low"), high = find_reg(k, "high"), p = find_reg(k, "p");
+    assert_true(low >= 0 && high >= 0 && p >= 0);
+    assert_int_equal(k->insns[0].opnd[0].kind, PTX_OPND_VEC);
+    assert_int_equal(k->insns[0].opnd[0].vec[0], low);
+    assert_int_equal(k->insns[0].opnd[0].vec[1], high);
+    assert_int_equal(k->insns[1].opnd[1].kind, PTX_OPND_REG);
+    assert_int_equal(k->insns[1].opnd[1].reg, low);
+    assert_int_equal(k->insns[2].opnd[0].reg, p);
+    assert_int_equal(k->insns[3].guard, p);
+    assert_true(k->insns[3].guard_neg);
+    ptx_free(m);
+}
+
 /* Six arguments (more than an instruction has operands), an indirect call through a
  * register with its prototype, printf's vprintf and assert's __assertfail resolved to
  * what the simulator runs, and a table of function addresses in a .global initialiser. */
@@ -1218,6 +1240,7 @@ int main(void)
         cmocka_unit_test(test_an_unsupported_body_refuses_its_function_only),
         cmocka_unit_test(test_a_refused_callee_is_found_through_the_calls_that_reach_it),
         cmocka_unit_test(test_predefined_identifiers_function_addresses_and_vector_immediates),
+        cmocka_unit_test(test_registers_named_without_a_percent_sign_are_registers),
         cmocka_unit_test(test_calls_take_any_number_of_arguments_and_name_their_callee),
         cmocka_unit_test(test_calls_that_cannot_run_refuse_their_function_with_a_located_reason),
         cmocka_unit_test(test_malformed_ptx_corpus_gives_the_expected_located_errors),
