@@ -15,6 +15,7 @@
 #include "../common/buffers.h"
 #include "../cuda/cu_verify.h"
 #include "../sim/approx.h"
+#include "../sim/simulate.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
@@ -147,6 +148,42 @@ static void test_the_output_check_says_which_comparison_it_used(void **state)
     ptx_free(m);
 }
 
+/* nvcc lowers expf, rsqrtf and __sinf (tests/data/calls/approx.cu, through the default
+ * path) to the three approximate forms; the simulator's results are the exact functions,
+ * and the kernel's outputs are compared within the loosest bound, 5 ulp or 6.7e-7. */
+static void test_nvcc_math_functions_reach_their_approximate_instructions(void **state)
+{
+    (void)state;
+    ws_catalog *cat = NULL;
+    ws_error err;
+    assert_int_equal(ws_catalog_load("demos", &cat, &err), 0);
+    ws_simulation s;
+    int rc = ws_simulation_open(&s, cat, "tests/data/calls/approx.cu:approx_math", NULL, ws_device_find("h200"), NULL,
+                                &err);
+    if (!rc) rc = ws_simulation_run(&s, NULL, &err);
+    if (rc) ws_error_print(&err);
+    assert_int_equal(rc, 0);
+    ws_approx_use u;
+    ws_approx_scan(s.mod, s.fn, &u);
+    const char *want[] = {"ex2.approx.ftz.f32", "rsqrt.approx.f32", "sin.approx.f32"};
+    assert_int_equal(u.n, 3);
+    for (int i = 0; i < 3; i++) {
+        bool found = false;
+        for (int k = 0; k < u.n; k++) found |= !strcmp(u.insn[k].insn, want[i]);
+        if (!found) fail_msg("%s not found", want[i]);
+    }
+    assert_int_equal(u.ulps, 5);
+    assert_true(u.abs == exp2(-20.5));
+    /* the simulator's sin and rsqrt are the host's, on the same float argument */
+    const float *x = s.result.buffer_data[0], *out = s.result.buffer_data[1];
+    for (int i = 0; i < 1024; i++) {
+        assert_true(out[2048 + i] == sinf(x[i]));
+        assert_true(out[1024 + i] == 1.0f / sqrtf(fmaf(x[i], x[i], 1.0f)));   /* nvcc contracts v * v + 1 */
+    }
+    ws_simulation_close(&s);
+    ws_catalog_free(cat);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_each_form_turns_its_stated_error_into_ulps),
         cmocka_unit_test(test_outputs_agree_within_the_bound_and_no_further),
         cmocka_unit_test(test_the_output_check_says_which_comparison_it_used),
+        cmocka_unit_test(test_nvcc_math_functions_reach_their_approximate_instructions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
