@@ -99,6 +99,13 @@ static int push_frame(sim_ctx *c, sim_warp *w, const sim_insn *site, int callee,
     }
     sim_frame *cur = &w->frames[w->depth], *f = &w->frames[w->depth + 1];
     /* value file: registers zeroed, the special registers it reads, its immediates */
+    uint64_t grow = (f->file_cap < P->file_words ? (uint64_t)P->file_words * 8 : 0) +
+                    (f->pcap < 32 * ((fn->arg_base + fn->arg_bytes + 7) / 8 * 8) ? 32 * (fn->arg_base + fn->arg_bytes + 8) : 0);
+    uint64_t limit = c->cfg->max_host_bytes ? c->cfg->max_host_bytes : (8ull << 30);
+    if (c->frame_bytes + grow > limit)
+        return sim_fault(c, w, site, -1, "call frames need more than the simulator's limit of %" PRIu64 " bytes of host "
+                         "memory (recursion that does not end?)", limit);
+    c->frame_bytes += grow;
     if (f->file_cap < P->file_words) {
         free(f->file);
         f->file = aligned_alloc(64, ((size_t)P->file_words * 8 + 63) / 64 * 64);
@@ -294,7 +301,8 @@ static int format(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, const char
         if (r > 0) continue;                     /* warning already counted: nothing to print */
         nargs++;
         /* the spec as the host library reads it (floats are doubles; %Ld is %lld), and a value of its C type */
-        const char *host_size = is_float ? "" : !strcmp(size, "L") ? "ll" : size;
+        bool sized = !is_float && type != 's' && type != 'c' && type != 'p';   /* %ls would be a wide string */
+        const char *host_size = !sized ? "" : !strcmp(size, "L") ? "ll" : size;
         for (int i = 0; host_size[i]; i++) spec[k++] = host_size[i];
         spec[k++] = type;
         spec[k] = 0;

@@ -186,6 +186,7 @@ typedef struct sim_ctx {
     uint64_t seq;
     uint64_t budget;
     uint64_t thread_insns, warp_insns;
+    uint64_t frame_bytes;     /* host memory the warps' call frames hold (exec_call.c) */
     int last_region;          /* lookup cache */
 } sim_ctx;
 

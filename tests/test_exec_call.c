@@ -269,6 +269,23 @@ static void test_printf_inside_a_called_function_prints_block_by_block(void **st
     done(&r);
 }
 
+/* %s of NULL prints "(null)"; precision cuts a string; past 32 arguments CUDA's printf
+ * prints the format as it stands, so the 33rd %d appears as "%d". */
+static void test_printf_prints_null_strings_and_stops_reading_after_32_arguments(void **state)
+{
+    (void)state;
+    run_t r;
+    run_ok(&r, "printf.cu:printf_edges");
+    char *want = NULL;
+    size_t len = 0;
+    add(&want, &len, "[(null)] [%5.2s] [%-6c] [%+.3e]\n", "abc", 'z', -1234.5);
+    for (int i = 1; i <= 32; i++) add(&want, &len, "%d ", i);
+    add(&want, &len, "%%d|\n");
+    assert_string_equal(r.printed, want);
+    free(want);
+    done(&r);
+}
+
 /* --- assert ------------------------------------------------------------------ */
 
 /* idx[t] = t fails assert(idx[t] < 40) in threads 40..63, all in warp 1: each prints the
@@ -600,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_recursion_without_end_stops_at_the_depth_limit_with_a_located_fault),
         cmocka_unit_test(test_printf_prints_what_the_hosts_printf_makes_of_each_lanes_values),
         cmocka_unit_test(test_printf_inside_a_called_function_prints_block_by_block),
+        cmocka_unit_test(test_printf_prints_null_strings_and_stops_reading_after_32_arguments),
         cmocka_unit_test(test_a_failed_assert_prints_the_gpus_line_per_thread_and_faults),
         cmocka_unit_test(test_special_registers_read_the_documented_values),
         cmocka_unit_test(test_trap_stops_the_kernel_naming_the_lane_and_line),

@@ -42,3 +42,19 @@ __global__ void printf_in_a_function()
 {
     say((int)(blockIdx.x * blockDim.x + threadIdx.x), threadIdx.x * 0.5);
 }
+
+/*@warpscope
+kernel  printf_edges
+grid    1
+block   1
+args
+*/
+__global__ void printf_edges()
+{
+    const char *none = 0;
+    printf("[%s] [%5.2s] [%-6c] [%+.3e]\n", none, "abc", 'z', -1234.5);
+    /* 33 conversions: CUDA reads 32 arguments and prints the rest of the format as it stands */
+    printf("%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d|\n",
+           1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+           30, 31, 32, 33);
+}
