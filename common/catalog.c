@@ -111,7 +111,7 @@ int ws_catalog_load(const char *dir, ws_catalog **out, ws_error *err)
     }
     closedir(d);
     d = NULL;
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    if (n > 1) qsort(names, (size_t)n, sizeof *names, cmp_str); /* names is NULL for an empty folder */
     ws_catalog *c = calloc(1, sizeof *c);
     if (!c || (n && !(c->files = calloc((size_t)n, sizeof *c->files)))) { free(c); goto oom; }
     snprintf(c->dir, sizeof c->dir, "%s", dir);
@@ -355,7 +355,16 @@ char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const c
     if (l > 3 && !strcmp(f->path + l - 3, ".cu")) snprintf(sib, sizeof sib, "%.*s.ptx", (int)(l - 3), f->path);
     else snprintf(sib, sizeof sib, "%s.ptx", f->path);
     unsigned long long want = ws_source_hash(f->source, f->source_len), have = 0;
-    char *text = ws_read_file(sib, 0, NULL, NULL);
+    size_t text_len = 0;
+    char *text = ws_read_file(sib, 0, &text_len, NULL);
+    int nul_line, nul_col;
+    if (text && ws_text_has_nul(text, text_len, &nul_line, &nul_col)) {
+        /* the parser sees text up to the first NUL: a file cut short there must not pass as whole */
+        ws_error_set(err, sib, nul_line, nul_col, "NUL byte in the PTX text (a binary or damaged file); "
+                     "regenerate it with 'make ptx' or delete it");
+        free(text);
+        return NULL;
+    }
     bool fresh = text && header_hash(text, &have) && have == want && made_for(text, opts, names, nnames);
     char target[32] = "";
     if (fresh) {

@@ -86,6 +86,19 @@ static void help_row(FILE *to, const char *left, const char *help, bool devices)
     fputc('\n', to);
 }
 
+const char ws_cli_exit_table[] =
+    "exit codes (every command):\n"
+    "  0  ok\n"
+    "  1  usage or input error: the command line, a description, PTX, a font, an output that cannot\n"
+    "     be written (stdout included), arguments that do not fit the kernel's parameters, a launch\n"
+    "     beyond the simulator's or the GPU's limits, an instruction the simulator does not run\n"
+    "  2  the kernel faulted, in simulation or on the GPU: out of bounds, barrier misuse, a race or\n"
+    "     memory error (--racecheck, --memcheck), a loop that never ends\n"
+    "  3  check: an output or an exact counter differs\n"
+    "  4  no usable GPU: no driver or device, a build without CUDA, or the GPU or its driver failed a\n"
+    "     valid request (out of device memory, a driver error)\n"
+    "  5  internal error: out of host memory, or a bug in warpscope\n";
+
 void ws_cli_help(const ws_cli_spec *spec, FILE *to)
 {
     fputs(spec->usage, to);
@@ -106,6 +119,7 @@ void ws_cli_help(const ws_cli_spec *spec, FILE *to)
     help_row(to, "-h, --help", "this text", false);
     help_row(to, "--version", "the warpscope version", false);
     if (spec->more_help) spec->more_help(to);
+    fprintf(to, "\n%s", ws_cli_exit_table);
 }
 
 /* Known spellings for the suggestion: "--name" of each row, "-D", --help, --version. */

@@ -116,8 +116,13 @@ typedef struct {
  *   int rc = ws_cli_parse(&spec, argc, argv, &o, &nargs); if (rc != WS_CLI_RUN) return rc; */
 int ws_cli_parse(const ws_cli_spec *spec, int argc, char **argv, void *opts, int *nargs);
 
-/* The spec's --help text (what -h prints), to stdout or, after a usage error, stderr. */
+/* The spec's --help text (what -h prints), to stdout or, after a usage error, stderr;
+ * it ends with ws_cli_exit_table. */
 void ws_cli_help(const ws_cli_spec *spec, FILE *to);
+
+/* The one table of exit codes (common/commands.h), as every --help, `warpscope --help`
+ * and the README print it: "exit codes:\n  0  ok\n  1  ...". */
+extern const char ws_cli_exit_table[];
 
 /* The name in names[0..n) closest to word by edit distance, NULL when none is close enough
  * to be a likely typo. Example: ws_cli_nearest("--budegt", {"--budget", "--json"}, 2). */

@@ -19,12 +19,15 @@
  *   buffer  p    int    W    init=perm(3)               a seeded permutation of 0..W-1
  *   buffer  x    half   W    init=file(x.npy)           raw bytes or a NumPy .npy, beside the .cu
  *   buffer  acc  float  1    init=const(0.5)  output tol=1e-4   (or ulp=2: units in the last place)
+ *   buffer  tmp  float  N    init=none        never initialised: reads before writes are reported
  *   grid    (W+31)/32, (H+31)/32        1-3 integer expressions (x, y, z)
  *   block   32, 32
  *   shared  0                          dynamic shared memory in bytes (expression)
  *   bytes   2*W*H*4                    bytes a perfect kernel moves (default: sum of buffer sizes,
  *                                      output buffers that are also read count once)
  *   args    in, out, W, H              buffer names, integer expressions or float literals (2.0f / 2.5)
+ *   cooperative                        launch it as cudaLaunchCooperativeKernel does: every block
+ *                                      resident at once, so cooperative_groups' grid.sync() works
  *   * /                 (the comment's close, without the space)
  *
  * Lines are "keyword rest"; '#' starts a comment to end of line. Expressions are
@@ -108,6 +111,7 @@ typedef struct {
     bool output;          /* compared after a run */
     double tol;           /* relative tolerance for outputs; 0 = bit-exact */
     uint32_t ulp;         /* outputs: also equal within this many units in the last place; 0 = none */
+    bool uninit;          /* init=none: no initial contents (see ws_buffer.uninit) */
     int line;
 } ws_buffer_decl;
 
@@ -152,6 +156,7 @@ typedef struct ws_kernel_desc {
     int nargs;
     ws_arg_decl args[WS_MAX_ARGS];
     const struct ws_desc_file *owner; /* the file this description is in */
+    bool cooperative;          /* `cooperative`: launched as cuLaunchCooperativeKernel does (grid.sync()) */
 } ws_kernel_desc;
 
 /* A header the .cu includes with #include "..." (or <...> from a -I folder), read when a
@@ -251,6 +256,9 @@ typedef struct {
     bool output;
     double tol;
     uint32_t ulp;              /* units in the last place an output may differ by (floating types); 0 = none */
+    bool uninit;               /* init=none: never initialised. The simulator poisons it and reports
+                                  reads of bytes no thread has written (as initcheck does); the GPU
+                                  gets it as cuMemAlloc leaves it. Filled with zeros on the host. */
 } ws_buffer;
 
 typedef struct {
@@ -273,6 +281,7 @@ typedef struct {
     int nargs;
     ws_arg args[WS_MAX_ARGS];
     ws_compile_opts compile;       /* the description's compile line, then the command line's macros */
+    bool cooperative;              /* all blocks co-resident, grid workspace (desc `cooperative`) */
 } ws_launch;
 
 /* Evaluates a description with overrides (NULL = none): parameters, launch shape, buffers

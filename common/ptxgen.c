@@ -6,6 +6,7 @@
  * "// warpscope-source-hash: <16 hex>" of the exact source bytes given, and whose
  * "// warpscope-name:" lines carry the compiler's own lowered name for each job name. */
 #include "ptxgen.h"
+#include "child.h"
 #include "demangle.h"
 #include "files.h"
 
@@ -620,20 +621,23 @@ static bool write_all(const char *path, const char *data, size_t len)
     return fclose(f) == 0 && ok;
 }
 
-/* Runs argv with stdout and stderr into logp; returns the exit status (-1: not started). */
+/* Runs argv with stdout and stderr into logp; returns the exit status (-1: not started). Bounded
+ * like every child (common/child.h); when a limit stopped it, the log says which. */
 static int run_logged(char *const argv[], const char *logp)
 {
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); close(fd); }
-        execv(argv[0], argv);
-        _exit(127);
+    ws_child_limits lim = {.wall_s = WS_PTXGEN_NVCC_WALL_S, .cpu_s = WS_PTXGEN_NVCC_CPU_S,
+                           .mem_bytes = WS_PTXGEN_NVCC_MEM_BYTES};
+    ws_child_result r;
+    ws_error err;
+    if (ws_child_run(argv, &lim, &r, &err)) return -1;
+    FILE *f = fopen(logp, "w");
+    if (f) {
+        if (r.limit) fprintf(f, "%s did not finish: %s\n", argv[0], r.why);
+        else fputs(r.output, f);
+        fclose(f);
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    free(r.output);
+    return r.limit ? 128 : r.status >= 0 ? r.status : 128;
 }
 
 /* nvcc's release ("13.0") from `nvcc --version`, asked once per nvcc path. */

@@ -81,6 +81,12 @@ void ws_ptxgen_text_options(const char *ptx_text, char *out, size_t cap);
 char *ws_ptxgen_compile(const char *path, const char *source, size_t len, const char *arch,
                         const char **how, ws_error *err);
 
+/* nvcc's limits (common/child.h): a file of a few thousand kernels compiles in ~15 s and 150 MiB;
+ * a limit that stops it is named in err. */
+#define WS_PTXGEN_NVCC_WALL_S 600.0
+#define WS_PTXGEN_NVCC_CPU_S 300.0
+#define WS_PTXGEN_NVCC_MEM_BYTES (4ull << 30)
+
 /* FNV-1a 64 of the source text: the freshness key written into generated PTX
  * (and checked against the checked-in PTX by ws_catalog_ptx_text). */
 unsigned long long ws_source_hash(const char *text, size_t len);

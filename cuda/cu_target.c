@@ -7,6 +7,7 @@
 
 #include "../common/commands.h"
 #include "../sim/catalog_ptx.h"
+#include "../sim/params.h"
 
 int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int cc_major, int cc_minor,
                    cu_target *t, ws_error *err)
@@ -25,6 +26,11 @@ int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int c
     if (!t->module) goto usage;
     t->fn = ws_catalog_entry(t->module, t->ptx, t->desc, err); /* the exact instantiation or overload */
     if (!t->fn) goto usage;
+    /* the arguments are packed by the simulator's rule (sim/params.h) before any device memory
+     * exists, so a refusal is an input error with the simulator's message, on any machine */
+    static uint8_t scratch[WS_MAX_PARAM_BYTES];
+    uint64_t no_addr[WS_MAX_BUFFERS] = {0};
+    if (ws_params_pack(t->fn, &t->launch, no_addr, scratch, sizeof scratch, NULL, err)) goto usage;
     return 0;
 usage:
     cu_target_close(t);

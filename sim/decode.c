@@ -18,8 +18,9 @@ static sim_cls classify(const ptx_insn *in)
     case SIM_CLS_BRA:
         return in->nopnd > 0 && in->opnd[0].kind == PTX_OPND_LABEL ? SIM_CLS_BRA : SIM_CLS_UNSUPPORTED;
     case SIM_CLS_BAR:
-        if (in->flags & PTX_F_WARP) return SIM_CLS_NOP;   /* bar.warp.sync: lanes run in lockstep already */
-        return (in->bar == PTX_BAR_SYNC || in->bar == PTX_BAR_NONE) ? SIM_CLS_BAR : SIM_CLS_UNSUPPORTED;
+        if (in->flags & PTX_F_WARP) return SIM_CLS_WARP;  /* bar.warp.sync: its member mask (exec_warp.c) */
+        if (in->flags & PTX_F_CLUSTER) return SIM_CLS_UNSUPPORTED; /* thread block clusters are not simulated */
+        return SIM_CLS_BAR;                               /* .sync .arrive .red: exec_barrier.c */
     default:
         return cls;
     }

@@ -2,12 +2,14 @@
  * top of its SIMT stack, in the function of its running frame, until it
  * reaches a barrier, exits, has run WS_SIM_SLICE instructions, or faults.
  * Invariant: on return the warp's stack is settled (top entry runnable) unless
- * the warp is done, and every executed instruction has been counted. */
+ * the warp is done or waits at a barrier (its path's pc on the barrier), and every
+ * executed instruction has been counted. */
 #include "interp_priv.h"
 
 int sim_warp_run(sim_ctx *c, sim_warp *w)
 {
     uint64_t *pc_count = c->res->pc_warp_count;
+    const uint8_t *watch = c->cfg->on_watch ? c->cfg->watch : NULL;
     uint64_t tins = 0, wins = 0;
     int rc = 0;
 
@@ -27,7 +29,14 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         const sim_insn *in = &P->insns[pc];
         uint32_t mask = top->mask, m = mask;
         if (in->guard >= 0) m &= sim_pred_mask(file, (uint32_t)in->guard, in->guard_neg);
-        if (!w->depth) pc_count[pc]++;   /* a called function's instructions count in the totals */
+        if (!w->depth) {                 /* a called function's instructions count in the totals only */
+            pc_count[pc]++;
+            if (watch && watch[pc]) {
+                ws_watch_hit h = {c->block_linear, {c->block[0], c->block[1], c->block[2]}, (uint32_t)w->index,
+                                  c->block_linear * c->nwarps + (uint32_t)w->index, (uint32_t)pc, mask, m};
+                c->cfg->on_watch(c->cfg->watch_ctx, &h);
+            }
+        }
         wins++;
         tins += (uint64_t)__builtin_popcount(mask);
 
@@ -70,32 +79,34 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
                 else sim_simt_exit(w, m);                           /* exit ends the thread */
             }
             break;
-        case SIM_CLS_BAR:
-            if (!m) { top->pc = pc + 1; break; }
-            if (m != w->live) {
-                if (m == mask && sim_simt_yield_at_barrier(w, P, pc)) continue;
-                if (m == mask && sim_simt_others_leave(w, P, m)) goto arrive;
-                rc = sim_fault(c, w, in, -1,
-                               "barrier reached by a diverged warp: lanes 0x%08x of its live lanes 0x%08x "
-                               "(__syncthreads() inside a branch not taken by the whole block?)", m, w->live);
+        case SIM_CLS_BAR: {              /* exec_barrier.c */
+            if (w->depth) {              /* its bookkeeping is the kernel's pcs */
+                rc = sim_fault(c, w, in, -1, "a barrier inside a called function (a __noinline__ function, or a "
+                               "-G build) is not simulated");
                 goto out;
             }
-        arrive:
-            top->pc = pc + 1;
-            w->state = SIM_W_BAR;
-            w->bar_pc = pc;
-            w->bar_prog = P;
-            sim_frames_settle(c, w);
-            k = WS_SIM_SLICE;            /* leave after counting */
-            continue;
+            bool uncount;
+            int r = sim_exec_barrier(c, w, in, pc, mask, m, &uncount);
+            if (uncount) {               /* a parked path seen again ran nothing */
+                if (!w->depth) pc_count[pc]--;
+                wins--;
+                tins -= (uint64_t)__builtin_popcount(mask);
+            }
+            if (r < 0) { rc = -1; goto out; }
+            if (r == SIM_BAR_SWITCH) continue;
+            if (r == SIM_BAR_WAIT) { k = WS_SIM_SLICE; continue; } /* leave after counting */
+            break;
+        }
         case SIM_CLS_TRAP:
             if (!m) { top->pc = pc + 1; break; }
             if (in->pi->op == PTX_BRKPT)
                 rc = sim_fault(c, w, in, __builtin_ctz(m), "brkpt executed (a breakpoint, with no debugger to "
                                "stop at it, ends the kernel with an error)");
             else
-                rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed (__trap(), or a trap instruction: the "
-                               "kernel stops with an error)");
+                rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed%s", c->needs_grid_ws && !c->grid_ws
+                               ? " (the kernel reads the grid workspace, %envreg1/2, as grid.sync() does: it traps when "
+                                 "the launch is not cooperative; add the line 'cooperative' to its description)"
+                               : " (__trap(), or a trap instruction: the kernel stops with an error)");
             goto out;
         case SIM_CLS_UNSUPPORTED: {
             char txt[160];

@@ -117,7 +117,7 @@ typedef enum { PTX_ATOM_NONE = 0, PTX_ATOM_ADD, PTX_ATOM_MIN, PTX_ATOM_MAX, PTX_
 typedef enum { PTX_SHFL_NONE = 0, PTX_SHFL_UP, PTX_SHFL_DOWN, PTX_SHFL_BFLY, PTX_SHFL_IDX } ptx_shflmode;
 typedef enum { PTX_VOTE_NONE = 0, PTX_VOTE_ALL, PTX_VOTE_ANY, PTX_VOTE_UNI, PTX_VOTE_BALLOT } ptx_votemode;
 typedef enum { PTX_BAR_NONE = 0, PTX_BAR_SYNC, PTX_BAR_ARRIVE, PTX_BAR_RED_POPC, PTX_BAR_RED_AND,
-               PTX_BAR_RED_OR } ptx_barmode;
+               PTX_BAR_RED_OR, PTX_BAR_WAIT /* barrier.cluster.wait */ } ptx_barmode;
 
 enum { /* flags */
     PTX_F_FTZ = 1u << 0, PTX_F_SAT = 1u << 1, PTX_F_APPROX = 1u << 2, PTX_F_FULL = 1u << 3,
@@ -131,6 +131,7 @@ enum { /* flags */
     PTX_F_SHIFTAMT = 1u << 16, /* bfind.shiftamt */
     PTX_F_WARP = 1u << 17,     /* bar.warp.sync (op PTX_BAR, bar PTX_BAR_SYNC): a warp-level
                                   sync with a member mask, NOT a CTA barrier (added by the parser) */
+    PTX_F_CLUSTER = 1u << 18,  /* barrier.cluster.arrive / .wait (parsed; refused when reached) */
     PTX_F_NOFTZ_DEFAULT = 0
 };
 
@@ -155,7 +156,9 @@ typedef enum {
     PTX_SREG_CURRENT_GRAPH_EXEC,
     PTX_SREG_PM0,                                   /* %pm0..%pm7: performance monitors */
     PTX_SREG_PM0_64 = PTX_SREG_PM0 + 8,             /* %pm0_64..%pm7_64 */
-    PTX_SREG_ENVREG0 = PTX_SREG_PM0_64 + 8,         /* %envreg0..%envreg31 */
+    PTX_SREG_ENVREG0 = PTX_SREG_PM0_64 + 8,         /* %envreg0..%envreg31: driver-defined; 1:2 hold
+                                                       a cooperative launch's grid workspace */
+    PTX_SREG_ENVREG31 = PTX_SREG_ENVREG0 + 31,
     PTX_SREG_COUNT = PTX_SREG_ENVREG0 + 32
 } ptx_sreg;
 
@@ -286,7 +289,10 @@ typedef struct {
     uint64_t local_bytes;         /* local frame size per thread */
     int ninsns;
     ptx_insn *insns;
-    int maxntid[3];       /* .maxntid / .reqntid, 0 = none */
+    int maxntid[3];       /* .maxntid, 0 = none (missing dimensions 1) */
+    int reqntid[3];       /* .reqntid, 0 = none */
+    int minnctapersm;     /* .minnctapersm, 0 = none */
+    int maxnreg;          /* .maxnreg, 0 = none */
     int ptx_line;
     /* Lazy refusal: a function whose body holds something the simulator cannot run
      * still parses (its name, parameters and symbols; no instructions), so every other

@@ -121,7 +121,7 @@ static const char *const atom_names[] = {"", ".add", ".min", ".max", ".inc", ".d
                                          ".exch", ".cas"};
 static const char *const shfl_names[] = {"", ".up", ".down", ".bfly", ".idx"};
 static const char *const vote_names[] = {"", ".all", ".any", ".uni", ".ballot"};
-static const char *const bar_names[] = {"", ".sync", ".arrive", ".red.popc", ".red.and", ".red.or"};
+static const char *const bar_names[] = {"", ".sync", ".arrive", ".red.popc", ".red.and", ".red.or", ".wait"};
 
 #define NAME(tab, v) ((unsigned)(v) < sizeof(tab) / sizeof(tab[0]) ? tab[v] : "")
 
@@ -212,6 +212,7 @@ static void put_opcode(sbuf *s, const ptx_insn *in)
         break;
     case PTX_BAR: case PTX_BARRIER:
         if (in->flags & PTX_F_WARP) put(s, ".warp");
+        if (in->flags & PTX_F_CLUSTER) put(s, ".cluster");
         put(s, "%s", NAME(bar_names, in->bar));
         put_flag(s, in, PTX_F_ALIGNED, ".aligned");
         put_types(s, in);

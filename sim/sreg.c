@@ -59,8 +59,12 @@ static uint64_t value(const sim_ctx *c, const sim_warp *w, int r, int l)
     case PTX_SREG_IS_EXPLICIT_CLUSTER: return 0;
     case PTX_SREG_CURRENT_GRAPH_EXEC: return 0;    /* not launched from a CUDA graph */
     default:
-        if (r >= PTX_SREG_ENVREG0 && r < PTX_SREG_ENVREG0 + 32)
+        if (r >= PTX_SREG_ENVREG0 && r < PTX_SREG_ENVREG0 + 32) {
+            /* a cooperative launch's grid workspace, high half in %envreg1 (cooperative_groups' driver ABI) */
+            if (c->grid_ws && r == PTX_SREG_ENVREG0 + 1) return c->grid_ws >> 32;
+            if (c->grid_ws && r == PTX_SREG_ENVREG0 + 2) return (uint32_t)c->grid_ws;
             return c->cfg->envreg ? c->cfg->envreg[r - PTX_SREG_ENVREG0] : 0;
+        }
         return 0;                                  /* %pm0..%pm7, %pm0_64..: no performance monitors */
     }
 }

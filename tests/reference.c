@@ -616,6 +616,35 @@ static int ref_lcg_bins(const ws_launch *L, void *const *b)
     return 0;
 }
 
+/* spill_forced / spill_free(in, key, out, n, iters): v[k] = in[i + k n] (k < 40); iters
+ * rounds of v[k] = v[k] * 1664525 + (v[(k+7) % 40] ^ key[t]), k in order (so v[k+7] is
+ * already this round's for k >= 33); out[i] = sum of v[k] (k+1), all mod 2^32. */
+static int ref_spill(const ws_launch *L, void *const *b)
+{
+    enum { W = 40 };
+    int32_t n = arg_i32(L, 3), iters = arg_i32(L, 4);
+    uint64_t m = active_1d(L, n);
+    if (n < 0 || iters < 0)
+        return WS_REF_UNSUPPORTED;
+    const uint32_t *in = arg_buf(L, b, 0, (uint64_t)n * W * 4);
+    const uint32_t *key = arg_buf(L, b, 1, (uint64_t)iters * 4);
+    uint32_t *out = arg_buf(L, b, 2, m * 4);
+    if (!in || (!key && iters > 0) || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++) {
+        uint32_t v[W], s = 0;
+        for (int k = 0; k < W; k++)
+            v[k] = in[i + (uint64_t)k * (uint64_t)n];
+        for (int t = 0; t < iters; t++)
+            for (int k = 0; k < W; k++)
+                v[k] = v[k] * 1664525u + (v[(k + 7) % W] ^ key[t]);
+        for (int k = 0; k < W; k++)
+            s += v[k] * (uint32_t)(k + 1);
+        out[i] = s;
+    }
+    return 0;
+}
+
 /* ---- divergence.cu: branches that could leave ------------------------------ */
 
 /* Thread i of a 1-D launch is threadIdx.x = i % block.x; its lane is that & 31. */
@@ -795,6 +824,7 @@ static const struct {
     {"saxpy_block13", ref_saxpy}, {"saxpy_block256", ref_saxpy},
     /* local_memory.cu */
     {"local_dynamic_index", ref_lcg_bins}, {"register_select", ref_lcg_bins},
+    {"spill_forced", ref_spill}, {"spill_free", ref_spill},
     /* divergence.cu */
     {"div_copy", ref_div_copy}, {"div_trap", ref_div_trap}, {"div_return", ref_div_return},
     {"div_exit", ref_div_return}, {"div_return_taken", ref_div_return_taken}, {"div_nested", ref_div_nested},

@@ -1,4 +1,4 @@
-/* test_cuda_params.c - the kernel parameter buffer: described arguments
+/* test_params.c - the one kernel parameter buffer of sim and gpu (sim/params.c): described arguments
  * converted to the PTX parameter types at the PTX offsets, with range checks. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,9 +7,16 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "../cuda/cu_params.h"
+#include "../common/catalog.h"
+#include "../common/commands.h"
+#include "../common/ptxgen.h"
+#include "../cuda/cu_target.h"
+#include "../sim/params.h"
+#include "../sim/simulate.h"
 
 /* transpose(float *in, float *out, int W, float scale, unsigned short tag, double d):
  * PTX packs params by alignment: u64@0, u64@8, s32@16, f32@20, u16@24, f64@32 -> 40 bytes. */
@@ -72,7 +79,7 @@ static void test_arguments_land_at_ptx_offsets_in_little_endian(void **state)
     uint8_t buf[64];
     size_t off[6];
     ws_error err;
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, off, &err), 0);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, off, &err), 0);
     assert_int_equal(off[0], 0);
     assert_int_equal(off[2], 16);
     assert_int_equal(off[5], 32);
@@ -103,18 +110,18 @@ static void test_value_too_wide_for_its_parameter_is_an_error(void **state)
     uint8_t buf[64];
     ws_error err;
     f.L.args[4].ivalue = 65536; /* u16 holds 0..65535 */
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "argument 5 (65536) does not fit parameter 5"));
     assert_non_null(strstr(err.msg, ".u16"));
     make(&f);
     f.L.args[2].ivalue = 5000000000ll; /* beyond s32 */
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
     make(&f);
     f.L.args[2].ivalue = -2147483648ll; /* s32 minimum fits */
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), 0);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), 0);
     make(&f);
     f.L.args[4].ivalue = -1; /* C++ wraps -1 into an unsigned parameter */
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), 0);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), 0);
     assert_int_equal(buf[24], 0xff);
 }
 
@@ -126,14 +133,14 @@ static void test_kinds_that_cannot_convert_are_errors(void **state)
     ws_error err;
     make(&f);
     f.L.args[2] = (ws_arg){WS_ARG_BUFFER, 0, 0, 0}; /* a pointer into an int */
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "buffer 'in'"));
     make(&f);
     f.L.args[2] = (ws_arg){WS_ARG_FLOAT, -1, 0, 1.5}; /* a float literal into an int */
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
     make(&f);
     f.L.args[3].fvalue = 1e300; /* overflows f32 */
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "overflows"));
 }
 
@@ -145,15 +152,84 @@ static void test_argument_count_and_struct_parameters_are_checked(void **state)
     ws_error err;
     make(&f);
     f.L.nargs = 5;
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "passes 5 arguments"));
     assert_non_null(strstr(err.msg, "takes 6"));
     make(&f);
     f.syms[5].type = PTX_T_B8; /* .param .align 8 .b8 p5[8]: a struct by value */
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "struct or array"));
     make(&f);
-    assert_int_equal(cu_params_build(&f.fn, &f.L, addr, buf, 32, NULL, &err), -1); /* 40 bytes needed */
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, 32, NULL, &err), -1); /* 40 bytes needed */
+}
+
+/* A float literal in a half parameter rounds to nearest: 2.5 is exact in f16 (0x4100) and
+ * bf16 (0x4020); an integer converts the same way. */
+static void test_half_parameters_take_numbers_rounded_to_nearest(void **state)
+{
+    (void)state;
+    fixture f;
+    uint8_t buf[64];
+    ws_error err;
+    make(&f);
+    f.syms[4].type = PTX_T_F16;
+    f.L.args[4] = (ws_arg){WS_ARG_FLOAT, -1, 0, 2.5};
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), 0);
+    assert_int_equal(buf[24] | buf[25] << 8, 0x4100); /* sign 0, exponent 16 (2^1), mantissa 0.25 * 1024 */
+    f.syms[4].type = PTX_T_BF16;
+    f.L.args[4] = (ws_arg){WS_ARG_INT, -1, 2, 0};
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, addr, buf, sizeof buf, NULL, &err), 0);
+    assert_int_equal(buf[24] | buf[25] << 8, 0x4000); /* 2.0: exponent 128, mantissa 0 */
+}
+
+/* The simulator (ws_simulation_run) and the GPU backend (cu_target_open, before any device
+ * memory exists) refuse the same argument with the same message, file, line and column. */
+static void test_sim_and_gpu_refuse_a_bad_argument_with_one_message(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ws_params_XXXXXX", cu_path[64], ptx_path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cu_path, sizeof cu_path, "%s/k.cu", dir);
+    snprintf(ptx_path, sizeof ptx_path, "%s/k.ptx", dir);
+    const char *bad[] = {"2.5", "1<<40"};
+    for (int b = 0; b < 2; b++) {
+        char cu[400];
+        snprintf(cu, sizeof cu, "/*@warpscope\nkernel  k\nbuffer  out  int  32  init=zero  output\n"
+                                "grid    1\nblock   32\nargs    out, %s\n*/\n__global__ void k(int *out, int n) { }\n",
+                 bad[b]);
+        FILE *f = fopen(cu_path, "w");
+        assert_non_null(f);
+        fputs(cu, f);
+        fclose(f);
+        f = fopen(ptx_path, "w");
+        assert_non_null(f);
+        fprintf(f, "// warpscope-source-hash: %016llx\n.version 8.0\n.target sm_90\n.address_size 64\n"
+                   ".visible .entry k(.param .u64 out, .param .s32 n)\n{\n  ret;\n}\n",
+                ws_source_hash(cu, strlen(cu)));
+        fclose(f);
+        ws_catalog *cat = NULL;
+        ws_error err, gerr, serr;
+        assert_int_equal(ws_catalog_load(NULL, &cat, &err), 0);
+        cu_target t;
+        assert_int_equal(cu_target_open(cat, cu_path, NULL, 0, 0, &t, &gerr), WS_EXIT_USAGE);
+        ws_simulation sim;
+        int rc = ws_simulation_open(&sim, cat, cu_path, NULL, ws_device_default(), "sm_90", &serr);
+        if (rc == WS_EXIT_OK) rc = ws_simulation_run(&sim, NULL, &serr);
+        assert_int_equal(rc, WS_EXIT_USAGE);
+        ws_simulation_close(&sim);
+        char gm[1024], sm[1024];
+        ws_error_format(&gerr, gm, sizeof gm);
+        ws_error_format(&serr, sm, sizeof sm);
+        assert_string_equal(gm, sm);
+        assert_int_equal(gerr.line, 6);
+        assert_int_equal(gerr.col, 14);
+        assert_non_null(strstr(gm, b == 0 ? "is a floating-point literal but parameter 2 ('n', .s32) is an integer"
+                                          : "(1<<40 = 1099511627776) does not fit parameter 2 ('n', .s32)"));
+        ws_catalog_free(cat);
+    }
+    unlink(cu_path);
+    unlink(ptx_path);
+    rmdir(dir);
 }
 
 /* k(float *p, __half h, __nv_bfloat16 b, __half2 h2): PTX declares the three by-value 16-bit
@@ -183,14 +259,14 @@ static void test_half_and_bf16_values_are_encoded_from_the_kernel_signature(void
     uint8_t buf[64];
     ws_error err;
     uint64_t a[1] = {0x1000};
-    if (cu_params_build(&f.fn, &f.L, a, buf, sizeof buf, NULL, &err)) fail_msg("%s", err.msg);
+    if (ws_params_pack(&f.fn, &f.L, a, buf, sizeof buf, NULL, &err)) fail_msg("%s", err.msg);
     assert_int_equal(buf[8] | buf[9] << 8, 0x3e00);
     assert_int_equal(buf[10] | buf[11] << 8, 0xc000);
     assert_int_equal(buf[12] | buf[13] << 8, 0x4200);
     assert_int_equal(buf[14] | buf[15] << 8, 0x4200);
     /* the same bytes as a 2-byte struct (no half in the signature) cannot be filled */
     f.fn.name = "_Z1kPf2S2S2S4";
-    assert_int_equal(cu_params_build(&f.fn, &f.L, a, buf, sizeof buf, NULL, &err), -1);
+    assert_int_equal(ws_params_pack(&f.fn, &f.L, a, buf, sizeof buf, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "struct or array"));
 }
 
@@ -201,6 +277,8 @@ int main(void)
         cmocka_unit_test(test_value_too_wide_for_its_parameter_is_an_error),
         cmocka_unit_test(test_kinds_that_cannot_convert_are_errors),
         cmocka_unit_test(test_argument_count_and_struct_parameters_are_checked),
+        cmocka_unit_test(test_half_parameters_take_numbers_rounded_to_nearest),
+        cmocka_unit_test(test_sim_and_gpu_refuse_a_bad_argument_with_one_message),
         cmocka_unit_test(test_half_and_bf16_values_are_encoded_from_the_kernel_signature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
