@@ -295,9 +295,10 @@ typedef struct {
     int maxnreg;          /* .maxnreg, 0 = none */
     int ptx_line;
     /* Lazy refusal: a function whose body holds something the simulator cannot run
-     * still parses (its name, parameters and symbols; no instructions), so every other
-     * kernel of the module runs; launching it, or a kernel that reaches it through
-     * calls, is refused with this error (PTX path, line and column, and what). */
+     * still parses (its name, parameters and symbols; a body that did not parse keeps
+     * no instructions), so every other kernel of the module runs; launching it, or a
+     * kernel that reaches it through calls, is refused with this error (PTX path, line
+     * and column, and what). */
     ws_error *refusal;    /* NULL: runnable */
     int refusal_src_file, refusal_src_line; /* the .loc in force there, 0 = none */
 } ptx_function;
