@@ -246,8 +246,11 @@ static int check_one(check_ctx *cx, const char *arg)
     run.timed = true;
     ws_error verr;
     if (have_sim) {
-        run.output_ok = cu_verify_outputs(&t.launch, b.result, sim.buffer_data, &verr) == 0;
-        snprintf(run.output, sizeof run.output, "%s", run.output_ok ? "agrees with the simulator" : verr.msg);
+        char how[400];                 /* bit-exact, or within the approximate instructions' bound */
+        run.output_ok = cu_verify_outputs_approx(&t.launch, t.module, t.fn, b.result, sim.buffer_data, how, sizeof how,
+                                                 &verr) == 0;
+        if (run.output_ok) snprintf(run.output, sizeof run.output, "agrees with the simulator, %s", how);
+        else snprintf(run.output, sizeof run.output, "%s", verr.msg);
     } else {
         snprintf(run.output, sizeof run.output, "not checked (--gpu-only)");
     }

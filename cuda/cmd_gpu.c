@@ -171,8 +171,10 @@ int ws_cmd_gpu(int argc, char **argv)
         } else {
             have_sim = true;
             ws_error verr;
-            run.output_ok = cu_verify_outputs(&t.launch, b.result, sim.buffer_data, &verr) == 0;
-            if (run.output_ok) snprintf(run.output, sizeof run.output, "agrees with the simulator");
+            char how[400];             /* bit-exact, or within the approximate instructions' bound */
+            run.output_ok = cu_verify_outputs_approx(&t.launch, t.module, t.fn, b.result, sim.buffer_data, how,
+                                                     sizeof how, &verr) == 0;
+            if (run.output_ok) snprintf(run.output, sizeof run.output, "agrees with the simulator, %s", how);
             else snprintf(run.output, sizeof run.output, "%s", verr.msg);
         }
     }

@@ -79,8 +79,11 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     const ws_device *dev = o->c.dev;
     int rc = ws_simulation_open(s, cat, arg, &o->c.ov, dev, o->c.arch, &err);
     if (rc == WS_EXIT_OK) {
+        /* the kernel's printf output goes where the GPU's would, stdout, unless stdout carries
+         * --json or --csv: then stderr, so the report stays machine-readable */
         ws_simulation_opts so = {.progress_label = "warpscope sim", .racecheck = o->racecheck,
-                                 .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget};
+                                 .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget,
+                                 .printf_out = o->c.json || o->c.csv ? stderr : stdout};
         rc = ws_simulation_run(s, &so, &err);
     }
     if (s->race) {                             /* hazards up to a fault are worth seeing too */

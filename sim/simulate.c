@@ -64,6 +64,8 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
     s->fn = ws_catalog_entry(s->mod, s->ptx, s->desc, err); /* the exact instantiation or overload */
     if (!s->fn)
         return WS_EXIT_USAGE;
+    if (ws_sim_check_runnable(s->mod, s->fn, s->file->path, s->desc->name, err))
+        return WS_EXIT_USAGE;                    /* only this kernel: the file's others run */
     ws_resources_of(s->file->path, s->fn, s->ptx, arch, &s->resources);
     return WS_EXIT_OK;
 }
@@ -88,6 +90,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     if (!o)
         o = &none;
     const ws_launch *L = &s->launch;
+    if (ws_sim_check_runnable(s->mod, s->fn, s->file->path, s->desc->name, err))
+        return WS_EXIT_USAGE;                    /* PTX it cannot run: an input error, not a fault */
     if (ws_launch_bounds_check(s->fn, L, s->desc->name, s->file->path, s->desc->line, err))
         return WS_EXIT_USAGE;            /* the driver refuses it: an input error */
     if (L->cooperative && o->racecheck) {
@@ -157,6 +161,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.progress_ctx = &ps;
     cfg.memory_errors_are_warnings = o->memory_errors_are_warnings;
     cfg.max_thread_insns = o->max_thread_insns;
+    cfg.printf_out = o->printf_out;
     /* the SASS stage sits right in front of the models: racecheck still sees the PTX's accesses */
     if (!o->ptx_level || o->sass_listing) {
         s->sass = ws_sass_session_open(s->ptx ? s->ptx : o->ptx_text, s->fn, s->mod->target, o->sass_listing);
