@@ -9,6 +9,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/csv.h"
+
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/files.h"
@@ -89,15 +91,41 @@ static void rate(FILE *out, int a, int j)
 int chk_replay(const char *json_path, const char *const *kernels, int nkernels, bool verbose, FILE *out,
                ws_error *err)
 {
+    return chk_replay_as(json_path, kernels, nkernels, verbose, CHK_REPLAY_MARKDOWN, out, err);
+}
+
+/* One long-format record (docs/csv.md); a time is converted from the file's ns to us. */
+static void csv_value(FILE *f, const char *kernel, const char *ovt, const char *metric, double v, const char *basis)
+{
+    char val[40];
+    bool time = chk_classify(metric) == CHK_TIME;
+    snprintf(val, sizeof val, "%.15g", time ? v / 1e3 : v);
+    const char *fields[] = {kernel, ovt, "kernel", "", metric, time ? "us" : ws_csv_unit(metric), val, basis};
+    ws_csv_row(f, 8, fields);
+}
+
+int chk_replay_as(const char *json_path, const char *const *kernels, int nkernels, bool verbose, chk_replay_format fmt,
+                  FILE *csv_out, ws_error *err)
+{
+    /* CSV: the markdown tables go nowhere and each judged value becomes a record */
+    FILE *csv = fmt == CHK_REPLAY_CSV ? csv_out : NULL;
+    FILE *out = csv ? fopen("/dev/null", "w") : csv_out;
+    if (!out) {
+        ws_error_set(err, "/dev/null", 0, 0, "cannot open for writing");
+        return WS_EXIT_INTERNAL;
+    }
     char *text = ws_read_file(json_path, 0, NULL, err);
-    if (!text)
+    if (!text) {
+        if (csv) fclose(out);
         return WS_EXIT_USAGE;
+    }
     cJSON *root = cJSON_Parse(text);
     free(text);
     const cJSON *runs = root ? item(root, "runs") : NULL;
     if (!cJSON_IsArray(runs)) {
         cJSON_Delete(root);
         ws_error_set(err, json_path, 0, 0, "not a warpscope results file (no \"runs\" array)");
+        if (csv) fclose(out);
         return WS_EXIT_USAGE;
     }
     const char *gpu_name = str(item(root, "device"), "name");
@@ -111,12 +139,14 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
         if (!found) {
             ws_error_set(err, json_path, 0, 0, "no recorded run with counters of kernel '%s'", kernels[i]);
             cJSON_Delete(root);
+            if (csv) fclose(out);
             return WS_EXIT_USAGE;
         }
     }
     ws_catalog *cat = NULL;
     if (ws_catalog_load(NULL, &cat, err)) {
         cJSON_Delete(root);
+        if (csv) fclose(out);
         return WS_EXIT_USAGE;
     }
     chk_sim_side *ss = calloc(1, sizeof *ss);
@@ -130,6 +160,7 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
         ws_error_set(err, "check", 0, 0, "out of memory");
         goto out;
     }
+    if (csv) fputs(WS_CSV_HEADER, csv);
     fprintf(out, "replay of %s: the simulator as built now against the recorded %s values\n\n", json_path, gpu_name);
     fprintf(out, "| kernel | -D | GPU us | sim us recorded | sim us now | GPU/now | time | bound now | cache agree now |\n"
                  "|---|---|---:|---:|---:|---:|---|---|---:|\n");
@@ -173,6 +204,8 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
             bool time = chk_classify(m) == CHK_TIME;
             chk_row_set(&a, m, time ? ss->have_time : nv != NULL, time ? ss->time_ns : (nv ? *nv : 0),
                         cJSON_IsNumber(gv), num(x, "gpu", 0));
+            if (csv && a.has_gpu) csv_value(csv, kernel, ovt, m, a.gpu, "measured");
+            if (csv && a.has_sim) csv_value(csv, kernel, ovt, m, a.sim, chk_class_name(a.cls));
             count(agree[0], judged[0], &b);
             count(agree[1], judged[1], &a);
             if (tf) {
@@ -248,6 +281,7 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
                 chk_class_name(d->now.cls), bs, d->now.sim, d->now.gpu, d->now.ratio, chk_verdict_name(d->now.verdict));
     }
 out:
+    if (csv) fclose(out);
     free(diffs);
     free(ss);
     ws_catalog_free(cat);

@@ -174,8 +174,8 @@ int ws_cmd_sim(int argc, char **argv)
             }
             fputs("]\n", stdout);
         } else if (compare && csv) {
-            ws_report_csv(stdout, &runs[0].rep);
-            ws_report_csv(stdout, &runs[1].rep);
+            ws_report_csv(stdout, &runs[0].rep, "A", true);
+            ws_report_csv(stdout, &runs[1].rep, "B", false);
         } else if (compare) {
             ws_report_compare(stdout, &runs[0].rep, &runs[1].rep);
         } else if (json) {
@@ -184,7 +184,9 @@ int ws_cmd_sim(int argc, char **argv)
                 rc = WS_EXIT_INTERNAL;
             }
         } else if (csv) {
-            ws_report_csv(stdout, &runs[0].rep);
+            char variant[512];
+            ws_overrides_text(&o.c.ov, variant, sizeof variant);
+            ws_report_csv(stdout, &runs[0].rep, variant, true);
         } else {
             ws_report_text(stdout, &runs[0].rep, o.lines);
         }

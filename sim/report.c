@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/csv.h"
 #include "../common/text.h"
 
 #if defined(__has_include)
@@ -349,41 +350,64 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     timing_lines(f, r);
 }
 
-void ws_report_csv(FILE *f, const ws_report *r)
+/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis. */
+static void csv_row(FILE *f, const ws_report *r, const char *variant, int line, const char *metric, double value,
+                    const char *basis)
 {
-    fprintf(f, "scope,line,name,value,basis,description\n");
+    char ln[16] = "", val[40];
+    if (line >= 0)
+        snprintf(ln, sizeof ln, "%d", line);
+    snprintf(val, sizeof val, "%.15g", value); /* the shortest form that reads back the same double */
+    if (strtod(val, NULL) != value)
+        snprintf(val, sizeof val, "%.17g", value);
+    const char *fields[] = {r->kernel, variant, line >= 0 ? "line" : "kernel", ln, metric, ws_csv_unit(metric), val,
+                            basis};
+    ws_csv_row(f, 8, fields);
+}
+
+void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header)
+{
+    if (header)
+        fputs(WS_CSV_HEADER, f);
     ws_metric rows[128];
     int n = ws_memstats_metrics(r->ms, rows, 128);
     for (int i = 0; i < n; i++)
-        fprintf(f, "kernel,,%s,%.17g,%s,\"%s\"\n", rows[i].name, rows[i].value, ws_basis_name(rows[i].basis),
-                rows[i].desc);
+        csv_row(f, r, variant, -1, rows[i].name, rows[i].value, ws_basis_name(rows[i].basis));
     const ws_timing *t = r->timing;
-    fprintf(f, "kernel,,ws__predicted_time_us,%.6g,model,\"predicted kernel duration\"\n", t->t_kernel_us);
-    fprintf(f, "kernel,,ws__effective_bandwidth_gbs,%.6g,model,\"useful bytes / predicted time\"\n", t->eff_bw_gbs);
-    fprintf(f, "kernel,,ws__occupancy_theoretical_pct,%.6g,exact,\"theoretical occupancy\"\n", r->occ->occupancy_pct);
+    csv_row(f, r, variant, -1, "ws__predicted_time_us", t->t_kernel_us, "model");
+    csv_row(f, r, variant, -1, "ws__effective_bandwidth_gbs", t->eff_bw_gbs, "model");
+    csv_row(f, r, variant, -1, "ws__occupancy_theoretical_pct", r->occ->occupancy_pct, "exact");
     const ws_measured *m = r->measured;
     if (m && m->exact) { /* a run with other -D measured another launch: not this kernel's row */
         if (m->median_us >= 0)
-            fprintf(f, "kernel,,ws__measured_time_us,%.6g,measured,\"median of %d runs on %s, %s, %s\"\n", m->median_us,
-                    m->reps, m->gpu, m->date, m->file);
-        fprintf(f, "kernel,,ws__measured_bandwidth_gbs,%.6g,measured,\"useful bytes / measured median on %s, %s, %s\"\n",
-                m->gbs, m->gpu, m->date, m->file);
+            csv_row(f, r, variant, -1, "ws__measured_time_us", m->median_us, "measured");
+        csv_row(f, r, variant, -1, "ws__measured_bandwidth_gbs", m->gbs, "measured");
     }
     ws_line_row *lr = NULL;
     int nl = ws_report_lines(r, &lr);
-    for (int i = 0; i < nl; i++) {
-        const ws_line_row *x = &lr[i];
-        fprintf(f, "line,%d,warp_instructions,%llu,exact,\"%s\"\n", x->line, (unsigned long long)x->executions, x->kinds);
-        if (x->requests) {
-            fprintf(f, "line,%d,requests,%llu,exact,\"global/local requests\"\n", x->line, (unsigned long long)x->requests);
-            fprintf(f, "line,%d,sectors,%llu,exact,\"global/local sectors\"\n", x->line, (unsigned long long)x->sectors);
-            fprintf(f, "line,%d,sectors_ideal,%llu,exact,\"sectors the bytes used need\"\n", x->line,
-                    (unsigned long long)x->ideal_sectors);
+    /* rows come sorted by line: a line's loads and stores (and spaces) are summed into one
+     * record per (line, metric), the way a per-line profile view totals a line */
+    for (int i = 0; i < nl;) {
+        int line = lr[i].line;
+        uint64_t ex = 0, req = 0, sec = 0, isec = 0, sh = 0, wf = 0, iwf = 0;
+        for (; i < nl && lr[i].line == line; i++) {
+            ex += lr[i].executions;
+            req += lr[i].requests;
+            sec += lr[i].sectors;
+            isec += lr[i].ideal_sectors;
+            sh += lr[i].shared_insts;
+            wf += lr[i].wavefronts;
+            iwf += lr[i].ideal_wavefronts;
         }
-        if (x->shared_insts) {
-            fprintf(f, "line,%d,wavefronts,%llu,exact,\"shared wavefronts\"\n", x->line, (unsigned long long)x->wavefronts);
-            fprintf(f, "line,%d,wavefronts_ideal,%llu,exact,\"wavefronts the data needs\"\n", x->line,
-                    (unsigned long long)x->ideal_wavefronts);
+        csv_row(f, r, variant, line, "warp_instructions", (double)ex, "exact");
+        if (req) {
+            csv_row(f, r, variant, line, "requests", (double)req, "exact");
+            csv_row(f, r, variant, line, "sectors", (double)sec, "exact");
+            csv_row(f, r, variant, line, "sectors_ideal", (double)isec, "exact");
+        }
+        if (sh) {
+            csv_row(f, r, variant, line, "wavefronts", (double)wf, "exact");
+            csv_row(f, r, variant, line, "wavefronts_ideal", (double)iwf, "exact");
         }
     }
     free(lr);

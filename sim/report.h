@@ -70,8 +70,10 @@ int ws_report_lines(const ws_report *r, ws_line_row **rows);
 void ws_report_text(FILE *f, const ws_report *r, bool all_lines);
 /* JSON document (one object). Returns 0, -1 when built without cJSON or on OOM. */
 int ws_report_json(FILE *f, const ws_report *r);
-/* CSV: scope,line,name,value,basis,description (kernel totals then per-line rows). */
-void ws_report_csv(FILE *f, const ws_report *r);
+/* Long-format CSV (docs/csv.md): kernel,variant,scope,line,metric,unit,value,basis; kernel
+ * totals then one record per (source line, metric). variant: the -D text or "A"/"B";
+ * header: write the column line first (once per document). Time is in microseconds. */
+void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header);
 /* Two variants side by side: totals, per-instruction efficiency, occupancy, time. */
 void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b);
 
