@@ -20,6 +20,7 @@
 #include "../common/device.h"
 #include "check_compare.h"
 #include "../common/csv.h"
+#include "../sim/report.h"
 #include "check_replay.h"
 #include "check_sim.h"
 #include "cu_counters.h"
@@ -72,7 +73,7 @@ static const ws_cli_spec check_spec = {
     .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json | --csv]\n"
              "                       [--record results/<gpu>.json] [--no-counters]\n"
              "       warpscope check --markdown results/<gpu>.json\n"
-             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--csv]\n",
+             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n",
     .about = "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
              "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
              "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
@@ -111,8 +112,8 @@ static int parse(int argc, char **argv, check_opts *o)
         fprintf(stderr, "warpscope: check: --markdown prints markdown; --csv goes with a run or --replay\n");
         return WS_EXIT_USAGE;
     }
-    if (o->replay && (o->all || o->c.json || o->record || o->gpu_only || o->no_counters || o->c.ov.n || reps_given)) {
-        fprintf(stderr, "warpscope: check: --replay takes kernel names, --verbose and --csv only (it replays the "
+    if (o->replay && (o->all || o->record || o->gpu_only || o->no_counters || o->c.ov.n || reps_given)) {
+        fprintf(stderr, "warpscope: check: --replay takes kernel names, --verbose, --json and --csv only (it replays the "
                         "recorded -D sizes)\n");
         return WS_EXIT_USAGE;
     }
@@ -132,7 +133,7 @@ static int parse(int argc, char **argv, check_opts *o)
 static int replay(const check_opts *o)
 {
     ws_error err;
-    int rc = chk_replay_as(o->replay, o->kernels, o->nkernels, o->verbose, o->c.csv ? CHK_REPLAY_CSV : CHK_REPLAY_MARKDOWN,
+    int rc = chk_replay_as(o->replay, o->kernels, o->nkernels, o->verbose, o->c.csv ? CHK_REPLAY_CSV : o->c.json ? CHK_REPLAY_JSON : CHK_REPLAY_MARKDOWN,
                            stdout, &err);
     if (rc && rc != WS_EXIT_MISMATCH) ws_error_print(&err);
     return rc;
@@ -437,6 +438,11 @@ int ws_cmd_check(int argc, char **argv)
     cJSON *dev = cu_results_device_json(&s.info, cx.ncu_version);
     if (o.c.json) {
         cJSON *root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", WS_REPORT_SCHEMA_VERSION); /* docs/json-schema.json */
+        cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+        cJSON_AddStringToObject(tool, "name", "warpscope");
+        cJSON_AddStringToObject(tool, "version", WS_VERSION);
+        cJSON_AddStringToObject(root, "command", "check");
         cJSON_AddItemToObject(root, "device", cJSON_Duplicate(dev, 1));
         cJSON_AddItemToObject(root, "runs", cJSON_Duplicate(cx.runs, 1));
         char *text = ws_json_print(root);

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/cli.h"
 #include "../common/csv.h"
 #include "../common/text.h"
+#include "memcheck.h"
 
 #if defined(__has_include)
 #if __has_include(<cjson/cJSON.h>)
@@ -414,12 +416,125 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
 }
 
 #ifdef WS_REPORT_JSON
-static cJSON *report_object(const ws_report *r)
+static cJSON *idx3(const uint32_t v[3])
+{
+    return cJSON_CreateIntArray((const int[]){(int)v[0], (int)v[1], (int)v[2]}, 3);
+}
+
+/* threadIdx of linear thread t in a block of dims b (x fastest, as CUDA numbers threads) */
+static void thread_of(uint32_t t, const uint32_t b[3], uint32_t out[3])
+{
+    uint32_t bx = b[0] ? b[0] : 1, by = b[1] ? b[1] : 1;
+    out[0] = t % bx;
+    out[1] = (t / bx) % by;
+    out[2] = t / (bx * by);
+}
+
+static cJSON *race_access(const ws_race_access *a)
 {
     cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "threadIdx", idx3(a->tid));
+    cJSON_AddNumberToObject(o, "line", a->src_line);
+    cJSON_AddStringToObject(o, "access", ws_mem_op_name(a->op));
+    return o;
+}
+
+/* blockIdx and threadIdx from a message's "block (x,y,z) warp W lane L" (the interpreter's
+ * words), converted with the launch's block shape; threadIdx is null where the message names
+ * a whole warp, both are null where it names no block. */
+static void add_where(cJSON *f, const char *m, const ws_launch *L)
+{
+    uint32_t blk[3], warp, lane, tid[3];
+    const char *b = strstr(m, "block (");
+    int got = b ? sscanf(b, "block (%u,%u,%u) warp %u lane %u", &blk[0], &blk[1], &blk[2], &warp, &lane) : 0;
+    if (got >= 3)
+        cJSON_AddItemToObject(f, "blockIdx", idx3(blk));
+    else
+        cJSON_AddNullToObject(f, "blockIdx");
+    if (got == 5 && L) {
+        thread_of(warp * 32 + lane, L->block, tid);
+        cJSON_AddItemToObject(f, "threadIdx", idx3(tid));
+    } else {
+        cJSON_AddNullToObject(f, "threadIdx");
+    }
+}
+
+/* Findings the way compute-sanitizer reports them: tool, kind, the .cu line, blockIdx and
+ * threadIdx (never warp/lane), how often, and the message the text output prints. */
+static void add_findings(cJSON *o, const ws_report *r)
+{
+    cJSON *fa = cJSON_AddArrayToObject(o, "findings");
+    char msg[1024];
+    for (int i = 0; r->race && i < ws_racecheck_count(r->race); i++) {
+        const ws_race *h = ws_racecheck_get(r->race, i);
+        cJSON *f = cJSON_CreateObject();
+        bool uninit = h->kind == WS_RACE_UNINIT;
+        cJSON_AddStringToObject(f, "tool", uninit ? "initcheck" : "racecheck");
+        cJSON_AddStringToObject(f, "kind", ws_race_kind_name(h->kind));
+        cJSON_AddStringToObject(f, "file", r->source_path ? r->source_path : "");
+        cJSON_AddNumberToObject(f, "line", h->second.src_line);
+        cJSON_AddItemToObject(f, "blockIdx", idx3(h->block));
+        cJSON_AddItemToObject(f, "threadIdx", idx3(h->second.tid));
+        cJSON_AddNumberToObject(f, "count", (double)h->count);
+        cJSON_AddNumberToObject(f, "shared_offset", (double)h->addr);
+        if (!uninit)
+            cJSON_AddItemToObject(f, "earlier", race_access(&h->first));
+        ws_racecheck_format(r->race, i, r->source_path, r->kernel, msg, sizeof msg);
+        cJSON_AddStringToObject(f, "message", msg);
+        cJSON_AddItemToArray(fa, f);
+    }
+    for (int k = 0; r->result && k < WS_MEMERR_KINDS; k++) {
+        if (!r->result->memerr_count[k])
+            continue;
+        const char *m = r->result->memerr_first[k];
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddStringToObject(f, "tool", k == WS_MEMERR_UNINIT ? "initcheck" : "memcheck");
+        cJSON_AddStringToObject(f, "kind", ws_memerr_kind_name((ws_memerr_kind)k));
+        cJSON_AddStringToObject(f, "file", r->source_path ? r->source_path : "");
+        /* the message reads "<file>:<line>: error: <kernel>: block (x,y,z) warp W lane L: ..." */
+        const char *e = strstr(m, ": error:");
+        int line = 0;
+        if (e) {
+            const char *c = e;
+            while (c > m && c[-1] >= '0' && c[-1] <= '9')
+                c--;
+            if (c > m && c[-1] == ':')
+                line = atoi(c);
+        }
+        cJSON_AddNumberToObject(f, "line", line);
+        add_where(f, m, r->launch);
+        cJSON_AddNumberToObject(f, "count", (double)r->result->memerr_count[k]);
+        cJSON_AddStringToObject(f, "message", m);
+        cJSON_AddItemToArray(fa, f);
+    }
+}
+
+/* The members every document has, finished or stopped at a fault (docs/json-schema.json). */
+static cJSON *report_head(const ws_report *r, const char *status)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "schema_version", WS_REPORT_SCHEMA_VERSION);
+    cJSON_AddStringToObject(o, "status", status);
+    cJSON *tool = cJSON_AddObjectToObject(o, "tool");
+    cJSON_AddStringToObject(tool, "name", "warpscope");
+    cJSON_AddStringToObject(tool, "version", WS_VERSION);
+    cJSON_AddStringToObject(o, "command", "sim");
     cJSON_AddStringToObject(o, "kernel", r->kernel);
-    cJSON_AddStringToObject(o, "entry", r->entry ? r->entry : "");
+    cJSON_AddStringToObject(o, "overrides", r->overrides ? r->overrides : "");
+    cJSON_AddStringToObject(o, "compiler", r->compiler ? r->compiler : "");
+    cJSON *dj = cJSON_AddObjectToObject(o, "device_profile");
+    cJSON_AddStringToObject(dj, "key", r->dev->key);
+    cJSON_AddStringToObject(dj, "name", r->dev->name);
+    cJSON_AddNumberToObject(dj, "sm_count", r->dev->sm_count);
     cJSON_AddStringToObject(o, "source", r->source_path ? r->source_path : "");
+    add_findings(o, r);
+    return o;
+}
+
+static cJSON *report_object(const ws_report *r)
+{
+    cJSON *o = report_head(r, "ok");
+    cJSON_AddStringToObject(o, "entry", r->entry ? r->entry : "");
     cJSON_AddStringToObject(o, "device", r->dev->key);
     cJSON_AddStringToObject(o, "device_name", r->dev->name);
     cJSON_AddStringToObject(o, "counters_level", r->counters_level ? r->counters_level : "");
@@ -537,6 +652,38 @@ int ws_report_json(FILE *f, const ws_report *r)
 #else
     (void)f;
     (void)r;
+    return -1;
+#endif
+}
+
+int ws_report_fault_json(FILE *f, const ws_report *r, const ws_error *fault)
+{
+#ifdef WS_REPORT_JSON
+    cJSON *o = report_head(r, "fault");
+    cJSON *fa = cJSON_GetObjectItem(o, "findings");
+    cJSON *x = cJSON_CreateObject();
+    const char *m = fault->msg;
+    bool sync = strstr(m, "synccheck") != NULL;
+    bool mem = strstr(m, "out of bounds") || strstr(m, "past the end") || strstr(m, "misaligned");
+    cJSON_AddStringToObject(x, "tool", sync ? "synccheck" : mem ? "memcheck" : "simulator");
+    cJSON_AddStringToObject(x, "kind", "fault");
+    cJSON_AddStringToObject(x, "file", fault->file);
+    cJSON_AddNumberToObject(x, "line", fault->line);
+    add_where(x, m, r->launch);
+    cJSON_AddNumberToObject(x, "count", 1);
+    cJSON_AddStringToObject(x, "message", m);
+    cJSON_AddItemToArray(fa, x);
+    char *s = ws_json_print(o);
+    cJSON_Delete(o);
+    if (!s)
+        return -1;
+    fprintf(f, "%s\n", s);
+    free(s);
+    return 0;
+#else
+    (void)f;
+    (void)r;
+    (void)fault;
     return -1;
 #endif
 }
