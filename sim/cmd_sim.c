@@ -58,7 +58,7 @@ static const ws_cli_spec sim_spec = {
     .command = "sim",
     .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
              "                     [--racecheck] [--memcheck] [--budget N]\n"
-             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv]\n",
+             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
     .about = "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
              "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
              "traffic (modelled), occupancy and a predicted time and bandwidth, and beside it the time\n"
@@ -199,6 +199,10 @@ int ws_cmd_sim(int argc, char **argv)
             ws_report_csv(stdout, &runs[1].rep, "B", false);
         } else if (compare) {
             ws_report_compare(stdout, &runs[0].rep, &runs[1].rep);
+            if (o.lines) { /* both per-line tables, A then B */
+                ws_report_line_table(stdout, &runs[0].rep, "A", true);
+                ws_report_line_table(stdout, &runs[1].rep, "B", true);
+            }
         } else if (json) {
             if (ws_report_json(stdout, &runs[0].rep)) {
                 fprintf(stderr, "warpscope: sim: this build has no JSON support (libcjson missing)\n");

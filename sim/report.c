@@ -7,6 +7,7 @@
 
 #include "../common/cli.h"
 #include "../common/csv.h"
+#include "../common/demangle.h"
 #include "../common/text.h"
 #include "memcheck.h"
 
@@ -212,15 +213,16 @@ static void efficiency_lines(FILE *f, const ws_report *r)
                 100.0 * ratio((double)k->l2_read_hit_sectors, (double)k->l2_read_sectors));
 }
 
-/* same_line: a further instruction kind on the line just printed: no line text again */
-static void print_row(FILE *f, const ws_report *r, const ws_line_row *row, bool same_line)
+/* same_line: a further instruction kind on the line just printed: no line text again;
+ * width: the source column, as wide as the longest line shown (never cut) */
+static void print_row(FILE *f, const ws_report *r, const ws_line_row *row, bool same_line, int width)
 {
-    char src[45];
+    char src[512];
     source_line(r->source_text, row->line, src, sizeof src);
     if (same_line)
-        fprintf(f, "  %5s  %-44s %10llu", "", "", (unsigned long long)row->executions);
+        fprintf(f, "  %5s  %-*s %10llu", "", width, "", (unsigned long long)row->executions);
     else
-        fprintf(f, "  %5d  %-44s %10llu", row->line, row->line ? src : "(no line information)",
+        fprintf(f, "  %5d  %-*s %10llu", row->line, width, row->line ? src : "(no line information)",
                 (unsigned long long)row->executions);
     if (row->requests)
         fprintf(f, " %9.2f %7.2f", ratio((double)row->sectors, (double)row->requests),
@@ -243,16 +245,24 @@ static void line_table(FILE *f, const ws_report *r, bool all_lines)
         return;
     fprintf(f, "\nper source line (%s; flag: > %.2fx the ideal sectors or wavefronts)\n",
             r->source_path ? r->source_path : "?", WS_REPORT_POOR_RATIO);
-    fprintf(f, "  %5s  %-44s %10s %9s %7s %9s %7s  %s\n", "line", "source", "warp-instr", "sect/req", "ideal",
+    int width = (int)strlen("(no line information)");
+    for (int k = 0; k < n; k++) {
+        char src[512];
+        source_line(r->source_text, rows[k].line, src, sizeof src);
+        int w = (int)strlen(src); /* bytes: printf pads by bytes too, so columns line up for ASCII source */
+        if (w > width)
+            width = w;
+    }
+    fprintf(f, "  %5s  %-*s %10s %9s %7s %9s %7s  %s\n", "line", width, "source", "warp-instr", "sect/req", "ideal",
             "wf/instr", "ideal", "flag [instructions: op.space.bytes]");
     int i = 0;
     while (i < n && rows[i].line == 0) { /* instructions without line information first */
-        print_row(f, r, &rows[i], i > 0);
+        print_row(f, r, &rows[i], i > 0, width);
         i++;
     }
     if (!all_lines) {
         for (; i < n; i++)
-            print_row(f, r, &rows[i], i > 0 && rows[i - 1].line == rows[i].line);
+            print_row(f, r, &rows[i], i > 0 && rows[i - 1].line == rows[i].line, width);
     } else if (i < n) {
         int lo = rows[i].line, hi = rows[n - 1].line;
         if (r->kernel_line > 0 && r->kernel_line < lo)
@@ -260,9 +270,9 @@ static void line_table(FILE *f, const ws_report *r, bool all_lines)
         for (int line = lo; line <= hi; line++) {
             if (i < n && rows[i].line == line) {
                 for (bool first = true; i < n && rows[i].line == line; i++, first = false)
-                    print_row(f, r, &rows[i], !first);
+                    print_row(f, r, &rows[i], !first, width);
             } else {
-                char src[100];
+                char src[512];
                 source_line(r->source_text, line, src, sizeof src);
                 fprintf(f, "  %5d  %s\n", line, src);
             }
@@ -304,7 +314,7 @@ static void measured_line(FILE *f, const char *label, const ws_measured *m)
 static void timing_lines(FILE *f, const ws_report *r)
 {
     const ws_timing *t = r->timing;
-    fprintf(f, "\npredicted  %.2f us on %s, bound by %s (model, docs/timing-model.md)\n", t->t_kernel_us,
+    fprintf(f, "\npredicted  %.2f us for %s, bound by %s (model, docs/timing-model.md)\n", t->t_kernel_us,
             r->dev->name, ws_bound_name(t->bound));
     fprintf(f, "           terms: DRAM %.2f, L2 %.2f, L1/shared %.2f, issue %.2f, latency %.2f, launch %.2f us\n",
             t->t_dram_us, t->t_l2_us, t->t_l1_us, t->t_issue_us, t->t_latency_us, t->t_launch_us);
@@ -316,9 +326,17 @@ static void timing_lines(FILE *f, const ws_report *r)
         measured_line(f, "measured   ", r->measured);
 }
 
+void ws_report_line_table(FILE *f, const ws_report *r, const char *label, bool all_lines)
+{
+    if (label)
+        fprintf(f, "\n%s = %s", label, r->kernel);
+    line_table(f, r, all_lines);
+}
+
 void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
 {
-    fprintf(f, "warpscope sim: %s (%s:%d) on %s [%s, cc %d.%d, %d SMs]\n", r->kernel,
+    /* a simulation runs on this CPU: it is "for" a GPU profile, never "on" the GPU */
+    fprintf(f, "warpscope sim: %s (%s:%d) simulated for %s (profile %s, cc %d.%d, %d SMs)\n", r->kernel,
             r->source_path ? r->source_path : "?", r->kernel_line, r->dev->name, r->dev->key, r->dev->cc_major,
             r->dev->cc_minor, r->dev->sm_count);
     if (r->note && r->note[0]) {
@@ -534,7 +552,9 @@ static cJSON *report_head(const ws_report *r, const char *status)
 static cJSON *report_object(const ws_report *r)
 {
     cJSON *o = report_head(r, "ok");
-    cJSON_AddStringToObject(o, "entry", r->entry ? r->entry : "");
+    char dm[512];
+    cJSON_AddStringToObject(o, "entry", r->entry ? ws_demangle(r->entry, dm, sizeof dm) : ""); /* as C++ spells it */
+    cJSON_AddStringToObject(o, "entry_ptx", r->entry ? r->entry : "");
     cJSON_AddStringToObject(o, "device", r->dev->key);
     cJSON_AddStringToObject(o, "device_name", r->dev->name);
     cJSON_AddStringToObject(o, "counters_level", r->counters_level ? r->counters_level : "");
@@ -698,7 +718,7 @@ static double metric_value(const ws_metric *rows, int n, const char *name)
 
 void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b)
 {
-    fprintf(f, "warpscope sim --compare on %s [%s]\n", a->dev->name, a->dev->key);
+    fprintf(f, "warpscope sim --compare: simulated for %s (profile %s)\n", a->dev->name, a->dev->key);
     fprintf(f, "  A = %s (%s)\n  B = %s (%s)\n", a->kernel, a->source_path ? a->source_path : "?", b->kernel,
             b->source_path ? b->source_path : "?");
     ws_metric ra[128], rb[128];

@@ -77,6 +77,9 @@ int ws_report_lines(const ws_report *r, ws_line_row **rows);
 /* Text report. all_lines: the per-line table shows every source line of the kernel
  * function's range, not only lines with memory instructions. */
 void ws_report_text(FILE *f, const ws_report *r, bool all_lines);
+/* The per-source-line table alone, headed "<label> = <kernel>" when label is set (the two
+ * tables of `sim --compare --lines`). */
+void ws_report_line_table(FILE *f, const ws_report *r, const char *label, bool all_lines);
 /* JSON document (one object). Returns 0, -1 when built without cJSON or on OOM. */
 int ws_report_json(FILE *f, const ws_report *r);
 /* The JSON document of a run that stopped at a kernel fault (exit 2): schema_version, tool,
