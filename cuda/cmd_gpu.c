@@ -16,6 +16,7 @@
 #include "../common/catalog.h"
 #include "../common/cli.h"
 #include "../common/commands.h"
+#include "../sim/report.h"
 #include "cu_counters.h"
 #include "cu_results.h"
 #include "cu_run.h"
@@ -195,6 +196,12 @@ int ws_cmd_gpu(int argc, char **argv)
     const cu_timing *tm = &run.timing;
     if (o.c.json) {
         cJSON *root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", WS_REPORT_SCHEMA_VERSION); /* docs/json-schema.json */
+        cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+        cJSON_AddStringToObject(tool, "name", "warpscope");
+        cJSON_AddStringToObject(tool, "version", WS_VERSION);
+        cJSON_AddStringToObject(root, "command", "gpu");
+        cJSON_AddStringToObject(root, "compiler", t.ptx_how);
         cJSON_AddItemToObject(root, "device", cu_results_device_json(&s.info, cinfo.ncu_version));
         cJSON_AddStringToObject(root, "ptx", t.ptx_how);
         cJSON *r = cu_results_run_json(&run);

@@ -113,7 +113,8 @@ static void test_text_csv_and_compare_forms_run(void **state)
     assert_non_null(strstr(out, "predicted"));
     free(out);
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--csv", NULL), WS_EXIT_OK);
-    assert_memory_equal(out, "scope,line,name,value,basis,description\n", 40);
+    assert_memory_equal(out, "kernel,variant,scope,line,metric,unit,value,basis\n", 49);
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__predicted_time_us,us,"));
     free(out);
     assert_int_equal(run_sim(&out, "--compare", "shared_stride_s1", "shared_stride_s32", "-D", "N=1024", NULL),
                      WS_EXIT_OK);
@@ -181,8 +182,8 @@ static void test_json_csv_and_compare_carry_the_measurement(void **state)
     free(out);
 
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);
-    assert_non_null(strstr(out, "\nkernel,,ws__measured_time_us,5.12,measured,"));
-    assert_non_null(strstr(out, "\nkernel,,ws__measured_bandwidth_gbs,6.4,measured,"));
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_time_us,us,5.12,measured\n"));
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_bandwidth_gbs,GB/s,6.4,measured\n"));
     free(out);
     /* a run of another size is not this launch's row */
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=8192", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);
@@ -258,12 +259,45 @@ static void test_options_take_their_value_after_an_equals_sign_too(void **state)
     free(out);
 }
 
+static void test_a_simulation_is_for_a_profile_and_shows_whole_source_lines(void **state)
+{
+    (void)state;
+    /* the longest line of transpose_naive's range is its signature; read it from the file */
+    FILE *f = fopen("demos/transpose.cu", "r");
+    assert_non_null(f);
+    char line[512], want[512] = "";
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "void transpose_naive(")) {
+            line[strcspn(line, "\n")] = 0;
+            snprintf(want, sizeof want, "%s", line + strspn(line, " \t"));
+            break;
+        }
+    fclose(f);
+    assert_true(strlen(want) > 44); /* longer than the old 44-column cut */
+    char *out;
+    assert_int_equal(run_sim(&out, "transpose_naive", "--lines", NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, "simulated for NVIDIA H200 (profile h200"));
+    assert_null(strstr(out, ") on NVIDIA")); /* never "ran on" the GPU */
+    assert_non_null(strstr(out, want));
+    free(out);
+    /* --compare --lines: both per-line tables, A then B */
+    assert_int_equal(run_sim(&out, "--compare", "transpose_naive", "transpose_coalesced", "--lines", NULL), WS_EXIT_OK);
+    char *a = strstr(out, "\nA = transpose_naive\nper source line");
+    char *b = strstr(out, "\nB = transpose_coalesced\nper source line");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a < b);
+    assert_non_null(strstr(out, "simulated for NVIDIA H200 (profile h200)"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_of_n_floats_reads_n_over_8_sectors),
         cmocka_unit_test(test_shared_stride_2_costs_two_wavefronts_per_access),
         cmocka_unit_test(test_text_csv_and_compare_forms_run),
+        cmocka_unit_test(test_a_simulation_is_for_a_profile_and_shows_whole_source_lines),
         cmocka_unit_test(test_sim_shows_the_gpu_run_recorded_with_the_same_overrides),
         cmocka_unit_test(test_a_run_with_other_overrides_is_named_as_such),
         cmocka_unit_test(test_json_csv_and_compare_carry_the_measurement),
