@@ -51,6 +51,7 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
 {
     memset(s, 0, sizeof *s);
     s->dev = dev;
+    snprintf(s->arch, sizeof s->arch, "%s", arch ? arch : "sm_90");
     if (ws_catalog_resolve(cat, arg, &s->file, &s->desc, &s->owned_file, err))
         return WS_EXIT_USAGE;
     if (ws_desc_resolve(s->desc, ov, &s->launch, err))
@@ -168,6 +169,11 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         if (!s->sass || ws_sass_session_attach(s->sass, &cfg)) {
             ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the SASS stage of %s", s->desc->name);
             return WS_EXIT_INTERNAL;
+        }
+        if (s->sass->active && !o->sass_listing && s->arch[0] && s->mod->target[0] && strcmp(s->arch, s->mod->target)) {
+            size_t n = strlen(s->sass->level); /* the PTX could not be made for the target asked for */
+            snprintf(s->sass->level + n, sizeof s->sass->level - n, "; %s's machine code, an approximation for %s",
+                     s->mod->target, s->arch);
         }
     }
     if (o->racecheck) { /* in front of the models; it forwards */

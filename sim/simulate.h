@@ -48,6 +48,8 @@ typedef struct {
     double seconds;                /* wall time of the interpreter run */
     ws_racecheck *race;            /* the run's hazards when opts.racecheck (print with ws_racecheck_print) */
     ws_sass_session *sass;         /* the machine code's view (issue 12): sass->active, sass->level */
+    char arch[16];                 /* the target asked for ("sm_75"); the PTX's .target may differ
+                                      when it could not be compiled for it (then an approximation) */
     /* owned, freed by ws_simulation_close */
     ws_desc_file *owned_file;      /* a .cu named outside the catalog */
     ptx_module *owned_mod;

@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,50 @@ static void test_shared_stride_2_costs_two_wavefronts_per_access(void **state)
     assert_true(total(doc, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 2 * warps);
     assert_true(total(doc, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") == warps);
     cJSON_Delete(doc);
+    free(out);
+}
+
+/* The registers ptxas -v reports for entry when nvcc compiles path for arch with the options
+ * warpscope's PTX is made with (-O3 -lineinfo); -1 when there is no nvcc here. */
+static int toolkit_regs(const char *path, const char *arch, const char *entry)
+{
+    const char *nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) == 0 ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s -cubin -arch=%s -O3 -lineinfo -Xptxas -v -o /dev/null %s 2>&1", nvcc, arch, path);
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    char line[1024];
+    bool in_entry = false;
+    int regs = -1;
+    while (fgets(line, sizeof line, p)) {
+        const char *q = strstr(line, "Compiling entry function '");
+        if (q) in_entry = !strncmp(q + strlen("Compiling entry function '"), entry, strlen(entry));
+        else if (in_entry && (q = strstr(line, "Used ")) && regs < 0) sscanf(q, "Used %d registers", &regs);
+    }
+    return pclose(p) == 0 ? regs : -1;
+}
+
+static void test_device_t4_compiles_for_sm_75_and_says_so(void **state)
+{
+    (void)state;
+    /* matmul_tiled32 is matmul_tiled; sm_75 allocates it other registers than sm_90 */
+    int want = toolkit_regs("demos/matmul.cu", "sm_75", "_Z12matmul_tiledPfS_S_iii");
+    char *out;
+    assert_int_equal(run_sim(&out, "matmul_tiled32", "--device", "t4", NULL), WS_EXIT_OK);
+    const char *res = strstr(out, "\nresources  ");
+    assert_non_null(res);
+    if (want > 0) {
+        char expect[160];
+        snprintf(expect, sizeof expect, "\nresources  %d registers/thread (ptxas -arch=sm_75, run now", want);
+        print_message("  ptxas -arch=sm_75 gives %d registers\n", want);
+        assert_memory_equal(res, expect, strlen(expect));
+    } else {                                   /* no toolkit: the sm_90 figures, named as an approximation */
+        assert_non_null(strstr(res, "ptxas for sm_90, demos/matmul.resources, used for sm_75 as an approximation"));
+    }
+    free(out);
+    /* the default profile keeps the checked-in sm_90 report */
+    assert_int_equal(run_sim(&out, "matmul_tiled32", NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, " registers/thread (ptxas, demos/matmul.resources)"));
     free(out);
 }
 
@@ -298,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_shared_stride_2_costs_two_wavefronts_per_access),
         cmocka_unit_test(test_text_csv_and_compare_forms_run),
         cmocka_unit_test(test_a_simulation_is_for_a_profile_and_shows_whole_source_lines),
+        cmocka_unit_test(test_device_t4_compiles_for_sm_75_and_says_so),
         cmocka_unit_test(test_sim_shows_the_gpu_run_recorded_with_the_same_overrides),
         cmocka_unit_test(test_a_run_with_other_overrides_is_named_as_such),
         cmocka_unit_test(test_json_csv_and_compare_carry_the_measurement),
