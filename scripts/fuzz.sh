@@ -16,14 +16,15 @@ for bin in "$@"; do
     mkdir -p "$seeds" "$corpus" "$arts"
     case "$name" in
         fuzz_desc) globs="demos/*.cu tests/data/desc/*.cu tests/data/bad_desc/*.cu tests/data/bad_resolve/*.cu tests/data/planted/*.cu" ;;
+        fuzz_semantics) globs="tests/data/fuzz-corpus/fuzz_semantics/*" ;;  # bytes that pick a program, not text
         *)         globs="demos/*.ptx tests/data/ptx/*.ptx tests/data/bad_ptx/*.ptx" ;;
     esac
     for f in $globs tests/data/fuzz-regressions/"$name"/*; do
         [ -f "$f" ] && cp "$f" "$seeds/$(echo "$f" | tr / _)"
     done
     dict=""
-    case "$name" in fuzz_desc) d=tests/fuzz/desc.dict ;; *) d=tests/fuzz/ptx.dict ;; esac
-    [ -f "$d" ] && dict="-dict=$d"
+    case "$name" in fuzz_desc) d=tests/fuzz/desc.dict ;; fuzz_semantics) d="" ;; *) d=tests/fuzz/ptx.dict ;; esac
+    [ -n "$d" ] && [ -f "$d" ] && dict="-dict=$d"
     echo "== $name: ${secs}s, $(ls "$seeds" | wc -l) seeds, $(ls "$corpus" | wc -l) corpus inputs"
     log="$build/fuzz/$name.log"
     "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
