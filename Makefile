@@ -113,6 +113,7 @@ $(BUILD)/asan/tests/%: $(BUILD)/asan/tests/%.o $(ASAN_TLIB) $(ASAN_LIB)
 # whose module has not landed yet is skipped. Corpora persist in $(BUILD)/fuzz/.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
 FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := $(filter-out -Werror,$(CFLAGS_BASE)) -O1 $(FUZZ_FLAGS)
 FUZZ_NEEDS_fuzz_desc   := common/desc.c
@@ -139,7 +140,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(BUILD)/fuzz/libws.
 fuzz:
 	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: $(FUZZ_CC) not found (libFuzzer needs clang; apt-get install clang)"; exit 1; }
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
-	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) sh scripts/fuzz.sh $(FUZZ_BIN)
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) BUILD=$(BUILD) sh scripts/fuzz.sh $(FUZZ_BIN)
 
 deps:
 	$(Q)sh scripts/deps.sh
