@@ -113,11 +113,13 @@ $(BUILD)/asan/tests/%: $(BUILD)/asan/tests/%.o $(ASAN_TLIB) $(ASAN_LIB)
 # whose module has not landed yet is skipped. Corpora persist in $(BUILD)/fuzz/.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
 FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := $(filter-out -Werror,$(CFLAGS_BASE)) -O1 $(FUZZ_FLAGS)
 FUZZ_NEEDS_fuzz_desc   := common/desc.c
 FUZZ_NEEDS_fuzz_ptx    := sim/ptx_parse.c
 FUZZ_NEEDS_fuzz_interp := sim/ptx_parse.c sim/interp.c
+FUZZ_NEEDS_fuzz_semantics := sim/ptx_parse.c sim/interp.c
 FUZZ_ALL := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(foreach t,$(FUZZ_ALL),$(if $(filter $(words $(FUZZ_NEEDS_$(t))),$(words $(wildcard $(FUZZ_NEEDS_$(t))))),$(BUILD)/fuzz/$(t)))
 FUZZ_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
@@ -138,7 +140,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz_%.o $(BUILD)/fuzz/libws.
 fuzz:
 	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: $(FUZZ_CC) not found (libFuzzer needs clang; apt-get install clang)"; exit 1; }
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
-	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) sh scripts/fuzz.sh $(FUZZ_BIN)
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) BUILD=$(BUILD) sh scripts/fuzz.sh $(FUZZ_BIN)
 
 deps:
 	$(Q)sh scripts/deps.sh

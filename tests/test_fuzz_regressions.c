@@ -1,9 +1,11 @@
 /* test_fuzz_regressions.c - replays inputs through the libFuzzer targets' own
- * entry points (tests/fuzz/fuzz_{desc,ptx,interp}.c, compiled in here without
+ * entry points (tests/fuzz/fuzz_{desc,ptx,interp,semantics}.c, compiled in here without
  * their LLVMFuzzerTestOneInput), under ASan+UBSan like every test:
  *   - every reproducer kept in tests/data/fuzz-regressions/<target>/ (each one
  *     crashed, hung, leaked or broke an invariant before its fix), and
- *   - the malformed corpora and the catalog, which seed the fuzzers.
+ *   - the malformed corpora and the catalog, which seed the fuzzers, and
+ *   - the semantics target's seeds plus a fixed sweep of pseudo-random inputs (each one a
+ *     straight-line kernel whose every result must equal the PTX ISA's, lane by lane).
  * An input passes when the entry point returns: the targets abort on any
  * broken promise (unresolved module, bad error record, bad event). */
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include "fuzz/fuzz_desc.c"
 #include "fuzz/fuzz_interp.c"
 #include "fuzz/fuzz_ptx.c"
+#include "fuzz/fuzz_semantics.c"
 
 typedef int (*fuzz_entry)(const uint8_t *data, size_t size);
 
@@ -68,7 +71,8 @@ static void test_every_kept_reproducer_replays_cleanly(void **state)
     (void)state;
     int n = replay_dir("tests/data/fuzz-regressions/fuzz_desc", "", fuzz_desc_one) +
             replay_dir("tests/data/fuzz-regressions/fuzz_ptx", "", fuzz_ptx_one) +
-            replay_dir("tests/data/fuzz-regressions/fuzz_interp", "", fuzz_interp_one);
+            replay_dir("tests/data/fuzz-regressions/fuzz_interp", "", fuzz_interp_one) +
+            replay_dir("tests/data/fuzz-regressions/fuzz_semantics", "", fuzz_semantics_one);
     assert_true(n >= 1);                                 /* the folder is where findings live */
 }
 
@@ -95,6 +99,24 @@ static void test_the_catalog_ptx_runs_through_the_interp_target(void **state)
     assert_true(replay_dir("tests/data/planted", ".ptx", fuzz_interp_one) >= 5);
 }
 
+static void test_random_straight_line_kernels_compute_what_the_ptx_isa_defines_on_every_lane(void **state)
+{
+    (void)state;
+    assert_true(replay_dir("tests/data/fuzz-corpus/fuzz_semantics", "", fuzz_semantics_one) >= 6);
+    /* a fixed sweep so CI checks meaning without clang's fuzzer: 400 inputs of 40..295 bytes
+     * (the first 13 pick the parameters and the length, then about 4 bytes an instruction) */
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    uint8_t buf[296];
+    for (int k = 0; k < 400; k++) {
+        size_t n = 40 + (size_t)(k * 37 % 256);
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;      /* xorshift64 */
+            buf[i] = (uint8_t)(x >> 24);
+        }
+        assert_int_equal(fuzz_semantics_one(buf, n), 0);   /* a mismatch aborts with the kernel and lane */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -102,6 +124,7 @@ int main(void)
         cmocka_unit_test(test_the_malformed_description_corpus_fails_cleanly_through_the_desc_target),
         cmocka_unit_test(test_the_malformed_ptx_corpus_fails_cleanly_through_the_ptx_and_interp_targets),
         cmocka_unit_test(test_the_catalog_ptx_runs_through_the_interp_target),
+        cmocka_unit_test(test_random_straight_line_kernels_compute_what_the_ptx_isa_defines_on_every_lane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
