@@ -745,6 +745,7 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
     int i;
     ptx_type t = PTX_T_NONE;
     char dotted[40];
+    if (ptx_tc_op(in->op)) return ptx_tc_modifier(in, w, n); /* tensor-era: every word is theirs */
     if (n + 2 <= sizeof dotted) {
         dotted[0] = '.';
         memcpy(dotted + 1, w, n);
@@ -807,6 +808,10 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
         break;
     case PTX_PREFETCH:
         if (W("L1") || W("L2")) return true; /* prefetch level: no effect on the model */
+        break;
+    case PTX_FENCE:
+        /* fence.proxy.async, fence.mbarrier_init: the simulator has one proxy and runs in order */
+        if (W("proxy") || W("async") || W("alias") || W("mbarrier_init")) return true;
         break;
     default:
         break;
@@ -1008,7 +1013,8 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
         o->kind = PTX_OPND_VEC;
         for (;;) {
             token e = ps->tok;
-            if (o->vec_n >= 4) FAIL_TOK(ps, &e, "vector operand with more than 4 elements%s", "");
+            int vmax = ptx_tc_op(in->op) ? PTX_VEC_MAX : 4;  /* fragments of mma/wmma hold up to 8 */
+            if (o->vec_n >= vmax) FAIL_TOK(ps, &e, "vector operand with more than %d elements", vmax);
             if (is_w(&e, "_")) o->vec[o->vec_n++] = -1;
             else if (e.kind == TK_WORD && e.s[0] == '%') o->vec[o->vec_n++] = reg_slot(ps, &e);
             else FAIL_TOK(ps, &e, "expected a register in { }, found '%s'", tok_text(&e, b, sizeof b));
@@ -1161,9 +1167,10 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
     if (info->needs_type && in->type == PTX_T_NONE) FAIL_TOK(ps, at, "'%s' names no type", optext);
     /* memory operands exactly where the interpreter expects them */
     int mem_at = info->mem;
+    uint32_t extra_mem = ptx_op_extra_mem(in->op);
     for (int i = 0; i < in->nopnd; i++) {
         bool is_mem = in->opnd[i].kind == PTX_OPND_MEM;
-        if (is_mem != (i == mem_at))
+        if (is_mem != (i == mem_at || (extra_mem >> i & 1)))
             FAIL_TOK(ps, at, "'%s': operand %d %s", optext, i + 1, is_mem ? "cannot be an address [..]" : "must be an address [..]");
     }
     if (in->op == PTX_LD || in->op == PTX_LDU || in->op == PTX_ST) {
@@ -1194,6 +1201,11 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
         o->reg = o->sym = -1;
         o->imm = testp_class;
     }
+    if (ptx_tc_op(in->op)) {
+        char why[160];
+        const char *bad = ptx_tc_check(in, why, sizeof why);
+        if (bad) FAIL_TOK(ps, at, "'%s': %s", optext, bad);
+    }
     if (in->vec == 0) in->vec = 1;
 }
 
@@ -1223,9 +1235,8 @@ static void parse_insn(parser *ps)
     in.src_file = fb->cur_file;
     in.src_line = fb->cur_line;
     /* opcode and its dot-separated modifiers */
-    const char *dot = memchr(opt.s, '.', (size_t)opt.len);
-    size_t base = dot ? (size_t)(dot - opt.s) : (size_t)opt.len;
-    in.op = ptx_opcode_lookup(opt.s, base, &in.flags);
+    size_t base;
+    in.op = ptx_opcode_lookup_prefix(opt.s, (size_t)opt.len, &base, &in.flags);
     if (in.op == PTX_OP_INVALID) FAIL_TOK(ps, &opt, "unsupported instruction '%s'", optext);
     if (in.op == PTX_BRX) FAIL_TOK(ps, &opt, "unsupported instruction '%s' (indirect branch)", optext);
     int testp_class = 0, pair = 0;
