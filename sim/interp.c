@@ -263,6 +263,7 @@ static void free_ctx(sim_ctx *c)
     if (c->nregions > c->res->nbuffers) free(c->region[c->nregions - 1].data); /* module globals */
     free(c->param);
     free(c->shared);
+    sim_tc_free(c);
     sim_program_free(&c->prog);
 }
 
@@ -317,6 +318,7 @@ static int release_barrier(sim_ctx *c)
 static int run_block(sim_ctx *c, bool clock)
 {
     if (c->shared_bytes) memset(c->shared, 0xCD, c->shared_bytes);   /* poison: read-before-write shows */
+    if (c->tc) sim_tc_block_start(c);                                 /* no cp.async in flight */
     if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BLOCK_START, 0); /* racecheck */
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];

@@ -1,0 +1,30 @@
+/* exec_tc.h - what the tensor-era executors share (exec_tc.c: dispatch, cp.async and its
+ * groups, mbarrier; exec_matrix.c: ldmatrix, stmatrix, wmma.load/store; exec_mma.c: mma,
+ * wmma.mma). Not a contract outside sim/.
+ * Invariant: every event these instructions emit carries its ws_mem_kind, so no plain
+ * counter ever counts a tensor-era instruction. */
+#ifndef WS_EXEC_TC_H
+#define WS_EXEC_TC_H
+
+#include "fragments.h"
+#include "interp_priv.h"
+
+/* Faults naming the instruction and why the simulator cannot run it (ptx_tc.refuse). */
+int sim_tc_refuse(sim_ctx *c, sim_warp *w, const sim_insn *in, const char *why);
+/* Lane addresses of a decoded address operand for the lanes of m. */
+void sim_tc_addr(const sim_warp *w, const sim_addr *a, uint32_t m, uint64_t *addr);
+/* The first address operand (mem_*) as a sim_addr. */
+sim_addr sim_tc_mem1(const sim_insn *in);
+/* Generic addresses of the lanes of m that must all be shared: turned into offsets in the
+ * block's shared window; a lane outside it faults. Addresses of an explicit .shared are kept. */
+int sim_tc_shared_addr(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, uint64_t *addr);
+/* File offset of element e of a register or {..} operand (a sink reads and writes scratch). */
+uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e);
+/* One event of the lanes of m (width bytes each at addr[]) to the listener; counts seq. */
+void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
+                 uint32_t m, const uint64_t *addr, uint32_t width);
+
+int sim_exec_matrix(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);  /* exec_matrix.c */
+int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);     /* exec_mma.c */
+
+#endif
