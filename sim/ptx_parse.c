@@ -75,6 +75,7 @@ typedef struct {
     int nfixes, cap_fixes;
     int depth;             /* { } nesting inside the body */
     int scope_regs[64], scope_syms[64]; /* hash entry counts at each open brace */
+    int scope_labels[64], scope_nlabels[64]; /* label entries and labels at each open brace */
     int cur_file, cur_line;
     int retval_sym;        /* .func return parameter symbol, -1 none */
 } func_builder;
@@ -936,7 +937,11 @@ static void add_label_fix(parser *ps, const token *t, int opnd)
     if (t->len >= PTX_NAME_MAX) FAIL_TOK(ps, t, "name too long: '%s'", tok_text(t, bb, sizeof bb));
     memcpy(name, t->s, (size_t)t->len);
     name[t->len] = 0;
-    int l = ht_get(&b->labels_ht, name, strlen(name));
+    int e = ht_find_ent(&b->labels_ht, name, strlen(name));
+    int l = e < 0 ? -1 : b->labels_ht.ent[e].value;
+    /* labels are local to their { } block: an inline-asm loop inlined twice defines its label
+       twice, each time in a new block, and a definition shadows one of an enclosing block */
+    if (l >= 0 && opnd < 0 && b->labels[l].insn >= 0 && b->labels_ht.ent[e].depth < b->depth) l = -1;
     if (l < 0) {
         int old = b->cap_labels;
         grow(ps, (void **)&b->labels, &b->cap_labels, b->nlabels + 1, sizeof *b->labels);
@@ -947,7 +952,7 @@ static void add_label_fix(parser *ps, const token *t, int opnd)
         b->labels[l].insn = -1;
         b->labels[l].line = t->line;
         b->labels[l].col = t->col;
-        ht_put(ps, &b->labels_ht, b->labels[l].name, l, 0);
+        ht_put(ps, &b->labels_ht, b->labels[l].name, l, b->depth);
     }
     if (opnd < 0) { /* definition */
         if (b->labels[l].insn >= 0) FAIL_TOK(ps, t, "label '%s' defined twice", name);
@@ -1029,7 +1034,7 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
     if (is_p(&t, '!')) {
         lex(ps);
         token r = ps->tok;
-        if (r.kind != TK_WORD || r.s[0] != '%') FAIL_TOK(ps, &r, "expected a predicate after '!', found '%s'", tok_text(&r, b, sizeof b));
+        if (r.kind != TK_WORD || r.s[0] == '.') FAIL_TOK(ps, &r, "expected a predicate after '!', found '%s'", tok_text(&r, b, sizeof b));
         o->kind = PTX_OPND_REG;
         o->neg = true;
         o->reg = reg_slot(ps, &r);
@@ -1062,6 +1067,13 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
         if (in->op == PTX_BRA) {
             o->kind = PTX_OPND_LABEL;
             add_label_fix(ps, &t, index);
+            lex(ps);
+            return;
+        }
+        int r = ht_get(&ps->cur->regs_ht, t.s, (size_t)t.len);
+        if (r >= 0) {                /* a register named without '%' (.reg .pred p; in inline asm) */
+            o->kind = PTX_OPND_REG;
+            o->reg = r;
             lex(ps);
             return;
         }
@@ -1220,7 +1232,7 @@ static void parse_insn(parser *ps)
         lex(ps);
         if (is_p(&ps->tok, '!')) { in.guard_neg = true; lex(ps); }
         token g = ps->tok;
-        if (g.kind != TK_WORD || g.s[0] != '%') FAIL_TOK(ps, &g, "expected a predicate after '@', found '%s'", tok_text(&g, b, sizeof b));
+        if (g.kind != TK_WORD || g.s[0] == '.') FAIL_TOK(ps, &g, "expected a predicate after '@', found '%s'", tok_text(&g, b, sizeof b));
         in.guard = reg_slot(ps, &g);
         if (fb->f.regs[in.guard].type != PTX_T_PRED)
             FAIL_TOK(ps, &g, "guard '%s' is not a predicate", fb->f.regs[in.guard].name);
@@ -1398,6 +1410,8 @@ static void parse_body(parser *ps)
                 FAIL_TOK(ps, &t, "blocks nested too deeply%s", "");
             fb->scope_regs[fb->depth] = fb->regs_ht.n;
             fb->scope_syms[fb->depth] = fb->syms_ht.n;
+            fb->scope_labels[fb->depth] = fb->labels_ht.n;
+            fb->scope_nlabels[fb->depth] = fb->nlabels;
             fb->depth++;
             lex(ps);
             continue;
@@ -1407,6 +1421,10 @@ static void parse_body(parser *ps)
             if (--fb->depth == 0) return;
             ht_pop_to(&fb->regs_ht, fb->scope_regs[fb->depth]);
             ht_pop_to(&fb->syms_ht, fb->scope_syms[fb->depth]);
+            ht_pop_to(&fb->labels_ht, fb->scope_labels[fb->depth]);
+            for (int l = fb->scope_nlabels[fb->depth]; l < fb->nlabels; l++) /* still only referenced: */
+                if (fb->labels[l].insn < 0)                                  /* may be defined outside */
+                    ht_put(ps, &fb->labels_ht, fb->labels[l].name, l, fb->depth);
             continue;
         }
         if (t.kind == TK_WORD && t.s[0] == '.') {
