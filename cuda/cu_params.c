@@ -22,6 +22,9 @@ static const char *arg_text(const ws_launch *L, int i, char *buf, size_t cap)
     if (a->kind == WS_ARG_BUFFER) {
         snprintf(buf, cap, "argument %d (buffer '%s')", i + 1,
                  a->buffer >= 0 && a->buffer < L->nbuffers ? L->buffers[a->buffer].name : "?");
+    } else if (a->kind == WS_ARG_TMAP) {
+        snprintf(buf, cap, "argument %d (tensor map '%s')", i + 1,
+                 L->desc && a->buffer >= 0 && a->buffer < L->desc->ntmaps ? L->desc->tmaps[a->buffer].name : "?");
     } else if (a->kind == WS_ARG_INT) {
         snprintf(buf, cap, "argument %d (%lld)", i + 1, (long long)a->ivalue);
     } else {
@@ -86,6 +89,13 @@ int cu_params_build(const ptx_function *fn, const ws_launch *L, const uint64_t *
         uint8_t *dst = buf + p->offset;
         const ws_arg *a = &L->args[i];
         arg_text(L, i, what, sizeof what);
+        if (a->kind == WS_ARG_TMAP) {            /* 128 bytes, filled by cu_tmaps_encode (cu_tmap.c) */
+            if (p->size != WS_TMAP_BYTES || p->offset % 64 || a->buffer < 0 || a->buffer >= L->ntmaps) {
+                arg_error(L, i, err, "%s: %s is not a const __grid_constant__ CUtensorMap (128 bytes, aligned 64)", what, ty);
+                return -1;
+            }
+            continue;
+        }
         if (p->size != (uint64_t)tsize) {
             arg_error(L, i, err, "%s: %s is a struct or array passed by value, which warpscope cannot fill", what, ty);
             return -1;
@@ -118,6 +128,8 @@ int cu_params_build(const ptx_function *fn, const ws_launch *L, const uint64_t *
             } else {
                 put_int(dst, a->ivalue, tsize);
             }
+            break;
+        case WS_ARG_TMAP:                        /* handled above */
             break;
         case WS_ARG_FLOAT:
             if (p->type == PTX_T_F32) {

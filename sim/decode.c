@@ -98,7 +98,7 @@ int sim_decode(sim_ctx *c)
         s->mem_opnd = -1;
         s->mem_base = -1;
         s->mem_base_bits = 64;
-        s->mem2 = (sim_addr){-1, 64, 0};
+        s->more[0] = s->more[1] = (sim_addr){-1, 64, 0};
         s->ipdom = ipdom[i];
         for (int k = 0; k < PTX_MAX_OPND; k++) { s->src[k] = p->scratch_off; immidx[i][k] = -1; }
         for (int k = 0; k < 4; k++) s->vec[k] = p->scratch_off;
@@ -118,14 +118,16 @@ int sim_decode(sim_ctx *c)
                 if ((immidx[i][k] = add_imm(p, &cap, sym_address(c, &fn->syms[o->sym]))) < 0) goto oom;
                 break;
             case PTX_OPND_MEM:
-                if (s->mem_opnd >= 0) {          /* a second address (cp.async's [src]) */
-                    s->mem2.disp = (uint64_t)o->imm;
+                if (s->mem_opnd >= 0) {          /* a further address (cp.async's [src], bulk's [mbar]) */
+                    if (s->nmore == 2) break;    /* the parser allows no more (ptx_insn_extra_mem) */
+                    sim_addr *x = &s->more[s->nmore++];
+                    x->disp = (uint64_t)o->imm;
                     if (o->base_kind == PTX_OPND_REG) {
                         int wd = fn->regs[o->reg].width * 8;
-                        s->mem2.base = o->reg * 32;
-                        s->mem2.base_bits = wd > 0 && wd < 64 ? wd : 64;
+                        x->base = o->reg * 32;
+                        x->base_bits = wd > 0 && wd < 64 ? wd : 64;
                     } else if (o->base_kind == PTX_OPND_SYM) {
-                        s->mem2.disp += sym_address(c, &fn->syms[o->sym]);
+                        x->disp += sym_address(c, &fn->syms[o->sym]);
                     }
                     break;
                 }

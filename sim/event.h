@@ -18,8 +18,12 @@ typedef enum { WS_CACHE_DEFAULT, WS_CACHE_CA, WS_CACHE_CG, WS_CACHE_CS, WS_CACHE
  *   LDSM:   ldmatrix, op LOAD, width 16: each active lane supplies one 16-byte row address;
  *   STSM:   stmatrix, op STORE, likewise;
  *   WMMA:   wmma.load/store, one event per fragment register (PTX level: ptxas picks the
- *           SASS widths). */
-typedef enum { WS_KIND_PLAIN = 0, WS_KIND_LDGSTS, WS_KIND_LDSM, WS_KIND_STSM, WS_KIND_WMMA, WS_KIND_COUNT } ws_mem_kind;
+ *           SASS widths);
+ *   BULK:   cp.async.bulk, TMA: cp.async.bulk.tensor: a copy of any size, in events of up to 32
+ *           16-byte "lanes" (part 0, 1, ... of the copy), its global side and its shared side
+ *           (op LOAD from the source, STORE to the destination). */
+typedef enum { WS_KIND_PLAIN = 0, WS_KIND_LDGSTS, WS_KIND_LDSM, WS_KIND_STSM, WS_KIND_WMMA, WS_KIND_BULK,
+               WS_KIND_TMA, WS_KIND_COUNT } ws_mem_kind;
 
 typedef struct ws_mem_event {
     uint64_t seq;            /* 0, 1, 2 ... in execution order */
@@ -34,6 +38,7 @@ typedef struct ws_mem_event {
     ws_mem_op op;
     ws_cache_hint cache;
     ws_mem_kind kind;        /* PLAIN, or the tensor-era family (above) */
+    uint32_t part;           /* BULK, TMA: this event's place among its copy's events on its side (0 first) */
     uint8_t width;           /* bytes per lane: elem_size * vec (1..16) */
     uint8_t elem_size;       /* 1, 2, 4, 8, 16 */
     uint8_t vec;             /* 1, 2, 4 */

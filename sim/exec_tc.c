@@ -34,7 +34,17 @@ struct sim_tc {
     uint32_t nwarps;
     tc_warp *warp;
     uint32_t pending_warps; /* warps with a copy not yet waited for: 0 = nothing to check */
+    bool bulk;            /* a bulk copy wrote shared memory in this block (owner BULK_OWNER) */
+    struct {              /* the block's mbarriers, for the bulk copies that complete on them */
+        uint64_t off;         /* shared offset */
+        uint32_t completed;   /* phases completed since its init */
+        uint32_t observed;    /* phases a test/try_wait of some thread has seen complete */
+    } mbar[32];
+    int nmbar;
 };
+
+#define BULK_OWNER 0xff   /* owner of bytes a bulk copy wrote: group = mbarrier slot << 24 | the phase
+                             (completions before it) it completes */
 
 /* ---- shared helpers (exec_tc.h) ------------------------------------------------------- */
 
@@ -81,8 +91,8 @@ uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e)
     return c->prog.scratch_off;
 }
 
-void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
-                 uint32_t m, const uint64_t *addr, uint32_t width)
+static void emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
+                      uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part)
 {
     if (!m) return;
     if (c->cfg->listener) {
@@ -99,8 +109,10 @@ void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
         ev.ptx_line = pi->ptx_line;
         ev.space = sp;
         ev.op = op;
-        ev.cache = pi->cache == PTX_CACHE_CG ? WS_CACHE_CG : pi->cache == PTX_CACHE_CA ? WS_CACHE_CA : WS_CACHE_DEFAULT;
+        ev.cache = pi->cache == PTX_CACHE_CG || kind == WS_KIND_BULK || kind == WS_KIND_TMA ? WS_CACHE_CG /* TMA: no L1 */
+                 : pi->cache == PTX_CACHE_CA ? WS_CACHE_CA : WS_CACHE_DEFAULT;
         ev.kind = kind;
+        ev.part = part;
         ev.width = (uint8_t)width;
         ev.elem_size = (uint8_t)(width > 8 ? 4 : width);
         ev.vec = (uint8_t)(width > 8 ? width / 4 : 1);
@@ -109,6 +121,34 @@ void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
         c->cfg->listener(c->cfg->listener_ctx, &ev);
     }
     c->seq++;
+}
+
+void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
+                 uint32_t m, const uint64_t *addr, uint32_t width)
+{
+    emit_part(c, w, in, sp, op, kind, m, addr, width, 0);
+}
+
+void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind kind, ws_space ss,
+                      const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
+                      uint64_t n)
+{
+    uint64_t chunks = (n + 15) / 16;
+    for (int side = 0; side < 2; side++)         /* the source's events, then the destination's */
+        for (uint64_t k0 = 0; k0 < chunks; k0 += 32) {
+            uint64_t addr[32];
+            uint32_t m = 0;
+            for (int l = 0; l < 32 && k0 + (uint64_t)l < chunks; l++) {
+                uint64_t k = k0 + (uint64_t)l;
+                const uint64_t *ch = side == 0 ? src_chunk : dst_chunk;
+                uint64_t a = ch ? ch[k] : (side == 0 ? src : dst) + 16 * k;
+                if (a == SIM_TC_NO_CHUNK) continue;   /* out of the tensor's bounds: nothing moves there */
+                addr[l] = a;
+                m |= 1u << l;
+            }
+            emit_part(c, w, in, side == 0 ? ss : ds, side == 0 ? WS_MEM_LOAD : WS_MEM_STORE, kind, m, addr, 16,
+                      (uint32_t)(k0 / 32));
+        }
 }
 
 /* ---- cp.async and its groups --------------------------------------------------------- */
@@ -141,6 +181,8 @@ void sim_tc_block_start(sim_ctx *c)
     memset(t->owner, 0, t->shared_bytes ? t->shared_bytes : 1);
     memset(t->warp, 0, (t->nwarps ? t->nwarps : 1) * sizeof *t->warp);
     t->pending_warps = 0;
+    t->bulk = false;
+    t->nmbar = 0;
 }
 
 void sim_tc_free(sim_ctx *c)
@@ -168,17 +210,27 @@ static bool warp_pending(const tc_warp *tw) { return tw->has && tw->last >= tw->
 int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, const uint64_t *addr, uint32_t n)
 {
     const struct sim_tc *t = c->tc;
-    if (!t->pending_warps) return 0;
+    if (!t->pending_warps && !t->bulk) return 0;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         for (uint32_t b = 0; b < n; b++) {
             uint64_t a = addr[l] + b;
             if (a >= t->shared_bytes || !t->owner[a]) continue;
-            uint32_t ow = t->owner[a] - 1u;
-            if (t->group[a] < t->warp[ow].done) continue;
             const ptx_insn *cp = c->prog.insns[t->pc[a]].pi;
             const char *what = in->pi->op == PTX_ST || in->pi->op == PTX_STMATRIX || in->pi->op == PTX_WMMA_STORE
                                ? "writes" : "reads";
+            if (t->owner[a] == BULK_OWNER) {
+                int slot = (int)(t->group[a] >> 24);
+                uint32_t phase = t->group[a] & 0xffffff;
+                if (slot >= t->nmbar || t->mbar[slot].observed > phase) continue; /* a wait saw its phase end */
+                uint64_t mb = t->mbar[slot].off;
+                return sim_fault(c, w, in, l, "shared memory at offset 0x%" PRIx64 " %s bytes that the bulk copy at line "
+                                 "%d (PTX line %d) may not have written yet: wait for the phase of its mbarrier "
+                                 "(at shared offset 0x%" PRIx64 ") first (mbarrier.try_wait.parity)",
+                                 a, what, cp->src_line, cp->ptx_line, mb);
+            }
+            uint32_t ow = t->owner[a] - 1u;
+            if (t->group[a] < t->warp[ow].done) continue;
             if (ow == w->index)
                 return sim_fault(c, w, in, l, "shared memory at offset 0x%" PRIx64 " %s bytes that this warp's cp.async "
                                  "at line %d (PTX line %d) may not have written yet: wait for its group first "
@@ -222,7 +274,7 @@ static int cp_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     uint8_t *pd[32], *ps[32];
     sim_addr d1 = sim_tc_mem1(in);
     sim_tc_addr(w, &d1, m, dst);
-    sim_tc_addr(w, &in->mem2, m, src);
+    sim_tc_addr(w, &in->more[0], m, src);
     if (src_sizes(c, w, in, m, cp, size)) return -1;
     if (sim_translate(c, w, in, WS_SPACE_SHARED, dst, &m, cp, cp, pd)) return -1;
     uint32_t gm = 0;                             /* lanes that read a source byte */
@@ -311,11 +363,26 @@ static void mbar_put(uint8_t *p, sim_mbar b)
 
 #define MBAR_MAX ((1 << 20) - 1)
 
-static void mbar_maybe_complete(sim_mbar *b)
+/* The slot of the mbarrier at shared offset off (made when absent and there is room), or -1. */
+static int mbar_slot(sim_ctx *c, uint64_t off)
+{
+    struct sim_tc *t = c->tc ? c->tc : tc_state(c);
+    if (!t) return -1;
+    for (int i = 0; i < t->nmbar; i++)
+        if (t->mbar[i].off == off) return i;
+    if (t->nmbar == (int)(sizeof t->mbar / sizeof t->mbar[0])) return -1; /* untracked: copies on it are not checked */
+    t->mbar[t->nmbar].off = off;
+    t->mbar[t->nmbar].completed = t->mbar[t->nmbar].observed = 0;
+    return t->nmbar++;
+}
+
+static void mbar_maybe_complete(sim_ctx *c, uint64_t off, sim_mbar *b)
 {
     if (b->pending == 0 && b->tx == 0) {
         b->phase = (b->phase + 1) & 7;
         b->pending = b->expected;
+        int s = mbar_slot(c, off);
+        if (s >= 0) c->tc->mbar[s].completed++;
     }
 }
 
@@ -350,6 +417,8 @@ static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         if (op == PTX_MBAR_INIT) {
             if (mbar_count(c, w, in, l, arg[l], false, &n)) return -1;
             mbar_put(p[l], (sim_mbar){(uint32_t)n, (uint32_t)n, 0, 0});
+            int s = mbar_slot(c, addr[l]);
+            if (s >= 0) c->tc->mbar[s].completed = c->tc->mbar[s].observed = 0;
             continue;
         }
         sim_mbar b = mbar_get(p[l]);
@@ -365,7 +434,7 @@ static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
                                  "pending in this phase (more arrivals than mbarrier.init counted?)", addr[l], n, b.pending);
             b.pending -= (uint32_t)n;
             if (op == PTX_MBAR_ARRIVE_DROP) b.expected -= (uint32_t)n < b.expected ? (uint32_t)n : b.expected;
-            mbar_maybe_complete(&b);
+            mbar_maybe_complete(c, addr[l], &b);
             break;
         }
         case PTX_MBAR_EXPECT_TX: case PTX_MBAR_COMPLETE_TX:
@@ -373,13 +442,17 @@ static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             b.tx += op == PTX_MBAR_EXPECT_TX ? (int32_t)n : -(int32_t)n;
             if (b.tx > MBAR_MAX || b.tx < -MBAR_MAX)
                 return sim_fault(c, w, in, l, "mbarrier transaction count %d is outside +-%d", b.tx, MBAR_MAX);
-            mbar_maybe_complete(&b);
+            mbar_maybe_complete(c, addr[l], &b);
             break;
         case PTX_MBAR_TEST_WAIT: case PTX_MBAR_TRY_WAIT: {
             bool done;
             if (pi->tc.flags & PTX_TC_PARITY) done = (b.phase & 1) != (arg[l] & 1); /* that parity's phase ended */
             else done = b.phase != (uint32_t)(arg[l] >> 61 & 7);                /* the state's phase ended */
             d[l] = done;
+            if (done) {                          /* this thread has now seen every completed phase */
+                int s = mbar_slot(c, addr[l]);
+                if (s >= 0) c->tc->mbar[s].observed = c->tc->mbar[s].completed;
+            }
             continue;
         }
         case PTX_MBAR_INVAL:
@@ -393,6 +466,34 @@ static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     return 0;
 }
 
+int sim_tc_mark_bulk(sim_ctx *c, uint64_t dst, uint64_t n, uint64_t mbar, uint32_t pc)
+{
+    struct sim_tc *t = c->tc ? c->tc : tc_state(c);
+    if (!t) return -1;
+    int s = mbar_slot(c, mbar);
+    if (s < 0) return 0;                         /* more mbarriers than tracked: the bytes go unchecked */
+    uint32_t tag = (uint32_t)s << 24 | (t->mbar[s].completed & 0xffffff);
+    for (uint64_t b = 0; b < n && dst + b < t->shared_bytes; b++) {
+        t->owner[dst + b] = BULK_OWNER;
+        t->group[dst + b] = tag;
+        t->pc[dst + b] = pc;
+    }
+    t->bulk = true;
+    return 0;
+}
+
+int sim_tc_complete_tx(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, uint8_t *p, uint64_t mbar, int64_t bytes)
+{
+    sim_mbar b = mbar_get(p);
+    b.tx -= (int32_t)bytes;
+    if (bytes > MBAR_MAX || b.tx < -MBAR_MAX)
+        return sim_fault(c, w, in, lane, "mbarrier at shared offset 0x%" PRIx64 ": a copy of %" PRId64 " bytes takes its "
+                         "transaction count to %d, outside +-%d", mbar, bytes, b.tx, MBAR_MAX);
+    mbar_maybe_complete(c, mbar, &b);
+    mbar_put(p, b);
+    return 0;
+}
+
 /* ---- dispatch ---------------------------------------------------------------------------- */
 
 int sim_exec_tc_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
@@ -400,6 +501,7 @@ int sim_exec_tc_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     const ptx_insn *pi = in->pi;
     if (pi->tc.refuse) return sim_tc_refuse(c, w, in, pi->tc.refuse);
     if (pi->op == PTX_CP_ASYNC) return cp_async(c, w, in, m);
+    if (pi->op == PTX_CP_BULK || pi->op == PTX_CP_BULK_TENSOR) return sim_exec_bulk(c, w, in, m);
     return sim_exec_matrix(c, w, in, m);
 }
 
@@ -415,6 +517,8 @@ int sim_exec_tc_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         return mbarrier(c, w, in, m);
     case PTX_MMA: case PTX_WMMA_MMA:
         return sim_exec_mma(c, w, in, m);
+    case PTX_CP_BULK_COMMIT: case PTX_CP_BULK_WAIT:
+        return 0;                                /* bulk stores complete when they issue */
     default:
         return mbarrier(c, w, in, m);
     }

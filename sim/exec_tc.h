@@ -24,6 +24,20 @@ uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e);
 void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
                  uint32_t m, const uint64_t *addr, uint32_t width);
 
+/* A copy's events: n bytes from src (space ss) to dst (space ds), in events of up to 32 lanes of
+ * 16 bytes; src_chunk / dst_chunk (NULL = contiguous from src / dst) give each 16-byte chunk's
+ * address, SIM_TC_NO_CHUNK for one that is not accessed on that side. */
+#define SIM_TC_NO_CHUNK UINT64_MAX
+void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind kind, ws_space ss,
+                      const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
+                      uint64_t n);
+/* Marks n shared bytes at dst as written by a bulk copy completing on the mbarrier at shared
+ * offset mbar: in flight until a test/try_wait has seen that phase end (sim_tc_check_shared). */
+int sim_tc_mark_bulk(sim_ctx *c, uint64_t dst, uint64_t n, uint64_t mbar, uint32_t pc);
+/* complete_tx of bytes on the mbarrier at shared offset mbar (host pointer p); 0 or -1 (fault). */
+int sim_tc_complete_tx(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, uint8_t *p, uint64_t mbar, int64_t bytes);
+
+int sim_exec_bulk(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);    /* exec_bulk.c */
 int sim_exec_matrix(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);  /* exec_matrix.c */
 int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);     /* exec_mma.c */
 

@@ -118,6 +118,17 @@ static int build_params(sim_ctx *c)
         const ws_arg *a = &L->args[i];
         uint64_t size = s->size;
         uint8_t *dst = c->param + s->offset;
+        if (a->kind == WS_ARG_TMAP) {            /* the simulator's image of the map (common/tmap.h) */
+            const ws_tmap *t = &L->tmaps[a->buffer];
+            if (size != WS_TMAP_BYTES || s->offset % 64 || s->offset + size > c->param_bytes) {
+                ws_error_set(c->err, c->mod->path, s->ptx_line, 0, "%s: parameter %d ('%s', %" PRIu64 " bytes) cannot hold "
+                             "tensor map '%s' (a const __grid_constant__ CUtensorMap: 128 bytes)", c->kname, i + 1,
+                             s->name, size, L->desc ? L->desc->tmaps[a->buffer].name : "?");
+                return -1;
+            }
+            ws_tmap_image(t, c->region[t->buffer].base, dst);
+            continue;
+        }
         if (s->offset + size > c->param_bytes || (size != 1 && size != 2 && size != 4 && size != 8)) {
             ws_error_set(c->err, c->mod->path, s->ptx_line, 0,
                          "%s: parameter %d ('%s', %" PRIu64 " bytes) cannot hold a scalar argument",
@@ -139,6 +150,8 @@ static int build_params(sim_ctx *c)
             if (s->type == PTX_T_F32) bits = sim_f32b((float)a->ivalue);
             else if (s->type == PTX_T_F64) bits = sim_f64b((double)a->ivalue);
             else bits = (uint64_t)a->ivalue;
+            break;
+        case WS_ARG_TMAP:                        /* handled above */
             break;
         case WS_ARG_FLOAT:
             if (size == 8) bits = sim_f64b(a->fvalue);

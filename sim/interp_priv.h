@@ -79,7 +79,9 @@ typedef struct sim_insn {
     int32_t mem_base;         /* file offset of the address register, -1 = none */
     int mem_base_bits;        /* its width: 32-bit registers wrap addresses at 2^32 */
     uint64_t mem_disp;        /* constant part: offset (+ symbol address) */
-    sim_addr mem2;            /* a second address operand (cp.async's [src]), base -1 when none */
+    sim_addr more[2];         /* the address operands after the first, in order (cp.async's [src];
+                                 cp.async.bulk's [src] and [mbar]); base -1 and disp 0 when absent */
+    int nmore;
 } sim_insn;
 
 typedef struct {

@@ -74,15 +74,18 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
     const ws_mem_event *ev = v->ev;
     ws_tc_counts *t = &ms->t.tc;
     int store = ev->op == WS_MEM_STORE;
-    bool counts_execution = ev->kind != WS_KIND_LDGSTS || ev->space == WS_SPACE_SHARED;
+    bool copy = ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA;
+    bool counts_execution = copy ? ev->space == WS_SPACE_GLOBAL && ev->part == 0
+                                 : ev->kind != WS_KIND_LDGSTS || ev->space == WS_SPACE_SHARED;
     t->events++;
     if (p) {
         if (!p->used) {
             p->used = 1;
             p->src_line = ev->src_line;
             p->ptx_line = ev->ptx_line;
-            p->space = ev->kind == WS_KIND_LDGSTS ? WS_SPACE_GLOBAL : ev->space;
-            p->op = ev->kind == WS_KIND_LDGSTS ? WS_MEM_LOAD : ev->op;
+            p->space = ev->kind == WS_KIND_LDGSTS || copy ? WS_SPACE_GLOBAL : ev->space;
+            p->op = ev->kind == WS_KIND_LDGSTS ? WS_MEM_LOAD : copy && ev->space == WS_SPACE_SHARED
+                  ? (ev->op == WS_MEM_LOAD ? WS_MEM_STORE : WS_MEM_LOAD) : ev->op; /* the global side's op */
             p->cache = ev->cache;
             p->kind = ev->kind;
             p->width = ev->width;
@@ -132,6 +135,18 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
             c = &t->ldgsts_global;               /* its inst is counted on the shared write */
         }
         break;
+    case WS_KIND_BULK: case WS_KIND_TMA: {
+        bool tma = ev->kind == WS_KIND_TMA;
+        int to_global = (ev->space == WS_SPACE_GLOBAL) == (ev->op == WS_MEM_STORE);
+        if (ev->space == WS_SPACE_GLOBAL) {
+            if (ev->part == 0) (tma ? t->tma_inst : t->bulk_inst)[to_global]++;   /* one per copy */
+            c = tma ? &t->tma_global : &t->bulk_global;
+        } else {
+            (tma ? t->tma_bytes : t->bulk_bytes)[to_global] += 16u * (uint64_t)__builtin_popcount(ev->active_mask);
+            return;
+        }
+        break;
+    }
     case WS_KIND_LDSM: case WS_KIND_STSM:
         c = ev->kind == WS_KIND_LDSM ? &t->ldsm : &t->stsm;
         c->inst++;
@@ -353,6 +368,14 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         {"ws__wmma_sectors_global_op_st.sum", "sectors of those register stores", (double)k->wmma_global[1].sectors, WS_BASIS_MODEL},
         {"ws__wmma_inst_shared_op_st.sum", "wmma.store fragment registers to shared memory", (double)k->wmma_shared[1].inst, WS_BASIS_MODEL},
         {"ws__wmma_wavefronts_shared_op_st.sum", "wavefronts of those register stores", (double)k->wmma_shared[1].wavefronts, WS_BASIS_MODEL},
+        {"ws__bulk_copies_to_shared.sum", "cp.async.bulk copies global -> shared (completing on an mbarrier)", (double)k->bulk_inst[0], WS_BASIS_EXACT},
+        {"ws__bulk_bytes_to_shared.sum", "bytes those copies wrote to shared memory", (double)k->bulk_bytes[0], WS_BASIS_EXACT},
+        {"ws__bulk_copies_to_global.sum", "cp.async.bulk copies shared -> global (bulk groups)", (double)k->bulk_inst[1], WS_BASIS_EXACT},
+        {"ws__bulk_sectors_global.sum", "32-byte sectors of the bulk copies' global sides", (double)k->bulk_global.sectors, WS_BASIS_MODEL},
+        {"smsp__sass_inst_executed_op_tma_ld.sum", "tensor copies global -> shared (cp.async.bulk.tensor, UTMALDG)", (double)k->tma_inst[0], WS_BASIS_MODEL},
+        {"smsp__sass_inst_executed_op_tma_st.sum", "tensor copies shared -> global", (double)k->tma_inst[1], WS_BASIS_MODEL},
+        {"ws__tma_bytes_to_shared.sum", "bytes the tensor copies wrote to shared memory (boxes, out-of-bound fill included)", (double)k->tma_bytes[0], WS_BASIS_EXACT},
+        {"l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "bytes of the 32-byte sectors the tensor loads read (in-bound rows)", 32.0 * (double)k->tma_global.sectors, WS_BASIS_MODEL},
     };
     int ntc = (int)(sizeof tc / sizeof tc[0]);
     for (int i = 0; i < ntc; i++)

@@ -32,6 +32,9 @@ typedef struct {
     ws_mem_counts ldgsts_shared;       /* their shared writes: wavefronts, ideal, conflicts */
     ws_mem_counts ldsm, stsm;          /* inst, wavefronts, ideal, conflicts; bytes_used = bytes moved */
     ws_mem_counts wmma_global[2], wmma_shared[2]; /* [load, store]: fragment-register accesses (PTX level) */
+    uint64_t bulk_inst[2], tma_inst[2];  /* cp.async.bulk / .tensor copies [to shared, to global] */
+    uint64_t bulk_bytes[2], tma_bytes[2];/* bytes they wrote to (read from) shared memory */
+    ws_mem_counts bulk_global, tma_global; /* their global sides: requests, sectors (16-byte lanes) */
 } ws_tc_counts;
 
 typedef struct {

@@ -122,6 +122,8 @@ static int bank_rule(const ws_mem_event *ev, ws_bank_result *bk)
 {
     if (ev->kind == WS_KIND_LDSM || ev->kind == WS_KIND_STSM)
         return ws_banks_ldsm(ev, bk);
+    if (ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA)
+        return -1; /* the TMA unit's shared side is no LSU access: no wavefronts are modelled for it */
     return ws_banks(ev, bk);
 }
 

@@ -187,7 +187,10 @@ enum { /* ptx_tc.flags */
     PTX_TC_EXPECT_TX = 1u << 3, /* mbarrier.arrive.expect_tx */
     PTX_TC_PARITY = 1u << 4,    /* mbarrier.try_wait/test_wait.parity */
     PTX_TC_ZFILL = 1u << 5,     /* cp.async with a src-size or ignore-src operand */
-    PTX_TC_SRC_GLOBAL = 1u << 6 /* cp.async ... .global: the source space */
+    PTX_TC_SRC_GLOBAL = 1u << 6,/* cp.async ... .global: the source space */
+    PTX_TC_TO_GLOBAL = 1u << 7, /* cp.async.bulk.global.shared::cta: a store from shared memory */
+    PTX_TC_PREFETCH = 1u << 8,  /* cp.async.bulk.prefetch: no effect on the model */
+    PTX_TC_MBAR = 1u << 9       /* .mbarrier::complete_tx::bytes: completes on an [mbar] operand */
 };
 typedef struct {
     uint8_t m, n, k;          /* mma/wmma shape (.m16n8k16); ldmatrix/stmatrix m8n8 */
@@ -196,6 +199,7 @@ typedef struct {
     char alayout, blayout;    /* 'r' / 'c': mma/wmma.mma A and B; wmma.load/store: alayout */
     uint8_t atype, btype, ctype, dtype; /* ptx_mma_type; ldmatrix: atype = .b16 */
     uint8_t cp_size;          /* cp.async: bytes (4, 8, 16) */
+    uint8_t dims;             /* cp.async.bulk.tensor: .1d .. .5d */
     uint16_t flags;           /* PTX_TC_* */
     const char *refuse;       /* why the simulator cannot run this form (a static string), else NULL:
                                  it parses, and faults naming the instruction when a warp reaches it */
@@ -311,12 +315,13 @@ const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
  * ptx_tc_modifier's (every word after the opcode name). ptx_tc_modifier: applies one ".word"
  * (without the dot); false when not understood. ptx_tc_check: after the operands, the rules
  * beyond the row (operand kinds and counts per form); NULL when fine, else the message.
- * ptx_op_extra_mem: bit i set when operand i is an address besides the row's mem operand
- * (cp.async's [src]). ptx_tc_format_mods: the modifiers back as text (".ca.shared.global"). */
+ * ptx_insn_extra_mem: bit i set when operand i is an address besides the row's mem operand
+ * (cp.async's [src]; cp.async.bulk's [src] and [mbar]), known once the modifiers are parsed.
+ * ptx_tc_format_mods: the modifiers back as text (".ca.shared.global"). */
 bool ptx_tc_op(ptx_opcode op);
 bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n);
 const char *ptx_tc_check(ptx_insn *in, char *buf, size_t cap);
-uint32_t ptx_op_extra_mem(ptx_opcode op);
+uint32_t ptx_insn_extra_mem(const ptx_insn *in);
 void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap);
 /* Bytes one lane moves in one access of a tensor-era memory instruction: cp.async its copy
  * size, ldmatrix/stmatrix a 16-byte row, wmma.load/store a 4-byte fragment register; 0 else. */

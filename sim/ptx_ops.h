@@ -108,6 +108,13 @@
     X(CP_WAIT,    "cp.async.wait_group", WARP, 1,  1, NONE, -1, ANY,  0) \
     X(CP_WAIT_ALL, "cp.async.wait_all", WARP,  0,  0, NONE, -1, ANY,  0) \
     X(CP_MBAR_ARRIVE, "cp.async.mbarrier.arrive", WARP, 1, 1, NONE, 0, ANY, 0) \
+    /* bulk copies (TMA): [dst], [src], size, [mbar] to shared; [dst], [src], size to global;
+       .tensor: [dst], [tensorMap, {coords}], [mbar] (the coordinates travel as the operand
+       after the map's address); prefetch forms: [src], size or [tensorMap, {coords}] */ \
+    X(CP_BULK,    "cp.async.bulk", MEM,       2,  5, NONE,  0, ANY,  0) \
+    X(CP_BULK_TENSOR, "cp.async.bulk.tensor", MEM, 2, 6, NONE, 0, ANY, 0) \
+    X(CP_BULK_COMMIT, "cp.async.bulk.commit_group", WARP, 0, 0, NONE, -1, ANY, 0) \
+    X(CP_BULK_WAIT, "cp.async.bulk.wait_group", WARP, 1, 1, NONE, -1, ANY, 0) \
     X(LDMATRIX,   "ldmatrix",   MEM,          2,  2, ONE,   1, ANY,  0) \
     X(STMATRIX,   "stmatrix",   MEM,          2,  2, NONE,  0, ANY,  0) \
     X(WMMA_LOAD,  "wmma.load",  MEM,          2,  3, ONE,   1, ANY,  0) \

@@ -102,6 +102,8 @@ typedef struct {
     size_t cap_const, cap_global;
     int seq;
     func_builder *cur;     /* function being parsed (owned by fb[] once registered) */
+    ptx_operand coords;    /* [tensorMap, {c0, c1}]: the coordinates, the operand after the address */
+    bool has_coords;
 } parser;
 
 static void fail_at(parser *ps, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5), noreturn));
@@ -965,8 +967,11 @@ static void add_label_fix(parser *ps, const token *t, int opnd)
     b->fixes[b->nfixes++] = (label_fix){b->f.ninsns, opnd, l};
 }
 
-/* [reg], [reg+imm], [reg+-imm], [reg-imm], [sym], [sym+imm], [imm] */
-static void parse_mem(parser *ps, ptx_operand *o)
+static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index);
+
+/* [reg], [reg+imm], [reg+-imm], [reg-imm], [sym], [sym+imm], [imm]; a tensor map's address may
+ * carry coordinates, [map, {c0, c1}], which become the next operand (ps->coords) */
+static void parse_mem(parser *ps, ptx_insn *in, ptx_operand *o)
 {
     char b[64];
     token open = ps->tok;
@@ -1000,6 +1005,12 @@ static void parse_mem(parser *ps, ptx_operand *o)
         lex(ps);
         o->imm = (int64_t)(0 - (uint64_t)v);
     }
+    if (is_p(&ps->tok, ',') && in && (in->op == PTX_CP_BULK_TENSOR || in->op == PTX_CP_BULK)) {
+        lex(ps);
+        if (!is_p(&ps->tok, '{')) FAIL_TOK(ps, &ps->tok, "expected tensor coordinates {..} after ',', found '%s'", tok_text(&ps->tok, b, sizeof b));
+        parse_operand(ps, in, &ps->coords, -1);
+        ps->has_coords = true;
+    }
     if (!is_p(&ps->tok, ']'))
         FAIL_TOK(ps, &ps->tok, "expected ']' to close the address opened at column %d, found '%s'", open.col,
                  tok_text(&ps->tok, b, sizeof b));
@@ -1012,7 +1023,7 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
     memset(o, 0, sizeof *o);
     o->reg = o->sym = -1;
     token t = ps->tok;
-    if (is_p(&t, '[')) { parse_mem(ps, o); return; }
+    if (is_p(&t, '[')) { parse_mem(ps, in, o); return; }
     if (is_p(&t, '{')) {
         lex(ps);
         o->kind = PTX_OPND_VEC;
@@ -1179,7 +1190,7 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
     if (info->needs_type && in->type == PTX_T_NONE) FAIL_TOK(ps, at, "'%s' names no type", optext);
     /* memory operands exactly where the interpreter expects them */
     int mem_at = info->mem;
-    uint32_t extra_mem = ptx_op_extra_mem(in->op);
+    uint32_t extra_mem = ptx_insn_extra_mem(in);
     for (int i = 0; i < in->nopnd; i++) {
         bool is_mem = in->opnd[i].kind == PTX_OPND_MEM;
         if (is_mem != (i == mem_at || (extra_mem >> i & 1)))
@@ -1275,6 +1286,11 @@ static void parse_insn(parser *ps)
             if (in.nopnd >= PTX_MAX_OPND) FAIL_TOK(ps, &ps->tok, "too many operands for '%s'", optext);
             parse_operand(ps, &in, &in.opnd[in.nopnd], in.nopnd);
             in.nopnd++;
+            if (ps->has_coords) {            /* [map, {c}]: the coordinates follow the address */
+                ps->has_coords = false;
+                if (in.nopnd >= PTX_MAX_OPND) FAIL_TOK(ps, &ps->tok, "too many operands for '%s'", optext);
+                in.opnd[in.nopnd++] = ps->coords;
+            }
             if (is_p(&ps->tok, '|')) {
                 /* d|p: only the first destination of setp, shfl and match has a partner */
                 if (in.nopnd != 1 || ptx_op_info(in.op)->dst != PTX_DST_PAIR)

@@ -16,15 +16,26 @@ bool ptx_tc_op(ptx_opcode op)
     case PTX_LDMATRIX: case PTX_STMATRIX: case PTX_WMMA_LOAD: case PTX_WMMA_STORE: case PTX_WMMA_MMA:
     case PTX_MMA: case PTX_MBAR_INIT: case PTX_MBAR_ARRIVE: case PTX_MBAR_ARRIVE_DROP: case PTX_MBAR_EXPECT_TX:
     case PTX_MBAR_COMPLETE_TX: case PTX_MBAR_TEST_WAIT: case PTX_MBAR_TRY_WAIT: case PTX_MBAR_INVAL:
+    case PTX_CP_BULK: case PTX_CP_BULK_TENSOR: case PTX_CP_BULK_COMMIT: case PTX_CP_BULK_WAIT:
         return true;
     default:
         return false;
     }
 }
 
-uint32_t ptx_op_extra_mem(ptx_opcode op)
+uint32_t ptx_insn_extra_mem(const ptx_insn *in)
 {
-    return op == PTX_CP_ASYNC ? 1u << 1 : 0; /* cp.async [dst], [src], ... */
+    uint16_t f = in->tc.flags;
+    switch (in->op) {
+    case PTX_CP_ASYNC: return 1u << 1;           /* [dst], [src], size */
+    case PTX_CP_BULK:
+        if (f & PTX_TC_PREFETCH) return 0;       /* [src], size */
+        return f & PTX_TC_TO_GLOBAL ? 1u << 1 : (1u << 1 | 1u << 3); /* [dst], [src], size[, [mbar]] */
+    case PTX_CP_BULK_TENSOR:
+        if (f & PTX_TC_PREFETCH) return 0;       /* [map, {c}] */
+        return f & PTX_TC_TO_GLOBAL ? 1u << 2 : (1u << 1 | 1u << 3); /* [map, {c}], [src] / [dst], [map, {c}], [mbar] */
+    default: return 0;
+    }
 }
 
 static const char *const mt_names[] = {"", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "b16", "b64"};
@@ -84,6 +95,8 @@ bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
     if (W("shared::cluster")) { in->space = PTX_SPACE_SHARED_CLUSTER; return true; }
     if (W("global")) {
         if (in->op == PTX_CP_ASYNC) tc->flags |= PTX_TC_SRC_GLOBAL;
+        else if (in->op == PTX_CP_BULK || in->op == PTX_CP_BULK_TENSOR)   /* the first space named is the destination */
+            tc->flags |= in->space == PTX_SPACE_NONE && !(tc->flags & PTX_TC_PREFETCH) ? PTX_TC_TO_GLOBAL : PTX_TC_SRC_GLOBAL;
         else in->space = PTX_SPACE_GLOBAL;
         return true;
     }
@@ -96,10 +109,23 @@ bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
         if (W("cg")) { in->cache = PTX_CACHE_CG; return true; }
         if (W("L2::64B") || W("L2::128B") || W("L2::256B")) return true; /* prefetch size: not modelled */
         if (W("L2::cache_hint")) { tc->refuse = "an L2 cache-policy operand (.L2::cache_hint)"; return true; }
-        if (W("bulk") || W("tensor") || W("mbarrier::complete_tx::bytes") || W("tile") || W("im2col")) {
-            tc->refuse = "bulk (TMA) copies are not simulated";
+        return false;
+    case PTX_CP_BULK: case PTX_CP_BULK_TENSOR:
+        if (W("mbarrier::complete_tx::bytes")) { tc->flags |= PTX_TC_MBAR; return true; }
+        if (W("bulk_group") || W("tile") || W("L2")) return true;
+        if (W("prefetch")) { tc->flags |= PTX_TC_PREFETCH; return true; }
+        if (W("tensor") && (tc->flags & PTX_TC_PREFETCH)) return true;   /* cp.async.bulk.prefetch.tensor */
+        if (n == 2 && w[0] >= '1' && w[0] <= '5' && w[1] == 'd') { tc->dims = (uint8_t)(w[0] - '0'); return true; }
+        if (W("L2::cache_hint")) { tc->refuse = "an L2 cache-policy operand (.L2::cache_hint)"; return true; }
+        if (W("multicast::cluster")) { tc->refuse = "multicast to the blocks of a cluster"; return true; }
+        if (W("im2col") || W("im2col_no_offs") || W("tile::gather4") || W("tile::scatter4")) {
+            tc->refuse = "tensor copies other than .tile";
             return true;
         }
+        if (W("read")) return true;
+        return false;
+    case PTX_CP_BULK_WAIT:
+        if (W("read")) return true;              /* wait_group.read: the sources may be reused */
         return false;
     case PTX_CP_MBAR_ARRIVE:
         if (W("noinc")) { tc->flags |= PTX_TC_NOINC; return true; }
@@ -320,6 +346,40 @@ static const char *check_cp_async(ptx_insn *in, char *buf, size_t cap)
     return NULL;
 }
 
+/* cp.async.bulk[.tensor]: operands per direction (ptx_insn_extra_mem has placed the addresses). */
+static const char *check_bulk(ptx_insn *in, char *buf, size_t cap)
+{
+    ptx_tc *tc = &in->tc;
+    bool tensor = in->op == PTX_CP_BULK_TENSOR, store = tc->flags & PTX_TC_TO_GLOBAL;
+    int n = in->nopnd;
+    if (tc->refuse) return NULL;
+    if (tc->flags & PTX_TC_PREFETCH) {
+        if (n != 2) return "a prefetch takes [src], size or [tensorMap, {coordinates}]";
+        return NULL;
+    }
+    if (tensor && !tc->dims) return "names its dimensions (.1d .. .5d)";
+    if (store ? in->space != PTX_SPACE_SHARED
+              : (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_SHARED_CLUSTER) || !(tc->flags & PTX_TC_SRC_GLOBAL))
+        return "copies .global to .shared::cluster / .shared::cta, or .shared::cta to .global";
+    if (!store && !(tc->flags & PTX_TC_MBAR))
+        return "a copy to shared memory completes on an mbarrier (.mbarrier::complete_tx::bytes)";
+    int want = store ? 3 : 4;
+    if (n != want) {
+        snprintf(buf, cap, "takes %d operands here, found %d", want, n);
+        return buf;
+    }
+    if (tensor) {
+        const ptx_operand *c = &in->opnd[store ? 1 : 2];
+        if (c->kind != PTX_OPND_VEC || c->vec_n != tc->dims) {
+            snprintf(buf, cap, "a .%dd copy takes %d coordinates {..} after the tensor map's address", tc->dims, tc->dims);
+            return buf;
+        }
+    } else if (in->opnd[2].kind != PTX_OPND_IMM && in->opnd[2].kind != PTX_OPND_REG) {
+        return "the size must be a register or a number";
+    }
+    return NULL;
+}
+
 static const char *check_mbar(ptx_insn *in)
 {
     ptx_tc *tc = &in->tc;
@@ -354,6 +414,10 @@ const char *ptx_tc_check(ptx_insn *in, char *buf, size_t cap)
     switch (in->op) {
     case PTX_CP_ASYNC: return check_cp_async(in, buf, cap);
     case PTX_CP_WAIT:
+        if (in->opnd[0].kind != PTX_OPND_IMM || in->opnd[0].imm < 0) return "the group count must be a number >= 0";
+        return NULL;
+    case PTX_CP_BULK: case PTX_CP_BULK_TENSOR: return check_bulk(in, buf, cap);
+    case PTX_CP_BULK_WAIT:
         if (in->opnd[0].kind != PTX_OPND_IMM || in->opnd[0].imm < 0) return "the group count must be a number >= 0";
         return NULL;
     case PTX_CP_MBAR_ARRIVE:
@@ -464,6 +528,23 @@ void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap)
             add_type(&s, tc->btype);
         }
         add_type(&s, tc->ctype);
+        break;
+    case PTX_CP_BULK: case PTX_CP_BULK_TENSOR: {
+        if (tc->flags & PTX_TC_PREFETCH) add(&s, ".prefetch", "");
+        char d[8];
+        snprintf(d, sizeof d, ".%dd", tc->dims);
+        if (tc->dims) add(&s, d, "");
+        if (tc->flags & PTX_TC_TO_GLOBAL) {
+            add(&s, ".global", "");
+            add_space(&s, in);
+        } else {
+            add_space(&s, in);
+            if (tc->flags & PTX_TC_SRC_GLOBAL) add(&s, ".global", "");
+        }
+        if (tc->flags & PTX_TC_MBAR) add(&s, ".mbarrier::complete_tx::bytes", "");
+        break;
+    }
+    case PTX_CP_COMMIT: case PTX_CP_WAIT: case PTX_CP_WAIT_ALL: case PTX_CP_BULK_COMMIT: case PTX_CP_BULK_WAIT:
         break;
     default:
         if (tc->flags & PTX_TC_EXPECT_TX) add(&s, ".expect_tx", "");

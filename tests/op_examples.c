@@ -65,6 +65,11 @@ static const struct { ptx_opcode op; const char *text; } examples[] = {
     {PTX_MBAR_TEST_WAIT, "mbarrier.test_wait.shared.b64 %p1, [%r1], %rd2;"},
     {PTX_MBAR_TRY_WAIT, "mbarrier.try_wait.parity.shared.b64 %p1, [%r1], %r2;"},
     {PTX_MBAR_INVAL, "mbarrier.inval.shared.b64 [%r1];"},
+    {PTX_CP_BULK, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];"},
+    {PTX_CP_BULK_TENSOR, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], "
+                         "[%rd1, {%r2, %r3}], [%r4];"},
+    {PTX_CP_BULK_COMMIT, "cp.async.bulk.commit_group;"},
+    {PTX_CP_BULK_WAIT, "cp.async.bulk.wait_group.read 0;"},
 };
 
 const char *ws_op_example(ptx_opcode op)

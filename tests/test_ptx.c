@@ -992,8 +992,8 @@ static void test_every_opcode_has_an_example_that_parses_into_its_row(void **sta
         int n = in->nopnd - (op == PTX_TESTP);       /* testp's class travels as one more operand */
         ROW_OK(n >= r->lo && n <= r->hi, "its example's operand count is outside lo..hi");
         for (int i = 0; i < in->nopnd; i++)
-            ROW_OK((in->opnd[i].kind == PTX_OPND_MEM) == (i == r->mem || (ptx_op_extra_mem((ptx_opcode)op) >> i & 1)),
-                   "the address operand is not where mem (or ptx_op_extra_mem) says");
+            ROW_OK((in->opnd[i].kind == PTX_OPND_MEM) == (i == r->mem || (ptx_insn_extra_mem(in) >> i & 1)),
+                   "the address operand is not where mem (or ptx_insn_extra_mem) says");
         ROW_OK(ptx_insn_is_memory(in) == (r->cls == PTX_CLS_MEM), "memory-ness disagrees with the class");
         char buf[160];
         ptx_format_insn(f, in, buf, sizeof buf);

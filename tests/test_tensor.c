@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../common/device.h"
+#include "../common/tmap.h"
 #include "../sim/interp.h"
 #include "../sim/memstats.h"
 #include "../sim/models.h"
@@ -772,6 +773,183 @@ static void test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_i
     teardown(&r);
 }
 
+/* --- bulk copies and tensor maps ------------------------------------------------------------- */
+
+static void test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "bulk_copy", 64);
+    buf_rand(&r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    arg_int(&r, 4096);
+    run_ok(&r);
+    const float *in = data(&r, 0), *out = data(&r, 1), *out2 = data(&r, 2);
+    for (int i = 0; i < 1024; i++) {
+        assert_true(out[i] == in[i]);
+        assert_true(out2[i] == in[i]);
+    }
+    /* the copy in: 4096 bytes = 256 16-byte chunks = 8 events on each side, numbered 0..7 */
+    const ws_mem_event *ev[64];
+    int n = events_of(&r, WS_KIND_BULK, ev, 64);
+    assert_int_equal(n, 32);                    /* 8 + 8 in, 8 + 8 out */
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(ev[i]->space, WS_SPACE_GLOBAL);
+        assert_int_equal(ev[i]->part, (uint32_t)i);
+        assert_int_equal(ev[8 + i]->space, WS_SPACE_SHARED);
+        assert_int_equal(ev[8 + i]->op, WS_MEM_STORE);
+    }
+    uint64_t base = r.res.buffer_base[0];
+    for (int l = 0; l < 32; l++) assert_int_equal(ev[1]->addr[l], base + 512 + 16 * (uint64_t)l);
+    teardown(&r);
+    /* a size that is not a multiple of 16 faults */
+    setup(&r, "bulk_copy", 64);
+    buf_rand(&r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    arg_int(&r, 4092);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "multiple of 16"));
+    teardown(&r);
+}
+
+/* The shared image of a box as the swizzle modes are documented ("swizzle 16-byte chunks within
+ * a 32/64/128-byte span"): the pattern repeats every 256/512/1024 bytes, whose 128-byte lines
+ * L = 0..7 have the 16-byte chunk c of each span-sized segment moved to c ^ (L / (8 / chunks)),
+ * chunks = span / 16 per segment; written out per line and chunk, not as address bits. */
+static uint64_t documented_swizzle(uint64_t off, int span)
+{
+    if (!span) return off;
+    int chunks = span / 16;                         /* 2, 4, 8 */
+    uint64_t block = (uint64_t)chunks * 128;        /* 256, 512, 1024 */
+    uint64_t in_block = off % block, line = in_block / 128;
+    uint64_t seg = in_block % 128 / (uint64_t)span, c = in_block % (uint64_t)span / 16, b = off % 16;
+    uint64_t x = line % (uint64_t)chunks;           /* lines 0.. of the block, one XOR value each */
+    return off - in_block + line * 128 + seg * (uint64_t)span + ((c ^ x) * 16) + b;
+}
+
+static void check_tma(int swizzle, uint32_t box0, uint32_t box1, int c0, int c1)
+{
+    const uint64_t W = 96, H = 40;                 /* a 96 x 40 tensor of 4-byte elements */
+    run_t r;
+    setup(&r, "tma_box", 128);
+    r.L.ntmaps = 1;
+    ws_tmap *t = &r.L.tmaps[0];
+    memset(t, 0, sizeof *t);
+    r.L.args[r.L.nargs].kind = WS_ARG_TMAP;
+    r.L.args[r.L.nargs++].buffer = 0;
+    buf_rand(&r, WS_TYPE_UINT, W * H, 21, 1, 4294967296.0);   /* never 0: a fill shows */
+    t->buffer = 0;
+    t->rank = 2;
+    t->elem_size = 4;
+    t->dims[0] = W; t->dims[1] = H;
+    t->strides[0] = 4; t->strides[1] = W * 4;
+    t->box[0] = box0; t->box[1] = box1;
+    t->swizzle = swizzle;
+    char why[200];
+    assert_int_equal(ws_tmap_check(t, W * H * 4, why, sizeof why), 0);
+    /* the map is argument 0; the buffers follow it */
+    r.L.args[0].kind = WS_ARG_TMAP;
+    r.L.args[0].buffer = 0;
+    r.L.args[1].kind = WS_ARG_BUFFER;
+    r.L.args[1].buffer = 0;
+    r.L.nargs = 2;
+    uint32_t bytes = box0 * box1 * 4;
+    buf_zero(&r, WS_TYPE_UCHAR, 8192);          /* out: buffer 1, argument 2 */
+    r.L.args[1].buffer = 1;
+    r.L.nargs = 2;
+    arg_int(&r, c0);
+    arg_int(&r, c1);
+    arg_int(&r, bytes);
+    arg_int(&r, 0);
+    run_ok(&r);
+    const uint32_t *g = data(&r, 0);
+    const uint8_t *out = data(&r, 1);
+    for (uint32_t i1 = 0; i1 < box1; i1++)
+        for (uint32_t i0 = 0; i0 < box0; i0++) {
+            int64_t x = c0 + (int64_t)i0, y = c1 + (int64_t)i1;
+            uint32_t want = x >= 0 && y >= 0 && (uint64_t)x < W && (uint64_t)y < H ? g[y * (int64_t)W + x] : 0;
+            uint64_t at = documented_swizzle(((uint64_t)i1 * box0 + i0) * 4, swizzle);
+            uint32_t got;
+            memcpy(&got, out + at, 4);
+            if (got != want)
+                fail_msg("swizzle %d box %ux%u at (%d,%d): element (%u,%u) at byte %llu is 0x%08x, want 0x%08x", swizzle,
+                         box0, box1, c0, c1, i0, i1, (unsigned long long)at, got, want);
+        }
+    teardown(&r);
+}
+
+static void test_a_tma_box_is_laid_out_in_shared_memory_as_each_swizzle_mode_is_documented(void **state)
+{
+    (void)state;
+    check_tma(0, 24, 8, 8, 4);                     /* no swizzle: the dense box */
+    check_tma(128, 32, 16, 32, 8);                 /* 128-byte rows, 16 of them */
+    check_tma(64, 16, 16, 0, 0);                   /* 64-byte rows */
+    check_tma(32, 8, 32, 64, 4);                   /* 32-byte rows */
+    check_tma(128, 32, 8, 80, 36);                 /* past the right and the bottom edge: zero fill */
+    check_tma(64, 16, 8, -8, -3);                  /* before the left and the top edge */
+}
+
+static void test_reading_a_tma_box_before_its_mbarrier_phase_ends_is_an_error(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "tma_box", 128);
+    r.L.ntmaps = 1;
+    ws_tmap *t = &r.L.tmaps[0];
+    memset(t, 0, sizeof *t);
+    buf_rand(&r, WS_TYPE_UINT, 96 * 40, 21, 1, 100);
+    buf_zero(&r, WS_TYPE_UCHAR, 8192);
+    t->rank = 2; t->elem_size = 4; t->dims[0] = 96; t->dims[1] = 40; t->strides[0] = 4; t->strides[1] = 384;
+    t->box[0] = 32; t->box[1] = 8; t->swizzle = 128;
+    r.L.args[0] = (ws_arg){WS_ARG_TMAP, 0, 0, 0};
+    r.L.args[1] = (ws_arg){WS_ARG_BUFFER, 1, 0, 0};
+    r.L.nargs = 2;
+    arg_int(&r, 0);
+    arg_int(&r, 0);
+    arg_int(&r, 32 * 8 * 4);
+    arg_int(&r, 1);                              /* early */
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "may not have written yet: wait for the phase of its mbarrier"));
+    teardown(&r);
+}
+
+static void test_tensor_map_rules_are_the_drivers(void **state)
+{
+    (void)state;
+    ws_tmap t;
+    memset(&t, 0, sizeof t);
+    t.rank = 2; t.elem_size = 2; t.dims[0] = 256; t.dims[1] = 64; t.strides[0] = 2; t.strides[1] = 512;
+    t.box[0] = 64; t.box[1] = 64; t.swizzle = 128;
+    char why[200];
+    assert_int_equal(ws_tmap_check(&t, 256 * 64 * 2, why, sizeof why), 0);
+    t.box[0] = 128;                              /* 256-byte rows with a 128-byte swizzle */
+    assert_int_equal(ws_tmap_check(&t, 256 * 64 * 2, why, sizeof why), -1);
+    assert_non_null(strstr(why, "at most 128 bytes"));
+    t.box[0] = 4;                                /* 8 bytes: not a multiple of 16 */
+    assert_int_equal(ws_tmap_check(&t, 256 * 64 * 2, why, sizeof why), -1);
+    t.box[0] = 64; t.strides[1] = 520;           /* stride not a multiple of 16 */
+    assert_int_equal(ws_tmap_check(&t, 1 << 20, why, sizeof why), -1);
+    t.strides[1] = 512;
+    assert_int_equal(ws_tmap_check(&t, 256 * 64 * 2 - 2, why, sizeof why), -1); /* buffer too small */
+    assert_non_null(strstr(why, "spans"));
+    /* the simulator's image reads back as the same map */
+    uint8_t img[WS_TMAP_BYTES];
+    ws_tmap back;
+    uint64_t base;
+    ws_tmap_image(&t, 0x100001000ull, img);
+    assert_int_equal(ws_tmap_from_image(img, &back, &base), 0);
+    assert_int_equal(base, 0x100001000ull);
+    assert_int_equal(back.rank, 2);
+    assert_int_equal(back.dims[1], 64);
+    assert_int_equal(back.strides[1], 512);
+    assert_int_equal(back.box[0], 64);
+    assert_int_equal(back.swizzle, 128);
+    img[0] ^= 1;
+    assert_int_equal(ws_tmap_from_image(img, &back, &base), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -788,6 +966,10 @@ int main(void)
         cmocka_unit_test(test_reading_a_cp_async_destination_before_its_wait_is_an_error_naming_the_copy),
         cmocka_unit_test(test_cp_async_is_counted_apart_from_plain_loads_and_stores),
         cmocka_unit_test(test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in),
+        cmocka_unit_test(test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back),
+        cmocka_unit_test(test_a_tma_box_is_laid_out_in_shared_memory_as_each_swizzle_mode_is_documented),
+        cmocka_unit_test(test_reading_a_tma_box_before_its_mbarrier_phase_ends_is_an_error),
+        cmocka_unit_test(test_tensor_map_rules_are_the_drivers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

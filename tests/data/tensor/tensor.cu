@@ -2,6 +2,7 @@
 // fragment registers itself (from the PTX ISA layouts), so these kernels only move registers.
 // Regenerate (from the repository root): nvcc -ptx -arch=sm_90 -lineinfo -O3 tests/data/tensor/tensor.cu -o
 // tests/data/tensor/tensor.ptx, then make its .file 1 path relative (tests/data/tensor/tensor.cu).
+#include <cuda.h>
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -270,4 +271,54 @@ extern "C" __global__ void mma_unimplemented(unsigned *d)
     asm volatile("mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%0,%1,%2,%3};"
                  : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3) : "r"(1u), "r"(2u), "r"(3u), "r"(4u));
     d[threadIdx.x] = r0 + r1 + r2 + r3;
+}
+
+// cp.async.bulk: thread 0 copies n bytes of `in` to shared memory (mbarrier completion), everyone
+// waits for the phase and copies shared to out; then thread 0 copies the shared bytes to out2
+// with a bulk store (bulk group).
+extern "C" __global__ void bulk_copy(const float *in, float *out, float *out2, int n)
+{
+    __shared__ __align__(128) float s[1024];
+    __shared__ __align__(8) unsigned long long bar;
+    unsigned b = (unsigned)__cvta_generic_to_shared(&bar), d = (unsigned)__cvta_generic_to_shared(s);
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(b) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(b), "r"(n) : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                     :: "r"(d), "l"(in), "r"(n), "r"(b) : "memory");
+    }
+    __syncthreads();
+    asm volatile("{ .reg .pred P1; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], 0; @P1 bra DONE; "
+                 "bra LAB_WAIT; DONE: }" :: "r"(b) : "memory");
+    for (int i = threadIdx.x; i < n / 4; i += blockDim.x) out[i] = s[i];
+    if (threadIdx.x == 0) {
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" :: "l"(out2), "r"(d), "r"(n) : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    }
+}
+
+// cp.async.bulk.tensor.2d: thread 0 loads the box at (c0, c1) of the map into a 1024-aligned tile
+// (`bytes` = the box's size); everyone waits and the raw shared bytes go to out. With early set,
+// thread 0 reads the tile before waiting (wrong).
+extern "C" __global__ void tma_box(const __grid_constant__ CUtensorMap tmap, unsigned char *out, int c0, int c1,
+                                   int bytes, int early)
+{
+    __shared__ __align__(1024) unsigned char tile[8192];
+    __shared__ __align__(8) unsigned long long bar;
+    unsigned b = (unsigned)__cvta_generic_to_shared(&bar), d = (unsigned)__cvta_generic_to_shared(tile);
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(b) : "memory");
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(b), "r"(bytes) : "memory");
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+                     "[%0], [%1, {%2, %3}], [%4];" :: "r"(d), "l"(&tmap), "r"(c0), "r"(c1), "r"(b) : "memory");
+        if (early) out[0] = tile[0];
+    }
+    __syncthreads();
+    asm volatile("{ .reg .pred P1; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], 0; @P1 bra DONE; "
+                 "bra LAB_WAIT; DONE: }" :: "r"(b) : "memory");
+    for (int i = threadIdx.x; i < bytes; i += blockDim.x) out[i] = tile[i];
 }
