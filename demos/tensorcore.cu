@@ -12,7 +12,9 @@
  *   3  mma_ldmatrix_padded    rows padded to 144 B: row r in bank group r % 8, 1 per phase      ***
  *   4  mma_ldmatrix_swizzled  no padding; 16-byte chunk c of row r stored at c ^ (r % 8): 1      ***
  *   5  mma_cp_async           4 with cp.async double buffering: tile k+1 copies while k computes ***
- *   6  swizzle_none, _pad8, _b1, _b2, _b3: the gallery, one 64x64 tile read by ldmatrix.x4 in
+ *   6  mma_tma                the tiles by TMA (cp.async.bulk.tensor, sm_90): one thread per copy,
+ *                             an mbarrier per stage, the 128-byte swizzle = the XOR layout of 4  ***
+ *   7  swizzle_none, _pad8, _b1, _b2, _b3: the gallery, one 64x64 tile read by ldmatrix.x4 in
  *      each layout: none 8 wavefronts per phase, CUTLASS Swizzle<1,3,3> 4, Swizzle<2,3,3> 2,
  *      Swizzle<3,3,3> (= (row ^ chunk) % 8) 1, padding 1                                      **
  *
@@ -24,6 +26,7 @@
  * tol = 1e-4 covers K up to 1600. The GEMMs need M and N multiples of 32 and K of 64.
  * Fragment layouts: PTX ISA "Matrix Fragments for mma.m16n8k16" and "ldmatrix"; sim/fragments.h. */
 
+#include <cuda.h>          /* CUtensorMap */
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -273,7 +276,79 @@ __global__ void mma_cp_async(const __half *A, const __half *B, float *C, int M, 
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* 6. The swizzle gallery: one block, one 64x64 half tile T copied into shared memory in a
+/* 6. TMA (sm_90): thread 0 copies each 32x64 tile with one cp.async.bulk.tensor.2d; the stage's
+ *    mbarrier counts its 2 x 4096 bytes (expect_tx) and completes when both boxes are in, and
+ *    everyone waits on its phase parity. The tensor maps' 128-byte swizzle puts 16-byte chunk c
+ *    of tile row r at chunk c ^ (r % 8) - the layout of 4, so warp_step reads it unchanged (the
+ *    tiles are 1024-byte aligned: the swizzle works on address bits). No thread moves a byte. */
+
+/*@warpscope
+kernel  mma_tma
+note    TMA: one thread copies each tile (cp.async.bulk.tensor, 128-B swizzle = the XOR layout of 4); mbarriers say when it landed.
+stars   3
+param   M = 128
+param   N = 128
+param   K = 128
+buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
+buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
+buffer  C  float   M*N  init=zero  output tol=1e-4
+tmap    tA  A  dims=K,M box=64,32 swizzle=128B
+tmap    tB  B  dims=K,N box=64,32 swizzle=128B
+grid    N / 32, M / 32
+block   128
+bytes   2 * (M*K + N*K) + 4 * M*N
+args    tA, tB, C, M, N, K
+*/
+__device__ __forceinline__ void tma_tile(__half *dst, const CUtensorMap *map, int k0, int row0, unsigned long long *bar)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst), b = (unsigned)__cvta_generic_to_shared(bar);
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+                 "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(d), "l"(map), "r"(k0), "r"(row0), "r"(b) : "memory");
+}
+
+__device__ __forceinline__ void tma_stage(__half *As, __half *Bs, const CUtensorMap *tA, const CUtensorMap *tB,
+                                          int k0, int bm, int bn, unsigned long long *bar)
+{
+    unsigned b = (unsigned)__cvta_generic_to_shared(bar);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(b), "r"(2 * TILE_M * TILE_K * 2)
+                 : "memory");
+    tma_tile(As, tA, k0, bm, bar);
+    tma_tile(Bs, tB, k0, bn, bar);
+}
+
+__global__ void mma_tma(const __grid_constant__ CUtensorMap tA, const __grid_constant__ CUtensorMap tB, float *C,
+                        int M, int N, int K)
+{
+    __shared__ __align__(1024) __half As[2][TILE_M * TILE_K], Bs[2][TILE_N * TILE_K];
+    __shared__ __align__(8) unsigned long long full[2];
+    int warp = threadIdx.x >> 5;
+    int bm = blockIdx.y * TILE_M, bn = blockIdx.x * TILE_N;
+    int wm = (warp >> 1) * 16, wn = (warp & 1) * 16;
+    int tiles = K / TILE_K;
+    float acc[2][4] = {};
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < 2; s++)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"((unsigned)__cvta_generic_to_shared(&full[s]))
+                         : "memory");
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  /* the inits, visible to the TMA unit */
+        tma_stage(As[0], Bs[0], &tA, &tB, 0, bm, bn, &full[0]);
+    }
+    __syncthreads();
+    for (int t = 0; t < tiles; t++) {
+        if (threadIdx.x == 0 && t + 1 < tiles)  /* stage (t+1)&1 was freed by the barrier ending step t-1 */
+            tma_stage(As[(t + 1) & 1], Bs[(t + 1) & 1], &tA, &tB, (t + 1) * TILE_K, bm, bn, &full[(t + 1) & 1]);
+        unsigned b = (unsigned)__cvta_generic_to_shared(&full[t & 1]);
+        asm volatile("{\n\t.reg .pred P1;\n"
+                     "LAB_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+                     "\t@P1 bra DONE;\n\tbra LAB_WAIT;\nDONE:\n}\n" ::"r"(b), "r"((t >> 1) & 1) : "memory");
+        warp_step(acc, As[t & 1], Bs[t & 1], wm, wn, 0, 1);
+        __syncthreads();
+    }
+    warp_store(C, N, bm + wm, bn + wn, acc);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 7. The swizzle gallery: one block, one 64x64 half tile T copied into shared memory in a
  *    layout, then every warp reads its 16 rows with ldmatrix.x4 (the A-operand addressing of 2)
  *    and writes the fragments out: out[((warp * 4 + k/16) * 4 + i) * 32 + lane] = register i.
  *    The fragments do not depend on the layout; the wavefronts do. CUTLASS's Swizzle<B,M,S>

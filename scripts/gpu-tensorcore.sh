@@ -47,7 +47,7 @@ done
 # The GEMMs at N x N x N: time only (the simulator would take minutes at this size).
 : > "$OUT/gemm.log"
 : > "$OUT/gemm-peak.txt"
-for k in wmma_gemm_naive mma_ldmatrix_unpadded mma_ldmatrix_padded mma_ldmatrix_swizzled mma_cp_async; do
+for k in wmma_gemm_naive mma_ldmatrix_unpadded mma_ldmatrix_padded mma_ldmatrix_swizzled mma_cp_async mma_tma; do
     "$BIN" check --gpu-only --record "$OUT/results/" -D M="$N" -D N="$N" -D K="$N" "$k" > "$OUT/gemm.tmp" 2>&1
     rc=$?
     cat "$OUT/gemm.tmp" >> "$OUT/gemm.log"
