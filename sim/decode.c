@@ -18,6 +18,8 @@ static sim_cls classify(const ptx_insn *in)
         return in->nopnd > 0 && in->opnd[0].kind == PTX_OPND_LABEL ? SIM_CLS_BRA : SIM_CLS_UNSUPPORTED;
     case SIM_CLS_BAR:
         if (in->flags & PTX_F_WARP) return SIM_CLS_NOP;   /* bar.warp.sync: lanes run in lockstep already */
+        if (in->op == PTX_BARRIER_CLUSTER)                /* a cluster of one block: wait is its barrier */
+            return in->bar == PTX_BAR_ARRIVE ? SIM_CLS_NOP : SIM_CLS_BAR;
         return (in->bar == PTX_BAR_SYNC || in->bar == PTX_BAR_NONE) ? SIM_CLS_BAR : SIM_CLS_UNSUPPORTED;
     default:
         return cls;

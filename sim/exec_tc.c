@@ -494,6 +494,39 @@ int sim_tc_complete_tx(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, ui
     return 0;
 }
 
+/* ---- clusters of one block ------------------------------------------------------------------ */
+
+/* mapa d, a, rank: the address a of block `rank` of the cluster; getctarank d, a: the rank an
+ * address belongs to; elect.sync d|p, membermask: the lowest active lane of membermask leads. */
+static int cluster_op(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const ptx_insn *pi = in->pi;
+    uint64_t *F = w->file;
+    uint64_t *d = F + sim_tc_elem(c, &pi->opnd[0], 0);
+    if (pi->op == PTX_ELECT) {
+        const uint64_t *mask = F + in->src[2];
+        uint64_t *p = F + sim_tc_elem(c, &pi->opnd[1], 0);
+        uint32_t cand = m & (uint32_t)mask[__builtin_ctz(m)];
+        int leader = cand ? __builtin_ctz(cand) : -1;
+        SIM_LANES(m, { d[l] = leader < 0 ? 0 : (uint64_t)leader; p[l] = l == leader; });
+        return 0;
+    }
+    const uint64_t *a = F + in->src[1];
+    if (pi->op == PTX_GETCTARANK) {
+        SIM_LANES(m, d[l] = 0);
+        return 0;
+    }
+    const uint64_t *rank = F + in->src[2];
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if ((uint32_t)rank[l] != 0)
+            return sim_fault(c, w, in, l, "mapa to block rank %u of the cluster, but without a cluster launch every block "
+                             "is a cluster of one (rank 0)", (uint32_t)rank[l]);
+    }
+    SIM_LANES(m, d[l] = pi->type == PTX_T_U32 ? (uint32_t)a[l] : a[l]);
+    return 0;
+}
+
 /* ---- dispatch ---------------------------------------------------------------------------- */
 
 int sim_exec_tc_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
@@ -519,6 +552,8 @@ int sim_exec_tc_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         return sim_exec_mma(c, w, in, m);
     case PTX_CP_BULK_COMMIT: case PTX_CP_BULK_WAIT:
         return 0;                                /* bulk stores complete when they issue */
+    case PTX_MAPA: case PTX_GETCTARANK: case PTX_ELECT:
+        return cluster_op(c, w, in, m);
     default:
         return mbarrier(c, w, in, m);
     }

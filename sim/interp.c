@@ -258,6 +258,14 @@ static int alloc_warps(sim_ctx *c)
             S[PTX_SREG_LANEMASK_GE * 32 + l] = (uint32_t)~((1ull << l) - 1);
             S[PTX_SREG_DYNAMIC_SMEM_SIZE * 32 + l] = c->shared_dynamic;
             S[PTX_SREG_TOTAL_SMEM_SIZE * 32 + l] = c->shared_bytes;
+            for (int k = 0; k < 3; k++) {        /* every block a cluster of one (no cluster launch) */
+                S[(PTX_SREG_NCLUSTERID_X + k) * 32 + l] = L->grid[k];
+                S[(PTX_SREG_CLUSTER_CTAID_X + k) * 32 + l] = 0;
+                S[(PTX_SREG_CLUSTER_NCTAID_X + k) * 32 + l] = 1;
+            }
+            S[PTX_SREG_CLUSTER_CTARANK * 32 + l] = 0;
+            S[PTX_SREG_CLUSTER_NCTARANK * 32 + l] = 1;
+            S[PTX_SREG_IS_EXPLICIT_CLUSTER * 32 + l] = 0;
         }
     }
     return 0;
@@ -340,6 +348,7 @@ static int run_block(sim_ctx *c, bool clock)
             S[PTX_SREG_CTAID_X * 32 + l] = c->block[0];
             S[PTX_SREG_CTAID_Y * 32 + l] = c->block[1];
             S[PTX_SREG_CTAID_Z * 32 + l] = c->block[2];
+            for (int k = 0; k < 3; k++) S[(PTX_SREG_CLUSTERID_X + k) * 32 + l] = c->block[k];
         }
         w->sp = 1;
         w->stack[0].pc = 0;
@@ -473,6 +482,13 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         return -1;
     }
     if (check_launch_limits(c, count)) return -1;
+    if ((uint64_t)c->fn->cluster[0] * (c->fn->cluster[1] ? c->fn->cluster[1] : 1) * (c->fn->cluster[2] ? c->fn->cluster[2] : 1) > 1) {
+        ws_error_set(err, cfg->source_file ? cfg->source_file : c->mod->path, 0, 0,
+                     "%s: the kernel is launched in thread-block clusters of %dx%dx%d blocks (__cluster_dims__); the "
+                     "simulator runs one block at a time and refuses cluster launches", c->kname, c->fn->cluster[0],
+                     c->fn->cluster[1], c->fn->cluster[2]);
+        return -1;
+    }
     if (alloc_buffers(c) || build_params(c)) goto out;
     c->cnst = c->mod->const_image;
     c->const_bytes = c->mod->const_image ? c->mod->const_bytes : 0;

@@ -144,6 +144,12 @@ typedef enum {
     PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_GT,
     PTX_SREG_LANEMASK_GE, PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER,
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
+    /* clusters: a launch without cluster dimensions makes each block a cluster of one */
+    PTX_SREG_CLUSTERID_X, PTX_SREG_CLUSTERID_Y, PTX_SREG_CLUSTERID_Z,
+    PTX_SREG_NCLUSTERID_X, PTX_SREG_NCLUSTERID_Y, PTX_SREG_NCLUSTERID_Z,
+    PTX_SREG_CLUSTER_CTAID_X, PTX_SREG_CLUSTER_CTAID_Y, PTX_SREG_CLUSTER_CTAID_Z,
+    PTX_SREG_CLUSTER_NCTAID_X, PTX_SREG_CLUSTER_NCTAID_Y, PTX_SREG_CLUSTER_NCTAID_Z,
+    PTX_SREG_CLUSTER_CTARANK, PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
     PTX_SREG_COUNT
 } ptx_sreg;
 
@@ -277,6 +283,7 @@ typedef struct {
     int ninsns;
     ptx_insn *insns;
     int maxntid[3];       /* .maxntid / .reqntid, 0 = none */
+    int cluster[3];       /* .reqnctapercluster (__cluster_dims__), 0 = none */
     int ptx_line;
 } ptx_function;
 
@@ -319,12 +326,14 @@ const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
  * (cp.async's [src]; cp.async.bulk's [src] and [mbar]), known once the modifiers are parsed.
  * ptx_tc_format_mods: the modifiers back as text (".ca.shared.global"). */
 bool ptx_tc_op(ptx_opcode op);
+bool ptx_tc_long_operands(ptx_opcode op); /* {..} of any length and operands beyond PTX_MAX_OPND: parsed, not kept */
 bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n);
 const char *ptx_tc_check(ptx_insn *in, char *buf, size_t cap);
 uint32_t ptx_insn_extra_mem(const ptx_insn *in);
 void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap);
 /* Bytes one lane moves in one access of a tensor-era memory instruction: cp.async its copy
- * size, ldmatrix/stmatrix a 16-byte row, wmma.load/store a 4-byte fragment register; 0 else. */
+ * size, ldmatrix/stmatrix a 16-byte row, wmma.load/store a 4-byte fragment register, a bulk
+ * copy the 16-byte chunks of its events; 0 else. */
 int ptx_tc_width(const ptx_insn *in);
 
 /* One instruction back as PTX-like text ("ld.global.v4.f32 {%f1,%f2,%f3,%f4}, [%rd4+16]"). */

@@ -130,6 +130,20 @@
     X(MBAR_TEST_WAIT, "mbarrier.test_wait", WARP, 3, 3, ONE, 1, ANY, 0) \
     X(MBAR_TRY_WAIT, "mbarrier.try_wait", WARP, 3, 4, ONE,  1, ANY,  0) \
     X(MBAR_INVAL, "mbarrier.inval", WARP,     1,  1, NONE,  0, ANY,  0) \
+    /* warpgroup mma and thread-block clusters: a launch without cluster dimensions runs every
+       block as a cluster of one, so the cluster instructions have their one-block meaning
+       (mapa/getctarank to rank 0, barrier.cluster.wait = the block's barrier); wgmma is refused
+       by name when reached (its operands beyond the 6th are parsed and dropped) */ \
+    X(WGMMA_MMA,  "wgmma.mma_async", WARP,    4,  6, ONE,  -1, ANY,  0) \
+    X(WGMMA_FENCE, "wgmma.fence", WARP,       0,  0, NONE, -1, ANY,  0) \
+    X(WGMMA_COMMIT, "wgmma.commit_group", WARP, 0, 0, NONE, -1, ANY, 0) \
+    X(WGMMA_WAIT, "wgmma.wait_group", WARP,   1,  1, NONE, -1, ANY,  0) \
+    X(MAPA,       "mapa",       WARP,         3,  3, ONE,  -1, ANY,  0) \
+    X(GETCTARANK, "getctarank", WARP,         2,  2, ONE,  -1, ANY,  0) \
+    X(ELECT,      "elect",      WARP,         2,  3, PAIR, -1, ANY,  0) \
+    X(BARRIER_CLUSTER, "barrier.cluster", BAR, 0, 0, NONE, -1, ANY,  0) \
+    X(SETMAXNREG, "setmaxnreg", NOP,          1,  1, NONE, -1, ANY,  0) \
+    X(GRIDDEPCONTROL, "griddepcontrol", NOP,  0,  0, NONE, -1, ANY,  0) \
     /* control flow */ \
     X(BRA,        "bra",        BRA,          1,  1, NONE, -1, ANY,  0) \
     X(BRX,        "brx",        UNSUPPORTED, -1, -1, NONE, -1, ANY,  0) \

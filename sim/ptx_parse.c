@@ -871,6 +871,14 @@ static const struct { const char *name; ptx_sreg r; } sreg_words[] = {
     {"%lanemask_ge", PTX_SREG_LANEMASK_GE}, {"%clock", PTX_SREG_CLOCK}, {"%clock_hi", PTX_SREG_CLOCK_HI},
     {"%clock64", PTX_SREG_CLOCK64}, {"%globaltimer", PTX_SREG_GLOBALTIMER},
     {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE}, {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE},
+    {"%clusterid.x", PTX_SREG_CLUSTERID_X}, {"%clusterid.y", PTX_SREG_CLUSTERID_Y},
+    {"%clusterid.z", PTX_SREG_CLUSTERID_Z}, {"%nclusterid.x", PTX_SREG_NCLUSTERID_X},
+    {"%nclusterid.y", PTX_SREG_NCLUSTERID_Y}, {"%nclusterid.z", PTX_SREG_NCLUSTERID_Z},
+    {"%cluster_ctaid.x", PTX_SREG_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", PTX_SREG_CLUSTER_CTAID_Y},
+    {"%cluster_ctaid.z", PTX_SREG_CLUSTER_CTAID_Z}, {"%cluster_nctaid.x", PTX_SREG_CLUSTER_NCTAID_X},
+    {"%cluster_nctaid.y", PTX_SREG_CLUSTER_NCTAID_Y}, {"%cluster_nctaid.z", PTX_SREG_CLUSTER_NCTAID_Z},
+    {"%cluster_ctarank", PTX_SREG_CLUSTER_CTARANK}, {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK},
+    {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER},
 };
 
 static int reg_slot(parser *ps, const token *t)
@@ -1030,10 +1038,13 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
         for (;;) {
             token e = ps->tok;
             int vmax = ptx_tc_op(in->op) ? PTX_VEC_MAX : 4;  /* fragments of mma/wmma hold up to 8 */
-            if (o->vec_n >= vmax) FAIL_TOK(ps, &e, "vector operand with more than %d elements", vmax);
-            if (is_w(&e, "_")) o->vec[o->vec_n++] = -1;
-            else if (e.kind == TK_WORD && e.s[0] == '%') o->vec[o->vec_n++] = reg_slot(ps, &e);
+            bool drop = in && ptx_tc_long_operands(in->op) && o->vec_n >= vmax; /* a refused form: kept short */
+            if (o->vec_n >= vmax && !drop) FAIL_TOK(ps, &e, "vector operand with more than %d elements", vmax);
+            int slot = -1;
+            if (is_w(&e, "_")) slot = -1;
+            else if (e.kind == TK_WORD && e.s[0] == '%') slot = reg_slot(ps, &e);
             else FAIL_TOK(ps, &e, "expected a register in { }, found '%s'", tok_text(&e, b, sizeof b));
+            if (!drop) o->vec[o->vec_n++] = slot;
             lex(ps);
             if (is_p(&ps->tok, ',')) { lex(ps); continue; }
             if (!is_p(&ps->tok, '}'))
@@ -1283,6 +1294,12 @@ static void parse_insn(parser *ps)
         parse_call(ps, &in);
     } else if (!is_p(&ps->tok, ';')) {
         for (;;) {
+            if (in.nopnd >= PTX_MAX_OPND && ptx_tc_long_operands(in.op)) { /* a refused form: parse, drop */
+                ptx_operand extra;
+                parse_operand(ps, &in, &extra, in.nopnd);
+                if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+                break;
+            }
             if (in.nopnd >= PTX_MAX_OPND) FAIL_TOK(ps, &ps->tok, "too many operands for '%s'", optext);
             parse_operand(ps, &in, &in.opnd[in.nopnd], in.nopnd);
             in.nopnd++;
@@ -1575,7 +1592,12 @@ static void parse_function(parser *ps, bool is_entry, bool is_extern)
             expect_small(ps, "count");
         } else if (is_w(&t, ".reqnctapercluster")) {
             lex(ps);
-            for (;;) { expect_small(ps, "count"); if (!is_p(&ps->tok, ',')) break; lex(ps); }
+            for (int i = 0; i < 3; i++) {
+                fb->f.cluster[i] = expect_small(ps, "count");
+                if (!is_p(&ps->tok, ',')) break;
+                lex(ps);
+            }
+            for (int i = 0; i < 3; i++) if (!fb->f.cluster[i]) fb->f.cluster[i] = 1;
         } else if (is_w(&t, ".noreturn") || is_w(&t, ".explicitcluster")) {
             lex(ps);
         } else if (is_w(&t, ".pragma")) {

@@ -17,6 +17,8 @@ bool ptx_tc_op(ptx_opcode op)
     case PTX_MMA: case PTX_MBAR_INIT: case PTX_MBAR_ARRIVE: case PTX_MBAR_ARRIVE_DROP: case PTX_MBAR_EXPECT_TX:
     case PTX_MBAR_COMPLETE_TX: case PTX_MBAR_TEST_WAIT: case PTX_MBAR_TRY_WAIT: case PTX_MBAR_INVAL:
     case PTX_CP_BULK: case PTX_CP_BULK_TENSOR: case PTX_CP_BULK_COMMIT: case PTX_CP_BULK_WAIT:
+    case PTX_WGMMA_MMA: case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT: case PTX_MAPA:
+    case PTX_GETCTARANK: case PTX_ELECT: case PTX_BARRIER_CLUSTER: case PTX_SETMAXNREG: case PTX_GRIDDEPCONTROL:
         return true;
     default:
         return false;
@@ -72,10 +74,39 @@ static bool shape_word(const char *w, size_t n, ptx_tc *tc)
 static const char *const refused_types[] = {"e4m3", "e5m2", "e2m1", "e3m2", "e2m3", "s4", "u4", "b1", "f8f6f4",
                                             "ue8m0", "ue4m3", NULL};
 
+bool ptx_tc_long_operands(ptx_opcode op)
+{
+    return op == PTX_WGMMA_MMA; /* accumulators of up to 128 registers, 9 operands: parsed, then refused */
+}
+
 bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
 {
     ptx_tc *tc = &in->tc;
 #define W(s) (n == strlen(s) && !memcmp(w, s, n))
+    switch (in->op) {                            /* words of the forms with plain integer types */
+    case PTX_WGMMA_MMA: case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT:
+        tc->refuse = "warpgroup mma (wgmma) is not simulated";
+        return true;                             /* any word: the form is refused as a whole */
+    case PTX_MAPA: case PTX_GETCTARANK: case PTX_ELECT: case PTX_SETMAXNREG:
+        if (W("u32") || W("b32")) { in->type = PTX_T_U32; return true; }
+        if (W("u64")) { in->type = PTX_T_U64; return true; }
+        if (W("shared::cluster")) { in->space = PTX_SPACE_SHARED_CLUSTER; return true; }
+        if (W("shared") || W("shared::cta")) { in->space = PTX_SPACE_SHARED; return true; }
+        if (W("sync")) { in->flags |= PTX_F_SYNC; return true; }
+        if (W("aligned")) { in->flags |= PTX_F_ALIGNED; return true; }
+        if ((W("inc") || W("dec")) && in->op == PTX_SETMAXNREG) return true; /* register budget: no effect */
+        return false;
+    case PTX_BARRIER_CLUSTER:
+        if (W("arrive")) { in->bar = PTX_BAR_ARRIVE; return true; }
+        if (W("wait")) { in->bar = PTX_BAR_SYNC; return true; }
+        if (W("aligned")) { in->flags |= PTX_F_ALIGNED; return true; }
+        if (W("release") || W("acquire") || W("relaxed")) return true;
+        return false;
+    case PTX_GRIDDEPCONTROL:
+        return W("wait") || W("launch_dependents"); /* no programmatic dependent launch: nothing to wait for */
+    default:
+        break;
+    }
     for (int t = 1; t < (int)(sizeof mt_names / sizeof mt_names[0]); t++)
         if (W(mt_names[t])) {
             uint8_t *slot = !tc->dtype ? &tc->dtype : !tc->atype ? &tc->atype : !tc->btype ? &tc->btype
@@ -412,6 +443,16 @@ static const char *check_mbar(ptx_insn *in)
 const char *ptx_tc_check(ptx_insn *in, char *buf, size_t cap)
 {
     switch (in->op) {
+    case PTX_MAPA: case PTX_GETCTARANK:
+        if (in->type != PTX_T_U32 && in->type != PTX_T_U64) return "the type must be .u32 or .u64";
+        return NULL;
+    case PTX_WGMMA_MMA: case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT:
+        in->tc.refuse = "warpgroup mma (wgmma) is not simulated";
+        return NULL;
+    case PTX_ELECT:
+        if (!(in->flags & PTX_F_SYNC)) return "needs .sync";
+        if (in->nopnd != 3) return "takes d|p, membermask";
+        return NULL;
     case PTX_CP_ASYNC: return check_cp_async(in, buf, cap);
     case PTX_CP_WAIT:
         if (in->opnd[0].kind != PTX_OPND_IMM || in->opnd[0].imm < 0) return "the group count must be a number >= 0";
@@ -437,6 +478,7 @@ int ptx_tc_width(const ptx_insn *in)
     switch (in->op) {
     case PTX_CP_ASYNC: return in->tc.cp_size;
     case PTX_LDMATRIX: case PTX_STMATRIX: return 16;
+    case PTX_CP_BULK: case PTX_CP_BULK_TENSOR: return 16;   /* the 16-byte chunks its events carry */
     case PTX_WMMA_LOAD: case PTX_WMMA_STORE: return 4;
     default: return 0;
     }
@@ -545,6 +587,16 @@ void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap)
         break;
     }
     case PTX_CP_COMMIT: case PTX_CP_WAIT: case PTX_CP_WAIT_ALL: case PTX_CP_BULK_COMMIT: case PTX_CP_BULK_WAIT:
+    case PTX_WGMMA_MMA: case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT: case PTX_GRIDDEPCONTROL:
+        break;
+    case PTX_MAPA: case PTX_GETCTARANK: case PTX_ELECT: case PTX_SETMAXNREG:
+        if (in->op == PTX_ELECT || in->op == PTX_SETMAXNREG) add_sync(&s, in);
+        add_space(&s, in);
+        if (in->op != PTX_ELECT) add(&s, in->type == PTX_T_U64 ? ".u64" : ".u32", "");
+        break;
+    case PTX_BARRIER_CLUSTER:
+        add(&s, in->bar == PTX_BAR_ARRIVE ? ".arrive" : ".wait", "");
+        if (in->flags & PTX_F_ALIGNED) add(&s, ".aligned", "");
         break;
     default:
         if (tc->flags & PTX_TC_EXPECT_TX) add(&s, ".expect_tx", "");

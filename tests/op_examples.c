@@ -70,6 +70,12 @@ static const struct { ptx_opcode op; const char *text; } examples[] = {
                          "[%rd1, {%r2, %r3}], [%r4];"},
     {PTX_CP_BULK_COMMIT, "cp.async.bulk.commit_group;"},
     {PTX_CP_BULK_WAIT, "cp.async.bulk.wait_group.read 0;"},
+    {PTX_WGMMA_MMA, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %p1, 1, 1, 0, 0;"},
+    {PTX_WGMMA_FENCE, "wgmma.fence.sync.aligned;"},  {PTX_WGMMA_COMMIT, "wgmma.commit_group.sync.aligned;"},
+    {PTX_WGMMA_WAIT, "wgmma.wait_group.sync.aligned 0;"},
+    {PTX_MAPA, "mapa.shared::cluster.u32 %r1, %r2, 0;"}, {PTX_GETCTARANK, "getctarank.shared::cluster.u32 %r1, %r2;"},
+    {PTX_ELECT, "elect.sync %r1|%p1, -1;"},         {PTX_BARRIER_CLUSTER, "barrier.cluster.arrive.aligned;"},
+    {PTX_SETMAXNREG, "setmaxnreg.inc.sync.aligned.u32 240;"}, {PTX_GRIDDEPCONTROL, "griddepcontrol.wait;"},
 };
 
 const char *ws_op_example(ptx_opcode op)

@@ -53,11 +53,11 @@ typedef struct {
     int rc;
 } run_t;
 
-static void setup(run_t *r, const char *kernel, uint32_t threads)
+static void setup_from(run_t *r, const char *file, const char *kernel, uint32_t threads)
 {
     memset(r, 0, sizeof *r);
     ws_error e;
-    r->mod = ptx_load(DATA, &e);
+    r->mod = ptx_load(file, &e);
     if (!r->mod) fail_msg("%s:%d: %s", e.file, e.line, e.msg);
     r->fn = ptx_find_function(r->mod, kernel);
     assert_non_null(r->fn);
@@ -68,6 +68,8 @@ static void setup(run_t *r, const char *kernel, uint32_t threads)
     r->cfg.launch = &r->L;
     r->cfg.source_file = "tensor.cu";
 }
+
+static void setup(run_t *r, const char *kernel, uint32_t threads) { setup_from(r, DATA, kernel, threads); }
 
 static void buf_init(run_t *r, ws_type t, uint64_t count, ws_init_kind init, uint64_t seed, double lo, double hi)
 {
@@ -950,6 +952,56 @@ static void test_tensor_map_rules_are_the_drivers(void **state)
     assert_int_equal(ws_tmap_from_image(img, &back, &base), -1);
 }
 
+/* --- wgmma, clusters -------------------------------------------------------------------------- */
+
+#define HOPPER "tests/data/tensor/hopper.ptx"
+
+static void test_wgmma_parses_with_its_long_fragments_and_is_refused_by_name_when_reached(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_from(&r, HOPPER, "wgmma_64x64", 128);
+    buf_zero(&r, WS_TYPE_FLOAT, 128 * 32);
+    arg_int(&r, 0);
+    arg_int(&r, 0);
+    assert_int_equal(run(&r), -1);
+    const char *msg = error_text(&r);
+    assert_non_null(strstr(msg, "unsupported instruction 'wgmma.fence"));
+    assert_non_null(strstr(msg, "wgmma) is not simulated"));
+    teardown(&r);
+}
+
+static void test_without_a_cluster_launch_every_block_is_a_cluster_of_one(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_from(&r, HOPPER, "cluster_of_one", 64);
+    r.L.grid[0] = 3;
+    buf_zero(&r, WS_TYPE_UINT, 3 * 64 * 8);
+    run_ok(&r);
+    const uint32_t *o = data(&r, 0);
+    for (uint32_t b = 0; b < 3; b++)
+        for (uint32_t t = 0; t < 64; t++) {
+            const uint32_t *x = o + (b * 64 + t) * 8;
+            assert_int_equal(x[0], 0);                       /* %cluster_ctarank */
+            assert_int_equal(x[1], 1);                       /* %cluster_nctarank */
+            assert_int_equal(x[2], b);                       /* %clusterid.x = the block */
+            assert_int_equal(x[3], b);
+            assert_int_equal(x[4], 1);                       /* elect: the lowest lane of 0xfffffffe (a laneid) */
+            assert_int_equal(x[5], (t & 31) == 1);
+            assert_int_equal(x[6], 100 + t);                 /* mapa to rank 0: its own word */
+            assert_int_equal(x[7], 100 + (t + 32) % 64);     /* the other warp's, after barrier.cluster */
+        }
+    teardown(&r);
+    /* a kernel with __cluster_dims__(2, 1, 1) needs blocks running together: refused */
+    setup_from(&r, HOPPER, "cluster_of_two", 32);
+    r.L.grid[0] = 2;
+    buf_zero(&r, WS_TYPE_UINT, 64);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "clusters of 2x1x1 blocks"));
+    teardown(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -970,6 +1022,8 @@ int main(void)
         cmocka_unit_test(test_a_tma_box_is_laid_out_in_shared_memory_as_each_swizzle_mode_is_documented),
         cmocka_unit_test(test_reading_a_tma_box_before_its_mbarrier_phase_ends_is_an_error),
         cmocka_unit_test(test_tensor_map_rules_are_the_drivers),
+        cmocka_unit_test(test_wgmma_parses_with_its_long_fragments_and_is_refused_by_name_when_reached),
+        cmocka_unit_test(test_without_a_cluster_launch_every_block_is_a_cluster_of_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
