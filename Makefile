@@ -7,13 +7,14 @@ CUDA_HOME ?= /usr/local/cuda
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls $(CUDA_HOME)/bin/nvcc 2>/dev/null)
 PTX_ARCH ?= sm_90
 BUILD    := build
+.DEFAULT_GOAL := all
 
 Q := $(if $(V),,@)
 msg = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
 
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -g
 OPT      ?= -O2
-LDLIBS   := -ldl -lm -lpthread
+LDLIBS   := -ldl -lm -lpthread -lstdc++   # libstdc++: the C++ runtime's demangler (common/demangle.c)
 
 # --- optional parts -----------------------------------------------------------
 HAVE_CJSON := $(shell pkg-config --exists libcjson 2>/dev/null && echo 1)
@@ -30,10 +31,10 @@ ifeq ($(HAVE_CUDA_H),1)
   CFLAGS_BASE += -DWS_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
 endif
 
-HAVE_SDL := $(shell pkg-config --exists sdl2 SDL2_ttf SDL2_image fontconfig 2>/dev/null && echo 1)
+HAVE_SDL := $(shell pkg-config --exists sdl2 SDL2_ttf SDL2_image fontconfig libpng libgif 2>/dev/null && echo 1)
 ifeq ($(HAVE_SDL),1)
-  CFLAGS_BASE += -DWS_HAVE_SDL=1 $(shell pkg-config --cflags sdl2 SDL2_ttf SDL2_image fontconfig)
-  LDLIBS += $(shell pkg-config --libs sdl2 SDL2_ttf SDL2_image fontconfig)
+  CFLAGS_BASE += -DWS_HAVE_SDL=1 $(shell pkg-config --cflags sdl2 SDL2_ttf SDL2_image fontconfig libpng libgif)
+  LDLIBS += $(shell pkg-config --libs sdl2 SDL2_ttf SDL2_image fontconfig libpng libgif)
   VIZ_SRC := $(wildcard viz/*.c)
 endif
 
@@ -73,7 +74,7 @@ ASAN_BIN   := $(BUILD)/asan/warpscope
 all: status $(BIN)
 
 status:
-	@echo "warpscope build: simulator yes; CUDA backend $(if $(HAVE_CUDA_H),yes ($(CUDA_HOME)/include),no - cuda.h/nvrtc.h not found under $(CUDA_HOME)/include; gpu/check report that plainly); visualizer $(if $(HAVE_SDL),yes,no - SDL2/SDL2_ttf/SDL2_image/fontconfig not found by pkg-config; run scripts/deps.sh)"
+	@echo "warpscope build: simulator yes; CUDA backend $(if $(HAVE_CUDA_H),yes ($(CUDA_HOME)/include),no - cuda.h/nvrtc.h not found under $(CUDA_HOME)/include; gpu/check report that plainly); visualizer $(if $(HAVE_SDL),yes,no - SDL2/SDL2_ttf/SDL2_image/fontconfig/libpng/giflib not found by pkg-config; run scripts/deps.sh)"
 	@$(if $(HAVE_CJSON),true,echo "warpscope build: cJSON (libcjson-dev) is required and was not found; run scripts/deps.sh" >&2; false)
 
 $(BUILD)/obj/%.o: %.c

@@ -111,7 +111,7 @@ int ws_catalog_load(const char *dir, ws_catalog **out, ws_error *err)
     }
     closedir(d);
     d = NULL;
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    if (n > 1) qsort(names, (size_t)n, sizeof *names, cmp_str); /* names is NULL for an empty folder */
     ws_catalog *c = calloc(1, sizeof *c);
     if (!c || (n && !(c->files = calloc((size_t)n, sizeof *c->files)))) { free(c); goto oom; }
     snprintf(c->dir, sizeof c->dir, "%s", dir);
@@ -311,20 +311,61 @@ static int sm_number(const char *target)
     return strncmp(target, "sm_", 3) ? 0 : atoi(target + 3);
 }
 
-char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
-                          ws_error *err)
+/* The entries of f that name one function exactly, each once, in description order. */
+static int exact_names(const ws_desc_file *f, const char **names, int max)
+{
+    int n = 0;
+    for (int i = 0; i < f->nkernels; i++) {
+        const ws_kernel_desc *d = &f->kernels[i];
+        if (!d->entry_exact) continue;
+        bool seen = false;
+        for (int j = 0; j < n && !seen; j++) seen = !strcmp(names[j], d->entry);
+        if (!seen && n < max) names[n++] = d->entry;
+    }
+    return n;
+}
+
+/* Was a checked-in text made with these options and does it name every one of names? */
+static bool made_for(const char *text, const ws_compile_opts *opts, const char **names, int nnames)
+{
+    char have[WS_COMPILE_MAX_OPTS * WS_COMPILE_OPT_MAX], want[WS_COMPILE_MAX_OPTS * WS_COMPILE_OPT_MAX];
+    ws_ptxgen_text_options(text, have, sizeof have);
+    ws_compile_opts_text(opts, want, sizeof want);
+    if (strcmp(have, want)) return false;
+    for (int i = 0; i < nnames; i++) {
+        char low[8];
+        if (!ws_ptxgen_lowered_name(text, names[i], low, sizeof low)) return false;
+    }
+    return true;
+}
+
+char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const char *arch, ws_ptx_match match,
+                              ws_ptx_origin *origin, ws_error *err)
 {
     ws_ptx_origin scratch;
     ws_ptx_origin *o = origin ? origin : &scratch;
     memset(o, 0, sizeof *o);
     if (!arch) arch = "sm_90";
+    static const ws_compile_opts none;
+    const ws_compile_opts *opts = L ? &L->compile : f->nkernels ? &f->kernels[0].compile : &none;
+    const char *names[64];
+    int nnames = exact_names(f, names, 64);
     char sib[WS_PATH_MAX + 8];
     size_t l = strlen(f->path);
     if (l > 3 && !strcmp(f->path + l - 3, ".cu")) snprintf(sib, sizeof sib, "%.*s.ptx", (int)(l - 3), f->path);
     else snprintf(sib, sizeof sib, "%s.ptx", f->path);
     unsigned long long want = ws_source_hash(f->source, f->source_len), have = 0;
-    char *text = ws_read_file(sib, 0, NULL, NULL);
-    bool fresh = text && header_hash(text, &have) && have == want;
+    size_t text_len = 0;
+    char *text = ws_read_file(sib, 0, &text_len, NULL);
+    int nul_line, nul_col;
+    if (text && ws_text_has_nul(text, text_len, &nul_line, &nul_col)) {
+        /* the parser sees text up to the first NUL: a file cut short there must not pass as whole */
+        ws_error_set(err, sib, nul_line, nul_col, "NUL byte in the PTX text (a binary or damaged file); "
+                     "regenerate it with 'make ptx' or delete it");
+        free(text);
+        return NULL;
+    }
+    bool fresh = text && header_hash(text, &have) && have == want && made_for(text, opts, names, nnames);
     char target[32] = "";
     if (fresh) {
         target_of(text, target, sizeof target);
@@ -334,18 +375,23 @@ char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match 
         if (same || (match == WS_PTX_LOADABLE && loadable)) {
             o->checked_in = true;
             snprintf(o->path, sizeof o->path, "%s", sib);
+            snprintf(o->compiler, sizeof o->compiler, "checked-in PTX (%.400s)", sib);
             if (same) snprintf(o->how, sizeof o->how, "%s (checked in, fresh)", sib);
             else snprintf(o->how, sizeof o->how, "%s (checked in, fresh, .target %s for %s)", sib, target, arch);
             return text;
         }
     }
-    const char *tool = NULL;
+    ws_ptxgen_job job = {f->path, f->source, f->source_len, arch, opts, nnames, names};
+    ws_ptxgen_info info;
     ws_error cerr;
-    char *ptx = ws_ptxgen_compile(f->path, f->source, f->source_len, arch, &tool, &cerr);
+    char *ptx = ws_ptxgen_run(&job, &info, &cerr);
     if (ptx) {
         free(text);
-        snprintf(o->path, sizeof o->path, "%s (PTX from %s)", f->path, tool ? tool : "compiler");
-        snprintf(o->how, sizeof o->how, "compiled now with %s for %s", tool ? tool : "?", arch);
+        o->tool = info.tool;
+        snprintf(o->path, sizeof o->path, "%s (PTX from %s)", f->path, info.tool == WS_PTXGEN_NVRTC ? "nvrtc" : "nvcc");
+        snprintf(o->how, sizeof o->how, "compiled now with %s for %s%s%.200s%s", info.tool_text, arch,
+                 info.why[0] ? " (" : "", info.why, info.why[0] ? ")" : "");
+        snprintf(o->compiler, sizeof o->compiler, "%s", info.how);
         return ptx;
     }
     if (fresh && match == WS_PTX_SAME_TARGET) {
@@ -353,10 +399,14 @@ char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match 
         fprintf(stderr, "warpscope: note: %s; using %s, compiled for %s\n", cerr.msg, sib, target);
         o->checked_in = true;
         snprintf(o->path, sizeof o->path, "%s", sib);
+        snprintf(o->compiler, sizeof o->compiler, "checked-in PTX (%.400s)", sib);
         snprintf(o->how, sizeof o->how, "%s (checked in, fresh, for %s: %s not compiled)", sib, target, arch);
         return text;
     }
-    if (text && !fresh) {
+    if (text && !fresh && have == want && !made_for(text, opts, names, nnames)) {
+        ws_error_set(err, cerr.file, cerr.line, cerr.col, "%s was made without this launch's compile options or "
+                     "instantiations, and compiling failed: %.300s", sib, cerr.msg);
+    } else if (text && !fresh) {
         ws_error_set(err, cerr.file, cerr.line, cerr.col, "%s is stale (source hash %016llx, .cu is %016llx) and "
                      "recompiling failed: %.300s", sib, have, want, cerr.msg);
     } else if (err) {
@@ -364,4 +414,10 @@ char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match 
     }
     free(text);
     return NULL;
+}
+
+char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
+                          ws_error *err)
+{
+    return ws_catalog_ptx_text_for(f, NULL, arch, match, origin, err);
 }

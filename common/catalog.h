@@ -6,6 +6,7 @@
 #define WS_CATALOG_H
 
 #include "desc.h"
+#include "ptxgen.h"
 #include "ws_error.h"
 
 typedef struct ws_catalog {
@@ -43,7 +44,11 @@ typedef enum {
 typedef struct {
     bool checked_in;              /* the <file>.ptx beside the .cu, else compiled now */
     char path[WS_PATH_MAX + 32];  /* the name for errors: "demos/transpose.ptx" or "k.cu (PTX from nvrtc)" */
-    char how[WS_PATH_MAX + 96];   /* "demos/transpose.ptx (checked in, fresh)", "compiled now with nvrtc for sm_90" */
+    char how[WS_PATH_MAX + 96];   /* "demos/transpose.ptx (checked in, fresh)",
+                                     "compiled now with NVRTC 13.0 for sm_90" */
+    char compiler[WS_MSG_MAX];    /* the compile path in a few words, for reports: "compiled with NVRTC 13.0",
+                                     "nvcc -ptx 13.0 (NVRTC could not: k.cu(1): ... \"cstdio\")", "checked-in PTX" */
+    ws_ptxgen_tool tool;          /* NONE for checked-in text */
 } ws_ptx_origin;
 
 /* The PTX text for a description file (malloc'd, free it; sim/catalog_ptx.h parses it): the
@@ -54,5 +59,13 @@ typedef struct {
  * ws_catalog_ptx_text(f, "sm_90", WS_PTX_LOADABLE, &o, &err) and JIT-compiles it. */
 char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match match, ws_ptx_origin *origin,
                           ws_error *err);
+/* The same for one launch: compiled with L's options (the description's compile line, the
+ * command line's macros and options; NULL L = the file's first description's compile line).
+ * Either way every entry of f that names an instantiation or an overload ("scale<4>",
+ * "k(const int*, int*, int)") is compiled and its lowered name recorded in the text, and a
+ * checked-in PTX counts as fresh only when it was made with the same options and names. */
+char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const char *arch, ws_ptx_match match,
+                              ws_ptx_origin *origin, ws_error *err);
+
 
 #endif

@@ -86,6 +86,19 @@ static void help_row(FILE *to, const char *left, const char *help, bool devices)
     fputc('\n', to);
 }
 
+const char ws_cli_exit_table[] =
+    "exit codes (every command):\n"
+    "  0  ok\n"
+    "  1  usage or input error: the command line, a description, PTX, a font, an output that cannot\n"
+    "     be written (stdout included), arguments that do not fit the kernel's parameters, a launch\n"
+    "     beyond the simulator's or the GPU's limits, an instruction the simulator does not run\n"
+    "  2  the kernel faulted, in simulation or on the GPU: out of bounds, barrier misuse, a race or\n"
+    "     memory error (--racecheck, --memcheck), a loop that never ends\n"
+    "  3  check: an output or an exact counter differs\n"
+    "  4  no usable GPU: no driver or device, a build without CUDA, or the GPU or its driver failed a\n"
+    "     valid request (out of device memory, a driver error)\n"
+    "  5  internal error: out of host memory, or a bug in warpscope\n";
+
 void ws_cli_help(const ws_cli_spec *spec, FILE *to)
 {
     fputs(spec->usage, to);
@@ -106,6 +119,7 @@ void ws_cli_help(const ws_cli_spec *spec, FILE *to)
     help_row(to, "-h, --help", "this text", false);
     help_row(to, "--version", "the warpscope version", false);
     if (spec->more_help) spec->more_help(to);
+    fprintf(to, "\n%s", ws_cli_exit_table);
 }
 
 /* Known spellings for the suggestion: "--name" of each row, "-D", --help, --version. */
@@ -174,7 +188,7 @@ static int apply(const ws_cli_spec *spec, const ws_opt *o, bool as_short, char *
     long long s;
     unsigned long long u;
     struct stat st;
-    if (o->kind != WS_OPT_FLAG && o->kind != WS_OPT_DEFINE && (!v || !*v)) return needs(spec, opt, o);
+    if (o->kind != WS_OPT_FLAG && o->kind != WS_OPT_DEFINE && o->kind != WS_OPT_MACRO && (!v || !*v)) return needs(spec, opt, o);
     switch (o->kind) {
     case WS_OPT_FLAG:
         *(bool *)field = true;
@@ -196,6 +210,24 @@ static int apply(const ws_cli_spec *spec, const ws_opt *o, bool as_short, char *
             return WS_EXIT_USAGE;
         }
         return 0;
+    case WS_OPT_PARAM:
+    case WS_OPT_MACRO:
+        if (ws_overrides_add_kind((ws_overrides *)field, v, o->kind == WS_OPT_PARAM ? WS_DEF_PARAM : WS_DEF_MACRO,
+                                  &err)) {
+            ws_error_print(&err);
+            return WS_EXIT_USAGE;
+        }
+        return 0;
+    case WS_OPT_COMPILE: {
+        char one[WS_COMPILE_OPT_MAX];
+        int w = o->letter == 'I' ? snprintf(one, sizeof one, "-I%s", v) : snprintf(one, sizeof one, "%s", v);
+        if (w < 0 || (size_t)w >= sizeof one) return bad_value(spec, opt, o, v, "too long");
+        if (ws_overrides_add_compile((ws_overrides *)field, one, &err)) {
+            ws_error_print(&err);
+            return WS_EXIT_USAGE;
+        }
+        return 0;
+    }
     case WS_OPT_DEVICE:
         if (!(*(const ws_device **)field = ws_device_find(v))) {
             fprintf(stderr, "warpscope: %s: unknown device '%s'; known:", spec->command, v);

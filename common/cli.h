@@ -34,7 +34,10 @@ typedef enum {
     WS_OPT_STRING,  /* const char * = the value (points into argv; an empty value is refused) */
     WS_OPT_INT,     /* int, a whole number within [lo, hi] */
     WS_OPT_U64,     /* uint64_t, a whole number within [lo, hi] (hi 0 = no upper bound) */
-    WS_OPT_DEFINE,  /* ws_overrides: one NAME=VALUE added (ws_overrides_add) */
+    WS_OPT_DEFINE,  /* ws_overrides: one NAME=VALUE added (ws_overrides_add): a parameter or a macro */
+    WS_OPT_PARAM,   /* ws_overrides: NAME=EXPR, always a description parameter */
+    WS_OPT_MACRO,   /* ws_overrides: NAME[=VALUE], always a preprocessor macro */
+    WS_OPT_COMPILE, /* ws_overrides: one compiler option (-I DIR, or --compile-opt -std=c++17) */
     WS_OPT_DEVICE,  /* const ws_device *: the profile of that key; --help lists the keys */
     WS_OPT_FOLDER,  /* const char *: a folder that exists */
     WS_OPT_CALL     /* set(field, value) parses it: 0 ok, -1 bad (the 'needs' text says why) */
@@ -58,7 +61,17 @@ typedef struct {
  * is the first member of every command's options struct (so offset 0 is the struct). */
 #define WS_CLI_OPT_DEFINE  {.letter = 'D', .kind = WS_OPT_DEFINE, .at = offsetof(ws_cli_common, ov), \
                             .arg = "NAME=VALUE", .needs = "NAME=VALUE", \
-                            .help = "override a description parameter (repeatable)"}
+                            .help = "a description parameter if the description declares NAME, else a macro (repeatable)"}, \
+                           {.name = "param", .kind = WS_OPT_PARAM, .at = offsetof(ws_cli_common, ov), \
+                            .arg = "NAME=EXPR", .needs = "NAME=EXPR", .help = "set a description parameter (repeatable)"}, \
+                           {.name = "macro", .kind = WS_OPT_MACRO, .at = offsetof(ws_cli_common, ov), \
+                            .arg = "NAME[=V]", .needs = "NAME or NAME=VALUE", \
+                            .help = "define a preprocessor macro for the compile (repeatable)"}, \
+                           {.letter = 'I', .kind = WS_OPT_COMPILE, .at = offsetof(ws_cli_common, ov), \
+                            .arg = "DIR", .needs = "a folder", .help = "add an include folder to the compile (repeatable)"}, \
+                           {.name = "compile-opt", .kind = WS_OPT_COMPILE, .at = offsetof(ws_cli_common, ov), \
+                            .arg = "OPT", .needs = "a compiler option such as -std=c++17", \
+                            .help = "pass one compiler option (-std=, --use_fast_math, -ftz=, ...)"}
 #define WS_CLI_OPT_DEVICE  {.name = "device", .kind = WS_OPT_DEVICE, .at = offsetof(ws_cli_common, dev), \
                             .arg = "KEY", .needs = "a value (a device profile key)", \
                             .help = "device profile for the models (default h200):"}
@@ -103,8 +116,13 @@ typedef struct {
  *   int rc = ws_cli_parse(&spec, argc, argv, &o, &nargs); if (rc != WS_CLI_RUN) return rc; */
 int ws_cli_parse(const ws_cli_spec *spec, int argc, char **argv, void *opts, int *nargs);
 
-/* The spec's --help text (what -h prints), to stdout or, after a usage error, stderr. */
+/* The spec's --help text (what -h prints), to stdout or, after a usage error, stderr;
+ * it ends with ws_cli_exit_table. */
 void ws_cli_help(const ws_cli_spec *spec, FILE *to);
+
+/* The one table of exit codes (common/commands.h), as every --help, `warpscope --help`
+ * and the README print it: "exit codes:\n  0  ok\n  1  ...". */
+extern const char ws_cli_exit_table[];
 
 /* The name in names[0..n) closest to word by edit distance, NULL when none is close enough
  * to be a likely typo. Example: ws_cli_nearest("--budegt", {"--budget", "--json"}, 2). */

@@ -11,6 +11,7 @@
 
 #include "catalog.h"
 #include "cli.h"
+#include "text.h"
 #include "commands.h"
 #include "desc.h"
 #include "desc_text.h"
@@ -50,7 +51,8 @@ static void print_text(const ws_desc_file *const *files, int nfiles)
             const ws_kernel_desc *d = &f->kernels[k];
             char stars[4] = "   ";
             for (int s = 0; s < d->stars && s < 3; s++) stars[s] = '*';
-            printf("  %-28s %s  %s\n", d->name, stars, d->note);
+            char note[3 * WS_NOTE_MAX];      /* a note is the author's text: no terminal controls */
+            printf("  %-28s %s  %s\n", d->name, stars, ws_text_visible(d->note, note, sizeof note));
             char buf[256], line[1024] = "";
             for (int p = 0; p < d->nparams; p++) {
                 ws_desc_param_text(f, d, p, buf, sizeof buf);
@@ -138,7 +140,7 @@ static int print_json(const char *catalog_dir, const ws_desc_file *const *files,
             }
         }
     }
-    char *s = cJSON_Print(root);
+    char *s = ws_json_print(root);
     cJSON_Delete(root);
     if (!s) return WS_EXIT_INTERNAL;
     printf("%s\n", s);

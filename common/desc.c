@@ -7,6 +7,8 @@
  * value errors left (division by zero, out-of-range dimensions). Nothing here
  * uses a fixed-size buffer for input text: lines are slices of the source. */
 #include "desc.h"
+#include "buffers.h"
+#include "demangle.h"
 #include "files.h"
 
 #include <ctype.h>
@@ -15,7 +17,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <search.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define OPEN_MARK "/*@warpscope"
 #define MAX_FILE_BYTES (64u << 20)      /* a .cu larger than this is surely not a kernel file */
@@ -47,6 +51,31 @@ static const type_info types[WS_TYPE_COUNT] = {
     [WS_TYPE_INT2] = {"int2", 8, 2, WS_TYPE_INT},
     [WS_TYPE_INT4] = {"int4", 16, 4, WS_TYPE_INT},
     [WS_TYPE_DOUBLE2] = {"double2", 16, 2, WS_TYPE_DOUBLE},
+    [WS_TYPE_HALF] = {"half", 2, 1, WS_TYPE_HALF},
+    [WS_TYPE_BF16] = {"bf16", 2, 1, WS_TYPE_BF16},
+    [WS_TYPE_HALF2] = {"half2", 4, 2, WS_TYPE_HALF},
+    [WS_TYPE_BF16X2] = {"bf16x2", 4, 2, WS_TYPE_BF16},
+    [WS_TYPE_CHAR2] = {"char2", 2, 2, WS_TYPE_CHAR},
+    [WS_TYPE_CHAR4] = {"char4", 4, 4, WS_TYPE_CHAR},
+    [WS_TYPE_UCHAR2] = {"uchar2", 2, 2, WS_TYPE_UCHAR},
+    [WS_TYPE_UCHAR4] = {"uchar4", 4, 4, WS_TYPE_UCHAR},
+    [WS_TYPE_SHORT2] = {"short2", 4, 2, WS_TYPE_SHORT},
+    [WS_TYPE_SHORT4] = {"short4", 8, 4, WS_TYPE_SHORT},
+    [WS_TYPE_USHORT2] = {"ushort2", 4, 2, WS_TYPE_USHORT},
+    [WS_TYPE_USHORT4] = {"ushort4", 8, 4, WS_TYPE_USHORT},
+    [WS_TYPE_UINT2] = {"uint2", 8, 2, WS_TYPE_UINT},
+    [WS_TYPE_UINT4] = {"uint4", 16, 4, WS_TYPE_UINT},
+    [WS_TYPE_LONG2] = {"long2", 16, 2, WS_TYPE_LONG},
+    [WS_TYPE_ULONG2] = {"ulong2", 16, 2, WS_TYPE_ULONG},
+};
+
+/* Other spellings people use for the same element types (stdint widths, CUDA's own names). */
+static const struct { const char *alias; ws_type t; } type_aliases[] = {
+    {"int8", WS_TYPE_CHAR}, {"uint8", WS_TYPE_UCHAR}, {"int16", WS_TYPE_SHORT}, {"uint16", WS_TYPE_USHORT},
+    {"int32", WS_TYPE_INT}, {"uint32", WS_TYPE_UINT}, {"int64", WS_TYPE_LONG}, {"uint64", WS_TYPE_ULONG},
+    {"__half", WS_TYPE_HALF}, {"__nv_bfloat16", WS_TYPE_BF16}, {"nv_bfloat16", WS_TYPE_BF16},
+    {"bfloat16", WS_TYPE_BF16}, {"__half2", WS_TYPE_HALF2}, {"__nv_bfloat162", WS_TYPE_BF16X2},
+    {"nv_bfloat162", WS_TYPE_BF16X2}, {"longlong", WS_TYPE_LONG}, {"ulonglong", WS_TYPE_ULONG},
 };
 
 static int type_ok(ws_type t) { return (int)t >= 0 && t < WS_TYPE_COUNT; }
@@ -59,17 +88,36 @@ ws_type ws_type_scalar(ws_type t) { return type_ok(t) ? types[t].scalar : t; }
 bool ws_type_is_float(ws_type t)
 {
     ws_type s = ws_type_scalar(t);
-    return s == WS_TYPE_FLOAT || s == WS_TYPE_DOUBLE;
+    return s == WS_TYPE_FLOAT || s == WS_TYPE_DOUBLE || s == WS_TYPE_HALF || s == WS_TYPE_BF16;
+}
+
+bool ws_type_is_signed(ws_type t)
+{
+    ws_type s = ws_type_scalar(t);
+    return ws_type_is_float(s) || s == WS_TYPE_CHAR || s == WS_TYPE_SHORT || s == WS_TYPE_INT || s == WS_TYPE_LONG;
 }
 
 int ws_type_parse(const char *name, ws_type *out)
 {
+    if (!name) return -1;
     for (int i = 0; i < WS_TYPE_COUNT; i++)
-        if (name && !strcmp(name, types[i].name)) {
+        if (!strcmp(name, types[i].name)) {
             *out = (ws_type)i;
             return 0;
         }
+    for (size_t i = 0; i < sizeof type_aliases / sizeof type_aliases[0]; i++)
+        if (!strcmp(name, type_aliases[i].alias)) {
+            *out = type_aliases[i].t;
+            return 0;
+        }
     return -1;
+}
+
+const char *ws_type_list(void)
+{
+    /* every types[] name in order (test_desc checks it against the table) */
+    return "char uchar short ushort int uint long ulong float double float2 float4 int2 int4 double2 half bf16 "
+           "half2 bf16x2 char2 char4 uchar2 uchar4 short2 short4 ushort2 ushort4 uint2 uint4 long2 ulong2";
 }
 
 /* ----------------------------------------------------------------------------
@@ -155,14 +203,28 @@ static const char *find_in(const char *s, size_t n, const char *needle)
 typedef struct {
     char name[WS_NAME_MAX];
     int line;           /* line of the __global__ keyword */
+    int file;           /* -1: the .cu; else index into f->headers */
     bool defined;       /* followed by a body, not just a declaration */
+    int order;          /* position in the file: ties in the sorted list keep file order */
 } global_fn;
+
+#define MAX_HEADERS 64          /* included files read per .cu (f->headers never moves once made) */
+#define MAX_INCLUDE_DEPTH 8
+#define MAX_HEADER_BYTES (16u << 20)
 
 typedef struct {
     ws_desc_file *f;
     ws_error *err;
-    global_fn *globals;
+    global_fn *globals; /* sorted by (name, order) once scanned, so an entry is found by bsearch */
     int nglobals, cap_globals;
+    int cur_file;       /* file being scanned: -1 the .cu, else a header index */
+    /* description names seen so far (hsearch_r): a file of n descriptions is parsed in time
+     * linear in n, not n^2 (issue 17: 5000 descriptions took `list` over a minute) */
+    struct hsearch_data names;
+    bool have_names;
+    char **name_keys;   /* the table's keys, freed with it */
+    int nname_keys;
+    int sorted_n;       /* globals[0..sorted_n) are in (name, order) order; headers read later append */
 } ctx;
 
 static int fail_at(ctx *c, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -192,7 +254,8 @@ static void record_global(ctx *c, const char *s, size_t len, size_t i, int line)
             while (i < limit && is_ident_char(s[i])) i++;
             size_t n = i - st;
             if ((n == 17 && !memcmp(s + st, "__launch_bounds__", n)) || (n == 13 && !memcmp(s + st, "__attribute__", n)) ||
-                (n == 7 && !memcmp(s + st, "alignas", n)) || (n == 11 && !memcmp(s + st, "__declspec", n))) {
+                (n == 7 && !memcmp(s + st, "alignas", n)) || (n == 11 && !memcmp(s + st, "__declspec", n)) ||
+                (n == 16 && !memcmp(s + st, "__cluster_dims__", 16))) {
                 while (i < limit && isspace((unsigned char)s[i])) i++;
                 if (i < limit && s[i] == '(') {
                     int depth = 0;
@@ -231,16 +294,28 @@ static void record_global(ctx *c, const char *s, size_t len, size_t i, int line)
         c->globals = g;
         c->cap_globals = ncap;
     }
-    global_fn *g = &c->globals[c->nglobals++];
+    global_fn *g = &c->globals[c->nglobals];
+    g->order = c->nglobals++;
     memcpy(g->name, s + name_at, name_len);
     g->name[name_len] = '\0';
     g->line = line;
+    g->file = c->cur_file;
     g->defined = i < len && s[i] == '{';
 }
 
-/* Scans C/C++ text for the token __global__ outside comments, strings and
- * character literals. */
-static void scan_globals(ctx *c, const char *s, size_t len)
+static int global_cmp(const void *a, const void *b)
+{
+    const global_fn *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x->order > y->order) - (x->order < y->order);
+}
+
+static int name_cmp(const void *key, const void *elem) { return strcmp(key, ((const global_fn *)elem)->name); }
+
+/* Calls fn for each identifier of C/C++ text outside comments, strings and character
+ * literals (s[st, st+n) on line). Stops early when fn returns true; returns that. */
+static bool each_identifier(const char *s, size_t len, bool (*fn)(void *ctx, const char *s, size_t len, size_t st,
+                                                                   size_t n, int line), void *ctx)
 {
     int line = 1;
     size_t i = 0;
@@ -269,10 +344,137 @@ static void scan_globals(ctx *c, const char *s, size_t len)
         if (is_ident_start(ch)) {
             size_t st = i;
             while (i < len && is_ident_char(s[i])) i++;
-            if (i - st == 10 && !memcmp(s + st, "__global__", 10)) record_global(c, s, len, i, line);
+            if (fn(ctx, s, len, st, i - st, line)) return true;
+            continue;
+        }
+        if (isdigit((unsigned char)ch)) {  /* 1e5f, 0x1fu: not identifiers */
+            while (i < len && (is_ident_char(s[i]) || s[i] == '.')) i++;
             continue;
         }
         i++;
+    }
+    return false;
+}
+
+static bool on_global(void *cx, const char *s, size_t len, size_t st, size_t n, int line)
+{
+    if (n == 10 && !memcmp(s + st, "__global__", 10)) record_global(cx, s, len, st + n, line);
+    return false;
+}
+
+/* Scans C/C++ text for the token __global__ outside comments, strings and
+ * character literals. */
+static void scan_globals(ctx *c, const char *s, size_t len)
+{
+    each_identifier(s, len, on_global, c);
+}
+
+/* ---- included files ------------------------------------------------------------------ */
+
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static bool is_regular(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Folder of path ("." for a bare name), into out. */
+static void folder_of(const char *path, char *out, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash) snprintf(out, cap, "%.*s", (int)(slash - path), path);
+    else snprintf(out, cap, ".");
+}
+
+/* Joins dir and name as a path that a reader recognises ("inc/x.cuh", not "./inc/x.cuh"). */
+static void join(const char *dir, const char *name, char *out, size_t cap)
+{
+    if (name[0] == '/' || !strcmp(dir, ".") || !*dir) snprintf(out, cap, "%s", name);
+    else snprintf(out, cap, "%s/%s", dir, name);
+}
+
+static void read_includes(ctx *c, const char *text, size_t len, const char *dir, const char (*idirs)[WS_PATH_MAX],
+                          int nidirs, int depth);
+
+/* Reads one included file (once) and everything it includes. */
+static void add_header(ctx *c, const char *path, const char (*idirs)[WS_PATH_MAX], int nidirs, int depth)
+{
+    ws_desc_file *f = c->f;
+    if (same_file(path, f->path)) return;
+    for (int i = 0; i < f->nheaders; i++)
+        if (!strcmp(f->headers[i].path, path) || same_file(f->headers[i].path, path)) return;
+    if (!f->headers && !(f->headers = calloc(MAX_HEADERS, sizeof *f->headers))) return;
+    if (f->nheaders >= MAX_HEADERS || strlen(path) >= WS_PATH_MAX) return;
+    size_t n;
+    char *text = ws_read_file(path, MAX_HEADER_BYTES, &n, NULL);
+    if (!text) return;          /* unreadable: the compiler will say so; a description need not */
+    ws_source_file *h = &f->headers[f->nheaders++];
+    snprintf(h->path, sizeof h->path, "%s", path);
+    h->text = text;
+    h->len = strlen(text);      /* a NUL inside ends the text, as for the .cu */
+    int saved = c->cur_file;
+    c->cur_file = f->nheaders - 1;
+    scan_globals(c, h->text, h->len);
+    c->cur_file = saved;
+    char hdir[WS_PATH_MAX];
+    folder_of(path, hdir, sizeof hdir);
+    read_includes(c, h->text, h->len, hdir, idirs, nidirs, depth + 1);
+}
+
+/* #include "x" (the includer's folder, then -I folders) and #include <x> (-I folders
+ * only: the toolkit's and the system's headers hold no user kernels). */
+static void read_includes(ctx *c, const char *text, size_t len, const char *dir, const char (*idirs)[WS_PATH_MAX],
+                          int nidirs, int depth)
+{
+    if (depth > MAX_INCLUDE_DEPTH) return;
+    size_t i = 0;
+    bool line_start = true;
+    while (i < len) {
+        char ch = text[i];
+        if (ch == '\n') { line_start = true; i++; continue; }
+        if (ch == '/' && i + 1 < len && text[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < len && !(text[i] == '*' && text[i + 1] == '/')) i++;
+            i += 2;
+            continue;
+        }
+        if (ch == '/' && i + 1 < len && text[i + 1] == '/') {
+            while (i < len && text[i] != '\n') i++;
+            continue;
+        }
+        if (is_blank(ch)) { i++; continue; }
+        if (ch == '#' && line_start) {
+            size_t j = i + 1;
+            while (j < len && is_blank(text[j])) j++;
+            if (j + 7 <= len && !memcmp(text + j, "include", 7)) {
+                j += 7;
+                while (j < len && is_blank(text[j])) j++;
+                char open = j < len ? text[j] : 0, close = open == '"' ? '"' : open == '<' ? '>' : 0;
+                size_t st = j + 1, e = st;
+                while (close && e < len && text[e] != close && text[e] != '\n') e++;
+                if (close && e < len && text[e] == close && e - st < WS_PATH_MAX / 2) {
+                    char name[WS_PATH_MAX / 2], cand[WS_PATH_MAX];
+                    snprintf(name, sizeof name, "%.*s", (int)(e - st), text + st);
+                    bool found = false;
+                    if (close == '"' || name[0] == '/') {
+                        join(dir, name, cand, sizeof cand);
+                        found = is_regular(cand);
+                    }
+                    for (int k = 0; k < nidirs && !found; k++) {
+                        join(idirs[k], name, cand, sizeof cand);
+                        found = is_regular(cand);
+                    }
+                    if (found) add_header(c, cand, idirs, nidirs, depth);
+                }
+            }
+        }
+        line_start = false;
+        while (i < len && text[i] != '\n') i++;   /* the rest of the line holds no directive */
     }
 }
 
@@ -280,9 +482,10 @@ static void scan_globals(ctx *c, const char *s, size_t len)
  * One block */
 
 typedef enum { KW_KERNEL, KW_ENTRY, KW_NOTE, KW_STARS, KW_PARAM, KW_BUFFER, KW_GRID, KW_BLOCK, KW_SHARED,
-               KW_BYTES, KW_ARGS, KW_TMAP, KW_COUNT } keyword;
+               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_COUNT } keyword;
 static const char *const keywords[KW_COUNT] = {"kernel", "entry", "note", "stars", "param", "buffer",
-                                               "grid", "block", "shared", "bytes", "args", "tmap"};
+                                               "grid", "block", "shared", "bytes", "args", "tmap", "compile",
+                                               "cooperative"};
 
 typedef struct {
     char *text;
@@ -294,6 +497,7 @@ typedef struct {
     int open_line, open_col;
     int seen[KW_COUNT];             /* line of the keyword's first use, 0 = not yet */
     int kernel_col, entry_col;      /* column of the name after kernel / entry */
+    bool kernel_expr;               /* 'kernel NAME<...>' named the entry too */
     int grid_col, block_col;        /* column of the first dimension */
     int nraw;
     raw_arg raw[WS_MAX_ARGS];
@@ -308,6 +512,9 @@ static void free_kernel_exprs(ws_kernel_desc *k)
         ws_expr_free(k->buffers[i].seed);
         ws_expr_free(k->buffers[i].lo);
         ws_expr_free(k->buffers[i].hi);
+        ws_expr_free(k->buffers[i].lcg_a);
+        ws_expr_free(k->buffers[i].lcg_c);
+        ws_expr_free(k->buffers[i].lcg_m);
     }
     for (int i = 0; i < 3; i++) {
         ws_expr_free(k->grid[i]);
@@ -367,6 +574,87 @@ static int parse_name(ctx *c, int line, span x, const char *what, char out[WS_NA
     if (i >= WS_NAME_MAX) return fail_at(c, line, x.col, "%s name too long (at most %d characters)", what, WS_NAME_MAX - 1);
     memcpy(out, x.s, i);
     out[i] = '\0';
+    return 0;
+}
+
+/* Copies x with each run of blanks made one space, and none next to punctuation other
+ * than a comma: "scale < 4 >" -> "scale<4>", "k(const int *, int)" -> "k(const int*, int)". */
+static void collapse_blanks(span x, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < x.n && n + 1 < cap; i++) {
+        char ch = x.s[i];
+        if (!is_blank((unsigned char)ch)) { out[n++] = ch; continue; }
+        while (i + 1 < x.n && is_blank((unsigned char)x.s[i + 1])) i++;
+        char prev = n ? out[n - 1] : 0, next = i + 1 < x.n ? x.s[i + 1] : 0;
+        if (is_ident_char((unsigned char)prev) && is_ident_char((unsigned char)next)) out[n++] = ' ';
+        else if (prev == ',' && next) out[n++] = ' ';
+    }
+    out[n] = 0;
+}
+
+/* entry NAME, entry NAME<targs>, entry NAME(types), entry ns::NAME<targs>(types) */
+static int parse_entry(ctx *c, ws_kernel_desc *k, int line, span x, const char *what)
+{
+    x = trim(x);
+    if (!x.n) return fail_at(c, line, x.col, "%s needs a name", what);
+    char text[WS_ENTRY_MAX * 2];
+    if (x.n >= WS_ENTRY_MAX) return fail_at(c, line, x.col, "%s too long (at most %d characters)", what, WS_ENTRY_MAX - 1);
+    collapse_blanks(x, text, sizeof text);
+    ws_cxx_name cn;
+    if (ws_cxx_name_split(text, &cn))
+        return fail_at(c, line, x.col, "%s '%s': unbalanced '<>' or '()'", what, text);
+    /* the base is a qualified C++ name: [::]id(::id)* */
+    const char *b = cn.base, *last = b;
+    if (!strncmp(b, "::", 2)) b += 2;
+    bool ok = *b != 0;
+    while (*b && ok) {
+        if (!is_ident_start((unsigned char)*b)) { ok = false; break; }
+        last = b;
+        while (is_ident_char((unsigned char)*b)) b++;
+        if (!strncmp(b, "::", 2)) b += 2;
+        else if (*b) ok = false;
+    }
+    if (strncmp(text, cn.base, strlen(cn.base))) ok = false;   /* "void k<2>", "k(int) extra": more than a name */
+    if (!ok) {
+        if (!cn.has_targs && !cn.has_params && !is_ident_start((unsigned char)x.s[0]))
+            return fail_at(c, line, x.col, "bad %s name '%.*s' (a name is a C identifier)", what, (int)(x.n > 40 ? 40 : x.n), x.s);
+        return fail_at(c, line, x.col, "%s '%s': expected a function name, NAME<template args> or "
+                       "NAME(parameter types)", what, text);
+    }
+    if (strlen(last) >= WS_NAME_MAX)
+        return fail_at(c, line, x.col, "%s name too long (at most %d characters)", what, WS_NAME_MAX - 1);
+    snprintf(k->entry, sizeof k->entry, "%.*s", WS_ENTRY_MAX - 1, text);
+    snprintf(k->entry_base, sizeof k->entry_base, "%.*s", WS_NAME_MAX - 1, last);
+    k->entry_exact = cn.has_targs || cn.has_params;
+    k->entry_line = line;
+    k->entry_col = x.col;
+    return 0;
+}
+
+/* kernel NAME, or kernel NAME<targs> / NAME(types): the description is named by what it
+ * launches, which is also its entry. */
+static int parse_kernel_name(ctx *c, block *b, int line, span x)
+{
+    ws_kernel_desc *k = &b->k;
+    x = trim(x);
+    size_t i = 0;
+    while (i < x.n && is_ident_char((unsigned char)x.s[i])) i++;
+    size_t j = i;
+    while (j < x.n && is_blank((unsigned char)x.s[j])) j++;
+    bool expr = i > 0 && is_ident_start((unsigned char)x.s[0]) && j < x.n && (x.s[j] == '<' || x.s[j] == '(' || x.s[j] == ':');
+    if (!expr) return parse_name(c, line, x, "kernel", k->name);
+    char text[WS_ENTRY_MAX * 2];
+    collapse_blanks(x, text, sizeof text);
+    if (strstr(text, "::"))
+        return fail_at(c, line, x.col, "a description name cannot hold '::' (it is typed as file.cu:name); "
+                       "write 'kernel NAME' and 'entry %s'", text);
+    if (strlen(text) >= WS_NAME_MAX)
+        return fail_at(c, line, x.col, "kernel name too long (at most %d characters); write 'kernel NAME' and "
+                       "'entry %.100s'", WS_NAME_MAX - 1, text);
+    if (parse_entry(c, k, line, x, "kernel")) return -1;
+    snprintf(k->name, sizeof k->name, "%.*s", WS_NAME_MAX - 1, text);
+    b->kernel_expr = true;
     return 0;
 }
 
@@ -455,19 +743,43 @@ static int looks_like_float(span x)
 }
 
 /* Converting an out-of-range double to an integer or float type is undefined
- * in C, so a const() that does not fit its buffer's type is refused. */
+ * in C, so a const() that does not fit its buffer's type is refused. half and bf16
+ * take what rounds to a finite value (65504 is the largest half). */
 static bool const_fits(ws_type t, double c)
 {
     static const double lim[WS_TYPE_COUNT] = {
         [WS_TYPE_CHAR] = 128.0, [WS_TYPE_UCHAR] = 256.0, [WS_TYPE_SHORT] = 32768.0, [WS_TYPE_USHORT] = 65536.0,
         [WS_TYPE_INT] = 2147483648.0, [WS_TYPE_UINT] = 4294967296.0, [WS_TYPE_LONG] = 9223372036854775808.0,
-        [WS_TYPE_ULONG] = 18446744073709551616.0, [WS_TYPE_FLOAT] = 3.4028234663852886e38};
+        [WS_TYPE_ULONG] = 18446744073709551616.0, [WS_TYPE_FLOAT] = 3.4028234663852886e38,
+        [WS_TYPE_HALF] = 65520.0,                    /* below it rounds to 65504, from it to infinity */
+        [WS_TYPE_BF16] = 3.3961775292304111e38};     /* (2 - 2^-8) * 2^127: the round-to-infinity point */
     ws_type s = ws_type_scalar(t);
     if (s == WS_TYPE_DOUBLE) return true;
     if (s == WS_TYPE_FLOAT) return fabs(c) <= lim[s];
+    if (s == WS_TYPE_HALF || s == WS_TYPE_BF16) return fabs(c) < lim[s];
     bool is_signed = s == WS_TYPE_CHAR || s == WS_TYPE_SHORT || s == WS_TYPE_INT || s == WS_TYPE_LONG;
     return is_signed ? (c > -lim[s] - 1.0 && c < lim[s]) : (c > -1.0 && c < lim[s]);
 }
+
+typedef struct {
+    const char *name;
+    ws_init_kind kind;
+    const char *form;     /* for messages */
+    int nargs[3];         /* accepted argument counts (0 = end); -1 = one raw text (file) */
+} init_form;
+
+static const init_form init_forms[] = {
+    {"zero", WS_INIT_ZERO, "zero", {0}},
+    {"index", WS_INIT_INDEX, "index", {0}},
+    {"const", WS_INIT_CONST, "const(v)", {1}},
+    {"random", WS_INIT_RANDOM, "random(seed[, lo, hi])", {1, 3}},
+    {"randint", WS_INIT_RANDINT, "randint(seed, lo, hi)", {3}},
+    {"perm", WS_INIT_PERM, "perm(seed)", {1}},
+    {"lcg", WS_INIT_LCG, "lcg(seed[, a, c, m[, lo, hi]])", {1, 4, 6}},
+    {"file", WS_INIT_FILE, "file(path)", {-1}},
+};
+#define INIT_KNOWN "known: zero, index, const(v), random(seed[, lo, hi]), randint(seed, lo, hi), perm(seed), " \
+                   "lcg(seed[, a, c, m[, lo, hi]]), file(path), none"
 
 static int parse_init(ctx *c, int line, span spec, ws_buffer_decl *bd)
 {
@@ -475,57 +787,88 @@ static int parse_init(ctx *c, int line, span spec, ws_buffer_decl *bd)
     while (i < spec.n && is_ident_char((unsigned char)spec.s[i])) i++;
     span kind = {spec.s, i, spec.col};
     span rest = {spec.s + i, spec.n - i, spec.col + (int)i};
-    const char *known = "known: zero, index, random(seed[, lo, hi]), const(v)";
-    if (span_eq(kind, "zero") || span_eq(kind, "index")) {
-        if (rest.n) return fail_at(c, line, rest.col, "unexpected '%.*s' after init=%.*s", (int)(rest.n > 20 ? 20 : rest.n),
-                                   rest.s, (int)kind.n, kind.s);
-        bd->init = span_eq(kind, "zero") ? WS_INIT_ZERO : WS_INIT_INDEX;
+    if (span_eq(kind, "none") && !rest.n) {     /* no contents: the simulator checks reads (issue 17) */
+        bd->uninit = true;
+        bd->init = WS_INIT_ZERO;
         return 0;
     }
-    if (!span_eq(kind, "random") && !span_eq(kind, "const")) {
-        if (!kind.n) return fail_at(c, line, spec.col, "init= needs a kind (%s)", known);
-        return fail_at(c, line, spec.col, "unknown init kind '%.*s' (%s)", (int)(kind.n > 40 ? 40 : kind.n), kind.s, known);
+    const init_form *form = NULL;
+    for (size_t k = 0; k < sizeof init_forms / sizeof init_forms[0]; k++)
+        if (span_eq(kind, init_forms[k].name)) form = &init_forms[k];
+    if (!form) {
+        if (!kind.n) return fail_at(c, line, spec.col, "init= needs a kind (%s)", INIT_KNOWN);
+        return fail_at(c, line, spec.col, "unknown init kind '%.*s' (%s)", (int)(kind.n > 40 ? 40 : kind.n), kind.s, INIT_KNOWN);
     }
-    bool is_random = span_eq(kind, "random");
+    bd->init = form->kind;
+    if (!form->nargs[0]) {
+        if (rest.n) return fail_at(c, line, rest.col, "unexpected '%.*s' after init=%.*s", (int)(rest.n > 20 ? 20 : rest.n),
+                                   rest.s, (int)kind.n, kind.s);
+        return 0;
+    }
     if (!rest.n || rest.s[0] != '(')
-        return fail_at(c, line, rest.col, "init=%s needs arguments in parentheses: %s", is_random ? "random" : "const",
-                       is_random ? "random(seed[, lo, hi])" : "const(v)");
+        return fail_at(c, line, rest.col, "init=%s needs arguments in parentheses: %s", form->name, form->form);
     if (rest.s[rest.n - 1] != ')')
-        return fail_at(c, line, rest.col, "init=%s: '(' is never closed", is_random ? "random" : "const");
+        return fail_at(c, line, rest.col, "init=%s: '(' is never closed", form->name);
     span inner = {rest.s + 1, rest.n - 2, rest.col + 1};
     /* the closing ')' must be the one matching the opening '(' */
     int depth = 0;
     for (size_t j = 0; j < inner.n; j++) {
         if (inner.s[j] == '(') depth++;
         else if (inner.s[j] == ')' && --depth < 0)
-            return fail_at(c, line, inner.col + (int)j + 1, "unexpected text after init=%s(...)", is_random ? "random" : "const");
+            return fail_at(c, line, inner.col + (int)j + 1, "unexpected text after init=%s(...)", form->name);
     }
-    span args[4];
-    int nargs = split_top(inner, ',', args, 4);
-    if (!is_random) {
-        if (nargs != 1 || !trim(inner).n) return fail_at(c, line, rest.col, "const() takes one number: const(v)");
+    if (form->kind == WS_INIT_FILE) {
+        span p = trim(inner);
+        if (!p.n) return fail_at(c, line, inner.col, "file() needs a path: file(data.bin) or file(data.npy)");
+        if (p.n >= sizeof bd->file) return fail_at(c, line, p.col, "file() path too long (at most %zu characters)", sizeof bd->file - 1);
+        memcpy(bd->file, p.s, p.n);
+        bd->file[p.n] = 0;
+        bd->file_col = p.col;
+        return 0;
+    }
+    span args[7];
+    int nargs = trim(inner).n ? split_top(inner, ',', args, 7) : 0;
+    bool ok = false;
+    for (int k = 0; k < 3 && form->nargs[k]; k++) ok |= nargs == form->nargs[k];
+    if (!ok) {
+        char counts[32] = "";
+        for (int k = 0; k < 3 && form->nargs[k]; k++)
+            snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", k ? (k + 1 < 3 && form->nargs[k + 1] ? ", " : " or ") : "",
+                     form->nargs[k]);
+        if (form->kind == WS_INIT_CONST) return fail_at(c, line, rest.col, "const() takes one number: const(v)");
+        return fail_at(c, line, rest.col, "%s() takes %s argument%s: %s, not %d", form->name, counts,
+                       form->nargs[0] == 1 && !form->nargs[1] ? "" : "s", form->form, nargs);
+    }
+    for (int k = 0; k < nargs; k++)
+        if (!args[k].n) return fail_at(c, line, args[k].col, "empty argument in %s", form->form);
+    if (form->kind == WS_INIT_CONST) {
         if (parse_float(args[0], &bd->const_value))
             return fail_at(c, line, args[0].col, "const() needs a finite number, not '%.*s'",
                            (int)(args[0].n > 40 ? 40 : args[0].n), args[0].s);
         if (!const_fits(bd->type, bd->const_value))
             return fail_at(c, line, args[0].col, "const(%.*s) does not fit in %s", (int)(args[0].n > 40 ? 40 : args[0].n),
                            args[0].s, ws_type_name(ws_type_scalar(bd->type)));
-        bd->init = WS_INIT_CONST;
         return 0;
     }
-    if ((nargs != 1 && nargs != 3) || !trim(inner).n)
-        return fail_at(c, line, rest.col, "random() takes 1 or 3 arguments: random(seed[, lo, hi]), not %d",
-                       trim(inner).n ? nargs : 0);
-    bd->init = WS_INIT_RANDOM;
-    if (!(bd->seed = parse_expr(c, line, args[0], "random() seed"))) return -1;
-    if (nargs == 3) {
-        if (!(bd->lo = parse_expr(c, line, args[1], "random() lo"))) return -1;
-        if (!(bd->hi = parse_expr(c, line, args[2], "random() hi"))) return -1;
+    char what[48];
+    snprintf(what, sizeof what, "%s() seed", form->name);
+    if (!(bd->seed = parse_expr(c, line, args[0], what))) return -1;
+    if (form->kind == WS_INIT_LCG && nargs >= 4) {
+        if (!(bd->lcg_a = parse_expr(c, line, args[1], "lcg() a")) || !(bd->lcg_c = parse_expr(c, line, args[2], "lcg() c")) ||
+            !(bd->lcg_m = parse_expr(c, line, args[3], "lcg() m")))
+            return -1;
+        if (nargs == 6 && (!(bd->lo = parse_expr(c, line, args[4], "lcg() lo")) || !(bd->hi = parse_expr(c, line, args[5], "lcg() hi"))))
+            return -1;
+    } else if (nargs == 3) {
+        snprintf(what, sizeof what, "%s() lo", form->name);
+        if (!(bd->lo = parse_expr(c, line, args[1], what))) return -1;
+        snprintf(what, sizeof what, "%s() hi", form->name);
+        if (!(bd->hi = parse_expr(c, line, args[2], what))) return -1;
     }
     return 0;
 }
 
-/* buffer NAME TYPE COUNT [init=KIND] [output] [tol=X] */
+/* buffer NAME TYPE COUNT [init=KIND] [output] [tol=X] [ulp=N] */
 static int kw_buffer(ctx *c, block *b, int line, span rest)
 {
     ws_kernel_desc *k = &b->k;
@@ -538,14 +881,14 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
     if (check_new_name(c, b, line, name.col, bd->name)) return -1;
     span type = take_word(&rest);
     if (!type.n) return fail_at(c, line, type.col, "buffer '%s' needs a type and a count: buffer NAME TYPE COUNT", bd->name);
-    char tname[16] = "";
+    char tname[24] = "";
     if (type.n < sizeof tname) {
         memcpy(tname, type.s, type.n);
         tname[type.n] = '\0';
     }
     if (ws_type_parse(tname, &bd->type))
-        return fail_at(c, line, type.col, "unknown type '%.*s' (known: char uchar short ushort int uint long ulong "
-                       "float double float2 float4 int2 int4 double2)", (int)(type.n > 40 ? 40 : type.n), type.s);
+        return fail_at(c, line, type.col, "unknown type '%.*s' (known: %s; also int8 .. uint64, __half, "
+                       "__nv_bfloat16)", (int)(type.n > 40 ? 40 : type.n), type.s, ws_type_list());
     /* The count runs until the first option word, so it may contain spaces. */
     rest = trim(rest);
     span count = {rest.s, 0, rest.col};
@@ -567,8 +910,8 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
         return -1;
     }
     k->nbuffers++;
-    bool seen_init = false, seen_tol = false, seen_output = false;
-    int tol_col = 0;
+    bool seen_init = false, seen_tol = false, seen_output = false, seen_ulp = false;
+    int tol_col = 0, ulp_col = 0;
     for (;;) {
         span w = take_word(&opt);
         if (!w.n) break;
@@ -581,7 +924,7 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
         size_t id = 0;
         while (id < w.n && is_ident_char((unsigned char)w.s[id])) id++;
         if (id == 0 || id >= w.n || w.s[id] != '=')
-            return fail_at(c, line, w.col, "unexpected '%.*s' in buffer options (expected init=..., output or tol=...)",
+            return fail_at(c, line, w.col, "unexpected '%.*s' in buffer options (expected init=..., output, tol=... or ulp=...)",
                            (int)(w.n > 40 ? 40 : w.n), w.s);
         span key = {w.s, id, w.col};
         span val = {w.s + id + 1, w.n - id - 1, w.col + (int)id + 1};
@@ -595,13 +938,31 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
             tol_col = w.col;
             if (parse_float(val, &bd->tol) || bd->tol < 0)
                 return fail_at(c, line, val.col, "tol= needs a number >= 0, not '%.*s'", (int)(val.n > 40 ? 40 : val.n), val.s);
+        } else if (span_eq(key, "ulp")) {
+            if (seen_ulp) return fail_at(c, line, w.col, "ulp= given twice");
+            seen_ulp = true;
+            ulp_col = w.col;
+            char num[24];
+            size_t i = 0;
+            while (i < val.n && i < sizeof num - 1 && isdigit((unsigned char)val.s[i])) { num[i] = val.s[i]; i++; }
+            num[i] = 0;
+            unsigned long v = i ? strtoul(num, NULL, 10) : 0;
+            if (!i || i != val.n || v > (1ul << 30))
+                return fail_at(c, line, val.col, "ulp= needs a whole number of units in the last place (0 to 2^30), not "
+                               "'%.*s'", (int)(val.n > 40 ? 40 : val.n), val.s);
+            bd->ulp = (uint32_t)v;
+            if (!ws_type_is_float(bd->type))
+                return fail_at(c, line, w.col, "ulp= applies to floating-point buffers; '%s' is %s", bd->name,
+                               ws_type_name(bd->type));
         } else {
-            return fail_at(c, line, w.col, "unknown buffer option '%.*s=' (known: init=, tol=, output)",
+            return fail_at(c, line, w.col, "unknown buffer option '%.*s=' (known: init=, tol=, ulp=, output)",
                            (int)(key.n > 40 ? 40 : key.n), key.s);
         }
     }
     if (seen_tol && !bd->output)
         return fail_at(c, line, tol_col, "tol= applies to output buffers only; add 'output' to buffer '%s'", bd->name);
+    if (seen_ulp && !bd->output)
+        return fail_at(c, line, ulp_col, "ulp= applies to output buffers only; add 'output' to buffer '%s'", bd->name);
     return 0;
 }
 
@@ -729,24 +1090,39 @@ static int do_line(ctx *c, block *b, int line, span x)
     for (int i = 0; i < KW_COUNT; i++)
         if (span_eq(word, keywords[i])) kw = i;
     if (kw < 0)
-        return fail_at(c, line, word.col, "unknown keyword '%.*s' (known: kernel entry note stars param buffer grid "
-                       "block shared bytes args tmap)", (int)(word.n > 40 ? 40 : word.n), word.s);
+        return fail_at(c, line, word.col, "unknown keyword '%.*s' (known: kernel entry compile note stars param buffer "
+                       "grid block shared bytes args tmap cooperative)", (int)(word.n > 40 ? 40 : word.n), word.s);
     if (kw != KW_PARAM && kw != KW_BUFFER && kw != KW_TMAP && b->seen[kw])
         return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
     if (!b->seen[kw]) b->seen[kw] = line;
     ws_kernel_desc *k = &b->k;
     switch ((keyword)kw) {
     case KW_KERNEL:
-        if (parse_name(c, line, rest, "kernel", k->name)) return -1;
         b->kernel_col = rest.col;
-        for (int i = 0; i < c->f->nkernels; i++)
-            if (!strcmp(c->f->kernels[i].name, k->name))
+        if (parse_kernel_name(c, b, line, rest)) return -1;
+        {
+            ENTRY want = {.key = k->name}, *found = NULL;
+            if (c->have_names && hsearch_r(want, FIND, &found, &c->names) && found)
                 return fail_at(c, line, rest.col, "duplicate description name '%s' (first at line %d)", k->name,
-                               c->f->kernels[i].line);
+                               c->f->kernels[(intptr_t)found->data].line);
+        }
         return 0;
     case KW_ENTRY:
         b->entry_col = rest.col;
-        return parse_name(c, line, rest, "entry", k->entry);
+        if (b->kernel_expr)
+            return fail_at(c, line, word.col, "'kernel %s' already names the function; with 'entry', give the "
+                           "description a plain name", k->name);
+        return parse_entry(c, k, line, rest, "entry");
+    case KW_COMPILE: {
+        if (!rest.n) return fail_at(c, line, rest.col, "compile needs compiler options (-I DIR, -D NAME=VALUE, -std=c++17, ...)");
+        char dir[WS_PATH_MAX], *text = span_dup(rest);
+        if (!text) return fail_at(c, line, rest.col, "out of memory");
+        folder_of(c->f->path, dir, sizeof dir);
+        int rc = ws_compile_opts_parse(text, dir, c->f->path, line, rest.col, &k->compile, c->err);
+        free(text);
+        k->compile_line = line;
+        return rc;
+    }
     case KW_NOTE:
         if (!rest.n) return fail_at(c, line, rest.col, "note needs text");
         if (rest.n >= WS_NOTE_MAX) return fail_at(c, line, rest.col + WS_NOTE_MAX - 1, "note too long (at most %d characters)", WS_NOTE_MAX - 1);
@@ -766,6 +1142,10 @@ static int do_line(ctx *c, block *b, int line, span x)
     case KW_BYTES: return (k->bytes = parse_expr(c, line, rest, "bytes")) ? 0 : -1;
     case KW_ARGS: return kw_args(c, b, line, rest);
     case KW_TMAP: return kw_tmap(c, b, line, rest);
+    case KW_COOPERATIVE:
+        if (rest.n) return fail_at(c, line, rest.col, "'cooperative' takes nothing after it");
+        k->cooperative = true;
+        return 0;
     default: return fail_at(c, line, word.col, "internal error: keyword");
     }
 }
@@ -827,6 +1207,36 @@ static int finish_args(ctx *c, block *b)
     return 0;
 }
 
+/* The __global__ function named name: its definition rather than a declaration, in the
+ * .cu rather than a header; NULL when there is none. */
+static const global_fn *find_global(ctx *c, const char *name)
+{
+    /* sorted once (again only when headers read since added more), then found by bsearch: a
+     * file of n descriptions costs n log n here, not n^2 */
+    if (c->sorted_n != c->nglobals) {
+        qsort(c->globals, (size_t)c->nglobals, sizeof *c->globals, global_cmp);
+        c->sorted_n = c->nglobals;
+    }
+    const global_fn *hit = c->nglobals ? bsearch(name, c->globals, (size_t)c->nglobals, sizeof *c->globals, name_cmp)
+                                       : NULL;
+    if (!hit) return NULL;
+    while (hit > c->globals && !strcmp(hit[-1].name, name)) hit--;
+    const global_fn *best = NULL;              /* in file order, as the names tie on order */
+    for (const global_fn *g = hit; g < c->globals + c->nglobals && !strcmp(g->name, name); g++)
+        if (!best || (!best->defined && g->defined) || (best->defined == g->defined && best->file >= 0 && g->file < 0))
+            best = g;
+    return best;
+}
+
+/* The -I folders of a compile line. */
+static int include_dirs(const ws_compile_opts *o, char (*out)[WS_PATH_MAX], int max)
+{
+    int n = 0;
+    for (int i = 0; i < o->n && n < max; i++)
+        if (!strncmp(o->opt[i], "-I", 2)) snprintf(out[n++], WS_PATH_MAX, "%s", o->opt[i] + 2);
+    return n;
+}
+
 static int finish_block(ctx *c, block *b)
 {
     ws_kernel_desc *k = &b->k;
@@ -841,7 +1251,10 @@ static int finish_block(ctx *c, block *b)
         if (check_names(c, b, bd->count, k->nparams, -1, "a buffer count") ||
             check_names(c, b, bd->seed, k->nparams, -1, "a random seed") ||
             check_names(c, b, bd->lo, k->nparams, -1, "a random range") ||
-            check_names(c, b, bd->hi, k->nparams, -1, "a random range"))
+            check_names(c, b, bd->hi, k->nparams, -1, "a random range") ||
+            check_names(c, b, bd->lcg_a, k->nparams, -1, "an lcg() parameter") ||
+            check_names(c, b, bd->lcg_c, k->nparams, -1, "an lcg() parameter") ||
+            check_names(c, b, bd->lcg_m, k->nparams, -1, "an lcg() parameter"))
             return -1;
     }
     for (int i = 0; i < 3; i++)
@@ -856,21 +1269,47 @@ static int finish_block(ctx *c, block *b)
                 check_names(c, b, k->tmaps[i].strides[d], k->nparams, -1, "a tmap"))
                 return -1;
     if (finish_args(c, b)) return -1;
-    int entry_line = b->seen[KW_ENTRY] ? b->seen[KW_ENTRY] : b->seen[KW_KERNEL];
-    int entry_col = b->seen[KW_ENTRY] ? b->entry_col : b->kernel_col;
-    if (!b->seen[KW_ENTRY]) memcpy(k->entry, k->name, WS_NAME_MAX);
-    const global_fn *best = NULL;
-    for (int i = 0; i < c->nglobals; i++)
-        if (!strcmp(c->globals[i].name, k->entry) && (!best || (!best->defined && c->globals[i].defined)))
-            best = &c->globals[i];
-    if (!best) return fail_at(c, entry_line, entry_col, "no __global__ function '%s' in this file", k->entry);
+    if (!k->entry[0]) {             /* 'kernel NAME': the entry is the function of that name */
+        snprintf(k->entry, sizeof k->entry, "%s", k->name);
+        snprintf(k->entry_base, sizeof k->entry_base, "%s", k->name);
+        k->entry_line = b->seen[KW_KERNEL];
+        k->entry_col = b->kernel_col;
+    }
+    const global_fn *best = find_global(c, k->entry_base);
+    if (!best && k->compile.n) {    /* a header found only through this block's -I folders */
+        char idirs[WS_COMPILE_MAX_OPTS][WS_PATH_MAX], dir[WS_PATH_MAX];
+        int nd = include_dirs(&k->compile, idirs, WS_COMPILE_MAX_OPTS);
+        folder_of(c->f->path, dir, sizeof dir);
+        read_includes(c, c->f->source, c->f->source_len, dir, (const char (*)[WS_PATH_MAX])idirs, nd, 0);
+        best = find_global(c, k->entry_base);
+    }
+    if (!best)
+        return fail_at(c, k->entry_line, k->entry_col, "no __global__ function '%s' in this file%s", k->entry_base,
+                       c->f->nheaders ? " or the headers it includes" : "");
     k->kernel_line = best->line;
+    k->kernel_file = best->file < 0 ? c->f->path : c->f->headers[best->file].path;
     if (!k->stars) k->stars = 1;
     k->line = b->open_line;
     k->file = c->f->path;
-    ws_kernel_desc *grown = realloc(c->f->kernels, (size_t)(c->f->nkernels + 1) * sizeof *grown);
-    if (!grown) return fail_at(c, b->open_line, b->open_col, "out of memory");
-    c->f->kernels = grown;
+    int n = c->f->nkernels;
+    ws_kernel_desc *grown = c->f->kernels;
+    if ((n & (n - 1)) == 0) {           /* capacity doubles at each power of two: linear copying */
+        grown = realloc(c->f->kernels, (size_t)(n ? 2 * n : 1) * sizeof *grown);
+        if (!grown) return fail_at(c, b->open_line, b->open_col, "out of memory");
+        c->f->kernels = grown;
+    }
+    char *key = c->have_names ? strdup(k->name) : NULL;
+    int nk = c->nname_keys;                      /* the key list doubles at powers of two too */
+    char **keys = !key ? NULL : (nk & (nk - 1)) ? c->name_keys
+                                                 : realloc(c->name_keys, (size_t)(nk ? 2 * nk : 1) * sizeof *keys);
+    ENTRY e = {.key = key, .data = (void *)(intptr_t)n}, *slot;
+    if (!key || !keys || !hsearch_r(e, ENTER, &slot, &c->names)) {
+        free(key);
+        if (keys) c->name_keys = keys;
+        return fail_at(c, b->open_line, b->open_col, "out of memory");
+    }
+    c->name_keys = keys;
+    c->name_keys[c->nname_keys++] = key;
     grown[c->f->nkernels++] = *k;
     memset(k, 0, sizeof *k);            /* the file owns the expressions now */
     return 0;
@@ -895,6 +1334,7 @@ static int parse_blocks(ctx *c, const char *text, size_t len)
             if (m) {
                 in_block = true;
                 memset(&b->seen, 0, sizeof b->seen);
+                b->kernel_expr = false;
                 b->open_line = line;
                 b->open_col = (int)(m - x.s) + 1;
                 size_t skip = (size_t)(m - x.s) + strlen(OPEN_MARK);
@@ -950,10 +1390,20 @@ int ws_desc_parse(const char *path, const char *text, ws_desc_file **out, ws_err
         return -1;
     }
     memcpy(f->source, text, f->source_len + 1);
-    ctx c = {f, err, NULL, 0, 0};
+    ctx c = {.f = f, .err = err, .cur_file = -1};
     scan_globals(&c, f->source, f->source_len);
-    int rc = parse_blocks(&c, f->source, f->source_len);
+    char dir[WS_PATH_MAX];
+    folder_of(f->path, dir, sizeof dir);
+    read_includes(&c, f->source, f->source_len, dir, NULL, 0, 0);
+    /* at most one description per 16 bytes of text; hsearch_r tables do not grow */
+    c.have_names = hcreate_r(f->source_len / 16 + 64, &c.names) != 0;
+    int rc = c.have_names ? parse_blocks(&c, f->source, f->source_len)
+                          : fail_at(&c, 0, 0, "out of memory for the description names");
+    if (c.have_names) hdestroy_r(&c.names);
+    for (int i = 0; i < c.nname_keys; i++) free(c.name_keys[i]);
+    free(c.name_keys);
     free(c.globals);
+    for (int i = 0; !rc && i < f->nkernels; i++) f->kernels[i].owner = f;
     if (rc) {
         ws_desc_free(f);
         return -1;
@@ -983,6 +1433,8 @@ void ws_desc_free(ws_desc_file *f)
     if (!f) return;
     for (int i = 0; i < f->nkernels; i++) free_kernel_exprs(&f->kernels[i]);
     free(f->kernels);
+    for (int i = 0; i < f->nheaders; i++) free(f->headers[i].text);
+    free(f->headers);
     free(f->source);
     free(f);
 }
@@ -995,53 +1447,96 @@ const ws_kernel_desc *ws_desc_find(const ws_desc_file *f, const char *name)
     return NULL;
 }
 
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Index of the file path names: -1 the .cu, 0.. a header, -2 none (see desc.h). */
+static int source_index(const ws_desc_file *f, const char *path)
+{
+    if (!f || !path) return -2;
+    if (!strcmp(path, f->path)) return -1;
+    for (int i = 0; i < f->nheaders; i++)
+        if (!strcmp(path, f->headers[i].path)) return i;
+    if (same_file(path, f->path)) return -1;
+    for (int i = 0; i < f->nheaders; i++)
+        if (same_file(path, f->headers[i].path)) return i;
+    /* the files are gone or moved (a checked-in PTX's .file): the one with that base name */
+    int found = -2, count = 0;
+    if (!strcmp(base_name(path), base_name(f->path))) { found = -1; count++; }
+    for (int i = 0; i < f->nheaders; i++)
+        if (!strcmp(base_name(path), base_name(f->headers[i].path))) { found = i; count++; }
+    return count == 1 ? found : -2;
+}
+
+const char *ws_desc_source_path(const ws_desc_file *f, const char *path)
+{
+    int i = source_index(f, path);
+    return i == -1 ? f->path : i >= 0 ? f->headers[i].path : NULL;
+}
+
+const char *ws_desc_source_text(const ws_desc_file *f, const char *path, size_t *len)
+{
+    int i = source_index(f, path);
+    if (i == -2) return NULL;
+    if (len) *len = i == -1 ? f->source_len : f->headers[i].len;
+    return i == -1 ? f->source : f->headers[i].text;
+}
+
 /* ----------------------------------------------------------------------------
  * -D overrides */
 
-int ws_overrides_add(ws_overrides *o, const char *assignment, ws_error *err)
+static const char *def_flag(ws_def_kind k) { return k == WS_DEF_PARAM ? "--param" : k == WS_DEF_MACRO ? "--macro" : "-D"; }
+
+int ws_overrides_add_kind(ws_overrides *o, const char *assignment, ws_def_kind kind, ws_error *err)
 {
     const char *a = assignment ? assignment : "";
+    const char *flag = def_flag(kind);
     const char *eq = strchr(a, '=');
     size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
     if (!nlen || !is_ident_start((unsigned char)a[0])) {
-        ws_error_set(err, CMDLINE, 1, 1, "-D needs NAME=EXPR, got '%.60s'", a);
+        ws_error_set(err, CMDLINE, 1, 1, "%s needs NAME=EXPR%s, got '%.60s'", flag, kind == WS_DEF_PARAM ? "" : " or NAME", a);
         return -1;
     }
     for (size_t i = 0; i < nlen; i++)
         if (!is_ident_char((unsigned char)a[i])) {
-            ws_error_set(err, CMDLINE, 1, (int)i + 1, "-D %.60s: bad character '%c' in the parameter name", a, a[i]);
+            ws_error_set(err, CMDLINE, 1, (int)i + 1, "%s %.60s: bad character '%c' in the name", flag, a, a[i]);
             return -1;
         }
-    if (!eq) {
-        ws_error_set(err, CMDLINE, 1, (int)nlen + 1, "-D %.60s: expected '=' after the name (NAME=EXPR)", a);
+    if (!eq && kind == WS_DEF_PARAM) {
+        ws_error_set(err, CMDLINE, 1, (int)nlen + 1, "%s %.60s: expected '=' after the name (NAME=EXPR)", flag, a);
         return -1;
     }
     if (nlen >= WS_NAME_MAX) {
-        ws_error_set(err, CMDLINE, 1, 1, "-D: parameter name too long (at most %d characters)", WS_NAME_MAX - 1);
+        ws_error_set(err, CMDLINE, 1, 1, "%s: name too long (at most %d characters)", flag, WS_NAME_MAX - 1);
         return -1;
     }
-    const char *value = eq + 1;
+    const char *value = eq ? eq + 1 : "";
     if (strlen(value) >= sizeof o->value[0]) {
-        ws_error_set(err, CMDLINE, 1, (int)nlen + 2, "-D %.*s: value too long (at most %zu characters)", (int)nlen, a,
+        ws_error_set(err, CMDLINE, 1, (int)nlen + 2, "%s %.*s: value too long (at most %zu characters)", flag, (int)nlen, a,
                      sizeof o->value[0] - 1);
         return -1;
     }
-    ws_expr *e = ws_expr_parse(value, CMDLINE, 1, (int)nlen + 2, err);
-    if (!e) {
-        if (err) {
-            char msg[WS_MSG_MAX];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            snprintf(err->msg, sizeof err->msg, "-D %.100s: %.400s", a, msg);
+    if (kind == WS_DEF_PARAM) {         /* known to be a parameter: its expression can be checked now */
+        ws_expr *e = ws_expr_parse(value, CMDLINE, 1, (int)nlen + 2, err);
+        if (!e) {
+            if (err) {
+                char msg[WS_MSG_MAX];
+                snprintf(msg, sizeof msg, "%s", err->msg);
+                snprintf(err->msg, sizeof err->msg, "%s %.100s: %.400s", flag, a, msg);
+            }
+            return -1;
         }
-        return -1;
+        ws_expr_free(e);
     }
-    ws_expr_free(e);
     int slot = -1;
-    for (int i = 0; i < o->n; i++)      /* a later -D for the same name replaces the earlier one */
+    for (int i = 0; i < o->n; i++)      /* a later definition of the same name replaces the earlier one */
         if (strlen(o->name[i]) == nlen && !memcmp(o->name[i], a, nlen)) slot = i;
     if (slot < 0) {
-        if (o->n == WS_MAX_PARAMS) {
-            ws_error_set(err, CMDLINE, 1, 1, "too many -D overrides (at most %d)", WS_MAX_PARAMS);
+        if (o->n == WS_MAX_OVERRIDES) {
+            ws_error_set(err, CMDLINE, 1, 1, "too many -D definitions (at most %d)", WS_MAX_OVERRIDES);
             return -1;
         }
         slot = o->n++;
@@ -1049,7 +1544,108 @@ int ws_overrides_add(ws_overrides *o, const char *assignment, ws_error *err)
     memcpy(o->name[slot], a, nlen);
     o->name[slot][nlen] = '\0';
     snprintf(o->value[slot], sizeof o->value[slot], "%s", value);
+    o->has_value[slot] = eq != NULL;
+    o->kind[slot] = kind;
     return 0;
+}
+
+int ws_overrides_add(ws_overrides *o, const char *assignment, ws_error *err)
+{
+    return ws_overrides_add_kind(o, assignment, WS_DEF_AUTO, err);
+}
+
+int ws_overrides_add_compile(ws_overrides *o, const char *opt, ws_error *err)
+{
+    ws_error e;
+    if (ws_compile_opts_add(&o->compile, opt, NULL, &e)) {
+        ws_error_set(err, CMDLINE, 1, 1, "%s", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    const char *name;
+    size_t n;
+} ident_query;
+
+static bool is_that_ident(void *cx, const char *s, size_t len, size_t st, size_t n, int line)
+{
+    (void)len;
+    (void)line;
+    const ident_query *q = cx;
+    return n == q->n && !memcmp(s + st, q->name, n);
+}
+
+/* Does name occur as an identifier (outside comments and strings) in the .cu or a header it read? */
+static bool occurs_in_source(const ws_kernel_desc *d, const char *name)
+{
+    const ws_desc_file *f = d->owner;
+    if (!f) return false;
+    ident_query q = {name, strlen(name)};
+    if (each_identifier(f->source, f->source_len, is_that_ident, &q)) return true;
+    for (int i = 0; i < f->nheaders; i++)
+        if (each_identifier(f->headers[i].text, f->headers[i].len, is_that_ident, &q)) return true;
+    return false;
+}
+
+static void param_list(const ws_kernel_desc *d, char *list, size_t cap)
+{
+    size_t used = 0;
+    list[0] = 0;
+    for (int p = 0; p < d->nparams && used < cap; p++)
+        used += (size_t)snprintf(list + used, cap - used, "%s%s", p ? ", " : "", d->params[p].name);
+}
+
+int ws_override_kind_of(const ws_kernel_desc *d, const ws_overrides *ov, int i, ws_def_kind *kind, ws_error *err)
+{
+    const char *name = ov->name[i];
+    int p = -1;
+    for (int k = 0; k < d->nparams && p < 0; k++)
+        if (!strcmp(d->params[k].name, name)) p = k;
+    char list[WS_MSG_MAX / 2];
+    param_list(d, list, sizeof list);
+    switch (ov->kind[i]) {
+    case WS_DEF_MACRO:
+        *kind = WS_DEF_MACRO;
+        return 0;
+    case WS_DEF_PARAM:
+        if (p < 0) {
+            ws_error_set(err, CMDLINE, 1, 1, "--param %s: '%s' has no parameter '%s' (%s%s)", name, d->name, name,
+                         d->nparams ? "parameters: " : "it has no parameters", list);
+            return -1;
+        }
+        *kind = WS_DEF_PARAM;
+        return 0;
+    case WS_DEF_AUTO:
+        break;
+    }
+    if (p >= 0) {
+        if (!ov->has_value[i]) {
+            ws_error_set(err, CMDLINE, 1, (int)strlen(name) + 1, "-D %s: expected '=' after the name: '%s' is a parameter "
+                         "of '%s' (-D %s=EXPR; --macro %s defines a macro of that name instead)", name, name, d->name,
+                         name, name);
+            return -1;
+        }
+        *kind = WS_DEF_PARAM;
+        return 0;
+    }
+    if (!ov->has_value[i] || occurs_in_source(d, name)) {
+        *kind = WS_DEF_MACRO;
+        return 0;
+    }
+    ws_error_set(err, CMDLINE, 1, 1, "-D %s: '%s' has no parameter '%s' (%s%s), and '%s' is no name in %s either, so it "
+                 "is not taken for a macro (--macro %s=%s passes it to the compiler anyway)", name, d->name, name,
+                 d->nparams ? "parameters: " : "it has no parameters", list, name, d->file ? d->file : "the source",
+                 name, ov->value[i]);
+    return -1;
+}
+
+void ws_override_arg(const ws_overrides *ov, int i, const char **flag, char *text, size_t cap)
+{
+    *flag = def_flag(ov->kind[i]);
+    if (ov->has_value[i]) snprintf(text, cap, "%s=%s", ov->name[i], ov->value[i]);
+    else snprintf(text, cap, "%s", ov->name[i]);
 }
 
 void ws_overrides_text(const ws_overrides *ov, char *out, size_t cap)
@@ -1057,7 +1653,8 @@ void ws_overrides_text(const ws_overrides *ov, char *out, size_t cap)
     size_t n = 0;
     out[0] = 0;
     for (int i = 0; ov && i < ov->n; i++) {
-        int k = snprintf(out + n, cap - n, "%s%s=%s", n ? " " : "", ov->name[i], ov->value[i]);
+        int k = ov->has_value[i] ? snprintf(out + n, cap - n, "%s%s=%s", n ? " " : "", ov->name[i], ov->value[i])
+                                 : snprintf(out + n, cap - n, "%s%s", n ? " " : "", ov->name[i]);
         if (k < 0 || (size_t)k >= cap - n) {
             out[n] = 0; /* cut at the last whole pair that fits, not inside one */
             return;
@@ -1092,6 +1689,25 @@ static int eval(const ws_launch *L, const ws_expr *e, int64_t *v, ws_error *err)
 /* Largest magnitude for which an int64 survives the round trip through double. */
 #define EXACT_DOUBLE_INT ((int64_t)1 << 53)
 
+/* Largest integer magnitude a scalar type holds exactly (floats) or at all (integers), for
+ * the generators that promise exact values: [min, max]. */
+static void exact_range(ws_type t, double *min, double *max)
+{
+    switch (ws_type_scalar(t)) {
+    case WS_TYPE_CHAR: *min = -128; *max = 127; return;
+    case WS_TYPE_UCHAR: *min = 0; *max = 255; return;
+    case WS_TYPE_SHORT: *min = -32768; *max = 32767; return;
+    case WS_TYPE_USHORT: *min = 0; *max = 65535; return;
+    case WS_TYPE_INT: *min = -2147483648.0; *max = 2147483647.0; return;
+    case WS_TYPE_UINT: *min = 0; *max = 4294967295.0; return;
+    case WS_TYPE_ULONG: *min = 0; *max = 0x1p64; return;
+    case WS_TYPE_HALF: *min = -2048; *max = 2048; return;         /* 11 significand bits */
+    case WS_TYPE_BF16: *min = -256; *max = 256; return;           /* 8 */
+    case WS_TYPE_FLOAT: *min = -16777216.0; *max = 16777216.0; return;  /* 24 */
+    default: *min = -0x1p63; *max = 0x1p63; return;               /* long, double (inputs are within 2^53) */
+    }
+}
+
 static int resolve_buffer(const ws_kernel_desc *d, const ws_buffer_decl *bd, ws_launch *L, ws_buffer *b, ws_error *err)
 {
     int64_t v;
@@ -1100,25 +1716,67 @@ static int resolve_buffer(const ws_kernel_desc *d, const ws_buffer_decl *bd, ws_
     b->init = bd->init;
     b->output = bd->output;
     b->tol = bd->tol;
+    b->ulp = bd->ulp;
     b->const_value = bd->const_value;
+    b->uninit = bd->uninit;
     if (eval(L, bd->count, &v, err)) return -1;
     if (v < 0) return where_fail(d, bd->count, err, "buffer '%s' has a negative element count (%lld)", bd->name, (long long)v);
     b->count = (uint64_t)v;
     if (__builtin_mul_overflow(b->count, (uint64_t)ws_type_size(bd->type), &b->bytes))
         return where_fail(d, bd->count, err, "buffer '%s' is too large (%lld elements)", bd->name, (long long)v);
     bool is_float = ws_type_is_float(bd->type);
-    if (bd->init == WS_INIT_RANDOM) {
+    const char *kind = bd->init == WS_INIT_RANDOM ? "random" : bd->init == WS_INIT_RANDINT ? "randint"
+                     : bd->init == WS_INIT_PERM ? "perm" : "lcg";
+    double tmin, tmax;
+    exact_range(bd->type, &tmin, &tmax);
+    uint64_t n = b->count * (uint64_t)ws_type_lanes(bd->type);
+    if (bd->init == WS_INIT_RANDOM || bd->init == WS_INIT_RANDINT || bd->init == WS_INIT_PERM || bd->init == WS_INIT_LCG) {
         if (eval(L, bd->seed, &v, err)) return -1;
+        if (bd->init == WS_INIT_LCG && v < 0)
+            return where_fail(d, bd->seed, err, "buffer '%s': lcg() seed %lld is negative", bd->name, (long long)v);
         b->seed = (uint64_t)v;
-        int64_t lo = 0, hi = is_float ? 1 : 100;
+    }
+    if (bd->init == WS_INIT_RANDOM || bd->init == WS_INIT_RANDINT || (bd->init == WS_INIT_LCG && bd->lo)) {
+        int64_t lo = 0, hi = is_float && bd->init == WS_INIT_RANDOM ? 1 : 100;
         if (bd->lo && (eval(L, bd->lo, &lo, err) || eval(L, bd->hi, &hi, err))) return -1;
         if (bd->lo && (lo < -EXACT_DOUBLE_INT || lo > EXACT_DOUBLE_INT || hi < -EXACT_DOUBLE_INT || hi > EXACT_DOUBLE_INT))
-            return where_fail(d, bd->lo, err, "buffer '%s': random range beyond +-2^53 cannot be represented exactly", bd->name);
+            return where_fail(d, bd->lo, err, "buffer '%s': %s range beyond +-2^53 cannot be represented exactly", bd->name, kind);
         if (hi <= lo)
-            return where_fail(d, bd->lo ? bd->lo : bd->seed, err, "buffer '%s': random range is empty (lo %lld >= hi %lld)",
-                              bd->name, (long long)lo, (long long)hi);
+            return where_fail(d, bd->lo ? bd->lo : bd->seed, err, "buffer '%s': %s range is empty (lo %lld >= hi %lld)",
+                              bd->name, kind, (long long)lo, (long long)hi);
+        /* randint and lcg promise integers: every one of them must be exact in the type */
+        if (bd->init != WS_INIT_RANDOM && ((double)lo < tmin || (double)(hi - 1) > tmax))
+            return where_fail(d, bd->lo, err, "buffer '%s': %s values %lld..%lld do not all fit %s exactly (%.0f..%.0f)",
+                              bd->name, kind, (long long)lo, (long long)(hi - 1), ws_type_name(ws_type_scalar(bd->type)),
+                              tmin, tmax);
         b->lo = (double)lo;
         b->hi = (double)hi;
+    }
+    if (bd->init == WS_INIT_PERM && n > 0 && (double)(n - 1) > tmax)
+        return where_fail(d, bd->count, err, "buffer '%s': perm() of %llu values needs indices up to %llu, more than %s "
+                          "holds exactly (%.0f)", bd->name, (unsigned long long)n, (unsigned long long)(n - 1),
+                          ws_type_name(ws_type_scalar(bd->type)), tmax);
+    if (bd->init == WS_INIT_LCG) {
+        int64_t a = 1664525, c = 1013904223, m = (int64_t)1 << 32;   /* Numerical Recipes' LCG */
+        if (bd->lcg_a && (eval(L, bd->lcg_a, &a, err) || eval(L, bd->lcg_c, &c, err) || eval(L, bd->lcg_m, &m, err)))
+            return -1;
+        if (m < 1) return where_fail(d, bd->lcg_m, err, "buffer '%s': lcg() modulus %lld must be at least 1", bd->name, (long long)m);
+        if (a < 0 || c < 0)
+            return where_fail(d, a < 0 ? bd->lcg_a : bd->lcg_c, err, "buffer '%s': lcg() a and c must not be negative",
+                              bd->name);
+        b->lcg_a = (uint64_t)a;
+        b->lcg_c = (uint64_t)c;
+        b->lcg_m = (uint64_t)m;
+    }
+    if (bd->init == WS_INIT_FILE) {
+        char dir[WS_PATH_MAX];
+        folder_of(d->file ? d->file : "", dir, sizeof dir);
+        join(dir, bd->file, b->file, sizeof b->file);
+        ws_error e;
+        if (ws_buffer_check_file(b, &e)) {
+            ws_error_set(err, d->file, bd->line, bd->file_col, "buffer '%s': %s", bd->name, e.msg);
+            return -1;
+        }
     }
     return 0;
 }
@@ -1187,27 +1845,37 @@ int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *
     ws_launch *L = out;
     memset(L, 0, sizeof *L);
     L->desc = d;
-    if (ov) {
-        for (int i = 0; i < ov->n; i++) {
-            int found = 0;
-            for (int p = 0; p < d->nparams && !found; p++) found = !strcmp(d->params[p].name, ov->name[i]);
-            if (!found) {
-                char list[WS_MSG_MAX / 2] = "";
-                size_t used = 0;
-                for (int p = 0; p < d->nparams && used < sizeof list; p++)
-                    used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", p ? ", " : "", d->params[p].name);
-                ws_error_set(err, CMDLINE, 1, 1, "-D %s: '%s' has no parameter '%s' (%s%s)", ov->name[i], d->name,
-                             ov->name[i], d->nparams ? "parameters: " : "it has no parameters", list);
-                return -1;
-            }
+    L->cooperative = d->cooperative;
+    /* each definition is a parameter or a macro (desc.h states the rule) */
+    ws_def_kind kinds[WS_MAX_OVERRIDES];
+    for (int i = 0; ov && i < ov->n; i++)
+        if (ws_override_kind_of(d, ov, i, &kinds[i], err)) return -1;
+    L->compile = d->compile;
+    for (int i = 0; ov && i < ov->n; i++) {
+        if (kinds[i] != WS_DEF_MACRO) continue;
+        char def[WS_COMPILE_OPT_MAX];
+        if (ov->has_value[i]) snprintf(def, sizeof def, "-D%s=%s", ov->name[i], ov->value[i]);
+        else snprintf(def, sizeof def, "-D%s", ov->name[i]);
+        ws_error e;
+        if (ws_compile_opts_add(&L->compile, def, NULL, &e)) {
+            ws_error_set(err, CMDLINE, 1, 1, "-D %s: %s", ov->name[i], e.msg);
+            return -1;
         }
+    }
+    for (int i = 0; ov && i < ov->compile.n; i++) {
+        if (L->compile.n >= WS_COMPILE_MAX_OPTS) {
+            ws_error_set(err, CMDLINE, 1, 1, "too many compiler options (at most %d with the description's)",
+                         WS_COMPILE_MAX_OPTS);
+            return -1;
+        }
+        memcpy(L->compile.opt[L->compile.n++], ov->compile.opt[i], WS_COMPILE_OPT_MAX);
     }
     /* parameters in order; each sees only the ones before it */
     for (int p = 0; p < d->nparams; p++) {
         int64_t v;
         int o = -1;
         for (int i = 0; ov && i < ov->n; i++)
-            if (!strcmp(ov->name[i], d->params[p].name)) o = i;
+            if (kinds[i] == WS_DEF_PARAM && !strcmp(ov->name[i], d->params[p].name)) o = i;
         if (o >= 0) {
             int col = (int)strlen(ov->name[o]) + 2;
             ws_expr *e = ws_expr_parse(ov->value[o], CMDLINE, 1, col, err);

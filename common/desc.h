@@ -5,7 +5,10 @@
  *
  *   / *@warpscope       (written without the space: slash, star, @warpscope)
  *   kernel  transpose_naive            name of this description (unique per file)
- *   entry   transpose_naive            __global__ function to launch (default: kernel name)
+ *   entry   transpose_naive            __global__ function to launch (default: kernel name);
+ *                                      a template instantiation "scale<4>" or an overload
+ *                                      "k(const int*, int*, int)" names one exactly
+ *   compile -I inc -DTILE=32 -std=c++17   compiler options (-I -D -U -std and the maths flags)
  *   note    Naive transpose: reads coalesced, writes strided by H.
  *   stars   1                          difficulty 1..3 (default 1)
  *   param   W = 1024                   integer parameter, overridable with -D W=...
@@ -13,13 +16,18 @@
  *   buffer  in   float  W*H  init=index
  *   buffer  out  float  W*H  init=zero  output
  *   buffer  idx  int    W    init=random(7, 0, W)       seeded: random(seed[, lo, hi])
- *   buffer  acc  float  1    init=const(0.5)  output tol=1e-4
+ *   buffer  p    int    W    init=perm(3)               a seeded permutation of 0..W-1
+ *   buffer  x    half   W    init=file(x.npy)           raw bytes or a NumPy .npy, beside the .cu
+ *   buffer  acc  float  1    init=const(0.5)  output tol=1e-4   (or ulp=2: units in the last place)
+ *   buffer  tmp  float  N    init=none        never initialised: reads before writes are reported
  *   grid    (W+31)/32, (H+31)/32        1-3 integer expressions (x, y, z)
  *   block   32, 32
  *   shared  0                          dynamic shared memory in bytes (expression)
  *   bytes   2*W*H*4                    bytes a perfect kernel moves (default: sum of buffer sizes,
  *                                      output buffers that are also read count once)
  *   args    in, out, W, H              buffer names, integer expressions or float literals (2.0f / 2.5)
+ *   cooperative                        launch it as cudaLaunchCooperativeKernel does: every block
+ *                                      resident at once, so cooperative_groups' grid.sync() works
  *   * /                 (the comment's close, without the space)
  *
  * Lines are "keyword rest"; '#' starts a comment to end of line. Expressions are
@@ -28,9 +36,11 @@
  * cdiv(a,b) (ceiling division), and integer literals (decimal, 0x hex, 1<<k).
  * A parameter may use earlier parameters. Errors carry file, line and column.
  *
- * Element types: char uchar short ushort int uint long ulong float double
- * float2 float4 int2 int4 double2.  Vector types initialise lane by lane as if
- * the buffer were count*lanes scalars (see buffers.h for the exact contents). */
+ * Element types (docs/description-format.md has the table): char uchar short ushort int
+ * uint long ulong (also int8 uint8 int16 uint16 int32 uint32 int64 uint64), half bf16 float
+ * double, and vectors of them (float2 float4 int2 int4 uint2 uint4 double2 half2 bf16x2
+ * char2 char4 uchar2 uchar4 short2 short4 ushort2 ushort4 long2 ulong2). Vector types
+ * initialise lane by lane as if the buffer were count*lanes scalars (see buffers.h). */
 #ifndef WS_DESC_H
 #define WS_DESC_H
 
@@ -39,6 +49,7 @@
 #include <stddef.h>
 
 #include "tmap.h"
+#include "ptxgen.h"
 #include "ws_error.h"
 
 #define WS_NAME_MAX 64
@@ -51,21 +62,35 @@ typedef enum {
     WS_TYPE_CHAR, WS_TYPE_UCHAR, WS_TYPE_SHORT, WS_TYPE_USHORT, WS_TYPE_INT, WS_TYPE_UINT,
     WS_TYPE_LONG, WS_TYPE_ULONG, WS_TYPE_FLOAT, WS_TYPE_DOUBLE,
     WS_TYPE_FLOAT2, WS_TYPE_FLOAT4, WS_TYPE_INT2, WS_TYPE_INT4, WS_TYPE_DOUBLE2,
+    WS_TYPE_HALF, WS_TYPE_BF16,                 /* IEEE binary16 (__half), bfloat16 (__nv_bfloat16) */
+    WS_TYPE_HALF2, WS_TYPE_BF16X2,              /* __half2, __nv_bfloat162 */
+    WS_TYPE_CHAR2, WS_TYPE_CHAR4, WS_TYPE_UCHAR2, WS_TYPE_UCHAR4, WS_TYPE_SHORT2, WS_TYPE_SHORT4,
+    WS_TYPE_USHORT2, WS_TYPE_USHORT4, WS_TYPE_UINT2, WS_TYPE_UINT4, WS_TYPE_LONG2, WS_TYPE_ULONG2,
     WS_TYPE_COUNT
 } ws_type;
 
 /* Name as written in a description ("float4"); NULL for out-of-range. */
 const char *ws_type_name(ws_type t);
-/* Parses a type name; returns 0 and sets *out, or -1. */
+/* Parses a type name or one of its aliases ("int64" = long, "__half" = half, "__nv_bfloat16" = bf16);
+ * returns 0 and sets *out, or -1. */
 int ws_type_parse(const char *name, ws_type *out);
 size_t ws_type_size(ws_type t);     /* bytes of one element: float4 -> 16 */
 int ws_type_lanes(ws_type t);       /* scalars per element: float4 -> 4 */
 ws_type ws_type_scalar(ws_type t);  /* float4 -> float */
-bool ws_type_is_float(ws_type t);   /* scalar is float or double */
+bool ws_type_is_float(ws_type t);   /* scalar is half, bf16, float or double */
+bool ws_type_is_signed(ws_type t);  /* scalar is a signed integer or floating point */
+/* The known type names, space-separated, for messages. */
+const char *ws_type_list(void);
 
 typedef struct ws_expr ws_expr; /* parsed integer expression (opaque) */
 
-typedef enum { WS_INIT_ZERO, WS_INIT_INDEX, WS_INIT_RANDOM, WS_INIT_CONST } ws_init_kind;
+typedef enum {
+    WS_INIT_ZERO, WS_INIT_INDEX, WS_INIT_RANDOM, WS_INIT_CONST,
+    WS_INIT_FILE,        /* file(path): raw bytes or a NumPy .npy (v1, v2, v3) */
+    WS_INIT_PERM,        /* perm(seed): a seeded permutation of 0..n-1 (n scalars) */
+    WS_INIT_RANDINT,     /* randint(seed, lo, hi): integers in [lo, hi), for any element type */
+    WS_INIT_LCG          /* lcg(seed[, a, c, m[, lo, hi]]): a linear congruential sequence */
+} ws_init_kind;
 
 typedef struct {
     char name[WS_NAME_MAX];
@@ -81,8 +106,13 @@ typedef struct {
     ws_expr *seed;        /* random: seed */
     ws_expr *lo, *hi;     /* random: range [lo, hi); NULL = default (0,1 floats; 0,100 ints) */
     double const_value;   /* const(v) */
+    ws_expr *lcg_a, *lcg_c, *lcg_m; /* lcg: multiplier, increment, modulus; NULL = 1664525, 1013904223, 2^32 */
+    char file[WS_PATH_MAX]; /* file(path) as written; relative paths are from the .cu's folder */
+    int file_col;         /* column of the path, for messages about the file */
     bool output;          /* compared after a run */
     double tol;           /* relative tolerance for outputs; 0 = bit-exact */
+    uint32_t ulp;         /* outputs: also equal within this many units in the last place; 0 = none */
+    bool uninit;          /* init=none: no initial contents (see ws_buffer.uninit) */
     int line;
 } ws_buffer_decl;
 
@@ -113,14 +143,26 @@ typedef struct {
     int line, col;
 } ws_arg_decl;
 
+#define WS_ENTRY_MAX 256
+
 typedef struct ws_kernel_desc {
     char name[WS_NAME_MAX];    /* description name, unique in its file */
-    char entry[WS_NAME_MAX];   /* __global__ function */
+    char entry[WS_ENTRY_MAX];  /* __global__ function as the user names it: "transpose", "scale<4>",
+                                  "k(const int*, int*, int)", "ns::k<float>" */
+    char entry_base[WS_NAME_MAX]; /* the function's unqualified name: "scale", "k" */
+    bool entry_exact;          /* entry has template arguments or a parameter list: the compiler is asked
+                                  for exactly that function (ws_ptxgen name expressions) */
+    int entry_line, entry_col; /* where entry (or kernel, when entry is absent) names it */
+    const char *kernel_file;   /* file holding the __global__ definition: file, or a header it includes
+                                  (owned by the ws_desc_file) */
+    ws_compile_opts compile;   /* the 'compile' line's options (relative -I paths already joined to the
+                                  .cu's folder); empty when absent */
+    int compile_line;          /* 0 = no compile line */
     char note[WS_NOTE_MAX];
     int stars;
     const char *file;          /* path of the .cu (owned by the ws_desc_file) */
     int line;                  /* line of the block opener */
-    int kernel_line;           /* line of the __global__ declaration that follows, 0 if none found */
+    int kernel_line;           /* line of the __global__ declaration in kernel_file, 0 if none found */
     int nparams;
     ws_param_decl params[WS_MAX_PARAMS];
     int nbuffers;
@@ -133,7 +175,17 @@ typedef struct ws_kernel_desc {
     ws_arg_decl args[WS_MAX_ARGS];
     int ntmaps;
     ws_tmap_decl tmaps[WS_MAX_TMAPS];
+    const struct ws_desc_file *owner; /* the file this description is in */
+    bool cooperative;          /* `cooperative`: launched as cuLaunchCooperativeKernel does (grid.sync()) */
 } ws_kernel_desc;
+
+/* A header the .cu includes with #include "..." (or <...> from a -I folder), read when a
+ * description's entry is defined there. */
+typedef struct {
+    char path[WS_PATH_MAX];    /* as found: "tests/data/desc/header_kernel.cuh" */
+    char *text;                /* NUL-terminated */
+    size_t len;
+} ws_source_file;
 
 typedef struct ws_desc_file {
     char path[WS_PATH_MAX];
@@ -141,6 +193,8 @@ typedef struct ws_desc_file {
     size_t source_len;
     int nkernels;
     ws_kernel_desc *kernels;
+    int nheaders;
+    ws_source_file *headers;   /* included files read while looking for entries */
 } ws_desc_file;
 
 /* Reads and parses every warpscope block of a .cu file.
@@ -152,19 +206,58 @@ int ws_desc_parse(const char *path, const char *text, ws_desc_file **out, ws_err
 void ws_desc_free(ws_desc_file *f);
 /* Finds a description by name, NULL if absent. */
 const ws_kernel_desc *ws_desc_find(const ws_desc_file *f, const char *name);
+/* The text of path when it is f's .cu or a header f read (matched as the same file on disk,
+ * or by the same name relative to the .cu's folder, or by the same base name when only one
+ * matches); NULL otherwise. Lets a per-line table show a header kernel's own lines:
+ * ws_desc_source_text(f, d->kernel_file, &len), or for a PTX .file path. */
+const char *ws_desc_source_text(const ws_desc_file *f, const char *path, size_t *len);
+/* The file among f's .cu and headers that path names (see above), or NULL. */
+const char *ws_desc_source_path(const ws_desc_file *f, const char *path);
 
-/* Overrides for -D NAME=EXPR, applied at resolve time. */
+/* Command-line definitions: -D NAME[=VALUE], --param NAME=EXPR, --macro NAME[=VALUE].
+ *
+ * The rule that tells description parameters and preprocessor macros apart (one per
+ * definition, decided by ws_override_kind_of when the description is known):
+ *   --param NAME=EXPR   always a parameter; an error when the description has none of that name
+ *   --macro NAME[=V]    always a macro, passed to the compiler as -DNAME[=V]
+ *   -D NAME=VALUE       a parameter when the description declares NAME; otherwise a macro when
+ *                       NAME occurs as an identifier in the .cu or a header it read; otherwise
+ *                       an error (a misspelt parameter must not silently become a macro)
+ *   -D NAME             (no value) a macro NAME=1, as with nvcc; an error when NAME is a parameter
+ * So -D means what nvcc users expect for every name the description does not claim, and a
+ * description parameter is never shadowed by accident. */
+typedef enum { WS_DEF_AUTO, WS_DEF_PARAM, WS_DEF_MACRO } ws_def_kind;
+
+#define WS_MAX_OVERRIDES WS_MAX_PARAMS  /* callers size re-invocation argv by WS_MAX_PARAMS */
+
 typedef struct {
     int n;
-    char name[WS_MAX_PARAMS][WS_NAME_MAX];
-    char value[WS_MAX_PARAMS][128];
+    char name[WS_MAX_OVERRIDES][WS_NAME_MAX];
+    char value[WS_MAX_OVERRIDES][128];
+    bool has_value[WS_MAX_OVERRIDES];   /* "NAME=VALUE" rather than "NAME" */
+    ws_def_kind kind[WS_MAX_OVERRIDES]; /* as the user asked: -D is AUTO */
+    ws_compile_opts compile;            /* other compiler options from the command line (-I, -std, ...) */
 } ws_overrides;
 
-/* Parses "NAME=EXPR" into o; error names "<command line>" and the column. */
+/* Adds -D "NAME=VALUE" (kind AUTO); error names "<command line>" and the column. Checks the
+ * name; the value is checked at resolve time, as an expression when NAME is a parameter. */
 int ws_overrides_add(ws_overrides *o, const char *assignment, ws_error *err);
+/* The same for --param (kind PARAM: "NAME=EXPR", the expression checked now) and --macro
+ * (kind MACRO: "NAME" or "NAME=VALUE", any value). */
+int ws_overrides_add_kind(ws_overrides *o, const char *assignment, ws_def_kind kind, ws_error *err);
+/* Adds a command-line compiler option (-I DIR as "-IDIR", -std=c++20, --use_fast_math, ...;
+ * ws_compile_opts_add's list; a relative -I is relative to the working folder). */
+int ws_overrides_add_compile(ws_overrides *o, const char *opt, ws_error *err);
+/* What definition i of ov is for description d under the rule above: sets *kind to PARAM or
+ * MACRO and returns 0, or returns -1 with err naming "<command line>" and the reason. */
+int ws_override_kind_of(const ws_kernel_desc *d, const ws_overrides *ov, int i, ws_def_kind *kind, ws_error *err);
 /* The overrides as the user gave them, "W=4096 H=W/2" ("" for none): the key under which
- * results/<gpu>.json records a run. */
+ * results/<gpu>.json records a run. --param and --macro definitions appear as -D ones do. */
 void ws_overrides_text(const ws_overrides *ov, char *out, size_t cap);
+/* Definition i as command-line words that ws_overrides_add_kind reads back the same:
+ * *flag gets "-D", "--param" or "--macro", text gets "NAME=VALUE" or "NAME". For a
+ * command that re-runs warpscope with the user's definitions (ncu profiling). */
+void ws_override_arg(const ws_overrides *ov, int i, const char **flag, char *text, size_t cap);
 
 /* A description with every expression evaluated: what a launch needs. */
 typedef struct {
@@ -174,10 +267,18 @@ typedef struct {
     uint64_t bytes;            /* count * ws_type_size(type) */
     ws_init_kind init;
     uint64_t seed;
-    double lo, hi;             /* random range (already defaulted) */
+    double lo, hi;             /* random/randint range [lo, hi) (already defaulted); lcg: hi > lo maps
+                                  each value to lo + x mod (hi - lo), else lo = hi = 0 */
     double const_value;
+    uint64_t lcg_a, lcg_c, lcg_m; /* lcg: x' = (a*x + c) mod m, 1 <= m <= 2^63 */
+    char file[WS_PATH_MAX];    /* file: the path to read (relative to the working folder) */
+    uint64_t file_offset;      /* file: where the data starts (the .npy header's length; 0 raw) */
     bool output;
     double tol;
+    uint32_t ulp;              /* units in the last place an output may differ by (floating types); 0 = none */
+    bool uninit;               /* init=none: never initialised. The simulator poisons it and reports
+                                  reads of bytes no thread has written (as initcheck does); the GPU
+                                  gets it as cuMemAlloc leaves it. Filled with zeros on the host. */
 } ws_buffer;
 
 typedef struct {
@@ -201,11 +302,16 @@ typedef struct {
     ws_arg args[WS_MAX_ARGS];
     int ntmaps;
     ws_tmap tmaps[WS_MAX_TMAPS];   /* resolved tmap lines, checked by ws_tmap_check */
+    ws_compile_opts compile;       /* the description's compile line, then the command line's macros */
+    bool cooperative;              /* all blocks co-resident, grid workspace (desc `cooperative`) */
 } ws_launch;
 
-/* Evaluates a description with overrides (NULL = none). Errors: unknown
- * override name, division by zero, a grid/block dimension < 1 or > 2^31-1, a
- * block of more than 1024 threads, a negative count; each names file:line:col. */
+/* Evaluates a description with overrides (NULL = none): parameters, launch shape, buffers
+ * (a file() buffer's file is opened and checked against the buffer now), and the compile
+ * options (the description's, then each override that ws_override_kind_of calls a macro).
+ * Errors: an override that is neither parameter nor macro, division by zero, a grid/block
+ * dimension < 1 or > 2^31-1, a block of more than 1024 threads, a negative count, a data
+ * file that does not fit its buffer; each names file:line:col. */
 int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *out, ws_error *err);
 
 /* Expression API (also used by tests): parse src (file/line/col locate it for

@@ -35,33 +35,34 @@ static void tidy(char *s)
     memmove(s, s + lead, strlen(s + lead) + 1);
 }
 
+/* The expressions keep the text they were parsed from (ws_expr_source): nothing is read back
+ * from the source, so listing n descriptions costs n, not n times the file. */
 void ws_desc_param_text(const ws_desc_file *f, const ws_kernel_desc *d, int i, char *out, size_t cap)
 {
+    (void)f;
     if (!cap) return;
     out[0] = 0;
     if (i < 0 || i >= d->nparams) return;
-    char line[512];
-    ws_source_line(f->source, f->source_len, d->params[i].line, line, sizeof line);
-    char *eq = strchr(line, '=');
-    if (!eq) return;
-    snprintf(out, cap, "%s", eq + 1);
+    snprintf(out, cap, "%s", ws_expr_source(d->params[i].value));
     tidy(out);
 }
 
 void ws_desc_keyword_text(const ws_desc_file *f, const ws_kernel_desc *d, const char *keyword, char *out, size_t cap)
 {
+    (void)f;
     if (!cap) return;
     out[0] = 0;
-    size_t kl = strlen(keyword);
-    for (int n = d->line + 1; n < d->line + 400; n++) {
-        char line[512];
-        ws_source_line(f->source, f->source_len, n, line, sizeof line);
-        const char *p = line + strspn(line, " \t*");
-        if (!strncmp(p, keyword, kl) && (p[kl] == ' ' || p[kl] == '\t')) {
-            snprintf(out, cap, "%s", p + kl);
-            tidy(out);
-            return;
-        }
-        if (strstr(line, "*/")) return; /* end of this block */
+    ws_expr *const *e = NULL;
+    int n = 0;
+    if (!strcmp(keyword, "grid")) { e = d->grid; n = d->ngrid; }
+    else if (!strcmp(keyword, "block")) { e = d->block; n = d->nblock; }
+    else if (!strcmp(keyword, "shared")) { e = &d->shared; n = d->shared ? 1 : 0; }
+    else if (!strcmp(keyword, "bytes")) { e = &d->bytes; n = d->bytes ? 1 : 0; }
+    size_t l = 0;
+    for (int k = 0; k < n && l < cap; k++) {
+        int w = snprintf(out + l, cap - l, "%s%s", k ? ", " : "", ws_expr_source(e[k]));
+        if (w < 0) break;
+        l += (size_t)w;
     }
+    tidy(out);
 }

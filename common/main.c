@@ -1,5 +1,8 @@
 /* main.c - the warpscope program: dispatches to one subcommand per module.
- * Invariant: every command, help included, parses its options with common/cli.h. */
+ * Invariant: every command, help included, parses its options with common/cli.h, and
+ * no command's exit code says "ok" when its output did not all reach stdout. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,9 +44,7 @@ static void usage(FILE *to)
         fprintf(to, "  %-6s %s\n", commands[i].name, commands[i].summary);
     fprintf(to, "\n'warpscope <command> --help' (or 'warpscope help <command>') shows each command's options;\n"
                 "options take their value as '--opt value' or '--opt=value'. 'warpscope --version' (or\n"
-                "'warpscope <command> --version') prints the version.\n"
-                "exit codes: 0 ok, 1 usage or input error, 2 kernel fault in simulation,\n"
-                "            3 check mismatch, 4 no GPU available, 5 internal error\n");
+                "'warpscope <command> --version') prints the version.\n\n%s", ws_cli_exit_table);
 }
 
 /* "unknown command 'sin'; did you mean 'sim'?" */
@@ -91,7 +92,26 @@ static int cmd_help(int argc, char **argv)
     return WS_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+/* Every byte a command printed on stdout must have reached it: a full disk or a closed
+ * pipe would otherwise leave a truncated report behind exit 0. A write error is an
+ * output the user chose that cannot be written: an input error (exit 1), unless the
+ * command already failed for a graver reason. */
+static int finish_stdout(int rc)
+{
+    errno = 0;
+    bool failed = fflush(stdout) != 0 || ferror(stdout);
+    int why = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = true;
+        why = errno;
+    }
+    if (!failed) return rc;
+    fprintf(stderr, "warpscope: cannot write the output to stdout%s%s; the output is incomplete\n",
+            why ? ": " : "", why ? strerror(why) : "");
+    return rc == WS_EXIT_OK || rc == WS_EXIT_MISMATCH ? WS_EXIT_USAGE : rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -113,4 +133,9 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     unknown_command("", cmd);
     return WS_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    return finish_stdout(dispatch(argc, argv));
 }

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,19 @@ static const char *jstr(const cJSON *o, const char *key)
 }
 #endif
 
+#ifdef WS_MEASURED_JSON
+/* A run counts when its bandwidth is a positive finite number and its median time, when
+ * recorded, is positive: a negative or missing time is no measurement to show beside a
+ * prediction (JSON has no NaN; cJSON writes one as null, which is no number). */
+static bool usable_run(const cJSON *run)
+{
+    const cJSON *bw = cJSON_GetObjectItemCaseSensitive(run, "bandwidth_gbs");
+    const cJSON *med = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "time"), "median_ms");
+    return cJSON_IsNumber(bw) && isfinite(bw->valuedouble) && bw->valuedouble > 0 &&
+           (!med || (cJSON_IsNumber(med) && isfinite(med->valuedouble) && med->valuedouble > 0));
+}
+#endif
+
 int ws_measured_lookup(const char *json_path, const char *kernel, const char *ov_text, ws_measured *m)
 {
 #ifdef WS_MEASURED_JSON
@@ -54,7 +68,7 @@ int ws_measured_lookup(const char *json_path, const char *kernel, const char *ov
     bool best_exact = false;
     int found = 0;
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(root, "runs")) {
-        if (strcmp(jstr(run, "kernel"), kernel) || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(run, "bandwidth_gbs")))
+        if (strcmp(jstr(run, "kernel"), kernel) || !usable_run(run))
             continue;
         found++;
         bool exact = !strcmp(jstr(run, "overrides"), ov_text ? ov_text : "");
@@ -80,8 +94,16 @@ int ws_measured_lookup(const char *json_path, const char *kernel, const char *ov
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(best, "time");
     const cJSON *med = cJSON_GetObjectItemCaseSensitive(t, "median_ms");
     const cJSON *reps = cJSON_GetObjectItemCaseSensitive(t, "reps");
-    m->median_us = cJSON_IsNumber(med) ? med->valuedouble * 1000.0 : -1;
+    m->median_us = cJSON_IsNumber(med) && med->valuedouble > 0 ? med->valuedouble * 1000.0 : -1;
     m->reps = cJSON_IsNumber(reps) ? reps->valueint : 0;
+    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(best, "bytes_moved");
+    m->bytes_moved = cJSON_IsNumber(bm) ? bm->valuedouble : -1;
+    const cJSON *cc = cJSON_GetObjectItemCaseSensitive(best, "copy_ceiling");
+    const cJSON *cg = cJSON_GetObjectItemCaseSensitive(cc, "gbs"), *cb = cJSON_GetObjectItemCaseSensitive(cc, "bytes");
+    const cJSON *cm = cJSON_GetObjectItemCaseSensitive(cc, "median_ms");
+    m->copy_gbs = cJSON_IsNumber(cg) ? cg->valuedouble : -1;
+    m->copy_bytes = cJSON_IsNumber(cb) ? cb->valuedouble : -1;
+    m->copy_us = cJSON_IsNumber(cm) ? cm->valuedouble * 1000.0 : -1;
     cJSON_Delete(root);
     return 0;
 #else

@@ -22,6 +22,10 @@ typedef struct {
     double gbs;                /* bandwidth_gbs: the description's bytes / median time */
     double median_us;          /* time.median_ms x 1000; < 0 when not recorded */
     int reps;                  /* time.reps, 0 when not recorded */
+    double bytes_moved;        /* bytes_moved: the description's bytes per launch; < 0 when not recorded */
+    double copy_gbs;           /* copy_ceiling.gbs: cuMemcpyDtoD in the same run; < 0 when not recorded */
+    double copy_bytes;         /* copy_ceiling.bytes: the size that ceiling was measured at */
+    double copy_us;            /* copy_ceiling.median_ms x 1000 */
 } ws_measured;
 
 /* Looks for runs of kernel in one results file: the run recorded with -D text ov_text

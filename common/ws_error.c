@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text.h"
+
 void ws_error_set(ws_error *err, const char *file, int line, int col, const char *fmt, ...)
 {
     if (!err) return;
@@ -33,6 +35,8 @@ void ws_error_format(const ws_error *err, char *buf, size_t cap)
 void ws_error_print(const ws_error *err)
 {
     char buf[WS_PATH_MAX + WS_MSG_MAX + 64];
+    char shown[3 * sizeof buf];
     ws_error_format(err, buf, sizeof buf);
-    fprintf(stderr, "warpscope: %s\n", buf);
+    /* errors quote the input ("unknown keyword '...'"): its control bytes must not reach a terminal */
+    fprintf(stderr, "warpscope: %s\n", ws_text_visible(buf, shown, sizeof shown));
 }

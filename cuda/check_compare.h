@@ -3,18 +3,21 @@
  * against the tolerance of the metric's class. The class is the basis of the
  * simulator's row for the metric (ws_metric_basis), apart from a short list of
  * rows judged otherwise (check_compare.c: judged_otherwise):
- *   exact  basis exact: L1TEX requests and sectors, shared wavefronts, SASS
+ *   exact  basis exact: L1TEX requests and sectors, SASS-patched shared wavefronts
+ *          (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_*), SASS
  *          instruction counts: equal
  *   cache  basis model: L1 hit rate, L2 sectors, DRAM bytes, shared-atomic
  *          wavefronts (bank rule assumed): within 10%
  *          (percentages: within 10 points; DRAM bytes also within 64 KiB, L2
  *          sectors within 64, the background traffic of any launch under ncu)
  *   time   kernel duration: within 25%
- *   bound  ncu's bank-conflict counter: the hardware also counts arbitration
- *          conflicts with other L1 traffic, so it may exceed the true count
+ *   bound  the raw L1 data-bank counters (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st,
+ *          l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st): they also count
+ *          arbitration with other L1 traffic and vary run to run, so gpu >= sim
  *   info   shown, not judged: occupancy (theoretical in the simulator, achieved on
- *          the GPU), a ratio of exact rows, simulator-only ws__ rows, and any
- *          metric the simulator has no row for
+ *          the GPU), a ratio of exact rows, simulator-only ws__ rows,
+ *          l1tex__data_bank_conflicts_type_arbitration, and any metric the
+ *          simulator has no row for
  * Invariant: only an exact row that differs makes a check fail. */
 #ifndef CHECK_COMPARE_H
 #define CHECK_COMPARE_H
@@ -52,7 +55,7 @@ const char *chk_verdict_name(chk_verdict v);   /* "agree", "DIFFERS", "missing",
 void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool has_gpu, double gpu);
 
 /* Names the cause of each differing row: exact rows from the PTX/SASS
- * summaries (NULL when unavailable), bound rows from the arbitration rule. */
+ * summaries (NULL when unavailable); a bound row below the simulator stays unexplained. */
 void chk_explain(chk_row *rows, int n, const cu_access_summary *ptx, const cu_access_summary *sass);
 
 /* A kernel whose simulation counted wmma fragment accesses (ws__wmma_* rows, PTX level):

@@ -41,7 +41,9 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
     ws_simulation_attach(&sim, dev, t->file, t->desc, &t->launch, t->module, t->fn, &rs);
     /* the driver has accepted the block; racecheck runs by default under check (issue 7):
      * hazards are printed, the exit code stays check's own */
-    ws_simulation_opts o = {.fit_one_block = true, .racecheck = true};
+    ws_simulation_opts o = {.fit_one_block = true, .racecheck = !t->launch.cooperative, .ptx_text = t->ptx};
+    if (t->launch.cooperative && !ss->note[0]) /* racecheck follows one block at a time */
+        snprintf(ss->note, sizeof ss->note, "racecheck skipped: a cooperative launch's blocks run interleaved");
     int rc = ws_simulation_run(&sim, &o, err);
     if (sim.race && t->file && t->desc) ws_racecheck_print(sim.race, stderr, t->file->path, t->desc->name);
     if (rc == WS_EXIT_OK) {

@@ -12,6 +12,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/text.h"
+
 #include "../common/catalog.h"
 #include "../common/cli.h"
 #include "../common/commands.h"
@@ -63,12 +65,6 @@ static const ws_opt check_options[] = {
              "large to simulate, e.g. a working set well beyond L2 for bandwidth claims)"},
 };
 
-static void check_more_help(FILE *to)
-{
-    fprintf(to, "\nexit: 0 all agree, 1 usage, 2 a kernel failed, 3 an exact counter or an output differs,\n"
-                "      4 no GPU / no driver / built without CUDA headers, 5 internal error\n");
-}
-
 static const ws_cli_spec check_spec = {
     .command = "check",
     .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json]\n"
@@ -78,15 +74,15 @@ static const ws_cli_spec check_spec = {
     .about = "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
              "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
              "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
-             "  exact  L1TEX requests/sectors, shared wavefronts, SASS memory instructions   equal\n"
+             "  exact  L1TEX requests/sectors, SASS-patched shared wavefronts, SASS memory   equal\n"
+             "         instructions (the simulator counts the SASS where ptxas + nvdisasm are installed)\n"
              "  cache  L1 hit rate, L2 sectors, DRAM bytes, achieved occupancy               within 10%\n"
              "  time   kernel time (sim prediction vs event-timed median)                    within 25%\n"
-             "  bound  ncu's bank-conflict counter (includes arbitration conflicts)          gpu >= sim\n"
-             "A difference is explained where the PTX and the machine code (ptxas + cuobjdump -sass) differ,\n"
+             "  bound  raw shared wavefronts and bank conflicts (include L1 arbitration)     gpu >= sim\n"
+             "A difference is explained where the PTX and the machine code (ptxas + nvdisasm) differ,\n"
              "else marked unexplained.\n",
     .opts = check_options,
     .nopts = WS_CLI_COUNT(check_options),
-    .more_help = check_more_help,
 };
 
 /* WS_CLI_RUN, or the exit code to return at once. */
@@ -243,10 +239,10 @@ static int check_one(check_ctx *cx, const char *arg)
         have_sim = true;
     }
 
-    if (cu_buffers_create(s, &t.launch, t.fn, &b, &err)) { rc = WS_EXIT_INTERNAL; goto fail; }
+    if ((rc = cu_buffers_create(s, &t.launch, t.fn, &b, &err))) { rc = cu_exit_code(rc); goto fail; }
     have_buffers = true;
-    if ((rc = cu_run_verified(s, &k, &b, &err))) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
-    if ((rc = cu_run_timed(s, &k, &b, o->reps, &run.timing, &err))) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
+    if ((rc = cu_run_verified(s, &k, &b, &err))) { rc = cu_exit_code(rc); goto fail; }
+    if ((rc = cu_run_timed(s, &k, &b, o->reps, &run.timing, &err))) { rc = cu_exit_code(rc); goto fail; }
     run.timed = true;
     ws_error verr;
     if (have_sim) {
@@ -262,7 +258,7 @@ static int check_one(check_ctx *cx, const char *arg)
     memset(&ctr, 0, sizeof ctr);
     bool have_ctr = false;
     if (!o->no_counters && !o->gpu_only) {
-        cu_counters_request rq = {arg, &o->c.ov, t.desc->entry, metrics};
+        cu_counters_request rq = {arg, &o->c.ov, t.fn->name, metrics}; /* the exact (mangled) kernel */
         cu_counters_info ci;
         ws_error cerr;
         if (cu_counters_collect(&rq, &ctr, &ci, &cerr)) snprintf(run.counters_note, sizeof run.counters_note, "%s", cerr.msg);
@@ -302,7 +298,7 @@ static int check_one(check_ctx *cx, const char *arg)
         char arch[16], *info = NULL;
         snprintf(arch, sizeof arch, "sm_%d%d", s->info.cc_major, s->info.cc_minor);
         ws_error serr;
-        char *sass = cu_sass_dump(t.ptx, arch, &info, &serr);
+        char *sass = cu_sass_dump(t.ptx, arch, t.fn->name, &info, &serr);
         if (sass) {
             cu_ptx_summarize(t.ptx, t.fn->name, &ps);
             cu_sass_summarize(sass, t.fn->name, &sa);
@@ -424,7 +420,7 @@ int ws_cmd_check(int argc, char **argv)
         cJSON *root = cJSON_CreateObject();
         cJSON_AddItemToObject(root, "device", cJSON_Duplicate(dev, 1));
         cJSON_AddItemToObject(root, "runs", cJSON_Duplicate(cx.runs, 1));
-        char *text = cJSON_Print(root);
+        char *text = ws_json_print(root);
         if (text) puts(text);
         free(text);
         cJSON_Delete(root);

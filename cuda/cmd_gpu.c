@@ -10,6 +10,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/text.h"
+
 #include "../common/buffers.h"
 #include "../common/catalog.h"
 #include "../common/cli.h"
@@ -47,9 +49,7 @@ static const ws_opt gpu_options[] = {
 
 static void gpu_more_help(FILE *to)
 {
-    fprintf(to, "\nexit: 0 ok, 1 usage, 2 the kernel failed on the GPU, 3 output differs from the simulator,\n"
-                "      4 no GPU / no driver / built without CUDA headers, 5 internal error\n"
-                "environment: WARPSCOPE_LIBCUDA (driver library, default libcuda.so.1), WARPSCOPE_DEVICE (index),\n"
+    fprintf(to, "\nenvironment: WARPSCOPE_LIBCUDA (driver library, default libcuda.so.1), WARPSCOPE_DEVICE (index),\n"
                 "             WARPSCOPE_GPU_TIMEOUT (s per launch, default 60), WARPSCOPE_NCU (ncu path)\n");
 }
 
@@ -145,19 +145,19 @@ int ws_cmd_gpu(int argc, char **argv)
     have_target = true;
     if (cu_kernel_load(&s, t.ptx, t.fn->name, t.launch.shared_bytes, &k, &err)) { rc = WS_EXIT_USAGE; goto fail; }
     have_kernel = true;
-    if (cu_buffers_create(&s, &t.launch, t.fn, &b, &err)) { rc = WS_EXIT_INTERNAL; goto fail; }
+    if ((rc = cu_buffers_create(&s, &t.launch, t.fn, &b, &err))) { rc = cu_exit_code(rc); goto fail; }
     have_buffers = true;
 
     if (o.profile_child) { /* under ncu: one launch, nothing else on the GPU */
         rc = cu_run_once(&s, &k, &b, &err);
-        if (rc) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
+        if (rc) { rc = cu_exit_code(rc); goto fail; }
         fprintf(stderr, "warpscope: profile child: %s launched once\n", t.desc->name);
         goto done;
     }
     rc = cu_run_verified(&s, &k, &b, &err);
-    if (rc) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
+    if (rc) { rc = cu_exit_code(rc); goto fail; }
     rc = cu_run_timed(&s, &k, &b, o.reps, &run.timing, &err);
-    if (rc) { rc = rc > 0 ? rc : WS_EXIT_INTERNAL; goto fail; }
+    if (rc) { rc = cu_exit_code(rc); goto fail; }
     run.timed = true;
 
     run.output_ok = -1;
@@ -203,7 +203,7 @@ int ws_cmd_gpu(int argc, char **argv)
                                                                          : cJSON_CreateString(ctr.m[i].raw));
         }
         cJSON_AddItemToObject(root, "run", r);
-        char *text = cJSON_Print(root);
+        char *text = ws_json_print(root);
         if (text) puts(text);
         free(text);
         cJSON_Delete(root);

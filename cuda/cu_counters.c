@@ -5,6 +5,8 @@
  * profiler cannot take the warpscope process down with it. */
 #include "cu_counters.h"
 
+#include "../common/child.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -33,10 +35,15 @@ const char *const cu_default_metrics[] = {
     "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
     "smsp__sass_inst_executed_op_shared_ld.sum",
     "smsp__sass_inst_executed_op_shared_st.sum",
+    /* exact: SASS-patched, no arbitration with other L1 traffic (deterministic) */
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    /* raw, beside them: they include that arbitration (judged gpu >= sim) */
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_type_arbitration.sum",
     "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
     "lts__t_sectors_srcunit_tex_op_read.sum",
     "lts__t_sectors_srcunit_tex_op_write.sum",
@@ -95,95 +102,22 @@ int cu_ncu_find(char *out, size_t cap)
     return -1;
 }
 
-static double now_s(void)
+/* ncu runs the CUDA program it profiles: no address-space limit (the driver maps the GPU's whole
+ * address space) and no CPU limit (replay passes), only the wall clock, whole group killed. */
+static int run_ncu(char *const argv[], double wall_s, char **output, int *status, ws_error *err)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static char *slurp_fd(int fd)
-{
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) return NULL;
-    if (lseek(fd, 0, SEEK_SET) < 0) { free(buf); return NULL; }
-    for (;;) {
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb) { free(buf); return NULL; }
-            buf = nb;
-        }
-        ssize_t r = read(fd, buf + n, cap - n - 1);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        n += (size_t)r;
-    }
-    buf[n] = 0;
-    return buf;
-}
-
-int cu_capture(char *const argv[], double timeout_s, char **output, int *status, ws_error *err)
-{
+    ws_child_limits lim = {.wall_s = wall_s, .cpu_s = WS_CHILD_NO_LIMIT, .mem_bytes = WS_CHILD_NO_MEM_LIMIT};
+    ws_child_result r;
     *output = NULL;
     *status = -1;
-    const char *tmpdir = getenv("TMPDIR");
-    char tmpl[600];
-    snprintf(tmpl, sizeof tmpl, "%s/warpscope-capture-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        ws_error_set(err, tmpl, 0, 0, "cannot create a temporary file: %s", strerror(errno));
+    if (ws_child_run(argv, &lim, &r, err)) return -1;
+    if (r.limit) {                               /* the limit is the news, not the partial output */
+        ws_error_set(err, argv[0], 0, 0, "%s", r.why);
+        free(r.output);
         return -1;
     }
-    unlink(tmpl); /* the open descriptor keeps it alive */
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        ws_error_set(err, argv[0], 0, 0, "fork failed: %s", strerror(errno));
-        close(fd);
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0); /* own group: a timeout kills ncu and the program it runs */
-        dup2(fd, 1);
-        dup2(fd, 2);
-        close(fd);
-        execv(argv[0], argv);
-        fprintf(stderr, "warpscope: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    double t0 = now_s();
-    int st = 0;
-    bool killed = false;
-    for (;;) {
-        pid_t w = waitpid(pid, &st, WNOHANG);
-        if (w == pid) break;
-        if (w < 0 && errno != EINTR) {
-            ws_error_set(err, argv[0], 0, 0, "waitpid failed: %s", strerror(errno));
-            close(fd);
-            return -1;
-        }
-        if (!killed && now_s() - t0 > timeout_s) {
-            kill(-pid, SIGKILL); /* the process group this function created */
-            killed = true;
-        }
-        struct timespec ts = {0, 20000000}; /* 20 ms */
-        nanosleep(&ts, NULL);
-    }
-    *output = slurp_fd(fd);
-    close(fd);
-    if (!*output) {
-        ws_error_set(err, argv[0], 0, 0, "out of memory reading the output of %s", argv[0]);
-        return -1;
-    }
-    if (killed) {
-        ws_error_set(err, argv[0], 0, 0, "%s ran longer than %.0f s and was stopped", argv[0], timeout_s);
-        *status = -1;
-        return 0;
-    }
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    *output = r.output;
+    *status = r.status;
     return 0;
 }
 
@@ -197,12 +131,7 @@ static void keep_log(const char *text, char *path, size_t cap)
     fclose(f);
 }
 
-static double ncu_timeout(void)
-{
-    const char *e = getenv("WARPSCOPE_NCU_TIMEOUT");
-    double t = e && *e ? atof(e) : 0;
-    return t > 0 ? t : 300.0;
-}
+#define NCU_DEFAULT_TIMEOUT_S 300.0
 
 /* "ncu --version" -> "2025.3.1.0" (the word after "Version"), asked once per ncu. */
 static void ncu_version_uncached(const char *ncu, char *out, size_t cap);
@@ -223,7 +152,7 @@ static void ncu_version_uncached(const char *ncu, char *out, size_t cap)
     char *text = NULL;
     int st = 0;
     ws_error e;
-    if (cu_capture(argv, 60, &text, &st, &e) || !text) return;
+    if (run_ncu(argv, 60, &text, &st, &e) || !text) return;
     char *v = strstr(text, "Version ");
     if (v) {
         v += 8;
@@ -262,7 +191,7 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
         snprintf(query_ncu, sizeof query_ncu, "%s", info->ncu_path);
         char *qargv[] = {info->ncu_path, "--query-metrics", NULL};
         ws_error qerr;
-        if (cu_capture(qargv, 120, &query, &st, &qerr) || st != 0 || !query || !strstr(query, "__")) {
+        if (run_ncu(qargv, 120, &query, &st, &qerr) || st != 0 || !query || !strstr(query, "__")) {
             free(query);
             query = NULL;
         }
@@ -285,8 +214,8 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
         return -1;
     }
 
-    char regex[WS_NAME_MAX + 16];
-    snprintf(regex, sizeof regex, "regex:%s", rq->entry);
+    char regex[1024];                  /* a mangled template name can run to hundreds of characters */
+    snprintf(regex, sizeof regex, "regex:^%s$", rq->entry);
     char *argv[64 + 2 * WS_MAX_PARAMS];
     char dvals[WS_MAX_PARAMS][WS_NAME_MAX + 130];
     int a = 0;
@@ -298,6 +227,8 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
     argv[a++] = "none";
     argv[a++] = "--metrics";
     argv[a++] = list;
+    argv[a++] = "--kernel-name-base";   /* match the mangled name: one instantiation or overload */
+    argv[a++] = "mangled";
     argv[a++] = "--kernel-name";
     argv[a++] = regex;
     argv[a++] = "--launch-count";
@@ -307,14 +238,17 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
     argv[a++] = (char *)rq->kernel_arg;
     argv[a++] = "--profile-child";
     for (int i = 0; rq->overrides && i < rq->overrides->n; i++) {
-        snprintf(dvals[i], sizeof dvals[i], "%s=%s", rq->overrides->name[i], rq->overrides->value[i]);
-        argv[a++] = "-D";
+        const char *flag; /* -D, --param or --macro, as the user gave it */
+        ws_override_arg(rq->overrides, i, &flag, dvals[i], sizeof dvals[i]);
+        argv[a++] = (char *)flag;
         argv[a++] = dvals[i];
     }
     argv[a] = NULL;
 
     char *out = NULL;
-    if (cu_capture(argv, ncu_timeout(), &out, &st, err)) return -1;
+    double wall_s;
+    if (ws_env_seconds("WARPSCOPE_NCU_TIMEOUT", NCU_DEFAULT_TIMEOUT_S, 86400, &wall_s, err)) return -1;
+    if (run_ncu(argv, wall_s, &out, &st, err)) return -1;
     char logpath[700];
     ws_error perr;
     int prc = cu_ncu_parse(out, c, &perr);

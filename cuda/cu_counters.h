@@ -41,10 +41,4 @@ int cu_ncu_find(char *out, size_t cap);
  * $TMPDIR/warpscope-ncu-<pid>.log for inspection. */
 int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counters_info *info, ws_error *err);
 
-/* Runs argv (argv[0] a path) with stdout and stderr captured together, in its
- * own process group, killed (the group) after timeout_s. Returns 0 and the
- * malloc'd output and exit status (-1 if killed by a signal), or -1 when it
- * could not be started. */
-int cu_capture(char *const argv[], double timeout_s, char **output, int *status, ws_error *err);
-
 #endif

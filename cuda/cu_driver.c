@@ -5,12 +5,15 @@
 #include "cu_driver.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/child.h"
 #include "../common/commands.h"
+#include "cu_run.h"
 
 void cu_kernel_driver_version(char *out, size_t cap)
 {
@@ -77,6 +80,7 @@ static const cu_symbol symbols[] = {
     SYM(FuncGetAttribute, "cuFuncGetAttribute"),
     SYM(FuncSetAttribute, "cuFuncSetAttribute"),
     SYM(LaunchKernel, "cuLaunchKernel"),
+    SYM(LaunchCooperativeKernel, "cuLaunchCooperativeKernel"), /* descriptions marked `cooperative` */
     SYM(EventCreate, "cuEventCreate"),
     SYM(EventRecord, "cuEventRecord"),
     SYM(EventQuery, "cuEventQuery"),
@@ -187,6 +191,21 @@ static int read_device_info(cu_session *s, ws_error *err)
 int cu_session_open(cu_session *s, ws_error *err)
 {
     memset(s, 0, sizeof *s);
+    /* the environment is the user's input: checked before the driver, so a typo is not "no GPU" */
+    const char *dev_env = getenv("WARPSCOPE_DEVICE");
+    long ordinal = 0;
+    if (dev_env && *dev_env) {
+        char *end;
+        errno = 0;
+        ordinal = strtol(dev_env, &end, 10);
+        if (*end || errno || ordinal < 0 || ordinal > 1023 || !(*dev_env >= '0' && *dev_env <= '9')) {
+            ws_error_set(err, "<environment>", 0, 0, "WARPSCOPE_DEVICE='%.60s': expected a GPU index (0, 1, ...)",
+                         dev_env);
+            return WS_EXIT_USAGE;
+        }
+    }
+    if (ws_env_seconds("WARPSCOPE_GPU_TIMEOUT", CU_DEFAULT_TIMEOUT_S, 86400, &s->launch_timeout_s, err))
+        return WS_EXIT_USAGE;
     const char *path = getenv("WARPSCOPE_LIBCUDA");
     if (!path || !*path) path = "libcuda.so.1";
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -221,15 +240,13 @@ int cu_session_open(cu_session *s, ws_error *err)
                      r != CUDA_SUCCESS ? res : "cuDeviceGetCount returned 0; check CUDA_VISIBLE_DEVICES");
         goto no_gpu;
     }
-    const char *dev_env = getenv("WARPSCOPE_DEVICE");
-    int ordinal = dev_env && *dev_env ? atoi(dev_env) : 0;
-    if (ordinal < 0 || ordinal >= n) {
+    if (ordinal >= n) {
         ws_error_set(err, "gpu", 0, 0, "WARPSCOPE_DEVICE=%s but the driver sees %d GPU(s), numbered 0..%d",
                      dev_env, n, n - 1);
         goto no_gpu;
     }
-    s->info.ordinal = ordinal;
-    if (cu_check(s, s->drv.DeviceGet(&s->dev, ordinal), err, "cuDeviceGet(%d)", ordinal)) goto internal;
+    s->info.ordinal = (int)ordinal;
+    if (cu_check(s, s->drv.DeviceGet(&s->dev, (int)ordinal), err, "cuDeviceGet(%ld)", ordinal)) goto internal;
     if (cu_check(s, s->drv.DevicePrimaryCtxRetain(&s->ctx, s->dev), err, "cuDevicePrimaryCtxRetain")) goto no_gpu;
     s->ctx_retained = true;
     if (cu_check(s, s->drv.CtxSetCurrent(s->ctx), err, "cuCtxSetCurrent")) goto internal;

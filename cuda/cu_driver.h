@@ -47,6 +47,8 @@ typedef struct cu_driver {
     CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                              unsigned by, unsigned bz, unsigned shared, CUstream s, void **params,
                              void **extra);
+    CUresult (*LaunchCooperativeKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                        unsigned by, unsigned bz, unsigned shared, CUstream s, void **params);
     CUresult (*EventCreate)(CUevent *e, unsigned int flags);
     CUresult (*EventRecord)(CUevent e, CUstream s);
     CUresult (*EventQuery)(CUevent e);
@@ -66,12 +68,15 @@ typedef struct cu_session {
     CUcontext ctx;
     bool ctx_retained;
     cu_device_info info;
+    double launch_timeout_s;   /* $WARPSCOPE_GPU_TIMEOUT (checked at open), else CU_DEFAULT_TIMEOUT_S */
 } cu_session;
 
 /* Opens the driver ($WARPSCOPE_LIBCUDA, else "libcuda.so.1"), resolves every
  * entry point, initialises it, picks device $WARPSCOPE_DEVICE (default 0),
- * retains its primary context and reads the device facts.
- * Returns 0; or WS_EXIT_NO_GPU (no driver, driver unusable, no device) or
+ * retains its primary context and reads the device facts. $WARPSCOPE_DEVICE (a GPU
+ * index) and $WARPSCOPE_GPU_TIMEOUT (seconds) are checked first, so garbage in either
+ * is WS_EXIT_USAGE on any machine, GPU or not.
+ * Returns 0; or WS_EXIT_USAGE, WS_EXIT_NO_GPU (no driver, driver unusable, no device) or
  * WS_EXIT_INTERNAL with err saying what happened in plain words. */
 int cu_session_open(cu_session *s, ws_error *err);
 void cu_session_close(cu_session *s);

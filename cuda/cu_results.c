@@ -1,6 +1,7 @@
 /* cu_results.c - writing and rendering recorded GPU results (see cu_results.h). */
 #include "cu_results.h"
 #include "../common/files.h"
+#include "../common/text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -146,7 +147,7 @@ int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *er
     cJSON_AddStringToObject(root, "date", date);
     cJSON_AddStringToObject(root, "recorded_by", "warpscope check --record");
     cJSON_AddItemToObject(root, "runs", all);
-    char *text = cJSON_Print(root);
+    char *text = ws_json_print(root);
     cJSON_Delete(root);
     if (!text) {
         ws_error_set(err, path, 0, 0, "out of memory formatting the results");
@@ -173,6 +174,8 @@ static double jnum(const cJSON *o, const char *k, bool *ok)
     if (ok) *ok = cJSON_IsNumber(v);
     return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
+
+static bool positive(double v) { return isfinite(v) && v > 0; }
 
 int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
 {
@@ -217,9 +220,21 @@ int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
         bool has_pct;
         double pct = jnum(r, "percent_of_copy", &has_pct);
         fprintf(out, "| %s | %s |", jstr(r, "kernel"), jstr(r, "overrides"));
-        if (t) fprintf(out, " %.4f | %.4f-%.4f | %.1f | %.1f |", jnum(t, "median_ms", NULL), jnum(t, "min_ms", NULL),
-                       jnum(t, "max_ms", NULL), jnum(r, "bandwidth_gbs", NULL), jnum(c, "gbs", NULL));
-        else fprintf(out, " - | - | - | - |");
+        /* a time that is not positive (a bad record) shows as "-", and no bandwidth with it */
+        double med = jnum(t, "median_ms", NULL), lo = jnum(t, "min_ms", NULL), hi = jnum(t, "max_ms", NULL);
+        double bw = jnum(r, "bandwidth_gbs", NULL), cbw = jnum(c, "gbs", NULL);
+        if (t && positive(med)) {
+            fprintf(out, " %.4f |", med);
+            if (positive(lo) && positive(hi)) fprintf(out, " %.4f-%.4f |", lo, hi);
+            else fprintf(out, " - |");
+            if (positive(bw)) fprintf(out, " %.1f |", bw);
+            else fprintf(out, " - |");
+            if (positive(cbw)) fprintf(out, " %.1f |", cbw);
+            else fprintf(out, " - |");
+        } else {
+            fprintf(out, " - | - | - | - |");
+            has_pct = false;
+        }
         if (has_pct) fprintf(out, " %.1f%% |", pct);
         else fprintf(out, " - |");
         fprintf(out, " %s | %.0f | %.0f |\n", cJSON_IsTrue(ok) ? "ok" : cJSON_IsFalse(ok) ? "**MISMATCH**" : "not checked",

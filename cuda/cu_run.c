@@ -5,6 +5,7 @@
 #include "cu_run.h"
 #include "cu_tmap.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +41,11 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static double timeout_s(void)
-{
-    const char *e = getenv("WARPSCOPE_GPU_TIMEOUT");
-    double t = e && *e ? atof(e) : 0;
-    return t > 0 ? t : CU_DEFAULT_TIMEOUT_S;
-}
-
 int cu_buffers_create(cu_session *s, const ws_launch *L, const ptx_function *fn, cu_buffers *b, ws_error *err)
 {
     memset(b, 0, sizeof *b);
     b->launch = L;
+    int rc = -1;                               /* a driver call failed, unless set otherwise */
     uint64_t need = 0;
     for (int i = 0; i < L->nbuffers; i++) need += L->buffers[i].bytes;
     size_t free_b = 0, total_b = 0;
@@ -58,7 +53,7 @@ int cu_buffers_create(cu_session *s, const ws_launch *L, const ptx_function *fn,
     if (need > free_b) {
         ws_error_set(err, "cuda", 0, 0, "the launch needs %.3f GB of buffers but %s has %.3f GB free; use smaller -D values",
                      need / 1e9, s->info.name, free_b / 1e9);
-        return -1;
+        return WS_EXIT_USAGE;
     }
     uint64_t addr[WS_MAX_BUFFERS] = {0};
     for (int i = 0; i < L->nbuffers; i++) {
@@ -69,6 +64,7 @@ int cu_buffers_create(cu_session *s, const ws_launch *L, const ptx_function *fn,
         if (!b->init[i] || !b->result[i]) {
             ws_error_set(err, "cuda", 0, 0, "out of host memory for buffer '%s' (%zu bytes)", wb->name, bytes);
             b->nbuffers = i + 1;
+            rc = WS_EXIT_INTERNAL;
             goto fail;
         }
         memset(b->init[i], 0, bytes);
@@ -84,15 +80,19 @@ int cu_buffers_create(cu_session *s, const ws_launch *L, const ptx_function *fn,
     size_t offsets[WS_MAX_ARGS] = {0};
     if (fn->nparams > WS_MAX_ARGS) {
         ws_error_set(err, "cuda", 0, 0, "kernel '%s' has %d parameters, more than %d", fn->name, fn->nparams, WS_MAX_ARGS);
+        rc = WS_EXIT_USAGE;
         goto fail;
     }
-    if (cu_params_build(fn, L, addr, b->params, sizeof b->params, offsets, err)) goto fail;
+    if (ws_params_pack(fn, L, addr, b->params, sizeof b->params, offsets, err)) {
+        rc = WS_EXIT_USAGE;                    /* the simulator's rule and message (sim/params.h) */
+        goto fail;
+    }
     if (L->ntmaps && cu_tmaps_encode(s, fn, L, addr, b->params, err)) goto fail; /* CUtensorMap parameters */
     for (int i = 0; i < fn->nparams; i++) b->kparams[i] = b->params + offsets[i];
     return 0;
 fail:
     cu_buffers_free(s, b);
-    return -1;
+    return rc;
 }
 
 void cu_buffers_free(cu_session *s, cu_buffers *b)
@@ -111,7 +111,7 @@ static int upload(cu_session *s, cu_buffers *b, ws_error *err)
 {
     for (int i = 0; i < b->nbuffers; i++) {
         const ws_buffer *wb = &b->launch->buffers[i];
-        if (!wb->bytes) continue;
+        if (!wb->bytes || wb->uninit) continue; /* init=none: the GPU sees what cuMemAlloc left */
         if (cu_check(s, s->drv.MemcpyHtoD(b->dptr[i], b->init[i], (size_t)wb->bytes), err,
                      "cuMemcpyHtoD of buffer '%s' (%llu bytes)", wb->name, (unsigned long long)wb->bytes))
             return -1;
@@ -122,13 +122,18 @@ static int upload(cu_session *s, cu_buffers *b, ws_error *err)
 static int launch(cu_session *s, cu_kernel *k, cu_buffers *b, ws_error *err)
 {
     const ws_launch *L = b->launch;
-    CUresult r = s->drv.LaunchKernel(k->fn, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
-                                     L->block[2], (unsigned)L->shared_bytes, NULL, b->kparams, NULL);
+    CUresult r = L->cooperative /* every block resident at once: grid.sync() */
+        ? s->drv.LaunchCooperativeKernel(k->fn, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+                                         L->block[2], (unsigned)L->shared_bytes, NULL, b->kparams)
+        : s->drv.LaunchKernel(k->fn, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+                              L->block[2], (unsigned)L->shared_bytes, NULL, b->kparams, NULL);
     if (r != CUDA_SUCCESS) {
-        cu_check(s, r, err, "cuLaunchKernel('%s', grid (%u,%u,%u), block (%u,%u,%u), %llu bytes dynamic shared)",
+        cu_check(s, r, err, "%s('%s', grid (%u,%u,%u), block (%u,%u,%u), %llu bytes dynamic shared)",
+                 L->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel",
                  k->name, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
                  (unsigned long long)L->shared_bytes);
-        return -1;
+        /* a launch that asks more than the GPU gives a block is the input's fault, not the GPU's */
+        return r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ? WS_EXIT_USAGE : -1;
     }
     return 0;
 }
@@ -166,7 +171,7 @@ static int launch_and_wait(cu_session *s, cu_kernel *k, cu_buffers *b, ws_error 
     if (cu_check(s, s->drv.EventCreate(&done, CU_EVENT_DEFAULT), err, "cuEventCreate")) return -1;
     int rc = launch(s, k, b, err);
     if (!rc && cu_check(s, s->drv.EventRecord(done, NULL), err, "cuEventRecord")) rc = -1;
-    if (!rc) rc = wait_event(s, k, done, timeout_s(), err);
+    if (!rc) rc = wait_event(s, k, done, s->launch_timeout_s > 0 ? s->launch_timeout_s : CU_DEFAULT_TIMEOUT_S, err);
     s->drv.EventDestroy(done);
     return rc;
 }
@@ -201,7 +206,7 @@ static int time_reps(cu_session *s, timed_op op, void *ctx, int reps, CUdevicept
     CUevent *ev = calloc((size_t)reps * 2, sizeof *ev);
     if (!ev) {
         ws_error_set(err, "cuda", 0, 0, "out of host memory for %d events", reps * 2);
-        return -1;
+        return WS_EXIT_INTERNAL;
     }
     int rc = 0, made = 0;
     for (; made < reps * 2; made++)
@@ -224,6 +229,12 @@ static int time_reps(cu_session *s, timed_op op, void *ctx, int reps, CUdevicept
         }
         float f = 0;
         if (cu_check(s, s->drv.EventElapsedTime(&f, ev[2 * i], ev[2 * i + 1]), err, "cuEventElapsedTime")) {
+            rc = -1;
+            goto out;
+        }
+        if (!isfinite(f) || f < 0) {         /* never a bandwidth from a time that is not one */
+            ws_error_set(err, "cuda", 0, 0, "cuEventElapsedTime gave %g ms for timed repetition %d: not a time", (double)f,
+                         i + 1);
             rc = -1;
             goto out;
         }
@@ -259,7 +270,7 @@ int cu_run_timed(cu_session *s, cu_kernel *k, cu_buffers *b, int reps, cu_timing
     double *ms = calloc((size_t)reps, sizeof *ms);
     if (!ms) {
         ws_error_set(err, "cuda", 0, 0, "out of host memory");
-        return -1;
+        return WS_EXIT_INTERNAL;
     }
     int rc = 0;
     CUdeviceptr flush = 0, src = 0, dst = 0;

@@ -7,7 +7,8 @@
 #define CU_RUN_H
 
 #include "cu_module.h"
-#include "cu_params.h"
+#include "../common/commands.h"
+#include "../sim/params.h"
 #include "../common/desc.h"
 
 #define CU_DEFAULT_REPS 20
@@ -21,9 +22,15 @@ typedef struct {
     CUdeviceptr dptr[WS_MAX_BUFFERS];
     void *init[WS_MAX_BUFFERS];     /* initial contents (host) */
     void *result[WS_MAX_BUFFERS];   /* after the verified run (host), every buffer */
-    uint8_t params[CU_MAX_PARAM_BYTES];
+    uint8_t params[WS_MAX_PARAM_BYTES];
     void *kparams[WS_MAX_ARGS];     /* cuLaunchKernel's array: pointers into params */
 } cu_buffers;
+
+/* The functions below return 0, a WS_EXIT_* code (> 0: WS_EXIT_USAGE for a launch
+ * beyond the GPU's limits or arguments that do not fit, WS_EXIT_KERNEL_FAULT, WS_EXIT_INTERNAL
+ * for host memory), or -1 when the GPU or its driver failed a valid request; cu_exit_code
+ * turns that into the command's exit code (WS_EXIT_NO_GPU: no usable GPU). */
+static inline int cu_exit_code(int rc) { return rc > 0 ? rc : rc < 0 ? WS_EXIT_NO_GPU : WS_EXIT_OK; }
 
 /* Allocates and uploads every buffer of L and builds the parameters for fn. */
 int cu_buffers_create(cu_session *s, const ws_launch *L, const ptx_function *fn, cu_buffers *b, ws_error *err);
@@ -31,8 +38,9 @@ void cu_buffers_free(cu_session *s, cu_buffers *b);
 
 /* Uploads the initial contents again, launches once, waits (with a timeout:
  * a kernel that does not finish is reported, not waited on forever), and
- * downloads every buffer into b->result. A launch or execution error returns
- * WS_EXIT_KERNEL_FAULT with err naming the CUDA error; other failures -1. */
+ * downloads every buffer into b->result. An execution error returns
+ * WS_EXIT_KERNEL_FAULT with err naming the CUDA error; a launch the GPU cannot
+ * hold (threads, registers, shared memory) WS_EXIT_USAGE; driver failures -1. */
 int cu_run_verified(cu_session *s, cu_kernel *k, cu_buffers *b, ws_error *err);
 
 /* Launches only (for the profiling child: ncu replays this one launch). */

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/child.h"
 #include "cu_counters.h"
+#include "../sim/sass.h"
 
 static const int widths[CU_NWIDTHS] = {1, 2, 4, 8, 16};
 
@@ -31,83 +33,31 @@ int cu_summary_total(const cu_access_summary *s, cu_space sp, cu_op op)
 
 /* ---- SASS ---------------------------------------------------------------- */
 
-typedef struct { const char *opcode; cu_space sp; cu_op op; } sass_kind;
-static const sass_kind sass_kinds[] = {
-    {"LDG", CU_SP_GLOBAL, CU_OP_LD}, {"LDGSTS", CU_SP_GLOBAL, CU_OP_LD}, {"STG", CU_SP_GLOBAL, CU_OP_ST},
-    {"ATOMG", CU_SP_GLOBAL, CU_OP_ATOM}, {"REDG", CU_SP_GLOBAL, CU_OP_ATOM}, {"RED", CU_SP_GLOBAL, CU_OP_ATOM},
-    {"LDS", CU_SP_SHARED, CU_OP_LD}, {"LDSM", CU_SP_SHARED, CU_OP_LD}, {"STS", CU_SP_SHARED, CU_OP_ST},
-    {"ATOMS", CU_SP_SHARED, CU_OP_ATOM}, {"LDL", CU_SP_LOCAL, CU_OP_LD}, {"STL", CU_SP_LOCAL, CU_OP_ST},
-    {"LD", CU_SP_GENERIC, CU_OP_LD}, {"ST", CU_SP_GENERIC, CU_OP_ST}, {"ATOM", CU_SP_GENERIC, CU_OP_ATOM},
-};
-
-/* Width from SASS modifiers: .128 .64 .32 .U8 .S8 .U16 .S16 .F64; 4 bytes otherwise. */
-static int sass_width(const char *mods)
-{
-    int w = 4;
-    char tok[32];
-    while (*mods) {
-        size_t n = strcspn(mods, ".");
-        if (n && n < sizeof tok) {
-            memcpy(tok, mods, n);
-            tok[n] = 0;
-            if (!strcmp(tok, "128")) w = 16;
-            else if (!strcmp(tok, "64") || !strcmp(tok, "F64") || !strcmp(tok, "S64") || !strcmp(tok, "U64")) w = 8;
-            else if (!strcmp(tok, "U8") || !strcmp(tok, "S8")) w = 1;
-            else if (!strcmp(tok, "U16") || !strcmp(tok, "S16")) w = 2;
-        }
-        mods += n;
-        if (*mods == '.') mods++;
-    }
-    return w;
-}
-
-static const char *line_end(const char *p) { const char *e = strchr(p, '\n'); return e ? e : p + strlen(p); }
-
+/* Through the one SASS reader (sim/sass.h): nvdisasm and cuobjdump listings alike. */
 void cu_sass_summarize(const char *sass, const char *name, cu_access_summary *s)
 {
     memset(s, 0, sizeof *s);
     if (!sass || !name) return;
-    size_t nl = strlen(name);
-    const char *body = NULL;
-    for (const char *p = strstr(sass, "Function : "); p; p = strstr(p + 1, "Function : ")) {
-        const char *q = p + strlen("Function : ");
-        const char *e = line_end(q);
-        while (e > q && isspace((unsigned char)e[-1])) e--;
-        if ((size_t)(e - q) == nl && !strncmp(q, name, nl)) { body = line_end(q); break; }
-    }
-    if (!body) return;
-    s->found = true;
-    const char *stop = strstr(body, "Function : ");
-    for (const char *p = body; *p && (!stop || p < stop);) {
-        const char *e = line_end(p);
-        // an instruction line: "/*00b0*/  @!P0 LDS.128 R4, [R0] ;" (address comment, predicate, opcode)
-        const char *c = strstr(p, "/*");
-        if (c && c < e && isxdigit((unsigned char)c[2])) {
-            const char *q = c + 2;
-            while (q < e && isxdigit((unsigned char)*q)) q++;
-            if (q + 1 < e && q[0] == '*' && q[1] == '/') {
-                q += 2;
-                while (q < e && (*q == ' ' || *q == '\t' || *q == '{')) q++;
-                if (*q == '@') { while (q < e && !isspace((unsigned char)*q)) q++; while (q < e && isspace((unsigned char)*q)) q++; }
-                char opc[64];
-                size_t n = 0;
-                while (q < e && !isspace((unsigned char)*q) && *q != ';' && n + 1 < sizeof opc) opc[n++] = *q++;
-                opc[n] = 0;
-                size_t bl = strcspn(opc, ".");
-                for (size_t k = 0; k < sizeof sass_kinds / sizeof sass_kinds[0]; k++) {
-                    if (strlen(sass_kinds[k].opcode) == bl && !strncmp(opc, sass_kinds[k].opcode, bl)) {
-                        int wi = cu_width_index(sass_width(opc + bl));
-                        if (wi >= 0) s->count[sass_kinds[k].sp][sass_kinds[k].op][wi]++;
-                        break;
-                    }
-                }
-            }
+    ws_error err;
+    ws_sass_listing *l = ws_sass_parse("sass", sass, &err);
+    const ws_sass_function *f = ws_sass_find(l, name);
+    if (f) {
+        s->found = true;
+        for (int i = 0; i < f->ninsns; i++) {
+            const ws_sass_insn *in = &f->insns[i];
+            static const cu_space sp[] = {CU_SP_COUNT, CU_SP_GLOBAL, CU_SP_SHARED, CU_SP_LOCAL, CU_SP_GENERIC};
+            if (!in->space || in->space > WS_SASS_SP_GENERIC) continue;
+            cu_op op = in->op == WS_SASS_OP_LD ? CU_OP_LD : in->op == WS_SASS_OP_ST ? CU_OP_ST : CU_OP_ATOM;
+            int wi = cu_width_index(in->width);
+            if (wi >= 0) s->count[sp[in->space]][op][wi]++;
         }
-        p = *e ? e + 1 : e;
     }
+    ws_sass_free(l);
 }
 
 /* ---- PTX ----------------------------------------------------------------- */
+
+static const char *line_end(const char *p) { const char *e = strchr(p, '\n'); return e ? e : p + strlen(p); }
 
 static int ptx_type_bytes(const char *t)
 {
@@ -157,6 +107,20 @@ static void ptx_statement(const char *st, size_t len, cu_access_summary *s)
     if (wi >= 0) s->count[sp][op][wi]++;
 }
 
+static const char *skip_directives(const char *a, const char *end)
+{
+    for (;;) {
+        while (a < end && isspace((unsigned char)*a)) a++;
+        if (end - a > 4 && (!strncmp(a, ".loc", 4) || !strncmp(a, ".file", 5)) && isspace((unsigned char)a[a[1] == 'l' ? 4 : 5])) {
+            const char *e = memchr(a, '\n', (size_t)(end - a));
+            if (!e) return end;
+            a = e + 1;
+            continue;
+        }
+        return a;
+    }
+}
+
 void cu_ptx_summarize(const char *ptx, const char *name, cu_access_summary *s)
 {
     memset(s, 0, sizeof *s);
@@ -203,15 +167,16 @@ void cu_ptx_summarize(const char *ptx, const char *name, cu_access_summary *s)
             continue;
         }
         if (*p == ';') {
-            const char *a = stmt;
-            while (a < p && isspace((unsigned char)*a)) a++;
+            /* directives without a ';' (".loc 1 150 5", ".file") share the statement of the
+             * instruction after them: skip them, or that instruction is lost */
+            const char *a = skip_directives(stmt, p);
             /* labels ("$L__BB0_2:") precede an instruction on the same statement */
             const char *colon = memchr(a, ':', (size_t)(p - a));
             if (colon && colon[1] != ':' && (colon == a || colon[-1] != ':')) {
                 bool label = true;
                 for (const char *k = a; k < colon; k++)
                     if (!(isalnum((unsigned char)*k) || *k == '_' || *k == '$')) label = false;
-                if (label) a = colon + 1;
+                if (label) a = skip_directives(colon + 1, p);
             }
             ptx_statement(a, (size_t)(p - a), s);
             stmt = p + 1;
@@ -243,9 +208,28 @@ static int find_tool(const char *name, char *out, size_t cap)
     return -1;
 }
 
-char *cu_sass_dump(const char *ptx, const char *arch, char **ptxas_info, ws_error *err)
+/* ptxas or cuobjdump under the default limits (common/child.h); 0 and its output, or -1 with err
+ * naming the limit that stopped it. */
+static int run_tool(char *const argv[], char **out, int *status, ws_error *err)
+{
+    ws_child_result r;
+    *out = NULL;
+    if (ws_child_run(argv, NULL, &r, err)) return -1;
+    if (r.limit) {
+        ws_error_set(err, argv[0], 0, 0, "%s", r.why);
+        free(r.output);
+        return -1;
+    }
+    *out = r.output;
+    *status = r.status;
+    return 0;
+}
+
+char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, char **ptxas_info, ws_error *err)
 {
     if (ptxas_info) *ptxas_info = NULL;
+    char *listing = ws_sass_compile(ptx, arch, entry, err); /* nvdisasm, with source lines */
+    if (listing) return listing;
     char ptxas[1024], cuobjdump[1024];
     if (find_tool("ptxas", ptxas, sizeof ptxas)) {
         ws_error_set(err, "sass", 0, 0, "ptxas not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
@@ -276,8 +260,10 @@ char *cu_sass_dump(const char *ptx, const char *arch, char **ptxas_info, ws_erro
     fclose(f);
     char archopt[32];
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-    char *pargv[] = {ptxas, "-v", archopt, "-o", cubin_path, ptx_path, NULL};
-    if (cu_capture(pargv, 300, &out, &st, err)) goto done;
+    /* -e: machine code for the kernel asked about only, not every entry of its file */
+    char *pargv[] = {ptxas, "-v", archopt, "-e", (char *)entry, "-o", cubin_path, ptx_path, NULL};
+    if (!entry) pargv[3] = NULL;
+    if (run_tool(pargv, &out, &st, err)) goto done;
     if (st != 0) {
         ws_error_set(err, "ptxas", 0, 0, "ptxas %s failed (status %d): %.300s", archopt, st, out ? out : "");
         free(out);
@@ -286,7 +272,7 @@ char *cu_sass_dump(const char *ptx, const char *arch, char **ptxas_info, ws_erro
     if (ptxas_info) *ptxas_info = out;
     else free(out);
     char *cargv[] = {cuobjdump, "-sass", cubin_path, NULL};
-    if (cu_capture(cargv, 300, &sass, &st, err)) goto done;
+    if (run_tool(cargv, &sass, &st, err)) goto done;
     if (st != 0 || !strstr(sass, "Function")) {
         ws_error_set(err, "cuobjdump", 0, 0, "cuobjdump -sass failed (status %d): %.300s", st, sass ? sass : "");
         free(sass);
@@ -391,11 +377,11 @@ bool cu_sass_cause(const char *metric, const cu_access_summary *ptx, const cu_ac
     }
     if (!memcmp(ptx->count[sp][op], sass->count[sp][op], sizeof ptx->count[sp][op])) {
         int pg = cu_summary_total(ptx, CU_SP_GENERIC, op), sg = cu_summary_total(sass, CU_SP_GENERIC, op);
-        if (pg != sg) {
+        if (pg || sg) {
             snprintf(out, cap,
-                     "generic-address accesses: the PTX has %d generic %s, the machine code %d %s; the hardware "
-                     "counts generic accesses by the space they reach at run time", pg, ptx_mnemonic(CU_SP_GENERIC, op),
-                     sg, sass_mnemonic(CU_SP_GENERIC, op));
+                     "generic-address accesses: the machine code has %d generic %s (the PTX %d generic %s) and the "
+                     "hardware counts each by the space its lanes reach at run time, which the PTX and the machine "
+                     "code do not say", sg, sass_mnemonic(CU_SP_GENERIC, op), pg, ptx_mnemonic(CU_SP_GENERIC, op));
             return true;
         }
         return false;
@@ -405,16 +391,16 @@ bool cu_sass_cause(const char *metric, const cu_access_summary *ptx, const cu_ac
     int tp = cu_summary_total(ptx, sp, op), ts = cu_summary_total(sass, sp, op);
     const char *why;
     if (ts < tp && max_width(sass, sp, op) > max_width(ptx, sp, op))
-        why = "ptxas merged narrow accesses into wider ones, so the hardware executes fewer, wider instructions than "
-              "the PTX the simulator runs";
-    else if (ts > tp && max_width(sass, sp, op) < max_width(ptx, sp, op))
-        why = "ptxas split wide accesses into narrower ones";
+        why = ": ptxas merged narrow accesses into wider ones, so the hardware executes fewer, wider instructions "
+              "than the PTX the simulator runs";
     else if (ts < tp)
-        why = "ptxas removed accesses (redundant loads kept in registers, or code it proved dead)";
+        why = ": ptxas removed accesses (a store overwritten on every path, a load it kept in a register, code it "
+              "proved dead)";
     else if (ts > tp)
-        why = "ptxas added accesses (unrolled or duplicated code)";
+        why = ": ptxas made copies of accesses (unrolled or duplicated code); a cause only where a copy runs more "
+              "often than the PTX access it copies";
     else
-        why = "ptxas changed the access widths";
-    snprintf(out, cap, "the machine code has %s where the PTX has %s: %s", a, b, why);
+        why = "";
+    snprintf(out, cap, "the machine code has %s where the PTX has %s%s", a, b, why);
     return true;
 }

@@ -1,7 +1,7 @@
 /* cu_sass.h - what the final machine code does with memory, beside what the
  * PTX says: static counts of load/store/atomic instructions per memory space
  * and access width, from the PTX text and from `cuobjdump -sass` of a cubin
- * that ptxas built from the same PTX. `check` uses the difference to name the
+ * that ptxas built from the same PTX (nvdisasm, else cuobjdump -sass). `check` uses the difference to name the
  * cause of a counter mismatch (e.g. four ld.shared.f32 became one LDS.128;
  * local memory from spills that the PTX does not have).
  * Invariant: summaries count instructions in the program text, not executions. */
@@ -31,10 +31,11 @@ void cu_sass_summarize(const char *sass, const char *name, cu_access_summary *s)
  * shared, local or generic addresses; param and const accesses are not LSU traffic). */
 void cu_ptx_summarize(const char *ptx, const char *name, cu_access_summary *s);
 
-/* Builds a cubin from ptx with ptxas for arch ("sm_90") and disassembles it with
- * cuobjdump -sass. Returns malloc'd SASS text, or NULL with err (tool missing or
- * failed). *ptxas_info gets ptxas -v's output (malloc'd, may be NULL). */
-char *cu_sass_dump(const char *ptx, const char *arch, char **ptxas_info, ws_error *err);
+/* Builds a cubin from ptx with ptxas for arch ("sm_90"), for entry alone (NULL = every entry),
+ * and disassembles it with cuobjdump -sass, both under common/child.h's limits. Returns
+ * malloc'd SASS text, or NULL with err (tool missing, failed, or stopped by a limit).
+ * *ptxas_info gets ptxas -v's output (malloc'd, may be NULL). */
+char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, char **ptxas_info, ws_error *err);
 
 /* The cause of a disagreeing exact counter, from the two summaries. Writes a
  * sentence into out and returns true when the PTX and the SASS differ for the

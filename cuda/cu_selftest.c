@@ -209,7 +209,7 @@ out:
     if (have_b) cu_buffers_free(&s, &b);
     if (have_k) cu_kernel_unload(&s, &k);
     cu_session_close(&s);
-    if (profile_child) return rc ? (rc > 0 ? rc : WS_EXIT_INTERNAL) : 0;
+    if (profile_child) return cu_exit_code(rc);
     printf("self-test: %s\n", fails ? "FAILED" : "all checks passed");
     return fails ? WS_EXIT_INTERNAL : 0;
 }

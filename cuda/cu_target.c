@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "../common/commands.h"
+#include "../sim/catalog_ptx.h"
+#include "../sim/params.h"
 
 int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int cc_major, int cc_minor,
                    cu_target *t, ws_error *err)
@@ -17,17 +19,18 @@ int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int c
     char arch[16];
     snprintf(arch, sizeof arch, "sm_%d", cc_major * 10 + cc_minor);
     ws_ptx_origin origin;
-    t->ptx = ws_catalog_ptx_text(t->file, cc_major ? arch : NULL, WS_PTX_LOADABLE, &origin, err);
+    t->ptx = ws_catalog_ptx_text_for(t->file, &t->launch, cc_major ? arch : NULL, WS_PTX_LOADABLE, &origin, err);
     if (!t->ptx) goto usage;
     snprintf(t->ptx_how, sizeof t->ptx_how, "%s", origin.how);
     t->module = ptx_parse(origin.path, t->ptx, err);
     if (!t->module) goto usage;
-    t->fn = ptx_find_function(t->module, t->desc->entry);
-    if (!t->fn || !t->fn->is_entry) {
-        ws_error_set(err, t->file->path, t->desc->line, 0, "kernel '%s': the PTX has no .entry named '%s'%s",
-                     t->desc->name, t->desc->entry, t->fn ? " (it is a .func)" : "");
-        goto usage;
-    }
+    t->fn = ws_catalog_entry(t->module, t->ptx, t->desc, err); /* the exact instantiation or overload */
+    if (!t->fn) goto usage;
+    /* the arguments are packed by the simulator's rule (sim/params.h) before any device memory
+     * exists, so a refusal is an input error with the simulator's message, on any machine */
+    static uint8_t scratch[WS_MAX_PARAM_BYTES];
+    uint64_t no_addr[WS_MAX_BUFFERS] = {0};
+    if (ws_params_pack(t->fn, &t->launch, no_addr, scratch, sizeof scratch, NULL, err)) goto usage;
     return 0;
 usage:
     cu_target_close(t);

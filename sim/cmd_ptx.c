@@ -1,4 +1,4 @@
-/* cmd_ptx.c - `warpscope ptx <kernel> [-D N=V]... [--arch sm_90]`: the kernel's
+/* cmd_ptx.c - `warpscope ptx <kernel> [-D N=V]... [--arch sm_90] [--sass]`: the kernel's
  * parsed PTX grouped under the source lines it came from, memory instructions
  * marked with their state space and bytes per thread.
  * Invariant: it shows what the simulator will execute (the parsed module, read
@@ -10,20 +10,31 @@
 #include "../common/catalog.h"
 #include "../common/cli.h"
 #include "../common/commands.h"
+#include "../common/demangle.h"
 #include "../common/desc.h"
 #include "../common/desc_text.h"
+#include "../common/text.h"
 #include "catalog_ptx.h"
 #include "ptx.h"
+#include "sass_events.h"
 
-/* ptx takes only the shared -D and --arch: its state is a ws_cli_common. */
+typedef struct {
+    ws_cli_common c; /* -D, --arch */
+    bool sass;
+} ptx_opts;
+
 static const ws_opt ptx_options[] = {
     WS_CLI_OPT_DEFINE,
     WS_CLI_OPT_ARCH,
+    {.name = "sass", .kind = WS_OPT_FLAG, .at = offsetof(ptx_opts, sass),
+     .help = "the PTX memory instructions beside the SASS ones ptxas made of them,\n"
+             "per source line: merges, removals, predication, spills, unrolled copies\n"
+             "(needs ptxas and nvdisasm; docs/sass.md)"},
 };
 
 static const ws_cli_spec ptx_spec = {
     .command = "ptx",
-    .usage = "usage: warpscope ptx <kernel> [-D NAME=VALUE]... [--arch sm_XX]\n",
+    .usage = "usage: warpscope ptx <kernel> [-D NAME=VALUE]... [--arch sm_XX] [--sass]\n",
     .about = "Shows a kernel's PTX as warpscope parsed it: each source line of the .cu, then the\n"
              "instructions compiled from it (index, PTX line, memory mark, instruction).\n"
              "Memory instructions are marked 'M <space> <bytes per thread>', e.g. 'M global 16B'.\n"
@@ -108,7 +119,9 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
                 char text[512];
                 source_text(m, f, in->src_file, in->src_line, text, sizeof text);
                 const char *t = text + strspn(text, " \t");
-                printf("\n%s:%d  %s\n", file_name(m, f, in->src_file), in->src_line, t);
+                char shown[3 * sizeof text];     /* a .cu line may hold terminal controls */
+                printf("\n%s:%d  %s\n", file_name(m, f, in->src_file), in->src_line,
+                       ws_text_visible(t, shown, sizeof shown));
             }
         }
         char mark[32] = "";
@@ -130,9 +143,42 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
     }
 }
 
+/* ptx --sass: the text the simulator runs for this launch (its compile line), the kernel
+ * found in it as sim finds it, and ptxas + nvdisasm's machine code beside it. */
+static int sass_side_by_side(const ws_desc_file *f, const ws_kernel_desc *d, const ws_launch *L, const char *arch)
+{
+    ws_error err;
+    ws_ptx_origin origin;
+    char *text = ws_catalog_ptx_text_for(f, L, arch, WS_PTX_SAME_TARGET, &origin, &err);
+    ptx_module *m = text ? ptx_parse(origin.path, text, &err) : NULL;
+    const ptx_function *fn = m ? ws_catalog_entry(m, text, d, &err) : NULL;
+    if (!fn) {
+        ws_error_print(&err);
+        ptx_free(m);
+        free(text);
+        return WS_EXIT_USAGE;
+    }
+    int rc;
+    ws_sass_session *ss = ws_sass_session_open(text, fn, arch, NULL);
+    if (!ss || !ss->active) {
+        fprintf(stderr, "warpscope: ptx --sass: %s\n", ss ? ss->level : "out of memory");
+        rc = ss ? WS_EXIT_USAGE : WS_EXIT_INTERNAL;
+    } else {
+        char entry[1024];
+        printf("kernel  %s  (%s:%d)  entry %s\n", d->name, f->path, d->line,
+               ws_demangle(fn->name, entry, sizeof entry));
+        ws_sass_print(stdout, ss->plan, f->source, f->source_len);
+        rc = WS_EXIT_OK;
+    }
+    ws_sass_session_free(ss);
+    ptx_free(m);
+    free(text);
+    return rc;
+}
+
 int ws_cmd_ptx(int argc, char **argv)
 {
-    ws_cli_common o = {.arch = NULL};
+    ptx_opts o = {.c.arch = NULL};
     int nargs;
     int rc = ws_cli_parse(&ptx_spec, argc, argv, &o, &nargs);
     if (rc != WS_CLI_RUN)
@@ -145,7 +191,7 @@ int ws_cmd_ptx(int argc, char **argv)
         ws_cli_help(&ptx_spec, stderr);
         return WS_EXIT_USAGE;
     }
-    const char *kernel = argv[1], *arch = o.arch;
+    const char *kernel = argv[1], *arch = o.c.arch;
     ws_error err;
     ws_catalog *cat = NULL;
     ws_error cerr;
@@ -164,7 +210,7 @@ int ws_cmd_ptx(int argc, char **argv)
         goto done;
     }
     ws_launch L;
-    if (ws_desc_resolve(d, &o.ov, &L, &err)) {
+    if (ws_desc_resolve(d, &o.c.ov, &L, &err)) {
         ws_error_print(&err);
         goto done;
     }
@@ -174,14 +220,17 @@ int ws_cmd_ptx(int argc, char **argv)
         ws_error_print(&err);
         goto done;
     }
-    const ptx_function *fn = ptx_find_function(m, d->entry);
-    if (!fn || !fn->is_entry) {
-        fprintf(stderr, "warpscope: %s:%d: error: the PTX has no kernel '%s' (is it __global__ and compiled in?)\n",
-                f->path, d->line, d->entry);
+    const ptx_function *fn = ws_catalog_entry(m, NULL, d, &err); /* by demangled name: ws_catalog_ptx_ex keeps no text */
+    if (!fn) {
+        ws_error_print(&err);
         goto done;
     }
-    show(m, fn, f, d, how);
-    rc = WS_EXIT_OK;
+    if (!o.sass) {
+        show(m, fn, f, d, how);
+        rc = WS_EXIT_OK;
+        goto done;
+    }
+    rc = sass_side_by_side(f, d, &L, arch);
 done:
     ptx_free(m);
     ws_desc_free(owned);

@@ -53,11 +53,6 @@ static const ws_opt sim_options[] = {
      .help = "stop after N thread-instructions (default 4000000000): a kernel that\nloops forever ends with exit 2 and the line it was on"},
 };
 
-static void sim_more_help(FILE *to)
-{
-    fprintf(to, "\nexit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
-}
-
 static const ws_cli_spec sim_spec = {
     .command = "sim",
     .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
@@ -72,7 +67,6 @@ static const ws_cli_spec sim_spec = {
              "  <kernel>            a catalog name (warpscope list), path/to/k.cu, or path/to/k.cu:name\n",
     .opts = sim_options,
     .nopts = WS_CLI_COUNT(sim_options),
-    .more_help = sim_more_help,
 };
 
 /* Loads, resolves and simulates one kernel argument; *found is set when a checker reported
@@ -95,6 +89,9 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     }
     if (rc != WS_EXIT_OK) {
         ws_error_print(&err);
+        /* what memcheck found before the run stopped for another reason is reported too */
+        if (o->memcheck && s->have_result && s->result.stop == WS_SIM_FAULT)
+            ws_memcheck_print_until(&s->result, stderr, "the run stopped at the error above");
         return rc;
     }
     if (!s->have_timing)
@@ -103,8 +100,9 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     ws_report *p = &r->rep;
     p->kernel = s->desc->name;
     p->entry = s->fn->name;
-    p->source_path = s->file->path;
-    p->source_text = s->file->source;
+    /* a kernel defined in a header: its lines are the header's (desc.h: kernel_file) */
+    p->source_path = s->desc->kernel_file ? s->desc->kernel_file : s->file->path;
+    p->source_text = ws_desc_source_text(s->file, p->source_path, NULL);
     p->kernel_line = s->desc->kernel_line ? s->desc->kernel_line : s->desc->line;
     p->note = s->desc->note;
     p->launch = &s->launch;
@@ -119,6 +117,9 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     p->warp_insns = s->result.warp_insns;
     p->thread_insns = s->result.thread_insns;
     p->sim_seconds = s->seconds;
+    p->counters_level = s->sass ? s->sass->level : NULL;
+    p->counters_approximate = s->sass && s->sass->active && s->sass->plan->approximate;
+    p->sass_warp_insns = s->sass && s->sass->active ? s->sass->warp_insns : 0;
     /* only this GPU's run: the report sets it beside this GPU's prediction */
     p->measured = ws_measured_for(cat->dir, o->c.results_dir, dev->key, s->desc->name, &o->c.ov,
                                   WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;

@@ -17,10 +17,11 @@ static sim_cls classify(const ptx_insn *in)
     case SIM_CLS_BRA:
         return in->nopnd > 0 && in->opnd[0].kind == PTX_OPND_LABEL ? SIM_CLS_BRA : SIM_CLS_UNSUPPORTED;
     case SIM_CLS_BAR:
-        if (in->flags & PTX_F_WARP) return SIM_CLS_NOP;   /* bar.warp.sync: lanes run in lockstep already */
+        if (in->flags & PTX_F_WARP) return SIM_CLS_WARP;  /* bar.warp.sync: its member mask (exec_warp.c) */
         if (in->op == PTX_BARRIER_CLUSTER)                /* a cluster of one block: wait is its barrier */
             return in->bar == PTX_BAR_ARRIVE ? SIM_CLS_NOP : SIM_CLS_BAR;
-        return (in->bar == PTX_BAR_SYNC || in->bar == PTX_BAR_NONE) ? SIM_CLS_BAR : SIM_CLS_UNSUPPORTED;
+        if (in->flags & PTX_F_CLUSTER) return SIM_CLS_UNSUPPORTED; /* thread block clusters are not simulated */
+        return SIM_CLS_BAR;                               /* .sync .arrive .red: exec_barrier.c */
     default:
         return cls;
     }
@@ -80,8 +81,8 @@ int sim_decode(sim_ctx *c)
     p->scratch_off = p->sreg_off + PTX_SREG_COUNT * 32;
     p->imm_off = p->scratch_off + 2 * 32;
     p->insns = calloc((size_t)(n ? n : 1), sizeof *p->insns);
-    int32_t *ipdom = malloc((size_t)(n ? n : 1) * sizeof *ipdom);
-    if (!p->insns || !ipdom || sim_simt_ipdom(fn, ipdom)) {
+    int32_t *ipdom = malloc((size_t)(n ? n : 1) * 2 * sizeof *ipdom), *loop_join = ipdom ? ipdom + n : NULL;
+    if (!p->insns || !ipdom || sim_simt_joins(fn, ipdom, loop_join)) {
         free(ipdom);
         ws_error_set(c->err, c->mod->path, 0, 0, "out of memory decoding %s", fn->name);
         return -1;
@@ -102,6 +103,7 @@ int sim_decode(sim_ctx *c)
         s->mem_base_bits = 64;
         s->more[0] = s->more[1] = (sim_addr){-1, 64, 0};
         s->ipdom = ipdom[i];
+        s->loop_join = loop_join[i];
         for (int k = 0; k < PTX_MAX_OPND; k++) { s->src[k] = p->scratch_off; immidx[i][k] = -1; }
         for (int k = 0; k < 4; k++) s->vec[k] = p->scratch_off;
         for (int k = 0; k < pi->nopnd && k < PTX_MAX_OPND; k++) {

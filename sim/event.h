@@ -43,6 +43,9 @@ typedef struct ws_mem_event {
     uint8_t elem_size;       /* 1, 2, 4, 8, 16 */
     uint8_t vec;             /* 1, 2, 4 */
     uint32_t active_mask;    /* lanes that perform the access */
+    uint32_t same_value_mask;/* shared stores: lanes whose bytes already held what they store (in lane
+                                order, so of 32 lanes storing one value to one word 31 are here);
+                                racecheck does not count such a store as a write. 0 otherwise */
     /* Per lane address:
      *   GLOBAL: address in the simulated global address space (buffer base + offset);
      *   SHARED: byte offset in the block's shared window;

@@ -129,7 +129,7 @@ int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, cons
 }
 
 static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint32_t m, const uint64_t *addr,
-                 uint32_t elem, uint32_t vec)
+                 uint32_t elem, uint32_t vec, uint32_t same)
 {
     const ptx_insn *pi = in->pi;
     ws_mem_event ev;
@@ -150,6 +150,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
     ev.elem_size = (uint8_t)elem;
     ev.vec = (uint8_t)vec;
     ev.active_mask = m;
+    ev.same_value_mask = same;
     for (int l = 0; l < 32; l++) ev.addr[l] = (m >> l & 1) ? addr[l] : 0;
     c->cfg->listener(c->cfg->listener_ctx, &ev);
 }
@@ -205,6 +206,36 @@ static uint64_t atom_apply(ptx_atomop op, ptx_type t, uint64_t old, uint64_t b, 
     }
 }
 
+/* initcheck for init=none buffers: lane by lane in lane order, a read (load, or the old value
+ * of an atomic) of a byte no thread has stored is reported (a fault, or a counted memcheck
+ * error with the read going on to see the 0xCD poison); then a write marks its bytes. */
+static int uninit_check(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, const uint64_t *addr, uint32_t n)
+{
+    ptx_opcode op = in->pi->op;
+    bool reads = op != PTX_ST, writes = op == PTX_ST || op == PTX_ATOM || op == PTX_RED;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        const sim_region *r = NULL;
+        for (int i = 0; i < c->nregions && !r; i++)
+            if (addr[l] >= c->region[i].base && addr[l] - c->region[i].base < c->region[i].size) r = &c->region[i];
+        if (!r || !r->written) continue;
+        uint64_t off = addr[l] - r->base;
+        if (reads)
+            for (uint64_t b = off; b < off + n; b++) {
+                if (r->written[b / 8] >> (b % 8) & 1) continue;
+                uint64_t t = (uint64_t)w->index * 32 + (uint64_t)l, bx = c->L->block[0], by = c->L->block[1];
+                if (sim_mem_fault(c, w, in, l, "uninitialised global %s of %u bytes at 0x%" PRIx64 " by thread (%" PRIu64
+                                  ",%" PRIu64 ",%" PRIu64 "): byte %" PRIu64 " of buffer '%s' (init=none) was never "
+                                  "written", op_word(op), n, addr[l], t % bx, t / bx % by, t / (bx * by), b, r->name))
+                    return -1;
+                break;
+            }
+        if (writes)
+            for (uint64_t b = off; b < off + n; b++) r->written[b / 8] |= (uint8_t)(1u << (b % 8));
+    }
+    return 0;
+}
+
 /* One access of a single space by the lanes of m. */
 static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint32_t m, const uint64_t *addr)
 {
@@ -226,8 +257,26 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
     if (sim_translate(c, w, in, sp, addr, &m, n, n, ptr)) return -1;
     if (!m) return 0;
     if (sp == WS_SPACE_SHARED && c->tc && sim_tc_check_shared(c, w, in, m, addr, n)) return -1; /* cp.async in flight */
+    if (sp == WS_SPACE_GLOBAL && c->any_uninit && uninit_check(c, w, in, m, addr, n)) return -1;
+    if (pi->op == PTX_ST && sp == WS_SPACE_SHARED && c->cfg->listener) {
+        /* racecheck needs to know which lanes store what is already there: store lane by lane,
+         * comparing first, then tell the listeners (they see addresses, never memory) */
+        uint32_t same = 0;
+        SIM_LANES(m, {
+            bool eq = true;
+            for (uint32_t i = 0; i < vec; i++) {
+                const uint64_t *s = F + (vec == 1 ? in->src[1] : in->vec[i]);
+                eq &= !memcmp(ptr[l] + i * elem, &s[l], elem);
+                memcpy(ptr[l] + i * elem, &s[l], elem);
+            }
+            same |= (uint32_t)eq << l;
+        });
+        emit(c, w, in, sp, m, addr, elem, vec, same);
+        c->seq++;
+        return 0;
+    }
     if (sp <= WS_SPACE_LOCAL) {                  /* global, shared, local: one event each */
-        if (c->cfg->listener) emit(c, w, in, sp, m, addr, elem, vec);
+        if (c->cfg->listener) emit(c, w, in, sp, m, addr, elem, vec, 0);
         c->seq++;
     }
 

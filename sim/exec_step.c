@@ -2,7 +2,8 @@
  * top of its SIMT stack until it reaches a barrier, exits, has run
  * WS_SIM_SLICE instructions, or faults.
  * Invariant: on return the warp's stack is settled (top entry runnable) unless
- * the warp is done, and every executed instruction has been counted. */
+ * the warp is done or waits at a barrier (its path's pc on the barrier), and every
+ * executed instruction has been counted. */
 #include "interp_priv.h"
 
 int sim_warp_run(sim_ctx *c, sim_warp *w)
@@ -10,22 +11,30 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
     const sim_program *P = &c->prog;
     uint64_t *file = w->file;
     uint64_t *pc_count = c->res->pc_warp_count;
+    const uint8_t *watch = c->cfg->on_watch ? c->cfg->watch : NULL;
     uint64_t tins = 0, wins = 0;
     int rc = 0;
 
+    /* a block starts unsettled: pc 0 may be a loop header */
+    if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; return 0; }
     for (int k = 0; k < WS_SIM_SLICE; k++) {
         sim_simt_entry *top = &w->stack[w->sp - 1];
         int pc = top->pc;
         if (pc >= P->n) {                /* fell off the end: an implicit ret */
             w->exit_pc = P->n - 1;
             sim_simt_exit(w, top->mask);
-            if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+            if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
             continue;
         }
         const sim_insn *in = &P->insns[pc];
         uint32_t mask = top->mask, m = mask;
         if (in->guard >= 0) m &= sim_pred_mask(file, (uint32_t)in->guard, in->guard_neg);
         pc_count[pc]++;
+        if (watch && watch[pc]) {
+            ws_watch_hit h = {c->block_linear, {c->block[0], c->block[1], c->block[2]}, (uint32_t)w->index,
+                              c->block_linear * c->nwarps + (uint32_t)w->index, (uint32_t)pc, mask, m};
+            c->cfg->on_watch(c->cfg->watch_ctx, &h);
+        }
         wins++;
         tins += (uint64_t)__builtin_popcount(mask);
 
@@ -55,26 +64,24 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             top->pc = pc + 1;
             if (m) { w->exit_pc = pc; sim_simt_exit(w, m); }
             break;
-        case SIM_CLS_BAR:
-            if (!m) { top->pc = pc + 1; break; }
-            if (m != w->live) {
-                if (m == mask && sim_simt_yield_at_barrier(w, P, pc)) continue;
-                if (m == mask && sim_simt_others_leave(w, P, m)) goto arrive;
-                rc = sim_fault(c, w, in, -1,
-                               "barrier reached by a diverged warp: lanes 0x%08x of its live lanes 0x%08x "
-                               "(__syncthreads() inside a branch not taken by the whole block?)", m, w->live);
-                goto out;
+        case SIM_CLS_BAR: {              /* exec_barrier.c */
+            bool uncount;
+            int r = sim_exec_barrier(c, w, in, pc, mask, m, &uncount);
+            if (uncount) {               /* a parked path seen again ran nothing */
+                pc_count[pc]--;
+                wins--;
+                tins -= (uint64_t)__builtin_popcount(mask);
             }
-        arrive:
-            top->pc = pc + 1;
-            w->state = SIM_W_BAR;
-            w->bar_pc = pc;
-            sim_simt_settle(w);
-            k = WS_SIM_SLICE;            /* leave after counting */
-            continue;
+            if (r < 0) { rc = -1; goto out; }
+            if (r == SIM_BAR_SWITCH) continue;
+            if (r == SIM_BAR_WAIT) { k = WS_SIM_SLICE; continue; } /* leave after counting */
+            break;
+        }
         case SIM_CLS_TRAP:
             if (!m) { top->pc = pc + 1; break; }
-            rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed");
+            rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed%s", c->needs_grid_ws && !c->grid_ws
+                           ? " (the kernel reads the grid workspace, %envreg1/2, as grid.sync() does: it traps when "
+                             "the launch is not cooperative; add the line 'cooperative' to its description)" : "");
             goto out;
         case SIM_CLS_UNSUPPORTED: {
             char txt[160];
@@ -83,7 +90,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             goto out;
         }
         }
-        if (!sim_simt_settle(w)) { w->state = SIM_W_DONE; break; }
+        if (!sim_simt_settle(w, P)) { w->state = SIM_W_DONE; break; }
     }
 out:
     c->thread_insns += tins;

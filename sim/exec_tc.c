@@ -172,6 +172,7 @@ static struct sim_tc *tc_state(sim_ctx *c)
         return NULL;
     }
     c->tc = t;
+    if (c->blk) c->blk->tc = t;   /* each block its own: a cooperative grid interleaves them */
     return t;
 }
 

@@ -1,10 +1,11 @@
-/* interp.c - one simulated launch: buffers in the simulated global address
- * space, the parameter buffer, blocks in linear order, the warps of a block
- * scheduled round robin in slices, barriers, the instruction budget, and the
- * error messages that name kernel, block, warp, lane and source line.
- * Invariant: a block starts only when the previous one has finished, and a
- * warp waiting at a barrier resumes only when every live warp of its block
- * waits at that same barrier. */
+/* interp.c - one simulated launch: buffers (and a cooperative launch's grid
+ * workspace) in the simulated global address space, the parameter buffer, blocks
+ * in linear order, the warps of a block scheduled round robin in slices, the
+ * instruction budget, and the error messages that name kernel, block, warp, lane
+ * and source line; barriers are exec_barrier.c's.
+ * Invariant: a block starts only when the previous one has finished, except that a
+ * cooperative launch holds every block at once; a warp waiting at a barrier resumes
+ * only when that barrier completes, in the next scheduling round. */
 #include "interp_priv.h"
 
 #include <inttypes.h>
@@ -14,6 +15,8 @@
 
 #include "../common/buffers.h"
 #include "../common/device.h"
+#include "launch_check.h"
+#include "params.h"
 
 #define SIM_DEFAULT_HOST_BYTES (8ull << 30)
 
@@ -43,6 +46,9 @@ static void vfault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, 
 
 int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
 {
+    /* an instruction the simulator does not run is a refusal of the input, not a kernel fault
+     * (every such message in exec_*.c starts with these words) */
+    if (!strncmp(fmt, "unsupported instruction", 23)) c->res->stop = WS_SIM_REFUSED;
     va_list ap;
     va_start(ap, fmt);
     vfault(c, w, in, lane, c->err, fmt, ap);
@@ -55,6 +61,7 @@ int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const
 static ws_memerr_kind memerr_kind(const char *fmt)
 {
     if (strstr(fmt, "misaligned")) return WS_MEMERR_MISALIGNED;
+    if (!strncmp(fmt, "uninitialised", 13)) return WS_MEMERR_UNINIT;
     if (!strncmp(fmt, "shared", 6)) return WS_MEMERR_SHARED;
     if (!strncmp(fmt, "local", 5)) return WS_MEMERR_LOCAL;
     if (!strncmp(fmt, "const", 5)) return WS_MEMERR_CONST;
@@ -99,67 +106,21 @@ static void plain_name(const char *mangled, char *out, size_t cap)
 
 /* --- launch set-up --------------------------------------------------------- */
 
+/* The one packing rule of sim and gpu (sim/params.h): a refusal reads the same on both paths. */
 static int build_params(sim_ctx *c)
 {
-    const ptx_function *fn = c->fn;
-    const ws_launch *L = c->L;
-    if (L->nargs != fn->nparams) {
-        ws_error_set(c->err, c->cfg->source_file ? c->cfg->source_file : c->mod->path,
-                     L->desc ? L->desc->line : 0, 0,
-                     "%s: the kernel %s takes %d parameters but the description passes %d arguments",
-                     c->kname, fn->name, fn->nparams, L->nargs);
+    uint64_t addr[WS_MAX_BUFFERS] = {0};
+    for (int i = 0; i < c->L->nbuffers && i < WS_MAX_BUFFERS; i++) addr[i] = c->region[i].base;
+    c->param_bytes = c->fn->param_bytes;
+    c->param = calloc(c->param_bytes ? c->param_bytes : 1, 1);
+    if (!c->param) {
+        c->res->stop = WS_SIM_OUT_OF_MEMORY;
+        ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for the parameter buffer", c->kname);
         return -1;
     }
-    c->param_bytes = fn->param_bytes;
-    c->param = calloc(c->param_bytes ? c->param_bytes : 1, 1);
-    if (!c->param) return -1;
-    for (int i = 0; i < fn->nparams; i++) {
-        const ptx_symbol *s = &fn->syms[fn->param_syms[i]];
-        const ws_arg *a = &L->args[i];
-        uint64_t size = s->size;
-        uint8_t *dst = c->param + s->offset;
-        if (a->kind == WS_ARG_TMAP) {            /* the simulator's image of the map (common/tmap.h) */
-            const ws_tmap *t = &L->tmaps[a->buffer];
-            if (size != WS_TMAP_BYTES || s->offset % 64 || s->offset + size > c->param_bytes) {
-                ws_error_set(c->err, c->mod->path, s->ptx_line, 0, "%s: parameter %d ('%s', %" PRIu64 " bytes) cannot hold "
-                             "tensor map '%s' (a const __grid_constant__ CUtensorMap: 128 bytes)", c->kname, i + 1,
-                             s->name, size, L->desc ? L->desc->tmaps[a->buffer].name : "?");
-                return -1;
-            }
-            ws_tmap_image(t, c->region[t->buffer].base, dst);
-            continue;
-        }
-        if (s->offset + size > c->param_bytes || (size != 1 && size != 2 && size != 4 && size != 8)) {
-            ws_error_set(c->err, c->mod->path, s->ptx_line, 0,
-                         "%s: parameter %d ('%s', %" PRIu64 " bytes) cannot hold a scalar argument",
-                         c->kname, i + 1, s->name, size);
-            return -1;
-        }
-        uint64_t bits = 0;
-        switch (a->kind) {
-        case WS_ARG_BUFFER:
-            if (size != 8) {
-                ws_error_set(c->err, c->mod->path, s->ptx_line, 0,
-                             "%s: parameter %d ('%s') is %" PRIu64 " bytes but is passed buffer '%s' (a pointer)",
-                             c->kname, i + 1, s->name, size, L->buffers[a->buffer].name);
-                return -1;
-            }
-            bits = c->region[a->buffer].base;
-            break;
-        case WS_ARG_INT:
-            if (s->type == PTX_T_F32) bits = sim_f32b((float)a->ivalue);
-            else if (s->type == PTX_T_F64) bits = sim_f64b((double)a->ivalue);
-            else bits = (uint64_t)a->ivalue;
-            break;
-        case WS_ARG_TMAP:                        /* handled above */
-            break;
-        case WS_ARG_FLOAT:
-            if (size == 8) bits = sim_f64b(a->fvalue);
-            else if (size == 4) bits = sim_f32b((float)a->fvalue);
-            else bits = sim_f2h(a->fvalue, PTX_RND_RN);
-            break;
-        }
-        memcpy(dst, &bits, size);
+    if (ws_params_pack(c->fn, c->L, addr, c->param, c->param_bytes, NULL, c->err)) {
+        c->res->stop = WS_SIM_REFUSED;
+        return -1;
     }
     return 0;
 }
@@ -176,6 +137,7 @@ static int alloc_buffers(sim_ctx *c)
                      "%s: the launch needs %" PRIu64 " bytes (%.2f GiB) of buffers, more than the simulator's "
                      "limit of %" PRIu64 " bytes (%.2f GiB); make the problem smaller with -D overrides",
                      c->kname, need, (double)need / (1ull << 30), limit, (double)limit / (1ull << 30));
+        c->res->stop = WS_SIM_REFUSED;
         return -1;
     }
     uint64_t next = WS_GLOBAL_BASE;
@@ -189,6 +151,7 @@ static int alloc_buffers(sim_ctx *c)
         if (!r->data) {
             ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for buffer '%s' (%" PRIu64 " bytes)",
                          c->kname, b->name, b->bytes);
+            c->res->stop = WS_SIM_OUT_OF_MEMORY;
             return -1;
         }
         ws_buffer_fill(b, r->data);
@@ -196,8 +159,32 @@ static int alloc_buffers(sim_ctx *c)
         c->res->buffer_data[i] = r->data;
         c->res->nbuffers = i + 1;
         c->nregions = i + 1;
+        if (b->uninit) {                         /* init=none: poison, and track what gets written */
+            memset(r->data, 0xCD, b->bytes);
+            r->written = calloc((b->bytes + 7) / 8 ? (b->bytes + 7) / 8 : 1, 1);
+            if (!r->written) {
+                ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for buffer '%s' (%" PRIu64 " bytes)",
+                             c->kname, b->name, b->bytes);
+                c->res->stop = WS_SIM_OUT_OF_MEMORY;
+                return -1;
+            }
+            c->any_uninit = true;
+        }
         /* a guard gap of one alignment unit keeps an overrun out of the next buffer */
         next = (r->base + r->size + WS_GLOBAL_ALIGN - 1) / WS_GLOBAL_ALIGN * WS_GLOBAL_ALIGN + WS_GLOBAL_ALIGN;
+    }
+    /* a cooperative launch's grid workspace, as the driver provides it behind %envreg1:%envreg2
+     * ({wsSize, barrier}: cooperative_groups/details/driver_abi.h); grid.sync() counts on it */
+    if (c->cooperative) {
+        sim_region *ws = &c->region[c->nregions++];
+        ws->name = "(grid workspace of the cooperative launch)";
+        ws->base = next;
+        ws->size = sizeof c->grid_ws_data;
+        ws->data = c->grid_ws_data;
+        uint32_t ws_size = (uint32_t)sizeof c->grid_ws_data;
+        memcpy(ws->data, &ws_size, 4);
+        c->grid_ws = next;
+        next += 2 * WS_GLOBAL_ALIGN;
     }
     /* module-scope __device__ variables form one more region */
     sim_region *g = &c->region[c->nregions];
@@ -205,23 +192,29 @@ static int alloc_buffers(sim_ctx *c)
     g->base = next;
     g->size = c->mod->global_bytes;
     g->data = calloc(g->size ? g->size : 1, 1);
-    if (!g->data) return -1;
+    if (!g->data) {
+        ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for the module's globals", c->kname);
+        c->res->stop = WS_SIM_OUT_OF_MEMORY;
+        return -1;
+    }
     if (c->mod->global_image && g->size) memcpy(g->data, c->mod->global_image, g->size);
     c->nregions++;
     return 0;
 }
 
-static int alloc_warps(sim_ctx *c)
+/* Warps and shared window of one block slot; the per-block values (ctaid, stacks) are
+ * set when a block starts in it (start_block). */
+static int alloc_block(sim_ctx *c, sim_block *blk)
 {
     const ws_launch *L = c->L;
     const sim_program *p = &c->prog;
     uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
     uint64_t nthreads = (uint64_t)bx * by * bz;
-    c->nwarps = (uint32_t)((nthreads + 31) / 32);
-    c->warps = calloc(c->nwarps, sizeof *c->warps);
-    if (!c->warps) return -1;
+    blk->warps = calloc(c->nwarps, sizeof *blk->warps);
+    blk->shared = malloc(c->shared_bytes ? c->shared_bytes : 1);
+    if (!blk->warps || !blk->shared) return -1;
     for (uint32_t wi = 0; wi < c->nwarps; wi++) {
-        sim_warp *w = &c->warps[wi];
+        sim_warp *w = &blk->warps[wi];
         w->index = wi;
         w->exit_node = p->n;
         w->file = aligned_alloc(64, ((size_t)p->file_words * 8 + 63) / 64 * 64);
@@ -258,13 +251,21 @@ static int alloc_warps(sim_ctx *c)
             S[PTX_SREG_LANEMASK_GE * 32 + l] = (uint32_t)~((1ull << l) - 1);
             S[PTX_SREG_DYNAMIC_SMEM_SIZE * 32 + l] = c->shared_dynamic;
             S[PTX_SREG_TOTAL_SMEM_SIZE * 32 + l] = c->shared_bytes;
-            for (int k = 0; k < 3; k++) {        /* every block a cluster of one (no cluster launch) */
-                S[(PTX_SREG_NCLUSTERID_X + k) * 32 + l] = L->grid[k];
-                S[(PTX_SREG_CLUSTER_CTAID_X + k) * 32 + l] = 0;
-                S[(PTX_SREG_CLUSTER_NCTAID_X + k) * 32 + l] = 1;
-            }
-            S[PTX_SREG_CLUSTER_CTARANK * 32 + l] = 0;
+            /* no clusters launched: each CTA is a cluster of one (clusterid = ctaid, set per block) */
             S[PTX_SREG_CLUSTER_NCTARANK * 32 + l] = 1;
+            S[PTX_SREG_CLUSTER_NCTAID_X * 32 + l] = 1;
+            S[PTX_SREG_CLUSTER_NCTAID_Y * 32 + l] = 1;
+            S[PTX_SREG_CLUSTER_NCTAID_Z * 32 + l] = 1;
+            S[PTX_SREG_NCLUSTERID_X * 32 + l] = L->grid[0];
+            S[PTX_SREG_NCLUSTERID_Y * 32 + l] = L->grid[1];
+            S[PTX_SREG_NCLUSTERID_Z * 32 + l] = L->grid[2];
+            /* the grid workspace pointer, high half in %envreg1 (cooperative_groups' driver ABI) */
+            S[(PTX_SREG_ENVREG0 + 1) * 32 + l] = c->grid_ws >> 32;
+            S[(PTX_SREG_ENVREG0 + 2) * 32 + l] = (uint32_t)c->grid_ws;
+            S[PTX_SREG_CLUSTER_CTARANK * 32 + l] = 0;       /* rank 0 of its cluster of one */
+            S[PTX_SREG_CLUSTER_CTAID_X * 32 + l] = 0;
+            S[PTX_SREG_CLUSTER_CTAID_Y * 32 + l] = 0;
+            S[PTX_SREG_CLUSTER_CTAID_Z * 32 + l] = 0;
             S[PTX_SREG_IS_EXPLICIT_CLUSTER * 32 + l] = 0;
         }
     }
@@ -273,22 +274,36 @@ static int alloc_warps(sim_ctx *c)
 
 static void free_ctx(sim_ctx *c)
 {
-    if (c->warps) {
-        for (uint32_t i = 0; i < c->nwarps; i++) {
-            free(c->warps[i].file);
-            free(c->warps[i].stack);
-            free(c->warps[i].local);
+    for (uint32_t b = 0; c->blocks && b < c->nslots; b++) {
+        sim_block *blk = &c->blocks[b];
+        for (uint32_t i = 0; blk->warps && i < c->nwarps; i++) {
+            free(blk->warps[i].file);
+            free(blk->warps[i].stack);
+            free(blk->warps[i].local);
         }
-        free(c->warps);
+        free(blk->warps);
+        free(blk->shared);
+        c->tc = blk->tc;
+        sim_tc_free(c);
     }
+    free(c->blocks);
     if (c->nregions > c->res->nbuffers) free(c->region[c->nregions - 1].data); /* module globals */
+    for (int i = 0; i < c->nregions; i++) free(c->region[i].written);
     free(c->param);
-    free(c->shared);
-    sim_tc_free(c);
     sim_program_free(&c->prog);
 }
 
 /* --- blocks ---------------------------------------------------------------- */
+
+void sim_select_block(sim_ctx *c, sim_block *b)
+{
+    c->blk = b;
+    c->warps = b->warps;
+    c->shared = b->shared;
+    c->tc = b->tc;
+    memcpy(c->block, b->idx, sizeof c->block);
+    c->block_linear = b->linear;
+}
 
 static void refresh_clock(sim_ctx *c, sim_warp *w)
 {
@@ -309,46 +324,43 @@ static bool uses_clock(const sim_program *p)
     return false;
 }
 
-/* Every live warp waits at a barrier: release them, or report misuse. Warps that
- * have exited do not hold a barrier up: bar.sync waits only for the non-exited
- * threads of the block (PTX ISA, barrier), so `if (t >= n) return;` before
- * __syncthreads() is legal even when it empties whole warps. */
-static int release_barrier(sim_ctx *c)
+static bool reads_grid_ws(const ptx_function *fn)
 {
-    sim_warp *first = NULL;
-    for (uint32_t i = 0; i < c->nwarps; i++) {
-        sim_warp *w = &c->warps[i];
-        if (w->state != SIM_W_BAR) continue;
-        if (!first) first = w;
-        else if (w->bar_pc != first->bar_pc) {
-            const ptx_insn *a = c->prog.insns[first->bar_pc].pi;
-            const ptx_insn *b = c->prog.insns[w->bar_pc].pi;
-            return sim_fault(c, first, &c->prog.insns[first->bar_pc], -1,
-                             "warps wait at different barriers: warp %u at line %d (PTX line %d), "
-                             "warp %u at line %d (PTX line %d)",
-                             first->index, a->src_line, a->ptx_line, w->index, b->src_line, b->ptx_line);
+    for (int i = 0; i < fn->ninsns; i++)
+        for (int k = 0; k < fn->insns[i].nopnd; k++) {
+            const ptx_operand *o = &fn->insns[i].opnd[k];
+            if (o->kind == PTX_OPND_SREG && (o->sreg == PTX_SREG_ENVREG0 + 1 || o->sreg == PTX_SREG_ENVREG0 + 2))
+                return true;
         }
-    }
-    for (uint32_t i = 0; i < c->nwarps; i++)
-        if (c->warps[i].state == SIM_W_BAR) c->warps[i].state = SIM_W_RUN;
-    if (c->cfg->on_sync)                         /* racecheck: a new barrier interval */
-        c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BARRIER, c->prog.insns[first->bar_pc].pi->src_line);
-    return 0;
+    return false;
 }
 
-static int run_block(sim_ctx *c, bool clock)
+/* Block `linear` of the grid starts in slot blk: poisoned shared memory, every warp at
+ * pc 0 with its threads, fresh barriers. */
+static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
 {
-    if (c->shared_bytes) memset(c->shared, 0xCD, c->shared_bytes);   /* poison: read-before-write shows */
+    const ws_launch *L = c->L;
+    uint64_t gx = L->grid[0], gy = L->grid[1];
+    blk->linear = (uint32_t)linear;
+    blk->idx[0] = (uint32_t)(linear % gx);
+    blk->idx[1] = (uint32_t)((linear / gx) % gy);
+    blk->idx[2] = (uint32_t)(linear / (gx * gy));
+    blk->done = false;
+    memset(blk->bar, 0, sizeof blk->bar);
+    sim_select_block(c, blk);
+    if (c->shared_bytes) memset(blk->shared, 0xCD, c->shared_bytes);   /* poison: read-before-write shows */
+    if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, blk->linear, WS_SYNC_BLOCK_START, 0); /* racecheck */
     if (c->tc) sim_tc_block_start(c);                                 /* no cp.async in flight */
-    if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BLOCK_START, 0); /* racecheck */
     for (uint32_t i = 0; i < c->nwarps; i++) {
-        sim_warp *w = &c->warps[i];
+        sim_warp *w = &blk->warps[i];
         uint64_t *S = w->file + c->prog.sreg_off;
         for (int l = 0; l < 32; l++) {
-            S[PTX_SREG_CTAID_X * 32 + l] = c->block[0];
-            S[PTX_SREG_CTAID_Y * 32 + l] = c->block[1];
-            S[PTX_SREG_CTAID_Z * 32 + l] = c->block[2];
-            for (int k = 0; k < 3; k++) S[(PTX_SREG_CLUSTERID_X + k) * 32 + l] = c->block[k];
+            S[PTX_SREG_CTAID_X * 32 + l] = blk->idx[0];
+            S[PTX_SREG_CTAID_Y * 32 + l] = blk->idx[1];
+            S[PTX_SREG_CTAID_Z * 32 + l] = blk->idx[2];
+            S[PTX_SREG_CLUSTERID_X * 32 + l] = blk->idx[0];
+            S[PTX_SREG_CLUSTERID_Y * 32 + l] = blk->idx[1];
+            S[PTX_SREG_CLUSTERID_Z * 32 + l] = blk->idx[2];
         }
         w->sp = 1;
         w->stack[0].pc = 0;
@@ -358,31 +370,61 @@ static int run_block(sim_ctx *c, bool clock)
         w->carry = 0;
         w->state = c->prog.n ? SIM_W_RUN : SIM_W_DONE;
         w->exit_pc = -1;
+        w->bar_id = -1;
+        w->bar_lanes = 0;
+        w->bars_passed = 0;
+        w->ready_round = 0;
     }
+}
+
+/* Runs the n block slots until every one has finished: each round gives every runnable
+ * warp of every block one slice (one block alone: the classic warp round robin). A warp
+ * that exits may complete a barrier that counts the block; when no warp anywhere can
+ * run but some wait at barriers, that is a deadlock. */
+static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n, bool clock)
+{
+    uint32_t left = n;
     for (;;) {
-        bool any_run = false, any_bar = false;
-        for (uint32_t i = 0; i < c->nwarps; i++) {
-            sim_warp *w = &c->warps[i];
-            if (w->state == SIM_W_RUN) {
-                if (clock) refresh_clock(c, w);
-                if (sim_warp_run(c, w)) return -1;
-                if (c->thread_insns > c->budget) {
-                    int pc = w->state == SIM_W_DONE ? (w->exit_pc >= 0 ? w->exit_pc : 0) : w->stack[w->sp - 1].pc;
-                    if (pc >= c->prog.n) pc = c->prog.n - 1;
-                    return sim_fault(c, w, &c->prog.insns[pc], -1,
-                                     "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
-                                     "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)", c->budget);
-                }
-            }                                    /* round robin: one slice, then the next warp */
-            any_run |= w->state == SIM_W_RUN;
-            any_bar |= w->state == SIM_W_BAR;
+        bool any_run = false;
+        c->round++;
+        for (uint32_t b = 0; b < n; b++) {
+            sim_block *blk = &blocks[b];
+            if (blk->done) continue;
+            sim_select_block(c, blk);
+            bool block_live = false;
+            for (uint32_t i = 0; i < c->nwarps; i++) {
+                sim_warp *w = &blk->warps[i];
+                if (w->state == SIM_W_RUN && w->ready_round <= c->round) {
+                    if (clock) refresh_clock(c, w);
+                    if (sim_warp_run(c, w)) return -1;
+                    if (c->thread_insns > c->budget) {
+                        int pc = w->state == SIM_W_DONE ? (w->exit_pc >= 0 ? w->exit_pc : 0) : w->stack[w->sp - 1].pc;
+                        if (pc >= c->prog.n) pc = c->prog.n - 1;
+                        /* a block that spins on what another block sets never sees it here: say why */
+                        uint64_t nblocks = (uint64_t)c->L->grid[0] * c->L->grid[1] * c->L->grid[2];
+                        return sim_fault(c, w, &c->prog.insns[pc], -1,
+                                         "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
+                                         "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)%s",
+                                         c->budget, nblocks > 1 && !c->cooperative ? "; if it waits for another block (a flag or counter "
+                                         "another block sets), that never completes here: warpscope runs the blocks one "
+                                         "after another, each to its end before the next starts (a cooperative launch, the "
+                                         "description's `cooperative` keyword, runs them together)" : "");
+                    }
+                    if (w->state == SIM_W_DONE && sim_barrier_warp_done(c, w)) return -1;
+                }                                /* round robin: one slice, then the next warp */
+                block_live |= w->state != SIM_W_DONE;
+            }
+            if (!block_live) {
+                blk->done = true;
+                left--;
+                if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, blk->linear, WS_SYNC_BLOCK_END, 0); /* racecheck */
+            }
         }
-        if (any_run) continue;
-        if (!any_bar) {
-            if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BLOCK_END, 0); /* racecheck */
-            return 0;
-        }
-        if (release_barrier(c)) return -1;
+        if (!left) return 0;
+        for (uint32_t b = 0; b < n && !any_run; b++)   /* after the round: a barrier may have released some */
+            for (uint32_t i = 0; !blocks[b].done && i < c->nwarps && !any_run; i++)
+                any_run = blocks[b].warps[i].state == SIM_W_RUN;
+        if (!any_run) return sim_barrier_deadlock(c, blocks, n);
     }
 }
 
@@ -415,6 +457,11 @@ static int check_launch_limits(sim_ctx *c, uint64_t nblocks)
         return -1;
     }
     uint64_t tpb = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    if (tpb > 1024) {                            /* every GPU's limit; barriers keep a warp per bit */
+        ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
+                     "%s: a block of %" PRIu64 " threads; a GPU block holds at most 1024", c->kname, tpb);
+        return -1;
+    }
     if (nblocks > c->budget / tpb) {
         ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
                      "%s: %" PRIu64 " blocks of %" PRIu64 " threads cannot finish within the instruction budget of %"
@@ -430,19 +477,22 @@ static int check_host_memory(sim_ctx *c)
     const ws_launch *L = c->L;
     uint64_t limit = c->cfg->max_host_bytes ? c->cfg->max_host_bytes : SIM_DEFAULT_HOST_BYTES;
     uint64_t tpb = (uint64_t)L->block[0] * L->block[1] * L->block[2];
-    uint64_t nwarps = (tpb + 31) / 32, per_warp, warps, need = c->mod->global_bytes + c->shared_bytes;
+    uint64_t nwarps = (tpb + 31) / 32, per_warp, warps, extra, need = c->mod->global_bytes + c->shared_bytes;
     for (int i = 0; i < L->nbuffers; i++) need += L->buffers[i].bytes;   /* <= limit: alloc_buffers checked */
     bool over = __builtin_mul_overflow((uint64_t)c->local_bytes, 32, &per_warp) ||
                 __builtin_add_overflow(per_warp, (uint64_t)c->prog.file_words * 8, &per_warp) ||
                 __builtin_add_overflow(per_warp, (uint64_t)(2 * c->prog.n + 8) * sizeof(sim_simt_entry), &per_warp) ||
-                __builtin_mul_overflow(per_warp, nwarps, &warps) || __builtin_add_overflow(need, warps, &need);
+                __builtin_mul_overflow(per_warp, nwarps * c->nslots, &warps) ||
+                __builtin_mul_overflow(c->shared_bytes, (uint64_t)c->nslots - 1, &extra) ||
+                __builtin_add_overflow(need, extra, &need) || __builtin_add_overflow(need, warps, &need);
     if (over || need > limit) {
         ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
-                     "%s: simulating a block needs %s%" PRIu64 " bytes of host memory (buffers, %" PRIu64
-                     " bytes of shared memory, and %" PRIu64 " warps of registers and %" PRIu64 "-byte local frames), "
+                     "%s: simulating %s needs %s%" PRIu64 " bytes of host memory (buffers, %" PRIu64
+                     " bytes of shared memory, and %" PRIu64 " warps of registers and %" PRIu64 "-byte local frames%s), "
                      "more than the simulator's limit of %" PRIu64 " bytes",
-                     c->kname, over ? "more than " : "", over ? UINT64_MAX : need, c->shared_bytes, nwarps,
-                     (uint64_t)c->local_bytes, limit);
+                     c->kname, c->nslots > 1 ? "the cooperative grid" : "a block", over ? "more than " : "",
+                     over ? UINT64_MAX : need, c->shared_bytes, nwarps, (uint64_t)c->local_bytes,
+                     c->nslots > 1 ? ", for every block at once" : "", limit);
         return -1;
     }
     return 0;
@@ -451,6 +501,7 @@ static int check_host_memory(sim_ctx *c)
 int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
 {
     memset(res, 0, sizeof *res);
+    res->stop = WS_SIM_REFUSED;                  /* until the blocks run, a failure is a refusal of the launch */
     if (!cfg || !cfg->module || !cfg->fn || !cfg->launch) {
         ws_error_set(err, "", 0, 0, "ws_sim_run: module, function and launch are required");
         return -1;
@@ -481,6 +532,20 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
                      c->kname, first, first + count - 1, nblocks_all);
         return -1;
     }
+    if (ws_launch_bounds_check(c->fn, L, c->kname, where_file(c), L->desc ? L->desc->line : 0, err)) return -1;
+    c->cooperative = L->cooperative;
+    if (c->cooperative && count != nblocks_all) {
+        ws_error_set(err, where_file(c), L->desc ? L->desc->line : 0, 0,
+                     "%s: a cooperative launch runs all %" PRIu64 " blocks together (grid.sync() waits for every one); "
+                     "simulating %" PRIu64 " of them cannot work", c->kname, nblocks_all, count);
+        return -1;
+    }
+    if (c->cooperative && cfg->on_sync) {
+        ws_error_set(err, where_file(c), L->desc ? L->desc->line : 0, 0,
+                     "%s: racecheck follows one block at a time and cannot yet check a cooperative launch, whose "
+                     "blocks run interleaved; run it without --racecheck", c->kname);
+        return -1;
+    }
     if (check_launch_limits(c, count)) return -1;
     if ((uint64_t)c->fn->cluster[0] * (c->fn->cluster[1] ? c->fn->cluster[1] : 1) * (c->fn->cluster[2] ? c->fn->cluster[2] : 1) > 1) {
         ws_error_set(err, cfg->source_file ? cfg->source_file : c->mod->path, 0, 0,
@@ -497,31 +562,45 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
     c->shared_bytes = L->shared_bytes
         ? (c->fn->dyn_shared_offset > c->shared_static ? c->fn->dyn_shared_offset : c->shared_static) + L->shared_bytes
         : c->shared_static;
-    c->shared = malloc(c->shared_bytes ? c->shared_bytes : 1);
     c->local_bytes = c->fn->local_bytes;
     res->pc_warp_count = calloc((size_t)(c->fn->ninsns ? c->fn->ninsns : 1), sizeof *res->pc_warp_count);
-    if (!c->shared || !res->pc_warp_count) {
+    if (!res->pc_warp_count) {
         ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory", c->kname);
+        res->stop = WS_SIM_OUT_OF_MEMORY;
         goto out;
     }
-    if (sim_decode(c) || check_host_memory(c)) goto out;
-    if (alloc_warps(c)) {
-        ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory for %u warps", c->kname, c->nwarps);
+    c->nwarps = (uint32_t)(((uint64_t)L->block[0] * L->block[1] * L->block[2] + 31) / 32);
+    c->nslots = c->cooperative ? (uint32_t)count : 1;  /* a cooperative grid is resident at once */
+    c->needs_grid_ws = reads_grid_ws(c->fn);
+    if (sim_decode(c)) {                         /* its only failure is memory */
+        res->stop = WS_SIM_OUT_OF_MEMORY;
         goto out;
     }
+    if (check_host_memory(c)) goto out;
+    c->blocks = calloc(c->nslots, sizeof *c->blocks);
+    bool ok = c->blocks != NULL;
+    for (uint32_t b = 0; ok && b < c->nslots; b++) ok = alloc_block(c, &c->blocks[b]) == 0;
+    if (!ok) {
+        ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory for %u warps", c->kname, c->nwarps * c->nslots);
+        res->stop = WS_SIM_OUT_OF_MEMORY;
+        goto out;
+    }
+    res->stop = WS_SIM_FAULT;                    /* from here a failure is the kernel's (or a refused instruction) */
     bool clock = uses_clock(&c->prog);
-    uint64_t step = count / 200 ? count / 200 : 1;
-    uint64_t gx = L->grid[0], gy = L->grid[1];
-    for (uint64_t k = 0; k < count; k++) {
-        uint64_t b = first + k;
-        c->block_linear = (uint32_t)b;
-        c->block[0] = (uint32_t)(b % gx);
-        c->block[1] = (uint32_t)((b / gx) % gy);
-        c->block[2] = (uint32_t)(b / (gx * gy));
-        if (run_block(c, clock)) goto out;
-        if (cfg->progress && ((k + 1) % step == 0 || k + 1 == count)) cfg->progress(cfg->progress_ctx, k + 1, count);
+    if (c->cooperative) {                        /* every block at once, interleaved */
+        for (uint32_t k = 0; k < c->nslots; k++) start_block(c, &c->blocks[k], first + k);
+        if (run_blocks(c, c->blocks, c->nslots, clock)) goto out;
+        if (cfg->progress) cfg->progress(cfg->progress_ctx, count, count);
+    } else {
+        uint64_t step = count / 200 ? count / 200 : 1;
+        for (uint64_t k = 0; k < count; k++) {
+            start_block(c, &c->blocks[0], first + k);
+            if (run_blocks(c, c->blocks, 1, clock)) goto out;
+            if (cfg->progress && ((k + 1) % step == 0 || k + 1 == count)) cfg->progress(cfg->progress_ctx, k + 1, count);
+        }
     }
     rc = 0;
+    res->stop = WS_SIM_COMPLETED;
 out:
     res->thread_insns = c->thread_insns;
     res->warp_insns = c->warp_insns;

@@ -5,9 +5,11 @@
  * Execution order (what the memory models see): blocks in linear order
  * (x fastest); inside a block, warps run round-robin one instruction at a time
  * is NOT required: each warp runs until it reaches a barrier, exits or has run
- * WS_SIM_SLICE instructions, then the next warp runs; at a barrier every live
- * warp of the block must arrive before any continues. Divergence uses a SIMT
- * reconvergence stack (reconvergence at the immediate post-dominator). */
+ * WS_SIM_SLICE instructions, then the next warp runs; a barrier holds its warps
+ * until its thread count (or every non-exited warp of the block) has arrived (PTX
+ * ISA; sim/exec_barrier.c). A cooperative launch (ws_launch.cooperative) runs all
+ * its blocks at once, a slice per runnable warp of each block per round.
+ * Divergence uses a SIMT reconvergence stack (docs/interp.md). */
 #ifndef WS_INTERP_H
 #define WS_INTERP_H
 
@@ -26,11 +28,22 @@
 typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_total);
 
 /* Block boundaries and barrier releases, for checkers that reason about
- * barrier intervals (sim/racecheck.h). BARRIER is called once per release of a
- * block-wide barrier, after every warp arrived and before any continues;
+ * barrier intervals (sim/racecheck.h). BARRIER is called once per completion of a
+ * barrier that held every non-exited warp of the block (a named barrier among some
+ * of them is not reported), after they arrived and before any continues;
  * src_line is the barrier's .cu line (0 for block start/end or when unknown). */
 enum { WS_SYNC_BLOCK_START, WS_SYNC_BARRIER, WS_SYNC_BLOCK_END };
 typedef void (*ws_sync_fn)(void *ctx, uint32_t block_linear, int kind, int src_line);
+
+/* A warp reaching a watched instruction, before it executes it (for the SASS event stage,
+ * sim/sass_events.h, which places spill code there). */
+typedef struct {
+    uint32_t block_linear, block[3], warp, warp_global;
+    uint32_t pc;
+    uint32_t active;   /* lanes on the path that reached pc */
+    uint32_t guard;    /* of those, the lanes whose guard predicate holds (= active when unguarded) */
+} ws_watch_hit;
+typedef void (*ws_watch_fn)(void *ctx, const ws_watch_hit *hit);
 
 typedef struct {
     const ptx_module *module;
@@ -47,6 +60,9 @@ typedef struct {
     void *progress_ctx;
     ws_sync_fn on_sync;               /* block start/barrier/block end; NULL = none (added for racecheck) */
     void *sync_ctx;
+    const uint8_t *watch;             /* per pc: nonzero = call on_watch when a warp reaches it; NULL = none */
+    ws_watch_fn on_watch;             /* (added for the SASS event stage) */
+    void *watch_ctx;
 } ws_sim_config;
 
 #define WS_SIM_DEFAULT_BUDGET 4000000000ull /* ~10 s at the interpreter's rate, ~1 min with every checker on */
@@ -59,10 +75,21 @@ typedef enum {
     WS_MEMERR_CONST,       /* outside the module's constant bank */
     WS_MEMERR_PARAM,       /* outside the parameter buffer */
     WS_MEMERR_MISALIGNED,  /* address not a multiple of the access size */
+    WS_MEMERR_UNINIT,      /* read of global bytes never written, in a buffer declared init=none */
     WS_MEMERR_KINDS
 } ws_memerr_kind;
 
+/* Why a run ended (ws_sim_result.stop): what its exit code says (common/commands.h). */
+typedef enum {
+    WS_SIM_COMPLETED,     /* ran to the end (exit 0, or 2 when a checker reports) */
+    WS_SIM_FAULT,         /* the kernel misbehaved: out of bounds, barrier misuse, the budget ran out (exit 2) */
+    WS_SIM_REFUSED,       /* not a launch the simulator runs: arguments that do not fit the parameters, a
+                             resource limit, an unsupported instruction; an input error (exit 1) */
+    WS_SIM_OUT_OF_MEMORY  /* host memory ran out (exit 5) */
+} ws_sim_stop;
+
 typedef struct {
+    ws_sim_stop stop;           /* set by ws_sim_run on every return */
     uint64_t thread_insns;      /* instructions executed, counted per active lane */
     uint64_t warp_insns;        /* instructions executed, counted per warp */
     uint64_t mem_events;
@@ -76,7 +103,7 @@ typedef struct {
     void *buffer_data[WS_MAX_BUFFERS];     /* final contents, launch->buffers[i].bytes each */
 } ws_sim_result;
 
-/* Runs the launch. Returns 0 on success; on error fills err with the kernel,
+/* Runs the launch. Returns 0 on success; on error (res->stop says which kind) fills err with the kernel,
  * block, warp, lane, source line and what went wrong, e.g.
  * "k.cu:14: error: transpose_naive: block (3,0,0) warp 1 lane 7: global load of 4 bytes at
  *  0x100004000 is 16 bytes past the end of buffer 'in' (4096 bytes)". */

@@ -68,7 +68,8 @@ typedef struct sim_insn {
     bool leaves_quietly;      /* every path from here reaches the exit with no barrier, memory or
                                  warp-level instruction on the way (a `return` in the source) */
     int32_t target;           /* bra: target pc */
-    int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit) */
+    int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit, SIM_NO_JOIN) */
+    int32_t loop_join;        /* loop header: where the lanes leaving the loop meet, SIM_NO_JOIN */
     int32_t guard;            /* file offset of the guard predicate, -1 = none */
     bool guard_neg;
     uint32_t src[PTX_MAX_OPND]; /* file offset per operand (REG/IMM/SREG/SYM; sinks -> scratch) */
@@ -104,6 +105,26 @@ typedef struct {
 
 enum { SIM_W_RUN, SIM_W_BAR, SIM_W_DONE };
 
+/* --- CTA barriers (exec_barrier.c) ------------------------------------------ */
+#define SIM_NBARRIERS 16      /* barriers per block, 0..15 (PTX ISA) */
+
+/* One of a block's 16 barriers in its current phase. Arrivals are counted per warp,
+ * 32 threads each whatever its active lanes (PTX ISA): the barrier completes when
+ * `expect` threads (expect/32 warps) arrived, or for expect 0 when every warp with a
+ * non-exited thread did. */
+typedef struct {
+    int count;                /* warp arrivals this phase */
+    int expect;               /* threads it waits for (from the first arrival); 0 = the whole block */
+    uint32_t arrived;         /* warps that arrived this phase (bit per warp) */
+    uint32_t waiting;         /* of those, warps blocked in it (sync/red, not arrive) */
+    int first_pc, first_warp; /* the phase's first arrival, for messages */
+    bool several_pcs;         /* arrivals came from more than one instruction */
+    bool any_aligned;         /* some arrival was .aligned (bar.sync, __syncthreads()) */
+    uint8_t red;              /* ptx_barmode of bar.red arrivals, PTX_BAR_NONE if none */
+    uint32_t red_true;        /* bar.red: threads whose predicate was true */
+    uint32_t red_threads;     /* bar.red: threads that took part */
+} sim_barrier;
+
 typedef struct sim_warp {
     uint64_t *file;           /* regs | sregs | imms | scratch, 32 lanes each */
     sim_simt_entry *stack;
@@ -112,7 +133,15 @@ typedef struct sim_warp {
     uint32_t live;            /* lanes that have not exited */
     uint32_t carry;           /* add.cc carry flag per lane */
     int state;                /* SIM_W_* */
-    int bar_pc;               /* pc of the barrier it waits at */
+    int bar_pc;               /* pc of the barrier it waits at (its path's pc stays there until released) */
+    int bar_id;               /* that barrier's number, -1 = none */
+    uint32_t bar_lanes;       /* barrier.sync without .aligned: lanes that arrived while other paths of
+                                 the warp run on (the warp arrives when every live lane has) */
+    int bar_expect;           /* the thread count its parked lanes asked for (with bar_lanes) */
+    uint32_t bar_red_true, bar_red_threads; /* bar.red contributions of its parked lanes */
+    uint32_t bars_passed;     /* barrier phases it has waited through, for messages */
+    uint64_t ready_round;     /* a released warp runs from this scheduling round on, as all warps of a
+                                 barrier resume together in the next round */
     int exit_pc;              /* pc of the last exit/ret, for messages; -1 = none */
     uint32_t index;           /* warp index in the block */
     uint8_t *local;           /* 32 frames of local_bytes each */
@@ -120,10 +149,25 @@ typedef struct sim_warp {
     int exit_node;            /* the function's exit pc (prog.n) */
 } sim_warp;
 
+/* One block being run: its warps, its shared window, its barriers. A launch runs its
+ * blocks one after another through one of these, or, when cooperative, all at once
+ * (one each), interleaved slice by slice so grid-wide waits can be met. */
+typedef struct sim_block {
+    uint32_t idx[3];          /* blockIdx */
+    uint32_t linear;
+    sim_warp *warps;          /* sim_ctx.nwarps of them */
+    uint8_t *shared;          /* sim_ctx.shared_bytes */
+    sim_barrier bar[SIM_NBARRIERS];
+    bool done;
+    struct sim_tc *tc;        /* its cp.async / mbarrier state (exec_tc.c); NULL until used */
+} sim_block;
+
 typedef struct {
     const char *name;         /* buffer name for messages */
     uint64_t base, size;
     uint8_t *data;
+    uint8_t *written;         /* init=none buffers: one bit per byte, set once stored (initcheck);
+                                 NULL = initialised, every read is fine */
 } sim_region;
 
 typedef struct sim_ctx {
@@ -137,7 +181,7 @@ typedef struct sim_ctx {
     char kname[WS_NAME_MAX + 8];  /* kernel name for messages */
     /* memory */
     int nregions;             /* buffers, then module globals if any */
-    sim_region region[WS_MAX_BUFFERS + 1];
+    sim_region region[WS_MAX_BUFFERS + 2]; /* buffers, the grid workspace if any, module globals (last) */
     uint8_t *param;
     uint64_t param_bytes;
     const uint8_t *cnst;
@@ -146,7 +190,16 @@ typedef struct sim_ctx {
     uint64_t shared_bytes;    /* static + dynamic */
     uint64_t shared_static, shared_dynamic;
     uint64_t local_bytes;     /* per thread */
-    /* block being run */
+    /* blocks: nslots of them held at once (1, or the whole grid when cooperative) */
+    sim_block *blocks;
+    uint32_t nslots;
+    bool cooperative;         /* the description's `cooperative`: blocks co-resident, grid workspace */
+    uint64_t grid_ws;         /* simulated address of the grid workspace (%envreg1:%envreg2), 0 = none */
+    uint8_t grid_ws_data[16]; /* its bytes: wsSize, barrier word (cooperative_groups/details/driver_abi.h) */
+    bool needs_grid_ws;       /* the kernel reads %envreg1 or %envreg2 (cooperative groups' grid handle) */
+    /* the block being run (sim_select_block): what the executors read */
+    uint64_t round;           /* scheduling rounds so far (run_blocks) */
+    sim_block *blk;
     uint32_t block[3];
     uint32_t block_linear;
     uint32_t nwarps;
@@ -156,7 +209,8 @@ typedef struct sim_ctx {
     uint64_t budget;
     uint64_t thread_insns, warp_insns;
     int last_region;          /* lookup cache */
-    struct sim_tc *tc;        /* tensor-era state (exec_tc.c: cp.async groups in flight); NULL until used */
+    struct sim_tc *tc;        /* the selected block's tensor-era state (sim_block.tc); NULL until used */
+    bool any_uninit;          /* some region has a written-bitmap: global accesses consult it */
 } sim_ctx;
 
 /* --- value helpers ------------------------------------------------------- */
@@ -188,14 +242,22 @@ int sim_decode(sim_ctx *c);
 void sim_program_free(sim_program *p);
 
 /* --- the parts ------------------------------------------------------------ */
-/* simt.c: immediate post-dominators (ipdom[i] for every instruction; n = exit). */
-int sim_simt_ipdom(const ptx_function *fn, int32_t *ipdom);
+/* simt.c: reconvergence points, as ptxas places BSSY/BSYNC (docs/interp.md):
+ * ipdom[i] for each divergent branch, where its paths meet again, leaving out
+ * paths that leave the kernel (trap, ret, exit) or the loop (break);
+ * loop_join[h] for each loop header, where the lanes that leave the loop meet.
+ * SIM_NO_JOIN: the paths never meet (they keep the enclosing reconvergence pc).
+ * Returns 0, or -1 when out of memory. */
+#define SIM_NO_JOIN (-2)
+int sim_simt_joins(const ptx_function *fn, int32_t *ipdom, int32_t *loop_join);
 /* The warp's top path splits: `taken` lanes go to target, `fall` to pc+1. */
 int sim_simt_branch(sim_warp *w, int pc, int target, int ipdom, uint32_t taken, uint32_t fall);
 /* Lanes leave for good (exit/ret): removed from every path. */
 void sim_simt_exit(sim_warp *w, uint32_t lanes);
-/* Pops finished paths; returns false when the warp has no lanes left. */
-bool sim_simt_settle(sim_warp *w);
+/* Pops finished paths, lets a path that reached an enclosing join wait
+ * there, opens a loop's region at its header; returns false when the warp has
+ * no lanes left. */
+bool sim_simt_settle(sim_warp *w, const sim_program *p);
 /* The top path reached the barrier at pc holding only some live lanes: let
  * its sibling path run first (it may exit, or reach the same barrier and
  * merge). Returns false when no sibling can run: a truly diverged barrier. */
@@ -224,6 +286,25 @@ int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m,
 void sim_tc_block_start(sim_ctx *c);
 void sim_tc_free(sim_ctx *c);
 int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+
+/* exec_barrier.c: a CTA barrier (bar/barrier .sync .arrive .red) reached at pc by the
+ * warp's top path, lanes `mask`, of which m pass the guard. Returns SIM_BAR_PASS (the
+ * path went on: its pc is advanced), SIM_BAR_SWITCH (it stays parked; another path of
+ * the warp is on top), SIM_BAR_WAIT (the warp waits for the barrier), or -1 with the
+ * error set. *uncount: the visit executed nothing (a parked path seen again). */
+enum { SIM_BAR_PASS, SIM_BAR_SWITCH, SIM_BAR_WAIT };
+int sim_exec_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32_t mask, uint32_t m, bool *uncount);
+/* Warp w of the current block has exited: barriers that wait for the whole block may
+ * now be complete. 0, or -1 with the error set. */
+int sim_barrier_warp_done(sim_ctx *c, sim_warp *w);
+/* No warp of the n blocks can run and some wait at barriers: the deadlock, named
+ * (barrier, line, waiting warps, where the others are). Returns -1 with the error set. */
+int sim_barrier_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n);
+/* exec_warp.c: bar.warp.sync (__syncwarp(mask)): the member mask checked like the
+ * other .sync collectives'. */
+
+/* interp.c: makes b the block the executors see (c->warps, c->shared, c->block ...). */
+void sim_select_block(sim_ctx *c, sim_block *b);
 
 /* exec_step.c: runs warp w until barrier, exit, slice or error.
  * Returns 0, or -1 with c->err set. */

@@ -14,11 +14,12 @@ const char *ws_memerr_kind_name(ws_memerr_kind k)
     case WS_MEMERR_CONST: return "const out of bounds";
     case WS_MEMERR_PARAM: return "param out of bounds";
     case WS_MEMERR_MISALIGNED: return "misaligned";
+    case WS_MEMERR_UNINIT: return "uninitialised global read";
     default: return "?";
     }
 }
 
-unsigned long long ws_memcheck_print(const ws_sim_result *res, FILE *out)
+static unsigned long long print_summary(const ws_sim_result *res, FILE *out, const char *why)
 {
     if (!res->memory_warnings) return 0;
     for (int k = 0; k < WS_MEMERR_KINDS; k++) {
@@ -26,7 +27,22 @@ unsigned long long ws_memcheck_print(const ws_sim_result *res, FILE *out)
         fprintf(out, "warpscope: memcheck: %" PRIu64 " %s access%s; the first: %s\n", res->memerr_count[k],
                 ws_memerr_kind_name((ws_memerr_kind)k), res->memerr_count[k] == 1 ? "" : "es", res->memerr_first[k]);
     }
-    fprintf(out, "warpscope: memcheck summary: %" PRIu64 " memory error%s (lane accesses skipped, the run went on)\n",
-            res->memory_warnings, res->memory_warnings == 1 ? "" : "s");
+    if (why)
+        fprintf(out, "warpscope: memcheck summary: %" PRIu64 " memory error%s found before %s (lane accesses "
+                "skipped until then)\n", res->memory_warnings, res->memory_warnings == 1 ? "" : "s", why);
+    else
+        fprintf(out, "warpscope: memcheck summary: %" PRIu64 " memory error%s (lane accesses skipped%s, the run went on)\n",
+                res->memory_warnings, res->memory_warnings == 1 ? "" : "s",
+                res->memerr_count[WS_MEMERR_UNINIT] ? "; uninitialised reads read the 0xCD poison" : "");
     return res->memory_warnings;
+}
+
+unsigned long long ws_memcheck_print(const ws_sim_result *res, FILE *out)
+{
+    return print_summary(res, out, NULL);
+}
+
+unsigned long long ws_memcheck_print_until(const ws_sim_result *res, FILE *out, const char *why)
+{
+    return print_summary(res, out, why ? why : "the run stopped");
 }

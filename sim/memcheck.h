@@ -18,4 +18,9 @@ const char *ws_memerr_kind_name(ws_memerr_kind k); /* "shared out of bounds" */
  * Returns the total. Example: ws_memcheck_print(&res, stderr); */
 unsigned long long ws_memcheck_print(const ws_sim_result *res, FILE *out);
 
+/* The same summary for a run that stopped early (a barrier error, the instruction
+ * budget): the total says the errors were found before `why`, e.g.
+ * ws_memcheck_print_until(&res, stderr, "the run stopped at the error above"). */
+unsigned long long ws_memcheck_print_until(const ws_sim_result *res, FILE *out, const char *why);
+
 #endif

@@ -118,7 +118,7 @@ typedef enum { PTX_ATOM_NONE = 0, PTX_ATOM_ADD, PTX_ATOM_MIN, PTX_ATOM_MAX, PTX_
 typedef enum { PTX_SHFL_NONE = 0, PTX_SHFL_UP, PTX_SHFL_DOWN, PTX_SHFL_BFLY, PTX_SHFL_IDX } ptx_shflmode;
 typedef enum { PTX_VOTE_NONE = 0, PTX_VOTE_ALL, PTX_VOTE_ANY, PTX_VOTE_UNI, PTX_VOTE_BALLOT } ptx_votemode;
 typedef enum { PTX_BAR_NONE = 0, PTX_BAR_SYNC, PTX_BAR_ARRIVE, PTX_BAR_RED_POPC, PTX_BAR_RED_AND,
-               PTX_BAR_RED_OR } ptx_barmode;
+               PTX_BAR_RED_OR, PTX_BAR_WAIT /* barrier.cluster.wait */ } ptx_barmode;
 
 enum { /* flags */
     PTX_F_FTZ = 1u << 0, PTX_F_SAT = 1u << 1, PTX_F_APPROX = 1u << 2, PTX_F_FULL = 1u << 3,
@@ -132,6 +132,7 @@ enum { /* flags */
     PTX_F_SHIFTAMT = 1u << 16, /* bfind.shiftamt */
     PTX_F_WARP = 1u << 17,     /* bar.warp.sync (op PTX_BAR, bar PTX_BAR_SYNC): a warp-level
                                   sync with a member mask, NOT a CTA barrier (added by the parser) */
+    PTX_F_CLUSTER = 1u << 18,  /* barrier.cluster.arrive / .wait (parsed; refused when reached) */
     PTX_F_NOFTZ_DEFAULT = 0
 };
 
@@ -144,12 +145,14 @@ typedef enum {
     PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_GT,
     PTX_SREG_LANEMASK_GE, PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER,
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
-    /* clusters: a launch without cluster dimensions makes each block a cluster of one */
-    PTX_SREG_CLUSTERID_X, PTX_SREG_CLUSTERID_Y, PTX_SREG_CLUSTERID_Z,
-    PTX_SREG_NCLUSTERID_X, PTX_SREG_NCLUSTERID_Y, PTX_SREG_NCLUSTERID_Z,
+    PTX_SREG_ENVREG0,     /* %envreg0..%envreg31: driver-defined; 1:2 hold the grid workspace */
+    PTX_SREG_ENVREG31 = PTX_SREG_ENVREG0 + 31,
+    /* clusters (sm_90): a launch without them is one-CTA clusters (cooperative groups reads these) */
+    PTX_SREG_CLUSTER_CTARANK, PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
     PTX_SREG_CLUSTER_CTAID_X, PTX_SREG_CLUSTER_CTAID_Y, PTX_SREG_CLUSTER_CTAID_Z,
     PTX_SREG_CLUSTER_NCTAID_X, PTX_SREG_CLUSTER_NCTAID_Y, PTX_SREG_CLUSTER_NCTAID_Z,
-    PTX_SREG_CLUSTER_CTARANK, PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
+    PTX_SREG_CLUSTERID_X, PTX_SREG_CLUSTERID_Y, PTX_SREG_CLUSTERID_Z,
+    PTX_SREG_NCLUSTERID_X, PTX_SREG_NCLUSTERID_Y, PTX_SREG_NCLUSTERID_Z,
     PTX_SREG_COUNT
 } ptx_sreg;
 
@@ -282,7 +285,10 @@ typedef struct {
     uint64_t local_bytes;         /* local frame size per thread */
     int ninsns;
     ptx_insn *insns;
-    int maxntid[3];       /* .maxntid / .reqntid, 0 = none */
+    int maxntid[3];       /* .maxntid, 0 = none (missing dimensions 1) */
+    int reqntid[3];       /* .reqntid, 0 = none */
+    int minnctapersm;     /* .minnctapersm, 0 = none */
+    int maxnreg;          /* .maxnreg, 0 = none */
     int cluster[3];       /* .reqnctapercluster (__cluster_dims__), 0 = none */
     int ptx_line;
 } ptx_function;

@@ -91,7 +91,7 @@
     X(MATCH,      "match",      WARP,         3,  4, PAIR, -1, NEED, 0) \
     X(ACTIVEMASK, "activemask", WARP,         1,  1, ONE,  -1, NEED, 0) \
     X(REDUX,      "redux",      WARP,         3,  3, ONE,  -1, NEED, 0) \
-    /* synchronisation; decode refines bar (bar.warp.sync is a NOP, bar.arrive unsupported) */ \
+    /* synchronisation; decode refines bar (bar.warp.sync is a WARP collective: exec_warp.c) */ \
     X(BAR,        "bar",        BAR,          0,  4, NONE, -1, ANY,  0) \
     X(BARRIER,    "barrier",    BAR,          0,  4, NONE, -1, ANY,  0) \
     X(MEMBAR,     "membar",     NOP,          0,  0, NONE, -1, ANY,  0) \

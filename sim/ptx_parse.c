@@ -5,6 +5,7 @@
  * understand ends the parse through fail() with path:line:col and the token,
  * and every allocation made so far is freed on that path. */
 #include "ptx.h"
+#include "ptx_check.h"
 #include "../common/files.h"
 
 #include <ctype.h>
@@ -787,6 +788,8 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
         break;
     case PTX_BAR: case PTX_BARRIER:
         if (W("warp") && in->op == PTX_BAR) { in->flags |= PTX_F_WARP; return true; }
+        if (W("cluster") && in->op == PTX_BARRIER) { in->flags |= PTX_F_CLUSTER; return true; }
+        if (W("wait") && (in->flags & PTX_F_CLUSTER)) { in->bar = PTX_BAR_WAIT; return true; }
         if (W("sync")) { in->bar = PTX_BAR_SYNC; return true; }
         if (W("arrive")) { in->bar = PTX_BAR_ARRIVE; return true; }
         if (W("red")) { *bar_red = true; return true; }
@@ -871,15 +874,27 @@ static const struct { const char *name; ptx_sreg r; } sreg_words[] = {
     {"%lanemask_ge", PTX_SREG_LANEMASK_GE}, {"%clock", PTX_SREG_CLOCK}, {"%clock_hi", PTX_SREG_CLOCK_HI},
     {"%clock64", PTX_SREG_CLOCK64}, {"%globaltimer", PTX_SREG_GLOBALTIMER},
     {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE}, {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE},
-    {"%clusterid.x", PTX_SREG_CLUSTERID_X}, {"%clusterid.y", PTX_SREG_CLUSTERID_Y},
-    {"%clusterid.z", PTX_SREG_CLUSTERID_Z}, {"%nclusterid.x", PTX_SREG_NCLUSTERID_X},
-    {"%nclusterid.y", PTX_SREG_NCLUSTERID_Y}, {"%nclusterid.z", PTX_SREG_NCLUSTERID_Z},
+    {"%cluster_ctarank", PTX_SREG_CLUSTER_CTARANK}, {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK},
+    {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER},
     {"%cluster_ctaid.x", PTX_SREG_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", PTX_SREG_CLUSTER_CTAID_Y},
     {"%cluster_ctaid.z", PTX_SREG_CLUSTER_CTAID_Z}, {"%cluster_nctaid.x", PTX_SREG_CLUSTER_NCTAID_X},
     {"%cluster_nctaid.y", PTX_SREG_CLUSTER_NCTAID_Y}, {"%cluster_nctaid.z", PTX_SREG_CLUSTER_NCTAID_Z},
-    {"%cluster_ctarank", PTX_SREG_CLUSTER_CTARANK}, {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK},
-    {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER},
+    {"%clusterid.x", PTX_SREG_CLUSTERID_X}, {"%clusterid.y", PTX_SREG_CLUSTERID_Y},
+    {"%clusterid.z", PTX_SREG_CLUSTERID_Z}, {"%nclusterid.x", PTX_SREG_NCLUSTERID_X},
+    {"%nclusterid.y", PTX_SREG_NCLUSTERID_Y}, {"%nclusterid.z", PTX_SREG_NCLUSTERID_Z},
 };
+
+/* N of "%envregN" (0..31), -1 for any other word. */
+static int envreg_number(const token *t)
+{
+    if (t->len < 8 || t->len > 9 || strncmp(t->s, "%envreg", 7)) return -1;
+    int n = 0;
+    for (int i = 7; i < t->len; i++) {
+        if (t->s[i] < '0' || t->s[i] > '9') return -1;
+        n = n * 10 + (t->s[i] - '0');
+    }
+    return n <= 31 && !(t->len == 9 && t->s[7] == '0') ? n : -1;
+}
 
 static int reg_slot(parser *ps, const token *t)
 {
@@ -1079,6 +1094,13 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
                 lex(ps);
                 return;
             }
+        int envreg = envreg_number(&t);
+        if (envreg >= 0) {
+            o->kind = PTX_OPND_SREG;
+            o->sreg = (ptx_sreg)(PTX_SREG_ENVREG0 + envreg);
+            lex(ps);
+            return;
+        }
         o->kind = PTX_OPND_REG;
         o->reg = reg_slot(ps, &t);
         lex(ps);
@@ -1166,6 +1188,42 @@ static void parse_call(parser *ps, ptx_insn *in)
     if (is_p(&ps->tok, ',')) FAIL_TOK(ps, &ps->tok, "call through a prototype (indirect call) is not supported%s", "");
 }
 
+/* bar{.cta}.sync/.arrive/.red and barrier{.cta}.*: the operand shapes of the PTX ISA
+ * (sync a{, b}; arrive a, b; red.popc.u32 / red.and|or.pred d, a{, b}, {!}c) and what
+ * ptxas refuses in immediates: a barrier number outside 0..15, a thread count that is
+ * not a multiple of the warp size. Values in registers are checked when they run
+ * (sim/exec_barrier.c). */
+static void check_barrier(parser *ps, const token *at, const ptx_insn *in, const char *optext)
+{
+    bool red = in->bar == PTX_BAR_RED_POPC || in->bar == PTX_BAR_RED_AND || in->bar == PTX_BAR_RED_OR;
+    int lo = red ? 3 : in->bar == PTX_BAR_ARRIVE ? 2 : 1, hi = red ? 4 : 2;
+    if (in->nopnd < lo || in->nopnd > hi)
+        FAIL_TOK(ps, at, "'%s' takes %s operands, found %d", optext,
+                 red ? "3 or 4 (d, a{, b}, {!}c)" : in->bar == PTX_BAR_ARRIVE ? "2 (a, b: arrive needs a thread count)"
+                                                                              : "1 or 2 (a{, b})", in->nopnd);
+    int ia = red ? 1 : 0, ib = (red ? in->nopnd == 4 : in->nopnd == 2) ? ia + 1 : -1;
+    for (int i = ia; i <= (ib >= 0 ? ib : ia); i++) {
+        const ptx_operand *o = &in->opnd[i];
+        bool reg = o->kind == PTX_OPND_REG && ps->cur->f.regs[o->reg].type != PTX_T_PRED;
+        if (o->kind != PTX_OPND_IMM && !reg)
+            FAIL_TOK(ps, at, "'%s': the %s must be an integer or a 32-bit register", optext,
+                     i == ia ? "barrier number" : "thread count");
+    }
+    const ptx_operand *a = &in->opnd[ia];
+    if (a->kind == PTX_OPND_IMM && (a->imm < 0 || a->imm > 15))
+        FAIL_TOK(ps, at, "'%s': barrier number %" PRId64 " is out of range: a block has barriers 0..15", optext, a->imm);
+    if (ib >= 0 && in->opnd[ib].kind == PTX_OPND_IMM && in->opnd[ib].imm % 32)
+        FAIL_TOK(ps, at, "'%s': thread count %" PRId64 " is not a multiple of the warp size (32)", optext, in->opnd[ib].imm);
+    if (red) {
+        const ptx_operand *d = &in->opnd[0], *c = &in->opnd[in->nopnd - 1];
+        ptx_type want = in->bar == PTX_BAR_RED_POPC ? PTX_T_U32 : PTX_T_PRED;
+        if (in->type != want) FAIL_TOK(ps, at, "'%s' must be %s", optext, want == PTX_T_U32 ? ".popc.u32" : ".and.pred / .or.pred");
+        if (d->kind != PTX_OPND_REG || d->neg) FAIL_TOK(ps, at, "'%s': the destination must be a register", optext);
+        if (c->kind != PTX_OPND_REG || ps->cur->f.regs[c->reg].type != PTX_T_PRED)
+            FAIL_TOK(ps, at, "'%s': the last operand must be a predicate", optext);
+    }
+}
+
 /* Operand count limits and kinds; what the interpreter may rely on. The generic rules
  * come from the opcode's row in ptx_ops.h, the opcode-specific ones follow. */
 static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *optext, int testp_class, int pair)
@@ -1198,6 +1256,12 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
     if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && in->bar == PTX_BAR_NONE)
         FAIL_TOK(ps, at, "'%s' names no barrier operation (.sync, .arrive, .red)", optext);
     if (in->flags & PTX_F_WARP && in->nopnd != 1) FAIL_TOK(ps, at, "'%s' takes 1 operand (the member mask)", optext);
+    if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && (in->flags & PTX_F_CLUSTER)) {
+        if (in->bar != PTX_BAR_ARRIVE && in->bar != PTX_BAR_WAIT) FAIL_TOK(ps, at, "'%s': a cluster barrier is .arrive or .wait", optext);
+        if (in->nopnd) FAIL_TOK(ps, at, "'%s' takes no operands", optext);
+    } else if ((in->op == PTX_BAR || in->op == PTX_BARRIER) && !(in->flags & PTX_F_WARP)) {
+        check_barrier(ps, at, in, optext);
+    }
     if (info->needs_type && in->type == PTX_T_NONE) FAIL_TOK(ps, at, "'%s' names no type", optext);
     /* memory operands exactly where the interpreter expects them */
     int mem_at = info->mem;
@@ -1579,15 +1643,19 @@ static void parse_function(parser *ps, bool is_entry, bool is_extern)
     for (;;) {
         token t = ps->tok;
         if (is_w(&t, ".maxntid") || is_w(&t, ".reqntid")) {
+            int *dims = is_w(&t, ".maxntid") ? fb->f.maxntid : fb->f.reqntid;
             lex(ps);
             for (int i = 0; i < 3; i++) {
-                fb->f.maxntid[i] = expect_small(ps, "thread count");
+                dims[i] = expect_small(ps, "thread count");
                 if (!is_p(&ps->tok, ',')) break;
                 lex(ps);
             }
-            for (int i = 0; i < 3; i++) if (!fb->f.maxntid[i]) fb->f.maxntid[i] = 1;
-        } else if (is_w(&t, ".minnctapersm") || is_w(&t, ".maxnctapersm") || is_w(&t, ".maxnreg") ||
-                   is_w(&t, ".maxclusterrank")) {
+            for (int i = 0; i < 3; i++) if (!dims[i]) dims[i] = 1;
+        } else if (is_w(&t, ".minnctapersm") || is_w(&t, ".maxnreg")) { /* launch bounds: sim/launch_bounds.c */
+            int *v = is_w(&t, ".minnctapersm") ? &fb->f.minnctapersm : &fb->f.maxnreg;
+            lex(ps);
+            *v = expect_small(ps, "count");
+        } else if (is_w(&t, ".maxnctapersm") || is_w(&t, ".maxclusterrank")) {
             lex(ps);
             expect_small(ps, "count");
         } else if (is_w(&t, ".reqnctapercluster")) {
@@ -1922,6 +1990,10 @@ ptx_module *ptx_parse(const char *path, const char *text, ws_error *err)
     ps->cur = NULL;
     parser_free(ps);
     free(ps);
+    if (ptx_check_module(m, text ? text : "", err)) { /* what ptxas would refuse (sim/ptx_check.c) */
+        ptx_free(m);
+        return NULL;
+    }
     return m;
 }
 

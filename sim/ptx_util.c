@@ -142,7 +142,7 @@ static const char *const atom_names[] = {"", ".add", ".min", ".max", ".inc", ".d
                                          ".exch", ".cas"};
 static const char *const shfl_names[] = {"", ".up", ".down", ".bfly", ".idx"};
 static const char *const vote_names[] = {"", ".all", ".any", ".uni", ".ballot"};
-static const char *const bar_names[] = {"", ".sync", ".arrive", ".red.popc", ".red.and", ".red.or"};
+static const char *const bar_names[] = {"", ".sync", ".arrive", ".red.popc", ".red.and", ".red.or", ".wait"};
 
 #define NAME(tab, v) ((unsigned)(v) < sizeof(tab) / sizeof(tab[0]) ? tab[v] : "")
 
@@ -233,6 +233,7 @@ static void put_opcode(sbuf *s, const ptx_insn *in)
         break;
     case PTX_BAR: case PTX_BARRIER:
         if (in->flags & PTX_F_WARP) put(s, ".warp");
+        if (in->flags & PTX_F_CLUSTER) put(s, ".cluster");
         put(s, "%s", NAME(bar_names, in->bar));
         put_flag(s, in, PTX_F_ALIGNED, ".aligned");
         put_types(s, in);
@@ -274,9 +275,16 @@ static const char *const sreg_names[PTX_SREG_COUNT] = {
     "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
     "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "%clock", "%clock_hi",
     "%clock64", "%globaltimer", "%dynamic_smem_size", "%total_smem_size",
-    "%clusterid.x", "%clusterid.y", "%clusterid.z", "%nclusterid.x", "%nclusterid.y", "%nclusterid.z",
+#define ENVREG(n) "%envreg" #n
+    ENVREG(0), ENVREG(1), ENVREG(2), ENVREG(3), ENVREG(4), ENVREG(5), ENVREG(6), ENVREG(7), ENVREG(8),
+    ENVREG(9), ENVREG(10), ENVREG(11), ENVREG(12), ENVREG(13), ENVREG(14), ENVREG(15), ENVREG(16),
+    ENVREG(17), ENVREG(18), ENVREG(19), ENVREG(20), ENVREG(21), ENVREG(22), ENVREG(23), ENVREG(24),
+    ENVREG(25), ENVREG(26), ENVREG(27), ENVREG(28), ENVREG(29), ENVREG(30), ENVREG(31),
+#undef ENVREG
+    "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
     "%cluster_ctaid.x", "%cluster_ctaid.y", "%cluster_ctaid.z", "%cluster_nctaid.x", "%cluster_nctaid.y",
-    "%cluster_nctaid.z", "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
+    "%cluster_nctaid.z", "%clusterid.x", "%clusterid.y", "%clusterid.z", "%nclusterid.x", "%nclusterid.y",
+    "%nclusterid.z",
 };
 
 const char *ptx_sreg_name(ptx_sreg r)

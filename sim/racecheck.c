@@ -187,8 +187,12 @@ static void record(ws_racecheck *rc, ws_race_kind kind, const ws_mem_event *ev, 
     fill_access(rc, &r->second, thread, ev->pc);
 }
 
-/* Checks and records one lane's access of n bytes at addr. */
-static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t thread, uint64_t addr, uint32_t n)
+/* Checks and records one lane's access of n bytes at addr. same: a store of the bytes already
+ * there (ws_mem_event.same_value_mask), which no order of the accesses can tell from no store:
+ * like compute-sanitizer's racecheck, it is no write to race with (32 lanes storing one flag
+ * value are no WAW hazard). It still initialises a byte the block never wrote. */
+static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t thread, uint64_t addr, uint32_t n,
+                        bool same)
 {
     const uint32_t E = rc->epoch, warp = thread / 32, seq = (uint32_t)ev->seq;
     const bool atomic = ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE;
@@ -202,6 +206,7 @@ static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t threa
     for (uint32_t k = 0; k < n; k++) {
         shadow_byte *s = &rc->sh[addr + k];
         bool written = s->w_epoch >= rc->block_epoch;
+        if (same && written) continue;             /* memory unchanged: nothing to order */
         bool w_now = s->w_epoch == E && s->w_thread != NONE;
         if (reads && !written && !found[WS_RACE_UNINIT]) {
             found[WS_RACE_UNINIT] = true;
@@ -270,7 +275,7 @@ void ws_racecheck_on_event(void *ctx, const ws_mem_event *ev)
             int l = __builtin_ctz(m);
             uint64_t a = ev->addr[l];
             if (a + n < a || !grow_shadow(rc, a + n)) continue; /* outside any real window */
-            lane_access(rc, ev, ev->warp * 32 + (uint32_t)l, a, n);
+            lane_access(rc, ev, ev->warp * 32 + (uint32_t)l, a, n, ev->op == WS_MEM_STORE && (ev->same_value_mask >> l & 1));
         }
     }
     if (rc->next_listener) rc->next_listener(rc->next_ctx, ev);

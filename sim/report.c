@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/text.h"
+
 #if defined(__has_include)
 #if __has_include(<cjson/cJSON.h>)
 #include <cjson/cJSON.h>
@@ -32,10 +34,12 @@ static void source_line(const char *text, int n, char *buf, size_t cap)
     size_t len = strcspn(p, "\n");
     while (len && (p[len - 1] == ' ' || p[len - 1] == '\r' || p[len - 1] == '\t'))
         len--;
-    if (len >= cap)
-        len = cap - 1;
-    memcpy(buf, p, len);
-    buf[len] = 0;
+    char raw[512];
+    if (len >= sizeof raw)
+        len = sizeof raw - 1;
+    memcpy(raw, p, len);
+    raw[len] = 0;
+    ws_text_visible(raw, buf, cap);          /* a .cu line may hold terminal controls */
 }
 
 static const char *space_short(ws_space s)
@@ -128,7 +132,7 @@ int ws_report_lines(const ws_report *r, ws_line_row **rows)
                      ratio((double)row->wavefronts, (double)row->ideal_wavefronts));
         }
     }
-    qsort(out, (size_t)nrows, sizeof *out, cmp_line);
+    if (nrows > 1) qsort(out, (size_t)nrows, sizeof *out, cmp_line);
     *rows = out;
     return nrows;
 }
@@ -334,12 +338,20 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     fprintf(f, "warpscope sim: %s (%s:%d) on %s [%s, cc %d.%d, %d SMs]\n", r->kernel,
             r->source_path ? r->source_path : "?", r->kernel_line, r->dev->name, r->dev->key, r->dev->cc_major,
             r->dev->cc_minor, r->dev->sm_count);
-    if (r->note && r->note[0])
-        fprintf(f, "  %s\n", r->note);
+    if (r->note && r->note[0]) {
+        char note[3 * WS_NOTE_MAX];              /* the description's text: no terminal controls */
+        fprintf(f, "  %s\n", ws_text_visible(r->note, note, sizeof note));
+    }
     launch_lines(f, r);
     fprintf(f, "simulated  %llu warp instructions (%llu thread instructions), %llu memory instructions in %.2f s\n",
             (unsigned long long)r->warp_insns, (unsigned long long)r->thread_insns,
             (unsigned long long)ws_memstats_totals(r->ms)->events, r->sim_seconds);
+    if (r->counters_level)
+        fprintf(f, "counters   %s%s\n", r->counters_level,
+                r->counters_approximate ? " (the exact rows below are approximate where noted)" : "");
+    if (r->sass_warp_insns)
+        fprintf(f, "           %llu SASS warp instructions issued (the timing model's issue term)\n",
+                (unsigned long long)r->sass_warp_insns);
 
     ws_metric rows[128];
     int n = ws_memstats_metrics(r->ms, rows, 128);
@@ -406,6 +418,9 @@ static cJSON *report_object(const ws_report *r)
     cJSON_AddStringToObject(o, "source", r->source_path ? r->source_path : "");
     cJSON_AddStringToObject(o, "device", r->dev->key);
     cJSON_AddStringToObject(o, "device_name", r->dev->name);
+    cJSON_AddStringToObject(o, "counters_level", r->counters_level ? r->counters_level : "");
+    cJSON_AddBoolToObject(o, "counters_approximate", r->counters_approximate);
+    cJSON_AddNumberToObject(o, "sass_warp_insns", (double)r->sass_warp_insns);
     const ws_launch *L = r->launch;
     cJSON *lj = cJSON_AddObjectToObject(o, "launch");
     cJSON_AddItemToObject(lj, "grid", cJSON_CreateIntArray((const int[]){(int)L->grid[0], (int)L->grid[1], (int)L->grid[2]}, 3));
@@ -508,7 +523,7 @@ int ws_report_json(FILE *f, const ws_report *r)
 {
 #ifdef WS_REPORT_JSON
     cJSON *o = report_object(r);
-    char *s = o ? cJSON_Print(o) : NULL;
+    char *s = o ? ws_json_print(o) : NULL;
     cJSON_Delete(o);
     if (!s)
         return -1;

@@ -38,6 +38,9 @@ typedef struct {
     uint64_t warp_insns, thread_insns;
     double sim_seconds;          /* wall time of the simulation */
     const ws_measured *measured; /* the GPU run recorded in results/<device>.json, NULL = none */
+    const char *counters_level;  /* "SASS (ptxas ...): ..." / "PTX-level: ..." (sim/sass_events.h), NULL = unsaid */
+    bool counters_approximate;   /* some "exact" counter rests on an approximate PTX-to-SASS match */
+    uint64_t sass_warp_insns;    /* SASS warp instructions (the issue term's count), 0 = PTX-level */
 } ws_report;
 
 /* A "poor" line wastes at least this factor over its ideal sectors or wavefronts. */

@@ -3,6 +3,7 @@
  * entry's name and it carries at least "regs=": a partial line is not a report. */
 #include "resources.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,57 +62,74 @@ static const char *find_ptxas(char *buf, size_t cap)
     return NULL;
 }
 
-int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry, ws_resources *r)
+/* ptxas -v's report of entry: "Compiling entry function 'E' for 'sm_90'", then "N bytes stack
+ * frame, ...", then "Used R registers, ..., S bytes smem, ...". Returns 0 and fills r, or -1. */
+static int parse_report(const char *text, const char *entry, ws_resources *r)
+{
+    char cur[512] = "";
+    unsigned long stack = 0;
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char *q, *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+        if ((q = strstr(buf, "Compiling entry function '")) != NULL) {
+            q += strlen("Compiling entry function '");
+            size_t n = strcspn(q, "'");
+            snprintf(cur, sizeof cur, "%.*s", (int)(n < sizeof cur ? n : sizeof cur - 1), q);
+            stack = 0;
+        } else if (strcmp(cur, entry) != 0) {
+            continue;
+        } else if (strstr(buf, "bytes stack frame")) {
+            sscanf(buf, " %lu bytes stack frame", &stack);
+        } else if ((q = strstr(buf, "Used ")) != NULL) {
+            int regs;
+            if (sscanf(q, "Used %d registers", &regs) != 1) continue;
+            unsigned long smem = 0;
+            const char *sm = strstr(q, " bytes smem");
+            if (sm) { /* walk back to the number before " bytes smem" */
+                const char *b = sm;
+                while (b > q && b[-1] >= '0' && b[-1] <= '9') b--;
+                smem = strtoul(b, NULL, 10);
+            }
+            r->regs = regs;
+            r->static_smem = (uint32_t)smem;
+            r->local_bytes = stack;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry, const ws_child_limits *lim,
+                       ws_resources *r)
 {
     char ptxas[WS_PATH_MAX];
-    if (!ptx_text || !arch || !find_ptxas(ptxas, sizeof ptxas)) return -1;
-    for (const char *c = arch; *c; c++) /* arch goes into a shell command: sm_NN only */
+    if (!ptx_text || !arch || !entry || !find_ptxas(ptxas, sizeof ptxas)) return -1;
+    for (const char *c = arch; *c; c++) /* sm_NN only: it becomes an option */
         if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9'))) return -1;
     char tmp[] = "/tmp/warpscope-resources-XXXXXX";
     int fd = mkstemp(tmp);
     if (fd < 0) return -1;
     size_t len = strlen(ptx_text);
-    int ok = write(fd, ptx_text, len) == (ssize_t)len;
+    bool ok = write(fd, ptx_text, len) == (ssize_t)len;
     close(fd);
-    char cmd[2 * WS_PATH_MAX + 64];
-    snprintf(cmd, sizeof cmd, "'%s' -arch=%s -v -o /dev/null '%s' 2>&1", ptxas, arch, tmp);
-    FILE *p = ok ? popen(cmd, "r") : NULL;
     int found = -1;
-    if (p) {
-        /* "Compiling entry function 'E' for 'sm_90'", then "N bytes stack frame, ...",
-         * then "Used R registers, ..., S bytes smem, ..." for that entry. */
-        char line[1024], cur[512] = "";
-        unsigned long stack = 0;
-        while (fgets(line, sizeof line, p)) {
-            const char *q;
-            if ((q = strstr(line, "Compiling entry function '")) != NULL) {
-                q += strlen("Compiling entry function '");
-                size_t n = strcspn(q, "'");
-                snprintf(cur, sizeof cur, "%.*s", (int)(n < sizeof cur ? n : sizeof cur - 1), q);
-                stack = 0;
-            } else if (strcmp(cur, entry) != 0) {
-                continue;
-            } else if (strstr(line, "bytes stack frame")) {
-                sscanf(line, " %lu bytes stack frame", &stack);
-            } else if ((q = strstr(line, "Used ")) != NULL && found) {
-                int regs;
-                if (sscanf(q, "Used %d registers", &regs) != 1) continue;
-                unsigned long smem = 0;
-                const char *sm = strstr(q, " bytes smem");
-                if (sm) { /* walk back to the number before " bytes smem" */
-                    const char *b = sm;
-                    while (b > q && b[-1] >= '0' && b[-1] <= '9') b--;
-                    smem = strtoul(b, NULL, 10);
-                }
-                r->regs = regs;
-                r->static_smem = (uint32_t)smem;
-                r->local_bytes = stack;
-                r->from_ptxas = true;
-                snprintf(r->source, sizeof r->source, "ptxas -arch=%s, run now on the PTX (%s)", arch, ptxas);
-                found = 0;
-            }
+    char archopt[40];
+    snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+    /* -e: code for this entry only; a file of 2000 kernels took ptxas 35 s for all of them */
+    char *argv[] = {ptxas, archopt, "-v", "-e", (char *)entry, "-o", "/dev/null", tmp, NULL};
+    ws_child_result cr;
+    ws_error err;
+    if (ok && ws_child_run(argv, lim, &cr, &err) == 0) {
+        if (cr.status == 0 && parse_report(cr.output, entry, r) == 0) {
+            r->from_ptxas = true;
+            snprintf(r->source, sizeof r->source, "ptxas -arch=%s, run now on the PTX (%s)", arch, ptxas);
+            found = 0;
+        } else if (cr.limit) {                   /* say which limit stopped it; the estimate follows */
+            snprintf(r->source, sizeof r->source, "%s", cr.why);
         }
-        pclose(p);
+        free(cr.output);
     }
     unlink(tmp);
     return found;
@@ -122,12 +140,19 @@ void ws_resources_of(const char *cu_path, const ptx_function *fn, const char *pt
 {
     if (ws_resources_read(cu_path, fn->name, r) == 0)
         return;
-    if (ws_resources_ptxas(ptx_text, arch, fn->name, r) == 0)
+    r->source[0] = 0;
+    if (ws_resources_ptxas(ptx_text, arch, fn->name, NULL, r) == 0)
         return;
+    char why[sizeof r->source];
+    snprintf(why, sizeof why, "%s", r->source);  /* a limit that stopped ptxas, or "" */
     r->regs = WS_ESTIMATED_REGS;
     r->static_smem = (uint32_t)fn->static_shared_bytes;
     r->local_bytes = fn->local_bytes;
     r->from_ptxas = false;
-    snprintf(r->source, sizeof r->source, "estimate: no ptxas report for %s; %d assumed", fn->name,
-             WS_ESTIMATED_REGS);
+    if (why[0])
+        snprintf(r->source, sizeof r->source, "estimate: no ptxas report for %.100s (%.200s); %d assumed", fn->name, why,
+                 WS_ESTIMATED_REGS);
+    else
+        snprintf(r->source, sizeof r->source, "estimate: no ptxas report for %.100s; %d assumed", fn->name,
+                 WS_ESTIMATED_REGS);
 }

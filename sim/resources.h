@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/child.h"
 #include "../common/ws_error.h"
 #include "ptx.h"
 
@@ -30,9 +31,12 @@ typedef struct {
 int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r);
 
 /* Runs ptxas (from $CUDA_HOME/bin, /usr/local/cuda/bin or PATH) on ptx_text for arch
- * ("sm_90") with -v and takes entry's registers, static shared memory and stack frame
- * from its report. Returns 0 and fills r, or -1 (no ptxas, or no report for entry). */
-int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry, ws_resources *r);
+ * ("sm_90") with -v, for entry alone (-e), under lim (common/child.h; NULL = the defaults),
+ * and takes entry's registers, static shared memory and stack frame from its report.
+ * Returns 0 and fills r, or -1 (no ptxas, no report for entry, or a limit stopped it: then
+ * r->source says which, "ptxas was stopped after 60 s of CPU time (its limit)"). */
+int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry, const ws_child_limits *lim,
+                       ws_resources *r);
 
 /* The checked-in report's figures for fn, else ptxas run now on ptx_text (when both it
  * and arch are given and a toolkit is installed), else the estimate: WS_ESTIMATED_REGS

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "../common/commands.h"
+#include "catalog_ptx.h"
+#include "launch_check.h"
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -53,18 +55,15 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
         return WS_EXIT_USAGE;
     if (ws_desc_resolve(s->desc, ov, &s->launch, err))
         return WS_EXIT_USAGE;
-    s->ptx = ws_catalog_ptx_text(s->file, arch, WS_PTX_SAME_TARGET, &s->ptx_origin, err);
+    s->ptx = ws_catalog_ptx_text_for(s->file, &s->launch, arch, WS_PTX_SAME_TARGET, &s->ptx_origin, err);
     if (!s->ptx)
         return WS_EXIT_USAGE;
     s->mod = s->owned_mod = ptx_parse(s->ptx_origin.path, s->ptx, err);
     if (!s->mod)
         return WS_EXIT_USAGE;
-    s->fn = ptx_find_function(s->mod, s->desc->entry);
-    if (!s->fn) {
-        ws_error_set(err, s->file->path, s->desc->line, 0, "kernel '%s': no function '%s' in the PTX (%s)",
-                     s->desc->name, s->desc->entry, s->mod->path);
+    s->fn = ws_catalog_entry(s->mod, s->ptx, s->desc, err); /* the exact instantiation or overload */
+    if (!s->fn)
         return WS_EXIT_USAGE;
-    }
     ws_resources_of(s->file->path, s->fn, s->ptx, arch, &s->resources);
     return WS_EXIT_OK;
 }
@@ -89,8 +88,23 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     if (!o)
         o = &none;
     const ws_launch *L = &s->launch;
+    if (ws_launch_bounds_check(s->fn, L, s->desc->name, s->file->path, s->desc->line, err))
+        return WS_EXIT_USAGE;            /* the driver refuses it: an input error */
+    if (L->cooperative && o->racecheck) {
+        ws_error_set(err, s->file->path, s->desc->line, 0, "%s: racecheck follows one block at a time and cannot yet "
+                     "check a cooperative launch, whose blocks run interleaved; run it without --racecheck",
+                     s->desc->name);
+        return WS_EXIT_USAGE;
+    }
+    int cap = ws_launch_bounds_reg_cap(s->fn, s->dev);
+    if (!s->resources.from_ptxas && cap && s->resources.regs > cap) { /* ptxas would have kept within them */
+        s->resources.regs = cap;
+        size_t n = strlen(s->resources.source);
+        snprintf(s->resources.source + n, sizeof s->resources.source - n, ", capped at %d by the launch bounds", cap);
+    }
     uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
-    ws_occ_input oi = {(int)threads, s->resources.regs, s->resources.static_smem, (uint32_t)L->shared_bytes, -1, 1};
+    ws_occ_input oi = {(int)threads, s->resources.regs, s->resources.static_smem, (uint32_t)L->shared_bytes, -1,
+                       ws_barriers_used(s->fn)}; /* named barriers limit blocks per SM on sm_90 */
     if (ws_occupancy_calc(s->dev, &oi, &s->occ)) {
         ws_error_set(err, s->file->path, s->desc->line, 0, "%s: %s", s->desc->name, s->occ.reason);
         return WS_EXIT_USAGE;
@@ -100,6 +114,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
                      s->occ.reason);
         return WS_EXIT_USAGE;
     }
+    if (ws_cooperative_check(L, s->dev, &s->occ, s->desc->name, s->file->path, s->desc->line, err))
+        return WS_EXIT_USAGE;
     /* the L1 left beside the shared carve-out, and the blocks sharing it, decide the hit rates */
     char why[160];
     if (ws_models_check_device(s->dev, why, sizeof why)) {
@@ -141,6 +157,14 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.progress_ctx = &ps;
     cfg.memory_errors_are_warnings = o->memory_errors_are_warnings;
     cfg.max_thread_insns = o->max_thread_insns;
+    /* the SASS stage sits right in front of the models: racecheck still sees the PTX's accesses */
+    if (!o->ptx_level || o->sass_listing) {
+        s->sass = ws_sass_session_open(s->ptx ? s->ptx : o->ptx_text, s->fn, s->mod->target, o->sass_listing);
+        if (!s->sass || ws_sass_session_attach(s->sass, &cfg)) {
+            ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the SASS stage of %s", s->desc->name);
+            return WS_EXIT_INTERNAL;
+        }
+    }
     if (o->racecheck) { /* in front of the models; it forwards */
         if (!(s->race = ws_racecheck_new(L->block))) {
             ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the race checker of %s",
@@ -154,14 +178,18 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     s->seconds = seconds_since(&ps.start);
     if (ps.shown && ps.tty)
         fprintf(stderr, "\r%*s\r", 79, "");
-    if (rc)
-        return WS_EXIT_KERNEL_FAULT;
+    if (rc) /* a refused launch or instruction is the input's fault, not the kernel's */
+        return s->result.stop == WS_SIM_REFUSED ? WS_EXIT_USAGE
+             : s->result.stop == WS_SIM_OUT_OF_MEMORY ? WS_EXIT_INTERNAL : WS_EXIT_KERNEL_FAULT;
+    ws_sass_session_finish(s->sass, &s->result);
     ws_models_finish(s->models);
     ws_memstats_finish(s->ms, ws_models_cache_totals(s->models));
     ws_latency_finish(s->latency);
 
     ws_timing_input ti;
-    ws_timing_input_from_memstats(s->ms, s->latency, &s->occ, s->result.warp_insns, L->bytes_moved, &ti);
+    bool sass = s->sass && s->sass->active; /* the issue term counts the instructions the SM issues */
+    ws_timing_input_from_memstats(s->ms, s->latency, &s->occ, sass ? s->sass->warp_insns : s->result.warp_insns,
+                                  L->bytes_moved, &ti);
     s->have_timing = ws_timing_predict(s->dev, &ti, &s->timing) == 0;
     return WS_EXIT_OK;
 }
@@ -169,6 +197,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
 void ws_simulation_close(ws_simulation *s)
 {
     ws_racecheck_free(s->race);
+    ws_sass_session_free(s->sass);
     ws_memstats_free(s->ms);
     ws_latency_free(s->latency);
     ws_models_free(s->models);

@@ -22,6 +22,7 @@
 #include "occupancy.h"
 #include "racecheck.h"
 #include "resources.h"
+#include "sass_events.h"
 #include "timing.h"
 
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
     ws_timing timing;
     double seconds;                /* wall time of the interpreter run */
     ws_racecheck *race;            /* the run's hazards when opts.racecheck (print with ws_racecheck_print) */
+    ws_sass_session *sass;         /* the machine code's view (issue 12): sass->active, sass->level */
     /* owned, freed by ws_simulation_close */
     ws_desc_file *owned_file;      /* a .cu named outside the catalog */
     ptx_module *owned_mod;
@@ -63,6 +65,10 @@ typedef struct {
     bool racecheck;                /* keep shared-memory hazards in s->race */
     bool memory_errors_are_warnings; /* count memory errors per kind and go on (memcheck) */
     uint64_t max_thread_insns;     /* instruction budget; 0 = WS_SIM_DEFAULT_BUDGET */
+    /* SASS (issue 12; sim/sass_events.h): counters as ptxas's machine code executes them */
+    bool ptx_level;                /* stay PTX-level even where ptxas and nvdisasm are installed */
+    const char *sass_listing;      /* a recorded nvdisasm -c -gi listing to use instead of running the tools */
+    const char *ptx_text;          /* the PTX of an attached kernel (ws_simulation_attach keeps none) */
 } ws_simulation_opts;
 
 /* Resolves kernel argument arg ("transpose_naive", "k.cu", "k.cu:name") in cat with the -D
@@ -81,8 +87,11 @@ void ws_simulation_attach(ws_simulation *s, const ws_device *dev, const ws_desc_
 
 /* Occupancy, memory models, the interpreter, the models' end of kernel, the timing model.
  * o may be NULL. Returns WS_EXIT_OK; WS_EXIT_USAGE when the block cannot run on the
- * device; WS_EXIT_KERNEL_FAULT when the kernel faults (err: block, warp, lane, line);
- * WS_EXIT_INTERNAL when memory runs out. */
+ * device or the simulator refuses the launch (arguments that do not fit, a resource
+ * limit, an unsupported instruction: s->result.stop == WS_SIM_REFUSED);
+ * WS_EXIT_KERNEL_FAULT when the kernel faults (err: block, warp, lane, line);
+ * WS_EXIT_INTERNAL when memory runs out. After a fault s->result still holds the
+ * counts up to the stop (the memcheck summary among them). */
 int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *err);
 
 /* Frees what s owns (the memory models, the final buffers, PTX, an owned .cu) and zeroes it. */

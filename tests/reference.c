@@ -731,6 +731,163 @@ static int ref_swizzle_gallery(const ws_launch *L, void *const *b)
     return 0;
 }
 
+/* spill_forced / spill_free(in, key, out, n, iters): v[k] = in[i + k n] (k < 40); iters
+ * rounds of v[k] = v[k] * 1664525 + (v[(k+7) % 40] ^ key[t]), k in order (so v[k+7] is
+ * already this round's for k >= 33); out[i] = sum of v[k] (k+1), all mod 2^32. */
+static int ref_spill(const ws_launch *L, void *const *b)
+{
+    enum { W = 40 };
+    int32_t n = arg_i32(L, 3), iters = arg_i32(L, 4);
+    uint64_t m = active_1d(L, n);
+    if (n < 0 || iters < 0)
+        return WS_REF_UNSUPPORTED;
+    const uint32_t *in = arg_buf(L, b, 0, (uint64_t)n * W * 4);
+    const uint32_t *key = arg_buf(L, b, 1, (uint64_t)iters * 4);
+    uint32_t *out = arg_buf(L, b, 2, m * 4);
+    if (!in || (!key && iters > 0) || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++) {
+        uint32_t v[W], s = 0;
+        for (int k = 0; k < W; k++)
+            v[k] = in[i + (uint64_t)k * (uint64_t)n];
+        for (int t = 0; t < iters; t++)
+            for (int k = 0; k < W; k++)
+                v[k] = v[k] * 1664525u + (v[(k + 7) % W] ^ key[t]);
+        for (int k = 0; k < W; k++)
+            s += v[k] * (uint32_t)(k + 1);
+        out[i] = s;
+    }
+    return 0;
+}
+
+/* ---- divergence.cu: branches that could leave ------------------------------ */
+
+/* Thread i of a 1-D launch is threadIdx.x = i % block.x; its lane is that & 31. */
+static uint32_t lane_1d(const ws_launch *L, uint64_t i)
+{
+    return (uint32_t)(i % L->block[0]) & 31u;
+}
+
+/* Which leaving branch a divergence.cu kernel takes on lanes 0-7 when in[i] < 0
+ * (a trap fails the launch, so its model refuses such data). */
+typedef enum { DIV_NONE, DIV_TRAP, DIV_RETURN } div_leave;
+
+static int div_store_i(const ws_launch *L, void *const *b, div_leave leave)
+{
+    if (L->block[1] != 1 || L->block[2] != 1)
+        return WS_REF_UNSUPPORTED;
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    const int32_t *in = arg_buf(L, b, 0, m * 4);
+    int32_t *out = arg_buf(L, b, 1, m * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++) {
+        bool first8 = lane_1d(L, i) < 8;
+        if (leave == DIV_NONE) {
+            out[i] = (int32_t)((uint32_t)i + (first8 ? (uint32_t)in[i] : 0u));
+            continue;
+        }
+        if (first8 && in[i] < 0) {
+            if (leave == DIV_TRAP)
+                return WS_REF_UNSUPPORTED;
+            continue;                            /* returned: no store */
+        }
+        out[i] = (int32_t)i;
+    }
+    return 0;
+}
+
+/* div_copy: out[i] = i + (lane < 8 ? in[i] : 0). */
+static int ref_div_copy(const ws_launch *L, void *const *b) { return div_store_i(L, b, DIV_NONE); }
+/* div_trap, div_syncwarp: out[i] = i; lanes 0-7 trap on in[i] < 0. */
+static int ref_div_trap(const ws_launch *L, void *const *b) { return div_store_i(L, b, DIV_TRAP); }
+/* div_return, div_exit: out[i] = i unless lanes 0-7 leave on in[i] < 0. */
+static int ref_div_return(const ws_launch *L, void *const *b) { return div_store_i(L, b, DIV_RETURN); }
+
+/* div_return_taken: lanes 0-7 with in[i] % 4 == 3 store -1 and return; out[i] = 2i otherwise. */
+static int ref_div_return_taken(const ws_launch *L, void *const *b)
+{
+    if (L->block[1] != 1 || L->block[2] != 1)
+        return WS_REF_UNSUPPORTED;
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    const int32_t *in = arg_buf(L, b, 0, m * 4);
+    int32_t *out = arg_buf(L, b, 1, m * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        out[i] = lane_1d(L, i) < 8 && in[i] % 4 == 3 ? -1 : (int32_t)(2u * (uint32_t)i);
+    return 0;
+}
+
+/* div_nested(in, aux, out, n): lanes 0-15 set aux[i] = i + 1 unless lanes 0-7 return on
+ * in[i] < 0 (then no store at all); out[i] = i. */
+static int ref_div_nested(const ws_launch *L, void *const *b)
+{
+    if (L->block[1] != 1 || L->block[2] != 1)
+        return WS_REF_UNSUPPORTED;
+    uint64_t m = active_1d(L, arg_i32(L, 3));
+    const int32_t *in = arg_buf(L, b, 0, m * 4);
+    int32_t *aux = arg_buf(L, b, 1, m * 4), *out = arg_buf(L, b, 2, m * 4);
+    if (!in || !aux || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++) {
+        uint32_t lane = lane_1d(L, i);
+        if (lane < 8 && in[i] < 0)
+            continue;
+        if (lane < 16)
+            aux[i] = (int32_t)((uint32_t)i + 1u);
+        out[i] = (int32_t)i;
+    }
+    return 0;
+}
+
+/* div_loop: trips = threadIdx.x % 8 + 1; for k < trips: v = in[i + k]; v < 0 returns,
+ * v % 5 == 4 skips, v % 7 == 6 ends the loop, else s += v; out[i] = s. */
+static int ref_div_loop(const ws_launch *L, void *const *b)
+{
+    if (L->block[1] != 1 || L->block[2] != 1)
+        return WS_REF_UNSUPPORTED;
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    const int32_t *in = arg_buf(L, b, 0, m ? (m + 7) * 4 : 0);
+    int32_t *out = arg_buf(L, b, 1, m * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++) {
+        uint32_t trips = (uint32_t)(i % L->block[0]) % 8u + 1u, s = 0;
+        bool returned = false;
+        for (uint32_t k = 0; k < trips; k++) {
+            int32_t v = in[i + k];
+            if (v < 0) { returned = true; break; }
+            if (v % 5 == 4) continue;
+            if (v % 7 == 6) break;
+            s += (uint32_t)v;
+        }
+        if (!returned)
+            out[i] = (int32_t)s;
+    }
+    return 0;
+}
+
+/* div_barrier: every thread of a block of at most 256 stores its index in shared
+ * memory; out[i] = the index of thread blockDim.x - 1 - t of the same block. No bounds
+ * check: all grid.x * block.x threads run; lanes 0-7 trap on in[i] < 0. */
+static int ref_div_barrier(const ws_launch *L, void *const *b)
+{
+    uint64_t B = L->block[0], T = threads_1d(L);
+    if (B > 256 || L->block[1] != 1 || L->block[2] != 1)
+        return WS_REF_UNSUPPORTED;
+    const int32_t *in = arg_buf(L, b, 0, T * 4);
+    int32_t *out = arg_buf(L, b, 1, T * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < T; i++) {
+        if (lane_1d(L, i) < 8 && in[i] < 0)
+            return WS_REF_UNSUPPORTED;
+        out[i] = (int32_t)(i / B * B + (B - 1 - i % B));
+    }
+    return 0;
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 static const struct {
@@ -782,6 +939,11 @@ static const struct {
     {"saxpy_block13", ref_saxpy}, {"saxpy_block256", ref_saxpy},
     /* local_memory.cu */
     {"local_dynamic_index", ref_lcg_bins}, {"register_select", ref_lcg_bins},
+    {"spill_forced", ref_spill}, {"spill_free", ref_spill},
+    /* divergence.cu */
+    {"div_copy", ref_div_copy}, {"div_trap", ref_div_trap}, {"div_return", ref_div_return},
+    {"div_exit", ref_div_return}, {"div_return_taken", ref_div_return_taken}, {"div_nested", ref_div_nested},
+    {"div_loop", ref_div_loop}, {"div_syncwarp", ref_div_trap}, {"div_barrier", ref_div_barrier},
     /* tensorcore.cu */
     {"wmma_gemm_naive", ref_wmma_gemm}, {"mma_ldmatrix_unpadded", ref_mma_gemm},
     {"mma_ldmatrix_padded", ref_mma_gemm}, {"mma_ldmatrix_swizzled", ref_mma_gemm}, {"mma_cp_async", ref_mma_gemm},

@@ -21,8 +21,10 @@
 #include <unistd.h>
 
 #include "../common/catalog.h"
+#include "../common/cli.h"
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
+#include "../common/text.h"
 
 static const char *ws_bin(void)
 {
@@ -46,8 +48,9 @@ static char *slurp(const char *path)
     return g_err;
 }
 
-/* Runs warpscope with args (NULL-terminated); returns the exit code, stderr in g_err. */
-static int run_ws(const char *const *args)
+/* Runs warpscope with args (NULL-terminated) and stdout to out_path; returns the exit
+ * code, stderr in g_err. */
+static int run_ws_to(const char *const *args, const char *out_path)
 {
     char errpath[128];
     snprintf(errpath, sizeof errpath, "%s/stderr.txt", g_dir);
@@ -55,7 +58,7 @@ static int run_ws(const char *const *args)
     assert_true(pid >= 0);
     if (pid == 0) {
         int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int nul = open("/dev/null", O_WRONLY);
+        int nul = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd < 0 || nul < 0) _exit(126);
         dup2(fd, 2);
         dup2(nul, 1);
@@ -72,6 +75,11 @@ static int run_ws(const char *const *args)
     slurp(errpath);
     if (!WIFEXITED(st)) fail_msg("warpscope died with signal %d: %s", WTERMSIG(st), g_err);
     return WEXITSTATUS(st);
+}
+
+static int run_ws(const char *const *args)
+{
+    return run_ws_to(args, "/dev/null");
 }
 
 static void write_file(const char *name, const char *text)
@@ -154,12 +162,12 @@ static const cli_case CASES[] = {
     {{"sim", "demos/transpose.cu:nope"}, WS_EXIT_USAGE, "demos/transpose.cu has no description 'nope'"},
     {{"sim", "demos"}, WS_EXIT_USAGE, "'demos' is a folder, not a kernel"},
     {{"sim", "README.md"}, WS_EXIT_USAGE, "'README.md' is not a .cu file, not a kernel"},
-    /* resource limits: refused before anything is allocated or run */
-    {{"sim", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_KERNEL_FAULT,
+    /* resource limits: refused before anything is allocated or run, as input errors (issue 17) */
+    {{"sim", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_USAGE,
      "50000000 blocks of 1024 threads cannot finish within the instruction budget"},
-    {{"sim", "-D", "W=50000", "-D", "H=50000", "copy_32x32"}, WS_EXIT_KERNEL_FAULT,
+    {{"sim", "-D", "W=50000", "-D", "H=50000", "copy_32x32"}, WS_EXIT_USAGE,
      "needs 20000000000 bytes (18.63 GiB) of buffers, more than the simulator's limit"},
-    {{"sim", "--budget", "1000", "copy_32x32"}, WS_EXIT_KERNEL_FAULT,
+    {{"sim", "--budget", "1000", "copy_32x32"}, WS_EXIT_USAGE,
      "cannot finish within the instruction budget of 1000"},
     /* planted bugs through the command line */
     {{"sim", "tests/data/planted/read_past_end.cu"}, WS_EXIT_KERNEL_FAULT,
@@ -286,6 +294,91 @@ static void test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line(void
     if (!strstr(g_err, want)) fail_msg("got: %s\nwant: %s", g_err, want);
 }
 
+/* Block 0 spins until block 1 sets a flag: on a GPU both blocks are resident and it ends; here
+ * block 1 only starts once block 0 has finished, so the budget stops it, and the message says
+ * why (a one-block loop gets no such hint: there is no other block to wait for). */
+static void test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  wait\nbuffer  flag  int  1  init=zero  output\n"
+                     "grid    2\nblock   32\nargs    flag\n*/\n__global__ void wait(volatile int *flag) {\n"
+                     "  if (blockIdx.x == 1) *flag = 1;\n  else while (*flag == 0) { }\n}\n";
+    write_kernel("wait", cu, ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"wait.cu\"\n"
+                             ".visible .entry wait(.param .u64 flag)\n{\n  .reg .pred %p<3>;\n  .reg .b32 %r<4>;\n"
+                             "  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [flag];\n  mov.u32 %r1, %ctaid.x;\n"
+                             "  setp.eq.u32 %p1, %r1, 1;\n  @%p1 bra $L_set;\n$L_spin:\n  .loc 1 10 0\n"
+                             "  ld.volatile.global.u32 %r2, [%rd1];\n  setp.eq.u32 %p2, %r2, 0;\n  @%p2 bra $L_spin;\n"
+                             "  ret;\n$L_set:\n  .loc 1 9 0\n  mov.u32 %r3, 1;\n  st.volatile.global.u32 [%rd1], %r3;\n"
+                             "  ret;\n}\n");
+    char path[128], want[300];
+    snprintf(path, sizeof path, "%s/wait.cu", g_dir);
+    const char *args[] = {"sim", "--budget", "100000", path, NULL};
+    assert_int_equal(run_ws(args), WS_EXIT_KERNEL_FAULT);
+    snprintf(want, sizeof want, "%s:10: error: wait: block (0,0,0) warp 0: stopped after the instruction budget", path);
+    if (!strstr(g_err, want) || !strstr(g_err, "warpscope runs the blocks one after another"))
+        fail_msg("got: %s", g_err);
+    write_kernel("spin", LOOP_CU, LOOP_PTX);           /* grid 1 */
+    snprintf(path, sizeof path, "%s/spin.cu", g_dir);
+    const char *one[] = {"sim", "--budget", "100000", path, NULL};
+    assert_int_equal(run_ws(one), WS_EXIT_KERNEL_FAULT);
+    assert_null(strstr(g_err, "one after another"));
+}
+
+/* init=none: a buffer each thread writes before it reads it is clean. Reading out[t + 32]
+ * instead (the buffer holds 64 ints, the one warp writes out[0..31]) reads bytes no thread
+ * wrote: 32 uninitialised reads, the first by thread 0 at byte 32 * 4 = 128. */
+static void test_a_never_initialised_buffer_is_clean_when_written_before_it_is_read(void **state)
+{
+    (void)state;
+    const char *ptx_fmt = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"%s.cu\"\n"
+                          ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<6>;\n"
+                          "  ld.param.u64 %%rd1, [out];\n  mov.u32 %%r1, %%tid.x;\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+                          "  add.s64 %%rd3, %%rd1, %%rd2;\n  .loc 1 8 0\n  st.global.u32 [%%rd3], %%r1;\n"
+                          "  add.s64 %%rd4, %%rd3, %d;\n  .loc 1 9 0\n  ld.global.u32 %%r2, [%%rd4];\n  ret;\n}\n";
+    const char *cu = "/*@warpscope\nkernel  k\nbuffer  out  int  64  init=none\n"
+                     "grid    1\nblock   32\nargs    out\n*/\n__global__ void k(int *out) { }\n";
+    char ptx[1024], path[128];
+    snprintf(ptx, sizeof ptx, ptx_fmt, "own", 0);      /* reads its own element back */
+    write_kernel("own", cu, ptx);
+    snprintf(path, sizeof path, "%s/own.cu", g_dir);
+    const char *args[] = {"sim", path, NULL};
+    if (run_ws(args) != WS_EXIT_OK) fail_msg("own: %s", g_err);
+    snprintf(ptx, sizeof ptx, ptx_fmt, "next", 128);   /* reads out[t + 32]: never written */
+    write_kernel("next", cu, ptx);
+    snprintf(path, sizeof path, "%s/next.cu", g_dir);
+    const char *args2[] = {"sim", "--memcheck", path, NULL};
+    assert_int_equal(run_ws(args2), WS_EXIT_KERNEL_FAULT);
+    if (!strstr(g_err, "memcheck: 32 uninitialised global read accesses") ||
+        !strstr(g_err, "by thread (0,0,0): byte 128 of buffer 'out' (init=none) was never written"))
+        fail_msg("next: %s", g_err);
+}
+
+/* A NUL byte in the PTX beside a .cu ended the text there: what followed (here a second
+ * function that would not even parse) was silently dropped. It is refused with its place. */
+static void test_a_nul_byte_in_the_ptx_is_refused_with_its_line(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  k\nbuffer  out  int  32  init=zero  output\n"
+                     "grid    1\nblock   32\nargs    out\n*/\n__global__ void k(int *out) { }\n";
+    write_file("nul.cu", cu);
+    char head[64], path[128];
+    snprintf(head, sizeof head, "// warpscope-source-hash: %016llx\n", ws_source_hash(cu, strlen(cu)));
+    const char body[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                        ".visible .entry k(.param .u64 out)\n{\n  ret;\n}\n\0frobnicate\n";
+    snprintf(path, sizeof path, "%s/nul.ptx", g_dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(head, f);
+    fwrite(body, 1, sizeof body - 1, f);            /* the NUL and what follows it too */
+    fclose(f);
+    snprintf(path, sizeof path, "%s/nul.cu", g_dir);
+    const char *args[] = {"sim", path, NULL};
+    assert_int_equal(run_ws(args), WS_EXIT_USAGE);
+    char want[200];
+    snprintf(want, sizeof want, "%s/nul.ptx:9:1: error: NUL byte in the PTX text", g_dir); /* header + 7 lines */
+    if (!strstr(g_err, want)) fail_msg("got: %s\nwant: %s", g_err, want);
+}
+
 static void test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column(void **state)
 {
     (void)state;
@@ -314,9 +407,86 @@ static void test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused(
     char path[128];
     snprintf(path, sizeof path, "%s/argc.cu", g_dir);
     const char *args[] = {"sim", path, NULL};
-    int code = run_ws(args);
-    assert_true(code == WS_EXIT_USAGE || code == WS_EXIT_KERNEL_FAULT);
-    assert_non_null(strstr(g_err, "takes 1 parameters but the description passes 2 arguments"));
+    assert_int_equal(run_ws(args), WS_EXIT_USAGE); /* an input error, not a kernel fault */
+    char want[200];
+    snprintf(want, sizeof want, "%s:6:", path);   /* the args line */
+    if (!strstr(g_err, want) || !strstr(g_err, "the description passes 2 arguments but kernel 'k' takes 1"))
+        fail_msg("got: %s", g_err);
+}
+
+/* One packing rule for sim and gpu (sim/params.c): a value that is not the parameter's type
+ * or does not fit it is refused at its argument, exit 1. 2.5 is no int; 1<<40 = 2^40 needs 41
+ * bits, a .u32 holds 32. */
+static void test_an_argument_that_does_not_fit_its_parameter_is_refused_at_the_args_line(void **state)
+{
+    (void)state;
+    const char *ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 out, .param .u32 n)\n{\n  ret;\n}\n";
+    struct { const char *arg, *want; } cases[] = {
+        {"2.5", "argument 2 (2.5) is a floating-point literal but parameter 2 ('n', .u32) is an integer"},
+        {"1<<40", "argument 2 (1<<40 = 1099511627776) does not fit parameter 2 ('n', .u32)"},
+        {"-1", NULL},                              /* C++ wraps -1 into an unsigned int: accepted */
+        {"(1<<32)-1", NULL},                       /* the largest .u32 */
+        {"1<<32", "argument 2 (1<<32 = 4294967296) does not fit parameter 2 ('n', .u32)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cu[512], path[128], want[256];
+        snprintf(cu, sizeof cu, "/*@warpscope\nkernel  k\nbuffer  out  int  32  init=zero  output\n"
+                                "grid    1\nblock   32\nargs    out, %s\n*/\n__global__ void k(int *out, unsigned n) { }\n",
+                 cases[i].arg);
+        write_kernel("argfit", cu, ptx);
+        snprintf(path, sizeof path, "%s/argfit.cu", g_dir);
+        const char *args[] = {"sim", path, NULL};
+        int code = run_ws(args);
+        if (!cases[i].want) {
+            if (code != WS_EXIT_OK) fail_msg("args out, %s: exit %d: %s", cases[i].arg, code, g_err);
+            continue;
+        }
+        snprintf(want, sizeof want, "%s:6:14: error: %s", path, cases[i].want); /* "args    out, " is 13 wide */
+        if (code != WS_EXIT_USAGE || !strstr(g_err, want))
+            fail_msg("args out, %s: exit %d, got: %s\nwant: %s", cases[i].arg, code, g_err, want);
+    }
+}
+
+/* An instruction the simulator does not run is a refusal of the input (exit 1), not a fault
+ * of the kernel: red.global.v2.f32 (sm_90 vector reductions) parses but is not simulated. */
+static void test_an_unsupported_instruction_is_an_input_error(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  k\nbuffer  out  float  64  init=zero  output\n"
+                     "grid    1\nblock   32\nargs    out\n*/\n__global__ void k(float *out) { }\n";
+    write_kernel("unsup", cu, ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 out)\n{\n  .reg .f32 %f<3>;\n  .reg .b64 %rd<2>;\n"
+                              "  ld.param.u64 %rd1, [out];\n  mov.f32 %f1, 0f3F800000;\n  mov.f32 %f2, 0f3F800000;\n"
+                              "  red.global.v2.f32.add [%rd1], {%f1, %f2};\n  ret;\n}\n");
+    char path[128];
+    snprintf(path, sizeof path, "%s/unsup.cu", g_dir);
+    const char *args[] = {"sim", path, NULL};
+    assert_int_equal(run_ws(args), WS_EXIT_USAGE);
+    if (!strstr(g_err, "unsupported instruction")) fail_msg("got: %s", g_err);
+}
+
+/* --memcheck keeps going past memory errors; when the run later stops for another reason (the
+ * budget here) what it found up to then is still reported: all 32 lanes read out[32 + tid], past
+ * the 32-int buffer, once, before the loop that never ends. */
+static void test_memcheck_reports_what_it_found_before_the_budget_stopped_the_run(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  k\nbuffer  out  int  32  init=zero  output\n"
+                     "grid    1\nblock   32\nargs    out\n*/\n__global__ void k(int *out) { }\n";
+    write_kernel("mcstop", cu, ".version 8.0\n.target sm_90\n.address_size 64\n"
+                               ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+                               "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  add.u32 %r1, %r1, 32;\n"
+                               "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+                               "  ld.global.u32 %r2, [%rd3];\n$L_top:\n  add.u32 %r2, %r2, 1;\n  bra.uni $L_top;\n}\n");
+    char path[128];
+    snprintf(path, sizeof path, "%s/mcstop.cu", g_dir);
+    const char *args[] = {"sim", "--memcheck", "--budget", "100000", path, NULL};
+    assert_int_equal(run_ws(args), WS_EXIT_KERNEL_FAULT);
+    if (!strstr(g_err, "stopped after the instruction budget of 100000") ||
+        !strstr(g_err, "memcheck: 32 global out of bounds accesses; the first:") ||
+        !strstr(g_err, "memcheck summary: 32 memory errors found before the run stopped"))
+        fail_msg("got: %s", g_err);
 }
 
 /* tests/data/bad_resolve: descriptions that parse but cannot be evaluated (range,
@@ -383,6 +553,175 @@ static void test_viz_without_a_display_says_so_instead_of_waiting(void **state)
 }
 #endif
 
+/* One table of exit codes (common/cli.c) in every command's --help, the general usage and
+ * the README, word for word. */
+static void test_every_help_and_the_readme_show_the_one_exit_code_table(void **state)
+{
+    (void)state;
+    const char *cmds[] = {"list", "ptx", "sim", "gpu", "check", "help",
+#ifdef WS_HAVE_SDL
+                          "viz",
+#endif
+                          NULL};
+    char out[128];
+    snprintf(out, sizeof out, "%s/help.txt", g_dir);
+    static char text[65536];
+    for (int i = 0; cmds[i]; i++) {
+        const char *args[] = {cmds[i], "--help", NULL};
+        assert_int_equal(run_ws_to(args, out), WS_EXIT_OK);
+        FILE *f = fopen(out, "r");
+        assert_non_null(f);
+        text[fread(text, 1, sizeof text - 1, f)] = 0;
+        fclose(f);
+        if (!strstr(text, ws_cli_exit_table)) fail_msg("warpscope %s --help lacks the exit-code table:\n%s", cmds[i], text);
+    }
+    const char *args[] = {"--help", NULL};
+    assert_int_equal(run_ws_to(args, out), WS_EXIT_OK);
+    FILE *f = fopen(out, "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    assert_non_null(strstr(text, ws_cli_exit_table));
+    f = fopen("README.md", "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    if (!strstr(text, ws_cli_exit_table)) fail_msg("README.md lacks the exit-code table of common/cli.c:\n%s", ws_cli_exit_table);
+}
+
+/* A report that cannot reach stdout (a full disk: /dev/full fails every write with ENOSPC)
+ * is not a success: exit 1 and a message, whether it fails mid-way or at the final flush. */
+static void test_output_that_cannot_be_written_is_an_error_not_a_truncated_success(void **state)
+{
+    (void)state;
+    const char *json[] = {"sim", "--json", "copy_32x32", NULL};
+    assert_int_equal(run_ws_to(json, "/dev/full"), WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "warpscope: cannot write the output to stdout"));
+    const char *list[] = {"list", NULL};
+    assert_int_equal(run_ws_to(list, "/dev/full"), WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "cannot write the output to stdout: No space left on device"));
+    const char *help[] = {"sim", "--help", NULL};
+    assert_int_equal(run_ws_to(help, "/dev/full"), WS_EXIT_USAGE);
+}
+
+static char *slurp_text(const char *path)
+{
+    static char text[1 << 17];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    return text;
+}
+
+/* A note with a Latin-1 byte (E9, not UTF-8), an ANSI colour sequence (ESC [ 31 m), a C1 CSI
+ * (C2 9B) and a euro sign, and a source line ending in an OSC title sequence (ESC ] 0 ; ... BEL):
+ * JSON stays valid UTF-8 (E9 -> U+FFFD), text output spells every control out. */
+static void test_bytes_from_a_description_neither_break_json_nor_reach_the_terminal(void **state)
+{
+    (void)state;
+    const char *cu = "/*@warpscope\nkernel  k\nnote    caf\xe9 \x1b[31mred\x1b[0m \xc2\x9b" "2J \xe2\x82\xac\n"
+                     "buffer  out  int  32  init=zero  output\ngrid    1\nblock   32\nargs    out\n*/\n"
+                     "__global__ void k(int *out) { out[threadIdx.x] = 1; } // \x1b]0;t\x07\n";
+    write_kernel("hostile", cu, ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"hostile.cu\"\n"
+                                ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n"
+                                "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n"
+                                "  add.s64 %rd3, %rd1, %rd2;\n  mov.u32 %r2, 1;\n  .loc 1 9 0\n"
+                                "  st.global.u32 [%rd3], %r2;\n  ret;\n}\n");
+    char path[128], out[128];
+    snprintf(path, sizeof path, "%s/hostile.cu", g_dir);
+    snprintf(out, sizeof out, "%s/out.txt", g_dir);
+    const char *json_cmds[][5] = {{"list", "--json", path, NULL}, {"sim", "--json", path, NULL}};
+    for (int c = 0; c < 2; c++) {
+        assert_int_equal(run_ws_to(json_cmds[c], out), WS_EXIT_OK);
+        const char *t = slurp_text(out);
+        for (const unsigned char *p = (const unsigned char *)t; *p;) {
+            size_t n = ws_utf8_seq(p);
+            if (!n) fail_msg("%s --json: byte 0x%02x at %ld is not UTF-8", json_cmds[c][0], *p, (long)(p - (const unsigned char *)t));
+            p += n;
+        }
+        if (c == 0 && !strstr(t, "caf\xef\xbf\xbd \\u001b[31mred")) fail_msg("list --json: %s", t);
+    }
+    const char *text_cmds[][5] = {{"list", path, NULL}, {"sim", "--lines", path, NULL}, {"ptx", path, NULL}};
+    for (int c = 0; c < 3; c++) {
+        assert_int_equal(run_ws_to(text_cmds[c], out), WS_EXIT_OK);
+        const char *t = slurp_text(out);
+        for (const unsigned char *p = (const unsigned char *)t; *p; p++)
+            if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0))
+                fail_msg("%s: control byte 0x%02x reached stdout:\n%s", text_cmds[c][0], *p, t);
+        if (c < 2 && !strstr(t, "caf\\xe9 \\x1b[31mred\\x1b[0m \\u009b2J \xe2\x82\xac")) fail_msg("%s: %s", text_cmds[c][0], t);
+        if (c == 2 && !strstr(t, "// \\x1b]0;t\\x07")) fail_msg("ptx: %s", t);
+    }
+}
+
+/* An empty catalog folder is an empty list (qsort of no names was undefined behaviour, which
+ * this sanitizer build turns into an abort). */
+static void test_an_empty_catalog_folder_lists_no_descriptions(void **state)
+{
+    (void)state;
+    char dir[128], out[128];
+    snprintf(dir, sizeof dir, "%s/empty", g_dir);
+    snprintf(out, sizeof out, "%s/out.txt", g_dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    setenv("WARPSCOPE_CATALOG", dir, 1);
+    const char *args[] = {"list", NULL};
+    int code = run_ws_to(args, out);
+    unsetenv("WARPSCOPE_CATALOG");
+    rmdir(dir);
+    assert_int_equal(code, WS_EXIT_OK);
+    assert_null(strstr(g_err, "runtime error"));
+    assert_non_null(strstr(slurp_text(out), "0 descriptions in 0 files"));
+}
+
+#ifdef WS_HAVE_CUDA
+/* WARPSCOPE_DEVICE and WARPSCOPE_GPU_TIMEOUT are input: garbage is refused by name (exit 1)
+ * before the driver is opened, so the answer is the same with or without a GPU. */
+static void test_garbage_in_the_gpu_environment_is_refused_by_name(void **state)
+{
+    (void)state;
+    struct { const char *var, *value, *want; } cases[] = {
+        {"WARPSCOPE_DEVICE", "abc", "WARPSCOPE_DEVICE='abc': expected a GPU index"},
+        {"WARPSCOPE_DEVICE", "-1", "WARPSCOPE_DEVICE='-1': expected a GPU index"},
+        {"WARPSCOPE_DEVICE", "1x", "WARPSCOPE_DEVICE='1x': expected a GPU index"},
+        {"WARPSCOPE_GPU_TIMEOUT", "abc", "WARPSCOPE_GPU_TIMEOUT='abc': expected a number of seconds"},
+        {"WARPSCOPE_GPU_TIMEOUT", "0", "WARPSCOPE_GPU_TIMEOUT='0': expected a number of seconds"},
+        {"WARPSCOPE_GPU_TIMEOUT", "-5", "WARPSCOPE_GPU_TIMEOUT='-5'"},
+        {"WARPSCOPE_GPU_TIMEOUT", "nan", "WARPSCOPE_GPU_TIMEOUT='nan'"},
+    };
+    const char *cmds[][3] = {{"gpu", "copy_float", NULL}, {"check", "copy_float", NULL}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int c = 0; c < 2; c++) {
+            setenv(cases[i].var, cases[i].value, 1);
+            int code = run_ws(cmds[c]);
+            unsetenv(cases[i].var);
+            if (code != WS_EXIT_USAGE || !strstr(g_err, cases[i].want))
+                fail_msg("%s=%s %s: exit %d: %s", cases[i].var, cases[i].value, cmds[c][0], code, g_err);
+        }
+}
+#endif
+
+#ifdef WS_HAVE_SDL
+/* A font that cannot be read or is not a font is the user's input, exit 1 (it was 5). */
+static void test_a_bad_font_file_is_an_input_error(void **state)
+{
+    (void)state;
+    char out[128];
+    snprintf(out, sizeof out, "%s/frames", g_dir);
+    mkdir(out, 0755);
+    const char *args[] = {"viz", "copy_32x32", "--headless", "--frames", "1", "--out", out, NULL};
+    setenv("WARPSCOPE_FONT", "tests/data/nonexistent.ttf", 1);
+    int code = run_ws(args);
+    assert_int_equal(code, WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "WARPSCOPE_FONT=tests/data/nonexistent.ttf: cannot read that font file"));
+    setenv("WARPSCOPE_FONT", "README.md", 1);
+    code = run_ws(args);
+    unsetenv("WARPSCOPE_FONT");
+    assert_int_equal(code, WS_EXIT_USAGE);
+    assert_non_null(strstr(g_err, "README.md: cannot open font"));
+    rmdir(out);
+}
+#endif
+
 static int setup(void **state)
 {
     (void)state;
@@ -393,7 +732,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx",
+    const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt", "wait.cu", "wait.ptx", "own.cu", "own.ptx", "next.cu", "next.ptx", "nul.cu", "nul.ptx",
                            "norun.json"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -409,10 +748,26 @@ int main(void)
         cmocka_unit_test(test_every_malformed_command_line_gets_its_exit_code_and_message),
         cmocka_unit_test(test_an_error_is_one_line_that_starts_with_the_program_name),
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
+        cmocka_unit_test(test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn),
+        cmocka_unit_test(test_a_never_initialised_buffer_is_clean_when_written_before_it_is_read),
+        cmocka_unit_test(test_a_nul_byte_in_the_ptx_is_refused_with_its_line),
         cmocka_unit_test(test_malformed_ptx_beside_a_kernel_is_named_by_file_line_and_column),
         cmocka_unit_test(test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused),
+        cmocka_unit_test(test_an_argument_that_does_not_fit_its_parameter_is_refused_at_the_args_line),
+        cmocka_unit_test(test_an_unsupported_instruction_is_an_input_error),
+        cmocka_unit_test(test_memcheck_reports_what_it_found_before_the_budget_stopped_the_run),
         cmocka_unit_test(test_every_description_that_cannot_be_resolved_is_refused_at_its_expression),
         cmocka_unit_test(test_markdown_of_json_without_runs_is_refused_by_name),
+        cmocka_unit_test(test_every_help_and_the_readme_show_the_one_exit_code_table),
+        cmocka_unit_test(test_output_that_cannot_be_written_is_an_error_not_a_truncated_success),
+        cmocka_unit_test(test_bytes_from_a_description_neither_break_json_nor_reach_the_terminal),
+        cmocka_unit_test(test_an_empty_catalog_folder_lists_no_descriptions),
+#ifdef WS_HAVE_CUDA
+        cmocka_unit_test(test_garbage_in_the_gpu_environment_is_refused_by_name),
+#endif
+#ifdef WS_HAVE_SDL
+        cmocka_unit_test(test_a_bad_font_file_is_an_input_error),
+#endif
 #ifdef WS_HAVE_SDL
         cmocka_unit_test(test_viz_without_a_display_says_so_instead_of_waiting),
 #endif

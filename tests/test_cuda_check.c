@@ -16,7 +16,9 @@ static void test_metric_names_fall_into_their_classes(void **state)
     (void)state;
     assert_int_equal(chk_classify("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), CHK_EXACT);
     assert_int_equal(chk_classify("l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"), CHK_EXACT);
-    assert_int_equal(chk_classify("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), CHK_EXACT);
+    assert_int_equal(chk_classify("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), CHK_EXACT);
+    assert_int_equal(chk_classify("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), CHK_BOUND); /* raw */
+    assert_int_equal(chk_classify("l1tex__data_bank_conflicts_type_arbitration.sum"), CHK_INFO);
     assert_int_equal(chk_classify("smsp__sass_inst_executed_op_shared_st.sum"), CHK_EXACT);
     assert_int_equal(chk_classify("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"), CHK_CACHE);
     assert_int_equal(chk_classify("l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"), CHK_CACHE);
@@ -123,19 +125,26 @@ static void test_missing_values_are_reported_not_judged(void **state)
     assert_int_equal(r.verdict, CHK_UNJUDGED);
 }
 
-static void test_extra_hardware_bank_conflicts_are_explained_by_arbitration(void **state)
+/* The raw counters add L1 arbitration to the lanes' own conflicts and wavefronts (the issue
+ * measured +189..+319 over four runs of one kernel): more on the GPU agrees, fewer does not. */
+static void test_raw_bank_counters_are_judged_gpu_at_least_sim(void **state)
 {
     (void)state;
-    chk_row rows[2];
+    chk_row rows[3];
     chk_row_set(&rows[0], "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", true, 0, true, 37);
     chk_row_set(&rows[1], "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", true, 40, true, 2);
-    chk_explain(rows, 2, NULL, NULL);
-    assert_int_equal(rows[0].verdict, CHK_DIFFER);
-    assert_true(rows[0].explained);
-    assert_non_null(strstr(rows[0].cause, "arbitration"));
+    chk_row_set(&rows[2], "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", true, 98304, true, 98304 + 189);
+    chk_explain(rows, 3, NULL, NULL);
+    assert_int_equal(rows[0].verdict, CHK_AGREE);
+    assert_int_equal(rows[2].verdict, CHK_AGREE);
+    assert_int_equal(rows[1].verdict, CHK_DIFFER);
     assert_false(rows[1].explained); /* fewer than the true count: no known reason */
     assert_string_equal(rows[1].cause, "unexplained");
-    assert_false(chk_fails(rows, 2));
+    assert_false(chk_fails(rows, 3));
+    /* the SASS-patched wavefronts are exact: one more fails the check */
+    chk_row_set(&rows[0], "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", true, 98304, true, 98305);
+    assert_int_equal(rows[0].verdict, CHK_DIFFER);
+    assert_true(chk_fails(rows, 1));
 }
 
 /* The simulator executes four 4-byte shared loads per thread; the machine code
@@ -191,7 +200,7 @@ int main(void)
         cmocka_unit_test(test_cache_counters_tolerate_ten_percent_plus_background),
         cmocka_unit_test(test_time_tolerates_twenty_five_percent_of_the_measurement),
         cmocka_unit_test(test_missing_values_are_reported_not_judged),
-        cmocka_unit_test(test_extra_hardware_bank_conflicts_are_explained_by_arbitration),
+        cmocka_unit_test(test_raw_bank_counters_are_judged_gpu_at_least_sim),
         cmocka_unit_test(test_exact_difference_names_the_sass_cause),
         cmocka_unit_test(test_tally_counts_agreement_per_class),
     };

@@ -100,6 +100,7 @@ static void test_every_driver_entry_point_resolves_in_the_stub_library(void **st
     assert_non_null(d.MemAlloc);
     assert_non_null(d.EventElapsedTime);
     assert_non_null(d.LaunchKernel);
+    assert_non_null(d.LaunchCooperativeKernel);  /* descriptions marked cooperative */
     /* a library without the symbols is refused, naming the first one missing */
     void *self = dlopen(NULL, RTLD_NOW);
     assert_int_equal(cu_driver_resolve(&d, self, "self", &err), -1);

@@ -160,11 +160,34 @@ static void test_runs_merge_by_kernel_and_overrides_and_render_as_markdown(void 
     assert_int_equal(cu_results_markdown("/nonexistent.json", stdout, &err), -1);
 }
 
+/* A recorded time that is not positive shows as "-", and so does every bandwidth of that run:
+ * tests/data/results/bad_times.json holds a negative median with a positive bandwidth. */
+static void test_markdown_prints_no_bandwidth_for_a_time_that_is_not_one(void **state)
+{
+    (void)state;
+    char mdpath[] = "/tmp/warpscope-md-XXXXXX";
+    int fd = mkstemp(mdpath);
+    assert_true(fd >= 0);
+    FILE *md = fdopen(fd, "w+");
+    ws_error err;
+    assert_int_equal(cu_results_markdown("tests/data/results/bad_times.json", md, &err), 0);
+    fclose(md);
+    char *text = slurp(mdpath);
+    assert_null(strstr(text, "-0.0050"));
+    assert_null(strstr(text, "-6.4"));
+    assert_null(strstr(text, "| 6.4 |"));                 /* its time was negative or missing */
+    assert_non_null(strstr(text, "| copy_float | N=4096 | - | - | - | - | - |"));
+    assert_non_null(strstr(text, "| copy_float | N=4096 | 0.0050 | - | - | - | - |")); /* null bandwidth */
+    free(text);
+    unlink(mdpath);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_merge_by_kernel_and_overrides_and_render_as_markdown),
         cmocka_unit_test(test_a_later_recording_without_counters_keeps_the_ncu_version_of_kept_runs),
+        cmocka_unit_test(test_markdown_prints_no_bandwidth_for_a_time_that_is_not_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

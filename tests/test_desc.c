@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../common/desc.h"
+#include "../common/desc_text.h"
 #include "../common/files.h"
 
 #define GOOD "tests/data/desc/good_multi.cu"
@@ -289,17 +290,11 @@ static void test_overrides_print_as_name_value_pairs(void **state)
 static void test_malformed_overrides_report_their_column(void **state)
 {
     (void)state;
+    /* a bad name is wrong whatever the description: refused when it is added */
     static const struct { const char *text; int col; const char *msg; } cases[] = {
-        {"W", 2, "expected '='"},
         {"=5", 1, "NAME=EXPR"},
         {"1W=3", 1, "NAME=EXPR"},
         {"W-x=3", 2, "bad character '-'"},
-        {"W=", 3, "expected an expression"},
-        {"W=1+", 5, "expected an expression"},
-        {"W=(2", 3, "never closed"},
-        {"W=2 3", 5, "unexpected '3'"},
-        {"LONG=1.5", 6, "floating-point"},
-        {"W=1x", 4, "-D W=1x: bad character in a number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ws_overrides ov = {0};
@@ -312,6 +307,31 @@ static void test_malformed_overrides_report_their_column(void **state)
                      cases[i].msg);
         assert_int_equal(ov.n, 0);
     }
+    /* a value is an expression only once W is known to be a parameter: checked at resolve,
+     * at the same columns of NAME=EXPR */
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel k\nparam W = 8\nparam LONG = 1\ngrid 1\nblock 1\n*/\n"
+                               "__global__ void k() {}\n");
+    static const struct { const char *text; int col; const char *msg; } late[] = {
+        {"W", 2, "expected '='"},
+        {"W=", 3, "expected an expression"},
+        {"W=1+", 5, "expected an expression"},
+        {"W=(2", 3, "never closed"},
+        {"W=2 3", 5, "unexpected '3'"},
+        {"LONG=1.5", 6, "floating-point"},
+        {"W=1x", 4, "-D W=1x: bad character in a number"},
+    };
+    for (size_t i = 0; i < sizeof late / sizeof late[0]; i++) {
+        ws_overrides ov = {0};
+        ws_error err;
+        memset(&err, 0, sizeof err);
+        assert_int_equal(ws_overrides_add(&ov, late[i].text, &err), 0);
+        resolve_fails(&f->kernels[0], &ov, "<command line>", 1, late[i].col, late[i].msg);
+        /* --param says so at once, with the same column */
+        ws_overrides ov2 = {0};
+        if (!ws_overrides_add_kind(&ov2, late[i].text, WS_DEF_PARAM, &err)) fail_msg("--param %s accepted", late[i].text);
+        if (err.col != late[i].col) fail_msg("--param %s: col %d, expected %d", late[i].text, err.col, late[i].col);
+    }
+    ws_desc_free(f);
     ws_overrides ov = {0};
     ws_error err;
     char big[300];
@@ -567,8 +587,33 @@ static void test_types_report_size_lanes_and_scalar(void **state)
         {"float2", 8, 2, WS_TYPE_FLOAT, true},   {"float4", 16, 4, WS_TYPE_FLOAT, true},
         {"int2", 8, 2, WS_TYPE_INT, false},      {"int4", 16, 4, WS_TYPE_INT, false},
         {"double2", 16, 2, WS_TYPE_DOUBLE, true},
+        /* IEEE binary16 and bfloat16 are two bytes; their pairs four */
+        {"half", 2, 1, WS_TYPE_HALF, true},      {"bf16", 2, 1, WS_TYPE_BF16, true},
+        {"half2", 4, 2, WS_TYPE_HALF, true},     {"bf16x2", 4, 2, WS_TYPE_BF16, true},
+        {"char2", 2, 2, WS_TYPE_CHAR, false},    {"char4", 4, 4, WS_TYPE_CHAR, false},
+        {"uchar2", 2, 2, WS_TYPE_UCHAR, false},  {"uchar4", 4, 4, WS_TYPE_UCHAR, false},
+        {"short2", 4, 2, WS_TYPE_SHORT, false},  {"short4", 8, 4, WS_TYPE_SHORT, false},
+        {"ushort2", 4, 2, WS_TYPE_USHORT, false}, {"ushort4", 8, 4, WS_TYPE_USHORT, false},
+        {"uint2", 8, 2, WS_TYPE_UINT, false},    {"uint4", 16, 4, WS_TYPE_UINT, false},
+        {"long2", 16, 2, WS_TYPE_LONG, false},   {"ulong2", 16, 2, WS_TYPE_ULONG, false},
     };
     assert_int_equal(sizeof want / sizeof want[0], WS_TYPE_COUNT);
+    /* the list messages show names every type in table order */
+    char list[600] = "";
+    for (int i = 0; i < WS_TYPE_COUNT; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", want[i].name);
+    assert_string_equal(ws_type_list(), list);
+    /* stdint widths and CUDA's spellings name the same types */
+    static const struct { const char *alias, *name; } aliases[] = {
+        {"int8", "char"}, {"uint8", "uchar"}, {"int16", "short"}, {"uint16", "ushort"}, {"int32", "int"},
+        {"uint32", "uint"}, {"int64", "long"}, {"uint64", "ulong"}, {"__half", "half"}, {"__nv_bfloat16", "bf16"},
+        {"__half2", "half2"}, {"__nv_bfloat162", "bf16x2"},
+    };
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        ws_type t;
+        assert_int_equal(ws_type_parse(aliases[i].alias, &t), 0);
+        assert_string_equal(ws_type_name(t), aliases[i].name);
+    }
     for (int i = 0; i < WS_TYPE_COUNT; i++) {
         ws_type t;
         assert_int_equal(ws_type_parse(want[i].name, &t), 0);
@@ -685,6 +730,211 @@ static void test_mangled_descriptions_fail_cleanly(void **state)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+
+/* ---- what a description names and how it is compiled -------------------------------- */
+
+#define MACRO_SRC                                                                          \
+    "/*@warpscope\nkernel k\nparam W = 8\ngrid 1\nblock 1\nargs W\n*/\n"                    \
+    "#ifndef TILE\n#define TILE 16\n#endif\n"                                              \
+    "__global__ void k(int w) { /* NOT_CODE */ (void)w; (void)TILE; }\n"
+
+static void test_minus_d_is_a_parameter_when_declared_else_a_macro_the_source_uses(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok(MACRO_SRC);
+    const ws_kernel_desc *d = &f->kernels[0];
+    ws_error err;
+    ws_overrides ov = {0};
+    ws_def_kind kind;
+    assert_int_equal(ws_overrides_add(&ov, "W=64", &err), 0);      /* a declared parameter */
+    assert_int_equal(ws_overrides_add(&ov, "TILE=32", &err), 0);   /* a name in the C code */
+    assert_int_equal(ws_overrides_add(&ov, "DEBUG", &err), 0);     /* no value: a macro, as with nvcc */
+    assert_int_equal(ws_override_kind_of(d, &ov, 0, &kind, &err), 0);
+    assert_int_equal(kind, WS_DEF_PARAM);
+    assert_int_equal(ws_override_kind_of(d, &ov, 1, &kind, &err), 0);
+    assert_int_equal(kind, WS_DEF_MACRO);
+    assert_int_equal(ws_override_kind_of(d, &ov, 2, &kind, &err), 0);
+    assert_int_equal(kind, WS_DEF_MACRO);
+    ws_launch L;
+    resolve_ok(d, &ov, &L);
+    assert_int_equal(L.param_values[0], 64);
+    assert_int_equal(L.args[0].ivalue, 64);
+    assert_int_equal(L.compile.n, 2);
+    assert_string_equal(L.compile.opt[0], "-DTILE=32");
+    assert_string_equal(L.compile.opt[1], "-DDEBUG");
+    char text[128];
+    ws_overrides_text(&ov, text, sizeof text);
+    assert_string_equal(text, "W=64 TILE=32 DEBUG");               /* the results key has them all */
+
+    /* a name that is neither: an error, not a silent macro (a comment does not count) */
+    ws_overrides bad = {0};
+    assert_int_equal(ws_overrides_add(&bad, "NOT_CODE=1", &err), 0);
+    resolve_fails(d, &bad, "<command line>", 1, 1, "'k' has no parameter 'NOT_CODE' (parameters: W)");
+    assert_int_equal(ws_desc_resolve(d, &bad, &L, &err), -1);
+    assert_non_null(strstr(err.msg, "--macro NOT_CODE=1"));
+    /* --macro forces a macro, --param a parameter */
+    ws_overrides forced = {0};
+    assert_int_equal(ws_overrides_add_kind(&forced, "NOT_CODE=1", WS_DEF_MACRO, &err), 0);
+    assert_int_equal(ws_overrides_add_kind(&forced, "W=5", WS_DEF_MACRO, &err), 0);
+    resolve_ok(d, &forced, &L);
+    assert_int_equal(L.param_values[0], 8);                         /* W the parameter is untouched */
+    assert_string_equal(L.compile.opt[0], "-DNOT_CODE=1");
+    assert_string_equal(L.compile.opt[1], "-DW=5");
+    ws_overrides p = {0};
+    assert_int_equal(ws_overrides_add_kind(&p, "TILE=4", WS_DEF_PARAM, &err), 0);
+    resolve_fails(d, &p, "<command line>", 1, 1, "--param TILE: 'k' has no parameter 'TILE'");
+    /* each definition reads back as the command-line words that made it */
+    const char *flag;
+    ws_override_arg(&forced, 1, &flag, text, sizeof text);
+    assert_string_equal(flag, "--macro");
+    assert_string_equal(text, "W=5");
+    ws_override_arg(&ov, 2, &flag, text, sizeof text);
+    assert_string_equal(flag, "-D");
+    assert_string_equal(text, "DEBUG");
+    /* command-line compiler options follow the description's */
+    ws_overrides c = {0};
+    assert_int_equal(ws_overrides_add_compile(&c, "-std=c++20", &err), 0);
+    assert_int_not_equal(ws_overrides_add_compile(&c, "-O3", &err), 0);
+    assert_non_null(strstr(err.msg, "unknown compiler option '-O3'"));
+    resolve_ok(d, &c, &L);
+    assert_int_equal(L.compile.n, 1);
+    assert_string_equal(L.compile.opt[0], "-std=c++20");
+    ws_desc_free(f);
+}
+
+static void test_compile_line_options_are_relative_to_the_cu_folder(void **state)
+{
+    (void)state;
+    ws_desc_file *f = NULL;
+    ws_error err;
+    const char *src = "/*@warpscope\nkernel k\ncompile -I inc -I/abs -DTILE=32 -D N -U OLD -std c++17 --use_fast_math "
+                      "-ftz=true\ngrid 1\nblock 1\n*/\n__global__ void k() {}\n";
+    if (ws_desc_parse("some/dir/t.cu", src, &f, &err)) fail_msg("%s", err.msg);
+    const ws_compile_opts *o = &f->kernels[0].compile;
+    static const char *const want[] = {"-Isome/dir/inc", "-I/abs", "-DTILE=32", "-DN", "-UOLD", "-std=c++17",
+                                       "--use_fast_math", "-ftz=true"};
+    assert_int_equal(o->n, 8);
+    for (int i = 0; i < 8; i++) assert_string_equal(o->opt[i], want[i]);
+    assert_int_equal(f->kernels[0].compile_line, 3);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_int_equal(L.compile.n, 8);                               /* a launch carries them */
+    char text[256];
+    ws_compile_opts_text(o, text, sizeof text);
+    assert_string_equal(text, "-Isome/dir/inc -I/abs -DTILE=32 -DN -UOLD -std=c++17 --use_fast_math -ftz=true");
+    ws_desc_free(f);
+    parse_fails("/*@warpscope\nkernel k\ncompile\ngrid 1\nblock 1\n*/" KERNEL, 3, 8, "compile needs compiler options");
+    parse_fails("/*@warpscope\nkernel k\ncompile -I\ngrid 1\nblock 1\n*/" KERNEL, 3, 9, "-I needs a value");
+    parse_fails("/*@warpscope\nkernel k\ncompile -D 1X\ngrid 1\nblock 1\n*/" KERNEL, 3, 9, "-D needs a macro name");
+    parse_fails("/*@warpscope\nkernel k\ncompile -fmad=maybe\ngrid 1\nblock 1\n*/" KERNEL, 3, 9, "-fmad= takes true or false");
+    parse_fails("/*@warpscope\nkernel k\ncompile inc\ngrid 1\nblock 1\n*/" KERNEL, 3, 9, "expected a compiler option");
+}
+
+#define TEMPLATE_KERNEL "\ntemplate <int N> __global__ void scale(float *a) { a[0] = N; }\n"
+
+static void test_entry_names_an_instantiation_or_an_overload(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel scale < 4 >\ngrid 1\nblock 1\n*/\n"
+                               "/*@warpscope\nkernel s2\nentry  scale<2>\ngrid 1\nblock 1\n*/\n"
+                               "/*@warpscope\nkernel k_int\nentry k(const int *, int*,  int)\ngrid 1\nblock 1\n*/\n"
+                               "/*@warpscope\nkernel plain\nentry scale\ngrid 1\nblock 1\n*/\n"
+                               "/*@warpscope\nkernel nsk\nentry ns::k<float, 8>\ngrid 1\nblock 1\n*/\n"
+                               TEMPLATE_KERNEL "__global__ void k(const int *a, int *b, int n) {}\n");
+    assert_int_equal(f->nkernels, 5);
+    const ws_kernel_desc *d = &f->kernels[0];
+    assert_string_equal(d->name, "scale<4>");                       /* blanks next to brackets go */
+    assert_string_equal(d->entry, "scale<4>");
+    assert_string_equal(d->entry_base, "scale");
+    assert_true(d->entry_exact);
+    assert_int_equal(d->entry_line, 2);
+    d = &f->kernels[1];
+    assert_string_equal(d->name, "s2");
+    assert_string_equal(d->entry, "scale<2>");
+    assert_int_equal(d->entry_col, 8);
+    d = &f->kernels[2];
+    assert_string_equal(d->entry, "k(const int*, int*, int)");
+    assert_string_equal(d->entry_base, "k");
+    assert_true(d->entry_exact);
+    d = &f->kernels[3];
+    assert_string_equal(d->entry, "scale");
+    assert_false(d->entry_exact);
+    /* a qualified name is checked by its last part; ns::k is no __global__ here, but k is */
+    d = &f->kernels[4];
+    assert_string_equal(d->entry_base, "k");
+    assert_int_equal(d->kernel_line, line_of(f->source, "__global__ void k("));
+    ws_desc_free(f);
+    parse_fails("/*@warpscope\nkernel k\nentry k(int) extra\ngrid 1\nblock 1\n*/" KERNEL, 3, 7,
+                "expected a function name");
+}
+
+static void test_a_kernel_defined_in_an_included_header_is_found_in_the_header(void **state)
+{
+    (void)state;
+    ws_desc_file *f = NULL;
+    ws_error err;
+    if (ws_desc_load("tests/data/frontend/header_kernel.cu", &f, &err)) fail_msg("%s", err.msg);
+    const ws_kernel_desc *d = &f->kernels[0];
+    const char *hdr = "tests/data/frontend/header_kernel.cuh";
+    assert_string_equal(d->kernel_file, hdr);
+    size_t len;
+    const char *text = ws_desc_source_text(f, hdr, &len);
+    assert_non_null(text);
+    assert_int_equal(d->kernel_line, line_of(text, "__global__ void from_header"));
+    char want_text[64];
+    ws_source_line(text, len, d->kernel_line, want_text, sizeof want_text);
+    assert_non_null(strstr(want_text, "from_header"));
+    /* the same file by an absolute path, or by its base name when it is gone (a PTX .file) */
+    char abs[WS_PATH_MAX + 8], cwd[WS_PATH_MAX - 64];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(abs, sizeof abs, "%s/%s", cwd, hdr);
+    assert_string_equal(ws_desc_source_path(f, abs), hdr);
+    assert_string_equal(ws_desc_source_path(f, "/elsewhere/header_kernel.cuh"), hdr);
+    assert_string_equal(ws_desc_source_path(f, "tests/data/frontend/header_kernel.cu"), f->path);
+    assert_null(ws_desc_source_path(f, "/elsewhere/unrelated.h"));
+    ws_desc_free(f);
+    /* a missing kernel says the headers were looked in too */
+    const char *src = "#include \"header_kernel.cuh\"\n/*@warpscope\nkernel nowhere\ngrid 1\nblock 1\n*/\n";
+    assert_int_not_equal(ws_desc_parse("tests/data/frontend/x.cu", src, &f, &err), 0);
+    assert_non_null(strstr(err.msg, "no __global__ function 'nowhere' in this file or the headers it includes"));
+}
+
+static void test_generators_and_files_are_checked_at_resolve(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel k\nparam N = 300\n"
+                               "buffer p uchar N init=perm(1)\n"                /* 300 indices do not fit a uchar */
+                               "buffer r half N init=randint(1, 0, 5000)\n"     /* 4999 is not exact in half */
+                               "buffer l int N init=lcg(-1)\n"
+                               "buffer m int N init=lcg(1, 5, 3, 0)\n"
+                               "buffer x float N init=file(no_such_file.bin)\n"
+                               "grid 1\nblock 1\n*/" KERNEL);
+    const ws_kernel_desc *d = &f->kernels[0];
+    ws_kernel_desc one = *d;
+    static const struct { int buffer, line, col; const char *msg; } cases[] = {
+        {0, 4, 16, "perm() of 300 values needs indices up to 299, more than uchar holds exactly (255)"},
+        {1, 5, 33, "randint values 0..4999 do not all fit half exactly (-2048..2048)"},
+        {2, 6, 25, "lcg() seed -1 is negative"},
+        {3, 7, 34, "lcg() modulus 0 must be at least 1"},
+        {4, 8, 28, "buffer 'x': cannot open no_such_file.bin"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        one.nbuffers = 1;
+        one.buffers[0] = d->buffers[cases[i].buffer];
+        resolve_fails(&one, NULL, "t.cu", cases[i].line, cases[i].col, cases[i].msg);
+    }
+    ws_desc_free(f);
+    /* the .npy beside the .cu, by a path relative to the .cu's folder */
+    f = NULL;
+    ws_error err;
+    if (ws_desc_load("tests/data/frontend/gather.cu", &f, &err)) fail_msg("%s", err.msg);
+    ws_launch L;
+    resolve_ok(ws_desc_find(f, "gather_files"), NULL, &L);
+    assert_string_equal(L.buffers[1].file, "tests/data/frontend/gather_idx.npy");
+    assert_int_equal(L.buffers[1].file_offset, 128);               /* NumPy pads the header to 128 bytes here */
+    ws_desc_free(f);
+}
+
 static void test_every_malformed_description_gives_its_expected_error(void **state)
 {
     (void)state;
@@ -752,6 +1002,11 @@ int main(void)
         cmocka_unit_test(test_vector_buffer_sizes_count_whole_elements),
         cmocka_unit_test(test_documented_example_parses_and_resolves),
         cmocka_unit_test(test_mangled_descriptions_fail_cleanly),
+        cmocka_unit_test(test_minus_d_is_a_parameter_when_declared_else_a_macro_the_source_uses),
+        cmocka_unit_test(test_compile_line_options_are_relative_to_the_cu_folder),
+        cmocka_unit_test(test_entry_names_an_instantiation_or_an_overload),
+        cmocka_unit_test(test_a_kernel_defined_in_an_included_header_is_found_in_the_header),
+        cmocka_unit_test(test_generators_and_files_are_checked_at_resolve),
         cmocka_unit_test(test_every_malformed_description_gives_its_expected_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

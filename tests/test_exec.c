@@ -489,7 +489,8 @@ static void test_atom_add_on_f16x2_and_bf16_adds_as_floats(void **s)
           " shr.u32 %r6, %r1, 5;\n shl.b32 %r6, %r6, 3;\n cvt.u64.u32 %rd8, %r6;\n mov.u64 %rd9, cnt;\n"
           " add.s64 %rd9, %rd9, %rd8;\n"
           " st.shared.u32 [%rd9], 939524096;\n st.shared.u32 [%rd9+4], 0;\n bar.sync 0;\n"
-          " atom.shared.add.noftz.f16x2 %r7, [%rd9], 1006648320;\n"
+          /* the two halves travel in a .b32 register: ptxas takes no integer literal for .f16x2 */
+          " mov.b32 %r8, 1006648320;\n atom.shared.add.noftz.f16x2 %r7, [%rd9], %r8;\n"
           " mov.b16 %h1, 0x3f00;\n atom.shared.add.noftz.bf16 %h2, [%rd9+4], %h1;\n bar.sync 0;\n"
           " ld.shared.u32 %r3, [%rd9];\n ld.shared.u32 %r4, [%rd9+4];", r_atom_half);
 }

@@ -376,7 +376,7 @@ static void test_barrier_in_a_divergent_branch_is_an_error_naming_its_line(void 
     assert_string_equal(error_text(&r),
         "k.cu:56: error: barrier_diverged: block (0,0,0) warp 0: barrier reached by a diverged warp: "
         "lanes 0xfffffffe of its live lanes 0xffffffff (__syncthreads() inside a branch not taken by the "
-        "whole block?)");
+        "whole block?); compute-sanitizer synccheck: 'Divergent thread(s) in block'");
     teardown(&r);
 }
 

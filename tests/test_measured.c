@@ -82,6 +82,19 @@ static void test_a_device_is_looked_up_in_its_own_file_only(void **state)
     assert_int_equal(ws_measured_find("/nonexistent", NULL, "copy_float", "", &m), -1);
 }
 
+/* A negative time or bandwidth, or a NaN (written as null), is no measurement: the file holds
+ * only such runs of copy_float, so nothing is found in it, and the search of every file still
+ * finds h200.json's run although bad_times.json comes first in name order. */
+static void test_runs_whose_times_are_not_times_do_not_count(void **state)
+{
+    (void)state;
+    ws_measured m;
+    assert_int_equal(ws_measured_lookup(DIR "/bad_times.json", "copy_float", "N=4096", &m), -1);
+    assert_int_equal(ws_measured_find(DIR, NULL, "copy_float", "N=4096", &m), 0);
+    assert_string_equal(m.file, H200);
+    assert_true(m.gbs == 6.4 && fabs(m.median_us - 5.12) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -90,6 +103,7 @@ int main(void)
         cmocka_unit_test(test_a_run_without_a_bandwidth_does_not_count),
         cmocka_unit_test(test_missing_kernels_files_and_broken_json_find_nothing),
         cmocka_unit_test(test_a_device_is_looked_up_in_its_own_file_only),
+        cmocka_unit_test(test_runs_whose_times_are_not_times_do_not_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

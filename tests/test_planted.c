@@ -168,7 +168,10 @@ static void test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block
     assert_int_equal(r.res.memory_warnings, blocks);
     assert_non_null(strstr(r.res.first_warning, "block (0,0,0) warp 4 lane 0"));
     /* thread 0 reads sdata[s] while thread s writes it; s = 128, 64, 32 are other warps:
-     * a WAR at the planted line three times per block */
+     * a WAR at the planted line up to three times per block. s = 64 and 32 add sdata[2s] > 0
+     * (in = index), so they change memory; at s = 128 thread 128's load past the array is
+     * skipped (memcheck), so its store adds a stale register and may leave sdata[128] as it
+     * was: a store of the value already there is no write to race with (racecheck.c) */
     int line = marker_line(r.file, "planted-read");
     const ws_race *war = first_of(r.rc, WS_RACE_WAR);
     assert_non_null(war);
@@ -178,7 +181,8 @@ static void test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block
     assert_int_equal(war->addr, (uint64_t)war->second.tid[0] * 4);
     assert_true(war->second.tid[0] == 128 || war->second.tid[0] == 64 || war->second.tid[0] == 32);
     assert_true(war->interval >= 1);                    /* after the barrier that follows the load */
-    assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_WAR), 3 * blocks);
+    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) >= 2 * blocks);
+    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) <= 3 * blocks);
     planted_free(&r);
 }
 
@@ -221,6 +225,52 @@ static void test_barrier_inside_a_branch_that_splits_warp_1_is_a_barrier_error(v
     }
 }
 
+/* --- barrier and warp-collective misuse (synccheck's ground) ------------------- */
+
+static void test_a_loop_barrier_whose_trip_count_differs_by_warp_is_divergent_threads_in_block(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "divergent_loop_barrier", false, false);
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.err.line, marker_line(r.file, "planted-barrier"));
+    /* warp w runs w + 1 rounds: 0..2 take the remainder loop, warp 3 the unrolled body */
+    assert_non_null(strstr(r.msg, "barrier error, divergent threads in block"));
+    char want[96];
+    snprintf(want, sizeof want, "warps 0-2 at line %d", marker_line(r.file, "planted-barrier"));
+    assert_non_null(strstr(r.msg, want));
+    snprintf(want, sizeof want, "warp 3 at line %d", marker_line(r.file, "planted-barrier"));
+    assert_non_null(strstr(r.msg, want));
+    planted_free(&r);
+}
+
+static void test_a_full_mask_shuffle_in_a_half_warp_branch_names_the_absent_lanes(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "divergent_shfl_mask", true, false);   /* not a memory error: fatal either way */
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.err.line, marker_line(r.file, "planted-mask"));
+    /* tid % 32 < 16: lanes 0..15 of warp 0 run first and miss lanes 16..31 */
+    assert_non_null(strstr(r.msg, "block (0,0,0) warp 0 lane 0: shfl.sync.down.b32 with member mask 0xffffffff "
+                                  "names lanes 0xffff0000"));
+    planted_free(&r);
+}
+
+static void test_syncwarp_called_by_a_lane_its_mask_leaves_out_is_invalid_arguments(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "divergent_syncwarp_mask", false, false);
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.err.line, marker_line(r.file, "planted-mask"));
+    /* the ballot of tid < 16 is 0x0000ffff; tid <= 16 lets lane 16 in */
+    assert_non_null(strstr(r.msg, "warp 0 lane 16: bar.warp.sync with member mask 0x0000ffff, which does not name "
+                                  "this lane"));
+    assert_non_null(strstr(r.msg, "'Invalid arguments'"));
+    planted_free(&r);
+}
+
 /* --- an uninitialised shared read --------------------------------------------- */
 
 static void test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised_read(void **state)
@@ -240,6 +290,52 @@ static void test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised
     assert_int_equal(u->addr, (63 - (uint64_t)u->second.tid[0]) * 4);
     assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_RAW) + ws_racecheck_total(r.rc, WS_RACE_WAR) +
                      ws_racecheck_total(r.rc, WS_RACE_WAW), 0);
+    planted_free(&r);
+}
+
+/* --- an uninitialised global read (initcheck) ---------------------------------- */
+
+/* out is init=none: out[t] += in[t] reads each out[t] before any thread wrote it. Without
+ * --memcheck the first read stops the run, thread (0,0,0) of block (0,0,0) at byte 0; with
+ * it every thread's read is counted: 2 blocks x 128 threads = 256. */
+static void test_reading_a_never_written_global_buffer_is_reported_with_thread_and_block(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "uninit_global", false, false);
+    assert_true(r.L.buffers[1].uninit);
+    assert_false(r.L.buffers[0].uninit);
+    assert_int_equal(r.rc_run, -1);
+    assert_int_equal(r.res.stop, WS_SIM_FAULT);
+    char want[160];
+    snprintf(want, sizeof want, "uninit_global.cu:%d: error: uninit_global: block (0,0,0) warp 0 lane 0: "
+             "uninitialised global load of 4 bytes", marker_line(r.file, "planted-read"));
+    if (!strstr(r.msg, want) || !strstr(r.msg, "by thread (0,0,0): byte 0 of buffer 'out' (init=none) was never written"))
+        fail_msg("got: %s", r.msg);
+    planted_free(&r);
+    run_planted(&r, "uninit_global", true, false);
+    assert_int_equal(r.rc_run, 0);
+    uint64_t threads = (uint64_t)r.L.grid[0] * r.L.block[0];
+    assert_int_equal(r.res.memerr_count[WS_MEMERR_UNINIT], threads);
+    assert_int_equal(r.res.memory_warnings, threads);
+    planted_free(&r);
+}
+
+/* --- the same value stored by many threads is no race ----------------------- */
+
+/* compute-sanitizer's racecheck reports nothing here: no order of stores of 1 to a flag that
+ * holds 1 changes memory. The first store of each block (0 -> 1) is still a real write. */
+static void test_threads_storing_the_same_value_to_one_flag_are_no_hazard(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "same_value_flag", false, true);
+    assert_int_equal(r.rc_run, 0);
+    assert_int_equal(ws_racecheck_count(r.rc), 0);
+    for (int k = 0; k < WS_RACE_KINDS; k++) assert_int_equal(ws_racecheck_total(r.rc, (ws_race_kind)k), 0);
+    /* every block has a positive input (in = index: all but in[0]), so every out[t] is 1 */
+    const float *out = r.res.buffer_data[1];
+    for (uint64_t t = 0; t < r.L.buffers[1].count; t++) assert_true(out[t] == 1.0f);
     planted_free(&r);
 }
 
@@ -296,7 +392,12 @@ int main(void)
         cmocka_unit_test(test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block_and_races),
         cmocka_unit_test(test_read_past_the_end_names_the_last_thread_and_the_four_bytes_past_in),
         cmocka_unit_test(test_barrier_inside_a_branch_that_splits_warp_1_is_a_barrier_error),
+        cmocka_unit_test(test_a_loop_barrier_whose_trip_count_differs_by_warp_is_divergent_threads_in_block),
+        cmocka_unit_test(test_a_full_mask_shuffle_in_a_half_warp_branch_names_the_absent_lanes),
+        cmocka_unit_test(test_syncwarp_called_by_a_lane_its_mask_leaves_out_is_invalid_arguments),
         cmocka_unit_test(test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised_read),
+        cmocka_unit_test(test_threads_storing_the_same_value_to_one_flag_are_no_hazard),
+        cmocka_unit_test(test_reading_a_never_written_global_buffer_is_reported_with_thread_and_block),
         cmocka_unit_test(test_every_catalog_kernel_is_free_of_hazards_in_its_first_two_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

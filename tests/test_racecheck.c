@@ -131,6 +131,42 @@ static void test_two_lanes_of_one_store_writing_one_word_is_waw_within_the_warp(
     ws_racecheck_free(rc);
 }
 
+/* The interpreter marks lanes that store the bytes already there (same_value_mask): 32 lanes
+ * storing one value to one word are lane 0's write and 31 no-ops, and another warp storing it
+ * again is a no-op too; a lane storing a different value is still a WAW. */
+static void test_stores_of_the_value_already_there_are_no_waw(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    ws_mem_event ev = shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 64, 0);
+    ev.same_value_mask = 0xfffffffeu;                                     /* lane 0 changed it */
+    feed(rc, ev);
+    ev = shared_ev(0, 1, 1, 10, WS_MEM_STORE, 0xffffffffu, 64, 0);
+    ev.same_value_mask = 0xffffffffu;                                     /* warp 1 finds it set */
+    feed(rc, ev);
+    assert_int_equal(ws_racecheck_count(rc), 0);
+    ev = shared_ev(0, 1, 2, 11, WS_MEM_STORE, 0x1u, 64, 0);               /* thread 32: another value */
+    feed(rc, ev);
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_WAW);
+    assert_int_equal(ws_racecheck_get(rc, 0)->first.tid[0], 0);           /* lane 0's write stands */
+    ws_racecheck_free(rc);
+}
+
+/* A same-value store to a byte the block never wrote (0xCD poison stored as data) still
+ * initialises it: the read after it is not an uninitialised read. */
+static void test_a_same_value_store_still_initialises_unwritten_shared(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    ws_mem_event ev = shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x1u, 0, 0);
+    ev.same_value_mask = 0x1u;
+    feed(rc, ev);
+    feed(rc, shared_ev(0, 0, 2, 11, WS_MEM_LOAD, 0x1u, 0, 0));
+    assert_int_equal(ws_racecheck_count(rc), 0);
+    ws_racecheck_free(rc);
+}
+
 static void test_one_warp_in_program_order_has_no_hazard(void **state)
 {
     (void)state;
@@ -301,6 +337,8 @@ int main(void)
         cmocka_unit_test(test_read_then_write_by_another_warp_is_war_after_the_barrier_that_opened_it),
         cmocka_unit_test(test_two_warps_writing_one_word_is_waw),
         cmocka_unit_test(test_two_lanes_of_one_store_writing_one_word_is_waw_within_the_warp),
+        cmocka_unit_test(test_stores_of_the_value_already_there_are_no_waw),
+        cmocka_unit_test(test_a_same_value_store_still_initialises_unwritten_shared),
         cmocka_unit_test(test_one_warp_in_program_order_has_no_hazard),
         cmocka_unit_test(test_read_of_never_written_shared_is_uninitialised),
         cmocka_unit_test(test_a_new_block_starts_with_unwritten_shared_and_no_history),

@@ -85,7 +85,7 @@ static void test_ptxas_run_now_agrees_with_the_recorded_report(void **state)
     ws_resources recorded, now;
     memset(&now, 0, sizeof now);
     assert_int_equal(ws_resources_read("demos/transpose.cu", "_Z16transpose_paddedPfS_ii", &recorded), 0);
-    int rc = ws_resources_ptxas(ptx, "sm_90", "_Z16transpose_paddedPfS_ii", &now);
+    int rc = ws_resources_ptxas(ptx, "sm_90", "_Z16transpose_paddedPfS_ii", NULL, &now);
     if (rc == 0) {
         assert_true(now.from_ptxas);
         assert_int_equal(now.regs, recorded.regs);
@@ -96,8 +96,8 @@ static void test_ptxas_run_now_agrees_with_the_recorded_report(void **state)
         print_message("no ptxas found: checking that none is installed\n");
         assert_int_not_equal(access("/usr/local/cuda/bin/ptxas", X_OK), 0);
     }
-    assert_int_equal(ws_resources_ptxas(ptx, "sm_90", "no_such_entry", &now), -1);
-    assert_int_equal(ws_resources_ptxas(ptx, "sm_90; rm -rf /", "_Z16transpose_paddedPfS_ii", &now), -1);
+    assert_int_equal(ws_resources_ptxas(ptx, "sm_90", "no_such_entry", NULL, &now), -1);
+    assert_int_equal(ws_resources_ptxas(ptx, "sm_90; rm -rf /", "_Z16transpose_paddedPfS_ii", NULL, &now), -1);
     free(ptx);
 }
 

@@ -15,6 +15,7 @@
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
+#include "../common/device.h"
 #include "../viz/viz_record.h"
 
 static ws_catalog *cat;
@@ -176,6 +177,57 @@ static void test_results_lookup_prefers_the_run_with_the_same_overrides(void **s
     unlink(path);
 }
 
+
+static void test_the_heat_map_sums_every_block_of_the_launch_line_by_line(void **state)
+{
+    (void)state;
+    viz_recording r;
+    record64("transpose_coalesced", 3, &r); /* steps kept for block 3 only */
+    uint64_t sectors = 0, wavefronts = 0, insns = 0;
+    for (int l = 0; l < r.nheat; l++) {
+        sectors += r.heat[l].sectors;
+        wavefronts += r.heat[l].wavefronts;
+        insns += r.heat[l].instructions;
+    }
+    /* 4 blocks x 32 warps: 4 sectors per global load and store; the tile row store 1
+     * wavefront, the column read 32 */
+    assert_int_equal(sectors, 4 * 32 * (4 + 4));
+    assert_int_equal(wavefronts, 4 * 32 * (1 + 32));
+    assert_int_equal(insns, 4 * 32 * 4);
+    /* the column read's line costs most: 32 wavefronts (+ 4 sectors if a store shares it) */
+    const viz_step *ld = first_shared_load(&r, 0);
+    assert_non_null(ld);
+    assert_int_equal(viz_recording_worst_line(&r), ld->src_line);
+    assert_true(r.heat[ld->src_line].wavefronts == 4 * 32 * 32);
+    viz_recording_free(&r);
+}
+
+static void test_the_throughput_takes_the_copy_ceiling_of_the_same_run_and_the_launch_cost(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_viz_results_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    /* a 1 GiB device-to-device copy in 0.5 ms moves 2 x 2^30 B: 4294.97 GB/s */
+    const char *json = "{\"device\":{\"name\":\"NVIDIA H200\",\"key\":\"h200\"},\"date\":\"2025-06-01T10:00:00Z\","
+                       "\"runs\":[{\"kernel\":\"copy\",\"overrides\":\"\",\"bandwidth_gbs\":1000,\"bytes_moved\":8388608,"
+                       "\"time\":{\"median_ms\":0.0084},"
+                       "\"copy_ceiling\":{\"bytes\":1073741824,\"median_ms\":0.5,\"gbs\":4294.967296}}]}";
+    assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+    close(fd);
+    viz_throughput tp;
+    memset(&tp, 0, sizeof tp);
+    assert_int_equal(viz_results_lookup(path, "copy", "", &tp), 0);
+    double want = 2.0 * 1073741824.0 / 0.5e-3 / 1e9;
+    assert_true(tp.copy_gbs > want - 1e-6 && tp.copy_gbs < want + 1e-6);
+    assert_true(tp.copy_bytes == 1073741824.0);
+    assert_true(tp.bytes_moved == 8388608.0);
+    /* the launch cost is the measured GPU's profile figure, named as such */
+    assert_true(tp.launch_us == ws_device_find("h200")->launch_overhead_us);
+    assert_non_null(strstr(tp.launch_basis, "launch_overhead_us"));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +237,8 @@ int main(void)
         cmocka_unit_test(test_every_global_sector_gets_a_cache_outcome),
         cmocka_unit_test(test_unknown_kernel_is_a_usage_error),
         cmocka_unit_test(test_results_lookup_prefers_the_run_with_the_same_overrides),
+        cmocka_unit_test(test_the_heat_map_sums_every_block_of_the_launch_line_by_line),
+        cmocka_unit_test(test_the_throughput_takes_the_copy_ceiling_of_the_same_run_and_the_launch_cost),
     };
     return cmocka_run_group_tests(tests, load, unload);
 }

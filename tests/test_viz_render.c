@@ -20,6 +20,8 @@
 #define H 800
 #define GBASE 0x100000000ull
 
+static const viz_fonts *g_fonts; /* the fixture's, for the layout functions */
+
 typedef struct {
     SDL_Surface *surf;
     SDL_Renderer *r;
@@ -38,10 +40,11 @@ static int setup(void **state)
         return -1;
     }
     char err[512];
-    if (viz_fonts_open(fx->r, &fx->fonts, err, sizeof err)) {
+    if (viz_fonts_open(fx->r, 1.0, &fx->fonts, err, sizeof err)) {
         fprintf(stderr, "fonts: %s\n", err);
         return -1;
     }
+    g_fonts = &fx->fonts;
     viz_recording_init(&fx->rec);
     snprintf(fx->rec.kernel, sizeof fx->rec.kernel, "test_kernel");
     viz_state_init(&fx->st);
@@ -118,7 +121,7 @@ static uint32_t cell_rgb(const fixture *fx, SDL_Rect c)
 static viz_layout layout1(void)
 {
     viz_layout L;
-    viz_layout_compute(W, H, 1, &L);
+    viz_layout_compute(W, H, 1, g_fonts, &L);
     return L;
 }
 
@@ -139,7 +142,7 @@ static void test_32_way_conflict_lights_one_bank_32_times_in_the_conflict_colour
     int lit = 0, conflict_cells = 0;
     for (int r = 0; r < s.nrows; r++)
         for (int b = 0; b < 32; b++) {
-            uint32_t c = cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], s.nrows, b, r));
+            uint32_t c = cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], &L.m, s.nrows, b, r));
             if (c != VIZ_RGB_EMPTY) {
                 lit++;
                 assert_int_equal(b, 0);
@@ -164,7 +167,7 @@ static void test_padded_stride_33_lights_32_different_banks_without_conflict(voi
     int per_bank[32] = {0};
     for (int r = 0; r < s.nrows; r++)
         for (int b = 0; b < 32; b++) {
-            uint32_t c = cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], s.nrows, b, r));
+            uint32_t c = cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], &L.m, s.nrows, b, r));
             assert_int_not_equal(c, VIZ_RGB_CONFLICT);
             if (c != VIZ_RGB_EMPTY) {
                 assert_int_equal(c, VIZ_RGB_ACCESS);
@@ -186,7 +189,7 @@ static void test_broadcast_word_is_one_cell_in_the_broadcast_colour(void **state
     render_step(fx, &s);
     viz_layout L = layout1();
     for (int b = 0; b < 32; b++)
-        assert_int_equal(cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], 1, b, 0)),
+        assert_int_equal(cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], &L.m, 1, b, 0)),
                          b == 16 ? VIZ_RGB_BROADCAST : VIZ_RGB_EMPTY);
 }
 
@@ -202,7 +205,7 @@ static void test_two_way_conflict_marks_exactly_the_colliding_bank(void **state)
     viz_layout L = layout1();
     for (int r = 0; r < 2; r++)
         for (int b = 0; b < 32; b++)
-            assert_int_equal(cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], 2, b, r)),
+            assert_int_equal(cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], &L.m, 2, b, r)),
                              b % 2 == 0 ? VIZ_RGB_CONFLICT : VIZ_RGB_EMPTY);
 }
 
@@ -216,7 +219,7 @@ static int lit_sectors(const fixture *fx, const viz_step *s, uint32_t want, int 
     *empty = 0;
     for (int i = 0; i < s->nlines; i++)
         for (int k = 0; k < 4; k++) {
-            uint32_t c = cell_rgb(fx, viz_layout_sector_cell(&L.pane[0], s->nlines, i, k));
+            uint32_t c = cell_rgb(fx, viz_layout_sector_cell(&L.pane[0], &L.m, s->nlines, i, k));
             if (c == VIZ_RGB_EMPTY)
                 (*empty)++;
             else {
@@ -284,7 +287,7 @@ static void test_half_warp_float_load_lights_two_sectors(void **state)
     assert_int_equal(empty, 2);
     viz_layout L = layout1();
     /* an inactive lane's cell is not drawn in its active colour: read its hatched body */
-    SDL_Rect on = viz_layout_lane_cell(&L.pane[0], 0), off = viz_layout_lane_cell(&L.pane[0], 16);
+    SDL_Rect on = viz_layout_lane_cell(&L.pane[0], &L.m, 0), off = viz_layout_lane_cell(&L.pane[0], &L.m, 16);
     assert_int_not_equal(pixel(fx, on.x + on.w - 2, on.y + on.h - 2), pixel(fx, off.x + off.w - 2, off.y + off.h - 2));
 }
 
@@ -302,7 +305,7 @@ static void test_sectors_take_the_colour_of_their_cache_outcome(void **state)
     viz_layout L = layout1();
     const uint32_t want[4] = {VIZ_RGB_L1, VIZ_RGB_L2, VIZ_RGB_DRAM, VIZ_RGB_DRAM};
     for (int k = 0; k < 4; k++)
-        assert_int_equal(cell_rgb(fx, viz_layout_sector_cell(&L.pane[0], 1, 0, k)), want[k]);
+        assert_int_equal(cell_rgb(fx, viz_layout_sector_cell(&L.pane[0], &L.m, 1, 0, k)), want[k]);
 }
 
 static void test_stores_are_drawn_as_writes(void **state)
@@ -321,39 +324,6 @@ static void test_stores_are_drawn_as_writes(void **state)
 
 /* ---- layout, hover, determinism ----------------------------------------------------- */
 
-static bool contains(SDL_Rect outer, SDL_Rect in)
-{
-    return in.x >= outer.x && in.y >= outer.y && in.x + in.w <= outer.x + outer.w &&
-           in.y + in.h <= outer.y + outer.h;
-}
-
-static void test_layout_keeps_every_cell_inside_its_panel_at_any_window_size(void **state)
-{
-    (void)state;
-    const int sizes[][2] = {{1280, 800}, {1920, 1080}, {1024, 640}, {800, 600}, {2560, 1440}};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        for (int np = 1; np <= 2; np++) {
-            viz_layout L;
-            viz_layout_compute(sizes[i][0], sizes[i][1], np, &L);
-            for (int p = 0; p < np; p++) {
-                const viz_pane_layout *pl = &L.pane[p];
-                assert_true(pl->mem.x + pl->mem.w <= sizes[i][0]);
-                assert_true(pl->totals.y + pl->totals.h <= L.status.y);
-                for (int l = 0; l < 32; l++)
-                    assert_true(contains(pl->lanes, viz_layout_lane_cell(pl, l)));
-                for (int b = 0; b < 32; b++) {
-                    assert_true(contains(pl->grid, viz_layout_bank_cell(pl, 32, b, 31)));
-                    assert_true(contains(pl->grid, viz_layout_bank_cell(pl, 1, b, 0)));
-                }
-                for (int n = 1; n <= 32; n *= 2)
-                    for (int k = 0; k < 4; k++)
-                        assert_true(contains(pl->grid, viz_layout_sector_cell(pl, n, n - 1, k)));
-            }
-            if (np == 2) /* side by side, not overlapping */
-                assert_true(L.pane[0].mem.x + L.pane[0].mem.w <= L.pane[1].mem.x);
-        }
-}
-
 static void test_hovering_a_bank_cell_finds_that_bank(void **state)
 {
     fixture *fx = *state;
@@ -362,12 +332,12 @@ static void test_hovering_a_bank_cell_finds_that_bank(void **state)
     viz_step_from_event(&s, &ev);
     render_step(fx, &s);
     viz_layout L = layout1();
-    SDL_Rect c = viz_layout_bank_cell(&L.pane[0], s.nrows, 7, 7);
+    SDL_Rect c = viz_layout_bank_cell(&L.pane[0], &L.m, s.nrows, 7, 7);
     viz_hit h = viz_hit_test(&L, &fx->st, c.x + c.w / 2, c.y + c.h / 2);
     assert_int_equal(h.kind, VIZ_HIT_BANK);
     assert_int_equal(h.bank, 7);
     assert_int_equal(h.row_slot, 7);
-    SDL_Rect lc = viz_layout_lane_cell(&L.pane[0], 21);
+    SDL_Rect lc = viz_layout_lane_cell(&L.pane[0], &L.m, 21);
     h = viz_hit_test(&L, &fx->st, lc.x + 2, lc.y + 2);
     assert_int_equal(h.kind, VIZ_HIT_LANE);
     assert_int_equal(h.lane, 21);
@@ -408,12 +378,12 @@ static void test_compare_mode_draws_each_variant_in_its_own_pane(void **state)
     fx->st.pane[1] = (viz_pane_state){.rec = &other, .step = &other.steps[0], .count = 1};
     viz_render_frame(fx->r, &fx->fonts, &fx->st);
     viz_layout L;
-    viz_layout_compute(W, H, 2, &L);
+    viz_layout_compute(W, H, 2, g_fonts, &L);
     int conflicts[2] = {0}, lit[2] = {0};
     for (int p = 0; p < 2; p++)
         for (int r = 0; r < 32; r++)
             for (int b = 0; b < 32; b++) {
-                uint32_t c = cell_rgb(fx, viz_layout_bank_cell(&L.pane[p], 32, b, r));
+                uint32_t c = cell_rgb(fx, viz_layout_bank_cell(&L.pane[p], &L.m, 32, b, r));
                 conflicts[p] += c == VIZ_RGB_CONFLICT;
                 lit[p] += c != VIZ_RGB_EMPTY;
             }
@@ -422,6 +392,163 @@ static void test_compare_mode_draws_each_variant_in_its_own_pane(void **state)
     assert_int_equal(lit[1], 32);
     fx->st.npanes = 1;
     viz_recording_free(&other);
+    fx->rec.nsteps = 0;
+}
+
+
+/* ---- heat map and timeline ------------------------------------------------------------- */
+
+/* Four steps on three lines: line 10 a coalesced float load (4 sectors), line 12 a
+ * conflict-free shared store (1 wavefront), line 14 a 32-way shared read (32 wavefronts),
+ * twice for line 14 (warps 0 and 1). */
+static void heat_recording(fixture *fx)
+{
+    fx->rec.nsteps = 0;
+    free(fx->rec.heat); /* each test starts its heat map afresh */
+    fx->rec.heat = NULL;
+    fx->rec.nheat = 0;
+    fx->rec.warps_per_block = 2;
+    fx->rec.num_blocks = 1;
+    static const struct { ws_space sp; ws_mem_op op; uint64_t base, stride; int line; uint32_t warp; } k[] = {
+        {WS_SPACE_GLOBAL, WS_MEM_LOAD, GBASE, 4, 10, 0},
+        {WS_SPACE_SHARED, WS_MEM_STORE, 0, 4, 12, 0},
+        {WS_SPACE_SHARED, WS_MEM_LOAD, 0, 128, 14, 0},
+        {WS_SPACE_SHARED, WS_MEM_LOAD, 4, 128, 14, 1},
+    };
+    for (int i = 0; i < 4; i++) {
+        ws_mem_event ev = make_event(k[i].sp, k[i].op, 4, 0xFFFFFFFFu, k[i].base, k[i].stride);
+        ev.src_line = k[i].line;
+        ev.warp = k[i].warp;
+        viz_step s;
+        viz_step_from_event(&s, &ev);
+        assert_int_equal(viz_recording_push(&fx->rec, &s), 0);
+        assert_int_equal(viz_recording_heat_add_step(&fx->rec, &s), 0);
+    }
+    char src[1024] = "";
+    for (int i = 1; i <= 20; i++)
+        strcat(src, "    x = tile[threadIdx.x][threadIdx.y];\n");
+    assert_int_equal(viz_recording_set_source(&fx->rec, "k.cu", src), 0);
+}
+
+static void show(fixture *fx, size_t k, viz_scope sc)
+{
+    static size_t tl[8];
+    for (size_t i = 0; i < fx->rec.nsteps; i++)
+        tl[i] = i;
+    fx->st.npanes = 1;
+    fx->st.pane[0] = (viz_pane_state){.rec = &fx->rec, .step = &fx->rec.steps[k], .ordinal = k,
+                                      .count = fx->rec.nsteps, .scope = sc, .tl = tl, .tl_count = fx->rec.nsteps,
+                                      .tl_pos = k, .warp = fx->rec.steps[k].warp};
+    fx->st.phase = 1.0;
+    viz_render_frame(fx->r, &fx->fonts, &fx->st);
+    SDL_RenderPresent(fx->r);
+}
+
+static void test_heat_map_draws_the_costliest_line_full_and_red_and_the_others_in_proportion(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    /* per line: 10 -> 4 sectors, 12 -> 1 wavefront, 14 -> 32 + 32 = 64 wavefronts: 14 is the worst */
+    assert_int_equal(viz_recording_worst_line(&fx->rec), 14);
+    assert_int_equal(viz_heat_units(&fx->rec.heat[14]), 64);
+    show(fx, 0, VIZ_SCOPE_BLOCK);
+    viz_layout L = layout1();
+    const viz_pane_layout *p = &L.pane[0];
+    /* entries in line order: 10, 12, 14 */
+    viz_pane_state *ps = &fx->st.pane[0];
+    SDL_Rect worst = viz_layout_heat_bar(&L, p, viz_layout_heat_row_of(&L, p, ps, 2), 1.0);
+    assert_int_equal(pixel(fx, worst.x + 1, worst.y + worst.h / 2), VIZ_RGB_BAD);
+    assert_int_equal(pixel(fx, worst.x + worst.w - 1, worst.y + worst.h / 2), VIZ_RGB_BAD);
+    /* line 10: 4 / 64 of the bar, in a cool colour; past it the empty track */
+    int r10 = viz_layout_heat_row_of(&L, p, ps, 0);
+    SDL_Rect l10 = viz_layout_heat_bar(&L, p, r10, 4.0 / 64), full = viz_layout_heat_bar(&L, p, r10, 1.0);
+    uint32_t c10 = pixel(fx, l10.x, l10.y + l10.h / 2);
+    assert_int_equal(c10, viz_heat_rgb(4.0 / 64));
+    assert_int_not_equal(c10, VIZ_RGB_BAD);
+    assert_int_equal(pixel(fx, l10.x + l10.w + 2, l10.y + l10.h / 2), VIZ_RGB_EMPTY);
+    assert_int_equal(pixel(fx, full.x + full.w - 1, full.y + full.h / 2), VIZ_RGB_EMPTY);
+    /* the source gutter ticks take the same colours: the current line (10) is not red */
+    assert_int_equal(viz_heat_rgb(1.0), VIZ_RGB_BAD);
+}
+
+static void test_heat_map_rows_carry_their_source_line_whole(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    viz_draw_log *lg = calloc(1, sizeof *lg);
+    fx->st.log = lg;
+    show(fx, 0, VIZ_SCOPE_BLOCK);
+    fx->st.log = NULL;
+    viz_layout L = layout1();
+    assert_true(viz_layout_heat_roomy(&L, &L.pane[0], &fx->st.pane[0]));
+    int whole = 0;
+    for (int t = 0; t < lg->ntexts; t++)
+        if (lg->text[t].panel >= 0 && !strcmp(lg->panel[lg->text[t].panel].name, "heat"))
+            whole += !strcmp(lg->text[t].text, "x = tile[threadIdx.x][threadIdx.y];");
+    assert_int_equal(whole, 3); /* lines 10, 12 and 14 */
+    free(lg);
+}
+
+static void test_clicking_a_heat_map_row_names_its_line(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    show(fx, 0, VIZ_SCOPE_BLOCK);
+    viz_layout L = layout1();
+    SDL_Rect bar = viz_layout_heat_bar(&L, &L.pane[0], viz_layout_heat_row_of(&L, &L.pane[0], &fx->st.pane[0], 1), 1.0);
+    viz_hit h = viz_hit_test(&L, &fx->st, bar.x + 2, bar.y + 1);
+    assert_int_equal(h.kind, VIZ_HIT_HEAT);
+    assert_int_equal(h.src_line, 12);
+}
+
+static void test_timeline_puts_each_step_in_its_warps_row_in_its_verdict_colour(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    show(fx, 1, VIZ_SCOPE_BLOCK);
+    viz_layout L = layout1();
+    const viz_pane_layout *p = &L.pane[0];
+    viz_pane_state *ps = &fx->st.pane[0];
+    /* 4 steps over 2 warp rows: steps 0-2 in warp 0's row (the top half), step 3 in warp 1's */
+    assert_int_equal(viz_timeline_rows(ps), 2);
+    uint32_t want[4] = {VIZ_RGB_GOOD, VIZ_RGB_GOOD, VIZ_RGB_BAD, VIZ_RGB_BAD}; /* 4/4, 1/1, 1/32, 1/32 of ideal */
+    for (size_t k = 0; k < 4; k++) {
+        SDL_Rect c = viz_layout_timeline_cell(p, ps, k);
+        bool top = c.y < p->tl_plot.y + p->tl_plot.h / 2;
+        assert_int_equal(top, fx->rec.steps[k].warp == 0);
+        if (k == 1) /* the current step: a white marker through its column */
+            assert_int_equal(pixel(fx, c.x + c.w / 2, p->tl_plot.y + p->tl_plot.h - 2), 0xFFFFFFu);
+        else
+            assert_int_equal(pixel(fx, c.x + c.w / 4, c.y + c.h / 2), want[k]);
+        /* the other warp's row in that column is empty */
+        int oy = top ? p->tl_plot.y + p->tl_plot.h * 3 / 4 : p->tl_plot.y + p->tl_plot.h / 4;
+        if (k != 1)
+            assert_int_not_equal(pixel(fx, c.x + c.w / 4, oy), want[k]);
+    }
+    /* clicking the column of step 3 names timeline position 3 */
+    SDL_Rect c3 = viz_layout_timeline_cell(p, ps, 3);
+    viz_hit h = viz_hit_test(&L, &fx->st, c3.x + 1, c3.y + 1);
+    assert_int_equal(h.kind, VIZ_HIT_TIMELINE);
+    assert_int_equal(h.tl_pos, 3);
+}
+
+static void test_a_quiz_question_hides_the_banks_until_answered(void **state)
+{
+    fixture *fx = *state;
+    heat_recording(fx);
+    fx->st.quiz = (viz_quiz){.on = true, .asking = true};
+    show(fx, 2, VIZ_SCOPE_BLOCK); /* the 32-way read: bank 0, 32 rows, all red when shown */
+    viz_layout L = layout1();
+    int red = 0;
+    for (int r = 0; r < 32; r++)
+        red += cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], &L.m, 32, 0, r)) == VIZ_RGB_CONFLICT;
+    assert_int_equal(red, 0);
+    fx->st.quiz.asking = false;
+    show(fx, 2, VIZ_SCOPE_BLOCK);
+    for (int r = 0; r < 32; r++)
+        red += cell_rgb(fx, viz_layout_bank_cell(&L.pane[0], &L.m, 32, 0, r)) == VIZ_RGB_CONFLICT;
+    assert_int_equal(red, 32);
+    fx->st.quiz = (viz_quiz){0};
 }
 
 int main(void)
@@ -437,10 +564,14 @@ int main(void)
         cmocka_unit_test(test_half_warp_float_load_lights_two_sectors),
         cmocka_unit_test(test_sectors_take_the_colour_of_their_cache_outcome),
         cmocka_unit_test(test_stores_are_drawn_as_writes),
-        cmocka_unit_test(test_layout_keeps_every_cell_inside_its_panel_at_any_window_size),
         cmocka_unit_test(test_hovering_a_bank_cell_finds_that_bank),
         cmocka_unit_test(test_a_state_renders_to_the_same_pixels_every_time),
         cmocka_unit_test(test_compare_mode_draws_each_variant_in_its_own_pane),
+        cmocka_unit_test(test_heat_map_draws_the_costliest_line_full_and_red_and_the_others_in_proportion),
+        cmocka_unit_test(test_heat_map_rows_carry_their_source_line_whole),
+        cmocka_unit_test(test_clicking_a_heat_map_row_names_its_line),
+        cmocka_unit_test(test_timeline_puts_each_step_in_its_warps_row_in_its_verdict_colour),
+        cmocka_unit_test(test_a_quiz_question_hides_the_banks_until_answered),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,18 +14,44 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "viz_app.h"
+#include "viz_model.h"
 #include "viz_record.h"
 
 /* The options of one call, parsed from the table below, then split into viz_record_opts
  * (what to record) and viz_app_opts (how to show it). */
 typedef struct {
     ws_cli_common c;           /* -D, --device, --arch, --results */
-    bool compare, headless, play;
+    bool compare, headless, play, quiz;
     int block, blocks, warp, step, frames;
+    int from, to;              /* -1 = not given */
+    int scope;                 /* viz_scope; -1 = not given (block) */
     double speed;              /* steps per second */
+    double font_scale;         /* 0 = from the window size */
     int size[2];               /* --size WxH */
-    const char *out, *screenshot;
+    const char *out, *screenshot, *gif, *keys;
 } viz_opts;
+
+/* --scope warp|block|kernel */
+static int set_scope(void *field, const char *v)
+{
+    for (int i = 0; i < VIZ_SCOPE_COUNT; i++)
+        if (!strcmp(v, viz_scope_name((viz_scope)i))) {
+            *(int *)field = i;
+            return 0;
+        }
+    return -1;
+}
+
+/* --font-scale K, 0.5 to 4 */
+static int set_font_scale(void *field, const char *v)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (*end || !(x >= 0.5 && x <= 4))
+        return -1;
+    *(double *)field = x;
+    return 0;
+}
 
 /* --speed S: steps per second, 0 < S <= 1000 (the !(..) also refuses nan) */
 static int set_speed(void *field, const char *v)
@@ -56,23 +82,43 @@ static const ws_opt viz_options[] = {
     {.name = "block", .kind = WS_OPT_INT, .at = offsetof(viz_opts, block), .arg = "B", .lo = 0, .hi = 0x7fffffff,
      .needs = "a whole number from 0 to 2147483647", .help = "first block to record and show (linear index, default 0)"},
     {.name = "blocks", .kind = WS_OPT_INT, .at = offsetof(viz_opts, blocks), .arg = "N", .lo = 1, .hi = 1 << 20,
-     .needs = "a whole number from 1 to 1048576", .help = "blocks recorded from B on (default 2; w/b keys move between them)"},
+     .needs = "a whole number from 1 to 1048576",
+     .help = "blocks recorded from B on (default 2; with --scope kernel every block; b/B move between them)"},
+    {.name = "scope", .kind = WS_OPT_CALL, .at = offsetof(viz_opts, scope), .arg = "S", .set = set_scope,
+     .needs = "warp, block or kernel",
+     .help = "what playback walks through: one warp, the block (default: every warp in issue\n"
+             "order) or kernel (every recorded block); the a key cycles them"},
     {.name = "warp", .kind = WS_OPT_INT, .at = offsetof(viz_opts, warp), .arg = "W", .lo = 0, .hi = 31,
-     .needs = "a whole number from 0 to 31", .help = "warp to show first (default 0)"},
+     .needs = "a whole number from 0 to 31", .help = "warp to show first (default 0; --scope warp follows it)"},
     {.name = "step", .kind = WS_OPT_INT, .at = offsetof(viz_opts, step), .arg = "K", .lo = 0, .hi = 1 << 30,
-     .needs = "a whole number from 0 to 1073741824", .help = "start at the K-th memory instruction of that warp (0-based)"},
+     .needs = "a whole number from 0 to 1073741824",
+     .help = "start at the K-th memory instruction of the scope (0-based)"},
+    {.name = "quiz", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, quiz),
+     .help = "predict-then-reveal: type each step's sectors or wavefronts before it is shown\n"
+             "(scored; the p key toggles it)"},
     WS_CLI_OPT_DEVICE,
     {.name = "speed", .kind = WS_OPT_CALL, .at = offsetof(viz_opts, speed), .arg = "S", .set = set_speed,
      .needs = "a number of steps per second (0 < S <= 1000)", .help = "steps per second when playing (default 4)"},
     {.name = "play", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, play), .help = "start playing"},
+    {.name = "font-scale", .kind = WS_OPT_CALL, .at = offsetof(viz_opts, font_scale), .arg = "K",
+     .set = set_font_scale, .needs = "a number from 0.5 to 4",
+     .help = "text size (1 = 13-px code; default from the window: 0.85 at 1024x768, 2.7 at 3840x2160)"},
     {.name = "size", .kind = WS_OPT_CALL, .at = offsetof(viz_opts, size), .arg = "WxH", .set = set_size,
      .needs = "WIDTHxHEIGHT, at least 480x360 (e.g. 1280x800)", .help = "window or frame size (default 1280x800)"},
     {.name = "headless", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, headless),
-     .help = "no window: render with the software renderer (runs in CI)"},
-    {.name = "frames", .kind = WS_OPT_INT, .at = offsetof(viz_opts, frames), .arg = "N", .lo = 0, .hi = 100000,
-     .needs = "a whole number from 0 to 100000", .help = "headless: write N frames, one step each (with --out)"},
+     .help = "no window: render with the software renderer (runs in CI; --out and --gif imply it)"},
+    {.name = "frames", .kind = WS_OPT_INT, .at = offsetof(viz_opts, frames), .arg = "N", .lo = 1, .hi = 100000,
+     .needs = "a whole number from 1 to 100000", .help = "export N frames, one step each, from --from (or --step) on"},
+    {.name = "from", .kind = WS_OPT_INT, .at = offsetof(viz_opts, from), .arg = "A", .lo = 0, .hi = 1 << 30,
+     .needs = "a whole number from 0 to 1073741824", .help = "export from step A of the scope (0-based; as --step)"},
+    {.name = "to", .kind = WS_OPT_INT, .at = offsetof(viz_opts, to), .arg = "B", .lo = 0, .hi = 1 << 30,
+     .needs = "a whole number from 0 to 1073741824", .help = "export to step B, inclusive (default: the end, or --frames)"},
     {.name = "out", .kind = WS_OPT_STRING, .at = offsetof(viz_opts, out), .arg = "DIR",
-     .help = "headless: where the frames go, as DIR/frame_0000.png ..."},
+     .help = "export PNG frames as DIR/frame_0000.png ... (fast zlib level)"},
+    {.name = "gif", .kind = WS_OPT_STRING, .at = offsetof(viz_opts, gif), .arg = "F.gif",
+     .help = "export the same steps as one looping animated GIF (--speed sets its pace)"},
+    {.name = "keys", .kind = WS_OPT_STRING, .at = offsetof(viz_opts, keys), .arg = "\"K ...\"",
+     .help = "press these keys first, e.g. \"a a\" or \"p 3 2 Return\" (SDL key names; S-Right = Shift)"},
     {.name = "screenshot", .kind = WS_OPT_STRING, .at = offsetof(viz_opts, screenshot), .arg = "F.png",
      .help = "save the first frame as a PNG and exit (window or headless)"},
     WS_CLI_OPT_RESULTS,
@@ -84,19 +130,22 @@ static void viz_more_help(FILE *to)
     fprintf(to, "\nkeys:\n");
     for (int i = 0; i < viz_nkeys; i++)
         fprintf(to, "  %-18s  %s\n", viz_keys[i].keys, viz_keys[i].what);
-    fprintf(to, "\nFonts come from fontconfig (DejaVu Sans / Sans Mono preferred); WARPSCOPE_FONT=path.ttf overrides.\n"
-                "exit codes: 0 ok, 1 usage or input error, 2 the kernel faulted in simulation, 5 internal error\n");
+    fprintf(to, "\nFonts come from fontconfig (DejaVu Sans / Sans Mono preferred); WARPSCOPE_FONT=path.ttf overrides\n"
+                "(a font that cannot be found or opened is an input error, exit 1).\n");
 }
 
 static const ws_cli_spec viz_spec = {
     .command = "viz",
     .usage = "usage: warpscope viz <kernel> [-D NAME=VALUE]... [--block B] [--warp W] [options]\n"
-             "       warpscope viz --compare <kernelA> <kernelB> [options]\n",
-    .about = "Animates a simulated launch one warp-level memory instruction at a time: the source line\n"
-             "and PTX, the 32 lanes, the shared-memory bank grid (conflicts in red) or the global/local\n"
-             "128-B lines and 32-B sectors (coloured L1 hit / L2 hit / DRAM), running totals as\n"
-             "`warpscope sim` reports them, and measured vs predicted throughput (any GPU's recorded\n"
-             "run when this device has none). -D applies to both variants of --compare.\n"
+             "       warpscope viz --compare <kernelA> <kernelB> [options]\n"
+             "       warpscope viz <kernel> --gif F.gif [--out DIR] [--from A] [--to B]\n",
+    .about = "Animates a simulated launch one warp-level memory instruction at a time, a whole block\n"
+             "(every warp in issue order) by default: the source line (wrapped, never cut) and PTX, the\n"
+             "32 lanes, the shared-memory bank grid (conflicts in red) or the global/local 128-B lines and\n"
+             "32-B sectors (coloured L1 hit / L2 hit / DRAM), a warp timeline, a per-line heat map of the\n"
+             "whole launch, running totals as `warpscope sim` reports them, and the recorded GPU bandwidth\n"
+             "against the copy ceiling of the same run, with the launch overhead's share (any GPU's\n"
+             "recorded run when this device has none). -D applies to both variants of --compare.\n"
              "\n"
              "  <kernel>            a catalog name (warpscope list), path/to/k.cu or path/to/k.cu:name\n",
     .opts = viz_options,
@@ -106,7 +155,7 @@ static const ws_cli_spec viz_spec = {
 
 int ws_cmd_viz(int argc, char **argv)
 {
-    viz_opts o = {.blocks = 2, .speed = 4.0, .size = {1280, 800}};
+    viz_opts o = {.blocks = -1, .speed = 4.0, .size = {1280, 800}, .from = -1, .to = -1, .scope = -1};
     int nk;
     int rc = ws_cli_parse(&viz_spec, argc, argv, &o, &nk);
     if (rc != WS_CLI_RUN)
@@ -124,26 +173,44 @@ int ws_cmd_viz(int argc, char **argv)
         ws_cli_help(&viz_spec, stderr);
         return WS_EXIT_USAGE;
     }
-    viz_record_opts ro = {.num_blocks = (uint32_t)o.blocks, .device = o.c.dev->key, .arch = o.c.arch,
+    const viz_scope scope = o.scope < 0 ? VIZ_SCOPE_BLOCK : (viz_scope)o.scope;
+    /* kernel scope records every block unless --blocks says how many (0 here: all) */
+    uint32_t nblocks = o.blocks < 0 ? (scope == VIZ_SCOPE_KERNEL ? 0 : 2) : (uint32_t)o.blocks;
+    viz_record_opts ro = {.num_blocks = nblocks ? nblocks : UINT32_MAX, .device = o.c.dev->key, .arch = o.c.arch,
                           .results_dir = o.c.results_dir};
-    viz_app_opts ao = {.width = o.size[0], .height = o.size[1], .speed = o.speed, .start_step = (size_t)o.step,
-                       .frames = o.frames, .out_dir = o.out, .screenshot = o.screenshot, .headless = o.headless,
-                       .play = o.play};
+    if (o.from >= 0 && o.step && o.from != o.step) {
+        fprintf(stderr, "warpscope: viz: --from %d and --step %d disagree (they are the same thing)\n", o.from, o.step);
+        return WS_EXIT_USAGE;
+    }
+    int from = o.from >= 0 ? o.from : o.step;
+    if (o.to >= 0 && o.to < from) {
+        fprintf(stderr, "warpscope: viz: --to %d is before --from %d\n", o.to, from);
+        return WS_EXIT_USAGE;
+    }
+    if (o.to >= 0 && o.frames) {
+        fprintf(stderr, "warpscope: viz: give --to B or --frames N, not both\n");
+        return WS_EXIT_USAGE;
+    }
+    bool exporting = o.out || o.gif;
+    if ((o.frames || o.to >= 0) && !exporting) {
+        fprintf(stderr, "warpscope: viz: --frames/--to say how many steps to export: add --out DIR or --gif F.gif\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o.headless && !o.screenshot && !exporting) {
+        fprintf(stderr, "warpscope: viz: --headless needs --out DIR, --gif F.gif or --screenshot F.png\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o.quiz && compare) {
+        fprintf(stderr, "warpscope: viz: --quiz asks about one kernel; drop --compare\n");
+        return WS_EXIT_USAGE;
+    }
+    viz_app_opts ao = {.width = o.size[0], .height = o.size[1], .speed = o.speed, .start_step = (size_t)from,
+                       .has_last = o.to >= 0, .last_step = o.to >= 0 ? (size_t)o.to : 0, .frames = o.frames, .out_dir = o.out, .gif = o.gif,
+                       .screenshot = o.screenshot, .headless = o.headless || exporting, .play = o.play,
+                       .quiz = o.quiz, .keys = o.keys, .font_scale = o.font_scale, .scope = scope};
     const uint32_t block = (uint32_t)o.block, warp = (uint32_t)o.warp;
     ws_error err;
     memset(&err, 0, sizeof err);
-    if (ao.headless && !ao.screenshot && !(ao.frames > 0 && ao.out_dir)) {
-        fprintf(stderr, "warpscope: viz: --headless needs --frames N --out DIR, or --screenshot F.png\n");
-        return WS_EXIT_USAGE;
-    }
-    if ((ao.frames > 0) != (ao.out_dir != NULL)) {
-        fprintf(stderr, "warpscope: viz: --frames and --out go together (and need --headless)\n");
-        return WS_EXIT_USAGE;
-    }
-    if (ao.frames > 0 && !ao.headless) {
-        fprintf(stderr, "warpscope: viz: --frames/--out export frames headless; add --headless\n");
-        return WS_EXIT_USAGE;
-    }
 
     ws_catalog *cat = NULL;
     if (ws_catalog_load(NULL, &cat, &err)) {

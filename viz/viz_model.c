@@ -250,6 +250,7 @@ void viz_recording_init(viz_recording *r)
     memset(r, 0, sizeof *r);
     r->tp.measured_gbs = r->tp.predicted_gbs = r->tp.peak_gbs = -1;
     r->tp.measured_us = r->tp.predicted_us = -1;
+    r->tp.bytes_moved = r->tp.copy_gbs = r->tp.copy_bytes = r->tp.launch_us = -1;
 }
 
 static void free_lines(char **v, int n)
@@ -261,6 +262,7 @@ static void free_lines(char **v, int n)
 
 void viz_recording_free(viz_recording *r)
 {
+    free(r->heat);
     free_lines(r->src_lines, r->nsrc);
     free_lines(r->ptx_lines, r->nptx);
     free(r->steps);
@@ -357,4 +359,88 @@ size_t viz_recording_filter(const viz_recording *r, uint32_t block_linear, int w
         n++;
     }
     return n;
+}
+
+size_t viz_recording_scope(const viz_recording *r, viz_scope sc, uint32_t block_linear, uint32_t warp,
+                           size_t *idx, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nsteps; i++) {
+        const viz_step *s = &r->steps[i];
+        if (sc != VIZ_SCOPE_KERNEL && s->block_linear != block_linear)
+            continue;
+        if (sc == VIZ_SCOPE_WARP && s->warp != warp)
+            continue;
+        if (n < cap)
+            idx[n] = i;
+        n++;
+    }
+    return n;
+}
+
+const char *viz_scope_name(viz_scope s)
+{
+    static const char *n[VIZ_SCOPE_COUNT] = {"warp", "block", "kernel"};
+    return (unsigned)s < VIZ_SCOPE_COUNT ? n[s] : "?";
+}
+
+/* ---- the heat map ---------------------------------------------------------------- */
+
+uint64_t viz_heat_units(const viz_line_heat *h)
+{
+    return h->sectors + h->wavefronts;
+}
+
+int viz_recording_heat_add(viz_recording *r, int line, bool shared, uint64_t units, uint64_t ideal)
+{
+    if (line < 0)
+        line = 0;
+    if (line >= r->nheat) {
+        int n = line + 1 > 2 * r->nheat ? line + 1 : 2 * r->nheat;
+        viz_line_heat *h = realloc(r->heat, (size_t)n * sizeof *h);
+        if (!h)
+            return -1;
+        memset(h + r->nheat, 0, (size_t)(n - r->nheat) * sizeof *h);
+        r->heat = h;
+        r->nheat = n;
+    }
+    viz_line_heat *h = &r->heat[line];
+    h->instructions++;
+    if (shared) {
+        h->wavefronts += units;
+        h->ideal_wavefronts += ideal;
+    } else {
+        h->sectors += units;
+        h->ideal_sectors += ideal;
+    }
+    return 0;
+}
+
+int viz_recording_heat_add_step(viz_recording *r, const viz_step *s)
+{
+    bool shared = s->space == WS_SPACE_SHARED;
+    return viz_recording_heat_add(r, s->src_line, shared, (uint64_t)(shared ? s->wavefronts : s->sectors),
+                                  (uint64_t)(shared ? s->ideal_wavefronts : s->ideal_sectors));
+}
+
+int viz_recording_worst_line(const viz_recording *r)
+{
+    int best = 0;
+    uint64_t bu = 0;
+    for (int l = 1; l < r->nheat; l++)
+        if (viz_heat_units(&r->heat[l]) > bu) {
+            bu = viz_heat_units(&r->heat[l]);
+            best = l;
+        }
+    return best;
+}
+
+int viz_step_answer(const viz_step *s)
+{
+    return s->space == WS_SPACE_SHARED ? s->wavefronts : s->sectors;
+}
+
+const char *viz_step_unit(const viz_step *s)
+{
+    return s->space == WS_SPACE_SHARED ? "wavefronts" : "sectors";
 }

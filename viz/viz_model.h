@@ -141,11 +141,35 @@ typedef struct {
     char gpu[64];           /* "NVIDIA H200" */
     char date[32];          /* when measured, "2025-06-01" */
     char source[128];       /* where the measurement came from: "results/h200.json" */
+    char overrides[96];     /* the -D of the measured run, "" = the description's defaults */
     double measured_gbs;    /* effective bandwidth measured on the GPU */
     double predicted_gbs;   /* the simulator's prediction */
-    double peak_gbs;        /* the device's DRAM peak */
+    double peak_gbs;        /* the device profile's DRAM spec peak (not drawn as a bar) */
     double measured_us, predicted_us;
+    double bytes_moved;     /* the description's bytes per launch of the measured run */
+    double copy_gbs;        /* cuMemcpyDtoD ceiling recorded in the same run */
+    double copy_bytes;      /* the size that ceiling was measured at */
+    double launch_us;       /* the measured GPU's launch cost as its profile records it
+                               (launch_overhead_us, docs/timing-model.md) */
+    char launch_basis[64];  /* where launch_us comes from: "H200 profile launch_overhead_us" */
 } viz_throughput;
+
+/* Cost of one source line over the whole launch (every block, not only the recorded
+ * ones): the sums of the models' verdicts of the memory instructions on it. */
+typedef struct {
+    uint64_t instructions;  /* warp-level memory instructions */
+    uint64_t sectors, ideal_sectors;       /* global and local */
+    uint64_t wavefronts, ideal_wavefronts; /* shared */
+} viz_line_heat;
+
+/* What the heat map ranks lines by: L1TEX's work for the line, sectors plus wavefronts
+ * (each one pass of its data path). */
+uint64_t viz_heat_units(const viz_line_heat *h);
+
+/* Which steps playback walks through: one warp's, one block's (every warp, in issue
+ * order), or every recorded block's. */
+typedef enum { VIZ_SCOPE_WARP, VIZ_SCOPE_BLOCK, VIZ_SCOPE_KERNEL, VIZ_SCOPE_COUNT } viz_scope;
+const char *viz_scope_name(viz_scope s); /* "warp", "block", "kernel" */
 
 /* A simulated launch as the visualizer replays it. */
 typedef struct viz_recording {
@@ -164,6 +188,8 @@ typedef struct viz_recording {
     size_t max_steps;           /* recorder stops storing here (0 = no limit) */
     bool truncated;             /* steps were dropped at max_steps */
     viz_totals launch;          /* the whole launch, every block */
+    viz_line_heat *heat;        /* per source line, [0..nheat), index = line (0 = unknown) */
+    int nheat;
     viz_throughput tp;
 } viz_recording;
 
@@ -175,9 +201,24 @@ int viz_recording_push(viz_recording *r, const viz_step *s);
 int viz_recording_set_source(viz_recording *r, const char *path, const char *text);
 int viz_recording_set_ptx(viz_recording *r, const char *text);
 
+/* Adds one memory instruction's counts to source line `line` (grown as needed; lines
+ * below 0 count as line 0). Returns 0, or -1 when out of memory. */
+int viz_recording_heat_add(viz_recording *r, int line, bool shared, uint64_t units, uint64_t ideal);
+/* The same from a step's own counts (for recordings built step by step). */
+int viz_recording_heat_add_step(viz_recording *r, const viz_step *s);
+/* The line of the largest viz_heat_units (the first on a tie), 0 when no line has any. */
+int viz_recording_worst_line(const viz_recording *r);
+
 /* Steps of one warp (block_linear, warp) in order, or of every warp when warp < 0:
  * writes up to cap step indices into idx and returns how many match. */
 size_t viz_recording_filter(const viz_recording *r, uint32_t block_linear, int warp,
                             size_t *idx, size_t cap);
+/* Steps of a scope around (block_linear, warp): that warp's, that block's, or all. */
+size_t viz_recording_scope(const viz_recording *r, viz_scope sc, uint32_t block_linear, uint32_t warp,
+                           size_t *idx, size_t cap);
+
+/* The number a learner predicts for a step: sectors (global, local) or wavefronts (shared). */
+int viz_step_answer(const viz_step *s);
+const char *viz_step_unit(const viz_step *s); /* "sectors" / "wavefronts" */
 
 #endif

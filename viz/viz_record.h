@@ -23,8 +23,8 @@ typedef struct {
     const char *device;         /* device profile key, NULL = default (h200) */
     const char *arch;           /* PTX target when PTX must be compiled, NULL = sm_90 */
     uint32_t first_block;       /* linear index of the first block whose steps are kept */
-    uint32_t num_blocks;        /* blocks kept (0 = 1) */
-    size_t max_steps;           /* keep at most this many steps (0 = 200000) */
+    uint32_t num_blocks;        /* blocks kept (0 = 1; more than the grid has = to its last block) */
+    size_t max_steps;           /* keep at most this many steps (0 = 50000, about 250 MB of steps) */
     const char *results_dir;    /* recorded GPU results, NULL = <catalog>/../results, else ./results */
     int quiet;                  /* no progress line */
 } viz_record_opts;

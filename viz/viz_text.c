@@ -168,9 +168,26 @@ static void font_close(viz_font *f)
     free(f);
 }
 
-int viz_fonts_open(SDL_Renderer *r, viz_fonts *out, char *err, size_t errcap)
+double viz_font_scale_for(int w, int h)
+{
+    double k = (double)w / 1280.0 < (double)h / 800.0 ? (double)w / 1280.0 : (double)h / 800.0;
+    return k < 0.85 ? 0.85 : k > 3.0 ? 3.0 : k;
+}
+
+static int px(double base, double scale)
+{
+    int p = (int)(base * scale + 0.5);
+    return p < 7 ? 7 : p;
+}
+
+int viz_fonts_open(SDL_Renderer *r, double scale, viz_fonts *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
+    if (!(scale >= 0.5 && scale <= 4.0)) {
+        snprintf(err, errcap, "font scale %g is outside 0.5..4", scale);
+        return -1;
+    }
+    out->scale = scale;
     if (!TTF_WasInit() && TTF_Init() != 0) {
         snprintf(err, errcap, "SDL2_ttf failed to initialise: %s", TTF_GetError());
         return -1;
@@ -181,11 +198,11 @@ int viz_fonts_open(SDL_Renderer *r, viz_fonts *out, char *err, size_t errcap)
         return -1;
     if (viz_font_find("DejaVu Sans,sans-serif:bold", bold, sizeof bold, err, errcap))
         snprintf(bold, sizeof bold, "%s", sans);
-    if (!(out->mono = font_open(r, mono, 13, err, errcap)) ||
-        !(out->mono_small = font_open(r, mono, 10, err, errcap)) ||
-        !(out->sans = font_open(r, sans, 13, err, errcap)) ||
-        !(out->sans_small = font_open(r, sans, 11, err, errcap)) ||
-        !(out->sans_big = font_open(r, bold, 17, err, errcap))) {
+    if (!(out->mono = font_open(r, mono, px(13, scale), err, errcap)) ||
+        !(out->mono_small = font_open(r, mono, px(10, scale), err, errcap)) ||
+        !(out->sans = font_open(r, sans, px(13, scale), err, errcap)) ||
+        !(out->sans_small = font_open(r, sans, px(11, scale), err, errcap)) ||
+        !(out->sans_big = font_open(r, bold, px(17, scale), err, errcap))) {
         viz_fonts_close(out);
         return -1;
     }
@@ -229,6 +246,11 @@ static uint32_t next_cp(const char **p)
     }
     *p += n + 1;
     return c;
+}
+
+int viz_font_advance(const viz_font *f, unsigned cp)
+{
+    return f->g[glyph_index(cp)].advance;
 }
 
 int viz_text_width(const viz_font *f, const char *s)

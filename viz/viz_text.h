@@ -16,18 +16,25 @@ typedef struct {
     viz_font *sans;       /* labels */
     viz_font *sans_small;
     viz_font *sans_big;   /* headlines */
+    double scale;         /* 1 = 13-px monospace; every size scales with it */
 } viz_fonts;
+
+/* The font scale a w x h window gets: 1 at 1280x800, following the smaller of the two
+ * ratios, from 0.85 (1024x768) to 3 (4K and beyond). */
+double viz_font_scale_for(int w, int h);
 
 /* Finds a font file for a fontconfig pattern ("monospace", "DejaVu Sans:bold") and
  * checks it can be read. $WARPSCOPE_FONT (a .ttf path) overrides every pattern.
  * Returns 0, or -1 with a message naming the pattern and the package to install. */
 int viz_font_find(const char *pattern, char *path, size_t cap, char *err, size_t errcap);
 
-/* Opens the visualizer's fonts on r (TTF_Init is done here when needed). */
-int viz_fonts_open(SDL_Renderer *r, viz_fonts *out, char *err, size_t errcap);
+/* Opens the visualizer's fonts on r at a scale (TTF_Init is done here when needed). */
+int viz_fonts_open(SDL_Renderer *r, double scale, viz_fonts *out, char *err, size_t errcap);
 void viz_fonts_close(viz_fonts *f);
 
 int viz_font_height(const viz_font *f);
+/* Advance of one glyph (the monospace cell width for a monospace font). */
+int viz_font_advance(const viz_font *f, unsigned codepoint);
 /* Width in pixels of UTF-8 text (glyphs outside the atlas count as '?'). */
 int viz_text_width(const viz_font *f, const char *utf8);
 /* Draws text with its top-left at (x, y); returns the x after the last glyph. */

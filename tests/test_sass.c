@@ -1,0 +1,580 @@
+/* test_sass.c - the machine code's view: reading nvdisasm listings, matching PTX memory
+ * instructions to SASS ones, and the counters the simulator gives through the SASS stage,
+ * one test per way ptxas changes a kernel (merged LDS.128 / STS.64 / LDG.128, a removed
+ * store with a predicated load, unrolled loops, register spills). Listings are recorded
+ * in tests/data/sass/ (README.md there says how), so no toolkit is needed; the expected
+ * counts are derived here from those listings and the access addresses. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/commands.h"
+#include "../common/files.h"
+#include "../sim/coalesce.h"
+#include "../sim/sass.h"
+#include "../sim/sass_events.h"
+#include "../sim/sass_map.h"
+#include "../sim/simulate.h"
+
+static ws_catalog *cat;
+
+static int load(void **state)
+{
+    (void)state;
+    ws_error err;
+    if (ws_catalog_load("demos", &cat, &err)) {
+        ws_error_print(&err);
+        return -1;
+    }
+    return 0;
+}
+
+static int unload(void **state)
+{
+    (void)state;
+    ws_catalog_free(cat);
+    return 0;
+}
+
+static char *slurp(const char *path)
+{
+    ws_error err;
+    char *t = ws_read_file(path, 0, NULL, &err);
+    if (!t) ws_error_print(&err);
+    assert_non_null(t);
+    return t;
+}
+
+static ws_sass_listing *listing(const char *path)
+{
+    char *t = slurp(path);
+    ws_error err;
+    ws_sass_listing *l = ws_sass_parse(path, t, &err);
+    free(t);
+    if (!l) ws_error_print(&err);
+    assert_non_null(l);
+    return l;
+}
+
+/* The first instruction of f whose listed text starts with text. */
+static const ws_sass_insn *find_insn(const ws_sass_function *f, const char *text)
+{
+    for (int i = 0; i < f->ninsns; i++)
+        if (!strncmp(f->insns[i].text, text, strlen(text))) return &f->insns[i];
+    fail_msg("no instruction '%s' in %s", text, f->name);
+    return NULL;
+}
+
+static double metric(const ws_memstats *ms, const char *name)
+{
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(ms, rows, 128);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(rows[i].name, name)) return rows[i].value;
+    fail_msg("metric %s missing", name);
+    return -1;
+}
+
+/* Runs kernel with -D d1 (may be NULL) through the SASS stage with the recorded listing
+ * sass_path, or PTX-level when sass_path is NULL. The caller closes s. */
+static void run(ws_simulation *s, const char *kernel, const char *d1, const char *d2, const char *sass_path)
+{
+    ws_overrides ov;
+    memset(&ov, 0, sizeof ov);
+    ws_error err;
+    if (d1) assert_int_equal(ws_overrides_add(&ov, d1, &err), 0);
+    if (d2) assert_int_equal(ws_overrides_add(&ov, d2, &err), 0);
+    char *text = sass_path ? slurp(sass_path) : NULL;
+    ws_simulation_opts o = {.ptx_level = sass_path == NULL, .sass_listing = text};
+    int rc = ws_simulation_open(s, cat, kernel, &ov, ws_device_find("h200"), NULL, &err);
+    if (!rc) rc = ws_simulation_run(s, &o, &err);
+    free(text);
+    if (rc) ws_error_print(&err);
+    assert_int_equal(rc, WS_EXIT_OK);
+    if (sass_path) {
+        assert_non_null(s->sass);
+        if (!s->sass->active) fail_msg("%s", s->sass->level);
+    }
+}
+
+/* ---- reading listings ----------------------------------------------------------- */
+
+static void test_listing_gives_opcode_width_guard_base_offset_and_source_line(void **state)
+{
+    (void)state;
+    ws_sass_listing *l = listing("tests/data/sass/matmul.sass");
+    assert_string_equal(l->arch, "sm_90");
+    const ws_sass_function *f = ws_sass_find(l, "_Z12matmul_tiledPfS_S_iii");
+    assert_non_null(f);
+    assert_true(f->has_lines);
+    /* "LDS.128 R8, [R5+0x10]": the second 16-byte row of As[ty][k..k+3], demos/matmul.cu:150 */
+    const ws_sass_insn *lds = find_insn(f, "LDS.128 R8, [R5+0x10]");
+    assert_int_equal(lds->space, WS_SASS_SP_SHARED);
+    assert_int_equal(lds->op, WS_SASS_OP_LD);
+    assert_int_equal(lds->width, 16);
+    assert_string_equal(lds->base, "R5");
+    assert_int_equal(lds->offset, 16);
+    assert_int_equal(lds->line, 150);
+    assert_int_equal(lds->guard, -1);
+    /* "@!P1 LDG.E R22, desc[UR8][R6.64]": the guarded tile load of A (line 132) */
+    const ws_sass_insn *ldg = find_insn(f, "@!P1 LDG.E R22");
+    assert_int_equal(ldg->space, WS_SASS_SP_GLOBAL);
+    assert_int_equal(ldg->guard, 1);
+    assert_true(ldg->guard_neg);
+    assert_string_equal(ldg->base, "R6");
+    assert_int_equal(ldg->line, 132);
+    /* the k loop closes with "@!P0 BRA `(.L_x_1)" back to the tile loads: they are in a loop */
+    assert_int_equal(ldg->loop_depth, 1);
+    ws_sass_free(l);
+}
+
+static void test_spill_code_is_marked_and_addressed_from_the_stack_pointer(void **state)
+{
+    (void)state;
+    ws_sass_listing *l = listing("tests/data/sass/spills.sass");
+    const ws_sass_function *f = ws_sass_find(l, "_Z12spill_forcedPKjS0_Pjii");
+    assert_non_null(f);
+    /* ptxas -v (demos/spills.resources) reports 208 bytes of spill stores and 212 of spill
+     * loads: the widths of the instructions nvdisasm marks (*"SpillRefill"*) add up to that */
+    int st = 0, ld = 0;
+    for (int i = 0; i < f->ninsns; i++) {
+        const ws_sass_insn *s = &f->insns[i];
+        if (!s->spill) continue;
+        assert_int_equal(s->space, WS_SASS_SP_LOCAL);
+        assert_string_equal(s->base, "R1");
+        if (s->op == WS_SASS_OP_ST) st += s->width;
+        else ld += s->width;
+    }
+    assert_int_equal(st, 208);
+    assert_int_equal(ld, 212);
+    const ws_sass_function *free_fn = ws_sass_find(l, "_Z10spill_freePKjS0_Pjii");
+    assert_non_null(free_fn);
+    for (int i = 0; i < free_fn->ninsns; i++) assert_false(free_fn->insns[i].spill); /* 0 bytes in .resources */
+    ws_sass_free(l);
+}
+
+static void test_cuobjdump_listing_without_lines_is_read_and_says_so(void **state)
+{
+    (void)state;
+    ws_sass_listing *l = listing("tests/data/sass/access_kinds.sass");
+    const ws_sass_function *f = ws_sass_find(l, "_Z11shared_sum4PKfPf");
+    assert_non_null(f);
+    assert_false(f->has_lines);
+    assert_int_equal(find_insn(f, "LDS.128")->width, 16);
+    const ws_sass_insn *red = find_insn(ws_sass_find(l, "_Z7atomicsPfPKhPs"), "REDG");
+    assert_int_equal(red->space, WS_SASS_SP_GLOBAL);
+    assert_int_equal(red->op, WS_SASS_OP_RED);
+    ws_sass_free(l);
+}
+
+static void test_a_listing_with_no_function_or_a_broken_line_is_an_error(void **state)
+{
+    (void)state;
+    ws_error err;
+    assert_null(ws_sass_parse("empty.sass", "\t.target sm_90\n", &err));
+    assert_non_null(strstr(err.msg, "no function"));
+    assert_string_equal(err.file, "empty.sass");
+    const char *broken = "\t.section\t.text.k,\"ax\",@progbits\n"
+                         "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+                         "        /*0010*/                   LDS R2, [R1]\n";
+    assert_null(ws_sass_parse("broken.sass", broken, &err));
+    assert_int_equal(err.line, 3);
+    assert_non_null(strstr(err.msg, "';'"));
+}
+
+/* ---- merges ---------------------------------------------------------------------- */
+
+/* lds128: lane l of a warp reads t[4m..4m+3], m = l + 32w (mod 256). In PTX that is four
+ * 4-byte loads with a 16-byte stride between lanes: lanes l and l+8 share a bank, 4
+ * wavefronts each, 16 per warp. The SASS LDS.128 reads 32 x 16 = 512 consecutive bytes:
+ * 4 wavefronts of 128 bytes, and one instruction instead of four. */
+static void test_four_shared_float_loads_become_one_lds128_with_a_quarter_of_the_wavefronts(void **state)
+{
+    (void)state;
+    static ws_simulation p, s;
+    run(&p, "tests/data/sass/probes.cu:lds128", NULL, NULL, NULL);
+    run(&s, "tests/data/sass/probes.cu:lds128", NULL, NULL, "tests/data/sass/probes.sass");
+    const double warps = 4 * 1024 / 32;
+    assert_true(metric(p.ms, "smsp__sass_inst_executed_op_shared_ld.sum") == 4 * warps);
+    assert_true(metric(p.ms, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 4 * 4 * warps);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_shared_ld.sum") == warps);
+    assert_true(metric(s.ms, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 32 * 16 / 128 * warps);
+    assert_int_equal(s.sass->plan->st.merges, 1);
+    assert_int_equal(s.sass->plan->st.merged_ptx, 4);
+    assert_false(s.sass->plan->approximate);
+    /* the answer does not depend on the view */
+    assert_memory_equal(p.result.buffer_data[1], s.result.buffer_data[1], 1024 * sizeof(float));
+    ws_simulation_close(&p);
+    ws_simulation_close(&s);
+}
+
+/* sts64: lane l stores t[2l] and t[2l+1]. Each 4-byte PTX store has an 8-byte lane stride:
+ * 32 lanes span 256 bytes, 2 wavefronts each, 4 per warp. The STS.64 stores the same 256
+ * consecutive bytes once: 2 wavefronts. */
+static void test_two_shared_float_stores_become_one_sts64(void **state)
+{
+    (void)state;
+    static ws_simulation p, s;
+    run(&p, "tests/data/sass/probes.cu:sts64", NULL, NULL, NULL);
+    run(&s, "tests/data/sass/probes.cu:sts64", NULL, NULL, "tests/data/sass/probes.sass");
+    const double warps = 2 * 256 / 32;
+    assert_true(metric(p.ms, "smsp__sass_inst_executed_op_shared_st.sum") == 2 * warps);
+    assert_true(metric(p.ms, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 2 * 2 * warps);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_shared_st.sum") == warps);
+    assert_true(metric(s.ms, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 32 * 8 / 128 * warps);
+    ws_simulation_close(&p);
+    ws_simulation_close(&s);
+}
+
+/* ldg128.ptx loads p[0..3] of a 16-byte aligned quad per lane as four ld.global.f32;
+ * ldg128.sass is that kernel's listing with the four LDG.E.CONSTANT written as the one
+ * LDG.E.128.CONSTANT ptxas emits when it merges (README.md: ptxas 13 did not merge these).
+ * Per warp: PTX 4 requests of 16 sectors (each load touches one float in each of 32 quads:
+ * 32 x 16 B = 512 B span, a word in every one of its 16 sectors); SASS 1 request over the
+ * same 512 B: 16 sectors, a quarter of the traffic. */
+static void test_four_global_float_loads_merged_into_ldg128_are_one_request_of_16_sectors(void **state)
+{
+    (void)state;
+    ws_error err;
+    char *ptx = slurp("tests/data/sass/ldg128.ptx");
+    ptx_module *m = ptx_parse("tests/data/sass/ldg128.ptx", ptx, &err);
+    assert_non_null(m);
+    ws_sass_listing *l = listing("tests/data/sass/ldg128.sass");
+    const ptx_function *fn = ptx_find_function(m, "ldg128");
+    ws_sass_plan *plan = ws_sass_map(fn, ws_sass_find(l, "ldg128"));
+    assert_non_null(plan);
+    assert_int_equal(plan->st.merges, 1);
+    /* the four PTX loads of one warp (lane l: quad l at 0x1000 + 16 l) through the stage */
+    uint64_t sectors = 0, requests = 0, out = 0;
+    ws_sass_stage *st = ws_sass_stage_new(plan, NULL, NULL);
+    assert_non_null(st);
+    for (int pc = 0; pc < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (in->op != PTX_LD || in->space != PTX_SPACE_GLOBAL) continue;
+        ws_mem_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.pc = (uint32_t)pc;
+        ev.space = WS_SPACE_GLOBAL;
+        ev.op = WS_MEM_LOAD;
+        ev.width = ev.elem_size = 4;
+        ev.vec = 1;
+        ev.active_mask = 0xffffffffu;
+        for (int lane = 0; lane < 32; lane++) ev.addr[lane] = 0x1000 + 16 * (uint64_t)lane + (uint64_t)in->opnd[1].imm;
+        /* the PTX view, for comparison */
+        ws_coalesce_result co;
+        assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+        assert_int_equal(co.sectors, 32 * 16 / 32);
+        ws_sass_stage_listener(st, &ev);
+    }
+    const ws_sass_stage_stats *ss = ws_sass_stage_get_stats(st);
+    assert_int_equal(ss->in, 4);
+    assert_int_equal(ss->out, 1);
+    assert_int_equal(ss->merged_away, 3);
+    ws_sass_stage_free(st);
+    /* the one event left, as the coalescer sees it */
+    for (int pc = 0; pc < fn->ninsns; pc++)
+        if (plan->pc[pc].action == WS_MAP_CARRY) {
+            ws_mem_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.space = WS_SPACE_GLOBAL;
+            ev.width = plan->pc[pc].width;
+            ev.elem_size = 4;
+            ev.vec = 4;
+            ev.active_mask = 0xffffffffu;
+            for (int lane = 0; lane < 32; lane++) ev.addr[lane] = 0x1000 + 16 * (uint64_t)lane;
+            ws_coalesce_result co;
+            assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+            requests += (uint64_t)co.requests;
+            sectors += (uint64_t)co.sectors;
+            out++;
+        }
+    assert_int_equal(out, 1);
+    assert_int_equal(requests, 1);
+    assert_int_equal(sectors, 32 * 16 / 32);
+    ws_sass_plan_free(plan);
+    ws_sass_free(l);
+    ptx_free(m);
+    free(ptx);
+}
+
+/* The ldg128 plan folds three of the four PTX loads into the fourth's LDG.E.128. A tensor-era
+ * event at those pcs (an ldmatrix row-address event, 16 bytes a lane; a TMA copy's part 3) is
+ * no plain load the plan speaks of: each must come out once, its width, kind and part as
+ * they went in, so 4 pcs x 2 kinds in = 8 out, none merged away. */
+typedef struct { int n; ws_mem_event ev[16]; } captured;
+
+static void capture(void *ctx, const ws_mem_event *ev)
+{
+    captured *c = ctx;
+    if (c->n < 16) c->ev[c->n++] = *ev;
+}
+
+static void test_tensor_era_events_pass_the_sass_stage_unchanged_even_where_plain_loads_merge(void **state)
+{
+    (void)state;
+    ws_error err;
+    char *ptx = slurp("tests/data/sass/ldg128.ptx");
+    ptx_module *m = ptx_parse("tests/data/sass/ldg128.ptx", ptx, &err);
+    assert_non_null(m);
+    ws_sass_listing *l = listing("tests/data/sass/ldg128.sass");
+    const ptx_function *fn = ptx_find_function(m, "ldg128");
+    ws_sass_plan *plan = ws_sass_map(fn, ws_sass_find(l, "ldg128"));
+    assert_non_null(plan);
+    captured got = {0};
+    ws_sass_stage *st = ws_sass_stage_new(plan, capture, &got);
+    assert_non_null(st);
+    int sent = 0, absorbed = 0;
+    for (int pc = 0; pc < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (in->op != PTX_LD || in->space != PTX_SPACE_GLOBAL) continue;
+        absorbed += plan->pc[pc].action == WS_MAP_ABSORBED;
+        for (int k = 0; k < 2; k++) {
+            ws_mem_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.pc = (uint32_t)pc;
+            ev.kind = k ? WS_KIND_TMA : WS_KIND_LDSM;
+            ev.space = k ? WS_SPACE_GLOBAL : WS_SPACE_SHARED;
+            ev.op = WS_MEM_LOAD;
+            ev.part = k ? 3 : 0;
+            ev.width = ev.elem_size = 16;
+            ev.vec = 1;
+            ev.active_mask = k ? 0xffu : 0xffffffffu;
+            for (int lane = 0; lane < 32; lane++) ev.addr[lane] = 0x2000 + 16 * (uint64_t)lane;
+            ws_sass_stage_listener(st, &ev);
+            sent++;
+        }
+    }
+    assert_int_equal(absorbed, 3);
+    const ws_sass_stage_stats *ss = ws_sass_stage_get_stats(st);
+    assert_int_equal(ss->in, 8);
+    assert_int_equal(ss->out, 8);
+    assert_int_equal(ss->merged_away, 0);
+    assert_int_equal(got.n, sent);
+    for (int i = 0; i < got.n; i++) {
+        bool tma = i % 2;
+        assert_int_equal(got.ev[i].kind, tma ? WS_KIND_TMA : WS_KIND_LDSM);
+        assert_int_equal(got.ev[i].width, 16);
+        assert_int_equal(got.ev[i].elem_size, 16);
+        assert_int_equal(got.ev[i].part, tma ? 3 : 0);
+        assert_int_equal(got.ev[i].active_mask, tma ? 0xffu : 0xffffffffu);
+        assert_int_equal(got.ev[i].seq, (uint64_t)i);
+    }
+    ws_sass_stage_free(st);
+    ws_sass_plan_free(plan);
+    ws_sass_free(l);
+    ptx_free(m);
+    free(ptx);
+}
+
+/* ---- removed and predicated accesses ------------------------------------------------- */
+
+/* guarded, LIM = 40: t[i] = 0, then t[i] = in[..] for i < 40. The SASS keeps one STS per
+ * warp (of a register preset to 0 and overwritten by the predicated LDG): 8 warps x 2
+ * blocks = 16 stores of 32 lanes, 1 wavefront each. The PTX also stores for warps 0 (32
+ * lanes) and 1 (lanes 32..39) of each block: 4 more. The predicated LDG runs where some
+ * lane's i < 40, as in the PTX: warps 0 and 1, 4 + 1 sectors (in[256b + 32..39] is 32 B). */
+static void test_store_overwritten_on_every_path_is_one_sts_and_the_load_stays_predicated(void **state)
+{
+    (void)state;
+    static ws_simulation p, s;
+    run(&p, "tests/data/sass/probes.cu:guarded", NULL, NULL, NULL);
+    run(&s, "tests/data/sass/probes.cu:guarded", NULL, NULL, "tests/data/sass/probes.sass");
+    assert_true(metric(p.ms, "smsp__sass_inst_executed_op_shared_st.sum") == 16 + 4);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_shared_st.sum") == 16);
+    assert_true(metric(s.ms, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 16);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_ld.sum") == 2 * 2);
+    assert_true(metric(s.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 2 * (4 + 1));
+    assert_int_equal(s.sass->plan->st.dropped, 1);
+    assert_int_equal(s.sass->plan->st.predicated, 1);
+    assert_false(s.sass->plan->approximate);
+    assert_memory_equal(p.result.buffer_data[1], s.result.buffer_data[1], 512 * sizeof(float));
+    ws_simulation_close(&p);
+    ws_simulation_close(&s);
+}
+
+/* ---- unrolling ------------------------------------------------------------------------ */
+
+/* matmul_naive: each thread reads a row of A and a column of B, K loads each. ptxas unrolls
+ * the k loop further than the PTX (more LDG at line 47 in the listing than ld.global in
+ * the PTX), but every PTX load is still one executed LDG: 2 K per warp. */
+static void test_unrolled_loop_keeps_one_global_load_per_ptx_load(void **state)
+{
+    (void)state;
+    static ws_simulation s;
+    run(&s, "matmul_naive", "M=32", "N=32", "tests/data/sass/matmul.sass");
+    const ws_sass_function *f = s.sass->sf;
+    int sass_ldg = 0, ptx_ld = 0;
+    for (int i = 0; i < f->ninsns; i++) sass_ldg += f->insns[i].space == WS_SASS_SP_GLOBAL && f->insns[i].op == WS_SASS_OP_LD;
+    for (int pc = 0; pc < s.fn->ninsns; pc++) ptx_ld += s.fn->insns[pc].op == PTX_LD && s.fn->insns[pc].space == PTX_SPACE_GLOBAL;
+    assert_true(sass_ldg > ptx_ld);
+    assert_true(s.sass->plan->st.unrolled > 0);
+    const ws_launch *L = &s.launch;
+    double warps = (double)L->grid[0] * L->grid[1] * L->block[0] * L->block[1] / 32;
+    double k = 128; /* the description's default K */
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_ld.sum") == 2 * k * warps);
+    ws_simulation_close(&s);
+}
+
+/* ---- spills --------------------------------------------------------------------------- */
+
+/* spill_forced, N = 2048, ITERS = 3: every warp runs the straight-line spill code once and
+ * the loop's ITERS times. Each spill of w bytes by a full warp is w/4 requests and, with
+ * the local interleave (consecutive lanes' words adjacent), 32 w / 32 = w sectors. */
+static void test_spill_code_adds_the_local_traffic_the_listing_implies(void **state)
+{
+    (void)state;
+    static ws_simulation s, f;
+    run(&s, "spill_forced", "N=2048", "ITERS=3", "tests/data/sass/spills.sass");
+    run(&f, "spill_free", "N=2048", "ITERS=3", "tests/data/sass/spills.sass");
+    const double warps = 2048 / 32, iters = 3;
+    double inst[2] = {0, 0}, req[2] = {0, 0}, sect[2] = {0, 0};
+    const ws_sass_function *fn = s.sass->sf;
+    for (int i = 0; i < fn->ninsns; i++) {
+        const ws_sass_insn *x = &fn->insns[i];
+        if (!x->spill) continue;
+        double runs = warps * (x->loop_depth ? iters : 1);
+        int st = x->op == WS_SASS_OP_ST;
+        inst[st] += runs;
+        req[st] += runs * x->width / 4;
+        sect[st] += runs * x->width;
+    }
+    assert_true(inst[0] > 0 && inst[1] > 0);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_local_ld.sum") == inst[0]);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_local_st.sum") == inst[1]);
+    assert_true(metric(s.ms, "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum") == req[0]);
+    assert_true(metric(s.ms, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum") == sect[1]);
+    assert_false(s.sass->plan->approximate);
+    assert_true(metric(f.ms, "smsp__sass_inst_executed_op_local_ld.sum") == 0);
+    assert_true(metric(f.ms, "smsp__sass_inst_executed_op_local_st.sum") == 0);
+    /* the same answer either way */
+    assert_memory_equal(s.result.buffer_data[2], f.result.buffer_data[2], 2048 * sizeof(unsigned));
+    ws_simulation_close(&s);
+    ws_simulation_close(&f);
+}
+
+/* The issue term counts SASS instructions: each block's size times its runs. spill_free,
+ * N = 2048, ITERS = 3: blocks in the t loop run ITERS times per warp, the others once
+ * (every warp is full and passes the i < n test), the padding after the last EXIT (a BRA
+ * to itself and NOPs) never. */
+static void test_sass_issue_count_is_block_sizes_times_their_runs(void **state)
+{
+    (void)state;
+    static ws_simulation s;
+    run(&s, "spill_free", "N=2048", "ITERS=3", "tests/data/sass/spills.sass");
+    const ws_sass_function *f = s.sass->sf;
+    const double warps = 2048 / 32;
+    double expect = 0;
+    for (int b = 0; b < f->nblocks; b++) {
+        const ws_sass_block *B = &f->blocks[b];
+        const ws_sass_insn *first = &f->insns[B->first];
+        if (first->is_branch && first->target == B->first) break; /* BRA to itself, then NOPs: padding */
+        expect += B->n * warps * (B->loop_depth ? 3 : 1);
+    }
+    if ((double)s.sass->warp_insns != expect) fail_msg("%llu != %.0f", (unsigned long long)s.sass->warp_insns, expect);
+    assert_true(s.sass->warp_insns != s.result.warp_insns); /* not the PTX's count */
+    ws_simulation_close(&s);
+}
+
+/* ---- side by side ----------------------------------------------------------------------- */
+
+static char *print_plan(const char *ptx_path, const char *sass_path, const char *fn_name, const char *cu_path)
+{
+    ws_error err;
+    char *ptx = slurp(ptx_path), *cu = slurp(cu_path);
+    ptx_module *m = ptx_parse(ptx_path, ptx, &err);
+    assert_non_null(m);
+    ws_sass_listing *l = listing(sass_path);
+    const ptx_function *fn = ptx_find_function(m, fn_name);
+    ws_sass_plan *plan = ws_sass_map(fn, ws_sass_find(l, fn->name));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ws_sass_print(f, plan, cu, strlen(cu));
+    fclose(f);
+    ws_sass_plan_free(plan);
+    ws_sass_free(l);
+    ptx_free(m);
+    free(ptx);
+    free(cu);
+    return buf;
+}
+
+/* The line 'return t[b] + ...' of lds128 shows the four PTX loads against one LDS.128; the
+ * guarded probe its removed store and predicated load; spill_forced its spill code. */
+static void test_side_by_side_marks_merges_removals_predication_and_spills(void **state)
+{
+    (void)state;
+    char *a = print_plan("tests/data/sass/probes.ptx", "tests/data/sass/probes.sass", "lds128", "tests/data/sass/probes.cu");
+    assert_non_null(strstr(a, "t[b] + t[b + 1] + t[b + 2] + t[b + 3]"));
+    assert_non_null(strstr(a, "merge 4->1 (16 B)"));
+    assert_non_null(strstr(a, "merged into LDS.128"));
+    char *b = print_plan("tests/data/sass/probes.ptx", "tests/data/sass/probes.sass", "guarded", "tests/data/sass/probes.cu");
+    assert_non_null(strstr(b, "removed by ptxas"));
+    assert_non_null(strstr(b, "predicated"));
+    char *c = print_plan("demos/spills.ptx", "tests/data/sass/spills.sass", "spill_forced", "demos/spills.cu");
+    assert_non_null(strstr(c, "spill store"));
+    assert_non_null(strstr(c, "spill load (refill)"));
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* ---- the PTX-level path ---------------------------------------------------------------- */
+
+static void test_without_the_tools_or_when_switched_off_the_simulator_says_it_is_ptx_level(void **state)
+{
+    (void)state;
+    char *ptx = slurp("demos/spills.ptx");
+    ws_error err;
+    ptx_module *m = ptx_parse("demos/spills.ptx", ptx, &err);
+    assert_non_null(m);
+    const ptx_function *fn = ptx_find_function(m, "spill_forced");
+    setenv("WARPSCOPE_SASS", "off", 1);
+    ws_sass_session *ss = ws_sass_session_open(ptx, fn, "sm_90", NULL);
+    assert_false(ss->active);
+    assert_non_null(strstr(ss->level, "PTX-level"));
+    assert_non_null(strstr(ss->level, "WARPSCOPE_SASS=off"));
+    ws_sass_session_free(ss);
+    unsetenv("WARPSCOPE_SASS");
+    char a[1024], b[1024];
+    bool tools = ws_sass_find_tool("ptxas", a, sizeof a) == 0 && ws_sass_find_tool("nvdisasm", b, sizeof b) == 0;
+    ss = ws_sass_session_open(ptx, fn, "sm_90", NULL);
+    if (tools) { /* ptxas + nvdisasm here: the machine code, with the spills -Xptxas -v reports */
+        assert_true(ss->active);
+        assert_true(ss->plan->st.spill_st > 0 && ss->plan->st.spill_ld > 0);
+        assert_non_null(strstr(ss->level, "SASS (ptxas -arch=sm_90 + nvdisasm)"));
+    } else {   /* none: PTX-level, and the line says which tool is missing */
+        assert_false(ss->active);
+        assert_non_null(strstr(ss->level, "not found"));
+    }
+    ws_sass_session_free(ss);
+    ptx_free(m);
+    free(ptx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_listing_gives_opcode_width_guard_base_offset_and_source_line),
+        cmocka_unit_test(test_spill_code_is_marked_and_addressed_from_the_stack_pointer),
+        cmocka_unit_test(test_cuobjdump_listing_without_lines_is_read_and_says_so),
+        cmocka_unit_test(test_a_listing_with_no_function_or_a_broken_line_is_an_error),
+        cmocka_unit_test(test_four_shared_float_loads_become_one_lds128_with_a_quarter_of_the_wavefronts),
+        cmocka_unit_test(test_two_shared_float_stores_become_one_sts64),
+        cmocka_unit_test(test_four_global_float_loads_merged_into_ldg128_are_one_request_of_16_sectors),
+        cmocka_unit_test(test_tensor_era_events_pass_the_sass_stage_unchanged_even_where_plain_loads_merge),
+        cmocka_unit_test(test_store_overwritten_on_every_path_is_one_sts_and_the_load_stays_predicated),
+        cmocka_unit_test(test_unrolled_loop_keeps_one_global_load_per_ptx_load),
+        cmocka_unit_test(test_spill_code_adds_the_local_traffic_the_listing_implies),
+        cmocka_unit_test(test_sass_issue_count_is_block_sizes_times_their_runs),
+        cmocka_unit_test(test_side_by_side_marks_merges_removals_predication_and_spills),
+        cmocka_unit_test(test_without_the_tools_or_when_switched_off_the_simulator_says_it_is_ptx_level),
+    };
+    return cmocka_run_group_tests(tests, load, unload);
+}
