@@ -534,6 +534,35 @@ int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want,
     return -1;
 }
 
+int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                 double *got_out, double *want_out)
+{
+    ws_type s = ws_type_scalar(b->type);
+    if (!bound || (!bound->ulps && bound->abs == 0) || !ws_type_is_float(s))
+        return ws_buffer_compare(b, got, want, got_out, want_out);
+    uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t gb, wb;
+        double g = scalar_at(s, got, k, &gb), w = scalar_at(s, want, k, &wb);
+        bool same = gb == wb;
+        if (!same && isfinite(g) && isfinite(w)) {
+            double d = fabs(g - w);
+            uint64_t u = ws_buffer_ulp_distance(b, got, want, k);
+            same = (b->tol > 0 && d <= b->tol * (fabs(w) > 1.0 ? fabs(w) : 1.0)) || (b->ulp > 0 && u <= b->ulp) ||
+                   d <= bound->abs;
+            if (s == WS_TYPE_FLOAT) same |= u <= bound->ulps;
+            else if (s == WS_TYPE_DOUBLE) same |= d <= ldexp((double)bound->ulps, -23) * fabs(w);
+            else same |= u <= 1;
+        }
+        if (!same) {
+            if (got_out) *got_out = g;
+            if (want_out) *want_out = w;
+            return (int64_t)k;
+        }
+    }
+    return -1;
+}
+
 /* Shortest %g form that reads back as the same value of scalar type s. */
 static void format_real(double v, ws_type s, char *out, size_t cap)
 {

@@ -75,6 +75,20 @@ uint64_t ws_buffer_ulp_distance(const ws_buffer *b, const void *a, const void *b
  * only, or the type is not floating point): what `check` can report beside pass/fail. */
 uint64_t ws_buffer_max_ulp(const ws_buffer *b, const void *got, const void *want);
 
+/* How far floating results may lie apart: a kernel's approximate instructions (sim/approx.h). */
+typedef struct {
+    uint32_t ulps;      /* float scalars: representable values apart */
+    double abs;         /* floating scalars: absolute difference */
+} ws_fp_bound;
+
+/* ws_buffer_compare, where floating scalars also agree within bound: the GPU's approximate
+ * instructions against the simulator's exact maths. A float within bound->ulps values
+ * (ws_buffer_ulp_distance), a double within bound->ulps * 2^-23 relative (the f32 error
+ * carried into it), a half or bf16 within one value (f32 errors can flip its rounding),
+ * any within bound->abs; NaN and inf only bit for bit; integers exactly. Same returns. */
+int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                 double *got_out, double *want_out);
+
 /* Human string of scalar k of buf (e.g. "3.5" or "-7"), into out. */
 void ws_buffer_format_scalar(const ws_buffer *b, const void *buf, uint64_t k, char *out, size_t cap);
 

@@ -396,7 +396,8 @@ char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const c
     }
     if (fresh && match == WS_PTX_SAME_TARGET) {
         /* no compiler for the requested target: the fresh checked-in PTX is the same source */
-        fprintf(stderr, "warpscope: note: %s; using %s, compiled for %s\n", cerr.msg, sib, target);
+        fprintf(stderr, "warpscope: note: %s; using %s, compiled for %s, as an approximation for %s (its PTX, "
+                "registers and SASS are %s's)\n", cerr.msg, sib, target, arch, target);
         o->checked_in = true;
         snprintf(o->path, sizeof o->path, "%s", sib);
         snprintf(o->compiler, sizeof o->compiler, "checked-in PTX (%.400s)", sib);

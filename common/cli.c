@@ -339,8 +339,9 @@ int ws_cli_parse(const ws_cli_spec *spec, int argc, char **argv, void *opts, int
     while (optind < argc)                       /* after "--" */
         argv[1 + n++] = argv[optind++];
     *nargs = n;
-    if (!common->arch) common->arch = WS_DEFAULT_ARCH;
     if (!common->dev) common->dev = ws_device_default();
+    /* the profile's own architecture: --device t4 compiles for sm_75, not the default's sm_90 */
+    if (!common->arch) common->arch = common->dev->arch ? common->dev->arch : WS_DEFAULT_ARCH;
     if (common->json && common->csv) {
         fprintf(stderr, "warpscope: %s: choose one of --json and --csv\n", spec->command);
         return WS_EXIT_USAGE;

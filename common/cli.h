@@ -24,7 +24,7 @@ const char *ws_cli_version(void); /* "0.1.0 (1bb7bd5-dirty)" or "0.1.0" */
 typedef struct {
     ws_overrides ov;           /* -D NAME=VALUE, in the order given */
     const ws_device *dev;      /* --device KEY (checked to exist), else ws_device_default() */
-    const char *arch;          /* --arch sm_XX, else WS_DEFAULT_ARCH */
+    const char *arch;          /* --arch sm_XX, else the --device profile's arch */
     const char *results_dir;   /* --results DIR (checked to be a folder), NULL = the default lookup */
     bool json, csv;            /* --json, --csv (refused together) */
 } ws_cli_common;
@@ -77,7 +77,7 @@ typedef struct {
                             .help = "device profile for the models (default h200):"}
 #define WS_CLI_OPT_ARCH    {.name = "arch", .kind = WS_OPT_STRING, .at = offsetof(ws_cli_common, arch), \
                             .arg = "sm_XX", .needs = "a value such as sm_90", \
-                            .help = "PTX target when the PTX has to be compiled (default " WS_DEFAULT_ARCH ")"}
+                            .help = "PTX and SASS target (default: the --device profile's, " WS_DEFAULT_ARCH " for the default)"}
 #define WS_CLI_OPT_RESULTS {.name = "results", .kind = WS_OPT_FOLDER, .at = offsetof(ws_cli_common, results_dir), \
                             .arg = "DIR", .needs = "a folder", \
                             .help = "recorded GPU results folder (default <catalog>/../results, then ./results)"}

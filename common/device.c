@@ -19,6 +19,7 @@ static const ws_device h200 = {
     .key = "h200",
     .name = "NVIDIA H200",                  /* [MEAS] cudaDeviceProp.name */
     .cc_major = 9, .cc_minor = 0,           /* [MEAS] cc=9.0 */
+    .arch = "sm_90",                       /* compute capability 9.0 */
     .sm_count = 132,                        /* [MEAS] SMs=132 */
     .sm_clock_mhz = 1980,                   /* [SPEC] H200 SXM max boost 1980 MHz (same GH100 clocks as H100 SXM5) */
     .dram_bw_gbs = 4800,                    /* [SPEC] NVIDIA H200 datasheet: 4.8 TB/s HBM3e; measured copy ceiling
@@ -63,6 +64,7 @@ static const ws_device h100 = {
     .key = "h100",
     .name = "NVIDIA H100 80GB HBM3",        /* the H100 SXM5 board's driver name */
     .cc_major = 9, .cc_minor = 0,           /* [RULES §4.2] */
+    .arch = "sm_90",                       /* compute capability 9.0 */
     .sm_count = 132,                        /* [SPEC] H100 SXM5: 132 SMs (Hopper whitepaper) */
     .sm_clock_mhz = 1980,                   /* [SPEC] H100 SXM5 max boost 1980 MHz */
     .dram_bw_gbs = 3350,                    /* [SPEC] H100 SXM datasheet: 3.35 TB/s HBM3 */
@@ -100,6 +102,7 @@ static const ws_device a100 = {
     .key = "a100",
     .name = "NVIDIA A100-SXM4-40GB",        /* the A100 SXM4 40GB board's driver name */
     .cc_major = 8, .cc_minor = 0,           /* [RULES §4.2] */
+    .arch = "sm_80",                       /* compute capability 8.0 */
     .sm_count = 108,                        /* [SPEC] A100: 108 SMs (Ampere GA100 whitepaper) */
     .sm_clock_mhz = 1410,                   /* [SPEC] A100 SXM4 boost 1410 MHz */
     .dram_bw_gbs = 1555,                    /* [SPEC] A100 40GB datasheet: 1555 GB/s HBM2 */
@@ -137,6 +140,7 @@ static const ws_device t4 = {
     .key = "t4",
     .name = "Tesla T4",                     /* driver name (deviceQuery) */
     .cc_major = 7, .cc_minor = 5,           /* [RULES §4.2] */
+    .arch = "sm_75",                       /* compute capability 7.5 */
     .sm_count = 40,                         /* [SPEC] T4: 40 SMs (deviceQuery: 40 multiprocessors) */
     .sm_clock_mhz = 1590,                   /* [SPEC] T4 boost 1590 MHz */
     .dram_bw_gbs = 320,                     /* [SPEC] T4 datasheet: 320 GB/s GDDR6 */
@@ -174,6 +178,7 @@ static const ws_device v100 = {
     .key = "v100",
     .name = "Tesla V100-SXM2-16GB",         /* driver name; the 32GB board differs only in capacity */
     .cc_major = 7, .cc_minor = 0,           /* [RULES §4.2] */
+    .arch = "sm_70",                       /* compute capability 7.0 */
     .sm_count = 80,                         /* [SPEC] V100: 80 SMs (Volta whitepaper) */
     .sm_clock_mhz = 1530,                   /* [SPEC] V100 SXM2 boost 1530 MHz */
     .dram_bw_gbs = 900,                     /* [SPEC] V100 SXM2 datasheet: 900 GB/s HBM2 */

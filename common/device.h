@@ -12,6 +12,7 @@ typedef struct ws_device {
     const char *key;              /* "h200", "h100", "a100", "t4", "v100" */
     const char *name;             /* "NVIDIA H200" as the driver names it */
     int cc_major, cc_minor;
+    const char *arch;             /* "sm_75": the target sim compiles the PTX, ptxas resources and SASS for */
     int sm_count;
     double sm_clock_mhz;          /* boost clock */
     double dram_bw_gbs;           /* vendor peak, GB/s (1e9) */

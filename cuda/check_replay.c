@@ -9,6 +9,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/cli.h"
+#include "../common/csv.h"
+#include "../common/text.h"
+#include "../sim/report.h"
+
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/files.h"
@@ -89,15 +94,55 @@ static void rate(FILE *out, int a, int j)
 int chk_replay(const char *json_path, const char *const *kernels, int nkernels, bool verbose, FILE *out,
                ws_error *err)
 {
+    return chk_replay_as(json_path, kernels, nkernels, verbose, CHK_REPLAY_MARKDOWN, out, err);
+}
+
+/* One long-format record (docs/csv.md); a time is converted from the file's ns to us. */
+static void csv_value(FILE *f, const char *kernel, const char *ovt, const char *metric, double v, const char *basis)
+{
+    char val[40];
+    bool time = chk_classify(metric) == CHK_TIME;
+    snprintf(val, sizeof val, "%.15g", time ? v / 1e3 : v);
+    const char *fields[] = {kernel, ovt, "kernel", "", metric, time ? "us" : ws_csv_unit(metric), val, basis};
+    ws_csv_row(f, 8, fields);
+}
+
+int chk_replay_as(const char *json_path, const char *const *kernels, int nkernels, bool verbose, chk_replay_format fmt,
+                  FILE *csv_out, ws_error *err)
+{
+    /* CSV: the markdown tables go nowhere and each judged value becomes a record */
+    FILE *csv = fmt == CHK_REPLAY_CSV ? csv_out : NULL;
+    /* JSON: likewise, and the judged rows are gathered into one versioned document */
+    FILE *jout = fmt == CHK_REPLAY_JSON ? csv_out : NULL;
+    cJSON *jdoc = NULL, *jruns = NULL;
+    if (jout) {
+        jdoc = cJSON_CreateObject();
+        cJSON_AddNumberToObject(jdoc, "schema_version", WS_REPORT_SCHEMA_VERSION);
+        cJSON *tool = cJSON_AddObjectToObject(jdoc, "tool");
+        cJSON_AddStringToObject(tool, "name", "warpscope");
+        cJSON_AddStringToObject(tool, "version", WS_VERSION);
+        cJSON_AddStringToObject(jdoc, "command", "check --replay");
+        cJSON_AddStringToObject(jdoc, "results_file", json_path);
+        jruns = cJSON_AddArrayToObject(jdoc, "runs");
+        csv = NULL;
+    }
+    FILE *out = csv || jout ? fopen("/dev/null", "w") : csv_out;
+    if (!out) {
+        ws_error_set(err, "/dev/null", 0, 0, "cannot open for writing");
+        return WS_EXIT_INTERNAL;
+    }
     char *text = ws_read_file(json_path, 0, NULL, err);
-    if (!text)
+    if (!text) {
+        if (csv || jout) fclose(out), cJSON_Delete(jdoc);
         return WS_EXIT_USAGE;
+    }
     cJSON *root = cJSON_Parse(text);
     free(text);
     const cJSON *runs = root ? item(root, "runs") : NULL;
     if (!cJSON_IsArray(runs)) {
         cJSON_Delete(root);
         ws_error_set(err, json_path, 0, 0, "not a warpscope results file (no \"runs\" array)");
+        if (csv || jout) fclose(out), cJSON_Delete(jdoc);
         return WS_EXIT_USAGE;
     }
     const char *gpu_name = str(item(root, "device"), "name");
@@ -111,12 +156,14 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
         if (!found) {
             ws_error_set(err, json_path, 0, 0, "no recorded run with counters of kernel '%s'", kernels[i]);
             cJSON_Delete(root);
+            if (csv || jout) fclose(out), cJSON_Delete(jdoc);
             return WS_EXIT_USAGE;
         }
     }
     ws_catalog *cat = NULL;
     if (ws_catalog_load(NULL, &cat, err)) {
         cJSON_Delete(root);
+        if (csv || jout) fclose(out), cJSON_Delete(jdoc);
         return WS_EXIT_USAGE;
     }
     chk_sim_side *ss = calloc(1, sizeof *ss);
@@ -130,6 +177,7 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
         ws_error_set(err, "check", 0, 0, "out of memory");
         goto out;
     }
+    if (csv) fputs(WS_CSV_HEADER, csv);
     fprintf(out, "replay of %s: the simulator as built now against the recorded %s values\n\n", json_path, gpu_name);
     fprintf(out, "| kernel | -D | GPU us | sim us recorded | sim us now | GPU/now | time | bound now | cache agree now |\n"
                  "|---|---|---:|---:|---:|---:|---|---|---:|\n");
@@ -151,6 +199,8 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
         attrs.static_shared_bytes = (int)num(run, "static_shared_bytes", 0);
         ws_sim_result res;
         memset(&res, 0, sizeof res);
+        char ptx_how[sizeof t.ptx_how];
+        snprintf(ptx_how, sizeof ptx_how, "%s", t.ptx_how);
         int src = chk_simulate(&t, &attrs, gpu_name, &res, ss, err);
         file_tally *tf = tally_for(ft, &nft, t.file->path);
         cu_target_close(&t);
@@ -160,6 +210,15 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
         }
         ws_sim_result_free(&res);
         replayed++;
+        cJSON *jrows = NULL;
+        if (jruns) {
+            cJSON *jr = cJSON_CreateObject();
+            cJSON_AddStringToObject(jr, "kernel", kernel);
+            cJSON_AddStringToObject(jr, "overrides", ovt);
+            cJSON_AddStringToObject(jr, "compiler", ptx_how);
+            jrows = cJSON_AddArrayToObject(jr, "metrics");
+            cJSON_AddItemToArray(jruns, jr);
+        }
         double gpu_t = NAN, rec_t = NAN;
         const char *tverdict = "-";
         int cache_ag = 0, cache_ju = 0;
@@ -173,6 +232,23 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
             bool time = chk_classify(m) == CHK_TIME;
             chk_row_set(&a, m, time ? ss->have_time : nv != NULL, time ? ss->time_ns : (nv ? *nv : 0),
                         cJSON_IsNumber(gv), num(x, "gpu", 0));
+            if (csv && a.has_gpu) csv_value(csv, kernel, ovt, m, a.gpu, "measured");
+            if (csv && a.has_sim) csv_value(csv, kernel, ovt, m, a.sim, chk_class_name(a.cls));
+            if (jrows) {
+                cJSON *j = cJSON_CreateObject();
+                bool tm = a.cls == CHK_TIME; /* time in us, as in every warpscope output */
+                cJSON_AddStringToObject(j, "metric", m);
+                cJSON_AddStringToObject(j, "unit", tm ? "us" : ws_csv_unit(m));
+                cJSON_AddStringToObject(j, "class", chk_class_name(a.cls));
+                if (b.has_sim) cJSON_AddNumberToObject(j, "sim_recorded", tm ? b.sim / 1e3 : b.sim);
+                else cJSON_AddNullToObject(j, "sim_recorded");
+                if (a.has_sim) cJSON_AddNumberToObject(j, "sim_now", tm ? a.sim / 1e3 : a.sim);
+                else cJSON_AddNullToObject(j, "sim_now");
+                if (a.has_gpu) cJSON_AddNumberToObject(j, "gpu", tm ? a.gpu / 1e3 : a.gpu);
+                else cJSON_AddNullToObject(j, "gpu");
+                cJSON_AddStringToObject(j, "verdict", chk_verdict_name(a.verdict));
+                cJSON_AddItemToArray(jrows, j);
+            }
             count(agree[0], judged[0], &b);
             count(agree[1], judged[1], &a);
             if (tf) {
@@ -247,7 +323,16 @@ int chk_replay(const char *json_path, const char *const *kernels, int nkernels, 
         fprintf(out, "| %s | %s | `%s` | %s | %s | %.6g | %.6g | %.3f | %s |\n", d->kernel, d->overrides, d->now.metric,
                 chk_class_name(d->now.cls), bs, d->now.sim, d->now.gpu, d->now.ratio, chk_verdict_name(d->now.verdict));
     }
+    if (jdoc) {
+        cJSON *dj = cJSON_AddObjectToObject(jdoc, "device");
+        cJSON_AddStringToObject(dj, "name", gpu_name);
+        char *t = ws_json_print(jdoc);
+        if (t) fprintf(jout, "%s\n", t);
+        else rc = WS_EXIT_INTERNAL;
+        free(t);
+    }
 out:
+    if (csv || jout) fclose(out), cJSON_Delete(jdoc);
     free(diffs);
     free(ss);
     ws_catalog_free(cat);

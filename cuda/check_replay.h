@@ -21,4 +21,11 @@
 int chk_replay(const char *json_path, const char *const *kernels, int nkernels, bool verbose, FILE *out,
                ws_error *err);
 
+typedef enum { CHK_REPLAY_MARKDOWN, CHK_REPLAY_CSV, CHK_REPLAY_JSON } chk_replay_format;
+/* chk_replay in a chosen form: CSV writes only the long-format records (docs/csv.md): per
+ * run and judged metric, the GPU value (basis "measured") and the simulator's now (basis =
+ * the metric's class); time in us. JSON: one document (docs/json-schema.json, "check --replay"). */
+int chk_replay_as(const char *json_path, const char *const *kernels, int nkernels, bool verbose, chk_replay_format fmt,
+                  FILE *out, ws_error *err);
+
 #endif

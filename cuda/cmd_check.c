@@ -19,6 +19,8 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "check_compare.h"
+#include "../common/csv.h"
+#include "../sim/report.h"
 #include "check_replay.h"
 #include "check_sim.h"
 #include "cu_counters.h"
@@ -47,6 +49,7 @@ static const ws_opt check_options[] = {
      .needs = "a count from 1 to 100000",
      .help = "timed repetitions after one warm-up (default " WS_CLI_STR(CU_DEFAULT_REPS) ")"},
     WS_CLI_OPT_JSON,
+    WS_CLI_OPT_CSV,
     {.name = "record", .kind = WS_OPT_STRING, .at = offsetof(check_opts, record), .arg = "FILE", .needs = "a file",
      .help = "add the runs to FILE (JSON; runs of the same kernel and -D are replaced);\n"
              "a FILE ending in '/' means DIR/<gpu-key>.json (results/h200.json)"},
@@ -67,10 +70,10 @@ static const ws_opt check_options[] = {
 
 static const ws_cli_spec check_spec = {
     .command = "check",
-    .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json]\n"
+    .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json | --csv]\n"
              "                       [--record results/<gpu>.json] [--no-counters]\n"
              "       warpscope check --markdown results/<gpu>.json\n"
-             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose]\n",
+             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n",
     .about = "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
              "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
              "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
@@ -105,8 +108,12 @@ static int parse(int argc, char **argv, check_opts *o)
         fprintf(stderr, "warpscope: check: --markdown takes one results file and no other option or kernel\n");
         return WS_EXIT_USAGE;
     }
-    if (o->replay && (o->all || o->c.json || o->record || o->gpu_only || o->no_counters || o->c.ov.n || reps_given)) {
-        fprintf(stderr, "warpscope: check: --replay takes kernel names and --verbose only (it replays the "
+    if (o->markdown && o->c.csv) {
+        fprintf(stderr, "warpscope: check: --markdown prints markdown; --csv goes with a run or --replay\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o->replay && (o->all || o->record || o->gpu_only || o->no_counters || o->c.ov.n || reps_given)) {
+        fprintf(stderr, "warpscope: check: --replay takes kernel names, --verbose, --json and --csv only (it replays the "
                         "recorded -D sizes)\n");
         return WS_EXIT_USAGE;
     }
@@ -126,7 +133,8 @@ static int parse(int argc, char **argv, check_opts *o)
 static int replay(const check_opts *o)
 {
     ws_error err;
-    int rc = chk_replay(o->replay, o->kernels, o->nkernels, o->verbose, stdout, &err);
+    int rc = chk_replay_as(o->replay, o->kernels, o->nkernels, o->verbose, o->c.csv ? CHK_REPLAY_CSV : o->c.json ? CHK_REPLAY_JSON : CHK_REPLAY_MARKDOWN,
+                           stdout, &err);
     if (rc && rc != WS_EXIT_MISMATCH) ws_error_print(&err);
     return rc;
 }
@@ -213,7 +221,7 @@ static int check_one(check_ctx *cx, const char *arg)
         ws_error_print(&err);
         return WS_EXIT_INTERNAL;
     }
-    printf("== %s\n", arg);
+    if (!o->c.csv) printf("== %s\n", arg);
     fflush(stdout);
     if ((rc = cu_target_open(cx->cat, arg, &o->c.ov, s->info.cc_major, s->info.cc_minor, &t, &err))) {
         ws_error_print(&err);
@@ -246,8 +254,11 @@ static int check_one(check_ctx *cx, const char *arg)
     run.timed = true;
     ws_error verr;
     if (have_sim) {
-        run.output_ok = cu_verify_outputs(&t.launch, b.result, sim.buffer_data, &verr) == 0;
-        snprintf(run.output, sizeof run.output, "%s", run.output_ok ? "agrees with the simulator" : verr.msg);
+        char how[400];                 /* bit-exact, or within the approximate instructions' bound */
+        run.output_ok = cu_verify_outputs_approx(&t.launch, t.module, t.fn, b.result, sim.buffer_data, how, sizeof how,
+                                                 &verr) == 0;
+        if (run.output_ok) snprintf(run.output, sizeof run.output, "agrees with the simulator, %s", how);
+        else snprintf(run.output, sizeof run.output, "%s", verr.msg);
     } else {
         snprintf(run.output, sizeof run.output, "not checked (--gpu-only)");
     }
@@ -322,7 +333,27 @@ static int check_one(check_ctx *cx, const char *arg)
     chk_tally(rows, nrows, ag, ju);
     for (int c = 0; c < CHK_NCLASSES; c++) { cx->agree[c] += ag[c]; cx->judged[c] += ju[c]; }
 
-    if (!o->c.json) {
+    if (o->c.csv) {
+        /* long format (docs/csv.md): the GPU value (measured) and the simulator's (its class) per metric; us */
+        char ovt[512];
+        ws_overrides_text(&o->c.ov, ovt, sizeof ovt);
+        for (int i = 0; i < nrows; i++) {
+            const chk_row *r = &rows[i];
+            bool time = r->cls == CHK_TIME;
+            char v[40];
+            const char *unit = time ? "us" : ws_csv_unit(r->metric);
+            if (r->has_gpu) {
+                snprintf(v, sizeof v, "%.15g", time ? r->gpu / 1e3 : r->gpu);
+                const char *f[] = {t.desc->name, ovt, "kernel", "", r->metric, unit, v, "measured"};
+                ws_csv_row(stdout, 8, f);
+            }
+            if (r->has_sim) {
+                snprintf(v, sizeof v, "%.15g", time ? r->sim / 1e3 : r->sim);
+                const char *f[] = {t.desc->name, ovt, "kernel", "", r->metric, unit, v, chk_class_name(r->cls)};
+                ws_csv_row(stdout, 8, f);
+            }
+        }
+    } else if (!o->c.json) {
         const cu_timing *tm = &run.timing;
         printf("  %s (%s:%d)%s%s; %d registers, %d B local; PTX %s\n", t.desc->name, t.file->path, t.desc->line,
                run.overrides[0] ? " -D " : "", run.overrides, k.attrs.num_regs, k.attrs.local_bytes, t.ptx_how);
@@ -404,7 +435,9 @@ int ws_cmd_check(int argc, char **argv)
         rc = WS_EXIT_USAGE;
         goto out;
     }
-    if (!o.c.json) {
+    if (o.c.csv)
+        fputs(WS_CSV_HEADER, stdout);
+    else if (!o.c.json) {
         printf("warpscope check on %s (cc %d.%d, %d SMs, driver %s)\n", s.info.name, s.info.cc_major, s.info.cc_minor,
                s.info.sm_count, s.info.driver_version);
     }
@@ -418,13 +451,18 @@ int ws_cmd_check(int argc, char **argv)
     cJSON *dev = cu_results_device_json(&s.info, cx.ncu_version);
     if (o.c.json) {
         cJSON *root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", WS_REPORT_SCHEMA_VERSION); /* docs/json-schema.json */
+        cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+        cJSON_AddStringToObject(tool, "name", "warpscope");
+        cJSON_AddStringToObject(tool, "version", WS_VERSION);
+        cJSON_AddStringToObject(root, "command", "check");
         cJSON_AddItemToObject(root, "device", cJSON_Duplicate(dev, 1));
         cJSON_AddItemToObject(root, "runs", cJSON_Duplicate(cx.runs, 1));
         char *text = ws_json_print(root);
         if (text) puts(text);
         free(text);
         cJSON_Delete(root);
-    } else {
+    } else if (!o.c.csv) {
         printf("\n%d of %d kernels agree on every exact counter and output.", cx.agreed, cx.kernels);
         for (int c = 0; c < CHK_NCLASSES; c++)
             if (cx.judged[c]) printf(" %s: %d/%d.", chk_class_name((chk_class)c), cx.agree[c], cx.judged[c]);
@@ -438,7 +476,7 @@ int ws_cmd_check(int argc, char **argv)
         if (cu_results_record(path, dev, cx.runs, &err)) {
             ws_error_print(&err);
             rc = worse(rc, WS_EXIT_INTERNAL);
-        } else if (!o.c.json) {
+        } else if (!o.c.json && !o.c.csv) {
             printf("recorded %d run(s) in %s\n", cx.kernels, path);
         }
     }

@@ -16,6 +16,7 @@
 #include "../common/catalog.h"
 #include "../common/cli.h"
 #include "../common/commands.h"
+#include "../sim/report.h"
 #include "cu_counters.h"
 #include "cu_results.h"
 #include "cu_run.h"
@@ -171,8 +172,10 @@ int ws_cmd_gpu(int argc, char **argv)
         } else {
             have_sim = true;
             ws_error verr;
-            run.output_ok = cu_verify_outputs(&t.launch, b.result, sim.buffer_data, &verr) == 0;
-            if (run.output_ok) snprintf(run.output, sizeof run.output, "agrees with the simulator");
+            char how[400];             /* bit-exact, or within the approximate instructions' bound */
+            run.output_ok = cu_verify_outputs_approx(&t.launch, t.module, t.fn, b.result, sim.buffer_data, how,
+                                                     sizeof how, &verr) == 0;
+            if (run.output_ok) snprintf(run.output, sizeof run.output, "agrees with the simulator, %s", how);
             else snprintf(run.output, sizeof run.output, "%s", verr.msg);
         }
     }
@@ -193,6 +196,12 @@ int ws_cmd_gpu(int argc, char **argv)
     const cu_timing *tm = &run.timing;
     if (o.c.json) {
         cJSON *root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", WS_REPORT_SCHEMA_VERSION); /* docs/json-schema.json */
+        cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+        cJSON_AddStringToObject(tool, "name", "warpscope");
+        cJSON_AddStringToObject(tool, "version", WS_VERSION);
+        cJSON_AddStringToObject(root, "command", "gpu");
+        cJSON_AddStringToObject(root, "compiler", t.ptx_how);
         cJSON_AddItemToObject(root, "device", cu_results_device_json(&s.info, cinfo.ncu_version));
         cJSON_AddStringToObject(root, "ptx", t.ptx_how);
         cJSON *r = cu_results_run_json(&run);

@@ -132,8 +132,12 @@ static int launch(cu_session *s, cu_kernel *k, cu_buffers *b, ws_error *err)
                  L->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel",
                  k->name, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
                  (unsigned long long)L->shared_bytes);
-        /* a launch that asks more than the GPU gives a block is the input's fault, not the GPU's */
-        return r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ? WS_EXIT_USAGE : -1;
+        /* a launch that asks more than the GPU gives (a block, or a cooperative grid that cannot be resident)
+         * is the input's fault, not the GPU's: exit 1, as sim refuses the same launch */
+        return r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+                       r == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+                   ? WS_EXIT_USAGE
+                   : -1;
     }
     return 0;
 }

@@ -104,15 +104,18 @@ int cu_selftest(bool counters, bool profile_child)
     memset(&fn, 0, sizeof fn);
     const ptx_type types[3] = {PTX_T_U64, PTX_T_U64, PTX_T_U32};
     const uint64_t offs[3] = {0, 8, 16}, sizes[3] = {8, 8, 4};
+    static const char *const names[3] = {"ws_selftest_copy_param_0", "ws_selftest_copy_param_1",
+                                         "ws_selftest_copy_param_2"};
     for (int i = 0; i < 3; i++) {
-        snprintf(syms[i].name, sizeof syms[i].name, "ws_selftest_copy_param_%d", i);
+        syms[i].name = names[i];
         syms[i].kind = PTX_SYM_PARAM;
         syms[i].space = PTX_SPACE_PARAM;
         syms[i].type = types[i];
         syms[i].offset = offs[i];
         syms[i].size = sizes[i];
     }
-    snprintf(fn.name, sizeof fn.name, "ws_selftest_copy");
+    fn.name = "ws_selftest_copy";
+    fn.retval_sym = -1;
     fn.is_entry = true;
     fn.nparams = 3;
     fn.param_syms = idx;

@@ -5,15 +5,18 @@
 #include <string.h>
 
 #include "../common/buffers.h"
+#include "../sim/approx.h"
 
-int cu_verify_outputs(const ws_launch *L, void *const *got, void *const *want, ws_error *err)
+/* The first output of L that got and want disagree on (within bound), in err. */
+static int verify(const ws_launch *L, void *const *got, void *const *want, const ws_fp_bound *bound,
+                  const char *how, ws_error *err)
 {
     for (int i = 0; i < L->nbuffers; i++) {
         const ws_buffer *b = &L->buffers[i];
         if (!b->output || !b->bytes) continue;
-        int64_t k = ws_buffer_compare(b, got[i], want[i], NULL, NULL);
+        int64_t k = ws_buffer_compare_within(b, got[i], want[i], bound, NULL, NULL);
         if (k < 0) continue;
-        char g[64], w[64], where[96], tol[48];
+        char g[64], w[64], where[96], tol[400];
         ws_buffer_format_scalar(b, got[i], (uint64_t)k, g, sizeof g);
         ws_buffer_format_scalar(b, want[i], (uint64_t)k, w, sizeof w);
         int lanes = ws_type_lanes(b->type);
@@ -22,15 +25,39 @@ int cu_verify_outputs(const ws_launch *L, void *const *got, void *const *want, w
                      (int)(k % lanes));
         else
             snprintf(where, sizeof where, "index %lld", (long long)k);
-        if (b->tol > 0) snprintf(tol, sizeof tol, "tolerance %g relative", b->tol);
-        else snprintf(tol, sizeof tol, "bit-exact");
+        /* the description's tolerance, and the approximate instructions' bound when there is one */
+        char mine[64] = "";
+        if (b->tol > 0 && b->ulp > 0) snprintf(mine, sizeof mine, "tolerance %g relative or %u ulp", b->tol, b->ulp);
+        else if (b->tol > 0) snprintf(mine, sizeof mine, "tolerance %g relative", b->tol);
+        else if (b->ulp > 0) snprintf(mine, sizeof mine, "within %u ulp", b->ulp);
+        bool exact = !how || !strncmp(how, "bit-exact", 9);
+        if (mine[0] && exact) snprintf(tol, sizeof tol, "%s", mine);
+        else if (mine[0]) snprintf(tol, sizeof tol, "%s, or %s", mine, how);
+        else snprintf(tol, sizeof tol, "%s", how ? how : "bit-exact");
         const char *file = L->desc && L->desc->file ? L->desc->file : "gpu";
         int line = L->desc ? L->desc->line : 0;
-        ws_error_set(err, file, line, 0, "output '%s' differs from the simulator at %s: GPU %s, simulator %s (%s)",
+        ws_error_set(err, file, line, 0, "output '%s' differs from the simulator at %s: GPU %s, simulator %s (%.380s)",
                      b->name, where, g, w, tol);
         return 1;
     }
     return 0;
+}
+
+int cu_verify_outputs(const ws_launch *L, void *const *got, void *const *want, ws_error *err)
+{
+    return verify(L, got, want, NULL, NULL, err);
+}
+
+int cu_verify_outputs_approx(const ws_launch *L, const ptx_module *m, const ptx_function *fn, void *const *got,
+                             void *const *want, char *how, size_t how_cap, ws_error *err)
+{
+    ws_approx_use use;
+    ws_approx_scan(m, fn, &use);
+    char text[400];
+    ws_approx_describe(&use, text, sizeof text);
+    if (how && how_cap) snprintf(how, how_cap, "%s", text);
+    ws_fp_bound bound = {use.ulps, use.abs};
+    return verify(L, got, want, &bound, text, err);
 }
 
 int cu_verify_simulate(const ptx_module *m, const ptx_function *fn, const ws_launch *L, ws_mem_listener listener,

@@ -15,6 +15,13 @@
  * "output 'out' differs from the simulator at index 33 (element 33): GPU 1, simulator 32 (bit-exact)". */
 int cu_verify_outputs(const ws_launch *L, void *const *got, void *const *want, ws_error *err);
 
+/* The same, allowing the error of the approximate instructions fn reaches (sim/approx.h:
+ * ex2.approx, rsqrt.approx, sin.approx ... which the simulator computes exactly); how gets
+ * what was used, e.g. "within 5 ulp (ex2.approx.ftz.f32: PTX ISA max relative error 2^-22)"
+ * or "bit-exact", also named in a mismatch. */
+int cu_verify_outputs_approx(const ws_launch *L, const ptx_module *m, const ptx_function *fn, void *const *got,
+                             void *const *want, char *how, size_t how_cap, ws_error *err);
+
 /* Runs the simulator for L on module/fn (listener may be NULL) and leaves the
  * final buffers in res. Returns 0, or the ws_sim_run failure with err set. */
 int cu_verify_simulate(const ptx_module *m, const ptx_function *fn, const ws_launch *L, ws_mem_listener listener,

@@ -4,7 +4,7 @@
 # (The SASS path also wants ptxas + nvdisasm: the CUDA toolkit, or
 #  `pip install --target DIR nvidia-cuda-nvdisasm` with DIR/nvidia/cu13/bin on PATH; docs/sass.md.
 #  Without them warpscope stays PTX-level and says so; .ci/run installs the wheel.)
-PKGS="build-essential pkg-config libcmocka-dev libcjson-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libfontconfig-dev libpng-dev libgif-dev fonts-dejavu-core xvfb xauth"
+PKGS="build-essential pkg-config libcmocka-dev libcjson-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libfontconfig-dev libpng-dev libgif-dev fonts-dejavu-core xvfb xauth python3 python3-jsonschema"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -15,6 +15,7 @@
 #include "../common/desc_text.h"
 #include "../common/text.h"
 #include "catalog_ptx.h"
+#include "interp.h"
 #include "ptx.h"
 #include "sass_events.h"
 
@@ -107,6 +108,7 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
            (unsigned long long)fn->local_bytes);
     printf("        %d instructions, %d reach memory (M = memory: state space, bytes per thread;\n"
            "        a branch to Ln goes to instruction #n)\n", fn->ninsns, nmem);
+
     int cur_file = -1, cur_line = -1;
     for (int i = 0; i < fn->ninsns; i++) {
         const ptx_insn *in = &fn->insns[i];
@@ -130,15 +132,6 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
                      ptx_tc_op(in->op) ? ptx_tc_width(in) : in->vec * ptx_type_size(in->type));
         char buf[256];
         ptx_format_insn(fn, in, buf, sizeof buf);
-        if (in->op == PTX_CALL && in->nopnd > 1) { /* name the callee: the formatter only knows its index */
-            char tag[32], *at;
-            snprintf(tag, sizeof tag, "func#%d", in->opnd[1].target);
-            if ((at = strstr(buf, tag)) && in->opnd[1].target >= 0 && in->opnd[1].target < m->nfuncs) {
-                char rest[256];
-                snprintf(rest, sizeof rest, "%s", at + strlen(tag));
-                snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s", m->funcs[in->opnd[1].target].name, rest);
-            }
-        }
         printf("  #%-4d ptx:%-5d %-14s %s\n", i, in->ptx_line, mark, buf);
     }
 }
@@ -227,7 +220,9 @@ int ws_cmd_ptx(int argc, char **argv)
     }
     if (!o.sass) {
         show(m, fn, f, d, how);
-        rc = WS_EXIT_OK;
+        ws_error why;                         /* what parsed is listed; the refusal is an error */
+        rc = ws_sim_check_runnable(m, fn, f->path, d->name, &why) ? WS_EXIT_USAGE : WS_EXIT_OK;
+        if (rc) ws_error_print(&why);
         goto done;
     }
     rc = sass_side_by_side(f, d, &L, arch);

@@ -31,6 +31,7 @@ typedef struct {
     ws_simulation sim;
     ws_measured measured;
     ws_report rep;
+    char overrides[512];
 } sim_run;
 
 static const ws_opt sim_options[] = {
@@ -57,7 +58,7 @@ static const ws_cli_spec sim_spec = {
     .command = "sim",
     .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
              "                     [--racecheck] [--memcheck] [--budget N]\n"
-             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv]\n",
+             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
     .about = "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
              "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
              "traffic (modelled), occupancy and a predicted time and bandwidth, and beside it the time\n"
@@ -79,8 +80,11 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     const ws_device *dev = o->c.dev;
     int rc = ws_simulation_open(s, cat, arg, &o->c.ov, dev, o->c.arch, &err);
     if (rc == WS_EXIT_OK) {
+        /* the kernel's printf output goes where the GPU's would, stdout, unless stdout carries
+         * --json or --csv: then stderr, so the report stays machine-readable */
         ws_simulation_opts so = {.progress_label = "warpscope sim", .racecheck = o->racecheck,
-                                 .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget};
+                                 .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget,
+                                 .printf_out = o->c.json || o->c.csv ? stderr : stdout};
         rc = ws_simulation_run(s, &so, &err);
     }
     if (s->race) {                             /* hazards up to a fault are worth seeing too */
@@ -89,6 +93,20 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     }
     if (rc != WS_EXIT_OK) {
         ws_error_print(&err);
+        if (o->c.json && rc == WS_EXIT_KERNEL_FAULT && s->desc) { /* a fault is a finding too */
+            ws_report *p = &r->rep;
+            p->kernel = s->desc->name;
+            p->source_path = s->desc->kernel_file ? s->desc->kernel_file : s->file->path;
+            p->launch = &s->launch;
+            p->dev = dev;
+            ws_overrides_text(&o->c.ov, r->overrides, sizeof r->overrides);
+            p->overrides = r->overrides;
+            p->compiler = s->ptx_origin.compiler;
+            p->race = s->race;
+            p->result = o->memcheck && s->have_result ? &s->result : NULL;
+            if (ws_report_fault_json(stdout, p, &err))
+                return WS_EXIT_INTERNAL;
+        }
         /* what memcheck found before the run stopped for another reason is reported too */
         if (o->memcheck && s->have_result && s->result.stop == WS_SIM_FAULT)
             ws_memcheck_print_until(&s->result, stderr, "the run stopped at the error above");
@@ -120,6 +138,11 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     p->counters_level = s->sass ? s->sass->level : NULL;
     p->counters_approximate = s->sass && s->sass->active && s->sass->plan->approximate;
     p->sass_warp_insns = s->sass && s->sass->active ? s->sass->warp_insns : 0;
+    ws_overrides_text(&o->c.ov, r->overrides, sizeof r->overrides);
+    p->overrides = r->overrides;
+    p->compiler = s->ptx_origin.compiler;
+    p->race = s->race;
+    p->result = o->memcheck ? &s->result : NULL;
     /* only this GPU's run: the report sets it beside this GPU's prediction */
     p->measured = ws_measured_for(cat->dir, o->c.results_dir, dev->key, s->desc->name, &o->c.ov,
                                   WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;
@@ -164,27 +187,32 @@ int ws_cmd_sim(int argc, char **argv)
         rc = run_one(cat, kernels[k], &o, &found, &runs[k]);
     if (rc == WS_EXIT_OK) {
         if (compare && json) {
-            /* an array of the two report objects */
-            fputs("[\n", stdout);
+            /* one versioned object around the two report objects (docs/json-schema.json) */
+            printf("{\"schema_version\": %d, \"tool\": {\"name\": \"warpscope\", \"version\": \"%s\"}, "
+                   "\"command\": \"sim --compare\", \"variants\": [\n", WS_REPORT_SCHEMA_VERSION, WS_VERSION);
             for (int k = 0; k < 2 && rc == WS_EXIT_OK; k++) {
                 if (ws_report_json(stdout, &runs[k].rep))
                     rc = WS_EXIT_INTERNAL;
                 if (k == 0)
                     fputs(",\n", stdout);
             }
-            fputs("]\n", stdout);
+            fputs("]}\n", stdout);
         } else if (compare && csv) {
-            ws_report_csv(stdout, &runs[0].rep);
-            ws_report_csv(stdout, &runs[1].rep);
+            ws_report_csv(stdout, &runs[0].rep, "A", true);
+            ws_report_csv(stdout, &runs[1].rep, "B", false);
         } else if (compare) {
             ws_report_compare(stdout, &runs[0].rep, &runs[1].rep);
+            if (o.lines) { /* both per-line tables, A then B */
+                ws_report_line_table(stdout, &runs[0].rep, "A", true);
+                ws_report_line_table(stdout, &runs[1].rep, "B", true);
+            }
         } else if (json) {
             if (ws_report_json(stdout, &runs[0].rep)) {
                 fprintf(stderr, "warpscope: sim: this build has no JSON support (libcjson missing)\n");
                 rc = WS_EXIT_INTERNAL;
             }
         } else if (csv) {
-            ws_report_csv(stdout, &runs[0].rep);
+            ws_report_csv(stdout, &runs[0].rep, runs[0].overrides, true);
         } else {
             ws_report_text(stdout, &runs[0].rep, o.lines);
         }

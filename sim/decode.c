@@ -1,7 +1,8 @@
 /* decode.c - turns a resolved ptx_function into the interpreter's program:
  * every operand becomes an offset into a warp's value file, immediates and
  * symbol addresses become broadcast constants, branches get their
- * reconvergence points. Done once per launch, so the hot loop never decodes.
+ * reconvergence points. Done once per launch for the kernel and every function
+ * it reaches through calls, so the hot loop never decodes.
  * Invariant: every sim_insn.src[] offset is valid for any operand index < PTX_MAX_OPND
  * (absent operands point at scratch), so executors may read them blindly. */
 #include "interp_priv.h"
@@ -69,16 +70,28 @@ static int add_imm(sim_program *p, int *cap, uint64_t v)
     return p->nimm++;
 }
 
-int sim_decode(sim_ctx *c)
+/* Special registers fn reads get consecutive slots after its registers. */
+static void place_sregs(const ptx_function *fn, sim_program *p)
 {
-    const ptx_function *fn = c->fn;
-    sim_program *p = &c->prog;
+    for (int r = 0; r < PTX_SREG_COUNT; r++) p->sreg_slot[r] = -1;
+    for (int i = 0; i < fn->ninsns; i++)
+        for (int k = 0; k < fn->insns[i].nopnd && k < PTX_MAX_OPND; k++) {
+            const ptx_operand *o = &fn->insns[i].opnd[k];
+            if (o->kind != PTX_OPND_SREG || (unsigned)o->sreg >= PTX_SREG_COUNT || p->sreg_slot[o->sreg] >= 0) continue;
+            p->sreg_slot[o->sreg] = (int16_t)p->nsregs;
+            p->sregs[p->nsregs++] = (uint8_t)o->sreg;
+        }
+    p->sreg_off = (uint32_t)fn->nregs * 32;
+}
+
+static int decode_fn(sim_ctx *c, const ptx_function *fn, sim_program *p)
+{
     int n = fn->ninsns, cap = 0;
     memset(p, 0, sizeof *p);
     p->fn = fn;
     p->n = n;
-    p->sreg_off = (uint32_t)fn->nregs * 32;
-    p->scratch_off = p->sreg_off + PTX_SREG_COUNT * 32;
+    place_sregs(fn, p);
+    p->scratch_off = p->sreg_off + (uint32_t)p->nsregs * 32;
     p->imm_off = p->scratch_off + 2 * 32;
     p->insns = calloc((size_t)(n ? n : 1), sizeof *p->insns);
     int32_t *ipdom = malloc((size_t)(n ? n : 1) * 2 * sizeof *ipdom), *loop_join = ipdom ? ipdom + n : NULL;
@@ -88,7 +101,8 @@ int sim_decode(sim_ctx *c)
         return -1;
     }
     /* immediates are collected first as pool indices, turned into offsets below */
-    int (*immidx)[PTX_MAX_OPND] = malloc((size_t)(n ? n : 1) * sizeof *immidx);
+    /* per instruction: its operands', then its vector operand's elements' (PTX_MAX_OPND + e) */
+    int (*immidx)[PTX_MAX_OPND + 4] = malloc((size_t)(n ? n : 1) * sizeof *immidx);
     if (!immidx) { free(ipdom); return -1; }
     for (int i = 0; i < n; i++) {
         const ptx_insn *pi = &fn->insns[i];
@@ -104,16 +118,22 @@ int sim_decode(sim_ctx *c)
         s->more[0] = s->more[1] = (sim_addr){-1, 64, 0};
         s->ipdom = ipdom[i];
         s->loop_join = loop_join[i];
-        for (int k = 0; k < PTX_MAX_OPND; k++) { s->src[k] = p->scratch_off; immidx[i][k] = -1; }
+        for (int k = 0; k < PTX_MAX_OPND + 4; k++) immidx[i][k] = -1;
+        for (int k = 0; k < PTX_MAX_OPND; k++) s->src[k] = p->scratch_off;
         for (int k = 0; k < 4; k++) s->vec[k] = p->scratch_off;
         for (int k = 0; k < pi->nopnd && k < PTX_MAX_OPND; k++) {
             const ptx_operand *o = &pi->opnd[k];
             switch (o->kind) {
             case PTX_OPND_REG: s->src[k] = (uint32_t)o->reg * 32; break;
             case PTX_OPND_SREG:
-                s->src[k] = p->sreg_off + (uint32_t)o->sreg * 32;
+                s->src[k] = p->sreg_off + (uint32_t)p->sreg_slot[o->sreg] * 32;
                 if (o->sreg == PTX_SREG_CLOCK || o->sreg == PTX_SREG_CLOCK_HI || o->sreg == PTX_SREG_CLOCK64 ||
-                    o->sreg == PTX_SREG_GLOBALTIMER) s->reads_clock = true;
+                    o->sreg == PTX_SREG_GLOBALTIMER || o->sreg == PTX_SREG_GLOBALTIMER_LO ||
+                    o->sreg == PTX_SREG_GLOBALTIMER_HI) s->reads_clock = p->reads_clock = true;
+                break;
+            case PTX_OPND_FUNC:                  /* a function's address: a constant */
+                if ((immidx[i][k] = add_imm(p, &cap, SIM_WIN_FUNC + (uint64_t)(o->target < 0 ? 0 : o->target) *
+                                                                   SIM_FUNC_STRIDE)) < 0) goto oom;
                 break;
             case PTX_OPND_IMM:
                 if ((immidx[i][k] = add_imm(p, &cap, imm_value(pi, k, o))) < 0) goto oom;
@@ -145,12 +165,18 @@ int sim_decode(sim_ctx *c)
                     s->mem_disp += sym_address(c, &fn->syms[o->sym]);
                 }
                 break;
-            case PTX_OPND_LABEL: s->target = o->target; break;
+            case PTX_OPND_LABEL: s->target = o->target; break;   /* bra: a pc; call: the callee */
             case PTX_OPND_VEC:
                 s->vec_opnd = k;
                 s->vec_n = o->vec_n;
-                for (int e = 0; e < o->vec_n && e < 4; e++)
+                for (int e = 0; e < o->vec_n && e < 4; e++) {
                     s->vec[e] = o->vec[e] >= 0 ? (uint32_t)o->vec[e] * 32 : p->scratch_off;
+                    if (o->vec_imm >> e & 1) {   /* an immediate element: a constant like the others */
+                        ptx_operand t = {.kind = PTX_OPND_IMM, .imm = o->vimm[e], .is_float = o->vec_fimm >> e & 1,
+                                         .is_double = o->vec_dimm >> e & 1};
+                        if ((immidx[i][PTX_MAX_OPND + e] = add_imm(p, &cap, imm_value(pi, k, &t))) < 0) goto oom;
+                    }
+                }
                 break;
             default: break;                      /* sink, none: scratch */
             }
@@ -159,6 +185,10 @@ int sim_decode(sim_ctx *c)
     for (int i = 0; i < n; i++)
         for (int k = 0; k < PTX_MAX_OPND; k++)
             if (immidx[i][k] >= 0) p->insns[i].src[k] = p->imm_off + (uint32_t)immidx[i][k] * 32;
+    for (int i = 0; i < n; i++)
+        for (int e = 0; e < 4; e++)
+            if (immidx[i][PTX_MAX_OPND + e] >= 0)
+                p->insns[i].vec[e] = p->imm_off + (uint32_t)immidx[i][PTX_MAX_OPND + e] * 32;
     for (int i = 0; i < n; i++) sim_alu_decode(&p->insns[i]);
     p->file_words = p->imm_off + (uint32_t)p->nimm * 32;
     sim_simt_leaves_quietly(fn, p);
@@ -172,9 +202,80 @@ oom:
     return -1;
 }
 
+sim_program *sim_decode_function(sim_ctx *c, int f)
+{
+    if (!c->progs || f < 0 || f >= c->mod->nfuncs) {
+        ws_error_set(c->err, c->mod->path, 0, 0, "call to function #%d, which is not in the kernel's module", f);
+        return NULL;
+    }
+    if (c->progs[f]) return c->progs[f];
+    sim_program *p = calloc(1, sizeof *p);
+    if (!p) {
+        ws_error_set(c->err, c->mod->path, 0, 0, "out of memory decoding %s", c->mod->funcs[f].name);
+        return NULL;
+    }
+    if (decode_fn(c, &c->mod->funcs[f], p)) { free(p); return NULL; }
+    return c->progs[f] = p;
+}
+
+int sim_decode(sim_ctx *c)
+{
+    const ptx_module *m = c->mod;
+    if (decode_fn(c, c->fn, &c->prog)) return -1;
+    int n = m->nfuncs, root = -1;
+    for (int i = 0; i < n; i++)
+        if (&m->funcs[i] == c->fn) root = i;
+    if (root < 0) return 0;         /* a function outside the module (tests): no callees */
+    c->progs = calloc((size_t)n, sizeof *c->progs);
+    int *queue = malloc((size_t)n * sizeof *queue);
+    if (!c->progs || !queue) {
+        free(queue);
+        ws_error_set(c->err, m->path, 0, 0, "out of memory decoding %s", c->fn->name);
+        return -1;
+    }
+    c->progs[root] = &c->prog;
+    int qh = 0, qt = 0;
+    queue[qt++] = root;
+    while (qh < qt) {                            /* what the kernel calls or takes the address of */
+        const ptx_function *f = &m->funcs[queue[qh++]];
+        for (int i = 0; i < f->ninsns; i++)
+            for (int k = 0; k < f->insns[i].nopnd && k < PTX_MAX_OPND; k++) {
+                const ptx_insn *in = &f->insns[i];
+                const ptx_operand *o = &in->opnd[k];
+                bool names = o->kind == PTX_OPND_FUNC || (in->op == PTX_CALL && k == 1 && o->kind == PTX_OPND_LABEL);
+                if (!names || o->target < 0 || o->target >= n || c->progs[o->target]) continue;
+                sim_program *p = calloc(1, sizeof *p);
+                if (!p || decode_fn(c, &m->funcs[o->target], p)) {
+                    free(p);
+                    free(queue);
+                    if (p) return -1;
+                    ws_error_set(c->err, m->path, 0, 0, "out of memory decoding %s", c->fn->name);
+                    return -1;
+                }
+                c->progs[o->target] = p;
+                queue[qt++] = o->target;
+            }
+    }
+    free(queue);
+    return 0;
+}
+
 void sim_program_free(sim_program *p)
 {
     free(p->insns);
     free(p->imm);
     memset(p, 0, sizeof *p);
+}
+
+void sim_programs_free(sim_ctx *c)
+{
+    if (c->progs)
+        for (int i = 0; i < c->mod->nfuncs; i++)
+            if (c->progs[i] && c->progs[i] != &c->prog) {
+                sim_program_free(c->progs[i]);
+                free(c->progs[i]);
+            }
+    free(c->progs);
+    c->progs = NULL;
+    sim_program_free(&c->prog);
 }

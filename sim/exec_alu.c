@@ -460,7 +460,7 @@ ALU_FN(alu_unsupported)
 {
     (void)m;
     char txt[160];
-    ptx_format_insn(c->fn, in->pi, txt, sizeof txt);
+    ptx_format_insn(w->prog->fn, in->pi, txt, sizeof txt);
     return sim_fault(c, w, in, -1, "unsupported instruction '%s'", txt);
 }
 
@@ -737,7 +737,7 @@ ALU_FN(alu_setp)
     int ia = pi->ndst;
     const uint64_t *x = F + in->src[ia], *y = F + in->src[ia + 1], *p = F + in->src[ia + 2];
     bool pn = pi->opnd[ia + 2].neg;
-    uint64_t *tmp = F + c->prog.scratch_off + 32;
+    uint64_t *tmp = F + w->prog->scratch_off + 32;
     compare(pi->cmp, t, pi->flags, x, y, tmp, m);
     boolop(pi->boolop, p, pn, tmp, m);
     if (ia == 2) {
@@ -769,7 +769,7 @@ ALU_FN(alu_set)
     ptx_type t = pi->type2;
     const uint64_t *p = F + in->src[3];
     bool pn = pi->opnd[3].neg;
-    uint64_t *tmp = F + c->prog.scratch_off + 32, one = in->k;
+    uint64_t *tmp = F + w->prog->scratch_off + 32, one = in->k;
     compare(pi->cmp, t, pi->flags, a, b, tmp, m);
     boolop(pi->boolop, p, pn, tmp, m);
     if (is_x2(t)) {
@@ -814,6 +814,9 @@ ALU_FN(alu_cvt_pack_x2)
 /* generic addresses; in->k is the space's window (0: global, which has none) */
 LANEWISE(alu_cvta_to, sim_zext(a[l] - in->k, bits))
 LANEWISE(alu_cvta_from, sim_zext(a[l], bits) + in->k)
+/* .local addresses are the running frame's (exec_call.c), generic ones the lane's whole stack */
+LANEWISE(alu_cvta_to_local, sim_zext(a[l] - in->k - w->frames[w->depth].local_base, bits))
+LANEWISE(alu_cvta_from_local, sim_zext(a[l], bits) + in->k + w->frames[w->depth].local_base)
 LANEWISE(alu_isspacep, a[l] - in->k < SIM_WIN_SIZE)
 LANEWISE(alu_isspacep_global, a[l] < SIM_WIN_SHARED)
 
@@ -935,6 +938,7 @@ static sim_alu_fn choose(sim_insn *s, const ptx_insn *pi)
         return alu_cvt;
     case PTX_CVTA:
         s->k = space_window(pi->space);
+        if (pi->space == PTX_SPACE_LOCAL) return fl & PTX_F_TO ? alu_cvta_to_local : alu_cvta_from_local;
         return fl & PTX_F_TO ? alu_cvta_to : alu_cvta_from;
     case PTX_ISSPACEP:
         s->k = space_window(pi->space);

@@ -105,21 +105,27 @@ int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, cons
                                    PRIu64 " bytes of shared memory (%" PRIu64 " static + %" PRIu64 " dynamic)",
                                    what, n, a, c->shared_bytes, c->shared_static, c->shared_dynamic)) return -1;
             break;
-        case WS_SPACE_LOCAL:
-            if (a < c->local_bytes && c->local_bytes - a >= n) p = w->local + (uint64_t)l * c->local_bytes + a;
+        case WS_SPACE_LOCAL: {
+            uint64_t top = w->frames[w->depth].local_top;   /* the running frame and its callers' */
+            if (a < top && top - a >= n) p = w->local + (uint64_t)l * w->local_stride + a;
             else if (sim_mem_fault(c, w, in, l, "local %s of %u bytes at offset 0x%" PRIx64 " is outside the thread's %"
-                                   PRIu64 "-byte local frame", what, n, a, c->local_bytes)) return -1;
+                                   PRIu64 "-byte local frame%s", what, n, a, top, w->depth ? "s" : "")) return -1;
             break;
+        }
         case WS_SPACE_CONST:
             if (a < c->const_bytes && c->const_bytes - a >= n) p = (uint8_t *)(uintptr_t)(c->cnst + a);
             else if (sim_mem_fault(c, w, in, l, "const %s of %u bytes at offset 0x%" PRIx64 " is outside the module's %"
                                    PRIu64 " bytes of constant memory", what, n, a, c->const_bytes)) return -1;
             break;
-        case WS_SPACE_PARAM:
-            if (a < c->param_bytes && c->param_bytes - a >= n) p = c->param + a;
-            else if (sim_mem_fault(c, w, in, l, "param %s of %u bytes at offset 0x%" PRIx64 " is outside the %"
-                                   PRIu64 "-byte parameter buffer", what, n, a, c->param_bytes)) return -1;
+        case WS_SPACE_PARAM: {
+            const sim_frame *f = &w->frames[w->depth];
+            if ((p = sim_param_ptr(c, w, f, l, a, n))) break;
+            uint64_t size = w->depth ? f->pstride : f->pbase + f->pstride;
+            if (sim_mem_fault(c, w, in, l, "param %s of %u bytes at offset 0x%" PRIx64 " is outside the %"
+                              PRIu64 "-byte parameter %s", what, n, a, w->depth ? size : c->param_bytes,
+                              w->depth ? "space of the called function" : "buffer")) return -1;
             break;
+        }
         }
         if (!p) keep &= ~(1u << l);
         ptr[l] = p;
@@ -138,7 +144,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
     ev.block[0] = c->block[0]; ev.block[1] = c->block[1]; ev.block[2] = c->block[2];
     ev.warp = w->index;
     ev.warp_global = c->block_linear * c->nwarps + w->index;
-    ev.pc = (uint32_t)(in - c->prog.insns);
+    ev.pc = w->depth ? w->site_pc : (uint32_t)(in - c->prog.insns);  /* a called function's: its call site */
     ev.src_line = pi->src_line;
     ev.ptx_line = pi->ptx_line;
     ev.space = sp;
@@ -245,13 +251,13 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
     uint8_t *ptr[32];
     if (elem > 8) {
         char txt[160];
-        ptx_format_insn(c->fn, pi, txt, sizeof txt);
+        ptx_format_insn(w->prog->fn, pi, txt, sizeof txt);
         return sim_fault(c, w, in, -1, "unsupported instruction '%s' (%u-byte elements)", txt, elem);
     }
     if ((pi->op == PTX_ATOM || pi->op == PTX_RED) && vec > 1) {
         /* atom.v2/.v4 (sm_90) has two vector operands; the decoder keeps one */
         char txt[160];
-        ptx_format_insn(c->fn, pi, txt, sizeof txt);
+        ptx_format_insn(w->prog->fn, pi, txt, sizeof txt);
         return sim_fault(c, w, in, -1, "unsupported instruction '%s' (vector atomics)", txt);
     }
     if (sim_translate(c, w, in, sp, addr, &m, n, n, ptr)) return -1;
@@ -350,6 +356,11 @@ int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         else SIM_LANES(m, addr[l] = base[l] + disp);
     } else SIM_LANES(m, addr[l] = disp);
 
+    if (pi->space == PTX_SPACE_LOCAL && w->depth) {
+        /* .local addresses are the running frame's; generic ones (cvta.local) are the stack's */
+        uint64_t base = w->frames[w->depth].local_base;
+        SIM_LANES(m, addr[l] += base);
+    }
     if (pi->space != PTX_SPACE_NONE) return mem_access(c, w, in, space_of(pi->space), m, addr);
 
     /* generic: split the lanes by the window their address falls in */
@@ -368,4 +379,34 @@ int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     if (cm && mem_access(c, w, in, WS_SPACE_CONST, cm, addr)) return -1;
     if (pm && mem_access(c, w, in, WS_SPACE_PARAM, pm, addr)) return -1;
     return 0;
+}
+
+uint8_t *sim_param_ptr(sim_ctx *c, const sim_warp *w, const sim_frame *f, int l, uint64_t a, uint64_t n)
+{
+    if (f == &w->frames[0] && a < f->pbase)      /* the kernel's own parameters: one buffer for all */
+        return a <= c->param_bytes && c->param_bytes - a >= n ? c->param + a : NULL;
+    if (a < f->pbase) return NULL;
+    uint64_t o = a - f->pbase;
+    if (o > f->pstride || f->pstride - o < n) return NULL;
+    return f->pbuf + (uint64_t)l * f->pstride + o;
+}
+
+uint8_t *sim_generic_ptr(sim_ctx *c, const sim_warp *w, int l, uint64_t a, uint64_t n)
+{
+    if (a - SIM_WIN_SHARED < SIM_WIN_SIZE) {
+        a -= SIM_WIN_SHARED;
+        return a <= c->shared_bytes && c->shared_bytes - a >= n ? c->shared + a : NULL;
+    }
+    if (a - SIM_WIN_LOCAL < SIM_WIN_SIZE) {
+        a -= SIM_WIN_LOCAL;
+        uint64_t top = w->frames[w->depth].local_top;
+        return a <= top && top - a >= n ? w->local + (uint64_t)l * w->local_stride + a : NULL;
+    }
+    if (a - SIM_WIN_CONST < SIM_WIN_SIZE) {
+        a -= SIM_WIN_CONST;
+        return a <= c->const_bytes && c->const_bytes - a >= n ? (uint8_t *)(uintptr_t)(c->cnst + a) : NULL;
+    }
+    if (a - SIM_WIN_PARAM < SIM_WIN_SIZE)
+        return sim_param_ptr(c, w, &w->frames[w->depth], l, a - SIM_WIN_PARAM, n);
+    return n <= UINT32_MAX ? global_ptr(c, a, (uint32_t)n) : NULL;
 }

@@ -25,7 +25,7 @@ static int member_masks(sim_ctx *c, sim_warp *w, const sim_insn *in, int opnd, u
         if (same) return 0;
     }
     char what[64];                               /* the opcode with its modifiers, for the messages */
-    ptx_format_insn(c->fn, in->pi, what, sizeof what);
+    ptx_format_insn(w->prog->fn, in->pi, what, sizeof what);
     char *sp = strchr(what, ' ');
     if (sp) *sp = 0;
     SIM_LANES(m, {
@@ -179,7 +179,7 @@ int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     }
     default: {
         char txt[160];
-        ptx_format_insn(c->fn, pi, txt, sizeof txt);
+        ptx_format_insn(w->prog->fn, pi, txt, sizeof txt);
         return sim_fault(c, w, in, -1, "unsupported instruction '%s'", txt);
     }
     }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "../common/buffers.h"
+#include "../common/demangle.h"
 #include "../common/device.h"
 #include "launch_check.h"
 #include "params.h"
@@ -33,11 +34,19 @@ static const char *src_file(const sim_ctx *c, const ptx_insn *pi)
 static void vfault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_error *e,
                    const char *fmt, va_list ap)
 {
-    char msg[WS_MSG_MAX], who[160];
+    char msg[WS_MSG_MAX], who[320];
     vsnprintf(msg, sizeof msg, fmt, ap);
     int k = snprintf(who, sizeof who, "%s: block (%u,%u,%u)", c->kname, c->block[0], c->block[1], c->block[2]);
     if (w && k < (int)sizeof who) k += snprintf(who + k, sizeof who - (size_t)k, " warp %u", w->index);
-    if (lane >= 0 && k < (int)sizeof who) snprintf(who + k, sizeof who - (size_t)k, " lane %d", lane);
+    if (lane >= 0 && k < (int)sizeof who) k += snprintf(who + k, sizeof who - (size_t)k, " lane %d", lane);
+    if (w && w->depth > 0 && k < (int)sizeof who) {   /* in a called function: which, and from where */
+        const ptx_insn *site = w->frames[1].site->pi;
+        char fname[128];
+        ws_demangle(w->prog->fn->name, fname, sizeof fname);
+        k += snprintf(who + k, sizeof who - (size_t)k, " in %.120s", fname);
+        if (site->src_line > 0 && k < (int)sizeof who)
+            snprintf(who + k, sizeof who - (size_t)k, " (called at line %d)", site->src_line);
+    }
     const ptx_insn *pi = in ? in->pi : NULL;
     if (pi && pi->src_line > 0) ws_error_set(e, src_file(c, pi), pi->src_line, 0, "%s: %s", who, msg);
     else if (pi) ws_error_set(e, c->mod->path, pi->ptx_line, 0, "%s: %s", who, msg);
@@ -102,6 +111,36 @@ static void plain_name(const char *mangled, char *out, size_t cap)
         if (len && strlen(p) >= len && len < cap) { memcpy(out, p, len); out[len] = 0; return; }
     }
     snprintf(out, cap, "%.*s", (int)(cap - 1), mangled);
+}
+
+/* --- what cannot run ------------------------------------------------------- */
+
+int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const char *source_file, const char *kname,
+                          ws_error *err)
+{
+    const ptx_function *via = NULL, *bad = ptx_refused_reach(m, fn, &via);
+    if (!bad) return 0;
+    const ws_error *r = bad->refusal;
+    char name[WS_NAME_MAX + 8], where[400], callee[160], caller[160];
+    if (kname && kname[0]) snprintf(name, sizeof name, "%s", kname);
+    else plain_name(fn->name, name, sizeof name);
+    ws_demangle(bad->name, callee, sizeof callee);
+    ws_demangle(via->name, caller, sizeof caller);
+    if (bad == fn) snprintf(where, sizeof where, "PTX line %d", r->line);
+    else snprintf(where, sizeof where, "PTX line %d, in the function %.150s that %.150s calls", r->line, callee,
+                  via == fn ? "it" : caller);
+    const char *file = source_file && source_file[0] ? source_file : NULL;
+    if (!file)
+        for (int i = 0; i < m->nfiles; i++)
+            if (m->files[i].index == bad->refusal_src_file) file = m->files[i].path;
+    if (file && bad->refusal_src_line > 0)
+        ws_error_set(err, file, bad->refusal_src_line, 0,
+                     "kernel '%s' cannot be simulated: %s (%s); the other kernels of the file are not affected",
+                     name, r->msg, where);
+    else
+        ws_error_set(err, r->file, r->line, r->col,
+                     "kernel '%s' cannot be simulated: %s; the other kernels of the file are not affected", name, r->msg);
+    return -1;
 }
 
 /* --- launch set-up --------------------------------------------------------- */
@@ -220,54 +259,28 @@ static int alloc_block(sim_ctx *c, sim_block *blk)
         w->file = aligned_alloc(64, ((size_t)p->file_words * 8 + 63) / 64 * 64);
         w->cap = 2 * p->n + 8;
         w->stack = malloc((size_t)w->cap * sizeof *w->stack);
+        w->local_stride = c->local_bytes;
         w->local = c->local_bytes ? calloc(32, c->local_bytes) : NULL;
-        if (!w->file || !w->stack || (c->local_bytes && !w->local)) return -1;
+        w->cap_frames = 4;
+        w->frames = calloc((size_t)w->cap_frames, sizeof *w->frames);
+        if (!w->file || !w->stack || (c->local_bytes && !w->local) || !w->frames) return -1;
         memset(w->file, 0, (size_t)p->file_words * 8);
         for (int k = 0; k < p->nimm; k++)
             for (int l = 0; l < 32; l++) w->file[p->imm_off + (uint32_t)k * 32 + (uint32_t)l] = p->imm[k];
-        uint64_t *S = w->file + p->sreg_off;
-        for (int l = 0; l < 32; l++) {
-            uint64_t t = (uint64_t)wi * 32 + (uint64_t)l;
-            if (t < nthreads) w->exists |= 1u << l;
-            S[PTX_SREG_TID_X * 32 + l] = t % bx;
-            S[PTX_SREG_TID_Y * 32 + l] = (t / bx) % by;
-            S[PTX_SREG_TID_Z * 32 + l] = t / ((uint64_t)bx * by);
-            S[PTX_SREG_NTID_X * 32 + l] = bx;
-            S[PTX_SREG_NTID_Y * 32 + l] = by;
-            S[PTX_SREG_NTID_Z * 32 + l] = bz;
-            S[PTX_SREG_NCTAID_X * 32 + l] = L->grid[0];
-            S[PTX_SREG_NCTAID_Y * 32 + l] = L->grid[1];
-            S[PTX_SREG_NCTAID_Z * 32 + l] = L->grid[2];
-            S[PTX_SREG_LANEID * 32 + l] = (uint64_t)l;
-            S[PTX_SREG_WARPID * 32 + l] = wi;
-            S[PTX_SREG_NWARPID * 32 + l] = c->nwarps;
-            S[PTX_SREG_SMID * 32 + l] = 0;
-            S[PTX_SREG_NSMID * 32 + l] = 1;
-            S[PTX_SREG_GRIDID * 32 + l] = 1;
-            S[PTX_SREG_LANEMASK_EQ * 32 + l] = 1ull << l;
-            S[PTX_SREG_LANEMASK_LT * 32 + l] = (1ull << l) - 1;
-            S[PTX_SREG_LANEMASK_LE * 32 + l] = (2ull << l) - 1;
-            S[PTX_SREG_LANEMASK_GT * 32 + l] = (uint32_t)~((2ull << l) - 1);
-            S[PTX_SREG_LANEMASK_GE * 32 + l] = (uint32_t)~((1ull << l) - 1);
-            S[PTX_SREG_DYNAMIC_SMEM_SIZE * 32 + l] = c->shared_dynamic;
-            S[PTX_SREG_TOTAL_SMEM_SIZE * 32 + l] = c->shared_bytes;
-            /* no clusters launched: each CTA is a cluster of one (clusterid = ctaid, set per block) */
-            S[PTX_SREG_CLUSTER_NCTARANK * 32 + l] = 1;
-            S[PTX_SREG_CLUSTER_NCTAID_X * 32 + l] = 1;
-            S[PTX_SREG_CLUSTER_NCTAID_Y * 32 + l] = 1;
-            S[PTX_SREG_CLUSTER_NCTAID_Z * 32 + l] = 1;
-            S[PTX_SREG_NCLUSTERID_X * 32 + l] = L->grid[0];
-            S[PTX_SREG_NCLUSTERID_Y * 32 + l] = L->grid[1];
-            S[PTX_SREG_NCLUSTERID_Z * 32 + l] = L->grid[2];
-            /* the grid workspace pointer, high half in %envreg1 (cooperative_groups' driver ABI) */
-            S[(PTX_SREG_ENVREG0 + 1) * 32 + l] = c->grid_ws >> 32;
-            S[(PTX_SREG_ENVREG0 + 2) * 32 + l] = (uint32_t)c->grid_ws;
-            S[PTX_SREG_CLUSTER_CTARANK * 32 + l] = 0;       /* rank 0 of its cluster of one */
-            S[PTX_SREG_CLUSTER_CTAID_X * 32 + l] = 0;
-            S[PTX_SREG_CLUSTER_CTAID_Y * 32 + l] = 0;
-            S[PTX_SREG_CLUSTER_CTAID_Z * 32 + l] = 0;
-            S[PTX_SREG_IS_EXPLICIT_CLUSTER * 32 + l] = 0;
-        }
+        for (int l = 0; l < 32; l++)
+            if ((uint64_t)wi * 32 + (uint64_t)l < nthreads) w->exists |= 1u << l;
+        sim_frame *f = &w->frames[0];            /* the kernel's frame: its call arguments per lane */
+        f->prog = p;
+        f->file = w->file;
+        f->file_cap = p->file_words;
+        f->imms_of = p;
+        f->pbase = c->fn->arg_base;
+        f->pstride = (uint32_t)((c->fn->arg_bytes + 7) / 8 * 8);
+        f->pcap = 32ull * f->pstride;
+        f->pbuf = f->pcap ? calloc(1, f->pcap) : NULL;
+        f->local_top = c->local_bytes;
+        if (f->pcap && !f->pbuf) return -1;
+        sim_frames_reset(c, w);                 /* special registers: sreg.c, when a block starts */
     }
     return 0;
 }
@@ -277,9 +290,11 @@ static void free_ctx(sim_ctx *c)
     for (uint32_t b = 0; c->blocks && b < c->nslots; b++) {
         sim_block *blk = &c->blocks[b];
         for (uint32_t i = 0; blk->warps && i < c->nwarps; i++) {
-            free(blk->warps[i].file);
-            free(blk->warps[i].stack);
-            free(blk->warps[i].local);
+            sim_warp *w = &blk->warps[i];
+            if (w->frames) sim_frames_free(w);   /* the frames' files: the kernel's too */
+            else free(w->file);
+            free(w->stack);
+            free(w->local);
         }
         free(blk->warps);
         free(blk->shared);
@@ -290,7 +305,7 @@ static void free_ctx(sim_ctx *c)
     if (c->nregions > c->res->nbuffers) free(c->region[c->nregions - 1].data); /* module globals */
     for (int i = 0; i < c->nregions; i++) free(c->region[i].written);
     free(c->param);
-    sim_program_free(&c->prog);
+    sim_programs_free(c);
 }
 
 /* --- blocks ---------------------------------------------------------------- */
@@ -303,25 +318,6 @@ void sim_select_block(sim_ctx *c, sim_block *b)
     c->tc = b->tc;
     memcpy(c->block, b->idx, sizeof c->block);
     c->block_linear = b->linear;
-}
-
-static void refresh_clock(sim_ctx *c, sim_warp *w)
-{
-    uint64_t *S = w->file + c->prog.sreg_off;
-    uint64_t t = c->warp_insns;
-    for (int l = 0; l < 32; l++) {
-        S[PTX_SREG_CLOCK * 32 + l] = (uint32_t)t;
-        S[PTX_SREG_CLOCK_HI * 32 + l] = (uint32_t)(t >> 32);
-        S[PTX_SREG_CLOCK64 * 32 + l] = t;
-        S[PTX_SREG_GLOBALTIMER * 32 + l] = t;
-    }
-}
-
-static bool uses_clock(const sim_program *p)
-{
-    for (int i = 0; i < p->n; i++)
-        if (p->insns[i].reads_clock) return true;
-    return false;
 }
 
 static bool reads_grid_ws(const ptx_function *fn)
@@ -353,15 +349,8 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
     if (c->tc) sim_tc_block_start(c);                                 /* no cp.async in flight */
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &blk->warps[i];
-        uint64_t *S = w->file + c->prog.sreg_off;
-        for (int l = 0; l < 32; l++) {
-            S[PTX_SREG_CTAID_X * 32 + l] = blk->idx[0];
-            S[PTX_SREG_CTAID_Y * 32 + l] = blk->idx[1];
-            S[PTX_SREG_CTAID_Z * 32 + l] = blk->idx[2];
-            S[PTX_SREG_CLUSTERID_X * 32 + l] = blk->idx[0];
-            S[PTX_SREG_CLUSTERID_Y * 32 + l] = blk->idx[1];
-            S[PTX_SREG_CLUSTERID_Z * 32 + l] = blk->idx[2];
-        }
+        sim_frames_reset(c, w);
+        sim_sreg_fill(c, w, &c->prog, w->file, false);   /* %ctaid, %clusterid ... of this block */
         w->sp = 1;
         w->stack[0].pc = 0;
         w->stack[0].rpc = -1;
@@ -381,7 +370,7 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
  * warp of every block one slice (one block alone: the classic warp round robin). A warp
  * that exits may complete a barrier that counts the block; when no warp anywhere can
  * run but some wait at barriers, that is a deadlock. */
-static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n, bool clock)
+static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n)
 {
     uint32_t left = n;
     for (;;) {
@@ -395,14 +384,14 @@ static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n, bool clock)
             for (uint32_t i = 0; i < c->nwarps; i++) {
                 sim_warp *w = &blk->warps[i];
                 if (w->state == SIM_W_RUN && w->ready_round <= c->round) {
-                    if (clock) refresh_clock(c, w);
                     if (sim_warp_run(c, w)) return -1;
                     if (c->thread_insns > c->budget) {
+                        const sim_program *P = w->state == SIM_W_DONE ? &c->prog : w->prog;  /* maybe a callee's */
                         int pc = w->state == SIM_W_DONE ? (w->exit_pc >= 0 ? w->exit_pc : 0) : w->stack[w->sp - 1].pc;
-                        if (pc >= c->prog.n) pc = c->prog.n - 1;
+                        if (pc >= P->n) pc = P->n - 1;
                         /* a block that spins on what another block sets never sees it here: say why */
                         uint64_t nblocks = (uint64_t)c->L->grid[0] * c->L->grid[1] * c->L->grid[2];
-                        return sim_fault(c, w, &c->prog.insns[pc], -1,
+                        return sim_fault(c, w, pc >= 0 ? &P->insns[pc] : NULL, -1,
                                          "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
                                          "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)%s",
                                          c->budget, nblocks > 1 && !c->cooperative ? "; if it waits for another block (a flag or counter "
@@ -532,6 +521,10 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
                      c->kname, first, first + count - 1, nblocks_all);
         return -1;
     }
+    if (ws_sim_check_runnable(c->mod, c->fn, cfg->source_file, c->kname, err)) {
+        res->stop = WS_SIM_REFUSED;              /* PTX it cannot run: this kernel only */
+        return -1;
+    }
     if (ws_launch_bounds_check(c->fn, L, c->kname, where_file(c), L->desc ? L->desc->line : 0, err)) return -1;
     c->cooperative = L->cooperative;
     if (c->cooperative && count != nblocks_all) {
@@ -586,16 +579,15 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         goto out;
     }
     res->stop = WS_SIM_FAULT;                    /* from here a failure is the kernel's (or a refused instruction) */
-    bool clock = uses_clock(&c->prog);
     if (c->cooperative) {                        /* every block at once, interleaved */
         for (uint32_t k = 0; k < c->nslots; k++) start_block(c, &c->blocks[k], first + k);
-        if (run_blocks(c, c->blocks, c->nslots, clock)) goto out;
+        if (run_blocks(c, c->blocks, c->nslots)) goto out;
         if (cfg->progress) cfg->progress(cfg->progress_ctx, count, count);
     } else {
         uint64_t step = count / 200 ? count / 200 : 1;
         for (uint64_t k = 0; k < count; k++) {
             start_block(c, &c->blocks[0], first + k);
-            if (run_blocks(c, c->blocks, 1, clock)) goto out;
+            if (run_blocks(c, c->blocks, 1)) goto out;
             if (cfg->progress && ((k + 1) % step == 0 || k + 1 == count)) cfg->progress(cfg->progress_ctx, k + 1, count);
         }
     }

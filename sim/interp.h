@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../common/desc.h"
 #include "../common/ws_error.h"
@@ -60,10 +61,21 @@ typedef struct {
     void *progress_ctx;
     ws_sync_fn on_sync;               /* block start/barrier/block end; NULL = none (added for racecheck) */
     void *sync_ctx;
+    FILE *printf_out;                 /* what the kernel's printf and failed asserts print, as the GPU
+                                         prints it (no prefix); NULL = not printed (docs/interp.md) */
+    const uint64_t *envreg;           /* %envreg0..31 (32 values); NULL = all zero, as for a plain launch */
     const uint8_t *watch;             /* per pc: nonzero = call on_watch when a warp reaches it; NULL = none */
     ws_watch_fn on_watch;             /* (added for the SASS event stage) */
     void *watch_ctx;
 } ws_sim_config;
+
+/* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator
+ * does not support (ptx_function.refusal). Returns 0 when it can; else -1 with err
+ * naming the .cu line (or the PTX line), the kernel kname and the construct, e.g.
+ * "k.cu:12: error: kernel 'k': cannot be simulated: unsupported instruction 'tex.2d...'
+ * (PTX line 40); the other kernels of the file are not affected". */
+int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const char *source_file, const char *kname,
+                          ws_error *err);
 
 #define WS_SIM_DEFAULT_BUDGET 4000000000ull /* ~10 s at the interpreter's rate, ~1 min with every checker on */
 
@@ -95,6 +107,7 @@ typedef struct {
     uint64_t mem_events;
     uint64_t *pc_warp_count;    /* per instruction index: warp-level executions (fn->ninsns) */
     uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
+    uint64_t printf_calls;      /* printf executions, counted per lane */
     char first_warning[WS_MSG_MAX];
     uint64_t memerr_count[WS_MEMERR_KINDS];          /* memory warnings by kind (added for memcheck) */
     char memerr_first[WS_MEMERR_KINDS][WS_MSG_MAX];  /* the first warning of each kind, formatted */

@@ -22,6 +22,14 @@
 #define SIM_WIN_CONST  0x0000300000000000ull
 #define SIM_WIN_PARAM  0x0000400000000000ull
 #define SIM_WIN_SIZE   0x0000000100000000ull /* 4 GiB each */
+/* A function's address: SIM_WIN_FUNC + its index * SIM_FUNC_STRIDE (ptx.h). */
+#define SIM_WIN_FUNC   PTX_FUNC_BASE
+#define SIM_FUNC_STRIDE PTX_FUNC_STRIDE
+
+/* Calls (exec_call.c): frames a warp may stack, and the bytes of local memory each
+ * lane's stack may grow to (the GPU's default cudaLimitStackSize is 1 KiB). */
+#define SIM_MAX_CALL_DEPTH 512
+#define SIM_MAX_STACK_BYTES (256u << 10)
 
 /* Runs body with `l` bound to each lane of mask; contiguous loop when full so
  * the compiler can vectorise the common case. */
@@ -35,7 +43,8 @@
 typedef enum {
     SIM_CLS_ALU = PTX_CLS_ALU, SIM_CLS_MEM = PTX_CLS_MEM, SIM_CLS_WARP = PTX_CLS_WARP,
     SIM_CLS_BRA = PTX_CLS_BRA, SIM_CLS_EXIT = PTX_CLS_EXIT, SIM_CLS_BAR = PTX_CLS_BAR,
-    SIM_CLS_NOP = PTX_CLS_NOP, SIM_CLS_TRAP = PTX_CLS_TRAP, SIM_CLS_UNSUPPORTED = PTX_CLS_UNSUPPORTED
+    SIM_CLS_NOP = PTX_CLS_NOP, SIM_CLS_TRAP = PTX_CLS_TRAP, SIM_CLS_CALL = PTX_CLS_CALL,
+    SIM_CLS_UNSUPPORTED = PTX_CLS_UNSUPPORTED
 } sim_cls;
 
 struct sim_ctx;
@@ -67,7 +76,7 @@ typedef struct sim_insn {
     bool reads_clock;         /* refresh %clock before running */
     bool leaves_quietly;      /* every path from here reaches the exit with no barrier, memory or
                                  warp-level instruction on the way (a `return` in the source) */
-    int32_t target;           /* bra: target pc */
+    int32_t target;           /* bra: target pc; call: the callee (function index or PTX_CALLEE_*) */
     int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit, SIM_NO_JOIN) */
     int32_t loop_join;        /* loop header: where the lanes leaving the loop meet, SIM_NO_JOIN */
     int32_t guard;            /* file offset of the guard predicate, -1 = none */
@@ -89,13 +98,34 @@ typedef struct {
     const ptx_function *fn;
     int n;                    /* instructions; pc == n is the function's exit */
     sim_insn *insns;
-    uint32_t sreg_off;        /* file offset of special register 0 */
+    uint32_t sreg_off;        /* file offset of the first special register the function reads */
+    int16_t sreg_slot[PTX_SREG_COUNT]; /* its slot among them, -1 when it reads none of it */
+    int nsregs;               /* special registers it reads */
+    uint8_t sregs[PTX_SREG_COUNT]; /* which, in slot order */
+    bool reads_clock;         /* %clock, %clock64, %globaltimer ...: refreshed as the warp runs */
     uint32_t imm_off;         /* file offset of the first immediate */
     uint32_t scratch_off;     /* two scratch lanes-arrays (sink targets, temporaries) */
     uint32_t file_words;      /* total words per warp */
     int nimm;
     uint64_t *imm;            /* nimm values (broadcast into each warp's file) */
 } sim_program;
+
+/* One function a warp runs: frames[0] is the kernel, each call adds one (exec_call.c).
+ * Buffers stay with the slot, for the next call at the same depth. */
+typedef struct {
+    const sim_program *prog;
+    uint64_t *file;           /* its value file */
+    uint32_t file_cap;        /* words allocated */
+    const sim_program *imms_of; /* program whose immediates the file holds */
+    uint8_t *pbuf;            /* per-lane parameter space: 32 x pstride bytes */
+    uint64_t pcap;
+    uint32_t pstride;
+    uint64_t pbase;           /* parameter-space offset pbuf starts at (the kernel's: its arg_base) */
+    uint64_t local_base, local_top; /* its local frame in each lane's stack */
+    int floor;                /* its bottom SIMT entry's index */
+    const sim_insn *site;     /* the call that made it (NULL for the kernel) */
+    uint32_t mask;            /* the lanes that called */
+} sim_frame;
 
 typedef struct {
     int32_t pc;               /* next instruction of this path */
@@ -144,9 +174,17 @@ typedef struct sim_warp {
                                  barrier resume together in the next round */
     int exit_pc;              /* pc of the last exit/ret, for messages; -1 = none */
     uint32_t index;           /* warp index in the block */
-    uint8_t *local;           /* 32 frames of local_bytes each */
+    uint8_t *local;           /* 32 lane stacks of local_stride bytes each: the frames' local memory */
+    uint64_t local_stride;
     uint64_t clock;           /* warp-level instructions run, for %clock */
-    int exit_node;            /* the function's exit pc (prog.n) */
+    int exit_node;            /* the running function's exit pc (prog->n) */
+    /* calls: the running frame, mirrored from frames[depth] */
+    const sim_program *prog;  /* the function it runs */
+    int floor;                /* SIMT entries below belong to callers */
+    int depth;                /* frames above the kernel's */
+    sim_frame *frames;
+    int cap_frames;
+    uint32_t site_pc;         /* the kernel's pc of the outermost call running (events, counters) */
 } sim_warp;
 
 /* One block being run: its warps, its shared window, its barriers. A launch runs its
@@ -177,7 +215,8 @@ typedef struct sim_ctx {
     const ptx_module *mod;
     ws_sim_result *res;
     ws_error *err;
-    sim_program prog;
+    sim_program prog;         /* the kernel's */
+    sim_program **progs;      /* per module function: decoded when the kernel reaches it, else NULL */
     char kname[WS_NAME_MAX + 8];  /* kernel name for messages */
     /* memory */
     int nregions;             /* buffers, then module globals if any */
@@ -208,6 +247,7 @@ typedef struct sim_ctx {
     uint64_t seq;
     uint64_t budget;
     uint64_t thread_insns, warp_insns;
+    uint64_t frame_bytes;     /* host memory the warps' call frames hold (exec_call.c) */
     int last_region;          /* lookup cache */
     struct sim_tc *tc;        /* the selected block's tensor-era state (sim_block.tc); NULL until used */
     bool any_uninit;          /* some region has a written-bitmap: global accesses consult it */
@@ -237,9 +277,18 @@ static inline uint32_t sim_pred_mask(const uint64_t *file, uint32_t off, bool ne
     return neg ? ~m : m;
 }
 
-/* decode.c: builds c->prog from c->fn (needs the regions placed). */
+/* decode.c: builds c->prog from c->fn and c->progs for every function it reaches
+ * (needs the regions placed). */
 int sim_decode(sim_ctx *c);
 void sim_program_free(sim_program *p);
+void sim_programs_free(sim_ctx *c);
+/* The program of module function f, decoded now if the launch has not yet (a function
+ * reached only through a table of function addresses); NULL with c->err set. */
+sim_program *sim_decode_function(sim_ctx *c, int f);
+
+/* sreg.c: writes the special registers p reads into file (the warp's running frame
+ * or a new one), lanes 0..31; clock_only refreshes just the clocks. */
+void sim_sreg_fill(const sim_ctx *c, const sim_warp *w, const sim_program *p, uint64_t *file, bool clock_only);
 
 /* --- the parts ------------------------------------------------------------ */
 /* simt.c: reconvergence points, as ptxas places BSSY/BSYNC (docs/interp.md):
@@ -252,11 +301,14 @@ void sim_program_free(sim_program *p);
 int sim_simt_joins(const ptx_function *fn, int32_t *ipdom, int32_t *loop_join);
 /* The warp's top path splits: `taken` lanes go to target, `fall` to pc+1. */
 int sim_simt_branch(sim_warp *w, int pc, int target, int ipdom, uint32_t taken, uint32_t fall);
-/* Lanes leave for good (exit/ret): removed from every path. */
+/* Lanes leave for good (exit, trap, the kernel's ret): removed from every path. */
 void sim_simt_exit(sim_warp *w, uint32_t lanes);
+/* Lanes leave the running function (ret): in the kernel they exit; in a called
+ * function they are removed from its paths only, and wait in the caller's. */
+void sim_simt_return(sim_warp *w, uint32_t lanes);
 /* Pops finished paths, lets a path that reached an enclosing join wait
- * there, opens a loop's region at its header; returns false when the warp has
- * no lanes left. */
+ * there, opens a loop's region at its header; returns false when the running
+ * function (w->floor up) has no lanes left. */
 bool sim_simt_settle(sim_warp *w, const sim_program *p);
 /* The top path reached the barrier at pc holding only some live lanes: let
  * its sibling path run first (it may exit, or reach the same barrier and
@@ -286,6 +338,20 @@ int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m,
 void sim_tc_block_start(sim_ctx *c);
 void sim_tc_free(sim_ctx *c);
 int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+/* exec_mem.c: host pointer to n bytes at generic address a as lane l sees it
+ * (global, shared, local, const windows), or NULL. */
+uint8_t *sim_generic_ptr(sim_ctx *c, const sim_warp *w, int l, uint64_t a, uint64_t n);
+/* exec_mem.c: lane l's bytes at offset a of the running frame's parameter space, or NULL. */
+uint8_t *sim_param_ptr(sim_ctx *c, const sim_warp *w, const sim_frame *f, int l, uint64_t a, uint64_t n);
+
+/* exec_call.c: a call by the lanes m of the top path (whose pc has moved past it). */
+int sim_exec_call(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+/* Settles the SIMT stack, popping the frames whose functions every lane has left;
+ * false when the warp has no lanes left. */
+bool sim_frames_settle(sim_ctx *c, sim_warp *w);
+/* The warp runs its kernel frame again (block start). */
+void sim_frames_reset(sim_ctx *c, sim_warp *w);
+void sim_frames_free(sim_warp *w);
 
 /* exec_barrier.c: a CTA barrier (bar/barrier .sync .arrive .red) reached at pc by the
  * warp's top path, lanes `mask`, of which m pass the guard. Returns SIM_BAR_PASS (the

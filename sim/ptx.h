@@ -14,7 +14,7 @@
 #include "../common/ws_error.h"
 #include "ptx_ops.h"
 
-#define PTX_NAME_MAX 128
+#define PTX_NAME_MAX 128  /* typical identifier length, for message buffers; names themselves have no limit */
 #define PTX_MAX_OPND 6
 #define PTX_VEC_MAX 8   /* elements of a {..} operand: 4 for ld/st/mov, 8 for mma/wmma fragments */
 
@@ -51,7 +51,7 @@ typedef enum {
 /* Which part of the interpreter runs an opcode (ptx_ops.h, column cls). */
 typedef enum {
     PTX_CLS_ALU, PTX_CLS_MEM, PTX_CLS_WARP, PTX_CLS_BRA, PTX_CLS_EXIT, PTX_CLS_BAR,
-    PTX_CLS_NOP, PTX_CLS_TRAP, PTX_CLS_UNSUPPORTED
+    PTX_CLS_NOP, PTX_CLS_TRAP, PTX_CLS_CALL, PTX_CLS_UNSUPPORTED
 } ptx_opclass;
 
 /* Destinations an opcode writes (ptx_ops.h, column dst). */
@@ -91,15 +91,19 @@ typedef enum { PTX_TESTP_FINITE = 1, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER, PTX_T
  * - ld/ldu: opnd[0] REG/VEC/SINK, opnd[1] MEM.  st: opnd[0] MEM, opnd[1] REG/VEC/IMM.
  *   atom: d, MEM, b[, c].  red: MEM, b.  prefetch: MEM.  MEM appears nowhere else.
  *   For .v2/.v4 the VEC has exactly `vec` elements.
- * - call: opnd[0] the return-value SYM (kind NONE when the callee returns nothing),
- *   opnd[1] LABEL whose target is the callee's index in ptx_module.funcs (not an
- *   instruction index), opnd[2..] the argument SYMs (at most 4).
+ * - call: opnd[0] the return-value SYM (kind NONE when the callee returns nothing);
+ *   opnd[1] the callee: LABEL whose target is the callee's index in ptx_module.funcs
+ *   (not an instruction index) or a PTX_CALLEE_* code, or REG for an indirect call
+ *   (call %rd, (args), prototype;) through a function address; nopnd is 2. The
+ *   arguments (any number) are the .param SYMs fn->call_args[call_arg0 ..
+ *   call_arg0 + ncall_args); callee names the function as written.
  * - match.any/.all: the mode is in `vote` (PTX_VOTE_ANY / PTX_VOTE_ALL).
  *   redux.sync.<op>: the op is in `atomop`.  dp2a.lo/.hi: in `mulmode`.
  * - A function's return value (.func (.param .b32 r) f(...)) is a PARAM symbol that is
  *   not in param_syms, placed after the parameters (param_bytes covers it).
  *   .param variables declared inside a body (call arguments) are VAR symbols in
- *   PTX_SPACE_PARAM whose offset is in the thread's local frame (local_bytes covers them).
+ *   PTX_SPACE_PARAM whose offset is in the function's per-thread parameter space,
+ *   from arg_base (after the parameters and the return value) over arg_bytes.
  * - src_file/src_line: for code inlined from a header the .loc's inlined_at location,
  *   i.e. the line in the user's file that the compiler inlined from. */
 
@@ -136,6 +140,8 @@ enum { /* flags */
     PTX_F_NOFTZ_DEFAULT = 0
 };
 
+/* Special registers and the other predefined identifiers (PTX ISA, "Special
+ * Registers"); docs/interp.md says what each reads in simulation. */
 typedef enum {
     PTX_SREG_TID_X, PTX_SREG_TID_Y, PTX_SREG_TID_Z,
     PTX_SREG_NTID_X, PTX_SREG_NTID_Y, PTX_SREG_NTID_Z,
@@ -145,18 +151,27 @@ typedef enum {
     PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_GT,
     PTX_SREG_LANEMASK_GE, PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER,
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
-    PTX_SREG_ENVREG0,     /* %envreg0..%envreg31: driver-defined; 1:2 hold the grid workspace */
-    PTX_SREG_ENVREG31 = PTX_SREG_ENVREG0 + 31,
-    /* clusters (sm_90): a launch without them is one-CTA clusters (cooperative groups reads these) */
-    PTX_SREG_CLUSTER_CTARANK, PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
-    PTX_SREG_CLUSTER_CTAID_X, PTX_SREG_CLUSTER_CTAID_Y, PTX_SREG_CLUSTER_CTAID_Z,
-    PTX_SREG_CLUSTER_NCTAID_X, PTX_SREG_CLUSTER_NCTAID_Y, PTX_SREG_CLUSTER_NCTAID_Z,
+    PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI, PTX_SREG_AGGR_SMEM_SIZE,
+    PTX_SREG_RESERVED_SMEM_BEGIN, PTX_SREG_RESERVED_SMEM_END, PTX_SREG_RESERVED_SMEM_CAP,
     PTX_SREG_CLUSTERID_X, PTX_SREG_CLUSTERID_Y, PTX_SREG_CLUSTERID_Z,
     PTX_SREG_NCLUSTERID_X, PTX_SREG_NCLUSTERID_Y, PTX_SREG_NCLUSTERID_Z,
-    PTX_SREG_COUNT
+    PTX_SREG_CLUSTER_CTAID_X, PTX_SREG_CLUSTER_CTAID_Y, PTX_SREG_CLUSTER_CTAID_Z,
+    PTX_SREG_CLUSTER_NCTAID_X, PTX_SREG_CLUSTER_NCTAID_Y, PTX_SREG_CLUSTER_NCTAID_Z,
+    PTX_SREG_CLUSTER_CTARANK, PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
+    PTX_SREG_CURRENT_GRAPH_EXEC,
+    PTX_SREG_PM0,                                   /* %pm0..%pm7: performance monitors */
+    PTX_SREG_PM0_64 = PTX_SREG_PM0 + 8,             /* %pm0_64..%pm7_64 */
+    PTX_SREG_ENVREG0 = PTX_SREG_PM0_64 + 8,         /* %envreg0..%envreg31: driver-defined; 1:2 hold
+                                                       a cooperative launch's grid workspace */
+    PTX_SREG_ENVREG31 = PTX_SREG_ENVREG0 + 31,
+    PTX_SREG_COUNT = PTX_SREG_ENVREG0 + 32
 } ptx_sreg;
 
-const char *ptx_sreg_name(ptx_sreg r); /* "%tid.x" */
+#define PTX_WARP_SZ 32 /* the predefined identifier WARP_SZ, a constant in PTX */
+
+const char *ptx_sreg_name(ptx_sreg r); /* "%tid.x", "%envreg3" */
+/* The special register a word names (n bytes, "%clock64"), or -1. */
+int ptx_sreg_lookup(const char *word, size_t n);
 
 typedef enum {
     PTX_OPND_NONE = 0,
@@ -167,7 +182,8 @@ typedef enum {
     PTX_OPND_MEM,     /* [base + offset]: base_kind REG (reg) / SYM (sym) / NONE (absolute) */
     PTX_OPND_LABEL,   /* target = instruction index */
     PTX_OPND_VEC,     /* {a, b, c, d}: vec_n slots in vec[]; -1 = sink '_' */
-    PTX_OPND_SINK     /* '_' */
+    PTX_OPND_SINK,    /* '_' */
+    PTX_OPND_FUNC     /* a function's address (mov.u64 %rd1, f;): target = index in ptx_module.funcs */
 } ptx_opnd_kind;
 
 typedef struct {
@@ -180,9 +196,12 @@ typedef struct {
     int sym;             /* symbol index into ptx_function.syms */
     ptx_sreg sreg;
     int64_t imm;         /* integer immediate, float bits, or MEM offset */
-    int target;          /* LABEL: instruction index in the function */
+    int target;          /* LABEL: instruction index in the function; FUNC and call's callee: see PTX_CALLEE_* */
     int vec_n;
-    int vec[PTX_VEC_MAX];
+    int vec[PTX_VEC_MAX]; /* slot, -1 = sink '_' or an immediate (vec_imm) */
+    uint8_t vec_imm;     /* VEC: elements that are immediates ({0, %r1} of st.param.v2) */
+    uint8_t vec_fimm, vec_dimm; /* of those, float literals (0f...) and double ones (0d...) */
+    int64_t vimm[PTX_VEC_MAX]; /* their values, as imm holds one */
 } ptx_operand;
 
 /* Modifiers of the tensor-era instructions (cp.async, ldmatrix/stmatrix, mma, wmma,
@@ -240,10 +259,25 @@ typedef struct {
     int src_file;         /* .file index from the last .loc, 0 = none */
     int src_line;         /* source line from the last .loc, 0 = none */
     int ptx_line;         /* line in the PTX text */
+    int call_arg0, ncall_args; /* call: its arguments in fn->call_args */
+    const char *callee;   /* call: the callee's name as written (direct), else NULL */
 } ptx_insn;
 
+/* A function's address as the simulator sees it (mov.u64 %rd, f; a table {f, g} in a
+ * .global initialiser): in no data window, so a load from it is a global fault. */
+#define PTX_FUNC_BASE 0x0000500000000000ull
+#define PTX_FUNC_STRIDE 16
+#define PTX_FUNC_ADDRESS(i) (PTX_FUNC_BASE + (uint64_t)(i) * PTX_FUNC_STRIDE)
+
+/* What a call's callee (opnd[1].target) or a FUNC operand names besides a function index. */
+enum {
+    PTX_CALLEE_UNRESOLVED = -1, /* a function the module does not define (the caller is refused) */
+    PTX_CALLEE_VPRINTF = -2,    /* printf: executed by the simulator (docs/interp.md) */
+    PTX_CALLEE_ASSERTFAIL = -3  /* assert(): a located kernel fault, worded as the GPU words it */
+};
+
 typedef struct {
-    char name[PTX_NAME_MAX];
+    const char *name;     /* owned by the module, any length */
     ptx_type type;
     int width;            /* bytes, 1 for .pred */
 } ptx_reg;
@@ -252,7 +286,7 @@ typedef enum { PTX_SYM_PARAM, PTX_SYM_VAR } ptx_sym_kind;
 
 /* A name an operand can take the address of, in one function. */
 typedef struct {
-    char name[PTX_NAME_MAX];
+    const char *name;     /* owned by the module, any length */
     ptx_sym_kind kind;
     ptx_space space;      /* PARAM, SHARED, LOCAL, CONST, GLOBAL */
     ptx_type type;        /* element type as declared (.b8, .f32, .u64 ...) */
@@ -271,11 +305,16 @@ typedef struct {
 } ptx_symbol;
 
 typedef struct {
-    char name[PTX_NAME_MAX];
+    const char *name;     /* owned by the module, any length */
     bool is_entry;        /* .entry (else .func) */
     int nparams;
     int *param_syms;      /* indices into syms, in declaration order */
-    uint64_t param_bytes; /* size of the parameter buffer */
+    int retval_sym;       /* .func's return value symbol, -1 none */
+    uint64_t param_bytes; /* size of the parameter buffer (parameters, then the return value) */
+    uint64_t arg_base;    /* where the body's .param variables (call arguments) start */
+    uint64_t arg_bytes;   /* and their size: per-thread parameter space is arg_base + arg_bytes */
+    int ncall_args;
+    int *call_args;       /* every call's argument symbols, in order (ptx_insn.call_arg0) */
     int nregs;
     ptx_reg *regs;
     int nsyms;
@@ -291,6 +330,13 @@ typedef struct {
     int maxnreg;          /* .maxnreg, 0 = none */
     int cluster[3];       /* .reqnctapercluster (__cluster_dims__), 0 = none */
     int ptx_line;
+    /* Lazy refusal: a function whose body holds something the simulator cannot run
+     * still parses (its name, parameters and symbols; a body that did not parse keeps
+     * no instructions), so every other kernel of the module runs; launching it, or a
+     * kernel that reaches it through calls, is refused with this error (PTX path, line
+     * and column, and what). */
+    ws_error *refusal;    /* NULL: runnable */
+    int refusal_src_file, refusal_src_line; /* the .loc in force there, 0 = none */
 } ptx_function;
 
 typedef struct {
@@ -311,6 +357,7 @@ typedef struct ptx_module {
     uint8_t *const_image;
     uint64_t global_bytes;/* module .global variables image size */
     uint8_t *global_image;
+    struct ptx_names *names; /* the arena every name above points into */
 } ptx_module;
 
 /* Parses PTX text. On failure returns NULL and err names path, the PTX line and
@@ -341,6 +388,17 @@ void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap);
  * size, ldmatrix/stmatrix a 16-byte row, wmma.load/store a 4-byte fragment register, a bulk
  * copy the 16-byte chunks of its events; 0 else. */
 int ptx_tc_width(const ptx_insn *in);
+
+/* The first function fn reaches (itself, or through calls and function addresses it
+ * takes, transitively) that is refused, or NULL when all of them can run; *via gets
+ * the function among them that calls or names it (fn itself when it is fn's own
+ * refusal or fn calls it directly). */
+const ptx_function *ptx_refused_reach(const ptx_module *m, const ptx_function *fn, const ptx_function **via);
+
+/* Indices (into m->funcs) of fn and every function it reaches through calls and the
+ * function addresses it names, transitively, fn's first; returns how many (at most
+ * m->nfuncs; 0 when fn is not m's). out holds m->nfuncs ints. */
+int ptx_reachable(const ptx_module *m, const ptx_function *fn, int *out);
 
 /* One instruction back as PTX-like text ("ld.global.v4.f32 {%f1,%f2,%f3,%f4}, [%rd4+16]"). */
 void ptx_format_insn(const ptx_function *fn, const ptx_insn *in, char *buf, size_t cap);

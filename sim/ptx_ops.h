@@ -10,8 +10,8 @@
  *   op    enum suffix (PTX_<op>)
  *   name  the PTX word before the first '.' ("ld" of ld.global.f32)
  *   cls   what runs it: ALU (exec_alu.c), MEM (exec_mem.c), WARP (exec_warp.c), BRA,
- *         EXIT, BAR, TRAP, NOP (no effect on the model), UNSUPPORTED (parses, faults
- *         when a warp reaches it)
+ *         EXIT, BAR, TRAP (a located kernel fault), CALL (exec_call.c), NOP (no effect
+ *         on the model), UNSUPPORTED (parses, faults when a warp reaches it)
  *   lo hi operand count, after a d|p pair became two operands; -1: shaped by its own
  *         parser (call) or refused by it (brx)
  *   dst   NONE; ONE: operand 0 is written; PAIR: operand 0 is written, and operand 1
@@ -144,13 +144,14 @@
     X(BARRIER_CLUSTER, "barrier.cluster", BAR, 0, 0, NONE, -1, ANY,  0) \
     X(SETMAXNREG, "setmaxnreg", NOP,          1,  1, NONE, -1, ANY,  0) \
     X(GRIDDEPCONTROL, "griddepcontrol", NOP,  0,  0, NONE, -1, ANY,  0) \
+    X(PMEVENT,    "pmevent",    NOP,          1,  1, NONE, -1, ANY,  0) \
     /* control flow */ \
     X(BRA,        "bra",        BRA,          1,  1, NONE, -1, ANY,  0) \
     X(BRX,        "brx",        UNSUPPORTED, -1, -1, NONE, -1, ANY,  0) \
-    X(CALL,       "call",       UNSUPPORTED, -1, -1, NONE, -1, ANY,  0) \
+    X(CALL,       "call",       CALL,        -1, -1, NONE, -1, ANY,  0) \
     X(RET,        "ret",        EXIT,         0,  0, NONE, -1, ANY,  0) \
     X(EXIT,       "exit",       EXIT,         0,  0, NONE, -1, ANY,  0) \
     X(TRAP,       "trap",       TRAP,         0,  0, NONE, -1, ANY,  0) \
-    X(BRKPT,      "brkpt",      NOP,          0,  0, NONE, -1, ANY,  0)
+    X(BRKPT,      "brkpt",      TRAP,         0,  0, NONE, -1, ANY,  0)
 
 #endif

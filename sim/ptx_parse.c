@@ -1,9 +1,12 @@
 /* ptx_parse.c - PTX text (what nvcc 13 / NVRTC emit for sm_90) to a resolved
  * ptx_module: registers become slots, labels instruction indices, variables
  * per-function symbols with byte offsets (layout rules in ptx.h).
- * Invariant: the lexer never reads past the text's NUL; any input it does not
- * understand ends the parse through fail() with path:line:col and the token,
- * and every allocation made so far is freed on that path. */
+ * Invariant: the lexer never reads past the text's NUL; input it does not
+ * understand inside a function body refuses that function only (ptx_function.
+ * refusal, with path:line:col and the token) and parsing goes on after the
+ * body's closing brace; anywhere else it ends the parse through fail_at(), and
+ * every allocation made so far is freed on that path. Names of any length live
+ * in one arena per module (ptx_names), so every name pointer stays valid. */
 #include "ptx.h"
 #include "ptx_check.h"
 #include "../common/files.h"
@@ -51,16 +54,28 @@ typedef struct {
 } modvar;
 
 typedef struct {
-    char name[PTX_NAME_MAX];
+    const char *name;
     int insn;              /* -1 until defined */
     int line, col;         /* first reference, for "undefined label" */
 } label;
 
 typedef struct { int insn, opnd, label; } label_fix;
 
+/* A name in a .global/.const initialiser ({f, g} of a function-pointer table):
+ * resolved by finish_module to the function's address, in the module image. */
+typedef struct {
+    int var;               /* module variable index; -1 while its declaration is parsed */
+    uint64_t offset;       /* in the variable, then (var set) in the module image */
+    int size;              /* bytes of the element */
+    const char *name;
+    int line, col;
+} init_fix;
+
 typedef struct {
     int func, insn;        /* function index in module, instruction index */
-    char name[PTX_NAME_MAX];
+    int opnd;              /* the operand naming the function: a call's callee or a FUNC operand */
+    bool is_call;
+    const char *name;
     int line, col;
 } call_fix;
 
@@ -78,7 +93,12 @@ typedef struct {
     int scope_regs[64], scope_syms[64]; /* hash entry counts at each open brace */
     int scope_labels[64], scope_nlabels[64]; /* label entries and labels at each open brace */
     int cur_file, cur_line;
+    int (*locs)[5];        /* every .loc of the body: its file, line, col, and the user's file, line it maps to */
+    int nlocs, cap_locs;
     int retval_sym;        /* .func return parameter symbol, -1 none */
+    int cap_call_args;
+    const char **protos;   /* .callprototype / .calltargets names declared in the body */
+    int nprotos, cap_protos;
 } func_builder;
 
 typedef struct {
@@ -87,7 +107,9 @@ typedef struct {
     lex_pos pos;
     token tok;             /* current token */
     ws_error *err;
-    jmp_buf jb;
+    jmp_buf *jb;           /* where fail_at goes: the module's, or a function body's (refusal) */
+    bool fatal;            /* the failure must end the parse (out of memory), not refuse one function */
+    ws_error body_err;     /* a function body's failure, before it becomes the refusal */
 
     ptx_module *m;
     modvar *vars;
@@ -98,7 +120,9 @@ typedef struct {
     uint8_t *pending_init; /* initialiser being parsed (freed on the error path) */
     call_fix *calls;
     int ncalls, cap_calls;
-    char (*protos)[PTX_NAME_MAX]; /* functions declared without a body */
+    init_fix *ifix;
+    int nifix, cap_ifix;
+    const char **protos;   /* functions declared without a body */
     int nprotos, cap_protos;
     size_t cap_const, cap_global;
     int seq;
@@ -116,7 +140,7 @@ static void fail_at(parser *ps, int line, int col, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     ws_error_set(ps->err, ps->path, line, col, "%s", msg);
-    longjmp(ps->jb, 1);
+    longjmp(*ps->jb, 1);
 }
 
 /* Token text, clipped and made printable, for messages. */
@@ -134,18 +158,53 @@ static const char *tok_text(const token *t, char *buf, size_t cap)
 
 #define FAIL_TOK(ps, t, fmt, ...) fail_at(ps, (t)->line, (t)->col, fmt, __VA_ARGS__)
 
+static void oom(parser *ps) __attribute__((noreturn));
+static void oom(parser *ps)
+{
+    ps->fatal = true;
+    fail_at(ps, ps->pos.line, 0, "out of memory");
+}
+
 static void *xrealloc(parser *ps, void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
-    if (!q) fail_at(ps, ps->pos.line, 0, "out of memory");
+    if (!q) oom(ps);
     return q;
 }
 
 static void *xcalloc(parser *ps, size_t n, size_t sz)
 {
     void *q = calloc(n ? n : 1, sz ? sz : 1);
-    if (!q) fail_at(ps, ps->pos.line, 0, "out of memory");
+    if (!q) oom(ps);
     return q;
+}
+
+/* ---- names -------------------------------------------------------------------- */
+
+/* Chunks of NUL-terminated names; a chunk never moves, so names keep their address. */
+struct ptx_names {
+    struct ptx_names *next;
+    size_t used, cap;
+    char data[];
+};
+
+static const char *intern(parser *ps, const char *s, size_t n)
+{
+    struct ptx_names *c = ps->m->names;
+    if (!c || c->cap - c->used < n + 1) {
+        size_t cap = n + 1 > 16384 ? n + 1 : 16384;
+        struct ptx_names *nc = malloc(sizeof *nc + cap);
+        if (!nc) oom(ps);
+        nc->next = c;
+        nc->used = 0;
+        nc->cap = cap;
+        ps->m->names = c = nc;
+    }
+    char *out = c->data + c->used;
+    memcpy(out, s, n);
+    out[n] = 0;
+    c->used += n + 1;
+    return out;
 }
 
 /* Grows *arr (elements of sz) so that index need-1 exists. */
@@ -154,7 +213,7 @@ static void grow(parser *ps, void **arr, int *cap, int need, size_t sz)
     if (need <= *cap) return;
     int nc = *cap ? *cap : 8;
     while (nc < need) {
-        if (nc > (1 << 28)) fail_at(ps, ps->pos.line, 0, "PTX too large");
+        if (nc > (1 << 28)) { ps->fatal = true; fail_at(ps, ps->pos.line, 0, "PTX too large"); }
         nc *= 2;
     }
     *arr = xrealloc(ps, *arr, (size_t)nc * sz);
@@ -242,17 +301,16 @@ static void expect_p(parser *ps, char c)
     lex(ps);
 }
 
-/* Copies the current word into out (PTX_NAME_MAX) and advances. */
-static void take_name(parser *ps, char *out, const char *what)
+/* The current word as a name of any length (in the module's arena); advances. */
+static const char *take_name(parser *ps, const char *what)
 {
     char b[64];
     token *t = &ps->tok;
     if (t->kind != TK_WORD || t->s[0] == '.')
         FAIL_TOK(ps, t, "expected %s, found '%s'", what, tok_text(t, b, sizeof b));
-    if (t->len >= PTX_NAME_MAX) FAIL_TOK(ps, t, "name too long: '%s'", tok_text(t, b, sizeof b));
-    memcpy(out, t->s, (size_t)t->len);
-    out[t->len] = 0;
+    const char *name = intern(ps, t->s, (size_t)t->len);
     lex(ps);
+    return name;
 }
 
 /* Token after the current one, without consuming anything. */
@@ -390,30 +448,23 @@ static void fb_free(func_builder *b)
     ht_free(&b->labels_ht);
     free(b->labels);
     free(b->fixes);
+    free(b->locs);
+    free(b->f.call_args);
+    free(b->protos);
+    free(b->f.refusal);
     free(b);
 }
 
-/* Re-points hash names after the array holding them moved. */
-static void fb_repoint_regs(func_builder *b)
-{
-    for (int i = 0; i < b->regs_ht.n; i++) b->regs_ht.ent[i].name = b->f.regs[b->regs_ht.ent[i].value].name;
-}
-static void fb_repoint_syms(func_builder *b)
-{
-    for (int i = 0; i < b->syms_ht.n; i++) b->syms_ht.ent[i].name = b->f.syms[b->syms_ht.ent[i].value].name;
-}
-
+/* name: in the arena. */
 static int add_reg(parser *ps, const token *at, const char *name, ptx_type t)
 {
     func_builder *b = ps->cur;
     int e = ht_find_ent(&b->regs_ht, name, strlen(name));
     if (e >= 0 && b->regs_ht.ent[e].depth == b->depth)
         FAIL_TOK(ps, at, "register '%s' declared twice", name);
-    int old = b->cap_regs;
     grow(ps, (void **)&b->f.regs, &b->cap_regs, b->f.nregs + 1, sizeof *b->f.regs);
-    if (old != b->cap_regs) fb_repoint_regs(b);
     ptx_reg *r = &b->f.regs[b->f.nregs];
-    snprintf(r->name, sizeof r->name, "%s", name);
+    r->name = name;
     r->type = t;
     r->width = ptx_type_size(t);
     ht_put(ps, &b->regs_ht, r->name, b->f.nregs, b->depth);
@@ -426,11 +477,10 @@ static int add_sym(parser *ps, const token *at, const ptx_symbol *s, int modvar_
     int e = ht_find_ent(&b->syms_ht, s->name, strlen(s->name));
     if (e >= 0 && b->syms_ht.ent[e].depth == b->depth && modvar_index < 0)
         FAIL_TOK(ps, at, "'%s' declared twice", s->name);
-    int old = b->cap_syms, c2 = b->cap_syms, c3 = b->cap_syms;
+    int c2 = b->cap_syms, c3 = b->cap_syms;
     grow(ps, (void **)&b->f.syms, &b->cap_syms, b->f.nsyms + 1, sizeof *b->f.syms);
     grow(ps, (void **)&b->sym_modvar, &c2, b->f.nsyms + 1, sizeof *b->sym_modvar);
     grow(ps, (void **)&b->sym_seq, &c3, b->f.nsyms + 1, sizeof *b->sym_seq);
-    if (old != b->cap_syms) fb_repoint_syms(b);
     int i = b->f.nsyms++;
     b->f.syms[i] = *s;
     b->sym_modvar[i] = modvar_index;
@@ -524,8 +574,26 @@ static void parse_init_value(parser *ps, var_decl *d, uint64_t index)
     bool neg = false;
     if (is_p(&ps->tok, '-')) { neg = true; lex(ps); }
     token t = ps->tok;
+    if (t.kind == TK_WORD && t.s[0] != '.' && t.s[0] != '%' && !neg) {
+        /* a name: a function's address (finish_module), or generic(var) / var, refused there */
+        if (index >= d->elems * (uint64_t)d->vecn) FAIL_TOK(ps, &t, "too many initialisers for '%s'", d->s.name);
+        token name = t;
+        if (is_w(&t, "generic")) {
+            lex(ps);
+            expect_p(ps, '(');
+            name = ps->tok;
+            if (name.kind != TK_WORD) FAIL_TOK(ps, &name, "expected a variable in generic( ), found '%s'", tok_text(&name, b, sizeof b));
+            lex(ps);
+            if (!is_p(&ps->tok, ')')) FAIL_TOK(ps, &ps->tok, "expected ')', found '%s'", tok_text(&ps->tok, b, sizeof b));
+        }
+        grow(ps, (void **)&ps->ifix, &ps->cap_ifix, ps->nifix + 1, sizeof *ps->ifix);
+        ps->ifix[ps->nifix++] = (init_fix){-1, index * (uint64_t)esz, esz, intern(ps, name.s, (size_t)name.len),
+                                           name.line, name.col};
+        lex(ps);
+        return;
+    }
     if (t.kind != TK_NUM)
-        FAIL_TOK(ps, &t, "unsupported initialiser '%s' (only numbers are supported)", tok_text(&t, b, sizeof b));
+        FAIL_TOK(ps, &t, "unsupported initialiser '%s' (numbers and function names are supported)", tok_text(&t, b, sizeof b));
     if (index >= d->elems * (uint64_t)d->vecn)
         FAIL_TOK(ps, &t, "too many initialisers for '%s'", d->s.name);
     uint8_t *dst = d->init + index * (uint64_t)esz;
@@ -609,7 +677,7 @@ static void parse_var(parser *ps, var_decl *d, ptx_space space, bool is_extern, 
         FAIL_TOK(ps, &ps->tok, "expected a type such as .u32, found '%s'", tok_text(&ps->tok, b, sizeof b));
     if (d->s.type == PTX_T_PRED && space != PTX_SPACE_REG) FAIL_TOK(ps, &ps->tok, "variable of type .pred%s", "");
     d->at = ps->tok;
-    take_name(ps, d->s.name, "a variable name");
+    d->s.name = take_name(ps, "a variable name");
     d->s.ptx_line = d->at.line;
     uint64_t esz = (uint64_t)ptx_type_size(d->s.type) * (uint64_t)d->vecn;
     if (!d->s.align) d->s.align = (uint32_t)esz;
@@ -649,7 +717,7 @@ static void parse_var(parser *ps, var_decl *d, ptx_space space, bool is_extern, 
                 if (ps->tok.kind == TK_EOF) FAIL_TOK(ps, &at, "unterminated initialiser%s", "");
                 if (is_p(&ps->tok, '{')) depth++;
                 else if (is_p(&ps->tok, '}')) { if (--depth <= 0) break; }
-                else if (ps->tok.kind == TK_NUM) n++;
+                else if (ps->tok.kind == TK_NUM || (ps->tok.kind == TK_WORD && !is_w(&ps->tok, "generic"))) n++;
                 else if (is_p(&ps->tok, ';')) break;
                 lex(ps);
             }
@@ -695,15 +763,14 @@ static void add_module_var(parser *ps, var_decl *d)
         if (d->init) memcpy(*img + off, d->init, (size_t)d->s.size);
         d->s.offset = off;
         *bytes = off + d->s.size;
+        for (int i = 0; i < ps->nifix; i++)     /* its names: now at their place in the image */
+            if (ps->ifix[i].var < 0) { ps->ifix[i].var = ps->nvars; ps->ifix[i].offset += off; }
     }
     bool has_init = d->init != NULL;
     free(d->init);
     d->init = NULL;
     ps->pending_init = NULL;
-    int old = ps->cap_vars;
     grow(ps, (void **)&ps->vars, &ps->cap_vars, ps->nvars + 1, sizeof *ps->vars);
-    if (old != ps->cap_vars)
-        for (int i = 0; i < ps->vars_ht.n; i++) ps->vars_ht.ent[i].name = ps->vars[ps->vars_ht.ent[i].value].s.name;
     modvar *v = &ps->vars[ps->nvars];
     v->s = d->s;
     v->s.init = has_init ? (const uint8_t *)1 : NULL; /* real pointer set in finish_module */
@@ -815,9 +882,15 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
     case PTX_PREFETCH:
         if (W("L1") || W("L2")) return true; /* prefetch level: no effect on the model */
         break;
-    case PTX_FENCE:
-        /* fence.proxy.async, fence.mbarrier_init: the simulator has one proxy and runs in order */
-        if (W("proxy") || W("async") || W("alias") || W("mbarrier_init")) return true;
+    case PTX_MEMBAR: case PTX_FENCE:
+        /* fence.proxy.async, fence.mbarrier_init.release.cluster, membar.proxy.alias ...:
+         * orderings a sequential simulator already has */
+        if (W("proxy") || W("alias") || W("async") || W("mbarrier_init") || W("op_restrict") ||
+            W("tensormap::generic"))
+            return true;
+        break;
+    case PTX_PMEVENT:
+        if (W("mask")) return true;
         break;
     default:
         break;
@@ -862,38 +935,11 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
 
 /* ---- operands ----------------------------------------------------------------- */
 
-static const struct { const char *name; ptx_sreg r; } sreg_words[] = {
-    {"%tid.x", PTX_SREG_TID_X}, {"%tid.y", PTX_SREG_TID_Y}, {"%tid.z", PTX_SREG_TID_Z},
-    {"%ntid.x", PTX_SREG_NTID_X}, {"%ntid.y", PTX_SREG_NTID_Y}, {"%ntid.z", PTX_SREG_NTID_Z},
-    {"%ctaid.x", PTX_SREG_CTAID_X}, {"%ctaid.y", PTX_SREG_CTAID_Y}, {"%ctaid.z", PTX_SREG_CTAID_Z},
-    {"%nctaid.x", PTX_SREG_NCTAID_X}, {"%nctaid.y", PTX_SREG_NCTAID_Y}, {"%nctaid.z", PTX_SREG_NCTAID_Z},
-    {"%laneid", PTX_SREG_LANEID}, {"%warpid", PTX_SREG_WARPID}, {"%nwarpid", PTX_SREG_NWARPID},
-    {"%smid", PTX_SREG_SMID}, {"%nsmid", PTX_SREG_NSMID}, {"%gridid", PTX_SREG_GRIDID},
-    {"%lanemask_eq", PTX_SREG_LANEMASK_EQ}, {"%lanemask_lt", PTX_SREG_LANEMASK_LT},
-    {"%lanemask_le", PTX_SREG_LANEMASK_LE}, {"%lanemask_gt", PTX_SREG_LANEMASK_GT},
-    {"%lanemask_ge", PTX_SREG_LANEMASK_GE}, {"%clock", PTX_SREG_CLOCK}, {"%clock_hi", PTX_SREG_CLOCK_HI},
-    {"%clock64", PTX_SREG_CLOCK64}, {"%globaltimer", PTX_SREG_GLOBALTIMER},
-    {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE}, {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE},
-    {"%cluster_ctarank", PTX_SREG_CLUSTER_CTARANK}, {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK},
-    {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER},
-    {"%cluster_ctaid.x", PTX_SREG_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", PTX_SREG_CLUSTER_CTAID_Y},
-    {"%cluster_ctaid.z", PTX_SREG_CLUSTER_CTAID_Z}, {"%cluster_nctaid.x", PTX_SREG_CLUSTER_NCTAID_X},
-    {"%cluster_nctaid.y", PTX_SREG_CLUSTER_NCTAID_Y}, {"%cluster_nctaid.z", PTX_SREG_CLUSTER_NCTAID_Z},
-    {"%clusterid.x", PTX_SREG_CLUSTERID_X}, {"%clusterid.y", PTX_SREG_CLUSTERID_Y},
-    {"%clusterid.z", PTX_SREG_CLUSTERID_Z}, {"%nclusterid.x", PTX_SREG_NCLUSTERID_X},
-    {"%nclusterid.y", PTX_SREG_NCLUSTERID_Y}, {"%nclusterid.z", PTX_SREG_NCLUSTERID_Z},
-};
-
-/* N of "%envregN" (0..31), -1 for any other word. */
-static int envreg_number(const token *t)
+/* A register named without '%' (inline asm declares them so: { .reg .f16 low, high; ... }). */
+static bool is_plain_reg(parser *ps, const token *t)
 {
-    if (t->len < 8 || t->len > 9 || strncmp(t->s, "%envreg", 7)) return -1;
-    int n = 0;
-    for (int i = 7; i < t->len; i++) {
-        if (t->s[i] < '0' || t->s[i] > '9') return -1;
-        n = n * 10 + (t->s[i] - '0');
-    }
-    return n <= 31 && !(t->len == 9 && t->s[7] == '0') ? n : -1;
+    return t->kind == TK_WORD && t->s[0] != '%' && t->s[0] != '.' && ps->cur &&
+           ht_get(&ps->cur->regs_ht, t->s, (size_t)t->len) >= 0;
 }
 
 static int reg_slot(parser *ps, const token *t)
@@ -958,29 +1004,22 @@ static void parse_imm(parser *ps, ptx_operand *o, const ptx_insn *in, bool neg)
 static void add_label_fix(parser *ps, const token *t, int opnd)
 {
     func_builder *b = ps->cur;
-    char name[PTX_NAME_MAX], bb[64];
-    if (t->len >= PTX_NAME_MAX) FAIL_TOK(ps, t, "name too long: '%s'", tok_text(t, bb, sizeof bb));
-    memcpy(name, t->s, (size_t)t->len);
-    name[t->len] = 0;
-    int e = ht_find_ent(&b->labels_ht, name, strlen(name));
+    int e = ht_find_ent(&b->labels_ht, t->s, (size_t)t->len);
     int l = e < 0 ? -1 : b->labels_ht.ent[e].value;
     /* labels are local to their { } block: an inline-asm loop inlined twice defines its label
        twice, each time in a new block, and a definition shadows one of an enclosing block */
     if (l >= 0 && opnd < 0 && b->labels[l].insn >= 0 && b->labels_ht.ent[e].depth < b->depth) l = -1;
     if (l < 0) {
-        int old = b->cap_labels;
         grow(ps, (void **)&b->labels, &b->cap_labels, b->nlabels + 1, sizeof *b->labels);
-        if (old != b->cap_labels)
-            for (int i = 0; i < b->labels_ht.n; i++) b->labels_ht.ent[i].name = b->labels[b->labels_ht.ent[i].value].name;
         l = b->nlabels++;
-        snprintf(b->labels[l].name, PTX_NAME_MAX, "%s", name);
+        b->labels[l].name = intern(ps, t->s, (size_t)t->len);
         b->labels[l].insn = -1;
         b->labels[l].line = t->line;
         b->labels[l].col = t->col;
         ht_put(ps, &b->labels_ht, b->labels[l].name, l, b->depth);
     }
     if (opnd < 0) { /* definition */
-        if (b->labels[l].insn >= 0) FAIL_TOK(ps, t, "label '%s' defined twice", name);
+        if (b->labels[l].insn >= 0) FAIL_TOK(ps, t, "label '%s' defined twice", b->labels[l].name);
         b->labels[l].insn = b->f.ninsns;
         b->labels[l].line = t->line; /* from now on errors point at the definition */
         b->labels[l].col = t->col;
@@ -992,6 +1031,21 @@ static void add_label_fix(parser *ps, const token *t, int opnd)
 
 static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index);
 
+/* A name that is a function (defined anywhere in the module, or declared): resolved
+ * by finish_module, which refuses the function when nothing of that name exists. */
+static void add_func_fix(parser *ps, const token *t, int opnd, bool is_call)
+{
+    grow(ps, (void **)&ps->calls, &ps->cap_calls, ps->ncalls + 1, sizeof *ps->calls);
+    call_fix *cf = &ps->calls[ps->ncalls++];
+    cf->func = ps->m->nfuncs;
+    cf->insn = ps->cur->f.ninsns;
+    cf->opnd = opnd;
+    cf->is_call = is_call;
+    cf->name = intern(ps, t->s, (size_t)t->len);
+    cf->line = t->line;
+    cf->col = t->col;
+}
+
 /* [reg], [reg+imm], [reg+-imm], [reg-imm], [sym], [sym+imm], [imm]; a tensor map's address may
  * carry coordinates, [map, {c0, c1}], which become the next operand (ps->coords) */
 static void parse_mem(parser *ps, ptx_insn *in, ptx_operand *o)
@@ -1002,7 +1056,7 @@ static void parse_mem(parser *ps, ptx_insn *in, ptx_operand *o)
     o->kind = PTX_OPND_MEM;
     o->base_kind = PTX_OPND_NONE;
     token t = ps->tok;
-    if (t.kind == TK_WORD && t.s[0] == '%') {
+    if ((t.kind == TK_WORD && t.s[0] == '%') || is_plain_reg(ps, &t)) {
         o->base_kind = PTX_OPND_REG;
         o->reg = reg_slot(ps, &t);
         lex(ps);
@@ -1053,14 +1107,32 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
         for (;;) {
             token e = ps->tok;
             int vmax = ptx_tc_op(in->op) ? PTX_VEC_MAX : 4;  /* fragments of mma/wmma hold up to 8 */
-            bool drop = in && ptx_tc_long_operands(in->op) && o->vec_n >= vmax; /* a refused form: kept short */
+            bool drop = ptx_tc_long_operands(in->op) && o->vec_n >= vmax; /* a refused form: kept short */
             if (o->vec_n >= vmax && !drop) FAIL_TOK(ps, &e, "vector operand with more than %d elements", vmax);
-            int slot = -1;
-            if (is_w(&e, "_")) slot = -1;
-            else if (e.kind == TK_WORD && e.s[0] == '%') slot = reg_slot(ps, &e);
-            else FAIL_TOK(ps, &e, "expected a register in { }, found '%s'", tok_text(&e, b, sizeof b));
-            if (!drop) o->vec[o->vec_n++] = slot;
+            if (is_w(&e, "_")) {
+                if (!drop) o->vec[o->vec_n++] = -1;
+            } else if ((e.kind == TK_WORD && e.s[0] == '%') || is_plain_reg(ps, &e)) {
+                int slot = reg_slot(ps, &e);
+                if (!drop) o->vec[o->vec_n++] = slot;
+            } else if (e.kind == TK_NUM || (is_p(&e, '-') && peek2(ps).kind == TK_NUM)) {
+                /* an immediate element (st.param.v2.b32 [p], {0, %r1}): a source, never written */
+                bool neg = is_p(&e, '-');
+                if (neg) lex(ps);
+                ptx_operand t;
+                memset(&t, 0, sizeof t);
+                parse_imm(ps, &t, in, neg);
+                if (!drop) {
+                    int k = o->vec_n++;
+                    o->vec[k] = -1;
+                    o->vec_imm |= (uint8_t)(1u << k);
+                    if (t.is_float) o->vec_fimm |= (uint8_t)(1u << k);
+                    if (t.is_double) o->vec_dimm |= (uint8_t)(1u << k);
+                    o->vimm[k] = t.imm;
+                }
+                goto next;                                   /* parse_imm moved past it */
+            } else FAIL_TOK(ps, &e, "expected a register or a number in { }, found '%s'", tok_text(&e, b, sizeof b));
             lex(ps);
+        next:
             if (is_p(&ps->tok, ',')) { lex(ps); continue; }
             if (!is_p(&ps->tok, '}'))
                 FAIL_TOK(ps, &ps->tok, "expected ',' or '}' in a vector operand, found '%s'", tok_text(&ps->tok, b, sizeof b));
@@ -1071,7 +1143,8 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
     if (is_p(&t, '!')) {
         lex(ps);
         token r = ps->tok;
-        if (r.kind != TK_WORD || r.s[0] == '.') FAIL_TOK(ps, &r, "expected a predicate after '!', found '%s'", tok_text(&r, b, sizeof b));
+        if ((r.kind != TK_WORD || r.s[0] != '%') && !is_plain_reg(ps, &r))
+            FAIL_TOK(ps, &r, "expected a predicate after '!', found '%s'", tok_text(&r, b, sizeof b));
         o->kind = PTX_OPND_REG;
         o->neg = true;
         o->reg = reg_slot(ps, &r);
@@ -1086,18 +1159,17 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
         return;
     }
     if (t.kind == TK_NUM) { parse_imm(ps, o, in, false); return; }
+    if (is_plain_reg(ps, &t)) {
+        o->kind = PTX_OPND_REG;
+        o->reg = reg_slot(ps, &t);
+        lex(ps);
+        return;
+    }
     if (t.kind == TK_WORD && t.s[0] == '%') {
-        for (size_t i = 0; i < sizeof sreg_words / sizeof sreg_words[0]; i++)
-            if (is_w(&t, sreg_words[i].name)) {
-                o->kind = PTX_OPND_SREG;
-                o->sreg = sreg_words[i].r;
-                lex(ps);
-                return;
-            }
-        int envreg = envreg_number(&t);
-        if (envreg >= 0) {
+        int r = ptx_sreg_lookup(t.s, (size_t)t.len);
+        if (r >= 0) {
             o->kind = PTX_OPND_SREG;
-            o->sreg = (ptx_sreg)(PTX_SREG_ENVREG0 + envreg);
+            o->sreg = (ptx_sreg)r;
             lex(ps);
             return;
         }
@@ -1114,15 +1186,20 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
             lex(ps);
             return;
         }
-        int r = ht_get(&ps->cur->regs_ht, t.s, (size_t)t.len);
-        if (r >= 0) {                /* a register named without '%' (.reg .pred p; in inline asm) */
-            o->kind = PTX_OPND_REG;
-            o->reg = r;
+        if (is_w(&t, "WARP_SZ")) {              /* a predefined constant (PTX ISA) */
+            o->kind = PTX_OPND_IMM;
+            o->imm = PTX_WARP_SZ;
             lex(ps);
             return;
         }
         int s = find_sym(ps, t.s, (size_t)t.len);
-        if (s < 0) FAIL_TOK(ps, &t, "unknown name '%s'", tok_text(&t, b, sizeof b));
+        if (s < 0) {                             /* a function's address, or unknown (finish_module) */
+            o->kind = PTX_OPND_FUNC;
+            o->target = PTX_CALLEE_UNRESOLVED;
+            add_func_fix(ps, &t, index, false);
+            lex(ps);
+            return;
+        }
         o->kind = PTX_OPND_SYM;
         o->sym = s;
         lex(ps);
@@ -1132,7 +1209,16 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
     FAIL_TOK(ps, &t, "expected an operand, found '%s'", tok_text(&t, b, sizeof b));
 }
 
-/* call[.uni] [(ret),] callee[, (args)]; */
+static bool is_proto(const func_builder *fb, const token *t)
+{
+    for (int i = 0; i < fb->nprotos; i++)
+        if (strlen(fb->protos[i]) == (size_t)t->len && !memcmp(fb->protos[i], t->s, (size_t)t->len)) return true;
+    return false;
+}
+
+/* call[.uni] [(ret),] callee[, (args)];  or, indirect, through a register holding a
+ * function's address: call[.uni] [(ret),] %rd, (args), prototype;  The arguments,
+ * any number of them, go to fn->call_args (ptx.h). */
 static void parse_call(parser *ps, ptx_insn *in)
 {
     char b[64];
@@ -1142,50 +1228,71 @@ static void parse_call(parser *ps, ptx_insn *in)
     in->opnd[0].reg = in->opnd[0].sym = -1;
     if (is_p(&ps->tok, '(')) {
         lex(ps);
+        token at = ps->tok;
         parse_operand(ps, in, &in->opnd[0], 0);
-        if (in->opnd[0].kind != PTX_OPND_SYM) FAIL_TOK(ps, &ps->tok, "call: the return value must be a .param variable%s", "");
+        if (in->opnd[0].kind != PTX_OPND_SYM || fb->f.syms[in->opnd[0].sym].space != PTX_SPACE_PARAM)
+            FAIL_TOK(ps, &at, "call: the return value must be a .param variable%s", "");
         expect_p(ps, ')');
         expect_p(ps, ',');
     }
     token callee = ps->tok;
-    if (callee.kind != TK_WORD || callee.s[0] == '.' || callee.s[0] == '%')
-        FAIL_TOK(ps, &callee, "call: expected a function name, found '%s'", tok_text(&callee, b, sizeof b));
-    if (callee.len >= PTX_NAME_MAX) FAIL_TOK(ps, &callee, "name too long: '%s'", tok_text(&callee, b, sizeof b));
-    if (ht_get(&fb->syms_ht, callee.s, (size_t)callee.len) >= 0 || ht_get(&fb->regs_ht, callee.s, (size_t)callee.len) >= 0)
-        FAIL_TOK(ps, &callee, "indirect call through '%s' is not supported", tok_text(&callee, b, sizeof b));
     ptx_operand *c = &in->opnd[1];
     memset(c, 0, sizeof *c);
-    c->kind = PTX_OPND_LABEL;
     c->reg = c->sym = -1;
-    c->target = -1;
-    grow(ps, (void **)&ps->calls, &ps->cap_calls, ps->ncalls + 1, sizeof *ps->calls);
-    call_fix *cf = &ps->calls[ps->ncalls++];
-    cf->func = ps->m->nfuncs;
-    cf->insn = fb->f.ninsns;
-    memcpy(cf->name, callee.s, (size_t)callee.len);
-    cf->name[callee.len] = 0;
-    cf->line = callee.line;
-    cf->col = callee.col;
+    bool indirect = false;
+    if (callee.kind == TK_WORD && callee.s[0] == '%') {
+        indirect = true;
+        c->kind = PTX_OPND_REG;
+        c->reg = reg_slot(ps, &callee);
+        if (fb->f.regs[c->reg].type == PTX_T_PRED)
+            FAIL_TOK(ps, &callee, "call: '%s' is a predicate, not a function address", fb->f.regs[c->reg].name);
+    } else if (callee.kind != TK_WORD || callee.s[0] == '.') {
+        FAIL_TOK(ps, &callee, "call: expected a function name, found '%s'", tok_text(&callee, b, sizeof b));
+    } else {
+        if (ht_get(&fb->syms_ht, callee.s, (size_t)callee.len) >= 0)
+            FAIL_TOK(ps, &callee, "call through the variable '%s' (not a function) is not supported",
+                     tok_text(&callee, b, sizeof b));
+        c->kind = PTX_OPND_LABEL;
+        c->target = PTX_CALLEE_UNRESOLVED;
+        add_func_fix(ps, &callee, 1, true);
+        in->callee = ps->calls[ps->ncalls - 1].name;
+    }
     lex(ps);
+    in->call_arg0 = fb->f.ncall_args;
+    bool have_proto = false;
     if (is_p(&ps->tok, ',')) {
         lex(ps);
-        expect_p(ps, '(');
-        if (!is_p(&ps->tok, ')')) {
-            for (;;) {
-                if (in->nopnd >= PTX_MAX_OPND)
-                    FAIL_TOK(ps, &ps->tok, "call with more than %d arguments is not supported", PTX_MAX_OPND - 2);
+        if (is_p(&ps->tok, '(')) {
+            lex(ps);
+            while (!is_p(&ps->tok, ')')) {
                 token at = ps->tok;
-                parse_operand(ps, in, &in->opnd[in->nopnd], in->nopnd);
-                if (in->opnd[in->nopnd].kind != PTX_OPND_SYM)
-                    FAIL_TOK(ps, &at, "call: arguments must be .param variables%s", "");
-                in->nopnd++;
-                if (is_p(&ps->tok, ',')) { lex(ps); continue; }
-                break;
+                ptx_operand a;
+                parse_operand(ps, in, &a, 2);
+                if (a.kind != PTX_OPND_SYM || fb->f.syms[a.sym].space != PTX_SPACE_PARAM || a.imm)
+                    FAIL_TOK(ps, &at, "call: arguments must be .param variables, found '%s'", tok_text(&at, b, sizeof b));
+                grow(ps, (void **)&fb->f.call_args, &fb->cap_call_args, fb->f.ncall_args + 1, sizeof *fb->f.call_args);
+                fb->f.call_args[fb->f.ncall_args++] = a.sym;
+                in->ncall_args++;
+                if (!is_p(&ps->tok, ',')) break;
+                lex(ps);
             }
+            expect_p(ps, ')');
+            if (indirect && is_p(&ps->tok, ',')) { lex(ps); have_proto = true; }
+        } else if (indirect) {
+            have_proto = true;
+        } else {
+            FAIL_TOK(ps, &ps->tok, "call: expected '(' and the arguments, found '%s'", tok_text(&ps->tok, b, sizeof b));
         }
-        expect_p(ps, ')');
     }
-    if (is_p(&ps->tok, ',')) FAIL_TOK(ps, &ps->tok, "call through a prototype (indirect call) is not supported%s", "");
+    if (indirect) {
+        token pt = ps->tok;
+        if (!have_proto || pt.kind != TK_WORD || pt.s[0] == '.' || pt.s[0] == '%')
+            FAIL_TOK(ps, &pt, "indirect call: expected the name of a .callprototype, found '%s'", tok_text(&pt, b, sizeof b));
+        if (!is_proto(fb, &pt))
+            FAIL_TOK(ps, &pt, "indirect call: '%s' is not a .callprototype or .calltargets of this function",
+                     tok_text(&pt, b, sizeof b));
+        lex(ps);
+    }
 }
 
 /* bar{.cta}.sync/.arrive/.red and barrier{.cta}.*: the operand shapes of the PTX ISA
@@ -1289,6 +1396,8 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
         ptx_opnd_kind k = in->opnd[0].kind;
         if (k != PTX_OPND_REG && k != PTX_OPND_VEC && k != PTX_OPND_SINK)
             FAIL_TOK(ps, at, "'%s': the destination must be a register", optext);
+        if (k == PTX_OPND_VEC && in->opnd[0].vec_imm)
+            FAIL_TOK(ps, at, "'%s': a number in the destination { }", optext);
         if (in->opnd[0].neg) FAIL_TOK(ps, at, "'%s': '!' on a destination", optext);
         in->ndst = (uint8_t)(1 + pair);
     }
@@ -1318,7 +1427,8 @@ static void parse_insn(parser *ps)
         lex(ps);
         if (is_p(&ps->tok, '!')) { in.guard_neg = true; lex(ps); }
         token g = ps->tok;
-        if (g.kind != TK_WORD || g.s[0] == '.') FAIL_TOK(ps, &g, "expected a predicate after '@', found '%s'", tok_text(&g, b, sizeof b));
+        if ((g.kind != TK_WORD || g.s[0] != '%') && !is_plain_reg(ps, &g))
+            FAIL_TOK(ps, &g, "expected a predicate after '@', found '%s'", tok_text(&g, b, sizeof b));
         in.guard = reg_slot(ps, &g);
         if (fb->f.regs[in.guard].type != PTX_T_PRED)
             FAIL_TOK(ps, &g, "guard '%s' is not a predicate", fb->f.regs[in.guard].name);
@@ -1394,26 +1504,41 @@ static void parse_insn(parser *ps)
 
 /* ---- directives inside and outside functions ---------------------------------- */
 
-/* .loc file line col [, function_name label[+n], inlined_at file line col] */
+/* .loc file line col [, function_name label[+n], inlined_at file line col]. Code inlined
+ * through several functions (a header calling a header) names, in inlined_at, the
+ * .loc of the call it was inlined at, itself inlined: the chain is followed back to
+ * the line that is not inlined, i.e. the user's. */
 static void parse_loc(parser *ps)
 {
     lex(ps);
     int file = expect_small(ps, "file index");
     int line = expect_small(ps, "line");
-    expect_small(ps, "column");
+    int col = expect_small(ps, "column");
+    int own[3] = {file, line, col};
     while (is_p(&ps->tok, ',')) {
         lex(ps);
         if (is_w(&ps->tok, "function_name")) {
             lex(ps);
-            char name[PTX_NAME_MAX];
-            take_name(ps, name, "a label");
+            char b[64];
+            if (ps->tok.kind != TK_WORD || ps->tok.s[0] == '.')
+                FAIL_TOK(ps, &ps->tok, "expected a label, found '%s'", tok_text(&ps->tok, b, sizeof b));
+            lex(ps);
             if (is_p(&ps->tok, '+')) { lex(ps); expect_int(ps); }
         } else if (is_w(&ps->tok, "inlined_at")) {
             lex(ps);
-            /* the user's line that the compiler inlined this code into */
+            /* the line the compiler inlined this code into, or the inlined .loc it names */
             file = expect_small(ps, "file index");
             line = expect_small(ps, "line");
-            expect_small(ps, "column");
+            col = expect_small(ps, "column");
+            if (ps->cur)
+                for (int i = ps->cur->nlocs - 1; i >= 0; i--) {   /* the latest .loc of that place */
+                    const int *r = ps->cur->locs[i];
+                    if (r[0] == file && r[1] == line && r[2] == col && (r[3] != file || r[4] != line)) {
+                        file = r[3];
+                        line = r[4];
+                        break;
+                    }
+                }
         } else {
             char b[64];
             FAIL_TOK(ps, &ps->tok, "unsupported .loc attribute '%s'", tok_text(&ps->tok, b, sizeof b));
@@ -1422,6 +1547,10 @@ static void parse_loc(parser *ps)
     if (ps->cur) {
         ps->cur->cur_file = file;
         ps->cur->cur_line = line;
+        /* all of them: the call a chain names may lie hundreds of .locs back (a long inlined body) */
+        grow(ps, (void **)&ps->cur->locs, &ps->cur->cap_locs, ps->cur->nlocs + 1, sizeof *ps->cur->locs);
+        int *r = ps->cur->locs[ps->cur->nlocs++];
+        r[0] = own[0]; r[1] = own[1]; r[2] = own[2]; r[3] = file; r[4] = line;
     }
 }
 
@@ -1446,20 +1575,27 @@ static void parse_reg_decl(parser *ps)
     ptx_type t = expect_type(ps);
     for (;;) {
         token nt = ps->tok;
-        char name[PTX_NAME_MAX];
-        take_name(ps, name, "a register name");
+        const char *name = take_name(ps, "a register name");
         if (is_p(&ps->tok, '<')) {
             lex(ps);
             token at = ps->tok;
             int n = expect_small(ps, "register count");
-            if (n > MAX_REG_RANGE) FAIL_TOK(ps, &at, "register range %s<%d> too large", name, n);
+            if (n > MAX_REG_RANGE) FAIL_TOK(ps, &at, "register range %.60s<%d> too large", name, n);
             expect_p(ps, '>');
+            size_t len = strlen(name);
+            char *rn = xcalloc(ps, len + 16, 1);  /* freed below: no fail_at between */
+            memcpy(rn, name, len);
             for (int i = 0; i < n; i++) {
-                char rn[PTX_NAME_MAX + 16];
-                snprintf(rn, sizeof rn, "%s%d", name, i);
-                if (strlen(rn) >= PTX_NAME_MAX) FAIL_TOK(ps, &nt, "register name too long: '%s'", name);
-                add_reg(ps, &nt, rn, t);
+                int k = snprintf(rn + len, 16, "%d", i);
+                const char *r = intern(ps, rn, len + (size_t)k);  /* out of memory: fatal, rn leaks once */
+                int e = ht_find_ent(&ps->cur->regs_ht, r, len + (size_t)k);
+                if (e >= 0 && ps->cur->regs_ht.ent[e].depth == ps->cur->depth) {
+                    free(rn);
+                    FAIL_TOK(ps, &nt, "register '%s' declared twice", r);
+                }
+                add_reg(ps, &nt, r, t);
             }
+            free(rn);
         } else {
             add_reg(ps, &nt, name, t);
         }
@@ -1535,9 +1671,21 @@ static void parse_body(parser *ps)
         if (t.kind == TK_WORD && t.s[0] != '%') {
             token n = peek2(ps);
             if (is_p(&n, ':')) {
+                lex(ps);
+                lex(ps);
+                if (is_w(&ps->tok, ".callprototype") || is_w(&ps->tok, ".calltargets")) {
+                    /* name: .callprototype (.param .b32 _) _ (.param .b64 _); names the shape an
+                     * indirect call has; the callee's own parameters decide at run time */
+                    grow(ps, (void **)&fb->protos, &fb->cap_protos, fb->nprotos + 1, sizeof *fb->protos);
+                    fb->protos[fb->nprotos++] = intern(ps, t.s, (size_t)t.len);
+                    while (!is_p(&ps->tok, ';')) {
+                        if (ps->tok.kind == TK_EOF) FAIL_TOK(ps, &t, "'%s' is not ended by ';'", fb->protos[fb->nprotos - 1]);
+                        lex(ps);
+                    }
+                    lex(ps);
+                    continue;
+                }
                 add_label_fix(ps, &t, -1);
-                lex(ps);
-                lex(ps);
                 continue;
             }
         }
@@ -1575,8 +1723,9 @@ static void parse_params(parser *ps, bool is_ret)
     expect_p(ps, ')');
 }
 
-/* Lays out params (then the return value), the local frame and resolves labels. */
-static void finish_function(parser *ps)
+/* Lays out params (then the return value), then the body's .param variables (call
+ * arguments) in the function's parameter space, and the local frame. */
+static void layout_function(parser *ps)
 {
     func_builder *fb = ps->cur;
     ptx_function *f = &fb->f;
@@ -1587,6 +1736,7 @@ static void finish_function(parser *ps)
         s->offset = off;
         off += s->size;
     }
+    f->retval_sym = fb->retval_sym;
     if (fb->retval_sym >= 0) {
         ptx_symbol *s = &f->syms[fb->retval_sym];
         off = align_up(off, s->align);
@@ -1594,16 +1744,29 @@ static void finish_function(parser *ps)
         off += s->size;
     }
     f->param_bytes = off;
-    uint64_t local = 0;
+    f->arg_base = align_up(off, 16);
+    uint64_t args = f->arg_base, local = 0;
     for (int i = 0; i < f->nsyms; i++) {
         ptx_symbol *s = &f->syms[i];
-        if (s->kind == PTX_SYM_VAR && (s->space == PTX_SPACE_LOCAL || s->space == PTX_SPACE_PARAM)) {
+        if (s->kind != PTX_SYM_VAR) continue;
+        if (s->space == PTX_SPACE_PARAM) {
+            args = align_up(args, s->align);
+            s->offset = args;
+            args += s->size;
+        } else if (s->space == PTX_SPACE_LOCAL) {
             local = align_up(local, s->align);
             s->offset = local;
             local += s->size;
         }
     }
+    f->arg_bytes = args - f->arg_base;
     f->local_bytes = local;
+}
+
+static void resolve_labels(parser *ps)
+{
+    func_builder *fb = ps->cur;
+    ptx_function *f = &fb->f;
     for (int i = 0; i < fb->nlabels; i++)
         if (fb->labels[i].insn < 0)
             fail_at(ps, fb->labels[i].line, fb->labels[i].col, "undefined label '%s'", fb->labels[i].name);
@@ -1623,7 +1786,82 @@ static void finish_function(parser *ps)
 static void add_proto(parser *ps, const char *name)
 {
     grow(ps, (void **)&ps->protos, &ps->cap_protos, ps->nprotos + 1, sizeof *ps->protos);
-    snprintf(ps->protos[ps->nprotos++], PTX_NAME_MAX, "%s", name);
+    ps->protos[ps->nprotos++] = name;
+}
+
+/* Refuses fb with err (the first refusal stands); the .loc in force is src_file/src_line. */
+static void refuse(parser *ps, func_builder *fb, const ws_error *err, int src_file, int src_line)
+{
+    if (fb->f.refusal) return;
+    fb->f.refusal = malloc(sizeof *fb->f.refusal);
+    if (!fb->f.refusal) oom(ps);
+    *fb->f.refusal = *err;
+    fb->f.refusal_src_file = src_file;
+    fb->f.refusal_src_line = src_line;
+}
+
+/* Moves the lexer just past the '}' that matches the '{' token open, skipping
+ * comments and strings as the lexer does; false when the text ends first. */
+static bool skip_body(parser *ps, const token *open)
+{
+    const char *p = open->s, *ls = open->s - (open->col - 1);
+    int line = open->line, depth = 0;
+    for (; *p; p++) {
+        if (*p == '\n') { line++; ls = p + 1; }
+        else if (p[0] == '/' && p[1] == '/') { while (p[1] && p[1] != '\n') p++; }
+        else if (p[0] == '/' && p[1] == '*') {
+            for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
+                if (*p == '\n') { line++; ls = p + 1; }
+            if (!*p) return false;
+            p++;
+        } else if (*p == '"') {
+            while (p[1] && p[1] != '"' && p[1] != '\n') p++;
+            if (p[1] == '"') p++;
+        } else if (*p == '{') depth++;
+        else if (*p == '}' && --depth == 0) {
+            ps->pos.p = p + 1;
+            ps->pos.line = line;
+            ps->pos.line_start = ls;
+            lex(ps);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Parses the body and resolves its labels. Something it cannot understand refuses
+ * this function only (ptx_function.refusal; its instructions are dropped) and parsing
+ * goes on after the closing brace; out of memory, and a failure in a body that never
+ * closes, end the parse with that failure. */
+static void parse_body_or_refuse(parser *ps, func_builder *fb)
+{
+    jmp_buf jb, *outer = ps->jb;
+    ws_error *caller_err = ps->err;
+    token open = ps->tok;
+    int ncalls = ps->ncalls;
+    ps->jb = &jb;
+    ps->err = &ps->body_err;
+    if (setjmp(jb) == 0) {
+        parse_body(ps);
+        resolve_labels(ps);
+        ps->jb = outer;
+        ps->err = caller_err;
+        return;
+    }
+    ps->jb = outer;
+    ps->err = caller_err;
+    if (ps->fatal) {
+        *caller_err = ps->body_err;
+        longjmp(*outer, 1);
+    }
+    if (!skip_body(ps, &open)) {                 /* the text ends inside it: the failure stands */
+        *caller_err = ps->body_err;
+        longjmp(*outer, 1);
+    }
+    refuse(ps, fb, &ps->body_err, fb->cur_file, fb->cur_line);
+    fb->f.ninsns = 0;                            /* half a body never runs */
+    fb->nlabels = fb->nfixes = 0;
+    ps->ncalls = ncalls;                         /* its call fixes pointed into the dropped body */
 }
 
 static void parse_function(parser *ps, bool is_entry, bool is_extern)
@@ -1638,7 +1876,7 @@ static void parse_function(parser *ps, bool is_entry, bool is_extern)
     fb->f.ptx_line = kw.line;
     if (!is_entry && is_p(&ps->tok, '(')) parse_params(ps, true);
     token nt = ps->tok;
-    take_name(ps, fb->f.name, "a function name");
+    fb->f.name = take_name(ps, "a function name");
     if (is_p(&ps->tok, '(')) parse_params(ps, false);
     for (;;) {
         token t = ps->tok;
@@ -1688,8 +1926,8 @@ static void parse_function(parser *ps, bool is_entry, bool is_extern)
     grow(ps, (void **)&ps->fb, &capf, ps->m->nfuncs + 1, sizeof *ps->fb);
     grow(ps, (void **)&ps->m->funcs, &ps->cap_funcs, ps->m->nfuncs + 1, sizeof *ps->m->funcs);
     ps->fb[ps->m->nfuncs] = fb;
-    parse_body(ps);
-    finish_function(ps);
+    parse_body_or_refuse(ps, fb);
+    layout_function(ps);
     ps->m->nfuncs++;
     ps->cur = NULL;
 }
@@ -1869,24 +2107,74 @@ static void finish_shared(parser *ps, const bool *reaches)
     free(prefix_off);
 }
 
+/* A name in an initialiser: a function's address goes into the image; anything else
+ * (the address of a variable) refuses every function that uses the variable. */
+static void resolve_init(parser *ps, const init_fix *x)
+{
+    ptx_module *m = ps->m;
+    if (x->var < 0 || x->var >= ps->nvars) return;
+    const modvar *v = &ps->vars[x->var];
+    int target = -1;
+    for (int f = 0; f < m->nfuncs; f++)
+        if (!strcmp(ps->fb[f]->f.name, x->name)) target = f;
+    if (target >= 0 && x->size == 8) {
+        uint8_t *img = v->s.space == PTX_SPACE_CONST ? m->const_image : m->global_image;
+        uint64_t a = PTX_FUNC_ADDRESS(target);
+        memcpy(img + x->offset, &a, 8);          /* little-endian, as the GPU */
+        return;
+    }
+    ws_error e;
+    if (target >= 0)
+        ws_error_set(&e, ps->path, x->line, x->col, "the initialiser of '%.150s' puts the address of '%.150s' in %d "
+                     "bytes (a function address needs 8)", v->s.name, x->name, x->size);
+    else
+        ws_error_set(&e, ps->path, x->line, x->col, "the initialiser of '%.150s' takes the address of '%.150s' "
+                     "(only function addresses are supported in initialisers)", v->s.name, x->name);
+    for (int f = 0; f < m->nfuncs; f++) {
+        func_builder *fb = ps->fb[f];
+        for (int s = 0; s < fb->f.nsyms; s++)
+            if (fb->sym_modvar[s] == x->var) { refuse(ps, fb, &e, 0, 0); break; }
+    }
+}
+
+/* The function a call or a function address names: its index, a PTX_CALLEE_* the
+ * simulator runs itself (printf, assert), or the caller is refused. */
+static void resolve_call(parser *ps, const call_fix *c)
+{
+    ptx_module *m = ps->m;
+    func_builder *fb = ps->fb[c->func];
+    ptx_insn *in = &fb->f.insns[c->insn];
+    int target = PTX_CALLEE_UNRESOLVED;
+    for (int f = 0; f < m->nfuncs; f++)
+        if (!strcmp(ps->fb[f]->f.name, c->name)) target = f;
+    bool declared = false;
+    for (int p = 0; p < ps->nprotos && !declared; p++) declared = !strcmp(ps->protos[p], c->name);
+    if (target < 0 && declared && c->is_call) {
+        if (!strcmp(c->name, "vprintf")) target = PTX_CALLEE_VPRINTF;
+        else if (!strcmp(c->name, "__assertfail")) target = PTX_CALLEE_ASSERTFAIL;
+    }
+    in->opnd[c->opnd].target = target;
+    if (target != PTX_CALLEE_UNRESOLVED) return;
+    ws_error e;
+    if (declared && c->is_call)
+        ws_error_set(&e, ps->path, c->line, c->col, "call to '%.200s', which this PTX declares but does not define "
+                     "(of the library functions the simulator runs printf and assert)", c->name);
+    else if (declared)
+        ws_error_set(&e, ps->path, c->line, c->col, "the address of '%.200s', which this PTX declares but does not "
+                     "define", c->name);
+    else if (c->is_call)
+        ws_error_set(&e, ps->path, c->line, c->col, "call to unknown function '%.200s'", c->name);
+    else
+        ws_error_set(&e, ps->path, c->line, c->col, "unknown name '%.200s'", c->name);
+    refuse(ps, fb, &e, in->src_file, in->src_line);
+}
+
 static void finish_module(parser *ps)
 {
     ptx_module *m = ps->m;
-    /* calls */
-    for (int i = 0; i < ps->ncalls; i++) {
-        call_fix *c = &ps->calls[i];
-        int target = -1;
-        for (int f = 0; f < m->nfuncs; f++)
-            if (!strcmp(ps->fb[f]->f.name, c->name)) target = f;
-        if (target < 0) {
-            for (int p = 0; p < ps->nprotos; p++)
-                if (!strcmp(ps->protos[p], c->name))
-                    fail_at(ps, c->line, c->col, "call to '%s', which this PTX declares but does not define "
-                                                 "(library calls such as printf are not supported)", c->name);
-            fail_at(ps, c->line, c->col, "call to unknown function '%s'", c->name);
-        }
-        ps->fb[c->func]->f.insns[c->insn].opnd[1].target = target;
-    }
+    /* calls and function addresses */
+    for (int i = 0; i < ps->ncalls; i++) resolve_call(ps, &ps->calls[i]);
+    for (int i = 0; i < ps->nifix; i++) resolve_init(ps, &ps->ifix[i]);
     /* which functions reach (call, transitively) a .func that names module shared memory */
     bool *reaches = xcalloc(ps, (size_t)m->nfuncs + 1, sizeof *reaches);
     for (int f = 0; f < m->nfuncs; f++) {
@@ -1899,8 +2187,8 @@ static void finish_module(parser *ps)
         changed = false;
         for (int i = 0; i < ps->ncalls; i++) {
             int caller = ps->calls[i].func;
-            int callee = ps->fb[caller]->f.insns[ps->calls[i].insn].opnd[1].target;
-            if (reaches[callee] && !reaches[caller]) reaches[caller] = changed = true;
+            int callee = ps->fb[caller]->f.insns[ps->calls[i].insn].opnd[ps->calls[i].opnd].target;
+            if (callee >= 0 && reaches[callee] && !reaches[caller]) reaches[caller] = changed = true;
         }
     }
     /* a caller lays out the callee's module shared variables too: bring them into its table */
@@ -1946,14 +2234,17 @@ static void parser_free(parser *ps)
     free(ps->vars);
     ht_free(&ps->vars_ht);
     free(ps->calls);
+    free(ps->ifix);
     free(ps->protos);
     free(ps->pending_init);
 }
 
-/* The only setjmp: true when the whole module parsed. */
+/* The module's setjmp (function bodies have their own): true when the whole module parsed. */
 static bool run_parser(parser *ps)
 {
-    if (setjmp(ps->jb)) return false;
+    jmp_buf jb;
+    ps->jb = &jb;
+    if (setjmp(jb)) return false;
     parse_module(ps);
     finish_module(ps);
     return true;
@@ -2022,12 +2313,53 @@ void ptx_free(ptx_module *m)
         free(m->funcs[i].regs);
         free(m->funcs[i].syms);
         free(m->funcs[i].insns);
+        free(m->funcs[i].call_args);
+        free(m->funcs[i].refusal);
     }
     free(m->funcs);
     free(m->files);
     free(m->const_image);
     free(m->global_image);
+    for (struct ptx_names *c = m->names, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
     free(m);
+}
+
+const ptx_function *ptx_refused_reach(const ptx_module *m, const ptx_function *fn, const ptx_function **via)
+{
+    if (via) *via = fn;
+    if (!m || !fn) return NULL;
+    if (fn->refusal) return fn;
+    int n = m->nfuncs, root = -1;
+    for (int i = 0; i < n; i++)
+        if (&m->funcs[i] == fn) root = i;
+    if (root < 0) return NULL;
+    int *queue = malloc((size_t)n * 2 * sizeof *queue), *from = queue + n;
+    if (!queue) return NULL;                     /* the interpreter refuses an unresolved callee itself */
+    for (int i = 0; i < n; i++) from[i] = -1;
+    int qh = 0, qt = 0;
+    queue[qt++] = root;
+    from[root] = root;
+    const ptx_function *bad = NULL;
+    while (qh < qt && !bad) {                   /* breadth first: the nearest refused function */
+        const ptx_function *f = &m->funcs[queue[qh++]];
+        for (int i = 0; i < f->ninsns && !bad; i++) {
+            const ptx_insn *in = &f->insns[i];
+            for (int k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++) {
+                const ptx_operand *o = &in->opnd[k];
+                bool names = o->kind == PTX_OPND_FUNC || (in->op == PTX_CALL && k == 1 && o->kind == PTX_OPND_LABEL);
+                if (!names || o->target < 0 || o->target >= n || from[o->target] >= 0) continue;
+                from[o->target] = (int)(f - m->funcs);
+                if (m->funcs[o->target].refusal) { bad = &m->funcs[o->target]; break; }
+                queue[qt++] = o->target;
+            }
+        }
+    }
+    if (bad && via) *via = &m->funcs[from[bad - m->funcs]];
+    free(queue);
+    return bad;
 }
 
 /* "_Z15transpose_naivePfS_ii" -> "transpose_naive" (plain, non-nested names only). */

@@ -275,21 +275,31 @@ static const char *const sreg_names[PTX_SREG_COUNT] = {
     "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
     "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "%clock", "%clock_hi",
     "%clock64", "%globaltimer", "%dynamic_smem_size", "%total_smem_size",
-#define ENVREG(n) "%envreg" #n
-    ENVREG(0), ENVREG(1), ENVREG(2), ENVREG(3), ENVREG(4), ENVREG(5), ENVREG(6), ENVREG(7), ENVREG(8),
-    ENVREG(9), ENVREG(10), ENVREG(11), ENVREG(12), ENVREG(13), ENVREG(14), ENVREG(15), ENVREG(16),
-    ENVREG(17), ENVREG(18), ENVREG(19), ENVREG(20), ENVREG(21), ENVREG(22), ENVREG(23), ENVREG(24),
-    ENVREG(25), ENVREG(26), ENVREG(27), ENVREG(28), ENVREG(29), ENVREG(30), ENVREG(31),
-#undef ENVREG
-    "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
-    "%cluster_ctaid.x", "%cluster_ctaid.y", "%cluster_ctaid.z", "%cluster_nctaid.x", "%cluster_nctaid.y",
-    "%cluster_nctaid.z", "%clusterid.x", "%clusterid.y", "%clusterid.z", "%nclusterid.x", "%nclusterid.y",
-    "%nclusterid.z",
+    "%globaltimer_lo", "%globaltimer_hi", "%aggr_smem_size",
+    "%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
+    "%clusterid.x", "%clusterid.y", "%clusterid.z", "%nclusterid.x", "%nclusterid.y", "%nclusterid.z",
+    "%cluster_ctaid.x", "%cluster_ctaid.y", "%cluster_ctaid.z",
+    "%cluster_nctaid.x", "%cluster_nctaid.y", "%cluster_nctaid.z",
+    "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster", "%current_graph_exec",
+    [PTX_SREG_PM0] = "%pm0", "%pm1", "%pm2", "%pm3", "%pm4", "%pm5", "%pm6", "%pm7",
+    [PTX_SREG_PM0_64] = "%pm0_64", "%pm1_64", "%pm2_64", "%pm3_64", "%pm4_64", "%pm5_64", "%pm6_64", "%pm7_64",
+    [PTX_SREG_ENVREG0] = "%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4", "%envreg5", "%envreg6",
+    "%envreg7", "%envreg8", "%envreg9", "%envreg10", "%envreg11", "%envreg12", "%envreg13", "%envreg14",
+    "%envreg15", "%envreg16", "%envreg17", "%envreg18", "%envreg19", "%envreg20", "%envreg21", "%envreg22",
+    "%envreg23", "%envreg24", "%envreg25", "%envreg26", "%envreg27", "%envreg28", "%envreg29", "%envreg30",
+    "%envreg31",
 };
 
 const char *ptx_sreg_name(ptx_sreg r)
 {
-    return (unsigned)r < PTX_SREG_COUNT ? sreg_names[r] : "%?";
+    return (unsigned)r < PTX_SREG_COUNT && sreg_names[r] ? sreg_names[r] : "%?";
+}
+
+int ptx_sreg_lookup(const char *word, size_t n)
+{
+    for (int r = 0; r < PTX_SREG_COUNT; r++)
+        if (sreg_names[r] && strlen(sreg_names[r]) == n && !memcmp(sreg_names[r], word, n)) return r;
+    return -1;
 }
 
 static const char *reg_name(const ptx_function *fn, int slot)
@@ -327,13 +337,22 @@ static void put_operand(sbuf *s, const ptx_function *fn, const ptx_insn *in, con
         break;
     case PTX_OPND_LABEL:
         /* label names are resolved away; a branch shows the instruction index it goes to */
-        if (in->op == PTX_CALL) put(s, "func#%d", o->target);
+        if (in->op == PTX_CALL) put(s, "%s", in->callee ? in->callee : "?");
         else put(s, "L%d", o->target);
         break;
+    case PTX_OPND_FUNC: put(s, "func#%d", o->target); break;
     case PTX_OPND_VEC:
         put(s, "{");
-        for (int i = 0; i < o->vec_n && i < PTX_VEC_MAX; i++)
-            put(s, "%s%s", i ? ", " : "", o->vec[i] < 0 ? "_" : reg_name(fn, o->vec[i]));
+        for (int i = 0; i < o->vec_n && i < PTX_VEC_MAX; i++) {
+            if (o->vec_imm >> i & 1) {
+                ptx_operand t = {.kind = PTX_OPND_IMM, .imm = o->vimm[i], .is_float = o->vec_fimm >> i & 1,
+                                 .is_double = o->vec_dimm >> i & 1};
+                put(s, "%s", i ? ", " : "");
+                put_operand(s, fn, in, &t);
+            } else {
+                put(s, "%s%s", i ? ", " : "", o->vec[i] < 0 ? "_" : reg_name(fn, o->vec[i]));
+            }
+        }
         put(s, "}");
         break;
     case PTX_OPND_SINK: put(s, "_"); break;
@@ -358,14 +377,15 @@ void ptx_format_insn(const ptx_function *fn, const ptx_insn *in, char *buf, size
             put(&s, "), ");
         }
         if (n > 1) put_operand(&s, fn, in, &in->opnd[1]);
-        if (n > 2) {
+        if (in->ncall_args > 0) {
             put(&s, ", (");
-            for (int i = 2; i < n; i++) {
-                if (i > 2) put(&s, ", ");
-                put_operand(&s, fn, in, &in->opnd[i]);
+            for (int i = 0; i < in->ncall_args; i++) {
+                int a = fn && in->call_arg0 + i < fn->ncall_args ? fn->call_args[in->call_arg0 + i] : -1;
+                put(&s, "%s%s", i ? ", " : "", sym_name(fn, a));
             }
             put(&s, ")");
         }
+        if (n > 1 && in->opnd[1].kind == PTX_OPND_REG) put(&s, ", (prototype)");
         return;
     }
     for (int i = 0; i < n && i < PTX_MAX_OPND; i++) {
@@ -374,4 +394,26 @@ void ptx_format_insn(const ptx_function *fn, const ptx_insn *in, char *buf, size
         else put(&s, ", ");
         put_operand(&s, fn, in, &in->opnd[i]);
     }
+}
+
+int ptx_reachable(const ptx_module *m, const ptx_function *fn, int *out)
+{
+    int n = 0;
+    for (int i = 0; m && i < m->nfuncs; i++)
+        if (&m->funcs[i] == fn) out[n++] = i;
+    for (int q = 0; q < n; q++) {               /* out is the queue: breadth first */
+        const ptx_function *f = &m->funcs[out[q]];
+        for (int i = 0; i < f->ninsns; i++) {
+            const ptx_insn *in = &f->insns[i];
+            for (int k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++) {
+                const ptx_operand *o = &in->opnd[k];
+                bool names = o->kind == PTX_OPND_FUNC || (in->op == PTX_CALL && k == 1 && o->kind == PTX_OPND_LABEL);
+                if (!names || o->target < 0 || o->target >= m->nfuncs) continue;
+                bool seen = false;
+                for (int j = 0; j < n && !seen; j++) seen = out[j] == o->target;
+                if (!seen) out[n++] = o->target;
+            }
+        }
+    }
+    return n;
 }

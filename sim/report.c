@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/cli.h"
+#include "../common/csv.h"
+#include "../common/demangle.h"
 #include "../common/text.h"
+#include "memcheck.h"
 
 #if defined(__has_include)
 #if __has_include(<cjson/cJSON.h>)
@@ -229,15 +233,16 @@ static void efficiency_lines(FILE *f, const ws_report *r)
                 100.0 * ratio((double)k->l2_read_hit_sectors, (double)k->l2_read_sectors));
 }
 
-/* same_line: a further instruction kind on the line just printed: no line text again */
-static void print_row(FILE *f, const ws_report *r, const ws_line_row *row, bool same_line)
+/* same_line: a further instruction kind on the line just printed: no line text again;
+ * width: the source column, as wide as the longest line shown (never cut) */
+static void print_row(FILE *f, const ws_report *r, const ws_line_row *row, bool same_line, int width)
 {
-    char src[45];
+    char src[512];
     source_line(r->source_text, row->line, src, sizeof src);
     if (same_line)
-        fprintf(f, "  %5s  %-44s %10llu", "", "", (unsigned long long)row->executions);
+        fprintf(f, "  %5s  %-*s %10llu", "", width, "", (unsigned long long)row->executions);
     else
-        fprintf(f, "  %5d  %-44s %10llu", row->line, row->line ? src : "(no line information)",
+        fprintf(f, "  %5d  %-*s %10llu", row->line, width, row->line ? src : "(no line information)",
                 (unsigned long long)row->executions);
     if (row->requests)
         fprintf(f, " %9.2f %7.2f", ratio((double)row->sectors, (double)row->requests),
@@ -260,16 +265,24 @@ static void line_table(FILE *f, const ws_report *r, bool all_lines)
         return;
     fprintf(f, "\nper source line (%s; flag: > %.2fx the ideal sectors or wavefronts)\n",
             r->source_path ? r->source_path : "?", WS_REPORT_POOR_RATIO);
-    fprintf(f, "  %5s  %-44s %10s %9s %7s %9s %7s  %s\n", "line", "source", "warp-instr", "sect/req", "ideal",
+    int width = (int)strlen("(no line information)");
+    for (int k = 0; k < n; k++) {
+        char src[512];
+        source_line(r->source_text, rows[k].line, src, sizeof src);
+        int w = (int)strlen(src); /* bytes: printf pads by bytes too, so columns line up for ASCII source */
+        if (w > width)
+            width = w;
+    }
+    fprintf(f, "  %5s  %-*s %10s %9s %7s %9s %7s  %s\n", "line", width, "source", "warp-instr", "sect/req", "ideal",
             "wf/instr", "ideal", "flag [instructions: op.space.bytes]");
     int i = 0;
     while (i < n && rows[i].line == 0) { /* instructions without line information first */
-        print_row(f, r, &rows[i], i > 0);
+        print_row(f, r, &rows[i], i > 0, width);
         i++;
     }
     if (!all_lines) {
         for (; i < n; i++)
-            print_row(f, r, &rows[i], i > 0 && rows[i - 1].line == rows[i].line);
+            print_row(f, r, &rows[i], i > 0 && rows[i - 1].line == rows[i].line, width);
     } else if (i < n) {
         int lo = rows[i].line, hi = rows[n - 1].line;
         if (r->kernel_line > 0 && r->kernel_line < lo)
@@ -277,9 +290,9 @@ static void line_table(FILE *f, const ws_report *r, bool all_lines)
         for (int line = lo; line <= hi; line++) {
             if (i < n && rows[i].line == line) {
                 for (bool first = true; i < n && rows[i].line == line; i++, first = false)
-                    print_row(f, r, &rows[i], !first);
+                    print_row(f, r, &rows[i], !first, width);
             } else {
-                char src[100];
+                char src[512];
                 source_line(r->source_text, line, src, sizeof src);
                 fprintf(f, "  %5d  %s\n", line, src);
             }
@@ -321,7 +334,7 @@ static void measured_line(FILE *f, const char *label, const ws_measured *m)
 static void timing_lines(FILE *f, const ws_report *r)
 {
     const ws_timing *t = r->timing;
-    fprintf(f, "\npredicted  %.2f us on %s, bound by %s (model, docs/timing-model.md)\n", t->t_kernel_us,
+    fprintf(f, "\npredicted  %.2f us for %s, bound by %s (model, docs/timing-model.md)\n", t->t_kernel_us,
             r->dev->name, ws_bound_name(t->bound));
     fprintf(f, "           terms: DRAM %.2f, L2 %.2f, L1/shared %.2f, issue %.2f, latency %.2f, launch %.2f us\n",
             t->t_dram_us, t->t_l2_us, t->t_l1_us, t->t_issue_us, t->t_latency_us, t->t_launch_us);
@@ -333,9 +346,17 @@ static void timing_lines(FILE *f, const ws_report *r)
         measured_line(f, "measured   ", r->measured);
 }
 
+void ws_report_line_table(FILE *f, const ws_report *r, const char *label, bool all_lines)
+{
+    if (label)
+        fprintf(f, "\n%s = %s", label, r->kernel);
+    line_table(f, r, all_lines);
+}
+
 void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
 {
-    fprintf(f, "warpscope sim: %s (%s:%d) on %s [%s, cc %d.%d, %d SMs]\n", r->kernel,
+    /* a simulation runs on this CPU: it is "for" a GPU profile, never "on" the GPU */
+    fprintf(f, "warpscope sim: %s (%s:%d) simulated for %s (profile %s, cc %d.%d, %d SMs)\n", r->kernel,
             r->source_path ? r->source_path : "?", r->kernel_line, r->dev->name, r->dev->key, r->dev->cc_major,
             r->dev->cc_minor, r->dev->sm_count);
     if (r->note && r->note[0]) {
@@ -369,53 +390,191 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     timing_lines(f, r);
 }
 
-void ws_report_csv(FILE *f, const ws_report *r)
+/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis. */
+static void csv_row(FILE *f, const ws_report *r, const char *variant, int line, const char *metric, double value,
+                    const char *basis)
 {
-    fprintf(f, "scope,line,name,value,basis,description\n");
+    char ln[16] = "", val[40];
+    if (line >= 0)
+        snprintf(ln, sizeof ln, "%d", line);
+    snprintf(val, sizeof val, "%.15g", value); /* the shortest form that reads back the same double */
+    if (strtod(val, NULL) != value)
+        snprintf(val, sizeof val, "%.17g", value);
+    const char *fields[] = {r->kernel, variant, line >= 0 ? "line" : "kernel", ln, metric, ws_csv_unit(metric), val,
+                            basis};
+    ws_csv_row(f, 8, fields);
+}
+
+void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header)
+{
+    if (header)
+        fputs(WS_CSV_HEADER, f);
     ws_metric rows[128];
     int n = ws_memstats_metrics(r->ms, rows, 128);
     for (int i = 0; i < n; i++)
-        fprintf(f, "kernel,,%s,%.17g,%s,\"%s\"\n", rows[i].name, rows[i].value, ws_basis_name(rows[i].basis),
-                rows[i].desc);
+        csv_row(f, r, variant, -1, rows[i].name, rows[i].value, ws_basis_name(rows[i].basis));
     const ws_timing *t = r->timing;
-    fprintf(f, "kernel,,ws__predicted_time_us,%.6g,model,\"predicted kernel duration\"\n", t->t_kernel_us);
-    fprintf(f, "kernel,,ws__effective_bandwidth_gbs,%.6g,model,\"useful bytes / predicted time\"\n", t->eff_bw_gbs);
-    fprintf(f, "kernel,,ws__occupancy_theoretical_pct,%.6g,exact,\"theoretical occupancy\"\n", r->occ->occupancy_pct);
+    csv_row(f, r, variant, -1, "ws__predicted_time_us", t->t_kernel_us, "model");
+    csv_row(f, r, variant, -1, "ws__effective_bandwidth_gbs", t->eff_bw_gbs, "model");
+    csv_row(f, r, variant, -1, "ws__occupancy_theoretical_pct", r->occ->occupancy_pct, "exact");
     const ws_measured *m = r->measured;
     if (m && m->exact) { /* a run with other -D measured another launch: not this kernel's row */
         if (m->median_us >= 0)
-            fprintf(f, "kernel,,ws__measured_time_us,%.6g,measured,\"median of %d runs on %s, %s, %s\"\n", m->median_us,
-                    m->reps, m->gpu, m->date, m->file);
-        fprintf(f, "kernel,,ws__measured_bandwidth_gbs,%.6g,measured,\"useful bytes / measured median on %s, %s, %s\"\n",
-                m->gbs, m->gpu, m->date, m->file);
+            csv_row(f, r, variant, -1, "ws__measured_time_us", m->median_us, "measured");
+        csv_row(f, r, variant, -1, "ws__measured_bandwidth_gbs", m->gbs, "measured");
     }
     ws_line_row *lr = NULL;
     int nl = ws_report_lines(r, &lr);
-    for (int i = 0; i < nl; i++) {
-        const ws_line_row *x = &lr[i];
-        fprintf(f, "line,%d,warp_instructions,%llu,exact,\"%s\"\n", x->line, (unsigned long long)x->executions, x->kinds);
-        if (x->requests) {
-            fprintf(f, "line,%d,requests,%llu,exact,\"global/local requests\"\n", x->line, (unsigned long long)x->requests);
-            fprintf(f, "line,%d,sectors,%llu,exact,\"global/local sectors\"\n", x->line, (unsigned long long)x->sectors);
-            fprintf(f, "line,%d,sectors_ideal,%llu,exact,\"sectors the bytes used need\"\n", x->line,
-                    (unsigned long long)x->ideal_sectors);
+    /* rows come sorted by line: a line's loads and stores (and spaces) are summed into one
+     * record per (line, metric), the way a per-line profile view totals a line */
+    for (int i = 0; i < nl;) {
+        int line = lr[i].line;
+        uint64_t ex = 0, req = 0, sec = 0, isec = 0, sh = 0, wf = 0, iwf = 0;
+        for (; i < nl && lr[i].line == line; i++) {
+            ex += lr[i].executions;
+            req += lr[i].requests;
+            sec += lr[i].sectors;
+            isec += lr[i].ideal_sectors;
+            sh += lr[i].shared_insts;
+            wf += lr[i].wavefronts;
+            iwf += lr[i].ideal_wavefronts;
         }
-        if (x->shared_insts) {
-            fprintf(f, "line,%d,wavefronts,%llu,exact,\"shared wavefronts\"\n", x->line, (unsigned long long)x->wavefronts);
-            fprintf(f, "line,%d,wavefronts_ideal,%llu,exact,\"wavefronts the data needs\"\n", x->line,
-                    (unsigned long long)x->ideal_wavefronts);
+        csv_row(f, r, variant, line, "warp_instructions", (double)ex, "exact");
+        if (req) {
+            csv_row(f, r, variant, line, "requests", (double)req, "exact");
+            csv_row(f, r, variant, line, "sectors", (double)sec, "exact");
+            csv_row(f, r, variant, line, "sectors_ideal", (double)isec, "exact");
+        }
+        if (sh) {
+            csv_row(f, r, variant, line, "wavefronts", (double)wf, "exact");
+            csv_row(f, r, variant, line, "wavefronts_ideal", (double)iwf, "exact");
         }
     }
     free(lr);
 }
 
 #ifdef WS_REPORT_JSON
-static cJSON *report_object(const ws_report *r)
+static cJSON *idx3(const uint32_t v[3])
+{
+    return cJSON_CreateIntArray((const int[]){(int)v[0], (int)v[1], (int)v[2]}, 3);
+}
+
+/* threadIdx of linear thread t in a block of dims b (x fastest, as CUDA numbers threads) */
+static void thread_of(uint32_t t, const uint32_t b[3], uint32_t out[3])
+{
+    uint32_t bx = b[0] ? b[0] : 1, by = b[1] ? b[1] : 1;
+    out[0] = t % bx;
+    out[1] = (t / bx) % by;
+    out[2] = t / (bx * by);
+}
+
+static cJSON *race_access(const ws_race_access *a)
 {
     cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "threadIdx", idx3(a->tid));
+    cJSON_AddNumberToObject(o, "line", a->src_line);
+    cJSON_AddStringToObject(o, "access", ws_mem_op_name(a->op));
+    return o;
+}
+
+/* blockIdx and threadIdx from a message's "block (x,y,z) warp W lane L" (the interpreter's
+ * words), converted with the launch's block shape; threadIdx is null where the message names
+ * a whole warp, both are null where it names no block. */
+static void add_where(cJSON *f, const char *m, const ws_launch *L)
+{
+    uint32_t blk[3], warp, lane, tid[3];
+    const char *b = strstr(m, "block (");
+    int got = b ? sscanf(b, "block (%u,%u,%u) warp %u lane %u", &blk[0], &blk[1], &blk[2], &warp, &lane) : 0;
+    if (got >= 3)
+        cJSON_AddItemToObject(f, "blockIdx", idx3(blk));
+    else
+        cJSON_AddNullToObject(f, "blockIdx");
+    if (got == 5 && L) {
+        thread_of(warp * 32 + lane, L->block, tid);
+        cJSON_AddItemToObject(f, "threadIdx", idx3(tid));
+    } else {
+        cJSON_AddNullToObject(f, "threadIdx");
+    }
+}
+
+/* Findings the way compute-sanitizer reports them: tool, kind, the .cu line, blockIdx and
+ * threadIdx (never warp/lane), how often, and the message the text output prints. */
+static void add_findings(cJSON *o, const ws_report *r)
+{
+    cJSON *fa = cJSON_AddArrayToObject(o, "findings");
+    char msg[1024];
+    for (int i = 0; r->race && i < ws_racecheck_count(r->race); i++) {
+        const ws_race *h = ws_racecheck_get(r->race, i);
+        cJSON *f = cJSON_CreateObject();
+        bool uninit = h->kind == WS_RACE_UNINIT;
+        cJSON_AddStringToObject(f, "tool", uninit ? "initcheck" : "racecheck");
+        cJSON_AddStringToObject(f, "kind", ws_race_kind_name(h->kind));
+        cJSON_AddStringToObject(f, "file", r->source_path ? r->source_path : "");
+        cJSON_AddNumberToObject(f, "line", h->second.src_line);
+        cJSON_AddItemToObject(f, "blockIdx", idx3(h->block));
+        cJSON_AddItemToObject(f, "threadIdx", idx3(h->second.tid));
+        cJSON_AddNumberToObject(f, "count", (double)h->count);
+        cJSON_AddNumberToObject(f, "shared_offset", (double)h->addr);
+        if (!uninit)
+            cJSON_AddItemToObject(f, "earlier", race_access(&h->first));
+        ws_racecheck_format(r->race, i, r->source_path, r->kernel, msg, sizeof msg);
+        cJSON_AddStringToObject(f, "message", msg);
+        cJSON_AddItemToArray(fa, f);
+    }
+    for (int k = 0; r->result && k < WS_MEMERR_KINDS; k++) {
+        if (!r->result->memerr_count[k])
+            continue;
+        const char *m = r->result->memerr_first[k];
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddStringToObject(f, "tool", k == WS_MEMERR_UNINIT ? "initcheck" : "memcheck");
+        cJSON_AddStringToObject(f, "kind", ws_memerr_kind_name((ws_memerr_kind)k));
+        cJSON_AddStringToObject(f, "file", r->source_path ? r->source_path : "");
+        /* the message reads "<file>:<line>: error: <kernel>: block (x,y,z) warp W lane L: ..." */
+        const char *e = strstr(m, ": error:");
+        int line = 0;
+        if (e) {
+            const char *c = e;
+            while (c > m && c[-1] >= '0' && c[-1] <= '9')
+                c--;
+            if (c > m && c[-1] == ':')
+                line = atoi(c);
+        }
+        cJSON_AddNumberToObject(f, "line", line);
+        add_where(f, m, r->launch);
+        cJSON_AddNumberToObject(f, "count", (double)r->result->memerr_count[k]);
+        cJSON_AddStringToObject(f, "message", m);
+        cJSON_AddItemToArray(fa, f);
+    }
+}
+
+/* The members every document has, finished or stopped at a fault (docs/json-schema.json). */
+static cJSON *report_head(const ws_report *r, const char *status)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "schema_version", WS_REPORT_SCHEMA_VERSION);
+    cJSON_AddStringToObject(o, "status", status);
+    cJSON *tool = cJSON_AddObjectToObject(o, "tool");
+    cJSON_AddStringToObject(tool, "name", "warpscope");
+    cJSON_AddStringToObject(tool, "version", WS_VERSION);
+    cJSON_AddStringToObject(o, "command", "sim");
     cJSON_AddStringToObject(o, "kernel", r->kernel);
-    cJSON_AddStringToObject(o, "entry", r->entry ? r->entry : "");
+    cJSON_AddStringToObject(o, "overrides", r->overrides ? r->overrides : "");
+    cJSON_AddStringToObject(o, "compiler", r->compiler ? r->compiler : "");
+    cJSON *dj = cJSON_AddObjectToObject(o, "device_profile");
+    cJSON_AddStringToObject(dj, "key", r->dev->key);
+    cJSON_AddStringToObject(dj, "name", r->dev->name);
+    cJSON_AddNumberToObject(dj, "sm_count", r->dev->sm_count);
     cJSON_AddStringToObject(o, "source", r->source_path ? r->source_path : "");
+    add_findings(o, r);
+    return o;
+}
+
+static cJSON *report_object(const ws_report *r)
+{
+    cJSON *o = report_head(r, "ok");
+    char dm[512];
+    cJSON_AddStringToObject(o, "entry", r->entry ? ws_demangle(r->entry, dm, sizeof dm) : ""); /* as C++ spells it */
+    cJSON_AddStringToObject(o, "entry_ptx", r->entry ? r->entry : "");
     cJSON_AddStringToObject(o, "device", r->dev->key);
     cJSON_AddStringToObject(o, "device_name", r->dev->name);
     cJSON_AddStringToObject(o, "counters_level", r->counters_level ? r->counters_level : "");
@@ -537,6 +696,38 @@ int ws_report_json(FILE *f, const ws_report *r)
 #endif
 }
 
+int ws_report_fault_json(FILE *f, const ws_report *r, const ws_error *fault)
+{
+#ifdef WS_REPORT_JSON
+    cJSON *o = report_head(r, "fault");
+    cJSON *fa = cJSON_GetObjectItem(o, "findings");
+    cJSON *x = cJSON_CreateObject();
+    const char *m = fault->msg;
+    bool sync = strstr(m, "synccheck") != NULL;
+    bool mem = strstr(m, "out of bounds") || strstr(m, "past the end") || strstr(m, "misaligned");
+    cJSON_AddStringToObject(x, "tool", sync ? "synccheck" : mem ? "memcheck" : "simulator");
+    cJSON_AddStringToObject(x, "kind", "fault");
+    cJSON_AddStringToObject(x, "file", fault->file);
+    cJSON_AddNumberToObject(x, "line", fault->line);
+    add_where(x, m, r->launch);
+    cJSON_AddNumberToObject(x, "count", 1);
+    cJSON_AddStringToObject(x, "message", m);
+    cJSON_AddItemToArray(fa, x);
+    char *s = ws_json_print(o);
+    cJSON_Delete(o);
+    if (!s)
+        return -1;
+    fprintf(f, "%s\n", s);
+    free(s);
+    return 0;
+#else
+    (void)f;
+    (void)r;
+    (void)fault;
+    return -1;
+#endif
+}
+
 static double metric_value(const ws_metric *rows, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
@@ -547,7 +738,7 @@ static double metric_value(const ws_metric *rows, int n, const char *name)
 
 void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b)
 {
-    fprintf(f, "warpscope sim --compare on %s [%s]\n", a->dev->name, a->dev->key);
+    fprintf(f, "warpscope sim --compare: simulated for %s (profile %s)\n", a->dev->name, a->dev->key);
     fprintf(f, "  A = %s (%s)\n  B = %s (%s)\n", a->kernel, a->source_path ? a->source_path : "?", b->kernel,
             b->source_path ? b->source_path : "?");
     ws_metric ra[128], rb[128];

@@ -14,8 +14,10 @@
 #include "../common/desc.h"
 #include "../common/device.h"
 #include "../common/measured.h"
+#include "../common/ws_error.h"
 #include "memstats.h"
 #include "occupancy.h"
+#include "racecheck.h"
 #include "timing.h"
 
 /* Everything one simulated launch produced; pointers are borrowed. */
@@ -41,7 +43,14 @@ typedef struct {
     const char *counters_level;  /* "SASS (ptxas ...): ..." / "PTX-level: ..." (sim/sass_events.h), NULL = unsaid */
     bool counters_approximate;   /* some "exact" counter rests on an approximate PTX-to-SASS match */
     uint64_t sass_warp_insns;    /* SASS warp instructions (the issue term's count), 0 = PTX-level */
+    const char *overrides;       /* the -D text as given, "" for none (NULL = unsaid) */
+    const char *compiler;        /* ptx_origin.compiler: "compiled with NVRTC 13.0", "checked-in PTX" */
+    const ws_racecheck *race;    /* --racecheck's hazards (JSON findings), NULL = not run */
+    const ws_sim_result *result; /* memcheck's counts and first messages (JSON findings), NULL = none */
 } ws_report;
+
+/* The version of the JSON document ws_report_json writes (docs/json-schema.json). */
+#define WS_REPORT_SCHEMA_VERSION 1
 
 /* A "poor" line wastes at least this factor over its ideal sectors or wavefronts. */
 #define WS_REPORT_POOR_RATIO 1.25
@@ -68,10 +77,19 @@ int ws_report_lines(const ws_report *r, ws_line_row **rows);
 /* Text report. all_lines: the per-line table shows every source line of the kernel
  * function's range, not only lines with memory instructions. */
 void ws_report_text(FILE *f, const ws_report *r, bool all_lines);
+/* The per-source-line table alone, headed "<label> = <kernel>" when label is set (the two
+ * tables of `sim --compare --lines`). */
+void ws_report_line_table(FILE *f, const ws_report *r, const char *label, bool all_lines);
 /* JSON document (one object). Returns 0, -1 when built without cJSON or on OOM. */
 int ws_report_json(FILE *f, const ws_report *r);
-/* CSV: scope,line,name,value,basis,description (kernel totals then per-line rows). */
-void ws_report_csv(FILE *f, const ws_report *r);
+/* The JSON document of a run that stopped at a kernel fault (exit 2): schema_version, tool,
+ * kernel, compiler, device_profile and the findings so far plus the fault (status "fault").
+ * Needs kernel, dev, launch (may be NULL), source_path; 0, or -1 without cJSON / on OOM. */
+int ws_report_fault_json(FILE *f, const ws_report *r, const ws_error *fault);
+/* Long-format CSV (docs/csv.md): kernel,variant,scope,line,metric,unit,value,basis; kernel
+ * totals then one record per (source line, metric). variant: the -D text or "A"/"B";
+ * header: write the column line first (once per document). Time is in microseconds. */
+void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header);
 /* Two variants side by side: totals, per-instruction efficiency, occupancy, time. */
 void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b);
 

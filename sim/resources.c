@@ -19,12 +19,15 @@ int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r)
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
-    char line[1024];
+    char line[1024], arch[16] = "";
     int found = -1;
     while (found && fgets(line, sizeof line, f)) {
         char name[512];
         int regs = -1;
         unsigned long shared = 0, local = 0;
+        char ver[64], a[16];                     /* `make ptx` heads the file "# ptxas 13.0.88 sm_90" */
+        if (!arch[0] && sscanf(line, "# ptxas %63s %15s", ver, a) == 2 && !strncmp(a, "sm_", 3))
+            snprintf(arch, sizeof arch, "%s", a);
         if (line[0] == '#' || sscanf(line, "%511s regs=%d shared=%lu local=%lu", name, &regs, &shared, &local) < 2)
             continue;
         if (strcmp(name, entry) != 0)
@@ -33,6 +36,7 @@ int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r)
         r->static_smem = (uint32_t)shared;
         r->local_bytes = local;
         r->from_ptxas = true;
+        snprintf(r->arch, sizeof r->arch, "%s", arch);
         snprintf(r->source, sizeof r->source, "ptxas, %s", path);
         found = 0;
     }
@@ -124,6 +128,7 @@ int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry
     if (ok && ws_child_run(argv, lim, &cr, &err) == 0) {
         if (cr.status == 0 && parse_report(cr.output, entry, r) == 0) {
             r->from_ptxas = true;
+            snprintf(r->arch, sizeof r->arch, "%s", arch);
             snprintf(r->source, sizeof r->source, "ptxas -arch=%s, run now on the PTX (%s)", arch, ptxas);
             found = 0;
         } else if (cr.limit) {                   /* say which limit stopped it; the estimate follows */
@@ -138,13 +143,26 @@ int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry
 void ws_resources_of(const char *cu_path, const ptx_function *fn, const char *ptx_text, const char *arch,
                      ws_resources *r)
 {
-    if (ws_resources_read(cu_path, fn->name, r) == 0)
+    ws_resources file;
+    bool have_file = ws_resources_read(cu_path, fn->name, &file) == 0;
+    /* a report made for another target is not this one's: sm_75 allocates registers differently */
+    if (have_file && (!arch || !file.arch[0] || !strcmp(file.arch, arch))) {
+        *r = file;
         return;
+    }
     r->source[0] = 0;
     if (ws_resources_ptxas(ptx_text, arch, fn->name, NULL, r) == 0)
         return;
     char why[sizeof r->source];
     snprintf(why, sizeof why, "%s", r->source);  /* a limit that stopped ptxas, or "" */
+    if (have_file) {
+        *r = file;
+        snprintf(r->source, sizeof r->source, "ptxas for %s, %.200s, used for %s as an approximation: ptxas -arch=%s "
+                 "could not run on this PTX%s%.100s", file.arch, file.source + strlen("ptxas, "), arch, arch,
+                 why[0] ? ": " : "", why);
+        return;
+    }
+    r->arch[0] = 0;
     r->regs = WS_ESTIMATED_REGS;
     r->static_smem = (uint32_t)fn->static_shared_bytes;
     r->local_bytes = fn->local_bytes;

@@ -21,6 +21,7 @@ typedef struct {
     uint32_t static_smem;            /* static shared bytes per block */
     uint64_t local_bytes;            /* local frame bytes per thread */
     bool from_ptxas;                 /* false: estimated */
+    char arch[16];                   /* "sm_90": the target ptxas reported for; "" when unknown */
     char source[WS_PATH_MAX + 64];   /* "ptxas, demos/transpose.resources" or "estimate: ..." */
 } ws_resources;
 
@@ -38,9 +39,11 @@ int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r);
 int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry, const ws_child_limits *lim,
                        ws_resources *r);
 
-/* The checked-in report's figures for fn, else ptxas run now on ptx_text (when both it
- * and arch are given and a toolkit is installed), else the estimate: WS_ESTIMATED_REGS
- * registers and the static shared and local bytes the PTX declares. */
+/* The checked-in report's figures for fn when it was made for arch (its "# ptxas <version>
+ * <arch>" header), else ptxas -arch=<arch> run now on ptx_text (when both are given and a
+ * toolkit is installed), else the checked-in report for another arch, named in r->source as
+ * an approximation, else the estimate: WS_ESTIMATED_REGS registers and the static shared and
+ * local bytes the PTX declares. */
 void ws_resources_of(const char *cu_path, const ptx_function *fn, const char *ptx_text, const char *arch,
                      ws_resources *r);
 

@@ -410,22 +410,32 @@ void sim_simt_exit(sim_warp *w, uint32_t lanes)
     for (int i = 0; i < w->sp; i++) w->stack[i].mask &= ~lanes;
 }
 
-/* Index of the nearest entry below the top whose reconvergence pc is pc, -1. */
+/* Calls (exec_call.c): a called function's paths are the entries from w->floor up;
+ * the caller's, below, wait (and their pcs are another function's). Leaving a called
+ * function removes lanes from its paths only. */
+void sim_simt_return(sim_warp *w, uint32_t lanes)
+{
+    if (w->floor == 0) { sim_simt_exit(w, lanes); return; }
+    for (int i = w->floor; i < w->sp; i++) w->stack[i].mask &= ~lanes;
+}
+
+/* Index of the nearest entry below the top whose reconvergence pc is pc, -1; only
+ * the running function's entries. */
 static int enclosing_join(const sim_warp *w, int pc)
 {
-    for (int i = w->sp - 2; i >= 0; i--)
+    for (int i = w->sp - 2; i >= w->floor; i--)
         if (w->stack[i].rpc == pc) return i;
     return -1;
 }
 
 bool sim_simt_settle(sim_warp *w, const sim_program *p)
 {
-    while (w->sp > 0) {
+    while (w->sp > w->floor) {                   /* the running function's paths only */
         sim_simt_entry *t = &w->stack[w->sp - 1];
         if (t->mask == 0) { w->sp--; continue; }
         if (t->pc == t->rpc) {
             /* reconverging at the function's exit is leaving it */
-            if (t->pc == w->exit_node) sim_simt_exit(w, t->mask);
+            if (t->pc == w->exit_node) sim_simt_return(w, t->mask);
             w->sp--;
             continue;
         }
@@ -462,7 +472,7 @@ bool sim_simt_settle(sim_warp *w, const sim_program *p)
  * and sit next to each other; the entry that waits for them has its pc there. */
 bool sim_simt_yield_at_barrier(sim_warp *w, const sim_program *p, int pc)
 {
-    if (w->sp < 2) return false;
+    if (w->sp - 2 < w->floor) return false;      /* no sibling inside the running function */
     sim_simt_entry *top = &w->stack[w->sp - 1], *sib = &w->stack[w->sp - 2];
     if (sib->rpc != top->rpc || sib->pc == sib->rpc || sib->mask == 0) return false;
     if (sib->pc == pc) {                         /* both halves at this barrier: one path again */
@@ -483,6 +493,7 @@ bool sim_simt_others_leave(const sim_warp *w, const sim_program *p, uint32_t m)
     for (int i = 0; i < w->sp - 1; i++) {
         const sim_simt_entry *e = &w->stack[i];
         if (!(e->mask & missing)) continue;
+        if (i < w->floor) return false;          /* waiting in a caller: not known to leave */
         if (e->pc < p->n && !p->insns[e->pc].leaves_quietly) return false;
     }
     return true;

@@ -51,6 +51,7 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
 {
     memset(s, 0, sizeof *s);
     s->dev = dev;
+    snprintf(s->arch, sizeof s->arch, "%s", arch ? arch : "sm_90");
     if (ws_catalog_resolve(cat, arg, &s->file, &s->desc, &s->owned_file, err))
         return WS_EXIT_USAGE;
     if (ws_desc_resolve(s->desc, ov, &s->launch, err))
@@ -64,6 +65,8 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
     s->fn = ws_catalog_entry(s->mod, s->ptx, s->desc, err); /* the exact instantiation or overload */
     if (!s->fn)
         return WS_EXIT_USAGE;
+    if (ws_sim_check_runnable(s->mod, s->fn, s->file->path, s->desc->name, err))
+        return WS_EXIT_USAGE;                    /* only this kernel: the file's others run */
     ws_resources_of(s->file->path, s->fn, s->ptx, arch, &s->resources);
     return WS_EXIT_OK;
 }
@@ -88,6 +91,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     if (!o)
         o = &none;
     const ws_launch *L = &s->launch;
+    if (ws_sim_check_runnable(s->mod, s->fn, s->file->path, s->desc->name, err))
+        return WS_EXIT_USAGE;                    /* PTX it cannot run: an input error, not a fault */
     if (ws_launch_bounds_check(s->fn, L, s->desc->name, s->file->path, s->desc->line, err))
         return WS_EXIT_USAGE;            /* the driver refuses it: an input error */
     if (L->cooperative && o->racecheck) {
@@ -157,12 +162,18 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.progress_ctx = &ps;
     cfg.memory_errors_are_warnings = o->memory_errors_are_warnings;
     cfg.max_thread_insns = o->max_thread_insns;
+    cfg.printf_out = o->printf_out;
     /* the SASS stage sits right in front of the models: racecheck still sees the PTX's accesses */
     if (!o->ptx_level || o->sass_listing) {
         s->sass = ws_sass_session_open(s->ptx ? s->ptx : o->ptx_text, s->fn, s->mod->target, o->sass_listing);
         if (!s->sass || ws_sass_session_attach(s->sass, &cfg)) {
             ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the SASS stage of %s", s->desc->name);
             return WS_EXIT_INTERNAL;
+        }
+        if (s->sass->active && !o->sass_listing && s->arch[0] && s->mod->target[0] && strcmp(s->arch, s->mod->target)) {
+            size_t n = strlen(s->sass->level); /* the PTX could not be made for the target asked for */
+            snprintf(s->sass->level + n, sizeof s->sass->level - n, "; %s's machine code, an approximation for %s",
+                     s->mod->target, s->arch);
         }
     }
     if (o->racecheck) { /* in front of the models; it forwards */

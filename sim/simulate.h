@@ -48,6 +48,8 @@ typedef struct {
     double seconds;                /* wall time of the interpreter run */
     ws_racecheck *race;            /* the run's hazards when opts.racecheck (print with ws_racecheck_print) */
     ws_sass_session *sass;         /* the machine code's view (issue 12): sass->active, sass->level */
+    char arch[16];                 /* the target asked for ("sm_75"); the PTX's .target may differ
+                                      when it could not be compiled for it (then an approximation) */
     /* owned, freed by ws_simulation_close */
     ws_desc_file *owned_file;      /* a .cu named outside the catalog */
     ptx_module *owned_mod;
@@ -65,6 +67,8 @@ typedef struct {
     bool racecheck;                /* keep shared-memory hazards in s->race */
     bool memory_errors_are_warnings; /* count memory errors per kind and go on (memcheck) */
     uint64_t max_thread_insns;     /* instruction budget; 0 = WS_SIM_DEFAULT_BUDGET */
+    FILE *printf_out;              /* the kernel's printf and failed asserts, as the GPU prints them;
+                                      NULL = not printed (ws_sim_config.printf_out) */
     /* SASS (issue 12; sim/sass_events.h): counters as ptxas's machine code executes them */
     bool ptx_level;                /* stay PTX-level even where ptxas and nvdisasm are installed */
     const char *sass_listing;      /* a recorded nvdisasm -c -gi listing to use instead of running the tools */
@@ -74,7 +78,9 @@ typedef struct {
 /* Resolves kernel argument arg ("transpose_naive", "k.cu", "k.cu:name") in cat with the -D
  * overrides ov (may be NULL), parses its PTX for arch (NULL = sm_90; ws_catalog_ptx_text's
  * rule), finds the entry and reads its resources (ws_resources_of). Returns WS_EXIT_OK, or
- * WS_EXIT_USAGE with err naming the file and line at fault; close s in either case. */
+ * WS_EXIT_USAGE with err naming the file and line at fault, also when the entry holds PTX
+ * the simulator cannot run (ws_sim_check_runnable: only that kernel is refused, not the
+ * file); close s in either case. */
 int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const ws_overrides *ov,
                        const ws_device *dev, const char *arch, ws_error *err);
 
@@ -88,7 +94,8 @@ void ws_simulation_attach(ws_simulation *s, const ws_device *dev, const ws_desc_
 /* Occupancy, memory models, the interpreter, the models' end of kernel, the timing model.
  * o may be NULL. Returns WS_EXIT_OK; WS_EXIT_USAGE when the block cannot run on the
  * device or the simulator refuses the launch (arguments that do not fit, a resource
- * limit, an unsupported instruction: s->result.stop == WS_SIM_REFUSED);
+ * limit, an unsupported instruction, PTX of the kernel or a function it calls that the
+ * simulator does not run: ws_sim_check_runnable; s->result.stop == WS_SIM_REFUSED);
  * WS_EXIT_KERNEL_FAULT when the kernel faults (err: block, warp, lane, line);
  * WS_EXIT_INTERNAL when memory runs out. After a fault s->result still holds the
  * counts up to the stop (the memcheck summary among them). */

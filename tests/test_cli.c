@@ -28,6 +28,7 @@ typedef struct {
 static const ws_opt demo_options[] = {
     WS_CLI_OPT_DEFINE,
     WS_CLI_OPT_DEVICE,
+    WS_CLI_OPT_ARCH,
     WS_CLI_OPT_JSON,
     WS_CLI_OPT_CSV,
     WS_CLI_OPT_RESULTS,
@@ -124,6 +125,18 @@ static void test_the_shared_options_get_their_defaults(void **state)
     assert_string_equal(o.c.arch, WS_DEFAULT_ARCH);
     assert_null(o.c.results_dir);
     assert_int_equal(o.reps, 3); /* the command's own default is left alone */
+}
+
+static void test_the_arch_follows_the_device_unless_given(void **state)
+{
+    (void)state;
+    demo_opts o;
+    char *v[16];
+    int n;
+    assert_int_equal(parse(&o, &n, v, "k", "--device", "t4", NULL), WS_CLI_RUN);
+    assert_string_equal(o.c.arch, "sm_75");          /* a T4 is compute capability 7.5 */
+    assert_int_equal(parse(&o, &n, v, "k", "--device", "a100", "--arch", "sm_90", NULL), WS_CLI_RUN);
+    assert_string_equal(o.c.arch, "sm_90");          /* an explicit --arch wins */
 }
 
 static void test_an_unknown_option_is_named_with_the_nearest_known_one(void **state)
@@ -313,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_a_value_may_follow_after_a_space_or_an_equals_sign),
         cmocka_unit_test(test_operands_keep_their_order_between_options_and_after_dash_dash),
         cmocka_unit_test(test_the_shared_options_get_their_defaults),
+        cmocka_unit_test(test_the_arch_follows_the_device_unless_given),
         cmocka_unit_test(test_an_unknown_option_is_named_with_the_nearest_known_one),
         cmocka_unit_test(test_an_abbreviated_long_option_is_refused),
         cmocka_unit_test(test_a_missing_or_malformed_value_names_the_option_and_what_it_needs),

@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,50 @@ static void test_shared_stride_2_costs_two_wavefronts_per_access(void **state)
     free(out);
 }
 
+/* The registers ptxas -v reports for entry when nvcc compiles path for arch with the options
+ * warpscope's PTX is made with (-O3 -lineinfo); -1 when there is no nvcc here. */
+static int toolkit_regs(const char *path, const char *arch, const char *entry)
+{
+    const char *nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) == 0 ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s -cubin -arch=%s -O3 -lineinfo -Xptxas -v -o /dev/null %s 2>&1", nvcc, arch, path);
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    char line[1024];
+    bool in_entry = false;
+    int regs = -1;
+    while (fgets(line, sizeof line, p)) {
+        const char *q = strstr(line, "Compiling entry function '");
+        if (q) in_entry = !strncmp(q + strlen("Compiling entry function '"), entry, strlen(entry));
+        else if (in_entry && (q = strstr(line, "Used ")) && regs < 0) sscanf(q, "Used %d registers", &regs);
+    }
+    return pclose(p) == 0 ? regs : -1;
+}
+
+static void test_device_t4_compiles_for_sm_75_and_says_so(void **state)
+{
+    (void)state;
+    /* matmul_tiled32 is matmul_tiled; sm_75 allocates it other registers than sm_90 */
+    int want = toolkit_regs("demos/matmul.cu", "sm_75", "_Z12matmul_tiledPfS_S_iii");
+    char *out;
+    assert_int_equal(run_sim(&out, "matmul_tiled32", "--device", "t4", NULL), WS_EXIT_OK);
+    const char *res = strstr(out, "\nresources  ");
+    assert_non_null(res);
+    if (want > 0) {
+        char expect[160];
+        snprintf(expect, sizeof expect, "\nresources  %d registers/thread (ptxas -arch=sm_75, run now", want);
+        print_message("  ptxas -arch=sm_75 gives %d registers\n", want);
+        assert_memory_equal(res, expect, strlen(expect));
+    } else {                                   /* no toolkit: the sm_90 figures, named as an approximation */
+        assert_non_null(strstr(res, "ptxas for sm_90, demos/matmul.resources, used for sm_75 as an approximation"));
+    }
+    free(out);
+    /* the default profile keeps the checked-in sm_90 report */
+    assert_int_equal(run_sim(&out, "matmul_tiled32", NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, " registers/thread (ptxas, demos/matmul.resources)"));
+    free(out);
+}
+
 static void test_text_csv_and_compare_forms_run(void **state)
 {
     (void)state;
@@ -113,7 +158,8 @@ static void test_text_csv_and_compare_forms_run(void **state)
     assert_non_null(strstr(out, "predicted"));
     free(out);
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--csv", NULL), WS_EXIT_OK);
-    assert_memory_equal(out, "scope,line,name,value,basis,description\n", 40);
+    assert_memory_equal(out, "kernel,variant,scope,line,metric,unit,value,basis\n", 49);
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__predicted_time_us,us,"));
     free(out);
     assert_int_equal(run_sim(&out, "--compare", "shared_stride_s1", "shared_stride_s32", "-D", "N=1024", NULL),
                      WS_EXIT_OK);
@@ -181,8 +227,8 @@ static void test_json_csv_and_compare_carry_the_measurement(void **state)
     free(out);
 
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);
-    assert_non_null(strstr(out, "\nkernel,,ws__measured_time_us,5.12,measured,"));
-    assert_non_null(strstr(out, "\nkernel,,ws__measured_bandwidth_gbs,6.4,measured,"));
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_time_us,us,5.12,measured\n"));
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_bandwidth_gbs,GB/s,6.4,measured\n"));
     free(out);
     /* a run of another size is not this launch's row */
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=8192", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);
@@ -258,12 +304,46 @@ static void test_options_take_their_value_after_an_equals_sign_too(void **state)
     free(out);
 }
 
+static void test_a_simulation_is_for_a_profile_and_shows_whole_source_lines(void **state)
+{
+    (void)state;
+    /* the longest line of transpose_naive's range is its signature; read it from the file */
+    FILE *f = fopen("demos/transpose.cu", "r");
+    assert_non_null(f);
+    char line[512], want[512] = "";
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "void transpose_naive(")) {
+            line[strcspn(line, "\n")] = 0;
+            snprintf(want, sizeof want, "%s", line + strspn(line, " \t"));
+            break;
+        }
+    fclose(f);
+    assert_true(strlen(want) > 44); /* longer than the old 44-column cut */
+    char *out;
+    assert_int_equal(run_sim(&out, "transpose_naive", "--lines", NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, "simulated for NVIDIA H200 (profile h200"));
+    assert_null(strstr(out, ") on NVIDIA")); /* never "ran on" the GPU */
+    assert_non_null(strstr(out, want));
+    free(out);
+    /* --compare --lines: both per-line tables, A then B */
+    assert_int_equal(run_sim(&out, "--compare", "transpose_naive", "transpose_coalesced", "--lines", NULL), WS_EXIT_OK);
+    char *a = strstr(out, "\nA = transpose_naive\nper source line");
+    char *b = strstr(out, "\nB = transpose_coalesced\nper source line");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a < b);
+    assert_non_null(strstr(out, "simulated for NVIDIA H200 (profile h200)"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_of_n_floats_reads_n_over_8_sectors),
         cmocka_unit_test(test_shared_stride_2_costs_two_wavefronts_per_access),
         cmocka_unit_test(test_text_csv_and_compare_forms_run),
+        cmocka_unit_test(test_a_simulation_is_for_a_profile_and_shows_whole_source_lines),
+        cmocka_unit_test(test_device_t4_compiles_for_sm_75_and_says_so),
         cmocka_unit_test(test_sim_shows_the_gpu_run_recorded_with_the_same_overrides),
         cmocka_unit_test(test_a_run_with_other_overrides_is_named_as_such),
         cmocka_unit_test(test_json_csv_and_compare_carry_the_measurement),

@@ -127,6 +127,11 @@ static void test_every_profile_is_internally_consistent(void **state)
         const ws_device *d = *p;
         print_message("  checking %s (%s)\n", d->key, d->name);
         assert_true(d->cc_major >= 7 && d->cc_major <= 9);
+        /* the profile's compile target is its compute capability: 7.5 is sm_75 */
+        char arch[16];
+        snprintf(arch, sizeof arch, "sm_%d%d", d->cc_major, d->cc_minor);
+        assert_non_null(d->arch);
+        assert_string_equal(d->arch, arch);
         assert_true(d->sm_count > 0 && d->sm_clock_mhz > 500 && d->dram_bw_gbs > 100);
         assert_int_equal(d->max_threads_per_sm, 32 * d->max_warps_per_sm);
         /* the largest carveout is the per-SM shared memory; carveouts ascend */

@@ -32,7 +32,7 @@ static void add_param(fixture *f, const char *name, ptx_type t, uint64_t size, u
     int i = f->fn.nparams++;
     ptx_symbol *s = &f->syms[i];
     memset(s, 0, sizeof *s);
-    snprintf(s->name, sizeof s->name, "%s", name);
+    s->name = name;                      /* a string literal: lives as long as the test */
     s->kind = PTX_SYM_PARAM;
     s->space = PTX_SPACE_PARAM;
     s->type = t;
@@ -44,7 +44,7 @@ static void add_param(fixture *f, const char *name, ptx_type t, uint64_t size, u
 static void make(fixture *f)
 {
     memset(f, 0, sizeof *f);
-    snprintf(f->fn.name, sizeof f->fn.name, "_Z9transposePfS_iftd");
+    f->fn.name = "_Z9transposePfS_iftd";
     f->fn.is_entry = true;
     f->fn.syms = f->syms;
     f->fn.param_syms = f->idx;
@@ -240,7 +240,7 @@ static void test_half_and_bf16_values_are_encoded_from_the_kernel_signature(void
     (void)state;
     fixture f;
     memset(&f, 0, sizeof f);
-    snprintf(f.fn.name, sizeof f.fn.name, "_Z1kPf6__half13__nv_bfloat167__half2");
+    f.fn.name = "_Z1kPf6__half13__nv_bfloat167__half2";
     f.fn.is_entry = true;
     f.fn.syms = f.syms;
     f.fn.param_syms = f.idx;
@@ -265,7 +265,7 @@ static void test_half_and_bf16_values_are_encoded_from_the_kernel_signature(void
     assert_int_equal(buf[12] | buf[13] << 8, 0x4200);
     assert_int_equal(buf[14] | buf[15] << 8, 0x4200);
     /* the same bytes as a 2-byte struct (no half in the signature) cannot be filled */
-    snprintf(f.fn.name, sizeof f.fn.name, "_Z1kPf2S2S2S4");
+    f.fn.name = "_Z1kPf2S2S2S4";
     assert_int_equal(ws_params_pack(&f.fn, &f.L, a, buf, sizeof buf, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "struct or array"));
 }

@@ -61,7 +61,7 @@ static void test_without_a_report_the_estimate_takes_the_ptx_sizes(void **state)
     (void)state;
     ptx_function fn;
     memset(&fn, 0, sizeof fn);
-    snprintf(fn.name, sizeof fn.name, "k");
+    fn.name = "k";
     fn.static_shared_bytes = 4096;
     fn.local_bytes = 64;
     ws_resources r;

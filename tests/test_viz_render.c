@@ -14,6 +14,10 @@
 
 #include <SDL_image.h>
 
+#include "../common/catalog.h"
+#include "../common/commands.h"
+#include "../common/files.h"
+#include "../viz/viz_record.h"
 #include "../viz/viz_render.h"
 
 #define W 1280
@@ -551,6 +555,88 @@ static void test_a_quiz_question_hides_the_banks_until_answered(void **state)
     fx->st.quiz = (viz_quiz){0};
 }
 
+/* ---- SASS beside the PTX ---------------------------------------------------------- */
+
+/* matmul_tiled32 at M = N = K = 32 (one block) with the recorded nvdisasm listing of
+ * demos/matmul.ptx: ptxas reads four consecutive floats of the shared tile with one
+ * LDS.128, so the step of the carrying ld.shared.f32 is 16 bytes per lane, and
+ * 16 / 4 = 4 PTX loads are folded into it. */
+static void test_a_merged_shared_load_shows_its_lds128_in_the_ptx_panel_whole(void **state)
+{
+    fixture *fx = *state;
+    ws_error err;
+    ws_catalog *cat = NULL;
+    assert_int_equal(ws_catalog_load("demos", &cat, &err), 0);
+    char *listing = ws_read_file("tests/data/sass/matmul.sass", 0, NULL, &err);
+    assert_non_null(listing);
+    ws_overrides ov;
+    memset(&ov, 0, sizeof ov);
+    assert_int_equal(ws_overrides_add(&ov, "M=32", &err), 0);
+    assert_int_equal(ws_overrides_add(&ov, "N=32", &err), 0);
+    assert_int_equal(ws_overrides_add(&ov, "K=32", &err), 0);
+    viz_record_opts o = {.kernel = "matmul_tiled32", .ov = &ov, .num_blocks = 1, .quiet = 1,
+                         .results_dir = "/nonexistent", .sass_listing = listing};
+    static viz_recording rec;
+    int rc = viz_record_kernel(cat, &o, &rec, &err);
+    if (rc)
+        ws_error_print(&err);
+    assert_int_equal(rc, WS_EXIT_OK);
+    size_t k = rec.nsteps;
+    for (size_t i = 0; i < rec.nsteps && k == rec.nsteps; i++)
+        if (rec.steps[i].space == WS_SPACE_SHARED && rec.steps[i].op == WS_MEM_LOAD && rec.steps[i].width == 16)
+            k = i;
+    assert_true(k < rec.nsteps);
+    const viz_step *st = &rec.steps[k];
+    print_message("  step %zu: %s -> %s\n", k, st->ptx_text, st->sass_text);
+    assert_memory_equal(st->ptx_text, "ld.shared.f32", 13);
+    assert_memory_equal(st->sass_text, "LDS.128 ", 8);
+    char want_tail[64];
+    snprintf(want_tail, sizeof want_tail, " (merged %d PTX loads)", 16 / 4);
+    const char *tail = strstr(st->sass_text, " (merged");
+    assert_non_null(tail);
+    assert_string_equal(tail, want_tail);
+    /* the instruction is the listing's, as nvdisasm wrote it */
+    char insn[VIZ_SASS_TEXT];
+    snprintf(insn, sizeof insn, "%.*s", (int)(tail - st->sass_text), st->sass_text);
+    assert_non_null(strstr(listing, insn));
+
+    static size_t tl[1];
+    viz_draw_log *lg = calloc(1, sizeof *lg);
+    fx->st.npanes = 1;
+    fx->st.pane[0] = (viz_pane_state){.rec = &rec, .step = st, .ordinal = k, .count = rec.nsteps,
+                                      .scope = VIZ_SCOPE_BLOCK, .tl = tl, .tl_count = 1, .warp = st->warp};
+    fx->st.phase = 1.0;
+    fx->st.log = lg;
+    viz_render_frame(fx->r, &fx->fonts, &fx->st);
+    SDL_RenderPresent(fx->r);
+    fx->st.log = NULL;
+    const char *dir = getenv("VIZ_TEST_PNG_DIR"); /* to look at what the test sees */
+    if (dir) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/test_sass_beside_ptx.png", dir);
+        IMG_SavePNG(fx->surf, path);
+    }
+    char shown[VIZ_SASS_TEXT + 8];
+    snprintf(shown, sizeof shown, "SASS: %s", st->sass_text);
+    int found = 0;
+    for (int t = 0; t < lg->ntexts; t++) {
+        if (strcmp(lg->text[t].text, shown) || lg->text[t].panel < 0)
+            continue;
+        found++;
+        assert_string_equal(lg->panel[lg->text[t].panel].name, "ptx");
+        SDL_Rect in = lg->panel[lg->text[t].panel].rect, r = lg->text[t].rect;
+        /* whole: drawn as wide as the text measures (not shortened), and inside the panel */
+        assert_int_equal(r.w, viz_text_width(fx->fonts.mono, shown));
+        assert_true(r.x >= in.x && r.x + r.w <= in.x + in.w);
+        assert_true(r.y >= in.y && r.y + r.h <= in.y + in.h);
+    }
+    assert_int_equal(found, 1);
+    free(lg);
+    viz_recording_free(&rec);
+    free(listing);
+    ws_catalog_free(cat);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -572,6 +658,7 @@ int main(void)
         cmocka_unit_test(test_clicking_a_heat_map_row_names_its_line),
         cmocka_unit_test(test_timeline_puts_each_step_in_its_warps_row_in_its_verdict_colour),
         cmocka_unit_test(test_a_quiz_question_hides_the_banks_until_answered),
+        cmocka_unit_test(test_a_merged_shared_load_shows_its_lds128_in_the_ptx_panel_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

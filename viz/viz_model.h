@@ -21,6 +21,7 @@
 #define VIZ_MAX_LINES 64  /* distinct 128-B global lines one instruction can touch (32 lanes,
                              a misaligned lane can straddle two) */
 #define VIZ_PTX_TEXT 96
+#define VIZ_SASS_TEXT 176
 
 /* Where a touched sector was served from (the cache model's verdict). */
 typedef enum {
@@ -92,6 +93,8 @@ typedef struct viz_step {
     uint32_t pc;
     int src_line, ptx_line;      /* 0 = unknown */
     char ptx_text[VIZ_PTX_TEXT]; /* the instruction, e.g. "ld.shared.f32 %f1, [%r9]" */
+    char sass_text[VIZ_SASS_TEXT]; /* the SASS it became, "LDS.128 R4, [R2+0x10] (merged 4 PTX
+                                      loads)"; "" when the recording is PTX-level */
     ws_space space;
     ws_mem_op op;
     uint8_t width;               /* bytes per lane */

@@ -27,7 +27,51 @@ typedef struct {
     viz_totals run;            /* running totals over every event so far */
     uint32_t lo, hi;           /* kept blocks: [lo, hi) */
     int oom;
+    const ws_simulation *sim;  /* its SASS session opens when the run starts */
+    int *ptx_per_sass;         /* per SASS instruction: PTX accesses it carries (built on first use) */
 } rec_ctx;
+
+/* The SASS instruction event pc stands for, with what ptxas did to the PTX: a merge's
+ * carrier names the PTX accesses folded in, spill code (pc past the PTX) says so. */
+static void sass_text_of(rec_ctx *c, uint32_t pc, char *out, size_t cap)
+{
+    out[0] = 0;
+    const ws_sass_session *ss = c->sim ? c->sim->sass : NULL;
+    if (!ss || !ss->active || !ss->plan || !c->fn)
+        return;
+    const ws_sass_plan *p = ss->plan;
+    const ws_sass_function *sf = p->sf;
+    if (!c->ptx_per_sass && !c->oom) {
+        if (!(c->ptx_per_sass = calloc((size_t)sf->ninsns + 1, sizeof *c->ptx_per_sass))) {
+            c->oom = 1;
+            return;
+        }
+        for (int i = 0; i < c->fn->ninsns; i++)
+            if (p->pc[i].sass >= 0 && p->pc[i].sass < sf->ninsns &&
+                (p->pc[i].action == WS_MAP_CARRY || p->pc[i].action == WS_MAP_ABSORBED || p->pc[i].action == WS_MAP_PASS))
+                c->ptx_per_sass[p->pc[i].sass]++;
+    }
+    if (!c->ptx_per_sass)
+        return;
+    uint32_t n = (uint32_t)c->fn->ninsns;
+    if (pc >= n) {                               /* spill code: pc is ninsns + SASS index */
+        if (pc - n < (uint32_t)sf->ninsns)
+            snprintf(out, cap, "%.120s (spill code, no PTX)", sf->insns[pc - n].text);
+        return;
+    }
+    const ws_sass_pcmap *m = &p->pc[pc];
+    if (m->sass < 0 || m->sass >= sf->ninsns)
+        return;
+    const ws_sass_insn *si = &sf->insns[m->sass];
+    int k = c->ptx_per_sass[m->sass];
+    const char *what = si->op == WS_SASS_OP_ST ? "stores" : si->op == WS_SASS_OP_LD ? "loads" : "accesses";
+    if (m->action == WS_MAP_CARRY && k > 1)
+        snprintf(out, cap, "%.120s (merged %d PTX %s)", si->text, k, what);
+    else if (m->by_order)
+        snprintf(out, cap, "%.120s (matched by order)", si->text);
+    else
+        snprintf(out, cap, "%.120s", si->text);
+}
 
 /* Adds one event's verdict to the running totals. */
 static void add_event(viz_totals *t, const ws_mem_verdict *v)
@@ -80,6 +124,7 @@ static void observe(void *ctx, const ws_mem_verdict *v)
     viz_step_from_verdict(&s, v);
     if (c->fn && ev->pc < (uint32_t)c->fn->ninsns)
         ptx_format_insn(c->fn, &c->fn->insns[ev->pc], s.ptx_text, sizeof s.ptx_text);
+    sass_text_of(c, ev->pc, s.sass_text, sizeof s.sass_text);
     s.totals = c->run;
     if (viz_recording_push(c->rec, &s))
         c->oom = 1;
@@ -170,8 +215,11 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     c.fn = sim.fn;
     c.lo = rec->first_block;
     c.hi = rec->first_block + rec->num_blocks;
-    ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz"};
+    c.sim = &sim;
+    ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz",
+                             .sass_listing = o->sass_listing};
     rc = ws_simulation_run(&sim, &so, err);
+    free(c.ptx_per_sass);
     if (rc)
         goto out;
     if (c.oom) {

@@ -2,7 +2,8 @@
  * as `warpscope sim` does, runs the warp interpreter with the memory models
  * listening, and keeps one viz_step per memory instruction of the chosen blocks,
  * with the coalescer's sectors, the bank model's wavefronts and the cache model's
- * per-sector outcomes; adds the predicted time and the recorded GPU measurement.
+ * per-sector outcomes and, where SASS is known, the machine instruction each step became;
+ * adds the predicted time and the recorded GPU measurement.
  * Invariant: running totals count every event of the launch (all blocks), so the
  * last event's totals equal the launch totals `warpscope sim` prints. */
 #ifndef VIZ_RECORD_H
@@ -27,6 +28,8 @@ typedef struct {
     size_t max_steps;           /* keep at most this many steps (0 = 50000, about 250 MB of steps) */
     const char *results_dir;    /* recorded GPU results, NULL = <catalog>/../results, else ./results */
     int quiet;                  /* no progress line */
+    const char *sass_listing;   /* a recorded nvdisasm -c -gi listing instead of running the tools
+                                   (tests), NULL = ptxas + nvdisasm where installed */
 } viz_record_opts;
 
 /* Records a launch into rec (initialised here). Returns a WS_EXIT_* code; on error err

@@ -677,6 +677,14 @@ static void draw_ptx(ctx *c, int pane, const viz_pane_layout *p, const viz_pane_
     int maxw = p->ptx.w - 2 * m->pad - 4;
     if (!rec || !st || rows < 1)
         return;
+    if (st->sass_text[0] && rows >= 2) {        /* the machine instruction, on the panel's last row */
+        rows--;
+        char line[VIZ_SASS_TEXT + 8];
+        snprintf(line, sizeof line, "SASS: %s", st->sass_text);
+        int y = p->ptx.y + m->cap_h + rows * m->line_h;
+        fill(c, (SDL_Rect){p->ptx.x + 2, y - 1, p->ptx.w - 4, m->line_h}, 0x2A2440u, 255);
+        text_fit(c, c->f->mono, p->ptx.x + m->pad + 2, y, maxw, 0xE0C890u, line);
+    }
     if (rec->nptx == 0 || st->ptx_line <= 0 || st->ptx_line > rec->nptx) {
         int y = p->ptx.y + m->cap_h;
         fill(c, (SDL_Rect){p->ptx.x + 2, y - 1, p->ptx.w - 4, m->line_h}, 0x1E3450u, 255);

@@ -41,8 +41,13 @@ static inline void fuzz_check_operand(const ptx_module *m, const ptx_function *f
         break;
     case PTX_OPND_LABEL:
         if (in->op == PTX_CALL && k == 1) {
-            if (o->target < 0 || o->target >= m->nfuncs) fuzz_ptx_fail(fn, in, "callee out of range");
+            if (o->target < PTX_CALLEE_ASSERTFAIL || o->target >= m->nfuncs) fuzz_ptx_fail(fn, in, "callee out of range");
+            if (o->target == PTX_CALLEE_UNRESOLVED && !fn->refusal) fuzz_ptx_fail(fn, in, "unresolved callee, not refused");
         } else if (o->target < 0 || o->target >= fn->ninsns) fuzz_ptx_fail(fn, in, "label target out of range");
+        break;
+    case PTX_OPND_FUNC:
+        if (o->target < PTX_CALLEE_UNRESOLVED || o->target >= m->nfuncs) fuzz_ptx_fail(fn, in, "function out of range");
+        if (o->target == PTX_CALLEE_UNRESOLVED && !fn->refusal) fuzz_ptx_fail(fn, in, "unknown function, not refused");
         break;
     case PTX_OPND_VEC:
         /* up to 4 registers, 8 for the fragments of the tensor-era instructions */
@@ -71,10 +76,14 @@ static inline void fuzz_check_module(const ptx_module *m)
             if (ps->offset + ps->size > fn->param_bytes || ps->offset + ps->size < ps->offset)
                 fuzz_ptx_fail(fn, NULL, "parameter outside the parameter buffer");
         }
+        if (!fn->name) fuzz_ptx_fail(fn, NULL, "function without a name");
         for (int s = 0; s < fn->nsyms; s++)
-            if (!memchr(fn->syms[s].name, 0, sizeof fn->syms[s].name)) fuzz_ptx_fail(fn, NULL, "symbol name unterminated");
+            if (!fn->syms[s].name) fuzz_ptx_fail(fn, NULL, "symbol without a name");
         for (int r = 0; r < fn->nregs; r++)
-            if (!memchr(fn->regs[r].name, 0, sizeof fn->regs[r].name)) fuzz_ptx_fail(fn, NULL, "register name unterminated");
+            if (!fn->regs[r].name) fuzz_ptx_fail(fn, NULL, "register without a name");
+        if (fn->refusal && !fn->refusal->msg[0]) fuzz_ptx_fail(fn, NULL, "refusal without a message");
+        for (int a = 0; a < fn->ncall_args; a++)
+            if (fn->call_args[a] < 0 || fn->call_args[a] >= fn->nsyms) fuzz_ptx_fail(fn, NULL, "call argument out of range");
         for (int i = 0; i < fn->ninsns; i++) {
             const ptx_insn *in = &fn->insns[i];
             if (in->op <= PTX_OP_INVALID || in->op >= PTX_OP_COUNT) fuzz_ptx_fail(fn, in, "invalid opcode");

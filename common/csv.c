@@ -1,0 +1,51 @@
+/* csv.c - RFC 4180 field quoting for warpscope's CSV outputs (common/csv.h).
+ * Invariant: a field is written verbatim unless it holds , " CR or LF; then it is
+ * enclosed in quotes with each quote doubled, so no byte is lost or reinterpreted. */
+#include "csv.h"
+
+#include <string.h>
+
+void ws_csv_field(FILE *f, const char *s)
+{
+    if (!s)
+        return;
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+void ws_csv_row(FILE *f, int n, const char *const *fields)
+{
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        ws_csv_field(f, fields[i]);
+    }
+    fputc('\n', f);
+}
+
+const char *ws_csv_unit(const char *metric)
+{
+    static const struct { const char *part, *unit; } map[] = {
+        {"time_duration", "us"}, {"_us", "us"}, {"_gbs", "GB/s"}, {"pct", "%"}, {"hit_rate", "%"},
+        {"bank_conflict", "conflict"}, {"wavefront", "wavefront"}, {"sectors", "sector"},
+        {"requests", "request"}, {"bytes", "byte"}, {"inst", "inst"}, {"cycles", "cycle"},
+    };
+    if (!metric)
+        return "";
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        const char *p = strstr(metric, map[i].part);
+        /* a suffix like _us only counts at the end of the name */
+        if (p && (map[i].part[0] != '_' || !p[strlen(map[i].part)]))
+            return map[i].unit;
+    }
+    return "";
+}

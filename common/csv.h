@@ -1,0 +1,24 @@
+/* csv.h - an RFC 4180 writer: fields joined by commas, CRLF-free ("\n") records, and a
+ * field quoted (with its quotes doubled) exactly when it holds a comma, quote, CR or LF.
+ * Invariant: whatever bytes a field holds, a reader following RFC 4180 gets them back. */
+#ifndef WS_CSV_H
+#define WS_CSV_H
+
+#include <stdio.h>
+
+/* Writes one field (NULL = empty), quoted only when it must be. */
+void ws_csv_field(FILE *f, const char *s);
+/* Writes n fields as one record and ends it with "\n". */
+void ws_csv_row(FILE *f, int n, const char *const *fields);
+
+/* The long-format columns every warpscope CSV carries (docs/csv.md), in order. */
+#define WS_CSV_HEADER "kernel,variant,scope,line,metric,unit,value,basis\n"
+
+
+
+/* The unit of a metric, read from its name the way Nsight Compute names them
+ * ("l1tex__t_sectors..." -> "sector", "..._pct" -> "%"); "" for a plain count. Time is
+ * always microseconds ("us") in warpscope's CSV, so a name ending in _us or a
+ * gpu__time_duration row (converted by the writer) is "us". */
+const char *ws_csv_unit(const char *metric);
+#endif
