@@ -482,9 +482,9 @@ static void read_includes(ctx *c, const char *text, size_t len, const char *dir,
  * One block */
 
 typedef enum { KW_KERNEL, KW_ENTRY, KW_NOTE, KW_STARS, KW_PARAM, KW_BUFFER, KW_GRID, KW_BLOCK, KW_SHARED,
-               KW_BYTES, KW_ARGS, KW_COMPILE, KW_COOPERATIVE, KW_COUNT } keyword;
+               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_COUNT } keyword;
 static const char *const keywords[KW_COUNT] = {"kernel", "entry", "note", "stars", "param", "buffer",
-                                               "grid", "block", "shared", "bytes", "args", "compile",
+                                               "grid", "block", "shared", "bytes", "args", "tmap", "compile",
                                                "cooperative"};
 
 typedef struct {
@@ -523,6 +523,12 @@ static void free_kernel_exprs(ws_kernel_desc *k)
     ws_expr_free(k->shared);
     ws_expr_free(k->bytes);
     for (int i = 0; i < k->nargs; i++) ws_expr_free(k->args[i].expr);
+    for (int i = 0; i < k->ntmaps; i++)
+        for (int d = 0; d < WS_TMAP_MAX_RANK; d++) {
+            ws_expr_free(k->tmaps[i].dims[d]);
+            ws_expr_free(k->tmaps[i].box[d]);
+            ws_expr_free(k->tmaps[i].strides[d]);
+        }
     memset(k, 0, sizeof *k);
 }
 
@@ -666,6 +672,13 @@ static int find_buffer(const ws_kernel_desc *k, const char *name)
     return -1;
 }
 
+static int find_tmap(const ws_kernel_desc *k, const char *name)
+{
+    for (int i = 0; i < k->ntmaps; i++)
+        if (!strcmp(k->tmaps[i].name, name)) return i;
+    return -1;
+}
+
 /* A new param or buffer name must not clash with any earlier one of either kind
  * (both can appear in args, so one namespace). */
 static int check_new_name(ctx *c, block *b, int line, int col, const char *name)
@@ -674,6 +687,8 @@ static int check_new_name(ctx *c, block *b, int line, int col, const char *name)
     if (i >= 0) return fail_at(c, line, col, "duplicate name '%s' (parameter at line %d)", name, b->k.params[i].line);
     i = find_buffer(&b->k, name);
     if (i >= 0) return fail_at(c, line, col, "duplicate name '%s' (buffer at line %d)", name, b->k.buffers[i].line);
+    i = find_tmap(&b->k, name);
+    if (i >= 0) return fail_at(c, line, col, "duplicate name '%s' (tmap at line %d)", name, b->k.tmaps[i].line);
     return 0;
 }
 
@@ -972,6 +987,75 @@ static int kw_dims(ctx *c, block *b, int line, span rest, bool is_grid)
     return 0;
 }
 
+/* ---- tmap (tensor maps, common/tmap.h) ------------------------------------------------- */
+
+/* "a,b,c" after key=: up to WS_TMAP_MAX_RANK expressions into out; returns how many, -1 on error. */
+static int tmap_list(ctx *c, int line, span val, const char *what, ws_expr **out)
+{
+    span items[WS_TMAP_MAX_RANK + 1];
+    int n = val.n ? split_top(val, ',', items, WS_TMAP_MAX_RANK + 1) : 0;
+    if (n < 1) return fail_at(c, line, val.col, "%s needs 1 to %d comma-separated values", what, WS_TMAP_MAX_RANK);
+    if (n > WS_TMAP_MAX_RANK) return fail_at(c, line, items[WS_TMAP_MAX_RANK].col, "%s has more than %d values", what,
+                                             WS_TMAP_MAX_RANK);
+    for (int i = 0; i < n; i++)
+        if (!(out[i] = parse_expr(c, line, items[i], what))) return -1;
+    return n;
+}
+
+static int kw_tmap(ctx *c, block *b, int line, span rest)
+{
+    ws_kernel_desc *k = &b->k;
+    if (k->ntmaps == WS_MAX_TMAPS) return fail_at(c, line, rest.col, "too many tensor maps (at most %d)", WS_MAX_TMAPS);
+    ws_tmap_decl *t = &k->tmaps[k->ntmaps];
+    span name = take_word(&rest), buf = take_word(&rest);
+    if (parse_name(c, line, name, "tmap", t->name) || check_new_name(c, b, line, name.col, t->name)) return -1;
+    char bname[WS_NAME_MAX];
+    if (parse_name(c, line, buf, "tmap's buffer", bname)) return -1;
+    if ((t->buffer = find_buffer(k, bname)) < 0)
+        return fail_at(c, line, buf.col, "tmap '%s': no buffer '%s' declared before it", t->name, bname);
+    if (ws_type_lanes(k->buffers[t->buffer].type) != 1)
+        return fail_at(c, line, buf.col, "tmap '%s': buffer '%s' has vector elements; a tensor map needs a scalar type",
+                       t->name, bname);
+    t->line = line;
+    t->col = name.col;
+    k->ntmaps++;                                 /* owns its expressions from here on */
+    int nbox = 0, nstr = -1;
+    for (;;) {
+        span w = take_word(&rest);
+        if (!w.n) break;
+        const char *eq = memchr(w.s, '=', w.n);
+        if (!eq) return fail_at(c, line, w.col, "expected key=value in tmap options (dims=, box=, strides=, swizzle=, fill=)");
+        span key = {w.s, (size_t)(eq - w.s), w.col};
+        span val = {eq + 1, w.n - key.n - 1, w.col + (int)key.n + 1};
+        if (span_eq(key, "dims")) {
+            if ((t->rank = tmap_list(c, line, val, "dims=", t->dims)) < 0) return -1;
+        } else if (span_eq(key, "box")) {
+            if ((nbox = tmap_list(c, line, val, "box=", t->box)) < 0) return -1;
+        } else if (span_eq(key, "strides")) {
+            if ((nstr = tmap_list(c, line, val, "strides=", t->strides + 1)) < 0) return -1;
+        } else if (span_eq(key, "swizzle")) {
+            if (span_eq(val, "none")) t->swizzle = 0;
+            else if (span_eq(val, "32B")) t->swizzle = 32;
+            else if (span_eq(val, "64B")) t->swizzle = 64;
+            else if (span_eq(val, "128B")) t->swizzle = 128;
+            else return fail_at(c, line, val.col, "swizzle must be none, 32B, 64B or 128B");
+        } else if (span_eq(key, "fill")) {
+            if (span_eq(val, "nan")) t->fill_nan = true;
+            else if (!span_eq(val, "zero")) return fail_at(c, line, val.col, "fill must be zero or nan");
+        } else {
+            return fail_at(c, line, key.col, "unknown tmap option '%.*s=' (known: dims=, box=, strides=, swizzle=, fill=)",
+                           (int)(key.n > 40 ? 40 : key.n), key.s);
+        }
+    }
+    if (!t->rank) return fail_at(c, line, t->col, "tmap '%s' needs dims=D0[,D1..] (innermost first)", t->name);
+    if (nbox != t->rank)
+        return fail_at(c, line, t->col, "tmap '%s' has %d dims but %d box sizes (box=B0[,B1..])", t->name, t->rank, nbox);
+    if (nstr >= 0 && nstr != t->rank - 1)
+        return fail_at(c, line, t->col, "tmap '%s': strides= gives the %d outer dimensions' strides in bytes, found %d",
+                       t->name, t->rank - 1, nstr);
+    return 0;
+}
+
 static int kw_args(ctx *c, block *b, int line, span rest)
 {
     if (!trim(rest).n) return 0;       /* "args" alone: a kernel without arguments */
@@ -1007,8 +1091,8 @@ static int do_line(ctx *c, block *b, int line, span x)
         if (span_eq(word, keywords[i])) kw = i;
     if (kw < 0)
         return fail_at(c, line, word.col, "unknown keyword '%.*s' (known: kernel entry compile note stars param buffer "
-                       "grid block shared bytes args cooperative)", (int)(word.n > 40 ? 40 : word.n), word.s);
-    if (kw != KW_PARAM && kw != KW_BUFFER && b->seen[kw])
+                       "grid block shared bytes args tmap cooperative)", (int)(word.n > 40 ? 40 : word.n), word.s);
+    if (kw != KW_PARAM && kw != KW_BUFFER && kw != KW_TMAP && b->seen[kw])
         return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
     if (!b->seen[kw]) b->seen[kw] = line;
     ws_kernel_desc *k = &b->k;
@@ -1057,6 +1141,7 @@ static int do_line(ctx *c, block *b, int line, span x)
     case KW_SHARED: return (k->shared = parse_expr(c, line, rest, "shared")) ? 0 : -1;
     case KW_BYTES: return (k->bytes = parse_expr(c, line, rest, "bytes")) ? 0 : -1;
     case KW_ARGS: return kw_args(c, b, line, rest);
+    case KW_TMAP: return kw_tmap(c, b, line, rest);
     case KW_COOPERATIVE:
         if (rest.n) return fail_at(c, line, rest.col, "'cooperative' takes nothing after it");
         k->cooperative = true;
@@ -1093,6 +1178,12 @@ static int finish_args(ctx *c, block *b)
         int bi = find_buffer(k, r->text);
         if (bi >= 0) {
             a->kind = WS_ARG_BUFFER;
+            a->buffer = bi;
+            k->nargs++;
+            continue;
+        }
+        if ((bi = find_tmap(k, r->text)) >= 0) {
+            a->kind = WS_ARG_TMAP;
             a->buffer = bi;
             k->nargs++;
             continue;
@@ -1171,6 +1262,12 @@ static int finish_block(ctx *c, block *b)
             return -1;
     if (check_names(c, b, k->shared, k->nparams, -1, "shared") || check_names(c, b, k->bytes, k->nparams, -1, "bytes"))
         return -1;
+    for (int i = 0; i < k->ntmaps; i++)
+        for (int d = 0; d < WS_TMAP_MAX_RANK; d++)
+            if (check_names(c, b, k->tmaps[i].dims[d], k->nparams, -1, "a tmap") ||
+                check_names(c, b, k->tmaps[i].box[d], k->nparams, -1, "a tmap") ||
+                check_names(c, b, k->tmaps[i].strides[d], k->nparams, -1, "a tmap"))
+                return -1;
     if (finish_args(c, b)) return -1;
     if (!k->entry[0]) {             /* 'kernel NAME': the entry is the function of that name */
         snprintf(k->entry, sizeof k->entry, "%s", k->name);
@@ -1684,6 +1781,41 @@ static int resolve_buffer(const ws_kernel_desc *d, const ws_buffer_decl *bd, ws_
     return 0;
 }
 
+static int resolve_tmap(const ws_kernel_desc *d, const ws_tmap_decl *td, const ws_launch *L, ws_tmap *t, ws_error *err)
+{
+    const ws_buffer *b = &L->buffers[td->buffer];
+    memset(t, 0, sizeof *t);
+    t->buffer = td->buffer;
+    t->rank = td->rank;
+    t->elem_size = (int)ws_type_size(b->type);
+    t->is_float = ws_type_is_float(b->type);
+    t->swizzle = td->swizzle;
+    t->fill_nan = td->fill_nan;
+    for (int k = 0; k < td->rank; k++) {
+        int64_t v, x;
+        if (eval(L, td->dims[k], &v, err) || eval(L, td->box[k], &x, err)) return -1;
+        if (v < 1 || x < 1)
+            return where_fail(d, v < 1 ? td->dims[k] : td->box[k], err, "tmap '%s': dimension %d is %lld elements",
+                              td->name, k, (long long)(v < 1 ? v : x));
+        t->dims[k] = (uint64_t)v;
+        t->box[k] = x > 1000 ? 1000u : (uint32_t)x;  /* ws_tmap_check names the limit */
+        if (k == 0) t->strides[0] = (uint64_t)t->elem_size;
+        else if (td->strides[k]) {
+            if (eval(L, td->strides[k], &x, err)) return -1;
+            if (x < 1) return where_fail(d, td->strides[k], err, "tmap '%s': stride %d is %lld bytes", td->name, k, (long long)x);
+            t->strides[k] = (uint64_t)x;
+        } else {
+            t->strides[k] = t->strides[k - 1] * t->dims[k - 1];
+        }
+    }
+    char why[200];
+    if (ws_tmap_check(t, b->bytes, why, sizeof why)) {
+        ws_error_set(err, d->file, td->line, td->col, "tmap '%s' over buffer '%s': %s", td->name, b->name, why);
+        return -1;
+    }
+    return 0;
+}
+
 static int resolve_dims(const ws_kernel_desc *d, const ws_launch *L, bool is_grid, uint32_t out[3], ws_error *err)
 {
     int n = is_grid ? d->ngrid : d->nblock;
@@ -1791,6 +1923,9 @@ int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *
     } else {
         L->bytes_moved = total;
     }
+    for (int i = 0; i < d->ntmaps; i++)
+        if (resolve_tmap(d, &d->tmaps[i], L, &L->tmaps[i], err)) return -1;
+    L->ntmaps = d->ntmaps;
     for (int i = 0; i < d->nargs; i++) {
         const ws_arg_decl *a = &d->args[i];
         ws_arg *r = &L->args[i];

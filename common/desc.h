@@ -48,6 +48,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "tmap.h"
 #include "ptxgen.h"
 #include "ws_error.h"
 
@@ -115,11 +116,28 @@ typedef struct {
     int line;
 } ws_buffer_decl;
 
-typedef enum { WS_ARG_BUFFER, WS_ARG_INT, WS_ARG_FLOAT } ws_arg_kind;
+typedef enum { WS_ARG_BUFFER, WS_ARG_INT, WS_ARG_FLOAT, WS_ARG_TMAP } ws_arg_kind;
+
+#define WS_MAX_TMAPS 4
+
+/* tmap NAME BUFFER dims=D0,D1[,..] box=B0,B1[,..] [strides=S1,..] [swizzle=none|32B|64B|128B]
+ * [fill=zero|nan]: a tensor map over BUFFER (its element type), dims and box innermost first,
+ * strides in bytes for dimensions 1.. (default: dense); passed by naming it in args, as the
+ * kernel's `const __grid_constant__ CUtensorMap` parameter (common/tmap.h). */
+typedef struct {
+    char name[WS_NAME_MAX];
+    int buffer;           /* index into buffers[] */
+    int rank;             /* 1..5 */
+    ws_expr *dims[WS_TMAP_MAX_RANK], *box[WS_TMAP_MAX_RANK];
+    ws_expr *strides[WS_TMAP_MAX_RANK]; /* [1..rank-1]; NULL = dense */
+    int swizzle;          /* 0, 32, 64, 128 */
+    bool fill_nan;
+    int line, col;
+} ws_tmap_decl;
 
 typedef struct {
     ws_arg_kind kind;
-    int buffer;           /* WS_ARG_BUFFER: index into buffers[] */
+    int buffer;           /* WS_ARG_BUFFER: index into buffers[]; WS_ARG_TMAP: index into tmaps[] */
     ws_expr *expr;        /* WS_ARG_INT */
     double fvalue;        /* WS_ARG_FLOAT */
     int line, col;
@@ -155,6 +173,8 @@ typedef struct ws_kernel_desc {
     ws_expr *bytes;            /* NULL = default */
     int nargs;
     ws_arg_decl args[WS_MAX_ARGS];
+    int ntmaps;
+    ws_tmap_decl tmaps[WS_MAX_TMAPS];
     const struct ws_desc_file *owner; /* the file this description is in */
     bool cooperative;          /* `cooperative`: launched as cuLaunchCooperativeKernel does (grid.sync()) */
 } ws_kernel_desc;
@@ -263,7 +283,7 @@ typedef struct {
 
 typedef struct {
     ws_arg_kind kind;
-    int buffer;
+    int buffer;                    /* WS_ARG_BUFFER: the buffer; WS_ARG_TMAP: the tensor map */
     int64_t ivalue;
     double fvalue;
 } ws_arg;
@@ -280,6 +300,8 @@ typedef struct {
     ws_buffer buffers[WS_MAX_BUFFERS];
     int nargs;
     ws_arg args[WS_MAX_ARGS];
+    int ntmaps;
+    ws_tmap tmaps[WS_MAX_TMAPS];   /* resolved tmap lines, checked by ws_tmap_check */
     ws_compile_opts compile;       /* the description's compile line, then the command line's macros */
     bool cooperative;              /* all blocks co-resident, grid workspace (desc `cooperative`) */
 } ws_launch;

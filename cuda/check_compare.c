@@ -103,6 +103,22 @@ void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool 
     if (!ok) snprintf(r->cause, sizeof r->cause, "unexplained");
 }
 
+void chk_unjudge_for_wmma(chk_row *rows, int n, double wmma_accesses)
+{
+    if (wmma_accesses <= 0) return;
+    for (int i = 0; i < n; i++) {
+        chk_row *r = &rows[i];
+        bool plain = (has(r->metric, "mem_global_op_") || has(r->metric, "mem_shared_op_") ||
+                      has(r->metric, "op_global_") || has(r->metric, "op_shared_")) &&
+                     !has(r->metric, "ldgsts") && !has(r->metric, "ldsm") && !has(r->metric, "stsm");
+        if (!plain || r->cls == CHK_INFO) continue;
+        r->cls = CHK_INFO;
+        r->verdict = CHK_UNJUDGED;
+        snprintf(r->cause, sizeof r->cause, "wmma.load/store: the GPU counts the loads and stores ptxas chose for "
+                 "them here, the simulator counts them apart at PTX level (ws__wmma_* rows)");
+    }
+}
+
 void chk_explain(chk_row *rows, int n, const cu_access_summary *ptx, const cu_access_summary *sass)
 {
     for (int i = 0; i < n; i++) {

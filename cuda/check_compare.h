@@ -58,6 +58,12 @@ void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool 
  * summaries (NULL when unavailable); a bound row below the simulator stays unexplained. */
 void chk_explain(chk_row *rows, int n, const cu_access_summary *ptx, const cu_access_summary *sass);
 
+/* A kernel whose simulation counted wmma fragment accesses (ws__wmma_* rows, PTX level):
+ * the GPU runs them as whatever loads and stores ptxas chose (LDG/LDS/LDSM/STG/STS widths),
+ * which the plain global/shared rows count there but not in the simulator, so those rows are
+ * shown and not judged. A no-op when wmma_accesses is 0. */
+void chk_unjudge_for_wmma(chk_row *rows, int n, double wmma_accesses);
+
 /* True when an exact row differs (the check fails). */
 bool chk_fails(const chk_row *rows, int n);
 

@@ -290,6 +290,16 @@ static int check_one(check_ctx *cx, const char *arg)
         }
         chk_row_set(&rows[nrows++], m, sv != NULL, sv ? *sv : 0, gm && gm->numeric, gm ? gm->value : 0);
     }
+    {
+        const char *wm[] = {"ws__wmma_inst_global_op_ld.sum", "ws__wmma_inst_shared_op_ld.sum",
+                            "ws__wmma_inst_global_op_st.sum", "ws__wmma_inst_shared_op_st.sum"};
+        double nwmma = 0;
+        for (int i = 0; i < 4; i++) {
+            const double *v = chk_sim_value(ss, wm[i]);
+            if (v) nwmma += *v;
+        }
+        chk_unjudge_for_wmma(rows, nrows, nwmma);
+    }
     bool need_sass = false;
     for (int i = 0; i < nrows; i++) need_sass |= rows[i].cls == CHK_EXACT && rows[i].verdict == CHK_DIFFER;
     cu_access_summary ps, sa;

@@ -55,6 +55,11 @@ typedef struct cu_driver {
     CUresult (*EventSynchronize)(CUevent e);
     CUresult (*EventElapsedTime)(float *ms, CUevent start, CUevent end);
     CUresult (*EventDestroy)(CUevent e);
+    /* optional (CUDA 12+ drivers): NULL when the driver lacks it; only tensor-map launches need it */
+    CUresult (*TensorMapEncodeTiled)(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
+                                     const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                                     const cuuint32_t *element_strides, CUtensorMapInterleave interleave,
+                                     CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill fill);
 } cu_driver;
 
 typedef struct cu_session {

@@ -3,6 +3,7 @@
  * repetitions, report the median beside min and max, and measure the device's
  * own copy bandwidth in the same run as the ceiling. */
 #include "cu_run.h"
+#include "cu_tmap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -86,6 +87,7 @@ int cu_buffers_create(cu_session *s, const ws_launch *L, const ptx_function *fn,
         rc = WS_EXIT_USAGE;                    /* the simulator's rule and message (sim/params.h) */
         goto fail;
     }
+    if (L->ntmaps && cu_tmaps_encode(s, fn, L, addr, b->params, err)) goto fail; /* CUtensorMap parameters */
     for (int i = 0; i < fn->nparams; i++) b->kparams[i] = b->params + offsets[i];
     return 0;
 fail:

@@ -58,12 +58,27 @@ static int rank_of(const uint64_t *words, const int *rank, int n, uint64_t w)
     return 0; /* not reached: every lane word is in the list */
 }
 
-int ws_banks(const ws_mem_event *ev, ws_bank_result *r)
+static int cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r);
+
+static void reset(ws_bank_result *r)
 {
     memset(r, 0, sizeof *r);
     memset(r->lane_bank, -1, sizeof r->lane_bank);
     memset(r->lane_group, -1, sizeof r->lane_group);
     memset(r->lane_wavefront, -1, sizeof r->lane_wavefront);
+}
+
+int ws_banks_ldsm(const ws_mem_event *ev, ws_bank_result *r)
+{
+    reset(r);
+    if (ev->space != WS_SPACE_SHARED || ev->width != 16)
+        return -1;
+    return cost_groups(ev, 4, r);  /* one phase per 8x8 matrix: lanes 8i..8i+7 give its rows */
+}
+
+int ws_banks(const ws_mem_event *ev, ws_bank_result *r)
+{
+    reset(r);
     int w = ev->width;
     if (ev->space != WS_SPACE_SHARED || w < 1 || w > 16)
         return -1;
@@ -78,6 +93,14 @@ int ws_banks(const ws_mem_event *ev, ws_bank_result *r)
     } else if (w > 4) {
         ngroups = w > 8 ? 4 : 2; /* odd widths do not occur in PTX; cost them like the next size */
     }
+    return cost_groups(ev, ngroups, r);
+}
+
+/* Wavefronts of the lanes of ev in ngroups equal groups of consecutive lanes, each costing
+ * the most distinct words one bank serves in it (r's lane fields already reset). */
+static int cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r)
+{
+    int w = ev->width;
     r->ngroups = ngroups;
     int lanes_per_group = 32 / ngroups;
 

@@ -52,4 +52,15 @@ typedef struct {
  * Example: float stride-2 load -> r.wavefronts == 2, r.ncu_conflicts == 1. */
 int ws_banks(const ws_mem_event *ev, ws_bank_result *r);
 
+/* The ldmatrix / stmatrix rule (LDSM, STSM events: width 16, lane i gives one 16-byte row):
+ * one phase per 8x8 matrix, lanes 8p..8p+7 supplying the rows of phase p, and each phase costs
+ * the most distinct words one bank serves among its 8 rows; rows in distinct 16-byte bank
+ * groups (address / 16 % 8 all different, for aligned rows) make it 1 wavefront, so an .x4
+ * costs 4 when conflict-free. ngroups = 4 phases; ideal and ncu_conflicts as above (an
+ * ncu_conflict is a wavefront beyond one per phase). Returns 0, or -1 (r reset) for an
+ * event that is not a 16-byte shared access.
+ * Example: rows 64 bytes apart (a 32-half unpadded tile) -> 2 rows per bank group, 2
+ * wavefronts per phase; 80 bytes apart (padded by 8 halves) -> 1. */
+int ws_banks_ldsm(const ws_mem_event *ev, ws_bank_result *r);
+
 #endif

@@ -128,7 +128,8 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
         }
         char mark[32] = "";
         if (ptx_insn_is_memory(in))
-            snprintf(mark, sizeof mark, "M %s %dB", space_short(in->space), in->vec * ptx_type_size(in->type));
+            snprintf(mark, sizeof mark, "M %s %dB", space_short(in->space),
+                     ptx_tc_op(in->op) ? ptx_tc_width(in) : in->vec * ptx_type_size(in->type));
         char buf[256];
         ptx_format_insn(fn, in, buf, sizeof buf);
         printf("  #%-4d ptx:%-5d %-14s %s\n", i, in->ptx_line, mark, buf);

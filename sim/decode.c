@@ -19,6 +19,8 @@ static sim_cls classify(const ptx_insn *in)
         return in->nopnd > 0 && in->opnd[0].kind == PTX_OPND_LABEL ? SIM_CLS_BRA : SIM_CLS_UNSUPPORTED;
     case SIM_CLS_BAR:
         if (in->flags & PTX_F_WARP) return SIM_CLS_WARP;  /* bar.warp.sync: its member mask (exec_warp.c) */
+        if (in->op == PTX_BARRIER_CLUSTER)                /* a cluster of one block: wait is its barrier */
+            return in->bar == PTX_BAR_ARRIVE ? SIM_CLS_NOP : SIM_CLS_BAR;
         if (in->flags & PTX_F_CLUSTER) return SIM_CLS_UNSUPPORTED; /* thread block clusters are not simulated */
         return SIM_CLS_BAR;                               /* .sync .arrive .red: exec_barrier.c */
     default:
@@ -113,6 +115,7 @@ static int decode_fn(sim_ctx *c, const ptx_function *fn, sim_program *p)
         s->mem_opnd = -1;
         s->mem_base = -1;
         s->mem_base_bits = 64;
+        s->more[0] = s->more[1] = (sim_addr){-1, 64, 0};
         s->ipdom = ipdom[i];
         s->loop_join = loop_join[i];
         for (int k = 0; k < PTX_MAX_OPND + 4; k++) immidx[i][k] = -1;
@@ -139,6 +142,19 @@ static int decode_fn(sim_ctx *c, const ptx_function *fn, sim_program *p)
                 if ((immidx[i][k] = add_imm(p, &cap, sym_address(c, &fn->syms[o->sym]))) < 0) goto oom;
                 break;
             case PTX_OPND_MEM:
+                if (s->mem_opnd >= 0) {          /* a further address (cp.async's [src], bulk's [mbar]) */
+                    if (s->nmore == 2) break;    /* the parser allows no more (ptx_insn_extra_mem) */
+                    sim_addr *x = &s->more[s->nmore++];
+                    x->disp = (uint64_t)o->imm;
+                    if (o->base_kind == PTX_OPND_REG) {
+                        int wd = fn->regs[o->reg].width * 8;
+                        x->base = o->reg * 32;
+                        x->base_bits = wd > 0 && wd < 64 ? wd : 64;
+                    } else if (o->base_kind == PTX_OPND_SYM) {
+                        x->disp += sym_address(c, &fn->syms[o->sym]);
+                    }
+                    break;
+                }
                 s->mem_opnd = k;
                 s->mem_disp = (uint64_t)o->imm;
                 if (o->base_kind == PTX_OPND_REG) {

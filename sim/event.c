@@ -8,6 +8,13 @@ const char *ws_space_name(ws_space s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
+const char *ws_mem_kind_name(ws_mem_kind k)
+{
+    static const char *const names[] = { "", "cp.async", "ldmatrix", "stmatrix", "wmma", "cp.async.bulk",
+                                         "cp.async.bulk.tensor" };
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
 const char *ws_mem_op_name(ws_mem_op o)
 {
     static const char *const names[] = { "load", "store", "atomic", "reduction" };

@@ -11,6 +11,19 @@ typedef enum { WS_SPACE_GLOBAL, WS_SPACE_SHARED, WS_SPACE_LOCAL, WS_SPACE_CONST,
 typedef enum { WS_MEM_LOAD, WS_MEM_STORE, WS_MEM_ATOMIC, WS_MEM_REDUCE } ws_mem_op;
 typedef enum { WS_CACHE_DEFAULT, WS_CACHE_CA, WS_CACHE_CG, WS_CACHE_CS, WS_CACHE_NC, WS_CACHE_LU,
                WS_CACHE_CV, WS_CACHE_WB, WS_CACHE_WT } ws_cache_hint;
+/* The instruction family behind an event. PLAIN: ld/st/atom/red (and what the plain counters
+ * count). The others are the tensor-era instructions, each counted apart (memstats.h):
+ *   LDGSTS: cp.async, as two events of one instruction: its global read (op LOAD, the lanes
+ *           that read a source byte) and its shared write (op STORE, every copying lane);
+ *   LDSM:   ldmatrix, op LOAD, width 16: each active lane supplies one 16-byte row address;
+ *   STSM:   stmatrix, op STORE, likewise;
+ *   WMMA:   wmma.load/store, one event per fragment register (PTX level: ptxas picks the
+ *           SASS widths);
+ *   BULK:   cp.async.bulk, TMA: cp.async.bulk.tensor: a copy of any size, in events of up to 32
+ *           16-byte "lanes" (part 0, 1, ... of the copy), its global side and its shared side
+ *           (op LOAD from the source, STORE to the destination). */
+typedef enum { WS_KIND_PLAIN = 0, WS_KIND_LDGSTS, WS_KIND_LDSM, WS_KIND_STSM, WS_KIND_WMMA, WS_KIND_BULK,
+               WS_KIND_TMA, WS_KIND_COUNT } ws_mem_kind;
 
 typedef struct ws_mem_event {
     uint64_t seq;            /* 0, 1, 2 ... in execution order */
@@ -24,6 +37,8 @@ typedef struct ws_mem_event {
     ws_space space;
     ws_mem_op op;
     ws_cache_hint cache;
+    ws_mem_kind kind;        /* PLAIN, or the tensor-era family (above) */
+    uint32_t part;           /* BULK, TMA: this event's place among its copy's events on its side (0 first) */
     uint8_t width;           /* bytes per lane: elem_size * vec (1..16) */
     uint8_t elem_size;       /* 1, 2, 4, 8, 16 */
     uint8_t vec;             /* 1, 2, 4 */
@@ -44,5 +59,6 @@ typedef void (*ws_mem_listener)(void *ctx, const ws_mem_event *ev);
 
 const char *ws_space_name(ws_space s);  /* "global" */
 const char *ws_mem_op_name(ws_mem_op o);/* "load" */
+const char *ws_mem_kind_name(ws_mem_kind k); /* "", "cp.async", "ldmatrix", "stmatrix", "wmma" */
 
 #endif

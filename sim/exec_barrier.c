@@ -282,7 +282,8 @@ int sim_exec_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32
     int ia, ib, ic;
     layout(pi, &ia, &ib, &ic);
     uint32_t id, expect = 0;
-    if (uniform(c, w, in, ia, m, "barrier number", &id)) return -1;
+    if (!pi->nopnd) id = 0;                  /* barrier.cluster.wait: a cluster of one is its block */
+    else if (uniform(c, w, in, ia, m, "barrier number", &id)) return -1;
     if (id >= SIM_NBARRIERS)
         return sim_fault(c, w, in, __builtin_ctz(m), "barrier number %u is out of range: a block has barriers 0..15 "
                          "(PTX ISA; compute-sanitizer synccheck: 'Invalid arguments')", id);

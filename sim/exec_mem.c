@@ -30,6 +30,8 @@ static const char *op_word(ptx_opcode op)
     case PTX_ST: return "store";
     case PTX_ATOM: return "atomic";
     case PTX_RED: return "reduction";
+    case PTX_STMATRIX: case PTX_WMMA_STORE: return "store";
+    case PTX_CP_ASYNC: return "cp.async";
     default: return "load";
     }
 }
@@ -74,8 +76,8 @@ static int global_fault(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, u
 
 /* Resolves lane addresses of one space to host pointers; faulting lanes are
  * dropped from *mask (warnings) or the call fails (errors). */
-static int translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, const uint64_t *addr,
-                     uint32_t *mask, uint32_t n, uint8_t **ptr)
+int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, const uint64_t *addr,
+                  uint32_t *mask, uint32_t n, uint32_t align, uint8_t **ptr)
 {
     uint32_t m = *mask, keep = m;
     const char *what = op_word(in->pi->op);
@@ -84,9 +86,9 @@ static int translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, c
         m &= m - 1;
         uint64_t a = addr[l];
         uint8_t *p = NULL;
-        if (a % n) {
+        if (a % align) {
             if (sim_mem_fault(c, w, in, l, "%s %s of %u bytes at 0x%" PRIx64 " is misaligned (must be a multiple of %u)",
-                              ws_space_name(sp), what, n, a, n)) return -1;
+                              ws_space_name(sp), what, n, a, align)) return -1;
             keep &= ~(1u << l);
             continue;
         }
@@ -149,6 +151,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
     ev.op = pi->op == PTX_ST ? WS_MEM_STORE : pi->op == PTX_ATOM ? WS_MEM_ATOMIC :
             pi->op == PTX_RED ? WS_MEM_REDUCE : WS_MEM_LOAD;
     ev.cache = cache_hint(pi->cache);
+    ev.kind = WS_KIND_PLAIN;
     ev.width = (uint8_t)(elem * vec);
     ev.elem_size = (uint8_t)elem;
     ev.vec = (uint8_t)vec;
@@ -257,8 +260,9 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         ptx_format_insn(w->prog->fn, pi, txt, sizeof txt);
         return sim_fault(c, w, in, -1, "unsupported instruction '%s' (vector atomics)", txt);
     }
-    if (translate(c, w, in, sp, addr, &m, n, ptr)) return -1;
+    if (sim_translate(c, w, in, sp, addr, &m, n, n, ptr)) return -1;
     if (!m) return 0;
+    if (sp == WS_SPACE_SHARED && c->tc && sim_tc_check_shared(c, w, in, m, addr, n)) return -1; /* cp.async in flight */
     if (sp == WS_SPACE_GLOBAL && c->any_uninit && uninit_check(c, w, in, m, addr, n)) return -1;
     if (pi->op == PTX_ST && sp == WS_SPACE_SHARED && c->cfg->listener) {
         /* racecheck needs to know which lanes store what is already there: store lane by lane,
@@ -342,6 +346,7 @@ static ws_space space_of(ptx_space s)
 int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const ptx_insn *pi = in->pi;
+    if (ptx_tc_op(pi->op)) return sim_exec_tc_mem(c, w, in, m); /* cp.async, ldmatrix, wmma: exec_tc.c */
     const uint64_t *F = w->file;
     uint64_t addr[32];
     uint64_t disp = in->mem_disp;

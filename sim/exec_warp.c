@@ -89,6 +89,7 @@ static int shfl(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 
 int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
+    if (ptx_tc_op(in->pi->op)) return sim_exec_tc_warp(c, w, in, m); /* groups, mbarrier, mma: exec_tc.c */
     const ptx_insn *pi = in->pi;
     uint64_t *F = w->file;
     uint64_t *d = F + in->src[0];

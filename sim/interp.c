@@ -298,6 +298,8 @@ static void free_ctx(sim_ctx *c)
         }
         free(blk->warps);
         free(blk->shared);
+        c->tc = blk->tc;
+        sim_tc_free(c);
     }
     free(c->blocks);
     if (c->nregions > c->res->nbuffers) free(c->region[c->nregions - 1].data); /* module globals */
@@ -313,6 +315,7 @@ void sim_select_block(sim_ctx *c, sim_block *b)
     c->blk = b;
     c->warps = b->warps;
     c->shared = b->shared;
+    c->tc = b->tc;
     memcpy(c->block, b->idx, sizeof c->block);
     c->block_linear = b->linear;
 }
@@ -343,6 +346,7 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
     sim_select_block(c, blk);
     if (c->shared_bytes) memset(blk->shared, 0xCD, c->shared_bytes);   /* poison: read-before-write shows */
     if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, blk->linear, WS_SYNC_BLOCK_START, 0); /* racecheck */
+    if (c->tc) sim_tc_block_start(c);                                 /* no cp.async in flight */
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &blk->warps[i];
         sim_frames_reset(c, w);
@@ -536,6 +540,13 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         return -1;
     }
     if (check_launch_limits(c, count)) return -1;
+    if ((uint64_t)c->fn->cluster[0] * (c->fn->cluster[1] ? c->fn->cluster[1] : 1) * (c->fn->cluster[2] ? c->fn->cluster[2] : 1) > 1) {
+        ws_error_set(err, cfg->source_file ? cfg->source_file : c->mod->path, 0, 0,
+                     "%s: the kernel is launched in thread-block clusters of %dx%dx%d blocks (__cluster_dims__); the "
+                     "simulator runs one block at a time and refuses cluster launches", c->kname, c->fn->cluster[0],
+                     c->fn->cluster[1], c->fn->cluster[2]);
+        return -1;
+    }
     if (alloc_buffers(c) || build_params(c)) goto out;
     c->cnst = c->mod->const_image;
     c->const_bytes = c->mod->const_image ? c->mod->const_bytes : 0;

@@ -53,6 +53,13 @@ struct sim_insn;
 /* An ALU instruction's semantics over the lanes of m; 0, or -1 with the error set. */
 typedef int (*sim_alu_fn)(struct sim_ctx *c, struct sim_warp *w, const struct sim_insn *in, uint32_t m);
 
+/* A decoded address operand: lane address = base register (wrapped at base_bits) + disp. */
+typedef struct {
+    int32_t base;             /* file offset of the address register, -1 = none */
+    int base_bits;            /* its width: 32-bit registers wrap addresses at 2^32 */
+    uint64_t disp;            /* constant part: offset (+ symbol address) */
+} sim_addr;
+
 /* One decoded instruction. Every operand is an offset (in uint64 words) into
  * the warp's value file, where 32 consecutive words hold its lanes:
  * registers, special registers, immediates and symbol addresses alike.
@@ -82,6 +89,9 @@ typedef struct sim_insn {
     int32_t mem_base;         /* file offset of the address register, -1 = none */
     int mem_base_bits;        /* its width: 32-bit registers wrap addresses at 2^32 */
     uint64_t mem_disp;        /* constant part: offset (+ symbol address) */
+    sim_addr more[2];         /* the address operands after the first, in order (cp.async's [src];
+                                 cp.async.bulk's [src] and [mbar]); base -1 and disp 0 when absent */
+    int nmore;
 } sim_insn;
 
 typedef struct {
@@ -187,6 +197,7 @@ typedef struct sim_block {
     uint8_t *shared;          /* sim_ctx.shared_bytes */
     sim_barrier bar[SIM_NBARRIERS];
     bool done;
+    struct sim_tc *tc;        /* its cp.async / mbarrier state (exec_tc.c); NULL until used */
 } sim_block;
 
 typedef struct {
@@ -238,6 +249,7 @@ typedef struct sim_ctx {
     uint64_t thread_insns, warp_insns;
     uint64_t frame_bytes;     /* host memory the warps' call frames hold (exec_call.c) */
     int last_region;          /* lookup cache */
+    struct sim_tc *tc;        /* the selected block's tensor-era state (sim_block.tc); NULL until used */
     bool any_uninit;          /* some region has a written-bitmap: global accesses consult it */
 } sim_ctx;
 
@@ -312,6 +324,19 @@ void sim_simt_leaves_quietly(const ptx_function *fn, sim_program *p);
 /* exec_alu.c: chooses in->alu and fills bits/sgn/fe/k (decode time; needs in->pi, vec_opnd). */
 void sim_alu_decode(sim_insn *in);
 int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+/* exec_mem.c: host pointers for the lanes of *mask accessing n bytes at addr[] (each a multiple
+ * of align) in space sp; faulting lanes leave *mask (warnings) or the call fails (-1, c->err set). */
+int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, const uint64_t *addr,
+                  uint32_t *mask, uint32_t n, uint32_t align, uint8_t **ptr);
+/* exec_tc.c: the tensor-era instructions (ptx_tc_op): the MEM-class ones (cp.async, ldmatrix,
+ * stmatrix, wmma.load/store) and the WARP-class ones (groups, mbarrier, mma, wmma.mma). */
+int sim_exec_tc_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+int sim_exec_tc_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+/* A shared access by the lanes of m (n bytes at addr[]) that touches a byte a cp.async has not
+ * been waited for faults (-1); 0 otherwise. Called only when c->tc is set. */
+int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, const uint64_t *addr, uint32_t n);
+void sim_tc_block_start(sim_ctx *c);
+void sim_tc_free(sim_ctx *c);
 int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
 /* exec_mem.c: host pointer to n bytes at generic address a as lane l sees it
  * (global, shared, local, const windows), or NULL. */

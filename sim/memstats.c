@@ -12,6 +12,7 @@ struct ws_memstats {
     ws_sm_stats *sms;
     ws_mem_totals t;
     int finished;
+    int all_rows;             /* list every metric row, the tensor-era ones too (ws_metric_basis) */
 };
 
 const char *ws_basis_name(ws_basis b)
@@ -49,6 +50,119 @@ void ws_memstats_free(ws_memstats *ms)
     free(ms);
 }
 
+static void add_shared(ws_mem_counts *c, const ws_bank_result *bk)
+{
+    c->wavefronts += (uint64_t)bk->wavefronts;
+    c->ideal_wavefronts += (uint64_t)bk->ideal;
+    c->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
+    c->excess += (uint64_t)bk->excess;
+}
+
+static void add_global(ws_mem_counts *c, const ws_coalesce_result *co)
+{
+    c->requests += (uint64_t)co->requests;
+    c->sectors += (uint64_t)co->sectors;
+    c->ideal_sectors += (uint64_t)co->ideal_sectors;
+    c->lines += (uint64_t)co->lines;
+    c->bytes_used += (uint64_t)co->bytes_used;
+}
+
+/* A tensor-era event: its family's counts, and its pc row (a cp.async's two events make one
+ * execution: counted on the shared write, which every copying lane makes). */
+static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p, ws_sm_stats *S)
+{
+    const ws_mem_event *ev = v->ev;
+    ws_tc_counts *t = &ms->t.tc;
+    int store = ev->op == WS_MEM_STORE;
+    bool copy = ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA;
+    bool counts_execution = copy ? ev->space == WS_SPACE_GLOBAL && ev->part == 0
+                                 : ev->kind != WS_KIND_LDGSTS || ev->space == WS_SPACE_SHARED;
+    t->events++;
+    if (p) {
+        if (!p->used) {
+            p->used = 1;
+            p->src_line = ev->src_line;
+            p->ptx_line = ev->ptx_line;
+            p->space = ev->kind == WS_KIND_LDGSTS || copy ? WS_SPACE_GLOBAL : ev->space;
+            p->op = ev->kind == WS_KIND_LDGSTS ? WS_MEM_LOAD : copy && ev->space == WS_SPACE_SHARED
+                  ? (ev->op == WS_MEM_LOAD ? WS_MEM_STORE : WS_MEM_LOAD) : ev->op; /* the global side's op */
+            p->cache = ev->cache;
+            p->kind = ev->kind;
+            p->width = ev->width;
+        }
+        if (counts_execution) {
+            p->executions++;
+            p->active_lanes += (uint64_t)__builtin_popcount(ev->active_mask);
+        }
+        if (v->co) {
+            p->requests += (uint64_t)v->co->requests;
+            p->sectors += (uint64_t)v->co->sectors;
+            p->ideal_sectors += (uint64_t)v->co->ideal_sectors;
+            p->lines += (uint64_t)v->co->lines;
+            p->bytes_used += (uint64_t)v->co->bytes_used;
+            if (v->ca) {
+                p->l1_hit_sectors += (uint64_t)v->ca->l1_hit_sectors;
+                p->l1_miss_sectors += (uint64_t)v->ca->l1_miss_sectors;
+                p->l2_sectors += (uint64_t)v->ca->l2_sectors;
+                p->l2_hit_sectors += (uint64_t)v->ca->l2_hit_sectors;
+                p->l2_miss_sectors += (uint64_t)v->ca->l2_miss_sectors;
+                p->dram_read_bytes += v->ca->dram_read_bytes;
+            }
+        }
+        if (v->bk) {
+            p->wavefronts += (uint64_t)v->bk->wavefronts;
+            p->ideal_wavefronts += (uint64_t)v->bk->ideal;
+            p->ncu_conflicts += (uint64_t)v->bk->ncu_conflicts;
+            p->excess += (uint64_t)v->bk->excess;
+        }
+    }
+    if (counts_execution)
+        S->mem_inst++;
+    if (v->co)
+        S->l1_wavefronts += (uint64_t)v->co->lines;
+    if (v->bk)
+        S->l1_wavefronts += (uint64_t)v->bk->wavefronts;
+    ws_mem_counts *c = NULL;
+    switch (ev->kind) {
+    case WS_KIND_LDGSTS:
+        if (ev->space == WS_SPACE_SHARED) {
+            t->ldgsts_shared.inst++;
+            t->ldgsts_global.inst++;
+            if (ev->cache == WS_CACHE_CG) t->ldgsts_cg++;
+            else t->ldgsts_ca++;
+            c = &t->ldgsts_shared;
+        } else {
+            c = &t->ldgsts_global;               /* its inst is counted on the shared write */
+        }
+        break;
+    case WS_KIND_BULK: case WS_KIND_TMA: {
+        bool tma = ev->kind == WS_KIND_TMA;
+        int to_global = (ev->space == WS_SPACE_GLOBAL) == (ev->op == WS_MEM_STORE);
+        if (ev->space == WS_SPACE_GLOBAL) {
+            if (ev->part == 0) (tma ? t->tma_inst : t->bulk_inst)[to_global]++;   /* one per copy */
+            c = tma ? &t->tma_global : &t->bulk_global;
+        } else {
+            (tma ? t->tma_bytes : t->bulk_bytes)[to_global] += 16u * (uint64_t)__builtin_popcount(ev->active_mask);
+            return;
+        }
+        break;
+    }
+    case WS_KIND_LDSM: case WS_KIND_STSM:
+        c = ev->kind == WS_KIND_LDSM ? &t->ldsm : &t->stsm;
+        c->inst++;
+        c->bytes_used += 16u * (uint64_t)__builtin_popcount(ev->active_mask);
+        break;
+    default:
+        c = ev->space == WS_SPACE_SHARED ? &t->wmma_shared[store] : &t->wmma_global[store];
+        c->inst++;
+        break;
+    }
+    if (v->co)
+        add_global(c, v->co);
+    if (v->bk)
+        add_shared(c, v->bk);
+}
+
 void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
 {
     ws_memstats *ms = ctx;
@@ -59,6 +173,10 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
     ws_sm_stats *S = &ms->sms[v->sm];
     int op = ev->op <= WS_MEM_REDUCE ? (int)ev->op : WS_MEM_LOAD;
     ws_pc_stats *p = ev->pc < (uint32_t)ms->ninsns ? &ms->pcs[ev->pc] : NULL;
+    if (ev->kind != WS_KIND_PLAIN) {
+        tc_verdict(ms, v, p, &ms->sms[v->sm]);
+        return;
+    }
     if (p) {
         if (!p->used) {
             p->used = 1;
@@ -222,12 +340,55 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
     int n = (int)(sizeof all / sizeof all[0]);
     for (int i = 0; i < n && i < cap; i++)
         rows[i] = all[i];
-    return n;
+    if (!ms->all_rows && !t->tc.events)
+        return n;                        /* the tensor-era rows only where such instructions ran */
+    const ws_tc_counts *k = &t->tc;
+    const ws_mem_counts *kg = &k->ldgsts_global, *ks = &k->ldgsts_shared, *lm = &k->ldsm, *sm = &k->stsm;
+    const ws_metric tc[] = {
+        {"smsp__sass_inst_executed_op_ldgsts.sum", "cp.async instructions (LDGSTS, per warp)", (double)kg->inst, WS_BASIS_EXACT},
+        {"smsp__sass_inst_executed_op_ldgsts_cache_access.sum", "of which cp.async.ca (allocating in L1)", (double)k->ldgsts_ca, WS_BASIS_EXACT},
+        {"smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum", "of which cp.async.cg (bypassing L1)", (double)k->ldgsts_cg, WS_BASIS_EXACT},
+        {"smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", "cp.async global read requests (1 per instruction with a lane reading)", (double)kg->requests, WS_BASIS_EXACT},
+        {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", "32-byte sectors cp.async read (lanes with a source size of 0 read none)", (double)kg->sectors, WS_BASIS_EXACT},
+        {"ws__t_sectors_ideal_global_op_ldgsts.sum", "sectors the bytes cp.async read would need", (double)kg->ideal_sectors, WS_BASIS_EXACT},
+        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "cp.async shared-write wavefronts (the store rule of the same width, assumed)", (double)ks->wavefronts, WS_BASIS_MODEL},
+        {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "cp.async shared-write bank conflicts, ncu convention (assumed)", (double)ks->ncu_conflicts, WS_BASIS_MODEL},
+        {"smsp__sass_inst_executed_op_ldsm.sum", "ldmatrix instructions (LDSM)", (double)lm->inst, WS_BASIS_EXACT},
+        {"smsp__sass_data_bytes_mem_shared_op_ldsm.sum", "bytes ldmatrix read (16 per row address)", (double)lm->bytes_used, WS_BASIS_EXACT},
+        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "ldmatrix wavefronts (one phase per 8x8 matrix, more where its rows share banks)", (double)lm->wavefronts, WS_BASIS_EXACT},
+        {"ws__data_pipe_lsu_wavefronts_ideal_mem_shared_op_ldsm.sum", "wavefronts the ldmatrix data would need (1 per matrix)", (double)lm->ideal_wavefronts, WS_BASIS_EXACT},
+        {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", "ldmatrix bank conflicts: wavefronts beyond one per phase", (double)lm->ncu_conflicts, WS_BASIS_MODEL},
+        {"smsp__sass_inst_executed_op_shared_stsm.sum", "stmatrix instructions (STSM)", (double)sm->inst, WS_BASIS_EXACT},
+        {"smsp__sass_data_bytes_mem_shared_op_stsm.sum", "bytes stmatrix wrote", (double)sm->bytes_used, WS_BASIS_EXACT},
+        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "stmatrix wavefronts (one phase per 8x8 matrix)", (double)sm->wavefronts, WS_BASIS_EXACT},
+        {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum", "stmatrix bank conflicts: wavefronts beyond one per phase", (double)sm->ncu_conflicts, WS_BASIS_MODEL},
+        {"ws__wmma_inst_global_op_ld.sum", "wmma.load fragment registers from global memory (PTX level: ptxas picks the SASS widths)", (double)k->wmma_global[0].inst, WS_BASIS_MODEL},
+        {"ws__wmma_sectors_global_op_ld.sum", "sectors of those register loads", (double)k->wmma_global[0].sectors, WS_BASIS_MODEL},
+        {"ws__wmma_inst_shared_op_ld.sum", "wmma.load fragment registers from shared memory", (double)k->wmma_shared[0].inst, WS_BASIS_MODEL},
+        {"ws__wmma_wavefronts_shared_op_ld.sum", "wavefronts of those register loads", (double)k->wmma_shared[0].wavefronts, WS_BASIS_MODEL},
+        {"ws__wmma_inst_global_op_st.sum", "wmma.store fragment registers to global memory", (double)k->wmma_global[1].inst, WS_BASIS_MODEL},
+        {"ws__wmma_sectors_global_op_st.sum", "sectors of those register stores", (double)k->wmma_global[1].sectors, WS_BASIS_MODEL},
+        {"ws__wmma_inst_shared_op_st.sum", "wmma.store fragment registers to shared memory", (double)k->wmma_shared[1].inst, WS_BASIS_MODEL},
+        {"ws__wmma_wavefronts_shared_op_st.sum", "wavefronts of those register stores", (double)k->wmma_shared[1].wavefronts, WS_BASIS_MODEL},
+        {"ws__bulk_copies_to_shared.sum", "cp.async.bulk copies global -> shared (completing on an mbarrier)", (double)k->bulk_inst[0], WS_BASIS_EXACT},
+        {"ws__bulk_bytes_to_shared.sum", "bytes those copies wrote to shared memory", (double)k->bulk_bytes[0], WS_BASIS_EXACT},
+        {"ws__bulk_copies_to_global.sum", "cp.async.bulk copies shared -> global (bulk groups)", (double)k->bulk_inst[1], WS_BASIS_EXACT},
+        {"ws__bulk_sectors_global.sum", "32-byte sectors of the bulk copies' global sides", (double)k->bulk_global.sectors, WS_BASIS_MODEL},
+        {"smsp__sass_inst_executed_op_tma_ld.sum", "tensor copies global -> shared (cp.async.bulk.tensor, UTMALDG)", (double)k->tma_inst[0], WS_BASIS_MODEL},
+        {"smsp__sass_inst_executed_op_tma_st.sum", "tensor copies shared -> global", (double)k->tma_inst[1], WS_BASIS_MODEL},
+        {"ws__tma_bytes_to_shared.sum", "bytes the tensor copies wrote to shared memory (boxes, out-of-bound fill included)", (double)k->tma_bytes[0], WS_BASIS_EXACT},
+        {"l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "bytes of the 32-byte sectors the tensor loads read (in-bound rows)", 32.0 * (double)k->tma_global.sectors, WS_BASIS_MODEL},
+    };
+    int ntc = (int)(sizeof tc / sizeof tc[0]);
+    for (int i = 0; i < ntc; i++)
+        if (n + i < cap)
+            rows[n + i] = tc[i];
+    return n + ntc;
 }
 
 int ws_metric_basis(const char *name, ws_basis *basis)
 {
-    static const ws_memstats none; /* the rows' names and bases do not depend on the values */
+    static const ws_memstats none = {.all_rows = 1}; /* the rows' names and bases do not depend on the values */
     ws_metric rows[128];
     int n = ws_memstats_metrics(&none, rows, 128);
     for (int i = 0; i < n && i < 128; i++)

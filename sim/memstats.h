@@ -23,8 +23,23 @@ typedef struct {
     uint64_t wavefronts, ideal_wavefronts, ncu_conflicts, excess;  /* shared */
 } ws_mem_counts;
 
+/* The tensor-era instructions (event.h's kinds), each family counted apart from the plain
+ * rows: a cp.async is in no global load or shared store count, an ldmatrix in no shared load. */
+typedef struct {
+    uint64_t events;                   /* tensor-era events seen */
+    uint64_t ldgsts_ca, ldgsts_cg;     /* cp.async warp-level instructions by cache level */
+    ws_mem_counts ldgsts_global;       /* their global reads: requests, sectors, ideal, bytes (inst = all) */
+    ws_mem_counts ldgsts_shared;       /* their shared writes: wavefronts, ideal, conflicts */
+    ws_mem_counts ldsm, stsm;          /* inst, wavefronts, ideal, conflicts; bytes_used = bytes moved */
+    ws_mem_counts wmma_global[2], wmma_shared[2]; /* [load, store]: fragment-register accesses (PTX level) */
+    uint64_t bulk_inst[2], tma_inst[2];  /* cp.async.bulk / .tensor copies [to shared, to global] */
+    uint64_t bulk_bytes[2], tma_bytes[2];/* bytes they wrote to (read from) shared memory */
+    ws_mem_counts bulk_global, tma_global; /* their global sides: requests, sectors (16-byte lanes) */
+} ws_tc_counts;
+
 typedef struct {
     ws_mem_counts global[4], local[4], shared[4]; /* indexed by ws_mem_op */
+    ws_tc_counts tc;                 /* cp.async, ldmatrix, stmatrix, wmma.load/store */
     uint64_t const_inst, param_inst;
     uint64_t events;                 /* every event seen, incl. all-inactive ones */
     ws_cache_totals cache;           /* valid after ws_memstats_finish */
@@ -37,6 +52,8 @@ typedef struct {
     ws_space space;
     ws_mem_op op;
     ws_cache_hint cache;
+    ws_mem_kind kind;         /* PLAIN or the tensor-era family (a cp.async row: space global, op load,
+                                 its shared side's wavefronts beside its sectors) */
     uint8_t width;
     uint64_t executions;      /* warp-level executions */
     uint64_t active_lanes;    /* sum of active lanes over executions */

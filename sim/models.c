@@ -117,6 +117,16 @@ static uint64_t local_warp_base(const ws_models *m, const ws_mem_event *ev)
     return LOCAL_BASE + warp_slot * LOCAL_WARP_SPAN;
 }
 
+/* The bank rule of a shared event: ldmatrix / stmatrix go by phases (banks.h). */
+static int bank_rule(const ws_mem_event *ev, ws_bank_result *bk)
+{
+    if (ev->kind == WS_KIND_LDSM || ev->kind == WS_KIND_STSM)
+        return ws_banks_ldsm(ev, bk);
+    if (ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA)
+        return -1; /* the TMA unit's shared side is no LSU access: no wavefronts are modelled for it */
+    return ws_banks(ev, bk);
+}
+
 void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
 {
     v->ev = ev;
@@ -133,7 +143,7 @@ void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
                 v->ca = &m->ca;
         }
     } else if (ev->space == WS_SPACE_SHARED) {
-        if (ws_banks(ev, &m->bk) == 0 && m->bk.wavefronts)
+        if (bank_rule(ev, &m->bk) == 0 && m->bk.wavefronts)
             v->bk = &m->bk;
     }
     if (v->ca || v->bk) {
@@ -171,7 +181,7 @@ void ws_models_geometry(const ws_mem_event *ev, uint64_t local_warp_base, ws_coa
         if (ws_coalesce(ev, local_warp_base, co) == 0 && co->requests)
             v->co = co;
     } else if (ev->space == WS_SPACE_SHARED) {
-        if (ws_banks(ev, bk) == 0 && bk->wavefronts)
+        if (bank_rule(ev, bk) == 0 && bk->wavefronts)
             v->bk = bk;
     }
 }

@@ -9,6 +9,7 @@
 
 #include "../common/buffers.h"
 #include "../common/demangle.h"
+#include "../common/tmap.h"
 #include "half.h"
 
 static void arg_error(const ws_launch *L, int i, ws_error *err, const char *fmt, const char *a, const char *b)
@@ -31,6 +32,9 @@ static const char *arg_text(const ws_launch *L, int i, char *buf, size_t cap)
     if (a->kind == WS_ARG_BUFFER) {
         snprintf(buf, cap, "argument %d (buffer '%s')", i + 1,
                  a->buffer >= 0 && a->buffer < L->nbuffers ? L->buffers[a->buffer].name : "?");
+    } else if (a->kind == WS_ARG_TMAP) {
+        snprintf(buf, cap, "argument %d (tensor map '%s')", i + 1,
+                 L->desc && a->buffer >= 0 && a->buffer < L->desc->ntmaps ? L->desc->tmaps[a->buffer].name : "?");
     } else if (a->kind == WS_ARG_INT) {
         snprintf(num, sizeof num, "%lld", (long long)a->ivalue);
         if (src && strcmp(src, num)) snprintf(buf, cap, "argument %d (%.60s = %s)", i + 1, src, num);
@@ -108,6 +112,17 @@ int ws_params_pack(const ptx_function *fn, const ws_launch *L, const uint64_t *a
         uint8_t *dst = buf + p->offset;
         const ws_arg *a = &L->args[i];
         arg_text(L, i, what, sizeof what);
+        if (a->kind == WS_ARG_TMAP) {            /* a __grid_constant__ CUtensorMap: 128 bytes */
+            if (p->size != WS_TMAP_BYTES || p->offset % 64 || a->buffer < 0 || a->buffer >= L->ntmaps) {
+                arg_error(L, i, err, "%s: %s is not a const __grid_constant__ CUtensorMap (128 bytes, aligned 64)", what, ty);
+                return -1;
+            }
+            /* the simulator's image of the map (common/tmap.h); the GPU backend writes the
+             * driver's encoding over it (cu_tmaps_encode, cuda/cu_tmap.c) */
+            const ws_tmap *t = &L->tmaps[a->buffer];
+            ws_tmap_image(t, t->buffer >= 0 && t->buffer < L->nbuffers ? addr[t->buffer] : 0, dst);
+            continue;
+        }
         if (p->size != (uint64_t)tsize || tsize > 8) {
             /* a by-value __half / __nv_bfloat16 (pair) is a .b8 array in PTX: the signature says so */
             uint8_t small[4];
@@ -148,6 +163,8 @@ int ws_params_pack(const ptx_function *fn, const ws_launch *L, const uint64_t *a
             } else {
                 put_uint(dst, (uint64_t)a->ivalue, tsize);
             }
+            break;
+        case WS_ARG_TMAP:                        /* handled above */
             break;
         case WS_ARG_FLOAT:
             if (!is_float) {

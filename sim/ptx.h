@@ -16,6 +16,7 @@
 
 #define PTX_NAME_MAX 128  /* typical identifier length, for message buffers; names themselves have no limit */
 #define PTX_MAX_OPND 6
+#define PTX_VEC_MAX 8   /* elements of a {..} operand: 4 for ld/st/mov, 8 for mma/wmma fragments */
 
 typedef enum {
     PTX_T_NONE = 0,
@@ -74,6 +75,10 @@ const char *ptx_opcode_name(ptx_opcode op); /* "ld" */
  * that the word implies (addc is add with PTX_F_CARRYIN); PTX_OP_INVALID if none.
  * Example: ptx_opcode_lookup("madc", 4, &fl) == PTX_MAD, fl == PTX_F_CARRYIN. */
 ptx_opcode ptx_opcode_lookup(const char *word, size_t n, uint32_t *flags);
+/* The opcode an instruction's text (n bytes, "cp.async.ca.shared.global") starts with: the
+ * longest row name that is a whole dot-separated prefix ("cp.async"), else the word before
+ * the first '.' as ptx_opcode_lookup finds it; *used gets the bytes the name covers. */
+ptx_opcode ptx_opcode_lookup_prefix(const char *text, size_t n, size_t *used, uint32_t *flags);
 
 /* testp.<class>: the class travels as an extra IMM operand (testp p, a, CLASS). */
 typedef enum { PTX_TESTP_FINITE = 1, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER, PTX_TESTP_NOTANUMBER,
@@ -193,11 +198,40 @@ typedef struct {
     int64_t imm;         /* integer immediate, float bits, or MEM offset */
     int target;          /* LABEL: instruction index in the function; FUNC and call's callee: see PTX_CALLEE_* */
     int vec_n;
-    int vec[4];          /* slot, -1 = sink '_' or an immediate (vec_imm) */
+    int vec[PTX_VEC_MAX]; /* slot, -1 = sink '_' or an immediate (vec_imm) */
     uint8_t vec_imm;     /* VEC: elements that are immediates ({0, %r1} of st.param.v2) */
     uint8_t vec_fimm, vec_dimm; /* of those, float literals (0f...) and double ones (0d...) */
-    int64_t vimm[4];     /* their values, as imm holds one */
+    int64_t vimm[PTX_VEC_MAX]; /* their values, as imm holds one */
 } ptx_operand;
+
+/* Modifiers of the tensor-era instructions (cp.async, ldmatrix/stmatrix, mma, wmma,
+ * mbarrier); sim/ptx_tensor.c parses, checks and formats them. */
+typedef enum { PTX_MT_NONE = 0, PTX_MT_F16, PTX_MT_BF16, PTX_MT_TF32, PTX_MT_F32, PTX_MT_F64,
+               PTX_MT_S8, PTX_MT_U8, PTX_MT_S32, PTX_MT_B16, PTX_MT_B64 } ptx_mma_type;
+enum { /* ptx_tc.flags */
+    PTX_TC_TRANS = 1u << 0,     /* ldmatrix/stmatrix .trans */
+    PTX_TC_SATFINITE = 1u << 1, /* mma .satfinite */
+    PTX_TC_NOINC = 1u << 2,     /* cp.async.mbarrier.arrive.noinc */
+    PTX_TC_EXPECT_TX = 1u << 3, /* mbarrier.arrive.expect_tx */
+    PTX_TC_PARITY = 1u << 4,    /* mbarrier.try_wait/test_wait.parity */
+    PTX_TC_ZFILL = 1u << 5,     /* cp.async with a src-size or ignore-src operand */
+    PTX_TC_SRC_GLOBAL = 1u << 6,/* cp.async ... .global: the source space */
+    PTX_TC_TO_GLOBAL = 1u << 7, /* cp.async.bulk.global.shared::cta: a store from shared memory */
+    PTX_TC_PREFETCH = 1u << 8,  /* cp.async.bulk.prefetch: no effect on the model */
+    PTX_TC_MBAR = 1u << 9       /* .mbarrier::complete_tx::bytes: completes on an [mbar] operand */
+};
+typedef struct {
+    uint8_t m, n, k;          /* mma/wmma shape (.m16n8k16); ldmatrix/stmatrix m8n8 */
+    uint8_t num;              /* ldmatrix/stmatrix .x1/.x2/.x4: matrices */
+    char frag;                /* wmma.load/store: 'a', 'b', 'c', 'd' */
+    char alayout, blayout;    /* 'r' / 'c': mma/wmma.mma A and B; wmma.load/store: alayout */
+    uint8_t atype, btype, ctype, dtype; /* ptx_mma_type; ldmatrix: atype = .b16 */
+    uint8_t cp_size;          /* cp.async: bytes (4, 8, 16) */
+    uint8_t dims;             /* cp.async.bulk.tensor: .1d .. .5d */
+    uint16_t flags;           /* PTX_TC_* */
+    const char *refuse;       /* why the simulator cannot run this form (a static string), else NULL:
+                                 it parses, and faults naming the instruction when a warp reaches it */
+} ptx_tc;
 
 typedef struct {
     ptx_opcode op;
@@ -217,6 +251,7 @@ typedef struct {
     ptx_votemode vote;
     ptx_barmode bar;
     uint8_t ndst;         /* leading operands written: 0, 1, or 2 for a d|p pair (ptx_ops.h dst) */
+    ptx_tc tc;            /* tensor-era modifiers (ptx_tensor.c); zero for every other opcode */
     int guard;            /* predicate slot for @p / @!p, -1 = none */
     bool guard_neg;
     int nopnd;
@@ -293,6 +328,7 @@ typedef struct {
     int reqntid[3];       /* .reqntid, 0 = none */
     int minnctapersm;     /* .minnctapersm, 0 = none */
     int maxnreg;          /* .maxnreg, 0 = none */
+    int cluster[3];       /* .reqnctapercluster (__cluster_dims__), 0 = none */
     int ptx_line;
     /* Lazy refusal: a function whose body holds something the simulator cannot run
      * still parses (its name, parameters and symbols; a body that did not parse keeps
@@ -334,6 +370,24 @@ void ptx_free(ptx_module *m);
  * Itanium-mangled one ("transpose_naive" finds "_Z15transpose_naivePfS_ii"),
  * since nvcc compiles .cu files as C++. NULL if none. */
 const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
+
+/* The tensor-era instructions' modifiers (sim/ptx_tensor.c). ptx_tc_op: op's modifiers are
+ * ptx_tc_modifier's (every word after the opcode name). ptx_tc_modifier: applies one ".word"
+ * (without the dot); false when not understood. ptx_tc_check: after the operands, the rules
+ * beyond the row (operand kinds and counts per form); NULL when fine, else the message.
+ * ptx_insn_extra_mem: bit i set when operand i is an address besides the row's mem operand
+ * (cp.async's [src]; cp.async.bulk's [src] and [mbar]), known once the modifiers are parsed.
+ * ptx_tc_format_mods: the modifiers back as text (".ca.shared.global"). */
+bool ptx_tc_op(ptx_opcode op);
+bool ptx_tc_long_operands(ptx_opcode op); /* {..} of any length and operands beyond PTX_MAX_OPND: parsed, not kept */
+bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n);
+const char *ptx_tc_check(ptx_insn *in, char *buf, size_t cap);
+uint32_t ptx_insn_extra_mem(const ptx_insn *in);
+void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap);
+/* Bytes one lane moves in one access of a tensor-era memory instruction: cp.async its copy
+ * size, ldmatrix/stmatrix a 16-byte row, wmma.load/store a 4-byte fragment register, a bulk
+ * copy the 16-byte chunks of its events; 0 else. */
+int ptx_tc_width(const ptx_insn *in);
 
 /* The first function fn reaches (itself, or through calls and function addresses it
  * takes, transitively) that is refused, or NULL when all of them can run; *via gets

@@ -97,6 +97,53 @@
     X(MEMBAR,     "membar",     NOP,          0,  0, NONE, -1, ANY,  0) \
     X(FENCE,      "fence",      NOP,          0,  0, NONE, -1, ANY,  0) \
     X(NANOSLEEP,  "nanosleep",  NOP,          1,  1, NONE, -1, NEED, 0) \
+    /* tensor-era data movement and matrix instructions: their modifiers are sim/ptx_tensor.c's
+       (ptx_tc), their semantics exec_async.c (cp.async, groups, mbarrier), exec_matrix.c
+       (ldmatrix, stmatrix, wmma.load/store) and exec_mma.c (mma, wmma.mma). A name with dots
+       is matched as a whole-word prefix of the instruction (ptx_opcode_lookup_prefix).
+       cp.async [dst], [src], size[, src-size | ignore-src]: operand 1 is a second address
+       (ptx_op_extra_mem); the types are ptx_tc's, so ty is ANY */ \
+    X(CP_ASYNC,   "cp.async",   MEM,          3,  5, NONE,  0, ANY,  0) \
+    X(CP_COMMIT,  "cp.async.commit_group", WARP, 0, 0, NONE, -1, ANY, 0) \
+    X(CP_WAIT,    "cp.async.wait_group", WARP, 1,  1, NONE, -1, ANY,  0) \
+    X(CP_WAIT_ALL, "cp.async.wait_all", WARP,  0,  0, NONE, -1, ANY,  0) \
+    X(CP_MBAR_ARRIVE, "cp.async.mbarrier.arrive", WARP, 1, 1, NONE, 0, ANY, 0) \
+    /* bulk copies (TMA): [dst], [src], size, [mbar] to shared; [dst], [src], size to global;
+       .tensor: [dst], [tensorMap, {coords}], [mbar] (the coordinates travel as the operand
+       after the map's address); prefetch forms: [src], size or [tensorMap, {coords}] */ \
+    X(CP_BULK,    "cp.async.bulk", MEM,       2,  5, NONE,  0, ANY,  0) \
+    X(CP_BULK_TENSOR, "cp.async.bulk.tensor", MEM, 2, 6, NONE, 0, ANY, 0) \
+    X(CP_BULK_COMMIT, "cp.async.bulk.commit_group", WARP, 0, 0, NONE, -1, ANY, 0) \
+    X(CP_BULK_WAIT, "cp.async.bulk.wait_group", WARP, 1, 1, NONE, -1, ANY, 0) \
+    X(LDMATRIX,   "ldmatrix",   MEM,          2,  2, ONE,   1, ANY,  0) \
+    X(STMATRIX,   "stmatrix",   MEM,          2,  2, NONE,  0, ANY,  0) \
+    X(WMMA_LOAD,  "wmma.load",  MEM,          2,  3, ONE,   1, ANY,  0) \
+    X(WMMA_STORE, "wmma.store", MEM,          2,  3, NONE,  0, ANY,  0) \
+    X(WMMA_MMA,   "wmma.mma",   WARP,         4,  4, ONE,  -1, ANY,  0) \
+    X(MMA,        "mma",        WARP,         4,  4, ONE,  -1, ANY,  0) \
+    /* mbarrier objects (8 bytes of shared memory; state, [addr], ...) */ \
+    X(MBAR_INIT,  "mbarrier.init", WARP,      2,  2, NONE,  0, ANY,  0) \
+    X(MBAR_ARRIVE, "mbarrier.arrive", WARP,   2,  3, ONE,   1, ANY,  0) \
+    X(MBAR_ARRIVE_DROP, "mbarrier.arrive_drop", WARP, 2, 3, ONE, 1, ANY, 0) \
+    X(MBAR_EXPECT_TX, "mbarrier.expect_tx", WARP, 2, 2, NONE, 0, ANY, 0) \
+    X(MBAR_COMPLETE_TX, "mbarrier.complete_tx", WARP, 2, 2, NONE, 0, ANY, 0) \
+    X(MBAR_TEST_WAIT, "mbarrier.test_wait", WARP, 3, 3, ONE, 1, ANY, 0) \
+    X(MBAR_TRY_WAIT, "mbarrier.try_wait", WARP, 3, 4, ONE,  1, ANY,  0) \
+    X(MBAR_INVAL, "mbarrier.inval", WARP,     1,  1, NONE,  0, ANY,  0) \
+    /* warpgroup mma and thread-block clusters: a launch without cluster dimensions runs every
+       block as a cluster of one, so the cluster instructions have their one-block meaning
+       (mapa/getctarank to rank 0, barrier.cluster.wait = the block's barrier); wgmma is refused
+       by name when reached (its operands beyond the 6th are parsed and dropped) */ \
+    X(WGMMA_MMA,  "wgmma.mma_async", WARP,    4,  6, ONE,  -1, ANY,  0) \
+    X(WGMMA_FENCE, "wgmma.fence", WARP,       0,  0, NONE, -1, ANY,  0) \
+    X(WGMMA_COMMIT, "wgmma.commit_group", WARP, 0, 0, NONE, -1, ANY, 0) \
+    X(WGMMA_WAIT, "wgmma.wait_group", WARP,   1,  1, NONE, -1, ANY,  0) \
+    X(MAPA,       "mapa",       WARP,         3,  3, ONE,  -1, ANY,  0) \
+    X(GETCTARANK, "getctarank", WARP,         2,  2, ONE,  -1, ANY,  0) \
+    X(ELECT,      "elect",      WARP,         2,  3, PAIR, -1, ANY,  0) \
+    X(BARRIER_CLUSTER, "barrier.cluster", BAR, 0, 0, NONE, -1, ANY,  0) \
+    X(SETMAXNREG, "setmaxnreg", NOP,          1,  1, NONE, -1, ANY,  0) \
+    X(GRIDDEPCONTROL, "griddepcontrol", NOP,  0,  0, NONE, -1, ANY,  0) \
     X(PMEVENT,    "pmevent",    NOP,          1,  1, NONE, -1, ANY,  0) \
     /* control flow */ \
     X(BRA,        "bra",        BRA,          1,  1, NONE, -1, ANY,  0) \

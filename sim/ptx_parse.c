@@ -23,7 +23,6 @@
 
 #define MAX_REG_RANGE (1 << 20)           /* %r<N>: more than this is garbage, not a kernel */
 #define MAX_IMAGE_BYTES (256u << 20)      /* module .const/.global image */
-#define LOC_RING 16                       /* .loc records kept to resolve nested inlined_at chains */
 #define MAX_VAR_BYTES (1ull << 32)        /* one variable */
 
 /* ---- lexer ------------------------------------------------------------------ */
@@ -92,9 +91,10 @@ typedef struct {
     int nfixes, cap_fixes;
     int depth;             /* { } nesting inside the body */
     int scope_regs[64], scope_syms[64]; /* hash entry counts at each open brace */
+    int scope_labels[64], scope_nlabels[64]; /* label entries and labels at each open brace */
     int cur_file, cur_line;
-    int locs[LOC_RING][5]; /* recent .loc: its file, line, col, and the user's file, line it maps to */
-    int nlocs;
+    int (*locs)[5];        /* every .loc of the body: its file, line, col, and the user's file, line it maps to */
+    int nlocs, cap_locs;
     int retval_sym;        /* .func return parameter symbol, -1 none */
     int cap_call_args;
     const char **protos;   /* .callprototype / .calltargets names declared in the body */
@@ -127,6 +127,8 @@ typedef struct {
     size_t cap_const, cap_global;
     int seq;
     func_builder *cur;     /* function being parsed (owned by fb[] once registered) */
+    ptx_operand coords;    /* [tensorMap, {c0, c1}]: the coordinates, the operand after the address */
+    bool has_coords;
 } parser;
 
 static void fail_at(parser *ps, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5), noreturn));
@@ -446,6 +448,7 @@ static void fb_free(func_builder *b)
     ht_free(&b->labels_ht);
     free(b->labels);
     free(b->fixes);
+    free(b->locs);
     free(b->f.call_args);
     free(b->protos);
     free(b->f.refusal);
@@ -813,6 +816,7 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
     int i;
     ptx_type t = PTX_T_NONE;
     char dotted[40];
+    if (ptx_tc_op(in->op)) return ptx_tc_modifier(in, w, n); /* tensor-era: every word is theirs */
     if (n + 2 <= sizeof dotted) {
         dotted[0] = '.';
         memcpy(dotted + 1, w, n);
@@ -1000,7 +1004,11 @@ static void parse_imm(parser *ps, ptx_operand *o, const ptx_insn *in, bool neg)
 static void add_label_fix(parser *ps, const token *t, int opnd)
 {
     func_builder *b = ps->cur;
-    int l = ht_get(&b->labels_ht, t->s, (size_t)t->len);
+    int e = ht_find_ent(&b->labels_ht, t->s, (size_t)t->len);
+    int l = e < 0 ? -1 : b->labels_ht.ent[e].value;
+    /* labels are local to their { } block: an inline-asm loop inlined twice defines its label
+       twice, each time in a new block, and a definition shadows one of an enclosing block */
+    if (l >= 0 && opnd < 0 && b->labels[l].insn >= 0 && b->labels_ht.ent[e].depth < b->depth) l = -1;
     if (l < 0) {
         grow(ps, (void **)&b->labels, &b->cap_labels, b->nlabels + 1, sizeof *b->labels);
         l = b->nlabels++;
@@ -1008,7 +1016,7 @@ static void add_label_fix(parser *ps, const token *t, int opnd)
         b->labels[l].insn = -1;
         b->labels[l].line = t->line;
         b->labels[l].col = t->col;
-        ht_put(ps, &b->labels_ht, b->labels[l].name, l, 0);
+        ht_put(ps, &b->labels_ht, b->labels[l].name, l, b->depth);
     }
     if (opnd < 0) { /* definition */
         if (b->labels[l].insn >= 0) FAIL_TOK(ps, t, "label '%s' defined twice", b->labels[l].name);
@@ -1020,6 +1028,8 @@ static void add_label_fix(parser *ps, const token *t, int opnd)
     grow(ps, (void **)&b->fixes, &b->cap_fixes, b->nfixes + 1, sizeof *b->fixes);
     b->fixes[b->nfixes++] = (label_fix){b->f.ninsns, opnd, l};
 }
+
+static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index);
 
 /* A name that is a function (defined anywhere in the module, or declared): resolved
  * by finish_module, which refuses the function when nothing of that name exists. */
@@ -1036,8 +1046,9 @@ static void add_func_fix(parser *ps, const token *t, int opnd, bool is_call)
     cf->col = t->col;
 }
 
-/* [reg], [reg+imm], [reg+-imm], [reg-imm], [sym], [sym+imm], [imm] */
-static void parse_mem(parser *ps, ptx_operand *o)
+/* [reg], [reg+imm], [reg+-imm], [reg-imm], [sym], [sym+imm], [imm]; a tensor map's address may
+ * carry coordinates, [map, {c0, c1}], which become the next operand (ps->coords) */
+static void parse_mem(parser *ps, ptx_insn *in, ptx_operand *o)
 {
     char b[64];
     token open = ps->tok;
@@ -1071,6 +1082,12 @@ static void parse_mem(parser *ps, ptx_operand *o)
         lex(ps);
         o->imm = (int64_t)(0 - (uint64_t)v);
     }
+    if (is_p(&ps->tok, ',') && in && (in->op == PTX_CP_BULK_TENSOR || in->op == PTX_CP_BULK)) {
+        lex(ps);
+        if (!is_p(&ps->tok, '{')) FAIL_TOK(ps, &ps->tok, "expected tensor coordinates {..} after ',', found '%s'", tok_text(&ps->tok, b, sizeof b));
+        parse_operand(ps, in, &ps->coords, -1);
+        ps->has_coords = true;
+    }
     if (!is_p(&ps->tok, ']'))
         FAIL_TOK(ps, &ps->tok, "expected ']' to close the address opened at column %d, found '%s'", open.col,
                  tok_text(&ps->tok, b, sizeof b));
@@ -1083,30 +1100,37 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
     memset(o, 0, sizeof *o);
     o->reg = o->sym = -1;
     token t = ps->tok;
-    if (is_p(&t, '[')) { parse_mem(ps, o); return; }
+    if (is_p(&t, '[')) { parse_mem(ps, in, o); return; }
     if (is_p(&t, '{')) {
         lex(ps);
         o->kind = PTX_OPND_VEC;
         for (;;) {
             token e = ps->tok;
-            if (o->vec_n >= 4) FAIL_TOK(ps, &e, "vector operand with more than 4 elements%s", "");
-            if (is_w(&e, "_")) o->vec[o->vec_n++] = -1;
-            else if ((e.kind == TK_WORD && e.s[0] == '%') || is_plain_reg(ps, &e)) o->vec[o->vec_n++] = reg_slot(ps, &e);
-            else if (e.kind == TK_NUM || (is_p(&e, '-') && peek2(ps).kind == TK_NUM)) {
+            int vmax = ptx_tc_op(in->op) ? PTX_VEC_MAX : 4;  /* fragments of mma/wmma hold up to 8 */
+            bool drop = ptx_tc_long_operands(in->op) && o->vec_n >= vmax; /* a refused form: kept short */
+            if (o->vec_n >= vmax && !drop) FAIL_TOK(ps, &e, "vector operand with more than %d elements", vmax);
+            if (is_w(&e, "_")) {
+                if (!drop) o->vec[o->vec_n++] = -1;
+            } else if ((e.kind == TK_WORD && e.s[0] == '%') || is_plain_reg(ps, &e)) {
+                int slot = reg_slot(ps, &e);
+                if (!drop) o->vec[o->vec_n++] = slot;
+            } else if (e.kind == TK_NUM || (is_p(&e, '-') && peek2(ps).kind == TK_NUM)) {
                 /* an immediate element (st.param.v2.b32 [p], {0, %r1}): a source, never written */
                 bool neg = is_p(&e, '-');
                 if (neg) lex(ps);
                 ptx_operand t;
                 memset(&t, 0, sizeof t);
                 parse_imm(ps, &t, in, neg);
-                int k = o->vec_n++;
-                o->vec[k] = -1;
-                o->vec_imm |= (uint8_t)(1u << k);
-                if (t.is_float) o->vec_fimm |= (uint8_t)(1u << k);
-                if (t.is_double) o->vec_dimm |= (uint8_t)(1u << k);
-                o->vimm[k] = t.imm;
+                if (!drop) {
+                    int k = o->vec_n++;
+                    o->vec[k] = -1;
+                    o->vec_imm |= (uint8_t)(1u << k);
+                    if (t.is_float) o->vec_fimm |= (uint8_t)(1u << k);
+                    if (t.is_double) o->vec_dimm |= (uint8_t)(1u << k);
+                    o->vimm[k] = t.imm;
+                }
+                goto next;                                   /* parse_imm moved past it */
             } else FAIL_TOK(ps, &e, "expected a register or a number in { }, found '%s'", tok_text(&e, b, sizeof b));
-            if (o->vec_imm & (1u << (o->vec_n - 1))) goto next;  /* parse_imm moved past it */
             lex(ps);
         next:
             if (is_p(&ps->tok, ',')) { lex(ps); continue; }
@@ -1348,9 +1372,10 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
     if (info->needs_type && in->type == PTX_T_NONE) FAIL_TOK(ps, at, "'%s' names no type", optext);
     /* memory operands exactly where the interpreter expects them */
     int mem_at = info->mem;
+    uint32_t extra_mem = ptx_insn_extra_mem(in);
     for (int i = 0; i < in->nopnd; i++) {
         bool is_mem = in->opnd[i].kind == PTX_OPND_MEM;
-        if (is_mem != (i == mem_at))
+        if (is_mem != (i == mem_at || (extra_mem >> i & 1)))
             FAIL_TOK(ps, at, "'%s': operand %d %s", optext, i + 1, is_mem ? "cannot be an address [..]" : "must be an address [..]");
     }
     if (in->op == PTX_LD || in->op == PTX_LDU || in->op == PTX_ST) {
@@ -1383,6 +1408,11 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
         o->reg = o->sym = -1;
         o->imm = testp_class;
     }
+    if (ptx_tc_op(in->op)) {
+        char why[160];
+        const char *bad = ptx_tc_check(in, why, sizeof why);
+        if (bad) FAIL_TOK(ps, at, "'%s': %s", optext, bad);
+    }
     if (in->vec == 0) in->vec = 1;
 }
 
@@ -1413,9 +1443,8 @@ static void parse_insn(parser *ps)
     in.src_file = fb->cur_file;
     in.src_line = fb->cur_line;
     /* opcode and its dot-separated modifiers */
-    const char *dot = memchr(opt.s, '.', (size_t)opt.len);
-    size_t base = dot ? (size_t)(dot - opt.s) : (size_t)opt.len;
-    in.op = ptx_opcode_lookup(opt.s, base, &in.flags);
+    size_t base;
+    in.op = ptx_opcode_lookup_prefix(opt.s, (size_t)opt.len, &base, &in.flags);
     if (in.op == PTX_OP_INVALID) FAIL_TOK(ps, &opt, "unsupported instruction '%s'", optext);
     if (in.op == PTX_BRX) FAIL_TOK(ps, &opt, "unsupported instruction '%s' (indirect branch)", optext);
     int testp_class = 0, pair = 0;
@@ -1439,9 +1468,20 @@ static void parse_insn(parser *ps)
         parse_call(ps, &in);
     } else if (!is_p(&ps->tok, ';')) {
         for (;;) {
+            if (in.nopnd >= PTX_MAX_OPND && ptx_tc_long_operands(in.op)) { /* a refused form: parse, drop */
+                ptx_operand extra;
+                parse_operand(ps, &in, &extra, in.nopnd);
+                if (is_p(&ps->tok, ',')) { lex(ps); continue; }
+                break;
+            }
             if (in.nopnd >= PTX_MAX_OPND) FAIL_TOK(ps, &ps->tok, "too many operands for '%s'", optext);
             parse_operand(ps, &in, &in.opnd[in.nopnd], in.nopnd);
             in.nopnd++;
+            if (ps->has_coords) {            /* [map, {c}]: the coordinates follow the address */
+                ps->has_coords = false;
+                if (in.nopnd >= PTX_MAX_OPND) FAIL_TOK(ps, &ps->tok, "too many operands for '%s'", optext);
+                in.opnd[in.nopnd++] = ps->coords;
+            }
             if (is_p(&ps->tok, '|')) {
                 /* d|p: only the first destination of setp, shfl and match has a partner */
                 if (in.nopnd != 1 || ptx_op_info(in.op)->dst != PTX_DST_PAIR)
@@ -1464,7 +1504,6 @@ static void parse_insn(parser *ps)
 
 /* ---- directives inside and outside functions ---------------------------------- */
 
-/* .loc file line col [, function_name label[+n], inlined_at file line col] */
 /* .loc file line col [, function_name label[+n], inlined_at file line col]. Code inlined
  * through several functions (a header calling a header) names, in inlined_at, the
  * .loc of the call it was inlined at, itself inlined: the chain is followed back to
@@ -1492,7 +1531,7 @@ static void parse_loc(parser *ps)
             line = expect_small(ps, "line");
             col = expect_small(ps, "column");
             if (ps->cur)
-                for (int i = 0; i < LOC_RING; i++) {
+                for (int i = ps->cur->nlocs - 1; i >= 0; i--) {   /* the latest .loc of that place */
                     const int *r = ps->cur->locs[i];
                     if (r[0] == file && r[1] == line && r[2] == col && (r[3] != file || r[4] != line)) {
                         file = r[3];
@@ -1508,7 +1547,9 @@ static void parse_loc(parser *ps)
     if (ps->cur) {
         ps->cur->cur_file = file;
         ps->cur->cur_line = line;
-        int *r = ps->cur->locs[ps->cur->nlocs++ % LOC_RING];
+        /* all of them: the call a chain names may lie hundreds of .locs back (a long inlined body) */
+        grow(ps, (void **)&ps->cur->locs, &ps->cur->cap_locs, ps->cur->nlocs + 1, sizeof *ps->cur->locs);
+        int *r = ps->cur->locs[ps->cur->nlocs++];
         r[0] = own[0]; r[1] = own[1]; r[2] = own[2]; r[3] = file; r[4] = line;
     }
 }
@@ -1602,6 +1643,8 @@ static void parse_body(parser *ps)
                 FAIL_TOK(ps, &t, "blocks nested too deeply%s", "");
             fb->scope_regs[fb->depth] = fb->regs_ht.n;
             fb->scope_syms[fb->depth] = fb->syms_ht.n;
+            fb->scope_labels[fb->depth] = fb->labels_ht.n;
+            fb->scope_nlabels[fb->depth] = fb->nlabels;
             fb->depth++;
             lex(ps);
             continue;
@@ -1611,6 +1654,10 @@ static void parse_body(parser *ps)
             if (--fb->depth == 0) return;
             ht_pop_to(&fb->regs_ht, fb->scope_regs[fb->depth]);
             ht_pop_to(&fb->syms_ht, fb->scope_syms[fb->depth]);
+            ht_pop_to(&fb->labels_ht, fb->scope_labels[fb->depth]);
+            for (int l = fb->scope_nlabels[fb->depth]; l < fb->nlabels; l++) /* still only referenced: */
+                if (fb->labels[l].insn < 0)                                  /* may be defined outside */
+                    ht_put(ps, &fb->labels_ht, fb->labels[l].name, l, fb->depth);
             continue;
         }
         if (t.kind == TK_WORD && t.s[0] == '.') {
@@ -1851,7 +1898,12 @@ static void parse_function(parser *ps, bool is_entry, bool is_extern)
             expect_small(ps, "count");
         } else if (is_w(&t, ".reqnctapercluster")) {
             lex(ps);
-            for (;;) { expect_small(ps, "count"); if (!is_p(&ps->tok, ',')) break; lex(ps); }
+            for (int i = 0; i < 3; i++) {
+                fb->f.cluster[i] = expect_small(ps, "count");
+                if (!is_p(&ps->tok, ',')) break;
+                lex(ps);
+            }
+            for (int i = 0; i < 3; i++) if (!fb->f.cluster[i]) fb->f.cluster[i] = 1;
         } else if (is_w(&t, ".noreturn") || is_w(&t, ".explicitcluster")) {
             lex(ps);
         } else if (is_w(&t, ".pragma")) {

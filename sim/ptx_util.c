@@ -84,6 +84,27 @@ ptx_opcode ptx_opcode_lookup(const char *word, size_t n, uint32_t *flags)
     return PTX_OP_INVALID;
 }
 
+ptx_opcode ptx_opcode_lookup_prefix(const char *text, size_t n, size_t *used, uint32_t *flags)
+{
+    *flags = 0;
+    ptx_opcode best = PTX_OP_INVALID;
+    size_t best_len = 0;
+    for (int op = 1; op < PTX_OP_COUNT; op++) {
+        size_t k = strlen(op_info[op].name);
+        if (k > best_len && k <= n && !memcmp(op_info[op].name, text, k) && (k == n || text[k] == '.')) {
+            best = (ptx_opcode)op;
+            best_len = k;
+        }
+    }
+    if (best != PTX_OP_INVALID) {
+        *used = best_len;
+        return best;
+    }
+    const char *dot = memchr(text, '.', n);
+    *used = dot ? (size_t)(dot - text) : n;
+    return ptx_opcode_lookup(text, *used, flags);
+}
+
 bool ptx_insn_is_memory(const ptx_insn *in)
 {
     return ptx_op_info(in->op)->cls == PTX_CLS_MEM && in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_REG;
@@ -237,6 +258,12 @@ static void put_opcode(sbuf *s, const ptx_insn *in)
         put_flag(s, in, PTX_F_UNI, ".uni");
         break;
     default:
+        if (ptx_tc_op(in->op)) {           /* tensor-era modifiers: ptx_tensor.c spells them */
+            char mods[96];
+            ptx_tc_format_mods(in, mods, sizeof mods);
+            put(s, "%s", mods);
+            break;
+        }
         put_arith(s, in);
         put_types(s, in);
         break;
@@ -316,7 +343,7 @@ static void put_operand(sbuf *s, const ptx_function *fn, const ptx_insn *in, con
     case PTX_OPND_FUNC: put(s, "func#%d", o->target); break;
     case PTX_OPND_VEC:
         put(s, "{");
-        for (int i = 0; i < o->vec_n && i < 4; i++) {
+        for (int i = 0; i < o->vec_n && i < PTX_VEC_MAX; i++) {
             if (o->vec_imm >> i & 1) {
                 ptx_operand t = {.kind = PTX_OPND_IMM, .imm = o->vimm[i], .is_float = o->vec_fimm >> i & 1,
                                  .is_double = o->vec_dimm >> i & 1};

@@ -198,15 +198,29 @@ static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t threa
     const bool atomic = ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE;
     const bool reads = ev->op != WS_MEM_STORE;     /* an atomic reads the old value */
     const bool writes = ev->op != WS_MEM_LOAD;
+    /* a bulk or tensor copy (TMA) is ordered by its mbarrier, which barrier intervals do not
+       describe: its shared bytes count as written (or, for a copy out, as read for initcheck)
+       and take part in no hazard; an access after it is judged against the warps before it */
+    const bool async_copy = ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA;
     bool found[WS_RACE_KINDS] = {false};
     for (uint32_t k = 0; k < n; k++) {
         shadow_byte *s = &rc->sh[addr + k];
         bool written = s->w_epoch >= rc->block_epoch;
         if (same && written) continue;             /* memory unchanged: nothing to order */
-        bool w_now = s->w_epoch == E;
+        bool w_now = s->w_epoch == E && s->w_thread != NONE;
         if (reads && !written && !found[WS_RACE_UNINIT]) {
             found[WS_RACE_UNINIT] = true;
             record(rc, WS_RACE_UNINIT, ev, addr + k, NONE, 0, thread);
+        }
+        if (async_copy) {
+            if (writes) {
+                s->w_epoch = E;
+                s->w_thread = NONE;
+                s->w_pc = ev->pc;
+                s->w_seq = seq;
+                s->w_atomic = false;
+            }
+            continue;
         }
         if (reads && !atomic) {
             if (w_now && s->w_thread / 32 != warp && !found[WS_RACE_RAW]) {

@@ -100,12 +100,13 @@ int ws_report_lines(const ws_report *r, ws_line_row **rows)
         }
         row->nmem++;
         row->executions += p->executions;
-        if (p->space == WS_SPACE_SHARED) {
+        if (p->space == WS_SPACE_SHARED || p->kind == WS_KIND_LDGSTS) { /* cp.async: its shared side too */
             row->shared_insts += p->executions;
             row->wavefronts += p->wavefronts;
             row->ideal_wavefronts += p->ideal_wavefronts;
             row->ncu_conflicts += p->ncu_conflicts;
-        } else {
+        }
+        if (p->space != WS_SPACE_SHARED) {
             row->requests += p->requests;
             row->sectors += p->sectors;
             row->ideal_sectors += p->ideal_sectors;
@@ -115,7 +116,11 @@ int ws_report_lines(const ws_report *r, ws_line_row **rows)
             }
         }
         char k[32];
-        snprintf(k, sizeof k, "%s%s.%s.%d", row->kinds[0] ? " " : "", op_short(p->op), space_short(p->space), p->width);
+        if (p->kind != WS_KIND_PLAIN) /* "cp.async.global.16", "ldmatrix.shared.16" */
+            snprintf(k, sizeof k, "%s%s.%s.%d", row->kinds[0] ? " " : "", ws_mem_kind_name(p->kind),
+                     space_short(p->space), p->width);
+        else
+            snprintf(k, sizeof k, "%s%s.%s.%d", row->kinds[0] ? " " : "", op_short(p->op), space_short(p->space), p->width);
         if (!strstr(row->kinds, k + (row->kinds[0] ? 1 : 0)) && strlen(row->kinds) + strlen(k) < sizeof row->kinds)
             strcat(row->kinds, k);
     }
@@ -205,6 +210,21 @@ static void efficiency_lines(FILE *f, const ws_report *r)
                 snames[i], ratio((double)c->wavefronts, (double)c->inst), ratio((double)c->ideal_wavefronts, (double)c->inst),
                 (unsigned long long)c->excess, (unsigned long long)c->ncu_conflicts);
     }
+    const ws_tc_counts *tc = &t->tc;            /* the tensor-era families, each on its own line */
+    if (tc->ldgsts_global.inst)
+        fprintf(f, "  %-14s %6.2f sectors/request, ideal %6.2f; %6.2f shared wavefronts/instruction, ideal %6.2f\n",
+                "cp.async", ratio((double)tc->ldgsts_global.sectors, (double)tc->ldgsts_global.requests),
+                ratio((double)tc->ldgsts_global.ideal_sectors, (double)tc->ldgsts_global.requests),
+                ratio((double)tc->ldgsts_shared.wavefronts, (double)tc->ldgsts_shared.inst),
+                ratio((double)tc->ldgsts_shared.ideal_wavefronts, (double)tc->ldgsts_shared.inst));
+    const char *mnames[] = {"ldmatrix", "stmatrix"};
+    const ws_mem_counts *ms[] = {&tc->ldsm, &tc->stsm};
+    for (int i = 0; i < 2; i++)
+        if (ms[i]->inst)
+            fprintf(f, "  %-14s %6.2f wavefronts/instruction, ideal %6.2f: %llu excess wavefronts (bank conflicts "
+                       "between the rows of one 8x8 matrix)\n", mnames[i],
+                    ratio((double)ms[i]->wavefronts, (double)ms[i]->inst),
+                    ratio((double)ms[i]->ideal_wavefronts, (double)ms[i]->inst), (unsigned long long)ms[i]->excess);
     const ws_cache_totals *k = &t->cache;
     uint64_t look = k->l1_global_ld_hit + k->l1_global_ld_miss + k->l1_local_ld_hit + k->l1_local_ld_miss;
     if (look)

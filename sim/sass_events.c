@@ -104,7 +104,9 @@ void ws_sass_stage_listener(void *ctx, const ws_mem_event *ev)
     ws_sass_stage *st = ctx;
     const ws_sass_plan *p = st->plan;
     st->st.in++;
-    if (ev->pc >= (uint32_t)p->fn->ninsns) { /* not the function's: pass on */
+    /* a tensor-era event (cp.async, ldmatrix, wmma, bulk/TMA) is counted apart from the plain
+     * rows (memstats.h) and the plan matches only plain ld/st/atom: it passes unchanged */
+    if (ev->pc >= (uint32_t)p->fn->ninsns || ev->kind != WS_KIND_PLAIN) { /* not the plan's: pass on */
         ws_mem_event e = *ev;
         emit(st, &e);
         return;

@@ -10,7 +10,7 @@
  * every lane off it is not counted by smsp__sass_inst_executed_op_* (measured on the H200:
  * reduce_interleaved's predicated LDS/STS count 97280/56320, the instructions with an
  * active lane), which is what the PTX's skipped instruction gives.
- * Everything else passes unchanged. The output is a function of (plan, input events, watch
+ * Everything else passes unchanged, tensor-era events (ws_mem_kind other than PLAIN) among them. The output is a function of (plan, input events, watch
  * hits) only, so it is tested without an interpreter or a GPU.
  * Invariant: output seq numbers count the output events from 0; spill events carry pc
  * fn->ninsns + their SASS index (outside the function: kernel totals only). */

@@ -45,6 +45,38 @@ static const struct { ptx_opcode op; const char *text; } examples[] = {
     {PTX_BRX, "brx.idx %r2, L0;"},                   {PTX_CALL, "call f;"},
     {PTX_RET, "ret;"},                               {PTX_EXIT, "exit;"},
     {PTX_TRAP, "trap;"},                             {PTX_BRKPT, "brkpt;"},
+    {PTX_CP_ASYNC, "cp.async.ca.shared.global [%r1], [%rd1], 16, %r2;"},
+    {PTX_CP_COMMIT, "cp.async.commit_group;"},       {PTX_CP_WAIT, "cp.async.wait_group 1;"},
+    {PTX_CP_WAIT_ALL, "cp.async.wait_all;"},
+    {PTX_CP_MBAR_ARRIVE, "cp.async.mbarrier.arrive.noinc.shared.b64 [%r1];"},
+    {PTX_LDMATRIX, "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r0, %r1, %r2, %r3}, [%r4];"},
+    {PTX_STMATRIX, "stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r4], {%r0, %r1};"},
+    {PTX_WMMA_LOAD, "wmma.load.a.sync.aligned.row.m16n16k16.shared.bf16 {%r0, %r1, %r2, %r3}, [%rd1], %r4;"},
+    {PTX_WMMA_STORE, "wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd1], "
+                     "{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, %r4;"},
+    {PTX_WMMA_MMA, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, "
+                   "%f7}, {%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};"},
+    {PTX_MMA, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, "
+              "{%r4, %r5}, {%f4, %f5, %f6, %f7};"},
+    {PTX_MBAR_INIT, "mbarrier.init.shared.b64 [%r1], %r2;"},
+    {PTX_MBAR_ARRIVE, "mbarrier.arrive.shared.b64 %rd2, [%r1];"},
+    {PTX_MBAR_ARRIVE_DROP, "mbarrier.arrive_drop.shared.b64 %rd2, [%r1];"},
+    {PTX_MBAR_EXPECT_TX, "mbarrier.expect_tx.relaxed.cta.shared.b64 [%r1], 1024;"},
+    {PTX_MBAR_COMPLETE_TX, "mbarrier.complete_tx.relaxed.cta.shared.b64 [%r1], 1024;"},
+    {PTX_MBAR_TEST_WAIT, "mbarrier.test_wait.shared.b64 %p1, [%r1], %rd2;"},
+    {PTX_MBAR_TRY_WAIT, "mbarrier.try_wait.parity.shared.b64 %p1, [%r1], %r2;"},
+    {PTX_MBAR_INVAL, "mbarrier.inval.shared.b64 [%r1];"},
+    {PTX_CP_BULK, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];"},
+    {PTX_CP_BULK_TENSOR, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], "
+                         "[%rd1, {%r2, %r3}], [%r4];"},
+    {PTX_CP_BULK_COMMIT, "cp.async.bulk.commit_group;"},
+    {PTX_CP_BULK_WAIT, "cp.async.bulk.wait_group.read 0;"},
+    {PTX_WGMMA_MMA, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %p1, 1, 1, 0, 0;"},
+    {PTX_WGMMA_FENCE, "wgmma.fence.sync.aligned;"},  {PTX_WGMMA_COMMIT, "wgmma.commit_group.sync.aligned;"},
+    {PTX_WGMMA_WAIT, "wgmma.wait_group.sync.aligned 0;"},
+    {PTX_MAPA, "mapa.shared::cluster.u32 %r1, %r2, 0;"}, {PTX_GETCTARANK, "getctarank.shared::cluster.u32 %r1, %r2;"},
+    {PTX_ELECT, "elect.sync %r1|%p1, -1;"},         {PTX_BARRIER_CLUSTER, "barrier.cluster.arrive.aligned;"},
+    {PTX_SETMAXNREG, "setmaxnreg.inc.sync.aligned.u32 240;"}, {PTX_GRIDDEPCONTROL, "griddepcontrol.wait;"},
 };
 
 const char *ws_op_example(ptx_opcode op)

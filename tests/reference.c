@@ -13,6 +13,7 @@
  * start it at zero, and no catalog default reads it. */
 #include "reference.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -616,6 +617,120 @@ static int ref_lcg_bins(const ws_launch *L, void *const *b)
     return 0;
 }
 
+/* ---- tensorcore.cu ------------------------------------------------------------------- */
+
+/* IEEE binary16 bits to its exact value. */
+static double half_value(uint16_t h)
+{
+    int e = h >> 10 & 31, f = h & 1023;
+    double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(1024 + f, e - 25);
+    return h >> 15 ? -v : v;
+}
+
+/* C (M x N) = A (M x K) x B^T (B is N x K), fp16 inputs, the sum exact in double and rounded
+ * once to float; only the 16x16 tiles (t < tiles) are written. */
+static void gemm_tn(const uint16_t *A, const uint16_t *B, float *C, uint64_t N, uint64_t K, uint64_t tiles_m,
+                    uint64_t tiles_n, uint64_t tiles)
+{
+    for (uint64_t t = 0; t < tiles && t < tiles_m * tiles_n; t++) {
+        uint64_t tm = t / tiles_n, tn = t % tiles_n;
+        for (uint64_t i = tm * 16; i < tm * 16 + 16; i++)
+            for (uint64_t j = tn * 16; j < tn * 16 + 16; j++) {
+                double acc = 0;
+                for (uint64_t k = 0; k < K; k++)
+                    acc += half_value(A[i * K + k]) * half_value(B[j * K + k]);
+                C[i * N + j] = (float)acc;
+            }
+    }
+}
+
+/* wmma_gemm_naive (A, B, C, M, N, K): warp w computes tile w of the (M/16) x (N/16) tiles. */
+static int ref_wmma_gemm(const ws_launch *L, void *const *b)
+{
+    int32_t M = arg_i32(L, 3), N = arg_i32(L, 4), K = arg_i32(L, 5);
+    if (M <= 0 || N <= 0 || K <= 0 || M % 16 || N % 16 || K % 16 || L->block[0] % 32 || L->block[1] != 1 ||
+        L->grid[1] != 1)
+        return WS_REF_UNSUPPORTED;
+    const uint16_t *A = arg_buf(L, b, 0, (uint64_t)M * K * 2), *B = arg_buf(L, b, 1, (uint64_t)N * K * 2);
+    float *C = arg_buf(L, b, 2, (uint64_t)M * N * 4);
+    if (!A || !B || !C)
+        return WS_REF_UNSUPPORTED;
+    gemm_tn(A, B, C, (uint64_t)N, (uint64_t)K, (uint64_t)M / 16, (uint64_t)N / 16, threads_1d(L) / 32);
+    return 0;
+}
+
+/* mma_ldmatrix_* and mma_cp_async (A, B, C, M, N, K[, pad, swz]): block (x, y) computes the
+ * 32x32 tile (y, x) of C; 128 threads, the grid covering C exactly. */
+static int ref_mma_gemm(const ws_launch *L, void *const *b)
+{
+    int32_t M = arg_i32(L, 3), N = arg_i32(L, 4), K = arg_i32(L, 5);
+    if (M <= 0 || N <= 0 || K <= 0 || M % 32 || N % 32 || K % 64 || L->block[0] != 128 || L->block[1] != 1 ||
+        L->grid[0] != (uint32_t)N / 32 || L->grid[1] != (uint32_t)M / 32)
+        return WS_REF_UNSUPPORTED;
+    if (L->nargs > 6 && (arg_i32(L, 6) < 0 || arg_i32(L, 6) % 8 || (arg_i32(L, 7) != 0 && arg_i32(L, 7) != 1)))
+        return WS_REF_UNSUPPORTED;                   /* pad: 16-byte rows; swz: 0 or 1 */
+    const uint16_t *A = arg_buf(L, b, 0, (uint64_t)M * K * 2), *B = arg_buf(L, b, 1, (uint64_t)N * K * 2);
+    float *C = arg_buf(L, b, 2, (uint64_t)M * N * 4);
+    if (!A || !B || !C)
+        return WS_REF_UNSUPPORTED;
+    uint64_t tm = (uint64_t)M / 16, tn = (uint64_t)N / 16;
+    gemm_tn(A, B, C, (uint64_t)N, (uint64_t)K, tm, tn, tm * tn);
+    return 0;
+}
+
+/* mma_tma (tA, tB, C, M, N, K): ref_mma_gemm's product, A and B read through the two tensor
+ * maps, which must map them as the kernel assumes (dense K x M and K x N halves, 64 x 32 boxes
+ * with the 128-byte swizzle: the layout its ldmatrix addressing reads). */
+static int ref_mma_tma(const ws_launch *L, void *const *b)
+{
+    int32_t M = arg_i32(L, 3), N = arg_i32(L, 4), K = arg_i32(L, 5);
+    if (L->nargs != 6 || L->args[0].kind != WS_ARG_TMAP || L->args[1].kind != WS_ARG_TMAP || M <= 0 || N <= 0 ||
+        K <= 0 || M % 32 || N % 32 || K % 64 || L->block[0] != 128 || L->grid[0] != (uint32_t)N / 32 ||
+        L->grid[1] != (uint32_t)M / 32)
+        return WS_REF_UNSUPPORTED;
+    const ws_tmap *ta = &L->tmaps[L->args[0].buffer], *tb = &L->tmaps[L->args[1].buffer];
+    const int32_t rows[2] = {M, N};
+    const ws_tmap *t2[2] = {ta, tb};
+    for (int i = 0; i < 2; i++) {
+        const ws_tmap *t = t2[i];
+        if (t->rank != 2 || t->elem_size != 2 || t->dims[0] != (uint64_t)K || t->dims[1] != (uint64_t)rows[i] ||
+            t->strides[1] != 2 * (uint64_t)K || t->box[0] != 64 || t->box[1] != 32 || t->swizzle != 128)
+            return WS_REF_UNSUPPORTED;
+    }
+    const uint16_t *A = b[ta->buffer], *B = b[tb->buffer];
+    float *C = arg_buf(L, b, 2, (uint64_t)M * N * 4);
+    if (!A || !B || !C || L->buffers[ta->buffer].bytes < (uint64_t)M * K * 2 ||
+        L->buffers[tb->buffer].bytes < (uint64_t)N * K * 2)
+        return WS_REF_UNSUPPORTED;
+    uint64_t tm = (uint64_t)M / 16, tn = (uint64_t)N / 16;
+    gemm_tn(A, B, C, (uint64_t)N, (uint64_t)K, tm, tn, tm * tn);
+    return 0;
+}
+
+/* swizzle_* (T, out, mode): one block of 4 warps; warp w's ldmatrix.x4 of k-block kb gives lane
+ * l in register i the halves (row, col) and (row, col + 1) of the 64x64 tile T with
+ * row = 16w + 8(i % 2) + l / 4, col = 16kb + 8(i / 2) + 2(l % 4): the PTX ISA's ldmatrix
+ * layout under the addressing "lane l gives row l % 16 at column 8(l / 16)". The layout in
+ * shared memory does not change the fragments. */
+static int ref_swizzle_gallery(const ws_launch *L, void *const *b)
+{
+    int32_t mode = arg_i32(L, 2);
+    if (mode < 0 || mode > 4 || L->grid[0] * L->grid[1] * L->grid[2] != 1 || L->block[0] != 128 || L->block[1] != 1)
+        return WS_REF_UNSUPPORTED;
+    const uint16_t *T = arg_buf(L, b, 0, 64 * 64 * 2);
+    uint32_t *out = arg_buf(L, b, 1, 2048 * 4);
+    if (!T || !out)
+        return WS_REF_UNSUPPORTED;
+    for (int w = 0; w < 4; w++)
+        for (int kb = 0; kb < 4; kb++)
+            for (int i = 0; i < 4; i++)
+                for (int l = 0; l < 32; l++) {
+                    int row = 16 * w + 8 * (i % 2) + l / 4, col = 16 * kb + 8 * (i / 2) + 2 * (l % 4);
+                    out[((w * 4 + kb) * 4 + i) * 32 + l] = T[row * 64 + col] | (uint32_t)T[row * 64 + col + 1] << 16;
+                }
+    return 0;
+}
+
 /* spill_forced / spill_free(in, key, out, n, iters): v[k] = in[i + k n] (k < 40); iters
  * rounds of v[k] = v[k] * 1664525 + (v[(k+7) % 40] ^ key[t]), k in order (so v[k+7] is
  * already this round's for k >= 33); out[i] = sum of v[k] (k+1), all mod 2^32. */
@@ -829,6 +944,12 @@ static const struct {
     {"div_copy", ref_div_copy}, {"div_trap", ref_div_trap}, {"div_return", ref_div_return},
     {"div_exit", ref_div_return}, {"div_return_taken", ref_div_return_taken}, {"div_nested", ref_div_nested},
     {"div_loop", ref_div_loop}, {"div_syncwarp", ref_div_trap}, {"div_barrier", ref_div_barrier},
+    /* tensorcore.cu */
+    {"wmma_gemm_naive", ref_wmma_gemm}, {"mma_ldmatrix_unpadded", ref_mma_gemm},
+    {"mma_ldmatrix_padded", ref_mma_gemm}, {"mma_ldmatrix_swizzled", ref_mma_gemm}, {"mma_cp_async", ref_mma_gemm},
+    {"mma_tma", ref_mma_tma},
+    {"swizzle_none", ref_swizzle_gallery}, {"swizzle_pad8", ref_swizzle_gallery}, {"swizzle_b1", ref_swizzle_gallery},
+    {"swizzle_b2", ref_swizzle_gallery}, {"swizzle_b3", ref_swizzle_gallery},
 };
 
 #define NREFS ((int)(sizeof refs / sizeof refs[0]))

@@ -369,6 +369,85 @@ static void test_every_measured_appendix_c_row_is_reproduced(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* ---- ldmatrix / stmatrix: one phase per 8x8 matrix ------------------------------------------ *
+ * Lane l gives row l % 8 of matrix l / 8 (an .x4 A-operand load of 32 rows at k, as CUTLASS
+ * addresses it: lane l -> tile row l, column 0). A row is 16 bytes, i.e. one of the 8 16-byte
+ * bank groups of the 128 bytes of banks; a phase costs the most rows any group holds. */
+
+typedef int (*row_address)(int row);   /* byte offset of tile row `row`'s first 16 bytes */
+
+static ws_mem_event ldsm_event(row_address f)
+{
+    ws_mem_event ev = shared_event(WS_MEM_LOAD, 16, 0xffffffffu);
+    ev.kind = WS_KIND_LDSM;
+    for (int l = 0; l < 32; l++)
+        ev.addr[l] = (uint64_t)f(l);
+    return ev;
+}
+
+/* The cost from first principles: per phase, the largest number of its 8 rows in one group. */
+static int groups_cost(const ws_mem_event *ev)
+{
+    int total = 0;
+    for (int p = 0; p < 4; p++) {
+        int n[8] = {0}, most = 0;
+        for (int l = 8 * p; l < 8 * p + 8; l++)
+            if (++n[ev->addr[l] / 16 % 8] > most)
+                most = n[ev->addr[l] / 16 % 8];
+        total += most;
+    }
+    return total;
+}
+
+static int unpadded(int r) { return r * 128; }                       /* 64 halves per row */
+static int padded(int r) { return r * 144; }                         /* + 8 halves */
+static int xor_swizzled(int r) { return r * 128 + ((0 ^ (r % 8)) * 16); } /* chunk 0 of row r at chunk r % 8 */
+/* CUTLASS Swizzle<B, 4, 3> on byte offsets (= Swizzle<B, 3, 3> on half indices): bits 4.. of
+   the offset (the chunk) get bits 7.. (the row of a 128-byte-row tile) XORed in. */
+static int cute_swizzle(int off, int b) { return off ^ ((off >> 3) & (((1 << b) - 1) << 4)); }
+static int cute_b1(int r) { return cute_swizzle(r * 128, 1); }
+static int cute_b2(int r) { return cute_swizzle(r * 128, 2); }
+static int cute_b3(int r) { return cute_swizzle(r * 128, 3); }
+
+static void test_ldmatrix_phases_cost_the_bank_groups_their_rows_share(void **state)
+{
+    (void)state;
+    const struct { row_address f; int want; } cases[] = {
+        {unpadded, 4 * 8},      /* 128-byte rows: all 8 rows of a phase in group 0 */
+        {padded, 4 * 1},        /* 144-byte rows: group 9r % 8 = r */
+        {xor_swizzled, 4 * 1},  /* chunk r % 8: every group once */
+        {cute_b1, 4 * 4},       /* 1 row bit in: 2 groups, 4 rows each */
+        {cute_b2, 4 * 2},       /* 2 row bits: 4 groups, 2 rows each */
+        {cute_b3, 4 * 1},       /* 3 row bits = the XOR swizzle */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ws_mem_event ev = ldsm_event(cases[i].f);
+        ws_bank_result r;
+        assert_int_equal(ws_banks_ldsm(&ev, &r), 0);
+        assert_int_equal(groups_cost(&ev), cases[i].want);
+        assert_int_equal(r.wavefronts, cases[i].want);
+        assert_int_equal(r.ngroups, 4);
+        assert_int_equal(r.ideal, 4);                       /* 512 bytes: 4 wavefronts of 128 */
+        assert_int_equal(r.ncu_conflicts, cases[i].want - 4);
+    }
+    /* rows given twice are read once: phase 0 all on row 0 costs 1, the others 8 each */
+    ws_mem_event ev = ldsm_event(unpadded);
+    for (int l = 0; l < 8; l++) ev.addr[l] = 0;
+    ws_bank_result r;
+    assert_int_equal(ws_banks_ldsm(&ev, &r), 0);
+    assert_int_equal(groups_cost(&ev) - 7, 1 + 3 * 8);     /* groups_cost counts rows, not distinct rows */
+    assert_int_equal(r.wavefronts, 1 + 3 * 8);
+    /* .x1: only lanes 0-7 give addresses: one phase */
+    ev = ldsm_event(unpadded);
+    ev.active_mask = 0xff;
+    assert_int_equal(ws_banks_ldsm(&ev, &r), 0);
+    assert_int_equal(r.wavefronts, 8);
+    assert_int_equal(r.active_groups, 1);
+    /* not a 16-byte shared event: refused */
+    ev.width = 8;
+    assert_int_equal(ws_banks_ldsm(&ev, &r), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_shared_atomics_follow_the_load_bank_rule),
         cmocka_unit_test(test_inactive_warp_costs_nothing_and_other_spaces_are_rejected),
         cmocka_unit_test(test_every_measured_appendix_c_row_is_reproduced),
+        cmocka_unit_test(test_ldmatrix_phases_cost_the_bank_groups_their_rows_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -724,7 +724,8 @@ static void test_every_catalog_kernel_simulates_to_its_reference_at_default_size
  * bounds checks in the kernels (and in the references) do the work. Only
  * parameters a description declares are overridden. The two seed kernels
  * without bounds checks get sizes that respect what they need (N a multiple of
- * the block for reduceSum, of 16 for matMulShared) - at an odd multiple. */
+ * the block for reduceSum, of 16 for matMulShared) - at an odd multiple; so do
+ * the tensor-core GEMMs (whole 32x32 tiles, K in steps of 64). */
 static ws_overrides odd_ov;
 
 static void odd_set(const ws_kernel_desc *d, const char *name, const char *value)
@@ -746,6 +747,10 @@ static const ws_overrides *odd_overrides(const ws_kernel_desc *d)
         odd_set(d, "N", "5*256");
     } else if (strcmp(d->name, "matmul_tiled16") == 0) {
         odd_set(d, "N", "48");
+    } else if (strstr(d->file, "tensorcore")) {     /* whole tiles (32x32, k 64): odd multiples */
+        odd_set(d, "M", "96");
+        odd_set(d, "N", "160");
+        odd_set(d, "K", "192");
     } else {
         odd_set(d, "N", strstr(d->file, "matmul") ? "37" : "3001");
         odd_set(d, "M", "45");

@@ -30,6 +30,34 @@ static void test_metric_names_fall_into_their_classes(void **state)
     assert_int_equal(chk_classify("launch__registers_per_thread"), CHK_INFO);
 }
 
+static void test_tensor_rows_are_judged_by_their_basis(void **state)
+{
+    (void)state;
+    assert_int_equal(chk_classify("smsp__sass_inst_executed_op_ldgsts.sum"), CHK_EXACT);
+    assert_int_equal(chk_classify("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"), CHK_EXACT);
+    assert_int_equal(chk_classify("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"), CHK_EXACT);
+    /* the shared side of cp.async follows an assumed rule until measured */
+    assert_int_equal(chk_classify("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"), CHK_CACHE);
+    assert_int_equal(chk_classify("ws__wmma_sectors_global_op_ld.sum"), CHK_INFO);
+}
+
+static void test_a_wmma_kernel_leaves_the_plain_rows_unjudged(void **state)
+{
+    (void)state;
+    chk_row r[3];
+    chk_row_set(&r[0], "smsp__sass_inst_executed_op_global_ld.sum", true, 0, true, 64);
+    chk_row_set(&r[1], "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", true, 0, true, 32);
+    chk_row_set(&r[2], "smsp__sass_inst_executed_op_ldsm.sum", true, 4, true, 5);
+    chk_unjudge_for_wmma(r, 3, 0);              /* no wmma: everything judged */
+    assert_true(chk_fails(r, 2));
+    chk_unjudge_for_wmma(r, 3, 96);
+    assert_int_equal(r[0].verdict, CHK_UNJUDGED);
+    assert_int_equal(r[1].cls, CHK_INFO);
+    assert_non_null(strstr(r[0].cause, "wmma"));
+    assert_false(chk_fails(r, 2));
+    assert_true(chk_fails(&r[2], 1));           /* ldmatrix is counted exactly either way */
+}
+
 static void test_exact_counters_must_be_equal(void **state)
 {
     (void)state;
@@ -167,6 +195,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metric_names_fall_into_their_classes),
         cmocka_unit_test(test_exact_counters_must_be_equal),
+        cmocka_unit_test(test_tensor_rows_are_judged_by_their_basis),
+        cmocka_unit_test(test_a_wmma_kernel_leaves_the_plain_rows_unjudged),
         cmocka_unit_test(test_cache_counters_tolerate_ten_percent_plus_background),
         cmocka_unit_test(test_time_tolerates_twenty_five_percent_of_the_measurement),
         cmocka_unit_test(test_missing_values_are_reported_not_judged),

@@ -344,6 +344,54 @@ static void test_malformed_overrides_report_their_column(void **state)
 
 #define KERNEL "\n__global__ void k(float *a) {}\n"
 
+static void test_a_tensor_map_resolves_its_shape_box_strides_and_swizzle(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("/*@warpscope\n"
+                               "kernel  k\n"
+                               "param   W = 256\n"
+                               "param   H = 64\n"
+                               "buffer  a  ushort  W*H\n"
+                               "tmap    ta  a  dims=W,H box=64,32 swizzle=128B\n"
+                               "tmap    tb  a  dims=W/2,H box=8,8 strides=W*2 fill=zero\n"
+                               "grid    1\n"
+                               "block   128\n"
+                               "args    ta, a, tb, W\n"
+                               "*/\n"
+                               "__global__ void k(int a, const short *b, int c, int w) { }\n");
+    const ws_kernel_desc *d = &f->kernels[0];
+    assert_int_equal(d->ntmaps, 2);
+    assert_int_equal(d->args[0].kind, WS_ARG_TMAP);
+    assert_int_equal(d->args[0].buffer, 0);
+    assert_int_equal(d->args[1].kind, WS_ARG_BUFFER);
+    assert_int_equal(d->args[2].kind, WS_ARG_TMAP);
+    assert_int_equal(d->args[2].buffer, 1);
+    ws_launch L;
+    resolve_ok(d, NULL, &L);
+    assert_int_equal(L.ntmaps, 2);
+    const ws_tmap *ta = &L.tmaps[0], *tb = &L.tmaps[1];
+    assert_int_equal(ta->rank, 2);
+    assert_int_equal(ta->elem_size, 2);
+    assert_int_equal(ta->dims[0], 256);
+    assert_int_equal(ta->dims[1], 64);
+    assert_int_equal(ta->strides[1], 256 * 2);          /* dense: a row of W halves */
+    assert_int_equal(ta->box[0], 64);
+    assert_int_equal(ta->swizzle, 128);
+    assert_int_equal(tb->dims[0], 128);
+    assert_int_equal(tb->strides[1], 512);              /* given: the full row, though dims[0] is half of it */
+    assert_int_equal(tb->swizzle, 0);
+    ws_overrides ov;
+    memset(&ov, 0, sizeof ov);
+    ws_error err;
+    assert_int_equal(ws_overrides_add(&ov, "W=24", &err), 0);  /* a box wider than the tensor is fine: TMA fills */
+    resolve_ok(d, &ov, &L);
+    assert_int_equal(L.tmaps[0].dims[0], 24);
+    memset(&ov, 0, sizeof ov);
+    assert_int_equal(ws_overrides_add(&ov, "W=20", &err), 0);  /* rows of 40 bytes: not a multiple of 16 */
+    resolve_fails(d, &ov, "t.cu", 6, 9, "multiples of 16 bytes");
+    ws_desc_free(f);
+}
+
 static void test_three_dimensional_grid_and_block(void **state)
 {
     (void)state;
@@ -941,6 +989,7 @@ int main(void)
         cmocka_unit_test(test_overrides_print_as_name_value_pairs),
         cmocka_unit_test(test_malformed_overrides_report_their_column),
         cmocka_unit_test(test_three_dimensional_grid_and_block),
+        cmocka_unit_test(test_a_tensor_map_resolves_its_shape_box_strides_and_swizzle),
         cmocka_unit_test(test_each_resolve_error_points_at_its_expression),
         cmocka_unit_test(test_override_can_cause_a_located_division_by_zero),
         cmocka_unit_test(test_crlf_file_parses_like_its_lf_twin),

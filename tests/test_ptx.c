@@ -756,7 +756,7 @@ static int check_ptx_file(const char *path)
             with_line += in->src_line > 0;
             total++;
             if (ptx_insn_is_memory(in)) {
-                int width = in->vec * ptx_type_size(in->type);
+                int width = ptx_tc_op(in->op) ? ptx_tc_width(in) : in->vec * ptx_type_size(in->type);
                 assert_true(width == 1 || width == 2 || width == 4 || width == 8 || width == 16);
             }
             for (int o = 0; o < in->nopnd; o++) {
@@ -1205,7 +1205,8 @@ static void test_every_opcode_has_an_example_that_parses_into_its_row(void **sta
         int n = in->nopnd - (op == PTX_TESTP);       /* testp's class travels as one more operand */
         ROW_OK(n >= r->lo && n <= r->hi, "its example's operand count is outside lo..hi");
         for (int i = 0; i < in->nopnd; i++)
-            ROW_OK((in->opnd[i].kind == PTX_OPND_MEM) == (i == r->mem), "the address operand is not where mem says");
+            ROW_OK((in->opnd[i].kind == PTX_OPND_MEM) == (i == r->mem || (ptx_insn_extra_mem(in) >> i & 1)),
+                   "the address operand is not where mem (or ptx_insn_extra_mem) says");
         ROW_OK(ptx_insn_is_memory(in) == (r->cls == PTX_CLS_MEM), "memory-ness disagrees with the class");
         char buf[160];
         ptx_format_insn(f, in, buf, sizeof buf);

@@ -303,6 +303,75 @@ static void test_four_global_float_loads_merged_into_ldg128_are_one_request_of_1
     free(ptx);
 }
 
+/* The ldg128 plan folds three of the four PTX loads into the fourth's LDG.E.128. A tensor-era
+ * event at those pcs (an ldmatrix row-address event, 16 bytes a lane; a TMA copy's part 3) is
+ * no plain load the plan speaks of: each must come out once, its width, kind and part as
+ * they went in, so 4 pcs x 2 kinds in = 8 out, none merged away. */
+typedef struct { int n; ws_mem_event ev[16]; } captured;
+
+static void capture(void *ctx, const ws_mem_event *ev)
+{
+    captured *c = ctx;
+    if (c->n < 16) c->ev[c->n++] = *ev;
+}
+
+static void test_tensor_era_events_pass_the_sass_stage_unchanged_even_where_plain_loads_merge(void **state)
+{
+    (void)state;
+    ws_error err;
+    char *ptx = slurp("tests/data/sass/ldg128.ptx");
+    ptx_module *m = ptx_parse("tests/data/sass/ldg128.ptx", ptx, &err);
+    assert_non_null(m);
+    ws_sass_listing *l = listing("tests/data/sass/ldg128.sass");
+    const ptx_function *fn = ptx_find_function(m, "ldg128");
+    ws_sass_plan *plan = ws_sass_map(fn, ws_sass_find(l, "ldg128"));
+    assert_non_null(plan);
+    captured got = {0};
+    ws_sass_stage *st = ws_sass_stage_new(plan, capture, &got);
+    assert_non_null(st);
+    int sent = 0, absorbed = 0;
+    for (int pc = 0; pc < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (in->op != PTX_LD || in->space != PTX_SPACE_GLOBAL) continue;
+        absorbed += plan->pc[pc].action == WS_MAP_ABSORBED;
+        for (int k = 0; k < 2; k++) {
+            ws_mem_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.pc = (uint32_t)pc;
+            ev.kind = k ? WS_KIND_TMA : WS_KIND_LDSM;
+            ev.space = k ? WS_SPACE_GLOBAL : WS_SPACE_SHARED;
+            ev.op = WS_MEM_LOAD;
+            ev.part = k ? 3 : 0;
+            ev.width = ev.elem_size = 16;
+            ev.vec = 1;
+            ev.active_mask = k ? 0xffu : 0xffffffffu;
+            for (int lane = 0; lane < 32; lane++) ev.addr[lane] = 0x2000 + 16 * (uint64_t)lane;
+            ws_sass_stage_listener(st, &ev);
+            sent++;
+        }
+    }
+    assert_int_equal(absorbed, 3);
+    const ws_sass_stage_stats *ss = ws_sass_stage_get_stats(st);
+    assert_int_equal(ss->in, 8);
+    assert_int_equal(ss->out, 8);
+    assert_int_equal(ss->merged_away, 0);
+    assert_int_equal(got.n, sent);
+    for (int i = 0; i < got.n; i++) {
+        bool tma = i % 2;
+        assert_int_equal(got.ev[i].kind, tma ? WS_KIND_TMA : WS_KIND_LDSM);
+        assert_int_equal(got.ev[i].width, 16);
+        assert_int_equal(got.ev[i].elem_size, 16);
+        assert_int_equal(got.ev[i].part, tma ? 3 : 0);
+        assert_int_equal(got.ev[i].active_mask, tma ? 0xffu : 0xffffffffu);
+        assert_int_equal(got.ev[i].seq, (uint64_t)i);
+    }
+    ws_sass_stage_free(st);
+    ws_sass_plan_free(plan);
+    ws_sass_free(l);
+    ptx_free(m);
+    free(ptx);
+}
+
 /* ---- removed and predicated accesses ------------------------------------------------- */
 
 /* guarded, LIM = 40: t[i] = 0, then t[i] = in[..] for i < 40. The SASS keeps one STS per
@@ -499,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_four_shared_float_loads_become_one_lds128_with_a_quarter_of_the_wavefronts),
         cmocka_unit_test(test_two_shared_float_stores_become_one_sts64),
         cmocka_unit_test(test_four_global_float_loads_merged_into_ldg128_are_one_request_of_16_sectors),
+        cmocka_unit_test(test_tensor_era_events_pass_the_sass_stage_unchanged_even_where_plain_loads_merge),
         cmocka_unit_test(test_store_overwritten_on_every_path_is_one_sts_and_the_load_stays_predicated),
         cmocka_unit_test(test_unrolled_loop_keeps_one_global_load_per_ptx_load),
         cmocka_unit_test(test_spill_code_adds_the_local_traffic_the_listing_implies),

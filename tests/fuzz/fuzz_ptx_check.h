@@ -50,7 +50,8 @@ static inline void fuzz_check_operand(const ptx_module *m, const ptx_function *f
         if (o->target == PTX_CALLEE_UNRESOLVED && !fn->refusal) fuzz_ptx_fail(fn, in, "unknown function, not refused");
         break;
     case PTX_OPND_VEC:
-        if (o->vec_n < 1 || o->vec_n > 4) fuzz_ptx_fail(fn, in, "vector of odd length");
+        /* up to 4 registers, 8 for the fragments of the tensor-era instructions */
+        if (o->vec_n < 1 || o->vec_n > (ptx_tc_op(in->op) ? PTX_VEC_MAX : 4)) fuzz_ptx_fail(fn, in, "vector of odd length");
         for (int i = 0; i < o->vec_n; i++)
             if (o->vec[i] != -1) fuzz_check_reg(fn, in, o->vec[i]);
         if ((in->op == PTX_LD || in->op == PTX_LDU || in->op == PTX_ST) && in->vec > 1 && o->vec_n != in->vec)

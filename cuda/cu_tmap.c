@@ -1,0 +1,67 @@
+/* cu_tmap.c - cuTensorMapEncodeTiled for the launch's tensor maps (see cu_tmap.h). The fields
+ * are the ws_tmap's as the description resolved them; interleave none, L2 promotion none (a
+ * fetch-size hint: no effect on the data), element strides 1. */
+#include "cu_tmap.h"
+
+#ifdef WS_HAVE_CUDA
+#include <string.h>
+
+int cu_tmap_data_type(ws_type t)
+{
+    switch (ws_type_scalar(t)) {
+    case WS_TYPE_CHAR: case WS_TYPE_UCHAR: return CU_TENSOR_MAP_DATA_TYPE_UINT8;  /* TMA moves bytes: no sign */
+    case WS_TYPE_SHORT: case WS_TYPE_USHORT: return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+    case WS_TYPE_INT: return CU_TENSOR_MAP_DATA_TYPE_INT32;
+    case WS_TYPE_UINT: return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+    case WS_TYPE_LONG: return CU_TENSOR_MAP_DATA_TYPE_INT64;
+    case WS_TYPE_ULONG: return CU_TENSOR_MAP_DATA_TYPE_UINT64;
+    case WS_TYPE_FLOAT: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    case WS_TYPE_DOUBLE: return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+    default: return -1;
+    }
+}
+
+int cu_tmaps_encode(cu_session *s, const ptx_function *fn, const ws_launch *L, const uint64_t *addr, uint8_t *params,
+                    ws_error *err)
+{
+    for (int i = 0; i < L->nargs && i < fn->nparams; i++) {
+        if (L->args[i].kind != WS_ARG_TMAP) continue;
+        const ws_tmap *t = &L->tmaps[L->args[i].buffer];
+        const char *name = L->desc ? L->desc->tmaps[L->args[i].buffer].name : "?";
+        const char *file = L->desc && L->desc->file ? L->desc->file : "<launch>";
+        int line = L->desc ? L->desc->tmaps[L->args[i].buffer].line : 0;
+        if (!s->drv.TensorMapEncodeTiled) {
+            ws_error_set(err, file, line, 0, "tmap '%s': this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or later "
+                         "needed for tensor maps)", name);
+            return -1;
+        }
+        int dt = cu_tmap_data_type(L->buffers[t->buffer].type);
+        if (dt < 0) {
+            ws_error_set(err, file, line, 0, "tmap '%s': TMA has no data type for buffer '%s' (%s)", name,
+                         L->buffers[t->buffer].name, ws_type_name(L->buffers[t->buffer].type));
+            return -1;
+        }
+        cuuint64_t dims[WS_TMAP_MAX_RANK], strides[WS_TMAP_MAX_RANK];
+        cuuint32_t box[WS_TMAP_MAX_RANK], es[WS_TMAP_MAX_RANK];
+        for (int d = 0; d < t->rank; d++) {
+            dims[d] = t->dims[d];
+            if (d) strides[d - 1] = t->strides[d];
+            box[d] = t->box[d];
+            es[d] = 1;
+        }
+        CUtensorMapSwizzle sw = t->swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : t->swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                              : t->swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B : CU_TENSOR_MAP_SWIZZLE_NONE;
+        CUtensorMap map;
+        memset(&map, 0, sizeof map);
+        const ptx_symbol *p = &fn->syms[fn->param_syms[i]];
+        CUresult r = s->drv.TensorMapEncodeTiled(&map, (CUtensorMapDataType)dt, (cuuint32_t)t->rank,
+                                                 (void *)(uintptr_t)addr[t->buffer], dims, strides, box, es,
+                                                 CU_TENSOR_MAP_INTERLEAVE_NONE, sw, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                                 t->fill_nan ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                                                             : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        if (cu_check(s, r, err, "cuTensorMapEncodeTiled for tmap '%s' (%s:%d)", name, file, line)) return -1;
+        memcpy(params + p->offset, &map, sizeof map);
+    }
+    return 0;
+}
+#endif

@@ -1,0 +1,446 @@
+/* tensorcore.cu - tensor-core GEMM building blocks (sm_80 and later): C = A x B^T with A
+ * (M x K) and B (N x K, the way linear layers keep their weights) in fp16 and C in fp32.
+ * A warp's mma.m16n8k16 reads 16x16 of A and 16x8 of B from registers; what decides the
+ * speed is how those fragments get there: ldmatrix reads 8x8 matrices from shared memory,
+ * one phase per matrix, and a phase costs as many wavefronts as the most rows of its matrix
+ * any 16-byte bank group holds. "Is my swizzle conflict-free?" is that count.
+ *
+ *   variant                   what it changes                                                 stars
+ *   1  wmma_gemm_naive        one warp per 16x16 tile of C, wmma fragments straight from global  **
+ *   2  mma_ldmatrix_unpadded  32x64 tiles in shared, rows of 128 B: the 8 rows of every
+ *                             ldmatrix matrix share one bank group, 8 wavefronts per phase       ***
+ *   3  mma_ldmatrix_padded    rows padded to 144 B: row r in bank group r % 8, 1 per phase      ***
+ *   4  mma_ldmatrix_swizzled  no padding; 16-byte chunk c of row r stored at c ^ (r % 8): 1      ***
+ *   5  mma_cp_async           4 with cp.async double buffering: tile k+1 copies while k computes ***
+ *   6  mma_tma                the tiles by TMA (cp.async.bulk.tensor, sm_90): one thread per copy,
+ *                             an mbarrier per stage, the 128-byte swizzle = the XOR layout of 4  ***
+ *   7  swizzle_none, _pad8, _b1, _b2, _b3: the gallery, one 64x64 tile read by ldmatrix.x4 in
+ *      each layout: none 8 wavefronts per phase, CUTLASS Swizzle<1,3,3> 4, Swizzle<2,3,3> 2,
+ *      Swizzle<3,3,3> (= (row ^ chunk) % 8) 1, padding 1                                      **
+ *
+ * Run one with `warpscope sim mma_ldmatrix_padded` (sizes: -D M=... -D N=... -D K=...).
+ * Inputs: A and B are fp16 matrices; the descriptions declare them as ushort buffers of fp16
+ * bit patterns drawn from 0x3800..0x3fff, which are exactly the halves in [0.5, 2). Products
+ * of two halves are exact in fp32, so C differs from the exact sum only by how the tensor core
+ * rounds its fp32 partial sums (order and width undocumented): within K * 2^-24 relative, and
+ * tol = 1e-4 covers K up to 1600. The GEMMs need M and N multiples of 32 and K of 64.
+ * Fragment layouts: PTX ISA "Matrix Fragments for mma.m16n8k16" and "ldmatrix"; sim/fragments.h. */
+
+#include <cuda.h>          /* CUtensorMap */
+#include <cuda_fp16.h>
+#include <mma.h>
+
+#define TILE_M 32  /* block tile of C: 2 x 2 warps of 16 x 16 */
+#define TILE_N 32
+#define TILE_K 64  /* halves per shared row: 128 bytes */
+
+/* ---- the three instructions, as CUTLASS spells them ------------------------------------ */
+
+/* Four 8x8 b16 matrices; lane l supplies the address of row l % 8 of matrix l / 8. */
+__device__ __forceinline__ void ldmatrix_x4(unsigned r[4], const __half *smem)
+{
+    unsigned a = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+}
+
+/* d (16x8 fp32) += a (16x16 fp16, row) x b (16x8 fp16, col). */
+__device__ __forceinline__ void mma_16816(float d[4], const unsigned a[4], const unsigned b[2])
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                 "{%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+__device__ __forceinline__ void cp_async16(__half *smem, const __half *gmem)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+}
+
+/* Where element (row, k) of a TILE_K-wide tile lives in shared memory, in halves: rows of
+ * TILE_K + pad halves; with swz, the 16-byte chunk k / 8 of row r moves to chunk (k/8) ^ (r%8). */
+__device__ __forceinline__ int tile_offset(int row, int k, int pad, int swz)
+{
+    int chunk = k >> 3;
+    if (swz)
+        chunk ^= row & 7;
+    return row * (TILE_K + pad) + (chunk << 3) + (k & 7);
+}
+
+/* One TILE_K step of a warp's 16x16 of C from the block's A and B tiles (rows of A are m,
+ * rows of B are n, both along k). A: lane l gives row l % 16 at k + 8 * (l / 16), so matrices
+ * 0..3 are a0..a3 of the mma. B: lanes 0-7 and 8-15 give n 0-7 at k and k + 8 (b0, b1 of the
+ * left n8 half), lanes 16-31 the same for n 8-15. */
+__device__ __forceinline__ void warp_step(float acc[2][4], const __half *As, const __half *Bs, int wm, int wn,
+                                          int pad, int swz)
+{
+    int lane = threadIdx.x & 31;
+    for (int kk = 0; kk < TILE_K; kk += 16) {
+        unsigned a[4], b[4];
+        ldmatrix_x4(a, &As[tile_offset(wm + (lane & 15), kk + ((lane >> 4) << 3), pad, swz)]);
+        ldmatrix_x4(b, &Bs[tile_offset(wn + (lane & 7) + ((lane >> 4) << 3), kk + (((lane >> 3) & 1) << 3), pad, swz)]);
+        mma_16816(acc[0], a, b);
+        mma_16816(acc[1], a, b + 2);
+    }
+}
+
+/* c0, c1: row g, columns 2t, 2t+1; c2, c3: row g + 8 (g = lane / 4, t = lane % 4). */
+__device__ __forceinline__ void warp_store(float *C, int N, int row0, int col0, const float acc[2][4])
+{
+    int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    for (int j = 0; j < 2; j++) {
+        size_t at = (size_t)(row0 + g) * N + col0 + j * 8 + 2 * t;
+        C[at] = acc[j][0];
+        C[at + 1] = acc[j][1];
+        C[at + 8 * (size_t)N] = acc[j][2];
+        C[at + 8 * (size_t)N + 1] = acc[j][3];
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 1. wmma, naive: every fragment from global memory, K/16 times per tile. B (N x K row-major)
+ *    is the col-major K x N matrix wmma's matrix_b wants. */
+
+/*@warpscope
+kernel  wmma_gemm_naive
+note    wmma: one warp per 16x16 tile of C, A and B fragments loaded from global memory every k-step.
+stars   2
+param   M = 128
+param   N = 128
+param   K = 128
+buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
+buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
+buffer  C  float   M*N  init=zero  output tol=1e-4
+grid    cdiv(M / 16 * (N / 16), 4)
+block   128
+bytes   2 * (M*K + N*K) + 4 * M*N
+args    A, B, C, M, N, K
+*/
+__global__ void wmma_gemm_naive(const __half *A, const __half *B, float *C, int M, int N, int K)
+{
+    using namespace nvcuda;
+    int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    int tiles_n = N / 16, tm = warp / tiles_n, tn = warp % tiles_n;
+    if (tm >= M / 16)
+        return;                                        /* whole warps only */
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+    wmma::fill_fragment(c, 0.0f);
+    for (int k = 0; k < K; k += 16) {
+        wmma::load_matrix_sync(a, A + (size_t)tm * 16 * K + k, K);
+        wmma::load_matrix_sync(b, B + (size_t)tn * 16 * K + k, K);
+        wmma::mma_sync(c, a, b, c);
+    }
+    wmma::store_matrix_sync(C + (size_t)tm * 16 * N + tn * 16, c, N, wmma::mem_row_major);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 2-4. ldmatrix + mma from shared tiles: 128 threads, a 32x32 block tile of C, TILE_K = 64.
+ *      The tiles are loaded with 16-byte stores, 8 lanes per row (conflict-free in every
+ *      layout); the ldmatrix rows of one matrix are 8 consecutive tile rows at one k:
+ *        unpadded: 128 B apart -> bank group (8r) % 8 = 0 for all 8: 8 wavefronts per phase;
+ *        pad 8:    144 B apart -> bank group 9r % 8 = r: 1 wavefront;
+ *        swizzle:  chunk c ^ r  -> 8 distinct chunks of the 128 B: 1 wavefront. */
+
+/*@warpscope
+kernel  mma_ldmatrix_unpadded
+entry   mma_ldmatrix
+note    ldmatrix from 32x64 half tiles with 128-B rows: all 8 rows of a matrix in one bank group, 8 wavefronts per phase.
+stars   3
+param   M = 128
+param   N = 128
+param   K = 128
+param   PAD = 0
+param   SWZ = 0
+buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
+buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
+buffer  C  float   M*N  init=zero  output tol=1e-4
+grid    N / 32, M / 32
+block   128
+shared  2 * 32 * (64 + PAD) * 2
+bytes   2 * (M*K + N*K) + 4 * M*N
+args    A, B, C, M, N, K, PAD, SWZ
+*/
+/*@warpscope
+kernel  mma_ldmatrix_padded
+entry   mma_ldmatrix
+note    The same tiles with rows padded by 8 halves (144 B): row r lands in bank group r % 8, 1 wavefront per phase.
+stars   3
+param   M = 128
+param   N = 128
+param   K = 128
+param   PAD = 8
+param   SWZ = 0
+buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
+buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
+buffer  C  float   M*N  init=zero  output tol=1e-4
+grid    N / 32, M / 32
+block   128
+shared  2 * 32 * (64 + PAD) * 2
+bytes   2 * (M*K + N*K) + 4 * M*N
+args    A, B, C, M, N, K, PAD, SWZ
+*/
+/*@warpscope
+kernel  mma_ldmatrix_swizzled
+entry   mma_ldmatrix
+note    No padding: 16-byte chunk c of row r stored at chunk c ^ (r % 8) (XOR swizzle), 1 wavefront per phase.
+stars   3
+param   M = 128
+param   N = 128
+param   K = 128
+param   PAD = 0
+param   SWZ = 1
+buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
+buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
+buffer  C  float   M*N  init=zero  output tol=1e-4
+grid    N / 32, M / 32
+block   128
+shared  2 * 32 * (64 + PAD) * 2
+bytes   2 * (M*K + N*K) + 4 * M*N
+args    A, B, C, M, N, K, PAD, SWZ
+*/
+__global__ void mma_ldmatrix(const __half *A, const __half *B, float *C, int M, int N, int K, int pad, int swz)
+{
+    extern __shared__ __align__(16) __half smem[];
+    __half *As = smem, *Bs = smem + TILE_M * (TILE_K + pad);
+    int tid = threadIdx.x, warp = tid >> 5;
+    int bm = blockIdx.y * TILE_M, bn = blockIdx.x * TILE_N;
+    int wm = (warp >> 1) * 16, wn = (warp & 1) * 16;
+    float acc[2][4] = {};
+    for (int k0 = 0; k0 < K; k0 += TILE_K) {
+        for (int c = tid; c < TILE_M * TILE_K / 8; c += blockDim.x) {     /* 16-byte chunks */
+            int row = c >> 3, k = (c & 7) << 3;
+            *(uint4 *)&As[tile_offset(row, k, pad, swz)] = *(const uint4 *)&A[(size_t)(bm + row) * K + k0 + k];
+            *(uint4 *)&Bs[tile_offset(row, k, pad, swz)] = *(const uint4 *)&B[(size_t)(bn + row) * K + k0 + k];
+        }
+        __syncthreads();
+        warp_step(acc, As, Bs, wm, wn, pad, swz);
+        __syncthreads();
+    }
+    warp_store(C, N, bm + wm, bn + wn, acc);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 5. cp.async double buffering (the swizzled layout of 4): the copy of tile t+1 is issued
+ *    before tile t is multiplied; cp.async.wait_group 1 waits for all but the newest group,
+ *    i.e. for tile t. The empty group committed on the last step keeps that count right. */
+
+/*@warpscope
+kernel  mma_cp_async
+note    4 with cp.async double buffering: tile k+1 is copied global->shared while tile k is multiplied.
+stars   3
+param   M = 128
+param   N = 128
+param   K = 128
+buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
+buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
+buffer  C  float   M*N  init=zero  output tol=1e-4
+grid    N / 32, M / 32
+block   128
+bytes   2 * (M*K + N*K) + 4 * M*N
+args    A, B, C, M, N, K
+*/
+__device__ __forceinline__ void copy_tiles(__half *As, __half *Bs, const __half *A, const __half *B, int K, int bm,
+                                           int bn, int k0)
+{
+    for (int c = threadIdx.x; c < TILE_M * TILE_K / 8; c += blockDim.x) {
+        int row = c >> 3, k = (c & 7) << 3;
+        cp_async16(&As[tile_offset(row, k, 0, 1)], &A[(size_t)(bm + row) * K + k0 + k]);
+        cp_async16(&Bs[tile_offset(row, k, 0, 1)], &B[(size_t)(bn + row) * K + k0 + k]);
+    }
+}
+
+__global__ void mma_cp_async(const __half *A, const __half *B, float *C, int M, int N, int K)
+{
+    __shared__ __align__(128) __half As[2][TILE_M * TILE_K], Bs[2][TILE_N * TILE_K];
+    int warp = threadIdx.x >> 5;
+    int bm = blockIdx.y * TILE_M, bn = blockIdx.x * TILE_N;
+    int wm = (warp >> 1) * 16, wn = (warp & 1) * 16;
+    int tiles = K / TILE_K;
+    float acc[2][4] = {};
+    copy_tiles(As[0], Bs[0], A, B, K, bm, bn, 0);
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+    for (int t = 0; t < tiles; t++) {
+        if (t + 1 < tiles)
+            copy_tiles(As[(t + 1) & 1], Bs[(t + 1) & 1], A, B, K, bm, bn, (t + 1) * TILE_K);
+        asm volatile("cp.async.commit_group;\n" ::: "memory");
+        asm volatile("cp.async.wait_group 1;\n" ::: "memory");     /* tile t has landed (this thread's part) */
+        __syncthreads();                                           /* ... and every thread's */
+        warp_step(acc, As[t & 1], Bs[t & 1], wm, wn, 0, 1);
+        __syncthreads();                                           /* before step t+1 refills this stage */
+    }
+    warp_store(C, N, bm + wm, bn + wn, acc);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 6. TMA (sm_90): thread 0 copies each 32x64 tile with one cp.async.bulk.tensor.2d; the stage's
+ *    mbarrier counts its 2 x 4096 bytes (expect_tx) and completes when both boxes are in, and
+ *    everyone waits on its phase parity. The tensor maps' 128-byte swizzle puts 16-byte chunk c
+ *    of tile row r at chunk c ^ (r % 8) - the layout of 4, so warp_step reads it unchanged (the
+ *    tiles are 1024-byte aligned: the swizzle works on address bits). No thread moves a byte. */
+
+/*@warpscope
+kernel  mma_tma
+note    TMA: one thread copies each tile (cp.async.bulk.tensor, 128-B swizzle = the XOR layout of 4); mbarriers say when it landed.
+stars   3
+param   M = 128
+param   N = 128
+param   K = 128
+buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
+buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
+buffer  C  float   M*N  init=zero  output tol=1e-4
+tmap    tA  A  dims=K,M box=64,32 swizzle=128B
+tmap    tB  B  dims=K,N box=64,32 swizzle=128B
+grid    N / 32, M / 32
+block   128
+bytes   2 * (M*K + N*K) + 4 * M*N
+args    tA, tB, C, M, N, K
+*/
+__device__ __forceinline__ void tma_tile(__half *dst, const CUtensorMap *map, int k0, int row0, unsigned long long *bar)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst), b = (unsigned)__cvta_generic_to_shared(bar);
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+                 "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(d), "l"(map), "r"(k0), "r"(row0), "r"(b) : "memory");
+}
+
+__device__ __forceinline__ void tma_stage(__half *As, __half *Bs, const CUtensorMap *tA, const CUtensorMap *tB,
+                                          int k0, int bm, int bn, unsigned long long *bar)
+{
+    unsigned b = (unsigned)__cvta_generic_to_shared(bar);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(b), "r"(2 * TILE_M * TILE_K * 2)
+                 : "memory");
+    tma_tile(As, tA, k0, bm, bar);
+    tma_tile(Bs, tB, k0, bn, bar);
+}
+
+__global__ void mma_tma(const __grid_constant__ CUtensorMap tA, const __grid_constant__ CUtensorMap tB, float *C,
+                        int M, int N, int K)
+{
+    __shared__ __align__(1024) __half As[2][TILE_M * TILE_K], Bs[2][TILE_N * TILE_K];
+    __shared__ __align__(8) unsigned long long full[2];
+    int warp = threadIdx.x >> 5;
+    int bm = blockIdx.y * TILE_M, bn = blockIdx.x * TILE_N;
+    int wm = (warp >> 1) * 16, wn = (warp & 1) * 16;
+    int tiles = K / TILE_K;
+    float acc[2][4] = {};
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < 2; s++)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"((unsigned)__cvta_generic_to_shared(&full[s]))
+                         : "memory");
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  /* the inits, visible to the TMA unit */
+        tma_stage(As[0], Bs[0], &tA, &tB, 0, bm, bn, &full[0]);
+    }
+    __syncthreads();
+    for (int t = 0; t < tiles; t++) {
+        if (threadIdx.x == 0 && t + 1 < tiles)  /* stage (t+1)&1 was freed by the barrier ending step t-1 */
+            tma_stage(As[(t + 1) & 1], Bs[(t + 1) & 1], &tA, &tB, (t + 1) * TILE_K, bm, bn, &full[(t + 1) & 1]);
+        unsigned b = (unsigned)__cvta_generic_to_shared(&full[t & 1]);
+        asm volatile("{\n\t.reg .pred P1;\n"
+                     "LAB_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+                     "\t@P1 bra DONE;\n\tbra LAB_WAIT;\nDONE:\n}\n" ::"r"(b), "r"((t >> 1) & 1) : "memory");
+        warp_step(acc, As[t & 1], Bs[t & 1], wm, wn, 0, 1);
+        __syncthreads();
+    }
+    warp_store(C, N, bm + wm, bn + wn, acc);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 7. The swizzle gallery: one block, one 64x64 half tile T copied into shared memory in a
+ *    layout, then every warp reads its 16 rows with ldmatrix.x4 (the A-operand addressing of 2)
+ *    and writes the fragments out: out[((warp * 4 + k/16) * 4 + i) * 32 + lane] = register i.
+ *    The fragments do not depend on the layout; the wavefronts do. CUTLASS's Swizzle<B,M,S>
+ *    on a half index x is x ^ ((x >> S) & ((2^B - 1) << M)); with M = S = 3 it XORs the B low
+ *    bits of the row (x / 64) into the 16-byte chunk (x / 8 % 8), so the 8 rows of a phase fall
+ *    into 2^B bank groups: 8 / 2^B wavefronts per phase. */
+
+/*@warpscope
+kernel  swizzle_none
+entry   swizzle_gallery
+note    Row-major 64x64 halves: the 8 rows of each ldmatrix phase share a bank group, 8 wavefronts per phase.
+stars   2
+param   MODE = 0
+buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
+buffer  out  uint    2048   init=zero  output
+grid    1
+block   128
+args    T, out, MODE
+*/
+/*@warpscope
+kernel  swizzle_pad8
+entry   swizzle_gallery
+note    Rows padded by 8 halves (72 per row): 1 wavefront per phase for 12.5 % more shared memory.
+stars   2
+param   MODE = 1
+buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
+buffer  out  uint    2048   init=zero  output
+grid    1
+block   128
+args    T, out, MODE
+*/
+/*@warpscope
+kernel  swizzle_b1
+entry   swizzle_gallery
+note    CUTLASS Swizzle<1,3,3>: row bit 0 flips chunk bit 0, 2 bank groups per phase, 4 wavefronts.
+stars   2
+param   MODE = 2
+buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
+buffer  out  uint    2048   init=zero  output
+grid    1
+block   128
+args    T, out, MODE
+*/
+/*@warpscope
+kernel  swizzle_b2
+entry   swizzle_gallery
+note    CUTLASS Swizzle<2,3,3>: 2 row bits into the chunk, 4 bank groups per phase, 2 wavefronts.
+stars   2
+param   MODE = 3
+buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
+buffer  out  uint    2048   init=zero  output
+grid    1
+block   128
+args    T, out, MODE
+*/
+/*@warpscope
+kernel  swizzle_b3
+entry   swizzle_gallery
+note    CUTLASS Swizzle<3,3,3> = chunk ^ (row % 8): 8 bank groups, 1 wavefront per phase, no padding.
+stars   2
+param   MODE = 4
+buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
+buffer  out  uint    2048   init=zero  output
+grid    1
+block   128
+args    T, out, MODE
+*/
+__device__ __forceinline__ int gallery_offset(int row, int k, int mode)
+{
+    if (mode == 1)
+        return row * 72 + k;                             /* padded */
+    int x = row * 64 + k;
+    if (mode >= 2) {
+        int b = mode - 1;                                /* Swizzle<b, 3, 3> */
+        x ^= (x >> 3) & (((1 << b) - 1) << 3);
+    }
+    return x;
+}
+
+__global__ void swizzle_gallery(const __half *T, unsigned *out, int mode)
+{
+    __shared__ __align__(128) __half tile[64 * 72];
+    int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    for (int c = tid; c < 64 * 8; c += blockDim.x) {
+        int row = c >> 3, k = (c & 7) << 3;
+        *(uint4 *)&tile[gallery_offset(row, k, mode)] = *(const uint4 *)&T[row * 64 + k];
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 64; kk += 16) {
+        unsigned r[4];
+        ldmatrix_x4(r, &tile[gallery_offset(warp * 16 + (lane & 15), kk + ((lane >> 4) << 3), mode)]);
+        for (int i = 0; i < 4; i++)
+            out[((warp * 4 + kk / 16) * 4 + i) * 32 + lane] = r[i];
+    }
+}

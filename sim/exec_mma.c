@@ -1,0 +1,134 @@
+/* exec_mma.c - the warp's matrix multiply-accumulate: mma.sync (m16n8k16 / m16n8k8 f16 and
+ * bf16, m16n8k8 / m16n8k4 tf32, m16n8k32 / m16n8k16 s8 and u8, m8n8k4 f64) and wmma.mma
+ * (m16n16k16 f16 and bf16), D = A * B + C, the fragments laid out as fragments.h says.
+ *
+ * Arithmetic: f16, bf16 and tf32 products are exact in double, so each element of D is
+ * C + the sum of its K products computed in double and rounded once to D's type (round to
+ * nearest). The tensor core adds in an order and with internal widths NVIDIA does not
+ * document, so a D whose partial sums are not all representable may differ from the GPU's in
+ * the last bits (catalog kernels keep their sums exact, or carry a tol). tf32 operands are f32
+ * bit patterns of which the tensor core reads the top 19 bits: the low 13 are dropped.
+ * f64: C + products one fused multiply-add at a time, k = 0, 1, 2, 3. s8/u8: exact 32-bit
+ * wrapping sums, or saturating with .satfinite.
+ * Invariant: every source fragment is read into matrices before any destination register is
+ * written, so D may be C's registers. */
+#include "exec_tc.h"
+
+#include <math.h>
+
+static double elem_value(int mt, uint64_t bits)
+{
+    switch (mt) {
+    case PTX_MT_F16: return sim_h2f((uint16_t)bits);
+    case PTX_MT_BF16: return sim_bf2f((uint16_t)bits);
+    case PTX_MT_TF32: return sim_f32(bits & 0xffffe000u);
+    case PTX_MT_F32: return sim_f32(bits);
+    case PTX_MT_F64: return sim_f64(bits);
+    case PTX_MT_S8: return (double)(int8_t)bits;
+    case PTX_MT_U8: return (double)(uint8_t)bits;
+    case PTX_MT_S32: return (double)(int32_t)bits;
+    default: return 0;
+    }
+}
+
+static int mt_bits(int mt)
+{
+    switch (mt) {
+    case PTX_MT_S8: case PTX_MT_U8: return 8;
+    case PTX_MT_F16: case PTX_MT_BF16: return 16;
+    case PTX_MT_F64: return 64;
+    default: return 32;
+    }
+}
+
+/* Reads fragment which of operand o into mat (rows x cols, row-major), as doubles. */
+static void gather(const sim_ctx *c, const sim_warp *w, const ws_frag_form *f, char which, const ptx_operand *o,
+                   int mt, double *mat, int64_t *imat)
+{
+    int rows, cols, bits = mt_bits(mt);
+    ws_frag_dims(f, which, &rows, &cols);
+    int ne = ws_frag_elems(f, which);
+    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    for (int l = 0; l < 32; l++)
+        for (int e = 0; e < ne; e++) {
+            ws_frag_pos p;
+            ws_frag_where(f, which, l, e, &p);
+            uint64_t v = w->file[sim_tc_elem(c, o, p.reg) + l] >> p.shift & mask;
+            if (mat) mat[p.row * cols + p.col] = elem_value(mt, v);
+            if (imat) imat[p.row * cols + p.col] = mt == PTX_MT_U8 ? (int64_t)(uint8_t)v
+                                                  : mt == PTX_MT_S8 ? (int64_t)(int8_t)v : (int64_t)(int32_t)v;
+        }
+}
+
+static uint64_t encode(int mt, double x)
+{
+    switch (mt) {
+    case PTX_MT_F16: return sim_f2h(x, PTX_RND_RN);
+    case PTX_MT_F32: return sim_f32b((float)x);
+    default: return sim_f64b(x);
+    }
+}
+
+int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const ptx_insn *pi = in->pi;
+    const ptx_tc *tc = &pi->tc;
+    if (m != SIM_FULL) {
+        char txt[200];
+        ptx_format_insn(c->fn, pi, txt, sizeof txt);
+        return sim_fault(c, w, in, -1, "'%s' executed by lanes 0x%08x only: every lane of the warp must execute it "
+                         "(.sync.aligned)", txt, m);
+    }
+    bool wm = pi->op == PTX_WMMA_MMA;
+    ws_frag_form f = {tc->m, tc->n, tc->k, mt_bits(tc->atype), mt_bits(tc->ctype), wm};
+    int M = f.m, N = f.n, K = f.k;
+    double A[16 * 32], B[32 * 16], C[16 * 16];
+    int64_t IA[16 * 32], IB[32 * 16], IC[16 * 16];
+    bool integer = tc->atype == PTX_MT_S8 || tc->atype == PTX_MT_U8;
+    if (integer) {
+        gather(c, w, &f, 'a', &pi->opnd[1], tc->atype, NULL, IA);
+        gather(c, w, &f, 'b', &pi->opnd[2], tc->btype, NULL, IB);
+        gather(c, w, &f, 'c', &pi->opnd[3], tc->ctype, NULL, IC);
+    } else {
+        gather(c, w, &f, 'a', &pi->opnd[1], tc->atype, A, NULL);
+        gather(c, w, &f, 'b', &pi->opnd[2], tc->btype, B, NULL);
+        gather(c, w, &f, 'c', &pi->opnd[3], tc->ctype, C, NULL);
+    }
+    uint64_t bits[16 * 16];
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            if (integer) {
+                int64_t acc = IC[i * N + j];
+                for (int k = 0; k < K; k++) acc += IA[i * K + k] * IB[k * N + j];
+                if (tc->flags & PTX_TC_SATFINITE) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+                bits[i * N + j] = (uint32_t)acc;    /* wraps without .satfinite */
+                continue;
+            }
+            double acc = C[i * N + j];
+            if (tc->atype == PTX_MT_F64) {
+                for (int k = 0; k < K; k++) acc = fma(A[i * K + k], B[k * N + j], acc);
+            } else {
+                for (int k = 0; k < K; k++) acc += A[i * K + k] * B[k * N + j];
+            }
+            bits[i * N + j] = encode(tc->dtype, acc);
+        }
+    /* scatter D: every source is in A, B, C above, so D may overwrite any of them */
+    ws_frag_form fd = f;
+    fd.c_bits = mt_bits(tc->dtype);
+    int nd = ws_frag_elems(&fd, 'c'), dbits = fd.c_bits;
+    uint64_t emask = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
+    uint64_t out[8][32];
+    int nreg = ws_frag_regs(&fd, 'c');
+    memset(out, 0, sizeof out);
+    for (int l = 0; l < 32; l++)
+        for (int e = 0; e < nd; e++) {
+            ws_frag_pos p;
+            ws_frag_where(&fd, 'c', l, e, &p);
+            out[p.reg][l] |= (bits[p.row * N + p.col] & emask) << p.shift;
+        }
+    for (int r = 0; r < nreg; r++) {
+        uint64_t *d = w->file + sim_tc_elem(c, &pi->opnd[0], r);
+        for (int l = 0; l < 32; l++) d[l] = out[r][l];
+    }
+    return 0;
+}

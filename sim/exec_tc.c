@@ -1,0 +1,561 @@
+/* exec_tc.c - the tensor-era instructions' dispatch and their asynchronous side: cp.async and
+ * its groups (commit_group, wait_group, wait_all, cp.async.mbarrier.arrive) and mbarrier
+ * objects (init, arrive, expect_tx, complete_tx, test/try_wait, phase parity).
+ *
+ * Model: a cp.async copies its bytes when it issues (the PTX ISA lets the copy complete at any
+ * time before the wait that covers it, so an in-order simulator may complete it at once). What
+ * that hides, a kernel that reads a destination before waiting, is caught instead: every shared
+ * byte a copy wrote remembers the warp and group that wrote it until that warp's wait covers the
+ * group, and any shared access to such a byte faults, naming the copy.
+ * Invariant: groups are per warp (the lanes of a warp commit and wait together); group g of warp
+ * w is complete exactly when g < done[w]; open[w] is the group new copies join.
+ *
+ * mbarrier: its 8 bytes of shared memory hold the state (sim_mbar below), so bounds, alignment
+ * and the 0xCD poison apply to it as to any shared word; every lane arrives on its own, in lane
+ * order. A phase completes when the pending arrivals and the transaction count both reach 0. */
+#include "exec_tc.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    uint32_t open;        /* the group new cp.async join (commits so far) */
+    uint32_t done;        /* groups below this are complete */
+    uint32_t last;        /* highest group holding a copy */
+    bool has;             /* some copy issued in this block */
+} tc_warp;
+
+struct sim_tc {
+    uint64_t shared_bytes;
+    uint8_t *owner;       /* per shared byte: 1 + the warp whose cp.async wrote it, 0 none */
+    uint32_t *group;      /* per shared byte: that copy's group */
+    uint32_t *pc;         /* per shared byte: that copy's instruction */
+    uint32_t nwarps;
+    tc_warp *warp;
+    uint32_t pending_warps; /* warps with a copy not yet waited for: 0 = nothing to check */
+    bool bulk;            /* a bulk copy wrote shared memory in this block (owner BULK_OWNER) */
+    struct {              /* the block's mbarriers, for the bulk copies that complete on them */
+        uint64_t off;         /* shared offset */
+        uint32_t completed;   /* phases completed since its init */
+        uint32_t observed;    /* phases a test/try_wait of some thread has seen complete */
+    } mbar[32];
+    int nmbar;
+};
+
+#define BULK_OWNER 0xff   /* owner of bytes a bulk copy wrote: group = mbarrier slot << 24 | the phase
+                             (completions before it) it completes */
+
+/* ---- shared helpers (exec_tc.h) ------------------------------------------------------- */
+
+int sim_tc_refuse(sim_ctx *c, sim_warp *w, const sim_insn *in, const char *why)
+{
+    char txt[200];
+    ptx_format_insn(c->fn, in->pi, txt, sizeof txt);
+    return sim_fault(c, w, in, -1, "unsupported instruction '%s': %s", txt, why);
+}
+
+sim_addr sim_tc_mem1(const sim_insn *in)
+{
+    return (sim_addr){in->mem_base, in->mem_base_bits, in->mem_disp};
+}
+
+void sim_tc_addr(const sim_warp *w, const sim_addr *a, uint32_t m, uint64_t *addr)
+{
+    if (a->base >= 0) {
+        const uint64_t *base = w->file + a->base;
+        if (a->base_bits < 64) SIM_LANES(m, addr[l] = sim_zext(base[l] + a->disp, a->base_bits));
+        else SIM_LANES(m, addr[l] = base[l] + a->disp);
+    } else {
+        SIM_LANES(m, addr[l] = a->disp);
+    }
+}
+
+int sim_tc_shared_addr(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, uint64_t *addr)
+{
+    if (in->pi->space == PTX_SPACE_SHARED) return 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (addr[l] - SIM_WIN_SHARED >= SIM_WIN_SIZE)
+            return sim_fault(c, w, in, l, "generic address 0x%" PRIx64 " is not in shared memory (this instruction "
+                             "addresses shared memory only)", addr[l]);
+        addr[l] -= SIM_WIN_SHARED;
+    }
+    return 0;
+}
+
+uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e)
+{
+    if (o->kind == PTX_OPND_REG) return (uint32_t)o->reg * 32;
+    if (o->kind == PTX_OPND_VEC && e < o->vec_n && o->vec[e] >= 0) return (uint32_t)o->vec[e] * 32;
+    return c->prog.scratch_off;
+}
+
+static void emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
+                      uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part)
+{
+    if (!m) return;
+    if (c->cfg->listener) {
+        const ptx_insn *pi = in->pi;
+        ws_mem_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.seq = c->seq;
+        ev.block_linear = c->block_linear;
+        ev.block[0] = c->block[0]; ev.block[1] = c->block[1]; ev.block[2] = c->block[2];
+        ev.warp = w->index;
+        ev.warp_global = c->block_linear * c->nwarps + w->index;
+        ev.pc = (uint32_t)(in - c->prog.insns);
+        ev.src_line = pi->src_line;
+        ev.ptx_line = pi->ptx_line;
+        ev.space = sp;
+        ev.op = op;
+        ev.cache = pi->cache == PTX_CACHE_CG || kind == WS_KIND_BULK || kind == WS_KIND_TMA ? WS_CACHE_CG /* TMA: no L1 */
+                 : pi->cache == PTX_CACHE_CA ? WS_CACHE_CA : WS_CACHE_DEFAULT;
+        ev.kind = kind;
+        ev.part = part;
+        ev.width = (uint8_t)width;
+        ev.elem_size = (uint8_t)(width > 8 ? 4 : width);
+        ev.vec = (uint8_t)(width > 8 ? width / 4 : 1);
+        ev.active_mask = m;
+        SIM_LANES(m, ev.addr[l] = addr[l]);
+        c->cfg->listener(c->cfg->listener_ctx, &ev);
+    }
+    c->seq++;
+}
+
+void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
+                 uint32_t m, const uint64_t *addr, uint32_t width)
+{
+    emit_part(c, w, in, sp, op, kind, m, addr, width, 0);
+}
+
+void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind kind, ws_space ss,
+                      const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
+                      uint64_t n)
+{
+    uint64_t chunks = (n + 15) / 16;
+    for (int side = 0; side < 2; side++)         /* the source's events, then the destination's */
+        for (uint64_t k0 = 0; k0 < chunks; k0 += 32) {
+            uint64_t addr[32];
+            uint32_t m = 0;
+            for (int l = 0; l < 32 && k0 + (uint64_t)l < chunks; l++) {
+                uint64_t k = k0 + (uint64_t)l;
+                const uint64_t *ch = side == 0 ? src_chunk : dst_chunk;
+                uint64_t a = ch ? ch[k] : (side == 0 ? src : dst) + 16 * k;
+                if (a == SIM_TC_NO_CHUNK) continue;   /* out of the tensor's bounds: nothing moves there */
+                addr[l] = a;
+                m |= 1u << l;
+            }
+            emit_part(c, w, in, side == 0 ? ss : ds, side == 0 ? WS_MEM_LOAD : WS_MEM_STORE, kind, m, addr, 16,
+                      (uint32_t)(k0 / 32));
+        }
+}
+
+/* ---- cp.async and its groups --------------------------------------------------------- */
+
+static struct sim_tc *tc_state(sim_ctx *c)
+{
+    if (c->tc) return c->tc;
+    struct sim_tc *t = calloc(1, sizeof *t);
+    uint64_t n = c->shared_bytes ? c->shared_bytes : 1;
+    if (t) {
+        t->shared_bytes = c->shared_bytes;
+        t->owner = calloc(n, 1);
+        t->group = calloc(n, sizeof *t->group);
+        t->pc = calloc(n, sizeof *t->pc);
+        t->nwarps = c->nwarps;
+        t->warp = calloc(c->nwarps ? c->nwarps : 1, sizeof *t->warp);
+    }
+    if (!t || !t->owner || !t->group || !t->pc || !t->warp) {
+        c->tc = t;
+        sim_tc_free(c);
+        return NULL;
+    }
+    c->tc = t;
+    if (c->blk) c->blk->tc = t;   /* each block its own: a cooperative grid interleaves them */
+    return t;
+}
+
+void sim_tc_block_start(sim_ctx *c)
+{
+    struct sim_tc *t = c->tc;
+    memset(t->owner, 0, t->shared_bytes ? t->shared_bytes : 1);
+    memset(t->warp, 0, (t->nwarps ? t->nwarps : 1) * sizeof *t->warp);
+    t->pending_warps = 0;
+    t->bulk = false;
+    t->nmbar = 0;
+}
+
+void sim_tc_free(sim_ctx *c)
+{
+    if (!c->tc) return;
+    free(c->tc->owner);
+    free(c->tc->group);
+    free(c->tc->pc);
+    free(c->tc->warp);
+    free(c->tc);
+    c->tc = NULL;
+}
+
+static bool warp_pending(const tc_warp *tw) { return tw->has && tw->last >= tw->done; }
+
+/* Applies a change of warp wi's groups, keeping pending_warps right. */
+#define GROUP_UPDATE(t, wi, stmt) do {                                   \
+        tc_warp *tw_ = &(t)->warp[wi];                                   \
+        bool before_ = warp_pending(tw_);                                \
+        stmt;                                                            \
+        bool after_ = warp_pending(tw_);                                 \
+        (t)->pending_warps += (uint32_t)after_ - (uint32_t)before_;      \
+    } while (0)
+
+int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, const uint64_t *addr, uint32_t n)
+{
+    const struct sim_tc *t = c->tc;
+    if (!t->pending_warps && !t->bulk) return 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        for (uint32_t b = 0; b < n; b++) {
+            uint64_t a = addr[l] + b;
+            if (a >= t->shared_bytes || !t->owner[a]) continue;
+            const ptx_insn *cp = c->prog.insns[t->pc[a]].pi;
+            const char *what = in->pi->op == PTX_ST || in->pi->op == PTX_STMATRIX || in->pi->op == PTX_WMMA_STORE
+                               ? "writes" : "reads";
+            if (t->owner[a] == BULK_OWNER) {
+                int slot = (int)(t->group[a] >> 24);
+                uint32_t phase = t->group[a] & 0xffffff;
+                if (slot >= t->nmbar || t->mbar[slot].observed > phase) continue; /* a wait saw its phase end */
+                uint64_t mb = t->mbar[slot].off;
+                return sim_fault(c, w, in, l, "shared memory at offset 0x%" PRIx64 " %s bytes that the bulk copy at line "
+                                 "%d (PTX line %d) may not have written yet: wait for the phase of its mbarrier "
+                                 "(at shared offset 0x%" PRIx64 ") first (mbarrier.try_wait.parity)",
+                                 a, what, cp->src_line, cp->ptx_line, mb);
+            }
+            uint32_t ow = t->owner[a] - 1u;
+            if (t->group[a] < t->warp[ow].done) continue;
+            if (ow == w->index)
+                return sim_fault(c, w, in, l, "shared memory at offset 0x%" PRIx64 " %s bytes that this warp's cp.async "
+                                 "at line %d (PTX line %d) may not have written yet: wait for its group first "
+                                 "(cp.async.wait_group / wait_all, __pipeline_wait_prior)",
+                                 a, what, cp->src_line, cp->ptx_line);
+            return sim_fault(c, w, in, l, "shared memory at offset 0x%" PRIx64 " %s bytes that warp %u's cp.async at "
+                             "line %d (PTX line %d) may not have written yet: warp %u must wait for its group "
+                             "(cp.async.wait_group) before the barrier that publishes it",
+                             a, what, ow, cp->src_line, cp->ptx_line, ow);
+        }
+    }
+    return 0;
+}
+
+/* The bytes a lane copies (src-size, or 0 with ignore-src set), from operand 3. */
+static int src_sizes(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, uint32_t cp, uint32_t *size)
+{
+    const ptx_insn *pi = in->pi;
+    SIM_LANES(m, size[l] = cp);
+    if (!(pi->tc.flags & PTX_TC_ZFILL)) return 0;
+    const ptx_operand *o = &pi->opnd[3];
+    const uint64_t *v = w->file + in->src[3];
+    bool pred = o->kind == PTX_OPND_REG && c->fn->regs[o->reg].type == PTX_T_PRED;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if (pred) { size[l] = ((v[l] & 1) ^ o->neg) ? 0 : cp; continue; } /* ignore-src */
+        uint32_t s = (uint32_t)v[l];
+        if (s > cp)
+            return sim_fault(c, w, in, l, "cp.async source size %u is larger than the copy size %u", s, cp);
+        size[l] = s;
+    }
+    return 0;
+}
+
+/* cp.async.ca|cg.shared.global [dst], [src], cp-size[, src-size | ignore-src] */
+static int cp_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const ptx_insn *pi = in->pi;
+    uint32_t cp = pi->tc.cp_size, size[32];
+    uint64_t dst[32], src[32];
+    uint8_t *pd[32], *ps[32];
+    sim_addr d1 = sim_tc_mem1(in);
+    sim_tc_addr(w, &d1, m, dst);
+    sim_tc_addr(w, &in->more[0], m, src);
+    if (src_sizes(c, w, in, m, cp, size)) return -1;
+    if (sim_translate(c, w, in, WS_SPACE_SHARED, dst, &m, cp, cp, pd)) return -1;
+    uint32_t gm = 0;                             /* lanes that read a source byte */
+    SIM_LANES(m, if (size[l]) gm |= 1u << l);
+    /* the source is read for src-size bytes only (the idiom clamps a bad pointer with size 0),
+       but must be aligned to the copy size */
+    uint32_t todo = gm;
+    while (todo) {
+        uint32_t s = size[__builtin_ctz(todo)], same = 0;
+        SIM_LANES(todo, if (size[l] == s) same |= 1u << l);
+        uint32_t got = same;
+        if (sim_translate(c, w, in, WS_SPACE_GLOBAL, src, &got, s, cp, ps)) return -1;
+        gm &= ~(same & ~got);
+        m &= ~(same & ~got);                     /* a lane whose source faulted (warning) copies nothing */
+        todo &= ~same;
+    }
+    if (!m) return 0;
+    struct sim_tc *t = c->tc ? c->tc : tc_state(c);
+    if (!t) return sim_fault(c, w, in, -1, "out of memory tracking cp.async");
+    if (c->shared_bytes && t->shared_bytes != c->shared_bytes) return sim_fault(c, w, in, -1, "internal: shared size changed");
+    if (sim_tc_check_shared(c, w, in, m, dst, cp)) return -1;  /* overwriting a copy still in flight */
+    sim_tc_emit(c, w, in, WS_SPACE_GLOBAL, WS_MEM_LOAD, WS_KIND_LDGSTS, gm, src, cp);
+    sim_tc_emit(c, w, in, WS_SPACE_SHARED, WS_MEM_STORE, WS_KIND_LDGSTS, m, dst, cp);
+    uint32_t pc = (uint32_t)(in - c->prog.insns);
+    GROUP_UPDATE(t, w->index, {
+        SIM_LANES(m, {
+            if (size[l]) memcpy(pd[l], ps[l], size[l]);
+            if (size[l] < cp) memset(pd[l] + size[l], 0, cp - size[l]); /* zero-fill */
+            for (uint32_t b = 0; b < cp; b++) {
+                t->owner[dst[l] + b] = (uint8_t)(w->index + 1);
+                t->group[dst[l] + b] = tw_->open;
+                t->pc[dst[l] + b] = pc;
+            }
+        });
+        tw_->last = tw_->open;
+        tw_->has = true;
+    });
+    return 0;
+}
+
+static int cp_groups(sim_ctx *c, sim_warp *w, const sim_insn *in)
+{
+    struct sim_tc *t = c->tc;
+    if (!t) return 0;                            /* no copy issued yet: nothing to wait for */
+    const ptx_insn *pi = in->pi;
+    switch (pi->op) {
+    case PTX_CP_COMMIT:
+        t->warp[w->index].open++;
+        break;
+    case PTX_CP_WAIT: {
+        uint64_t nkeep = (uint64_t)pi->opnd[0].imm;
+        GROUP_UPDATE(t, w->index, {
+            uint32_t upto = tw_->open > nkeep ? tw_->open - (uint32_t)nkeep : 0;
+            if (upto > tw_->done) tw_->done = upto;
+        });
+        break;
+    }
+    default: /* wait_all; cp.async.mbarrier.arrive tracks every earlier copy of the thread */
+        GROUP_UPDATE(t, w->index, { tw_->open++; tw_->done = tw_->open; });
+        break;
+    }
+    return 0;
+}
+
+/* ---- mbarrier -------------------------------------------------------------------------- */
+
+/* The 64-bit state: pending arrivals (20 bits), expected arrivals per phase (20), the
+ * transaction count (21, signed: complete_tx may precede expect_tx), the phase (3, mod 8). */
+typedef struct { uint32_t pending, expected; int32_t tx; uint32_t phase; } sim_mbar;
+
+static sim_mbar mbar_get(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    sim_mbar b = {(uint32_t)(v & 0xfffff), (uint32_t)(v >> 20 & 0xfffff), (int32_t)sim_sext(v >> 40, 21),
+                  (uint32_t)(v >> 61)};
+    return b;
+}
+
+static void mbar_put(uint8_t *p, sim_mbar b)
+{
+    uint64_t v = (uint64_t)(b.pending & 0xfffff) | (uint64_t)(b.expected & 0xfffff) << 20 |
+                 ((uint64_t)(uint32_t)b.tx & 0x1fffff) << 40 | (uint64_t)(b.phase & 7) << 61;
+    memcpy(p, &v, 8);
+}
+
+#define MBAR_MAX ((1 << 20) - 1)
+
+/* The slot of the mbarrier at shared offset off (made when absent and there is room), or -1. */
+static int mbar_slot(sim_ctx *c, uint64_t off)
+{
+    struct sim_tc *t = c->tc ? c->tc : tc_state(c);
+    if (!t) return -1;
+    for (int i = 0; i < t->nmbar; i++)
+        if (t->mbar[i].off == off) return i;
+    if (t->nmbar == (int)(sizeof t->mbar / sizeof t->mbar[0])) return -1; /* untracked: copies on it are not checked */
+    t->mbar[t->nmbar].off = off;
+    t->mbar[t->nmbar].completed = t->mbar[t->nmbar].observed = 0;
+    return t->nmbar++;
+}
+
+static void mbar_maybe_complete(sim_ctx *c, uint64_t off, sim_mbar *b)
+{
+    if (b->pending == 0 && b->tx == 0) {
+        b->phase = (b->phase + 1) & 7;
+        b->pending = b->expected;
+        int s = mbar_slot(c, off);
+        if (s >= 0) c->tc->mbar[s].completed++;
+    }
+}
+
+static int mbar_count(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64_t v, bool tx, int64_t *out)
+{
+    int64_t n = (int64_t)(uint32_t)v;
+    if (n < (tx ? 0 : 1) || n > MBAR_MAX)
+        return sim_fault(c, w, in, l, "mbarrier %s count %" PRId64 " is outside %d..%d", tx ? "transaction" : "arrival",
+                         n, tx ? 0 : 1, MBAR_MAX);
+    *out = n;
+    return 0;
+}
+
+static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const ptx_insn *pi = in->pi;
+    ptx_opcode op = pi->op;
+    uint64_t *F = w->file;
+    int am = op == PTX_MBAR_ARRIVE || op == PTX_MBAR_ARRIVE_DROP || op == PTX_MBAR_TEST_WAIT || op == PTX_MBAR_TRY_WAIT
+             ? 1 : 0;                            /* index of [addr] */
+    uint64_t addr[32];
+    uint8_t *p[32];
+    sim_addr a = sim_tc_mem1(in);
+    sim_tc_addr(w, &a, m, addr);
+    if (sim_tc_shared_addr(c, w, in, m, addr)) return -1;
+    if (sim_translate(c, w, in, WS_SPACE_SHARED, addr, &m, 8, 8, p)) return -1;
+    const uint64_t *arg = F + in->src[am + 1];
+    uint64_t *d = am ? F + sim_tc_elem(c, &pi->opnd[0], 0) : NULL;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {    /* lane by lane, in lane order */
+        int l = __builtin_ctz(mm);
+        int64_t n = 1;
+        if (op == PTX_MBAR_INIT) {
+            if (mbar_count(c, w, in, l, arg[l], false, &n)) return -1;
+            mbar_put(p[l], (sim_mbar){(uint32_t)n, (uint32_t)n, 0, 0});
+            int s = mbar_slot(c, addr[l]);
+            if (s >= 0) c->tc->mbar[s].completed = c->tc->mbar[s].observed = 0;
+            continue;
+        }
+        sim_mbar b = mbar_get(p[l]);
+        switch (op) {
+        case PTX_MBAR_ARRIVE: case PTX_MBAR_ARRIVE_DROP: case PTX_CP_MBAR_ARRIVE: {
+            bool expect = pi->tc.flags & PTX_TC_EXPECT_TX;
+            if (op != PTX_CP_MBAR_ARRIVE && pi->nopnd == 3 && mbar_count(c, w, in, l, arg[l], expect, &n)) return -1;
+            if (expect) { b.tx += (int32_t)n; n = 1; }
+            if (d) d[l] = (uint64_t)b.phase << 61;   /* the state: the phase it arrived in */
+            if (op == PTX_CP_MBAR_ARRIVE && !(pi->tc.flags & PTX_TC_NOINC)) break; /* +1 then the arrive: no change */
+            if ((int64_t)b.pending < n)
+                return sim_fault(c, w, in, l, "mbarrier at shared offset 0x%" PRIx64 ": %" PRId64 " arrivals but only %u "
+                                 "pending in this phase (more arrivals than mbarrier.init counted?)", addr[l], n, b.pending);
+            b.pending -= (uint32_t)n;
+            if (op == PTX_MBAR_ARRIVE_DROP) b.expected -= (uint32_t)n < b.expected ? (uint32_t)n : b.expected;
+            mbar_maybe_complete(c, addr[l], &b);
+            break;
+        }
+        case PTX_MBAR_EXPECT_TX: case PTX_MBAR_COMPLETE_TX:
+            if (mbar_count(c, w, in, l, arg[l], true, &n)) return -1;
+            b.tx += op == PTX_MBAR_EXPECT_TX ? (int32_t)n : -(int32_t)n;
+            if (b.tx > MBAR_MAX || b.tx < -MBAR_MAX)
+                return sim_fault(c, w, in, l, "mbarrier transaction count %d is outside +-%d", b.tx, MBAR_MAX);
+            mbar_maybe_complete(c, addr[l], &b);
+            break;
+        case PTX_MBAR_TEST_WAIT: case PTX_MBAR_TRY_WAIT: {
+            bool done;
+            if (pi->tc.flags & PTX_TC_PARITY) done = (b.phase & 1) != (arg[l] & 1); /* that parity's phase ended */
+            else done = b.phase != (uint32_t)(arg[l] >> 61 & 7);                /* the state's phase ended */
+            d[l] = done;
+            if (done) {                          /* this thread has now seen every completed phase */
+                int s = mbar_slot(c, addr[l]);
+                if (s >= 0) c->tc->mbar[s].observed = c->tc->mbar[s].completed;
+            }
+            continue;
+        }
+        case PTX_MBAR_INVAL:
+            memset(p[l], 0, 8);
+            continue;
+        default:
+            break;
+        }
+        mbar_put(p[l], b);
+    }
+    return 0;
+}
+
+int sim_tc_mark_bulk(sim_ctx *c, uint64_t dst, uint64_t n, uint64_t mbar, uint32_t pc)
+{
+    struct sim_tc *t = c->tc ? c->tc : tc_state(c);
+    if (!t) return -1;
+    int s = mbar_slot(c, mbar);
+    if (s < 0) return 0;                         /* more mbarriers than tracked: the bytes go unchecked */
+    uint32_t tag = (uint32_t)s << 24 | (t->mbar[s].completed & 0xffffff);
+    for (uint64_t b = 0; b < n && dst + b < t->shared_bytes; b++) {
+        t->owner[dst + b] = BULK_OWNER;
+        t->group[dst + b] = tag;
+        t->pc[dst + b] = pc;
+    }
+    t->bulk = true;
+    return 0;
+}
+
+int sim_tc_complete_tx(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, uint8_t *p, uint64_t mbar, int64_t bytes)
+{
+    sim_mbar b = mbar_get(p);
+    b.tx -= (int32_t)bytes;
+    if (bytes > MBAR_MAX || b.tx < -MBAR_MAX)
+        return sim_fault(c, w, in, lane, "mbarrier at shared offset 0x%" PRIx64 ": a copy of %" PRId64 " bytes takes its "
+                         "transaction count to %d, outside +-%d", mbar, bytes, b.tx, MBAR_MAX);
+    mbar_maybe_complete(c, mbar, &b);
+    mbar_put(p, b);
+    return 0;
+}
+
+/* ---- clusters of one block ------------------------------------------------------------------ */
+
+/* mapa d, a, rank: the address a of block `rank` of the cluster; getctarank d, a: the rank an
+ * address belongs to; elect.sync d|p, membermask: the lowest active lane of membermask leads. */
+static int cluster_op(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const ptx_insn *pi = in->pi;
+    uint64_t *F = w->file;
+    uint64_t *d = F + sim_tc_elem(c, &pi->opnd[0], 0);
+    if (pi->op == PTX_ELECT) {
+        const uint64_t *mask = F + in->src[2];
+        uint64_t *p = F + sim_tc_elem(c, &pi->opnd[1], 0);
+        uint32_t cand = m & (uint32_t)mask[__builtin_ctz(m)];
+        int leader = cand ? __builtin_ctz(cand) : -1;
+        SIM_LANES(m, { d[l] = leader < 0 ? 0 : (uint64_t)leader; p[l] = l == leader; });
+        return 0;
+    }
+    const uint64_t *a = F + in->src[1];
+    if (pi->op == PTX_GETCTARANK) {
+        SIM_LANES(m, d[l] = 0);
+        return 0;
+    }
+    const uint64_t *rank = F + in->src[2];
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        if ((uint32_t)rank[l] != 0)
+            return sim_fault(c, w, in, l, "mapa to block rank %u of the cluster, but without a cluster launch every block "
+                             "is a cluster of one (rank 0)", (uint32_t)rank[l]);
+    }
+    SIM_LANES(m, d[l] = pi->type == PTX_T_U32 ? (uint32_t)a[l] : a[l]);
+    return 0;
+}
+
+/* ---- dispatch ---------------------------------------------------------------------------- */
+
+int sim_exec_tc_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const ptx_insn *pi = in->pi;
+    if (pi->tc.refuse) return sim_tc_refuse(c, w, in, pi->tc.refuse);
+    if (pi->op == PTX_CP_ASYNC) return cp_async(c, w, in, m);
+    if (pi->op == PTX_CP_BULK || pi->op == PTX_CP_BULK_TENSOR) return sim_exec_bulk(c, w, in, m);
+    return sim_exec_matrix(c, w, in, m);
+}
+
+int sim_exec_tc_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const ptx_insn *pi = in->pi;
+    if (pi->tc.refuse) return sim_tc_refuse(c, w, in, pi->tc.refuse);
+    switch (pi->op) {
+    case PTX_CP_COMMIT: case PTX_CP_WAIT: case PTX_CP_WAIT_ALL:
+        return cp_groups(c, w, in);
+    case PTX_CP_MBAR_ARRIVE:
+        if (cp_groups(c, w, in)) return -1;
+        return mbarrier(c, w, in, m);
+    case PTX_MMA: case PTX_WMMA_MMA:
+        return sim_exec_mma(c, w, in, m);
+    case PTX_CP_BULK_COMMIT: case PTX_CP_BULK_WAIT:
+        return 0;                                /* bulk stores complete when they issue */
+    case PTX_MAPA: case PTX_GETCTARANK: case PTX_ELECT:
+        return cluster_op(c, w, in, m);
+    default:
+        return mbarrier(c, w, in, m);
+    }
+}

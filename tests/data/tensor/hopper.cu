@@ -1,0 +1,52 @@
+// Hopper forms for tests/test_tensor.c: wgmma (refused by name when reached), the cluster
+// instructions in a launch without clusters (every block a cluster of one), a cluster launch.
+// Regenerate (from the repository root): nvcc -ptx -arch=sm_90a -lineinfo -O3 tests/data/tensor/hopper.cu -o
+// tests/data/tensor/hopper.ptx, then make its .file 1 path relative (tests/data/tensor/hopper.cu).
+#include <cuda_fp16.h>
+
+extern "C" __global__ void wgmma_64x64(float *out, unsigned long long da, unsigned long long db)
+{
+    float d[32];
+    for (int i = 0; i < 32; i++) d[i] = 0.0f;
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, 0, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+                 "%32, %33, p, 1, 1, 0, 0; }"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "l"(da), "l"(db));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (int i = 0; i < 32; i++) out[threadIdx.x * 32 + i] = d[i];
+}
+
+// out[t*8..]: cluster rank, cluster size, cluster id x, block id x, elected lane, this thread
+// elected, the value at its own shared word through mapa to rank 0 and ld.shared::cluster, and
+// the value another warp wrote before barrier.cluster.arrive/wait.
+extern "C" __global__ void cluster_of_one(unsigned *out)
+{
+    __shared__ unsigned s[64];
+    unsigned t = threadIdx.x, rank, n, cid, v, other, lead, me;
+    s[t] = 100 + t;
+    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+    asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(cid));
+    unsigned a = (unsigned)__cvta_generic_to_shared(&s[t]), ra;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(ra) : "r"(a));
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(ra));
+    other = s[(t + 32) % 64];
+    asm volatile("{ .reg .pred p; elect.sync %0|p, 0xfffffffe; selp.u32 %1, 1, 0, p; }" : "=r"(lead), "=r"(me));
+    unsigned *o = out + (blockIdx.x * blockDim.x + t) * 8;
+    o[0] = rank; o[1] = n; o[2] = cid; o[3] = blockIdx.x; o[4] = lead; o[5] = me; o[6] = v; o[7] = other;
+}
+
+extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_of_two(unsigned *out)
+{
+    out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x;
+}

@@ -1,0 +1,1029 @@
+/* test_tensor.c - the tensor-era instructions in the interpreter (sim/exec_tc.c,
+ * exec_matrix.c, exec_mma.c, fragments.c) on nvcc PTX from tests/data/tensor/tensor.cu:
+ * mma and wmma against a plain-C matrix product, with every lane's fragment registers packed
+ * and unpacked here from the PTX ISA's layout tables (written out per form, not through
+ * sim/fragments.c); ldmatrix/stmatrix element placement and their wavefronts derived from the
+ * row addresses; cp.async data, zero-fill, sectors and wavefronts from the addresses; the
+ * faults for reads before a wait; mbarrier phases; refusals of forms not implemented. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/device.h"
+#include "../common/tmap.h"
+#include "../sim/interp.h"
+#include "../sim/memstats.h"
+#include "../sim/models.h"
+
+#define DATA "tests/data/tensor/tensor.ptx"
+
+/* --- harness ------------------------------------------------------------------------------ */
+
+typedef struct {
+    int n, cap;
+    ws_mem_event *ev;
+} capture;
+
+static void on_event(void *ctx, const ws_mem_event *ev)
+{
+    capture *c = ctx;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 64;
+        c->ev = realloc(c->ev, (size_t)c->cap * sizeof *c->ev);
+        assert_non_null(c->ev);
+    }
+    c->ev[c->n++] = *ev;
+}
+
+typedef struct {
+    ptx_module *mod;
+    const ptx_function *fn;
+    ws_launch L;
+    ws_sim_config cfg;
+    ws_sim_result res;
+    ws_error err;
+    capture cap;
+    int rc;
+} run_t;
+
+static void setup_from(run_t *r, const char *file, const char *kernel, uint32_t threads)
+{
+    memset(r, 0, sizeof *r);
+    ws_error e;
+    r->mod = ptx_load(file, &e);
+    if (!r->mod) fail_msg("%s:%d: %s", e.file, e.line, e.msg);
+    r->fn = ptx_find_function(r->mod, kernel);
+    assert_non_null(r->fn);
+    r->L.grid[0] = r->L.grid[1] = r->L.grid[2] = 1;
+    r->L.block[0] = threads; r->L.block[1] = r->L.block[2] = 1;
+    r->cfg.module = r->mod;
+    r->cfg.fn = r->fn;
+    r->cfg.launch = &r->L;
+    r->cfg.source_file = "tensor.cu";
+}
+
+static void setup(run_t *r, const char *kernel, uint32_t threads) { setup_from(r, DATA, kernel, threads); }
+
+static void buf_init(run_t *r, ws_type t, uint64_t count, ws_init_kind init, uint64_t seed, double lo, double hi)
+{
+    ws_buffer *b = &r->L.buffers[r->L.nbuffers];
+    snprintf(b->name, sizeof b->name, "b%d", r->L.nbuffers);
+    b->type = t;
+    b->count = count;
+    b->bytes = count * ws_type_size(t);
+    b->init = init;
+    b->seed = seed;
+    b->lo = lo;
+    b->hi = hi;
+    r->L.args[r->L.nargs].kind = WS_ARG_BUFFER;
+    r->L.args[r->L.nargs++].buffer = r->L.nbuffers++;
+}
+
+static void buf_zero(run_t *r, ws_type t, uint64_t count) { buf_init(r, t, count, WS_INIT_ZERO, 0, 0, 0); }
+static void buf_rand(run_t *r, ws_type t, uint64_t count, uint64_t seed, double lo, double hi)
+{
+    buf_init(r, t, count, WS_INIT_RANDOM, seed, lo, hi);
+}
+
+static void arg_int(run_t *r, int64_t v)
+{
+    r->L.args[r->L.nargs].kind = WS_ARG_INT;
+    r->L.args[r->L.nargs++].ivalue = v;
+}
+
+static char *error_text(run_t *r)
+{
+    static char msg[1600];
+    ws_error_format(&r->err, msg, sizeof msg);
+    return msg;
+}
+
+static int run(run_t *r)
+{
+    r->cfg.listener = on_event;
+    r->cfg.listener_ctx = &r->cap;
+    r->rc = ws_sim_run(&r->cfg, &r->res, &r->err);
+    return r->rc;
+}
+
+static void run_ok(run_t *r)
+{
+    if (run(r)) fail_msg("%s", error_text(r));
+}
+
+static void teardown(run_t *r)
+{
+    ws_sim_result_free(&r->res);
+    ptx_free(r->mod);
+    free(r->cap.ev);
+}
+
+static const void *data(run_t *r, int i) { return r->res.buffer_data[i]; }
+
+/* Events of one kind, in order. */
+static int events_of(const run_t *r, ws_mem_kind k, const ws_mem_event **out, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < r->cap.n; i++)
+        if (r->cap.ev[i].kind == k && n < cap) out[n++] = &r->cap.ev[i];
+    return n;
+}
+
+/* --- fp16 / bf16 from first principles --------------------------------------------------------- */
+
+static double f16(uint16_t h)
+{
+    int e = h >> 10 & 31, f = h & 1023;
+    double v = e == 0 ? ldexp(f, -24) : ldexp(1024 + f, e - 25);
+    return h >> 15 ? -v : v;
+}
+
+static double bf16(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static float as_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* Round to nearest binary16 (inputs here are normal and in range). */
+static uint16_t to_f16(double x)
+{
+    int e;
+    double m = frexp(fabs(x), &e);                 /* x = m * 2^e, m in [0.5, 1) */
+    double q = nearbyint(ldexp(m, 11));            /* 11 significant bits */
+    if (q == 2048) { q = 1024; e++; }
+    return (uint16_t)((x < 0 ? 0x8000 : 0) | (uint32_t)(e + 14) << 10 | ((uint32_t)q - 1024));
+}
+
+/* --- mma: the PTX ISA's layout tables, per form ------------------------------------------------- *
+ * g = groupID = lane >> 2, t = threadID_in_group = lane % 4; element i of a fragment. */
+
+typedef struct { int row, col; } rc;
+
+static rc f16_k16_a(int lane, int i)  /* "row = g for a0,a1,a4,a5, g+8 otherwise; col = 2t + (i&1), +8 for i >= 4" */
+{
+    int g = lane >> 2, t = lane & 3;
+    return (rc){(i == 0 || i == 1 || i == 4 || i == 5) ? g : g + 8, 2 * t + (i & 1) + (i >= 4 ? 8 : 0)};
+}
+static rc f16_k16_b(int lane, int i)  /* "row = 2t + (i&1), +8 for i >= 2; col = g" */
+{
+    return (rc){2 * (lane & 3) + (i & 1) + (i >= 2 ? 8 : 0), lane >> 2};
+}
+static rc acc_c(int lane, int i)      /* "row = g for c0,c1, g+8 for c2,c3; col = 2t + (i&1)" */
+{
+    return (rc){(lane >> 2) + (i >= 2 ? 8 : 0), 2 * (lane & 3) + (i & 1)};
+}
+static rc tf32_k8_a(int lane, int i)  /* "row = g for a0,a2, g+8 for a1,a3; col = t for a0,a1, t+4 for a2,a3" */
+{
+    return (rc){(lane >> 2) + (i & 1 ? 8 : 0), (lane & 3) + (i >= 2 ? 4 : 0)};
+}
+static rc tf32_k8_b(int lane, int i)  /* "row = t for b0, t+4 for b1; col = g" */
+{
+    return (rc){(lane & 3) + (i ? 4 : 0), lane >> 2};
+}
+static rc s8_k32_a(int lane, int i)   /* "row = g for i < 4 or 8 <= i < 12, g+8 otherwise; col = 4t + (i&3), +16 for i >= 8" */
+{
+    int g = lane >> 2, t = lane & 3;
+    return (rc){(i < 4 || (i >= 8 && i < 12)) ? g : g + 8, 4 * t + (i & 3) + (i >= 8 ? 16 : 0)};
+}
+static rc s8_k32_b(int lane, int i)   /* "row = 4t + (i&3), +16 for i >= 4; col = g" */
+{
+    return (rc){4 * (lane & 3) + (i & 3) + (i >= 4 ? 16 : 0), lane >> 2};
+}
+static rc f16_k8_a(int lane, int i)   /* "row = g for a0,a1, g+8 for a2,a3; col = 2t + (i&1)" */
+{
+    return (rc){(lane >> 2) + (i >= 2 ? 8 : 0), 2 * (lane & 3) + (i & 1)};
+}
+static rc f16_k8_b(int lane, int i)   /* "row = 2t + (i&1); col = g" */
+{
+    return (rc){2 * (lane & 3) + (i & 1), lane >> 2};
+}
+
+/* Element i of lane's fragment, bits wide, from registers reg[lane * stride + ...]. */
+static uint32_t elem_of(const uint32_t *reg, int stride, int lane, int i, int bits)
+{
+    int per = 32 / bits;
+    uint32_t w = reg[lane * stride + i / per];
+    return bits == 32 ? w : (w >> (i % per * bits)) & ((1u << bits) - 1);
+}
+
+typedef struct {
+    int form, m, n, k, ab_bits;
+    rc (*a)(int, int), (*b)(int, int);
+    int ta, tb;              /* 0 f16, 1 bf16, 2 tf32, 3 s8, 4 u8 */
+    int f16_acc, sat;
+} mma_case;
+
+static double in_value(int type, uint32_t bits)
+{
+    switch (type) {
+    case 0: return f16((uint16_t)bits);
+    case 1: return bf16((uint16_t)bits);
+    case 2: return as_float(bits & 0xffffe000u);   /* tf32: "the lower 13 bits are ignored" */
+    case 3: return (int8_t)bits;
+    default: return (uint8_t)bits;
+    }
+}
+
+static void check_mma_case(const mma_case *mc)
+{
+    run_t r;
+    setup(&r, "mma_form", 32);
+    /* registers: f16/bf16 halves in [0.5, 2); tf32 floats in [0.5, 2) with random low bits; bytes
+       anything; C floats in [0.5, 2) or, for the integer forms, any int32 (saturation and wrap) */
+    int halves = mc->ta <= 1;
+    if (mc->ta == 0) buf_rand(&r, WS_TYPE_USHORT, 32 * 16, 11, 0x3800, 0x4000);
+    else if (mc->ta == 1) buf_rand(&r, WS_TYPE_USHORT, 32 * 16, 11, 0x3f00, 0x4000);
+    else if (mc->ta == 2) buf_rand(&r, WS_TYPE_UINT, 32 * 8, 11, 0x3f000000, 0x40000000);
+    else buf_rand(&r, WS_TYPE_UCHAR, 32 * 32, 11, 0, 256);
+    if (mc->tb == 0) buf_rand(&r, WS_TYPE_USHORT, 32 * 8, 12, 0x3800, 0x4000);
+    else if (mc->tb == 1) buf_rand(&r, WS_TYPE_USHORT, 32 * 8, 12, 0x3f00, 0x4000);
+    else if (mc->tb == 2) buf_rand(&r, WS_TYPE_UINT, 32 * 4, 12, 0x3f000000, 0x40000000);
+    else buf_rand(&r, WS_TYPE_UCHAR, 32 * 16, 12, 0, 256);
+    if (mc->ta >= 3) buf_rand(&r, WS_TYPE_UINT, 32 * 4, 13, 0, 4294967296.0);
+    else if (mc->f16_acc) buf_rand(&r, WS_TYPE_USHORT, 32 * 8, 13, 0x3800, 0x4000);
+    else buf_rand(&r, WS_TYPE_UINT, 32 * 4, 13, 0x3f000000, 0x40000000);
+    buf_zero(&r, WS_TYPE_UINT, 32 * 4);
+    arg_int(&r, mc->form);
+    run_ok(&r);
+    (void)halves;
+    const uint32_t *A = data(&r, 0), *B = data(&r, 1), *C = data(&r, 2), *D = data(&r, 3);
+    double a[16][32], b[32][8], c[16][8];
+    int64_t ia[16][32], ib[32][8];
+    int ne_a = mc->m * mc->k / 32, ne_b = mc->k * mc->n / 32;
+    for (int l = 0; l < 32; l++) {
+        for (int i = 0; i < ne_a; i++) {
+            rc p = mc->a(l, i);
+            uint32_t v = elem_of(A, 8, l, i, mc->ab_bits);
+            a[p.row][p.col] = in_value(mc->ta, v);
+            ia[p.row][p.col] = (int64_t)a[p.row][p.col];
+        }
+        for (int i = 0; i < ne_b; i++) {
+            rc p = mc->b(l, i);
+            uint32_t v = elem_of(B, 4, l, i, mc->ab_bits);
+            b[p.row][p.col] = in_value(mc->tb, v);
+            ib[p.row][p.col] = (int64_t)b[p.row][p.col];
+        }
+        for (int i = 0; i < 4; i++) {
+            rc p = acc_c(l, i);
+            uint32_t v = elem_of(C, 4, l, i, mc->f16_acc ? 16 : 32);
+            c[p.row][p.col] = mc->ta >= 3 ? (double)(int32_t)v : mc->f16_acc ? f16((uint16_t)v) : as_float(v);
+        }
+    }
+    int checked = 0;
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < 4; i++) {
+            rc p = acc_c(l, i);
+            uint32_t got = elem_of(D, 4, l, i, mc->f16_acc ? 16 : 32);
+            if (mc->ta >= 3) {
+                int64_t acc = (int64_t)c[p.row][p.col];
+                for (int k = 0; k < mc->k; k++) acc += ia[p.row][k] * ib[k][p.col];
+                int32_t want = mc->sat ? (int32_t)(acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc)
+                                       : (int32_t)(uint32_t)(uint64_t)acc;
+                if ((int32_t)got != want)
+                    fail_msg("form %d lane %d c%d (%d,%d): %d, want %d", mc->form, l, i, p.row, p.col, (int32_t)got, want);
+            } else {
+                double acc = c[p.row][p.col];  /* exact: products of <= 11-bit significands */
+                for (int k = 0; k < mc->k; k++) acc += a[p.row][k] * b[k][p.col];
+                if (mc->f16_acc) {
+                    if (got != to_f16(acc))
+                        fail_msg("form %d lane %d c%d: 0x%04x, want 0x%04x (%g)", mc->form, l, i, got, to_f16(acc), acc);
+                } else if (as_float(got) != (float)acc) {
+                    fail_msg("form %d lane %d c%d (%d,%d): %.9g, want %.9g", mc->form, l, i, p.row, p.col, as_float(got),
+                             (double)(float)acc);
+                }
+            }
+            checked++;
+        }
+    assert_int_equal(checked, 128);            /* 16 x 8 results, each held by one lane */
+    teardown(&r);
+}
+
+static void test_mma_f16_m16n8k16_equals_the_plain_product_through_the_isa_fragment_layouts(void **state)
+{
+    (void)state;
+    mma_case f32acc = {0, 16, 8, 16, 16, f16_k16_a, f16_k16_b, 0, 0, 0, 0};
+    check_mma_case(&f32acc);
+    mma_case f16acc = {1, 16, 8, 16, 16, f16_k16_a, f16_k16_b, 0, 0, 1, 0};
+    check_mma_case(&f16acc);
+    mma_case k8 = {6, 16, 8, 8, 16, f16_k8_a, f16_k8_b, 0, 0, 0, 0};
+    check_mma_case(&k8);
+}
+
+static void test_mma_bf16_and_tf32_equal_the_plain_product_tf32_dropping_13_low_bits(void **state)
+{
+    (void)state;
+    mma_case bf = {2, 16, 8, 16, 16, f16_k16_a, f16_k16_b, 1, 1, 0, 0};
+    check_mma_case(&bf);
+    mma_case tf = {3, 16, 8, 8, 32, tf32_k8_a, tf32_k8_b, 2, 2, 0, 0};
+    check_mma_case(&tf);
+}
+
+static void test_mma_int8_m16n8k32_wraps_and_satfinite_saturates(void **state)
+{
+    (void)state;
+    mma_case s8 = {4, 16, 8, 32, 8, s8_k32_a, s8_k32_b, 3, 3, 0, 0};
+    check_mma_case(&s8);
+    mma_case u8s8 = {5, 16, 8, 32, 8, s8_k32_a, s8_k32_b, 4, 3, 0, 1};
+    check_mma_case(&u8s8);
+}
+
+static void test_mma_f64_m8n8k4_is_four_fused_multiply_adds_per_element(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "mma_f64", 32);
+    buf_rand(&r, WS_TYPE_DOUBLE, 32, 1, -1, 1);
+    buf_rand(&r, WS_TYPE_DOUBLE, 32, 2, -1, 1);
+    buf_rand(&r, WS_TYPE_DOUBLE, 64, 3, -1, 1);
+    buf_zero(&r, WS_TYPE_DOUBLE, 64);
+    run_ok(&r);
+    const double *A = data(&r, 0), *B = data(&r, 1), *C = data(&r, 2), *D = data(&r, 3);
+    double a[8][4], b[4][8];
+    for (int l = 0; l < 32; l++) {             /* "A: row g, col t; B: row t, col g" */
+        a[l >> 2][l & 3] = A[l];
+        b[l & 3][l >> 2] = B[l];
+    }
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < 2; i++) {          /* "C: row g, col 2t + i" */
+            int row = l >> 2, col = 2 * (l & 3) + i;
+            double acc = C[2 * l + i];
+            for (int k = 0; k < 4; k++) acc = fma(a[row][k], b[k][col], acc);
+            assert_true(D[2 * l + i] == acc);
+        }
+    teardown(&r);
+}
+
+static void test_an_mma_form_not_implemented_is_refused_by_name_when_reached(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "mma_unimplemented", 32);
+    buf_zero(&r, WS_TYPE_UINT, 32);
+    assert_int_equal(run(&r), -1);
+    const char *msg = error_text(&r);
+    assert_non_null(strstr(msg, "unsupported instruction 'mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16"));
+    assert_non_null(strstr(msg, "does not implement"));
+    assert_non_null(strstr(msg, "tensor.cu:"));  /* located at its source line */
+    teardown(&r);
+}
+
+/* --- wmma --------------------------------------------------------------------------------------- */
+
+static void test_wmma_row_col_f32_col_row_f16_and_bf16_equal_the_plain_product(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "wmma_forms", 32);
+    buf_rand(&r, WS_TYPE_USHORT, 256, 1, 0x3800, 0x4000);          /* a */
+    buf_rand(&r, WS_TYPE_USHORT, 256, 2, 0x3800, 0x4000);          /* b */
+    buf_rand(&r, WS_TYPE_UINT, 256, 3, 0x3f000000, 0x40000000);    /* c32 */
+    buf_zero(&r, WS_TYPE_FLOAT, 256);                              /* d32 */
+    buf_rand(&r, WS_TYPE_USHORT, 256, 4, 0x3800, 0x4000);          /* c16 */
+    buf_zero(&r, WS_TYPE_USHORT, 256);                             /* d16 */
+    buf_rand(&r, WS_TYPE_USHORT, 256, 5, 0x3f00, 0x4000);          /* ab */
+    buf_rand(&r, WS_TYPE_USHORT, 256, 6, 0x3f00, 0x4000);          /* bb */
+    buf_zero(&r, WS_TYPE_FLOAT, 256);                              /* db */
+    run_ok(&r);
+    const uint16_t *a = data(&r, 0), *b = data(&r, 1), *c16 = data(&r, 4), *d16 = data(&r, 5);
+    const uint16_t *ab = data(&r, 6), *bb = data(&r, 7);
+    const float *c32 = data(&r, 2), *d32 = data(&r, 3), *db = data(&r, 8);
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) {
+            /* 1: A row-major a[i*16+k], B col-major b[j*16+k], C/D row-major */
+            double x = c32[i * 16 + j], y = f16(c16[j * 16 + i]), z = 0;
+            for (int k = 0; k < 16; k++) {
+                x += f16(a[i * 16 + k]) * f16(b[j * 16 + k]);
+                /* 2: A col-major a[k*16+i], B row-major b[k*16+j], C/D col-major */
+                y += f16(a[k * 16 + i]) * f16(b[k * 16 + j]);
+                /* 3: bf16, A and B row-major */
+                z += bf16(ab[i * 16 + k]) * bf16(bb[k * 16 + j]);
+            }
+            assert_true(d32[i * 16 + j] == (float)x);
+            assert_int_equal(d16[j * 16 + i], to_f16(y));
+            assert_true(db[i * 16 + j] == (float)z);
+        }
+    /* the first wmma.load (A, row-major from global): its fragment events read each of the 512
+       bytes of A exactly once (registers of two contiguous halves: 4-byte lanes) */
+    const ws_mem_event *ev[64];
+    int n = events_of(&r, WS_KIND_WMMA, ev, 64);
+    assert_true(n >= 4);
+    int seen[512] = {0};
+    uint64_t base = r.res.buffer_base[0];
+    for (int e = 0; e < 4; e++) {
+        assert_int_equal(ev[e]->pc, ev[0]->pc);
+        assert_int_equal(ev[e]->width, 4);
+        assert_int_equal(ev[e]->space, WS_SPACE_GLOBAL);
+        for (int l = 0; l < 32; l++)
+            for (int k = 0; k < 4; k++) seen[ev[e]->addr[l] - base + (uint64_t)k]++;
+    }
+    for (int i = 0; i < 512; i++) assert_int_equal(seen[i], 1);
+    assert_true(n < 5 || ev[4]->pc != ev[0]->pc);
+    teardown(&r);
+}
+
+/* --- ldmatrix / stmatrix ---------------------------------------------------------------------- */
+
+/* The wavefronts of an LDSM/STSM event from its row addresses: per phase (8 lanes) the most
+ * rows any 16-byte bank group (address / 16 % 8) holds. */
+static int phase_wavefronts(const ws_mem_event *ev)
+{
+    int total = 0;
+    for (int p = 0; p < 4; p++) {
+        int count[8] = {0}, most = 0, any = 0;
+        for (int l = 8 * p; l < 8 * p + 8; l++) {
+            if (!(ev->active_mask >> l & 1)) continue;
+            any = 1;
+            int g = (int)(ev->addr[l] / 16 % 8);
+            if (++count[g] > most) most = count[g];
+        }
+        total += any ? most : 0;
+    }
+    return total;
+}
+
+static int ldsm_wavefronts(const ws_mem_event *ev)
+{
+    ws_bank_result bk;
+    ws_coalesce_result co;
+    ws_mem_verdict v;
+    ws_models_geometry(ev, 0, &co, &bk, &v);
+    assert_non_null(v.bk);
+    return v.bk->wavefronts;
+}
+
+static void check_ldmatrix(int pitch, int form, int want_wavefronts)
+{
+    run_t r;
+    setup(&r, "ldmatrix_rows", 32);
+    buf_rand(&r, WS_TYPE_USHORT, 64 * 96, 7, 0, 65536);
+    buf_zero(&r, WS_TYPE_UINT, 128);
+    arg_int(&r, pitch);
+    arg_int(&r, form);
+    run_ok(&r);
+    const uint16_t *tile = data(&r, 0);
+    const uint32_t *out = data(&r, 1);
+    int num = form == 0 ? 1 : form == 1 ? 2 : 4;
+    bool trans = form == 3;
+    for (int i = 0; i < 4; i++)
+        for (int l = 0; l < 32; l++) {
+            uint32_t want = 0;
+            if (i < num) {
+                /* matrix i is tile rows 8i..8i+7 (lane 8i + r gives row r); lane l gets
+                   (l/4, 2(l%4)) and (l/4, 2(l%4)+1), or with .trans (2(l%4), l/4), (2(l%4)+1, l/4) */
+                for (int j = 0; j < 2; j++) {
+                    int row = trans ? 2 * (l % 4) + j : l / 4, col = trans ? l / 4 : 2 * (l % 4) + j;
+                    want |= (uint32_t)tile[(8 * i + row) * pitch + col] << (16 * j);
+                }
+            }
+            if (out[i * 32 + l] != want)
+                fail_msg("pitch %d form %d: register %d lane %d: 0x%08x, want 0x%08x", pitch, form, i, l,
+                         out[i * 32 + l], want);
+        }
+    const ws_mem_event *ev[4];
+    assert_int_equal(events_of(&r, WS_KIND_LDSM, ev, 4), 1);
+    assert_int_equal(ev[0]->active_mask, num == 4 ? 0xffffffffu : (1u << (8 * num)) - 1);
+    assert_int_equal(ev[0]->width, 16);
+    assert_int_equal(phase_wavefronts(ev[0]), want_wavefronts);
+    assert_int_equal(ldsm_wavefronts(ev[0]), want_wavefronts);
+    teardown(&r);
+}
+
+static void test_ldmatrix_delivers_the_isa_layout_and_costs_the_bank_groups_of_its_rows(void **state)
+{
+    (void)state;
+    /* rows 128 B apart: every row of a matrix in bank group 0 -> 8 per phase, 32 for .x4 */
+    check_ldmatrix(64, 2, 32);
+    /* 144 B (padded by 8 halves): group 9r % 8 = r, all distinct -> 1 per phase */
+    check_ldmatrix(72, 2, 4);
+    check_ldmatrix(72, 3, 4);                  /* .trans: same rows, same cost */
+    /* 160 B: group 10r % 8 in {0, 2, 4, 6}, two rows each -> 2 per phase */
+    check_ldmatrix(80, 2, 8);
+    /* 192 B: group 12r % 8 in {0, 4} -> 4 per phase */
+    check_ldmatrix(96, 2, 16);
+    /* 112 B: 7r % 8 distinct -> 1 */
+    check_ldmatrix(56, 2, 4);
+    /* .x1 and .x2 use the first 8 and 16 lanes' addresses: 1 and 2 phases */
+    check_ldmatrix(64, 0, 8);
+    check_ldmatrix(72, 1, 2);
+}
+
+static void check_stmatrix(int pitch, int trans)
+{
+    run_t r;
+    setup(&r, "stmatrix_rows", 32);
+    buf_rand(&r, WS_TYPE_UINT, 128, 9, 0, 4294967296.0);
+    buf_zero(&r, WS_TYPE_USHORT, 64 * 96);
+    arg_int(&r, pitch);
+    arg_int(&r, trans);
+    run_ok(&r);
+    const uint32_t *in = data(&r, 0);
+    const uint16_t *out = data(&r, 1);
+    static uint16_t want[64 * 96];
+    memset(want, 0, sizeof want);
+    for (int i = 0; i < 4; i++)
+        for (int l = 0; l < 32; l++)
+            for (int j = 0; j < 2; j++) {
+                /* lane l's register i holds (l/4, 2(l%4)+j) of matrix i; .trans stores it at (col, row) */
+                int row = l / 4, col = 2 * (l % 4) + j;
+                if (trans) { int x = row; row = col; col = x; }
+                want[(8 * i + row) * pitch + col] = (uint16_t)(in[i * 32 + l] >> (16 * j));
+            }
+    for (int k = 0; k < 64 * pitch; k++)
+        if (out[k] != want[k]) fail_msg("pitch %d trans %d: half %d is 0x%04x, want 0x%04x", pitch, trans, k, out[k], want[k]);
+    const ws_mem_event *ev[4];
+    assert_int_equal(events_of(&r, WS_KIND_STSM, ev, 4), 1);
+    assert_int_equal(ev[0]->op, WS_MEM_STORE);
+    assert_int_equal(ldsm_wavefronts(ev[0]), phase_wavefronts(ev[0]));
+    teardown(&r);
+}
+
+static void test_stmatrix_is_ldmatrix_backwards_with_and_without_trans(void **state)
+{
+    (void)state;
+    check_stmatrix(64, 0);
+    check_stmatrix(72, 1);
+}
+
+/* --- cp.async --------------------------------------------------------------------------------- */
+
+typedef struct { int size, sstride, dstride, zfill; } cp_case;
+
+/* Sectors of the lanes that read: distinct 32-byte sectors of [src, src + n) with n > 0. */
+static int cp_sectors(const cp_case *k)
+{
+    uint64_t seen[64];
+    int ns = 0;
+    for (int l = 0; l < 32; l++) {
+        int n = k->zfill ? l % (k->size + 1) : k->size;
+        if (!n) continue;
+        uint64_t s = (uint64_t)(l * k->sstride) / 32;
+        int dup = 0;
+        for (int i = 0; i < ns; i++) dup |= seen[i] == s;
+        if (!dup) seen[ns++] = s;
+    }
+    return ns;
+}
+
+static void check_cp_async(const cp_case *k, int want_sectors, int want_wavefronts)
+{
+    run_t r;
+    setup(&r, "cp_async_lanes", 32);
+    buf_rand(&r, WS_TYPE_UCHAR, 4096, 5, 0, 256);
+    buf_zero(&r, WS_TYPE_UCHAR, 4096);
+    arg_int(&r, k->size);
+    arg_int(&r, k->sstride);
+    arg_int(&r, k->dstride);
+    arg_int(&r, k->zfill);
+    run_ok(&r);
+    const uint8_t *in = data(&r, 0), *out = data(&r, 1);
+    static uint8_t want[4096];
+    memset(want, 0xee, sizeof want);
+    for (int l = 0; l < 32; l++) {
+        int n = k->zfill ? l % (k->size + 1) : k->size;
+        for (int b = 0; b < k->size; b++) want[l * k->dstride + b] = b < n ? in[l * k->sstride + b] : 0;
+    }
+    for (int i = 0; i < 4096; i++)
+        if (out[i] != want[i]) fail_msg("size %d: shared byte %d is 0x%02x, want 0x%02x", k->size, i, out[i], want[i]);
+    /* one global read (the lanes with bytes to read) and one shared write per instruction */
+    const ws_mem_event *ev[4];
+    assert_int_equal(events_of(&r, WS_KIND_LDGSTS, ev, 4), 2);
+    assert_int_equal(ev[0]->space, WS_SPACE_GLOBAL);
+    assert_int_equal(ev[1]->space, WS_SPACE_SHARED);
+    assert_int_equal(ev[1]->op, WS_MEM_STORE);
+    assert_int_equal(ev[1]->active_mask, 0xffffffffu);
+    ws_coalesce_result co;
+    ws_bank_result bk;
+    ws_mem_verdict v;
+    ws_models_geometry(ev[0], 0, &co, &bk, &v);
+    assert_non_null(v.co);
+    assert_int_equal(v.co->requests, 1);
+    assert_int_equal(v.co->sectors, cp_sectors(k));
+    assert_int_equal(v.co->sectors, want_sectors);
+    ws_models_geometry(ev[1], 0, &co, &bk, &v);
+    assert_non_null(v.bk);
+    assert_int_equal(v.bk->wavefronts, want_wavefronts);
+    teardown(&r);
+}
+
+static void test_cp_async_copies_zero_fills_and_costs_its_sectors_and_wavefronts(void **state)
+{
+    (void)state;
+    /* 32 lanes x 16 B contiguous = 512 B = 16 sectors; the shared write by quarter-warps of
+       8 x 16 B = 128 B each: 4 wavefronts */
+    check_cp_async(&(cp_case){16, 16, 16, 0}, 16, 4);
+    /* sources 32 B apart: one sector per lane, 32; destinations 128 B apart: the 8 lanes of a
+       quarter-warp all on banks 0-3, 8 wavefronts each, 32 */
+    check_cp_async(&(cp_case){16, 32, 128, 0}, 32, 32);
+    /* 4 B per lane, contiguous: 128 B = 4 sectors, one wavefront */
+    check_cp_async(&(cp_case){4, 4, 4, 0}, 4, 1);
+    /* 8 B, src-size l % 9: lanes 0, 9, 18, 27 read nothing; 256 B span 8 sectors, each still
+       read by a lane; 8-byte shared writes: 2 wavefronts */
+    check_cp_async(&(cp_case){8, 8, 8, 1}, 8, 2);
+    /* 16 B with src-size l % 17: lanes 0 and 17 read no sector: 30 sectors of 32 apart */
+    check_cp_async(&(cp_case){16, 32, 16, 1}, 30, 4);
+}
+
+static void test_cp_async_ignore_src_zero_fills_and_reads_nothing(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "cp_async_ignore", 32);
+    buf_rand(&r, WS_TYPE_FLOAT, 128, 3, 1, 2);
+    buf_zero(&r, WS_TYPE_FLOAT, 128);
+    run_ok(&r);
+    const float *in = data(&r, 0), *out = data(&r, 1);
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < 4; i++) assert_true(out[l * 4 + i] == ((l & 1) ? 0.0f : in[l * 4 + i]));
+    const ws_mem_event *ev[4];
+    assert_int_equal(events_of(&r, WS_KIND_LDGSTS, ev, 4), 2);
+    assert_int_equal(ev[0]->active_mask, 0x55555555u);   /* the even lanes read */
+    teardown(&r);
+}
+
+static void test_reading_a_cp_async_destination_before_its_wait_is_an_error_naming_the_copy(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "cp_async_early_read", 32);
+    buf_rand(&r, WS_TYPE_FLOAT, 128, 3, 1, 2);
+    buf_zero(&r, WS_TYPE_FLOAT, 32);
+    assert_int_equal(run(&r), -1);
+    const char *msg = error_text(&r);
+    assert_non_null(strstr(msg, "this warp's cp.async at line"));
+    assert_non_null(strstr(msg, "wait"));
+    teardown(&r);
+
+    /* wait_group 1 after two groups: the older is complete, the newer still in flight */
+    setup(&r, "cp_async_two_groups", 32);
+    buf_rand(&r, WS_TYPE_FLOAT, 256, 3, 1, 2);
+    buf_zero(&r, WS_TYPE_FLOAT, 96);
+    arg_int(&r, 0);
+    run_ok(&r);
+    const float *in = data(&r, 0), *out = data(&r, 1);
+    for (int l = 0; l < 32; l++) {
+        assert_true(out[l] == in[l * 4]);
+        assert_true(out[64 + l] == in[128 + l * 4]);
+    }
+    teardown(&r);
+    setup(&r, "cp_async_two_groups", 32);
+    buf_rand(&r, WS_TYPE_FLOAT, 256, 3, 1, 2);
+    buf_zero(&r, WS_TYPE_FLOAT, 96);
+    arg_int(&r, 1);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "may not have written yet"));
+    teardown(&r);
+
+    /* another warp's copy published by a barrier before that warp waited */
+    setup(&r, "cp_async_barrier_without_wait", 64);
+    buf_rand(&r, WS_TYPE_FLOAT, 128, 3, 1, 2);
+    buf_zero(&r, WS_TYPE_FLOAT, 64);
+    assert_int_equal(run(&r), -1);
+    msg = error_text(&r);
+    assert_non_null(strstr(msg, "warp 1"));                /* the reader */
+    assert_non_null(strstr(msg, "warp 0's cp.async"));     /* the copy */
+    teardown(&r);
+}
+
+static void test_cp_async_is_counted_apart_from_plain_loads_and_stores(void **state)
+{
+    (void)state;
+    const ws_device *d = ws_device_find("h200");
+    assert_non_null(d);
+    run_t r;
+    setup(&r, "cp_async_lanes", 32);
+    buf_rand(&r, WS_TYPE_UCHAR, 4096, 5, 0, 256);
+    buf_zero(&r, WS_TYPE_UCHAR, 4096);
+    arg_int(&r, 16);
+    arg_int(&r, 16);
+    arg_int(&r, 16);
+    arg_int(&r, 0);
+    ws_models *m = ws_models_new(d, &r.L, 32768);
+    ws_memstats *ms = ws_memstats_new(d, &r.L, r.fn->ninsns);
+    assert_non_null(m);
+    assert_non_null(ms);
+    assert_int_equal(ws_models_add_sink(m, ws_memstats_verdict, ms), 0);
+    r.cfg.listener = ws_models_listener;
+    r.cfg.listener_ctx = m;
+    assert_int_equal(ws_sim_run(&r.cfg, &r.res, &r.err), 0);
+    ws_models_finish(m);
+    ws_memstats_finish(ms, ws_models_cache_totals(m));
+    const ws_mem_totals *t = ws_memstats_totals(ms);
+    assert_int_equal(t->tc.ldgsts_global.inst, 1);
+    assert_int_equal(t->tc.ldgsts_cg, 1);
+    assert_int_equal(t->tc.ldgsts_global.sectors, 16);
+    assert_int_equal(t->tc.ldgsts_shared.wavefronts, 4);
+    /* the kernel's plain shared stores (the 0xee fill) and loads are its own; the copy is not among them */
+    assert_int_equal(t->global[WS_MEM_LOAD].inst, 0);
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(ms, rows, 128);
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(rows[i].name, "smsp__sass_inst_executed_op_ldgsts.sum")) { assert_true(rows[i].value == 1); found++; }
+        if (!strcmp(rows[i].name, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum")) {
+            assert_true(rows[i].value == 16);
+            found++;
+        }
+    }
+    assert_int_equal(found, 2);
+    ws_memstats_free(ms);
+    ws_models_free(m);
+    teardown(&r);
+}
+
+/* --- mbarrier ---------------------------------------------------------------------------------- */
+
+static void test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in(void **state)
+{
+    (void)state;
+    for (int tx = 0; tx <= 1; tx++) {
+        run_t r;
+        setup(&r, "mbarrier_rounds", 64);           /* two warps: one waits while the other arrives */
+        buf_zero(&r, WS_TYPE_UINT, 64 * 4);
+        arg_int(&r, tx ? 4096 : 0);
+        arg_int(&r, 0);
+        run_ok(&r);
+        const uint32_t *out = data(&r, 0);
+        for (int t = 0; t < 64; t++) {
+            assert_int_equal(out[t * 4 + 0], 0);    /* phase 0 not complete before the arrivals */
+            assert_int_equal(out[t * 4 + 1], 1);    /* ... and complete after the wait */
+            assert_int_equal(out[t * 4 + 2], 1);    /* test_wait on the state of an arrival in phase 0 */
+            assert_int_equal(out[t * 4 + 3], 1);    /* phase 1 completes after the second round */
+        }
+        teardown(&r);
+    }
+    /* expected bytes that never arrive: the phase never completes and the waiting loop spins
+       until the instruction budget stops it */
+    run_t r;
+    setup(&r, "mbarrier_rounds", 64);
+    buf_zero(&r, WS_TYPE_UINT, 64 * 4);
+    arg_int(&r, 4096);
+    arg_int(&r, 1);
+    r.cfg.max_thread_insns = 200000;
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "budget"));
+    teardown(&r);
+}
+
+/* --- bulk copies and tensor maps ------------------------------------------------------------- */
+
+static void test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "bulk_copy", 64);
+    buf_rand(&r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    arg_int(&r, 4096);
+    run_ok(&r);
+    const float *in = data(&r, 0), *out = data(&r, 1), *out2 = data(&r, 2);
+    for (int i = 0; i < 1024; i++) {
+        assert_true(out[i] == in[i]);
+        assert_true(out2[i] == in[i]);
+    }
+    /* the copy in: 4096 bytes = 256 16-byte chunks = 8 events on each side, numbered 0..7 */
+    const ws_mem_event *ev[64];
+    int n = events_of(&r, WS_KIND_BULK, ev, 64);
+    assert_int_equal(n, 32);                    /* 8 + 8 in, 8 + 8 out */
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(ev[i]->space, WS_SPACE_GLOBAL);
+        assert_int_equal(ev[i]->part, (uint32_t)i);
+        assert_int_equal(ev[8 + i]->space, WS_SPACE_SHARED);
+        assert_int_equal(ev[8 + i]->op, WS_MEM_STORE);
+    }
+    uint64_t base = r.res.buffer_base[0];
+    for (int l = 0; l < 32; l++) assert_int_equal(ev[1]->addr[l], base + 512 + 16 * (uint64_t)l);
+    teardown(&r);
+    /* a size that is not a multiple of 16 faults */
+    setup(&r, "bulk_copy", 64);
+    buf_rand(&r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    arg_int(&r, 4092);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "multiple of 16"));
+    teardown(&r);
+}
+
+/* The shared image of a box as the swizzle modes are documented ("swizzle 16-byte chunks within
+ * a 32/64/128-byte span"): the pattern repeats every 256/512/1024 bytes, whose 128-byte lines
+ * L = 0..7 have the 16-byte chunk c of each span-sized segment moved to c ^ (L / (8 / chunks)),
+ * chunks = span / 16 per segment; written out per line and chunk, not as address bits. */
+static uint64_t documented_swizzle(uint64_t off, int span)
+{
+    if (!span) return off;
+    int chunks = span / 16;                         /* 2, 4, 8 */
+    uint64_t block = (uint64_t)chunks * 128;        /* 256, 512, 1024 */
+    uint64_t in_block = off % block, line = in_block / 128;
+    uint64_t seg = in_block % 128 / (uint64_t)span, c = in_block % (uint64_t)span / 16, b = off % 16;
+    uint64_t x = line % (uint64_t)chunks;           /* lines 0.. of the block, one XOR value each */
+    return off - in_block + line * 128 + seg * (uint64_t)span + ((c ^ x) * 16) + b;
+}
+
+static void check_tma(int swizzle, uint32_t box0, uint32_t box1, int c0, int c1)
+{
+    const uint64_t W = 96, H = 40;                 /* a 96 x 40 tensor of 4-byte elements */
+    run_t r;
+    setup(&r, "tma_box", 128);
+    r.L.ntmaps = 1;
+    ws_tmap *t = &r.L.tmaps[0];
+    memset(t, 0, sizeof *t);
+    r.L.args[r.L.nargs].kind = WS_ARG_TMAP;
+    r.L.args[r.L.nargs++].buffer = 0;
+    buf_rand(&r, WS_TYPE_UINT, W * H, 21, 1, 4294967296.0);   /* never 0: a fill shows */
+    t->buffer = 0;
+    t->rank = 2;
+    t->elem_size = 4;
+    t->dims[0] = W; t->dims[1] = H;
+    t->strides[0] = 4; t->strides[1] = W * 4;
+    t->box[0] = box0; t->box[1] = box1;
+    t->swizzle = swizzle;
+    char why[200];
+    assert_int_equal(ws_tmap_check(t, W * H * 4, why, sizeof why), 0);
+    /* the map is argument 0; the buffers follow it */
+    r.L.args[0].kind = WS_ARG_TMAP;
+    r.L.args[0].buffer = 0;
+    r.L.args[1].kind = WS_ARG_BUFFER;
+    r.L.args[1].buffer = 0;
+    r.L.nargs = 2;
+    uint32_t bytes = box0 * box1 * 4;
+    buf_zero(&r, WS_TYPE_UCHAR, 8192);          /* out: buffer 1, argument 2 */
+    r.L.args[1].buffer = 1;
+    r.L.nargs = 2;
+    arg_int(&r, c0);
+    arg_int(&r, c1);
+    arg_int(&r, bytes);
+    arg_int(&r, 0);
+    run_ok(&r);
+    const uint32_t *g = data(&r, 0);
+    const uint8_t *out = data(&r, 1);
+    for (uint32_t i1 = 0; i1 < box1; i1++)
+        for (uint32_t i0 = 0; i0 < box0; i0++) {
+            int64_t x = c0 + (int64_t)i0, y = c1 + (int64_t)i1;
+            uint32_t want = x >= 0 && y >= 0 && (uint64_t)x < W && (uint64_t)y < H ? g[y * (int64_t)W + x] : 0;
+            uint64_t at = documented_swizzle(((uint64_t)i1 * box0 + i0) * 4, swizzle);
+            uint32_t got;
+            memcpy(&got, out + at, 4);
+            if (got != want)
+                fail_msg("swizzle %d box %ux%u at (%d,%d): element (%u,%u) at byte %llu is 0x%08x, want 0x%08x", swizzle,
+                         box0, box1, c0, c1, i0, i1, (unsigned long long)at, got, want);
+        }
+    teardown(&r);
+}
+
+static void test_a_tma_box_is_laid_out_in_shared_memory_as_each_swizzle_mode_is_documented(void **state)
+{
+    (void)state;
+    check_tma(0, 24, 8, 8, 4);                     /* no swizzle: the dense box */
+    check_tma(128, 32, 16, 32, 8);                 /* 128-byte rows, 16 of them */
+    check_tma(64, 16, 16, 0, 0);                   /* 64-byte rows */
+    check_tma(32, 8, 32, 64, 4);                   /* 32-byte rows */
+    check_tma(128, 32, 8, 80, 36);                 /* past the right and the bottom edge: zero fill */
+    check_tma(64, 16, 8, -8, -3);                  /* before the left and the top edge */
+}
+
+static void test_reading_a_tma_box_before_its_mbarrier_phase_ends_is_an_error(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "tma_box", 128);
+    r.L.ntmaps = 1;
+    ws_tmap *t = &r.L.tmaps[0];
+    memset(t, 0, sizeof *t);
+    buf_rand(&r, WS_TYPE_UINT, 96 * 40, 21, 1, 100);
+    buf_zero(&r, WS_TYPE_UCHAR, 8192);
+    t->rank = 2; t->elem_size = 4; t->dims[0] = 96; t->dims[1] = 40; t->strides[0] = 4; t->strides[1] = 384;
+    t->box[0] = 32; t->box[1] = 8; t->swizzle = 128;
+    r.L.args[0] = (ws_arg){WS_ARG_TMAP, 0, 0, 0};
+    r.L.args[1] = (ws_arg){WS_ARG_BUFFER, 1, 0, 0};
+    r.L.nargs = 2;
+    arg_int(&r, 0);
+    arg_int(&r, 0);
+    arg_int(&r, 32 * 8 * 4);
+    arg_int(&r, 1);                              /* early */
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "may not have written yet: wait for the phase of its mbarrier"));
+    teardown(&r);
+}
+
+static void test_tensor_map_rules_are_the_drivers(void **state)
+{
+    (void)state;
+    ws_tmap t;
+    memset(&t, 0, sizeof t);
+    t.rank = 2; t.elem_size = 2; t.dims[0] = 256; t.dims[1] = 64; t.strides[0] = 2; t.strides[1] = 512;
+    t.box[0] = 64; t.box[1] = 64; t.swizzle = 128;
+    char why[200];
+    assert_int_equal(ws_tmap_check(&t, 256 * 64 * 2, why, sizeof why), 0);
+    t.box[0] = 128;                              /* 256-byte rows with a 128-byte swizzle */
+    assert_int_equal(ws_tmap_check(&t, 256 * 64 * 2, why, sizeof why), -1);
+    assert_non_null(strstr(why, "at most 128 bytes"));
+    t.box[0] = 4;                                /* 8 bytes: not a multiple of 16 */
+    assert_int_equal(ws_tmap_check(&t, 256 * 64 * 2, why, sizeof why), -1);
+    t.box[0] = 64; t.strides[1] = 520;           /* stride not a multiple of 16 */
+    assert_int_equal(ws_tmap_check(&t, 1 << 20, why, sizeof why), -1);
+    t.strides[1] = 512;
+    assert_int_equal(ws_tmap_check(&t, 256 * 64 * 2 - 2, why, sizeof why), -1); /* buffer too small */
+    assert_non_null(strstr(why, "spans"));
+    /* the simulator's image reads back as the same map */
+    uint8_t img[WS_TMAP_BYTES];
+    ws_tmap back;
+    uint64_t base;
+    ws_tmap_image(&t, 0x100001000ull, img);
+    assert_int_equal(ws_tmap_from_image(img, &back, &base), 0);
+    assert_int_equal(base, 0x100001000ull);
+    assert_int_equal(back.rank, 2);
+    assert_int_equal(back.dims[1], 64);
+    assert_int_equal(back.strides[1], 512);
+    assert_int_equal(back.box[0], 64);
+    assert_int_equal(back.swizzle, 128);
+    img[0] ^= 1;
+    assert_int_equal(ws_tmap_from_image(img, &back, &base), -1);
+}
+
+/* --- wgmma, clusters -------------------------------------------------------------------------- */
+
+#define HOPPER "tests/data/tensor/hopper.ptx"
+
+static void test_wgmma_parses_with_its_long_fragments_and_is_refused_by_name_when_reached(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_from(&r, HOPPER, "wgmma_64x64", 128);
+    buf_zero(&r, WS_TYPE_FLOAT, 128 * 32);
+    arg_int(&r, 0);
+    arg_int(&r, 0);
+    assert_int_equal(run(&r), -1);
+    const char *msg = error_text(&r);
+    assert_non_null(strstr(msg, "unsupported instruction 'wgmma.fence"));
+    assert_non_null(strstr(msg, "wgmma) is not simulated"));
+    teardown(&r);
+}
+
+static void test_without_a_cluster_launch_every_block_is_a_cluster_of_one(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_from(&r, HOPPER, "cluster_of_one", 64);
+    r.L.grid[0] = 3;
+    buf_zero(&r, WS_TYPE_UINT, 3 * 64 * 8);
+    run_ok(&r);
+    const uint32_t *o = data(&r, 0);
+    for (uint32_t b = 0; b < 3; b++)
+        for (uint32_t t = 0; t < 64; t++) {
+            const uint32_t *x = o + (b * 64 + t) * 8;
+            assert_int_equal(x[0], 0);                       /* %cluster_ctarank */
+            assert_int_equal(x[1], 1);                       /* %cluster_nctarank */
+            assert_int_equal(x[2], b);                       /* %clusterid.x = the block */
+            assert_int_equal(x[3], b);
+            assert_int_equal(x[4], 1);                       /* elect: the lowest lane of 0xfffffffe (a laneid) */
+            assert_int_equal(x[5], (t & 31) == 1);
+            assert_int_equal(x[6], 100 + t);                 /* mapa to rank 0: its own word */
+            assert_int_equal(x[7], 100 + (t + 32) % 64);     /* the other warp's, after barrier.cluster */
+        }
+    teardown(&r);
+    /* a kernel with __cluster_dims__(2, 1, 1) needs blocks running together: refused */
+    setup_from(&r, HOPPER, "cluster_of_two", 32);
+    r.L.grid[0] = 2;
+    buf_zero(&r, WS_TYPE_UINT, 64);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "clusters of 2x1x1 blocks"));
+    teardown(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mma_f16_m16n8k16_equals_the_plain_product_through_the_isa_fragment_layouts),
+        cmocka_unit_test(test_mma_bf16_and_tf32_equal_the_plain_product_tf32_dropping_13_low_bits),
+        cmocka_unit_test(test_mma_int8_m16n8k32_wraps_and_satfinite_saturates),
+        cmocka_unit_test(test_mma_f64_m8n8k4_is_four_fused_multiply_adds_per_element),
+        cmocka_unit_test(test_an_mma_form_not_implemented_is_refused_by_name_when_reached),
+        cmocka_unit_test(test_wmma_row_col_f32_col_row_f16_and_bf16_equal_the_plain_product),
+        cmocka_unit_test(test_ldmatrix_delivers_the_isa_layout_and_costs_the_bank_groups_of_its_rows),
+        cmocka_unit_test(test_stmatrix_is_ldmatrix_backwards_with_and_without_trans),
+        cmocka_unit_test(test_cp_async_copies_zero_fills_and_costs_its_sectors_and_wavefronts),
+        cmocka_unit_test(test_cp_async_ignore_src_zero_fills_and_reads_nothing),
+        cmocka_unit_test(test_reading_a_cp_async_destination_before_its_wait_is_an_error_naming_the_copy),
+        cmocka_unit_test(test_cp_async_is_counted_apart_from_plain_loads_and_stores),
+        cmocka_unit_test(test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in),
+        cmocka_unit_test(test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back),
+        cmocka_unit_test(test_a_tma_box_is_laid_out_in_shared_memory_as_each_swizzle_mode_is_documented),
+        cmocka_unit_test(test_reading_a_tma_box_before_its_mbarrier_phase_ends_is_an_error),
+        cmocka_unit_test(test_tensor_map_rules_are_the_drivers),
+        cmocka_unit_test(test_wgmma_parses_with_its_long_fragments_and_is_refused_by_name_when_reached),
+        cmocka_unit_test(test_without_a_cluster_launch_every_block_is_a_cluster_of_one),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
