@@ -306,10 +306,10 @@ static int check_one(check_ctx *cx, const char *arg)
     bool have_sass = false;
     char sass_note[600] = "";
     if (need_sass) {
-        char arch[16], *info = NULL;
+        char arch[16];
         snprintf(arch, sizeof arch, "sm_%d%d", s->info.cc_major, s->info.cc_minor);
         ws_error serr;
-        char *sass = cu_sass_dump(t.ptx, arch, t.fn->name, &info, &serr);
+        char *sass = cu_sass_dump(t.ptx, arch, t.fn->name, &serr);
         if (sass) {
             cu_ptx_summarize(t.ptx, t.fn->name, &ps);
             cu_sass_summarize(sass, t.fn->name, &sa);
@@ -318,7 +318,6 @@ static int check_one(check_ctx *cx, const char *arg)
         } else {
             snprintf(sass_note, sizeof sass_note, "no SASS to compare (%s)", serr.msg);
         }
-        free(info);
     }
     chk_explain(rows, nrows, have_sass ? &ps : NULL, have_sass ? &sa : NULL);
     if (sass_note[0])

@@ -8,10 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "../common/child.h"
 #include "cu_counters.h"
 #include "../sim/sass.h"
 
@@ -186,103 +183,11 @@ void cu_ptx_summarize(const char *ptx, const char *name, cu_access_summary *s)
 
 /* ---- tools ---------------------------------------------------------------- */
 
-static int find_tool(const char *name, char *out, size_t cap)
+char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, ws_error *err)
 {
-    const char *path = getenv("PATH");
-    char cand[1024];
-    if (path) {
-        char *copy = strdup(path), *save = NULL;
-        for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
-            snprintf(cand, sizeof cand, "%s/%s", *d ? d : ".", name);
-            if (access(cand, X_OK) == 0) { snprintf(out, cap, "%s", cand); free(copy); return 0; }
-        }
-        free(copy);
-    }
-    const char *home = getenv("CUDA_HOME");
-    if (home && *home) {
-        snprintf(cand, sizeof cand, "%s/bin/%s", home, name);
-        if (access(cand, X_OK) == 0) { snprintf(out, cap, "%s", cand); return 0; }
-    }
-    snprintf(cand, sizeof cand, "/usr/local/cuda/bin/%s", name);
-    if (access(cand, X_OK) == 0) { snprintf(out, cap, "%s", cand); return 0; }
-    return -1;
-}
-
-/* ptxas or cuobjdump under the default limits (common/child.h); 0 and its output, or -1 with err
- * naming the limit that stopped it. */
-static int run_tool(char *const argv[], char **out, int *status, ws_error *err)
-{
-    ws_child_result r;
-    *out = NULL;
-    if (ws_child_run(argv, NULL, &r, err)) return -1;
-    if (r.limit) {
-        ws_error_set(err, argv[0], 0, 0, "%s", r.why);
-        free(r.output);
-        return -1;
-    }
-    *out = r.output;
-    *status = r.status;
-    return 0;
-}
-
-char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, char **ptxas_info, ws_error *err)
-{
-    if (ptxas_info) *ptxas_info = NULL;
-    char *listing = ws_sass_compile(ptx, arch, entry, err); /* nvdisasm, with source lines */
-    if (listing) return listing;
-    char ptxas[1024], cuobjdump[1024];
-    if (find_tool("ptxas", ptxas, sizeof ptxas)) {
-        ws_error_set(err, "sass", 0, 0, "ptxas not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
-        return NULL;
-    }
-    if (find_tool("cuobjdump", cuobjdump, sizeof cuobjdump)) {
-        ws_error_set(err, "sass", 0, 0, "cuobjdump not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
-        return NULL;
-    }
-    const char *tmpdir = getenv("TMPDIR");
-    char dir[600];
-    snprintf(dir, sizeof dir, "%s/warpscope-sass-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) {
-        ws_error_set(err, dir, 0, 0, "cannot create a temporary directory");
-        return NULL;
-    }
-    char ptx_path[700], cubin_path[700];
-    snprintf(ptx_path, sizeof ptx_path, "%s/k.ptx", dir);
-    snprintf(cubin_path, sizeof cubin_path, "%s/k.cubin", dir);
-    char *sass = NULL, *out = NULL;
-    int st = 0;
-    FILE *f = fopen(ptx_path, "w");
-    if (!f || fputs(ptx, f) < 0) {
-        if (f) fclose(f);
-        ws_error_set(err, ptx_path, 0, 0, "cannot write the PTX for ptxas");
-        goto done;
-    }
-    fclose(f);
-    char archopt[32];
-    snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-    /* -e: machine code for the kernel asked about only, not every entry of its file */
-    char *pargv[] = {ptxas, "-v", archopt, "-e", (char *)entry, "-o", cubin_path, ptx_path, NULL};
-    if (!entry) pargv[3] = NULL;
-    if (run_tool(pargv, &out, &st, err)) goto done;
-    if (st != 0) {
-        ws_error_set(err, "ptxas", 0, 0, "ptxas %s failed (status %d): %.300s", archopt, st, out ? out : "");
-        free(out);
-        goto done;
-    }
-    if (ptxas_info) *ptxas_info = out;
-    else free(out);
-    char *cargv[] = {cuobjdump, "-sass", cubin_path, NULL};
-    if (run_tool(cargv, &sass, &st, err)) goto done;
-    if (st != 0 || !strstr(sass, "Function")) {
-        ws_error_set(err, "cuobjdump", 0, 0, "cuobjdump -sass failed (status %d): %.300s", st, sass ? sass : "");
-        free(sass);
-        sass = NULL;
-    }
-done:
-    unlink(cubin_path);
-    unlink(ptx_path);
-    rmdir(dir);
-    return sass;
+    /* sim/sass.c compiles and lists; nvdisasm first (source lines), else the toolkit's cuobjdump */
+    char *listing = ws_sass_compile(ptx, arch, entry, err);
+    return listing ? listing : ws_sass_compile_with(ptx, arch, entry, WS_SASS_CUOBJDUMP, err);
 }
 
 /* ---- causes --------------------------------------------------------------- */

@@ -31,11 +31,10 @@ void cu_sass_summarize(const char *sass, const char *name, cu_access_summary *s)
  * shared, local or generic addresses; param and const accesses are not LSU traffic). */
 void cu_ptx_summarize(const char *ptx, const char *name, cu_access_summary *s);
 
-/* Builds a cubin from ptx with ptxas for arch ("sm_90"), for entry alone (NULL = every entry),
- * and disassembles it with cuobjdump -sass, both under common/child.h's limits. Returns
- * malloc'd SASS text, or NULL with err (tool missing, failed, or stopped by a limit).
- * *ptxas_info gets ptxas -v's output (malloc'd, may be NULL). */
-char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, char **ptxas_info, ws_error *err);
+/* The SASS listing of ptx for arch ("sm_90"), entry alone (NULL = every entry): the simulator's
+ * ws_sass_compile (ptxas + nvdisasm), else ptxas + cuobjdump -sass, under common/child.h's
+ * limits. Returns malloc'd text, or NULL with err (tool missing, failed, or stopped by a limit). */
+char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, ws_error *err);
 
 /* The cause of a disagreeing exact counter, from the two summaries. Writes a
  * sentence into out and returns true when the PTX and the SASS differ for the

@@ -617,15 +617,24 @@ static char *run_capture(char *const argv[], int *status, char *why, size_t cap)
 
 char *ws_sass_compile(const char *ptx, const char *arch, const char *entry, ws_error *err)
 {
-    char ptxas[1024], nvdisasm[1024];
+    return ws_sass_compile_with(ptx, arch, entry, WS_SASS_NVDISASM, err);
+}
+
+char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry, ws_sass_disasm how, ws_error *err)
+{
+    const char *dname = how == WS_SASS_CUOBJDUMP ? "cuobjdump" : "nvdisasm";
+    char ptxas[1024], disasm[1024];
     if (ws_sass_find_tool("ptxas", ptxas, sizeof ptxas)) {
         ws_error_set(err, "sass", 0, 0, "ptxas not found ($WARPSCOPE_PTXAS, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, pip)");
         return NULL;
     }
-    if (ws_sass_find_tool("nvdisasm", nvdisasm, sizeof nvdisasm)) {
-        ws_error_set(err, "sass", 0, 0,
-                     "nvdisasm not found ($WARPSCOPE_NVDISASM, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, the "
-                     "nvidia-cuda-nvdisasm pip wheel)");
+    if (ws_sass_find_tool(dname, disasm, sizeof disasm)) {
+        if (how == WS_SASS_CUOBJDUMP)
+            ws_error_set(err, "sass", 0, 0, "cuobjdump not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
+        else
+            ws_error_set(err, "sass", 0, 0,
+                         "nvdisasm not found ($WARPSCOPE_NVDISASM, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, the "
+                         "nvidia-cuda-nvdisasm pip wheel)");
         return NULL;
     }
     for (const char *c = arch; *c; c++)
@@ -661,10 +670,12 @@ char *ws_sass_compile(const char *ptx, const char *arch, const char *entry, ws_e
         ws_error_set(err, "ptxas", 0, 0, "ptxas -arch=%s failed (status %d): %.300s", arch, st, out ? out : why);
         goto done;
     }
-    char *dargv[] = {nvdisasm, "-c", "-gi", cubin_path, NULL};
-    sass = run_capture(dargv, &st, why, sizeof why);
-    if (!sass || st != 0 || !strstr(sass, ".text.")) {
-        ws_error_set(err, "nvdisasm", 0, 0, "nvdisasm -c -gi failed (status %d): %.300s", st, sass ? sass : why);
+    /* nvdisasm gives source lines (-gi); cuobjdump, the toolkit's older lister, gives none */
+    char *nargv[] = {disasm, "-c", "-gi", cubin_path, NULL}, *cargv[] = {disasm, "-sass", cubin_path, NULL};
+    sass = run_capture(how == WS_SASS_CUOBJDUMP ? cargv : nargv, &st, why, sizeof why);
+    if (!sass || st != 0 || !strstr(sass, how == WS_SASS_CUOBJDUMP ? "Function" : ".text.")) {
+        ws_error_set(err, dname, 0, 0, "%s failed (status %d): %.300s",
+                     how == WS_SASS_CUOBJDUMP ? "cuobjdump -sass" : "nvdisasm -c -gi", st, sass ? sass : why);
         free(sass);
         sass = NULL;
     }

@@ -92,5 +92,9 @@ bool ws_sass_disabled(void);
  * Returns the malloc'd listing, or NULL with err saying which tool is missing, failed or was
  * stopped by which limit (the caller then stays PTX-level and says why). */
 char *ws_sass_compile(const char *ptx, const char *arch, const char *entry, ws_error *err);
+/* The same with the lister chosen: nvdisasm (source lines) or cuobjdump -sass (none; what
+ * check falls back to where only the toolkit's cuobjdump is installed). */
+typedef enum { WS_SASS_NVDISASM, WS_SASS_CUOBJDUMP } ws_sass_disasm;
+char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry, ws_sass_disasm how, ws_error *err);
 
 #endif
