@@ -81,7 +81,7 @@ static void gib(uint64_t bytes, char *out, size_t cap)
 
 /* In the child, before exec: its own group, the limits, output to fd. Never returns; an exec
  * that fails writes its errno to report (close-on-exec: the parent reads EOF when exec worked). */
-static void child_exec(char *const argv[], int fd, int report, double cpu_s, uint64_t mem)
+static void child_exec(char *const argv[], char *const envp[], int fd, int report, double cpu_s, uint64_t mem)
 {
     setpgid(0, 0);
     dup2(fd, 1);
@@ -101,7 +101,7 @@ static void child_exec(char *const argv[], int fd, int report, double cpu_s, uin
     struct rlimit fs = {(rlim_t)OUTPUT_CAP, (rlim_t)OUTPUT_CAP};
     setrlimit(RLIMIT_FSIZE, &fs);
     signal(SIGPIPE, SIG_DFL);
-    execv(argv[0], argv);
+    execve(argv[0], argv, envp);
     int e = errno;
     if (write(report, &e, sizeof e) < 0) {}
     _exit(127);
@@ -142,6 +142,27 @@ static void explain(ws_child_result *r, const char *name, bool killed_wall, doub
     else snprintf(r->why, sizeof r->why, "%s exited with status %d", name, r->status);
 }
 
+extern char **environ;
+
+/* The environment with TMPDIR set to tmpdir and TMP/TEMP removed, or NULL (out of memory).
+ * Built before fork: the child may only make async-signal-safe calls. Free with free(). */
+static char **env_with_tmpdir(const char *tmpdir)
+{
+    size_t n = 0;
+    for (char **e = environ; e && *e; e++) n++;
+    size_t vlen = strlen("TMPDIR=") + strlen(tmpdir) + 1;
+    char **out = malloc((n + 2) * sizeof *out + vlen);
+    if (!out) return NULL;
+    char *var = (char *)(out + n + 2);
+    snprintf(var, vlen, "TMPDIR=%s", tmpdir);
+    size_t k = 0;
+    for (char **e = environ; e && *e; e++)
+        if (strncmp(*e, "TMPDIR=", 7) && strncmp(*e, "TMP=", 4) && strncmp(*e, "TEMP=", 5)) out[k++] = *e;
+    out[k++] = var;
+    out[k] = NULL;
+    return out;
+}
+
 int ws_child_run(char *const argv[], const ws_child_limits *lim, ws_child_result *r, ws_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -154,6 +175,10 @@ int ws_child_run(char *const argv[], const ws_child_limits *lim, ws_child_result
     char tmpl[600];
     snprintf(tmpl, sizeof tmpl, "%s/warpscope-child-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(tmpl);
+    if (fd < 0 && tmpdir && *tmpdir) {           /* a TMPDIR that is no folder: /tmp, as POSIX tools do */
+        snprintf(tmpl, sizeof tmpl, "/tmp/warpscope-child-XXXXXX");
+        fd = mkstemp(tmpl);
+    }
     if (fd < 0) {
         ws_error_set(err, tmpl, 0, 0, "cannot create a temporary file for the output of %s: %s", name, strerror(errno));
         return -1;
@@ -167,9 +192,11 @@ int ws_child_run(char *const argv[], const ws_child_limits *lim, ws_child_result
         close(fd);
         return -1;
     }
-    pid_t pid = fork();
+    char **envp = lim && lim->tmpdir ? env_with_tmpdir(lim->tmpdir) : environ;
+    pid_t pid = envp ? fork() : -1;
     if (pid < 0) {
-        ws_error_set(err, argv[0], 0, 0, "cannot start %s: fork failed: %s", name, strerror(errno));
+        ws_error_set(err, argv[0], 0, 0, "cannot start %s: %s", name, envp ? strerror(errno) : "out of memory");
+        if (envp != environ) free(envp);
         close(fd);
         close(report[0]);
         close(report[1]);
@@ -177,8 +204,9 @@ int ws_child_run(char *const argv[], const ws_child_limits *lim, ws_child_result
     }
     if (pid == 0) {
         close(report[0]);
-        child_exec(argv, fd, report[1], cpu_s, mem);
+        child_exec(argv, envp, fd, report[1], cpu_s, mem);
     }
+    if (envp != environ) free(envp);
     setpgid(pid, pid);                           /* both sides: whichever runs first */
     close(report[1]);
     int exec_errno = 0;                          /* until exec the child is a copy of this process: its

@@ -23,6 +23,9 @@ typedef struct {
     double wall_s;            /* 0 = WS_CHILD_WALL_S */
     double cpu_s;             /* 0 = WS_CHILD_CPU_S; WS_CHILD_NO_LIMIT = none */
     uint64_t mem_bytes;       /* 0 = WS_CHILD_MEM_BYTES; WS_CHILD_NO_MEM_LIMIT = none */
+    const char *tmpdir;       /* the child's TMPDIR (TMP and TEMP dropped); NULL = inherited. A tool
+                                 that builds shell commands from its temporary paths (nvcc) gets a
+                                 folder of warpscope's own making, never the user's TMPDIR text */
 } ws_child_limits;
 
 typedef enum { WS_CHILD_LIMIT_NONE, WS_CHILD_LIMIT_WALL, WS_CHILD_LIMIT_CPU, WS_CHILD_LIMIT_MEMORY } ws_child_limit;

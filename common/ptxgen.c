@@ -11,6 +11,7 @@
 #include "files.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +104,16 @@ int ws_compile_opts_add(ws_compile_opts *o, const char *opt, const char *base_di
         ws_error_set(err, "", 0, 0, "empty compiler option");
         return -1;
     }
+    /* a newline would end the "// warpscope-options:" comment of the PTX header (and a macro's
+     * #define line): no control character reaches a compiler or the PTX text */
+    for (const char *c = opt; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            ws_error_set(err, "", 0, 0, "compiler option '%.40s...' holds a control character (byte 0x%02x): refused",
+                         opt, (unsigned char)*c);
+            for (char *q = err ? err->msg : NULL; q && *q; q++)
+                if ((unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
+            return -1;
+        }
     if (!strncmp(opt, "-I", 2) || (v = flag_value(opt, "include-path"))) {
         const char *dir = !strncmp(opt, "-I", 2) ? opt + 2 : v;
         if (!*dir) { ws_error_set(err, "", 0, 0, "-I needs a folder"); return -1; }
@@ -119,6 +130,10 @@ int ws_compile_opts_add(ws_compile_opts *o, const char *opt, const char *base_di
         }
         if (opt[1] == 'U' && def[nl]) {
             ws_error_set(err, "", 0, 0, "-U takes a name, not NAME=VALUE ('%.60s')", def);
+            return -1;
+        }
+        if (def[nl] && def[strlen(def) - 1] == '\\') {   /* it would continue the #define onto the next line */
+            ws_error_set(err, "", 0, 0, "-D%.60s: a macro value may not end in a backslash", def);
             return -1;
         }
         return push_opt(o, err, "-%s%s", opt[1] == 'D' ? "D" : "U", def);
@@ -623,10 +638,10 @@ static bool write_all(const char *path, const char *data, size_t len)
 
 /* Runs argv with stdout and stderr into logp; returns the exit status (-1: not started). Bounded
  * like every child (common/child.h); when a limit stopped it, the log says which. */
-static int run_logged(char *const argv[], const char *logp)
+static int run_logged(char *const argv[], const char *logp, const char *tmpdir)
 {
     ws_child_limits lim = {.wall_s = WS_PTXGEN_NVCC_WALL_S, .cpu_s = WS_PTXGEN_NVCC_CPU_S,
-                           .mem_bytes = WS_PTXGEN_NVCC_MEM_BYTES};
+                           .mem_bytes = WS_PTXGEN_NVCC_MEM_BYTES, .tmpdir = tmpdir};
     ws_child_result r;
     ws_error err;
     if (ws_child_run(argv, &lim, &r, &err)) return -1;
@@ -651,7 +666,7 @@ static void nvcc_version(const char *nvcc, char *out, size_t cap)
     char logp[64];
     snprintf(logp, sizeof logp, "%s/v.txt", dir);
     char *argv[] = {(char *)nvcc, "--version", NULL};
-    if (run_logged(argv, logp) == 0) {
+    if (run_logged(argv, logp, dir) == 0) {
         char *t = ws_read_file(logp, 1 << 16, NULL, NULL);
         const char *r = t ? strstr(t, "release ") : NULL;
         if (r) snprintf(out, cap, "%.*s", (int)strcspn(r + 8, ", \n"), r + 8);
@@ -664,12 +679,10 @@ static void nvcc_version(const char *nvcc, char *out, size_t cap)
 }
 
 /* Removes the nvcc path's ws__name_ variables and the prototypes nvcc emits for the
- * kernels they name, collecting the lowered names; replaces tmp_path in .file lines by
- * real_path. Returns malloc'd text. */
-static char *tidy_nvcc_ptx(const char *ptx, lowered *low, int nnames, const char *tmp_path, const char *real_path)
+ * kernels they name, collecting the lowered names. Returns malloc'd text. */
+static char *tidy_nvcc_ptx(const char *ptx, lowered *low, int nnames)
 {
-    size_t cap = strlen(ptx) + 1 + 64 * (strlen(real_path) + 8);
-    char *out = malloc(cap);
+    char *out = malloc(strlen(ptx) + 1);
     if (!out) return NULL;
     size_t n = 0;
     const char *p = ptx;
@@ -711,19 +724,171 @@ static char *tidy_nvcc_ptx(const char *ptx, lowered *low, int nnames, const char
                 }
             }
         }
-        /* .file lines: the temporary copy's path becomes the .cu's own */
-        const char *t = strstr(p, tmp_path);
-        if (t && t < p + ln && strstr(p, ".file") && strstr(p, ".file") < t) {
-            size_t before = (size_t)(t - p), tl = strlen(tmp_path);
-            n += (size_t)snprintf(out + n, cap - n, "%.*s%s%.*s", (int)before, p, real_path, (int)(ln - before - tl), t + tl);
-        } else {
-            memcpy(out + n, p, ln);
-            n += ln;
-        }
+        memcpy(out + n, p, ln);
+        n += ln;
         p += ln;
     }
     out[n] = 0;
     return out;
+}
+
+/* ---- nvcc: none of the user's text on its command line --------------------------------------
+ * nvcc runs its sub-steps (cudafe++, cicc, ptxas) through sh, pasting the options and file
+ * names it was given into the command in double quotes: a `$(...)`, a backtick or a `"` in a
+ * -D value, an -I folder, a file name or TMPDIR would run as a command. So nvcc sees only names
+ * of warpscope's making: the source as <tmp>/k/kernel.cu (alone in its folder, so a quoted
+ * #include finds nothing of ours first), the .cu's folder and each -I folder as symbolic links
+ * <tmp>/src and <tmp>/inc<i>, the -D/-U options as #define/#undef lines of <tmp>/macros.h
+ * given to -include, and TMPDIR=<tmp>; each word is checked once more before nvcc runs
+ * (shell_plain). Its messages and the PTX's .file lines are mapped back to the user's names. */
+
+#define NVCC_MAX_MAPS (WS_COMPILE_MAX_OPTS + 2)
+
+typedef struct {
+    char tmp[WS_PATH_MAX];        /* a name nvcc saw: "<tmp>/k/kernel.cu", "<tmp>/src/" */
+    char real[WS_PATH_MAX * 2];   /* the user's: "dir/k.cu", "dir/" */
+} path_map;
+
+/* Characters no shell gives a meaning to inside double quotes or outside them. */
+static bool shell_plain(const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (!(isalnum(*c) || strchr("_-./=+,:", *c))) return false;
+    return *s != 0;
+}
+
+/* Whatever nvcc left in its TMPDIR (it cleans up after itself; a killed nvcc may not). */
+static void remove_leftovers(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char p[WS_PATH_MAX + 300];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+}
+
+/* text with every m[i].tmp replaced by m[i].real (all of them, in order); malloc'd or NULL. */
+static char *map_back(const char *text, const path_map *m, int nm)
+{
+    size_t cap = strlen(text) + 1, n = 0;
+    for (int i = 0; i < nm; i++)
+        for (const char *q = strstr(text, m[i].tmp); q && m[i].tmp[0]; q = strstr(q + 1, m[i].tmp))
+            cap += strlen(m[i].real);
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    for (const char *p = text; *p;) {
+        int hit = -1;
+        for (int i = 0; i < nm && hit < 0; i++)
+            if (m[i].tmp[0] && !strncmp(p, m[i].tmp, strlen(m[i].tmp))) hit = i;
+        if (hit >= 0) {
+            n += (size_t)snprintf(out + n, cap - n, "%s", m[hit].real);
+            p += strlen(m[hit].tmp);
+        } else {
+            out[n++] = *p++;
+        }
+    }
+    out[n] = 0;
+    return out;
+}
+
+/* path made absolute from the working folder, into out. */
+static void absolute(const char *path, char *out, size_t cap)
+{
+    char cwd[WS_PATH_MAX];
+    if (path[0] != '/' && getcwd(cwd, sizeof cwd)) snprintf(out, cap, "%s/%s", cwd, path);
+    else snprintf(out, cap, "%s", path);
+}
+
+/* <dir>/<link> -> folder (absolute); the map entry "<dir>/<link>/" -> "folder/" as given. */
+static int link_folder(const char *dir, const char *link, const char *folder, path_map *m, ws_error *err,
+                       const char *path)
+{
+    char target[WS_PATH_MAX * 2], at[128];     /* dir is "/tmp/warpscope-ptx-XXXXXX" */
+    absolute(folder, target, sizeof target);
+    snprintf(at, sizeof at, "%s/%s", dir, link);
+    if (symlink(target, at)) {
+        ws_error_set(err, path, 0, 0, "cannot make a temporary link to the folder %s: %s", folder, strerror(errno));
+        return -1;
+    }
+    snprintf(m->tmp, sizeof m->tmp, "%s/", at);
+    snprintf(m->real, sizeof m->real, "%s/", folder);
+    return 0;
+}
+
+/* The nvcc command for job in dir (see above): argv (pointing into words) and the maps of the
+ * names nvcc will say back to the user's names; the macros file written. -1 with err set. */
+static int nvcc_command(const char *nvcc, const ws_ptxgen_job *job, const char *dir, const char *in,
+                        const char *outp, char words[][WS_PATH_MAX + 16], char **argv, path_map *maps, int *nmaps,
+                        ws_error *err)
+{
+    int ac = 0, nw = 0, nm = 0;
+    char macros[WS_PATH_MAX], folder[WS_PATH_MAX];
+    snprintf(macros, sizeof macros, "%s/macros.h", dir);
+    const char *slash = strrchr(job->path, '/');
+    snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash - job->path) : 1, slash ? job->path : ".");
+    snprintf(maps[nm].tmp, sizeof maps[nm].tmp, "%s", in);
+    snprintf(maps[nm++].real, sizeof maps[nm].real, "%s", job->path);
+    if (link_folder(dir, "src", folder, &maps[nm++], err, job->path)) return -1;
+    argv[ac++] = (char *)nvcc;
+    argv[ac++] = "-ptx";
+    snprintf(words[nw], sizeof words[nw], "-arch=%s", job->arch);
+    argv[ac++] = words[nw++];
+    argv[ac++] = "-lineinfo";
+    argv[ac++] = "-O3";
+    snprintf(words[nw], sizeof words[nw], "-I%s/src", dir);
+    argv[ac++] = words[nw++];
+    FILE *mf = NULL;
+    for (int i = 0; job->opts && i < job->opts->n; i++) {
+        const char *o = job->opts->opt[i];
+        if (o[0] == '-' && (o[1] == 'D' || o[1] == 'U')) {   /* ws_compile_opts_add checked the name */
+            if (!mf && !(mf = fopen(macros, "w"))) {
+                ws_error_set(err, job->path, 0, 0, "cannot write %s: %s", macros, strerror(errno));
+                return -1;
+            }
+            const char *eq = strchr(o + 2, '=');
+            if (o[1] == 'U') fprintf(mf, "#undef %s\n", o + 2);
+            else if (eq) fprintf(mf, "#define %.*s %s\n", (int)(eq - o - 2), o + 2, eq + 1);
+            else fprintf(mf, "#define %s 1\n", o + 2);
+        } else if (!strncmp(o, "-I", 2)) {
+            char link[16];
+            snprintf(link, sizeof link, "inc%d", i);
+            if (link_folder(dir, link, o + 2, &maps[nm++], err, job->path)) {
+                if (mf) fclose(mf);
+                return -1;
+            }
+            snprintf(words[nw], sizeof words[nw], "-I%s/%s", dir, link);
+            argv[ac++] = words[nw++];
+        } else {
+            argv[ac++] = (char *)o;                          /* -std=, --use_fast_math, -ftz=...: fixed words */
+        }
+    }
+    if (mf) {
+        if (fclose(mf)) {
+            ws_error_set(err, job->path, 0, 0, "cannot write %s", macros);
+            return -1;
+        }
+        argv[ac++] = "-include";
+        snprintf(words[nw], sizeof words[nw], "%s", macros);
+        argv[ac++] = words[nw++];
+    }
+    argv[ac++] = "-o";
+    argv[ac++] = (char *)outp;
+    argv[ac++] = (char *)in;
+    argv[ac] = NULL;
+    for (int i = 0; i < ac; i++)
+        if (!shell_plain(argv[i])) {             /* a last guard: nothing above should allow it */
+            ws_error_set(err, job->path, 0, 0,
+                         "refusing to run nvcc with '%.80s': it holds a character a shell would act on, and nvcc "
+                         "runs its steps through sh%s",
+                         argv[i], i == 0 ? " (move the toolkit to a plain path, or set NVCC)" : "");
+            return -1;
+        }
+    *nmaps = nm;
+    return 0;
 }
 
 static char *compile_nvcc(const char *nvcc, const ws_ptxgen_job *job, ws_ptxgen_info *info, ws_error *err)
@@ -733,21 +898,17 @@ static char *compile_nvcc(const char *nvcc, const ws_ptxgen_job *job, ws_ptxgen_
         ws_error_set(err, job->path, 0, 0, "cannot make a temporary folder: %s", strerror(errno));
         return NULL;
     }
-    const char *base = strrchr(job->path, '/');
-    base = base ? base + 1 : job->path;
-    char in[1200], outp[1200], logp[1200], arch_opt[64], own[WS_PATH_MAX + 8], real[WS_PATH_MAX * 2 + 2];
-    snprintf(in, sizeof in, "%s/%s", dir, *base ? base : "kernel.cu");
-    size_t bl = strlen(in);
-    if (bl < 3 || strcmp(in + bl - 3, ".cu")) snprintf(in + bl, sizeof in - bl, ".cu");
+    char kdir[64], in[96], outp[64], logp[64], macros[64];
+    snprintf(kdir, sizeof kdir, "%s/k", dir);
+    snprintf(in, sizeof in, "%s/kernel.cu", kdir);
     snprintf(outp, sizeof outp, "%s/out.ptx", dir);
     snprintf(logp, sizeof logp, "%s/log.txt", dir);
-    snprintf(arch_opt, sizeof arch_opt, "-arch=%s", job->arch);
-    own_folder_opt(job->path, own, sizeof own);
-    /* .file names the .cu as NVRTC does: absolute, from the working folder */
-    char cwd[WS_PATH_MAX];
-    if (job->path[0] != '/' && getcwd(cwd, sizeof cwd)) snprintf(real, sizeof real, "%s/%s", cwd, job->path);
-    else snprintf(real, sizeof real, "%s", job->path);
+    snprintf(macros, sizeof macros, "%s/macros.h", dir);
     char *result = NULL, *unit = NULL;
+    static char words[WS_COMPILE_MAX_OPTS + 4][WS_PATH_MAX + 16];
+    char *argv[WS_COMPILE_MAX_OPTS + 16];
+    static path_map maps[NVCC_MAX_MAPS];
+    int nmaps = 0;
     lowered *low = calloc((size_t)(job->nnames ? job->nnames : 1), sizeof *low);
     /* the source, then one address-taking variable per name: nvcc instantiates what it names
      * and the PTX initialiser spells the lowered name */
@@ -772,26 +933,16 @@ static char *compile_nvcc(const char *nvcc, const ws_ptxgen_job *job, ws_ptxgen_
         }
         un += (size_t)snprintf(unit + un, ucap - un, "__device__ void *%s%d = (void *)(%s);\n", NAME_VAR, i, ex);
     }
-    if (!write_all(in, unit, un)) {
+    if (mkdir(kdir, 0700) || !write_all(in, unit, un)) {
         ws_error_set(err, job->path, 0, 0, "cannot write %s: %s", in, strerror(errno));
         goto done;
     }
-    char *argv[WS_COMPILE_MAX_OPTS + 16];
-    int ac = 0;
-    argv[ac++] = (char *)nvcc;
-    argv[ac++] = "-ptx";
-    argv[ac++] = arch_opt;
-    argv[ac++] = "-lineinfo";
-    argv[ac++] = "-O3";
-    argv[ac++] = own;
-    for (int i = 0; job->opts && i < job->opts->n; i++) argv[ac++] = (char *)job->opts->opt[i];
-    argv[ac++] = "-o";
-    argv[ac++] = outp;
-    argv[ac++] = in;
-    argv[ac] = NULL;
-    int st = run_logged(argv, logp);
+    if (nvcc_command(nvcc, job, dir, in, outp, words, argv, maps, &nmaps, err)) goto done;
+    int st = run_logged(argv, logp, dir);
     if (st != 0) {
-        char *log = ws_read_file(logp, 0, NULL, NULL);
+        char *raw = ws_read_file(logp, 0, NULL, NULL);
+        char *log = raw ? map_back(raw, maps, nmaps) : NULL;
+        free(raw);
         const char *text = log && *log ? log : st < 0 ? "cannot start nvcc" : "nvcc exited with an error and no message";
         /* an error on a line past the source is about a name's variable */
         int bad = -1;
@@ -817,8 +968,12 @@ static char *compile_nvcc(const char *nvcc, const ws_ptxgen_job *job, ws_ptxgen_
         ws_error_set(err, job->path, 0, 0, "nvcc wrote no PTX");
         goto done;
     }
-    char *tidy = tidy_nvcc_ptx(ptx, low, job->nnames, in, real);
+    /* .file names the .cu as NVRTC does: absolute, from the working folder */
+    absolute(job->path, maps[0].real, sizeof maps[0].real);
+    char *named = map_back(ptx, maps, nmaps);
     free(ptx);
+    char *tidy = named ? tidy_nvcc_ptx(named, low, job->nnames) : NULL;
+    free(named);
     for (int i = 0; tidy && i < job->nnames; i++)
         if (!low[i].mangled[0]) {
             ws_error_set(err, job->path, 0, 0, "nvcc gave no lowered name for '%s'", job->names[i]);
@@ -832,8 +987,15 @@ done:
     free(unit);
     free(low);
     unlink(in);
+    rmdir(kdir);
     unlink(outp);
     unlink(logp);
+    unlink(macros);
+    for (int i = 1; i < nmaps; i++) {            /* the folder links: "<dir>/src/" */
+        maps[i].tmp[strlen(maps[i].tmp) - 1] = 0;
+        unlink(maps[i].tmp);
+    }
+    remove_leftovers(dir);
     rmdir(dir);
     return result;
 }
@@ -856,6 +1018,14 @@ char *ws_ptxgen_run(const ws_ptxgen_job *job, ws_ptxgen_info *info, ws_error *er
         return NULL;
     }
     if (!job->source) { ws_error_set(err, path, 0, 0, "no source text"); return NULL; }
+    for (const char *c = path; *c; c++)         /* it is written into PTX as .file "<path>" */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '"' || *c == '\\') {
+            ws_error_set(err, "<command line>", 0, 0,
+                         "the file name holds %s (byte 0x%02x), which cannot be written into PTX's .file line: "
+                         "rename the file", *c == '"' ? "a double quote" : *c == '\\' ? "a backslash" : "a control character",
+                         (unsigned char)*c);
+            return NULL;
+        }
     const char *only = getenv("WARPSCOPE_PTXGEN");
     bool try_nvrtc = !only || !*only || !strcmp(only, "nvrtc");
     bool try_nvcc = !only || !*only || !strcmp(only, "nvcc");
@@ -884,6 +1054,13 @@ char *ws_ptxgen_run(const ws_ptxgen_job *job, ws_ptxgen_info *info, ws_error *er
     }
     char nvcc[1024];
     if (try_nvcc && find_nvcc(nvcc, sizeof nvcc)) {
+        if (!shell_plain(nvcc)) {
+            ws_error_set(err, path, 0, 0,
+                         "refusing to run nvcc from '%.200s': its path holds a character a shell would act on, and "
+                         "nvcc runs its steps through sh (install the toolkit under a plain path, or set NVCC)", nvcc);
+            free(nvrtc_log);
+            return NULL;
+        }
         info->tool = WS_PTXGEN_NVCC;
         nvcc_version(nvcc, info->version, sizeof info->version);
         snprintf(info->tool_text, sizeof info->tool_text, "nvcc -ptx %s", info->version);

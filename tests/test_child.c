@@ -58,6 +58,28 @@ static void test_a_program_that_cannot_be_started_says_so(void **state)
     free(r.output);
 }
 
+/* A tmpdir limit sets the child's TMPDIR and drops TMP and TEMP; the rest of the environment
+ * is passed on, and the parent's own environment is untouched. */
+static void test_tmpdir_replaces_the_temporary_folder_variables(void **state)
+{
+    (void)state;
+    setenv("TMPDIR", "/tmp/$(user-text)", 1);
+    setenv("TMP", "/tmp/tmp-var", 1);
+    setenv("TEMP", "/tmp/temp-var", 1);
+    setenv("WS_CHILD_KEPT", "kept", 1);
+    ws_child_limits lim = {.wall_s = 30, .tmpdir = "/tmp/warpscope-own"};
+    ws_child_result r;
+    sh("echo \"[$TMPDIR][${TMP-unset}][${TEMP-unset}][$WS_CHILD_KEPT]\"", &lim, &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.output, "[/tmp/warpscope-own][unset][unset][kept]\n");
+    free(r.output);
+    assert_string_equal(getenv("TMPDIR"), "/tmp/$(user-text)");
+    unsetenv("TMPDIR");
+    unsetenv("TMP");
+    unsetenv("TEMP");
+    unsetenv("WS_CHILD_KEPT");
+}
+
 /* The wall clock stops a child that waits (no CPU used), and the whole group goes: the
  * background sleep the script started is gone too. */
 static void test_the_wall_clock_limit_kills_the_whole_process_group(void **state)
@@ -197,6 +219,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_output_and_exit_status_come_back),
         cmocka_unit_test(test_a_program_that_cannot_be_started_says_so),
+        cmocka_unit_test(test_tmpdir_replaces_the_temporary_folder_variables),
         cmocka_unit_test(test_the_wall_clock_limit_kills_the_whole_process_group),
         cmocka_unit_test(test_the_cpu_limit_stops_a_busy_loop_and_is_named),
         cmocka_unit_test(test_the_memory_limit_stops_a_growing_child_and_is_named),
