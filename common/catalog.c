@@ -356,7 +356,13 @@ char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const c
     else snprintf(sib, sizeof sib, "%s.ptx", f->path);
     unsigned long long want = ws_source_hash(f->source, f->source_len), have = 0;
     size_t text_len = 0;
-    char *text = ws_read_file(sib, 0, &text_len, NULL);
+    ws_error rerr;
+    char *text = ws_read_file(sib, 0, &text_len, &rerr);
+    struct stat sst;
+    if (!text && lstat(sib, &sst) == 0) {         /* there but unreadable: a FIFO, a device, too large */
+        if (err) *err = rerr;
+        return NULL;
+    }
     int nul_line, nul_col;
     if (text && ws_text_has_nul(text, text_len, &nul_line, &nul_col)) {
         /* the parser sees text up to the first NUL: a file cut short there must not pass as whole */

@@ -1,20 +1,51 @@
 /* files.c - whole-file reads (see files.h).
- * Invariant: the buffer grows geometrically, so a file of n bytes costs O(n) copies,
- * and it works on pipes and /proc files, whose size ftell cannot tell. */
+ * Invariant: only regular files are read (opened O_NONBLOCK, so a FIFO named like a .ptx
+ * cannot block the open, then refused by fstat), never more than the cap; the buffer grows
+ * geometrically, so a file of n bytes costs O(n) copies. */
 #include "files.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *kind_of(mode_t m)
+{
+    return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
 
 char *ws_read_file(const char *path, size_t max_bytes, size_t *len, ws_error *err)
 {
     if (len)
         *len = 0;
-    FILE *f = fopen(path, "rb");
+    if (!max_bytes)
+        max_bytes = WS_READ_MAX_BYTES;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        ws_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        ws_error_set(err, path, 0, 0, "cannot read %s: only regular files are read", kind_of(st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > (uint64_t)max_bytes) {
+        ws_error_set(err, path, 0, 0, "file larger than %zu MiB", max_bytes >> 20);
+        close(fd);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         ws_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+        close(fd);
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
@@ -25,7 +56,7 @@ char *ws_read_file(const char *path, size_t max_bytes, size_t *len, ws_error *er
             break;
         }
         if (n == cap) {
-            if (max_bytes && cap >= max_bytes) {
+            if (cap >= max_bytes) {
                 ws_error_set(err, path, 0, 0, "file larger than %zu MiB", max_bytes >> 20);
                 free(buf);
                 buf = NULL;
@@ -53,7 +84,7 @@ char *ws_read_file(const char *path, size_t max_bytes, size_t *len, ws_error *er
     fclose(f);
     if (!buf)
         return NULL;
-    if (max_bytes && n > max_bytes) {
+    if (n > max_bytes) {
         ws_error_set(err, path, 0, 0, "file larger than %zu MiB", max_bytes >> 20);
         free(buf);
         return NULL;

@@ -10,11 +10,17 @@
 
 #include "ws_error.h"
 
-/* Reads the file at path into a malloc'd buffer with a NUL after the last byte
- * (free it). *len (may be NULL) gets the byte count. max_bytes > 0 refuses a
- * larger file (so /dev/zero or a stray binary cannot eat memory); 0 = no limit.
- * Returns NULL with err (may be NULL) set to "cannot open: <reason>",
- * "read error: <reason>", "file larger than N MiB" or "out of memory". Example:
+/* The cap a read takes when its caller names none: larger than any PTX, description or
+ * results file warpscope makes, small enough that a stray file cannot eat the memory. */
+#define WS_READ_MAX_BYTES (256u << 20)
+
+/* Reads the regular file at path into a malloc'd buffer with a NUL after the last byte
+ * (free it). *len (may be NULL) gets the byte count. A file over max_bytes (0 =
+ * WS_READ_MAX_BYTES) is refused, and so is anything but a regular file (a FIFO would block,
+ * /dev/zero never ends): a repository can ship `k.ptx -> /dev/zero`.
+ * Returns NULL with err (may be NULL) set to "cannot open: <reason>", "cannot read a FIFO:
+ * only regular files are read", "read error: <reason>", "file larger than N MiB" or "out of
+ * memory". Example:
  *   size_t n; char *ptx = ws_read_file("demos/transpose.ptx", 0, &n, &err); */
 char *ws_read_file(const char *path, size_t max_bytes, size_t *len, ws_error *err);
 

@@ -252,18 +252,52 @@ static int next_arg(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64_t
  * %[flags][width][.precision][size]type reads its argument at its own alignment
  * (ints and chars 4 bytes, l/ll/z/j/t integers, pointers, strings and every float 8);
  * '*' reads an int. Returns the arguments read, or -1 after a fault. */
+/* Writes n bytes of printf output while the launch's output fits the FIFO; once a write does
+ * not fit, it and everything after it are counted, not printed. */
+static void put(sim_ctx *c, FILE *out, const char *text, size_t n)
+{
+    if (c->res->printf_dropped || c->res->printf_bytes + n > WS_PRINTF_FIFO_BYTES) {   /* full stays full */
+        c->res->printf_dropped += n;
+        return;
+    }
+    c->res->printf_bytes += n;
+    if (out) fwrite(text, 1, n, out);
+}
+
+/* snprintf of one conversion into a bounded buffer, then put(); the field's width and
+ * precision were checked to fit the FIFO, so the buffer stays below it. */
+#define EMIT_BOUNDED(...)                                                                              \
+    do {                                                                                               \
+        char small[256];                                                                               \
+        int n_ = snprintf(small, sizeof small, __VA_ARGS__);                                           \
+        if (n_ < 0) break;                                                                             \
+        if ((size_t)n_ < sizeof small) { put(c, out, small, (size_t)n_); break; }                      \
+        char *big = malloc((size_t)n_ + 1);                                                            \
+        if (!big) { c->res->printf_dropped += (size_t)n_; break; }                                     \
+        snprintf(big, (size_t)n_ + 1, __VA_ARGS__);                                                    \
+        put(c, out, big, (size_t)n_);                                                                  \
+        free(big);                                                                                     \
+    } while (0)
+
 static int format(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, const char *fmt, uint64_t args, FILE *out)
 {
     uint64_t off = 0;
     int nargs = 0;
     for (const char *p = fmt; *p;) {
-        if (*p != '%') { if (out) fputc(*p, out); p++; continue; }
-        if (p[1] == '%') { if (out) fputc('%', out); p += 2; continue; }
+        if (*p != '%') {
+            size_t run = strcspn(p, "%");
+            put(c, out, p, run);
+            p += run;
+            continue;
+        }
+        if (p[1] == '%') { put(c, out, "%", 1); p += 2; continue; }
         const char *start = p++;
         char spec[64];
         size_t k = 0;
         spec[k++] = '%';
         int star[2], nstar = 0;
+        uint64_t field = 0;                      /* the largest width or precision: a field wider than
+                                                    the FIFO can never be printed (%999999999d) */
         while (*p && strchr("#0- +'", *p)) { if (k < 40) spec[k++] = *p; p++; }
         for (int part = 0; part < 2; part++) {  /* width, then precision */
             if (part == 1) {
@@ -277,10 +311,18 @@ static int format(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, const char
                 if (r < 0) return -1;
                 nargs += r == 0;
                 star[nstar++] = (int)(uint32_t)v;
+                uint64_t mag = (int)(uint32_t)v < 0 ? -(int64_t)(int)(uint32_t)v : (int64_t)(int)(uint32_t)v;
+                if (mag > field) field = mag;
                 if (k < 40) spec[k++] = '*';
                 p++;
             } else {
-                while (*p >= '0' && *p <= '9') { if (k < 40) spec[k++] = *p; p++; }
+                uint64_t num = 0;
+                while (*p >= '0' && *p <= '9') {
+                    if (num <= INT32_MAX) num = num * 10 + (uint64_t)(*p - '0');   /* C widths are ints */
+                    if (k < 40) spec[k++] = *p;
+                    p++;
+                }
+                if (num > field) field = num;
             }
         }
         char size[3] = "";
@@ -290,7 +332,7 @@ static int format(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, const char
         char type = *p ? *p++ : 0;
         if (!type || !strchr("cdiouxXpeEfFgGaAs", type) || nargs >= MAX_PRINTF_ARGS) {
             /* not a conversion CUDA's printf knows, or past its 32 arguments: printed as written */
-            if (out) fwrite(start, 1, (size_t)(p - start), out);
+            put(c, out, start, (size_t)(p - start));
             continue;
         }
         bool is_float = strchr("eEfFgGaA", type) != NULL, wide = size[0] && size[0] != 'h';
@@ -306,10 +348,13 @@ static int format(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, const char
         for (int i = 0; host_size[i]; i++) spec[k++] = host_size[i];
         spec[k++] = type;
         spec[k] = 0;
-        if (!out) continue;
+        if (field >= WS_PRINTF_FIFO_BYTES) {     /* it alone would fill the FIFO: dropped, not formatted */
+            c->res->printf_dropped += field;
+            continue;
+        }
         int a0 = nstar > 0 ? star[0] : 0, a1 = nstar > 1 ? star[1] : 0;
-#define EMIT(val) do { if (nstar == 2) fprintf(out, spec, a0, a1, val); else if (nstar == 1) fprintf(out, spec, a0, val); \
-                       else fprintf(out, spec, val); } while (0)
+#define EMIT(val) do { if (nstar == 2) EMIT_BOUNDED(spec, a0, a1, val); else if (nstar == 1) EMIT_BOUNDED(spec, a0, val); \
+                       else EMIT_BOUNDED(spec, val); } while (0)
         if (is_float) {
             double d;
             memcpy(&d, &v, 8);
@@ -339,6 +384,7 @@ static int format(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, const char
 #undef EMIT
     }
     return nargs;
+#undef EMIT_BOUNDED
 }
 
 /* vprintf(format, args) for each lane of m, in lane order; the return value is the

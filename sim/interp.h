@@ -100,6 +100,11 @@ typedef enum {
     WS_SIM_OUT_OF_MEMORY  /* host memory ran out (exit 5) */
 } ws_sim_stop;
 
+/* The device printf FIFO's default size (cudaLimitPrintfFifoSize: 1 MiB, CUDA C++ Programming
+ * Guide, "Formatted Output"). The GPU's buffer holds the calls' records and loses output once it
+ * is full; warpscope bounds the formatted text by the same size, and counts what it dropped. */
+#define WS_PRINTF_FIFO_BYTES (1u << 20)
+
 typedef struct {
     ws_sim_stop stop;           /* set by ws_sim_run on every return */
     uint64_t thread_insns;      /* instructions executed, counted per active lane */
@@ -108,6 +113,8 @@ typedef struct {
     uint64_t *pc_warp_count;    /* per instruction index: warp-level executions (fn->ninsns) */
     uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
     uint64_t printf_calls;      /* printf executions, counted per lane */
+    uint64_t printf_bytes;      /* bytes the kernel's printf wrote (at most WS_PRINTF_FIFO_BYTES) */
+    uint64_t printf_dropped;    /* bytes it produced past that, not printed (the GPU's FIFO is full) */
     char first_warning[WS_MSG_MAX];
     uint64_t memerr_count[WS_MEMERR_KINDS];          /* memory warnings by kind (added for memcheck) */
     char memerr_first[WS_MEMERR_KINDS][WS_MSG_MAX];  /* the first warning of each kind, formatted */

@@ -189,6 +189,10 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     s->seconds = seconds_since(&ps.start);
     if (ps.shown && ps.tty)
         fprintf(stderr, "\r%*s\r", 79, "");
+    if (s->result.printf_dropped && o->printf_out)
+        fprintf(stderr, "warpscope: %s: the kernel's printf produced %llu bytes past the GPU's %u KiB printf FIFO "
+                        "(cudaLimitPrintfFifoSize); they were dropped, as the GPU drops them\n",
+                s->desc->name, (unsigned long long)s->result.printf_dropped, WS_PRINTF_FIFO_BYTES >> 10);
     if (rc) /* a refused launch or instruction is the input's fault, not the kernel's */
         return s->result.stop == WS_SIM_REFUSED ? WS_EXIT_USAGE
              : s->result.stop == WS_SIM_OUT_OF_MEMORY ? WS_EXIT_INTERNAL : WS_EXIT_KERNEL_FAULT;

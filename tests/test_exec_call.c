@@ -254,6 +254,29 @@ static void test_printf_prints_what_the_hosts_printf_makes_of_each_lanes_values(
     done(&r);
 }
 
+/* The GPU's printf FIFO (1 MiB) bounds what a launch prints: 32 lanes x 64 lines of 1,000 bytes
+ * are 2,048,000 bytes; 1,048 whole lines (1,048,000 bytes) fit, the 1,049th does not, and from
+ * there on everything is dropped and counted: the rest of the lines (1,000,000 bytes) and, per
+ * lane, two fields of 999,999,999 characters plus "|" and "\n" (2,000,000,000 bytes), which are
+ * never formatted (a field that alone passes the FIFO). */
+static void test_printf_stops_at_the_gpus_fifo_and_counts_what_it_dropped(void **state)
+{
+    (void)state;
+    run_t r;
+    run_ok(&r, "printf.cu:printf_flood");
+    assert_int_equal(r.s.result.printf_bytes, 1048000);
+    assert_int_equal(strlen(r.printed), 1048000);
+    assert_int_equal(r.s.result.printf_dropped, 1000000ull + 32ull * 2000000000ull);
+    const char *p = r.printed;
+    for (int j = 0; j < 1048; j++) {              /* line j: k = j / 32 (all lanes print line k in turn) */
+        char want[1001];
+        snprintf(want, sizeof want, "%0999d\n", j / 32);
+        if (strncmp(p, want, 1000)) fail_msg("line %d differs", j);
+        p += 1000;
+    }
+    done(&r);
+}
+
 /* printf from a called function: blocks in order, lanes in order. */
 static void test_printf_inside_a_called_function_prints_block_by_block(void **state)
 {
@@ -616,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_a_callee_writes_its_callers_local_array_through_a_generic_pointer),
         cmocka_unit_test(test_recursion_without_end_stops_at_the_depth_limit_with_a_located_fault),
         cmocka_unit_test(test_printf_prints_what_the_hosts_printf_makes_of_each_lanes_values),
+        cmocka_unit_test(test_printf_stops_at_the_gpus_fifo_and_counts_what_it_dropped),
         cmocka_unit_test(test_printf_inside_a_called_function_prints_block_by_block),
         cmocka_unit_test(test_printf_prints_null_strings_and_stops_reading_after_32_arguments),
         cmocka_unit_test(test_a_failed_assert_prints_the_gpus_line_per_thread_and_faults),

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/files.h"
@@ -74,11 +75,49 @@ static void test_a_missing_file_is_an_error_naming_it(void **state)
 static void test_a_file_past_the_limit_is_refused(void **state)
 {
     (void)state;
-    /* /dev/zero never ends: only the limit stops the read */
+    char path[] = "/tmp/ws_files_big_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static char block[1 << 16];
+    for (int i = 0; i < 17; i++) assert_int_equal(write(fd, block, sizeof block), (ssize_t)sizeof block);
+    close(fd);                                    /* 17 x 64 KiB: just over 1 MiB */
     ws_error err;
     memset(&err, 0, sizeof err);
-    assert_null(ws_read_file("/dev/zero", 1u << 20, NULL, &err));
+    assert_null(ws_read_file(path, 1u << 20, NULL, &err));
     assert_non_null(strstr(err.msg, "larger than 1 MiB"));
+    size_t n = 0;
+    char *all = ws_read_file(path, 2u << 20, &n, NULL);
+    assert_non_null(all);
+    assert_int_equal(n, 17u << 16);
+    free(all);
+    unlink(path);
+}
+
+/* Only regular files are read: /dev/zero never ends, a FIFO without a writer would block
+ * forever, and a repository can ship `k.ptx -> /dev/zero`. Each is refused at once, by kind. */
+static void test_anything_but_a_regular_file_is_refused_at_once(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ws_files_kinds_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[64], link[64];
+    snprintf(fifo, sizeof fifo, "%s/k.ptx", dir);
+    snprintf(link, sizeof link, "%s/z.ptx", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(symlink("/dev/zero", link), 0);
+    struct { const char *path, *kind; } cases[] = {
+        {"/dev/zero", "a character device"}, {fifo, "a FIFO"}, {link, "a character device"}, {dir, "a folder"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ws_error err;
+        memset(&err, 0, sizeof err);
+        assert_null(ws_read_file(cases[i].path, 0, NULL, &err));
+        if (!strstr(err.msg, cases[i].kind) || !strstr(err.msg, "only regular files"))
+            fail_msg("%s: %s", cases[i].path, err.msg);
+    }
+    unlink(fifo);
+    unlink(link);
+    rmdir(dir);
 }
 
 static void test_a_nul_byte_is_found_at_its_line_and_column(void **state)
@@ -100,6 +139,7 @@ int main(void)
         cmocka_unit_test(test_an_empty_file_is_an_empty_string),
         cmocka_unit_test(test_a_missing_file_is_an_error_naming_it),
         cmocka_unit_test(test_a_file_past_the_limit_is_refused),
+        cmocka_unit_test(test_anything_but_a_regular_file_is_refused_at_once),
         cmocka_unit_test(test_a_nul_byte_is_found_at_its_line_and_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,3 +58,17 @@ __global__ void printf_edges()
            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
            30, 31, 32, 33);
 }
+
+/*@warpscope
+kernel  printf_flood
+note    32 lanes x 64 lines of 1,000 characters (2,048,000 bytes) pass the GPU's 1 MiB printf FIFO
+grid    1
+block   32
+args
+*/
+__global__ void printf_flood()
+{
+    for (int k = 0; k < 64; k++)
+        printf("%0999d\n", k);
+    printf("%999999999d|%.999999999f\n", (int)threadIdx.x, 1.0);
+}
