@@ -775,7 +775,7 @@ static void draw_lanes(ctx *c, int pane, const viz_pane_layout *p, const viz_pan
         else
             snprintf(a, sizeof a, "+%" PRIx64, ln->addr - base);
         SDL_Rect lo = {cl.x, cl.y + cl.h / 2, cl.w, cl.h / 2};
-        if (viz_text_width(ms, a) > cl.w - 2) {
+        if (viz_text_width(ms, a) > cl.w - 2 && strlen(a) > 4) {   /* "...<last 4 digits>"; a shorter one is not drawn */
             char tail[8];
             snprintf(tail, sizeof tail, "%s", a + strlen(a) - 4);
             snprintf(a, sizeof a, "\xE2\x80\xA6%s", tail);
