@@ -7,6 +7,10 @@
 #include <cmocka.h>
 
 #include <SDL_image.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,6 +432,51 @@ static int dist(uint32_t a, uint32_t b)
     return d;
 }
 
+/* A GIF export that cannot be written whole (the file-size limit stands in for a full disk)
+ * fails with exit 1 and leaves the GIF that was at the path as it was, with nothing beside it. */
+static void test_a_failed_gif_export_keeps_the_gif_that_was_there(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ws_viz_keep_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/keep.gif", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("GIF89a: the good one", f);
+    fclose(f);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {16384, 16384};       /* a 1024x768 frame's GIF is larger */
+        setrlimit(RLIMIT_FSIZE, &rl);
+        viz_recording r;
+        make_recording(&r, 128);
+        viz_app_opts o = {.rec = {&r}, .npanes = 1, .width = 1024, .height = 768, .headless = true, .gif = path,
+                          .scope = VIZ_SCOPE_BLOCK, .start_step = 0, .has_last = true, .last_step = 3, .speed = 2};
+        char err[512] = "";
+        _exit(viz_app_run(&o, err, sizeof err));
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), WS_EXIT_USAGE);
+    char buf[64] = "";
+    f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    assert_string_equal(buf, "GIF89a: the good one");
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) n += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(n, 1);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_a_gif_export_holds_one_frame_per_step_and_they_differ(void **state)
 {
     (void)state;
@@ -499,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_an_export_past_the_end_stops_there),
         cmocka_unit_test(test_a_start_step_past_the_scope_is_refused_with_its_length),
         cmocka_unit_test(test_a_gif_export_holds_one_frame_per_step_and_they_differ),
+        cmocka_unit_test(test_a_failed_gif_export_keeps_the_gif_that_was_there),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -404,10 +404,8 @@ static int run_headless(const viz_app_opts *o, viz_session *ss, char *err, size_
         }
     }
 fonts:
-    if (gif) {
-        char e2[256];
-        viz_gif_close(gif, e2, sizeof e2);
-    }
+    if (gif)                                   /* a failed export: the earlier GIF stays whole */
+        viz_gif_abort(gif);
     viz_fonts_close(&fonts);
 out:
     SDL_DestroyRenderer(r);

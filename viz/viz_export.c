@@ -6,6 +6,7 @@
  * Invariant: the previous frame kept here is the source pixels, so every box is found
  * against what the renderer drew, not against a quantized copy. */
 #include "viz_export.h"
+#include "../common/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,9 +22,10 @@
 
 int viz_png_write(SDL_Surface *s, const char *path, int level, char *err, size_t cap)
 {
-    FILE *fp = fopen(path, "wb");
+    ws_outfile of;                      /* a failed write leaves the file that was there whole */
+    FILE *fp = ws_outfile_fopen(&of, path);
     if (!fp) {
-        snprintf(err, cap, "%s: cannot write PNG: cannot open the file", path);
+        snprintf(err, cap, "%s: cannot write PNG: %s", path, strerror(errno));
         return -1;
     }
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
@@ -34,6 +36,7 @@ int viz_png_write(SDL_Surface *s, const char *path, int level, char *err, size_t
         png_destroy_write_struct(&png, &info);
         free(row);
         fclose(fp);
+        ws_outfile_commit_closed(&of, -1);
         return -1;
     }
     if (setjmp(png_jmpbuf(png))) {
@@ -41,6 +44,7 @@ int viz_png_write(SDL_Surface *s, const char *path, int level, char *err, size_t
         png_destroy_write_struct(&png, &info);
         free(row);
         fclose(fp);
+        ws_outfile_commit_closed(&of, -1);
         return -1;
     }
     png_init_io(png, fp);
@@ -62,8 +66,8 @@ int viz_png_write(SDL_Surface *s, const char *path, int level, char *err, size_t
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     free(row);
-    if (fclose(fp) != 0) {
-        snprintf(err, cap, "%s: cannot write PNG (disk full?)", path);
+    if (ws_outfile_commit_closed(&of, fclose(fp)) != 0) {
+        snprintf(err, cap, "%s: cannot write PNG (%s)", path, strerror(errno));
         return -1;
     }
     return 0;
@@ -79,6 +83,8 @@ struct viz_gif {
     uint32_t *box;         /* the changed box's pixels */
     uint8_t *idx, *r, *g, *b;
     char path[512];
+    ws_outfile out;        /* the GIF is written beside its path and renamed at a good close */
+    bool failed;           /* a frame could not be written: close discards the file */
 };
 
 static void gif_err(char *err, size_t cap, const char *path, const char *what, int code)
@@ -106,7 +112,8 @@ viz_gif *viz_gif_open(const char *path, int w, int h, char *err, size_t cap)
     g->h = h;
     snprintf(g->path, sizeof g->path, "%s", path);
     int code = 0;
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666); /* giflib's own open makes it 0600 */
+    int fd = ws_outfile_open(&g->out, path);   /* 0666 less the umask: giflib's own open makes it 0600 */
+    g->out.fd = -1;                            /* giflib owns the descriptor from here */
     if (fd < 0) {
         snprintf(err, cap, "%s: cannot write GIF: %s", path, strerror(errno));
         goto fail;
@@ -114,6 +121,7 @@ viz_gif *viz_gif_open(const char *path, int w, int h, char *err, size_t cap)
     g->gf = EGifOpenFileHandle(fd, &code);
     if (!g->gf) {
         close(fd);
+        ws_outfile_abort(&g->out);
         gif_err(err, cap, path, "open", code);
         goto fail;
     }
@@ -133,8 +141,10 @@ viz_gif *viz_gif_open(const char *path, int w, int h, char *err, size_t cap)
     return g;
 fail:
     if (g) {
-        if (g->gf)
+        if (g->gf) {
             EGifCloseFile(g->gf, NULL);
+            ws_outfile_abort(&g->out);
+        }
         free(g->prev);
         free(g->box);
         free(g->idx);
@@ -180,6 +190,7 @@ int viz_gif_add(viz_gif *g, const SDL_Surface *f, int delay_cs, char *err, size_
 {
     if (f->w != g->w || f->h != g->h) {
         snprintf(err, cap, "%s: a %dx%d frame in a %dx%d GIF", g->path, f->w, f->h, g->w, g->h);
+        g->failed = true;
         return -1;
     }
     /* the box that changed */
@@ -214,6 +225,7 @@ int viz_gif_add(viz_gif *g, const SDL_Surface *f, int delay_cs, char *err, size_
         ncol = 256;
         if (GifQuantizeBuffer((unsigned)bw, (unsigned)bh, &ncol, g->r, g->g, g->b, g->idx, map) == GIF_ERROR) {
             snprintf(err, cap, "%s: cannot write GIF: colour quantization failed", g->path);
+            g->failed = true;
             return -1;
         }
     }
@@ -225,6 +237,7 @@ int viz_gif_add(viz_gif *g, const SDL_Surface *f, int delay_cs, char *err, size_
     ColorMapObject *cm = GifMakeMapObject(size, map);
     if (!cm) {
         snprintf(err, cap, "%s: cannot write GIF: out of memory", g->path);
+        g->failed = true;
         return -1;
     }
     GraphicsControlBlock gcb = {.DisposalMode = DISPOSE_DO_NOT, .UserInputFlag = false,
@@ -243,6 +256,7 @@ int viz_gif_add(viz_gif *g, const SDL_Surface *f, int delay_cs, char *err, size_
             rc = -1;
         }
     GifFreeMapObject(cm);
+    g->failed |= rc != 0;
     g->started = true;
     for (int y = 0; y < g->h; y++)
         for (int x = 0; x < g->w; x++)
@@ -257,6 +271,10 @@ int viz_gif_close(viz_gif *g, char *err, size_t cap)
         gif_err(err, cap, g->path, "close", code);
         rc = -1;
     }
+    if (ws_outfile_commit_closed(&g->out, rc || g->failed ? -1 : 0) && !rc) {
+        snprintf(err, cap, "%s: cannot write GIF: %s", g->path, g->failed ? "a frame failed" : strerror(errno));
+        rc = -1;
+    }
     free(g->prev);
     free(g->box);
     free(g->idx);
@@ -265,4 +283,11 @@ int viz_gif_close(viz_gif *g, char *err, size_t cap)
     free(g->b);
     free(g);
     return rc;
+}
+
+void viz_gif_abort(viz_gif *g)
+{
+    g->failed = true;
+    char err[256];
+    viz_gif_close(g, err, sizeof err);
 }

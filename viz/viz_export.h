@@ -22,5 +22,7 @@ viz_gif *viz_gif_open(const char *path, int w, int h, char *err, size_t cap);
 int viz_gif_add(viz_gif *g, const SDL_Surface *frame, int delay_cs, char *err, size_t cap);
 /* Finishes the file; returns 0, or -1 when it could not be written completely. */
 int viz_gif_close(viz_gif *g, char *err, size_t cap);
+/* Frees g and removes what it wrote: a GIF that was at the path before stays whole. */
+void viz_gif_abort(viz_gif *g);
 
 #endif
