@@ -888,6 +888,94 @@ static int ref_div_barrier(const ws_launch *L, void *const *b)
     return 0;
 }
 
+/* ---- histogram.cu, atomics.cu: atomics whose sums do not depend on their order -------------- */
+
+/* A launch of one row of blocks of one row of threads. */
+static int is_1d(const ws_launch *L)
+{
+    return L->grid[1] == 1 && L->grid[2] == 1 && L->block[1] == 1 && L->block[2] == 1;
+}
+
+/* hist_global / hist_shared / hist_warpagg(in, n, bins): bins[in[i]] += 1 for every byte i the
+ * kernel covers - i < min(n, T) for one byte per thread, i < n for the grid-stride hist_shared. The
+ * warp-aggregated one calls __match_any_sync with a full mask, so its blocks must be whole warps. */
+static int hist_bytes(const ws_launch *L, void *const *b, int grid_stride, int whole_warps)
+{
+    if (!is_1d(L) || !is_int_arg(L, 1) || (whole_warps && L->block[0] % 32))
+        return WS_REF_UNSUPPORTED;
+    int32_t n = arg_i32(L, 1);
+    uint64_t m = grid_stride ? (n > 0 && threads_1d(L) ? (uint64_t)n : 0) : active_1d(L, n);
+    const uint8_t *in = arg_buf(L, b, 0, m);
+    uint32_t *bins = arg_buf(L, b, 2, 256 * 4);
+    if (!in || !bins)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        bins[in[i]]++;
+    return 0;
+}
+static int ref_hist_global(const ws_launch *L, void *const *b) { return hist_bytes(L, b, 0, 0); }
+static int ref_hist_shared(const ws_launch *L, void *const *b) { return hist_bytes(L, b, 1, 0); }
+static int ref_hist_warpagg(const ws_launch *L, void *const *b) { return hist_bytes(L, b, 0, 1); }
+
+/* (words, n) kernels: thread i < min(n, T) adds 1 to words[i / div % mod] (mod 0: no modulo). */
+static int add_ones(const ws_launch *L, void *const *b, uint64_t div, uint64_t mod)
+{
+    if (!is_1d(L) || !is_int_arg(L, 1))
+        return WS_REF_UNSUPPORTED;
+    uint64_t m = active_1d(L, arg_i32(L, 1));
+    uint64_t words = mod ? mod : (m ? (m - 1) / div + 1 : 0);
+    uint32_t *w = arg_buf(L, b, 0, words * 4);
+    if (!w)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        w[mod ? i / div % mod : i / div]++;
+    return 0;
+}
+static int ref_atomic_one_counter(const ws_launch *L, void *const *b) { return add_ones(L, b, 1, 1); }
+static int ref_atomic_per_warp(const ws_launch *L, void *const *b) { return add_ones(L, b, 32, 0); }
+static int ref_atomic_32_bins(const ws_launch *L, void *const *b) { return add_ones(L, b, 1, 32); }
+static int ref_atomic_distinct(const ws_launch *L, void *const *b) { return add_ones(L, b, 1, 0); }
+
+/* The shared-memory versions flush per block: one word for the counter; words 0..31 by threads
+ * 0..31 for the 32 bins (a block of fewer than 32 threads would leave bins unflushed). Their sums
+ * are the global versions'. */
+static int ref_atomic_shared_counter(const ws_launch *L, void *const *b) { return add_ones(L, b, 1, 1); }
+static int ref_atomic_shared_32_bins(const ws_launch *L, void *const *b)
+{
+    if (L->block[0] < 32)
+        return WS_REF_UNSUPPORTED;
+    return add_ones(L, b, 1, 32);
+}
+
+/* atomic_one_counter_ret(count, ok, n): count += m; ok[i] = (ticket < n) = 1 for i < m. */
+static int ref_atomic_one_counter_ret(const ws_launch *L, void *const *b)
+{
+    if (!is_1d(L) || !is_int_arg(L, 2))
+        return WS_REF_UNSUPPORTED;
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    uint32_t *count = arg_buf(L, b, 0, 4), *ok = arg_buf(L, b, 1, m * 4);
+    if (!count || !ok || *count != 0)       /* tickets start at 0 for "below n" to hold */
+        return WS_REF_UNSUPPORTED;
+    *count += (uint32_t)m;
+    for (uint64_t i = 0; i < m; i++)
+        ok[i] = 1;
+    return 0;
+}
+
+/* atomic_distinct_ret(words, old, n): old[i] = words[i]; words[i] += 1. */
+static int ref_atomic_distinct_ret(const ws_launch *L, void *const *b)
+{
+    if (!is_1d(L) || !is_int_arg(L, 2))
+        return WS_REF_UNSUPPORTED;
+    uint64_t m = active_1d(L, arg_i32(L, 2));
+    uint32_t *w = arg_buf(L, b, 0, m * 4), *old = arg_buf(L, b, 1, m * 4);
+    if (!w || !old)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        old[i] = w[i]++;
+    return 0;
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 static const struct {
@@ -950,6 +1038,15 @@ static const struct {
     {"mma_tma", ref_mma_tma},
     {"swizzle_none", ref_swizzle_gallery}, {"swizzle_pad8", ref_swizzle_gallery}, {"swizzle_b1", ref_swizzle_gallery},
     {"swizzle_b2", ref_swizzle_gallery}, {"swizzle_b3", ref_swizzle_gallery},
+    /* histogram.cu */
+    {"hist_global_uniform", ref_hist_global}, {"hist_global_skewed", ref_hist_global},
+    {"hist_shared_uniform", ref_hist_shared}, {"hist_shared_skewed", ref_hist_shared},
+    {"hist_warpagg_uniform", ref_hist_warpagg}, {"hist_warpagg_skewed", ref_hist_warpagg},
+    /* atomics.cu */
+    {"atomic_one_counter", ref_atomic_one_counter}, {"atomic_one_counter_ret", ref_atomic_one_counter_ret},
+    {"atomic_per_warp", ref_atomic_per_warp}, {"atomic_32_bins", ref_atomic_32_bins},
+    {"atomic_distinct", ref_atomic_distinct}, {"atomic_distinct_ret", ref_atomic_distinct_ret},
+    {"atomic_shared_counter", ref_atomic_shared_counter}, {"atomic_shared_32_bins", ref_atomic_shared_32_bins},
 };
 
 #define NREFS ((int)(sizeof refs / sizeof refs[0]))

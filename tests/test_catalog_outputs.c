@@ -445,6 +445,100 @@ static void test_reference_copy_stops_at_the_last_thread(void **state)
     tiny_free(t);
 }
 
+/* Bytes "abcab" + 0xff: a and b twice, c and 0xff once; n = 5 leaves the 0xff out of the
+ * one-byte-per-thread kernels (8 threads) and of the grid-stride one (2 threads, n = 5). The bins
+ * start at 7 for 'a' so the kernels' += shows. A warp-aggregated block of 8 lanes is refused
+ * (__match_any_sync with a full mask needs whole warps). */
+static void test_reference_histograms_count_bytes_by_hand(void **state)
+{
+    (void)state;
+    const char *names[] = {"hist_global_uniform", "hist_shared_skewed", "hist_warpagg_uniform"};
+    const uint32_t bx[] = {8, 2, 32};
+    for (int k = 0; k < 3; k++) {
+        tiny *t = tiny_new(names[k], 1, 1, bx[k], 1);
+        char *in = tiny_buf(t, "in", WS_TYPE_UCHAR, 1, 6);
+        memcpy(in, "abcab\xff", 6);
+        tiny_int(t, 5);
+        uint32_t *bins = tiny_buf(t, "bins", WS_TYPE_UINT, 4, 256);
+        bins['a'] = 7;
+        assert_int_equal(tiny_run(t), 0);
+        uint32_t want[256] = {0};
+        want['a'] = 9;
+        want['b'] = 2;
+        want['c'] = 1;
+        assert_memory_equal(bins, want, sizeof want);
+        tiny_free(t);
+    }
+    tiny *t = tiny_new("hist_warpagg_skewed", 1, 1, 8, 1);
+    tiny_buf(t, "in", WS_TYPE_UCHAR, 1, 8);
+    tiny_int(t, 8);
+    tiny_buf(t, "bins", WS_TYPE_UINT, 4, 256);
+    assert_int_equal(tiny_run(t), WS_REF_UNSUPPORTED);
+    tiny_free(t);
+}
+
+/* n = 70 threads of 96 (3 blocks of 32): one counter gets 70; per warp 32, 32, 6; i % 32 bins
+ * get 3 for words 0..5 (i = j, j + 32, j + 64) and 2 for the rest; distinct words 0..69 each
+ * gain 1 and 70.. none; the ticket kernel marks 70 lanes. */
+static void test_reference_atomic_counts_by_hand(void **state)
+{
+    (void)state;
+    const char *one[] = {"atomic_one_counter", "atomic_shared_counter"};
+    for (int k = 0; k < 2; k++) {
+        tiny *t = tiny_new(one[k], 3, 1, 32, 1);
+        uint32_t *c = tiny_buf(t, "count", WS_TYPE_UINT, 4, 1);
+        tiny_int(t, 70);
+        assert_int_equal(tiny_run(t), 0);
+        assert_int_equal(c[0], 70);
+        tiny_free(t);
+    }
+    tiny *t = tiny_new("atomic_per_warp", 3, 1, 32, 1);
+    uint32_t *w = tiny_buf(t, "count", WS_TYPE_UINT, 4, 3);
+    tiny_int(t, 70);
+    assert_int_equal(tiny_run(t), 0);
+    assert_true(w[0] == 32 && w[1] == 32 && w[2] == 6);
+    tiny_free(t);
+
+    const char *bins32[] = {"atomic_32_bins", "atomic_shared_32_bins"};
+    for (int k = 0; k < 2; k++) {
+        t = tiny_new(bins32[k], 3, 1, 32, 1);
+        w = tiny_buf(t, "bins", WS_TYPE_UINT, 4, 32);
+        tiny_int(t, 70);
+        assert_int_equal(tiny_run(t), 0);
+        for (int j = 0; j < 32; j++)
+            assert_int_equal(w[j], j < 6 ? 3 : 2);
+        tiny_free(t);
+    }
+    t = tiny_new("atomic_shared_32_bins", 1, 1, 16, 1);   /* 16 threads cannot flush 32 bins */
+    tiny_buf(t, "bins", WS_TYPE_UINT, 4, 32);
+    tiny_int(t, 16);
+    assert_int_equal(tiny_run(t), WS_REF_UNSUPPORTED);
+    tiny_free(t);
+
+    t = tiny_new("atomic_distinct_ret", 3, 1, 32, 1);
+    w = tiny_buf(t, "words", WS_TYPE_UINT, 4, 96);
+    uint32_t *old = tiny_buf(t, "old", WS_TYPE_UINT, 4, 96);
+    for (int i = 0; i < 96; i++)
+        w[i] = (uint32_t)i * 10;
+    tiny_int(t, 70);
+    assert_int_equal(tiny_run(t), 0);
+    for (int i = 0; i < 96; i++) {
+        assert_int_equal(w[i], i * 10 + (i < 70));
+        assert_int_equal(old[i], i < 70 ? i * 10 : 0);
+    }
+    tiny_free(t);
+
+    t = tiny_new("atomic_one_counter_ret", 3, 1, 32, 1);
+    uint32_t *c = tiny_buf(t, "count", WS_TYPE_UINT, 4, 1);
+    uint32_t *ok = tiny_buf(t, "ok", WS_TYPE_UINT, 4, 96);
+    tiny_int(t, 70);
+    assert_int_equal(tiny_run(t), 0);
+    assert_int_equal(c[0], 70);
+    for (int i = 0; i < 96; i++)
+        assert_int_equal(ok[i], i < 70);
+    tiny_free(t);
+}
+
 static void test_reference_refuses_unknown_names_and_short_buffers(void **state)
 {
     (void)state;
@@ -787,6 +881,8 @@ int main(void)
         cmocka_unit_test(test_reference_layout_kernels_by_hand),
         cmocka_unit_test(test_reference_saxpy_by_hand),
         cmocka_unit_test(test_reference_copy_stops_at_the_last_thread),
+        cmocka_unit_test(test_reference_histograms_count_bytes_by_hand),
+        cmocka_unit_test(test_reference_atomic_counts_by_hand),
         cmocka_unit_test(test_reference_refuses_unknown_names_and_short_buffers),
         cmocka_unit_test(test_every_catalog_description_has_a_reference),
         cmocka_unit_test(test_every_reference_names_a_catalog_description),
