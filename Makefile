@@ -17,8 +17,15 @@ OPT      ?= -O2
 LDLIBS   := -ldl -lm -lpthread -lstdc++   # libstdc++: the C++ runtime's demangler (common/demangle.c)
 
 # --- optional parts -----------------------------------------------------------
+# CJSON_DIR=<prefix>: a cJSON unpacked outside the system, as on the lent GPU machine, which has
+# no libcjson-dev and no package registry (scripts/gpu-carry.sh unpacks Debian's packages there).
+CJSON_DIR ?=
 HAVE_CJSON := $(shell pkg-config --exists libcjson 2>/dev/null && echo 1)
-ifeq ($(HAVE_CJSON),1)
+ifneq ($(CJSON_DIR),)
+  HAVE_CJSON := 1
+  CFLAGS_BASE += -I$(CJSON_DIR)/include
+  LDLIBS += -L$(CJSON_DIR)/lib/x86_64-linux-gnu -Wl,-rpath,$(abspath $(CJSON_DIR))/lib/x86_64-linux-gnu -lcjson
+else ifeq ($(HAVE_CJSON),1)
   CFLAGS_BASE += $(shell pkg-config --cflags libcjson)
   LDLIBS += $(shell pkg-config --libs libcjson)
 else ifneq ($(wildcard /usr/include/cjson/cJSON.h),)

@@ -110,7 +110,9 @@ fams=""
 for f in demos/histogram.cu demos/atomics.cu; do [ -f "$f" ] && fams="$fams $f"; done
 if [ -n "$fams" ]; then
     say "make build/warpscope"
-    timeout "$(lim 150)" make -j"$(nproc 2>/dev/null || echo 8)" build/warpscope >> "$LOG" 2>&1
+    cj=""; [ -d .device-carry/cjson/usr ] && cj="CJSON_DIR=.device-carry/cjson/usr"   # scripts/gpu-carry.sh
+    # shellcheck disable=SC2086
+    timeout "$(lim 150)" make -j"$(nproc 2>/dev/null || echo 8)" $cj build/warpscope >> "$LOG" 2>&1
     say "make exit $?"
 fi
 if [ -n "$fams" ] && [ -x build/warpscope ]; then
