@@ -58,7 +58,9 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(BUILD)/%)
 # --- version: WS_VERSION (common/cli.h) plus `git describe`; cli.o is rebuilt when it changes
 GIT_DESCRIBE  := $(shell git describe --tags --always --dirty 2>/dev/null)
 VERSION_STAMP := $(BUILD)/git-describe
-$(shell mkdir -p $(BUILD) && [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = "$(GIT_DESCRIBE)" ] || echo "$(GIT_DESCRIBE)" > $(VERSION_STAMP))
+# (the stamp is written whenever it is missing: outside a git tree - an unpacked `git archive` -
+# GIT_DESCRIBE is empty, and a missing stamp read as "" would otherwise never be made)
+$(shell mkdir -p $(BUILD) && [ -f $(VERSION_STAMP) ] && [ "$$(cat $(VERSION_STAMP))" = "$(GIT_DESCRIBE)" ] || echo "$(GIT_DESCRIBE)" > $(VERSION_STAMP))
 CLI_OBJ := $(BUILD)/obj/common/cli.o $(BUILD)/asan/common/cli.o $(BUILD)/fuzz/obj/common/cli.o
 $(CLI_OBJ): $(VERSION_STAMP)
 $(CLI_OBJ): CFLAGS_BASE += -DWS_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'

@@ -7,6 +7,8 @@
  * "// warpscope-name:" lines carry the compiler's own lowered name for each job name. */
 #include "ptxgen.h"
 #include "child.h"
+#include "ptxgen_cache.h"
+#include "toolkit.h"
 #include "demangle.h"
 #include "files.h"
 
@@ -363,22 +365,14 @@ typedef struct {
     char lib_path[WS_PATH_MAX];   /* where the library was loaded from (dladdr), "" unknown */
 } nvrtc_api;
 
+/* The first NVRTC that loads from common/toolkit.h's candidates. */
 static void *open_nvrtc(void)
 {
-    static const char *const names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
-    for (size_t i = 0; i < 3; i++) {
-        void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    char paths[12][WS_PATH_MAX];
+    int n = ws_tool_nvrtc_candidates(paths, 12);
+    for (int i = 0; i < n; i++) {
+        void *h = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
         if (h) return h;
-    }
-    const char *dirs[2] = {getenv("CUDA_HOME"), "/usr/local/cuda"};
-    for (int d = 0; d < 2; d++) {
-        if (!dirs[d] || !*dirs[d]) continue;
-        for (size_t i = 0; i < 3; i++) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/lib64/%s", dirs[d], names[i]);
-            void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-            if (h) return h;
-        }
     }
     return NULL;
 }
@@ -600,34 +594,6 @@ done:
 
 /* ---- nvcc ------------------------------------------------------------------------------- */
 
-static bool executable(const char *p) { return p && *p && access(p, X_OK) == 0; }
-
-static bool find_nvcc(char *out, size_t cap)
-{
-    const char *env = getenv("NVCC");
-    if (executable(env)) { snprintf(out, cap, "%s", env); return true; }
-    const char *home = getenv("CUDA_HOME");
-    if (home && *home) {
-        snprintf(out, cap, "%s/bin/nvcc", home);
-        if (executable(out)) return true;
-    }
-    snprintf(out, cap, "/usr/local/cuda/bin/nvcc");
-    if (executable(out)) return true;
-    const char *path = getenv("PATH");
-    if (!path) return false;
-    const char *p = path;
-    while (*p) {
-        const char *c = strchr(p, ':');
-        size_t n = c ? (size_t)(c - p) : strlen(p);
-        if (n) {
-            snprintf(out, cap, "%.*s/nvcc", (int)n, p);
-            if (executable(out)) return true;
-        }
-        p += n + (c ? 1 : 0);
-    }
-    return false;
-}
-
 static bool write_all(const char *path, const char *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -655,27 +621,15 @@ static int run_logged(char *const argv[], const char *logp, const char *tmpdir)
     return r.limit ? 128 : r.status >= 0 ? r.status : 128;
 }
 
-/* nvcc's release ("13.0") from `nvcc --version`, asked once per nvcc path. */
+/* nvcc's release ("13.0") from common/toolkit.h's version ("13.0.88"), asked once per nvcc file. */
 static void nvcc_version(const char *nvcc, char *out, size_t cap)
 {
-    static char cached_for[1024], cached[32];
-    if (!strcmp(cached_for, nvcc)) { snprintf(out, cap, "%s", cached); return; }
-    snprintf(out, cap, "?");
-    char dir[] = "/tmp/warpscope-nvv-XXXXXX";
-    if (!mkdtemp(dir)) return;
-    char logp[64];
-    snprintf(logp, sizeof logp, "%s/v.txt", dir);
-    char *argv[] = {(char *)nvcc, "--version", NULL};
-    if (run_logged(argv, logp, dir) == 0) {
-        char *t = ws_read_file(logp, 1 << 16, NULL, NULL);
-        const char *r = t ? strstr(t, "release ") : NULL;
-        if (r) snprintf(out, cap, "%.*s", (int)strcspn(r + 8, ", \n"), r + 8);
-        free(t);
-    }
-    unlink(logp);
-    rmdir(dir);
-    snprintf(cached_for, sizeof cached_for, "%s", nvcc);
-    snprintf(cached, sizeof cached, "%s", out);
+    char full[64];
+    ws_tool_version_of(nvcc, full, sizeof full);
+    const char *dot = strchr(full, '.');
+    const char *dot2 = dot ? strchr(dot + 1, '.') : NULL;
+    if (!strcmp(full, "unknown")) snprintf(out, cap, "?");
+    else snprintf(out, cap, "%.*s", dot2 ? (int)(dot2 - full) : (int)strlen(full), full);
 }
 
 /* Removes the nvcc path's ws__name_ variables and the prototypes nvcc emits for the
@@ -884,7 +838,7 @@ static int nvcc_command(const char *nvcc, const ws_ptxgen_job *job, const char *
             ws_error_set(err, job->path, 0, 0,
                          "refusing to run nvcc with '%.80s': it holds a character a shell would act on, and nvcc "
                          "runs its steps through sh%s",
-                         argv[i], i == 0 ? " (move the toolkit to a plain path, or set NVCC)" : "");
+                         argv[i], i == 0 ? " (move the toolkit to a plain path, or set WARPSCOPE_NVCC)" : "");
             return -1;
         }
     *nmaps = nm;
@@ -1033,45 +987,71 @@ char *ws_ptxgen_run(const ws_ptxgen_job *job, ws_ptxgen_info *info, ws_error *er
         ws_error_set(err, "<environment>", 0, 0, "WARPSCOPE_PTXGEN='%s': expected nvrtc, nvcc or none", only);
         return NULL;
     }
+    /* the compilers this run would use, found first: they are part of the cache key */
+    nvrtc_api api;
+    bool have_nvrtc = try_nvrtc && load_nvrtc(&api);
+    int ma = 0, mi = 0;
+    if (have_nvrtc && api.version) api.version(&ma, &mi);
+    char nvcc[1024], nvcc_ver[32] = "";
+    bool have_nvcc = try_nvcc && ws_tool_find(WS_TOOL_NVCC, nvcc, sizeof nvcc, NULL) == 0;
+    bool nvcc_plain = have_nvcc && shell_plain(nvcc);
+    if (nvcc_plain) nvcc_version(nvcc, nvcc_ver, sizeof nvcc_ver);  /* its own process, argv only */
+    char compilers[2 * WS_PATH_MAX + 1200], tk[2][WS_PATH_MAX];
+    struct stat lst;
+    bool lib_id = have_nvrtc && api.lib_path[0] && stat(api.lib_path, &lst) == 0;
+    snprintf(compilers, sizeof compilers, "nvrtc=%s %d.%d %llu:%lld:%lld\nnvcc=%s %s\n",
+             have_nvrtc ? api.lib_path : "none", ma, mi, lib_id ? (unsigned long long)lst.st_ino : 0ull,
+             lib_id ? (long long)lst.st_size : 0ll, lib_id ? (long long)lst.st_mtim.tv_sec : 0ll,
+             have_nvcc ? nvcc : "none", nvcc_ver);
+    int ntk = have_nvrtc ? ws_ptxgen_toolkit_includes(tk, 2) : 0;
+    char *key = have_nvrtc || have_nvcc ? ws_ptxgen_cache_key(&j, compilers, tk, ntk) : NULL;
+    char *hit = ws_ptxgen_cache_get(key, info);
+    if (hit) {
+        free(key);
+        return hit;
+    }
     char nvrtc_first[300] = "";
     char *nvrtc_log = NULL;
     ws_error nvrtc_err;
     bool nvrtc_tried = false;
-    if (try_nvrtc) {
-        nvrtc_api api;
-        if (load_nvrtc(&api)) {
-            nvrtc_tried = true;
-            int ma = 0, mi = 0;
-            if (api.version) api.version(&ma, &mi);
-            info->tool = WS_PTXGEN_NVRTC;
-            snprintf(info->version, sizeof info->version, "%d.%d", ma, mi);
-            snprintf(info->tool_text, sizeof info->tool_text, "NVRTC %d.%d", ma, mi);
-            snprintf(info->how, sizeof info->how, "compiled with NVRTC %d.%d", ma, mi);
-            char *ptx = compile_nvrtc(&api, &j, sm, suffix, info, nvrtc_first, sizeof nvrtc_first, &nvrtc_log,
-                                      &nvrtc_err);
-            if (ptx) return ptx;
+    if (have_nvrtc) {
+        nvrtc_tried = true;
+        info->tool = WS_PTXGEN_NVRTC;
+        snprintf(info->version, sizeof info->version, "%d.%d", ma, mi);
+        snprintf(info->tool_text, sizeof info->tool_text, "NVRTC %d.%d", ma, mi);
+        snprintf(info->how, sizeof info->how, "compiled with NVRTC %d.%d", ma, mi);
+        char *ptx = compile_nvrtc(&api, &j, sm, suffix, info, nvrtc_first, sizeof nvrtc_first, &nvrtc_log,
+                                  &nvrtc_err);
+        if (ptx) {
+            ws_ptxgen_cache_put(key, info, ptx);
+            free(key);
+            return ptx;
         }
     }
-    char nvcc[1024];
-    if (try_nvcc && find_nvcc(nvcc, sizeof nvcc)) {
-        if (!shell_plain(nvcc)) {
+    if (have_nvcc) {
+        if (!nvcc_plain) {
             ws_error_set(err, path, 0, 0,
                          "refusing to run nvcc from '%.200s': its path holds a character a shell would act on, and "
-                         "nvcc runs its steps through sh (install the toolkit under a plain path, or set NVCC)", nvcc);
+                         "nvcc runs its steps through sh (install the toolkit under a plain path, or set "
+                         "WARPSCOPE_NVCC)", nvcc);
             free(nvrtc_log);
+            free(key);
             return NULL;
         }
         info->tool = WS_PTXGEN_NVCC;
-        nvcc_version(nvcc, info->version, sizeof info->version);
+        snprintf(info->version, sizeof info->version, "%s", nvcc_ver);
         snprintf(info->tool_text, sizeof info->tool_text, "nvcc -ptx %s", info->version);
         if (nvrtc_tried) snprintf(info->why, sizeof info->why, "NVRTC could not: %.200s", nvrtc_first);
         else if (try_nvrtc) snprintf(info->why, sizeof info->why, "no NVRTC library found");
         else snprintf(info->why, sizeof info->why, "WARPSCOPE_PTXGEN=nvcc");
         snprintf(info->how, sizeof info->how, "%s (%s)", info->tool_text, info->why);
         char *ptx = compile_nvcc(nvcc, &j, info, err);
+        if (ptx) ws_ptxgen_cache_put(key, info, ptx);
         free(nvrtc_log);
+        free(key);
         return ptx;
     }
+    free(key);
     if (nvrtc_tried) {
         /* a compile error from NVRTC is the answer when there is no nvcc to try */
         if (nvrtc_log && *nvrtc_log)
@@ -1081,10 +1061,12 @@ char *ws_ptxgen_run(const ws_ptxgen_job *job, ws_ptxgen_info *info, ws_error *er
         if (err) *err = nvrtc_err;
         return NULL;
     }
+    char missing[WS_MSG_MAX];
+    ws_tool_missing(WS_TOOL_NVCC, missing, sizeof missing);
     ws_error_set(err, path, 0, 0,
                  "cannot compile to PTX: neither libnvrtc (libnvrtc.so, .so.13, .so.12, also under $CUDA_HOME/lib64 "
-                 "and /usr/local/cuda/lib64) nor nvcc ($NVCC, $CUDA_HOME/bin, /usr/local/cuda/bin, $PATH) was found%s",
-                 only && *only ? " (WARPSCOPE_PTXGEN restricts the choice)" : "");
+                 "and /usr/local/cuda/lib64) nor nvcc was found%s: %.300s",
+                 only && *only ? " (WARPSCOPE_PTXGEN restricts the choice)" : "", missing);
     return NULL;
 }
 

@@ -6,10 +6,10 @@
 #include "cu_counters.h"
 
 #include "../common/child.h"
+#include "../common/toolkit.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,54 +54,6 @@ const char *const cu_default_metrics[] = {
     NULL,
 };
 
-static bool executable(const char *p)
-{
-    struct stat st;
-    return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-int cu_ncu_find(char *out, size_t cap)
-{
-    const char *env = getenv("WARPSCOPE_NCU");
-    if (env && *env) {
-        if (!executable(env)) return -1; /* asked for this one: do not silently take another */
-        snprintf(out, cap, "%s", env);
-        return 0;
-    }
-    const char *path = getenv("PATH");
-    if (path) {
-        char *copy = strdup(path), *save = NULL;
-        for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
-            char cand[1024];
-            snprintf(cand, sizeof cand, "%s/ncu", *d ? d : ".");
-            if (executable(cand)) {
-                snprintf(out, cap, "%s", cand);
-                free(copy);
-                return 0;
-            }
-        }
-        free(copy);
-    }
-    glob_t g;
-    if (glob("/opt/nvidia/nsight-compute/*/ncu", 0, NULL, &g) == 0) {
-        for (size_t i = g.gl_pathc; i-- > 0;) /* sorted: the last is the newest version */
-            if (executable(g.gl_pathv[i])) {
-                snprintf(out, cap, "%s", g.gl_pathv[i]);
-                globfree(&g);
-                return 0;
-            }
-        globfree(&g);
-    }
-    const char *home = getenv("CUDA_HOME");
-    char cand[1024];
-    if (home && *home) {
-        snprintf(cand, sizeof cand, "%s/bin/ncu", home);
-        if (executable(cand)) { snprintf(out, cap, "%s", cand); return 0; }
-    }
-    if (executable("/usr/local/cuda/bin/ncu")) { snprintf(out, cap, "/usr/local/cuda/bin/ncu"); return 0; }
-    return -1;
-}
-
 /* ncu runs the CUDA program it profiles: no address-space limit (the driver maps the GPU's whole
  * address space) and no CPU limit (replay passes), only the wall clock, whole group killed. */
 static int run_ncu(char *const argv[], double wall_s, char **output, int *status, ws_error *err)
@@ -133,46 +85,12 @@ static void keep_log(const char *text, char *path, size_t cap)
 
 #define NCU_DEFAULT_TIMEOUT_S 300.0
 
-/* "ncu --version" -> "2025.3.1.0" (the word after "Version"), asked once per ncu. */
-static void ncu_version_uncached(const char *ncu, char *out, size_t cap);
-static void ncu_version(const char *ncu, char *out, size_t cap)
-{
-    static char cached_for[512] = "", cached[128] = "";
-    if (!strcmp(cached_for, ncu)) { snprintf(out, cap, "%s", cached); return; }
-    snprintf(cached_for, sizeof cached_for, "%s", ncu);
-    snprintf(cached, sizeof cached, "unknown");
-    ncu_version_uncached(ncu, cached, sizeof cached);
-    snprintf(out, cap, "%s", cached);
-}
-
-static void ncu_version_uncached(const char *ncu, char *out, size_t cap)
-{
-    snprintf(out, cap, "unknown");
-    char *argv[] = {(char *)ncu, "--version", NULL};
-    char *text = NULL;
-    int st = 0;
-    ws_error e;
-    if (run_ncu(argv, 60, &text, &st, &e) || !text) return;
-    char *v = strstr(text, "Version ");
-    if (v) {
-        v += 8;
-        v[strcspn(v, " \r\n")] = 0;
-        snprintf(out, cap, "%s", v);
-    }
-    free(text);
-}
-
 int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counters_info *info, ws_error *err)
 {
     memset(c, 0, sizeof *c);
     memset(info, 0, sizeof *info);
-    if (cu_ncu_find(info->ncu_path, sizeof info->ncu_path)) {
-        ws_error_set(err, "ncu", 0, 0,
-                     "Nsight Compute (ncu) not found: looked at $WARPSCOPE_NCU, PATH, /opt/nvidia/nsight-compute/*/ncu, "
-                     "$CUDA_HOME/bin and /usr/local/cuda/bin");
-        return -1;
-    }
-    ncu_version(info->ncu_path, info->ncu_version, sizeof info->ncu_version);
+    if (ws_tool_find(WS_TOOL_NCU, info->ncu_path, sizeof info->ncu_path, err)) return -1;
+    ws_tool_version(WS_TOOL_NCU, info->ncu_version, sizeof info->ncu_version);
     char self[1024];
     ssize_t sn = readlink("/proc/self/exe", self, sizeof self - 1);
     if (sn <= 0) {

@@ -31,11 +31,6 @@ typedef struct {
     char not_listed[1024];         /* metrics dropped because this ncu does not know them */
 } cu_counters_info;
 
-/* Finds ncu: $WARPSCOPE_NCU, then ncu on PATH, then the newest
- * /opt/nvidia/nsight-compute/<version>/ncu, then $CUDA_HOME/bin/ncu and
- * /usr/local/cuda/bin/ncu. Returns 0 and the path, or -1. */
-int cu_ncu_find(char *out, size_t cap);
-
 /* Runs ncu as described above and parses its CSV. Returns 0, or -1 with err
  * (ncu missing, ncu failed, no counters) and ncu's output kept in
  * $TMPDIR/warpscope-ncu-<pid>.log for inspection. */

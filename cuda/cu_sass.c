@@ -187,7 +187,11 @@ char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, ws_erro
 {
     /* sim/sass.c compiles and lists; nvdisasm first (source lines), else the toolkit's cuobjdump */
     char *listing = ws_sass_compile(ptx, arch, entry, err);
-    return listing ? listing : ws_sass_compile_with(ptx, arch, entry, WS_SASS_CUOBJDUMP, err);
+    if (listing) return listing;
+    ws_error first = *err;        /* where neither lists, nvdisasm's message says what to run */
+    listing = ws_sass_compile_with(ptx, arch, entry, WS_SASS_CUOBJDUMP, err);
+    if (!listing) *err = first;
+    return listing;
 }
 
 /* ---- causes --------------------------------------------------------------- */

@@ -3,6 +3,9 @@
  * entry's name and it carries at least "regs=": a partial line is not a report. */
 #include "resources.h"
 
+#include "../common/toolcache.h"
+#include "../common/toolkit.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,28 +47,6 @@ int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r)
     return found;
 }
 
-/* ptxas of the toolkit this machine has, or NULL. */
-static const char *find_ptxas(char *buf, size_t cap)
-{
-    const char *home = getenv("CUDA_HOME");
-    if (home && home[0]) {
-        snprintf(buf, cap, "%s/bin/ptxas", home);
-        if (access(buf, X_OK) == 0) return buf;
-    }
-    snprintf(buf, cap, "/usr/local/cuda/bin/ptxas");
-    if (access(buf, X_OK) == 0) return buf;
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        if (n > 0 && n + 7 < cap) {
-            snprintf(buf, cap, "%.*s/ptxas", (int)n, path);
-            if (access(buf, X_OK) == 0) return buf;
-        }
-        path += n + (path[n] == ':');
-    }
-    return NULL;
-}
-
 /* ptxas -v's report of entry: "Compiling entry function 'E' for 'sm_90'", then "N bytes stack
  * frame, ...", then "Used R registers, ..., S bytes smem, ...". Returns 0 and fills r, or -1. */
 static int parse_report(const char *text, const char *entry, ws_resources *r)
@@ -105,20 +86,49 @@ static int parse_report(const char *text, const char *entry, ws_resources *r)
     return -1;
 }
 
+/* Fills r from a ptxas -v report text for entry. */
+static int take_report(const char *text, const char *arch, const char *entry, const char *ptxas, bool cached,
+                       ws_resources *r)
+{
+    if (parse_report(text, entry, r)) return -1;
+    r->from_ptxas = true;
+    snprintf(r->arch, sizeof r->arch, "%s", arch);
+    snprintf(r->source, sizeof r->source, "ptxas -arch=%s, %s on the PTX (%s)", arch,
+             cached ? "run before (cached)" : "run now", ptxas);
+    return 0;
+}
+
 int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry, const ws_child_limits *lim,
                        ws_resources *r)
 {
     char ptxas[WS_PATH_MAX];
-    if (!ptx_text || !arch || !entry || !find_ptxas(ptxas, sizeof ptxas)) return -1;
+    if (!ptx_text || !arch || !entry || ws_tool_find(WS_TOOL_PTXAS, ptxas, sizeof ptxas, NULL)) return -1;
     for (const char *c = arch; *c; c++) /* sm_NN only: it becomes an option */
         if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9'))) return -1;
+    /* the report depends on the PTX bytes, this ptxas (path, version), arch and entry */
+    char hash[33], ver[64];
+    size_t len = strlen(ptx_text);
+    ws_cache_hash(ptx_text, len, hash);
+    ws_tool_version(WS_TOOL_PTXAS, ver, sizeof ver);
+    size_t klen = strlen(ptxas) + strlen(entry) + 200;
+    char *key = malloc(klen);
+    if (!key) return -1;
+    snprintf(key, klen, "ptxas=%s %s\noptions=-arch=%s -v -e %s\nptx=%s:%zu\n", ptxas, ver, arch, entry, hash, len);
+    char *hit = ws_cache_get("resources", key, NULL);
+    int found = hit ? take_report(hit, arch, entry, ptxas, true, r) : -1;
+    free(hit);
+    if (!found) {
+        free(key);
+        return 0;
+    }
     char tmp[] = "/tmp/warpscope-resources-XXXXXX";
     int fd = mkstemp(tmp);
-    if (fd < 0) return -1;
-    size_t len = strlen(ptx_text);
+    if (fd < 0) {
+        free(key);
+        return -1;
+    }
     bool ok = write(fd, ptx_text, len) == (ssize_t)len;
     close(fd);
-    int found = -1;
     char archopt[40];
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
     /* -e: code for this entry only; a file of 2000 kernels took ptxas 35 s for all of them */
@@ -126,10 +136,8 @@ int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry
     ws_child_result cr;
     ws_error err;
     if (ok && ws_child_run(argv, lim, &cr, &err) == 0) {
-        if (cr.status == 0 && parse_report(cr.output, entry, r) == 0) {
-            r->from_ptxas = true;
-            snprintf(r->arch, sizeof r->arch, "%s", arch);
-            snprintf(r->source, sizeof r->source, "ptxas -arch=%s, run now on the PTX (%s)", arch, ptxas);
+        if (cr.status == 0 && !cr.limit && take_report(cr.output, arch, entry, ptxas, false, r) == 0) {
+            ws_cache_put("resources", key, cr.output, strlen(cr.output));
             found = 0;
         } else if (cr.limit) {                   /* say which limit stopped it; the estimate follows */
             snprintf(r->source, sizeof r->source, "%s", cr.why);
@@ -137,6 +145,7 @@ int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry
         free(cr.output);
     }
     unlink(tmp);
+    free(key);
     return found;
 }
 

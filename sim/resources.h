@@ -31,9 +31,11 @@ typedef struct {
  * "_Z15transpose_naivePfS_ii", &r) gives r.regs = 10. */
 int ws_resources_read(const char *cu_path, const char *entry, ws_resources *r);
 
-/* Runs ptxas (from $CUDA_HOME/bin, /usr/local/cuda/bin or PATH) on ptx_text for arch
- * ("sm_90") with -v, for entry alone (-e), under lim (common/child.h; NULL = the defaults),
- * and takes entry's registers, static shared memory and stack frame from its report.
+/* Runs ptxas (common/toolkit.h's, the one every stage uses) on ptx_text for arch ("sm_90")
+ * with -v, for entry alone (-e), under lim (common/child.h; NULL = the defaults), and takes
+ * entry's registers, static shared memory and stack frame from its report. The report is kept
+ * in the tool cache (common/toolcache.h) under the PTX's hash, ptxas's path and version, arch
+ * and entry, so the same kernel again runs no ptxas (r->source then says "cached").
  * Returns 0 and fills r, or -1 (no ptxas, no report for entry, or a limit stopped it: then
  * r->source says which, "ptxas was stopped after 60 s of CPU time (its limit)"). */
 int ws_resources_ptxas(const char *ptx_text, const char *arch, const char *entry, const ws_child_limits *lim,

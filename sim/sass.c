@@ -4,7 +4,8 @@
  * degrades to fewer recognised memory instructions, never to a failure. */
 #include "sass.h"
 
-#include "../common/child.h"
+#include "../common/toolcache.h"
+#include "../common/toolkit.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -512,107 +513,12 @@ ws_sass_listing *ws_sass_parse(const char *path, const char *text, ws_error *err
     return l;
 }
 
-/* ---- tools ----------------------------------------------------------------------- */
-
-static bool executable(const char *p)
-{
-    struct stat st;
-    return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-/* <dir>/nvidia/{cu13,cu12,cuda_nvdisasm,cuda_nvcc}/bin/<name>: where the pip wheels put them. */
-static bool in_wheel_dir(const char *dir, size_t dn, const char *name, char *out, size_t cap)
-{
-    static const char *sub[] = {"cu13", "cu12", "cuda_nvdisasm", "cuda_nvcc", "cuda_cuobjdump"};
-    for (size_t k = 0; k < sizeof sub / sizeof sub[0]; k++) {
-        char cand[1024];
-        snprintf(cand, sizeof cand, "%.*s/nvidia/%s/bin/%s", (int)dn, dir, sub[k], name);
-        if (executable(cand)) { snprintf(out, cap, "%s", cand); return true; }
-    }
-    return false;
-}
-
-static bool in_path_list(const char *list, const char *name, bool wheels, char *out, size_t cap)
-{
-    for (const char *p = list; p && *p;) {
-        size_t n = strcspn(p, ":\n");
-        if (n) {
-            char cand[1024];
-            snprintf(cand, sizeof cand, "%.*s/%s", (int)n, p, name);
-            if (!wheels && executable(cand)) { snprintf(out, cap, "%s", cand); return true; }
-            if (wheels && in_wheel_dir(p, n, name, out, cap)) return true;
-        }
-        p += n;
-        if (*p) p++;
-    }
-    return false;
-}
-
-int ws_sass_find_tool(const char *name, char *out, size_t cap)
-{
-    char env[64];
-    snprintf(env, sizeof env, "WARPSCOPE_%s", name);
-    for (char *c = env; *c; c++) *c = (char)toupper((unsigned char)*c);
-    const char *e = getenv(env);
-    if (e && *e) {
-        if (!executable(e)) return -1; /* asked for this one: do not silently take another */
-        snprintf(out, cap, "%s", e);
-        return 0;
-    }
-    if (in_path_list(getenv("PATH"), name, false, out, cap)) return 0;
-    char cand[1024];
-    const char *home = getenv("CUDA_HOME");
-    if (home && *home) {
-        snprintf(cand, sizeof cand, "%s/bin/%s", home, name);
-        if (executable(cand)) { snprintf(out, cap, "%s", cand); return 0; }
-    }
-    snprintf(cand, sizeof cand, "/usr/local/cuda/bin/%s", name);
-    if (executable(cand)) { snprintf(out, cap, "%s", cand); return 0; }
-    if (in_path_list(getenv("PYTHONPATH"), name, true, out, cap)) return 0;
-    /* python3's own site folders (pip install --user or into the interpreter) */
-    static char sites[4096];
-    static int asked;
-    if (!asked) {
-        asked = 1;
-        char py[1024];
-        char *argv[] = {py, "-c", "import site,sys;print(\"\\n\".join(site.getsitepackages()+"
-                        "[site.getusersitepackages()]+sys.path))", NULL};
-        ws_child_result r;
-        ws_error e;
-        ws_child_limits lim = {.wall_s = 30};
-        if (in_path_list(getenv("PATH"), "python3", false, py, sizeof py) && ws_child_run(argv, &lim, &r, &e) == 0) {
-            if (r.status == 0) snprintf(sites, sizeof sites, "%s", r.output);
-            free(r.output);
-        }
-    }
-    if (in_path_list(sites, name, true, out, cap)) return 0;
-    return -1;
-}
+/* ---- obtaining SASS ------------------------------------------------------------ */
 
 bool ws_sass_disabled(void)
 {
     const char *e = getenv("WARPSCOPE_SASS");
     return e && (!strcmp(e, "off") || !strcmp(e, "0") || !strcmp(e, "no"));
-}
-
-/* Runs argv under the default limits (common/child.h); returns its stdout+stderr (malloc'd)
- * and status, or NULL with why (a limit that stopped it, or why it did not start). */
-static char *run_capture(char *const argv[], int *status, char *why, size_t cap)
-{
-    ws_child_result r;
-    ws_error e;
-    *status = -1;
-    if (ws_child_run(argv, NULL, &r, &e)) {
-        snprintf(why, cap, "%.300s", e.msg);
-        return NULL;
-    }
-    if (r.limit) {
-        snprintf(why, cap, "%s", r.why);
-        free(r.output);
-        return NULL;
-    }
-    *status = r.status;
-    return r.output;
 }
 
 char *ws_sass_compile(const char *ptx, const char *arch, const char *entry, ws_error *err)
@@ -622,31 +528,41 @@ char *ws_sass_compile(const char *ptx, const char *arch, const char *entry, ws_e
 
 char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry, ws_sass_disasm how, ws_error *err)
 {
-    const char *dname = how == WS_SASS_CUOBJDUMP ? "cuobjdump" : "nvdisasm";
+    ws_tool lister = how == WS_SASS_CUOBJDUMP ? WS_TOOL_CUOBJDUMP : WS_TOOL_NVDISASM;
+    const char *dname = ws_tool_name(lister);
     char ptxas[1024], disasm[1024];
-    if (ws_sass_find_tool("ptxas", ptxas, sizeof ptxas)) {
-        ws_error_set(err, "sass", 0, 0, "ptxas not found ($WARPSCOPE_PTXAS, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, pip)");
-        return NULL;
-    }
-    if (ws_sass_find_tool(dname, disasm, sizeof disasm)) {
-        if (how == WS_SASS_CUOBJDUMP)
-            ws_error_set(err, "sass", 0, 0, "cuobjdump not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
-        else
-            ws_error_set(err, "sass", 0, 0,
-                         "nvdisasm not found ($WARPSCOPE_NVDISASM, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, the "
-                         "nvidia-cuda-nvdisasm pip wheel)");
-        return NULL;
-    }
+    if (ws_tool_find(WS_TOOL_PTXAS, ptxas, sizeof ptxas, err) || ws_tool_find(lister, disasm, sizeof disasm, err))
+        return NULL;                  /* err: what was looked at and what to run */
     for (const char *c = arch; *c; c++)
         if (!(*c == '_' || islower((unsigned char)*c) || isdigit((unsigned char)*c))) {
             ws_error_set(err, "sass", 0, 0, "architecture '%s' is not of the form sm_NN", arch);
             return NULL;
         }
+    /* the listing depends on the PTX bytes, both tools (path and version) and the options */
+    char hash[33], pv[64], dv[64];
+    ws_cache_hash(ptx, strlen(ptx), hash);
+    ws_tool_version(WS_TOOL_PTXAS, pv, sizeof pv);
+    ws_tool_version(lister, dv, sizeof dv);
+    size_t klen = strlen(ptxas) + strlen(disasm) + (entry ? strlen(entry) : 0) + strlen(arch) + 256;
+    char *key = malloc(klen);
+    if (!key) {
+        ws_error_set(err, "sass", 0, 0, "out of memory");
+        return NULL;
+    }
+    snprintf(key, klen, "ptxas=%s %s\nlister=%s %s %s\narch=%s\nentry=%s\nptx=%s:%zu\n", ptxas, pv, disasm, dv,
+             how == WS_SASS_CUOBJDUMP ? "-sass" : "-c -gi", arch, entry ? entry : "(all)", hash, strlen(ptx));
+    char *hit = ws_cache_get("sass", key, NULL);
+    if (hit && strstr(hit, how == WS_SASS_CUOBJDUMP ? "Function" : ".text.")) {
+        free(key);
+        return hit;
+    }
+    free(hit);
     const char *tmpdir = getenv("TMPDIR");
     char dir[600];
     snprintf(dir, sizeof dir, "%s/warpscope-sass-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (!mkdtemp(dir)) {
         ws_error_set(err, dir, 0, 0, "cannot create a temporary directory for ptxas");
+        free(key);
         return NULL;
     }
     char ptx_path[700], cubin_path[700], archopt[64], why[400] = "";
@@ -665,21 +581,24 @@ char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry,
     /* -e: machine code for the kernel asked about only, not every entry of its file */
     char *pargv[] = {ptxas, archopt, "-lineinfo", "-o", cubin_path, ptx_path, "-e", (char *)entry, NULL};
     if (!entry) pargv[6] = NULL;
-    out = run_capture(pargv, &st, why, sizeof why);
+    out = ws_tool_run(pargv, NULL, &st, why, sizeof why);
     if (!out || st != 0) {
         ws_error_set(err, "ptxas", 0, 0, "ptxas -arch=%s failed (status %d): %.300s", arch, st, out ? out : why);
         goto done;
     }
     /* nvdisasm gives source lines (-gi); cuobjdump, the toolkit's older lister, gives none */
     char *nargv[] = {disasm, "-c", "-gi", cubin_path, NULL}, *cargv[] = {disasm, "-sass", cubin_path, NULL};
-    sass = run_capture(how == WS_SASS_CUOBJDUMP ? cargv : nargv, &st, why, sizeof why);
+    sass = ws_tool_run(how == WS_SASS_CUOBJDUMP ? cargv : nargv, NULL, &st, why, sizeof why);
     if (!sass || st != 0 || !strstr(sass, how == WS_SASS_CUOBJDUMP ? "Function" : ".text.")) {
         ws_error_set(err, dname, 0, 0, "%s failed (status %d): %.300s",
                      how == WS_SASS_CUOBJDUMP ? "cuobjdump -sass" : "nvdisasm -c -gi", st, sass ? sass : why);
         free(sass);
         sass = NULL;
+    } else {
+        ws_cache_put("sass", key, sass, strlen(sass));
     }
 done:
+    free(key);
     free(out);
     unlink(cubin_path);
     unlink(ptx_path);

@@ -77,20 +77,17 @@ const char *ws_sass_op_name(ws_sass_op o);       /* "load" */
 
 /* ---- obtaining SASS -------------------------------------------------------------- */
 
-/* Where nvdisasm / ptxas are: $WARPSCOPE_NVDISASM (nvdisasm only), PATH, $CUDA_HOME/bin,
- * /usr/local/cuda/bin, and the pip wheels' folders (nvidia/cu13/bin, nvidia/cuda_nvdisasm/bin,
- * nvidia/cu12/bin) under each $PYTHONPATH entry and python3's site folders.
- * Returns 0 and the path, -1 when there is none. */
-int ws_sass_find_tool(const char *name, char *out, size_t cap);
-
 /* True when the SASS path is switched off: WARPSCOPE_SASS=off (or 0, no), so the PTX-level
  * path can be run and tested on a machine that has the tools. */
 bool ws_sass_disabled(void);
 
 /* Compiles ptx with `ptxas -arch=<arch> -lineinfo`, for entry alone (`-e`; NULL = every
- * entry), and lists the cubin with `nvdisasm -c -gi`, both under common/child.h's limits.
- * Returns the malloc'd listing, or NULL with err saying which tool is missing, failed or was
- * stopped by which limit (the caller then stays PTX-level and says why). */
+ * entry), and lists the cubin with `nvdisasm -c -gi`, both found by common/toolkit.h and run
+ * under common/child.h's limits. The listing is kept in the tool cache (common/toolcache.h)
+ * under the PTX's hash, both tools' paths and versions, arch and entry: the same kernel again
+ * runs neither tool. Returns the malloc'd listing, or NULL with err saying which tool is
+ * missing (and what to run), failed or was stopped by which limit (the caller then stays
+ * PTX-level and says why). */
 char *ws_sass_compile(const char *ptx, const char *arch, const char *entry, ws_error *err);
 /* The same with the lister chosen: nvdisasm (source lines) or cuobjdump -sass (none; what
  * check falls back to where only the toolkit's cuobjdump is installed). */

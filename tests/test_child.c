@@ -216,6 +216,7 @@ static void test_ptxas_compiles_only_the_entry_asked_for(void **state)
 
 int main(void)
 {
+    setenv("WARPSCOPE_CACHE", "off", 1);  /* tools run now, not products an earlier run kept */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_output_and_exit_status_come_back),
         cmocka_unit_test(test_a_program_that_cannot_be_started_says_so),

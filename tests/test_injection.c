@@ -384,6 +384,7 @@ static void test_control_characters_refused(void **state)
 
 int main(void)
 {
+    setenv("WARPSCOPE_CACHE", "off", 1);  /* tools run now, not products an earlier run kept */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compile_line_macro),  cmocka_unit_test(test_compile_line_backticks),
         cmocka_unit_test(test_compile_line_include_folder),

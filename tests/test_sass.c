@@ -16,6 +16,7 @@
 
 #include "../common/commands.h"
 #include "../common/files.h"
+#include "../common/toolkit.h"
 #include "../sim/coalesce.h"
 #include "../sim/sass.h"
 #include "../sim/sass_events.h"
@@ -543,7 +544,7 @@ static void test_without_the_tools_or_when_switched_off_the_simulator_says_it_is
     ws_sass_session_free(ss);
     unsetenv("WARPSCOPE_SASS");
     char a[1024], b[1024];
-    bool tools = ws_sass_find_tool("ptxas", a, sizeof a) == 0 && ws_sass_find_tool("nvdisasm", b, sizeof b) == 0;
+    bool tools = ws_tool_find(WS_TOOL_PTXAS, a, sizeof a, NULL) == 0 && ws_tool_find(WS_TOOL_NVDISASM, b, sizeof b, NULL) == 0;
     ss = ws_sass_session_open(ptx, fn, "sm_90", NULL);
     if (tools) { /* ptxas + nvdisasm here: the machine code, with the spills -Xptxas -v reports */
         assert_true(ss->active);
