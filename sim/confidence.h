@@ -54,7 +54,7 @@ typedef struct {
     bool b_faster;
     ws_confidence level;
     bool launch_dominates_both;/* each variant's launch cost exceeds its largest other term */
-    char why[240];             /* why the confidence is what it is */
+    char why[320];             /* why the confidence is what it is */
 } ws_compare_verdict;
 
 void ws_compare_verdict_of(const ws_timing *a, const ws_notes *na, const ws_timing *b, const ws_notes *nb,
