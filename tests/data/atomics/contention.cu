@@ -124,3 +124,41 @@ __global__ void sharedOneWord(int *out)
     __syncthreads();
     if (threadIdx.x == 0) out[blockIdx.x] = c;
 }
+
+/*@warpscope
+kernel  hist_global
+entry   histGlobal
+note    256-bin byte histogram, one global atomicAdd per byte (issue 23's pair, A).
+param   N = 1<<20
+buffer  in    uchar  N    init=random(5, 0, 256)
+buffer  bins  int    256  init=zero  output
+grid    N/256
+block   256
+args    in, bins
+*/
+__global__ void histGlobal(const unsigned char *in, int *bins)
+{
+    atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x]], 1);
+}
+
+/*@warpscope
+kernel  hist_private
+entry   histPrivate
+note    The same histogram with bins privatised in shared memory, 264 blocks grid-striding, one global add per bin per block (B).
+param   N = 1<<20
+buffer  in    uchar  N    init=random(5, 0, 256)
+buffer  bins  int    256  init=zero  output
+grid    264
+block   256
+args    in, bins, N
+*/
+__global__ void histPrivate(const unsigned char *in, int *bins, int n)
+{
+    __shared__ int local[256];
+    local[threadIdx.x] = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&local[in[i]], 1);
+    __syncthreads();
+    atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
+}
