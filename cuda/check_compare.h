@@ -66,7 +66,7 @@ void chk_explain(chk_row *rows, int n, const cu_access_summary *ptx, const cu_ac
  * shown and not judged. A no-op when wmma_accesses is 0. */
 void chk_unjudge_for_wmma(chk_row *rows, int n, double wmma_accesses);
 
-/* A kernel with ncas atom.cas retry loops (ws_cas_loops) on global (shared: shared) memory:
+/* A kernel with ncas atom.cas retry loops (ws_cas_loops) on global (ncas_global) and shared (ncas_shared) memory, live (cmd_check.c) and replayed (check_replay.c):
  * its atomic rows count as many ATOMs as threads lost races, which depends on timing, so they
  * are classed timing-dependent and not judged. A no-op when ncas is 0. */
 void chk_timing_dependent_for_cas(chk_row *rows, int n, int ncas_global, int ncas_shared);
