@@ -840,7 +840,8 @@ void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b)
     if (a->notes && b->notes) {
         ws_compare_verdict cv;
         ws_compare_verdict_of(a->timing, a->notes, b->timing, b->notes, &cv);
-        fprintf(f, "  verdict: B %s (%.2fx), confidence %s: %s\n", cv.b_faster ? "faster" : "slower",
+        fprintf(f, "  verdict: B %s (%.2fx), confidence %s: %s\n",
+                cv.ratio == 1 ? "as fast as A" : cv.b_faster ? "faster" : "slower",
                 cv.ratio >= 1 ? cv.ratio : ratio(1, cv.ratio), ws_confidence_name(cv.level), cv.why);
         fprintf(f, "  limited by: A %s, B %s\n", ws_bound_class(a->timing->bound), ws_bound_class(b->timing->bound));
         if (a->notes->n)
@@ -871,7 +872,7 @@ void ws_report_csv_verdict(FILE *f, const ws_report *a, const ws_report *b)
     char kernel[256];
     snprintf(kernel, sizeof kernel, "%s vs %s", a->kernel, b->kernel);
     v.kernel = kernel;
-    csv_row(f, &v, "A vs B", -1, "ws__compare_time_ratio", cv.ratio, "model");
+    csv_row(f, &v, "A vs B", -1, "ws__compare_ratio", cv.ratio, "model");
     csv_row(f, &v, "A vs B", -1, "ws__compare_b_faster", cv.b_faster ? 1 : 0, "model");
     csv_row(f, &v, "A vs B", -1, "ws__compare_confidence", (double)cv.level, "note");
 }
@@ -890,6 +891,6 @@ void ws_report_json_verdict(FILE *f, const ws_report *a, const ws_report *b)
     why[k] = 0;
     fprintf(f, "{\"faster\": \"%s\", \"ratio_a_over_b\": %.6g, \"confidence\": \"%s\", \"why\": \"%s\", "
                "\"bound_a\": \"%s\", \"bound_b\": \"%s\", \"launch_dominates_both\": %s}",
-            cv.b_faster ? "B" : "A", cv.ratio, ws_confidence_name(cv.level), why, ws_bound_class(a->timing->bound),
+            cv.ratio == 1 ? "same" : cv.b_faster ? "B" : "A", cv.ratio, ws_confidence_name(cv.level), why, ws_bound_class(a->timing->bound),
             ws_bound_class(b->timing->bound), cv.launch_dominates_both ? "true" : "false");
 }

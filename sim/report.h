@@ -94,7 +94,7 @@ int ws_report_fault_json(FILE *f, const ws_report *r, const ws_error *fault);
 void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header);
 /* Two variants side by side: totals, per-instruction efficiency, occupancy, time. */
 void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b);
-/* The verdict of `sim --compare` as CSV records (variant "A vs B"): ws__compare_time_ratio
+/* The verdict of `sim --compare` as CSV records (variant "A vs B"): ws__compare_ratio
  * (t_A / t_B), ws__compare_b_faster (1/0), ws__compare_confidence (0 high, 1 medium, 2 low). */
 void ws_report_csv_verdict(FILE *f, const ws_report *a, const ws_report *b);
 /* The same verdict as a JSON object text ("verdict": {...} without the key), written to f. */

@@ -438,6 +438,7 @@ static void test_compare_names_the_faster_variant_its_bounds_and_a_confidence(vo
     v = cJSON_GetObjectItem(doc, "verdict");
     assert_string_equal(cJSON_GetObjectItem(v, "confidence")->valuestring, "low");
     assert_true(cJSON_GetObjectItem(v, "ratio_a_over_b")->valuedouble == 1);
+    assert_string_equal(cJSON_GetObjectItem(v, "faster")->valuestring, "same");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "launch_dominates_both")));
     cJSON_Delete(doc);
 }
