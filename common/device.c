@@ -58,6 +58,23 @@ static const ws_device h200 = {
                                                249 us (ncu); docs/timing-model.md */
     .loaded_dram_latency_factor = 3.0,      /* [MEAS] fitted: makes the latency term match a 4096x4096 one-float-per-
                                                thread copy, 32x32 blocks (66.6 us, ncu); docs/timing-model.md */
+    .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: fits issue 23's measurement (32 lanes on one
+                                               address: 32 sectors per RED, 4,194,304 for 2^22 threads) and
+                                               keeps coalesced atomics at their distinct sectors;
+                                               docs/memory-models.md "Atomics" */
+    .atom_same_address_cycles = 1.0,        /* estimate: [SPEC] Kepler GK110 whitepaper, "atomic operation
+                                               throughput to a common global memory address ... one
+                                               operation per clock"; assumed unchanged since */
+    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: one 32-B sector-op per slice per clock (the slice's
+                                               32 B/clk data path); issue 23's 32-bin probe (4 sector-passes
+                                               per warp on one line, 2^17 warps, 311.9 us at 1980 MHz)
+                                               implies 0.85 */
+    .l2_slices = 64,                        /* estimate: l2_bw_gbs / (32 B x sm_clock) ~ 118; 64 assumed for
+                                               the one L2 partition a line lives in (RULES §4.2: two partitions) */
+    .shared_atom_cycles_per_pass = 2.0,     /* estimate: a shared atomic reads and writes its bank: two data-
+                                               stage cycles per serialised pass (RULES §1: 1 wavefront/cycle) */
+    .block_launch_cycles = 0,               /* not calibrated: the term is off (the i23-probes block-launch probe
+                                               measures it; saxpy_block13 suggests it matters) */
 };
 
 static const ws_device h100 = {
@@ -96,6 +113,12 @@ static const ws_device h100 = {
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed (same GH100 memory system); not measured */
     .l2_requests_per_cycle = 35.0 * 7500 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
+    .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
+    .atom_same_address_cycles = 1.0,        /* estimate: the H200 figure assumed (Kepler whitepaper) */
+    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: the H200 figure assumed */
+    .l2_slices = 64,                        /* estimate: as H200 (same chip) */
+    .shared_atom_cycles_per_pass = 2.0,     /* estimate: the H200 figure assumed */
+    .block_launch_cycles = 0,               /* not calibrated: the term is off */
 };
 
 static const ws_device a100 = {
@@ -134,6 +157,12 @@ static const ws_device a100 = {
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed; not measured on an A100 */
     .l2_requests_per_cycle = 35.0 * 4800 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
+    .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
+    .atom_same_address_cycles = 1.0,        /* estimate: the H200 figure assumed (Kepler whitepaper) */
+    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: the H200 figure assumed */
+    .l2_slices = 40,                        /* estimate: half of the 80 L2 slices of its two partitions, as for H200 */
+    .shared_atom_cycles_per_pass = 2.0,     /* estimate: the H200 figure assumed */
+    .block_launch_cycles = 0,               /* not calibrated: the term is off */
 };
 
 static const ws_device t4 = {
@@ -172,6 +201,12 @@ static const ws_device t4 = {
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed; not measured on a T4 (GDDR6) */
     .l2_requests_per_cycle = 35.0 * 1100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
+    .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
+    .atom_same_address_cycles = 1.0,        /* estimate: the H200 figure assumed (Kepler whitepaper) */
+    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: the H200 figure assumed */
+    .l2_slices = 16,                        /* estimate: 4 MB L2 in 16 slices of 256 KB, assumed */
+    .shared_atom_cycles_per_pass = 2.0,     /* estimate: the H200 figure assumed */
+    .block_launch_cycles = 0,               /* not calibrated: the term is off */
 };
 
 static const ws_device v100 = {
@@ -210,6 +245,12 @@ static const ws_device v100 = {
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed; not measured on a V100 */
     .l2_requests_per_cycle = 35.0 * 2100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
+    .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
+    .atom_same_address_cycles = 1.0,        /* estimate: the H200 figure assumed (Kepler whitepaper) */
+    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: the H200 figure assumed */
+    .l2_slices = 32,                        /* estimate: 6 MB L2 in 32 slices of 192 KB, assumed */
+    .shared_atom_cycles_per_pass = 2.0,     /* estimate: the H200 figure assumed */
+    .block_launch_cycles = 0,               /* not calibrated: the term is off */
 };
 
 static const ws_device *const all[] = {&h200, &h100, &a100, &t4, &v100, NULL};

@@ -41,7 +41,25 @@ typedef struct ws_device {
     double dram_efficiency;       /* fraction of dram_bw_gbs a streaming kernel reaches */
     double l2_requests_per_cycle; /* SM->L2 requests (128-B lines) the L2 serves per SM clock */
     double loaded_dram_latency_factor; /* DRAM latency under load / the unloaded dram_cycles */
+    /* Atomics and block launch (docs/timing-model.md "Contention"): estimates until the
+     * contention probes (branch i23-probes) measure them; calibrating is changing these. */
+    int atom_sector_rule;         /* WS_ATOM_SECTORS_*: how L1TEX/L2 count a global atomic's sectors */
+    double atom_same_address_cycles; /* L2 cycles (SM clock) between two ops on one address */
+    double atom_l2_sectors_per_cycle; /* atomic sector-ops one L2 slice completes per cycle */
+    int l2_slices;                /* L2 slices: the atomic units working in parallel */
+    double shared_atom_cycles_per_pass; /* SM cycles per serialised pass of a shared atomic */
+    double block_launch_cycles;   /* SM cycles to launch one block on an SM; 0 = not calibrated (term off) */
 } ws_device;
+
+/* The sectors a global atomic or reduction counts in l1tex__t_sectors_*_op_atom/red and
+ * lts__t_sectors_*_op_atom/red (docs/memory-models.md "Atomics"). One switch, which the
+ * contention probes confirm:
+ *   DISTINCT  distinct 32-B sectors of the active lanes (as loads count them);
+ *   PASS      per sector, the most active lanes on any one address in it: lanes on distinct
+ *             words of a sector share one pass, lanes on one address need one each
+ *             (32 lanes on one word = 32, 32 consecutive floats = 4);
+ *   LANE      one per active lane per sector it touches (32 consecutive floats = 32). */
+enum { WS_ATOM_SECTORS_DISTINCT = 0, WS_ATOM_SECTORS_PASS = 1, WS_ATOM_SECTORS_LANE = 2 };
 
 /* Profile by key (case-insensitive) or by driver name ("NVIDIA H200"); NULL if none. */
 const ws_device *ws_device_find(const char *key_or_name);

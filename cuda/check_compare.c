@@ -47,13 +47,14 @@ chk_class chk_classify(const char *m)
 
 const char *chk_class_name(chk_class c)
 {
-    static const char *n[] = {"exact", "cache", "time", "bound", "info"};
+    static const char *n[] = {"exact", "cache", "time", "bound", "info", "timing-dependent"};
     return c < CHK_NCLASSES ? n[c] : "?";
 }
 
 const char *chk_class_tolerance(chk_class c)
 {
-    static const char *n[] = {"equal", "within 10%", "within 25%", "gpu >= sim", "not judged"};
+    static const char *n[] = {"equal", "within 10%", "within 25%", "gpu >= sim", "not judged",
+                              "not judged: depends on timing"};
     return c < CHK_NCLASSES ? n[c] : "?";
 }
 
@@ -116,6 +117,20 @@ void chk_unjudge_for_wmma(chk_row *rows, int n, double wmma_accesses)
         r->verdict = CHK_UNJUDGED;
         snprintf(r->cause, sizeof r->cause, "wmma.load/store: the GPU counts the loads and stores ptxas chose for "
                  "them here, the simulator counts them apart at PTX level (ws__wmma_* rows)");
+    }
+}
+
+void chk_timing_dependent_for_cas(chk_row *rows, int n, int ncas_global, int ncas_shared)
+{
+    for (int i = 0; i < n; i++) {
+        chk_row *r = &rows[i];
+        bool g = ncas_global > 0 && (has(r->metric, "op_global_atom") || has(r->metric, "tex_op_atom"));
+        bool s = ncas_shared > 0 && has(r->metric, "op_shared_atom");
+        if (!g && !s) continue;
+        r->cls = CHK_TIMING_DEP;
+        r->verdict = CHK_UNJUDGED;
+        snprintf(r->cause, sizeof r->cause, "timing-dependent: atom.cas in a retry loop whose exit depends on its "
+                 "result; the GPU executes one ATOM per lost race, the simulator one order of warps");
     }
 }
 

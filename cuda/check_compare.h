@@ -18,6 +18,8 @@
  *          the GPU), a ratio of exact rows, simulator-only ws__ rows,
  *          l1tex__data_bank_conflicts_type_arbitration, and any metric the
  *          simulator has no row for
+ *   timing-dependent  a count that depends on the order in which the GPU's threads run: the
+ *          atomic rows of a kernel with an atom.cas retry loop (sim/casloop.h); shown, not judged
  * Invariant: only an exact row that differs makes a check fail. */
 #ifndef CHECK_COMPARE_H
 #define CHECK_COMPARE_H
@@ -26,7 +28,7 @@
 
 #include "cu_sass.h"
 
-typedef enum { CHK_EXACT, CHK_CACHE, CHK_TIME, CHK_BOUND, CHK_INFO, CHK_NCLASSES } chk_class;
+typedef enum { CHK_EXACT, CHK_CACHE, CHK_TIME, CHK_BOUND, CHK_INFO, CHK_TIMING_DEP, CHK_NCLASSES } chk_class;
 typedef enum { CHK_AGREE, CHK_DIFFER, CHK_MISSING, CHK_UNJUDGED } chk_verdict;
 
 #define CHK_CACHE_TOL 0.10
@@ -63,6 +65,11 @@ void chk_explain(chk_row *rows, int n, const cu_access_summary *ptx, const cu_ac
  * which the plain global/shared rows count there but not in the simulator, so those rows are
  * shown and not judged. A no-op when wmma_accesses is 0. */
 void chk_unjudge_for_wmma(chk_row *rows, int n, double wmma_accesses);
+
+/* A kernel with ncas atom.cas retry loops (ws_cas_loops) on global (ncas_global) and shared (ncas_shared) memory, live (cmd_check.c) and replayed (check_replay.c):
+ * its atomic rows count as many ATOMs as threads lost races, which depends on timing, so they
+ * are classed timing-dependent and not judged. A no-op when ncas is 0. */
+void chk_timing_dependent_for_cas(chk_row *rows, int n, int ncas_global, int ncas_shared);
 
 /* True when an exact row differs (the check fails). */
 bool chk_fails(const chk_row *rows, int n);

@@ -12,6 +12,7 @@
 #include "../common/cli.h"
 #include "../common/csv.h"
 #include "../common/text.h"
+#include "../sim/casloop.h"
 #include "../sim/report.h"
 
 #include "../common/catalog.h"
@@ -203,6 +204,11 @@ int chk_replay_as(const char *json_path, const char *const *kernels, int nkernel
         snprintf(ptx_how, sizeof ptx_how, "%s", t.ptx_how);
         int src = chk_simulate(&t, &attrs, gpu_name, &res, ss, err);
         file_tally *tf = tally_for(ft, &nft, t.file->path);
+        int cas_pcs[64], ncas = ws_cas_loops(t.fn, cas_pcs, 64), ncas_g = 0, ncas_s = 0; /* sim/casloop.h */
+        for (int i = 0; i < ncas && i < 64; i++) {
+            if (t.fn->insns[cas_pcs[i]].space == PTX_SPACE_SHARED) ncas_s++;
+            else ncas_g++;
+        }
         cu_target_close(&t);
         if (src) {
             rc = src;
@@ -232,6 +238,7 @@ int chk_replay_as(const char *json_path, const char *const *kernels, int nkernel
             bool time = chk_classify(m) == CHK_TIME;
             chk_row_set(&a, m, time ? ss->have_time : nv != NULL, time ? ss->time_ns : (nv ? *nv : 0),
                         cJSON_IsNumber(gv), num(x, "gpu", 0));
+            chk_timing_dependent_for_cas(&a, 1, ncas_g, ncas_s); /* a CAS loop's ATOM count depends on timing */
             if (csv && a.has_gpu) csv_value(csv, kernel, ovt, m, a.gpu, "measured");
             if (csv && a.has_sim) csv_value(csv, kernel, ovt, m, a.sim, chk_class_name(a.cls));
             if (jrows) {

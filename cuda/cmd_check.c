@@ -19,6 +19,7 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "check_compare.h"
+#include "../sim/casloop.h"
 #include "../common/csv.h"
 #include "../sim/report.h"
 #include "check_replay.h"
@@ -299,6 +300,14 @@ static int check_one(check_ctx *cx, const char *arg)
             if (v) nwmma += *v;
         }
         chk_unjudge_for_wmma(rows, nrows, nwmma);
+    }
+    {   /* an atom.cas retry loop: its ATOM count depends on timing (sim/casloop.h) */
+        int pcs[64], ncas = ws_cas_loops(t.fn, pcs, 64), ng = 0, nsh = 0;
+        for (int i = 0; i < ncas && i < 64; i++) {
+            if (t.fn->insns[pcs[i]].space == PTX_SPACE_SHARED) nsh++;
+            else ng++;
+        }
+        chk_timing_dependent_for_cas(rows, nrows, ng, nsh);
     }
     bool need_sass = false;
     for (int i = 0; i < nrows; i++) need_sass |= rows[i].cls == CHK_EXACT && rows[i].verdict == CHK_DIFFER;

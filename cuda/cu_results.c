@@ -252,7 +252,7 @@ int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
     fprintf(out, "\n## Agreement of simulator and hardware counters, per class\n\n| class | tolerance | agree | of | rate |\n"
                  "|---|---|---:|---:|---:|\n");
     for (int k = 0; k < CHK_NCLASSES; k++) {
-        if (k == CHK_INFO) continue;
+        if (k == CHK_INFO || k == CHK_TIMING_DEP) continue; /* shown, never judged */
         fprintf(out, "| %s | %s | %d | %d | ", chk_class_name((chk_class)k), chk_class_tolerance((chk_class)k), agree[k],
                 judged[k]);
         if (judged[k]) fprintf(out, "%.0f%% |\n", 100.0 * agree[k] / judged[k]);

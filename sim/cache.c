@@ -64,6 +64,7 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->dram_fetch_bytes = dev->dram_fetch_bytes;
     cfg->ecc = dev->ecc;
     cfg->inflight_window = 8;
+    cfg->atom_sector_rule = dev->atom_sector_rule;
 }
 
 static int scache_init(scache *s, uint64_t bytes, int ways)
@@ -379,7 +380,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
             if (l1)
                 l1->valid &= (uint8_t)~want; /* L1 copies of atomically updated data are stale */
             out->l2_requests++;
-            out->l2_sectors += __builtin_popcount(want);
+            for (int k = i; k < j; k++) /* lanes on one address: one sector-op each (coalesce.h) */
+                out->l2_sectors += ws_coalesce_entry_atom_sectors(&co->entries[k], c->cfg.atom_sector_rule);
             uint8_t miss = l2_read(c, line, want, out);
             cline *l2 = scache_find(&c->l2, line, 0);
             if (l2)

@@ -60,6 +60,7 @@ typedef struct {
     int dram_fetch_bytes;     /* 32, 64 or 128 */
     int ecc;
     int inflight_window;      /* memory instructions per SM a miss stays outstanding */
+    int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
 } ws_cache_config;
 
 /* Fills cfg from a device profile and an L1 size (see ws_memstats_new). */

@@ -31,6 +31,7 @@ typedef struct {
     ws_simulation sim;
     ws_measured measured;
     ws_report rep;
+    ws_notes notes;            /* what the prediction rests on (sim/confidence.h) */
     char overrides[512];
 } sim_run;
 
@@ -143,6 +144,9 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     p->compiler = s->ptx_origin.compiler;
     p->race = s->race;
     p->result = o->memcheck ? &s->result : NULL;
+    ws_notes_build(&r->notes, dev, s->ms, ws_models_atomic_totals(s->models), s->have_timing ? &s->timing : NULL,
+                   s->fn, &s->launch);
+    p->notes = &r->notes;
     /* only this GPU's run: the report sets it beside this GPU's prediction */
     p->measured = ws_measured_for(cat->dir, o->c.results_dir, dev->key, s->desc->name, &o->c.ov,
                                   WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;
@@ -196,10 +200,13 @@ int ws_cmd_sim(int argc, char **argv)
                 if (k == 0)
                     fputs(",\n", stdout);
             }
-            fputs("]}\n", stdout);
+            fputs("],\n\"verdict\": ", stdout);
+            ws_report_json_verdict(stdout, &runs[0].rep, &runs[1].rep);
+            fputs("}\n", stdout);
         } else if (compare && csv) {
             ws_report_csv(stdout, &runs[0].rep, "A", true);
             ws_report_csv(stdout, &runs[1].rep, "B", false);
+            ws_report_csv_verdict(stdout, &runs[0].rep, &runs[1].rep);
         } else if (compare) {
             ws_report_compare(stdout, &runs[0].rep, &runs[1].rep);
             if (o.lines) { /* both per-line tables, A then B */

@@ -4,7 +4,10 @@
  * are exact for any width, alignment and mask (see coalesce.h for the rules). */
 #include "coalesce.h"
 
+#include <stdbool.h>
 #include <string.h>
+
+#include "../common/device.h"
 
 typedef struct {
     uint64_t sector;
@@ -98,6 +101,24 @@ int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_re
         entry_of[ch[i].order] = (uint16_t)(r->nentries - 1);
     }
 
+    /* atomics: lanes on one address are serialised, each its own pass (docs/memory-models.md) */
+    bool rmw = ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE;
+    for (int i = 0; i < r->nentries; i++) {
+        ws_sector_entry *e = &r->entries[i];
+        e->same_addr_max = 1;
+        if (!rmw || popcount32(e->lanes) < 2)
+            continue;
+        for (int a = 0; a < 32; a++) {
+            if (!(e->lanes >> a & 1))
+                continue;
+            int same = 0;
+            for (int b = a; b < 32; b++)
+                same += (e->lanes >> b & 1) && ev->addr[b] == ev->addr[a];
+            if (same > e->same_addr_max)
+                e->same_addr_max = (uint8_t)same;
+        }
+    }
+
     r->requests = nreq;
     r->sectors = r->nentries;
     int req_bytes[WS_MAX_REQUESTS] = {0};
@@ -146,4 +167,21 @@ int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_re
         }
     }
     return 0;
+}
+
+int ws_coalesce_entry_atom_sectors(const ws_sector_entry *e, int rule)
+{
+    if (rule == WS_ATOM_SECTORS_PASS)
+        return e->same_addr_max ? e->same_addr_max : 1;
+    if (rule == WS_ATOM_SECTORS_LANE)
+        return popcount32(e->lanes);
+    return 1;
+}
+
+int ws_coalesce_atom_sectors(const ws_coalesce_result *co, int rule)
+{
+    int n = 0;
+    for (int i = 0; i < co->nentries; i++)
+        n += ws_coalesce_entry_atom_sectors(&co->entries[i], rule);
+    return n;
 }

@@ -32,6 +32,8 @@ typedef struct {
     uint8_t request;     /* 0 .. requests-1 */
     uint32_t lanes;      /* lanes whose bytes fall in this sector (for this request) */
     uint32_t byte_mask;  /* bit i: byte sector+i is accessed (stores: partial-sector writes) */
+    uint8_t same_addr_max; /* atomics and reductions: the most of these lanes on one address
+                              (1..32); 1 for other ops */
 } ws_sector_entry;
 
 typedef struct {
@@ -54,6 +56,14 @@ typedef struct {
  * (r zeroed) for a space the coalescer does not handle or a width outside 1..16.
  * Example: ws_coalesce(&ev, 0, &r); r.sectors == 8 for a float stride-2 warp load. */
 int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_result *r);
+
+/* The sectors a global atomic or reduction counts under rule (WS_ATOM_SECTORS_*,
+ * common/device.h): DISTINCT = co->sectors; PASS = sum over entries of same_addr_max;
+ * LANE = sum over entries of their lanes. Example: 32 lanes adding to one word gives
+ * 1, 32, 32; 32 lanes adding to 32 consecutive floats gives 4, 4, 32. */
+int ws_coalesce_atom_sectors(const ws_coalesce_result *co, int rule);
+/* The same for one entry. */
+int ws_coalesce_entry_atom_sectors(const ws_sector_entry *e, int rule);
 
 /* Physical address of byte `a` of lane `lane`'s local frame (the interleaved layout). */
 uint64_t ws_local_address(uint64_t local_warp_base, uint64_t a, int lane);

@@ -37,8 +37,10 @@ static double outcome_latency(const ws_device *d, uint8_t o)
 
 double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v)
 {
-    if (v->ev->op == WS_MEM_STORE)
-        return -1;
+    if (v->ev->op == WS_MEM_STORE || v->ev->op == WS_MEM_REDUCE)
+        return -1; /* a reduction returns nothing: nothing waits for it (docs/timing-model.md) */
+    if (v->bk && v->at) /* a shared atomic waits for its last serialised pass */
+        return dev->l1_hit_cycles + (v->at->shared_passes - 1) * dev->shared_atom_cycles_per_pass;
     if (v->bk) /* a shared load waits for its last wavefront */
         return dev->l1_hit_cycles + (v->bk->wavefronts - 1);
     double lat = -1;
@@ -48,6 +50,8 @@ double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v)
             if (l > lat)
                 lat = l;
         }
+    if (lat >= 0 && v->at) /* an ATOM returns after its own lanes on one address have gone in turn */
+        lat += (v->at->same_addr_max - 1) * dev->atom_same_address_cycles;
     return lat;
 }
 

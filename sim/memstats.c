@@ -189,7 +189,15 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
         }
         p->executions++;
         p->active_lanes += (uint64_t)__builtin_popcount(ev->active_mask);
+        if (v->at) {
+            p->atom_lane_ops += (uint64_t)v->at->lane_ops;
+            p->atom_passes += (uint64_t)v->at->shared_passes;
+            if ((uint32_t)v->at->same_addr_max > p->atom_same_addr_max)
+                p->atom_same_addr_max = (uint32_t)v->at->same_addr_max;
+        }
     }
+    if (v->at)
+        ms->t.shared_atom_passes += (uint64_t)v->at->shared_passes;
     S->mem_inst++;
 
     if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
@@ -198,8 +206,10 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
         const ws_coalesce_result *co = v->co;
         if (!co)
             return;
+        /* an atomic's sectors follow the device's rule (lanes on one address: one each) */
+        uint64_t sectors = v->at ? (uint64_t)v->at->sector_ops : (uint64_t)co->sectors;
         c->requests += (uint64_t)co->requests;
-        c->sectors += (uint64_t)co->sectors;
+        c->sectors += sectors;
         c->ideal_sectors += (uint64_t)co->ideal_sectors;
         c->lines += (uint64_t)co->lines;
         c->bytes_used += (uint64_t)co->bytes_used;
@@ -207,7 +217,7 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
         if (!p)
             return;
         p->requests += (uint64_t)co->requests;
-        p->sectors += (uint64_t)co->sectors;
+        p->sectors += sectors;
         p->ideal_sectors += (uint64_t)co->ideal_sectors;
         p->lines += (uint64_t)co->lines;
         p->bytes_used += (uint64_t)co->bytes_used;
@@ -295,9 +305,9 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         {"ws__t_sectors_ideal_global_op_st.sum", "sectors the bytes actually stored would need", (double)gs->ideal_sectors, WS_BASIS_EXACT},
         {"ws__sector_efficiency_global_op_st.pct", "global store efficiency: distinct bytes used / bytes in touched sectors, %", 100.0 * ratio((double)gs->bytes_used, 32.0 * (double)gs->sectors), WS_BASIS_EXACT},
         {"smsp__sass_inst_executed_op_global_atom.sum", "global atomic instructions", (double)ga->inst, WS_BASIS_EXACT},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "sectors global atomics touched", (double)ga->sectors, WS_BASIS_EXACT},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "sectors global atomics count (lanes on one address: one each, docs/memory-models.md)", (double)ga->sectors, WS_BASIS_EXACT},
         {"smsp__sass_inst_executed_op_global_red.sum", "global reduction instructions (atomics without return)", (double)gr->inst, WS_BASIS_EXACT},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "sectors global reductions touched", (double)gr->sectors, WS_BASIS_EXACT},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "sectors global reductions count (lanes on one address: one each)", (double)gr->sectors, WS_BASIS_EXACT},
         {"smsp__sass_inst_executed_op_local_ld.sum", "local loads (spills, stack arrays)", (double)ll->inst, WS_BASIS_EXACT},
         {"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", "local load requests (width/4 per instruction)", (double)ll->requests, WS_BASIS_EXACT},
         {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "sectors local loads touched", (double)ll->sectors, WS_BASIS_EXACT},
@@ -318,6 +328,7 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         {"ws__data_bank_conflicts_excess_mem_shared_op_st.sum", "shared store wavefronts beyond the ideal (true excess)", (double)ss->excess, WS_BASIS_EXACT},
         {"smsp__sass_inst_executed_op_shared_atom.sum", "shared atomic instructions (reductions included)", (double)(sa->inst + sr->inst), WS_BASIS_EXACT},
         {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "shared atomic wavefronts (bank rule assumed, not measured)", (double)(sa->wavefronts + sr->wavefronts), WS_BASIS_MODEL},
+        {"ws__shared_atom_passes.sum", "shared atomic passes: per instruction the most lanes on one bank, lanes on one word serialised (contention model)", (double)t->shared_atom_passes, WS_BASIS_MODEL},
         {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "global load sectors that hit in L1", (double)c->l1_global_ld_hit, WS_BASIS_MODEL},
         {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "global load sectors that missed L1", (double)c->l1_global_ld_miss, WS_BASIS_MODEL},
         {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", "L1 hit rate of global loads, %", 100.0 * ratio((double)c->l1_global_ld_hit, (double)(c->l1_global_ld_hit + c->l1_global_ld_miss)), WS_BASIS_MODEL},

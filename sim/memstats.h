@@ -42,6 +42,7 @@ typedef struct {
     ws_tc_counts tc;                 /* cp.async, ldmatrix, stmatrix, wmma.load/store */
     uint64_t const_inst, param_inst;
     uint64_t events;                 /* every event seen, incl. all-inactive ones */
+    uint64_t shared_atom_passes;     /* shared atomics' serialised passes (sim/atomics.h) */
     ws_cache_totals cache;           /* valid after ws_memstats_finish */
 } ws_mem_totals;
 
@@ -61,6 +62,9 @@ typedef struct {
     uint64_t wavefronts, ideal_wavefronts, ncu_conflicts, excess;
     uint64_t l1_hit_sectors, l1_miss_sectors, l2_sectors, l2_hit_sectors, l2_miss_sectors;
     uint64_t dram_read_bytes;
+    uint64_t atom_lane_ops;   /* atomics/reductions: active lanes (read-modify-writes) */
+    uint64_t atom_passes;     /* shared atomics: serialised bank passes (sim/atomics.h) */
+    uint32_t atom_same_addr_max; /* the most lanes of one execution on one address */
 } ws_pc_stats;
 
 /* Per SM work, for the timing model (its latency is sim/latency.h's). */

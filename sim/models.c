@@ -22,11 +22,13 @@ struct ws_models {
     int resident;              /* blocks per SM in one wave */
     int finished;
     ws_cache *cache;
+    ws_atomics *atomics;
     sink sinks[WS_MODELS_MAX_SINKS];
     int nsinks;
     ws_coalesce_result co;     /* scratch */
     ws_bank_result bk;
     ws_cache_access ca;
+    ws_atomic_result at;
 };
 
 int ws_models_check_device(const ws_device *dev, char *why, size_t why_size)
@@ -63,8 +65,9 @@ ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t
     ws_cache_config cfg;
     ws_cache_config_from_device(&cfg, dev, l1_bytes);
     m->cache = ws_cache_new(&cfg);
-    if (!m->cache) {
-        free(m);
+    m->atomics = ws_atomics_new(dev);
+    if (!m->cache || !m->atomics) {
+        ws_models_free(m);
         return NULL;
     }
     return m;
@@ -88,6 +91,7 @@ void ws_models_free(ws_models *m)
     if (!m)
         return;
     ws_cache_free(m->cache);
+    ws_atomics_free(m->atomics);
     free(m);
 }
 
@@ -108,6 +112,7 @@ int ws_models_block_sm(const ws_models *m, uint32_t block_linear)
 
 const ws_device *ws_models_device(const ws_models *m) { return m->dev; }
 const ws_cache_totals *ws_models_cache_totals(const ws_models *m) { return ws_cache_get_totals(m->cache); }
+const ws_atomic_totals *ws_models_atomic_totals(const ws_models *m) { return ws_atomics_totals(m->atomics); }
 
 static uint64_t local_warp_base(const ws_models *m, const ws_mem_event *ev)
 {
@@ -136,6 +141,7 @@ void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
     v->ca = NULL;
     v->latency = -1;
     v->has_latency = 0;
+    v->at = NULL;
     if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
         if (ws_coalesce(ev, local_warp_base(m, ev), &m->co) == 0 && m->co.requests) {
             v->co = &m->co;
@@ -146,6 +152,9 @@ void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
         if (bank_rule(ev, &m->bk) == 0 && m->bk.wavefronts)
             v->bk = &m->bk;
     }
+    if ((ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE) &&
+        ws_atomics_event(m->atomics, v->sm, ev, v->co, &m->at) != 0) /* -1 (out of memory): counts so far */
+        v->at = &m->at;
     if (v->ca || v->bk) {
         v->has_latency = 1;
         v->latency = ws_latency_of_access(m->dev, v);

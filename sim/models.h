@@ -19,6 +19,7 @@
 
 #include "../common/desc.h"
 #include "../common/device.h"
+#include "atomics.h"
 #include "banks.h"
 #include "cache.h"
 #include "coalesce.h"
@@ -35,6 +36,8 @@ typedef struct ws_mem_verdict {
     double latency;                  /* load-to-use cycles (sim/latency.h); < 0: the access waits for
                                         nothing (a store) or no model costed it (see has_latency) */
     int has_latency;                 /* 1: the access is a step of its warp's latency epochs */
+    const ws_atomic_result *at;      /* a global or shared atomic/reduction: its lane-ops, sector-ops,
+                                        shared passes (sim/atomics.h); else NULL */
 } ws_mem_verdict;
 
 /* A consumer of verdicts: memstats, the latency epochs, the visualizer's recorder. */
@@ -63,6 +66,8 @@ void ws_models_listener(void *ctx, const ws_mem_event *ev);
 /* Ends the kernel for the cache model (dirty L2 data counted). Idempotent. */
 void ws_models_finish(ws_models *m);
 const ws_cache_totals *ws_models_cache_totals(const ws_models *m);
+/* The contention model's per-address, per-line and shared-pass counts (sim/atomics.h). */
+const ws_atomic_totals *ws_models_atomic_totals(const ws_models *m);
 const ws_device *ws_models_device(const ws_models *m);
 int ws_models_block_sm(const ws_models *m, uint32_t block_linear);
 void ws_models_free(ws_models *m);

@@ -331,6 +331,20 @@ static void measured_line(FILE *f, const char *label, const ws_measured *m)
             m->overrides[0] ? m->overrides : "the description's defaults", others, fig, m->date, m->file);
 }
 
+/* The confidence and each note, "line N" where it has one (confidence.h). */
+static void notes_lines(FILE *f, const ws_notes *n, const char *indent)
+{
+    fprintf(f, "%sconfidence %s%s\n", indent, ws_confidence_name(n->level),
+            n->n ? ": the prediction rests on what the model does not capture:" : " (no unmodelled mechanism found)");
+    for (int i = 0; i < n->n; i++) {
+        const ws_note *x = &n->notes[i];
+        char where[24] = "kernel";
+        if (x->line > 0)
+            snprintf(where, sizeof where, "line %d", x->line);
+        fprintf(f, "%s  %-6s %-8s %s: %s\n", indent, ws_confidence_name(x->level), where, x->mechanism, x->text);
+    }
+}
+
 static void timing_lines(FILE *f, const ws_report *r)
 {
     const ws_timing *t = r->timing;
@@ -342,6 +356,11 @@ static void timing_lines(FILE *f, const ws_report *r)
                "DRAM traffic %.1f GB/s\n",
             t->eff_bw_gbs, (unsigned long long)r->launch->bytes_moved, 100.0 * ratio(t->eff_bw_gbs, r->dev->dram_bw_gbs),
             r->dev->dram_bw_gbs, t->dram_bw_gbs);
+    if (t->t_atomics_us > 0 || t->t_shared_atomics_us > 0 || t->t_block_launch_us > 0)
+        fprintf(f, "           contention: atomics %.2f, shared atomics %.2f, block launch %.2f us\n", t->t_atomics_us,
+                t->t_shared_atomics_us, t->t_block_launch_us);
+    if (r->notes)
+        notes_lines(f, r->notes, "");
     if (r->measured)
         measured_line(f, "measured   ", r->measured);
 }
@@ -417,6 +436,19 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
     csv_row(f, r, variant, -1, "ws__predicted_time_us", t->t_kernel_us, "model");
     csv_row(f, r, variant, -1, "ws__effective_bandwidth_gbs", t->eff_bw_gbs, "model");
     csv_row(f, r, variant, -1, "ws__occupancy_theoretical_pct", r->occ->occupancy_pct, "exact");
+    if (r->notes) { /* basis "note": what the prediction rests on (docs/csv.md) */
+        csv_row(f, r, variant, -1, "ws__prediction_confidence", (double)r->notes->level, "note");
+        for (int i = 0; i < r->notes->n; i++) {
+            const ws_note *x = &r->notes->notes[i];
+            char metric[64] = "ws__note_";
+            size_t k = strlen(metric);
+            for (const char *c = x->mechanism; *c && k + 1 < sizeof metric; c++)
+                metric[k++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ? *c
+                            : (*c >= 'A' && *c <= 'Z') ? (char)(*c - 'A' + 'a') : '_';
+            metric[k] = 0;
+            csv_row(f, r, variant, x->line > 0 ? x->line : -1, metric, (double)x->level, "note");
+        }
+    }
     const ws_measured *m = r->measured;
     if (m && m->exact) { /* a run with other -D measured another launch: not this kernel's row */
         if (m->median_us >= 0)
@@ -640,6 +672,10 @@ static cJSON *report_object(const ws_report *r)
         cJSON_AddNumberToObject(m, "bank_conflicts_ncu", (double)x->ncu_conflicts);
         cJSON_AddBoolToObject(m, "poor", x->poor);
         cJSON_AddStringToObject(m, "flag", x->flag);
+        cJSON *ln = cJSON_AddArrayToObject(m, "notes"); /* the mechanisms of this line's notes */
+        for (int k = 0; r->notes && k < r->notes->n; k++)
+            if (r->notes->notes[k].line == x->line && x->line > 0)
+                cJSON_AddItemToArray(ln, cJSON_CreateString(r->notes->notes[k].mechanism));
         cJSON_AddItemToArray(lines, m);
     }
     free(lr);
@@ -653,6 +689,26 @@ static cJSON *report_object(const ws_report *r)
     cJSON_AddNumberToObject(tj, "issue_us", t->t_issue_us);
     cJSON_AddNumberToObject(tj, "latency_us", t->t_latency_us);
     cJSON_AddNumberToObject(tj, "launch_us", t->t_launch_us);
+    cJSON_AddNumberToObject(tj, "atomics_us", t->t_atomics_us);
+    cJSON_AddNumberToObject(tj, "shared_atomics_us", t->t_shared_atomics_us);
+    cJSON_AddNumberToObject(tj, "block_launch_us", t->t_block_launch_us);
+    cJSON_AddStringToObject(tj, "bound_class", ws_bound_class(t->bound));
+    if (r->notes) {
+        cJSON_AddStringToObject(tj, "confidence", ws_confidence_name(r->notes->level));
+        cJSON *nj = cJSON_AddArrayToObject(tj, "notes");
+        for (int i = 0; i < r->notes->n; i++) {
+            const ws_note *x = &r->notes->notes[i];
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "confidence", ws_confidence_name(x->level));
+            if (x->line > 0)
+                cJSON_AddNumberToObject(e, "line", x->line);
+            else
+                cJSON_AddNullToObject(e, "line");
+            cJSON_AddStringToObject(e, "mechanism", x->mechanism);
+            cJSON_AddStringToObject(e, "text", x->text);
+            cJSON_AddItemToArray(nj, e);
+        }
+    }
     cJSON_AddNumberToObject(tj, "effective_bandwidth_gbs", t->eff_bw_gbs);
     cJSON_AddNumberToObject(tj, "dram_bandwidth_gbs", t->dram_bw_gbs);
     const ws_measured *m = r->measured;
@@ -781,6 +837,18 @@ void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b)
     fprintf(f, "  bound by: A %s; B %s\n", ws_bound_name(a->timing->bound), ws_bound_name(b->timing->bound));
     double speed = ratio(a->timing->t_kernel_us, b->timing->t_kernel_us);
     fprintf(f, "\n  B is predicted %.2fx %s than A\n", speed >= 1 ? speed : ratio(1, speed), speed >= 1 ? "faster" : "slower");
+    if (a->notes && b->notes) {
+        ws_compare_verdict cv;
+        ws_compare_verdict_of(a->timing, a->notes, b->timing, b->notes, &cv);
+        fprintf(f, "  verdict: B %s (%.2fx), confidence %s: %s\n",
+                cv.ratio == 1 ? "as fast as A" : cv.b_faster ? "faster" : "slower",
+                cv.ratio >= 1 ? cv.ratio : ratio(1, cv.ratio), ws_confidence_name(cv.level), cv.why);
+        fprintf(f, "  limited by: A %s, B %s\n", ws_bound_class(a->timing->bound), ws_bound_class(b->timing->bound));
+        if (a->notes->n)
+            notes_lines(f, a->notes, "  A ");
+        if (b->notes->n)
+            notes_lines(f, b->notes, "  B ");
+    }
     const ws_measured *ma = a->measured, *mb = b->measured;
     if (ma || mb)
         fputc('\n', f);
@@ -792,4 +860,37 @@ void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b)
         double ms = ma->median_us / mb->median_us;
         fprintf(f, "  B measured %.2fx %s than A on %s\n", ms >= 1 ? ms : 1 / ms, ms >= 1 ? "faster" : "slower", mb->gpu);
     }
+}
+
+void ws_report_csv_verdict(FILE *f, const ws_report *a, const ws_report *b)
+{
+    if (!a->notes || !b->notes)
+        return;
+    ws_compare_verdict cv;
+    ws_compare_verdict_of(a->timing, a->notes, b->timing, b->notes, &cv);
+    ws_report v = *b;
+    char kernel[256];
+    snprintf(kernel, sizeof kernel, "%s vs %s", a->kernel, b->kernel);
+    v.kernel = kernel;
+    csv_row(f, &v, "A vs B", -1, "ws__compare_ratio", cv.ratio, "model");
+    csv_row(f, &v, "A vs B", -1, "ws__compare_b_faster", cv.b_faster ? 1 : 0, "model");
+    csv_row(f, &v, "A vs B", -1, "ws__compare_confidence", (double)cv.level, "note");
+}
+
+void ws_report_json_verdict(FILE *f, const ws_report *a, const ws_report *b)
+{
+    ws_compare_verdict cv;
+    ws_compare_verdict_of(a->timing, a->notes, b->timing, b->notes, &cv);
+    char why[2 * sizeof cv.why];
+    size_t k = 0;
+    for (const char *c = cv.why; *c && k + 2 < sizeof why; c++) { /* our own text: escape the JSON specials */
+        if (*c == '"' || *c == '\\')
+            why[k++] = '\\';
+        why[k++] = *c;
+    }
+    why[k] = 0;
+    fprintf(f, "{\"faster\": \"%s\", \"ratio_a_over_b\": %.6g, \"confidence\": \"%s\", \"why\": \"%s\", "
+               "\"bound_a\": \"%s\", \"bound_b\": \"%s\", \"launch_dominates_both\": %s}",
+            cv.ratio == 1 ? "same" : cv.b_faster ? "B" : "A", cv.ratio, ws_confidence_name(cv.level), why, ws_bound_class(a->timing->bound),
+            ws_bound_class(b->timing->bound), cv.launch_dominates_both ? "true" : "false");
 }

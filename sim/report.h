@@ -15,6 +15,7 @@
 #include "../common/device.h"
 #include "../common/measured.h"
 #include "../common/ws_error.h"
+#include "confidence.h"
 #include "memstats.h"
 #include "occupancy.h"
 #include "racecheck.h"
@@ -47,6 +48,7 @@ typedef struct {
     const char *compiler;        /* ptx_origin.compiler: "compiled with NVRTC 13.0", "checked-in PTX" */
     const ws_racecheck *race;    /* --racecheck's hazards (JSON findings), NULL = not run */
     const ws_sim_result *result; /* memcheck's counts and first messages (JSON findings), NULL = none */
+    const ws_notes *notes;       /* what the prediction rests on that is not modelled (confidence.h), NULL = unsaid */
 } ws_report;
 
 /* The version of the JSON document ws_report_json writes (docs/json-schema.json). */
@@ -92,5 +94,10 @@ int ws_report_fault_json(FILE *f, const ws_report *r, const ws_error *fault);
 void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header);
 /* Two variants side by side: totals, per-instruction efficiency, occupancy, time. */
 void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b);
+/* The verdict of `sim --compare` as CSV records (variant "A vs B"): ws__compare_ratio
+ * (t_A / t_B), ws__compare_b_faster (1/0), ws__compare_confidence (0 high, 1 medium, 2 low). */
+void ws_report_csv_verdict(FILE *f, const ws_report *a, const ws_report *b);
+/* The same verdict as a JSON object text ("verdict": {...} without the key), written to f. */
+void ws_report_json_verdict(FILE *f, const ws_report *a, const ws_report *b);
 
 #endif

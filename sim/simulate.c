@@ -205,6 +205,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     bool sass = s->sass && s->sass->active; /* the issue term counts the instructions the SM issues */
     ws_timing_input_from_memstats(s->ms, s->latency, &s->occ, sass ? s->sass->warp_insns : s->result.warp_insns,
                                   L->bytes_moved, &ti);
+    ws_timing_input_add_atomics(&ti, ws_models_atomic_totals(s->models));
     s->have_timing = ws_timing_predict(s->dev, &ti, &s->timing) == 0;
     return WS_EXIT_OK;
 }

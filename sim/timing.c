@@ -12,8 +12,35 @@ const char *ws_bound_name(ws_bound b)
     case WS_BOUND_L1: return "L1/shared wavefronts";
     case WS_BOUND_ISSUE: return "instruction issue";
     case WS_BOUND_LATENCY: return "memory latency (too few warps in flight)";
+    case WS_BOUND_ATOMICS: return "atomics (same-address contention)";
+    case WS_BOUND_SHARED_ATOMICS: return "shared atomics";
+    case WS_BOUND_BLOCK_LAUNCH: return "block launch rate";
     default: return "launch overhead";
     }
+}
+
+const char *ws_bound_class(ws_bound b)
+{
+    switch (b) {
+    case WS_BOUND_DRAM: return "DRAM";
+    case WS_BOUND_L2: return "L2";
+    case WS_BOUND_L1: return "shared";
+    case WS_BOUND_ISSUE: return "issue";
+    case WS_BOUND_LATENCY: return "latency";
+    case WS_BOUND_ATOMICS: return "atomics";
+    case WS_BOUND_SHARED_ATOMICS: return "shared atomics";
+    default: return "launch";
+    }
+}
+
+void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at)
+{
+    if (!at)
+        return;
+    in->atom_addr_ops_max = (double)at->addr_ops_max;
+    in->atom_line_sector_ops_max = (double)at->line_sector_ops_max;
+    in->atom_sector_ops = (double)at->global_sector_ops;
+    in->shared_atom_passes_max = (double)at->shared_passes_sm_max;
 }
 
 void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat, const ws_occupancy *occ,
@@ -40,6 +67,8 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
     double resident = occ && occ->warps_per_sm ? occ->warps_per_sm : wpb;
     for (int s = 0; s < nsm; s++) {
         const ws_sm_stats *S = ws_memstats_sm(ms, s);
+        if ((double)S->blocks > in->blocks_max)
+            in->blocks_max = (double)S->blocks;
         if ((double)S->l1_wavefronts > in->l1_wavefronts_max)
             in->l1_wavefronts_max = (double)S->l1_wavefronts;
         /* instructions follow the blocks: all blocks run the same code on average */
@@ -74,11 +103,26 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     out->t_issue_us = in->issue_insns_max / (double)dev->subpartitions * cycle_us;
     out->t_latency_us = in->latency_cycles_per_warp_max * cycle_us;
 
-    const double terms[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us, out->t_latency_us};
-    const ws_bound names[] = {WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY};
+    /* Contention (docs/timing-model.md "Contention"): L2 serialises the operations on one
+     * address, a line's sector-ops queue in its one slice, and all of them share the slices. */
+    double t_addr = in->atom_addr_ops_max * dev->atom_same_address_cycles;
+    double t_line = dev->atom_l2_sectors_per_cycle > 0 ? in->atom_line_sector_ops_max / dev->atom_l2_sectors_per_cycle : 0;
+    double t_all = dev->atom_l2_sectors_per_cycle > 0 && dev->l2_slices > 0
+                 ? in->atom_sector_ops / (dev->atom_l2_sectors_per_cycle * dev->l2_slices) : 0;
+    double t_atom = t_addr > t_line ? t_addr : t_line;
+    out->t_atomics_us = (t_atom > t_all ? t_atom : t_all) * cycle_us;
+    out->t_shared_atomics_us = in->shared_atom_passes_max * dev->shared_atom_cycles_per_pass * cycle_us;
+    out->t_block_launch_us = in->blocks_max * (dev->block_launch_cycles > 0 ? dev->block_launch_cycles : 0) * cycle_us;
+
+    /* the first five in their old order: ties go to them, so a kernel without atomics is
+     * bound (and timed) as before */
+    const double terms[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us, out->t_latency_us,
+                            out->t_atomics_us, out->t_shared_atomics_us, out->t_block_launch_us};
+    const ws_bound names[] = {WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY,
+                              WS_BOUND_ATOMICS, WS_BOUND_SHARED_ATOMICS, WS_BOUND_BLOCK_LAUNCH};
     double worst = 0;
     out->bound = WS_BOUND_LAUNCH;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 8; i++)
         if (terms[i] > worst) {
             worst = terms[i];
             out->bound = names[i];

@@ -2,6 +2,8 @@
  * A bound-and-bottleneck model: the kernel takes as long as its slowest resource
  * (DRAM, L2, the busiest SM's L1/shared data path, the busiest SM's issue slots, or
  * memory latency that the resident warps cannot hide), plus the launch overhead.
+ * Contention (atomics) and the block launch rate are further terms of the same max; a
+ * kernel without atomics gets exactly the prediction it had without them.
  * Invariant: time is monotonic non-decreasing in every traffic input and never below
  * any single term; more resident warps never make the latency term larger. */
 #ifndef WS_TIMING_H
@@ -10,6 +12,7 @@
 #include <stdint.h>
 
 #include "../common/device.h"
+#include "atomics.h"
 #include "latency.h"
 #include "memstats.h"
 #include "occupancy.h"
@@ -31,13 +34,26 @@ typedef struct {
     double latency_cycles_per_warp_max; /* busiest SM: sum of load latencies / concurrent warps
                                            (DRAM sectors at the loaded latency) */
     double bytes_moved;             /* what a perfect kernel moves (for effective bandwidth) */
+    /* contention (sim/atomics.h; 0 without atomics) and block launch */
+    double atom_addr_ops_max;       /* lane-ops on the most updated global address */
+    double atom_line_sector_ops_max;/* sector-ops on the most updated 128-B line (one L2 slice) */
+    double atom_sector_ops;         /* all global atomic sector-ops */
+    double shared_atom_passes_max;  /* busiest SM: serialised shared-atomic passes */
+    double blocks_max;              /* busiest SM: blocks placed there */
 } ws_timing_input;
 
-typedef enum { WS_BOUND_LAUNCH, WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY } ws_bound;
-const char *ws_bound_name(ws_bound b); /* "DRAM bandwidth" */
+typedef enum { WS_BOUND_LAUNCH, WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY,
+               WS_BOUND_ATOMICS, WS_BOUND_SHARED_ATOMICS, WS_BOUND_BLOCK_LAUNCH, WS_BOUND_COUNT } ws_bound;
+const char *ws_bound_name(ws_bound b); /* "DRAM bandwidth", "atomics (same-address contention)" */
+/* The resource class of a bound, for a verdict: "DRAM", "L2", "shared", "atomics", "issue",
+ * "latency", "launch" (block launch counts as launch). */
+const char *ws_bound_class(ws_bound b);
 
 typedef struct {
     double t_dram_us, t_l2_us, t_l1_us, t_issue_us, t_latency_us, t_launch_us;
+    double t_atomics_us;            /* global atomics: max(per address, per line/slice, whole L2) */
+    double t_shared_atomics_us;     /* busiest SM's serialised shared-atomic passes */
+    double t_block_launch_us;       /* busiest SM's blocks x block_launch_cycles (0: not calibrated) */
     double t_kernel_us;             /* launch + max of the others */
     ws_bound bound;                 /* the largest term (launch when all are 0) */
     double eff_bw_gbs;              /* bytes_moved / t_kernel (GB = 1e9 bytes) */
@@ -49,6 +65,9 @@ typedef struct {
  * instructions only). lat NULL: no latency term. */
 void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat, const ws_occupancy *occ,
                                    uint64_t warp_insns, uint64_t bytes_moved, ws_timing_input *in);
+
+/* Adds the contention model's counts (ws_models_atomic_totals) to in. */
+void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at);
 
 /* Predicts. Returns 0; -1 for a device without clock, bandwidth, scheduler or
  * calibration figures (dram_efficiency, l2_requests_per_cycle). */

@@ -336,11 +336,122 @@ static void test_a_simulation_is_for_a_profile_and_shows_whole_source_lines(void
     free(out);
 }
 
+#define CONTENTION "tests/data/atomics/contention.cu"
+
+/* JSON of one contention kernel (tests/data/atomics/contention.cu) with N threads. */
+static cJSON *contention_doc(const char *kernel, const char *n)
+{
+    char arg[128], d[32];
+    snprintf(arg, sizeof arg, CONTENTION ":%s", kernel);
+    snprintf(d, sizeof d, "N=%s", n);
+    char *out;
+    assert_int_equal(run_sim(&out, arg, "-D", d, "--json", NULL), WS_EXIT_OK);
+    cJSON *doc = cJSON_Parse(out);
+    free(out);
+    assert_non_null(doc);
+    return doc;
+}
+
+static bool has_note(cJSON *doc, const char *mechanism)
+{
+    cJSON *x;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "timing"), "notes"))
+        if (!strcmp(cJSON_GetObjectItem(x, "mechanism")->valuestring, mechanism))
+            return true;
+    return false;
+}
+
+static void test_n_threads_adding_to_one_address_are_n_serialised_ops_and_n_sectors(void **state)
+{
+    (void)state;
+    const double n = 16384;
+    cJSON *doc = contention_doc("red_one_address", "16384");
+    /* 32 lanes on one word: 32 sectors per instruction (RED in SASS, atom at PTX level) */
+    double sectors = total(doc, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") +
+                     total(doc, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum");
+    assert_true(sectors == n);
+    assert_true(total(doc, "lts__t_sectors_srcunit_tex_op_atom.sum") == n);
+    cJSON *t = cJSON_GetObjectItem(doc, "timing");
+    /* the H200 profile: 1 cycle per same-address op at 1980 MHz */
+    assert_true(fabs(cJSON_GetObjectItem(t, "atomics_us")->valuedouble - n * 1.0 / 1980.0) < 1e-9);
+    assert_string_equal(cJSON_GetObjectItem(t, "bound")->valuestring, "atomics (same-address contention)");
+    assert_string_equal(cJSON_GetObjectItem(t, "confidence")->valuestring, "low");
+    assert_true(has_note(doc, "contended atomics"));
+    cJSON_Delete(doc);
+}
+
+static void test_shared_bins_by_lane_pass_once_and_in_one_bank_32_times(void **state)
+{
+    (void)state;
+    const double warps = 16384 / 32;
+    cJSON *doc = contention_doc("shared_bins_lanes", "16384");
+    assert_true(total(doc, "ws__shared_atom_passes.sum") == warps);
+    cJSON_Delete(doc);
+    doc = contention_doc("shared_bins_one_bank", "16384");
+    assert_true(total(doc, "ws__shared_atom_passes.sum") == 32 * warps);
+    cJSON_Delete(doc);
+    doc = contention_doc("shared_one_word", "16384");   /* no broadcast for an atomic */
+    assert_true(total(doc, "ws__shared_atom_passes.sum") == 32 * warps);
+    assert_true(total(doc, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == warps); /* bank rule */
+    cJSON_Delete(doc);
+}
+
+static void test_a_cas_retry_loop_and_a_plain_copy_say_what_they_rest_on(void **state)
+{
+    (void)state;
+    cJSON *doc = contention_doc("cas_max", "4096");
+    assert_true(has_note(doc, "CAS retry loop"));
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "timing"), "confidence")->valuestring, "low");
+    cJSON_Delete(doc);
+    char *out;
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=8192", "--json", NULL), WS_EXIT_OK);
+    doc = cJSON_Parse(out);
+    free(out);
+    cJSON *t = cJSON_GetObjectItem(doc, "timing");
+    assert_string_equal(cJSON_GetObjectItem(t, "confidence")->valuestring, "high");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(t, "notes")), 0);
+    assert_true(cJSON_GetObjectItem(t, "atomics_us")->valuedouble == 0);
+    cJSON_Delete(doc);
+}
+
+static void test_compare_names_the_faster_variant_its_bounds_and_a_confidence(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run_sim(&out, "--compare", CONTENTION ":red_one_address", CONTENTION ":red_distinct", "-D",
+                             "N=65536", "--json", NULL), WS_EXIT_OK);
+    cJSON *doc = cJSON_Parse(out);
+    free(out);
+    assert_non_null(doc);
+    cJSON *v = cJSON_GetObjectItem(doc, "verdict");
+    assert_non_null(v);
+    /* 65536 ops on one address (33 us at 1 cycle each) against 65536 on distinct words */
+    assert_string_equal(cJSON_GetObjectItem(v, "faster")->valuestring, "B");
+    assert_true(cJSON_GetObjectItem(v, "ratio_a_over_b")->valuedouble > 1.25);
+    assert_string_equal(cJSON_GetObjectItem(v, "bound_a")->valuestring, "atomics");
+    assert_string_equal(cJSON_GetObjectItem(v, "confidence")->valuestring, "low"); /* A rests on estimates */
+    cJSON_Delete(doc);
+    /* two copies of one kernel: the same time, inside the model's error, launch-dominated */
+    assert_int_equal(run_sim(&out, "--compare", "copy_float", "copy_float", "-D", "N=1024", "--json", NULL), WS_EXIT_OK);
+    doc = cJSON_Parse(out);
+    free(out);
+    v = cJSON_GetObjectItem(doc, "verdict");
+    assert_string_equal(cJSON_GetObjectItem(v, "confidence")->valuestring, "low");
+    assert_true(cJSON_GetObjectItem(v, "ratio_a_over_b")->valuedouble == 1);
+    assert_string_equal(cJSON_GetObjectItem(v, "faster")->valuestring, "same");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "launch_dominates_both")));
+    cJSON_Delete(doc);
+}
+
 int main(void)
 {
     setenv("WARPSCOPE_CACHE", "off", 1);  /* tools run now, not products an earlier run kept */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_of_n_floats_reads_n_over_8_sectors),
+        cmocka_unit_test(test_n_threads_adding_to_one_address_are_n_serialised_ops_and_n_sectors),
+        cmocka_unit_test(test_shared_bins_by_lane_pass_once_and_in_one_bank_32_times),
+        cmocka_unit_test(test_a_cas_retry_loop_and_a_plain_copy_say_what_they_rest_on),
+        cmocka_unit_test(test_compare_names_the_faster_variant_its_bounds_and_a_confidence),
         cmocka_unit_test(test_shared_stride_2_costs_two_wavefronts_per_access),
         cmocka_unit_test(test_text_csv_and_compare_forms_run),
         cmocka_unit_test(test_a_simulation_is_for_a_profile_and_shows_whole_source_lines),

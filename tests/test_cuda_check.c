@@ -190,10 +190,32 @@ static void test_tally_counts_agreement_per_class(void **state)
     assert_int_equal(judged[CHK_INFO], 0);
 }
 
+static void test_a_cas_retry_loops_atom_count_is_timing_dependent_not_exact(void **state)
+{
+    (void)state;
+    chk_row r[3];
+    /* issue 23: 16,551 ATOM on the H200, 8,192 simulated */
+    chk_row_set(&r[0], "smsp__sass_inst_executed_op_global_atom.sum", true, 8192, true, 16551);
+    chk_row_set(&r[1], "lts__t_sectors_srcunit_tex_op_atom.sum", true, 8192, true, 16551);
+    chk_row_set(&r[2], "smsp__sass_inst_executed_op_global_ld.sum", true, 64, true, 65);
+    chk_timing_dependent_for_cas(r, 3, 0, 0);   /* no CAS loop: the counts are judged as exact */
+    assert_int_equal(r[0].cls, CHK_EXACT);
+    assert_true(chk_fails(r, 1));
+    chk_timing_dependent_for_cas(r, 3, 1, 0);
+    assert_int_equal(r[0].cls, CHK_TIMING_DEP);
+    assert_int_equal(r[0].verdict, CHK_UNJUDGED);
+    assert_int_equal(r[1].cls, CHK_TIMING_DEP);
+    assert_string_equal(chk_class_name(CHK_TIMING_DEP), "timing-dependent");
+    assert_non_null(strstr(r[0].cause, "retry loop"));
+    assert_false(chk_fails(r, 2));
+    assert_true(chk_fails(&r[2], 1));           /* a load outside the loop stays exact */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metric_names_fall_into_their_classes),
+        cmocka_unit_test(test_a_cas_retry_loops_atom_count_is_timing_dependent_not_exact),
         cmocka_unit_test(test_exact_counters_must_be_equal),
         cmocka_unit_test(test_tensor_rows_are_judged_by_their_basis),
         cmocka_unit_test(test_a_wmma_kernel_leaves_the_plain_rows_unjudged),

@@ -254,10 +254,36 @@ static void test_a_profile_whose_geometry_the_models_do_not_implement_is_refused
         assert_int_equal(ws_models_check_device(*p, why, sizeof why), 0);
 }
 
+static void test_a_32_lane_red_to_one_address_counts_32_l1_and_l2_sectors(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.atom_sector_rule = WS_ATOM_SECTORS_PASS;
+    ws_launch L = launch(1, 32);
+    chain c = chain_new(&d, &L, 4, 0);
+    ws_mem_event red = event(WS_SPACE_GLOBAL, WS_MEM_REDUCE, 4, 0, 0, 0);    /* stride 0: one word */
+    ws_mem_event atom = event(WS_SPACE_GLOBAL, WS_MEM_ATOMIC, 4, 1, 0, 4);   /* 32 consecutive words */
+    ws_mem_event sh = event(WS_SPACE_SHARED, WS_MEM_ATOMIC, 4, 2, 0, 0);     /* one shared word */
+    ws_models_listener(c.models, &red);
+    ws_models_listener(c.models, &atom);
+    ws_models_listener(c.models, &sh);
+    chain_finish(&c);
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") == 32); /* one per lane */
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum") == 4); /* 128 B: 4 sectors */
+    assert_true(metric(c.ms, "lts__t_sectors_srcunit_tex_op_atom.sum") == 32 + 4);
+    assert_true(metric(c.ms, "ws__shared_atom_passes.sum") == 32);                        /* no broadcast */
+    assert_true(metric(c.ms, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 1);
+    const ws_atomic_totals *t = ws_models_atomic_totals(c.models);
+    assert_int_equal(t->addr_ops_max, 32 + 1);   /* the first word: 32 REDs and lane 0's ATOM */
+    assert_int_equal(ws_memstats_pc(c.ms, 0)->atom_same_addr_max, 32);
+    chain_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_per_pc_rows_add_up_to_the_kernel_totals),
+        cmocka_unit_test(test_a_32_lane_red_to_one_address_counts_32_l1_and_l2_sectors),
         cmocka_unit_test(test_blocks_are_placed_round_robin_over_the_sms),
         cmocka_unit_test(test_local_frames_are_reused_by_the_next_wave_on_the_same_slot),
         cmocka_unit_test(test_every_metric_row_has_a_name_and_a_description),

@@ -1,0 +1,199 @@
+/* atomics.c - per-address and per-line operation counts of atomics (see atomics.h).
+ * Two open-addressing tables (address -> lane-ops, line -> sector-ops) that double at half
+ * load: a histogram touches a few hundred addresses, a distinct-word probe millions, so the
+ * tables are sized by what the kernel touches, never by the buffers. */
+#include "atomics.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EMPTY UINT64_MAX   /* no key: global addresses are buffer offsets, never 2^64 - 1 */
+
+typedef struct {
+    uint64_t *keys, *counts;
+    uint64_t cap, used;    /* cap is a power of two */
+} table;
+
+struct ws_atomics {
+    const ws_device *dev;
+    table addr, line;
+    uint64_t *sm_passes;   /* per SM: shared atomic passes */
+    ws_atomic_totals t;
+};
+
+static int table_init(table *t, uint64_t cap)
+{
+    t->keys = malloc(cap * sizeof *t->keys);
+    t->counts = calloc(cap, sizeof *t->counts);
+    if (!t->keys || !t->counts) {
+        free(t->keys);
+        free(t->counts);
+        t->keys = t->counts = NULL;
+        return -1;
+    }
+    memset(t->keys, 0xff, cap * sizeof *t->keys);
+    t->cap = cap;
+    t->used = 0;
+    return 0;
+}
+
+static uint64_t hash(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
+static uint64_t *slot(table *t, uint64_t key)
+{
+    uint64_t i = hash(key) & (t->cap - 1);
+    while (t->keys[i] != EMPTY && t->keys[i] != key)
+        i = (i + 1) & (t->cap - 1);
+    if (t->keys[i] == EMPTY) {
+        t->keys[i] = key;
+        t->used++;
+    }
+    return &t->counts[i];
+}
+
+static int grow(table *t)
+{
+    table n;
+    if (table_init(&n, t->cap * 2))
+        return -1;
+    for (uint64_t i = 0; i < t->cap; i++)
+        if (t->keys[i] != EMPTY)
+            *slot(&n, t->keys[i]) = t->counts[i];
+    free(t->keys);
+    free(t->counts);
+    *t = n;
+    return 0;
+}
+
+/* Adds n to key's count; returns the new count, 0 when the table cannot grow. */
+static uint64_t table_add(table *t, uint64_t key, uint64_t n)
+{
+    if (2 * (t->used + 1) > t->cap && grow(t))
+        return 0;
+    uint64_t *c = slot(t, key);
+    *c += n;
+    return *c;
+}
+
+ws_atomics *ws_atomics_new(const ws_device *dev)
+{
+    if (!dev || dev->sm_count <= 0)
+        return NULL;
+    ws_atomics *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->dev = dev;
+    a->sm_passes = calloc((size_t)dev->sm_count, sizeof *a->sm_passes);
+    if (!a->sm_passes || table_init(&a->addr, 64) || table_init(&a->line, 64)) {
+        ws_atomics_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void ws_atomics_free(ws_atomics *a)
+{
+    if (!a)
+        return;
+    free(a->addr.keys);
+    free(a->addr.counts);
+    free(a->line.keys);
+    free(a->line.counts);
+    free(a->sm_passes);
+    free(a);
+}
+
+int ws_atomics_shared_passes(const ws_mem_event *ev)
+{
+    int per_bank[32] = {0};
+    int worst = 0;
+    int words = ev->width > 4 ? ev->width / 4 : 1;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(ev->active_mask >> lane & 1))
+            continue;
+        for (int w = 0; w < words; w++) {
+            int b = (int)((ev->addr[lane] / 4 + (uint64_t)w) % 32);
+            if (++per_bank[b] > worst)
+                worst = per_bank[b];
+        }
+    }
+    return worst;
+}
+
+/* The most active lanes on one address (any space). */
+static int same_address_max(const ws_mem_event *ev)
+{
+    int worst = 0;
+    for (int a = 0; a < 32; a++) {
+        if (!(ev->active_mask >> a & 1))
+            continue;
+        int same = 0;
+        for (int b = a; b < 32; b++)
+            same += (ev->active_mask >> b & 1) && ev->addr[b] == ev->addr[a];
+        if (same > worst)
+            worst = same;
+    }
+    return worst;
+}
+
+int ws_atomics_event(ws_atomics *a, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
+                     ws_atomic_result *r)
+{
+    memset(r, 0, sizeof *r);
+    if ((ev->op != WS_MEM_ATOMIC && ev->op != WS_MEM_REDUCE) || !ev->active_mask || ev->kind != WS_KIND_PLAIN)
+        return 0;
+    ws_atomic_totals *t = &a->t;
+    r->lane_ops = __builtin_popcount(ev->active_mask);
+    r->same_addr_max = same_address_max(ev);
+    if (ev->space == WS_SPACE_SHARED) {
+        r->shared_passes = ws_atomics_shared_passes(ev);
+        t->shared_inst++;
+        t->shared_passes += (uint64_t)r->shared_passes;
+        t->shared_serialised_inst += r->shared_passes > 1;
+        if (sm >= 0 && sm < a->dev->sm_count) {
+            a->sm_passes[sm] += (uint64_t)r->shared_passes;
+            if (a->sm_passes[sm] > t->shared_passes_sm_max)
+                t->shared_passes_sm_max = a->sm_passes[sm];
+        }
+        return 1;
+    }
+    if (ev->space != WS_SPACE_GLOBAL || !co)
+        return 0;
+    r->sector_ops = ws_coalesce_atom_sectors(co, a->dev->atom_sector_rule);
+    if (ev->op == WS_MEM_ATOMIC)
+        t->global_inst++;
+    else
+        t->global_red_inst++;
+    t->global_lane_ops += (uint64_t)r->lane_ops;
+    t->global_sector_ops += (uint64_t)r->sector_ops;
+    int oom = 0;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(ev->active_mask >> lane & 1))
+            continue;
+        uint64_t before = a->addr.used;
+        uint64_t n = table_add(&a->addr, ev->addr[lane], 1);
+        oom |= n == 0;
+        t->addresses += a->addr.used - before;
+        if (n > t->addr_ops_max) {
+            t->addr_ops_max = n;
+            t->addr_max = ev->addr[lane];
+        }
+    }
+    for (int i = 0; i < co->nentries; i++) {
+        const ws_sector_entry *e = &co->entries[i];
+        uint64_t n = table_add(&a->line, e->sector / WS_LINE_BYTES,
+                               (uint64_t)ws_coalesce_entry_atom_sectors(e, a->dev->atom_sector_rule));
+        oom |= n == 0;
+        if (n > t->line_sector_ops_max)
+            t->line_sector_ops_max = n;
+    }
+    return oom ? -1 : 1;
+}
+
+const ws_atomic_totals *ws_atomics_totals(const ws_atomics *a) { return &a->t; }

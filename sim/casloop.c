@@ -1,0 +1,78 @@
+/* casloop.c - atom.cas retry loops of a PTX function (see casloop.h): a taint fixpoint
+ * from each CAS's destination, then a scan of the backward branches around it. */
+#include "casloop.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool reg_in(const ptx_operand *o, const uint8_t *taint, int nregs)
+{
+    if ((o->kind == PTX_OPND_REG || (o->kind == PTX_OPND_MEM && o->base_kind == PTX_OPND_REG)) && o->reg >= 0)
+        return o->reg < nregs && taint[o->reg];
+    if (o->kind == PTX_OPND_VEC)
+        for (int i = 0; i < o->vec_n; i++)
+            if (o->vec[i] >= 0 && o->vec[i] < nregs && taint[o->vec[i]]) return true;
+    return false;
+}
+
+static bool set_reg(const ptx_operand *o, uint8_t *taint, int nregs)
+{
+    bool changed = false;
+    if (o->kind == PTX_OPND_REG && o->reg >= 0 && o->reg < nregs && !taint[o->reg]) taint[o->reg] = changed = 1;
+    if (o->kind == PTX_OPND_VEC)
+        for (int i = 0; i < o->vec_n; i++)
+            if (o->vec[i] >= 0 && o->vec[i] < nregs && !taint[o->vec[i]]) taint[o->vec[i]] = changed = 1;
+    return changed;
+}
+
+/* True when a conditional branch in [lo, hi] tests a register tainted by the CAS. */
+static bool tainted_branch_in(const ptx_function *fn, int lo, int hi, const uint8_t *taint)
+{
+    for (int pc = lo; pc <= hi; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (in->op == PTX_BRA && in->guard >= 0 && in->guard < fn->nregs && taint[in->guard]) return true;
+    }
+    return false;
+}
+
+static bool in_retry_loop(const ptx_function *fn, int cas, const uint8_t *taint)
+{
+    for (int b = cas; b < fn->ninsns; b++) {
+        const ptx_insn *in = &fn->insns[b];
+        if (in->op != PTX_BRA || in->opnd[0].kind != PTX_OPND_LABEL) continue;
+        int t = in->opnd[0].target;
+        if (t <= cas && tainted_branch_in(fn, t, b, taint)) return true; /* backward, around the CAS */
+    }
+    return false;
+}
+
+int ws_cas_loops(const ptx_function *fn, int *pcs, int cap)
+{
+    if (!fn || fn->ninsns <= 0) return 0;
+    uint8_t *taint = malloc((size_t)(fn->nregs > 0 ? fn->nregs : 1));
+    if (!taint) return -1;
+    int found = 0;
+    for (int c = 0; c < fn->ninsns; c++) {
+        const ptx_insn *cas = &fn->insns[c];
+        if (cas->op != PTX_ATOM || cas->atomop != PTX_ATOM_CAS || !cas->ndst) continue;
+        memset(taint, 0, (size_t)(fn->nregs > 0 ? fn->nregs : 1));
+        for (int i = 0; i < cas->ndst; i++) set_reg(&cas->opnd[i], taint, fn->nregs);
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int pc = 0; pc < fn->ninsns; pc++) {
+                const ptx_insn *in = &fn->insns[pc];
+                bool t = false;
+                for (int i = in->ndst; i < in->nopnd && !t; i++) t = reg_in(&in->opnd[i], taint, fn->nregs);
+                if (t)
+                    for (int i = 0; i < in->ndst; i++) changed |= set_reg(&in->opnd[i], taint, fn->nregs);
+            }
+        }
+        if (in_retry_loop(fn, c, taint)) {
+            if (found < cap && pcs) pcs[found] = c;
+            found++;
+        }
+    }
+    free(taint);
+    return found;
+}

@@ -1,0 +1,19 @@
+/* casloop.h - finds atomic retry loops: an atom.cas inside a loop whose exit depends on the
+ * value the CAS returned (`do { old = atomicCAS(p, assumed = old, f(old)); } while (assumed != old)`).
+ * Such a loop runs as often as other threads win the race, so its instruction counts depend on
+ * timing: the simulator's (one order of warps) is one possible count, never "the" count
+ * (issue 23: 16,551 ATOM on the H200 vs 8,192 simulated).
+ * Invariant: static and conservative towards finding loops: the CAS result's taint is
+ * flow-insensitive (any instruction reading a tainted register taints what it writes), and a
+ * loop is any backward branch whose range holds the CAS and a conditional branch on a
+ * tainted predicate. */
+#ifndef WS_CASLOOP_H
+#define WS_CASLOOP_H
+
+#include "ptx.h"
+
+/* Writes up to cap pcs of the CAS instructions in retry loops to pcs (may be NULL with cap 0)
+ * and returns how many there are; -1 when out of memory. */
+int ws_cas_loops(const ptx_function *fn, int *pcs, int cap);
+
+#endif

@@ -1,0 +1,270 @@
+/* test_atomics.c - the contention model (sim/atomics.h, the atomic sector rule of
+ * sim/coalesce.h, the contention terms of sim/timing.h, sim/casloop.h) from first
+ * principles: 32 lanes on one address are 32 serialised operations and 32 sectors; 32 lanes
+ * on 32 consecutive words are 4 sectors of one pass each; N operations on one address cost
+ * N x the same-address cycles; shared bins with lane % 32 need one pass, all in one bank 32. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/device.h"
+#include "../sim/atomics.h"
+#include "../sim/casloop.h"
+#include "../sim/coalesce.h"
+#include "../sim/ptx.h"
+#include "../sim/timing.h"
+
+#define BASE 0x100000000ull
+
+static ws_mem_event atomic_event(ws_space space, ws_mem_op op)
+{
+    ws_mem_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.space = space;
+    ev.op = op;
+    ev.width = 4;
+    ev.elem_size = 4;
+    ev.vec = 1;
+    ev.active_mask = 0xFFFFFFFFu;
+    return ev;
+}
+
+static ws_device dev(void)
+{
+    ws_device d;
+    memset(&d, 0, sizeof d);
+    d.key = "test";
+    d.sm_count = 4;
+    d.sm_clock_mhz = 1000;  /* 1 cycle = 1 ns */
+    d.dram_bw_gbs = 1000;
+    d.l2_bw_gbs = 2000;
+    d.subpartitions = 4;
+    d.dram_efficiency = 0.89;
+    d.l2_requests_per_cycle = 10;
+    d.loaded_dram_latency_factor = 3;
+    d.launch_overhead_us = 2;
+    d.atom_sector_rule = WS_ATOM_SECTORS_PASS;
+    d.atom_same_address_cycles = 2;
+    d.atom_l2_sectors_per_cycle = 1;
+    d.l2_slices = 8;
+    d.shared_atom_cycles_per_pass = 2;
+    return d;
+}
+
+static void test_32_lanes_on_one_address_count_32_sectors_under_the_pass_and_lane_rules(void **state)
+{
+    (void)state;
+    ws_mem_event ev = atomic_event(WS_SPACE_GLOBAL, WS_MEM_REDUCE);
+    for (int l = 0; l < 32; l++) ev.addr[l] = BASE;
+    ws_coalesce_result co;
+    assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+    assert_int_equal(co.sectors, 1);                 /* one distinct sector, as a load would count */
+    assert_int_equal(co.entries[0].same_addr_max, 32);
+    assert_int_equal(ws_coalesce_atom_sectors(&co, WS_ATOM_SECTORS_DISTINCT), 1);
+    assert_int_equal(ws_coalesce_atom_sectors(&co, WS_ATOM_SECTORS_PASS), 32);
+    assert_int_equal(ws_coalesce_atom_sectors(&co, WS_ATOM_SECTORS_LANE), 32);
+}
+
+static void test_consecutive_words_count_their_4_sectors_except_under_the_lane_rule(void **state)
+{
+    (void)state;
+    ws_mem_event ev = atomic_event(WS_SPACE_GLOBAL, WS_MEM_ATOMIC);
+    for (int l = 0; l < 32; l++) ev.addr[l] = BASE + 4u * (uint64_t)l;
+    ws_coalesce_result co;
+    assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+    assert_int_equal(ws_coalesce_atom_sectors(&co, WS_ATOM_SECTORS_DISTINCT), 4);
+    assert_int_equal(ws_coalesce_atom_sectors(&co, WS_ATOM_SECTORS_PASS), 4);   /* 8 words per sector, 1 pass */
+    assert_int_equal(ws_coalesce_atom_sectors(&co, WS_ATOM_SECTORS_LANE), 32);
+    /* 4 words of one sector, 8 lanes on each: 8 passes in that sector */
+    for (int l = 0; l < 32; l++) ev.addr[l] = BASE + 4u * (uint64_t)(l % 4);
+    assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+    assert_int_equal(ws_coalesce_atom_sectors(&co, WS_ATOM_SECTORS_PASS), 8);
+    /* a load is never counted by passes: same_addr_max stays 1 */
+    ev.op = WS_MEM_LOAD;
+    assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+    assert_int_equal(co.entries[0].same_addr_max, 1);
+}
+
+static void test_the_model_counts_ops_per_address_and_sector_ops_per_line_over_the_kernel(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_atomics *a = ws_atomics_new(&d);
+    assert_non_null(a);
+    ws_mem_event ev = atomic_event(WS_SPACE_GLOBAL, WS_MEM_REDUCE);
+    for (int l = 0; l < 32; l++) ev.addr[l] = BASE;
+    ws_coalesce_result co;
+    ws_atomic_result r;
+    const int warps = 100;
+    for (int w = 0; w < warps; w++) {
+        assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+        assert_int_equal(ws_atomics_event(a, w % 4, &ev, &co, &r), 1);
+        assert_int_equal(r.lane_ops, 32);
+        assert_int_equal(r.sector_ops, 32);
+        assert_int_equal(r.same_addr_max, 32);
+    }
+    const ws_atomic_totals *t = ws_atomics_totals(a);
+    assert_int_equal(t->addresses, 1);
+    assert_int_equal(t->addr_ops_max, 32 * warps);
+    assert_int_equal(t->addr_max, BASE);
+    assert_int_equal(t->line_sector_ops_max, 32 * warps);
+    assert_int_equal(t->global_red_inst, warps);
+    /* distinct words elsewhere: 4096 more addresses, each updated once */
+    for (int w = 0; w < 128; w++) {
+        for (int l = 0; l < 32; l++) ev.addr[l] = BASE + 4096 + 128u * (uint64_t)w + 4u * (uint64_t)l;
+        assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+        assert_int_equal(ws_atomics_event(a, 0, &ev, &co, &r), 1);
+    }
+    assert_int_equal(t->addresses, 1 + 4096);
+    assert_int_equal(t->addr_ops_max, 32 * warps); /* the hot one is still the maximum */
+    /* loads and stores are not the model's */
+    ev.op = WS_MEM_STORE;
+    assert_int_equal(ws_atomics_event(a, 0, &ev, &co, &r), 0);
+    ws_atomics_free(a);
+}
+
+static void test_shared_bins_by_lane_need_one_pass_one_bank_32_and_one_word_32(void **state)
+{
+    (void)state;
+    ws_mem_event ev = atomic_event(WS_SPACE_SHARED, WS_MEM_ATOMIC);
+    for (int l = 0; l < 32; l++) ev.addr[l] = 4u * (uint64_t)(l % 32);  /* bins[lane % 32] */
+    assert_int_equal(ws_atomics_shared_passes(&ev), 1);
+    for (int l = 0; l < 32; l++) ev.addr[l] = 128u * (uint64_t)l;        /* bins[lane * 32]: bank 0 */
+    assert_int_equal(ws_atomics_shared_passes(&ev), 32);
+    for (int l = 0; l < 32; l++) ev.addr[l] = 64;                        /* one word: no broadcast */
+    assert_int_equal(ws_atomics_shared_passes(&ev), 32);
+    for (int l = 0; l < 32; l++) ev.addr[l] = 4u * (uint64_t)(l % 8);   /* 8 bins: 4 lanes per word */
+    assert_int_equal(ws_atomics_shared_passes(&ev), 4);
+}
+
+static void test_2_pow_22_ops_on_one_address_cost_2_pow_22_times_the_same_address_cycles(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_atomic_totals at;
+    memset(&at, 0, sizeof at);
+    const double n = 4194304.0;  /* 2^22 threads, one add each, one counter */
+    at.addr_ops_max = (uint64_t)n;
+    at.line_sector_ops_max = (uint64_t)n;   /* pass rule: one sector-op per lane */
+    at.global_sector_ops = (uint64_t)n;
+    ws_timing_input_add_atomics(&in, &at);
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    /* per address: n x 2 cycles at 1 GHz = 2n ns; per line: n x 1; whole L2: n / 8 */
+    assert_true(t.t_atomics_us == n * 2 / 1000.0);
+    assert_int_equal(t.bound, WS_BOUND_ATOMICS);
+    assert_true(t.t_kernel_us == d.launch_overhead_us + n * 2 / 1000.0);
+    assert_string_equal(ws_bound_name(t.bound), "atomics (same-address contention)");
+    assert_string_equal(ws_bound_class(t.bound), "atomics");
+    /* a cheaper same-address op: the line's slice sets the term */
+    d.atom_same_address_cycles = 0.5;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_atomics_us == n / 1000.0);
+    /* spread over many lines: the whole L2's slices set it */
+    at.addr_ops_max = 1;
+    at.line_sector_ops_max = 4;
+    ws_timing_input_add_atomics(&in, &at);
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_atomics_us == n / 8 / 1000.0);
+}
+
+static void test_shared_passes_and_block_launch_are_terms_of_their_own(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.shared_atom_passes_max = 1000;   /* x 2 cycles = 2 us */
+    in.blocks_max = 500;
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_shared_atomics_us == 2.0);
+    assert_true(t.t_block_launch_us == 0);          /* not calibrated: off */
+    assert_int_equal(t.bound, WS_BOUND_SHARED_ATOMICS);
+    d.block_launch_cycles = 10;                     /* 500 blocks x 10 cycles = 5 us */
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_block_launch_us == 5.0);
+    assert_int_equal(t.bound, WS_BOUND_BLOCK_LAUNCH);
+    assert_string_equal(ws_bound_class(t.bound), "launch");
+}
+
+static void test_without_atomics_the_new_terms_change_nothing(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.dram_bytes = 1e6;
+    in.l2_requests = 3e4;
+    in.latency_cycles_per_warp_max = 777;
+    ws_timing a, b;
+    assert_int_equal(ws_timing_predict(&d, &in, &a), 0);
+    ws_atomic_totals none;
+    memset(&none, 0, sizeof none);
+    ws_timing_input_add_atomics(&in, &none);
+    d.atom_same_address_cycles = 1000;  /* any constants: no atomics, no contention */
+    d.shared_atom_cycles_per_pass = 1000;
+    assert_int_equal(ws_timing_predict(&d, &in, &b), 0);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
+#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+static ptx_module *parse(const char *text)
+{
+    ws_error err;
+    memset(&err, 0, sizeof err);
+    ptx_module *m = ptx_parse("test.ptx", text, &err);
+    if (!m) fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.col, err.msg);
+    assert_non_null(m);
+    return m;
+}
+
+static void test_a_cas_whose_result_decides_a_backward_branch_is_a_retry_loop(void **state)
+{
+    (void)state;
+    /* pc 3: the CAS; 4: compare its result; 5: branch back on it */
+    ptx_module *m = parse(HEADER ".visible .entry k(.param .u64 p)\n{\n"
+                          "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+                          "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+                          "  ld.global.u32 %r1, [%rd2];\n"
+                          "$L_loop:\n  atom.global.cas.b32 %r2, [%rd2], %r1, 7;\n"
+                          "  setp.ne.s32 %p1, %r2, %r1;\n  mov.u32 %r1, %r2;\n"
+                          "  @%p1 bra $L_loop;\n  ret;\n}\n");
+    int pcs[4];
+    assert_int_equal(ws_cas_loops(&m->funcs[0], pcs, 4), 1);
+    assert_int_equal(pcs[0], 3);
+    ptx_free(m);
+    /* the same CAS once, no loop; and a loop whose exit does not depend on the CAS */
+    m = parse(HEADER ".visible .entry k(.param .u64 p)\n{\n"
+              "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+              "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r3, 0;\n"
+              "  atom.global.cas.b32 %r2, [%rd2], 0, 7;\n"
+              "$L_loop:\n  atom.global.cas.b32 %r4, [%rd2], 0, 7;\n"
+              "  add.s32 %r3, %r3, 1;\n  setp.lt.s32 %p1, %r3, 4;\n"
+              "  @%p1 bra $L_loop;\n  ret;\n}\n");
+    assert_int_equal(ws_cas_loops(&m->funcs[0], NULL, 0), 0);
+    ptx_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_32_lanes_on_one_address_count_32_sectors_under_the_pass_and_lane_rules),
+        cmocka_unit_test(test_consecutive_words_count_their_4_sectors_except_under_the_lane_rule),
+        cmocka_unit_test(test_the_model_counts_ops_per_address_and_sector_ops_per_line_over_the_kernel),
+        cmocka_unit_test(test_shared_bins_by_lane_need_one_pass_one_bank_32_and_one_word_32),
+        cmocka_unit_test(test_2_pow_22_ops_on_one_address_cost_2_pow_22_times_the_same_address_cycles),
+        cmocka_unit_test(test_shared_passes_and_block_launch_are_terms_of_their_own),
+        cmocka_unit_test(test_without_atomics_the_new_terms_change_nothing),
+        cmocka_unit_test(test_a_cas_whose_result_decides_a_backward_branch_is_a_retry_loop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
