@@ -213,7 +213,7 @@ typedef struct {
 /* Modifiers of the tensor-era instructions (cp.async, ldmatrix/stmatrix, mma, wmma,
  * mbarrier); sim/ptx_tensor.c parses, checks and formats them. */
 typedef enum { PTX_MT_NONE = 0, PTX_MT_F16, PTX_MT_BF16, PTX_MT_TF32, PTX_MT_F32, PTX_MT_F64,
-               PTX_MT_S8, PTX_MT_U8, PTX_MT_S32, PTX_MT_B16, PTX_MT_B64 } ptx_mma_type;
+               PTX_MT_S8, PTX_MT_U8, PTX_MT_S32, PTX_MT_B16, PTX_MT_B64, PTX_MT_E4M3, PTX_MT_E5M2 } ptx_mma_type;
 enum { /* ptx_tc.flags */
     PTX_TC_TRANS = 1u << 0,     /* ldmatrix/stmatrix .trans */
     PTX_TC_SATFINITE = 1u << 1, /* mma .satfinite */

@@ -1058,6 +1058,22 @@ static void test_errors_name_the_token_line_and_column(void **state)
         assert_non_null(strstr(e.msg, cvt_bad[i].want));
         assert_int_equal(e.line, 9);
     }
+    /* wmma fragments hold the PTX ISA's register counts per shape and type */
+    static const struct { const char *insn, *want; } wmma_bad[] = {
+        {"wmma.load.b.sync.aligned.col.m32n8k16.global.bf16 {%r1, %r2, %r3, %r4}, [%rd1];",
+         "the .b fragment of .m32n8k16.bf16 needs 2 registers, found 4"},
+        {"wmma.load.a.sync.aligned.row.m8n32k16.global.s8 {%r1, %r2}, [%rd1];",
+         "the .a fragment of .m8n32k16.s8 needs 1 register"},
+        {"wmma.load.c.sync.aligned.row.m16n16k8.f32 {%r1, %r2}, [%rd1];", "needs 8 registers, found 2"},
+    };
+    for (size_t i = 0; i < sizeof wmma_bad / sizeof wmma_bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, HEADER ".visible .entry k()\n{\n\t.reg .b64 %%rd<4>;\n\t.reg .b32 %%r<9>;\n"
+                 "\t%s\n\tret;\n}\n", wmma_bad[i].insn);
+        e = parse_err(text);
+        if (!strstr(e.msg, wmma_bad[i].want)) fprintf(stderr, "%s -> %s\n", wmma_bad[i].insn, e.msg);
+        assert_non_null(strstr(e.msg, wmma_bad[i].want));
+    }
 }
 
 static void test_load_reports_missing_files_and_nul_bytes(void **state)
