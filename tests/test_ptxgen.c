@@ -326,6 +326,28 @@ static void test_the_options_real_builds_pass_reach_both_compilers_and_bad_ones_
     unsetenv("WARPSCOPE_PTXGEN");
 }
 
+/* Kernel names are C++ names of any length a build has: a 70-character kernel and a
+ * 200-character template instantiation are described, compiled, found and run, every message
+ * and result keeping the whole name. */
+static void test_kernels_with_70_and_200_character_names_run(void **state)
+{
+    (void)state;
+    NEED_TOOLKIT();
+    static const char *const names[2] = {
+        "fused_rmsnorm_residual_add_bf16_vectorized_kernel_with_a_long_name_x70",
+        "flash_attention_forward_split_kv_causal_bf16_sm90_kernel<7, 14, 21, 28, 35, 42, 49, 56, 63, 70, 77, 84, 91, 98, 5, 12, 19, 26, 33, 40, 47, 54, 61, 68, 75, 82, 89, 96, 3, 10, 17, 24, 31, 38, 45, 52, 5>"};
+    assert_int_equal(strlen(names[0]), 70);
+    assert_int_equal(strlen(names[1]), 200);
+    for (int i = 0; i < 2; i++) {
+        run r;
+        run_desc(&r, DATA "/long_names.cu", names[i], NULL, true);
+        assert_string_equal(r.d->name, names[i]);
+        const int *out = r.res.buffer_data[buffer_index(&r.L, "out")];
+        for (int t = 0; t < (i ? 32 : 64); t++) assert_int_equal(out[t], i ? 37 + t : 2 * t);  /* 37 template arguments */
+        run_free(&r);
+    }
+}
+
 static void test_a_minus_d_macro_changes_what_the_kernel_computes(void **state)
 {
     (void)state;
@@ -637,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_c_library_headers_fall_back_to_nvcc_and_say_why),
         cmocka_unit_test(test_compile_options_reach_both_compilers),
         cmocka_unit_test(test_the_options_real_builds_pass_reach_both_compilers_and_bad_ones_are_named),
+        cmocka_unit_test(test_kernels_with_70_and_200_character_names_run),
         cmocka_unit_test(test_a_minus_d_macro_changes_what_the_kernel_computes),
         cmocka_unit_test(test_half_buffers_and_parameters_hold_round_to_nearest_values),
         cmocka_unit_test(test_gathers_read_file_and_generated_indices),
