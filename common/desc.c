@@ -1807,7 +1807,10 @@ static int resolve_tmap(const ws_kernel_desc *d, const ws_tmap_decl *td, const w
         if (k == 0) t->strides[0] = (uint64_t)t->elem_size;
         else if (td->strides[k]) {
             if (eval(L, td->strides[k], &x, err)) return -1;
-            if (x < 1) return where_fail(d, td->strides[k], err, "tmap '%s': stride %d is %lld bytes", td->name, k, (long long)x);
+            /* 0 only where the index is always 0 (a dimension of size 1), as builds write it */
+            if (x < 0 || (x == 0 && v != 1))
+                return where_fail(d, td->strides[k], err, "tmap '%s': stride %d is %lld bytes (0 only for a dimension "
+                                  "of size 1)", td->name, k, (long long)x);
             t->strides[k] = (uint64_t)x;
         } else {
             t->strides[k] = t->strides[k - 1] * t->dims[k - 1];
