@@ -175,6 +175,17 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
     return n >= l && !memcmp(s + n - l, suffix, l);
 }
 
+/* "a, b, c": the descriptions of f, cut at cap (names may be hundreds of characters long). */
+static void name_list(const ws_desc_file *f, char *list, size_t cap)
+{
+    list[0] = 0;
+    for (int i = 0; i < f->nkernels; i++) {
+        size_t l = strlen(list);
+        if (l + 1 >= cap) break;
+        snprintf(list + l, cap - l, "%s%.*s", i ? ", " : "", (int)(cap - l), f->kernels[i].name);
+    }
+}
+
 int ws_catalog_resolve(ws_catalog *c, const char *arg, const ws_desc_file **file, const ws_kernel_desc **desc,
                        ws_desc_file **owned_file, ws_error *err)
 {
@@ -217,22 +228,16 @@ int ws_catalog_resolve(ws_catalog *c, const char *arg, const ws_desc_file **file
         if (name) {
             d = ws_desc_find(f, name);
             if (!d) {
-                char list[300] = "";
-                for (int i = 0; i < f->nkernels; i++) {
-                    size_t l = strlen(list);
-                    snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", f->kernels[i].name);
-                }
+                char list[300];
+                name_list(f, list, sizeof list);
                 ws_error_set(err, "<command line>", 0, 0, "%s has no description '%s' (it has: %s)", f->path, name, list);
                 goto fail;
             }
         } else if (f->nkernels == 1) {
             d = &f->kernels[0];
         } else {
-            char list[300] = "";
-            for (int i = 0; i < f->nkernels; i++) {
-                size_t l = strlen(list);
-                snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", f->kernels[i].name);
-            }
+            char list[300];
+            name_list(f, list, sizeof list);
             ws_error_set(err, "<command line>", 0, 0, "%s has %d descriptions (%s): name one as %s:<name>", f->path,
                          f->nkernels, list, f->path);
             goto fail;

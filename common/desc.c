@@ -201,7 +201,7 @@ static const char *find_in(const char *s, size_t n, const char *needle)
  * __global__ functions in the source (for entry validation and kernel_line) */
 
 typedef struct {
-    char name[WS_NAME_MAX];
+    char name[WS_KERNEL_NAME_MAX];
     int line;           /* line of the __global__ keyword */
     int file;           /* -1: the .cu; else index into f->headers */
     bool defined;       /* followed by a body, not just a declaration */
@@ -280,7 +280,7 @@ static void record_global(ctx *c, const char *s, size_t len, size_t i, int line)
         }
         break;
     }
-    if (i >= limit || s[i] != '(' || !name_len || name_len >= WS_NAME_MAX) return;
+    if (i >= limit || s[i] != '(' || !name_len || name_len >= WS_KERNEL_NAME_MAX) return;
     int depth = 0;
     for (; i < len; i++) {
         if (s[i] == '(') depth++;
@@ -557,7 +557,7 @@ static ws_expr *parse_expr(ctx *c, int line, span x, const char *what)
 }
 
 /* Reads a name (C identifier) that must be all of x. */
-static int parse_name(ctx *c, int line, span x, const char *what, char out[WS_NAME_MAX])
+static int parse_name_cap(ctx *c, int line, span x, const char *what, char *out, size_t cap)
 {
     x = trim(x);
     if (!x.n) return fail_at(c, line, x.col, "%s needs a name", what);
@@ -571,10 +571,15 @@ static int parse_name(ctx *c, int line, span x, const char *what, char out[WS_NA
         span w = take_word(&more);
         return fail_at(c, line, w.col, "unexpected '%.*s' after the %s name", (int)(w.n > 40 ? 40 : w.n), w.s, what);
     }
-    if (i >= WS_NAME_MAX) return fail_at(c, line, x.col, "%s name too long (at most %d characters)", what, WS_NAME_MAX - 1);
+    if (i >= cap) return fail_at(c, line, x.col, "%s name too long (at most %d characters)", what, (int)cap - 1);
     memcpy(out, x.s, i);
     out[i] = '\0';
     return 0;
+}
+
+static int parse_name(ctx *c, int line, span x, const char *what, char out[WS_NAME_MAX])
+{
+    return parse_name_cap(c, line, x, what, out, WS_NAME_MAX);
 }
 
 /* Copies x with each run of blanks made one space, and none next to punctuation other
@@ -622,10 +627,10 @@ static int parse_entry(ctx *c, ws_kernel_desc *k, int line, span x, const char *
         return fail_at(c, line, x.col, "%s '%s': expected a function name, NAME<template args> or "
                        "NAME(parameter types)", what, text);
     }
-    if (strlen(last) >= WS_NAME_MAX)
-        return fail_at(c, line, x.col, "%s name too long (at most %d characters)", what, WS_NAME_MAX - 1);
+    if (strlen(last) >= WS_KERNEL_NAME_MAX)
+        return fail_at(c, line, x.col, "%s name too long (at most %d characters)", what, WS_KERNEL_NAME_MAX - 1);
     snprintf(k->entry, sizeof k->entry, "%.*s", WS_ENTRY_MAX - 1, text);
-    snprintf(k->entry_base, sizeof k->entry_base, "%.*s", WS_NAME_MAX - 1, last);
+    snprintf(k->entry_base, sizeof k->entry_base, "%.*s", WS_KERNEL_NAME_MAX - 1, last);
     k->entry_exact = cn.has_targs || cn.has_params;
     k->entry_line = line;
     k->entry_col = x.col;
@@ -643,17 +648,17 @@ static int parse_kernel_name(ctx *c, block *b, int line, span x)
     size_t j = i;
     while (j < x.n && is_blank((unsigned char)x.s[j])) j++;
     bool expr = i > 0 && is_ident_start((unsigned char)x.s[0]) && j < x.n && (x.s[j] == '<' || x.s[j] == '(' || x.s[j] == ':');
-    if (!expr) return parse_name(c, line, x, "kernel", k->name);
+    if (!expr) return parse_name_cap(c, line, x, "kernel", k->name, sizeof k->name);
     char text[WS_ENTRY_MAX * 2];
     collapse_blanks(x, text, sizeof text);
     if (strstr(text, "::"))
         return fail_at(c, line, x.col, "a description name cannot hold '::' (it is typed as file.cu:name); "
                        "write 'kernel NAME' and 'entry %s'", text);
-    if (strlen(text) >= WS_NAME_MAX)
+    if (strlen(text) >= WS_KERNEL_NAME_MAX)
         return fail_at(c, line, x.col, "kernel name too long (at most %d characters); write 'kernel NAME' and "
-                       "'entry %.100s'", WS_NAME_MAX - 1, text);
+                       "'entry %.100s'", WS_KERNEL_NAME_MAX - 1, text);
     if (parse_entry(c, k, line, x, "kernel")) return -1;
-    snprintf(k->name, sizeof k->name, "%.*s", WS_NAME_MAX - 1, text);
+    snprintf(k->name, sizeof k->name, "%.*s", WS_KERNEL_NAME_MAX - 1, text);
     b->kernel_expr = true;
     return 0;
 }
@@ -1802,7 +1807,10 @@ static int resolve_tmap(const ws_kernel_desc *d, const ws_tmap_decl *td, const w
         if (k == 0) t->strides[0] = (uint64_t)t->elem_size;
         else if (td->strides[k]) {
             if (eval(L, td->strides[k], &x, err)) return -1;
-            if (x < 1) return where_fail(d, td->strides[k], err, "tmap '%s': stride %d is %lld bytes", td->name, k, (long long)x);
+            /* 0 only where the index is always 0 (a dimension of size 1), as builds write it */
+            if (x < 0 || (x == 0 && v != 1))
+                return where_fail(d, td->strides[k], err, "tmap '%s': stride %d is %lld bytes (0 only for a dimension "
+                                  "of size 1)", td->name, k, (long long)x);
             t->strides[k] = (uint64_t)x;
         } else {
             t->strides[k] = t->strides[k - 1] * t->dims[k - 1];

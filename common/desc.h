@@ -53,6 +53,9 @@
 #include "ws_error.h"
 
 #define WS_NAME_MAX 64
+/* kernel names and the descriptions named by them: C++ names and instantiations of any length a
+ * real build has (CUTLASS template names run to hundreds of characters) */
+#define WS_KERNEL_NAME_MAX 512
 #define WS_NOTE_MAX 256
 #define WS_MAX_PARAMS 24
 #define WS_MAX_BUFFERS 16
@@ -143,13 +146,13 @@ typedef struct {
     int line, col;
 } ws_arg_decl;
 
-#define WS_ENTRY_MAX 256
+#define WS_ENTRY_MAX WS_KERNEL_NAME_MAX
 
 typedef struct ws_kernel_desc {
-    char name[WS_NAME_MAX];    /* description name, unique in its file */
+    char name[WS_KERNEL_NAME_MAX]; /* description name, unique in its file */
     char entry[WS_ENTRY_MAX];  /* __global__ function as the user names it: "transpose", "scale<4>",
                                   "k(const int*, int*, int)", "ns::k<float>" */
-    char entry_base[WS_NAME_MAX]; /* the function's unqualified name: "scale", "k" */
+    char entry_base[WS_KERNEL_NAME_MAX]; /* the function's unqualified name: "scale", "k" */
     bool entry_exact;          /* entry has template arguments or a parameter list: the compiler is asked
                                   for exactly that function (ws_ptxgen name expressions) */
     int entry_line, entry_col; /* where entry (or kernel, when entry is absent) names it */

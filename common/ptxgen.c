@@ -62,7 +62,11 @@ static bool is_file(const char *p)
 /* ---- compiler options ---------------------------------------------------------------- */
 
 static const char *const KNOWN_OPTS = "-I DIR, -D NAME[=VALUE], -U NAME, -std=c++11|14|17|20, --use_fast_math, "
-                                      "-ftz=, -prec-div=, -prec-sqrt=, -fmad= (true or false)";
+                                      "-ftz=, -prec-div=, -prec-sqrt=, -fmad= (true or false), "
+                                      "--expt-relaxed-constexpr, --expt-extended-lambda, -lineinfo, "
+                                      "-Xptxas -v|-O0..-O3|--warn-on-spills|--warn-on-local-memory-usage";
+
+
 
 static bool ident_ok(const char *s, size_t n)
 {
@@ -86,6 +90,37 @@ static int push_opt(ws_compile_opts *o, ws_error *err, const char *fmt, const ch
     o->n++;
     return 0;
 }
+
+/* ptxas options a build may pass (-Xptxas a,b): recorded, never given to the PTX compilers
+ * (they act on ptxas, after the PTX warpscope simulates). A fixed list: each is a plain word. */
+static const char *const PTXAS_OPTS[] = {"-v", "--verbose", "-O0", "-O1", "-O2", "-O3", "--warn-on-spills",
+                                         "-warn-spills", "--warn-on-local-memory-usage", "-warn-lmem-usage",
+                                         "--warn-on-double-precision-use", "-warn-double-usage", NULL};
+
+/* "-v,-O3" -> each a known ptxas option, pushed as "-Xptxas=-v" ... */
+static int push_ptxas(ws_compile_opts *o, const char *list, ws_error *err)
+{
+    if (!*list) {
+        ws_error_set(err, "", 0, 0, "-Xptxas needs ptxas options after it (-Xptxas -v)");
+        return -1;
+    }
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        int k = 0;
+        while (PTXAS_OPTS[k] && (strlen(PTXAS_OPTS[k]) != n || strncmp(PTXAS_OPTS[k], p, n))) k++;
+        if (!PTXAS_OPTS[k]) {
+            ws_error_set(err, "", 0, 0, "unknown ptxas option '%.*s' in -Xptxas (known: -v, -O0..-O3, --warn-on-spills, "
+                         "--warn-on-local-memory-usage, --warn-on-double-precision-use)", (int)(n < 60 ? n : 60), p);
+            return -1;
+        }
+        if (push_opt(o, err, "-Xptxas=%s%s", PTXAS_OPTS[k], "")) return -1;
+        p += n;
+        if (*p == ',') p++;
+    }
+    return 0;
+}
+
+bool ws_compile_opt_is_ptxas(const char *opt) { return !strncmp(opt, "-Xptxas=", 8); }
 
 /* Does opt start with one of the spellings of a "name=value" flag? Returns the value. */
 static const char *flag_value(const char *opt, const char *name)
@@ -148,6 +183,20 @@ int ws_compile_opts_add(ws_compile_opts *o, const char *opt, const char *base_di
         return -1;
     }
     if (!strcmp(opt, "--use_fast_math") || !strcmp(opt, "-use_fast_math")) return push_opt(o, err, "%s%s", "--use_fast_math", "");
+    /* the language extensions PyTorch and CUTLASS builds pass: both compilers take these spellings */
+    if (!strcmp(opt, "--expt-relaxed-constexpr") || !strcmp(opt, "-expt-relaxed-constexpr"))
+        return push_opt(o, err, "%s%s", "--expt-relaxed-constexpr", "");
+    if (!strcmp(opt, "--expt-extended-lambda") || !strcmp(opt, "-expt-extended-lambda") ||
+        !strcmp(opt, "--extended-lambda") || !strcmp(opt, "-extended-lambda"))
+        return push_opt(o, err, "%s%s", "--extended-lambda", "");
+    if (!strcmp(opt, "-lineinfo") || !strcmp(opt, "--generate-line-info")) return 0; /* always on: nothing to add */
+    if (!strcmp(opt, "-G") || !strcmp(opt, "--device-debug")) {
+        ws_error_set(err, "", 0, 0, "%s (device debug) is refused: it compiles other code than the build measures "
+                     "(no optimisation, values kept in local memory); warpscope always compiles with -lineinfo, "
+                     "which gives the source lines without changing the code", opt);
+        return -1;
+    }
+    if ((v = flag_value(opt, "Xptxas")) || (v = flag_value(opt, "ptxas-options"))) return push_ptxas(o, v, err);
     static const char *const bools[] = {"ftz", "prec-div", "prec-sqrt", "fmad"};
     for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
         if ((v = flag_value(opt, bools[i]))) {
@@ -186,7 +235,7 @@ int ws_compile_opts_parse(const char *text, const char *base_dir, const char *fi
         }
         /* "-I dir", "-D NAME", "-U NAME", "-std c++17": the value is the next word */
         bool split = !strcmp(word, "-I") || !strcmp(word, "-D") || !strcmp(word, "-U") || !strcmp(word, "-std") ||
-                     !strcmp(word, "--std");
+                     !strcmp(word, "--std") || !strcmp(word, "-Xptxas") || !strcmp(word, "--ptxas-options");
         if (split) {
             while (*p == ' ' || *p == '\t') p++;
             const char *vs = p;
@@ -200,7 +249,7 @@ int ws_compile_opts_parse(const char *text, const char *base_dir, const char *fi
                 ws_error_set(err, file, line, wcol, "compiler option too long (at most %d characters)", WS_COMPILE_OPT_MAX - 1);
                 return -1;
             }
-            if (word[1] == '-' || !strcmp(word, "-std")) word[n++] = '=';
+            if (word[1] == '-' || !strcmp(word, "-std") || !strcmp(word, "-Xptxas")) word[n++] = '=';
             memcpy(word + n, vs, vn);
             word[n + vn] = 0;
         }
@@ -492,7 +541,7 @@ static char *compile_nvrtc(nvrtc_api *a, const ws_ptxgen_job *job, int sm, const
     memcpy(src, job->source, job->len);
     src[job->len] = 0;
     static char arch_opt[48], own[WS_PATH_MAX + 8], tk[4][WS_PATH_MAX + 4];
-    const char *opts[WS_COMPILE_MAX_OPTS + 12];
+    const char *opts[3 * WS_COMPILE_MAX_OPTS + 12];
     int nopt = 0;
     snprintf(arch_opt, sizeof arch_opt, "-arch=compute_%d%s", sm, suffix);
     opts[nopt++] = arch_opt;
@@ -502,7 +551,23 @@ static char *compile_nvrtc(nvrtc_api *a, const ws_ptxgen_job *job, int sm, const
     if (!has_std) opts[nopt++] = "-std=c++17";    /* nvcc 13's default dialect */
     own_folder_opt(job->path, own, sizeof own);
     opts[nopt++] = own;
-    for (int i = 0; job->opts && i < job->opts->n; i++) opts[nopt++] = job->opts->opt[i];
+    for (int i = 0; job->opts && i < job->opts->n; i++) {
+        const char *o = job->opts->opt[i];
+        if (ws_compile_opt_is_ptxas(o)) continue;
+        /* NVRTC has no --expt-relaxed-constexpr / --extended-lambda of its own: it is given what
+           nvcc gives its front end for them (nvcc -dryrun): the cudafe flag and the macro */
+        if (!strcmp(o, "--expt-relaxed-constexpr")) {
+            opts[nopt++] = "-Xcudafe";
+            opts[nopt++] = "--relaxed_constexpr";
+            opts[nopt++] = "-D__CUDACC_RELAXED_CONSTEXPR__";
+        } else if (!strcmp(o, "--extended-lambda")) {
+            opts[nopt++] = "-Xcudafe";
+            opts[nopt++] = "--extended-lambda";
+            opts[nopt++] = "-D__CUDACC_EXTENDED_LAMBDA__";
+        } else {
+            opts[nopt++] = o;
+        }
+    }
     char dirs[2][WS_PATH_MAX];
     int nd = ws_ptxgen_toolkit_includes(dirs, 2);
     for (int i = 0; i < nd; i++) {           /* after the user's -I, as nvcc searches its own headers last */
@@ -798,6 +863,7 @@ static int nvcc_command(const char *nvcc, const ws_ptxgen_job *job, const char *
     FILE *mf = NULL;
     for (int i = 0; job->opts && i < job->opts->n; i++) {
         const char *o = job->opts->opt[i];
+        if (ws_compile_opt_is_ptxas(o)) continue;            /* ptxas's, not the PTX compiler's */
         if (o[0] == '-' && (o[1] == 'D' || o[1] == 'U')) {   /* ws_compile_opts_add checked the name */
             if (!mf && !(mf = fopen(macros, "w"))) {
                 ws_error_set(err, job->path, 0, 0, "cannot write %s: %s", macros, strerror(errno));

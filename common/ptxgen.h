@@ -20,7 +20,10 @@
 
 /* Options in the one spelling both compilers take: "-Idir", "-DNAME", "-DNAME=VALUE",
  * "-UNAME", "-std=c++17", "--use_fast_math", "-ftz=true", "-prec-div=false",
- * "-prec-sqrt=false", "-fmad=false". Order is kept (a later -D wins, as in a compiler). */
+ * "-prec-sqrt=false", "-fmad=false", "--expt-relaxed-constexpr", "--extended-lambda"; and
+ * "-Xptxas=-v" (one per ptxas option, from a fixed list), which neither PTX compiler is given.
+ * Every one is a fixed word or a value checked to a plain character set (docs/security.md).
+ * Order is kept (a later -D wins, as in a compiler). */
 typedef struct {
     int n;
     char opt[WS_COMPILE_MAX_OPTS][WS_COMPILE_OPT_MAX];
@@ -34,6 +37,8 @@ int ws_compile_opts_parse(const char *text, const char *base_dir, const char *fi
                           ws_compile_opts *o, ws_error *err);
 /* Appends one option, written either way ("-I", "dir" as two words is for parse). */
 int ws_compile_opts_add(ws_compile_opts *o, const char *opt, const char *base_dir, ws_error *err);
+/* Is opt a recorded ptxas option ("-Xptxas=-v"), kept out of the PTX compilers' options? */
+bool ws_compile_opt_is_ptxas(const char *opt);
 /* "-Iinc -DTILE=32 -std=c++17" ("" when none). */
 void ws_compile_opts_text(const ws_compile_opts *o, char *out, size_t cap);
 

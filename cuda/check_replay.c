@@ -30,7 +30,7 @@ typedef struct {
 } file_tally;
 
 typedef struct {
-    char kernel[WS_NAME_MAX], overrides[128];
+    char kernel[WS_KERNEL_NAME_MAX], overrides[128];
     chk_row now;
     double before;
     bool had_before;

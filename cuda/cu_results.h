@@ -16,7 +16,7 @@
 #include "cu_types.h"
 
 typedef struct {
-    char kernel[WS_NAME_MAX];
+    char kernel[WS_KERNEL_NAME_MAX];
     char file[WS_PATH_MAX];
     char overrides[512];        /* "W=4096 H=4096", "" for the defaults */
     uint32_t grid[3], block[3];

@@ -17,6 +17,8 @@ int cu_tmap_data_type(ws_type t)
     case WS_TYPE_ULONG: return CU_TENSOR_MAP_DATA_TYPE_UINT64;
     case WS_TYPE_FLOAT: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     case WS_TYPE_DOUBLE: return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+    case WS_TYPE_HALF: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    case WS_TYPE_BF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     default: return -1;
     }
 }
@@ -45,7 +47,10 @@ int cu_tmaps_encode(cu_session *s, const ptx_function *fn, const ws_launch *L, c
         cuuint32_t box[WS_TMAP_MAX_RANK], es[WS_TMAP_MAX_RANK];
         for (int d = 0; d < t->rank; d++) {
             dims[d] = t->dims[d];
-            if (d) strides[d - 1] = t->strides[d];
+            /* a size-1 dimension's stride never multiplies a non-zero index: the driver is given a
+               valid one (the dense stride, rounded up to 16) where the description wrote 0 */
+            if (d) strides[d - 1] = t->strides[d] ? t->strides[d]
+                                                  : ((d > 1 ? strides[d - 2] : (cuuint64_t)t->elem_size) * t->dims[d - 1] + 15) / 16 * 16;
             box[d] = t->box[d];
             es[d] = 1;
         }

@@ -36,6 +36,48 @@ static uint64_t half_put(ptx_type t, double x, ptx_round r)
     return t == PTX_T_BF16 || t == PTX_T_BF16X2 ? sim_f2bf(x, r) : sim_f2h(x, r);
 }
 
+static bool nan16(ptx_type t, uint16_t h)
+{
+    return (h & 0x7fff) > (t == PTX_T_BF16 || t == PTX_T_BF16X2 ? 0x7f80 : 0x7c00);
+}
+
+/* A float narrowed to f16/bf16 (t or its x2) with cvt's .relu (a negative result, -0
+ * included, becomes +0; NaN stays the canonical NaN) and .satfinite (+-max finite beyond it). */
+static uint64_t narrow_half(ptx_type t, double x, ptx_round r, uint32_t fl)
+{
+    bool bf = t == PTX_T_BF16 || t == PTX_T_BF16X2;
+    uint16_t h = fl & PTX_F_SATFINITE ? (bf ? sim_f2bf_sat(x, r) : sim_f2h_sat(x, r)) : (uint16_t)half_put(t, x, r);
+    if ((fl & PTX_F_RELU) && (h & 0x8000) && !nan16(t, h)) h = 0;
+    return h;
+}
+
+/* One fp8 of a pair (cvt.rn.satfinite{.relu}.e4m3x2|e5m2x2), from the exact value x. */
+static uint64_t narrow_f8(double x, uint32_t fl)
+{
+    bool e5 = fl & PTX_F_E5M2;
+    uint8_t b = e5 ? sim_f2e5m2(x) : sim_f2e4m3(x);
+    bool nan = e5 ? (b & 0x7f) > 0x7c : (b & 0x7f) == 0x7f;
+    if ((fl & PTX_F_RELU) && (b & 0x80) && !nan) b = 0;
+    return b;
+}
+
+/* f32 bits to tf32 (an f32 whose low 13 fraction bits are 0): .rna ties away from zero,
+ * .rn to even, .rz truncates; NaN is the canonical 0x7fffffff; .satfinite keeps it finite. */
+static uint64_t to_tf32(uint32_t u, ptx_round r, uint32_t fl)
+{
+    uint32_t mag = u & 0x7fffffffu, sign = u & 0x80000000u;
+    if (mag > 0x7f800000u) return 0x7fffffffu;
+    if (mag < 0x7f800000u) {
+        if (r == PTX_RND_RNA) mag += 0x1000u;
+        else if (r != PTX_RND_RZ) mag += 0xfffu + (mag >> 13 & 1);
+        mag &= 0xffffe000u;
+        if (mag > 0x7f800000u) mag = 0x7f800000u;
+    }
+    if ((fl & PTX_F_SATFINITE) && mag == 0x7f800000u) mag = 0x7f7fe000u;
+    if ((fl & PTX_F_RELU) && sign) return 0;
+    return sign | mag;
+}
+
 static float fminmax32(bool mx, float a, float b)
 {
     if (isnan(a)) return b;
@@ -436,7 +478,7 @@ static uint64_t cvt1(const ptx_insn *pi, uint64_t a)
         return sim_f32b(f);
     }
     case PTX_T_F64: return sim_f64b(v);
-    default: return half_put(dt, v, r >= PTX_RND_RNI ? PTX_RND_RN : r);
+    default: return narrow_half(dt, v, r >= PTX_RND_RNI ? PTX_RND_RN : r, pi->flags);
     }
 }
 
@@ -801,15 +843,29 @@ LANEWISE(alu_cvt_zext, sim_zext(a[l], (int)in->k))
 LANEWISE(alu_cvt_f32_s32, sim_f32b((float)(int32_t)(uint32_t)a[l]))
 LANEWISE(alu_cvt_f32_u32, sim_f32b((float)(uint32_t)a[l]))
 LANEWISE(alu_cvt, cvt1(in->pi, a[l]))
-/* cvt.rn.f16x2.f32 d, hi, lo */
+/* cvt.rn|rz{.relu}{.satfinite}.f16x2|bf16x2.f32 d, a, b: a to the upper half, b to the lower */
 ALU_FN(alu_cvt_pack_x2)
 {
     OPERANDS;
     ptx_type h = in->pi->type == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
     ptx_round r = in->pi->rnd;
-    SIM_LANES(m, d[l] = (half_put(h, sim_f32(a[l]), r) << 16) | half_put(h, sim_f32(b[l]), r));
+    uint32_t fl = in->pi->flags;
+    SIM_LANES(m, d[l] = narrow_half(h, sim_f32(a[l]), r, fl) << 16 | narrow_half(h, sim_f32(b[l]), r, fl));
     return 0;
 }
+/* cvt.rn.satfinite{.relu}.e4m3x2|e5m2x2.f32 d, a, b: a to bits 15..8, b to bits 7..0 */
+LANEWISE(alu_cvt_f8_f32, narrow_f8(sim_f32(a[l]), in->pi->flags) << 8 | narrow_f8(sim_f32(b[l]), in->pi->flags))
+/* cvt.rn.satfinite{.relu}.e4m3x2|e5m2x2.f16x2 d, a: each half to the byte in its place */
+LANEWISE(alu_cvt_f8_f16x2, narrow_f8(sim_h2f((uint16_t)(a[l] >> 16)), in->pi->flags) << 8 |
+                           narrow_f8(sim_h2f((uint16_t)a[l]), in->pi->flags))
+/* cvt.rn{.relu}.f16x2.e4m3x2|e5m2x2 d, a: exact (every fp8 is an f16) */
+static uint64_t f8_to_h(uint8_t b, uint32_t fl)
+{
+    float v = fl & PTX_F_E5M2 ? sim_e5m22f(b) : sim_e4m32f(b);
+    return narrow_half(PTX_T_F16, v, PTX_RND_RN, fl & PTX_F_RELU);
+}
+LANEWISE(alu_cvt_f16x2_f8, f8_to_h((uint8_t)(a[l] >> 8), in->pi->flags) << 16 | f8_to_h((uint8_t)a[l], in->pi->flags))
+LANEWISE(alu_cvt_tf32, to_tf32((uint32_t)a[l], in->pi->rnd, in->pi->flags))
 
 /* generic addresses; in->k is the space's window (0: global, which has none) */
 LANEWISE(alu_cvta_to, sim_zext(a[l] - in->k, bits))
@@ -926,6 +982,9 @@ static sim_alu_fn choose(sim_insn *s, const ptx_insn *pi)
     case PTX_SELP: return alu_selp;
     case PTX_SLCT: return st == PTX_T_F32 ? alu_slct_f32 : alu_slct_s32;
     case PTX_CVT:
+        if (fl & PTX_F_F8_DST) return pi->nopnd == 3 ? alu_cvt_f8_f32 : alu_cvt_f8_f16x2;
+        if (fl & PTX_F_F8_SRC) return alu_cvt_f16x2_f8;
+        if (fl & PTX_F_TF32) return alu_cvt_tf32;
         if (pi->nopnd == 3 && is_x2(t)) return alu_cvt_pack_x2;
         if (!fl && !ptx_type_is_float(st) && !isf) {
             s->k = (uint64_t)sim_bits(st);

@@ -1,5 +1,5 @@
 /* exec_matrix.c - warp-wide matrix loads and stores: ldmatrix / stmatrix (.m8n8 .b16, .x1 .x2
- * .x4, .trans) and wmma.load / wmma.store (m16n16k16, fragments.h).
+ * .x4, .trans) and wmma.load / wmma.store (every wmma shape and type, fragments.h).
  *
  * ldmatrix (PTX ISA): matrix i of .xN has its 8 rows of 16 bytes at the addresses lanes
  * 8i..8i+7 supply; lane l receives in register i the b16 elements (l/4, 2(l%4)) and
@@ -76,7 +76,15 @@ static int ldst_matrix(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 
 /* ---- wmma.load / wmma.store ----------------------------------------------------------- */
 
-static int elem_size(int mt) { return mt == PTX_MT_F32 || mt == PTX_MT_S32 ? 4 : 2; }
+static int elem_size(int mt)
+{
+    switch (mt) {
+    case PTX_MT_S8: case PTX_MT_U8: return 1;
+    case PTX_MT_F16: case PTX_MT_BF16: return 2;
+    case PTX_MT_F64: return 8;
+    default: return 4;                           /* tf32 (an f32 in memory), f32, s32 */
+    }
+}
 
 /* Space of the lanes' addresses: the instruction's, or for a generic address the window all
  * lanes fall in (turned into offsets there). */
@@ -107,7 +115,7 @@ static int wmma_ldst(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     bool load = pi->op == PTX_WMMA_LOAD;
     char which = pi->tc.frag == 'd' ? 'c' : pi->tc.frag;
     int type = pi->tc.dtype, esz = elem_size(type);
-    ws_frag_form f = {16, 16, 16, 16, which == 'c' ? esz * 8 : 16, true};
+    ws_frag_form f = {pi->tc.m, pi->tc.n, pi->tc.k, esz * 8, esz * 8, true};
     int rows, cols;
     ws_frag_dims(&f, which, &rows, &cols);
     bool rowmajor = pi->tc.alayout == 'r';

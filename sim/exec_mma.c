@@ -1,8 +1,9 @@
 /* exec_mma.c - the warp's matrix multiply-accumulate: mma.sync (m16n8k16 / m16n8k8 f16 and
- * bf16, m16n8k8 / m16n8k4 tf32, m16n8k32 / m16n8k16 s8 and u8, m8n8k4 f64) and wmma.mma
- * (m16n16k16 f16 and bf16), D = A * B + C, the fragments laid out as fragments.h says.
+ * bf16, m16n8k8 / m16n8k4 tf32, m16n8k32 / m16n8k16 s8 and u8, m16n8k32 e4m3/e5m2 (sm_89+),
+ * m8n8k4 f64) and wmma.mma (m16n16k16, m32n8k16, m8n32k16 f16, bf16, s8 and u8; m16n16k8
+ * tf32; m8n8k4 f64), D = A * B + C, the fragments laid out as fragments.h says.
  *
- * Arithmetic: f16, bf16 and tf32 products are exact in double, so each element of D is
+ * Arithmetic: f16, bf16, tf32 and fp8 products are exact in double, so each element of D is
  * C + the sum of its K products computed in double and rounded once to D's type (round to
  * nearest). The tensor core adds in an order and with internal widths NVIDIA does not
  * document, so a D whose partial sums are not all representable may differ from the GPU's in
@@ -24,6 +25,8 @@ static double elem_value(int mt, uint64_t bits)
     case PTX_MT_TF32: return sim_f32(bits & 0xffffe000u);
     case PTX_MT_F32: return sim_f32(bits);
     case PTX_MT_F64: return sim_f64(bits);
+    case PTX_MT_E4M3: return sim_e4m32f((uint8_t)bits);
+    case PTX_MT_E5M2: return sim_e5m22f((uint8_t)bits);
     case PTX_MT_S8: return (double)(int8_t)bits;
     case PTX_MT_U8: return (double)(uint8_t)bits;
     case PTX_MT_S32: return (double)(int32_t)bits;
@@ -34,7 +37,7 @@ static double elem_value(int mt, uint64_t bits)
 static int mt_bits(int mt)
 {
     switch (mt) {
-    case PTX_MT_S8: case PTX_MT_U8: return 8;
+    case PTX_MT_S8: case PTX_MT_U8: case PTX_MT_E4M3: case PTX_MT_E5M2: return 8;
     case PTX_MT_F16: case PTX_MT_BF16: return 16;
     case PTX_MT_F64: return 64;
     default: return 32;

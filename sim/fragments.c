@@ -30,6 +30,12 @@ int ws_frag_regs(const ws_frag_form *f, char which)
     return ws_frag_elems(f, which) / per;
 }
 
+/* One formula for every form: a fragment is a grid of blocks, each one register per lane.
+ * A: blocks of 8 rows x 4p columns, lane (g, t) holding row g, columns t*p .. t*p+p-1, the
+ *    row blocks counted first; B: 4p rows x 8 columns, lane holding rows t*p .. t*p+p-1 of
+ *    column g, the k blocks first; C/D: 8 x 8 blocks of two elements (g, 2t) and (g, 2t+1),
+ *    row blocks first. For the mma shapes this is the PTX ISA's table; for wmma (whose layout
+ *    the ISA leaves to the target) it is the mma tiles side by side. */
 void ws_frag_where(const ws_frag_form *f, char which, int lane, int e, ws_frag_pos *p)
 {
     int g = lane >> 2, t = lane & 3, bits = elem_bits(f, which);
@@ -37,31 +43,25 @@ void ws_frag_where(const ws_frag_form *f, char which, int lane, int e, ws_frag_p
     p->reg = e / per;
     p->shift = (e % per) * bits;
     if (which == 'd') which = 'c';
-    int half = 0;                                /* wmma: the n8 half of B and C/D */
-    if (f->wmma && which != 'a') {
-        int n8 = ws_frag_elems(f, which) / 2;
-        half = e / n8;
-        e %= n8;
-    }
-    if (bits == 64 || (which == 'c' && f->c_bits == 64)) { /* mma.m8n8k4.f64 */
-        if (which == 'a') { p->row = g; p->col = t; }
-        else if (which == 'b') { p->row = t; p->col = g; }
-        else { p->row = g; p->col = 2 * t + e; }
-        return;
-    }
-    int K = f->k;
+    int b, nb;
     switch (which) {
     case 'a':
-        p->row = g + 8 * ((e / per) % 2);
-        p->col = t * per + e % per + (K / 2) * (e / (2 * per));
+        b = e / per;
+        nb = f->m / 8 > 0 ? f->m / 8 : 1;
+        p->row = 8 * (b % nb) + g;
+        p->col = 4 * per * (b / nb) + t * per + e % per;
         break;
     case 'b':
-        p->row = t * per + e % per + (K / 2) * (e / per);
-        p->col = g + 8 * half;
+        b = e / per;
+        nb = f->k / (4 * per) > 0 ? f->k / (4 * per) : 1;
+        p->row = 4 * per * (b % nb) + t * per + e % per;
+        p->col = 8 * (b / nb) + g;
         break;
     default:
-        p->row = g + 8 * (e / 2);
-        p->col = 2 * t + e % 2 + 8 * half;
+        b = e / 2;
+        nb = f->m / 8 > 0 ? f->m / 8 : 1;
+        p->row = 8 * (b % nb) + g;
+        p->col = 8 * (b / nb) + 2 * t + e % 2;
         break;
     }
 }

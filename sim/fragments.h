@@ -1,16 +1,18 @@
 /* fragments.h - where the elements of a warp's matrix fragments live, as the PTX ISA lays them
  * out ("Matrix Fragments for mma.m16n8k*", "mma.m8n8k4 with .f64"): for lane l and element e
  * of the A, B or C/D fragment, the element's row and column in its matrix and the register and
- * bit offset that hold it. With groupID g = l / 4 and threadID_in_group t = l % 4, p elements
- * per 32-bit register and K the k of the shape:
- *   A (m16):  row g + 8*((e/p) % 2), col t*p + e%p + (K/2)*(e/(2p))
- *   B:        row t*p + e%p + (K/2)*(e/p), col g
- *   C/D:      row g + 8*(e/2), col 2t + e%2       (f64 m8n8k4: A (g, t), B (t, g), C (g, 2t+e))
+ * bit offset that hold it. With groupID g = l / 4, threadID_in_group t = l % 4, p elements per
+ * 32-bit register (1 for tf32, f32, s32 and f64) and b = e/p (A, B) or e/2 (C/D) its block:
+ *   A:    row 8*(b % (M/8)) + g,            col 4p*(b / (M/8)) + t*p + e%p
+ *   B:    row 4p*(b % (K/4p)) + t*p + e%p,  col 8*(b / (K/4p)) + g
+ *   C/D:  row 8*(b % (M/8)) + g,            col 8*(b / (M/8)) + 2t + e%2
  *   element e sits in register e/p at bit (e%p)*bits.
- * wmma m16n16k16 (whose layout the PTX ISA leaves to the target) is laid out as sm_80+ does:
- * A is the m16n8k16 A fragment; B and C/D are two n8 halves side by side, elements 0..3 (or
- * 0..3 of each register pair) the columns 0..7, elements 4..7 the columns 8..15; f16 A and B
- * fragments have 8 registers in PTX, of which registers 4..7 repeat 0..3.
+ * These are the ISA's tables for every mma shape (m16n8k16: A row g + 8*((e/p) % 2), col t*p +
+ * e%p + 8*(e/2p); f64 m8n8k4: A (g, t), B (t, g), C (g, 2t+e)). wmma (m16n16k16, m32n8k16,
+ * m8n32k16, m16n16k8 tf32, m8n8k4 f64), whose layout the PTX ISA leaves to the target, is the
+ * same formula: its tiles laid side by side as sm_80+ does (m16n16k16 B and C/D: two n8 halves).
+ * f16 A and B wmma fragments have 8 registers in PTX whatever the shape; registers beyond the
+ * distinct elements repeat the first ones (ptx_tensor.c counts, exec_matrix.c fills).
  * Invariant: over the 32 lanes, (row, col) covers each element of the matrix exactly once. */
 #ifndef WS_FRAGMENTS_H
 #define WS_FRAGMENTS_H
@@ -18,10 +20,10 @@
 #include <stdbool.h>
 
 typedef struct {
-    int m, n, k;          /* the shape (wmma: 16, 16, 16) */
+    int m, n, k;          /* the shape */
     int ab_bits;          /* bits of an A/B element: 8 (s8/u8), 16 (f16/bf16), 32 (tf32), 64 (f64) */
     int c_bits;           /* bits of a C/D element: 16 (f16), 32 (f32/s32), 64 (f64) */
-    bool wmma;            /* wmma m16n16k16: B and C/D in two n8 halves */
+    bool wmma;            /* a wmma fragment (same layout; kept for the callers' clarity) */
 } ws_frag_form;
 
 typedef struct {

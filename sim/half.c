@@ -43,29 +43,35 @@ static double round_quantum(double ax, int q, ptx_round rnd, bool neg)
     return ldexp(r, q);
 }
 
-/* Narrow float with `mant` fraction bits and exponent range [emin, emax]. */
-static uint32_t f2small(double x, ptx_round rnd, int mant, int emin, int emax, int ebits)
+/* Narrow float with `mant` fraction bits and smallest normal exponent emin, whose largest
+ * finite magnitude is maxv: beyond it, infinity or maxv as the rounding direction says, or
+ * maxv always when sat (.satfinite, and the fp8 formats, which have no infinity). */
+static uint32_t f2small(double x, ptx_round rnd, int mant, int emin, int ebits, double maxv, bool sat)
 {
     uint32_t sign = signbit(x) ? 1u : 0u, expmask = (1u << ebits) - 1;
     uint32_t out_sign = sign << (mant + ebits);
     if (isnan(x)) return (expmask << mant) | ((1u << mant) - 1);   /* the GPU's canonical NaN: 0x7fff */
     double ax = fabs(x);
-    if (isinf(x)) return out_sign | (expmask << mant);
     if (ax == 0) return out_sign;
-    int e; frexp(ax, &e);                        /* ax = m * 2^e, m in [0.5,1) */
-    int E = e - 1;                               /* ax in [2^E, 2^(E+1)) */
-    if (E < emin) E = emin;                      /* subnormal range: fixed quantum */
-    double r = round_quantum(ax, E - mant, rnd, sign);
-    double maxv = ldexp(2.0 - ldexp(1.0, -mant), emax);
+    double r;
+    if (isinf(x) && !sat) return out_sign | (expmask << mant);   /* infinity converts to infinity */
+    if (isinf(x)) r = INFINITY;
+    else {
+        int e; frexp(ax, &e);                    /* ax = m * 2^e, m in [0.5,1) */
+        int E = e - 1;                           /* ax in [2^E, 2^(E+1)) */
+        if (E < emin) E = emin;                  /* subnormal range: fixed quantum */
+        r = round_quantum(ax, E - mant, rnd, sign);
+    }
     if (r > maxv) {                              /* overflow: inf or max per direction */
-        bool to_inf = rnd == PTX_RND_NONE || rnd == PTX_RND_RN || rnd == PTX_RND_RNA ||
-                      (rnd == PTX_RND_RP && !sign) || (rnd == PTX_RND_RM && sign);
+        bool to_inf = !sat && (rnd == PTX_RND_NONE || rnd == PTX_RND_RN || rnd == PTX_RND_RNA ||
+                               (rnd == PTX_RND_RP && !sign) || (rnd == PTX_RND_RM && sign));
         if (to_inf) return out_sign | (expmask << mant);
         r = maxv;
     }
     if (r == 0) return out_sign;
+    int e;
     frexp(r, &e);
-    E = e - 1;
+    int E = e - 1;
     if (E < emin) {                              /* subnormal */
         uint32_t f = (uint32_t)ldexp(r, -(emin - mant));
         return out_sign | f;
@@ -74,5 +80,26 @@ static uint32_t f2small(double x, ptx_round rnd, int mant, int emin, int emax, i
     return out_sign | ((uint32_t)(E + (int)(expmask >> 1)) << mant) | f;
 }
 
-uint16_t sim_f2h(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 10, -14, 15, 5); }
-uint16_t sim_f2bf(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 7, -126, 127, 8); }
+#define F16_MAX 65504.0                          /* (2 - 2^-10) * 2^15 */
+#define BF16_MAX 0x1.fep127                      /* (2 - 2^-7) * 2^127 */
+
+uint16_t sim_f2h(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 10, -14, 5, F16_MAX, false); }
+uint16_t sim_f2bf(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 7, -126, 8, BF16_MAX, false); }
+uint16_t sim_f2h_sat(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 10, -14, 5, F16_MAX, true); }
+uint16_t sim_f2bf_sat(double x, ptx_round rnd) { return (uint16_t)f2small(x, rnd, 7, -126, 8, BF16_MAX, true); }
+
+/* e4m3: bias 7, no infinity, S.1111.111 the only NaN, so the largest is 1.75 * 2^8 = 448;
+ * e5m2: IEEE-like (bias 15, infinities), largest 1.75 * 2^15 = 57344. */
+uint8_t sim_f2e4m3(double x) { return (uint8_t)f2small(x, PTX_RND_RN, 3, -6, 4, 448.0, true); }
+uint8_t sim_f2e5m2(double x) { return (uint8_t)f2small(x, PTX_RND_RN, 2, -14, 5, 57344.0, true); }
+
+float sim_e4m32f(uint8_t b)
+{
+    int e = b >> 3 & 15, f = b & 7;
+    float v;
+    if (e == 15 && f == 7) return NAN;
+    v = e == 0 ? ldexpf((float)f, -9) : ldexpf((float)(8 + f), e - 10);
+    return b & 0x80 ? -v : v;
+}
+
+float sim_e5m22f(uint8_t b) { return sim_h2f((uint16_t)(b << 8)); } /* e5m2 is the top byte of an f16 */

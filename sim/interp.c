@@ -121,7 +121,7 @@ int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const cha
     const ptx_function *via = NULL, *bad = ptx_refused_reach(m, fn, &via);
     if (!bad) return 0;
     const ws_error *r = bad->refusal;
-    char name[WS_NAME_MAX + 8], where[400], callee[160], caller[160];
+    char name[WS_KERNEL_NAME_MAX + 8], where[400], callee[160], caller[160];
     if (kname && kname[0]) snprintf(name, sizeof name, "%s", kname);
     else plain_name(fn->name, name, sizeof name);
     ws_demangle(bad->name, callee, sizeof callee);

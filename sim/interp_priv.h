@@ -217,7 +217,7 @@ typedef struct sim_ctx {
     ws_error *err;
     sim_program prog;         /* the kernel's */
     sim_program **progs;      /* per module function: decoded when the kernel reaches it, else NULL */
-    char kname[WS_NAME_MAX + 8];  /* kernel name for messages */
+    char kname[WS_KERNEL_NAME_MAX + 8]; /* kernel name for messages */
     /* memory */
     int nregions;             /* buffers, then module globals if any */
     sim_region region[WS_MAX_BUFFERS + 2]; /* buffers, the grid workspace if any, module globals (last) */

@@ -137,6 +137,12 @@ enum { /* flags */
     PTX_F_WARP = 1u << 17,     /* bar.warp.sync (op PTX_BAR, bar PTX_BAR_SYNC): a warp-level
                                   sync with a member mask, NOT a CTA barrier (added by the parser) */
     PTX_F_CLUSTER = 1u << 18,  /* barrier.cluster.arrive / .wait (parsed; refused when reached) */
+    PTX_F_RELU = 1u << 19,     /* cvt .relu: a negative result becomes +0 */
+    PTX_F_SATFINITE = 1u << 20,/* cvt .satfinite: beyond the largest finite value, that value */
+    PTX_F_F8_DST = 1u << 21,   /* cvt to .e4m3x2/.e5m2x2: the destination type is .b16 holding two fp8 */
+    PTX_F_F8_SRC = 1u << 22,   /* cvt from .e4m3x2/.e5m2x2: the source type is .b16 holding two fp8 */
+    PTX_F_E5M2 = 1u << 23,     /* with F8_DST/F8_SRC: the pair is e5m2 (else e4m3) */
+    PTX_F_TF32 = 1u << 24,     /* cvt to .tf32: the destination type is .b32 holding a tf32 */
     PTX_F_NOFTZ_DEFAULT = 0
 };
 
@@ -207,7 +213,7 @@ typedef struct {
 /* Modifiers of the tensor-era instructions (cp.async, ldmatrix/stmatrix, mma, wmma,
  * mbarrier); sim/ptx_tensor.c parses, checks and formats them. */
 typedef enum { PTX_MT_NONE = 0, PTX_MT_F16, PTX_MT_BF16, PTX_MT_TF32, PTX_MT_F32, PTX_MT_F64,
-               PTX_MT_S8, PTX_MT_U8, PTX_MT_S32, PTX_MT_B16, PTX_MT_B64 } ptx_mma_type;
+               PTX_MT_S8, PTX_MT_U8, PTX_MT_S32, PTX_MT_B16, PTX_MT_B64, PTX_MT_E4M3, PTX_MT_E5M2 } ptx_mma_type;
 enum { /* ptx_tc.flags */
     PTX_TC_TRANS = 1u << 0,     /* ldmatrix/stmatrix .trans */
     PTX_TC_SATFINITE = 1u << 1, /* mma .satfinite */

@@ -76,7 +76,8 @@
     X(SLCT,       "slct",       ALU,          4,  4, ONE,  -1, NEED, 3) \
     /* data movement and conversion */ \
     X(MOV,        "mov",        ALU,          2,  2, ONE,  -1, NEED, 0) \
-    X(CVT,        "cvt",        ALU,          2,  2, ONE,  -1, NEED, 1) \
+    /* cvt d, a; the packing forms cvt.rn.f16x2.f32 d, a, b (ptx_parse.c check_cvt) */ \
+    X(CVT,        "cvt",        ALU,          2,  3, ONE,  -1, NEED, 1) \
     X(CVTA,       "cvta",       ALU,          2,  2, ONE,  -1, NEED, 0) \
     X(LD,         "ld",         MEM,          2,  2, ONE,   1, NEED, 0) \
     X(LDU,        "ldu",        MEM,          2,  2, ONE,   1, NEED, 0) \

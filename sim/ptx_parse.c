@@ -876,6 +876,21 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
     case PTX_BFIND:
         if (W("shiftamt")) { in->flags |= PTX_F_SHIFTAMT; return true; }
         break;
+    case PTX_CVT:
+        /* the packing and narrow-float forms (sm_80+, fp8 sm_89+): the fp8 pair and tf32
+           are held in .b16 / .b32 registers; a flag says which side is the narrow float */
+        if (W("relu")) { in->flags |= PTX_F_RELU; return true; }
+        if (W("satfinite")) { in->flags |= PTX_F_SATFINITE; return true; }
+        if ((W("e4m3x2") || W("e5m2x2") || W("tf32")) && in->type2 == PTX_T_NONE) {
+            bool f8 = w[0] == 'e', dst = in->type == PTX_T_NONE;
+            if (!f8 && !dst) return false;                   /* tf32 is only ever the destination */
+            if (W("e5m2x2")) in->flags |= PTX_F_E5M2;
+            in->flags |= !f8 ? PTX_F_TF32 : dst ? PTX_F_F8_DST : PTX_F_F8_SRC;
+            if (dst) in->type = f8 ? PTX_T_B16 : PTX_T_B32;
+            else in->type2 = PTX_T_B16;
+            return true;
+        }
+        break;
     case PTX_CVTA: case PTX_ISSPACEP:
         if (W("to")) { in->flags |= PTX_F_TO; return true; }
         break;
@@ -1331,6 +1346,45 @@ static void check_barrier(parser *ps, const token *at, const ptx_insn *in, const
     }
 }
 
+/* cvt's packing and narrow-float forms (PTX ISA "cvt"): which type pairs take .relu /
+ * .satfinite, the three-operand pairs (d's upper half from a), the rounding each allows. */
+static void check_cvt(parser *ps, const token *at, const ptx_insn *in, const char *optext)
+{
+    ptx_type dt = in->type, st = in->type2;
+    uint32_t fl = in->flags;
+    bool x2 = dt == PTX_T_F16X2 || dt == PTX_T_BF16X2, half = dt == PTX_T_F16 || dt == PTX_T_BF16;
+    bool rn = in->rnd == PTX_RND_RN, rnz = rn || in->rnd == PTX_RND_RZ;
+    if (fl & PTX_F_F8_DST) {
+        if (!rn || !(fl & PTX_F_SATFINITE))
+            FAIL_TOK(ps, at, "'%s': a conversion to an fp8 pair is .rn.satfinite", optext);
+        if (!(st == PTX_T_F32 && in->nopnd == 3) && !(st == PTX_T_F16X2 && in->nopnd == 2))
+            FAIL_TOK(ps, at, "'%s': an fp8 pair is made from two .f32 (d, a, b) or one .f16x2 (d, a)", optext);
+        return;
+    }
+    if (fl & PTX_F_F8_SRC) {
+        if (dt != PTX_T_F16X2 || !rn || (fl & PTX_F_SATFINITE) || in->nopnd != 2)
+            FAIL_TOK(ps, at, "'%s': an fp8 pair converts only as cvt.rn{.relu}.f16x2.e4m3x2|e5m2x2 d, a", optext);
+        return;
+    }
+    if (fl & PTX_F_TF32) {
+        if (st != PTX_T_F32 || in->nopnd != 2 || !(in->rnd == PTX_RND_RNA || rnz) ||
+            (in->rnd == PTX_RND_RNA && (fl & PTX_F_RELU)))
+            FAIL_TOK(ps, at, "'%s': tf32 is made as cvt.rna{.satfinite}.tf32.f32 or cvt.rn|rz{.relu}{.satfinite}.tf32.f32 "
+                     "d, a", optext);
+        return;
+    }
+    if (x2 && st == PTX_T_F32) {
+        if (in->nopnd != 3) FAIL_TOK(ps, at, "'%s' packs two values: d, a, b (a goes to the upper half)", optext);
+        if (!rnz) FAIL_TOK(ps, at, "'%s': a packing conversion rounds .rn or .rz", optext);
+        return;
+    }
+    if (in->nopnd != 2)
+        FAIL_TOK(ps, at, "'%s' takes 2 operands (3 only when it packs two .f32 into .f16x2, .bf16x2 or an fp8 pair)",
+                 optext);
+    if ((fl & (PTX_F_RELU | PTX_F_SATFINITE)) && !(half && st == PTX_T_F32))
+        FAIL_TOK(ps, at, "'%s': .relu and .satfinite apply to conversions from .f32 to f16, bf16, tf32 or fp8", optext);
+}
+
 /* Operand count limits and kinds; what the interpreter may rely on. The generic rules
  * come from the opcode's row in ptx_ops.h, the opcode-specific ones follow. */
 static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *optext, int testp_class, int pair)
@@ -1347,6 +1401,7 @@ static void check_insn(parser *ps, const token *at, ptx_insn *in, const char *op
     else if (in->op == PTX_MATCH) want = 3 + pair;
     else if (in->op == PTX_SET) want = 3 + (in->boolop != PTX_BOOL_NONE);
     if (want >= 0 && in->nopnd != want) FAIL_TOK(ps, at, "'%s' takes %d operands, found %d", optext, want, in->nopnd);
+    if (in->op == PTX_CVT) check_cvt(ps, at, in, optext);
     if (in->op == PTX_BRA && in->opnd[0].kind != PTX_OPND_LABEL) FAIL_TOK(ps, at, "'%s' needs a label", optext);
     if (in->op == PTX_ATOM && in->atomop == PTX_ATOM_CAS && in->nopnd != 4)
         FAIL_TOK(ps, at, "'%s' takes 4 operands", optext);

@@ -40,7 +40,8 @@ uint32_t ptx_insn_extra_mem(const ptx_insn *in)
     }
 }
 
-static const char *const mt_names[] = {"", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "b16", "b64"};
+static const char *const mt_names[] = {"", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "b16", "b64",
+                                       "e4m3", "e5m2"};
 
 static bool is_mbar(ptx_opcode op)
 {
@@ -71,7 +72,7 @@ static bool shape_word(const char *w, size_t n, ptx_tc *tc)
 }
 
 /* Types the tensor core takes that the simulator does not implement: they parse, then refuse. */
-static const char *const refused_types[] = {"e4m3", "e5m2", "e2m1", "e3m2", "e2m3", "s4", "u4", "b1", "f8f6f4",
+static const char *const refused_types[] = {"e2m1", "e3m2", "e2m3", "s4", "u4", "b1", "f8f6f4",
                                             "ue8m0", "ue4m3", NULL};
 
 bool ptx_tc_long_operands(ptx_opcode op)
@@ -164,7 +165,11 @@ bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
     case PTX_LDMATRIX: case PTX_STMATRIX:
         if (W("x1") || W("x2") || W("x4")) { tc->num = (uint8_t)(w[1] - '0'); return true; }
         if (W("trans")) { tc->flags |= PTX_TC_TRANS; return true; }
-        if (W("b8")) { tc->atype = PTX_MT_NONE; tc->refuse = "b8 matrices (m16n16, m8n16)"; return true; }
+        if (W("b8") || W("b8x16.b6x16_p32") || W("b8x16.b4x16_p64")) {   /* sm_100a+: not an sm_90 form */
+            tc->atype = PTX_MT_NONE;
+            tc->refuse = "b8 matrices (m16n16, m8n16: sm_100a and later)";
+            return true;
+        }
         if (n > 1 && w[0] == 'm') return shape_word(w, n, tc);
         return false;
     case PTX_WMMA_LOAD: case PTX_WMMA_STORE:
@@ -183,6 +188,11 @@ bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
             return true;
         }
         if (W("satfinite")) { tc->flags |= PTX_TC_SATFINITE; return true; }
+        if (W("rn") && in->op == PTX_WMMA_MMA) return true;   /* f64 wmma: round to nearest, the default */
+        if ((W("rz") || W("rm") || W("rp")) && in->op == PTX_WMMA_MMA) {
+            tc->refuse = "f64 wmma with directed rounding (.rz, .rm, .rp)";
+            return true;
+        }
         if (n > 5 && !memcmp(w, "kind::", 6)) { tc->refuse = "mma .kind:: forms (sm_100+)"; return true; }
         if (W("sp") || W("sp::ordered_metadata")) { tc->refuse = "sparse mma (.sp)"; return true; }
         if (n > 1 && w[0] == 'm') return shape_word(w, n, tc);
@@ -249,6 +259,9 @@ static frag_regs mma_regs(const ptx_tc *tc)
         return (frag_regs){k / 8, k / 16, 4};
     if (m == 8 && n == 8 && k == 4 && at == PTX_MT_F64 && bt == PTX_MT_F64 && ct == PTX_MT_F64 && dt == PTX_MT_F64)
         return (frag_regs){1, 1, 2};
+    bool fp8 = (at == PTX_MT_E4M3 || at == PTX_MT_E5M2) && (bt == PTX_MT_E4M3 || bt == PTX_MT_E5M2);
+    if (m == 16 && n == 8 && k == 32 && fp8 && ct == PTX_MT_F32 && dt == PTX_MT_F32)   /* sm_89+ */
+        return (frag_regs){4, 2, 4};
     return r;
 }
 
@@ -276,12 +289,45 @@ static const char *check_mma(ptx_insn *in, char *buf, size_t cap)
     return NULL;
 }
 
-/* wmma m16n16k16: registers per lane of a fragment (f16 A/B: 8 .f16x2, of which the sm_80+
- * hardware fills 4 and repeats them; bf16 A/B: 4; f32 C/D: 8; f16 C/D: 4). */
-static int wmma_regs(char frag, int type)
+/* Registers per lane of a wmma fragment (PTX ISA "Matrix Fragments for WMMA"), 0 for a shape
+ * and type the ISA does not have: f16 A and B are 8 .f16x2 whatever the shape (the distinct
+ * elements fill M*K/64 or K*N/64 of them; the rest repeat, fragments.h); every other fragment
+ * holds exactly its elements (bf16 m32n8k16 A: 8, B: 2; s8 m16n16k16 A: 2; tf32 A: 4; f64: 1, 1,
+ * 2). Shapes: m16n16k16, m32n8k16, m8n32k16 (f16, bf16, s8, u8), m16n16k8 (tf32), m8n8k4 (f64). */
+static int wmma_regs(const ptx_tc *tc, char frag, int type)
 {
-    if (frag == 'a' || frag == 'b') return type == PTX_MT_F16 ? 8 : type == PTX_MT_BF16 ? 4 : 0;
-    return type == PTX_MT_F32 ? 8 : type == PTX_MT_F16 ? 4 : 0;
+    int m = tc->m, n = tc->n, k = tc->k, bits;
+    bool half = k == 16 && ((m == 16 && n == 16) || (m == 32 && n == 8) || (m == 8 && n == 32));
+    bool tf32 = m == 16 && n == 16 && k == 8, f64 = m == 8 && n == 8 && k == 4;
+    int rows = frag == 'b' ? k : m, cols = frag == 'a' ? k : n;
+    if (frag == 'a' || frag == 'b') {
+        if (half && type == PTX_MT_F16) return 8;
+        if (half && type == PTX_MT_BF16) bits = 16;
+        else if (half && (type == PTX_MT_S8 || type == PTX_MT_U8)) bits = 8;
+        else if (tf32 && type == PTX_MT_TF32) bits = 32;
+        else if (f64 && type == PTX_MT_F64) bits = 64;
+        else return 0;
+    } else {
+        if (half && type == PTX_MT_F16) bits = 16;
+        else if ((half || tf32) && type == PTX_MT_F32) bits = 32;
+        else if (half && type == PTX_MT_S32) bits = 32;
+        else if (f64 && type == PTX_MT_F64) bits = 64;
+        else return 0;
+    }
+    int elems = rows * cols / 32;
+    return bits >= 32 ? elems : elems * bits / 32;
+}
+
+/* The accumulators a wmma.mma of these inputs may have (PTX ISA "wmma.mma"). */
+static bool wmma_acc_ok(int at, int ct, int dt)
+{
+    switch (at) {
+    case PTX_MT_F16: return (ct == PTX_MT_F16 || ct == PTX_MT_F32) && (dt == PTX_MT_F16 || dt == PTX_MT_F32);
+    case PTX_MT_BF16: case PTX_MT_TF32: return ct == PTX_MT_F32 && dt == PTX_MT_F32;
+    case PTX_MT_S8: case PTX_MT_U8: return ct == PTX_MT_S32 && dt == PTX_MT_S32;
+    case PTX_MT_F64: return ct == PTX_MT_F64 && dt == PTX_MT_F64;
+    default: return false;
+    }
 }
 
 static const char *check_wmma(ptx_insn *in, char *buf, size_t cap)
@@ -289,27 +335,24 @@ static const char *check_wmma(ptx_insn *in, char *buf, size_t cap)
     ptx_tc *tc = &in->tc;
     if (tc->refuse) return NULL;
     if (!(in->flags & PTX_F_SYNC) || !(in->flags & PTX_F_ALIGNED)) return "wmma needs .sync.aligned";
-    if (tc->m != 16 || tc->n != 16 || tc->k != 16) {
-        tc->refuse = "wmma shapes other than m16n16k16";
-        return NULL;
-    }
     if (in->op == PTX_WMMA_MMA) {
         if (!tc->alayout || !tc->blayout) return "wmma.mma names the layouts of A and B (.row/.col twice)";
         if (!tc->btype && !tc->ctype) {      /* .dtype.ctype with f16 inputs */
             tc->ctype = tc->atype;
             tc->atype = tc->btype = PTX_MT_F16;
         }
-        if (!(tc->atype == PTX_MT_F16 || tc->atype == PTX_MT_BF16) || tc->btype != tc->atype ||
-            !wmma_regs('c', tc->ctype) || !wmma_regs('d', tc->dtype) ||
-            (tc->atype == PTX_MT_BF16 && (tc->ctype != PTX_MT_F32 || tc->dtype != PTX_MT_F32))) {
-            tc->refuse = "a wmma type combination the simulator does not implement";
+        bool ints = (tc->atype == PTX_MT_S8 || tc->atype == PTX_MT_U8) && (tc->btype == PTX_MT_S8 || tc->btype == PTX_MT_U8);
+        const int want[4] = {wmma_regs(tc, 'd', tc->dtype), wmma_regs(tc, 'a', tc->atype), wmma_regs(tc, 'b', tc->btype),
+                             wmma_regs(tc, 'c', tc->ctype)};
+        if ((tc->btype != tc->atype && !ints) || !want[0] || !want[1] || !want[2] || !want[3] ||
+            !wmma_acc_ok(tc->atype, tc->ctype, tc->dtype) || ((tc->flags & PTX_TC_SATFINITE) && !ints)) {
+            tc->refuse = "a wmma shape and type combination the simulator does not implement";
             return NULL;
         }
-        const int want[4] = {wmma_regs('d', tc->dtype), wmma_regs('a', tc->atype), wmma_regs('b', tc->btype),
-                             wmma_regs('c', tc->ctype)};
         for (int i = 0; i < 4; i++)
             if (!vec_of(&in->opnd[i], want[i])) {
-                snprintf(buf, cap, "operand %d needs %d registers, found %d", i + 1, want[i], vec_len(&in->opnd[i]));
+                snprintf(buf, cap, "operand %d needs %d register%s, found %d", i + 1, want[i], want[i] > 1 ? "s" : "",
+                         vec_len(&in->opnd[i]));
                 return buf;
             }
         return NULL;
@@ -322,14 +365,15 @@ static const char *check_wmma(ptx_insn *in, char *buf, size_t cap)
     if (!tc->alayout) return "wmma.load/store names its layout (.row or .col)";
     if (in->space != PTX_SPACE_NONE && in->space != PTX_SPACE_GLOBAL && in->space != PTX_SPACE_SHARED)
         return "wmma.load/store addresses .global, .shared or generic memory";
-    int want = wmma_regs(frag, type);
+    int want = wmma_regs(tc, frag == 'd' ? 'c' : frag, type);
     if (!want) {
-        tc->refuse = "a wmma fragment type the simulator does not implement";
+        tc->refuse = "a wmma shape and fragment type the simulator does not implement";
         return NULL;
     }
     const ptx_operand *v = &in->opnd[in->op == PTX_WMMA_LOAD ? 0 : 1];
     if (!vec_of(v, want)) {
-        snprintf(buf, cap, "the .%c fragment of .%s needs %d registers, found %d", frag, mt_names[type], want, vec_len(v));
+        snprintf(buf, cap, "the .%c fragment of .m%dn%dk%d.%s needs %d register%s, found %d", frag, tc->m, tc->n, tc->k,
+                 mt_names[type], want, want > 1 ? "s" : "", vec_len(v));
         return buf;
     }
     if (in->nopnd == 3 && !is_reg_or_imm(&in->opnd[2])) return "the stride must be a register or a number";

@@ -201,6 +201,15 @@ static void put_opcode(sbuf *s, const ptx_insn *in)
         put_vec(s, in);
         put_types(s, in);
         break;
+    case PTX_CVT: {
+        put_arith(s, in);
+        put_flag(s, in, PTX_F_RELU, ".relu");
+        put_flag(s, in, PTX_F_SATFINITE, ".satfinite");
+        const char *f8 = in->flags & PTX_F_E5M2 ? ".e5m2x2" : ".e4m3x2";
+        put(s, "%s%s", in->flags & PTX_F_TF32 ? ".tf32" : in->flags & PTX_F_F8_DST ? f8 : ptx_type_name(in->type),
+            in->flags & PTX_F_F8_SRC ? f8 : ptx_type_name(in->type2));
+        break;
+    }
     case PTX_CVTA: case PTX_ISSPACEP:
         put_flag(s, in, PTX_F_TO, ".to");
         put_space(s, in);

@@ -390,6 +390,29 @@ static void test_a_tensor_map_resolves_its_shape_box_strides_and_swizzle(void **
     assert_int_equal(ws_overrides_add(&ov, "W=20", &err), 0);  /* rows of 40 bytes: not a multiple of 16 */
     resolve_fails(d, &ov, "t.cu", 6, 9, "multiples of 16 bytes");
     ws_desc_free(f);
+    /* bf16 and half tensors; a size-1 dimension may have stride 0 (and only such a one) */
+    f = parse_ok("/*@warpscope\n"
+                 "kernel  k\n"
+                 "param   S = 0\n"
+                 "buffer  q  bf16  64*128\n"
+                 "buffer  h  half  64*128\n"
+                 "tmap    tq  q  dims=64,1,128 box=64,1,16 strides=S,128 swizzle=128B\n"
+                 "tmap    th  h  dims=64,128 box=64,16\n"
+                 "grid    1\n"
+                 "block   128\n"
+                 "args    tq, th\n"
+                 "*/\n"
+                 "__global__ void k(int a, int b) { }\n");
+    d = &f->kernels[0];
+    resolve_ok(d, NULL, &L);
+    assert_int_equal(L.tmaps[0].elem_size, 2);
+    assert_true(L.tmaps[0].is_float && L.tmaps[1].is_float);
+    assert_int_equal(L.tmaps[0].strides[1], 0);
+    assert_int_equal(L.tmaps[0].strides[2], 128);
+    memset(&ov, 0, sizeof ov);
+    assert_int_equal(ws_overrides_add(&ov, "S=-16", &err), 0);
+    resolve_fails(d, &ov, "t.cu", 6, 50, "stride 1 is -16 bytes");
+    ws_desc_free(f);
 }
 
 static void test_three_dimensional_grid_and_block(void **state)

@@ -547,6 +547,103 @@ static void test_cvt_rn_bf16_u64_rounds_once_not_through_double(void **s)
           " mov.u64 %rd9, 4629700416936869888;\n cvt.rn.bf16.u64 %h3, %rd9;\n mov.b32 %r4, {%h3, %h2};", r_cvt_bf16_u64);
 }
 
+/* --- cvt's packing and narrow-float forms ---------------------------------- */
+
+static uint32_t ref_f16(float x, bool satfinite, bool relu)
+{
+    if (isnan(x)) return 0x7fff;                         /* the canonical half NaN */
+    if (satfinite && fabsf(x) > 65504.0f) x = copysignf(65504.0f, x);
+    _Float16 h = (_Float16)x;                            /* the C compiler's round to nearest even */
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    return relu && (u & 0x8000) ? 0 : u;
+}
+static uint32_t ref_bf16(float x)
+{
+    uint32_t u = bits(x);
+    return isnan(x) ? 0x7fff : ((u + 0x7fff + ((u >> 16) & 1)) >> 16) & 0xffff;
+}
+static out2 r_pack(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    return O(ref_f16(f32(a), false, false) << 16 | ref_f16(f32(b), false, false), ref_bf16(f32(a)) << 16 | ref_bf16(f32(b)));
+}
+static void test_cvt_packs_two_f32_into_f16x2_and_bf16x2_with_a_in_the_upper_half(void **s)
+{
+    (void)s;
+    check("mov.b32 %f1, %r2;\n mov.b32 %f2, %r5;\n cvt.rn.f16x2.f32 %r3, %f1, %f2;\n cvt.rn.bf16x2.f32 %r4, %f1, %f2;",
+          r_pack);
+}
+static out2 r_pack_relu_sat(uint32_t a, uint32_t b, int t)
+{
+    (void)t;
+    return O(ref_f16(f32(a), true, true) << 16 | ref_f16(f32(b), true, true),
+             ref_f16(f32(b), true, false) << 16 | ref_f16(f32(a), false, true));
+}
+static void test_cvt_pack_relu_clamps_negatives_and_satfinite_keeps_results_finite(void **s)
+{
+    (void)s;
+    check("mov.b32 %f1, %r2;\n mov.b32 %f2, %r5;\n cvt.rn.relu.satfinite.f16x2.f32 %r3, %f1, %f2;\n"
+          " cvt.rn.satfinite.f16.f32 %h1, %f2;\n cvt.rn.relu.f16.f32 %h2, %f1;\n mov.b32 %r4, {%h2, %h1};",
+          r_pack_relu_sat);
+}
+
+/* Each pair (r3, r4) worked out by hand from the formats' definitions. */
+static out2 r_const_3c007c00(uint32_t a, uint32_t b, int t) { (void)a; (void)b; (void)t; return O(0x3c007c00u, 0x7bfffbffu); }
+static out2 r_const_bf16_ties(uint32_t a, uint32_t b, int t) { (void)a; (void)b; (void)t; return O(0x3f803f82u, 0x00007fffu); }
+static out2 r_const_e4m3(uint32_t a, uint32_t b, int t) { (void)a; (void)b; (void)t; return O(0x38fe383au, 0x01007f7eu); }
+static out2 r_const_e5m2(uint32_t a, uint32_t b, int t) { (void)a; (void)b; (void)t; return O(0x3c7b7b7fu, 0x3c00df00u); }
+static out2 r_const_tf32(uint32_t a, uint32_t b, int t) { (void)a; (void)b; (void)t; return O(0x3f802000u, 0x3f800000u); }
+static out2 r_const_tf32b(uint32_t a, uint32_t b, int t) { (void)a; (void)b; (void)t; return O(0x3f804000u, 0x7f7fe000u); }
+static void test_cvt_narrow_floats_give_the_hand_computed_bit_patterns(void **s)
+{
+    (void)s;
+    /* f16 rn: 1.0 -> 0x3c00; 65520 (halfway to 2^16) -> inf 0x7c00. satfinite: 65520 -> 65504 0x7bff,
+       -1e6 -> -65504 0xfbff */
+    check("cvt.rn.f16x2.f32 %r3, 0f3F800000, 0f477FF000;\n cvt.rn.satfinite.f16x2.f32 %r4, 0f477FF000, 0fC9742400;",
+          r_const_3c007c00);
+    /* bf16 ties to even: 1 + 2^-8 -> 1.0 (0x3f80); 1 + 3*2^-8 -> 1 + 2^-6 (0x3f82). relu: -2 -> 0, NaN stays NaN */
+    check("cvt.rn.bf16x2.f32 %r3, 0f3F808000, 0f3F818000;\n cvt.rn.relu.bf16x2.f32 %r4, 0fC0000000, 0f7FC00000;",
+          r_const_bf16_ties);
+    /* e4m3 (bias 7, max 448): 1.0 -> 0x38, -3000 -> -448 0xfe; ties to even: 1.0625 -> 1.0 0x38,
+       1.1875 -> 1.25 0x3a. 2^-9 -> the least subnormal 0x01, 2^-10 (a tie with 0) -> 0x00; NaN -> 0x7f,
+       +inf -> 448 0x7e */
+    check("cvt.rn.satfinite.e4m3x2.f32 %h1, 0f3F800000, 0fC53B8000;\n"
+          " cvt.rn.satfinite.e4m3x2.f32 %h2, 0f3F880000, 0f3F980000;\n mov.b32 %r3, {%h2, %h1};\n"
+          " cvt.rn.satfinite.e4m3x2.f32 %h3, 0f3B000000, 0f3A800000;\n"
+          " cvt.rn.satfinite.e4m3x2.f32 %h4, 0f7FC00000, 0f7F800000;\n mov.b32 %r4, {%h4, %h3};",
+          r_const_e4m3);
+    /* e5m2 (bias 15, max 57344 = 0x7b): 1.0 -> 0x3c, 60000 -> 0x7b, +inf -> 0x7b, NaN -> 0x7f; from f16x2 {1.0,
+       57344}. Back to f16x2: e4m3 {1.0, -448} = 0x38fe -> {0x3c00, -448 = 0xdf00} */
+    check("cvt.rn.satfinite.e5m2x2.f32 %h1, 0f3F800000, 0f476A6000;\n"
+          " cvt.rn.satfinite.e5m2x2.f32 %h2, 0f7F800000, 0f7FC00000;\n mov.b32 %r3, {%h2, %h1};\n"
+          " mov.b16 %h3, 0x38fe;\n cvt.rn.f16x2.e4m3x2 %r4, %h3;", r_const_e5m2);
+    /* tf32 (10 fraction bits): 1 + 2^-11 is a tie: .rna -> 1 + 2^-10 (0x3f802000), .rn -> 1.0 (even) */
+    check("cvt.rna.tf32.f32 %r3, 0f3F801000;\n cvt.rn.tf32.f32 %r4, 0f3F801000;", r_const_tf32);
+    /* 1 + 3*2^-11 ties to even 1 + 2^-9 (0x3f804000); satfinite: FLT_MAX would round to inf -> 0x7f7fe000 */
+    check("cvt.rn.tf32.f32 %r3, 0f3F803000;\n cvt.rna.satfinite.tf32.f32 %r4, 0f7F7FFFFF;", r_const_tf32b);
+}
+
+static out2 r_e5m2_from_f16x2(uint32_t a, uint32_t b, int t)
+{
+    (void)b; (void)t;
+    /* e5m2 is an f16 cut to its top byte: round the low byte to nearest even, saturating at 0x7b */
+    uint16_t hv[2] = {(uint16_t)(a >> 16), (uint16_t)a}, out[2];
+    for (int i = 0; i < 2; i++) {
+        uint16_t h = hv[i], mag = h & 0x7fff, sign = h & 0x8000;
+        if (mag > 0x7c00) { out[i] = 0x7f; continue; }
+        uint32_t r = (mag + 0x7f + ((mag >> 8) & 1)) >> 8;
+        if (r > 0x7b) r = 0x7b;                          /* satfinite (inf too) */
+        out[i] = (uint16_t)(sign >> 8 | r);
+    }
+    return O(out[0] << 8 | out[1], 0);
+}
+static void test_cvt_e5m2x2_from_f16x2_rounds_each_half_to_its_top_byte(void **s)
+{
+    (void)s;
+    check("cvt.rn.satfinite.e5m2x2.f16x2 %h1, %r2;\n cvt.u32.u16 %r3, %h1;", r_e5m2_from_f16x2);
+}
+
 static out2 r_fma_bf16(uint32_t a, uint32_t b, int t)
 {
     (void)a; (void)b; (void)t;
@@ -676,6 +773,10 @@ int main(void)
         cmocka_unit_test(test_setp_f16x2_compares_low_halves_into_p_and_high_halves_into_q),
         cmocka_unit_test(test_set_f16x2_sets_each_half_from_its_own_compare),
         cmocka_unit_test(test_cvt_rn_bf16_u64_rounds_once_not_through_double),
+        cmocka_unit_test(test_cvt_packs_two_f32_into_f16x2_and_bf16x2_with_a_in_the_upper_half),
+        cmocka_unit_test(test_cvt_pack_relu_clamps_negatives_and_satfinite_keeps_results_finite),
+        cmocka_unit_test(test_cvt_narrow_floats_give_the_hand_computed_bit_patterns),
+        cmocka_unit_test(test_cvt_e5m2x2_from_f16x2_rounds_each_half_to_its_top_byte),
         cmocka_unit_test(test_fma_rn_bf16_rounds_the_exact_sum_once),
         cmocka_unit_test(test_vector_atomics_are_refused_not_run_as_one_scalar_atomic),
         cmocka_unit_test(test_setp_p_q_with_q_also_the_boolop_source_uses_its_old_value),

@@ -670,6 +670,12 @@ static void test_formatting_round_trips_nvcc_instructions(void **state)
         "ex2.approx.ftz.f32 %f1, %f2",
         "@!%p1 bra L0",
         "@%p1 st.global.f32 [%rd1], %f1",
+        "cvt.rn.f16x2.f32 %r1, %f1, %f2",
+        "cvt.rz.relu.satfinite.bf16x2.f32 %r1, %f1, %f2",
+        "cvt.rn.relu.satfinite.e4m3x2.f32 %rs1, %f1, %f2",
+        "cvt.rn.satfinite.e5m2x2.f16x2 %rs1, %r2",
+        "cvt.rn.relu.f16x2.e4m3x2 %r1, %rs2",
+        "cvt.rna.satfinite.tf32.f32 %r1, %f2",
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         char insn[160];
@@ -1032,6 +1038,42 @@ static void test_errors_name_the_token_line_and_column(void **state)
     assert_non_null(strstr(e.msg, ".version"));
     e = parse_err(HEADER ".visible .entry k()\n{\n\tbra L9;\n}\n");
     assert_non_null(strstr(e.msg, "undefined label 'L9'"));
+    /* cvt's forms: each wrong combination named (PTX ISA "cvt") */
+    static const struct { const char *insn, *want; } cvt_bad[] = {
+        {"cvt.rn.f16x2.f32 %r1, %f1;", "packs two values: d, a, b"},
+        {"cvt.rn.f32.f16 %f1, %rs1, %rs2;", "takes 2 operands (3 only when it packs"},
+        {"cvt.rm.f16x2.f32 %r1, %f1, %f2;", "rounds .rn or .rz"},
+        {"cvt.rn.e4m3x2.f32 %rs1, %f1, %f2;", "is .rn.satfinite"},
+        {"cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1;", "two .f32 (d, a, b) or one .f16x2"},
+        {"cvt.rn.f32.e4m3x2 %f1, %rs1;", "cvt.rn{.relu}.f16x2.e4m3x2"},
+        {"cvt.rzi.relu.s32.f32 %r1, %f1;", ".relu and .satfinite apply"},
+        {"cvt.rna.relu.tf32.f32 %r1, %f1;", "tf32 is made as"},
+    };
+    for (size_t i = 0; i < sizeof cvt_bad / sizeof cvt_bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, HEADER ".visible .entry k()\n{\n\t.reg .b16 %%rs<4>;\n\t.reg .b32 %%r<4>;\n"
+                 "\t.reg .f32 %%f<4>;\n\t%s\n\tret;\n}\n", cvt_bad[i].insn);
+        e = parse_err(text);
+        if (!strstr(e.msg, cvt_bad[i].want)) fprintf(stderr, "%s -> %s\n", cvt_bad[i].insn, e.msg);
+        assert_non_null(strstr(e.msg, cvt_bad[i].want));
+        assert_int_equal(e.line, 9);
+    }
+    /* wmma fragments hold the PTX ISA's register counts per shape and type */
+    static const struct { const char *insn, *want; } wmma_bad[] = {
+        {"wmma.load.b.sync.aligned.col.m32n8k16.global.bf16 {%r1, %r2, %r3, %r4}, [%rd1];",
+         "the .b fragment of .m32n8k16.bf16 needs 2 registers, found 4"},
+        {"wmma.load.a.sync.aligned.row.m8n32k16.global.s8 {%r1, %r2}, [%rd1];",
+         "the .a fragment of .m8n32k16.s8 needs 1 register"},
+        {"wmma.load.c.sync.aligned.row.m16n16k8.f32 {%r1, %r2}, [%rd1];", "needs 8 registers, found 2"},
+    };
+    for (size_t i = 0; i < sizeof wmma_bad / sizeof wmma_bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, HEADER ".visible .entry k()\n{\n\t.reg .b64 %%rd<4>;\n\t.reg .b32 %%r<9>;\n"
+                 "\t%s\n\tret;\n}\n", wmma_bad[i].insn);
+        e = parse_err(text);
+        if (!strstr(e.msg, wmma_bad[i].want)) fprintf(stderr, "%s -> %s\n", wmma_bad[i].insn, e.msg);
+        assert_non_null(strstr(e.msg, wmma_bad[i].want));
+    }
 }
 
 static void test_load_reports_missing_files_and_nul_bytes(void **state)

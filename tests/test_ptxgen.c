@@ -247,6 +247,107 @@ static void test_compile_options_reach_both_compilers(void **state)
     unsetenv("WARPSCOPE_PTXGEN");
 }
 
+/* A __device__ lambda: an error unless --extended-lambda; both extensions' macros must be set. */
+static const char lambda_src[] =
+    "#if !defined(__CUDACC_RELAXED_CONSTEXPR__) || !defined(__CUDACC_EXTENDED_LAMBDA__)\n#error no extension macros\n#endif\n"
+    "__global__ void k(int *out) { auto f = [] __device__ (int v) { return v; }; out[threadIdx.x] = f(threadIdx.x); }\n";
+/* A host constexpr function called from a kernel: for nvcc (NVRTC has no host functions) an
+ * error unless --expt-relaxed-constexpr. */
+static const char relaxed_src[] =
+    "constexpr int twice(int x) { return 2 * x; }\n"
+    "__global__ void k(int *out) { out[threadIdx.x] = twice(threadIdx.x); }\n";
+
+static void expect_compile_error(const char *tool, const char *src, const char *opt, const char *want)
+{
+    ws_compile_opts one = {0};
+    ws_error err;
+    assert_int_equal(ws_compile_opts_add(&one, opt, "", &err), 0);
+    ws_ptxgen_job job = {"ext.cu", src, strlen(src), "sm_90", &one, 0, NULL};
+    ws_ptxgen_info info;
+    setenv("WARPSCOPE_PTXGEN", tool, 1);
+    int saved = quiet_begin();
+    char *ptx = ws_ptxgen_run(&job, &info, &err);
+    quiet_end(saved);
+    if (ptx) fail_msg("%s compiled with only %s", tool, opt);
+    if (!strstr(err.msg, want)) fail_msg("%s: %s", tool, err.msg);
+}
+
+static void test_the_options_real_builds_pass_reach_both_compilers_and_bad_ones_are_named(void **state)
+{
+    (void)state;
+    ws_compile_opts o = {0};
+    ws_error err;
+    assert_int_equal(ws_compile_opts_parse("--expt-relaxed-constexpr --expt-extended-lambda -lineinfo -Xptxas -v,-O3 "
+                                           "--ptxas-options=--warn-on-spills", "", "t.cu", 3, 9, &o, &err), 0);
+    assert_int_equal(o.n, 5);                                  /* -lineinfo is always on: nothing added */
+    assert_string_equal(o.opt[0], "--expt-relaxed-constexpr");
+    assert_string_equal(o.opt[1], "--extended-lambda");
+    assert_string_equal(o.opt[2], "-Xptxas=-v");
+    assert_string_equal(o.opt[3], "-Xptxas=-O3");
+    assert_string_equal(o.opt[4], "-Xptxas=--warn-on-spills");
+    assert_true(ws_compile_opt_is_ptxas(o.opt[2]) && !ws_compile_opt_is_ptxas(o.opt[0]));
+    /* each bad one named at its column, the known list given */
+    static const struct { const char *line, *want; int col; } bad[] = {
+        {"-O2", "unknown compiler option '-O2' (known: -I DIR", 9},
+        {"-lineinfo -G", "-G (device debug) is refused", 19},
+        {"-Xptxas -v,--maxrregcount=32", "unknown ptxas option '--maxrregcount=32' in -Xptxas (known: -v", 9},
+        {"-Xptxas", "-Xptxas needs a value after it", 9},
+        {"--expt-relaxed-constexpr=1", "unknown compiler option", 9},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ws_compile_opts b = {0};
+        assert_int_equal(ws_compile_opts_parse(bad[i].line, "", "t.cu", 3, 9, &b, &err), -1);
+        if (!strstr(err.msg, bad[i].want)) fail_msg("'%s': %s", bad[i].line, err.msg);
+        assert_int_equal(err.line, 3);
+        assert_int_equal(err.col, bad[i].col);
+        if (i == 0) assert_non_null(strstr(err.msg, "--expt-relaxed-constexpr, --expt-extended-lambda, -lineinfo, -Xptxas"));
+    }
+    NEED_TOOLKIT();
+    for (int t = 0; t < 2; t++) {
+        setenv("WARPSCOPE_PTXGEN", tools[t], 1);
+        const char *src = t == 0 ? lambda_src : relaxed_src;  /* tools[0] is NVRTC: no host functions */
+        ws_ptxgen_job job = {"ext.cu", src, strlen(src), "sm_90", &o, 0, NULL};
+        ws_ptxgen_info info;
+        char *ptx = ws_ptxgen_run(&job, &info, &err);
+        if (!ptx) fail_msg("%s: %s", tools[t], err.msg);
+        assert_non_null(strstr(ptx, ".entry"));
+        free(ptx);
+        if (t == 1) {
+            job.source = lambda_src;
+            job.len = strlen(lambda_src);
+            ptx = ws_ptxgen_run(&job, &info, &err);
+            if (!ptx) fail_msg("%s: %s", tools[t], err.msg);
+            free(ptx);
+            expect_compile_error(tools[t], relaxed_src, "--extended-lambda", "--expt-relaxed-constexpr");
+        }
+        /* without the option the same file does not compile: the option got there */
+        expect_compile_error(tools[t], lambda_src, "--expt-relaxed-constexpr", "no extension macros");
+    }
+    unsetenv("WARPSCOPE_PTXGEN");
+}
+
+/* Kernel names are C++ names of any length a build has: a 70-character kernel and a
+ * 200-character template instantiation are described, compiled, found and run, every message
+ * and result keeping the whole name. */
+static void test_kernels_with_70_and_200_character_names_run(void **state)
+{
+    (void)state;
+    NEED_TOOLKIT();
+    static const char *const names[2] = {
+        "fused_rmsnorm_residual_add_bf16_vectorized_kernel_with_a_long_name_x70",
+        "flash_attention_forward_split_kv_causal_bf16_sm90_kernel<7, 14, 21, 28, 35, 42, 49, 56, 63, 70, 77, 84, 91, 98, 5, 12, 19, 26, 33, 40, 47, 54, 61, 68, 75, 82, 89, 96, 3, 10, 17, 24, 31, 38, 45, 52, 5>"};
+    assert_int_equal(strlen(names[0]), 70);
+    assert_int_equal(strlen(names[1]), 200);
+    for (int i = 0; i < 2; i++) {
+        run r;
+        run_desc(&r, DATA "/long_names.cu", names[i], NULL, true);
+        assert_string_equal(r.d->name, names[i]);
+        const int *out = r.res.buffer_data[buffer_index(&r.L, "out")];
+        for (int t = 0; t < (i ? 32 : 64); t++) assert_int_equal(out[t], i ? 37 + t : 2 * t);  /* 37 template arguments */
+        run_free(&r);
+    }
+}
+
 static void test_a_minus_d_macro_changes_what_the_kernel_computes(void **state)
 {
     (void)state;
@@ -557,6 +658,8 @@ int main(void)
         cmocka_unit_test(test_cuda_headers_compile_with_nvrtc_by_default),
         cmocka_unit_test(test_c_library_headers_fall_back_to_nvcc_and_say_why),
         cmocka_unit_test(test_compile_options_reach_both_compilers),
+        cmocka_unit_test(test_the_options_real_builds_pass_reach_both_compilers_and_bad_ones_are_named),
+        cmocka_unit_test(test_kernels_with_70_and_200_character_names_run),
         cmocka_unit_test(test_a_minus_d_macro_changes_what_the_kernel_computes),
         cmocka_unit_test(test_half_buffers_and_parameters_hold_round_to_nearest_values),
         cmocka_unit_test(test_gathers_read_file_and_generated_indices),

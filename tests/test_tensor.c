@@ -18,6 +18,7 @@
 
 #include "../common/device.h"
 #include "../common/tmap.h"
+#include "../sim/fragments.h"
 #include "../sim/interp.h"
 #include "../sim/memstats.h"
 #include "../sim/models.h"
@@ -430,6 +431,253 @@ static void test_wmma_row_col_f32_col_row_f16_and_bf16_equal_the_plain_product(v
     for (int i = 0; i < 512; i++) assert_int_equal(seen[i], 1);
     assert_true(n < 5 || ev[4]->pc != ev[0]->pc);
     teardown(&r);
+}
+
+/* --- every wmma shape and type, the cvt packing forms, fp8 mma (tests/data/tensor/forms.cu) ----- */
+
+#define FORMS "tests/data/tensor/forms.ptx"
+
+enum { T_F16, T_BF16, T_TF32, T_S8, T_U8, T_F64, T_F32, T_S32 };
+
+typedef struct {
+    const char *kernel;
+    int m, n, k, ta, tc;
+    char la, lb, lc;          /* 'r' / 'c': the layouts of A, B and C in memory (D is row-major) */
+} wmma_case;
+
+static ws_type mem_type(int t)
+{
+    switch (t) {
+    case T_F16: case T_BF16: return WS_TYPE_USHORT;
+    case T_S8: case T_U8: return WS_TYPE_UCHAR;
+    case T_F64: return WS_TYPE_DOUBLE;
+    default: return WS_TYPE_UINT;
+    }
+}
+
+/* Element i of a buffer of type t, as its exact value. */
+static double value_of(int t, const void *p, int i)
+{
+    switch (t) {
+    case T_F16: return f16(((const uint16_t *)p)[i]);
+    case T_BF16: return bf16(((const uint16_t *)p)[i]);
+    case T_S8: return (int8_t)((const uint8_t *)p)[i];
+    case T_U8: return ((const uint8_t *)p)[i];
+    case T_F64: return ((const double *)p)[i];
+    case T_S32: return (int32_t)((const uint32_t *)p)[i];
+    case T_TF32: {                                 /* cvt.rna.tf32.f32: ties away, 13 low bits cleared */
+        uint32_t u = ((const uint32_t *)p)[i];
+        return as_float((u + 0x1000u) & 0xffffe000u);
+    }
+    default: return as_float(((const uint32_t *)p)[i]);
+    }
+}
+
+static void buf_of(run_t *r, int t, int count, uint64_t seed)
+{
+    switch (t) {
+    case T_F16: buf_rand(r, WS_TYPE_USHORT, (uint64_t)count, seed, 0x3800, 0x4000); break;     /* [0.5, 2) */
+    case T_BF16: buf_rand(r, WS_TYPE_USHORT, (uint64_t)count, seed, 0x3f00, 0x4000); break;
+    case T_S8: case T_U8: buf_rand(r, WS_TYPE_UCHAR, (uint64_t)count, seed, 0, 256); break;
+    case T_F64: buf_rand(r, WS_TYPE_DOUBLE, (uint64_t)count, seed, -1, 1); break;
+    case T_S32: buf_rand(r, WS_TYPE_UINT, (uint64_t)count, seed, 0, 4294967296.0); break;
+    default: buf_rand(r, WS_TYPE_UINT, (uint64_t)count, seed, 0x3f000000, 0x40000000); break; /* f32/tf32 [0.5, 2) */
+    }
+}
+
+static void check_wmma_case(const wmma_case *wc)
+{
+    run_t r;
+    int M = wc->m, N = wc->n, K = wc->k;
+    setup_from(&r, FORMS, wc->kernel, 32);
+    buf_of(&r, wc->ta, M * K, 21);
+    buf_of(&r, wc->ta, K * N, 22);
+    buf_of(&r, wc->tc, M * N, 23);
+    buf_zero(&r, mem_type(wc->tc), (uint64_t)(M * N));
+    run_ok(&r);
+    const void *A = data(&r, 0), *B = data(&r, 1), *C = data(&r, 2), *D = data(&r, 3);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double c = value_of(wc->tc, C, wc->lc == 'r' ? i * N + j : j * M + i);
+            if (wc->tc == T_S32) {
+                int64_t acc = (int64_t)c;
+                for (int k = 0; k < K; k++)
+                    acc += (int64_t)value_of(wc->ta, A, wc->la == 'r' ? i * K + k : k * M + i) *
+                           (int64_t)value_of(wc->ta, B, wc->lb == 'r' ? k * N + j : j * K + k);
+                int32_t got = ((const int32_t *)D)[i * N + j], want = (int32_t)(uint32_t)(uint64_t)acc;
+                if (got != want) fail_msg("%s (%d,%d): %d, want %d", wc->kernel, i, j, got, want);
+                continue;
+            }
+            double acc = c;
+            for (int k = 0; k < K; k++) {
+                double x = value_of(wc->ta, A, wc->la == 'r' ? i * K + k : k * M + i);
+                double y = value_of(wc->ta, B, wc->lb == 'r' ? k * N + j : j * K + k);
+                acc = wc->ta == T_F64 ? fma(x, y, acc) : acc + x * y;   /* exact but for f64: k order */
+            }
+            if (wc->tc == T_F16) {
+                uint16_t got = ((const uint16_t *)D)[i * N + j];
+                if (got != to_f16(acc)) fail_msg("%s (%d,%d): 0x%04x, want 0x%04x", wc->kernel, i, j, got, to_f16(acc));
+            } else if (wc->tc == T_F64) {
+                if (((const double *)D)[i * N + j] != acc) fail_msg("%s (%d,%d): %.17g, want %.17g", wc->kernel, i, j,
+                                                                    ((const double *)D)[i * N + j], acc);
+            } else if (((const float *)D)[i * N + j] != (float)acc) {
+                fail_msg("%s (%d,%d): %.9g, want %.9g", wc->kernel, i, j, ((const float *)D)[i * N + j], (double)(float)acc);
+            }
+        }
+    teardown(&r);
+}
+
+static void test_wmma_of_every_shape_and_type_equals_the_plain_product(void **state)
+{
+    (void)state;
+    static const wmma_case cases[] = {
+        {"wmma_m32n8k16_f16_rc", 32, 8, 16, T_F16, T_F32, 'r', 'c', 'r'},
+        {"wmma_m8n32k16_f16_cr_f16acc", 8, 32, 16, T_F16, T_F16, 'c', 'r', 'c'},
+        {"wmma_m32n8k16_bf16_rr", 32, 8, 16, T_BF16, T_F32, 'r', 'r', 'r'},
+        {"wmma_m8n32k16_bf16_cc", 8, 32, 16, T_BF16, T_F32, 'c', 'c', 'r'},
+        {"wmma_m16n16k16_s8_rc", 16, 16, 16, T_S8, T_S32, 'r', 'c', 'r'},
+        {"wmma_m32n8k16_u8_rr", 32, 8, 16, T_U8, T_S32, 'r', 'r', 'r'},
+        {"wmma_m8n32k16_s8_cc", 8, 32, 16, T_S8, T_S32, 'c', 'c', 'c'},
+        {"wmma_m16n16k8_tf32_rc", 16, 16, 8, T_TF32, T_F32, 'r', 'c', 'r'},
+        {"wmma_m8n8k4_f64_rc", 8, 8, 4, T_F64, T_F64, 'r', 'c', 'r'},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_wmma_case(&cases[i]);
+}
+
+/* Every fragment of every form is a bijection onto its matrix, with as many registers as the
+ * PTX ISA gives it (f16 A/B: the distinct ones; the PTX vector repeats them up to 8). */
+static void test_fragment_layouts_cover_each_element_once_in_the_isa_register_counts(void **state)
+{
+    (void)state;
+    static const struct { int m, n, k, ab, c, ra, rb, rc; } forms[] = {
+        {16, 16, 16, 16, 32, 4, 4, 8}, {32, 8, 16, 16, 32, 8, 2, 8}, {8, 32, 16, 16, 16, 2, 8, 4},
+        {16, 16, 16, 8, 32, 2, 2, 8},  {32, 8, 16, 8, 32, 4, 1, 8},  {8, 32, 16, 8, 32, 1, 4, 8},
+        {16, 16, 8, 32, 32, 4, 4, 8},  {8, 8, 4, 64, 64, 1, 1, 2},   {16, 8, 32, 8, 32, 4, 2, 4},
+        {16, 8, 16, 16, 16, 4, 2, 2},  {16, 8, 4, 32, 32, 2, 1, 4},
+    };
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        ws_frag_form ff = {forms[f].m, forms[f].n, forms[f].k, forms[f].ab, forms[f].c, true};
+        const char which[3] = {'a', 'b', 'c'};
+        const int regs[3] = {forms[f].ra, forms[f].rb, forms[f].rc};
+        for (int w = 0; w < 3; w++) {
+            int rows, cols;
+            ws_frag_dims(&ff, which[w], &rows, &cols);
+            assert_int_equal(ws_frag_regs(&ff, which[w]), regs[w]);
+            static int seen[32 * 32];
+            memset(seen, 0, sizeof seen);
+            int bits = w < 2 ? forms[f].ab : forms[f].c;
+            for (int l = 0; l < 32; l++)
+                for (int e = 0; e < ws_frag_elems(&ff, which[w]); e++) {
+                    ws_frag_pos p;
+                    ws_frag_where(&ff, which[w], l, e, &p);
+                    assert_true(p.row >= 0 && p.row < rows && p.col >= 0 && p.col < cols);
+                    assert_true(p.reg < regs[w] && p.shift + bits <= (bits == 64 ? 64 : 32));
+                    seen[p.row * cols + p.col]++;
+                }
+            for (int i = 0; i < rows * cols; i++) assert_int_equal(seen[i], 1);
+        }
+    }
+}
+
+/* The nearest fp8 by search over all 256 codes (ties to the even code), saturating: from the
+ * formats' definitions (e4m3: bias 7, S.1111.111 NaN, no infinity; e5m2: bias 15, IEEE). */
+static double fp8_value(int code, bool e5)
+{
+    int s = code >> 7, e = e5 ? (code >> 2 & 31) : (code >> 3 & 15), f = e5 ? (code & 3) : (code & 7);
+    int mb = e5 ? 2 : 3, bias = e5 ? 15 : 7;
+    if (e5 ? e == 31 : (e == 15 && f == 7)) return NAN;
+    double v = e == 0 ? ldexp(f, 1 - bias - mb) : ldexp((1 << mb) + f, e - bias - mb);
+    return s ? -v : v;
+}
+static uint8_t ref_fp8(double x, bool e5)
+{
+    double mx = e5 ? 57344 : 448;
+    if (x > mx) x = mx;
+    if (x < -mx) x = -mx;
+    int best = -1;
+    double bd = INFINITY;
+    for (int c = 0; c < 256; c++) {
+        double v = fp8_value(c, e5), d = fabs(v - x);
+        if (isnan(v) || (v == 0 && signbit(v) != signbit(x))) continue;
+        if (d < bd || (d == bd && !(c & 1))) { bd = d; best = c; }
+    }
+    return (uint8_t)best;
+}
+
+static void test_cuda_fp16_bf16_and_fp8_packing_intrinsics_run_as_the_isa_rounds(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_from(&r, FORMS, "cvt_pack", 64);
+    /* a, b, h2, bf2, e4, e5, back: a beyond e4m3's 448 (saturates), b in fp8's subnormals */
+    buf_rand(&r, WS_TYPE_FLOAT, 64, 31, -600, 600);
+    buf_rand(&r, WS_TYPE_FLOAT, 64, 32, -0.01, 0.01);
+    buf_zero(&r, WS_TYPE_UINT, 64);
+    buf_zero(&r, WS_TYPE_UINT, 64);
+    buf_zero(&r, WS_TYPE_USHORT, 64);
+    buf_zero(&r, WS_TYPE_USHORT, 64);
+    buf_zero(&r, WS_TYPE_UINT, 64);
+    run_ok(&r);
+    const float *a = data(&r, 0), *b = data(&r, 1);
+    const uint32_t *h2 = data(&r, 2), *bf2 = data(&r, 3), *back = data(&r, 6);
+    const uint16_t *e4 = data(&r, 4), *e5 = data(&r, 5);
+    for (int i = 0; i < 64; i++) {
+        /* half2 .x (low) is a, .y (high) is b; the asm is cvt d, b, a: the first source goes high */
+        _Float16 ha = (_Float16)a[i], hb = (_Float16)b[i];
+        uint16_t ua, ub;
+        memcpy(&ua, &ha, 2);
+        memcpy(&ub, &hb, 2);
+        assert_int_equal(h2[i], (uint32_t)ub << 16 | ua);
+        uint32_t xa, xb;
+        memcpy(&xa, &a[i], 4);
+        memcpy(&xb, &b[i], 4);
+        uint32_t ba = (xa + 0x7fff + (xa >> 16 & 1)) >> 16, bb = (xb + 0x7fff + (xb >> 16 & 1)) >> 16;
+        assert_int_equal(bf2[i], bb << 16 | ba);
+        uint8_t qa = ref_fp8(a[i], false), qb = ref_fp8(b[i], false);
+        assert_int_equal(e4[i], (uint16_t)(qb << 8 | qa));
+        assert_int_equal(e5[i], (uint16_t)(ref_fp8(b[i], true) << 8 | ref_fp8(a[i], true)));
+        _Float16 wa = (_Float16)fp8_value(qa, false), wb = (_Float16)fp8_value(qb, false);  /* exact */
+        memcpy(&ua, &wa, 2);
+        memcpy(&ub, &wb, 2);
+        assert_int_equal(back[i], (uint32_t)ub << 16 | ua);
+    }
+    teardown(&r);
+}
+
+static void test_fp8_mma_m16n8k32_equals_the_plain_product(void **state)
+{
+    (void)state;
+    for (int form = 0; form < 2; form++) {
+        run_t r;
+        setup_from(&r, FORMS, "mma_fp8", 32);
+        buf_rand(&r, WS_TYPE_UCHAR, 32 * 16, 41, 0, 0x70);      /* positive, finite codes of both formats */
+        buf_rand(&r, WS_TYPE_UCHAR, 32 * 8, 42, 0, 0x70);
+        buf_rand(&r, WS_TYPE_FLOAT, 32 * 4, 43, -1, 1);
+        buf_zero(&r, WS_TYPE_FLOAT, 32 * 4);
+        arg_int(&r, form);
+        run_ok(&r);
+        const uint32_t *A = data(&r, 0), *B = data(&r, 1);
+        const float *C = data(&r, 2), *D = data(&r, 3);
+        double a[16][32], b[32][8];
+        for (int l = 0; l < 32; l++) {
+            for (int i = 0; i < 16; i++) {
+                rc p = s8_k32_a(l, i);                 /* the fp8 m16n8k32 table is the s8 one */
+                a[p.row][p.col] = fp8_value((int)elem_of(A, 4, l, i, 8), form == 1);
+            }
+            for (int i = 0; i < 8; i++) {
+                rc p = s8_k32_b(l, i);
+                b[p.row][p.col] = fp8_value((int)elem_of(B, 2, l, i, 8), false);
+            }
+        }
+        for (int l = 0; l < 32; l++)
+            for (int i = 0; i < 4; i++) {
+                rc p = acc_c(l, i);
+                double acc = C[l * 4 + i];
+                for (int k = 0; k < 32; k++) acc += a[p.row][k] * b[k][p.col];
+                if (D[l * 4 + i] != (float)acc) fail_msg("form %d lane %d c%d: %.9g, want %.9g", form, l, i, D[l * 4 + i], acc);
+            }
+        teardown(&r);
+    }
 }
 
 /* --- ldmatrix / stmatrix ---------------------------------------------------------------------- */
@@ -1011,6 +1259,10 @@ int main(void)
         cmocka_unit_test(test_mma_f64_m8n8k4_is_four_fused_multiply_adds_per_element),
         cmocka_unit_test(test_an_mma_form_not_implemented_is_refused_by_name_when_reached),
         cmocka_unit_test(test_wmma_row_col_f32_col_row_f16_and_bf16_equal_the_plain_product),
+        cmocka_unit_test(test_wmma_of_every_shape_and_type_equals_the_plain_product),
+        cmocka_unit_test(test_fragment_layouts_cover_each_element_once_in_the_isa_register_counts),
+        cmocka_unit_test(test_cuda_fp16_bf16_and_fp8_packing_intrinsics_run_as_the_isa_rounds),
+        cmocka_unit_test(test_fp8_mma_m16n8k32_equals_the_plain_product),
         cmocka_unit_test(test_ldmatrix_delivers_the_isa_layout_and_costs_the_bank_groups_of_its_rows),
         cmocka_unit_test(test_stmatrix_is_ldmatrix_backwards_with_and_without_trans),
         cmocka_unit_test(test_cp_async_copies_zero_fills_and_costs_its_sectors_and_wavefronts),

@@ -446,9 +446,9 @@ static int run_window(const viz_app_opts *o, viz_session *ss, char *err, size_t 
         SDL_Quit();
         return WS_EXIT_USAGE;
     }
-    char title[200];
-    snprintf(title, sizeof title, "warpscope viz \xE2\x80\x94 %s%s%s", o->rec[0]->kernel, o->npanes == 2 ? " vs " : "",
-             o->npanes == 2 ? o->rec[1]->kernel : "");
+    char title[200];                             /* a window title: long template names are cut */
+    snprintf(title, sizeof title, "warpscope viz \xE2\x80\x94 %.*s%s%.*s", 80, o->rec[0]->kernel, o->npanes == 2 ? " vs " : "",
+             80, o->npanes == 2 ? o->rec[1]->kernel : "");
     SDL_Window *win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, o->width, o->height,
                                        SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     if (!win) {

@@ -176,7 +176,7 @@ const char *viz_scope_name(viz_scope s); /* "warp", "block", "kernel" */
 
 /* A simulated launch as the visualizer replays it. */
 typedef struct viz_recording {
-    char kernel[64];
+    char kernel[512];           /* the description's name (WS_KERNEL_NAME_MAX) */
     char source_path[512];
     char device[64];            /* device profile the simulation used */
     char **src_lines;           /* source text split into lines (owned) */

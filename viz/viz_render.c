@@ -328,10 +328,10 @@ static void draw_title(ctx *c)
     const viz_recording *a = s->pane[0].rec, *b = s->npanes == 2 ? s->pane[1].rec : NULL;
     if (!a || x + S(c, 22) >= room)
         return;
-    if (b)
-        snprintf(buf, sizeof buf, "%s  vs  %s", a->kernel, b->kernel);
+    if (b)                                       /* text_fit cuts what does not fit anyway */
+        snprintf(buf, sizeof buf, "%.*s  vs  %.*s", 120, a->kernel, 120, b->kernel);
     else
-        snprintf(buf, sizeof buf, "%s", a->kernel);
+        snprintf(buf, sizeof buf, "%.*s", (int)sizeof buf - 1, a->kernel);
     x = text_fit(c, f->sans, x + S(c, 22), y, room - x - S(c, 22), VIZ_RGB_TEXT, buf);
     snprintf(buf, sizeof buf, "grid (%u,%u,%u) \xC3\x97 block (%u,%u,%u)%s%s", a->grid[0], a->grid[1], a->grid[2],
              a->block_dim[0], a->block_dim[1], a->block_dim[2], a->device[0] ? " \xC2\xB7 " : "", a->device);
