@@ -185,14 +185,14 @@ static const cli_case CASES[] = {
     {{"check", "demos/transpose.cu:nope"}, WS_EXIT_USAGE, "demos/transpose.cu has no description 'nope'"},
 #endif
     /* a results file that is not one: empty, a folder, cut short (check works without a GPU here) */
-    {{"check", "--markdown", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: not valid JSON near: (end of file)"},
-    {{"check", "--markdown", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: read error: Is a directory"},
+    {{"check", "--markdown", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: cannot read a character device: only regular files are read"},
+    {{"check", "--markdown", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: cannot read a folder: only regular files are read"},
     {{"check", "--markdown", "tests/data/results/broken.json"}, WS_EXIT_USAGE,
      "tests/data/results/broken.json: error: not valid JSON"},
     {{"check", "--markdown", "tests/data/nonexistent.json"}, WS_EXIT_USAGE,
      "tests/data/nonexistent.json: error: cannot open: No such file or directory"},
-    {{"check", "--replay", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: not a warpscope results file"},
-    {{"check", "--replay", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: read error: Is a directory"},
+    {{"check", "--replay", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: cannot read a character device: only regular files are read"},
+    {{"check", "--replay", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: cannot read a folder: only regular files are read"},
     {{"check", "--replay", "results/h200.json", "copy_32x32", "no_such_kernel"}, WS_EXIT_USAGE,
      "results/h200.json: error: no recorded run with counters of kernel 'no_such_kernel'"},
     /* options --markdown / --replay would silently ignore */
