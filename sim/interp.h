@@ -20,6 +20,7 @@
 #include "../common/desc.h"
 #include "../common/ws_error.h"
 #include "event.h"
+#include "fault.h"
 #include "ptx.h"
 
 #define WS_SIM_SLICE 256
@@ -79,18 +80,6 @@ int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const cha
 
 #define WS_SIM_DEFAULT_BUDGET 4000000000ull /* ~10 s at the interpreter's rate, ~1 min with every checker on */
 
-/* Kinds of memory error, for the memcheck summary (sim/memcheck.h). */
-typedef enum {
-    WS_MEMERR_GLOBAL,      /* global access outside every buffer */
-    WS_MEMERR_SHARED,      /* outside the block's shared window */
-    WS_MEMERR_LOCAL,       /* outside the thread's local frame */
-    WS_MEMERR_CONST,       /* outside the module's constant bank */
-    WS_MEMERR_PARAM,       /* outside the parameter buffer */
-    WS_MEMERR_MISALIGNED,  /* address not a multiple of the access size */
-    WS_MEMERR_UNINIT,      /* read of global bytes never written, in a buffer declared init=none */
-    WS_MEMERR_KINDS
-} ws_memerr_kind;
-
 /* Why a run ended (ws_sim_result.stop): what its exit code says (common/commands.h). */
 typedef enum {
     WS_SIM_COMPLETED,     /* ran to the end (exit 0, or 2 when a checker reports) */
@@ -108,9 +97,11 @@ typedef struct {
     uint64_t *pc_warp_count;    /* per instruction index: warp-level executions (fn->ninsns) */
     uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
     uint64_t printf_calls;      /* printf executions, counted per lane */
-    char first_warning[WS_MSG_MAX];
-    uint64_t memerr_count[WS_MEMERR_KINDS];          /* memory warnings by kind (added for memcheck) */
-    char memerr_first[WS_MEMERR_KINDS][WS_MSG_MAX];  /* the first warning of each kind, formatted */
+    ws_fault fault;             /* stop is WS_SIM_FAULT, or REFUSED by an instruction: the fault that stopped
+                                   the run (kind WS_FAULT_NONE otherwise; err holds its wording) */
+    ws_fault first_warning;     /* memory_warnings > 0: the first of them */
+    uint64_t memerr_count[WS_MEMERR_KINDS];     /* memory warnings by kind (memcheck) */
+    ws_fault memerr_first[WS_MEMERR_KINDS];     /* memerr_count[k] > 0: the first warning of kind k */
     int nbuffers;
     uint64_t buffer_base[WS_MAX_BUFFERS];  /* simulated global address of each buffer */
     void *buffer_data[WS_MAX_BUFFERS];     /* final contents, launch->buffers[i].bytes each */

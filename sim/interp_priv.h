@@ -376,12 +376,14 @@ void sim_select_block(sim_ctx *c, sim_block *b);
  * Returns 0, or -1 with c->err set. */
 int sim_warp_run(sim_ctx *c, sim_warp *w);
 
-/* interp.c: error naming kernel, block, warp, lane (-1 = none) and the
- * instruction's source line; returns -1. */
-int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-/* Memory fault: an error, or a counted warning when the config asks (returns 0 then). */
-int sim_mem_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+/* interp.c: the fault of kind `kind` at instruction in (NULL = none) of warp w (NULL = the
+ * block's), lane `lane` (-1 = none): kept in c->res->fault and worded into c->err; an
+ * UNSUPPORTED kind makes the run a refusal. Returns -1. */
+int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_fault_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Memory fault of memcheck kind k: a fault as above, or a counted warning when the config
+ * asks (returns 0 then). */
+int sim_mem_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_memerr_kind k, const char *fmt,
+                  ...) __attribute__((format(printf, 6, 7)));
 
 #endif
