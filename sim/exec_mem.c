@@ -158,6 +158,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
     ev.active_mask = m;
     ev.same_value_mask = same;
     for (int l = 0; l < 32; l++) ev.addr[l] = (m >> l & 1) ? addr[l] : 0;
+    WS_ASSERT(ws_mem_event_check(&ev) == 0);
     c->cfg->listener(c->cfg->listener_ctx, &ev);
 }
 

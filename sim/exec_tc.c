@@ -118,6 +118,7 @@ static void emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         ev.vec = (uint8_t)(width > 8 ? width / 4 : 1);
         ev.active_mask = m;
         SIM_LANES(m, ev.addr[l] = addr[l]);
+        WS_ASSERT(ws_mem_event_check(&ev) == 0);
         c->cfg->listener(c->cfg->listener_ctx, &ev);
     }
     c->seq++;

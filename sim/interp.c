@@ -428,10 +428,8 @@ static int check_launch_limits(sim_ctx *c, uint64_t nblocks)
     const ws_launch *L = c->L;
     uint64_t st = c->fn->static_shared_bytes;
     uint64_t window = L->shared_bytes ? (c->fn->dyn_shared_offset > st ? c->fn->dyn_shared_offset : st) + L->shared_bytes : st;
-    const ws_device *most = NULL;
-    for (const ws_device *const *d = ws_device_all(); *d; d++)
-        if (!most || (*d)->smem_per_block_optin > most->smem_per_block_optin) most = *d;
-    if (most && window > most->smem_per_block_optin) {
+    const ws_device *most = c->cfg->shared_limit ? c->cfg->shared_limit : ws_device_most_shared();
+    if (window > most->smem_per_block_optin) {
         ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
                      "%s: a block needs %" PRIu64 " bytes of shared memory (%" PRIu64 " static + %" PRIu64
                      " dynamic), more than any GPU gives one block (%s: %u bytes)",

@@ -3,9 +3,9 @@
  * ws_mem_event per executed warp-level memory instruction.
  *
  * Execution order (what the memory models see): blocks in linear order
- * (x fastest); inside a block, warps run round-robin one instruction at a time
- * is NOT required: each warp runs until it reaches a barrier, exits or has run
- * WS_SIM_SLICE instructions, then the next warp runs; a barrier holds its warps
+ * (x fastest); inside a block, warps take turns in slices, not one instruction
+ * each: a warp runs until it reaches a barrier, exits or has run WS_SIM_SLICE
+ * instructions, then the next warp runs; a barrier holds its warps
  * until its thread count (or every non-exited warp of the block) has arrived (PTX
  * ISA; sim/exec_barrier.c). A cooperative launch (ws_launch.cooperative) runs all
  * its blocks at once, a slice per runnable warp of each block per round.
@@ -68,6 +68,8 @@ typedef struct {
     const uint8_t *watch;             /* per pc: nonzero = call on_watch when a warp reaches it; NULL = none */
     ws_watch_fn on_watch;             /* (added for the SASS event stage) */
     void *watch_ctx;
+    const struct ws_device *shared_limit; /* its smem_per_block_optin bounds a block's shared memory (more is
+                                          refused, naming it); NULL = ws_device_most_shared() */
 } ws_sim_config;
 
 /* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator
