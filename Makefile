@@ -71,6 +71,8 @@ BIN := $(BUILD)/warpscope
 
 # --- sanitizer build for tests -------------------------------------------------
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# WS_ASSERT (common/ws_assert.h) is on in the test objects and the fuzz builds, off in the release one
+ASSERT_FLAGS := -DWS_ASSERTS
 # Tests link archives, not object lists: a test binary holds only the modules it reaches
 # (test_expr needs no viz/ or cuda/), and a new source file is picked up by the wildcard.
 ASAN_OBJ   := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
@@ -92,7 +94,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/asan/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(call msg,CC-SAN,$<)$(CC) $(CFLAGS_BASE) -O1 $(ASAN_FLAGS) $(CFLAGS) -c $< -o $@
+	$(call msg,CC-SAN,$<)$(CC) $(CFLAGS_BASE) -O1 $(ASAN_FLAGS) $(ASSERT_FLAGS) $(CFLAGS) -c $< -o $@
 
 $(BIN): $(OBJ) $(BUILD)/obj/common/main.o
 	$(call msg,LD,$@)$(CC) $(OPT) -o $@ $^ $(LDLIBS)
@@ -124,7 +126,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 10
 FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS  := $(filter-out -Werror,$(CFLAGS_BASE)) -O1 $(FUZZ_FLAGS)
+FUZZ_CFLAGS  := $(filter-out -Werror,$(CFLAGS_BASE)) -O1 $(FUZZ_FLAGS) $(ASSERT_FLAGS)
 FUZZ_NEEDS_fuzz_desc   := common/desc.c
 FUZZ_NEEDS_fuzz_ptx    := sim/ptx_parse.c
 FUZZ_NEEDS_fuzz_interp := sim/ptx_parse.c sim/interp.c

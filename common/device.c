@@ -305,3 +305,11 @@ const ws_device *ws_device_find(const char *key_or_name)
 const ws_device *const *ws_device_all(void) { return all; }
 
 const ws_device *ws_device_default(void) { return all[0]; }
+
+const ws_device *ws_device_most_shared(void)
+{
+    const ws_device *most = all[0];
+    for (const ws_device *const *d = all; *d; d++)
+        if ((*d)->smem_per_block_optin > most->smem_per_block_optin) most = *d;
+    return most;
+}

@@ -66,5 +66,8 @@ const ws_device *ws_device_find(const char *key_or_name);
 /* All profiles, NULL-terminated; the first is the default (H200). */
 const ws_device *const *ws_device_all(void);
 const ws_device *ws_device_default(void);
+/* The profile that lets one block have the most shared memory (smem_per_block_optin): what
+ * any GPU could run, so the simulator's bound on a block (ws_sim_config.shared_limit). */
+const ws_device *ws_device_most_shared(void);
 
 #endif

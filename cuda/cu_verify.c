@@ -30,7 +30,7 @@ static int verify(const ws_launch *L, void *const *got, void *const *want, const
         if (b->tol > 0 && b->ulp > 0) snprintf(mine, sizeof mine, "tolerance %g relative or %u ulp", b->tol, b->ulp);
         else if (b->tol > 0) snprintf(mine, sizeof mine, "tolerance %g relative", b->tol);
         else if (b->ulp > 0) snprintf(mine, sizeof mine, "within %u ulp", b->ulp);
-        bool exact = !how || !strncmp(how, "bit-exact", 9);
+        bool exact = !bound || (bound->ulps == 0 && bound->abs == 0);   /* ws_approx_describe says "bit-exact" */
         if (mine[0] && exact) snprintf(tol, sizeof tol, "%s", mine);
         else if (mine[0]) snprintf(tol, sizeof tol, "%s, or %s", mine, how);
         else snprintf(tol, sizeof tol, "%s", how ? how : "bit-exact");

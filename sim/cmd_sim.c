@@ -105,7 +105,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
             p->compiler = s->ptx_origin.compiler;
             p->race = s->race;
             p->result = o->memcheck && s->have_result ? &s->result : NULL;
-            if (ws_report_fault_json(stdout, p, &err))
+            if (ws_report_fault_json(stdout, p, &s->result.fault))
                 return WS_EXIT_INTERNAL;
         }
         /* what memcheck found before the run stopped for another reason is reported too */
@@ -152,9 +152,12 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
                                   WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;
     if (o->memcheck)
         *found |= ws_memcheck_print(&s->result, stderr) > 0;
-    else if (s->result.memory_warnings)
+    else if (s->result.memory_warnings) {
+        char first[WS_MSG_MAX];
+        ws_fault_format(&s->result.first_warning, first, sizeof first);
         fprintf(stderr, "warpscope: sim: %s: %llu memory warnings; first: %s\n", s->desc->name,
-                (unsigned long long)s->result.memory_warnings, s->result.first_warning);
+                (unsigned long long)s->result.memory_warnings, first);
+    }
     return WS_EXIT_OK;
 }
 

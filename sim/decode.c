@@ -202,6 +202,33 @@ oom:
     return -1;
 }
 
+static bool in_file(const sim_program *p, int64_t off)
+{
+    return off >= 0 && off + 32 <= (int64_t)p->file_words;
+}
+
+static bool a_pc(const sim_program *p, int32_t pc)
+{
+    return pc == SIM_NO_JOIN || (pc >= 0 && pc <= p->n);
+}
+
+int sim_program_check(const sim_program *p)
+{
+    if (p->scratch_off + 64 > p->imm_off || p->imm_off + (uint32_t)p->nimm * 32 != p->file_words) return 1;
+    for (int i = 0; i < p->n; i++) {
+        const sim_insn *s = &p->insns[i];
+        bool ok = s->pi == &p->fn->insns[i] && s->cls <= SIM_CLS_UNSUPPORTED && a_pc(p, s->ipdom) &&
+                  a_pc(p, s->loop_join) && (s->guard < 0 || (uint32_t)s->guard + 32 <= p->sreg_off) &&
+                  (s->mem_base < 0 || in_file(p, s->mem_base)) && s->nmore >= 0 && s->nmore <= 2;
+        for (int k = 0; ok && k < PTX_MAX_OPND; k++) ok = in_file(p, s->src[k]);
+        for (int e = 0; ok && e < 4; e++) ok = in_file(p, s->vec[e]);
+        for (int j = 0; ok && j < s->nmore; j++) ok = s->more[j].base < 0 || in_file(p, s->more[j].base);
+        if (ok && s->cls == SIM_CLS_BRA) ok = s->target >= 0 && s->target <= p->n;
+        if (!ok) return 2 + i;
+    }
+    return 0;
+}
+
 sim_program *sim_decode_function(sim_ctx *c, int f)
 {
     if (!c->progs || f < 0 || f >= c->mod->nfuncs) {
@@ -215,6 +242,7 @@ sim_program *sim_decode_function(sim_ctx *c, int f)
         return NULL;
     }
     if (decode_fn(c, &c->mod->funcs[f], p)) { free(p); return NULL; }
+    WS_ASSERT(sim_program_check(p) == 0);
     return c->progs[f] = p;
 }
 
@@ -222,6 +250,7 @@ int sim_decode(sim_ctx *c)
 {
     const ptx_module *m = c->mod;
     if (decode_fn(c, c->fn, &c->prog)) return -1;
+    WS_ASSERT(sim_program_check(&c->prog) == 0);
     int n = m->nfuncs, root = -1;
     for (int i = 0; i < n; i++)
         if (&m->funcs[i] == c->fn) root = i;
@@ -252,6 +281,7 @@ int sim_decode(sim_ctx *c)
                     ws_error_set(c->err, m->path, 0, 0, "out of memory decoding %s", c->fn->name);
                     return -1;
                 }
+                WS_ASSERT(sim_program_check(p) == 0);
                 c->progs[o->target] = p;
                 queue[qt++] = o->target;
             }

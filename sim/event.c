@@ -20,3 +20,12 @@ const char *ws_mem_op_name(ws_mem_op o)
     static const char *const names[] = { "load", "store", "atomic", "reduction" };
     return (unsigned)o < sizeof names / sizeof names[0] ? names[o] : "?";
 }
+
+int ws_mem_event_check(const ws_mem_event *ev)
+{
+    for (int l = 0; l < 32; l++)
+        if (!(ev->active_mask >> l & 1) && ev->addr[l]) return 1;
+    if ((unsigned)ev->space > WS_SPACE_PARAM || (unsigned)ev->op > WS_MEM_REDUCE || (unsigned)ev->kind >= WS_KIND_COUNT)
+        return 2;
+    return 0;
+}

@@ -58,6 +58,10 @@ typedef struct ws_mem_event {
 typedef void (*ws_mem_listener)(void *ctx, const ws_mem_event *ev);
 
 const char *ws_space_name(ws_space s);  /* "global" */
+
+/* The header's invariant on one event: 0, or 1 when a lane outside active_mask has an
+ * address, 2 when space, op or kind is out of range. Example: WS_ASSERT(ws_mem_event_check(&ev) == 0). */
+int ws_mem_event_check(const ws_mem_event *ev);
 const char *ws_mem_op_name(ws_mem_op o);/* "load" */
 const char *ws_mem_kind_name(ws_mem_kind k); /* "", "cp.async", "ldmatrix", "stmatrix", "wmma" */
 

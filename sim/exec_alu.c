@@ -503,7 +503,7 @@ ALU_FN(alu_unsupported)
     (void)m;
     char txt[160];
     ptx_format_insn(w->prog->fn, in->pi, txt, sizeof txt);
-    return sim_fault(c, w, in, -1, "unsupported instruction '%s'", txt);
+    return sim_fault(c, w, in, -1, WS_FAULT_UNSUPPORTED, "unsupported instruction '%s'", txt);
 }
 
 /* mov */

@@ -64,7 +64,7 @@ static int uniform(sim_ctx *c, sim_warp *w, const sim_insn *in, int opnd, uint32
     int l0 = __builtin_ctz(m);
     uint32_t x = (uint32_t)v[l0];
     SIM_LANES(m, if ((uint32_t)v[l] != x)
-        return sim_fault(c, w, in, l, "the %s differs within the warp (lane %d has %u, lane %d has %u); "
+        return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "the %s differs within the warp (lane %d has %u, lane %d has %u); "
                          "it must be the same for every thread of a warp (PTX ISA: behaviour undefined)",
                          what, l0, x, l, (uint32_t)v[l]));
     *out = x;
@@ -154,7 +154,7 @@ static int divergent_block(sim_ctx *c, const sim_barrier *b, uint32_t id)
         if (__builtin_popcount(sets[g]) > __builtin_popcount(sets[most])) most = g;
     const sim_warp *w = &c->warps[__builtin_ctz(sets[most])];
     return sim_fault(c, w, &c->prog.insns[pcs[most]], -1,
-                     "barrier error, divergent threads in block (compute-sanitizer synccheck: 'Divergent thread(s) "
+                     WS_FAULT_SYNC, "barrier error, divergent threads in block (compute-sanitizer synccheck: 'Divergent thread(s) "
                      "in block'; undefined in the PTX ISA): barrier %u, a __syncthreads(), was completed by warps at "
                      "different instructions: %s; %s", id, text,
                      same_line ? "several copies of one __syncthreads() (the compiler's) reached by different warps: "
@@ -219,12 +219,12 @@ static int arrive(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32_t 
     } else {
         const sim_warp *f = &c->warps[b->first_warp];
         if (b->expect != (int)expect)
-            return sim_fault(c, w, in, -1, "barrier %u is used with different thread counts in one phase: warp %u "
+            return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "barrier %u is used with different thread counts in one phase: warp %u "
                              "waits for %s%u at line %d, warp %u for %s%d at line %d (PTX ISA: behaviour undefined)",
                              id, w->index, expect ? "" : "the whole block, ", expect, pi->src_line, f->index,
                              b->expect ? "" : "the whole block, ", b->expect, line_of(c, b->first_pc));
         if (b->red != red)
-            return sim_fault(c, w, in, -1, "barrier %u is used by different kinds of barrier instruction in one "
+            return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "barrier %u is used by different kinds of barrier instruction in one "
                              "phase (%s at line %d, and one at line %d): bar.red (__syncthreads_count/_and/_or) "
                              "and bar.sync do not mix (PTX ISA: behaviour undefined)",
                              id, red ? "bar.red" : "bar.sync", pi->src_line, line_of(c, b->first_pc));
@@ -258,7 +258,7 @@ static int park(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc)
                       w->bar_red_threads);
     if (switch_path(P, w)) return SIM_BAR_SWITCH;
     return sim_fault(c, w, in, -1,
-                     "barrier.sync (without .aligned) reached by lanes 0x%08x of the warp while its other live lanes "
+                     WS_FAULT_KERNEL, "barrier.sync (without .aligned) reached by lanes 0x%08x of the warp while its other live lanes "
                      "0x%08x wait to reconverge with them: on the GPU those may run on to another barrier %d and "
                      "complete the warp's arrival (PTX ISA), but warpscope runs a warp's paths on one reconvergence "
                      "stack and cannot let them pass each other (unsupported)",
@@ -285,12 +285,12 @@ int sim_exec_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32
     if (!pi->nopnd) id = 0;                  /* barrier.cluster.wait: a cluster of one is its block */
     else if (uniform(c, w, in, ia, m, "barrier number", &id)) return -1;
     if (id >= SIM_NBARRIERS)
-        return sim_fault(c, w, in, __builtin_ctz(m), "barrier number %u is out of range: a block has barriers 0..15 "
+        return sim_fault(c, w, in, __builtin_ctz(m), WS_FAULT_SYNC, "barrier number %u is out of range: a block has barriers 0..15 "
                          "(PTX ISA; compute-sanitizer synccheck: 'Invalid arguments')", id);
     if (ib >= 0) {
         if (uniform(c, w, in, ib, m, "barrier thread count", &expect)) return -1;
         if (expect == 0 || expect % 32)
-            return sim_fault(c, w, in, __builtin_ctz(m), "barrier %u: thread count %u is not a positive multiple of "
+            return sim_fault(c, w, in, __builtin_ctz(m), WS_FAULT_SYNC, "barrier %u: thread count %u is not a positive multiple of "
                              "the warp size, 32 (PTX ISA: behaviour undefined; compute-sanitizer synccheck: "
                              "'Invalid arguments')", id, expect);
     }
@@ -303,7 +303,7 @@ int sim_exec_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32
             }
             if (m != mask || !sim_simt_others_leave(w, P, m))
                 return sim_fault(c, w, in, -1,
-                                 "barrier reached by a diverged warp: lanes 0x%08x of its live lanes 0x%08x "
+                                 WS_FAULT_SYNC, "barrier reached by a diverged warp: lanes 0x%08x of its live lanes 0x%08x "
                                  "(__syncthreads() inside a branch not taken by the whole block?); "
                                  "compute-sanitizer synccheck: 'Divergent thread(s) in block'", m, w->live);
         }
@@ -312,15 +312,15 @@ int sim_exec_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32
     }
     /* barrier{.cta}.sync / .red without .aligned: threads arrive on their own (PTX ISA) */
     if (m != mask)
-        return sim_fault(c, w, in, -1, "barrier.sync guarded so that only lanes 0x%08x of its path 0x%08x take "
+        return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "barrier.sync guarded so that only lanes 0x%08x of its path 0x%08x take "
                          "part: unsupported (the other lanes would run on while these wait)", m, mask);
     if (w->bar_lanes) {
         if (id != (uint32_t)w->bar_id)
-            return sim_fault(c, w, in, -1, "lanes 0x%08x of the warp wait at barrier %d (line %d) and lanes 0x%08x "
+            return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "lanes 0x%08x of the warp wait at barrier %d (line %d) and lanes 0x%08x "
                              "reach barrier %u: a warp's threads must meet at one barrier (PTX ISA: behaviour "
                              "undefined)", w->bar_lanes, w->bar_id, line_of(c, w->bar_pc), m, id);
         if (expect != (uint32_t)w->bar_expect)
-            return sim_fault(c, w, in, -1, "lanes of the warp reach barrier %u with different thread counts (%d at "
+            return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "lanes of the warp reach barrier %u with different thread counts (%d at "
                              "line %d, %u here; PTX ISA: behaviour undefined)", id, w->bar_expect,
                              line_of(c, w->bar_pc), expect);
     } else {
@@ -391,9 +391,9 @@ int sim_barrier_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n)
         if (b->expect && (uint32_t)b->expect / 32 > c->nwarps)
             snprintf(bigger, sizeof bigger, ", more than the block's %u warps can ever bring", c->nwarps);
         return sim_fault(c, w, &c->prog.insns[w->bar_pc], -1,
-                         "deadlock: barrier %u waits for %s%s, and only %d warp arrival%s came (%s)%s; no warp of the "
+                         WS_FAULT_KERNEL, "deadlock: barrier %u waits for %s%s, and only %d warp arrival%s came (%s)%s; no warp of the "
                          "block can run any more, so on the GPU it hangs here", id, wants, bigger, b->count,
                          b->count == 1 ? "" : "s", arrived, others);
     }
-    return sim_fault(c, NULL, NULL, -1, "deadlock: no warp can run (internal: none waits at a barrier)");
+    return sim_fault(c, NULL, NULL, -1, WS_FAULT_KERNEL, "deadlock: no warp can run (internal: none waits at a barrier)");
 }

@@ -27,7 +27,7 @@ static int one(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, ws_space sp, 
     uint64_t addr[32];
     uint8_t *ptr[32];
     uint32_t m = 1u << l;
-    if (n > UINT32_MAX) return sim_fault(c, w, in, l, "a bulk copy of %" PRIu64 " bytes is too large", n);
+    if (n > UINT32_MAX) return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "a bulk copy of %" PRIu64 " bytes is too large", n);
     addr[l] = a;
     if (sim_translate(c, w, in, sp, addr, &m, (uint32_t)n, align, ptr)) return -1;
     *p = m ? ptr[l] : NULL;
@@ -55,7 +55,7 @@ static int bulk_1d(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         int l = __builtin_ctz(mm);
         uint64_t n = (uint32_t)size[l];
         if (n == 0 || n % 16)
-            return sim_fault(c, w, in, l, "cp.async.bulk of %" PRIu64 " bytes: the size must be a positive multiple of 16", n);
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "cp.async.bulk of %" PRIu64 " bytes: the size must be a positive multiple of 16", n);
         uint8_t *pd, *ps, *pm = NULL;
         uint64_t d = store ? dst[l] : shared_offset(dst[l]), s = store ? shared_offset(src[l]) : src[l];
         if (one(c, w, in, l, store ? WS_SPACE_GLOBAL : WS_SPACE_SHARED, d, n, 16, &pd)) return -1;
@@ -72,7 +72,7 @@ static int bulk_1d(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         sim_tc_emit_copy(c, w, in, WS_KIND_BULK, store ? WS_SPACE_SHARED : WS_SPACE_GLOBAL, NULL, s,
                          store ? WS_SPACE_GLOBAL : WS_SPACE_SHARED, NULL, d, n);
         if (store) continue;
-        if (sim_tc_mark_bulk(c, d, n, mo, pc)) return sim_fault(c, w, in, l, "out of memory tracking a bulk copy");
+        if (sim_tc_mark_bulk(c, d, n, mo, pc)) return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "out of memory tracking a bulk copy");
         if (sim_tc_complete_tx(c, w, in, l, pm, mo, (int64_t)n)) return -1;
     }
     return 0;
@@ -106,10 +106,10 @@ static int bulk_tensor(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         uint64_t base;
         if (ma + WS_TMAP_BYTES > c->param_bytes || ma % 64 ||
             ws_tmap_from_image(c->param + ma, &t, &base))
-            return sim_fault(c, w, in, l, "the tensor map at 0x%" PRIx64 " is not one: pass a tensor map the description "
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "the tensor map at 0x%" PRIx64 " is not one: pass a tensor map the description "
                              "declares (tmap) as a __grid_constant__ CUtensorMap parameter", map[l]);
         if (t.rank != pi->tc.dims)
-            return sim_fault(c, w, in, l, "a .%dd copy through a %d-D tensor map", pi->tc.dims, t.rank);
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "a .%dd copy through a %d-D tensor map", pi->tc.dims, t.rank);
         int64_t crd[WS_TMAP_MAX_RANK] = {0};
         for (int d = 0; d < t.rank; d++) crd[d] = (int32_t)w->file[sim_tc_elem(c, co, d) + l];
         uint64_t elems = 1;
@@ -125,7 +125,7 @@ static int bulk_tensor(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         if (!gch || !sch) {
             free(gch);
             free(sch);
-            return sim_fault(c, w, in, l, "out of memory for a tensor copy");
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "out of memory for a tensor copy");
         }
         uint8_t fill[8];
         fill_value(&t, fill);
@@ -143,7 +143,7 @@ static int bulk_tensor(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             }
             uint64_t sa = ws_tmap_swizzle(so + e * (uint64_t)t.elem_size, t.swizzle);
             uint8_t *sp = c->shared + sa, *gp = NULL;
-            if (sa + (uint64_t)t.elem_size > c->shared_bytes) { rc = sim_fault(c, w, in, l, "internal: swizzled box left shared memory"); break; }
+            if (sa + (uint64_t)t.elem_size > c->shared_bytes) { rc = sim_fault(c, w, in, l, WS_FAULT_KERNEL, "internal: swizzled box left shared memory"); break; }
             if (inside && (rc = one(c, w, in, l, WS_SPACE_GLOBAL, base + goff, (uint64_t)t.elem_size,
                                     (uint32_t)t.elem_size, &gp)))
                 break;
@@ -164,7 +164,7 @@ static int bulk_tensor(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
                              store ? WS_SPACE_GLOBAL : WS_SPACE_SHARED, store ? gch : sch, 0, bytes);
             if (!store) {
                 for (uint64_t k = 0; k < nch && !rc; k++)
-                    if (sim_tc_mark_bulk(c, sch[k], 16, mo, pc)) rc = sim_fault(c, w, in, l, "out of memory tracking a copy");
+                    if (sim_tc_mark_bulk(c, sch[k], 16, mo, pc)) rc = sim_fault(c, w, in, l, WS_FAULT_KERNEL, "out of memory tracking a copy");
                 if (!rc) rc = sim_tc_complete_tx(c, w, in, l, pm, mo, (int64_t)bytes);
             }
         }

@@ -55,13 +55,13 @@ static int grow_stack(sim_ctx *c, sim_warp *w, const sim_insn *site, uint64_t ne
 {
     if (need <= w->local_stride) return 0;
     if (need > SIM_MAX_STACK_BYTES)
-        return sim_fault(c, w, site, -1, "the call needs %" PRIu64 " bytes of local memory per thread, more than "
+        return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "the call needs %" PRIu64 " bytes of local memory per thread, more than "
                          "the simulator's stack of %u bytes (recursion that does not end?)", need, SIM_MAX_STACK_BYTES);
     uint64_t stride = w->local_stride ? w->local_stride : 256;
     while (stride < need) stride *= 2;
     if (stride > SIM_MAX_STACK_BYTES) stride = SIM_MAX_STACK_BYTES;
     uint8_t *n = calloc(32, stride);
-    if (!n) return sim_fault(c, w, site, -1, "out of memory for a %" PRIu64 "-byte stack per lane", stride);
+    if (!n) return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "out of memory for a %" PRIu64 "-byte stack per lane", stride);
     for (int l = 0; l < 32 && w->local; l++) memcpy(n + (uint64_t)l * stride, w->local + (uint64_t)l * w->local_stride, w->local_stride);
     free(w->local);
     w->local = n;
@@ -84,15 +84,15 @@ static int push_frame(sim_ctx *c, sim_warp *w, const sim_insn *site, int callee,
     if (!P) return -1;
     const ptx_function *fn = P->fn;
     if (pi->ncall_args != fn->nparams)
-        return sim_fault(c, w, site, -1, "the call passes %d argument%s to %.200s, which takes %d", pi->ncall_args,
+        return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "the call passes %d argument%s to %.200s, which takes %d", pi->ncall_args,
                          pi->ncall_args == 1 ? "" : "s", fn->name, fn->nparams);
     if (w->depth + 1 >= SIM_MAX_CALL_DEPTH)
-        return sim_fault(c, w, site, -1, "calls nested %d deep, the simulator's limit (recursion that does not end?)",
+        return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "calls nested %d deep, the simulator's limit (recursion that does not end?)",
                          SIM_MAX_CALL_DEPTH);
     if (w->depth + 2 > w->cap_frames) {
         int nc = w->cap_frames * 2;
         sim_frame *nf = realloc(w->frames, (size_t)nc * sizeof *nf);
-        if (!nf) return sim_fault(c, w, site, -1, "out of memory for call frames");
+        if (!nf) return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "out of memory for call frames");
         memset(nf + w->cap_frames, 0, (size_t)(nc - w->cap_frames) * sizeof *nf);
         w->frames = nf;
         w->cap_frames = nc;
@@ -103,7 +103,7 @@ static int push_frame(sim_ctx *c, sim_warp *w, const sim_insn *site, int callee,
                     (f->pcap < 32 * ((fn->arg_base + fn->arg_bytes + 7) / 8 * 8) ? 32 * (fn->arg_base + fn->arg_bytes + 8) : 0);
     uint64_t limit = c->cfg->max_host_bytes ? c->cfg->max_host_bytes : (8ull << 30);
     if (c->frame_bytes + grow > limit)
-        return sim_fault(c, w, site, -1, "call frames need more than the simulator's limit of %" PRIu64 " bytes of host "
+        return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "call frames need more than the simulator's limit of %" PRIu64 " bytes of host "
                          "memory (recursion that does not end?)", limit);
     c->frame_bytes += grow;
     if (f->file_cap < P->file_words) {
@@ -111,7 +111,7 @@ static int push_frame(sim_ctx *c, sim_warp *w, const sim_insn *site, int callee,
         f->file = aligned_alloc(64, ((size_t)P->file_words * 8 + 63) / 64 * 64);
         f->file_cap = f->file ? P->file_words : 0;
         f->imms_of = NULL;
-        if (!f->file) return sim_fault(c, w, site, -1, "out of memory for a call frame");
+        if (!f->file) return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "out of memory for a call frame");
     }
     memset(f->file, 0, (size_t)P->imm_off * 8);
     if (f->imms_of != P) {
@@ -122,12 +122,12 @@ static int push_frame(sim_ctx *c, sim_warp *w, const sim_insn *site, int callee,
     sim_sreg_fill(c, w, P, f->file, false);
     /* parameter space: the arguments, then room for the calls it makes */
     uint64_t stride = (fn->arg_base + fn->arg_bytes + 7) / 8 * 8;
-    if (stride > UINT32_MAX) return sim_fault(c, w, site, -1, "parameters of %.200s too large", fn->name);
+    if (stride > UINT32_MAX) return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "parameters of %.200s too large", fn->name);
     if (f->pcap < 32 * stride) {
         free(f->pbuf);
         f->pbuf = malloc(32 * stride);
         f->pcap = f->pbuf ? 32 * stride : 0;
-        if (!f->pbuf) return sim_fault(c, w, site, -1, "out of memory for a call frame");
+        if (!f->pbuf) return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "out of memory for a call frame");
     }
     if (stride) memset(f->pbuf, 0, 32 * stride);
     f->pstride = (uint32_t)stride;
@@ -139,7 +139,7 @@ static int push_frame(sim_ctx *c, sim_warp *w, const sim_insn *site, int callee,
         for (uint32_t mm = g; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
             uint8_t *s = param_of(c, w, cur, l, src), *d = f->pbuf + (uint64_t)l * stride + dst->offset;
-            if (!s) return sim_fault(c, w, site, l, "argument %d ('%.100s') lies outside the parameter space", i + 1,
+            if (!s) return sim_fault(c, w, site, l, WS_FAULT_KERNEL, "argument %d ('%.100s') lies outside the parameter space", i + 1,
                                      src->name);
             memcpy(d, s, n);
         }
@@ -154,7 +154,7 @@ static int push_frame(sim_ctx *c, sim_warp *w, const sim_insn *site, int callee,
     int need = w->sp + 2 * P->n + 10;
     if (need > w->cap) {
         sim_simt_entry *ns = realloc(w->stack, (size_t)need * sizeof *ns);
-        if (!ns) return sim_fault(c, w, site, -1, "out of memory for the SIMT stack");
+        if (!ns) return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "out of memory for the SIMT stack");
         w->stack = ns;
         w->cap = need;
     }
@@ -208,12 +208,12 @@ static char *read_string(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uin
     size_t cap = 64, n = 0;
     char *s = malloc(cap);
     *rc = -1;
-    if (!s) { sim_fault(c, w, in, l, "out of memory reading %s", what); return NULL; }
+    if (!s) { sim_fault(c, w, in, l, WS_FAULT_KERNEL, "out of memory reading %s", what); return NULL; }
     for (;;) {
         const uint8_t *p = sim_generic_ptr(c, w, l, a + n, 1);
         if (!p) {
             free(s);
-            *rc = sim_mem_fault(c, w, in, l, "global load of 1 bytes at 0x%" PRIx64 " while reading %s, which is "
+            *rc = sim_mem_fault(c, w, in, l, WS_MEMERR_GLOBAL, "global load of 1 bytes at 0x%" PRIx64 " while reading %s, which is "
                                 "not in any buffer or memory window", a + n, what);
             return NULL;
         }
@@ -221,7 +221,7 @@ static char *read_string(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uin
             char *ns = cap >= MAX_STRING ? NULL : realloc(s, cap * 2);
             if (!ns) {
                 free(s);
-                sim_fault(c, w, in, l, "%s at 0x%" PRIx64 " is not terminated within %u bytes", what, a, MAX_STRING);
+                sim_fault(c, w, in, l, WS_FAULT_KERNEL, "%s at 0x%" PRIx64 " is not terminated within %u bytes", what, a, MAX_STRING);
                 return NULL;
             }
             s = ns;
@@ -240,7 +240,7 @@ static int next_arg(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64_t
     *off = (*off + size - 1) / size * size;
     const uint8_t *p = sim_generic_ptr(c, w, l, args + *off, size);
     if (!p)
-        return sim_mem_fault(c, w, in, l, "printf's argument at 0x%" PRIx64 " (%u bytes) is not in the kernel's "
+        return sim_mem_fault(c, w, in, l, WS_MEMERR_GLOBAL, "printf's argument at 0x%" PRIx64 " (%u bytes) is not in the kernel's "
                              "memory", args + *off, size) ? -1 : 1;
     *v = 0;
     memcpy(v, p, size);
@@ -394,7 +394,7 @@ static int run_vprintf(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     const ptx_insn *pi = in->pi;
     const ptx_function *fn = w->prog->fn;
     sim_frame *f = &w->frames[w->depth];
-    if (pi->ncall_args != 2) return sim_fault(c, w, in, -1, "vprintf takes 2 arguments, the call passes %d", pi->ncall_args);
+    if (pi->ncall_args != 2) return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "vprintf takes 2 arguments, the call passes %d", pi->ncall_args);
     const ptx_symbol *sf = &fn->syms[fn->call_args[pi->call_arg0]], *sa = &fn->syms[fn->call_args[pi->call_arg0 + 1]];
     const ptx_symbol *sr = pi->opnd[0].kind == PTX_OPND_SYM ? &fn->syms[pi->opnd[0].sym] : NULL;
     FILE *out = c->cfg->printf_out;
@@ -402,7 +402,7 @@ static int run_vprintf(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         int l = __builtin_ctz(mm);
         uint64_t fa = 0, aa = 0;
         const uint8_t *p = param_of(c, w, f, l, sf), *q = param_of(c, w, f, l, sa);
-        if (!p || !q) return sim_fault(c, w, in, l, "vprintf's arguments lie outside the parameter space");
+        if (!p || !q) return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "vprintf's arguments lie outside the parameter space");
         memcpy(&fa, p, sf->size < 8 ? sf->size : 8);
         memcpy(&aa, q, sa->size < 8 ? sa->size : 8);
         int32_t rv = -1;
@@ -431,7 +431,7 @@ static int run_assertfail(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t 
     const ptx_function *fn = w->prog->fn;
     sim_frame *f = &w->frames[w->depth];
     if (pi->ncall_args < 4)
-        return sim_fault(c, w, in, -1, "__assertfail takes 5 arguments, the call passes %d", pi->ncall_args);
+        return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "__assertfail takes 5 arguments, the call passes %d", pi->ncall_args);
     char first[WS_MSG_MAX] = "";
     int first_lane = __builtin_ctz(m);
     FILE *out = c->cfg->printf_out;
@@ -441,7 +441,7 @@ static int run_assertfail(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t 
         for (int i = 0; i < 4; i++) {
             const ptx_symbol *s = &fn->syms[fn->call_args[pi->call_arg0 + i]];
             const uint8_t *p = param_of(c, w, f, l, s);
-            if (!p) return sim_fault(c, w, in, l, "__assertfail's arguments lie outside the parameter space");
+            if (!p) return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "__assertfail's arguments lie outside the parameter space");
             memcpy(&v[i], p, s->size < 8 ? s->size : 8);
         }
         int src;
@@ -461,7 +461,7 @@ static int run_assertfail(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t 
         if (l == first_lane) snprintf(first, sizeof first, "%.*s", (int)sizeof first - 1, line);
     }
     if (out) fflush(out);
-    return sim_fault(c, w, in, first_lane, "device-side assert failed: %s", first);
+    return sim_fault(c, w, in, first_lane, WS_FAULT_KERNEL, "device-side assert failed: %s", first);
 }
 
 /* --- the call ---------------------------------------------------------------- */
@@ -477,14 +477,14 @@ int sim_exec_call(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         int l0 = __builtin_ctz(m);
         uint64_t a = fp[l0], idx = (a - SIM_WIN_FUNC) / SIM_FUNC_STRIDE;
         if (a < SIM_WIN_FUNC || (a - SIM_WIN_FUNC) % SIM_FUNC_STRIDE || idx >= (uint64_t)c->mod->nfuncs)
-            return sim_fault(c, w, in, l0, "indirect call to 0x%" PRIx64 ", which is not the address of a function "
+            return sim_fault(c, w, in, l0, WS_FAULT_KERNEL, "indirect call to 0x%" PRIx64 ", which is not the address of a function "
                              "of this module", a);
         uint32_t g = 0;
         SIM_LANES(m, if (fp[l] == a) g |= 1u << l);
         if (g != m) {
             if (w->sp + 1 > w->cap) {
                 sim_simt_entry *ns = realloc(w->stack, (size_t)(w->cap + 8) * sizeof *ns);
-                if (!ns) return sim_fault(c, w, in, -1, "out of memory for the SIMT stack");
+                if (!ns) return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "out of memory for the SIMT stack");
                 w->stack = ns;
                 w->cap += 8;
             }
@@ -499,11 +499,11 @@ int sim_exec_call(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     case PTX_CALLEE_ASSERTFAIL: return run_assertfail(c, w, in, m);
     default:
         if (callee < 0 || callee >= c->mod->nfuncs)
-            return sim_fault(c, w, in, -1, "call to a function this module does not define");
+            return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "call to a function this module does not define");
         if (c->mod->funcs[callee].refusal) {
             char why[WS_MSG_MAX + 64];
             ws_error_format(c->mod->funcs[callee].refusal, why, sizeof why);
-            return sim_fault(c, w, in, -1, "call to %.100s, which cannot be simulated: %s", c->mod->funcs[callee].name, why);
+            return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "call to %.100s, which cannot be simulated: %s", c->mod->funcs[callee].name, why);
         }
         return push_frame(c, w, in, callee, m);
     }

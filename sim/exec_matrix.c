@@ -21,7 +21,7 @@ static int whole_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     if (m == SIM_FULL) return 0;
     char txt[160];
     ptx_format_insn(c->fn, in->pi, txt, sizeof txt);
-    return sim_fault(c, w, in, -1, "'%s' executed by lanes 0x%08x only: every lane of the warp must execute it "
+    return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "'%s' executed by lanes 0x%08x only: every lane of the warp must execute it "
                      "(.sync.aligned)", txt, m);
 }
 
@@ -102,7 +102,7 @@ static int wmma_space(sim_ctx *c, sim_warp *w, const sim_insn *in, uint64_t *add
     }
     for (int l = 0; l < 32; l++)
         if (addr[l] >= SIM_WIN_SHARED)
-            return sim_fault(c, w, in, l, "generic address 0x%" PRIx64 " is neither global memory nor in the shared "
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "generic address 0x%" PRIx64 " is neither global memory nor in the shared "
                              "window of every lane (wmma.load/store needs one space for the warp)", addr[l]);
     *sp = WS_SPACE_GLOBAL;
     return 0;

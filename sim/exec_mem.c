@@ -66,10 +66,10 @@ static int global_fault(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, u
         if (d < dist) { dist = d; best = i; before = b; }
     }
     if (best < 0)
-        return sim_mem_fault(c, w, in, lane, "global %s of %u bytes at 0x%" PRIx64 " with no buffer allocated",
+        return sim_mem_fault(c, w, in, lane, WS_MEMERR_GLOBAL, "global %s of %u bytes at 0x%" PRIx64 " with no buffer allocated",
                              what, n, a);
     const sim_region *r = &c->region[best];
-    return sim_mem_fault(c, w, in, lane, "global %s of %u bytes at 0x%" PRIx64 " is %" PRIu64
+    return sim_mem_fault(c, w, in, lane, WS_MEMERR_GLOBAL, "global %s of %u bytes at 0x%" PRIx64 " is %" PRIu64
                          " bytes %s buffer '%s' (%" PRIu64 " bytes)", what, n, a, dist,
                          before ? "before the start of" : "past the end of", r->name, r->size);
 }
@@ -87,7 +87,7 @@ int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, cons
         uint64_t a = addr[l];
         uint8_t *p = NULL;
         if (a % align) {
-            if (sim_mem_fault(c, w, in, l, "%s %s of %u bytes at 0x%" PRIx64 " is misaligned (must be a multiple of %u)",
+            if (sim_mem_fault(c, w, in, l, WS_MEMERR_MISALIGNED, "%s %s of %u bytes at 0x%" PRIx64 " is misaligned (must be a multiple of %u)",
                               ws_space_name(sp), what, n, a, align)) return -1;
             keep &= ~(1u << l);
             continue;
@@ -101,27 +101,27 @@ int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, cons
             break;
         case WS_SPACE_SHARED:
             if (a < c->shared_bytes && c->shared_bytes - a >= n) p = c->shared + a;
-            else if (sim_mem_fault(c, w, in, l, "shared %s of %u bytes at offset 0x%" PRIx64 " is outside the block's %"
+            else if (sim_mem_fault(c, w, in, l, WS_MEMERR_SHARED, "shared %s of %u bytes at offset 0x%" PRIx64 " is outside the block's %"
                                    PRIu64 " bytes of shared memory (%" PRIu64 " static + %" PRIu64 " dynamic)",
                                    what, n, a, c->shared_bytes, c->shared_static, c->shared_dynamic)) return -1;
             break;
         case WS_SPACE_LOCAL: {
             uint64_t top = w->frames[w->depth].local_top;   /* the running frame and its callers' */
             if (a < top && top - a >= n) p = w->local + (uint64_t)l * w->local_stride + a;
-            else if (sim_mem_fault(c, w, in, l, "local %s of %u bytes at offset 0x%" PRIx64 " is outside the thread's %"
+            else if (sim_mem_fault(c, w, in, l, WS_MEMERR_LOCAL, "local %s of %u bytes at offset 0x%" PRIx64 " is outside the thread's %"
                                    PRIu64 "-byte local frame%s", what, n, a, top, w->depth ? "s" : "")) return -1;
             break;
         }
         case WS_SPACE_CONST:
             if (a < c->const_bytes && c->const_bytes - a >= n) p = (uint8_t *)(uintptr_t)(c->cnst + a);
-            else if (sim_mem_fault(c, w, in, l, "const %s of %u bytes at offset 0x%" PRIx64 " is outside the module's %"
+            else if (sim_mem_fault(c, w, in, l, WS_MEMERR_CONST, "const %s of %u bytes at offset 0x%" PRIx64 " is outside the module's %"
                                    PRIu64 " bytes of constant memory", what, n, a, c->const_bytes)) return -1;
             break;
         case WS_SPACE_PARAM: {
             const sim_frame *f = &w->frames[w->depth];
             if ((p = sim_param_ptr(c, w, f, l, a, n))) break;
             uint64_t size = w->depth ? f->pstride : f->pbase + f->pstride;
-            if (sim_mem_fault(c, w, in, l, "param %s of %u bytes at offset 0x%" PRIx64 " is outside the %"
+            if (sim_mem_fault(c, w, in, l, WS_MEMERR_PARAM, "param %s of %u bytes at offset 0x%" PRIx64 " is outside the %"
                               PRIu64 "-byte parameter %s", what, n, a, w->depth ? size : c->param_bytes,
                               w->depth ? "space of the called function" : "buffer")) return -1;
             break;
@@ -158,6 +158,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
     ev.active_mask = m;
     ev.same_value_mask = same;
     for (int l = 0; l < 32; l++) ev.addr[l] = (m >> l & 1) ? addr[l] : 0;
+    WS_ASSERT(ws_mem_event_check(&ev) == 0);
     c->cfg->listener(c->cfg->listener_ctx, &ev);
 }
 
@@ -230,7 +231,7 @@ static int uninit_check(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m,
             for (uint64_t b = off; b < off + n; b++) {
                 if (r->written[b / 8] >> (b % 8) & 1) continue;
                 uint64_t t = (uint64_t)w->index * 32 + (uint64_t)l, bx = c->L->block[0], by = c->L->block[1];
-                if (sim_mem_fault(c, w, in, l, "uninitialised global %s of %u bytes at 0x%" PRIx64 " by thread (%" PRIu64
+                if (sim_mem_fault(c, w, in, l, WS_MEMERR_UNINIT, "uninitialised global %s of %u bytes at 0x%" PRIx64 " by thread (%" PRIu64
                                   ",%" PRIu64 ",%" PRIu64 "): byte %" PRIu64 " of buffer '%s' (init=none) was never "
                                   "written", op_word(op), n, addr[l], t % bx, t / bx % by, t / (bx * by), b, r->name))
                     return -1;
@@ -252,13 +253,13 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
     if (elem > 8) {
         char txt[160];
         ptx_format_insn(w->prog->fn, pi, txt, sizeof txt);
-        return sim_fault(c, w, in, -1, "unsupported instruction '%s' (%u-byte elements)", txt, elem);
+        return sim_fault(c, w, in, -1, WS_FAULT_UNSUPPORTED, "unsupported instruction '%s' (%u-byte elements)", txt, elem);
     }
     if ((pi->op == PTX_ATOM || pi->op == PTX_RED) && vec > 1) {
         /* atom.v2/.v4 (sm_90) has two vector operands; the decoder keeps one */
         char txt[160];
         ptx_format_insn(w->prog->fn, pi, txt, sizeof txt);
-        return sim_fault(c, w, in, -1, "unsupported instruction '%s' (vector atomics)", txt);
+        return sim_fault(c, w, in, -1, WS_FAULT_UNSUPPORTED, "unsupported instruction '%s' (vector atomics)", txt);
     }
     if (sim_translate(c, w, in, sp, addr, &m, n, n, ptr)) return -1;
     if (!m) return 0;

@@ -79,7 +79,7 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     if (m != SIM_FULL) {
         char txt[200];
         ptx_format_insn(c->fn, pi, txt, sizeof txt);
-        return sim_fault(c, w, in, -1, "'%s' executed by lanes 0x%08x only: every lane of the warp must execute it "
+        return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "'%s' executed by lanes 0x%08x only: every lane of the warp must execute it "
                          "(.sync.aligned)", txt, m);
     }
     bool wm = pi->op == PTX_WMMA_MMA;

@@ -67,7 +67,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             break;
         case SIM_CLS_BRA:
             if (sim_simt_branch(w, pc, in->target, in->ipdom, m, mask & ~m)) {
-                rc = sim_fault(c, w, in, -1, "SIMT stack overflow (%d paths)", w->sp);
+                rc = sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "SIMT stack overflow (%d paths)", w->sp);
                 goto out;
             }
             break;
@@ -81,7 +81,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             break;
         case SIM_CLS_BAR: {              /* exec_barrier.c */
             if (w->depth) {              /* its bookkeeping is the kernel's pcs */
-                rc = sim_fault(c, w, in, -1, "a barrier inside a called function (a __noinline__ function, or a "
+                rc = sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "a barrier inside a called function (a __noinline__ function, or a "
                                "-G build) is not simulated");
                 goto out;
             }
@@ -100,10 +100,10 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         case SIM_CLS_TRAP:
             if (!m) { top->pc = pc + 1; break; }
             if (in->pi->op == PTX_BRKPT)
-                rc = sim_fault(c, w, in, __builtin_ctz(m), "brkpt executed (a breakpoint, with no debugger to "
+                rc = sim_fault(c, w, in, __builtin_ctz(m), WS_FAULT_KERNEL, "brkpt executed (a breakpoint, with no debugger to "
                                "stop at it, ends the kernel with an error)");
             else
-                rc = sim_fault(c, w, in, __builtin_ctz(m), "trap executed%s", c->needs_grid_ws && !c->grid_ws
+                rc = sim_fault(c, w, in, __builtin_ctz(m), WS_FAULT_KERNEL, "trap executed%s", c->needs_grid_ws && !c->grid_ws
                                ? " (the kernel reads the grid workspace, %envreg1/2, as grid.sync() does: it traps when "
                                  "the launch is not cooperative; add the line 'cooperative' to its description)"
                                : " (__trap(), or a trap instruction: the kernel stops with an error)");
@@ -111,7 +111,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         case SIM_CLS_UNSUPPORTED: {
             char txt[160];
             ptx_format_insn(P->fn, in->pi, txt, sizeof txt);
-            rc = sim_fault(c, w, in, -1, "unsupported instruction '%s'", txt);
+            rc = sim_fault(c, w, in, -1, WS_FAULT_UNSUPPORTED, "unsupported instruction '%s'", txt);
             goto out;
         }
         }

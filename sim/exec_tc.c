@@ -52,7 +52,7 @@ int sim_tc_refuse(sim_ctx *c, sim_warp *w, const sim_insn *in, const char *why)
 {
     char txt[200];
     ptx_format_insn(c->fn, in->pi, txt, sizeof txt);
-    return sim_fault(c, w, in, -1, "unsupported instruction '%s': %s", txt, why);
+    return sim_fault(c, w, in, -1, WS_FAULT_UNSUPPORTED, "unsupported instruction '%s': %s", txt, why);
 }
 
 sim_addr sim_tc_mem1(const sim_insn *in)
@@ -77,7 +77,7 @@ int sim_tc_shared_addr(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, 
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         if (addr[l] - SIM_WIN_SHARED >= SIM_WIN_SIZE)
-            return sim_fault(c, w, in, l, "generic address 0x%" PRIx64 " is not in shared memory (this instruction "
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "generic address 0x%" PRIx64 " is not in shared memory (this instruction "
                              "addresses shared memory only)", addr[l]);
         addr[l] -= SIM_WIN_SHARED;
     }
@@ -118,6 +118,7 @@ static void emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         ev.vec = (uint8_t)(width > 8 ? width / 4 : 1);
         ev.active_mask = m;
         SIM_LANES(m, ev.addr[l] = addr[l]);
+        WS_ASSERT(ws_mem_event_check(&ev) == 0);
         c->cfg->listener(c->cfg->listener_ctx, &ev);
     }
     c->seq++;
@@ -225,7 +226,7 @@ int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m,
                 uint32_t phase = t->group[a] & 0xffffff;
                 if (slot >= t->nmbar || t->mbar[slot].observed > phase) continue; /* a wait saw its phase end */
                 uint64_t mb = t->mbar[slot].off;
-                return sim_fault(c, w, in, l, "shared memory at offset 0x%" PRIx64 " %s bytes that the bulk copy at line "
+                return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "shared memory at offset 0x%" PRIx64 " %s bytes that the bulk copy at line "
                                  "%d (PTX line %d) may not have written yet: wait for the phase of its mbarrier "
                                  "(at shared offset 0x%" PRIx64 ") first (mbarrier.try_wait.parity)",
                                  a, what, cp->src_line, cp->ptx_line, mb);
@@ -233,11 +234,11 @@ int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m,
             uint32_t ow = t->owner[a] - 1u;
             if (t->group[a] < t->warp[ow].done) continue;
             if (ow == w->index)
-                return sim_fault(c, w, in, l, "shared memory at offset 0x%" PRIx64 " %s bytes that this warp's cp.async "
+                return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "shared memory at offset 0x%" PRIx64 " %s bytes that this warp's cp.async "
                                  "at line %d (PTX line %d) may not have written yet: wait for its group first "
                                  "(cp.async.wait_group / wait_all, __pipeline_wait_prior)",
                                  a, what, cp->src_line, cp->ptx_line);
-            return sim_fault(c, w, in, l, "shared memory at offset 0x%" PRIx64 " %s bytes that warp %u's cp.async at "
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "shared memory at offset 0x%" PRIx64 " %s bytes that warp %u's cp.async at "
                              "line %d (PTX line %d) may not have written yet: warp %u must wait for its group "
                              "(cp.async.wait_group) before the barrier that publishes it",
                              a, what, ow, cp->src_line, cp->ptx_line, ow);
@@ -260,7 +261,7 @@ static int src_sizes(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, ui
         if (pred) { size[l] = ((v[l] & 1) ^ o->neg) ? 0 : cp; continue; } /* ignore-src */
         uint32_t s = (uint32_t)v[l];
         if (s > cp)
-            return sim_fault(c, w, in, l, "cp.async source size %u is larger than the copy size %u", s, cp);
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "cp.async source size %u is larger than the copy size %u", s, cp);
         size[l] = s;
     }
     return 0;
@@ -294,8 +295,8 @@ static int cp_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     }
     if (!m) return 0;
     struct sim_tc *t = c->tc ? c->tc : tc_state(c);
-    if (!t) return sim_fault(c, w, in, -1, "out of memory tracking cp.async");
-    if (c->shared_bytes && t->shared_bytes != c->shared_bytes) return sim_fault(c, w, in, -1, "internal: shared size changed");
+    if (!t) return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "out of memory tracking cp.async");
+    if (c->shared_bytes && t->shared_bytes != c->shared_bytes) return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "internal: shared size changed");
     if (sim_tc_check_shared(c, w, in, m, dst, cp)) return -1;  /* overwriting a copy still in flight */
     sim_tc_emit(c, w, in, WS_SPACE_GLOBAL, WS_MEM_LOAD, WS_KIND_LDGSTS, gm, src, cp);
     sim_tc_emit(c, w, in, WS_SPACE_SHARED, WS_MEM_STORE, WS_KIND_LDGSTS, m, dst, cp);
@@ -391,7 +392,7 @@ static int mbar_count(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64
 {
     int64_t n = (int64_t)(uint32_t)v;
     if (n < (tx ? 0 : 1) || n > MBAR_MAX)
-        return sim_fault(c, w, in, l, "mbarrier %s count %" PRId64 " is outside %d..%d", tx ? "transaction" : "arrival",
+        return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "mbarrier %s count %" PRId64 " is outside %d..%d", tx ? "transaction" : "arrival",
                          n, tx ? 0 : 1, MBAR_MAX);
     *out = n;
     return 0;
@@ -431,7 +432,7 @@ static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             if (d) d[l] = (uint64_t)b.phase << 61;   /* the state: the phase it arrived in */
             if (op == PTX_CP_MBAR_ARRIVE && !(pi->tc.flags & PTX_TC_NOINC)) break; /* +1 then the arrive: no change */
             if ((int64_t)b.pending < n)
-                return sim_fault(c, w, in, l, "mbarrier at shared offset 0x%" PRIx64 ": %" PRId64 " arrivals but only %u "
+                return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "mbarrier at shared offset 0x%" PRIx64 ": %" PRId64 " arrivals but only %u "
                                  "pending in this phase (more arrivals than mbarrier.init counted?)", addr[l], n, b.pending);
             b.pending -= (uint32_t)n;
             if (op == PTX_MBAR_ARRIVE_DROP) b.expected -= (uint32_t)n < b.expected ? (uint32_t)n : b.expected;
@@ -442,7 +443,7 @@ static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             if (mbar_count(c, w, in, l, arg[l], true, &n)) return -1;
             b.tx += op == PTX_MBAR_EXPECT_TX ? (int32_t)n : -(int32_t)n;
             if (b.tx > MBAR_MAX || b.tx < -MBAR_MAX)
-                return sim_fault(c, w, in, l, "mbarrier transaction count %d is outside +-%d", b.tx, MBAR_MAX);
+                return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "mbarrier transaction count %d is outside +-%d", b.tx, MBAR_MAX);
             mbar_maybe_complete(c, addr[l], &b);
             break;
         case PTX_MBAR_TEST_WAIT: case PTX_MBAR_TRY_WAIT: {
@@ -488,7 +489,7 @@ int sim_tc_complete_tx(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, ui
     sim_mbar b = mbar_get(p);
     b.tx -= (int32_t)bytes;
     if (bytes > MBAR_MAX || b.tx < -MBAR_MAX)
-        return sim_fault(c, w, in, lane, "mbarrier at shared offset 0x%" PRIx64 ": a copy of %" PRId64 " bytes takes its "
+        return sim_fault(c, w, in, lane, WS_FAULT_KERNEL, "mbarrier at shared offset 0x%" PRIx64 ": a copy of %" PRId64 " bytes takes its "
                          "transaction count to %d, outside +-%d", mbar, bytes, b.tx, MBAR_MAX);
     mbar_maybe_complete(c, mbar, &b);
     mbar_put(p, b);
@@ -521,7 +522,7 @@ static int cluster_op(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         if ((uint32_t)rank[l] != 0)
-            return sim_fault(c, w, in, l, "mapa to block rank %u of the cluster, but without a cluster launch every block "
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "mapa to block rank %u of the cluster, but without a cluster launch every block "
                              "is a cluster of one (rank 0)", (uint32_t)rank[l]);
     }
     SIM_LANES(m, d[l] = pi->type == PTX_T_U32 ? (uint32_t)a[l] : a[l]);

@@ -30,12 +30,12 @@ static int member_masks(sim_ctx *c, sim_warp *w, const sim_insn *in, int opnd, u
     if (sp) *sp = 0;
     SIM_LANES(m, {
         if (!(M[l] >> l & 1))
-            return sim_fault(c, w, in, l, "%s with member mask 0x%08x, which does not name this lane: every lane "
+            return sim_fault(c, w, in, l, WS_FAULT_SYNC, "%s with member mask 0x%08x, which does not name this lane: every lane "
                              "executing it must be in its mask (PTX ISA: behaviour undefined; compute-sanitizer "
                              "synccheck: 'Invalid arguments')", what, M[l]);
         uint32_t absent = M[l] & w->live & ~m;
         if (absent)
-            return sim_fault(c, w, in, l, "%s with member mask 0x%08x names lanes 0x%08x, which have not exited but "
+            return sim_fault(c, w, in, l, WS_FAULT_SYNC, "%s with member mask 0x%08x names lanes 0x%08x, which have not exited but "
                              "do not execute it with this lane (they are on another path of the diverged warp): on "
                              "sm_70 and newer the lanes of the mask wait for each other, so the warp hangs or the "
                              "result is undefined (PTX ISA; compute-sanitizer synccheck reports it)",
@@ -45,7 +45,7 @@ static int member_masks(sim_ctx *c, sim_warp *w, const sim_insn *in, int opnd, u
             int k = __builtin_ctz(peers);
             peers &= peers - 1;
             if ((uint32_t)v[k] != M[l])
-                return sim_fault(c, w, in, l, "%s: lanes %d and %d name each other but pass different member masks "
+                return sim_fault(c, w, in, l, WS_FAULT_SYNC, "%s: lanes %d and %d name each other but pass different member masks "
                                  "(0x%08x and 0x%08x): the lanes of one collective must pass the same mask (PTX ISA: "
                                  "behaviour undefined; compute-sanitizer synccheck: 'Invalid arguments')",
                                  what, l, k, M[l], (uint32_t)v[k]);
@@ -180,7 +180,7 @@ int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     default: {
         char txt[160];
         ptx_format_insn(w->prog->fn, pi, txt, sizeof txt);
-        return sim_fault(c, w, in, -1, "unsupported instruction '%s'", txt);
+        return sim_fault(c, w, in, -1, WS_FAULT_UNSUPPORTED, "unsupported instruction '%s'", txt);
     }
     }
 }

@@ -31,68 +31,61 @@ static const char *src_file(const sim_ctx *c, const ptx_insn *pi)
     return c->mod->path;
 }
 
-static void vfault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_error *e,
-                   const char *fmt, va_list ap)
+/* The record of a fault at instruction `in` (NULL = none) of warp w (NULL = the block's),
+ * lane `lane` (-1 = the warp's); the wording is fault.c's. */
+static void vfault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_fault_kind kind,
+                   ws_memerr_kind mem, ws_fault *f, const char *fmt, va_list ap)
 {
-    char msg[WS_MSG_MAX], who[320];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    int k = snprintf(who, sizeof who, "%s: block (%u,%u,%u)", c->kname, c->block[0], c->block[1], c->block[2]);
-    if (w && k < (int)sizeof who) k += snprintf(who + k, sizeof who - (size_t)k, " warp %u", w->index);
-    if (lane >= 0 && k < (int)sizeof who) k += snprintf(who + k, sizeof who - (size_t)k, " lane %d", lane);
-    if (w && w->depth > 0 && k < (int)sizeof who) {   /* in a called function: which, and from where */
-        const ptx_insn *site = w->frames[1].site->pi;
-        char fname[128];
-        ws_demangle(w->prog->fn->name, fname, sizeof fname);
-        k += snprintf(who + k, sizeof who - (size_t)k, " in %.120s", fname);
-        if (site->src_line > 0 && k < (int)sizeof who)
-            snprintf(who + k, sizeof who - (size_t)k, " (called at line %d)", site->src_line);
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->mem = mem;
+    f->tool = ws_fault_tool_of(kind, mem);
+    memcpy(f->block, c->block, sizeof f->block);
+    f->warp = w ? (int)w->index : -1;
+    f->lane = lane;
+    snprintf(f->kernel, sizeof f->kernel, "%s", c->kname);
+    if (w && w->depth > 0) {                     /* in a called function: which, and from where */
+        ws_demangle(w->prog->fn->name, f->func, sizeof f->func);
+        f->call_line = w->frames[1].site->pi->src_line;
     }
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
     const ptx_insn *pi = in ? in->pi : NULL;
-    if (pi && pi->src_line > 0) ws_error_set(e, src_file(c, pi), pi->src_line, 0, "%s: %s", who, msg);
-    else if (pi) ws_error_set(e, c->mod->path, pi->ptx_line, 0, "%s: %s", who, msg);
-    else ws_error_set(e, c->cfg->source_file ? c->cfg->source_file : c->mod->path, 0, 0, "%s: %s", who, msg);
+    const sim_program *P = w ? w->prog : &c->prog;
+    f->pc = in && in >= P->insns && in < P->insns + P->n ? (int)(in - P->insns) : -1;
+    const char *file = pi && pi->src_line > 0 ? src_file(c, pi)
+                     : pi ? c->mod->path : c->cfg->source_file ? c->cfg->source_file : c->mod->path;
+    snprintf(f->file, sizeof f->file, "%s", file ? file : "");
+    f->src_line = pi && pi->src_line > 0 ? pi->src_line : 0;
+    f->ptx_line = pi ? pi->ptx_line : 0;
 }
 
-int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
+int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_fault_kind kind, const char *fmt, ...)
 {
-    /* an instruction the simulator does not run is a refusal of the input, not a kernel fault
-     * (every such message in exec_*.c starts with these words) */
-    if (!strncmp(fmt, "unsupported instruction", 23)) c->res->stop = WS_SIM_REFUSED;
+    /* an instruction the simulator does not run is a refusal of the input, not a kernel fault */
+    if (kind == WS_FAULT_UNSUPPORTED) c->res->stop = WS_SIM_REFUSED;
     va_list ap;
     va_start(ap, fmt);
-    vfault(c, w, in, lane, c->err, fmt, ap);
+    vfault(c, w, in, lane, kind, WS_MEMERR_GLOBAL, &c->res->fault, fmt, ap);
     va_end(ap);
+    ws_fault_error(&c->res->fault, c->err);
     return -1;
 }
 
-/* memcheck: the kind of a memory fault, from the space word every message in
- * exec_mem.c starts with ("shared load of ...") or its "misaligned" clause. */
-static ws_memerr_kind memerr_kind(const char *fmt)
-{
-    if (strstr(fmt, "misaligned")) return WS_MEMERR_MISALIGNED;
-    if (!strncmp(fmt, "uninitialised", 13)) return WS_MEMERR_UNINIT;
-    if (!strncmp(fmt, "shared", 6)) return WS_MEMERR_SHARED;
-    if (!strncmp(fmt, "local", 5)) return WS_MEMERR_LOCAL;
-    if (!strncmp(fmt, "const", 5)) return WS_MEMERR_CONST;
-    if (!strncmp(fmt, "param", 5)) return WS_MEMERR_PARAM;
-    return WS_MEMERR_GLOBAL;
-}
-
-int sim_mem_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
+int sim_mem_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_memerr_kind k, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     if (!c->cfg->memory_errors_are_warnings) {
-        vfault(c, w, in, lane, c->err, fmt, ap);
+        vfault(c, w, in, lane, WS_FAULT_MEMORY, k, &c->res->fault, fmt, ap);
         va_end(ap);
+        ws_fault_error(&c->res->fault, c->err);
         return -1;
     }
-    ws_memerr_kind k = memerr_kind(fmt);         /* memcheck: count per kind, keep the first of each */
-    if (c->res->memory_warnings++ == 0 || c->res->memerr_count[k] == 0) {
-        ws_error e;
-        vfault(c, w, in, lane, &e, fmt, ap);
-        if (c->res->memory_warnings == 1) ws_error_format(&e, c->res->first_warning, sizeof c->res->first_warning);
-        if (c->res->memerr_count[k] == 0) ws_error_format(&e, c->res->memerr_first[k], sizeof c->res->memerr_first[k]);
+    if (c->res->memory_warnings++ == 0 || c->res->memerr_count[k] == 0) {  /* memcheck: the first of each kind */
+        ws_fault f;
+        vfault(c, w, in, lane, WS_FAULT_MEMORY, k, &f, fmt, ap);
+        if (c->res->memory_warnings == 1) c->res->first_warning = f;
+        if (c->res->memerr_count[k] == 0) c->res->memerr_first[k] = f;
     }
     c->res->memerr_count[k]++;
     va_end(ap);
@@ -392,7 +385,7 @@ static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n)
                         /* a block that spins on what another block sets never sees it here: say why */
                         uint64_t nblocks = (uint64_t)c->L->grid[0] * c->L->grid[1] * c->L->grid[2];
                         return sim_fault(c, w, pc >= 0 ? &P->insns[pc] : NULL, -1,
-                                         "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
+                                         WS_FAULT_KERNEL, "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
                                          "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)%s",
                                          c->budget, nblocks > 1 && !c->cooperative ? "; if it waits for another block (a flag or counter "
                                          "another block sets), that never completes here: warpscope runs the blocks one "
@@ -435,10 +428,8 @@ static int check_launch_limits(sim_ctx *c, uint64_t nblocks)
     const ws_launch *L = c->L;
     uint64_t st = c->fn->static_shared_bytes;
     uint64_t window = L->shared_bytes ? (c->fn->dyn_shared_offset > st ? c->fn->dyn_shared_offset : st) + L->shared_bytes : st;
-    const ws_device *most = NULL;
-    for (const ws_device *const *d = ws_device_all(); *d; d++)
-        if (!most || (*d)->smem_per_block_optin > most->smem_per_block_optin) most = *d;
-    if (most && window > most->smem_per_block_optin) {
+    const ws_device *most = c->cfg->shared_limit ? c->cfg->shared_limit : ws_device_most_shared();
+    if (window > most->smem_per_block_optin) {
         ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
                      "%s: a block needs %" PRIu64 " bytes of shared memory (%" PRIu64 " static + %" PRIu64
                      " dynamic), more than any GPU gives one block (%s: %u bytes)",

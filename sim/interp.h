@@ -3,9 +3,9 @@
  * ws_mem_event per executed warp-level memory instruction.
  *
  * Execution order (what the memory models see): blocks in linear order
- * (x fastest); inside a block, warps run round-robin one instruction at a time
- * is NOT required: each warp runs until it reaches a barrier, exits or has run
- * WS_SIM_SLICE instructions, then the next warp runs; a barrier holds its warps
+ * (x fastest); inside a block, warps take turns in slices, not one instruction
+ * each: a warp runs until it reaches a barrier, exits or has run WS_SIM_SLICE
+ * instructions, then the next warp runs; a barrier holds its warps
  * until its thread count (or every non-exited warp of the block) has arrived (PTX
  * ISA; sim/exec_barrier.c). A cooperative launch (ws_launch.cooperative) runs all
  * its blocks at once, a slice per runnable warp of each block per round.
@@ -20,6 +20,7 @@
 #include "../common/desc.h"
 #include "../common/ws_error.h"
 #include "event.h"
+#include "fault.h"
 #include "ptx.h"
 
 #define WS_SIM_SLICE 256
@@ -67,6 +68,8 @@ typedef struct {
     const uint8_t *watch;             /* per pc: nonzero = call on_watch when a warp reaches it; NULL = none */
     ws_watch_fn on_watch;             /* (added for the SASS event stage) */
     void *watch_ctx;
+    const struct ws_device *shared_limit; /* its smem_per_block_optin bounds a block's shared memory (more is
+                                          refused, naming it); NULL = ws_device_most_shared() */
 } ws_sim_config;
 
 /* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator
@@ -78,18 +81,6 @@ int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const cha
                           ws_error *err);
 
 #define WS_SIM_DEFAULT_BUDGET 4000000000ull /* ~10 s at the interpreter's rate, ~1 min with every checker on */
-
-/* Kinds of memory error, for the memcheck summary (sim/memcheck.h). */
-typedef enum {
-    WS_MEMERR_GLOBAL,      /* global access outside every buffer */
-    WS_MEMERR_SHARED,      /* outside the block's shared window */
-    WS_MEMERR_LOCAL,       /* outside the thread's local frame */
-    WS_MEMERR_CONST,       /* outside the module's constant bank */
-    WS_MEMERR_PARAM,       /* outside the parameter buffer */
-    WS_MEMERR_MISALIGNED,  /* address not a multiple of the access size */
-    WS_MEMERR_UNINIT,      /* read of global bytes never written, in a buffer declared init=none */
-    WS_MEMERR_KINDS
-} ws_memerr_kind;
 
 /* Why a run ended (ws_sim_result.stop): what its exit code says (common/commands.h). */
 typedef enum {
@@ -115,9 +106,11 @@ typedef struct {
     uint64_t printf_calls;      /* printf executions, counted per lane */
     uint64_t printf_bytes;      /* bytes the kernel's printf wrote (at most WS_PRINTF_FIFO_BYTES) */
     uint64_t printf_dropped;    /* bytes it produced past that, not printed (the GPU's FIFO is full) */
-    char first_warning[WS_MSG_MAX];
-    uint64_t memerr_count[WS_MEMERR_KINDS];          /* memory warnings by kind (added for memcheck) */
-    char memerr_first[WS_MEMERR_KINDS][WS_MSG_MAX];  /* the first warning of each kind, formatted */
+    ws_fault fault;             /* stop is WS_SIM_FAULT, or REFUSED by an instruction: the fault that stopped
+                                   the run (kind WS_FAULT_NONE otherwise; err holds its wording) */
+    ws_fault first_warning;     /* memory_warnings > 0: the first of them */
+    uint64_t memerr_count[WS_MEMERR_KINDS];     /* memory warnings by kind (memcheck) */
+    ws_fault memerr_first[WS_MEMERR_KINDS];     /* memerr_count[k] > 0: the first warning of kind k */
     int nbuffers;
     uint64_t buffer_base[WS_MAX_BUFFERS];  /* simulated global address of each buffer */
     void *buffer_data[WS_MAX_BUFFERS];     /* final contents, launch->buffers[i].bytes each */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common/ws_assert.h"
 #include "half.h"
 #include "interp.h"
 
@@ -320,6 +321,14 @@ bool sim_simt_yield_at_barrier(sim_warp *w, const sim_program *p, int pc);
 bool sim_simt_others_leave(const sim_warp *w, const sim_program *p, uint32_t m);
 /* Fills insns[].leaves_quietly (decode time; needs insns[].cls). */
 void sim_simt_leaves_quietly(const ptx_function *fn, sim_program *p);
+/* The SIMT stack's shape: 0 <= floor <= sp <= cap, every entry's lanes live (an exited lane
+ * is in no entry), the running function's pcs and reconvergence pcs within it. 0, or the
+ * rule (1..3) broken. sim_simt_settle asserts it. */
+int sim_simt_check(const sim_warp *w);
+/* decode.c: a decoded program's shape: each instruction's PTX, value-file offsets inside
+ * file_words, branch targets and joins inside the function. 0; 1 for a bad file layout, 2 + i
+ * for a bad instruction i. sim_decode asserts it for every program. */
+int sim_program_check(const sim_program *p);
 
 /* exec_alu.c: chooses in->alu and fills bits/sgn/fe/k (decode time; needs in->pi, vec_opnd). */
 void sim_alu_decode(sim_insn *in);
@@ -376,12 +385,14 @@ void sim_select_block(sim_ctx *c, sim_block *b);
  * Returns 0, or -1 with c->err set. */
 int sim_warp_run(sim_ctx *c, sim_warp *w);
 
-/* interp.c: error naming kernel, block, warp, lane (-1 = none) and the
- * instruction's source line; returns -1. */
-int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-/* Memory fault: an error, or a counted warning when the config asks (returns 0 then). */
-int sim_mem_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+/* interp.c: the fault of kind `kind` at instruction in (NULL = none) of warp w (NULL = the
+ * block's), lane `lane` (-1 = none): kept in c->res->fault and worded into c->err; an
+ * UNSUPPORTED kind makes the run a refusal. Returns -1. */
+int sim_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_fault_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Memory fault of memcheck kind k: a fault as above, or a counted warning when the config
+ * asks (returns 0 then). */
+int sim_mem_fault(sim_ctx *c, const sim_warp *w, const sim_insn *in, int lane, ws_memerr_kind k, const char *fmt,
+                  ...) __attribute__((format(printf, 6, 7)));
 
 #endif

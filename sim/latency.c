@@ -3,6 +3,8 @@
 #include "latency.h"
 #include "deps.h"
 
+#include "../common/ws_assert.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -23,37 +25,6 @@ struct ws_latency {
     ws_deps deps;              /* barriers and dependent loads, from ws_latency_set_function */
     double *sm_cycles;
 };
-
-static double outcome_latency(const ws_device *d, uint8_t o)
-{
-    switch (o) {
-    case WS_SECT_L1_HIT: return d->l1_hit_cycles;
-    case WS_SECT_MERGED: /* waits for the outstanding miss: assume it came from L2 */
-    case WS_SECT_L2_HIT: return d->l2_hit_cycles;
-    case WS_SECT_DRAM: return d->dram_cycles * d->loaded_dram_latency_factor;
-    default: return 0;
-    }
-}
-
-double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v)
-{
-    if (v->ev->op == WS_MEM_STORE || v->ev->op == WS_MEM_REDUCE)
-        return -1; /* a reduction returns nothing: nothing waits for it (docs/timing-model.md) */
-    if (v->bk && v->at) /* a shared atomic waits for its last serialised pass */
-        return dev->l1_hit_cycles + (v->at->shared_passes - 1) * dev->shared_atom_cycles_per_pass;
-    if (v->bk) /* a shared load waits for its last wavefront */
-        return dev->l1_hit_cycles + (v->bk->wavefronts - 1);
-    double lat = -1;
-    if (v->co && v->ca)
-        for (int i = 0; i < v->co->nentries; i++) {
-            double l = outcome_latency(dev, v->ca->outcome[i]);
-            if (l > lat)
-                lat = l;
-        }
-    if (lat >= 0 && v->at) /* an ATOM returns after its own lanes on one address have gone in turn */
-        lat += (v->at->same_addr_max - 1) * dev->atom_same_address_cycles;
-    return lat;
-}
 
 ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
 {
@@ -137,10 +108,22 @@ void ws_latency_finish(ws_latency *l)
 {
     if (l->finished)
         return;
-    for (uint64_t w = 0; l->warps && w < l->nwarps; w++) /* close every open epoch */
+    for (uint64_t w = 0; l->warps && w < l->nwarps; w++) { /* close every open epoch */
         l->sm_cycles[ws_block_sm((uint32_t)(w / (uint64_t)l->warps_per_block), l->dev->sm_count)] +=
             l->warps[w].epoch_cycles;
+        l->warps[w].epoch_cycles = 0;
+    }
     l->finished = 1;
+    WS_ASSERT(ws_latency_check(l) == 0);
+}
+
+int ws_latency_check(const ws_latency *l)
+{
+    for (uint64_t w = 0; l->warps && w < l->nwarps; w++)
+        if (l->warps[w].epoch_cycles != 0) return 1;
+    for (int s = 0; s < l->dev->sm_count; s++)
+        if (!(l->sm_cycles[s] >= 0)) return 2;      /* NaN fails too */
+    return 0;
 }
 
 double ws_latency_sm_cycles(const ws_latency *l, int sm)

@@ -1,6 +1,7 @@
 /* latency.h - the latency half of the timing model: each access's load-to-use latency
  * from the models' verdict, and the per-warp latency epochs that sum those latencies
- * into per-SM latency cycles for sim/timing.c (docs/timing-model.md).
+ * into per-SM latency cycles for sim/timing.c (docs/timing-model.md). An access's latency
+ * itself is a model, ws_latency_of_access in sim/models.h.
  * Invariant: an epoch costs its slowest load and epochs of one warp add up; every open
  * epoch is closed by ws_latency_finish, so no load's latency is lost or counted twice. */
 #ifndef WS_LATENCY_H
@@ -12,14 +13,6 @@
 #include "../common/device.h"
 #include "models.h"
 #include "ptx.h"
-
-/* Load-to-use cycles of the access in v: the slowest sector's outcome for a global/local
- * load (DRAM at dram_cycles x the profile's loaded_dram_latency_factor), L1 hit time plus
- * one cycle per extra wavefront for a shared load; -1 for a store or a reduction (they wait
- * for nothing). An atomic with return adds its own serialisation: (lanes on one address - 1)
- * x atom_same_address_cycles on global memory, (passes - 1) x shared_atom_cycles_per_pass on
- * shared memory in place of the wavefronts. */
-double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v);
 
 typedef struct ws_latency ws_latency;
 
@@ -33,6 +26,10 @@ int ws_latency_set_function(ws_latency *l, const ptx_function *fn);
 void ws_latency_verdict(void *ctx, const ws_mem_verdict *v);
 /* Closes every warp's open epoch. Idempotent; verdicts after it are ignored. */
 void ws_latency_finish(ws_latency *l);
+/* The header's invariant: 0 when every warp's epoch is closed (its cycles charged to its SM)
+ * and every SM's cycles are a number >= 0; 1 for an open epoch, 2 for a bad sum.
+ * ws_latency_finish asserts it. */
+int ws_latency_check(const ws_latency *l);
 /* Sum over the SM's warps of their epochs' latencies, cycles (after ws_latency_finish). */
 double ws_latency_sm_cycles(const ws_latency *l, int sm);
 void ws_latency_free(ws_latency *l);

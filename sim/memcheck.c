@@ -24,8 +24,10 @@ static unsigned long long print_summary(const ws_sim_result *res, FILE *out, con
     if (!res->memory_warnings) return 0;
     for (int k = 0; k < WS_MEMERR_KINDS; k++) {
         if (!res->memerr_count[k]) continue;
+        char first[WS_MSG_MAX];
+        ws_fault_format(&res->memerr_first[k], first, sizeof first);
         fprintf(out, "warpscope: memcheck: %" PRIu64 " %s access%s; the first: %s\n", res->memerr_count[k],
-                ws_memerr_kind_name((ws_memerr_kind)k), res->memerr_count[k] == 1 ? "" : "es", res->memerr_first[k]);
+                ws_memerr_kind_name((ws_memerr_kind)k), res->memerr_count[k] == 1 ? "" : "es", first);
     }
     if (why)
         fprintf(out, "warpscope: memcheck summary: %" PRIu64 " memory error%s found before %s (lane accesses "

@@ -2,6 +2,8 @@
  * totals (see memstats.h). It calls no model; the verdict says what each one found. */
 #include "memstats.h"
 
+#include "../common/ws_assert.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@ struct ws_memstats {
     const ws_device *dev;
     int ninsns;
     ws_pc_stats *pcs;
+    ws_pc_stats outside;      /* the sums of events whose pc is outside the function (no row) */
     ws_sm_stats *sms;
     ws_mem_totals t;
     int finished;
@@ -172,7 +175,7 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
     ms->t.events++;
     ws_sm_stats *S = &ms->sms[v->sm];
     int op = ev->op <= WS_MEM_REDUCE ? (int)ev->op : WS_MEM_LOAD;
-    ws_pc_stats *p = ev->pc < (uint32_t)ms->ninsns ? &ms->pcs[ev->pc] : NULL;
+    ws_pc_stats *p = ev->pc < (uint32_t)ms->ninsns ? &ms->pcs[ev->pc] : &ms->outside;
     if (ev->kind != WS_KIND_PLAIN) {
         tc_verdict(ms, v, p, &ms->sms[v->sm]);
         return;
@@ -261,6 +264,46 @@ void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache)
     if (cache)
         ms->t.cache = *cache;
     ms->finished = 1;
+    WS_ASSERT(ws_memstats_check(ms) == 0);
+}
+
+/* The model sums a verdict adds to its pc row and to one ws_mem_counts of the totals alike
+ * (bytes_used is not one: ldmatrix's total counts the rows' bytes). */
+#define WS_ROW_SUMS(X) X(requests) X(sectors) X(ideal_sectors) X(lines) \
+                       X(wavefronts) X(ideal_wavefronts) X(ncu_conflicts) X(excess)
+
+static void add_counts(ws_mem_counts *sum, const ws_mem_counts *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+#define ADD(f) sum->f += c[i].f;
+        WS_ROW_SUMS(ADD)
+#undef ADD
+    }
+}
+
+int ws_memstats_check(const ws_memstats *ms)
+{
+    ws_mem_counts rows = {0}, tot = {0};
+    for (int pc = 0; pc <= ms->ninsns; pc++) {
+        const ws_pc_stats *p = pc < ms->ninsns ? &ms->pcs[pc] : &ms->outside;
+#define ADD(f) rows.f += p->f;
+        WS_ROW_SUMS(ADD)
+#undef ADD
+    }
+    const ws_mem_totals *t = &ms->t;
+    const ws_tc_counts *tc = &t->tc;
+    add_counts(&tot, t->global, 4);
+    add_counts(&tot, t->local, 4);
+    add_counts(&tot, t->shared, 4);
+    const ws_mem_counts *fam[] = {&tc->ldgsts_global, &tc->ldgsts_shared, &tc->ldsm, &tc->stsm, &tc->wmma_global[0],
+                                  &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global,
+                                  &tc->tma_global};
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) add_counts(&tot, fam[i], 1);
+    int k = 0;
+#define CMP(f) k++; if (rows.f != tot.f) return k;
+    WS_ROW_SUMS(CMP)
+#undef CMP
+    return 0;
 }
 
 const ws_mem_totals *ws_memstats_totals(const ws_memstats *ms) { return &ms->t; }

@@ -82,6 +82,10 @@ ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int 
 void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v);
 /* Freezes the totals with the cache model's end-of-kernel totals (ws_models_finish first). */
 void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache);
+/* The header's invariant: each model sum (requests, sectors, ideal sectors, lines, wavefronts,
+ * ideal wavefronts, conflicts, excess) over the pc rows plus the out-of-function events equals
+ * its kernel total. 0, or which sum (1..8) disagrees. ws_memstats_finish asserts it. */
+int ws_memstats_check(const ws_memstats *ms);
 void ws_memstats_free(ws_memstats *ms);
 
 const ws_mem_totals *ws_memstats_totals(const ws_memstats *ms);

@@ -2,7 +2,8 @@
  * the verdict to the sinks (see models.h). Scratch results live in the ws_models so the
  * hot path allocates nothing. */
 #include "models.h"
-#include "latency.h"
+
+#include "../common/ws_assert.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,37 @@ static int bank_rule(const ws_mem_event *ev, ws_bank_result *bk)
     return ws_banks(ev, bk);
 }
 
+static double outcome_latency(const ws_device *d, uint8_t o)
+{
+    switch (o) {
+    case WS_SECT_L1_HIT: return d->l1_hit_cycles;
+    case WS_SECT_MERGED: /* waits for the outstanding miss: assume it came from L2 */
+    case WS_SECT_L2_HIT: return d->l2_hit_cycles;
+    case WS_SECT_DRAM: return d->dram_cycles * d->loaded_dram_latency_factor;
+    default: return 0;
+    }
+}
+
+double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v)
+{
+    if (v->ev->op == WS_MEM_STORE || v->ev->op == WS_MEM_REDUCE)
+        return -1; /* a reduction returns nothing: nothing waits for it (docs/timing-model.md) */
+    if (v->bk && v->at) /* a shared atomic waits for its last serialised pass */
+        return dev->l1_hit_cycles + (v->at->shared_passes - 1) * dev->shared_atom_cycles_per_pass;
+    if (v->bk) /* a shared load waits for its last wavefront */
+        return dev->l1_hit_cycles + (v->bk->wavefronts - 1);
+    double lat = -1;
+    if (v->co && v->ca)
+        for (int i = 0; i < v->co->nentries; i++) {
+            double l = outcome_latency(dev, v->ca->outcome[i]);
+            if (l > lat)
+                lat = l;
+        }
+    if (lat >= 0 && v->at) /* an ATOM returns after its own lanes on one address have gone in turn */
+        lat += (v->at->same_addr_max - 1) * dev->atom_same_address_cycles;
+    return lat;
+}
+
 void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
 {
     v->ev = ev;
@@ -159,6 +191,16 @@ void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
         v->has_latency = 1;
         v->latency = ws_latency_of_access(m->dev, v);
     }
+    WS_ASSERT(ws_mem_verdict_check(v) == 0);
+}
+
+int ws_mem_verdict_check(const ws_mem_verdict *v)
+{
+    ws_space sp = v->ev->space;
+    if (v->co && sp != WS_SPACE_GLOBAL && sp != WS_SPACE_LOCAL) return 1;
+    if (v->bk && sp != WS_SPACE_SHARED) return 2;
+    if (v->ca && !v->co) return 3;
+    return 0;
 }
 
 void ws_models_listener(void *ctx, const ws_mem_event *ev)

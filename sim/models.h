@@ -33,12 +33,24 @@ typedef struct ws_mem_verdict {
     const ws_coalesce_result *co;    /* global/local with >= 1 request; else NULL */
     const ws_bank_result *bk;        /* shared with >= 1 wavefront; else NULL */
     const ws_cache_access *ca;       /* each co entry's outcome; NULL without co or cache model */
-    double latency;                  /* load-to-use cycles (sim/latency.h); < 0: the access waits for
+    double latency;                  /* load-to-use cycles (ws_latency_of_access); < 0: the access waits for
                                         nothing (a store) or no model costed it (see has_latency) */
     int has_latency;                 /* 1: the access is a step of its warp's latency epochs */
     const ws_atomic_result *at;      /* a global or shared atomic/reduction: its lane-ops, sector-ops,
                                         shared passes (sim/atomics.h); else NULL */
 } ws_mem_verdict;
+
+/* The verdict's invariant: co only for a global or local event, bk only for a shared one,
+ * ca only with co. 0, or 1, 2, 3 for the rule broken. ws_models_event asserts it. */
+int ws_mem_verdict_check(const ws_mem_verdict *v);
+
+/* Load-to-use cycles of the access in v: the slowest sector's outcome for a global/local
+ * load (DRAM at dram_cycles x the profile's loaded_dram_latency_factor), L1 hit time plus
+ * one cycle per extra wavefront for a shared load; -1 for a store or a reduction (they wait
+ * for nothing). An atomic with return adds its own serialisation: (lanes on one address - 1)
+ * x atom_same_address_cycles on global memory, (passes - 1) x shared_atom_cycles_per_pass on
+ * shared memory in place of the wavefronts. */
+double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v);
 
 /* A consumer of verdicts: memstats, the latency epochs, the visualizer's recorder. */
 typedef void (*ws_verdict_fn)(void *ctx, const ws_mem_verdict *v);

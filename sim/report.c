@@ -509,20 +509,14 @@ static cJSON *race_access(const ws_race_access *a)
     return o;
 }
 
-/* blockIdx and threadIdx from a message's "block (x,y,z) warp W lane L" (the interpreter's
- * words), converted with the launch's block shape; threadIdx is null where the message names
- * a whole warp, both are null where it names no block. */
-static void add_where(cJSON *f, const char *m, const ws_launch *L)
+/* blockIdx and threadIdx of a fault, threadIdx converted with the launch's block shape; it
+ * is null where the fault names a whole warp or block. */
+static void add_where(cJSON *f, const ws_fault *x, const ws_launch *L)
 {
-    uint32_t blk[3], warp, lane, tid[3];
-    const char *b = strstr(m, "block (");
-    int got = b ? sscanf(b, "block (%u,%u,%u) warp %u lane %u", &blk[0], &blk[1], &blk[2], &warp, &lane) : 0;
-    if (got >= 3)
-        cJSON_AddItemToObject(f, "blockIdx", idx3(blk));
-    else
-        cJSON_AddNullToObject(f, "blockIdx");
-    if (got == 5 && L) {
-        thread_of(warp * 32 + lane, L->block, tid);
+    uint32_t tid[3];
+    cJSON_AddItemToObject(f, "blockIdx", idx3(x->block));
+    if (x->warp >= 0 && x->lane >= 0 && L) {
+        thread_of((uint32_t)x->warp * 32 + (uint32_t)x->lane, L->block, tid);
         cJSON_AddItemToObject(f, "threadIdx", idx3(tid));
     } else {
         cJSON_AddNullToObject(f, "threadIdx");
@@ -556,23 +550,15 @@ static void add_findings(cJSON *o, const ws_report *r)
     for (int k = 0; r->result && k < WS_MEMERR_KINDS; k++) {
         if (!r->result->memerr_count[k])
             continue;
-        const char *m = r->result->memerr_first[k];
+        const ws_fault *x = &r->result->memerr_first[k];
+        char m[WS_MSG_MAX];
+        ws_fault_format(x, m, sizeof m);
         cJSON *f = cJSON_CreateObject();
-        cJSON_AddStringToObject(f, "tool", k == WS_MEMERR_UNINIT ? "initcheck" : "memcheck");
+        cJSON_AddStringToObject(f, "tool", ws_fault_tool_name(x->tool));
         cJSON_AddStringToObject(f, "kind", ws_memerr_kind_name((ws_memerr_kind)k));
         cJSON_AddStringToObject(f, "file", r->source_path ? r->source_path : "");
-        /* the message reads "<file>:<line>: error: <kernel>: block (x,y,z) warp W lane L: ..." */
-        const char *e = strstr(m, ": error:");
-        int line = 0;
-        if (e) {
-            const char *c = e;
-            while (c > m && c[-1] >= '0' && c[-1] <= '9')
-                c--;
-            if (c > m && c[-1] == ':')
-                line = atoi(c);
-        }
-        cJSON_AddNumberToObject(f, "line", line);
-        add_where(f, m, r->launch);
+        cJSON_AddNumberToObject(f, "line", ws_fault_line(x));
+        add_where(f, x, r->launch);
         cJSON_AddNumberToObject(f, "count", (double)r->result->memerr_count[k]);
         cJSON_AddStringToObject(f, "message", m);
         cJSON_AddItemToArray(fa, f);
@@ -752,20 +738,20 @@ int ws_report_json(FILE *f, const ws_report *r)
 #endif
 }
 
-int ws_report_fault_json(FILE *f, const ws_report *r, const ws_error *fault)
+int ws_report_fault_json(FILE *f, const ws_report *r, const ws_fault *fault)
 {
 #ifdef WS_REPORT_JSON
     cJSON *o = report_head(r, "fault");
     cJSON *fa = cJSON_GetObjectItem(o, "findings");
     cJSON *x = cJSON_CreateObject();
-    const char *m = fault->msg;
-    bool sync = strstr(m, "synccheck") != NULL;
-    bool mem = strstr(m, "out of bounds") || strstr(m, "past the end") || strstr(m, "misaligned");
-    cJSON_AddStringToObject(x, "tool", sync ? "synccheck" : mem ? "memcheck" : "simulator");
+    ws_error e;
+    ws_fault_error(fault, &e);
+    const char *m = e.msg;
+    cJSON_AddStringToObject(x, "tool", ws_fault_tool_name(fault->tool));
     cJSON_AddStringToObject(x, "kind", "fault");
-    cJSON_AddStringToObject(x, "file", fault->file);
-    cJSON_AddNumberToObject(x, "line", fault->line);
-    add_where(x, m, r->launch);
+    cJSON_AddStringToObject(x, "file", e.file);
+    cJSON_AddNumberToObject(x, "line", e.line);
+    add_where(x, fault, r->launch);
     cJSON_AddNumberToObject(x, "count", 1);
     cJSON_AddStringToObject(x, "message", m);
     cJSON_AddItemToArray(fa, x);

@@ -16,6 +16,7 @@
 #include "../common/measured.h"
 #include "../common/ws_error.h"
 #include "confidence.h"
+#include "fault.h"
 #include "memstats.h"
 #include "occupancy.h"
 #include "racecheck.h"
@@ -87,7 +88,7 @@ int ws_report_json(FILE *f, const ws_report *r);
 /* The JSON document of a run that stopped at a kernel fault (exit 2): schema_version, tool,
  * kernel, compiler, device_profile and the findings so far plus the fault (status "fault").
  * Needs kernel, dev, launch (may be NULL), source_path; 0, or -1 without cJSON / on OOM. */
-int ws_report_fault_json(FILE *f, const ws_report *r, const ws_error *fault);
+int ws_report_fault_json(FILE *f, const ws_report *r, const ws_fault *fault);
 /* Long-format CSV (docs/csv.md): kernel,variant,scope,line,metric,unit,value,basis; kernel
  * totals then one record per (source line, metric). variant: the -D text or "A"/"B";
  * header: write the column line first (once per document). Time is in microseconds. */

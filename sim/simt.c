@@ -428,6 +428,23 @@ static int enclosing_join(const sim_warp *w, int pc)
     return -1;
 }
 
+int sim_simt_check(const sim_warp *w)
+{
+    if (w->floor < 0 || w->floor > w->sp || w->sp > w->cap) return 1;
+    for (int i = 0; i < w->sp; i++) {
+        const sim_simt_entry *e = &w->stack[i];
+        if (e->mask & ~w->live) return 2;
+        if (i >= w->floor && (e->pc < 0 || e->pc > w->exit_node || e->rpc < -1 || e->rpc > w->exit_node)) return 3;
+    }
+    return 0;
+}
+
+static bool settled(const sim_warp *w, bool runnable)
+{
+    WS_ASSERT(sim_simt_check(w) == 0);
+    return runnable;
+}
+
 bool sim_simt_settle(sim_warp *w, const sim_program *p)
 {
     while (w->sp > w->floor) {                   /* the running function's paths only */
@@ -463,9 +480,9 @@ bool sim_simt_settle(sim_warp *w, const sim_program *p)
                 e->pc = pc; e->rpc = j; e->mask = m;
             }
         }
-        return true;
+        return settled(w, true);
     }
-    return false;
+    return settled(w, false);
 }
 
 /* Siblings (the two halves of one divergent branch) share a reconvergence pc

@@ -153,6 +153,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     ws_sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.module = s->mod;
+    cfg.shared_limit = ws_device_most_shared();   /* a block any GPU could run, whichever is simulated */
     cfg.fn = s->fn;
     cfg.launch = L;
     cfg.source_file = s->file->path;

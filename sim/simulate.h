@@ -4,7 +4,8 @@
  * occupancy, sizes the cache model for it (L1 left by the shared carve-out, resident
  * blocks per SM, the function's dependent loads), interprets the launch, finishes the
  * models and predicts the time. The one data path it wires:
- *   interpreter -> (racecheck) -> models (one ws_mem_verdict per event)
+ *   interpreter -> (racecheck) -> (SASS stage: events as ptxas's machine code makes them)
+ *               -> models (one ws_mem_verdict per event)
  *               -> {memstats, latency epochs, the caller's observer} -> timing.
  * Invariant: a kernel with the same -D, device and resources gives the same numbers
  * through every command, because no command repeats a step of this pipeline. */

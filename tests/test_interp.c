@@ -425,7 +425,9 @@ static void test_out_of_bounds_as_warnings_counts_every_lane_and_keeps_the_first
     r.cfg.memory_errors_are_warnings = true;
     run_ok(&r, false);
     assert_int_equal(r.res.memory_warnings, 2 * 44);    /* 44 lanes, one load and one store each */
-    assert_string_equal(r.res.first_warning,
+    char first[WS_MSG_MAX];
+    ws_fault_format(&r.res.first_warning, first, sizeof first);
+    assert_string_equal(first,
         "k.cu:6: error: copy: block (4,0,0) warp 0 lane 0: global load of 4 bytes at 0x100000400 is 4 bytes "
         "past the end of buffer 'in' (1024 bytes)");
     for (int i = 0; i < 256; i++) assert_true(floats(&r, 1)[i] == (float)i);

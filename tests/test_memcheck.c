@@ -76,21 +76,36 @@ static void test_each_kind_is_counted_with_its_first_occurrence(void **state)
     assert_int_equal(r.res.memerr_count[WS_MEMERR_LOCAL] + r.res.memerr_count[WS_MEMERR_CONST] +
                      r.res.memerr_count[WS_MEMERR_PARAM], 0);
     assert_int_equal(r.res.memory_warnings, 34);
-    char want[64];
+    char want[64], g[WS_MSG_MAX], sh[WS_MSG_MAX], mis[WS_MSG_MAX], first[WS_MSG_MAX];
+    ws_fault_format(&r.res.memerr_first[WS_MEMERR_GLOBAL], g, sizeof g);
+    ws_fault_format(&r.res.memerr_first[WS_MEMERR_SHARED], sh, sizeof sh);
+    ws_fault_format(&r.res.memerr_first[WS_MEMERR_MISALIGNED], mis, sizeof mis);
     /* first global: lane 0 reads in[32], whose 4 bytes end 4 past the 128-byte buffer */
     snprintf(want, sizeof want, "mixed.cu:%d:", line_of(r.file, "bad-global"));
-    assert_non_null(strstr(r.res.memerr_first[WS_MEMERR_GLOBAL], want));
-    assert_non_null(strstr(r.res.memerr_first[WS_MEMERR_GLOBAL], "warp 0 lane 0: global load of 4 bytes"));
-    assert_non_null(strstr(r.res.memerr_first[WS_MEMERR_GLOBAL], "is 4 bytes past the end of buffer 'in' (128 bytes)"));
+    assert_non_null(strstr(g, want));
+    assert_non_null(strstr(g, "warp 0 lane 0: global load of 4 bytes"));
+    assert_non_null(strstr(g, "is 4 bytes past the end of buffer 'in' (128 bytes)"));
     snprintf(want, sizeof want, "mixed.cu:%d:", line_of(r.file, "bad-shared"));
-    assert_non_null(strstr(r.res.memerr_first[WS_MEMERR_SHARED], want));
-    assert_non_null(strstr(r.res.memerr_first[WS_MEMERR_SHARED], "lane 5: shared load of 4 bytes at offset 0x94"));
+    assert_non_null(strstr(sh, want));
+    assert_non_null(strstr(sh, "lane 5: shared load of 4 bytes at offset 0x94"));
     snprintf(want, sizeof want, "mixed.cu:%d:", line_of(r.file, "bad-align"));
-    assert_non_null(strstr(r.res.memerr_first[WS_MEMERR_MISALIGNED], want));
-    assert_non_null(strstr(r.res.memerr_first[WS_MEMERR_MISALIGNED], "lane 7: global load of 4 bytes"));
-    assert_non_null(strstr(r.res.memerr_first[WS_MEMERR_MISALIGNED], "is misaligned"));
+    assert_non_null(strstr(mis, want));
+    assert_non_null(strstr(mis, "lane 7: global load of 4 bytes"));
+    assert_non_null(strstr(mis, "is misaligned"));
+    /* the records carry the same facts as fields: kind, where, line, tool */
+    const ws_fault *fs = &r.res.memerr_first[WS_MEMERR_SHARED];
+    assert_int_equal(fs->kind, WS_FAULT_MEMORY);
+    assert_int_equal(fs->mem, WS_MEMERR_SHARED);
+    assert_int_equal(fs->tool, WS_TOOL_MEMCHECK);
+    assert_int_equal(fs->warp, 0);
+    assert_int_equal(fs->lane, 5);
+    assert_int_equal(fs->src_line, line_of(r.file, "bad-shared"));
+    assert_true(fs->pc >= 0);
+    assert_int_equal(r.res.memerr_first[WS_MEMERR_MISALIGNED].lane, 7);
+    assert_int_equal(r.res.memerr_first[WS_MEMERR_MISALIGNED].mem, WS_MEMERR_MISALIGNED);
     /* the overall first is the first of the kind that happened first */
-    assert_string_equal(r.res.first_warning, r.res.memerr_first[WS_MEMERR_GLOBAL]);
+    ws_fault_format(&r.res.first_warning, first, sizeof first);
+    assert_string_equal(first, g);
     done(&r);
 }
 

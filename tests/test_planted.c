@@ -166,7 +166,11 @@ static void test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block
     /* only s = 128 reaches past the array (tid <= 64 reads at most sdata[128]): one per block */
     uint64_t blocks = (uint64_t)r.L.grid[0] * r.L.grid[1] * r.L.grid[2];
     assert_int_equal(r.res.memory_warnings, blocks);
-    assert_non_null(strstr(r.res.first_warning, "block (0,0,0) warp 4 lane 0"));
+    const ws_fault *fw = &r.res.first_warning;   /* thread 128: warp 4, lane 0 of block 0 */
+    assert_true(fw->block[0] == 0 && fw->block[1] == 0 && fw->block[2] == 0);
+    assert_int_equal(fw->warp, 4);
+    assert_int_equal(fw->lane, 0);
+    assert_int_equal(fw->mem, WS_MEMERR_SHARED);
     /* thread 0 reads sdata[s] while thread s writes it; s = 128, 64, 32 are other warps:
      * a WAR at the planted line up to three times per block. s = 64 and 32 add sdata[2s] > 0
      * (in = index), so they change memory; at s = 128 thread 128's load past the array is

@@ -97,7 +97,7 @@ static int fuzz_interp_one(const uint8_t *data, size_t size)
             fuzz_check_error(&err);
         } else {
             if (res.nbuffers != L.nbuffers || res.mem_events != lc.next_seq) abort();
-            if (res.memory_warnings && !res.first_warning[0]) abort();
+            if (res.memory_warnings && res.first_warning.kind != WS_FAULT_MEMORY) abort();
             uint64_t sum = 0;
             for (int k = 0; k < WS_MEMERR_KINDS; k++) sum += res.memerr_count[k];
             if (sum != res.memory_warnings) abort();                /* memcheck adds up */
