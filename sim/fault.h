@@ -36,7 +36,7 @@ typedef enum {
 /* The compute-sanitizer tool that would report the fault; SIMULATOR where none would. */
 typedef enum { WS_TOOL_SIMULATOR, WS_TOOL_MEMCHECK, WS_TOOL_INITCHECK, WS_TOOL_SYNCCHECK } ws_fault_tool;
 
-#define WS_FAULT_NAME_MAX 128
+#define WS_FAULT_NAME_MAX 520   /* sim_ctx.kname: WS_KERNEL_NAME_MAX and a "<...>" suffix */
 
 typedef struct {
     ws_fault_kind kind;
