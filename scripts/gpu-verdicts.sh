@@ -8,7 +8,8 @@
 #   pairs     every lesson pair of demos/pairs.txt timed with `warpscope check --gpu-only --record` at
 #             sizes beyond the 60 MiB L2 (scripts/pair-sizes.awk chooses the -D per kernel)
 #   families  `warpscope check --record` on demos/histogram.cu and demos/atomics.cu at their defaults
-# pairs and families need `make build/warpscope` to succeed here (it needs libcjson-dev); both
+# pairs and families need `make build/warpscope` to succeed here (it needs libcjson-dev, or the
+# cJSON scripts/gpu-carry.sh unpacks into .device-carry, carried to the GPU machine); both
 # record into $OUT/results/<gpu>.json, rendered as $OUT/results/<gpu>.md.
 # Also $OUT/env.txt (GPU, driver, nvcc, ncu, date), $OUT/log.txt (every command, its output, the
 # pairs' sizes) and $OUT/sass.txt (the probe's atomic SASS, when cuobjdump is found): 7 files at most.
@@ -117,7 +118,7 @@ else
     want ncu && say "ncu: not found or no probe; skipped"
 fi
 
-# ---- 3. warpscope: built when a stage needs it (it needs libcjson-dev; without it both are skipped)
+# ---- 3. warpscope: built when a stage needs it (without cJSON both are skipped)
 WS=${WS_BIN:-build/warpscope}
 if [ -z "${WS_BIN:-}" ] && { want pairs || want families; }; then
     say "make build/warpscope"
