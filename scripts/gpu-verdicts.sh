@@ -15,13 +15,14 @@
 # pairs' sizes) and $OUT/sass.txt (the probe's atomic SASS, when cuobjdump is found): 7 files at most.
 # Time: nvcc ~30 s; the probe 84 configurations of 12-14 launches each, the slowest (one address,
 # 2^22 lanes; the 2^26-byte skewed histogram) some 10-40 ms a launch: well under its 150 s limit; ncu
-# ~5-10 s per configuration, none started after 150 s; make ~1 min on 16 cores; the pairs (about 60
-# kernel runs in about 30 checks of a few seconds) and the families take what is left.
+# ~2-10 s per configuration (2 s each on the H200 run of 2026-12-01), none started after 150 s;
+# make ~1 min on 16 cores; the pairs (about 75 kernel runs in 22 checks of a few seconds each) and
+# the families (15 kernels, simulated and profiled) take what is left.
 # No part stops the others: each runs under `timeout` within what is left of BUDGET_S (default 450 s)
 # and its failure is logged. Exit status: 0, or 1 when the probe stage ran and wrote no CSV.
 # Environment: OUT (default out-verdicts), BUDGET_S, STAGES, NVCC (default nvcc, with
-# /usr/local/cuda/bin on PATH), NCU (default ncu), WS_BIN (a warpscope to use instead of building one). From the repository root:
-#   OUT=/some/dir sh scripts/gpu-verdicts.sh
+# /usr/local/cuda/bin on PATH), NCU (default ncu), WS_BIN (a warpscope to use instead of building
+# one). From the repository root: OUT=/some/dir sh scripts/gpu-verdicts.sh
 set -u
 OUT=${OUT:-out-verdicts}
 BUDGET=${BUDGET_S:-450}
@@ -183,7 +184,7 @@ else
     want families && say "families: skipped (no contention family, or build/warpscope did not build)"
 fi
 for j in "$OUT"/results/*.json; do
-    [ -f "$j" ] && "$WS" check --markdown "$j" > "${j%.json}.md" 2>> "$LOG"
+    [ -f "$j" ] && [ -x "$WS" ] && "$WS" check --markdown "$j" > "${j%.json}.md" 2>> "$LOG"
 done
 
 say "done"
