@@ -4,8 +4,15 @@
  * not the number of instructions.
  *
  *   variant                 target of each thread's atomicAdd                         stars
- *   atomic_one_counter      one word for the whole grid (RED: result unused)           *
- *   atomic_one_counter_ret  the same, the old value used (ATOM: each lane waits)       *
+ *   atomic_one_counter      one word for the whole grid (RED: result unused); ptxas    *
+ *                           sees the address is uniform and aggregates: one RED of
+ *                           popc(active lanes) per warp (VOTEU.ANY, POPC, REDG)
+ *   atomic_one_counter_ret  the same, the old value used: one ATOM per warp, each      *
+ *                           lane's value rebuilt from the warp's (FLO, POPC)
+ *   atomic_one_counter_lanes  the same word through an index ptxas cannot prove       **
+ *                           uniform (i & zero, zero = 0): 32 lane-ops per warp on one
+ *                           address, serialised at L2 - what data-dependent addresses
+ *                           that happen to coincide cost
  *   atomic_per_warp         one word per warp (all 32 lanes of a warp on one word)     *
  *   atomic_32_bins          word i % 32: a warp's lanes on 32 words, every warp on     *
  *                           the same 32
@@ -15,11 +22,15 @@
  *   atomic_shared_32_bins   32 shared words (i % 32: one per bank), then 32 global     **
  *                           adds per block
  *
- * Sizes. N = 2^20 threads by default; the issue-23 GPU probes used 2^22 (-D N=4194304). */
+ * Sizes. N = 2^20 threads by default; the issue-23 GPU probes used 2^22 (-D N=4194304).
+ * On the H200 (results/h200-contention.md; tests/gpu/contention_probe.cu): lanes on one address
+ * serialise at 0.73 ns per lane-op (2^22 lanes: 3071 us), where ptxas's aggregated form of the same
+ * atomicAdd takes 386 us for 2^24 lanes; distinct coalesced words 42.8 us (RED) and 71.2 us (ATOM)
+ * for 2^24. */
 
 /*@warpscope
 kernel  atomic_one_counter
-note    Every thread adds 1 to one global word: N same-address REDs, serialised in L2.
+note    Every thread adds 1 to one global word: ptxas aggregates the uniform address, one RED per warp.
 stars   1
 param   N = 1<<20
 buffer  count  uint  1  init=zero  output
@@ -35,7 +46,7 @@ __global__ void atomic_one_counter(unsigned int *count, int n)
 
 /*@warpscope
 kernel  atomic_one_counter_ret
-note    The same counter, the old value used (a ticket): ATOM, each lane waits for its answer.
+note    The same counter, the old value used (a ticket): ATOM, aggregated per warp by ptxas too.
 stars   1
 param   N = 1<<20
 buffer  count  uint  1  init=zero  output
@@ -48,6 +59,22 @@ __global__ void atomic_one_counter_ret(unsigned int *count, unsigned int *ok, in
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) ok[i] = atomicAdd(count, 1u) < (unsigned int)n;  /* every ticket is below n */
+}
+
+/*@warpscope
+kernel  atomic_one_counter_lanes
+note    One word, but through i & zero (zero = 0): not provably uniform, so 32 lane-ops per warp on one address.
+stars   2
+param   N = 1<<20
+buffer  count  uint  1  init=zero  output
+grid    cdiv(N, 256)
+block   256
+args    count, 0, N
+*/
+__global__ void atomic_one_counter_lanes(unsigned int *count, int zero, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&count[i & zero], 1u);   /* zero = 0: every lane on count[0] */
 }
 
 /*@warpscope

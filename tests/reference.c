@@ -947,6 +947,24 @@ static int ref_atomic_shared_32_bins(const ws_launch *L, void *const *b)
     return add_ones(L, b, 1, 32);
 }
 
+/* atomic_one_counter_lanes(count, zero, n): count[i & zero] += 1 for i < m (zero = 0 in the catalog). */
+static int ref_atomic_one_counter_lanes(const ws_launch *L, void *const *b)
+{
+    if (!is_1d(L) || !is_int_arg(L, 1) || !is_int_arg(L, 2) || arg_i32(L, 1) < 0)
+        return WS_REF_UNSUPPORTED;
+    uint64_t m = active_1d(L, arg_i32(L, 2)), mask = (uint64_t)arg_i32(L, 1);
+    uint64_t top = 0;                       /* the largest index any thread adds to */
+    for (uint64_t i = 0; i < m; i++)
+        if ((i & mask) > top)
+            top = i & mask;
+    uint32_t *w = arg_buf(L, b, 0, m ? (top + 1) * 4 : 0);
+    if (!w)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < m; i++)
+        w[i & mask]++;
+    return 0;
+}
+
 /* atomic_one_counter_ret(count, ok, n): count += m; ok[i] = (ticket < n) = 1 for i < m. */
 static int ref_atomic_one_counter_ret(const ws_launch *L, void *const *b)
 {
@@ -1044,6 +1062,7 @@ static const struct {
     {"hist_warpagg_uniform", ref_hist_warpagg}, {"hist_warpagg_skewed", ref_hist_warpagg},
     /* atomics.cu */
     {"atomic_one_counter", ref_atomic_one_counter}, {"atomic_one_counter_ret", ref_atomic_one_counter_ret},
+    {"atomic_one_counter_lanes", ref_atomic_one_counter_lanes},
     {"atomic_per_warp", ref_atomic_per_warp}, {"atomic_32_bins", ref_atomic_32_bins},
     {"atomic_distinct", ref_atomic_distinct}, {"atomic_distinct_ret", ref_atomic_distinct_ret},
     {"atomic_shared_counter", ref_atomic_shared_counter}, {"atomic_shared_32_bins", ref_atomic_shared_32_bins},

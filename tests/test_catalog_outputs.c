@@ -477,7 +477,7 @@ static void test_reference_histograms_count_bytes_by_hand(void **state)
     tiny_free(t);
 }
 
-/* n = 70 threads of 96 (3 blocks of 32): one counter gets 70; per warp 32, 32, 6; i % 32 bins
+/* n = 70 threads of 96 (3 blocks of 32): one counter gets 70 (so does i & 0); per warp 32, 32, 6; i % 32 bins
  * get 3 for words 0..5 (i = j, j + 32, j + 64) and 2 for the rest; distinct words 0..69 each
  * gain 1 and 70.. none; the ticket kernel marks 70 lanes. */
 static void test_reference_atomic_counts_by_hand(void **state)
@@ -490,6 +490,16 @@ static void test_reference_atomic_counts_by_hand(void **state)
         tiny_int(t, 70);
         assert_int_equal(tiny_run(t), 0);
         assert_int_equal(c[0], 70);
+        tiny_free(t);
+    }
+    /* through i & zero: zero = 0 is the one counter; zero = 1 splits even and odd i (35 each) */
+    for (int zero = 0; zero < 2; zero++) {
+        tiny *t = tiny_new("atomic_one_counter_lanes", 3, 1, 32, 1);
+        uint32_t *c = tiny_buf(t, "count", WS_TYPE_UINT, 4, 2);
+        tiny_int(t, zero);
+        tiny_int(t, 70);
+        assert_int_equal(tiny_run(t), 0);
+        assert_true(zero ? c[0] == 35 && c[1] == 35 : c[0] == 70 && c[1] == 0);
         tiny_free(t);
     }
     tiny *t = tiny_new("atomic_per_warp", 3, 1, 32, 1);

@@ -374,7 +374,8 @@ static void shared_cfg(const char *name, bool list, int mode, unsigned K)
         int *b = (int *)bins_buf;
         j.reset = [=] { CK(cudaMemsetAsync(b, 0, SWORDS * 4)); };
         j.launch = [=] { k_shared<<<n / TPB, TPB>>>(b, mode, K, R); };
-        j.check = [=] { return sum_is<int>(SWORDS, (double)n * R); };
+        // unsigned: s_block at 2^24 threads adds 2^31 into one word (an int would read it negative)
+        j.check = [=] { return sum_is<unsigned>(SWORDS, (double)n * R); };
         return j;
     });
 }
