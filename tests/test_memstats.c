@@ -231,6 +231,45 @@ static void test_every_metric_row_has_a_name_and_a_description(void **state)
     ws_memstats_free(ms);
 }
 
+/* The rows are the metric table's (sim/metrics.h) in its order: the KERNEL rows, and the
+ * TENSOR rows after them once a tensor-era instruction ran. */
+static void test_the_rows_are_the_tables_and_the_tensor_rows_follow_a_tensor_instruction(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(1, 32);
+    chain c = chain_new(&d, &L, 1, 32 * 1024);
+    int nkernel = 0, ntensor = 0;
+    for (int i = 0; i < WS_METRIC_COUNT; i++) {
+        nkernel += ws_metric_table[i].scope == WS_SCOPE_KERNEL;
+        ntensor += ws_metric_table[i].scope == WS_SCOPE_TENSOR;
+    }
+    assert_int_equal(ws_memstats_metrics(c.ms, NULL, 0), nkernel);
+    /* one ldmatrix.x1: 8 lanes give the rows of one 8x8 matrix, 16 bytes each, in 8 distinct
+     * 16-byte columns of the banks: one instruction, 128 bytes, one wavefront */
+    ws_mem_event ev = event(WS_SPACE_SHARED, WS_MEM_LOAD, 16, 0, 0, 16);
+    ev.kind = WS_KIND_LDSM;
+    ev.active_mask = 0xFFu;
+    for (int l = 8; l < 32; l++) ev.addr[l] = 0;
+    ws_models_listener(c.models, &ev);
+    chain_finish(&c);
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(c.ms, rows, 128);
+    assert_int_equal(n, nkernel + ntensor);
+    for (int i = 0; i < n; i++) {
+        const ws_metric_info *m = &ws_metric_table[i];
+        assert_ptr_equal(rows[i].info, m);
+        assert_string_equal(rows[i].name, m->name);
+        assert_string_equal(rows[i].desc, m->help);
+        assert_int_equal(rows[i].basis, m->basis);
+        assert_int_equal(m->scope, i < nkernel ? WS_SCOPE_KERNEL : WS_SCOPE_TENSOR);
+    }
+    assert_true(metric(c.ms, "smsp__sass_inst_executed_op_ldsm.sum") == 1);
+    assert_true(metric(c.ms, "smsp__sass_data_bytes_mem_shared_op_ldsm.sum") == 8 * 16);
+    assert_true(metric(c.ms, "smsp__sass_inst_executed_op_shared_ld.sum") == 0); /* counted apart */
+    chain_free(&c);
+}
+
 static void test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name(void **state)
 {
     (void)state;
@@ -261,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_blocks_are_placed_round_robin_over_the_sms),
         cmocka_unit_test(test_local_frames_are_reused_by_the_next_wave_on_the_same_slot),
         cmocka_unit_test(test_every_metric_row_has_a_name_and_a_description),
+        cmocka_unit_test(test_the_rows_are_the_tables_and_the_tensor_rows_follow_a_tensor_instruction),
         cmocka_unit_test(test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
