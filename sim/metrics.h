@@ -140,6 +140,8 @@
       "L1 hit rate of global loads, %", 100.0 * ratio((double)c->l1_global_ld_hit, (double)(c->l1_global_ld_hit + c->l1_global_ld_miss))) \
     M(L1_LLD_HIT, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum", SECTOR, MODEL, CACHE, 0, NAMED, LOCAL, LD, PLAIN, \
       "local load sectors that hit in L1", c->l1_local_ld_hit) \
+    M(L1_LLD_MISS, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss.sum", SECTOR, MODEL, CACHE, 0, NAMED, LOCAL, LD, PLAIN, \
+      "local load sectors that missed L1", c->l1_local_ld_miss) \
     M(L1_HIT_RATE, "l1tex__t_sector_hit_rate.pct", PCT, MODEL, CACHE, WS_SLACK_PCT_POINTS, NAMED, NONE, NONE, PLAIN, \
       "L1 hit rate of global and local load and store sectors, % (a store hits a sector a load brought in)", 100.0 * ratio(l1_hits, l1_all)) \
     M(L2_READ_REQUESTS, "lts__t_requests_srcunit_tex_op_read.sum", REQUEST, MODEL, CACHE, 0, NAMED, NONE, NONE, PLAIN, \

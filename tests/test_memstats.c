@@ -212,6 +212,25 @@ static void test_local_frames_are_reused_by_the_next_wave_on_the_same_slot(void 
     chain_free(&c);
 }
 
+/* A warp's first load of its local frame finds nothing in L1: its 4 sectors (32 lanes x 4 B,
+ * interleaved) miss; the same load again finds them all. */
+static void test_a_local_frame_misses_l1_once_then_hits(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(1, 32);
+    chain c = chain_new(&d, &L, 1, 32 * 1024);
+    for (int i = 0; i < 2; i++) {
+        ws_mem_event ld = event(WS_SPACE_LOCAL, WS_MEM_LOAD, 4, 0, 0, 0);
+        ws_models_listener(c.models, &ld);
+    }
+    chain_finish(&c);
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum") == 8);
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss.sum") == 4);
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum") == 4);
+    chain_free(&c);
+}
+
 static void test_every_metric_row_has_a_name_and_a_description(void **state)
 {
     (void)state;
@@ -299,6 +318,7 @@ int main(void)
         cmocka_unit_test(test_per_pc_rows_add_up_to_the_kernel_totals),
         cmocka_unit_test(test_blocks_are_placed_round_robin_over_the_sms),
         cmocka_unit_test(test_local_frames_are_reused_by_the_next_wave_on_the_same_slot),
+        cmocka_unit_test(test_a_local_frame_misses_l1_once_then_hits),
         cmocka_unit_test(test_every_metric_row_has_a_name_and_a_description),
         cmocka_unit_test(test_the_rows_are_the_tables_and_the_tensor_rows_follow_a_tensor_instruction),
         cmocka_unit_test(test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name),
