@@ -5,9 +5,9 @@
  *   exact  equal: L1TEX requests and sectors, SASS-patched shared wavefronts, SASS
  *          instruction counts
  *   cache  within 10% of the GPU's value plus the row's slack (DRAM bytes 64 KiB, L2
- *          sectors 64: the background traffic of any launch under ncu); a percentage
- *          within slack points (10): L1 hit rates, L2 sectors, DRAM bytes, rules assumed
- *          until measured (shared-atomic wavefronts, cp.async's shared side)
+ *          sectors 64: the background traffic of any launch under ncu), a percentage
+ *          within its slack in points (10): L1 hit rates, L2 sectors, DRAM bytes, and
+ *          rules assumed until measured (shared-atomic wavefronts, cp.async's shared side)
  *   time   kernel duration: within 25%
  *   bound  gpu >= sim: the raw L1 data-bank counters, which also count arbitration
  *          with other L1 traffic and vary run to run
