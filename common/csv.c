@@ -31,21 +31,3 @@ void ws_csv_row(FILE *f, int n, const char *const *fields)
     }
     fputc('\n', f);
 }
-
-const char *ws_csv_unit(const char *metric)
-{
-    static const struct { const char *part, *unit; } map[] = {
-        {"time_duration", "us"}, {"_us", "us"}, {"_gbs", "GB/s"}, {"pct", "%"}, {"hit_rate", "%"},
-        {"bank_conflict", "conflict"}, {"wavefront", "wavefront"}, {"sectors", "sector"},
-        {"requests", "request"}, {"bytes", "byte"}, {"inst", "inst"}, {"cycles", "cycle"},
-    };
-    if (!metric)
-        return "";
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-        const char *p = strstr(metric, map[i].part);
-        /* a suffix like _us only counts at the end of the name */
-        if (p && (map[i].part[0] != '_' || !p[strlen(map[i].part)]))
-            return map[i].unit;
-    }
-    return "";
-}

@@ -14,11 +14,5 @@ void ws_csv_row(FILE *f, int n, const char *const *fields);
 /* The long-format columns every warpscope CSV carries (docs/csv.md), in order. */
 #define WS_CSV_HEADER "kernel,variant,scope,line,metric,unit,value,basis\n"
 
-
-
-/* The unit of a metric, read from its name the way Nsight Compute names them
- * ("l1tex__t_sectors..." -> "sector", "..._pct" -> "%"); "" for a plain count. Time is
- * always microseconds ("us") in warpscope's CSV, so a name ending in _us or a
- * gpu__time_duration row (converted by the writer) is "us". */
-const char *ws_csv_unit(const char *metric);
+/* A metric's unit column comes from its row of the metric table: ws_metric_unit (sim/metrics.h). */
 #endif

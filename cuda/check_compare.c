@@ -1,48 +1,16 @@
 /* check_compare.c - metric classes, tolerances and verdicts (see check_compare.h).
- * A metric's class comes from the basis the simulator gives its row (sim/memstats.c:
- * exact or model); the few rows judged otherwise are listed here by name, with why. */
+ * A metric's class and slack are its row's in the metric table (sim/metrics.h: the judge
+ * and slack columns); a name without a row is shown, not judged. */
 #include "check_compare.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../sim/memstats.h"
-
-static bool has(const char *s, const char *sub) { return strstr(s, sub) != NULL; }
-
-/* Rows whose judgement is not their basis's. */
-static const struct {
-    const char *metric;
-    chk_class cls;
-} judged_otherwise[] = {
-    /* the raw L1 data-bank counters also count arbitration with other L1 traffic (and vary
-     * run to run), so they may exceed what the bank model counts exactly; the SASS-patched
-     * wavefronts (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_*) do not, and are
-     * the exact rows (their basis) */
-    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", CHK_BOUND},
-    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", CHK_BOUND},
-    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", CHK_BOUND},
-    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", CHK_BOUND},
-    /* the arbitration conflicts themselves: the simulator models none, shown for the reader */
-    {"l1tex__data_bank_conflicts_type_arbitration.sum", CHK_INFO},
-    /* the timing model's prediction against the measured duration */
-    {"gpu__time_duration.sum", CHK_TIME},
-    /* theoretical occupancy in the simulator, achieved on the GPU (short launches never
-     * reach it: ramp-up and tail), so shown side by side, not judged */
-    {"sm__warps_active.avg.pct_of_peak_sustained_active", CHK_INFO},
-    /* a ratio of two exact rows, which are judged themselves */
-    {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", CHK_INFO},
-};
-
 chk_class chk_classify(const char *m)
 {
-    for (size_t i = 0; i < sizeof judged_otherwise / sizeof judged_otherwise[0]; i++)
-        if (!strcmp(m, judged_otherwise[i].metric)) return judged_otherwise[i].cls;
-    ws_basis b;
-    /* a simulator-only row has no hardware counter to compare with */
-    if (!strncmp(m, WS_SIM_ONLY_PREFIX, strlen(WS_SIM_ONLY_PREFIX)) || ws_metric_basis(m, &b)) return CHK_INFO;
-    return b == WS_BASIS_EXACT ? CHK_EXACT : b == WS_BASIS_MODEL ? CHK_CACHE : CHK_INFO;
+    const ws_metric_info *row = ws_metric_find(m);
+    return row ? (chk_class)row->judge : CHK_INFO;
 }
 
 const char *chk_class_name(chk_class c)
@@ -64,8 +32,6 @@ const char *chk_verdict_name(chk_verdict v)
     return v <= CHK_UNJUDGED ? n[v] : "?";
 }
 
-static bool is_percentage(const char *m) { return has(m, ".pct") || has(m, "pct_of"); }
-
 void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool has_gpu, double gpu)
 {
     memset(r, 0, sizeof *r);
@@ -74,7 +40,8 @@ void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool 
     r->has_gpu = has_gpu;
     r->sim = sim;
     r->gpu = gpu;
-    r->cls = chk_classify(metric);
+    const ws_metric_info *row = ws_metric_find(metric);
+    r->cls = row ? (chk_class)row->judge : CHK_INFO;
     r->ratio = NAN;
     if (!has_sim || !has_gpu) {
         r->verdict = CHK_MISSING;
@@ -86,13 +53,8 @@ void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool 
     bool ok;
     switch (r->cls) {
     case CHK_EXACT: ok = gpu == sim; break;
-    case CHK_CACHE:
-        if (is_percentage(metric)) ok = d <= CHK_PCT_POINTS;
-        else {
-            double slack = has(metric, "dram__bytes") ? CHK_DRAM_SLACK_BYTES
-                         : has(metric, "lts__t_sectors") ? CHK_L2_SLACK_SECTORS : 0;
-            ok = d <= CHK_CACHE_TOL * fabs(gpu) + slack;
-        }
+    case CHK_CACHE: /* a percentage within slack points, a count within 10% plus its slack */
+        ok = row->unit == WS_UNIT_PCT ? d <= row->slack : d <= CHK_CACHE_TOL * fabs(gpu) + row->slack;
         break;
     case CHK_TIME: ok = d <= CHK_TIME_TOL * fabs(gpu); break;
     case CHK_BOUND: ok = gpu >= sim; break; /* the hardware adds arbitration to the lanes' own conflicts */
@@ -109,9 +71,8 @@ void chk_unjudge_for_wmma(chk_row *rows, int n, double wmma_accesses)
     if (wmma_accesses <= 0) return;
     for (int i = 0; i < n; i++) {
         chk_row *r = &rows[i];
-        bool plain = (has(r->metric, "mem_global_op_") || has(r->metric, "mem_shared_op_") ||
-                      has(r->metric, "op_global_") || has(r->metric, "op_shared_")) &&
-                     !has(r->metric, "ldgsts") && !has(r->metric, "ldsm") && !has(r->metric, "stsm");
+        const ws_metric_info *m = ws_metric_find(r->metric);
+        bool plain = m && m->kind == WS_KIND_PLAIN && (m->space == WS_SPACE_GLOBAL || m->space == WS_SPACE_SHARED);
         if (!plain || r->cls == CHK_INFO) continue;
         r->cls = CHK_INFO;
         r->verdict = CHK_UNJUDGED;
@@ -124,8 +85,10 @@ void chk_timing_dependent_for_cas(chk_row *rows, int n, int ncas_global, int nca
 {
     for (int i = 0; i < n; i++) {
         chk_row *r = &rows[i];
-        bool g = ncas_global > 0 && (has(r->metric, "op_global_atom") || has(r->metric, "tex_op_atom"));
-        bool s = ncas_shared > 0 && has(r->metric, "op_shared_atom");
+        const ws_metric_info *m = ws_metric_find(r->metric);
+        bool atom = m && m->op == WS_MEM_ATOMIC;
+        bool g = ncas_global > 0 && m && ((atom && m->space == WS_SPACE_GLOBAL) || m->id == WS_METRIC_L2_ATOM_SECTORS);
+        bool s = ncas_shared > 0 && atom && m->space == WS_SPACE_SHARED;
         if (!g && !s) continue;
         r->cls = CHK_TIMING_DEP;
         r->verdict = CHK_UNJUDGED;

@@ -1,23 +1,19 @@
 /* check_compare.h - the pure comparison behind `warpscope check`: one row per
  * metric with the simulator's value, the GPU's, their ratio and a verdict
- * against the tolerance of the metric's class. The class is the basis of the
- * simulator's row for the metric (ws_metric_basis), apart from a short list of
- * rows judged otherwise (check_compare.c: judged_otherwise):
- *   exact  basis exact: L1TEX requests and sectors, SASS-patched shared wavefronts
- *          (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_*), SASS
- *          instruction counts: equal
- *   cache  basis model: L1 hit rate, L2 sectors, DRAM bytes, shared-atomic
- *          wavefronts (bank rule assumed): within 10%
- *          (percentages: within 10 points; DRAM bytes also within 64 KiB, L2
- *          sectors within 64, the background traffic of any launch under ncu)
+ * against the tolerance of the metric's class. The class is the judge column of
+ * the metric's row in the metric table (sim/metrics.h, which says why for each):
+ *   exact  equal: L1TEX requests and sectors, SASS-patched shared wavefronts, SASS
+ *          instruction counts
+ *   cache  within 10% of the GPU's value plus the row's slack (DRAM bytes 64 KiB, L2
+ *          sectors 64: the background traffic of any launch under ncu), a percentage
+ *          within its slack in points (10): L1 hit rates, L2 sectors, DRAM bytes, and
+ *          rules assumed until measured (shared-atomic wavefronts, cp.async's shared side)
  *   time   kernel duration: within 25%
- *   bound  the raw L1 data-bank counters (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st,
- *          l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st): they also count
- *          arbitration with other L1 traffic and vary run to run, so gpu >= sim
+ *   bound  gpu >= sim: the raw L1 data-bank counters, which also count arbitration
+ *          with other L1 traffic and vary run to run
  *   info   shown, not judged: occupancy (theoretical in the simulator, achieved on
- *          the GPU), a ratio of exact rows, simulator-only ws__ rows,
- *          l1tex__data_bank_conflicts_type_arbitration, and any metric the
- *          simulator has no row for
+ *          the GPU), a ratio of exact rows, simulator-only ws__ rows, the arbitration
+ *          conflicts, and any metric without a row
  *   timing-dependent  a count that depends on the order in which the GPU's threads run: the
  *          atomic rows of a kernel with an atom.cas retry loop (sim/casloop.h); shown, not judged
  * Invariant: only an exact row that differs makes a check fail. */
@@ -26,16 +22,23 @@
 
 #include <stdbool.h>
 
+#include "../sim/metrics.h"
 #include "cu_sass.h"
 
-typedef enum { CHK_EXACT, CHK_CACHE, CHK_TIME, CHK_BOUND, CHK_INFO, CHK_TIMING_DEP, CHK_NCLASSES } chk_class;
+/* the metric table's judge column (ws_judge), under check's names */
+typedef enum {
+    CHK_EXACT = WS_JUDGE_EXACT,
+    CHK_CACHE = WS_JUDGE_CACHE,
+    CHK_TIME = WS_JUDGE_TIME,
+    CHK_BOUND = WS_JUDGE_BOUND,
+    CHK_INFO = WS_JUDGE_INFO,
+    CHK_TIMING_DEP = WS_JUDGE_TIMING_DEP,
+    CHK_NCLASSES = WS_JUDGE_NCLASSES
+} chk_class;
 typedef enum { CHK_AGREE, CHK_DIFFER, CHK_MISSING, CHK_UNJUDGED } chk_verdict;
 
 #define CHK_CACHE_TOL 0.10
 #define CHK_TIME_TOL 0.25
-#define CHK_PCT_POINTS 10.0
-#define CHK_DRAM_SLACK_BYTES 65536.0
-#define CHK_L2_SLACK_SECTORS 64.0
 
 typedef struct {
     char metric[128];

@@ -104,7 +104,7 @@ static void csv_value(FILE *f, const char *kernel, const char *ovt, const char *
     char val[40];
     bool time = chk_classify(metric) == CHK_TIME;
     snprintf(val, sizeof val, "%.15g", time ? v / 1e3 : v);
-    const char *fields[] = {kernel, ovt, "kernel", "", metric, time ? "us" : ws_csv_unit(metric), val, basis};
+    const char *fields[] = {kernel, ovt, "kernel", "", metric, ws_metric_unit(metric), val, basis};
     ws_csv_row(f, 8, fields);
 }
 
@@ -245,7 +245,7 @@ int chk_replay_as(const char *json_path, const char *const *kernels, int nkernel
                 cJSON *j = cJSON_CreateObject();
                 bool tm = a.cls == CHK_TIME; /* time in us, as in every warpscope output */
                 cJSON_AddStringToObject(j, "metric", m);
-                cJSON_AddStringToObject(j, "unit", tm ? "us" : ws_csv_unit(m));
+                cJSON_AddStringToObject(j, "unit", ws_metric_unit(m));
                 cJSON_AddStringToObject(j, "class", chk_class_name(a.cls));
                 if (b.has_sim) cJSON_AddNumberToObject(j, "sim_recorded", tm ? b.sim / 1e3 : b.sim);
                 else cJSON_AddNullToObject(j, "sim_recorded");

@@ -1,13 +1,16 @@
 /* check_sim.c - the simulator's side of a check (see check_sim.h): the shared pipeline
- * (sim/simulate.h) with the driver's register count, its metrics under ncu's names. */
+ * (sim/simulate.h) with the driver's register count, its metrics under ncu's names: the
+ * metric table's rows with a hardware counter (sim/metrics.h). */
 #include "check_sim.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/commands.h"
 #include "../common/device.h"
+#include "../sim/metrics.h"
 #include "../sim/simulate.h"
 
 static void add(chk_sim_side *ss, const char *name, double v)
@@ -16,6 +19,13 @@ static void add(chk_sim_side *ss, const char *name, double v)
     snprintf(ss->name[ss->n], sizeof ss->name[ss->n], "%s", name);
     ss->value[ss->n++] = v;
 }
+
+/* A CHECK row's simulator value, where its value column gives one (NAN: none). */
+#define CHECK_ROW(id, name, unit, basis, judge, slack, ncu, space, op, kind, help, value) \
+    do {                                                                            \
+        double v_ = (double)(value);                                                \
+        if (!isnan(v_)) add(ss, name, v_);                                          \
+    } while (0);
 
 const double *chk_sim_value(const chk_sim_side *ss, const char *name)
 {
@@ -51,11 +61,15 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
         ws_metric *rows = n > 0 ? calloc((size_t)n, sizeof *rows) : NULL;
         if (rows) {
             n = ws_memstats_metrics(sim.ms, rows, n);
-            for (int i = 0; i < n; i++)
-                if (rows[i].name && strncmp(rows[i].name, "ws__", 4)) add(ss, rows[i].name, rows[i].value);
+            for (int i = 0; i < n; i++) {
+                const ws_metric_info *m = rows[i].info;
+                if (m->ncu != WS_NCU_OWN) add(ss, m->name, rows[i].value); /* a warpscope row has no counter */
+                if (m->kind == WS_KIND_WMMA && m->unit == WS_UNIT_INST) ss->wmma_accesses += rows[i].value;
+            }
             free(rows);
         }
-        add(ss, "sm__warps_active.avg.pct_of_peak_sustained_active", sim.occ.occupancy_pct);
+        const ws_simulation *s = &sim; /* the CHECK rows' context (sim/metrics.h) */
+        WS_METRICS_CHECK(CHECK_ROW)
         if (sim.have_timing) {
             ss->have_time = true;
             ss->timing = sim.timing;

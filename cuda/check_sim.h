@@ -20,6 +20,7 @@ typedef struct {
     int n;
     char name[CHK_SIM_MAX][128];  /* Nsight Compute metric names (ws__ rows left out) */
     double value[CHK_SIM_MAX];
+    double wmma_accesses;         /* wmma.load/store fragment accesses (the ws__wmma_inst_* rows) */
     bool have_time;
     double time_ns;               /* predicted kernel time */
     ws_timing timing;             /* its terms */

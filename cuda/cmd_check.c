@@ -291,16 +291,7 @@ static int check_one(check_ctx *cx, const char *arg)
         }
         chk_row_set(&rows[nrows++], m, sv != NULL, sv ? *sv : 0, gm && gm->numeric, gm ? gm->value : 0);
     }
-    {
-        const char *wm[] = {"ws__wmma_inst_global_op_ld.sum", "ws__wmma_inst_shared_op_ld.sum",
-                            "ws__wmma_inst_global_op_st.sum", "ws__wmma_inst_shared_op_st.sum"};
-        double nwmma = 0;
-        for (int i = 0; i < 4; i++) {
-            const double *v = chk_sim_value(ss, wm[i]);
-            if (v) nwmma += *v;
-        }
-        chk_unjudge_for_wmma(rows, nrows, nwmma);
-    }
+    chk_unjudge_for_wmma(rows, nrows, ss->wmma_accesses);
     {   /* an atom.cas retry loop: its ATOM count depends on timing (sim/casloop.h) */
         int pcs[64], ncas = ws_cas_loops(t.fn, pcs, 64), ng = 0, nsh = 0;
         for (int i = 0; i < ncas && i < 64; i++) {
@@ -349,7 +340,7 @@ static int check_one(check_ctx *cx, const char *arg)
             const chk_row *r = &rows[i];
             bool time = r->cls == CHK_TIME;
             char v[40];
-            const char *unit = time ? "us" : ws_csv_unit(r->metric);
+            const char *unit = ws_metric_unit(r->metric); /* a time is printed in us, its row's unit */
             if (r->has_gpu) {
                 snprintf(v, sizeof v, "%.15g", time ? r->gpu / 1e3 : r->gpu);
                 const char *f[] = {t.desc->name, ovt, "kernel", "", r->metric, unit, v, "measured"};

@@ -7,6 +7,7 @@
 
 #include "../common/child.h"
 #include "../common/toolkit.h"
+#include "../sim/metrics.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,39 +21,14 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *const cu_default_metrics[] = {
-    "smsp__sass_inst_executed_op_global_ld.sum",
-    "smsp__sass_inst_executed_op_global_st.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "smsp__sass_inst_executed_op_local_ld.sum",
-    "smsp__sass_inst_executed_op_local_st.sum",
-    "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
-    "smsp__sass_inst_executed_op_shared_ld.sum",
-    "smsp__sass_inst_executed_op_shared_st.sum",
-    /* exact: SASS-patched, no arbitration with other L1 traffic (deterministic) */
-    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    /* raw, beside them: they include that arbitration (judged gpu >= sim) */
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-    "l1tex__data_bank_conflicts_type_arbitration.sum",
-    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
-    "lts__t_sectors_srcunit_tex_op_read.sum",
-    "lts__t_sectors_srcunit_tex_op_write.sum",
-    "dram__bytes_read.sum",
-    "dram__bytes_write.sum",
-    "sm__warps_active.avg.pct_of_peak_sustained_active",
-    "gpu__time_duration.sum",
-    NULL,
-};
+/* The table's rows with ncu column COLLECT, in table order (the column is pasted, so a
+ * NAMED or OWN row expands to nothing). */
+#define IF_COLLECT_COLLECT(name) name,
+#define IF_COLLECT_NAMED(name)
+#define IF_COLLECT_OWN(name)
+#define COLLECT(id, name, unit, basis, judge, slack, ncu, space, op, kind, help, value) IF_COLLECT_##ncu(name)
+const char *const cu_default_metrics[] = {WS_METRICS(COLLECT) NULL};
+#undef COLLECT
 
 /* ncu runs the CUDA program it profiles: no address-space limit (the driver maps the GPU's whole
  * address space) and no CPU limit (replay passes), only the wall clock, whole group killed. */

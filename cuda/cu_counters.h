@@ -14,7 +14,8 @@
 #include "../common/ws_error.h"
 #include "ncu_csv.h"
 
-/* The metrics `check` compares (the names the simulator reports). NULL-terminated. */
+/* The metrics `gpu` collects and `check` asks for first: the metric table's rows whose ncu
+ * column is COLLECT (sim/metrics.h), in its order. NULL-terminated. */
 extern const char *const cu_default_metrics[];
 
 typedef struct {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cu_counters.h"
+#include "../sim/metrics.h"
 #include "../sim/sass.h"
 
 static const int widths[CU_NWIDTHS] = {1, 2, 4, 8, 16};
@@ -198,24 +199,16 @@ char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, ws_erro
 
 bool cu_metric_space(const char *m, cu_space *sp, cu_op *op)
 {
-    static const struct { const char *a, *b; cu_space sp; cu_op op; } map[] = {
-        {"global_op_ld", "op_global_ld", CU_SP_GLOBAL, CU_OP_LD},
-        {"global_op_st", "op_global_st", CU_SP_GLOBAL, CU_OP_ST},
-        {"global_op_atom", "op_global_atom", CU_SP_GLOBAL, CU_OP_ATOM},
-        {"global_op_red", "op_global_red", CU_SP_GLOBAL, CU_OP_ATOM},
-        {"local_op_ld", "op_local_ld", CU_SP_LOCAL, CU_OP_LD},
-        {"local_op_st", "op_local_st", CU_SP_LOCAL, CU_OP_ST},
-        {"shared_op_ld", "op_shared_ld", CU_SP_SHARED, CU_OP_LD},
-        {"shared_op_st", "op_shared_st", CU_SP_SHARED, CU_OP_ST},
-        {"shared_op_atom", "op_shared_atom", CU_SP_SHARED, CU_OP_ATOM},
-    };
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strstr(m, map[i].a) || strstr(m, map[i].b)) {
-            *sp = map[i].sp;
-            *op = map[i].op;
-            return true;
-        }
-    return false;
+    /* the row's space and op columns; the summaries count plain ld/st/atom/red only, so a
+     * tensor-era row (LDGSTS, LDSM ...) has no cause to look for in them */
+    const ws_metric_info *row = ws_metric_find(m);
+    if (!row || row->kind != WS_KIND_PLAIN || row->space < 0 || row->op < 0) return false;
+    static const cu_space spaces[] = {[WS_SPACE_GLOBAL] = CU_SP_GLOBAL, [WS_SPACE_SHARED] = CU_SP_SHARED,
+                                      [WS_SPACE_LOCAL] = CU_SP_LOCAL};
+    if (row->space > WS_SPACE_LOCAL) return false;
+    *sp = spaces[row->space];
+    *op = row->op == WS_MEM_LOAD ? CU_OP_LD : row->op == WS_MEM_STORE ? CU_OP_ST : CU_OP_ATOM; /* red is an atom */
+    return true;
 }
 
 static const char *sass_mnemonic(cu_space sp, cu_op op)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../common/commands.h"
+#include "../sim/metrics.h"
 #include "cu_counters.h"
 #include "cu_run.h"
 
@@ -190,23 +191,25 @@ int cu_selftest(bool counters, bool profile_child)
                  ci.ncu_version, ci.not_listed[0] ? "; not listed: " : "", ci.not_listed);
         fails += report("ncu counters", c.n > 0, d);
         /* one 4-byte load and store per thread: N/32 warp requests of 4 sectors each */
-        struct { const char *m; double want; } exp[] = {
-            {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", N_ELEMS / 32.0},
-            {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", N_ELEMS / 8.0},
-            {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", N_ELEMS / 32.0},
-            {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", N_ELEMS / 8.0},
-            {"smsp__sass_inst_executed_op_global_ld.sum", N_ELEMS / 32.0},
-            {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 0},
+        struct { ws_metric_id id; double want; } exp[] = {
+            {WS_METRIC_GLD_REQUESTS, N_ELEMS / 32.0},
+            {WS_METRIC_GLD_SECTORS, N_ELEMS / 8.0},
+            {WS_METRIC_GST_REQUESTS, N_ELEMS / 32.0},
+            {WS_METRIC_GST_SECTORS, N_ELEMS / 8.0},
+            {WS_METRIC_GLD_INST, N_ELEMS / 32.0},
+            {WS_METRIC_SLD_WAVEFRONTS_RAW, 0},
         };
         for (size_t i = 0; i < sizeof exp / sizeof exp[0]; i++) {
-            const cu_metric *m = cu_counters_get(&c, exp[i].m);
+            const char *name = ws_metric_table[exp[i].id].name;
+            const cu_metric *m = cu_counters_get(&c, name);
             snprintf(d, sizeof d, "gpu %s, expected %.0f", m ? m->raw : "(missing)", exp[i].want);
-            fails += report(exp[i].m, m && m->numeric && m->value == exp[i].want, d);
+            fails += report(name, m && m->numeric && m->value == exp[i].want, d);
         }
-        const cu_metric *dr = cu_counters_get(&c, "dram__bytes_read.sum");
+        const char *dram = ws_metric_table[WS_METRIC_DRAM_READ].name;
+        const cu_metric *dr = cu_counters_get(&c, dram);
         double want = (double)N_ELEMS * 4;
         snprintf(d, sizeof d, "gpu %s, expected about %.0f (the input once)", dr ? dr->raw : "(missing)", want);
-        fails += report("dram__bytes_read.sum", dr && dr->numeric && fabs(dr->value - want) < 0.1 * want, d);
+        fails += report(dram, dr && dr->numeric && fabs(dr->value - want) < 0.1 * want, d);
     }
 out:
     if (have_b) cu_buffers_free(&s, &b);

@@ -15,13 +15,7 @@ struct ws_memstats {
     ws_sm_stats *sms;
     ws_mem_totals t;
     int finished;
-    int all_rows;             /* list every metric row, the tensor-era ones too (ws_metric_basis) */
 };
-
-const char *ws_basis_name(ws_basis b)
-{
-    return b == WS_BASIS_EXACT ? "exact" : b == WS_BASIS_MODEL ? "model" : "derived";
-}
 
 ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int ninsns)
 {
@@ -323,6 +317,11 @@ const ws_sm_stats *ws_memstats_sm(const ws_memstats *ms, int sm)
 
 static double ratio(double a, double b) { return b ? a / b : 0; }
 
+/* A table row with its value: the expression in the row's value column (metrics.h names its
+ * context: the locals below). */
+#define ROW(id, name, unit, basis, judge, slack, ncu, space, op, kind, help, value) \
+    {name, help, (double)(value), WS_BASIS_##basis, &ws_metric_table[WS_METRIC_##id]},
+
 int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
 {
     const ws_mem_totals *t = &ms->t;
@@ -335,120 +334,18 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
     double l1_hits = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit + c->l1_st_hit_sectors);
     double l1_all = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit + c->l1_global_ld_miss + c->l1_local_ld_miss +
                              c->l1_st_sectors);
-    const ws_metric all[] = {
-        {"smsp__sass_inst_executed_op_global_ld.sum", "global load instructions (per warp)", (double)gl->inst, WS_BASIS_EXACT},
-        {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global load requests to L1 (1 per instruction)", (double)gl->requests, WS_BASIS_EXACT},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "32-byte sectors global loads touched", (double)gl->sectors, WS_BASIS_EXACT},
-        {"ws__t_sectors_ideal_global_op_ld.sum", "sectors the bytes actually used would need", (double)gl->ideal_sectors, WS_BASIS_EXACT},
-        {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", "sectors per global load request (4 = float, fully coalesced)", ratio((double)gl->sectors, (double)gl->requests), WS_BASIS_EXACT},
-        {"ws__sector_efficiency_global_op_ld.pct", "global load efficiency: distinct bytes used / bytes in touched sectors, %", 100.0 * ratio((double)gl->bytes_used, 32.0 * (double)gl->sectors), WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_global_st.sum", "global store instructions", (double)gs->inst, WS_BASIS_EXACT},
-        {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "global store requests", (double)gs->requests, WS_BASIS_EXACT},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "32-byte sectors global stores touched", (double)gs->sectors, WS_BASIS_EXACT},
-        {"ws__t_sectors_ideal_global_op_st.sum", "sectors the bytes actually stored would need", (double)gs->ideal_sectors, WS_BASIS_EXACT},
-        {"ws__sector_efficiency_global_op_st.pct", "global store efficiency: distinct bytes used / bytes in touched sectors, %", 100.0 * ratio((double)gs->bytes_used, 32.0 * (double)gs->sectors), WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_global_atom.sum", "global atomic instructions", (double)ga->inst, WS_BASIS_EXACT},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "sectors global atomics count (lanes on one address: one each, docs/memory-models.md)", (double)ga->sectors, WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_global_red.sum", "global reduction instructions (atomics without return)", (double)gr->inst, WS_BASIS_EXACT},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "sectors global reductions count (lanes on one address: one each)", (double)gr->sectors, WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_local_ld.sum", "local loads (spills, stack arrays)", (double)ll->inst, WS_BASIS_EXACT},
-        {"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", "local load requests (width/4 per instruction)", (double)ll->requests, WS_BASIS_EXACT},
-        {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "sectors local loads touched", (double)ll->sectors, WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_local_st.sum", "local stores (spills, stack arrays)", (double)ls->inst, WS_BASIS_EXACT},
-        {"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", "local store requests", (double)ls->requests, WS_BASIS_EXACT},
-        {"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "sectors local stores touched", (double)ls->sectors, WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_shared_ld.sum", "shared-memory load instructions", (double)sl->inst, WS_BASIS_EXACT},
-        {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared load wavefronts (cycles of the 32 banks)", (double)sl->wavefronts, WS_BASIS_EXACT},
-        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared load wavefronts, as the SASS-patched counter counts them (no arbitration with other traffic)", (double)sl->wavefronts, WS_BASIS_EXACT},
-        {"ws__data_pipe_lsu_wavefronts_ideal_mem_shared_op_ld.sum", "wavefronts the shared-load data would need (128 B each)", (double)sl->ideal_wavefronts, WS_BASIS_EXACT},
-        {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load bank conflicts, ncu convention (wavefronts - lane groups)", (double)sl->ncu_conflicts, WS_BASIS_EXACT},
-        {"ws__data_bank_conflicts_excess_mem_shared_op_ld.sum", "shared load wavefronts beyond the ideal (true excess)", (double)sl->excess, WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_shared_st.sum", "shared-memory store instructions", (double)ss->inst, WS_BASIS_EXACT},
-        {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared store wavefronts", (double)ss->wavefronts, WS_BASIS_EXACT},
-        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared store wavefronts, as the SASS-patched counter counts them", (double)ss->wavefronts, WS_BASIS_EXACT},
-        {"ws__data_pipe_lsu_wavefronts_ideal_mem_shared_op_st.sum", "wavefronts the shared-store data would need", (double)ss->ideal_wavefronts, WS_BASIS_EXACT},
-        {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store bank conflicts, ncu convention", (double)ss->ncu_conflicts, WS_BASIS_EXACT},
-        {"ws__data_bank_conflicts_excess_mem_shared_op_st.sum", "shared store wavefronts beyond the ideal (true excess)", (double)ss->excess, WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_shared_atom.sum", "shared atomic instructions (reductions included)", (double)(sa->inst + sr->inst), WS_BASIS_EXACT},
-        {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "shared atomic wavefronts (bank rule assumed, not measured)", (double)(sa->wavefronts + sr->wavefronts), WS_BASIS_MODEL},
-        {"ws__shared_atom_passes.sum", "shared atomic passes: per instruction the most lanes on one bank, lanes on one word serialised (contention model)", (double)t->shared_atom_passes, WS_BASIS_MODEL},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "global load sectors that hit in L1", (double)c->l1_global_ld_hit, WS_BASIS_MODEL},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "global load sectors that missed L1", (double)c->l1_global_ld_miss, WS_BASIS_MODEL},
-        {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", "L1 hit rate of global loads, %", 100.0 * ratio((double)c->l1_global_ld_hit, (double)(c->l1_global_ld_hit + c->l1_global_ld_miss)), WS_BASIS_MODEL},
-        {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum", "local load sectors that hit in L1", (double)c->l1_local_ld_hit, WS_BASIS_MODEL},
-        {"l1tex__t_sector_hit_rate.pct", "L1 hit rate of global and local load and store sectors, % (a store hits a sector a load brought in)", 100.0 * ratio(l1_hits, l1_all), WS_BASIS_MODEL},
-        {"lts__t_requests_srcunit_tex_op_read.sum", "L2 read requests from the SMs (one per 128-B line missing in L1)", (double)c->l2_read_requests, WS_BASIS_MODEL},
-        {"lts__t_sectors_srcunit_tex_op_read.sum", "sectors the SMs read from L2", (double)c->l2_read_sectors, WS_BASIS_MODEL},
-        {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "of those, found in L2", (double)c->l2_read_hit_sectors, WS_BASIS_MODEL},
-        {"lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "sectors fetched from DRAM on read misses (promoted to the fetch granularity, as ncu counts them)", (double)c->l2_read_miss_sectors, WS_BASIS_MODEL},
-        {"lts__t_requests_srcunit_tex_op_write.sum", "L2 write requests (stores are written through)", (double)c->l2_write_requests, WS_BASIS_MODEL},
-        {"lts__t_sectors_srcunit_tex_op_write.sum", "sectors the SMs wrote to L2", (double)c->l2_write_sectors, WS_BASIS_MODEL},
-        {"lts__t_sectors_srcunit_tex_op_atom.sum", "L2 sectors of atomics and reductions", (double)c->l2_atom_sectors, WS_BASIS_MODEL},
-        {"ws__l1_merged_miss_sectors.sum", "L1 misses merged into an outstanding miss (no new L2 traffic)", (double)c->merged_sectors, WS_BASIS_MODEL},
-        {"dram__bytes_read.sum", "bytes read from DRAM (fills at the fetch granularity + ECC reads)", (double)c->dram_read_bytes, WS_BASIS_MODEL},
-        {"ws__dram_bytes_read_ecc.sum", "of which: sectors read because a store wrote part of them (ECC)", (double)c->ecc_read_bytes, WS_BASIS_MODEL},
-        {"dram__bytes_write.sum", "bytes written to DRAM during the kernel (L2 evictions)", (double)c->dram_write_bytes, WS_BASIS_MODEL},
-        {"ws__l2_displaced_write_bytes", "write-backs an L2 left dirty by earlier work would need for the lines this kernel allocates (timing only)", 128.0 * (double)c->l2_cold_allocations, WS_BASIS_MODEL},
-        {"ws__l2_dirty_bytes_at_end", "dirty bytes left in L2 at kernel end (written later, not in dram__bytes_write)", (double)c->dirty_at_end_bytes, WS_BASIS_MODEL},
-    };
+    const ws_metric all[] = {WS_METRICS_KERNEL(ROW)};
     int n = (int)(sizeof all / sizeof all[0]);
     for (int i = 0; i < n && i < cap; i++)
         rows[i] = all[i];
-    if (!ms->all_rows && !t->tc.events)
+    if (!t->tc.events)
         return n;                        /* the tensor-era rows only where such instructions ran */
     const ws_tc_counts *k = &t->tc;
     const ws_mem_counts *kg = &k->ldgsts_global, *ks = &k->ldgsts_shared, *lm = &k->ldsm, *sm = &k->stsm;
-    const ws_metric tc[] = {
-        {"smsp__sass_inst_executed_op_ldgsts.sum", "cp.async instructions (LDGSTS, per warp)", (double)kg->inst, WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_ldgsts_cache_access.sum", "of which cp.async.ca (allocating in L1)", (double)k->ldgsts_ca, WS_BASIS_EXACT},
-        {"smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum", "of which cp.async.cg (bypassing L1)", (double)k->ldgsts_cg, WS_BASIS_EXACT},
-        {"smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", "cp.async global read requests (1 per instruction with a lane reading)", (double)kg->requests, WS_BASIS_EXACT},
-        {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", "32-byte sectors cp.async read (lanes with a source size of 0 read none)", (double)kg->sectors, WS_BASIS_EXACT},
-        {"ws__t_sectors_ideal_global_op_ldgsts.sum", "sectors the bytes cp.async read would need", (double)kg->ideal_sectors, WS_BASIS_EXACT},
-        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "cp.async shared-write wavefronts (the store rule of the same width, assumed)", (double)ks->wavefronts, WS_BASIS_MODEL},
-        {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "cp.async shared-write bank conflicts, ncu convention (assumed)", (double)ks->ncu_conflicts, WS_BASIS_MODEL},
-        {"smsp__sass_inst_executed_op_ldsm.sum", "ldmatrix instructions (LDSM)", (double)lm->inst, WS_BASIS_EXACT},
-        {"smsp__sass_data_bytes_mem_shared_op_ldsm.sum", "bytes ldmatrix read (16 per row address)", (double)lm->bytes_used, WS_BASIS_EXACT},
-        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "ldmatrix wavefronts (one phase per 8x8 matrix, more where its rows share banks)", (double)lm->wavefronts, WS_BASIS_EXACT},
-        {"ws__data_pipe_lsu_wavefronts_ideal_mem_shared_op_ldsm.sum", "wavefronts the ldmatrix data would need (1 per matrix)", (double)lm->ideal_wavefronts, WS_BASIS_EXACT},
-        {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", "ldmatrix bank conflicts: wavefronts beyond one per phase", (double)lm->ncu_conflicts, WS_BASIS_MODEL},
-        {"smsp__sass_inst_executed_op_shared_stsm.sum", "stmatrix instructions (STSM)", (double)sm->inst, WS_BASIS_EXACT},
-        {"smsp__sass_data_bytes_mem_shared_op_stsm.sum", "bytes stmatrix wrote", (double)sm->bytes_used, WS_BASIS_EXACT},
-        {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "stmatrix wavefronts (one phase per 8x8 matrix)", (double)sm->wavefronts, WS_BASIS_EXACT},
-        {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum", "stmatrix bank conflicts: wavefronts beyond one per phase", (double)sm->ncu_conflicts, WS_BASIS_MODEL},
-        {"ws__wmma_inst_global_op_ld.sum", "wmma.load fragment registers from global memory (PTX level: ptxas picks the SASS widths)", (double)k->wmma_global[0].inst, WS_BASIS_MODEL},
-        {"ws__wmma_sectors_global_op_ld.sum", "sectors of those register loads", (double)k->wmma_global[0].sectors, WS_BASIS_MODEL},
-        {"ws__wmma_inst_shared_op_ld.sum", "wmma.load fragment registers from shared memory", (double)k->wmma_shared[0].inst, WS_BASIS_MODEL},
-        {"ws__wmma_wavefronts_shared_op_ld.sum", "wavefronts of those register loads", (double)k->wmma_shared[0].wavefronts, WS_BASIS_MODEL},
-        {"ws__wmma_inst_global_op_st.sum", "wmma.store fragment registers to global memory", (double)k->wmma_global[1].inst, WS_BASIS_MODEL},
-        {"ws__wmma_sectors_global_op_st.sum", "sectors of those register stores", (double)k->wmma_global[1].sectors, WS_BASIS_MODEL},
-        {"ws__wmma_inst_shared_op_st.sum", "wmma.store fragment registers to shared memory", (double)k->wmma_shared[1].inst, WS_BASIS_MODEL},
-        {"ws__wmma_wavefronts_shared_op_st.sum", "wavefronts of those register stores", (double)k->wmma_shared[1].wavefronts, WS_BASIS_MODEL},
-        {"ws__bulk_copies_to_shared.sum", "cp.async.bulk copies global -> shared (completing on an mbarrier)", (double)k->bulk_inst[0], WS_BASIS_EXACT},
-        {"ws__bulk_bytes_to_shared.sum", "bytes those copies wrote to shared memory", (double)k->bulk_bytes[0], WS_BASIS_EXACT},
-        {"ws__bulk_copies_to_global.sum", "cp.async.bulk copies shared -> global (bulk groups)", (double)k->bulk_inst[1], WS_BASIS_EXACT},
-        {"ws__bulk_sectors_global.sum", "32-byte sectors of the bulk copies' global sides", (double)k->bulk_global.sectors, WS_BASIS_MODEL},
-        {"smsp__sass_inst_executed_op_tma_ld.sum", "tensor copies global -> shared (cp.async.bulk.tensor, UTMALDG)", (double)k->tma_inst[0], WS_BASIS_MODEL},
-        {"smsp__sass_inst_executed_op_tma_st.sum", "tensor copies shared -> global", (double)k->tma_inst[1], WS_BASIS_MODEL},
-        {"ws__tma_bytes_to_shared.sum", "bytes the tensor copies wrote to shared memory (boxes, out-of-bound fill included)", (double)k->tma_bytes[0], WS_BASIS_EXACT},
-        {"l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "bytes of the 32-byte sectors the tensor loads read (in-bound rows)", 32.0 * (double)k->tma_global.sectors, WS_BASIS_MODEL},
-    };
+    const ws_metric tc[] = {WS_METRICS_TENSOR(ROW)};
     int ntc = (int)(sizeof tc / sizeof tc[0]);
     for (int i = 0; i < ntc; i++)
         if (n + i < cap)
             rows[n + i] = tc[i];
     return n + ntc;
-}
-
-int ws_metric_basis(const char *name, ws_basis *basis)
-{
-    static const ws_memstats none = {.all_rows = 1}; /* the rows' names and bases do not depend on the values */
-    ws_metric rows[128];
-    int n = ws_memstats_metrics(&none, rows, 128);
-    for (int i = 0; i < n && i < 128; i++)
-        if (!strcmp(rows[i].name, name)) {
-            *basis = rows[i].basis;
-            return 0;
-        }
-    return -1;
 }

@@ -14,6 +14,7 @@
 #include "cache.h"
 #include "coalesce.h"
 #include "event.h"
+#include "metrics.h"
 #include "models.h"
 
 /* Counts for one (space, op) class, e.g. global loads. */
@@ -96,23 +97,18 @@ const ws_sm_stats *ws_memstats_sm(const ws_memstats *ms, int sm);
 int ws_memstats_sm_count(const ws_memstats *ms);
 const ws_device *ws_memstats_device(const ws_memstats *ms);
 
-/* One reportable number: ncu's name where Nsight Compute has the metric, else a
- * "ws__" name; basis says how we know it. */
-typedef enum { WS_BASIS_EXACT, WS_BASIS_MODEL, WS_BASIS_DERIVED } ws_basis;
+/* One reportable number: a row of the metric table (metrics.h, scopes KERNEL and TENSOR)
+ * with this kernel's value. */
 typedef struct {
     const char *name;      /* "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" */
     const char *desc;      /* plain language */
     double value;
     ws_basis basis;        /* exact: matches the hardware counter; model: from the cache/DRAM model */
+    const ws_metric_info *info; /* the row: unit, judgement, space, op ... */
 } ws_metric;
 
-const char *ws_basis_name(ws_basis b); /* "exact" */
-/* The basis of the row the simulator reports under name; 0, or -1 when it reports none. */
-int ws_metric_basis(const char *name, ws_basis *basis);
-/* Simulator-only rows carry this prefix: no hardware counter measures them. */
-#define WS_SIM_ONLY_PREFIX "ws__"
-
-/* Fills up to cap rows of the kernel-total table; returns the number of rows
+/* Fills up to cap rows of the kernel-total table, in the table's order: the KERNEL rows,
+ * then the TENSOR rows where a tensor-era instruction ran; returns the number of rows
  * (call with cap 0 to count). Ratios with a zero denominator are 0. */
 int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap);
 

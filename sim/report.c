@@ -2,6 +2,7 @@
  * CSV. Numbers come only from memstats / occupancy / timing (see report.h). */
 #include "report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -398,8 +399,10 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     fprintf(f, "\nkernel totals (exact = the counter Nsight Compute reads; model = cache/DRAM model; "
                "ws__ = warpscope's own)\n");
     for (int i = 0; i < n; i++) {
-        if (rows[i].value == 0 && strncmp(rows[i].name, "smsp__sass_inst_executed_op_global", 34) != 0)
-            continue; /* keep the table to what this kernel does */
+        const ws_metric_info *m = rows[i].info;
+        bool global_inst = m->kind == WS_KIND_PLAIN && m->space == WS_SPACE_GLOBAL && m->unit == WS_UNIT_INST;
+        if (rows[i].value == 0 && !global_inst)
+            continue; /* keep the table to what this kernel does (and always say how many global accesses) */
         fprintf(f, "  %-66s ", rows[i].name);
         print_value(f, rows[i].value, 14);
         fprintf(f, "  %-5s  %s\n", ws_basis_name(rows[i].basis), rows[i].desc);
@@ -409,9 +412,10 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     timing_lines(f, r);
 }
 
-/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis. */
-static void csv_row(FILE *f, const ws_report *r, const char *variant, int line, const char *metric, double value,
-                    const char *basis)
+/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis; the metric's
+ * name, unit and basis are its table row's (metrics.h). */
+static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int line, const char *name,
+                          const ws_metric_info *m, double value)
 {
     char ln[16] = "", val[40];
     if (line >= 0)
@@ -419,10 +423,23 @@ static void csv_row(FILE *f, const ws_report *r, const char *variant, int line, 
     snprintf(val, sizeof val, "%.15g", value); /* the shortest form that reads back the same double */
     if (strtod(val, NULL) != value)
         snprintf(val, sizeof val, "%.17g", value);
-    const char *fields[] = {r->kernel, variant, line >= 0 ? "line" : "kernel", ln, metric, ws_csv_unit(metric), val,
-                            basis};
+    const char *fields[] = {r->kernel, variant, line >= 0 ? "line" : "kernel", ln, name, ws_unit_name(m->unit), val,
+                            ws_basis_name(m->basis)};
     ws_csv_row(f, 8, fields);
 }
+
+static void csv_row(FILE *f, const ws_report *r, const char *variant, int line, const ws_metric_info *m, double value)
+{
+    csv_row_named(f, r, variant, line, m->name, m, value);
+}
+
+/* A REPORT or LINE row's record, where its value column gives one (NAN: none here). */
+#define RECORD(id, name, unit, basis, judge, slack, ncu, space, op, kind, help, value) \
+    do {                                                                              \
+        double v_ = (double)(value);                                                  \
+        if (!isnan(v_))                                                               \
+            csv_row(f, r, variant, line, &ws_metric_table[WS_METRIC_##id], v_);       \
+    } while (0);
 
 void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header)
 {
@@ -430,14 +447,11 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
         fputs(WS_CSV_HEADER, f);
     ws_metric rows[128];
     int n = ws_memstats_metrics(r->ms, rows, 128);
+    int line = -1;
     for (int i = 0; i < n; i++)
-        csv_row(f, r, variant, -1, rows[i].name, rows[i].value, ws_basis_name(rows[i].basis));
-    const ws_timing *t = r->timing;
-    csv_row(f, r, variant, -1, "ws__predicted_time_us", t->t_kernel_us, "model");
-    csv_row(f, r, variant, -1, "ws__effective_bandwidth_gbs", t->eff_bw_gbs, "model");
-    csv_row(f, r, variant, -1, "ws__occupancy_theoretical_pct", r->occ->occupancy_pct, "exact");
-    if (r->notes) { /* basis "note": what the prediction rests on (docs/csv.md) */
-        csv_row(f, r, variant, -1, "ws__prediction_confidence", (double)r->notes->level, "note");
+        csv_row(f, r, variant, line, rows[i].info, rows[i].value);
+    WS_METRICS_REPORT(RECORD)
+    if (r->notes) /* one record per note: ws__note_<mechanism>, the NOTE row's unit and basis */
         for (int i = 0; i < r->notes->n; i++) {
             const ws_note *x = &r->notes->notes[i];
             char metric[64] = "ws__note_";
@@ -446,44 +460,31 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
                 metric[k++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ? *c
                             : (*c >= 'A' && *c <= 'Z') ? (char)(*c - 'A' + 'a') : '_';
             metric[k] = 0;
-            csv_row(f, r, variant, x->line > 0 ? x->line : -1, metric, (double)x->level, "note");
+            csv_row_named(f, r, variant, x->line > 0 ? x->line : -1, metric, &ws_metric_table[WS_METRIC_NOTE],
+                          (double)x->level);
         }
-    }
-    const ws_measured *m = r->measured;
-    if (m && m->exact) { /* a run with other -D measured another launch: not this kernel's row */
-        if (m->median_us >= 0)
-            csv_row(f, r, variant, -1, "ws__measured_time_us", m->median_us, "measured");
-        csv_row(f, r, variant, -1, "ws__measured_bandwidth_gbs", m->gbs, "measured");
-    }
     ws_line_row *lr = NULL;
     int nl = ws_report_lines(r, &lr);
     /* rows come sorted by line: a line's loads and stores (and spaces) are summed into one
      * record per (line, metric), the way a per-line profile view totals a line */
     for (int i = 0; i < nl;) {
-        int line = lr[i].line;
-        uint64_t ex = 0, req = 0, sec = 0, isec = 0, sh = 0, wf = 0, iwf = 0;
-        for (; i < nl && lr[i].line == line; i++) {
-            ex += lr[i].executions;
-            req += lr[i].requests;
-            sec += lr[i].sectors;
-            isec += lr[i].ideal_sectors;
-            sh += lr[i].shared_insts;
-            wf += lr[i].wavefronts;
-            iwf += lr[i].ideal_wavefronts;
+        ws_line_row sum = {.line = lr[i].line};
+        const ws_line_row *l = &sum;
+        for (; i < nl && lr[i].line == sum.line; i++) {
+            sum.executions += lr[i].executions;
+            sum.requests += lr[i].requests;
+            sum.sectors += lr[i].sectors;
+            sum.ideal_sectors += lr[i].ideal_sectors;
+            sum.shared_insts += lr[i].shared_insts;
+            sum.wavefronts += lr[i].wavefronts;
+            sum.ideal_wavefronts += lr[i].ideal_wavefronts;
         }
-        csv_row(f, r, variant, line, "warp_instructions", (double)ex, "exact");
-        if (req) {
-            csv_row(f, r, variant, line, "requests", (double)req, "exact");
-            csv_row(f, r, variant, line, "sectors", (double)sec, "exact");
-            csv_row(f, r, variant, line, "sectors_ideal", (double)isec, "exact");
-        }
-        if (sh) {
-            csv_row(f, r, variant, line, "wavefronts", (double)wf, "exact");
-            csv_row(f, r, variant, line, "wavefronts_ideal", (double)iwf, "exact");
-        }
+        line = sum.line;
+        WS_METRICS_LINE(RECORD)
     }
     free(lr);
 }
+#undef RECORD
 
 #ifdef WS_REPORT_JSON
 static cJSON *idx3(const uint32_t v[3])
@@ -855,12 +856,12 @@ void ws_report_csv_verdict(FILE *f, const ws_report *a, const ws_report *b)
     ws_compare_verdict cv;
     ws_compare_verdict_of(a->timing, a->notes, b->timing, b->notes, &cv);
     ws_report v = *b;
-    char kernel[256];
+    char kernel[2 * WS_KERNEL_NAME_MAX + 8];
     snprintf(kernel, sizeof kernel, "%s vs %s", a->kernel, b->kernel);
     v.kernel = kernel;
-    csv_row(f, &v, "A vs B", -1, "ws__compare_ratio", cv.ratio, "model");
-    csv_row(f, &v, "A vs B", -1, "ws__compare_b_faster", cv.b_faster ? 1 : 0, "model");
-    csv_row(f, &v, "A vs B", -1, "ws__compare_confidence", (double)cv.level, "note");
+    csv_row(f, &v, "A vs B", -1, &ws_metric_table[WS_METRIC_COMPARE_RATIO], cv.ratio);
+    csv_row(f, &v, "A vs B", -1, &ws_metric_table[WS_METRIC_COMPARE_B_FASTER], cv.b_faster ? 1 : 0);
+    csv_row(f, &v, "A vs B", -1, &ws_metric_table[WS_METRIC_COMPARE_CONFIDENCE], (double)cv.level);
 }
 
 void ws_report_json_verdict(FILE *f, const ws_report *a, const ws_report *b)

@@ -432,7 +432,7 @@ static void test_list_shows_every_catalog_description_with_its_parameters(void *
         assert_non_null(strstr(out, c->files[i]->path));
         for (int k = 0; k < c->files[i]->nkernels; k++) {
             const ws_kernel_desc *d = &c->files[i]->kernels[k];
-            char want[WS_NAME_MAX + 8];
+            char want[WS_KERNEL_NAME_MAX + 8];
             snprintf(want, sizeof want, "  %s ", d->name);
             assert_non_null(strstr(out, want));
             assert_non_null(strstr(out, d->note));
@@ -534,7 +534,7 @@ static void test_ptx_command_works_for_every_catalog_kernel(void **state)
             int rc = run_captured(ws_cmd_ptx, 2, argv, &out);
             if (rc) fprintf(stderr, "ptx %s: exit %d\n", d->name, rc);
             assert_int_equal(rc, WS_EXIT_OK);
-            char want[WS_NAME_MAX + 16];
+            char want[WS_KERNEL_NAME_MAX + 16];
             snprintf(want, sizeof want, "kernel  %s ", d->name);
             assert_non_null(strstr(out, want));
             assert_non_null(strstr(out, "checked in, fresh"));

@@ -16,6 +16,7 @@
 #include "../common/csv.h"
 #include "../common/ws_error.h"
 #include "../cuda/check_replay.h"
+#include "../sim/metrics.h"
 
 static char *row_text(int n, const char *const *fields)
 {
@@ -47,17 +48,47 @@ static void test_commas_quotes_and_newlines_are_quoted_with_quotes_doubled(void 
     free(s);
 }
 
-static void test_units_come_from_the_metric_names(void **state)
+static void test_units_come_from_the_metric_table(void **state)
 {
     (void)state;
-    assert_string_equal(ws_csv_unit("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), "sector");
-    assert_string_equal(ws_csv_unit("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), "request");
-    assert_string_equal(ws_csv_unit("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), "conflict");
-    assert_string_equal(ws_csv_unit("ws__predicted_time_us"), "us");
-    assert_string_equal(ws_csv_unit("ws__effective_bandwidth_gbs"), "GB/s");
-    assert_string_equal(ws_csv_unit("ws__occupancy_theoretical_pct"), "%");
-    /* "_us" inside a name is no unit: only a suffix is */
-    assert_string_equal(ws_csv_unit("x_usage"), "");
+    /* what each counts, from its definition: a 32-byte sector, a request, a bank conflict */
+    assert_string_equal(ws_metric_unit("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), "sector");
+    assert_string_equal(ws_metric_unit("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), "request");
+    assert_string_equal(ws_metric_unit("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), "conflict");
+    assert_string_equal(ws_metric_unit("ws__predicted_time_us"), "us");
+    assert_string_equal(ws_metric_unit("gpu__time_duration.sum"), "us"); /* ncu's ns, printed in us */
+    assert_string_equal(ws_metric_unit("ws__effective_bandwidth_gbs"), "GB/s");
+    assert_string_equal(ws_metric_unit("ws__occupancy_theoretical_pct"), "%");
+    assert_string_equal(ws_metric_unit("sectors_ideal"), "sector");
+    /* a name without a row has no unit, whatever its spelling suggests */
+    assert_string_equal(ws_metric_unit("x_sectors_us"), "");
+}
+
+/* Every record of a long-format CSV text names a metric of the table and carries its unit
+ * (no field of these documents needs quoting: kernel names, -D text, metric names, numbers). */
+static void assert_units_are_the_tables(const char *text)
+{
+    int records = 0;
+    for (const char *p = strchr(text, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        const char *f[8];
+        size_t len[8];
+        int k = 0;
+        for (const char *q = p + 1; k < 8; q++) { /* kernel,variant,scope,line,metric,unit,value,basis */
+            f[k] = q;
+            len[k] = strcspn(q, ",\n");
+            q += len[k++];
+            if (*q != ',') break;
+        }
+        assert_int_equal(k, 8);
+        char metric[160], unit[16];
+        snprintf(metric, sizeof metric, "%.*s", (int)len[4], f[4]);
+        snprintf(unit, sizeof unit, "%.*s", (int)len[5], f[5]);
+        const ws_metric_info *m = ws_metric_find(metric);
+        if (!m) fail_msg("CSV metric %s has no row in the table", metric);
+        assert_string_equal(unit, ws_unit_name(m->unit));
+        records++;
+    }
+    assert_true(records > 10);
 }
 
 /* Runs `warpscope sim` with argv into the file path (stdout redirected). */
@@ -104,12 +135,14 @@ static void test_sim_compare_and_replay_csv_parse_into_one_table(void **state)
     const char *t = slurp(a);
     assert_non_null(strstr(t, ",N=4096,line,36,warp_instructions,inst,256,exact\n"));
     assert_non_null(strstr(t, ",N=4096,line,36,sectors,sector,1024,exact\n"));
+    assert_units_are_the_tables(t);
 
     char *cmp[] = {"sim", "--compare", "shared_stride_s1", "shared_stride_s32", "-D", "N=1024", "--csv", NULL};
     assert_int_equal(sim_to(b, 7, cmp), WS_EXIT_OK);
     t = slurp(b);
     assert_non_null(strstr(t, "\nshared_stride_s1,A,kernel,"));
     assert_non_null(strstr(t, "\nshared_stride_s32,B,kernel,"));
+    assert_units_are_the_tables(t);
 
     FILE *f = fopen(c, "w");
     assert_non_null(f);
@@ -121,6 +154,7 @@ static void test_sim_compare_and_replay_csv_parse_into_one_table(void **state)
     t = slurp(c);
     assert_non_null(strstr(t, ",measured\n"));
     assert_null(strstr(t, "| kernel |")); /* no markdown in the CSV */
+    assert_units_are_the_tables(t);
 
     snprintf(cmd, sizeof cmd, "python3 tests/csv_table.py %s %s %s", a, b, c);
     assert_int_equal(system(cmd), 0);
@@ -137,7 +171,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_fields_are_written_as_they_are),
         cmocka_unit_test(test_commas_quotes_and_newlines_are_quoted_with_quotes_doubled),
-        cmocka_unit_test(test_units_come_from_the_metric_names),
+        cmocka_unit_test(test_units_come_from_the_metric_table),
         cmocka_unit_test(test_sim_compare_and_replay_csv_parse_into_one_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

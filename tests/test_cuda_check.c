@@ -9,7 +9,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "../common/catalog.h"
 #include "../cuda/check_compare.h"
+#include "../cuda/check_sim.h"
 
 static void test_metric_names_fall_into_their_classes(void **state)
 {
@@ -58,6 +60,44 @@ static void test_a_wmma_kernel_leaves_the_plain_rows_unjudged(void **state)
     assert_true(chk_fails(&r[2], 1));           /* ldmatrix is counted exactly either way */
 }
 
+/* check's simulator side of a wmma kernel counts its fragment accesses (the ws__wmma_inst_*
+ * rows, which are not in the side's ncu-named values), so the plain rows get unjudged. */
+static void test_the_simulator_side_of_a_wmma_kernel_counts_its_fragment_accesses(void **state)
+{
+    (void)state;
+    ws_catalog *cat = NULL;
+    ws_error err;
+    assert_int_equal(ws_catalog_load("demos", &cat, &err), 0);
+    const char *kernels[] = {"wmma_gemm_naive", "copy_float"};
+    double accesses[2];
+    for (int i = 0; i < 2; i++) {
+        ws_overrides ov;
+        memset(&ov, 0, sizeof ov);
+        cu_target t;
+        assert_int_equal(cu_target_open(cat, kernels[i], &ov, 0, 0, &t, &err), 0);
+        cu_kernel_attrs attrs;
+        memset(&attrs, 0, sizeof attrs);
+        attrs.num_regs = 32;
+        static chk_sim_side ss;
+        ws_sim_result res;
+        memset(&res, 0, sizeof res);
+        assert_int_equal(chk_simulate(&t, &attrs, "NVIDIA H200", &res, &ss, &err), 0);
+        ws_sim_result_free(&res);
+        cu_target_close(&t);
+        accesses[i] = ss.wmma_accesses;
+        assert_null(chk_sim_value(&ss, "ws__wmma_inst_global_op_ld.sum"));
+        assert_non_null(chk_sim_value(&ss, "sm__warps_active.avg.pct_of_peak_sustained_active"));
+    }
+    ws_catalog_free(cat);
+    /* a wmma.load of an f16 A or B fragment is at least one access per fragment register */
+    assert_true(accesses[0] > 0);
+    assert_true(accesses[1] == 0);
+    chk_row r;
+    chk_row_set(&r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", true, 10, true, 20);
+    chk_unjudge_for_wmma(&r, 1, accesses[0]);
+    assert_int_equal(r.verdict, CHK_UNJUDGED);
+}
+
 static void test_exact_counters_must_be_equal(void **state)
 {
     (void)state;
@@ -95,6 +135,11 @@ static void test_cache_counters_tolerate_ten_percent_plus_background(void **stat
     /* percentages: points, not relative */
     chk_row_set(&r, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", true, 0, true, 9.5);
     assert_int_equal(r.verdict, CHK_AGREE);
+    chk_row_set(&r, "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", true, 50, true, 60.5);
+    assert_int_equal(r.verdict, CHK_DIFFER); /* 10.5 points, though within 10% of 60.5 + 10 */
+    /* L2 requests have no background slack: 10% alone */
+    chk_row_set(&r, "lts__t_requests_srcunit_tex_op_read.sum", true, 1111, true, 1000);
+    assert_int_equal(r.verdict, CHK_DIFFER);
     /* theoretical (sim) against achieved (GPU) occupancy is shown, not judged */
     chk_row_set(&r, "sm__warps_active.avg.pct_of_peak_sustained_active", true, 100, true, 87.93);
     assert_int_equal(r.verdict, CHK_UNJUDGED);
@@ -219,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_exact_counters_must_be_equal),
         cmocka_unit_test(test_tensor_rows_are_judged_by_their_basis),
         cmocka_unit_test(test_a_wmma_kernel_leaves_the_plain_rows_unjudged),
+        cmocka_unit_test(test_the_simulator_side_of_a_wmma_kernel_counts_its_fragment_accesses),
         cmocka_unit_test(test_cache_counters_tolerate_ten_percent_plus_background),
         cmocka_unit_test(test_time_tolerates_twenty_five_percent_of_the_measurement),
         cmocka_unit_test(test_missing_values_are_reported_not_judged),

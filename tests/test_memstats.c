@@ -212,6 +212,25 @@ static void test_local_frames_are_reused_by_the_next_wave_on_the_same_slot(void 
     chain_free(&c);
 }
 
+/* A warp's first load of its local frame finds nothing in L1: its 4 sectors (32 lanes x 4 B,
+ * interleaved) miss; the same load again finds them all. */
+static void test_a_local_frame_misses_l1_once_then_hits(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(1, 32);
+    chain c = chain_new(&d, &L, 1, 32 * 1024);
+    for (int i = 0; i < 2; i++) {
+        ws_mem_event ld = event(WS_SPACE_LOCAL, WS_MEM_LOAD, 4, 0, 0, 0);
+        ws_models_listener(c.models, &ld);
+    }
+    chain_finish(&c);
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum") == 8);
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss.sum") == 4);
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum") == 4);
+    chain_free(&c);
+}
+
 static void test_every_metric_row_has_a_name_and_a_description(void **state)
 {
     (void)state;
@@ -229,6 +248,45 @@ static void test_every_metric_row_has_a_name_and_a_description(void **state)
             assert_true(strcmp(rows[i].name, rows[j].name) != 0);
     }
     ws_memstats_free(ms);
+}
+
+/* The rows are the metric table's (sim/metrics.h) in its order: the KERNEL rows, and the
+ * TENSOR rows after them once a tensor-era instruction ran. */
+static void test_the_rows_are_the_tables_and_the_tensor_rows_follow_a_tensor_instruction(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(1, 32);
+    chain c = chain_new(&d, &L, 1, 32 * 1024);
+    int nkernel = 0, ntensor = 0;
+    for (int i = 0; i < WS_METRIC_COUNT; i++) {
+        nkernel += ws_metric_table[i].scope == WS_SCOPE_KERNEL;
+        ntensor += ws_metric_table[i].scope == WS_SCOPE_TENSOR;
+    }
+    assert_int_equal(ws_memstats_metrics(c.ms, NULL, 0), nkernel);
+    /* one ldmatrix.x1: 8 lanes give the rows of one 8x8 matrix, 16 bytes each, in 8 distinct
+     * 16-byte columns of the banks: one instruction, 128 bytes, one wavefront */
+    ws_mem_event ev = event(WS_SPACE_SHARED, WS_MEM_LOAD, 16, 0, 0, 16);
+    ev.kind = WS_KIND_LDSM;
+    ev.active_mask = 0xFFu;
+    for (int l = 8; l < 32; l++) ev.addr[l] = 0;
+    ws_models_listener(c.models, &ev);
+    chain_finish(&c);
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(c.ms, rows, 128);
+    assert_int_equal(n, nkernel + ntensor);
+    for (int i = 0; i < n; i++) {
+        const ws_metric_info *m = &ws_metric_table[i];
+        assert_ptr_equal(rows[i].info, m);
+        assert_string_equal(rows[i].name, m->name);
+        assert_string_equal(rows[i].desc, m->help);
+        assert_int_equal(rows[i].basis, m->basis);
+        assert_int_equal(m->scope, i < nkernel ? WS_SCOPE_KERNEL : WS_SCOPE_TENSOR);
+    }
+    assert_true(metric(c.ms, "smsp__sass_inst_executed_op_ldsm.sum") == 1);
+    assert_true(metric(c.ms, "smsp__sass_data_bytes_mem_shared_op_ldsm.sum") == 8 * 16);
+    assert_true(metric(c.ms, "smsp__sass_inst_executed_op_shared_ld.sum") == 0); /* counted apart */
+    chain_free(&c);
 }
 
 static void test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name(void **state)
@@ -286,7 +344,9 @@ int main(void)
         cmocka_unit_test(test_a_32_lane_red_to_one_address_counts_32_l1_and_l2_sectors),
         cmocka_unit_test(test_blocks_are_placed_round_robin_over_the_sms),
         cmocka_unit_test(test_local_frames_are_reused_by_the_next_wave_on_the_same_slot),
+        cmocka_unit_test(test_a_local_frame_misses_l1_once_then_hits),
         cmocka_unit_test(test_every_metric_row_has_a_name_and_a_description),
+        cmocka_unit_test(test_the_rows_are_the_tables_and_the_tensor_rows_follow_a_tensor_instruction),
         cmocka_unit_test(test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

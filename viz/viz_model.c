@@ -21,18 +21,6 @@ const char *viz_cat_name(viz_cat c)
     return (unsigned)c < VIZ_CAT_COUNT ? names[c] : "?";
 }
 
-const char *viz_cat_metric(viz_cat c)
-{
-    static const char *names[VIZ_CAT_COUNT] = {
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"};
-    return (unsigned)c < VIZ_CAT_COUNT ? names[c] : "?";
-}
-
 viz_cat viz_cat_of(ws_space sp, ws_mem_op op)
 {
     if (op != WS_MEM_LOAD && op != WS_MEM_STORE)

@@ -69,8 +69,6 @@ typedef enum {
 } viz_cat;
 
 const char *viz_cat_name(viz_cat c); /* "global ld" */
-/* The Nsight Compute metric of a category's unit count (sectors or wavefronts). */
-const char *viz_cat_metric(viz_cat c);
 
 typedef struct {
     uint64_t requests;   /* warp-level requests */
