@@ -98,7 +98,7 @@ static const ws_race *first_of(const ws_racecheck *rc, ws_race_kind k)
 /* Every hazard reads as one "file:line: error: kernel: ..." line. */
 static void check_messages(const planted_run *r)
 {
-    char buf[2048], head[WS_PATH_MAX + WS_NAME_MAX + 64];
+    char buf[2048], head[WS_PATH_MAX + WS_KERNEL_NAME_MAX + 64];
     for (int i = 0; i < ws_racecheck_count(r->rc); i++) {
         const ws_race *h = ws_racecheck_get(r->rc, i);
         ws_racecheck_format(r->rc, i, r->file->path, r->file->kernels[0].name, buf, sizeof buf);
