@@ -133,6 +133,9 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
             c = &t->ldgsts_shared;
         } else {
             c = &t->ldgsts_global;               /* its inst is counted on the shared write */
+            /* ncu counts LDGSTS's global reads in l1tex__t_{requests,sectors}_..._global_op_ld too
+               (not in smsp__sass_inst_executed_op_global_ld): the H200 did for mma_cp_async */
+            if (v->co) add_global(&ms->t.global[WS_MEM_LOAD], v->co);
         }
         break;
     case WS_KIND_BULK: case WS_KIND_TMA: {
@@ -254,6 +257,11 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
     }
 }
 
+void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4])
+{
+    for (int i = 0; i < 4; i++) ms->t.tc.tensor_inst[i] = n[i];
+}
+
 void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache)
 {
     if (ms->finished)
@@ -351,11 +359,14 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
     int n = (int)(sizeof all / sizeof all[0]);
     for (int i = 0; i < n && i < cap; i++)
         rows[i] = all[i];
-    if (!ms->all_rows && !t->tc.events)
+    if (!ms->all_rows && !t->tc.events && !t->tc.tensor_inst[0])
         return n;                        /* the tensor-era rows only where such instructions ran */
     const ws_tc_counts *k = &t->tc;
     const ws_mem_counts *kg = &k->ldgsts_global, *ks = &k->ldgsts_shared, *lm = &k->ldsm, *sm = &k->stsm;
     const ws_metric tc[] = {
+        {"smsp__inst_executed_pipe_tensor_op_hmma.sum", "tensor-pipe HMMA instructions (mma.sync f16/bf16/tf32: 1 each, wmma.mma m16n16k16: 2; the SASS's count where it is read)", (double)k->tensor_inst[1], WS_BASIS_EXACT},
+        {"smsp__inst_executed_pipe_tensor_op_imma.sum", "tensor-pipe IMMA instructions (s8/u8 mma)", (double)k->tensor_inst[2], WS_BASIS_EXACT},
+        {"smsp__inst_executed_pipe_tensor_op_dmma.sum", "tensor-pipe DMMA instructions (f64 mma)", (double)k->tensor_inst[3], WS_BASIS_EXACT},
         {"smsp__sass_inst_executed_op_ldgsts.sum", "cp.async instructions (LDGSTS, per warp)", (double)kg->inst, WS_BASIS_EXACT},
         {"smsp__sass_inst_executed_op_ldgsts_cache_access.sum", "of which cp.async.ca (allocating in L1)", (double)k->ldgsts_ca, WS_BASIS_EXACT},
         {"smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum", "of which cp.async.cg (bypassing L1)", (double)k->ldgsts_cg, WS_BASIS_EXACT},
