@@ -2,7 +2,10 @@
 # gpu-tensorcore.sh - the tensor-core family (demos/tensorcore.cu) on the GPU present, for the
 # issue-13 verification: every kernel through `warpscope check` (outputs against the simulator,
 # the LDGSTS / LDSM / STSM counters against ncu's), then the GEMMs timed at a size worth timing
-# with their TFLOP/s as a share of the GPU's dense FP16 tensor peak.
+# with their TFLOP/s as a share of the GPU's dense FP16 tensor peak. Issue 24: the same for the
+# forms of tests/data/tensor/sass_forms.cu (wmma from shared -> LDSM, an f16 accumulator, and the
+# ldgsts_* probes whose LDGSTS shared wavefronts decide the rule docs/memory-models.md states),
+# and ldgsts.txt: those probes' LDGSTS rows side by side (sim, gpu).
 # Writes into $OUT (default ./out-tensorcore): build.log, check.log (check's report, exit codes),
 # results/<gpu>.json and .md (what check --record keeps), gemm.log (the timed runs) and
 # gemm-peak.txt (one line per GEMM: kernel, size, median ms, TFLOP/s, % of peak).
@@ -34,6 +37,10 @@ if [ ! -x "$BIN" ]; then
 fi
 
 names=$(sed -n 's/^kernel[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' demos/tensorcore.cu)
+forms=tests/data/tensor/sass_forms.cu
+for k in $(sed -n 's/^kernel[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$forms"); do
+    names="$names $forms:$k"
+done
 : > "$OUT/check.log"
 for k in $names; do
     echo "+ $BIN check --record $OUT/results/ $k" >> "$OUT/check.log"
@@ -62,6 +69,11 @@ for k in wmma_gemm_naive mma_ldmatrix_unpadded mma_ldmatrix_padded mma_ldmatrix_
         }' "$OUT/gemm.tmp" >> "$OUT/gemm-peak.txt"
 done
 rm -f "$OUT/gemm.tmp"
+
+# the LDGSTS probes' rows, one line each: kernel metric sim gpu (from check's report)
+awk '/^\+ .* check --record .*ldgsts_/ { k = $NF }
+     k != "" && /ldgsts|global_op_ld\.sum/ && NF >= 4 { print k, $1, $3, $4 }
+     /^exit / { k = "" }' "$OUT/check.log" > "$OUT/ldgsts.txt"
 
 for j in "$OUT"/results/*.json; do
     [ -f "$j" ] && "$BIN" check --markdown "$j" > "${j%.json}.md" 2>> "$OUT/check.log"

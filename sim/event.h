@@ -38,7 +38,9 @@ typedef struct ws_mem_event {
     ws_mem_op op;
     ws_cache_hint cache;
     ws_mem_kind kind;        /* PLAIN, or the tensor-era family (above) */
-    uint32_t part;           /* BULK, TMA: this event's place among its copy's events on its side (0 first) */
+    uint32_t part;           /* BULK, TMA: this event's place among its copy's events on its side (0 first);
+                                WMMA: 8 * fragment register + element (0 for a whole register): 0 starts
+                                an execution (sim/sass_events.c regroups a fragment into its SASS) */
     uint8_t width;           /* bytes per lane: elem_size * vec (1..16) */
     uint8_t elem_size;       /* 1, 2, 4, 8, 16 */
     uint8_t vec;             /* 1, 2, 4 */

@@ -10,7 +10,8 @@
  * wmma.load/store: element (r, c) of a row-major matrix is at base + (r*stride + c)*size, of a
  * col-major one at base + (c*stride + r)*size; stride defaults to the matrix's width (row) or
  * height (col). One WMMA event per fragment register, when the register's elements are
- * contiguous in memory for every lane, else one per element.
+ * contiguous in memory for every lane, else one per element; its part is 8 * register + element
+ * (0 for a whole register), so part 0 starts an execution.
  * Invariant: every lane of the warp takes part (.sync.aligned); a partial warp faults. */
 #include "exec_tc.h"
 
@@ -152,7 +153,9 @@ static int wmma_ldst(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             uint32_t ok = SIM_FULL;
             if (sim_translate(c, w, in, sp, ea[j], &ok, (uint32_t)width, (uint32_t)width, ptr)) return -1;
             if (sp == WS_SPACE_SHARED && c->tc && sim_tc_check_shared(c, w, in, ok, ea[j], (uint32_t)width)) return -1;
-            sim_tc_emit(c, w, in, sp, load ? WS_MEM_LOAD : WS_MEM_STORE, WS_KIND_WMMA, ok, ea[j], (uint32_t)width);
+            /* part: register r, element event j (the SASS stage regroups a fragment by register) */
+            sim_tc_emit_part(c, w, in, sp, load ? WS_MEM_LOAD : WS_MEM_STORE, WS_KIND_WMMA, ok, ea[j], (uint32_t)width,
+                             (uint32_t)(r * 8 + j));
             int shift = contiguous ? 0 : j * esz * 8;
             uint64_t mask = width >= 8 ? ~0ull : (1ull << (width * 8)) - 1;
             SIM_LANES(ok, {

@@ -91,7 +91,7 @@ uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e)
     return c->prog.scratch_off;
 }
 
-static void emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
+void sim_tc_emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
                       uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part)
 {
     if (!m) return;
@@ -127,7 +127,7 @@ static void emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
 void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
                  uint32_t m, const uint64_t *addr, uint32_t width)
 {
-    emit_part(c, w, in, sp, op, kind, m, addr, width, 0);
+    sim_tc_emit_part(c, w, in, sp, op, kind, m, addr, width, 0);
 }
 
 void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind kind, ws_space ss,
@@ -147,7 +147,7 @@ void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind k
                 addr[l] = a;
                 m |= 1u << l;
             }
-            emit_part(c, w, in, side == 0 ? ss : ds, side == 0 ? WS_MEM_LOAD : WS_MEM_STORE, kind, m, addr, 16,
+            sim_tc_emit_part(c, w, in, side == 0 ? ss : ds, side == 0 ? WS_MEM_LOAD : WS_MEM_STORE, kind, m, addr, 16,
                       (uint32_t)(k0 / 32));
         }
 }

@@ -23,6 +23,9 @@ uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e);
 /* One event of the lanes of m (width bytes each at addr[]) to the listener; counts seq. */
 void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
                  uint32_t m, const uint64_t *addr, uint32_t width);
+/* The same with the event's part (event.h: a copy's place, a wmma event's register). */
+void sim_tc_emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
+                      uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part);
 
 /* A copy's events: n bytes from src (space ss) to dst (space ds), in events of up to 32 lanes of
  * 16 bytes; src_chunk / dst_chunk (NULL = contiguous from src / dst) give each 16-byte chunk's

@@ -130,6 +130,9 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
             c = &t->ldgsts_shared;
         } else {
             c = &t->ldgsts_global;               /* its inst is counted on the shared write */
+            /* ncu counts LDGSTS's global reads in l1tex__t_{requests,sectors}_..._global_op_ld too
+               (not in smsp__sass_inst_executed_op_global_ld): the H200 did for mma_cp_async */
+            if (v->co) add_global(&ms->t.global[WS_MEM_LOAD], v->co);
         }
         break;
     case WS_KIND_BULK: case WS_KIND_TMA: {
@@ -251,6 +254,11 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
     }
 }
 
+void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4])
+{
+    for (int i = 0; i < 4; i++) ms->t.tc.tensor_inst[i] = n[i];
+}
+
 void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache)
 {
     if (ms->finished)
@@ -338,7 +346,7 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
     int n = (int)(sizeof all / sizeof all[0]);
     for (int i = 0; i < n && i < cap; i++)
         rows[i] = all[i];
-    if (!t->tc.events)
+    if (!t->tc.events && !t->tc.tensor_inst[0])
         return n;                        /* the tensor-era rows only where such instructions ran */
     const ws_tc_counts *k = &t->tc;
     const ws_mem_counts *kg = &k->ldgsts_global, *ks = &k->ldgsts_shared, *lm = &k->ldsm, *sm = &k->stsm;

@@ -25,7 +25,9 @@ typedef struct {
 } ws_mem_counts;
 
 /* The tensor-era instructions (event.h's kinds), each family counted apart from the plain
- * rows: a cp.async is in no global load or shared store count, an ldmatrix in no shared load. */
+ * rows: a cp.async is in no global load instruction or shared store count, an ldmatrix in no
+ * shared load; a cp.async's global reads are in the global load requests and sectors too, as
+ * ncu counts them. */
 typedef struct {
     uint64_t events;                   /* tensor-era events seen */
     uint64_t ldgsts_ca, ldgsts_cg;     /* cp.async warp-level instructions by cache level */
@@ -36,6 +38,8 @@ typedef struct {
     uint64_t bulk_inst[2], tma_inst[2];  /* cp.async.bulk / .tensor copies [to shared, to global] */
     uint64_t bulk_bytes[2], tma_bytes[2];/* bytes they wrote to (read from) shared memory */
     ws_mem_counts bulk_global, tma_global; /* their global sides: requests, sectors (16-byte lanes) */
+    uint64_t tensor_inst[4];           /* tensor-pipe warp instructions: [0] all, [1] HMMA, [2] IMMA, [3] DMMA
+                                          (ws_memstats_set_tensor_insts; sim/sass.h's classes) */
 } ws_tc_counts;
 
 typedef struct {
@@ -81,6 +85,9 @@ typedef struct ws_memstats ws_memstats;
 ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int ninsns);
 /* ws_verdict_fn: ctx = the ws_memstats (ws_models_add_sink(m, ws_memstats_verdict, ms)). */
 void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v);
+/* The tensor pipe's instructions, which no memory event carries: [0] all, [1] HMMA, [2] IMMA,
+ * [3] DMMA (the SASS's count, sim/sass_map.h, or the PTX's mma executions by rule). */
+void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4]);
 /* Freezes the totals with the cache model's end-of-kernel totals (ws_models_finish first). */
 void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache);
 /* The header's invariant: each model sum (requests, sectors, ideal sectors, lines, wavefronts,

@@ -175,6 +175,14 @@
       "dirty bytes left in L2 at kernel end (written later, not in dram__bytes_write)", c->dirty_at_end_bytes) \
 
 #define WS_METRICS_TENSOR(M) \
+    /* the tensor pipe: HMMA/IMMA/DMMA as the SASS listing has them (else 1 per mma.sync, 2 per wmma.mma m16n16k16) */ \
+    M(TENSOR_HMMA, "smsp__inst_executed_pipe_tensor_op_hmma.sum", INST, EXACT, EXACT, 0, NAMED, NONE, NONE, PLAIN, \
+      "tensor-pipe HMMA instructions (mma.sync f16/bf16/tf32: 1 each, wmma.mma m16n16k16: 2; the SASS's count where it is read)", \
+      k->tensor_inst[1]) \
+    M(TENSOR_IMMA, "smsp__inst_executed_pipe_tensor_op_imma.sum", INST, EXACT, EXACT, 0, NAMED, NONE, NONE, PLAIN, \
+      "tensor-pipe IMMA instructions (s8/u8 mma)", k->tensor_inst[2]) \
+    M(TENSOR_DMMA, "smsp__inst_executed_pipe_tensor_op_dmma.sum", INST, EXACT, EXACT, 0, NAMED, NONE, NONE, PLAIN, \
+      "tensor-pipe DMMA instructions (f64 mma)", k->tensor_inst[3]) \
     /* cp.async (LDGSTS): its shared side follows an assumed rule until measured (MODEL) */ \
     M(LDGSTS_INST, "smsp__sass_inst_executed_op_ldgsts.sum", INST, EXACT, EXACT, 0, NAMED, GLOBAL, LD, LDGSTS, \
       "cp.async instructions (LDGSTS, per warp)", kg->inst) \

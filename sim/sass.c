@@ -83,7 +83,8 @@ static const mem_kind mem_kinds[] = {
     {"STG", WS_SASS_SP_GLOBAL, WS_SASS_OP_ST},     {"ATOMG", WS_SASS_SP_GLOBAL, WS_SASS_OP_ATOM},
     {"REDG", WS_SASS_SP_GLOBAL, WS_SASS_OP_RED},   {"RED", WS_SASS_SP_GLOBAL, WS_SASS_OP_RED},
     {"LDS", WS_SASS_SP_SHARED, WS_SASS_OP_LD},     {"LDSM", WS_SASS_SP_SHARED, WS_SASS_OP_LD},
-    {"STS", WS_SASS_SP_SHARED, WS_SASS_OP_ST},     {"ATOMS", WS_SASS_SP_SHARED, WS_SASS_OP_ATOM},
+    {"STS", WS_SASS_SP_SHARED, WS_SASS_OP_ST},     {"STSM", WS_SASS_SP_SHARED, WS_SASS_OP_ST},
+    {"ATOMS", WS_SASS_SP_SHARED, WS_SASS_OP_ATOM},
     {"LDL", WS_SASS_SP_LOCAL, WS_SASS_OP_LD},      {"STL", WS_SASS_SP_LOCAL, WS_SASS_OP_ST},
     {"LD", WS_SASS_SP_GENERIC, WS_SASS_OP_LD},     {"ST", WS_SASS_SP_GENERIC, WS_SASS_OP_ST},
     {"ATOM", WS_SASS_SP_GENERIC, WS_SASS_OP_ATOM},
@@ -105,7 +106,7 @@ static int mods_width(const char *opc, const char *base)
         else if (!strcmp(tok, "U16") || !strcmp(tok, "S16")) w = 2;
         m += n;
     }
-    if (!strcmp(base, "LDSM")) { /* ldmatrix: .x1/.x2/.x4 matrices, one 16-byte row address per lane */
+    if (!strcmp(base, "LDSM") || !strcmp(base, "STSM")) { /* .x1/.x2/.x4 matrices, a 16-byte row address per lane */
         size_t l = strlen(opc);
         w = l >= 2 && opc[l - 2] == '.' ? (opc[l - 1] == '4' ? 16 : opc[l - 1] == '2' ? 8 : 4) : 4;
     }
@@ -214,6 +215,18 @@ static void parse_text(const char *t, ws_sass_insn *in, char *target, size_t tca
         }
         break;
     }
+
+    /* "@!PT LDS RZ, [RZ]": ptxas pads cp.async code with accesses that never run */
+    if (in->guard == 7 && in->guard_neg) in->space = WS_SASS_SP_NONE;
+    /* the tensor pipe's instructions, by ncu's op classes (smsp__inst_executed_pipe_tensor_op_*) */
+    static const struct { const char *op; ws_sass_tensor t; } tensor_ops[] = {
+        {"HMMA", WS_SASS_TENSOR_HMMA}, {"HGMMA", WS_SASS_TENSOR_HMMA}, {"QGMMA", WS_SASS_TENSOR_HMMA},
+        {"IMMA", WS_SASS_TENSOR_IMMA}, {"IGMMA", WS_SASS_TENSOR_IMMA}, {"BMMA", WS_SASS_TENSOR_IMMA},
+        {"BGMMA", WS_SASS_TENSOR_IMMA}, {"DMMA", WS_SASS_TENSOR_DMMA},
+    };
+    for (size_t k = 0; k < sizeof tensor_ops / sizeof tensor_ops[0]; k++)
+        if (!strcmp(base, tensor_ops[k].op)) in->tensor = tensor_ops[k].t;
+    if (!strcmp(in->opcode, "HFMA2.MMA")) in->tensor = WS_SASS_TENSOR_HMMA;
 
     static const char *branches[] = {"BRA", "BRX", "JMP", "JMX", "CALL", "RET", "EXIT", "KILL", "BPT"};
     for (size_t k = 0; k < sizeof branches / sizeof branches[0]; k++)

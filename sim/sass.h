@@ -18,6 +18,10 @@
 
 typedef enum { WS_SASS_SP_NONE = 0, WS_SASS_SP_GLOBAL, WS_SASS_SP_SHARED, WS_SASS_SP_LOCAL, WS_SASS_SP_GENERIC } ws_sass_space;
 typedef enum { WS_SASS_OP_NONE = 0, WS_SASS_OP_LD, WS_SASS_OP_ST, WS_SASS_OP_ATOM, WS_SASS_OP_RED } ws_sass_op;
+/* Tensor-pipe instructions by ncu's classes: hmma (HMMA, HGMMA, QGMMA, HFMA2.MMA), imma (IMMA,
+ * IGMMA, BMMA, BGMMA), dmma (DMMA). */
+typedef enum { WS_SASS_TENSOR_NONE = 0, WS_SASS_TENSOR_HMMA, WS_SASS_TENSOR_IMMA, WS_SASS_TENSOR_DMMA,
+               WS_SASS_TENSOR_COUNT } ws_sass_tensor;
 
 typedef struct {
     uint32_t addr;            /* byte offset in the function (the listing's / *0070* / ) */
@@ -26,11 +30,12 @@ typedef struct {
     int line;                 /* source line (outermost "inlined at" line), 0 = unknown */
     int guard;                /* predicate register P0..P6 / UP0..UP6 as 0..6, 7 = PT; -1 = none */
     bool guard_neg;           /* @!P0 */
-    /* memory instructions (space != NONE) */
+    /* memory instructions (space != NONE; an access under @!PT, which never runs, has none) */
     ws_sass_space space;
     ws_sass_op op;
     uint8_t width;            /* bytes per lane: 1, 2, 4, 8, 16 */
     bool spill;               /* nvdisasm's (*"SpillRefill"*): register spill or refill */
+    ws_sass_tensor tensor;    /* a tensor-pipe instruction (HMMA ...), NONE otherwise */
     char base[32];            /* address registers without the immediate: "R4", "R0+UR4", "UR4", "" */
     int64_t offset;           /* the immediate of [base+0x10] (signed) */
     /* control flow */

@@ -1,6 +1,9 @@
 /* sass_events.c - the PTX-to-SASS event stage (see sass_events.h).
  * The hot path (one call per PTX event) is a table lookup by pc and one forwarded copy;
- * the stage allocates nothing after ws_sass_stage_new. */
+ * the stage allocates nothing after ws_sass_stage_new. A wmma.load/store's events (one per
+ * fragment register, part 0 first) are held until its execution is complete - the next event
+ * that is not its continuation, a watch hit, or ws_sass_stage_flush - then regrouped into the
+ * SASS accesses the plan found for it. */
 #include "sass_events.h"
 
 #include <stdio.h>
@@ -18,6 +21,8 @@ struct ws_sass_stage {
     int *spill_first, *spill_n;/* per PTX pc: its spills in plan->spills order (sorted by anchor) */
     int *spill_order;
     ws_sass_stage_stats st;
+    int npend;                 /* events of the wmma execution being held */
+    ws_mem_event pend[32];     /* up to 8 registers x 4 element events */
 };
 
 static const ws_sass_plan *sort_plan; /* qsort has no context argument in C11 */
@@ -99,11 +104,178 @@ static void set_width(ws_mem_event *ev, int width)
     }
 }
 
+/* ---- wmma: a fragment's events regrouped into its SASS ------------------------------ */
+
+typedef struct { uint64_t a; uint32_t n; } piece;
+
+static int cmp_piece(const void *x, const void *y)
+{
+    const piece *a = x, *b = y;
+    return a->a < b->a ? -1 : a->a > b->a;
+}
+
+/* The matrix's memory rows (ws_sass_wmma_rows): every byte the fragment's events touch, cut
+ * into rows of row_bytes in address order. False when they are not n whole rows. */
+static bool wmma_mem_rows(const ws_sass_stage *st, int n, int row_bytes, uint64_t *row)
+{
+    piece all[32 * 32];
+    int k = 0, got = 0;
+    for (int e = 0; e < st->npend; e++)
+        for (int l = 0; l < 32; l++)
+            if (st->pend[e].active_mask >> l & 1) all[k++] = (piece){st->pend[e].addr[l], st->pend[e].width};
+    qsort(all, (size_t)k, sizeof all[0], cmp_piece);
+    for (int i = 0; i < k;) {
+        uint64_t a = all[i].a, end = a + all[i].n;
+        for (i++; i < k && all[i].a <= end; i++)
+            if (all[i].a + all[i].n > end) end = all[i].a + all[i].n;
+        if ((end - a) % (uint64_t)row_bytes) return false;
+        for (; a < end; a += (uint64_t)row_bytes) {
+            if (got == n) return false;
+            row[got++] = a;
+        }
+    }
+    return got == n;
+}
+
+/* LDG/STG/LDS/STS of width w. ptxas reads and writes a fragment in the stored matrix's own
+ * order, whatever the fragment layout, and fixes the registers up after (seen in every sm_90
+ * listing: a row-major B is 4 LDG.E of 16-byte row segments, like A): lane 4g + t of
+ * instruction j moves w bytes at w*t + 4w*(j / (R/8)) of row g + 8*(j % (R/8)), for R rows
+ * (16 A rows -> 4 LDG.E; 16 rows of 16 floats at w = 8 -> 4 STG.E.64). Where the rows do not
+ * fit that (R not a multiple of 8, rows not of 4w-byte segments), each lane's own bytes, cut
+ * at w-aligned boundaries, piece j of every lane in instruction j. */
+static void wmma_plain(ws_sass_stage *st, const ws_sass_pcmap *pm)
+{
+    uint32_t w = pm->width ? pm->width : 4;
+    int nrows, row_bytes;
+    uint64_t row[64];
+    ws_sass_wmma_rows(&st->plan->fn->insns[st->pend[0].pc], &nrows, &row_bytes);
+    if (nrows % 8 == 0 && nrows <= 64 && row_bytes % (int)(4 * w) == 0 && wmma_mem_rows(st, nrows, row_bytes, row)) {
+        int groups = nrows / 8, segs = row_bytes / (int)(4 * w);
+        for (int j = 0; j < groups * segs; j++) {
+            ws_mem_event e = st->pend[0];
+            e.kind = WS_KIND_PLAIN;
+            e.part = 0;
+            e.active_mask = 0xffffffffu;
+            for (int l = 0; l < 32; l++)
+                e.addr[l] = row[l / 4 + 8 * (j % groups)] + (uint64_t)(4 * w * (uint32_t)(j / groups) + w * (uint32_t)(l % 4));
+            set_width(&e, (int)w);
+            st->emitted[pm->sass]++;
+            emit(st, &e);
+        }
+        return;
+    }
+
+    piece cut[32][64];
+    int ncut[32] = {0}, most = 0;
+    for (int l = 0; l < 32; l++) {
+        piece in[32];
+        int n = 0;
+        for (int k = 0; k < st->npend; k++)
+            if (st->pend[k].active_mask >> l & 1) in[n++] = (piece){st->pend[k].addr[l], st->pend[k].width};
+        qsort(in, (size_t)n, sizeof in[0], cmp_piece);
+        for (int k = 0; k < n;) {
+            uint64_t a = in[k].a, end = a + in[k].n;
+            for (k++; k < n && in[k].a <= end; k++)
+                if (in[k].a + in[k].n > end) end = in[k].a + in[k].n;
+            while (a < end && ncut[l] < 64) {
+                uint64_t stop = (a / w + 1) * w;
+                if (stop > end) stop = end;
+                cut[l][ncut[l]++] = (piece){a, (uint32_t)(stop - a)};
+                a = stop;
+            }
+        }
+        if (ncut[l] > most) most = ncut[l];
+    }
+    for (int j = 0; j < most; j++) {
+        ws_mem_event e = st->pend[0];
+        e.kind = WS_KIND_PLAIN;
+        e.part = 0;
+        e.active_mask = 0;
+        for (int l = 0; l < 32; l++) {
+            e.addr[l] = 0;
+            if (j < ncut[l]) {
+                e.addr[l] = cut[l][j].a;
+                e.active_mask |= 1u << l;
+            }
+        }
+        set_width(&e, (int)w);
+        st->emitted[pm->sass]++;
+        emit(st, &e);
+    }
+}
+
+/* LDSM/STSM: fragment register r is one 8x8 matrix, its rows the 16-byte segments its lanes
+ * touch; an instruction of .xN carries N matrices, lane 8i + j the row address of row j of
+ * its matrix i. False (nothing emitted) when a register touches more than 8 rows. */
+static bool wmma_matrix(ws_sass_stage *st, const ws_sass_pcmap *pm)
+{
+    uint64_t rows[8][8];
+    int nrows[8] = {0}, nregs = 0;
+    for (int k = 0; k < st->npend; k++) {
+        const ws_mem_event *e = &st->pend[k];
+        int r = (int)(e->part / 8);
+        if (r >= 8) return false;
+        if (r + 1 > nregs) nregs = r + 1;
+        for (int l = 0; l < 32; l++) {
+            if (!(e->active_mask >> l & 1)) continue;
+            for (uint64_t a = e->addr[l] & ~(uint64_t)15; a < e->addr[l] + e->width; a += 16) {
+                bool have = false;
+                for (int i = 0; i < nrows[r] && !have; i++) have = rows[r][i] == a;
+                if (have) continue;
+                if (nrows[r] == 8) return false;
+                rows[r][nrows[r]++] = a;
+            }
+        }
+    }
+    int mats = pm->width >= 4 ? pm->width / 4 : 1; /* .x1 .x2 .x4 */
+    for (int r0 = 0; r0 < nregs; r0 += mats) {
+        ws_mem_event e = st->pend[0];
+        e.kind = pm->form == WS_TC_FORM_LDSM ? WS_KIND_LDSM : WS_KIND_STSM;
+        e.part = 0;
+        e.width = 16;
+        e.elem_size = 4;
+        e.vec = 4;
+        e.active_mask = 0;
+        memset(e.addr, 0, sizeof e.addr);
+        for (int i = 0; i < mats && r0 + i < nregs; i++)
+            for (int j = 0; j < nrows[r0 + i]; j++) {
+                e.addr[8 * i + j] = rows[r0 + i][j];
+                e.active_mask |= 1u << (8 * i + j);
+            }
+        st->emitted[pm->sass]++;
+        emit(st, &e);
+    }
+    return true;
+}
+
+void ws_sass_stage_flush(ws_sass_stage *st)
+{
+    if (!st->npend) return;
+    const ws_sass_pcmap *pm = &st->plan->pc[st->pend[0].pc];
+    bool done = true;
+    if (pm->form == WS_TC_FORM_PLAIN) wmma_plain(st, pm);
+    else done = wmma_matrix(st, pm);
+    if (done) st->st.merged_away += (uint64_t)st->npend;
+    else /* not the matrix form after all: counted as the PTX has it */
+        for (int k = 0; k < st->npend; k++) emit(st, &st->pend[k]);
+    st->npend = 0;
+}
+
 void ws_sass_stage_listener(void *ctx, const ws_mem_event *ev)
 {
     ws_sass_stage *st = ctx;
     const ws_sass_plan *p = st->plan;
     st->st.in++;
+    if (st->npend && !(ev->kind == WS_KIND_WMMA && ev->part != 0 && ev->pc == st->pend[0].pc &&
+                       ev->warp_global == st->pend[0].warp_global && ev->block_linear == st->pend[0].block_linear &&
+                       st->npend < 32))
+        ws_sass_stage_flush(st);
+    if (ev->kind == WS_KIND_WMMA && ev->pc < (uint32_t)p->fn->ninsns && p->pc[ev->pc].form != WS_TC_FORM_NONE &&
+        (st->npend || ev->part == 0)) {
+        st->pend[st->npend++] = *ev;
+        return;
+    }
     /* a tensor-era event (cp.async, ldmatrix, wmma, bulk/TMA) is counted apart from the plain
      * rows (memstats.h) and the plan matches only plain ld/st/atom: it passes unchanged */
     if (ev->pc >= (uint32_t)p->fn->ninsns || ev->kind != WS_KIND_PLAIN) { /* not the plan's: pass on */
@@ -153,6 +325,7 @@ void ws_sass_stage_watch(void *ctx, const ws_watch_hit *h)
     ws_sass_stage *st = ctx;
     const ws_sass_plan *p = st->plan;
     if (h->pc >= (uint32_t)p->fn->ninsns || !h->active) return;
+    if (st->spill_n[h->pc]) ws_sass_stage_flush(st); /* a held wmma comes before the spills */
     int first = st->spill_first[h->pc], n = st->spill_n[h->pc];
     for (int k = 0; k < n; k++) {
         const ws_sass_extra *x = &p->spills[st->spill_order[first + k]];
@@ -235,8 +408,11 @@ int ws_sass_session_attach(ws_sass_session *ss, ws_sim_config *cfg)
 
 void ws_sass_session_finish(ws_sass_session *ss, const ws_sim_result *res)
 {
-    if (!ss || !ss->active || !ss->stage || !res->pc_warp_count) return;
+    if (!ss || !ss->active || !ss->stage) return;
+    ws_sass_stage_flush(ss->stage);           /* the last wmma execution, held until now */
+    if (!res->pc_warp_count) return;
     ss->warp_insns = ws_sass_warp_insns(ss->plan, res->pc_warp_count);
+    ws_sass_tensor_insns(ss->plan, res->pc_warp_count, ss->tensor_insns);
 }
 
 void ws_sass_session_free(ws_sass_session *ss)

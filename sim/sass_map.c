@@ -10,6 +10,7 @@
 #include "sass_map.h"
 
 #include "../common/desc_text.h"
+#include "fragments.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,6 +332,145 @@ static void anchor_blocks(ws_sass_plan *p, const int *pdepth)
     }
 }
 
+/* ---- tensor-era accesses ------------------------------------------------------------ */
+
+static bool is_tc_access(ptx_opcode op)
+{
+    return op == PTX_CP_ASYNC || op == PTX_LDMATRIX || op == PTX_STMATRIX || op == PTX_WMMA_LOAD || op == PTX_WMMA_STORE;
+}
+
+static void sass_base(const ws_sass_insn *s, char *base, size_t cap)
+{
+    size_t n = strcspn(s->opcode, ".");
+    snprintf(base, cap, "%.*s", (int)n, s->opcode);
+}
+
+/* LDGSTS, LDSM and STSM are the tensor-era instructions' own: never a plain access's SASS. */
+static bool tc_only_sass(const ws_sass_insn *s)
+{
+    char b[24];
+    sass_base(s, b, sizeof b);
+    return !strcmp(b, "LDGSTS") || !strcmp(b, "LDSM") || !strcmp(b, "STSM");
+}
+
+/* Can SASS access s be (part of) what the tensor-era PTX access in became? */
+static bool tc_fits(const ptx_insn *in, const ws_sass_insn *s)
+{
+    if (!s->space || s->spill) return false;
+    char b[24];
+    sass_base(s, b, sizeof b);
+    switch (in->op) {
+    case PTX_CP_ASYNC: return !strcmp(b, "LDGSTS");
+    case PTX_LDMATRIX: return !strcmp(b, "LDSM");
+    case PTX_STMATRIX: return !strcmp(b, "STSM");
+    default: break;
+    }
+    bool load = in->op == PTX_WMMA_LOAD;
+    if (!strcmp(b, "LDGSTS") || (load ? s->op != WS_SASS_OP_LD : s->op != WS_SASS_OP_ST)) return false;
+    if (s->space == WS_SASS_SP_GENERIC || in->space == PTX_SPACE_NONE) return s->space != WS_SASS_SP_LOCAL;
+    return in->space == PTX_SPACE_GLOBAL ? s->space == WS_SASS_SP_GLOBAL : s->space == WS_SASS_SP_SHARED;
+}
+
+/* The fragment's form and element size, as exec_matrix.c lays it out. */
+static ws_frag_form wmma_form(const ptx_insn *in, char *which, int *esz)
+{
+    *which = in->tc.frag == 'd' ? 'c' : in->tc.frag;
+    *esz = in->tc.dtype == PTX_MT_F32 || in->tc.dtype == PTX_MT_S32 ? 4 : 2;
+    ws_frag_form f = {16, 16, 16, 16, *which == 'c' ? *esz * 8 : 16, true};
+    return f;
+}
+
+/* Bytes of memory one lane's fragment covers (the distinct elements, as exec_matrix.c moves them). */
+static int wmma_lane_bytes(const ptx_insn *in)
+{
+    char which;
+    int esz;
+    ws_frag_form f = wmma_form(in, &which, &esz);
+    return ws_frag_elems(&f, which) * esz;
+}
+
+void ws_sass_wmma_rows(const ptx_insn *in, int *rows, int *row_bytes)
+{
+    char which;
+    int esz, r, c;
+    ws_frag_form f = wmma_form(in, &which, &esz);
+    ws_frag_dims(&f, which, &r, &c);
+    bool rowmajor = in->tc.alayout == 'r';
+    *rows = rowmajor ? r : c;
+    *row_bytes = (rowmajor ? c : r) * esz;
+}
+
+/* The SASS accesses one execution of tensor-era PTX access in becomes, given the first one s. */
+static int tc_per_exec(const ptx_insn *in, const ws_sass_insn *s, uint8_t *form)
+{
+    *form = WS_TC_FORM_NONE;
+    if (in->op != PTX_WMMA_LOAD && in->op != PTX_WMMA_STORE) return 1;
+    char b[24];
+    sass_base(s, b, sizeof b);
+    int bytes = wmma_lane_bytes(in);
+    if (!strcmp(b, "LDSM") || !strcmp(b, "STSM")) {
+        *form = b[0] == 'L' ? WS_TC_FORM_LDSM : WS_TC_FORM_STSM;
+        int regs = (bytes + 3) / 4, per = s->width / 4; /* matrices per instruction (.x1/.x2/.x4) */
+        return per ? (regs + per - 1) / per : 1;
+    }
+    *form = WS_TC_FORM_PLAIN;
+    return s->width ? (bytes + s->width - 1) / s->width : 1;
+}
+
+/* Gives every tensor-era PTX access the SASS of its line (or, failing that, of any line, in
+ * order): the i-th fitting SASS access of a line goes to PTX access (i / per_exec) % k of the
+ * k fitting ones there, so an unrolled loop's copies spread over them as the PTX order has it. */
+static void tc_match(ws_sass_plan *p, bool any_line)
+{
+    const ptx_function *fn = p->fn;
+    const ws_sass_function *sf = p->sf;
+    for (int pc = 0; pc < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (!is_tc_access(in->op) || p->pc[pc].action != WS_MAP_NONE) continue;
+        int first = -1;
+        for (int i = 0; i < sf->ninsns && first < 0; i++)
+            if (p->sass_pc[i] < 0 && !sf->blocks[sf->insns[i].block].cold && tc_fits(in, &sf->insns[i]) &&
+                (any_line || sf->insns[i].line == in->src_line))
+                first = i;
+        if (first < 0) continue;
+        uint8_t form;
+        int per = tc_per_exec(in, &sf->insns[first], &form);
+        /* the PTX accesses of this line (pc order) that the same SASS fits */
+        int group[64], k = 0;
+        for (int q = pc; q < fn->ninsns && k < 64; q++) {
+            const ptx_insn *o = &fn->insns[q];
+            if (is_tc_access(o->op) && p->pc[q].action == WS_MAP_NONE && o->op == in->op && o->space == in->space &&
+                (any_line ? q == pc : o->src_line == in->src_line))
+                group[k++] = q;
+        }
+        int seen = 0;
+        for (int i = first; i < sf->ninsns; i++) {
+            const ws_sass_insn *s = &sf->insns[i];
+            if (p->sass_pc[i] >= 0 || sf->blocks[s->block].cold || !tc_fits(in, s) ||
+                (!any_line && s->line != in->src_line) || (any_line && seen == per))
+                continue;
+            int q = group[(seen / per) % k];
+            ws_sass_pcmap *pm = &p->pc[q];
+            if (pm->action == WS_MAP_NONE) {
+                pm->action = WS_MAP_PASS;
+                pm->sass = i;
+                pm->width = s->width;
+                pm->op = s->op;
+                pm->form = form;
+                pm->per_exec = (uint8_t)per;
+                pm->by_order = any_line;
+                p->st.tensor_matched++;
+                if (any_line) p->st.by_order++;
+                p->sass_pc[i] = q;
+            } else {
+                p->sass_pc[i] = q;
+                if (seen >= per * k && !pm->unrolled) { pm->unrolled = true; p->st.unrolled++; }
+            }
+            seen++;
+        }
+    }
+}
+
 /* ---- the plan -------------------------------------------------------------------- */
 
 void ws_sass_plan_free(ws_sass_plan *p)
@@ -372,9 +512,15 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
         p->pc[pc].sass = -1;
         if (ptx_access(fn, pc, &m.P[m.nP])) m.nP++;
     }
+    tc_match(p, false);
+    tc_match(p, true);
     for (int i = 0; i < ns; i++) {
         const ws_sass_insn *s = &sf->insns[i];
-        if (!s->space || s->spill) continue;
+        if (!s->space || s->spill || p->sass_pc[i] >= 0) continue;
+        if (tc_only_sass(s)) { /* an LDGSTS / LDSM / STSM no PTX access claimed */
+            if (!sf->blocks[s->block].cold) p->st.sass_only++;
+            continue;
+        }
         acc *a = &m.S[m.nS++];
         a->idx = i;
         a->sp = sass_space(s->space);
@@ -468,6 +614,8 @@ void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap)
     if (s->predicated) ADD("%s%d predicated (if-converted)", o ? ", " : "", s->predicated);
     if (s->unrolled) ADD("%s%d unrolled copies", o ? ", " : "", s->unrolled);
     if (s->dropped) ADD("%s%d PTX accesses removed by ptxas", o ? ", " : "", s->dropped);
+    if (s->tensor_matched) ADD("%s%d tensor-core accesses as their LDGSTS/LDSM/STSM/LDG/STG/LDS/STS", o ? ", " : "",
+                               s->tensor_matched);
     if (!o) ADD("the machine code has the PTX's memory instructions one for one");
     if (p->approximate) {
         ADD("; approximate:");
@@ -480,29 +628,59 @@ void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap)
 #undef ADD
 }
 
+/* Block b's runs: its anchor's warp executions (blocks without one: once per warp) and the
+ * copies of the anchor's access an unrolled body holds (it runs 1/copies as often). */
+static void block_runs(const ws_sass_plan *p, int b, const uint64_t *pc_warp_count, uint64_t *execs, int *copies)
+{
+    const ws_sass_function *sf = p->sf;
+    const ws_sass_block *B = &sf->blocks[b];
+    int a = p->block_anchor[b];
+    *execs = a >= 0 ? pc_warp_count[a] : p->fn->ninsns > 0 ? pc_warp_count[0] : 0;
+    *copies = 1;
+    if (a >= 0 && p->pc[a].unrolled && p->pc[a].sass >= 0) {
+        const ws_sass_insn *t = &sf->insns[p->pc[a].sass];
+        int n = 0;
+        for (int i = B->first; i < B->first + B->n; i++) {
+            const ws_sass_insn *s = &sf->insns[i];
+            n += s->space == t->space && s->op == t->op && s->width == t->width && s->line == t->line && !s->spill;
+        }
+        n /= p->pc[a].per_exec > 1 ? p->pc[a].per_exec : 1; /* one wmma execution is per_exec of them */
+        *copies = n < 1 ? 1 : n;
+    }
+}
+
 uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count)
 {
     const ws_sass_function *sf = p->sf;
-    uint64_t total = 0, warps = p->fn->ninsns > 0 ? pc_warp_count[0] : 0;
+    uint64_t total = 0;
+    for (int b = 0; b < sf->nblocks; b++) {
+        if (padding_block(sf, b) || sf->blocks[b].cold) continue;
+        uint64_t execs;
+        int copies;
+        block_runs(p, b, pc_warp_count, &execs, &copies);
+        total += (uint64_t)sf->blocks[b].n * execs / (uint64_t)copies;
+    }
+    return total;
+}
+
+void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_SASS_TENSOR_COUNT])
+{
+    const ws_sass_function *sf = p->sf;
+    for (int t = 0; t < WS_SASS_TENSOR_COUNT; t++) out[t] = 0;
     for (int b = 0; b < sf->nblocks; b++) {
         const ws_sass_block *B = &sf->blocks[b];
         if (padding_block(sf, b) || B->cold) continue;
-        int a = p->block_anchor[b];
-        uint64_t execs = a >= 0 ? pc_warp_count[a] : warps;
-        /* an unrolled body holds k copies of its anchor's access: it runs 1/k as often */
-        int copies = 1;
-        if (a >= 0 && p->pc[a].unrolled && p->pc[a].sass >= 0) {
-            const ws_sass_insn *t = &sf->insns[p->pc[a].sass];
-            copies = 0;
-            for (int i = B->first; i < B->first + B->n; i++) {
-                const ws_sass_insn *s = &sf->insns[i];
-                copies += s->space == t->space && s->op == t->op && s->width == t->width && s->line == t->line && !s->spill;
-            }
-            if (copies < 1) copies = 1;
+        uint64_t n[WS_SASS_TENSOR_COUNT] = {0};
+        for (int i = B->first; i < B->first + B->n; i++) n[sf->insns[i].tensor]++;
+        if (!n[WS_SASS_TENSOR_HMMA] && !n[WS_SASS_TENSOR_IMMA] && !n[WS_SASS_TENSOR_DMMA]) continue;
+        uint64_t execs;
+        int copies;
+        block_runs(p, b, pc_warp_count, &execs, &copies);
+        for (int t = 1; t < WS_SASS_TENSOR_COUNT; t++) {
+            out[t] += n[t] * execs / (uint64_t)copies;
+            out[WS_SASS_TENSOR_NONE] += n[t] * execs / (uint64_t)copies;
         }
-        total += (uint64_t)B->n * execs / (uint64_t)copies;
     }
-    return total;
 }
 
 /* ---- side by side ----------------------------------------------------------------- */
@@ -543,7 +721,9 @@ void ws_sass_print(FILE *out, const ws_sass_plan *p, const char *source, size_t 
             char left[200], mark[64] = "";
             ptx_format_insn(fn, &fn->insns[pc], left, sizeof left);
             const char *right = m->sass >= 0 ? sf->insns[m->sass].text : "";
-            if (m->action == WS_MAP_CARRY) {
+            if (m->per_exec > 1) {
+                snprintf(mark, sizeof mark, "1->%d %.30s", m->per_exec, sf->insns[m->sass].opcode);
+            } else if (m->action == WS_MAP_CARRY) {
                 int n = 0;
                 for (int q = 0; q < fn->ninsns; q++) n += p->pc[q].sass == m->sass && p->pc[q].action != WS_MAP_NONE;
                 snprintf(mark, sizeof mark, "merge %d->1 (%d B)", n, m->width);

@@ -27,6 +27,14 @@ typedef enum {
     WS_MAP_DROPPED       /* no SASS counterpart (ptxas removed it): no event */
 } ws_map_action;
 
+/* What SASS a wmma.load/store became (sim/sass_events.c regroups its fragment into it). */
+typedef enum {
+    WS_TC_FORM_NONE = 0, /* not a wmma access, or no SASS found for it: counted at PTX level */
+    WS_TC_FORM_PLAIN,    /* LDG / STG / LDS / STS / LD / ST of `width` bytes a lane (f16 A: 4 x LDG.E) */
+    WS_TC_FORM_LDSM,     /* LDSM.16.M88.N / .MT88: one 8x8 matrix per fragment register */
+    WS_TC_FORM_STSM      /* STSM, likewise */
+} ws_tc_form;
+
 typedef struct {
     ws_map_action action;
     int sass;            /* the SASS instruction (PASS, CARRY, ABSORBED), -1 otherwise */
@@ -34,6 +42,10 @@ typedef struct {
     ws_sass_op op;       /* its operation: an atom.global whose result is unused is a RED */
     bool by_order;       /* matched by order (not by base and offset): approximate */
     bool unrolled;       /* the SASS has more copies of this access than the PTX (unrolled code) */
+    /* tensor-era accesses: cp.async <-> LDGSTS, ldmatrix <-> LDSM, stmatrix <-> STSM one for one;
+     * wmma.load/store <-> per_exec SASS accesses of `form` (width: theirs) */
+    uint8_t form;        /* ws_tc_form */
+    uint8_t per_exec;    /* SASS accesses one execution becomes (1 for everything but wmma) */
 } ws_sass_pcmap;
 
 /* A SASS-only instruction (spill code) and the PTX instruction it is placed at. */
@@ -55,6 +67,7 @@ typedef struct {
     int sass_only;       /* SASS accesses (not spills) with no PTX access */
     int unplaced;        /* spills / predicated accesses without an anchor */
     int inexact_anchors; /* blocks anchored by line, not by an instruction of their own */
+    int tensor_matched;  /* tensor-era PTX accesses given their LDGSTS / LDSM / STSM / wmma SASS */
 } ws_sass_map_stats;
 
 typedef struct {
@@ -73,6 +86,10 @@ typedef struct {
     bool insns_approximate;   /* the SASS instruction count rests on line anchors or unrolled code */
 } ws_sass_plan;
 
+/* A wmma.load/store's matrix as memory holds it: rows of row_bytes contiguous bytes (a
+ * row-major matrix's rows, a col-major one's columns). */
+void ws_sass_wmma_rows(const ptx_insn *in, int *rows, int *row_bytes);
+
 /* Matches fn's memory instructions to sf's. Returns NULL only when out of memory. */
 ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf);
 void ws_sass_plan_free(ws_sass_plan *p);
@@ -85,6 +102,9 @@ void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap);
  * block's size times its anchor's executions (blocks without an anchor: their PTX line's
  * executions, else once per warp, warps = pc_warp_count[0]). */
 uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count);
+/* The same for the tensor pipe's instructions alone (HMMA ...), by class: out[WS_SASS_TENSOR_HMMA]
+ * etc., out[WS_SASS_TENSOR_NONE] the sum of all. */
+void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_SASS_TENSOR_COUNT]);
 
 /* PTX and SASS side by side, per source line: each PTX memory instruction with the SASS one
  * it became (marked "merge N->1", "merged into", "removed by ptxas", "predicated"), then

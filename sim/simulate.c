@@ -31,6 +31,21 @@ typedef struct {
 
 /* Progress on stderr: on a terminal a line rewritten ~5 times a second; otherwise,
  * once a run has taken over a second, one line every 5 seconds. */
+/* The tensor pipe's instructions from the PTX, where no SASS was read: mma.sync is one HMMA /
+ * IMMA / DMMA, wmma.mma m16n16k16 two (its two n8 halves; what ptxas makes of it for sm_80+). */
+static void ptx_tensor_insns(const ptx_function *fn, const uint64_t *pc_warp_count, uint64_t out[4])
+{
+    memset(out, 0, 4 * sizeof out[0]);
+    for (int pc = 0; pc_warp_count && pc < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (in->op != PTX_MMA && in->op != PTX_WMMA_MMA) continue;
+        int cls = in->tc.atype == PTX_MT_S8 || in->tc.atype == PTX_MT_U8 ? 2 : in->tc.atype == PTX_MT_F64 ? 3 : 1;
+        uint64_t n = pc_warp_count[pc] * (in->op == PTX_WMMA_MMA ? 2u : 1u);
+        out[cls] += n;
+        out[0] += n;
+    }
+}
+
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
     progress_state *p = ctx;
@@ -198,6 +213,10 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         return s->result.stop == WS_SIM_REFUSED ? WS_EXIT_USAGE
              : s->result.stop == WS_SIM_OUT_OF_MEMORY ? WS_EXIT_INTERNAL : WS_EXIT_KERNEL_FAULT;
     ws_sass_session_finish(s->sass, &s->result);
+    uint64_t tensor[4];
+    if (s->sass && s->sass->active) memcpy(tensor, s->sass->tensor_insns, sizeof tensor);
+    else ptx_tensor_insns(s->fn, s->result.pc_warp_count, tensor);
+    ws_memstats_set_tensor_insts(s->ms, tensor);
     ws_models_finish(s->models);
     ws_memstats_finish(s->ms, ws_models_cache_totals(s->models));
     ws_latency_finish(s->latency);

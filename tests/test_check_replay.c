@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../common/commands.h"
+#include "../common/toolkit.h"
 #include "../cuda/check_replay.h"
 
 /* One copy_float run (N = 2^20 floats, 256-thread blocks): every warp loads 32 x 4 B =
@@ -81,6 +82,48 @@ static void test_an_exact_counter_that_stops_agreeing_fails_the_replay(void **st
     unlink(path);
 }
 
+/* wmma_gemm_naive as the H200 recorded it (issue 24): ncu counted the LDG.E / STG.E.64 ptxas
+ * made of its wmma.load/store - 4096 load instructions and requests, 32768 sectors; 256 store
+ * instructions and requests, 2048 sectors (64 warps x 8 k-steps x 2 fragments x 4 LDG.E of
+ * 8 sectors; 64 x 4 STG.E.64 of 8 sectors) - where the simulator then counted none. With
+ * ptxas and nvdisasm the replay counts the machine code and agrees on all six; without them
+ * it is PTX-level, counts the fragments apart and leaves the six unjudged. */
+static void test_the_wmma_gemm_replays_the_global_counts_the_h200_recorded(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_replay_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    static const struct { const char *m; int gpu; } rec[] = {
+        {"smsp__sass_inst_executed_op_global_ld.sum", 4096}, {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 4096},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 32768}, {"smsp__sass_inst_executed_op_global_st.sum", 256},
+        {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 256}, {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 2048},
+    };
+    fprintf(f, "{\"device\": {\"name\": \"NVIDIA H200\"}, \"runs\": [{\"kernel\": \"wmma_gemm_naive\", "
+               "\"overrides\": \"\", \"counters\": [");
+    for (int i = 0; i < 6; i++)
+        fprintf(f, "%s{\"metric\": \"%s\", \"sim\": 0, \"gpu\": %d}", i ? ", " : "", rec[i].m, rec[i].gpu);
+    fprintf(f, "]}]}\n");
+    fclose(f);
+    int rc;
+    char *text = replay_text(path, &rc);
+    char tool[WS_PATH_MAX];
+    ws_error terr;
+    bool sass = !ws_tool_find(WS_TOOL_PTXAS, tool, sizeof tool, &terr) &&
+                !ws_tool_find(WS_TOOL_NVDISASM, tool, sizeof tool, &terr);
+    if (sass) {
+        assert_int_equal(rc, WS_EXIT_OK);
+        assert_non_null(strstr(text, "| exact | equal | 0/6 (0%) | 6/6 (100%) |"));
+    } else { /* the PTX-level simulator still counts no plain global access: nothing agrees, before or now */
+        assert_non_null(strstr(text, "| exact | equal | 0/6 (0%) | 0/6 (0%) |"));
+    }
+    free(text);
+    unlink(path);
+}
+
 static void test_a_file_without_runs_is_a_usage_error(void **state)
 {
     (void)state;
@@ -101,6 +144,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_replay_agrees_with_a_first_principles_record),
         cmocka_unit_test(test_an_exact_counter_that_stops_agreeing_fails_the_replay),
+        cmocka_unit_test(test_the_wmma_gemm_replays_the_global_counts_the_h200_recorded),
         cmocka_unit_test(test_a_file_without_runs_is_a_usage_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

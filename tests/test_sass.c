@@ -373,6 +373,104 @@ static void test_tensor_era_events_pass_the_sass_stage_unchanged_even_where_plai
     free(ptx);
 }
 
+/* ---- tensor-core instructions as their machine code ------------------------------------ */
+
+/* wmma_gemm_naive at M = N = K = 128: 64 warps, one 16x16 tile of C each, K / 16 = 8 steps.
+ * tensorcore.sass (ptxas 13.0 of demos/tensorcore.ptx) loads each f16 fragment with 4 LDG.E:
+ * a lane's 4 bytes at (row g + 8i, col 2t + 8j) - 8 rows x 16 contiguous bytes, 8 sectors -
+ * and stores the f32 tile with 4 STG.E.64 of 8 rows x 32 bytes (8 sectors). So loads:
+ * 64 x 8 x 2 x 4 = 4096 instructions = requests, 8 x 4096 = 32768 sectors; stores: 64 x 4 =
+ * 256, 2048 sectors - what ncu counted on the H200 (issue 24); wmma.mma is two HMMA.16816:
+ * 64 x 8 x 2 = 1024. Nothing is left counted as PTX-level wmma. */
+static void test_wmma_from_global_is_counted_as_the_ldg_and_stg_ptxas_made(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "wmma_gemm_naive", NULL, NULL, "tests/data/sass/tensorcore.sass");
+    assert_false(s.sass->plan->approximate);
+    assert_int_equal(s.sass->plan->st.sass_only, 0);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_ld.sum") == 4096);
+    assert_true(metric(s.ms, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 4096);
+    assert_true(metric(s.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 32768);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_st.sum") == 256);
+    assert_true(metric(s.ms, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 256);
+    assert_true(metric(s.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == 2048);
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_hmma.sum") == 1024);
+    assert_true(metric(s.ms, "ws__wmma_inst_global_op_ld.sum") == 0);
+    ws_simulation_close(&s);
+    /* PTX-level the same kernel keeps its fragment registers apart and the HMMA count by rule */
+    run(&s, "wmma_gemm_naive", NULL, NULL, NULL);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_ld.sum") == 0);
+    assert_true(metric(s.ms, "ws__wmma_inst_global_op_ld.sum") == 4096);
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_hmma.sum") == 1024);
+    ws_simulation_close(&s);
+}
+
+/* mma_cp_async at 128^3: 16 blocks x 4 warps; per 32x64 half tile (4096 B = 256 chunks of 16 B)
+ * each of the 128 threads copies 2 chunks of A and 2 of B, and K / 64 = 2 tiles: 4 x 2 = 8
+ * LDGSTS.E.BYPASS.128 per warp, 512 in all, each 32 lanes x 16 B of 4 whole rows of 128 B =
+ * 16 sectors. ncu counts their reads under the global load requests and sectors too (512 and
+ * 8192) but not as global load instructions; the "@!PT LDS RZ, [RZ]" ptxas pads them with
+ * never run, so the machine code has no access the plan cannot place. ldmatrix: 4 k-steps x 2
+ * x 2 tiles x 64 warps = 1024 LDSM.x4; mma: 2 per k-step, 1024 HMMA. */
+static void test_cp_async_reads_are_global_load_requests_and_sectors_as_ncu_counts_them(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "mma_cp_async", NULL, NULL, "tests/data/sass/tensorcore.sass");
+    assert_false(s.sass->plan->approximate);
+    assert_int_equal(s.sass->plan->st.sass_only, 0);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_ldgsts.sum") == 512);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_ld.sum") == 0);
+    assert_true(metric(s.ms, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 512);
+    assert_true(metric(s.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 8192);
+    assert_true(metric(s.ms, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum") == 8192);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_ldsm.sum") == 1024);
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_hmma.sum") == 1024);
+    ws_simulation_close(&s);
+}
+
+/* wmma_shared (tests/data/tensor/sass_forms.cu), 4 one-warp blocks: the 16x16 f16 A and B
+ * fragments come from dense tiles in shared memory (rows of 32 B). sass_forms.sass has one
+ * LDSM.16.M88.4 per fragment: 8 LDSM, 512 B each (32 row addresses x 16 B) = 4096 B. Each of
+ * the 4 matrices has 8 rows 32 B apart, so rows r and r + 4 share a 16-byte bank group:
+ * 2 wavefronts a phase, 8 an LDSM, 64 in all, of which 32 beyond one a phase. The f32 tile
+ * goes to shared with 4 STS.64 (8 rows x 32 B at a 64-B pitch: rows g and g + 2, 4, 6 share
+ * banks, 4 wavefronts each) beside the 2 STS.128 of the tile copy (4 each): 4 x (16 + 8) = 96. */
+static void test_wmma_from_shared_is_one_ldsm_x4_per_fragment(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "tests/data/tensor/sass_forms.cu:wmma_shared", NULL, NULL, "tests/data/sass/sass_forms.sass");
+    assert_false(s.sass->plan->approximate);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_ldsm.sum") == 8);
+    assert_true(metric(s.ms, "smsp__sass_data_bytes_mem_shared_op_ldsm.sum") == 4096);
+    assert_true(metric(s.ms, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum") == 64);
+    assert_true(metric(s.ms, "ws__data_pipe_lsu_wavefronts_ideal_mem_shared_op_ldsm.sum") == 32);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_shared_st.sum") == 4 * (2 + 4));
+    assert_true(metric(s.ms, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 96);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_shared_ld.sum") == 4 * 8); /* the plain copy out */
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_hmma.sum") == 8);
+    ws_simulation_close(&s);
+}
+
+/* wmma_global_h: a row-major B is not what the fragment layout holds contiguously (its
+ * registers pair elements 32 B apart), yet sass_forms.sass loads it as A is loaded - 4 LDG.E
+ * of 16-byte row segments - and shuffles in registers: A, B and the f16 C are 12 LDG.E per
+ * warp, 8 sectors each (8 rows x 16 B at a 32-B pitch), D 4 STG.E: 4 warps x 12 = 48 loads,
+ * 384 sectors, 16 stores, 128 sectors. */
+static void test_wmma_of_a_row_major_b_is_loaded_in_the_stored_order(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "tests/data/tensor/sass_forms.cu:wmma_global_h", NULL, NULL, "tests/data/sass/sass_forms.sass");
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_ld.sum") == 48);
+    assert_true(metric(s.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 384);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_st.sum") == 16);
+    assert_true(metric(s.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == 128);
+    ws_simulation_close(&s);
+}
+
 /* ---- removed and predicated accesses ------------------------------------------------- */
 
 /* guarded, LIM = 40: t[i] = 0, then t[i] = in[..] for i < 40. The SASS keeps one STS per
@@ -570,6 +668,10 @@ int main(void)
         cmocka_unit_test(test_two_shared_float_stores_become_one_sts64),
         cmocka_unit_test(test_four_global_float_loads_merged_into_ldg128_are_one_request_of_16_sectors),
         cmocka_unit_test(test_tensor_era_events_pass_the_sass_stage_unchanged_even_where_plain_loads_merge),
+        cmocka_unit_test(test_wmma_from_global_is_counted_as_the_ldg_and_stg_ptxas_made),
+        cmocka_unit_test(test_cp_async_reads_are_global_load_requests_and_sectors_as_ncu_counts_them),
+        cmocka_unit_test(test_wmma_from_shared_is_one_ldsm_x4_per_fragment),
+        cmocka_unit_test(test_wmma_of_a_row_major_b_is_loaded_in_the_stored_order),
         cmocka_unit_test(test_store_overwritten_on_every_path_is_one_sts_and_the_load_stays_predicated),
         cmocka_unit_test(test_unrolled_loop_keeps_one_global_load_per_ptx_load),
         cmocka_unit_test(test_spill_code_adds_the_local_traffic_the_listing_implies),
