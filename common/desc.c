@@ -1899,10 +1899,12 @@ int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *
                     snprintf(hint, sizeof hint, " (%s is %lld by default: for that, write -D %s=%lld)",
                              d->params[p].name, (long long)dflt, d->params[p].name, (long long)meant);
                 ws_expr_free(e);
+                char may[WS_NAME_MAX + 64];
+                if (p) snprintf(may, sizeof may, "the parameters declared before %s", d->params[p].name);
+                else snprintf(may, sizeof may, "no parameter (%s is the first)", d->params[p].name);
                 ws_error_set(err, CMDLINE, 1, ucol > 0 ? ucol : col,
                              "-D %.63s=%.60s: an override cannot use %s itself, it replaces its value; it may use "
-                             "the parameters declared before %s%s", ov->name[o], ov->value[o], d->params[p].name,
-                             d->params[p].name, hint);
+                             "%s%s", ov->name[o], ov->value[o], d->params[p].name, may, hint);
                 return -1;
             }
             ws_expr_free(e);

@@ -426,8 +426,14 @@ int ws_cmd_check(int argc, char **argv)
         ws_error_print(&err);
         return WS_EXIT_USAGE;
     }
+    size_t rl = o.record ? strlen(o.record) : 0;
+    int rc;
+    if (rl && o.record[rl - 1] != '/' && (rc = cu_results_check_target(o.record, NULL, &err))) {
+        ws_error_print(&err); /* a file --record cannot write or would not merge into: before the GPU */
+        return rc;
+    }
     cu_session s;
-    int rc = cu_session_open(&s, &err);
+    rc = cu_session_open(&s, &err);
     if (rc) {
         ws_error_print(&err);
         return rc;

@@ -168,7 +168,7 @@ static int parse_existing(const char *path, const char *old, size_t len, const c
                 break;
             }
         }
-    if (!bad && strcmp(key->valuestring, device_key)) {
+    if (!bad && device_key && strcmp(key->valuestring, device_key)) {
         char shown[64];
         snprintf(why, sizeof why, "holds runs of another GPU (device key '%s'; this GPU's is '%s')",
                  ws_text_visible(key->valuestring, shown, sizeof shown), device_key);

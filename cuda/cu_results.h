@@ -54,7 +54,7 @@ int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *er
 
 /* The refusals of cu_results_record without writing, for `check --record` to make before any
  * kernel runs: 0 when path is missing (and its folder writable), empty or a results file of
- * device_key; else WS_EXIT_USAGE with err set. */
+ * device_key (NULL: of any device, before the GPU is opened); else WS_EXIT_USAGE with err set. */
 int cu_results_check_target(const char *path, const char *device_key, ws_error *err);
 
 /* The merge alone: a new document of device, date, and prev's runs (prev may be NULL: a new
