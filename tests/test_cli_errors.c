@@ -760,6 +760,25 @@ static int teardown(void **state)
     return rmdir(g_dir);
 }
 
+/* Issue 21 item 10: --help describes the CSV every --csv writes (common/csv.h's header), not
+ * the columns of an older layout. */
+static void test_help_names_the_csv_header_that_is_written(void **state)
+{
+    (void)state;
+    char out[128];
+    snprintf(out, sizeof out, "%s/help.txt", g_dir);
+    const char *cmds[] = {"sim", "check"};
+    for (int i = 0; i < 2; i++) {
+        const char *args[] = {cmds[i], "--help", NULL};
+        assert_int_equal(run_ws_to(args, out), WS_EXIT_OK);
+        char *text = slurp(out);
+        assert_non_null(text);
+        if (!strstr(text, "--csv               long-format CSV on stdout: " WS_CSV_COLUMNS))
+            fail_msg("%s --help: %.2000s", cmds[i], text);
+        assert_null(strstr(text, "scope,line,name,value,basis,description"));
+    }
+}
+
 /* Issue 21 item 9: a binary copied out of the project (no demos/ beside it or in the working
  * folder) simulates a .cu named by path; only a catalog name needs the catalog. The sanitizer
  * build, two folders below the project (build/asan/), finds the catalog from any folder. */
@@ -831,6 +850,7 @@ int main(void)
         cmocka_unit_test(test_bytes_from_a_description_neither_break_json_nor_reach_the_terminal),
         cmocka_unit_test(test_an_empty_catalog_folder_lists_no_descriptions),
         cmocka_unit_test(test_a_binary_outside_the_project_simulates_a_file_without_a_catalog),
+        cmocka_unit_test(test_help_names_the_csv_header_that_is_written),
 #ifdef WS_HAVE_CUDA
         cmocka_unit_test(test_garbage_in_the_gpu_environment_is_refused_by_name),
 #endif
