@@ -497,7 +497,8 @@ int ws_cmd_check(int argc, char **argv)
             ws_error_print(&err);
             rc = worse(rc, wrc);
         } else if (!o.c.json && !o.c.csv) {
-            printf("recorded %d run(s) in %s\n", cx.kernels, path);
+            char shown[3 * sizeof path];          /* the name the user gave may hold terminal controls */
+            printf("recorded %d run(s) in %s\n", cx.kernels, ws_text_visible(path, shown, sizeof shown));
         }
     }
     cJSON_Delete(dev);

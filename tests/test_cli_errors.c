@@ -760,6 +760,31 @@ static int teardown(void **state)
     return rmdir(g_dir);
 }
 
+/* Issue 21 item 10: a file name holding a terminal escape is printed spelled out (\x1b) in
+ * sim's and ptx's headers, never as the byte a terminal acts on. */
+static void test_a_file_name_with_a_terminal_escape_is_printed_escaped(void **state)
+{
+    (void)state;
+    char cu[160], ptx[160], cmd[600], out[128];
+    snprintf(cu, sizeof cu, "%s/e\x1b[31mvil.cu", g_dir);
+    snprintf(ptx, sizeof ptx, "%s/e\x1b[31mvil.ptx", g_dir);
+    snprintf(cmd, sizeof cmd, "cp demos/coalescing.cu '%s' && cp demos/coalescing.ptx '%s'", cu, ptx);
+    assert_int_equal(system(cmd), 0);
+    snprintf(out, sizeof out, "%s/out.txt", g_dir);
+    char arg[200];
+    snprintf(arg, sizeof arg, "%s:copy_float", cu);
+    const char *cmds[] = {"sim", "ptx"};
+    for (int i = 0; i < 2; i++) {
+        const char *args[] = {cmds[i], arg, NULL};
+        assert_int_equal(run_ws_to(args, out), WS_EXIT_OK);
+        char *text = slurp(out);
+        if (strchr(text, 0x1b)) fail_msg("%s printed an ESC byte: %.300s", cmds[i], text);
+        assert_non_null(strstr(text, "e\\x1b[31mvil.cu"));
+    }
+    unlink(cu);
+    unlink(ptx);
+}
+
 /* Issue 21 item 10: --help describes the CSV every --csv writes (common/csv.h's header), not
  * the columns of an older layout. */
 static void test_help_names_the_csv_header_that_is_written(void **state)
@@ -851,6 +876,7 @@ int main(void)
         cmocka_unit_test(test_an_empty_catalog_folder_lists_no_descriptions),
         cmocka_unit_test(test_a_binary_outside_the_project_simulates_a_file_without_a_catalog),
         cmocka_unit_test(test_help_names_the_csv_header_that_is_written),
+        cmocka_unit_test(test_a_file_name_with_a_terminal_escape_is_printed_escaped),
 #ifdef WS_HAVE_CUDA
         cmocka_unit_test(test_garbage_in_the_gpu_environment_is_refused_by_name),
 #endif
