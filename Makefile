@@ -131,6 +131,7 @@ FUZZ_NEEDS_fuzz_desc   := common/desc.c
 FUZZ_NEEDS_fuzz_ptx    := sim/ptx_parse.c
 FUZZ_NEEDS_fuzz_interp := sim/ptx_parse.c sim/interp.c
 FUZZ_NEEDS_fuzz_semantics := sim/ptx_parse.c sim/interp.c
+FUZZ_NEEDS_fuzz_cli    := cuda/cu_results.c common/outfile.c
 FUZZ_ALL := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(foreach t,$(FUZZ_ALL),$(if $(filter $(words $(FUZZ_NEEDS_$(t))),$(words $(wildcard $(FUZZ_NEEDS_$(t))))),$(BUILD)/fuzz/$(t)))
 FUZZ_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)

@@ -39,7 +39,8 @@ int ws_catalog_dir(char *out, size_t cap, ws_error *err)
         snprintf(out, cap, "%s", env);
         return 0;
     }
-    /* <dir of the executable>/../demos, shown as ./demos when that is the same folder */
+    /* <dir of the executable>/../demos (build/warpscope), then ../../demos (the sanitizer build,
+     * build/asan/warpscope), shown as ./demos when that is the same folder */
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
@@ -47,12 +48,14 @@ int ws_catalog_dir(char *out, size_t cap, ws_error *err)
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = 0;
-            char cand[PATH_MAX + 16];
-            snprintf(cand, sizeof cand, "%s/../demos", exe);
-            if (is_dir(cand)) {
-                if (is_dir("demos") && same_file(cand, "demos")) snprintf(out, cap, "demos");
-                else snprintf(out, cap, "%s", cand);
-                return 0;
+            for (int up = 1; up <= 2; up++) {
+                char cand[PATH_MAX + 16];
+                snprintf(cand, sizeof cand, "%s/%s", exe, up == 1 ? "../demos" : "../../demos");
+                if (is_dir(cand)) {
+                    if (is_dir("demos") && same_file(cand, "demos")) snprintf(out, cap, "demos");
+                    else snprintf(out, cap, "%s", cand);
+                    return 0;
+                }
             }
         }
     }
@@ -63,6 +66,33 @@ int ws_catalog_dir(char *out, size_t cap, ws_error *err)
     ws_error_set(err, "<catalog>", 0, 0, "no catalog folder: set WARPSCOPE_CATALOG, or run from the warpscope "
                                          "folder (demos/ next to build/)");
     return -1;
+}
+
+bool ws_catalog_arg_is_file(const char *arg)
+{
+    size_t n = strlen(arg);
+    const char *colon = strrchr(arg, ':');
+    return (n >= 3 && !strcmp(arg + n - 3, ".cu")) || (colon && colon - arg >= 3 && !memcmp(colon - 3, ".cu", 3));
+}
+
+int ws_catalog_load_for(const char *const *args, int nargs, ws_catalog **out, ws_error *err)
+{
+    char dir[WS_PATH_MAX];
+    ws_error derr;
+    if (!ws_catalog_dir(dir, sizeof dir, &derr)) return ws_catalog_load(dir, out, err);
+    bool all_files = nargs > 0;
+    for (int i = 0; i < nargs; i++) all_files &= ws_catalog_arg_is_file(args[i]);
+    if (!all_files) {                                /* a bare name is looked up in the catalog */
+        if (err) *err = derr;
+        *out = NULL;
+        return -1;
+    }
+    *out = calloc(1, sizeof **out);                  /* empty: the files named are loaded on their own */
+    if (!*out) {
+        ws_error_set(err, "<catalog>", 0, 0, "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 void ws_catalog_free(ws_catalog *c)

@@ -24,6 +24,15 @@ int ws_catalog_dir(char *out, size_t cap, ws_error *err);
 int ws_catalog_load(const char *dir, ws_catalog **out, ws_error *err);
 void ws_catalog_free(ws_catalog *c);
 
+/* True when a kernel argument names a file ("k.cu", "path/k.cu:name"), not a catalog name. */
+bool ws_catalog_arg_is_file(const char *arg);
+
+/* The catalog for a command's kernel arguments: ws_catalog_load(NULL), except that where no
+ * catalog folder is found and every argument names a file (a binary copied out of the project
+ * running `sim path/to/k.cu`) *out is an empty catalog (dir "") and 0 is returned; the catalog
+ * is only needed for catalog names. */
+int ws_catalog_load_for(const char *const *args, int nargs, ws_catalog **out, ws_error *err);
+
 /* Resolves a kernel argument as a user types it:
  *   "transpose_naive"          a description in the catalog
  *   "path/to/k.cu"             the only description in that file (error if several)

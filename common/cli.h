@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "csv.h"
 #include "desc.h"
 #include "device.h"
 
@@ -84,7 +85,7 @@ typedef struct {
 #define WS_CLI_OPT_JSON    {.name = "json", .kind = WS_OPT_FLAG, .at = offsetof(ws_cli_common, json), \
                             .help = "one JSON document on stdout"}
 #define WS_CLI_OPT_CSV     {.name = "csv", .kind = WS_OPT_FLAG, .at = offsetof(ws_cli_common, csv), \
-                            .help = "scope,line,name,value,basis,description rows on stdout"}
+                            .help = "long-format CSV on stdout: " WS_CSV_COLUMNS " (docs/csv.md)"}
 
 /* A command's command line: its name, its --help text around the generated option list,
  * and its table. -h/--help and --version are added to every command. */

@@ -12,7 +12,8 @@ void ws_csv_field(FILE *f, const char *s);
 void ws_csv_row(FILE *f, int n, const char *const *fields);
 
 /* The long-format columns every warpscope CSV carries (docs/csv.md), in order. */
-#define WS_CSV_HEADER "kernel,variant,scope,line,metric,unit,value,basis\n"
+#define WS_CSV_COLUMNS "kernel,variant,scope,line,metric,unit,value,basis"
+#define WS_CSV_HEADER WS_CSV_COLUMNS "\n"
 
 /* A metric's unit column comes from its row of the metric table: ws_metric_unit (sim/metrics.h). */
 #endif

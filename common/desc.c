@@ -1888,6 +1888,33 @@ int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *
             int col = (int)strlen(ov->name[o]) + 2;
             ws_expr *e = ws_expr_parse(ov->value[o], CMDLINE, 1, col, err);
             int rc = e ? eval(L, e, &v, err) : -1;
+            int ucol;
+            const char *unknown = rc && e ? ws_expr_first_unknown(e, L->nparams, L->param_names, &ucol) : NULL;
+            if (unknown && !strcmp(unknown, d->params[p].name)) {
+                /* -D N=N*2: the override replaces N, so N has no value inside it; say what it
+                 * would be with the default, which is what the user meant */
+                int64_t dflt, meant;
+                bool known = !eval(L, d->params[p].value, &dflt, NULL);
+                if (known) {
+                    memcpy(L->param_names[p], d->params[p].name, WS_NAME_MAX);
+                    L->param_values[p] = dflt;
+                    L->nparams = p + 1;
+                    known = !eval(L, e, &meant, NULL);
+                    L->nparams = p;
+                }
+                char hint[160] = "";
+                if (known)
+                    snprintf(hint, sizeof hint, " (%s is %lld by default: for that, write -D %s=%lld)",
+                             d->params[p].name, (long long)dflt, d->params[p].name, (long long)meant);
+                ws_expr_free(e);
+                char may[WS_NAME_MAX + 64];
+                if (p) snprintf(may, sizeof may, "the parameters declared before %s", d->params[p].name);
+                else snprintf(may, sizeof may, "no parameter (%s is the first)", d->params[p].name);
+                ws_error_set(err, CMDLINE, 1, ucol > 0 ? ucol : col,
+                             "-D %.63s=%.60s: an override cannot use %s itself, it replaces its value; it may use "
+                             "%s%s", ov->name[o], ov->value[o], d->params[p].name, may, hint);
+                return -1;
+            }
             ws_expr_free(e);
             if (rc) {
                 char msg[WS_MSG_MAX];

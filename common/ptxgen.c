@@ -932,14 +932,18 @@ static char *compile_nvcc(const char *nvcc, const ws_ptxgen_job *job, ws_ptxgen_
     lowered *low = calloc((size_t)(job->nnames ? job->nnames : 1), sizeof *low);
     /* the source, then one address-taking variable per name: nvcc instantiates what it names
      * and the PTX initialiser spells the lowered name */
-    size_t ucap = job->len + 2 + (size_t)job->nnames * (WS_COMPILE_OPT_MAX * 2 + 64);
+    size_t ucap = strlen(job->path) + 16 + job->len + 2 + (size_t)job->nnames * (WS_COMPILE_OPT_MAX * 2 + 64);
     unit = malloc(ucap);
     if (!low || !unit) {
         ws_error_set(err, job->path, 0, 0, "out of memory");
         goto done;
     }
-    memcpy(unit, job->source, job->len);
-    size_t un = job->len;
+    /* #line: __FILE__ (an assert's message) and nvcc's messages name the user's file, as under
+     * NVRTC, not <tmp>/k/kernel.cu; the lines keep their numbers. The path holds no '"', '\\' or
+     * control byte (ws_ptxgen_run refuses those). */
+    size_t un = (size_t)snprintf(unit, ucap, "#line 1 \"%s\"\n", job->path);
+    memcpy(unit + un, job->source, job->len);
+    un += job->len;
     int first_name_line = 1;
     for (size_t i = 0; i < job->len; i++) first_name_line += job->source[i] == '\n';
     if (job->nnames) {

@@ -78,6 +78,8 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
         *res = sim.result; /* the caller frees the final buffers after the output check */
         sim.have_result = false;
     }
+    ss->sass = sim.sass && sim.sass->active;
+    if (sim.sass) snprintf(ss->level, sizeof ss->level, "%s", sim.sass->level);
     ws_simulation_close(&sim);
     return rc;
 }

@@ -25,6 +25,8 @@ typedef struct {
     double time_ns;               /* predicted kernel time */
     ws_timing timing;             /* its terms */
     char note[400];               /* what the simulator could not give, "" when all */
+    bool sass;                    /* the counters are the machine code's (ptxas + nvdisasm), else the PTX's */
+    char level[400];              /* why: sim/sass_events.h's level line */
 } chk_sim_side;
 
 /* Simulates t on the profile named gpu_name (the default profile, with a note, when

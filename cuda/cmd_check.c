@@ -246,6 +246,7 @@ static int check_one(check_ctx *cx, const char *arg)
     if (!o->gpu_only) {
         if ((rc = chk_simulate(&t, &k.attrs, s->info.name, &sim, ss, &err))) goto fail;
         have_sim = true;
+        run.sim_basis = ss->sass ? "sass" : "ptx";
     }
 
     if ((rc = cu_buffers_create(s, &t.launch, t.fn, &b, &err))) { rc = cu_exit_code(rc); goto fail; }
@@ -391,6 +392,14 @@ done:
     return rc;
 }
 
+/* --record FILE, or DIR/<gpu-key>.json for a FILE ending in '/'. */
+static void record_path(const char *record, const char *key, char *path, size_t cap)
+{
+    size_t rl = strlen(record);
+    bool dir = rl && record[rl - 1] == '/';
+    snprintf(path, cap, "%s%s%s", record, dir ? key : "", dir ? ".json" : "");
+}
+
 static int worse(int a, int b)
 {
     static const int rank[] = {[WS_EXIT_OK] = 0, [WS_EXIT_MISMATCH] = 1, [WS_EXIT_USAGE] = 2,
@@ -417,11 +426,26 @@ int ws_cmd_check(int argc, char **argv)
         ws_error_print(&err);
         return WS_EXIT_USAGE;
     }
+    size_t rl = o.record ? strlen(o.record) : 0;
+    int rc;
+    if (rl && o.record[rl - 1] != '/' && (rc = cu_results_check_target(o.record, NULL, &err))) {
+        ws_error_print(&err); /* a file --record cannot write or would not merge into: before the GPU */
+        return rc;
+    }
     cu_session s;
-    int rc = cu_session_open(&s, &err);
+    rc = cu_session_open(&s, &err);
     if (rc) {
         ws_error_print(&err);
         return rc;
+    }
+    char path[WS_PATH_MAX + 80];
+    if (o.record) { /* refuse a file --record would not merge into before any kernel runs */
+        record_path(o.record, s.info.key, path, sizeof path);
+        if ((rc = cu_results_check_target(path, s.info.key, &err))) {
+            ws_error_print(&err);
+            cu_session_close(&s);
+            return rc;
+        }
     }
     check_ctx cx;
     memset(&cx, 0, sizeof cx);
@@ -468,15 +492,13 @@ int ws_cmd_check(int argc, char **argv)
         printf("\n");
     }
     if (o.record) {
-        char path[WS_PATH_MAX + 80];
-        size_t rl = strlen(o.record);
-        snprintf(path, sizeof path, "%s%s%s", o.record, rl && o.record[rl - 1] == '/' ? s.info.key : "",
-                 rl && o.record[rl - 1] == '/' ? ".json" : "");
-        if (cu_results_record(path, dev, cx.runs, &err)) {
+        int wrc = cu_results_record(path, dev, cx.runs, &err);
+        if (wrc) {
             ws_error_print(&err);
-            rc = worse(rc, WS_EXIT_INTERNAL);
+            rc = worse(rc, wrc);
         } else if (!o.c.json && !o.c.csv) {
-            printf("recorded %d run(s) in %s\n", cx.kernels, path);
+            char shown[3 * sizeof path];          /* the name the user gave may hold terminal controls */
+            printf("recorded %d run(s) in %s\n", cx.kernels, ws_text_visible(path, shown, sizeof shown));
         }
     }
     cJSON_Delete(dev);

@@ -1,12 +1,19 @@
 /* cu_results.c - writing and rendering recorded GPU results (see cu_results.h). */
 #include "cu_results.h"
+#include "../common/commands.h"
 #include "../common/files.h"
+#include "../common/outfile.h"
 #include "../common/text.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef WS_HAVE_CUDA
 #include <cuda.h> /* CUDA_VERSION: the toolkit headers this build used */
@@ -80,6 +87,7 @@ cJSON *cu_results_run_json(const cu_result_run *r)
                               num_or_null(100.0 * t->bandwidth_gbs / t->copy_gbs, t->copy_gbs > 0));
     }
     if (r->counters_note[0]) cJSON_AddStringToObject(o, "counters_note", r->counters_note);
+    if (r->sim_basis) cJSON_AddStringToObject(o, "sim_basis", r->sim_basis);
     cJSON *rows = cJSON_AddArrayToObject(o, "counters");
     for (int i = 0; i < r->nrows; i++) {
         const chk_row *w = &r->rows[i];
@@ -111,61 +119,240 @@ static bool same_run(const cJSON *a, const cJSON *b)
            !strcmp(jstr(a, "overrides"), jstr(b, "overrides"));
 }
 
-int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *err)
+/* ---- what an existing results file may be ---------------------------------------------
+ * A recording merges into the file it is given. Anything that is not a results file of this
+ * device (a text file, a truncated or damaged JSON, another GPU's runs) is refused and left as
+ * it is: replacing it would lose what it holds. */
+
+static int refuse(ws_error *err, const char *path, const char *why)
+{
+    ws_error_set(err, path, 0, 0, "%s; --record leaves it as it is (give a new file, or results/ for "
+                                  "results/<gpu-key>.json)", why);
+    return WS_EXIT_USAGE;
+}
+
+/* Parses old (the file's text, len bytes) into *prev: NULL for an empty file (no runs yet). */
+static int parse_existing(const char *path, const char *old, size_t len, const char *device_key, cJSON **prev,
+                          ws_error *err)
+{
+    *prev = NULL;
+    size_t i = 0;
+    while (i < len && (old[i] == ' ' || old[i] == '\n' || old[i] == '\t' || old[i] == '\r')) i++;
+    if (i == len) return 0;                       /* empty: nothing to keep */
+    char why[200];
+    if (ws_text_has_nul(old, len, NULL, NULL)) return refuse(err, path, "not a warpscope results file (binary data)");
+    if (old[i] != '{') return refuse(err, path, "not a warpscope results file (not a JSON object)");
+    const char *end = NULL;                       /* trailing text after the object is refused too */
+    cJSON *root = cJSON_ParseWithOpts(old, &end, 1);
+    if (!root) {
+        const char *at = end ? end : cJSON_GetErrorPtr();
+        char near[48];
+        snprintf(why, sizeof why, "not valid JSON near: %.40s (a truncated or damaged results file?)",
+                 at && *at ? ws_text_visible(at, near, sizeof near) : "(end of file)");
+        return refuse(err, path, why);
+    }
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
+    const cJSON *key = cJSON_GetObjectItemCaseSensitive(dev, "key");
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+    const char *bad = !cJSON_IsObject(root) ? "not a warpscope results file (not a JSON object)"
+                      : !cJSON_IsArray(runs) ? "not a warpscope results file (no \"runs\" array)"
+                      : !cJSON_IsObject(dev) || !cJSON_IsString(key) ? "not a warpscope results file (no \"device\" key)"
+                      : NULL;
+    int n = 0;
+    const cJSON *r;
+    if (!bad) cJSON_ArrayForEach(r, runs) {
+            n++;
+            if (!cJSON_IsObject(r) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "kernel"))) {
+                snprintf(why, sizeof why, "not a warpscope results file (run %d has no \"kernel\")", n);
+                bad = why;
+                break;
+            }
+        }
+    if (!bad && device_key && strcmp(key->valuestring, device_key)) {
+        char shown[64];
+        snprintf(why, sizeof why, "holds runs of another GPU (device key '%s'; this GPU's is '%s')",
+                 ws_text_visible(key->valuestring, shown, sizeof shown), device_key);
+        bad = why;
+    }
+    if (bad) {
+        cJSON_Delete(root);
+        return refuse(err, path, bad);
+    }
+    *prev = root;
+    return 0;
+}
+
+/* Reads path when it exists: *text NULL when it does not. */
+static int read_existing(const char *path, char **text, size_t *len, ws_error *err)
+{
+    *text = NULL;
+    *len = 0;
+    struct stat st;
+    if (stat(path, &st)) {
+        if (errno == ENOENT) return 0;
+        ws_error_set(err, path, 0, 0, "cannot write the results file: %s", strerror(errno));
+        return WS_EXIT_USAGE;
+    }
+    if (!S_ISREG(st.st_mode))
+        return refuse(err, path, S_ISDIR(st.st_mode) ? "is a folder (a folder is given as DIR/, ending in '/')"
+                                                      : "not a regular file");
+    ws_error rerr;
+    *text = ws_read_file(path, 0, len, &rerr);
+    if (!*text) {
+        ws_error_set(err, path, 0, 0, "cannot read the results file to merge into it: %s", rerr.msg);
+        return WS_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cu_results_check_target(const char *path, const char *device_key, ws_error *err)
+{
+    char *text;
+    size_t len;
+    int rc = read_existing(path, &text, &len, err);
+    if (rc || !text) {
+        if (!rc) {                                 /* a new file: its folder must take it */
+            char dir[WS_PATH_MAX + 80];
+            snprintf(dir, sizeof dir, "%s", path);
+            char *slash = strrchr(dir, '/');
+            if (slash) slash == dir ? (void)(slash[1] = 0) : (void)(*slash = 0);
+            else snprintf(dir, sizeof dir, ".");
+            if (access(dir, W_OK | X_OK)) {
+                ws_error_set(err, path, 0, 0, "cannot write the results file: %s", strerror(errno));
+                return WS_EXIT_USAGE;
+            }
+        }
+        return rc;
+    }
+    cJSON *prev;
+    rc = parse_existing(path, text, len, device_key, &prev, err);
+    cJSON_Delete(prev);
+    free(text);
+    return rc;
+}
+
+cJSON *cu_results_merge(const cJSON *prev, const cJSON *device, const cJSON *runs, const char *date)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *all = cJSON_CreateArray();
     cJSON *dev = cJSON_Duplicate(device, 1);
-    char *old = ws_read_file(path, 0, NULL, NULL);
-    if (old) {
-        cJSON *prev = cJSON_Parse(old);
-        cJSON *prev_dev = cJSON_GetObjectItemCaseSensitive(prev, "device");
-        if (prev && !strcmp(jstr(prev_dev, "key"), jstr(device, "key"))) {
-            /* runs kept from an earlier recording read their counters with that
-             * recording's ncu: a later run without counters must not erase it */
-            if (!strcmp(jstr(dev, "ncu"), "not used") && strcmp(jstr(prev_dev, "ncu"), "not used") &&
-                jstr(prev_dev, "ncu")[0])
-                cJSON_ReplaceItemInObjectCaseSensitive(dev, "ncu", cJSON_CreateString(jstr(prev_dev, "ncu")));
-            const cJSON *r;
-            cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(prev, "runs")) {
-                bool replaced = false;
-                const cJSON *n;
-                cJSON_ArrayForEach(n, runs) if (same_run(r, n)) replaced = true;
-                if (!replaced) cJSON_AddItemToArray(all, cJSON_Duplicate(r, 1));
-            }
+    if (prev) {
+        const cJSON *prev_dev = cJSON_GetObjectItemCaseSensitive(prev, "device");
+        /* runs kept from an earlier recording read their counters with that
+         * recording's ncu: a later run without counters must not erase it */
+        if (!strcmp(jstr(dev, "ncu"), "not used") && strcmp(jstr(prev_dev, "ncu"), "not used") &&
+            jstr(prev_dev, "ncu")[0])
+            cJSON_ReplaceItemInObjectCaseSensitive(dev, "ncu", cJSON_CreateString(jstr(prev_dev, "ncu")));
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(prev, "runs")) {
+            bool replaced = false;
+            const cJSON *n;
+            cJSON_ArrayForEach(n, runs) if (same_run(r, n)) replaced = true;
+            if (!replaced) cJSON_AddItemToArray(all, cJSON_Duplicate(r, 1));
         }
-        cJSON_Delete(prev);
-        free(old);
     }
     const cJSON *n;
     cJSON_ArrayForEach(n, runs) cJSON_AddItemToArray(all, cJSON_Duplicate(n, 1));
-    char date[64];
-    time_t now = time(NULL);
-    struct tm tmv;
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
     cJSON_AddItemToObject(root, "device", dev);
     cJSON_AddStringToObject(root, "date", date);
     cJSON_AddStringToObject(root, "recorded_by", "warpscope check --record");
     cJSON_AddItemToObject(root, "runs", all);
+    return root;
+}
+
+/* ---- the lock --------------------------------------------------------------------------
+ * flock on "<path>.lock" beside the file, so concurrent recordings into one file run their
+ * read-merge-rename one after the other. The lock file is removed when released; a process
+ * that locked a file another had just removed sees another inode at the path and locks again. */
+
+static int lock_take(const char *path, char *lock, size_t cap, ws_error *err)
+{
+    snprintf(lock, cap, "%s.lock", path);
+    for (int tries = 0; tries < 1000; tries++) {
+        int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+        if (fd < 0) {
+            ws_error_set(err, path, 0, 0, "cannot write the results file: cannot create the lock %s beside it: %s",
+                         lock, strerror(errno));
+            return -1;
+        }
+        int rc;
+        while ((rc = flock(fd, LOCK_EX)) && errno == EINTR) {}
+        struct stat held, now;
+        if (rc) {
+            ws_error_set(err, path, 0, 0, "cannot write the results file: cannot lock %s: %s", lock, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        if (!fstat(fd, &held) && !stat(lock, &now) && held.st_ino == now.st_ino && held.st_dev == now.st_dev)
+            return fd;
+        close(fd);                                 /* removed by the holder before us: again */
+    }
+    ws_error_set(err, path, 0, 0, "cannot write the results file: the lock %s keeps changing", lock);
+    return -1;
+}
+
+static void lock_release(int fd, const char *lock)
+{
+    unlink(lock);                                  /* while held: no one locks the old inode after this */
+    close(fd);
+}
+
+static int write_locked(const char *path, const cJSON *device, const cJSON *runs, ws_error *err)
+{
+    const char *key = jstr(device, "key");
+    char *old;
+    size_t len;
+    int rc = read_existing(path, &old, &len, err);
+    if (rc) return rc;
+    cJSON *prev = NULL;
+    if (old) {
+        rc = parse_existing(path, old, len, key, &prev, err);
+        free(old);
+        if (rc) return rc;
+    }
+    char date[64];
+    time_t now = time(NULL);
+    struct tm tmv;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
+    cJSON *root = cu_results_merge(prev, device, runs, date);
+    cJSON_Delete(prev);
     char *text = ws_json_print(root);
     cJSON_Delete(root);
     if (!text) {
         ws_error_set(err, path, 0, 0, "out of memory formatting the results");
-        return -1;
+        return WS_EXIT_INTERNAL;
     }
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0) {
-        if (f) fclose(f);
+    /* a temporary beside it, renamed into place: a full disk leaves the old file whole */
+    ws_outfile o;
+    FILE *f = ws_outfile_fopen(&o, path);
+    if (!f) {
+        ws_error_set(err, path, 0, 0, "cannot write the results file: %s", strerror(errno));
         free(text);
-        ws_error_set(err, path, 0, 0, "cannot write the results file");
-        return -1;
+        return WS_EXIT_USAGE;
     }
+    bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int e = errno;
     free(text);
-    if (fclose(f)) {
-        ws_error_set(err, path, 0, 0, "cannot write the results file");
-        return -1;
+    int crc = fclose(f);
+    if (!ok) {
+        crc = -1;
+        errno = e;                                 /* the write's reason, not fclose's */
+    }
+    if (ws_outfile_commit_closed(&o, crc)) {
+        ws_error_set(err, path, 0, 0, "cannot write the results file (%s); it keeps what it had", strerror(errno));
+        return WS_EXIT_USAGE;
     }
     return 0;
+}
+
+int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *err)
+{
+    char lock[WS_PATH_MAX + 96];
+    int fd = lock_take(path, lock, sizeof lock, err);
+    if (fd < 0) return WS_EXIT_USAGE;
+    int rc = write_locked(path, device, runs, err);
+    lock_release(fd, lock);
+    return rc;
 }
 
 static double jnum(const cJSON *o, const char *k, bool *ok)

@@ -27,6 +27,8 @@ typedef struct {
     int output_ok;              /* 1 agrees with the simulator, 0 differs, -1 not checked */
     char output[1200];          /* "agrees with the simulator", the mismatch, or why not checked */
     char counters_note[600];    /* why counters are missing, "" when collected */
+    const char *sim_basis;      /* "sass": the simulator counted the machine code, "ptx": the PTX
+                                   (check --replay judges exact rows only at the same basis); NULL = not simulated */
     int nrows;
     const chk_row *rows;
 } cu_result_run;
@@ -36,10 +38,29 @@ cJSON *cu_results_device_json(const cu_device_info *d, const char *ncu_version);
 /* One element of "runs". */
 cJSON *cu_results_run_json(const cu_result_run *r);
 
-/* Writes path: {device, toolkit, date, runs[]}. Runs already in an existing file
- * for the same device key are kept unless a new run has the same kernel and
- * overrides (then it replaces it), so several invocations build one record. */
+/* Records runs into path: {device, date, recorded_by, runs[]}. Runs already in the file are
+ * kept unless a new run has the same kernel, file and overrides (then it replaces it), so
+ * several invocations build one record. Never loses what the file held:
+ *   - the file is refused, and left as it is, unless it is missing, empty or a results file of
+ *     device's key (text, a truncated or damaged JSON, another GPU's file, a folder or a device
+ *     node: err names the file and why);
+ *   - the new text goes to a temporary beside it, renamed into place once whole (common/outfile.h),
+ *     so a full disk leaves the old file whole;
+ *   - the read-merge-rename runs under flock on "<path>.lock" (removed afterwards), so
+ *     concurrent recordings into one file all land.
+ * Returns 0, WS_EXIT_USAGE (cannot be written, refused: the documented code for an output that
+ * cannot be written) or WS_EXIT_INTERNAL (out of memory), with err set. */
 int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *err);
+
+/* The refusals of cu_results_record without writing, for `check --record` to make before any
+ * kernel runs: 0 when path is missing (and its folder writable), empty or a results file of
+ * device_key (NULL: of any device, before the GPU is opened); else WS_EXIT_USAGE with err set. */
+int cu_results_check_target(const char *path, const char *device_key, ws_error *err);
+
+/* The merge alone: a new document of device, date, and prev's runs (prev may be NULL: a new
+ * file) that runs do not replace, followed by runs. prev's ncu version is kept when device
+ * says "not used". Free with cJSON_Delete. */
+cJSON *cu_results_merge(const cJSON *prev, const cJSON *device, const cJSON *runs, const char *date);
 
 /* Prints the markdown tables for a results JSON file. */
 int cu_results_markdown(const char *json_path, FILE *out, ws_error *err);

@@ -19,13 +19,15 @@ for bin in "$@"; do
     case "$name" in
         fuzz_desc) globs="demos/*.cu tests/data/desc/*.cu tests/data/bad_desc/*.cu tests/data/bad_resolve/*.cu tests/data/planted/*.cu" ;;
         fuzz_semantics) globs="tests/data/fuzz-corpus/fuzz_semantics/*" ;;  # bytes that pick a program, not text
+        fuzz_cli) globs="tests/data/fuzz-corpus/fuzz_cli/*" ;;  # .cu ---- command line ---- results JSON ---- PTX
         *)         globs="demos/*.ptx tests/data/ptx/*.ptx tests/data/bad_ptx/*.ptx" ;;
     esac
     for f in $globs tests/data/fuzz-regressions/"$name"/*; do
         [ -f "$f" ] && cp "$f" "$seeds/$(echo "$f" | tr / _)"
     done
     dict=""
-    case "$name" in fuzz_desc) d=tests/fuzz/desc.dict ;; fuzz_semantics) d="" ;; *) d=tests/fuzz/ptx.dict ;; esac
+    case "$name" in fuzz_desc) d=tests/fuzz/desc.dict ;; fuzz_cli) d=tests/fuzz/cli.dict ;; fuzz_semantics) d="" ;;
+        *) d=tests/fuzz/ptx.dict ;; esac
     [ -n "$d" ] && [ -f "$d" ] && dict="-dict=$d"
     echo "== $name: ${secs}s, $(ls "$seeds" | wc -l) seeds, $(ls "$corpus" | wc -l) corpus inputs"
     log="$build/fuzz/$name.log"

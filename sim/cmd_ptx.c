@@ -92,8 +92,10 @@ static void show(const ptx_module *m, const ptx_function *fn, const ws_desc_file
 {
     int nmem = 0;
     for (int i = 0; i < fn->ninsns; i++) nmem += ptx_insn_is_memory(&fn->insns[i]);
-    printf("kernel  %s  (%s:%d)  entry %s\n", d->name, f->path, d->line, fn->name);
-    printf("ptx     %s; target %s, PTX ISA %d.%d\n", how, m->target, m->version_major, m->version_minor);
+    char shown[3 * WS_PATH_MAX], how_shown[3 * WS_PATH_MAX + 300]; /* file names may hold terminal controls */
+    printf("kernel  %s  (%s:%d)  entry %s\n", d->name, ws_text_visible(f->path, shown, sizeof shown), d->line, fn->name);
+    printf("ptx     %s; target %s, PTX ISA %d.%d\n", ws_text_visible(how, how_shown, sizeof how_shown), m->target,
+           m->version_major, m->version_minor);
     printf("params ");
     for (int i = 0; i < fn->nparams; i++) {
         const ptx_symbol *s = &fn->syms[fn->param_syms[i]];
@@ -157,8 +159,8 @@ static int sass_side_by_side(const ws_desc_file *f, const ws_kernel_desc *d, con
         fprintf(stderr, "warpscope: ptx --sass: %s\n", ss ? ss->level : "out of memory");
         rc = ss ? WS_EXIT_USAGE : WS_EXIT_INTERNAL;
     } else {
-        char entry[1024];
-        printf("kernel  %s  (%s:%d)  entry %s\n", d->name, f->path, d->line,
+        char entry[1024], shown[3 * WS_PATH_MAX];
+        printf("kernel  %s  (%s:%d)  entry %s\n", d->name, ws_text_visible(f->path, shown, sizeof shown), d->line,
                ws_demangle(fn->name, entry, sizeof entry));
         ws_sass_print(stdout, ss->plan, f->source, f->source_len);
         rc = WS_EXIT_OK;

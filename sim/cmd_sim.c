@@ -148,7 +148,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
                    s->fn, &s->launch);
     p->notes = &r->notes;
     /* only this GPU's run: the report sets it beside this GPU's prediction */
-    p->measured = ws_measured_for(cat->dir, o->c.results_dir, dev->key, s->desc->name, &o->c.ov,
+    p->measured = ws_measured_for(cat->dir[0] ? cat->dir : NULL, o->c.results_dir, dev->key, s->desc->name, &o->c.ov,
                                   WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;
     if (o->memcheck)
         *found |= ws_memcheck_print(&s->result, stderr) > 0;
@@ -182,7 +182,7 @@ int ws_cmd_sim(int argc, char **argv)
     const bool json = o.c.json, csv = o.c.csv, compare = o.compare;
     ws_error err;
     ws_catalog *cat = NULL;
-    if (ws_catalog_load(NULL, &cat, &err)) {
+    if (ws_catalog_load_for(kernels, nargs, &cat, &err)) { /* a .cu needs no catalog folder */
         ws_error_print(&err);
         return WS_EXIT_USAGE;
     }

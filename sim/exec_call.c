@@ -213,6 +213,16 @@ static char *read_string(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uin
         const uint8_t *p = sim_generic_ptr(c, w, l, a + n, 1);
         if (!p) {
             free(s);
+            /* a string that starts in a buffer and finds no NUL before its end names the buffer */
+            for (int i = 0; i < c->nregions; i++) {
+                const sim_region *r = &c->region[i];
+                if (a >= r->base && a < r->base + r->size) {
+                    *rc = sim_mem_fault(c, w, in, l, WS_MEMERR_GLOBAL, "global load of 1 bytes at 0x%" PRIx64 " while reading %s: the "
+                                        "string starts at byte %" PRIu64 " of buffer '%s' and runs past the end of it "
+                                        "(%" PRIu64 " bytes) with no NUL", a + n, what, a - r->base, r->name, r->size);
+                    return NULL;
+                }
+            }
             *rc = sim_mem_fault(c, w, in, l, WS_MEMERR_GLOBAL, "global load of 1 bytes at 0x%" PRIx64 " while reading %s, which is "
                                 "not in any buffer or memory window", a + n, what);
             return NULL;

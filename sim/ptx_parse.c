@@ -1518,6 +1518,15 @@ static void parse_insn(parser *ps)
         p = q;
     }
     if (in.op == PTX_PRMT && in.type != PTX_T_B32) FAIL_TOK(ps, &opt, "unsupported instruction '%s' (prmt modes)", optext);
+    /* the PTX ISA allows atom and red on .global, .shared (::cta, ::cluster) or a generic
+     * address only, and no st into .const (read-only to a kernel) */
+    if ((in.op == PTX_ATOM || in.op == PTX_RED) && in.space != PTX_SPACE_NONE && in.space != PTX_SPACE_GLOBAL &&
+        in.space != PTX_SPACE_SHARED && in.space != PTX_SPACE_SHARED_CLUSTER)
+        FAIL_TOK(ps, &opt, "'%s': %s takes a .global, .shared or generic address only (PTX ISA)", optext,
+                 in.op == PTX_ATOM ? "atom" : "red");
+    if (in.op == PTX_ST && in.space == PTX_SPACE_CONST)
+        FAIL_TOK(ps, &opt, "'%s': .const memory is read-only to a kernel (PTX ISA: st takes .global, .shared, "
+                 ".local or .param)", optext);
     lex(ps);
     if (in.op == PTX_CALL) {
         parse_call(ps, &in);

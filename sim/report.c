@@ -264,8 +264,9 @@ static void line_table(FILE *f, const ws_report *r, bool all_lines)
     int n = ws_report_lines(r, &rows);
     if (n < 0)
         return;
+    char shown[3 * WS_PATH_MAX];                 /* a file name may hold terminal controls */
     fprintf(f, "\nper source line (%s; flag: > %.2fx the ideal sectors or wavefronts)\n",
-            r->source_path ? r->source_path : "?", WS_REPORT_POOR_RATIO);
+            ws_text_visible(r->source_path ? r->source_path : "?", shown, sizeof shown), WS_REPORT_POOR_RATIO);
     int width = (int)strlen("(no line information)");
     for (int k = 0; k < n; k++) {
         char src[512];
@@ -376,8 +377,9 @@ void ws_report_line_table(FILE *f, const ws_report *r, const char *label, bool a
 void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
 {
     /* a simulation runs on this CPU: it is "for" a GPU profile, never "on" the GPU */
+    char shown[3 * WS_PATH_MAX];                 /* a file name may hold terminal controls */
     fprintf(f, "warpscope sim: %s (%s:%d) simulated for %s (profile %s, cc %d.%d, %d SMs)\n", r->kernel,
-            r->source_path ? r->source_path : "?", r->kernel_line, r->dev->name, r->dev->key, r->dev->cc_major,
+            ws_text_visible(r->source_path ? r->source_path : "?", shown, sizeof shown), r->kernel_line, r->dev->name, r->dev->key, r->dev->cc_major,
             r->dev->cc_minor, r->dev->sm_count);
     if (r->note && r->note[0]) {
         char note[3 * WS_NOTE_MAX];              /* the description's text: no terminal controls */

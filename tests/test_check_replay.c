@@ -19,17 +19,27 @@
 /* One copy_float run (N = 2^20 floats, 256-thread blocks): every warp loads 32 x 4 B =
  * 4 sectors, so 2^20 x 4 / 32 = 131,072 load sectors; recorded_sim is what the simulator
  * said when it was recorded, gpu_sectors what the GPU counted. */
-static void write_record(const char *path, double recorded_sim, double gpu_sectors)
+static void write_record_as(const char *path, double recorded_sim, double gpu_sectors, const char *basis,
+                            const char *time)
 {
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f,
             "{\"device\": {\"name\": \"NVIDIA H200\"}, \"runs\": [{\"kernel\": \"copy_float\", \"overrides\": \"\","
+            " %s%s%s %s"
             " \"registers\": 10, \"local_bytes\": 0, \"static_shared_bytes\": 0, \"counters\": ["
             "{\"metric\": \"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\", \"sim\": %.0f, \"gpu\": %.0f},"
             "{\"metric\": \"lts__t_sectors_srcunit_tex_op_read.sum\", \"sim\": 131072, \"gpu\": 131072}]}]}\n",
+            basis ? "\"sim_basis\": \"" : "", basis ? basis : "", basis ? "\"," : "", time ? time : "",
             recorded_sim, gpu_sectors);
     fclose(f);
+}
+
+/* A record whose simulator counted the PTX (this machine's replays are PTX-level: main sets
+ * WARPSCOPE_SASS=off), so its exact rows are judged. */
+static void write_record(const char *path, double recorded_sim, double gpu_sectors)
+{
+    write_record_as(path, recorded_sim, gpu_sectors, "ptx", NULL);
 }
 
 static char *replay_text(const char *path, int *rc)
@@ -139,13 +149,65 @@ static void test_a_file_without_runs_is_a_usage_error(void **state)
     unlink(path);
 }
 
+/* Issue 21 item 9: a record made from the machine code (its exact rows SASS counts: 7 here,
+ * which the PTX does not give) replayed where nvdisasm is missing. At PTX level it cannot be
+ * reproduced: the exact row is left out with a note, not called differing, and the replay
+ * exits 0. A record from before "sim_basis" was written counts as machine code. */
+static void test_a_machine_code_record_replayed_at_ptx_level_leaves_exact_rows_out(void **state)
+{
+    (void)state;
+    const char *bases[] = {"sass", NULL};
+    for (int i = 0; i < 2; i++) {
+        char path[] = "/tmp/ws_test_replay_XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        close(fd);
+        write_record_as(path, 7, 7, bases[i], NULL);
+        int rc;
+        char *text = replay_text(path, &rc);
+        assert_int_equal(rc, WS_EXIT_OK);
+        assert_non_null(strstr(text, "note: 1 exact rows of 1 runs left out: the record counted the machine code"));
+        assert_non_null(strstr(text, "| exact | equal | 1/1 (100%) | - |"));       /* recorded judged, now not */
+        assert_non_null(strstr(text, "| cache | within 10% | 1/1 (100%) | 1/1 (100%) |")); /* still judged */
+        assert_null(strstr(text, "| differs |"));
+        free(text);
+        unlink(path);
+    }
+}
+
+/* A recorded event time of 0 ms (or one below 0) is no measurement: the file is refused,
+ * naming the run and the field, exit 1. */
+static void test_a_zero_ms_event_time_is_refused(void **state)
+{
+    (void)state;
+    const char *times[] = {"\"time\": {\"median_ms\": 0, \"reps\": 20},", "\"time\": {\"median_ms\": -1},"};
+    for (int i = 0; i < 2; i++) {
+        char path[] = "/tmp/ws_test_replay_XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        close(fd);
+        write_record_as(path, 131072, 131072, "ptx", times[i]);
+        ws_error err;
+        FILE *out = fopen("/dev/null", "w");
+        assert_int_equal(chk_replay(path, NULL, 0, false, out, &err), WS_EXIT_USAGE);
+        fclose(out);
+        assert_string_equal(err.file, path);
+        assert_non_null(strstr(err.msg, "run 1 (copy_float): time.median_ms is"));
+        assert_non_null(strstr(err.msg, "not a measured time"));
+        unlink(path);
+    }
+}
+
 int main(void)
 {
+    setenv("WARPSCOPE_SASS", "off", 1); /* PTX-level on every machine, nvdisasm or not */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_replay_agrees_with_a_first_principles_record),
         cmocka_unit_test(test_an_exact_counter_that_stops_agreeing_fails_the_replay),
         cmocka_unit_test(test_the_wmma_gemm_replays_the_global_counts_the_h200_recorded),
         cmocka_unit_test(test_a_file_without_runs_is_a_usage_error),
+        cmocka_unit_test(test_a_machine_code_record_replayed_at_ptx_level_leaves_exact_rows_out),
+        cmocka_unit_test(test_a_zero_ms_event_time_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -127,6 +127,13 @@ static const cli_case CASES[] = {
     {{"sim", "-D", "W=1+", "copy_32x32"}, WS_EXIT_USAGE, "<command line>:1:5: error: -D W=1+: expected an expression"},
     {{"sim", "-D", "Q=3", "copy_32x32"}, WS_EXIT_USAGE, "'copy_32x32' has no parameter 'Q' (parameters: W, H)"},
     {{"sim", "-D", "W=1/0", "copy_32x32"}, WS_EXIT_USAGE, "division by zero"},
+    /* issue 21: an override over the parameter itself; W = 512 in demos/transpose.cu, so W*2 meant 1024 */
+    {{"sim", "-D", "W=W*2", "copy_32x32"}, WS_EXIT_USAGE,
+     "<command line>:1:3: error: -D W=W*2: an override cannot use W itself, it replaces its value; it may use no "
+     "parameter (W is the first) (W is 512 by default: for that, write -D W=1024)"},
+    {{"sim", "-D", "H=W+H", "copy_32x32"}, WS_EXIT_USAGE,
+     "-D H=W+H: an override cannot use H itself, it replaces its value; it may use the parameters declared before H "
+     "(H is 512 by default: for that, write -D H=1024)"},
     {{"sim", "-D", "W=0", "copy_32x32"}, WS_EXIT_USAGE, "grid.x = 0; it must be between 1 and 2147483647"},
     {{"sim", "--device"}, WS_EXIT_USAGE, "--device needs a value"},
     {{"sim", "--device", "gtx480", "copy_32x32"}, WS_EXIT_USAGE, "unknown device 'gtx480'; known: h200"},
@@ -183,6 +190,13 @@ static const cli_case CASES[] = {
     {{"gpu", "no_such_kernel"}, WS_EXIT_USAGE, "unknown kernel 'no_such_kernel'"},
     {{"check", "copy_32x32", "no_such_kernel"}, WS_EXIT_USAGE, "unknown kernel 'no_such_kernel'"},
     {{"check", "demos/transpose.cu:nope"}, WS_EXIT_USAGE, "demos/transpose.cu has no description 'nope'"},
+    /* issue 21: --record that cannot be written or is no results file: exit 1 before the GPU is opened */
+    {{"check", "copy_32x32", "--record", "tests/data/nonexistent/h200.json"}, WS_EXIT_USAGE,
+     "tests/data/nonexistent/h200.json: error: cannot write the results file: No such file or directory"},
+    {{"check", "copy_32x32", "--record", "README.md"}, WS_EXIT_USAGE,
+     "README.md: error: not a warpscope results file (not a JSON object); --record leaves it as it is"},
+    {{"check", "copy_32x32", "--record", "tests/data/results/broken.json"}, WS_EXIT_USAGE,
+     "tests/data/results/broken.json: error: not valid JSON near"},
 #endif
     /* a results file that is not one: empty, a folder, cut short (check works without a GPU here) */
     {{"check", "--markdown", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: cannot read a character device: only regular files are read"},
@@ -193,6 +207,8 @@ static const cli_case CASES[] = {
      "tests/data/nonexistent.json: error: cannot open: No such file or directory"},
     {{"check", "--replay", "/dev/null"}, WS_EXIT_USAGE, "/dev/null: error: cannot read a character device: only regular files are read"},
     {{"check", "--replay", "tests/data"}, WS_EXIT_USAGE, "tests/data: error: cannot read a folder: only regular files are read"},
+    {{"check", "--replay", "tests/data/results/broken.json"}, WS_EXIT_USAGE,
+     "tests/data/results/broken.json: error: not a warpscope results file"},
     {{"check", "--replay", "results/h200.json", "copy_32x32", "no_such_kernel"}, WS_EXIT_USAGE,
      "results/h200.json: error: no recorded run with counters of kernel 'no_such_kernel'"},
     /* options --markdown / --replay would silently ignore */
@@ -743,6 +759,100 @@ static int teardown(void **state)
     return rmdir(g_dir);
 }
 
+/* Issue 21 item 10: a file name holding a terminal escape is printed spelled out (\x1b) in
+ * sim's and ptx's headers, never as the byte a terminal acts on. */
+static void test_a_file_name_with_a_terminal_escape_is_printed_escaped(void **state)
+{
+    (void)state;
+    char cu[160], ptx[160], cmd[600], out[128];
+    snprintf(cu, sizeof cu, "%s/e\x1b[31mvil.cu", g_dir);
+    snprintf(ptx, sizeof ptx, "%s/e\x1b[31mvil.ptx", g_dir);
+    snprintf(cmd, sizeof cmd, "cp demos/coalescing.cu '%s' && cp demos/coalescing.ptx '%s'", cu, ptx);
+    assert_int_equal(system(cmd), 0);
+    snprintf(out, sizeof out, "%s/out.txt", g_dir);
+    char arg[200];
+    snprintf(arg, sizeof arg, "%s:copy_float", cu);
+    const char *cmds[] = {"sim", "ptx"};
+    for (int i = 0; i < 2; i++) {
+        const char *args[] = {cmds[i], arg, NULL};
+        assert_int_equal(run_ws_to(args, out), WS_EXIT_OK);
+        char *text = slurp(out);
+        if (strchr(text, 0x1b)) fail_msg("%s printed an ESC byte: %.300s", cmds[i], text);
+        assert_non_null(strstr(text, "e\\x1b[31mvil.cu"));
+    }
+    unlink(cu);
+    unlink(ptx);
+}
+
+/* Issue 21 item 10: --help describes the CSV every --csv writes (common/csv.h's header), not
+ * the columns of an older layout. */
+static void test_help_names_the_csv_header_that_is_written(void **state)
+{
+    (void)state;
+    char out[128];
+    snprintf(out, sizeof out, "%s/help.txt", g_dir);
+    const char *cmds[] = {"sim", "check"};
+    for (int i = 0; i < 2; i++) {
+        const char *args[] = {cmds[i], "--help", NULL};
+        assert_int_equal(run_ws_to(args, out), WS_EXIT_OK);
+        char *text = slurp(out);
+        assert_non_null(text);
+        if (!strstr(text, "--csv               long-format CSV on stdout: " WS_CSV_COLUMNS))
+            fail_msg("%s --help: %.2000s", cmds[i], text);
+        assert_null(strstr(text, "scope,line,name,value,basis,description"));
+    }
+}
+
+/* Issue 21 item 9: a binary copied out of the project (no demos/ beside it or in the working
+ * folder) simulates a .cu named by path; only a catalog name needs the catalog. The sanitizer
+ * build, two folders below the project (build/asan/), finds the catalog from any folder. */
+static void test_a_binary_outside_the_project_simulates_a_file_without_a_catalog(void **state)
+{
+    (void)state;
+    char bin[160], cmd[600], out[160];
+    snprintf(bin, sizeof bin, "%s/bin", g_dir);
+    assert_int_equal(mkdir(bin, 0755), 0);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s/warpscope' && cp demos/coalescing.cu demos/coalescing.ptx '%s/'", ws_bin(),
+             bin, g_dir);
+    assert_int_equal(system(cmd), 0);
+    char here[4096], exe[200], abs_bin[4200];
+    assert_non_null(getcwd(here, sizeof here));
+    snprintf(exe, sizeof exe, "%s/warpscope", bin);
+    snprintf(abs_bin, sizeof abs_bin, "%s/%s", here, ws_bin());
+    snprintf(out, sizeof out, "%s/out.txt", g_dir);
+    const struct { const char *exe, *arg; int code; const char *want_out, *want_err; } runs[] = {
+        {exe, "coalescing.cu:copy_float", WS_EXIT_OK, "copy_float (coalescing.cu:", ""},
+        {exe, "copy_float", WS_EXIT_USAGE, "", "no catalog folder"},
+        {ws_bin()[0] == '/' ? ws_bin() : abs_bin, "copy_float", WS_EXIT_OK, "copy_float (", ""},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        char errpath[200];
+        snprintf(errpath, sizeof errpath, "%s/stderr.txt", g_dir);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            int e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644), o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (e < 0 || o < 0 || chdir(g_dir)) _exit(126);
+            dup2(e, 2);
+            dup2(o, 1);
+            unsetenv("WARPSCOPE_CATALOG");
+            execl(runs[i].exe, runs[i].exe, "sim", runs[i].arg, (char *)NULL);
+            _exit(127);
+        }
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        assert_true(WIFEXITED(st));
+        char err_text[16384];
+        snprintf(err_text, sizeof err_text, "%s", slurp(errpath));
+        char *o = slurp(out);
+        if (WEXITSTATUS(st) != runs[i].code || !strstr(o, runs[i].want_out) || !strstr(err_text, runs[i].want_err))
+            fail_msg("%s sim %s: exit %d (want %d), stdout %.200s, stderr %.300s", runs[i].exe, runs[i].arg,
+                     WEXITSTATUS(st), runs[i].code, o, err_text);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s/coalescing.cu' '%s/coalescing.ptx'", bin, g_dir, g_dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -763,6 +873,9 @@ int main(void)
         cmocka_unit_test(test_output_that_cannot_be_written_is_an_error_not_a_truncated_success),
         cmocka_unit_test(test_bytes_from_a_description_neither_break_json_nor_reach_the_terminal),
         cmocka_unit_test(test_an_empty_catalog_folder_lists_no_descriptions),
+        cmocka_unit_test(test_a_binary_outside_the_project_simulates_a_file_without_a_catalog),
+        cmocka_unit_test(test_help_names_the_csv_header_that_is_written),
+        cmocka_unit_test(test_a_file_name_with_a_terminal_escape_is_printed_escaped),
 #ifdef WS_HAVE_CUDA
         cmocka_unit_test(test_garbage_in_the_gpu_environment_is_refused_by_name),
 #endif

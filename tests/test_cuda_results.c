@@ -6,12 +6,18 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../cuda/cu_results.h"
+#include "../common/commands.h"
 #include "../common/files.h"
 
 static void device(cu_device_info *d)
@@ -182,12 +188,324 @@ static void test_markdown_prints_no_bandwidth_for_a_time_that_is_not_one(void **
     unlink(mdpath);
 }
 
+/* ---- recordings are never lost (issue 21 item 2) --------------------------------------- */
+
+static char g_dir[64];
+
+static void fresh_dir(void)
+{
+    snprintf(g_dir, sizeof g_dir, "/tmp/ws-record-XXXXXX");
+    assert_non_null(mkdtemp(g_dir));
+}
+
+/* The names in g_dir, and how many. */
+static int entries(char names[][64], int cap)
+{
+    DIR *d = opendir(g_dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.') {
+            if (n < cap) snprintf(names[n], 64, "%.63s", e->d_name);
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
+static void remove_dir(void)
+{
+    char names[64][64];
+    int n = entries(names, 64);
+    for (int i = 0; i < n && i < 64; i++) {
+        char p[200];
+        snprintf(p, sizeof p, "%s/%s", g_dir, names[i]);
+        unlink(p);
+    }
+    rmdir(g_dir);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* One run of kernel in a fresh array. */
+static cJSON *one_run(const char *kernel, chk_row *rows)
+{
+    cu_result_run r;
+    run(&r, kernel, "", rows);
+    cJSON *runs = cJSON_CreateArray();
+    cJSON_AddItemToArray(runs, cu_results_run_json(&r));
+    return runs;
+}
+
+static int nruns(const char *path)
+{
+    char *text = slurp(path);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    int n = cJSON_GetArraySize(cJSON_GetObjectItem(root, "runs"));
+    cJSON_Delete(root);
+    return n;
+}
+
+/* A text file, a results file cut in the middle (what a full disk left before), another GPU's
+ * file and a folder: each refused with exit 1, the reason and the file named, the file as it was. */
+static void test_record_refuses_what_is_not_a_results_file_of_this_device_and_keeps_it(void **state)
+{
+    (void)state;
+    fresh_dir();
+    cu_device_info d;
+    device(&d);
+    cJSON *dev = cu_results_device_json(&d, NULL);
+    chk_row rows[2];
+    cJSON *runs = one_run("copy_float", rows);
+    char t4[128];
+    snprintf(t4, sizeof t4, "%s/t4.json", g_dir);
+    cu_device_info other;
+    device(&other);
+    snprintf(other.name, sizeof other.name, "Tesla T4");
+    snprintf(other.key, sizeof other.key, "t4");
+    cJSON *odev = cu_results_device_json(&other, NULL);
+    assert_int_equal(cu_results_record(t4, odev, runs, NULL), 0);
+    cJSON_Delete(odev);
+    char *t4_before = slurp(t4);
+    char cut[4096];
+    snprintf(cut, sizeof cut, "%.*s", (int)(strlen(t4_before) / 2), t4_before);
+    const struct { const char *name, *text, *why; } cases[] = {
+        {"notes.txt", "my notes\nline two\n", "not a JSON object"},
+        {"cut.json", cut, "not valid JSON"},
+        {"t4.json", NULL, "another GPU (device key 't4'; this GPU's is 'h200')"},
+        {"list.json", "[1, 2]", "not a JSON object"},
+        {"other.json", "{\"runs\": [], \"name\": 1}", "no \"device\" key"},
+        {"trailing.json", "{\"device\": {\"key\": \"h200\"}, \"runs\": []} tail", "not valid JSON near: tail"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/%s", g_dir, cases[i].name);
+        if (cases[i].text) write_text(path, cases[i].text);
+        char *before = slurp(path);
+        ws_error err;
+        assert_int_equal(cu_results_check_target(path, "h200", &err), WS_EXIT_USAGE);
+        memset(&err, 0, sizeof err);
+        assert_int_equal(cu_results_record(path, dev, runs, &err), WS_EXIT_USAGE);
+        assert_string_equal(err.file, path);
+        if (!strstr(err.msg, cases[i].why)) fail_msg("%s: '%s' lacks '%s'", cases[i].name, err.msg, cases[i].why);
+        char *after = slurp(path);
+        assert_string_equal(after, before);
+        free(before);
+        free(after);
+    }
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/folder", g_dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    ws_error err;
+    assert_int_equal(cu_results_record(sub, dev, runs, &err), WS_EXIT_USAGE);
+    assert_non_null(strstr(err.msg, "is a folder"));
+    rmdir(sub);
+    /* an output that cannot be written is exit 1 (help's table), before and at the write */
+    snprintf(sub, sizeof sub, "%s/notes.txt/h200.json", g_dir); /* a path through a file */
+    assert_int_equal(cu_results_check_target(sub, "h200", &err), WS_EXIT_USAGE);
+    assert_int_equal(cu_results_record(sub, dev, runs, &err), WS_EXIT_USAGE);
+    assert_non_null(strstr(err.msg, "cannot write the results file"));
+    char names[16][64];
+    assert_int_equal(entries(names, 16), 6);      /* no temporary or lock left by any of them */
+    free(t4_before);
+    cJSON_Delete(runs);
+    cJSON_Delete(dev);
+    remove_dir();
+}
+
+/* An empty file (mktemp's) holds nothing to lose: a recording goes into it. */
+static void test_record_fills_an_empty_file(void **state)
+{
+    (void)state;
+    fresh_dir();
+    char path[128];
+    snprintf(path, sizeof path, "%s/h200.json", g_dir);
+    write_text(path, "");
+    cu_device_info d;
+    device(&d);
+    cJSON *dev = cu_results_device_json(&d, NULL);
+    chk_row rows[2];
+    cJSON *runs = one_run("copy_float", rows);
+    ws_error err;
+    assert_int_equal(cu_results_check_target(path, "h200", &err), 0);
+    assert_int_equal(cu_results_record(path, dev, runs, &err), 0);
+    assert_int_equal(nruns(path), 1);
+    cJSON_Delete(runs);
+    cJSON_Delete(dev);
+    remove_dir();
+}
+
+/* The merge alone, on a synthetic previous document: A and B kept, B replaced by the new B,
+ * C added after; the previous ncu version kept under a device that used none. */
+static void test_merge_keeps_old_runs_replaces_the_same_run_and_appends_new_ones(void **state)
+{
+    (void)state;
+    cJSON *prev = cJSON_Parse("{\"device\": {\"key\": \"h200\", \"ncu\": \"2025.3.1.0\"}, \"runs\": ["
+                              "{\"kernel\": \"a\", \"file\": \"f.cu\", \"overrides\": \"\", \"v\": 1},"
+                              "{\"kernel\": \"b\", \"file\": \"f.cu\", \"overrides\": \"N=4\", \"v\": 1}]}");
+    cJSON *runs = cJSON_Parse("[{\"kernel\": \"b\", \"file\": \"f.cu\", \"overrides\": \"N=4\", \"v\": 2},"
+                              "{\"kernel\": \"c\", \"file\": \"f.cu\", \"overrides\": \"\", \"v\": 2}]");
+    cJSON *dev = cJSON_Parse("{\"key\": \"h200\", \"ncu\": \"not used\"}");
+    assert_non_null(prev);
+    assert_non_null(runs);
+    cJSON *m = cu_results_merge(prev, dev, runs, "2026-12-01T00:00:00Z");
+    cJSON *all = cJSON_GetObjectItem(m, "runs");
+    assert_int_equal(cJSON_GetArraySize(all), 3);
+    const char *want[][2] = {{"a", "1"}, {"b", "2"}, {"c", "2"}};
+    for (int i = 0; i < 3; i++) {
+        cJSON *r = cJSON_GetArrayItem(all, i);
+        assert_string_equal(cJSON_GetObjectItem(r, "kernel")->valuestring, want[i][0]);
+        assert_int_equal(cJSON_GetObjectItem(r, "v")->valueint, want[i][1][0] - '0');
+    }
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "device"), "ncu")->valuestring, "2025.3.1.0");
+    assert_string_equal(cJSON_GetObjectItem(m, "date")->valuestring, "2026-12-01T00:00:00Z");
+    cJSON_Delete(m);
+    cJSON_Delete(prev);
+    cJSON_Delete(runs);
+    cJSON_Delete(dev);
+}
+
+/* In a child whose file-size limit (1 KiB) is below the new document's size, as a full disk: the
+ * recording fails with exit 1 and the file from before is there byte for byte, nothing beside it. */
+static void test_a_recording_that_cannot_be_written_leaves_the_old_file_whole(void **state)
+{
+    (void)state;
+    fresh_dir();
+    char path[128];
+    snprintf(path, sizeof path, "%s/h200.json", g_dir);
+    cu_device_info d;
+    device(&d);
+    cJSON *dev = cu_results_device_json(&d, NULL);
+    chk_row rows[2];
+    cJSON *runs = one_run("copy_float", rows);
+    assert_int_equal(cu_results_record(path, dev, runs, NULL), 0);
+    cJSON_Delete(runs);
+    char *before = slurp(path);
+    cJSON *more = cJSON_CreateArray();
+    for (int i = 0; i < 4; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "kernel_%d", i);
+        cJSON *one = one_run(k, rows);
+        cJSON_AddItemToArray(more, cJSON_DetachItemFromArray(one, 0));
+        cJSON_Delete(one);
+    }
+    char *big = cJSON_Print(more);
+    assert_true(strlen(big) > 2 * 1024);          /* the write must cross the limit */
+    free(big);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);                 /* EFBIG, as ENOSPC on a full disk */
+        struct rlimit rl = {1024, 1024};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        ws_error err;
+        int rc = cu_results_record(path, dev, more, &err);
+        _exit(rc == WS_EXIT_USAGE && strstr(err.msg, "it keeps what it had") ? 0 : 10 + rc);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    char *after = slurp(path);
+    assert_string_equal(after, before);
+    char names[8][64];
+    assert_int_equal(entries(names, 8), 1);
+    assert_string_equal(names[0], "h200.json");
+    free(before);
+    free(after);
+    cJSON_Delete(more);
+    cJSON_Delete(dev);
+    remove_dir();
+}
+
+/* Four processes record 8 runs each, one invocation per run, into one file at the same time:
+ * every one of the 32 lands (a read-merge-rename without the lock loses the runs of whichever
+ * process renamed between another's read and rename), and no lock file stays. */
+static void test_four_concurrent_recordings_into_one_file_all_land(void **state)
+{
+    (void)state;
+    fresh_dir();
+    char path[128];
+    snprintf(path, sizeof path, "%s/h200.json", g_dir);
+    cu_device_info d;
+    device(&d);
+    enum { PROCS = 4, EACH = 8 };
+    pid_t pids[PROCS];
+    for (int p = 0; p < PROCS; p++) {
+        pids[p] = fork();
+        assert_true(pids[p] >= 0);
+        if (pids[p] == 0) {
+            cJSON *dev = cu_results_device_json(&d, NULL);
+            int bad = 0;
+            for (int i = 0; i < EACH; i++) {
+                char k[32];
+                snprintf(k, sizeof k, "p%d_run%d", p, i);
+                chk_row rows[2];
+                cJSON *runs = one_run(k, rows);
+                ws_error err;
+                bad += cu_results_record(path, dev, runs, &err) != 0;
+                cJSON_Delete(runs);
+            }
+            _exit(bad);
+        }
+    }
+    for (int p = 0; p < PROCS; p++) {
+        int st;
+        assert_int_equal(waitpid(pids[p], &st, 0), pids[p]);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+    }
+    assert_int_equal(nruns(path), PROCS * EACH);
+    char *text = slurp(path);
+    for (int p = 0; p < PROCS; p++)
+        for (int i = 0; i < EACH; i++) {
+            char k[40];
+            snprintf(k, sizeof k, "\"p%d_run%d\"", p, i);
+            assert_non_null(strstr(text, k));
+        }
+    free(text);
+    char names[8][64];
+    assert_int_equal(entries(names, 8), 1);      /* h200.json only: the lock is gone */
+    remove_dir();
+}
+
+/* The simulator's basis goes into the record, for check --replay to judge exact rows by. */
+static void test_a_run_records_which_code_the_simulator_counted(void **state)
+{
+    (void)state;
+    chk_row rows[2];
+    cu_result_run r;
+    run(&r, "copy_float", "", rows);
+    r.sim_basis = "sass";
+    cJSON *j = cu_results_run_json(&r);
+    assert_string_equal(cJSON_GetObjectItem(j, "sim_basis")->valuestring, "sass");
+    cJSON_Delete(j);
+    r.sim_basis = NULL;                          /* --gpu-only: nothing simulated */
+    j = cu_results_run_json(&r);
+    assert_null(cJSON_GetObjectItem(j, "sim_basis"));
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_merge_by_kernel_and_overrides_and_render_as_markdown),
         cmocka_unit_test(test_a_later_recording_without_counters_keeps_the_ncu_version_of_kept_runs),
         cmocka_unit_test(test_markdown_prints_no_bandwidth_for_a_time_that_is_not_one),
+        cmocka_unit_test(test_record_refuses_what_is_not_a_results_file_of_this_device_and_keeps_it),
+        cmocka_unit_test(test_record_fills_an_empty_file),
+        cmocka_unit_test(test_merge_keeps_old_runs_replaces_the_same_run_and_appends_new_ones),
+        cmocka_unit_test(test_a_recording_that_cannot_be_written_leaves_the_old_file_whole),
+        cmocka_unit_test(test_four_concurrent_recordings_into_one_file_all_land),
+        cmocka_unit_test(test_a_run_records_which_code_the_simulator_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -309,6 +309,18 @@ static void test_printf_prints_null_strings_and_stops_reading_after_32_arguments
     done(&r);
 }
 
+/* Issue 21 item 10: "text" holds 8 x 'A' and no NUL; printf("[%s]") reads on to byte 8, past
+ * its end. The fault names the buffer, where the string starts in it (byte 0) and its size. */
+static void test_a_printf_string_past_its_buffers_end_names_the_buffer(void **state)
+{
+    (void)state;
+    run_t r;
+    assert_int_equal(run(&r, "printf_overrun.cu"), WS_EXIT_KERNEL_FAULT);
+    assert_contains(r.err.msg, "while reading a printf %s argument: the string starts at byte 0 of buffer 'text' and "
+                               "runs past the end of it (8 bytes) with no NUL");
+    done(&r);
+}
+
 /* --- assert ------------------------------------------------------------------ */
 
 /* idx[t] = t fails assert(idx[t] < 40) in threads 40..63, all in warp 1: each prints the
@@ -641,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_printf_prints_what_the_hosts_printf_makes_of_each_lanes_values),
         cmocka_unit_test(test_printf_stops_at_the_gpus_fifo_and_counts_what_it_dropped),
         cmocka_unit_test(test_printf_inside_a_called_function_prints_block_by_block),
+        cmocka_unit_test(test_a_printf_string_past_its_buffers_end_names_the_buffer),
         cmocka_unit_test(test_printf_prints_null_strings_and_stops_reading_after_32_arguments),
         cmocka_unit_test(test_a_failed_assert_prints_the_gpus_line_per_thread_and_faults),
         cmocka_unit_test(test_special_registers_read_the_documented_values),

@@ -1259,9 +1259,39 @@ static void test_every_opcode_has_an_example_that_parses_into_its_row(void **sta
     }
 }
 
+/* Issue 21: the PTX ISA gives atom and red the spaces .global, .shared{::cta,::cluster} and
+ * generic only, and st none of .const; each wrong one is refused at its line, the right ones parse. */
+static void test_atomics_outside_global_and_shared_and_stores_into_const_are_refused(void **state)
+{
+    (void)state;
+    const char *bad[] = {"atom.const.add.u32 %r1, [c], 1;", "red.const.add.u32 [c], 1;",
+                         "atom.local.add.u32 %r1, [%rd1], 1;", "atom.param.add.u32 %r1, [%rd1], 1;",
+                         "st.const.u32 [c], %r1;"};
+    const char *why[] = {"atom takes a .global, .shared or generic address only", "red takes a .global",
+                         "atom takes a .global", "atom takes a .global", ".const memory is read-only to a kernel"};
+    for (int i = 0; i < 5; i++) {
+        char text[512];
+        snprintf(text, sizeof text, HEADER ".const .align 4 .u32 c;\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n"
+                 "\t.reg .b64 %%rd<3>;\n\t%s\n\tret;\n}\n", bad[i]);
+        ws_error e = parse_err(text);
+        assert_int_equal(e.line, 9);
+        if (!strstr(e.msg, why[i])) fail_msg("'%s': %s", bad[i], e.msg);
+    }
+    const char *good[] = {"atom.global.add.u32 %r1, [%rd1], 1;", "atom.shared.add.u32 %r1, [%rd1], 1;",
+                          "atom.shared::cta.add.u32 %r1, [%rd1], 1;", "atom.add.u32 %r1, [%rd1], 1;",
+                          "red.global.add.u32 [%rd1], 1;", "ld.const.u32 %r1, [c];"};
+    for (int i = 0; i < 6; i++) {
+        char text[512];
+        snprintf(text, sizeof text, HEADER ".const .align 4 .u32 c;\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n"
+                 "\t.reg .b64 %%rd<3>;\n\t%s\n\tret;\n}\n", good[i]);
+        ptx_free(parse_ok(text));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_atomics_outside_global_and_shared_and_stores_into_const_are_refused),
         cmocka_unit_test(test_copy_kernel_resolves_params_registers_labels_and_lines),
         cmocka_unit_test(test_find_function_accepts_the_plain_cxx_name_of_a_mangled_kernel),
         cmocka_unit_test(test_shared_layout_packs_referenced_variables_and_aligns_dynamic_shared),

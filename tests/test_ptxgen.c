@@ -179,6 +179,32 @@ static void test_cuda_headers_compile_with_nvrtc_by_default(void **state)
     free(src);
 }
 
+/* "116, 101, ..." : how a PTX .b8 initialiser spells the bytes of s. */
+static void ptx_bytes(const char *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (const char *c = s; *c && n < cap; c++) n += (size_t)snprintf(out + n, cap - n, "%s%u", c == s ? "" : ", ", (unsigned char)*c);
+}
+
+/* Issue 21 item 10: through nvcc, __FILE__ (what a failed assert prints) is the user's file as
+ * named, as under NVRTC, not the temporary copy <tmp>/k/kernel.cu nvcc was given. */
+static void test_an_assert_compiled_by_nvcc_names_the_users_file(void **state)
+{
+    (void)state;
+    NEED_TOOLKIT();
+    unsetenv("WARPSCOPE_PTXGEN");
+    run r;
+    run_desc(&r, DATA "/assert_nvcc.cu", "assert_small", NULL, false);
+    assert_int_equal(r.origin.tool, WS_PTXGEN_NVCC);
+    char want[400], tmp[200];
+    ptx_bytes(DATA "/assert_nvcc.cu", want, sizeof want);
+    ptx_bytes("/k/kernel.cu", tmp, sizeof tmp);
+    if (!strstr(r.ptx, want)) fail_msg("the PTX holds no string \"%s\" (__FILE__)", DATA "/assert_nvcc.cu");
+    assert_null(strstr(r.ptx, tmp));
+    assert_null(strstr(r.ptx, "warpscope-ptx-"));
+    run_free(&r);
+}
+
 static void test_c_library_headers_fall_back_to_nvcc_and_say_why(void **state)
 {
     (void)state;
@@ -654,6 +680,7 @@ static void test_checked_in_ptx_with_names_runs_without_a_compiler(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_an_assert_compiled_by_nvcc_names_the_users_file),
         cmocka_unit_test(test_toolkit_include_folders_hold_the_cuda_and_cccl_headers),
         cmocka_unit_test(test_cuda_headers_compile_with_nvrtc_by_default),
         cmocka_unit_test(test_c_library_headers_fall_back_to_nvcc_and_say_why),

@@ -213,7 +213,7 @@ int ws_cmd_viz(int argc, char **argv)
     memset(&err, 0, sizeof err);
 
     ws_catalog *cat = NULL;
-    if (ws_catalog_load(NULL, &cat, &err)) {
+    if (ws_catalog_load_for(kernels, nk, &cat, &err)) { /* a .cu needs no catalog folder */
         ws_error_print(&err);
         return WS_EXIT_USAGE;
     }

@@ -234,7 +234,7 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     }
     rec->tp.peak_gbs = dev->dram_bw_gbs;
     ws_measured m; /* any GPU's run when this device has none: the panel names the GPU */
-    if (ws_measured_for(cat->dir, o->results_dir, dev->key, desc->name, o->ov, WS_MEASURED_ANY_GPU, &m) == 0)
+    if (ws_measured_for(cat->dir[0] ? cat->dir : NULL, o->results_dir, dev->key, desc->name, o->ov, WS_MEASURED_ANY_GPU, &m) == 0)
         throughput_of(&m, &rec->tp);
     rc = WS_EXIT_OK;
 out:
