@@ -60,11 +60,16 @@ static void test_a_wmma_kernel_leaves_the_plain_rows_unjudged(void **state)
     assert_true(chk_fails(&r[2], 1));           /* ldmatrix is counted exactly either way */
 }
 
-/* check's simulator side of a wmma kernel counts its fragment accesses (the ws__wmma_inst_*
- * rows, which are not in the side's ncu-named values), so the plain rows get unjudged. */
+/* At PTX level (no machine-code listing) check's simulator side of a wmma kernel counts its
+ * fragment accesses (the ws__wmma_inst_* rows, which are not in the side's ncu-named values), so
+ * the plain rows get unjudged; with the listing they are counted as the LDG/STG/LDSM they became. */
 static void test_the_simulator_side_of_a_wmma_kernel_counts_its_fragment_accesses(void **state)
 {
     (void)state;
+    const char *was = getenv("WARPSCOPE_SASS");
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", was ? was : "");
+    setenv("WARPSCOPE_SASS", "off", 1);
     ws_catalog *cat = NULL;
     ws_error err;
     assert_int_equal(ws_catalog_load("demos", &cat, &err), 0);
@@ -89,6 +94,8 @@ static void test_the_simulator_side_of_a_wmma_kernel_counts_its_fragment_accesse
         assert_non_null(chk_sim_value(&ss, "sm__warps_active.avg.pct_of_peak_sustained_active"));
     }
     ws_catalog_free(cat);
+    if (was) setenv("WARPSCOPE_SASS", saved, 1);
+    else unsetenv("WARPSCOPE_SASS");
     /* a wmma.load of an f16 A or B fragment is at least one access per fragment register */
     assert_true(accesses[0] > 0);
     assert_true(accesses[1] == 0);
