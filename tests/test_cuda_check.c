@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/catalog.h"
