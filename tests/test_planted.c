@@ -98,7 +98,7 @@ static const ws_race *first_of(const ws_racecheck *rc, ws_race_kind k)
 /* Every hazard reads as one "file:line: error: kernel: ..." line. */
 static void check_messages(const planted_run *r)
 {
-    char buf[2048], head[WS_PATH_MAX + WS_NAME_MAX + 64];
+    char buf[2048], head[WS_PATH_MAX + WS_KERNEL_NAME_MAX + 64];  /* kernel names are as long as descriptions allow */
     for (int i = 0; i < ws_racecheck_count(r->rc); i++) {
         const ws_race *h = ws_racecheck_get(r->rc, i);
         ws_racecheck_format(r->rc, i, r->file->path, r->file->kernels[0].name, buf, sizeof buf);
@@ -185,8 +185,24 @@ static void test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block
     assert_int_equal(war->addr, (uint64_t)war->second.tid[0] * 4);
     assert_true(war->second.tid[0] == 128 || war->second.tid[0] == 64 || war->second.tid[0] == 32);
     assert_true(war->interval >= 1);                    /* after the barrier that follows the load */
-    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) >= 2 * blocks);
-    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) <= 3 * blocks);
+    assert_false(war->warp_level);
+    uint64_t warp_war = ws_racecheck_total_warp(r.rc, WS_RACE_WAR);
+    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) - warp_war >= 2 * blocks);
+    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) - warp_war <= 3 * blocks);
+    /* s = 16, 8, 4, 2, 1: thread 0 reads sdata[s] and thread s adds into it, lanes of warp 0
+     * with no __syncwarp() between: a warp-level WAR per step and block (sdata[2s] > 0, so
+     * each store changes memory), and nothing else at warp level */
+    assert_int_equal(warp_war, 5 * blocks);
+    assert_int_equal(ws_racecheck_total_warp(r.rc, WS_RACE_RAW) + ws_racecheck_total_warp(r.rc, WS_RACE_WAW), 0);
+    for (int i = 0; i < ws_racecheck_count(r.rc); i++) {
+        const ws_race *h = ws_racecheck_get(r.rc, i);
+        if (!h->warp_level) continue;
+        assert_int_equal(h->kind, WS_RACE_WAR);
+        assert_int_equal(h->first.warp, 0);
+        assert_int_equal(h->second.warp, 0);
+        assert_int_equal(h->first.lane, 0);
+        assert_int_equal(h->addr, (uint64_t)h->second.lane * 4);   /* sdata[s], s = the writer */
+    }
     planted_free(&r);
 }
 
