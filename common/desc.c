@@ -1064,6 +1064,15 @@ static int kw_tmap(ctx *c, block *b, int line, span rest)
 static int kw_args(ctx *c, block *b, int line, span rest)
 {
     if (!trim(rest).n) return 0;       /* "args" alone: a kernel without arguments */
+    /* a by-value struct is a .b8 array in the PTX, which gives no field types or offsets to
+       lay a braced list out by: refuse it here, saying what works instead */
+    const char *brace = memchr(rest.s, '{', rest.n);
+    if (brace)
+        return fail_at(c, line, rest.col + (int)(brace - rest.s),
+                       "a braced struct argument is not supported: an argument is a buffer name, an integer "
+                       "expression, a float literal or a tmap name; pass the struct's fields as separate kernel "
+                       "parameters, or declare a buffer holding it (e.g. 'buffer p int 2 init=file(p.bin)') "
+                       "and take a pointer to the struct");
     span items[WS_MAX_ARGS];
     int n = split_top(rest, ',', items, WS_MAX_ARGS);
     if (n > WS_MAX_ARGS) return fail_at(c, line, rest.col, "too many arguments (%d; at most %d)", n, WS_MAX_ARGS);

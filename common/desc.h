@@ -25,7 +25,8 @@
  *   shared  0                          dynamic shared memory in bytes (expression)
  *   bytes   2*W*H*4                    bytes a perfect kernel moves (default: sum of buffer sizes,
  *                                      output buffers that are also read count once)
- *   args    in, out, W, H              buffer names, integer expressions or float literals (2.0f / 2.5)
+ *   args    in, out, W, H              buffer names, integer expressions or float literals (2.0f / 2.5);
+ *                                      a braced struct {..} is refused (fields as parameters, or a buffer)
  *   cooperative                        launch it as cudaLaunchCooperativeKernel does: every block
  *                                      resident at once, so cooperative_groups' grid.sync() works
  *   * /                 (the comment's close, without the space)

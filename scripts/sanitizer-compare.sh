@@ -4,6 +4,9 @@
 # uninitialised shared reads) and, on a machine with a GPU, through
 # compute-sanitizer's memcheck, racecheck, synccheck and initcheck, and writes
 # the side-by-side table to $OUT/sanitizer-compare.md (raw logs next to it).
+# The warp-synchronous kernels (warp_sync_*) also get racecheck in hazard-report
+# mode (<kernel>.racecheck-hazard.txt), which words each warp-level hazard as
+# "(Warp Level Programming) Potential RAW hazard ..." with both threads.
 #
 # Each planted kernel has the signature (const float *in, float *out, int n)
 # and a description with literal grid/block/N, so one generated host program
@@ -37,7 +40,7 @@ line_of() { grep -n -F -- "$1" "$2" | head -n 1 | cut -d: -f1; }
 # "<what> at line L, thread (x,y,z) block (x,y,z); N errors".
 summarise() {
     log=$1
-    what=$(grep -m 1 -E '^========= (Invalid|Error|Warning|Barrier|Uninitialized|Race|Program hit)' "$log" |
+    what=$(grep -m 1 -E '^========= (Invalid|Error|Warning|WARN|Barrier|Uninitialized|Race|Program hit)' "$log" |
            sed 's/^========= //; s/ at [^ ]*(.*$//; s/[[:space:]]*$//')
     if [ -z "$what" ]; then
         if grep -qE 'illegal memory access|unspecified launch failure' "$log"; then
@@ -49,7 +52,7 @@ summarise() {
     at2=$(grep -oE '\.cu:[0-9]+' "$log" | sed -n 2p | sed 's/\.cu:/line /')
     thr=$(grep -m 1 -oE 'by thread \([0-9,]+\) in block \([0-9,]+\)' "$log" | sed 's/^by //')
     total=$(grep -m 1 -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+ [a-z]+( displayed \([^)]*\))?' "$log" | sed 's/.*SUMMARY: //')
-    case "$what" in *Race*) at="$at and $at2" ;; esac
+    case "$what" in *Race*|*hazard*) at="$at and $at2" ;; esac
     echo "$what at $at${thr:+, $thr}; $total" | sed 's/|/\\|/g'
 }
 
@@ -89,9 +92,12 @@ for cu in tests/data/planted/*.cu; do
     name=$(basename "$cu" .cu)
     bug=$(sed -n 's/^note[[:space:]]*//p' "$cu" | head -n 1 | sed 's/^Planted bug: //; s/|/\\|/g')
     mark=$(grep -oE '/\* planted-(read|write|barrier|mask) \*/' "$cu" | tail -n 1)
+    [ -n "$mark" ] || { echo "sanitizer-compare: $cu has no planted-read/write/barrier/mask marker" >&2; continue; }
     pline=$(line_of "$mark" "$cu")
     # the compute-sanitizer tool that should see it (shared-memory initcheck has none)
     case "$name" in
+        warp_sync_*_fixed) expect=clean ;;   # the __syncwarp() twins: racecheck must report nothing
+        warp_sync_*) expect=racecheck ;;     # warp-level hazards: racecheck's "(Warp Level Programming)" warnings
         missing_sync_*) expect=racecheck ;; divergent_*) expect=synccheck ;; uninit_shared) expect=none ;;
         uninit_global) expect=initcheck ;;
         same_value_*) expect=clean ;;   # not a bug: racecheck must report nothing
@@ -113,7 +119,7 @@ for cu in tests/data/planted/*.cu; do
                   sed -E 's/^warpscope: //; s/ \(lane accesses skipped[^)]*, the run went on\)//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')
         hazard=$( { grep -m 1 -E 'racecheck: [A-Z]+ hazard' "$logs/$name.warpscope-racecheck.txt" ||
                     grep -m 1 'initcheck:' "$logs/$name.warpscope-racecheck.txt"; } |
-                 sed -E 's/^warpscope: [^:]*:([0-9]+): error: [^:]*: (racecheck|initcheck): /line \1: /; s/;.*//; s/, with no barrier between.*//')
+                 sed -E 's/^warpscope: [^:]*:([0-9]+): error: [^:]*: (racecheck|initcheck): /line \1: /; s/;.*//; s/, with no (__syncwarp\(\) or )?barrier between.*//')
         ws="${first:-no error without checks} (exit $rc1)<br>with --racecheck --memcheck (exit $rc2): ${summary:-nothing}${hazard:+<br>first: $hazard}"
         ws=$(printf '%s' "$ws" | sed 's/|/\\|/g')
     fi
@@ -122,6 +128,7 @@ for cu in tests/data/planted/*.cu; do
     if [ "$have_gpu" = recorded ]; then
         mc=$(summarise "$logs/$name.memcheck.txt"); rc=$(summarise "$logs/$name.racecheck.txt")
         sc=$(summarise "$logs/$name.synccheck.txt"); ic=$(summarise "$logs/$name.initcheck.txt")
+        [ -f "$logs/$name.racecheck-hazard.txt" ] && rc="$rc<br>hazard mode: $(summarise "$logs/$name.racecheck-hazard.txt")"
     elif [ "$have_gpu" = yes ]; then
         grid=$(dims grid "$cu"); block=$(dims block "$cu"); n=$(param_n "$cu")
         nin=$(count in "$cu" "$n"); nout=$(count out "$cu" "$n")
@@ -157,6 +164,11 @@ EOF
             done
             mc=$(summarise "$logs/$name.memcheck.txt"); rc=$(summarise "$logs/$name.racecheck.txt")
             sc=$(summarise "$logs/$name.synccheck.txt"); ic=$(summarise "$logs/$name.initcheck.txt")
+            case "$name" in warp_sync_*)    # each hazard with its threads, as the issue quotes it
+                timeout 120 "$SAN" --tool racecheck --racecheck-report hazard --print-limit 40 "$tmp/$name" \
+                    >"$logs/$name.racecheck-hazard.txt" 2>&1
+                rc="$rc<br>hazard mode: $(summarise "$logs/$name.racecheck-hazard.txt")" ;;
+            esac
         else
             mc="nvcc failed (see sanitizer-logs/$name.nvcc.txt)"
         fi
@@ -166,12 +178,14 @@ EOF
         if [ "$expect" = none ]; then
             agree="warpscope only (no sanitizer checks shared-memory initialisation)"
         elif [ "$expect" = clean ]; then
-            if grep -q "RACECHECK SUMMARY: 0 hazards" "$logs/$name.racecheck.txt" 2>/dev/null; then
+            if grep -q "RACECHECK SUMMARY: 0 hazards" "$logs/$name.racecheck.txt" 2>/dev/null &&
+               { [ ! -f "$logs/$name.racecheck-hazard.txt" ] ||
+                 ! grep -qE 'hazard detected|Race reported' "$logs/$name.racecheck-hazard.txt"; }; then
                 agree="yes: no hazard (racecheck: 0 hazards)"
             else
                 agree="NO: racecheck reports a hazard"
             fi
-        elif grep -q "\.cu:$pline\b" "$logs/$name.$expect.txt" 2>/dev/null; then
+        elif grep -q "\.cu:$pline\b" "$logs/$name.$expect.txt" "$logs/$name.$expect-hazard.txt" 2>/dev/null; then
             agree="yes: $expect reports line $pline"
         else
             agree="NO: $expect does not report line $pline"

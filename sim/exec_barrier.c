@@ -196,9 +196,15 @@ static int complete(sim_ctx *c, uint32_t id)
         w->bar_id = -1;
         w->bars_passed++;
     }
-    /* racecheck orders accesses across a barrier only when it held every warp */
+    /* racecheck orders accesses across a barrier only when it held every warp; one among some
+       warps still orders the lanes of each warp it held (warp-level hazards) */
     if (c->cfg->on_sync && (done.arrived & live) == live)
         c->cfg->on_sync(c->cfg->sync_ctx, c->block_linear, WS_SYNC_BARRIER, line_of(c, done.first_pc));
+    else if (c->cfg->on_warp_sync)
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            if (done.waiting >> i & 1)
+                c->cfg->on_warp_sync(c->cfg->warp_sync_ctx, c->block_linear, i, c->warps[i].live,
+                                     line_of(c, done.first_pc));
     return 0;
 }
 

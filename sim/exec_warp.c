@@ -175,7 +175,11 @@ int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     }
     case PTX_BAR: {                              /* bar.warp.sync: lanes run in lockstep; the mask is checked */
         uint32_t M[32];
-        return member_masks(c, w, in, 0, m, M);
+        if (member_masks(c, w, in, 0, m, M)) return -1;
+        /* the executing lanes are the mask's live lanes (member_masks refused any other):
+           racecheck orders their shared accesses across it */
+        if (c->cfg->on_warp_sync) c->cfg->on_warp_sync(c->cfg->warp_sync_ctx, c->block_linear, w->index, m, pi->src_line);
+        return 0;
     }
     default: {
         char txt[160];

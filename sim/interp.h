@@ -37,6 +37,13 @@ typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_
 enum { WS_SYNC_BLOCK_START, WS_SYNC_BARRIER, WS_SYNC_BLOCK_END };
 typedef void (*ws_sync_fn)(void *ctx, uint32_t block_linear, int kind, int src_line);
 
+/* A warp-level ordering point, for racecheck's warp-level hazards: the lanes `lanes` of warp
+ * `warp` completed a bar.warp.sync (__syncwarp) together, or passed a CTA barrier that did not
+ * hold the whole block (a named barrier among some warps: each of its warps' lanes are
+ * ordered). Called after the lanes arrive and before any continues. shfl.sync, vote.sync,
+ * match.sync and redux.sync are no such point: the CUDA guide gives them no memory ordering. */
+typedef void (*ws_warp_sync_fn)(void *ctx, uint32_t block_linear, uint32_t warp, uint32_t lanes, int src_line);
+
 /* A warp reaching a watched instruction, before it executes it (for the SASS event stage,
  * sim/sass_events.h, which places spill code there). */
 typedef struct {
@@ -62,6 +69,8 @@ typedef struct {
     void *progress_ctx;
     ws_sync_fn on_sync;               /* block start/barrier/block end; NULL = none (added for racecheck) */
     void *sync_ctx;
+    ws_warp_sync_fn on_warp_sync;     /* __syncwarp and partial barriers; NULL = none (racecheck) */
+    void *warp_sync_ctx;
     FILE *printf_out;                 /* what the kernel's printf and failed asserts print, as the GPU
                                          prints it (no prefix); NULL = not printed (docs/interp.md) */
     const uint64_t *envreg;           /* %envreg0..31 (32 values); NULL = all zero, as for a plain launch */

@@ -132,7 +132,9 @@ int ws_params_pack(const ptx_function *fn, const ws_launch *L, const uint64_t *a
                 memcpy(dst, small, p->size);
                 continue;
             }
-            arg_error(L, i, err, "%s: %s is a struct or array passed by value, which warpscope cannot fill", what, ty);
+            arg_error(L, i, err, "%s: %s is a struct or array passed by value, which warpscope cannot fill (the PTX "
+                      "gives no field types): pass its fields as separate parameters, or a pointer to a buffer "
+                      "holding it", what, ty);
             return -1;
         }
         bool is_float = ptx_type_is_float(p->type);

@@ -1,8 +1,12 @@
-/* racecheck.c - shared-memory hazards (RAW, WAR, WAW) between barriers and
- * reads of never-written shared bytes, from the event stream (see racecheck.h).
+/* racecheck.c - shared-memory hazards (RAW, WAR, WAW) between barriers, between
+ * lanes of one warp between __syncwarp()s, and reads of never-written shared
+ * bytes, from the event stream (see racecheck.h).
  * Invariant: a shadow byte's write/read records count only when their epoch
  * is the current one (same block, same barrier interval), so neither a new
  * block nor a barrier ever has to clear the shadow: bumping the epoch does.
+ * Likewise each access records the warp-sync ordinal of its time, and two lanes
+ * are ordered exactly when a later __syncwarp() held both (pair_sync), so a
+ * __syncwarp() touches only its warp's lane pairs, never the shadow.
  * Workload: every shared access of every lane goes through here, byte by byte,
  * so the per-byte work is a few compares and stores, no allocation. */
 #include "racecheck.h"
@@ -15,6 +19,17 @@
 #define NONE UINT32_MAX
 #define MAX_REPORTS 256           /* distinct hazards kept; more are only counted */
 #define MAX_SHADOW (1u << 20)     /* shared bytes tracked; the hardware window is <= 228 KiB */
+#define LANE_READS 8              /* per byte: the instructions whose reads warp-level WAR looks back on */
+
+/* The lanes of one warp that read a byte at one instruction, all at one warp-sync ordinal
+ * (a later execution of it at another ordinal starts the set over: a lane forgotten so
+ * may hide a hazard, never make one up). */
+typedef struct {
+    uint32_t pc;
+    uint32_t warp;
+    uint32_t ord;                 /* sync_ord of those reads */
+    uint32_t lanes;               /* lanes that read at pc, at ord */
+} lane_reads;
 
 typedef struct {
     uint32_t w_epoch;             /* epoch of the last write; < block_epoch = never written in this block */
@@ -25,6 +40,9 @@ typedef struct {
     uint32_t r_epoch;             /* epoch of the readers below */
     uint32_t r1_thread, r1_pc;    /* first plain reader in the epoch */
     uint32_t r2_thread, r2_pc;    /* a reader from a warp other than r1's, NONE if none yet */
+    uint32_t w_ord;               /* sync_ord when the last write happened */
+    uint32_t nrd, rd_next;        /* rd[0..nrd) hold this epoch's plain reads; rd_next: the next to reuse */
+    lane_reads rd[LANE_READS];    /* the last LANE_READS (pc, warp) groups of plain readers */
 } shadow_byte;
 
 typedef struct { int src_line, ptx_line; ws_mem_op op; bool seen; } pc_info;
@@ -43,11 +61,21 @@ struct ws_racecheck {
     ws_race reports[MAX_REPORTS];
     int nreports;
     uint64_t totals[WS_RACE_KINDS];
+    uint64_t warp_totals[WS_RACE_KINDS];
+    /* warp-level ordering: sync_ord counts __syncwarp()s (and partial barriers) of the launch;
+       lanes a < b of warp w are ordered after an access made at ordinal o when
+       max(full_sync[w], pair_sync[w][a][b]) > o */
+    uint32_t nwarps;              /* warps per block */
+    uint32_t sync_ord;
+    uint32_t *full_sync;          /* per warp: ordinal of its last __syncwarp() of all 32 lanes */
+    uint32_t (*pair_sync)[32][32];/* per warp, [a][b] with a < b: of the last one holding both */
     /* chained hooks (ws_racecheck_attach) */
     ws_mem_listener next_listener;
     void *next_ctx;
     ws_sync_fn next_sync;
     void *next_sync_ctx;
+    ws_warp_sync_fn next_warp_sync;
+    void *next_warp_sync_ctx;
 };
 
 const char *ws_race_kind_name(ws_race_kind k)
@@ -66,6 +94,14 @@ ws_racecheck *ws_racecheck_new(const uint32_t block[3])
     ws_racecheck *rc = calloc(1, sizeof *rc);
     if (!rc) return NULL;
     for (int i = 0; i < 3; i++) rc->bdim[i] = block && block[i] ? block[i] : 1;
+    uint64_t threads = (uint64_t)rc->bdim[0] * rc->bdim[1] * rc->bdim[2];
+    rc->nwarps = threads > 1024 ? 32 : (uint32_t)((threads + 31) / 32); /* more is refused by the launch */
+    rc->full_sync = calloc(rc->nwarps, sizeof *rc->full_sync);
+    rc->pair_sync = calloc(rc->nwarps, sizeof *rc->pair_sync);
+    if (!rc->full_sync || !rc->pair_sync) {
+        ws_racecheck_free(rc);
+        return NULL;
+    }
     rc->epoch = rc->block_epoch = 1;  /* 0 in a fresh shadow means "never" */
     rc->cur_block = NONE;
     return rc;
@@ -76,6 +112,8 @@ void ws_racecheck_free(ws_racecheck *rc)
     if (!rc) return;
     free(rc->sh);
     free(rc->pcs);
+    free(rc->full_sync);
+    free(rc->pair_sync);
     free(rc);
 }
 
@@ -113,6 +151,70 @@ void ws_racecheck_on_sync(void *ctx, uint32_t block_linear, int kind, int src_li
     default: break;
     }
     if (rc->next_sync) rc->next_sync(rc->next_sync_ctx, block_linear, kind, src_line);
+}
+
+void ws_racecheck_on_warp_sync(void *ctx, uint32_t block_linear, uint32_t warp, uint32_t lanes, int src_line)
+{
+    ws_racecheck *rc = ctx;
+    if (warp < rc->nwarps) {
+        if (rc->sync_ord >= UINT32_MAX - 2) {
+            /* the (theoretical) wrap: start the ordinals over in a new epoch, so no access
+               recorded under the old ones is judged against the new */
+            memset(rc->full_sync, 0, rc->nwarps * sizeof *rc->full_sync);
+            memset(rc->pair_sync, 0, rc->nwarps * sizeof *rc->pair_sync);
+            rc->sync_ord = 0;
+            next_epoch(rc);
+        }
+        uint32_t ord = ++rc->sync_ord;
+        if (lanes == UINT32_MAX) {
+            rc->full_sync[warp] = ord;
+        } else {
+            for (uint32_t a = lanes; a; a &= a - 1)
+                for (uint32_t b = a & (a - 1); b; b &= b - 1)
+                    rc->pair_sync[warp][__builtin_ctz(a)][__builtin_ctz(b)] = ord;
+        }
+    }
+    if (rc->next_warp_sync) rc->next_warp_sync(rc->next_warp_sync_ctx, block_linear, warp, lanes, src_line);
+}
+
+/* Lanes la and lb of warp (both of the current block) are ordered after an access at
+ * ordinal ord: a __syncwarp() holding both came later. One lane is ordered with itself. */
+static bool warp_ordered(const ws_racecheck *rc, uint32_t warp, uint32_t la, uint32_t lb, uint32_t ord)
+{
+    if (la == lb) return true;
+    if (warp >= rc->nwarps) return true;       /* not a warp of the block: nothing to say */
+    uint32_t a = la < lb ? la : lb, b = la < lb ? lb : la;
+    uint32_t last = rc->full_sync[warp] > rc->pair_sync[warp][a][b] ? rc->full_sync[warp] : rc->pair_sync[warp][a][b];
+    return last > ord;
+}
+
+/* The first lane of `lanes` (of warp) not ordered with `lane` after an access at ord; NONE if all are. */
+static uint32_t unordered_lane(const ws_racecheck *rc, uint32_t warp, uint32_t lanes, uint32_t lane, uint32_t ord)
+{
+    if (!lanes || warp >= rc->nwarps || rc->full_sync[warp] > ord) return NONE;
+    for (; lanes; lanes &= lanes - 1)
+        if (!warp_ordered(rc, warp, (uint32_t)__builtin_ctz(lanes), lane, ord)) return (uint32_t)__builtin_ctz(lanes);
+    return NONE;
+}
+
+/* Adds lane's read at pc (ordinal ord) to the byte's reading instructions of this epoch. */
+static void note_lane_read(shadow_byte *s, uint32_t pc, uint32_t warp, uint32_t lane, uint32_t ord)
+{
+    for (uint32_t g = 0; g < s->nrd; g++) {
+        lane_reads *q = &s->rd[g];
+        if (q->pc != pc || q->warp != warp) continue;
+        if (q->ord != ord) { q->ord = ord; q->lanes = 0; } /* a later run of pc: the older lanes go */
+        q->lanes |= 1u << lane;
+        return;
+    }
+    lane_reads *q;
+    if (s->nrd < LANE_READS) {
+        q = &s->rd[s->nrd++];
+    } else {                                   /* the oldest group goes */
+        q = &s->rd[s->rd_next];
+        s->rd_next = (s->rd_next + 1) % LANE_READS;
+    }
+    *q = (lane_reads){.pc = pc, .warp = warp, .ord = ord, .lanes = 1u << lane};
 }
 
 static bool grow_shadow(ws_racecheck *rc, uint64_t end)
@@ -162,13 +264,17 @@ static void fill_access(const ws_racecheck *rc, ws_race_access *a, uint32_t thre
     }
 }
 
-static void record(ws_racecheck *rc, ws_race_kind kind, const ws_mem_event *ev, uint64_t addr,
-                   uint32_t first_thread, uint32_t first_pc, uint32_t thread)
+/* tally: this is the lane access's first hazard of the kind (the totals count lane accesses;
+ * a write can pair with several earlier reads, each a distinct hazard). */
+static void record(ws_racecheck *rc, ws_race_kind kind, bool warp_level, const ws_mem_event *ev, uint64_t addr,
+                   uint32_t first_thread, uint32_t first_pc, uint32_t thread, bool tally)
 {
-    rc->totals[kind]++;
+    if (tally) rc->totals[kind]++;
+    if (tally && warp_level) rc->warp_totals[kind]++;
     for (int i = 0; i < rc->nreports; i++) {
         ws_race *r = &rc->reports[i];
-        if (r->kind == kind && r->second.pc == ev->pc && (kind == WS_RACE_UNINIT || r->first.pc == first_pc)) {
+        if (r->kind == kind && r->warp_level == warp_level && r->second.pc == ev->pc &&
+            (kind == WS_RACE_UNINIT || r->first.pc == first_pc)) {
             r->count++;
             return;
         }
@@ -177,6 +283,7 @@ static void record(ws_racecheck *rc, ws_race_kind kind, const ws_mem_event *ev, 
     ws_race *r = &rc->reports[rc->nreports++];
     memset(r, 0, sizeof *r);
     r->kind = kind;
+    r->warp_level = warp_level;
     r->count = 1;
     memcpy(r->block, ev->block, sizeof r->block);
     r->block_linear = ev->block_linear;
@@ -194,7 +301,7 @@ static void record(ws_racecheck *rc, ws_race_kind kind, const ws_mem_event *ev, 
 static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t thread, uint64_t addr, uint32_t n,
                         bool same)
 {
-    const uint32_t E = rc->epoch, warp = thread / 32, seq = (uint32_t)ev->seq;
+    const uint32_t E = rc->epoch, warp = thread / 32, lane = thread % 32, seq = (uint32_t)ev->seq, O = rc->sync_ord;
     const bool atomic = ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE;
     const bool reads = ev->op != WS_MEM_STORE;     /* an atomic reads the old value */
     const bool writes = ev->op != WS_MEM_LOAD;
@@ -202,15 +309,17 @@ static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t threa
        describe: its shared bytes count as written (or, for a copy out, as read for initcheck)
        and take part in no hazard; an access after it is judged against the warps before it */
     const bool async_copy = ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA;
-    bool found[WS_RACE_KINDS] = {false};
+    bool found[WS_RACE_KINDS] = {false}, found_w[WS_RACE_KINDS] = {false};
     for (uint32_t k = 0; k < n; k++) {
         shadow_byte *s = &rc->sh[addr + k];
         bool written = s->w_epoch >= rc->block_epoch;
         if (same && written) continue;             /* memory unchanged: nothing to order */
         bool w_now = s->w_epoch == E && s->w_thread != NONE;
+        /* the last writer is another lane of this warp, not ordered with this one since */
+        bool w_lane = w_now && s->w_thread / 32 == warp && !warp_ordered(rc, warp, s->w_thread % 32, lane, s->w_ord);
         if (reads && !written && !found[WS_RACE_UNINIT]) {
             found[WS_RACE_UNINIT] = true;
-            record(rc, WS_RACE_UNINIT, ev, addr + k, NONE, 0, thread);
+            record(rc, WS_RACE_UNINIT, false, ev, addr + k, NONE, 0, thread, true);
         }
         if (async_copy) {
             if (writes) {
@@ -225,17 +334,22 @@ static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t threa
         if (reads && !atomic) {
             if (w_now && s->w_thread / 32 != warp && !found[WS_RACE_RAW]) {
                 found[WS_RACE_RAW] = true;
-                record(rc, WS_RACE_RAW, ev, addr + k, s->w_thread, s->w_pc, thread);
+                record(rc, WS_RACE_RAW, false, ev, addr + k, s->w_thread, s->w_pc, thread, true);
+            } else if (w_lane && !found_w[WS_RACE_RAW]) {
+                found_w[WS_RACE_RAW] = true;
+                record(rc, WS_RACE_RAW, true, ev, addr + k, s->w_thread, s->w_pc, thread, true);
             }
             if (s->r_epoch != E) {
                 s->r_epoch = E;
                 s->r1_thread = thread;
                 s->r1_pc = ev->pc;
                 s->r2_thread = NONE;
+                s->nrd = s->rd_next = 0;
             } else if (s->r2_thread == NONE && s->r1_thread / 32 != warp) {
                 s->r2_thread = thread;
                 s->r2_pc = ev->pc;
             }
+            note_lane_read(s, ev->pc, warp, lane, O);
         }
         if (!writes) continue;
         if (w_now && !(atomic && s->w_atomic) && !found[WS_RACE_WAW]) {
@@ -243,7 +357,10 @@ static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t threa
             bool same_store = !atomic && s->w_thread != thread && s->w_seq == seq; /* lanes of one st */
             if (other_warp || same_store) {
                 found[WS_RACE_WAW] = true;
-                record(rc, WS_RACE_WAW, ev, addr + k, s->w_thread, s->w_pc, thread);
+                record(rc, WS_RACE_WAW, false, ev, addr + k, s->w_thread, s->w_pc, thread, true);
+            } else if (w_lane && !found_w[WS_RACE_WAW]) {
+                found_w[WS_RACE_WAW] = true;
+                record(rc, WS_RACE_WAW, true, ev, addr + k, s->w_thread, s->w_pc, thread, true);
             }
         }
         if (s->r_epoch == E && !found[WS_RACE_WAR]) {
@@ -252,7 +369,18 @@ static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t threa
             else if (s->r2_thread != NONE && s->r2_thread / 32 != warp) { rt = s->r2_thread; rp = s->r2_pc; }
             if (rt != NONE) {
                 found[WS_RACE_WAR] = true;
-                record(rc, WS_RACE_WAR, ev, addr + k, rt, rp, thread);
+                record(rc, WS_RACE_WAR, false, ev, addr + k, rt, rp, thread, true);
+            }
+        }
+        if (s->r_epoch == E && !found[WS_RACE_WAR] && !found_w[WS_RACE_WAR]) {
+            /* reads by other lanes of this warp since the last __syncwarp() holding both: one
+               hazard per reading instruction, the lane access counted once */
+            for (uint32_t g = 0; g < s->nrd; g++) {
+                const lane_reads *q = &s->rd[g];
+                uint32_t x = q->warp == warp ? unordered_lane(rc, warp, q->lanes & ~(1u << lane), lane, q->ord) : NONE;
+                if (x == NONE) continue;
+                record(rc, WS_RACE_WAR, true, ev, addr + k, warp * 32 + x, q->pc, thread, !found_w[WS_RACE_WAR]);
+                found_w[WS_RACE_WAR] = true;
             }
         }
         s->w_epoch = E;
@@ -260,6 +388,7 @@ static void lane_access(ws_racecheck *rc, const ws_mem_event *ev, uint32_t threa
         s->w_pc = ev->pc;
         s->w_seq = seq;
         s->w_atomic = atomic;
+        s->w_ord = O;
     }
 }
 
@@ -287,6 +416,10 @@ void ws_racecheck_attach(ws_racecheck *rc, ws_sim_config *cfg)
     rc->next_ctx = cfg->listener_ctx;
     rc->next_sync = cfg->on_sync;
     rc->next_sync_ctx = cfg->sync_ctx;
+    rc->next_warp_sync = cfg->on_warp_sync;
+    rc->next_warp_sync_ctx = cfg->warp_sync_ctx;
+    cfg->on_warp_sync = ws_racecheck_on_warp_sync;
+    cfg->warp_sync_ctx = rc;
     cfg->listener = ws_racecheck_on_event;
     cfg->listener_ctx = rc;
     cfg->on_sync = ws_racecheck_on_sync;
@@ -298,6 +431,11 @@ int ws_racecheck_count(const ws_racecheck *rc) { return rc->nreports; }
 uint64_t ws_racecheck_total(const ws_racecheck *rc, ws_race_kind k)
 {
     return k < WS_RACE_KINDS ? rc->totals[k] : 0;
+}
+
+uint64_t ws_racecheck_total_warp(const ws_racecheck *rc, ws_race_kind k)
+{
+    return k < WS_RACE_KINDS ? rc->warp_totals[k] : 0;
 }
 
 const ws_race *ws_racecheck_get(const ws_racecheck *rc, int i)
@@ -343,6 +481,18 @@ void ws_racecheck_format(const ws_racecheck *rc, int i, const char *source_file,
                  r->block[0], r->block[1], r->block[2], verb(b->op), r->addr, wb, r->count);
         return;
     }
+    if (r->warp_level) {
+        /* compute-sanitizer's words for it, so a reader can match the two reports */
+        snprintf(buf, cap, "%s: error: %s: racecheck: %s hazard between lanes of one warp on shared memory at offset "
+                 "0x%" PRIx64 " in block (%u,%u,%u) warp %u: lane %u (thread (%u,%u,%u)) %s it at %s, then lane %u "
+                 "(thread (%u,%u,%u)) %s it at %s, with no __syncwarp() or barrier between (%s): since Volta the "
+                 "lanes of a warp need not run in lockstep (compute-sanitizer racecheck: '(Warp Level Programming) "
+                 "Potential %s hazard'); %" PRIu64 " such accesses",
+                 head, kernel ? kernel : "?", ws_race_kind_name(r->kind), r->addr, r->block[0], r->block[1],
+                 r->block[2], b->warp, a->lane, a->tid[0], a->tid[1], a->tid[2], verb(a->op), wa, b->lane,
+                 b->tid[0], b->tid[1], b->tid[2], verb(b->op), wb, interval, ws_race_kind_name(r->kind), r->count);
+        return;
+    }
     snprintf(buf, cap, "%s: error: %s: racecheck: %s hazard on shared memory at offset 0x%" PRIx64
              " in block (%u,%u,%u): thread (%u,%u,%u) (warp %u lane %u) %s it at %s, then thread (%u,%u,%u) "
              "(warp %u lane %u) %s it at %s, with no barrier between (%s)%s; %" PRIu64 " such accesses",
@@ -361,9 +511,12 @@ void ws_racecheck_print(const ws_racecheck *rc, FILE *out, const char *source_fi
         ws_racecheck_format(rc, i, source_file, kernel, buf, sizeof buf);
         fprintf(out, "warpscope: %s\n", buf);
     }
-    fprintf(out, "warpscope: racecheck summary: %" PRIu64 " RAW, %" PRIu64 " WAR, %" PRIu64 " WAW hazard accesses, "
+    uint64_t wl = rc->warp_totals[WS_RACE_RAW] + rc->warp_totals[WS_RACE_WAR] + rc->warp_totals[WS_RACE_WAW];
+    char of_them[96] = "";
+    if (wl) snprintf(of_them, sizeof of_them, " (%" PRIu64 " of them between lanes of one warp)", wl);
+    fprintf(out, "warpscope: racecheck summary: %" PRIu64 " RAW, %" PRIu64 " WAR, %" PRIu64 " WAW hazard accesses%s, "
             "%" PRIu64 " uninitialised shared reads, in %d distinct place%s%s\n",
-            rc->totals[WS_RACE_RAW], rc->totals[WS_RACE_WAR], rc->totals[WS_RACE_WAW], rc->totals[WS_RACE_UNINIT],
+            rc->totals[WS_RACE_RAW], rc->totals[WS_RACE_WAR], rc->totals[WS_RACE_WAW], of_them, rc->totals[WS_RACE_UNINIT],
             rc->nreports, rc->nreports == 1 ? "" : "s", rc->nreports == MAX_REPORTS ? " (list cut short)" : "");
 }
 

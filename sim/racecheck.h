@@ -7,9 +7,18 @@
  * when at least one writes, both fall in the same barrier interval of one
  * block, and they come from different warps (or from different lanes of one
  * warp in the same store instruction, whose order the hardware leaves
- * undefined). Accesses by one warp in program order are ordered. Atomics
- * never race with each other or anything else (as in racecheck). A read of a
+ * undefined). Two accesses by different lanes of one warp in different
+ * instructions are a warp-level hazard (ws_race.warp_level) unless a
+ * __syncwarp() (bar.warp.sync) whose lanes include both, or a barrier, lies
+ * between them: since Volta's independent thread scheduling the lanes of a warp
+ * need not run in lockstep, and shfl/vote/match/redux order no memory (the
+ * CUDA guide); compute-sanitizer's racecheck reports these as "(Warp Level
+ * Programming) Potential RAW/WAR/WAW hazard" warnings. Accesses by one thread
+ * are ordered. Atomics never race with each other (as in racecheck). A read of a
  * byte no thread of the block has written yet is an uninitialised read.
+ * Per byte the checker keeps the last writer and a few readers (the first, one
+ * of another warp, the last two lanes), so a hazard with an older reader that
+ * later readers hid can go unreported; it never reports an ordered pair.
  *
  * Use with the interpreter:
  *     ws_racecheck *rc = ws_racecheck_new(launch->block);
@@ -22,6 +31,7 @@
 #ifndef WS_RACECHECK_H
 #define WS_RACECHECK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -46,9 +56,10 @@ typedef struct {
     ws_mem_op op;
 } ws_race_access;
 
-/* One distinct hazard: a (kind, earlier pc, later pc) pair, with its first occurrence. */
+/* One distinct hazard: a (kind, earlier pc, later pc, warp level) group, with its first occurrence. */
 typedef struct {
     ws_race_kind kind;
+    bool warp_level;         /* the two accesses are lanes of one warp with no __syncwarp between */
     uint64_t count;          /* lane accesses with this hazard, whole launch */
     uint32_t block[3];
     uint32_t block_linear;
@@ -69,15 +80,18 @@ void ws_racecheck_free(ws_racecheck *rc);
  * multiplex listeners themselves. */
 void ws_racecheck_on_event(void *rc, const ws_mem_event *ev);
 void ws_racecheck_on_sync(void *rc, uint32_t block_linear, int kind, int src_line);
+void ws_racecheck_on_warp_sync(void *rc, uint32_t block_linear, uint32_t warp, uint32_t lanes, int src_line);
 
-/* Installs the hooks in cfg, forwarding to whatever listener/on_sync cfg had. */
+/* Installs the hooks in cfg, forwarding to whatever listener/on_sync/on_warp_sync cfg had. */
 void ws_racecheck_attach(ws_racecheck *rc, ws_sim_config *cfg);
 
 int ws_racecheck_count(const ws_racecheck *rc);                     /* distinct hazards kept */
 uint64_t ws_racecheck_total(const ws_racecheck *rc, ws_race_kind k); /* occurrences of a kind */
+uint64_t ws_racecheck_total_warp(const ws_racecheck *rc, ws_race_kind k); /* of those, warp-level */
 const ws_race *ws_racecheck_get(const ws_racecheck *rc, int i);    /* in order of discovery */
 
-/* "k.cu:15: error: racecheck: RAW hazard ..." for hazard i (kernel names it). */
+/* "k.cu:15: error: k: racecheck: RAW hazard ..." for hazard i (kernel names it); a warp-level one
+ * "k.cu:30: error: k: racecheck: RAW hazard between lanes of one warp ... warp 0: lane 1 ...". */
 void ws_racecheck_format(const ws_racecheck *rc, int i, const char *source_file, const char *kernel,
                          char *buf, size_t cap);
 /* Every hazard, one line each, then a summary line; nothing when there is none. */

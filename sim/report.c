@@ -507,6 +507,8 @@ static cJSON *race_access(const ws_race_access *a)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "threadIdx", idx3(a->tid));
+    cJSON_AddNumberToObject(o, "warp", a->warp);
+    cJSON_AddNumberToObject(o, "lane", a->lane);
     cJSON_AddNumberToObject(o, "line", a->src_line);
     cJSON_AddStringToObject(o, "access", ws_mem_op_name(a->op));
     return o;
@@ -527,11 +529,12 @@ static void add_where(cJSON *f, const ws_fault *x, const ws_launch *L)
 }
 
 /* Findings the way compute-sanitizer reports them: tool, kind, the .cu line, blockIdx and
- * threadIdx (never warp/lane), how often, and the message the text output prints. */
+ * threadIdx, how often, and the message the text output prints; a race also names both
+ * accesses' warp and lane (earlier, later) and whether it is a warp-level hazard. */
 static void add_findings(cJSON *o, const ws_report *r)
 {
     cJSON *fa = cJSON_AddArrayToObject(o, "findings");
-    char msg[1024];
+    char msg[2048];
     for (int i = 0; r->race && i < ws_racecheck_count(r->race); i++) {
         const ws_race *h = ws_racecheck_get(r->race, i);
         cJSON *f = cJSON_CreateObject();
@@ -544,8 +547,11 @@ static void add_findings(cJSON *o, const ws_report *r)
         cJSON_AddItemToObject(f, "threadIdx", idx3(h->second.tid));
         cJSON_AddNumberToObject(f, "count", (double)h->count);
         cJSON_AddNumberToObject(f, "shared_offset", (double)h->addr);
-        if (!uninit)
+        if (!uninit) {
+            cJSON_AddBoolToObject(f, "warp_level", h->warp_level);
             cJSON_AddItemToObject(f, "earlier", race_access(&h->first));
+            cJSON_AddItemToObject(f, "later", race_access(&h->second));
+        }
         ws_racecheck_format(r->race, i, r->source_path, r->kernel, msg, sizeof msg);
         cJSON_AddStringToObject(f, "message", msg);
         cJSON_AddItemToArray(fa, f);

@@ -64,6 +64,24 @@ static void run(run_t *r, const char *file, const char *kernel)
     if (r->rc) ws_error_format(&r->err, r->msg, sizeof r->msg);
 }
 
+/* The same with racecheck on (s.race holds the hazards). */
+static void run_racecheck(run_t *r, const char *file, const char *kernel)
+{
+    char arg[256];
+    snprintf(arg, sizeof arg, DIR "%s.cu:%s", file, kernel);
+    memset(r, 0, sizeof *r);
+    r->rc = ws_simulation_open(&r->s, cat, arg, NULL, ws_device_find("h200"), NULL, &r->err);
+    if (r->rc == WS_EXIT_OK) {
+        ws_simulation_opts o;
+        memset(&o, 0, sizeof o);
+        o.max_thread_insns = 20000000;
+        o.racecheck = true;
+        r->rc = ws_simulation_run(&r->s, &o, &r->err);
+    }
+    if (r->rc) fail_msg("%s: %s", kernel, (ws_error_format(&r->err, r->msg, sizeof r->msg), r->msg));
+    assert_non_null(r->s.race);
+}
+
 static void run_ok(run_t *r, const char *file, const char *kernel)
 {
     run(r, file, kernel);
@@ -128,6 +146,44 @@ static void test_each_warp_alone_passes_its_own_32_thread_barrier(void **state)
     run_ok(&r, "named", "one_warp_named");   /* 32 threads = one warp's arrival completes it */
     for (int t = 0; t < 32; t++) assert_int_equal(out(&r, 1)[t], (31 - t) + 1000);
     for (int t = 32; t < 64; t++) assert_int_equal(out(&r, 1)[t], -(32 + 63 - t));
+    ws_simulation_close(&r.s);
+}
+
+/* A named barrier of one warp orders that warp's lanes: lane l reads s[31 - l], stored by
+ * lane 31 - l before bar.sync 1, 32, and racecheck reports no warp-level hazard. */
+static void test_a_one_warp_named_barrier_orders_its_lanes_for_racecheck(void **state)
+{
+    (void)state;
+    run_t r;
+    run_racecheck(&r, "named", "one_warp_named");
+    assert_int_equal(ws_racecheck_count(r.s.race), 0);
+    ws_simulation_close(&r.s);
+}
+
+/* --- what orders memory between the lanes of one warp ----------------------------- */
+
+/* Lane l stores s[l] and reads s[(l + 1) % 32], stored by lane l + 1 (mod 32): with only a
+ * shuffle between, each of the 32 reads is a warp-level RAW from the store line to the
+ * read line; with __syncwarp() between, none is. */
+static void test_a_shuffle_orders_no_shared_memory_but_syncwarp_does(void **state)
+{
+    (void)state;
+    run_t r;
+    run_racecheck(&r, "warp_order", "shfl_orders_no_memory");
+    assert_int_equal(ws_racecheck_total(r.s.race, WS_RACE_RAW), 32);
+    assert_int_equal(ws_racecheck_total_warp(r.s.race, WS_RACE_RAW), 32);
+    assert_int_equal(ws_racecheck_count(r.s.race), 1);
+    const ws_race *h = ws_racecheck_get(r.s.race, 0);
+    assert_true(h->warp_level);
+    assert_int_equal(h->first.src_line, marker_line(&r, "order-write"));
+    assert_int_equal(h->second.src_line, marker_line(&r, "order-read"));
+    assert_int_equal(h->first.lane, 1);                  /* lane 0 reads s[1], lane 1's */
+    assert_int_equal(h->second.lane, 0);
+    for (int t = 0; t < 32; t++) assert_int_equal(out(&r, 1)[t], (t + 1) % 32);
+    ws_simulation_close(&r.s);
+    run_racecheck(&r, "warp_order", "syncwarp_orders_memory");
+    assert_int_equal(ws_racecheck_count(r.s.race), 0);
+    for (int t = 0; t < 32; t++) assert_int_equal(out(&r, 1)[t], (t + 1) % 32);
     ws_simulation_close(&r.s);
 }
 
@@ -629,6 +685,8 @@ int main(void)
         cmocka_unit_test(test_two_warp_groups_meet_separately_on_barriers_1_and_2),
         cmocka_unit_test(test_barrier_numbers_from_a_register_name_the_same_barriers),
         cmocka_unit_test(test_each_warp_alone_passes_its_own_32_thread_barrier),
+        cmocka_unit_test(test_a_one_warp_named_barrier_orders_its_lanes_for_racecheck),
+        cmocka_unit_test(test_a_shuffle_orders_no_shared_memory_but_syncwarp_does),
         cmocka_unit_test(test_bar_arrive_lets_the_producer_go_on_and_makes_the_consumer_wait),
         cmocka_unit_test(test_syncthreads_count_and_or_reduce_over_the_whole_block),
         cmocka_unit_test(test_barrier_sync_without_aligned_meets_lanes_arriving_on_both_arms),

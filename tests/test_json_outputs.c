@@ -148,11 +148,67 @@ static void test_each_planted_bug_is_a_finding_in_the_json(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The .cu line of the marker comment "/" "* name *" "/". */
+static int marker_line(const char *cu, const char *name)
+{
+    FILE *f = fopen(cu, "r");
+    assert_non_null(f);
+    char buf[512], want[64];
+    snprintf(want, sizeof want, "/* %s */", name);
+    int n = 0, hit = 0;
+    while (!hit && fgets(buf, sizeof buf, f)) {
+        n++;
+        if (strstr(buf, want)) hit = n;
+    }
+    fclose(f);
+    assert_true(hit > 0);
+    return hit;
+}
+
+static int sim_quiet(const char *out, const char *cu)
+{
+    fflush(stderr);
+    int saved = dup(2); /* the text findings on stderr are another test's business */
+    FILE *null = fopen("/dev/null", "w");
+    dup2(fileno(null), 2);
+    int rc = sim_to(out, (char *[]){"sim", (char *)cu, "--racecheck", "--json", NULL});
+    dup2(saved, 2);
+    close(saved);
+    fclose(null);
+    return rc;
+}
+
+/* A warp-level hazard is a racecheck finding with warp_level true and both accesses' warp
+ * and lane: in the softmax, lane 0 reads row[1] (the planted-read line) that lane 1 stored
+ * (the planted-write line), warp 0 of block 0. Its __syncwarp() twin has no finding. */
+static void test_a_warp_level_hazard_is_a_finding_with_both_lanes_in_the_json(void **state)
+{
+    (void)state;
+    const char *cu = "tests/data/planted/warp_sync_softmax.cu";
+    char out[128], cmd[1024];
+    snprintf(out, sizeof out, "%s/warp_sync_softmax.json", dir);
+    assert_int_equal(sim_quiet(out, cu), WS_EXIT_KERNEL_FAULT);
+    assert_int_equal(validate(out, NULL), 0);
+    snprintf(cmd, sizeof cmd, "python3 -c \"import json,sys; d=json.load(open('%s')); "
+             "f=[f for f in d['findings'] if f['tool'] == 'racecheck' and f['kind'] == 'RAW' and f['warp_level']][0]; "
+             "ok = (f['line'], f['earlier']['line'], f['earlier']['lane'], f['later']['lane'], f['earlier']['warp'], "
+             "f['later']['warp'], f['blockIdx'], f['threadIdx'], f['shared_offset']) == (%d, %d, 1, 0, 0, 0, [0,0,0], "
+             "[0,0,0], 4) and 'Warp Level Programming' in f['message']; sys.exit(0 if ok else 1)\"", out,
+             marker_line(cu, "planted-read"), marker_line(cu, "planted-write"));
+    assert_int_equal(system(cmd), 0);
+    snprintf(out, sizeof out, "%s/warp_sync_softmax_fixed.json", dir);
+    assert_int_equal(sim_quiet(out, "tests/data/planted/warp_sync_softmax_fixed.cu"), WS_EXIT_OK);
+    assert_int_equal(validate(out, NULL), 0);
+    snprintf(cmd, sizeof cmd, "python3 -c \"import json,sys; sys.exit(len(json.load(open('%s'))['findings']))\"", out);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim_compare_and_replay_json_validate_against_the_schema),
         cmocka_unit_test(test_each_planted_bug_is_a_finding_in_the_json),
+        cmocka_unit_test(test_a_warp_level_hazard_is_a_finding_with_both_lanes_in_the_json),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -98,7 +98,7 @@ static const ws_race *first_of(const ws_racecheck *rc, ws_race_kind k)
 /* Every hazard reads as one "file:line: error: kernel: ..." line. */
 static void check_messages(const planted_run *r)
 {
-    char buf[2048], head[WS_PATH_MAX + WS_KERNEL_NAME_MAX + 64];
+    char buf[2048], head[WS_PATH_MAX + WS_KERNEL_NAME_MAX + 64];  /* kernel names are as long as descriptions allow */
     for (int i = 0; i < ws_racecheck_count(r->rc); i++) {
         const ws_race *h = ws_racecheck_get(r->rc, i);
         ws_racecheck_format(r->rc, i, r->file->path, r->file->kernels[0].name, buf, sizeof buf);
@@ -185,8 +185,24 @@ static void test_off_by_one_reduction_with_warnings_counts_one_overrun_per_block
     assert_int_equal(war->addr, (uint64_t)war->second.tid[0] * 4);
     assert_true(war->second.tid[0] == 128 || war->second.tid[0] == 64 || war->second.tid[0] == 32);
     assert_true(war->interval >= 1);                    /* after the barrier that follows the load */
-    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) >= 2 * blocks);
-    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) <= 3 * blocks);
+    assert_false(war->warp_level);
+    uint64_t warp_war = ws_racecheck_total_warp(r.rc, WS_RACE_WAR);
+    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) - warp_war >= 2 * blocks);
+    assert_true(ws_racecheck_total(r.rc, WS_RACE_WAR) - warp_war <= 3 * blocks);
+    /* s = 16, 8, 4, 2, 1: thread 0 reads sdata[s] and thread s adds into it, lanes of warp 0
+     * with no __syncwarp() between: a warp-level WAR per step and block (sdata[2s] > 0, so
+     * each store changes memory), and nothing else at warp level */
+    assert_int_equal(warp_war, 5 * blocks);
+    assert_int_equal(ws_racecheck_total_warp(r.rc, WS_RACE_RAW) + ws_racecheck_total_warp(r.rc, WS_RACE_WAW), 0);
+    for (int i = 0; i < ws_racecheck_count(r.rc); i++) {
+        const ws_race *h = ws_racecheck_get(r.rc, i);
+        if (!h->warp_level) continue;
+        assert_int_equal(h->kind, WS_RACE_WAR);
+        assert_int_equal(h->first.warp, 0);
+        assert_int_equal(h->second.warp, 0);
+        assert_int_equal(h->first.lane, 0);
+        assert_int_equal(h->addr, (uint64_t)h->second.lane * 4);   /* sdata[s], s = the writer */
+    }
     planted_free(&r);
 }
 
@@ -343,6 +359,121 @@ static void test_threads_storing_the_same_value_to_one_flag_are_no_hazard(void *
     planted_free(&r);
 }
 
+/* --- warp-synchronous code without __syncwarp() ------------------------------ */
+
+/* The unrolled last warp, without volatile: nvcc keeps sdata[t] in a register, loads
+ * sdata[t + 32], [t + 16] ... [t + 1] (one line each, the planted line holding + 16) and
+ * stores the sum once, at the + 1 line. Lane j's store of sdata[j] follows the reads of it
+ * by lanes j - 16, j - 8, j - 4, j - 2, j - 1 (those >= 0) with no __syncwarp(): for every
+ * j >= 1 a warp-level WAR, 31 lane accesses per block; the + 32 reads see warp 1's
+ * elements, ordered by the barrier before. One distinct hazard per step s, first seen as
+ * lane 0 reading sdata[s] (offset 4s) and lane s storing it. */
+static void test_the_last_warp_of_a_reduction_without_syncwarp_races_between_its_lanes(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "warp_sync_reduce", false, true);
+    check_messages(&r);
+    assert_int_equal(r.rc_run, 0);
+    uint64_t blocks = (uint64_t)r.L.grid[0] * r.L.grid[1] * r.L.grid[2];
+    assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_WAR), 31 * blocks);
+    assert_int_equal(ws_racecheck_total_warp(r.rc, WS_RACE_WAR), 31 * blocks);
+    assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_RAW) + ws_racecheck_total(r.rc, WS_RACE_WAW), 0);
+    int line16 = marker_line(r.file, "planted-read"), store_line = line16 + 4;  /* + 16 ... + 1 */
+    bool seen[5] = {false};
+    assert_int_equal(ws_racecheck_count(r.rc), 5);
+    for (int i = 0; i < ws_racecheck_count(r.rc); i++) {
+        const ws_race *h = ws_racecheck_get(r.rc, i);
+        assert_true(h->warp_level);
+        assert_int_equal(h->kind, WS_RACE_WAR);
+        assert_int_equal(h->first.op, WS_MEM_LOAD);
+        assert_int_equal(h->second.op, WS_MEM_STORE);
+        assert_int_equal(h->second.src_line, store_line);
+        int step = h->first.src_line - line16;          /* 0: s = 16, ... 4: s = 1 */
+        assert_true(step >= 0 && step < 5);
+        uint32_t s = 16u >> step;
+        seen[step] = true;
+        assert_int_equal(h->block_linear, 0);
+        assert_int_equal(h->first.warp, 0);
+        assert_int_equal(h->second.warp, 0);
+        assert_int_equal(h->first.lane, 0);
+        assert_int_equal(h->second.lane, s);
+        assert_int_equal(h->addr, 4 * s);
+    }
+    for (int k = 0; k < 5; k++) assert_true(seen[k]);
+    char buf[2048];
+    ws_racecheck_format(r.rc, 0, r.file->path, r.file->kernels[0].name, buf, sizeof buf);
+    assert_non_null(strstr(buf, "hazard between lanes of one warp"));
+    assert_non_null(strstr(buf, "'(Warp Level Programming) Potential WAR hazard'"));
+    planted_free(&r);
+}
+
+/* One row of 32 floats per warp, 8 warps in all. Lane l stores row[l], reads
+ * row[(l + j) % 32] for j = 1..31 (written by lane l + j), overwrites row[l] and reads
+ * row[(l + j) % 32] for j = 0..31 again. RAW: 31 foreign elements per lane per loop,
+ * 2 x 31 x 32 x 8 = 15872. WAR: every lane's second store follows 31 other lanes' reads
+ * of its element, one lane access each, 32 x 8 = 256. No WAW: each lane writes only its
+ * own element. The first RAW: j = 1, lane 0 reads row[1], which lane 1 wrote. */
+static void test_a_row_softmax_sharing_its_row_without_syncwarp_races_between_lanes(void **state)
+{
+    (void)state;
+    planted_run r;
+    run_planted(&r, "warp_sync_softmax", false, true);
+    check_messages(&r);
+    assert_int_equal(r.rc_run, 0);
+    uint64_t warps = (uint64_t)r.L.grid[0] * (r.L.block[0] / 32);
+    assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_RAW), 2 * 31 * 32 * warps);
+    assert_int_equal(ws_racecheck_total_warp(r.rc, WS_RACE_RAW), 2 * 31 * 32 * warps);
+    assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_WAR), 32 * warps);
+    assert_int_equal(ws_racecheck_total_warp(r.rc, WS_RACE_WAR), 32 * warps);
+    assert_int_equal(ws_racecheck_total(r.rc, WS_RACE_WAW), 0);
+    const ws_race *raw = first_of(r.rc, WS_RACE_RAW);
+    assert_non_null(raw);
+    assert_true(raw->warp_level);
+    assert_int_equal(raw->first.src_line, marker_line(r.file, "planted-write"));
+    assert_int_equal(raw->second.src_line, marker_line(r.file, "planted-read"));
+    assert_int_equal(raw->first.lane, 1);
+    assert_int_equal(raw->second.lane, 0);
+    assert_int_equal(raw->addr, 4);
+    assert_int_equal(raw->interval, 0);
+    /* every hazard pairs two lanes of one warp, at the lines the kernel's comments name */
+    int rewrite = marker_line(r.file, "planted-rewrite"), sum = marker_line(r.file, "planted-sum");
+    for (int i = 0; i < ws_racecheck_count(r.rc); i++) {
+        const ws_race *h = ws_racecheck_get(r.rc, i);
+        assert_true(h->warp_level);
+        assert_int_equal(h->first.warp, h->second.warp);
+        assert_int_not_equal(h->first.lane, h->second.lane);
+        /* row[w][lane] of the writer for a WAR, of the reader's element for a RAW: in warp w's row */
+        assert_int_equal(h->addr / 128, h->first.warp % 2);
+        if (h->kind == WS_RACE_WAR) {
+            assert_int_equal(h->second.src_line, rewrite);
+            assert_int_equal(h->addr % 128, 4 * h->second.lane);
+        } else {
+            assert_true(h->second.src_line == marker_line(r.file, "planted-read") || h->second.src_line == sum);
+            assert_int_equal(h->addr % 128, 4 * h->first.lane);
+        }
+    }
+    planted_free(&r);
+}
+
+/* The fixed twins: __syncwarp() between every lane's store and another lane's access. */
+static void test_the_syncwarp_twins_of_the_reduction_and_the_softmax_have_no_hazard(void **state)
+{
+    (void)state;
+    const char *names[] = {"warp_sync_reduce_fixed", "warp_sync_softmax_fixed"};
+    for (int i = 0; i < 2; i++) {
+        planted_run r;
+        run_planted(&r, names[i], false, true);
+        assert_int_equal(r.rc_run, 0);
+        if (ws_racecheck_count(r.rc)) {
+            char buf[2048];
+            ws_racecheck_format(r.rc, 0, r.file->path, r.file->kernels[0].name, buf, sizeof buf);
+            fail_msg("%s: %s", names[i], buf);
+        }
+        planted_free(&r);
+    }
+}
+
 /* --- and no false alarms on correct kernels --------------------------------- */
 
 static void test_every_catalog_kernel_is_free_of_hazards_in_its_first_two_blocks(void **state)
@@ -402,6 +533,9 @@ int main(void)
         cmocka_unit_test(test_reading_the_unwritten_half_of_shared_memory_is_an_uninitialised_read),
         cmocka_unit_test(test_threads_storing_the_same_value_to_one_flag_are_no_hazard),
         cmocka_unit_test(test_reading_a_never_written_global_buffer_is_reported_with_thread_and_block),
+        cmocka_unit_test(test_the_last_warp_of_a_reduction_without_syncwarp_races_between_its_lanes),
+        cmocka_unit_test(test_a_row_softmax_sharing_its_row_without_syncwarp_races_between_lanes),
+        cmocka_unit_test(test_the_syncwarp_twins_of_the_reduction_and_the_softmax_have_no_hazard),
         cmocka_unit_test(test_every_catalog_kernel_is_free_of_hazards_in_its_first_two_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * with hand-built event streams: each test states the accesses a kernel would
  * make and the barrier between them, and asserts the hazard (or its absence)
  * from the definition: two accesses to one byte, at least one a write, in one
- * barrier interval, from different warps (or two lanes of one store). */
+ * barrier interval, from different warps (or two lanes of one store), or from
+ * two lanes of one warp with no __syncwarp() holding both between (warp level). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -167,14 +168,108 @@ static void test_a_same_value_store_still_initialises_unwritten_shared(void **st
     ws_racecheck_free(rc);
 }
 
-static void test_one_warp_in_program_order_has_no_hazard(void **state)
+static void test_one_thread_in_program_order_has_no_hazard(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));   /* lane l writes s[l] */
+    feed(rc, shared_ev(0, 0, 2, 11, WS_MEM_LOAD, 0xffffffffu, 0, 4));    /* and reads it back */
+    feed(rc, shared_ev(0, 0, 3, 12, WS_MEM_STORE, 0xffffffffu, 0, 4));   /* and overwrites it */
+    assert_int_equal(ws_racecheck_count(rc), 0);
+    ws_racecheck_free(rc);
+}
+
+/* Lane l reads s[l + 1], which lane l + 1 wrote, then every lane overwrites its own word:
+ * 31 RAW (lanes 0..30), then 31 WAR (lane l + 1's store after lane l's read), all between
+ * lanes of warp 0 with no __syncwarp(): warp-level hazards. */
+static void test_lanes_of_one_warp_reading_each_others_words_without_syncwarp_are_warp_level(void **state)
 {
     (void)state;
     ws_racecheck *rc = fresh();
     feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
     feed(rc, shared_ev(0, 0, 2, 11, WS_MEM_LOAD, 0x7fffffffu, 4, 4));   /* lane l reads lane l+1's word */
     feed(rc, shared_ev(0, 0, 3, 12, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    assert_int_equal(ws_racecheck_count(rc), 2);
+    assert_int_equal(ws_racecheck_total(rc, WS_RACE_RAW), 31);
+    assert_int_equal(ws_racecheck_total_warp(rc, WS_RACE_RAW), 31);
+    assert_int_equal(ws_racecheck_total(rc, WS_RACE_WAR), 31);
+    assert_int_equal(ws_racecheck_total_warp(rc, WS_RACE_WAR), 31);
+    const ws_race *raw = ws_racecheck_get(rc, 0), *war = ws_racecheck_get(rc, 1);
+    assert_int_equal(raw->kind, WS_RACE_RAW);
+    assert_true(raw->warp_level);
+    assert_int_equal(raw->first.lane, 1);                 /* lane 1 wrote s[1] at line 10 */
+    assert_int_equal(raw->first.src_line, 10);
+    assert_int_equal(raw->second.lane, 0);                /* lane 0 read it at line 11 */
+    assert_int_equal(raw->second.src_line, 11);
+    assert_int_equal(raw->addr, 4);
+    assert_int_equal(war->kind, WS_RACE_WAR);
+    assert_true(war->warp_level);
+    assert_int_equal(war->first.lane, 0);                 /* lane 0 read s[1] at line 11 */
+    assert_int_equal(war->second.lane, 1);                /* lane 1 overwrote it at line 12 */
+    assert_int_equal(war->addr, 4);
+    ws_racecheck_free(rc);
+}
+
+/* The same stream with __syncwarp() of the whole warp after each step: ordered, clean. */
+static void test_a_syncwarp_between_orders_the_lanes_of_one_warp(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    ws_racecheck_on_warp_sync(rc, 0, 0, 0xffffffffu, 10);
+    feed(rc, shared_ev(0, 0, 2, 11, WS_MEM_LOAD, 0x7fffffffu, 4, 4));
+    ws_racecheck_on_warp_sync(rc, 0, 0, 0xffffffffu, 11);
+    feed(rc, shared_ev(0, 0, 3, 12, WS_MEM_STORE, 0xffffffffu, 0, 4));
     assert_int_equal(ws_racecheck_count(rc), 0);
+    /* another warp's __syncwarp() orders nothing in warp 0 */
+    feed(rc, shared_ev(0, 0, 4, 13, WS_MEM_LOAD, 0x7fffffffu, 4, 4));
+    ws_racecheck_on_warp_sync(rc, 0, 1, 0xffffffffu, 14);
+    feed(rc, shared_ev(0, 0, 5, 15, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    assert_int_equal(ws_racecheck_total_warp(rc, WS_RACE_RAW), 31);   /* line 12's stores, read at 13 */
+    assert_int_equal(ws_racecheck_total_warp(rc, WS_RACE_WAR), 31);   /* read at 13, overwritten at 15 */
+    ws_racecheck_free(rc);
+}
+
+/* __syncwarp(0x0000ffff) orders lanes 0..15 with each other only: of the readers l = 0..30
+ * of lane l + 1's word, l = 0..14 are ordered, l = 15 (its writer 16 is outside the mask)
+ * and l = 16..30 are not: 16 warp-level RAW. A barrier orders every lane. */
+static void test_a_partial_syncwarp_orders_only_the_lanes_of_its_mask(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    ws_racecheck_on_warp_sync(rc, 0, 0, 0x0000ffffu, 10);
+    feed(rc, shared_ev(0, 0, 2, 11, WS_MEM_LOAD, 0x7fffffffu, 4, 4));
+    assert_int_equal(ws_racecheck_total_warp(rc, WS_RACE_RAW), 16);
+    const ws_race *raw = ws_racecheck_get(rc, 0);
+    assert_int_equal(raw->second.lane, 15);
+    assert_int_equal(raw->first.lane, 16);
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_BARRIER, 12);
+    feed(rc, shared_ev(0, 0, 3, 13, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    assert_int_equal(ws_racecheck_total(rc, WS_RACE_WAR), 0);
+    ws_racecheck_free(rc);
+}
+
+/* Two lanes of one warp storing one word in different instructions: a warp-level WAW. */
+static void test_two_lanes_of_one_warp_storing_one_word_in_two_stores_is_warp_level_waw(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x1u, 64, 0));   /* lane 0 */
+    feed(rc, shared_ev(0, 0, 2, 11, WS_MEM_STORE, 0x2u, 64, 0));   /* lane 1 */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    const ws_race *h = ws_racecheck_get(rc, 0);
+    assert_int_equal(h->kind, WS_RACE_WAW);
+    assert_true(h->warp_level);
+    assert_int_equal(h->first.lane, 0);
+    assert_int_equal(h->second.lane, 1);
+    char buf[2048];
+    ws_racecheck_format(rc, 0, "k.cu", "k", buf, sizeof buf);
+    assert_non_null(strstr(buf, "k.cu:11: error: k: racecheck: WAW hazard between lanes of one warp on shared memory "
+                                "at offset 0x40 in block (0,0,0) warp 0: lane 0 (thread (0,0,0)) wrote it at line 10, "
+                                "then lane 1 (thread (1,0,0)) wrote it at line 11, with no __syncwarp() or barrier"));
+    assert_non_null(strstr(buf, "'(Warp Level Programming) Potential WAW hazard'"));
+    assert_null(strchr(buf, '\n'));
     ws_racecheck_free(rc);
 }
 
@@ -282,6 +377,12 @@ static void test_global_accesses_are_ignored(void **state)
 static int g_forwarded, g_synced;
 static void count_event(void *ctx, const ws_mem_event *ev) { (void)ev; (*(int *)ctx)++; }
 static void count_sync(void *ctx, uint32_t b, int kind, int line) { (void)b; (void)kind; (void)line; (*(int *)ctx)++; }
+static int g_warp_synced;
+static void count_warp_sync(void *ctx, uint32_t b, uint32_t w, uint32_t lanes, int line)
+{
+    (void)b; (void)w; (void)lanes; (void)line;
+    (*(int *)ctx)++;
+}
 
 static void test_attach_installs_the_hooks_and_forwards_to_the_previous_ones(void **state)
 {
@@ -292,8 +393,13 @@ static void test_attach_installs_the_hooks_and_forwards_to_the_previous_ones(voi
     cfg.listener_ctx = &g_forwarded;
     cfg.on_sync = count_sync;
     cfg.sync_ctx = &g_synced;
+    cfg.on_warp_sync = count_warp_sync;
+    cfg.warp_sync_ctx = &g_warp_synced;
     ws_racecheck *rc = ws_racecheck_new(BLOCK64);
     ws_racecheck_attach(rc, &cfg);
+    assert_ptr_equal(cfg.warp_sync_ctx, rc);
+    cfg.on_warp_sync(cfg.warp_sync_ctx, 0, 0, 0xffffffffu, 5);
+    assert_int_equal(g_warp_synced, 1);
     assert_ptr_equal(cfg.listener_ctx, rc);
     cfg.on_sync(cfg.sync_ctx, 0, WS_SYNC_BLOCK_START, 0);
     ws_mem_event ev = shared_ev(0, 0, 1, 10, WS_MEM_LOAD, 0x1u, 0, 0);
@@ -339,7 +445,11 @@ int main(void)
         cmocka_unit_test(test_two_lanes_of_one_store_writing_one_word_is_waw_within_the_warp),
         cmocka_unit_test(test_stores_of_the_value_already_there_are_no_waw),
         cmocka_unit_test(test_a_same_value_store_still_initialises_unwritten_shared),
-        cmocka_unit_test(test_one_warp_in_program_order_has_no_hazard),
+        cmocka_unit_test(test_one_thread_in_program_order_has_no_hazard),
+        cmocka_unit_test(test_lanes_of_one_warp_reading_each_others_words_without_syncwarp_are_warp_level),
+        cmocka_unit_test(test_a_syncwarp_between_orders_the_lanes_of_one_warp),
+        cmocka_unit_test(test_a_partial_syncwarp_orders_only_the_lanes_of_its_mask),
+        cmocka_unit_test(test_two_lanes_of_one_warp_storing_one_word_in_two_stores_is_warp_level_waw),
         cmocka_unit_test(test_read_of_never_written_shared_is_uninitialised),
         cmocka_unit_test(test_a_new_block_starts_with_unwritten_shared_and_no_history),
         cmocka_unit_test(test_a_new_block_is_seen_from_events_when_nobody_calls_on_sync),
