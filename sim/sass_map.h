@@ -34,6 +34,8 @@ typedef struct {
     ws_sass_op op;       /* its operation: an atom.global whose result is unused is a RED */
     bool by_order;       /* matched by order (not by base and offset): approximate */
     bool unrolled;       /* the SASS has more copies of this access than the PTX (unrolled code) */
+    bool aggregated;     /* a global atom/red ptxas aggregated over the warp (VOTE.ANY + POPC before a
+                            predicated REDG/ATOMG: one elected lane does the warp's operation) */
 } ws_sass_pcmap;
 
 /* A SASS-only instruction (spill code) and the PTX instruction it is placed at. */
@@ -55,6 +57,7 @@ typedef struct {
     int sass_only;       /* SASS accesses (not spills) with no PTX access */
     int unplaced;        /* spills / predicated accesses without an anchor */
     int inexact_anchors; /* blocks anchored by line, not by an instruction of their own */
+    int aggregated;      /* global atomics ptxas aggregated over the warp (one lane each) */
 } ws_sass_map_stats;
 
 typedef struct {
