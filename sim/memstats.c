@@ -341,9 +341,10 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         {"lts__t_requests_srcunit_tex_op_write.sum", "L2 write requests (stores are written through)", (double)c->l2_write_requests, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_write.sum", "sectors the SMs wrote to L2", (double)c->l2_write_sectors, WS_BASIS_MODEL},
         {"lts__t_sectors_srcunit_tex_op_atom.sum", "L2 sectors of atomics and reductions", (double)c->l2_atom_sectors, WS_BASIS_MODEL},
-        /* all sources: the H200 counts 1.5 per L1 sector (the far L2 partition sees half of them again) */
-        {"lts__t_sectors_op_atom.sum", "L2 sectors of atomics, all sources (l2_atom_sector_factor x the L1 sectors)", ms->dev->l2_atom_sector_factor * (double)ga->sectors, WS_BASIS_MODEL},
-        {"lts__t_sectors_op_red.sum", "L2 sectors of reductions, all sources (l2_atom_sector_factor x the L1 sectors)", ms->dev->l2_atom_sector_factor * (double)gr->sectors, WS_BASIS_MODEL},
+        /* all sources: the H200 counts 1.5 per L1 sector (the far L2 partition sees half of them again);
+         * no device: the names-only table of ws_metric_basis */
+        {"lts__t_sectors_op_atom.sum", "L2 sectors of atomics, all sources (l2_atom_sector_factor x the L1 sectors)", (ms->dev ? ms->dev->l2_atom_sector_factor : 0) * (double)ga->sectors, WS_BASIS_MODEL},
+        {"lts__t_sectors_op_red.sum", "L2 sectors of reductions, all sources (l2_atom_sector_factor x the L1 sectors)", (ms->dev ? ms->dev->l2_atom_sector_factor : 0) * (double)gr->sectors, WS_BASIS_MODEL},
         {"ws__l1_merged_miss_sectors.sum", "L1 misses merged into an outstanding miss (no new L2 traffic)", (double)c->merged_sectors, WS_BASIS_MODEL},
         {"dram__bytes_read.sum", "bytes read from DRAM (fills at the fetch granularity + ECC reads)", (double)c->dram_read_bytes, WS_BASIS_MODEL},
         {"ws__dram_bytes_read_ecc.sum", "of which: sectors read because a store wrote part of them (ECC)", (double)c->ecc_read_bytes, WS_BASIS_MODEL},

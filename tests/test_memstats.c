@@ -259,6 +259,7 @@ static void test_a_32_lane_red_to_one_address_counts_32_l1_and_l2_sectors(void *
     (void)state;
     ws_device d = dev();
     d.atom_sector_rule = WS_ATOM_SECTORS_PASS;
+    d.l2_atom_sector_factor = 1.5;   /* the H200's (results/h200-contention.md) */
     ws_launch L = launch(1, 32);
     chain c = chain_new(&d, &L, 4, 0);
     ws_mem_event red = event(WS_SPACE_GLOBAL, WS_MEM_REDUCE, 4, 0, 0, 0);    /* stride 0: one word */
