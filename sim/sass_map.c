@@ -442,23 +442,25 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
         int pc = p->sass_pc[i];
         if (pc >= 0 && sass_guarded(&sf->insns[i]) && fn->insns[pc].guard < 0) p->st.predicated++;
     }
-    /* ptxas's warp aggregation of an atomic on a warp-uniform address with a uniform operand
-     * (atomicAdd(&count[0], 1)): VOTE(U).ANY takes the active mask, POPC counts it, and one
-     * elected lane (the guard) performs the warp's operation. Measured on the H200: ncu counts
-     * one sector per RED (results/h200-contention.md, g_one_literal_red) */
+    /* ptxas's warp aggregation of an atomic on a warp-uniform address (atomicAdd(&count[0], 1):
+     * VOTE(U).ANY takes the active mask and POPC counts it; atomicMax(m, v): REDUX reduces the
+     * values over the warp), then one elected lane (the guard) performs the warp's operation.
+     * Measured on the H200: ncu counts one sector per RED (results/h200-contention.md,
+     * g_one_literal_red); g_atomic_max's 2^24 lanes took 400 us, 524288 ops x 0.76 ns */
     for (int i = 0; i < ns; i++) {
         int pc = p->sass_pc[i];
         const ws_sass_insn *s = &sf->insns[i];
         if (pc < 0 || !sass_guarded(s) || fn->insns[pc].guard >= 0 || s->space != WS_SASS_SP_GLOBAL ||
             (s->op != WS_SASS_OP_ATOM && s->op != WS_SASS_OP_RED) || p->pc[pc].action != WS_MAP_PASS)
             continue;
-        bool vote = false, popc = false;
+        bool vote = false, popc = false, redux = false;
         for (int j = sf->blocks[s->block].first; j < i; j++) {
             const char *o = sf->insns[j].opcode;
             vote |= !strncmp(o, "VOTEU.ANY", 9) || !strncmp(o, "VOTE.ANY", 8);
             popc |= !strncmp(o, "POPC", 4);
+            redux |= !strncmp(o, "REDUX", 5); /* atomicMax(m, v): the warp's max by REDUX, one lane's RED */
         }
-        if (vote && popc && !p->pc[pc].aggregated) {
+        if (((vote && popc) || redux) && !p->pc[pc].aggregated) {
             p->pc[pc].aggregated = true;
             p->st.aggregated++;
         }

@@ -34,8 +34,8 @@ typedef struct {
     ws_sass_op op;       /* its operation: an atom.global whose result is unused is a RED */
     bool by_order;       /* matched by order (not by base and offset): approximate */
     bool unrolled;       /* the SASS has more copies of this access than the PTX (unrolled code) */
-    bool aggregated;     /* a global atom/red ptxas aggregated over the warp (VOTE.ANY + POPC before a
-                            predicated REDG/ATOMG: one elected lane does the warp's operation) */
+    bool aggregated;     /* a global atom/red ptxas aggregated over the warp (VOTE.ANY + POPC, or REDUX,
+                            before a predicated REDG/ATOMG: one elected lane does the warp's operation) */
 } ws_sass_pcmap;
 
 /* A SASS-only instruction (spill code) and the PTX instruction it is placed at. */
