@@ -58,23 +58,36 @@ static const ws_device h200 = {
                                                249 us (ncu); docs/timing-model.md */
     .loaded_dram_latency_factor = 3.0,      /* [MEAS] fitted: makes the latency term match a 4096x4096 one-float-per-
                                                thread copy, 32x32 blocks (66.6 us, ncu); docs/timing-model.md */
-    .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: fits issue 23's measurement (32 lanes on one
-                                               address: 32 sectors per RED, 4,194,304 for 2^22 threads) and
-                                               keeps coalesced atomics at their distinct sectors;
-                                               docs/memory-models.md "Atomics" */
-    .atom_same_address_cycles = 1.0,        /* estimate: [SPEC] Kepler GK110 whitepaper, "atomic operation
-                                               throughput to a common global memory address ... one
-                                               operation per clock"; assumed unchanged since */
-    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: one 32-B sector-op per slice per clock (the slice's
-                                               32 B/clk data path); issue 23's 32-bin probe (4 sector-passes
-                                               per warp on one line, 2^17 warps, 311.9 us at 1980 MHz)
-                                               implies 0.85 */
-    .l2_slices = 64,                        /* estimate: l2_bw_gbs / (32 B x sm_clock) ~ 118; 64 assumed for
-                                               the one L2 partition a line lives in (RULES §4.2: two partitions) */
-    .shared_atom_cycles_per_pass = 2.0,     /* estimate: a shared atomic reads and writes its bank: two data-
-                                               stage cycles per serialised pass (RULES §1: 1 wavefront/cycle) */
-    .block_launch_cycles = 0,               /* not calibrated: the term is off (the i23-probes block-launch probe
-                                               measures it; saxpy_block13 suggests it matters) */
+    /* Atomics and block launch: tests/gpu/contention_probe.cu on the H200 (results/h200-contention.md,
+     * raw data results/h200-contention/contention.csv and contention-ncu.csv; [MEAS] below names the
+     * configuration each rate comes from; results/h200-contention-validation.md checks all 84) */
+    .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* [MEAS] ncu l1tex__t_sectors_pipe_lsu_mem_global_op_red: exact
+                                               for one address (32 per RED), coalesced words (4), the skewed
+                                               histogram (-0.01 %); 1.7 % under for 256 uniform bins */
+    .l2_atom_sector_factor = 1.5,           /* [MEAS] lts__t_sectors_op_red / L1 sectors = 1.50 in 10 of 12 ncu
+                                               configurations (1.61 for lane % 32 bins, 2.58 for a CAS loop) */
+    .atom_same_address_ns = 0.732,          /* [MEAS] g_one_red: 2^22 REDs on one int in 3071 us (ATOM 3074);
+                                               lane % 2 / % 4: 1537 / 770 us (0.732 per op per address) */
+    .atom_same_address_float_ns = 1.756,    /* [MEAS] gf_one_red: 2^22 float adds on one address in 7366 us */
+    .atom_sector_pass_ns = 0.732,           /* [MEAS] g_hash2/4_red: 0.732-0.734 ns per sector-op of a hot range
+                                               (18.2 / 11.0 PASS sectors per RED x 131072 REDs in 1751 / 1057 us);
+                                               hash 8-64 bins 0.69-0.73; float hash256 = int: a unit's rate */
+    .atom_slice_bytes = 512,                /* [MEAS] g_hash64_red: 256 B of bins in one unit (13.1 sector-ops per
+                                               RED at 0.705 ns); g_hash256_red and the byte histograms: 1 KB in
+                                               two (2.96 M sector-ops in 1080 us = 0.365 ns each) */
+    .atom_slices = 76,                      /* [MEAS] g_hash1048576_red: 2^24 REDs on 4 MB of bins (16.7 M sector-
+                                               ops) in 162.3 us: 0.732 ns x 16.7 M / 162.3 us = 76 units */
+    .atom_operand_bytes_per_ns = 54.2,      /* [MEAS] g_lane8/16/32_red: 131072 32-lane REDs on one line in 310 us
+                                               = 128 B of operands per 2.36 ns (32 B per L2 cycle at 1.709 GHz
+                                               would be 54.7); one lane per RED (g_one_literal_red) is not held
+                                               to it: 0.737 ns each */
+    .shared_atom_cycles_per_pass = 1.0,     /* [MEAS] s_onebank32: 536,990,779 wavefronts (ncu) in 2085 us on 132
+                                               SMs = 1.01 cycles each; s_lane32, s_warp: 1.1 per instruction */
+    .block_launch_cycles = 156.6,           /* [MEAS] launch_empty_1000000x32..256: 10^6 empty blocks in 603.6 us
+                                               (less the 4.3 us launch overhead): 0.599 ns per block on the GPU
+                                               = 7576 blocks per SM x 156.6 cycles */
+    .warp_launch_cycles = 5.54,             /* [MEAS] launch_empty_1000000x1024: 682.4 us for 32-warp blocks:
+                                               0.678 ns per block, 5.54 SM cycles per warp per SM */
 };
 
 static const ws_device h100 = {
@@ -114,11 +127,16 @@ static const ws_device h100 = {
     .l2_requests_per_cycle = 35.0 * 7500 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
-    .atom_same_address_cycles = 1.0,        /* estimate: the H200 figure assumed (Kepler whitepaper) */
-    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: the H200 figure assumed */
-    .l2_slices = 64,                        /* estimate: as H200 (same chip) */
-    .shared_atom_cycles_per_pass = 2.0,     /* estimate: the H200 figure assumed */
-    .block_launch_cycles = 0,               /* not calibrated: the term is off */
+    .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
+    .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */
+    .atom_same_address_float_ns = 1.756,    /* estimate: the H200 figure assumed */
+    .atom_sector_pass_ns = 0.732,           /* estimate: the H200 figure assumed */
+    .atom_slice_bytes = 512,                /* estimate: the H200 figure assumed */
+    .atom_slices = 76,                      /* estimate: the H200 figure assumed (same GH100 L2) */
+    .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
+    .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
+    .block_launch_cycles = 156.6,           /* estimate: the H200 figure assumed (same GH100 chip) */
+    .warp_launch_cycles = 5.54,             /* estimate: the H200 figure assumed (same GH100 chip) */
 };
 
 static const ws_device a100 = {
@@ -158,11 +176,16 @@ static const ws_device a100 = {
     .l2_requests_per_cycle = 35.0 * 4800 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
-    .atom_same_address_cycles = 1.0,        /* estimate: the H200 figure assumed (Kepler whitepaper) */
-    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: the H200 figure assumed */
-    .l2_slices = 40,                        /* estimate: half of the 80 L2 slices of its two partitions, as for H200 */
-    .shared_atom_cycles_per_pass = 2.0,     /* estimate: the H200 figure assumed */
+    .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
+    .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */
+    .atom_same_address_float_ns = 1.756,    /* estimate: the H200 figure assumed */
+    .atom_sector_pass_ns = 0.732,           /* estimate: the H200 figure assumed */
+    .atom_slice_bytes = 512,                /* estimate: the H200 figure assumed */
+    .atom_slices = 76.0 * 4800 / 7500,      /* estimate: the H200's 76 scaled by l2_bw_gbs / 7500 */
+    .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
+    .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
     .block_launch_cycles = 0,               /* not calibrated: the term is off */
+    .warp_launch_cycles = 0,                /* not calibrated: the term is off */
 };
 
 static const ws_device t4 = {
@@ -202,11 +225,16 @@ static const ws_device t4 = {
     .l2_requests_per_cycle = 35.0 * 1100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
-    .atom_same_address_cycles = 1.0,        /* estimate: the H200 figure assumed (Kepler whitepaper) */
-    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: the H200 figure assumed */
-    .l2_slices = 16,                        /* estimate: 4 MB L2 in 16 slices of 256 KB, assumed */
-    .shared_atom_cycles_per_pass = 2.0,     /* estimate: the H200 figure assumed */
+    .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
+    .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */
+    .atom_same_address_float_ns = 1.756,    /* estimate: the H200 figure assumed */
+    .atom_sector_pass_ns = 0.732,           /* estimate: the H200 figure assumed */
+    .atom_slice_bytes = 512,                /* estimate: the H200 figure assumed */
+    .atom_slices = 76.0 * 1100 / 7500,      /* estimate: the H200's 76 scaled by l2_bw_gbs / 7500 */
+    .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
+    .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
     .block_launch_cycles = 0,               /* not calibrated: the term is off */
+    .warp_launch_cycles = 0,                /* not calibrated: the term is off */
 };
 
 static const ws_device v100 = {
@@ -246,11 +274,16 @@ static const ws_device v100 = {
     .l2_requests_per_cycle = 35.0 * 2100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
-    .atom_same_address_cycles = 1.0,        /* estimate: the H200 figure assumed (Kepler whitepaper) */
-    .atom_l2_sectors_per_cycle = 1.0,       /* estimate: the H200 figure assumed */
-    .l2_slices = 32,                        /* estimate: 6 MB L2 in 32 slices of 192 KB, assumed */
-    .shared_atom_cycles_per_pass = 2.0,     /* estimate: the H200 figure assumed */
+    .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
+    .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */
+    .atom_same_address_float_ns = 1.756,    /* estimate: the H200 figure assumed */
+    .atom_sector_pass_ns = 0.732,           /* estimate: the H200 figure assumed */
+    .atom_slice_bytes = 512,                /* estimate: the H200 figure assumed */
+    .atom_slices = 76.0 * 2100 / 7500,      /* estimate: the H200's 76 scaled by l2_bw_gbs / 7500 */
+    .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
+    .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
     .block_launch_cycles = 0,               /* not calibrated: the term is off */
+    .warp_launch_cycles = 0,                /* not calibrated: the term is off */
 };
 
 static const ws_device *const all[] = {&h200, &h100, &a100, &t4, &v100, NULL};

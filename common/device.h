@@ -41,14 +41,19 @@ typedef struct ws_device {
     double dram_efficiency;       /* fraction of dram_bw_gbs a streaming kernel reaches */
     double l2_requests_per_cycle; /* SM->L2 requests (128-B lines) the L2 serves per SM clock */
     double loaded_dram_latency_factor; /* DRAM latency under load / the unloaded dram_cycles */
-    /* Atomics and block launch (docs/timing-model.md "Contention"): estimates until the
-     * contention probes (branch i23-probes) measure them; calibrating is changing these. */
+    /* Atomics and block launch (docs/timing-model.md "Contention"): rates of mechanisms, the
+     * H200's measured by tests/gpu/contention_probe.cu (results/h200-contention.md). */
     int atom_sector_rule;         /* WS_ATOM_SECTORS_*: how L1TEX/L2 count a global atomic's sectors */
-    double atom_same_address_cycles; /* L2 cycles (SM clock) between two ops on one address */
-    double atom_l2_sectors_per_cycle; /* atomic sector-ops one L2 slice completes per cycle */
-    int l2_slices;                /* L2 slices: the atomic units working in parallel */
-    double shared_atom_cycles_per_pass; /* SM cycles per serialised pass of a shared atomic */
+    double l2_atom_sector_factor; /* lts__t_sectors_op_atom/red (all sources) per L1TEX atomic sector */
+    double atom_same_address_ns;  /* ns between two operations on one address (integer, bitwise, min/max, CAS) */
+    double atom_same_address_float_ns; /* the same for a floating-point add */
+    double atom_sector_pass_ns;   /* ns per sector-op (the sector rule's count) in one L2 slice */
+    int atom_slice_bytes;         /* the contiguous bytes one slice owns (a power of two, >= 128) */
+    double atom_slices;           /* slices' worth of atomic units working in parallel over the whole L2 */
+    double atom_operand_bytes_per_ns; /* operand bytes (lanes x width) one slice takes in per ns */
+    double shared_atom_cycles_per_pass; /* SM cycles per wavefront of a shared atomic */
     double block_launch_cycles;   /* SM cycles to launch one block on an SM; 0 = not calibrated (term off) */
+    double warp_launch_cycles;    /* SM cycles per warp of a launched block on an SM (large blocks); 0 = off */
 } ws_device;
 
 /* The sectors a global atomic or reduction counts in l1tex__t_sectors_*_op_atom/red and

@@ -87,7 +87,8 @@ void chk_timing_dependent_for_cas(chk_row *rows, int n, int ncas_global, int nca
         chk_row *r = &rows[i];
         const ws_metric_info *m = ws_metric_find(r->metric);
         bool atom = m && m->op == WS_MEM_ATOMIC;
-        bool g = ncas_global > 0 && m && ((atom && m->space == WS_SPACE_GLOBAL) || m->id == WS_METRIC_L2_ATOM_SECTORS);
+        bool g = ncas_global > 0 && m && ((atom && m->space == WS_SPACE_GLOBAL) || m->id == WS_METRIC_L2_ATOM_SECTORS ||
+                                            m->id == WS_METRIC_L2_ATOM_SECTORS_ALL);
         bool s = ncas_shared > 0 && atom && m->space == WS_SPACE_SHARED;
         if (!g && !s) continue;
         r->cls = CHK_TIMING_DEP;

@@ -1,13 +1,17 @@
-/* atomics.c - per-address and per-line operation counts of atomics (see atomics.h).
- * Two open-addressing tables (address -> lane-ops, line -> sector-ops) that double at half
- * load: a histogram touches a few hundred addresses, a distinct-word probe millions, so the
- * tables are sized by what the kernel touches, never by the buffers. */
+/* atomics.c - per-address and per-slice-range operation counts of atomics (see atomics.h).
+ * Three open-addressing tables (address -> lane-ops, slice range -> sector-ops, slice range
+ * -> operand bytes) that double at half load: a histogram touches a few hundred addresses, a
+ * distinct-word probe millions, so the tables are sized by what the kernel touches, never by
+ * the buffers. */
 #include "atomics.h"
+
+#include "banks.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define EMPTY UINT64_MAX   /* no key: global addresses are buffer offsets, never 2^64 - 1 */
+#define FLOAT_KEY (1ull << 63) /* a float add's address key: counted apart from integer ops */
 
 typedef struct {
     uint64_t *keys, *counts;
@@ -16,7 +20,8 @@ typedef struct {
 
 struct ws_atomics {
     const ws_device *dev;
-    table addr, line;
+    table addr, slice, data;
+    uint64_t slice_bytes;  /* a power of two */
     uint64_t *sm_passes;   /* per SM: shared atomic passes */
     ws_atomic_totals t;
 };
@@ -89,8 +94,12 @@ ws_atomics *ws_atomics_new(const ws_device *dev)
     if (!a)
         return NULL;
     a->dev = dev;
+    /* a profile without a slice granularity: each line its own range */
+    a->slice_bytes = WS_LINE_BYTES;
+    while (a->slice_bytes < (uint64_t)dev->atom_slice_bytes)
+        a->slice_bytes *= 2;
     a->sm_passes = calloc((size_t)dev->sm_count, sizeof *a->sm_passes);
-    if (!a->sm_passes || table_init(&a->addr, 64) || table_init(&a->line, 64)) {
+    if (!a->sm_passes || table_init(&a->addr, 64) || table_init(&a->slice, 64) || table_init(&a->data, 64)) {
         ws_atomics_free(a);
         return NULL;
     }
@@ -103,27 +112,23 @@ void ws_atomics_free(ws_atomics *a)
         return;
     free(a->addr.keys);
     free(a->addr.counts);
-    free(a->line.keys);
-    free(a->line.counts);
+    free(a->slice.keys);
+    free(a->slice.counts);
+    free(a->data.keys);
+    free(a->data.counts);
     free(a->sm_passes);
     free(a);
 }
 
 int ws_atomics_shared_passes(const ws_mem_event *ev)
 {
-    int per_bank[32] = {0};
-    int worst = 0;
-    int words = ev->width > 4 ? ev->width / 4 : 1;
-    for (int lane = 0; lane < 32; lane++) {
-        if (!(ev->active_mask >> lane & 1))
-            continue;
-        for (int w = 0; w < words; w++) {
-            int b = (int)((ev->addr[lane] / 4 + (uint64_t)w) % 32);
-            if (++per_bank[b] > worst)
-                worst = per_bank[b];
-        }
-    }
-    return worst;
+    /* measured (H200, results/h200-contention.md): a shared atomic's wavefronts follow the
+     * load rule, lanes on one word combining: one address 1 per instruction, 32 words of one
+     * bank 32 */
+    ws_bank_result bk;
+    if (ws_banks(ev, &bk) != 0)
+        return 0;
+    return bk.wavefronts;
 }
 
 /* The most active lanes on one address (any space). */
@@ -173,25 +178,32 @@ int ws_atomics_event(ws_atomics *a, int sm, const ws_mem_event *ev, const ws_coa
     t->global_lane_ops += (uint64_t)r->lane_ops;
     t->global_sector_ops += (uint64_t)r->sector_ops;
     int oom = 0;
+    uint64_t tag = ev->atom_float ? FLOAT_KEY : 0;
     for (int lane = 0; lane < 32; lane++) {
         if (!(ev->active_mask >> lane & 1))
             continue;
         uint64_t before = a->addr.used;
-        uint64_t n = table_add(&a->addr, ev->addr[lane], 1);
+        uint64_t n = table_add(&a->addr, ev->addr[lane] | tag, 1);
         oom |= n == 0;
         t->addresses += a->addr.used - before;
-        if (n > t->addr_ops_max) {
-            t->addr_ops_max = n;
+        uint64_t *max = tag ? &t->addr_float_ops_max : &t->addr_ops_max;
+        if (n > *max) {
+            *max = n;
             t->addr_max = ev->addr[lane];
         }
     }
     for (int i = 0; i < co->nentries; i++) {
         const ws_sector_entry *e = &co->entries[i];
-        uint64_t n = table_add(&a->line, e->sector / WS_LINE_BYTES,
-                               (uint64_t)ws_coalesce_entry_atom_sectors(e, a->dev->atom_sector_rule));
+        uint64_t range = e->sector / a->slice_bytes;
+        uint64_t n = table_add(&a->slice, range, (uint64_t)ws_coalesce_entry_atom_sectors(e, a->dev->atom_sector_rule));
         oom |= n == 0;
-        if (n > t->line_sector_ops_max)
-            t->line_sector_ops_max = n;
+        if (n > t->slice_sector_ops_max)
+            t->slice_sector_ops_max = n;
+        /* the operands the lanes send into the slice: width bytes per lane in this sector */
+        n = table_add(&a->data, range, (uint64_t)__builtin_popcount(e->lanes) * ev->width);
+        oom |= n == 0;
+        if (n > t->slice_operand_bytes_max)
+            t->slice_operand_bytes_max = n;
     }
     return oom ? -1 : 1;
 }

@@ -71,20 +71,24 @@ static void atomic_notes(ws_notes *o, const ws_device *dev, const ws_memstats *m
             if (global_bound)
                 add(o, WS_CONF_LOW, p->src_line, "contended atomics",
                     "same-address contention sets the bound (%llu ops on one address, %llu sector-ops on one "
-                    "128-B line) with estimated constants (%.2g cycle(s) per same-address op, %.2g sector-op(s) per "
-                    "slice cycle); slice hashing and the far L2 partition are not modelled",
-                    (unsigned long long)(at ? at->addr_ops_max : 0), (unsigned long long)(at ? at->line_sector_ops_max : 0),
-                    dev->atom_same_address_cycles, dev->atom_l2_sectors_per_cycle);
+                    "%d-B slice range, %llu operand bytes into it) at %.3g ns per same-address op and %.3g ns per "
+                    "sector-op in a slice (measured on the H200; results/h200-contention-validation.md lists "
+                    "where it misses); the real slice hash is not modelled",
+                    (unsigned long long)(at ? (at->addr_ops_max > at->addr_float_ops_max ? at->addr_ops_max
+                                                                                         : at->addr_float_ops_max) : 0),
+                    (unsigned long long)(at ? at->slice_sector_ops_max : 0), dev->atom_slice_bytes,
+                    (unsigned long long)(at ? at->slice_operand_bytes_max : 0), dev->atom_same_address_ns,
+                    dev->atom_sector_pass_ns);
             else
                 add(o, WS_CONF_MEDIUM, p->src_line, "atomics",
-                    "global atomics, modelled with estimated constants (up to %u lane(s) of one instruction on one "
+                    "global atomics, modelled with the H200's measured rates (up to %u lane(s) of one instruction on one "
                     "address; %llu op(s) on the most updated address); not the bound",
                     p->atom_same_addr_max, (unsigned long long)(at ? at->addr_ops_max : 0));
         } else if (p->space == WS_SPACE_SHARED) {
             double passes = p->executions ? (double)p->atom_passes / (double)p->executions : 0;
             add(o, shared_bound ? WS_CONF_LOW : WS_CONF_MEDIUM, p->src_line, "shared atomics",
-                "shared atomics: %.1f serialised passes per instruction (lanes on one bank or one word go in turn) "
-                "at an estimated %.2g cycles each%s; contention between warps on one word is not modelled",
+                "shared atomics: %.1f wavefronts per instruction (lanes on one bank go in turn, lanes on one word "
+                "combine) at %.2g cycle(s) each%s; contention between warps on one word is not modelled",
                 passes, dev->shared_atom_cycles_per_pass, shared_bound ? ", which sets the bound" : "");
         }
     }

@@ -44,6 +44,8 @@ typedef struct ws_mem_event {
     uint8_t width;           /* bytes per lane: elem_size * vec (1..16) */
     uint8_t elem_size;       /* 1, 2, 4, 8, 16 */
     uint8_t vec;             /* 1, 2, 4 */
+    uint8_t atom_float;      /* atomics and reductions: 1 for a floating-point add (its same-address
+                                rate differs: docs/timing-model.md "Contention"), else 0 */
     uint32_t active_mask;    /* lanes that perform the access */
     uint32_t same_value_mask;/* shared stores: lanes whose bytes already held what they store (in lane
                                 order, so of 32 lanes storing one value to one word 31 are here);

@@ -129,9 +129,9 @@
     M(SATOM_INST, "smsp__sass_inst_executed_op_shared_atom.sum", INST, EXACT, EXACT, 0, NAMED, SHARED, ATOM, PLAIN, \
       "shared atomic instructions (reductions included)", sa->inst + sr->inst) \
     M(SATOM_WAVEFRONTS, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", WAVEFRONT, MODEL, CACHE, 0, NAMED, SHARED, ATOM, PLAIN, \
-      "shared atomic wavefronts (bank rule assumed, not measured)", sa->wavefronts + sr->wavefronts) \
+      "shared atomic wavefronts (the load bank rule; measured on the H200)", sa->wavefronts + sr->wavefronts) \
     M(SATOM_PASSES, "ws__shared_atom_passes.sum", COUNT, MODEL, INFO, 0, OWN, SHARED, ATOM, PLAIN, \
-      "shared atomic passes: per instruction the most lanes on one bank, lanes on one word serialised (contention model)", \
+      "shared atomic passes: per instruction its bank wavefronts, lanes on one word combining (contention model, measured on the H200)", \
       t->shared_atom_passes) \
     /* L1, L2 and DRAM: the cache model (sim/cache.c); the L2 and DRAM slack is the background \
        traffic of any launch under ncu */ \
@@ -161,6 +161,13 @@
       "sectors the SMs wrote to L2", c->l2_write_sectors) \
     M(L2_ATOM_SECTORS, "lts__t_sectors_srcunit_tex_op_atom.sum", SECTOR, MODEL, CACHE, WS_SLACK_L2_SECTORS, NAMED, NONE, NONE, PLAIN, \
       "L2 sectors of atomics and reductions", c->l2_atom_sectors) \
+    /* all sources: the H200 counts 1.5 per L1 sector (the far L2 partition sees half of them again) */ \
+    M(L2_ATOM_SECTORS_ALL, "lts__t_sectors_op_atom.sum", SECTOR, MODEL, CACHE, WS_SLACK_L2_SECTORS, NAMED, NONE, ATOM, PLAIN, \
+      "L2 sectors of atomics, all sources (l2_atom_sector_factor x the L1 sectors)", \
+      (ms->dev ? ms->dev->l2_atom_sector_factor : 0) * (double)ga->sectors) \
+    M(L2_RED_SECTORS_ALL, "lts__t_sectors_op_red.sum", SECTOR, MODEL, CACHE, WS_SLACK_L2_SECTORS, NAMED, NONE, RED, PLAIN, \
+      "L2 sectors of reductions, all sources (l2_atom_sector_factor x the L1 sectors)", \
+      (ms->dev ? ms->dev->l2_atom_sector_factor : 0) * (double)gr->sectors) \
     M(L1_MERGED_MISS, "ws__l1_merged_miss_sectors.sum", SECTOR, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
       "L1 misses merged into an outstanding miss (no new L2 traffic)", c->merged_sectors) \
     M(DRAM_READ, "dram__bytes_read.sum", BYTE, MODEL, CACHE, WS_SLACK_DRAM_BYTES, COLLECT, NONE, NONE, PLAIN, \

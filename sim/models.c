@@ -159,8 +159,10 @@ double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v)
             if (l > lat)
                 lat = l;
         }
-    if (lat >= 0 && v->at) /* an ATOM returns after its own lanes on one address have gone in turn */
-        lat += (v->at->same_addr_max - 1) * dev->atom_same_address_cycles;
+    if (lat >= 0 && v->at) { /* an ATOM returns after its own lanes on one address have gone in turn */
+        double ns = v->ev->atom_float ? dev->atom_same_address_float_ns : dev->atom_same_address_ns;
+        lat += (v->at->same_addr_max - 1) * ns * dev->sm_clock_mhz / 1000.0; /* ns -> SM cycles */
+    }
     return lat;
 }
 

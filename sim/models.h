@@ -48,8 +48,8 @@ int ws_mem_verdict_check(const ws_mem_verdict *v);
  * load (DRAM at dram_cycles x the profile's loaded_dram_latency_factor), L1 hit time plus
  * one cycle per extra wavefront for a shared load; -1 for a store or a reduction (they wait
  * for nothing). An atomic with return adds its own serialisation: (lanes on one address - 1)
- * x atom_same_address_cycles on global memory, (passes - 1) x shared_atom_cycles_per_pass on
- * shared memory in place of the wavefronts. */
+ * x atom_same_address_ns (or _float_ns) on global memory, (wavefronts - 1) x
+ * shared_atom_cycles_per_pass on shared memory. */
 double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v);
 
 /* A consumer of verdicts: memstats, the latency epochs, the visualizer's recorder. */

@@ -293,6 +293,13 @@ void ws_sass_stage_listener(void *ctx, const ws_mem_event *ev)
         set_width(&e, pm->width);
         if (e.op == WS_MEM_ATOMIC || e.op == WS_MEM_REDUCE)
             e.op = pm->op == WS_SASS_OP_RED ? WS_MEM_REDUCE : WS_MEM_ATOMIC;
+        if (pm->aggregated && e.active_mask) { /* ptxas: the lowest active lane does the warp's op */
+            uint32_t low = e.active_mask & (~e.active_mask + 1u);
+            for (int l = 0; l < 32; l++)
+                if (!(low >> l & 1))
+                    e.addr[l] = 0;
+            e.active_mask = low;
+        }
         st->emitted[pm->sass]++;
     }
     emit(st, &e);

@@ -588,6 +588,29 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
         int pc = p->sass_pc[i];
         if (pc >= 0 && sass_guarded(&sf->insns[i]) && fn->insns[pc].guard < 0) p->st.predicated++;
     }
+    /* ptxas's warp aggregation of an atomic on a warp-uniform address (atomicAdd(&count[0], 1):
+     * VOTE(U).ANY takes the active mask and POPC counts it; atomicMax(m, v): REDUX reduces the
+     * values over the warp), then one elected lane (the guard) performs the warp's operation.
+     * Measured on the H200: ncu counts one sector per RED (results/h200-contention.md,
+     * g_one_literal_red); g_atomic_max's 2^24 lanes took 400 us, 524288 ops x 0.76 ns */
+    for (int i = 0; i < ns; i++) {
+        int pc = p->sass_pc[i];
+        const ws_sass_insn *s = &sf->insns[i];
+        if (pc < 0 || !sass_guarded(s) || fn->insns[pc].guard >= 0 || s->space != WS_SASS_SP_GLOBAL ||
+            (s->op != WS_SASS_OP_ATOM && s->op != WS_SASS_OP_RED) || p->pc[pc].action != WS_MAP_PASS)
+            continue;
+        bool vote = false, popc = false, redux = false;
+        for (int j = sf->blocks[s->block].first; j < i; j++) {
+            const char *o = sf->insns[j].opcode;
+            vote |= !strncmp(o, "VOTEU.ANY", 9) || !strncmp(o, "VOTE.ANY", 8);
+            popc |= !strncmp(o, "POPC", 4);
+            redux |= !strncmp(o, "REDUX", 5); /* atomicMax(m, v): the warp's max by REDUX, one lane's RED */
+        }
+        if (((vote && popc) || redux) && !p->pc[pc].aggregated) {
+            p->pc[pc].aggregated = true;
+            p->st.aggregated++;
+        }
+    }
     /* unrolled copies leave the memory counters exact when each PTX execution is one SASS
      * execution (what unrolling preserves); they make the instruction count approximate */
     /* a dropped PTX access is exact when every SASS access is accounted for: the machine
@@ -612,6 +635,7 @@ void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap)
     if (s->spill_ld || s->spill_st) ADD("%s%d spill loads, %d spill stores", o ? ", " : "", s->spill_ld, s->spill_st);
     if (s->stack) ADD("%s%d stack accesses", o ? ", " : "", s->stack);
     if (s->predicated) ADD("%s%d predicated (if-converted)", o ? ", " : "", s->predicated);
+    if (s->aggregated) ADD("%s%d atomic(s) aggregated over the warp (one lane each)", o ? ", " : "", s->aggregated);
     if (s->unrolled) ADD("%s%d unrolled copies", o ? ", " : "", s->unrolled);
     if (s->dropped) ADD("%s%d PTX accesses removed by ptxas", o ? ", " : "", s->dropped);
     if (s->tensor_matched) ADD("%s%d tensor-core accesses as their LDGSTS/LDSM/STSM/LDG/STG/LDS/STS", o ? ", " : "",

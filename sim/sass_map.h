@@ -46,6 +46,8 @@ typedef struct {
      * wmma.load/store <-> per_exec SASS accesses of `form` (width: theirs) */
     uint8_t form;        /* ws_tc_form */
     uint8_t per_exec;    /* SASS accesses one execution becomes (1 for everything but wmma) */
+    bool aggregated;     /* a global atom/red ptxas aggregated over the warp (VOTE.ANY + POPC, or REDUX,
+                            before a predicated REDG/ATOMG: one elected lane does the warp's operation) */
 } ws_sass_pcmap;
 
 /* A SASS-only instruction (spill code) and the PTX instruction it is placed at. */
@@ -68,6 +70,7 @@ typedef struct {
     int unplaced;        /* spills / predicated accesses without an anchor */
     int inexact_anchors; /* blocks anchored by line, not by an instruction of their own */
     int tensor_matched;  /* tensor-era PTX accesses given their LDGSTS / LDSM / STSM / wmma SASS */
+    int aggregated;      /* global atomics ptxas aggregated over the warp (one lane each) */
 } ws_sass_map_stats;
 
 typedef struct {

@@ -35,11 +35,14 @@ typedef struct {
                                            (DRAM sectors at the loaded latency) */
     double bytes_moved;             /* what a perfect kernel moves (for effective bandwidth) */
     /* contention (sim/atomics.h; 0 without atomics) and block launch */
-    double atom_addr_ops_max;       /* lane-ops on the most updated global address */
-    double atom_line_sector_ops_max;/* sector-ops on the most updated 128-B line (one L2 slice) */
+    double atom_addr_ops_max;       /* lane-ops on the most updated global address (no float adds) */
+    double atom_addr_float_ops_max; /* float-add lane-ops on the most float-added address */
+    double atom_slice_sector_ops_max; /* sector-ops on the busiest slice range (dev->atom_slice_bytes) */
+    double atom_slice_operand_bytes_max; /* operand bytes sent to the busiest slice range */
     double atom_sector_ops;         /* all global atomic sector-ops */
-    double shared_atom_passes_max;  /* busiest SM: serialised shared-atomic passes */
+    double shared_atom_passes_max;  /* busiest SM: shared-atomic wavefronts */
     double blocks_max;              /* busiest SM: blocks placed there */
+    double warps_per_block;         /* for the warp part of the launch term (0: 1 assumed) */
 } ws_timing_input;
 
 typedef enum { WS_BOUND_LAUNCH, WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY,
@@ -51,9 +54,10 @@ const char *ws_bound_class(ws_bound b);
 
 typedef struct {
     double t_dram_us, t_l2_us, t_l1_us, t_issue_us, t_latency_us, t_launch_us;
-    double t_atomics_us;            /* global atomics: max(per address, per line/slice, whole L2) */
-    double t_shared_atomics_us;     /* busiest SM's serialised shared-atomic passes */
-    double t_block_launch_us;       /* busiest SM's blocks x block_launch_cycles (0: not calibrated) */
+    double t_atomics_us;            /* global atomics: max(per address, per slice, per line, whole L2) */
+    double t_shared_atomics_us;     /* busiest SM's shared-atomic wavefronts */
+    double t_block_launch_us;       /* busiest SM's blocks x max(block_launch_cycles, warps x
+                                       warp_launch_cycles) (0: not calibrated) */
     double t_kernel_us;             /* launch + max of the others */
     ws_bound bound;                 /* the largest term (launch when all are 0) */
     double eff_bw_gbs;              /* bytes_moved / t_kernel (GB = 1e9 bytes) */

@@ -2,13 +2,16 @@
  * sim/coalesce.h, the contention terms of sim/timing.h, sim/casloop.h) from first
  * principles: 32 lanes on one address are 32 serialised operations and 32 sectors; 32 lanes
  * on 32 consecutive words are 4 sectors of one pass each; N operations on one address cost
- * N x the same-address cycles; shared bins with lane % 32 need one pass, all in one bank 32. */
+ * N x the same-address time (float adds their own); a slice range's sector-ops queue in its
+ * unit, two ranges run side by side; shared atomics cost their bank wavefronts (one word: 1,
+ * one bank: 32); a block costs the launch rate, a 32-warp block its warps. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,9 +52,12 @@ static ws_device dev(void)
     d.loaded_dram_latency_factor = 3;
     d.launch_overhead_us = 2;
     d.atom_sector_rule = WS_ATOM_SECTORS_PASS;
-    d.atom_same_address_cycles = 2;
-    d.atom_l2_sectors_per_cycle = 1;
-    d.l2_slices = 8;
+    d.atom_same_address_ns = 2;
+    d.atom_same_address_float_ns = 5;
+    d.atom_sector_pass_ns = 1;
+    d.atom_slice_bytes = 512;
+    d.atom_slices = 8;
+    d.atom_operand_bytes_per_ns = 64;
     d.shared_atom_cycles_per_pass = 2;
     return d;
 }
@@ -112,7 +118,8 @@ static void test_the_model_counts_ops_per_address_and_sector_ops_per_line_over_t
     assert_int_equal(t->addresses, 1);
     assert_int_equal(t->addr_ops_max, 32 * warps);
     assert_int_equal(t->addr_max, BASE);
-    assert_int_equal(t->line_sector_ops_max, 32 * warps);
+    assert_int_equal(t->slice_sector_ops_max, 32 * warps);
+    assert_int_equal(t->slice_operand_bytes_max, 32 * 4 * warps);  /* 32 lanes x 4 B per RED */
     assert_int_equal(t->global_red_inst, warps);
     /* distinct words elsewhere: 4096 more addresses, each updated once */
     for (int w = 0; w < 128; w++) {
@@ -128,7 +135,7 @@ static void test_the_model_counts_ops_per_address_and_sector_ops_per_line_over_t
     ws_atomics_free(a);
 }
 
-static void test_shared_bins_by_lane_need_one_pass_one_bank_32_and_one_word_32(void **state)
+static void test_shared_atomics_cost_wavefronts_one_word_1_one_bank_32(void **state)
 {
     (void)state;
     ws_mem_event ev = atomic_event(WS_SPACE_SHARED, WS_MEM_ATOMIC);
@@ -136,13 +143,15 @@ static void test_shared_bins_by_lane_need_one_pass_one_bank_32_and_one_word_32(v
     assert_int_equal(ws_atomics_shared_passes(&ev), 1);
     for (int l = 0; l < 32; l++) ev.addr[l] = 128u * (uint64_t)l;        /* bins[lane * 32]: bank 0 */
     assert_int_equal(ws_atomics_shared_passes(&ev), 32);
-    for (int l = 0; l < 32; l++) ev.addr[l] = 64;                        /* one word: no broadcast */
-    assert_int_equal(ws_atomics_shared_passes(&ev), 32);
-    for (int l = 0; l < 32; l++) ev.addr[l] = 4u * (uint64_t)(l % 8);   /* 8 bins: 4 lanes per word */
+    for (int l = 0; l < 32; l++) ev.addr[l] = 64;                        /* one word: the lanes combine */
+    assert_int_equal(ws_atomics_shared_passes(&ev), 1);
+    for (int l = 0; l < 32; l++) ev.addr[l] = 4u * (uint64_t)(l % 8);   /* 8 bins in 8 banks */
+    assert_int_equal(ws_atomics_shared_passes(&ev), 1);
+    for (int l = 0; l < 32; l++) ev.addr[l] = 128u * (uint64_t)(l % 4); /* 4 words of bank 0 */
     assert_int_equal(ws_atomics_shared_passes(&ev), 4);
 }
 
-static void test_2_pow_22_ops_on_one_address_cost_2_pow_22_times_the_same_address_cycles(void **state)
+static void test_2_pow_22_ops_on_one_address_cost_2_pow_22_times_the_same_address_time(void **state)
 {
     (void)state;
     ws_device d = dev();
@@ -152,27 +161,142 @@ static void test_2_pow_22_ops_on_one_address_cost_2_pow_22_times_the_same_addres
     memset(&at, 0, sizeof at);
     const double n = 4194304.0;  /* 2^22 threads, one add each, one counter */
     at.addr_ops_max = (uint64_t)n;
-    at.line_sector_ops_max = (uint64_t)n;   /* pass rule: one sector-op per lane */
+    at.slice_sector_ops_max = (uint64_t)n;   /* pass rule: one sector-op per lane */
     at.global_sector_ops = (uint64_t)n;
     ws_timing_input_add_atomics(&in, &at);
     ws_timing t;
     assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
-    /* per address: n x 2 cycles at 1 GHz = 2n ns; per line: n x 1; whole L2: n / 8 */
+    /* per address: n x 2 ns; per slice: n x 1 ns; whole L2: n / 8 ns */
     assert_true(t.t_atomics_us == n * 2 / 1000.0);
     assert_int_equal(t.bound, WS_BOUND_ATOMICS);
     assert_true(t.t_kernel_us == d.launch_overhead_us + n * 2 / 1000.0);
     assert_string_equal(ws_bound_name(t.bound), "atomics (same-address contention)");
     assert_string_equal(ws_bound_class(t.bound), "atomics");
-    /* a cheaper same-address op: the line's slice sets the term */
-    d.atom_same_address_cycles = 0.5;
+    /* a cheaper same-address op: the slice's unit sets the term */
+    d.atom_same_address_ns = 0.5;
     assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
     assert_true(t.t_atomics_us == n / 1000.0);
-    /* spread over many lines: the whole L2's slices set it */
+    /* spread over many ranges: the whole L2's units set it */
     at.addr_ops_max = 1;
-    at.line_sector_ops_max = 4;
+    at.slice_sector_ops_max = 4;
     ws_timing_input_add_atomics(&in, &at);
     assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
     assert_true(t.t_atomics_us == n / 8 / 1000.0);
+    /* float adds on one address: their own rate, 5 ns each */
+    at.addr_float_ops_max = (uint64_t)n;
+    ws_timing_input_add_atomics(&in, &at);
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_atomics_us == n * 5 / 1000.0);
+}
+
+/* The H200's measured figure (results/h200-contention.md): 2^22 integer REDs on one address
+ * took 3071 us = 0.732 ns each; the profile must reproduce it to the microsecond. */
+static void test_h200_2_pow_22_int_adds_on_one_address_take_3_07_ms_and_float_adds_7_37(void **state)
+{
+    (void)state;
+    const ws_device *h = ws_device_find("h200");
+    assert_non_null(h);
+    ws_device d = *h;
+    ws_atomics *a = ws_atomics_new(&d);
+    assert_non_null(a);
+    ws_mem_event ev = atomic_event(WS_SPACE_GLOBAL, WS_MEM_REDUCE);
+    for (int l = 0; l < 32; l++) ev.addr[l] = BASE;
+    ws_coalesce_result co;
+    ws_atomic_result r;
+    const int warps = 131072;           /* 2^22 threads */
+    assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+    for (int w = 0; w < warps; w++)
+        assert_int_equal(ws_atomics_event(a, w % d.sm_count, &ev, &co, &r), 1);
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing_input_add_atomics(&in, ws_atomics_totals(a));
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(fabs(t.t_atomics_us - 4194304.0 * 0.732 / 1000.0) < 1e-6);   /* 3070.2 us */
+    assert_true(fabs(t.t_atomics_us - 3071.14) / 3071.14 < 0.01);           /* the measurement */
+    ws_atomics_free(a);
+    /* the same as float adds: 1.756 ns each, 7366 us measured */
+    a = ws_atomics_new(&d);
+    assert_non_null(a);
+    ev.atom_float = 1;
+    for (int w = 0; w < warps; w++)
+        assert_int_equal(ws_atomics_event(a, 0, &ev, &co, &r), 1);
+    assert_int_equal(ws_atomics_totals(a)->addr_ops_max, 0);
+    assert_int_equal(ws_atomics_totals(a)->addr_float_ops_max, 4194304);
+    ws_timing_input_add_atomics(&in, ws_atomics_totals(a));
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(fabs(t.t_atomics_us - 7366.05) / 7366.05 < 0.01);
+    ws_atomics_free(a);
+}
+
+/* A slice range is atom_slice_bytes of contiguous addresses: 256 B of bins is one range (their
+ * sector-ops add up), 1 KB is two (they run side by side). 32 lanes on 32 words of one sector
+ * apart by 32 B: 32 sectors, one pass each. */
+static void test_sector_ops_add_up_within_a_slice_range_and_split_across_two(void **state)
+{
+    (void)state;
+    ws_device d = dev();                /* 512-B ranges, 1 ns per sector-op */
+    ws_mem_event ev = atomic_event(WS_SPACE_GLOBAL, WS_MEM_REDUCE);
+    ws_coalesce_result co;
+    ws_atomic_result r;
+    /* 32 lanes, lane l on byte 8 * l of 256 B: 8 sectors x 4 words, one pass each */
+    ws_atomics *a = ws_atomics_new(&d);
+    assert_non_null(a);
+    for (int l = 0; l < 32; l++) ev.addr[l] = BASE + 8u * (uint64_t)l;
+    assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+    for (int w = 0; w < 1000; w++)
+        assert_int_equal(ws_atomics_event(a, 0, &ev, &co, &r), 1);
+    assert_int_equal(r.sector_ops, 8);
+    assert_int_equal(ws_atomics_totals(a)->slice_sector_ops_max, 8 * 1000);   /* one range */
+    ws_atomics_free(a);
+    /* lane l on byte 32 * l of 1 KB: 32 sectors, 16 in each of two ranges */
+    a = ws_atomics_new(&d);
+    assert_non_null(a);
+    for (int l = 0; l < 32; l++) ev.addr[l] = BASE + 32u * (uint64_t)l;
+    assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+    for (int w = 0; w < 1000; w++)
+        assert_int_equal(ws_atomics_event(a, 0, &ev, &co, &r), 1);
+    const ws_atomic_totals *t = ws_atomics_totals(a);
+    assert_int_equal(r.sector_ops, 32);
+    assert_int_equal(t->global_sector_ops, 32 * 1000);
+    assert_int_equal(t->slice_sector_ops_max, 16 * 1000);
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing_input_add_atomics(&in, t);
+    ws_timing tm;
+    assert_int_equal(ws_timing_predict(&d, &in, &tm), 0);
+    /* 16000 sector-ops at 1 ns in the busier range; the whole L2: 32000 / 8 units = 4000 ns */
+    assert_true(tm.t_atomics_us == 16.0);
+    ws_atomics_free(a);
+}
+
+/* A slice takes operands at atom_operand_bytes_per_ns (here 64 B/ns): a 32-lane 8-byte RED on
+ * 32 consecutive words of one range sends 256 B = 4 ns, more than its 8 passes at 0.1 ns. */
+static void test_operand_bytes_bound_a_range_that_few_passes_would_not(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.atom_sector_pass_ns = 0.1;
+    ws_mem_event ev = atomic_event(WS_SPACE_GLOBAL, WS_MEM_REDUCE);
+    ev.width = 8;
+    ev.elem_size = 8;
+    for (int l = 0; l < 32; l++) ev.addr[l] = BASE + 8u * (uint64_t)l;  /* 256 B: 8 sectors */
+    ws_coalesce_result co;
+    ws_atomic_result r;
+    ws_atomics *a = ws_atomics_new(&d);
+    assert_non_null(a);
+    assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+    for (int w = 0; w < 1000; w++)
+        assert_int_equal(ws_atomics_event(a, 0, &ev, &co, &r), 1);
+    assert_int_equal(ws_atomics_totals(a)->slice_operand_bytes_max, 256 * 1000);
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing_input_add_atomics(&in, ws_atomics_totals(a));
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    /* operands: 256000 B / 64 B/ns = 4000 ns; passes: 8000 x 0.1 = 800 ns; address: 1000 x 2 */
+    assert_true(t.t_atomics_us == 4.0);
+    ws_atomics_free(a);
 }
 
 static void test_shared_passes_and_block_launch_are_terms_of_their_own(void **state)
@@ -189,10 +313,18 @@ static void test_shared_passes_and_block_launch_are_terms_of_their_own(void **st
     assert_true(t.t_block_launch_us == 0);          /* not calibrated: off */
     assert_int_equal(t.bound, WS_BOUND_SHARED_ATOMICS);
     d.block_launch_cycles = 10;                     /* 500 blocks x 10 cycles = 5 us */
+    d.warp_launch_cycles = 0.5;
+    in.warps_per_block = 8;                         /* 8 x 0.5 = 4 cycles < 10: the block rate */
     assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
     assert_true(t.t_block_launch_us == 5.0);
     assert_int_equal(t.bound, WS_BOUND_BLOCK_LAUNCH);
     assert_string_equal(ws_bound_class(t.bound), "launch");
+    in.warps_per_block = 32;                        /* 32 x 0.5 = 16 cycles: the warps' */
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_block_launch_us == 8.0);
+    d.block_launch_cycles = 0;                      /* not calibrated: off, warps or not */
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_block_launch_us == 0);
 }
 
 static void test_without_atomics_the_new_terms_change_nothing(void **state)
@@ -209,7 +341,7 @@ static void test_without_atomics_the_new_terms_change_nothing(void **state)
     ws_atomic_totals none;
     memset(&none, 0, sizeof none);
     ws_timing_input_add_atomics(&in, &none);
-    d.atom_same_address_cycles = 1000;  /* any constants: no atomics, no contention */
+    d.atom_same_address_ns = 1000;      /* any constants: no atomics, no contention */
     d.shared_atom_cycles_per_pass = 1000;
     assert_int_equal(ws_timing_predict(&d, &in, &b), 0);
     assert_memory_equal(&a, &b, sizeof a);
@@ -260,8 +392,11 @@ int main(void)
         cmocka_unit_test(test_32_lanes_on_one_address_count_32_sectors_under_the_pass_and_lane_rules),
         cmocka_unit_test(test_consecutive_words_count_their_4_sectors_except_under_the_lane_rule),
         cmocka_unit_test(test_the_model_counts_ops_per_address_and_sector_ops_per_line_over_the_kernel),
-        cmocka_unit_test(test_shared_bins_by_lane_need_one_pass_one_bank_32_and_one_word_32),
-        cmocka_unit_test(test_2_pow_22_ops_on_one_address_cost_2_pow_22_times_the_same_address_cycles),
+        cmocka_unit_test(test_shared_atomics_cost_wavefronts_one_word_1_one_bank_32),
+        cmocka_unit_test(test_2_pow_22_ops_on_one_address_cost_2_pow_22_times_the_same_address_time),
+        cmocka_unit_test(test_h200_2_pow_22_int_adds_on_one_address_take_3_07_ms_and_float_adds_7_37),
+        cmocka_unit_test(test_sector_ops_add_up_within_a_slice_range_and_split_across_two),
+        cmocka_unit_test(test_operand_bytes_bound_a_range_that_few_passes_would_not),
         cmocka_unit_test(test_shared_passes_and_block_launch_are_terms_of_their_own),
         cmocka_unit_test(test_without_atomics_the_new_terms_change_nothing),
         cmocka_unit_test(test_a_cas_whose_result_decides_a_backward_branch_is_a_retry_loop),

@@ -317,6 +317,7 @@ static void test_a_32_lane_red_to_one_address_counts_32_l1_and_l2_sectors(void *
     (void)state;
     ws_device d = dev();
     d.atom_sector_rule = WS_ATOM_SECTORS_PASS;
+    d.l2_atom_sector_factor = 1.5;   /* the H200's (results/h200-contention.md) */
     ws_launch L = launch(1, 32);
     chain c = chain_new(&d, &L, 4, 0);
     ws_mem_event red = event(WS_SPACE_GLOBAL, WS_MEM_REDUCE, 4, 0, 0, 0);    /* stride 0: one word */
@@ -329,7 +330,9 @@ static void test_a_32_lane_red_to_one_address_counts_32_l1_and_l2_sectors(void *
     assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") == 32); /* one per lane */
     assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum") == 4); /* 128 B: 4 sectors */
     assert_true(metric(c.ms, "lts__t_sectors_srcunit_tex_op_atom.sum") == 32 + 4);
-    assert_true(metric(c.ms, "ws__shared_atom_passes.sum") == 32);                        /* no broadcast */
+    assert_true(metric(c.ms, "lts__t_sectors_op_red.sum") == 1.5 * 32);   /* all sources: the far partition's half again */
+    assert_true(metric(c.ms, "lts__t_sectors_op_atom.sum") == 1.5 * 4);
+    assert_true(metric(c.ms, "ws__shared_atom_passes.sum") == 1);   /* lanes on one word combine (H200, ncu) */
     assert_true(metric(c.ms, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 1);
     const ws_atomic_totals *t = ws_models_atomic_totals(c.models);
     assert_int_equal(t->addr_ops_max, 32 + 1);   /* the first word: 32 REDs and lane 0's ATOM */

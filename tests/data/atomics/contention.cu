@@ -1,6 +1,7 @@
-/* contention.cu - atomics for the contention model's tests (tests/test_cmd_sim.c): one address,
- * distinct words, with and without a return value, a CAS retry loop, and shared-memory bins whose
- * lanes share no bank, one bank, or one word. Expectations follow from the access patterns. */
+/* contention.cu - atomics for the contention model's tests (tests/test_cmd_sim.c): one address
+ * (ptxas aggregates the literal one over the warp, not the masked one), distinct words, with and
+ * without a return value, a CAS retry loop, and shared-memory bins whose lanes share no bank,
+ * one bank, or one word. Expectations follow from the access patterns. */
 
 /*@warpscope
 kernel  red_one_address
@@ -13,6 +14,19 @@ block   256
 args    ctr
 */
 __global__ void redOneAddress(int *ctr) { atomicAdd(&ctr[0], 1); }
+
+/*@warpscope
+kernel  red_one_word_masked
+entry   redOneWordMasked
+note    Every thread adds 1 to ctr[threadIdx.x & MASK] with MASK = 0: one word, but an address ptxas cannot see is uniform, so it does not aggregate the warp's adds (as atomicAdd(&ctr[0], 1)): N serialised operations.
+param   N = 1<<14
+param   MASK = 0
+buffer  ctr  int  MASK+1  init=zero  output
+grid    N/256
+block   256
+args    ctr, MASK
+*/
+__global__ void redOneWordMasked(int *ctr, unsigned mask) { atomicAdd(&ctr[threadIdx.x & mask], 1); }
 
 /*@warpscope
 kernel  red_distinct
