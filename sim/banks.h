@@ -71,7 +71,7 @@ int ws_banks_ldsm(const ws_mem_event *ev, ws_bank_result *r);
  * 224 conflicts for 512 wavefronts); ideal adds the second pass's ideal, excess follows.
  * The lane fields describe the store rule. Returns as ws_banks.
  * Example: 32 lanes x 16 B contiguous, ZFILL form, all copying -> 8 wavefronts, 0 conflicts;
- * without the src-size operand (or 4- and 8-byte copies) -> 4. */
+ * without the src-size operand -> 4 (4-byte lanes, either form: 1). */
 int ws_banks_ldgsts(const ws_mem_event *ev, ws_bank_result *r);
 
 #endif
