@@ -89,6 +89,20 @@ static int check_times(const char *path, int index, const cJSON *run, ws_error *
     return -1;
 }
 
+/* The recorded run's kernel: a catalog name, or (check of a description's kernel records its
+ * "file" apart from the name) "file:kernel". */
+static int open_recorded(ws_catalog *cat, const cJSON *run, const char *kernel, const ws_overrides *ov,
+                         cu_target *t, ws_error *err)
+{
+    if (!cu_target_open(cat, kernel, ov, 0, 0, t, err)) return 0;
+    const char *file = str(run, "file");
+    char spec[WS_PATH_MAX + WS_KERNEL_NAME_MAX + 2];
+    if (!*file || strchr(kernel, ':') || !strncmp(file, "demos/", 6) ||
+        snprintf(spec, sizeof spec, "%s:%s", file, kernel) >= (int)sizeof spec)
+        return -1;
+    return cu_target_open(cat, spec, ov, 0, 0, t, err);
+}
+
 static bool wanted(const char *kernel, const char *const *kernels, int n)
 {
     if (!n) return true;
@@ -232,7 +246,7 @@ int chk_replay_as(const char *json_path, const char *const *kernels, int nkernel
         if (!wanted(kernel, kernels, nkernels) || !cJSON_IsArray(ctr) || !cJSON_GetArraySize(ctr)) continue;
         ws_overrides ov;
         cu_target t;
-        if (parse_overrides(ovt, &ov, err) || cu_target_open(cat, kernel, &ov, 0, 0, &t, err)) {
+        if (parse_overrides(ovt, &ov, err) || open_recorded(cat, run, kernel, &ov, &t, err)) {
             rc = WS_EXIT_USAGE;
             goto out;
         }

@@ -167,3 +167,24 @@ static int cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r)
     r->ncu_conflicts = r->wavefronts - r->active_groups;
     return 0;
 }
+
+int ws_banks_ldgsts(const ws_mem_event *ev, ws_bank_result *r)
+{
+    if (ws_banks(ev, r) != 0)
+        return -1;
+    uint32_t copy = ev->zfill_copy_mask & ev->active_mask;
+    if (ev->width != 16 || !copy)
+        return 0;
+    /* the zero-filling 16-byte form: the copying lanes' write once more (measured, cause unknown) */
+    ws_mem_event live = *ev;
+    live.active_mask = copy;
+    for (int n = 0; n < 32; n++)
+        if (!(copy >> n & 1))
+            live.addr[n] = 0;
+    ws_bank_result again;
+    ws_banks(&live, &again);
+    r->wavefronts += again.wavefronts;
+    r->ideal += again.ideal;
+    r->excess = r->wavefronts - r->ideal;
+    return 0;
+}

@@ -63,4 +63,15 @@ int ws_banks(const ws_mem_event *ev, ws_bank_result *r);
  * wavefronts per phase; 80 bytes apart (padded by 8 halves) -> 1. */
 int ws_banks_ldsm(const ws_mem_event *ev, ws_bank_result *r);
 
+/* The cp.async (LDGSTS) shared-write rule, measured on the H200 (docs/memory-models.md "LDGSTS"):
+ * the STS rule of ws_banks for every copying lane, plus, for a 16-byte copy of the zero-filling
+ * form (ev->zfill_copy_mask != 0: a src-size or ignore-src operand, SASS LDGSTS...ZFILL), the
+ * STS rule again for the lanes that copy a source byte: such a lane costs twice the store
+ * rule, a lane that only zero-fills once. ncu_conflicts stay the store rule's (the H200 counted
+ * 224 conflicts for 512 wavefronts); ideal adds the second pass's ideal, excess follows.
+ * The lane fields describe the store rule. Returns as ws_banks.
+ * Example: 32 lanes x 16 B contiguous, ZFILL form, all copying -> 8 wavefronts, 0 conflicts;
+ * without the src-size operand -> 4 (4-byte lanes, either form: 1). */
+int ws_banks_ldgsts(const ws_mem_event *ev, ws_bank_result *r);
+
 #endif

@@ -50,6 +50,9 @@ typedef struct ws_mem_event {
     uint32_t same_value_mask;/* shared stores: lanes whose bytes already held what they store (in lane
                                 order, so of 32 lanes storing one value to one word 31 are here);
                                 racecheck does not count such a store as a write. 0 otherwise */
+    uint32_t zfill_copy_mask;/* LDGSTS shared write of the zero-filling form (a src-size or ignore-src
+                                operand; SASS LDGSTS...ZFILL): the lanes that copy a source byte (the
+                                others only write zeros). 0 for every other event (banks.h's LDGSTS rule) */
     /* Per lane address:
      *   GLOBAL: address in the simulated global address space (buffer base + offset);
      *   SHARED: byte offset in the block's shared window;

@@ -91,8 +91,9 @@ uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e)
     return c->prog.scratch_off;
 }
 
-void sim_tc_emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
-                      uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part)
+/* One event; zfill: its zfill_copy_mask (event.h: a cp.async's shared write of the zero-filling form). */
+static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
+                 uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part, uint32_t zfill)
 {
     if (!m) return;
     if (c->cfg->listener) {
@@ -117,11 +118,18 @@ void sim_tc_emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         ev.elem_size = (uint8_t)(width > 8 ? 4 : width);
         ev.vec = (uint8_t)(width > 8 ? width / 4 : 1);
         ev.active_mask = m;
+        ev.zfill_copy_mask = zfill & m;
         SIM_LANES(m, ev.addr[l] = addr[l]);
         WS_ASSERT(ws_mem_event_check(&ev) == 0);
         c->cfg->listener(c->cfg->listener_ctx, &ev);
     }
     c->seq++;
+}
+
+void sim_tc_emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
+                      uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part)
+{
+    emit(c, w, in, sp, op, kind, m, addr, width, part, 0);
 }
 
 void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
@@ -299,7 +307,9 @@ static int cp_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     if (c->shared_bytes && t->shared_bytes != c->shared_bytes) return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "internal: shared size changed");
     if (sim_tc_check_shared(c, w, in, m, dst, cp)) return -1;  /* overwriting a copy still in flight */
     sim_tc_emit(c, w, in, WS_SPACE_GLOBAL, WS_MEM_LOAD, WS_KIND_LDGSTS, gm, src, cp);
-    sim_tc_emit(c, w, in, WS_SPACE_SHARED, WS_MEM_STORE, WS_KIND_LDGSTS, m, dst, cp);
+    /* the zero-filling form's shared write costs more wavefronts (banks.h), so it says which lanes copy */
+    emit(c, w, in, WS_SPACE_SHARED, WS_MEM_STORE, WS_KIND_LDGSTS, m, dst, cp, 0,
+         pi->tc.flags & PTX_TC_ZFILL ? gm : 0);
     uint32_t pc = (uint32_t)(in - c->prog.insns);
     GROUP_UPDATE(t, w->index, {
         SIM_LANES(m, {

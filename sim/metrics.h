@@ -190,7 +190,7 @@
       "tensor-pipe IMMA instructions (s8/u8 mma)", k->tensor_inst[2]) \
     M(TENSOR_DMMA, "smsp__inst_executed_pipe_tensor_op_dmma.sum", INST, EXACT, EXACT, 0, NAMED, NONE, NONE, PLAIN, \
       "tensor-pipe DMMA instructions (f64 mma)", k->tensor_inst[3]) \
-    /* cp.async (LDGSTS): its shared side follows an assumed rule until measured (MODEL) */ \
+    /* cp.async (LDGSTS): its shared side measured per pattern on the H200 (docs/memory-models.md "LDGSTS") */ \
     M(LDGSTS_INST, "smsp__sass_inst_executed_op_ldgsts.sum", INST, EXACT, EXACT, 0, NAMED, GLOBAL, LD, LDGSTS, \
       "cp.async instructions (LDGSTS, per warp)", kg->inst) \
     M(LDGSTS_CA, "smsp__sass_inst_executed_op_ldgsts_cache_access.sum", INST, EXACT, EXACT, 0, NAMED, GLOBAL, LD, LDGSTS, \
@@ -203,10 +203,10 @@
       "32-byte sectors cp.async read (lanes with a source size of 0 read none)", kg->sectors) \
     M(LDGSTS_SECTORS_IDEAL, "ws__t_sectors_ideal_global_op_ldgsts.sum", SECTOR, EXACT, INFO, 0, OWN, GLOBAL, LD, LDGSTS, \
       "sectors the bytes cp.async read would need", kg->ideal_sectors) \
-    M(LDGSTS_WAVEFRONTS, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", WAVEFRONT, MODEL, CACHE, 0, NAMED, SHARED, ST, LDGSTS, \
-      "cp.async shared-write wavefronts (the store rule of the same width, assumed)", ks->wavefronts) \
-    M(LDGSTS_CONFLICTS, "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", CONFLICT, MODEL, CACHE, 0, NAMED, SHARED, ST, LDGSTS, \
-      "cp.async shared-write bank conflicts, ncu convention (assumed)", ks->ncu_conflicts) \
+    M(LDGSTS_WAVEFRONTS, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", WAVEFRONT, EXACT, EXACT, 0, NAMED, SHARED, ST, LDGSTS, \
+      "cp.async shared-write wavefronts (the store rule; twice for a copying lane of a 16-byte zero-filling copy)", ks->wavefronts) \
+    M(LDGSTS_CONFLICTS, "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", CONFLICT, EXACT, EXACT, 0, NAMED, SHARED, ST, LDGSTS, \
+      "cp.async shared-write bank conflicts, ncu convention (the store rule's)", ks->ncu_conflicts) \
     /* ldmatrix and stmatrix */ \
     M(LDSM_INST, "smsp__sass_inst_executed_op_ldsm.sum", INST, EXACT, EXACT, 0, NAMED, SHARED, LD, LDSM, \
       "ldmatrix instructions (LDSM)", lm->inst) \

@@ -448,6 +448,36 @@ static void test_ldmatrix_phases_cost_the_bank_groups_their_rows_share(void **st
     assert_int_equal(ws_banks_ldsm(&ev, &r), -1);
 }
 
+/* The cp.async shared rule (banks.h, measured on the H200): the STS rule, and for a 16-byte
+ * copy of the zero-filling form that rule again over the copying lanes. 16-byte lanes at
+ * stride d: a quarter-warp's 8 rows cost the most rows one 16-byte bank group (d / 16 % 8 apart)
+ * holds: d = 16 -> 1 per quarter, 4; d = 128 -> all 8 in group 0, 32 (28 beyond a phase each). */
+static void test_ldgsts_zero_filling_16_byte_copies_cost_their_copying_lanes_twice(void **state)
+{
+    (void)state;
+    static const struct { int width, stride; uint32_t copying; int wf, conflicts; } c[] = {
+        {16, 16, 0, 4, 0},                  /* no src-size (mma_cp_async): the store rule */
+        {16, 16, 0xffffffffu, 8, 0},        /* ldgsts_rows */
+        {16, 128, 0xffffffffu, 64, 28},     /* ldgsts_row_per_group: conflicts stay the store rule's */
+        {16, 16, 0x0000ffffu, 6, 0},        /* ldgsts_zfill_half: 4 + quarters 0, 1 again */
+        {4, 4, 0xffffffffu, 1, 0},          /* ldgsts_ca4: 4-byte copies are not doubled */
+        {8, 8, 0xffffffffu, 2, 0},          /* ldgsts_ca8 */
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        ws_mem_event ev = shared_event(WS_MEM_STORE, c[i].width, 0xffffffffu);
+        ev.kind = WS_KIND_LDGSTS;
+        ev.zfill_copy_mask = c[i].copying;
+        for (int l = 0; l < 32; l++) ev.addr[l] = (uint64_t)(l * c[i].stride);
+        ws_bank_result r, plain;
+        assert_int_equal(ws_banks_ldgsts(&ev, &r), 0);
+        assert_int_equal(r.wavefronts, c[i].wf);
+        assert_int_equal(r.ncu_conflicts, c[i].conflicts);
+        assert_int_equal(r.excess, r.wavefronts - r.ideal);
+        assert_int_equal(ws_banks(&ev, &plain), 0);     /* a plain STS of the same lanes */
+        assert_true(plain.wavefronts <= r.wavefronts);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_inactive_warp_costs_nothing_and_other_spaces_are_rejected),
         cmocka_unit_test(test_every_measured_appendix_c_row_is_reproduced),
         cmocka_unit_test(test_ldmatrix_phases_cost_the_bank_groups_their_rows_share),
+        cmocka_unit_test(test_ldgsts_zero_filling_16_byte_copies_cost_their_copying_lanes_twice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

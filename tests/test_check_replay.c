@@ -178,6 +178,50 @@ static void test_a_machine_code_record_replayed_at_ptx_level_leaves_exact_rows_o
     }
 }
 
+/* The cp.async probes of tests/data/tensor/sass_forms.cu and demos/tensorcore.cu's
+ * mma_cp_async as the H200 counted their LDGSTS shared side (results/h200-tensorcore), with
+ * the simulator's old store-rule values as "sim". From first principles, per warp instruction
+ * (8 warps a probe): the store rule of 16-byte lanes is one wavefront per quarter-warp when
+ * its 8 rows fall in 8 bank groups (4), one per lane when all 32 rows are in bank group 0
+ * (32, 28 of them conflicts); 4-byte lanes 1, 8-byte 2. The zero-filling form (a src-size
+ * operand, LDGSTS...ZFILL) of a 16-byte copy costs its copying lanes twice: rows 2 x 4 = 8,
+ * rows 128 B apart 2 x 32 = 64 (still 28 conflicts), lanes 16-31 zero-filled 2 x 2 + 2 = 6;
+ * mma_cp_async's copies have no src-size (LDGSTS.E.BYPASS.128): 512 x 4 = 2048. */
+static void test_the_cp_async_probes_replay_the_shared_wavefronts_the_h200_counted(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_replay_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    static const struct { const char *kernel, *file; int sim, gpu, conflicts; } rec[] = {
+        {"ldgsts_rows", "tests/data/tensor/sass_forms.cu", 32, 8 * 8, 0},
+        {"ldgsts_row_per_group", "tests/data/tensor/sass_forms.cu", 256, 8 * 64, 8 * 28},
+        {"ldgsts_ca4", "tests/data/tensor/sass_forms.cu", 8, 8 * 1, 0},
+        {"ldgsts_ca8", "tests/data/tensor/sass_forms.cu", 16, 8 * 2, 0},
+        {"ldgsts_zfill_half", "tests/data/tensor/sass_forms.cu", 32, 8 * 6, 0},
+        {"mma_cp_async", "demos/tensorcore.cu", 2048, 512 * 4, 0},
+    };
+    fprintf(f, "{\"device\": {\"name\": \"NVIDIA H200\"}, \"runs\": [");
+    for (int i = 0; i < 6; i++)
+        fprintf(f, "%s{\"kernel\": \"%s\", \"file\": \"%s\", \"overrides\": \"\", \"sim_basis\": \"ptx\", \"counters\": ["
+                   "{\"metric\": \"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum\", \"sim\": %d, \"gpu\": %d},"
+                   "{\"metric\": \"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum\", \"sim\": %d, \"gpu\": %d}]}",
+                i ? ", " : "", rec[i].kernel, rec[i].file, rec[i].sim, rec[i].gpu, rec[i].conflicts, rec[i].conflicts);
+    fprintf(f, "]}\n");
+    fclose(f);
+    int rc;
+    char *text = replay_text(path, &rc);
+    assert_int_equal(rc, WS_EXIT_OK);
+    /* recorded: the 6 conflict rows and the 3 wavefront rows the store rule had right; now all 12 */
+    assert_non_null(strstr(text, "| exact | equal | 9/12 (75%) | 12/12 (100%) |"));
+    assert_null(strstr(text, "| differs |"));
+    free(text);
+    unlink(path);
+}
+
 /* A recorded event time of 0 ms (or one below 0) is no measurement: the file is refused,
  * naming the run and the field, exit 1. */
 static void test_a_zero_ms_event_time_is_refused(void **state)
@@ -211,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_a_file_without_runs_is_a_usage_error),
         cmocka_unit_test(test_a_machine_code_record_replayed_at_ptx_level_leaves_exact_rows_out),
         cmocka_unit_test(test_a_zero_ms_event_time_is_refused),
+        cmocka_unit_test(test_the_cp_async_probes_replay_the_shared_wavefronts_the_h200_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
