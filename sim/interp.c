@@ -350,7 +350,7 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &blk->warps[i];
         sim_frames_reset(c, w);
-        sim_sreg_fill(c, w, &c->prog, w->file, false);   /* %ctaid, %clusterid ... of this block */
+        sim_sreg_fill(c, w, &c->prog, w->file, blk->sregs_filled ? SIM_SREG_BLOCK : SIM_SREG_ALL); /* %ctaid ... */
         w->sp = 1;
         w->stack[0].pc = 0;
         w->stack[0].rpc = -1;
@@ -364,6 +364,7 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
         w->bars_passed = 0;
         w->ready_round = 0;
     }
+    blk->sregs_filled = true;
 }
 
 /* Runs the n block slots until every one has finished: each round gives every runnable
