@@ -67,6 +67,10 @@ typedef struct {
     const uint8_t *watch;             /* per pc: nonzero = call on_watch when a warp reaches it; NULL = none */
     ws_watch_fn on_watch;             /* (added for the SASS event stage) */
     void *watch_ctx;
+    int threads;                      /* blocks run on this many threads (sim/interp_par.c); 0 or 1 = one.
+                                         The listener, watch and progress calls stay on the caller's thread,
+                                         in block order, so every result is the one thread's, bit for bit;
+                                         launches whose blocks could see each other's order run on one */
 } ws_sim_config;
 
 /* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator

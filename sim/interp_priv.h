@@ -260,6 +260,10 @@ typedef struct sim_ctx {
     int last_region;          /* lookup cache */
     struct sim_tc *tc;        /* the selected block's tensor-era state (sim_block.tc); NULL until used */
     bool any_uninit;          /* some region has a written-bitmap: global accesses consult it */
+    /* a worker of a threaded launch (interp_par.c); NULL/0 on one thread */
+    void (*on_slice)(struct sim_ctx *c, const struct sim_warp *w); /* after each warp slice that ran */
+    void *par;                /* the worker's state */
+    const volatile int *abort; /* nonzero: stop the block now (a block before it faulted) */
 } sim_ctx;
 
 /* --- value helpers ------------------------------------------------------- */
@@ -383,6 +387,20 @@ int sim_barrier_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n);
 
 /* interp.c: makes b the block the executors see (c->warps, c->shared, c->block ...). */
 void sim_select_block(sim_ctx *c, sim_block *b);
+/* interp.c, for interp_par.c: a block slot's memory (0, or -1 out of memory) and its release;
+ * block `linear` started in slot blk; the n slots run to their end (0, or -1 with the error set). */
+int sim_block_alloc(sim_ctx *c, sim_block *blk);
+void sim_block_free(sim_ctx *c, sim_block *blk);
+void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear);
+int sim_blocks_run(sim_ctx *c, sim_block *blocks, uint32_t n);
+/* The pc warp w is at, in program P (what the budget's message names); -1 when none. */
+int sim_warp_pc(const sim_ctx *c, const sim_warp *w, const sim_program **P);
+/* The budget ran out with warp w at pc of P: the message (returns -1). */
+int sim_budget_fault(sim_ctx *c, const sim_warp *w, const sim_program *P, int pc);
+/* interp_par.c: runs blocks [first, first+count) on c->cfg->threads threads when the launch
+ * allows it (returns 0 or -1 as the one-thread loop would, with the same events, counters and
+ * error); returns 1, having run nothing, when it must run on one thread. */
+int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count);
 
 /* exec_step.c: runs warp w until barrier, exit, slice or error.
  * Returns 0, or -1 with c->err set. */
