@@ -153,6 +153,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
             pi->op == PTX_RED ? WS_MEM_REDUCE : WS_MEM_LOAD;
     ev.cache = cache_hint(pi->cache);
     ev.kind = WS_KIND_PLAIN;
+    ev.part = 0;                                  /* plain events are one part (left unset, it was stack garbage) */
     ev.width = (uint8_t)(elem * vec);
     ev.elem_size = (uint8_t)elem;
     ev.vec = (uint8_t)vec;

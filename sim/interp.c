@@ -615,6 +615,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
     rc = 0;
     res->stop = WS_SIM_COMPLETED;
 out:
+    if (!res->threads) res->threads = 1;
     res->thread_insns = c->thread_insns;
     res->warp_insns = c->warp_insns;
     res->mem_events = c->seq;

@@ -112,6 +112,7 @@ typedef struct {
     uint64_t *pc_warp_count;    /* per instruction index: warp-level executions (fn->ninsns) */
     uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
     uint64_t printf_calls;      /* printf executions, counted per lane */
+    int threads;                /* threads the blocks ran on: 1, or cfg.threads where the launch allowed it */
     char first_warning[WS_MSG_MAX];
     uint64_t memerr_count[WS_MEMERR_KINDS];          /* memory warnings by kind (added for memcheck) */
     char memerr_first[WS_MEMERR_KINDS][WS_MSG_MAX];  /* the first warning of each kind, formatted */

@@ -314,6 +314,7 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
         started = i;
     }
     uint64_t step = count / 200 ? count / 200 : 1;
+    c->res->threads = started + 1;
     rc = 0;
     pthread_mutex_lock(&P.lock);
     while (P.next_replay < count) {
