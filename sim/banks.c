@@ -3,7 +3,8 @@
  * one bit per (bank, row) - bit r of rows[b] for the word in bank b of row base+r - so identical
  * words merge by themselves, the words a bank serves are popcount(rows[b]), and a word's rank
  * among them (the wavefront that serves it: ranks follow word address order) is the popcount of
- * the lower rows. One pass over the lanes sets the bits, one more reads the ranks.
+ * the lower rows. One pass over the lanes sets the bits and counts them, one more reads the
+ * ranks (a popcount only in a bank that serves several words).
  * Expected workload: every shared event of a run, so this is on the hot path (a matmul spends
  * most of its model time here); 32 x 64-bit rows per group cover accesses within 8 KiB, which is
  * every access the catalog makes; a warp whose addresses span more takes the sorting path that
@@ -169,22 +170,27 @@ static int cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r)
             continue;
         r->active_groups++;
         uint64_t rows[WS_BANKS] = {0};
+        uint8_t *cnt = r->group_words[g]; /* counted as bits are first set: no popcount per bank */
+        int gmax = 0;
         for (uint32_t m = lanes; m;) {
             int n = __builtin_ctz(m);
             m &= m - 1;
             uint64_t a = ev->addr[n];
-            for (uint64_t wd = (a >> 2) - lo_word; wd <= ((a + w - 1) >> 2) - lo_word; wd++)
-                rows[wd & (WS_BANKS - 1)] |= 1ull << (wd >> 5);
-        }
-        int gmax = 0;
-        for (int b = 0; b < WS_BANKS; b++) {
-            int k = __builtin_popcountll(rows[b]);
-            r->group_words[g][b] = (uint8_t)k;
-            if (k > gmax)
-                gmax = k;
-            if (k > 1)
-                r->conflict_banks |= 1u << b;
-            any[b] |= rows[b];
+            for (uint64_t wd = (a >> 2) - lo_word; wd <= ((a + w - 1) >> 2) - lo_word; wd++) {
+                int b = (int)(wd & (WS_BANKS - 1));
+                uint64_t bit = 1ull << (wd >> 5);
+                if (rows[b] & bit)
+                    continue;             /* the same word: merged */
+                rows[b] |= bit;
+                if (++cnt[b] > gmax)
+                    gmax = cnt[b];
+                if (cnt[b] == 2)
+                    r->conflict_banks |= 1u << b;
+                if (!(any[b] & bit)) {
+                    any[b] |= bit;
+                    r->distinct_words++;
+                }
+            }
         }
         if (gmax > r->degree)
             r->degree = gmax;
@@ -194,7 +200,10 @@ static int cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r)
             uint64_t a = ev->addr[n];
             int last = 0;
             for (uint64_t wd = (a >> 2) - lo_word; wd <= ((a + w - 1) >> 2) - lo_word; wd++) {
-                int k = __builtin_popcountll(rows[wd & (WS_BANKS - 1)] & ((1ull << (wd >> 5)) - 1));
+                int b = (int)(wd & (WS_BANKS - 1));
+                if (cnt[b] < 2)
+                    continue;             /* alone in its bank: the first wavefront */
+                int k = __builtin_popcountll(rows[b] & ((1ull << (wd >> 5)) - 1));
                 if (k > last)
                     last = k;
             }
@@ -205,8 +214,6 @@ static int cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r)
         base += gmax;
     }
     r->wavefronts = base;
-    for (int b = 0; b < WS_BANKS; b++)
-        r->distinct_words += __builtin_popcountll(any[b]);
     finish(r);
     return 0;
 }
