@@ -25,6 +25,7 @@ typedef struct {
     bool lines, compare;
     bool racecheck, memcheck;  /* sim/racecheck.h, sim/memcheck.h: a report makes the exit code 2 */
     uint64_t budget;           /* --budget: thread-instructions, 0 = the simulator's default */
+    int jobs;                  /* -j: threads for the blocks, 0 = every online core */
 } sim_opts;
 
 typedef struct {
@@ -53,12 +54,15 @@ static const ws_opt sim_options[] = {
     {.name = "budget", .kind = WS_OPT_U64, .at = offsetof(sim_opts, budget), .arg = "N", .lo = 1,
      .needs = "a positive number of thread-instructions",
      .help = "stop after N thread-instructions (default 4000000000): a kernel that\nloops forever ends with exit 2 and the line it was on"},
+    {.name = "jobs", .letter = 'j', .kind = WS_OPT_INT, .at = offsetof(sim_opts, jobs), .arg = "N", .lo = 1, .hi = 1024,
+     .needs = "a number of threads from 1 to 1024",
+     .help = "run the blocks on N threads (default: every core); the report is the\none thread's, bit for bit (docs/interp.md says which launches stay on one)"},
 };
 
 static const ws_cli_spec sim_spec = {
     .command = "sim",
     .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
-             "                     [--racecheck] [--memcheck] [--budget N]\n"
+             "                     [--racecheck] [--memcheck] [--budget N] [-j N]\n"
              "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
     .about = "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
              "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
@@ -85,7 +89,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
          * --json or --csv: then stderr, so the report stays machine-readable */
         ws_simulation_opts so = {.progress_label = "warpscope sim", .racecheck = o->racecheck,
                                  .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget,
-                                 .printf_out = o->c.json || o->c.csv ? stderr : stdout};
+                                 .threads = o->jobs, .printf_out = o->c.json || o->c.csv ? stderr : stdout};
         rc = ws_simulation_run(s, &so, &err);
     }
     if (s->race) {                             /* hazards up to a fault are worth seeing too */
