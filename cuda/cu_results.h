@@ -14,6 +14,7 @@
 #include "../common/ws_error.h"
 #include "check_compare.h"
 #include "cu_types.h"
+#include "ncu_csv.h"
 
 typedef struct {
     char kernel[WS_NAME_MAX];
@@ -35,13 +36,15 @@ typedef struct {
 cJSON *cu_results_device_json(const cu_device_info *d, const char *ncu_version);
 /* One element of "runs". */
 cJSON *cu_results_run_json(const cu_result_run *r);
+/* Adds "gpu_counters" {name: value or raw text} to a run's element (gpu and check --json). */
+void cu_results_add_gpu_counters(cJSON *run, const cu_counters *c);
 
 /* Writes path: {device, toolkit, date, runs[]}. Runs already in an existing file
  * for the same device key are kept unless a new run has the same kernel and
  * overrides (then it replaces it), so several invocations build one record. */
 int cu_results_record(const char *path, cJSON *device, cJSON *runs, ws_error *err);
 
-/* Prints the markdown tables for a results JSON file. */
+/* Prints the markdown tables for a results JSON file (a document with a markdown layout only). */
 int cu_results_markdown(const char *json_path, FILE *out, ws_error *err);
 
 #endif

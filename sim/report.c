@@ -5,18 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/cli.h"
 #include "../common/csv.h"
 #include "../common/demangle.h"
 #include "../common/text.h"
 #include "memcheck.h"
 
-#if defined(__has_include)
-#if __has_include(<cjson/cJSON.h>)
 #include <cjson/cJSON.h>
-#define WS_REPORT_JSON 1
-#endif
-#endif
 
 static double ratio(double a, double b) { return b ? a / b : 0; }
 
@@ -453,7 +447,6 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
     free(lr);
 }
 
-#ifdef WS_REPORT_JSON
 static cJSON *idx3(const uint32_t v[3])
 {
     return cJSON_CreateIntArray((const int[]){(int)v[0], (int)v[1], (int)v[2]}, 3);
@@ -547,16 +540,10 @@ static void add_findings(cJSON *o, const ws_report *r)
     }
 }
 
-/* The members every document has, finished or stopped at a fault (docs/json-schema.json). */
-static cJSON *report_head(const ws_report *r, const char *status)
+/* The members every document has after the envelope, finished or stopped at a fault
+ * (docs/json-schema.json). */
+static void report_head(cJSON *o, const ws_report *r)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "schema_version", WS_REPORT_SCHEMA_VERSION);
-    cJSON_AddStringToObject(o, "status", status);
-    cJSON *tool = cJSON_AddObjectToObject(o, "tool");
-    cJSON_AddStringToObject(tool, "name", "warpscope");
-    cJSON_AddStringToObject(tool, "version", WS_VERSION);
-    cJSON_AddStringToObject(o, "command", "sim");
     cJSON_AddStringToObject(o, "kernel", r->kernel);
     cJSON_AddStringToObject(o, "overrides", r->overrides ? r->overrides : "");
     cJSON_AddStringToObject(o, "compiler", r->compiler ? r->compiler : "");
@@ -566,12 +553,11 @@ static cJSON *report_head(const ws_report *r, const char *status)
     cJSON_AddNumberToObject(dj, "sm_count", r->dev->sm_count);
     cJSON_AddStringToObject(o, "source", r->source_path ? r->source_path : "");
     add_findings(o, r);
-    return o;
 }
 
-static cJSON *report_object(const ws_report *r)
+int ws_report_json_members(cJSON *o, const ws_report *r)
 {
-    cJSON *o = report_head(r, "ok");
+    report_head(o, r);
     char dm[512];
     cJSON_AddStringToObject(o, "entry", r->entry ? ws_demangle(r->entry, dm, sizeof dm) : ""); /* as C++ spells it */
     cJSON_AddStringToObject(o, "entry_ptx", r->entry ? r->entry : "");
@@ -658,7 +644,7 @@ static cJSON *report_object(const ws_report *r)
     const ws_measured *m = r->measured;
     if (!m) {
         cJSON_AddNullToObject(o, "measured");
-        return o;
+        return 0;
     }
     cJSON *mj = cJSON_AddObjectToObject(o, "measured");
     cJSON_AddStringToObject(mj, "gpu", m->gpu);
@@ -674,32 +660,12 @@ static cJSON *report_object(const ws_report *r)
         cJSON_AddNullToObject(mj, "median_us");
     cJSON_AddNumberToObject(mj, "reps", m->reps);
     cJSON_AddNumberToObject(mj, "bandwidth_gbs", m->gbs);
-    return o;
-}
-#endif
-
-int ws_report_json(FILE *f, const ws_report *r)
-{
-#ifdef WS_REPORT_JSON
-    cJSON *o = report_object(r);
-    char *s = o ? ws_json_print(o) : NULL;
-    cJSON_Delete(o);
-    if (!s)
-        return -1;
-    fprintf(f, "%s\n", s);
-    free(s);
     return 0;
-#else
-    (void)f;
-    (void)r;
-    return -1;
-#endif
 }
 
-int ws_report_fault_json(FILE *f, const ws_report *r, const ws_error *fault)
+int ws_report_fault_members(cJSON *o, const ws_report *r, const ws_error *fault)
 {
-#ifdef WS_REPORT_JSON
-    cJSON *o = report_head(r, "fault");
+    report_head(o, r);
     cJSON *fa = cJSON_GetObjectItem(o, "findings");
     cJSON *x = cJSON_CreateObject();
     const char *m = fault->msg;
@@ -713,19 +679,7 @@ int ws_report_fault_json(FILE *f, const ws_report *r, const ws_error *fault)
     cJSON_AddNumberToObject(x, "count", 1);
     cJSON_AddStringToObject(x, "message", m);
     cJSON_AddItemToArray(fa, x);
-    char *s = ws_json_print(o);
-    cJSON_Delete(o);
-    if (!s)
-        return -1;
-    fprintf(f, "%s\n", s);
-    free(s);
     return 0;
-#else
-    (void)f;
-    (void)r;
-    (void)fault;
-    return -1;
-#endif
 }
 
 static double metric_value(const ws_metric *rows, int n, const char *name)

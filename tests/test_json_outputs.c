@@ -92,7 +92,7 @@ static void test_sim_compare_and_replay_json_validate_against_the_schema(void **
     assert_non_null(f);
     ws_error err;
     const char *k[] = {"copy_float"};
-    int rc = chk_replay_as("results/h200.json", k, 1, false, CHK_REPLAY_JSON, f, &err);
+    int rc = chk_replay_as("results/h200.json", k, 1, false, WS_FMT_JSON, f, &err);
     fclose(f);
     assert_true(rc == WS_EXIT_OK || rc == WS_EXIT_MISMATCH);
     assert_int_equal(validate(p, NULL), 0);
