@@ -194,6 +194,7 @@ typedef struct {
 } results_doc;
 
 static void markdown_runs(FILE *out, const results_doc *d);
+static void markdown_disagreements(FILE *out, const cJSON *runs);
 
 static int results_md(FILE *out, const void *body, ws_part part)
 {
@@ -299,9 +300,16 @@ static void markdown_runs(FILE *out, const results_doc *d)
         if (judged[k]) fprintf(out, "%.0f%% |\n", 100.0 * agree[k] / judged[k]);
         else fprintf(out, "- |\n");
     }
+    markdown_disagreements(out, runs);
+}
+
+/* Every counter row recorded as differing, and every output mismatch. */
+static void markdown_disagreements(FILE *out, const cJSON *runs)
+{
     fprintf(out, "\n## Every disagreement\n\n| kernel | -D | metric | class | sim | gpu | ratio | cause |\n"
                  "|---|---|---|---|---:|---:|---:|---|\n");
     int nd = 0;
+    const cJSON *r;
     cJSON_ArrayForEach(r, runs) {
         const cJSON *x;
         cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, "counters")) {
