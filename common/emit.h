@@ -48,7 +48,7 @@ typedef int (*ws_render_fn)(FILE *f, const ws_doc *doc, ws_part part);
 
 /* Renders doc whole in fmt. Returns 0, -1 out of memory, or WS_EMIT_NOT_OFFERED (a write error
  * shows in ferror(f): main.c reports stdout's).
- * Example: ws_emit(stdout, WS_FMT_JSON, &(ws_doc){&ws_list_kind, &files}). */
+ * Example: ws_emit(stdout, WS_FMT_CSV, &(ws_doc){&ws_report_kind, &sim_doc}). */
 int ws_emit(FILE *f, ws_format fmt, const ws_doc *doc);
 /* One part of a streamed document (see ws_part); a part a format does not write is a no-op. */
 int ws_emit_part(FILE *f, ws_format fmt, const ws_doc *doc, ws_part part);
