@@ -15,10 +15,18 @@
 #include "commands.h"
 #include "desc.h"
 #include "desc_text.h"
+#include "emit.h"
+
+/* The document `list` prints: the catalog folder (NULL for files given) and its files. */
+typedef struct {
+    const char *catalog_dir;
+    const ws_desc_file *const *files;
+    int nfiles;
+} list_doc;
 
 static const ws_opt list_options[] = {
     {.name = "json", .kind = WS_OPT_FLAG, .at = offsetof(ws_cli_common, json),
-     .help = "one JSON object: {\"catalog\": dir|null, \"files\": [{\"path\", \"kernels\": [...]}]}"},
+     .help = "one JSON document: {..., \"catalog\": dir|null, \"files\": [{\"path\", \"kernels\": [...]}]}"},
 };
 
 static const ws_cli_spec list_spec = {
@@ -41,25 +49,29 @@ static void dims_text(const uint32_t *v, int n, char *out, size_t cap)
     }
 }
 
-static void print_text(const ws_desc_file *const *files, int nfiles)
+static int list_text(FILE *out, const void *body, ws_part part)
 {
+    (void)part;
+    const list_doc *doc = body;
+    const ws_desc_file *const *files = doc->files;
+    const int nfiles = doc->nfiles;
     int total = 0;
     for (int fi = 0; fi < nfiles; fi++) {
         const ws_desc_file *f = files[fi];
-        printf("%s\n", f->path);
+        fprintf(out, "%s\n", f->path);
         for (int k = 0; k < f->nkernels; k++) {
             const ws_kernel_desc *d = &f->kernels[k];
             char stars[4] = "   ";
             for (int s = 0; s < d->stars && s < 3; s++) stars[s] = '*';
             char note[3 * WS_NOTE_MAX];      /* a note is the author's text: no terminal controls */
-            printf("  %-28s %s  %s\n", d->name, stars, ws_text_visible(d->note, note, sizeof note));
+            fprintf(out, "  %-28s %s  %s\n", d->name, stars, ws_text_visible(d->note, note, sizeof note));
             char buf[256], line[1024] = "";
             for (int p = 0; p < d->nparams; p++) {
                 ws_desc_param_text(f, d, p, buf, sizeof buf);
                 size_t l = strlen(line);
                 snprintf(line + l, sizeof line - l, "%s%s = %s", p ? ", " : "", d->params[p].name, buf);
             }
-            if (d->nparams) printf("  %-28s      params  %s\n", "", line);
+            if (d->nparams) fprintf(out, "  %-28s      params  %s\n", "", line);
             char grid[128], block[128];
             ws_desc_keyword_text(f, d, "grid", grid, sizeof grid);
             ws_desc_keyword_text(f, d, "block", block, sizeof block);
@@ -74,11 +86,12 @@ static void print_text(const ws_desc_file *const *files, int nfiles)
             } else {
                 snprintf(evaluated, sizeof evaluated, "   (does not evaluate: %.80s)", err.msg);
             }
-            printf("  %-28s      launch  grid %s; block %s%s\n", "", grid, block, evaluated);
+            fprintf(out, "  %-28s      launch  grid %s; block %s%s\n", "", grid, block, evaluated);
             total++;
         }
     }
-    printf("%d description%s in %d file%s\n", total, total == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s");
+    fprintf(out, "%d description%s in %d file%s\n", total, total == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s");
+    return 0;
 }
 
 static cJSON *dims_json(const uint32_t *v, int n)
@@ -88,10 +101,12 @@ static cJSON *dims_json(const uint32_t *v, int n)
     return a;
 }
 
-static int print_json(const char *catalog_dir, const ws_desc_file *const *files, int nfiles)
+static int list_json(cJSON *root, const void *body)
 {
-    cJSON *root = cJSON_CreateObject();
-    if (!root) return WS_EXIT_INTERNAL;
+    const list_doc *doc = body;
+    const char *catalog_dir = doc->catalog_dir;
+    const ws_desc_file *const *files = doc->files;
+    const int nfiles = doc->nfiles;
     if (catalog_dir) cJSON_AddStringToObject(root, "catalog", catalog_dir);
     else cJSON_AddNullToObject(root, "catalog");
     cJSON *jfiles = cJSON_AddArrayToObject(root, "files");
@@ -140,13 +155,10 @@ static int print_json(const char *catalog_dir, const ws_desc_file *const *files,
             }
         }
     }
-    char *s = ws_json_print(root);
-    cJSON_Delete(root);
-    if (!s) return WS_EXIT_INTERNAL;
-    printf("%s\n", s);
-    free(s);
-    return WS_EXIT_OK;
+    return 0;
 }
+
+static const ws_doc_kind list_kind = {.command = "list", .text = list_text, .json = list_json};
 
 int ws_cmd_list(int argc, char **argv)
 {
@@ -182,8 +194,9 @@ int ws_cmd_list(int argc, char **argv)
         }
         files = (const ws_desc_file **)own;
     }
-    if (json) rc = print_json(cat ? cat->dir : NULL, files, n);
-    else print_text(files, n);
+    list_doc doc = {cat ? cat->dir : NULL, files, n};
+    if (ws_emit(stdout, ws_emit_format(json, false, WS_FMT_TEXT), &(ws_doc){&list_kind, &doc}))
+        rc = WS_EXIT_INTERNAL;
 done:
     for (int i = 0; own && i < n; i++) ws_desc_free(own[i]);
     free(own);

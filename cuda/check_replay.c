@@ -1,6 +1,7 @@
 /* check_replay.c - re-judging recorded GPU results against the simulator as built now
- * (see check_replay.h). The GPU's time is the recorded event-timed median, exactly as
- * `check` judged it; the other GPU values are the recorded counters. */
+ * (see check_replay.h): chk_replay_collect judges into a chk_replay_doc, the layouts at the
+ * end render it. The GPU's time is the recorded event-timed median, exactly as `check`
+ * judged it; the other GPU values are the recorded counters. */
 #include "check_replay.h"
 
 #include <math.h>
@@ -9,11 +10,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "../common/cli.h"
 #include "../common/csv.h"
 #include "../common/text.h"
 #include "../sim/casloop.h"
-#include "../sim/report.h"
+#include "../sim/metrics.h"
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
@@ -21,20 +21,6 @@
 #include "check_compare.h"
 #include "check_sim.h"
 #include "cu_target.h"
-
-#define MAX_FILES 32
-
-typedef struct {
-    char file[WS_PATH_MAX];
-    int agree[2][CHK_NCLASSES], judged[2][CHK_NCLASSES]; /* [0] recorded, [1] now */
-} file_tally;
-
-typedef struct {
-    char kernel[WS_KERNEL_NAME_MAX], overrides[128];
-    chk_row now;
-    double before;
-    bool had_before;
-} diff_row;
 
 static const cJSON *item(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 
@@ -111,12 +97,12 @@ static bool wanted(const char *kernel, const char *const *kernels, int n)
     return false;
 }
 
-static file_tally *tally_for(file_tally *ft, int *nft, const char *file)
+static chk_replay_tally *tally_for(chk_replay_doc *d, const char *file)
 {
-    for (int i = 0; i < *nft; i++)
-        if (!strcmp(ft[i].file, file)) return &ft[i];
-    if (*nft >= MAX_FILES) return NULL;
-    file_tally *f = &ft[(*nft)++];
+    for (int i = 0; i < d->nfiles; i++)
+        if (!strcmp(d->files[i].file, file)) return &d->files[i];
+    if (d->nfiles >= CHK_REPLAY_MAX_FILES) return NULL;
+    chk_replay_tally *f = &d->files[d->nfiles++];
     memset(f, 0, sizeof *f);
     snprintf(f->file, sizeof f->file, "%s", file);
     return f;
@@ -129,16 +115,269 @@ static void count(int agree[CHK_NCLASSES], int judged[CHK_NCLASSES], const chk_r
     if (r->verdict == CHK_AGREE) agree[r->cls]++;
 }
 
+void chk_replay_doc_free(chk_replay_doc *d)
+{
+    for (int i = 0; i < d->nruns; i++) {
+        free(d->runs[i].now);
+        free(d->runs[i].before);
+    }
+    free(d->runs);
+    d->runs = NULL;
+    d->nruns = 0;
+}
+
+/* Every kernel named has a recorded run with counters (said before anything is simulated). */
+static int check_named(const char *json_path, const cJSON *runs, const char *const *kernels, int nkernels,
+                       ws_error *err)
+{
+    for (int i = 0; i < nkernels; i++) {
+        bool found = false;
+        const cJSON *rr;
+        cJSON_ArrayForEach(rr, runs) {
+            const cJSON *ctr = item(rr, "counters");
+            if (!strcmp(str(rr, "kernel"), kernels[i]) && cJSON_IsArray(ctr) && cJSON_GetArraySize(ctr)) found = true;
+        }
+        if (!found) {
+            ws_error_set(err, json_path, 0, 0, "no recorded run with counters of kernel '%s'", kernels[i]);
+            return WS_EXIT_USAGE;
+        }
+    }
+    return WS_EXIT_OK;
+}
+
+/* Judges one recorded run's counters against today's simulator side ss: fills run's rows and
+ * time, adds to the document's and its file's tallies. ncas_g/ncas_s: the kernel's atom.cas retry
+ * loops on global/shared memory (their ATOM counts depend on timing); basis_differs: the record
+ * counted the machine code and ss the PTX, so its exact rows are left out (d->left_out).
+ * WS_EXIT_MISMATCH when an exact row that agreed in the record differs now, else WS_EXIT_OK
+ * (WS_EXIT_INTERNAL when out of memory). */
+static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, const chk_sim_side *ss,
+                     chk_replay_tally *tf, int ncas_g, int ncas_s, bool basis_differs, ws_error *err)
+{
+    int n = cJSON_GetArraySize(ctr), rc = WS_EXIT_OK;
+    run->now = calloc((size_t)(n ? n : 1), sizeof *run->now);
+    run->before = calloc((size_t)(n ? n : 1), sizeof *run->before);
+    if (!run->now || !run->before) {
+        ws_error_set(err, "check", 0, 0, "out of memory");
+        return WS_EXIT_INTERNAL;
+    }
+    run->gpu_ns = run->recorded_ns = NAN;
+    run->now_ns = ss->time_ns;
+    run->time_verdict = "-";
+    run->bound_now = ws_bound_name(ss->timing.bound);
+    const cJSON *x;
+    cJSON_ArrayForEach(x, ctr) {
+        const char *m = str(x, "metric");
+        const cJSON *sv = item(x, "sim"), *gv = item(x, "gpu");
+        chk_row *b = &run->before[run->nrows], *a = &run->now[run->nrows];
+        run->nrows++;
+        chk_row_set(b, m, cJSON_IsNumber(sv), num(x, "sim", 0), cJSON_IsNumber(gv), num(x, "gpu", 0));
+        const double *nv = chk_sim_value(ss, m);
+        bool time = chk_classify(m) == CHK_TIME;
+        chk_row_set(a, m, time ? ss->have_time : nv != NULL, time ? ss->time_ns : (nv ? *nv : 0),
+                    cJSON_IsNumber(gv), num(x, "gpu", 0));
+        chk_timing_dependent_for_cas(a, 1, ncas_g, ncas_s); /* a CAS loop's ATOM count depends on timing */
+        if (basis_differs && a->cls == CHK_EXACT) {
+            a->verdict = CHK_UNJUDGED;
+            d->left_out++;
+        }
+        count(d->agree[0], d->judged[0], b);
+        count(d->agree[1], d->judged[1], a);
+        if (tf) {
+            count(tf->agree[0], tf->judged[0], b);
+            count(tf->agree[1], tf->judged[1], a);
+        }
+        if (time) {
+            run->gpu_ns = a->gpu;
+            run->recorded_ns = b->has_sim ? b->sim : NAN;
+            run->time_verdict = chk_verdict_name(a->verdict);
+        }
+        if (a->cls == CHK_CACHE && (a->verdict == CHK_AGREE || a->verdict == CHK_DIFFER)) {
+            run->cache_judged++;
+            run->cache_agree += a->verdict == CHK_AGREE;
+        }
+        if (a->cls == CHK_EXACT && b->verdict == CHK_AGREE && a->verdict == CHK_DIFFER) rc = WS_EXIT_MISMATCH;
+    }
+    return rc;
+}
+
+/* Re-simulates one recorded run (its kernel, -D text and registers) into a new element of d->runs. */
+static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, chk_sim_side *ss, int *cap,
+                      ws_error *err)
+{
+    const char *kernel = str(run, "kernel"), *ovt = str(run, "overrides");
+    ws_overrides ov;
+    cu_target t;
+    if (parse_overrides(ovt, &ov, err) || open_recorded(cat, run, kernel, &ov, &t, err)) return WS_EXIT_USAGE;
+    cu_kernel_attrs attrs;
+    memset(&attrs, 0, sizeof attrs);
+    attrs.num_regs = (int)num(run, "registers", 0);
+    attrs.local_bytes = (int)num(run, "local_bytes", 0);
+    attrs.static_shared_bytes = (int)num(run, "static_shared_bytes", 0);
+    if (d->nruns == *cap) {
+        chk_replay_run *nr = realloc(d->runs, (size_t)(*cap = *cap ? 2 * *cap : 64) * sizeof *nr);
+        if (!nr) {
+            cu_target_close(&t);
+            ws_error_set(err, "check", 0, 0, "out of memory");
+            return WS_EXIT_INTERNAL;
+        }
+        d->runs = nr;
+    }
+    chk_replay_run *r = &d->runs[d->nruns++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
+    snprintf(r->overrides, sizeof r->overrides, "%s", ovt);
+    snprintf(r->compiler, sizeof r->compiler, "%s", t.ptx_how);
+    snprintf(r->file, sizeof r->file, "%s", t.file->path);
+    ws_sim_result res;
+    memset(&res, 0, sizeof res);
+    int src = chk_simulate(&t, &attrs, d->gpu, &res, ss, err);
+    chk_replay_tally *tf = tally_for(d, t.file->path);
+    int cas_pcs[64], ncas = ws_cas_loops(t.fn, cas_pcs, 64), ncas_g = 0, ncas_s = 0; /* sim/casloop.h */
+    for (int i = 0; i < ncas && i < 64; i++) {
+        if (t.fn->insns[cas_pcs[i]].space == PTX_SPACE_SHARED) ncas_s++;
+        else ncas_g++;
+    }
+    cu_target_close(&t);
+    if (src) return src;
+    ws_sim_result_free(&res);
+    /* A record whose simulator counted the machine code (ptxas + nvdisasm; records made before
+     * "sim_basis" was written were, where check ran with the toolkit) cannot be reproduced at
+     * PTX level: its exact rows are left out rather than called differing. */
+    bool basis_differs = strcmp(str(run, "sim_basis"), "ptx") && !ss->sass;
+    if (basis_differs && !d->level[0]) snprintf(d->level, sizeof d->level, "%s", ss->level);
+    int left_before = d->left_out;
+    int rc = judge_run(d, r, item(run, "counters"), ss, tf, ncas_g, ncas_s, basis_differs, err);
+    d->left_runs += d->left_out > left_before;
+    return rc;
+}
+
+int chk_replay_collect(const char *json_path, const char *const *kernels, int nkernels, bool verbose,
+                       chk_replay_doc *d, ws_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->results_file = json_path;
+    d->verbose = verbose;
+    char *text = ws_read_file(json_path, 0, NULL, err);
+    if (!text) return WS_EXIT_USAGE;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    const cJSON *runs = root ? item(root, "runs") : NULL;
+    if (!cJSON_IsArray(runs)) {
+        cJSON_Delete(root);
+        ws_error_set(err, json_path, 0, 0, "not a warpscope results file (no \"runs\" array)");
+        return WS_EXIT_USAGE;
+    }
+    snprintf(d->gpu, sizeof d->gpu, "%s", str(item(root, "device"), "name"));
+    ws_catalog *cat = NULL;
+    int rc = check_named(json_path, runs, kernels, nkernels, err);
+    int index = 0;
+    const cJSON *rr;
+    cJSON_ArrayForEach(rr, runs) {
+        index++;
+        if (!rc && wanted(str(rr, "kernel"), kernels, nkernels) && check_times(json_path, index, rr, err))
+            rc = WS_EXIT_USAGE;
+    }
+    if (rc || ws_catalog_load(NULL, &cat, err)) {
+        cJSON_Delete(root);
+        return WS_EXIT_USAGE;
+    }
+    chk_sim_side *ss = calloc(1, sizeof *ss);
+    if (!ss) {
+        rc = WS_EXIT_INTERNAL;
+        ws_error_set(err, "check", 0, 0, "out of memory");
+    }
+    int cap = 0;
+    const cJSON *run;
+    cJSON_ArrayForEach(run, runs) {
+        const cJSON *ctr = item(run, "counters");
+        if (!ss || !wanted(str(run, "kernel"), kernels, nkernels) || !cJSON_IsArray(ctr) || !cJSON_GetArraySize(ctr))
+            continue;
+        int one = replay_run(d, cat, run, ss, &cap, err);
+        if (one && one != WS_EXIT_MISMATCH) {
+            rc = one;
+            break;
+        }
+        if (one) rc = one;
+    }
+    if ((rc == WS_EXIT_OK || rc == WS_EXIT_MISMATCH) && nkernels && !d->nruns) {
+        ws_error_set(err, json_path, 0, 0, "no recorded run with counters for the kernels named");
+        rc = WS_EXIT_USAGE;
+    }
+    if (d->left_out)
+        snprintf(d->note, sizeof d->note, "%d exact rows of %d runs left out: the record counted the machine code "
+                                          "(SASS) and this replay counts the PTX (%.400s)", d->left_out, d->left_runs,
+                 d->level);
+    free(ss);
+    ws_catalog_free(cat);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* ---- layouts ------------------------------------------------------------------------------ */
+
 static void rate(FILE *out, int a, int j)
 {
     if (j) fprintf(out, " %d/%d (%.0f%%) |", a, j, 100.0 * a / j);
     else fprintf(out, " - |");
 }
 
-int chk_replay(const char *json_path, const char *const *kernels, int nkernels, bool verbose, FILE *out,
-               ws_error *err)
+/* The rows the markdown's last table lists: those that differ now, or with verbose every judged one. */
+static bool listed(const chk_replay_doc *d, const chk_row *a)
 {
-    return chk_replay_as(json_path, kernels, nkernels, verbose, CHK_REPLAY_MARKDOWN, out, err);
+    bool keep = d->verbose ? (a->verdict == CHK_AGREE || a->verdict == CHK_DIFFER) : a->verdict == CHK_DIFFER;
+    return keep && (a->cls == CHK_CACHE || a->cls == CHK_TIME || a->cls == CHK_EXACT || d->verbose);
+}
+
+static int replay_markdown(FILE *out, const void *body, ws_part part)
+{
+    (void)part;
+    const chk_replay_doc *d = body;
+    fprintf(out, "replay of %s: the simulator as built now against the recorded %s values\n\n", d->results_file, d->gpu);
+    fprintf(out, "| kernel | -D | GPU us | sim us recorded | sim us now | GPU/now | time | bound now | cache agree now |\n"
+                 "|---|---|---:|---:|---:|---:|---|---|---:|\n");
+    for (int i = 0; i < d->nruns; i++) {
+        const chk_replay_run *r = &d->runs[i];
+        fprintf(out, "| %s | %s | %.2f | %.2f | %.2f | %.3f | %s | %s | %d/%d |\n", r->kernel, r->overrides,
+                r->gpu_ns / 1e3, r->recorded_ns / 1e3, r->now_ns / 1e3, r->gpu_ns / r->now_ns, r->time_verdict,
+                r->bound_now, r->cache_agree, r->cache_judged);
+    }
+    if (d->note[0]) fprintf(out, "\nnote: %s\n", d->note);
+    fprintf(out, "\n## Agreement per class (%d runs)\n\n| class | tolerance | recorded | now |\n|---|---|---:|---:|\n",
+            d->nruns);
+    for (int c = 0; c < CHK_NCLASSES; c++) {
+        if (!d->judged[0][c] && !d->judged[1][c]) continue;
+        fprintf(out, "| %s | %s |", chk_class_name((chk_class)c), chk_class_tolerance((chk_class)c));
+        rate(out, d->agree[0][c], d->judged[0][c]);
+        rate(out, d->agree[1][c], d->judged[1][c]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n## Agreement per catalog file (time; cache)\n\n| file | time recorded | time now | cache recorded "
+                 "| cache now |\n|---|---:|---:|---:|---:|\n");
+    for (int i = 0; i < d->nfiles; i++) {
+        const chk_replay_tally *f = &d->files[i];
+        fprintf(out, "| %s |", f->file);
+        rate(out, f->agree[0][CHK_TIME], f->judged[0][CHK_TIME]);
+        rate(out, f->agree[1][CHK_TIME], f->judged[1][CHK_TIME]);
+        rate(out, f->agree[0][CHK_CACHE], f->judged[0][CHK_CACHE]);
+        rate(out, f->agree[1][CHK_CACHE], f->judged[1][CHK_CACHE]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n## %s\n\n| kernel | -D | metric | class | sim recorded | sim now | gpu | gpu/now | verdict |\n"
+                 "|---|---|---|---|---:|---:|---:|---:|---|\n",
+            d->verbose ? "Every judged row" : "Every row that differs now");
+    for (int i = 0; i < d->nruns; i++) {
+        const chk_replay_run *r = &d->runs[i];
+        for (int k = 0; k < r->nrows; k++) {
+            const chk_row *a = &r->now[k], *b = &r->before[k];
+            if (!listed(d, a)) continue;
+            char bs[32] = "-";
+            if (b->has_sim) snprintf(bs, sizeof bs, "%.6g", b->sim);
+            fprintf(out, "| %s | %s | `%s` | %s | %s | %.6g | %.6g | %.3f | %s |\n", r->kernel, r->overrides, a->metric,
+                    chk_class_name(a->cls), bs, a->sim, a->gpu, a->ratio, chk_verdict_name(a->verdict));
+        }
+    }
+    return 0;
 }
 
 /* One long-format record (docs/csv.md); a time is converted from the file's ns to us. */
@@ -151,275 +390,82 @@ static void csv_value(FILE *f, const char *kernel, const char *ovt, const char *
     ws_csv_row(f, 8, fields);
 }
 
-int chk_replay_as(const char *json_path, const char *const *kernels, int nkernels, bool verbose, chk_replay_format fmt,
-                  FILE *csv_out, ws_error *err)
+static int replay_csv(FILE *f, const void *body, ws_part part)
 {
-    /* CSV: the markdown tables go nowhere and each judged value becomes a record */
-    FILE *csv = fmt == CHK_REPLAY_CSV ? csv_out : NULL;
-    /* JSON: likewise, and the judged rows are gathered into one versioned document */
-    FILE *jout = fmt == CHK_REPLAY_JSON ? csv_out : NULL;
-    cJSON *jdoc = NULL, *jruns = NULL;
-    if (jout) {
-        jdoc = cJSON_CreateObject();
-        cJSON_AddNumberToObject(jdoc, "schema_version", WS_REPORT_SCHEMA_VERSION);
-        cJSON *tool = cJSON_AddObjectToObject(jdoc, "tool");
-        cJSON_AddStringToObject(tool, "name", "warpscope");
-        cJSON_AddStringToObject(tool, "version", WS_VERSION);
-        cJSON_AddStringToObject(jdoc, "command", "check --replay");
-        cJSON_AddStringToObject(jdoc, "results_file", json_path);
-        jruns = cJSON_AddArrayToObject(jdoc, "runs");
-        csv = NULL;
-    }
-    FILE *out = csv || jout ? fopen("/dev/null", "w") : csv_out;
-    if (!out) {
-        ws_error_set(err, "/dev/null", 0, 0, "cannot open for writing");
-        return WS_EXIT_INTERNAL;
-    }
-    char *text = ws_read_file(json_path, 0, NULL, err);
-    if (!text) {
-        if (csv || jout) fclose(out), cJSON_Delete(jdoc);
-        return WS_EXIT_USAGE;
-    }
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    const cJSON *runs = root ? item(root, "runs") : NULL;
-    if (!cJSON_IsArray(runs)) {
-        cJSON_Delete(root);
-        ws_error_set(err, json_path, 0, 0, "not a warpscope results file (no \"runs\" array)");
-        if (csv || jout) fclose(out), cJSON_Delete(jdoc);
-        return WS_EXIT_USAGE;
-    }
-    const char *gpu_name = str(item(root, "device"), "name");
-    for (int i = 0; i < nkernels; i++) { /* name a kernel the file lacks before printing anything */
-        bool found = false;
-        const cJSON *rr;
-        cJSON_ArrayForEach(rr, runs) {
-            const cJSON *ctr = item(rr, "counters");
-            if (!strcmp(str(rr, "kernel"), kernels[i]) && cJSON_IsArray(ctr) && cJSON_GetArraySize(ctr)) found = true;
-        }
-        if (!found) {
-            ws_error_set(err, json_path, 0, 0, "no recorded run with counters of kernel '%s'", kernels[i]);
-            cJSON_Delete(root);
-            if (csv || jout) fclose(out), cJSON_Delete(jdoc);
-            return WS_EXIT_USAGE;
+    (void)part;
+    const chk_replay_doc *d = body;
+    fputs(WS_CSV_HEADER, f);
+    for (int i = 0; i < d->nruns; i++) {
+        const chk_replay_run *r = &d->runs[i];
+        for (int k = 0; k < r->nrows; k++) {
+            const chk_row *a = &r->now[k];
+            if (a->has_gpu) csv_value(f, r->kernel, r->overrides, a->metric, a->gpu, "measured");
+            if (a->has_sim) csv_value(f, r->kernel, r->overrides, a->metric, a->sim, chk_class_name(a->cls));
         }
     }
-    {
-        int index = 0;
-        const cJSON *rr;
-        cJSON_ArrayForEach(rr, runs) {
-            index++;
-            if (wanted(str(rr, "kernel"), kernels, nkernels) && check_times(json_path, index, rr, err)) {
-                cJSON_Delete(root);
-                if (csv || jout) fclose(out), cJSON_Delete(jdoc);
-                return WS_EXIT_USAGE;
-            }
-        }
-    }
-    ws_catalog *cat = NULL;
-    if (ws_catalog_load(NULL, &cat, err)) {
-        cJSON_Delete(root);
-        if (csv || jout) fclose(out), cJSON_Delete(jdoc);
-        return WS_EXIT_USAGE;
-    }
-    chk_sim_side *ss = calloc(1, sizeof *ss);
-    int ndiff = 0, capdiff = 256;
-    diff_row *diffs = malloc((size_t)capdiff * sizeof *diffs);
-    file_tally ft[MAX_FILES];
-    int nft = 0, rc = WS_EXIT_OK, replayed = 0;
-    int left_out = 0, left_runs = 0;     /* exact rows of machine-code records this PTX-level replay cannot judge */
-    char level[400] = "";
-    int agree[2][CHK_NCLASSES] = {{0}}, judged[2][CHK_NCLASSES] = {{0}};
-    if (!ss || !diffs) {
-        rc = WS_EXIT_INTERNAL;
-        ws_error_set(err, "check", 0, 0, "out of memory");
-        goto out;
-    }
-    if (csv) fputs(WS_CSV_HEADER, csv);
-    fprintf(out, "replay of %s: the simulator as built now against the recorded %s values\n\n", json_path, gpu_name);
-    fprintf(out, "| kernel | -D | GPU us | sim us recorded | sim us now | GPU/now | time | bound now | cache agree now |\n"
-                 "|---|---|---:|---:|---:|---:|---|---|---:|\n");
-    const cJSON *run;
-    cJSON_ArrayForEach(run, runs) {
-        const char *kernel = str(run, "kernel"), *ovt = str(run, "overrides");
-        const cJSON *ctr = item(run, "counters");
-        if (!wanted(kernel, kernels, nkernels) || !cJSON_IsArray(ctr) || !cJSON_GetArraySize(ctr)) continue;
-        ws_overrides ov;
-        cu_target t;
-        if (parse_overrides(ovt, &ov, err) || open_recorded(cat, run, kernel, &ov, &t, err)) {
-            rc = WS_EXIT_USAGE;
-            goto out;
-        }
-        cu_kernel_attrs attrs;
-        memset(&attrs, 0, sizeof attrs);
-        attrs.num_regs = (int)num(run, "registers", 0);
-        attrs.local_bytes = (int)num(run, "local_bytes", 0);
-        attrs.static_shared_bytes = (int)num(run, "static_shared_bytes", 0);
-        ws_sim_result res;
-        memset(&res, 0, sizeof res);
-        char ptx_how[sizeof t.ptx_how];
-        snprintf(ptx_how, sizeof ptx_how, "%s", t.ptx_how);
-        int src = chk_simulate(&t, &attrs, gpu_name, &res, ss, err);
-        file_tally *tf = tally_for(ft, &nft, t.file->path);
-        int cas_pcs[64], ncas = ws_cas_loops(t.fn, cas_pcs, 64), ncas_g = 0, ncas_s = 0; /* sim/casloop.h */
-        for (int i = 0; i < ncas && i < 64; i++) {
-            if (t.fn->insns[cas_pcs[i]].space == PTX_SPACE_SHARED) ncas_s++;
-            else ncas_g++;
-        }
-        cu_target_close(&t);
-        if (src) {
-            rc = src;
-            goto out;
-        }
-        ws_sim_result_free(&res);
-        replayed++;
-        /* A record whose simulator counted the machine code (ptxas + nvdisasm; records made before
-         * "sim_basis" was written were, where check ran with the toolkit) cannot be reproduced at
-         * PTX level: its exact rows are left out rather than called differing. */
-        bool basis_differs = strcmp(str(run, "sim_basis"), "ptx") && !ss->sass;
-        if (basis_differs && !level[0]) snprintf(level, sizeof level, "%s", ss->level);
-        int left_before = left_out;
-        cJSON *jrows = NULL;
-        if (jruns) {
-            cJSON *jr = cJSON_CreateObject();
-            cJSON_AddStringToObject(jr, "kernel", kernel);
-            cJSON_AddStringToObject(jr, "overrides", ovt);
-            cJSON_AddStringToObject(jr, "compiler", ptx_how);
-            jrows = cJSON_AddArrayToObject(jr, "metrics");
-            cJSON_AddItemToArray(jruns, jr);
-        }
-        double gpu_t = NAN, rec_t = NAN;
-        const char *tverdict = "-";
-        int cache_ag = 0, cache_ju = 0;
-        const cJSON *x;
-        cJSON_ArrayForEach(x, ctr) {
-            const char *m = str(x, "metric");
-            const cJSON *sv = item(x, "sim"), *gv = item(x, "gpu");
-            chk_row b, a;
-            chk_row_set(&b, m, cJSON_IsNumber(sv), num(x, "sim", 0), cJSON_IsNumber(gv), num(x, "gpu", 0));
-            const double *nv = chk_sim_value(ss, m);
-            bool time = chk_classify(m) == CHK_TIME;
-            chk_row_set(&a, m, time ? ss->have_time : nv != NULL, time ? ss->time_ns : (nv ? *nv : 0),
-                        cJSON_IsNumber(gv), num(x, "gpu", 0));
-            chk_timing_dependent_for_cas(&a, 1, ncas_g, ncas_s); /* a CAS loop's ATOM count depends on timing */
-            if (basis_differs && a.cls == CHK_EXACT) {
-                a.verdict = CHK_UNJUDGED;
-                left_out++;
-            }
-            if (csv && a.has_gpu) csv_value(csv, kernel, ovt, m, a.gpu, "measured");
-            if (csv && a.has_sim) csv_value(csv, kernel, ovt, m, a.sim, chk_class_name(a.cls));
-            if (jrows) {
-                cJSON *j = cJSON_CreateObject();
-                bool tm = a.cls == CHK_TIME; /* time in us, as in every warpscope output */
-                cJSON_AddStringToObject(j, "metric", m);
-                cJSON_AddStringToObject(j, "unit", ws_metric_unit(m));
-                cJSON_AddStringToObject(j, "class", chk_class_name(a.cls));
-                if (b.has_sim) cJSON_AddNumberToObject(j, "sim_recorded", tm ? b.sim / 1e3 : b.sim);
-                else cJSON_AddNullToObject(j, "sim_recorded");
-                if (a.has_sim) cJSON_AddNumberToObject(j, "sim_now", tm ? a.sim / 1e3 : a.sim);
-                else cJSON_AddNullToObject(j, "sim_now");
-                if (a.has_gpu) cJSON_AddNumberToObject(j, "gpu", tm ? a.gpu / 1e3 : a.gpu);
-                else cJSON_AddNullToObject(j, "gpu");
-                cJSON_AddStringToObject(j, "verdict", chk_verdict_name(a.verdict));
-                cJSON_AddItemToArray(jrows, j);
-            }
-            count(agree[0], judged[0], &b);
-            count(agree[1], judged[1], &a);
-            if (tf) {
-                count(tf->agree[0], tf->judged[0], &b);
-                count(tf->agree[1], tf->judged[1], &a);
-            }
-            if (time) {
-                gpu_t = a.gpu;
-                rec_t = b.has_sim ? b.sim : NAN;
-                tverdict = chk_verdict_name(a.verdict);
-            }
-            if (a.cls == CHK_CACHE && (a.verdict == CHK_AGREE || a.verdict == CHK_DIFFER)) {
-                cache_ju++;
-                cache_ag += a.verdict == CHK_AGREE;
-            }
-            if (a.cls == CHK_EXACT && b.verdict == CHK_AGREE && a.verdict == CHK_DIFFER) rc = WS_EXIT_MISMATCH;
-            bool keep = verbose ? (a.verdict == CHK_AGREE || a.verdict == CHK_DIFFER) : a.verdict == CHK_DIFFER;
-            if (keep && (a.cls == CHK_CACHE || a.cls == CHK_TIME || a.cls == CHK_EXACT || verbose)) {
-                if (ndiff == capdiff) {
-                    diff_row *nd = realloc(diffs, (size_t)(capdiff *= 2) * sizeof *diffs);
-                    if (!nd) {
-                        rc = WS_EXIT_INTERNAL;
-                        ws_error_set(err, "check", 0, 0, "out of memory");
-                        goto out;
-                    }
-                    diffs = nd;
-                }
-                diff_row *d = &diffs[ndiff++];
-                snprintf(d->kernel, sizeof d->kernel, "%s", kernel);
-                snprintf(d->overrides, sizeof d->overrides, "%s", ovt);
-                d->now = a;
-                d->before = b.sim;
-                d->had_before = b.has_sim;
-            }
-        }
-        left_runs += left_out > left_before;
-        fprintf(out, "| %s | %s | %.2f | %.2f | %.2f | %.3f | %s | %s | %d/%d |\n", kernel, ovt, gpu_t / 1e3,
-                rec_t / 1e3, ss->time_ns / 1e3, gpu_t / ss->time_ns, tverdict, ws_bound_name(ss->timing.bound),
-                cache_ag, cache_ju);
-    }
-    if (nkernels && !replayed) {
-        ws_error_set(err, json_path, 0, 0, "no recorded run with counters for the kernels named");
-        rc = WS_EXIT_USAGE;
-        goto out;
-    }
+    return 0;
+}
 
-    char note[700] = "";
-    if (left_out)
-        snprintf(note, sizeof note, "%d exact rows of %d runs left out: the record counted the machine code (SASS) "
-                                    "and this replay counts the PTX (%.400s)", left_out, left_runs, level);
-    if (note[0]) {
-        fprintf(out, "\nnote: %s\n", note);
-        if (csv) fprintf(stderr, "warpscope: check --replay: note: %s\n", note);
-        if (jdoc) cJSON_AddStringToObject(jdoc, "note", note);
+static void add_value(cJSON *j, const char *key, bool has, double v)
+{
+    if (has) cJSON_AddNumberToObject(j, key, v);
+    else cJSON_AddNullToObject(j, key);
+}
+
+static int replay_json(cJSON *o, const void *body)
+{
+    const chk_replay_doc *d = body;
+    cJSON_AddStringToObject(o, "results_file", d->results_file);
+    cJSON *jruns = cJSON_AddArrayToObject(o, "runs");
+    for (int i = 0; i < d->nruns; i++) {
+        const chk_replay_run *r = &d->runs[i];
+        cJSON *jr = cJSON_CreateObject();
+        cJSON_AddStringToObject(jr, "kernel", r->kernel);
+        cJSON_AddStringToObject(jr, "overrides", r->overrides);
+        cJSON_AddStringToObject(jr, "compiler", r->compiler);
+        cJSON *jrows = cJSON_AddArrayToObject(jr, "metrics");
+        cJSON_AddItemToArray(jruns, jr);
+        for (int k = 0; k < r->nrows; k++) {
+            const chk_row *a = &r->now[k], *b = &r->before[k];
+            cJSON *j = cJSON_CreateObject();
+            bool tm = a->cls == CHK_TIME; /* time in us, as in every warpscope output */
+            cJSON_AddStringToObject(j, "metric", a->metric);
+            cJSON_AddStringToObject(j, "unit", ws_metric_unit(a->metric));
+            cJSON_AddStringToObject(j, "class", chk_class_name(a->cls));
+            add_value(j, "sim_recorded", b->has_sim, tm ? b->sim / 1e3 : b->sim);
+            add_value(j, "sim_now", a->has_sim, tm ? a->sim / 1e3 : a->sim);
+            add_value(j, "gpu", a->has_gpu, tm ? a->gpu / 1e3 : a->gpu);
+            cJSON_AddStringToObject(j, "verdict", chk_verdict_name(a->verdict));
+            cJSON_AddItemToArray(jrows, j);
+        }
     }
-    fprintf(out, "\n## Agreement per class (%d runs)\n\n| class | tolerance | recorded | now |\n|---|---|---:|---:|\n",
-            replayed);
-    for (int c = 0; c < CHK_NCLASSES; c++) {
-        if (!judged[0][c] && !judged[1][c]) continue;
-        fprintf(out, "| %s | %s |", chk_class_name((chk_class)c), chk_class_tolerance((chk_class)c));
-        rate(out, agree[0][c], judged[0][c]);
-        rate(out, agree[1][c], judged[1][c]);
-        fprintf(out, "\n");
+    if (d->note[0]) cJSON_AddStringToObject(o, "note", d->note);
+    cJSON *dj = cJSON_AddObjectToObject(o, "device");
+    cJSON_AddStringToObject(dj, "name", d->gpu);
+    return 0;
+}
+
+const ws_doc_kind chk_replay_kind = {
+    .command = "check --replay", .markdown = replay_markdown, .csv = replay_csv, .json = replay_json,
+};
+
+int chk_replay_as(const char *json_path, const char *const *kernels, int nkernels, bool verbose, ws_format fmt,
+                  FILE *out, ws_error *err)
+{
+    chk_replay_doc d;
+    int rc = chk_replay_collect(json_path, kernels, nkernels, verbose, &d, err);
+    if ((rc == WS_EXIT_OK || rc == WS_EXIT_MISMATCH) && ws_emit(out, fmt, &(ws_doc){&chk_replay_kind, &d})) {
+        ws_error_set(err, "check", 0, 0, "cannot render the replay as %s", ws_format_name(fmt));
+        rc = WS_EXIT_INTERNAL;
+    } else if (d.note[0] && fmt != WS_FMT_MARKDOWN && fmt != WS_FMT_JSON) {
+        fprintf(stderr, "warpscope: check --replay: note: %s\n", d.note); /* the CSV has no place for it */
     }
-    fprintf(out, "\n## Agreement per catalog file (time; cache)\n\n| file | time recorded | time now | cache recorded "
-                 "| cache now |\n|---|---:|---:|---:|---:|\n");
-    for (int i = 0; i < nft; i++) {
-        fprintf(out, "| %s |", ft[i].file);
-        rate(out, ft[i].agree[0][CHK_TIME], ft[i].judged[0][CHK_TIME]);
-        rate(out, ft[i].agree[1][CHK_TIME], ft[i].judged[1][CHK_TIME]);
-        rate(out, ft[i].agree[0][CHK_CACHE], ft[i].judged[0][CHK_CACHE]);
-        rate(out, ft[i].agree[1][CHK_CACHE], ft[i].judged[1][CHK_CACHE]);
-        fprintf(out, "\n");
-    }
-    fprintf(out, "\n## %s\n\n| kernel | -D | metric | class | sim recorded | sim now | gpu | gpu/now | verdict |\n"
-                 "|---|---|---|---|---:|---:|---:|---:|---|\n",
-            verbose ? "Every judged row" : "Every row that differs now");
-    for (int i = 0; i < ndiff; i++) {
-        const diff_row *d = &diffs[i];
-        char bs[32] = "-";
-        if (d->had_before) snprintf(bs, sizeof bs, "%.6g", d->before);
-        fprintf(out, "| %s | %s | `%s` | %s | %s | %.6g | %.6g | %.3f | %s |\n", d->kernel, d->overrides, d->now.metric,
-                chk_class_name(d->now.cls), bs, d->now.sim, d->now.gpu, d->now.ratio, chk_verdict_name(d->now.verdict));
-    }
-    if (jdoc) {
-        cJSON *dj = cJSON_AddObjectToObject(jdoc, "device");
-        cJSON_AddStringToObject(dj, "name", gpu_name);
-        char *t = ws_json_print(jdoc);
-        if (t) fprintf(jout, "%s\n", t);
-        else rc = WS_EXIT_INTERNAL;
-        free(t);
-    }
-out:
-    if (csv || jout) fclose(out), cJSON_Delete(jdoc);
-    free(diffs);
-    free(ss);
-    ws_catalog_free(cat);
-    cJSON_Delete(root);
+    chk_replay_doc_free(&d);
     return rc;
+}
+
+int chk_replay(const char *json_path, const char *const *kernels, int nkernels, bool verbose, FILE *out,
+               ws_error *err)
+{
+    return chk_replay_as(json_path, kernels, nkernels, verbose, WS_FMT_MARKDOWN, out, err);
 }

@@ -9,23 +9,66 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "../common/desc.h"
+#include "../common/emit.h"
 #include "../common/ws_error.h"
+#include "check_compare.h"
 
-/* Replays json_path (only the runs of the nkernels names in kernels, all when 0) and
- * prints, to out: per run the time (GPU, recorded prediction, prediction now, bound) and
- * the cache rows that agree; agreement per class before (the recorded simulator values
- * judged by today's rules) and now; agreement per catalog file; and every row that
- * differs now. verbose adds every judged row. Returns WS_EXIT_OK, WS_EXIT_MISMATCH when
- * an exact counter that agreed in the record differs now, WS_EXIT_USAGE for a bad file or
- * kernel, or another WS_EXIT_* code with err set. */
+/* The replay as a document (common/emit.h: chk_replay_kind): per recorded run its judged rows,
+ * recorded and now, and the agreement per class and per catalog file. */
+typedef struct {
+    char kernel[WS_KERNEL_NAME_MAX], overrides[128], compiler[700], file[WS_PATH_MAX];
+    int nrows;
+    chk_row *now, *before;     /* row i: the same metric judged with today's simulator, the recorded one */
+    double gpu_ns, recorded_ns, now_ns; /* kernel time: the recorded GPU median, the predictions; NAN = none */
+    const char *time_verdict;  /* chk_verdict_name of the time row, "-" without one */
+    const char *bound_now;     /* ws_bound_name of today's prediction */
+    int cache_agree, cache_judged;  /* today's cache rows */
+} chk_replay_run;
+
+#define CHK_REPLAY_MAX_FILES 32
+
+typedef struct {
+    char file[WS_PATH_MAX];
+    int agree[2][CHK_NCLASSES], judged[2][CHK_NCLASSES]; /* [0] recorded, [1] now */
+} chk_replay_tally;
+
+typedef struct {
+    const char *results_file;
+    char gpu[128];             /* the recorded device's name */
+    bool verbose;              /* the row table lists every judged row, not only those that differ */
+    chk_replay_run *runs;
+    int nruns;
+    chk_replay_tally files[CHK_REPLAY_MAX_FILES];
+    int nfiles;
+    int agree[2][CHK_NCLASSES], judged[2][CHK_NCLASSES]; /* [0] recorded, [1] now */
+    int left_out, left_runs;   /* exact rows (and their runs) of machine-code records a PTX-level replay
+                                * cannot judge: unjudged, not called differing */
+    char level[400];           /* what the replay counts (chk_sim_side.level) where rows were left out */
+    char note[700];            /* the sentence saying so, "" = none: markdown and JSON ("note") carry it,
+                                * chk_replay_as prints it on stderr for the other forms */
+} chk_replay_doc;
+
+/* Markdown (the tables below), CSV (the long-format records of docs/csv.md: per run and row,
+ * the GPU value, basis "measured", and the simulator's now, basis its class; time in us) and
+ * JSON (docs/json-schema.json, "check --replay"). */
+extern const ws_doc_kind chk_replay_kind;
+
+/* Replays json_path (only the runs of the nkernels names in kernels, all when 0) into doc (free
+ * it with chk_replay_doc_free, whatever the result): per run the time (GPU, recorded prediction,
+ * prediction now, bound) and the cache rows that agree; agreement per class before (the recorded
+ * simulator values judged by today's rules) and now; agreement per catalog file. Returns
+ * WS_EXIT_OK, WS_EXIT_MISMATCH when an exact counter that agreed in the record differs now,
+ * WS_EXIT_USAGE for a bad file or kernel, or another WS_EXIT_* code with err set. */
+int chk_replay_collect(const char *json_path, const char *const *kernels, int nkernels, bool verbose,
+                       chk_replay_doc *doc, ws_error *err);
+void chk_replay_doc_free(chk_replay_doc *doc);
+
+/* chk_replay_collect, then the document rendered to out in fmt (the markdown tables for
+ * chk_replay): nothing is printed when the replay fails. Same return values. */
 int chk_replay(const char *json_path, const char *const *kernels, int nkernels, bool verbose, FILE *out,
                ws_error *err);
-
-typedef enum { CHK_REPLAY_MARKDOWN, CHK_REPLAY_CSV, CHK_REPLAY_JSON } chk_replay_format;
-/* chk_replay in a chosen form: CSV writes only the long-format records (docs/csv.md): per
- * run and judged metric, the GPU value (basis "measured") and the simulator's now (basis =
- * the metric's class); time in us. JSON: one document (docs/json-schema.json, "check --replay"). */
-int chk_replay_as(const char *json_path, const char *const *kernels, int nkernels, bool verbose, chk_replay_format fmt,
+int chk_replay_as(const char *json_path, const char *const *kernels, int nkernels, bool verbose, ws_format fmt,
                   FILE *out, ws_error *err);
 
 #endif

@@ -21,7 +21,8 @@
 #include "check_compare.h"
 #include "../sim/casloop.h"
 #include "../common/csv.h"
-#include "../sim/report.h"
+#include "../common/emit.h"
+#include "../sim/metrics.h"
 #include "check_replay.h"
 #include "check_sim.h"
 #include "cu_counters.h"
@@ -134,10 +135,18 @@ static int parse(int argc, char **argv, check_opts *o)
 static int replay(const check_opts *o)
 {
     ws_error err;
-    int rc = chk_replay_as(o->replay, o->kernels, o->nkernels, o->verbose, o->c.csv ? CHK_REPLAY_CSV : o->c.json ? CHK_REPLAY_JSON : CHK_REPLAY_MARKDOWN,
+    int rc = chk_replay_as(o->replay, o->kernels, o->nkernels, o->verbose, ws_emit_format(o->c.json, o->c.csv, WS_FMT_MARKDOWN),
                            stdout, &err);
     if (rc && rc != WS_EXIT_MISMATCH) ws_error_print(&err);
     return rc;
+}
+
+static int results_markdown(const check_opts *o)
+{
+    ws_error err;
+    if (!cu_results_markdown(o->markdown, stdout, &err)) return WS_EXIT_OK;
+    ws_error_print(&err);
+    return WS_EXIT_USAGE;
 }
 
 #ifndef WS_HAVE_CUDA
@@ -148,8 +157,7 @@ int ws_cmd_check(int argc, char **argv)
     int rc = WS_EXIT_NO_GPU;
     if (p != WS_CLI_RUN) rc = p;
     else if (o.markdown) {
-        ws_error err;
-        rc = cu_results_markdown(o.markdown, stdout, &err) ? (ws_error_print(&err), WS_EXIT_USAGE) : WS_EXIT_OK;
+        rc = results_markdown(&o);
     } else if (o.replay) {
         rc = replay(&o);
     } else {
@@ -174,133 +182,244 @@ static int metric_list(const chk_sim_side *ss, const char **out, int cap)
     return n;
 }
 
-static void print_rows(const chk_row *rows, int n)
+/* One kernel's check as it goes: what was opened (freed by check_close), the simulator's side,
+ * the GPU's run and counters, and the judged rows; the run is the document's ITEM. */
+typedef struct {
+    const char *arg;                /* as the user named it */
+    cu_target t;
+    cu_kernel k;
+    cu_buffers b;
+    ws_sim_result sim;
+    bool have_target, have_kernel, have_buffers, have_sim, have_ctr;
+    chk_sim_side ss;
+    chk_row rows[MAX_ROWS];
+    int nrows;
+    cu_result_run run;              /* the results-file record; run.rows = rows */
+    cu_counters ctr;
+    bool fails;                     /* an exact counter or the output differs */
+} kernel_check;
+
+/* `check`'s document: the device, every run recorded so far, the run just finished (ITEM),
+ * the totals (TAIL). Text and CSV are written as each kernel finishes; JSON once, at the tail. */
+typedef struct {
+    const cu_device_info *dev;
+    const char *ncu_version;
+    const cJSON *device_json, *runs; /* the results-file form, which --json prints */
+    const kernel_check *cur;        /* ITEM_BEGIN names cur->arg, ITEM renders cur */
+    int kernels, agreed;
+    int agree[CHK_NCLASSES], judged[CHK_NCLASSES];
+    const char *recorded;           /* the file --record wrote, NULL = none */
+} check_doc;
+
+typedef struct {
+    cu_session *s;
+    ws_catalog *cat;
+    const check_opts *o;
+    ws_format fmt;
+    cJSON *runs;
+    char ncu_version[128];
+    const char *record;             /* --record's file (record_path), NULL = none */
+    check_doc doc;
+} check_ctx;
+
+/* ---- the document's layouts ------------------------------------------------------------------ */
+
+static void print_rows(FILE *f, const chk_row *rows, int n)
 {
-    printf("  %-62s %-6s %15s %15s %8s  %s\n", "metric", "class", "sim", "gpu", "gpu/sim", "verdict");
+    fprintf(f, "  %-62s %-6s %15s %15s %8s  %s\n", "metric", "class", "sim", "gpu", "gpu/sim", "verdict");
     for (int i = 0; i < n; i++) {
         const chk_row *r = &rows[i];
         char s[32] = "-", g[32] = "-", q[16] = "-";
         if (r->has_sim) snprintf(s, sizeof s, "%.6g", r->sim);
         if (r->has_gpu) snprintf(g, sizeof g, "%.6g", r->gpu);
         if (r->has_sim && r->has_gpu) snprintf(q, sizeof q, isfinite(r->ratio) ? "%.3f" : "inf", r->ratio);
-        printf("  %-62s %-6s %15s %15s %8s  %s\n", r->metric, chk_class_name(r->cls), s, g, q, chk_verdict_name(r->verdict));
-        if (r->verdict == CHK_DIFFER) printf("      cause: %s\n", r->cause);
+        fprintf(f, "  %-62s %-6s %15s %15s %8s  %s\n", r->metric, chk_class_name(r->cls), s, g, q,
+                chk_verdict_name(r->verdict));
+        if (r->verdict == CHK_DIFFER) fprintf(f, "      cause: %s\n", r->cause);
     }
 }
 
-typedef struct {
-    cu_session *s;
-    ws_catalog *cat;
-    const check_opts *o;
-    cJSON *runs;
-    char ncu_version[128];
-    int kernels, agreed;
-    int agree[CHK_NCLASSES], judged[CHK_NCLASSES];
-} check_ctx;
+static void run_text(FILE *f, const kernel_check *kc)
+{
+    const cu_result_run *run = &kc->run;
+    const cu_timing *tm = &run->timing;
+    const cu_target *t = &kc->t;
+    fprintf(f, "  %s (%s:%d)%s%s; %d registers, %d B local; PTX %s\n", t->desc->name, t->file->path, t->desc->line,
+            run->overrides[0] ? " -D " : "", run->overrides, kc->k.attrs.num_regs, kc->k.attrs.local_bytes, t->ptx_how);
+    fprintf(f, "  output: %s\n", run->output);
+    fprintf(f, "  time: median %.4f ms (min %.4f, max %.4f, %d runs); %.1f GB/s = %.1f%% of the copy ceiling %.1f GB/s\n",
+            tm->median_ms, tm->min_ms, tm->max_ms, tm->reps, tm->bandwidth_gbs,
+            tm->copy_gbs > 0 ? 100 * tm->bandwidth_gbs / tm->copy_gbs : 0.0, tm->copy_gbs);
+    if (kc->ss.note[0]) fprintf(f, "  simulator: %s\n", kc->ss.note);
+    if (run->counters_note[0]) fprintf(f, "  counters: %s\n", run->counters_note);
+    print_rows(f, kc->rows, kc->nrows);
+    fprintf(f, "  => %s\n", kc->fails ? "DIFFERS (an exact counter or the output)"
+                                      : "agrees on every exact counter and the output");
+}
 
-/* One kernel; returns its exit code (0, 2, 3, 1, 5). */
-static int check_one(check_ctx *cx, const char *arg)
+static int check_text(FILE *f, const void *body, ws_part part)
+{
+    const check_doc *d = body;
+    switch (part) {
+    case WS_PART_HEAD:
+        fprintf(f, "warpscope check on %s (cc %d.%d, %d SMs, driver %s)\n", d->dev->name, d->dev->cc_major,
+                d->dev->cc_minor, d->dev->sm_count, d->dev->driver_version);
+        break;
+    case WS_PART_ITEM_BEGIN: fprintf(f, "== %s\n", d->cur->arg); break;
+    case WS_PART_ITEM: run_text(f, d->cur); break;
+    default:
+        fprintf(f, "\n%d of %d kernels agree on every exact counter and output.", d->agreed, d->kernels);
+        for (int c = 0; c < CHK_NCLASSES; c++)
+            if (d->judged[c]) fprintf(f, " %s: %d/%d.", chk_class_name((chk_class)c), d->agree[c], d->judged[c]);
+        fprintf(f, "\n");
+        if (d->recorded) {
+            char shown[3 * (WS_PATH_MAX + 80)]; /* the name the user gave may hold terminal controls */
+            fprintf(f, "recorded %d run(s) in %s\n", d->kernels, ws_text_visible(d->recorded, shown, sizeof shown));
+        }
+    }
+    return 0;
+}
+
+/* Long format (docs/csv.md): the GPU value (measured) and the simulator's (its class) per metric; us. */
+static int check_csv(FILE *f, const void *body, ws_part part)
+{
+    const check_doc *d = body;
+    if (part == WS_PART_HEAD) fputs(WS_CSV_HEADER, f);
+    if (part != WS_PART_ITEM) return 0;
+    const kernel_check *kc = d->cur;
+    for (int i = 0; i < kc->nrows; i++) {
+        const chk_row *r = &kc->rows[i];
+        bool time = r->cls == CHK_TIME;
+        char v[40];
+        const char *unit = ws_metric_unit(r->metric); /* a time is printed in us, its row's unit */
+        if (r->has_gpu) {
+            snprintf(v, sizeof v, "%.15g", time ? r->gpu / 1e3 : r->gpu);
+            const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v, "measured"};
+            ws_csv_row(f, 8, fl);
+        }
+        if (r->has_sim) {
+            snprintf(v, sizeof v, "%.15g", time ? r->sim / 1e3 : r->sim);
+            const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v,
+                                chk_class_name(r->cls)};
+            ws_csv_row(f, 8, fl);
+        }
+    }
+    return 0;
+}
+
+static int check_json(cJSON *root, const void *body)
+{
+    const check_doc *d = body;
+    cJSON_AddItemToObject(root, "device", cJSON_Duplicate(d->device_json, 1));
+    cJSON_AddItemToObject(root, "runs", cJSON_Duplicate(d->runs, 1));
+    return 0;
+}
+
+static const ws_doc_kind check_kind = {.command = "check", .text = check_text, .csv = check_csv, .json = check_json};
+
+/* ---- the steps of one kernel ---------------------------------------------------------------- */
+
+/* Resolves the kernel and loads it on the GPU; fills the run's identity. */
+static int check_open(check_ctx *cx, kernel_check *kc, ws_error *err)
+{
+    const check_opts *o = cx->o;
+    cu_target *t = &kc->t;
+    int rc = cu_target_open(cx->cat, kc->arg, &o->c.ov, cx->s->info.cc_major, cx->s->info.cc_minor, t, err);
+    if (rc) return rc;
+    kc->have_target = true;
+    cu_result_run *run = &kc->run;
+    snprintf(run->kernel, sizeof run->kernel, "%s", t->desc->name);
+    snprintf(run->file, sizeof run->file, "%s", t->file->path);
+    ws_overrides_text(&o->c.ov, run->overrides, sizeof run->overrides);
+    memcpy(run->grid, t->launch.grid, sizeof run->grid);
+    memcpy(run->block, t->launch.block, sizeof run->block);
+    run->shared_bytes = t->launch.shared_bytes;
+    run->output_ok = -1;
+    if (cu_kernel_load(cx->s, t->ptx, t->fn->name, t->launch.shared_bytes, &kc->k, err)) return WS_EXIT_USAGE;
+    kc->have_kernel = true;
+    run->attrs = kc->k.attrs;
+    return WS_EXIT_OK;
+}
+
+/* The simulator first (its buffers are the reference, its counters the prediction), then the
+ * GPU: a verified launch, the timed repetitions, the outputs against the simulator's. */
+static int check_run(check_ctx *cx, kernel_check *kc, ws_error *err)
 {
     cu_session *s = cx->s;
-    const check_opts *o = cx->o;
-    ws_error err;
-    cu_target t;
-    cu_kernel k;
-    cu_buffers b;
-    ws_sim_result sim;
-    memset(&sim, 0, sizeof sim);
-    bool have_kernel = false, have_buffers = false, have_sim = false;
-    chk_sim_side *ss = calloc(1, sizeof *ss);
-    chk_row *rows = calloc(MAX_ROWS, sizeof *rows);
-    cu_result_run run;
-    memset(&run, 0, sizeof run);
-    int nrows = 0, rc;
-    if (!ss || !rows) {
-        ws_error_set(&err, "check", 0, 0, "out of memory");
-        free(ss);
-        free(rows);
-        ws_error_print(&err);
-        return WS_EXIT_INTERNAL;
+    cu_result_run *run = &kc->run;
+    int rc;
+    if (!cx->o->gpu_only) {
+        if ((rc = chk_simulate(&kc->t, &kc->k.attrs, s->info.name, &kc->sim, &kc->ss, err))) return rc;
+        kc->have_sim = true;
+        run->sim_basis = kc->ss.sass ? "sass" : "ptx";
     }
-    if (!o->c.csv) printf("== %s\n", arg);
-    fflush(stdout);
-    if ((rc = cu_target_open(cx->cat, arg, &o->c.ov, s->info.cc_major, s->info.cc_minor, &t, &err))) {
-        ws_error_print(&err);
-        free(ss);
-        free(rows);
-        return rc;
+    if ((rc = cu_buffers_create(s, &kc->t.launch, kc->t.fn, &kc->b, err))) return cu_exit_code(rc);
+    kc->have_buffers = true;
+    if ((rc = cu_run_verified(s, &kc->k, &kc->b, err))) return cu_exit_code(rc);
+    if ((rc = cu_run_timed(s, &kc->k, &kc->b, cx->o->reps, &run->timing, err))) return cu_exit_code(rc);
+    run->timed = true;
+    if (!kc->have_sim) {
+        snprintf(run->output, sizeof run->output, "not checked (--gpu-only)");
+        return WS_EXIT_OK;
     }
-    snprintf(run.kernel, sizeof run.kernel, "%s", t.desc->name);
-    snprintf(run.file, sizeof run.file, "%s", t.file->path);
-    ws_overrides_text(&o->c.ov, run.overrides, sizeof run.overrides);
-    memcpy(run.grid, t.launch.grid, sizeof run.grid);
-    memcpy(run.block, t.launch.block, sizeof run.block);
-    run.shared_bytes = t.launch.shared_bytes;
-    run.output_ok = -1;
-
-    if (cu_kernel_load(s, t.ptx, t.fn->name, t.launch.shared_bytes, &k, &err)) { rc = WS_EXIT_USAGE; goto fail; }
-    have_kernel = true;
-    run.attrs = k.attrs;
-
-    /* simulator first: its buffers are the reference and its counters the prediction */
-    if (!o->gpu_only) {
-        if ((rc = chk_simulate(&t, &k.attrs, s->info.name, &sim, ss, &err))) goto fail;
-        have_sim = true;
-        run.sim_basis = ss->sass ? "sass" : "ptx";
-    }
-
-    if ((rc = cu_buffers_create(s, &t.launch, t.fn, &b, &err))) { rc = cu_exit_code(rc); goto fail; }
-    have_buffers = true;
-    if ((rc = cu_run_verified(s, &k, &b, &err))) { rc = cu_exit_code(rc); goto fail; }
-    if ((rc = cu_run_timed(s, &k, &b, o->reps, &run.timing, &err))) { rc = cu_exit_code(rc); goto fail; }
-    run.timed = true;
     ws_error verr;
-    if (have_sim) {
-        char how[400];                 /* bit-exact, or within the approximate instructions' bound */
-        run.output_ok = cu_verify_outputs_approx(&t.launch, t.module, t.fn, b.result, sim.buffer_data, how, sizeof how,
-                                                 &verr) == 0;
-        if (run.output_ok) snprintf(run.output, sizeof run.output, "agrees with the simulator, %s", how);
-        else snprintf(run.output, sizeof run.output, "%s", verr.msg);
-    } else {
-        snprintf(run.output, sizeof run.output, "not checked (--gpu-only)");
-    }
+    char how[400];                     /* bit-exact, or within the approximate instructions' bound */
+    run->output_ok = cu_verify_outputs_approx(&kc->t.launch, kc->t.module, kc->t.fn, kc->b.result,
+                                              kc->sim.buffer_data, how, sizeof how, &verr) == 0;
+    if (run->output_ok) snprintf(run->output, sizeof run->output, "agrees with the simulator, %s", how);
+    else snprintf(run->output, sizeof run->output, "%s", verr.msg);
+    return WS_EXIT_OK;
+}
 
+/* The hardware counters through ncu (not with --no-counters or --gpu-only), then one judged row
+ * per metric: the GPU's time is the event-timed median of the repetitions (ncu's single pass
+ * is in the JSON). */
+static void check_counters(check_ctx *cx, kernel_check *kc)
+{
+    const check_opts *o = cx->o;
+    cu_result_run *run = &kc->run;
     const char *metrics[MAX_ROWS + 1];
-    int nm = o->gpu_only ? 0 : metric_list(ss, metrics, MAX_ROWS + 1);
-    cu_counters ctr;
-    memset(&ctr, 0, sizeof ctr);
-    bool have_ctr = false;
+    int nm = o->gpu_only ? 0 : metric_list(&kc->ss, metrics, MAX_ROWS + 1);
     if (!o->no_counters && !o->gpu_only) {
-        cu_counters_request rq = {arg, &o->c.ov, t.fn->name, metrics}; /* the exact (mangled) kernel */
+        cu_counters_request rq = {kc->arg, &o->c.ov, kc->t.fn->name, metrics}; /* the exact (mangled) kernel */
         cu_counters_info ci;
         ws_error cerr;
-        if (cu_counters_collect(&rq, &ctr, &ci, &cerr)) snprintf(run.counters_note, sizeof run.counters_note, "%s", cerr.msg);
-        else have_ctr = true;
+        if (cu_counters_collect(&rq, &kc->ctr, &ci, &cerr))
+            snprintf(run->counters_note, sizeof run->counters_note, "%s", cerr.msg);
+        else kc->have_ctr = true;
         snprintf(cx->ncu_version, sizeof cx->ncu_version, "%s", ci.ncu_version);
     } else {
-        snprintf(run.counters_note, sizeof run.counters_note, "not collected (%s)",
+        snprintf(run->counters_note, sizeof run->counters_note, "not collected (%s)",
                  o->gpu_only ? "--gpu-only" : "--no-counters");
     }
-    for (int i = 0; i < nm && nrows < MAX_ROWS; i++) {
+    const chk_sim_side *ss = &kc->ss;
+    for (int i = 0; i < nm && kc->nrows < MAX_ROWS; i++) {
         const char *m = metrics[i];
         const double *sv = chk_sim_value(ss, m);
-        const cu_metric *gm = have_ctr ? cu_counters_get(&ctr, m) : NULL;
+        const cu_metric *gm = kc->have_ctr ? cu_counters_get(&kc->ctr, m) : NULL;
         if (chk_classify(m) == CHK_TIME) {
-            /* the GPU's time is the event-timed median of the repetitions (ncu's single pass is in the JSON) */
-            chk_row_set(&rows[nrows++], m, ss->have_time, ss->time_ns, true, run.timing.median_ms * 1e6);
+            chk_row_set(&kc->rows[kc->nrows++], m, ss->have_time, ss->time_ns, true, run->timing.median_ms * 1e6);
             continue;
         }
-        chk_row_set(&rows[nrows++], m, sv != NULL, sv ? *sv : 0, gm && gm->numeric, gm ? gm->value : 0);
+        chk_row_set(&kc->rows[kc->nrows++], m, sv != NULL, sv ? *sv : 0, gm && gm->numeric, gm ? gm->value : 0);
     }
-    chk_unjudge_for_wmma(rows, nrows, ss->wmma_accesses);
+    chk_unjudge_for_wmma(kc->rows, kc->nrows, ss->wmma_accesses);
     {   /* an atom.cas retry loop: its ATOM count depends on timing (sim/casloop.h) */
-        int pcs[64], ncas = ws_cas_loops(t.fn, pcs, 64), ng = 0, nsh = 0;
+        const ptx_function *fn = kc->t.fn;
+        int pcs[64], ncas = ws_cas_loops(fn, pcs, 64), ng = 0, nsh = 0;
         for (int i = 0; i < ncas && i < 64; i++) {
-            if (t.fn->insns[pcs[i]].space == PTX_SPACE_SHARED) nsh++;
+            if (fn->insns[pcs[i]].space == PTX_SPACE_SHARED) nsh++;
             else ng++;
         }
-        chk_timing_dependent_for_cas(rows, nrows, ng, nsh);
+        chk_timing_dependent_for_cas(kc->rows, kc->nrows, ng, nsh);
     }
+}
+
+/* The cause of each exact row that differs, from the PTX and the machine code (ptxas + nvdisasm). */
+static void check_explain(check_ctx *cx, kernel_check *kc)
+{
+    chk_row *rows = kc->rows;
+    int nrows = kc->nrows;
     bool need_sass = false;
     for (int i = 0; i < nrows; i++) need_sass |= rows[i].cls == CHK_EXACT && rows[i].verdict == CHK_DIFFER;
     cu_access_summary ps, sa;
@@ -308,12 +427,12 @@ static int check_one(check_ctx *cx, const char *arg)
     char sass_note[600] = "";
     if (need_sass) {
         char arch[16];
-        snprintf(arch, sizeof arch, "sm_%d%d", s->info.cc_major, s->info.cc_minor);
+        snprintf(arch, sizeof arch, "sm_%d%d", cx->s->info.cc_major, cx->s->info.cc_minor);
         ws_error serr;
-        char *sass = cu_sass_dump(t.ptx, arch, t.fn->name, &serr);
+        char *sass = cu_sass_dump(kc->t.ptx, arch, kc->t.fn->name, &serr);
         if (sass) {
-            cu_ptx_summarize(t.ptx, t.fn->name, &ps);
-            cu_sass_summarize(sass, t.fn->name, &sa);
+            cu_ptx_summarize(kc->t.ptx, kc->t.fn->name, &ps);
+            cu_sass_summarize(sass, kc->t.fn->name, &sa);
             have_sass = ps.found && sa.found;
             free(sass);
         } else {
@@ -325,69 +444,61 @@ static int check_one(check_ctx *cx, const char *arg)
         for (int i = 0; i < nrows; i++)
             if (rows[i].verdict == CHK_DIFFER && !rows[i].explained && rows[i].cls == CHK_EXACT)
                 snprintf(rows[i].cause, sizeof rows[i].cause, "unexplained: %.360s", sass_note);
+}
 
-    run.rows = rows;
-    run.nrows = nrows;
-    bool fails = chk_fails(rows, nrows) || run.output_ok == 0;
+/* The verdict, the totals, and the run's results-file record (which --json and --record carry). */
+static void check_record(check_ctx *cx, kernel_check *kc)
+{
+    kc->run.rows = kc->rows;
+    kc->run.nrows = kc->nrows;
+    kc->fails = chk_fails(kc->rows, kc->nrows) || kc->run.output_ok == 0;
     int ag[CHK_NCLASSES], ju[CHK_NCLASSES];
-    chk_tally(rows, nrows, ag, ju);
-    for (int c = 0; c < CHK_NCLASSES; c++) { cx->agree[c] += ag[c]; cx->judged[c] += ju[c]; }
-
-    if (o->c.csv) {
-        /* long format (docs/csv.md): the GPU value (measured) and the simulator's (its class) per metric; us */
-        char ovt[512];
-        ws_overrides_text(&o->c.ov, ovt, sizeof ovt);
-        for (int i = 0; i < nrows; i++) {
-            const chk_row *r = &rows[i];
-            bool time = r->cls == CHK_TIME;
-            char v[40];
-            const char *unit = ws_metric_unit(r->metric); /* a time is printed in us, its row's unit */
-            if (r->has_gpu) {
-                snprintf(v, sizeof v, "%.15g", time ? r->gpu / 1e3 : r->gpu);
-                const char *f[] = {t.desc->name, ovt, "kernel", "", r->metric, unit, v, "measured"};
-                ws_csv_row(stdout, 8, f);
-            }
-            if (r->has_sim) {
-                snprintf(v, sizeof v, "%.15g", time ? r->sim / 1e3 : r->sim);
-                const char *f[] = {t.desc->name, ovt, "kernel", "", r->metric, unit, v, chk_class_name(r->cls)};
-                ws_csv_row(stdout, 8, f);
-            }
-        }
-    } else if (!o->c.json) {
-        const cu_timing *tm = &run.timing;
-        printf("  %s (%s:%d)%s%s; %d registers, %d B local; PTX %s\n", t.desc->name, t.file->path, t.desc->line,
-               run.overrides[0] ? " -D " : "", run.overrides, k.attrs.num_regs, k.attrs.local_bytes, t.ptx_how);
-        printf("  output: %s\n", run.output);
-        printf("  time: median %.4f ms (min %.4f, max %.4f, %d runs); %.1f GB/s = %.1f%% of the copy ceiling %.1f GB/s\n",
-               tm->median_ms, tm->min_ms, tm->max_ms, tm->reps, tm->bandwidth_gbs,
-               tm->copy_gbs > 0 ? 100 * tm->bandwidth_gbs / tm->copy_gbs : 0.0, tm->copy_gbs);
-        if (ss->note[0]) printf("  simulator: %s\n", ss->note);
-        if (run.counters_note[0]) printf("  counters: %s\n", run.counters_note);
-        print_rows(rows, nrows);
-        printf("  => %s\n", fails ? "DIFFERS (an exact counter or the output)" : "agrees on every exact counter and the output");
-    }
-    cJSON *rj = cu_results_run_json(&run);
-    if (have_ctr) {
-        cJSON *m = cJSON_AddObjectToObject(rj, "gpu_counters");
-        for (int i = 0; i < ctr.n; i++)
-            cJSON_AddItemToObject(m, ctr.m[i].name, ctr.m[i].numeric ? cJSON_CreateNumber(ctr.m[i].value)
-                                                                     : cJSON_CreateString(ctr.m[i].raw));
-    }
-    cJSON_AddStringToObject(rj, "ptx", t.ptx_how);
+    chk_tally(kc->rows, kc->nrows, ag, ju);
+    for (int c = 0; c < CHK_NCLASSES; c++) { cx->doc.agree[c] += ag[c]; cx->doc.judged[c] += ju[c]; }
+    cJSON *rj = cu_results_run_json(&kc->run);
+    if (kc->have_ctr) cu_results_add_gpu_counters(rj, &kc->ctr);
+    cJSON_AddStringToObject(rj, "ptx", kc->t.ptx_how);
     cJSON_AddItemToArray(cx->runs, rj);
-    cx->kernels++;
-    if (!fails) cx->agreed++;
-    rc = fails ? WS_EXIT_MISMATCH : 0;
-    goto done;
-fail:
-    ws_error_print(&err);
-done:
-    if (have_buffers) cu_buffers_free(s, &b);
-    if (have_sim) ws_sim_result_free(&sim);
-    if (have_kernel) cu_kernel_unload(s, &k);
-    cu_target_close(&t);
-    free(ss);
-    free(rows);
+    cx->doc.kernels++;
+    if (!kc->fails) cx->doc.agreed++;
+}
+
+static void check_close(check_ctx *cx, kernel_check *kc)
+{
+    if (kc->have_buffers) cu_buffers_free(cx->s, &kc->b);
+    if (kc->have_sim) ws_sim_result_free(&kc->sim);
+    if (kc->have_kernel) cu_kernel_unload(cx->s, &kc->k);
+    if (kc->have_target) cu_target_close(&kc->t);
+}
+
+/* One kernel; returns its exit code (0, 2, 3, 1, 5). */
+static int check_one(check_ctx *cx, const char *arg)
+{
+    kernel_check *kc = calloc(1, sizeof *kc);
+    ws_error err;
+    if (!kc) {
+        ws_error_set(&err, "check", 0, 0, "out of memory");
+        ws_error_print(&err);
+        return WS_EXIT_INTERNAL;
+    }
+    kc->arg = arg;
+    cx->doc.cur = kc;
+    ws_emit_part(stdout, cx->fmt, &(ws_doc){&check_kind, &cx->doc}, WS_PART_ITEM_BEGIN);
+    fflush(stdout);
+    int rc = check_open(cx, kc, &err);
+    if (!rc) rc = check_run(cx, kc, &err);
+    if (!rc) {
+        check_counters(cx, kc);
+        check_explain(cx, kc);
+        check_record(cx, kc);
+        ws_emit_part(stdout, cx->fmt, &(ws_doc){&check_kind, &cx->doc}, WS_PART_ITEM);
+        rc = kc->fails ? WS_EXIT_MISMATCH : 0;
+    } else {
+        ws_error_print(&err);
+    }
+    check_close(cx, kc);
+    cx->doc.cur = NULL;
+    free(kc);
     fflush(stdout);
     return rc;
 }
@@ -407,21 +518,46 @@ static int worse(int a, int b)
     return rank[a] >= rank[b] ? a : b;
 }
 
+/* Every kernel asked for, then the record (--record) and the document's tail. */
+static int check_all(check_ctx *cx)
+{
+    const check_opts *o = cx->o;
+    int rc = WS_EXIT_OK;
+    ws_doc doc = {&check_kind, &cx->doc};
+    ws_emit_part(stdout, cx->fmt, &doc, WS_PART_HEAD);
+    if (o->all) {
+        for (int f = 0; f < cx->cat->nfiles; f++)
+            for (int i = 0; i < cx->cat->files[f]->nkernels; i++)
+                rc = worse(rc, check_one(cx, cx->cat->files[f]->kernels[i].name));
+    } else {
+        for (int i = 0; i < o->nkernels; i++) rc = worse(rc, check_one(cx, o->kernels[i]));
+    }
+    cJSON *dev = cu_results_device_json(&cx->s->info, cx->ncu_version);
+    cx->doc.device_json = dev;
+    cx->doc.ncu_version = cx->ncu_version;
+    if (cx->record) {
+        ws_error err;
+        int wrc = cu_results_record(cx->record, dev, cx->runs, &err); /* 0, WS_EXIT_USAGE or WS_EXIT_INTERNAL */
+        if (wrc) {
+            ws_error_print(&err);
+            rc = worse(rc, wrc);
+        } else {
+            cx->doc.recorded = cx->record;
+        }
+    }
+    if (ws_emit_part(stdout, cx->fmt, &doc, WS_PART_TAIL)) rc = worse(rc, WS_EXIT_INTERNAL);
+    cJSON_Delete(dev);
+    return rc;
+}
+
 int ws_cmd_check(int argc, char **argv)
 {
     check_opts o;
     int p = parse(argc, argv, &o);
     if (p != WS_CLI_RUN) return p;
     ws_error err;
-    if (o.replay) {
-        int rc = replay(&o);
-        return rc;
-    }
-    if (o.markdown) {
-        int rc = cu_results_markdown(o.markdown, stdout, &err) ? WS_EXIT_USAGE : WS_EXIT_OK;
-        if (rc) ws_error_print(&err);
-        return rc;
-    }
+    if (o.replay) return replay(&o);
+    if (o.markdown) return results_markdown(&o);
     if (!o.all && cu_target_names_exist(o.kernels, o.nkernels, &err)) {
         ws_error_print(&err);
         return WS_EXIT_USAGE;
@@ -451,58 +587,18 @@ int ws_cmd_check(int argc, char **argv)
     memset(&cx, 0, sizeof cx);
     cx.s = &s;
     cx.o = &o;
+    cx.fmt = ws_emit_format(o.c.json, o.c.csv, WS_FMT_TEXT);
     cx.runs = cJSON_CreateArray();
+    cx.doc.dev = &s.info;
+    cx.doc.runs = cx.runs;
+    cx.record = o.record ? path : NULL;
     snprintf(cx.ncu_version, sizeof cx.ncu_version, "not used");
     if (ws_catalog_load(NULL, &cx.cat, &err)) {
         ws_error_print(&err);
         rc = WS_EXIT_USAGE;
-        goto out;
-    }
-    if (o.c.csv)
-        fputs(WS_CSV_HEADER, stdout);
-    else if (!o.c.json) {
-        printf("warpscope check on %s (cc %d.%d, %d SMs, driver %s)\n", s.info.name, s.info.cc_major, s.info.cc_minor,
-               s.info.sm_count, s.info.driver_version);
-    }
-    if (o.all) {
-        for (int f = 0; f < cx.cat->nfiles; f++)
-            for (int i = 0; i < cx.cat->files[f]->nkernels; i++)
-                rc = worse(rc, check_one(&cx, cx.cat->files[f]->kernels[i].name));
     } else {
-        for (int i = 0; i < o.nkernels; i++) rc = worse(rc, check_one(&cx, o.kernels[i]));
+        rc = check_all(&cx);
     }
-    cJSON *dev = cu_results_device_json(&s.info, cx.ncu_version);
-    if (o.c.json) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddNumberToObject(root, "schema_version", WS_REPORT_SCHEMA_VERSION); /* docs/json-schema.json */
-        cJSON *tool = cJSON_AddObjectToObject(root, "tool");
-        cJSON_AddStringToObject(tool, "name", "warpscope");
-        cJSON_AddStringToObject(tool, "version", WS_VERSION);
-        cJSON_AddStringToObject(root, "command", "check");
-        cJSON_AddItemToObject(root, "device", cJSON_Duplicate(dev, 1));
-        cJSON_AddItemToObject(root, "runs", cJSON_Duplicate(cx.runs, 1));
-        char *text = ws_json_print(root);
-        if (text) puts(text);
-        free(text);
-        cJSON_Delete(root);
-    } else if (!o.c.csv) {
-        printf("\n%d of %d kernels agree on every exact counter and output.", cx.agreed, cx.kernels);
-        for (int c = 0; c < CHK_NCLASSES; c++)
-            if (cx.judged[c]) printf(" %s: %d/%d.", chk_class_name((chk_class)c), cx.agree[c], cx.judged[c]);
-        printf("\n");
-    }
-    if (o.record) {
-        int wrc = cu_results_record(path, dev, cx.runs, &err);
-        if (wrc) {
-            ws_error_print(&err);
-            rc = worse(rc, wrc);
-        } else if (!o.c.json && !o.c.csv) {
-            char shown[3 * sizeof path];          /* the name the user gave may hold terminal controls */
-            printf("recorded %d run(s) in %s\n", cx.kernels, ws_text_visible(path, shown, sizeof shown));
-        }
-    }
-    cJSON_Delete(dev);
-out:
     cJSON_Delete(cx.runs);
     if (cx.cat) ws_catalog_free(cx.cat);
     cu_session_close(&s);

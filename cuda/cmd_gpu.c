@@ -16,7 +16,7 @@
 #include "../common/catalog.h"
 #include "../common/cli.h"
 #include "../common/commands.h"
-#include "../sim/report.h"
+#include "../common/emit.h"
 #include "cu_counters.h"
 #include "cu_results.h"
 #include "cu_run.h"
@@ -108,6 +108,162 @@ static void print_device(FILE *to, const cu_device_info *d)
             d->ecc ? "on" : "off", d->driver_version, d->driver_api_version / 1000, d->driver_api_version % 1000 / 10);
 }
 
+/* One `gpu` run: what was opened (freed by gpu_close), the timed run, the output check, the
+ * counters; it is also the document the layouts below render. */
+typedef struct {
+    const gpu_opts *o;
+    cu_session s;
+    ws_catalog *cat;
+    cu_target t;
+    cu_kernel k;
+    cu_buffers b;
+    ws_sim_result sim;
+    bool have_target, have_kernel, have_buffers, have_sim, have_ctr;
+    cu_result_run run;
+    cu_counters ctr;
+    cu_counters_info cinfo;
+} gpu_run;
+
+/* ---- layouts ---------------------------------------------------------------------------------- */
+
+static int gpu_text(FILE *f, const void *body, ws_part part)
+{
+    (void)part;
+    const gpu_run *g = body;
+    const cu_target *t = &g->t;
+    const cu_timing *tm = &g->run.timing;
+    const cu_device_info *dev = &g->s.info;
+    fprintf(f, "%s (%s:%d) on ", t->desc->name, t->file->path, t->desc->line);
+    print_device(f, dev);
+    fprintf(f, "  PTX: %s; JIT-compiled by the driver: %d registers, %d B local, %d B static shared\n", t->ptx_how,
+            g->k.attrs.num_regs, g->k.attrs.local_bytes, g->k.attrs.static_shared_bytes);
+    fprintf(f, "  launch: grid (%u,%u,%u), block (%u,%u,%u), %llu B dynamic shared%s%s\n", t->launch.grid[0],
+            t->launch.grid[1], t->launch.grid[2], t->launch.block[0], t->launch.block[1], t->launch.block[2],
+            (unsigned long long)t->launch.shared_bytes, g->run.overrides[0] ? ", -D " : "", g->run.overrides);
+    fprintf(f, "  time: median %.4f ms (min %.4f, max %.4f) over %d runs after a warm-up, L2 flushed (%.0f MiB memset) "
+               "before each\n", tm->median_ms, tm->min_ms, tm->max_ms, tm->reps, tm->flush_bytes / 1048576.0);
+    fprintf(f, "  bandwidth: %.1f GB/s (%llu bytes / median, GB = 1e9) = %.1f%% of the copy ceiling %.1f GB/s "
+               "(cuMemcpyDtoD of %.0f MiB, same run)\n", tm->bandwidth_gbs, (unsigned long long)tm->bytes_moved,
+            tm->copy_gbs > 0 ? 100.0 * tm->bandwidth_gbs / tm->copy_gbs : 0.0, tm->copy_gbs,
+            tm->copy_bytes / 1048576.0);
+    if (t->launch.bytes_moved && t->launch.bytes_moved * 2 < dev->l2_bytes * 3)
+        fprintf(f, "  note: the working set (%.1f MB) is not well beyond the L2 (%.1f MB); the L2 flush keeps each run "
+                   "cold, but use -D for larger sizes when bandwidth matters\n", t->launch.bytes_moved / 1e6,
+                dev->l2_bytes / 1e6);
+    fprintf(f, "  output: %s\n", g->run.output);
+    if (!g->o->counters) return 0;
+    if (!g->have_ctr) {
+        fprintf(f, "  counters: not collected: %s\n", g->run.counters_note);
+        return 0;
+    }
+    fprintf(f, "  counters (%s %s, one launch, caches flushed before each pass):\n", g->cinfo.ncu_path,
+            g->cinfo.ncu_version);
+    for (int i = 0; i < g->ctr.n; i++)
+        fprintf(f, "    %-60s %18s %s\n", g->ctr.m[i].name, g->ctr.m[i].raw, g->ctr.m[i].unit);
+    if (g->cinfo.not_listed[0]) fprintf(f, "    not known to this ncu: %s\n", g->cinfo.not_listed);
+    return 0;
+}
+
+static int gpu_json(cJSON *root, const void *body)
+{
+    const gpu_run *g = body;
+    cJSON_AddStringToObject(root, "compiler", g->t.ptx_how);
+    cJSON_AddItemToObject(root, "device", cu_results_device_json(&g->s.info, g->cinfo.ncu_version));
+    cJSON_AddStringToObject(root, "ptx", g->t.ptx_how);
+    cJSON *r = cu_results_run_json(&g->run);
+    if (g->have_ctr) cu_results_add_gpu_counters(r, &g->ctr);
+    cJSON_AddItemToObject(root, "run", r);
+    return 0;
+}
+
+static const ws_doc_kind gpu_kind = {.command = "gpu", .text = gpu_text, .json = gpu_json};
+
+/* ---- steps ------------------------------------------------------------------------------------ */
+
+/* The catalog, the target, the kernel JIT-compiled and its buffers filled. */
+static int gpu_open(gpu_run *g, ws_error *err)
+{
+    int rc;
+    if (ws_catalog_load(NULL, &g->cat, err)) return WS_EXIT_USAGE;
+    if ((rc = cu_target_open(g->cat, g->o->kernel, &g->o->c.ov, g->s.info.cc_major, g->s.info.cc_minor, &g->t, err)))
+        return rc;
+    g->have_target = true;
+    if (cu_kernel_load(&g->s, g->t.ptx, g->t.fn->name, g->t.launch.shared_bytes, &g->k, err)) return WS_EXIT_USAGE;
+    g->have_kernel = true;
+    if ((rc = cu_buffers_create(&g->s, &g->t.launch, g->t.fn, &g->b, err))) return cu_exit_code(rc);
+    g->have_buffers = true;
+    return WS_EXIT_OK;
+}
+
+/* The output against the simulator's (bit-exact, or within the approximate instructions' bound). */
+static void gpu_verify(gpu_run *g)
+{
+    cu_result_run *run = &g->run;
+    run->output_ok = -1;
+    snprintf(run->output, sizeof run->output, "not checked (--no-verify)");
+    if (g->o->no_verify) return;
+    ws_error serr;
+    if (cu_verify_simulate(g->t.module, g->t.fn, &g->t.launch, NULL, NULL, &g->sim, &serr)) {
+        char msg[WS_PATH_MAX + WS_MSG_MAX + 64];
+        ws_error_format(&serr, msg, sizeof msg);
+        snprintf(run->output, sizeof run->output, "not checked: the simulator failed: %s", msg);
+        return;
+    }
+    g->have_sim = true;
+    ws_error verr;
+    char how[400];
+    run->output_ok = cu_verify_outputs_approx(&g->t.launch, g->t.module, g->t.fn, g->b.result, g->sim.buffer_data, how,
+                                              sizeof how, &verr) == 0;
+    if (run->output_ok) snprintf(run->output, sizeof run->output, "agrees with the simulator, %s", how);
+    else snprintf(run->output, sizeof run->output, "%s", verr.msg);
+}
+
+/* A verified launch, the timed repetitions, the output check, the counters (--counters), and
+ * the run's identity for the record. */
+static int gpu_measure(gpu_run *g, ws_error *err)
+{
+    int rc = cu_run_verified(&g->s, &g->k, &g->b, err);
+    if (!rc) rc = cu_run_timed(&g->s, &g->k, &g->b, g->o->reps, &g->run.timing, err);
+    if (rc) return cu_exit_code(rc);
+    g->run.timed = true;
+    gpu_verify(g);
+    if (g->o->counters) {
+        cu_counters_request rq = {g->o->kernel, &g->o->c.ov, g->t.desc->entry, cu_default_metrics};
+        ws_error cerr;
+        if (cu_counters_collect(&rq, &g->ctr, &g->cinfo, &cerr))
+            snprintf(g->run.counters_note, sizeof g->run.counters_note, "%s", cerr.msg);
+        else g->have_ctr = true;
+    }
+    cu_result_run *run = &g->run;
+    snprintf(run->kernel, sizeof run->kernel, "%s", g->t.desc->name);
+    snprintf(run->file, sizeof run->file, "%s", g->t.file->path);
+    ws_overrides_text(&g->o->c.ov, run->overrides, sizeof run->overrides);
+    memcpy(run->grid, g->t.launch.grid, sizeof run->grid);
+    memcpy(run->block, g->t.launch.block, sizeof run->block);
+    run->shared_bytes = g->t.launch.shared_bytes;
+    run->attrs = g->k.attrs;
+    return WS_EXIT_OK;
+}
+
+static void gpu_close(gpu_run *g)
+{
+    if (g->have_sim) ws_sim_result_free(&g->sim);
+    if (g->have_buffers) cu_buffers_free(&g->s, &g->b);
+    if (g->have_kernel) cu_kernel_unload(&g->s, &g->k);
+    if (g->have_target) cu_target_close(&g->t);
+    if (g->cat) ws_catalog_free(g->cat);
+    cu_session_close(&g->s);
+}
+
+/* Under ncu (cu_counters.c): one launch, nothing else on the GPU. */
+static int gpu_profile_child(gpu_run *g, ws_error *err)
+{
+    int rc = cu_run_once(&g->s, &g->k, &g->b, err);
+    if (rc) return cu_exit_code(rc);
+    fprintf(stderr, "warpscope: profile child: %s launched once\n", g->t.desc->name);
+    return WS_EXIT_OK;
+}
+
 int ws_cmd_gpu(int argc, char **argv)
 {
     gpu_opts o;
@@ -120,146 +276,33 @@ int ws_cmd_gpu(int argc, char **argv)
         ws_error_print(&err);
         return WS_EXIT_USAGE;
     }
-    cu_session s;
-    int rc = cu_session_open(&s, &err);
+    gpu_run *g = calloc(1, sizeof *g);
+    if (!g) {
+        fprintf(stderr, "warpscope: gpu: out of memory\n");
+        return WS_EXIT_INTERNAL;
+    }
+    g->o = &o;
+    int rc = cu_session_open(&g->s, &err);
     if (rc) {
         ws_error_print(&err);
+        free(g);
         return rc;
     }
-    ws_catalog *cat = NULL;
-    cu_target t;
-    cu_kernel k;
-    cu_buffers b;
-    bool have_target = false, have_kernel = false, have_buffers = false;
-    ws_sim_result sim;
-    memset(&sim, 0, sizeof sim);
-    bool have_sim = false;
-    cu_result_run run;
-    memset(&run, 0, sizeof run);
-    cu_counters ctr;
-    cu_counters_info cinfo;
-    memset(&cinfo, 0, sizeof cinfo);
-    bool have_ctr = false;
-
-    if (ws_catalog_load(NULL, &cat, &err)) { rc = WS_EXIT_USAGE; goto fail; }
-    if ((rc = cu_target_open(cat, o.kernel, &o.c.ov, s.info.cc_major, s.info.cc_minor, &t, &err))) goto fail;
-    have_target = true;
-    if (cu_kernel_load(&s, t.ptx, t.fn->name, t.launch.shared_bytes, &k, &err)) { rc = WS_EXIT_USAGE; goto fail; }
-    have_kernel = true;
-    if ((rc = cu_buffers_create(&s, &t.launch, t.fn, &b, &err))) { rc = cu_exit_code(rc); goto fail; }
-    have_buffers = true;
-
-    if (o.profile_child) { /* under ncu: one launch, nothing else on the GPU */
-        rc = cu_run_once(&s, &k, &b, &err);
-        if (rc) { rc = cu_exit_code(rc); goto fail; }
-        fprintf(stderr, "warpscope: profile child: %s launched once\n", t.desc->name);
-        goto done;
-    }
-    rc = cu_run_verified(&s, &k, &b, &err);
-    if (rc) { rc = cu_exit_code(rc); goto fail; }
-    rc = cu_run_timed(&s, &k, &b, o.reps, &run.timing, &err);
-    if (rc) { rc = cu_exit_code(rc); goto fail; }
-    run.timed = true;
-
-    run.output_ok = -1;
-    snprintf(run.output, sizeof run.output, "not checked (--no-verify)");
-    if (!o.no_verify) {
-        ws_error serr;
-        if (cu_verify_simulate(t.module, t.fn, &t.launch, NULL, NULL, &sim, &serr)) {
-            char msg[WS_PATH_MAX + WS_MSG_MAX + 64];
-            ws_error_format(&serr, msg, sizeof msg);
-            snprintf(run.output, sizeof run.output, "not checked: the simulator failed: %s", msg);
-        } else {
-            have_sim = true;
-            ws_error verr;
-            char how[400];             /* bit-exact, or within the approximate instructions' bound */
-            run.output_ok = cu_verify_outputs_approx(&t.launch, t.module, t.fn, b.result, sim.buffer_data, how,
-                                                     sizeof how, &verr) == 0;
-            if (run.output_ok) snprintf(run.output, sizeof run.output, "agrees with the simulator, %s", how);
-            else snprintf(run.output, sizeof run.output, "%s", verr.msg);
+    rc = gpu_open(g, &err);
+    if (!rc && o.profile_child) rc = gpu_profile_child(g, &err);
+    else if (!rc) rc = gpu_measure(g, &err);
+    if (rc) {
+        ws_error_print(&err);
+    } else if (!o.profile_child) {
+        if (ws_emit(stdout, ws_emit_format(o.c.json, false, WS_FMT_TEXT), &(ws_doc){&gpu_kind, g}))
+            rc = WS_EXIT_INTERNAL;
+        if (g->run.output_ok == 0) {
+            fprintf(stderr, "warpscope: gpu: %s:%d: %s\n", g->t.file->path, g->t.desc->line, g->run.output);
+            rc = WS_EXIT_MISMATCH;
         }
     }
-    if (o.counters) {
-        cu_counters_request rq = {o.kernel, &o.c.ov, t.desc->entry, cu_default_metrics};
-        ws_error cerr;
-        if (cu_counters_collect(&rq, &ctr, &cinfo, &cerr)) snprintf(run.counters_note, sizeof run.counters_note, "%s", cerr.msg);
-        else have_ctr = true;
-    }
-
-    snprintf(run.kernel, sizeof run.kernel, "%s", t.desc->name);
-    snprintf(run.file, sizeof run.file, "%s", t.file->path);
-    ws_overrides_text(&o.c.ov, run.overrides, sizeof run.overrides);
-    memcpy(run.grid, t.launch.grid, sizeof run.grid);
-    memcpy(run.block, t.launch.block, sizeof run.block);
-    run.shared_bytes = t.launch.shared_bytes;
-    run.attrs = k.attrs;
-    const cu_timing *tm = &run.timing;
-    if (o.c.json) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddNumberToObject(root, "schema_version", WS_REPORT_SCHEMA_VERSION); /* docs/json-schema.json */
-        cJSON *tool = cJSON_AddObjectToObject(root, "tool");
-        cJSON_AddStringToObject(tool, "name", "warpscope");
-        cJSON_AddStringToObject(tool, "version", WS_VERSION);
-        cJSON_AddStringToObject(root, "command", "gpu");
-        cJSON_AddStringToObject(root, "compiler", t.ptx_how);
-        cJSON_AddItemToObject(root, "device", cu_results_device_json(&s.info, cinfo.ncu_version));
-        cJSON_AddStringToObject(root, "ptx", t.ptx_how);
-        cJSON *r = cu_results_run_json(&run);
-        if (have_ctr) {
-            cJSON *m = cJSON_AddObjectToObject(r, "gpu_counters");
-            for (int i = 0; i < ctr.n; i++)
-                cJSON_AddItemToObject(m, ctr.m[i].name, ctr.m[i].numeric ? cJSON_CreateNumber(ctr.m[i].value)
-                                                                         : cJSON_CreateString(ctr.m[i].raw));
-        }
-        cJSON_AddItemToObject(root, "run", r);
-        char *text = ws_json_print(root);
-        if (text) puts(text);
-        free(text);
-        cJSON_Delete(root);
-    } else {
-        printf("%s (%s:%d) on ", t.desc->name, t.file->path, t.desc->line);
-        print_device(stdout, &s.info);
-        printf("  PTX: %s; JIT-compiled by the driver: %d registers, %d B local, %d B static shared\n", t.ptx_how,
-               k.attrs.num_regs, k.attrs.local_bytes, k.attrs.static_shared_bytes);
-        printf("  launch: grid (%u,%u,%u), block (%u,%u,%u), %llu B dynamic shared%s%s\n", t.launch.grid[0],
-               t.launch.grid[1], t.launch.grid[2], t.launch.block[0], t.launch.block[1], t.launch.block[2],
-               (unsigned long long)t.launch.shared_bytes, run.overrides[0] ? ", -D " : "", run.overrides);
-        printf("  time: median %.4f ms (min %.4f, max %.4f) over %d runs after a warm-up, L2 flushed (%.0f MiB memset) "
-               "before each\n", tm->median_ms, tm->min_ms, tm->max_ms, tm->reps, tm->flush_bytes / 1048576.0);
-        printf("  bandwidth: %.1f GB/s (%llu bytes / median, GB = 1e9) = %.1f%% of the copy ceiling %.1f GB/s "
-               "(cuMemcpyDtoD of %.0f MiB, same run)\n", tm->bandwidth_gbs, (unsigned long long)tm->bytes_moved,
-               tm->copy_gbs > 0 ? 100.0 * tm->bandwidth_gbs / tm->copy_gbs : 0.0, tm->copy_gbs,
-               tm->copy_bytes / 1048576.0);
-        if (t.launch.bytes_moved && t.launch.bytes_moved * 2 < s.info.l2_bytes * 3)
-            printf("  note: the working set (%.1f MB) is not well beyond the L2 (%.1f MB); the L2 flush keeps each run "
-                   "cold, but use -D for larger sizes when bandwidth matters\n", t.launch.bytes_moved / 1e6,
-                   s.info.l2_bytes / 1e6);
-        printf("  output: %s\n", run.output);
-        if (o.counters) {
-            if (!have_ctr) printf("  counters: not collected: %s\n", run.counters_note);
-            else {
-                printf("  counters (%s %s, one launch, caches flushed before each pass):\n", cinfo.ncu_path,
-                       cinfo.ncu_version);
-                for (int i = 0; i < ctr.n; i++)
-                    printf("    %-60s %18s %s\n", ctr.m[i].name, ctr.m[i].raw, ctr.m[i].unit);
-                if (cinfo.not_listed[0]) printf("    not known to this ncu: %s\n", cinfo.not_listed);
-            }
-        }
-    }
-    if (run.output_ok == 0) {
-        fprintf(stderr, "warpscope: gpu: %s:%d: %s\n", t.file->path, t.desc->line, run.output);
-        rc = WS_EXIT_MISMATCH;
-    }
-    goto done;
-fail:
-    ws_error_print(&err);
-done:
-    if (have_sim) ws_sim_result_free(&sim);
-    if (have_buffers) cu_buffers_free(&s, &b);
-    if (have_kernel) cu_kernel_unload(&s, &k);
-    if (have_target) cu_target_close(&t);
-    if (cat) ws_catalog_free(cat);
-    cu_session_close(&s);
+    gpu_close(g);
+    free(g);
     return rc;
 }
 #endif /* WS_HAVE_CUDA */

@@ -1,6 +1,8 @@
-/* cu_results.c - writing and rendering recorded GPU results (see cu_results.h). */
+/* cu_results.c - writing and rendering recorded GPU results (see cu_results.h); the
+ * markdown is a layout of the results document (common/emit.h). */
 #include "cu_results.h"
 #include "../common/commands.h"
+#include "../common/emit.h"
 #include "../common/files.h"
 #include "../common/outfile.h"
 #include "../common/text.h"
@@ -105,6 +107,14 @@ cJSON *cu_results_run_json(const cu_result_run *r)
         cJSON_AddItemToArray(rows, x);
     }
     return o;
+}
+
+void cu_results_add_gpu_counters(cJSON *run, const cu_counters *c)
+{
+    cJSON *m = cJSON_AddObjectToObject(run, "gpu_counters");
+    for (int i = 0; i < c->n; i++)
+        cJSON_AddItemToObject(m, c->m[i].name, c->m[i].numeric ? cJSON_CreateNumber(c->m[i].value)
+                                                               : cJSON_CreateString(c->m[i].raw));
 }
 
 static const char *jstr(const cJSON *o, const char *k)
@@ -364,6 +374,35 @@ static double jnum(const cJSON *o, const char *k, bool *ok)
 
 static bool positive(double v) { return isfinite(v) && v > 0; }
 
+/* The results file as a document: its path and parsed contents. */
+typedef struct {
+    const char *path;
+    const cJSON *root, *dev, *runs;
+} results_doc;
+
+static void markdown_runs(FILE *out, const results_doc *d);
+static void markdown_disagreements(FILE *out, const cJSON *runs);
+
+static int results_md(FILE *out, const void *body, ws_part part)
+{
+    (void)part;
+    const results_doc *d = body;
+    const char *json_path = d->path;
+    const cJSON *root = d->root, *dev = d->dev;
+    fprintf(out, "# warpscope check on %s\n\n", jstr(dev, "name"));
+    fprintf(out, "Recorded %s by `warpscope check --record`; this file is generated from `%s` by "
+                 "`warpscope check --markdown %s`.\n\n", jstr(root, "date"), json_path, json_path);
+    fprintf(out, "Device: %s, compute capability %s, %.0f SMs, %.0f MHz, L2 %.0f bytes, ECC %s. Driver %s "
+                 "(CUDA %s); toolkit headers %s; Nsight Compute %s.\n\n",
+            jstr(dev, "name"), jstr(dev, "compute_capability"), jnum(dev, "sm_count", NULL), jnum(dev, "clock_mhz", NULL),
+            jnum(dev, "l2_bytes", NULL), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(dev, "ecc")) ? "on" : "off",
+            jstr(dev, "driver"), jstr(dev, "driver_cuda_version"), jstr(dev, "toolkit_headers"), jstr(dev, "ncu"));
+    markdown_runs(out, d);
+    return 0;
+}
+
+static const ws_doc_kind results_kind = {.command = "check --markdown", .markdown = results_md};
+
 int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
 {
     char *text = ws_read_file(json_path, 0, NULL, err);
@@ -385,14 +424,17 @@ int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
         ws_error_set(err, json_path, 0, 0, "not a warpscope results file (no \"runs\" array)");
         return -1;
     }
-    fprintf(out, "# warpscope check on %s\n\n", jstr(dev, "name"));
-    fprintf(out, "Recorded %s by `warpscope check --record`; this file is generated from `%s` by "
-                 "`warpscope check --markdown %s`.\n\n", jstr(root, "date"), json_path, json_path);
-    fprintf(out, "Device: %s, compute capability %s, %.0f SMs, %.0f MHz, L2 %.0f bytes, ECC %s. Driver %s "
-                 "(CUDA %s); toolkit headers %s; Nsight Compute %s.\n\n",
-            jstr(dev, "name"), jstr(dev, "compute_capability"), jnum(dev, "sm_count", NULL), jnum(dev, "clock_mhz", NULL),
-            jnum(dev, "l2_bytes", NULL), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(dev, "ecc")) ? "on" : "off",
-            jstr(dev, "driver"), jstr(dev, "driver_cuda_version"), jstr(dev, "toolkit_headers"), jstr(dev, "ncu"));
+    results_doc d = {json_path, root, dev, runs};
+    int rc = ws_emit(out, WS_FMT_MARKDOWN, &(ws_doc){&results_kind, &d});
+    cJSON_Delete(root);
+    if (rc) ws_error_set(err, json_path, 0, 0, "out of memory rendering the results");
+    return rc ? -1 : 0;
+}
+
+/* The time table, the agreement per class and every disagreement. */
+static void markdown_runs(FILE *out, const results_doc *d)
+{
+    const cJSON *runs = d->runs;
     fprintf(out, "## Time and bandwidth\n\nMedian of the timed repetitions, L2 flushed before each; bandwidth = the "
                  "description's bytes / median (GB = 1e9); the ceiling is cuMemcpyDtoD in the same run "
                  "(2 x bytes / time).\n\n");
@@ -445,9 +487,16 @@ int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
         if (judged[k]) fprintf(out, "%.0f%% |\n", 100.0 * agree[k] / judged[k]);
         else fprintf(out, "- |\n");
     }
+    markdown_disagreements(out, runs);
+}
+
+/* Every counter row recorded as differing, and every output mismatch. */
+static void markdown_disagreements(FILE *out, const cJSON *runs)
+{
     fprintf(out, "\n## Every disagreement\n\n| kernel | -D | metric | class | sim | gpu | ratio | cause |\n"
                  "|---|---|---|---|---:|---:|---:|---|\n");
     int nd = 0;
+    const cJSON *r;
     cJSON_ArrayForEach(r, runs) {
         const cJSON *x;
         cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, "counters")) {
@@ -466,6 +515,4 @@ int cu_results_markdown(const char *json_path, FILE *out, ws_error *err)
                     jstr(r, "output")), nd++;
     }
     if (!nd) fprintf(out, "| (none) | | | | | | | |\n");
-    cJSON_Delete(root);
-    return 0;
 }

@@ -14,6 +14,7 @@
 #include "../common/ws_error.h"
 #include "check_compare.h"
 #include "cu_types.h"
+#include "ncu_csv.h"
 
 typedef struct {
     char kernel[WS_KERNEL_NAME_MAX];
@@ -37,6 +38,8 @@ typedef struct {
 cJSON *cu_results_device_json(const cu_device_info *d, const char *ncu_version);
 /* One element of "runs". */
 cJSON *cu_results_run_json(const cu_result_run *r);
+/* Adds "gpu_counters" {name: value or raw text} to a run's element (gpu and check --json). */
+void cu_results_add_gpu_counters(cJSON *run, const cu_counters *c);
 
 /* Records runs into path: {device, date, recorded_by, runs[]}. Runs already in the file are
  * kept unless a new run has the same kernel, file and overrides (then it replaces it), so
@@ -62,7 +65,7 @@ int cu_results_check_target(const char *path, const char *device_key, ws_error *
  * says "not used". Free with cJSON_Delete. */
 cJSON *cu_results_merge(const cJSON *prev, const cJSON *device, const cJSON *runs, const char *date);
 
-/* Prints the markdown tables for a results JSON file. */
+/* Prints the markdown tables for a results JSON file (a document with a markdown layout only). */
 int cu_results_markdown(const char *json_path, FILE *out, ws_error *err);
 
 #endif

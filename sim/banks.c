@@ -1,12 +1,55 @@
-/* banks.c - wavefronts of one shared-memory warp access (rules in banks.h).
- * Each group's words are gathered, sorted and de-duplicated; a word's rank among
- * the distinct words of its bank is the wavefront that serves it, so the group
- * costs 1 + the highest rank. Deterministic: ranks follow word address order. */
+/* banks.c - wavefronts of one shared-memory warp access (rules in banks.h), without sorting.
+ * Shared memory is seen as rows of 32 banks (a row = 128 bytes); a group's distinct words are
+ * one bit per (bank, row) - bit r of rows[b] for the word in bank b of row base+r - so identical
+ * words merge by themselves, the words a bank serves are popcount(rows[b]), and a word's rank
+ * among them (the wavefront that serves it: ranks follow word address order) is the popcount of
+ * the lower rows. One pass over the lanes sets the bits and counts them, one more reads the
+ * ranks (a popcount only in a bank that serves several words).
+ * Expected workload: every shared event of a run, so this is on the hot path (a matmul spends
+ * most of its model time here); 32 x 64-bit rows per group cover accesses within 8 KiB, which is
+ * every access the catalog makes; a warp whose addresses span more takes the sorting path that
+ * was the whole model before (sort_u64 below), which gives the same answer more slowly. */
 #include "banks.h"
 
 #include <string.h>
 
 #define MAX_WORDS (32 * 5) /* a 16-B access at a non-word offset spans 5 words */
+#define SPAN_ROWS 64       /* rows one bitmap covers */
+
+/* For every active lane n, partner n^x is inactive or reads the same address. */
+static int partners_agree(const ws_mem_event *ev, int x)
+{
+    uint32_t am = ev->active_mask;
+    for (uint32_t m = am; m;) {
+        int n = __builtin_ctz(m);
+        m &= m - 1;
+        int p = n ^ x;
+        if ((am >> p & 1) && ev->addr[p] != ev->addr[n])
+            return 0;
+    }
+    return 1;
+}
+
+static void reset(ws_bank_result *r)
+{
+    memset(r, 0, sizeof *r);
+    memset(r->lane_bank, -1, sizeof r->lane_bank);
+    memset(r->lane_group, -1, sizeof r->lane_group);
+    memset(r->lane_wavefront, -1, sizeof r->lane_wavefront);
+}
+
+static void finish(ws_bank_result *r)
+{
+    r->ideal = (r->distinct_words * 4 + 127) / 128;
+    if (r->ideal < 1)
+        r->ideal = 1;
+    r->excess = r->wavefronts - r->ideal;
+    if (r->excess < 0)
+        r->excess = 0; /* cannot happen: each wavefront carries <= 32 words */
+    r->ncu_conflicts = r->wavefronts - r->active_groups;
+}
+
+/* --- the wide path: sort and de-duplicate (accesses spanning more than SPAN_ROWS rows) --- */
 
 static void sort_u64(uint64_t *v, int n)
 {
@@ -30,42 +73,149 @@ static int uniq_u64(uint64_t *v, int n)
     return m;
 }
 
-/* For every active lane n, partner n^x is inactive or reads the same address. */
-static int partners_agree(const ws_mem_event *ev, int x)
+/* Rank of word wd among the distinct words of its bank in words[0..n) (sorted, unique). */
+static int rank_in(const uint64_t *words, int n, uint64_t wd)
 {
-    for (int n = 0; n < 32; n++) {
-        if (!(ev->active_mask >> n & 1))
+    int k = 0;
+    for (int i = 0; i < n && words[i] < wd; i++)
+        k += (words[i] & (WS_BANKS - 1)) == (wd & (WS_BANKS - 1));
+    return k;
+}
+
+static int cost_groups_wide(const ws_mem_event *ev, int ngroups, ws_bank_result *r)
+{
+    int w = ev->width, lpg = 32 / ngroups, base = 0, nall = 0;
+    uint64_t all[MAX_WORDS];
+    for (int g = 0; g < ngroups; g++) {
+        uint64_t words[MAX_WORDS];
+        int nw = 0;
+        for (int n = g * lpg; n < (g + 1) * lpg; n++) {
+            if (!(ev->active_mask >> n & 1))
+                continue;
+            for (uint64_t wd = ev->addr[n] >> 2; wd <= (ev->addr[n] + (uint64_t)w - 1) >> 2; wd++)
+                words[nw++] = all[nall++] = wd;
+        }
+        if (!nw)
             continue;
-        int p = n ^ x;
-        if ((ev->active_mask >> p & 1) && ev->addr[p] != ev->addr[n])
-            return 0;
+        r->active_groups++;
+        sort_u64(words, nw);
+        nw = uniq_u64(words, nw);
+        int per_bank[WS_BANKS] = {0}, gmax = 0;
+        for (int i = 0; i < nw; i++) {
+            int b = (int)(words[i] & (WS_BANKS - 1));
+            if (++per_bank[b] > gmax)
+                gmax = per_bank[b];
+            if (per_bank[b] > 1)
+                r->conflict_banks |= 1u << b;
+        }
+        if (gmax > r->degree)
+            r->degree = gmax;
+        for (int b = 0; b < WS_BANKS; b++) /* <= MAX_WORDS: fits a byte */
+            r->group_words[g][b] = (uint8_t)per_bank[b];
+        for (int n = g * lpg; n < (g + 1) * lpg; n++) {
+            if (!(ev->active_mask >> n & 1))
+                continue;
+            int last = 0;
+            for (uint64_t wd = ev->addr[n] >> 2; wd <= (ev->addr[n] + (uint64_t)w - 1) >> 2; wd++) {
+                int k = rank_in(words, nw, wd);
+                if (k > last)
+                    last = k;
+            }
+            r->lane_bank[n] = (int8_t)((ev->addr[n] >> 2) & (WS_BANKS - 1));
+            r->lane_group[n] = (int8_t)g;
+            r->lane_wavefront[n] = (int8_t)(base + last);
+        }
+        base += gmax;
     }
-    return 1;
+    r->wavefronts = base;
+    if (!nall)
+        return 0;
+    sort_u64(all, nall);
+    r->distinct_words = uniq_u64(all, nall);
+    finish(r);
+    return 0;
 }
 
-static int rank_of(const uint64_t *words, const int *rank, int n, uint64_t w)
+/* --- the bitmap path --------------------------------------------------------------------- */
+
+/* Wavefronts of the lanes of ev in ngroups equal groups of consecutive lanes, each costing
+ * the most distinct words one bank serves in it (r's lane fields already reset). */
+static int cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r)
 {
-    int lo = 0, hi = n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (words[mid] == w)
-            return rank[mid];
-        if (words[mid] < w)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
+    uint32_t am = ev->active_mask;
+    r->ngroups = ngroups;
+    if (!am)
+        return 0;
+    uint64_t w = ev->width, lo = UINT64_MAX, hi = 0;
+    for (uint32_t m = am; m;) {       /* the rows the warp touches */
+        int n = __builtin_ctz(m);
+        m &= m - 1;
+        uint64_t a = ev->addr[n];
+        if (a + w - 1 < a)            /* wraps past 2^64: the wide path's arithmetic, as before */
+            return cost_groups_wide(ev, ngroups, r);
+        if (a >> 7 < lo)
+            lo = a >> 7;
+        if ((a + w - 1) >> 7 > hi)
+            hi = (a + w - 1) >> 7;
     }
-    return 0; /* not reached: every lane word is in the list */
-}
-
-static int cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r);
-
-static void reset(ws_bank_result *r)
-{
-    memset(r, 0, sizeof *r);
-    memset(r->lane_bank, -1, sizeof r->lane_bank);
-    memset(r->lane_group, -1, sizeof r->lane_group);
-    memset(r->lane_wavefront, -1, sizeof r->lane_wavefront);
+    if (hi - lo >= SPAN_ROWS)
+        return cost_groups_wide(ev, ngroups, r);
+    uint64_t lo_word = lo << 5;
+    uint64_t any[WS_BANKS] = {0};     /* over the whole warp, for distinct_words */
+    int lpg = 32 / ngroups, base = 0;
+    uint32_t gmask = ngroups == 1 ? 0xFFFFFFFFu : (1u << lpg) - 1;
+    for (int g = 0; g < ngroups; g++) {
+        uint32_t lanes = am & (gmask << (g * lpg));
+        if (!lanes)
+            continue;
+        r->active_groups++;
+        uint64_t rows[WS_BANKS] = {0};
+        uint8_t *cnt = r->group_words[g]; /* counted as bits are first set: no popcount per bank */
+        int gmax = 0;
+        for (uint32_t m = lanes; m;) {
+            int n = __builtin_ctz(m);
+            m &= m - 1;
+            uint64_t a = ev->addr[n];
+            for (uint64_t wd = (a >> 2) - lo_word; wd <= ((a + w - 1) >> 2) - lo_word; wd++) {
+                int b = (int)(wd & (WS_BANKS - 1));
+                uint64_t bit = 1ull << (wd >> 5);
+                if (rows[b] & bit)
+                    continue;             /* the same word: merged */
+                rows[b] |= bit;
+                if (++cnt[b] > gmax)
+                    gmax = cnt[b];
+                if (cnt[b] == 2)
+                    r->conflict_banks |= 1u << b;
+                if (!(any[b] & bit)) {
+                    any[b] |= bit;
+                    r->distinct_words++;
+                }
+            }
+        }
+        if (gmax > r->degree)
+            r->degree = gmax;
+        for (uint32_t m = lanes; m;) {     /* each lane waits for its last word's wavefront */
+            int n = __builtin_ctz(m);
+            m &= m - 1;
+            uint64_t a = ev->addr[n];
+            int last = 0;
+            for (uint64_t wd = (a >> 2) - lo_word; wd <= ((a + w - 1) >> 2) - lo_word; wd++) {
+                int b = (int)(wd & (WS_BANKS - 1));
+                if (cnt[b] < 2)
+                    continue;             /* alone in its bank: the first wavefront */
+                int k = __builtin_popcountll(rows[b] & ((1ull << (wd >> 5)) - 1));
+                if (k > last)
+                    last = k;
+            }
+            r->lane_bank[n] = (int8_t)((a >> 2) & (WS_BANKS - 1));
+            r->lane_group[n] = (int8_t)g;
+            r->lane_wavefront[n] = (int8_t)(base + last);
+        }
+        base += gmax;
+    }
+    r->wavefronts = base;
+    finish(r);
+    return 0;
 }
 
 int ws_banks_ldsm(const ws_mem_event *ev, ws_bank_result *r)
@@ -95,79 +245,6 @@ int ws_banks(const ws_mem_event *ev, ws_bank_result *r)
     }
     return cost_groups(ev, ngroups, r);
 }
-
-/* Wavefronts of the lanes of ev in ngroups equal groups of consecutive lanes, each costing
- * the most distinct words one bank serves in it (r's lane fields already reset). */
-static int cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r)
-{
-    int w = ev->width;
-    r->ngroups = ngroups;
-    int lanes_per_group = 32 / ngroups;
-
-    uint64_t all[32 * 5];
-    int nall = 0;
-    int base = 0; /* wavefronts used by earlier groups */
-    for (int g = 0; g < ngroups; g++) {
-        uint64_t words[MAX_WORDS];
-        int nw = 0;
-        for (int n = g * lanes_per_group; n < (g + 1) * lanes_per_group; n++) {
-            if (!(ev->active_mask >> n & 1))
-                continue;
-            for (uint64_t wd = ev->addr[n] / 4; wd <= (ev->addr[n] + (uint64_t)w - 1) / 4; wd++) {
-                words[nw++] = wd;
-                all[nall++] = wd;
-            }
-        }
-        if (!nw)
-            continue;
-        r->active_groups++;
-        sort_u64(words, nw);
-        nw = uniq_u64(words, nw);
-        int rank[MAX_WORDS];
-        int per_bank[WS_BANKS] = {0};
-        int gmax = 0;
-        for (int i = 0; i < nw; i++) {
-            int b = (int)(words[i] % WS_BANKS);
-            rank[i] = per_bank[b]++;
-            if (per_bank[b] > gmax)
-                gmax = per_bank[b];
-            if (per_bank[b] > 1)
-                r->conflict_banks |= 1u << b;
-        }
-        if (gmax > r->degree)
-            r->degree = gmax;
-        for (int b = 0; b < WS_BANKS; b++) /* <= MAX_WORDS: fits a byte */
-            r->group_words[g][b] = (uint8_t)per_bank[b];
-        for (int n = g * lanes_per_group; n < (g + 1) * lanes_per_group; n++) {
-            if (!(ev->active_mask >> n & 1))
-                continue;
-            int last = 0;
-            for (uint64_t wd = ev->addr[n] / 4; wd <= (ev->addr[n] + (uint64_t)w - 1) / 4; wd++) {
-                int k = rank_of(words, rank, nw, wd);
-                if (k > last)
-                    last = k;
-            }
-            r->lane_bank[n] = (int8_t)(ev->addr[n] / 4 % WS_BANKS);
-            r->lane_group[n] = (int8_t)g;
-            r->lane_wavefront[n] = (int8_t)(base + last);
-        }
-        base += gmax;
-    }
-    r->wavefronts = base;
-    if (!nall)
-        return 0;
-    sort_u64(all, nall);
-    r->distinct_words = uniq_u64(all, nall);
-    r->ideal = (r->distinct_words * 4 + 127) / 128;
-    if (r->ideal < 1)
-        r->ideal = 1;
-    r->excess = r->wavefronts - r->ideal;
-    if (r->excess < 0)
-        r->excess = 0; /* cannot happen: each wavefront carries <= 32 words */
-    r->ncu_conflicts = r->wavefronts - r->active_groups;
-    return 0;
-}
-
 int ws_banks_ldgsts(const ws_mem_event *ev, ws_bank_result *r)
 {
     if (ws_banks(ev, r) != 0)

@@ -25,6 +25,7 @@ typedef struct {
     bool lines, compare;
     bool racecheck, memcheck;  /* sim/racecheck.h, sim/memcheck.h: a report makes the exit code 2 */
     uint64_t budget;           /* --budget: thread-instructions, 0 = the simulator's default */
+    int jobs;                  /* -j: threads for the blocks, 0 = every online core */
 } sim_opts;
 
 typedef struct {
@@ -53,12 +54,15 @@ static const ws_opt sim_options[] = {
     {.name = "budget", .kind = WS_OPT_U64, .at = offsetof(sim_opts, budget), .arg = "N", .lo = 1,
      .needs = "a positive number of thread-instructions",
      .help = "stop after N thread-instructions (default 4000000000): a kernel that\nloops forever ends with exit 2 and the line it was on"},
+    {.name = "jobs", .letter = 'j', .kind = WS_OPT_INT, .at = offsetof(sim_opts, jobs), .arg = "N", .lo = 1, .hi = 1024,
+     .needs = "a number of threads from 1 to 1024",
+     .help = "run the blocks on N threads (default: every core); the report is the\none thread's, bit for bit (docs/interp.md says which launches stay on one)"},
 };
 
 static const ws_cli_spec sim_spec = {
     .command = "sim",
     .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
-             "                     [--racecheck] [--memcheck] [--budget N]\n"
+             "                     [--racecheck] [--memcheck] [--budget N] [-j N]\n"
              "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
     .about = "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
              "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
@@ -85,7 +89,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
          * --json or --csv: then stderr, so the report stays machine-readable */
         ws_simulation_opts so = {.progress_label = "warpscope sim", .racecheck = o->racecheck,
                                  .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget,
-                                 .printf_out = o->c.json || o->c.csv ? stderr : stdout};
+                                 .threads = o->jobs, .printf_out = o->c.json || o->c.csv ? stderr : stdout};
         rc = ws_simulation_run(s, &so, &err);
     }
     if (s->race) {                             /* hazards up to a fault are worth seeing too */
@@ -94,7 +98,9 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     }
     if (rc != WS_EXIT_OK) {
         ws_error_print(&err);
-        if (o->c.json && rc == WS_EXIT_KERNEL_FAULT && s->desc) { /* a fault is a finding too */
+        ws_format fmt = ws_emit_format(o->c.json, o->c.csv, WS_FMT_TEXT);
+        /* a fault is a finding too, in the forms that have a fault document (JSON) */
+        if (ws_emit_offers(fmt, &ws_report_fault_kind) && rc == WS_EXIT_KERNEL_FAULT && s->desc) {
             ws_report *p = &r->rep;
             p->kernel = s->desc->name;
             p->source_path = s->desc->kernel_file ? s->desc->kernel_file : s->file->path;
@@ -105,7 +111,8 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
             p->compiler = s->ptx_origin.compiler;
             p->race = s->race;
             p->result = o->memcheck && s->have_result ? &s->result : NULL;
-            if (ws_report_fault_json(stdout, p, &s->result.fault))
+            ws_sim_fault_doc fd = {p, &s->result.fault}; /* the record, not its sentence */
+            if (ws_emit(stdout, fmt, &(ws_doc){&ws_report_fault_kind, &fd}))
                 return WS_EXIT_INTERNAL;
         }
         /* what memcheck found before the run stopped for another reason is reported too */
@@ -179,7 +186,7 @@ int ws_cmd_sim(int argc, char **argv)
         ws_cli_help(&sim_spec, stderr);
         return WS_EXIT_USAGE;
     }
-    const bool json = o.c.json, csv = o.c.csv, compare = o.compare;
+    const bool compare = o.compare;
     ws_error err;
     ws_catalog *cat = NULL;
     if (ws_catalog_load_for(kernels, nargs, &cat, &err)) { /* a .cu needs no catalog folder */
@@ -192,39 +199,12 @@ int ws_cmd_sim(int argc, char **argv)
     rc = WS_EXIT_OK;
     for (int k = 0; k < nargs && rc == WS_EXIT_OK; k++)
         rc = run_one(cat, kernels[k], &o, &found, &runs[k]);
-    if (rc == WS_EXIT_OK) {
-        if (compare && json) {
-            /* one versioned object around the two report objects (docs/json-schema.json) */
-            printf("{\"schema_version\": %d, \"tool\": {\"name\": \"warpscope\", \"version\": \"%s\"}, "
-                   "\"command\": \"sim --compare\", \"variants\": [\n", WS_REPORT_SCHEMA_VERSION, WS_VERSION);
-            for (int k = 0; k < 2 && rc == WS_EXIT_OK; k++) {
-                if (ws_report_json(stdout, &runs[k].rep))
-                    rc = WS_EXIT_INTERNAL;
-                if (k == 0)
-                    fputs(",\n", stdout);
-            }
-            fputs("],\n\"verdict\": ", stdout);
-            ws_report_json_verdict(stdout, &runs[0].rep, &runs[1].rep);
-            fputs("}\n", stdout);
-        } else if (compare && csv) {
-            ws_report_csv(stdout, &runs[0].rep, "A", true);
-            ws_report_csv(stdout, &runs[1].rep, "B", false);
-            ws_report_csv_verdict(stdout, &runs[0].rep, &runs[1].rep);
-        } else if (compare) {
-            ws_report_compare(stdout, &runs[0].rep, &runs[1].rep);
-            if (o.lines) { /* both per-line tables, A then B */
-                ws_report_line_table(stdout, &runs[0].rep, "A", true);
-                ws_report_line_table(stdout, &runs[1].rep, "B", true);
-            }
-        } else if (json) {
-            if (ws_report_json(stdout, &runs[0].rep)) {
-                fprintf(stderr, "warpscope: sim: this build has no JSON support (libcjson missing)\n");
-                rc = WS_EXIT_INTERNAL;
-            }
-        } else if (csv) {
-            ws_report_csv(stdout, &runs[0].rep, runs[0].overrides, true);
-        } else {
-            ws_report_text(stdout, &runs[0].rep, o.lines);
+    if (rc == WS_EXIT_OK) { /* one document, in the form asked for (common/emit.h) */
+        ws_sim_doc d = {.a = &runs[0].rep, .b = compare ? &runs[1].rep : NULL, .all_lines = o.lines};
+        ws_doc doc = {compare ? &ws_report_compare_kind : &ws_report_kind, &d};
+        if (ws_emit(stdout, ws_emit_format(o.c.json, o.c.csv, WS_FMT_TEXT), &doc)) {
+            fprintf(stderr, "warpscope: sim: out of memory writing the report\n");
+            rc = WS_EXIT_INTERNAL;
         }
     }
     for (int k = 0; k < 2; k++)

@@ -93,7 +93,8 @@ static int decode_fn(sim_ctx *c, const ptx_function *fn, sim_program *p)
     place_sregs(fn, p);
     p->scratch_off = p->sreg_off + (uint32_t)p->nsregs * 32;
     p->imm_off = p->scratch_off + 2 * 32;
-    p->insns = calloc((size_t)(n ? n : 1), sizeof *p->insns);
+    p->insns = aligned_alloc(64, (size_t)(n ? n : 1) * sizeof *p->insns);  /* a record per cache-line pair */
+    if (p->insns) memset(p->insns, 0, (size_t)(n ? n : 1) * sizeof *p->insns);
     int32_t *ipdom = malloc((size_t)(n ? n : 1) * 2 * sizeof *ipdom), *loop_join = ipdom ? ipdom + n : NULL;
     if (!p->insns || !ipdom || sim_simt_joins(fn, ipdom, loop_join)) {
         free(ipdom);
@@ -190,6 +191,20 @@ static int decode_fn(sim_ctx *c, const ptx_function *fn, sim_program *p)
             if (immidx[i][PTX_MAX_OPND + e] >= 0)
                 p->insns[i].vec[e] = p->imm_off + (uint32_t)immidx[i][PTX_MAX_OPND + e] * 32;
     for (int i = 0; i < n; i++) sim_alu_decode(&p->insns[i]);
+    /* where a SIMT entry can end or a loop region open: every reconvergence pc, every loop's join
+     * and header, the pc after a call (exec_call.c's waiting entry), the exit; elsewhere the settle
+     * after a straight-line instruction has nothing to do (exec_step.c skips it) */
+    uint8_t *joins = calloc((size_t)n + 2, 1);
+    if (!joins) goto oom;
+    for (int i = 0; i < n; i++) {
+        if (ipdom[i] >= 0 && ipdom[i] <= n) joins[ipdom[i]] = 1;
+        if (loop_join[i] >= 0 && loop_join[i] <= n) joins[loop_join[i]] = 1;
+        if (loop_join[i] != SIM_NO_JOIN) joins[i] = 1;
+        if (p->insns[i].cls == SIM_CLS_CALL) joins[i + 1] = 1;
+    }
+    joins[n] = 1;
+    for (int i = 0; i < n; i++) p->insns[i].next_plain = !joins[i + 1];
+    free(joins);
     p->file_words = p->imm_off + (uint32_t)p->nimm * 32;
     sim_simt_leaves_quietly(fn, p);
     free(immidx);

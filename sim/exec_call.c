@@ -119,7 +119,7 @@ static int push_frame(sim_ctx *c, sim_warp *w, const sim_insn *site, int callee,
             for (int l = 0; l < 32; l++) f->file[P->imm_off + (uint32_t)k * 32 + (uint32_t)l] = P->imm[k];
         f->imms_of = P;
     }
-    sim_sreg_fill(c, w, P, f->file, false);
+    sim_sreg_fill(c, w, P, f->file, SIM_SREG_ALL);
     /* parameter space: the arguments, then room for the calls it makes */
     uint64_t stride = (fn->arg_base + fn->arg_bytes + 7) / 8 * 8;
     if (stride > UINT32_MAX) return sim_fault(c, w, site, -1, WS_FAULT_KERNEL, "parameters of %.200s too large", fn->name);

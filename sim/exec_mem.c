@@ -81,12 +81,13 @@ int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, cons
 {
     uint32_t m = *mask, keep = m;
     const char *what = op_word(in->pi->op);
+    uint64_t amask = (align & (align - 1)) == 0 ? align - 1 : 0;  /* a power of two: a mask, no division */
     while (m) {
         int l = __builtin_ctz(m);
         m &= m - 1;
         uint64_t a = addr[l];
         uint8_t *p = NULL;
-        if (a % align) {
+        if (amask ? (a & amask) : (a % align)) {
             if (sim_mem_fault(c, w, in, l, WS_MEMERR_MISALIGNED, "%s %s of %u bytes at 0x%" PRIx64 " is misaligned (must be a multiple of %u)",
                               ws_space_name(sp), what, n, a, align)) return -1;
             keep &= ~(1u << l);

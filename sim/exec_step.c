@@ -43,7 +43,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         if (in->reads_clock) {           /* %clock64 = warp instructions the launch ran before this one */
             c->warp_insns += wins - 1;
             wins = 1;
-            sim_sreg_fill(c, w, P, file, true);
+            sim_sreg_fill(c, w, P, file, SIM_SREG_CLOCKS);
         }
         switch ((sim_cls)in->cls) {
         case SIM_CLS_ALU:
@@ -115,6 +115,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             goto out;
         }
         }
+        if (in->next_plain && in->cls <= SIM_CLS_WARP) continue; /* nothing to settle */
         if (!sim_frames_settle(c, w)) { w->state = SIM_W_DONE; break; }
     }
 out:

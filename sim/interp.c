@@ -236,7 +236,7 @@ static int alloc_buffers(sim_ctx *c)
 
 /* Warps and shared window of one block slot; the per-block values (ctaid, stacks) are
  * set when a block starts in it (start_block). */
-static int alloc_block(sim_ctx *c, sim_block *blk)
+int sim_block_alloc(sim_ctx *c, sim_block *blk)
 {
     const ws_launch *L = c->L;
     const sim_program *p = &c->prog;
@@ -278,22 +278,24 @@ static int alloc_block(sim_ctx *c, sim_block *blk)
     return 0;
 }
 
+void sim_block_free(sim_ctx *c, sim_block *blk)
+{
+    for (uint32_t i = 0; blk->warps && i < c->nwarps; i++) {
+        sim_warp *w = &blk->warps[i];
+        if (w->frames) sim_frames_free(w);   /* the frames' files: the kernel's too */
+        else free(w->file);
+        free(w->stack);
+        free(w->local);
+    }
+    free(blk->warps);
+    free(blk->shared);
+    c->tc = blk->tc;
+    sim_tc_free(c);
+}
+
 static void free_ctx(sim_ctx *c)
 {
-    for (uint32_t b = 0; c->blocks && b < c->nslots; b++) {
-        sim_block *blk = &c->blocks[b];
-        for (uint32_t i = 0; blk->warps && i < c->nwarps; i++) {
-            sim_warp *w = &blk->warps[i];
-            if (w->frames) sim_frames_free(w);   /* the frames' files: the kernel's too */
-            else free(w->file);
-            free(w->stack);
-            free(w->local);
-        }
-        free(blk->warps);
-        free(blk->shared);
-        c->tc = blk->tc;
-        sim_tc_free(c);
-    }
+    for (uint32_t b = 0; c->blocks && b < c->nslots; b++) sim_block_free(c, &c->blocks[b]);
     free(c->blocks);
     if (c->nregions > c->res->nbuffers) free(c->region[c->nregions - 1].data); /* module globals */
     for (int i = 0; i < c->nregions; i++) free(c->region[i].written);
@@ -326,7 +328,7 @@ static bool reads_grid_ws(const ptx_function *fn)
 
 /* Block `linear` of the grid starts in slot blk: poisoned shared memory, every warp at
  * pc 0 with its threads, fresh barriers. */
-static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
+void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
 {
     const ws_launch *L = c->L;
     uint64_t gx = L->grid[0], gy = L->grid[1];
@@ -343,7 +345,7 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &blk->warps[i];
         sim_frames_reset(c, w);
-        sim_sreg_fill(c, w, &c->prog, w->file, false);   /* %ctaid, %clusterid ... of this block */
+        sim_sreg_fill(c, w, &c->prog, w->file, blk->sregs_filled ? SIM_SREG_BLOCK : SIM_SREG_ALL); /* %ctaid ... */
         w->sp = 1;
         w->stack[0].pc = 0;
         w->stack[0].rpc = -1;
@@ -357,13 +359,36 @@ static void start_block(sim_ctx *c, sim_block *blk, uint64_t linear)
         w->bars_passed = 0;
         w->ready_round = 0;
     }
+    blk->sregs_filled = true;
+}
+
+/* The pc a warp is at (for the budget's message): where it exited, or its path's next. */
+int sim_warp_pc(const sim_ctx *c, const sim_warp *w, const sim_program **P)
+{
+    *P = w->state == SIM_W_DONE ? &c->prog : w->prog;  /* maybe a callee's */
+    int pc = w->state == SIM_W_DONE ? (w->exit_pc >= 0 ? w->exit_pc : 0) : w->stack[w->sp - 1].pc;
+    if (pc >= (*P)->n) pc = (*P)->n - 1;
+    return pc;
+}
+
+int sim_budget_fault(sim_ctx *c, const sim_warp *w, const sim_program *P, int pc)
+{
+    /* a block that spins on what another block sets never sees it here: say why */
+    uint64_t nblocks = (uint64_t)c->L->grid[0] * c->L->grid[1] * c->L->grid[2];
+    return sim_fault(c, w, pc >= 0 ? &P->insns[pc] : NULL, -1, WS_FAULT_KERNEL,
+                     "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
+                     "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)%s",
+                     c->budget, nblocks > 1 && !c->cooperative ? "; if it waits for another block (a flag or counter "
+                     "another block sets), that never completes here: warpscope runs the blocks one "
+                     "after another, each to its end before the next starts (a cooperative launch, the "
+                     "description's `cooperative` keyword, runs them together)" : "");
 }
 
 /* Runs the n block slots until every one has finished: each round gives every runnable
  * warp of every block one slice (one block alone: the classic warp round robin). A warp
  * that exits may complete a barrier that counts the block; when no warp anywhere can
  * run but some wait at barriers, that is a deadlock. */
-static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n)
+int sim_blocks_run(sim_ctx *c, sim_block *blocks, uint32_t n)
 {
     uint32_t left = n;
     for (;;) {
@@ -378,20 +403,13 @@ static int run_blocks(sim_ctx *c, sim_block *blocks, uint32_t n)
                 sim_warp *w = &blk->warps[i];
                 if (w->state == SIM_W_RUN && w->ready_round <= c->round) {
                     if (sim_warp_run(c, w)) return -1;
+                    if (c->on_slice) c->on_slice(c, w);  /* a worker's checkpoint (interp_par.c) */
                     if (c->thread_insns > c->budget) {
-                        const sim_program *P = w->state == SIM_W_DONE ? &c->prog : w->prog;  /* maybe a callee's */
-                        int pc = w->state == SIM_W_DONE ? (w->exit_pc >= 0 ? w->exit_pc : 0) : w->stack[w->sp - 1].pc;
-                        if (pc >= P->n) pc = P->n - 1;
-                        /* a block that spins on what another block sets never sees it here: say why */
-                        uint64_t nblocks = (uint64_t)c->L->grid[0] * c->L->grid[1] * c->L->grid[2];
-                        return sim_fault(c, w, pc >= 0 ? &P->insns[pc] : NULL, -1,
-                                         WS_FAULT_KERNEL, "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
-                                         "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)%s",
-                                         c->budget, nblocks > 1 && !c->cooperative ? "; if it waits for another block (a flag or counter "
-                                         "another block sets), that never completes here: warpscope runs the blocks one "
-                                         "after another, each to its end before the next starts (a cooperative launch, the "
-                                         "description's `cooperative` keyword, runs them together)" : "");
+                        const sim_program *P;
+                        int pc = sim_warp_pc(c, w, &P);
+                        return sim_budget_fault(c, w, P, pc);
                     }
+                    if (c->abort && *c->abort) return -1;  /* an earlier block faulted: this one is not needed */
                     if (w->state == SIM_W_DONE && sim_barrier_warp_done(c, w)) return -1;
                 }                                /* round robin: one slice, then the next warp */
                 block_live |= w->state != SIM_W_DONE;
@@ -563,7 +581,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
     if (check_host_memory(c)) goto out;
     c->blocks = calloc(c->nslots, sizeof *c->blocks);
     bool ok = c->blocks != NULL;
-    for (uint32_t b = 0; ok && b < c->nslots; b++) ok = alloc_block(c, &c->blocks[b]) == 0;
+    for (uint32_t b = 0; ok && b < c->nslots; b++) ok = sim_block_alloc(c, &c->blocks[b]) == 0;
     if (!ok) {
         ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory for %u warps", c->kname, c->nwarps * c->nslots);
         res->stop = WS_SIM_OUT_OF_MEMORY;
@@ -571,20 +589,24 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
     }
     res->stop = WS_SIM_FAULT;                    /* from here a failure is the kernel's (or a refused instruction) */
     if (c->cooperative) {                        /* every block at once, interleaved */
-        for (uint32_t k = 0; k < c->nslots; k++) start_block(c, &c->blocks[k], first + k);
-        if (run_blocks(c, c->blocks, c->nslots)) goto out;
+        for (uint32_t k = 0; k < c->nslots; k++) sim_block_start(c, &c->blocks[k], first + k);
+        if (sim_blocks_run(c, c->blocks, c->nslots)) goto out;
         if (cfg->progress) cfg->progress(cfg->progress_ctx, count, count);
+    } else if ((rc = sim_run_parallel(c, first, count)) <= 0) {   /* blocks on threads, when it may */
+        if (rc) { rc = -1; goto out; }
     } else {
+        rc = -1;
         uint64_t step = count / 200 ? count / 200 : 1;
         for (uint64_t k = 0; k < count; k++) {
-            start_block(c, &c->blocks[0], first + k);
-            if (run_blocks(c, c->blocks, 1)) goto out;
+            sim_block_start(c, &c->blocks[0], first + k);
+            if (sim_blocks_run(c, c->blocks, 1)) goto out;
             if (cfg->progress && ((k + 1) % step == 0 || k + 1 == count)) cfg->progress(cfg->progress_ctx, k + 1, count);
         }
     }
     rc = 0;
     res->stop = WS_SIM_COMPLETED;
 out:
+    if (!res->threads) res->threads = 1;
     res->thread_insns = c->thread_insns;
     res->warp_insns = c->warp_insns;
     res->mem_events = c->seq;

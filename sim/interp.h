@@ -79,6 +79,10 @@ typedef struct {
     void *watch_ctx;
     const struct ws_device *shared_limit; /* its smem_per_block_optin bounds a block's shared memory (more is
                                           refused, naming it); NULL = ws_device_most_shared() */
+    int threads;                      /* blocks run on this many threads (sim/interp_par.c); 0 or 1 = one.
+                                         The listener, watch and progress calls stay on the caller's thread,
+                                         in block order, so every result is the one thread's, bit for bit;
+                                         launches whose blocks could see each other's order run on one */
 } ws_sim_config;
 
 /* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator
@@ -113,6 +117,7 @@ typedef struct {
     uint64_t *pc_warp_count;    /* per instruction index: warp-level executions (fn->ninsns) */
     uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
     uint64_t printf_calls;      /* printf executions, counted per lane */
+    int threads;                /* threads the blocks ran on: 1, or cfg.threads where the launch allowed it */
     uint64_t printf_bytes;      /* bytes the kernel's printf wrote (at most WS_PRINTF_FIFO_BYTES) */
     uint64_t printf_dropped;    /* bytes it produced past that, not printed (the GPU's FIFO is full) */
     ws_fault fault;             /* stop is WS_SIM_FAULT, or REFUSED by an instruction: the fault that stopped

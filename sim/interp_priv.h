@@ -7,6 +7,7 @@
 #define WS_INTERP_PRIV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -67,33 +68,40 @@ typedef struct {
  * What does not change between executions (the ALU semantics chosen for the
  * type and modifiers, widths, rounding) is decided here, once. */
 typedef struct sim_insn {
+    /* the first cache line: what every execution reads (exec_step.c's loop, the ALU operands) */
+    _Alignas(64) sim_alu_fn alu; /* ALU class: its semantics (exec_alu.c, sim_alu_decode) */
     const ptx_insn *pi;
-    sim_alu_fn alu;           /* ALU class: its semantics (exec_alu.c, sim_alu_decode) */
-    uint8_t bits;             /* width of the instruction's type in bits (pred: 1) */
-    bool sgn;                 /* its type is signed */
-    int fe;                   /* ALU float with directed rounding: the FE_* mode to run in */
-    uint64_t k;               /* ALU: a constant of the semantics (cvta's window, set's "true", cvt's source width) */
-    uint8_t cls;              /* sim_cls */
-    bool reads_clock;         /* refresh %clock before running */
-    bool leaves_quietly;      /* every path from here reaches the exit with no barrier, memory or
-                                 warp-level instruction on the way (a `return` in the source) */
+    int32_t guard;            /* file offset of the guard predicate, -1 = none */
     int32_t target;           /* bra: target pc; call: the callee (function index or PTX_CALLEE_*) */
     int32_t ipdom;            /* bra: reconvergence pc (prog.n = function exit, SIM_NO_JOIN) */
-    int32_t loop_join;        /* loop header: where the lanes leaving the loop meet, SIM_NO_JOIN */
-    int32_t guard;            /* file offset of the guard predicate, -1 = none */
-    bool guard_neg;
     uint32_t src[PTX_MAX_OPND]; /* file offset per operand (REG/IMM/SREG/SYM; sinks -> scratch) */
-    uint32_t vec[4];          /* the VEC operand's elements (sinks -> scratch) */
-    int vec_opnd;             /* index of the VEC operand, -1 = none */
-    int vec_n;
-    int mem_opnd;             /* index of the MEM operand, -1 = none */
+    uint8_t cls;              /* sim_cls */
+    uint8_t bits;             /* width of the instruction's type in bits (pred: 1) */
+    bool sgn;                 /* its type is signed */
+    bool guard_neg;
+    bool reads_clock;         /* refresh %clock before running */
+    bool next_plain;          /* pc+1 is inside the function and no path can wait, join or open a loop
+                                 there: after a straight-line instruction the stack needs no settling */
+    int fe;                   /* ALU float with directed rounding: the FE_* mode to run in */
+    /* the rest: memory operands, vectors, constants of rarer semantics */
+    uint64_t k;               /* ALU: a constant of the semantics (cvta's window, set's "true", cvt's source width) */
     int32_t mem_base;         /* file offset of the address register, -1 = none */
     int mem_base_bits;        /* its width: 32-bit registers wrap addresses at 2^32 */
     uint64_t mem_disp;        /* constant part: offset (+ symbol address) */
+    int mem_opnd;             /* index of the MEM operand, -1 = none */
+    int vec_opnd;             /* index of the VEC operand, -1 = none */
+    int vec_n;
+    uint32_t vec[4];          /* the VEC operand's elements (sinks -> scratch) */
+    int32_t loop_join;        /* loop header: where the lanes leaving the loop meet, SIM_NO_JOIN */
+    bool leaves_quietly;      /* every path from here reaches the exit with no barrier, memory or
+                                 warp-level instruction on the way (a `return` in the source) */
     sim_addr more[2];         /* the address operands after the first, in order (cp.async's [src];
                                  cp.async.bulk's [src] and [mbar]); base -1 and disp 0 when absent */
     int nmore;
 } sim_insn;
+/* One record starts each cache line pair (decode.c allocates them 64-byte aligned). */
+_Static_assert(offsetof(sim_insn, k) == 64, "sim_insn: the hot fields fill exactly the first cache line");
+_Static_assert(sizeof(sim_insn) % 64 == 0, "sim_insn: a whole number of cache lines");
 
 typedef struct {
     const ptx_function *fn;
@@ -198,6 +206,7 @@ typedef struct sim_block {
     uint8_t *shared;          /* sim_ctx.shared_bytes */
     sim_barrier bar[SIM_NBARRIERS];
     bool done;
+    bool sregs_filled;        /* its warps' files hold the launch-wide special registers (start_block) */
     struct sim_tc *tc;        /* its cp.async / mbarrier state (exec_tc.c); NULL until used */
 } sim_block;
 
@@ -252,6 +261,10 @@ typedef struct sim_ctx {
     int last_region;          /* lookup cache */
     struct sim_tc *tc;        /* the selected block's tensor-era state (sim_block.tc); NULL until used */
     bool any_uninit;          /* some region has a written-bitmap: global accesses consult it */
+    /* a worker of a threaded launch (interp_par.c); NULL/0 on one thread */
+    void (*on_slice)(struct sim_ctx *c, const struct sim_warp *w); /* after each warp slice that ran */
+    void *par;                /* the worker's state */
+    const volatile int *abort; /* nonzero: stop the block now (a block before it faulted) */
 } sim_ctx;
 
 /* --- value helpers ------------------------------------------------------- */
@@ -288,8 +301,11 @@ void sim_programs_free(sim_ctx *c);
 sim_program *sim_decode_function(sim_ctx *c, int f);
 
 /* sreg.c: writes the special registers p reads into file (the warp's running frame
- * or a new one), lanes 0..31; clock_only refreshes just the clocks. */
-void sim_sreg_fill(const sim_ctx *c, const sim_warp *w, const sim_program *p, uint64_t *file, bool clock_only);
+ * or a new one), lanes 0..31: which = SIM_SREG_ALL every one, SIM_SREG_BLOCK those that
+ * differ between blocks (a warp slot's file filled once keeps the others: no instruction
+ * writes a special register), SIM_SREG_CLOCKS just the clocks. */
+enum { SIM_SREG_ALL, SIM_SREG_BLOCK, SIM_SREG_CLOCKS };
+void sim_sreg_fill(const sim_ctx *c, const sim_warp *w, const sim_program *p, uint64_t *file, int which);
 
 /* --- the parts ------------------------------------------------------------ */
 /* simt.c: reconvergence points, as ptxas places BSSY/BSYNC (docs/interp.md):
@@ -380,6 +396,20 @@ int sim_barrier_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n);
 
 /* interp.c: makes b the block the executors see (c->warps, c->shared, c->block ...). */
 void sim_select_block(sim_ctx *c, sim_block *b);
+/* interp.c, for interp_par.c: a block slot's memory (0, or -1 out of memory) and its release;
+ * block `linear` started in slot blk; the n slots run to their end (0, or -1 with the error set). */
+int sim_block_alloc(sim_ctx *c, sim_block *blk);
+void sim_block_free(sim_ctx *c, sim_block *blk);
+void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear);
+int sim_blocks_run(sim_ctx *c, sim_block *blocks, uint32_t n);
+/* The pc warp w is at, in program P (what the budget's message names); -1 when none. */
+int sim_warp_pc(const sim_ctx *c, const sim_warp *w, const sim_program **P);
+/* The budget ran out with warp w at pc of P: the message (returns -1). */
+int sim_budget_fault(sim_ctx *c, const sim_warp *w, const sim_program *P, int pc);
+/* interp_par.c: runs blocks [first, first+count) on c->cfg->threads threads when the launch
+ * allows it (returns 0 or -1 as the one-thread loop would, with the same events, counters and
+ * error); returns 1, having run nothing, when it must run on one thread. */
+int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count);
 
 /* exec_step.c: runs warp w until barrier, exit, slice or error.
  * Returns 0, or -1 with c->err set. */

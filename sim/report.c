@@ -6,18 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/cli.h"
 #include "../common/csv.h"
 #include "../common/demangle.h"
 #include "../common/text.h"
 #include "memcheck.h"
 
-#if defined(__has_include)
-#if __has_include(<cjson/cJSON.h>)
 #include <cjson/cJSON.h>
-#define WS_REPORT_JSON 1
-#endif
-#endif
 
 static double ratio(double a, double b) { return b ? a / b : 0; }
 
@@ -488,7 +482,6 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
 }
 #undef RECORD
 
-#ifdef WS_REPORT_JSON
 static cJSON *idx3(const uint32_t v[3])
 {
     return cJSON_CreateIntArray((const int[]){(int)v[0], (int)v[1], (int)v[2]}, 3);
@@ -574,16 +567,10 @@ static void add_findings(cJSON *o, const ws_report *r)
     }
 }
 
-/* The members every document has, finished or stopped at a fault (docs/json-schema.json). */
-static cJSON *report_head(const ws_report *r, const char *status)
+/* The members every document has after the envelope, finished or stopped at a fault
+ * (docs/json-schema.json). */
+static void report_head(cJSON *o, const ws_report *r)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "schema_version", WS_REPORT_SCHEMA_VERSION);
-    cJSON_AddStringToObject(o, "status", status);
-    cJSON *tool = cJSON_AddObjectToObject(o, "tool");
-    cJSON_AddStringToObject(tool, "name", "warpscope");
-    cJSON_AddStringToObject(tool, "version", WS_VERSION);
-    cJSON_AddStringToObject(o, "command", "sim");
     cJSON_AddStringToObject(o, "kernel", r->kernel);
     cJSON_AddStringToObject(o, "overrides", r->overrides ? r->overrides : "");
     cJSON_AddStringToObject(o, "compiler", r->compiler ? r->compiler : "");
@@ -593,12 +580,11 @@ static cJSON *report_head(const ws_report *r, const char *status)
     cJSON_AddNumberToObject(dj, "sm_count", r->dev->sm_count);
     cJSON_AddStringToObject(o, "source", r->source_path ? r->source_path : "");
     add_findings(o, r);
-    return o;
 }
 
-static cJSON *report_object(const ws_report *r)
+int ws_report_json_members(cJSON *o, const ws_report *r)
 {
-    cJSON *o = report_head(r, "ok");
+    report_head(o, r);
     char dm[512];
     cJSON_AddStringToObject(o, "entry", r->entry ? ws_demangle(r->entry, dm, sizeof dm) : ""); /* as C++ spells it */
     cJSON_AddStringToObject(o, "entry_ptx", r->entry ? r->entry : "");
@@ -709,7 +695,7 @@ static cJSON *report_object(const ws_report *r)
     const ws_measured *m = r->measured;
     if (!m) {
         cJSON_AddNullToObject(o, "measured");
-        return o;
+        return 0;
     }
     cJSON *mj = cJSON_AddObjectToObject(o, "measured");
     cJSON_AddStringToObject(mj, "gpu", m->gpu);
@@ -725,32 +711,12 @@ static cJSON *report_object(const ws_report *r)
         cJSON_AddNullToObject(mj, "median_us");
     cJSON_AddNumberToObject(mj, "reps", m->reps);
     cJSON_AddNumberToObject(mj, "bandwidth_gbs", m->gbs);
-    return o;
-}
-#endif
-
-int ws_report_json(FILE *f, const ws_report *r)
-{
-#ifdef WS_REPORT_JSON
-    cJSON *o = report_object(r);
-    char *s = o ? ws_json_print(o) : NULL;
-    cJSON_Delete(o);
-    if (!s)
-        return -1;
-    fprintf(f, "%s\n", s);
-    free(s);
     return 0;
-#else
-    (void)f;
-    (void)r;
-    return -1;
-#endif
 }
 
-int ws_report_fault_json(FILE *f, const ws_report *r, const ws_fault *fault)
+int ws_report_fault_members(cJSON *o, const ws_report *r, const ws_fault *fault)
 {
-#ifdef WS_REPORT_JSON
-    cJSON *o = report_head(r, "fault");
+    report_head(o, r);
     cJSON *fa = cJSON_GetObjectItem(o, "findings");
     cJSON *x = cJSON_CreateObject();
     ws_error e;
@@ -764,19 +730,7 @@ int ws_report_fault_json(FILE *f, const ws_report *r, const ws_fault *fault)
     cJSON_AddNumberToObject(x, "count", 1);
     cJSON_AddStringToObject(x, "message", m);
     cJSON_AddItemToArray(fa, x);
-    char *s = ws_json_print(o);
-    cJSON_Delete(o);
-    if (!s)
-        return -1;
-    fprintf(f, "%s\n", s);
-    free(s);
     return 0;
-#else
-    (void)f;
-    (void)r;
-    (void)fault;
-    return -1;
-#endif
 }
 
 static double metric_value(const ws_metric *rows, int n, const char *name)
@@ -872,20 +826,19 @@ void ws_report_csv_verdict(FILE *f, const ws_report *a, const ws_report *b)
     csv_row(f, &v, "A vs B", -1, &ws_metric_table[WS_METRIC_COMPARE_CONFIDENCE], (double)cv.level);
 }
 
-void ws_report_json_verdict(FILE *f, const ws_report *a, const ws_report *b)
+int ws_report_json_verdict(cJSON *o, const ws_report *a, const ws_report *b)
 {
     ws_compare_verdict cv;
     ws_compare_verdict_of(a->timing, a->notes, b->timing, b->notes, &cv);
-    char why[2 * sizeof cv.why];
-    size_t k = 0;
-    for (const char *c = cv.why; *c && k + 2 < sizeof why; c++) { /* our own text: escape the JSON specials */
-        if (*c == '"' || *c == '\\')
-            why[k++] = '\\';
-        why[k++] = *c;
-    }
-    why[k] = 0;
-    fprintf(f, "{\"faster\": \"%s\", \"ratio_a_over_b\": %.6g, \"confidence\": \"%s\", \"why\": \"%s\", "
-               "\"bound_a\": \"%s\", \"bound_b\": \"%s\", \"launch_dominates_both\": %s}",
-            cv.ratio == 1 ? "same" : cv.b_faster ? "B" : "A", cv.ratio, ws_confidence_name(cv.level), why, ws_bound_class(a->timing->bound),
-            ws_bound_class(b->timing->bound), cv.launch_dominates_both ? "true" : "false");
+    cJSON *v = cJSON_AddObjectToObject(o, "verdict");
+    if (!v)
+        return -1;
+    cJSON_AddStringToObject(v, "faster", cv.ratio == 1 ? "same" : cv.b_faster ? "B" : "A");
+    cJSON_AddNumberToObject(v, "ratio_a_over_b", cv.ratio);
+    cJSON_AddStringToObject(v, "confidence", ws_confidence_name(cv.level));
+    cJSON_AddStringToObject(v, "why", cv.why);
+    cJSON_AddStringToObject(v, "bound_a", ws_bound_class(a->timing->bound));
+    cJSON_AddStringToObject(v, "bound_b", ws_bound_class(b->timing->bound));
+    cJSON_AddBoolToObject(v, "launch_dominates_both", cv.launch_dominates_both);
+    return 0;
 }

@@ -1,7 +1,8 @@
 /* report.h - what `warpscope sim` prints: launch and occupancy, kernel totals under
  * Nsight Compute's names with a plain-language column, a per-source-line table,
  * predicted time and bandwidth, and the time recorded on a real GPU where results/ has
- * it; as text, JSON or CSV, or two variants side by side.
+ * it; as text, JSON or CSV, or two variants side by side. The document kinds at the end
+ * hand a ws_report to common/emit.h, which picks the form.
  * Invariant: the report only formats; every number comes from memstats, occupancy
  * and timing, so the text, JSON and CSV forms always agree. */
 #ifndef WS_REPORT_H
@@ -13,6 +14,7 @@
 
 #include "../common/desc.h"
 #include "../common/device.h"
+#include "../common/emit.h"
 #include "../common/measured.h"
 #include "../common/ws_error.h"
 #include "confidence.h"
@@ -52,9 +54,6 @@ typedef struct {
     const ws_notes *notes;       /* what the prediction rests on that is not modelled (confidence.h), NULL = unsaid */
 } ws_report;
 
-/* The version of the JSON document ws_report_json writes (docs/json-schema.json). */
-#define WS_REPORT_SCHEMA_VERSION 1
-
 /* A "poor" line wastes at least this factor over its ideal sectors or wavefronts. */
 #define WS_REPORT_POOR_RATIO 1.25
 
@@ -83,12 +82,15 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines);
 /* The per-source-line table alone, headed "<label> = <kernel>" when label is set (the two
  * tables of `sim --compare --lines`). */
 void ws_report_line_table(FILE *f, const ws_report *r, const char *label, bool all_lines);
-/* JSON document (one object). Returns 0, -1 when built without cJSON or on OOM. */
+/* JSON document (one object, ws_report_kind). Returns 0, -1 on OOM. */
 int ws_report_json(FILE *f, const ws_report *r);
 /* The JSON document of a run that stopped at a kernel fault (exit 2): schema_version, tool,
  * kernel, compiler, device_profile and the findings so far plus the fault (status "fault").
- * Needs kernel, dev, launch (may be NULL), source_path; 0, or -1 without cJSON / on OOM. */
+ * Needs kernel, dev, launch (may be NULL), source_path; 0, or -1 on OOM. */
 int ws_report_fault_json(FILE *f, const ws_report *r, const ws_fault *fault);
+/* The members of those documents after the envelope (emit.h's ws_json_envelope); 0. */
+int ws_report_json_members(struct cJSON *o, const ws_report *r);
+int ws_report_fault_members(struct cJSON *o, const ws_report *r, const ws_fault *fault);
 /* Long-format CSV (docs/csv.md): kernel,variant,scope,line,metric,unit,value,basis; kernel
  * totals then one record per (source line, metric). variant: the -D text or "A"/"B";
  * header: write the column line first (once per document). Time is in microseconds. */
@@ -98,7 +100,24 @@ void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b);
 /* The verdict of `sim --compare` as CSV records (variant "A vs B"): ws__compare_ratio
  * (t_A / t_B), ws__compare_b_faster (1/0), ws__compare_confidence (0 high, 1 medium, 2 low). */
 void ws_report_csv_verdict(FILE *f, const ws_report *a, const ws_report *b);
-/* The same verdict as a JSON object text ("verdict": {...} without the key), written to f. */
-void ws_report_json_verdict(FILE *f, const ws_report *a, const ws_report *b);
+/* The same verdict as the JSON member "verdict" of o (the compare document); 0, -1 on OOM. */
+int ws_report_json_verdict(struct cJSON *o, const ws_report *a, const ws_report *b);
+
+/* `sim`'s documents for ws_emit (sim/report_emit.c). ws_report_kind: a alone (text, JSON, CSV
+ * with the -D text as the variant); ws_report_compare_kind: a and b side by side (text with both
+ * line tables when all_lines, and the verdict lines), JSON {"command": "sim --compare",
+ * "variants": [a, b], "verdict": {...}}, CSV with variants "A" and "B" then the "A vs B" verdict
+ * records). */
+typedef struct {
+    const ws_report *a, *b;      /* b: --compare's second variant, else NULL */
+    bool all_lines;              /* --lines */
+} ws_sim_doc;
+extern const ws_doc_kind ws_report_kind, ws_report_compare_kind;
+/* A run stopped at a fault: JSON only (status "fault"). */
+typedef struct {
+    const ws_report *r;
+    const ws_fault *fault;       /* the record the interpreter filled (sim/fault.h) */
+} ws_sim_fault_doc;
+extern const ws_doc_kind ws_report_fault_kind;
 
 #endif

@@ -178,6 +178,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.progress_ctx = &ps;
     cfg.memory_errors_are_warnings = o->memory_errors_are_warnings;
     cfg.max_thread_insns = o->max_thread_insns;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);      /* the default: every core, the same answer as one */
+    cfg.threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)(ncpu < 256 ? ncpu : 256) : 1;
     cfg.printf_out = o->printf_out;
     /* the SASS stage sits right in front of the models: racecheck still sees the PTX's accesses */
     if (!o->ptx_level || o->sass_listing) {

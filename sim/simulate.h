@@ -68,6 +68,7 @@ typedef struct {
     bool racecheck;                /* keep shared-memory hazards in s->race */
     bool memory_errors_are_warnings; /* count memory errors per kind and go on (memcheck) */
     uint64_t max_thread_insns;     /* instruction budget; 0 = WS_SIM_DEFAULT_BUDGET */
+    int threads;                   /* threads for the blocks (ws_sim_config.threads); 0 = every online core */
     FILE *printf_out;              /* the kernel's printf and failed asserts, as the GPU prints them;
                                       NULL = not printed (ws_sim_config.printf_out) */
     /* SASS (issue 12; sim/sass_events.h): counters as ptxas's machine code executes them */

@@ -69,11 +69,20 @@ static uint64_t value(const sim_ctx *c, const sim_warp *w, int r, int l)
     }
 }
 
-void sim_sreg_fill(const sim_ctx *c, const sim_warp *w, const sim_program *p, uint64_t *file, bool clock_only)
+/* What differs between two blocks run by the same warp slot: %ctaid (= %clusterid with
+ * clusters of one) and the clocks; the rest (%tid, %laneid, %nctaid ...) is the slot's. */
+static bool is_per_block(int r)
+{
+    return is_clock(r) || r == PTX_SREG_CTAID_X || r == PTX_SREG_CTAID_Y || r == PTX_SREG_CTAID_Z ||
+           r == PTX_SREG_CLUSTERID_X || r == PTX_SREG_CLUSTERID_Y || r == PTX_SREG_CLUSTERID_Z;
+}
+
+void sim_sreg_fill(const sim_ctx *c, const sim_warp *w, const sim_program *p, uint64_t *file, int which)
 {
     for (int k = 0; k < p->nsregs; k++) {
         int r = p->sregs[k];
-        if (clock_only && !is_clock(r)) continue;
+        if (which == SIM_SREG_CLOCKS && !is_clock(r)) continue;
+        if (which == SIM_SREG_BLOCK && !is_per_block(r)) continue;
         uint64_t *S = file + p->sreg_off + (uint32_t)k * 32;
         for (int l = 0; l < 32; l++) S[l] = value(c, w, r, l);
     }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "../sim/banks.h"
@@ -475,6 +476,221 @@ static void test_ldgsts_zero_filling_16_byte_copies_cost_their_copying_lanes_twi
         assert_int_equal(r.excess, r.wavefronts - r.ideal);
         assert_int_equal(ws_banks(&ev, &plain), 0);     /* a plain STS of the same lanes */
         assert_true(plain.wavefronts <= r.wavefronts);
+/* --- the reference: the sorting model this file's model replaced (sim/banks.c before the
+ * bitmaps), kept verbatim in logic, to cross-check every field on random warps. --------- */
+
+static void ref_sort(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
+}
+
+static int ref_uniq(uint64_t *v, int n)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (m == 0 || v[m - 1] != v[i])
+            v[m++] = v[i];
+    return m;
+}
+
+static int ref_partners_agree(const ws_mem_event *ev, int x)
+{
+    for (int n = 0; n < 32; n++) {
+        if (!(ev->active_mask >> n & 1))
+            continue;
+        int p = n ^ x;
+        if ((ev->active_mask >> p & 1) && ev->addr[p] != ev->addr[n])
+            return 0;
+    }
+    return 1;
+}
+
+static int ref_rank_of(const uint64_t *words, const int *rank, int n, uint64_t w)
+{
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (words[mid] == w)
+            return rank[mid];
+        if (words[mid] < w)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return 0;
+}
+
+static void ref_reset(ws_bank_result *r)
+{
+    memset(r, 0, sizeof *r);
+    memset(r->lane_bank, -1, sizeof r->lane_bank);
+    memset(r->lane_group, -1, sizeof r->lane_group);
+    memset(r->lane_wavefront, -1, sizeof r->lane_wavefront);
+}
+
+static int ref_cost_groups(const ws_mem_event *ev, int ngroups, ws_bank_result *r)
+{
+    int w = ev->width;
+    r->ngroups = ngroups;
+    int lanes_per_group = 32 / ngroups;
+    uint64_t all[32 * 5];
+    int nall = 0, base = 0;
+    for (int g = 0; g < ngroups; g++) {
+        uint64_t words[32 * 5];
+        int nw = 0;
+        for (int n = g * lanes_per_group; n < (g + 1) * lanes_per_group; n++) {
+            if (!(ev->active_mask >> n & 1))
+                continue;
+            for (uint64_t wd = ev->addr[n] / 4; wd <= (ev->addr[n] + (uint64_t)w - 1) / 4; wd++) {
+                words[nw++] = wd;
+                all[nall++] = wd;
+            }
+        }
+        if (!nw)
+            continue;
+        r->active_groups++;
+        ref_sort(words, nw);
+        nw = ref_uniq(words, nw);
+        int rank[32 * 5];
+        int per_bank[WS_BANKS] = {0};
+        int gmax = 0;
+        for (int i = 0; i < nw; i++) {
+            int b = (int)(words[i] % WS_BANKS);
+            rank[i] = per_bank[b]++;
+            if (per_bank[b] > gmax)
+                gmax = per_bank[b];
+            if (per_bank[b] > 1)
+                r->conflict_banks |= 1u << b;
+        }
+        if (gmax > r->degree)
+            r->degree = gmax;
+        for (int b = 0; b < WS_BANKS; b++)
+            r->group_words[g][b] = (uint8_t)per_bank[b];
+        for (int n = g * lanes_per_group; n < (g + 1) * lanes_per_group; n++) {
+            if (!(ev->active_mask >> n & 1))
+                continue;
+            int last = 0;
+            for (uint64_t wd = ev->addr[n] / 4; wd <= (ev->addr[n] + (uint64_t)w - 1) / 4; wd++) {
+                int k = ref_rank_of(words, rank, nw, wd);
+                if (k > last)
+                    last = k;
+            }
+            r->lane_bank[n] = (int8_t)(ev->addr[n] / 4 % WS_BANKS);
+            r->lane_group[n] = (int8_t)g;
+            r->lane_wavefront[n] = (int8_t)(base + last);
+        }
+        base += gmax;
+    }
+    r->wavefronts = base;
+    if (!nall)
+        return 0;
+    ref_sort(all, nall);
+    r->distinct_words = ref_uniq(all, nall);
+    r->ideal = (r->distinct_words * 4 + 127) / 128;
+    if (r->ideal < 1)
+        r->ideal = 1;
+    r->excess = r->wavefronts - r->ideal;
+    if (r->excess < 0)
+        r->excess = 0;
+    r->ncu_conflicts = r->wavefronts - r->active_groups;
+    return 0;
+}
+
+static int ref_banks(const ws_mem_event *ev, ws_bank_result *r, int ldsm)
+{
+    ref_reset(r);
+    int w = ev->width;
+    if (ldsm)
+        return ev->space != WS_SPACE_SHARED || w != 16 ? -1 : ref_cost_groups(ev, 4, r);
+    if (ev->space != WS_SPACE_SHARED || w < 1 || w > 16)
+        return -1;
+    int ngroups = 1;
+    if (w == 8 || w == 16) {
+        r->pair_mode = ref_partners_agree(ev, 1) || ref_partners_agree(ev, 2);
+        ngroups = w == 8 ? (r->pair_mode ? 1 : 2) : (r->pair_mode ? 2 : 4);
+    } else if (w > 4) {
+        ngroups = w > 8 ? 4 : 2;
+    }
+    return ref_cost_groups(ev, ngroups, r);
+}
+
+/* A small deterministic generator (xorshift64*): the same warps on every run. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1Dull;
+}
+
+/* Compares every field; names the first that differs (with the case number) on failure. */
+static void expect_same(const ws_bank_result *a, const ws_bank_result *b, int rc_a, int rc_b, long k)
+{
+    char what[96];
+    snprintf(what, sizeof what, "case %ld: ", k);
+#define SAME(f) do { if (a->f != b->f) fail_msg("%s%s: %d vs reference %d", what, #f, (int)a->f, (int)b->f); } while (0)
+    if (rc_a != rc_b) fail_msg("%sreturn %d vs reference %d", what, rc_a, rc_b);
+    SAME(wavefronts); SAME(ideal); SAME(excess); SAME(ncu_conflicts); SAME(degree); SAME(ngroups);
+    SAME(active_groups); SAME(pair_mode); SAME(distinct_words);
+    if (a->conflict_banks != b->conflict_banks) fail_msg("%sconflict_banks %#x vs %#x", what, a->conflict_banks, b->conflict_banks);
+    for (int g = 0; g < 4; g++)
+        for (int bk = 0; bk < WS_BANKS; bk++) SAME(group_words[g][bk]);
+    for (int l = 0; l < 32; l++) { SAME(lane_bank[l]); SAME(lane_group[l]); SAME(lane_wavefront[l]); }
+#undef SAME
+}
+
+static void test_bitmap_model_matches_the_sorting_model_on_random_warps(void **state)
+{
+    (void)state;
+    static const int widths[] = {1, 2, 4, 8, 16, 8, 16, 4, 3, 6, 12};
+    for (long k = 0; k < 200000; k++) {
+        ws_mem_event ev = shared_event(WS_MEM_LOAD, widths[rng() % 11], 0);
+        uint64_t kind = rng() % 8;
+        ev.active_mask = kind == 0 ? (uint32_t)rng() : kind == 1 ? (uint32_t)(rng() & rng()) : 0xFFFFFFFFu;
+        if (rng() % 64 == 0) ev.active_mask = 0;
+        uint64_t span = kind < 3 ? 512 : kind < 5 ? 8192 : kind < 7 ? 20000 : 1u << 20; /* past one bitmap */
+        uint64_t align = rng() % 4 == 0 ? 1 : ev.width;  /* mostly aligned, some not */
+        uint64_t stride = rng() % 40, base = rng() % span;
+        for (int l = 0; l < 32; l++) {
+            uint64_t a;
+            switch (rng() % 4) {
+            case 0: a = rng() % span; break;                           /* scattered */
+            case 1: a = base + (uint64_t)l * stride * 4; break;        /* strided */
+            case 2: a = l ? ev.addr[l - 1] : base; break;              /* same as the neighbour */
+            default: a = base + (uint64_t)(l ^ 1) * stride * 4; break; /* pairs */
+            }
+            a = a / align * align;
+            ev.addr[l] = ev.active_mask >> l & 1 ? a : 0;
+        }
+        if (rng() % 8 == 0)    /* pair mode on purpose: every lane as its partner n^1 or n^2 */
+            for (int l = 0; l < 32; l++) ev.addr[l] = ev.addr[l & ~(int)(1 + (k & 1))];
+        int ldsm = ev.width == 16 && rng() % 2;
+        ws_bank_result got, want;
+        int rc_got = ldsm ? ws_banks_ldsm(&ev, &got) : ws_banks(&ev, &got);
+        int rc_want = ref_banks(&ev, &want, ldsm);
+        expect_same(&got, &want, rc_got, rc_want, k);
+    }
+}
+
+static void test_bitmap_model_matches_the_sorting_model_at_the_top_of_the_address_space(void **state)
+{
+    (void)state;
+    /* addresses whose last byte wraps past 2^64 take the old arithmetic unchanged */
+    for (int w = 1; w <= 16; w++) {
+        ws_mem_event ev = shared_event(WS_MEM_LOAD, w, 0xFFFFFFFFu);
+        for (int l = 0; l < 32; l++) ev.addr[l] = UINT64_MAX - (uint64_t)(l % 3) * 4;
+        ws_bank_result got, want;
+        int rc_got = ws_banks(&ev, &got), rc_want = ref_banks(&ev, &want, 0);
+        expect_same(&got, &want, rc_got, rc_want, w);
     }
 }
 
@@ -496,6 +712,8 @@ int main(void)
         cmocka_unit_test(test_every_measured_appendix_c_row_is_reproduced),
         cmocka_unit_test(test_ldmatrix_phases_cost_the_bank_groups_their_rows_share),
         cmocka_unit_test(test_ldgsts_zero_filling_16_byte_copies_cost_their_copying_lanes_twice),
+        cmocka_unit_test(test_bitmap_model_matches_the_sorting_model_on_random_warps),
+        cmocka_unit_test(test_bitmap_model_matches_the_sorting_model_at_the_top_of_the_address_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,7 +148,7 @@ static void test_sim_compare_and_replay_csv_parse_into_one_table(void **state)
     assert_non_null(f);
     ws_error err;
     const char *k[] = {"copy_float"};
-    int rc = chk_replay_as("results/h200.json", k, 1, false, CHK_REPLAY_CSV, f, &err);
+    int rc = chk_replay_as("results/h200.json", k, 1, false, WS_FMT_CSV, f, &err);
     fclose(f);
     assert_true(rc == WS_EXIT_OK || rc == WS_EXIT_MISMATCH);
     t = slurp(c);

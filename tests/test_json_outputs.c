@@ -33,8 +33,8 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-/* `warpscope sim` with argv, stdout into path; returns the exit code. */
-static int sim_to(const char *path, char **argv)
+/* A command with argv, stdout into path; returns the exit code. */
+static int cmd_to(int (*cmd)(int, char **), const char *path, char **argv)
 {
     int argc = 0;
     while (argv[argc])
@@ -44,13 +44,15 @@ static int sim_to(const char *path, char **argv)
     assert_non_null(f);
     int saved = dup(1);
     dup2(fileno(f), 1);
-    int rc = ws_cmd_sim(argc, argv);
+    int rc = cmd(argc, argv);
     fflush(stdout);
     dup2(saved, 1);
     close(saved);
     fclose(f);
     return rc;
 }
+
+static int sim_to(const char *path, char **argv) { return cmd_to(ws_cmd_sim, path, argv); }
 
 static int validate(const char *path, const char *finding)
 {
@@ -92,7 +94,7 @@ static void test_sim_compare_and_replay_json_validate_against_the_schema(void **
     assert_non_null(f);
     ws_error err;
     const char *k[] = {"copy_float"};
-    int rc = chk_replay_as("results/h200.json", k, 1, false, CHK_REPLAY_JSON, f, &err);
+    int rc = chk_replay_as("results/h200.json", k, 1, false, WS_FMT_JSON, f, &err);
     fclose(f);
     assert_true(rc == WS_EXIT_OK || rc == WS_EXIT_MISMATCH);
     assert_int_equal(validate(p, NULL), 0);
@@ -203,9 +205,38 @@ static void test_a_warp_level_hazard_is_a_finding_with_both_lanes_in_the_json(vo
     assert_int_equal(system(cmd), 0);
 }
 
+/* `list --json` is a versioned document like every other (emit.c's one envelope), and the
+ * schema knows it: the catalog form, the files-named form (catalog null), and a refusal. */
+static void test_list_json_carries_the_envelope_and_validates(void **state)
+{
+    (void)state;
+    char p[96], cmd[512];
+    snprintf(p, sizeof p, "%s/list.json", dir);
+    assert_int_equal(cmd_to(ws_cmd_list, p, (char *[]){"list", "--json", NULL}), WS_EXIT_OK);
+    assert_int_equal(validate(p, NULL), 0);
+    /* the envelope comes first, in this order, and the catalog follows it */
+    snprintf(cmd, sizeof cmd, "python3 -c \"import json,sys; d=json.load(open('%s')); "
+             "sys.exit(0 if list(d)[:5] == ['schema_version','tool','command','catalog','files'] "
+             "and d['command'] == 'list' and d['schema_version'] == 1 else 1)\"", p);
+    assert_int_equal(system(cmd), 0);
+    snprintf(p, sizeof p, "%s/list1.json", dir);
+    assert_int_equal(cmd_to(ws_cmd_list, p, (char *[]){"list", "--json", "demos/coalescing.cu", NULL}), WS_EXIT_OK);
+    assert_int_equal(validate(p, NULL), 0);
+    snprintf(cmd, sizeof cmd, "python3 -c \"import json,sys; d=json.load(open('%s')); "
+             "sys.exit(0 if d['catalog'] is None and [f['path'] for f in d['files']] == ['demos/coalescing.cu'] "
+             "else 1)\"", p);
+    assert_int_equal(system(cmd), 0);
+    /* a list document without its files is refused */
+    snprintf(cmd, sizeof cmd, "sed 's/\"files\"/\"filez\"/' %s/list.json > %s/badlist.json", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(p, sizeof p, "%s/badlist.json 2>/dev/null", dir);
+    assert_int_not_equal(validate(p, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_list_json_carries_the_envelope_and_validates),
         cmocka_unit_test(test_sim_compare_and_replay_json_validate_against_the_schema),
         cmocka_unit_test(test_each_planted_bug_is_a_finding_in_the_json),
         cmocka_unit_test(test_a_warp_level_hazard_is_a_finding_with_both_lanes_in_the_json),

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,6 +203,131 @@ static void test_compare_shows_both_variants_and_the_ratio(void **state)
     ws_memstats_free(b.ms);
 }
 
+/* ---- the documents of sim for common/emit.h: each in each form it offers ----------------- */
+
+static char *emit_to(ws_format fmt, const ws_doc_kind *kind, const void *body, int *rc)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    *rc = ws_emit(f, fmt, &(ws_doc){kind, body});
+    fclose(f);
+    return buf;
+}
+
+/* A format added by the test: the document's tree on one line (NDJSON). */
+static int render_ndjson(FILE *f, const ws_doc *doc, ws_part part)
+{
+    (void)part;
+    cJSON *t = ws_emit_tree(doc);
+    char *s = t ? cJSON_PrintUnformatted(t) : NULL;
+    cJSON_Delete(t);
+    if (!s) return -1;
+    fprintf(f, "%s\n", s);
+    free(s);
+    return 0;
+}
+
+static int count_of(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p++) n++;
+    return n;
+}
+
+static void test_every_sim_document_renders_in_each_of_its_forms(void **state)
+{
+    (void)state;
+    fixture a, b;
+    build(&a, 1024);
+    build(&b, 1);
+    a.rep.overrides = "N=32";
+    ws_sim_doc one = {.a = &a.rep}, two = {.a = &a.rep, .b = &b.rep, .all_lines = true};
+    ws_fault fault = {.kind = WS_FAULT_MEMORY, .mem = WS_MEMERR_GLOBAL, .tool = WS_TOOL_MEMCHECK,
+                      .block = {1, 0, 0}, .warp = 0, .lane = 3, .pc = 2, .src_line = 4, .ptx_line = 20,
+                      .file = "k.cu", .kernel = "k", .msg = "global store out of bounds"};
+    ws_sim_fault_doc fd = {&a.rep, &fault};
+    int rc;
+
+    char *t = emit_to(WS_FMT_TEXT, &ws_report_kind, &one, &rc);
+    assert_int_equal(rc, 0);
+    assert_memory_equal(t, "warpscope sim: k (k.cu:1)", strlen("warpscope sim: k (k.cu:1)"));
+    free(t);
+    t = emit_to(WS_FMT_CSV, &ws_report_kind, &one, &rc); /* the -D text is the variant */
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(t, "\nk,N=32,line,4,sectors,sector,128,exact\n"));
+    free(t);
+    t = emit_to(WS_FMT_MARKDOWN, &ws_report_kind, &one, &rc);
+    assert_int_equal(rc, WS_EMIT_NOT_OFFERED);
+    free(t);
+
+    t = emit_to(WS_FMT_TEXT, &ws_report_compare_kind, &two, &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(t, "B/A"));
+    assert_non_null(strstr(t, "\nA = k"));          /* --lines: both per-line tables */
+    assert_non_null(strstr(t, "\nB = k"));
+    free(t);
+    t = emit_to(WS_FMT_CSV, &ws_report_compare_kind, &two, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(count_of(t, WS_CSV_HEADER), 1); /* one header for both variants */
+    assert_non_null(strstr(t, "\nk,A,line,4,sectors,sector,128,exact\n"));
+    assert_non_null(strstr(t, "\nk,B,line,4,sectors,sector,16,exact\n"));
+    free(t);
+    t = emit_to(WS_FMT_JSON, &ws_report_compare_kind, &two, &rc);
+    assert_int_equal(rc, 0);
+    cJSON *o = cJSON_Parse(t);
+    assert_non_null(o);
+    assert_string_equal(cJSON_GetObjectItem(o, "command")->valuestring, "sim --compare");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "variants")), 2);
+    cJSON *v1 = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "variants"), 1);
+    assert_string_equal(cJSON_GetObjectItem(v1, "command")->valuestring, "sim"); /* a whole sim document */
+    assert_string_equal(cJSON_GetObjectItem(v1, "status")->valuestring, "ok");
+    cJSON *vd = cJSON_GetObjectItem(o, "verdict");    /* which is faster: A's time over B's */
+    assert_non_null(vd);
+    double want = a.timing.t_kernel_us / b.timing.t_kernel_us;
+    assert_true(fabs(cJSON_GetObjectItem(vd, "ratio_a_over_b")->valuedouble - want) <= 1e-12 * want);
+    assert_string_equal(cJSON_GetObjectItem(vd, "faster")->valuestring, want > 1 ? "B" : want < 1 ? "A" : "same");
+    cJSON_Delete(o);
+    free(t);
+
+    t = emit_to(WS_FMT_JSON, &ws_report_fault_kind, &fd, &rc);
+    assert_int_equal(rc, 0);
+    o = cJSON_Parse(t);
+    assert_non_null(o);
+    assert_string_equal(cJSON_GetObjectItem(o, "status")->valuestring, "fault");
+    cJSON *f0 = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "findings"), 0);
+    assert_int_equal(cJSON_GetObjectItem(f0, "line")->valueint, 4);
+    assert_string_equal(cJSON_GetObjectItem(f0, "tool")->valuestring, "memcheck");
+    /* warp 0 lane 3 of a 32x1x1 block is threadIdx (3,0,0) */
+    assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(f0, "threadIdx"), 0)->valueint, 3);
+    assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(f0, "blockIdx"), 0)->valueint, 1);
+    cJSON_Delete(o);
+    free(t);
+    t = emit_to(WS_FMT_TEXT, &ws_report_fault_kind, &fd, &rc); /* the text says it on stderr, not here */
+    assert_int_equal(rc, WS_EMIT_NOT_OFFERED);
+    free(t);
+
+    /* one renderer added, and all three documents render in it */
+    int nd = ws_emit_register("ndjson", render_ndjson);
+    assert_true(nd >= WS_FMT_BUILTIN);
+    const ws_doc_kind *kinds[] = {&ws_report_kind, &ws_report_compare_kind, &ws_report_fault_kind};
+    const void *bodies[] = {&one, &two, &fd};
+    const char *commands[] = {"sim", "sim --compare", "sim"};
+    for (int i = 0; i < 3; i++) {
+        t = emit_to((ws_format)nd, kinds[i], bodies[i], &rc);
+        assert_int_equal(rc, 0);
+        assert_int_equal(count_of(t, "\n"), 1);
+        o = cJSON_Parse(t);
+        assert_non_null(o);
+        assert_string_equal(cJSON_GetObjectItem(o, "command")->valuestring, commands[i]);
+        cJSON_Delete(o);
+        free(t);
+    }
+    ws_memstats_free(a.ms);
+    ws_memstats_free(b.ms);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_text_report_names_metrics_lines_and_the_prediction),
         cmocka_unit_test(test_json_and_csv_carry_the_same_totals),
         cmocka_unit_test(test_compare_shows_both_variants_and_the_ratio),
+        cmocka_unit_test(test_every_sim_document_renders_in_each_of_its_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,363 @@
+/* interp_par.c - a launch's blocks on several threads, with the one-thread answer.
+ * Workers run whole blocks (each its own warps and shared window; global memory is the
+ * launch's) and record what the block tells the listeners - its memory events and watch hits,
+ * in order - plus a checkpoint after every warp slice. The calling thread replays the records
+ * block by block in linear order, so the models (L1/L2/DRAM, which depend on the order) see the
+ * one-thread stream exactly; it also runs blocks itself when nothing is ready to replay.
+ * Invariant: events, sequence numbers, counters, the instruction budget's stop and the first
+ * fault are those of the one-thread run. That holds when no block can observe another's order,
+ * so launches that could are left to one thread (sim_run_parallel returns 1): cooperative
+ * launches, global or generic atomics and reductions, fences and volatile/acquire accesses
+ * (flags between blocks), clocks (%clock counts the launch's instructions so far), calls
+ * (printf, assert, function pointers), racecheck's block hooks, memcheck's warnings and
+ * init=none buffers (their written-bitmap is shared per 8 bytes). Blocks that race on the same
+ * global bytes without any of these race as the kernel does: the last writer may differ. */
+#include "interp_priv.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+enum { REC_EVENT, REC_WATCH };
+
+typedef struct {
+    int tag;                  /* REC_* */
+    union { ws_mem_event ev; ws_watch_hit hit; } u;
+} par_rec;
+
+typedef struct {
+    uint64_t tins, wins;      /* the block's counts after the slice */
+    uint64_t seq;             /* the block's memory events so far */
+    uint32_t nrec;            /* records before the slice ended */
+    uint32_t warp;
+    int32_t pc;               /* where the warp was (sim_warp_pc) */
+} par_ck;
+
+enum { SLOT_EMPTY, SLOT_RUNNING, SLOT_READY };
+
+typedef struct {
+    int state;                /* SLOT_*, under par.lock */
+    uint64_t k;               /* the block's place in the launch, 0..count-1 */
+    par_rec *rec;
+    uint32_t nrec, caprec;
+    par_ck *ck;
+    uint32_t nck, capck;
+    uint64_t tins, wins, seq;
+    int rc;                   /* the block's run: 0, or -1 with err/stop */
+    bool oom;                 /* its records could not be kept */
+    ws_sim_stop stop;
+    ws_error err;
+} par_slot;
+
+typedef struct par par;
+
+typedef struct {
+    par *P;
+    sim_ctx c;                /* a copy of the launch's, with its own block, counters and result */
+    ws_sim_config cfg;
+    ws_sim_result res;
+    sim_block blk;
+    bool have_blk;
+    par_slot *slot;           /* being filled */
+    pthread_t tid;
+} par_worker;
+
+struct par {
+    sim_ctx *c;               /* the launch (the calling thread's) */
+    uint64_t first, count;
+    uint32_t nslots;
+    par_slot *slots;          /* ring: block k in slots[k % nslots] */
+    uint64_t next_claim, next_replay;
+    volatile int abort;       /* set once the replay met a fault: no later block is needed */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+};
+
+/* --- what a block tells its listeners, recorded ------------------------------------------ */
+
+static par_rec *rec_add(par_worker *pw)
+{
+    par_slot *s = pw->slot;
+    if (s->nrec == s->caprec) {
+        uint32_t cap = s->caprec ? s->caprec * 2 : 256;
+        par_rec *n = realloc(s->rec, (size_t)cap * sizeof *n);
+        if (!n) { s->oom = true; return NULL; }
+        s->rec = n;
+        s->caprec = cap;
+    }
+    return &s->rec[s->nrec++];
+}
+
+static void rec_event(void *ctx, const ws_mem_event *ev)
+{
+    par_rec *r = rec_add(ctx);
+    if (r) { r->tag = REC_EVENT; r->u.ev = *ev; }
+}
+
+static void rec_watch(void *ctx, const ws_watch_hit *hit)
+{
+    par_rec *r = rec_add(ctx);
+    if (r) { r->tag = REC_WATCH; r->u.hit = *hit; }
+}
+
+static void on_slice(sim_ctx *c, const sim_warp *w)
+{
+    par_worker *pw = c->par;
+    par_slot *s = pw->slot;
+    if (s->nck == s->capck) {
+        uint32_t cap = s->capck ? s->capck * 2 : 64;
+        par_ck *n = realloc(s->ck, (size_t)cap * sizeof *n);
+        if (!n) { s->oom = true; return; }
+        s->ck = n;
+        s->capck = cap;
+    }
+    const sim_program *P;
+    s->ck[s->nck++] = (par_ck){c->thread_insns, c->warp_insns, c->seq, s->nrec, w->index, sim_warp_pc(c, w, &P)};
+}
+
+/* --- which launches may run on threads ------------------------------------------------------ */
+
+static bool order_free(const sim_ctx *c)
+{
+    const ws_sim_config *cfg = c->cfg;
+    if (cfg->threads <= 1 || c->cooperative || cfg->on_sync || cfg->memory_errors_are_warnings || c->any_uninit ||
+        c->prog.reads_clock || c->needs_grid_ws)
+        return false;
+    const ptx_function *fn = c->fn;
+    for (int i = 0; i < fn->ninsns; i++) {
+        const ptx_insn *pi = &fn->insns[i];
+        switch (pi->op) {
+        case PTX_ATOM: case PTX_RED:
+            if (pi->space != PTX_SPACE_SHARED) return false;
+            break;
+        case PTX_MEMBAR: case PTX_FENCE: case PTX_CALL:
+            return false;
+        default:
+            if (pi->flags & (PTX_F_VOLATILE | PTX_F_ACQUIRE | PTX_F_RELEASE | PTX_F_RELAXED)) return false;
+        }
+    }
+    return true;
+}
+
+/* --- a worker ------------------------------------------------------------------------------- */
+
+static int worker_init(par_worker *pw, par *P)
+{
+    memset(pw, 0, sizeof *pw);
+    pw->P = P;
+    pw->cfg = *P->c->cfg;
+    pw->cfg.listener = P->c->cfg->listener ? rec_event : NULL;
+    pw->cfg.listener_ctx = pw;
+    pw->cfg.on_watch = P->c->cfg->on_watch ? rec_watch : NULL;
+    pw->cfg.watch_ctx = pw;
+    pw->cfg.progress = NULL;
+    pw->c = *P->c;
+    pw->c.cfg = &pw->cfg;
+    pw->c.res = &pw->res;
+    pw->c.blocks = &pw->blk;
+    pw->c.nslots = 1;
+    pw->c.on_slice = on_slice;
+    pw->c.par = pw;
+    pw->c.abort = &P->abort;
+    pw->c.tc = NULL;
+    pw->res.pc_warp_count = calloc((size_t)(P->c->fn->ninsns ? P->c->fn->ninsns : 1), sizeof *pw->res.pc_warp_count);
+    if (!pw->res.pc_warp_count) return -1;
+    if (sim_block_alloc(&pw->c, &pw->blk)) { pw->have_blk = true; return -1; }
+    pw->have_blk = true;
+    return 0;
+}
+
+static void worker_free(par_worker *pw)
+{
+    if (pw->have_blk) sim_block_free(&pw->c, &pw->blk);
+    free(pw->res.pc_warp_count);
+}
+
+/* Runs block k of the launch into slot s. */
+static void run_one(par_worker *pw, par_slot *s, uint64_t k)
+{
+    sim_ctx *c = &pw->c;
+    s->nrec = s->nck = 0;
+    s->oom = false;
+    s->k = k;
+    pw->slot = s;
+    c->thread_insns = c->warp_insns = c->seq = 0;
+    pw->res.stop = WS_SIM_FAULT;
+    c->err = &s->err;
+    sim_block_start(c, &pw->blk, pw->P->first + k);
+    s->rc = sim_blocks_run(c, &pw->blk, 1);
+    s->stop = pw->res.stop;
+    s->tins = c->thread_insns;
+    s->wins = c->warp_insns;
+    s->seq = c->seq;
+}
+
+/* Claims the next block when its ring slot is free; false when none is left to claim. */
+static bool claim(par *P, bool wait, par_slot **s, uint64_t *k)
+{
+    for (;;) {
+        if (P->abort || P->next_claim >= P->count) return false;
+        par_slot *t = &P->slots[P->next_claim % P->nslots];
+        if (t->state == SLOT_EMPTY) {
+            t->state = SLOT_RUNNING;
+            *s = t;
+            *k = P->next_claim++;
+            return true;
+        }
+        if (!wait) return false;
+        pthread_cond_wait(&P->cond, &P->lock);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    par_worker *pw = arg;
+    par *P = pw->P;
+    pthread_mutex_lock(&P->lock);
+    par_slot *s;
+    uint64_t k;
+    while (claim(P, true, &s, &k)) {
+        pthread_mutex_unlock(&P->lock);
+        run_one(pw, s, k);
+        pthread_mutex_lock(&P->lock);
+        s->state = SLOT_READY;
+        pthread_cond_broadcast(&P->cond);
+    }
+    pthread_mutex_unlock(&P->lock);
+    return NULL;
+}
+
+/* --- the replay, in block order --------------------------------------------------------------- */
+
+/* Feeds slot s (block next_replay) to the launch's listeners as the one-thread run would have,
+ * stopping where it would have stopped. 0, or -1 with the error set. */
+static int replay(par *P, par_slot *s)
+{
+    sim_ctx *c = P->c;
+    const ws_sim_config *cfg = c->cfg;
+    if (s->oom) {
+        c->res->stop = WS_SIM_OUT_OF_MEMORY;
+        ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory recording block %" PRIu64 "'s events for the "
+                     "threads' ordered replay; run with -j 1", c->kname, P->first + s->k);
+        return -1;
+    }
+    uint32_t upto = s->nrec;
+    const par_ck *stop = NULL;
+    for (uint32_t i = 0; i < s->nck && !stop; i++)   /* the slice after which one thread hit the budget */
+        if (c->thread_insns + s->ck[i].tins > c->budget) stop = &s->ck[i];
+    if (stop) upto = stop->nrec;
+    uint64_t seq0 = c->seq;
+    for (uint32_t i = 0; i < upto; i++) {
+        par_rec *r = &s->rec[i];
+        if (r->tag == REC_EVENT) {
+            r->u.ev.seq += seq0;                   /* the block's numbering, after the blocks before */
+            cfg->listener(cfg->listener_ctx, &r->u.ev);
+        } else {
+            cfg->on_watch(cfg->watch_ctx, &r->u.hit);
+        }
+    }
+    if (stop) {
+        c->seq = seq0 + stop->seq;
+        c->thread_insns += stop->tins;
+        c->warp_insns += stop->wins;
+        sim_block b;                               /* names the block, warp and line as one thread does */
+        memset(&b, 0, sizeof b);
+        uint64_t linear = P->first + s->k, gx = c->L->grid[0], gy = c->L->grid[1];
+        b.linear = (uint32_t)linear;
+        b.idx[0] = (uint32_t)(linear % gx);
+        b.idx[1] = (uint32_t)(linear / gx % gy);
+        b.idx[2] = (uint32_t)(linear / (gx * gy));
+        b.warps = c->blocks[0].warps;
+        sim_select_block(c, &b);
+        sim_warp w = c->blocks[0].warps[stop->warp];   /* only its index and (kernel) frame are read */
+        w.index = stop->warp;
+        w.depth = 0;
+        c->res->stop = WS_SIM_FAULT;
+        return sim_budget_fault(c, &w, &c->prog, stop->pc);
+    }
+    c->thread_insns += s->tins;
+    c->warp_insns += s->wins;
+    c->seq = seq0 + s->seq;
+    if (s->rc) {
+        *c->err = s->err;
+        c->res->stop = s->stop;
+        return -1;
+    }
+    return 0;
+}
+
+int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
+{
+    if (count < 2 || !order_free(c)) return 1;
+    int nthreads = c->cfg->threads;
+    if ((uint64_t)nthreads > count) nthreads = (int)count;
+    par P;
+    memset(&P, 0, sizeof P);
+    P.c = c;
+    P.first = first;
+    P.count = count;
+    P.nslots = (uint32_t)nthreads * 2;
+    P.slots = calloc(P.nslots, sizeof *P.slots);
+    par_worker *pw = calloc((size_t)nthreads, sizeof *pw);   /* pw[0]: the calling thread's */
+    int rc = -1, started = 0;
+    pthread_mutex_init(&P.lock, NULL);
+    pthread_cond_init(&P.cond, NULL);
+    bool ok = P.slots && pw;
+    for (int i = 0; ok && i < nthreads; i++) ok = worker_init(&pw[i], &P) == 0;
+    if (!ok) {
+        c->res->stop = WS_SIM_OUT_OF_MEMORY;
+        ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for %d threads' blocks", c->kname, nthreads);
+        goto done;
+    }
+    for (int i = 1; i < nthreads; i++) {
+        if (pthread_create(&pw[i].tid, NULL, worker_main, &pw[i])) break;   /* fewer threads: still correct */
+        started = i;
+    }
+    uint64_t step = count / 200 ? count / 200 : 1;
+    c->res->threads = started + 1;
+    rc = 0;
+    pthread_mutex_lock(&P.lock);
+    while (P.next_replay < count) {
+        par_slot *s = &P.slots[P.next_replay % P.nslots];
+        if (s->state == SLOT_READY && s->k == P.next_replay) {
+            pthread_mutex_unlock(&P.lock);
+            int r = replay(&P, s);
+            pthread_mutex_lock(&P.lock);
+            s->state = SLOT_EMPTY;
+            P.next_replay++;
+            pthread_cond_broadcast(&P.cond);
+            if (r) { rc = -1; P.abort = 1; break; }
+            if (c->cfg->progress && (P.next_replay % step == 0 || P.next_replay == count)) {
+                pthread_mutex_unlock(&P.lock);
+                c->cfg->progress(c->cfg->progress_ctx, P.next_replay, count);
+                pthread_mutex_lock(&P.lock);
+            }
+            continue;
+        }
+        par_slot *t;
+        uint64_t k;
+        if (claim(&P, false, &t, &k)) {            /* nothing to replay yet: run a block here */
+            pthread_mutex_unlock(&P.lock);
+            run_one(&pw[0], t, k);
+            pthread_mutex_lock(&P.lock);
+            t->state = SLOT_READY;
+            pthread_cond_broadcast(&P.cond);
+            continue;
+        }
+        pthread_cond_wait(&P.cond, &P.lock);
+    }
+    pthread_cond_broadcast(&P.cond);
+    pthread_mutex_unlock(&P.lock);
+    for (int i = 1; i <= started; i++) pthread_join(pw[i].tid, NULL);
+    if (!rc)                                       /* per-pc counts: sums, whatever the order */
+        for (int i = 0; i < nthreads; i++)
+            for (int p = 0; p < c->fn->ninsns; p++) c->res->pc_warp_count[p] += pw[i].res.pc_warp_count[p];
+done:
+    for (int i = 0; pw && i < nthreads; i++) worker_free(&pw[i]);
+    for (uint32_t i = 0; P.slots && i < P.nslots; i++) { free(P.slots[i].rec); free(P.slots[i].ck); }
+    free(P.slots);
+    free(pw);
+    pthread_mutex_destroy(&P.lock);
+    pthread_cond_destroy(&P.cond);
+    return rc;
+}

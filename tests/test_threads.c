@@ -1,0 +1,254 @@
+/* test_threads.c - blocks on threads give the one-thread answer (sim/interp_par.c): for every
+ * catalog kernel, -j 1, 2 and 4 produce the same memory-event stream (every field, in order),
+ * counters, per-pc counts and final buffers; a budget that runs out mid-launch and a fault in a
+ * late block stop at the same place with the same message; launches whose blocks could see each
+ * other's order run on one thread. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/catalog.h"
+#include "../common/desc.h"
+#include "../sim/catalog_ptx.h"
+#include "../sim/interp.h"
+#include "../sim/ptx.h"
+
+/* The stream, folded: FNV-1a over every event's bytes in order (seq included). */
+typedef struct { uint64_t h, n; } fold;
+
+static void mix(fold *f, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) f->h = (f->h ^ (v >> (8 * i) & 0xff)) * 0x100000001b3ull;
+}
+
+/* Every field (not the struct's bytes: its padding is not part of the event). */
+static void on_event(void *ctx, const ws_mem_event *ev)
+{
+    fold *f = ctx;
+    uint64_t head[] = {ev->seq, ev->block_linear, ev->block[0], ev->block[1], ev->block[2], ev->warp,
+                       ev->warp_global, ev->pc, (uint64_t)ev->src_line, (uint64_t)ev->ptx_line, ev->space, ev->op,
+                       ev->cache, ev->kind, ev->part, ev->width, ev->elem_size, ev->vec, ev->active_mask,
+                       ev->same_value_mask};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++) mix(f, head[i]);
+    for (int l = 0; l < 32; l++) mix(f, ev->addr[l]);
+    f->n++;
+}
+
+typedef struct {
+    int rc;
+    fold f;
+    ws_sim_result res;
+    char msg[1200];
+} outcome;
+
+static void run(const ptx_module *m, const ptx_function *fn, const ws_launch *L, int threads, uint64_t budget,
+                outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->f.h = 0xcbf29ce484222325ull;
+    ws_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.module = m;
+    cfg.fn = fn;
+    cfg.launch = L;
+    cfg.source_file = "k.cu";
+    cfg.listener = on_event;
+    cfg.listener_ctx = &o->f;
+    cfg.threads = threads;
+    cfg.max_thread_insns = budget;
+    ws_error err;
+    o->rc = ws_sim_run(&cfg, &o->res, &err);
+    if (o->rc) ws_error_format(&err, o->msg, sizeof o->msg);
+}
+
+static void expect_same(const char *name, const ws_launch *L, const ptx_function *fn, outcome *a, outcome *b)
+{
+    if (a->rc != b->rc || strcmp(a->msg, b->msg))
+        fail_msg("%s: -j %d: rc %d '%s', one thread: rc %d '%s'", name, b->res.threads, b->rc, b->msg, a->rc, a->msg);
+    if (a->f.n != b->f.n || a->f.h != b->f.h)
+        fail_msg("%s: the event stream differs (%llu events vs %llu)", name, (unsigned long long)b->f.n,
+                 (unsigned long long)a->f.n);
+    assert_int_equal(a->res.thread_insns, b->res.thread_insns);
+    assert_int_equal(a->res.warp_insns, b->res.warp_insns);
+    assert_int_equal(a->res.mem_events, b->res.mem_events);
+    assert_int_equal(a->res.stop, b->res.stop);
+    if (a->rc) return;
+    for (int p = 0; p < fn->ninsns; p++) assert_int_equal(a->res.pc_warp_count[p], b->res.pc_warp_count[p]);
+    for (int i = 0; i < L->nbuffers; i++)
+        if (memcmp(a->res.buffer_data[i], b->res.buffer_data[i], L->buffers[i].bytes))
+            fail_msg("%s: buffer '%s' differs after the launch", name, L->buffers[i].name);
+}
+
+typedef struct {
+    ws_catalog *cat;
+    ptx_module **mods;
+} fixture;
+
+static int load(void **state)
+{
+    fixture *fx = calloc(1, sizeof *fx);
+    ws_error err;
+    if (!fx || ws_catalog_load("demos", &fx->cat, &err)) return -1;
+    fx->mods = calloc((size_t)fx->cat->nfiles, sizeof *fx->mods);
+    for (int f = 0; f < fx->cat->nfiles; f++) {
+        fx->mods[f] = ws_catalog_ptx(fx->cat->files[f], "sm_90", &err);
+        if (!fx->mods[f]) { ws_error_print(&err); return -1; }
+    }
+    *state = fx;
+    return 0;
+}
+
+static int unload(void **state)
+{
+    fixture *fx = *state;
+    for (int f = 0; f < fx->cat->nfiles; f++) ptx_free(fx->mods[f]);
+    free(fx->mods);
+    ws_catalog_free(fx->cat);
+    free(fx);
+    return 0;
+}
+
+/* Finds a catalog kernel and resolves its launch at the default sizes. */
+static const ptx_function *find(fixture *fx, const char *name, const ptx_module **m, ws_launch *L)
+{
+    ws_error err;
+    for (int f = 0; f < fx->cat->nfiles; f++)
+        for (int k = 0; k < fx->cat->files[f]->nkernels; k++) {
+            const ws_kernel_desc *d = &fx->cat->files[f]->kernels[k];
+            if (strcmp(d->name, name)) continue;
+            assert_int_equal(ws_desc_resolve(d, NULL, L, &err), 0);
+            *m = fx->mods[f];
+            return ptx_find_function(*m, d->entry);
+        }
+    fail_msg("no catalog kernel %s", name);
+    return NULL;
+}
+
+static void test_every_catalog_kernel_gives_the_same_events_counters_and_buffers_on_1_2_and_4_threads(void **state)
+{
+    fixture *fx = *state;
+    int threaded = 0, kernels = 0;
+    for (int f = 0; f < fx->cat->nfiles; f++)
+        for (int k = 0; k < fx->cat->files[f]->nkernels; k++) {
+            const ws_kernel_desc *d = &fx->cat->files[f]->kernels[k];
+            ws_launch L;
+            ws_error err;
+            assert_int_equal(ws_desc_resolve(d, NULL, &L, &err), 0);
+            const ptx_function *fn = ptx_find_function(fx->mods[f], d->entry);
+            assert_non_null(fn);
+            outcome one, many;
+            run(fx->mods[f], fn, &L, 1, 0, &one);
+            assert_int_equal(one.res.threads, 1);
+            for (int j = 2; j <= 4; j += 2) {
+                run(fx->mods[f], fn, &L, j, 0, &many);
+                expect_same(d->name, &L, fn, &one, &many);
+                threaded += many.res.threads > 1;
+                ws_sim_result_free(&many.res);
+            }
+            ws_sim_result_free(&one.res);
+            kernels++;
+        }
+    /* most of the catalog is order-free: the threads were used, not skipped */
+    if (threaded < kernels)
+        print_message("%d of %d kernel runs used threads\n", threaded, 2 * kernels);
+    assert_true(threaded >= kernels);
+}
+
+static void test_a_budget_that_runs_out_mid_launch_stops_where_one_thread_stops(void **state)
+{
+    fixture *fx = *state;
+    const ptx_module *m;
+    ws_launch L;
+    const ptx_function *fn = find(fx, "matmul_tiled32", &m, &L);
+    outcome full;
+    run(m, fn, &L, 1, 0, &full);
+    assert_int_equal(full.rc, 0);
+    /* a budget that ends inside a block somewhere past the middle, at several points */
+    for (uint64_t cut = full.res.thread_insns / 2 + 4321; cut < full.res.thread_insns; cut += full.res.thread_insns / 7) {
+        outcome one, two;
+        run(m, fn, &L, 1, cut, &one);
+        run(m, fn, &L, 2, cut, &two);
+        assert_int_equal(one.rc, -1);
+        assert_non_null(strstr(one.msg, "instruction budget"));
+        expect_same("matmul_tiled32 (budget)", &L, fn, &one, &two);
+        ws_sim_result_free(&one.res);
+        ws_sim_result_free(&two.res);
+    }
+    ws_sim_result_free(&full.res);
+}
+
+static void test_a_fault_in_a_late_block_is_the_one_thread_fault(void **state)
+{
+    fixture *fx = *state;
+    const ptx_module *m;
+    ws_launch L;
+    const ptx_function *fn = find(fx, "copy_float", &m, &L);
+    /* the output buffer is cut short: the blocks past its end fault; the first of them is reported */
+    int out = L.nbuffers - 1;
+    L.buffers[out].bytes = L.buffers[out].bytes * 3 / 4 + 4;
+    outcome one, two;
+    run(m, fn, &L, 1, 0, &one);
+    run(m, fn, &L, 2, 0, &two);
+    assert_int_equal(one.rc, -1);
+    assert_non_null(strstr(one.msg, "past the end"));
+    expect_same("copy_float (fault)", &L, fn, &one, &two);
+    ws_sim_result_free(&one.res);
+    ws_sim_result_free(&two.res);
+}
+
+/* Every block adds 1 to one word: the blocks' order is visible to atomics, so one thread. */
+static const char ATOMIC_PTX[] =
+    ".version 7.8\n.target sm_90\n.address_size 64\n"
+    ".visible .entry count_blocks(.param .u64 p)\n{\n"
+    "  .reg .b64 %rd<3>;\n  .reg .b32 %r<2>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  atom.global.add.u32 %r1, [%rd2], 1;\n  ret;\n}\n";
+
+static void test_a_kernel_with_global_atomics_runs_on_one_thread(void **state)
+{
+    (void)state;
+    ws_error err;
+    ptx_module *m = ptx_parse("atomic.ptx", ATOMIC_PTX, &err);
+    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.msg);
+    const ptx_function *fn = ptx_find_function(m, "count_blocks");
+    assert_non_null(fn);
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = 64; L.grid[1] = L.grid[2] = 1;
+    L.block[0] = 32; L.block[1] = L.block[2] = 1;
+    snprintf(L.buffers[0].name, sizeof L.buffers[0].name, "n");
+    L.buffers[0].type = WS_TYPE_UINT;
+    L.buffers[0].count = 1;
+    L.buffers[0].bytes = 4;
+    L.buffers[0].init = WS_INIT_ZERO;
+    L.nbuffers = 1;
+    L.args[0].kind = WS_ARG_BUFFER;
+    L.args[0].buffer = 0;
+    L.nargs = 1;
+    outcome o;
+    run(m, fn, &L, 4, 0, &o);
+    if (o.rc) fail_msg("%s", o.msg);
+    assert_int_equal(o.res.threads, 1);
+    uint32_t n;
+    memcpy(&n, o.res.buffer_data[0], 4);
+    assert_int_equal(n, 64 * 32);               /* every thread of every block added its 1 */
+    ws_sim_result_free(&o.res);
+    ptx_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_catalog_kernel_gives_the_same_events_counters_and_buffers_on_1_2_and_4_threads),
+        cmocka_unit_test(test_a_budget_that_runs_out_mid_launch_stops_where_one_thread_stops),
+        cmocka_unit_test(test_a_fault_in_a_late_block_is_the_one_thread_fault),
+        cmocka_unit_test(test_a_kernel_with_global_atomics_runs_on_one_thread),
+    };
+    return cmocka_run_group_tests(tests, load, unload);
+}
