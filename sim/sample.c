@@ -34,7 +34,7 @@ struct ws_sampler {
     double factor;
     bool scaled, exact;
     double exact_bound, cache_bound;
-    char text[400];
+    char text[480];
 };
 
 static int dim_class(uint64_t i, uint64_t g) { return g == 1 || i == 0 ? 0 : i == g - 1 ? 2 : 1; }
@@ -214,7 +214,11 @@ bool ws_sampler_scale(ws_sampler *sp)
         return false;
     }
     sp->exact = true;
-    int single = 0; /* kinds estimated from one block */
+    int single = 0;       /* kinds estimated from one block */
+    double single_l2 = 0; /* the L2 sectors estimated from them */
+    size_t ntot0 = 3 + (size_t)sp->ninsns + offsetof(ws_mem_totals, cache) / 8;
+    size_t rw0 = (offsetof(ws_pc_stats, atom_passes) + 8 - offsetof(ws_pc_stats, executions)) / 8;
+    size_t l20 = (offsetof(ws_pc_stats, l2_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     for (int k = 0; k < NKINDS; k++) {
         stratum *f = &sp->st[2 * k], *l = &sp->st[2 * k + 1];
         l->n = n_kind[k] - f->n;
@@ -231,6 +235,9 @@ bool ws_sampler_scale(ws_sampler *sp)
                 double sq = split ? s->sumsq[i] : f->sumsq[i] + l->sumsq[i];
                 double mean = sum / (double)s->s, n = (double)s->n;
                 est[i] += n * mean;
+                if (s->n > s->s && s->s == 1 && i >= ntot0 && i < ntot0 + ((size_t)sp->ninsns + 1) * rw0 &&
+                    (i - ntot0) % rw0 == l20)
+                    single_l2 += n * mean;
                 if (s->s >= 2) {
                     double vv = (sq - (double)s->s * mean * mean) / (double)(s->s - 1);
                     if (vv > 1e-9 * (mean * mean + 1)) {
@@ -287,7 +294,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     free(est); free(var); free(v);
     sp->scaled = true;
 
-    char ex[160], ca[120];
+    char ex[160], ca[200];
     if (sp->exact && !single)
         snprintf(ex, sizeof ex, "exact counters exact (every sampled block of a kind ran the same counts)");
     else if (sp->exact)
@@ -296,12 +303,17 @@ bool ws_sampler_scale(ws_sampler *sp)
     else
         snprintf(ex, sizeof ex, "exact counters estimated within %.2f%% (3 standard errors of the per-block spread)%s",
                  100 * sp->exact_bound, single ? "; some edge kinds from one block each" : "");
-    if (sp->cache_bound >= 0)
-        snprintf(ca, sizeof ca, "cache counters within %.1f%% (wave-to-wave spread of %d waves)", 100 * sp->cache_bound,
-                 nw);
-    else
-        snprintf(ca, sizeof ca, "cache counters unbounded (fewer than 2 whole later waves sampled: the first %llu "
-                 "blocks of wave 1)", (unsigned long long)sp->lead);
+    if (sp->cache_bound >= 0) {
+        snprintf(ca, sizeof ca, "cache counters within %.1f%% (wave-to-wave spread of %d waves)", 100 * sp->cache_bound, nw);
+        if (est_l2 > 0 && single_l2 > 0) { /* what the spread does not see: edge kinds taken from one block */
+            size_t k = strlen(ca);
+            snprintf(ca + k, sizeof ca - k, "; %.1f%% of the L2 sectors from edge kinds of one block each, assumed alike",
+                     100 * single_l2 / est_l2);
+        }
+    } else {
+        snprintf(ca, sizeof ca, "cache counters unbounded (fewer than 2 whole waves sampled after the first: %llu lead "
+                 "blocks, %.2f waves)", (unsigned long long)sp->lead, (double)sp->lead / (double)sp->wave);
+    }
     double waves = (double)sp->lead / (double)sp->wave;
     snprintf(sp->text, sizeof sp->text, "sampled: %llu of %llu blocks (%.*f waves + %llu edge blocks); counters scaled; %s; %s",
              (unsigned long long)sp->blocks_run, (unsigned long long)sp->nblocks, waves == floor(waves) ? 0 : 2, waves,

@@ -19,7 +19,9 @@
 #include "interp.h"
 #include "memstats.h"
 
-typedef enum { WS_SAMPLE_AUTO = 0, WS_SAMPLE_ON, WS_SAMPLE_OFF } ws_sample_mode;
+/* OFF (the zero value: callers that need every block, check and viz, get it unasked), AUTO
+ * (`sim`'s default), ON (--sample). */
+typedef enum { WS_SAMPLE_OFF = 0, WS_SAMPLE_AUTO, WS_SAMPLE_ON } ws_sample_mode;
 
 /* AUTO samples a launch estimated (from its first blocks) above this many thread-instructions,
  * and only with more than this many threads: the catalog's default sizes stay full. */

@@ -3,8 +3,8 @@
  * exit path: ws_simulation_close after any return. */
 #include "simulate.h"
 
-#include <stdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -235,7 +235,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
              : s->result.stop == WS_SIM_OUT_OF_MEMORY ? WS_EXIT_INTERNAL : WS_EXIT_KERNEL_FAULT;
     ws_sass_session_finish(s->sass, &s->result); /* flushes its last event into the models */
     double f = 1.0;
-    if (s->sampler && ws_sampler_scale(s->sampler)) { /* every count for the whole grid */
+    bool sampled = s->sampler && ws_sampler_scale(s->sampler);
+    if (sampled) { /* every count for the whole grid */
         f = ws_sampler_factor(s->sampler);
         snprintf(s->sampling, sizeof s->sampling, "%s", ws_sampler_text(s->sampler));
         ws_sass_session_finish(s->sass, &s->result); /* its counts again, from the scaled pc counts */
@@ -247,7 +248,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     ws_models_finish(s->models);
     ws_cache_totals cache = *ws_models_cache_totals(s->models);
     ws_atomic_totals atom = *ws_models_atomic_totals(s->models);
-    if (f != 1.0) { /* the sampled stream's L2/DRAM sums, for the whole grid (sim/sample.h) */
+    if (sampled) { /* the sampled stream's L2/DRAM sums, for the whole grid (sim/sample.h) */
         ws_sampler_scale_cache(s->sampler, &cache, s->dev->l2_bytes);
         uint64_t *sh[] = {&atom.shared_inst, &atom.shared_passes, &atom.shared_serialised_inst,
                           &atom.shared_passes_sm_max}; /* global atomics are never sampled */
@@ -255,7 +256,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     }
     ws_memstats_finish(s->ms, &cache);
     ws_latency_finish(s->latency);
-    if (f != 1.0) ws_latency_scale(s->latency, f);
+    if (sampled) ws_latency_scale(s->latency, f);
 
     ws_timing_input ti;
     bool sass = s->sass && s->sass->active; /* the issue term counts the instructions the SM issues */

@@ -78,9 +78,10 @@ typedef struct {
     bool ptx_level;                /* stay PTX-level even where ptxas and nvdisasm are installed */
     const char *sass_listing;      /* a recorded nvdisasm -c -gi listing to use instead of running the tools */
     const char *ptx_text;          /* the PTX of an attached kernel (ws_simulation_attach keeps none) */
-    /* block sampling (issue 25; sim/sample.h): AUTO samples launches estimated above
-       WS_SAMPLE_AUTO_THREAD_INSNS; ON (--sample) whenever it saves blocks; OFF (--full) never.
-       The final buffers of a sampled run are incomplete. A checker or an observer runs full. */
+    /* block sampling (issue 25; sim/sample.h): OFF (0, --full) never; AUTO (sim's default)
+       launches estimated above WS_SAMPLE_AUTO_THREAD_INSNS; ON (--sample) whenever it saves
+       blocks. The final buffers of a sampled run are incomplete. A checker or an observer
+       runs full. */
     ws_sample_mode sample;
 } ws_simulation_opts;
 
