@@ -34,7 +34,7 @@ struct ws_sampler {
     double factor;
     bool scaled, exact;
     double exact_bound, cache_bound;
-    char text[480];
+    char text[640];
 };
 
 static int dim_class(uint64_t i, uint64_t g) { return g == 1 || i == 0 ? 0 : i == g - 1 ? 2 : 1; }
@@ -321,7 +321,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     return true;
 }
 
-void ws_sampler_scale_cache(const ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes)
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes)
 {
     _Static_assert(sizeof(ws_cache_totals) % sizeof(uint64_t) == 0, "ws_cache_totals: uint64_t counts");
     if (!sp || !sp->scaled) return;
@@ -340,6 +340,11 @@ void ws_sampler_scale_cache(const ws_sampler *sp, ws_cache_totals *c, uint64_t l
         if (end < dirty_all) {
             c->dirty_at_end_bytes = (uint64_t)llround(end);
             c->dram_write_bytes = (uint64_t)llround(dirty_all - end);
+            /* which written lines the full L2 would have evicted the sampled one never filled to see
+               (measured: 8.6 % off for an 8192^2 transpose's write-backs) */
+            size_t k = strlen(sp->text);
+            snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their sum scaled, "
+                     "the split estimated (the sample never fills the L2)");
         }
     }
 }

@@ -29,7 +29,7 @@ typedef enum { WS_SAMPLE_OFF = 0, WS_SAMPLE_AUTO, WS_SAMPLE_ON } ws_sample_mode;
 #define WS_SAMPLE_AUTO_THREADS (1ull << 20)
 /* The lead blocks: at most this many waves, and at most this many thread-instructions. */
 #define WS_SAMPLE_WAVES 3
-#define WS_SAMPLE_BUDGET 400000000ull
+#define WS_SAMPLE_BUDGET 200000000ull
 
 typedef struct ws_sampler ws_sampler;
 
@@ -49,8 +49,9 @@ void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg);
 bool ws_sampler_scale(ws_sampler *sp);
 /* The cache model's totals of the sampled stream for the whole grid: every sum times
  * ws_sampler_factor, but what the L2's capacity bounds (lines allocated into an empty L2, bytes
- * dirty at the end) at most an L2 of l2_bytes, the dirty bytes beyond it written back. */
-void ws_sampler_scale_cache(const ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes);
+ * dirty at the end) at most an L2 of l2_bytes, the dirty bytes beyond it written back; the
+ * text then says that split is an estimate (their sum is kept). */
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes);
 /* The factor a total of the sampled stream (cache model totals, SASS counts) is scaled by. */
 double ws_sampler_factor(const ws_sampler *sp);
 /* The report's line: "sampled: N of M blocks (...)"; "" when the run was full. */

@@ -238,7 +238,6 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     bool sampled = s->sampler && ws_sampler_scale(s->sampler);
     if (sampled) { /* every count for the whole grid */
         f = ws_sampler_factor(s->sampler);
-        snprintf(s->sampling, sizeof s->sampling, "%s", ws_sampler_text(s->sampler));
         ws_sass_session_finish(s->sass, &s->result); /* its counts again, from the scaled pc counts */
     }
     uint64_t tensor[4];
@@ -254,6 +253,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
                           &atom.shared_passes_sm_max}; /* global atomics are never sampled */
         for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) *sh[i] = (uint64_t)llround((double)*sh[i] * f);
     }
+    if (sampled) snprintf(s->sampling, sizeof s->sampling, "%s", ws_sampler_text(s->sampler));
     ws_memstats_finish(s->ms, &cache);
     ws_latency_finish(s->latency);
     if (sampled) ws_latency_scale(s->latency, f);
