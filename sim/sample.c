@@ -90,7 +90,8 @@ ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wav
     sp->prev = calloc(sp->nv, sizeof *sp->prev);
     sp->cur = calloc(sp->nv, sizeof *sp->cur);
     bool ok = sp->prev && sp->cur;
-    for (int i = 0; ok && i < 2 * NKINDS; i++) {
+    for (int i = 0; ok && i < 2 * NKINDS; i++) { /* only the kinds the grid has: 3 of 27 for a 1D grid */
+        if (last_of_kind(sp, i / 2) == UINT64_MAX) continue;
         sp->st[i].sum = calloc(sp->nv, sizeof(double));
         sp->st[i].sumsq = calloc(sp->nv, sizeof(double));
         ok = sp->st[i].sum && sp->st[i].sumsq;
