@@ -26,6 +26,7 @@ typedef struct {
     bool racecheck, memcheck;  /* sim/racecheck.h, sim/memcheck.h: a report makes the exit code 2 */
     uint64_t budget;           /* --budget: thread-instructions, 0 = the simulator's default */
     int jobs;                  /* -j: threads for the blocks, 0 = every online core */
+    bool sample, full;         /* --sample / --full: block sampling forced on / off (sim/sample.h) */
 } sim_opts;
 
 typedef struct {
@@ -57,12 +58,17 @@ static const ws_opt sim_options[] = {
     {.name = "jobs", .letter = 'j', .kind = WS_OPT_INT, .at = offsetof(sim_opts, jobs), .arg = "N", .lo = 1, .hi = 1024,
      .needs = "a number of threads from 1 to 1024",
      .help = "run the blocks on N threads (default: every core); the report is the\none thread's, bit for bit (docs/interp.md says which launches stay on one)"},
+    {.name = "sample", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, sample),
+     .help = "simulate a sample of the blocks (the first waves and one block of every\nedge kind) and scale the counters, with "
+             "their bounds (automatic above\n10^9 thread-instructions estimated and 2^20 threads); buffers incomplete"},
+    {.name = "full", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, full),
+     .help = "simulate every block, however big the launch"},
 };
 
 static const ws_cli_spec sim_spec = {
     .command = "sim",
     .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
-             "                     [--racecheck] [--memcheck] [--budget N] [-j N]\n"
+             "                     [--racecheck] [--memcheck] [--budget N] [-j N] [--sample | --full]\n"
              "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
     .about = "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
              "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
@@ -89,7 +95,8 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
          * --json or --csv: then stderr, so the report stays machine-readable */
         ws_simulation_opts so = {.progress_label = "warpscope sim", .racecheck = o->racecheck,
                                  .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget,
-                                 .threads = o->jobs, .printf_out = o->c.json || o->c.csv ? stderr : stdout};
+                                 .threads = o->jobs, .printf_out = o->c.json || o->c.csv ? stderr : stdout,
+                                 .sample = o->full ? WS_SAMPLE_OFF : o->sample ? WS_SAMPLE_ON : WS_SAMPLE_AUTO};
         rc = ws_simulation_run(s, &so, &err);
     }
     if (s->race) {                             /* hazards up to a fault are worth seeing too */
@@ -144,6 +151,10 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     p->thread_insns = s->result.thread_insns;
     p->sim_seconds = s->seconds;
     p->counters_level = s->sass ? s->sass->level : NULL;
+    p->sampling = s->sampling;
+    ws_sampler_info(s->sampler, &p->sample);
+    p->sample.blocks_total = (uint64_t)s->launch.grid[0] * s->launch.grid[1] * s->launch.grid[2];
+    if (!p->sample.sampled) p->sample.blocks_run = p->sample.blocks_total;
     p->counters_approximate = s->sass && s->sass->active && s->sass->plan->approximate;
     p->sass_warp_insns = s->sass && s->sass->active ? s->sass->warp_insns : 0;
     ws_overrides_text(&o->c.ov, r->overrides, sizeof r->overrides);
@@ -184,6 +195,10 @@ int ws_cmd_sim(int argc, char **argv)
         fprintf(stderr, o.compare ? "warpscope: sim: --compare needs two kernels\n"
                                   : "warpscope: sim: give one kernel (or --compare A B)\n");
         ws_cli_help(&sim_spec, stderr);
+        return WS_EXIT_USAGE;
+    }
+    if (o.sample && o.full) {
+        fprintf(stderr, "warpscope: sim: --sample and --full contradict each other; give one\n");
         return WS_EXIT_USAGE;
     }
     const bool compare = o.compare;

@@ -417,7 +417,12 @@ int sim_blocks_run(sim_ctx *c, sim_block *blocks, uint32_t n)
             if (!block_live) {
                 blk->done = true;
                 left--;
-                if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, blk->linear, WS_SYNC_BLOCK_END, 0); /* racecheck */
+                if (c->cfg->on_sync) {          /* racecheck; block sampling reads the counts so far */
+                    c->res->thread_insns = c->thread_insns;
+                    c->res->warp_insns = c->warp_insns;
+                    c->res->mem_events = c->seq;
+                    c->cfg->on_sync(c->cfg->sync_ctx, blk->linear, WS_SYNC_BLOCK_END, 0);
+                }
             }
         }
         if (!left) return 0;
@@ -598,6 +603,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         rc = -1;
         uint64_t step = count / 200 ? count / 200 : 1;
         for (uint64_t k = 0; k < count; k++) {
+            if (cfg->block_filter && !cfg->block_filter(cfg->filter_ctx, first + k)) continue; /* not sampled */
             sim_block_start(c, &c->blocks[0], first + k);
             if (sim_blocks_run(c, c->blocks, 1)) goto out;
             if (cfg->progress && ((k + 1) % step == 0 || k + 1 == count)) cfg->progress(cfg->progress_ctx, k + 1, count);

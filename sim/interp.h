@@ -27,6 +27,8 @@
 #define WS_GLOBAL_BASE 0x0000000100000000ull /* first buffer's simulated address */
 #define WS_GLOBAL_ALIGN 4096                 /* each buffer starts on this boundary */
 
+/* Whether block `linear` (of the grid, in linear order) is simulated. */
+typedef bool (*ws_block_filter_fn)(void *ctx, uint64_t linear);
 typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_total);
 
 /* Block boundaries and barrier releases, for checkers that reason about
@@ -77,6 +79,10 @@ typedef struct {
     const uint8_t *watch;             /* per pc: nonzero = call on_watch when a warp reaches it; NULL = none */
     ws_watch_fn on_watch;             /* (added for the SASS event stage) */
     void *watch_ctx;
+    ws_block_filter_fn block_filter;  /* non-cooperative launches: asked, in linear order, before each block of
+                                         [first, first+num) starts; false = that block is skipped (block
+                                         sampling, sim/sample.h); NULL = every block runs */
+    void *filter_ctx;
     const struct ws_device *shared_limit; /* its smem_per_block_optin bounds a block's shared memory (more is
                                           refused, naming it); NULL = ws_device_most_shared() */
     int threads;                      /* blocks run on this many threads (sim/interp_par.c); 0 or 1 = one.

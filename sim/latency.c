@@ -130,3 +130,8 @@ double ws_latency_sm_cycles(const ws_latency *l, int sm)
 {
     return sm >= 0 && sm < l->dev->sm_count ? l->sm_cycles[sm] : 0;
 }
+
+void ws_latency_scale(ws_latency *l, double f)
+{
+    for (int s = 0; s < l->dev->sm_count; s++) l->sm_cycles[s] *= f;
+}

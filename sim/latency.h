@@ -32,6 +32,8 @@ void ws_latency_finish(ws_latency *l);
 int ws_latency_check(const ws_latency *l);
 /* Sum over the SM's warps of their epochs' latencies, cycles (after ws_latency_finish). */
 double ws_latency_sm_cycles(const ws_latency *l, int sm);
+/* Block sampling: every SM's cycles times f, after ws_latency_finish (sim/sample.h). */
+void ws_latency_scale(ws_latency *l, double f);
 void ws_latency_free(ws_latency *l);
 
 #endif

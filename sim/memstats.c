@@ -4,6 +4,8 @@
 
 #include "../common/ws_assert.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,4 +363,70 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         if (n + i < cap)
             rows[n + i] = tc[i];
     return n + ntc;
+}
+
+/* --- the flat vector of block sampling --------------------------------------------- */
+
+#define TOT_WORDS (offsetof(ws_mem_totals, cache) / sizeof(uint64_t))
+#define ROW_FIRST offsetof(ws_pc_stats, executions)
+#define ROW_WORDS ((offsetof(ws_pc_stats, atom_passes) + sizeof(uint64_t) - ROW_FIRST) / sizeof(uint64_t))
+_Static_assert(offsetof(ws_mem_totals, cache) % sizeof(uint64_t) == 0, "ws_mem_totals: counts before cache");
+_Static_assert(sizeof(ws_sm_stats) == 3 * sizeof(uint64_t), "ws_sm_stats: mem_inst, l1_wavefronts, blocks");
+
+size_t ws_memstats_nflat(const ws_memstats *ms)
+{
+    return TOT_WORDS + ((size_t)ms->ninsns + 1) * ROW_WORDS + 2 * (size_t)ms->dev->sm_count;
+}
+
+/* The words of the vector, in order; get copies out of them, set into them. */
+static void flat_copy(ws_memstats *ms, uint64_t *v, bool get)
+{
+    size_t k = 0;
+#define W(p, n) do { if (get) memcpy(v + k, (p), (n) * 8); else memcpy((p), v + k, (n) * 8); k += (n); } while (0)
+    W((uint64_t *)(void *)&ms->t, TOT_WORDS);
+    for (int pc = 0; pc <= ms->ninsns; pc++) {
+        ws_pc_stats *p = pc < ms->ninsns ? &ms->pcs[pc] : &ms->outside;
+        W((uint64_t *)(void *)((char *)p + ROW_FIRST), ROW_WORDS);
+    }
+    for (int s = 0; s < ms->dev->sm_count; s++) {
+        W(&ms->sms[s].mem_inst, 1);
+        W(&ms->sms[s].l1_wavefronts, 1);
+    }
+#undef W
+}
+
+void ws_memstats_flat_get(const ws_memstats *ms, uint64_t *out) { flat_copy((ws_memstats *)ms, out, true); }
+
+void ws_memstats_flat_set(ws_memstats *ms, const uint64_t *in)
+{
+    flat_copy(ms, (uint64_t *)in, false);
+    /* each value was rounded on its own: put the rows' sum back into the totals */
+    ws_mem_counts rows = {0};
+    for (int pc = 0; pc <= ms->ninsns; pc++) {
+        const ws_pc_stats *p = pc < ms->ninsns ? &ms->pcs[pc] : &ms->outside;
+#define ADD(f) rows.f += p->f;
+        WS_ROW_SUMS(ADD)
+#undef ADD
+    }
+    ws_mem_totals *t = &ms->t;
+    ws_tc_counts *tc = &t->tc;
+    ws_mem_counts *all[22 + 10];
+    int n = 0;
+    for (int i = 0; i < 4; i++) { all[n++] = &t->global[i]; all[n++] = &t->local[i]; all[n++] = &t->shared[i]; }
+    ws_mem_counts *fam[] = {&tc->ldgsts_global, &tc->ldgsts_shared, &tc->ldsm, &tc->stsm, &tc->wmma_global[0],
+                            &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global,
+                            &tc->tma_global};
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) all[n++] = fam[i];
+#define FIX(f)                                                                            \
+    {                                                                                     \
+        uint64_t tot = 0;                                                                 \
+        int big = 0;                                                                      \
+        for (int i = 0; i < n; i++) {                                                     \
+            tot += all[i]->f;                                                             \
+            if (all[i]->f > all[big]->f) big = i;                                         \
+        }                                                                                 \
+        all[big]->f += rows.f - tot; /* unsigned wrap-around adds a negative difference */ \
+    }
+    WS_ROW_SUMS(FIX)
+#undef FIX
 }

@@ -96,6 +96,15 @@ void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache);
 int ws_memstats_check(const ws_memstats *ms);
 void ws_memstats_free(ws_memstats *ms);
 
+/* Block sampling (sim/sample.h): every additive count as one vector - the totals' counts
+ * (not the cache totals), every pc row's counts (executions .. atom_passes), the outside
+ * row's, every SM's mem_inst and l1_wavefronts. nflat: its length. set: before
+ * ws_memstats_finish; it keeps the header's invariant where rounding the scaled values
+ * broke it (the difference goes to the largest total of that sum). */
+size_t ws_memstats_nflat(const ws_memstats *ms);
+void ws_memstats_flat_get(const ws_memstats *ms, uint64_t *out);
+void ws_memstats_flat_set(ws_memstats *ms, const uint64_t *in);
+
 const ws_mem_totals *ws_memstats_totals(const ws_memstats *ms);
 /* Row for pc, NULL when out of range. */
 const ws_pc_stats *ws_memstats_pc(const ws_memstats *ms, int pc);

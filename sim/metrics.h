@@ -267,6 +267,9 @@
       r->notes ? (double)r->notes->level : NAN) \
     M(NOTE, "ws__note", COUNT, NOTE, INFO, 0, OWN, NONE, NONE, PLAIN, \
       "one record per note, named ws__note_<mechanism>, its value the note's confidence (written by report.c)", NAN) \
+    M(SAMPLE, "ws__sample", COUNT, NOTE, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "block sampling (--sample): ws__sample_blocks_simulated, _blocks_total, _exact_counters_bound, " \
+      "_cache_counters_bound (bounds as fractions, -1 = not measurable; written by report.c)", NAN) \
     M(COMPARE_RATIO, "ws__compare_ratio", COUNT, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
       "sim --compare: A's predicted time over B's (written by ws_report_csv_verdict)", NAN) \
     M(COMPARE_B_FASTER, "ws__compare_b_faster", COUNT, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \

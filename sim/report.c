@@ -389,6 +389,9 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     if (r->sass_warp_insns)
         fprintf(f, "           %llu SASS warp instructions issued (the timing model's issue term)\n",
                 (unsigned long long)r->sass_warp_insns);
+    if (r->sampling && r->sampling[0])
+        fprintf(f, "sampling   %s%s\n", r->sampling,
+                r->sample.sampled ? "; the output buffers are incomplete (--full for every block)" : "");
 
     ws_metric rows[128];
     int n = ws_memstats_metrics(r->ms, rows, 128);
@@ -447,6 +450,14 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
     for (int i = 0; i < n; i++)
         csv_row(f, r, variant, line, rows[i].info, rows[i].value);
     WS_METRICS_REPORT(RECORD)
+    if (r->sample.sampled) { /* block sampling: what was run and the bounds, as ws__sample_* records */
+        const ws_sample_info *si = &r->sample;
+        const ws_metric_info *m = &ws_metric_table[WS_METRIC_SAMPLE];
+        csv_row_named(f, r, variant, -1, "ws__sample_blocks_simulated", m, (double)si->blocks_run);
+        csv_row_named(f, r, variant, -1, "ws__sample_blocks_total", m, (double)si->blocks_total);
+        csv_row_named(f, r, variant, -1, "ws__sample_exact_counters_bound", m, si->exact_bound);
+        csv_row_named(f, r, variant, -1, "ws__sample_cache_counters_bound", m, si->cache_bound >= 0 ? si->cache_bound : -1);
+    }
     if (r->notes) /* one record per note: ws__note_<mechanism>, the NOTE row's unit and basis */
         for (int i = 0; i < r->notes->n; i++) {
             const ws_note *x = &r->notes->notes[i];
@@ -593,6 +604,20 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
     cJSON_AddStringToObject(o, "counters_level", r->counters_level ? r->counters_level : "");
     cJSON_AddBoolToObject(o, "counters_approximate", r->counters_approximate);
     cJSON_AddNumberToObject(o, "sass_warp_insns", (double)r->sass_warp_insns);
+    if (r->sampling) { /* block sampling (sim/sample.h): what was run, and the bounds of the scaled counters */
+        cJSON *sj = cJSON_AddObjectToObject(o, "sampling");
+        const ws_sample_info *si = &r->sample;
+        cJSON_AddBoolToObject(sj, "sampled", si->sampled);
+        cJSON_AddNumberToObject(sj, "blocks_simulated", (double)si->blocks_run);
+        cJSON_AddNumberToObject(sj, "blocks_total", (double)si->blocks_total);
+        cJSON_AddNumberToObject(sj, "waves", si->waves);
+        cJSON_AddNumberToObject(sj, "edge_blocks", (double)si->edge_blocks);
+        cJSON_AddBoolToObject(sj, "exact_counters_exact", si->exact_exact);
+        cJSON_AddNumberToObject(sj, "exact_counters_bound", si->exact_bound);
+        if (si->cache_bound >= 0) cJSON_AddNumberToObject(sj, "cache_counters_bound", si->cache_bound);
+        else cJSON_AddNullToObject(sj, "cache_counters_bound");
+        cJSON_AddStringToObject(sj, "text", r->sampling);
+    }
     const ws_launch *L = r->launch;
     cJSON *lj = cJSON_AddObjectToObject(o, "launch");
     cJSON_AddItemToObject(lj, "grid", cJSON_CreateIntArray((const int[]){(int)L->grid[0], (int)L->grid[1], (int)L->grid[2]}, 3));

@@ -20,6 +20,7 @@
 #include "confidence.h"
 #include "fault.h"
 #include "memstats.h"
+#include "sample.h"
 #include "occupancy.h"
 #include "racecheck.h"
 #include "timing.h"
@@ -47,6 +48,8 @@ typedef struct {
     const char *counters_level;  /* "SASS (ptxas ...): ..." / "PTX-level: ..." (sim/sass_events.h), NULL = unsaid */
     bool counters_approximate;   /* some "exact" counter rests on an approximate PTX-to-SASS match */
     uint64_t sass_warp_insns;    /* SASS warp instructions (the issue term's count), 0 = PTX-level */
+    const char *sampling;        /* "sampled: N of M blocks ..." / "full: not sampled: why"; NULL or "" = full */
+    ws_sample_info sample;       /* the numbers behind it (sim/sample.h); zero = unsaid */
     const char *overrides;       /* the -D text as given, "" for none (NULL = unsaid) */
     const char *compiler;        /* ptx_origin.compiler: "compiled with NVRTC 13.0", "checked-in PTX" */
     const ws_racecheck *race;    /* --racecheck's hazards (JSON findings), NULL = not run */

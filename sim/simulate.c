@@ -3,6 +3,7 @@
  * exit path: ws_simulation_close after any return. */
 #include "simulate.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,26 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         }
         ws_racecheck_attach(s->race, &cfg);
     }
+    /* block sampling: only where no checker or observer needs every block, and no block depends
+       on another; the sampler is the run's only on_sync (racecheck is off here) */
+    uint64_t grid_threads = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2] * threads;
+    if (o->sample != WS_SAMPLE_OFF && !o->racecheck && !o->memory_errors_are_warnings && !o->observer) {
+        const char *why = ws_sample_refusal(s->fn, L);
+        if (why) {
+            if (o->sample == WS_SAMPLE_ON || grid_threads > WS_SAMPLE_AUTO_THREADS)
+                snprintf(s->sampling, sizeof s->sampling, "full: not sampled: %s", why);
+        } else {
+            uint64_t wave = (uint64_t)s->dev->sm_count * (uint64_t)(s->occ.blocks_per_sm > 0 ? s->occ.blocks_per_sm : 1);
+            if (!(s->sampler = ws_sampler_new(o->sample, L, wave, s->ms, &s->result, s->fn->ninsns))) {
+                ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for block sampling of %s", s->desc->name);
+                return WS_EXIT_INTERNAL;
+            }
+            ws_sampler_attach(s->sampler, &cfg);
+        }
+    } else if (o->sample == WS_SAMPLE_ON)
+        snprintf(s->sampling, sizeof s->sampling, "full: not sampled: %s",
+                 o->racecheck || o->memory_errors_are_warnings ? "a checker looks at every block"
+                                                                : "the caller observes every block");
     int rc = ws_sim_run(&cfg, &s->result, err);
     s->have_result = true;
     s->seconds = seconds_since(&ps.start);
@@ -214,20 +235,36 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     if (rc) /* a refused launch or instruction is the input's fault, not the kernel's */
         return s->result.stop == WS_SIM_REFUSED ? WS_EXIT_USAGE
              : s->result.stop == WS_SIM_OUT_OF_MEMORY ? WS_EXIT_INTERNAL : WS_EXIT_KERNEL_FAULT;
-    ws_sass_session_finish(s->sass, &s->result);
+    ws_sass_session_finish(s->sass, &s->result); /* flushes its last event into the models */
+    double f = 1.0;
+    bool sampled = s->sampler && ws_sampler_scale(s->sampler);
+    if (sampled) { /* every count for the whole grid */
+        f = ws_sampler_factor(s->sampler);
+        ws_sass_session_finish(s->sass, &s->result); /* its counts again, from the scaled pc counts */
+    }
     uint64_t tensor[4];
     if (s->sass && s->sass->active) memcpy(tensor, s->sass->tensor_insns, sizeof tensor);
     else ptx_tensor_insns(s->fn, s->result.pc_warp_count, tensor);
     ws_memstats_set_tensor_insts(s->ms, tensor);
     ws_models_finish(s->models);
-    ws_memstats_finish(s->ms, ws_models_cache_totals(s->models));
+    ws_cache_totals cache = *ws_models_cache_totals(s->models);
+    ws_atomic_totals atom = *ws_models_atomic_totals(s->models);
+    if (sampled) { /* the sampled stream's L2/DRAM sums, for the whole grid (sim/sample.h) */
+        ws_sampler_scale_cache(s->sampler, &cache, s->dev->l2_bytes);
+        uint64_t *sh[] = {&atom.shared_inst, &atom.shared_passes, &atom.shared_serialised_inst,
+                          &atom.shared_passes_sm_max}; /* global atomics are never sampled */
+        for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) *sh[i] = (uint64_t)llround((double)*sh[i] * f);
+    }
+    if (sampled) snprintf(s->sampling, sizeof s->sampling, "%s", ws_sampler_text(s->sampler));
+    ws_memstats_finish(s->ms, &cache);
     ws_latency_finish(s->latency);
+    if (sampled) ws_latency_scale(s->latency, f);
 
     ws_timing_input ti;
     bool sass = s->sass && s->sass->active; /* the issue term counts the instructions the SM issues */
     ws_timing_input_from_memstats(s->ms, s->latency, &s->occ, sass ? s->sass->warp_insns : s->result.warp_insns,
                                   L->bytes_moved, &ti);
-    ws_timing_input_add_atomics(&ti, ws_models_atomic_totals(s->models));
+    ws_timing_input_add_atomics(&ti, &atom);
     s->have_timing = ws_timing_predict(s->dev, &ti, &s->timing) == 0;
     return WS_EXIT_OK;
 }
@@ -236,6 +273,7 @@ void ws_simulation_close(ws_simulation *s)
 {
     ws_racecheck_free(s->race);
     ws_sass_session_free(s->sass);
+    ws_sampler_free(s->sampler);
     ws_memstats_free(s->ms);
     ws_latency_free(s->latency);
     ws_models_free(s->models);

@@ -23,6 +23,7 @@
 #include "occupancy.h"
 #include "racecheck.h"
 #include "resources.h"
+#include "sample.h"
 #include "sass_events.h"
 #include "timing.h"
 
@@ -49,6 +50,9 @@ typedef struct {
     double seconds;                /* wall time of the interpreter run */
     ws_racecheck *race;            /* the run's hazards when opts.racecheck (print with ws_racecheck_print) */
     ws_sass_session *sass;         /* the machine code's view (issue 12): sass->active, sass->level */
+    ws_sampler *sampler;           /* block sampling (issue 25; sim/sample.h); NULL = the run was full */
+    char sampling[640];            /* the report's line: "sampled: N of M blocks ...", or why a launch
+                                      that would be sampled ran full; "" = full, nothing to say */
     char arch[16];                 /* the target asked for ("sm_75"); the PTX's .target may differ
                                       when it could not be compiled for it (then an approximation) */
     /* owned, freed by ws_simulation_close */
@@ -75,6 +79,11 @@ typedef struct {
     bool ptx_level;                /* stay PTX-level even where ptxas and nvdisasm are installed */
     const char *sass_listing;      /* a recorded nvdisasm -c -gi listing to use instead of running the tools */
     const char *ptx_text;          /* the PTX of an attached kernel (ws_simulation_attach keeps none) */
+    /* block sampling (issue 25; sim/sample.h): OFF (0, --full) never; AUTO (sim's default)
+       launches estimated above WS_SAMPLE_AUTO_THREAD_INSNS; ON (--sample) whenever it saves
+       blocks. The final buffers of a sampled run are incomplete. A checker or an observer
+       runs full. */
+    ws_sample_mode sample;
 } ws_simulation_opts;
 
 /* Resolves kernel argument arg ("transpose_naive", "k.cu", "k.cu:name") in cat with the -D

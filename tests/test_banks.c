@@ -476,6 +476,9 @@ static void test_ldgsts_zero_filling_16_byte_copies_cost_their_copying_lanes_twi
         assert_int_equal(r.excess, r.wavefronts - r.ideal);
         assert_int_equal(ws_banks(&ev, &plain), 0);     /* a plain STS of the same lanes */
         assert_true(plain.wavefronts <= r.wavefronts);
+    }
+}
+
 /* --- the reference: the sorting model this file's model replaced (sim/banks.c before the
  * bitmaps), kept verbatim in logic, to cross-check every field on random warps. --------- */
 

@@ -1,0 +1,70 @@
+/* sample.h - block sampling (issue 25): which blocks of a big launch are simulated, and how
+ * the counters of those blocks are scaled to the whole grid, with a stated bound.
+ * The plan: every block has a kind from its position in each grid dimension (first, interior,
+ * last: partial tiles and halos sit at the grid's edges); the lead blocks (the first whole
+ * waves, or the first blocks of wave 1 where one wave would cost more than the sample budget)
+ * run in linear order, as the GPU dispatches them, so the cache models see a wave's stream,
+ * plus one representative of every kind the lead blocks miss. Every counter is estimated per
+ * stratum (kind x {first wave, later}) as n/s times the sampled sum: the cold first wave is
+ * counted once, not once per wave. A kernel whose blocks interact is never sampled (the
+ * caller says why: ws_sample_refusal).
+ * Invariant: the blocks chosen depend only on the launch, the wave size and the per-block
+ * instruction counts, so a sampled run is reproducible. */
+#ifndef WS_SAMPLE_H
+#define WS_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "interp.h"
+#include "memstats.h"
+
+/* OFF (the zero value: callers that need every block, check and viz, get it unasked), AUTO
+ * (`sim`'s default), ON (--sample). */
+typedef enum { WS_SAMPLE_OFF = 0, WS_SAMPLE_AUTO, WS_SAMPLE_ON } ws_sample_mode;
+
+/* AUTO samples a launch estimated (from its first blocks) above this many thread-instructions,
+ * and only with more than this many threads: the catalog's default sizes stay full. */
+#define WS_SAMPLE_AUTO_THREAD_INSNS 1000000000ull
+#define WS_SAMPLE_AUTO_THREADS (1ull << 20)
+/* The lead blocks: at most this many waves, and at most this many thread-instructions. */
+#define WS_SAMPLE_WAVES 3
+#define WS_SAMPLE_BUDGET 200000000ull
+
+typedef struct ws_sampler ws_sampler;
+
+/* Why fn/launch must run full, or NULL: blocks that interact (a cooperative launch's grid sync,
+ * global atomics, whose returned value may make a block's work depend on others) or global
+ * reductions (their cost is the hottest address's, which grows with the grid, not per block). */
+const char *ws_sample_refusal(const ptx_function *fn, const ws_launch *L);
+
+/* A sampler for L with `wave` blocks per wave (SMs x resident blocks). ms and res are the run's
+ * (res->pc_warp_count is read as the interpreter fills it). NULL on out-of-memory. */
+ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wave, ws_memstats *ms,
+                           ws_sim_result *res, int ninsns);
+/* Hooks it into cfg: block_filter and on_sync (the caller has no other on_sync). */
+void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg);
+/* After the run, before ws_memstats_finish: true when blocks were skipped; then every counter
+ * of res and ms is replaced by its estimate for the whole grid. */
+bool ws_sampler_scale(ws_sampler *sp);
+/* The cache model's totals of the sampled stream for the whole grid: every sum times
+ * ws_sampler_factor, but what the L2's capacity bounds (lines allocated into an empty L2, bytes
+ * dirty at the end) at most an L2 of l2_bytes, the dirty bytes beyond it written back; the
+ * text then says that split is an estimate (their sum is kept). */
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes);
+/* The factor a total of the sampled stream (cache model totals, SASS counts) is scaled by. */
+double ws_sampler_factor(const ws_sampler *sp);
+/* The report's line: "sampled: N of M blocks (...)"; "" when the run was full. */
+const char *ws_sampler_text(const ws_sampler *sp);
+typedef struct {
+    bool sampled;
+    uint64_t blocks_run, blocks_total, lead_blocks, edge_blocks;
+    double waves;                /* lead blocks / wave */
+    bool exact_exact;            /* every sampled block of a kind had the same instruction and memory counts */
+    double exact_bound;          /* relative bound (3 standard errors) of the exact counters, worst of them */
+    double cache_bound;          /* relative wave-to-wave spread of the L2 counters; < 0: not measurable */
+} ws_sample_info;
+void ws_sampler_info(const ws_sampler *sp, ws_sample_info *out);
+void ws_sampler_free(ws_sampler *sp);
+
+#endif

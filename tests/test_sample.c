@@ -1,0 +1,202 @@
+/* test_sample.c - block sampling (issue 25, sim/sample.h) end to end through `warpscope sim`
+ * (run from the repository root): a sampled run is reproducible, its exact counters follow
+ * from the access pattern, a grid with partial edge tiles sampled agrees with the full run
+ * within the stated bounds, and a kernel whose blocks interact runs full and says why. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/commands.h"
+
+/* ws_cmd_sim with argv (NULL-terminated), stdout captured into *out (malloc'd). */
+static int run_sim(char **out, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = "sim";
+    va_list ap;
+    va_start(ap, out);
+    for (char *a; (a = va_arg(ap, char *)) && argc < 31;) argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+    char path[] = "/tmp/ws_test_sample_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    int rc = ws_cmd_sim(argc, argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    off_t len = lseek(fd, 0, SEEK_END);
+    lseek(fd, 0, SEEK_SET);
+    *out = calloc(1, (size_t)len + 1);
+    assert_int_equal(read(fd, *out, (size_t)len), len);
+    close(fd);
+    unlink(path);
+    return rc;
+}
+
+static cJSON *sim_json(const char *kernel, const char *d1, const char *d2, const char *mode)
+{
+    char *out;
+    int rc = d2 ? run_sim(&out, kernel, "-D", d1, "-D", d2, mode, "--json", NULL)
+                : run_sim(&out, kernel, "-D", d1, mode, "--json", NULL);
+    assert_int_equal(rc, WS_EXIT_OK);
+    cJSON *doc = cJSON_Parse(out);
+    free(out);
+    assert_non_null(doc);
+    return doc;
+}
+
+static double total(cJSON *doc, const char *name)
+{
+    cJSON *m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "totals"))
+        if (!strcmp(cJSON_GetObjectItem(m, "name")->valuestring, name))
+            return cJSON_GetObjectItem(m, "value")->valuedouble;
+    fail_msg("metric %s missing", name);
+    return -1;
+}
+
+static cJSON *sampling(cJSON *doc)
+{
+    cJSON *s = cJSON_GetObjectItem(doc, "sampling");
+    assert_non_null(s);
+    return s;
+}
+
+static double num(cJSON *o, const char *k) { return cJSON_GetObjectItem(o, k)->valuedouble; }
+
+/* The document without what differs from run to run (wall times). */
+static char *stable_text(cJSON *doc)
+{
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(doc, "simulation"), "seconds");
+    return cJSON_PrintUnformatted(doc);
+}
+
+static void test_a_sampled_copy_is_reproducible_and_its_sectors_are_n_over_8(void **state)
+{
+    (void)state;
+    /* 2^22 floats in blocks of 256: 16384 blocks, far more than 3 H200 waves (3 x 132 x 8) */
+    const double n = 4194304;
+    cJSON *a = sim_json("copy_float", "N=4194304", NULL, "--sample");
+    cJSON *b = sim_json("copy_float", "N=4194304", NULL, "--sample");
+    cJSON *s = sampling(a);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(s, "sampled")));
+    assert_true(num(s, "blocks_total") == n / 256);
+    assert_true(num(s, "blocks_simulated") < n / 256 / 4);
+    /* a float per thread: n * 4 bytes in 32-byte sectors, loaded and stored, after scaling */
+    assert_true(total(a, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == n / 8);
+    assert_true(total(a, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == n / 8);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(s, "exact_counters_exact")));
+    char *ta = stable_text(a), *tb = stable_text(b);
+    assert_string_equal(ta, tb);
+    free(ta);
+    free(tb);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+static void within(cJSON *s, cJSON *f, const char *name, double bound)
+{
+    double vs = total(s, name), vf = total(f, name);
+    if (fabs(vs - vf) > bound * vf + 0.5)
+        fail_msg("%s: sampled %.0f, full %.0f: off by more than %.3f%%", name, vs, vf, 100 * bound);
+}
+
+static void test_a_transpose_with_partial_edge_tiles_sampled_is_within_its_bounds_of_full(void **state)
+{
+    (void)state;
+    /* 1500 x 1300: 47 x 41 tiles of 32, the last column and row partial (1500 = 46*32 + 28) */
+    cJSON *s = sim_json("transpose_padded", "W=1500", "H=1300", "--sample");
+    cJSON *f = sim_json("transpose_padded", "W=1500", "H=1300", "--full");
+    cJSON *sj = sampling(s);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sj, "sampled")));
+    assert_true(num(sj, "blocks_total") == 47 * 41);
+    assert_true(num(sj, "edge_blocks") >= 3);   /* the last row's, the last column's, the corner */
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(sampling(f), "sampled")));
+    /* a warp reads 32 floats of a row: 4 ideal sectors, and the row's last 28 (112 bytes) 4 too:
+       1300 rows of 46 * 4 + 4; it writes rows of 1300 = 40 * 32 + 20 floats, the last 80 bytes 3 */
+    assert_true(total(s, "ws__t_sectors_ideal_global_op_ld.sum") == 1300.0 * (46 * 4 + 4));
+    assert_true(total(s, "ws__t_sectors_ideal_global_op_st.sum") == 1500.0 * (40 * 4 + 3));
+    /* every element misses in L2 once: W*H*4 bytes of sectors from DRAM, within 2 % */
+    assert_true(fabs(total(s, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum") - 1500.0 * 1300 * 4 / 32) <=
+                0.02 * 1500.0 * 1300 * 4 / 32);
+    double eb = num(sj, "exact_counters_bound") + 1e-3; /* the goal: 0.1 % */
+    const char *exact[] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) within(s, f, exact[i], eb);
+    cJSON *ts = cJSON_GetObjectItem(s, "simulation"), *tf = cJSON_GetObjectItem(f, "simulation");
+    assert_true(fabs(num(ts, "thread_instructions") - num(tf, "thread_instructions")) <= eb * num(tf, "thread_instructions"));
+    /* the L2's read sectors and DRAM reads: within 2 % (the issue's goal) */
+    within(s, f, "lts__t_sectors_srcunit_tex_op_read.sum", 0.02);
+    within(s, f, "dram__bytes_read.sum", 0.02);
+    cJSON_Delete(s);
+    cJSON_Delete(f);
+}
+
+static void test_a_kernel_with_global_atomics_runs_full_and_says_why(void **state)
+{
+    (void)state;
+    const double n = 4194304;
+    cJSON *d = sim_json("atomic_distinct_ret", "N=4194304", NULL, "--sample");
+    cJSON *s = sampling(d);
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(s, "sampled")));
+    assert_true(num(s, "blocks_simulated") == n / 256);
+    assert_non_null(strstr(cJSON_GetObjectItem(s, "text")->valuestring, "not sampled: global atomics"));
+    /* every block ran: n threads each one atomic add and one store of a word */
+    assert_true(total(d, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == n / 8);
+    cJSON_Delete(d);
+}
+
+static void test_sample_and_full_together_are_a_usage_error(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run_sim(&out, "copy_float", "--sample", "--full", NULL), WS_EXIT_USAGE);
+    free(out);
+}
+
+static void test_the_catalog_default_size_runs_full_without_being_asked(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run_sim(&out, "transpose_padded", "--json", NULL), WS_EXIT_OK);
+    cJSON *d = cJSON_Parse(out);
+    free(out);
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(sampling(d), "sampled")));
+    cJSON_Delete(d);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    setenv("WARPSCOPE_CATALOG", "demos", 1);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_sampled_copy_is_reproducible_and_its_sectors_are_n_over_8),
+        cmocka_unit_test(test_a_transpose_with_partial_edge_tiles_sampled_is_within_its_bounds_of_full),
+        cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
+        cmocka_unit_test(test_sample_and_full_together_are_a_usage_error),
+        cmocka_unit_test(test_the_catalog_default_size_runs_full_without_being_asked),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
