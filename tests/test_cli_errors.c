@@ -211,6 +211,10 @@ static const cli_case CASES[] = {
      "tests/data/results/broken.json: error: not a warpscope results file"},
     {{"check", "--replay", "results/h200.json", "copy_32x32", "no_such_kernel"}, WS_EXIT_USAGE,
      "results/h200.json: error: no recorded run with counters of kernel 'no_such_kernel'"},
+    /* a -D that is a slip of a parameter is no macro (issue 26: 923 lines of header errors) */
+    {{"sim", "transpose_naive", "-D", "w=16"}, WS_EXIT_USAGE,
+     "-D w: 'transpose_naive' has no parameter 'w'; did you mean 'W'?"},
+    {{"sim", "copy_float", "--param", "n=16"}, WS_EXIT_USAGE, "--param n: 'copy_float' has no parameter 'n'; did you mean 'N'?"},
     /* options --markdown / --replay would silently ignore */
     {{"check", "--replay", "results/h200.json", "--markdown", "results/h200.json"}, WS_EXIT_USAGE,
      "check: choose one of --markdown and --replay"},
