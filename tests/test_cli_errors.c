@@ -754,7 +754,7 @@ static int teardown(void **state)
 {
     (void)state;
     const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt", "wait.cu", "wait.ptx", "own.cu", "own.ptx", "next.cu", "next.ptx", "nul.cu", "nul.ptx",
-                           "norun.json"};
+                           "norun.json", "ptx_out.txt"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", g_dir, names[i]);
@@ -857,10 +857,29 @@ static void test_a_binary_outside_the_project_simulates_a_file_without_a_catalog
     assert_int_equal(system(cmd), 0);
 }
 
+/* One kernel lookup for every command: a template on an enum, named by its enumerator
+ * (bitonic_step<ASCENDING>, which the PTX demangles as <(sort_order)0>), is found by ptx as
+ * sim finds it: by the compiler's lowered name, not by a demangled match. */
+static void test_ptx_finds_an_enum_templated_kernel_that_sim_finds(void **state)
+{
+    (void)state;
+    char out[192];
+    snprintf(out, sizeof out, "%s/ptx_out.txt", g_dir);
+    const char *ptx[] = {"ptx", "tests/data/frontend/enum_template.cu:sort_up", NULL};
+    int rc = run_ws_to(ptx, out);
+    if (rc) fail_msg("ptx: exit %d: %s", rc, g_err);
+    char *text = slurp(out);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "entry _Z12bitonic_stepIL10sort_order0EEvPi")); /* ASCENDING = 0 */
+    const char *sim[] = {"sim", "tests/data/frontend/enum_template.cu:sort_up", NULL};
+    assert_int_equal(run_ws(sim), WS_EXIT_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_malformed_command_line_gets_its_exit_code_and_message),
+        cmocka_unit_test(test_ptx_finds_an_enum_templated_kernel_that_sim_finds),
         cmocka_unit_test(test_an_error_is_one_line_that_starts_with_the_program_name),
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
         cmocka_unit_test(test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn),
