@@ -875,11 +875,33 @@ static void test_ptx_finds_an_enum_templated_kernel_that_sim_finds(void **state)
     assert_int_equal(run_ws(sim), WS_EXIT_OK);
 }
 
+/* A clean --racecheck / --memcheck run ends as compute-sanitizer ends one
+ * (results/sanitizer-logs/, the racecheck and memcheck logs); a JSON run keeps stderr for
+ * findings, and a run with findings prints no "0 errors". */
+static void test_a_clean_sanitizer_run_says_zero_errors_in_compute_sanitizers_words(void **state)
+{
+    (void)state;
+    const char *clean[] = {"sim", "--racecheck", "--memcheck", "copy_float", "-D", "N=1024", NULL};
+    assert_int_equal(run_ws(clean), WS_EXIT_OK);
+    assert_non_null(strstr(g_err, "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"));
+    assert_non_null(strstr(g_err, "========= ERROR SUMMARY: 0 errors\n"));
+    const char *json[] = {"sim", "--racecheck", "--memcheck", "copy_float", "-D", "N=1024", "--json", NULL};
+    assert_int_equal(run_ws(json), WS_EXIT_OK);
+    assert_null(strstr(g_err, "SUMMARY"));
+    const char *dirty[] = {"sim", "--memcheck", "tests/data/planted/reduction_off_by_one.cu", NULL};
+    assert_int_equal(run_ws(dirty), WS_EXIT_KERNEL_FAULT);
+    assert_null(strstr(g_err, "ERROR SUMMARY: 0 errors"));
+    const char *racy[] = {"sim", "--racecheck", "tests/data/planted/missing_sync_transpose.cu", NULL};
+    assert_int_equal(run_ws(racy), WS_EXIT_KERNEL_FAULT);
+    assert_null(strstr(g_err, "0 hazards displayed"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_malformed_command_line_gets_its_exit_code_and_message),
         cmocka_unit_test(test_ptx_finds_an_enum_templated_kernel_that_sim_finds),
+        cmocka_unit_test(test_a_clean_sanitizer_run_says_zero_errors_in_compute_sanitizers_words),
         cmocka_unit_test(test_an_error_is_one_line_that_starts_with_the_program_name),
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
         cmocka_unit_test(test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn),
