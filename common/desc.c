@@ -10,6 +10,7 @@
 #include "buffers.h"
 #include "demangle.h"
 #include "files.h"
+#include "nearest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -76,7 +77,37 @@ static const struct { const char *alias; ws_type t; } type_aliases[] = {
     {"__half", WS_TYPE_HALF}, {"__nv_bfloat16", WS_TYPE_BF16}, {"nv_bfloat16", WS_TYPE_BF16},
     {"bfloat16", WS_TYPE_BF16}, {"__half2", WS_TYPE_HALF2}, {"__nv_bfloat162", WS_TYPE_BF16X2},
     {"nv_bfloat162", WS_TYPE_BF16X2}, {"longlong", WS_TYPE_LONG}, {"ulonglong", WS_TYPE_ULONG},
+    /* <stdint.h>'s fixed widths mean the same bytes everywhere: accepted as they are */
+    {"int8_t", WS_TYPE_CHAR}, {"uint8_t", WS_TYPE_UCHAR}, {"int16_t", WS_TYPE_SHORT}, {"uint16_t", WS_TYPE_USHORT},
+    {"int32_t", WS_TYPE_INT}, {"uint32_t", WS_TYPE_UINT}, {"int64_t", WS_TYPE_LONG}, {"uint64_t", WS_TYPE_ULONG},
 };
+
+/* C names whose width depends on the platform: not taken silently, but named in the error with
+ * the type that has their width on the 64-bit hosts CUDA runs on. */
+static const struct { const char *c_name, *use; } type_hints[] = {
+    {"size_t", "ulong (size_t is 8 bytes on a 64-bit host)"}, {"ssize_t", "long (8 bytes)"},
+    {"ptrdiff_t", "long (8 bytes)"}, {"intptr_t", "long (8 bytes)"}, {"uintptr_t", "ulong (8 bytes)"},
+    {"unsigned", "uint"}, {"signed", "int"}, {"bool", "uchar (a CUDA bool is 1 byte)"},
+};
+
+/* The hint for an unknown type name: "; use ulong (...)" or "; did you mean 'float'?", or "". */
+static void type_hint(const char *name, char *out, size_t cap)
+{
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof type_hints / sizeof type_hints[0]; i++)
+        if (!strcmp(name, type_hints[i].c_name)) {
+            snprintf(out, cap, "; for '%s' use %s", name, type_hints[i].use);
+            return;
+        }
+    int k = ws_nearest(name, &types[0].name, WS_TYPE_COUNT, sizeof types[0], false);
+    if (k >= 0) {
+        snprintf(out, cap, "; did you mean '%s'?", types[k].name);
+        return;
+    }
+    k = ws_nearest(name, &type_aliases[0].alias, (int)(sizeof type_aliases / sizeof type_aliases[0]),
+                   sizeof type_aliases[0], false);
+    if (k >= 0) snprintf(out, cap, "; did you mean '%s'?", type_aliases[k].alias);
+}
 
 static int type_ok(ws_type t) { return (int)t >= 0 && t < WS_TYPE_COUNT; }
 
@@ -740,6 +771,24 @@ static int parse_float(span x, double *v)
     return 0;
 }
 
+/* inf, +inf, -inf, infinity, nan, -nan (any case; C's INFINITY and NAN too), for const():
+ * the fill value of a max- or min-reduction's identity. Returns 0 and *v when x is one. */
+static int parse_special_float(span x, double *v)
+{
+    static const char *const inf[] = {"inf", "infinity"}, *const nan_[] = {"nan"};
+    char buf[16];
+    if (!x.n || x.n >= sizeof buf) return -1;
+    for (size_t i = 0; i < x.n; i++) buf[i] = (char)tolower((unsigned char)x.s[i]);
+    buf[x.n] = 0;
+    const char *w = buf;
+    bool neg = *w == '-';
+    if (*w == '-' || *w == '+') w++;
+    for (int i = 0; i < 2; i++)
+        if (!strcmp(w, inf[i])) { *v = neg ? -HUGE_VAL : HUGE_VAL; return 0; }
+    if (!strcmp(w, nan_[0])) { *v = neg ? -NAN : NAN; return 0; }
+    return -1;
+}
+
 static int looks_like_float(span x)
 {
     for (size_t i = 0; i < x.n; i++)
@@ -847,8 +896,15 @@ static int parse_init(ctx *c, int line, span spec, ws_buffer_decl *bd)
     for (int k = 0; k < nargs; k++)
         if (!args[k].n) return fail_at(c, line, args[k].col, "empty argument in %s", form->form);
     if (form->kind == WS_INIT_CONST) {
+        if (!parse_special_float(args[0], &bd->const_value)) { /* inf, -inf, nan: floating-point buffers only */
+            if (!ws_type_is_float(bd->type))
+                return fail_at(c, line, args[0].col, "const(%.*s): %s has no infinity or NaN (a floating-point buffer "
+                               "does)", (int)(args[0].n > 40 ? 40 : args[0].n), args[0].s,
+                               ws_type_name(ws_type_scalar(bd->type)));
+            return 0;
+        }
         if (parse_float(args[0], &bd->const_value))
-            return fail_at(c, line, args[0].col, "const() needs a finite number, not '%.*s'",
+            return fail_at(c, line, args[0].col, "const() needs a number (or inf, -inf, nan), not '%.*s'",
                            (int)(args[0].n > 40 ? 40 : args[0].n), args[0].s);
         if (!const_fits(bd->type, bd->const_value))
             return fail_at(c, line, args[0].col, "const(%.*s) does not fit in %s", (int)(args[0].n > 40 ? 40 : args[0].n),
@@ -873,6 +929,17 @@ static int parse_init(ctx *c, int line, span spec, ws_buffer_decl *bd)
     return 0;
 }
 
+/* A word of a buffer line that is a slip of 'output' ("ouput", "Output") and no parameter's name. */
+static bool slip_of_output(const ws_kernel_desc *k, span w)
+{
+    char typed[24] = "";
+    if (!w.n || w.n >= sizeof typed) return false;
+    memcpy(typed, w.s, w.n);
+    for (int p = 0; p < k->nparams; p++)
+        if (!strcmp(k->params[p].name, typed)) return false;
+    return ws_near_miss(typed, "output");
+}
+
 /* buffer NAME TYPE COUNT [init=KIND] [output] [tol=X] [ulp=N] */
 static int kw_buffer(ctx *c, block *b, int line, span rest)
 {
@@ -891,9 +958,12 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
         memcpy(tname, type.s, type.n);
         tname[type.n] = '\0';
     }
-    if (ws_type_parse(tname, &bd->type))
-        return fail_at(c, line, type.col, "unknown type '%.*s' (known: %s; also int8 .. uint64, __half, "
-                       "__nv_bfloat16)", (int)(type.n > 40 ? 40 : type.n), type.s, ws_type_list());
+    if (ws_type_parse(tname, &bd->type)) {
+        char hint[96];
+        type_hint(tname, hint, sizeof hint);
+        return fail_at(c, line, type.col, "unknown type '%.*s'%s (known: %s; also int8 .. uint64, int8_t .. uint64_t, "
+                       "__half, __nv_bfloat16)", (int)(type.n > 40 ? 40 : type.n), type.s, hint, ws_type_list());
+    }
     /* The count runs until the first option word, so it may contain spaces. */
     rest = trim(rest);
     span count = {rest.s, 0, rest.col};
@@ -905,7 +975,7 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
         size_t id = 0;
         while (id < w.n && is_ident_char((unsigned char)w.s[id])) id++;
         bool is_option = span_eq(w, "output") || (id > 0 && id < w.n && w.s[id] == '=' && (id + 1 == w.n || w.s[id + 1] != '='));
-        if (is_option) break;
+        if (is_option || (id == w.n && slip_of_output(k, w))) break; /* "ouput": an option word, misspelt */
         count.n = (size_t)(w.s + w.n - count.s);
         opt = probe;
     }
@@ -929,8 +999,9 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
         size_t id = 0;
         while (id < w.n && is_ident_char((unsigned char)w.s[id])) id++;
         if (id == 0 || id >= w.n || w.s[id] != '=')
-            return fail_at(c, line, w.col, "unexpected '%.*s' in buffer options (expected init=..., output, tol=... or ulp=...)",
-                           (int)(w.n > 40 ? 40 : w.n), w.s);
+            return fail_at(c, line, w.col, "unexpected '%.*s' in buffer options%s (expected init=..., output, tol=... or "
+                           "ulp=...)", (int)(w.n > 40 ? 40 : w.n), w.s,
+                           id == w.n && slip_of_output(k, w) ? "; did you mean 'output'?" : "");
         span key = {w.s, id, w.col};
         span val = {w.s + id + 1, w.n - id - 1, w.col + (int)id + 1};
         if (span_eq(key, "init")) {
@@ -960,8 +1031,13 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
                 return fail_at(c, line, w.col, "ulp= applies to floating-point buffers; '%s' is %s", bd->name,
                                ws_type_name(bd->type));
         } else {
-            return fail_at(c, line, w.col, "unknown buffer option '%.*s=' (known: init=, tol=, ulp=, output)",
-                           (int)(key.n > 40 ? 40 : key.n), key.s);
+            static const char *const opts[] = {"init", "tol", "ulp"};
+            char typed[24] = "";
+            if (key.n < sizeof typed) memcpy(typed, key.s, key.n);
+            int near = typed[0] ? ws_nearest(typed, opts, 3, sizeof opts[0], false) : -1;
+            return fail_at(c, line, w.col, "unknown buffer option '%.*s='%s%s%s (known: init=, tol=, ulp=, output)",
+                           (int)(key.n > 40 ? 40 : key.n), key.s, near >= 0 ? "; did you mean '" : "",
+                           near >= 0 ? opts[near] : "", near >= 0 ? "='?" : "");
         }
     }
     if (seen_tol && !bd->output)
@@ -1103,9 +1179,14 @@ static int do_line(ctx *c, block *b, int line, span x)
     int kw = -1;
     for (int i = 0; i < KW_COUNT; i++)
         if (span_eq(word, keywords[i])) kw = i;
-    if (kw < 0)
-        return fail_at(c, line, word.col, "unknown keyword '%.*s' (known: kernel entry compile note stars param buffer "
-                       "grid block shared bytes args tmap cooperative)", (int)(word.n > 40 ? 40 : word.n), word.s);
+    if (kw < 0) {
+        char typed[24] = "", hint[48] = "";
+        if (word.n < sizeof typed) memcpy(typed, word.s, word.n);
+        int near = typed[0] ? ws_nearest(typed, keywords, KW_COUNT, sizeof keywords[0], false) : -1;
+        if (near >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", keywords[near]);
+        return fail_at(c, line, word.col, "unknown keyword '%.*s'%s (known: kernel entry compile note stars param buffer "
+                       "grid block shared bytes args tmap cooperative)", (int)(word.n > 40 ? 40 : word.n), word.s, hint);
+    }
     if (kw != KW_PARAM && kw != KW_BUFFER && kw != KW_TMAP && b->seen[kw])
         return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
     if (!b->seen[kw]) b->seen[kw] = line;
@@ -1255,7 +1336,8 @@ static int finish_block(ctx *c, block *b)
 {
     ws_kernel_desc *k = &b->k;
     if (!b->seen[KW_KERNEL])
-        return fail_at(c, b->open_line, b->open_col, "warpscope block has no 'kernel' line (kernel NAME)");
+        return fail_at(c, b->open_line, b->open_col, "warpscope block has no 'kernel' line (kernel NAME: the name "
+                       "commands use, and the __global__ function's unless an 'entry' line names another)");
     if (!b->seen[KW_GRID]) return fail_at(c, b->open_line, b->open_col, "description '%s' has no 'grid' line", k->name);
     if (!b->seen[KW_BLOCK]) return fail_at(c, b->open_line, b->open_col, "description '%s' has no 'block' line", k->name);
     for (int i = 0; i < k->nparams; i++)
@@ -1297,9 +1379,24 @@ static int finish_block(ctx *c, block *b)
         read_includes(c, c->f->source, c->f->source_len, dir, (const char (*)[WS_PATH_MAX])idirs, nd, 0);
         best = find_global(c, k->entry_base);
     }
-    if (!best)
-        return fail_at(c, k->entry_line, k->entry_col, "no __global__ function '%s' in this file%s", k->entry_base,
-                       c->f->nheaders ? " or the headers it includes" : "");
+    if (!best) {
+        /* the hint: the near name, or, with no 'entry' line, the rule and the functions there are */
+        char hint[WS_MSG_MAX / 2] = "";
+        size_t h = 0;
+        int near = c->nglobals ? ws_nearest(k->entry_base, c->globals[0].name, c->nglobals, sizeof c->globals[0], true)
+                               : -1;
+        if (near >= 0)
+            h += (size_t)snprintf(hint, sizeof hint, "; did you mean '%s'?", c->globals[near].name);
+        if (!b->seen[KW_ENTRY] && h < sizeof hint)
+            h += (size_t)snprintf(hint + h, sizeof hint - h, " (with no 'entry' line the kernel's name is taken for "
+                                  "the function's: add 'entry FUNCTION'%s", c->nglobals ? "; __global__ functions here:" : "");
+        for (int i = 0; !b->seen[KW_ENTRY] && i < c->nglobals && i < 8 && h < sizeof hint; i++)
+            if (i == 0 || strcmp(c->globals[i].name, c->globals[i - 1].name))
+                h += (size_t)snprintf(hint + h, sizeof hint - h, " %s", c->globals[i].name);
+        if (!b->seen[KW_ENTRY] && h < sizeof hint) snprintf(hint + h, sizeof hint - h, ")");
+        return fail_at(c, k->entry_line, k->entry_col, "no __global__ function '%s' in this file%s%s", k->entry_base,
+                       c->f->nheaders ? " or the headers it includes" : "", hint);
+    }
     k->kernel_line = best->line;
     k->kernel_file = best->file < 0 ? c->f->path : c->f->headers[best->file].path;
     if (!k->stars) k->stars = 1;
@@ -1625,8 +1722,13 @@ int ws_override_kind_of(const ws_kernel_desc *d, const ws_overrides *ov, int i, 
         return 0;
     case WS_DEF_PARAM:
         if (p < 0) {
-            ws_error_set(err, CMDLINE, 1, 1, "--param %s: '%s' has no parameter '%s' (%s%s)", name, d->name, name,
-                         d->nparams ? "parameters: " : "it has no parameters", list);
+            int near = ws_nearest(name, d->params[0].name, d->nparams, sizeof d->params[0], true);
+            if (near >= 0)
+                ws_error_set(err, CMDLINE, 1, 1, "--param %s: '%s' has no parameter '%s'; did you mean '%s'?", name,
+                             d->name, name, d->params[near].name);
+            else
+                ws_error_set(err, CMDLINE, 1, 1, "--param %s: '%s' has no parameter '%s' (%s%s)", name, d->name, name,
+                             d->nparams ? "parameters: " : "it has no parameters", list);
             return -1;
         }
         *kind = WS_DEF_PARAM;
@@ -1643,6 +1745,15 @@ int ws_override_kind_of(const ws_kernel_desc *d, const ws_overrides *ov, int i, 
         }
         *kind = WS_DEF_PARAM;
         return 0;
+    }
+    /* a near miss of a parameter (-D w=16 for W) is a slip, even where 'w' is a name in the
+       source: as a macro it would rewrite every 'w' the compiler sees, headers included */
+    int near = ov->has_value[i] ? ws_nearest(name, d->params[0].name, d->nparams, sizeof d->params[0], true) : -1;
+    if (near >= 0) {
+        ws_error_set(err, CMDLINE, 1, 1, "-D %s: '%s' has no parameter '%s'; did you mean '%s'? (-D %s=%s; --macro "
+                     "%s=%s passes '%s' to the compiler as a macro instead)", name, d->name, name, d->params[near].name,
+                     d->params[near].name, ov->value[i], name, ov->value[i], name);
+        return -1;
     }
     if (!ov->has_value[i] || occurs_in_source(d, name)) {
         *kind = WS_DEF_MACRO;

@@ -224,9 +224,11 @@ const char *ws_desc_source_path(const ws_desc_file *f, const char *path);
  * definition, decided by ws_override_kind_of when the description is known):
  *   --param NAME=EXPR   always a parameter; an error when the description has none of that name
  *   --macro NAME[=V]    always a macro, passed to the compiler as -DNAME[=V]
- *   -D NAME=VALUE       a parameter when the description declares NAME; otherwise a macro when
- *                       NAME occurs as an identifier in the .cu or a header it read; otherwise
- *                       an error (a misspelt parameter must not silently become a macro)
+ *   -D NAME=VALUE       a parameter when the description declares NAME; an error with "did you
+ *                       mean" when NAME is a near miss of one parameter (common/nearest.h: -D w
+ *                       for W), wherever NAME occurs; otherwise a macro when NAME occurs as an
+ *                       identifier in the .cu or a header it read; otherwise an error (a
+ *                       misspelt parameter must not silently become a macro)
  *   -D NAME             (no value) a macro NAME=1, as with nvcc; an error when NAME is a parameter
  * So -D means what nvcc users expect for every name the description does not claim, and a
  * description parameter is never shadowed by accident. */

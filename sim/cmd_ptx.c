@@ -200,6 +200,7 @@ int ws_cmd_ptx(int argc, char **argv)
     ws_desc_file *owned = NULL;
     rc = WS_EXIT_USAGE;
     ptx_module *m = NULL;
+    char *text = NULL;
     if (ws_catalog_resolve(cat, kernel, &f, &d, &owned, &err)) {
         ws_error_print(&err);
         goto done;
@@ -209,13 +210,18 @@ int ws_cmd_ptx(int argc, char **argv)
         ws_error_print(&err);
         goto done;
     }
-    char how[WS_PATH_MAX + 96];
-    m = ws_catalog_ptx_ex(f, arch, how, sizeof how, &err);
+    /* the text sim runs for this launch (its compile line and -D), kept for the lookup: the
+       compiler's lowered names in it find what no demangled match can (an enum template
+       argument, <(sort_order)0>), as sim and check find it */
+    ws_ptx_origin origin;
+    text = ws_catalog_ptx_text_for(f, &L, arch, WS_PTX_SAME_TARGET, &origin, &err);
+    m = text ? ptx_parse(origin.path, text, &err) : NULL;
     if (!m) {
         ws_error_print(&err);
         goto done;
     }
-    const ptx_function *fn = ws_catalog_entry(m, NULL, d, &err); /* by demangled name: ws_catalog_ptx_ex keeps no text */
+    const char *how = origin.how;
+    const ptx_function *fn = ws_catalog_entry(m, text, d, &err);
     if (!fn) {
         ws_error_print(&err);
         goto done;
@@ -230,6 +236,7 @@ int ws_cmd_ptx(int argc, char **argv)
     rc = sass_side_by_side(f, d, &L, arch);
 done:
     ptx_free(m);
+    free(text);
     ws_desc_free(owned);
     ws_catalog_free(cat);
     return rc;

@@ -99,9 +99,14 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
                                  .sample = o->full ? WS_SAMPLE_OFF : o->sample ? WS_SAMPLE_ON : WS_SAMPLE_AUTO};
         rc = ws_simulation_run(s, &so, &err);
     }
+    bool text = !o->c.json && !o->c.csv;
     if (s->race) {                             /* hazards up to a fault are worth seeing too */
         ws_racecheck_print(s->race, stderr, s->file->path, s->desc->name);
         *found |= ws_racecheck_count(s->race) > 0;
+        /* a clean run says so, in compute-sanitizer's words (results/sanitizer-logs/), so silence
+           never has to be read as "it ran" */
+        if (text && rc == WS_EXIT_OK && !ws_racecheck_count(s->race))
+            fprintf(stderr, "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
     }
     if (rc != WS_EXIT_OK) {
         ws_error_print(&err);
@@ -168,9 +173,12 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     /* only this GPU's run: the report sets it beside this GPU's prediction */
     p->measured = ws_measured_for(cat->dir[0] ? cat->dir : NULL, o->c.results_dir, dev->key, s->desc->name, &o->c.ov,
                                   WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;
-    if (o->memcheck)
-        *found |= ws_memcheck_print(&s->result, stderr) > 0;
-    else if (s->result.memory_warnings) {
+    if (o->memcheck) {
+        bool errors = ws_memcheck_print(&s->result, stderr) > 0;
+        *found |= errors;
+        if (!errors && !o->c.json && !o->c.csv)   /* as compute-sanitizer ends a clean memcheck run */
+            fprintf(stderr, "========= ERROR SUMMARY: 0 errors\n");
+    } else if (s->result.memory_warnings) {
         char first[WS_MSG_MAX];
         ws_fault_format(&s->result.first_warning, first, sizeof first);
         fprintf(stderr, "warpscope: sim: %s: %llu memory warnings; first: %s\n", s->desc->name,

@@ -205,6 +205,7 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
     if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
         ws_mem_counts *c = ev->space == WS_SPACE_GLOBAL ? &ms->t.global[op] : &ms->t.local[op];
         c->inst++;
+        c->active_lanes += (uint64_t)__builtin_popcount(ev->active_mask);
         const ws_coalesce_result *co = v->co;
         if (!co)
             return;
@@ -235,6 +236,7 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
     } else if (ev->space == WS_SPACE_SHARED) {
         ws_mem_counts *c = &ms->t.shared[op];
         c->inst++;
+        c->active_lanes += (uint64_t)__builtin_popcount(ev->active_mask);
         const ws_bank_result *bk = v->bk;
         if (!bk)
             return;
@@ -254,6 +256,12 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
     } else {
         ms->t.param_inst++;
     }
+}
+
+void ws_memstats_set_insts(ws_memstats *ms, uint64_t warp_insns, uint64_t thread_insns)
+{
+    ms->t.warp_insns = warp_insns;
+    ms->t.thread_insns = thread_insns;
 }
 
 void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4])

@@ -20,6 +20,7 @@
 /* Counts for one (space, op) class, e.g. global loads. */
 typedef struct {
     uint64_t inst;              /* warp-level instructions executed (with >= 1 active lane) */
+    uint64_t active_lanes;      /* their active lanes summed (SIMT efficiency: active_lanes / 32 inst) */
     uint64_t requests, sectors, ideal_sectors, lines, bytes_used;   /* global / local */
     uint64_t wavefronts, ideal_wavefronts, ncu_conflicts, excess;  /* shared */
 } ws_mem_counts;
@@ -48,6 +49,8 @@ typedef struct {
     uint64_t const_inst, param_inst;
     uint64_t events;                 /* every event seen, incl. all-inactive ones */
     uint64_t shared_atom_passes;     /* shared atomics' serialised passes (sim/atomics.h) */
+    uint64_t warp_insns, thread_insns; /* every instruction the kernel ran, per warp and per active lane
+                                          (PTX level; ws_memstats_set_insts) */
     ws_cache_totals cache;           /* valid after ws_memstats_finish */
 } ws_mem_totals;
 
@@ -88,6 +91,9 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v);
 /* The tensor pipe's instructions, which no memory event carries: [0] all, [1] HMMA, [2] IMMA,
  * [3] DMMA (the SASS's count, sim/sass_map.h, or the PTX's mma executions by rule). */
 void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4]);
+/* Every instruction the kernel executed, counted per warp and per active lane (the interpreter's
+ * counts, sim/interp.h): the kernel's SIMT efficiency rows (metrics.h). */
+void ws_memstats_set_insts(ws_memstats *ms, uint64_t warp_insns, uint64_t thread_insns);
 /* Freezes the totals with the cache model's end-of-kernel totals (ws_models_finish first). */
 void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache);
 /* The header's invariant: each model sum (requests, sectors, ideal sectors, lines, wavefronts,

@@ -33,7 +33,8 @@
  * Scopes, each its own list, expanded where its context is:
  *   WS_METRICS_KERNEL  memstats' kernel totals, always reported (ws_memstats_metrics):
  *                      c (ws_cache_totals), gl gs ga gr / ll ls / sl ss sa sr (ws_mem_counts
- *                      of global / local / shared ld st atom red), l1_hits, l1_all, ratio(a, b)
+ *                      of global / local / shared ld st atom red), t (ws_mem_totals), l1_hits,
+ *                      l1_all, ratio(a, b)
  *   WS_METRICS_TENSOR  memstats' tensor-era totals, where such an instruction ran: k
  *                      (ws_tc_counts), kg ks (cp.async's global and shared sides), lm sm
  *                      (ldmatrix, stmatrix)
@@ -133,6 +134,23 @@
     M(SATOM_PASSES, "ws__shared_atom_passes.sum", COUNT, MODEL, INFO, 0, OWN, SHARED, ATOM, PLAIN, \
       "shared atomic passes: per instruction its bank wavefronts, lanes on one word combining (contention model, measured on the H200)", \
       t->shared_atom_passes) \
+    /* active lanes (SIMT efficiency): the interpreter's PTX-level instruction counts, all \
+       instructions (ncu counts SASS ones, so INFO); the memory classes' by their events' masks */ \
+    M(THREAD_INST, "smsp__thread_inst_executed.sum", INST, MODEL, INFO, 0, NAMED, NONE, NONE, PLAIN, \
+      "thread instructions: active lanes summed over every warp instruction executed (PTX level)", t->thread_insns) \
+    M(THREAD_PER_INST, "smsp__average_thread_inst_executed_per_inst_executed.ratio", COUNT, MODEL, INFO, 0, NAMED, NONE, NONE, PLAIN, \
+      "active lanes per warp instruction executed (32 = no divergence; PTX level)", ratio((double)t->thread_insns, (double)t->warp_insns)) \
+    M(SIMT_EFFICIENCY, "ws__simt_efficiency.pct", PCT, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "SIMT efficiency: active lanes / 32 per warp instruction executed, %", \
+      100.0 * ratio((double)t->thread_insns, 32.0 * (double)t->warp_insns)) \
+    M(GLD_ACTIVE_LANES, "ws__active_lanes_global_op_ld.pct", PCT, EXACT, INFO, 0, OWN, GLOBAL, LD, PLAIN, \
+      "active lanes / 32 per global load instruction, %", 100.0 * ratio((double)gl->active_lanes, 32.0 * (double)gl->inst)) \
+    M(GST_ACTIVE_LANES, "ws__active_lanes_global_op_st.pct", PCT, EXACT, INFO, 0, OWN, GLOBAL, ST, PLAIN, \
+      "active lanes / 32 per global store instruction, %", 100.0 * ratio((double)gs->active_lanes, 32.0 * (double)gs->inst)) \
+    M(SLD_ACTIVE_LANES, "ws__active_lanes_shared_op_ld.pct", PCT, EXACT, INFO, 0, OWN, SHARED, LD, PLAIN, \
+      "active lanes / 32 per shared load instruction, %", 100.0 * ratio((double)sl->active_lanes, 32.0 * (double)sl->inst)) \
+    M(SST_ACTIVE_LANES, "ws__active_lanes_shared_op_st.pct", PCT, EXACT, INFO, 0, OWN, SHARED, ST, PLAIN, \
+      "active lanes / 32 per shared store instruction, %", 100.0 * ratio((double)ss->active_lanes, 32.0 * (double)ss->inst)) \
     /* L1, L2 and DRAM: the cache model (sim/cache.c); the L2 and DRAM slack is the background \
        traffic of any launch under ncu */ \
     M(L1_GLD_HIT, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", SECTOR, MODEL, CACHE, 0, NAMED, GLOBAL, LD, PLAIN, \
@@ -300,7 +318,10 @@
     M(LINE_WAVEFRONTS, "wavefronts", WAVEFRONT, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
       "the line's shared wavefronts", l->shared_insts ? (double)l->wavefronts : NAN) \
     M(LINE_WAVEFRONTS_IDEAL, "wavefronts_ideal", WAVEFRONT, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
-      "wavefronts the line's shared data would need", l->shared_insts ? (double)l->ideal_wavefronts : NAN)
+      "wavefronts the line's shared data would need", l->shared_insts ? (double)l->ideal_wavefronts : NAN) \
+    M(LINE_ACTIVE_LANES, "active_lanes_pct", PCT, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "active lanes / 32 per warp execution of the line's memory instructions, %", \
+      l->executions ? 100.0 * (double)l->active_lanes / (32.0 * (double)l->executions) : NAN)
 
 /* In ncu's default list but in none of sim's outputs (sim reports occupancy and time as
  * ws__ rows above); check fills its simulator side from these. */

@@ -95,6 +95,7 @@ int ws_report_lines(const ws_report *r, ws_line_row **rows)
         }
         row->nmem++;
         row->executions += p->executions;
+        row->active_lanes += p->active_lanes;
         if (p->space == WS_SPACE_SHARED || p->kind == WS_KIND_LDGSTS) { /* cp.async: its shared side too */
             row->shared_insts += p->executions;
             row->wavefronts += p->wavefronts;
@@ -249,6 +250,8 @@ static void print_row(FILE *f, const ws_report *r, const ws_line_row *row, bool 
                 ratio((double)row->ideal_wavefronts, (double)row->shared_insts));
     else
         fprintf(f, " %9s %7s", "", "");
+    /* active lanes: a halo load run by 1 lane of 32 is at its ideal sectors yet wastes 31 lanes */
+    fprintf(f, " %6.1f%%", 100.0 * ratio((double)row->active_lanes, 32.0 * (double)row->executions));
     fprintf(f, "  %s%s[%s]\n", row->flag, row->flag[0] ? " " : "", row->kinds);
 }
 
@@ -269,8 +272,8 @@ static void line_table(FILE *f, const ws_report *r, bool all_lines)
         if (w > width)
             width = w;
     }
-    fprintf(f, "  %5s  %-*s %10s %9s %7s %9s %7s  %s\n", "line", width, "source", "warp-instr", "sect/req", "ideal",
-            "wf/instr", "ideal", "flag [instructions: op.space.bytes]");
+    fprintf(f, "  %5s  %-*s %10s %9s %7s %9s %7s %7s  %s\n", "line", width, "source", "warp-instr", "sect/req", "ideal",
+            "wf/instr", "ideal", "lanes", "flag [instructions: op.space.bytes]");
     int i = 0;
     while (i < n && rows[i].line == 0) { /* instructions without line information first */
         print_row(f, r, &rows[i], i > 0, width);
@@ -479,6 +482,7 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
         const ws_line_row *l = &sum;
         for (; i < nl && lr[i].line == sum.line; i++) {
             sum.executions += lr[i].executions;
+            sum.active_lanes += lr[i].active_lanes;
             sum.requests += lr[i].requests;
             sum.sectors += lr[i].sectors;
             sum.ideal_sectors += lr[i].ideal_sectors;
@@ -669,6 +673,7 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
         cJSON_AddStringToObject(m, "source", src);
         cJSON_AddStringToObject(m, "instructions", x->kinds);
         cJSON_AddNumberToObject(m, "warp_instructions", (double)x->executions);
+        cJSON_AddNumberToObject(m, "active_lanes_pct", 100.0 * ratio((double)x->active_lanes, 32.0 * (double)x->executions));
         cJSON_AddNumberToObject(m, "requests", (double)x->requests);
         cJSON_AddNumberToObject(m, "sectors", (double)x->sectors);
         cJSON_AddNumberToObject(m, "sectors_ideal", (double)x->ideal_sectors);

@@ -67,6 +67,7 @@ typedef struct {
     ws_mem_op op;
     int nmem;                    /* memory instructions (pcs) on the line */
     uint64_t executions;         /* warp-level executions of those instructions */
+    uint64_t active_lanes;       /* their active lanes summed (active_lanes / 32 executions = SIMT efficiency) */
     uint64_t requests, sectors, ideal_sectors;       /* global + local */
     uint64_t shared_insts, wavefronts, ideal_wavefronts, ncu_conflicts;
     uint64_t l1_hits, l1_lookups;

@@ -246,6 +246,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     if (s->sass && s->sass->active) memcpy(tensor, s->sass->tensor_insns, sizeof tensor);
     else ptx_tensor_insns(s->fn, s->result.pc_warp_count, tensor);
     ws_memstats_set_tensor_insts(s->ms, tensor);
+    ws_memstats_set_insts(s->ms, s->result.warp_insns, s->result.thread_insns);
     ws_models_finish(s->models);
     ws_cache_totals cache = *ws_models_cache_totals(s->models);
     ws_atomic_totals atom = *ws_models_atomic_totals(s->models);

@@ -211,6 +211,10 @@ static const cli_case CASES[] = {
      "tests/data/results/broken.json: error: not a warpscope results file"},
     {{"check", "--replay", "results/h200.json", "copy_32x32", "no_such_kernel"}, WS_EXIT_USAGE,
      "results/h200.json: error: no recorded run with counters of kernel 'no_such_kernel'"},
+    /* a -D that is a slip of a parameter is no macro (issue 26: 923 lines of header errors) */
+    {{"sim", "transpose_naive", "-D", "w=16"}, WS_EXIT_USAGE,
+     "-D w: 'transpose_naive' has no parameter 'w'; did you mean 'W'?"},
+    {{"sim", "copy_float", "--param", "n=16"}, WS_EXIT_USAGE, "--param n: 'copy_float' has no parameter 'n'; did you mean 'N'?"},
     /* options --markdown / --replay would silently ignore */
     {{"check", "--replay", "results/h200.json", "--markdown", "results/h200.json"}, WS_EXIT_USAGE,
      "check: choose one of --markdown and --replay"},
@@ -750,7 +754,7 @@ static int teardown(void **state)
 {
     (void)state;
     const char *names[] = {"stderr.txt", "spin.cu", "spin.ptx", "badptx.cu", "badptx.ptx", "argc.cu", "argc.ptx", "argfit.cu", "argfit.ptx", "unsup.cu", "unsup.ptx", "mcstop.cu", "mcstop.ptx", "help.txt", "hostile.cu", "hostile.ptx", "out.txt", "wait.cu", "wait.ptx", "own.cu", "own.ptx", "next.cu", "next.ptx", "nul.cu", "nul.ptx",
-                           "norun.json"};
+                           "norun.json", "ptx_out.txt"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", g_dir, names[i]);
@@ -853,10 +857,51 @@ static void test_a_binary_outside_the_project_simulates_a_file_without_a_catalog
     assert_int_equal(system(cmd), 0);
 }
 
+/* One kernel lookup for every command: a template on an enum, named by its enumerator
+ * (bitonic_step<ASCENDING>, which the PTX demangles as <(sort_order)0>), is found by ptx as
+ * sim finds it: by the compiler's lowered name, not by a demangled match. */
+static void test_ptx_finds_an_enum_templated_kernel_that_sim_finds(void **state)
+{
+    (void)state;
+    char out[192];
+    snprintf(out, sizeof out, "%s/ptx_out.txt", g_dir);
+    const char *ptx[] = {"ptx", "tests/data/frontend/enum_template.cu:sort_up", NULL};
+    int rc = run_ws_to(ptx, out);
+    if (rc) fail_msg("ptx: exit %d: %s", rc, g_err);
+    char *text = slurp(out);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "entry _Z12bitonic_stepIL10sort_order0EEvPi")); /* ASCENDING = 0 */
+    const char *sim[] = {"sim", "tests/data/frontend/enum_template.cu:sort_up", NULL};
+    assert_int_equal(run_ws(sim), WS_EXIT_OK);
+}
+
+/* A clean --racecheck / --memcheck run ends as compute-sanitizer ends one
+ * (results/sanitizer-logs/, the racecheck and memcheck logs); a JSON run keeps stderr for
+ * findings, and a run with findings prints no "0 errors". */
+static void test_a_clean_sanitizer_run_says_zero_errors_in_compute_sanitizers_words(void **state)
+{
+    (void)state;
+    const char *clean[] = {"sim", "--racecheck", "--memcheck", "copy_float", "-D", "N=1024", NULL};
+    assert_int_equal(run_ws(clean), WS_EXIT_OK);
+    assert_non_null(strstr(g_err, "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"));
+    assert_non_null(strstr(g_err, "========= ERROR SUMMARY: 0 errors\n"));
+    const char *json[] = {"sim", "--racecheck", "--memcheck", "copy_float", "-D", "N=1024", "--json", NULL};
+    assert_int_equal(run_ws(json), WS_EXIT_OK);
+    assert_null(strstr(g_err, "SUMMARY"));
+    const char *dirty[] = {"sim", "--memcheck", "tests/data/planted/reduction_off_by_one.cu", NULL};
+    assert_int_equal(run_ws(dirty), WS_EXIT_KERNEL_FAULT);
+    assert_null(strstr(g_err, "ERROR SUMMARY: 0 errors"));
+    const char *racy[] = {"sim", "--racecheck", "tests/data/planted/missing_sync_transpose.cu", NULL};
+    assert_int_equal(run_ws(racy), WS_EXIT_KERNEL_FAULT);
+    assert_null(strstr(g_err, "0 hazards displayed"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_malformed_command_line_gets_its_exit_code_and_message),
+        cmocka_unit_test(test_ptx_finds_an_enum_templated_kernel_that_sim_finds),
+        cmocka_unit_test(test_a_clean_sanitizer_run_says_zero_errors_in_compute_sanitizers_words),
         cmocka_unit_test(test_an_error_is_one_line_that_starts_with_the_program_name),
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
         cmocka_unit_test(test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn),

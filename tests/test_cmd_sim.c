@@ -426,6 +426,59 @@ static void test_shared_bins_by_lane_pass_once_and_in_one_bank_32_times(void **s
     cJSON_Delete(doc);
 }
 
+/* The line's JSON row: the (line, instructions) row whose kinds contain kind. */
+static cJSON *line_row(cJSON *doc, const char *src_part, const char *kind)
+{
+    cJSON *m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "lines"))
+        if (strstr(cJSON_GetObjectItem(m, "source")->valuestring, src_part) &&
+            strstr(cJSON_GetObjectItem(m, "instructions")->valuestring, kind))
+            return m;
+    fail_msg("no line row with %s and %s", src_part, kind);
+    return NULL;
+}
+
+static void test_a_store_run_by_one_lane_of_32_is_three_percent_active(void **state)
+{
+    (void)state;
+    char *out;
+    /* reduce_interleaved: 256-thread blocks, `if (tid == 0) out[blockIdx.x] = smem[0]`: only warp 0
+       of a block has tid 0, and it runs the store with 1 lane of 32 */
+    assert_int_equal(run_sim(&out, "reduce_interleaved", "-D", "N=16384", "--json", NULL), WS_EXIT_OK);
+    cJSON *doc = cJSON_Parse(out);
+    assert_non_null(doc);
+    const double blocks = 16384 / 256;
+    assert_true(total(doc, "smsp__sass_inst_executed_op_global_st.sum") == blocks);
+    assert_true(fabs(total(doc, "ws__active_lanes_global_op_st.pct") - 100.0 / 32) < 1e-9);
+    /* the first load line: every lane of every warp reads one float */
+    assert_true(total(doc, "ws__active_lanes_global_op_ld.pct") == 100);
+    cJSON *st = line_row(doc, "out[blockIdx.x] = smem[0]", "st.global");
+    assert_true(fabs(cJSON_GetObjectItem(st, "active_lanes_pct")->valuedouble - 3.125) < 1e-9);
+    /* at its ideal sectors all the same: the active lanes are the waste the sectors do not show */
+    assert_true(cJSON_GetObjectItem(st, "sectors")->valuedouble == cJSON_GetObjectItem(st, "sectors_ideal")->valuedouble);
+    /* the kernel's SIMT rows are the interpreter's instruction counts */
+    cJSON *simd = cJSON_GetObjectItem(doc, "simulation");
+    assert_non_null(simd);
+    double wi = cJSON_GetObjectItem(simd, "warp_instructions")->valuedouble;
+    double ti = cJSON_GetObjectItem(simd, "thread_instructions")->valuedouble;
+    assert_true(wi > 0 && ti > wi);
+    assert_true(total(doc, "smsp__thread_inst_executed.sum") == ti);
+    assert_true(fabs(total(doc, "smsp__average_thread_inst_executed_per_inst_executed.ratio") - ti / wi) < 1e-9);
+    assert_true(fabs(total(doc, "ws__simt_efficiency.pct") - 100.0 * ti / (32 * wi)) < 1e-9);
+    assert_true(total(doc, "ws__simt_efficiency.pct") < 100); /* tid % (2*s) thins the lanes */
+    cJSON_Delete(doc);
+    free(out);
+    /* the text table has the lanes column: 3.1% on the store's row */
+    assert_int_equal(run_sim(&out, "reduce_interleaved", "-D", "N=16384", NULL), WS_EXIT_OK);
+    const char *row = strstr(out, "out[blockIdx.x] = smem[0]");
+    assert_non_null(row);
+    const char *eol = strchr(row, '\n');
+    assert_non_null(strstr(row, "3.1%"));
+    assert_true(strstr(row, "3.1%") < eol);
+    assert_non_null(strstr(out, " lanes "));
+    free(out);
+}
+
 static void test_a_cas_retry_loop_and_a_plain_copy_say_what_they_rest_on(void **state)
 {
     (void)state;
@@ -493,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_a_second_in_process_call_does_not_inherit_the_first_calls_budget),
         cmocka_unit_test(test_a_second_in_process_call_does_not_inherit_memcheck_or_its_findings),
         cmocka_unit_test(test_options_take_their_value_after_an_equals_sign_too),
+        cmocka_unit_test(test_a_store_run_by_one_lane_of_32_is_three_percent_active),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -12,10 +12,12 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../common/desc.h"
+#include "../common/nearest.h"
 #include "../common/desc_text.h"
 #include "../common/files.h"
 
@@ -795,14 +797,27 @@ static void test_minus_d_is_a_parameter_when_declared_else_a_macro_the_source_us
     resolve_fails(d, &bad, "<command line>", 1, 1, "'k' has no parameter 'NOT_CODE' (parameters: W)");
     assert_int_equal(ws_desc_resolve(d, &bad, &L, &err), -1);
     assert_non_null(strstr(err.msg, "--macro NOT_CODE=1"));
+    /* a near miss of a parameter is a slip, even where the name is in the C code ('int w' here):
+       as a macro it would rewrite every w the compiler reads */
+    ws_overrides slip = {0};
+    assert_int_equal(ws_overrides_add(&slip, "w=16", &err), 0);
+    assert_int_equal(ws_override_kind_of(d, &slip, 0, &kind, &err), -1);
+    assert_non_null(strstr(err.msg, "'k' has no parameter 'w'; did you mean 'W'?"));
+    assert_non_null(strstr(err.msg, "--macro w=16"));
+    resolve_fails(d, &slip, "<command line>", 1, 1, "did you mean 'W'?");
+    ws_overrides slip_p = {0};
+    assert_int_equal(ws_overrides_add_kind(&slip_p, "w=16", WS_DEF_PARAM, &err), 0);
+    resolve_fails(d, &slip_p, "<command line>", 1, 1, "--param w: 'k' has no parameter 'w'; did you mean 'W'?");
     /* --macro forces a macro, --param a parameter */
     ws_overrides forced = {0};
     assert_int_equal(ws_overrides_add_kind(&forced, "NOT_CODE=1", WS_DEF_MACRO, &err), 0);
     assert_int_equal(ws_overrides_add_kind(&forced, "W=5", WS_DEF_MACRO, &err), 0);
+    assert_int_equal(ws_overrides_add_kind(&forced, "w=3", WS_DEF_MACRO, &err), 0); /* the slip, on purpose */
     resolve_ok(d, &forced, &L);
     assert_int_equal(L.param_values[0], 8);                         /* W the parameter is untouched */
     assert_string_equal(L.compile.opt[0], "-DNOT_CODE=1");
     assert_string_equal(L.compile.opt[1], "-DW=5");
+    assert_string_equal(L.compile.opt[2], "-Dw=3");
     ws_overrides p = {0};
     assert_int_equal(ws_overrides_add_kind(&p, "TILE=4", WS_DEF_PARAM, &err), 0);
     resolve_fails(d, &p, "<command line>", 1, 1, "--param TILE: 'k' has no parameter 'TILE'");
@@ -1003,6 +1018,49 @@ static void test_every_malformed_description_gives_its_expected_error(void **sta
     assert_int_equal(failures, 0);
 }
 
+static void test_near_misses_are_case_slips_one_edit_or_a_swap_and_only_one_candidate(void **state)
+{
+    (void)state;
+    assert_true(ws_near_miss("w", "W"));            /* case alone, however short */
+    assert_true(ws_near_miss("ouput", "output"));   /* a letter dropped */
+    assert_true(ws_near_miss("outptu", "output"));  /* neighbours swapped */
+    assert_true(ws_near_miss("bufer", "buffer"));
+    assert_true(ws_near_miss("Ntile", "NTILE"));
+    assert_true(ws_near_miss("TILEX", "TILE"));     /* a letter added */
+    assert_false(ws_near_miss("X", "W"));           /* one-letter names: no one-edit guess */
+    assert_false(ws_near_miss("N", "N"));
+    assert_false(ws_near_miss("grid", "block"));
+    assert_false(ws_near_miss("TILE", "TI"));
+    static const char *const names[] = {"TILE_X", "TILE_Y", "N"};
+    assert_int_equal(ws_nearest("tile_x", names, 3, sizeof names[0], false), 0);
+    assert_int_equal(ws_nearest("TILE_Z", names, 3, sizeof names[0], false), -1); /* X or Y: no guess */
+    assert_int_equal(ws_nearest("n", names, 3, sizeof names[0], false), 2);
+}
+
+static void test_fixed_width_c_types_are_their_equivalents_and_const_takes_inf_and_nan(void **state)
+{
+    (void)state;
+    ws_type t;
+    const struct { const char *c; ws_type want; } fixed[] = {
+        {"int8_t", WS_TYPE_CHAR}, {"uint8_t", WS_TYPE_UCHAR}, {"int16_t", WS_TYPE_SHORT}, {"uint16_t", WS_TYPE_USHORT},
+        {"int32_t", WS_TYPE_INT}, {"uint32_t", WS_TYPE_UINT}, {"int64_t", WS_TYPE_LONG}, {"uint64_t", WS_TYPE_ULONG}};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        assert_int_equal(ws_type_parse(fixed[i].c, &t), 0);
+        assert_int_equal(t, fixed[i].want);
+    }
+    assert_int_equal(ws_type_parse("size_t", &t), -1); /* platform-wide: named in the error instead */
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel k\nbuffer a float 4 init=const(-inf)\n"
+                               "buffer b uint32_t 4 init=const(7)\nbuffer c half 4 init=const(nan)\n"
+                               "buffer d double 4 init=const(INF)\ngrid 1\nblock 32\nargs a, b, c, d\n*/\n"
+                               "__global__ void k(float *a, unsigned *b, void *c, double *d) { }\n");
+    const ws_kernel_desc *d = &f->kernels[0];
+    assert_true(isinf(d->buffers[0].const_value) && d->buffers[0].const_value < 0);
+    assert_int_equal(d->buffers[1].type, WS_TYPE_UINT);
+    assert_true(isnan(d->buffers[2].const_value));
+    assert_true(isinf(d->buffers[3].const_value) && d->buffers[3].const_value > 0);
+    ws_desc_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1031,6 +1089,8 @@ int main(void)
         cmocka_unit_test(test_a_kernel_defined_in_an_included_header_is_found_in_the_header),
         cmocka_unit_test(test_generators_and_files_are_checked_at_resolve),
         cmocka_unit_test(test_every_malformed_description_gives_its_expected_error),
+        cmocka_unit_test(test_near_misses_are_case_slips_one_edit_or_a_swap_and_only_one_candidate),
+        cmocka_unit_test(test_fixed_width_c_types_are_their_equivalents_and_const_takes_inf_and_nan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

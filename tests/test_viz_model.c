@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "../viz/viz_model.h"
@@ -204,6 +205,64 @@ static void test_recording_keeps_steps_source_lines_and_filters_by_warp(void **s
     viz_recording_free(&r);
 }
 
+static void test_heat_colour_level_follows_waste_over_ideal_not_cost(void **state)
+{
+    (void)state;
+    viz_line_heat h = {.instructions = 1000, .active_lanes = 32000, .sectors = 4000, .ideal_sectors = 4000};
+    assert_true(viz_heat_level(&h) == 0);          /* x1 of ideal: the coolest colour, however costly */
+    h.sectors = 8000;                              /* x2: half way on the log scale */
+    assert_true(fabs(viz_heat_level(&h) - 0.5) < 1e-12);
+    h.sectors = (uint64_t)(4000 * VIZ_HEAT_RED_WASTE);
+    assert_true(viz_heat_level(&h) == 1);
+    h.sectors = 32 * 4000;                         /* worse than red is red */
+    assert_true(viz_heat_level(&h) == 1);
+    viz_line_heat sh = {.instructions = 2, .wavefronts = 64, .ideal_wavefronts = 2};
+    assert_true(fabs(viz_heat_waste(&sh) - 32) < 1e-12);
+    viz_line_heat none = {0};
+    assert_true(viz_heat_waste(&none) == 1 && viz_heat_level(&none) == 0);
+}
+
+static void test_a_load_run_by_one_lane_of_32_is_three_percent_of_lanes_on_its_line(void **state)
+{
+    (void)state;
+    viz_recording r;
+    viz_recording_init(&r);
+    viz_step s;
+    ws_mem_event ev = ev_strided(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0x1u, GBASE, 4); /* the halo lane */
+    ev.src_line = 7;
+    viz_step_from_event(&s, &ev);
+    assert_int_equal(viz_recording_heat_add_step(&r, &s), 0);
+    /* one sector, ideal one: x1 of ideal, yet 31 of 32 lanes idle */
+    assert_true(viz_heat_waste(&r.heat[7]) == 1);
+    assert_true(fabs(viz_heat_lanes_pct(&r.heat[7]) - 3.125) < 1e-12);
+    ev = ev_strided(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0xFFFFFFFFu, GBASE, 4);
+    ev.src_line = 7;
+    viz_step_from_event(&s, &ev);
+    assert_int_equal(viz_recording_heat_add_step(&r, &s), 0);
+    assert_true(fabs(viz_heat_lanes_pct(&r.heat[7]) - 100.0 * 33 / 64) < 1e-12);
+    viz_recording_free(&r);
+}
+
+static void test_atomics_have_their_own_totals_rows(void **state)
+{
+    (void)state;
+    assert_int_equal(viz_cat_of(WS_SPACE_GLOBAL, WS_MEM_ATOMIC), VIZ_CAT_GLOBAL_ATOM);
+    assert_int_equal(viz_cat_of(WS_SPACE_GLOBAL, WS_MEM_REDUCE), VIZ_CAT_GLOBAL_ATOM);
+    assert_int_equal(viz_cat_of(WS_SPACE_SHARED, WS_MEM_ATOMIC), VIZ_CAT_SHARED_ATOM);
+    assert_int_equal(viz_cat_of(WS_SPACE_CONST, WS_MEM_LOAD), VIZ_CAT_COUNT);
+    assert_string_equal(viz_cat_name(VIZ_CAT_GLOBAL_ATOM), "global atom");
+    viz_totals t;
+    memset(&t, 0, sizeof t);
+    viz_step s;
+    ws_mem_event ev = ev_strided(WS_SPACE_SHARED, WS_MEM_ATOMIC, 4, 0xFFFFFFFFu, 0, 4);
+    viz_step_from_event(&s, &ev);
+    viz_totals_add(&t, &s);
+    /* 32 lanes on 32 distinct words of 32 banks: the shared row of the table, one pass */
+    assert_true(s.wavefronts >= 1);
+    assert_int_equal(t.cat[VIZ_CAT_SHARED_ATOM].units, (uint64_t)s.wavefronts);
+    assert_int_equal(t.cat[VIZ_CAT_SHARED_LD].units + t.cat[VIZ_CAT_SHARED_ST].units, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +276,9 @@ int main(void)
         cmocka_unit_test(test_no_active_lane_is_no_request),
         cmocka_unit_test(test_totals_add_sectors_wavefronts_and_outcomes_by_category),
         cmocka_unit_test(test_recording_keeps_steps_source_lines_and_filters_by_warp),
+        cmocka_unit_test(test_heat_colour_level_follows_waste_over_ideal_not_cost),
+        cmocka_unit_test(test_a_load_run_by_one_lane_of_32_is_three_percent_of_lanes_on_its_line),
+        cmocka_unit_test(test_atomics_have_their_own_totals_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,12 +228,39 @@ static void test_the_throughput_takes_the_copy_ceiling_of_the_same_run_and_the_l
     unlink(path);
 }
 
+static void test_launch_totals_count_atomics_by_the_atomic_sector_rule(void **state)
+{
+    (void)state;
+    ws_catalog *ac;
+    ws_error err;
+    assert_int_equal(ws_catalog_load("tests/data/atomics", &ac, &err), 0);
+    ws_overrides ov;
+    memset(&ov, 0, sizeof ov);
+    assert_int_equal(ws_overrides_add(&ov, "N=1024", &err), 0);
+    viz_record_opts o = {.kernel = "red_one_address", .ov = &ov, .first_block = 0, .num_blocks = 1, .quiet = 1,
+                         .results_dir = "/nonexistent"};
+    viz_recording r;
+    int rc = viz_record_kernel(ac, &o, &r, &err);
+    if (rc)
+        ws_error_print(&err);
+    assert_int_equal(rc, WS_EXIT_OK);
+    /* 1024 threads = 32 warps, one atomicAdd each on one word: 32 lanes on one address are 32
+       sector operations (one each), 1024 in all; a load of that word would be 1 sector */
+    const viz_counter *a = &r.launch.cat[VIZ_CAT_GLOBAL_ATOM];
+    assert_int_equal(a->requests, 32);
+    assert_int_equal(a->units, 1024);
+    assert_int_equal(r.launch.cat[VIZ_CAT_GLOBAL_LD].units + r.launch.cat[VIZ_CAT_GLOBAL_ST].units, 0);
+    viz_recording_free(&r);
+    ws_catalog_free(ac);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tile_column_read_is_recorded_as_one_bank_32_words_deep),
         cmocka_unit_test(test_padded_tile_column_read_is_one_wavefront_over_32_banks),
         cmocka_unit_test(test_steps_are_kept_for_the_chosen_block_and_totals_cover_the_launch),
+        cmocka_unit_test(test_launch_totals_count_atomics_by_the_atomic_sector_rule),
         cmocka_unit_test(test_every_global_sector_gets_a_cache_outcome),
         cmocka_unit_test(test_unknown_kernel_is_a_usage_error),
         cmocka_unit_test(test_results_lookup_prefers_the_run_with_the_same_overrides),

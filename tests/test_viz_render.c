@@ -467,12 +467,52 @@ static void test_heat_map_draws_the_costliest_line_full_and_red_and_the_others_i
     int r10 = viz_layout_heat_row_of(&L, p, ps, 0);
     SDL_Rect l10 = viz_layout_heat_bar(&L, p, r10, 4.0 / 64), full = viz_layout_heat_bar(&L, p, r10, 1.0);
     uint32_t c10 = pixel(fx, l10.x, l10.y + l10.h / 2);
-    assert_int_equal(c10, viz_heat_rgb(4.0 / 64));
+    assert_int_equal(c10, viz_heat_rgb(0)); /* 4 sectors, ideal 4: x1, the coolest colour */
     assert_int_not_equal(c10, VIZ_RGB_BAD);
     assert_int_equal(pixel(fx, l10.x + l10.w + 2, l10.y + l10.h / 2), VIZ_RGB_EMPTY);
     assert_int_equal(pixel(fx, full.x + full.w - 1, full.y + full.h / 2), VIZ_RGB_EMPTY);
     /* the source gutter ticks take the same colours: the current line (10) is not red */
     assert_int_equal(viz_heat_rgb(1.0), VIZ_RGB_BAD);
+}
+
+/* Two lines, each at x1 of ideal: 64 coalesced floats' loads on line 10 (8 sectors), one on
+ * line 12 (4 sectors); and line 14, a 2-way conflicted shared read, far cheaper than line 10. */
+static void test_heat_map_colours_by_waste_so_a_costly_line_at_its_ideal_is_not_red(void **state)
+{
+    fixture *fx = *state;
+    fx->rec.nsteps = 0;
+    free(fx->rec.heat);
+    fx->rec.heat = NULL;
+    fx->rec.nheat = 0;
+    fx->rec.warps_per_block = 1;
+    fx->rec.num_blocks = 1;
+    static const struct { ws_space sp; uint64_t base, stride; int line; } k[] = {
+        {WS_SPACE_GLOBAL, GBASE, 4, 10}, {WS_SPACE_GLOBAL, GBASE + 128, 4, 10}, {WS_SPACE_GLOBAL, GBASE, 4, 12},
+        {WS_SPACE_SHARED, 0, 8, 14}};
+    for (int i = 0; i < 4; i++) {
+        ws_mem_event ev = make_event(k[i].sp, WS_MEM_LOAD, 4, 0xFFFFFFFFu, k[i].base, k[i].stride);
+        ev.src_line = k[i].line;
+        viz_step s;
+        viz_step_from_event(&s, &ev);
+        assert_int_equal(viz_recording_push(&fx->rec, &s), 0);
+        assert_int_equal(viz_recording_heat_add_step(&fx->rec, &s), 0);
+    }
+    char src[1024] = "";
+    for (int i = 1; i <= 20; i++)
+        strcat(src, "    x = a[threadIdx.x];\n");
+    assert_int_equal(viz_recording_set_source(&fx->rec, "k.cu", src), 0);
+    /* stride 8 B over 32 banks: 2 wavefronts, ideal 1 -> x2 */
+    assert_int_equal(fx->rec.heat[14].wavefronts, 2);
+    assert_int_equal(viz_recording_worst_line(&fx->rec), 10);
+    show(fx, 0, VIZ_SCOPE_BLOCK);
+    viz_layout L = layout1();
+    const viz_pane_layout *p = &L.pane[0];
+    viz_pane_state *ps = &fx->st.pane[0];
+    SDL_Rect b10 = viz_layout_heat_bar(&L, p, viz_layout_heat_row_of(&L, p, ps, 0), 1.0);
+    assert_int_equal(pixel(fx, b10.x + 1, b10.y + b10.h / 2), viz_heat_rgb(0)); /* the costliest, not red */
+    assert_int_not_equal(viz_heat_rgb(0), VIZ_RGB_BAD);
+    SDL_Rect b14 = viz_layout_heat_bar(&L, p, viz_layout_heat_row_of(&L, p, ps, 2), 2.0 / 8);
+    assert_int_equal(pixel(fx, b14.x + 1, b14.y + b14.h / 2), viz_heat_rgb(0.5)); /* x2: half way */
 }
 
 static void test_heat_map_rows_carry_their_source_line_whole(void **state)
@@ -654,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_a_state_renders_to_the_same_pixels_every_time),
         cmocka_unit_test(test_compare_mode_draws_each_variant_in_its_own_pane),
         cmocka_unit_test(test_heat_map_draws_the_costliest_line_full_and_red_and_the_others_in_proportion),
+        cmocka_unit_test(test_heat_map_colours_by_waste_so_a_costly_line_at_its_ideal_is_not_red),
         cmocka_unit_test(test_heat_map_rows_carry_their_source_line_whole),
         cmocka_unit_test(test_clicking_a_heat_map_row_names_its_line),
         cmocka_unit_test(test_timeline_puts_each_step_in_its_warps_row_in_its_verdict_colour),

@@ -25,7 +25,7 @@ void viz_state_init(viz_state *s)
 /* The widest one-line memory title and verdict badge, to choose one title row or two. */
 static int mem_title_rows(const viz_fonts *f, const viz_metrics *m, int w)
 {
-    int need = viz_text_width(f->sans, "global store \xC2\xB7 16 B/lane \xC2\xB7 32 of 32 lanes active") +
+    int need = viz_text_width(f->sans, "global store \xC2\xB7 16 B/lane \xC2\xB7 31 of 32 lanes active (96.9%)") +
                viz_text_width(f->sans, "32 wavefronts \xC2\xB7 ideal 1 \xC2\xB7 32-way bank conflict") + 6 * m->pad;
     return need <= w ? 1 : 2;
 }

@@ -4,6 +4,7 @@
  * sit on screen (word rows, line slots) and which lanes share a word. */
 #include "viz_model.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,14 +18,16 @@ const char *viz_outcome_name(viz_outcome o)
 const char *viz_cat_name(viz_cat c)
 {
     static const char *names[VIZ_CAT_COUNT] = {"global ld", "global st", "local ld", "local st",
-                                               "shared ld", "shared st"};
+                                               "shared ld", "shared st", "global atom", "shared atom"};
     return (unsigned)c < VIZ_CAT_COUNT ? names[c] : "?";
 }
 
 viz_cat viz_cat_of(ws_space sp, ws_mem_op op)
 {
+    if (op == WS_MEM_ATOMIC || op == WS_MEM_REDUCE) /* apart from loads and stores, as ncu counts them */
+        return sp == WS_SPACE_GLOBAL ? VIZ_CAT_GLOBAL_ATOM : sp == WS_SPACE_SHARED ? VIZ_CAT_SHARED_ATOM : VIZ_CAT_COUNT;
     if (op != WS_MEM_LOAD && op != WS_MEM_STORE)
-        return VIZ_CAT_COUNT; /* ncu counts atomics and reductions under their own metrics */
+        return VIZ_CAT_COUNT;
     bool st = op == WS_MEM_STORE;
     switch (sp) {
     case WS_SPACE_GLOBAL: return st ? VIZ_CAT_GLOBAL_ST : VIZ_CAT_GLOBAL_LD;
@@ -379,7 +382,24 @@ uint64_t viz_heat_units(const viz_line_heat *h)
     return h->sectors + h->wavefronts;
 }
 
-int viz_recording_heat_add(viz_recording *r, int line, bool shared, uint64_t units, uint64_t ideal)
+double viz_heat_waste(const viz_line_heat *h)
+{
+    uint64_t ideal = h->ideal_sectors + h->ideal_wavefronts, u = viz_heat_units(h);
+    return ideal && u > ideal ? (double)u / (double)ideal : 1.0;
+}
+
+double viz_heat_level(const viz_line_heat *h)
+{
+    double t = log2(viz_heat_waste(h)) / log2(VIZ_HEAT_RED_WASTE);
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+double viz_heat_lanes_pct(const viz_line_heat *h)
+{
+    return h->instructions ? 100.0 * (double)h->active_lanes / (32.0 * (double)h->instructions) : 100.0;
+}
+
+int viz_recording_heat_add(viz_recording *r, int line, bool shared, uint64_t units, uint64_t ideal, int lanes)
 {
     if (line < 0)
         line = 0;
@@ -394,6 +414,7 @@ int viz_recording_heat_add(viz_recording *r, int line, bool shared, uint64_t uni
     }
     viz_line_heat *h = &r->heat[line];
     h->instructions++;
+    h->active_lanes += (uint64_t)(lanes < 0 ? 0 : lanes > 32 ? 32 : lanes);
     if (shared) {
         h->wavefronts += units;
         h->ideal_wavefronts += ideal;
@@ -408,7 +429,8 @@ int viz_recording_heat_add_step(viz_recording *r, const viz_step *s)
 {
     bool shared = s->space == WS_SPACE_SHARED;
     return viz_recording_heat_add(r, s->src_line, shared, (uint64_t)(shared ? s->wavefronts : s->sectors),
-                                  (uint64_t)(shared ? s->ideal_wavefronts : s->ideal_sectors));
+                                  (uint64_t)(shared ? s->ideal_wavefronts : s->ideal_sectors),
+                                  __builtin_popcount(s->active_mask));
 }
 
 int viz_recording_worst_line(const viz_recording *r)

@@ -65,10 +65,12 @@ typedef struct {
 /* Counter categories, as Nsight Compute splits them. */
 typedef enum {
     VIZ_CAT_GLOBAL_LD, VIZ_CAT_GLOBAL_ST, VIZ_CAT_LOCAL_LD, VIZ_CAT_LOCAL_ST,
-    VIZ_CAT_SHARED_LD, VIZ_CAT_SHARED_ST, VIZ_CAT_COUNT
+    VIZ_CAT_SHARED_LD, VIZ_CAT_SHARED_ST,
+    VIZ_CAT_GLOBAL_ATOM, VIZ_CAT_SHARED_ATOM, /* atomics and reductions (atom.*, red.*) */
+    VIZ_CAT_COUNT
 } viz_cat;
 
-const char *viz_cat_name(viz_cat c); /* "global ld" */
+const char *viz_cat_name(viz_cat c); /* "global ld", "global atom" */
 
 typedef struct {
     uint64_t requests;   /* warp-level requests */
@@ -133,7 +135,9 @@ int viz_step_line_slot(viz_step *s, uint64_t line);
 /* Adds the step's own counts into t (the running total after it). */
 void viz_totals_add(viz_totals *t, const viz_step *s);
 /* The counter category of a (space, op): loads and stores of global, local and shared
- * memory; atomics, reductions and const/param give VIZ_CAT_COUNT (not in the table). */
+ * memory, global and shared atomics (reductions with them); local atomics and const/param
+ * give VIZ_CAT_COUNT (not in the table). A global atomic's units are its sectors by the
+ * atomic rule (lanes on one address: one each, as sim counts them). */
 viz_cat viz_cat_of(ws_space sp, ws_mem_op op);
 viz_cat viz_step_cat(const viz_step *s);
 
@@ -159,13 +163,24 @@ typedef struct {
  * ones): the sums of the models' verdicts of the memory instructions on it. */
 typedef struct {
     uint64_t instructions;  /* warp-level memory instructions */
+    uint64_t active_lanes;  /* their active lanes summed (/ 32 instructions: SIMT efficiency) */
     uint64_t sectors, ideal_sectors;       /* global and local */
     uint64_t wavefronts, ideal_wavefronts; /* shared */
 } viz_line_heat;
 
 /* What the heat map ranks lines by: L1TEX's work for the line, sectors plus wavefronts
- * (each one pass of its data path). */
+ * (each one pass of its data path). The bar's length. */
 uint64_t viz_heat_units(const viz_line_heat *h);
+/* Its waste: units over the ideal units of the same bytes (1 = as good as the bytes allow;
+ * 1 when there is no ideal to compare with). */
+double viz_heat_waste(const viz_line_heat *h);
+/* The heat map's colour level in [0, 1], from the waste alone, never from the cost: a
+ * line at x1 of ideal is 0 however costly, x2 is 0.5, VIZ_HEAT_RED_WASTE and worse is 1
+ * (log scale, so each doubling of waste is the same step of colour). */
+#define VIZ_HEAT_RED_WASTE 4.0
+double viz_heat_level(const viz_line_heat *h);
+/* Active lanes / 32 per instruction of the line, in %, 100 when it ran none. */
+double viz_heat_lanes_pct(const viz_line_heat *h);
 
 /* Which steps playback walks through: one warp's, one block's (every warp, in issue
  * order), or every recorded block's. */
@@ -203,8 +218,9 @@ int viz_recording_set_source(viz_recording *r, const char *path, const char *tex
 int viz_recording_set_ptx(viz_recording *r, const char *text);
 
 /* Adds one memory instruction's counts to source line `line` (grown as needed; lines
- * below 0 count as line 0). Returns 0, or -1 when out of memory. */
-int viz_recording_heat_add(viz_recording *r, int line, bool shared, uint64_t units, uint64_t ideal);
+ * below 0 count as line 0); lanes: its active lanes (0-32). Returns 0, or -1 when out of
+ * memory. */
+int viz_recording_heat_add(viz_recording *r, int line, bool shared, uint64_t units, uint64_t ideal, int lanes);
 /* The same from a step's own counts (for recordings built step by step). */
 int viz_recording_heat_add_step(viz_recording *r, const viz_step *s);
 /* The line of the largest viz_heat_units (the first on a tie), 0 when no line has any. */

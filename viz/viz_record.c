@@ -90,7 +90,8 @@ static void add_event(viz_totals *t, const ws_mem_verdict *v)
     }
     if (v->co && k) {
         k->requests += (uint64_t)v->co->requests;
-        k->units += (uint64_t)v->co->sectors;
+        /* a global atomic's sectors follow the device's rule (lanes on one address: one each), as sim's */
+        k->units += v->at ? (uint64_t)v->at->sector_ops : (uint64_t)v->co->sectors;
         k->ideal += (uint64_t)v->co->ideal_sectors;
     }
     if (v->co && v->ca)
@@ -113,7 +114,7 @@ static void observe(void *ctx, const ws_mem_verdict *v)
         bool sh = v->bk != NULL;
         uint64_t units = sh ? (uint64_t)v->bk->wavefronts : (uint64_t)v->co->sectors;
         uint64_t ideal = sh ? (uint64_t)v->bk->ideal : (uint64_t)v->co->ideal_sectors;
-        if (viz_recording_heat_add(c->rec, ev->src_line, sh, units, ideal))
+        if (viz_recording_heat_add(c->rec, ev->src_line, sh, units, ideal, __builtin_popcount(ev->active_mask)))
             c->oom = 1;
     }
     if (ev->block_linear < c->lo || ev->block_linear >= c->hi || c->oom)

@@ -25,7 +25,7 @@ const viz_key_help viz_keys[] = {
     {"click timeline", "jump to that step (which warp issued it, in issue order)"},
     {"g 42 Enter", "jump to source line 42 (or click a source line)"},
     {"j / k", "next / previous line of the heat map (or click a row)"},
-    {"r", "the costliest line (red in the heat map)"},
+    {"r", "the costliest line (the longest heat-map bar)"},
     {"p", "predict-then-reveal: type the step's sectors/wavefronts, Enter"},
     {"mouse", "hover a lane, bank cell or sector for details"},
     {"s", "save a screenshot (PNG)"},
@@ -494,12 +494,12 @@ static bool line_comment_before(const char *line, size_t upto)
     return false;
 }
 
+/* The gutter tick's colour level: the line's waste over ideal (viz_heat_level), -1 = no tick */
 static double line_heat(const viz_recording *rec, int line, uint64_t worst)
 {
     if (!worst || line <= 0 || line >= rec->nheat)
         return -1;
-    uint64_t u = viz_heat_units(&rec->heat[line]);
-    return rec->heat[line].instructions ? (double)u / (double)worst : -1;
+    return rec->heat[line].instructions ? viz_heat_level(&rec->heat[line]) : -1;
 }
 
 static uint64_t worst_units(const viz_recording *rec)
@@ -579,9 +579,11 @@ static void draw_heat(ctx *c, int pane, const viz_pane_layout *p, const viz_pane
     const viz_metrics *m = c->m;
     const viz_recording *rec = ps->rec;
     static const char *const caps[] = {
-        "HEAT MAP  sectors + wavefronts per source line, whole launch \xC2\xB7 click, j/k, r = worst",
-        "HEAT MAP  sectors + wavefronts per line \xC2\xB7 j/k, r", "HEAT MAP"};
-    panel(c, p->heat, "heat", pane, pick(c->f->sans_small, p->heat.w - 2 * m->pad - 4, caps, 3));
+        "HEAT MAP  bar: sectors + wavefronts per line, whole launch \xC2\xB7 colour: \xC3\x97 ideal (blue \xC3\x97" "1, "
+        "red \xC3\x97" "4+) \xC2\xB7 j/k, r = costliest",
+        "HEAT MAP  bar: cost \xC2\xB7 colour: \xC3\x97 ideal (red \xC3\x97" "4+) \xC2\xB7 j/k, r",
+        "HEAT MAP  colour: \xC3\x97 ideal", "HEAT MAP"};
+    panel(c, p->heat, "heat", pane, pick(c->f->sans_small, p->heat.w - 2 * m->pad - 4, caps, 4));
     if (!rec)
         return;
     if (hidden(c, pane)) {
@@ -617,10 +619,12 @@ static void draw_heat(ctx *c, int pane, const viz_pane_layout *p, const viz_pane
         char buf[160], a[32], b[32];
         snprintf(buf, sizeof buf, "%4d", l);
         text(c, mono, p->heat.x + m->pad, y, l == cur ? VIZ_RGB_ACCENT : VIZ_RGB_DIM, buf);
+        /* length: the line's cost against the costliest; colour: its waste over ideal, so a
+           costly line that is as good as its bytes allow is not red */
         double t = (double)viz_heat_units(h) / (double)worst;
         SDL_Rect full = viz_layout_heat_bar(c->L, p, row, 1.0);
         fill(c, full, VIZ_RGB_EMPTY, 255);
-        fill(c, viz_layout_heat_bar(c->L, p, row, t), viz_heat_rgb(t), 255);
+        fill(c, viz_layout_heat_bar(c->L, p, row, t), viz_heat_rgb(viz_heat_level(h)), 255);
         /* the counts, then the ratio to ideal, then the code where there is room */
         uint64_t ideal = h->ideal_sectors + h->ideal_wavefronts;
         if (h->sectors && h->wavefronts)
@@ -639,6 +643,12 @@ static void draw_heat(ctx *c, int pane, const viz_pane_layout *p, const viz_pane
             snprintf(buf, sizeof buf, "\xC3\x97%.3g ideal", (double)viz_heat_units(h) / (double)ideal);
             if (x + viz_text_width(ms, buf) <= xr)
                 x = text(c, ms, x, yt, eff_rgb(100.0 * (double)ideal / (double)viz_heat_units(h)), buf) + m->char_w;
+        }
+        double lanes = viz_heat_lanes_pct(h); /* x1 ideal with 1 lane of 32 running is still waste */
+        if (lanes < 99.95) {
+            snprintf(buf, sizeof buf, "%.3g%% lanes", lanes);
+            if (x + viz_text_width(ms, buf) <= xr)
+                x = text(c, ms, x, yt, eff_rgb(lanes), buf) + m->char_w;
         }
         if (!*code)
             continue;
@@ -811,8 +821,9 @@ static void mem_title(ctx *c, const viz_pane_layout *p, const viz_step *st, cons
     const viz_font *f = c->f->sans;
     const viz_metrics *m = c->m;
     char lng[160], shrt[120];
-    snprintf(lng, sizeof lng, "%s %s \xC2\xB7 %u B/lane \xC2\xB7 %d of 32 lanes active", space_word(st->space),
-             op_word(st->op), st->width, __builtin_popcount(st->active_mask));
+    int act = __builtin_popcount(st->active_mask);
+    snprintf(lng, sizeof lng, "%s %s \xC2\xB7 %u B/lane \xC2\xB7 %d of 32 lanes active (%.3g%%)", space_word(st->space),
+             op_word(st->op), st->width, act, 100.0 * act / 32);
     snprintf(shrt, sizeof shrt, "%s %s \xC2\xB7 %u B \xC2\xB7 %d lanes", space_word(st->space), op_word(st->op),
              st->width, __builtin_popcount(st->active_mask));
     int x0 = p->mem.x + m->pad + 2, xr = p->mem.x + p->mem.w - m->pad - 2, y = p->mem.y + m->pad * 3 / 4;

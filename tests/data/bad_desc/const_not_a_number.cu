@@ -1,4 +1,4 @@
-// expect: 4:29: const() needs a finite number
+// expect: 4:29: const() needs a number (or inf, -inf, nan)
 /*@warpscope
 kernel copy
 buffer a float 4 init=const(abc)

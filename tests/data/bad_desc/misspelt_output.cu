@@ -1,4 +1,4 @@
-// expect: 4:18: unexpected 'outptu'
+// expect: 4:18: unexpected 'outptu' in buffer options; did you mean 'output'?
 /*@warpscope
 kernel copy
 buffer a float N outptu
