@@ -226,7 +226,6 @@ static void parse_text(const char *t, ws_sass_insn *in, char *target, size_t tca
     };
     for (size_t k = 0; k < sizeof tensor_ops / sizeof tensor_ops[0]; k++)
         if (!strcmp(base, tensor_ops[k].op)) in->tensor = tensor_ops[k].t;
-    if (!strcmp(in->opcode, "HFMA2.MMA")) in->tensor = WS_SASS_TENSOR_HMMA;
 
     static const char *branches[] = {"BRA", "BRX", "JMP", "JMX", "CALL", "RET", "EXIT", "KILL", "BPT"};
     for (size_t k = 0; k < sizeof branches / sizeof branches[0]; k++)
