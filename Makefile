@@ -45,7 +45,7 @@ ifeq ($(HAVE_SDL),1)
   VIZ_SRC := $(wildcard viz/*.c)
 endif
 
-LIB_SRC  := $(wildcard common/*.c) $(wildcard sim/*.c) $(wildcard cuda/*.c) $(VIZ_SRC)
+LIB_SRC  := $(wildcard common/*.c) $(wildcard sim/*.c) $(wildcard sim/*/*.c) $(wildcard cuda/*.c) $(VIZ_SRC)
 LIB_SRC  := $(filter-out common/main.c,$(LIB_SRC))
 TEST_SRC := $(wildcard tests/test_*.c)
 ifneq ($(HAVE_SDL),1)
@@ -128,9 +128,9 @@ FUZZ_TIMEOUT ?= 10
 FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := $(filter-out -Werror,$(CFLAGS_BASE)) -O1 $(FUZZ_FLAGS) $(ASSERT_FLAGS)
 FUZZ_NEEDS_fuzz_desc   := common/desc.c
-FUZZ_NEEDS_fuzz_ptx    := sim/ptx_parse.c
-FUZZ_NEEDS_fuzz_interp := sim/ptx_parse.c sim/interp.c
-FUZZ_NEEDS_fuzz_semantics := sim/ptx_parse.c sim/interp.c
+FUZZ_NEEDS_fuzz_ptx    := sim/frontend/ptx_parse.c
+FUZZ_NEEDS_fuzz_interp := sim/frontend/ptx_parse.c sim/interp/interp.c
+FUZZ_NEEDS_fuzz_semantics := sim/frontend/ptx_parse.c sim/interp/interp.c
 FUZZ_NEEDS_fuzz_cli    := cuda/cu_results.c common/outfile.c
 FUZZ_ALL := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(foreach t,$(FUZZ_ALL),$(if $(filter $(words $(FUZZ_NEEDS_$(t))),$(words $(wildcard $(FUZZ_NEEDS_$(t))))),$(BUILD)/fuzz/$(t)))

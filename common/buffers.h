@@ -75,7 +75,7 @@ uint64_t ws_buffer_ulp_distance(const ws_buffer *b, const void *a, const void *b
  * only, or the type is not floating point): what `check` can report beside pass/fail. */
 uint64_t ws_buffer_max_ulp(const ws_buffer *b, const void *got, const void *want);
 
-/* How far floating results may lie apart: a kernel's approximate instructions (sim/approx.h). */
+/* How far floating results may lie apart: a kernel's approximate instructions (sim/interp/approx.h). */
 typedef struct {
     uint32_t ulps;      /* float scalars: representable values apart */
     double abs;         /* floating scalars: absolute difference */

@@ -60,7 +60,7 @@ typedef struct {
     ws_ptxgen_tool tool;          /* NONE for checked-in text */
 } ws_ptx_origin;
 
-/* The PTX text for a description file (malloc'd, free it; sim/catalog_ptx.h parses it): the
+/* The PTX text for a description file (malloc'd, free it; sim/frontend/catalog_ptx.h parses it): the
  * checked-in <file without .cu>.ptx when it is fresh (its "// warpscope-source-hash: <16 hex>"
  * header matches ws_source_hash(file->source), ptxgen.h) and its .target suits arch under
  * match, else compiled now for arch with line information.

@@ -15,5 +15,5 @@ void ws_csv_row(FILE *f, int n, const char *const *fields);
 #define WS_CSV_COLUMNS "kernel,variant,scope,line,metric,unit,value,basis"
 #define WS_CSV_HEADER WS_CSV_COLUMNS "\n"
 
-/* A metric's unit column comes from its row of the metric table: ws_metric_unit (sim/metrics.h). */
+/* A metric's unit column comes from its row of the metric table: ws_metric_unit (sim/models/metrics.h). */
 #endif

@@ -29,7 +29,7 @@ typedef struct ws_device {
     uint32_t smem_reserved_per_block;
     uint32_t smem_alloc_gran;
     int sector_bytes, line_bytes; /* 32, 128: the geometry the coalescer and caches implement;
-                                     sim/models.c refuses a profile that differs */
+                                     sim/models/models.c refuses a profile that differs */
     int banks, bank_bytes;        /* 32, 4: likewise for the bank model */
     int max_warps_per_sm, max_threads_per_sm, max_blocks_per_sm;
     int regs_per_sm, max_regs_per_thread, reg_alloc_gran; /* gran in registers per warp (256) */

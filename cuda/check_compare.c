@@ -1,5 +1,5 @@
 /* check_compare.c - metric classes, tolerances and verdicts (see check_compare.h).
- * A metric's class and slack are its row's in the metric table (sim/metrics.h: the judge
+ * A metric's class and slack are its row's in the metric table (sim/models/metrics.h: the judge
  * and slack columns); a name without a row is shown, not judged. */
 #include "check_compare.h"
 

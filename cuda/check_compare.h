@@ -1,7 +1,7 @@
 /* check_compare.h - the pure comparison behind `warpscope check`: one row per
  * metric with the simulator's value, the GPU's, their ratio and a verdict
  * against the tolerance of the metric's class. The class is the judge column of
- * the metric's row in the metric table (sim/metrics.h, which says why for each):
+ * the metric's row in the metric table (sim/models/metrics.h, which says why for each):
  *   exact  equal: L1TEX requests and sectors, SASS-patched shared wavefronts, SASS
  *          instruction counts
  *   cache  within 10% of the GPU's value plus the row's slack (DRAM bytes 64 KiB, L2
@@ -15,14 +15,14 @@
  *          the GPU), a ratio of exact rows, simulator-only ws__ rows, the arbitration
  *          conflicts, and any metric without a row
  *   timing-dependent  a count that depends on the order in which the GPU's threads run: the
- *          atomic rows of a kernel with an atom.cas retry loop (sim/casloop.h); shown, not judged
+ *          atomic rows of a kernel with an atom.cas retry loop (sim/frontend/casloop.h); shown, not judged
  * Invariant: only an exact row that differs makes a check fail. */
 #ifndef CHECK_COMPARE_H
 #define CHECK_COMPARE_H
 
 #include <stdbool.h>
 
-#include "../sim/metrics.h"
+#include "../sim/models/metrics.h"
 #include "cu_sass.h"
 
 /* the metric table's judge column (ws_judge), under check's names */

@@ -12,8 +12,8 @@
 
 #include "../common/csv.h"
 #include "../common/text.h"
-#include "../sim/casloop.h"
-#include "../sim/metrics.h"
+#include "../sim/frontend/casloop.h"
+#include "../sim/models/metrics.h"
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
@@ -233,7 +233,7 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, chk_
     memset(&res, 0, sizeof res);
     int src = chk_simulate(&t, &attrs, d->gpu, &res, ss, err);
     chk_replay_tally *tf = tally_for(d, t.file->path);
-    int cas_pcs[64], ncas = ws_cas_loops(t.fn, cas_pcs, 64), ncas_g = 0, ncas_s = 0; /* sim/casloop.h */
+    int cas_pcs[64], ncas = ws_cas_loops(t.fn, cas_pcs, 64), ncas_g = 0, ncas_s = 0; /* sim/frontend/casloop.h */
     for (int i = 0; i < ncas && i < 64; i++) {
         if (t.fn->insns[cas_pcs[i]].space == PTX_SPACE_SHARED) ncas_s++;
         else ncas_g++;

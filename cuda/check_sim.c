@@ -1,6 +1,6 @@
 /* check_sim.c - the simulator's side of a check (see check_sim.h): the shared pipeline
  * (sim/simulate.h) with the driver's register count, its metrics under ncu's names: the
- * metric table's rows with a hardware counter (sim/metrics.h). */
+ * metric table's rows with a hardware counter (sim/models/metrics.h). */
 #include "check_sim.h"
 
 #include <math.h>
@@ -10,7 +10,7 @@
 
 #include "../common/commands.h"
 #include "../common/device.h"
-#include "../sim/metrics.h"
+#include "../sim/models/metrics.h"
 #include "../sim/simulate.h"
 
 static void add(chk_sim_side *ss, const char *name, double v)
@@ -68,7 +68,7 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
             }
             free(rows);
         }
-        const ws_simulation *s = &sim; /* the CHECK rows' context (sim/metrics.h) */
+        const ws_simulation *s = &sim; /* the CHECK rows' context (sim/models/metrics.h) */
         WS_METRICS_CHECK(CHECK_ROW)
         if (sim.have_timing) {
             ss->have_time = true;

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 
 #include "../common/ws_error.h"
-#include "../sim/interp.h"
-#include "../sim/timing.h"
+#include "../sim/interp/interp.h"
+#include "../sim/models/timing.h"
 #include "cu_target.h"
 #include "cu_types.h"
 
@@ -26,7 +26,7 @@ typedef struct {
     ws_timing timing;             /* its terms */
     char note[400];               /* what the simulator could not give, "" when all */
     bool sass;                    /* the counters are the machine code's (ptxas + nvdisasm), else the PTX's */
-    char level[400];              /* why: sim/sass_events.h's level line */
+    char level[400];              /* why: sim/sass/sass_events.h's level line */
 } chk_sim_side;
 
 /* Simulates t on the profile named gpu_name (the default profile, with a note, when

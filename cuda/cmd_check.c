@@ -19,10 +19,10 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "check_compare.h"
-#include "../sim/casloop.h"
+#include "../sim/frontend/casloop.h"
 #include "../common/csv.h"
 #include "../common/emit.h"
-#include "../sim/metrics.h"
+#include "../sim/models/metrics.h"
 #include "check_replay.h"
 #include "check_sim.h"
 #include "cu_counters.h"
@@ -404,7 +404,7 @@ static void check_counters(check_ctx *cx, kernel_check *kc)
         chk_row_set(&kc->rows[kc->nrows++], m, sv != NULL, sv ? *sv : 0, gm && gm->numeric, gm ? gm->value : 0);
     }
     chk_unjudge_for_wmma(kc->rows, kc->nrows, ss->wmma_accesses);
-    {   /* an atom.cas retry loop: its ATOM count depends on timing (sim/casloop.h) */
+    {   /* an atom.cas retry loop: its ATOM count depends on timing (sim/frontend/casloop.h) */
         const ptx_function *fn = kc->t.fn;
         int pcs[64], ncas = ws_cas_loops(fn, pcs, 64), ng = 0, nsh = 0;
         for (int i = 0; i < ncas && i < 64; i++) {

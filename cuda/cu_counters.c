@@ -7,7 +7,7 @@
 
 #include "../common/child.h"
 #include "../common/toolkit.h"
-#include "../sim/metrics.h"
+#include "../sim/models/metrics.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -15,7 +15,7 @@
 #include "ncu_csv.h"
 
 /* The metrics `gpu` collects and `check` asks for first: the metric table's rows whose ncu
- * column is COLLECT (sim/metrics.h), in its order. NULL-terminated. */
+ * column is COLLECT (sim/models/metrics.h), in its order. NULL-terminated. */
 extern const char *const cu_default_metrics[];
 
 typedef struct {

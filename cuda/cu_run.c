@@ -84,7 +84,7 @@ int cu_buffers_create(cu_session *s, const ws_launch *L, const ptx_function *fn,
         goto fail;
     }
     if (ws_params_pack(fn, L, addr, b->params, sizeof b->params, offsets, err)) {
-        rc = WS_EXIT_USAGE;                    /* the simulator's rule and message (sim/params.h) */
+        rc = WS_EXIT_USAGE;                    /* the simulator's rule and message (sim/frontend/params.h) */
         goto fail;
     }
     if (L->ntmaps && cu_tmaps_encode(s, fn, L, addr, b->params, err)) goto fail; /* CUtensorMap parameters */

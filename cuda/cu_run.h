@@ -8,7 +8,7 @@
 
 #include "cu_module.h"
 #include "../common/commands.h"
-#include "../sim/params.h"
+#include "../sim/frontend/params.h"
 #include "../common/desc.h"
 
 #define CU_DEFAULT_REPS 20

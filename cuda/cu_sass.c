@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cu_counters.h"
-#include "../sim/metrics.h"
-#include "../sim/sass.h"
+#include "../sim/models/metrics.h"
+#include "../sim/sass/sass.h"
 
 static const int widths[CU_NWIDTHS] = {1, 2, 4, 8, 16};
 
@@ -31,7 +31,7 @@ int cu_summary_total(const cu_access_summary *s, cu_space sp, cu_op op)
 
 /* ---- SASS ---------------------------------------------------------------- */
 
-/* Through the one SASS reader (sim/sass.h): nvdisasm and cuobjdump listings alike. */
+/* Through the one SASS reader (sim/sass/sass.h): nvdisasm and cuobjdump listings alike. */
 void cu_sass_summarize(const char *sass, const char *name, cu_access_summary *s)
 {
     memset(s, 0, sizeof *s);
@@ -186,7 +186,7 @@ void cu_ptx_summarize(const char *ptx, const char *name, cu_access_summary *s)
 
 char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, ws_error *err)
 {
-    /* sim/sass.c compiles and lists; nvdisasm first (source lines), else the toolkit's cuobjdump */
+    /* sim/sass/sass.c compiles and lists; nvdisasm first (source lines), else the toolkit's cuobjdump */
     char *listing = ws_sass_compile(ptx, arch, entry, err);
     if (listing) return listing;
     ws_error first = *err;        /* where neither lists, nvdisasm's message says what to run */

@@ -44,7 +44,7 @@ char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, ws_erro
 bool cu_sass_cause(const char *metric, const cu_access_summary *ptx, const cu_access_summary *sass, char *out,
                    size_t cap);
 
-/* Which space/op a metric counts: its row's space and op columns (sim/metrics.h); false
+/* Which space/op a metric counts: its row's space and op columns (sim/models/metrics.h); false
  * when it has no row, counts no one space and op, or counts tensor-era instructions. */
 bool cu_metric_space(const char *metric, cu_space *sp, cu_op *op);
 

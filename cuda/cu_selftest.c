@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../common/commands.h"
-#include "../sim/metrics.h"
+#include "../sim/models/metrics.h"
 #include "cu_counters.h"
 #include "cu_run.h"
 

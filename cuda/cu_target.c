@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "../common/commands.h"
-#include "../sim/catalog_ptx.h"
-#include "../sim/params.h"
+#include "../sim/frontend/catalog_ptx.h"
+#include "../sim/frontend/params.h"
 
 int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int cc_major, int cc_minor,
                    cu_target *t, ws_error *err)
@@ -26,7 +26,7 @@ int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int c
     if (!t->module) goto usage;
     t->fn = ws_catalog_entry(t->module, t->ptx, t->desc, err); /* the exact instantiation or overload */
     if (!t->fn) goto usage;
-    /* the arguments are packed by the simulator's rule (sim/params.h) before any device memory
+    /* the arguments are packed by the simulator's rule (sim/frontend/params.h) before any device memory
      * exists, so a refusal is an input error with the simulator's message, on any machine */
     static uint8_t scratch[WS_MAX_PARAM_BYTES];
     uint64_t no_addr[WS_MAX_BUFFERS] = {0};

@@ -7,7 +7,7 @@
 
 #include "../common/catalog.h"
 #include "../common/desc.h"
-#include "../sim/ptx.h"
+#include "../sim/frontend/ptx.h"
 
 typedef struct {
     const ws_desc_file *file;
@@ -23,7 +23,7 @@ typedef struct {
 /* Resolves kernel argument `arg` in catalog c for a device of compute
  * capability cc (0.0 = sm_90); the PTX is ws_catalog_ptx_text(WS_PTX_LOADABLE):
  * the checked-in text unless its .target is newer than the device. The arguments
- * are checked against the entry's parameters (sim/params.h, the simulator's rule and
+ * are checked against the entry's parameters (sim/frontend/params.h, the simulator's rule and
  * message). Returns 0, WS_EXIT_USAGE for a bad kernel name, description, PTX or
  * argument, or WS_EXIT_INTERNAL, with err set. */
 int cu_target_open(ws_catalog *c, const char *arg, const ws_overrides *ov, int cc_major, int cc_minor,

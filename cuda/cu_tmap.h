@@ -8,11 +8,11 @@
 #include <stdint.h>
 
 #include "../common/desc.h"
-#include "../sim/ptx.h"
+#include "../sim/frontend/ptx.h"
 #include "cu_driver.h"
 
 #ifdef WS_HAVE_CUDA
-/* Fills the tensor-map parameters of params (laid out by ws_params_pack, sim/params.c) for launch L with
+/* Fills the tensor-map parameters of params (laid out by ws_params_pack, sim/frontend/params.c) for launch L with
  * buffers at addr[]. Returns 0, or -1 with err naming the tmap and the driver's answer. */
 int cu_tmaps_encode(cu_session *s, const ptx_function *fn, const ws_launch *L, const uint64_t *addr, uint8_t *params,
                     ws_error *err);

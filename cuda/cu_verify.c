@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../common/buffers.h"
-#include "../sim/approx.h"
+#include "../sim/interp/approx.h"
 
 /* The first output of L that got and want disagree on (within bound), in err. */
 static int verify(const ws_launch *L, void *const *got, void *const *want, const ws_fp_bound *bound,

@@ -7,7 +7,7 @@
 
 #include "../common/desc.h"
 #include "../common/ws_error.h"
-#include "../sim/interp.h"
+#include "../sim/interp/interp.h"
 
 /* Compares every output buffer of L: got[i] (GPU) with want[i] (simulator),
  * with the buffer's tolerance (ws_buffer_compare). Returns 0 when all agree,
@@ -15,7 +15,7 @@
  * "output 'out' differs from the simulator at index 33 (element 33): GPU 1, simulator 32 (bit-exact)". */
 int cu_verify_outputs(const ws_launch *L, void *const *got, void *const *want, ws_error *err);
 
-/* The same, allowing the error of the approximate instructions fn reaches (sim/approx.h:
+/* The same, allowing the error of the approximate instructions fn reaches (sim/interp/approx.h:
  * ex2.approx, rsqrt.approx, sin.approx ... which the simulator computes exactly); how gets
  * what was used, e.g. "within 5 ulp (ex2.approx.ftz.f32: PTX ISA max relative error 2^-22)"
  * or "bit-exact", also named in a mismatch. */

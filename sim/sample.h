@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interp.h"
-#include "memstats.h"
+#include "interp/interp.h"
+#include "models/memstats.h"
 
 /* OFF (the zero value: callers that need every block, check and viz, get it unasked), AUTO
  * (`sim`'s default), ON (--sample). */

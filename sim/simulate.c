@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "../common/commands.h"
-#include "catalog_ptx.h"
-#include "launch_check.h"
+#include "frontend/catalog_ptx.h"
+#include "frontend/launch_check.h"
 
 static double seconds_since(const struct timespec *t0)
 {

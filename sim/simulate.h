@@ -16,16 +16,16 @@
 
 #include "../common/catalog.h"
 #include "../common/device.h"
-#include "interp.h"
-#include "latency.h"
-#include "memstats.h"
-#include "models.h"
-#include "occupancy.h"
-#include "racecheck.h"
-#include "resources.h"
+#include "interp/interp.h"
+#include "models/latency.h"
+#include "models/memstats.h"
+#include "models/models.h"
+#include "models/occupancy.h"
+#include "interp/racecheck.h"
+#include "frontend/resources.h"
 #include "sample.h"
-#include "sass_events.h"
-#include "timing.h"
+#include "sass/sass_events.h"
+#include "models/timing.h"
 
 typedef struct {
     /* what is simulated */
@@ -68,14 +68,14 @@ typedef struct {
                                       NULL = silent */
     bool fit_one_block;            /* a block that fits 0 times per SM is simulated as 1 resident block
                                       instead of refused: the GPU backend, whose driver accepted it */
-    /* checkers (issue 7; sim/racecheck.h, sim/memcheck.h) */
+    /* checkers (issue 7; sim/interp/racecheck.h, sim/interp/memcheck.h) */
     bool racecheck;                /* keep shared-memory hazards in s->race */
     bool memory_errors_are_warnings; /* count memory errors per kind and go on (memcheck) */
     uint64_t max_thread_insns;     /* instruction budget; 0 = WS_SIM_DEFAULT_BUDGET */
     int threads;                   /* threads for the blocks (ws_sim_config.threads); 0 = every online core */
     FILE *printf_out;              /* the kernel's printf and failed asserts, as the GPU prints them;
                                       NULL = not printed (ws_sim_config.printf_out) */
-    /* SASS (issue 12; sim/sass_events.h): counters as ptxas's machine code executes them */
+    /* SASS (issue 12; sim/sass/sass_events.h): counters as ptxas's machine code executes them */
     bool ptx_level;                /* stay PTX-level even where ptxas and nvdisasm are installed */
     const char *sass_listing;      /* a recorded nvdisasm -c -gi listing to use instead of running the tools */
     const char *ptx_text;          /* the PTX of an attached kernel (ws_simulation_attach keeps none) */

@@ -11,9 +11,9 @@
 
 #include "../common/catalog.h"
 #include "../common/desc.h"
-#include "../sim/interp.h"
-#include "../sim/catalog_ptx.h"
-#include "../sim/ptx.h"
+#include "../sim/interp/interp.h"
+#include "../sim/frontend/catalog_ptx.h"
+#include "../sim/frontend/ptx.h"
 
 static double now(void)
 {

@@ -1,5 +1,5 @@
 /* op_examples.c - the examples of op_examples.h, one row per opcode: adding a row
- * to sim/ptx_ops.h means adding its example here (docs/adding-an-opcode.md).
+ * to sim/frontend/ptx_ops.h means adding its example here (docs/adding-an-opcode.md).
  * Invariant: each text parses inside a kernel body as exactly one instruction. */
 #include "op_examples.h"
 

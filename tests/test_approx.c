@@ -1,4 +1,4 @@
-/* test_approx.c - the approximate instructions a kernel reaches (sim/approx.c), the bound
+/* test_approx.c - the approximate instructions a kernel reaches (sim/interp/approx.c), the bound
  * the PTX ISA's stated errors give (in ulps of a float: 2^-k relative is at most 2^(24-k)
  * ulp, plus one for the host's own rounding), and the output comparison that allows it
  * (common/buffers.c ws_buffer_compare_within, cuda/cu_verify.c). */
@@ -14,7 +14,7 @@
 
 #include "../common/buffers.h"
 #include "../cuda/cu_verify.h"
-#include "../sim/approx.h"
+#include "../sim/interp/approx.h"
 #include "../sim/simulate.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"

@@ -1,5 +1,5 @@
-/* test_atomics.c - the contention model (sim/atomics.h, the atomic sector rule of
- * sim/coalesce.h, the contention terms of sim/timing.h, sim/casloop.h) from first
+/* test_atomics.c - the contention model (sim/models/atomics.h, the atomic sector rule of
+ * sim/models/coalesce.h, the contention terms of sim/models/timing.h, sim/frontend/casloop.h) from first
  * principles: 32 lanes on one address are 32 serialised operations and 32 sectors; 32 lanes
  * on 32 consecutive words are 4 sectors of one pass each; N operations on one address cost
  * N x the same-address time (float adds their own); a slice range's sector-ops queue in its
@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "../common/device.h"
-#include "../sim/atomics.h"
-#include "../sim/casloop.h"
-#include "../sim/coalesce.h"
-#include "../sim/ptx.h"
-#include "../sim/timing.h"
+#include "../sim/models/atomics.h"
+#include "../sim/frontend/casloop.h"
+#include "../sim/models/coalesce.h"
+#include "../sim/frontend/ptx.h"
+#include "../sim/models/timing.h"
 
 #define BASE 0x100000000ull
 

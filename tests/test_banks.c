@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../sim/banks.h"
+#include "../sim/models/banks.h"
 
 static ws_mem_event shared_event(ws_mem_op op, int width, uint32_t mask)
 {
@@ -479,7 +479,7 @@ static void test_ldgsts_zero_filling_16_byte_copies_cost_their_copying_lanes_twi
     }
 }
 
-/* --- the reference: the sorting model this file's model replaced (sim/banks.c before the
+/* --- the reference: the sorting model this file's model replaced (sim/models/banks.c before the
  * bitmaps), kept verbatim in logic, to cross-check every field on random warps. --------- */
 
 static void ref_sort(uint64_t *v, int n)

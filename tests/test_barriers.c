@@ -1,6 +1,6 @@
 /* test_barriers.c - CTA barriers with ids and thread counts, warp collectives' member
- * masks, launch bounds and cooperative groups (sim/exec_barrier.c, sim/exec_warp.c,
- * sim/launch_check.c), each through the whole pipeline on the kernels of
+ * masks, launch bounds and cooperative groups (sim/interp/exec_barrier.c, sim/interp/exec_warp.c,
+ * sim/frontend/launch_check.c), each through the whole pipeline on the kernels of
  * tests/data/barriers/ (description, checked-in PTX, ptxas resources, occupancy,
  * interpreter). Expected outputs follow from each kernel's C semantics and the PTX ISA;
  * the lines an error must name are found by the marker comments in the .cu. */
@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "../common/commands.h"
-#include "../sim/interp.h"
-#include "../sim/launch_check.h"
+#include "../sim/interp/interp.h"
+#include "../sim/frontend/launch_check.h"
 #include "../sim/simulate.h"
 
 #define DIR "tests/data/barriers/"

@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-#include "../sim/cache.h"
-#include "../sim/coalesce.h"
+#include "../sim/models/cache.h"
+#include "../sim/models/coalesce.h"
 
 #define BASE 0x100000000ull
 

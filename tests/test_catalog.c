@@ -20,8 +20,8 @@
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
-#include "../sim/catalog_ptx.h"
-#include "../sim/ptx.h"
+#include "../sim/frontend/catalog_ptx.h"
+#include "../sim/frontend/ptx.h"
 #include "../common/files.h"
 
 static char tmpdir[64];

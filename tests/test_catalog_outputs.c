@@ -17,9 +17,9 @@
 #include "../common/buffers.h"
 #include "../common/catalog.h"
 #include "../common/desc.h"
-#include "../sim/interp.h"
-#include "../sim/catalog_ptx.h"
-#include "../sim/ptx.h"
+#include "../sim/interp/interp.h"
+#include "../sim/frontend/catalog_ptx.h"
+#include "../sim/frontend/ptx.h"
 #include "../common/files.h"
 #include "reference.h"
 

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "../common/child.h"
-#include "../sim/resources.h"
+#include "../sim/frontend/resources.h"
 
 static int sh(const char *script, const ws_child_limits *lim, ws_child_result *r)
 {

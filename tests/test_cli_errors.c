@@ -435,7 +435,7 @@ static void test_a_description_whose_arguments_do_not_fit_the_kernel_is_refused(
         fail_msg("got: %s", g_err);
 }
 
-/* One packing rule for sim and gpu (sim/params.c): a value that is not the parameter's type
+/* One packing rule for sim and gpu (sim/frontend/params.c): a value that is not the parameter's type
  * or does not fit it is refused at its argument, exit 1. 2.5 is no int; 1<<40 = 2^40 needs 41
  * bits, a .u32 holds 32. */
 static void test_an_argument_that_does_not_fit_its_parameter_is_refused_at_the_args_line(void **state)

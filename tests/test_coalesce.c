@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "../sim/coalesce.h"
+#include "../sim/models/coalesce.h"
 
 #define BASE 0x100000000ull /* 4 KiB aligned, like the interpreter's first buffer */
 

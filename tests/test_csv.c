@@ -16,7 +16,7 @@
 #include "../common/csv.h"
 #include "../common/ws_error.h"
 #include "../cuda/check_replay.h"
-#include "../sim/metrics.h"
+#include "../sim/models/metrics.h"
 
 static char *row_text(int n, const char *const *fields)
 {

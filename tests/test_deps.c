@@ -1,4 +1,4 @@
-/* test_deps.c - barriers and load-address dependences found in PTX (sim/deps.h), and
+/* test_deps.c - barriers and load-address dependences found in PTX (sim/frontend/deps.h), and
  * the latency epochs they give the timing model (memstats: independent loads of a warp
  * overlap; a dependent load, a barrier or a loop iteration starts a new epoch). */
 #include <stdarg.h>
@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../sim/deps.h"
-#include "../sim/memstats.h"
-#include "../sim/ptx.h"
-#include "../sim/timing.h"
+#include "../sim/frontend/deps.h"
+#include "../sim/models/memstats.h"
+#include "../sim/frontend/ptx.h"
+#include "../sim/models/timing.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 

@@ -1,4 +1,4 @@
-/* test_exec.c - single instructions (sim/exec_alu.c, exec_mem.c, exec_warp.c)
+/* test_exec.c - single instructions (sim/interp/exec_alu.c, exec_mem.c, exec_warp.c)
  * on hand-written PTX: each case is a few lines computing r3 (and r4) from
  * a = in[t] and b = in[256 + t] (random 32-bit patterns; lanes 0-7 of a get
  * special floats from a .const table), and a plain-C reference computes what
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/interp.h"
+#include "../sim/interp/interp.h"
 #include "op_examples.h"
 
 #define NT 256
@@ -712,7 +712,7 @@ static void test_setp_p_q_with_q_also_the_boolop_source_uses_its_old_value(void 
           r_setp_pq_c);
 }
 
-/* A row of sim/ptx_ops.h in the ALU class whose semantics exec_alu.c lacks would run
+/* A row of sim/frontend/ptx_ops.h in the ALU class whose semantics exec_alu.c lacks would run
  * into "unsupported instruction"; each ALU opcode's example must run. */
 static void test_every_alu_opcode_runs_its_example_without_an_unsupported_fault(void **s)
 {

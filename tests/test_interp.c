@@ -1,4 +1,4 @@
-/* test_interp.c - the warp interpreter (sim/interp.c and friends) on real
+/* test_interp.c - the warp interpreter (sim/interp/interp.c and friends) on real
  * nvcc PTX from the .cu files in tests/data/interp: divergence and reconvergence (masks
  * and the order of memory events), barriers and their misuse, bounds,
  * budget, warp-level operations, atomics, conversions, memory spaces.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/interp.h"
+#include "../sim/interp/interp.h"
 
 #define DATA "tests/data/interp/"
 

@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "../common/device.h"
-#include "../sim/interp_priv.h"
-#include "../sim/latency.h"
-#include "../sim/memstats.h"
-#include "../sim/models.h"
+#include "../sim/interp/interp_priv.h"
+#include "../sim/models/latency.h"
+#include "../sim/models/memstats.h"
+#include "../sim/models/models.h"
 
 static ws_launch one_block(uint32_t threads)
 {
@@ -220,7 +220,7 @@ static void test_a_broken_invariant_aborts_with_file_line_and_expression(void **
     assert_int_equal(waitpid(pid, &st, 0), pid);
     assert_true(WIFSIGNALED(st));
     assert_int_equal(WTERMSIG(st), SIGABRT);
-    assert_non_null(strstr(buf, "sim/memstats.c:"));
+    assert_non_null(strstr(buf, "sim/models/memstats.c:"));
     assert_non_null(strstr(buf, ": assertion failed: ws_memstats_check(ms) == 0"));
 }
 

@@ -16,8 +16,8 @@
 #include <time.h>
 
 #include "../common/device.h"
-#include "../sim/interp.h"
-#include "../sim/ptx.h"
+#include "../sim/interp/interp.h"
+#include "../sim/frontend/ptx.h"
 
 #define HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
 

@@ -1,4 +1,4 @@
-/* test_memcheck.c - the memory-error summary (sim/memcheck.c and the counts the
+/* test_memcheck.c - the memory-error summary (sim/interp/memcheck.c and the counts the
  * interpreter keeps in ws_sim_result): with memory errors as warnings every
  * bad lane access is counted under its kind with the first of each kept; the
  * counts follow from the kernel's indexing (tests/data/memcheck/mixed.cu). */
@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "../common/catalog.h"
-#include "../sim/interp.h"
-#include "../sim/memcheck.h"
-#include "../sim/catalog_ptx.h"
-#include "../sim/ptx.h"
+#include "../sim/interp/interp.h"
+#include "../sim/interp/memcheck.h"
+#include "../sim/frontend/catalog_ptx.h"
+#include "../sim/frontend/ptx.h"
 
 typedef struct {
     ws_desc_file *file;

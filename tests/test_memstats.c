@@ -9,8 +9,8 @@
 
 #include <string.h>
 
-#include "../sim/memstats.h"
-#include "../sim/models.h"
+#include "../sim/models/memstats.h"
+#include "../sim/models/models.h"
 
 static ws_device dev(void)
 {
@@ -250,7 +250,7 @@ static void test_every_metric_row_has_a_name_and_a_description(void **state)
     ws_memstats_free(ms);
 }
 
-/* The rows are the metric table's (sim/metrics.h) in its order: the KERNEL rows, and the
+/* The rows are the metric table's (sim/models/metrics.h) in its order: the KERNEL rows, and the
  * TENSOR rows after them once a tensor-era instruction ran. */
 static void test_the_rows_are_the_tables_and_the_tensor_rows_follow_a_tensor_instruction(void **state)
 {

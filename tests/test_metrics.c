@@ -1,4 +1,4 @@
-/* test_metrics.c - the metric table (sim/metrics.h): every row has a name, a unit from the
+/* test_metrics.c - the metric table (sim/models/metrics.h): every row has a name, a unit from the
  * documented set, a basis and a judgement that fit each other; ncu's collect list is exactly
  * the rows marked COLLECT; lookups by name find the rows and nothing else. */
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 
 #include "../cuda/check_compare.h"
 #include "../cuda/cu_counters.h"
-#include "../sim/metrics.h"
+#include "../sim/models/metrics.h"
 
 static void test_every_row_has_a_name_a_unit_a_basis_and_a_judgement(void **state)
 {

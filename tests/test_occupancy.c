@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "../sim/occupancy.h"
+#include "../sim/models/occupancy.h"
 
 static ws_device h200(void)
 {

@@ -1,4 +1,4 @@
-/* test_params.c - the one kernel parameter buffer of sim and gpu (sim/params.c): described arguments
+/* test_params.c - the one kernel parameter buffer of sim and gpu (sim/frontend/params.c): described arguments
  * converted to the PTX parameter types at the PTX offsets, with range checks. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +15,7 @@
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
 #include "../cuda/cu_target.h"
-#include "../sim/params.h"
+#include "../sim/frontend/params.h"
 #include "../sim/simulate.h"
 
 /* transpose(float *in, float *out, int W, float scale, unsigned short tag, double d):

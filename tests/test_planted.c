@@ -17,10 +17,10 @@
 
 #include "../common/catalog.h"
 #include "../common/desc.h"
-#include "../sim/interp.h"
-#include "../sim/catalog_ptx.h"
-#include "../sim/ptx.h"
-#include "../sim/racecheck.h"
+#include "../sim/interp/interp.h"
+#include "../sim/frontend/catalog_ptx.h"
+#include "../sim/frontend/ptx.h"
+#include "../sim/interp/racecheck.h"
 
 #define DIR "tests/data/planted/"
 

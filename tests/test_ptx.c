@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sim/ptx.h"
+#include "../sim/frontend/ptx.h"
 #include "../common/files.h"
 #include "op_examples.h"
 
@@ -1182,7 +1182,7 @@ static void test_garbage_and_mutated_ptx_never_crash(void **state)
     free(orig);
 }
 
-/* A row of sim/ptx_ops.h that contradicts itself fails here, naming the opcode. */
+/* A row of sim/frontend/ptx_ops.h that contradicts itself fails here, naming the opcode. */
 #define ROW_OK(cond, what) do { if (!(cond)) fail_msg("ptx_ops.h row '%s': %s", r->name, what); } while (0)
 
 static void test_every_opcode_row_is_complete_and_its_name_finds_it_again(void **state)

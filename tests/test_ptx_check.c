@@ -1,4 +1,4 @@
-/* test_ptx_check.c - warpscope's PTX checks (sim/ptx_check.c) against ptxas itself: each
+/* test_ptx_check.c - warpscope's PTX checks (sim/frontend/ptx_check.c) against ptxas itself: each
  * file of tests/data/bad_ptx that ptx_check refuses is refused by ptxas too, and the PTX
  * ptxas accepts (the catalog's, the test PTX) warpscope accepts. Where no toolkit is
  * installed the ptxas half is skipped with a message and only warpscope's half runs. */
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../common/child.h"
-#include "../sim/ptx.h"
+#include "../sim/frontend/ptx.h"
 
 #define PTXAS "/usr/local/cuda/bin/ptxas"
 

@@ -24,9 +24,9 @@
 #include "../common/desc.h"
 #include "../common/files.h"
 #include "../common/ptxgen.h"
-#include "../sim/catalog_ptx.h"
-#include "../sim/interp.h"
-#include "../sim/ptx.h"
+#include "../sim/frontend/catalog_ptx.h"
+#include "../sim/interp/interp.h"
+#include "../sim/frontend/ptx.h"
 
 #define DATA "tests/data/frontend"
 

@@ -1,4 +1,4 @@
-/* test_racecheck.c - the shared-memory hazard checker (sim/racecheck.c) fed
+/* test_racecheck.c - the shared-memory hazard checker (sim/interp/racecheck.c) fed
  * with hand-built event streams: each test states the accesses a kernel would
  * make and the barrier between them, and asserts the hazard (or its absence)
  * from the definition: two accesses to one byte, at least one a write, in one
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/racecheck.h"
+#include "../sim/interp/racecheck.h"
 
 static const uint32_t BLOCK64[3] = {64, 1, 1};   /* two warps */
 

@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "../common/csv.h"
-#include "../sim/report.h"
+#include "../sim/report/report.h"
 
 static const char *SOURCE = "// k.cu\n__global__ void k(float *in, float *out, int n) {\n"
                             "    float v = in[i];\n    out[j * n] = v;\n    float s = tile[t][c];\n}\n";

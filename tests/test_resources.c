@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sim/ptx.h"
+#include "../sim/frontend/ptx.h"
 #include "../common/files.h"
-#include "../sim/resources.h"
+#include "../sim/frontend/resources.h"
 
 static void test_padded_tile_report_gives_32_rows_of_33_floats_of_shared_memory(void **state)
 {

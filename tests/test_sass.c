@@ -17,10 +17,10 @@
 #include "../common/commands.h"
 #include "../common/files.h"
 #include "../common/toolkit.h"
-#include "../sim/coalesce.h"
-#include "../sim/sass.h"
-#include "../sim/sass_events.h"
-#include "../sim/sass_map.h"
+#include "../sim/models/coalesce.h"
+#include "../sim/sass/sass.h"
+#include "../sim/sass/sass_events.h"
+#include "../sim/sass/sass_map.h"
 #include "../sim/simulate.h"
 
 static ws_catalog *cat;

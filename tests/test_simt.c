@@ -1,4 +1,4 @@
-/* test_simt.c - reconvergence (sim/simt.c): a warp that splits around a branch
+/* test_simt.c - reconvergence (sim/interp/simt.c): a warp that splits around a branch
  * that could trap, return or exit, around loops with break and continue, and
  * around __syncwarp() and barriers, comes back together where ptxas puts the
  * BSYNC, so each instruction after the join runs once per warp.
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "../common/commands.h"
-#include "../sim/interp_priv.h"
+#include "../sim/interp/interp_priv.h"
 #include "../sim/simulate.h"
 
 #define NW 32                   /* warps per launch */

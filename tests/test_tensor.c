@@ -1,8 +1,8 @@
-/* test_tensor.c - the tensor-era instructions in the interpreter (sim/exec_tc.c,
+/* test_tensor.c - the tensor-era instructions in the interpreter (sim/interp/exec_tc.c,
  * exec_matrix.c, exec_mma.c, fragments.c) on nvcc PTX from tests/data/tensor/tensor.cu:
  * mma and wmma against a plain-C matrix product, with every lane's fragment registers packed
  * and unpacked here from the PTX ISA's layout tables (written out per form, not through
- * sim/fragments.c); ldmatrix/stmatrix element placement and their wavefronts derived from the
+ * sim/interp/fragments.c); ldmatrix/stmatrix element placement and their wavefronts derived from the
  * row addresses; cp.async data, zero-fill, sectors and wavefronts from the addresses; the
  * faults for reads before a wait; mbarrier phases; refusals of forms not implemented. */
 #include <stdarg.h>
@@ -18,10 +18,10 @@
 
 #include "../common/device.h"
 #include "../common/tmap.h"
-#include "../sim/fragments.h"
-#include "../sim/interp.h"
-#include "../sim/memstats.h"
-#include "../sim/models.h"
+#include "../sim/interp/fragments.h"
+#include "../sim/interp/interp.h"
+#include "../sim/models/memstats.h"
+#include "../sim/models/models.h"
 
 #define DATA "tests/data/tensor/tensor.ptx"
 

@@ -1,4 +1,4 @@
-/* test_threads.c - blocks on threads give the one-thread answer (sim/interp_par.c): for every
+/* test_threads.c - blocks on threads give the one-thread answer (sim/interp/interp_par.c): for every
  * catalog kernel, -j 1, 2 and 4 produce the same memory-event stream (every field, in order),
  * counters, per-pc counts and final buffers; a budget that runs out mid-launch and a fault in a
  * late block stop at the same place with the same message; launches whose blocks could see each
@@ -15,9 +15,9 @@
 
 #include "../common/catalog.h"
 #include "../common/desc.h"
-#include "../sim/catalog_ptx.h"
-#include "../sim/interp.h"
-#include "../sim/ptx.h"
+#include "../sim/frontend/catalog_ptx.h"
+#include "../sim/interp/interp.h"
+#include "../sim/frontend/ptx.h"
 
 /* The stream, folded: FNV-1a over every event's bytes in order (seq included). */
 typedef struct { uint64_t h, n; } fold;

@@ -9,8 +9,8 @@
 
 #include <string.h>
 
-#include "../sim/memstats.h"
-#include "../sim/timing.h"
+#include "../sim/models/memstats.h"
+#include "../sim/models/timing.h"
 
 static ws_device dev(void)
 {

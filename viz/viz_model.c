@@ -1,6 +1,6 @@
 /* viz_model.c - building visualizer steps from the models' verdicts, and the recording.
  * Invariant: every count, group, wavefront, conflict mark, sector and outcome in a step
- * is copied from the verdict (sim/models.h); what is computed here is only where things
+ * is copied from the verdict (sim/models/models.h); what is computed here is only where things
  * sit on screen (word rows, line slots) and which lanes share a word. */
 #include "viz_model.h"
 

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../sim/event.h"
-#include "../sim/models.h"
+#include "../sim/interp/event.h"
+#include "../sim/models/models.h"
 
 #define VIZ_LANES 32
 #define VIZ_BANKS 32

@@ -15,7 +15,7 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "../common/measured.h"
-#include "../sim/ptx.h"
+#include "../sim/frontend/ptx.h"
 #include "../sim/simulate.h"
 
 #define DEFAULT_ARCH "sm_90"

@@ -1,17 +1,17 @@
-/* fuzz_interp.c - libFuzzer target for the warp interpreter (sim/interp.c and
+/* fuzz_interp.c - libFuzzer target for the warp interpreter (sim/interp/interp.c and
  * friends) and the checkers behind it (racecheck, memcheck) on fuzzed PTX: when
  * the text parses, each entry runs on a tiny launch (1-3 blocks of 1-192
  * threads chosen from a hash of the input, a 256-element buffer per pointer
  * parameter, a small instruction budget, memory errors as warnings). Invariant
  * checked: the run ends (success or a one-line error), every event keeps
- * sim/event.h's rules, and the memcheck counts add up to the total. */
+ * sim/interp/event.h's rules, and the memcheck counts add up to the total. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/interp.h"
-#include "../../sim/memcheck.h"
-#include "../../sim/racecheck.h"
+#include "../../sim/interp/interp.h"
+#include "../../sim/interp/memcheck.h"
+#include "../../sim/interp/racecheck.h"
 #include "fuzz_common.h"
 #include "fuzz_ptx_check.h"
 

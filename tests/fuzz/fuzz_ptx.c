@@ -1,10 +1,10 @@
-/* fuzz_ptx.c - libFuzzer target for the PTX parser (sim/ptx_parse.c): any text
+/* fuzz_ptx.c - libFuzzer target for the PTX parser (sim/frontend/ptx_parse.c): any text
  * either parses into a fully resolved module (checked operand by operand,
  * then printed back) or fails with a one-line path:line:col error. */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../sim/ptx.h"
+#include "../../sim/frontend/ptx.h"
 #include "fuzz_common.h"
 #include "fuzz_ptx_check.h"
 

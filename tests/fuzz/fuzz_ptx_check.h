@@ -1,4 +1,4 @@
-/* fuzz_ptx_check.h - checks the promise in sim/ptx.h that a module returned
+/* fuzz_ptx_check.h - checks the promise in sim/frontend/ptx.h that a module returned
  * without error is fully resolved (every operand names an existing register,
  * symbol, label or callee, with the operand layout ptx.h documents).
  * Invariant: a broken promise aborts, so libFuzzer keeps the input. */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/ptx.h"
+#include "../../sim/frontend/ptx.h"
 
 static inline void fuzz_ptx_fail(const ptx_function *fn, const ptx_insn *in, const char *why)
 {

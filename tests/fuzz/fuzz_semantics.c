@@ -2,7 +2,7 @@
  * survives: the input's bytes pick a straight-line PTX kernel (integer, bit-field, f32 and cvt
  * instructions on %tid.x, three parameters and immediates), one warp runs it with every lane storing
  * each result to a global buffer, and a plain-C evaluator written from the PTX ISA's definitions (it
- * shares nothing with sim/exec_alu.c) computes the same values for each lane.
+ * shares nothing with sim/interp/exec_alu.c) computes the same values for each lane.
  * Invariant checked: every generated kernel parses and runs, and every lane's every result equals the
  * reference bit for bit (f32 NaNs: any NaN equals any NaN); a difference aborts with the PTX text, the
  * lane, the instruction and both values. */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/interp.h"
+#include "../../sim/interp/interp.h"
 #include "fuzz_common.h"
 
 #define SEM_LANES 32

@@ -1,0 +1,146 @@
+/* interp.h - the warp interpreter: runs one described launch on the CPU, warp
+ * by warp, 32 lanes in lockstep under an active mask, and emits one
+ * ws_mem_event per executed warp-level memory instruction.
+ *
+ * Execution order (what the memory models see): blocks in linear order
+ * (x fastest); inside a block, warps take turns in slices, not one instruction
+ * each: a warp runs until it reaches a barrier, exits or has run WS_SIM_SLICE
+ * instructions, then the next warp runs; a barrier holds its warps
+ * until its thread count (or every non-exited warp of the block) has arrived (PTX
+ * ISA; sim/interp/exec_barrier.c). A cooperative launch (ws_launch.cooperative) runs all
+ * its blocks at once, a slice per runnable warp of each block per round.
+ * Divergence uses a SIMT reconvergence stack (docs/interp.md). */
+#ifndef WS_INTERP_H
+#define WS_INTERP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../common/desc.h"
+#include "../../common/ws_error.h"
+#include "event.h"
+#include "fault.h"
+#include "../frontend/ptx.h"
+
+#define WS_SIM_SLICE 256
+#define WS_GLOBAL_BASE 0x0000000100000000ull /* first buffer's simulated address */
+#define WS_GLOBAL_ALIGN 4096                 /* each buffer starts on this boundary */
+
+/* Whether block `linear` (of the grid, in linear order) is simulated. */
+typedef bool (*ws_block_filter_fn)(void *ctx, uint64_t linear);
+typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_total);
+
+/* Block boundaries and barrier releases, for checkers that reason about
+ * barrier intervals (sim/interp/racecheck.h). BARRIER is called once per completion of a
+ * barrier that held every non-exited warp of the block (a named barrier among some
+ * of them is not reported), after they arrived and before any continues;
+ * src_line is the barrier's .cu line (0 for block start/end or when unknown). */
+enum { WS_SYNC_BLOCK_START, WS_SYNC_BARRIER, WS_SYNC_BLOCK_END };
+typedef void (*ws_sync_fn)(void *ctx, uint32_t block_linear, int kind, int src_line);
+
+/* A warp-level ordering point, for racecheck's warp-level hazards: the lanes `lanes` of warp
+ * `warp` completed a bar.warp.sync (__syncwarp) together, or passed a CTA barrier that did not
+ * hold the whole block (a named barrier among some warps: each of its warps' lanes are
+ * ordered). Called after the lanes arrive and before any continues. shfl.sync, vote.sync,
+ * match.sync and redux.sync are no such point: the CUDA guide gives them no memory ordering. */
+typedef void (*ws_warp_sync_fn)(void *ctx, uint32_t block_linear, uint32_t warp, uint32_t lanes, int src_line);
+
+/* A warp reaching a watched instruction, before it executes it (for the SASS event stage,
+ * sim/sass/sass_events.h, which places spill code there). */
+typedef struct {
+    uint32_t block_linear, block[3], warp, warp_global;
+    uint32_t pc;
+    uint32_t active;   /* lanes on the path that reached pc */
+    uint32_t guard;    /* of those, the lanes whose guard predicate holds (= active when unguarded) */
+} ws_watch_hit;
+typedef void (*ws_watch_fn)(void *ctx, const ws_watch_hit *hit);
+
+typedef struct {
+    const ptx_module *module;
+    const ptx_function *fn;
+    const ws_launch *launch;          /* resolved description: grid, block, buffers, args */
+    const char *source_file;          /* .cu path for messages */
+    uint64_t max_thread_insns;        /* budget; 0 = WS_SIM_DEFAULT_BUDGET */
+    bool memory_errors_are_warnings;  /* count and go on instead of stopping */
+    uint64_t max_host_bytes;          /* refuse launches needing more; 0 = default 8 GiB */
+    uint32_t first_block, num_blocks; /* simulate blocks [first, first+num); num 0 = all */
+    ws_mem_listener listener;         /* NULL = nobody listens (fast path) */
+    void *listener_ctx;
+    ws_progress_fn progress;          /* called every so often; NULL = none */
+    void *progress_ctx;
+    ws_sync_fn on_sync;               /* block start/barrier/block end; NULL = none (added for racecheck) */
+    void *sync_ctx;
+    ws_warp_sync_fn on_warp_sync;     /* __syncwarp and partial barriers; NULL = none (racecheck) */
+    void *warp_sync_ctx;
+    FILE *printf_out;                 /* what the kernel's printf and failed asserts print, as the GPU
+                                         prints it (no prefix); NULL = not printed (docs/interp.md) */
+    const uint64_t *envreg;           /* %envreg0..31 (32 values); NULL = all zero, as for a plain launch */
+    const uint8_t *watch;             /* per pc: nonzero = call on_watch when a warp reaches it; NULL = none */
+    ws_watch_fn on_watch;             /* (added for the SASS event stage) */
+    void *watch_ctx;
+    ws_block_filter_fn block_filter;  /* non-cooperative launches: asked, in linear order, before each block of
+                                         [first, first+num) starts; false = that block is skipped (block
+                                         sampling, sim/sample.h); NULL = every block runs */
+    void *filter_ctx;
+    const struct ws_device *shared_limit; /* its smem_per_block_optin bounds a block's shared memory (more is
+                                          refused, naming it); NULL = ws_device_most_shared() */
+    int threads;                      /* blocks run on this many threads (sim/interp/interp_par.c); 0 or 1 = one.
+                                         The listener, watch and progress calls stay on the caller's thread,
+                                         in block order, so every result is the one thread's, bit for bit;
+                                         launches whose blocks could see each other's order run on one */
+} ws_sim_config;
+
+/* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator
+ * does not support (ptx_function.refusal). Returns 0 when it can; else -1 with err
+ * naming the .cu line (or the PTX line), the kernel kname and the construct, e.g.
+ * "k.cu:12: error: kernel 'k': cannot be simulated: unsupported instruction 'tex.2d...'
+ * (PTX line 40); the other kernels of the file are not affected". */
+int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const char *source_file, const char *kname,
+                          ws_error *err);
+
+#define WS_SIM_DEFAULT_BUDGET 4000000000ull /* ~10 s at the interpreter's rate, ~1 min with every checker on */
+
+/* Why a run ended (ws_sim_result.stop): what its exit code says (common/commands.h). */
+typedef enum {
+    WS_SIM_COMPLETED,     /* ran to the end (exit 0, or 2 when a checker reports) */
+    WS_SIM_FAULT,         /* the kernel misbehaved: out of bounds, barrier misuse, the budget ran out (exit 2) */
+    WS_SIM_REFUSED,       /* not a launch the simulator runs: arguments that do not fit the parameters, a
+                             resource limit, an unsupported instruction; an input error (exit 1) */
+    WS_SIM_OUT_OF_MEMORY  /* host memory ran out (exit 5) */
+} ws_sim_stop;
+
+/* The device printf FIFO's default size (cudaLimitPrintfFifoSize: 1 MiB, CUDA C++ Programming
+ * Guide, "Formatted Output"). The GPU's buffer holds the calls' records and loses output once it
+ * is full; warpscope bounds the formatted text by the same size, and counts what it dropped. */
+#define WS_PRINTF_FIFO_BYTES (1u << 20)
+
+typedef struct {
+    ws_sim_stop stop;           /* set by ws_sim_run on every return */
+    uint64_t thread_insns;      /* instructions executed, counted per active lane */
+    uint64_t warp_insns;        /* instructions executed, counted per warp */
+    uint64_t mem_events;
+    uint64_t *pc_warp_count;    /* per instruction index: warp-level executions (fn->ninsns) */
+    uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
+    uint64_t printf_calls;      /* printf executions, counted per lane */
+    int threads;                /* threads the blocks ran on: 1, or cfg.threads where the launch allowed it */
+    uint64_t printf_bytes;      /* bytes the kernel's printf wrote (at most WS_PRINTF_FIFO_BYTES) */
+    uint64_t printf_dropped;    /* bytes it produced past that, not printed (the GPU's FIFO is full) */
+    ws_fault fault;             /* stop is WS_SIM_FAULT, or REFUSED by an instruction: the fault that stopped
+                                   the run (kind WS_FAULT_NONE otherwise; err holds its wording) */
+    ws_fault first_warning;     /* memory_warnings > 0: the first of them */
+    uint64_t memerr_count[WS_MEMERR_KINDS];     /* memory warnings by kind (memcheck) */
+    ws_fault memerr_first[WS_MEMERR_KINDS];     /* memerr_count[k] > 0: the first warning of kind k */
+    int nbuffers;
+    uint64_t buffer_base[WS_MAX_BUFFERS];  /* simulated global address of each buffer */
+    void *buffer_data[WS_MAX_BUFFERS];     /* final contents, launch->buffers[i].bytes each */
+} ws_sim_result;
+
+/* Runs the launch. Returns 0 on success; on error (res->stop says which kind) fills err with the kernel,
+ * block, warp, lane, source line and what went wrong, e.g.
+ * "k.cu:14: error: transpose_naive: block (3,0,0) warp 1 lane 7: global load of 4 bytes at
+ *  0x100004000 is 16 bytes past the end of buffer 'in' (4096 bytes)". */
+int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err);
+void ws_sim_result_free(ws_sim_result *res);
+
+#endif

@@ -1,0 +1,120 @@
+/* cache.h - modelled L1 (one per SM), L2 and DRAM for the coalesced sector stream.
+ * Invariant: every sector of every global/local access gets exactly one outcome,
+ * and the counters are sums of those outcomes (no traffic is invented or lost).
+ *
+ * Model (rules: ../shared/reference/gpu-memory-rules.md §2.3, §2.5, §2.6, §2.8, §4):
+ *  L1  per SM, 128-B lines of 4 sectors, set-associative LRU, misses fill only the
+ *      missing sectors. Loads with default/.ca/.lu/.nc caching and local loads look up
+ *      and allocate; .cg/.cs/.cv loads neither hit nor allocate (measured for .cg;
+ *      assumed for .cs/.cv). A fill is treated as instantaneous, so a re-access
+ *      while the miss would still be in flight counts as a hit (as ncu counts it).
+ *  MSHR merge: a sector sent to L2 stays "outstanding" on its SM for the next
+ *      `inflight_window` memory instructions of that SM; a non-allocating load that
+ *      finds its sector outstanding is an L1 miss but sends nothing to L2 (measured:
+ *      two back-to-back .cg loads -> 1 L2 request). This is as far as a sequential
+ *      model goes: real merging depends on timing.
+ *  Stores: written through to L2 (one L2 request per 128-B line per request, every
+ *      sector). Global stores never allocate in L1 (a present sector stays valid);
+ *      local stores allocate full sectors (spills are re-read; an assumption).
+ *  Atomics/reductions on global memory are performed at L2 (read-modify-write of
+ *      each sector; L1 bypassed).
+ *  L2  device size, 128-B lines, sectored, set-associative LRU, write-back. A read
+ *      miss fetches the dram_fetch_bytes-aligned block around each missing sector
+ *      (32/64/128 B; only sectors not already present). Writes to an absent sector
+ *      keep a byte mask: once every byte is written the sector is whole and needs no
+ *      read. A sector still only partly written when it is evicted is read from DRAM
+ *      first when ECC is on (ecc_read_bytes), then written back: measured on the H200,
+ *      4-B-per-sector stores read DRAM when streamed through a 256 MiB buffer (App. F)
+ *      but not when the output stays in L2 (stride-2 copy of 2 MB: no extra read).
+ *      A read of a partly written sector fetches it and merges. Dirty sectors are
+ *      written to DRAM when evicted; what is still dirty at kernel end is counted
+ *      separately (ncu does not see it in the kernel).
+ *  Set index: line number xor-folded, modulo the set count (the real hash is
+ *  undocumented; folding avoids power-of-two strides all landing in one set). */
+#ifndef WS_CACHE_H
+#define WS_CACHE_H
+
+#include <stdint.h>
+
+#include "../../common/device.h"
+#include "coalesce.h"
+#include "../interp/event.h"
+
+typedef enum {
+    WS_SECT_NONE = 0,
+    WS_SECT_L1_HIT,    /* served by this SM's L1 */
+    WS_SECT_MERGED,    /* L1 miss merged into an outstanding miss: no new L2 traffic */
+    WS_SECT_L2_HIT,    /* read (or atomic) found the sector in L2 */
+    WS_SECT_DRAM,      /* read (or atomic) missed L2: fetched from DRAM */
+    WS_SECT_WRITE      /* store: written through to L2 */
+} ws_sector_outcome;
+
+const char *ws_sector_outcome_name(ws_sector_outcome o); /* "L1 hit" */
+
+typedef struct {
+    int sm_count;
+    uint32_t l1_bytes;        /* per SM; 0 = no L1 caching */
+    int l1_ways;              /* 0 = default (16) */
+    uint32_t l2_bytes;
+    int l2_ways;              /* 0 = default (16) */
+    int dram_fetch_bytes;     /* 32, 64 or 128 */
+    int ecc;
+    int inflight_window;      /* memory instructions per SM a miss stays outstanding */
+    int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
+} ws_cache_config;
+
+/* Fills cfg from a device profile and an L1 size (see ws_memstats_new). */
+void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uint32_t l1_bytes);
+
+/* What one access did. */
+typedef struct {
+    int l1_hit_sectors, l1_miss_sectors;    /* loads only (global and local) */
+    int l1_st_hit_sectors;                  /* stores: sectors found valid in L1 (updated in place) */
+    int merged_sectors;
+    int l2_requests, l2_sectors;            /* sent to L2: read, write or atomic per op */
+    int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups: requested sectors found; sectors
+                                               fetched on a miss (promoted to the fetch granularity,
+                                               as ncu counts lookup misses, §4.1) */
+    uint64_t dram_read_bytes;               /* fills caused by this access (incl. ECC reads of victims) */
+    uint64_t ecc_read_bytes;                /* of which: reads of partly written victims (ECC) */
+    uint64_t dram_write_bytes;              /* write-backs of dirty victims evicted now */
+    uint8_t outcome[WS_COALESCE_MAX_ENTRIES]; /* ws_sector_outcome per coalesce entry */
+} ws_cache_access;
+
+typedef struct {
+    uint64_t l1_global_ld_hit, l1_global_ld_miss;   /* sectors */
+    uint64_t l1_local_ld_hit, l1_local_ld_miss;
+    uint64_t merged_sectors;
+    uint64_t l1_st_sectors, l1_st_hit_sectors;      /* global and local store sectors looked up in L1 */
+    uint64_t l2_read_requests, l2_read_sectors;
+    uint64_t l2_read_hit_sectors, l2_read_miss_sectors; /* miss = sectors fetched (promoted) */
+    uint64_t l2_write_requests, l2_write_sectors;
+    uint64_t l2_atom_requests, l2_atom_sectors;     /* atomics and reductions */
+    uint64_t dram_read_bytes;        /* read-miss fills + ECC partial-write reads */
+    uint64_t dram_fill_bytes;        /* read-miss fills only */
+    uint64_t ecc_read_bytes;
+    uint64_t dram_write_bytes;       /* write-backs during the kernel (evictions) */
+    uint64_t dirty_at_end_bytes;     /* still dirty in L2 after ws_cache_finish */
+    uint64_t l2_cold_allocations;    /* lines allocated into an empty L2 way: with an L2 left full of
+                                        dirty data by an earlier kernel (a memset flush, a pipeline)
+                                        each would have written back a 128-B line first */
+} ws_cache_totals;
+
+typedef struct ws_cache ws_cache;
+
+/* NULL on a bad configuration or out of memory. */
+ws_cache *ws_cache_new(const ws_cache_config *cfg);
+void ws_cache_free(ws_cache *c);
+
+/* Runs one coalesced global/local access of SM `sm` through L1, L2 and DRAM.
+ * co must come from ws_coalesce(ev, ...). Returns 0; -1 for a bad sm or a space
+ * other than global/local (nothing counted). */
+int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
+                          ws_cache_access *out);
+
+/* Ends the kernel: counts the dirty L2 sectors (dirty_at_end_bytes). Idempotent. */
+void ws_cache_finish(ws_cache *c);
+
+const ws_cache_totals *ws_cache_get_totals(const ws_cache *c);
+
+#endif

@@ -1,0 +1,187 @@
+/* coalesce.c - exact sector/line accounting for one global or local warp access.
+ * Works byte-run by byte-run: each lane's bytes are cut into chunks that share
+ * (request, sector); chunks are sorted and merged into entries, so the counts
+ * are exact for any width, alignment and mask (see coalesce.h for the rules). */
+#include "coalesce.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "../../common/device.h"
+
+typedef struct {
+    uint64_t sector;
+    uint8_t request;
+    uint8_t lane;
+    uint16_t order;     /* position in production order (lane-major, byte order) */
+    uint32_t mask;
+} chunk;
+
+static int chunk_before(const chunk *a, const chunk *b)
+{
+    if (a->request != b->request)
+        return a->request < b->request;
+    return a->sector < b->sector;
+}
+
+uint64_t ws_local_address(uint64_t local_warp_base, uint64_t a, int lane)
+{
+    return local_warp_base + (a / 4) * 128 + 4u * (uint64_t)lane + (a % 4);
+}
+
+static int popcount32(uint32_t x) { return __builtin_popcount(x); }
+
+int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_result *r)
+{
+    memset(r, 0, sizeof *r);
+    int local = ev->space == WS_SPACE_LOCAL;
+    if (!local && ev->space != WS_SPACE_GLOBAL)
+        return -1;
+    int w = ev->width;
+    if (w < 1 || w > 16)
+        return -1;
+    if (!ev->active_mask)
+        return 0;
+    int nreq = local ? (w >= 4 ? w / 4 : 1) : 1;
+
+    /* Produce chunks: a lane's byte range cut at every sector or request change.
+     * At most 32 lanes x 16 bytes, but a chunk covers >= 1 byte and global ranges
+     * cut at most once, local ones at most twice per request: 256 is enough. */
+    chunk ch[WS_COALESCE_MAX_ENTRIES];
+    int n = 0;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(ev->active_mask >> lane & 1))
+            continue;
+        chunk cur = {0};
+        int open = 0;
+        for (int b = 0; b < w; b++) {
+            uint64_t a = ev->addr[lane] + (uint64_t)b;
+            uint64_t p = local ? ws_local_address(local_warp_base, a, lane) : a;
+            uint8_t req = (uint8_t)(local && w >= 4 ? b / 4 : 0);
+            uint64_t sec = p & ~(uint64_t)(WS_SECTOR_BYTES - 1);
+            if (open && (cur.sector != sec || cur.request != req)) {
+                ch[n++] = cur;
+                open = 0;
+            }
+            if (!open) {
+                cur.sector = sec;
+                cur.request = req;
+                cur.lane = (uint8_t)lane;
+                cur.order = (uint16_t)n;
+                cur.mask = 0;
+                open = 1;
+            }
+            cur.mask |= 1u << (p - sec);
+        }
+        if (open)
+            ch[n++] = cur;
+    }
+
+    /* Insertion sort: lanes usually walk addresses upward, so this is near-linear. */
+    for (int i = 1; i < n; i++) {
+        chunk c = ch[i];
+        int j = i - 1;
+        while (j >= 0 && chunk_before(&c, &ch[j])) {
+            ch[j + 1] = ch[j];
+            j--;
+        }
+        ch[j + 1] = c;
+    }
+
+    uint16_t entry_of[WS_COALESCE_MAX_ENTRIES]; /* by chunk production order */
+    for (int i = 0; i < n; i++) {
+        ws_sector_entry *e = r->nentries ? &r->entries[r->nentries - 1] : NULL;
+        if (!e || e->sector != ch[i].sector || e->request != ch[i].request) {
+            e = &r->entries[r->nentries++];
+            e->sector = ch[i].sector;
+            e->request = ch[i].request;
+        }
+        e->lanes |= 1u << ch[i].lane;
+        e->byte_mask |= ch[i].mask;
+        entry_of[ch[i].order] = (uint16_t)(r->nentries - 1);
+    }
+
+    /* atomics: lanes on one address are serialised, each its own pass (docs/memory-models.md) */
+    bool rmw = ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE;
+    for (int i = 0; i < r->nentries; i++) {
+        ws_sector_entry *e = &r->entries[i];
+        e->same_addr_max = 1;
+        if (!rmw || popcount32(e->lanes) < 2)
+            continue;
+        for (int a = 0; a < 32; a++) {
+            if (!(e->lanes >> a & 1))
+                continue;
+            int same = 0;
+            for (int b = a; b < 32; b++)
+                same += (e->lanes >> b & 1) && ev->addr[b] == ev->addr[a];
+            if (same > e->same_addr_max)
+                e->same_addr_max = (uint8_t)same;
+        }
+    }
+
+    r->requests = nreq;
+    r->sectors = r->nentries;
+    int req_bytes[WS_MAX_REQUESTS] = {0};
+    for (int i = 0; i < r->nentries; i++) {
+        const ws_sector_entry *e = &r->entries[i];
+        req_bytes[e->request] += popcount32(e->byte_mask);
+        if (i == 0 || e->request != r->entries[i - 1].request ||
+            e->sector / WS_LINE_BYTES != r->entries[i - 1].sector / WS_LINE_BYTES)
+            r->lines++;
+    }
+    for (int k = 0; k < nreq; k++) {
+        r->bytes_used += req_bytes[k];
+        r->ideal_sectors += (req_bytes[k] + WS_SECTOR_BYTES - 1) / WS_SECTOR_BYTES;
+    }
+
+    /* Distinct sectors over the whole instruction: only local has >1 request. */
+    if (nreq == 1) {
+        r->distinct_sectors = r->nentries;
+    } else {
+        uint64_t seen[WS_COALESCE_MAX_ENTRIES];
+        int ns = 0;
+        for (int i = 0; i < r->nentries; i++) {
+            int dup = 0;
+            for (int j = 0; j < ns && !dup; j++)
+                dup = seen[j] == r->entries[i].sector;
+            if (!dup)
+                seen[ns++] = r->entries[i].sector;
+        }
+        r->distinct_sectors = ns;
+    }
+
+    /* Per-lane sector lists, in the order the lane's bytes were produced. */
+    int order_lane[WS_COALESCE_MAX_ENTRIES];
+    for (int i = 0; i < n; i++)
+        order_lane[ch[i].order] = ch[i].lane;
+    for (int o = 0; o < n; o++) {
+        int lane = order_lane[o];
+        uint16_t e = entry_of[o];
+        int k = r->lane_nsectors[lane];
+        int dup = 0;
+        for (int j = 0; j < k && !dup; j++)
+            dup = r->lane_sector[lane][j] == e;
+        if (!dup && k < WS_LANE_MAX_SECTORS) {
+            r->lane_sector[lane][k] = e;
+            r->lane_nsectors[lane] = (uint8_t)(k + 1);
+        }
+    }
+    return 0;
+}
+
+int ws_coalesce_entry_atom_sectors(const ws_sector_entry *e, int rule)
+{
+    if (rule == WS_ATOM_SECTORS_PASS)
+        return e->same_addr_max ? e->same_addr_max : 1;
+    if (rule == WS_ATOM_SECTORS_LANE)
+        return popcount32(e->lanes);
+    return 1;
+}
+
+int ws_coalesce_atom_sectors(const ws_coalesce_result *co, int rule)
+{
+    int n = 0;
+    for (int i = 0; i < co->nentries; i++)
+        n += ws_coalesce_entry_atom_sectors(&co->entries[i], rule);
+    return n;
+}

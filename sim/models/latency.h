@@ -1,0 +1,39 @@
+/* latency.h - the latency half of the timing model: each access's load-to-use latency
+ * from the models' verdict, and the per-warp latency epochs that sum those latencies
+ * into per-SM latency cycles for sim/models/timing.c (docs/timing-model.md). An access's latency
+ * itself is a model, ws_latency_of_access in sim/models/models.h.
+ * Invariant: an epoch costs its slowest load and epochs of one warp add up; every open
+ * epoch is closed by ws_latency_finish, so no load's latency is lost or counted twice. */
+#ifndef WS_LATENCY_H
+#define WS_LATENCY_H
+
+#include <stdint.h>
+
+#include "../../common/desc.h"
+#include "../../common/device.h"
+#include "models.h"
+#include "../frontend/ptx.h"
+
+typedef struct ws_latency ws_latency;
+
+/* NULL when out of memory. Beyond 64 Mi warps every load is its own epoch. */
+ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch);
+/* The function being run: its barriers and dependent loads end epochs (sim/frontend/deps.h).
+ * Without it loads overlap until the warp jumps back (a loop iteration).
+ * Returns 0, -1 when out of memory. */
+int ws_latency_set_function(ws_latency *l, const ptx_function *fn);
+/* ws_verdict_fn: ctx = the ws_latency. */
+void ws_latency_verdict(void *ctx, const ws_mem_verdict *v);
+/* Closes every warp's open epoch. Idempotent; verdicts after it are ignored. */
+void ws_latency_finish(ws_latency *l);
+/* The header's invariant: 0 when every warp's epoch is closed (its cycles charged to its SM)
+ * and every SM's cycles are a number >= 0; 1 for an open epoch, 2 for a bad sum.
+ * ws_latency_finish asserts it. */
+int ws_latency_check(const ws_latency *l);
+/* Sum over the SM's warps of their epochs' latencies, cycles (after ws_latency_finish). */
+double ws_latency_sm_cycles(const ws_latency *l, int sm);
+/* Block sampling: every SM's cycles times f, after ws_latency_finish (sim/sample.h). */
+void ws_latency_scale(ws_latency *l, double f);
+void ws_latency_free(ws_latency *l);
+
+#endif

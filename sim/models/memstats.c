@@ -1,0 +1,440 @@
+/* memstats.c - sums the models' verdicts into per-pc rows, per-SM work and kernel
+ * totals (see memstats.h). It calls no model; the verdict says what each one found. */
+#include "memstats.h"
+
+#include "../../common/ws_assert.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ws_memstats {
+    const ws_device *dev;
+    int ninsns;
+    ws_pc_stats *pcs;
+    ws_pc_stats outside;      /* the sums of events whose pc is outside the function (no row) */
+    ws_sm_stats *sms;
+    ws_mem_totals t;
+    int finished;
+};
+
+ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int ninsns)
+{
+    if (!dev || !launch || ninsns < 0 || dev->sm_count <= 0)
+        return NULL;
+    ws_memstats *ms = calloc(1, sizeof *ms);
+    if (!ms)
+        return NULL;
+    ms->dev = dev;
+    ms->ninsns = ninsns;
+    uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    ms->pcs = calloc((size_t)(ninsns ? ninsns : 1), sizeof *ms->pcs);
+    ms->sms = calloc((size_t)dev->sm_count, sizeof *ms->sms);
+    if (!ms->pcs || !ms->sms) {
+        ws_memstats_free(ms);
+        return NULL;
+    }
+    for (int s = 0; s < dev->sm_count; s++)
+        ms->sms[s].blocks = ws_blocks_on_sm(nblocks, dev->sm_count, s);
+    return ms;
+}
+
+void ws_memstats_free(ws_memstats *ms)
+{
+    if (!ms)
+        return;
+    free(ms->pcs);
+    free(ms->sms);
+    free(ms);
+}
+
+static void add_shared(ws_mem_counts *c, const ws_bank_result *bk)
+{
+    c->wavefronts += (uint64_t)bk->wavefronts;
+    c->ideal_wavefronts += (uint64_t)bk->ideal;
+    c->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
+    c->excess += (uint64_t)bk->excess;
+}
+
+static void add_global(ws_mem_counts *c, const ws_coalesce_result *co)
+{
+    c->requests += (uint64_t)co->requests;
+    c->sectors += (uint64_t)co->sectors;
+    c->ideal_sectors += (uint64_t)co->ideal_sectors;
+    c->lines += (uint64_t)co->lines;
+    c->bytes_used += (uint64_t)co->bytes_used;
+}
+
+/* A tensor-era event: its family's counts, and its pc row (a cp.async's two events make one
+ * execution: counted on the shared write, which every copying lane makes). */
+static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p, ws_sm_stats *S)
+{
+    const ws_mem_event *ev = v->ev;
+    ws_tc_counts *t = &ms->t.tc;
+    int store = ev->op == WS_MEM_STORE;
+    bool copy = ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA;
+    bool counts_execution = copy ? ev->space == WS_SPACE_GLOBAL && ev->part == 0
+                                 : ev->kind != WS_KIND_LDGSTS || ev->space == WS_SPACE_SHARED;
+    t->events++;
+    if (p) {
+        if (!p->used) {
+            p->used = 1;
+            p->src_line = ev->src_line;
+            p->ptx_line = ev->ptx_line;
+            p->space = ev->kind == WS_KIND_LDGSTS || copy ? WS_SPACE_GLOBAL : ev->space;
+            p->op = ev->kind == WS_KIND_LDGSTS ? WS_MEM_LOAD : copy && ev->space == WS_SPACE_SHARED
+                  ? (ev->op == WS_MEM_LOAD ? WS_MEM_STORE : WS_MEM_LOAD) : ev->op; /* the global side's op */
+            p->cache = ev->cache;
+            p->kind = ev->kind;
+            p->width = ev->width;
+        }
+        if (counts_execution) {
+            p->executions++;
+            p->active_lanes += (uint64_t)__builtin_popcount(ev->active_mask);
+        }
+        if (v->co) {
+            p->requests += (uint64_t)v->co->requests;
+            p->sectors += (uint64_t)v->co->sectors;
+            p->ideal_sectors += (uint64_t)v->co->ideal_sectors;
+            p->lines += (uint64_t)v->co->lines;
+            p->bytes_used += (uint64_t)v->co->bytes_used;
+            if (v->ca) {
+                p->l1_hit_sectors += (uint64_t)v->ca->l1_hit_sectors;
+                p->l1_miss_sectors += (uint64_t)v->ca->l1_miss_sectors;
+                p->l2_sectors += (uint64_t)v->ca->l2_sectors;
+                p->l2_hit_sectors += (uint64_t)v->ca->l2_hit_sectors;
+                p->l2_miss_sectors += (uint64_t)v->ca->l2_miss_sectors;
+                p->dram_read_bytes += v->ca->dram_read_bytes;
+            }
+        }
+        if (v->bk) {
+            p->wavefronts += (uint64_t)v->bk->wavefronts;
+            p->ideal_wavefronts += (uint64_t)v->bk->ideal;
+            p->ncu_conflicts += (uint64_t)v->bk->ncu_conflicts;
+            p->excess += (uint64_t)v->bk->excess;
+        }
+    }
+    if (counts_execution)
+        S->mem_inst++;
+    if (v->co)
+        S->l1_wavefronts += (uint64_t)v->co->lines;
+    if (v->bk)
+        S->l1_wavefronts += (uint64_t)v->bk->wavefronts;
+    ws_mem_counts *c = NULL;
+    switch (ev->kind) {
+    case WS_KIND_LDGSTS:
+        if (ev->space == WS_SPACE_SHARED) {
+            t->ldgsts_shared.inst++;
+            t->ldgsts_global.inst++;
+            if (ev->cache == WS_CACHE_CG) t->ldgsts_cg++;
+            else t->ldgsts_ca++;
+            c = &t->ldgsts_shared;
+        } else {
+            c = &t->ldgsts_global;               /* its inst is counted on the shared write */
+            /* ncu counts LDGSTS's global reads in l1tex__t_{requests,sectors}_..._global_op_ld too
+               (not in smsp__sass_inst_executed_op_global_ld): the H200 did for mma_cp_async */
+            if (v->co) add_global(&ms->t.global[WS_MEM_LOAD], v->co);
+        }
+        break;
+    case WS_KIND_BULK: case WS_KIND_TMA: {
+        bool tma = ev->kind == WS_KIND_TMA;
+        int to_global = (ev->space == WS_SPACE_GLOBAL) == (ev->op == WS_MEM_STORE);
+        if (ev->space == WS_SPACE_GLOBAL) {
+            if (ev->part == 0) (tma ? t->tma_inst : t->bulk_inst)[to_global]++;   /* one per copy */
+            c = tma ? &t->tma_global : &t->bulk_global;
+        } else {
+            (tma ? t->tma_bytes : t->bulk_bytes)[to_global] += 16u * (uint64_t)__builtin_popcount(ev->active_mask);
+            return;
+        }
+        break;
+    }
+    case WS_KIND_LDSM: case WS_KIND_STSM:
+        c = ev->kind == WS_KIND_LDSM ? &t->ldsm : &t->stsm;
+        c->inst++;
+        c->bytes_used += 16u * (uint64_t)__builtin_popcount(ev->active_mask);
+        break;
+    default:
+        c = ev->space == WS_SPACE_SHARED ? &t->wmma_shared[store] : &t->wmma_global[store];
+        c->inst++;
+        break;
+    }
+    if (v->co)
+        add_global(c, v->co);
+    if (v->bk)
+        add_shared(c, v->bk);
+}
+
+void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
+{
+    ws_memstats *ms = ctx;
+    if (ms->finished)
+        return;
+    const ws_mem_event *ev = v->ev;
+    ms->t.events++;
+    ws_sm_stats *S = &ms->sms[v->sm];
+    int op = ev->op <= WS_MEM_REDUCE ? (int)ev->op : WS_MEM_LOAD;
+    ws_pc_stats *p = ev->pc < (uint32_t)ms->ninsns ? &ms->pcs[ev->pc] : &ms->outside;
+    if (ev->kind != WS_KIND_PLAIN) {
+        tc_verdict(ms, v, p, &ms->sms[v->sm]);
+        return;
+    }
+    if (p) {
+        if (!p->used) {
+            p->used = 1;
+            p->src_line = ev->src_line;
+            p->ptx_line = ev->ptx_line;
+            p->space = ev->space;
+            p->op = ev->op;
+            p->cache = ev->cache;
+            p->width = ev->width;
+        }
+        p->executions++;
+        p->active_lanes += (uint64_t)__builtin_popcount(ev->active_mask);
+        if (v->at) {
+            p->atom_lane_ops += (uint64_t)v->at->lane_ops;
+            p->atom_passes += (uint64_t)v->at->shared_passes;
+            if ((uint32_t)v->at->same_addr_max > p->atom_same_addr_max)
+                p->atom_same_addr_max = (uint32_t)v->at->same_addr_max;
+        }
+    }
+    if (v->at)
+        ms->t.shared_atom_passes += (uint64_t)v->at->shared_passes;
+    S->mem_inst++;
+
+    if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
+        ws_mem_counts *c = ev->space == WS_SPACE_GLOBAL ? &ms->t.global[op] : &ms->t.local[op];
+        c->inst++;
+        c->active_lanes += (uint64_t)__builtin_popcount(ev->active_mask);
+        const ws_coalesce_result *co = v->co;
+        if (!co)
+            return;
+        /* an atomic's sectors follow the device's rule (lanes on one address: one each) */
+        uint64_t sectors = v->at ? (uint64_t)v->at->sector_ops : (uint64_t)co->sectors;
+        c->requests += (uint64_t)co->requests;
+        c->sectors += sectors;
+        c->ideal_sectors += (uint64_t)co->ideal_sectors;
+        c->lines += (uint64_t)co->lines;
+        c->bytes_used += (uint64_t)co->bytes_used;
+        S->l1_wavefronts += (uint64_t)co->lines;
+        if (!p)
+            return;
+        p->requests += (uint64_t)co->requests;
+        p->sectors += sectors;
+        p->ideal_sectors += (uint64_t)co->ideal_sectors;
+        p->lines += (uint64_t)co->lines;
+        p->bytes_used += (uint64_t)co->bytes_used;
+        const ws_cache_access *ca = v->ca;
+        if (ca) {
+            p->l1_hit_sectors += (uint64_t)ca->l1_hit_sectors;
+            p->l1_miss_sectors += (uint64_t)ca->l1_miss_sectors;
+            p->l2_sectors += (uint64_t)ca->l2_sectors;
+            p->l2_hit_sectors += (uint64_t)ca->l2_hit_sectors;
+            p->l2_miss_sectors += (uint64_t)ca->l2_miss_sectors;
+            p->dram_read_bytes += ca->dram_read_bytes;
+        }
+    } else if (ev->space == WS_SPACE_SHARED) {
+        ws_mem_counts *c = &ms->t.shared[op];
+        c->inst++;
+        c->active_lanes += (uint64_t)__builtin_popcount(ev->active_mask);
+        const ws_bank_result *bk = v->bk;
+        if (!bk)
+            return;
+        c->wavefronts += (uint64_t)bk->wavefronts;
+        c->ideal_wavefronts += (uint64_t)bk->ideal;
+        c->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
+        c->excess += (uint64_t)bk->excess;
+        S->l1_wavefronts += (uint64_t)bk->wavefronts;
+        if (p) {
+            p->wavefronts += (uint64_t)bk->wavefronts;
+            p->ideal_wavefronts += (uint64_t)bk->ideal;
+            p->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
+            p->excess += (uint64_t)bk->excess;
+        }
+    } else if (ev->space == WS_SPACE_CONST) {
+        ms->t.const_inst++;
+    } else {
+        ms->t.param_inst++;
+    }
+}
+
+void ws_memstats_set_insts(ws_memstats *ms, uint64_t warp_insns, uint64_t thread_insns)
+{
+    ms->t.warp_insns = warp_insns;
+    ms->t.thread_insns = thread_insns;
+}
+
+void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4])
+{
+    for (int i = 0; i < 4; i++) ms->t.tc.tensor_inst[i] = n[i];
+}
+
+void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache)
+{
+    if (ms->finished)
+        return;
+    if (cache)
+        ms->t.cache = *cache;
+    ms->finished = 1;
+    WS_ASSERT(ws_memstats_check(ms) == 0);
+}
+
+/* The model sums a verdict adds to its pc row and to one ws_mem_counts of the totals alike
+ * (bytes_used is not one: ldmatrix's total counts the rows' bytes). */
+#define WS_ROW_SUMS(X) X(requests) X(sectors) X(ideal_sectors) X(lines) \
+                       X(wavefronts) X(ideal_wavefronts) X(ncu_conflicts) X(excess)
+
+static void add_counts(ws_mem_counts *sum, const ws_mem_counts *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+#define ADD(f) sum->f += c[i].f;
+        WS_ROW_SUMS(ADD)
+#undef ADD
+    }
+}
+
+int ws_memstats_check(const ws_memstats *ms)
+{
+    ws_mem_counts rows = {0}, tot = {0};
+    for (int pc = 0; pc <= ms->ninsns; pc++) {
+        const ws_pc_stats *p = pc < ms->ninsns ? &ms->pcs[pc] : &ms->outside;
+#define ADD(f) rows.f += p->f;
+        WS_ROW_SUMS(ADD)
+#undef ADD
+    }
+    const ws_mem_totals *t = &ms->t;
+    const ws_tc_counts *tc = &t->tc;
+    add_counts(&tot, t->global, 4);
+    add_counts(&tot, t->local, 4);
+    add_counts(&tot, t->shared, 4);
+    const ws_mem_counts *fam[] = {&tc->ldgsts_global, &tc->ldgsts_shared, &tc->ldsm, &tc->stsm, &tc->wmma_global[0],
+                                  &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global,
+                                  &tc->tma_global};
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) add_counts(&tot, fam[i], 1);
+    /* a cp.async's global reads are in global[LOAD] as well (tc_verdict): counted once in the rows */
+    tot.requests -= tc->ldgsts_global.requests;
+    tot.sectors -= tc->ldgsts_global.sectors;
+    tot.ideal_sectors -= tc->ldgsts_global.ideal_sectors;
+    tot.lines -= tc->ldgsts_global.lines;
+    int k = 0;
+#define CMP(f) k++; if (rows.f != tot.f) return k;
+    WS_ROW_SUMS(CMP)
+#undef CMP
+    return 0;
+}
+
+const ws_mem_totals *ws_memstats_totals(const ws_memstats *ms) { return &ms->t; }
+int ws_memstats_ninsns(const ws_memstats *ms) { return ms->ninsns; }
+int ws_memstats_sm_count(const ws_memstats *ms) { return ms->dev->sm_count; }
+const ws_device *ws_memstats_device(const ws_memstats *ms) { return ms->dev; }
+
+const ws_pc_stats *ws_memstats_pc(const ws_memstats *ms, int pc)
+{
+    return pc >= 0 && pc < ms->ninsns ? &ms->pcs[pc] : NULL;
+}
+
+const ws_sm_stats *ws_memstats_sm(const ws_memstats *ms, int sm)
+{
+    return sm >= 0 && sm < ms->dev->sm_count ? &ms->sms[sm] : NULL;
+}
+
+static double ratio(double a, double b) { return b ? a / b : 0; }
+
+/* A table row with its value: the expression in the row's value column (metrics.h names its
+ * context: the locals below). */
+#define ROW(id, name, unit, basis, judge, slack, ncu, space, op, kind, help, value) \
+    {name, help, (double)(value), WS_BASIS_##basis, &ws_metric_table[WS_METRIC_##id]},
+
+int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
+{
+    const ws_mem_totals *t = &ms->t;
+    const ws_cache_totals *c = &t->cache;
+    const ws_mem_counts *gl = &t->global[WS_MEM_LOAD], *gs = &t->global[WS_MEM_STORE];
+    const ws_mem_counts *ga = &t->global[WS_MEM_ATOMIC], *gr = &t->global[WS_MEM_REDUCE];
+    const ws_mem_counts *ll = &t->local[WS_MEM_LOAD], *ls = &t->local[WS_MEM_STORE];
+    const ws_mem_counts *sl = &t->shared[WS_MEM_LOAD], *ss = &t->shared[WS_MEM_STORE];
+    const ws_mem_counts *sa = &t->shared[WS_MEM_ATOMIC], *sr = &t->shared[WS_MEM_REDUCE];
+    double l1_hits = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit + c->l1_st_hit_sectors);
+    double l1_all = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit + c->l1_global_ld_miss + c->l1_local_ld_miss +
+                             c->l1_st_sectors);
+    const ws_metric all[] = {WS_METRICS_KERNEL(ROW)};
+    int n = (int)(sizeof all / sizeof all[0]);
+    for (int i = 0; i < n && i < cap; i++)
+        rows[i] = all[i];
+    if (!t->tc.events && !t->tc.tensor_inst[0])
+        return n;                        /* the tensor-era rows only where such instructions ran */
+    const ws_tc_counts *k = &t->tc;
+    const ws_mem_counts *kg = &k->ldgsts_global, *ks = &k->ldgsts_shared, *lm = &k->ldsm, *sm = &k->stsm;
+    const ws_metric tc[] = {WS_METRICS_TENSOR(ROW)};
+    int ntc = (int)(sizeof tc / sizeof tc[0]);
+    for (int i = 0; i < ntc; i++)
+        if (n + i < cap)
+            rows[n + i] = tc[i];
+    return n + ntc;
+}
+
+/* --- the flat vector of block sampling --------------------------------------------- */
+
+#define TOT_WORDS (offsetof(ws_mem_totals, cache) / sizeof(uint64_t))
+#define ROW_FIRST offsetof(ws_pc_stats, executions)
+#define ROW_WORDS ((offsetof(ws_pc_stats, atom_passes) + sizeof(uint64_t) - ROW_FIRST) / sizeof(uint64_t))
+_Static_assert(offsetof(ws_mem_totals, cache) % sizeof(uint64_t) == 0, "ws_mem_totals: counts before cache");
+_Static_assert(sizeof(ws_sm_stats) == 3 * sizeof(uint64_t), "ws_sm_stats: mem_inst, l1_wavefronts, blocks");
+
+size_t ws_memstats_nflat(const ws_memstats *ms)
+{
+    return TOT_WORDS + ((size_t)ms->ninsns + 1) * ROW_WORDS + 2 * (size_t)ms->dev->sm_count;
+}
+
+/* The words of the vector, in order; get copies out of them, set into them. */
+static void flat_copy(ws_memstats *ms, uint64_t *v, bool get)
+{
+    size_t k = 0;
+#define W(p, n) do { if (get) memcpy(v + k, (p), (n) * 8); else memcpy((p), v + k, (n) * 8); k += (n); } while (0)
+    W((uint64_t *)(void *)&ms->t, TOT_WORDS);
+    for (int pc = 0; pc <= ms->ninsns; pc++) {
+        ws_pc_stats *p = pc < ms->ninsns ? &ms->pcs[pc] : &ms->outside;
+        W((uint64_t *)(void *)((char *)p + ROW_FIRST), ROW_WORDS);
+    }
+    for (int s = 0; s < ms->dev->sm_count; s++) {
+        W(&ms->sms[s].mem_inst, 1);
+        W(&ms->sms[s].l1_wavefronts, 1);
+    }
+#undef W
+}
+
+void ws_memstats_flat_get(const ws_memstats *ms, uint64_t *out) { flat_copy((ws_memstats *)ms, out, true); }
+
+void ws_memstats_flat_set(ws_memstats *ms, const uint64_t *in)
+{
+    flat_copy(ms, (uint64_t *)in, false);
+    /* each value was rounded on its own: put the rows' sum back into the totals */
+    ws_mem_counts rows = {0};
+    for (int pc = 0; pc <= ms->ninsns; pc++) {
+        const ws_pc_stats *p = pc < ms->ninsns ? &ms->pcs[pc] : &ms->outside;
+#define ADD(f) rows.f += p->f;
+        WS_ROW_SUMS(ADD)
+#undef ADD
+    }
+    ws_mem_totals *t = &ms->t;
+    ws_tc_counts *tc = &t->tc;
+    ws_mem_counts *all[22 + 10];
+    int n = 0;
+    for (int i = 0; i < 4; i++) { all[n++] = &t->global[i]; all[n++] = &t->local[i]; all[n++] = &t->shared[i]; }
+    ws_mem_counts *fam[] = {&tc->ldgsts_global, &tc->ldgsts_shared, &tc->ldsm, &tc->stsm, &tc->wmma_global[0],
+                            &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global,
+                            &tc->tma_global};
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) all[n++] = fam[i];
+#define FIX(f)                                                                            \
+    {                                                                                     \
+        uint64_t tot = 0;                                                                 \
+        int big = 0;                                                                      \
+        for (int i = 0; i < n; i++) {                                                     \
+            tot += all[i]->f;                                                             \
+            if (all[i]->f > all[big]->f) big = i;                                         \
+        }                                                                                 \
+        all[big]->f += rows.f - tot; /* unsigned wrap-around adds a negative difference */ \
+    }
+    WS_ROW_SUMS(FIX)
+#undef FIX
+}

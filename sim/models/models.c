@@ -1,0 +1,242 @@
+/* models.c - runs the coalescer, bank, cache and latency models on each event and hands
+ * the verdict to the sinks (see models.h). Scratch results live in the ws_models so the
+ * hot path allocates nothing. */
+#include "models.h"
+
+#include "../../common/ws_assert.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOCAL_BASE 0x0000700000000000ull
+#define LOCAL_WARP_SPAN (32ull * 512 * 1024) /* 32 lanes x the 512 KiB per-thread local limit */
+
+typedef struct {
+    ws_verdict_fn fn;
+    void *ctx;
+} sink;
+
+struct ws_models {
+    const ws_device *dev;
+    int warps_per_block;
+    int resident;              /* blocks per SM in one wave */
+    int finished;
+    ws_cache *cache;
+    ws_atomics *atomics;
+    sink sinks[WS_MODELS_MAX_SINKS];
+    int nsinks;
+    ws_coalesce_result co;     /* scratch */
+    ws_bank_result bk;
+    ws_cache_access ca;
+    ws_atomic_result at;
+};
+
+int ws_models_check_device(const ws_device *dev, char *why, size_t why_size)
+{
+    const char *bad = NULL;
+    if (dev->sm_count <= 0)
+        bad = "sm_count must be positive";
+    else if (dev->sector_bytes != WS_SECTOR_BYTES)
+        bad = "sector_bytes: the coalescer and caches implement 32-B sectors only";
+    else if (dev->line_bytes != WS_LINE_BYTES)
+        bad = "line_bytes: the coalescer and caches implement 128-B lines only";
+    else if (dev->banks != WS_BANKS || dev->bank_bytes != 4)
+        bad = "banks/bank_bytes: the bank model implements 32 banks of 4 bytes only";
+    else if (!(dev->loaded_dram_latency_factor > 0))
+        bad = "loaded_dram_latency_factor must be positive (the latency model's DRAM calibration)";
+    if (!bad)
+        return 0;
+    snprintf(why, why_size, "device profile '%s': %s", dev->key ? dev->key : "?", bad);
+    return -1;
+}
+
+ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t l1_bytes)
+{
+    char why[160];
+    if (!dev || !launch || ws_models_check_device(dev, why, sizeof why))
+        return NULL;
+    ws_models *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->dev = dev;
+    uint64_t threads = (uint64_t)launch->block[0] * launch->block[1] * launch->block[2];
+    m->warps_per_block = (int)((threads + 31) / 32);
+    m->resident = 1;
+    ws_cache_config cfg;
+    ws_cache_config_from_device(&cfg, dev, l1_bytes);
+    m->cache = ws_cache_new(&cfg);
+    m->atomics = ws_atomics_new(dev);
+    if (!m->cache || !m->atomics) {
+        ws_models_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void ws_models_set_resident_blocks(ws_models *m, int blocks_per_sm)
+{
+    m->resident = blocks_per_sm > 0 ? blocks_per_sm : 1;
+}
+
+int ws_models_add_sink(ws_models *m, ws_verdict_fn fn, void *ctx)
+{
+    if (m->nsinks == WS_MODELS_MAX_SINKS)
+        return -1;
+    m->sinks[m->nsinks++] = (sink){fn, ctx};
+    return 0;
+}
+
+void ws_models_free(ws_models *m)
+{
+    if (!m)
+        return;
+    ws_cache_free(m->cache);
+    ws_atomics_free(m->atomics);
+    free(m);
+}
+
+int ws_block_sm(uint32_t block_linear, int sm_count)
+{
+    return (int)(block_linear % (uint32_t)sm_count);
+}
+
+uint64_t ws_blocks_on_sm(uint64_t nblocks, int sm_count, int s)
+{
+    return nblocks / (uint64_t)sm_count + ((uint64_t)s < nblocks % (uint64_t)sm_count);
+}
+
+int ws_models_block_sm(const ws_models *m, uint32_t block_linear)
+{
+    return ws_block_sm(block_linear, m->dev->sm_count);
+}
+
+const ws_device *ws_models_device(const ws_models *m) { return m->dev; }
+const ws_cache_totals *ws_models_cache_totals(const ws_models *m) { return ws_cache_get_totals(m->cache); }
+const ws_atomic_totals *ws_models_atomic_totals(const ws_models *m) { return ws_atomics_totals(m->atomics); }
+
+static uint64_t local_warp_base(const ws_models *m, const ws_mem_event *ev)
+{
+    uint64_t sm = ev->block_linear % (uint32_t)m->dev->sm_count;
+    uint64_t slot = ev->block_linear / (uint32_t)m->dev->sm_count % (uint32_t)m->resident;
+    uint64_t warp_slot = (sm * (uint64_t)m->resident + slot) * (uint64_t)m->warps_per_block + ev->warp;
+    return LOCAL_BASE + warp_slot * LOCAL_WARP_SPAN;
+}
+
+/* The bank rule of a shared event: ldmatrix / stmatrix go by phases (banks.h). */
+static int bank_rule(const ws_mem_event *ev, ws_bank_result *bk)
+{
+    if (ev->kind == WS_KIND_LDSM || ev->kind == WS_KIND_STSM)
+        return ws_banks_ldsm(ev, bk);
+    if (ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA)
+        return -1; /* the TMA unit's shared side is no LSU access: no wavefronts are modelled for it */
+    if (ev->kind == WS_KIND_LDGSTS)
+        return ws_banks_ldgsts(ev, bk);  /* the zero-filling form's copying lanes cost twice (banks.h) */
+    return ws_banks(ev, bk);
+}
+
+static double outcome_latency(const ws_device *d, uint8_t o)
+{
+    switch (o) {
+    case WS_SECT_L1_HIT: return d->l1_hit_cycles;
+    case WS_SECT_MERGED: /* waits for the outstanding miss: assume it came from L2 */
+    case WS_SECT_L2_HIT: return d->l2_hit_cycles;
+    case WS_SECT_DRAM: return d->dram_cycles * d->loaded_dram_latency_factor;
+    default: return 0;
+    }
+}
+
+double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v)
+{
+    if (v->ev->op == WS_MEM_STORE || v->ev->op == WS_MEM_REDUCE)
+        return -1; /* a reduction returns nothing: nothing waits for it (docs/timing-model.md) */
+    if (v->bk && v->at) /* a shared atomic waits for its last serialised pass */
+        return dev->l1_hit_cycles + (v->at->shared_passes - 1) * dev->shared_atom_cycles_per_pass;
+    if (v->bk) /* a shared load waits for its last wavefront */
+        return dev->l1_hit_cycles + (v->bk->wavefronts - 1);
+    double lat = -1;
+    if (v->co && v->ca)
+        for (int i = 0; i < v->co->nentries; i++) {
+            double l = outcome_latency(dev, v->ca->outcome[i]);
+            if (l > lat)
+                lat = l;
+        }
+    if (lat >= 0 && v->at) { /* an ATOM returns after its own lanes on one address have gone in turn */
+        double ns = v->ev->atom_float ? dev->atom_same_address_float_ns : dev->atom_same_address_ns;
+        lat += (v->at->same_addr_max - 1) * ns * dev->sm_clock_mhz / 1000.0; /* ns -> SM cycles */
+    }
+    return lat;
+}
+
+void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
+{
+    v->ev = ev;
+    v->sm = ws_models_block_sm(m, ev->block_linear);
+    v->co = NULL;
+    v->bk = NULL;
+    v->ca = NULL;
+    v->latency = -1;
+    v->has_latency = 0;
+    v->at = NULL;
+    if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
+        if (ws_coalesce(ev, local_warp_base(m, ev), &m->co) == 0 && m->co.requests) {
+            v->co = &m->co;
+            if (ws_cache_access_event(m->cache, v->sm, ev, v->co, &m->ca) == 0)
+                v->ca = &m->ca;
+        }
+    } else if (ev->space == WS_SPACE_SHARED) {
+        if (bank_rule(ev, &m->bk) == 0 && m->bk.wavefronts)
+            v->bk = &m->bk;
+    }
+    if ((ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE) &&
+        ws_atomics_event(m->atomics, v->sm, ev, v->co, &m->at) != 0) /* -1 (out of memory): counts so far */
+        v->at = &m->at;
+    if (v->ca || v->bk) {
+        v->has_latency = 1;
+        v->latency = ws_latency_of_access(m->dev, v);
+    }
+    WS_ASSERT(ws_mem_verdict_check(v) == 0);
+}
+
+int ws_mem_verdict_check(const ws_mem_verdict *v)
+{
+    ws_space sp = v->ev->space;
+    if (v->co && sp != WS_SPACE_GLOBAL && sp != WS_SPACE_LOCAL) return 1;
+    if (v->bk && sp != WS_SPACE_SHARED) return 2;
+    if (v->ca && !v->co) return 3;
+    return 0;
+}
+
+void ws_models_listener(void *ctx, const ws_mem_event *ev)
+{
+    ws_models *m = ctx;
+    if (m->finished)
+        return;
+    ws_mem_verdict v;
+    ws_models_event(m, ev, &v);
+    for (int i = 0; i < m->nsinks; i++)
+        m->sinks[i].fn(m->sinks[i].ctx, &v);
+}
+
+void ws_models_finish(ws_models *m)
+{
+    if (m->finished)
+        return;
+    ws_cache_finish(m->cache);
+    m->finished = 1;
+}
+
+void ws_models_geometry(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_result *co,
+                        ws_bank_result *bk, ws_mem_verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    v->ev = ev;
+    v->latency = -1;
+    if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
+        if (ws_coalesce(ev, local_warp_base, co) == 0 && co->requests)
+            v->co = co;
+    } else if (ev->space == WS_SPACE_SHARED) {
+        if (bank_rule(ev, bk) == 0 && bk->wavefronts)
+            v->bk = bk;
+    }
+}

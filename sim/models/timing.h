@@ -1,0 +1,80 @@
+/* timing.h - predicted kernel time from the modelled traffic (docs/timing-model.md).
+ * A bound-and-bottleneck model: the kernel takes as long as its slowest resource
+ * (DRAM, L2, the busiest SM's L1/shared data path, the busiest SM's issue slots, or
+ * memory latency that the resident warps cannot hide), plus the launch overhead.
+ * Contention (atomics) and the block launch rate are further terms of the same max; a
+ * kernel without atomics gets exactly the prediction it had without them.
+ * Invariant: time is monotonic non-decreasing in every traffic input and never below
+ * any single term; more resident warps never make the latency term larger. */
+#ifndef WS_TIMING_H
+#define WS_TIMING_H
+
+#include <stdint.h>
+
+#include "../../common/device.h"
+#include "atomics.h"
+#include "latency.h"
+#include "memstats.h"
+#include "occupancy.h"
+
+/* The calibrations (DRAM efficiency, L2 request rate, loaded DRAM latency) are fields of
+ * the device profile, each with its source in common/device.c. What stays here is the
+ * SM's structure: each of its dev->subpartitions schedulers issues one warp instruction
+ * per cycle, and its L1 data path serves one wavefront per cycle
+ * (a wavefront is the work one pipeline stage passes per cycle:
+ * ../shared/reference/gpu-memory-rules.md §1). */
+#define WS_L1_WAVEFRONTS_PER_CYCLE 1.0
+
+typedef struct {
+    double dram_bytes;              /* read (fills + ECC) + write-backs during the kernel */
+    double l2_bytes;                /* SM<->L2 sectors x 32 (read, write, atomic) */
+    double l2_requests;             /* SM->L2 requests (one per 128-B line per instruction) */
+    double l1_wavefronts_max;       /* busiest SM: shared wavefronts + global/local data wavefronts */
+    double issue_insns_max;         /* busiest SM: warp instructions (all kinds) */
+    double latency_cycles_per_warp_max; /* busiest SM: sum of load latencies / concurrent warps
+                                           (DRAM sectors at the loaded latency) */
+    double bytes_moved;             /* what a perfect kernel moves (for effective bandwidth) */
+    /* contention (sim/models/atomics.h; 0 without atomics) and block launch */
+    double atom_addr_ops_max;       /* lane-ops on the most updated global address (no float adds) */
+    double atom_addr_float_ops_max; /* float-add lane-ops on the most float-added address */
+    double atom_slice_sector_ops_max; /* sector-ops on the busiest slice range (dev->atom_slice_bytes) */
+    double atom_slice_operand_bytes_max; /* operand bytes sent to the busiest slice range */
+    double atom_sector_ops;         /* all global atomic sector-ops */
+    double shared_atom_passes_max;  /* busiest SM: shared-atomic wavefronts */
+    double blocks_max;              /* busiest SM: blocks placed there */
+    double warps_per_block;         /* for the warp part of the launch term (0: 1 assumed) */
+} ws_timing_input;
+
+typedef enum { WS_BOUND_LAUNCH, WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY,
+               WS_BOUND_ATOMICS, WS_BOUND_SHARED_ATOMICS, WS_BOUND_BLOCK_LAUNCH, WS_BOUND_COUNT } ws_bound;
+const char *ws_bound_name(ws_bound b); /* "DRAM bandwidth", "atomics (same-address contention)" */
+/* The resource class of a bound, for a verdict: "DRAM", "L2", "shared", "atomics", "issue",
+ * "latency", "launch" (block launch counts as launch). */
+const char *ws_bound_class(ws_bound b);
+
+typedef struct {
+    double t_dram_us, t_l2_us, t_l1_us, t_issue_us, t_latency_us, t_launch_us;
+    double t_atomics_us;            /* global atomics: max(per address, per slice, per line, whole L2) */
+    double t_shared_atomics_us;     /* busiest SM's shared-atomic wavefronts */
+    double t_block_launch_us;       /* busiest SM's blocks x max(block_launch_cycles, warps x
+                                       warp_launch_cycles) (0: not calibrated) */
+    double t_kernel_us;             /* launch + max of the others */
+    ws_bound bound;                 /* the largest term (launch when all are 0) */
+    double eff_bw_gbs;              /* bytes_moved / t_kernel (GB = 1e9 bytes) */
+    double dram_bw_gbs;             /* dram_bytes / t_kernel */
+} ws_timing;
+
+/* Builds the input from finished memstats and latency epochs, the occupancy and the
+ * interpreter's warp instruction count (0 if unknown: the issue term then counts memory
+ * instructions only). lat NULL: no latency term. */
+void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat, const ws_occupancy *occ,
+                                   uint64_t warp_insns, uint64_t bytes_moved, ws_timing_input *in);
+
+/* Adds the contention model's counts (ws_models_atomic_totals) to in. */
+void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at);
+
+/* Predicts. Returns 0; -1 for a device without clock, bandwidth, scheduler or
+ * calibration figures (dram_efficiency, l2_requests_per_cycle). */
+int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing *out);
+
+#endif

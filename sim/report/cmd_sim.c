@@ -1,0 +1,239 @@
+/* cmd_sim.c - `warpscope sim`: resolve a described kernel, simulate it on the CPU
+ * with the memory models listening, and print the report (text, --json, --csv, or
+ * two variants side by side with --compare).
+ * Invariant: every exit path frees what it loaded and returns a WS_EXIT_* code. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/catalog.h"
+#include "../../common/cli.h"
+#include "../../common/commands.h"
+#include "../../common/desc.h"
+#include "../../common/device.h"
+#include "../../common/measured.h"
+#include "../interp/memcheck.h"
+#include "../interp/racecheck.h"
+#include "report.h"
+#include "../simulate.h"
+
+/* The options of one call: nothing of a call outlives it (two in-process calls are independent). */
+typedef struct {
+    ws_cli_common c;           /* -D, --device, --arch, --results, --json, --csv */
+    bool lines, compare;
+    bool racecheck, memcheck;  /* sim/interp/racecheck.h, sim/interp/memcheck.h: a report makes the exit code 2 */
+    uint64_t budget;           /* --budget: thread-instructions, 0 = the simulator's default */
+    int jobs;                  /* -j: threads for the blocks, 0 = every online core */
+    bool sample, full;         /* --sample / --full: block sampling forced on / off (sim/sample.h) */
+} sim_opts;
+
+typedef struct {
+    ws_simulation sim;
+    ws_measured measured;
+    ws_report rep;
+    ws_notes notes;            /* what the prediction rests on (sim/models/confidence.h) */
+    char overrides[512];
+} sim_run;
+
+static const ws_opt sim_options[] = {
+    WS_CLI_OPT_DEFINE,
+    WS_CLI_OPT_DEVICE,
+    WS_CLI_OPT_JSON,
+    WS_CLI_OPT_CSV,
+    {.name = "lines", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, lines),
+     .help = "the per-line table shows every source line of the kernel"},
+    {.name = "compare", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, compare),
+     .help = "two variants side by side (totals, occupancy, predicted time)"},
+    WS_CLI_OPT_ARCH,
+    WS_CLI_OPT_RESULTS,
+    {.name = "racecheck", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, racecheck),
+     .help = "report shared-memory races between barriers and reads of unwritten\nshared memory (exit 2 if any)"},
+    {.name = "memcheck", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, memcheck),
+     .help = "count out-of-bounds and misaligned accesses per kind and go on, instead\nof stopping at the first (exit 2 if any)"},
+    {.name = "budget", .kind = WS_OPT_U64, .at = offsetof(sim_opts, budget), .arg = "N", .lo = 1,
+     .needs = "a positive number of thread-instructions",
+     .help = "stop after N thread-instructions (default 4000000000): a kernel that\nloops forever ends with exit 2 and the line it was on"},
+    {.name = "jobs", .letter = 'j', .kind = WS_OPT_INT, .at = offsetof(sim_opts, jobs), .arg = "N", .lo = 1, .hi = 1024,
+     .needs = "a number of threads from 1 to 1024",
+     .help = "run the blocks on N threads (default: every core); the report is the\none thread's, bit for bit (docs/interp.md says which launches stay on one)"},
+    {.name = "sample", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, sample),
+     .help = "simulate a sample of the blocks (the first waves and one block of every\nedge kind) and scale the counters, with "
+             "their bounds (automatic above\n10^9 thread-instructions estimated and 2^20 threads); buffers incomplete"},
+    {.name = "full", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, full),
+     .help = "simulate every block, however big the launch"},
+};
+
+static const ws_cli_spec sim_spec = {
+    .command = "sim",
+    .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
+             "                     [--racecheck] [--memcheck] [--budget N] [-j N] [--sample | --full]\n"
+             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
+    .about = "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
+             "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
+             "traffic (modelled), occupancy and a predicted time and bandwidth, and beside it the time\n"
+             "recorded on that GPU by `warpscope check --record` when results/ has this kernel and -D.\n"
+             "-D applies to both variants of --compare.\n"
+             "\n"
+             "  <kernel>            a catalog name (warpscope list), path/to/k.cu, or path/to/k.cu:name\n",
+    .opts = sim_options,
+    .nopts = WS_CLI_COUNT(sim_options),
+};
+
+/* Loads, resolves and simulates one kernel argument; *found is set when a checker reported
+ * anything (the exit code is then WS_EXIT_KERNEL_FAULT, after the report). Returns a WS_EXIT_* code. */
+static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *found, sim_run *r)
+{
+    ws_error err;
+    memset(&err, 0, sizeof err);
+    ws_simulation *s = &r->sim;
+    const ws_device *dev = o->c.dev;
+    int rc = ws_simulation_open(s, cat, arg, &o->c.ov, dev, o->c.arch, &err);
+    if (rc == WS_EXIT_OK) {
+        /* the kernel's printf output goes where the GPU's would, stdout, unless stdout carries
+         * --json or --csv: then stderr, so the report stays machine-readable */
+        ws_simulation_opts so = {.progress_label = "warpscope sim", .racecheck = o->racecheck,
+                                 .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget,
+                                 .threads = o->jobs, .printf_out = o->c.json || o->c.csv ? stderr : stdout,
+                                 .sample = o->full ? WS_SAMPLE_OFF : o->sample ? WS_SAMPLE_ON : WS_SAMPLE_AUTO};
+        rc = ws_simulation_run(s, &so, &err);
+    }
+    bool text = !o->c.json && !o->c.csv;
+    if (s->race) {                             /* hazards up to a fault are worth seeing too */
+        ws_racecheck_print(s->race, stderr, s->file->path, s->desc->name);
+        *found |= ws_racecheck_count(s->race) > 0;
+        /* a clean run says so, in compute-sanitizer's words (results/sanitizer-logs/), so silence
+           never has to be read as "it ran" */
+        if (text && rc == WS_EXIT_OK && !ws_racecheck_count(s->race))
+            fprintf(stderr, "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
+    }
+    if (rc != WS_EXIT_OK) {
+        ws_error_print(&err);
+        ws_format fmt = ws_emit_format(o->c.json, o->c.csv, WS_FMT_TEXT);
+        /* a fault is a finding too, in the forms that have a fault document (JSON) */
+        if (ws_emit_offers(fmt, &ws_report_fault_kind) && rc == WS_EXIT_KERNEL_FAULT && s->desc) {
+            ws_report *p = &r->rep;
+            p->kernel = s->desc->name;
+            p->source_path = s->desc->kernel_file ? s->desc->kernel_file : s->file->path;
+            p->launch = &s->launch;
+            p->dev = dev;
+            ws_overrides_text(&o->c.ov, r->overrides, sizeof r->overrides);
+            p->overrides = r->overrides;
+            p->compiler = s->ptx_origin.compiler;
+            p->race = s->race;
+            p->result = o->memcheck && s->have_result ? &s->result : NULL;
+            ws_sim_fault_doc fd = {p, &s->result.fault}; /* the record, not its sentence */
+            if (ws_emit(stdout, fmt, &(ws_doc){&ws_report_fault_kind, &fd}))
+                return WS_EXIT_INTERNAL;
+        }
+        /* what memcheck found before the run stopped for another reason is reported too */
+        if (o->memcheck && s->have_result && s->result.stop == WS_SIM_FAULT)
+            ws_memcheck_print_until(&s->result, stderr, "the run stopped at the error above");
+        return rc;
+    }
+    if (!s->have_timing)
+        fprintf(stderr, "warpscope: sim: device profile %s has no clock or bandwidth: no time predicted\n", dev->key);
+
+    ws_report *p = &r->rep;
+    p->kernel = s->desc->name;
+    p->entry = s->fn->name;
+    /* a kernel defined in a header: its lines are the header's (desc.h: kernel_file) */
+    p->source_path = s->desc->kernel_file ? s->desc->kernel_file : s->file->path;
+    p->source_text = ws_desc_source_text(s->file, p->source_path, NULL);
+    p->kernel_line = s->desc->kernel_line ? s->desc->kernel_line : s->desc->line;
+    p->note = s->desc->note;
+    p->launch = &s->launch;
+    p->dev = dev;
+    p->regs = s->resources.regs;
+    p->regs_source = s->resources.source;
+    p->static_smem = s->resources.static_smem;
+    p->local_bytes = s->resources.local_bytes;
+    p->occ = &s->occ;
+    p->ms = s->ms;
+    p->timing = &s->timing;
+    p->warp_insns = s->result.warp_insns;
+    p->thread_insns = s->result.thread_insns;
+    p->sim_seconds = s->seconds;
+    p->counters_level = s->sass ? s->sass->level : NULL;
+    p->sampling = s->sampling;
+    ws_sampler_info(s->sampler, &p->sample);
+    p->sample.blocks_total = (uint64_t)s->launch.grid[0] * s->launch.grid[1] * s->launch.grid[2];
+    if (!p->sample.sampled) p->sample.blocks_run = p->sample.blocks_total;
+    p->counters_approximate = s->sass && s->sass->active && s->sass->plan->approximate;
+    p->sass_warp_insns = s->sass && s->sass->active ? s->sass->warp_insns : 0;
+    ws_overrides_text(&o->c.ov, r->overrides, sizeof r->overrides);
+    p->overrides = r->overrides;
+    p->compiler = s->ptx_origin.compiler;
+    p->race = s->race;
+    p->result = o->memcheck ? &s->result : NULL;
+    ws_notes_build(&r->notes, dev, s->ms, ws_models_atomic_totals(s->models), s->have_timing ? &s->timing : NULL,
+                   s->fn, &s->launch);
+    p->notes = &r->notes;
+    /* only this GPU's run: the report sets it beside this GPU's prediction */
+    p->measured = ws_measured_for(cat->dir[0] ? cat->dir : NULL, o->c.results_dir, dev->key, s->desc->name, &o->c.ov,
+                                  WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;
+    if (o->memcheck) {
+        bool errors = ws_memcheck_print(&s->result, stderr) > 0;
+        *found |= errors;
+        if (!errors && !o->c.json && !o->c.csv)   /* as compute-sanitizer ends a clean memcheck run */
+            fprintf(stderr, "========= ERROR SUMMARY: 0 errors\n");
+    } else if (s->result.memory_warnings) {
+        char first[WS_MSG_MAX];
+        ws_fault_format(&s->result.first_warning, first, sizeof first);
+        fprintf(stderr, "warpscope: sim: %s: %llu memory warnings; first: %s\n", s->desc->name,
+                (unsigned long long)s->result.memory_warnings, first);
+    }
+    return WS_EXIT_OK;
+}
+
+int ws_cmd_sim(int argc, char **argv)
+{
+    sim_opts o = {.budget = 0};
+    int nargs;
+    int rc = ws_cli_parse(&sim_spec, argc, argv, &o, &nargs);
+    if (rc != WS_CLI_RUN)
+        return rc;
+    const char **kernels = (const char **)argv + 1;
+    if (nargs > 2) {
+        fprintf(stderr, "warpscope: sim: too many kernels ('%s'); --compare takes two\n", kernels[2]);
+        return WS_EXIT_USAGE;
+    }
+    if (nargs != (o.compare ? 2 : 1)) {
+        fprintf(stderr, o.compare ? "warpscope: sim: --compare needs two kernels\n"
+                                  : "warpscope: sim: give one kernel (or --compare A B)\n");
+        ws_cli_help(&sim_spec, stderr);
+        return WS_EXIT_USAGE;
+    }
+    if (o.sample && o.full) {
+        fprintf(stderr, "warpscope: sim: --sample and --full contradict each other; give one\n");
+        return WS_EXIT_USAGE;
+    }
+    const bool compare = o.compare;
+    ws_error err;
+    ws_catalog *cat = NULL;
+    if (ws_catalog_load_for(kernels, nargs, &cat, &err)) { /* a .cu needs no catalog folder */
+        ws_error_print(&err);
+        return WS_EXIT_USAGE;
+    }
+    static sim_run runs[2];                    /* large; cleared so nothing of a previous call shows */
+    memset(runs, 0, sizeof runs);
+    bool found = false;
+    rc = WS_EXIT_OK;
+    for (int k = 0; k < nargs && rc == WS_EXIT_OK; k++)
+        rc = run_one(cat, kernels[k], &o, &found, &runs[k]);
+    if (rc == WS_EXIT_OK) { /* one document, in the form asked for (common/emit.h) */
+        ws_sim_doc d = {.a = &runs[0].rep, .b = compare ? &runs[1].rep : NULL, .all_lines = o.lines};
+        ws_doc doc = {compare ? &ws_report_compare_kind : &ws_report_kind, &d};
+        if (ws_emit(stdout, ws_emit_format(o.c.json, o.c.csv, WS_FMT_TEXT), &doc)) {
+            fprintf(stderr, "warpscope: sim: out of memory writing the report\n");
+            rc = WS_EXIT_INTERNAL;
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        ws_simulation_close(&runs[k].sim);
+    ws_catalog_free(cat);
+    if (rc == WS_EXIT_OK && found)
+        rc = WS_EXIT_KERNEL_FAULT;
+    return rc;
+}

@@ -1,0 +1,782 @@
+/* sass_map.c - matching PTX memory instructions to SASS ones (see sass_map.h).
+ * Matching runs in rounds, strictest first, each on what the previous left over:
+ *   1 same line, space and kind: tiles by base register and offset (exact merges),
+ *   2 the same with generic PTX/SASS addressing allowed to meet a specific space,
+ *   3 same space and kind on any line (ptxas attributed the access to a neighbour line),
+ *   4 same line, space and kind by order (approximate),
+ *   5 same space and kind by order on any line (approximate).
+ * Expected workload: a few hundred memory instructions per kernel; rounds are quadratic
+ * per group, which stays far below the cost of one simulated block. */
+#include "sass_map.h"
+
+#include "../../common/desc_text.h"
+#include "../interp/fragments.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_GENERIC, SP_NONE } spc;
+typedef enum { OK_LD, OK_ST, OK_ATOM, OK_NONE } opk;
+
+typedef struct {
+    int idx;           /* PTX pc or SASS index */
+    spc sp;
+    opk op;
+    int width;
+    char base[40];     /* PTX: "r<slot>" / "s<sym>" / ""; SASS: register text */
+    int64_t off;
+    int line;
+    bool used;
+} acc;
+
+static spc space_of_ptx(ptx_space s)
+{
+    switch (s) {
+    case PTX_SPACE_GLOBAL: return SP_GLOBAL;
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: return SP_SHARED;
+    case PTX_SPACE_LOCAL: return SP_LOCAL;
+    case PTX_SPACE_NONE: return SP_GENERIC;
+    default: return SP_NONE;
+    }
+}
+
+static spc sass_space(ws_sass_space s)
+{
+    switch (s) {
+    case WS_SASS_SP_GLOBAL: return SP_GLOBAL;
+    case WS_SASS_SP_SHARED: return SP_SHARED;
+    case WS_SASS_SP_LOCAL: return SP_LOCAL;
+    case WS_SASS_SP_GENERIC: return SP_GENERIC;
+    default: return SP_NONE;
+    }
+}
+
+/* The PTX access of pc, or false when it is not one the memory models see. */
+static bool ptx_access(const ptx_function *fn, int pc, acc *a)
+{
+    const ptx_insn *in = &fn->insns[pc];
+    memset(a, 0, sizeof *a);
+    a->idx = pc;
+    int mem;
+    switch (in->op) {
+    case PTX_LD: case PTX_LDU: a->op = OK_LD; mem = 1; break;
+    case PTX_ST: a->op = OK_ST; mem = 0; break;
+    case PTX_ATOM: a->op = OK_ATOM; mem = 1; break;
+    case PTX_RED: a->op = OK_ATOM; mem = 0; break;
+    default: return false;
+    }
+    a->sp = space_of_ptx(in->space);
+    if (a->sp == SP_NONE || mem >= in->nopnd || in->opnd[mem].kind != PTX_OPND_MEM) return false;
+    const ptx_operand *m = &in->opnd[mem];
+    a->width = ptx_type_size(in->type) * (in->vec ? in->vec : 1);
+    if (m->base_kind == PTX_OPND_REG) snprintf(a->base, sizeof a->base, "r%d", m->reg);
+    else if (m->base_kind == PTX_OPND_SYM) snprintf(a->base, sizeof a->base, "s%d", m->sym);
+    a->off = m->imm;
+    a->line = in->src_line;
+    return true;
+}
+
+static bool sass_guarded(const ws_sass_insn *s) { return s->guard >= 0 && !(s->guard == 7 && !s->guard_neg); }
+
+/* ---- matching -------------------------------------------------------------------- */
+
+typedef struct {
+    const ptx_function *fn;
+    const ws_sass_function *sf;
+    ws_sass_plan *p;
+    acc *P, *S;
+    int nP, nS;
+    int *tile;         /* scratch: P indices of one tile */
+} matcher;
+
+static int cmp_off(const void *a, const void *b)
+{
+    const acc *x = *(const acc *const *)a, *y = *(const acc *const *)b;
+    return x->off < y->off ? -1 : x->off > y->off ? 1 : x->idx - y->idx;
+}
+
+/* P indices (into m->P) whose accesses exactly tile [start, start + w) among the unused
+ * ones of base `base` that pass `in_group`; returns their number, 0 when they do not. */
+typedef bool (*group_fn)(const acc *p, const acc *s);
+
+static int tile_at(matcher *m, const acc *s, const char *base, int64_t start, group_fn in_group, int *out)
+{
+    const acc *cand[16];
+    int nc = 0;
+    for (int i = 0; i < m->nP; i++) { /* P is in pc order */
+        const acc *q = &m->P[i];
+        if (q->used || strcmp(q->base, base) || !in_group(q, s)) continue;
+        if (q->off + q->width <= start || q->off >= start + s->width) continue;
+        if (q->off < start || q->off + q->width > start + s->width) return 0;
+        /* two PTX accesses at one offset are alternatives (if/else branches, repeated
+         * stores): the first in pc order goes with this SASS access, the other waits */
+        bool dup = false;
+        for (int k = 0; k < nc && !dup; k++) dup = cand[k]->off == q->off && cand[k]->width == q->width;
+        if (dup) continue;
+        if (nc == 16) return 0;
+        cand[nc++] = q;
+    }
+    if (!nc) return 0;
+    qsort(cand, (size_t)nc, sizeof cand[0], cmp_off);
+    int64_t at = start;
+    for (int i = 0; i < nc; i++) {
+        if (cand[i]->off != at) return 0; /* a gap or an overlap */
+        at += cand[i]->width;
+        out[i] = (int)(cand[i] - m->P);
+    }
+    return at == start + s->width ? nc : 0;
+}
+
+static void assign(matcher *m, int si, const int *pis, int n, bool by_order)
+{
+    acc *s = &m->S[si];
+    const ws_sass_insn *sin = &m->sf->insns[s->idx];
+    s->used = true;
+    /* the carrier is the lowest-addressed PTX access (the tile is sorted by offset) */
+    for (int k = 0; k < n; k++) {
+        acc *q = &m->P[pis[k]];
+        q->used = true;
+        ws_sass_pcmap *pm = &m->p->pc[q->idx];
+        pm->action = n == 1 ? WS_MAP_PASS : k == 0 ? WS_MAP_CARRY : WS_MAP_ABSORBED;
+        pm->sass = s->idx;
+        pm->width = sin->width;
+        pm->op = sin->op;
+        pm->by_order = by_order;
+        if (by_order) m->p->st.by_order++;
+    }
+    m->p->sass_pc[s->idx] = m->P[pis[0]].idx;
+    if (n > 1) {
+        m->p->st.merges++;
+        m->p->st.merged_ptx += n;
+    }
+}
+
+/* Round of tiling: each SASS base class against each PTX base class and shift. */
+static void tile_round(matcher *m, group_fn in_group)
+{
+    int *best = m->tile, cur[16];
+    for (int si = 0; si < m->nS; si++) {
+        if (m->S[si].used) continue;
+        const acc *s = &m->S[si];
+        int group = 0;
+        for (int pi = 0; pi < m->nP; pi++) group += !m->P[pi].used && in_group(&m->P[pi], s);
+        if (group > 512) continue; /* the order rounds take a group this large */
+        /* candidate (PTX base, shift) pairs: every unused PTX access of the group as the
+         * start of s; the pair that tiles the most accesses of s's base class wins */
+        int best_n = 0, best_base = -1;
+        int64_t best_shift = 0;
+        for (int pi = 0; pi < m->nP; pi++) {
+            const acc *q = &m->P[pi];
+            if (q->used || !in_group(q, s)) continue;
+            int64_t shift = q->off - s->off;
+            bool seen = false;
+            for (int pj = 0; pj < pi && !seen; pj++)
+                seen = !m->P[pj].used && in_group(&m->P[pj], s) && !strcmp(m->P[pj].base, q->base) &&
+                       m->P[pj].off - s->off == shift;
+            if (seen) continue;
+            int count = 0;
+            for (int sj = 0; sj < m->nS; sj++) {
+                const acc *t = &m->S[sj];
+                if (t->used || strcmp(t->base, s->base) || t->sp != s->sp || t->op != s->op || t->line != s->line)
+                    continue;
+                if (tile_at(m, t, q->base, t->off + shift, in_group, cur)) count++;
+            }
+            if (count > best_n) { best_n = count; best_base = pi; best_shift = shift; }
+        }
+        if (!best_n) continue;
+        char base[40];
+        snprintf(base, sizeof base, "%s", m->P[best_base].base);
+        for (int sj = 0; sj < m->nS; sj++) {
+            acc *t = &m->S[sj];
+            if (t->used || strcmp(t->base, s->base) || t->sp != s->sp || t->op != s->op) continue;
+            int n = tile_at(m, t, base, t->off + best_shift, in_group, best);
+            if (n) assign(m, sj, best, n, false);
+        }
+    }
+}
+
+/* Round by order: SASS accesses in address order take PTX accesses in pc order until
+ * their widths add up to the SASS width. */
+static void order_round(matcher *m, group_fn in_group)
+{
+    int pis[16];
+    for (int si = 0; si < m->nS; si++) {
+        acc *s = &m->S[si];
+        if (s->used) continue;
+        int n = 0, sum = 0;
+        for (int pi = 0; pi < m->nP && sum < s->width && n < 16; pi++) {
+            acc *q = &m->P[pi];
+            if (q->used || !in_group(q, s) || sum + q->width > s->width) continue;
+            pis[n++] = pi;
+            sum += q->width;
+        }
+        if (n && sum == s->width) assign(m, si, pis, n, true);
+    }
+}
+
+static bool same_line_space(const acc *p, const acc *s) { return p->line == s->line && p->sp == s->sp && p->op == s->op; }
+static bool same_line_compat(const acc *p, const acc *s)
+{
+    return p->line == s->line && p->op == s->op && (p->sp == s->sp || p->sp == SP_GENERIC || s->sp == SP_GENERIC);
+}
+static bool same_space(const acc *p, const acc *s) { return p->sp == s->sp && p->op == s->op; }
+
+/* ---- anchors --------------------------------------------------------------------- */
+
+static void ptx_loop_depth(const ptx_function *fn, int *depth)
+{
+    for (int pc = 0; pc < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (in->op != PTX_BRA) continue;
+        for (int k = 0; k < in->nopnd; k++)
+            if (in->opnd[k].kind == PTX_OPND_LABEL && in->opnd[k].target <= pc && in->opnd[k].target >= 0)
+                for (int q = in->opnd[k].target; q <= pc; q++) depth[q]++;
+    }
+}
+
+/* The trailing "BRA self" ptxas pads a function with (never executed). */
+static bool padding_block(const ws_sass_function *sf, int b)
+{
+    const ws_sass_block *B = &sf->blocks[b];
+    const ws_sass_insn *first = &sf->insns[B->first];
+    return first->is_branch && !sass_guarded(first) && first->target == B->first;
+}
+
+/* True when the SASS has a conditional branch or exit at source line `line` (the PTX
+ * branch of that line stayed a branch). */
+static bool sass_branches_at(const ws_sass_function *sf, int line)
+{
+    for (int i = 0; i < sf->ninsns; i++)
+        if (sf->insns[i].is_branch && sf->insns[i].line == line && sass_guarded(&sf->insns[i])) return true;
+    return false;
+}
+
+/* The PTX branch an if-converted access was behind: the nearest guarded bra before pc at
+ * its loop depth. *nested: another guarded branch, if-converted too (no SASS branch at its
+ * line), skips over that one: the inner branch then runs less often than the SASS block. */
+static int controlling_branch(const ptx_function *fn, const ws_sass_function *sf, int pc, const int *pdepth,
+                              bool *nested)
+{
+    *nested = false;
+    int b = -1;
+    for (int q = pc - 1; q >= 0 && b < 0; q--) {
+        if (pdepth[q] < pdepth[pc]) return -1; /* left the loop */
+        if (fn->insns[q].op == PTX_BRA && fn->insns[q].guard >= 0 && pdepth[q] == pdepth[pc]) b = q;
+    }
+    for (int q = b - 1; q >= 0 && b >= 0; q--) {
+        if (pdepth[q] < pdepth[pc]) break;
+        const ptx_insn *in = &fn->insns[q];
+        if (in->op != PTX_BRA || in->guard < 0) continue;
+        for (int k = 0; k < in->nopnd; k++)
+            if (in->opnd[k].kind == PTX_OPND_LABEL && in->opnd[k].target > b && !sass_branches_at(sf, in->src_line))
+                *nested = true;
+    }
+    return b;
+}
+
+static void anchor_blocks(ws_sass_plan *p, const int *pdepth)
+{
+    const ws_sass_function *sf = p->sf;
+    const ptx_function *fn = p->fn;
+    for (int b = 0; b < sf->nblocks; b++) {
+        const ws_sass_block *B = &sf->blocks[b];
+        p->block_anchor[b] = -1;
+        if (padding_block(sf, b) || B->cold) continue;
+        for (int i = B->first; i < B->first + B->n; i++) { /* (a) an unpredicated access of its own */
+            const ws_sass_insn *s = &sf->insns[i];
+            int pc = p->sass_pc[i];
+            if (!s->space || pc < 0 || sass_guarded(s) || fn->insns[pc].guard >= 0 || p->pc[pc].by_order ||
+                p->pc[pc].unrolled)
+                continue;
+            p->block_anchor[b] = pc;
+            p->block_exact[b] = true;
+            break;
+        }
+        if (p->block_anchor[b] >= 0) continue;
+        if (b == 0 && B->loop_depth == 0 && fn->ninsns > 0) { /* the entry runs once per warp, as PTX pc 0 */
+            p->block_anchor[b] = 0;
+            p->block_exact[b] = true;
+            continue;
+        }
+        for (int i = B->first; i < B->first + B->n; i++) { /* (a') the branch an if-converted access was behind */
+            const ws_sass_insn *s = &sf->insns[i];
+            int pc = p->sass_pc[i];
+            if (!s->space || pc < 0 || !sass_guarded(s) || fn->insns[pc].guard >= 0 || p->pc[pc].by_order) continue;
+            bool nested;
+            int br = controlling_branch(fn, sf, pc, pdepth, &nested);
+            if (br < 0 || pdepth[br] != B->loop_depth) continue;
+            p->block_anchor[b] = br;
+            p->block_exact[b] = !nested;
+            break;
+        }
+        if (p->block_anchor[b] >= 0) {
+            if (!p->block_exact[b]) p->st.inexact_anchors++;
+            continue;
+        }
+        /* (b) the PTX instruction of the block's most frequent line at the same loop depth */
+        int best_pc = -1, best_votes = 0;
+        for (int pass = 0; pass < 2 && best_pc < 0; pass++)
+            for (int i = B->first; i < B->first + B->n; i++) {
+                int line = sf->insns[i].line, votes = 0, pc_at = -1;
+                if (!line) continue;
+                for (int k = B->first; k < B->first + B->n; k++) votes += sf->insns[k].line == line;
+                if (votes <= best_votes) continue;
+                for (int pc = 0; pc < fn->ninsns && pc_at < 0; pc++)
+                    if (fn->insns[pc].src_line == line && (pass || pdepth[pc] == B->loop_depth)) pc_at = pc;
+                if (pc_at >= 0) { best_pc = pc_at; best_votes = votes; }
+            }
+        if (best_pc < 0 && B->loop_depth == 0 && fn->ninsns > 0) best_pc = 0;
+        p->block_anchor[b] = best_pc;
+        p->st.inexact_anchors++;
+    }
+}
+
+/* ---- tensor-era accesses ------------------------------------------------------------ */
+
+static bool is_tc_access(ptx_opcode op)
+{
+    return op == PTX_CP_ASYNC || op == PTX_LDMATRIX || op == PTX_STMATRIX || op == PTX_WMMA_LOAD || op == PTX_WMMA_STORE;
+}
+
+static void sass_base(const ws_sass_insn *s, char *base, size_t cap)
+{
+    size_t n = strcspn(s->opcode, ".");
+    snprintf(base, cap, "%.*s", (int)n, s->opcode);
+}
+
+/* LDGSTS, LDSM and STSM are the tensor-era instructions' own: never a plain access's SASS. */
+static bool tc_only_sass(const ws_sass_insn *s)
+{
+    char b[24];
+    sass_base(s, b, sizeof b);
+    return !strcmp(b, "LDGSTS") || !strcmp(b, "LDSM") || !strcmp(b, "STSM");
+}
+
+/* Can SASS access s be (part of) what the tensor-era PTX access in became? */
+static bool tc_fits(const ptx_insn *in, const ws_sass_insn *s)
+{
+    if (!s->space || s->spill) return false;
+    char b[24];
+    sass_base(s, b, sizeof b);
+    switch (in->op) {
+    case PTX_CP_ASYNC: return !strcmp(b, "LDGSTS");
+    case PTX_LDMATRIX: return !strcmp(b, "LDSM");
+    case PTX_STMATRIX: return !strcmp(b, "STSM");
+    default: break;
+    }
+    bool load = in->op == PTX_WMMA_LOAD;
+    if (!strcmp(b, "LDGSTS") || (load ? s->op != WS_SASS_OP_LD : s->op != WS_SASS_OP_ST)) return false;
+    if (s->space == WS_SASS_SP_GENERIC || in->space == PTX_SPACE_NONE) return s->space != WS_SASS_SP_LOCAL;
+    return in->space == PTX_SPACE_GLOBAL ? s->space == WS_SASS_SP_GLOBAL : s->space == WS_SASS_SP_SHARED;
+}
+
+/* The fragment's form and element size, as exec_matrix.c lays it out. */
+static ws_frag_form wmma_form(const ptx_insn *in, char *which, int *esz)
+{
+    *which = in->tc.frag == 'd' ? 'c' : in->tc.frag;
+    *esz = in->tc.dtype == PTX_MT_F32 || in->tc.dtype == PTX_MT_S32 ? 4 : 2;
+    ws_frag_form f = {16, 16, 16, 16, *which == 'c' ? *esz * 8 : 16, true};
+    return f;
+}
+
+/* Bytes of memory one lane's fragment covers (the distinct elements, as exec_matrix.c moves them). */
+static int wmma_lane_bytes(const ptx_insn *in)
+{
+    char which;
+    int esz;
+    ws_frag_form f = wmma_form(in, &which, &esz);
+    return ws_frag_elems(&f, which) * esz;
+}
+
+void ws_sass_wmma_rows(const ptx_insn *in, int *rows, int *row_bytes)
+{
+    char which;
+    int esz, r, c;
+    ws_frag_form f = wmma_form(in, &which, &esz);
+    ws_frag_dims(&f, which, &r, &c);
+    bool rowmajor = in->tc.alayout == 'r';
+    *rows = rowmajor ? r : c;
+    *row_bytes = (rowmajor ? c : r) * esz;
+}
+
+/* The SASS accesses one execution of tensor-era PTX access in becomes, given the first one s. */
+static int tc_per_exec(const ptx_insn *in, const ws_sass_insn *s, uint8_t *form)
+{
+    *form = WS_TC_FORM_NONE;
+    if (in->op != PTX_WMMA_LOAD && in->op != PTX_WMMA_STORE) return 1;
+    char b[24];
+    sass_base(s, b, sizeof b);
+    int bytes = wmma_lane_bytes(in);
+    if (!strcmp(b, "LDSM") || !strcmp(b, "STSM")) {
+        *form = b[0] == 'L' ? WS_TC_FORM_LDSM : WS_TC_FORM_STSM;
+        int regs = (bytes + 3) / 4, per = s->width / 4; /* matrices per instruction (.x1/.x2/.x4) */
+        return per ? (regs + per - 1) / per : 1;
+    }
+    *form = WS_TC_FORM_PLAIN;
+    return s->width ? (bytes + s->width - 1) / s->width : 1;
+}
+
+/* Gives every tensor-era PTX access the SASS of its line (or, failing that, of any line, in
+ * order): the i-th fitting SASS access of a line goes to PTX access (i / per_exec) % k of the
+ * k fitting ones there, so an unrolled loop's copies spread over them as the PTX order has it. */
+static void tc_match(ws_sass_plan *p, bool any_line)
+{
+    const ptx_function *fn = p->fn;
+    const ws_sass_function *sf = p->sf;
+    for (int pc = 0; pc < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (!is_tc_access(in->op) || p->pc[pc].action != WS_MAP_NONE) continue;
+        int first = -1;
+        for (int i = 0; i < sf->ninsns && first < 0; i++)
+            if (p->sass_pc[i] < 0 && !sf->blocks[sf->insns[i].block].cold && tc_fits(in, &sf->insns[i]) &&
+                (any_line || sf->insns[i].line == in->src_line))
+                first = i;
+        if (first < 0) continue;
+        uint8_t form;
+        int per = tc_per_exec(in, &sf->insns[first], &form);
+        /* the PTX accesses of this line (pc order) that the same SASS fits */
+        int group[64], k = 0;
+        for (int q = pc; q < fn->ninsns && k < 64; q++) {
+            const ptx_insn *o = &fn->insns[q];
+            if (is_tc_access(o->op) && p->pc[q].action == WS_MAP_NONE && o->op == in->op && o->space == in->space &&
+                (any_line ? q == pc : o->src_line == in->src_line))
+                group[k++] = q;
+        }
+        int seen = 0;
+        for (int i = first; i < sf->ninsns; i++) {
+            const ws_sass_insn *s = &sf->insns[i];
+            if (p->sass_pc[i] >= 0 || sf->blocks[s->block].cold || !tc_fits(in, s) ||
+                (!any_line && s->line != in->src_line) || (any_line && seen == per))
+                continue;
+            int q = group[(seen / per) % k];
+            ws_sass_pcmap *pm = &p->pc[q];
+            if (pm->action == WS_MAP_NONE) {
+                pm->action = WS_MAP_PASS;
+                pm->sass = i;
+                pm->width = s->width;
+                pm->op = s->op;
+                pm->form = form;
+                pm->per_exec = (uint8_t)per;
+                pm->by_order = any_line;
+                p->st.tensor_matched++;
+                if (any_line) p->st.by_order++;
+                p->sass_pc[i] = q;
+            } else {
+                p->sass_pc[i] = q;
+                if (seen >= per * k && !pm->unrolled) { pm->unrolled = true; p->st.unrolled++; }
+            }
+            seen++;
+        }
+    }
+}
+
+/* ---- the plan -------------------------------------------------------------------- */
+
+void ws_sass_plan_free(ws_sass_plan *p)
+{
+    if (!p) return;
+    free(p->pc);
+    free(p->sass_pc);
+    free(p->block_anchor);
+    free(p->block_exact);
+    free(p->spills);
+    free(p->watch);
+    free(p);
+}
+
+ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
+{
+    ws_sass_plan *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->fn = fn;
+    p->sf = sf;
+    int n = fn->ninsns, ns = sf->ninsns;
+    p->pc = calloc((size_t)(n ? n : 1), sizeof *p->pc);
+    p->sass_pc = malloc((size_t)(ns ? ns : 1) * sizeof *p->sass_pc);
+    p->block_anchor = calloc((size_t)(sf->nblocks ? sf->nblocks : 1), sizeof *p->block_anchor);
+    p->block_exact = calloc((size_t)(sf->nblocks ? sf->nblocks : 1), sizeof *p->block_exact);
+    p->spills = calloc((size_t)(ns ? ns : 1), sizeof *p->spills);
+    p->watch = calloc((size_t)(n ? n : 1), 1);
+    matcher m = {fn, sf, p, calloc((size_t)(n ? n : 1), sizeof(acc)), calloc((size_t)(ns ? ns : 1), sizeof(acc)),
+                 0, 0, calloc(16, sizeof(int))};
+    int *pdepth = calloc((size_t)(n ? n : 1), sizeof *pdepth);
+    if (!p->pc || !p->sass_pc || !p->block_anchor || !p->block_exact || !p->spills || !p->watch ||
+        !m.P || !m.S || !m.tile || !pdepth) {
+        free(m.P); free(m.S); free(m.tile); free(pdepth);
+        ws_sass_plan_free(p);
+        return NULL;
+    }
+    for (int i = 0; i < ns; i++) p->sass_pc[i] = -1;
+    for (int pc = 0; pc < n; pc++) {
+        p->pc[pc].sass = -1;
+        if (ptx_access(fn, pc, &m.P[m.nP])) m.nP++;
+    }
+    tc_match(p, false);
+    tc_match(p, true);
+    for (int i = 0; i < ns; i++) {
+        const ws_sass_insn *s = &sf->insns[i];
+        if (!s->space || s->spill || p->sass_pc[i] >= 0) continue;
+        if (tc_only_sass(s)) { /* an LDGSTS / LDSM / STSM no PTX access claimed */
+            if (!sf->blocks[s->block].cold) p->st.sass_only++;
+            continue;
+        }
+        acc *a = &m.S[m.nS++];
+        a->idx = i;
+        a->sp = sass_space(s->space);
+        a->op = s->op == WS_SASS_OP_LD ? OK_LD : s->op == WS_SASS_OP_ST ? OK_ST : OK_ATOM;
+        a->width = s->width;
+        snprintf(a->base, sizeof a->base, "%s", s->base);
+        a->off = s->offset;
+        a->line = s->line;
+    }
+    /* PTX and SASS base names differ ("r5" / "R4"): a tile compares offsets within one
+     * base of each side, and which PTX base goes with which SASS base is found by the
+     * shift search in tile_round, never by name */
+    tile_round(&m, same_line_space);
+    tile_round(&m, same_line_compat);
+    tile_round(&m, same_space);
+    order_round(&m, same_line_space);
+    order_round(&m, same_space);
+
+    /* leftovers: SASS copies of an access the PTX has once are unrolled code */
+    for (int si = 0; si < m.nS; si++) {
+        acc *s = &m.S[si];
+        if (s->used) continue;
+        const ws_sass_insn *sin = &sf->insns[s->idx];
+        if (sf->blocks[sin->block].cold) continue; /* a diverged warp's slow-path copy */
+        int copy_of = -1;
+        for (int pc = 0; pc < n && copy_of < 0; pc++) {
+            const ws_sass_pcmap *pm = &p->pc[pc];
+            if (pm->sass < 0 || pm->action == WS_MAP_ABSORBED) continue;
+            const ws_sass_insn *t = &sf->insns[pm->sass];
+            if (t->line == sin->line && t->space == sin->space && t->op == sin->op && t->width == sin->width) copy_of = pc;
+        }
+        if (copy_of >= 0) {
+            p->pc[copy_of].unrolled = true;
+            p->st.unrolled++;
+        } else if (sin->space == WS_SASS_SP_LOCAL) {
+            p->spills[p->nspills++] = (ws_sass_extra){s->idx, -1, false};
+            p->st.stack++;
+        } else {
+            p->st.sass_only++;
+        }
+    }
+    for (int pi = 0; pi < m.nP; pi++)
+        if (!m.P[pi].used) {
+            p->pc[m.P[pi].idx].action = WS_MAP_DROPPED;
+            p->st.dropped++;
+        }
+    for (int i = 0; i < ns; i++)
+        if (sf->insns[i].spill && sf->insns[i].space) {
+            p->spills[p->nspills++] = (ws_sass_extra){i, -1, false};
+            if (sf->insns[i].op == WS_SASS_OP_LD) p->st.spill_ld++;
+            else p->st.spill_st++;
+        }
+
+    ptx_loop_depth(fn, pdepth);
+    anchor_blocks(p, pdepth);
+    for (int k = 0; k < p->nspills; k++) {
+        ws_sass_extra *x = &p->spills[k];
+        int b = sf->insns[x->sass].block;
+        x->anchor_pc = p->block_anchor[b];
+        x->exact = p->block_exact[b];
+        if (x->anchor_pc >= 0) p->watch[x->anchor_pc] = 1;
+        else p->st.unplaced++;
+    }
+    for (int i = 0; i < ns; i++) { /* if-converted: predicated in the SASS, branched around in the PTX */
+        int pc = p->sass_pc[i];
+        if (pc >= 0 && sass_guarded(&sf->insns[i]) && fn->insns[pc].guard < 0) p->st.predicated++;
+    }
+    /* ptxas's warp aggregation of an atomic on a warp-uniform address (atomicAdd(&count[0], 1):
+     * VOTE(U).ANY takes the active mask and POPC counts it; atomicMax(m, v): REDUX reduces the
+     * values over the warp), then one elected lane (the guard) performs the warp's operation.
+     * Measured on the H200: ncu counts one sector per RED (results/h200-contention.md,
+     * g_one_literal_red); g_atomic_max's 2^24 lanes took 400 us, 524288 ops x 0.76 ns */
+    for (int i = 0; i < ns; i++) {
+        int pc = p->sass_pc[i];
+        const ws_sass_insn *s = &sf->insns[i];
+        if (pc < 0 || !sass_guarded(s) || fn->insns[pc].guard >= 0 || s->space != WS_SASS_SP_GLOBAL ||
+            (s->op != WS_SASS_OP_ATOM && s->op != WS_SASS_OP_RED) || p->pc[pc].action != WS_MAP_PASS)
+            continue;
+        bool vote = false, popc = false, redux = false;
+        for (int j = sf->blocks[s->block].first; j < i; j++) {
+            const char *o = sf->insns[j].opcode;
+            vote |= !strncmp(o, "VOTEU.ANY", 9) || !strncmp(o, "VOTE.ANY", 8);
+            popc |= !strncmp(o, "POPC", 4);
+            redux |= !strncmp(o, "REDUX", 5); /* atomicMax(m, v): the warp's max by REDUX, one lane's RED */
+        }
+        if (((vote && popc) || redux) && !p->pc[pc].aggregated) {
+            p->pc[pc].aggregated = true;
+            p->st.aggregated++;
+        }
+    }
+    /* unrolled copies leave the memory counters exact when each PTX execution is one SASS
+     * execution (what unrolling preserves); they make the instruction count approximate */
+    /* a dropped PTX access is exact when every SASS access is accounted for: the machine
+     * code has nothing for it (ptxas removed a dead or redundant access) */
+    p->approximate = p->st.by_order || p->st.sass_only || p->st.unplaced;
+    p->insns_approximate = p->st.unrolled || p->st.inexact_anchors;
+    for (int k = 0; k < p->nspills; k++) p->approximate |= !p->spills[k].exact;
+    free(m.P);
+    free(m.S);
+    free(m.tile);
+    free(pdepth);
+    return p;
+}
+
+void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap)
+{
+    const ws_sass_map_stats *s = &p->st;
+    size_t o = 0;
+    out[0] = 0;
+#define ADD(...) do { int k_ = snprintf(out + o, o < cap ? cap - o : 0, __VA_ARGS__); if (k_ > 0) o += (size_t)k_; if (o >= cap) o = cap - 1; } while (0)
+    if (s->merges) ADD("%s%d merged access%s (%d PTX accesses)", o ? ", " : "", s->merges, s->merges == 1 ? "" : "es", s->merged_ptx);
+    if (s->spill_ld || s->spill_st) ADD("%s%d spill loads, %d spill stores", o ? ", " : "", s->spill_ld, s->spill_st);
+    if (s->stack) ADD("%s%d stack accesses", o ? ", " : "", s->stack);
+    if (s->predicated) ADD("%s%d predicated (if-converted)", o ? ", " : "", s->predicated);
+    if (s->aggregated) ADD("%s%d atomic(s) aggregated over the warp (one lane each)", o ? ", " : "", s->aggregated);
+    if (s->unrolled) ADD("%s%d unrolled copies", o ? ", " : "", s->unrolled);
+    if (s->dropped) ADD("%s%d PTX accesses removed by ptxas", o ? ", " : "", s->dropped);
+    if (s->tensor_matched) ADD("%s%d tensor-core accesses as their LDGSTS/LDSM/STSM/LDG/STG/LDS/STS", o ? ", " : "",
+                               s->tensor_matched);
+    if (!o) ADD("the machine code has the PTX's memory instructions one for one");
+    if (p->approximate) {
+        ADD("; approximate:");
+        int first = 1;
+        if (s->by_order) { ADD("%s %d matched by order", first ? "" : ",", s->by_order); first = 0; }
+        if (s->sass_only) { ADD("%s %d SASS accesses without PTX not counted", first ? "" : ",", s->sass_only); first = 0; }
+        if (s->unplaced) { ADD("%s %d not placed", first ? "" : ",", s->unplaced); first = 0; }
+        if (first) ADD(" spills or predicated accesses placed by source line");
+    }
+#undef ADD
+}
+
+/* Block b's runs: its anchor's warp executions (blocks without one: once per warp) and the
+ * copies of the anchor's access an unrolled body holds (it runs 1/copies as often). */
+static void block_runs(const ws_sass_plan *p, int b, const uint64_t *pc_warp_count, uint64_t *execs, int *copies)
+{
+    const ws_sass_function *sf = p->sf;
+    const ws_sass_block *B = &sf->blocks[b];
+    int a = p->block_anchor[b];
+    *execs = a >= 0 ? pc_warp_count[a] : p->fn->ninsns > 0 ? pc_warp_count[0] : 0;
+    *copies = 1;
+    if (a >= 0 && p->pc[a].unrolled && p->pc[a].sass >= 0) {
+        const ws_sass_insn *t = &sf->insns[p->pc[a].sass];
+        int n = 0;
+        for (int i = B->first; i < B->first + B->n; i++) {
+            const ws_sass_insn *s = &sf->insns[i];
+            n += s->space == t->space && s->op == t->op && s->width == t->width && s->line == t->line && !s->spill;
+        }
+        n /= p->pc[a].per_exec > 1 ? p->pc[a].per_exec : 1; /* one wmma execution is per_exec of them */
+        *copies = n < 1 ? 1 : n;
+    }
+}
+
+uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count)
+{
+    const ws_sass_function *sf = p->sf;
+    uint64_t total = 0;
+    for (int b = 0; b < sf->nblocks; b++) {
+        if (padding_block(sf, b) || sf->blocks[b].cold) continue;
+        uint64_t execs;
+        int copies;
+        block_runs(p, b, pc_warp_count, &execs, &copies);
+        total += (uint64_t)sf->blocks[b].n * execs / (uint64_t)copies;
+    }
+    return total;
+}
+
+void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_SASS_TENSOR_COUNT])
+{
+    const ws_sass_function *sf = p->sf;
+    for (int t = 0; t < WS_SASS_TENSOR_COUNT; t++) out[t] = 0;
+    for (int b = 0; b < sf->nblocks; b++) {
+        const ws_sass_block *B = &sf->blocks[b];
+        if (padding_block(sf, b) || B->cold) continue;
+        uint64_t n[WS_SASS_TENSOR_COUNT] = {0};
+        for (int i = B->first; i < B->first + B->n; i++) n[sf->insns[i].tensor]++;
+        if (!n[WS_SASS_TENSOR_HMMA] && !n[WS_SASS_TENSOR_IMMA] && !n[WS_SASS_TENSOR_DMMA]) continue;
+        uint64_t execs;
+        int copies;
+        block_runs(p, b, pc_warp_count, &execs, &copies);
+        for (int t = 1; t < WS_SASS_TENSOR_COUNT; t++) {
+            out[t] += n[t] * execs / (uint64_t)copies;
+            out[WS_SASS_TENSOR_NONE] += n[t] * execs / (uint64_t)copies;
+        }
+    }
+}
+
+/* ---- side by side ----------------------------------------------------------------- */
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static void side(FILE *out, const char *left, const char *right, const char *mark)
+{
+    fprintf(out, "  %-52.52s | %-44.44s %s\n", left, right, mark);
+}
+
+void ws_sass_print(FILE *out, const ws_sass_plan *p, const char *source, size_t source_len)
+{
+    const ptx_function *fn = p->fn;
+    const ws_sass_function *sf = p->sf;
+    int *lines = malloc((size_t)(fn->ninsns + sf->ninsns + 1) * sizeof *lines);
+    if (!lines) return;
+    int nl = 0;
+    for (int pc = 0; pc < fn->ninsns; pc++)
+        if (p->pc[pc].action != WS_MAP_NONE) lines[nl++] = fn->insns[pc].src_line;
+    for (int i = 0; i < sf->ninsns; i++)
+        if (sf->insns[i].space) lines[nl++] = sf->insns[i].line;
+    qsort(lines, (size_t)nl, sizeof *lines, cmp_int);
+    char sum[300];
+    ws_sass_plan_summary(p, sum, sizeof sum);
+    fprintf(out, "machine code: %s\n", sum);
+    for (int k = 0; k < nl; k++) {
+        if (k && lines[k] == lines[k - 1]) continue;
+        int line = lines[k];
+        char text[512] = "";
+        if (source && line > 0) ws_source_line(source, source_len, line, text, sizeof text);
+        if (line > 0) fprintf(out, "\nline %d  %s\n", line, text + strspn(text, " \t"));
+        else fprintf(out, "\n(no source line)\n");
+        side(out, "PTX", "SASS", "");
+        for (int pc = 0; pc < fn->ninsns; pc++) {
+            const ws_sass_pcmap *m = &p->pc[pc];
+            if (m->action == WS_MAP_NONE || fn->insns[pc].src_line != line) continue;
+            char left[200], mark[64] = "";
+            ptx_format_insn(fn, &fn->insns[pc], left, sizeof left);
+            const char *right = m->sass >= 0 ? sf->insns[m->sass].text : "";
+            if (m->per_exec > 1) {
+                snprintf(mark, sizeof mark, "1->%d %.30s", m->per_exec, sf->insns[m->sass].opcode);
+            } else if (m->action == WS_MAP_CARRY) {
+                int n = 0;
+                for (int q = 0; q < fn->ninsns; q++) n += p->pc[q].sass == m->sass && p->pc[q].action != WS_MAP_NONE;
+                snprintf(mark, sizeof mark, "merge %d->1 (%d B)", n, m->width);
+            } else if (m->action == WS_MAP_ABSORBED) {
+                snprintf(mark, sizeof mark, "merged into %.40s", sf->insns[m->sass].opcode);
+                right = "";
+            } else if (m->action == WS_MAP_DROPPED) {
+                snprintf(mark, sizeof mark, "removed by ptxas");
+            }
+            if (m->sass >= 0 && m->action != WS_MAP_ABSORBED && sass_guarded(&sf->insns[m->sass]) &&
+                fn->insns[pc].guard < 0)
+                snprintf(mark + strlen(mark), sizeof mark - strlen(mark), "%spredicated", mark[0] ? ", " : "");
+            if (m->by_order) snprintf(mark + strlen(mark), sizeof mark - strlen(mark), "%smatched by order", mark[0] ? ", " : "");
+            side(out, left, right, mark);
+        }
+        for (int i = 0; i < sf->ninsns; i++) {
+            const ws_sass_insn *s = &sf->insns[i];
+            if (!s->space || s->line != line || p->sass_pc[i] >= 0) continue;
+            bool copy = false;
+            for (int pc = 0; pc < fn->ninsns && !copy; pc++)
+                copy = p->pc[pc].unrolled && p->pc[pc].sass >= 0 && sf->insns[p->pc[pc].sass].line == line &&
+                       sf->insns[p->pc[pc].sass].space == s->space && sf->insns[p->pc[pc].sass].op == s->op &&
+                       sf->insns[p->pc[pc].sass].width == s->width;
+            const char *mark = s->spill ? (s->op == WS_SASS_OP_ST ? "spill store" : "spill load (refill)")
+                             : sf->blocks[s->block].cold ? "diverged-warp path"
+                             : copy ? "unrolled copy"
+                             : s->space == WS_SASS_SP_LOCAL ? "stack" : "SASS only";
+            side(out, "", s->text, mark);
+        }
+    }
+    free(lines);
+}

@@ -1,0 +1,118 @@
+/* sass_map.h - which SASS instruction each PTX memory instruction became. Per source line,
+ * memory space and kind, the PTX accesses are matched to the SASS ones by base register and
+ * immediate offset: several narrow PTX accesses tiling one wide SASS access are a merge
+ * (four ld.shared.f32 at +0,4,8,12 -> one LDS.128), a SASS instruction under a predicate
+ * where the PTX has none is if-converted code, SASS copies beyond the PTX's are unrolled
+ * code, and LDL/STL that nvdisasm marks as spill code have no PTX counterpart at all.
+ * Each SASS basic block gets an anchor: a PTX instruction that runs exactly as often as the
+ * block (an unpredicated memory instruction of the block), or failing that one at the same
+ * source line and loop depth (then the plan is approximate).
+ * Invariant: every PTX memory instruction has exactly one action, and every SASS memory
+ * instruction is a target of some PTX one, a spill, or counted in sass_only. */
+#ifndef WS_SASS_MAP_H
+#define WS_SASS_MAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../frontend/ptx.h"
+#include "sass.h"
+
+typedef enum {
+    WS_MAP_NONE = 0,     /* not a memory instruction the models see */
+    WS_MAP_PASS,         /* one PTX access, one SASS access (widths may still differ: see width) */
+    WS_MAP_CARRY,        /* the lowest-addressed PTX access of a merge: carries the SASS access */
+    WS_MAP_ABSORBED,     /* merged into the SASS access its carrier emits: no event of its own */
+    WS_MAP_DROPPED       /* no SASS counterpart (ptxas removed it): no event */
+} ws_map_action;
+
+/* What SASS a wmma.load/store became (sim/sass/sass_events.c regroups its fragment into it). */
+typedef enum {
+    WS_TC_FORM_NONE = 0, /* not a wmma access, or no SASS found for it: counted at PTX level */
+    WS_TC_FORM_PLAIN,    /* LDG / STG / LDS / STS / LD / ST of `width` bytes a lane (f16 A: 4 x LDG.E) */
+    WS_TC_FORM_LDSM,     /* LDSM.16.M88.N / .MT88: one 8x8 matrix per fragment register */
+    WS_TC_FORM_STSM      /* STSM, likewise */
+} ws_tc_form;
+
+typedef struct {
+    ws_map_action action;
+    int sass;            /* the SASS instruction (PASS, CARRY, ABSORBED), -1 otherwise */
+    uint8_t width;       /* bytes per lane of that SASS instruction */
+    ws_sass_op op;       /* its operation: an atom.global whose result is unused is a RED */
+    bool by_order;       /* matched by order (not by base and offset): approximate */
+    bool unrolled;       /* the SASS has more copies of this access than the PTX (unrolled code) */
+    /* tensor-era accesses: cp.async <-> LDGSTS, ldmatrix <-> LDSM, stmatrix <-> STSM one for one;
+     * wmma.load/store <-> per_exec SASS accesses of `form` (width: theirs) */
+    uint8_t form;        /* ws_tc_form */
+    uint8_t per_exec;    /* SASS accesses one execution becomes (1 for everything but wmma) */
+    bool aggregated;     /* a global atom/red ptxas aggregated over the warp (VOTE.ANY + POPC, or REDUX,
+                            before a predicated REDG/ATOMG: one elected lane does the warp's operation) */
+} ws_sass_pcmap;
+
+/* A SASS-only instruction (spill code) and the PTX instruction it is placed at. */
+typedef struct {
+    int sass;            /* SASS instruction index */
+    int anchor_pc;       /* PTX pc that runs as often as it does, -1 = unplaced */
+    bool exact;          /* the anchor runs exactly as often as the block (see anchor_blocks) */
+} ws_sass_extra;
+
+typedef struct {
+    int merges;          /* SASS accesses that carry more than one PTX access */
+    int merged_ptx;      /* PTX accesses folded into them */
+    int predicated;      /* SASS accesses under a predicate whose PTX has none (if-converted) */
+    int spill_ld, spill_st;  /* LDL / STL spill code */
+    int stack;           /* other SASS-only LDL/STL (call frames) */
+    int unrolled;        /* SASS accesses that are extra copies of a PTX access */
+    int dropped;         /* PTX accesses with no SASS counterpart */
+    int by_order;        /* PTX accesses matched by order */
+    int sass_only;       /* SASS accesses (not spills) with no PTX access */
+    int unplaced;        /* spills / predicated accesses without an anchor */
+    int inexact_anchors; /* blocks anchored by line, not by an instruction of their own */
+    int tensor_matched;  /* tensor-era PTX accesses given their LDGSTS / LDSM / STSM / wmma SASS */
+    int aggregated;      /* global atomics ptxas aggregated over the warp (one lane each) */
+} ws_sass_map_stats;
+
+typedef struct {
+    const ptx_function *fn;
+    const ws_sass_function *sf;
+    ws_sass_pcmap *pc;        /* fn->ninsns */
+    int *sass_pc;             /* per SASS instruction: the PTX pc whose event it is (carrier), -1 */
+    int *block_anchor;        /* per SASS block: PTX pc, -1 */
+    bool *block_exact;
+    ws_sass_extra *spills;    /* spill / stack LDL and STL, SASS order */
+    int nspills;
+    uint8_t *watch;           /* per PTX pc: 1 = spills are anchored here (the interpreter reports it) */
+    ws_sass_map_stats st;
+    bool approximate;         /* a memory counter rests on by_order / dropped / SASS-only / unplaced
+                                 accesses or spill code anchored by line */
+    bool insns_approximate;   /* the SASS instruction count rests on line anchors or unrolled code */
+} ws_sass_plan;
+
+/* A wmma.load/store's matrix as memory holds it: rows of row_bytes contiguous bytes (a
+ * row-major matrix's rows, a col-major one's columns). */
+void ws_sass_wmma_rows(const ptx_insn *in, int *rows, int *row_bytes);
+
+/* Matches fn's memory instructions to sf's. Returns NULL only when out of memory. */
+ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf);
+void ws_sass_plan_free(ws_sass_plan *p);
+
+/* One line on what ptxas changed: "2 merges (8 PTX accesses), 12 spill loads, 10 spill
+ * stores, 3 predicated; approximate: 4 accesses matched by order". */
+void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap);
+
+/* Warp-level SASS instructions executed, from the PTX's per-pc warp executions: each SASS
+ * block's size times its anchor's executions (blocks without an anchor: their PTX line's
+ * executions, else once per warp, warps = pc_warp_count[0]). */
+uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count);
+/* The same for the tensor pipe's instructions alone (HMMA ...), by class: out[WS_SASS_TENSOR_HMMA]
+ * etc., out[WS_SASS_TENSOR_NONE] the sum of all. */
+void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_SASS_TENSOR_COUNT]);
+
+/* PTX and SASS side by side, per source line: each PTX memory instruction with the SASS one
+ * it became (marked "merge N->1", "merged into", "removed by ptxas", "predicated"), then
+ * the line's SASS-only memory instructions ("spill store", "unrolled copy", ...).
+ * source/source_len: the .cu text for the line column (NULL = numbers only). */
+void ws_sass_print(FILE *out, const ws_sass_plan *p, const char *source, size_t source_len);
+
+#endif
