@@ -12,7 +12,7 @@
 
 #include "../common/commands.h"
 #include "frontend/catalog_ptx.h"
-#include "frontend/launch_check.h"
+#include "interp/launch_check.h"
 
 static double seconds_since(const struct timespec *t0)
 {

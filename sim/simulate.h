@@ -20,7 +20,7 @@
 #include "models/latency.h"
 #include "models/memstats.h"
 #include "models/models.h"
-#include "models/occupancy.h"
+#include "frontend/occupancy.h"
 #include "interp/racecheck.h"
 #include "frontend/resources.h"
 #include "sample.h"

@@ -1,6 +1,6 @@
 /* test_barriers.c - CTA barriers with ids and thread counts, warp collectives' member
  * masks, launch bounds and cooperative groups (sim/interp/exec_barrier.c, sim/interp/exec_warp.c,
- * sim/frontend/launch_check.c), each through the whole pipeline on the kernels of
+ * sim/interp/launch_check.c), each through the whole pipeline on the kernels of
  * tests/data/barriers/ (description, checked-in PTX, ptxas resources, occupancy,
  * interpreter). Expected outputs follow from each kernel's C semantics and the PTX ISA;
  * the lines an error must name are found by the marker comments in the .cu. */
@@ -16,7 +16,7 @@
 
 #include "../common/commands.h"
 #include "../sim/interp/interp.h"
-#include "../sim/frontend/launch_check.h"
+#include "../sim/interp/launch_check.h"
 #include "../sim/simulate.h"
 
 #define DIR "tests/data/barriers/"

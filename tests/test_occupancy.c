@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "../sim/models/occupancy.h"
+#include "../sim/frontend/occupancy.h"
 
 static ws_device h200(void)
 {

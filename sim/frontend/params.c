@@ -10,7 +10,7 @@
 #include "../../common/buffers.h"
 #include "../../common/demangle.h"
 #include "../../common/tmap.h"
-#include "../interp/half.h"
+#include "half.h"
 
 static void arg_error(const ws_launch *L, int i, ws_error *err, const char *fmt, const char *a, const char *b)
 {

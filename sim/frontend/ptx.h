@@ -3,7 +3,8 @@
  * (registers to slot indices, labels to instruction indices, variables to
  * per-function offsets) so the interpreter never looks at text.
  * Invariant: a ptx_module returned without error is fully resolved: every
- * operand refers to an existing register, variable, parameter or label. */
+ * operand refers to an existing register, variable, parameter or label. *
+ * Room sim/frontend/: the front end: PTX text in, a resolved ptx_module out; nothing here runs a kernel. (docs/architecture.md, "The rooms of sim/") */
 #ifndef WS_PTX_H
 #define WS_PTX_H
 

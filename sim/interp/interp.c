@@ -16,7 +16,7 @@
 #include "../../common/buffers.h"
 #include "../../common/demangle.h"
 #include "../../common/device.h"
-#include "../frontend/launch_check.h"
+#include "launch_check.h"
 #include "../frontend/params.h"
 
 #define SIM_DEFAULT_HOST_BYTES (8ull << 30)

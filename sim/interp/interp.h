@@ -9,7 +9,8 @@
  * until its thread count (or every non-exited warp of the block) has arrived (PTX
  * ISA; sim/interp/exec_barrier.c). A cooperative launch (ws_launch.cooperative) runs all
  * its blocks at once, a slice per runnable warp of each block per round.
- * Divergence uses a SIMT reconvergence stack (docs/interp.md). */
+ * Divergence uses a SIMT reconvergence stack (docs/interp.md). *
+ * Room sim/interp/: the interpreter: a ws_launch and a ptx_module in, ws_mem_events (and faults as ws_fault records) out. (docs/architecture.md, "The rooms of sim/") */
 #ifndef WS_INTERP_H
 #define WS_INTERP_H
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../../common/ws_assert.h"
-#include "half.h"
+#include "../frontend/half.h"
 #include "interp.h"
 
 #define SIM_FULL 0xffffffffu

@@ -10,7 +10,8 @@
  * per SM (ws_models_set_resident_blocks, default 1) it occupies resident slot
  * (b / sm_count) % R there. A warp's local frame lives at a fixed address per
  * (SM, slot, warp): the hardware reuses local memory per resident thread slot, so a
- * later wave's spills hit the same lines. */
+ * later wave's spills hit the same lines. *
+ * Room sim/models/: the models: one ws_mem_verdict per event, and the sums, occupancy and timing read from the verdicts only. (docs/architecture.md, "The rooms of sim/") */
 #ifndef WS_MODELS_H
 #define WS_MODELS_H
 

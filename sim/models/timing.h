@@ -15,7 +15,7 @@
 #include "atomics.h"
 #include "latency.h"
 #include "memstats.h"
-#include "occupancy.h"
+#include "../frontend/occupancy.h"
 
 /* The calibrations (DRAM efficiency, L2 request rate, loaded DRAM latency) are fields of
  * the device profile, each with its source in common/device.c. What stays here is the

@@ -4,7 +4,8 @@
  * it; as text, JSON or CSV, or two variants side by side. The document kinds at the end
  * hand a ws_report to common/emit.h, which picks the form.
  * Invariant: the report only formats; every number comes from memstats, occupancy
- * and timing, so the text, JSON and CSV forms always agree. */
+ * and timing, so the text, JSON and CSV forms always agree. *
+ * Room sim/report/: what sim prints: documents for common/emit.h, built from finished sums; no model runs here. (docs/architecture.md, "The rooms of sim/") */
 #ifndef WS_REPORT_H
 #define WS_REPORT_H
 
@@ -21,7 +22,7 @@
 #include "../interp/fault.h"
 #include "../models/memstats.h"
 #include "../sample.h"
-#include "../models/occupancy.h"
+#include "../frontend/occupancy.h"
 #include "../interp/racecheck.h"
 #include "../models/timing.h"
 

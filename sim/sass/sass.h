@@ -4,7 +4,8 @@
  * instructions the space, operation, access width, base register and immediate offset;
  * spill code as nvdisasm marks it; basic blocks and loops from the branches.
  * Invariant: a parsed listing is self-contained (no pointers into the text) and every
- * branch target is an instruction index of its function or -1 (outside it). */
+ * branch target is an instruction index of its function or -1 (outside it). *
+ * Room sim/sass/: the machine-code stage: the listing ptxas made, and the events rewritten to what it executes. (docs/architecture.md, "The rooms of sim/") */
 #ifndef WS_SASS_H
 #define WS_SASS_H
 

@@ -10,8 +10,8 @@
 #include "../../common/desc.h"
 #include "../../common/device.h"
 #include "../../common/ws_error.h"
-#include "../models/occupancy.h"
-#include "ptx.h"
+#include "../frontend/occupancy.h"
+#include "../frontend/ptx.h"
 
 /* The block against fn's .maxntid (its threads, the product of the dimensions, at most the
  * product of the bound's) and .reqntid (exactly its shape): cuLaunchKernel fails with

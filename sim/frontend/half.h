@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "../frontend/ptx.h"
+#include "ptx.h"
 
 float sim_h2f(uint16_t h);                   /* exact: every f16 is a float */
 float sim_bf2f(uint16_t h);                  /* exact */

@@ -14,9 +14,9 @@
 #include "../../common/desc.h"
 #include "../../common/desc_text.h"
 #include "../../common/text.h"
-#include "catalog_ptx.h"
+#include "../frontend/catalog_ptx.h"
 #include "../interp/interp.h"
-#include "ptx.h"
+#include "../frontend/ptx.h"
 #include "../sass/sass_events.h"
 
 typedef struct {
