@@ -312,6 +312,20 @@ typedef struct {
     bool cooperative;              /* all blocks co-resident, grid workspace (desc `cooperative`) */
 } ws_launch;
 
+/* The launch's derived shape, named once here (block and grid are its source). */
+static inline uint64_t ws_launch_threads_per_block(const ws_launch *L)
+{
+    return (uint64_t)L->block[0] * L->block[1] * L->block[2];
+}
+static inline uint32_t ws_launch_warps_per_block(const ws_launch *L)
+{
+    return (uint32_t)((ws_launch_threads_per_block(L) + 31) / 32);
+}
+static inline uint64_t ws_launch_blocks(const ws_launch *L)
+{
+    return (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+}
+
 /* Evaluates a description with overrides (NULL = none): parameters, launch shape, buffers
  * (a file() buffer's file is opened and checked against the buffer now), and the compile
  * options (the description's, then each override that ws_override_kind_of calls a macro).

@@ -100,7 +100,7 @@ ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wav
         ws_sampler_free(sp);
         return NULL;
     }
-    uint64_t threads = sp->nblocks * L->block[0] * L->block[1] * L->block[2];
+    uint64_t threads = sp->nblocks * ws_launch_threads_per_block(L);
     sp->state = mode == WS_SAMPLE_OFF || (mode == WS_SAMPLE_AUTO && threads <= WS_SAMPLE_AUTO_THREADS) ? SP_FULL
                                                                                                        : SP_MEASURE;
     sp->factor = 1.0;

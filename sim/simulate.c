@@ -123,7 +123,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         size_t n = strlen(s->resources.source);
         snprintf(s->resources.source + n, sizeof s->resources.source - n, ", capped at %d by the launch bounds", cap);
     }
-    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    uint64_t threads = ws_launch_threads_per_block(L);
     ws_occ_input oi = {(int)threads, s->resources.regs, s->resources.static_smem, (uint32_t)L->shared_bytes, -1,
                        ws_barriers_used(s->fn)}; /* named barriers limit blocks per SM on sm_90 */
     if (ws_occupancy_calc(s->dev, &oi, &s->occ)) {
@@ -205,7 +205,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     }
     /* block sampling: only where no checker or observer needs every block, and no block depends
        on another; the sampler is the run's only on_sync (racecheck is off here) */
-    uint64_t grid_threads = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2] * threads;
+    uint64_t grid_threads = ws_launch_blocks(L) * threads;
     if (o->sample != WS_SAMPLE_OFF && !o->racecheck && !o->memory_errors_are_warnings && !o->observer) {
         const char *why = ws_sample_refusal(s->fn, L);
         if (why) {

@@ -193,11 +193,10 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
         goto out;
     }
     viz_recording_set_ptx(rec, sim.ptx);
-    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
-    uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    uint64_t nblocks = ws_launch_blocks(L);
     memcpy(rec->grid, L->grid, sizeof rec->grid);
     memcpy(rec->block_dim, L->block, sizeof rec->block_dim);
-    rec->warps_per_block = (uint32_t)((threads + 31) / 32);
+    rec->warps_per_block = ws_launch_warps_per_block(L);
     rec->first_block = o->first_block;
     rec->num_blocks = o->num_blocks ? o->num_blocks : 1;
     if (rec->first_block >= nblocks) {

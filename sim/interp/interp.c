@@ -374,7 +374,7 @@ int sim_warp_pc(const sim_ctx *c, const sim_warp *w, const sim_program **P)
 int sim_budget_fault(sim_ctx *c, const sim_warp *w, const sim_program *P, int pc)
 {
     /* a block that spins on what another block sets never sees it here: say why */
-    uint64_t nblocks = (uint64_t)c->L->grid[0] * c->L->grid[1] * c->L->grid[2];
+    uint64_t nblocks = ws_launch_blocks(c->L);
     return sim_fault(c, w, pc >= 0 ? &P->insns[pc] : NULL, -1, WS_FAULT_KERNEL,
                      "stopped after the instruction budget of %" PRIu64 " thread-instructions; "
                      "this warp was at this line (a loop that never ends? a bigger launch needs --budget N)%s",
@@ -459,7 +459,7 @@ static int check_launch_limits(sim_ctx *c, uint64_t nblocks)
                      c->kname, window, st, (uint64_t)L->shared_bytes, most->name, most->smem_per_block_optin);
         return -1;
     }
-    uint64_t tpb = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    uint64_t tpb = ws_launch_threads_per_block(L);
     if (tpb > 1024) {                            /* every GPU's limit; barriers keep a warp per bit */
         ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
                      "%s: a block of %" PRIu64 " threads; a GPU block holds at most 1024", c->kname, tpb);
@@ -479,7 +479,7 @@ static int check_host_memory(sim_ctx *c)
 {
     const ws_launch *L = c->L;
     uint64_t limit = c->cfg->max_host_bytes ? c->cfg->max_host_bytes : SIM_DEFAULT_HOST_BYTES;
-    uint64_t tpb = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    uint64_t tpb = ws_launch_threads_per_block(L);
     uint64_t nwarps = (tpb + 31) / 32, per_warp, warps, extra, need = c->mod->global_bytes + c->shared_bytes;
     for (int i = 0; i < L->nbuffers; i++) need += L->buffers[i].bytes;   /* <= limit: alloc_buffers checked */
     bool over = __builtin_mul_overflow((uint64_t)c->local_bytes, 32, &per_warp) ||
@@ -522,10 +522,10 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
     else plain_name(c->fn->name, c->kname, sizeof c->kname);
 
     const ws_launch *L = c->L;
-    uint64_t nblocks_all = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    uint64_t nblocks_all = ws_launch_blocks(L);
     uint64_t first = cfg->first_block, count = cfg->num_blocks ? cfg->num_blocks : nblocks_all;
     int rc = -1;
-    if ((uint64_t)L->block[0] * L->block[1] * L->block[2] == 0 || nblocks_all == 0) {
+    if (ws_launch_threads_per_block(L) == 0 || nblocks_all == 0) {
         ws_error_set(err, cfg->source_file ? cfg->source_file : c->mod->path, 0, 0, "%s: empty grid or block", c->kname);
         return -1;
     }
@@ -576,7 +576,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         res->stop = WS_SIM_OUT_OF_MEMORY;
         goto out;
     }
-    c->nwarps = (uint32_t)(((uint64_t)L->block[0] * L->block[1] * L->block[2] + 31) / 32);
+    c->nwarps = ws_launch_warps_per_block(L);
     c->nslots = c->cooperative ? (uint32_t)count : 1;  /* a cooperative grid is resident at once */
     c->needs_grid_ws = reads_grid_ws(c->fn);
     if (sim_decode(c)) {                         /* its only failure is memory */

@@ -12,7 +12,7 @@ static uint64_t product(const int d[3]) { return (uint64_t)d[0] * (uint64_t)d[1]
 int ws_launch_bounds_check(const ptx_function *fn, const ws_launch *L, const char *kernel, const char *file,
                            int line, ws_error *err)
 {
-    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    uint64_t threads = ws_launch_threads_per_block(L);
     if (fn->maxntid[0] && threads > product(fn->maxntid)) {
         ws_error_set(err, file, line, 0,
                      "%s: the block (%u,%u,%u) has %" PRIu64 " threads, but the kernel's __launch_bounds__ allow at "
@@ -69,7 +69,7 @@ int ws_cooperative_check(const ws_launch *L, const ws_device *dev, const ws_occu
                          const char *file, int line, ws_error *err)
 {
     if (!L->cooperative) return 0;
-    uint64_t blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    uint64_t blocks = ws_launch_blocks(L);
     uint64_t fit = (uint64_t)occ->blocks_per_sm * (uint64_t)dev->sm_count;
     if (blocks <= fit) return 0;
     ws_error_set(err, file, line, 0,

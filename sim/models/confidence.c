@@ -104,8 +104,8 @@ void ws_notes_build(ws_notes *out, const ws_device *dev, const ws_memstats *ms, 
     if (ms)
         atomic_notes(out, dev, ms, at, t);
     if (launch && !(dev->block_launch_cycles > 0)) {
-        uint64_t threads = (uint64_t)launch->block[0] * launch->block[1] * launch->block[2];
-        uint64_t blocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+        uint64_t threads = ws_launch_threads_per_block(launch);
+        uint64_t blocks = ws_launch_blocks(launch);
         uint64_t per_sm = dev->sm_count > 0 ? (blocks + (uint64_t)dev->sm_count - 1) / (uint64_t)dev->sm_count : 0;
         if (threads <= 64 && per_sm >= 8) /* many small blocks: the launch rate, not the work, may set the pace */
             add(out, WS_CONF_MEDIUM, 0, "block launch rate",

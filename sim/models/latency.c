@@ -34,9 +34,8 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
     if (!l)
         return NULL;
     l->dev = dev;
-    uint64_t threads = (uint64_t)launch->block[0] * launch->block[1] * launch->block[2];
-    l->warps_per_block = (int)((threads + 31) / 32);
-    uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    l->warps_per_block = (int)ws_launch_warps_per_block(launch);
+    uint64_t nblocks = ws_launch_blocks(launch);
     l->nwarps = nblocks * (uint64_t)l->warps_per_block;
     l->sm_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_cycles);
     if (!l->sm_cycles) {

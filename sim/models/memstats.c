@@ -28,7 +28,7 @@ ws_memstats *ws_memstats_new(const ws_device *dev, const ws_launch *launch, int 
         return NULL;
     ms->dev = dev;
     ms->ninsns = ninsns;
-    uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    uint64_t nblocks = ws_launch_blocks(launch);
     ms->pcs = calloc((size_t)(ninsns ? ninsns : 1), sizeof *ms->pcs);
     ms->sms = calloc((size_t)dev->sm_count, sizeof *ms->sms);
     if (!ms->pcs || !ms->sms) {

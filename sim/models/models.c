@@ -60,8 +60,7 @@ ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t
     if (!m)
         return NULL;
     m->dev = dev;
-    uint64_t threads = (uint64_t)launch->block[0] * launch->block[1] * launch->block[2];
-    m->warps_per_block = (int)((threads + 31) / 32);
+    m->warps_per_block = (int)ws_launch_warps_per_block(launch);
     m->resident = 1;
     ws_cache_config cfg;
     ws_cache_config_from_device(&cfg, dev, l1_bytes);

@@ -158,7 +158,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     p->counters_level = s->sass ? s->sass->level : NULL;
     p->sampling = s->sampling;
     ws_sampler_info(s->sampler, &p->sample);
-    p->sample.blocks_total = (uint64_t)s->launch.grid[0] * s->launch.grid[1] * s->launch.grid[2];
+    p->sample.blocks_total = ws_launch_blocks(&s->launch);
     if (!p->sample.sampled) p->sample.blocks_run = p->sample.blocks_total;
     p->counters_approximate = s->sass && s->sass->active && s->sass->plan->approximate;
     p->sass_warp_insns = s->sass && s->sass->active ? s->sass->warp_insns : 0;

@@ -149,8 +149,8 @@ static void launch_lines(FILE *f, const ws_report *r)
 {
     const ws_launch *L = r->launch;
     const ws_occupancy *o = r->occ;
-    uint64_t blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
-    uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+    uint64_t blocks = ws_launch_blocks(L);
+    uint64_t threads = ws_launch_threads_per_block(L);
     fprintf(f, "launch     grid (%u,%u,%u) x block (%u,%u,%u): %llu blocks of %llu threads (%d warps), "
                "dynamic shared %llu B\n",
             L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2], (unsigned long long)blocks,
