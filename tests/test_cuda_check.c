@@ -39,8 +39,10 @@ static void test_tensor_rows_are_judged_by_their_basis(void **state)
     assert_int_equal(chk_classify("smsp__sass_inst_executed_op_ldgsts.sum"), CHK_EXACT);
     assert_int_equal(chk_classify("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"), CHK_EXACT);
     assert_int_equal(chk_classify("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"), CHK_EXACT);
-    /* the shared side of cp.async follows an assumed rule until measured */
-    assert_int_equal(chk_classify("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"), CHK_CACHE);
+    /* the shared side of cp.async: the rule measured on six H200 recordings (results/h200-tensorcore) */
+    assert_int_equal(chk_classify("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"), CHK_EXACT);
+    /* atomic sectors: a rule fitted on the H200, 1.7 % under on random bins: judged as a model */
+    assert_int_equal(chk_classify("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"), CHK_CACHE);
     assert_int_equal(chk_classify("ws__wmma_sectors_global_op_ld.sum"), CHK_INFO);
 }
 

@@ -237,15 +237,16 @@ static void test_launch_totals_count_atomics_by_the_atomic_sector_rule(void **st
     ws_overrides ov;
     memset(&ov, 0, sizeof ov);
     assert_int_equal(ws_overrides_add(&ov, "N=1024", &err), 0);
-    viz_record_opts o = {.kernel = "red_one_address", .ov = &ov, .first_block = 0, .num_blocks = 1, .quiet = 1,
+    viz_record_opts o = {.kernel = "red_one_word_masked", .ov = &ov, .first_block = 0, .num_blocks = 1, .quiet = 1,
                          .results_dir = "/nonexistent"};
     viz_recording r;
     int rc = viz_record_kernel(ac, &o, &r, &err);
     if (rc)
         ws_error_print(&err);
     assert_int_equal(rc, WS_EXIT_OK);
-    /* 1024 threads = 32 warps, one atomicAdd each on one word: 32 lanes on one address are 32
-       sector operations (one each), 1024 in all; a load of that word would be 1 sector */
+    /* 1024 threads = 32 warps, one atomicAdd each on one word through an index ptxas cannot prove
+       uniform (no warp aggregation): 32 lanes on one address are 32 sector operations (one each),
+       1024 in all; a load of that word would be 1 sector */
     const viz_counter *a = &r.launch.cat[VIZ_CAT_GLOBAL_ATOM];
     assert_int_equal(a->requests, 32);
     assert_int_equal(a->units, 1024);

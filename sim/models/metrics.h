@@ -81,12 +81,12 @@
       "global store efficiency: distinct bytes used / bytes in touched sectors, %", 100.0 * ratio((double)gs->bytes_used, 32.0 * (double)gs->sectors)) \
     M(GATOM_INST, "smsp__sass_inst_executed_op_global_atom.sum", INST, EXACT, EXACT, 0, NAMED, GLOBAL, ATOM, PLAIN, \
       "global atomic instructions", ga->inst) \
-    M(GATOM_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", SECTOR, EXACT, EXACT, 0, NAMED, GLOBAL, ATOM, PLAIN, \
-      "sectors global atomics count (lanes on one address: one each, docs/memory-models.md)", ga->sectors) \
+    M(GATOM_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", SECTOR, MODEL, CACHE, 0, NAMED, GLOBAL, ATOM, PLAIN, \
+      "sectors global atomics count (per sector its most-hit word's lanes: a rule fitted on the H200, 1.7 % under on random bins; docs/memory-models.md)", ga->sectors) \
     M(GRED_INST, "smsp__sass_inst_executed_op_global_red.sum", INST, EXACT, EXACT, 0, NAMED, GLOBAL, RED, PLAIN, \
       "global reduction instructions (atomics without return)", gr->inst) \
-    M(GRED_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", SECTOR, EXACT, EXACT, 0, NAMED, GLOBAL, RED, PLAIN, \
-      "sectors global reductions count (lanes on one address: one each)", gr->sectors) \
+    M(GRED_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", SECTOR, MODEL, CACHE, 0, NAMED, GLOBAL, RED, PLAIN, \
+      "sectors global reductions count (the same fitted rule)", gr->sectors) \
     /* local memory (spills, stack arrays) */ \
     M(LLD_INST, "smsp__sass_inst_executed_op_local_ld.sum", INST, EXACT, EXACT, 0, COLLECT, LOCAL, LD, PLAIN, \
       "local loads (spills, stack arrays)", ll->inst) \
@@ -178,12 +178,13 @@
     M(L2_WRITE_SECTORS, "lts__t_sectors_srcunit_tex_op_write.sum", SECTOR, MODEL, CACHE, WS_SLACK_L2_SECTORS, COLLECT, NONE, NONE, PLAIN, \
       "sectors the SMs wrote to L2", c->l2_write_sectors) \
     M(L2_ATOM_SECTORS, "lts__t_sectors_srcunit_tex_op_atom.sum", SECTOR, MODEL, CACHE, WS_SLACK_L2_SECTORS, NAMED, NONE, NONE, PLAIN, \
-      "L2 sectors of atomics and reductions", c->l2_atom_sectors) \
+      "L2 sectors of atomics from the SMs (the H200 counts reductions under op_red, not here: results/h200-pairs)", \
+      ga->sectors) \
     /* all sources: the H200 counts 1.5 per L1 sector (the far L2 partition sees half of them again) */ \
-    M(L2_ATOM_SECTORS_ALL, "lts__t_sectors_op_atom.sum", SECTOR, MODEL, CACHE, WS_SLACK_L2_SECTORS, NAMED, NONE, ATOM, PLAIN, \
+    M(L2_ATOM_SECTORS_ALL, "lts__t_sectors_op_atom.sum", SECTOR, MODEL, CACHE, WS_SLACK_L2_SECTORS, NAMED, NONE, NONE, PLAIN, \
       "L2 sectors of atomics, all sources (l2_atom_sector_factor x the L1 sectors)", \
       (ms->dev ? ms->dev->l2_atom_sector_factor : 0) * (double)ga->sectors) \
-    M(L2_RED_SECTORS_ALL, "lts__t_sectors_op_red.sum", SECTOR, MODEL, CACHE, WS_SLACK_L2_SECTORS, NAMED, NONE, RED, PLAIN, \
+    M(L2_RED_SECTORS_ALL, "lts__t_sectors_op_red.sum", SECTOR, MODEL, CACHE, WS_SLACK_L2_SECTORS, NAMED, NONE, NONE, PLAIN, \
       "L2 sectors of reductions, all sources (l2_atom_sector_factor x the L1 sectors)", \
       (ms->dev ? ms->dev->l2_atom_sector_factor : 0) * (double)gr->sectors) \
     M(L1_MERGED_MISS, "ws__l1_merged_miss_sectors.sum", SECTOR, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
