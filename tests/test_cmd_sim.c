@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "../common/commands.h"
+#include "capture.h"
 
 /* Runs ws_cmd_sim with argv (NULL-terminated), stdout captured into *out (malloc'd). */
 static int run_sim(char **out, ...)
@@ -31,24 +32,7 @@ static int run_sim(char **out, ...)
         argv[argc++] = a;
     va_end(ap);
     argv[argc] = NULL;
-
-    char path[] = "/tmp/ws_test_cmd_sim_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fd, 1);
-    int rc = ws_cmd_sim(argc, argv);
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    off_t len = lseek(fd, 0, SEEK_END);
-    lseek(fd, 0, SEEK_SET);
-    *out = calloc(1, (size_t)len + 1);
-    assert_int_equal(read(fd, *out, (size_t)len), len);
-    close(fd);
-    unlink(path);
-    return rc;
+    return ws_test_capture(ws_cmd_sim, argc, argv, out);
 }
 
 static double total(cJSON *doc, const char *name)
