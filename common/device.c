@@ -26,6 +26,12 @@ static const ws_device h200 = {
                                                4259-4267 GB/s (h200-measured.md) */
     .dram_fetch_bytes = 64,                 /* [MEAS] default cudaLimitMaxL2FetchGranularity=64, honoured [RULES §4.1] */
     .ecc = 1,                               /* [MEAS] ECC on (nvidia-smi); partial-sector writes read DRAM [RULES §4.1] */
+    .code_fetch_block_bytes = 256,          /* [MEAS] fitted: dram__bytes_read.sum - the modelled data reads over the 59
+                                               recorded kernels whose SASS text size is known (results/h200.json,
+                                               h200-pairs, h200-tensorcore) = 2304 + text rounded up to 256 B;
+                                               mean |error| 29 B, at most 256 B (docs/memory-models.md) */
+    .launch_fetch_base_bytes = 2304,        /* [MEAS] the same fit's constant (the median); a 1-warp kernel reads
+                                               3.5-4.6 KB per launch under ncu [RULES §4.1 "Background traffic"] */
     .l2_bw_gbs = 7500,                      /* estimate: ~1.6x DRAM peak; no L2 bandwidth measurement in this repo */
     .l2_bytes = 62914560,                   /* [MEAS] l2CacheSize=62914560 (60 MiB) [RULES §4.2] */
     .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0: 256 KB unified L1/shared per SM */
@@ -100,6 +106,8 @@ static const ws_device h100 = {
     .dram_bw_gbs = 3350,                    /* [SPEC] H100 SXM datasheet: 3.35 TB/s HBM3 */
     .dram_fetch_bytes = 64,                 /* estimate: assumed as on H200 (same chip) [RULES §4.1 UNCERTAIN] */
     .ecc = 1,                               /* [SPEC] HBM3 ECC on by default */
+    .code_fetch_block_bytes = 256,          /* estimate: the H200 fit assumed */
+    .launch_fetch_base_bytes = 2304,        /* estimate: the H200 fit assumed */
     .l2_bw_gbs = 7500,                      /* estimate: same L2 as H200's chip, smaller capacity enabled */
     .l2_bytes = 52428800,                   /* [RULES §4.2] 50 MB */
     .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0 */
@@ -149,6 +157,8 @@ static const ws_device a100 = {
     .dram_bw_gbs = 1555,                    /* [SPEC] A100 40GB datasheet: 1555 GB/s HBM2 */
     .dram_fetch_bytes = 64,                 /* estimate: the limit API appeared with A100; 64 B assumed [RULES §4.1 UNCERTAIN] */
     .ecc = 1,                               /* [SPEC] HBM2 ECC on by default */
+    .code_fetch_block_bytes = 256,          /* estimate: the H200 fit assumed */
+    .launch_fetch_base_bytes = 2304,        /* estimate: the H200 fit assumed */
     .l2_bw_gbs = 4800,                      /* estimate: ~3x DRAM peak (NVIDIA quotes 2.3x V100's L2 bandwidth) */
     .l2_bytes = 41943040,                   /* [RULES §4.2] 40 MB (cudaDeviceProp reports 40 MiB) */
     .l1_unified_bytes = 192 * 1024,         /* [RULES §3.1] 8.0: 192 KB */
@@ -198,6 +208,8 @@ static const ws_device t4 = {
     .dram_bw_gbs = 320,                     /* [SPEC] T4 datasheet: 320 GB/s GDDR6 */
     .dram_fetch_bytes = 32,                 /* estimate: pre-Ampere, sector-sized fetches assumed [RULES §4.1 UNCERTAIN] */
     .ecc = 1,                               /* estimate: T4 boards ship with GDDR6 ECC enabled; RMW rule unverified */
+    .code_fetch_block_bytes = 256,          /* estimate: the H200 fit assumed */
+    .launch_fetch_base_bytes = 2304,        /* estimate: the H200 fit assumed */
     .l2_bw_gbs = 1100,                      /* estimate: ~3.4x DRAM peak */
     .l2_bytes = 4194304,                    /* [RULES §4.2] 4 MiB */
     .l1_unified_bytes = 96 * 1024,          /* [RULES §3.1] 7.5: 96 KB */
@@ -247,6 +259,8 @@ static const ws_device v100 = {
     .dram_bw_gbs = 900,                     /* [SPEC] V100 SXM2 datasheet: 900 GB/s HBM2 */
     .dram_fetch_bytes = 32,                 /* estimate: pre-Ampere, sector-sized fetches assumed [RULES §4.1 UNCERTAIN] */
     .ecc = 1,                               /* [SPEC] HBM2 ECC on by default */
+    .code_fetch_block_bytes = 256,          /* estimate: the H200 fit assumed */
+    .launch_fetch_base_bytes = 2304,        /* estimate: the H200 fit assumed */
     .l2_bw_gbs = 2100,                      /* estimate: published Volta microbenchmarks measure ~2.1 TB/s */
     .l2_bytes = 6291456,                    /* [RULES §4.2] 6 MiB */
     .l1_unified_bytes = 128 * 1024,         /* [RULES §3.1] 7.0: 128 KB */

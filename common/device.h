@@ -18,6 +18,11 @@ typedef struct ws_device {
     double dram_bw_gbs;           /* vendor peak, GB/s (1e9) */
     int dram_fetch_bytes;         /* L2 fetch granularity on a read miss (32/64/128) */
     int ecc;                      /* 1: partial-sector writes read the sector first */
+    /* What a launch reads from DRAM besides the kernel's data when the caches start empty (as
+     * ncu's --cache-control all leaves them): its machine code in code_fetch_block_bytes blocks
+     * plus launch_fetch_base_bytes (constant bank 0 and the rest); 0 and 0 = not modelled. */
+    int code_fetch_block_bytes;
+    int launch_fetch_base_bytes;
     double l2_bw_gbs;             /* modelled L2 read bandwidth, GB/s */
     uint32_t l2_bytes;
     uint32_t l1_unified_bytes;    /* unified L1/shared per SM */

@@ -247,6 +247,10 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     else ptx_tensor_insns(s->fn, s->result.pc_warp_count, tensor);
     ws_memstats_set_tensor_insts(s->ms, tensor);
     ws_memstats_set_insts(s->ms, s->result.warp_insns, s->result.thread_insns);
+    if (s->sass && s->sass->active && s->sass->sf) /* the launch fetches its machine code (cache.h) */
+        ws_memstats_set_code(s->ms, (uint64_t)s->sass->sf->ninsns * 16u, 1);
+    else
+        ws_memstats_set_code(s->ms, (uint64_t)s->fn->ninsns * 16u, 0);
     ws_models_finish(s->models);
     ws_cache_totals cache = *ws_models_cache_totals(s->models);
     ws_atomic_totals atom = *ws_models_atomic_totals(s->models);

@@ -417,6 +417,85 @@ static void test_lines_allocated_into_an_empty_l2_are_counted(void **state)
     ws_cache_free(c);
 }
 
+
+/* Store merging (cache.h): the ldgsts probe's byte stores. One warp, lane l writes byte b of
+ * the 16 bytes at 16 l: each STG.U8 covers the warp's 16 sectors, 2 lanes x 1 byte in each.
+ * A write stays pending for 8 memory instructions of the SM, so stores 1-8 leave as one L2
+ * write per sector and stores 9-16 as a second: 16 x 16 sectors looked up, 2 x 16 sent. */
+static void test_byte_stores_of_one_warp_merge_within_the_window(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(0, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    for (int b = 0; b < 16; b++) {
+        ws_mem_event ev = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 1, BASE + (uint64_t)b, 16);
+        ws_cache_access a = access_on(c, 0, &ev);
+        int fresh = b % 8 == 0; /* the window opened at store 0 ends before store 8 */
+        assert_int_equal(a.st_sectors, 16);
+        assert_int_equal(a.l2_sectors, fresh ? 16 : 0);
+        assert_int_equal(a.st_merged_sectors, fresh ? 0 : 16);
+        assert_int_equal(a.l2_requests, fresh ? 4 : 0); /* 512 B: 4 lines */
+    }
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->l1_st_sectors, 16 * 16);
+    assert_int_equal(t->l2_write_sectors, 2 * 16);
+    assert_int_equal(t->st_merged_sectors, 14 * 16);
+    /* merged bytes still reach L2: every byte of the 512 is written, so no sector is partial
+     * and nothing is read for ECC when they leave */
+    ws_cache_finish(c);
+    assert_int_equal(t->dirty_at_end_bytes, 512);
+    assert_int_equal(t->ecc_read_bytes, 0);
+    ws_cache_free(c);
+}
+
+/* Another warp's store to the same sector, or a rewrite of bytes already pending, is a new
+ * L2 write (a naive transpose's column stores; a loop updating one word). */
+static void test_stores_of_other_warps_or_the_same_bytes_do_not_merge(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(0, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE, 4); /* 128 B: 4 sectors */
+    access_on(c, 0, &ev);
+    assert_int_equal(access_on(c, 0, &ev).l2_sectors, 4);  /* same warp, same bytes */
+    ws_mem_event half = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 2, BASE, 4); /* bytes 0-1 of each word */
+    half.warp_global = 1;
+    assert_int_equal(access_on(c, 0, &half).l2_sectors, 4); /* another warp: a write of its own */
+    ws_mem_event rest = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 2, BASE + 2, 4); /* bytes 2-3 */
+    rest.warp_global = 1;
+    assert_int_equal(access_on(c, 0, &rest).l2_sectors, 0);  /* warp 1, disjoint bytes: merged */
+    assert_int_equal(access_on(c, 1, &rest).l2_sectors, 4);  /* another SM: its own write */
+    /* local stores never merge: bytes 0-1, then 2-3 of the same per-thread words */
+    ws_mem_event loc = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 2, 0x1000, 0);
+    loc.space = WS_SPACE_LOCAL;
+    ws_cache_access a = access_on(c, 2, &loc);
+    loc.addr[0] = 0x1002;
+    for (int l = 0; l < 32; l++)
+        loc.addr[l] = 0x1002;
+    ws_cache_access b = access_on(c, 2, &loc);
+    assert_int_equal(b.st_merged_sectors, 0);
+    assert_int_equal(b.l2_sectors, a.l2_sectors);
+    assert_true(b.l2_sectors > 0);
+    ws_cache_free(c);
+}
+
+/* A launch's own fetches: the code in 256-byte blocks plus the fixed 2304 bytes (H200). */
+static void test_launch_fetch_is_code_in_blocks_plus_the_base(void **state)
+{
+    (void)state;
+    ws_device d;
+    memset(&d, 0, sizeof d);
+    d.code_fetch_block_bytes = 256;
+    d.launch_fetch_base_bytes = 2304;
+    assert_int_equal(ws_cache_launch_fetch_bytes(&d, 512), 512 + 2304);
+    assert_int_equal(ws_cache_launch_fetch_bytes(&d, 513), 768 + 2304);
+    assert_int_equal(ws_cache_launch_fetch_bytes(&d, 0), 2304);
+    d.code_fetch_block_bytes = 0;
+    d.launch_fetch_base_bytes = 0;
+    assert_int_equal(ws_cache_launch_fetch_bytes(&d, 4096), 0); /* not modelled */
+    assert_int_equal(ws_cache_launch_fetch_bytes(NULL, 4096), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +516,9 @@ int main(void)
         cmocka_unit_test(test_dirty_lines_are_written_back_at_eviction_and_counted_at_end),
         cmocka_unit_test(test_global_atomics_go_to_l2_and_leave_dirty_sectors),
         cmocka_unit_test(test_bad_configurations_are_refused),
+        cmocka_unit_test(test_byte_stores_of_one_warp_merge_within_the_window),
+        cmocka_unit_test(test_stores_of_other_warps_or_the_same_bytes_do_not_merge),
+        cmocka_unit_test(test_launch_fetch_is_code_in_blocks_plus_the_base),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

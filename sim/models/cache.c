@@ -27,12 +27,15 @@ typedef struct {
 typedef struct {
     uint64_t sector; /* sector number + 1; 0 = empty */
     uint64_t expiry; /* outstanding while the SM's instruction count < expiry */
+    uint32_t warp;   /* store merging: the warp (warp_global) whose write is pending */
+    uint32_t bytes;  /* store merging: the bytes of the sector that write carries */
 } inflight;
 
 typedef struct {
     scache l1;
     uint64_t now;    /* memory instructions seen by this SM */
-    inflight *mshr;  /* INFLIGHT_SLOTS */
+    inflight *mshr;  /* INFLIGHT_SLOTS: load misses outstanding */
+    inflight *wpend; /* INFLIGHT_SLOTS: store sectors pending (write merging) */
 } sm_state;
 
 struct ws_cache {
@@ -155,6 +158,7 @@ void ws_cache_free(ws_cache *c)
             if (c->sms[i]) {
                 free(c->sms[i]->l1.lines);
                 free(c->sms[i]->mshr);
+                free(c->sms[i]->wpend);
                 free(c->sms[i]);
             }
     free(c->sms);
@@ -170,8 +174,10 @@ static sm_state *get_sm(ws_cache *c, int sm)
     if (!s)
         return NULL;
     s->mshr = calloc(INFLIGHT_SLOTS, sizeof *s->mshr);
-    if (!s->mshr || scache_init(&s->l1, c->cfg.l1_bytes, c->cfg.l1_ways)) {
+    s->wpend = calloc(INFLIGHT_SLOTS, sizeof *s->wpend);
+    if (!s->mshr || !s->wpend || scache_init(&s->l1, c->cfg.l1_bytes, c->cfg.l1_ways)) {
         free(s->mshr);
+        free(s->wpend);
         free(s->l1.lines);
         free(s);
         return NULL;
@@ -180,20 +186,20 @@ static sm_state *get_sm(ws_cache *c, int sm)
     return s;
 }
 
-static inflight *mshr_slot(sm_state *s, uint64_t sector_no)
+static inflight *pend_slot(inflight *tab, uint64_t sector_no)
 {
-    return &s->mshr[(sector_no ^ (sector_no >> 10)) % INFLIGHT_SLOTS];
+    return &tab[(sector_no ^ (sector_no >> 10)) % INFLIGHT_SLOTS];
 }
 
-static int mshr_outstanding(sm_state *s, uint64_t sector_no)
+static int pend_outstanding(const sm_state *s, inflight *tab, uint64_t sector_no)
 {
-    inflight *f = mshr_slot(s, sector_no);
+    inflight *f = pend_slot(tab, sector_no);
     return f->sector == sector_no + 1 && s->now < f->expiry;
 }
 
-static void mshr_add(ws_cache *c, sm_state *s, uint64_t sector_no)
+static void pend_add(ws_cache *c, const sm_state *s, inflight *tab, uint64_t sector_no)
 {
-    inflight *f = mshr_slot(s, sector_no);
+    inflight *f = pend_slot(tab, sector_no);
     f->sector = sector_no + 1;
     f->expiry = s->now + (uint64_t)c->cfg.inflight_window;
 }
@@ -322,13 +328,13 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     continue;
                 }
                 out->l1_miss_sectors++;
-                if (!alloc && mshr_outstanding(s, sector_no)) {
+                if (!alloc && pend_outstanding(s, s->mshr, sector_no)) {
                     out->outcome[k] = WS_SECT_MERGED;
                     out->merged_sectors++;
                     continue;
                 }
                 to_l2 |= (uint8_t)(1u << sec);
-                mshr_add(c, s, sector_no);
+                pend_add(c, s, s->mshr, sector_no);
             }
             if (to_l2) {
                 out->l2_requests++;
@@ -350,11 +356,12 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
             }
         } else if (ev->op == WS_MEM_STORE) {
             cline *l1 = scache_find(&s->l1, line, 0);
-            out->l2_requests++;
+            int sent = 0; /* sectors of this line that leave as a new L2 write */
             for (int k = i; k < j; k++) {
                 const ws_sector_entry *e = &co->entries[k];
                 int sec = (int)(e->sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
                 uint8_t bit = (uint8_t)(1u << sec);
+                uint64_t sector_no = e->sector / WS_SECTOR_BYTES;
                 /* the store looks its sector up in L1 too (ncu's l1tex__t_sector_hit_rate counts
                  * it): a sector an earlier load brought in is a hit, updated in place */
                 if (l1 && (l1->valid & bit))
@@ -369,9 +376,27 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 }
                 /* a present sector is updated in place; an absent one stays absent */
                 out->outcome[k] = WS_SECT_WRITE;
-                out->l2_sectors++;
+                out->st_sectors++;
+                /* the same warp adding bytes the pending write does not carry yet joins it (byte
+                 * stores of one loop: measured); another warp's write or a rewrite of the same bytes
+                 * is a new L2 write (a naive transpose's column stores, results/h200.json); local
+                 * stores never merge (a local array's updates at run-time indices: unmerged) */
+                inflight *w = pend_slot(s->wpend, sector_no);
+                if (!local && pend_outstanding(s, s->wpend, sector_no) && w->warp == ev->warp_global &&
+                    !(w->bytes & e->byte_mask)) {
+                    w->bytes |= e->byte_mask;
+                    out->st_merged_sectors++;
+                } else {
+                    pend_add(c, s, s->wpend, sector_no);
+                    w->warp = ev->warp_global;
+                    w->bytes = e->byte_mask;
+                    out->l2_sectors++;
+                    sent++;
+                }
                 l2_write(c, line, sec, e->byte_mask, out);
             }
+            if (sent)
+                out->l2_requests++;
         } else { /* atomic or reduction: read-modify-write at L2 */
             uint8_t want = 0;
             for (int k = i; k < j; k++)
@@ -396,6 +421,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
 
     ws_cache_totals *t = &c->t;
     t->merged_sectors += (uint64_t)out->merged_sectors;
+    t->st_merged_sectors += (uint64_t)out->st_merged_sectors;
     if (ev->op == WS_MEM_LOAD) {
         if (local) {
             t->l1_local_ld_hit += (uint64_t)out->l1_hit_sectors;
@@ -409,7 +435,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         t->l2_read_hit_sectors += (uint64_t)out->l2_hit_sectors;
         t->l2_read_miss_sectors += (uint64_t)out->l2_miss_sectors;
     } else if (ev->op == WS_MEM_STORE) {
-        t->l1_st_sectors += (uint64_t)out->l2_sectors;
+        t->l1_st_sectors += (uint64_t)out->st_sectors;
         t->l1_st_hit_sectors += (uint64_t)out->l1_st_hit_sectors;
         t->l2_write_requests += (uint64_t)out->l2_requests;
         t->l2_write_sectors += (uint64_t)out->l2_sectors;
@@ -431,3 +457,12 @@ void ws_cache_finish(ws_cache *c)
 }
 
 const ws_cache_totals *ws_cache_get_totals(const ws_cache *c) { return &c->t; }
+
+uint64_t ws_cache_launch_fetch_bytes(const ws_device *dev, uint64_t code_bytes)
+{
+    if (!dev || (dev->code_fetch_block_bytes <= 0 && dev->launch_fetch_base_bytes <= 0))
+        return 0;
+    uint64_t blk = dev->code_fetch_block_bytes > 0 ? (uint64_t)dev->code_fetch_block_bytes : 1;
+    uint64_t base = dev->launch_fetch_base_bytes > 0 ? (uint64_t)dev->launch_fetch_base_bytes : 0;
+    return (code_bytes + blk - 1) / blk * blk + base;
+}

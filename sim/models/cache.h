@@ -16,6 +16,15 @@
  *  Stores: written through to L2 (one L2 request per 128-B line per request, every
  *      sector). Global stores never allocate in L1 (a present sector stays valid);
  *      local stores allocate full sectors (spills are re-read; an assumption).
+ *  Store merging: a global store's sector stays pending on its SM for the next
+ *      `inflight_window` memory instructions of that SM (counted from its first write,
+ *      not extended by later ones); a global store by the same warp to a pending sector,
+ *      writing none of the bytes the pending write carries, merges into it: its bytes
+ *      reach L2 but no new L2 sector or request is counted (measured: 16 byte-stores
+ *      STG.U8 over one warp's 16 sectors -> 2 L2 writes per sector, 8 -> 1, 4 -> 1;
+ *      results/h200-tensorcore, tests/data/tensor/sass_forms.cu). Other warps' writes
+ *      (a naive transpose's columns), rewrites of the same bytes and local stores do not
+ *      merge (results/h200.json). A rule fitted to those recordings, not documented.
  *  Atomics/reductions on global memory are performed at L2 (read-modify-write of
  *      each sector; L1 bypassed).
  *  L2  device size, 128-B lines, sectored, set-associative LRU, write-back. A read
@@ -29,6 +38,11 @@
  *      A read of a partly written sector fetches it and merges. Dirty sectors are
  *      written to DRAM when evicted; what is still dirty at kernel end is counted
  *      separately (ncu does not see it in the kernel).
+ *  Launch fetches: what a launch reads from DRAM besides its data when the caches
+ *      start empty (as under ncu's --cache-control all): the machine code in the profile's
+ *      code_fetch_block_bytes blocks plus launch_fetch_base_bytes (constant bank 0 and the
+ *      rest), fitted on the H200 (ws_cache_launch_fetch_bytes; not an L1TEX source, so no
+ *      lts__t_*_srcunit_tex sector).
  *  Set index: line number xor-folded, modulo the set count (the real hash is
  *  undocumented; folding avoids power-of-two strides all landing in one set). */
 #ifndef WS_CACHE_H
@@ -59,7 +73,7 @@ typedef struct {
     int l2_ways;              /* 0 = default (16) */
     int dram_fetch_bytes;     /* 32, 64 or 128 */
     int ecc;
-    int inflight_window;      /* memory instructions per SM a miss stays outstanding */
+    int inflight_window;      /* memory instructions per SM a miss (or a store's sector) stays outstanding */
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
 } ws_cache_config;
 
@@ -70,7 +84,9 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
 typedef struct {
     int l1_hit_sectors, l1_miss_sectors;    /* loads only (global and local) */
     int l1_st_hit_sectors;                  /* stores: sectors found valid in L1 (updated in place) */
+    int st_sectors;                         /* stores: sectors looked up (every one, merged or not) */
     int merged_sectors;
+    int st_merged_sectors;                  /* stores merged into a pending write (no L2 sector) */
     int l2_requests, l2_sectors;            /* sent to L2: read, write or atomic per op */
     int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups: requested sectors found; sectors
                                                fetched on a miss (promoted to the fetch granularity,
@@ -85,6 +101,7 @@ typedef struct {
     uint64_t l1_global_ld_hit, l1_global_ld_miss;   /* sectors */
     uint64_t l1_local_ld_hit, l1_local_ld_miss;
     uint64_t merged_sectors;
+    uint64_t st_merged_sectors;                     /* store sectors merged into a pending write */
     uint64_t l1_st_sectors, l1_st_hit_sectors;      /* global and local store sectors looked up in L1 */
     uint64_t l2_read_requests, l2_read_sectors;
     uint64_t l2_read_hit_sectors, l2_read_miss_sectors; /* miss = sectors fetched (promoted) */
@@ -116,5 +133,11 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
 void ws_cache_finish(ws_cache *c);
 
 const ws_cache_totals *ws_cache_get_totals(const ws_cache *c);
+
+/* The bytes a launch of a kernel with code_bytes of machine code reads from DRAM besides its
+ * data, the caches starting empty: code_bytes rounded up to dev->code_fetch_block_bytes, plus
+ * dev->launch_fetch_base_bytes. 0 where the profile models none (both 0).
+ * Example (H200: 256, 2304): 512 B of SASS -> 2816 B. */
+uint64_t ws_cache_launch_fetch_bytes(const ws_device *dev, uint64_t code_bytes);
 
 #endif

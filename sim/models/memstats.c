@@ -264,6 +264,13 @@ void ws_memstats_set_insts(ws_memstats *ms, uint64_t warp_insns, uint64_t thread
     ms->t.thread_insns = thread_insns;
 }
 
+void ws_memstats_set_code(ws_memstats *ms, uint64_t code_bytes, int from_sass)
+{
+    ms->t.code_bytes = code_bytes;
+    ms->t.code_from_sass = from_sass ? 1 : 0;
+    ms->t.launch_fetch_bytes = ws_cache_launch_fetch_bytes(ms->dev, code_bytes);
+}
+
 void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4])
 {
     for (int i = 0; i < 4; i++) ms->t.tc.tensor_inst[i] = n[i];

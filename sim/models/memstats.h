@@ -51,6 +51,11 @@ typedef struct {
     uint64_t shared_atom_passes;     /* shared atomics' serialised passes (sim/models/atomics.h) */
     uint64_t warp_insns, thread_insns; /* every instruction the kernel ran, per warp and per active lane
                                           (PTX level; ws_memstats_set_insts) */
+    uint64_t code_bytes;             /* the kernel's machine code (ws_memstats_set_code) */
+    int code_from_sass;              /* 1: the SASS listing's size; 0: estimated from the PTX */
+    uint64_t launch_fetch_bytes;     /* DRAM bytes the launch reads besides its data (code, constants:
+                                        ws_cache_launch_fetch_bytes); in dram__bytes_read.sum, not in
+                                        cache.dram_read_bytes (a launch in a warm pipeline finds them in L2) */
     ws_cache_totals cache;           /* valid after ws_memstats_finish */
 } ws_mem_totals;
 
@@ -94,6 +99,10 @@ void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4]);
 /* Every instruction the kernel executed, counted per warp and per active lane (the interpreter's
  * counts, sim/interp/interp.h): the kernel's SIMT efficiency rows (metrics.h). */
 void ws_memstats_set_insts(ws_memstats *ms, uint64_t warp_insns, uint64_t thread_insns);
+/* The kernel's machine code: its SASS size in bytes (from_sass 1: instructions x 16, the
+ * listing's padding included) or an estimate from the PTX (0: one 16-byte instruction per PTX
+ * instruction). Sets code_bytes and launch_fetch_bytes (never scaled by block sampling). */
+void ws_memstats_set_code(ws_memstats *ms, uint64_t code_bytes, int from_sass);
 /* Freezes the totals with the cache model's end-of-kernel totals (ws_models_finish first). */
 void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache);
 /* The header's invariant: each model sum (requests, sectors, ideal sectors, lines, wavefronts,

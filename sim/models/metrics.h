@@ -189,8 +189,14 @@
       (ms->dev ? ms->dev->l2_atom_sector_factor : 0) * (double)gr->sectors) \
     M(L1_MERGED_MISS, "ws__l1_merged_miss_sectors.sum", SECTOR, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
       "L1 misses merged into an outstanding miss (no new L2 traffic)", c->merged_sectors) \
+    M(L1_MERGED_STORE, "ws__l1_merged_store_sectors.sum", SECTOR, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "store sectors merged into a pending write of the same sector (no new L2 sector)", c->st_merged_sectors) \
     M(DRAM_READ, "dram__bytes_read.sum", BYTE, MODEL, CACHE, WS_SLACK_DRAM_BYTES, COLLECT, NONE, NONE, PLAIN, \
-      "bytes read from DRAM (fills at the fetch granularity + ECC reads)", c->dram_read_bytes) \
+      "bytes read from DRAM (fills at the fetch granularity + ECC reads + the launch's code and constants)", \
+      (double)c->dram_read_bytes + (double)t->launch_fetch_bytes) \
+    M(DRAM_READ_LAUNCH, "ws__dram_bytes_read_launch.sum", BYTE, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "of which: the launch's machine code (rounded up to the fetch block) and constants, the caches starting empty", \
+      t->launch_fetch_bytes) \
     M(DRAM_READ_ECC, "ws__dram_bytes_read_ecc.sum", BYTE, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
       "of which: sectors read because a store wrote part of them (ECC)", c->ecc_read_bytes) \
     M(DRAM_WRITE, "dram__bytes_write.sum", BYTE, MODEL, CACHE, WS_SLACK_DRAM_BYTES, COLLECT, NONE, NONE, PLAIN, \
