@@ -6,7 +6,7 @@
 
 /* A row's scope from its place: the lists are expanded in this order into ws_metric_id. */
 #define ONE(...) +1
-enum { NKERNEL = 0 WS_METRICS_KERNEL(ONE), NTENSOR = 0 WS_METRICS_TENSOR(ONE), NREPORT = 0 WS_METRICS_REPORT(ONE),
+enum { NKERNEL = 0 WS_METRICS_KERNEL(ONE), NTENSOR = 0 WS_METRICS_TENSOR(ONE) WS_METRICS_DSMEM(ONE), NREPORT = 0 WS_METRICS_REPORT(ONE),
        NLINE = 0 WS_METRICS_LINE(ONE) };
 #define SCOPE(i) ((i) < NKERNEL ? WS_SCOPE_KERNEL : (i) < NKERNEL + NTENSOR ? WS_SCOPE_TENSOR \
                   : (i) < NKERNEL + NTENSOR + NREPORT ? WS_SCOPE_REPORT \
