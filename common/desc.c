@@ -550,6 +550,7 @@ static void free_kernel_exprs(ws_kernel_desc *k)
     for (int i = 0; i < 3; i++) {
         ws_expr_free(k->grid[i]);
         ws_expr_free(k->block[i]);
+        ws_expr_free(k->cluster[i]);
     }
     ws_expr_free(k->shared);
     ws_expr_free(k->bytes);

@@ -372,6 +372,16 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
     int n = (int)(sizeof all / sizeof all[0]);
     for (int i = 0; i < n && i < cap; i++)
         rows[i] = all[i];
+    if (t->tc.events || t->tc.tensor_inst[0]) {  /* the tensor-era rows only where such instructions ran */
+        const ws_tc_counts *k = &t->tc;
+        const ws_mem_counts *kg = &k->ldgsts_global, *ks = &k->ldgsts_shared, *lm = &k->ldsm, *sm = &k->stsm;
+        const ws_metric tc[] = {WS_METRICS_TENSOR(ROW)};
+        int ntc = (int)(sizeof tc / sizeof tc[0]);
+        for (int i = 0; i < ntc; i++)
+            if (n + i < cap)
+                rows[n + i] = tc[i];
+        n += ntc;
+    }
     const ws_mem_counts *dl = &t->dshared[WS_MEM_LOAD], *ds = &t->dshared[WS_MEM_STORE];
     const ws_mem_counts *da = &t->dshared[WS_MEM_ATOMIC], *dr = &t->dshared[WS_MEM_REDUCE];
     if (dl->inst + ds->inst + da->inst + dr->inst) {   /* distributed shared memory rows where it was used */
@@ -382,16 +392,7 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
                 rows[n + i] = dsm[i];
         n += nd;
     }
-    if (!t->tc.events && !t->tc.tensor_inst[0])
-        return n;                        /* the tensor-era rows only where such instructions ran */
-    const ws_tc_counts *k = &t->tc;
-    const ws_mem_counts *kg = &k->ldgsts_global, *ks = &k->ldgsts_shared, *lm = &k->ldsm, *sm = &k->stsm;
-    const ws_metric tc[] = {WS_METRICS_TENSOR(ROW)};
-    int ntc = (int)(sizeof tc / sizeof tc[0]);
-    for (int i = 0; i < ntc; i++)
-        if (n + i < cap)
-            rows[n + i] = tc[i];
-    return n + ntc;
+    return n;
 }
 
 /* --- the flat vector of block sampling --------------------------------------------- */

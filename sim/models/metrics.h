@@ -38,8 +38,8 @@
  *   WS_METRICS_TENSOR  memstats' tensor-era totals, where such an instruction ran: k
  *                      (ws_tc_counts), kg ks (cp.async's global and shared sides), lm sm
  *                      (ldmatrix, stmatrix)
- *   WS_METRICS_DSMEM   memstats' distributed shared memory totals, where such an access ran (scope
- *                      TENSOR: reported like the tensor-era rows): dl ds da dr (ws_mem_counts)
+ *   WS_METRICS_DSMEM   memstats' distributed shared memory totals, where such an access ran, after
+ *                      the tensor-era rows: dl ds da dr (ws_mem_counts)
  *   WS_METRICS_REPORT  sim's CSV records after the totals: r (const ws_report *)
  *   WS_METRICS_LINE    sim's per-line CSV records: l (const ws_line_row *, the line's rows summed)
  *   WS_METRICS_CHECK   check's simulator side only, in no sim output: s (const ws_simulation *) */
@@ -378,7 +378,7 @@ typedef enum { WS_BASIS_EXACT, WS_BASIS_MODEL, WS_BASIS_MEASURED, WS_BASIS_NOTE,
 typedef enum { WS_JUDGE_EXACT, WS_JUDGE_CACHE, WS_JUDGE_TIME, WS_JUDGE_BOUND, WS_JUDGE_INFO, WS_JUDGE_TIMING_DEP,
                WS_JUDGE_NCLASSES } ws_judge;
 typedef enum { WS_NCU_COLLECT, WS_NCU_NAMED, WS_NCU_OWN } ws_ncu;
-typedef enum { WS_SCOPE_KERNEL, WS_SCOPE_TENSOR, WS_SCOPE_REPORT, WS_SCOPE_LINE, WS_SCOPE_CHECK } ws_metric_scope;
+typedef enum { WS_SCOPE_KERNEL, WS_SCOPE_TENSOR, WS_SCOPE_DSMEM, WS_SCOPE_REPORT, WS_SCOPE_LINE, WS_SCOPE_CHECK } ws_metric_scope;
 
 /* The row's facts (everything but its value). space and op: a ws_space / ws_mem_op, or -1. */
 typedef struct {
