@@ -513,10 +513,10 @@ static void read_includes(ctx *c, const char *text, size_t len, const char *dir,
  * One block */
 
 typedef enum { KW_KERNEL, KW_ENTRY, KW_NOTE, KW_STARS, KW_PARAM, KW_BUFFER, KW_GRID, KW_BLOCK, KW_SHARED,
-               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_COUNT } keyword;
+               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_CLUSTER, KW_COUNT } keyword;
 static const char *const keywords[KW_COUNT] = {"kernel", "entry", "note", "stars", "param", "buffer",
                                                "grid", "block", "shared", "bytes", "args", "tmap", "compile",
-                                               "cooperative"};
+                                               "cooperative", "cluster"};
 
 typedef struct {
     char *text;
@@ -550,6 +550,7 @@ static void free_kernel_exprs(ws_kernel_desc *k)
     for (int i = 0; i < 3; i++) {
         ws_expr_free(k->grid[i]);
         ws_expr_free(k->block[i]);
+        ws_expr_free(k->cluster[i]);
     }
     ws_expr_free(k->shared);
     ws_expr_free(k->bytes);
@@ -1068,6 +1069,33 @@ static int kw_dims(ctx *c, block *b, int line, span rest, bool is_grid)
     return 0;
 }
 
+/* cluster X[, Y[, Z]] [nonportable]: the launch's cluster dimensions, as cudaLaunchKernelEx's
+ * cudaLaunchAttributeClusterDimension gives them; `nonportable` sets the function's
+ * cudaFuncAttributeNonPortableClusterSizeAllowed (more than 8 blocks, up to the GPU's 16). */
+static int kw_cluster(ctx *c, block *b, int line, span rest)
+{
+    span r = trim(rest);
+    static const char np[] = "nonportable";
+    size_t npn = sizeof np - 1;
+    if (r.n >= npn && !memcmp(r.s + r.n - npn, np, npn) && (r.n == npn || isspace((unsigned char)r.s[r.n - npn - 1]))) {
+        b->k.cluster_nonportable = true;
+        r.n -= npn;
+        r = trim(r);
+    }
+    span items[4];
+    int n = r.n ? split_top(r, ',', items, 4) : 0;
+    if (n == 0) return fail_at(c, line, rest.col, "cluster needs 1 to 3 dimensions (x[, y[, z]]) and then optionally 'nonportable'");
+    if (n > 3) return fail_at(c, line, items[3].col, "cluster has %d dimensions; at most 3 (x, y, z)", n);
+    for (int i = 0; i < n; i++) {
+        if (!items[i].n) return fail_at(c, line, items[i].col, "empty cluster dimension");
+        if (!(b->k.cluster[i] = parse_expr(c, line, items[i], "cluster"))) return -1;
+    }
+    b->k.ncluster = n;
+    b->k.cluster_line = line;
+    b->k.cluster_col = items[0].col;
+    return 0;
+}
+
 /* ---- tmap (tensor maps, common/tmap.h) ------------------------------------------------- */
 
 /* "a,b,c" after key=: up to WS_TMAP_MAX_RANK expressions into out; returns how many, -1 on error. */
@@ -1185,7 +1213,7 @@ static int do_line(ctx *c, block *b, int line, span x)
         int near = typed[0] ? ws_nearest(typed, keywords, KW_COUNT, sizeof keywords[0], false) : -1;
         if (near >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", keywords[near]);
         return fail_at(c, line, word.col, "unknown keyword '%.*s'%s (known: kernel entry compile note stars param buffer "
-                       "grid block shared bytes args tmap cooperative)", (int)(word.n > 40 ? 40 : word.n), word.s, hint);
+                       "grid block shared bytes args tmap cooperative cluster)", (int)(word.n > 40 ? 40 : word.n), word.s, hint);
     }
     if (kw != KW_PARAM && kw != KW_BUFFER && kw != KW_TMAP && b->seen[kw])
         return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
@@ -1241,6 +1269,7 @@ static int do_line(ctx *c, block *b, int line, span x)
         if (rest.n) return fail_at(c, line, rest.col, "'cooperative' takes nothing after it");
         k->cooperative = true;
         return 0;
+    case KW_CLUSTER: return kw_cluster(c, b, line, rest);
     default: return fail_at(c, line, word.col, "internal error: keyword");
     }
 }
@@ -1944,6 +1973,35 @@ static int resolve_tmap(const ws_kernel_desc *d, const ws_tmap_decl *td, const w
     return 0;
 }
 
+/* The cluster line's dimensions: each >= 1 and dividing the grid's (the driver refuses a grid that
+ * is no whole number of clusters: CUDA_ERROR_INVALID_CLUSTER_SIZE); the size limit is the
+ * GPU's, checked where the launch meets one (sim/interp/launch_check.c, the driver). */
+static int resolve_cluster(const ws_kernel_desc *d, ws_launch *L, ws_error *err)
+{
+    static const char axis[3] = {'x', 'y', 'z'};
+    L->cluster_nonportable = d->cluster_nonportable;
+    if (!d->ncluster) return 0;
+    for (int i = 0; i < 3; i++) L->cluster[i] = 1;
+    for (int i = 0; i < d->ncluster; i++) {
+        int64_t v;
+        if (eval(L, d->cluster[i], &v, err)) return -1;
+        if (v < 1 || v > 16) {
+            ws_error_set(err, d->file, d->cluster_line, d->cluster_col, "cluster.%c = %lld; a cluster dimension is 1..16 "
+                         "(at most 16 blocks in all, 8 without 'nonportable')", axis[i], (long long)v);
+            return -1;
+        }
+        L->cluster[i] = (uint32_t)v;
+    }
+    for (int i = 0; i < 3; i++)
+        if (L->grid[i] % L->cluster[i]) {
+            ws_error_set(err, d->file, d->cluster_line, d->cluster_col, "grid.%c = %u is not a multiple of cluster.%c = %u: "
+                         "a grid is made of whole clusters (the driver refuses it: CUDA_ERROR_INVALID_CLUSTER_SIZE)",
+                         axis[i], L->grid[i], axis[i], L->cluster[i]);
+            return -1;
+        }
+    return 0;
+}
+
 static int resolve_dims(const ws_kernel_desc *d, const ws_launch *L, bool is_grid, uint32_t out[3], ws_error *err)
 {
     int n = is_grid ? d->ngrid : d->nblock;
@@ -2050,6 +2108,7 @@ int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *
         L->nparams = p + 1;
     }
     if (resolve_dims(d, L, true, L->grid, err) || resolve_dims(d, L, false, L->block, err)) return -1;
+    if (resolve_cluster(d, L, err)) return -1;
     if (d->shared) {
         int64_t v;
         if (eval(L, d->shared, &v, err)) return -1;

@@ -29,6 +29,10 @@
  *                                      a braced struct {..} is refused (fields as parameters, or a buffer)
  *   cooperative                        launch it as cudaLaunchCooperativeKernel does: every block
  *                                      resident at once, so cooperative_groups' grid.sync() works
+ *   cluster 2, 1, 1                    launch in thread-block clusters of these dimensions (as
+ *                                      cudaLaunchKernelEx's cluster attribute does); each divides the
+ *                                      grid's; a kernel's __cluster_dims__ needs no line. Add
+ *                                      `nonportable` for more than 8 blocks (at most 16 on Hopper)
  *   * /                 (the comment's close, without the space)
  *
  * Lines are "keyword rest"; '#' starts a comment to end of line. Expressions are
@@ -181,6 +185,10 @@ typedef struct ws_kernel_desc {
     ws_tmap_decl tmaps[WS_MAX_TMAPS];
     const struct ws_desc_file *owner; /* the file this description is in */
     bool cooperative;          /* `cooperative`: launched as cuLaunchCooperativeKernel does (grid.sync()) */
+    int ncluster;              /* `cluster x[, y[, z]] [nonportable]`: 0 = no cluster line */
+    ws_expr *cluster[3];
+    bool cluster_nonportable;  /* more than 8 blocks allowed (cudaFuncAttributeNonPortableClusterSizeAllowed) */
+    int cluster_line, cluster_col;
 } ws_kernel_desc;
 
 /* A header the .cu includes with #include "..." (or <...> from a -I folder), read when a
@@ -310,6 +318,9 @@ typedef struct {
     ws_tmap tmaps[WS_MAX_TMAPS];   /* resolved tmap lines, checked by ws_tmap_check */
     ws_compile_opts compile;       /* the description's compile line, then the command line's macros */
     bool cooperative;              /* all blocks co-resident, grid workspace (desc `cooperative`) */
+    uint32_t cluster[3];           /* the description's cluster line (cudaLaunchAttributeClusterDimension);
+                                      all 0 = none (the kernel's __cluster_dims__, if any, then decides) */
+    bool cluster_nonportable;      /* `cluster ... nonportable`: up to 16 blocks a cluster */
 } ws_launch;
 
 /* The launch's derived shape, named once here (block and grid are its source). */

@@ -110,6 +110,8 @@ int cu_driver_resolve(cu_driver *d, void *lib, const char *path, ws_error *err)
         /* a data pointer to a function pointer: POSIX guarantees the representation */
         memcpy((char *)d + symbols[i].offset, &fn, sizeof fn);
     }
+    void *lx = dlsym(lib, "cuLaunchKernelEx");
+    if (lx) memcpy(&d->LaunchKernelEx, &lx, sizeof lx);
     void *tm = dlsym(lib, "cuTensorMapEncodeTiled");
     if (tm) memcpy(&d->TensorMapEncodeTiled, &tm, sizeof tm);
     return 0;

@@ -55,6 +55,9 @@ typedef struct cu_driver {
     CUresult (*EventSynchronize)(CUevent e);
     CUresult (*EventElapsedTime)(float *ms, CUevent start, CUevent end);
     CUresult (*EventDestroy)(CUevent e);
+    /* optional (CUDA 12+ drivers): NULL when the driver lacks it; only a description's `cluster` line
+       needs it (cudaLaunchAttributeClusterDimension) */
+    CUresult (*LaunchKernelEx)(const CUlaunchConfig *config, CUfunction f, void **params, void **extra);
     /* optional (CUDA 12+ drivers): NULL when the driver lacks it; only tensor-map launches need it */
     CUresult (*TensorMapEncodeTiled)(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
                                      const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,

@@ -119,9 +119,52 @@ static int upload(cu_session *s, cu_buffers *b, ws_error *err)
     return 0;
 }
 
+/* A launch in the description's clusters (`cluster` line): cuLaunchKernelEx with the cluster
+ * dimension, the non-portable size allowed first when the line asks for it. A kernel whose
+ * clusters are fixed at compile time (__cluster_dims__) needs neither: cuLaunchKernel takes it. */
+static CUresult launch_clusters(cu_session *s, cu_kernel *k, cu_buffers *b, ws_error *err)
+{
+    const ws_launch *L = b->launch;
+    if (!s->drv.LaunchKernelEx) {
+        ws_error_set(err, "cuda", 0, 0, "the description asks for clusters of %ux%ux%u, but the driver has no "
+                     "cuLaunchKernelEx (CUDA 12+); update the NVIDIA driver", L->cluster[0], L->cluster[1], L->cluster[2]);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (L->cluster_nonportable) {
+        CUresult r = s->drv.FuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+        if (r != CUDA_SUCCESS) return r;
+    }
+    CUlaunchAttribute at;
+    memset(&at, 0, sizeof at);
+    at.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    at.value.clusterDim.x = L->cluster[0];
+    at.value.clusterDim.y = L->cluster[1];
+    at.value.clusterDim.z = L->cluster[2];
+    CUlaunchConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.gridDimX = L->grid[0]; cfg.gridDimY = L->grid[1]; cfg.gridDimZ = L->grid[2];
+    cfg.blockDimX = L->block[0]; cfg.blockDimY = L->block[1]; cfg.blockDimZ = L->block[2];
+    cfg.sharedMemBytes = (unsigned)L->shared_bytes;
+    cfg.attrs = &at;
+    cfg.numAttrs = 1;
+    return s->drv.LaunchKernelEx(&cfg, k->fn, b->kparams, NULL);
+}
+
 static int launch(cu_session *s, cu_kernel *k, cu_buffers *b, ws_error *err)
 {
     const ws_launch *L = b->launch;
+    if (L->cluster[0] && !L->cooperative) {
+        CUresult r = launch_clusters(s, k, b, err);
+        if (r == CUDA_ERROR_NOT_SUPPORTED && !s->drv.LaunchKernelEx) return -1;
+        if (r != CUDA_SUCCESS) {
+            cu_check(s, r, err, "cuLaunchKernelEx('%s', grid (%u,%u,%u), block (%u,%u,%u), clusters (%u,%u,%u)%s)",
+                     k->name, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
+                     L->cluster[0], L->cluster[1], L->cluster[2], L->cluster_nonportable ? ", non-portable size" : "");
+            return r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+                           r == CUDA_ERROR_INVALID_CLUSTER_SIZE ? WS_EXIT_USAGE : -1;
+        }
+        return 0;
+    }
     CUresult r = L->cooperative /* every block resident at once: grid.sync() */
         ? s->drv.LaunchCooperativeKernel(k->fn, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
                                          L->block[2], (unsigned)L->shared_bytes, NULL, b->kparams)

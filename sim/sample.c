@@ -61,6 +61,11 @@ static uint64_t last_of_kind(const ws_sampler *sp, int k)
 const char *ws_sample_refusal(const ptx_function *fn, const ws_launch *L)
 {
     if (L->cooperative) return "a cooperative launch: its blocks wait for each other at grid.sync()";
+    if ((uint64_t)(fn->cluster[0] ? fn->cluster[0] : 1) * (fn->cluster[1] ? fn->cluster[1] : 1) *
+            (fn->cluster[2] ? fn->cluster[2] : 1) > 1 ||
+        (uint64_t)(L->cluster[0] ? L->cluster[0] : 1) * (L->cluster[1] ? L->cluster[1] : 1) *
+            (L->cluster[2] ? L->cluster[2] : 1) > 1)
+        return "a cluster launch: the blocks of a cluster wait for each other and share their shared memory";
     for (int i = 0; i < fn->ninsns; i++) {
         const ptx_insn *in = &fn->insns[i];
         /* atom returns what other blocks left there: a block's work may depend on them (a ticket, a

@@ -1061,9 +1061,40 @@ static void test_fixed_width_c_types_are_their_equivalents_and_const_takes_inf_a
     ws_desc_free(f);
 }
 
+static void test_a_cluster_line_gives_the_launch_its_clusters_which_divide_the_grid(void **state)
+{
+    (void)state;
+    const char *text = "/*@warpscope\nkernel k\nparam G = 4\nbuffer out int 64 init=zero output\ngrid 8, 2\n"
+                       "block 32\ncluster G, 2 nonportable\nargs out\n*/\n__global__ void k(int *o) {}\n";
+    ws_desc_file *f = parse_ok(text);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_int_equal(L.cluster[0], 4);
+    assert_int_equal(L.cluster[1], 2);
+    assert_int_equal(L.cluster[2], 1);
+    assert_true(L.cluster_nonportable);
+    /* G = 3 does not divide the grid's 8 */
+    ws_overrides ov = {0};
+    ov.n = 1;
+    snprintf(ov.name[0], sizeof ov.name[0], "G");
+    snprintf(ov.value[0], sizeof ov.value[0], "3");
+    ov.has_value[0] = true;
+    resolve_fails(&f->kernels[0], &ov, "t.cu", 7, 9, "grid.x = 8 is not a multiple of cluster.x = 3");
+    ws_desc_free(f);
+    /* without a cluster line: none */
+    f = parse_ok("/*@warpscope\nkernel k\nbuffer out int 64 init=zero output\ngrid 8\nblock 32\nargs out\n*/\n"
+                 "__global__ void k(int *o) {}\n");
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_int_equal(L.cluster[0], 0);
+    ws_desc_free(f);
+    parse_fails("/*@warpscope\nkernel k\nbuffer out int 64 init=zero output\ngrid 8\nblock 32\ncluster\nargs out\n*/\n"
+                "__global__ void k(int *o) {}\n", 6, 8, "cluster needs 1 to 3 dimensions");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_cluster_line_gives_the_launch_its_clusters_which_divide_the_grid),
         cmocka_unit_test(test_good_file_has_three_descriptions_in_order),
         cmocka_unit_test(test_default_launch_follows_the_parameter_formulas),
         cmocka_unit_test(test_overrides_change_later_parameters_and_the_launch),

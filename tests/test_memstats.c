@@ -340,6 +340,33 @@ static void test_a_32_lane_red_to_one_address_counts_32_l1_and_l2_sectors(void *
     chain_free(&c);
 }
 
+static void test_a_distributed_shared_store_counts_under_dshared_not_the_blocks_own_banks(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(1, 32);
+    chain c = chain_new(&d, &L, 1, 32 * 1024);
+    int nkernel = 0, ndsmem = 0;
+    for (int i = 0; i < WS_METRIC_COUNT; i++) {
+        nkernel += ws_metric_table[i].scope == WS_SCOPE_KERNEL;
+        ndsmem += ws_metric_table[i].scope == WS_SCOPE_DSMEM;
+    }
+    /* 32 lanes store 4 bytes each, 8 bytes apart, into block rank 1's window: 256 bytes = 8 sectors */
+    ws_mem_event ev = event(WS_SPACE_SHARED, WS_MEM_STORE, 4, 0, 0, 8);
+    ev.dsmem = 2;
+    ws_models_listener(c.models, &ev);
+    chain_finish(&c);
+    ws_metric rows[128];
+    assert_int_equal(ws_memstats_metrics(c.ms, rows, 128), nkernel + ndsmem);
+    assert_true(metric(c.ms, "smsp__sass_inst_executed_op_dshared_st.sum") == 1);
+    assert_true(metric(c.ms, "l1tex__t_requests_pipe_lsu_mem_dshared_op_st.sum") == 1);
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_dshared_op_st.sum") == 8);
+    assert_true(metric(c.ms, "smsp__sass_inst_executed_op_shared_st.sum") == 0);   /* not the own window's */
+    assert_true(metric(c.ms, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 0);
+    assert_int_equal(ws_memstats_check(c.ms), 0);
+    chain_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_a_local_frame_misses_l1_once_then_hits),
         cmocka_unit_test(test_every_metric_row_has_a_name_and_a_description),
         cmocka_unit_test(test_the_rows_are_the_tables_and_the_tensor_rows_follow_a_tensor_instruction),
+        cmocka_unit_test(test_a_distributed_shared_store_counts_under_dshared_not_the_blocks_own_banks),
         cmocka_unit_test(test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1245,12 +1245,91 @@ static void test_without_a_cluster_launch_every_block_is_a_cluster_of_one(void *
             assert_int_equal(x[7], 100 + (t + 32) % 64);     /* the other warp's, after barrier.cluster */
         }
     teardown(&r);
-    /* a kernel with __cluster_dims__(2, 1, 1) needs blocks running together: refused */
+    /* a kernel with __cluster_dims__(2, 1, 1) runs in clusters of two: its grid must be whole clusters */
     setup_from(&r, HOPPER, "cluster_of_two", 32);
-    r.L.grid[0] = 2;
-    buf_zero(&r, WS_TYPE_UINT, 64);
+    r.L.grid[0] = 3;
+    buf_zero(&r, WS_TYPE_UINT, 96);
     assert_int_equal(run(&r), -1);
-    assert_non_null(strstr(error_text(&r), "clusters of 2x1x1 blocks"));
+    assert_non_null(strstr(error_text(&r), "grid.x = 3 is not a multiple of the cluster's x = 2"));
+    teardown(&r);
+}
+
+static void test_a_cluster_of_two_exchanges_shared_memory_through_mapa_and_cluster_barriers(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_from(&r, HOPPER, "cluster_swap", 64);
+    r.L.grid[0] = 4;                               /* two clusters of two */
+    buf_zero(&r, WS_TYPE_UINT, 4 * 64 * 8);
+    run_ok(&r);
+    const uint32_t *o = data(&r, 0);
+    for (uint32_t b = 0; b < 4; b++)
+        for (uint32_t t = 0; t < 64; t++) {
+            const uint32_t *x = o + (b * 64 + t) * 8;
+            uint32_t partner = b ^ 1;              /* the other block of its cluster */
+            assert_int_equal(x[0], 1000 * partner + t);              /* stored there by the partner */
+            assert_int_equal(x[1], 1000 * b + (t + 1) % 64);         /* its own store, read from the partner */
+            assert_int_equal(x[2], b % 2);                           /* %cluster_ctarank */
+            assert_int_equal(x[3], b / 2);                           /* %clusterid.x */
+            assert_int_equal(x[4], b % 2);                           /* %cluster_ctaid.x */
+            assert_int_equal(x[5], 2);                               /* %nclusterid.x */
+            assert_int_equal(x[6], 2);                               /* %cluster_nctarank */
+            assert_int_equal(x[7], 1);                               /* %is_explicit_cluster */
+        }
+    /* the remote store and load are distributed shared memory events: 2 per warp, on the partner */
+    int remote = 0;
+    for (int i = 0; i < r.cap.n; i++) {
+        const ws_mem_event *ev = &r.cap.ev[i];
+        if (!ev->dsmem) continue;
+        assert_int_equal(ev->space, WS_SPACE_SHARED);
+        assert_int_equal(ev->dsmem, 1 + ((ev->block_linear % 2) ^ 1));
+        remote++;
+    }
+    assert_int_equal(remote, 4 * 2 * 2);           /* 4 blocks x 2 warps x (store + load) */
+    teardown(&r);
+    /* a block that exits while its partner still reads its shared memory: named */
+    setup_from(&r, HOPPER, "cluster_read_after_exit", 64);
+    r.L.grid[0] = 2;
+    buf_zero(&r, WS_TYPE_UINT, 128);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "block rank 0 of the cluster, which has exited"));
+    teardown(&r);
+}
+
+static void test_a_cluster_sum_through_distributed_shared_memory_adds_every_block_of_the_cluster(void **state)
+{
+    (void)state;
+    for (uint32_t size = 1; size <= 8; size *= 2) {
+        run_t r;
+        setup_from(&r, HOPPER, "cluster_sum", 64);
+        r.L.grid[0] = 16;
+        r.L.cluster[0] = size;                     /* the cluster size at launch time */
+        r.L.cluster[1] = r.L.cluster[2] = 1;
+        buf_init(&r, WS_TYPE_UINT, 16 * 64, WS_INIT_INDEX, 0, 0, 0);
+        buf_zero(&r, WS_TYPE_UINT, 16);
+        run_ok(&r);
+        const uint32_t *out = data(&r, 1);
+        uint32_t per = size * 64;                  /* inputs per cluster */
+        for (uint32_t k = 0; k < 16 / size; k++)   /* index init: cluster k holds k*per .. k*per+per-1 */
+            assert_int_equal(out[k], (uint64_t)k * per * per + (uint64_t)per * (per - 1) / 2);
+        teardown(&r);
+    }
+    /* sizes the GPU refuses: 16 without 'nonportable', 32 at all */
+    run_t r;
+    setup_from(&r, HOPPER, "cluster_sum", 64);
+    r.L.grid[0] = 32;
+    r.L.cluster[0] = 16;
+    r.L.cluster[1] = r.L.cluster[2] = 1;
+    buf_init(&r, WS_TYPE_UINT, 32 * 64, WS_INIT_INDEX, 0, 0, 0);
+    buf_zero(&r, WS_TYPE_UINT, 32);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "at most 8 are portable"));
+    ws_sim_result_free(&r.res);
+    r.L.cluster_nonportable = true;                /* 16 with the non-portable size */
+    run_ok(&r);
+    const uint32_t *out = data(&r, 1);
+    uint64_t per = 16 * 64;
+    for (uint32_t k = 0; k < 2; k++) assert_int_equal(out[k], (uint64_t)k * per * per + per * (per - 1) / 2);
     teardown(&r);
 }
 
@@ -1280,6 +1359,8 @@ int main(void)
         cmocka_unit_test(test_tensor_map_rules_are_the_drivers),
         cmocka_unit_test(test_wgmma_parses_with_its_long_fragments_and_is_refused_by_name_when_reached),
         cmocka_unit_test(test_without_a_cluster_launch_every_block_is_a_cluster_of_one),
+        cmocka_unit_test(test_a_cluster_of_two_exchanges_shared_memory_through_mapa_and_cluster_barriers),
+        cmocka_unit_test(test_a_cluster_sum_through_distributed_shared_memory_adds_every_block_of_the_cluster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

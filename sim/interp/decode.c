@@ -19,8 +19,7 @@ static sim_cls classify(const ptx_insn *in)
         return in->nopnd > 0 && in->opnd[0].kind == PTX_OPND_LABEL ? SIM_CLS_BRA : SIM_CLS_UNSUPPORTED;
     case SIM_CLS_BAR:
         if (in->flags & PTX_F_WARP) return SIM_CLS_WARP;  /* bar.warp.sync: its member mask (exec_warp.c) */
-        if (in->op == PTX_BARRIER_CLUSTER)                /* a cluster of one block: wait is its barrier */
-            return in->bar == PTX_BAR_ARRIVE ? SIM_CLS_NOP : SIM_CLS_BAR;
+        if (in->op == PTX_BARRIER_CLUSTER) return SIM_CLS_BAR; /* exec_cluster.c */
         if (in->flags & PTX_F_CLUSTER) return SIM_CLS_UNSUPPORTED; /* thread block clusters are not simulated */
         return SIM_CLS_BAR;                               /* .sync .arrive .red: exec_barrier.c */
     default:

@@ -27,5 +27,6 @@ int ws_mem_event_check(const ws_mem_event *ev)
         if (!(ev->active_mask >> l & 1) && ev->addr[l]) return 1;
     if ((unsigned)ev->space > WS_SPACE_PARAM || (unsigned)ev->op > WS_MEM_REDUCE || (unsigned)ev->kind >= WS_KIND_COUNT)
         return 2;
+    if (ev->dsmem && ev->space != WS_SPACE_SHARED) return 3;
     return 0;
 }

@@ -44,6 +44,10 @@ typedef struct ws_mem_event {
     uint8_t width;           /* bytes per lane: elem_size * vec (1..16) */
     uint8_t elem_size;       /* 1, 2, 4, 8, 16 */
     uint8_t vec;             /* 1, 2, 4 */
+    uint8_t dsmem;           /* SHARED: 0 = the executing block's own shared memory; 1 + r = distributed
+                                shared memory, the shared window of block rank r of its cluster, reached
+                                through a .shared::cluster address (mapa); addr[] are offsets in that
+                                window. ncu counts these under ..._mem_dshared, not _mem_shared */
     uint8_t atom_float;      /* atomics and reductions: 1 for a floating-point add (its same-address
                                 rate differs: docs/timing-model.md "Contention"), else 0 */
     uint32_t active_mask;    /* lanes that perform the access */
@@ -67,7 +71,7 @@ typedef void (*ws_mem_listener)(void *ctx, const ws_mem_event *ev);
 const char *ws_space_name(ws_space s);  /* "global" */
 
 /* The header's invariant on one event: 0, or 1 when a lane outside active_mask has an
- * address, 2 when space, op or kind is out of range. Example: WS_ASSERT(ws_mem_event_check(&ev) == 0). */
+ * address, 2 when space, op or kind is out of range, 3 when dsmem is set on a space other than shared. Example: WS_ASSERT(ws_mem_event_check(&ev) == 0). */
 int ws_mem_event_check(const ws_mem_event *ev);
 const char *ws_mem_op_name(ws_mem_op o);/* "load" */
 const char *ws_mem_kind_name(ws_mem_kind k); /* "", "cp.async", "ldmatrix", "stmatrix", "wmma" */

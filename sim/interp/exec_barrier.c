@@ -73,7 +73,7 @@ static int uniform(sim_ctx *c, sim_warp *w, const sim_insn *in, int opnd, uint32
 
 static bool is_cta_barrier(const sim_program *p, int pc)
 {
-    return pc >= 0 && pc < p->n && p->insns[pc].cls == SIM_CLS_BAR;
+    return pc >= 0 && pc < p->n && p->insns[pc].cls == SIM_CLS_BAR && p->insns[pc].pi->op != PTX_BARRIER_CLUSTER;
 }
 
 /* Entry i waits at its pc for the paths above it to reconverge there. */
@@ -276,6 +276,7 @@ int sim_exec_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32
     const ptx_insn *pi = in->pi;
     const sim_program *P = &c->prog;
     *uncount = false;
+    if (pi->op == PTX_BARRIER_CLUSTER) return sim_exec_cluster_barrier(c, w, in, pc, mask, m); /* exec_cluster.c */
     if (!m) {
         w->stack[w->sp - 1].pc = pc + 1;
         return SIM_BAR_PASS;
@@ -288,7 +289,7 @@ int sim_exec_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32
     int ia, ib, ic;
     layout(pi, &ia, &ib, &ic);
     uint32_t id, expect = 0;
-    if (!pi->nopnd) id = 0;                  /* barrier.cluster.wait: a cluster of one is its block */
+    if (!pi->nopnd) id = 0;
     else if (uniform(c, w, in, ia, m, "barrier number", &id)) return -1;
     if (id >= SIM_NBARRIERS)
         return sim_fault(c, w, in, __builtin_ctz(m), WS_FAULT_SYNC, "barrier number %u is out of range: a block has barriers 0..15 "
@@ -401,5 +402,24 @@ int sim_barrier_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n)
                          "block can run any more, so on the GPU it hangs here", id, wants, bigger, b->count,
                          b->count == 1 ? "" : "s", arrived, others);
     }
+    for (uint32_t k = 0; k < n; k++)             /* warps at a cluster barrier whose phase never completes */
+        for (uint32_t i = 0; !blocks[k].done && i < c->nwarps; i++) {
+            const sim_warp *w = &blocks[k].warps[i];
+            if (w->state != SIM_W_CLUSTER) continue;
+            sim_select_block(c, &blocks[k]);
+            uint32_t waiting = 0, missing = 0;
+            for (uint32_t r = 0; r < n; r++)
+                for (uint32_t j = 0; j < c->nwarps; j++) {
+                    const sim_warp *x = &blocks[r].warps[j];
+                    if (x->state == SIM_W_CLUSTER) waiting++;
+                    else if (x->state != SIM_W_DONE) missing++;
+                }
+            return sim_fault(c, w, &c->prog.insns[w->cl_pc], -1, WS_FAULT_KERNEL,
+                             "deadlock: barrier.cluster.wait waits for every thread of the cluster's %u block%s to arrive; "
+                             "%u warp%s wait here and %u warp%s that ha%s not exited wait%s elsewhere and never arrive%s, so "
+                             "on the GPU the cluster hangs here", n, n == 1 ? "" : "s", waiting, waiting == 1 ? "" : "s",
+                             missing, missing == 1 ? "" : "s", missing == 1 ? "s" : "ve", missing == 1 ? "s" : "",
+                             missing == 1 ? "s" : "");
+        }
     return sim_fault(c, NULL, NULL, -1, WS_FAULT_KERNEL, "deadlock: no warp can run (internal: none waits at a barrier)");
 }

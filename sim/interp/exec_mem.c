@@ -154,6 +154,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
     ev.cache = cache_hint(pi->cache);
     ev.kind = WS_KIND_PLAIN;
     ev.part = 0;
+    ev.dsmem = sp == WS_SPACE_SHARED ? c->dsmem_tag : 0;
     ev.atom_float = (uint8_t)((pi->op == PTX_ATOM || pi->op == PTX_RED) && pi->atomop == PTX_ATOM_ADD &&
                               ptx_type_is_float(pi->type));
     ev.width = (uint8_t)(elem * vec);
@@ -348,6 +349,45 @@ static ws_space space_of(ptx_space s)
     }
 }
 
+/* A shared access whose lanes may name other blocks of the cluster (a .shared::cluster address,
+ * or a generic one in the shared window, with a rank tag: interp_priv.h): the untagged lanes
+ * access the block's own window; each tagged group runs on its target block's window (one event
+ * per target block), as an access of distributed shared memory. */
+static int shared_access(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, uint64_t *addr)
+{
+    uint32_t own = 0;
+    SIM_LANES(m, if (!SIM_DSMEM_TAG(addr[l])) own |= 1u << l);
+    if (own && mem_access(c, w, in, WS_SPACE_SHARED, own, addr)) return -1;
+    uint32_t rest = m & ~own;
+    while (rest) {
+        int l0 = __builtin_ctz(rest);
+        uint32_t tag = SIM_DSMEM_TAG(addr[l0]), grp = 0;
+        SIM_LANES(rest, if (SIM_DSMEM_TAG(addr[l]) == tag) { grp |= 1u << l; addr[l] = SIM_DSMEM_OFF(addr[l]); });
+        rest &= ~grp;
+        sim_block *t = sim_cluster_block(c, tag - 1);
+        if (!t)
+            return sim_fault(c, w, in, l0, WS_FAULT_KERNEL, "distributed shared memory access to block rank %u of the "
+                             "cluster, which has %u block%s (ranks 0..%u)", tag - 1, c->cl_n, c->cl_n == 1 ? "" : "s",
+                             c->cl_n - 1);
+        if (t->done)
+            return sim_fault(c, w, in, l0, WS_FAULT_KERNEL, "distributed shared memory access to block rank %u of the "
+                             "cluster, which has exited: its shared memory is gone (CUDA C++ Programming Guide: "
+                             "every block of the cluster must stay until the others' accesses are done, a "
+                             "cluster.sync() before it exits)", tag - 1);
+        uint8_t *sh = c->shared;
+        struct sim_tc *tc = c->tc;
+        c->shared = t->shared;
+        c->tc = t->tc;
+        c->dsmem_tag = (uint8_t)tag;
+        int rc = mem_access(c, w, in, WS_SPACE_SHARED, grp, addr);
+        c->shared = sh;
+        c->tc = tc;
+        c->dsmem_tag = 0;
+        if (rc) return -1;
+    }
+    return 0;
+}
+
 int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const ptx_insn *pi = in->pi;
@@ -366,6 +406,7 @@ int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         uint64_t base = w->frames[w->depth].local_base;
         SIM_LANES(m, addr[l] += base);
     }
+    if (pi->space == PTX_SPACE_SHARED_CLUSTER) return shared_access(c, w, in, m, addr);
     if (pi->space != PTX_SPACE_NONE) return mem_access(c, w, in, space_of(pi->space), m, addr);
 
     /* generic: split the lanes by the window their address falls in */
@@ -379,7 +420,7 @@ int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         else gm |= 1u << l;
     });
     if (gm && mem_access(c, w, in, WS_SPACE_GLOBAL, gm, addr)) return -1;
-    if (sm && mem_access(c, w, in, WS_SPACE_SHARED, sm, addr)) return -1;
+    if (sm && shared_access(c, w, in, sm, addr)) return -1;
     if (lm && mem_access(c, w, in, WS_SPACE_LOCAL, lm, addr)) return -1;
     if (cm && mem_access(c, w, in, WS_SPACE_CONST, cm, addr)) return -1;
     if (pm && mem_access(c, w, in, WS_SPACE_PARAM, pm, addr)) return -1;

@@ -506,7 +506,22 @@ int sim_tc_complete_tx(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, ui
     return 0;
 }
 
-/* ---- clusters of one block ------------------------------------------------------------------ */
+/* ---- clusters ------------------------------------------------------------------------------ */
+
+/* A .shared::cluster (or generic, when the instruction names no space) address operand as an
+ * offset in the shared window with its rank tag (interp_priv.h); -1 when a generic one is not
+ * in the shared window. */
+static int cluster_addr(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64_t a, uint64_t *off)
+{
+    if (in->pi->space == PTX_SPACE_NONE) {
+        if (a - SIM_WIN_SHARED >= SIM_WIN_SIZE)
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "generic address 0x%" PRIx64 " is not in shared memory (mapa and "
+                             "getctarank take shared addresses)", a);
+        a -= SIM_WIN_SHARED;
+    }
+    *off = a;
+    return 0;
+}
 
 /* mapa d, a, rank: the address a of block `rank` of the cluster; getctarank d, a: the rank an
  * address belongs to; elect.sync d|p, membermask: the lowest active lane of membermask leads. */
@@ -524,18 +539,24 @@ static int cluster_op(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         return 0;
     }
     const uint64_t *a = F + in->src[1];
-    if (pi->op == PTX_GETCTARANK) {
-        SIM_LANES(m, d[l] = 0);
-        return 0;
-    }
-    const uint64_t *rank = F + in->src[2];
+    uint64_t base = pi->space == PTX_SPACE_NONE ? SIM_WIN_SHARED : 0;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        if ((uint32_t)rank[l] != 0)
-            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "mapa to block rank %u of the cluster, but without a cluster launch every block "
-                             "is a cluster of one (rank 0)", (uint32_t)rank[l]);
+        uint64_t off;
+        if (cluster_addr(c, w, in, l, pi->type == PTX_T_U32 ? (uint32_t)a[l] : a[l], &off)) return -1;
+        uint32_t tag = SIM_DSMEM_TAG(off);
+        if (pi->op == PTX_GETCTARANK) {
+            d[l] = tag ? tag - 1 : c->blk->rank;
+            continue;
+        }
+        uint32_t rank = (uint32_t)F[in->src[2] + (uint32_t)l];
+        if (rank >= c->cl_n)
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "mapa to block rank %u of the cluster, which has %u block%s "
+                             "(ranks 0..%u)%s", rank, c->cl_n, c->cl_n == 1 ? "" : "s", c->cl_n - 1,
+                             c->cl_explicit ? "" : "; without a cluster launch every block is a cluster of one");
+        uint64_t v = base + (SIM_DSMEM_OFF(off) | (uint64_t)(rank + 1) << SIM_DSMEM_SHIFT);
+        d[l] = pi->type == PTX_T_U32 ? (uint32_t)v : v;
     }
-    SIM_LANES(m, d[l] = pi->type == PTX_T_U32 ? (uint32_t)a[l] : a[l]);
     return 0;
 }
 

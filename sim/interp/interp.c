@@ -4,7 +4,7 @@
  * instruction budget, and the error messages that name kernel, block, warp, lane
  * and source line; barriers are exec_barrier.c's.
  * Invariant: a block starts only when the previous one has finished, except that a
- * cooperative launch holds every block at once; a warp waiting at a barrier resumes
+ * cooperative launch holds every block at once and a cluster launch the blocks of one cluster; a warp waiting at a barrier resumes
  * only when that barrier completes, in the next scheduling round. */
 #include "interp_priv.h"
 
@@ -336,7 +336,10 @@ void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
     blk->idx[0] = (uint32_t)(linear % gx);
     blk->idx[1] = (uint32_t)((linear / gx) % gy);
     blk->idx[2] = (uint32_t)(linear / (gx * gy));
+    blk->rank = blk->idx[0] % c->cl_dim[0] + blk->idx[1] % c->cl_dim[1] * c->cl_dim[0] +
+                blk->idx[2] % c->cl_dim[2] * c->cl_dim[0] * c->cl_dim[1];   /* x fastest (PTX ISA %cluster_ctarank) */
     blk->done = false;
+    blk->cl_phase = 0;
     memset(blk->bar, 0, sizeof blk->bar);
     sim_select_block(c, blk);
     if (c->shared_bytes) memset(blk->shared, 0xCD, c->shared_bytes);   /* poison: read-before-write shows */
@@ -358,6 +361,8 @@ void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
         w->bar_lanes = 0;
         w->bars_passed = 0;
         w->ready_round = 0;
+        w->cl_arrived = false;
+        w->cl_phase = 0;
     }
     blk->sregs_filled = true;
 }
@@ -410,7 +415,8 @@ int sim_blocks_run(sim_ctx *c, sim_block *blocks, uint32_t n)
                         return sim_budget_fault(c, w, P, pc);
                     }
                     if (c->abort && *c->abort) return -1;  /* an earlier block faulted: this one is not needed */
-                    if (w->state == SIM_W_DONE && sim_barrier_warp_done(c, w)) return -1;
+                    if (w->state == SIM_W_DONE && (sim_barrier_warp_done(c, w) || sim_cluster_warp_done(c, w)))
+                        return -1;
                 }                                /* round robin: one slice, then the next warp */
                 block_live |= w->state != SIM_W_DONE;
             }
@@ -501,6 +507,34 @@ static int check_host_memory(sim_ctx *c)
     return 0;
 }
 
+/* A cluster launch: the clusters in linear order of %clusterid (x fastest), each cluster's blocks
+ * started together in rank order in the slots blocks[0..cl_n) and run interleaved (so cluster
+ * barriers and distributed shared memory work); a cluster runs when any of its blocks is in
+ * [first, first+count) and the block filter takes its rank-0 block. On one thread: the order is
+ * the one-thread order for any -j. */
+static int run_clusters(sim_ctx *c, uint64_t first, uint64_t count)
+{
+    const ws_launch *L = c->L;
+    const uint32_t *d = c->cl_dim;
+    uint64_t ngx = L->grid[0] / d[0], ngy = L->grid[1] / d[1], ncl = ws_launch_blocks(L) / c->cl_n;
+    uint64_t step = ncl / 200 ? ncl / 200 : 1, gx = L->grid[0], gy = L->grid[1];
+    for (uint64_t k = 0; k < ncl; k++) {
+        uint64_t cx = k % ngx, cy = k / ngx % ngy, cz = k / (ngx * ngy), lin[WS_CLUSTER_NONPORTABLE];
+        bool want = false;
+        for (uint32_t r = 0; r < c->cl_n; r++) {
+            uint64_t x = cx * d[0] + r % d[0], y = cy * d[1] + r / d[0] % d[1], z = cz * d[2] + r / (d[0] * d[1]);
+            lin[r] = x + y * gx + z * gx * gy;
+            want |= lin[r] >= first && lin[r] - first < count;
+        }
+        if (!want || (c->cfg->block_filter && !c->cfg->block_filter(c->cfg->filter_ctx, lin[0]))) continue;
+        for (uint32_t r = 0; r < c->cl_n; r++) sim_block_start(c, &c->blocks[r], lin[r]);
+        if (sim_blocks_run(c, c->blocks, c->cl_n)) return -1;
+        if (c->cfg->progress && ((k + 1) % step == 0 || k + 1 == ncl))
+            c->cfg->progress(c->cfg->progress_ctx, (k + 1) * c->cl_n, ncl * c->cl_n);
+    }
+    return 0;
+}
+
 int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
 {
     memset(res, 0, sizeof *res);
@@ -554,11 +588,15 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         return -1;
     }
     if (check_launch_limits(c, count)) return -1;
-    if ((uint64_t)c->fn->cluster[0] * (c->fn->cluster[1] ? c->fn->cluster[1] : 1) * (c->fn->cluster[2] ? c->fn->cluster[2] : 1) > 1) {
-        ws_error_set(err, cfg->source_file ? cfg->source_file : c->mod->path, 0, 0,
-                     "%s: the kernel is launched in thread-block clusters of %dx%dx%d blocks (__cluster_dims__); the "
-                     "simulator runs one block at a time and refuses cluster launches", c->kname, c->fn->cluster[0],
-                     c->fn->cluster[1], c->fn->cluster[2]);
+    bool cl_explicit;
+    if (ws_cluster_dims(c->fn, L, c->cl_dim, &cl_explicit, c->kname, where_file(c), L->desc ? L->desc->line : 0, err))
+        return -1;
+    c->cl_explicit = cl_explicit;
+    c->cl_n = c->cl_dim[0] * c->cl_dim[1] * c->cl_dim[2];
+    if (c->cl_n > 1 && cfg->on_sync) {
+        ws_error_set(err, where_file(c), L->desc ? L->desc->line : 0, 0,
+                     "%s: racecheck follows one block at a time and cannot yet check a launch in clusters of %u blocks, "
+                     "whose blocks run interleaved; run it without --racecheck", c->kname, c->cl_n);
         return -1;
     }
     if (alloc_buffers(c) || build_params(c)) goto out;
@@ -577,7 +615,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         goto out;
     }
     c->nwarps = ws_launch_warps_per_block(L);
-    c->nslots = c->cooperative ? (uint32_t)count : 1;  /* a cooperative grid is resident at once */
+    c->nslots = c->cooperative ? (uint32_t)count : c->cl_n;  /* a cooperative grid, a cluster: resident at once */
     c->needs_grid_ws = reads_grid_ws(c->fn);
     if (sim_decode(c)) {                         /* its only failure is memory */
         res->stop = WS_SIM_OUT_OF_MEMORY;
@@ -597,6 +635,8 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         for (uint32_t k = 0; k < c->nslots; k++) sim_block_start(c, &c->blocks[k], first + k);
         if (sim_blocks_run(c, c->blocks, c->nslots)) goto out;
         if (cfg->progress) cfg->progress(cfg->progress_ctx, count, count);
+    } else if (c->cl_n > 1) {                    /* cluster by cluster, each cluster's blocks together */
+        if (run_clusters(c, first, count)) goto out;
     } else if ((rc = sim_run_parallel(c, first, count)) <= 0) {   /* blocks on threads, when it may */
         if (rc) { rc = -1; goto out; }
     } else {

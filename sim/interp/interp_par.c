@@ -7,7 +7,7 @@
  * Invariant: events, sequence numbers, counters, the instruction budget's stop and the first
  * fault are those of the one-thread run. That holds when no block can observe another's order,
  * so launches that could are left to one thread (sim_run_parallel returns 1): cooperative
- * launches, global or generic atomics and reductions, fences and volatile/acquire accesses
+ * launches, cluster launches (a cluster's blocks run together on one thread), global or generic atomics and reductions, fences and volatile/acquire accesses
  * (flags between blocks), clocks (%clock counts the launch's instructions so far), calls
  * (printf, assert, function pointers), racecheck's block hooks, memcheck's warnings and
  * init=none buffers (their written-bitmap is shared per 8 bytes). Blocks that race on the same
@@ -120,7 +120,7 @@ static void on_slice(sim_ctx *c, const sim_warp *w)
 static bool order_free(const sim_ctx *c)
 {
     const ws_sim_config *cfg = c->cfg;
-    if (cfg->threads <= 1 || c->cooperative || cfg->on_sync || cfg->block_filter || cfg->memory_errors_are_warnings || c->any_uninit ||
+    if (cfg->threads <= 1 || c->cooperative || c->cl_n > 1 || cfg->on_sync || cfg->block_filter || cfg->memory_errors_are_warnings || c->any_uninit ||
         c->prog.reads_clock || c->needs_grid_ws)
         return false;
     const ptx_function *fn = c->fn;

@@ -142,7 +142,7 @@ typedef struct {
     uint32_t mask;
 } sim_simt_entry;
 
-enum { SIM_W_RUN, SIM_W_BAR, SIM_W_DONE };
+enum { SIM_W_RUN, SIM_W_BAR, SIM_W_DONE, SIM_W_CLUSTER /* at barrier.cluster.wait (exec_cluster.c) */ };
 
 /* --- CTA barriers (exec_barrier.c) ------------------------------------------ */
 #define SIM_NBARRIERS 16      /* barriers per block, 0..15 (PTX ISA) */
@@ -194,6 +194,9 @@ typedef struct sim_warp {
     sim_frame *frames;
     int cap_frames;
     uint32_t site_pc;         /* the kernel's pc of the outermost call running (events, counters) */
+    bool cl_arrived;          /* arrived at the cluster barrier and not yet waited (exec_cluster.c) */
+    uint32_t cl_phase;        /* the cluster barrier's phase it arrived in */
+    int cl_pc;                /* pc of the barrier.cluster.wait it waits at (state SIM_W_CLUSTER) */
 } sim_warp;
 
 /* One block being run: its warps, its shared window, its barriers. A launch runs its
@@ -208,6 +211,8 @@ typedef struct sim_block {
     bool done;
     bool sregs_filled;        /* its warps' files hold the launch-wide special registers (start_block) */
     struct sim_tc *tc;        /* its cp.async / mbarrier state (exec_tc.c); NULL until used */
+    uint32_t rank;            /* %cluster_ctarank: its place in its cluster (0 without clusters) */
+    uint32_t cl_phase;        /* rank 0: its cluster barrier's phases completed (exec_cluster.c) */
 } sim_block;
 
 typedef struct {
@@ -246,6 +251,13 @@ typedef struct sim_ctx {
     uint64_t grid_ws;         /* simulated address of the grid workspace (%envreg1:%envreg2), 0 = none */
     uint8_t grid_ws_data[16]; /* its bytes: wsSize, barrier word (cooperative_groups/details/driver_abi.h) */
     bool needs_grid_ws;       /* the kernel reads %envreg1 or %envreg2 (cooperative groups' grid handle) */
+    /* thread-block clusters (exec_cluster.c): a cluster's blocks are the slots blocks[0..cl_n), started
+       together in rank order and run interleaved; cl_n = 1 without a cluster launch */
+    uint32_t cl_dim[3];       /* blocks per cluster in x, y, z (1, 1, 1 without clusters) */
+    uint32_t cl_n;            /* blocks per cluster */
+    bool cl_explicit;         /* launched with cluster dimensions (%is_explicit_cluster) */
+    uint8_t dsmem_tag;        /* while a .shared::cluster access runs on another block's window: 1 + its
+                                 rank (the events' dsmem); 0 otherwise */
     /* the block being run (sim_select_block): what the executors read */
     uint64_t round;           /* scheduling rounds so far (run_blocks) */
     sim_block *blk;
@@ -393,6 +405,21 @@ int sim_barrier_warp_done(sim_ctx *c, sim_warp *w);
 int sim_barrier_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n);
 /* exec_warp.c: bar.warp.sync (__syncwarp(mask)): the member mask checked like the
  * other .sync collectives'. */
+
+/* exec_cluster.c: barrier.cluster.arrive / .wait by warp w (its top path, lanes m of mask, at pc):
+ * SIM_BAR_PASS, SIM_BAR_WAIT, or -1 with the error set. */
+int sim_exec_cluster_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32_t mask, uint32_t m);
+/* Warp w has exited: the cluster barrier may now be complete. 0, or -1. */
+int sim_cluster_warp_done(sim_ctx *c, sim_warp *w);
+/* The block of rank `rank` in the running cluster, or NULL when the rank is outside it. */
+sim_block *sim_cluster_block(sim_ctx *c, uint32_t rank);
+/* Distributed shared memory addresses: a .shared::cluster address (and a generic one in the
+ * shared window) holds 1 + the target block's rank above bit SIM_DSMEM_SHIFT; 0 there = the
+ * executing block's own shared memory, as a .shared::cta address is (PTX ISA: the shared::cta
+ * window lies inside the shared::cluster window). */
+#define SIM_DSMEM_SHIFT 24
+#define SIM_DSMEM_OFF(a) ((a) & ((1ull << SIM_DSMEM_SHIFT) - 1))
+#define SIM_DSMEM_TAG(a) ((uint32_t)((a) >> SIM_DSMEM_SHIFT & 0x1f))
 
 /* interp.c: makes b the block the executors see (c->warps, c->shared, c->block ...). */
 void sim_select_block(sim_ctx *c, sim_block *b);

@@ -79,3 +79,49 @@ int ws_cooperative_check(const ws_launch *L, const ws_device *dev, const ws_occu
                  dev->name, occ->blocks_per_sm, ws_occ_limiter_name(occ->limiter), dev->sm_count);
     return -1;
 }
+
+int ws_cluster_dims(const ptx_function *fn, const ws_launch *L, uint32_t dims[3], bool *explicit_, const char *kernel,
+                    const char *file, int line, ws_error *err)
+{
+    static const char axis[3] = {'x', 'y', 'z'};
+    bool by_fn = fn->cluster[0] > 0, by_launch = L->cluster[0] > 0;
+    for (int i = 0; i < 3; i++) dims[i] = 1;
+    *explicit_ = by_fn || by_launch;
+    if (!*explicit_) return 0;
+    for (int i = 0; i < 3; i++) {
+        uint32_t f = by_fn ? (uint32_t)(fn->cluster[i] ? fn->cluster[i] : 1) : 0;
+        if (by_fn && by_launch && f != L->cluster[i]) {
+            ws_error_set(err, file, line, 0, "%s: the description's cluster %ux%ux%u differs from the kernel's "
+                         "__cluster_dims__(%d, %d, %d), which fix the cluster at compile time; drop the cluster line or "
+                         "make it agree",
+                         kernel, L->cluster[0], L->cluster[1], L->cluster[2], fn->cluster[0],
+                         fn->cluster[1] ? fn->cluster[1] : 1, fn->cluster[2] ? fn->cluster[2] : 1);
+            return -1;
+        }
+        dims[i] = by_fn ? f : L->cluster[i];
+    }
+    for (int i = 0; i < 3; i++)
+        if (L->grid[i] % dims[i]) {
+            ws_error_set(err, file, line, 0, "%s: grid.%c = %u is not a multiple of the cluster's %c = %u: the GPU refuses "
+                         "the launch (CUDA_ERROR_INVALID_CLUSTER_SIZE); a grid is made of whole clusters",
+                         kernel, axis[i], L->grid[i], axis[i], dims[i]);
+            return -1;
+        }
+    uint32_t n = dims[0] * dims[1] * dims[2];
+    uint32_t max = L->cluster_nonportable ? WS_CLUSTER_NONPORTABLE : WS_CLUSTER_PORTABLE;
+    if (n > max) {
+        ws_error_set(err, file, line, 0, "%s: a cluster of %ux%ux%u = %u blocks; %s (CUDA C++ Programming Guide, "
+                     "'Thread Block Clusters'; cuLaunchKernelEx: CUDA_ERROR_INVALID_CLUSTER_SIZE)", kernel, dims[0],
+                     dims[1], dims[2], n, L->cluster_nonportable
+                     ? "the H100/H200 allow at most 16 with the non-portable size"
+                     : "at most 8 are portable; add 'nonportable' to the cluster line for up to 16 "
+                       "(cudaFuncAttributeNonPortableClusterSizeAllowed)");
+        return -1;
+    }
+    if (L->cooperative && n > 1) {
+        ws_error_set(err, file, line, 0, "%s: a cooperative launch in clusters of %u blocks is not simulated (the "
+                     "simulator holds one cluster at a time); drop 'cooperative' or the cluster", kernel, n);
+        return -1;
+    }
+    return 0;
+}

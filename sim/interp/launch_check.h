@@ -38,4 +38,16 @@ int ws_barriers_used(const ptx_function *fn);
 int ws_cooperative_check(const ws_launch *L, const ws_device *dev, const ws_occupancy *occ, const char *kernel,
                          const char *file, int line, ws_error *err);
 
+/* The launch's thread-block clusters, as the driver takes them: the kernel's __cluster_dims__
+ * (.reqnctapercluster) or the description's `cluster` line (cudaLaunchAttributeClusterDimension),
+ * which must then agree; each dimension divides the grid's; at most WS_CLUSTER_PORTABLE blocks,
+ * or WS_CLUSTER_NONPORTABLE with `nonportable` (cudaFuncAttributeNonPortableClusterSizeAllowed;
+ * CUDA C++ Programming Guide, "Thread Block Clusters"); not cooperative as well (the simulator
+ * runs one cluster at a time). dims gets {1,1,1} and *explicit_ false for a launch without
+ * clusters. Returns 0, or -1 with err at file:line naming the rule. */
+#define WS_CLUSTER_PORTABLE 8
+#define WS_CLUSTER_NONPORTABLE 16
+int ws_cluster_dims(const ptx_function *fn, const ws_launch *L, uint32_t dims[3], bool *explicit_, const char *kernel,
+                    const char *file, int line, ws_error *err);
+
 #endif

@@ -26,12 +26,30 @@ static uint64_t value(const sim_ctx *c, const sim_warp *w, int r, int l)
     case PTX_SREG_NTID_X: return L->block[0];
     case PTX_SREG_NTID_Y: return L->block[1];
     case PTX_SREG_NTID_Z: return L->block[2];
-    case PTX_SREG_CTAID_X: case PTX_SREG_CLUSTERID_X: return c->block[0];
-    case PTX_SREG_CTAID_Y: case PTX_SREG_CLUSTERID_Y: return c->block[1];
-    case PTX_SREG_CTAID_Z: case PTX_SREG_CLUSTERID_Z: return c->block[2];
-    case PTX_SREG_NCTAID_X: case PTX_SREG_NCLUSTERID_X: return L->grid[0];
-    case PTX_SREG_NCTAID_Y: case PTX_SREG_NCLUSTERID_Y: return L->grid[1];
-    case PTX_SREG_NCTAID_Z: case PTX_SREG_NCLUSTERID_Z: return L->grid[2];
+    case PTX_SREG_CTAID_X: return c->block[0];
+    case PTX_SREG_CTAID_Y: return c->block[1];
+    case PTX_SREG_CTAID_Z: return c->block[2];
+    case PTX_SREG_NCTAID_X: return L->grid[0];
+    case PTX_SREG_NCTAID_Y: return L->grid[1];
+    case PTX_SREG_NCTAID_Z: return L->grid[2];
+    /* clusters (a launch without them: clusters of one block, so %clusterid = %ctaid) */
+    case PTX_SREG_CLUSTERID_X: case PTX_SREG_CLUSTERID_Y: case PTX_SREG_CLUSTERID_Z: {
+        int d = r - PTX_SREG_CLUSTERID_X;
+        return c->block[d] / c->cl_dim[d];
+    }
+    case PTX_SREG_NCLUSTERID_X: case PTX_SREG_NCLUSTERID_Y: case PTX_SREG_NCLUSTERID_Z: {
+        int d = r - PTX_SREG_NCLUSTERID_X;
+        return L->grid[d] / c->cl_dim[d];
+    }
+    case PTX_SREG_CLUSTER_CTAID_X: case PTX_SREG_CLUSTER_CTAID_Y: case PTX_SREG_CLUSTER_CTAID_Z: {
+        int d = r - PTX_SREG_CLUSTER_CTAID_X;
+        return c->block[d] % c->cl_dim[d];
+    }
+    case PTX_SREG_CLUSTER_NCTAID_X: case PTX_SREG_CLUSTER_NCTAID_Y: case PTX_SREG_CLUSTER_NCTAID_Z:
+        return c->cl_dim[r - PTX_SREG_CLUSTER_NCTAID_X];
+    case PTX_SREG_CLUSTER_CTARANK: return c->blk ? c->blk->rank : 0;
+    case PTX_SREG_CLUSTER_NCTARANK: return c->cl_n;
+    case PTX_SREG_IS_EXPLICIT_CLUSTER: return c->cl_explicit;
     case PTX_SREG_LANEID: return (uint64_t)l;
     case PTX_SREG_WARPID: return w->index;
     case PTX_SREG_NWARPID: return c->nwarps;
@@ -52,11 +70,6 @@ static uint64_t value(const sim_ctx *c, const sim_warp *w, int r, int l)
     case PTX_SREG_TOTAL_SMEM_SIZE: case PTX_SREG_AGGR_SMEM_SIZE: return c->shared_bytes;
     case PTX_SREG_RESERVED_SMEM_BEGIN: case PTX_SREG_RESERVED_SMEM_END: case PTX_SREG_RESERVED_SMEM_CAP:
         return 0;                                  /* the simulator reserves no shared memory */
-    case PTX_SREG_CLUSTER_CTAID_X: case PTX_SREG_CLUSTER_CTAID_Y: case PTX_SREG_CLUSTER_CTAID_Z: return 0;
-    case PTX_SREG_CLUSTER_NCTAID_X: case PTX_SREG_CLUSTER_NCTAID_Y: case PTX_SREG_CLUSTER_NCTAID_Z: return 1;
-    case PTX_SREG_CLUSTER_CTARANK: return 0;       /* a launch without clusters: each block its own */
-    case PTX_SREG_CLUSTER_NCTARANK: return 1;
-    case PTX_SREG_IS_EXPLICIT_CLUSTER: return 0;
     case PTX_SREG_CURRENT_GRAPH_EXEC: return 0;    /* not launched from a CUDA graph */
     default:
         if (r >= PTX_SREG_ENVREG0 && r < PTX_SREG_ENVREG0 + 32) {
@@ -69,12 +82,14 @@ static uint64_t value(const sim_ctx *c, const sim_warp *w, int r, int l)
     }
 }
 
-/* What differs between two blocks run by the same warp slot: %ctaid (= %clusterid with
- * clusters of one) and the clocks; the rest (%tid, %laneid, %nctaid ...) is the slot's. */
+/* What differs between two blocks run by the same warp slot: %ctaid, %clusterid, a block's place
+ * in its cluster, and the clocks; the rest (%tid, %laneid, %nctaid ...) is the slot's. */
 static bool is_per_block(int r)
 {
     return is_clock(r) || r == PTX_SREG_CTAID_X || r == PTX_SREG_CTAID_Y || r == PTX_SREG_CTAID_Z ||
-           r == PTX_SREG_CLUSTERID_X || r == PTX_SREG_CLUSTERID_Y || r == PTX_SREG_CLUSTERID_Z;
+           r == PTX_SREG_CLUSTERID_X || r == PTX_SREG_CLUSTERID_Y || r == PTX_SREG_CLUSTERID_Z ||
+           r == PTX_SREG_CLUSTER_CTAID_X || r == PTX_SREG_CLUSTER_CTAID_Y || r == PTX_SREG_CLUSTER_CTAID_Z ||
+           r == PTX_SREG_CLUSTER_CTARANK;
 }
 
 void sim_sreg_fill(const sim_ctx *c, const sim_warp *w, const sim_program *p, uint64_t *file, int which)

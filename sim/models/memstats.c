@@ -233,6 +233,16 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
             p->l2_miss_sectors += (uint64_t)ca->l2_miss_sectors;
             p->dram_read_bytes += ca->dram_read_bytes;
         }
+    } else if (ev->space == WS_SPACE_SHARED && ev->dsmem) {
+        ws_mem_counts *c = &ms->t.dshared[op];     /* another block's window: no bank wavefronts here */
+        c->inst++;
+        c->active_lanes += (uint64_t)__builtin_popcount(ev->active_mask);
+        c->requests += (uint64_t)v->ds_requests;
+        c->sectors += (uint64_t)v->ds_sectors;
+        if (p) {
+            p->requests += (uint64_t)v->ds_requests;
+            p->sectors += (uint64_t)v->ds_sectors;
+        }
     } else if (ev->space == WS_SPACE_SHARED) {
         ws_mem_counts *c = &ms->t.shared[op];
         c->inst++;
@@ -314,6 +324,7 @@ int ws_memstats_check(const ws_memstats *ms)
     add_counts(&tot, t->global, 4);
     add_counts(&tot, t->local, 4);
     add_counts(&tot, t->shared, 4);
+    add_counts(&tot, t->dshared, 4);
     const ws_mem_counts *fam[] = {&tc->ldgsts_global, &tc->ldgsts_shared, &tc->ldsm, &tc->stsm, &tc->wmma_global[0],
                                   &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global,
                                   &tc->tma_global};
@@ -368,16 +379,27 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
     int n = (int)(sizeof all / sizeof all[0]);
     for (int i = 0; i < n && i < cap; i++)
         rows[i] = all[i];
-    if (!t->tc.events && !t->tc.tensor_inst[0])
-        return n;                        /* the tensor-era rows only where such instructions ran */
-    const ws_tc_counts *k = &t->tc;
-    const ws_mem_counts *kg = &k->ldgsts_global, *ks = &k->ldgsts_shared, *lm = &k->ldsm, *sm = &k->stsm;
-    const ws_metric tc[] = {WS_METRICS_TENSOR(ROW)};
-    int ntc = (int)(sizeof tc / sizeof tc[0]);
-    for (int i = 0; i < ntc; i++)
-        if (n + i < cap)
-            rows[n + i] = tc[i];
-    return n + ntc;
+    if (t->tc.events || t->tc.tensor_inst[0]) {  /* the tensor-era rows only where such instructions ran */
+        const ws_tc_counts *k = &t->tc;
+        const ws_mem_counts *kg = &k->ldgsts_global, *ks = &k->ldgsts_shared, *lm = &k->ldsm, *sm = &k->stsm;
+        const ws_metric tc[] = {WS_METRICS_TENSOR(ROW)};
+        int ntc = (int)(sizeof tc / sizeof tc[0]);
+        for (int i = 0; i < ntc; i++)
+            if (n + i < cap)
+                rows[n + i] = tc[i];
+        n += ntc;
+    }
+    const ws_mem_counts *dl = &t->dshared[WS_MEM_LOAD], *ds = &t->dshared[WS_MEM_STORE];
+    const ws_mem_counts *da = &t->dshared[WS_MEM_ATOMIC], *dr = &t->dshared[WS_MEM_REDUCE];
+    if (dl->inst + ds->inst + da->inst + dr->inst) {   /* distributed shared memory rows where it was used */
+        const ws_metric dsm[] = {WS_METRICS_DSMEM(ROW)};
+        int nd = (int)(sizeof dsm / sizeof dsm[0]);
+        for (int i = 0; i < nd; i++)
+            if (n + i < cap)
+                rows[n + i] = dsm[i];
+        n += nd;
+    }
+    return n;
 }
 
 /* --- the flat vector of block sampling --------------------------------------------- */

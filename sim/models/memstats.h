@@ -45,6 +45,7 @@ typedef struct {
 
 typedef struct {
     ws_mem_counts global[4], local[4], shared[4]; /* indexed by ws_mem_op */
+    ws_mem_counts dshared[4];        /* distributed shared memory (event.h's dsmem): inst, requests, sectors */
     ws_tc_counts tc;                 /* cp.async, ldmatrix, stmatrix, wmma.load/store */
     uint64_t const_inst, param_inst;
     uint64_t events;                 /* every event seen, incl. all-inactive ones */

@@ -38,6 +38,8 @@
  *   WS_METRICS_TENSOR  memstats' tensor-era totals, where such an instruction ran: k
  *                      (ws_tc_counts), kg ks (cp.async's global and shared sides), lm sm
  *                      (ldmatrix, stmatrix)
+ *   WS_METRICS_DSMEM   memstats' distributed shared memory totals, where such an access ran, after
+ *                      the tensor-era rows: dl ds da dr (ws_mem_counts)
  *   WS_METRICS_REPORT  sim's CSV records after the totals: r (const ws_report *)
  *   WS_METRICS_LINE    sim's per-line CSV records: l (const ws_line_row *, the line's rows summed)
  *   WS_METRICS_CHECK   check's simulator side only, in no sim output: s (const ws_simulation *) */
@@ -341,8 +343,33 @@
     M(GPU_TIME, "gpu__time_duration.sum", US, MODEL, TIME, 0, COLLECT, NONE, NONE, PLAIN, \
       "kernel duration; the simulator's is the timing model's prediction (check: chk_sim_side.time_ns)", NAN)
 
-#define WS_METRICS(M) WS_METRICS_KERNEL(M) WS_METRICS_TENSOR(M) WS_METRICS_REPORT(M) WS_METRICS_LINE(M) \
-    WS_METRICS_CHECK(M)
+/* distributed shared memory (thread-block clusters): ld/st/atom/red .shared::cluster on a block's
+   window through a mapa address (event.h's dsmem), counted as ncu's L1TEX ..._mem_dshared rows;
+   reported where such an access ran (memstats' dshared counts: dl ds da dr). One instruction is one
+   request, as for global accesses; the sectors are the distinct 32-byte sectors its lanes touch (an
+   assumed rule: MODEL until the H200 has counted them, scripts/gpu-cluster.sh) */
+#define WS_METRICS_DSMEM(M) \
+    M(DSLD_INST, "smsp__sass_inst_executed_op_dshared_ld.sum", INST, EXACT, EXACT, 0, NAMED, SHARED, LD, PLAIN, \
+      "distributed shared memory load instructions (ld.shared::cluster to a mapa address)", dl->inst) \
+    M(DSLD_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum", REQUEST, EXACT, EXACT, 0, NAMED, SHARED, LD, PLAIN, \
+      "distributed shared memory load requests (1 per instruction)", dl->requests) \
+    M(DSLD_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_dshared_op_ld.sum", SECTOR, MODEL, CACHE, 0, NAMED, SHARED, LD, PLAIN, \
+      "32-byte sectors distributed shared memory loads touched (assumed rule)", dl->sectors) \
+    M(DSST_INST, "smsp__sass_inst_executed_op_dshared_st.sum", INST, EXACT, EXACT, 0, NAMED, SHARED, ST, PLAIN, \
+      "distributed shared memory store instructions", ds->inst) \
+    M(DSST_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_dshared_op_st.sum", REQUEST, EXACT, EXACT, 0, NAMED, SHARED, ST, PLAIN, \
+      "distributed shared memory store requests", ds->requests) \
+    M(DSST_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_dshared_op_st.sum", SECTOR, MODEL, CACHE, 0, NAMED, SHARED, ST, PLAIN, \
+      "32-byte sectors distributed shared memory stores touched (assumed rule)", ds->sectors) \
+    M(DSATOM_INST, "smsp__sass_inst_executed_op_dshared_atom.sum", INST, EXACT, EXACT, 0, NAMED, SHARED, ATOM, PLAIN, \
+      "distributed shared memory atomic instructions (reductions included)", da->inst + dr->inst) \
+    M(DSATOM_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum", REQUEST, EXACT, INFO, 0, NAMED, SHARED, ATOM, PLAIN, \
+      "distributed shared memory atomic requests", da->requests) \
+    M(DSRED_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_dshared_op_redas.sum", REQUEST, EXACT, INFO, 0, NAMED, SHARED, RED, PLAIN, \
+      "distributed shared memory reduction requests", dr->requests)
+
+#define WS_METRICS(M) WS_METRICS_KERNEL(M) WS_METRICS_TENSOR(M) WS_METRICS_DSMEM(M) WS_METRICS_REPORT(M) \
+    WS_METRICS_LINE(M) WS_METRICS_CHECK(M)
 
 #define WS_METRIC_ENUM(id, ...) WS_METRIC_##id,
 typedef enum { WS_METRICS(WS_METRIC_ENUM) WS_METRIC_COUNT } ws_metric_id;
@@ -357,7 +384,7 @@ typedef enum { WS_BASIS_EXACT, WS_BASIS_MODEL, WS_BASIS_MEASURED, WS_BASIS_NOTE,
 typedef enum { WS_JUDGE_EXACT, WS_JUDGE_CACHE, WS_JUDGE_TIME, WS_JUDGE_BOUND, WS_JUDGE_INFO, WS_JUDGE_TIMING_DEP,
                WS_JUDGE_NCLASSES } ws_judge;
 typedef enum { WS_NCU_COLLECT, WS_NCU_NAMED, WS_NCU_OWN } ws_ncu;
-typedef enum { WS_SCOPE_KERNEL, WS_SCOPE_TENSOR, WS_SCOPE_REPORT, WS_SCOPE_LINE, WS_SCOPE_CHECK } ws_metric_scope;
+typedef enum { WS_SCOPE_KERNEL, WS_SCOPE_TENSOR, WS_SCOPE_DSMEM, WS_SCOPE_REPORT, WS_SCOPE_LINE, WS_SCOPE_CHECK } ws_metric_scope;
 
 /* The row's facts (everything but its value). space and op: a ws_space / ws_mem_op, or -1. */
 typedef struct {

@@ -167,6 +167,23 @@ double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v)
     return lat;
 }
 
+/* The distinct 32-byte sectors of a distributed shared memory access (the assumed rule of
+ * metrics.h's DSMEM rows): each active lane's bytes, in that block's window. */
+static int dsmem_sectors(const ws_mem_event *ev)
+{
+    uint64_t seen[64];
+    int n = 0;
+    for (uint32_t mm = ev->active_mask; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        for (uint64_t s = ev->addr[l] / 32; s <= (ev->addr[l] + (ev->width ? ev->width : 1) - 1) / 32; s++) {
+            int k = 0;
+            while (k < n && seen[k] != s) k++;
+            if (k == n && n < 64) seen[n++] = s;
+        }
+    }
+    return n;
+}
+
 void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
 {
     v->ev = ev;
@@ -177,7 +194,11 @@ void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
     v->latency = -1;
     v->has_latency = 0;
     v->at = NULL;
-    if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
+    v->ds_requests = v->ds_sectors = 0;
+    if (ev->space == WS_SPACE_SHARED && ev->dsmem) {
+        v->ds_requests = 1;
+        v->ds_sectors = dsmem_sectors(ev);
+    } else if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
         if (ws_coalesce(ev, local_warp_base(m, ev), &m->co) == 0 && m->co.requests) {
             v->co = &m->co;
             if (ws_cache_access_event(m->cache, v->sm, ev, v->co, &m->ca) == 0)
@@ -234,7 +255,7 @@ void ws_models_geometry(const ws_mem_event *ev, uint64_t local_warp_base, ws_coa
     if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
         if (ws_coalesce(ev, local_warp_base, co) == 0 && co->requests)
             v->co = co;
-    } else if (ev->space == WS_SPACE_SHARED) {
+    } else if (ev->space == WS_SPACE_SHARED && !ev->dsmem) {
         if (bank_rule(ev, bk) == 0 && bk->wavefronts)
             v->bk = bk;
     }

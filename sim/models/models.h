@@ -39,6 +39,9 @@ typedef struct ws_mem_verdict {
     int has_latency;                 /* 1: the access is a step of its warp's latency epochs */
     const ws_atomic_result *at;      /* a global or shared atomic/reduction: its lane-ops, sector-ops,
                                         shared passes (sim/models/atomics.h); else NULL */
+    int ds_requests, ds_sectors;     /* a distributed shared memory access (event.h's dsmem): 1 request, the
+                                        distinct 32-byte sectors its lanes touch (bk is NULL: the target
+                                        block's banks are not the executing SM's L1 data pipe); else 0 */
 } ws_mem_verdict;
 
 /* The verdict's invariant: co only for a global or local event, bk only for a shared one,

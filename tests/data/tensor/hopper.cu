@@ -50,3 +50,74 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_of_two(unsigned *ou
 {
     out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x;
 }
+
+// A cluster of two: each block stores into the other's shared memory through mapa and
+// st.shared::cluster, a cluster barrier publishes it, each reads back its own words (written by
+// the other block) and one word of the other's through ld.shared::cluster, and a last barrier
+// keeps both blocks' shared memory alive until every remote read is done.
+// out[(blockIdx.x*64 + t)*8 ..]: its own word after the exchange, the other block's word t+1,
+// %cluster_ctarank, %clusterid.x, %cluster_ctaid.x, %nclusterid.x, %cluster_nctarank,
+// %is_explicit_cluster.
+extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_swap(unsigned *out)
+{
+    __shared__ unsigned s[64];
+    unsigned t = threadIdx.x, rank, cid, cta, ncl, n, expl, mine, theirs;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(cid));
+    asm volatile("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(cta));
+    asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(ncl));
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+    asm volatile("{ .reg .pred p; mov.pred p, %%is_explicit_cluster; selp.u32 %0, 1, 0, p; }" : "=r"(expl));
+    s[t] = 0;
+    asm volatile("barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;" ::: "memory");
+    unsigned a = (unsigned)__cvta_generic_to_shared(&s[t]), ra, rb;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(a), "r"(rank ^ 1));
+    asm volatile("st.shared::cluster.u32 [%0], %1;" :: "r"(ra), "r"(1000 * blockIdx.x + t) : "memory");
+    asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+    mine = s[t];
+    unsigned b = (unsigned)__cvta_generic_to_shared(&s[(t + 1) % 64]);
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rb) : "r"(b), "r"(rank ^ 1));
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(theirs) : "r"(rb) : "memory");
+    asm volatile("barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;" ::: "memory");
+    unsigned *o = out + (blockIdx.x * 64 + t) * 8;
+    o[0] = mine; o[1] = theirs; o[2] = rank; o[3] = cid; o[4] = cta; o[5] = ncl; o[6] = n; o[7] = expl;
+}
+
+// The same exchange without the last barrier: a block may exit while the other still reads its
+// shared memory (the simulator names the read).
+extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_read_after_exit(unsigned *out)
+{
+    __shared__ unsigned s[64];
+    unsigned t = threadIdx.x, rank, v, r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    s[t] = t;
+    asm volatile("barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;" ::: "memory");
+    if (rank == 1)
+        for (int i = 0; i < 64; i++) __nanosleep(1000);   // rank 0 runs ahead and exits
+    unsigned a = (unsigned)__cvta_generic_to_shared(&s[t]);
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank ^ 1));
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(r) : "memory");
+    out[blockIdx.x * 64 + t] = v;
+}
+
+// A cluster-wide sum through distributed shared memory, with cooperative groups as CUDA code
+// writes it: each block sums its 256 inputs into its shared word, cluster.sync(), rank 0 adds the
+// other blocks' words (map_shared_rank), cluster.sync() again before anyone exits. Launched with
+// the cluster size at run time (no __cluster_dims__). out[clusterid] = the cluster's sum.
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void cluster_sum(const unsigned *in, unsigned *out)
+{
+    __shared__ unsigned part;
+    cg::cluster_group cl = cg::this_cluster();
+    if (threadIdx.x == 0) part = 0;
+    __syncthreads();
+    atomicAdd(&part, in[blockIdx.x * blockDim.x + threadIdx.x]);
+    cl.sync();
+    if (cl.block_rank() == 0 && threadIdx.x == 0) {
+        unsigned sum = 0;
+        for (unsigned r = 0; r < cl.num_blocks(); r++) sum += *cl.map_shared_rank(&part, r);
+        out[blockIdx.x / cl.num_blocks()] = sum;
+    }
+    cl.sync();
+}
