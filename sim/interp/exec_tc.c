@@ -542,7 +542,7 @@ static int cluster_op(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     uint64_t base = pi->space == PTX_SPACE_NONE ? SIM_WIN_SHARED : 0;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        uint64_t off;
+        uint64_t off = 0;  /* set by cluster_addr on success; 0 keeps -O2 quiet */
         if (cluster_addr(c, w, in, l, pi->type == PTX_T_U32 ? (uint32_t)a[l] : a[l], &off)) return -1;
         uint32_t tag = SIM_DSMEM_TAG(off);
         if (pi->op == PTX_GETCTARANK) {
