@@ -420,11 +420,13 @@ uint64_t ws_buffer_max_ulp(const ws_buffer *b, const void *got, const void *want
     return worst;
 }
 
-int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want, double *got_out, double *want_out)
+/* The first scalar at or after from that differs under the description's tolerance alone. */
+static int64_t compare_from(const ws_buffer *b, const void *got, const void *want, uint64_t from, double *got_out,
+                            double *want_out)
 {
     ws_type s = ws_type_scalar(b->type);
     uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
-    for (uint64_t k = 0; k < n; k++) {
+    for (uint64_t k = from; k < n; k++) {
         uint64_t gb, wb;
         double g = scalar_at(s, got, k, &gb);
         double w = scalar_at(s, want, k, &wb);
@@ -447,14 +449,20 @@ int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want,
     return -1;
 }
 
-int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
-                                 double *got_out, double *want_out)
+int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want, double *got_out, double *want_out)
+{
+    return compare_from(b, got, want, 0, got_out, want_out);
+}
+
+/* The same, floating scalars also agreeing within bound. */
+static int64_t compare_within_from(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                   uint64_t from, double *got_out, double *want_out)
 {
     ws_type s = ws_type_scalar(b->type);
     if (!bound || (!bound->ulps && bound->abs == 0) || !ws_type_is_float(s))
-        return ws_buffer_compare(b, got, want, got_out, want_out);
+        return compare_from(b, got, want, from, got_out, want_out);
     uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
-    for (uint64_t k = 0; k < n; k++) {
+    for (uint64_t k = from; k < n; k++) {
         uint64_t gb, wb;
         double g = scalar_at(s, got, k, &gb), w = scalar_at(s, want, k, &wb);
         bool same = gb == wb;
@@ -474,6 +482,18 @@ int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void
         }
     }
     return -1;
+}
+
+int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                 double *got_out, double *want_out)
+{
+    return compare_within_from(b, got, want, bound, 0, got_out, want_out);
+}
+
+int64_t ws_buffer_next_difference(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                  uint64_t from)
+{
+    return compare_within_from(b, got, want, bound, from, NULL, NULL);
 }
 
 /* Shortest %g form that reads back as the same value of scalar type s. */

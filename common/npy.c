@@ -112,6 +112,13 @@ static int string(cursor *c, char *out, size_t cap, const char *what)
     return 0;
 }
 
+/* The shape's text for a message: up to its ')' (or the dict's end). */
+static int shape_text(const char *start)
+{
+    int n = (int)strcspn(start, ")}");
+    return start[n] == ')' ? n + 1 : n;
+}
+
 /* shape: "()", "(5,)", "(3, 4)", "(3, 4,)"; Python 2's "5L" as numpy reads it. */
 static int shape_tuple(cursor *c, ws_npy_header *h)
 {
@@ -129,7 +136,7 @@ static int shape_tuple(cursor *c, ws_npy_header *h)
         blanks(c);
         if (c->p >= c->end || !isdigit((unsigned char)*c->p) || (h->ndim && !comma)) {
             ws_error_set(c->err, c->path, 0, 0, "%s: the .npy header's 'shape' '%.*s' is not a tuple of integers", c->path,
-                         (int)strcspn(start, "}"), start);
+                         shape_text(start), start);
             return -1;
         }
         errno = 0;
@@ -138,7 +145,7 @@ static int shape_tuple(cursor *c, ws_npy_header *h)
         if (e > c->end || errno || h->ndim == WS_NPY_MAX_DIMS ||
             __builtin_mul_overflow(h->values, (uint64_t)v, &h->values)) {
             ws_error_set(c->err, c->path, 0, 0, "%s: the .npy header's 'shape' '%.*s' is too large", c->path,
-                         (int)strcspn(start, "}"), start);
+                         shape_text(start), start);
             return -1;
         }
         c->p = e;
@@ -198,8 +205,8 @@ static int dict(cursor *c, ws_npy_header *h)
                              "order (np.save(f, np.ascontiguousarray(a)))", c->path);
                 return -1;
             } else {
-                ws_error_set(c->err, c->path, 0, 0, "%s: the .npy header's 'fortran_order' is '%.10s', not False", c->path,
-                             c->p);
+                ws_error_set(c->err, c->path, 0, 0, "%s: the .npy header's 'fortran_order' is '%.*s', not False", c->path,
+                             (int)strcspn(c->p, ",}"), c->p);
                 return -1;
             }
         } else if (shape_tuple(c, h)) {
