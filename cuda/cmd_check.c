@@ -313,14 +313,15 @@ static int check_csv(FILE *f, const void *body, ws_part part)
         const char *unit = ws_metric_unit(r->metric); /* a time is printed in us, its row's unit */
         if (r->has_gpu) {
             snprintf(v, sizeof v, "%.15g", time ? r->gpu / 1e3 : r->gpu);
-            const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v, "measured"};
-            ws_csv_row(f, 8, fl);
+            const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v, "measured",
+                                chk_verdict_csv(r->verdict)};
+            ws_csv_row(f, WS_CSV_NCOLUMNS, fl);
         }
         if (r->has_sim) {
             snprintf(v, sizeof v, "%.15g", time ? r->sim / 1e3 : r->sim);
             const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v,
-                                chk_class_name(r->cls)};
-            ws_csv_row(f, 8, fl);
+                                chk_class_name(r->cls), chk_verdict_csv(r->verdict)};
+            ws_csv_row(f, WS_CSV_NCOLUMNS, fl);
         }
     }
     return 0;
