@@ -8,7 +8,8 @@ itself, and checks it from first principles:
   - x and y's initial contents are SplitMix64's (counter seed + k, top 53 bits over 2^53, to float32),
     and the saved y is 2x + y exactly (2x is exact in float32, so a fused multiply-add and a
     multiply then an add agree bit for bit).
-Usage: npy_check.py DIR N. Exit 0 when all hold; 1 with what failed; 2 when NumPy is missing (never
+Usage: npy_check.py DIR N [simulator|gpu] (who computed the save; default simulator: `gpu --save`
+writes the same files from the GPU's buffers). Exit 0 when all hold; 1 with what failed; 2 when NumPy is missing (never
 a silent pass: the test that runs this fails)."""
 import hashlib
 import io
@@ -43,12 +44,12 @@ def fail(msg):
     sys.exit(1)
 
 
-def main(folder, n):
+def main(folder, n, by):
     if splitmix64(0) != 0xE220A8397B1DCDAF:
         fail("the SplitMix64 of this script is wrong")
     with open(os.path.join(folder, "manifest.json")) as f:
         man = json.load(f)
-    if man["kernel"] != "saxpy_block256" or man["params"]["N"] != n or man["computed_by"] != "simulator":
+    if man["kernel"] != "saxpy_block256" or man["params"]["N"] != n or man["computed_by"] != by:
         fail(f"manifest names {man['kernel']} N={man['params'].get('N')} by {man['computed_by']}")
     arrays = {}
     for b in man["buffers"]:
@@ -81,7 +82,7 @@ def main(folder, n):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and sys.argv[3] not in ("simulator", "gpu")):
         print(__doc__, file=sys.stderr)
         sys.exit(1)
-    sys.exit(main(sys.argv[1], int(sys.argv[2])))
+    sys.exit(main(sys.argv[1], int(sys.argv[2]), sys.argv[3] if len(sys.argv) == 4 else "simulator"))
