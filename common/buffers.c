@@ -8,7 +8,6 @@
 #include "demangle.h"
 #include "npy.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
