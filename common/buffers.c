@@ -6,8 +6,8 @@
  * are range-checked so none is undefined behaviour. */
 #include "buffers.h"
 #include "demangle.h"
+#include "npy.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -173,136 +173,48 @@ static const char *npy_dtype_for(ws_type s)
     return (int)s >= 0 && s < WS_TYPE_COUNT && names[s] ? names[s] : "?";
 }
 
-/* The value of key in a .npy header dict ("{'descr': '<f4', ...}"): a pointer just after
- * its ':' and blanks, or NULL. */
-static const char *npy_key(const char *h, const char *key)
-{
-    size_t kl = strlen(key);
-    for (const char *p = h; (p = strpbrk(p, "'\"")); p++) {
-        char q = *p;
-        if (!strncmp(p + 1, key, kl) && p[1 + kl] == q) {
-            const char *v = p + 2 + kl;
-            while (*v == ' ') v++;
-            if (*v != ':') return NULL;
-            v++;
-            while (*v == ' ') v++;
-            return v;
-        }
-        const char *close = strchr(p + 1, q);   /* skip the rest of this string */
-        if (!close) return NULL;
-        p = close;
-    }
-    return NULL;
-}
-
+/* The buffer's checks of a .npy whose header npy.c read strictly: the dtype is the scalar
+ * type's, little-endian, and the shape holds as many values as the buffer has scalars, the
+ * data exactly their bytes. */
 static int npy_header(ws_buffer *b, FILE *f, uint64_t fsize, ws_error *err)
 {
     const char *path = b->file;
-    unsigned char pre[12];
-    if (fread(pre, 1, 10, f) != 10) {
-        ws_error_set(err, path, 0, 0, "%s: truncated .npy header", path);
-        return -1;
-    }
-    int major = pre[6];
-    uint64_t hlen, start;
-    if (major == 1) {
-        hlen = (uint64_t)pre[8] | (uint64_t)pre[9] << 8;
-        start = 10;
-    } else if (major == 2 || major == 3) {
-        if (fread(pre + 10, 1, 2, f) != 2) {
-            ws_error_set(err, path, 0, 0, "%s: truncated .npy header", path);
-            return -1;
-        }
-        hlen = (uint64_t)pre[8] | (uint64_t)pre[9] << 8 | (uint64_t)pre[10] << 16 | (uint64_t)pre[11] << 24;
-        start = 12;
-    } else {
-        ws_error_set(err, path, 0, 0, "%s: .npy format version %d.%d; warpscope reads 1.0, 2.0 and 3.0", path, major, pre[7]);
-        return -1;
-    }
-    if (hlen > (1u << 20) || start + hlen > fsize) {
-        ws_error_set(err, path, 0, 0, "%s: .npy header length %" PRIu64 " runs past the end of the file", path, hlen);
-        return -1;
-    }
-    char *h = malloc(hlen + 1);
-    if (!h) { ws_error_set(err, path, 0, 0, "out of memory"); return -1; }
-    int rc = -1;
-    if (fread(h, 1, hlen, f) != hlen) {
-        ws_error_set(err, path, 0, 0, "%s: truncated .npy header", path);
-        goto done;
-    }
-    h[hlen] = 0;
-    ws_type s = ws_type_scalar(b->type);
-    const char *d = npy_key(h, "descr");
-    if (!d || (*d != '\'' && *d != '"')) {
-        ws_error_set(err, path, 0, 0, "%s: the .npy header has no 'descr' string (a structured dtype?)", path);
-        goto done;
-    }
-    char descr[32];
-    size_t dl = strcspn(d + 1, "'\"");
-    snprintf(descr, sizeof descr, "%.*s", (int)(dl < 31 ? dl : 31), d + 1);
-    const char *kind = descr;
-    if (*kind == '>' && strcmp(descr, ">i1") && strcmp(descr, ">u1") && strcmp(descr, ">b1")) {
+    ws_npy_header h;
+    if (ws_npy_read_header(f, fsize, path, &h, err)) return -1;
+    const char *descr = h.descr, *kind;
+    size_t size = ws_npy_descr_size(descr, &kind);
+    if (*descr == '>' && size > 1) {
         ws_error_set(err, path, 0, 0, "%s holds big-endian data ('%s'); save it little-endian (a.astype('<%s'))", path, descr,
                      descr + 1);
-        goto done;
+        return -1;
     }
-    if (*kind == '<' || *kind == '|' || *kind == '=' || *kind == '>') kind++;
+    ws_type s = ws_type_scalar(b->type);
     if (!npy_dtype_ok(s, kind)) {
         ws_error_set(err, path, 0, 0, "%s holds '%s' values but buffer '%s' is %s (a .npy of dtype %s)", path, descr, b->name,
                      ws_type_name(b->type), npy_dtype_for(s));
-        goto done;
+        return -1;
     }
-    const char *fo = npy_key(h, "fortran_order");
-    bool fortran = fo && !strncmp(fo, "True", 4);
-    const char *sh = npy_key(h, "shape");
-    if (!sh || *sh != '(') {
-        ws_error_set(err, path, 0, 0, "%s: the .npy header has no 'shape' tuple", path);
-        goto done;
+    char shape[128] = "(";
+    for (int i = 0; i < h.ndim; i++) {
+        size_t l = strlen(shape);
+        snprintf(shape + l, sizeof shape - l, "%s%" PRIu64 "%s", i ? ", " : "", h.shape[i], h.ndim == 1 ? "," : "");
     }
-    uint64_t total = 1;
-    int ndim = 0;
-    char shape[128] = "";
-    for (const char *p = sh + 1; *p && *p != ')';) {
-        while (*p == ' ' || *p == ',') p++;
-        if (*p == ')') break;
-        if (!isdigit((unsigned char)*p)) {
-            ws_error_set(err, path, 0, 0, "%s: bad .npy shape '%.40s'", path, sh);
-            goto done;
-        }
-        char *end;
-        errno = 0;
-        unsigned long long dim = strtoull(p, &end, 10);
-        if (errno || __builtin_mul_overflow(total, (uint64_t)dim, &total)) {
-            ws_error_set(err, path, 0, 0, "%s: .npy shape '%.40s' is too large", path, sh);
-            goto done;
-        }
-        ndim++;
-        p = end;
-    }
-    snprintf(shape, sizeof shape, "%.*s", (int)strcspn(sh, ")") + 1, sh);
-    if (fortran && ndim > 1) {
-        ws_error_set(err, path, 0, 0, "%s is in Fortran order (shape %s); save np.ascontiguousarray(a) so its values come "
-                     "in C order", path, shape);
-        goto done;
-    }
+    size_t l = strlen(shape);
+    snprintf(shape + l, sizeof shape - l, ")");
     uint64_t want = b->count * (uint64_t)ws_type_lanes(b->type);
-    if (total != want) {
-        ws_error_set(err, path, 0, 0, "%s holds %" PRIu64 " values (shape %s) but buffer '%s' has %" PRIu64 " (%" PRIu64
-                     " %s%s)", path, total, shape, b->name, want, b->count, ws_type_name(b->type),
+    if (h.values != want) {
+        ws_error_set(err, path, 0, 0, "%s: the .npy header's 'shape' %s holds %" PRIu64 " values but buffer '%s' has %" PRIu64
+                     " (%" PRIu64 " %s%s)", path, shape, h.values, b->name, want, b->count, ws_type_name(b->type),
                      ws_type_lanes(b->type) > 1 ? " elements" : "");
-        goto done;
+        return -1;
     }
-    uint64_t data = start + hlen;
-    if (fsize - data != b->bytes) {
+    if (fsize - h.data_offset != b->bytes) {
         ws_error_set(err, path, 0, 0, "%s: %" PRIu64 " bytes of data after the .npy header, but %" PRIu64 " values of %s are "
-                     "%" PRIu64 " bytes", path, fsize - data, total, descr, b->bytes);
-        goto done;
+                     "%" PRIu64 " bytes", path, fsize - h.data_offset, h.values, descr, b->bytes);
+        return -1;
     }
-    b->file_offset = data;
-    rc = 0;
-done:
-    free(h);
-    return rc;
+    b->file_offset = h.data_offset;
+    return 0;
 }
 
 int ws_buffer_check_file(ws_buffer *b, ws_error *err)
@@ -507,11 +419,13 @@ uint64_t ws_buffer_max_ulp(const ws_buffer *b, const void *got, const void *want
     return worst;
 }
 
-int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want, double *got_out, double *want_out)
+/* The first scalar at or after from that differs under the description's tolerance alone. */
+static int64_t compare_from(const ws_buffer *b, const void *got, const void *want, uint64_t from, double *got_out,
+                            double *want_out)
 {
     ws_type s = ws_type_scalar(b->type);
     uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
-    for (uint64_t k = 0; k < n; k++) {
+    for (uint64_t k = from; k < n; k++) {
         uint64_t gb, wb;
         double g = scalar_at(s, got, k, &gb);
         double w = scalar_at(s, want, k, &wb);
@@ -534,14 +448,20 @@ int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want,
     return -1;
 }
 
-int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
-                                 double *got_out, double *want_out)
+int64_t ws_buffer_compare(const ws_buffer *b, const void *got, const void *want, double *got_out, double *want_out)
+{
+    return compare_from(b, got, want, 0, got_out, want_out);
+}
+
+/* The same, floating scalars also agreeing within bound. */
+static int64_t compare_within_from(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                   uint64_t from, double *got_out, double *want_out)
 {
     ws_type s = ws_type_scalar(b->type);
     if (!bound || (!bound->ulps && bound->abs == 0) || !ws_type_is_float(s))
-        return ws_buffer_compare(b, got, want, got_out, want_out);
+        return compare_from(b, got, want, from, got_out, want_out);
     uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
-    for (uint64_t k = 0; k < n; k++) {
+    for (uint64_t k = from; k < n; k++) {
         uint64_t gb, wb;
         double g = scalar_at(s, got, k, &gb), w = scalar_at(s, want, k, &wb);
         bool same = gb == wb;
@@ -561,6 +481,18 @@ int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void
         }
     }
     return -1;
+}
+
+int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                 double *got_out, double *want_out)
+{
+    return compare_within_from(b, got, want, bound, 0, got_out, want_out);
+}
+
+int64_t ws_buffer_next_difference(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                  uint64_t from)
+{
+    return compare_within_from(b, got, want, bound, from, NULL, NULL);
 }
 
 /* Shortest %g form that reads back as the same value of scalar type s. */

@@ -89,6 +89,12 @@ typedef struct {
 int64_t ws_buffer_compare_within(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
                                  double *got_out, double *want_out);
 
+/* The first scalar at or after index from where got and want differ as ws_buffer_compare_within
+ * judges them (bound may be NULL: the description's tolerance alone), or -1: walking every
+ * difference of an output, not only the first. */
+int64_t ws_buffer_next_difference(const ws_buffer *b, const void *got, const void *want, const ws_fp_bound *bound,
+                                  uint64_t from);
+
 /* Human string of scalar k of buf (e.g. "3.5" or "-7"), into out. */
 void ws_buffer_format_scalar(const ws_buffer *b, const void *buf, uint64_t k, char *out, size_t cap);
 

@@ -380,14 +380,23 @@ static int replay_markdown(FILE *out, const void *body, ws_part part)
     return 0;
 }
 
+const char *chk_verdict_csv(chk_verdict v)
+{
+    static const char *const n[] = {[CHK_AGREE] = "agree", [CHK_DIFFER] = "differs", [CHK_MISSING] = "missing",
+                                    [CHK_UNJUDGED] = "unjudged"};
+    return v <= CHK_UNJUDGED ? n[v] : "";
+}
+
 /* One long-format record (docs/csv.md); a time is converted from the file's ns to us. */
-static void csv_value(FILE *f, const char *kernel, const char *ovt, const char *metric, double v, const char *basis)
+static void csv_value(FILE *f, const char *kernel, const char *ovt, const char *metric, double v, const char *basis,
+                      chk_verdict verdict)
 {
     char val[40];
     bool time = chk_classify(metric) == CHK_TIME;
     snprintf(val, sizeof val, "%.15g", time ? v / 1e3 : v);
-    const char *fields[] = {kernel, ovt, "kernel", "", metric, ws_metric_unit(metric), val, basis};
-    ws_csv_row(f, 8, fields);
+    const char *fields[] = {kernel, ovt, "kernel", "", metric, ws_metric_unit(metric), val, basis,
+                            chk_verdict_csv(verdict)};
+    ws_csv_row(f, WS_CSV_NCOLUMNS, fields);
 }
 
 static int replay_csv(FILE *f, const void *body, ws_part part)
@@ -399,8 +408,9 @@ static int replay_csv(FILE *f, const void *body, ws_part part)
         const chk_replay_run *r = &d->runs[i];
         for (int k = 0; k < r->nrows; k++) {
             const chk_row *a = &r->now[k];
-            if (a->has_gpu) csv_value(f, r->kernel, r->overrides, a->metric, a->gpu, "measured");
-            if (a->has_sim) csv_value(f, r->kernel, r->overrides, a->metric, a->sim, chk_class_name(a->cls));
+            /* both records of a metric carry today's verdict, so either can be filtered on */
+            if (a->has_gpu) csv_value(f, r->kernel, r->overrides, a->metric, a->gpu, "measured", a->verdict);
+            if (a->has_sim) csv_value(f, r->kernel, r->overrides, a->metric, a->sim, chk_class_name(a->cls), a->verdict);
         }
     }
     return 0;

@@ -14,6 +14,9 @@
 #include "../common/ws_error.h"
 #include "check_compare.h"
 
+/* A verdict as the CSV's verdict column spells it: agree, differs, missing, unjudged. */
+const char *chk_verdict_csv(chk_verdict v);
+
 /* The replay as a document (common/emit.h: chk_replay_kind): per recorded run its judged rows,
  * recorded and now, and the agreement per class and per catalog file. */
 typedef struct {

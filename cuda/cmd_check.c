@@ -22,8 +22,10 @@
 #include "../sim/frontend/casloop.h"
 #include "../common/csv.h"
 #include "../common/emit.h"
+#include "../common/save.h"
 #include "../sim/models/metrics.h"
 #include "check_replay.h"
+#include "check_save.h"
 #include "check_sim.h"
 #include "cu_counters.h"
 #include "cu_results.h"
@@ -40,6 +42,8 @@ typedef struct {
     bool all, no_counters, gpu_only, verbose;
     int reps;                  /* 0 = not given: CU_DEFAULT_REPS */
     const char *record, *markdown, *replay;
+    const char *save;          /* --save DIR: both sides' buffers (check_save.h) */
+    bool save_inputs;
     const char **kernels;      /* the operands */
     int nkernels;
 } check_opts;
@@ -65,6 +69,11 @@ static const ws_opt check_options[] = {
     {.name = "verbose", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, verbose), .help = "--replay: every row"},
     {.name = "no-counters", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, no_counters),
      .help = "skip ncu (outputs and time only)"},
+    {.name = "save", .kind = WS_OPT_STRING, .at = offsetof(check_opts, save), .arg = "DIR", .needs = "a folder",
+     .help = "write the output buffers as .npy files with a manifest.json, the simulator's\n"
+             "in DIR/sim and the GPU's in DIR/gpu (DIR/<kernel>/sim, /gpu for several kernels)"},
+    {.name = "save-inputs", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, save_inputs),
+     .help = "with --save: also every buffer's initial contents (<buffer>.in.npy)"},
     {.name = "gpu-only", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, gpu_only),
      .help = "time and bandwidth only: no simulation, no output check, no counters (sizes too\n"
              "large to simulate, e.g. a working set well beyond L2 for bandwidth claims)"},
@@ -73,7 +82,7 @@ static const ws_opt check_options[] = {
 static const ws_cli_spec check_spec = {
     .command = "check",
     .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json | --csv]\n"
-             "                       [--record results/<gpu>.json] [--no-counters]\n"
+             "                       [--record results/<gpu>.json] [--no-counters] [--save DIR [--save-inputs]]\n"
              "       warpscope check --markdown results/<gpu>.json\n"
              "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n",
     .about = "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
@@ -112,6 +121,14 @@ static int parse(int argc, char **argv, check_opts *o)
     }
     if (o->markdown && o->c.csv) {
         fprintf(stderr, "warpscope: check: --markdown prints markdown; --csv goes with a run or --replay\n");
+        return WS_EXIT_USAGE;
+    }
+    if ((o->markdown || o->replay) && (o->save || o->save_inputs)) {
+        fprintf(stderr, "warpscope: check: --save writes the buffers of a run; --markdown and --replay run nothing\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o->save_inputs && !o->save) {
+        fprintf(stderr, "warpscope: check: --save-inputs goes with --save DIR\n");
         return WS_EXIT_USAGE;
     }
     if (o->replay && (o->all || o->record || o->gpu_only || o->no_counters || o->c.ov.n || reps_given)) {
@@ -197,6 +214,7 @@ typedef struct {
     cu_result_run run;              /* the results-file record; run.rows = rows */
     cu_counters ctr;
     bool fails;                     /* an exact counter or the output differs */
+    char diffs[4096];               /* the outputs' first differences (cu_verify_diff_text), "" = none */
 } kernel_check;
 
 /* `check`'s document: the device, every run recorded so far, the run just finished (ITEM),
@@ -247,6 +265,7 @@ static void run_text(FILE *f, const kernel_check *kc)
     fprintf(f, "  %s (%s:%d)%s%s; %d registers, %d B local; PTX %s\n", t->desc->name, t->file->path, t->desc->line,
             run->overrides[0] ? " -D " : "", run->overrides, kc->k.attrs.num_regs, kc->k.attrs.local_bytes, t->ptx_how);
     fprintf(f, "  output: %s\n", run->output);
+    fputs(kc->diffs, f);
     fprintf(f, "  time: median %.4f ms (min %.4f, max %.4f, %d runs); %.1f GB/s = %.1f%% of the copy ceiling %.1f GB/s\n",
             tm->median_ms, tm->min_ms, tm->max_ms, tm->reps, tm->bandwidth_gbs,
             tm->copy_gbs > 0 ? 100 * tm->bandwidth_gbs / tm->copy_gbs : 0.0, tm->copy_gbs);
@@ -294,14 +313,15 @@ static int check_csv(FILE *f, const void *body, ws_part part)
         const char *unit = ws_metric_unit(r->metric); /* a time is printed in us, its row's unit */
         if (r->has_gpu) {
             snprintf(v, sizeof v, "%.15g", time ? r->gpu / 1e3 : r->gpu);
-            const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v, "measured"};
-            ws_csv_row(f, 8, fl);
+            const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v, "measured",
+                                chk_verdict_csv(r->verdict)};
+            ws_csv_row(f, WS_CSV_NCOLUMNS, fl);
         }
         if (r->has_sim) {
             snprintf(v, sizeof v, "%.15g", time ? r->sim / 1e3 : r->sim);
             const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v,
-                                chk_class_name(r->cls)};
-            ws_csv_row(f, 8, fl);
+                                chk_class_name(r->cls), chk_verdict_csv(r->verdict)};
+            ws_csv_row(f, WS_CSV_NCOLUMNS, fl);
         }
     }
     return 0;
@@ -341,6 +361,22 @@ static int check_open(check_ctx *cx, kernel_check *kc, ws_error *err)
     return WS_EXIT_OK;
 }
 
+/* --save: both sides' buffers, whatever the output check found (a difference is when they help). */
+static int check_save(check_ctx *cx, kernel_check *kc, ws_error *err)
+{
+    const check_opts *o = cx->o;
+    if (!o->save) return WS_EXIT_OK;
+    chk_save_opts so = {.dir = o->save, .per_kernel = o->all || o->nkernels > 1, .inputs = o->save_inputs,
+                        .overrides = kc->run.overrides, .entry = kc->t.fn->name};
+    char where[WS_PATH_MAX + WS_KERNEL_NAME_MAX + 8];
+    int rc = chk_save_run(&so, &kc->t.launch, kc->have_sim ? kc->sim.buffer_data : NULL, kc->b.result, where,
+                          sizeof where, err);
+    char shown[3 * sizeof where];      /* the folder as given may hold terminal controls */
+    if (!rc) fprintf(stderr, "warpscope: check: %s: buffers saved in %s/%s\n", kc->t.desc->name,
+                     ws_text_visible(where, shown, sizeof shown), kc->have_sim ? "{sim,gpu}" : "gpu");
+    return rc;
+}
+
 /* The simulator first (its buffers are the reference, its counters the prediction), then the
  * GPU: a verified launch, the timed repetitions, the outputs against the simulator's. */
 static int check_run(check_ctx *cx, kernel_check *kc, ws_error *err)
@@ -360,7 +396,7 @@ static int check_run(check_ctx *cx, kernel_check *kc, ws_error *err)
     run->timed = true;
     if (!kc->have_sim) {
         snprintf(run->output, sizeof run->output, "not checked (--gpu-only)");
-        return WS_EXIT_OK;
+        return check_save(cx, kc, err);
     }
     ws_error verr;
     char how[400];                     /* bit-exact, or within the approximate instructions' bound */
@@ -368,7 +404,10 @@ static int check_run(check_ctx *cx, kernel_check *kc, ws_error *err)
                                               kc->sim.buffer_data, how, sizeof how, &verr) == 0;
     if (run->output_ok) snprintf(run->output, sizeof run->output, "agrees with the simulator, %s", how);
     else snprintf(run->output, sizeof run->output, "%s", verr.msg);
-    return WS_EXIT_OK;
+    if (!run->output_ok)
+        cu_verify_diff_text(&kc->t.launch, kc->t.module, kc->t.fn, kc->b.result, kc->sim.buffer_data, "    ", kc->diffs,
+                            sizeof kc->diffs);
+    return check_save(cx, kc, err);
 }
 
 /* The hardware counters through ncu (not with --no-counters or --gpu-only), then one judged row
@@ -567,6 +606,10 @@ int ws_cmd_check(int argc, char **argv)
     if (rl && o.record[rl - 1] != '/' && (rc = cu_results_check_target(o.record, NULL, &err))) {
         ws_error_print(&err); /* a file --record cannot write or would not merge into: before the GPU */
         return rc;
+    }
+    if (o.save && ws_save_mkdir(o.save, &err)) {   /* a folder --save cannot use: before the GPU */
+        ws_error_print(&err);
+        return WS_EXIT_USAGE;
     }
     cu_session s;
     rc = cu_session_open(&s, &err);

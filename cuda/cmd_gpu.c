@@ -17,6 +17,7 @@
 #include "../common/cli.h"
 #include "../common/commands.h"
 #include "../common/emit.h"
+#include "../common/save.h"
 #include "cu_counters.h"
 #include "cu_results.h"
 #include "cu_run.h"
@@ -29,6 +30,8 @@ typedef struct {
     int reps;                  /* timed repetitions */
     bool counters, no_verify, self_test;
     bool profile_child;        /* internal: this process runs under ncu (cu_counters.c) */
+    const char *save;          /* --save DIR: the GPU's output buffers (common/save.h) */
+    bool save_inputs;
     const char *kernel;        /* the operand */
 } gpu_opts;
 
@@ -42,6 +45,10 @@ static const ws_opt gpu_options[] = {
     {.name = "no-verify", .kind = WS_OPT_FLAG, .at = offsetof(gpu_opts, no_verify),
      .help = "skip the output check against the simulator (large launches)"},
     WS_CLI_OPT_JSON,
+    {.name = "save", .kind = WS_OPT_STRING, .at = offsetof(gpu_opts, save), .arg = "DIR", .needs = "a folder",
+     .help = "write the GPU's output buffers as DIR/<buffer>.npy (NumPy) and DIR/manifest.json"},
+    {.name = "save-inputs", .kind = WS_OPT_FLAG, .at = offsetof(gpu_opts, save_inputs),
+     .help = "with --save: also every buffer's initial contents (<buffer>.in.npy)"},
     {.name = "self-test", .kind = WS_OPT_FLAG, .at = offsetof(gpu_opts, self_test),
      .help = "check the driver layer alone with a built-in copy kernel (add --counters\n"
              "to check ncu too): JIT, buffers, launch, timing, counters vs known values"},
@@ -57,6 +64,7 @@ static void gpu_more_help(FILE *to)
 static const ws_cli_spec gpu_spec = {
     .command = "gpu",
     .usage = "usage: warpscope gpu <kernel> [-D NAME=VALUE]... [--reps N] [--json] [--counters] [--no-verify]\n"
+             "                     [--save DIR [--save-inputs]]\n"
              "       warpscope gpu --self-test [--counters]\n",
     .about = "Runs a described kernel on the GPU present (CUDA driver loaded at run time): the PTX the\n"
              "simulator interprets is JIT-compiled by the driver, the buffers are filled exactly as the\n"
@@ -81,6 +89,10 @@ static int parse(int argc, char **argv, gpu_opts *o)
         return WS_EXIT_USAGE;
     }
     o->kernel = nargs ? argv[1] : NULL;
+    if (o->save_inputs && !o->save) {
+        fprintf(stderr, "warpscope: gpu: --save-inputs goes with --save DIR\n");
+        return WS_EXIT_USAGE;
+    }
     if (!o->kernel && !o->self_test) {
         fprintf(stderr, "warpscope: gpu: which kernel? ('warpscope list' shows the catalog)\n");
         ws_cli_help(&gpu_spec, stderr);
@@ -122,6 +134,7 @@ typedef struct {
     cu_result_run run;
     cu_counters ctr;
     cu_counters_info cinfo;
+    char diffs[4096];          /* the outputs' first differences (cu_verify_diff_text), "" = none */
 } gpu_run;
 
 /* ---- layouts ---------------------------------------------------------------------------------- */
@@ -151,6 +164,7 @@ static int gpu_text(FILE *f, const void *body, ws_part part)
                    "cold, but use -D for larger sizes when bandwidth matters\n", t->launch.bytes_moved / 1e6,
                 dev->l2_bytes / 1e6);
     fprintf(f, "  output: %s\n", g->run.output);
+    fputs(g->diffs, f);
     if (!g->o->counters) return 0;
     if (!g->have_ctr) {
         fprintf(f, "  counters: not collected: %s\n", g->run.counters_note);
@@ -216,6 +230,23 @@ static void gpu_verify(gpu_run *g)
                                               sizeof how, &verr) == 0;
     if (run->output_ok) snprintf(run->output, sizeof run->output, "agrees with the simulator, %s", how);
     else snprintf(run->output, sizeof run->output, "%s", verr.msg);
+    if (!run->output_ok)
+        cu_verify_diff_text(&g->t.launch, g->t.module, g->t.fn, g->b.result, g->sim.buffer_data, "    ", g->diffs,
+                            sizeof g->diffs);
+}
+
+/* --save: the GPU's buffers after the verified launch, through the writer `sim --save` uses. */
+static int gpu_save(gpu_run *g, ws_error *err)
+{
+    const gpu_opts *o = g->o;
+    if (!o->save) return WS_EXIT_OK;
+    ws_save_opts so = {.computed_by = "gpu", .overrides = g->run.overrides, .entry = g->t.fn->name,
+                       .inputs = o->save_inputs};
+    int n = 0, rc = ws_save_buffers(o->save, &g->t.launch, g->b.result, &so, &n, err);
+    char shown[3 * WS_PATH_MAX];
+    if (!rc) fprintf(stderr, "warpscope: gpu: saved %d buffer file%s and manifest.json in %s\n", n, n == 1 ? "" : "s",
+                     ws_text_visible(o->save, shown, sizeof shown));
+    return rc;
 }
 
 /* A verified launch, the timed repetitions, the output check, the counters (--counters), and
@@ -242,7 +273,7 @@ static int gpu_measure(gpu_run *g, ws_error *err)
     memcpy(run->block, g->t.launch.block, sizeof run->block);
     run->shared_bytes = g->t.launch.shared_bytes;
     run->attrs = g->k.attrs;
-    return WS_EXIT_OK;
+    return gpu_save(g, err);
 }
 
 static void gpu_close(gpu_run *g)
@@ -273,6 +304,10 @@ int ws_cmd_gpu(int argc, char **argv)
 
     ws_error err;
     if (cu_target_names_exist(&o.kernel, 1, &err)) {
+        ws_error_print(&err);
+        return WS_EXIT_USAGE;
+    }
+    if (o.save && ws_save_mkdir(o.save, &err)) {   /* a folder --save cannot use: before the GPU */
         ws_error_print(&err);
         return WS_EXIT_USAGE;
     }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/bufdiff.h"
 #include "../common/buffers.h"
 #include "../sim/interp/approx.h"
 
@@ -58,6 +59,29 @@ int cu_verify_outputs_approx(const ws_launch *L, const ptx_module *m, const ptx_
     if (how && how_cap) snprintf(how, how_cap, "%s", text);
     ws_fp_bound bound = {use.ulps, use.abs};
     return verify(L, got, want, &bound, text, err);
+}
+
+int cu_verify_diff_text(const ws_launch *L, const ptx_module *m, const ptx_function *fn, void *const *got,
+                        void *const *want, const char *indent, char *out, size_t cap)
+{
+    ws_fp_bound bound = {0, 0};
+    if (m && fn) {
+        ws_approx_use use;
+        ws_approx_scan(m, fn, &use);
+        bound = (ws_fp_bound){use.ulps, use.abs};
+    }
+    int differ = 0;
+    size_t n = 0;
+    if (cap) out[0] = 0;
+    for (int i = 0; i < L->nbuffers; i++) {
+        const ws_buffer *b = &L->buffers[i];
+        if (!b->output || !b->bytes) continue;
+        ws_buffer_diff d;
+        if (!ws_buffer_diff_of(b, got[i], want[i], &bound, &d)) continue;
+        differ++;
+        if (n + 1 < cap) n += strlen(ws_buffer_diff_text(b, &d, "simulator", "GPU", indent, out + n, cap - n));
+    }
+    return differ;
 }
 
 int cu_verify_simulate(const ptx_module *m, const ptx_function *fn, const ws_launch *L, ws_mem_listener listener,

@@ -22,6 +22,13 @@ int cu_verify_outputs(const ws_launch *L, void *const *got, void *const *want, w
 int cu_verify_outputs_approx(const ws_launch *L, const ptx_module *m, const ptx_function *fn, void *const *got,
                              void *const *want, char *how, size_t how_cap, ws_error *err);
 
+/* For every output of L that differs as cu_verify_outputs_approx judges it (the same bound),
+ * how many scalars differ and the first WS_DIFF_SHOWN at their coordinates, simulator (want)
+ * beside GPU (got), one block of lines per buffer indented by indent (common/bufdiff.h), into
+ * out ("" when all agree). Returns the number of outputs that differ. */
+int cu_verify_diff_text(const ws_launch *L, const ptx_module *m, const ptx_function *fn, void *const *got,
+                        void *const *want, const char *indent, char *out, size_t cap);
+
 /* Runs the simulator for L on module/fn (listener may be NULL) and leaves the
  * final buffers in res. Returns 0, or the ws_sim_run failure with err set. */
 int cu_verify_simulate(const ptx_module *m, const ptx_function *fn, const ws_launch *L, ws_mem_listener listener,

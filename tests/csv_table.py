@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """csv_table.py - reads warpscope CSV files with Python's csv module and checks that together
 they form one long-format table (docs/csv.md): the documented header exactly once per file,
-eight fields per record, a numeric value, a line number exactly on line-scope records, time in
-us, and no two records for the same (kernel, variant, scope, line, metric, basis).
+nine fields per record, a verdict among check's (agree, differs, missing, unjudged) or none, a
+numeric value, a line number exactly on line-scope records, time in us, and no two records for the same (kernel, variant, scope, line, metric, basis).
 Usage: csv_table.py FILE...; exit 0 when every file passes, 1 with the file and record at fault."""
 import csv
 import sys
 
-COLUMNS = ["kernel", "variant", "scope", "line", "metric", "unit", "value", "basis"]
+COLUMNS = ["kernel", "variant", "scope", "line", "metric", "unit", "value", "basis", "verdict"]
+VERDICTS = ("", "agree", "differs", "missing", "unjudged")
 
 
 def check(path, table, seen):
@@ -29,6 +30,8 @@ def check(path, table, seen):
             return f"{path}:{n}: scope '{row['scope']}'"
         if (row["scope"] == "line") != row["line"].isdigit():
             return f"{path}:{n}: line '{row['line']}' with scope '{row['scope']}'"
+        if row["verdict"] not in VERDICTS:
+            return f"{path}:{n}: verdict '{row['verdict']}', want one of {VERDICTS}"
         if ("time" in row["metric"]) and row["unit"] != "us":
             return f"{path}:{n}: time metric {row['metric']} in '{row['unit']}', want us"
         key = tuple(row[c] for c in ("kernel", "variant", "scope", "line", "metric", "basis"))

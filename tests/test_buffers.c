@@ -775,11 +775,11 @@ static void test_a_file_that_does_not_fit_its_buffer_says_how(void **state)
     snprintf(path, sizeof path, "%s/fo.npy", tmpdir);
     write_npy(path, 1, "<f4", "(3, 4)", true, d, 48);
     b = file_buffer(WS_TYPE_FLOAT, 12, "fo.npy");
-    check_fails(&b, "Fortran order");
+    check_fails(&b, "the .npy header's 'fortran_order' is True; save the array in C order");
     snprintf(path, sizeof path, "%s/shape.npy", tmpdir);
     write_npy(path, 1, "<f4", "(3, 4)", false, d, 48);
     b = file_buffer(WS_TYPE_FLOAT, 16, "shape.npy");
-    check_fails(&b, "holds 12 values (shape (3, 4)) but buffer 'b' has 16");
+    check_fails(&b, "the .npy header's 'shape' (3, 4) holds 12 values but buffer 'b' has 16");
     snprintf(path, sizeof path, "%s/trunc.npy", tmpdir);
     write_npy(path, 1, "<f4", "(12,)", false, d, 44);
     b = file_buffer(WS_TYPE_FLOAT, 12, "trunc.npy");

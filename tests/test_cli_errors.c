@@ -138,6 +138,23 @@ static const cli_case CASES[] = {
     {{"sim", "--device"}, WS_EXIT_USAGE, "--device needs a value"},
     {{"sim", "--device", "gtx480", "copy_32x32"}, WS_EXIT_USAGE, "unknown device 'gtx480'; known: h200"},
     {{"sim", "--json", "--csv", "copy_32x32"}, WS_EXIT_USAGE, "choose one of --json and --csv"},
+    /* issue 26: --save DIR (common/save.h) */
+    {{"sim", "copy_32x32", "--save-inputs"}, WS_EXIT_USAGE, "sim: --save-inputs goes with --save DIR"},
+    {{"sim", "--compare", "copy_32x32", "copy_32x32", "--save", "x"}, WS_EXIT_USAGE,
+     "sim: --save takes one kernel, not --compare"},
+    {{"sim", "copy_32x32", "--sample", "--save", "x"}, WS_EXIT_USAGE, "sim: --save needs every block simulated"},
+    {{"sim", "copy_32x32", "--save", "README.md"}, WS_EXIT_USAGE,
+     "README.md: error: cannot save into README.md: README.md is a file, not a folder"},
+    {{"sim", "copy_32x32", "--save", "README.md/out"}, WS_EXIT_USAGE,
+     "cannot save into README.md/out: README.md is a file, not a folder"},
+    {{"sim", "copy_32x32", "--save="}, WS_EXIT_USAGE, "--save"},
+    {{"check", "copy_32x32", "--save-inputs"}, WS_EXIT_USAGE, "check: --save-inputs goes with --save DIR"},
+    {{"check", "--replay", "results/h200.json", "--save", "x"}, WS_EXIT_USAGE,
+     "check: --save writes the buffers of a run; --markdown and --replay run nothing"},
+    {{"gpu", "copy_32x32", "--save-inputs"}, WS_EXIT_USAGE, "gpu: --save-inputs goes with --save DIR"},
+    /* a misspelt kernel gets the nearest catalog name, in sim as in ptx */
+    {{"sim", "copy_flaot"}, WS_EXIT_USAGE, "unknown kernel 'copy_flaot' (did you mean 'copy_float'?"},
+    {{"ptx", "copy_flaot"}, WS_EXIT_USAGE, "unknown kernel 'copy_flaot' (did you mean 'copy_float'?"},
     {{"sim", "--bogus", "copy_32x32"}, WS_EXIT_USAGE, "sim: unknown option '--bogus'"},
     {{"sim", "--budegt", "5", "copy_32x32"}, WS_EXIT_USAGE, "sim: unknown option '--budegt'; did you mean '--budget'?"},
     {{"sim", "--bud", "5", "copy_32x32"}, WS_EXIT_USAGE, "sim: unknown option '--bud'"}, /* no abbreviations */

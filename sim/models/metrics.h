@@ -41,7 +41,9 @@
  *   WS_METRICS_DSMEM   memstats' distributed shared memory totals, where such an access ran, after
  *                      the tensor-era rows: dl ds da dr (ws_mem_counts)
  *   WS_METRICS_REPORT  sim's CSV records after the totals: r (const ws_report *)
- *   WS_METRICS_LINE    sim's per-line CSV records: l (const ws_line_row *, the line's rows summed)
+ *   WS_METRICS_LINE    sim's per-line CSV records: l (const ws_line_row *, the line's rows summed),
+ *                      ld st (its loads' and its stores' rows summed; NULL unless the line has both,
+ *                      so a line that only loads or only stores gets no ld_ or st_ record)
  *   WS_METRICS_CHECK   check's simulator side only, in no sim output: s (const ws_simulation *) */
 #ifndef WS_METRICS_H
 #define WS_METRICS_H
@@ -330,7 +332,31 @@
       "wavefronts the line's shared data would need", l->shared_insts ? (double)l->ideal_wavefronts : NAN) \
     M(LINE_ACTIVE_LANES, "active_lanes_pct", PCT, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
       "active lanes / 32 per warp execution of the line's memory instructions, %", \
-      l->executions ? 100.0 * (double)l->active_lanes / (32.0 * (double)l->executions) : NAN)
+      l->executions ? 100.0 * (double)l->active_lanes / (32.0 * (double)l->executions) : NAN) \
+    M(LINE_LD_REQUESTS, "ld_requests", REQUEST, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: its loads' global and local requests", ld && ld->requests ? (double)ld->requests : NAN) \
+    M(LINE_LD_SECTORS, "ld_sectors", SECTOR, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: its loads' global and local sectors", ld && ld->requests ? (double)ld->sectors : NAN) \
+    M(LINE_LD_SECTORS_IDEAL, "ld_sectors_ideal", SECTOR, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: sectors its loads' used bytes would need", \
+      ld && ld->requests ? (double)ld->ideal_sectors : NAN) \
+    M(LINE_LD_WAVEFRONTS, "ld_wavefronts", WAVEFRONT, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: its shared loads' wavefronts", ld && ld->shared_insts ? (double)ld->wavefronts : NAN) \
+    M(LINE_LD_WAVEFRONTS_IDEAL, "ld_wavefronts_ideal", WAVEFRONT, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: wavefronts its shared loads' data would need", \
+      ld && ld->shared_insts ? (double)ld->ideal_wavefronts : NAN) \
+    M(LINE_ST_REQUESTS, "st_requests", REQUEST, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: its stores' global and local requests", st && st->requests ? (double)st->requests : NAN) \
+    M(LINE_ST_SECTORS, "st_sectors", SECTOR, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: its stores' global and local sectors", st && st->requests ? (double)st->sectors : NAN) \
+    M(LINE_ST_SECTORS_IDEAL, "st_sectors_ideal", SECTOR, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: sectors its stores' used bytes would need", \
+      st && st->requests ? (double)st->ideal_sectors : NAN) \
+    M(LINE_ST_WAVEFRONTS, "st_wavefronts", WAVEFRONT, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: its shared stores' wavefronts", st && st->shared_insts ? (double)st->wavefronts : NAN) \
+    M(LINE_ST_WAVEFRONTS_IDEAL, "st_wavefronts_ideal", WAVEFRONT, EXACT, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "a line with loads and stores: wavefronts its shared stores' data would need", \
+      st && st->shared_insts ? (double)st->ideal_wavefronts : NAN)
 
 /* In ncu's default list but in none of sim's outputs (sim reports occupancy and time as
  * ws__ rows above); check fills its simulator side from these. */

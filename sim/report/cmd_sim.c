@@ -14,6 +14,8 @@
 #include "../../common/desc.h"
 #include "../../common/device.h"
 #include "../../common/measured.h"
+#include "../../common/save.h"
+#include "../../common/text.h"
 #include "../interp/memcheck.h"
 #include "../interp/racecheck.h"
 #include "report.h"
@@ -27,6 +29,8 @@ typedef struct {
     uint64_t budget;           /* --budget: thread-instructions, 0 = the simulator's default */
     int jobs;                  /* -j: threads for the blocks, 0 = every online core */
     bool sample, full;         /* --sample / --full: block sampling forced on / off (sim/sample.h) */
+    const char *save;          /* --save DIR: the output buffers as .npy files (common/save.h) */
+    bool save_inputs;          /* --save-inputs: the initial contents too */
 } sim_opts;
 
 typedef struct {
@@ -63,12 +67,18 @@ static const ws_opt sim_options[] = {
              "their bounds (automatic above\n10^9 thread-instructions estimated and 2^20 threads); buffers incomplete"},
     {.name = "full", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, full),
      .help = "simulate every block, however big the launch"},
+    {.name = "save", .kind = WS_OPT_STRING, .at = offsetof(sim_opts, save), .arg = "DIR", .needs = "a folder",
+     .help = "write every output buffer as DIR/<buffer>.npy (NumPy) and DIR/manifest.json;\n"
+             "DIR is created if missing (every block is simulated: no sampling)"},
+    {.name = "save-inputs", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, save_inputs),
+     .help = "with --save: also every buffer's initial contents, as DIR/<buffer>.in.npy"},
 };
 
 static const ws_cli_spec sim_spec = {
     .command = "sim",
     .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
              "                     [--racecheck] [--memcheck] [--budget N] [-j N] [--sample | --full]\n"
+             "                     [--save DIR [--save-inputs]]\n"
              "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
     .about = "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
              "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
@@ -96,7 +106,8 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
         ws_simulation_opts so = {.progress_label = "warpscope sim", .racecheck = o->racecheck,
                                  .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget,
                                  .threads = o->jobs, .printf_out = o->c.json || o->c.csv ? stderr : stdout,
-                                 .sample = o->full ? WS_SAMPLE_OFF : o->sample ? WS_SAMPLE_ON : WS_SAMPLE_AUTO};
+                                 /* a saved run's buffers must be whole: sampling leaves blocks out */
+                                 .sample = o->full || o->save ? WS_SAMPLE_OFF : o->sample ? WS_SAMPLE_ON : WS_SAMPLE_AUTO};
         rc = ws_simulation_run(s, &so, &err);
     }
     bool text = !o->c.json && !o->c.csv;
@@ -187,6 +198,25 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     return WS_EXIT_OK;
 }
 
+/* --save: the final buffers of a full run, through the one writer gpu and check use too. */
+static int save_outputs(const ws_simulation *s, const sim_opts *o)
+{
+    char ovt[512];
+    ws_overrides_text(&o->c.ov, ovt, sizeof ovt);
+    ws_save_opts so = {.computed_by = "simulator", .overrides = ovt, .entry = s->fn->name, .inputs = o->save_inputs};
+    ws_error err;
+    int n = 0;
+    int rc = ws_save_buffers(o->save, &s->launch, s->result.buffer_data, &so, &n, &err);
+    if (rc) {
+        ws_error_print(&err);
+        return rc;
+    }
+    char shown[3 * WS_PATH_MAX];      /* the folder as the user gave it may hold terminal controls */
+    fprintf(stderr, "warpscope: sim: saved %d buffer file%s and manifest.json in %s\n", n, n == 1 ? "" : "s",
+            ws_text_visible(o->save, shown, sizeof shown));
+    return WS_EXIT_OK;
+}
+
 int ws_cmd_sim(int argc, char **argv)
 {
     sim_opts o = {.budget = 0};
@@ -211,6 +241,19 @@ int ws_cmd_sim(int argc, char **argv)
     }
     const bool compare = o.compare;
     ws_error err;
+    if (o.save_inputs && !o.save) {
+        fprintf(stderr, "warpscope: sim: --save-inputs goes with --save DIR\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o.save && (compare || o.sample)) {
+        fprintf(stderr, compare ? "warpscope: sim: --save takes one kernel, not --compare (save each on its own)\n"
+                                : "warpscope: sim: --save needs every block simulated; --sample leaves some out\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o.save && ws_save_mkdir(o.save, &err)) {  /* before a long run, not after it */
+        ws_error_print(&err);
+        return WS_EXIT_USAGE;
+    }
     ws_catalog *cat = NULL;
     if (ws_catalog_load_for(kernels, nargs, &cat, &err)) { /* a .cu needs no catalog folder */
         ws_error_print(&err);
@@ -230,6 +273,8 @@ int ws_cmd_sim(int argc, char **argv)
             rc = WS_EXIT_INTERNAL;
         }
     }
+    if (rc == WS_EXIT_OK && o.save)
+        rc = save_outputs(&runs[0].sim, &o);
     for (int k = 0; k < 2; k++)
         ws_simulation_close(&runs[k].sim);
     ws_catalog_free(cat);

@@ -414,8 +414,8 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     timing_lines(f, r);
 }
 
-/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis; the metric's
- * name, unit and basis are its table row's (metrics.h). */
+/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis,verdict (empty: sim
+ * judges nothing); the metric's name, unit and basis are its table row's (metrics.h). */
 static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int line, const char *name,
                           const ws_metric_info *m, double value)
 {
@@ -426,8 +426,8 @@ static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int 
     if (strtod(val, NULL) != value)
         snprintf(val, sizeof val, "%.17g", value);
     const char *fields[] = {r->kernel, variant, line >= 0 ? "line" : "kernel", ln, name, ws_unit_name(m->unit), val,
-                            ws_basis_name(m->basis)};
-    ws_csv_row(f, 8, fields);
+                            ws_basis_name(m->basis), ""};
+    ws_csv_row(f, WS_CSV_NCOLUMNS, fields);
 }
 
 static void csv_row(FILE *f, const ws_report *r, const char *variant, int line, const ws_metric_info *m, double value)
@@ -442,6 +442,19 @@ static void csv_row(FILE *f, const ws_report *r, const char *variant, int line, 
         if (!isnan(v_))                                                               \
             csv_row(f, r, variant, line, &ws_metric_table[WS_METRIC_##id], v_);       \
     } while (0);
+
+/* Adds row x's counts into sum (a line's total, or its loads' or stores'). */
+static void line_add(ws_line_row *sum, const ws_line_row *x)
+{
+    sum->executions += x->executions;
+    sum->active_lanes += x->active_lanes;
+    sum->requests += x->requests;
+    sum->sectors += x->sectors;
+    sum->ideal_sectors += x->ideal_sectors;
+    sum->shared_insts += x->shared_insts;
+    sum->wavefronts += x->wavefronts;
+    sum->ideal_wavefronts += x->ideal_wavefronts;
+}
 
 void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header)
 {
@@ -476,19 +489,19 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
     ws_line_row *lr = NULL;
     int nl = ws_report_lines(r, &lr);
     /* rows come sorted by line: a line's loads and stores (and spaces) are summed into one
-     * record per (line, metric), the way a per-line profile view totals a line */
+     * record per (line, metric), the way a per-line profile view totals a line; a line with
+     * both loads and stores also gets its loads' and its stores' sums as ld_ and st_ records */
     for (int i = 0; i < nl;) {
-        ws_line_row sum = {.line = lr[i].line};
-        const ws_line_row *l = &sum;
+        ws_line_row sum = {.line = lr[i].line}, lds = {.line = lr[i].line}, sts = {.line = lr[i].line};
+        const ws_line_row *l = &sum, *ld = NULL, *st = NULL;
         for (; i < nl && lr[i].line == sum.line; i++) {
-            sum.executions += lr[i].executions;
-            sum.active_lanes += lr[i].active_lanes;
-            sum.requests += lr[i].requests;
-            sum.sectors += lr[i].sectors;
-            sum.ideal_sectors += lr[i].ideal_sectors;
-            sum.shared_insts += lr[i].shared_insts;
-            sum.wavefronts += lr[i].wavefronts;
-            sum.ideal_wavefronts += lr[i].ideal_wavefronts;
+            line_add(&sum, &lr[i]);
+            if (lr[i].op == WS_MEM_LOAD) line_add(&lds, &lr[i]);
+            if (lr[i].op == WS_MEM_STORE) line_add(&sts, &lr[i]);
+        }
+        if (lds.executions && sts.executions) {
+            ld = &lds;
+            st = &sts;
         }
         line = sum.line;
         WS_METRICS_LINE(RECORD)
