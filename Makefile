@@ -38,6 +38,12 @@ ifeq ($(HAVE_CUDA_H),1)
   CFLAGS_BASE += -DWS_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
 endif
 
+# libcrypto (libssl-dev): the SHA-256 of saved files (common/sha256.c); without it no digest
+HAVE_CRYPTO := $(shell pkg-config --exists libcrypto 2>/dev/null && echo 1)
+ifeq ($(HAVE_CRYPTO),1)
+  CFLAGS_BASE += -DWS_HAVE_CRYPTO=1 $(shell pkg-config --cflags libcrypto)
+  LDLIBS += $(shell pkg-config --libs libcrypto)
+endif
 HAVE_SDL := $(shell pkg-config --exists sdl2 SDL2_ttf SDL2_image fontconfig libpng libgif 2>/dev/null && echo 1)
 ifeq ($(HAVE_SDL),1)
   CFLAGS_BASE += -DWS_HAVE_SDL=1 $(shell pkg-config --cflags sdl2 SDL2_ttf SDL2_image fontconfig libpng libgif)

@@ -121,7 +121,7 @@ static int save_one(const char *dir, const ws_buffer *b, const void *data, bool 
     cJSON *sh = cJSON_AddArrayToObject(e, "shape");
     for (int i = 0; i < ndim; i++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)shape[i]));
     cJSON_AddNumberToObject(e, "bytes", (double)b->bytes);
-    cJSON_AddStringToObject(e, "sha256", sha);
+    if (sha[0]) cJSON_AddStringToObject(e, "sha256", sha);  /* none without libcrypto */
     cJSON_AddItemToArray(list, e);
     return WS_EXIT_OK;
 }

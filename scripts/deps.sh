@@ -5,7 +5,7 @@
 # leave out: where warpscope's search (common/toolkit.h) finds none, NVIDIA's wheel is fetched
 # once into <cache>/nvdisasm, where warpscope looks for it (docs/sass.md). <cache> is
 # $WARPSCOPE_CACHE, else $XDG_CACHE_HOME/warpscope, else ~/.cache/warpscope.
-PKGS="build-essential pkg-config libcmocka-dev libcjson-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libfontconfig-dev libpng-dev libgif-dev fonts-dejavu-core xvfb xauth python3 python3-jsonschema python3-numpy"
+PKGS="build-essential pkg-config libcmocka-dev libcjson-dev libssl-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libfontconfig-dev libpng-dev libgif-dev fonts-dejavu-core xvfb xauth python3 python3-jsonschema python3-numpy"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -219,6 +219,11 @@ static void test_sha256_gives_the_standards_digests(void **state)
 {
     (void)state;
     char hex[65];
+    if (!ws_sha256_available()) {                 /* a build without libcrypto: no digest, said plainly */
+        hex_of("abc", 3, 1, hex);
+        assert_string_equal(hex, "");
+        return;
+    }
     hex_of("", 0, 0, hex);
     assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     hex_of("abc", 3, 1, hex);

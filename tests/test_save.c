@@ -192,9 +192,10 @@ static void test_a_save_writes_numpys_bytes_and_a_manifest_of_them(void **state)
         ws_sha256_init(&s);
         ws_sha256_update(&s, bytes, fn);
         char hex[65];
-        ws_sha256_hex(&s, hex);
+        bool have = ws_sha256_hex(&s, hex);
         free(bytes);
-        assert_string_equal(cJSON_GetObjectItem(e, "sha256")->valuestring, hex);
+        if (have) assert_string_equal(cJSON_GetObjectItem(e, "sha256")->valuestring, hex);
+        else assert_null(cJSON_GetObjectItem(e, "sha256"));   /* a build without libcrypto */
     }
     cJSON *e = cJSON_GetArrayItem(list, 1);
     assert_string_equal(cJSON_GetObjectItem(e, "dtype")->valuestring, "<f4");
