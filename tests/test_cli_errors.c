@@ -170,7 +170,7 @@ static const cli_case CASES[] = {
     {{"sim", "demos"}, WS_EXIT_USAGE, "'demos' is a folder, not a kernel"},
     {{"sim", "README.md"}, WS_EXIT_USAGE, "'README.md' is not a .cu file, not a kernel"},
     /* resource limits: refused before anything is allocated or run, as input errors (issue 17) */
-    {{"sim", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_USAGE,
+    {{"sim", "--full", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_USAGE,
      "50000000 blocks of 1024 threads cannot finish within the instruction budget"},
     {{"sim", "-D", "W=50000", "-D", "H=50000", "copy_32x32"}, WS_EXIT_USAGE,
      "needs 20000000000 bytes (18.63 GiB) of buffers, more than the simulator's limit"},
