@@ -246,7 +246,9 @@ static void test_the_prediction_of_a_counted_kernel_is_within_one_percent_and_re
     if (est < truth / 1.01 || est > truth * 1.01) fail_msg("predicted %.4g, counted %.4g: %s", est, truth, g_err);
 }
 
-/* 2^31-1 blocks, --full: at least 6 instructions x 64 threads per block, found before any block. */
+/* 2^31-1 blocks, --full: of 64 threads, more threads than the budget (refused before the PTX is
+ * even decoded); of one thread, 2^31-1 x 6 instructions (the loop once: ld, mov, add, setp, bra,
+ * ret) = 1.3e10, found from the shortest path before any block runs. */
 static void test_a_grid_of_2_31_minus_1_blocks_is_refused_before_any_block_runs(void **state)
 {
     (void)state;
@@ -254,15 +256,20 @@ static void test_a_grid_of_2_31_minus_1_blocks_is_refused_before_any_block_runs(
     write_counted(path, sizeof path);
     const char *a[] = {"sim", "--full", "-D", "G=2147483647", path, NULL};
     const char *want[] = {"counted: 2147483647 blocks of 64 threads cannot finish within the instruction budget of "
-                          "4000000000 thread-instructions: each thread runs at least 6 (the kernel's shortest path)",
-                          "found before any block ran", "--sample", NULL};
-    expect(run_ws(a), WS_EXIT_USAGE, want, 3.0);
+                          "4000000000 thread-instructions", "--sample", NULL};
+    expect(run_ws(a), WS_EXIT_USAGE, want, STOP_SECONDS);
+    const char *one[] = {"sim", "--full", "-D", "G=2147483647", "-D", "B=1", path, NULL};
+    const char *want1[] = {"counted: 2147483647 blocks of 1 threads cannot finish within the instruction budget of "
+                           "4000000000 thread-instructions: each thread runs at least 6 (the kernel's shortest path)",
+                           "found before any block ran", "--sample", NULL};
+    expect(run_ws(one), WS_EXIT_USAGE, want1, STOP_SECONDS);
     /* blocks of one thread cost their start: 2^31-1 x 6 = 1.3e10 thread-instructions fit a budget of
        2e10, but 2^31-1 block starts of 256 each do not */
     const char *b[] = {"sim", "--full", "-D", "G=2147483647", "-D", "B=1", "--budget", "20000000000", path, NULL};
     const char *want_b[] = {"2147483647 blocks of 1 threads cannot finish", "each thread runs at least 6",
-                            "each block costs at least 256 (starting it), so at least 5.5e+11", NULL};
-    expect(run_ws(b), WS_EXIT_USAGE, want_b, 3.0);
+                            "each block, in a grid of more than 16777216, at least 256 (starting it), so at least 5.5e+11",
+                            NULL};
+    expect(run_ws(b), WS_EXIT_USAGE, want_b, STOP_SECONDS);
 }
 
 /* Sampling changes what runs: the same 2^31-1 blocks sampled fit the default budget and finish;

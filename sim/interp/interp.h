@@ -106,10 +106,12 @@ int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const cha
                           ws_error *err);
 
 #define WS_SIM_DEFAULT_BUDGET 4000000000ull /* ~10 s at the interpreter's rate, ~1 min with every checker on */
-/* What the budget's prediction charges a block at least, in thread-instructions: starting one costs
- * the interpreter about that much (measured: 0.85 us for a block of one thread, ~340 thread-
- * instructions at its rate), so a grid of 2^31 empty blocks is refused, not run for half an hour. */
+/* What the budget's prediction charges a block at least, in thread-instructions, in a launch of more
+ * than WS_SIM_BLOCK_COST_FROM blocks: starting one costs the interpreter about that much (measured:
+ * 0.85 us for a block of one thread, ~340 thread-instructions at its rate), so a grid of 2^31 nearly
+ * empty blocks is refused, not run for half an hour; smaller grids are charged what they execute. */
 #define WS_SIM_BLOCK_COST 256u
+#define WS_SIM_BLOCK_COST_FROM (1ull << 24)
 
 /* Why a run ended (ws_sim_result.stop): what its exit code says (common/commands.h). */
 typedef enum {

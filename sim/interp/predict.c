@@ -1,9 +1,10 @@
 /* predict.c - the instruction budget, predicted: a launch that cannot finish within it is
  * refused before its blocks are spent, not after.
  * Before any block runs, every block that will run costs at least its threads times the kernel's
- * shortest path from entry to exit, and at least WS_SIM_BLOCK_COST (what starting a block costs
- * the interpreter); after the first blocks (1, 2, 4, 8 ... of them) the blocks left are priced at
- * the mean cost of those that ran (again at least WS_SIM_BLOCK_COST). Either estimate beyond the
+ * shortest path from entry to exit, and, in a grid of more than WS_SIM_BLOCK_COST_FROM blocks, at
+ * least WS_SIM_BLOCK_COST (what starting a block costs the interpreter); after the first blocks (1,
+ * 2, 4, 8 ... of them) the blocks left are priced at the mean cost of those that ran (with the same
+ * floor). Either estimate beyond the
  * budget refuses the launch (WS_SIM_REFUSED, exit 1) with the numbers; the wall time it would
  * take on this machine goes to ws_sim_result.predicted_seconds, which the caller words (the
  * message itself stays the same on every machine and every -j).
@@ -75,6 +76,10 @@ static int64_t shortest_path(const sim_program *P, int *loop_pc)
     return best;
 }
 
+/* A block's least charge in a launch of to_run blocks: its start, in a grid big enough for starts to
+   add up to minutes (WS_SIM_BLOCK_COST_FROM); else 0, so the budget is the thread-instructions. */
+static double floor_of(uint64_t to_run) { return to_run > WS_SIM_BLOCK_COST_FROM ? WS_SIM_BLOCK_COST : 0; }
+
 static const char *file_of(const sim_ctx *c) { return c->cfg->source_file ? c->cfg->source_file : c->mod->path; }
 
 /* The way out, as the refusal says it: sampling where it does not already leave blocks out. */
@@ -102,16 +107,19 @@ int sim_predict_before(sim_ctx *c, uint64_t count)
                          "no thread can ever finish; this is the loop's branch back (found before any block ran)");
     }
     uint64_t tpb = ws_launch_threads_per_block(c->L);
-    double per_block = (double)tpb * (double)path;
-    if (per_block < WS_SIM_BLOCK_COST) per_block = WS_SIM_BLOCK_COST;
+    double per_block = (double)tpb * (double)path, fl = floor_of(to_run);
+    if (per_block < fl) per_block = fl;
     double least = per_block * (double)to_run;
     if (least <= (double)c->budget) return 0;
     c->res->stop = WS_SIM_REFUSED;
+    char starts[120] = "";
+    if (fl) snprintf(starts, sizeof starts, " and each block, in a grid of more than %llu, at least %u (starting it)",
+                     (unsigned long long)WS_SIM_BLOCK_COST_FROM, (unsigned)WS_SIM_BLOCK_COST);
     ws_error_set(c->err, file_of(c), c->L->desc ? c->L->desc->line : 0, 0,
                  "%s: %" PRIu64 " blocks of %" PRIu64 " threads cannot finish within the instruction budget of %" PRIu64
-                 " thread-instructions: each thread runs at least %" PRId64 " (the kernel's shortest path) and each "
-                 "block costs at least %u (starting it), so at least %.3g%s, found before any block ran; %s",
-                 c->kname, to_run, tpb, c->budget, path, (unsigned)WS_SIM_BLOCK_COST, least,
+                 " thread-instructions: each thread runs at least %" PRId64 " (the kernel's shortest path)%s, so at "
+                 "least %.3g%s, found before any block ran; %s",
+                 c->kname, to_run, tpb, c->budget, path, starts, least,
                  to_run < count ? " for the blocks sampling runs" : "", way_out(to_run < count));
     return -1;
 }
@@ -126,8 +134,8 @@ int sim_predict_after(sim_ctx *c, uint64_t done, uint64_t count, double elapsed)
         to_run = p;
     }
     if (done >= to_run) return 0;
-    double per = (double)c->thread_insns / (double)done;
-    double charge = per > WS_SIM_BLOCK_COST ? per : WS_SIM_BLOCK_COST;
+    double per = (double)c->thread_insns / (double)done, fl = floor_of(to_run);
+    double charge = per > fl ? per : fl;
     double est = (double)c->thread_insns + charge * (double)(to_run - done);
     if (est <= (double)c->budget) return 0;
     c->res->stop = WS_SIM_REFUSED;
@@ -138,7 +146,7 @@ int sim_predict_after(sim_ctx *c, uint64_t done, uint64_t count, double elapsed)
                  "%" PRIu64 " blocks%s at %.0f thread-instructions each (the mean of the first %" PRIu64 "%s) make "
                  "about %.3g; refused after those blocks; %s",
                  c->kname, c->budget, to_run, to_run < count ? " (the blocks sampling runs)" : "", per, done,
-                 per < WS_SIM_BLOCK_COST ? ", each counted as at least the cost of starting a block" : "", est,
+                 per < fl ? ", each counted as at least the cost of starting a block" : "", est,
                  way_out(to_run < count));
     return -1;
 }

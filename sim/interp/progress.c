@@ -113,9 +113,9 @@ int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w)
     }
     const sim_program *P;
     int pc = sim_warp_pc(c, w, &P);
-    char others[200] = "", grid[320] = "", blocks_hint[400] = "";
+    char others[320] = "", grid[320] = "", blocks_hint[400] = "";
     uint64_t nblocks = ws_launch_blocks(c->L);
-    char loops[80] = "", waits[100] = "";
+    char loops[80] = "", waits[160] = "";
     if (looping > 1)
         snprintf(loops, sizeof loops, "%" PRIu64 " other warp%s loop%s so", looping - 1, looping == 2 ? "" : "s",
                  looping == 2 ? "s" : "");
