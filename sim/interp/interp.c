@@ -361,7 +361,6 @@ void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
         sim_progress_reset(w);
     }
     blk->sregs_filled = true;
-    c->blocks_run++;
 }
 
 /* The pc a warp is at (for the budget's message): where it exited, or its path's next. */

@@ -269,7 +269,6 @@ typedef struct sim_ctx {
                                  other than its own registers: a store or atomic that changes a byte, a
                                  barrier arrival, an exit, a call, cp.async / mbarrier / tensor state
                                  (progress.c: while it stands still, a warp whose state repeats loops forever) */
-    uint64_t blocks_run;      /* blocks started so far (the prediction, predict.c) */
     int last_region;          /* lookup cache */
     struct sim_tc *tc;        /* the selected block's tensor-era state (sim_block.tc); NULL until used */
     bool any_uninit;          /* some region has a written-bitmap: global accesses consult it */

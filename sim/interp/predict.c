@@ -4,10 +4,9 @@
  * shortest path from entry to exit, and, in a grid of more than WS_SIM_BLOCK_COST_FROM blocks, at
  * least WS_SIM_BLOCK_COST (what starting a block costs the interpreter); after the first blocks (1,
  * 2, 4, 8 ... of them) the blocks left are priced at the mean cost of those that ran (with the same
- * floor). Either estimate beyond the
- * budget refuses the launch (WS_SIM_REFUSED, exit 1) with the numbers; the wall time it would
- * take on this machine goes to ws_sim_result.predicted_seconds, which the caller words (the
- * message itself stays the same on every machine and every -j).
+ * floor). Either estimate beyond the budget refuses the launch (WS_SIM_REFUSED, exit 1) with the
+ * numbers; the wall time it would take on this machine goes to ws_sim_result.predicted_seconds,
+ * which the caller words (the message itself stays the same on every machine and every -j).
  * "The blocks that will run" are the block filter's (block sampling, ws_sim_config.blocks_planned),
  * every block of the range otherwise. Cooperative launches get only the first estimate: their
  * blocks all end together. A kernel none of whose paths reaches an exit is an endless loop, found
@@ -25,8 +24,9 @@ double sim_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The fewest instructions a thread can execute from pc 0 to its end (ret, exit, trap, or falling
- * off the end; a call may end it too: its callee can exit), by breadth-first search over the
+/* The fewest instructions a thread can execute from pc 0 to its end (ret, exit, trap, an
+ * instruction the simulator refuses, or falling off the end; a call may end it too: its callee can
+ * exit), by breadth-first search over the
  * decoded branches; -1 when no path ends. *loop_pc: then, the first branch back (for the message). */
 static int64_t shortest_path(const sim_program *P, int *loop_pc)
 {
@@ -49,7 +49,7 @@ static int64_t shortest_path(const sim_program *P, int *loop_pc)
         bool guarded = in->guard >= 0;
         int next[2], nn = 0;
         switch ((sim_cls)in->cls) {
-        case SIM_CLS_EXIT: case SIM_CLS_TRAP:
+        case SIM_CLS_EXIT: case SIM_CLS_TRAP: case SIM_CLS_UNSUPPORTED:   /* the last faults when reached */
             if (best < 0 || d + 1 < best) best = d + 1;
             if (guarded) next[nn++] = pc + 1;
             break;
