@@ -236,7 +236,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         size_t n = strlen(err->msg);
         double t = s->result.predicted_seconds;
         snprintf(err->msg + n, sizeof err->msg - n, " (the whole launch would take about %.*f %s on this machine at "
-                 "the pace of those blocks)", t < 10 ? 1 : 0, t < 120 ? t : t < 7200 ? t / 60 : t / 3600,
+                 "the pace of those blocks)", t < 1 ? 2 : t < 10 ? 1 : 0, t < 120 ? t : t < 7200 ? t / 60 : t / 3600,
                  t < 120 ? "s" : t < 7200 ? "min" : "h");
     }
     if (rc) /* a refused launch or instruction is the input's fault, not the kernel's */
