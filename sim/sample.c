@@ -146,11 +146,27 @@ static void plan(ws_sampler *sp, uint64_t cost)
     sp->state = SP_SAMPLE;
 }
 
-static bool filter(void *ctx, uint64_t b)
+/* The first block at or after b that runs: the lead blocks, then the kinds' representatives
+   (at most 27 of them), so a grid of 2^31 blocks is not walked block by block. */
+static uint64_t next_block(void *ctx, uint64_t b)
 {
     ws_sampler *sp = ctx;
-    if (sp->state != SP_SAMPLE || b < sp->lead) return true;
-    return sp->rep[kind_of(sp, b)] == b;
+    if (sp->state != SP_SAMPLE || b < sp->lead) return b;
+    uint64_t best = UINT64_MAX;
+    for (int k = 0; k < NKINDS; k++)
+        if (sp->rep[k] != UINT64_MAX && sp->rep[k] >= b && sp->rep[k] < best) best = sp->rep[k];
+    return best;
+}
+
+/* How many blocks run in all: every one, or the lead and the representatives once planned. */
+static uint64_t planned(void *ctx)
+{
+    const ws_sampler *sp = ctx;
+    if (sp->state == SP_FULL) return sp->nblocks;
+    if (sp->state == SP_MEASURE) return UINT64_MAX;
+    uint64_t n = sp->lead;
+    for (int k = 0; k < NKINDS; k++) n += sp->rep[k] != UINT64_MAX;
+    return n;
 }
 
 static void on_sync(void *ctx, uint32_t linear, int kind, int src_line)
@@ -196,7 +212,8 @@ static void on_sync(void *ctx, uint32_t linear, int kind, int src_line)
 
 void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg)
 {
-    cfg->block_filter = filter;
+    cfg->block_next = next_block;
+    cfg->blocks_planned = planned;
     cfg->filter_ctx = sp;
     cfg->on_sync = on_sync;
     cfg->sync_ctx = sp;

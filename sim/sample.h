@@ -42,7 +42,7 @@ const char *ws_sample_refusal(const ptx_function *fn, const ws_launch *L);
  * (res->pc_warp_count is read as the interpreter fills it). NULL on out-of-memory. */
 ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wave, ws_memstats *ms,
                            ws_sim_result *res, int ninsns);
-/* Hooks it into cfg: block_filter and on_sync (the caller has no other on_sync). */
+/* Hooks it into cfg: block_next, blocks_planned and on_sync (the caller has no other on_sync). */
 void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg);
 /* After the run, before ws_memstats_finish: true when blocks were skipped; then every counter
  * of res and ms is replaced by its estimate for the whole grid. */

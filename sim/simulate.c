@@ -232,6 +232,13 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         fprintf(stderr, "warpscope: %s: the kernel's printf produced %llu bytes past the GPU's %u KiB printf FIFO "
                         "(cudaLimitPrintfFifoSize); they were dropped, as the GPU drops them\n",
                 s->desc->name, (unsigned long long)s->result.printf_dropped, WS_PRINTF_FIFO_BYTES >> 10);
+    if (rc && s->result.predicted_seconds > 0) { /* the budget's prediction: how long it would have taken here */
+        size_t n = strlen(err->msg);
+        double t = s->result.predicted_seconds;
+        snprintf(err->msg + n, sizeof err->msg - n, " (the whole launch would take about %.*f %s on this machine at "
+                 "the pace of those blocks)", t < 1 ? 2 : t < 10 ? 1 : 0, t < 120 ? t : t < 7200 ? t / 60 : t / 3600,
+                 t < 120 ? "s" : t < 7200 ? "min" : "h");
+    }
     if (rc) /* a refused launch or instruction is the input's fault, not the kernel's */
         return s->result.stop == WS_SIM_REFUSED ? WS_EXIT_USAGE
              : s->result.stop == WS_SIM_OUT_OF_MEMORY ? WS_EXIT_INTERNAL : WS_EXIT_KERNEL_FAULT;

@@ -187,7 +187,7 @@ static const cli_case CASES[] = {
     {{"sim", "demos"}, WS_EXIT_USAGE, "'demos' is a folder, not a kernel"},
     {{"sim", "README.md"}, WS_EXIT_USAGE, "'README.md' is not a .cu file, not a kernel"},
     /* resource limits: refused before anything is allocated or run, as input errors (issue 17) */
-    {{"sim", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_USAGE,
+    {{"sim", "--full", "-D", "W=100000000", "copy_32x32"}, WS_EXIT_USAGE,
      "50000000 blocks of 1024 threads cannot finish within the instruction budget"},
     {{"sim", "-D", "W=50000", "-D", "H=50000", "copy_32x32"}, WS_EXIT_USAGE,
      "needs 20000000000 bytes (18.63 GiB) of buffers, more than the simulator's limit"},
@@ -299,13 +299,13 @@ static const char *LOOP_CU =
     "block   32\n"
     "args    out\n"
     "*/\n"
-    "__global__ void spin(int *out) { for (;;) out[threadIdx.x]++; }\n";
+    "__global__ void spin(int *out) { while (++out[threadIdx.x] != 0) { } }\n";
 
 static const char *LOOP_PTX =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".file 1 \"spin.cu\"\n"
     ".visible .entry spin(.param .u64 out)\n{\n"
-    "  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [out];\n"
     "  mov.u32 %r1, %tid.x;\n"
     "  mul.wide.u32 %rd2, %r1, 4;\n"
@@ -315,7 +315,9 @@ static const char *LOOP_PTX =
     "  ld.global.u32 %r2, [%rd3];\n"
     "  add.u32 %r2, %r2, 1;\n"
     "  st.global.u32 [%rd3], %r2;\n"
-    "  bra.uni $L_top;\n"
+    "  setp.ne.u32 %p1, %r2, 0;\n"             /* ends after 2^32 increments: the budget comes first */
+    "  @%p1 bra $L_top;\n"
+    "  ret;\n"
     "}\n";
 
 static void test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line(void **state)
@@ -513,10 +515,12 @@ static void test_memcheck_reports_what_it_found_before_the_budget_stopped_the_ru
     const char *cu = "/*@warpscope\nkernel  k\nbuffer  out  int  32  init=zero  output\n"
                      "grid    1\nblock   32\nargs    out\n*/\n__global__ void k(int *out) { }\n";
     write_kernel("mcstop", cu, ".version 8.0\n.target sm_90\n.address_size 64\n"
-                               ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+                               ".visible .entry k(.param .u64 out)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"
+                               "  .reg .b64 %rd<4>;\n"
                                "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  add.u32 %r1, %r1, 32;\n"
                                "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
-                               "  ld.global.u32 %r2, [%rd3];\n$L_top:\n  add.u32 %r2, %r2, 1;\n  bra.uni $L_top;\n}\n");
+                               "  ld.global.u32 %r2, [%rd3];\n$L_top:\n  add.u32 %r2, %r2, 1;\n"
+                               "  setp.ne.u32 %p1, %r2, 0;\n  @%p1 bra $L_top;\n  ret;\n}\n"); /* 2^32 rounds: the budget first */
     char path[128];
     snprintf(path, sizeof path, "%s/mcstop.cu", g_dir);
     const char *args[] = {"sim", "--memcheck", "--budget", "100000", path, NULL};

@@ -113,8 +113,15 @@ static void test_a_grid_exactly_at_the_budget_runs(void **state)
     if (run(m, &L, 768, 0, &res, &err)) fail_msg("%s", err.msg);
     assert_int_equal(res.thread_insns, 768);
     ws_sim_result_free(&res);
-    assert_int_equal(run(m, &L, 767, 0, &res, &err), -1);     /* one fewer: stopped, and said so */
-    assert_non_null(strstr(err.msg, "stopped after the instruction budget of 767"));
+    /* one fewer: the kernel is straight-line, its shortest path is all 6, so the launch is refused
+       before any block runs */
+    assert_int_equal(run(m, &L, 767, 0, &res, &err), -1);
+    if (!strstr(err.msg, "4 blocks of 32 threads cannot finish within the instruction budget of 767 "
+                "thread-instructions: each thread runs at least 6 (the kernel's shortest path), so at least 768, "
+                "found before any block ran"))
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.stop, WS_SIM_REFUSED);
+    assert_int_equal(res.thread_insns, 0);
     ws_sim_result_free(&res);
     ptx_free(m);
 }

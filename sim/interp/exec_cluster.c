@@ -68,6 +68,7 @@ int sim_exec_cluster_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc
             return sim_fault(c, w, in, -1, WS_FAULT_SYNC, "barrier.cluster.arrive twice without a barrier.cluster.wait between "
                              "(PTX ISA: a thread must wait for the phase it arrived in before it arrives again)");
         w->cl_arrived = true;
+        sim_progress(c);                         /* an arrival may release other blocks' warps */
         w->cl_phase = sim_cluster_block(c, 0)->cl_phase;
         w->stack[w->sp - 1].pc = pc + 1;
         if (phase_complete(c)) release(c);

@@ -243,7 +243,10 @@ static int uninit_check(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m,
                 break;
             }
         if (writes)
-            for (uint64_t b = off; b < off + n; b++) r->written[b / 8] |= (uint8_t)(1u << (b % 8));
+            for (uint64_t b = off; b < off + n; b++) {
+                if (!(r->written[b / 8] >> (b % 8) & 1)) sim_progress(c);   /* initcheck's state changed */
+                r->written[b / 8] |= (uint8_t)(1u << (b % 8));
+            }
     }
     return 0;
 }
@@ -283,6 +286,7 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
             }
             same |= (uint32_t)eq << l;
         });
+        if (same != m) sim_progress(c);          /* some byte changed */
         emit(c, w, in, sp, m, addr, elem, vec, same);
         c->seq++;
         return 0;
@@ -309,17 +313,22 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         }
         return 0;
     }
-    case PTX_ST:
+    case PTX_ST: {
+        /* a store of what is already there changes nothing: the progress watch may still see
+           a loop that repeats it forever (progress.c) */
+        bool changed = false;
         if (vec == 1) {
             const uint64_t *s = F + in->src[1];
-            SIM_LANES(m, memcpy(ptr[l], &s[l], elem));
+            SIM_LANES(m, { changed |= memcmp(ptr[l], &s[l], elem) != 0; memcpy(ptr[l], &s[l], elem); });
         } else {
             for (uint32_t i = 0; i < vec; i++) {
                 const uint64_t *s = F + in->vec[i];
-                SIM_LANES(m, memcpy(ptr[l] + i * elem, &s[l], elem));
+                SIM_LANES(m, { changed |= memcmp(ptr[l] + i * elem, &s[l], elem) != 0; memcpy(ptr[l] + i * elem, &s[l], elem); });
             }
         }
+        if (changed) sim_progress(c);
         return 0;
+    }
     case PTX_ATOM: case PTX_RED: {
         bool red = pi->op == PTX_RED;
         uint64_t *d = red ? NULL : F + in->src[0];
@@ -328,6 +337,7 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
             int l = __builtin_ctz(mm);
             uint64_t old = load_n(ptr[l], elem);
             uint64_t nv = atom_apply(pi->atomop, pi->type, old, b[l], cv[l]);
+            if (sim_zext(nv, (int)elem * 8) != old) sim_progress(c);   /* a failed CAS changes nothing */
             memcpy(ptr[l], &nv, elem);
             if (d) d[l] = ptx_type_is_signed(pi->type) ? (uint64_t)sim_sext(old, (int)elem * 8) : old;
         }

@@ -21,6 +21,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         sim_simt_entry *top = &w->stack[w->sp - 1];
         int pc = top->pc;
         if (pc >= P->n) {                /* fell off the end: an implicit ret */
+            sim_progress(c);
             if (!w->depth) w->exit_pc = P->n - 1;
             sim_simt_return(w, top->mask);
             if (!sim_frames_settle(c, w)) { w->state = SIM_W_DONE; break; }
@@ -62,6 +63,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             top->pc = pc + 1;
             break;
         case SIM_CLS_CALL:
+            sim_progress(c);             /* frames, printf: not in the progress watch's state */
             top->pc = pc + 1;            /* where the caller goes on once the call returns */
             if (m && sim_exec_call(c, w, in, m)) { rc = -1; goto out; }
             break;
@@ -74,6 +76,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         case SIM_CLS_EXIT:
             top->pc = pc + 1;
             if (m) {
+                sim_progress(c);         /* lanes leave: barriers count fewer, joins move */
                 if (!w->depth) w->exit_pc = pc;
                 if (in->pi->op == PTX_RET) sim_simt_return(w, m);   /* ret leaves the function */
                 else sim_simt_exit(w, m);                           /* exit ends the thread */
@@ -93,6 +96,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
                 tins -= (uint64_t)__builtin_popcount(mask);
             }
             if (r < 0) { rc = -1; goto out; }
+            if (!uncount) sim_progress(c);   /* an arrival: it may release other warps */
             if (r == SIM_BAR_SWITCH) continue;
             if (r == SIM_BAR_WAIT) { k = WS_SIM_SLICE; continue; } /* leave after counting */
             break;

@@ -462,6 +462,7 @@ static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             else done = b.phase != (uint32_t)(arg[l] >> 61 & 7);                /* the state's phase ended */
             d[l] = done;
             if (done) {                          /* this thread has now seen every completed phase */
+                sim_progress(c);
                 int s = mbar_slot(c, addr[l]);
                 if (s >= 0) c->tc->mbar[s].observed = c->tc->mbar[s].completed;
             }
@@ -566,6 +567,7 @@ int sim_exec_tc_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const ptx_insn *pi = in->pi;
     if (pi->tc.refuse) return sim_tc_refuse(c, w, in, pi->tc.refuse);
+    sim_progress(c);                             /* copies and matrix stores: counted as a change */
     if (pi->op == PTX_CP_ASYNC) return cp_async(c, w, in, m);
     if (pi->op == PTX_CP_BULK || pi->op == PTX_CP_BULK_TENSOR) return sim_exec_bulk(c, w, in, m);
     return sim_exec_matrix(c, w, in, m);
@@ -577,8 +579,10 @@ int sim_exec_tc_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     if (pi->tc.refuse) return sim_tc_refuse(c, w, in, pi->tc.refuse);
     switch (pi->op) {
     case PTX_CP_COMMIT: case PTX_CP_WAIT: case PTX_CP_WAIT_ALL:
+        sim_progress(c);                         /* the warp's groups in flight */
         return cp_groups(c, w, in);
     case PTX_CP_MBAR_ARRIVE:
+        sim_progress(c);
         if (cp_groups(c, w, in)) return -1;
         return mbarrier(c, w, in, m);
     case PTX_MMA: case PTX_WMMA_MMA:
@@ -588,6 +592,8 @@ int sim_exec_tc_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     case PTX_MAPA: case PTX_GETCTARANK: case PTX_ELECT:
         return cluster_op(c, w, in, m);
     default:
+        /* a wait that only tests changes nothing until the phase it waits for has ended */
+        if (pi->op != PTX_MBAR_TEST_WAIT && pi->op != PTX_MBAR_TRY_WAIT) sim_progress(c);
         return mbarrier(c, w, in, m);
     }
 }

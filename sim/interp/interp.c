@@ -363,6 +363,7 @@ void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
         w->ready_round = 0;
         w->cl_arrived = false;
         w->cl_phase = 0;
+        sim_progress_reset(w);
     }
     blk->sregs_filled = true;
 }
@@ -415,6 +416,7 @@ int sim_blocks_run(sim_ctx *c, sim_block *blocks, uint32_t n)
                         return sim_budget_fault(c, w, P, pc);
                     }
                     if (c->abort && *c->abort) return -1;  /* an earlier block faulted: this one is not needed */
+                    if (w->state == SIM_W_RUN && sim_progress_slice(c, blocks, n, w)) return -1; /* loops forever */
                     if (w->state == SIM_W_DONE && (sim_barrier_warp_done(c, w) || sim_cluster_warp_done(c, w)))
                         return -1;
                 }                                /* round robin: one slice, then the next warp */
@@ -471,11 +473,12 @@ static int check_launch_limits(sim_ctx *c, uint64_t nblocks)
                      "%s: a block of %" PRIu64 " threads; a GPU block holds at most 1024", c->kname, tpb);
         return -1;
     }
-    if (nblocks > c->budget / tpb) {
+    if (nblocks > c->budget / tpb && !c->cfg->block_next) {   /* sampled: predict.c, once it knows how many run */
         ws_error_set(c->err, where_file(c), L->desc ? L->desc->line : 0, 0,
                      "%s: %" PRIu64 " blocks of %" PRIu64 " threads cannot finish within the instruction budget of %"
-                     PRIu64 " thread-instructions (each thread runs at least one); simulate fewer blocks or make "
-                     "the problem smaller with -D overrides", c->kname, nblocks, tpb, c->budget);
+                     PRIu64 " thread-instructions (each thread runs at least one); simulate a sample of the blocks "
+                     "(--sample), make the problem smaller with -D overrides, or raise the budget with --budget N",
+                     c->kname, nblocks, tpb, c->budget);
         return -1;
     }
     return 0;
@@ -510,7 +513,7 @@ static int check_host_memory(sim_ctx *c)
 /* A cluster launch: the clusters in linear order of %clusterid (x fastest), each cluster's blocks
  * started together in rank order in the slots blocks[0..cl_n) and run interleaved (so cluster
  * barriers and distributed shared memory work); a cluster runs when any of its blocks is in
- * [first, first+count) and the block filter takes its rank-0 block. On one thread: the order is
+ * [first, first+count) and the sampler (block_next) runs its rank-0 block. On one thread: the order is
  * the one-thread order for any -j. */
 static int run_clusters(sim_ctx *c, uint64_t first, uint64_t count)
 {
@@ -526,7 +529,7 @@ static int run_clusters(sim_ctx *c, uint64_t first, uint64_t count)
             lin[r] = x + y * gx + z * gx * gy;
             want |= lin[r] >= first && lin[r] - first < count;
         }
-        if (!want || (c->cfg->block_filter && !c->cfg->block_filter(c->cfg->filter_ctx, lin[0]))) continue;
+        if (!want || (c->cfg->block_next && c->cfg->block_next(c->cfg->filter_ctx, lin[0]) != lin[0])) continue;
         for (uint32_t r = 0; r < c->cl_n; r++) sim_block_start(c, &c->blocks[r], lin[r]);
         if (sim_blocks_run(c, c->blocks, c->cl_n)) return -1;
         if (c->cfg->progress && ((k + 1) % step == 0 || k + 1 == ncl))
@@ -622,6 +625,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         goto out;
     }
     if (check_host_memory(c)) goto out;
+    if (sim_predict_before(c, count)) goto out;  /* beyond the budget, or no path ends */
     c->blocks = calloc(c->nslots, sizeof *c->blocks);
     bool ok = c->blocks != NULL;
     for (uint32_t b = 0; ok && b < c->nslots; b++) ok = sim_block_alloc(c, &c->blocks[b]) == 0;
@@ -641,13 +645,20 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         if (rc) { rc = -1; goto out; }
     } else {
         rc = -1;
-        uint64_t step = count / 200 ? count / 200 : 1;
+        uint64_t step = count / 200 ? count / 200 : 1, done = 0;
+        double t0 = sim_now();
         for (uint64_t k = 0; k < count; k++) {
-            if (cfg->block_filter && !cfg->block_filter(cfg->filter_ctx, first + k)) continue; /* not sampled */
+            if (cfg->block_next) {               /* sampled: skip to the next block that runs */
+                uint64_t nx = cfg->block_next(cfg->filter_ctx, first + k);
+                if (nx >= first + count) break;
+                k = nx - first;
+            }
             sim_block_start(c, &c->blocks[0], first + k);
             if (sim_blocks_run(c, c->blocks, 1)) goto out;
+            if (sim_predict_after(c, ++done, count, sim_now() - t0)) goto out;
             if (cfg->progress && ((k + 1) % step == 0 || k + 1 == count)) cfg->progress(cfg->progress_ctx, k + 1, count);
         }
+        if (cfg->progress && cfg->block_next) cfg->progress(cfg->progress_ctx, count, count);
     }
     rc = 0;
     res->stop = WS_SIM_COMPLETED;

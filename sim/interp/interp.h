@@ -28,8 +28,11 @@
 #define WS_GLOBAL_BASE 0x0000000100000000ull /* first buffer's simulated address */
 #define WS_GLOBAL_ALIGN 4096                 /* each buffer starts on this boundary */
 
-/* Whether block `linear` (of the grid, in linear order) is simulated. */
-typedef bool (*ws_block_filter_fn)(void *ctx, uint64_t linear);
+/* The first block at or after `linear` (of the grid, in linear order) that is simulated;
+ * UINT64_MAX = none. */
+typedef uint64_t (*ws_block_next_fn)(void *ctx, uint64_t linear);
+/* How many blocks of the launch will be simulated in all; UINT64_MAX = not known yet. */
+typedef uint64_t (*ws_blocks_planned_fn)(void *ctx);
 typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_total);
 
 /* Block boundaries and barrier releases, for checkers that reason about
@@ -80,9 +83,11 @@ typedef struct {
     const uint8_t *watch;             /* per pc: nonzero = call on_watch when a warp reaches it; NULL = none */
     ws_watch_fn on_watch;             /* (added for the SASS event stage) */
     void *watch_ctx;
-    ws_block_filter_fn block_filter;  /* non-cooperative launches: asked, in linear order, before each block of
-                                         [first, first+num) starts; false = that block is skipped (block
+    ws_block_next_fn block_next;      /* non-cooperative launches: asked, in linear order, for the next block of
+                                         [first, first+num) to run; the blocks it skips are not simulated (block
                                          sampling, sim/sample.h); NULL = every block runs */
+    ws_blocks_planned_fn blocks_planned; /* with block_next: the blocks it will let run, asked before the first
+                                         block and after each (the budget's prediction); NULL = every block */
     void *filter_ctx;
     const struct ws_device *shared_limit; /* its smem_per_block_optin bounds a block's shared memory (more is
                                           refused, naming it); NULL = ws_device_most_shared() */
@@ -101,6 +106,12 @@ int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const cha
                           ws_error *err);
 
 #define WS_SIM_DEFAULT_BUDGET 4000000000ull /* ~10 s at the interpreter's rate, ~1 min with every checker on */
+/* What the budget's prediction charges a block at least, in thread-instructions, in a launch of more
+ * than WS_SIM_BLOCK_COST_FROM blocks: starting one costs the interpreter about that much (measured:
+ * 0.85 us for a block of one thread, ~340 thread-instructions at its rate), so a grid of 2^31 nearly
+ * empty blocks is refused, not run for half an hour; smaller grids are charged what they execute. */
+#define WS_SIM_BLOCK_COST 256u
+#define WS_SIM_BLOCK_COST_FROM (1ull << 24)
 
 /* Why a run ended (ws_sim_result.stop): what its exit code says (common/commands.h). */
 typedef enum {
@@ -127,6 +138,8 @@ typedef struct {
     int threads;                /* threads the blocks ran on: 1, or cfg.threads where the launch allowed it */
     uint64_t printf_bytes;      /* bytes the kernel's printf wrote (at most WS_PRINTF_FIFO_BYTES) */
     uint64_t printf_dropped;    /* bytes it produced past that, not printed (the GPU's FIFO is full) */
+    double predicted_thread_insns; /* refused by the budget's prediction after its first blocks: the launch's */
+    double predicted_seconds;   /* estimated cost, and the wall time it would take here at their pace; else 0 */
     ws_fault fault;             /* stop is WS_SIM_FAULT, or REFUSED by an instruction: the fault that stopped
                                    the run (kind WS_FAULT_NONE otherwise; err holds its wording) */
     ws_fault first_warning;     /* memory_warnings > 0: the first of them */

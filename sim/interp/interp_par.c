@@ -120,7 +120,7 @@ static void on_slice(sim_ctx *c, const sim_warp *w)
 static bool order_free(const sim_ctx *c)
 {
     const ws_sim_config *cfg = c->cfg;
-    if (cfg->threads <= 1 || c->cooperative || c->cl_n > 1 || cfg->on_sync || cfg->block_filter || cfg->memory_errors_are_warnings || c->any_uninit ||
+    if (cfg->threads <= 1 || c->cooperative || c->cl_n > 1 || cfg->on_sync || cfg->block_next || cfg->memory_errors_are_warnings || c->any_uninit ||
         c->prog.reads_clock || c->needs_grid_ws)
         return false;
     const ptx_function *fn = c->fn;
@@ -314,6 +314,7 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
         started = i;
     }
     uint64_t step = count / 200 ? count / 200 : 1;
+    double t0 = sim_now();
     c->res->threads = started + 1;
     rc = 0;
     pthread_mutex_lock(&P.lock);
@@ -326,6 +327,7 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
             s->state = SLOT_EMPTY;
             P.next_replay++;
             pthread_cond_broadcast(&P.cond);
+            if (!r) r = sim_predict_after(c, P.next_replay, count, sim_now() - t0);  /* as one thread predicts */
             if (r) { rc = -1; P.abort = 1; break; }
             if (c->cfg->progress && (P.next_replay % step == 0 || P.next_replay == count)) {
                 pthread_mutex_unlock(&P.lock);

@@ -197,6 +197,13 @@ typedef struct sim_warp {
     bool cl_arrived;          /* arrived at the cluster barrier and not yet waited (exec_cluster.c) */
     uint32_t cl_phase;        /* the cluster barrier's phase it arrived in */
     int cl_pc;                /* pc of the barrier.cluster.wait it waits at (state SIM_W_CLUSTER) */
+    /* the progress watch (progress.c): Brent's cycle search over the warp's state at its slice ends,
+       restarted whenever sim_ctx.progress moves */
+    uint64_t snap_epoch;      /* sim_ctx.progress when the search (re)started */
+    uint64_t snap_hash;       /* the state saved for comparison */
+    uint32_t quiet;           /* slices run since then */
+    uint32_t snap_power, snap_lam; /* Brent: the saved state is replaced after snap_power checks */
+    bool cycling;             /* its state came back to the saved one with snap_epoch unchanged */
 } sim_warp;
 
 /* One block being run: its warps, its shared window, its barriers. A launch runs its
@@ -270,6 +277,10 @@ typedef struct sim_ctx {
     uint64_t budget;
     uint64_t thread_insns, warp_insns;
     uint64_t frame_bytes;     /* host memory the warps' call frames hold (exec_call.c) */
+    uint64_t progress;        /* moves (sim_progress) on everything that can change what a warp will do
+                                 other than its own registers: a store or atomic that changes a byte, a
+                                 barrier arrival, an exit, a call, cp.async / mbarrier / tensor state
+                                 (progress.c: while it stands still, a warp whose state repeats loops forever) */
     int last_region;          /* lookup cache */
     struct sim_tc *tc;        /* the selected block's tensor-era state (sim_block.tc); NULL until used */
     bool any_uninit;          /* some region has a written-bitmap: global accesses consult it */
@@ -278,6 +289,9 @@ typedef struct sim_ctx {
     void *par;                /* the worker's state */
     const volatile int *abort; /* nonzero: stop the block now (a block before it faulted) */
 } sim_ctx;
+
+/* Something another warp or a later instruction could see changed (sim_ctx.progress). */
+static inline void sim_progress(struct sim_ctx *c) { c->progress++; }
 
 /* --- value helpers ------------------------------------------------------- */
 static inline float sim_f32(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
@@ -433,6 +447,17 @@ int sim_blocks_run(sim_ctx *c, sim_block *blocks, uint32_t n);
 int sim_warp_pc(const sim_ctx *c, const sim_warp *w, const sim_program **P);
 /* The budget ran out with warp w at pc of P: the message (returns -1). */
 int sim_budget_fault(sim_ctx *c, const sim_warp *w, const sim_program *P, int pc);
+/* predict.c (docs/interp.md, "Stops"): the launch of `count` blocks priced before any runs, and
+ * after `done` have run in `elapsed` seconds; 0, or -1 with c->err set and c->res->stop REFUSED
+ * (beyond the budget) or FAULT (no path of the kernel ends). sim_now: monotonic seconds. */
+int sim_predict_before(sim_ctx *c, uint64_t count);
+int sim_predict_after(sim_ctx *c, uint64_t done, uint64_t count, double elapsed);
+double sim_now(void);
+/* progress.c: after warp w of the n resident blocks ran a slice (w->state RUN): 0, or -1 with the
+ * fault set when every live warp of them loops forever (docs/interp.md, "Stops"). */
+int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w);
+/* The watch starts afresh for warp w (block start). */
+void sim_progress_reset(sim_warp *w);
 /* interp_par.c: runs blocks [first, first+count) on c->cfg->threads threads when the launch
  * allows it (returns 0 or -1 as the one-thread loop would, with the same events, counters and
  * error); returns 1, having run nothing, when it must run on one thread. */
