@@ -29,6 +29,8 @@
  *                                      a braced struct {..} is refused (fields as parameters, or a buffer)
  *   cooperative                        launch it as cudaLaunchCooperativeKernel does: every block
  *                                      resident at once, so cooperative_groups' grid.sync() works
+ *   target  sm_90a                     the architecture its PTX must be compiled for, whatever the
+ *                                      command line's or the device's (wgmma, setmaxnreg: sm_90a)
  *   * /                 (the comment's close, without the space)
  *
  * Lines are "keyword rest"; '#' starts a comment to end of line. Expressions are
@@ -181,6 +183,7 @@ typedef struct ws_kernel_desc {
     ws_tmap_decl tmaps[WS_MAX_TMAPS];
     const struct ws_desc_file *owner; /* the file this description is in */
     bool cooperative;          /* `cooperative`: launched as cuLaunchCooperativeKernel does (grid.sync()) */
+    char target[16];           /* `target sm_90a`: the PTX target it needs, "" = the command's */
 } ws_kernel_desc;
 
 /* A header the .cu includes with #include "..." (or <...> from a -I folder), read when a
@@ -310,7 +313,14 @@ typedef struct {
     ws_tmap tmaps[WS_MAX_TMAPS];   /* resolved tmap lines, checked by ws_tmap_check */
     ws_compile_opts compile;       /* the description's compile line, then the command line's macros */
     bool cooperative;              /* all blocks co-resident, grid workspace (desc `cooperative`) */
+    char target[16];               /* desc `target`: compile for this architecture ("" = the command's) */
 } ws_launch;
+
+/* The architecture a launch's PTX is compiled for: its description's `target`, else arch. */
+static inline const char *ws_launch_arch(const ws_launch *L, const char *arch)
+{
+    return L && L->target[0] ? L->target : arch;
+}
 
 /* The launch's derived shape, named once here (block and grid are its source). */
 static inline uint64_t ws_launch_threads_per_block(const ws_launch *L)

@@ -4,7 +4,8 @@
 // Matrix Layout"; CUTLASS's canonical GMMA layouts), and D written from the accumulator layout of the
 // ISA's figure (warp q holds rows 16q..16q+15 as mma.m16n8 lays out C). The test compares D with a
 // matrix product it computes itself.
-// Regenerate (from the repository root): nvcc -ptx -arch=sm_90a -lineinfo -O3 tests/data/wgmma/wgmma.cu
+// The descriptions let scripts/gpu-wgmma.sh run each through `warpscope check` on an sm_90 GPU
+// (-D MODE=0..3). Regenerate (from the repository root): nvcc -ptx -arch=sm_90a -lineinfo -O3 tests/data/wgmma/wgmma.cu
 // -o tests/data/wgmma/wgmma.ptx, then make its .file 1 path relative (tests/data/wgmma/wgmma.cu).
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -90,8 +91,8 @@ __device__ void commit_wait() { asm volatile("wgmma.commit_group.sync.aligned;\n
 // A and B from shared memory: f16 or bf16, imm-trans-a / -b = TA / TB (B is given K x N row-major,
 // i.e. N-major; for TB = 0 the kernel transposes it into its K-major place).
 #define SS_KERNEL(NAME, TYPE, TA, TB)                                                                        \
-extern "C" __global__ void NAME(float *out, const unsigned short *A, const unsigned short *B, const float *C, \
-                                int mode, int accumulate)                                                     \
+__device__ __forceinline__ void NAME##_body(float *out, const unsigned short *A, const unsigned short *B,     \
+                                            const float *C, int mode, int accumulate)                        \
 {                                                                                                            \
     __shared__ __align__(1024) unsigned char sa[8192], sb[8192];                                             \
     __shared__ unsigned short bt[64 * 16];                                                                   \
@@ -113,16 +114,92 @@ extern "C" __global__ void NAME(float *out, const unsigned short *A, const unsig
     frag_out(out, d);                                                                                        \
 }
 
+/*@warpscope
+kernel  wgmma_ss_f16
+note    wgmma from shared memory in swizzle mode MODE (0 none, 1 128B, 2 64B, 3 32B); scale-d = ACC.
+target  sm_90a
+param   MODE = 1
+param   ACC = 1
+buffer  out  float  64*64  init=zero  output
+buffer  A    half   64*16  init=randint(11, -4, 5)
+buffer  B    half   16*64  init=randint(23, -4, 5)
+buffer  C    float  64*64  init=randint(5, -50, 50)
+grid    1
+block   128
+args    out, A, B, C, MODE, ACC
+*/
 SS_KERNEL(wgmma_ss_f16, "f16", 0, 0)
+extern "C" __global__ void wgmma_ss_f16(float *out, const unsigned short *A, const unsigned short *B, const float *C,
+                                int mode, int accumulate)
+{
+    wgmma_ss_f16_body(out, A, B, C, mode, accumulate);
+}
+/*@warpscope
+kernel  wgmma_ss_f16_tnsp
+note    wgmma from shared memory in swizzle mode MODE (0 none, 1 128B, 2 64B, 3 32B); scale-d = ACC.
+target  sm_90a
+param   MODE = 1
+param   ACC = 1
+buffer  out  float  64*64  init=zero  output
+buffer  A    half   64*16  init=randint(12, -4, 5)
+buffer  B    half   16*64  init=randint(24, -4, 5)
+buffer  C    float  64*64  init=randint(5, -50, 50)
+grid    1
+block   128
+args    out, A, B, C, MODE, ACC
+*/
 SS_KERNEL(wgmma_ss_f16_tnsp, "f16", 1, 1)
+extern "C" __global__ void wgmma_ss_f16_tnsp(float *out, const unsigned short *A, const unsigned short *B, const float *C,
+                                int mode, int accumulate)
+{
+    wgmma_ss_f16_tnsp_body(out, A, B, C, mode, accumulate);
+}
+/*@warpscope
+kernel  wgmma_ss_bf16
+note    wgmma from shared memory in swizzle mode MODE (0 none, 1 128B, 2 64B, 3 32B); scale-d = ACC.
+target  sm_90a
+param   MODE = 1
+param   ACC = 1
+buffer  out  float  64*64  init=zero  output
+buffer  A    bf16   64*16  init=randint(13, -4, 5)
+buffer  B    bf16   16*64  init=randint(25, -4, 5)
+buffer  C    float  64*64  init=randint(5, -50, 50)
+grid    1
+block   128
+args    out, A, B, C, MODE, ACC
+*/
 SS_KERNEL(wgmma_ss_bf16, "bf16", 0, 0)
+extern "C" __global__ void wgmma_ss_bf16(float *out, const unsigned short *A, const unsigned short *B, const float *C,
+                                int mode, int accumulate)
+{
+    wgmma_ss_bf16_body(out, A, B, C, mode, accumulate);
+}
+/*@warpscope
+kernel  wgmma_ss_bf16_tnsp
+note    wgmma from shared memory in swizzle mode MODE (0 none, 1 128B, 2 64B, 3 32B); scale-d = ACC.
+target  sm_90a
+param   MODE = 1
+param   ACC = 1
+buffer  out  float  64*64  init=zero  output
+buffer  A    bf16   64*16  init=randint(14, -4, 5)
+buffer  B    bf16   16*64  init=randint(26, -4, 5)
+buffer  C    float  64*64  init=randint(5, -50, 50)
+grid    1
+block   128
+args    out, A, B, C, MODE, ACC
+*/
 SS_KERNEL(wgmma_ss_bf16_tnsp, "bf16", 1, 1)
+extern "C" __global__ void wgmma_ss_bf16_tnsp(float *out, const unsigned short *A, const unsigned short *B, const float *C,
+                                int mode, int accumulate)
+{
+    wgmma_ss_bf16_tnsp_body(out, A, B, C, mode, accumulate);
+}
 
 // A from registers (the mma.m16n8k16 A layout, warp q's rows 16q..), B from shared (K-major, or
 // N-major when TB), imm-scale-a = SA (1 or -1).
 #define RS_KERNEL(NAME, TB, SA)                                                                              \
-extern "C" __global__ void NAME(float *out, const unsigned short *A, const unsigned short *B, const float *C, \
-                                int mode, int accumulate)                                                     \
+__device__ __forceinline__ void NAME##_body(float *out, const unsigned short *A, const unsigned short *B,     \
+                                            const float *C, int mode, int accumulate)                        \
 {                                                                                                            \
     __shared__ __align__(1024) unsigned char sb[8192];                                                       \
     __shared__ unsigned short bt[64 * 16];                                                                   \
@@ -149,13 +226,51 @@ extern "C" __global__ void NAME(float *out, const unsigned short *A, const unsig
     frag_out(out, d);                                                                                        \
 }
 
+/*@warpscope
+kernel  wgmma_rs_f16
+note    wgmma from shared memory in swizzle mode MODE (0 none, 1 128B, 2 64B, 3 32B); scale-d = ACC.
+target  sm_90a
+param   MODE = 1
+param   ACC = 1
+buffer  out  float  64*64  init=zero  output
+buffer  A    half   64*16  init=randint(15, -4, 5)
+buffer  B    half   16*64  init=randint(27, -4, 5)
+buffer  C    float  64*64  init=randint(5, -50, 50)
+grid    1
+block   128
+args    out, A, B, C, MODE, ACC
+*/
 RS_KERNEL(wgmma_rs_f16, 0, 1)
+extern "C" __global__ void wgmma_rs_f16(float *out, const unsigned short *A, const unsigned short *B, const float *C,
+                                int mode, int accumulate)
+{
+    wgmma_rs_f16_body(out, A, B, C, mode, accumulate);
+}
+/*@warpscope
+kernel  wgmma_rs_f16_tnsp_neg
+note    wgmma from shared memory in swizzle mode MODE (0 none, 1 128B, 2 64B, 3 32B); scale-d = ACC.
+target  sm_90a
+param   MODE = 1
+param   ACC = 1
+buffer  out  float  64*64  init=zero  output
+buffer  A    half   64*16  init=randint(16, -4, 5)
+buffer  B    half   16*64  init=randint(28, -4, 5)
+buffer  C    float  64*64  init=randint(5, -50, 50)
+grid    1
+block   128
+args    out, A, B, C, MODE, ACC
+*/
 RS_KERNEL(wgmma_rs_f16_tnsp_neg, 1, -1)
+extern "C" __global__ void wgmma_rs_f16_tnsp_neg(float *out, const unsigned short *A, const unsigned short *B, const float *C,
+                                int mode, int accumulate)
+{
+    wgmma_rs_f16_tnsp_neg_body(out, A, B, C, mode, accumulate);
+}
 
 // tf32 (k8), e4m3 (k32, f32) and s8 (k32, s32): K-major only; A and B given row-major by their
 // 32 bytes of K (B as N x K), swizzle `mode`.
 #define K32_KERNEL(NAME, SHAPE, TYPES, DT, DX)                                                              \
-extern "C" __global__ void NAME(DT *out, const unsigned char *A, const unsigned char *Bt, int mode)         \
+__device__ __forceinline__ void NAME##_body(DT *out, const unsigned char *A, const unsigned char *Bt, int mode) \
 {                                                                                                            \
     __shared__ __align__(1024) unsigned char sa[8192], sb[8192];                                             \
     unsigned la, sa_, lb, sb_;                                                                               \
@@ -175,11 +290,59 @@ extern "C" __global__ void NAME(DT *out, const unsigned char *A, const unsigned 
 }
 
 #define D32X D32
+/*@warpscope
+kernel  wgmma_tf32
+note    wgmma K-major in swizzle mode MODE.
+target  sm_90a
+param   MODE = 1
+buffer  out  float  64*64  init=zero  output
+buffer  A    float  64*8  init=randint(3, -8, 9)
+buffer  Bt   float  64*8  init=randint(4, -8, 9)
+grid    1
+block   128
+args    out, A, Bt, MODE
+*/
 K32_KERNEL(wgmma_tf32, "m64n64k8", "f32.tf32.tf32", float, ", 1, 1")
+extern "C" __global__ void wgmma_tf32(float *out, const unsigned char *A, const unsigned char *Bt, int mode)
+{
+    wgmma_tf32_body(out, A, Bt, mode);
+}
+/*@warpscope
+kernel  wgmma_e4m3
+note    wgmma K-major in swizzle mode MODE.
+target  sm_90a
+param   MODE = 1
+buffer  out  float  64*64  init=zero  output
+buffer  A    uchar  64*32  init=randint(3, 0x38, 0x50)
+buffer  Bt   uchar  64*32  init=randint(4, 0xb8, 0xd0)
+grid    1
+block   128
+args    out, A, Bt, MODE
+*/
 K32_KERNEL(wgmma_e4m3, "m64n64k32", "f32.e4m3.e4m3", float, ", 1, 1")
+extern "C" __global__ void wgmma_e4m3(float *out, const unsigned char *A, const unsigned char *Bt, int mode)
+{
+    wgmma_e4m3_body(out, A, Bt, mode);
+}
 #undef D32X
 #define D32X I32
+/*@warpscope
+kernel  wgmma_s8
+note    wgmma K-major in swizzle mode MODE.
+target  sm_90a
+param   MODE = 1
+buffer  out  int    64*64  init=zero  output
+buffer  A    char   64*32  init=randint(3, -128, 128)
+buffer  Bt   char   64*32  init=randint(4, -128, 128)
+grid    1
+block   128
+args    out, A, Bt, MODE
+*/
 K32_KERNEL(wgmma_s8, "m64n64k32", "s32.s8.s8", int, "")
+extern "C" __global__ void wgmma_s8(int *out, const unsigned char *A, const unsigned char *Bt, int mode)
+{
+    wgmma_s8_body(out, A, Bt, mode);
+}
 #undef D32X
 
 // Faults: a B descriptor whose start lies beyond the block's shared memory, and an accumulator read
