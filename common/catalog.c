@@ -385,6 +385,14 @@ char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const c
     if (own_target) {                            /* the description needs its own target (sm_90a): exactly it */
         arch = L->target;
         match = WS_PTX_SAME_TARGET;
+    } else {                                     /* asked for a target that has its own text: x.sm_90a.ptx */
+        size_t pl = strlen(f->path);
+        char tp[WS_PATH_MAX + 24];
+        if (pl > 3 && !strcmp(f->path + pl - 3, ".cu") && strlen(arch) < 16) {
+            snprintf(tp, sizeof tp, "%.*s.%s.ptx", (int)(pl - 3), f->path, arch);
+            own_target = access(tp, F_OK) == 0;
+        }
+        if (own_target) match = WS_PTX_SAME_TARGET;
     }
     static const ws_compile_opts none;
     const ws_compile_opts *opts = L ? &L->compile : f->nkernels ? &f->kernels[0].compile : &none;
