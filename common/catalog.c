@@ -381,14 +381,31 @@ char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const c
     ws_ptx_origin *o = origin ? origin : &scratch;
     memset(o, 0, sizeof *o);
     if (!arch) arch = "sm_90";
+    bool own_target = L && L->target[0];
+    if (own_target) {                            /* the description needs its own target (sm_90a): exactly it */
+        arch = L->target;
+        match = WS_PTX_SAME_TARGET;
+    } else {                                     /* asked for a target that has its own text: x.sm_90a.ptx */
+        size_t pl = strlen(f->path);
+        char tp[WS_PATH_MAX + 24];
+        if (pl > 3 && !strcmp(f->path + pl - 3, ".cu") && strlen(arch) < 16) {
+            snprintf(tp, sizeof tp, "%.*s.%s.ptx", (int)(pl - 3), f->path, arch);
+            own_target = access(tp, F_OK) == 0;
+        }
+        if (own_target) match = WS_PTX_SAME_TARGET;
+    }
     static const ws_compile_opts none;
     const ws_compile_opts *opts = L ? &L->compile : f->nkernels ? &f->kernels[0].compile : &none;
     const char *names[64];
     int nnames = exact_names(f, names, 64);
     char sib[WS_PATH_MAX + 8];
     size_t l = strlen(f->path);
-    if (l > 3 && !strcmp(f->path + l - 3, ".cu")) snprintf(sib, sizeof sib, "%.*s.ptx", (int)(l - 3), f->path);
-    else snprintf(sib, sizeof sib, "%s.ptx", f->path);
+    /* a description's own target has its own checked-in text beside the file's: x.sm_90a.ptx */
+    char tsuf[18] = "";
+    if (own_target) snprintf(tsuf, sizeof tsuf, ".%.15s", arch);
+    int keep = (int)(l > 3 && !strcmp(f->path + l - 3, ".cu") ? l - 3 : l);
+    if (keep > WS_PATH_MAX - 24) keep = WS_PATH_MAX - 24;  /* a path this long is no catalog file's */
+    snprintf(sib, sizeof sib, "%.*s%s.ptx", keep, f->path, tsuf);
     unsigned long long want = ws_source_hash(f->source, f->source_len), have = 0;
     size_t text_len = 0;
     ws_error rerr;
@@ -435,7 +452,7 @@ char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const c
         snprintf(o->compiler, sizeof o->compiler, "%s", info.how);
         return ptx;
     }
-    if (fresh && match == WS_PTX_SAME_TARGET) {
+    if (fresh && match == WS_PTX_SAME_TARGET && !own_target) {
         /* no compiler for the requested target: the fresh checked-in PTX is the same source */
         fprintf(stderr, "warpscope: note: %s; using %s, compiled for %s, as an approximation for %s (its PTX, "
                 "registers and SASS are %s's)\n", cerr.msg, sib, target, arch, target);

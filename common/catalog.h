@@ -72,7 +72,10 @@ char *ws_catalog_ptx_text(const ws_desc_file *f, const char *arch, ws_ptx_match 
  * command line's macros and options; NULL L = the file's first description's compile line).
  * Either way every entry of f that names an instantiation or an overload ("scale<4>",
  * "k(const int*, int*, int)") is compiled and its lowered name recorded in the text, and a
- * checked-in PTX counts as fresh only when it was made with the same options and names. */
+ * checked-in PTX counts as fresh only when it was made with the same options and names. A launch
+ * whose description names a `target` (sm_90a) gets PTX for exactly that target, whatever arch and
+ * match say: the checked-in text if it has that .target, else compiled now, else an error. The same
+ * holds for any arch that has its own checked-in text beside the file's (x.sm_90a.ptx). */
 char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const char *arch, ws_ptx_match match,
                               ws_ptx_origin *origin, ws_error *err);
 

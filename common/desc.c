@@ -513,10 +513,10 @@ static void read_includes(ctx *c, const char *text, size_t len, const char *dir,
  * One block */
 
 typedef enum { KW_KERNEL, KW_ENTRY, KW_NOTE, KW_STARS, KW_PARAM, KW_BUFFER, KW_GRID, KW_BLOCK, KW_SHARED,
-               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_CLUSTER, KW_COUNT } keyword;
+               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_CLUSTER, KW_TARGET, KW_COUNT } keyword;
 static const char *const keywords[KW_COUNT] = {"kernel", "entry", "note", "stars", "param", "buffer",
                                                "grid", "block", "shared", "bytes", "args", "tmap", "compile",
-                                               "cooperative", "cluster"};
+                                               "cooperative", "cluster", "target"};
 
 typedef struct {
     char *text;
@@ -1213,7 +1213,7 @@ static int do_line(ctx *c, block *b, int line, span x)
         int near = typed[0] ? ws_nearest(typed, keywords, KW_COUNT, sizeof keywords[0], false) : -1;
         if (near >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", keywords[near]);
         return fail_at(c, line, word.col, "unknown keyword '%.*s'%s (known: kernel entry compile note stars param buffer "
-                       "grid block shared bytes args tmap cooperative cluster)", (int)(word.n > 40 ? 40 : word.n), word.s, hint);
+                       "grid block shared bytes args tmap cooperative cluster target)", (int)(word.n > 40 ? 40 : word.n), word.s, hint);
     }
     if (kw != KW_PARAM && kw != KW_BUFFER && kw != KW_TMAP && b->seen[kw])
         return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
@@ -1270,6 +1270,18 @@ static int do_line(ctx *c, block *b, int line, span x)
         k->cooperative = true;
         return 0;
     case KW_CLUSTER: return kw_cluster(c, b, line, rest);
+    case KW_TARGET: {                            /* sm_NN or sm_NNa: what wgmma and setmaxnreg need */
+        size_t d = 3;
+        bool ok = rest.n >= 5 && rest.n <= 7 && !memcmp(rest.s, "sm_", 3);
+        while (ok && d < rest.n && rest.s[d] >= '0' && rest.s[d] <= '9') d++;
+        ok = ok && d >= 5 && (d == rest.n || (d + 1 == rest.n && rest.s[d] == 'a'));
+        if (!ok)
+            return fail_at(c, line, rest.col, "target must name an architecture such as sm_90a (sm_ and its number, "
+                           "optionally 'a'), found '%.*s'", (int)(rest.n > 40 ? 40 : rest.n), rest.s);
+        memcpy(k->target, rest.s, rest.n);
+        k->target[rest.n] = '\0';
+        return 0;
+    }
     default: return fail_at(c, line, word.col, "internal error: keyword");
     }
 }
@@ -2032,6 +2044,7 @@ int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *
     memset(L, 0, sizeof *L);
     L->desc = d;
     L->cooperative = d->cooperative;
+    memcpy(L->target, d->target, sizeof L->target);
     /* each definition is a parameter or a macro (desc.h states the rule) */
     ws_def_kind kinds[WS_MAX_OVERRIDES];
     for (int i = 0; ov && i < ov->n; i++)

@@ -33,6 +33,8 @@
  *                                      cudaLaunchKernelEx's cluster attribute does); each divides the
  *                                      grid's; a kernel's __cluster_dims__ needs no line. Add
  *                                      `nonportable` for more than 8 blocks (at most 16 on Hopper)
+ *   target  sm_90a                     the architecture its PTX must be compiled for, whatever the
+ *                                      command line's or the device's (wgmma, setmaxnreg: sm_90a)
  *   * /                 (the comment's close, without the space)
  *
  * Lines are "keyword rest"; '#' starts a comment to end of line. Expressions are
@@ -189,6 +191,7 @@ typedef struct ws_kernel_desc {
     ws_expr *cluster[3];
     bool cluster_nonportable;  /* more than 8 blocks allowed (cudaFuncAttributeNonPortableClusterSizeAllowed) */
     int cluster_line, cluster_col;
+    char target[16];           /* `target sm_90a`: the PTX target it needs, "" = the command's */
 } ws_kernel_desc;
 
 /* A header the .cu includes with #include "..." (or <...> from a -I folder), read when a
@@ -321,7 +324,14 @@ typedef struct {
     uint32_t cluster[3];           /* the description's cluster line (cudaLaunchAttributeClusterDimension);
                                       all 0 = none (the kernel's __cluster_dims__, if any, then decides) */
     bool cluster_nonportable;      /* `cluster ... nonportable`: up to 16 blocks a cluster */
+    char target[16];               /* desc `target`: compile for this architecture ("" = the command's) */
 } ws_launch;
+
+/* The architecture a launch's PTX is compiled for: its description's `target`, else arch. */
+static inline const char *ws_launch_arch(const ws_launch *L, const char *arch)
+{
+    return L && L->target[0] ? L->target : arch;
+}
 
 /* The launch's derived shape, named once here (block and grid are its source). */
 static inline uint64_t ws_launch_threads_per_block(const ws_launch *L)

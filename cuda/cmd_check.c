@@ -467,6 +467,7 @@ static void check_explain(check_ctx *cx, kernel_check *kc)
     if (need_sass) {
         char arch[16];
         snprintf(arch, sizeof arch, "sm_%d%d", cx->s->info.cc_major, cx->s->info.cc_minor);
+        if (kc->t.launch.target[0]) snprintf(arch, sizeof arch, "%s", kc->t.launch.target); /* sm_90a PTX */
         ws_error serr;
         char *sass = cu_sass_dump(kc->t.ptx, arch, kc->t.fn->name, &serr);
         if (sass) {

@@ -17,6 +17,10 @@
  *   7  swizzle_none, _pad8, _b1, _b2, _b3: the gallery, one 64x64 tile read by ldmatrix.x4 in
  *      each layout: none 8 wavefronts per phase, CUTLASS Swizzle<1,3,3> 4, Swizzle<2,3,3> 2,
  *      Swizzle<3,3,3> (= (row ^ chunk) % 8) 1, padding 1                                      **
+ *   8  wgmma_gemm             Hopper (sm_90a): TMA loads 64x64 tiles in the 128-byte swizzle and one
+ *                             warpgroup (4 warps) multiplies them with wgmma.mma_async m64n64k16 read
+ *                             straight from shared memory through matrix descriptors: no ldmatrix,
+ *                             no fragments in registers but the accumulators                     ***
  *
  * Run one with `warpscope sim mma_ldmatrix_padded` (sizes: -D M=... -D N=... -D K=...).
  * Inputs: A and B are fp16 matrices; the descriptions declare them as ushort buffers of fp16
@@ -443,4 +447,107 @@ __global__ void swizzle_gallery(const __half *T, unsigned *out, int mode)
         for (int i = 0; i < 4; i++)
             out[((warp * 4 + kk / 16) * 4 + i) * 32 + lane] = r[i];
     }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 8. wgmma (sm_90a; the description's `target sm_90a`): C (64 x 64 per block) = A x B^T with one
+ *    warpgroup. Thread 0 loads each 64 x 64 half tile of A and of B (B is N x K: K-major, as
+ *    wgmma's B wants it with imm-trans-b 0) by TMA with the 128-byte swizzle, two stages, an
+ *    mbarrier each. The warpgroup then issues four wgmma.mma_async.m64n64k16 per tile, one per
+ *    16 of K, each reading A and B through a matrix descriptor: start address (the tile, +32
+ *    bytes per k step inside its 128-byte rows), stride byte offset 1024 (8 rows of 128 B),
+ *    swizzle mode 1 (128B); wgmma.commit_group + wait_group 0 before the barrier that frees the
+ *    stage. Warp q of the warpgroup holds rows 16q..16q+15 of the 64 x 64 accumulator, 32 floats
+ *    per thread (PTX ISA "wgmma .m64nNk16 register fragment layout for the accumulator D").
+ *    Inputs are small integers (randint): every sum is exact, so C is bit-exact on any GPU.
+ *    Needs M, N multiples of 64 and K of 64. Compiled for sm_90 (the rest of this file), the
+ *    kernel is a trap: wgmma exists only on sm_90a. */
+
+/*@warpscope
+kernel  wgmma_gemm
+note    Hopper: TMA loads 128-B swizzled 64x64 tiles; one warpgroup multiplies them with wgmma.mma_async from shared memory.
+stars   3
+target  sm_90a
+param   M = 128
+param   N = 128
+param   K = 256
+buffer  A  half   M*K  init=randint(11, -4, 5)
+buffer  B  half   N*K  init=randint(12, -4, 5)
+buffer  C  float  M*N  init=zero  output
+tmap    tA  A  dims=K,M box=64,64 swizzle=128B
+tmap    tB  B  dims=K,N box=64,64 swizzle=128B
+grid    N / 64, M / 64
+block   128
+bytes   2 * (M*K + N*K) + 4 * M*N
+args    tA, tB, C, M, N, K
+*/
+#define WG_TILE 64
+
+/* A 128B-swizzled, K-major operand tile at smem, k step kk (16 halves = 32 bytes into each row). */
+__device__ __forceinline__ unsigned long long wg_desc(const __half *smem, int kk)
+{
+    unsigned a = (unsigned)__cvta_generic_to_shared(smem) + (unsigned)kk * 2;
+    return (unsigned long long)((a & 0x3FFFF) >> 4) | 1ull << 16 /* LBO: unused with a swizzle */ |
+           (unsigned long long)(1024 >> 4) << 32 /* SBO: 8 rows of 128 B */ | 1ull << 62 /* 128B */;
+}
+
+__device__ __forceinline__ void wg_stage(__half *As, __half *Bs, const CUtensorMap *tA, const CUtensorMap *tB, int k0,
+                                         int bm, int bn, unsigned long long *bar)
+{
+    unsigned b = (unsigned)__cvta_generic_to_shared(bar);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(b), "r"(2 * WG_TILE * WG_TILE * 2)
+                 : "memory");
+    tma_tile(As, tA, k0, bm, bar);
+    tma_tile(Bs, tB, k0, bn, bar);
+}
+
+__global__ void wgmma_gemm(const __grid_constant__ CUtensorMap tA, const __grid_constant__ CUtensorMap tB, float *C,
+                           int M, int N, int K)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __shared__ __align__(1024) __half As[2][WG_TILE * WG_TILE], Bs[2][WG_TILE * WG_TILE];
+    __shared__ __align__(8) unsigned long long full[2];
+    int bm = blockIdx.y * WG_TILE, bn = blockIdx.x * WG_TILE, tiles = K / WG_TILE;
+    float d[32];
+    for (int i = 0; i < 32; i++) d[i] = 0.0f;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < 2; s++)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"((unsigned)__cvta_generic_to_shared(&full[s]))
+                         : "memory");
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        wg_stage(As[0], Bs[0], &tA, &tB, 0, bm, bn, &full[0]);
+    }
+    __syncthreads();
+    for (int t = 0; t < tiles; t++) {
+        if (threadIdx.x == 0 && t + 1 < tiles)  /* stage (t+1)&1 was freed by the barrier ending step t-1 */
+            wg_stage(As[(t + 1) & 1], Bs[(t + 1) & 1], &tA, &tB, (t + 1) * WG_TILE, bm, bn, &full[(t + 1) & 1]);
+        unsigned b = (unsigned)__cvta_generic_to_shared(&full[t & 1]);
+        asm volatile("{\n\t.reg .pred P1;\n"
+                     "WG_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+                     "\t@P1 bra WG_DONE;\n\tbra WG_WAIT;\nWG_DONE:\n}\n" ::"r"(b), "r"((t >> 1) & 1) : "memory");
+        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+        for (int kk = 0; kk < WG_TILE; kk += 16) {
+            unsigned long long da = wg_desc(As[t & 1], kk), db = wg_desc(Bs[t & 1], kk);
+            asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+                         "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+                         "%32, %33, 1, 1, 1, 0, 0;\n"
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                           "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+                           "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+                           "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+                           "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                         : "l"(da), "l"(db));
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        __syncthreads();
+    }
+    int q = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, tq = lane & 3;
+    for (int j = 0; j < 8; j++)
+        for (int h = 0; h < 4; h++)
+            C[(bm + 16 * q + g + 8 * (h >> 1)) * N + bn + 8 * j + 2 * tq + (h & 1)] = d[4 * j + h];
+#else
+    __trap();  /* wgmma is an sm_90a instruction: this kernel's description asks for that target */
+#endif
 }

@@ -41,6 +41,19 @@ EOF
 ptxas_ver=$("$ptxas" --version 2>/dev/null | sed -n 's/.*, V\([0-9.]*\)$/\1/p')
 [ -n "$ptxas_ver" ] || ptxas_ver=unknown
 
+# ptxas -v's report, one line per entry: "name regs=R shared=S local=L spill_st=A spill_ld=B".
+resources_awk='
+    /Compiling entry function/ { split($0, q, "'"'"'"); fn = q[2]; regs = 0; smem = 0; stack = 0; sst = 0; sld = 0 }
+    /bytes stack frame/ { stack = $1; sst = $5; sld = $9 }
+    /Used [0-9]+ registers/ {
+        for (i = 1; i <= NF; i++) {
+            if ($i ~ /^registers/) regs = $(i - 1)
+            if ($i ~ /^smem/) smem = $(i - 2)
+        }
+        if (fn != "") printf "%s regs=%d shared=%d local=%d spill_st=%d spill_ld=%d\n", fn, regs, smem, stack, sst, sld
+        fn = ""
+    }'
+
 if [ $# -eq 0 ]; then set -- demos/*.cu; fi
 status=0
 for cu in "$@"; do
@@ -66,18 +79,25 @@ for cu in "$@"; do
     fi
     {
         echo "# ptxas $ptxas_ver $PTX_ARCH"
-        awk '
-            /Compiling entry function/ { split($0, q, "'"'"'"); fn = q[2]; regs = 0; smem = 0; stack = 0; sst = 0; sld = 0 }
-            /bytes stack frame/ { stack = $1; sst = $5; sld = $9 }
-            /Used [0-9]+ registers/ {
-                for (i = 1; i <= NF; i++) {
-                    if ($i ~ /^registers/) regs = $(i - 1)
-                    if ($i ~ /^smem/) smem = $(i - 2)
-                }
-                if (fn != "") printf "%s regs=%d shared=%d local=%d spill_st=%d spill_ld=%d\n", fn, regs, smem, stack, sst, sld
-                fn = ""
-            }' "$tmp/ptxas.txt" | sort
+        awk "$resources_awk" "$tmp/ptxas.txt" | sort
     } > "$base.resources"
     echo "  PTX    $base.ptx ($(grep -c '^\.visible \.entry' "$base.ptx") entries), $base.resources"
+    # A description's own target (`target sm_90a`: wgmma) gets the whole file compiled for it too,
+    # beside the other: x.sm_90a.ptx and x.sm_90a.resources (common/catalog.c reads them).
+    for t in $(sed -n 's/^target[[:space:]][[:space:]]*\(sm_[0-9][0-9]*a\{0,1\}\)[[:space:]]*$/\1/p' "$cu" | sort -u); do
+        if ! "$NVCC" -ptx -arch="$t" -lineinfo -O3 "$cu" -o - > "$tmp/out.ptx" ||
+           ! "$NVCC" -cubin -arch="$t" -O3 -Xptxas -v "$cu" -o "$tmp/out.cubin" > "$tmp/ptxas.txt" 2>&1; then
+            echo "gen-ptx: $cu: nvcc for $t failed" >&2; status=1; continue
+        fi
+        {
+            echo "// warpscope-source-hash: $(fnv1a64 "$cu")"
+            sed "s|\"$root/$cu\"|\"$cu\"|" "$tmp/out.ptx"
+        } > "$base.$t.ptx"
+        {
+            echo "# ptxas $ptxas_ver $t"
+            awk "$resources_awk" "$tmp/ptxas.txt" | sort
+        } > "$base.$t.resources"
+        echo "  PTX    $base.$t.ptx, $base.$t.resources (target $t)"
+    done
 done
 exit $status

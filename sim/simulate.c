@@ -72,6 +72,8 @@ int ws_simulation_open(ws_simulation *s, ws_catalog *cat, const char *arg, const
         return WS_EXIT_USAGE;
     if (ws_desc_resolve(s->desc, ov, &s->launch, err))
         return WS_EXIT_USAGE;
+    arch = ws_launch_arch(&s->launch, arch);     /* a description's `target sm_90a` */
+    snprintf(s->arch, sizeof s->arch, "%s", arch ? arch : "sm_90");
     s->ptx = ws_catalog_ptx_text_for(s->file, &s->launch, arch, WS_PTX_SAME_TARGET, &s->ptx_origin, err);
     if (!s->ptx)
         return WS_EXIT_USAGE;

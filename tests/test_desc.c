@@ -1091,6 +1091,25 @@ static void test_a_cluster_line_gives_the_launch_its_clusters_which_divide_the_g
                 "__global__ void k(int *o) {}\n", 6, 8, "cluster needs 1 to 3 dimensions");
 }
 
+/* `target sm_90a`: the launch carries it, and it wins over the command's architecture. */
+static void test_a_target_line_sets_the_launch_architecture(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel k\ntarget sm_90a\ngrid 1\nblock 128\n*/\n"
+                               "__global__ void k() {}\n/*@warpscope\nkernel j\ngrid 1\nblock 32\n*/\n"
+                               "__global__ void j() {}\n");
+    ws_launch L;
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_string_equal(L.target, "sm_90a");
+    assert_string_equal(ws_launch_arch(&L, "sm_80"), "sm_90a");
+    resolve_ok(&f->kernels[1], NULL, &L);
+    assert_string_equal(L.target, "");
+    assert_string_equal(ws_launch_arch(&L, "sm_80"), "sm_80");
+    ws_desc_free(f);
+    parse_fails("/*@warpscope\nkernel k\ntarget sm_90b\ngrid 1\nblock 32\n*/\n__global__ void k() {}\n", 3, 8,
+                "target must name an architecture such as sm_90a");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1120,6 +1139,7 @@ int main(void)
         cmocka_unit_test(test_a_kernel_defined_in_an_included_header_is_found_in_the_header),
         cmocka_unit_test(test_generators_and_files_are_checked_at_resolve),
         cmocka_unit_test(test_every_malformed_description_gives_its_expected_error),
+        cmocka_unit_test(test_a_target_line_sets_the_launch_architecture),
         cmocka_unit_test(test_near_misses_are_case_slips_one_edit_or_a_swap_and_only_one_candidate),
         cmocka_unit_test(test_fixed_width_c_types_are_their_equivalents_and_const_takes_inf_and_nan),
     };

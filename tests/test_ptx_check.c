@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../common/child.h"
+#include "../common/files.h"
 #include "../sim/frontend/ptx.h"
 
 #define PTXAS "/usr/local/cuda/bin/ptxas"
@@ -31,7 +32,12 @@ static const char *const CHECKED[] = {
 static int ptxas_verdict(const char *path, char *why, size_t cap)
 {
     if (access(PTXAS, X_OK) != 0) return -1;
-    char *argv[] = {PTXAS, "-arch=sm_90", "-o", "/dev/null", (char *)path, NULL};
+    char arch[32] = "-arch=sm_90";               /* a file for sm_90a (wgmma) is compiled for its target */
+    char *text = ws_read_file(path, 0, NULL, NULL);
+    const char *t = text ? strstr(text, "\n.target sm_") : NULL;
+    if (t) snprintf(arch, sizeof arch, "-arch=%.*s", (int)strcspn(t + 9, " ,\n"), t + 9);
+    free(text);
+    char *argv[] = {PTXAS, arch, "-o", "/dev/null", (char *)path, NULL};
     ws_child_result r;
     ws_error err;
     if (ws_child_run(argv, NULL, &r, &err)) fail_msg("ptxas: %s", err.msg);
@@ -62,7 +68,8 @@ static void test_what_warpscope_refuses_ptxas_refuses_too(void **state)
 static void test_what_ptxas_accepts_warpscope_accepts(void **state)
 {
     (void)state;
-    const char *pats[] = {"demos/*.ptx", "tests/data/ptx/*.ptx", "tests/data/planted/*.ptx", "tests/data/interp/*.ptx"};
+    const char *pats[] = {"demos/*.ptx", "tests/data/ptx/*.ptx", "tests/data/planted/*.ptx", "tests/data/interp/*.ptx",
+                          "tests/data/wgmma/*.ptx"};
     int n = 0;
     for (size_t p = 0; p < sizeof pats / sizeof pats[0]; p++) {
         glob_t g;

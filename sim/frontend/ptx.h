@@ -209,6 +209,10 @@ typedef struct {
     uint8_t vec_imm;     /* VEC: elements that are immediates ({0, %r1} of st.param.v2) */
     uint8_t vec_fimm, vec_dimm; /* of those, float literals (0f...) and double ones (0d...) */
     int64_t vimm[PTX_VEC_MAX]; /* their values, as imm holds one */
+    uint16_t wide_n;     /* VEC of a wgmma longer than PTX_VEC_MAX (accumulators of up to 128
+                            registers): its wide_n slots are fn->wide[wide0 ..], vec[] holds the
+                            first PTX_VEC_MAX (vec_n = PTX_VEC_MAX); 0 for every other vector */
+    int wide0;
 } ptx_operand;
 
 /* Modifiers of the tensor-era instructions (cp.async, ldmatrix/stmatrix, mma, wmma,
@@ -225,10 +229,16 @@ enum { /* ptx_tc.flags */
     PTX_TC_SRC_GLOBAL = 1u << 6,/* cp.async ... .global: the source space */
     PTX_TC_TO_GLOBAL = 1u << 7, /* cp.async.bulk.global.shared::cta: a store from shared memory */
     PTX_TC_PREFETCH = 1u << 8,  /* cp.async.bulk.prefetch: no effect on the model */
-    PTX_TC_MBAR = 1u << 9       /* .mbarrier::complete_tx::bytes: completes on an [mbar] operand */
+    PTX_TC_MBAR = 1u << 9,      /* .mbarrier::complete_tx::bytes: completes on an [mbar] operand */
+    PTX_TC_WG_ADESC = 1u << 10, /* wgmma.mma_async: A comes from a matrix descriptor (else registers) */
+    PTX_TC_WG_NEG_A = 1u << 11, /* imm-scale-a = -1 */
+    PTX_TC_WG_NEG_B = 1u << 12, /* imm-scale-b = -1 */
+    PTX_TC_WG_TNSP_A = 1u << 13,/* imm-trans-a = 1: A is M-major in shared memory */
+    PTX_TC_WG_TNSP_B = 1u << 14 /* imm-trans-b = 1: B is N-major in shared memory */
 };
 typedef struct {
-    uint8_t m, n, k;          /* mma/wmma shape (.m16n8k16); ldmatrix/stmatrix m8n8 */
+    uint8_t m, k;             /* mma/wmma/wgmma shape (.m16n8k16); ldmatrix/stmatrix m8n8 */
+    uint16_t n;               /* its n: up to 256 (wgmma .m64n256k16) */
     uint8_t num;              /* ldmatrix/stmatrix .x1/.x2/.x4: matrices */
     char frag;                /* wmma.load/store: 'a', 'b', 'c', 'd' */
     char alayout, blayout;    /* 'r' / 'c': mma/wmma.mma A and B; wmma.load/store: alayout */
@@ -236,6 +246,8 @@ typedef struct {
     uint8_t cp_size;          /* cp.async: bytes (4, 8, 16) */
     uint8_t dims;             /* cp.async.bulk.tensor: .1d .. .5d */
     uint16_t flags;           /* PTX_TC_* */
+    int8_t ximm[2];           /* wgmma: the immediates after the 6th operand (imm-trans-a/-b), as written */
+    uint8_t nx;               /* how many */
     const char *refuse;       /* why the simulator cannot run this form (a static string), else NULL:
                                  it parses, and faults naming the instruction when a warp reaches it */
 } ptx_tc;
@@ -331,6 +343,8 @@ typedef struct {
     uint64_t local_bytes;         /* local frame size per thread */
     int ninsns;
     ptx_insn *insns;
+    int nwide;
+    int *wide;            /* register slots of wgmma vectors longer than PTX_VEC_MAX (ptx_operand.wide0) */
     int maxntid[3];       /* .maxntid, 0 = none (missing dimensions 1) */
     int reqntid[3];       /* .reqntid, 0 = none */
     int minnctapersm;     /* .minnctapersm, 0 = none */
@@ -386,7 +400,8 @@ const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
  * (cp.async's [src]; cp.async.bulk's [src] and [mbar]), known once the modifiers are parsed.
  * ptx_tc_format_mods: the modifiers back as text (".ca.shared.global"). */
 bool ptx_tc_op(ptx_opcode op);
-bool ptx_tc_long_operands(ptx_opcode op); /* {..} of any length and operands beyond PTX_MAX_OPND: parsed, not kept */
+bool ptx_tc_long_operands(ptx_opcode op); /* {..} of up to 128 registers (kept in fn->wide) and immediates
+                                             beyond PTX_MAX_OPND (kept in tc.ximm): wgmma.mma_async */
 bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n);
 const char *ptx_tc_check(ptx_insn *in, char *buf, size_t cap);
 uint32_t ptx_insn_extra_mem(const ptx_insn *in);

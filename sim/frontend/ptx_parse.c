@@ -97,6 +97,7 @@ typedef struct {
     int nlocs, cap_locs;
     int retval_sym;        /* .func return parameter symbol, -1 none */
     int cap_call_args;
+    int cap_wide;          /* f.wide */
     const char **protos;   /* .callprototype / .calltargets names declared in the body */
     int nprotos, cap_protos;
 } func_builder;
@@ -450,6 +451,7 @@ static void fb_free(func_builder *b)
     free(b->fixes);
     free(b->locs);
     free(b->f.call_args);
+    free(b->f.wide);
     free(b->protos);
     free(b->f.refusal);
     free(b);
@@ -1119,16 +1121,28 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
     if (is_p(&t, '{')) {
         lex(ps);
         o->kind = PTX_OPND_VEC;
+        bool wide = ptx_tc_long_operands(in->op);   /* wgmma accumulators: up to 128 registers */
+        func_builder *fb = ps->cur;
+        if (wide) o->wide0 = fb->f.nwide;
         for (;;) {
             token e = ps->tok;
             int vmax = ptx_tc_op(in->op) ? PTX_VEC_MAX : 4;  /* fragments of mma/wmma hold up to 8 */
-            bool drop = ptx_tc_long_operands(in->op) && o->vec_n >= vmax; /* a refused form: kept short */
-            if (o->vec_n >= vmax && !drop) FAIL_TOK(ps, &e, "vector operand with more than %d elements", vmax);
-            if (is_w(&e, "_")) {
-                if (!drop) o->vec[o->vec_n++] = -1;
+            if (wide && o->wide_n >= 128) FAIL_TOK(ps, &e, "vector operand with more than %d elements", 128);
+            if (o->vec_n >= vmax && !wide) FAIL_TOK(ps, &e, "vector operand with more than %d elements", vmax);
+            if (wide && ((e.kind == TK_WORD && e.s[0] == '%') || is_plain_reg(ps, &e))) {
+                int slot = reg_slot(ps, &e);         /* every element in fn->wide, the first 8 in vec[] too */
+                grow(ps, (void **)&fb->f.wide, &fb->cap_wide, fb->f.nwide + 1, sizeof *fb->f.wide);
+                fb->f.wide[fb->f.nwide++] = slot;
+                o->wide_n++;
+                if (o->vec_n < PTX_VEC_MAX) o->vec[o->vec_n++] = slot;
+            } else if (wide) {
+                FAIL_TOK(ps, &e, "expected a register in the { } of '%s', found '%s'", ptx_opcode_name(in->op),
+                         tok_text(&e, b, sizeof b));
+            } else if (is_w(&e, "_")) {
+                o->vec[o->vec_n++] = -1;
             } else if ((e.kind == TK_WORD && e.s[0] == '%') || is_plain_reg(ps, &e)) {
                 int slot = reg_slot(ps, &e);
-                if (!drop) o->vec[o->vec_n++] = slot;
+                o->vec[o->vec_n++] = slot;
             } else if (e.kind == TK_NUM || (is_p(&e, '-') && peek2(ps).kind == TK_NUM)) {
                 /* an immediate element (st.param.v2.b32 [p], {0, %r1}): a source, never written */
                 bool neg = is_p(&e, '-');
@@ -1136,7 +1150,7 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
                 ptx_operand t;
                 memset(&t, 0, sizeof t);
                 parse_imm(ps, &t, in, neg);
-                if (!drop) {
+                {
                     int k = o->vec_n++;
                     o->vec[k] = -1;
                     o->vec_imm |= (uint8_t)(1u << k);
@@ -1152,6 +1166,7 @@ static void parse_operand(parser *ps, ptx_insn *in, ptx_operand *o, int index)
             if (!is_p(&ps->tok, '}'))
                 FAIL_TOK(ps, &ps->tok, "expected ',' or '}' in a vector operand, found '%s'", tok_text(&ps->tok, b, sizeof b));
             lex(ps);
+            if (o->wide_n <= PTX_VEC_MAX) o->wide_n = 0; /* short: vec[] holds it all */
             return;
         }
     }
@@ -1532,9 +1547,14 @@ static void parse_insn(parser *ps)
         parse_call(ps, &in);
     } else if (!is_p(&ps->tok, ';')) {
         for (;;) {
-            if (in.nopnd >= PTX_MAX_OPND && ptx_tc_long_operands(in.op)) { /* a refused form: parse, drop */
+            if (in.nopnd >= PTX_MAX_OPND && ptx_tc_long_operands(in.op)) { /* wgmma's imm-trans-a/-b */
                 ptx_operand extra;
+                token at = ps->tok;
                 parse_operand(ps, &in, &extra, in.nopnd);
+                if (extra.kind != PTX_OPND_IMM || in.tc.nx >= 2 || extra.imm < -128 || extra.imm > 127)
+                    FAIL_TOK(ps, &at, "operand %d of '%s' must be an immediate (imm-trans-a, imm-trans-b)",
+                             in.nopnd + in.tc.nx + 1, optext);
+                in.tc.ximm[in.tc.nx++] = (int8_t)extra.imm;
                 if (is_p(&ps->tok, ',')) { lex(ps); continue; }
                 break;
             }
@@ -2378,6 +2398,7 @@ void ptx_free(ptx_module *m)
         free(m->funcs[i].syms);
         free(m->funcs[i].insns);
         free(m->funcs[i].call_args);
+        free(m->funcs[i].wide);
         free(m->funcs[i].refusal);
     }
     free(m->funcs);

@@ -64,9 +64,9 @@ static bool shape_word(const char *w, size_t n, ptx_tc *tc)
         if (i == st) return false;
         part++;
     }
-    if (i != n || part < 2 || v[0] > 255 || v[1] > 255 || v[2] > 255) return false;
+    if (i != n || part < 2 || v[0] > 255 || v[1] > 256 || v[2] > 255) return false;
     tc->m = (uint8_t)v[0];
-    tc->n = (uint8_t)v[1];
+    tc->n = (uint16_t)v[1];
     tc->k = (uint8_t)v[2];
     return true;
 }
@@ -77,7 +77,7 @@ static const char *const refused_types[] = {"e2m1", "e3m2", "e2m3", "s4", "u4", 
 
 bool ptx_tc_long_operands(ptx_opcode op)
 {
-    return op == PTX_WGMMA_MMA; /* accumulators of up to 128 registers, 9 operands: parsed, then refused */
+    return op == PTX_WGMMA_MMA; /* accumulators of up to 128 registers, up to 8 operands */
 }
 
 bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
@@ -85,9 +85,15 @@ bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
     ptx_tc *tc = &in->tc;
 #define W(s) (n == strlen(s) && !memcmp(w, s, n))
     switch (in->op) {                            /* words of the forms with plain integer types */
-    case PTX_WGMMA_MMA: case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT:
-        tc->refuse = "warpgroup mma (wgmma) is not simulated";
-        return true;                             /* any word: the form is refused as a whole */
+    case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT:
+        if (W("sync")) { in->flags |= PTX_F_SYNC; return true; }
+        if (W("aligned")) { in->flags |= PTX_F_ALIGNED; return true; }
+        return false;
+    case PTX_WGMMA_MMA:
+        if (W("sp")) { tc->refuse = "sparse wgmma (.sp)"; return true; }
+        if (W("satfinite")) { tc->flags |= PTX_TC_SATFINITE; return true; }
+        if (n > 1 && w[0] == 'm' && w[1] >= '0' && w[1] <= '9') return shape_word(w, n, tc);
+        break;                                   /* sync, aligned, the types: below */
     case PTX_MAPA: case PTX_GETCTARANK: case PTX_ELECT: case PTX_SETMAXNREG:
         if (W("u32") || W("b32")) { in->type = PTX_T_U32; return true; }
         if (W("u64")) { in->type = PTX_T_U64; return true; }
@@ -484,14 +490,92 @@ static const char *check_mbar(ptx_insn *in)
     return NULL;
 }
 
+/* wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype d, a, b-desc, scale-d[, imm-scale-a,
+ * imm-scale-b[, imm-trans-a], imm-trans-b] (PTX ISA "wgmma.mma_async"): the shapes and types the ISA
+ * allows for dense wgmma on sm_90a. K is 16 for f16/bf16, 8 for tf32, 32 for e4m3/e5m2 and s8/u8;
+ * N is 8..256 in steps of 8 (integer: 8, 16, 24, then steps of 16 from 32). a is a 64-bit descriptor
+ * or a {..} of 4 registers (A in registers: no imm-trans-a). D has N/2 registers (f32, s32) or N/4
+ * (f16 pairs). The transposes exist for f16/bf16 only; the integer form has no scale immediates. */
+static const char *check_wgmma(ptx_insn *in, char *buf, size_t cap)
+{
+    ptx_tc *tc = &in->tc;
+    if (tc->refuse) return NULL;
+    if (!(in->flags & PTX_F_SYNC) || !(in->flags & PTX_F_ALIGNED)) return "wgmma.mma_async needs .sync.aligned";
+    int at = tc->atype, bt = tc->btype, dt = tc->dtype, N = tc->n;
+    bool half = (at == PTX_MT_F16 || at == PTX_MT_BF16) && bt == at;
+    bool tf32 = at == PTX_MT_TF32 && bt == at;
+    bool fp8 = (at == PTX_MT_E4M3 || at == PTX_MT_E5M2) && (bt == PTX_MT_E4M3 || bt == PTX_MT_E5M2);
+    bool ints = (at == PTX_MT_S8 || at == PTX_MT_U8) && (bt == PTX_MT_S8 || bt == PTX_MT_U8);
+    if (!tc->m || (!half && !tf32 && !fp8 && !ints) || tc->ctype)
+        return "names a shape (.m64nNkK) and the types .dtype.atype.btype of a dense wgmma (f16, bf16, tf32, e4m3/e5m2, s8/u8)";
+    int K = half ? 16 : tf32 ? 8 : 32;
+    bool nok = ints ? (N == 8 || N == 16 || N == 24 || (N >= 32 && N <= 256 && N % 16 == 0))
+                    : (N >= 8 && N <= 256 && N % 8 == 0);
+    if (tc->m != 64 || tc->k != K || !nok) {
+        snprintf(buf, cap, "the shape must be .m64nNk%d with N = %s for .%s inputs", K,
+                 ints ? "8, 16, 24, 32, 48 .. 256 (steps of 16)" : "8 .. 256 in steps of 8", mt_names[at]);
+        return buf;
+    }
+    bool dok = ints ? dt == PTX_MT_S32 : (half && at == PTX_MT_F16) || fp8 ? dt == PTX_MT_F32 || dt == PTX_MT_F16
+                                                                           : dt == PTX_MT_F32;
+    if (!dok) {
+        snprintf(buf, cap, ".%s inputs accumulate in %s", mt_names[at], ints ? ".s32" : (at == PTX_MT_F16 || fp8)
+                 ? ".f32 or .f16" : ".f32");
+        return buf;
+    }
+    if ((tc->flags & PTX_TC_SATFINITE) && !ints) return ".satfinite belongs to the integer (s8/u8) form";
+    int nd = dt == PTX_MT_F16 ? N / 4 : N / 2;
+    int got = in->opnd[0].wide_n ? in->opnd[0].wide_n : vec_len(&in->opnd[0]);
+    if (in->opnd[0].kind != PTX_OPND_VEC || got != nd) {
+        snprintf(buf, cap, "the D fragment of .m64n%dk%d.%s needs %d registers, found %d", N, K, mt_names[dt], nd, got);
+        return buf;
+    }
+    const ptx_operand *a = &in->opnd[1];
+    bool adesc = a->kind == PTX_OPND_REG;
+    if (adesc) tc->flags |= PTX_TC_WG_ADESC;
+    else if (!vec_of(a, 4)) return "A is a 64-bit matrix descriptor or a {..} of 4 registers";
+    if (in->opnd[2].kind != PTX_OPND_REG) return "B is a 64-bit matrix descriptor (a register)";
+    const ptx_operand *sd = &in->opnd[3];
+    if (sd->kind != PTX_OPND_REG && sd->kind != PTX_OPND_IMM) return "scale-d is a predicate (or 0 / 1)";
+    /* the immediates after scale-d: scale-a, scale-b (not for integers), then the transposes (f16/bf16) */
+    int want = ints ? 0 : half ? (adesc ? 4 : 3) : 2, have = in->nopnd - 4 + tc->nx;
+    if (have != want) {
+        snprintf(buf, cap, "takes %d immediate%s after scale-d (%s), found %d", want, want == 1 ? "" : "s",
+                 ints ? "none for s8/u8" : half ? (adesc ? "imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b"
+                                                         : "imm-scale-a, imm-scale-b, imm-trans-b")
+                      : "imm-scale-a, imm-scale-b", have);
+        return buf;
+    }
+    int64_t v[4];
+    for (int i = 0; i < want; i++) {
+        const ptx_operand *o = 4 + i < in->nopnd ? &in->opnd[4 + i] : NULL;
+        if (o && o->kind != PTX_OPND_IMM) return "imm-scale-a, imm-scale-b and the transposes are immediates";
+        v[i] = o ? o->imm : tc->ximm[4 + i - in->nopnd];
+    }
+    for (int i = 0; i < want && i < 2; i++)
+        if (v[i] != 1 && v[i] != -1) return "imm-scale-a and imm-scale-b are 1 or -1";
+    if (want >= 2) {
+        if (v[0] < 0) tc->flags |= PTX_TC_WG_NEG_A;
+        if (v[1] < 0) tc->flags |= PTX_TC_WG_NEG_B;
+    }
+    for (int i = 2; i < want; i++)
+        if (v[i] != 0 && v[i] != 1) return "imm-trans-a and imm-trans-b are 0 or 1";
+    if (want == 4 && v[2]) tc->flags |= PTX_TC_WG_TNSP_A;
+    if (want >= 3 && v[want - 1]) tc->flags |= PTX_TC_WG_TNSP_B;
+    return NULL;
+}
+
 const char *ptx_tc_check(ptx_insn *in, char *buf, size_t cap)
 {
     switch (in->op) {
     case PTX_MAPA: case PTX_GETCTARANK:
         if (in->type != PTX_T_U32 && in->type != PTX_T_U64) return "the type must be .u32 or .u64";
         return NULL;
-    case PTX_WGMMA_MMA: case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT:
-        in->tc.refuse = "warpgroup mma (wgmma) is not simulated";
+    case PTX_WGMMA_MMA: return check_wgmma(in, buf, cap);
+    case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT:
+        if (!(in->flags & PTX_F_SYNC) || !(in->flags & PTX_F_ALIGNED)) return "needs .sync.aligned";
+        if (in->op == PTX_WGMMA_WAIT && (in->opnd[0].kind != PTX_OPND_IMM || in->opnd[0].imm < 0 || in->opnd[0].imm > 7))
+            return "the group count must be a number in 0..7";
         return NULL;
     case PTX_ELECT:
         if (!(in->flags & PTX_F_SYNC)) return "needs .sync";
@@ -630,8 +714,19 @@ void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap)
         if (tc->flags & PTX_TC_MBAR) add(&s, ".mbarrier::complete_tx::bytes", "");
         break;
     }
+    case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT:
+        add_sync(&s, in);
+        break;
+    case PTX_WGMMA_MMA:
+        add_sync(&s, in);
+        add_shape(&s, tc);
+        if (tc->flags & PTX_TC_SATFINITE) add(&s, ".satfinite", "");
+        add_type(&s, tc->dtype);
+        add_type(&s, tc->atype);
+        add_type(&s, tc->btype);
+        break;
     case PTX_CP_COMMIT: case PTX_CP_WAIT: case PTX_CP_WAIT_ALL: case PTX_CP_BULK_COMMIT: case PTX_CP_BULK_WAIT:
-    case PTX_WGMMA_MMA: case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT: case PTX_GRIDDEPCONTROL:
+    case PTX_GRIDDEPCONTROL:
         break;
     case PTX_MAPA: case PTX_GETCTARANK: case PTX_ELECT: case PTX_SETMAXNREG:
         if (in->op == PTX_ELECT || in->op == PTX_SETMAXNREG) add_sync(&s, in);

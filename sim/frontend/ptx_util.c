@@ -362,6 +362,8 @@ static void put_operand(sbuf *s, const ptx_function *fn, const ptx_insn *in, con
                 put(s, "%s%s", i ? ", " : "", o->vec[i] < 0 ? "_" : reg_name(fn, o->vec[i]));
             }
         }
+        if (o->wide_n > o->vec_n)   /* a wgmma accumulator: the first registers and how many */
+            put(s, ", ... %d registers", o->wide_n);
         put(s, "}");
         break;
     case PTX_OPND_SINK: put(s, "_"); break;

@@ -159,6 +159,16 @@ void ws_resources_of(const char *cu_path, const ptx_function *fn, const char *pt
         *r = file;
         return;
     }
+    size_t n = strlen(cu_path);
+    if (arch && n > 3 && n < WS_PATH_MAX - 24 && !strcmp(cu_path + n - 3, ".cu") && strlen(arch) < 16) {
+        char tpath[WS_PATH_MAX + 24];            /* `make ptx`'s report for a description's target: x.sm_90a.resources */
+        snprintf(tpath, sizeof tpath, "%.*s.%.15s.cu", (int)(n - 3), cu_path, arch);
+        ws_resources tf;
+        if (ws_resources_read(tpath, fn->name, &tf) == 0 && !strcmp(tf.arch, arch)) {
+            *r = tf;
+            return;
+        }
+    }
     r->source[0] = 0;
     if (ws_resources_ptxas(ptx_text, arch, fn->name, NULL, r) == 0)
         return;

@@ -11,7 +11,7 @@ const char *ws_space_name(ws_space s)
 const char *ws_mem_kind_name(ws_mem_kind k)
 {
     static const char *const names[] = { "", "cp.async", "ldmatrix", "stmatrix", "wmma", "cp.async.bulk",
-                                         "cp.async.bulk.tensor" };
+                                         "cp.async.bulk.tensor", "wgmma" };
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 

@@ -21,9 +21,11 @@ typedef enum { WS_CACHE_DEFAULT, WS_CACHE_CA, WS_CACHE_CG, WS_CACHE_CS, WS_CACHE
  *           SASS widths);
  *   BULK:   cp.async.bulk, TMA: cp.async.bulk.tensor: a copy of any size, in events of up to 32
  *           16-byte "lanes" (part 0, 1, ... of the copy), its global side and its shared side
- *           (op LOAD from the source, STORE to the destination). */
+ *           (op LOAD from the source, STORE to the destination);
+ *   GMMA:   wgmma.mma_async, op LOAD, width 16: the shared bytes its matrix descriptors read, one
+ *           16-byte chunk per "lane", part 0, 1, ... of one warp's share (exec_wgmma.c). */
 typedef enum { WS_KIND_PLAIN = 0, WS_KIND_LDGSTS, WS_KIND_LDSM, WS_KIND_STSM, WS_KIND_WMMA, WS_KIND_BULK,
-               WS_KIND_TMA, WS_KIND_COUNT } ws_mem_kind;
+               WS_KIND_TMA, WS_KIND_GMMA, WS_KIND_COUNT } ws_mem_kind;
 
 typedef struct ws_mem_event {
     uint64_t seq;            /* 0, 1, 2 ... in execution order */

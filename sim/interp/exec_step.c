@@ -46,6 +46,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             wins = 1;
             sim_sreg_fill(c, w, P, file, SIM_SREG_CLOCKS);
         }
+        if (__builtin_expect(w->wg_busy, 0) && m && sim_wgmma_hazard(c, w, in)) { rc = -1; goto out; }
         switch ((sim_cls)in->cls) {
         case SIM_CLS_ALU:
             if (m && in->alu(c, w, in, m)) { rc = -1; goto out; }

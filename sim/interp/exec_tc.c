@@ -587,6 +587,8 @@ int sim_exec_tc_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         return mbarrier(c, w, in, m);
     case PTX_MMA: case PTX_WMMA_MMA:
         return sim_exec_mma(c, w, in, m);
+    case PTX_WGMMA_MMA: case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT:
+        return sim_exec_wgmma(c, w, in, m);
     case PTX_CP_BULK_COMMIT: case PTX_CP_BULK_WAIT:
         return 0;                                /* bulk stores complete when they issue */
     case PTX_MAPA: case PTX_GETCTARANK: case PTX_ELECT:

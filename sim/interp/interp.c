@@ -286,6 +286,7 @@ void sim_block_free(sim_ctx *c, sim_block *blk)
         else free(w->file);
         free(w->stack);
         free(w->local);
+        sim_wgmma_free(w);
     }
     free(blk->warps);
     free(blk->shared);
@@ -348,6 +349,7 @@ void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &blk->warps[i];
         sim_frames_reset(c, w);
+        sim_wgmma_block_start(w);                                      /* no wgmma in flight */
         sim_sreg_fill(c, w, &c->prog, w->file, blk->sregs_filled ? SIM_SREG_BLOCK : SIM_SREG_ALL); /* %ctaid ... */
         w->sp = 1;
         w->stack[0].pc = 0;

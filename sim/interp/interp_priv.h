@@ -204,6 +204,9 @@ typedef struct sim_warp {
     uint32_t quiet;           /* slices run since then */
     uint32_t snap_power, snap_lam; /* Brent: the saved state is replaced after snap_power checks */
     bool cycling;             /* its state came back to the saved one with snap_epoch unchanged */
+    struct sim_wg *wg;        /* its wgmma groups and the registers they hold (exec_wgmma.c); NULL until used */
+    bool wg_busy;             /* some register is held by a wgmma not yet waited for: every instruction
+                                 is checked against them (sim_wgmma_hazard) */
 } sim_warp;
 
 /* One block being run: its warps, its shared window, its barriers. A launch runs its
@@ -389,6 +392,14 @@ int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m,
 void sim_tc_block_start(sim_ctx *c);
 void sim_tc_free(sim_ctx *c);
 int sim_exec_warp(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+/* exec_wgmma.c: wgmma.mma_async / fence / commit_group / wait_group by warp w (its quarter of the
+ * warpgroup). sim_wgmma_hazard: called for every instruction while w->wg_busy; an access to a
+ * register an in-flight wgmma holds faults (-1), else 0. sim_wgmma_block_start: no wgmma in flight;
+ * sim_wgmma_free: the warp's state released. */
+int sim_exec_wgmma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+int sim_wgmma_hazard(sim_ctx *c, sim_warp *w, const sim_insn *in);
+void sim_wgmma_block_start(sim_warp *w);
+void sim_wgmma_free(sim_warp *w);
 /* exec_mem.c: host pointer to n bytes at generic address a as lane l sees it
  * (global, shared, local, const windows), or NULL. */
 uint8_t *sim_generic_ptr(sim_ctx *c, const sim_warp *w, int l, uint64_t a, uint64_t n);

@@ -75,6 +75,7 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
     int store = ev->op == WS_MEM_STORE;
     bool copy = ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA;
     bool counts_execution = copy ? ev->space == WS_SPACE_GLOBAL && ev->part == 0
+                          : ev->kind == WS_KIND_GMMA ? ev->part == 0
                                  : ev->kind != WS_KIND_LDGSTS || ev->space == WS_SPACE_SHARED;
     t->events++;
     if (p) {
@@ -149,6 +150,11 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
         }
         break;
     }
+    case WS_KIND_GMMA:                           /* one execution per warp: its first event */
+        c = &t->gmma;
+        if (ev->part == 0) c->inst++;
+        c->bytes_used += 16u * (uint64_t)__builtin_popcount(ev->active_mask);
+        break;
     case WS_KIND_LDSM: case WS_KIND_STSM:
         c = ev->kind == WS_KIND_LDSM ? &t->ldsm : &t->stsm;
         c->inst++;

@@ -129,6 +129,8 @@ static int bank_rule(const ws_mem_event *ev, ws_bank_result *bk)
         return ws_banks_ldsm(ev, bk);
     if (ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA)
         return -1; /* the TMA unit's shared side is no LSU access: no wavefronts are modelled for it */
+    if (ev->kind == WS_KIND_GMMA)
+        return -1; /* the tensor core's descriptor reads: their wavefront rule is not known (docs/interp.md) */
     if (ev->kind == WS_KIND_LDGSTS)
         return ws_banks_ldgsts(ev, bk);  /* the zero-filling form's copying lanes cost twice (banks.h) */
     return ws_banks(ev, bk);

@@ -1,4 +1,4 @@
-// Hopper forms for tests/test_tensor.c: wgmma (refused by name when reached), the cluster
+// Hopper forms for tests/test_tensor.c: wgmma (its descriptors into no shared memory), the cluster
 // instructions in a launch without clusters (every block a cluster of one), a cluster launch.
 // Regenerate (from the repository root): nvcc -ptx -arch=sm_90a -lineinfo -O3 tests/data/tensor/hopper.cu -o
 // tests/data/tensor/hopper.ptx, then make its .file 1 path relative (tests/data/tensor/hopper.cu).

@@ -1,0 +1,457 @@
+/* test_wgmma.c - wgmma.mma_async in the interpreter (sim/interp/exec_wgmma.c) on nvcc PTX from
+ * tests/data/wgmma/wgmma.cu: one warpgroup multiplies 64 x K by K x 64 with its operands placed in
+ * shared memory in each swizzle mode's layout (none, 32B, 64B, 128B), K-major and MN-major
+ * (imm-trans), A from shared memory or from registers, f16, bf16, tf32, e4m3 and s8, with and
+ * without the accumulator (scale-d) and with imm-scale-a = -1. Every D is compared with a matrix
+ * product computed here from the input buffers (small integers: every product and sum is exact in
+ * f32, so the comparison is exact). Also: the shared chunks the descriptors read, as events; a
+ * descriptor outside shared memory and an accumulator read before wgmma.wait_group as located
+ * faults; an incomplete warpgroup. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/files.h"
+#include "../sim/interp/interp.h"
+
+#define DATA "tests/data/wgmma/wgmma.ptx"
+#define SRC "tests/data/wgmma/wgmma.cu"
+
+/* --- harness ------------------------------------------------------------------------------ */
+
+typedef struct {
+    int n, cap;
+    ws_mem_event *ev;
+} capture;
+
+static void on_event(void *ctx, const ws_mem_event *ev)
+{
+    capture *c = ctx;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 64;
+        c->ev = realloc(c->ev, (size_t)c->cap * sizeof *c->ev);
+        assert_non_null(c->ev);
+    }
+    c->ev[c->n++] = *ev;
+}
+
+typedef struct {
+    ptx_module *mod;
+    ws_launch L;
+    ws_sim_config cfg;
+    ws_sim_result res;
+    ws_error err;
+    capture cap;
+} run_t;
+
+static ptx_module *module(void)
+{
+    static ptx_module *m;
+    if (!m) {
+        ws_error e;
+        m = ptx_load(DATA, &e);
+        if (!m) fail_msg("%s:%d: %s", e.file, e.line, e.msg);
+    }
+    return m;
+}
+
+static void setup(run_t *r, const char *kernel, uint32_t threads)
+{
+    memset(r, 0, sizeof *r);
+    r->mod = module();
+    r->cfg.fn = ptx_find_function(r->mod, kernel);
+    assert_non_null(r->cfg.fn);
+    r->L.grid[0] = r->L.grid[1] = r->L.grid[2] = 1;
+    r->L.block[0] = threads; r->L.block[1] = r->L.block[2] = 1;
+    r->cfg.module = r->mod;
+    r->cfg.launch = &r->L;
+    r->cfg.source_file = "wgmma.cu";
+    r->cfg.listener = on_event;
+    r->cfg.listener_ctx = &r->cap;
+}
+
+static void buf(run_t *r, ws_type t, uint64_t count, ws_init_kind init, uint64_t seed, double lo, double hi)
+{
+    ws_buffer *b = &r->L.buffers[r->L.nbuffers];
+    snprintf(b->name, sizeof b->name, "b%d", r->L.nbuffers);
+    b->type = t;
+    b->count = count;
+    b->bytes = count * ws_type_size(t);
+    b->init = init;
+    b->seed = seed;
+    b->lo = lo;
+    b->hi = hi;
+    r->L.args[r->L.nargs].kind = WS_ARG_BUFFER;
+    r->L.args[r->L.nargs++].buffer = r->L.nbuffers++;
+}
+
+static void arg_int(run_t *r, int64_t v)
+{
+    r->L.args[r->L.nargs].kind = WS_ARG_INT;
+    r->L.args[r->L.nargs++].ivalue = v;
+}
+
+static const char *error_text(run_t *r)
+{
+    static char msg[1600];
+    ws_error_format(&r->err, msg, sizeof msg);
+    return msg;
+}
+
+static int run(run_t *r) { return ws_sim_run(&r->cfg, &r->res, &r->err); }
+
+static void run_ok(run_t *r)
+{
+    if (run(r)) fail_msg("%s", error_text(r));
+}
+
+static void teardown(run_t *r)
+{
+    ws_sim_result_free(&r->res);
+    free(r->cap.ev);
+}
+
+static const void *data(run_t *r, int i) { return r->res.buffer_data[i]; }
+
+/* The line of wgmma.cu holding text (an instruction's .loc line). */
+static int line_of(const char *text)
+{
+    size_t n;
+    ws_error e;
+    char *s = ws_read_file(SRC, 0, &n, &e);
+    assert_non_null(s);
+    char *p = strstr(s, text);
+    assert_non_null(p);
+    int line = 1;
+    for (char *q = s; q < p; q++) line += *q == '\n';
+    free(s);
+    return line;
+}
+
+/* --- element values from first principles -------------------------------------------------- */
+
+static double f16(uint16_t h)
+{
+    int e = h >> 10 & 31, f = h & 1023;
+    double v = e == 0 ? ldexp(f, -24) : ldexp(1024 + f, e - 25);
+    return h >> 15 ? -v : v;
+}
+
+static double bf16(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static double e4m3(uint8_t b)   /* sign, 4 exponent bits (bias 7), 3 fraction bits; no infinity */
+{
+    int e = b >> 3 & 15, f = b & 7;
+    double v = e == 0 ? ldexp(f, -9) : ldexp(8 + f, e - 10);
+    return b >> 7 ? -v : v;
+}
+
+/* --- the 16-bit kernels: D = A (64 x 16) * B (16 x 64) [+ C], every mode ------------------------ */
+
+enum { SWZ_NONE = 0, SWZ_128 = 1, SWZ_64 = 2, SWZ_32 = 3 };
+
+static void run_16bit(const char *kernel, bool bf, int mode, int accumulate, double sign)
+{
+    run_t r;
+    setup(&r, kernel, 128);
+    ws_type t = bf ? WS_TYPE_BF16 : WS_TYPE_HALF;
+    buf(&r, WS_TYPE_FLOAT, 64 * 64, WS_INIT_ZERO, 0, 0, 0);            /* out */
+    buf(&r, t, 64 * 16, WS_INIT_RANDINT, 11 + (uint64_t)mode, -4, 5);  /* A, row-major */
+    buf(&r, t, 16 * 64, WS_INIT_RANDINT, 23 + (uint64_t)mode, -4, 5);  /* B, K x N row-major */
+    buf(&r, WS_TYPE_FLOAT, 64 * 64, WS_INIT_RANDINT, 5, -50, 50);      /* C */
+    arg_int(&r, mode);
+    arg_int(&r, accumulate);
+    run_ok(&r);
+    const float *D = data(&r, 0);
+    const uint16_t *A = data(&r, 1), *B = data(&r, 2);
+    const float *C = data(&r, 3);
+    int bad = 0;
+    for (int i = 0; i < 64; i++)
+        for (int j = 0; j < 64; j++) {
+            double want = accumulate ? C[i * 64 + j] : 0;
+            for (int k = 0; k < 16; k++)
+                want += sign * (bf ? bf16(A[i * 16 + k]) * bf16(B[k * 64 + j]) : f16(A[i * 16 + k]) * f16(B[k * 64 + j]));
+            if (D[i * 64 + j] != (float)want && bad++ < 4)
+                print_message("%s mode %d: D[%d][%d] = %g, want %g\n", kernel, mode, i, j, D[i * 64 + j], want);
+        }
+    assert_int_equal(bad, 0);
+    teardown(&r);
+}
+
+static void test_f16_from_shared_memory_agrees_with_the_product_in_every_swizzle_mode(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 4; mode++) run_16bit("wgmma_ss_f16", false, mode, 0, 1);
+}
+
+static void test_bf16_from_shared_memory_agrees_with_the_product_in_every_swizzle_mode(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 4; mode++) run_16bit("wgmma_ss_bf16", true, mode, 1, 1);
+}
+
+static void test_transposed_operands_mn_major_agree_in_every_swizzle_mode(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 4; mode++) {
+        run_16bit("wgmma_ss_f16_tnsp", false, mode, 1, 1);
+        run_16bit("wgmma_ss_bf16_tnsp", true, mode, 0, 1);
+    }
+}
+
+static void test_scale_d_adds_the_accumulator_only_when_true(void **state)
+{
+    (void)state;
+    run_16bit("wgmma_ss_f16", false, SWZ_128, 1, 1);
+    run_16bit("wgmma_ss_f16", false, SWZ_128, 0, 1);
+}
+
+static void test_a_from_registers_agrees_and_imm_scale_a_negates_it(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 4; mode++) {
+        run_16bit("wgmma_rs_f16", false, mode, 1, 1);
+        run_16bit("wgmma_rs_f16_tnsp_neg", false, mode, 1, -1);   /* B N-major, imm-scale-a = -1 */
+    }
+}
+
+/* --- tf32, e4m3, s8: A and B^T 64 rows of 32 bytes ----------------------------------------------- */
+
+static void test_tf32_e4m3_and_s8_agree_with_the_product(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 4; mode++) {
+        run_t r;
+        setup(&r, "wgmma_tf32", 128);                                  /* k8: 8 floats per row */
+        buf(&r, WS_TYPE_FLOAT, 64 * 64, WS_INIT_ZERO, 0, 0, 0);
+        buf(&r, WS_TYPE_FLOAT, 64 * 8, WS_INIT_RANDINT, 3, -8, 9);
+        buf(&r, WS_TYPE_FLOAT, 64 * 8, WS_INIT_RANDINT, 4, -8, 9);
+        arg_int(&r, mode);
+        run_ok(&r);
+        const float *D = data(&r, 0), *A = data(&r, 1), *Bt = data(&r, 2);
+        for (int i = 0; i < 64; i++)
+            for (int j = 0; j < 64; j++) {
+                double want = 0;
+                for (int k = 0; k < 8; k++) want += (double)A[i * 8 + k] * Bt[j * 8 + k];
+                assert_true(D[i * 64 + j] == (float)want);
+            }
+        teardown(&r);
+
+        setup(&r, "wgmma_e4m3", 128);                                  /* k32: 32 bytes per row */
+        buf(&r, WS_TYPE_FLOAT, 64 * 64, WS_INIT_ZERO, 0, 0, 0);
+        buf(&r, WS_TYPE_UCHAR, 64 * 32, WS_INIT_RANDINT, 5, 0x38, 0x50); /* 1 .. 7.5: every sum exact */
+        buf(&r, WS_TYPE_UCHAR, 64 * 32, WS_INIT_RANDINT, 6, 0xb8, 0xd0); /* -1 .. -7.5 */
+        arg_int(&r, mode);
+        run_ok(&r);
+        D = data(&r, 0);
+        const uint8_t *a8 = data(&r, 1), *b8 = data(&r, 2);
+        for (int i = 0; i < 64; i++)
+            for (int j = 0; j < 64; j++) {
+                double want = 0;
+                for (int k = 0; k < 32; k++) want += e4m3(a8[i * 32 + k]) * e4m3(b8[j * 32 + k]);
+                assert_true(D[i * 64 + j] == (float)want);
+            }
+        teardown(&r);
+
+        setup(&r, "wgmma_s8", 128);
+        buf(&r, WS_TYPE_INT, 64 * 64, WS_INIT_ZERO, 0, 0, 0);
+        buf(&r, WS_TYPE_CHAR, 64 * 32, WS_INIT_RANDINT, 7, -128, 128);
+        buf(&r, WS_TYPE_CHAR, 64 * 32, WS_INIT_RANDINT, 8, -128, 128);
+        arg_int(&r, mode);
+        run_ok(&r);
+        const int32_t *Di = data(&r, 0);
+        const int8_t *ai = data(&r, 1), *bi = data(&r, 2);
+        for (int i = 0; i < 64; i++)
+            for (int j = 0; j < 64; j++) {
+                int32_t want = 0;
+                for (int k = 0; k < 32; k++) want += ai[i * 32 + k] * bi[j * 32 + k];
+                assert_int_equal(Di[i * 64 + j], want);
+            }
+        teardown(&r);
+    }
+}
+
+/* --- what the descriptors read -------------------------------------------------------------- */
+
+/* Swizzle<3,4,3>: address bits 4-6 ^= bits 7-9. */
+static uint64_t sw128(uint64_t a) { return a ^ ((a >> 7 & 7) << 4); }
+
+static void test_the_descriptors_read_each_placed_chunk_once_per_warpgroup(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "wgmma_ss_f16", 128);
+    buf(&r, WS_TYPE_FLOAT, 64 * 64, WS_INIT_ZERO, 0, 0, 0);
+    buf(&r, WS_TYPE_HALF, 64 * 16, WS_INIT_RANDINT, 1, -4, 5);
+    buf(&r, WS_TYPE_HALF, 16 * 64, WS_INIT_RANDINT, 2, -4, 5);
+    buf(&r, WS_TYPE_FLOAT, 64 * 64, WS_INIT_ZERO, 0, 0, 0);
+    arg_int(&r, SWZ_128);
+    arg_int(&r, 0);
+    run_ok(&r);
+    /* A at shared offset 0 and B at 8192 (two 1024-aligned 8 KiB arrays, in declaration order):
+       each row r of 64 holds its 32 bytes of K at sw128(r * 128 + 0 / 16) */
+    int seen[2][64][2] = {{{0}}};
+    int nev = 0, lanes = 0;
+    uint32_t warps = 0;
+    for (int i = 0; i < r.cap.n; i++) {
+        const ws_mem_event *ev = &r.cap.ev[i];
+        if (ev->kind != WS_KIND_GMMA) continue;
+        assert_int_equal(ev->space, WS_SPACE_SHARED);
+        assert_int_equal(ev->op, WS_MEM_LOAD);
+        assert_int_equal(ev->width, 16);
+        nev++;
+        warps |= 1u << ev->warp;
+        for (int l = 0; l < 32; l++) {
+            if (!(ev->active_mask >> l & 1)) continue;
+            lanes++;
+            uint64_t a = ev->addr[l];
+            int op = a >= 8192;
+            uint64_t o = sw128(a - (op ? 8192 : 0));   /* the swizzle is its own inverse */
+            assert_true(o % 16 == 0 && o % 128 < 32 && o / 128 < 64);
+            seen[op][o / 128][o % 128 / 16]++;
+        }
+    }
+    assert_int_equal(warps, 0xf);                      /* every warp reads its share */
+    assert_int_equal(lanes, 2 * 64 * 2);               /* 4096 bytes: A and B once each */
+    assert_int_equal(nev, 8);                          /* per warp: its 32 A chunks, 32 of B's 128 */
+    for (int op = 0; op < 2; op++)
+        for (int row = 0; row < 64; row++)
+            for (int j = 0; j < 2; j++) assert_int_equal(seen[op][row][j], 1);
+    teardown(&r);
+}
+
+/* --- faults ------------------------------------------------------------------------------- */
+
+static void test_a_descriptor_outside_shared_memory_is_a_fault_naming_the_line(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "wgmma_desc_outside", 128);
+    buf(&r, WS_TYPE_FLOAT, 64 * 64, WS_INIT_ZERO, 0, 0, 0);
+    assert_int_equal(run(&r), -1);
+    const char *msg = error_text(&r);
+    assert_non_null(strstr(msg, "the matrix descriptor of B"));
+    assert_non_null(strstr(msg, "outside the block's 2048 bytes of shared memory"));
+    assert_int_equal(r.res.fault.kind, WS_FAULT_KERNEL);
+    assert_int_equal(r.res.fault.src_line, line_of("// B outside"));
+    teardown(&r);
+}
+
+static void test_an_accumulator_read_before_wait_group_is_reported(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "wgmma_read_before_wait", 128);
+    buf(&r, WS_TYPE_FLOAT, 256, WS_INIT_ZERO, 0, 0, 0);
+    assert_int_equal(run(&r), -1);
+    const char *msg = error_text(&r);
+    assert_non_null(strstr(msg, "a register of the wgmma.mma_async at line"));
+    assert_non_null(strstr(msg, "before a wgmma.wait_group covers it"));
+    assert_int_equal(r.res.fault.src_line, line_of("out[threadIdx.x] = d[0];"));
+    teardown(&r);
+}
+
+static void test_a_warpgroup_of_fewer_than_four_warps_is_a_fault(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "wgmma_ss_f16", 96);
+    buf(&r, WS_TYPE_FLOAT, 64 * 64, WS_INIT_ZERO, 0, 0, 0);
+    buf(&r, WS_TYPE_HALF, 64 * 16, WS_INIT_ZERO, 0, 0, 0);
+    buf(&r, WS_TYPE_HALF, 16 * 64, WS_INIT_ZERO, 0, 0, 0);
+    buf(&r, WS_TYPE_FLOAT, 64 * 64, WS_INIT_ZERO, 0, 0, 0);
+    arg_int(&r, 0);
+    arg_int(&r, 0);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "whose warpgroup (warps 0..3) is incomplete: the block has 3 warps"));
+    teardown(&r);
+}
+
+/* --- parsing ------------------------------------------------------------------------------ */
+
+static void test_a_wgmma_keeps_all_its_accumulators_and_its_immediates(void **state)
+{
+    (void)state;
+    const ptx_function *fn = ptx_find_function(module(), "wgmma_ss_f16_tnsp");
+    assert_non_null(fn);
+    const ptx_insn *in = NULL;
+    for (int i = 0; i < fn->ninsns; i++)
+        if (fn->insns[i].op == PTX_WGMMA_MMA) in = &fn->insns[i];
+    assert_non_null(in);
+    assert_int_equal(in->opnd[0].wide_n, 32);
+    assert_int_equal(in->tc.m, 64);
+    assert_int_equal(in->tc.n, 64);
+    assert_int_equal(in->tc.k, 16);
+    assert_true(in->tc.flags & PTX_TC_WG_ADESC);
+    assert_true(in->tc.flags & PTX_TC_WG_TNSP_A);
+    assert_true(in->tc.flags & PTX_TC_WG_TNSP_B);
+    assert_false(in->tc.flags & PTX_TC_WG_NEG_A);
+    assert_null(in->tc.refuse);
+    /* the 32 accumulators are 32 distinct registers */
+    for (int a = 0; a < 32; a++)
+        for (int b = a + 1; b < 32; b++)
+            assert_int_not_equal(fn->wide[in->opnd[0].wide0 + a], fn->wide[in->opnd[0].wide0 + b]);
+}
+
+static void test_wgmma_forms_the_isa_does_not_have_are_parse_errors(void **state)
+{
+    (void)state;
+    static const struct { const char *insn, *msg; } cases[] = {
+        {"wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16 {%f1,%f2,%f3,%f4,%f5,%f6}, %rd1, %rd1, 1, 1, 1, 0, 0;",
+         "the shape must be .m64nNk16"},
+        {"wgmma.mma_async.sync.aligned.m64n8k16.f16.bf16.bf16 {%r1,%r2}, %rd1, %rd1, 1, 1, 1, 0, 0;",
+         ".bf16 inputs accumulate in .f32"},
+        {"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1,%f2,%f3}, %rd1, %rd1, 1, 1, 1, 0, 0;",
+         "needs 4 registers, found 3"},
+        {"wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1,%f2,%f3,%f4}, %rd1, %rd1, 1, 1, 1, 0, 0;",
+         "takes 2 immediates after scale-d"},
+        {"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1,%f2,%f3,%f4}, %rd1, %rd1, 1, 2, 1, 0, 0;",
+         "imm-scale-a and imm-scale-b are 1 or -1"},
+        {"wgmma.wait_group.sync.aligned 9;", "the group count must be a number in 0..7"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
+                 ".reg .f32 %%f<8>;\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<2>;\n%s\nret;\n}\n", cases[i].insn);
+        ws_error e;
+        ptx_module *m = ptx_parse("t.ptx", text, &e);
+        const char *got = m ? (m->funcs[0].refusal ? m->funcs[0].refusal->msg : "(parsed)") : e.msg;
+        if (!strstr(got, cases[i].msg)) fail_msg("%s: got '%s', want '%s'", cases[i].insn, got, cases[i].msg);
+        ptx_free(m);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_f16_from_shared_memory_agrees_with_the_product_in_every_swizzle_mode),
+        cmocka_unit_test(test_bf16_from_shared_memory_agrees_with_the_product_in_every_swizzle_mode),
+        cmocka_unit_test(test_transposed_operands_mn_major_agree_in_every_swizzle_mode),
+        cmocka_unit_test(test_scale_d_adds_the_accumulator_only_when_true),
+        cmocka_unit_test(test_a_from_registers_agrees_and_imm_scale_a_negates_it),
+        cmocka_unit_test(test_tf32_e4m3_and_s8_agree_with_the_product),
+        cmocka_unit_test(test_the_descriptors_read_each_placed_chunk_once_per_warpgroup),
+        cmocka_unit_test(test_a_descriptor_outside_shared_memory_is_a_fault_naming_the_line),
+        cmocka_unit_test(test_an_accumulator_read_before_wait_group_is_reported),
+        cmocka_unit_test(test_a_warpgroup_of_fewer_than_four_warps_is_a_fault),
+        cmocka_unit_test(test_a_wgmma_keeps_all_its_accumulators_and_its_immediates),
+        cmocka_unit_test(test_wgmma_forms_the_isa_does_not_have_are_parse_errors),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    ptx_free(module());
+    return rc;
+}
