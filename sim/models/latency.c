@@ -27,7 +27,7 @@ struct ws_latency {
     ws_deps deps;              /* barriers and dependent loads, from ws_latency_set_function */
     double *sm_cycles;
     double *sm_dram_epochs;    /* epochs with a DRAM load: each waits once for the DRAM queue */
-    double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (see tail()) */
+    double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
 };
 
 /* A DRAM epoch that ends at a barrier or at the block's exit holds every warp of the block (its
