@@ -5,6 +5,8 @@
  *   [RULES §n] shared/reference/gpu-memory-rules.md, which cites the CUDA
  *           Programming Guide and cuda_occupancy.h for each table
  *   [SPEC]  the vendor's datasheet / whitepaper for that board
+ *   [GUIDE] the CUDA C Programming Guide, "Arithmetic Instructions" throughput table
+ *           (results per clock cycle per multiprocessor) for the profile's compute capability
  *   estimate  a modelling figure with no measurement behind it in this repo
  * Invariant: profiles are constant data; the first is the default (H200). To
  * add a GPU, append a profile and its driver names; nothing else changes. */
@@ -52,8 +54,12 @@ static const ws_device h200 = {
     .reg_alloc_gran = 256,                  /* [RULES §6.1] cudaOccRegAllocationGranularity, per warp */
     .subpartitions = 4,                     /* [RULES §6.1] cudaOccSubPartitionsPerMultiprocessor */
     .l1_hit_cycles = 33,                    /* estimate: published Hopper microbenchmarks put L1 hits at ~30-40 cycles */
-    .l2_hit_cycles = 260,                   /* estimate: near-partition L2 hit; far partition is slower [RULES §4.2] */
-    .dram_cycles = 650,                     /* estimate: HBM load-to-use at ~1.98 GHz */
+    .l2_hit_cycles = 276,                   /* [MEAS] tests/gpu/latency_probe.cu (results/h200-latency): a 16 MB
+                                               chase, 1-32 warps/SM, 177-183 ns a step; less the L1 chase's
+                                               step (51-58 ns), plus the L1 hit: 139 ns */
+    .dram_cycles = 715,                     /* [MEAS] same probe, 960 MB chase at 16-32 warps/SM (0.67-1.3 TB/s,
+                                               past the L2 the warm-up fills): 406-417 ns a step, 372 ns load-
+                                               to-use less its queueing at 16 %: 361 ns */
     .launch_overhead_us = 4.3,              /* [MEAS] fitted: median of (event-timed median - modelled work) over the
                                                8 smallest kernels of demos/coalescing.cu and transpose.cu in
                                                results/h200.json (work <= 1.5 us); ~2.2 us of it is event
@@ -62,8 +68,17 @@ static const ws_device h200 = {
     .dram_efficiency = 0.89,                /* [MEAS] 4267 GB/s for a float4 copy / the 4800 GB/s peak (h200-measured.md) */
     .l2_requests_per_cycle = 35.0,          /* [MEAS] fitted: the naive 4096x4096 transpose, 17.3 M L2 requests in
                                                249 us (ncu); docs/timing-model.md */
-    .loaded_dram_latency_factor = 3.0,      /* [MEAS] fitted: makes the latency term match a 4096x4096 one-float-per-
-                                               thread copy, 32x32 blocks (66.6 us, ncu); docs/timing-model.md */
+    .dram_queue_cycles = 90,                /* [MEAS] fitted: same probe, 4 and 8 independent chains per warp at
+                                               8-32 warps/SM (1.1-3.5 TB/s): 12-122 ns over the unloaded step
+                                               = 31-48 ns x u/(1-u) (u against 0.89 x 4800 GB/s): 45 ns */
+    .dram_tail_per_ln = 0.25,               /* [MEAS] same probe: a step of 4 / 8 independent chains per warp
+                                               (2-4 warps/SM, no queue) 492 / 574 ns against one chain's 372:
+                                               1.32 = 1 + 0.23 ln 4, 1.55 = 1 + 0.26 ln 8 */
+    .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,
+                             [WS_PIPE_FP64] = 64, [WS_PIPE_XU] = 16},
+                                            /* [GUIDE] 9.0; [MEAS] same probe under ncu (pipes-ncu.csv), warp
+                                               instructions per SM cycle: LOP3 1.97, SHF 1.92, IMAD/IMUL 1.97,
+                                               FFMA/FADD 3.6 (events; ncu 4.0), MUFU 0.50, DFMA 1.92 */
     /* Atomics and block launch: tests/gpu/contention_probe.cu on the H200 (results/h200-contention.md,
      * raw data results/h200-contention/contention.csv and contention-ncu.csv; [MEAS] below names the
      * configuration each rate comes from; results/h200-contention-validation.md checks all 84) */
@@ -133,7 +148,10 @@ static const ws_device h100 = {
     .launch_overhead_us = 3.0,              /* estimate */
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed (same GH100 memory system); not measured */
     .l2_requests_per_cycle = 35.0 * 7500 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
-    .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
+    .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
+    .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,
+                             [WS_PIPE_FP64] = 64, [WS_PIPE_XU] = 16}, /* [GUIDE] 9.0 (the H200's chip) */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
     .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
     .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */
@@ -184,7 +202,10 @@ static const ws_device a100 = {
     .launch_overhead_us = 3.0,              /* estimate */
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed; not measured on an A100 */
     .l2_requests_per_cycle = 35.0 * 4800 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
-    .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
+    .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
+    .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
+                             [WS_PIPE_FP64] = 32, [WS_PIPE_XU] = 16}, /* [GUIDE] 8.0 */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
     .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
     .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */
@@ -235,7 +256,10 @@ static const ws_device t4 = {
     .launch_overhead_us = 4.0,              /* estimate */
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed; not measured on a T4 (GDDR6) */
     .l2_requests_per_cycle = 35.0 * 1100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
-    .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
+    .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
+    .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
+                             [WS_PIPE_FP64] = 2, [WS_PIPE_XU] = 16}, /* [GUIDE] 7.5 */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
     .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
     .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */
@@ -286,7 +310,10 @@ static const ws_device v100 = {
     .launch_overhead_us = 4.0,              /* estimate */
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed; not measured on a V100 */
     .l2_requests_per_cycle = 35.0 * 2100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
-    .loaded_dram_latency_factor = 3.0,      /* estimate: the H200 figure assumed; not measured */
+    .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
+    .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
+                             [WS_PIPE_FP64] = 32, [WS_PIPE_XU] = 16}, /* [GUIDE] 7.0 */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
     .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
     .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */

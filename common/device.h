@@ -8,6 +8,18 @@
 
 #define WS_MAX_CARVEOUTS 12
 
+/* The SM's arithmetic pipes the issue term bounds (docs/timing-model.md "Pipes"), by the CUDA C
+ * Programming Guide's arithmetic-instruction throughput table (results per clock per SM) and
+ * Nsight Compute's pipe names:
+ *   ALU       integer add/subtract, logic, shift, compare, min/max, select (IADD3, LOP3, SHF, ISETP)
+ *   FMA       FP32 add/multiply/FMA and packed FP16 (FFMA, FADD, HFMA2): fma-heavy + fma-lite
+ *   FMAHEAVY  integer multiply / multiply-add (IMAD, IMUL, and ptxas's IMAD.MOV/IMAD.IADD/VIADD):
+ *             the fma-heavy half only, which FP32 work shares
+ *   FP64      double add/multiply/FMA
+ *   XU        transcendentals (MUFU), type conversions, popc / find-leading-one / bit reverse */
+typedef enum { WS_PIPE_NONE = 0, WS_PIPE_ALU, WS_PIPE_FMA, WS_PIPE_FMAHEAVY, WS_PIPE_FP64, WS_PIPE_XU,
+               WS_PIPE_COUNT } ws_pipe;
+
 typedef struct ws_device {
     const char *key;              /* "h200", "h100", "a100", "t4", "v100" */
     const char *name;             /* "NVIDIA H200" as the driver names it */
@@ -45,7 +57,12 @@ typedef struct ws_device {
      * measurement says which figure it assumes. */
     double dram_efficiency;       /* fraction of dram_bw_gbs a streaming kernel reaches */
     double l2_requests_per_cycle; /* SM->L2 requests (128-B lines) the L2 serves per SM clock */
-    double loaded_dram_latency_factor; /* DRAM latency under load / the unloaded dram_cycles */
+    double dram_queue_cycles;     /* DRAM queueing: a DRAM load waits dram_queue_cycles x u/(1-u) more
+                                     than dram_cycles at DRAM utilisation u (M/M/1; timing.c) */
+    double dram_tail_per_ln;      /* the slowest of K DRAM loads / one = 1 + this x ln K (a block's
+                                     warps waiting at a barrier or its exit; sim/models/latency.c) */
+    double pipe_lanes_per_cycle[WS_PIPE_COUNT]; /* per SM: lane-operations per cycle of each pipe
+                                     (the guide's results/clk/SM); [WS_PIPE_NONE] unused */
     /* Atomics and block launch (docs/timing-model.md "Contention"): rates of mechanisms, the
      * H200's measured by tests/gpu/contention_probe.cu (results/h200-contention.md). */
     int atom_sector_rule;         /* WS_ATOM_SECTORS_*: how L1TEX/L2 count a global atomic's sectors */

@@ -12,6 +12,7 @@
 
 #include "../common/commands.h"
 #include "frontend/catalog_ptx.h"
+#include "models/pipes.h"
 #include "interp/launch_check.h"
 
 static double seconds_since(const struct timespec *t0)
@@ -279,6 +280,10 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     ws_timing_input_from_memstats(s->ms, s->latency, &s->occ, sass ? s->sass->warp_insns : s->result.warp_insns,
                                   L->bytes_moved, &ti);
     ws_timing_input_add_atomics(&ti, &atom);
+    uint64_t pipes[WS_PIPE_COUNT];
+    if (sass) memcpy(pipes, s->sass->pipe_insns, sizeof pipes);
+    else ws_pipe_ptx_insns(s->fn, s->result.pc_warp_count, pipes);
+    ws_timing_input_add_pipes(&ti, pipes);
     s->have_timing = ws_timing_predict(s->dev, &ti, &s->timing) == 0;
     return WS_EXIT_OK;
 }

@@ -49,7 +49,6 @@ static ws_device dev(void)
     d.subpartitions = 4;
     d.dram_efficiency = 0.89;
     d.l2_requests_per_cycle = 10;
-    d.loaded_dram_latency_factor = 3;
     d.launch_overhead_us = 2;
     d.atom_sector_rule = WS_ATOM_SECTORS_PASS;
     d.atom_same_address_ns = 2;

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "../sim/frontend/deps.h"
@@ -82,19 +83,18 @@ static ws_device dev(void)
     d.l2_hit_cycles = 200;
     d.dram_cycles = 500;
     d.sector_bytes = 32; d.line_bytes = 128; d.banks = 32; d.bank_bytes = 4;
-    d.loaded_dram_latency_factor = 3.0; /* the H200's */
     return d;
 }
 
 /* One warp loads `n` cold lines, at pcs first, first+step, ...; returns the SM's
- * latency cycles (each load misses to DRAM: 500 x the loaded-latency factor). */
-static double warp_latency(const ptx_function *fn, const int *pcs, int n)
+ * latency cycles (each load misses to DRAM: 500, unloaded). */
+static double block_latency(const ws_device *dp, int warps, const ptx_function *fn, const int *pcs, int n)
 {
-    ws_device d = dev();
+    ws_device d = *dp;
     ws_launch L;
     memset(&L, 0, sizeof L);
     L.grid[0] = L.grid[1] = L.grid[2] = 1;
-    L.block[0] = 32;
+    L.block[0] = 32 * (uint32_t)warps;
     L.block[1] = L.block[2] = 1;
     ws_models *models = ws_models_new(&d, &L, 0);
     ws_latency *lat = ws_latency_new(&d, &L);
@@ -102,17 +102,21 @@ static double warp_latency(const ptx_function *fn, const int *pcs, int n)
     assert_non_null(lat);
     ws_models_add_sink(models, ws_latency_verdict, lat);
     if (fn) assert_int_equal(ws_latency_set_function(lat, fn), 0);
-    for (int i = 0; i < n; i++) {
-        ws_mem_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.space = WS_SPACE_GLOBAL;
-        ev.op = WS_MEM_LOAD;
-        ev.width = 4;
-        ev.active_mask = 0xFFFFFFFFu;
-        ev.pc = (uint32_t)pcs[i];
-        for (int l = 0; l < 32; l++) ev.addr[l] = 0x100000000ull + (uint64_t)i * 4096 + 4u * (uint64_t)l;
-        ws_models_listener(models, &ev);
-    }
+    for (int w = 0; w < warps; w++)
+        for (int i = 0; i < n; i++) {
+            ws_mem_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.space = WS_SPACE_GLOBAL;
+            ev.op = WS_MEM_LOAD;
+            ev.width = 4;
+            ev.active_mask = 0xFFFFFFFFu;
+            ev.warp = (uint32_t)w;
+            ev.warp_global = (uint32_t)w;
+            ev.pc = (uint32_t)pcs[i];
+            for (int l = 0; l < 32; l++)
+                ev.addr[l] = 0x100000000ull + (uint64_t)(w * n + i) * 4096 + 4u * (uint64_t)l;
+            ws_models_listener(models, &ev);
+        }
     ws_models_finish(models);
     ws_latency_finish(lat);
     double c = ws_latency_sm_cycles(lat, 0);
@@ -121,10 +125,38 @@ static double warp_latency(const ptx_function *fn, const int *pcs, int n)
     return c;
 }
 
+static double warp_latency(const ptx_function *fn, const int *pcs, int n)
+{
+    ws_device d = dev();
+    return block_latency(&d, 1, fn, pcs, n);
+}
+
+/* A block's DRAM epoch that ends at its barrier or its exit waits for the slowest of its warps'
+ * loads: 1 + dram_tail_per_ln x ln(warps) times one load (the probe's slowest-of-K rule). */
+static void test_a_block_waits_for_its_slowest_warp_at_a_barrier_and_at_exit(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.dram_tail_per_ln = 0.25;
+    const double tail = 500 * (1 + 0.25 * log(4.0));
+    int one[1] = {1};
+    double c = block_latency(&d, 4, NULL, one, 1);       /* 4 warps, one load each, then exit */
+    assert_true(c > 4 * tail - 1e-3 && c < 4 * tail + 1e-3);
+    assert_true(block_latency(&d, 1, NULL, one, 1) == 500); /* one warp: no slower warp to wait for */
+    ptx_module *m = parse(GATHER);
+    int two[2] = {2, 6};                                  /* a barrier between: two block-wide epochs */
+    c = block_latency(&d, 4, &m->funcs[0], two, 2);
+    assert_true(c > 8 * tail - 1e-3 && c < 8 * tail + 1e-3);
+    int loop[2] = {3, 3};                                 /* a loop iteration is no barrier: only the last */
+    c = block_latency(&d, 4, NULL, loop, 2);
+    assert_true(c > 4 * (500 + tail) - 1e-3 && c < 4 * (500 + tail) + 1e-3);
+    ptx_free(m);
+}
+
 static void test_independent_loads_of_a_warp_overlap_and_a_loop_serialises_them(void **state)
 {
     (void)state;
-    const double L = 500 * dev().loaded_dram_latency_factor;
+    const double L = 500 /* unloaded: the queue is the timing model's */;
     int straight[8] = {1, 2, 3, 4, 5, 6, 7, 8}; /* an unrolled body: all 8 in flight */
     int loop[8] = {3, 3, 3, 3, 3, 3, 3, 3};     /* one load per iteration of a loop */
     assert_true(warp_latency(NULL, straight, 8) == L);
@@ -135,7 +167,7 @@ static void test_a_dependent_load_and_a_barrier_each_start_an_epoch(void **state
 {
     (void)state;
     ptx_module *m = parse(GATHER);
-    const double L = 500 * dev().loaded_dram_latency_factor;
+    const double L = 500 /* unloaded: the queue is the timing model's */;
     int pcs[3] = {2, 4, 6}; /* idx, data[idx] (waits for idx), after the barrier */
     assert_true(warp_latency(&m->funcs[0], pcs, 3) == 3 * L);
     int two[2] = {2, 6};    /* the barrier still separates them */
@@ -149,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_a_load_through_a_loaded_index_is_dependent_and_others_are_not),
         cmocka_unit_test(test_independent_loads_of_a_warp_overlap_and_a_loop_serialises_them),
         cmocka_unit_test(test_a_dependent_load_and_a_barrier_each_start_an_epoch),
+        cmocka_unit_test(test_a_block_waits_for_its_slowest_warp_at_a_barrier_and_at_exit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "../sim/models/memstats.h"
@@ -36,7 +37,6 @@ static ws_device dev(void)
     /* the H200's calibration, its L2 request rate scaled to this device's 2000 GB/s */
     d.dram_efficiency = 0.89;
     d.l2_requests_per_cycle = 35.0 * 2000 / 7500;
-    d.loaded_dram_latency_factor = 3.0;
     return d;
 }
 
@@ -89,19 +89,28 @@ static void test_time_never_falls_when_any_traffic_grows_and_bounds_every_term(v
     (void)state;
     ws_device d = dev();
     uint64_t seed = 7;
+    d.dram_queue_cycles = 90; /* the H200's: the queue couples the latency term to the DRAM term */
+    d.pipe_lanes_per_cycle[WS_PIPE_ALU] = 64;
+    d.pipe_lanes_per_cycle[WS_PIPE_FMA] = 128;
+    d.pipe_lanes_per_cycle[WS_PIPE_FMAHEAVY] = 64;
     for (int iter = 0; iter < 500; iter++) {
         ws_timing_input in;
+        memset(&in, 0, sizeof in);
         double *f[] = {&in.dram_bytes, &in.l2_bytes, &in.l1_wavefronts_max, &in.issue_insns_max,
-                       &in.latency_cycles_per_warp_max, &in.l2_requests};
-        for (int k = 0; k < 6; k++)
+                       &in.latency_cycles_per_warp_max, &in.l2_requests, &in.latency_dram_epochs_per_warp_max,
+                       &in.pipe_insns_max[WS_PIPE_ALU], &in.pipe_insns_max[WS_PIPE_FMA],
+                       &in.pipe_insns_max[WS_PIPE_FMAHEAVY]};
+        const int nf = (int)(sizeof f / sizeof f[0]);
+        for (int k = 0; k < nf; k++)
             *f[k] = (double)(lcg(&seed) % 1000000);
+        in.latency_dram_epochs_per_warp_max = (double)(lcg(&seed) % 1000);
         in.bytes_moved = in.dram_bytes;
         ws_timing a, b;
         ws_timing_predict(&d, &in, &a);
         double terms[] = {a.t_dram_us, a.t_l2_us, a.t_l1_us, a.t_issue_us, a.t_latency_us};
         for (int k = 0; k < 5; k++)
             assert_true(a.t_kernel_us >= terms[k] + a.t_launch_us - 1e-9);
-        int k = (int)(lcg(&seed) % 6);
+        int k = (int)(lcg(&seed) % (uint64_t)nf);
         *f[k] *= 1.0 + (double)(lcg(&seed) % 100) / 10.0;
         ws_timing_predict(&d, &in, &b);
         assert_true(b.t_kernel_us >= a.t_kernel_us);
@@ -181,6 +190,98 @@ static double latency_term(int resident_warps, int nwarps)
     return t.t_latency_us;
 }
 
+/* The guide's table for compute capability 9.0: 32-bit integer add 64 results per clock per SM,
+ * FP32 FMA 128, integer multiply-add 64, MUFU 16. One SM, 64 resident warps, N instructions
+ * per thread: 64 N warp instructions, each 32 lanes. */
+static void test_integer_adds_at_full_occupancy_run_at_the_guides_alu_rate(void **state)
+{
+    (void)state;
+    const ws_device *h = ws_device_find("h200");
+    assert_non_null(h);
+    const double N = 1000, warps = 64, cycle_us = 1.0 / 1980;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.issue_insns_max = warps * N;
+    in.pipe_insns_max[WS_PIPE_ALU] = warps * N;
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    double want = warps * N * 32 / 64 * cycle_us; /* twice the 4-per-cycle issue slots */
+    assert_true(t.t_issue_us > want * (1 - 1e-9) && t.t_issue_us < want * (1 + 1e-9));
+    assert_true(t.t_issue_slots_us > warps * N / 4 * cycle_us * (1 - 1e-9));
+    assert_int_equal(t.issue_pipe, WS_PIPE_ALU);
+    assert_int_equal(t.bound, WS_BOUND_ISSUE);
+    in.pipe_insns_max[WS_PIPE_ALU] = 0;        /* MUFU: 16 per clock, 8x the issue slots */
+    in.pipe_insns_max[WS_PIPE_XU] = warps * N;
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    want = warps * N * 32 / 16 * cycle_us;
+    assert_true(t.t_issue_us > want * (1 - 1e-9) && t.t_issue_us < want * (1 + 1e-9));
+    assert_int_equal(t.issue_pipe, WS_PIPE_XU);
+    in.pipe_insns_max[WS_PIPE_XU] = 0;         /* FP32 at 128 per clock: no slower than issue */
+    in.pipe_insns_max[WS_PIPE_FMA] = warps * N;
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    want = warps * N / 4 * cycle_us;
+    assert_true(t.t_issue_us > want * (1 - 1e-9) && t.t_issue_us < want * (1 + 1e-9));
+}
+
+static void test_fp32_and_integer_multiply_adds_share_the_fma_pipe(void **state)
+{
+    (void)state;
+    const ws_device *h = ws_device_find("h200");
+    const double cycle_us = 1.0 / 1980;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.pipe_insns_max[WS_PIPE_FMA] = 3000;      /* FFMA on heavy + lite: 128 lanes a cycle */
+    in.pipe_insns_max[WS_PIPE_FMAHEAVY] = 1000; /* IMAD on fma-heavy only: 64 */
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    double want = (3000 + 1000) * 32.0 / 128 * cycle_us; /* together on the 128 lanes */
+    assert_true(t.t_pipe_us > want * (1 - 1e-9) && t.t_pipe_us < want * (1 + 1e-9));
+    assert_int_equal(t.issue_pipe, WS_PIPE_FMA);
+    in.pipe_insns_max[WS_PIPE_FMA] = 0;         /* IMAD alone: fma-heavy's 64 */
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    want = 1000 * 32.0 / 64 * cycle_us;
+    assert_true(t.t_pipe_us > want * (1 - 1e-9) && t.t_pipe_us < want * (1 + 1e-9));
+    assert_int_equal(t.issue_pipe, WS_PIPE_FMAHEAVY);
+}
+
+/* 1 cycle = 1 ns. Unloaded latency a = 1 us; 10 DRAM epochs per warp at Q = 100 cycles: b = 1 us;
+ * D = 1 us of DRAM. M/M/1: each DRAM epoch waits Q u/(1-u), u = D/t, t = a + 10 Q u/(1-u):
+ * t = 1 + 1/(t-1) gives t = 2 us, u = 1/2, a wait of 100 cycles per epoch. */
+static void test_dram_epochs_wait_in_an_mm1_queue_at_the_kernels_utilisation(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.dram_queue_cycles = 100;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.dram_bytes = 8.9e5;                     /* 890 B/ns: 1 us */
+    in.latency_cycles_per_warp_max = 1000;
+    in.latency_dram_epochs_per_warp_max = 10;
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_latency_us > 2 - 1e-9 && t.t_latency_us < 2 + 1e-9);
+    assert_true(t.dram_utilisation > 0.5 - 1e-9 && t.dram_utilisation < 0.5 + 1e-9);
+    assert_true(t.dram_queue_cycles > 100 - 1e-6 && t.dram_queue_cycles < 100 + 1e-6);
+    assert_int_equal(t.bound, WS_BOUND_LATENCY); /* the queue (1 us) is not more than a (1 us) */
+    /* another term sets the time (4 us of L1): u = 1/4, a wait of 100/3 per epoch */
+    in.l1_wavefronts_max = 4000;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    double want = 1 + 10 * (100.0 / 3) / 1000;
+    assert_true(t.t_latency_us > want - 1e-9 && t.t_latency_us < want + 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_L1);
+    /* a = 0.1 us: (t - 0.1)(t - 1) = 1, t = (1.1 + sqrt(4.81)) / 2; the wait is most of it: DRAM */
+    in.l1_wavefronts_max = 0;
+    in.latency_cycles_per_warp_max = 100;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    want = (1.1 + sqrt(4.81)) / 2;
+    assert_true(t.t_latency_us > want - 1e-9 && t.t_latency_us < want + 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_DRAM);
+    /* no queue: the unloaded latency */
+    d.dram_queue_cycles = 0;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_latency_us > 0.1 - 1e-9 && t.t_latency_us < 0.1 + 1e-9);
+}
+
 static void test_a_profile_without_its_calibration_is_refused(void **state)
 {
     (void)state;
@@ -200,9 +301,9 @@ static void test_a_profile_without_its_calibration_is_refused(void **state)
 static void test_more_resident_warps_never_raise_the_latency_term(void **state)
 {
     (void)state;
-    /* 8 warps x 16 cold loads of 500 cycles x the loaded-latency factor (1 cycle = 1 ns):
+    /* 8 warps x 16 cold loads of 500 cycles (unloaded, no queue) (1 cycle = 1 ns):
      * one warp at a time 8 x 16 x L, all 8 in flight 16 x L */
-    const double L = 500 * dev().loaded_dram_latency_factor / 1000.0; /* us */
+    const double L = 500 / 1000.0 /* unloaded DRAM, no queue */; /* us */
     double prev = latency_term(1, 8);
     assert_true(prev > 128 * L - 1e-6 && prev < 128 * L + 1e-6);
     for (int r = 2; r <= 16; r++) {
@@ -223,6 +324,9 @@ int main(void)
         cmocka_unit_test(test_device_without_rates_is_refused),
         cmocka_unit_test(test_more_resident_warps_never_raise_the_latency_term),
         cmocka_unit_test(test_a_profile_without_its_calibration_is_refused),
+        cmocka_unit_test(test_integer_adds_at_full_occupancy_run_at_the_guides_alu_rate),
+        cmocka_unit_test(test_fp32_and_integer_multiply_adds_share_the_fma_pipe),
+        cmocka_unit_test(test_dram_epochs_wait_in_an_mm1_queue_at_the_kernels_utilisation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 
 #include "../../common/ws_assert.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -14,6 +15,7 @@
 typedef struct {
     int32_t last_pc;           /* pc of its previous memory instruction, -1 before the first */
     float epoch_cycles;        /* the slowest load of the open epoch */
+    uint8_t epoch_dram;        /* 1: the open epoch has a load with a sector from DRAM */
 } warp_epoch;
 
 struct ws_latency {
@@ -24,7 +26,19 @@ struct ws_latency {
     uint64_t nwarps;
     ws_deps deps;              /* barriers and dependent loads, from ws_latency_set_function */
     double *sm_cycles;
+    double *sm_dram_epochs;    /* epochs with a DRAM load: each waits once for the DRAM queue */
+    double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
 };
+
+/* A DRAM epoch that ends at a barrier or at the block's exit holds every warp of the block (its
+ * slot frees when the last warp is done) until the slowest of the block's loads returns: the tail
+ * of the DRAM latency distribution. The probe measured the slowest of K random DRAM loads at
+ * 1 + dram_tail_per_ln x ln K times one (results/h200-latency: K = 4: 1.32, K = 8: 1.55). */
+static double block_tail(const ws_device *dev, int warps_per_block)
+{
+    return warps_per_block > 1 && dev->dram_tail_per_ln > 0
+               ? dev->dram_cycles * dev->dram_tail_per_ln * log((double)warps_per_block) : 0;
+}
 
 ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
 {
@@ -37,8 +51,10 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
     l->warps_per_block = (int)ws_launch_warps_per_block(launch);
     uint64_t nblocks = ws_launch_blocks(launch);
     l->nwarps = nblocks * (uint64_t)l->warps_per_block;
+    l->block_tail_cycles = block_tail(dev, l->warps_per_block);
     l->sm_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_cycles);
-    if (!l->sm_cycles) {
+    l->sm_dram_epochs = calloc((size_t)dev->sm_count, sizeof *l->sm_dram_epochs);
+    if (!l->sm_cycles || !l->sm_dram_epochs) {
         ws_latency_free(l);
         return NULL;
     }
@@ -49,7 +65,7 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
             return NULL;
         }
         for (uint64_t w = 0; w < l->nwarps; w++)
-            l->warps[w] = (warp_epoch){-1, 0.0f};
+            l->warps[w] = (warp_epoch){-1, 0.0f, 0};
     }
     return l;
 }
@@ -67,6 +83,7 @@ void ws_latency_free(ws_latency *l)
     ws_deps_free(&l->deps);
     free(l->warps);
     free(l->sm_cycles);
+    free(l->sm_dram_epochs);
     free(l);
 }
 
@@ -77,7 +94,19 @@ void ws_latency_free(ws_latency *l)
  * (the block waits for every warp's loads), at a backward jump (the next loop
  * iteration: ptxas does not software-pipeline loads across iterations), and at an
  * access whose address comes from a global/local load (it must wait for that load).
- * lat < 0: an access that costs no latency (a store) but still moves the warp's pc. */
+ * lat < 0: an access that costs no latency (a store) but still moves the warp's pc.
+ * An epoch with a DRAM sector is counted apart: under load it waits once more for the DRAM
+ * queue (its loads queue together), which timing.c solves with the kernel's utilisation. */
+static bool from_dram(const ws_mem_verdict *v)
+{
+    if (!v->co || !v->ca || v->latency < 0)
+        return false;
+    for (int i = 0; i < v->co->nentries; i++)
+        if (v->ca->outcome[i] == WS_SECT_DRAM)
+            return true;
+    return false;
+}
+
 void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
 {
     ws_latency *l = ctx;
@@ -87,20 +116,28 @@ void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
     double lat = v->latency;
     double *S = &l->sm_cycles[v->sm];
     warp_epoch *w = l->warps && ev->warp_global < l->nwarps ? &l->warps[ev->warp_global] : NULL;
+    bool dram = from_dram(v);
     if (!w) {
         if (lat > 0)
             *S += lat;
+        if (dram)
+            l->sm_dram_epochs[v->sm] += 1;
         return;
     }
     int pc = (int)ev->pc;
     bool dependent = l->deps.ninsns && pc < l->deps.ninsns && (l->deps.flags[pc] & WS_DEP_ADDR_FROM_LOAD);
-    if (w->last_pc < 0 || pc <= w->last_pc || dependent || ws_deps_barrier_between(&l->deps, w->last_pc, pc)) {
-        *S += w->epoch_cycles;
+    bool barrier = w->last_pc >= 0 && ws_deps_barrier_between(&l->deps, w->last_pc, pc);
+    if (w->last_pc < 0 || pc <= w->last_pc || dependent || barrier) {
+        *S += w->epoch_cycles + (barrier && w->epoch_dram ? l->block_tail_cycles : 0);
+        l->sm_dram_epochs[v->sm] += w->epoch_dram;
         w->epoch_cycles = 0;
+        w->epoch_dram = 0;
     }
     w->last_pc = pc;
     if (lat > w->epoch_cycles)
         w->epoch_cycles = (float)lat;
+    if (dram)
+        w->epoch_dram = 1;
 }
 
 void ws_latency_finish(ws_latency *l)
@@ -108,9 +145,11 @@ void ws_latency_finish(ws_latency *l)
     if (l->finished)
         return;
     for (uint64_t w = 0; l->warps && w < l->nwarps; w++) { /* close every open epoch */
-        l->sm_cycles[ws_block_sm((uint32_t)(w / (uint64_t)l->warps_per_block), l->dev->sm_count)] +=
-            l->warps[w].epoch_cycles;
+        int sm = ws_block_sm((uint32_t)(w / (uint64_t)l->warps_per_block), l->dev->sm_count);
+        l->sm_cycles[sm] += l->warps[w].epoch_cycles + (l->warps[w].epoch_dram ? l->block_tail_cycles : 0);
+        l->sm_dram_epochs[sm] += l->warps[w].epoch_dram;
         l->warps[w].epoch_cycles = 0;
+        l->warps[w].epoch_dram = 0;
     }
     l->finished = 1;
     WS_ASSERT(ws_latency_check(l) == 0);
@@ -119,9 +158,9 @@ void ws_latency_finish(ws_latency *l)
 int ws_latency_check(const ws_latency *l)
 {
     for (uint64_t w = 0; l->warps && w < l->nwarps; w++)
-        if (l->warps[w].epoch_cycles != 0) return 1;
+        if (l->warps[w].epoch_cycles != 0 || l->warps[w].epoch_dram) return 1;
     for (int s = 0; s < l->dev->sm_count; s++)
-        if (!(l->sm_cycles[s] >= 0)) return 2;      /* NaN fails too */
+        if (!(l->sm_cycles[s] >= 0) || !(l->sm_dram_epochs[s] >= 0)) return 2; /* NaN fails too */
     return 0;
 }
 
@@ -130,7 +169,15 @@ double ws_latency_sm_cycles(const ws_latency *l, int sm)
     return sm >= 0 && sm < l->dev->sm_count ? l->sm_cycles[sm] : 0;
 }
 
+double ws_latency_sm_dram_epochs(const ws_latency *l, int sm)
+{
+    return sm >= 0 && sm < l->dev->sm_count ? l->sm_dram_epochs[sm] : 0;
+}
+
 void ws_latency_scale(ws_latency *l, double f)
 {
-    for (int s = 0; s < l->dev->sm_count; s++) l->sm_cycles[s] *= f;
+    for (int s = 0; s < l->dev->sm_count; s++) {
+        l->sm_cycles[s] *= f;
+        l->sm_dram_epochs[s] *= f;
+    }
 }

@@ -30,8 +30,12 @@ void ws_latency_finish(ws_latency *l);
  * and every SM's cycles are a number >= 0; 1 for an open epoch, 2 for a bad sum.
  * ws_latency_finish asserts it. */
 int ws_latency_check(const ws_latency *l);
-/* Sum over the SM's warps of their epochs' latencies, cycles (after ws_latency_finish). */
+/* Sum over the SM's warps of their epochs' latencies, cycles (after ws_latency_finish), DRAM
+ * loads at the unloaded dram_cycles. */
 double ws_latency_sm_cycles(const ws_latency *l, int sm);
+/* How many of those epochs have a load with a DRAM sector: each waits once for the DRAM
+ * queue, whose delay depends on the kernel's DRAM utilisation (sim/models/timing.c). */
+double ws_latency_sm_dram_epochs(const ws_latency *l, int sm);
 /* Block sampling: every SM's cycles times f, after ws_latency_finish (sim/sample.h). */
 void ws_latency_scale(ws_latency *l, double f);
 void ws_latency_free(ws_latency *l);

@@ -43,8 +43,8 @@ int ws_models_check_device(const ws_device *dev, char *why, size_t why_size)
         bad = "line_bytes: the coalescer and caches implement 128-B lines only";
     else if (dev->banks != WS_BANKS || dev->bank_bytes != 4)
         bad = "banks/bank_bytes: the bank model implements 32 banks of 4 bytes only";
-    else if (!(dev->loaded_dram_latency_factor > 0))
-        bad = "loaded_dram_latency_factor must be positive (the latency model's DRAM calibration)";
+    else if (!(dev->dram_queue_cycles >= 0))
+        bad = "dram_queue_cycles must be a number >= 0 (the latency model's DRAM queueing)";
     if (!bad)
         return 0;
     snprintf(why, why_size, "device profile '%s': %s", dev->key ? dev->key : "?", bad);
@@ -142,7 +142,7 @@ static double outcome_latency(const ws_device *d, uint8_t o)
     case WS_SECT_L1_HIT: return d->l1_hit_cycles;
     case WS_SECT_MERGED: /* waits for the outstanding miss: assume it came from L2 */
     case WS_SECT_L2_HIT: return d->l2_hit_cycles;
-    case WS_SECT_DRAM: return d->dram_cycles * d->loaded_dram_latency_factor;
+    case WS_SECT_DRAM: return d->dram_cycles; /* unloaded: timing.c adds the queueing the load causes */
     default: return 0;
     }
 }

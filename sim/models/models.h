@@ -49,7 +49,8 @@ typedef struct ws_mem_verdict {
 int ws_mem_verdict_check(const ws_mem_verdict *v);
 
 /* Load-to-use cycles of the access in v: the slowest sector's outcome for a global/local
- * load (DRAM at dram_cycles x the profile's loaded_dram_latency_factor), L1 hit time plus
+ * load (DRAM at the unloaded dram_cycles: the queueing under load is the timing model's,
+ * sim/models/timing.c, solved with the kernel's DRAM utilisation), L1 hit time plus
  * one cycle per extra wavefront for a shared load; -1 for a store or a reduction (they wait
  * for nothing). An atomic with return adds its own serialisation: (lanes on one address - 1)
  * x atom_same_address_ns (or _float_ns) on global memory, (wavefronts - 1) x

@@ -2,7 +2,26 @@
  * docs/timing-model.md). Pure arithmetic on the traffic the models counted. */
 #include "timing.h"
 
+#include <math.h>
 #include <string.h>
+
+const char *ws_pipe_name(ws_pipe p)
+{
+    switch (p) {
+    case WS_PIPE_ALU: return "ALU";
+    case WS_PIPE_FMA: return "FMA";
+    case WS_PIPE_FMAHEAVY: return "FMA-heavy";
+    case WS_PIPE_FP64: return "FP64";
+    case WS_PIPE_XU: return "XU";
+    default: return "";
+    }
+}
+
+void ws_timing_input_add_pipes(ws_timing_input *in, const uint64_t pipe_insns[WS_PIPE_COUNT])
+{
+    for (int p = 0; p < WS_PIPE_COUNT; p++)
+        in->pipe_insns_max[p] = pipe_insns ? (double)pipe_insns[p] * in->issue_share_max : 0;
+}
 
 const char *ws_bound_name(ws_bound b)
 {
@@ -81,11 +100,15 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
                                              : (double)S->mem_inst;
         if (issue > in->issue_insns_max)
             in->issue_insns_max = issue;
+        if (nblocks && (double)S->blocks / (double)nblocks > in->issue_share_max)
+            in->issue_share_max = (double)S->blocks / (double)nblocks;
         double warps = (double)S->blocks * wpb;
         double conc = warps < resident ? warps : resident;
         double cycles = lat ? ws_latency_sm_cycles(lat, s) : 0;
-        if (conc > 0 && cycles / conc > in->latency_cycles_per_warp_max)
+        if (conc > 0 && cycles / conc > in->latency_cycles_per_warp_max) {
             in->latency_cycles_per_warp_max = cycles / conc;
+            in->latency_dram_epochs_per_warp_max = ws_latency_sm_dram_epochs(lat, s) / conc;
+        }
     }
 }
 
@@ -105,8 +128,25 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     if (t_req > out->t_l2_us)
         out->t_l2_us = t_req;
     out->t_l1_us = in->l1_wavefronts_max / WS_L1_WAVEFRONTS_PER_CYCLE * cycle_us;
-    out->t_issue_us = in->issue_insns_max / (double)dev->subpartitions * cycle_us;
-    out->t_latency_us = in->latency_cycles_per_warp_max * cycle_us;
+    /* issue: the schedulers' slots, or the busiest pipe at the guide's lanes per cycle (a
+     * warp instruction takes its 32 lanes' slots, active or not). FP32 runs on fma-heavy and
+     * fma-lite, integer multiply-adds on fma-heavy only: together they share the FMA pipe. */
+    out->t_issue_slots_us = in->issue_insns_max / (double)dev->subpartitions * cycle_us;
+    const double *r = dev->pipe_lanes_per_cycle;
+    out->issue_pipe = WS_PIPE_NONE;
+    for (int p = WS_PIPE_NONE + 1; p < WS_PIPE_COUNT; p++) {
+        if (!(r[p] > 0))
+            continue;
+        double lanes = 32.0 * in->pipe_insns_max[p];
+        if (p == WS_PIPE_FMA)
+            lanes += 32.0 * in->pipe_insns_max[WS_PIPE_FMAHEAVY];
+        double t = lanes / r[p] * cycle_us;
+        if (t > out->t_pipe_us) {
+            out->t_pipe_us = t;
+            out->issue_pipe = (ws_pipe)p;
+        }
+    }
+    out->t_issue_us = out->t_pipe_us > out->t_issue_slots_us ? out->t_pipe_us : out->t_issue_slots_us;
 
     /* Contention (docs/timing-model.md "Contention"): L2 applies the operations on one
      * address one after another; a slice's atomic unit applies its range's sector-ops one at
@@ -131,6 +171,31 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
         per_block = wpb * dev->warp_launch_cycles;
     out->t_block_launch_us = in->blocks_max * per_block * cycle_us;
 
+    /* Latency (docs/timing-model.md "DRAM under load"): the epochs cost a = their unloaded
+     * latencies; each DRAM epoch waits q = dram_queue_cycles x u/(1-u) more (M/M/1), u = t_dram/t
+     * the DRAM's utilisation over the kernel's time t = max(every other term, a + b u/(1-u)).
+     * With b = DRAM epochs x dram_queue_cycles, t = a + b D/(t-D) has one root above D. */
+    double others = 0;
+    const double rest[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us,
+                           out->t_atomics_us, out->t_shared_atomics_us, out->t_block_launch_us};
+    for (int i = 0; i < 7; i++)
+        if (rest[i] > others) others = rest[i];
+    double a = in->latency_cycles_per_warp_max * cycle_us;
+    double b = in->latency_dram_epochs_per_warp_max * (dev->dram_queue_cycles > 0 ? dev->dram_queue_cycles : 0) * cycle_us;
+    double D = out->t_dram_us;
+    double queue_us = 0;
+    if (b > 0 && D > 0) {
+        double t = 0.5 * ((a + D) + sqrt((a - D) * (a - D) + 4.0 * b * D));
+        if (t < others) t = others;  /* another term sets the time: u = D / it */
+        queue_us = b * D / (t - D);
+        out->dram_utilisation = D / t;
+    } else if (D > 0) {
+        out->dram_utilisation = D / (others > a ? others : a);
+    }
+    out->t_latency_us = a + queue_us;
+    double u = out->dram_utilisation;
+    out->dram_queue_cycles = u < 1 ? dev->dram_queue_cycles * u / (1 - u) : 0;
+
     /* the first five in their old order: ties go to them, so a kernel without atomics is
      * bound (and timed) as before */
     const double terms[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us, out->t_latency_us,
@@ -144,6 +209,9 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
             worst = terms[i];
             out->bound = names[i];
         }
+    /* latency that is mostly the DRAM queue is bandwidth: the DRAM is nearly saturated */
+    if (out->bound == WS_BOUND_LATENCY && queue_us > a)
+        out->bound = WS_BOUND_DRAM;
     out->t_kernel_us = out->t_launch_us + worst;
     if (out->t_kernel_us > 0) {
         out->eff_bw_gbs = in->bytes_moved / out->t_kernel_us / 1e3;

@@ -4,6 +4,9 @@
  * memory latency that the resident warps cannot hide), plus the launch overhead.
  * Contention (atomics) and the block launch rate are further terms of the same max; a
  * kernel without atomics gets exactly the prediction it had without them.
+ * The issue term is the larger of the schedulers' slots and the busiest arithmetic pipe
+ * (the guide's throughput per pipe); the latency term's DRAM loads wait in a queue whose
+ * delay grows with the kernel's own DRAM utilisation, solved together with the kernel's time.
  * Invariant: time is monotonic non-decreasing in every traffic input and never below
  * any single term; more resident warps never make the latency term larger. */
 #ifndef WS_TIMING_H
@@ -32,7 +35,11 @@ typedef struct {
     double l1_wavefronts_max;       /* busiest SM: shared wavefronts + global/local data wavefronts */
     double issue_insns_max;         /* busiest SM: warp instructions (all kinds) */
     double latency_cycles_per_warp_max; /* busiest SM: sum of load latencies / concurrent warps
-                                           (DRAM sectors at the loaded latency) */
+                                           (DRAM sectors at the unloaded dram_cycles) */
+    double latency_dram_epochs_per_warp_max; /* that SM: epochs with a DRAM load / concurrent warps
+                                           (each waits once for the DRAM queue) */
+    double issue_share_max;         /* busiest SM's share of the blocks (its issue_insns_max / all) */
+    double pipe_insns_max[WS_PIPE_COUNT]; /* busiest SM: warp instructions per pipe (ws_pipe) */
     double bytes_moved;             /* what a perfect kernel moves (for effective bandwidth) */
     /* contention (sim/models/atomics.h; 0 without atomics) and block launch */
     double atom_addr_ops_max;       /* lane-ops on the most updated global address (no float adds) */
@@ -58,6 +65,11 @@ typedef struct {
     double t_shared_atomics_us;     /* busiest SM's shared-atomic wavefronts */
     double t_block_launch_us;       /* busiest SM's blocks x max(block_launch_cycles, warps x
                                        warp_launch_cycles) (0: not calibrated) */
+    double t_issue_slots_us;        /* of t_issue: the schedulers' slots (subpartitions per cycle) */
+    double t_pipe_us;               /* of t_issue: the busiest arithmetic pipe */
+    ws_pipe issue_pipe;             /* that pipe (WS_PIPE_NONE: no arithmetic counted) */
+    double dram_utilisation;        /* t_dram / (t_kernel - launch): the u of the DRAM queue */
+    double dram_queue_cycles;       /* each DRAM epoch's wait in the queue at that u */
     double t_kernel_us;             /* launch + max of the others */
     ws_bound bound;                 /* the largest term (launch when all are 0) */
     double eff_bw_gbs;              /* bytes_moved / t_kernel (GB = 1e9 bytes) */
@@ -69,6 +81,12 @@ typedef struct {
  * instructions only). lat NULL: no latency term. */
 void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat, const ws_occupancy *occ,
                                    uint64_t warp_insns, uint64_t bytes_moved, ws_timing_input *in);
+
+/* Adds the warp instructions per pipe (the whole grid's, sim/models/pipes.h) to in, as the
+ * busiest SM's share of them (after ws_timing_input_from_memstats). */
+void ws_timing_input_add_pipes(ws_timing_input *in, const uint64_t pipe_insns[WS_PIPE_COUNT]);
+/* "ALU", "FMA", "FMA-heavy", "FP64", "XU"; "" for WS_PIPE_NONE. */
+const char *ws_pipe_name(ws_pipe p);
 
 /* Adds the contention model's counts (ws_models_atomic_totals) to in. */
 void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at);

@@ -355,6 +355,12 @@ static void timing_lines(FILE *f, const ws_report *r)
                "DRAM traffic %.1f GB/s\n",
             t->eff_bw_gbs, (unsigned long long)r->launch->bytes_moved, 100.0 * ratio(t->eff_bw_gbs, r->dev->dram_bw_gbs),
             r->dev->dram_bw_gbs, t->dram_bw_gbs);
+    if (t->issue_pipe != WS_PIPE_NONE && t->t_pipe_us > t->t_issue_slots_us)
+        fprintf(f, "           issue: the %s pipe %.2f us (issue slots %.2f us)\n", ws_pipe_name(t->issue_pipe),
+                t->t_pipe_us, t->t_issue_slots_us);
+    if (t->dram_queue_cycles > 0)
+        fprintf(f, "           DRAM %.0f %% busy: a DRAM load waits %.0f cycles in its queue\n",
+                100.0 * t->dram_utilisation, t->dram_queue_cycles);
     if (t->t_atomics_us > 0 || t->t_shared_atomics_us > 0 || t->t_block_launch_us > 0)
         fprintf(f, "           contention: atomics %.2f, shared atomics %.2f, block launch %.2f us\n", t->t_atomics_us,
                 t->t_shared_atomics_us, t->t_block_launch_us);
@@ -711,7 +717,12 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
     cJSON_AddNumberToObject(tj, "l2_us", t->t_l2_us);
     cJSON_AddNumberToObject(tj, "l1_us", t->t_l1_us);
     cJSON_AddNumberToObject(tj, "issue_us", t->t_issue_us);
+    cJSON_AddNumberToObject(tj, "issue_slots_us", t->t_issue_slots_us);
+    cJSON_AddNumberToObject(tj, "pipe_us", t->t_pipe_us);
+    cJSON_AddStringToObject(tj, "issue_pipe", ws_pipe_name(t->issue_pipe));
     cJSON_AddNumberToObject(tj, "latency_us", t->t_latency_us);
+    cJSON_AddNumberToObject(tj, "dram_utilisation", t->dram_utilisation);
+    cJSON_AddNumberToObject(tj, "dram_queue_cycles", t->dram_queue_cycles);
     cJSON_AddNumberToObject(tj, "launch_us", t->t_launch_us);
     cJSON_AddNumberToObject(tj, "atomics_us", t->t_atomics_us);
     cJSON_AddNumberToObject(tj, "shared_atomics_us", t->t_shared_atomics_us);

@@ -420,6 +420,7 @@ void ws_sass_session_finish(ws_sass_session *ss, const ws_sim_result *res)
     if (!res->pc_warp_count) return;
     ss->warp_insns = ws_sass_warp_insns(ss->plan, res->pc_warp_count);
     ws_sass_tensor_insns(ss->plan, res->pc_warp_count, ss->tensor_insns);
+    ws_sass_pipe_insns(ss->plan, res->pc_warp_count, ss->pipe_insns);
 }
 
 void ws_sass_session_free(ws_sass_session *ss)

@@ -11,6 +11,7 @@
 
 #include "../../common/desc_text.h"
 #include "../interp/fragments.h"
+#include "../models/pipes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -704,6 +705,22 @@ void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, 
             out[t] += n[t] * execs / (uint64_t)copies;
             out[WS_SASS_TENSOR_NONE] += n[t] * execs / (uint64_t)copies;
         }
+    }
+}
+
+void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_PIPE_COUNT])
+{
+    const ws_sass_function *sf = p->sf;
+    for (int t = 0; t < WS_PIPE_COUNT; t++) out[t] = 0;
+    for (int b = 0; b < sf->nblocks; b++) {
+        const ws_sass_block *B = &sf->blocks[b];
+        if (padding_block(sf, b) || B->cold) continue;
+        uint64_t n[WS_PIPE_COUNT] = {0};
+        for (int i = B->first; i < B->first + B->n; i++) n[ws_pipe_of_sass(sf->insns[i].text)]++;
+        uint64_t execs;
+        int copies;
+        block_runs(p, b, pc_warp_count, &execs, &copies);
+        for (int t = 0; t < WS_PIPE_COUNT; t++) out[t] += n[t] * execs / (uint64_t)copies;
     }
 }
 

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../../common/device.h"
 #include "../frontend/ptx.h"
 #include "sass.h"
 
@@ -108,6 +109,9 @@ uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count
 /* The same for the tensor pipe's instructions alone (HMMA ...), by class: out[WS_SASS_TENSOR_HMMA]
  * etc., out[WS_SASS_TENSOR_NONE] the sum of all. */
 void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_SASS_TENSOR_COUNT]);
+/* Executed SASS warp instructions per arithmetic pipe (sim/models/pipes.h), counted as
+ * ws_sass_warp_insns counts them. */
+void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_PIPE_COUNT]);
 
 /* PTX and SASS side by side, per source line: each PTX memory instruction with the SASS one
  * it became (marked "merge N->1", "merged into", "removed by ptxas", "predicated"), then

@@ -1,0 +1,89 @@
+/* pipes.c - the pipe of a SASS or PTX instruction (see pipes.h). The classes follow Nsight
+ * Compute's pipe names (alu, fma/fmaheavy, fp64, xu) and the CUDA C Programming Guide's
+ * throughput table; tests/gpu/latency_probe.cu measured each under ncu on the H200
+ * (results/h200-latency/pipes-ncu.csv: IADD3 and IMAD.IADD split the integer adds between
+ * alu and fmaheavy; VIADD counts on fmaheavy). */
+#include "pipes.h"
+
+#include <string.h>
+
+typedef struct {
+    const char *op;
+    ws_pipe pipe;
+} sass_row;
+
+/* The opcode before its first '.'; MUFU etc. Unknown opcodes use no arithmetic pipe. */
+static const sass_row sass_rows[] = {
+    {"FFMA", WS_PIPE_FMA}, {"FADD", WS_PIPE_FMA}, {"FMUL", WS_PIPE_FMA}, {"FFMA32I", WS_PIPE_FMA},
+    {"FADD32I", WS_PIPE_FMA}, {"FMUL32I", WS_PIPE_FMA}, {"HFMA2", WS_PIPE_FMA}, {"HADD2", WS_PIPE_FMA},
+    {"HMUL2", WS_PIPE_FMA}, {"FSWZADD", WS_PIPE_FMA},
+    {"IMAD", WS_PIPE_FMAHEAVY}, {"IMUL", WS_PIPE_FMAHEAVY}, {"IMAD32I", WS_PIPE_FMAHEAVY},
+    {"IMUL32I", WS_PIPE_FMAHEAVY}, {"IDP", WS_PIPE_FMAHEAVY}, {"IDP4A", WS_PIPE_FMAHEAVY},
+    {"VIADD", WS_PIPE_FMAHEAVY}, {"VIMNMX", WS_PIPE_FMAHEAVY},
+    {"IADD3", WS_PIPE_ALU}, {"IADD", WS_PIPE_ALU}, {"IADD32I", WS_PIPE_ALU}, {"LOP3", WS_PIPE_ALU},
+    {"LOP", WS_PIPE_ALU}, {"LOP32I", WS_PIPE_ALU}, {"SHF", WS_PIPE_ALU}, {"SHL", WS_PIPE_ALU},
+    {"SHR", WS_PIPE_ALU}, {"ISETP", WS_PIPE_ALU}, {"FSETP", WS_PIPE_ALU}, {"IMNMX", WS_PIPE_ALU},
+    {"FMNMX", WS_PIPE_ALU}, {"LEA", WS_PIPE_ALU}, {"SEL", WS_PIPE_ALU}, {"FSEL", WS_PIPE_ALU},
+    {"PRMT", WS_PIPE_ALU}, {"IABS", WS_PIPE_ALU}, {"ISCADD", WS_PIPE_ALU}, {"BMSK", WS_PIPE_ALU},
+    {"SGXT", WS_PIPE_ALU}, {"PLOP3", WS_PIPE_ALU}, {"P2R", WS_PIPE_ALU}, {"R2P", WS_PIPE_ALU},
+    {"MOV", WS_PIPE_ALU}, {"FSET", WS_PIPE_ALU}, {"ISET", WS_PIPE_ALU}, {"F2FP", WS_PIPE_ALU},
+    {"DADD", WS_PIPE_FP64}, {"DMUL", WS_PIPE_FP64}, {"DFMA", WS_PIPE_FP64}, {"DSETP", WS_PIPE_FP64},
+    {"DMNMX", WS_PIPE_FP64},
+    {"MUFU", WS_PIPE_XU}, {"F2I", WS_PIPE_XU}, {"I2F", WS_PIPE_XU}, {"F2F", WS_PIPE_XU},
+    {"I2I", WS_PIPE_XU}, {"FRND", WS_PIPE_XU}, {"POPC", WS_PIPE_XU}, {"FLO", WS_PIPE_XU},
+    {"BREV", WS_PIPE_XU},
+};
+
+ws_pipe ws_pipe_of_sass(const char *text)
+{
+    if (!text)
+        return WS_PIPE_NONE;
+    while (*text == ' ' || *text == '\t') text++;
+    if (*text == '@') { /* the guard: @P0, @!PT */
+        while (*text && *text != ' ') text++;
+        while (*text == ' ') text++;
+    }
+    size_t n = strcspn(text, ". \t");
+    for (size_t i = 0; i < sizeof sass_rows / sizeof sass_rows[0]; i++)
+        if (strlen(sass_rows[i].op) == n && !strncmp(sass_rows[i].op, text, n))
+            return sass_rows[i].pipe;
+    return WS_PIPE_NONE;
+}
+
+static int is_float(ptx_type t) { return t == PTX_T_F32 || t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2; }
+
+ws_pipe ws_pipe_of_ptx(const ptx_insn *in)
+{
+    ptx_type t = in->type;
+    switch (in->op) {
+    case PTX_ADD: case PTX_SUB: case PTX_MIN: case PTX_MAX: case PTX_ABS: case PTX_NEG:
+        if (t == PTX_T_F64) return WS_PIPE_FP64;
+        if (is_float(t)) return in->op == PTX_ADD || in->op == PTX_SUB ? WS_PIPE_FMA : WS_PIPE_ALU;
+        return WS_PIPE_ALU;
+    case PTX_MUL: case PTX_MAD: case PTX_FMA: case PTX_MUL24: case PTX_MAD24: case PTX_SAD:
+    case PTX_DP4A: case PTX_DP2A:
+        if (t == PTX_T_F64) return WS_PIPE_FP64;
+        return is_float(t) ? WS_PIPE_FMA : WS_PIPE_FMAHEAVY;
+    case PTX_AND: case PTX_OR: case PTX_XOR: case PTX_NOT: case PTX_CNOT: case PTX_LOP3: case PTX_SHL:
+    case PTX_SHR: case PTX_SHF: case PTX_SELP: case PTX_SLCT: case PTX_PRMT: case PTX_BFE: case PTX_BFI:
+    case PTX_COPYSIGN: case PTX_CVTA:
+        return WS_PIPE_ALU;
+    case PTX_SETP: case PTX_SET:
+        return in->type == PTX_T_F64 ? WS_PIPE_FP64 : WS_PIPE_ALU;
+    case PTX_RCP: case PTX_SQRT: case PTX_RSQRT: case PTX_SIN: case PTX_COS: case PTX_LG2: case PTX_EX2:
+    case PTX_TANH: case PTX_POPC: case PTX_CLZ: case PTX_BFIND: case PTX_BREV:
+        return in->type == PTX_T_F64 && in->op != PTX_POPC ? WS_PIPE_FP64 : WS_PIPE_XU;
+    case PTX_CVT: /* a conversion between float and integer or float widths; integer widening is a move */
+        return is_float(in->type) || is_float(in->type2) || in->type == PTX_T_F64 || in->type2 == PTX_T_F64
+                   ? WS_PIPE_XU : WS_PIPE_ALU;
+    default:
+        return WS_PIPE_NONE;
+    }
+}
+
+void ws_pipe_ptx_insns(const ptx_function *fn, const uint64_t *pc_warp_count, uint64_t out[WS_PIPE_COUNT])
+{
+    memset(out, 0, WS_PIPE_COUNT * sizeof out[0]);
+    for (int pc = 0; fn && pc_warp_count && pc < fn->ninsns; pc++)
+        out[ws_pipe_of_ptx(&fn->insns[pc])] += pc_warp_count[pc];
+}

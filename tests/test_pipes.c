@@ -1,0 +1,97 @@
+/* test_pipes.c - the arithmetic pipe of SASS and PTX instructions (sim/models/pipes.h): the
+ * classes of Nsight Compute's pipes and the CUDA C Programming Guide's throughput table, as the
+ * H200 probe's ncu counters put each opcode (results/h200-latency/pipes-ncu.csv). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../sim/models/pipes.h"
+
+static void test_sass_opcodes_go_to_the_pipes_ncu_counts_them_on(void **state)
+{
+    (void)state;
+    assert_int_equal(ws_pipe_of_sass("IADD3 R1, R2, R3, RZ"), WS_PIPE_ALU);
+    assert_int_equal(ws_pipe_of_sass("LOP3.LUT R4, R4, 0x3, RZ, 0xc0, !PT"), WS_PIPE_ALU);
+    assert_int_equal(ws_pipe_of_sass("SHF.L.U32 R0, R0, 0x2, RZ"), WS_PIPE_ALU);
+    assert_int_equal(ws_pipe_of_sass("ISETP.GE.AND P0, PT, R0, c[0x0][0x168], PT"), WS_PIPE_ALU);
+    /* ptxas's integer adds on fma-heavy (ncu: fmaheavy counts them) */
+    assert_int_equal(ws_pipe_of_sass("@!P0 IMAD.IADD R1, R2, 0x1, R3"), WS_PIPE_FMAHEAVY);
+    assert_int_equal(ws_pipe_of_sass("VIADD R5, R5, 0x1"), WS_PIPE_FMAHEAVY);
+    assert_int_equal(ws_pipe_of_sass("IMAD.WIDE R2, R0, 0x4, R2"), WS_PIPE_FMAHEAVY);
+    assert_int_equal(ws_pipe_of_sass("FFMA R1, R2, R3, R4"), WS_PIPE_FMA);
+    assert_int_equal(ws_pipe_of_sass("HFMA2.MMA R1, -RZ, RZ, 0, 0"), WS_PIPE_FMA);
+    assert_int_equal(ws_pipe_of_sass("DFMA R2, R4, R6, R2"), WS_PIPE_FP64);
+    assert_int_equal(ws_pipe_of_sass("MUFU.EX2 R1, R2"), WS_PIPE_XU);
+    assert_int_equal(ws_pipe_of_sass("F2I.TRUNC.NTZ R1, R2"), WS_PIPE_XU);
+    assert_int_equal(ws_pipe_of_sass("@P1 POPC R1, R2"), WS_PIPE_XU);
+    /* memory, control and uniform-datapath instructions take only their issue slot */
+    assert_int_equal(ws_pipe_of_sass("LDG.E R1, desc[UR4][R2.64]"), WS_PIPE_NONE);
+    assert_int_equal(ws_pipe_of_sass("BRA 0x70"), WS_PIPE_NONE);
+    assert_int_equal(ws_pipe_of_sass("UIADD3 UR4, UR4, 0x1, URZ"), WS_PIPE_NONE);
+    assert_int_equal(ws_pipe_of_sass("IADD3X"), WS_PIPE_NONE); /* a prefix is not the opcode */
+    assert_int_equal(ws_pipe_of_sass(""), WS_PIPE_NONE);
+    assert_int_equal(ws_pipe_of_sass(NULL), WS_PIPE_NONE);
+}
+
+static ptx_insn insn(ptx_opcode op, ptx_type t, ptx_type t2)
+{
+    ptx_insn in;
+    memset(&in, 0, sizeof in);
+    in.op = op;
+    in.type = t;
+    in.type2 = t2;
+    return in;
+}
+
+static void test_ptx_opcodes_go_to_the_pipe_of_what_ptxas_makes_of_them(void **state)
+{
+    (void)state;
+    ptx_insn in = insn(PTX_ADD, PTX_T_S32, PTX_T_NONE);
+    assert_int_equal(ws_pipe_of_ptx(&in), WS_PIPE_ALU);
+    in = insn(PTX_ADD, PTX_T_F32, PTX_T_NONE);
+    assert_int_equal(ws_pipe_of_ptx(&in), WS_PIPE_FMA);
+    in = insn(PTX_MAD, PTX_T_S32, PTX_T_NONE);
+    assert_int_equal(ws_pipe_of_ptx(&in), WS_PIPE_FMAHEAVY);
+    in = insn(PTX_FMA, PTX_T_F64, PTX_T_NONE);
+    assert_int_equal(ws_pipe_of_ptx(&in), WS_PIPE_FP64);
+    in = insn(PTX_EX2, PTX_T_F32, PTX_T_NONE);
+    assert_int_equal(ws_pipe_of_ptx(&in), WS_PIPE_XU);
+    in = insn(PTX_CVT, PTX_T_F32, PTX_T_S32);   /* int -> float: I2F */
+    assert_int_equal(ws_pipe_of_ptx(&in), WS_PIPE_XU);
+    in = insn(PTX_CVT, PTX_T_U64, PTX_T_U32);   /* widening: a move */
+    assert_int_equal(ws_pipe_of_ptx(&in), WS_PIPE_ALU);
+    in = insn(PTX_LD, PTX_T_U32, PTX_T_NONE);
+    assert_int_equal(ws_pipe_of_ptx(&in), WS_PIPE_NONE);
+}
+
+static void test_ptx_counts_are_the_warp_counts_of_each_pipe(void **state)
+{
+    (void)state;
+    ptx_insn code[3] = {insn(PTX_ADD, PTX_T_S32, PTX_T_NONE), insn(PTX_FMA, PTX_T_F32, PTX_T_NONE),
+                        insn(PTX_ADD, PTX_T_U32, PTX_T_NONE)};
+    ptx_function fn;
+    memset(&fn, 0, sizeof fn);
+    fn.insns = code;
+    fn.ninsns = 3;
+    uint64_t counts[3] = {5, 7, 11}, out[WS_PIPE_COUNT];
+    ws_pipe_ptx_insns(&fn, counts, out);
+    assert_int_equal(out[WS_PIPE_ALU], 16);
+    assert_int_equal(out[WS_PIPE_FMA], 7);
+    assert_int_equal(out[WS_PIPE_FMAHEAVY], 0);
+    ws_pipe_ptx_insns(&fn, NULL, out);
+    assert_int_equal(out[WS_PIPE_ALU], 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sass_opcodes_go_to_the_pipes_ncu_counts_them_on),
+        cmocka_unit_test(test_ptx_opcodes_go_to_the_pipe_of_what_ptxas_makes_of_them),
+        cmocka_unit_test(test_ptx_counts_are_the_warp_counts_of_each_pipe),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
