@@ -12,7 +12,8 @@ void ws_csv_field(FILE *f, const char *s);
 void ws_csv_row(FILE *f, int n, const char *const *fields);
 
 /* The long-format columns every warpscope CSV carries (docs/csv.md), in order. */
-#define WS_CSV_COLUMNS "kernel,variant,scope,line,metric,unit,value,basis"
+/* cause: why a check row differs (cuda/check_explain.h), on the simulator's record; empty elsewhere */
+#define WS_CSV_COLUMNS "kernel,variant,scope,line,metric,unit,value,basis,cause"
 #define WS_CSV_HEADER WS_CSV_COLUMNS "\n"
 
 /* A metric's unit column comes from its row of the metric table: ws_metric_unit (sim/models/metrics.h). */

@@ -17,8 +17,10 @@
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
+#include "../common/device.h"
 #include "../common/files.h"
 #include "check_compare.h"
+#include "check_explain.h"
 #include "check_sim.h"
 #include "cu_target.h"
 
@@ -198,6 +200,12 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
         }
         if (a->cls == CHK_EXACT && b->verdict == CHK_AGREE && a->verdict == CHK_DIFFER) rc = WS_EXIT_MISMATCH;
     }
+    /* each row that differs now, by mechanism (no machine code here: a PTX-level replay) */
+    const ws_device *dev = ws_device_find(d->gpu);
+    chk_facts f = {.rows = run->now, .nrows = run->nrows, .has_timing = ss->have_time, .timing = ss->timing,
+                   .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &ss->notes,
+                   .has_dirty_at_end = ss->have_dirty, .dirty_at_end_bytes = ss->dirty_at_end_bytes};
+    chk_explain_rows(run->now, run->nrows, &f);
     return rc;
 }
 
@@ -363,8 +371,8 @@ static int replay_markdown(FILE *out, const void *body, ws_part part)
         rate(out, f->agree[1][CHK_CACHE], f->judged[1][CHK_CACHE]);
         fprintf(out, "\n");
     }
-    fprintf(out, "\n## %s\n\n| kernel | -D | metric | class | sim recorded | sim now | gpu | gpu/now | verdict |\n"
-                 "|---|---|---|---|---:|---:|---:|---:|---|\n",
+    fprintf(out, "\n## %s\n\n| kernel | -D | metric | class | sim recorded | sim now | gpu | gpu/now | verdict | cause |\n"
+                 "|---|---|---|---|---:|---:|---:|---:|---|---|\n",
             d->verbose ? "Every judged row" : "Every row that differs now");
     for (int i = 0; i < d->nruns; i++) {
         const chk_replay_run *r = &d->runs[i];
@@ -373,21 +381,23 @@ static int replay_markdown(FILE *out, const void *body, ws_part part)
             if (!listed(d, a)) continue;
             char bs[32] = "-";
             if (b->has_sim) snprintf(bs, sizeof bs, "%.6g", b->sim);
-            fprintf(out, "| %s | %s | `%s` | %s | %s | %.6g | %.6g | %.3f | %s |\n", r->kernel, r->overrides, a->metric,
-                    chk_class_name(a->cls), bs, a->sim, a->gpu, a->ratio, chk_verdict_name(a->verdict));
+            fprintf(out, "| %s | %s | `%s` | %s | %s | %.6g | %.6g | %.3f | %s | %s |\n", r->kernel, r->overrides,
+                    a->metric, chk_class_name(a->cls), bs, a->sim, a->gpu, a->ratio, chk_verdict_name(a->verdict),
+                    a->verdict == CHK_DIFFER ? a->cause : "");
         }
     }
     return 0;
 }
 
 /* One long-format record (docs/csv.md); a time is converted from the file's ns to us. */
-static void csv_value(FILE *f, const char *kernel, const char *ovt, const char *metric, double v, const char *basis)
+static void csv_value(FILE *f, const char *kernel, const char *ovt, const char *metric, double v, const char *basis,
+                      const char *cause)
 {
     char val[40];
     bool time = chk_classify(metric) == CHK_TIME;
     snprintf(val, sizeof val, "%.15g", time ? v / 1e3 : v);
-    const char *fields[] = {kernel, ovt, "kernel", "", metric, ws_metric_unit(metric), val, basis};
-    ws_csv_row(f, 8, fields);
+    const char *fields[] = {kernel, ovt, "kernel", "", metric, ws_metric_unit(metric), val, basis, cause};
+    ws_csv_row(f, 9, fields);
 }
 
 static int replay_csv(FILE *f, const void *body, ws_part part)
@@ -399,8 +409,10 @@ static int replay_csv(FILE *f, const void *body, ws_part part)
         const chk_replay_run *r = &d->runs[i];
         for (int k = 0; k < r->nrows; k++) {
             const chk_row *a = &r->now[k];
-            if (a->has_gpu) csv_value(f, r->kernel, r->overrides, a->metric, a->gpu, "measured");
-            if (a->has_sim) csv_value(f, r->kernel, r->overrides, a->metric, a->sim, chk_class_name(a->cls));
+            if (a->has_gpu) csv_value(f, r->kernel, r->overrides, a->metric, a->gpu, "measured", "");
+            if (a->has_sim)
+                csv_value(f, r->kernel, r->overrides, a->metric, a->sim, chk_class_name(a->cls),
+                          a->verdict == CHK_DIFFER ? a->cause : "");
         }
     }
     return 0;
@@ -436,6 +448,7 @@ static int replay_json(cJSON *o, const void *body)
             add_value(j, "sim_now", a->has_sim, tm ? a->sim / 1e3 : a->sim);
             add_value(j, "gpu", a->has_gpu, tm ? a->gpu / 1e3 : a->gpu);
             cJSON_AddStringToObject(j, "verdict", chk_verdict_name(a->verdict));
+            if (a->verdict == CHK_DIFFER) cJSON_AddStringToObject(j, "cause", a->cause);
             cJSON_AddItemToArray(jrows, j);
         }
     }

@@ -19,6 +19,7 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "check_compare.h"
+#include "check_explain.h"
 #include "../sim/frontend/casloop.h"
 #include "../common/csv.h"
 #include "../common/emit.h"
@@ -294,14 +295,14 @@ static int check_csv(FILE *f, const void *body, ws_part part)
         const char *unit = ws_metric_unit(r->metric); /* a time is printed in us, its row's unit */
         if (r->has_gpu) {
             snprintf(v, sizeof v, "%.15g", time ? r->gpu / 1e3 : r->gpu);
-            const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v, "measured"};
-            ws_csv_row(f, 8, fl);
+            const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v, "measured", ""};
+            ws_csv_row(f, 9, fl);
         }
         if (r->has_sim) {
             snprintf(v, sizeof v, "%.15g", time ? r->sim / 1e3 : r->sim);
             const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v,
-                                chk_class_name(r->cls)};
-            ws_csv_row(f, 8, fl);
+                                chk_class_name(r->cls), r->verdict == CHK_DIFFER ? r->cause : ""};
+            ws_csv_row(f, 9, fl);
         }
     }
     return 0;
@@ -415,13 +416,15 @@ static void check_counters(check_ctx *cx, kernel_check *kc)
     }
 }
 
-/* The cause of each exact row that differs, from the PTX and the machine code (ptxas + nvdisasm). */
+/* The cause of each row that differs (check_explain.h): the machine code (ptxas + nvdisasm)
+ * where an exact or bound row differs, the prediction's terms and notes, the other rows. */
 static void check_explain(check_ctx *cx, kernel_check *kc)
 {
     chk_row *rows = kc->rows;
     int nrows = kc->nrows;
     bool need_sass = false;
-    for (int i = 0; i < nrows; i++) need_sass |= rows[i].cls == CHK_EXACT && rows[i].verdict == CHK_DIFFER;
+    for (int i = 0; i < nrows; i++)
+        need_sass |= (rows[i].cls == CHK_EXACT || rows[i].cls == CHK_BOUND) && rows[i].verdict == CHK_DIFFER;
     cu_access_summary ps, sa;
     bool have_sass = false;
     char sass_note[600] = "";
@@ -436,14 +439,16 @@ static void check_explain(check_ctx *cx, kernel_check *kc)
             have_sass = ps.found && sa.found;
             free(sass);
         } else {
-            snprintf(sass_note, sizeof sass_note, "no SASS to compare (%s)", serr.msg);
+            snprintf(sass_note, sizeof sass_note, "no SASS to compare: %s", serr.msg);
         }
     }
-    chk_explain(rows, nrows, have_sass ? &ps : NULL, have_sass ? &sa : NULL);
-    if (sass_note[0])
-        for (int i = 0; i < nrows; i++)
-            if (rows[i].verdict == CHK_DIFFER && !rows[i].explained && rows[i].cls == CHK_EXACT)
-                snprintf(rows[i].cause, sizeof rows[i].cause, "unexplained: %.360s", sass_note);
+    const ws_device *dev = ws_device_find(cx->s->info.name);
+    chk_facts f = {.rows = rows, .nrows = nrows, .has_timing = kc->ss.have_time, .timing = kc->ss.timing,
+                   .launch_us = dev ? dev->launch_overhead_us : 0, .notes = kc->have_sim ? &kc->ss.notes : NULL,
+                   .has_dirty_at_end = kc->ss.have_dirty, .dirty_at_end_bytes = kc->ss.dirty_at_end_bytes,
+                   .ptx = have_sass ? &ps : NULL, .sass = have_sass ? &sa : NULL,
+                   .no_sass = sass_note[0] ? sass_note : NULL};
+    chk_explain_rows(rows, nrows, &f);
 }
 
 /* The verdict, the totals, and the run's results-file record (which --json and --record carry). */

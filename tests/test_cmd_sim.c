@@ -142,7 +142,7 @@ static void test_text_csv_and_compare_forms_run(void **state)
     assert_non_null(strstr(out, "predicted"));
     free(out);
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--csv", NULL), WS_EXIT_OK);
-    assert_memory_equal(out, "kernel,variant,scope,line,metric,unit,value,basis\n", 49);
+    assert_memory_equal(out, "kernel,variant,scope,line,metric,unit,value,basis,cause\n", 55);
     assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__predicted_time_us,us,"));
     free(out);
     assert_int_equal(run_sim(&out, "--compare", "shared_stride_s1", "shared_stride_s32", "-D", "N=1024", NULL),

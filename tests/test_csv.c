@@ -73,7 +73,7 @@ static void assert_units_are_the_tables(const char *text)
         const char *f[8];
         size_t len[8];
         int k = 0;
-        for (const char *q = p + 1; k < 8; q++) { /* kernel,variant,scope,line,metric,unit,value,basis */
+        for (const char *q = p + 1; k < 8; q++) { /* kernel,variant,scope,line,metric,unit,value,basis(,cause) */
             f[k] = q;
             len[k] = strcspn(q, ",\n");
             q += len[k++];

@@ -414,7 +414,8 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     timing_lines(f, r);
 }
 
-/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis; the metric's
+/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis,cause (empty: only
+ * check explains a difference); the metric's
  * name, unit and basis are its table row's (metrics.h). */
 static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int line, const char *name,
                           const ws_metric_info *m, double value)
@@ -426,8 +427,8 @@ static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int 
     if (strtod(val, NULL) != value)
         snprintf(val, sizeof val, "%.17g", value);
     const char *fields[] = {r->kernel, variant, line >= 0 ? "line" : "kernel", ln, name, ws_unit_name(m->unit), val,
-                            ws_basis_name(m->basis)};
-    ws_csv_row(f, 8, fields);
+                            ws_basis_name(m->basis), ""};
+    ws_csv_row(f, 9, fields);
 }
 
 static void csv_row(FILE *f, const ws_report *r, const char *variant, int line, const ws_metric_info *m, double value)
