@@ -26,6 +26,7 @@
 #include "../sim/models/metrics.h"
 #include "check_replay.h"
 #include "check_sim.h"
+#include "check_validate.h"
 #include "cu_counters.h"
 #include "cu_results.h"
 #include "cu_run.h"
@@ -40,7 +41,7 @@ typedef struct {
     ws_cli_common c;           /* -D, --json */
     bool all, no_counters, gpu_only, verbose;
     int reps;                  /* 0 = not given: CU_DEFAULT_REPS */
-    const char *record, *markdown, *replay;
+    const char *record, *markdown, *replay, *validate, *png;
     const char **kernels;      /* the operands */
     int nkernels;
 } check_opts;
@@ -64,6 +65,13 @@ static const ws_opt check_options[] = {
              "values and print the agreement per class, recorded and now (--verbose: every row);\n"
              "exit 3 when an exact counter that agreed in the record differs now"},
     {.name = "verbose", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, verbose), .help = "--replay: every row"},
+    {.name = "validate", .kind = WS_OPT_STRING, .at = offsetof(check_opts, validate), .arg = "F", .needs = "a file",
+     .help = "no GPU needed: the validation report (markdown) over F and the results files\n"
+             "named after it: every run replayed (runs without counters on their time, sampled),\n"
+             "per class and per predicted bound n, within tolerance, median and p90 |error|, the\n"
+             "worst rows with their cause"},
+    {.name = "png", .kind = WS_OPT_STRING, .at = offsetof(check_opts, png), .arg = "FILE", .needs = "a file",
+     .help = "--validate: also draw predicted vs measured time (log-log, y = x, +-20%) into FILE"},
     {.name = "no-counters", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, no_counters),
      .help = "skip ncu (outputs and time only)"},
     {.name = "gpu-only", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, gpu_only),
@@ -76,7 +84,8 @@ static const ws_cli_spec check_spec = {
     .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json | --csv]\n"
              "                       [--record results/<gpu>.json] [--no-counters]\n"
              "       warpscope check --markdown results/<gpu>.json\n"
-             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n",
+             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n"
+             "       warpscope check --validate results/<gpu>.json [more results files] [--png FILE]\n",
     .about = "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
              "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
              "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
@@ -85,8 +94,10 @@ static const ws_cli_spec check_spec = {
              "  cache  L1 hit rate, L2 sectors, DRAM bytes, achieved occupancy               within 10%\n"
              "  time   kernel time (sim prediction vs event-timed median)                    within 25%\n"
              "  bound  raw shared wavefronts and bank conflicts (include L1 arbitration)     gpu >= sim\n"
-             "A difference is explained where the PTX and the machine code (ptxas + nvdisasm) differ,\n"
-             "else marked unexplained.\n",
+             "Every difference gets its cause: the mechanism (the machine code against the PTX, dirty L2\n"
+             "lines written back during the kernel, misses merged in flight, launch overhead, a\n"
+             "low-confidence part of the prediction, ...: docs/checking.md), or \"no mechanism found;\n"
+             "missing evidence:\" and the measurement that would decide it.\n",
     .opts = check_options,
     .nopts = WS_CLI_COUNT(check_options),
 };
@@ -120,7 +131,16 @@ static int parse(int argc, char **argv, check_opts *o)
                         "recorded -D sizes)\n");
         return WS_EXIT_USAGE;
     }
-    if (o->markdown || o->replay) return WS_CLI_RUN;
+    if (o->png && !o->validate) {
+        fprintf(stderr, "warpscope: check: --png draws the --validate report's plot; give --validate too\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o->validate && (o->markdown || o->replay || o->all || o->record || o->gpu_only || o->no_counters ||
+                        o->c.ov.n || o->verbose || reps_given || o->c.json || o->c.csv)) {
+        fprintf(stderr, "warpscope: check: --validate takes results files and --png only (it prints markdown)\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o->markdown || o->replay || o->validate) return WS_CLI_RUN;
     if (!o->all && !o->nkernels) {
         fprintf(stderr, "warpscope: check: which kernels? (names, or --all)\n");
         ws_cli_help(&check_spec, stderr);
@@ -142,6 +162,27 @@ static int replay(const check_opts *o)
     return rc;
 }
 
+/* --validate F [more files]: the operands are further results files. */
+static int validate(const check_opts *o)
+{
+    const char **files = calloc((size_t)o->nkernels + 1, sizeof *files);
+    ws_error err;
+    if (!files) {
+        fprintf(stderr, "warpscope: check: out of memory\n");
+        return WS_EXIT_INTERNAL;
+    }
+    files[0] = o->validate;
+    for (int i = 0; i < o->nkernels; i++) files[i + 1] = o->kernels[i];
+    int rc = chk_validate(files, o->nkernels + 1, o->png, stdout, &err);
+    if (rc) ws_error_print(&err);
+    else if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "warpscope: check: cannot write the report to stdout\n");
+        rc = WS_EXIT_USAGE;
+    }
+    free(files);
+    return rc;
+}
+
 static int results_markdown(const check_opts *o)
 {
     ws_error err;
@@ -159,6 +200,8 @@ int ws_cmd_check(int argc, char **argv)
     if (p != WS_CLI_RUN) rc = p;
     else if (o.markdown) {
         rc = results_markdown(&o);
+    } else if (o.validate) {
+        rc = validate(&o);
     } else if (o.replay) {
         rc = replay(&o);
     } else {
@@ -562,6 +605,7 @@ int ws_cmd_check(int argc, char **argv)
     if (p != WS_CLI_RUN) return p;
     ws_error err;
     if (o.replay) return replay(&o);
+    if (o.validate) return validate(&o);
     if (o.markdown) return results_markdown(&o);
     if (!o.all && cu_target_names_exist(o.kernels, o.nkernels, &err)) {
         ws_error_print(&err);

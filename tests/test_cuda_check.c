@@ -12,6 +12,7 @@
 
 #include "../common/catalog.h"
 #include "../cuda/check_compare.h"
+#include "../cuda/check_explain.h"
 #include "../cuda/check_sim.h"
 
 static void test_metric_names_fall_into_their_classes(void **state)
