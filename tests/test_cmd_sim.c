@@ -211,8 +211,8 @@ static void test_json_csv_and_compare_carry_the_measurement(void **state)
     free(out);
 
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);
-    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_time_us,us,5.12,measured\n"));
-    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_bandwidth_gbs,GB/s,6.4,measured\n"));
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_time_us,us,5.12,measured,\n"));
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_bandwidth_gbs,GB/s,6.4,measured,\n"));
     free(out);
     /* a run of another size is not this launch's row */
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=8192", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);
