@@ -12,9 +12,10 @@ void ws_csv_field(FILE *f, const char *s);
 void ws_csv_row(FILE *f, int n, const char *const *fields);
 
 /* The long-format columns every warpscope CSV carries (docs/csv.md), in order; verdict is
- * check's judgement of the metric (agree, differs, missing, unjudged), empty in sim's. */
-#define WS_CSV_COLUMNS "kernel,variant,scope,line,metric,unit,value,basis,verdict"
-#define WS_CSV_NCOLUMNS 9
+ * check's judgement of the metric (agree, differs, missing, unjudged), empty in sim's; cause: why a
+ * check row differs (cuda/check_explain.h), on the simulator's record of a differing row, else empty. */
+#define WS_CSV_COLUMNS "kernel,variant,scope,line,metric,unit,value,basis,verdict,cause"
+#define WS_CSV_NCOLUMNS 10
 #define WS_CSV_HEADER WS_CSV_COLUMNS "\n"
 
 /* A metric's unit column comes from its row of the metric table: ws_metric_unit (sim/models/metrics.h). */

@@ -62,8 +62,7 @@ void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool 
         r->verdict = CHK_UNJUDGED;
         return;
     }
-    r->verdict = ok ? CHK_AGREE : CHK_DIFFER;
-    if (!ok) snprintf(r->cause, sizeof r->cause, "unexplained");
+    r->verdict = ok ? CHK_AGREE : CHK_DIFFER; /* a DIFFER row's cause: chk_explain_rows (check_explain.h) */
 }
 
 void chk_unjudge_for_wmma(chk_row *rows, int n, double wmma_accesses)
@@ -95,18 +94,6 @@ void chk_timing_dependent_for_cas(chk_row *rows, int n, int ncas_global, int nca
         r->verdict = CHK_UNJUDGED;
         snprintf(r->cause, sizeof r->cause, "timing-dependent: atom.cas in a retry loop whose exit depends on its "
                  "result; the GPU executes one ATOM per lost race, the simulator one order of warps");
-    }
-}
-
-void chk_explain(chk_row *rows, int n, const cu_access_summary *ptx, const cu_access_summary *sass)
-{
-    for (int i = 0; i < n; i++) {
-        chk_row *r = &rows[i];
-        if (r->verdict != CHK_DIFFER) continue;
-        if (r->cls == CHK_BOUND) /* fewer than the lanes' own conflicts: no known reason */
-            continue;
-        if (r->cls == CHK_EXACT && ptx && sass)
-            r->explained = cu_sass_cause(r->metric, ptx, sass, r->cause, sizeof r->cause);
     }
 }
 

@@ -47,8 +47,9 @@ typedef struct {
     chk_class cls;
     double ratio;              /* gpu / sim; 1 when both are 0; INFINITY when only sim is 0 */
     chk_verdict verdict;
-    bool explained;            /* a DIFFER row whose cause is known */
-    char cause[384];           /* why it differs, or "unexplained"; "" when it agrees */
+    bool explained;            /* a DIFFER row whose mechanism is known (check_explain.h) */
+    char cause[640];           /* why it differs: the mechanism, or "no mechanism found; missing evidence:
+                                  ..." (check_explain.h); "" when it agrees */
 } chk_row;
 
 chk_class chk_classify(const char *metric);
@@ -58,10 +59,6 @@ const char *chk_verdict_name(chk_verdict v);   /* "agree", "DIFFERS", "missing",
 
 /* Fills a row from its values (has_* false = not available) and judges it. */
 void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool has_gpu, double gpu);
-
-/* Names the cause of each differing row: exact rows from the PTX/SASS
- * summaries (NULL when unavailable); a bound row below the simulator stays unexplained. */
-void chk_explain(chk_row *rows, int n, const cu_access_summary *ptx, const cu_access_summary *sass);
 
 /* A kernel whose simulation counted wmma fragment accesses (ws__wmma_* rows, PTX level):
  * the GPU runs them as whatever loads and stores ptxas chose (LDG/LDS/LDSM/STG/STS widths),

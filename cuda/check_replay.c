@@ -13,12 +13,15 @@
 #include "../common/csv.h"
 #include "../common/text.h"
 #include "../sim/frontend/casloop.h"
+#include "../sim/sample.h"
 #include "../sim/models/metrics.h"
 
 #include "../common/catalog.h"
 #include "../common/commands.h"
+#include "../common/device.h"
 #include "../common/files.h"
 #include "check_compare.h"
+#include "check_explain.h"
 #include "check_sim.h"
 #include "cu_target.h"
 
@@ -165,6 +168,13 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
     run->now_ns = ss->time_ns;
     run->time_verdict = "-";
     run->bound_now = ws_bound_name(ss->timing.bound);
+    run->bound = ss->timing.bound;
+    run->has_timing = ss->have_time;
+    run->timing = ss->timing;
+    run->notes = ss->notes;
+    run->has_dirty = ss->have_dirty;
+    run->dirty_at_end_bytes = ss->dirty_at_end_bytes;
+    run->sampled = ss->sampled;
     const cJSON *x;
     cJSON_ArrayForEach(x, ctr) {
         const char *m = str(x, "metric");
@@ -198,17 +208,62 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
         }
         if (a->cls == CHK_EXACT && b->verdict == CHK_AGREE && a->verdict == CHK_DIFFER) rc = WS_EXIT_MISMATCH;
     }
+    /* each row that differs now, by mechanism (no machine code here: a PTX-level replay) */
+    const ws_device *dev = ws_device_find(d->gpu);
+    chk_facts f = {.rows = run->now, .nrows = run->nrows, .has_timing = ss->have_time, .timing = ss->timing,
+                   .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &ss->notes,
+                   .has_dirty_at_end = ss->have_dirty, .dirty_at_end_bytes = ss->dirty_at_end_bytes};
+    chk_explain_rows(run->now, run->nrows, &f);
     return rc;
 }
 
-/* Re-simulates one recorded run (its kernel, -D text and registers) into a new element of d->runs. */
-static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, chk_sim_side *ss, int *cap,
-                      ws_error *err)
+static void skip(chk_replay_doc *d, const char *kernel, const char *ovt, const char *why)
+{
+    if (d->nskips >= CHK_REPLAY_MAX_SKIPS) return;
+    chk_replay_skip *s = &d->skips[d->nskips++];
+    snprintf(s->kernel, sizeof s->kernel, "%s", kernel);
+    snprintf(s->overrides, sizeof s->overrides, "%s", ovt);
+    snprintf(s->why, sizeof s->why, "%s", why);
+}
+
+/* Re-simulates one recorded run (its kernel, -D text and registers) into a new element of d->runs;
+ * a run without counters (o->timed_runs) is judged on its time alone, simulated sampled. */
+static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, const chk_replay_opts *o,
+                      chk_sim_side *ss, int *cap, ws_error *err)
 {
     const char *kernel = str(run, "kernel"), *ovt = str(run, "overrides");
     ws_overrides ov;
     cu_target t;
     if (parse_overrides(ovt, &ov, err) || open_recorded(cat, run, kernel, &ov, &t, err)) return WS_EXIT_USAGE;
+    const cJSON *counters = item(run, "counters");
+    cJSON *timed = NULL;       /* the time row of a run recorded without counters */
+    ws_sample_mode mode = WS_SAMPLE_OFF;
+    if (!cJSON_IsArray(counters) || !cJSON_GetArraySize(counters)) {
+        const char *refusal = ws_sample_refusal(t.fn, &t.launch);
+        double threads = (double)ws_launch_blocks(&t.launch) * (double)ws_launch_threads_per_block(&t.launch);
+        if (refusal && o->full_threads_max > 0 && threads > o->full_threads_max) {
+            char why[200];
+            snprintf(why, sizeof why, "%.0f threads that cannot be sampled (%.120s): a whole simulation takes minutes",
+                     threads, refusal);
+            skip(d, kernel, ovt, why);
+            cu_target_close(&t);
+            return WS_EXIT_OK;
+        }
+        timed = cJSON_CreateArray();
+        cJSON *x = cJSON_CreateObject();
+        if (!timed || !x) {
+            cJSON_Delete(timed);
+            cJSON_Delete(x);
+            cu_target_close(&t);
+            ws_error_set(err, "check", 0, 0, "out of memory");
+            return WS_EXIT_INTERNAL;
+        }
+        cJSON_AddStringToObject(x, "metric", ws_metric_table[WS_METRIC_GPU_TIME].name);
+        cJSON_AddNumberToObject(x, "gpu", num(item(run, "time"), "median_ms", 0) * 1e6); /* ns, as recorded */
+        cJSON_AddItemToArray(timed, x);
+        counters = timed;
+        mode = WS_SAMPLE_ON;
+    }
     cu_kernel_attrs attrs;
     memset(&attrs, 0, sizeof attrs);
     attrs.num_regs = (int)num(run, "registers", 0);
@@ -218,6 +273,7 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, chk_
         chk_replay_run *nr = realloc(d->runs, (size_t)(*cap = *cap ? 2 * *cap : 64) * sizeof *nr);
         if (!nr) {
             cu_target_close(&t);
+            cJSON_Delete(timed);
             ws_error_set(err, "check", 0, 0, "out of memory");
             return WS_EXIT_INTERNAL;
         }
@@ -231,7 +287,8 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, chk_
     snprintf(r->file, sizeof r->file, "%s", t.file->path);
     ws_sim_result res;
     memset(&res, 0, sizeof res);
-    int src = chk_simulate(&t, &attrs, d->gpu, &res, ss, err);
+    r->timed_only = timed != NULL;
+    int src = chk_simulate_sampled(&t, &attrs, d->gpu, mode, &res, ss, err);
     chk_replay_tally *tf = tally_for(d, t.file->path);
     int cas_pcs[64], ncas = ws_cas_loops(t.fn, cas_pcs, 64), ncas_g = 0, ncas_s = 0; /* sim/frontend/casloop.h */
     for (int i = 0; i < ncas && i < 64; i++) {
@@ -239,7 +296,10 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, chk_
         else ncas_g++;
     }
     cu_target_close(&t);
-    if (src) return src;
+    if (src) {
+        cJSON_Delete(timed);
+        return src;
+    }
     ws_sim_result_free(&res);
     /* A record whose simulator counted the machine code (ptxas + nvdisasm; records made before
      * "sim_basis" was written were, where check ran with the toolkit) cannot be reproduced at
@@ -247,17 +307,25 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, chk_
     bool basis_differs = strcmp(str(run, "sim_basis"), "ptx") && !ss->sass;
     if (basis_differs && !d->level[0]) snprintf(d->level, sizeof d->level, "%s", ss->level);
     int left_before = d->left_out;
-    int rc = judge_run(d, r, item(run, "counters"), ss, tf, ncas_g, ncas_s, basis_differs, err);
+    int rc = judge_run(d, r, counters, ss, tf, ncas_g, ncas_s, basis_differs && !timed, err);
     d->left_runs += d->left_out > left_before;
+    cJSON_Delete(timed);
     return rc;
 }
 
 int chk_replay_collect(const char *json_path, const char *const *kernels, int nkernels, bool verbose,
                        chk_replay_doc *d, ws_error *err)
 {
+    chk_replay_opts o = {.verbose = verbose};
+    return chk_replay_collect_opts(json_path, kernels, nkernels, &o, d, err);
+}
+
+int chk_replay_collect_opts(const char *json_path, const char *const *kernels, int nkernels, const chk_replay_opts *o,
+                            chk_replay_doc *d, ws_error *err)
+{
     memset(d, 0, sizeof *d);
     d->results_file = json_path;
-    d->verbose = verbose;
+    d->verbose = o->verbose;
     char *text = ws_read_file(json_path, 0, NULL, err);
     if (!text) return WS_EXIT_USAGE;
     cJSON *root = cJSON_Parse(text);
@@ -291,9 +359,10 @@ int chk_replay_collect(const char *json_path, const char *const *kernels, int nk
     const cJSON *run;
     cJSON_ArrayForEach(run, runs) {
         const cJSON *ctr = item(run, "counters");
-        if (!ss || !wanted(str(run, "kernel"), kernels, nkernels) || !cJSON_IsArray(ctr) || !cJSON_GetArraySize(ctr))
-            continue;
-        int one = replay_run(d, cat, run, ss, &cap, err);
+        bool has_ctr = cJSON_IsArray(ctr) && cJSON_GetArraySize(ctr);
+        bool timed = o->timed_runs && cJSON_IsNumber(item(item(run, "time"), "median_ms"));
+        if (!ss || !wanted(str(run, "kernel"), kernels, nkernels) || (!has_ctr && !timed)) continue;
+        int one = replay_run(d, cat, run, o, ss, &cap, err);
         if (one && one != WS_EXIT_MISMATCH) {
             rc = one;
             break;
@@ -363,8 +432,8 @@ static int replay_markdown(FILE *out, const void *body, ws_part part)
         rate(out, f->agree[1][CHK_CACHE], f->judged[1][CHK_CACHE]);
         fprintf(out, "\n");
     }
-    fprintf(out, "\n## %s\n\n| kernel | -D | metric | class | sim recorded | sim now | gpu | gpu/now | verdict |\n"
-                 "|---|---|---|---|---:|---:|---:|---:|---|\n",
+    fprintf(out, "\n## %s\n\n| kernel | -D | metric | class | sim recorded | sim now | gpu | gpu/now | verdict | cause |\n"
+                 "|---|---|---|---|---:|---:|---:|---:|---|---|\n",
             d->verbose ? "Every judged row" : "Every row that differs now");
     for (int i = 0; i < d->nruns; i++) {
         const chk_replay_run *r = &d->runs[i];
@@ -373,8 +442,9 @@ static int replay_markdown(FILE *out, const void *body, ws_part part)
             if (!listed(d, a)) continue;
             char bs[32] = "-";
             if (b->has_sim) snprintf(bs, sizeof bs, "%.6g", b->sim);
-            fprintf(out, "| %s | %s | `%s` | %s | %s | %.6g | %.6g | %.3f | %s |\n", r->kernel, r->overrides, a->metric,
-                    chk_class_name(a->cls), bs, a->sim, a->gpu, a->ratio, chk_verdict_name(a->verdict));
+            fprintf(out, "| %s | %s | `%s` | %s | %s | %.6g | %.6g | %.3f | %s | %s |\n", r->kernel, r->overrides,
+                    a->metric, chk_class_name(a->cls), bs, a->sim, a->gpu, a->ratio, chk_verdict_name(a->verdict),
+                    a->verdict == CHK_DIFFER ? a->cause : "");
         }
     }
     return 0;
@@ -389,13 +459,13 @@ const char *chk_verdict_csv(chk_verdict v)
 
 /* One long-format record (docs/csv.md); a time is converted from the file's ns to us. */
 static void csv_value(FILE *f, const char *kernel, const char *ovt, const char *metric, double v, const char *basis,
-                      chk_verdict verdict)
+                      chk_verdict verdict, const char *cause)
 {
     char val[40];
     bool time = chk_classify(metric) == CHK_TIME;
     snprintf(val, sizeof val, "%.15g", time ? v / 1e3 : v);
     const char *fields[] = {kernel, ovt, "kernel", "", metric, ws_metric_unit(metric), val, basis,
-                            chk_verdict_csv(verdict)};
+                            chk_verdict_csv(verdict), cause};
     ws_csv_row(f, WS_CSV_NCOLUMNS, fields);
 }
 
@@ -408,9 +478,12 @@ static int replay_csv(FILE *f, const void *body, ws_part part)
         const chk_replay_run *r = &d->runs[i];
         for (int k = 0; k < r->nrows; k++) {
             const chk_row *a = &r->now[k];
-            /* both records of a metric carry today's verdict, so either can be filtered on */
-            if (a->has_gpu) csv_value(f, r->kernel, r->overrides, a->metric, a->gpu, "measured", a->verdict);
-            if (a->has_sim) csv_value(f, r->kernel, r->overrides, a->metric, a->sim, chk_class_name(a->cls), a->verdict);
+            /* both records of a metric carry today's verdict, so either can be filtered on; the
+               simulator's record of a differing row carries its cause */
+            if (a->has_gpu) csv_value(f, r->kernel, r->overrides, a->metric, a->gpu, "measured", a->verdict, "");
+            if (a->has_sim)
+                csv_value(f, r->kernel, r->overrides, a->metric, a->sim, chk_class_name(a->cls), a->verdict,
+                          a->verdict == CHK_DIFFER ? a->cause : "");
         }
     }
     return 0;
@@ -446,6 +519,7 @@ static int replay_json(cJSON *o, const void *body)
             add_value(j, "sim_now", a->has_sim, tm ? a->sim / 1e3 : a->sim);
             add_value(j, "gpu", a->has_gpu, tm ? a->gpu / 1e3 : a->gpu);
             cJSON_AddStringToObject(j, "verdict", chk_verdict_name(a->verdict));
+            if (a->verdict == CHK_DIFFER) cJSON_AddStringToObject(j, "cause", a->cause);
             cJSON_AddItemToArray(jrows, j);
         }
     }

@@ -12,6 +12,7 @@
 #include "../common/desc.h"
 #include "../common/emit.h"
 #include "../common/ws_error.h"
+#include "../sim/models/confidence.h"
 #include "check_compare.h"
 
 /* A verdict as the CSV's verdict column spells it: agree, differs, missing, unjudged. */
@@ -27,7 +28,30 @@ typedef struct {
     const char *time_verdict;  /* chk_verdict_name of the time row, "-" without one */
     const char *bound_now;     /* ws_bound_name of today's prediction */
     int cache_agree, cache_judged;  /* today's cache rows */
+    ws_bound bound;            /* today's prediction's bound (bound_now names it) */
+    bool has_timing;
+    ws_timing timing;          /* its terms, and what it rests on: the facts a cause is found from */
+    ws_notes notes;
+    bool has_dirty;
+    double dirty_at_end_bytes;
+    bool timed_only;           /* a run recorded without counters (--gpu-only): its time row alone */
+    bool sampled;              /* simulated on a sample of its blocks (sim/sample.h) */
 } chk_replay_run;
+
+/* A recorded run the replay did not simulate, and why. */
+typedef struct {
+    char kernel[WS_KERNEL_NAME_MAX], overrides[128], why[200];
+} chk_replay_skip;
+#define CHK_REPLAY_MAX_SKIPS 64
+
+/* What a replay covers beyond the runs with counters (chk_replay_collect_opts). */
+typedef struct {
+    bool verbose;
+    bool timed_runs;           /* also the runs recorded without counters: their time alone, simulated on a
+                                  sample of their blocks where the launch allows (sim/sample.h) */
+    double full_threads_max;   /* such a run that cannot be sampled and has more threads is left out (listed
+                                  in skips): a whole simulation of it takes minutes; 0 = none left out */
+} chk_replay_opts;
 
 #define CHK_REPLAY_MAX_FILES 32
 
@@ -50,6 +74,8 @@ typedef struct {
     char level[400];           /* what the replay counts (chk_sim_side.level) where rows were left out */
     char note[700];            /* the sentence saying so, "" = none: markdown and JSON ("note") carry it,
                                 * chk_replay_as prints it on stderr for the other forms */
+    chk_replay_skip skips[CHK_REPLAY_MAX_SKIPS];
+    int nskips;
 } chk_replay_doc;
 
 /* Markdown (the tables below), CSV (the long-format records of docs/csv.md: per run and row,
@@ -66,6 +92,9 @@ extern const ws_doc_kind chk_replay_kind;
 int chk_replay_collect(const char *json_path, const char *const *kernels, int nkernels, bool verbose,
                        chk_replay_doc *doc, ws_error *err);
 void chk_replay_doc_free(chk_replay_doc *doc);
+/* The same with the options above (chk_replay_collect is {.verbose = verbose}). */
+int chk_replay_collect_opts(const char *json_path, const char *const *kernels, int nkernels, const chk_replay_opts *o,
+                            chk_replay_doc *doc, ws_error *err);
 
 /* chk_replay_collect, then the document rendered to out in fmt (the markdown tables for
  * chk_replay): nothing is printed when the replay fails. Same return values. */

@@ -37,6 +37,12 @@ const double *chk_sim_value(const chk_sim_side *ss, const char *name)
 int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sim_result *res,
                  chk_sim_side *ss, ws_error *err)
 {
+    return chk_simulate_sampled(t, attrs, gpu_name, WS_SAMPLE_OFF, res, ss, err);
+}
+
+int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sample_mode mode,
+                         ws_sim_result *res, chk_sim_side *ss, ws_error *err)
+{
     memset(ss, 0, sizeof *ss);
     const ws_device *dev = ws_device_find(gpu_name);
     if (!dev) {
@@ -51,7 +57,8 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
     ws_simulation_attach(&sim, dev, t->file, t->desc, &t->launch, t->module, t->fn, &rs);
     /* the driver has accepted the block; racecheck runs by default under check (issue 7):
      * hazards are printed, the exit code stays check's own */
-    ws_simulation_opts o = {.fit_one_block = true, .racecheck = !t->launch.cooperative, .ptx_text = t->ptx};
+    ws_simulation_opts o = {.fit_one_block = true, .racecheck = !t->launch.cooperative && mode == WS_SAMPLE_OFF,
+                            .ptx_text = t->ptx, .sample = mode};
     if (t->launch.cooperative && !ss->note[0]) /* racecheck follows one block at a time */
         snprintf(ss->note, sizeof ss->note, "racecheck skipped: a cooperative launch's blocks run interleaved");
     int rc = ws_simulation_run(&sim, &o, err);
@@ -65,6 +72,10 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
                 const ws_metric_info *m = rows[i].info;
                 if (m->ncu != WS_NCU_OWN) add(ss, m->name, rows[i].value); /* a warpscope row has no counter */
                 if (m->kind == WS_KIND_WMMA && m->unit == WS_UNIT_INST) ss->wmma_accesses += rows[i].value;
+                if (m->id == WS_METRIC_L2_DIRTY_AT_END) {
+                    ss->have_dirty = true;
+                    ss->dirty_at_end_bytes = rows[i].value;
+                }
             }
             free(rows);
         }
@@ -75,6 +86,10 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
             ss->timing = sim.timing;
             ss->time_ns = sim.timing.t_kernel_us * 1000.0;
         }
+        ws_notes_build(&ss->notes, dev, sim.ms, ws_models_atomic_totals(sim.models), sim.have_timing ? &sim.timing : NULL,
+                       t->fn, &t->launch);
+        ss->sampled = sim.sampler != NULL;
+        snprintf(ss->sampling, sizeof ss->sampling, "%s", sim.sampling);
         *res = sim.result; /* the caller frees the final buffers after the output check */
         sim.have_result = false;
     }

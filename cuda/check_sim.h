@@ -10,7 +10,9 @@
 
 #include "../common/ws_error.h"
 #include "../sim/interp/interp.h"
+#include "../sim/models/confidence.h"
 #include "../sim/models/timing.h"
+#include "../sim/sample.h"
 #include "cu_target.h"
 #include "cu_types.h"
 
@@ -27,6 +29,11 @@ typedef struct {
     char note[400];               /* what the simulator could not give, "" when all */
     bool sass;                    /* the counters are the machine code's (ptxas + nvdisasm), else the PTX's */
     char level[400];              /* why: sim/sass/sass_events.h's level line */
+    ws_notes notes;               /* what the prediction rests on (sim/models/confidence.h); check_explain.c cites them */
+    bool have_dirty;
+    double dirty_at_end_bytes;    /* the model's L2 bytes still dirty after the kernel (ws__l2_dirty_bytes_at_end) */
+    bool sampled;                 /* some blocks were skipped and the counters scaled (sim/sample.h) */
+    char sampling[640];           /* the sampler's line, "" = full */
 } chk_sim_side;
 
 /* Simulates t on the profile named gpu_name (the default profile, with a note, when
@@ -34,6 +41,11 @@ typedef struct {
  * returned). Returns 0, or a WS_EXIT_* code with err set. */
 int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sim_result *res,
                  chk_sim_side *ss, ws_error *err);
+/* The same with block sampling (sim/sample.h): WS_SAMPLE_OFF is chk_simulate; ON/AUTO scale the
+ * counters of a sample (the final buffers are then incomplete: no output check). The validation
+ * report uses it for GPU-only runs recorded at sizes too large to simulate whole. */
+int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sample_mode mode,
+                         ws_sim_result *res, chk_sim_side *ss, ws_error *err);
 
 /* The value of metric name, or NULL. */
 const double *chk_sim_value(const chk_sim_side *ss, const char *name);

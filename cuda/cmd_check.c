@@ -19,6 +19,7 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "check_compare.h"
+#include "check_explain.h"
 #include "../sim/frontend/casloop.h"
 #include "../common/csv.h"
 #include "../common/emit.h"
@@ -27,6 +28,7 @@
 #include "check_replay.h"
 #include "check_save.h"
 #include "check_sim.h"
+#include "check_validate.h"
 #include "cu_counters.h"
 #include "cu_results.h"
 #include "cu_run.h"
@@ -41,7 +43,7 @@ typedef struct {
     ws_cli_common c;           /* -D, --json */
     bool all, no_counters, gpu_only, verbose;
     int reps;                  /* 0 = not given: CU_DEFAULT_REPS */
-    const char *record, *markdown, *replay;
+    const char *record, *markdown, *replay, *validate, *png;
     const char *save;          /* --save DIR: both sides' buffers (check_save.h) */
     bool save_inputs;
     const char **kernels;      /* the operands */
@@ -67,6 +69,13 @@ static const ws_opt check_options[] = {
              "values and print the agreement per class, recorded and now (--verbose: every row);\n"
              "exit 3 when an exact counter that agreed in the record differs now"},
     {.name = "verbose", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, verbose), .help = "--replay: every row"},
+    {.name = "validate", .kind = WS_OPT_STRING, .at = offsetof(check_opts, validate), .arg = "F", .needs = "a file",
+     .help = "no GPU needed: the validation report (markdown) over F and the results files\n"
+             "named after it: every run replayed (runs without counters on their time, sampled),\n"
+             "per class and per predicted bound n, within tolerance, median and p90 |error|, the\n"
+             "worst rows with their cause"},
+    {.name = "png", .kind = WS_OPT_STRING, .at = offsetof(check_opts, png), .arg = "FILE", .needs = "a file",
+     .help = "--validate: also draw predicted vs measured time (log-log, y = x, +-20%) into FILE"},
     {.name = "no-counters", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, no_counters),
      .help = "skip ncu (outputs and time only)"},
     {.name = "save", .kind = WS_OPT_STRING, .at = offsetof(check_opts, save), .arg = "DIR", .needs = "a folder",
@@ -84,7 +93,8 @@ static const ws_cli_spec check_spec = {
     .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json | --csv]\n"
              "                       [--record results/<gpu>.json] [--no-counters] [--save DIR [--save-inputs]]\n"
              "       warpscope check --markdown results/<gpu>.json\n"
-             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n",
+             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n"
+             "       warpscope check --validate results/<gpu>.json [more results files] [--png FILE]\n",
     .about = "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
              "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
              "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
@@ -93,8 +103,10 @@ static const ws_cli_spec check_spec = {
              "  cache  L1 hit rate, L2 sectors, DRAM bytes, achieved occupancy               within 10%\n"
              "  time   kernel time (sim prediction vs event-timed median)                    within 25%\n"
              "  bound  raw shared wavefronts and bank conflicts (include L1 arbitration)     gpu >= sim\n"
-             "A difference is explained where the PTX and the machine code (ptxas + nvdisasm) differ,\n"
-             "else marked unexplained.\n",
+             "Every difference gets its cause: the mechanism (the machine code against the PTX, dirty L2\n"
+             "lines written back during the kernel, misses merged in flight, launch overhead, a\n"
+             "low-confidence part of the prediction, ...: docs/checking.md), or \"no mechanism found;\n"
+             "missing evidence:\" and the measurement that would decide it.\n",
     .opts = check_options,
     .nopts = WS_CLI_COUNT(check_options),
 };
@@ -136,7 +148,16 @@ static int parse(int argc, char **argv, check_opts *o)
                         "recorded -D sizes)\n");
         return WS_EXIT_USAGE;
     }
-    if (o->markdown || o->replay) return WS_CLI_RUN;
+    if (o->png && !o->validate) {
+        fprintf(stderr, "warpscope: check: --png draws the --validate report's plot; give --validate too\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o->validate && (o->markdown || o->replay || o->all || o->record || o->gpu_only || o->no_counters ||
+                        o->c.ov.n || o->verbose || reps_given || o->c.json || o->c.csv)) {
+        fprintf(stderr, "warpscope: check: --validate takes results files and --png only (it prints markdown)\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o->markdown || o->replay || o->validate) return WS_CLI_RUN;
     if (!o->all && !o->nkernels) {
         fprintf(stderr, "warpscope: check: which kernels? (names, or --all)\n");
         ws_cli_help(&check_spec, stderr);
@@ -158,6 +179,27 @@ static int replay(const check_opts *o)
     return rc;
 }
 
+/* --validate F [more files]: the operands are further results files. */
+static int validate(const check_opts *o)
+{
+    const char **files = calloc((size_t)o->nkernels + 1, sizeof *files);
+    ws_error err;
+    if (!files) {
+        fprintf(stderr, "warpscope: check: out of memory\n");
+        return WS_EXIT_INTERNAL;
+    }
+    files[0] = o->validate;
+    for (int i = 0; i < o->nkernels; i++) files[i + 1] = o->kernels[i];
+    int rc = chk_validate(files, o->nkernels + 1, o->png, stdout, &err);
+    if (rc) ws_error_print(&err);
+    else if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "warpscope: check: cannot write the report to stdout\n");
+        rc = WS_EXIT_USAGE;
+    }
+    free(files);
+    return rc;
+}
+
 static int results_markdown(const check_opts *o)
 {
     ws_error err;
@@ -175,6 +217,8 @@ int ws_cmd_check(int argc, char **argv)
     if (p != WS_CLI_RUN) rc = p;
     else if (o.markdown) {
         rc = results_markdown(&o);
+    } else if (o.validate) {
+        rc = validate(&o);
     } else if (o.replay) {
         rc = replay(&o);
     } else {
@@ -314,13 +358,14 @@ static int check_csv(FILE *f, const void *body, ws_part part)
         if (r->has_gpu) {
             snprintf(v, sizeof v, "%.15g", time ? r->gpu / 1e3 : r->gpu);
             const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v, "measured",
-                                chk_verdict_csv(r->verdict)};
+                                chk_verdict_csv(r->verdict), ""};
             ws_csv_row(f, WS_CSV_NCOLUMNS, fl);
         }
         if (r->has_sim) {
             snprintf(v, sizeof v, "%.15g", time ? r->sim / 1e3 : r->sim);
             const char *fl[] = {kc->t.desc->name, kc->run.overrides, "kernel", "", r->metric, unit, v,
-                                chk_class_name(r->cls), chk_verdict_csv(r->verdict)};
+                                chk_class_name(r->cls), chk_verdict_csv(r->verdict),
+                                r->verdict == CHK_DIFFER ? r->cause : ""};
             ws_csv_row(f, WS_CSV_NCOLUMNS, fl);
         }
     }
@@ -454,13 +499,15 @@ static void check_counters(check_ctx *cx, kernel_check *kc)
     }
 }
 
-/* The cause of each exact row that differs, from the PTX and the machine code (ptxas + nvdisasm). */
+/* The cause of each row that differs (check_explain.h): the machine code (ptxas + nvdisasm)
+ * where an exact or bound row differs, the prediction's terms and notes, the other rows. */
 static void check_explain(check_ctx *cx, kernel_check *kc)
 {
     chk_row *rows = kc->rows;
     int nrows = kc->nrows;
     bool need_sass = false;
-    for (int i = 0; i < nrows; i++) need_sass |= rows[i].cls == CHK_EXACT && rows[i].verdict == CHK_DIFFER;
+    for (int i = 0; i < nrows; i++)
+        need_sass |= (rows[i].cls == CHK_EXACT || rows[i].cls == CHK_BOUND) && rows[i].verdict == CHK_DIFFER;
     cu_access_summary ps, sa;
     bool have_sass = false;
     char sass_note[600] = "";
@@ -476,14 +523,16 @@ static void check_explain(check_ctx *cx, kernel_check *kc)
             have_sass = ps.found && sa.found;
             free(sass);
         } else {
-            snprintf(sass_note, sizeof sass_note, "no SASS to compare (%s)", serr.msg);
+            snprintf(sass_note, sizeof sass_note, "no SASS to compare: %s", serr.msg);
         }
     }
-    chk_explain(rows, nrows, have_sass ? &ps : NULL, have_sass ? &sa : NULL);
-    if (sass_note[0])
-        for (int i = 0; i < nrows; i++)
-            if (rows[i].verdict == CHK_DIFFER && !rows[i].explained && rows[i].cls == CHK_EXACT)
-                snprintf(rows[i].cause, sizeof rows[i].cause, "unexplained: %.360s", sass_note);
+    const ws_device *dev = ws_device_find(cx->s->info.name);
+    chk_facts f = {.rows = rows, .nrows = nrows, .has_timing = kc->ss.have_time, .timing = kc->ss.timing,
+                   .launch_us = dev ? dev->launch_overhead_us : 0, .notes = kc->have_sim ? &kc->ss.notes : NULL,
+                   .has_dirty_at_end = kc->ss.have_dirty, .dirty_at_end_bytes = kc->ss.dirty_at_end_bytes,
+                   .ptx = have_sass ? &ps : NULL, .sass = have_sass ? &sa : NULL,
+                   .no_sass = sass_note[0] ? sass_note : NULL};
+    chk_explain_rows(rows, nrows, &f);
 }
 
 /* The verdict, the totals, and the run's results-file record (which --json and --record carry). */
@@ -597,6 +646,7 @@ int ws_cmd_check(int argc, char **argv)
     if (p != WS_CLI_RUN) return p;
     ws_error err;
     if (o.replay) return replay(&o);
+    if (o.validate) return validate(&o);
     if (o.markdown) return results_markdown(&o);
     if (!o.all && cu_target_names_exist(o.kernels, o.nkernels, &err)) {
         ws_error_print(&err);

@@ -2,6 +2,8 @@
  * markdown is a layout of the results document (common/emit.h). */
 #include "cu_results.h"
 #include "../common/commands.h"
+#include "../common/device.h"
+#include "check_explain.h"
 #include "../common/emit.h"
 #include "../common/files.h"
 #include "../common/outfile.h"
@@ -381,7 +383,7 @@ typedef struct {
 } results_doc;
 
 static void markdown_runs(FILE *out, const results_doc *d);
-static void markdown_disagreements(FILE *out, const cJSON *runs);
+static void markdown_disagreements(FILE *out, const cJSON *runs, const ws_device *dev);
 
 static int results_md(FILE *out, const void *body, ws_part part)
 {
@@ -487,11 +489,47 @@ static void markdown_runs(FILE *out, const results_doc *d)
         if (judged[k]) fprintf(out, "%.0f%% |\n", 100.0 * agree[k] / judged[k]);
         else fprintf(out, "- |\n");
     }
-    markdown_disagreements(out, runs);
+    markdown_disagreements(out, runs, ws_device_find(jstr(d->dev, "name")));
+}
+
+/* The cause of a recorded differing row: as recorded where it names a mechanism, else found now
+ * (check_explain.h) from the run's recorded rows and the device profile's launch cost; a record
+ * holds no prediction terms or notes, so the rules that need them do not apply here. */
+static void recorded_cause(const cJSON *run, const cJSON *x, const ws_device *dev, char *out, size_t cap)
+{
+    const char *c = jstr(x, "cause");
+    if (*c && strncmp(c, "unexplained", 11)) {
+        snprintf(out, cap, "%s", c);
+        return;
+    }
+    const cJSON *ctr = cJSON_GetObjectItemCaseSensitive(run, "counters");
+    int n = cJSON_GetArraySize(ctr), k = 0, me = -1;
+    chk_row *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
+    if (!rows) {
+        snprintf(out, cap, "%s", c);
+        return;
+    }
+    const cJSON *y;
+    cJSON_ArrayForEach(y, ctr) {
+        bool hs, hg;
+        double s = jnum(y, "sim", &hs), g = jnum(y, "gpu", &hg);
+        chk_row_set(&rows[k], jstr(y, "metric"), hs, s, hg, g);
+        if (!strcmp(jstr(y, "class"), chk_class_name(CHK_TIMING_DEP))) { /* classed at run time, not by the table */
+            rows[k].cls = CHK_TIMING_DEP;
+            rows[k].verdict = CHK_UNJUDGED;
+            snprintf(rows[k].cause, sizeof rows[k].cause, "%s", c);
+        }
+        if (y == x) me = k;
+        k++;
+    }
+    chk_facts f = {.rows = rows, .nrows = k, .launch_us = dev ? dev->launch_overhead_us : 0};
+    if (me >= 0) chk_explain_row(&rows[me], &f, out, cap);
+    else snprintf(out, cap, "%s", c);
+    free(rows);
 }
 
 /* Every counter row recorded as differing, and every output mismatch. */
-static void markdown_disagreements(FILE *out, const cJSON *runs)
+static void markdown_disagreements(FILE *out, const cJSON *runs, const ws_device *dev)
 {
     fprintf(out, "\n## Every disagreement\n\n| kernel | -D | metric | class | sim | gpu | ratio | cause |\n"
                  "|---|---|---|---|---:|---:|---:|---|\n");
@@ -507,7 +545,9 @@ static void markdown_disagreements(FILE *out, const cJSON *runs)
                     jstr(x, "metric"), jstr(x, "class"), s, g);
             if (hr) fprintf(out, "%.3f", q);
             else fprintf(out, "-");
-            fprintf(out, " | %s |\n", jstr(x, "cause"));
+            char cause[sizeof ((chk_row *)0)->cause];
+            recorded_cause(r, x, dev, cause, sizeof cause);
+            fprintf(out, " | %s |\n", cause);
             nd++;
         }
         if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, "output_ok")))

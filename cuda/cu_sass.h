@@ -38,7 +38,8 @@ char *cu_sass_dump(const char *ptx, const char *arch, const char *entry, ws_erro
 
 /* The cause of a disagreeing exact counter, from the two summaries. Writes a
  * sentence into out and returns true when the PTX and the SASS differ for the
- * metric's memory space; returns false (out = "unexplained") otherwise.
+ * metric's memory space; returns false (out = "") otherwise, and the caller
+ * (cuda/check_explain.h) looks for another mechanism or names the evidence missing.
  * Metric names are ncu's ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
  * "smsp__sass_inst_executed_op_shared_ld.sum", ...). */
 bool cu_sass_cause(const char *metric, const cu_access_summary *ptx, const cu_access_summary *sass, char *out,

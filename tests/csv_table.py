@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """csv_table.py - reads warpscope CSV files with Python's csv module and checks that together
 they form one long-format table (docs/csv.md): the documented header exactly once per file,
-nine fields per record, a verdict among check's (agree, differs, missing, unjudged) or none, a
+ten fields per record, a verdict among check's (agree, differs, missing, unjudged) or none, a
 numeric value, a line number exactly on line-scope records, time in us, and no two records for the same (kernel, variant, scope, line, metric, basis).
 Usage: csv_table.py FILE...; exit 0 when every file passes, 1 with the file and record at fault."""
 import csv
 import sys
 
-COLUMNS = ["kernel", "variant", "scope", "line", "metric", "unit", "value", "basis", "verdict"]
+COLUMNS = ["kernel", "variant", "scope", "line", "metric", "unit", "value", "basis", "verdict", "cause"]
 VERDICTS = ("", "agree", "differs", "missing", "unjudged")
 
 

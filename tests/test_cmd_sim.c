@@ -142,7 +142,7 @@ static void test_text_csv_and_compare_forms_run(void **state)
     assert_non_null(strstr(out, "predicted"));
     free(out);
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--csv", NULL), WS_EXIT_OK);
-    assert_memory_equal(out, "kernel,variant,scope,line,metric,unit,value,basis\n", 49);
+    assert_memory_equal(out, "kernel,variant,scope,line,metric,unit,value,basis,verdict,cause\n", 63);
     assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__predicted_time_us,us,"));
     free(out);
     assert_int_equal(run_sim(&out, "--compare", "shared_stride_s1", "shared_stride_s32", "-D", "N=1024", NULL),
@@ -211,8 +211,8 @@ static void test_json_csv_and_compare_carry_the_measurement(void **state)
     free(out);
 
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);
-    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_time_us,us,5.12,measured,\n"));
-    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_bandwidth_gbs,GB/s,6.4,measured,\n"));
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_time_us,us,5.12,measured,,\n"));
+    assert_non_null(strstr(out, "\ncopy_float,N=4096,kernel,,ws__measured_bandwidth_gbs,GB/s,6.4,measured,,\n"));
     free(out);
     /* a run of another size is not this launch's row */
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=8192", "--results", FIXTURE, "--csv", NULL), WS_EXIT_OK);

@@ -70,16 +70,16 @@ static void assert_units_are_the_tables(const char *text)
 {
     int records = 0;
     for (const char *p = strchr(text, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
-        const char *f[9];
-        size_t len[9];
+        const char *f[10];
+        size_t len[10];
         int k = 0;
-        for (const char *q = p + 1; k < 9; q++) { /* kernel,variant,scope,line,metric,unit,value,basis,verdict */
+        for (const char *q = p + 1; k < 10; q++) { /* kernel,variant,scope,line,metric,unit,value,basis,verdict,cause */
             f[k] = q;
             len[k] = strcspn(q, ",\n");
             q += len[k++];
             if (*q != ',') break;
         }
-        assert_int_equal(k, 9);
+        assert_int_equal(k, 10);
         char metric[160], unit[16];
         snprintf(metric, sizeof metric, "%.*s", (int)len[4], f[4]);
         snprintf(unit, sizeof unit, "%.*s", (int)len[5], f[5]);
@@ -133,14 +133,14 @@ static void test_sim_compare_and_replay_csv_parse_into_one_table(void **state)
     /* copy_float's one line loads and stores: 4096 threads = 128 warps, 2 instructions each, as
      * one summed record per metric; 2 x 4096 x 4 B = 32768 B = 1024 sectors of 32 B */
     const char *t = slurp(a);
-    assert_non_null(strstr(t, ",N=4096,line,36,warp_instructions,inst,256,exact,\n"));
-    assert_non_null(strstr(t, ",N=4096,line,36,sectors,sector,1024,exact,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,36,warp_instructions,inst,256,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,36,sectors,sector,1024,exact,,\n"));
     /* and, the line holding both, its loads and its stores apart: one request of 4 sectors per
      * warp each way, 128 requests and 16384 B = 512 sectors per side */
-    assert_non_null(strstr(t, ",N=4096,line,36,ld_requests,request,128,exact,\n"));
-    assert_non_null(strstr(t, ",N=4096,line,36,ld_sectors,sector,512,exact,\n"));
-    assert_non_null(strstr(t, ",N=4096,line,36,st_requests,request,128,exact,\n"));
-    assert_non_null(strstr(t, ",N=4096,line,36,st_sectors,sector,512,exact,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,36,ld_requests,request,128,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,36,ld_sectors,sector,512,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,36,st_requests,request,128,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,36,st_sectors,sector,512,exact,,\n"));
     assert_units_are_the_tables(t);
     /* matmul_naive loads on one line and stores on another: no line is split */
     char *mm[] = {"sim", "matmul_naive", "-D", "M=32", "-D", "N=32", "-D", "K=32", "--csv", NULL};
@@ -168,7 +168,7 @@ static void test_sim_compare_and_replay_csv_parse_into_one_table(void **state)
     t = slurp(c);
     /* copy_float's exact global sectors agree with the H200's (4 per request, as recorded) */
     assert_non_null(strstr(t, ",l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,"));
-    assert_non_null(strstr(t, ",measured,agree\n"));
+    assert_non_null(strstr(t, ",measured,agree,\n"));
     assert_null(strstr(t, "| kernel |")); /* no markdown in the CSV */
     assert_units_are_the_tables(t);
 

@@ -188,8 +188,8 @@ static void test_a_new_format_is_one_renderer_for_every_document(void **state)
     /* and the replay's own forms come from the same structure: no text is parsed back */
     t = render(WS_FMT_CSV, &(ws_doc){&chk_replay_kind, &d}, WS_PART_WHOLE, &rc);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(t, "copy_float,,kernel,,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,131072,measured,agree\n"));
-    assert_non_null(strstr(t, "copy_float,,kernel,,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,131072,exact,agree\n"));
+    assert_non_null(strstr(t, "copy_float,,kernel,,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,131072,measured,agree,\n"));
+    assert_non_null(strstr(t, "copy_float,,kernel,,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,131072,exact,agree,\n"));
     free(t);
     t = render(WS_FMT_TEXT, &(ws_doc){&chk_replay_kind, &d}, WS_PART_WHOLE, &rc); /* replay is markdown */
     assert_int_equal(rc, WS_EMIT_NOT_OFFERED);

@@ -178,7 +178,7 @@ static void test_json_and_csv_carry_the_same_totals(void **state)
     for (char *p = c; (p = strstr(p, "\nk,,kernel,,")); p++)
         kernel_rows++;
     assert_int_equal(kernel_rows, n + 3); /* metrics + time, bandwidth, occupancy */
-    assert_non_null(strstr(c, "\nk,,line,4,sectors,sector,128,exact,\n"));
+    assert_non_null(strstr(c, "\nk,,line,4,sectors,sector,128,exact,,\n"));
     free(c);
     ws_memstats_free(fx.ms);
 }
@@ -256,7 +256,7 @@ static void test_every_sim_document_renders_in_each_of_its_forms(void **state)
     free(t);
     t = emit_to(WS_FMT_CSV, &ws_report_kind, &one, &rc); /* the -D text is the variant */
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(t, "\nk,N=32,line,4,sectors,sector,128,exact,\n"));
+    assert_non_null(strstr(t, "\nk,N=32,line,4,sectors,sector,128,exact,,\n"));
     free(t);
     t = emit_to(WS_FMT_MARKDOWN, &ws_report_kind, &one, &rc);
     assert_int_equal(rc, WS_EMIT_NOT_OFFERED);
@@ -271,8 +271,8 @@ static void test_every_sim_document_renders_in_each_of_its_forms(void **state)
     t = emit_to(WS_FMT_CSV, &ws_report_compare_kind, &two, &rc);
     assert_int_equal(rc, 0);
     assert_int_equal(count_of(t, WS_CSV_HEADER), 1); /* one header for both variants */
-    assert_non_null(strstr(t, "\nk,A,line,4,sectors,sector,128,exact,\n"));
-    assert_non_null(strstr(t, "\nk,B,line,4,sectors,sector,16,exact,\n"));
+    assert_non_null(strstr(t, "\nk,A,line,4,sectors,sector,128,exact,,\n"));
+    assert_non_null(strstr(t, "\nk,B,line,4,sectors,sector,16,exact,,\n"));
     free(t);
     t = emit_to(WS_FMT_JSON, &ws_report_compare_kind, &two, &rc);
     assert_int_equal(rc, 0);

@@ -420,8 +420,9 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     timing_lines(f, r);
 }
 
-/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis,verdict (empty: sim
- * judges nothing); the metric's name, unit and basis are its table row's (metrics.h). */
+/* One long-format record: kernel,variant,scope,line,metric,unit,value,basis,verdict,cause (both
+ * empty: sim judges nothing, only check explains a difference); the metric's name, unit and basis
+ * are its table row's (metrics.h). */
 static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int line, const char *name,
                           const ws_metric_info *m, double value)
 {

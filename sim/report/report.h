@@ -96,7 +96,7 @@ int ws_report_fault_json(FILE *f, const ws_report *r, const ws_fault *fault);
 /* The members of those documents after the envelope (emit.h's ws_json_envelope); 0. */
 int ws_report_json_members(struct cJSON *o, const ws_report *r);
 int ws_report_fault_members(struct cJSON *o, const ws_report *r, const ws_fault *fault);
-/* Long-format CSV (docs/csv.md): kernel,variant,scope,line,metric,unit,value,basis; kernel
+/* Long-format CSV (docs/csv.md): kernel,variant,scope,line,metric,unit,value,basis,cause; kernel
  * totals then one record per (source line, metric). variant: the -D text or "A"/"B";
  * header: write the column line first (once per document). Time is in microseconds. */
 void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header);

@@ -1,0 +1,462 @@
+/* check_explain.c - the mechanisms behind a disagreement (see check_explain.h): one table of
+ * rules, tried in order; each reads the row and the kernel's facts and, where its case holds,
+ * writes the sentence with the numbers that make it. The fallbacks at the end name, per kind of
+ * row, the measurement that would decide a case no rule makes.
+ * Why rules and not a fit: each sentence has to stand on counters both sides report, so a
+ * reader can check it against the record. */
+#include "check_explain.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../sim/models/metrics.h"
+
+/* ---- facts ------------------------------------------------------------------------------ */
+
+static int metric_id(const chk_row *r)
+{
+    const ws_metric_info *m = ws_metric_find(r->metric);
+    return m ? (int)m->id : -1;
+}
+
+/* The run's row of metric id with both values: its sim and gpu values. */
+static const chk_row *other(const chk_facts *f, ws_metric_id id, double *sim, double *gpu)
+{
+    for (int i = 0; f->rows && i < f->nrows; i++) {
+        const chk_row *o = &f->rows[i];
+        if (o->has_sim && o->has_gpu && metric_id(o) == (int)id) {
+            if (sim) *sim = o->sim;
+            if (gpu) *gpu = o->gpu;
+            return o;
+        }
+    }
+    return NULL;
+}
+
+static bool other_agrees(const chk_facts *f, ws_metric_id id)
+{
+    const chk_row *o = other(f, id, NULL, NULL);
+    return o && o->verdict == CHK_AGREE;
+}
+
+/* "1.13 MB", "3.0 KB", "512 B" (decimal units, as ncu prints them) */
+static const char *bytes(double b, char *buf, size_t cap)
+{
+    double a = fabs(b);
+    if (a >= 1e9) snprintf(buf, cap, "%.2f GB", b / 1e9);
+    else if (a >= 1e6) snprintf(buf, cap, "%.2f MB", b / 1e6);
+    else if (a >= 1e3) snprintf(buf, cap, "%.1f KB", b / 1e3);
+    else snprintf(buf, cap, "%.0f B", b);
+    return buf;
+}
+
+static bool say(char *out, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out, cap, fmt, ap);
+    va_end(ap);
+    return true;
+}
+
+/* ---- the rules ---------------------------------------------------------------------------- */
+
+typedef bool (*rule_fn)(const chk_row *r, const chk_facts *f, char *out, size_t cap);
+
+/* Exact and bound rows: the machine code differs from the PTX (cu_sass.c words it). */
+static bool r_sass(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    return f->ptx && f->sass && cu_sass_cause(r->metric, f->ptx, f->sass, out, cap);
+}
+
+/* A CAS retry loop's atomic rows: check_compare.c classed them and said why. */
+static bool r_timing_dependent(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    (void)f;
+    return r->cls == CHK_TIMING_DEP && r->cause[0] && say(out, cap, "%s", r->cause);
+}
+
+/* DRAM reads a little above a kernel that moves little: the GPU fetches the kernel's code and
+ * constants (~3 KB measured in kernels with no global traffic, issue 23), the model does not. */
+static bool r_code_fetch(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    (void)f;
+    double x = r->gpu - r->sim;
+    char a[32], b[32];
+    if (metric_id(r) != WS_METRIC_DRAM_READ || x <= 0 || x > 128e3 || r->sim > 1e6) return false;
+    return say(out, cap, "instruction and constant fetches (~%s) are not modelled: the GPU read %s more from DRAM "
+               "than the model's %s of data misses, in a kernel that moves little data",
+               bytes(x, a, sizeof a), bytes(x, a, sizeof a), bytes(r->sim, b, sizeof b));
+}
+
+/* DRAM reads above by about what the GPU wrote back beyond the model: lines written back while
+ * the kernel runs are read first where not all their sectors are written (ECC works on whole
+ * granules); the model writes back, and reads for, only the victims it evicts. */
+static bool r_writeback_reads(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double ws, wg;
+    if (metric_id(r) != WS_METRIC_DRAM_READ || r->gpu <= r->sim || !other(f, WS_METRIC_DRAM_WRITE, &ws, &wg))
+        return false;
+    double rx = r->gpu - r->sim, wx = wg - ws;
+    if (wx <= 0 || rx < 0.5 * wx || rx > 2 * wx) return false;
+    char a[32], b[32];
+    return say(out, cap, "dirty L2 lines written back during the kernel, read before they are written: the GPU read "
+               "%s more than the model and wrote %s more back to DRAM (reads %.2fx the extra write-backs); with ECC "
+               "on, a line written back before all its sectors are written is read first, and the model writes "
+               "back during the kernel only the lines it evicts", bytes(rx, a, sizeof a), bytes(wx, b, sizeof b),
+               rx / wx);
+}
+
+/* DRAM writes above: the GPU's L2 writes dirty lines back while the kernel runs; the model
+ * writes back only what it evicts and leaves the rest dirty at the end (written after the
+ * kernel, outside the counter). The rule holds where the model had that much dirty data. */
+static bool r_dirty_release(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    if (metric_id(r) != WS_METRIC_DRAM_WRITE || r->gpu <= r->sim) return false;
+    double x = r->gpu - r->sim, l2s, l2g;
+    char a[32], b[32], c[32];
+    if (f->has_dirty_at_end) {
+        if (x > 1.1 * f->dirty_at_end_bytes + WS_SLACK_DRAM_BYTES) return false;
+        return say(out, cap, "dirty L2 lines written back during the kernel: the GPU wrote %s to DRAM before the "
+                   "kernel ended, the model %s; the model writes back only the lines it evicts and leaves %s dirty "
+                   "in L2 at the end (written after the kernel, outside the counter)", bytes(r->gpu, a, sizeof a),
+                   bytes(r->sim, b, sizeof b), bytes(f->dirty_at_end_bytes, c, sizeof c));
+    }
+    if (!other(f, WS_METRIC_L2_WRITE_SECTORS, &l2s, &l2g) || x > 1.1 * 32 * l2g + WS_SLACK_DRAM_BYTES) return false;
+    return say(out, cap, "dirty L2 lines written back during the kernel: the GPU wrote %s to DRAM before the kernel "
+               "ended, the model %s, of the %s the kernel writes to L2; the model writes back only the lines it "
+               "evicts and leaves the rest dirty in L2 at the end (written after the kernel, outside the counter)",
+               bytes(r->gpu, a, sizeof a), bytes(r->sim, b, sizeof b), bytes(32 * l2g, c, sizeof c));
+}
+
+/* The sectors of the four plain global/local ops, both sides (exact rows that agree). */
+static double l1_lookups(const chk_facts *f, bool gpu, double *stores)
+{
+    static const ws_metric_id ld[] = {WS_METRIC_GLD_SECTORS, WS_METRIC_LLD_SECTORS};
+    static const ws_metric_id st[] = {WS_METRIC_GST_SECTORS, WS_METRIC_LST_SECTORS};
+    double l = 0, s = 0, vs, vg;
+    for (int i = 0; i < 2; i++) {
+        if (other(f, ld[i], &vs, &vg)) l += gpu ? vg : vs;
+        if (other(f, st[i], &vs, &vg)) s += gpu ? vg : vs;
+    }
+    *stores = s;
+    return l + s;
+}
+
+/* The L1 hit rate differs while the load hits agree: the difference is in the store sectors,
+ * which ncu's rate counts too. The model counts a store hit only on a sector a load brought in
+ * and allocates nothing on a global store. */
+static bool r_store_lookups(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double hs = 0, hg = 0, ls, lg;
+    if (metric_id(r) != WS_METRIC_L1_HIT_RATE || !other(f, WS_METRIC_L1_GLD_HIT, &hs, &hg) ||
+        !other_agrees(f, WS_METRIC_L1_GLD_HIT))
+        return false;
+    if (other(f, WS_METRIC_L1_LLD_HIT, &ls, &lg)) {
+        if (!other_agrees(f, WS_METRIC_L1_LLD_HIT)) return false;
+        hs += ls;
+        hg += lg;
+    }
+    double st_s, st_g, all_s = l1_lookups(f, false, &st_s), all_g = l1_lookups(f, true, &st_g);
+    if (st_g <= 0 || all_g <= 0) return false;
+    double sh = r->sim / 100 * all_s - hs, gh = r->gpu / 100 * all_g - hg;
+    return say(out, cap, "store lookups: the load hits agree (%.0f vs %.0f sectors), so the difference is in the "
+               "%.0f store sectors: the GPU counts ~%.0f of them as L1 hits (%.0f%%), the model %.0f; the model "
+               "counts a store hit only on a sector an earlier load brought in and allocates no line on a global "
+               "store; the GPU's L1 appears to count a store to a line an earlier access of the SM brought in as a hit "
+               "(the per-op split, "
+               "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum, would confirm it)",
+               hs, hg, st_g, gh > 0 ? gh : 0, 100 * (gh > 0 ? gh : 0) / st_g, sh > 0 ? sh : 0);
+}
+
+/* Load hits in L1 differ on a kernel that re-reads: which sectors stay resident depends on the
+ * L1 capacity beside shared memory and on the replacement order, which the model approximates. */
+static bool r_l1_reuse(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    double hs, hg;
+    if (id != WS_METRIC_L1_GLD_HIT && id != WS_METRIC_L1_GLD_MISS && id != WS_METRIC_L1_GLD_HIT_RATE &&
+        id != WS_METRIC_L1_LLD_HIT && id != WS_METRIC_L1_LLD_MISS && id != WS_METRIC_L1_HIT_RATE)
+        return false;
+    ws_metric_id hit = id == WS_METRIC_L1_LLD_HIT || id == WS_METRIC_L1_LLD_MISS ? WS_METRIC_L1_LLD_HIT
+                                                                                 : WS_METRIC_L1_GLD_HIT;
+    if (!other(f, hit, &hs, &hg) || (hs <= 0 && hg <= 0)) return false;
+    return say(out, cap, "L1 reuse: the kernel re-reads sectors in L1 (%.0f load hits on the GPU, %.0f in the model, "
+               "%.3fx); how many stay resident depends on the L1 capacity left beside shared memory and on its "
+               "replacement order, which the model approximates (the profile's L1 size, LRU); the carveout the "
+               "driver chose (launch__shared_mem_config_size) would pin the capacity", hg, hs, hs > 0 ? hg / hs : 0);
+}
+
+/* L2 read sectors below while the L1 misses agree: a miss to a sector whose fill is already in
+ * flight waits in L1 on the GPU instead of going to L2 again. */
+static bool r_l1_miss_merging(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double ms = 0, mg = 0, s, g, ls = 0, lg = 0;
+    int id = metric_id(r);
+    if ((id != WS_METRIC_L2_READ_SECTORS && id != WS_METRIC_L2_READ_REQUESTS) || r->gpu >= r->sim) return false;
+    if (id == WS_METRIC_L2_READ_REQUESTS && (!other(f, WS_METRIC_L2_READ_SECTORS, &ls, &lg) || lg >= 0.9 * ls))
+        return false;
+    if (!other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg) || !other_agrees(f, WS_METRIC_L1_GLD_MISS)) return false;
+    if (other(f, WS_METRIC_L1_LLD_MISS, &s, &g)) {
+        ms += s;
+        mg += g;
+    }
+    if (id == WS_METRIC_L2_READ_REQUESTS) {
+        if (lg >= mg) return false;
+        return say(out, cap, "misses merged in L1: the requests fall with the sectors sent (the L1 missed %.0f "
+                   "sectors on the GPU, sent %.0f to L2 in %.0f requests; the model %.0f in %.0f): a miss whose "
+                   "sector's fill is already in flight waits for it in L1 instead of making a request", mg, lg,
+                   r->gpu, ls, r->sim);
+    }
+    if (r->gpu >= mg) return false;
+    return say(out, cap, "misses merged in L1: the L1 missed %.0f sectors (the model %.0f) but the GPU sent %.0f to "
+               "L2, the model %.0f: ~%.0f misses found their sector's fill already in flight and waited for it "
+               "instead of going to L2 again, which the model does only within one instruction", mg, ms, r->gpu,
+               r->sim, mg - r->gpu);
+}
+
+/* L2 read misses beyond the sectors read from DRAM: a lookup that finds its sector's fill
+ * still in flight counts as a miss on the GPU; the model fills at once and counts it a hit. */
+static bool r_l2_inflight(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    double ds, dg, ms, mg, hs, hg;
+    bool miss_up = id == WS_METRIC_L2_READ_MISS && r->gpu > r->sim;
+    bool hit_down = id == WS_METRIC_L2_READ_HIT && r->gpu < r->sim;
+    if ((!miss_up && !hit_down) || !other(f, WS_METRIC_DRAM_READ, &ds, &dg) ||
+        !other(f, WS_METRIC_L2_READ_MISS, &ms, &mg) || !other(f, WS_METRIC_L2_READ_HIT, &hs, &hg))
+        return false;
+    double fetched = dg / 32;
+    if (mg <= 1.05 * fetched || mg <= ms) return false;
+    return say(out, cap, "in-flight L2 misses: the GPU counts %.0f L2 read misses but read only %.0f sectors from "
+               "DRAM, so ~%.0f lookups found their sector's fill still in flight and count as misses there; the "
+               "model fills at once and counts such a lookup as a hit (hits %.0f in the model, %.0f on the GPU)",
+               mg, fetched, mg - fetched, hs, hg);
+}
+
+/* L2 hits below while the GPU sent fewer read requests: its L1 sent neighbouring sectors in one
+ * request, looked up with the miss; the model looks the second up later, a hit on the fill. */
+static bool r_l2_hits_in_one_request(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double qs, qg;
+    if (metric_id(r) != WS_METRIC_L2_READ_HIT || r->gpu >= r->sim || !other(f, WS_METRIC_L2_READ_REQUESTS, &qs, &qg) ||
+        qg >= 0.9 * qs || !other_agrees(f, WS_METRIC_L2_READ_SECTORS))
+        return false;
+    return say(out, cap, "sectors of several warps in one request: the GPU sent %.0f L2 read requests, the model "
+               "%.0f, for the same sectors; a sector the model looks up in a later request, a hit on the fill of "
+               "its neighbour, is looked up with the miss on the GPU (hits %.0f vs the model's %.0f)", qg, qs, r->gpu,
+               r->sim);
+}
+
+/* L2 requests differ while the sectors agree: the GPU's L1 forms requests from what is in
+ * flight together, so their number depends on timing; the model sends one per line per
+ * instruction. */
+static bool r_request_grouping(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    ws_metric_id sec = id == WS_METRIC_L2_READ_REQUESTS ? WS_METRIC_L2_READ_SECTORS
+                       : id == WS_METRIC_L2_WRITE_REQUESTS ? WS_METRIC_L2_WRITE_SECTORS : WS_METRIC_COUNT;
+    double ss, sg;
+    if (sec == WS_METRIC_COUNT || !other(f, sec, &ss, &sg) || !other_agrees(f, sec) || r->sim <= 0 || r->gpu <= 0)
+        return false;
+    return say(out, cap, "request grouping: the sectors agree (%.0f vs %.0f) but the GPU grouped them into %.0f "
+               "requests (%.2f sectors each), the model into %.0f (%.2f: one per 128-B line per instruction); the "
+               "GPU's L1 forms requests from the misses in flight together (several warps' to one line in one, or "
+               "one instruction's in several), so the count depends on timing", sg, ss, r->gpu, sg / r->gpu, r->sim,
+               ss / r->sim);
+}
+
+/* The note of level lv that the prediction rests on, the first one, or NULL. */
+static const ws_note *note_of(const chk_facts *f, ws_confidence lv)
+{
+    for (int i = 0; f->notes && i < f->notes->n; i++)
+        if (f->notes->notes[i].level == lv) return &f->notes->notes[i];
+    return NULL;
+}
+
+static bool cite_note(const ws_note *n, const char *level, char *out, size_t cap)
+{
+    if (n->line > 0)
+        return say(out, cap, "the prediction rests on %s (%s confidence, line %d): %s", n->mechanism, level, n->line,
+                   n->text);
+    return say(out, cap, "the prediction rests on %s (%s confidence): %s", n->mechanism, level, n->text);
+}
+
+static bool r_time_low_confidence(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    const ws_note *n = note_of(f, WS_CONF_LOW);
+    return r->cls == CHK_TIME && n && cite_note(n, "low", out, cap);
+}
+
+/* The launch cost is at least the modelled work: the error is mostly the constant's. */
+static bool r_time_launch(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    if (r->cls != CHK_TIME) return false;
+    double launch = f->has_timing ? f->timing.t_launch_us : f->launch_us, sim_us = r->sim / 1e3, gpu_us = r->gpu / 1e3;
+    if (!(launch > 0) || launch < 0.5 * sim_us) return false;
+    return say(out, cap, "launch overhead dominates: %.2f us of the %.2f us predicted is the launch cost (the "
+               "profile's constant, fitted over the catalog), the modelled work %.2f us; the GPU took %.2f us in "
+               "all%s", launch, sim_us, sim_us - launch > 0 ? sim_us - launch : 0, gpu_us,
+               gpu_us < launch ? ", less than the launch constant alone" : "");
+}
+
+static bool r_time_medium_confidence(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    const ws_note *n = note_of(f, WS_CONF_MEDIUM);
+    return r->cls == CHK_TIME && n && cite_note(n, "medium", out, cap);
+}
+
+/* Bound rows at or above the lanes' own conflicts: L1 arbitration with other traffic adds
+ * wavefronts, which is why the class is gpu >= sim. */
+static bool r_arbitration(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    if (r->cls != CHK_BOUND || r->gpu <= r->sim) return false;
+    const chk_row *arb = NULL; /* the GPU's arbitration count: the simulator has none */
+    for (int i = 0; f->rows && i < f->nrows && !arb; i++)
+        if (metric_id(&f->rows[i]) == WS_METRIC_SHARED_CONFLICTS_ARBITRATION && f->rows[i].has_gpu) arb = &f->rows[i];
+    if (arb)
+        return say(out, cap, "L1 arbitration adds wavefronts: the GPU counts %.0f more than the lanes' own conflicts "
+                   "need (%.0f arbitration conflicts with other L1 traffic in the kernel)", r->gpu - r->sim, arb->gpu);
+    return say(out, cap, "L1 arbitration adds wavefronts: the GPU counts %.0f more than the lanes' own conflicts "
+               "need (conflicts with other L1 traffic)", r->gpu - r->sim);
+}
+
+typedef struct {
+    const char *name;
+    unsigned classes;          /* bit (1 << chk_class) per class the rule looks at */
+    rule_fn fn;
+} rule;
+
+#define C(c) (1u << (c))
+
+static const rule rules[] = {
+    {"machine code differs from the PTX", C(CHK_EXACT) | C(CHK_BOUND), r_sass},
+    {"timing-dependent count", C(CHK_TIMING_DEP), r_timing_dependent},
+    {"instruction and constant fetches", C(CHK_CACHE), r_code_fetch},
+    {"reads of lines written back during the kernel", C(CHK_CACHE), r_writeback_reads},
+    {"dirty L2 lines written back during the kernel", C(CHK_CACHE), r_dirty_release},
+    {"store lookups in L1", C(CHK_CACHE), r_store_lookups},
+    {"L1 reuse", C(CHK_CACHE), r_l1_reuse},
+    {"misses merged in L1", C(CHK_CACHE), r_l1_miss_merging},
+    {"in-flight L2 misses", C(CHK_CACHE), r_l2_inflight},
+    {"sectors of several warps in one request", C(CHK_CACHE), r_l2_hits_in_one_request},
+    {"request grouping", C(CHK_CACHE), r_request_grouping},
+    {"low-confidence mechanism", C(CHK_TIME), r_time_low_confidence},
+    {"launch overhead dominates", C(CHK_TIME), r_time_launch},
+    {"medium-confidence mechanism", C(CHK_TIME), r_time_medium_confidence},
+    {"L1 arbitration", C(CHK_BOUND), r_arbitration},
+};
+
+/* ---- the evidence that would decide a case no rule makes ------------------------------------ */
+
+/* What would decide a time no rule explains: the utilisation of the resource the model says
+ * bounds the kernel (ncu's names). */
+static const char *bound_evidence(ws_bound b)
+{
+    switch (b) {
+    case WS_BOUND_DRAM: return "dram__throughput.avg.pct_of_peak_sustained_elapsed (is DRAM the limit?)";
+    case WS_BOUND_L2: return "lts__t_sectors.avg.pct_of_peak_sustained_elapsed (is the L2 the limit?)";
+    case WS_BOUND_L1: return "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed (is the L1 data path "
+                             "the limit?)";
+    case WS_BOUND_ISSUE: return "smsp__issue_active.avg.pct_of_peak_sustained_active (are the schedulers the limit?)";
+    case WS_BOUND_LATENCY: return "the warp stall reasons (smsp__average_warps_issue_stalled_long_scoreboard_per_issue_"
+                                  "active.ratio) and achieved occupancy (sm__warps_active): which latency is exposed";
+    case WS_BOUND_ATOMICS: return "a contention probe of this pattern (tests/gpu/contention_probe.cu) and "
+                                  "lts__t_sectors_op_atom/op_red per slice";
+    case WS_BOUND_SHARED_ATOMICS: return "a shared-atomic probe of this pattern (tests/gpu/contention_probe.cu)";
+    case WS_BOUND_BLOCK_LAUNCH: return "sm__ctas_launched.sum over the kernel's duration (the block launch rate)";
+    default: return "the launch cost of an empty kernel of this grid, timed the same way";
+    }
+}
+
+static void missing(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    const char *why = NULL;
+    char buf[320];
+    int id = metric_id(r);
+    const ws_metric_info *m = id >= 0 ? &ws_metric_table[id] : NULL;
+    switch (r->cls) {
+    case CHK_EXACT:
+    case CHK_BOUND:
+        if (f->no_sass) {
+            snprintf(buf, sizeof buf, "the machine code to compare with the PTX (%.200s)", f->no_sass);
+            why = buf;
+        } else if (f->ptx && f->sass) {
+            why = "per-instruction executed counts (ncu --set source: smsp__sass_inst_executed per SASS line), "
+                  "as the PTX and the machine code hold the same accesses of this space";
+        } else {
+            why = "the machine code (check with ptxas and nvdisasm installed compares it with the PTX)";
+        }
+        break;
+    case CHK_TIME:
+        if (f->has_timing) {
+            snprintf(buf, sizeof buf, "predicted %s-bound (%s); %s", ws_bound_class(f->timing.bound),
+                     ws_bound_name(f->timing.bound), bound_evidence(f->timing.bound));
+            why = buf;
+        } else {
+            why = "the prediction's bound and terms (check --replay re-simulates the run)";
+        }
+        break;
+    default:
+        if (m && (m->op == WS_MEM_ATOMIC || m->op == WS_MEM_REDUCE))
+            why = "a microbenchmark of this atomic pattern's sectors (tests/gpu/contention_probe.cu) to measure the "
+                  "rule";
+        else if (id == WS_METRIC_DRAM_READ)
+            why = "the DRAM reads by cause: lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum beside "
+                  "dram__sectors_read.sum, and a run with ECC off";
+        else if (id == WS_METRIC_DRAM_WRITE)
+            why = "dram__bytes_write.sum sampled through the kernel (ncu --pm-sampling) against the model's "
+                  "ws__l2_dirty_bytes_at_end";
+        else if (m && m->space == WS_SPACE_LOCAL)
+            why = "the local-memory lookups by op (l1tex__t_sectors_pipe_lsu_mem_local_op_st_lookup_hit.sum) and "
+                  "the L1 carveout (launch__shared_mem_config_size)";
+        else if (id == WS_METRIC_L1_HIT_RATE || id == WS_METRIC_L1_GLD_HIT || id == WS_METRIC_L1_GLD_MISS ||
+                 id == WS_METRIC_L1_GLD_HIT_RATE)
+            why = "the L1 lookups by op (l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum) and the L1 "
+                  "carveout (launch__shared_mem_config_size)";
+        else
+            why = "the L2 lookups per request (lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum beside "
+                  "lts__t_requests_srcunit_tex_op_read.sum per kernel phase) and the fill latency";
+    }
+    snprintf(out, cap, "no mechanism found; missing evidence: %s", why);
+}
+
+/* ---- entry points ------------------------------------------------------------------------- */
+
+static const rule *explain(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if ((rules[i].classes & C(r->cls)) && rules[i].fn(r, f, out, cap)) return &rules[i];
+    return NULL;
+}
+
+bool chk_explain_row(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    if (!cap) return false;
+    out[0] = 0;
+    if (!r->has_sim || !r->has_gpu || r->sim == r->gpu) return true;
+    if (explain(r, f, out, cap)) return true;
+    missing(r, f, out, cap);
+    return false;
+}
+
+const char *chk_explain_rule(const chk_row *r, const chk_facts *f)
+{
+    char buf[512];
+    if (!r->has_sim || !r->has_gpu || r->sim == r->gpu) return "none";
+    const rule *x = explain(r, f, buf, sizeof buf);
+    return x ? x->name : "none";
+}
+
+void chk_explain_rows(chk_row *rows, int n, const chk_facts *f)
+{
+    for (int i = 0; i < n; i++) {
+        chk_row *r = &rows[i];
+        if (r->verdict != CHK_DIFFER) continue;
+        char buf[sizeof r->cause];
+        r->explained = chk_explain_row(r, f, buf, sizeof buf);
+        memcpy(r->cause, buf, sizeof buf);
+    }
+}

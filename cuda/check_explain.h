@@ -1,0 +1,47 @@
+/* check_explain.h - why a simulator row and a GPU row differ: a table of mechanisms, each a
+ * test on the row (its class, metric, direction) and on the kernel's other facts (its other
+ * rows, the prediction's bound and terms, the confidence notes, the PTX and SASS summaries),
+ * and a sentence with the numbers that make the case. The first rule that applies names the
+ * cause; where none does, the sentence says "no mechanism found; missing evidence: " and the
+ * measurement that would decide it. Never the bare word "unexplained".
+ * Every fact is optional: `check` and `check --replay` know the prediction (bound, terms,
+ * notes, bytes left dirty in L2), `check --markdown` knows only the recorded rows, and a rule
+ * that needs an unknown fact does not apply.
+ * Invariant: explaining writes causes only; no value, class or verdict changes here. */
+#ifndef CHECK_EXPLAIN_H
+#define CHECK_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../sim/models/confidence.h"
+#include "../sim/models/timing.h"
+#include "check_compare.h"
+#include "cu_sass.h"
+
+typedef struct {
+    const chk_row *rows;        /* the run's judged rows: the other counters a rule compares with */
+    int nrows;
+    bool has_timing;            /* the prediction's terms are known (a simulation ran now) */
+    ws_timing timing;
+    double launch_us;           /* the device profile's launch overhead, 0 = unknown (used without timing) */
+    const ws_notes *notes;      /* what the prediction rests on (sim/models/confidence.h), NULL = unknown */
+    bool has_dirty_at_end;
+    double dirty_at_end_bytes;  /* the model's L2 bytes still dirty after the kernel (ws__l2_dirty_bytes_at_end) */
+    const cu_access_summary *ptx, *sass; /* static PTX / SASS access counts, NULL = no machine code */
+    const char *no_sass;        /* why there is no SASS to compare, NULL = not asked for */
+} chk_facts;
+
+/* The cause of row r (any verdict: the validation report explains its worst rows) into out.
+ * Returns true when a mechanism applies, false when out says "no mechanism found; missing
+ * evidence: ...". A row whose values are equal gets "" and true. */
+bool chk_explain_row(const chk_row *r, const chk_facts *f, char *out, size_t cap);
+
+/* Sets cause and explained of every DIFFER row of rows[0..n) (f->rows may be rows itself). */
+void chk_explain_rows(chk_row *rows, int n, const chk_facts *f);
+
+/* The rule chk_explain_row applied to r last: its name in the table ("dram write-back during
+ * the kernel", ...), "none" where no rule applied. For tests and the validation report. */
+const char *chk_explain_rule(const chk_row *r, const chk_facts *f);
+
+#endif

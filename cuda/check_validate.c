@@ -1,0 +1,286 @@
+/* check_validate.c - the validation report (see check_validate.h): replays, then per class and
+ * per bound the error distribution and the worst rows with their mechanism, and the time plot.
+ * Why a report of distributions: a verdict per row says pass or fail; whether the simulator can
+ * be trusted for a kind of kernel is the spread of its errors over many. */
+#include "check_validate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/commands.h"
+#include "../common/device.h"
+#include "check_explain.h"
+#ifdef WS_HAVE_SDL
+#include "../viz/viz_plot.h"
+#endif
+
+const char *const chk_validate_bounds[CHK_VALIDATE_NBOUNDS] = {"DRAM",    "L2",      "shared", "atomics",
+                                                               "issue",   "latency", "launch", "tensor"};
+
+int chk_validate_bound_of(const chk_replay_run *r)
+{
+    for (int i = 0; i < r->notes.n; i++)
+        if (!strcmp(r->notes.notes[i].mechanism, "tensor pipe")) return CHK_VALIDATE_NBOUNDS - 1;
+    const char *c = ws_bound_class(r->bound);
+    for (int i = 0; i < CHK_VALIDATE_NBOUNDS; i++)
+        if (!strcmp(c, chk_validate_bounds[i])) return i;
+    return 6; /* launch: a prediction with no term at all */
+}
+
+double chk_row_error(const chk_row *r)
+{
+    const ws_metric_info *m = ws_metric_find(r->metric);
+    if (m && m->unit == WS_UNIT_PCT) return fabs(r->sim - r->gpu) / 100;
+    if (r->gpu == 0) return r->sim == 0 ? 0 : INFINITY;
+    return fabs(r->sim - r->gpu) / fabs(r->gpu);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+void chk_err_stats_of(const double *err, const bool *within, int n, chk_err_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->median = out->p90 = NAN;
+    for (int i = 0; i < n; i++) out->within += within[i];
+    if (n <= 0) return;
+    double *v = malloc((size_t)n * sizeof *v);
+    if (!v) return;
+    memcpy(v, err, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    int k = (int)ceil(0.9 * n); /* nearest rank, 1-based */
+    out->p90 = v[(k < 1 ? 1 : k) - 1];
+    free(v);
+}
+
+/* One judged row of one replayed run. */
+typedef struct {
+    const chk_replay_doc *doc;
+    const chk_replay_run *run;
+    const chk_row *row;
+    double err;
+} vrow;
+
+typedef struct {
+    vrow *v;
+    int n, cap;
+} vlist;
+
+static int push(vlist *l, vrow x)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 256;
+        vrow *nv = realloc(l->v, (size_t)cap * sizeof *nv);
+        if (!nv) return -1;
+        l->v = nv;
+        l->cap = cap;
+    }
+    l->v[l->n++] = x;
+    return 0;
+}
+
+static int by_error_desc(const void *a, const void *b)
+{
+    double x = ((const vrow *)a)->err, y = ((const vrow *)b)->err;
+    return x > y ? -1 : x < y;
+}
+
+static void pct(FILE *out, double e)
+{
+    if (isnan(e)) fprintf(out, " - |");
+    else if (isinf(e)) fprintf(out, " inf |");
+    else fprintf(out, " %.1f%% |", 100 * e);
+}
+
+static void stats_cells(FILE *out, const vlist *l, double tol)
+{
+    double *e = malloc((size_t)(l->n ? l->n : 1) * sizeof *e);
+    bool *w = malloc((size_t)(l->n ? l->n : 1) * sizeof *w);
+    chk_err_stats s;
+    if (!e || !w) {
+        free(e);
+        free(w);
+        fprintf(out, " - | - | - | - |");
+        return;
+    }
+    for (int i = 0; i < l->n; i++) {
+        e[i] = l->v[i].err;
+        w[i] = tol >= 0 ? l->v[i].err <= tol : l->v[i].row->verdict == CHK_AGREE;
+    }
+    chk_err_stats_of(e, w, l->n, &s);
+    fprintf(out, " %d | %d", s.n, s.within);
+    if (s.n) fprintf(out, " (%.0f%%)", 100.0 * s.within / s.n);
+    fprintf(out, " |");
+    pct(out, s.median);
+    pct(out, s.p90);
+    free(e);
+    free(w);
+}
+
+/* The cause of a row of the list: its recorded cause where it differs, else found now. */
+static void cause_of(const vrow *x, char *out, size_t cap)
+{
+    if (x->row->verdict == CHK_DIFFER && x->row->cause[0]) {
+        snprintf(out, cap, "%s", x->row->cause);
+        return;
+    }
+    const chk_replay_run *r = x->run;
+    const ws_device *dev = ws_device_find(x->doc->gpu);
+    chk_facts f = {.rows = r->now, .nrows = r->nrows, .has_timing = r->has_timing, .timing = r->timing,
+                   .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &r->notes,
+                   .has_dirty_at_end = r->has_dirty, .dirty_at_end_bytes = r->dirty_at_end_bytes};
+    chk_explain_row(x->row, &f, out, cap);
+}
+
+static void worst(FILE *out, vlist *l, int k)
+{
+    qsort(l->v, (size_t)l->n, sizeof *l->v, by_error_desc);
+    if (!l->n || l->v[0].err == 0) fprintf(out, "| (every row equal) | | | | | | | |\n");
+    for (int i = 0; i < l->n && i < k && l->v[i].err > 0; i++) {
+        const vrow *x = &l->v[i];
+        char cause[640];
+        cause_of(x, cause, sizeof cause);
+        bool tm = x->row->cls == CHK_TIME; /* time in us */
+        fprintf(out, "| %s | %s | `%s` | %.6g | %.6g |", x->run->kernel, x->run->overrides, x->row->metric,
+                tm ? x->row->sim / 1e3 : x->row->sim, tm ? x->row->gpu / 1e3 : x->row->gpu);
+        pct(out, x->err);
+        fprintf(out, " %s | %s |\n", chk_verdict_name(x->row->verdict), cause[0] ? cause : "-");
+    }
+}
+
+static void report(FILE *out, const char *const *files, const chk_replay_doc *docs, int nfiles, const char *png,
+                   vlist *cls, vlist *bnd)
+{
+    fprintf(out, "# Validation: the simulator against the recorded GPU runs\n\n"
+                 "Generated by `warpscope check --validate");
+    for (int i = 0; i < nfiles; i++) fprintf(out, " %s", files[i]);
+    if (png) fprintf(out, " --png %s", png);
+    fprintf(out, "` (no GPU needed): every recorded run replayed with the simulator as built now (`check --replay`), "
+                 "the runs recorded without counters on their time alone, simulated on a sample of their blocks. "
+                 "|error| is |sim - gpu| / gpu (a percentage row: the difference in points / 100).\n\n");
+    fprintf(out, "| results file | GPU | runs replayed | of them time only | sampled | not simulated |\n"
+                 "|---|---|---:|---:|---:|---:|\n");
+    for (int i = 0; i < nfiles; i++) {
+        int timed = 0, sampled = 0;
+        for (int k = 0; k < docs[i].nruns; k++) {
+            timed += docs[i].runs[k].timed_only;
+            sampled += docs[i].runs[k].sampled;
+        }
+        fprintf(out, "| %s | %s | %d | %d | %d | %d |\n", files[i], docs[i].gpu, docs[i].nruns, timed, sampled,
+                docs[i].nskips);
+    }
+    if (png) {
+        const char *base = strrchr(png, '/');
+        fprintf(out, "\n![predicted vs measured kernel time, log-log, y = x and +-20%%](%s)\n", base ? base + 1 : png);
+    }
+    fprintf(out, "\n## Per counter class\n\n| class | tolerance | n | within tolerance | median abs error | p90 abs "
+                 "error |\n|---|---|---:|---:|---:|---:|\n");
+    for (int c = 0; c < CHK_NCLASSES; c++) {
+        if (!cls[c].n) continue;
+        fprintf(out, "| %s | %s |", chk_class_name((chk_class)c), chk_class_tolerance((chk_class)c));
+        stats_cells(out, &cls[c], -1);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n## Kernel time per predicted bound\n\nThe bound is the prediction's largest term now (\"tensor\": "
+                 "a kernel whose prediction rests on the tensor pipe).\n\n| bound | n | within 25%% | median abs error "
+                 "| p90 abs error | within 20%% |\n|---|---:|---:|---:|---:|---:|\n");
+    for (int b = 0; b < CHK_VALIDATE_NBOUNDS; b++) {
+        fprintf(out, "| %s |", chk_validate_bounds[b]);
+        stats_cells(out, &bnd[b], -1);
+        int w20 = 0;
+        for (int i = 0; i < bnd[b].n; i++) w20 += bnd[b].v[i].err <= 0.20;
+        if (bnd[b].n) fprintf(out, " %d (%.0f%%) |\n", w20, 100.0 * w20 / bnd[b].n);
+        else fprintf(out, " - |\n");
+    }
+    fprintf(out, "\n## The worst rows per class, with their cause\n");
+    for (int c = 0; c < CHK_NCLASSES; c++) {
+        if (!cls[c].n) continue;
+        fprintf(out, "\n### %s\n\n| kernel | -D | metric | sim | gpu | abs error | verdict | cause |\n"
+                     "|---|---|---|---:|---:|---:|---|---|\n", chk_class_name((chk_class)c));
+        worst(out, &cls[c], 8);
+    }
+    fprintf(out, "\n## Runs not simulated here\n\n| results file | kernel | -D | why |\n|---|---|---|---|\n");
+    int ns = 0;
+    for (int i = 0; i < nfiles; i++)
+        for (int k = 0; k < docs[i].nskips; k++, ns++)
+            fprintf(out, "| %s | %s | %s | %s |\n", files[i], docs[i].skips[k].kernel, docs[i].skips[k].overrides,
+                    docs[i].skips[k].why);
+    if (!ns) fprintf(out, "| (none) | | | |\n");
+    for (int i = 0; i < nfiles; i++)
+        if (docs[i].note[0]) fprintf(out, "\nnote (%s): %s\n", files[i], docs[i].note);
+}
+
+static int plot(const char *png, vlist *bnd, ws_error *err)
+{
+#ifdef WS_HAVE_SDL
+    int n = 0;
+    for (int b = 0; b < CHK_VALIDATE_NBOUNDS; b++) n += bnd[b].n;
+    viz_plot_point *p = calloc((size_t)(n ? n : 1), sizeof *p);
+    if (!p) {
+        ws_error_set(err, "check", 0, 0, "out of memory");
+        return WS_EXIT_INTERNAL;
+    }
+    int k = 0;
+    for (int b = 0; b < CHK_VALIDATE_NBOUNDS; b++)
+        for (int i = 0; i < bnd[b].n; i++)
+            p[k++] = (viz_plot_point){bnd[b].v[i].row->gpu / 1e3, bnd[b].v[i].row->sim / 1e3, b};
+    char msg[512];
+    int rc = viz_plot_time_png(p, k, chk_validate_bounds, "warpscope: predicted vs measured kernel time", png, 1000,
+                               800, msg, sizeof msg);
+    free(p);
+    if (rc) {
+        ws_error_set(err, png, 0, 0, "%s", msg);
+        return WS_EXIT_USAGE;
+    }
+    return WS_EXIT_OK;
+#else
+    (void)bnd;
+    ws_error_set(err, png, 0, 0, "this build has no visualizer (SDL2, SDL2_ttf, SDL2_image were not found at build "
+                                 "time) to draw the plot; run scripts/deps.sh and rebuild");
+    return WS_EXIT_USAGE;
+#endif
+}
+
+int chk_validate(const char *const *files, int nfiles, const char *png, FILE *out, ws_error *err)
+{
+    chk_replay_doc *docs = calloc((size_t)(nfiles ? nfiles : 1), sizeof *docs);
+    vlist cls[CHK_NCLASSES], bnd[CHK_VALIDATE_NBOUNDS];
+    memset(cls, 0, sizeof cls);
+    memset(bnd, 0, sizeof bnd);
+    int rc = docs ? WS_EXIT_OK : WS_EXIT_INTERNAL, done = 0;
+    if (!docs) ws_error_set(err, "check", 0, 0, "out of memory");
+#ifndef WS_HAVE_SDL
+    if (png && !rc) rc = plot(png, NULL, err); /* refused before minutes of replay */
+#endif
+    chk_replay_opts o = {.timed_runs = true, .full_threads_max = CHK_VALIDATE_FULL_THREADS_MAX};
+    for (int i = 0; !rc && i < nfiles; i++, done++) {
+        int one = chk_replay_collect_opts(files[i], NULL, 0, &o, &docs[i], err);
+        if (one && one != WS_EXIT_MISMATCH) rc = one; /* a mismatch is a finding of the report, not a failure */
+    }
+    for (int i = 0; !rc && i < nfiles; i++)
+        for (int k = 0; k < docs[i].nruns; k++) {
+            const chk_replay_run *r = &docs[i].runs[k];
+            for (int j = 0; j < r->nrows; j++) {
+                const chk_row *a = &r->now[j];
+                if (a->verdict != CHK_AGREE && a->verdict != CHK_DIFFER) continue;
+                vrow x = {&docs[i], r, a, chk_row_error(a)};
+                if (push(&cls[a->cls], x) || (a->cls == CHK_TIME && push(&bnd[chk_validate_bound_of(r)], x))) {
+                    rc = WS_EXIT_INTERNAL;
+                    ws_error_set(err, "check", 0, 0, "out of memory");
+                }
+            }
+        }
+    if (!rc && png) rc = plot(png, bnd, err);
+    if (!rc) report(out, files, docs, nfiles, png, cls, bnd);
+    for (int c = 0; c < CHK_NCLASSES; c++) free(cls[c].v);
+    for (int b = 0; b < CHK_VALIDATE_NBOUNDS; b++) free(bnd[b].v);
+    for (int i = 0; docs && i < done; i++) chk_replay_doc_free(&docs[i]);
+    free(docs);
+    return rc;
+}

@@ -1,0 +1,281 @@
+/* test_check_explain.c - cuda/check_explain.c: synthetic rows whose mechanism follows from their
+ * numbers (each expected figure computed here from the inputs), the fallback that names the
+ * missing evidence, and the replay of the recorded H200 run, where no row may be left with the
+ * bare word "unexplained". */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/commands.h"
+#include "../cuda/check_explain.h"
+#include "../cuda/check_replay.h"
+#include "../sim/models/metrics.h"
+
+static void contains(const char *text, const char *want)
+{
+    if (!strstr(text, want)) fail_msg("'%s' not in: %s", want, text);
+}
+
+/* A copy of 2^21 floats in, 2^21 out: the model leaves the output dirty in L2 (8 MiB at the end),
+ * the GPU wrote 1,128,704 B of it back during the kernel. */
+static void test_dram_writes_above_the_model_are_dirty_lines_written_back_during_the_kernel(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "dram__bytes_write.sum", true, 0, true, 1128704);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+    chk_facts f = {.rows = &r, .nrows = 1, .has_dirty_at_end = true, .dirty_at_end_bytes = 8388608};
+    char why[640], want[64];
+    assert_true(chk_explain_row(&r, &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&r, &f), "dirty L2 lines written back during the kernel");
+    snprintf(want, sizeof want, "the GPU wrote %.2f MB", 1128704 / 1e6);
+    contains(why, want);
+    snprintf(want, sizeof want, "leaves %.2f MB dirty", 8388608 / 1e6);
+    contains(why, want);
+    /* the model had less dirty data than the GPU wrote beyond it: not this mechanism */
+    f.dirty_at_end_bytes = 100e3;
+    assert_false(chk_explain_row(&r, &f, why, sizeof why));
+    contains(why, "no mechanism found; missing evidence: dram__bytes_write.sum sampled");
+}
+
+/* The GPU read 1,131,008 B more than the model and wrote 1,128,704 B more: reads of about the
+ * lines written back (ratio computed here). */
+static void test_dram_reads_above_by_the_extra_write_backs_are_reads_of_written_back_lines(void **state)
+{
+    (void)state;
+    chk_row rows[2];
+    chk_row_set(&rows[0], "dram__bytes_read.sum", true, 8388608, true, 9519616);
+    chk_row_set(&rows[1], "dram__bytes_write.sum", true, 0, true, 1128704);
+    chk_facts f = {.rows = rows, .nrows = 2};
+    char why[640], want[64];
+    assert_true(chk_explain_row(&rows[0], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[0], &f), "reads of lines written back during the kernel");
+    snprintf(want, sizeof want, "reads %.2fx the extra write-backs", (9519616.0 - 8388608) / 1128704);
+    contains(why, want);
+}
+
+/* A kernel with no global traffic whose DRAM reads are 100 KB: code and constants. */
+static void test_a_small_dram_excess_over_a_small_kernel_is_instruction_and_constant_fetches(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "dram__bytes_read.sum", true, 0, true, 100e3);
+    assert_int_equal(r.verdict, CHK_DIFFER); /* above 10% + 64 KiB of slack */
+    chk_facts f = {.rows = &r, .nrows = 1};
+    char why[640];
+    assert_true(chk_explain_row(&r, &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&r, &f), "instruction and constant fetches");
+    contains(why, "instruction and constant fetches (~100.0 KB) are not modelled");
+}
+
+/* copy_char: 32,768 load and 32,768 store sectors, no load hits on either side; the GPU's
+ * overall rate 34.89% puts 0.3489 x 65,536 hits on the stores. */
+static void test_an_l1_hit_rate_with_agreeing_load_hits_is_store_lookups(void **state)
+{
+    (void)state;
+    chk_row rows[4];
+    chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", true, 32768, true, 32768);
+    chk_row_set(&rows[1], "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", true, 32768, true, 32768);
+    chk_row_set(&rows[2], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", true, 0, true, 0);
+    chk_row_set(&rows[3], "l1tex__t_sector_hit_rate.pct", true, 0, true, 34.89);
+    assert_int_equal(rows[3].verdict, CHK_DIFFER);
+    chk_facts f = {.rows = rows, .nrows = 4};
+    char why[640], want[96];
+    assert_true(chk_explain_row(&rows[3], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[3], &f), "store lookups in L1");
+    double hits = 0.3489 * 65536;
+    snprintf(want, sizeof want, "the GPU counts ~%.0f of them as L1 hits (%.0f%%)", hits, 100 * hits / 32768);
+    contains(why, want);
+    /* load hits that differ too: the rate is L1 reuse, not the stores */
+    chk_row_set(&rows[2], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", true, 1000, true, 5000);
+    assert_string_equal(chk_explain_rule(&rows[3], &f), "L1 reuse");
+}
+
+/* The same 32,768 read sectors in 16,150 requests on the GPU, 32,768 in the model. */
+static void test_l2_requests_with_agreeing_sectors_are_request_grouping(void **state)
+{
+    (void)state;
+    chk_row rows[2];
+    chk_row_set(&rows[0], "lts__t_sectors_srcunit_tex_op_read.sum", true, 32768, true, 32768);
+    chk_row_set(&rows[1], "lts__t_requests_srcunit_tex_op_read.sum", true, 32768, true, 16150);
+    chk_facts f = {.rows = rows, .nrows = 2};
+    char why[640], want[64];
+    assert_true(chk_explain_row(&rows[1], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[1], &f), "request grouping");
+    snprintf(want, sizeof want, "into 16150 requests (%.2f sectors each)", 32768.0 / 16150);
+    contains(why, want);
+}
+
+/* matmul_naive: L1 misses agree (32,768), the GPU's L2 saw 22,981 of them: 9,787 merged. */
+static void test_l2_sectors_below_agreeing_l1_misses_are_misses_merged_in_l1(void **state)
+{
+    (void)state;
+    chk_row rows[2];
+    chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", true, 32768, true, 32768);
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 32768, true, 22981);
+    chk_facts f = {.rows = rows, .nrows = 2};
+    char why[640], want[32];
+    assert_true(chk_explain_row(&rows[1], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[1], &f), "misses merged in L1");
+    snprintf(want, sizeof want, "~%.0f misses", 32768.0 - 22981);
+    contains(why, want);
+}
+
+/* 5,662 L2 misses on the GPU but 136,960 B = 4,280 sectors read from DRAM: 1,382 in flight. */
+static void test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses(void **state)
+{
+    (void)state;
+    chk_row rows[3];
+    chk_row_set(&rows[0], "dram__bytes_read.sum", true, 131072, true, 136960);
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", true, 4096, true, 5662);
+    chk_row_set(&rows[2], "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", true, 29696, true, 18526);
+    chk_facts f = {.rows = rows, .nrows = 3};
+    char why[640], want[96];
+    for (int i = 1; i < 3; i++) {
+        assert_true(chk_explain_row(&rows[i], &f, why, sizeof why));
+        assert_string_equal(chk_explain_rule(&rows[i], &f), "in-flight L2 misses");
+        snprintf(want, sizeof want, "read only %.0f sectors from DRAM, so ~%.0f lookups", 136960.0 / 32,
+                 5662 - 136960.0 / 32);
+        contains(why, want);
+    }
+}
+
+/* 5.28 us predicted of which 4.3 us launch; the GPU took 4.19 us. */
+static void test_a_launch_dominated_time_says_so_with_its_numbers(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "gpu__time_duration.sum", true, 5284.85, true, 4192);
+    assert_int_equal(r.verdict, CHK_DIFFER); /* 26% */
+    chk_facts f = {.rows = &r, .nrows = 1, .has_timing = true};
+    f.timing.t_launch_us = 4.3;
+    f.timing.t_kernel_us = 5.28485;
+    f.timing.bound = WS_BOUND_LATENCY;
+    char why[640], want[96];
+    assert_true(chk_explain_row(&r, &f, why, sizeof why));
+    snprintf(want, sizeof want, "launch overhead dominates: %.2f us of the %.2f us predicted", 4.3, 5.28485);
+    contains(why, want);
+    contains(why, "less than the launch constant alone"); /* 4.19 < 4.3 */
+    /* from a record alone (no terms), the profile's launch cost decides */
+    chk_facts g = {.rows = &r, .nrows = 1, .launch_us = 4.3};
+    assert_string_equal(chk_explain_rule(&r, &g), "launch overhead dominates");
+}
+
+/* A low-confidence note outranks the launch: the prediction rests on it. */
+static void test_a_time_resting_on_a_low_confidence_mechanism_cites_it(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "gpu__time_duration.sum", true, 8500, true, 273500);
+    ws_notes n = {.level = WS_CONF_LOW, .n = 1};
+    n.notes[0] = (ws_note){.level = WS_CONF_LOW, .line = 12, .mechanism = "CAS retry loop"};
+    snprintf(n.notes[0].text, sizeof n.notes[0].text, "its count depends on timing");
+    chk_facts f = {.rows = &r, .nrows = 1, .notes = &n, .launch_us = 4.3};
+    char why[640];
+    assert_true(chk_explain_row(&r, &f, why, sizeof why));
+    contains(why, "the prediction rests on CAS retry loop (low confidence, line 12): its count depends on timing");
+}
+
+/* A DRAM-bound time that no rule explains names the DRAM utilisation as the evidence missing. */
+static void test_an_unexplained_time_names_the_bounds_utilisation_as_missing_evidence(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "gpu__time_duration.sum", true, 100000, true, 60000);
+    chk_facts f = {.rows = &r, .nrows = 1, .has_timing = true};
+    f.timing.t_launch_us = 4.3;
+    f.timing.t_kernel_us = 100;
+    f.timing.bound = WS_BOUND_DRAM;
+    char why[640];
+    assert_false(chk_explain_row(&r, &f, why, sizeof why));
+    contains(why, "no mechanism found; missing evidence: predicted DRAM-bound");
+    contains(why, "dram__throughput.avg.pct_of_peak_sustained_elapsed");
+}
+
+/* A raw wavefront count 189 above the lanes' own: arbitration, with the GPU's count of it. */
+static void test_bound_rows_above_the_lanes_conflicts_are_l1_arbitration(void **state)
+{
+    (void)state;
+    chk_row rows[2];
+    chk_row_set(&rows[0], "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", true, 98304, true, 98304 + 189);
+    chk_row_set(&rows[1], "l1tex__data_bank_conflicts_type_arbitration.sum", false, 0, true, 5021);
+    chk_facts f = {.rows = rows, .nrows = 2};
+    char why[640];
+    assert_true(chk_explain_row(&rows[0], &f, why, sizeof why));
+    contains(why, "L1 arbitration adds wavefronts: the GPU counts 189 more");
+    contains(why, "5021 arbitration conflicts");
+}
+
+/* Every judged metric of the table, 10x apart on either side, with no facts at all: a
+ * mechanism or the missing evidence, never the bare word. */
+static void test_no_row_of_any_class_is_left_with_the_bare_word_unexplained(void **state)
+{
+    (void)state;
+    int n = 0;
+    for (int i = 0; i < WS_METRIC_COUNT; i++) {
+        const ws_metric_info *m = &ws_metric_table[i];
+        if (m->judge == WS_JUDGE_INFO) continue;
+        for (int up = 0; up < 2; up++) {
+            chk_row r;
+            chk_row_set(&r, m->name, true, up ? 100 : 1000, true, up ? 1000 : 100);
+            chk_facts f = {.rows = &r, .nrows = 1};
+            chk_explain_rows(&r, 1, &f);
+            if (r.verdict != CHK_DIFFER) continue;
+            n++;
+            if (!r.cause[0] || strstr(r.cause, "unexplained")) fail_msg("%s: cause '%s'", m->name, r.cause);
+            if (!r.explained) contains(r.cause, "no mechanism found; missing evidence: ");
+        }
+    }
+    assert_true(n > 20);
+}
+
+/* The recorded H200 catalog run (results/h200.json) replayed: every row that differs has a
+ * cause, none is the bare word. */
+static void test_replaying_the_recorded_h200_run_leaves_no_row_unexplained(void **state)
+{
+    (void)state;
+    chk_replay_doc d;
+    ws_error err;
+    int rc = chk_replay_collect("results/h200.json", NULL, 0, false, &d, &err);
+    if (rc != WS_EXIT_OK && rc != WS_EXIT_MISMATCH) fail_msg("replay: %s", err.msg);
+    int differ = 0;
+    for (int i = 0; i < d.nruns; i++)
+        for (int k = 0; k < d.runs[i].nrows; k++) {
+            const chk_row *a = &d.runs[i].now[k];
+            if (a->verdict != CHK_DIFFER) continue;
+            differ++;
+            if (!a->cause[0] || strstr(a->cause, "unexplained"))
+                fail_msg("%s %s: cause '%s'", d.runs[i].kernel, a->metric, a->cause);
+        }
+    assert_true(d.nruns > 50);
+    assert_true(differ > 0); /* the record has disagreements to explain */
+    chk_replay_doc_free(&d);
+}
+
+int main(void)
+{
+    setenv("WARPSCOPE_SASS", "off", 1); /* PTX-level on every machine, as the replay tests */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dram_writes_above_the_model_are_dirty_lines_written_back_during_the_kernel),
+        cmocka_unit_test(test_dram_reads_above_by_the_extra_write_backs_are_reads_of_written_back_lines),
+        cmocka_unit_test(test_a_small_dram_excess_over_a_small_kernel_is_instruction_and_constant_fetches),
+        cmocka_unit_test(test_an_l1_hit_rate_with_agreeing_load_hits_is_store_lookups),
+        cmocka_unit_test(test_l2_requests_with_agreeing_sectors_are_request_grouping),
+        cmocka_unit_test(test_l2_sectors_below_agreeing_l1_misses_are_misses_merged_in_l1),
+        cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),
+        cmocka_unit_test(test_a_launch_dominated_time_says_so_with_its_numbers),
+        cmocka_unit_test(test_a_time_resting_on_a_low_confidence_mechanism_cites_it),
+        cmocka_unit_test(test_an_unexplained_time_names_the_bounds_utilisation_as_missing_evidence),
+        cmocka_unit_test(test_bound_rows_above_the_lanes_conflicts_are_l1_arbitration),
+        cmocka_unit_test(test_no_row_of_any_class_is_left_with_the_bare_word_unexplained),
+        cmocka_unit_test(test_replaying_the_recorded_h200_run_leaves_no_row_unexplained),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
