@@ -433,7 +433,7 @@ static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int 
     if (strtod(val, NULL) != value)
         snprintf(val, sizeof val, "%.17g", value);
     const char *fields[] = {r->kernel, variant, line >= 0 ? "line" : "kernel", ln, name, ws_unit_name(m->unit), val,
-                            ws_basis_name(m->basis), ""};
+                            ws_basis_name(m->basis), "", ""};
     ws_csv_row(f, WS_CSV_NCOLUMNS, fields);
 }
 
