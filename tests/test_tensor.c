@@ -19,6 +19,7 @@
 #include "../common/device.h"
 #include "../common/tmap.h"
 #include "../sim/interp/fragments.h"
+#include "../common/desc.h"
 #include "../common/files.h"
 #include "../sim/interp/interp.h"
 #include "../sim/interp/racecheck.h"
@@ -1390,6 +1391,36 @@ static void test_racecheck_follows_a_clusters_blocks_together(void **state)
     teardown(&r);
 }
 
+/* tests/gpu/cluster_swap.cu describes test_tensor's cluster_swap for `check` on a GPU: its launch,
+ * run on the same kernel's PTX (the bodies are the same text), exchanges as the kernel says and is
+ * clean under racecheck. */
+static void test_the_cluster_swap_description_launches_the_exchange(void **state)
+{
+    (void)state;
+    ws_desc_file *f = NULL;
+    ws_error e;
+    if (ws_desc_load("tests/gpu/cluster_swap.cu", &f, &e)) fail_msg("%s:%d: %s", e.file, e.line, e.msg);
+    assert_int_equal(f->nkernels, 1);
+    run_t r;
+    setup_from(&r, HOPPER, "cluster_swap", 64);
+    if (ws_desc_resolve(&f->kernels[0], NULL, &r.L, &e)) fail_msg("%s:%d: %s", e.file, e.line, e.msg);
+    assert_int_equal(r.L.grid[0], 4);                    /* CLUSTERS = 2 clusters of two */
+    assert_int_equal(r.L.block[0], 64);
+    assert_int_equal(r.L.nbuffers, 1);
+    assert_int_equal(r.L.buffers[0].count, 4 * 64 * 8);
+    int hz = -1;
+    assert_int_equal(racecheck_run(&r, &hz), 0);
+    assert_int_equal(hz, 0);
+    const uint32_t *o = data(&r, 0);
+    for (uint32_t b = 0; b < 4; b++)
+        for (uint32_t t = 0; t < 64; t++) {
+            assert_int_equal(o[(b * 64 + t) * 8 + 0], 1000 * (b ^ 1) + t);
+            assert_int_equal(o[(b * 64 + t) * 8 + 1], 1000 * b + (t + 1) % 64);
+        }
+    teardown(&r);
+    ws_desc_free(f);
+}
+
 static void test_a_cluster_sum_through_distributed_shared_memory_adds_every_block_of_the_cluster(void **state)
 {
     (void)state;
@@ -1456,6 +1487,7 @@ int main(void)
         cmocka_unit_test(test_a_cluster_of_two_exchanges_shared_memory_through_mapa_and_cluster_barriers),
         cmocka_unit_test(test_a_cluster_sum_through_distributed_shared_memory_adds_every_block_of_the_cluster),
         cmocka_unit_test(test_racecheck_follows_a_clusters_blocks_together),
+        cmocka_unit_test(test_the_cluster_swap_description_launches_the_exchange),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
