@@ -513,10 +513,10 @@ static void read_includes(ctx *c, const char *text, size_t len, const char *dir,
  * One block */
 
 typedef enum { KW_KERNEL, KW_ENTRY, KW_NOTE, KW_STARS, KW_PARAM, KW_BUFFER, KW_GRID, KW_BLOCK, KW_SHARED,
-               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_CLUSTER, KW_COUNT } keyword;
+               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_CLUSTER, KW_TARGET, KW_COUNT } keyword;
 static const char *const keywords[KW_COUNT] = {"kernel", "entry", "note", "stars", "param", "buffer",
                                                "grid", "block", "shared", "bytes", "args", "tmap", "compile",
-                                               "cooperative", "cluster"};
+                                               "cooperative", "cluster", "target"};
 
 typedef struct {
     char *text;
@@ -1213,7 +1213,7 @@ static int do_line(ctx *c, block *b, int line, span x)
         int near = typed[0] ? ws_nearest(typed, keywords, KW_COUNT, sizeof keywords[0], false) : -1;
         if (near >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", keywords[near]);
         return fail_at(c, line, word.col, "unknown keyword '%.*s'%s (known: kernel entry compile note stars param buffer "
-                       "grid block shared bytes args tmap cooperative cluster)", (int)(word.n > 40 ? 40 : word.n), word.s, hint);
+                       "grid block shared bytes args tmap cooperative cluster target)", (int)(word.n > 40 ? 40 : word.n), word.s, hint);
     }
     if (kw != KW_PARAM && kw != KW_BUFFER && kw != KW_TMAP && b->seen[kw])
         return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
@@ -1270,6 +1270,22 @@ static int do_line(ctx *c, block *b, int line, span x)
         k->cooperative = true;
         return 0;
     case KW_CLUSTER: return kw_cluster(c, b, line, rest);
+    case KW_TARGET: {
+        /* the architecture-specific target: sm_90a holds wgmma and setmaxnreg, which no sm_90 PTX may */
+        static const char *const targets[] = {"sm_90a"};
+        span t = take_word(&rest);
+        rest = trim(rest);
+        if (rest.n) return fail_at(c, line, rest.col, "'target' takes one target name");
+        for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+            if (span_eq(t, targets[i])) {
+                snprintf(k->target, sizeof k->target, "%s", targets[i]);
+                k->target_line = line;
+                return 0;
+            }
+        return fail_at(c, line, t.n ? t.col : word.col, "unknown target '%.*s' (known: sm_90a, the H100/H200's "
+                       "architecture-specific target; without a target line the GPU's own, e.g. sm_90)",
+                       (int)(t.n > 40 ? 40 : t.n), t.s);
+    }
     default: return fail_at(c, line, word.col, "internal error: keyword");
     }
 }
@@ -2032,6 +2048,7 @@ int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *
     memset(L, 0, sizeof *L);
     L->desc = d;
     L->cooperative = d->cooperative;
+    snprintf(L->target, sizeof L->target, "%s", d->target);
     /* each definition is a parameter or a macro (desc.h states the rule) */
     ws_def_kind kinds[WS_MAX_OVERRIDES];
     for (int i = 0; ov && i < ov->n; i++)

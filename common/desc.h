@@ -189,6 +189,8 @@ typedef struct ws_kernel_desc {
     ws_expr *cluster[3];
     bool cluster_nonportable;  /* more than 8 blocks allowed (cudaFuncAttributeNonPortableClusterSizeAllowed) */
     int cluster_line, cluster_col;
+    char target[16];           /* `target sm_90a`: "" = the GPU's own target (sm_90 on an H200) */
+    int target_line;
 } ws_kernel_desc;
 
 /* A header the .cu includes with #include "..." (or <...> from a -I folder), read when a
@@ -321,6 +323,7 @@ typedef struct {
     uint32_t cluster[3];           /* the description's cluster line (cudaLaunchAttributeClusterDimension);
                                       all 0 = none (the kernel's __cluster_dims__, if any, then decides) */
     bool cluster_nonportable;      /* `cluster ... nonportable`: up to 16 blocks a cluster */
+    char target[16];               /* the description's `target` ("sm_90a"), "" = the GPU's own */
 } ws_launch;
 
 /* The launch's derived shape, named once here (block and grid are its source). */
