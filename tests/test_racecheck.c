@@ -299,6 +299,8 @@ static void test_a_new_block_starts_with_unwritten_shared_and_no_history(void **
     assert_int_equal(ws_racecheck_count(rc), 1);
     assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_UNINIT);
     assert_int_equal(ws_racecheck_get(rc, 0)->block[0], 1);
+    assert_int_equal(ws_racecheck_get(rc, 0)->second.block[0], 1);  /* the access's block too */
+    assert_int_equal(ws_racecheck_get(rc, 0)->second.block[2], 0);
     ws_racecheck_free(rc);
 }
 

@@ -416,6 +416,11 @@ static void record(ws_racecheck *rc, ws_race_kind kind, bool warp_level, const w
     r->cluster = rc->nranks > 1;
     if (kind != WS_RACE_UNINIT) fill_access(rc, &r->first, first_thread, first_pc);
     fill_access(rc, &r->second, thread, ev->pc);
+    if (rc->nranks == 1) {                       /* one block (the grid may be unknown): the event's */
+        memcpy(r->first.block, ev->block, sizeof r->first.block);
+        memcpy(r->second.block, ev->block, sizeof r->second.block);
+        memcpy(r->window_block, ev->block, sizeof r->window_block);
+    }
     r->cross_block = kind != WS_RACE_UNINIT && r->first.rank != r->second.rank;
     uint32_t me = r->second.rank;
     r->interval = r->cross_block ? rc->cl_interval : rc->interval[me];
