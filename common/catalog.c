@@ -380,6 +380,18 @@ char *ws_catalog_ptx_text_for(const ws_desc_file *f, const ws_launch *L, const c
     ws_ptx_origin scratch;
     ws_ptx_origin *o = origin ? origin : &scratch;
     memset(o, 0, sizeof *o);
+    if (L && L->target[0]) {
+        /* an architecture-specific target (sm_90a) is its GPU's own target plus instructions only that
+           chip has: asked for where that GPU is, refused elsewhere, as the driver refuses such a cubin */
+        if (arch && sm_number(arch) != sm_number(L->target)) {
+            ws_error_set(err, f->path, L->desc ? L->desc->target_line : 0, 0,
+                         "%s: 'target %s' runs only on a GPU of compute capability %d.%d (H100, H200), and this "
+                         "run is for %s", L->desc ? L->desc->name : "kernel", L->target, sm_number(L->target) / 10,
+                         sm_number(L->target) % 10, arch);
+            return NULL;
+        }
+        arch = L->target;
+    }
     if (!arch) arch = "sm_90";
     bool own_target = L && L->target[0];
     if (own_target) {                            /* the description needs its own target (sm_90a): exactly it */

@@ -1280,6 +1280,7 @@ static int do_line(ctx *c, block *b, int line, span x)
                            "optionally 'a'), found '%.*s'", (int)(rest.n > 40 ? 40 : rest.n), rest.s);
         memcpy(k->target, rest.s, rest.n);
         k->target[rest.n] = '\0';
+        k->target_line = line;
         return 0;
     }
     default: return fail_at(c, line, word.col, "internal error: keyword");

@@ -192,6 +192,7 @@ typedef struct ws_kernel_desc {
     bool cluster_nonportable;  /* more than 8 blocks allowed (cudaFuncAttributeNonPortableClusterSizeAllowed) */
     int cluster_line, cluster_col;
     char target[16];           /* `target sm_90a`: the PTX target it needs, "" = the command's */
+    int target_line;
 } ws_kernel_desc;
 
 /* A header the .cu includes with #include "..." (or <...> from a -I folder), read when a

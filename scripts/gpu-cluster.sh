@@ -1,53 +1,71 @@
 #!/bin/sh
-# gpu-cluster.sh - thread-block clusters (demos/cluster.cu) on the GPU present, for issue 24 item 3:
-# each kernel through `warpscope check` (outputs against the simulator, the distributed shared
-# memory rows smsp__sass_inst_executed_op_dshared_* and l1tex__t_{requests,sectors}_pipe_lsu_mem_
-# dshared_* against ncu's: the sector rule is an assumption until this run), at cluster sizes 2, 4
-# and 8, then the lesson pair timed at a size beyond L2.
-# Writes into $OUT (default ./out-cluster): build.log (GPU, driver, nvcc, ncu, date: the env),
-# check.log (check's report and exit codes), results/<gpu>.json and .md (check --record), pair.log.
+# gpu-cluster.sh - thread-block clusters (demos/cluster.cu, tests/gpu/cluster_swap.cu) on the GPU
+# present, for issue 24 item 3: each kernel through `warpscope check` (outputs against the
+# simulator, racecheck on the cluster launch - it follows a cluster's blocks together since round 2 -
+# and the distributed shared memory rows smsp__sass_inst_executed_op_dshared_* and
+# l1tex__t_{requests,sectors}_pipe_lsu_mem_dshared_* against ncu's: the sector rule is an
+# assumption until this run), at cluster sizes 2, 4 and 8, the cluster-of-two exchange, then the
+# lesson pair timed at a size beyond L2.
+# Writes into $OUT (default ./out-cluster) two files: env.txt (GPU, driver, nvcc, ncu, date, commit)
+# and cluster.tar.gz holding build.log, check.log (check's report and exit codes), pair.log and
+# results/<gpu>.json and .md (check --record): the device returns at most 8 files.
 # Exit status: the worst `check` exit code (0 all agree, 3 a counter or output differs, 4 no GPU).
 # Run from the repository root: OUT=/some/dir sh scripts/gpu-cluster.sh   (about 2 minutes)
 set -u
 OUT=${OUT:-out-cluster}
 BIN=${WS_BIN:-build/warpscope}
-mkdir -p "$OUT/results"
+W="$OUT/cluster"                  # everything but env.txt, tarred at the end
+mkdir -p "$W/results"
 worst=0
 note() { [ "$1" -gt "$worst" ] && worst=$1; return 0; }
+# every way out leaves the logs in one archive beside env.txt
+finish() { tar -czf "$OUT/cluster.tar.gz" -C "$OUT" cluster && rm -rf "$W"; exit "$1"; }
 
 {
     echo "== $(date -u '+%Y-%m-%dT%H:%M:%SZ') $(uname -n)"
     nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv 2>&1 || true
     command -v ncu && ncu --version 2>&1 | tail -1
     command -v nvcc && nvcc --version 2>&1 | tail -1
-} > "$OUT/build.log" 2>&1
-cp "$OUT/build.log" "$OUT/env.txt"
+    echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+} > "$W/build.log" 2>&1
+cp "$W/build.log" "$OUT/env.txt"
 if [ ! -x "$BIN" ]; then
     cj=""; [ -d .device-carry/cjson/usr ] && cj="CJSON_DIR=.device-carry/cjson/usr"   # scripts/gpu-carry.sh
     # shellcheck disable=SC2086
-    make -j"$(nproc 2>/dev/null || echo 4)" $cj CFLAGS=-Wno-error build/warpscope >> "$OUT/build.log" 2>&1 || {
-        echo "gpu-cluster: build failed, see $OUT/build.log" >&2
-        exit 5
+    make -j"$(nproc 2>/dev/null || echo 4)" $cj CFLAGS=-Wno-error build/warpscope >> "$W/build.log" 2>&1 || {
+        echo "gpu-cluster: build failed, see build.log in $OUT/cluster.tar.gz" >&2
+        finish 5
     }
 fi
 
-: > "$OUT/check.log"
+: > "$W/check.log"
 for g in 2 4 8; do
     for k in reduce_groups_atomic cluster_dsmem_reduce; do
-        echo "+ $BIN check --record $OUT/results/ -D G=$g $k" >> "$OUT/check.log"
-        "$BIN" check --record "$OUT/results/" -D G="$g" "$k" >> "$OUT/check.log" 2>&1
+        echo "+ $BIN check --record $W/results/ -D G=$g $k" >> "$W/check.log"
+        "$BIN" check --record "$W/results/" -D G="$g" "$k" >> "$W/check.log" 2>&1
         rc=$?
-        echo "exit $rc: $k G=$g" >> "$OUT/check.log"
-        [ $rc = 4 ] && { echo "gpu-cluster: no usable GPU (exit 4), see $OUT/check.log" >&2; exit 4; }
+        echo "exit $rc: $k G=$g" >> "$W/check.log"
+        [ $rc = 4 ] && { echo "gpu-cluster: no usable GPU (exit 4), see check.log in $OUT/cluster.tar.gz" >&2; finish 4; }
         note $rc
     done
 done
 
+# the cluster-of-two exchange (__cluster_dims__, cuLaunchKernel), its description in tests/gpu/
+k=tests/gpu/cluster_swap.cu:cluster_swap
+echo "+ $BIN check --record $W/results/ $k" >> "$W/check.log"
+"$BIN" check --record "$W/results/" "$k" >> "$W/check.log" 2>&1
+rc=$?
+echo "exit $rc: $k" >> "$W/check.log"
+note $rc
+
 # the lesson pair at 2^26 inputs (256 MiB, beyond the 60 MiB L2): time only
-: > "$OUT/pair.log"
+: > "$W/pair.log"
 for k in reduce_groups_atomic cluster_dsmem_reduce; do
-    "$BIN" check --gpu-only --record "$OUT/results/" -D N=67108864 "$k" >> "$OUT/pair.log" 2>&1
-    echo "exit $?: $k N=67108864" >> "$OUT/pair.log"
+    "$BIN" check --gpu-only --record "$W/results/" -D N=67108864 "$k" >> "$W/pair.log" 2>&1
+    echo "exit $?: $k N=67108864" >> "$W/pair.log"
 done
-echo "gpu-cluster: worst check exit $worst; see $OUT/check.log" >&2
-exit "$worst"
+for f in "$W"/results/*.json; do
+    [ -f "$f" ] && "$BIN" check --markdown "$f" > "${f%.json}.md" 2>&1
+done
+echo "gpu-cluster: worst check exit $worst; see check.log in $OUT/cluster.tar.gz" >&2
+finish "$worst"

@@ -199,7 +199,11 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         }
     }
     if (o->racecheck) { /* in front of the models; it forwards */
-        if (!(s->race = ws_racecheck_new(L->block))) {
+        uint32_t cl[3];
+        bool expl;
+        if (ws_cluster_dims(s->fn, L, cl, &expl, s->desc->name, s->file->path, s->desc->line, err))
+            return WS_EXIT_USAGE;                /* the driver refuses such clusters: an input error */
+        if (!(s->race = ws_racecheck_new(L->block)) || ws_racecheck_set_cluster(s->race, L->grid, cl)) {
             ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the race checker of %s",
                          s->desc->name);
             return WS_EXIT_INTERNAL;

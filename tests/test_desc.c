@@ -868,6 +868,27 @@ static void test_compile_line_options_are_relative_to_the_cu_folder(void **state
     parse_fails("/*@warpscope\nkernel k\ncompile inc\ngrid 1\nblock 1\n*/" KERNEL, 3, 9, "expected a compiler option");
 }
 
+/* `target sm_90a` reaches the launch; any other target is named at its column. */
+static void test_a_target_line_names_sm_90a_for_the_launch(void **state)
+{
+    (void)state;
+    ws_desc_file *f = parse_ok("/*@warpscope\nkernel k\ntarget sm_90a\ngrid 1\nblock 1\n*/" KERNEL);
+    assert_string_equal(f->kernels[0].target, "sm_90a");
+    assert_int_equal(f->kernels[0].target_line, 3);
+    ws_launch L;
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_string_equal(L.target, "sm_90a");
+    ws_desc_free(f);
+    f = parse_ok("/*@warpscope\nkernel k\ngrid 1\nblock 1\n*/" KERNEL);
+    resolve_ok(&f->kernels[0], NULL, &L);
+    assert_string_equal(L.target, "");                              /* the GPU's own */
+    ws_desc_free(f);
+    parse_fails("/*@warpscope\nkernel k\ntarget sm_9\ngrid 1\nblock 1\n*/" KERNEL, 3, 8,
+                "target must name an architecture such as sm_90a");
+    parse_fails("/*@warpscope\nkernel k\ntarget sm_90a x\ngrid 1\nblock 1\n*/" KERNEL, 3, 8,
+                "target must name an architecture such as sm_90a");
+}
+
 #define TEMPLATE_KERNEL "\ntemplate <int N> __global__ void scale(float *a) { a[0] = N; }\n"
 
 static void test_entry_names_an_instantiation_or_an_overload(void **state)
@@ -1135,6 +1156,7 @@ int main(void)
         cmocka_unit_test(test_mangled_descriptions_fail_cleanly),
         cmocka_unit_test(test_minus_d_is_a_parameter_when_declared_else_a_macro_the_source_uses),
         cmocka_unit_test(test_compile_line_options_are_relative_to_the_cu_folder),
+        cmocka_unit_test(test_a_target_line_names_sm_90a_for_the_launch),
         cmocka_unit_test(test_entry_names_an_instantiation_or_an_overload),
         cmocka_unit_test(test_a_kernel_defined_in_an_included_header_is_found_in_the_header),
         cmocka_unit_test(test_generators_and_files_are_checked_at_resolve),

@@ -1288,6 +1288,35 @@ static void test_atomics_outside_global_and_shared_and_stores_into_const_are_ref
     }
 }
 
+/* wgmma and setmaxnreg only under .target sm_90a (ptxas: "not supported on .target 'sm_90'"): the
+ * function that holds one is refused at its line, the module's other functions are not. */
+static void test_sm_90a_instructions_under_an_sm_90_target_refuse_their_function(void **state)
+{
+    (void)state;
+    static const char body[] =
+        ".visible .entry k()\n{\n    setmaxnreg.inc.sync.aligned.u32 232;\n    ret;\n}\n"
+        ".visible .entry other()\n{\n    ret;\n}\n";
+    char text[512];
+    snprintf(text, sizeof text, "%s%s", HEADER, body);                /* .target sm_90 */
+    ptx_module *m = parse_ok(text);
+    const ptx_function *k = ptx_find_function(m, "k"), *other = ptx_find_function(m, "other");
+    assert_non_null(k->refusal);
+    assert_null(other->refusal);
+    assert_int_equal(k->refusal->line, 6);                            /* the setmaxnreg */
+    assert_non_null(strstr(k->refusal->msg, "setmaxnreg exists only on the architecture-specific target sm_90a, "
+                                            "and this PTX's .target is sm_90"));
+    ptx_free(m);
+    snprintf(text, sizeof text, ".version 9.0\n.target sm_90a\n.address_size 64\n%s", body);
+    m = parse_ok(text);
+    assert_null(ptx_find_function(m, "k")->refusal);
+    ptx_free(m);
+    snprintf(text, sizeof text, "%s.visible .entry w()\n{\n    wgmma.fence.sync.aligned;\n    ret;\n}\n", HEADER);
+    m = parse_ok(text);
+    assert_non_null(ptx_find_function(m, "w")->refusal);
+    assert_non_null(strstr(ptx_find_function(m, "w")->refusal->msg, "wgmma.fence exists only on"));
+    ptx_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1300,6 +1329,7 @@ int main(void)
         cmocka_unit_test(test_type_sizes_and_names),
         cmocka_unit_test(test_every_opcode_row_is_complete_and_its_name_finds_it_again),
         cmocka_unit_test(test_every_opcode_has_an_example_that_parses_into_its_row),
+        cmocka_unit_test(test_sm_90a_instructions_under_an_sm_90_target_refuse_their_function),
         cmocka_unit_test(test_const_and_global_initialisers_fill_the_module_images),
         cmocka_unit_test(test_call_sequences_get_scoped_param_variables_and_a_resolved_callee),
         cmocka_unit_test(test_immediates_float_hex_negative_and_offsets_decode_exactly),

@@ -677,6 +677,60 @@ static void test_checked_in_ptx_with_names_runs_without_a_compiler(void **state)
     rmdir(dir);
 }
 
+/* `target sm_90a`: the description's kernel is compiled for the architecture-specific target (its PTX
+ * says .target sm_90a, setmaxnreg in it runs: out[i] = 2 i); the same kernel without the line is
+ * sm_90 PTX, where setmaxnreg may not be, and the error names the .cu line of the setmaxnreg. An
+ * sm_90a target asked for on another GPU (sm_80) is refused at the description's target line. */
+static void test_a_target_line_compiles_for_sm_90a_and_sm_90_refuses_its_instructions(void **state)
+{
+    (void)state;
+    NEED_TOOLKIT();
+    for (int t = 0; t < 2; t++) {
+        setenv("WARPSCOPE_PTXGEN", tools[t], 1);
+        run r;
+        run_desc(&r, DATA "/target_90a.cu", "maxnreg_90a", NULL, true);
+        assert_string_equal(r.mod->target, "sm_90a");
+        assert_null(r.fn->refusal);
+        const uint32_t *out = r.res.buffer_data[0];
+        for (uint32_t i = 0; i < 256; i++) assert_int_equal(out[i], 2 * i);
+        run_free(&r);
+
+        ws_error err;
+        char *src = ws_read_file(DATA "/target_90a.cu", 0, NULL, NULL);
+        assert_non_null(src);
+        ws_desc_file *f;
+        assert_int_equal(ws_desc_load(DATA "/target_90a.cu", &f, &err), 0);
+        if (t == 0) {                      /* NVRTC emits the PTX; the simulator refuses it, at the .cu line */
+            run_desc(&r, DATA "/target_90a.cu", "maxnreg_90", NULL, false);
+            assert_string_equal(r.mod->target, "sm_90");
+            assert_int_equal(ws_sim_check_runnable(r.mod, r.fn, r.file->path, r.d->name, &err), -1);
+            assert_string_equal(err.file, DATA "/target_90a.cu");
+            assert_int_equal(err.line, line_of(src, "asm volatile(\"setmaxnreg"));
+            assert_non_null(strstr(err.msg, "setmaxnreg exists only on the architecture-specific target sm_90a"));
+            assert_non_null(strstr(err.msg, "'target sm_90a'"));
+            run_free(&r);
+        } else {                           /* nvcc's ptxas refuses it itself: its words, the user's file */
+            ws_launch L90;
+            assert_int_equal(ws_desc_resolve(ws_desc_find(f, "maxnreg_90"), NULL, &L90, &err), 0);
+            int q = quiet_begin();
+            char *text = ws_catalog_ptx_text_for(f, &L90, "sm_90", WS_PTX_SAME_TARGET, NULL, &err);
+            quiet_end(q);
+            assert_null(text);
+            assert_string_equal(err.file, DATA "/target_90a.cu");
+            assert_non_null(strstr(err.msg, "Instruction 'setmaxnreg.inc' not supported on .target 'sm_90'"));
+        }
+        const ws_kernel_desc *d = ws_desc_find(f, "maxnreg_90a");
+        ws_launch L;
+        assert_int_equal(ws_desc_resolve(d, NULL, &L, &err), 0);
+        assert_null(ws_catalog_ptx_text_for(f, &L, "sm_80", WS_PTX_SAME_TARGET, NULL, &err));
+        assert_int_equal(err.line, line_of(src, "target  sm_90a"));
+        assert_non_null(strstr(err.msg, "'target sm_90a' runs only on a GPU of compute capability 9.0"));
+        ws_desc_free(f);
+        free(src);
+    }
+    unsetenv("WARPSCOPE_PTXGEN");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_a_header_kernel_is_attributed_to_the_header_lines),
         cmocka_unit_test(test_the_readme_example_is_this_file_and_runs_as_it_says),
         cmocka_unit_test(test_checked_in_ptx_with_names_runs_without_a_compiler),
+        cmocka_unit_test(test_a_target_line_compiles_for_sm_90a_and_sm_90_refuses_its_instructions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -299,6 +299,8 @@ static void test_a_new_block_starts_with_unwritten_shared_and_no_history(void **
     assert_int_equal(ws_racecheck_count(rc), 1);
     assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_UNINIT);
     assert_int_equal(ws_racecheck_get(rc, 0)->block[0], 1);
+    assert_int_equal(ws_racecheck_get(rc, 0)->second.block[0], 1);  /* the access's block too */
+    assert_int_equal(ws_racecheck_get(rc, 0)->second.block[2], 0);
     ws_racecheck_free(rc);
 }
 
@@ -435,6 +437,134 @@ static void test_the_message_names_both_lines_both_threads_the_address_and_the_i
     ws_racecheck_free(rc);
 }
 
+/* --- clusters: the blocks of a cluster checked together ------------------------------------ */
+
+static const uint32_t GRID4[3] = {4, 1, 1}, CL2[3] = {2, 1, 1};   /* two clusters of two blocks */
+
+/* A cluster launch's checker with blocks b0 and b0 + 1 (one cluster) started, as run_clusters does. */
+static ws_racecheck *fresh_cluster(uint32_t b0)
+{
+    ws_racecheck *rc = ws_racecheck_new(BLOCK64);
+    assert_non_null(rc);
+    assert_int_equal(ws_racecheck_set_cluster(rc, GRID4, CL2), 0);
+    ws_racecheck_on_sync(rc, b0, WS_SYNC_BLOCK_START, 0);
+    ws_racecheck_on_sync(rc, b0 + 1, WS_SYNC_BLOCK_START, 0);
+    return rc;
+}
+
+/* The same access, made through a .shared::cluster address into rank `target`'s window. */
+static ws_mem_event remote(ws_mem_event ev, uint32_t target)
+{
+    ev.dsmem = (uint8_t)(1 + target);
+    return ev;
+}
+
+static void test_a_remote_read_of_another_blocks_write_without_a_cluster_barrier_is_raw_naming_both_blocks(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh_cluster(0);
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x1u, 0, 0));              /* block 0 thread 0: s[0] */
+    feed(rc, remote(shared_ev(1, 1, 2, 11, WS_MEM_LOAD, 0x4u, 0, 0), 0));    /* block 1 thread 34 reads it */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    const ws_race *r = ws_racecheck_get(rc, 0);
+    assert_int_equal(r->kind, WS_RACE_RAW);
+    assert_true(r->cross_block);
+    assert_int_equal(r->window_rank, 0);
+    assert_int_equal(r->first.rank, 0);
+    assert_int_equal(r->second.rank, 1);
+    assert_int_equal(r->first.block[0], 0);
+    assert_int_equal(r->second.block[0], 1);
+    assert_int_equal(r->second.tid[0], 34);
+    char buf[1024];
+    ws_racecheck_format(rc, 0, "k.cu", "swap", buf, sizeof buf);
+    assert_non_null(strstr(buf, "k.cu:11: error: swap: racecheck: RAW hazard on distributed shared memory at offset "
+                                "0x0 of block (0,0,0) (cluster rank 0)"));
+    assert_non_null(strstr(buf, "thread (0,0,0) of block (0,0,0) (rank 0, warp 0 lane 0) wrote it at line 10"));
+    assert_non_null(strstr(buf, "thread (34,0,0) of block (1,0,0) (rank 1, warp 1 lane 2) read it at line 11"));
+    assert_non_null(strstr(buf, "no barrier.cluster (cluster.sync()) between (before the cluster's first barrier.cluster)"));
+    ws_racecheck_free(rc);
+}
+
+static void test_a_cluster_barrier_orders_the_blocks_accesses_and_a_block_barrier_does_not(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh_cluster(0);
+    feed(rc, remote(shared_ev(1, 0, 1, 10, WS_MEM_STORE, 0x1u, 8, 0), 0));   /* block 1 writes block 0's s[2] */
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_BARRIER, 11);                        /* __syncthreads() in block 0 */
+    ws_racecheck_on_sync(rc, 1, WS_SYNC_BARRIER, 11);                        /* and in block 1 */
+    feed(rc, shared_ev(0, 0, 2, 12, WS_MEM_LOAD, 0x1u, 8, 0));               /* block 0 reads it */
+    assert_int_equal(ws_racecheck_count(rc), 1);                             /* still unordered */
+    assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_RAW);
+    assert_true(ws_racecheck_get(rc, 0)->cross_block);
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_CLUSTER_BARRIER, 13);                /* cluster.sync() */
+    feed(rc, remote(shared_ev(1, 1, 3, 14, WS_MEM_STORE, 0x1u, 8, 0), 0));   /* a WAR only without it */
+    feed(rc, shared_ev(0, 1, 4, 15, WS_MEM_LOAD, 0x1u, 8, 0));               /* RAW with line 14 */
+    assert_int_equal(ws_racecheck_count(rc), 2);
+    const ws_race *r = ws_racecheck_get(rc, 1);
+    assert_int_equal(r->first.src_line, 14);
+    assert_int_equal(r->interval, 1);                                        /* one cluster barrier passed */
+    assert_int_equal(r->bar_before_line, 13);
+    ws_racecheck_free(rc);
+}
+
+static void test_each_block_of_a_cluster_keeps_its_own_window_and_barrier_intervals(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh_cluster(2);                                     /* blocks 2 and 3 */
+    /* both blocks write their own s[0..31] in warp 0, barrier, read them in warp 1, interleaved */
+    feed(rc, shared_ev(2, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    feed(rc, shared_ev(3, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    ws_racecheck_on_sync(rc, 2, WS_SYNC_BARRIER, 11);
+    feed(rc, shared_ev(2, 1, 2, 12, WS_MEM_LOAD, 0xffffffffu, 0, 4));        /* block 2 is past its barrier */
+    assert_int_equal(ws_racecheck_count(rc), 0);                             /* block 3's s[] is another window */
+    feed(rc, shared_ev(3, 1, 2, 12, WS_MEM_LOAD, 0xffffffffu, 0, 4));        /* block 3 is not */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    const ws_race *r = ws_racecheck_get(rc, 0);
+    assert_int_equal(r->kind, WS_RACE_RAW);
+    assert_false(r->cross_block);
+    assert_int_equal(r->block[0], 3);
+    assert_int_equal(r->count, 32);
+    ws_racecheck_free(rc);
+}
+
+static void test_the_next_cluster_starts_with_unwritten_windows(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh_cluster(0);
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0x1u, 0, 0));
+    feed(rc, shared_ev(1, 0, 1, 10, WS_MEM_STORE, 0x1u, 0, 0));
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_BLOCK_END, 0);
+    ws_racecheck_on_sync(rc, 1, WS_SYNC_BLOCK_END, 0);
+    ws_racecheck_on_sync(rc, 2, WS_SYNC_BLOCK_START, 0);
+    ws_racecheck_on_sync(rc, 3, WS_SYNC_BLOCK_START, 0);
+    feed(rc, remote(shared_ev(3, 1, 2, 11, WS_MEM_LOAD, 0x1u, 0, 0), 0));    /* block 3 reads block 2's s[0] */
+    assert_int_equal(ws_racecheck_count(rc), 1);
+    assert_int_equal(ws_racecheck_get(rc, 0)->kind, WS_RACE_UNINIT);         /* not block 0's write */
+    assert_int_equal(ws_racecheck_get(rc, 0)->window_rank, 0);
+    ws_racecheck_free(rc);
+}
+
+static void test_a_cluster_barrier_without_clusters_orders_the_blocks_warps(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = fresh();
+    feed(rc, shared_ev(0, 0, 1, 10, WS_MEM_STORE, 0xffffffffu, 0, 4));
+    ws_racecheck_on_sync(rc, 0, WS_SYNC_CLUSTER_BARRIER, 11);                /* a cluster of one */
+    feed(rc, shared_ev(0, 1, 2, 12, WS_MEM_LOAD, 0xffffffffu, 0, 4));
+    assert_int_equal(ws_racecheck_count(rc), 0);
+    ws_racecheck_free(rc);
+}
+
+static void test_more_blocks_per_cluster_than_the_hardware_allows_are_refused(void **state)
+{
+    (void)state;
+    ws_racecheck *rc = ws_racecheck_new(BLOCK64);
+    const uint32_t grid[3] = {32, 1, 1}, c17[3] = {17, 1, 1}, c16[3] = {16, 1, 1};
+    assert_int_equal(ws_racecheck_set_cluster(rc, grid, c17), -1);
+    assert_int_equal(ws_racecheck_set_cluster(rc, grid, c16), 0);
+    ws_racecheck_free(rc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -459,6 +589,12 @@ int main(void)
         cmocka_unit_test(test_global_accesses_are_ignored),
         cmocka_unit_test(test_attach_installs_the_hooks_and_forwards_to_the_previous_ones),
         cmocka_unit_test(test_the_message_names_both_lines_both_threads_the_address_and_the_interval),
+        cmocka_unit_test(test_a_remote_read_of_another_blocks_write_without_a_cluster_barrier_is_raw_naming_both_blocks),
+        cmocka_unit_test(test_a_cluster_barrier_orders_the_blocks_accesses_and_a_block_barrier_does_not),
+        cmocka_unit_test(test_each_block_of_a_cluster_keeps_its_own_window_and_barrier_intervals),
+        cmocka_unit_test(test_the_next_cluster_starts_with_unwritten_windows),
+        cmocka_unit_test(test_a_cluster_barrier_without_clusters_orders_the_blocks_warps),
+        cmocka_unit_test(test_more_blocks_per_cluster_than_the_hardware_allows_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

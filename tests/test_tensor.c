@@ -19,7 +19,10 @@
 #include "../common/device.h"
 #include "../common/tmap.h"
 #include "../sim/interp/fragments.h"
+#include "../common/desc.h"
+#include "../common/files.h"
 #include "../sim/interp/interp.h"
+#include "../sim/interp/racecheck.h"
 #include "../sim/models/memstats.h"
 #include "../sim/models/models.h"
 
@@ -1298,6 +1301,128 @@ static void test_a_cluster_of_two_exchanges_shared_memory_through_mapa_and_clust
     teardown(&r);
 }
 
+/* racecheck on cluster launches: the blocks of a cluster checked together. The three cluster kernels
+ * order every cross-block access with barrier.cluster (clean); cluster_swap without its middle
+ * barrier lets block r's remote store into its partner's s[t] (line 75) race with the partner's
+ * own read of s[t] (line 77): a hazard between two blocks, whichever ran first. */
+static int racecheck_run(run_t *r, int *hazards)
+{
+    FILE *devnull = fopen("/dev/null", "w");
+    assert_non_null(devnull);
+    r->rc = ws_sim_run_racecheck(&r->cfg, &r->res, &r->err, devnull, hazards);
+    fclose(devnull);
+    return r->rc;
+}
+
+static void test_racecheck_follows_a_clusters_blocks_together(void **state)
+{
+    (void)state;
+    run_t r;
+    int hz = -1;
+    setup_from(&r, HOPPER, "cluster_swap", 64);
+    r.L.grid[0] = 4;
+    buf_zero(&r, WS_TYPE_UINT, 4 * 64 * 8);
+    assert_int_equal(racecheck_run(&r, &hz), 0);
+    assert_int_equal(hz, 0);
+    teardown(&r);
+    setup_from(&r, HOPPER, "cluster_sum", 64);
+    r.L.grid[0] = 16;
+    r.L.cluster[0] = 4;
+    r.L.cluster[1] = r.L.cluster[2] = 1;
+    buf_rand(&r, WS_TYPE_UINT, 16 * 64, 3, 0, 100);
+    buf_zero(&r, WS_TYPE_UINT, 4);
+    assert_int_equal(racecheck_run(&r, &hz), 0);
+    assert_int_equal(hz, 0);
+    teardown(&r);
+    setup_from(&r, HOPPER, "cluster_of_one", 64);       /* barrier.cluster orders a cluster of one's warps */
+    r.L.grid[0] = 2;
+    buf_zero(&r, WS_TYPE_UINT, 2 * 64 * 8);
+    assert_int_equal(racecheck_run(&r, &hz), 0);
+    assert_int_equal(hz, 0);
+    teardown(&r);
+
+    /* the same PTX with cluster_swap's second barrier.cluster (after the remote store) taken out */
+    size_t len;
+    ws_error e;
+    char *text = ws_read_file(HOPPER, 0, &len, &e);
+    assert_non_null(text);
+    char *fn = strstr(text, ".entry cluster_swap(");
+    assert_non_null(fn);
+    const char *bar = "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;";
+    char *p = strstr(fn, bar);
+    assert_non_null(p);
+    memset(p, ' ', strlen(bar));
+    memset(&r, 0, sizeof r);
+    r.mod = ptx_parse(HOPPER, text, &e);
+    free(text);
+    if (!r.mod) fail_msg("%s:%d: %s", e.file, e.line, e.msg);
+    r.fn = ptx_find_function(r.mod, "cluster_swap");
+    r.L.grid[0] = 2;
+    r.L.grid[1] = r.L.grid[2] = 1;
+    r.L.block[0] = 64;
+    r.L.block[1] = r.L.block[2] = 1;
+    r.cfg.module = r.mod;
+    r.cfg.fn = r.fn;
+    r.cfg.launch = &r.L;
+    r.cfg.source_file = "hopper.cu";
+    buf_zero(&r, WS_TYPE_UINT, 2 * 64 * 8);
+    ws_racecheck *rc = ws_racecheck_new(r.L.block);
+    const uint32_t cl2[3] = {2, 1, 1};
+    assert_int_equal(ws_racecheck_set_cluster(rc, r.L.grid, cl2), 0);
+    ws_racecheck_attach(rc, &r.cfg);
+    assert_int_equal(ws_sim_run(&r.cfg, &r.res, &r.err), 0);
+    bool cross = false;
+    for (int i = 0; i < ws_racecheck_count(rc); i++) {
+        const ws_race *h = ws_racecheck_get(rc, i);
+        if (!h->cross_block) continue;
+        int lo = h->first.src_line < h->second.src_line ? h->first.src_line : h->second.src_line;
+        int hi = h->first.src_line < h->second.src_line ? h->second.src_line : h->first.src_line;
+        assert_int_equal(lo, 75);                        /* the remote store ... */
+        assert_int_equal(hi, 77);                        /* ... and the owner's read of that word */
+        assert_true(h->kind == WS_RACE_RAW || h->kind == WS_RACE_WAR);
+        assert_int_not_equal(h->first.rank, h->second.rank);
+        assert_int_equal(h->interval, 1);               /* after the first barrier.cluster */
+        char buf[1024];
+        ws_racecheck_format(rc, i, "hopper.cu", "cluster_swap", buf, sizeof buf);
+        assert_non_null(strstr(buf, "on distributed shared memory"));
+        assert_non_null(strstr(buf, "with no barrier.cluster (cluster.sync()) between"));
+        cross = true;
+    }
+    assert_true(cross);
+    ws_racecheck_free(rc);
+    teardown(&r);
+}
+
+/* tests/gpu/cluster_swap.cu describes test_tensor's cluster_swap for `check` on a GPU: its launch,
+ * run on the same kernel's PTX (the bodies are the same text), exchanges as the kernel says and is
+ * clean under racecheck. */
+static void test_the_cluster_swap_description_launches_the_exchange(void **state)
+{
+    (void)state;
+    ws_desc_file *f = NULL;
+    ws_error e;
+    if (ws_desc_load("tests/gpu/cluster_swap.cu", &f, &e)) fail_msg("%s:%d: %s", e.file, e.line, e.msg);
+    assert_int_equal(f->nkernels, 1);
+    run_t r;
+    setup_from(&r, HOPPER, "cluster_swap", 64);
+    if (ws_desc_resolve(&f->kernels[0], NULL, &r.L, &e)) fail_msg("%s:%d: %s", e.file, e.line, e.msg);
+    assert_int_equal(r.L.grid[0], 4);                    /* CLUSTERS = 2 clusters of two */
+    assert_int_equal(r.L.block[0], 64);
+    assert_int_equal(r.L.nbuffers, 1);
+    assert_int_equal(r.L.buffers[0].count, 4 * 64 * 8);
+    int hz = -1;
+    assert_int_equal(racecheck_run(&r, &hz), 0);
+    assert_int_equal(hz, 0);
+    const uint32_t *o = data(&r, 0);
+    for (uint32_t b = 0; b < 4; b++)
+        for (uint32_t t = 0; t < 64; t++) {
+            assert_int_equal(o[(b * 64 + t) * 8 + 0], 1000 * (b ^ 1) + t);
+            assert_int_equal(o[(b * 64 + t) * 8 + 1], 1000 * b + (t + 1) % 64);
+        }
+    teardown(&r);
+    ws_desc_free(f);
+}
+
 static void test_a_cluster_sum_through_distributed_shared_memory_adds_every_block_of_the_cluster(void **state)
 {
     (void)state;
@@ -1363,6 +1488,8 @@ int main(void)
         cmocka_unit_test(test_without_a_cluster_launch_every_block_is_a_cluster_of_one),
         cmocka_unit_test(test_a_cluster_of_two_exchanges_shared_memory_through_mapa_and_cluster_barriers),
         cmocka_unit_test(test_a_cluster_sum_through_distributed_shared_memory_adds_every_block_of_the_cluster),
+        cmocka_unit_test(test_racecheck_follows_a_clusters_blocks_together),
+        cmocka_unit_test(test_the_cluster_swap_description_launches_the_exchange),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2253,9 +2253,38 @@ static void resolve_call(parser *ps, const call_fix *c)
     refuse(ps, fb, &e, in->src_file, in->src_line);
 }
 
+/* wgmma and setmaxnreg exist only on the architecture-specific target sm_90a (PTX ISA, "Target
+ * ISA notes"): ptxas refuses them under .target sm_90, and so does the simulator, per function,
+ * naming the instruction and the way to ask for sm_90a. */
+static bool arch_specific_op(ptx_opcode op)
+{
+    return op == PTX_WGMMA_MMA || op == PTX_WGMMA_FENCE || op == PTX_WGMMA_COMMIT || op == PTX_WGMMA_WAIT ||
+           op == PTX_SETMAXNREG;
+}
+
+static void refuse_arch_specific(parser *ps)
+{
+    const char *t = ps->m->target;
+    size_t n = strlen(t);
+    if (!n || t[n - 1] == 'a' || strncmp(t, "sm_", 3)) return;        /* sm_90a, or no sm_ target */
+    for (int f = 0; f < ps->m->nfuncs; f++) {
+        func_builder *fb = ps->fb[f];
+        for (int i = 0; i < fb->f.ninsns && !fb->f.refusal; i++) {
+            const ptx_insn *in = &fb->f.insns[i];
+            if (!arch_specific_op(in->op)) continue;
+            ws_error e;
+            ws_error_set(&e, ps->path, in->ptx_line, 0, "%s exists only on the architecture-specific target sm_90a, "
+                         "and this PTX's .target is %s (ptxas refuses it there too): ask for sm_90a with a "
+                         "description line 'target sm_90a' (nvcc: -arch=sm_90a)", ptx_opcode_name(in->op), t);
+            refuse(ps, fb, &e, in->src_file, in->src_line);
+        }
+    }
+}
+
 static void finish_module(parser *ps)
 {
     ptx_module *m = ps->m;
+    refuse_arch_specific(ps);
     /* calls and function addresses */
     for (int i = 0; i < ps->ncalls; i++) resolve_call(ps, &ps->calls[i]);
     for (int i = 0; i < ps->nifix; i++) resolve_init(ps, &ps->ifix[i]);

@@ -31,9 +31,11 @@ static bool phase_complete(sim_ctx *c)
     return true;
 }
 
-/* The phase is complete: the waiting warps go on past their wait. */
-static void release(sim_ctx *c)
+/* The phase is complete: the waiting warps go on past their wait (racecheck hears of it
+ * first: every access before the arrives is ordered before every access after the waits). */
+static void release(sim_ctx *c, int line)
 {
+    if (c->cfg->on_sync) c->cfg->on_sync(c->cfg->sync_ctx, sim_cluster_block(c, 0)->linear, WS_SYNC_CLUSTER_BARRIER, line);
     sim_cluster_block(c, 0)->cl_phase++;
     for (uint32_t r = 0; r < c->cl_n; r++) {
         sim_block *b = sim_cluster_block(c, r);
@@ -71,7 +73,7 @@ int sim_exec_cluster_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc
         sim_progress(c);                         /* an arrival may release other blocks' warps */
         w->cl_phase = sim_cluster_block(c, 0)->cl_phase;
         w->stack[w->sp - 1].pc = pc + 1;
-        if (phase_complete(c)) release(c);
+        if (phase_complete(c)) release(c, pi->src_line);
         return SIM_BAR_PASS;
     }
     if (!w->cl_arrived)
@@ -96,6 +98,6 @@ int sim_cluster_warp_done(sim_ctx *c, sim_warp *w)
         for (uint32_t i = 0; i < c->nwarps && !any; i++)
             any = b->warps[i].state != SIM_W_DONE && b->warps[i].cl_arrived && b->warps[i].cl_phase == sim_cluster_block(c, 0)->cl_phase;
     }
-    if (any && phase_complete(c)) release(c);
+    if (any && phase_complete(c)) release(c, 0);
     return 0;
 }

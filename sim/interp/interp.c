@@ -598,12 +598,6 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         return -1;
     c->cl_explicit = cl_explicit;
     c->cl_n = c->cl_dim[0] * c->cl_dim[1] * c->cl_dim[2];
-    if (c->cl_n > 1 && cfg->on_sync) {
-        ws_error_set(err, where_file(c), L->desc ? L->desc->line : 0, 0,
-                     "%s: racecheck follows one block at a time and cannot yet check a launch in clusters of %u blocks, "
-                     "whose blocks run interleaved; run it without --racecheck", c->kname, c->cl_n);
-        return -1;
-    }
     if (alloc_buffers(c) || build_params(c)) goto out;
     c->cnst = c->mod->const_image;
     c->const_bytes = c->mod->const_image ? c->mod->const_bytes : 0;

@@ -40,7 +40,9 @@ typedef void (*ws_progress_fn)(void *ctx, uint64_t blocks_done, uint64_t blocks_
  * barrier that held every non-exited warp of the block (a named barrier among some
  * of them is not reported), after they arrived and before any continues;
  * src_line is the barrier's .cu line (0 for block start/end or when unknown). */
-enum { WS_SYNC_BLOCK_START, WS_SYNC_BARRIER, WS_SYNC_BLOCK_END };
+/* CLUSTER_BARRIER: a barrier.cluster phase completed (every non-exited thread of the cluster
+ * arrived), called once, with the rank-0 block's linear index, before any waiter continues. */
+enum { WS_SYNC_BLOCK_START, WS_SYNC_BARRIER, WS_SYNC_BLOCK_END, WS_SYNC_CLUSTER_BARRIER };
 typedef void (*ws_sync_fn)(void *ctx, uint32_t block_linear, int kind, int src_line);
 
 /* A warp-level ordering point, for racecheck's warp-level hazards: the lanes `lanes` of warp

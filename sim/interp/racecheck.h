@@ -16,6 +16,11 @@
  * Programming) Potential RAW/WAR/WAW hazard" warnings. Accesses by one thread
  * are ordered. Atomics never race with each other (as in racecheck). A read of a
  * byte no thread of the block has written yet is an uninitialised read.
+ * In a cluster launch (ws_racecheck_set_cluster) the blocks of a cluster are one
+ * checking unit: a block's bar.sync orders its own threads' accesses only, and two
+ * accesses from two blocks of the cluster (to either's window, through distributed
+ * shared memory) are ordered only by a barrier.cluster between them; a barrier.cluster
+ * also ends every block's interval (without clusters it is a block barrier).
  * Per byte the checker keeps the last writer and a few readers (the first, one
  * of another warp, the last two lanes), so a hazard with an older reader that
  * later readers hid can go unreported; it never reports an ordered pair.
@@ -49,6 +54,8 @@ typedef enum {
 const char *ws_race_kind_name(ws_race_kind k); /* "RAW" ... "uninitialised read" */
 
 typedef struct {
+    uint32_t rank;           /* the thread's block's rank in its cluster (0 without clusters) */
+    uint32_t block[3];       /* that block's blockIdx */
     uint32_t warp, lane;     /* thread = warp*32 + lane, linear in the block */
     uint32_t tid[3];         /* threadIdx */
     uint32_t pc;
@@ -64,7 +71,12 @@ typedef struct {
     uint32_t block[3];
     uint32_t block_linear;
     uint64_t addr;           /* shared byte offset of the first occurrence */
-    uint32_t interval;       /* barriers the block had passed: 0 = before its first */
+    bool cluster;            /* the launch runs in clusters of more than one block */
+    uint32_t window_rank;    /* whose shared memory: the rank of that block in the cluster */
+    uint32_t window_block[3];/* and its blockIdx */
+    bool cross_block;        /* the two accesses come from two blocks of the cluster (DSMEM) */
+    uint32_t interval;       /* barriers the block had passed: 0 = before its first (cross_block:
+                                cluster barriers the cluster had passed) */
     int bar_before_line;     /* .cu line of the barrier that opened the interval, 0 = block start */
     ws_race_access first;    /* the earlier access (unused for UNINIT) */
     ws_race_access second;   /* the later access (the read, for UNINIT) */
@@ -74,6 +86,12 @@ typedef struct ws_racecheck ws_racecheck;
 
 /* block: the launch's block dimensions (to name threads as threadIdx). */
 ws_racecheck *ws_racecheck_new(const uint32_t block[3]);
+/* A launch in thread-block clusters (call before any event): the grid and the cluster dims
+ * (ws_cluster_dims). The blocks of one cluster run interleaved; each has its own shared window
+ * and barrier intervals, and an access from one block to another's window (an event with
+ * dsmem = 1 + rank) races with that block's own accesses unless a barrier.cluster
+ * (WS_SYNC_CLUSTER_BARRIER) lies between. Returns 0, or -1 (more than 16 blocks, no memory). */
+int ws_racecheck_set_cluster(ws_racecheck *rc, const uint32_t grid[3], const uint32_t cluster[3]);
 void ws_racecheck_free(ws_racecheck *rc);
 
 /* The raw hooks (ws_mem_listener and ws_sync_fn signatures), for callers that
