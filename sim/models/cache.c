@@ -17,6 +17,7 @@ typedef struct {
     uint8_t dirty;
     uint32_t wmask[4]; /* L2: bytes written so far of a dirty sector that is not valid */
     uint32_t epoch;  /* L2: which dirty-FIFO entry is this line's (0 = none) */
+    uint32_t pepoch; /* L2: which partial-write FIFO entry is this line's (0 = none) */
 } cline;
 
 typedef struct {
@@ -52,6 +53,13 @@ struct ws_cache {
     dirty_entry *fifo;
     size_t fcap, fhead, fcount;
     uint32_t epoch;
+    /* partial writes: lines in the order they first took a partly written sector; the newest
+     * l2_partial_lines keep byte masks, older ones are completed (ECC read), those older than
+     * l2_partial_writeback_lines written back. Sequence numbers; the ring holds the last
+     * l2_partial_writeback_lines + 1 */
+    dirty_entry *pfifo;
+    uint64_t pcap, ptail, pmid, phead;
+    uint32_t pepoch;
     sm_state **sms;  /* lazily created */
     ws_cache_totals t;
     int finished;
@@ -81,6 +89,11 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->atom_sector_rule = dev->atom_sector_rule;
     cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
     cfg->l2_partitions = dev->l2_partitions;
+    if (dev->l2_partial_fraction > 0 && dev->l2_partial_writeback_fraction >= dev->l2_partial_fraction) {
+        double lines = (double)(dev->l2_bytes / WS_LINE_BYTES);
+        cfg->l2_partial_lines = (uint64_t)(dev->l2_partial_fraction * lines);
+        cfg->l2_partial_writeback_lines = (uint64_t)(dev->l2_partial_writeback_fraction * lines);
+    }
 }
 
 uint64_t ws_cache_l2_lru_bytes(uint64_t l2_bytes, int partitions)
@@ -163,7 +176,12 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
         return NULL;
     c->cfg = *cfg;
     c->sms = calloc((size_t)cfg->sm_count, sizeof *c->sms);
-    if (!c->sms || scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways)) {
+    if (cfg->l2_partial_lines && cfg->l2_partial_writeback_lines >= cfg->l2_partial_lines) {
+        c->pcap = cfg->l2_partial_writeback_lines + 1;
+        c->pfifo = calloc((size_t)c->pcap, sizeof *c->pfifo);
+    }
+    if (!c->sms || (c->pcap && !c->pfifo) ||
+        scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways)) {
         ws_cache_free(c);
         return NULL;
     }
@@ -185,6 +203,7 @@ void ws_cache_free(ws_cache *c)
     free(c->sms);
     free(c->l2.lines);
     free(c->fifo);
+    free(c->pfifo);
     free(c);
 }
 
@@ -265,12 +284,11 @@ static void fifo_push(ws_cache *c, cline *l)
 
 /* Writes a line's dirty sectors to DRAM, keeping it resident and clean; a partly written sector is
  * read first when ECC is on and is whole afterwards. */
-static void l2_clean(ws_cache *c, cline *l, ws_cache_access *out)
+static uint64_t l2_clean(ws_cache *c, cline *l, ws_cache_access *out)
 {
     uint64_t wb = (uint64_t)__builtin_popcount(l->dirty) * WS_SECTOR_BYTES;
     out->dram_write_bytes += wb;
     c->t.dram_write_bytes += wb;
-    c->t.dirty_limit_write_bytes += wb;
     uint8_t part = l->dirty & (uint8_t)~l->valid;
     if (c->cfg.ecc) {
         uint64_t rd = (uint64_t)__builtin_popcount(part) * WS_SECTOR_BYTES;
@@ -286,6 +304,7 @@ static void l2_clean(ws_cache *c, cline *l, ws_cache_access *out)
     c->dirty_bytes -= wb;
     l->dirty = 0;
     l->epoch = 0;
+    return wb;
 }
 
 /* Marks sectors of a resident L2 line dirty, then holds the L2 to its dirty limit by writing back
@@ -295,11 +314,7 @@ static void l2_set_dirty(ws_cache *c, cline *l, uint8_t mask, ws_cache_access *o
     uint8_t add = mask & (uint8_t)~l->dirty;
     if (!add)
         return;
-    if (!c->cfg.l2_dirty_limit) {
-        l->dirty |= mask;
-        return;
-    }
-    if (!l->dirty)
+    if (!l->dirty && c->cfg.l2_dirty_limit)
         fifo_push(c, l);
     l->dirty |= mask;
     c->dirty_bytes += (uint64_t)__builtin_popcount(add) * WS_SECTOR_BYTES;
@@ -308,7 +323,51 @@ static void l2_set_dirty(ws_cache *c, cline *l, uint8_t mask, ws_cache_access *o
         c->fhead = (c->fhead + 1) % c->fcap;
         c->fcount--;
         if (entry_live(c, e))
-            l2_clean(c, &c->l2.lines[e.idx], out);
+            c->t.dirty_limit_write_bytes += l2_clean(c, &c->l2.lines[e.idx], out);
+    }
+}
+
+/* A line of the partial-write FIFO still holding the residency it had when it entered. */
+static cline *partial_entry_line(ws_cache *c, uint64_t seq)
+{
+    dirty_entry e = c->pfifo[seq % c->pcap];
+    cline *l = &c->l2.lines[e.idx];
+    return l->pepoch == e.epoch ? l : NULL;
+}
+
+/* A line just took its first partly written sector: queue it, then complete (ECC read: the sectors
+ * become whole, still dirty) the lines beyond the newest l2_partial_lines and write back those
+ * beyond l2_partial_writeback_lines (fitted on the probe's partial outputs, cache.h). */
+static void partial_push(ws_cache *c, cline *l, ws_cache_access *out)
+{
+    if (++c->pepoch == 0)
+        c->pepoch = 1;
+    l->pepoch = c->pepoch;
+    c->pfifo[c->ptail % c->pcap] = (dirty_entry){(uint32_t)(l - c->l2.lines), c->pepoch};
+    c->ptail++;
+    while (c->ptail - c->pmid > c->cfg.l2_partial_lines) {
+        cline *o = partial_entry_line(c, c->pmid++);
+        uint8_t part = o ? (uint8_t)(o->dirty & (uint8_t)~o->valid) : 0;
+        if (part && c->cfg.ecc) {
+            uint64_t rd = (uint64_t)__builtin_popcount(part) * WS_SECTOR_BYTES;
+            out->dram_read_bytes += rd;
+            out->ecc_read_bytes += rd;
+            c->t.dram_read_bytes += rd;
+            c->t.ecc_read_bytes += rd;
+            c->t.partial_fill_bytes += rd;
+            o->valid |= part;
+            for (int s = 0; s < SECTORS_PER_LINE; s++)
+                if (part >> s & 1)
+                    o->wmask[s] = 0;
+        }
+    }
+    while (c->ptail - c->phead > c->cfg.l2_partial_writeback_lines) {
+        cline *o = partial_entry_line(c, c->phead++);
+        if (!o)
+            continue;
+        o->pepoch = 0;
+        if (o->dirty) /* its dirty-FIFO entry, if any, goes stale (epoch 0) */
+            c->t.partial_writeback_bytes += l2_clean(c, o, out);
     }
 }
 
@@ -327,8 +386,7 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
     uint64_t wb = (uint64_t)__builtin_popcount(v.dirty) * WS_SECTOR_BYTES;
     out->dram_write_bytes += wb;
     c->t.dram_write_bytes += wb;
-    if (c->cfg.l2_dirty_limit)
-        c->dirty_bytes -= wb; /* its FIFO entry is stale now: the slot's new line has epoch 0 */
+    c->dirty_bytes -= wb; /* its FIFO entries are stale now: the slot's new line has epochs 0 */
     if (c->cfg.ecc) {
         uint64_t rd = (uint64_t)__builtin_popcount(v.dirty & (uint8_t)~v.valid) * WS_SECTOR_BYTES;
         out->dram_read_bytes += rd;
@@ -384,14 +442,18 @@ static void l2_write(ws_cache *c, uint64_t line, int sec, uint32_t bytes, ws_cac
         c->t.dram_write_bytes += WS_SECTOR_BYTES;
         return;
     }
+    int first_partial = 0;
     if (!(l->valid & bit)) {
         l->wmask[sec] |= bytes;
         if (l->wmask[sec] == 0xFFFFFFFFu) { /* written whole: no DRAM read ever needed */
             l->valid |= bit;
             l->wmask[sec] = 0;
-        }
+        } else
+            first_partial = c->pcap && !l->pepoch;
     }
-    l2_set_dirty(c, l, bit, out);
+    l2_set_dirty(c, l, bit, out); /* may clean this line (then its partial sector is whole) */
+    if (first_partial && (l->dirty & (uint8_t)~l->valid))
+        partial_push(c, l, out);
 }
 
 static int is_allocating_load(const ws_mem_event *ev)

@@ -86,10 +86,13 @@ typedef struct {
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
     uint64_t l2_dirty_limit;  /* dirty L2 bytes kept; beyond, the oldest-dirtied line is written back (0 = none) */
     int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
+    uint64_t l2_partial_lines;           /* lines keeping partly written sectors as byte masks (0 = no limit) */
+    uint64_t l2_partial_writeback_lines; /* lines with partial writes kept before write-back (>= the above) */
 } ws_cache_config;
 
 /* Fills cfg from a device profile and an L1 size (see ws_memstats_new): the dirty limit is
- * dev->l2_dirty_fraction x l2_bytes. */
+ * dev->l2_dirty_fraction x l2_bytes, the partial-write limits dev->l2_partial_*_fraction x the
+ * L2's lines (l2_bytes / 128). */
 void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uint32_t l1_bytes);
 
 /* What one access did. */
@@ -124,6 +127,8 @@ typedef struct {
     uint64_t ecc_read_bytes;
     uint64_t dram_write_bytes;       /* write-backs during the kernel (evictions and the dirty limit) */
     uint64_t dirty_limit_write_bytes; /* of which: lines cleaned by the dirty limit (still resident) */
+    uint64_t partial_writeback_bytes; /* of which: lines with partial writes cleaned by their limit */
+    uint64_t partial_fill_bytes;     /* ECC reads completing lines beyond l2_partial_lines (in ecc_read_bytes) */
     uint64_t dirty_at_end_bytes;     /* still dirty in L2 after ws_cache_finish */
     uint64_t l2_cold_allocations;    /* lines allocated into an empty L2 way: with an L2 left full of
                                         dirty data by an earlier kernel (a memset flush, a pipeline)
