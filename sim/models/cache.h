@@ -42,6 +42,10 @@
  *      goes beyond it writes the line dirtied longest ago back (a partly written sector
  *      read first under ECC, then whole); the line stays, clean. Measured: writing B bytes
  *      wrote B - 0.432 x l2_bytes during the kernel for B = 32..512 MB (results/h200-l2dram).
+ *  Partial writes: of the lines that took a partly written sector, in that order, the
+ *      newest l2_partial_lines keep byte masks; older ones have those sectors read (ECC,
+ *      when on) and become whole, still dirty; those beyond l2_partial_writeback_lines are
+ *      written back (fitted on the probe's partial outputs: 0.125 and 0.27 x the L2's lines).
  *  Partitions: with P > 1 L2 partitions each caching what its SMs use, a line homed in
  *      another partition is held twice, so a stream that touches every line fits
  *      l2_bytes x P / (2P - 1) distinct bytes: the LRU structure is that size (a copy of B
