@@ -260,7 +260,7 @@ static void fifo_push(ws_cache *c, cline *l)
         for (size_t i = 0; i < c->fcount; i++) {
             dirty_entry e = c->fifo[(c->fhead + i) % c->fcap];
             if (entry_live(c, e))
-                c->fifo[(c->fhead + live++) % c->fcap] = e; /* order kept; writes trail reads */
+                c->fifo[(c->fhead + live++) % c->fcap] = e; /* in place, order kept: live <= i */
         }
         c->fcount = live;
         if (live >= c->fcap / 2) {
@@ -297,10 +297,10 @@ static uint64_t l2_clean(ws_cache *c, cline *l, ws_cache_access *out)
         c->t.dram_read_bytes += rd;
         c->t.ecc_read_bytes += rd;
         l->valid |= part;
-        for (int s = 0; s < SECTORS_PER_LINE; s++)
-            if (part >> s & 1)
-                l->wmask[s] = 0;
-    }
+    } /* without ECC the masked bytes are written alone and the sector stays absent */
+    for (int s = 0; s < SECTORS_PER_LINE; s++)
+        if (part >> s & 1)
+            l->wmask[s] = 0;
     c->dirty_bytes -= wb;
     l->dirty = 0;
     l->epoch = 0;
