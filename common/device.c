@@ -36,6 +36,19 @@ static const ws_device h200 = {
                                                3.5-4.6 KB per launch under ncu [RULES §4.1 "Background traffic"] */
     .l2_bw_gbs = 7500,                      /* estimate: ~1.6x DRAM peak; no L2 bandwidth measurement in this repo */
     .l2_bytes = 62914560,                   /* [MEAS] l2CacheSize=62914560 (60 MiB) [RULES §4.2] */
+    .l2_dirty_fraction = 0.432,             /* [MEAS] fitted: k_write of 32-512 MB (results/h200-l2dram) wrote B - 27.2 MB
+                                               to DRAM during the kernel (27.06-27.30 MB kept dirty: 0.430-0.434 x
+                                               l2_bytes); App. F's 256 MiB stream likewise (25.7 MiB) [RULES §4.1] */
+    .l2_partitions = 2,                     /* [DOC] A100 whitepaper (Hopper keeps it): "Each L2 partition localizes
+                                               and caches data for memory accesses from SMs in the GPCs directly
+                                               connected to the partition" (forums.developer.nvidia.com/t/200725); [MEAS] k_copy of 32-256 MB kept 20.4-23.7 MB dirty,
+                                               2/3 x 62.9 MB / 2 = 21.0 with the copies (results/h200-l2dram) */
+    .l2_partial_fraction = 0.125,           /* [MEAS] fitted: k_partial (results/h200-l2dram) left lines with partly
+                                               written sectors unread (dram__bytes_read = the rest): 60-61 k at 8 MB,
+                                               45-58 k at 32/64 MB, 8-128 B strides; 0.125 x 491,520 = 61,440
+                                               (within 10 % of 17 of the 20 larger reads' bytes, 2 of 5 at 8 MB) */
+    .l2_partial_writeback_fraction = 0.27,  /* [MEAS] fitted: the same runs kept 87-140 k such lines dirty (median
+                                               132 k = 0.27 x the lines): dram__bytes_write = the rest */
     .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0: 256 KB unified L1/shared per SM */
     .ncarveouts = 10,
     .carveouts_kb = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, /* [RULES §3.1] 9.0 carveouts */
@@ -125,6 +138,10 @@ static const ws_device h100 = {
     .launch_fetch_base_bytes = 2304,        /* estimate: the H200 fit assumed */
     .l2_bw_gbs = 7500,                      /* estimate: same L2 as H200's chip, smaller capacity enabled */
     .l2_bytes = 52428800,                   /* [RULES §4.2] 50 MB */
+    .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed (same GH100 chip) */
+    .l2_partitions = 2,                     /* estimate: as the H200 (same chip, L2 fabric) */
+    .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
+    .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0 */
     .ncarveouts = 10,
     .carveouts_kb = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, /* [RULES §3.1] 9.0 */
@@ -179,6 +196,10 @@ static const ws_device a100 = {
     .launch_fetch_base_bytes = 2304,        /* estimate: the H200 fit assumed */
     .l2_bw_gbs = 4800,                      /* estimate: ~3x DRAM peak (NVIDIA quotes 2.3x V100's L2 bandwidth) */
     .l2_bytes = 41943040,                   /* [RULES §4.2] 40 MB (cudaDeviceProp reports 40 MiB) */
+    .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed */
+    .l2_partitions = 2,                     /* [DOC] A100 whitepaper: "The L2 cache is divided into two partitions" */
+    .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
+    .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 192 * 1024,         /* [RULES §3.1] 8.0: 192 KB */
     .ncarveouts = 8,
     .carveouts_kb = {0, 8, 16, 32, 64, 100, 132, 164}, /* [RULES §3.1] 8.0 */
@@ -233,6 +254,10 @@ static const ws_device t4 = {
     .launch_fetch_base_bytes = 2304,        /* estimate: the H200 fit assumed */
     .l2_bw_gbs = 1100,                      /* estimate: ~3.4x DRAM peak */
     .l2_bytes = 4194304,                    /* [RULES §4.2] 4 MiB */
+    .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed */
+    .l2_partitions = 1,                     /* estimate: no L2 fabric on tu102 (ncu catalogue: no ltcfabric metric) */
+    .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
+    .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 96 * 1024,          /* [RULES §3.1] 7.5: 96 KB */
     .ncarveouts = 2,
     .carveouts_kb = {32, 64},               /* [RULES §3.1] 7.5 */
@@ -287,6 +312,10 @@ static const ws_device v100 = {
     .launch_fetch_base_bytes = 2304,        /* estimate: the H200 fit assumed */
     .l2_bw_gbs = 2100,                      /* estimate: published Volta microbenchmarks measure ~2.1 TB/s */
     .l2_bytes = 6291456,                    /* [RULES §4.2] 6 MiB */
+    .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed */
+    .l2_partitions = 1,                     /* estimate: one L2 (no L2 fabric metric before ga100) */
+    .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
+    .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 128 * 1024,         /* [RULES §3.1] 7.0: 128 KB */
     .ncarveouts = 6,
     .carveouts_kb = {0, 8, 16, 32, 64, 96}, /* [RULES §3.1] 7.0 */

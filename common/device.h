@@ -37,6 +37,19 @@ typedef struct ws_device {
     int launch_fetch_base_bytes;
     double l2_bw_gbs;             /* modelled L2 read bandwidth, GB/s */
     uint32_t l2_bytes;
+    /* Dirty data during a kernel (docs/memory-models.md "Dirty write-back"): the L2 keeps at most
+     * l2_dirty_fraction x l2_bytes of dirty sectors, writing the oldest-dirtied line back (it stays,
+     * clean) beyond that; 0 = no limit (write-back at eviction only). */
+    double l2_dirty_fraction;
+    /* L2 partitions that each cache the lines their own SMs use (a line homed in the other one is
+     * cached twice): a stream touching every line fills the L2 at l2_partitions / (2 l2_partitions - 1)
+     * of l2_bytes in distinct lines (2/3 for two). 0 or 1 = one partition. */
+    int l2_partitions;
+    /* Partly written sectors during a kernel (docs/memory-models.md "Partial-sector writes"): of the
+     * lines that took a partial write, in that order, the newest l2_partial_fraction x (l2_bytes /
+     * 128) keep byte masks, older ones are completed by an ECC read of those sectors (still dirty),
+     * and those beyond l2_partial_writeback_fraction x the lines are written back; 0 = neither. */
+    double l2_partial_fraction, l2_partial_writeback_fraction;
     uint32_t l1_unified_bytes;    /* unified L1/shared per SM */
     int ncarveouts;
     uint32_t carveouts_kb[WS_MAX_CARVEOUTS]; /* supported shared-memory carveouts, KB */

@@ -347,7 +347,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     return true;
 }
 
-void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes)
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes, uint64_t dirty_limit)
 {
     _Static_assert(sizeof(ws_cache_totals) % sizeof(uint64_t) == 0, "ws_cache_totals: uint64_t counts");
     if (!sp || !sp->scaled) return;
@@ -363,6 +363,8 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
     if (l2_bytes && alloc > lines) {
         c->l2_cold_allocations = (uint64_t)llround(lines);
         double end = (double)l2_bytes * dirty_share;
+        if (dirty_limit && end > (double)dirty_limit)
+            end = (double)dirty_limit; /* the L2 keeps no more dirty than its limit (cache.h) */
         if (end < dirty_all) {
             c->dirty_at_end_bytes = (uint64_t)llround(end);
             c->dram_write_bytes = (uint64_t)llround(dirty_all - end);

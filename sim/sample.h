@@ -49,9 +49,10 @@ void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg);
 bool ws_sampler_scale(ws_sampler *sp);
 /* The cache model's totals of the sampled stream for the whole grid: every sum times
  * ws_sampler_factor, but what the L2's capacity bounds (lines allocated into an empty L2, bytes
- * dirty at the end) at most an L2 of l2_bytes, the dirty bytes beyond it written back; the
+ * dirty at the end) at most an L2 of l2_bytes (the distinct bytes the model holds,
+ * ws_cache_l2_lru_bytes) and dirty_limit (0 = none), the dirty bytes beyond written back; the
  * text then says that split is an estimate (their sum is kept). */
-void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes);
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes, uint64_t dirty_limit);
 /* The factor a total of the sampled stream (cache model totals, SASS counts) is scaled by. */
 double ws_sampler_factor(const ws_sampler *sp);
 /* The report's line: "sampled: N of M blocks (...)"; "" when the run was full. */

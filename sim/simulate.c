@@ -14,6 +14,7 @@
 #include "frontend/catalog_ptx.h"
 #include "models/pipes.h"
 #include "interp/launch_check.h"
+#include "models/cache.h"
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -269,7 +270,10 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     ws_cache_totals cache = *ws_models_cache_totals(s->models);
     ws_atomic_totals atom = *ws_models_atomic_totals(s->models);
     if (sampled) { /* the sampled stream's L2/DRAM sums, for the whole grid (sim/sample.h) */
-        ws_sampler_scale_cache(s->sampler, &cache, s->dev->l2_bytes);
+        ws_cache_config cc;
+        ws_cache_config_from_device(&cc, s->dev, 0);
+        ws_sampler_scale_cache(s->sampler, &cache, ws_cache_l2_lru_bytes(cc.l2_bytes, cc.l2_partitions),
+                               cc.l2_dirty_limit);
         uint64_t *sh[] = {&atom.shared_inst, &atom.shared_passes, &atom.shared_serialised_inst,
                           &atom.shared_passes_sm_max}; /* global atomics are never sampled */
         for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) *sh[i] = (uint64_t)llround((double)*sh[i] * f);

@@ -480,6 +480,126 @@ static void test_stores_of_other_warps_or_the_same_bytes_do_not_merge(void **sta
 }
 
 /* A launch's own fetches: the code in 256-byte blocks plus the fixed 2304 bytes (H200). */
+/* Writes `bytes` from BASE + off with float4 stores (512 B per warp instruction). */
+static void store_range(ws_cache *c, uint64_t off, uint64_t bytes)
+{
+    for (uint64_t a = 0; a < bytes; a += 512) {
+        ws_mem_event ev = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 16, BASE + off + a, 16);
+        access_on(c, 0, &ev);
+    }
+}
+
+/* Reads `bytes` from BASE + off with .cg float4 loads. */
+static void load_range(ws_cache *c, uint64_t off, uint64_t bytes)
+{
+    for (uint64_t a = 0; a < bytes; a += 512) {
+        ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 16, BASE + off + a, 16);
+        access_on(c, 0, &ev);
+    }
+}
+
+/* The dirty limit (results/h200-l2dram: B - 0.432 C written during the kernel): writing B bytes
+ * that fit in L2 writes max(0, B - limit) back, the oldest first, and the cleaned lines stay. */
+static void test_dirty_limit_writes_back_the_oldest_beyond_it(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(0, 1 << 20, 64, 1);
+    cfg.l2_dirty_limit = 256 * 1024;
+    ws_cache *c = ws_cache_new(&cfg);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    store_range(c, 0, 192 * 1024); /* below the limit: nothing written back */
+    assert_int_equal(t->dram_write_bytes, 0);
+    store_range(c, 192 * 1024, 576 * 1024); /* 768 KiB in all, no eviction (12 of 16 ways a set) */
+    assert_int_equal(t->dram_write_bytes, 768 * 1024 - 256 * 1024);
+    assert_int_equal(t->dirty_limit_write_bytes, 512 * 1024);
+    assert_int_equal(t->dram_read_bytes, 0); /* full sectors: no ECC read */
+    load_range(c, 0, 256 * 1024);            /* the first lines were cleaned, not evicted */
+    assert_int_equal(t->l2_read_hit_sectors, 256 * 1024 / 32);
+    assert_int_equal(t->dram_fill_bytes, 0);
+    store_range(c, 0, 64 * 1024);            /* dirtying clean lines again pushes out as much */
+    assert_int_equal(t->dram_write_bytes, 512 * 1024 + 64 * 1024);
+    ws_cache_finish(c);
+    assert_int_equal(t->dirty_at_end_bytes, 256 * 1024);
+    ws_cache_free(c);
+}
+
+/* A partly written sector the dirty limit writes back is read first under ECC (§4.1). */
+static void test_dirty_limit_reads_partial_sectors_it_writes_back(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(0, 1 << 20, 64, 1);
+    cfg.l2_dirty_limit = 64 * 1024;
+    ws_cache *c = ws_cache_new(&cfg);
+    for (uint64_t a = 0; a < 128 * 1024; a += 32 * 32) { /* one u32 per 32-B sector */
+        ws_mem_event ev = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + a, 32);
+        access_on(c, 0, &ev);
+    }
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->dram_write_bytes, 64 * 1024); /* 128 KiB of dirty sectors, 64 KiB kept */
+    assert_int_equal(t->ecc_read_bytes, 64 * 1024);
+    ws_cache_free(c);
+}
+
+/* Two partitions each caching what its SMs use: a far line is held twice, so the model holds
+ * l2_bytes x 2/3 distinct bytes (the H200: 62,914,560 -> 41,943,040). */
+static void test_two_partitions_hold_two_thirds_of_the_l2_in_distinct_lines(void **state)
+{
+    (void)state;
+    assert_int_equal(ws_cache_l2_lru_bytes(62914560, 2), 41943040);
+    assert_int_equal(ws_cache_l2_lru_bytes(62914560, 1), 62914560);
+    assert_int_equal(ws_cache_l2_lru_bytes(62914560, 0), 62914560);
+    assert_int_equal(ws_cache_l2_lru_bytes(3 * 128, 2), 2 * 128);
+    /* 1.5 MiB, two partitions: 1 MiB of lines (512 sets of 16); 1.25 MiB read twice streams
+     * through LRU and never hits; with one partition it all fits (13-14 lines a set) */
+    for (int parts = 2; parts >= 1; parts--) {
+        ws_cache_config cfg = config(0, 3 << 19, 64, 1);
+        cfg.l2_partitions = parts;
+        ws_cache *c = ws_cache_new(&cfg);
+        load_range(c, 0, 5 << 18);
+        load_range(c, 0, 5 << 18);
+        assert_int_equal(ws_cache_get_totals(c)->l2_read_hit_sectors, parts == 2 ? 0 : (5 << 18) / 32);
+        ws_cache_free(c);
+    }
+}
+
+/* Partial writes (results/h200-l2dram's k_partial): of N lines each taking one 4-byte store, the
+ * newest P keep byte masks, the older ones are read (ECC) to complete their sector, and those
+ * beyond W are written back: reads (N - P) x 32, writes (N - W) x 32; without ECC no read. */
+static void test_partial_lines_beyond_the_limits_are_completed_then_written_back(void **state)
+{
+    (void)state;
+    for (int ecc = 1; ecc >= 0; ecc--) {
+        ws_cache_config cfg = config(0, 4 << 20, 64, ecc);
+        cfg.l2_partial_lines = 100;
+        cfg.l2_partial_writeback_lines = 300;
+        ws_cache *c = ws_cache_new(&cfg);
+        for (int i = 0; i < 32; i++) { /* 32 x 32 = 1024 lines, one u32 in each */
+            ws_mem_event ev = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + (uint64_t)i * 32 * 128, 128);
+            access_on(c, 0, &ev);
+        }
+        const ws_cache_totals *t = ws_cache_get_totals(c);
+        assert_int_equal(t->dram_read_bytes, ecc ? (1024 - 100) * 32 : 0);
+        assert_int_equal(t->partial_fill_bytes, ecc ? (1024 - 100) * 32 : 0);
+        assert_int_equal(t->dram_write_bytes, (1024 - 300) * 32);
+        assert_int_equal(t->partial_writeback_bytes, (1024 - 300) * 32);
+        ws_cache_finish(c);
+        assert_int_equal(t->dirty_at_end_bytes, 300 * 32);
+        ws_cache_free(c);
+    }
+}
+
+/* The H200 profile's figures give the probe's rule: C = 62,914,560, dirty limit 0.432 C. */
+static void test_h200_profile_sets_the_measured_limits(void **state)
+{
+    (void)state;
+    ws_cache_config cfg;
+    ws_cache_config_from_device(&cfg, ws_device_find("h200"), 0);
+    assert_int_equal(cfg.l2_dirty_limit, (uint64_t)(0.432 * 62914560.0));
+    assert_int_equal(cfg.l2_partitions, 2);
+    assert_int_equal(cfg.l2_partial_lines, 491520 / 8);
+    assert_int_equal(cfg.l2_partial_writeback_lines, (uint64_t)(0.27 * 491520.0));
+}
+
 static void test_launch_fetch_is_code_in_blocks_plus_the_base(void **state)
 {
     (void)state;
@@ -519,6 +639,11 @@ int main(void)
         cmocka_unit_test(test_byte_stores_of_one_warp_merge_within_the_window),
         cmocka_unit_test(test_stores_of_other_warps_or_the_same_bytes_do_not_merge),
         cmocka_unit_test(test_launch_fetch_is_code_in_blocks_plus_the_base),
+        cmocka_unit_test(test_dirty_limit_writes_back_the_oldest_beyond_it),
+        cmocka_unit_test(test_dirty_limit_reads_partial_sectors_it_writes_back),
+        cmocka_unit_test(test_two_partitions_hold_two_thirds_of_the_l2_in_distinct_lines),
+        cmocka_unit_test(test_partial_lines_beyond_the_limits_are_completed_then_written_back),
+        cmocka_unit_test(test_h200_profile_sets_the_measured_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,8 @@ typedef struct {
     uint8_t valid;   /* sector bits */
     uint8_t dirty;
     uint32_t wmask[4]; /* L2: bytes written so far of a dirty sector that is not valid */
+    uint32_t epoch;  /* L2: which dirty-FIFO entry is this line's (0 = none) */
+    uint32_t pepoch; /* L2: which partial-write FIFO entry is this line's (0 = none) */
 } cline;
 
 typedef struct {
@@ -38,9 +40,26 @@ typedef struct {
     inflight *wpend; /* INFLIGHT_SLOTS: store sectors pending (write merging) */
 } sm_state;
 
+typedef struct {
+    uint32_t idx, epoch; /* an L2 line slot and the epoch it had when it became dirty */
+} dirty_entry;
+
 struct ws_cache {
     ws_cache_config cfg;
     scache l2;
+    /* dirty limit: the L2's dirty bytes and its lines in the order they became dirty (a ring;
+     * an entry whose line was evicted or cleaned since has a stale epoch and is skipped) */
+    uint64_t dirty_bytes;
+    dirty_entry *fifo;
+    size_t fcap, fhead, fcount;
+    uint32_t epoch;
+    /* partial writes: lines in the order they first took a partly written sector; the newest
+     * l2_partial_lines keep byte masks, older ones are completed (ECC read), those older than
+     * l2_partial_writeback_lines written back. Sequence numbers; the ring holds the last
+     * l2_partial_writeback_lines + 1 */
+    dirty_entry *pfifo;
+    uint64_t pcap, ptail, pmid, phead;
+    uint32_t pepoch;
     sm_state **sms;  /* lazily created */
     ws_cache_totals t;
     int finished;
@@ -68,6 +87,21 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->ecc = dev->ecc;
     cfg->inflight_window = 8;
     cfg->atom_sector_rule = dev->atom_sector_rule;
+    cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
+    cfg->l2_partitions = dev->l2_partitions;
+    if (dev->l2_partial_fraction > 0 && dev->l2_partial_writeback_fraction >= dev->l2_partial_fraction) {
+        double lines = (double)(dev->l2_bytes / WS_LINE_BYTES);
+        cfg->l2_partial_lines = (uint64_t)(dev->l2_partial_fraction * lines);
+        cfg->l2_partial_writeback_lines = (uint64_t)(dev->l2_partial_writeback_fraction * lines);
+    }
+}
+
+uint64_t ws_cache_l2_lru_bytes(uint64_t l2_bytes, int partitions)
+{
+    if (partitions <= 1)
+        return l2_bytes;
+    uint64_t p = (uint64_t)partitions;
+    return l2_bytes / WS_LINE_BYTES * p / (2 * p - 1) * WS_LINE_BYTES;
 }
 
 static int scache_init(scache *s, uint64_t bytes, int ways)
@@ -142,7 +176,12 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
         return NULL;
     c->cfg = *cfg;
     c->sms = calloc((size_t)cfg->sm_count, sizeof *c->sms);
-    if (!c->sms || scache_init(&c->l2, cfg->l2_bytes, cfg->l2_ways)) {
+    if (cfg->l2_partial_lines && cfg->l2_partial_writeback_lines >= cfg->l2_partial_lines) {
+        c->pcap = cfg->l2_partial_writeback_lines + 1;
+        c->pfifo = calloc((size_t)c->pcap, sizeof *c->pfifo);
+    }
+    if (!c->sms || (c->pcap && !c->pfifo) ||
+        scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways)) {
         ws_cache_free(c);
         return NULL;
     }
@@ -163,6 +202,8 @@ void ws_cache_free(ws_cache *c)
             }
     free(c->sms);
     free(c->l2.lines);
+    free(c->fifo);
+    free(c->pfifo);
     free(c);
 }
 
@@ -204,6 +245,132 @@ static void pend_add(ws_cache *c, const sm_state *s, inflight *tab, uint64_t sec
     f->expiry = s->now + (uint64_t)c->cfg.inflight_window;
 }
 
+static int entry_live(const ws_cache *c, dirty_entry e)
+{
+    const cline *l = &c->l2.lines[e.idx];
+    return l->dirty && l->epoch == e.epoch;
+}
+
+/* Appends a line that just became dirty to the FIFO; a full ring drops its stale entries first
+ * and grows only when most are live (live entries <= lines, so it stays within 4x the lines). */
+static void fifo_push(ws_cache *c, cline *l)
+{
+    if (c->fcount == c->fcap) {
+        size_t live = 0;
+        for (size_t i = 0; i < c->fcount; i++) {
+            dirty_entry e = c->fifo[(c->fhead + i) % c->fcap];
+            if (entry_live(c, e))
+                c->fifo[(c->fhead + live++) % c->fcap] = e; /* in place, order kept: live <= i */
+        }
+        c->fcount = live;
+        if (live >= c->fcap / 2) {
+            size_t ncap = c->fcap ? 2 * c->fcap : 4096;
+            dirty_entry *n = malloc(ncap * sizeof *n);
+            if (!n)
+                return; /* out of memory: this line is only written back at eviction */
+            for (size_t i = 0; i < c->fcount; i++)
+                n[i] = c->fifo[(c->fhead + i) % c->fcap];
+            free(c->fifo);
+            c->fifo = n;
+            c->fcap = ncap;
+            c->fhead = 0;
+        }
+    }
+    if (++c->epoch == 0)
+        c->epoch = 1;
+    l->epoch = c->epoch;
+    c->fifo[(c->fhead + c->fcount++) % c->fcap] = (dirty_entry){(uint32_t)(l - c->l2.lines), c->epoch};
+}
+
+/* Writes a line's dirty sectors to DRAM, keeping it resident and clean; a partly written sector is
+ * read first when ECC is on and is whole afterwards. */
+static uint64_t l2_clean(ws_cache *c, cline *l, ws_cache_access *out)
+{
+    uint64_t wb = (uint64_t)__builtin_popcount(l->dirty) * WS_SECTOR_BYTES;
+    out->dram_write_bytes += wb;
+    c->t.dram_write_bytes += wb;
+    uint8_t part = l->dirty & (uint8_t)~l->valid;
+    if (c->cfg.ecc) {
+        uint64_t rd = (uint64_t)__builtin_popcount(part) * WS_SECTOR_BYTES;
+        out->dram_read_bytes += rd;
+        out->ecc_read_bytes += rd;
+        c->t.dram_read_bytes += rd;
+        c->t.ecc_read_bytes += rd;
+        l->valid |= part;
+    } /* without ECC the masked bytes are written alone and the sector stays absent */
+    for (int s = 0; s < SECTORS_PER_LINE; s++)
+        if (part >> s & 1)
+            l->wmask[s] = 0;
+    c->dirty_bytes -= wb;
+    l->dirty = 0;
+    l->epoch = 0;
+    return wb;
+}
+
+/* Marks sectors of a resident L2 line dirty, then holds the L2 to its dirty limit by writing back
+ * the lines dirtied longest ago (the one just written included, when it is the oldest). */
+static void l2_set_dirty(ws_cache *c, cline *l, uint8_t mask, ws_cache_access *out)
+{
+    uint8_t add = mask & (uint8_t)~l->dirty;
+    if (!add)
+        return;
+    if (!l->dirty && c->cfg.l2_dirty_limit)
+        fifo_push(c, l);
+    l->dirty |= mask;
+    c->dirty_bytes += (uint64_t)__builtin_popcount(add) * WS_SECTOR_BYTES;
+    while (c->dirty_bytes > c->cfg.l2_dirty_limit && c->fcount) {
+        dirty_entry e = c->fifo[c->fhead];
+        c->fhead = (c->fhead + 1) % c->fcap;
+        c->fcount--;
+        if (entry_live(c, e))
+            c->t.dirty_limit_write_bytes += l2_clean(c, &c->l2.lines[e.idx], out);
+    }
+}
+
+/* A line of the partial-write FIFO still holding the residency it had when it entered. */
+static cline *partial_entry_line(ws_cache *c, uint64_t seq)
+{
+    dirty_entry e = c->pfifo[seq % c->pcap];
+    cline *l = &c->l2.lines[e.idx];
+    return l->pepoch == e.epoch ? l : NULL;
+}
+
+/* A line just took its first partly written sector: queue it, then complete (ECC read: the sectors
+ * become whole, still dirty) the lines beyond the newest l2_partial_lines and write back those
+ * beyond l2_partial_writeback_lines (fitted on the probe's partial outputs, cache.h). */
+static void partial_push(ws_cache *c, cline *l, ws_cache_access *out)
+{
+    if (++c->pepoch == 0)
+        c->pepoch = 1;
+    l->pepoch = c->pepoch;
+    c->pfifo[c->ptail % c->pcap] = (dirty_entry){(uint32_t)(l - c->l2.lines), c->pepoch};
+    c->ptail++;
+    while (c->ptail - c->pmid > c->cfg.l2_partial_lines) {
+        cline *o = partial_entry_line(c, c->pmid++);
+        uint8_t part = o ? (uint8_t)(o->dirty & (uint8_t)~o->valid) : 0;
+        if (part && c->cfg.ecc) {
+            uint64_t rd = (uint64_t)__builtin_popcount(part) * WS_SECTOR_BYTES;
+            out->dram_read_bytes += rd;
+            out->ecc_read_bytes += rd;
+            c->t.dram_read_bytes += rd;
+            c->t.ecc_read_bytes += rd;
+            c->t.partial_fill_bytes += rd;
+            o->valid |= part;
+            for (int s = 0; s < SECTORS_PER_LINE; s++)
+                if (part >> s & 1)
+                    o->wmask[s] = 0;
+        }
+    }
+    while (c->ptail - c->phead > c->cfg.l2_partial_writeback_lines) {
+        cline *o = partial_entry_line(c, c->phead++);
+        if (!o)
+            continue;
+        o->pepoch = 0;
+        if (o->dirty) /* its dirty-FIFO entry, if any, goes stale (epoch 0) */
+            c->t.partial_writeback_bytes += l2_clean(c, o, out);
+    }
+}
+
 /* Finds or allocates an L2 line, counting write-backs of an evicted victim. */
 static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
 {
@@ -219,6 +386,7 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
     uint64_t wb = (uint64_t)__builtin_popcount(v.dirty) * WS_SECTOR_BYTES;
     out->dram_write_bytes += wb;
     c->t.dram_write_bytes += wb;
+    c->dirty_bytes -= wb; /* its FIFO entries are stale now: the slot's new line has epochs 0 */
     if (c->cfg.ecc) {
         uint64_t rd = (uint64_t)__builtin_popcount(v.dirty & (uint8_t)~v.valid) * WS_SECTOR_BYTES;
         out->dram_read_bytes += rd;
@@ -274,14 +442,18 @@ static void l2_write(ws_cache *c, uint64_t line, int sec, uint32_t bytes, ws_cac
         c->t.dram_write_bytes += WS_SECTOR_BYTES;
         return;
     }
+    int first_partial = 0;
     if (!(l->valid & bit)) {
         l->wmask[sec] |= bytes;
         if (l->wmask[sec] == 0xFFFFFFFFu) { /* written whole: no DRAM read ever needed */
             l->valid |= bit;
             l->wmask[sec] = 0;
-        }
+        } else
+            first_partial = c->pcap && !l->pepoch;
     }
-    l->dirty |= bit;
+    l2_set_dirty(c, l, bit, out); /* may clean this line (then its partial sector is whole) */
+    if (first_partial && (l->dirty & (uint8_t)~l->valid))
+        partial_push(c, l, out);
 }
 
 static int is_allocating_load(const ws_mem_event *ev)
@@ -410,7 +582,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
             uint8_t miss = l2_read(c, line, want, out);
             cline *l2 = scache_find(&c->l2, line, 0);
             if (l2)
-                l2->dirty |= want;
+                l2_set_dirty(c, l2, want, out);
             for (int k = i; k < j; k++) {
                 int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
                 out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;

@@ -38,6 +38,19 @@
  *      A read of a partly written sector fetches it and merges. Dirty sectors are
  *      written to DRAM when evicted; what is still dirty at kernel end is counted
  *      separately (ncu does not see it in the kernel).
+ *  Dirty limit: the L2 keeps at most l2_dirty_limit bytes of dirty sectors; a write that
+ *      goes beyond it writes the line dirtied longest ago back (a partly written sector
+ *      read first under ECC, then whole); the line stays, clean. Measured: writing B bytes
+ *      wrote B - 0.432 x l2_bytes during the kernel for B = 32..512 MB (results/h200-l2dram).
+ *  Partial writes: of the lines that took a partly written sector, in that order, the
+ *      newest l2_partial_lines keep byte masks; older ones have those sectors read (ECC,
+ *      when on) and become whole, still dirty; those beyond l2_partial_writeback_lines are
+ *      written back (fitted on the probe's partial outputs: 0.125 and 0.27 x the L2's lines).
+ *  Partitions: with P > 1 L2 partitions each caching what its SMs use, a line homed in
+ *      another partition is held twice, so a stream that touches every line fits
+ *      l2_bytes x P / (2P - 1) distinct bytes: the LRU structure is that size (a copy of B
+ *      bytes kept 21-24 MB dirty at the end where writes alone kept 27.2: 2/3 of 62.9 MB
+ *      split between reads and writes is 21.0).
  *  Launch fetches: what a launch reads from DRAM besides its data when the caches
  *      start empty (as under ncu's --cache-control all): the machine code in the profile's
  *      code_fetch_block_bytes blocks plus launch_fetch_base_bytes (constant bank 0 and the
@@ -75,9 +88,15 @@ typedef struct {
     int ecc;
     int inflight_window;      /* memory instructions per SM a miss (or a store's sector) stays outstanding */
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
+    uint64_t l2_dirty_limit;  /* dirty L2 bytes kept; beyond, the oldest-dirtied line is written back (0 = none) */
+    int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
+    uint64_t l2_partial_lines;           /* lines keeping partly written sectors as byte masks (0 = no limit) */
+    uint64_t l2_partial_writeback_lines; /* lines with partial writes kept before write-back (>= the above) */
 } ws_cache_config;
 
-/* Fills cfg from a device profile and an L1 size (see ws_memstats_new). */
+/* Fills cfg from a device profile and an L1 size (see ws_memstats_new): the dirty limit is
+ * dev->l2_dirty_fraction x l2_bytes, the partial-write limits dev->l2_partial_*_fraction x the
+ * L2's lines (l2_bytes / 128). */
 void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uint32_t l1_bytes);
 
 /* What one access did. */
@@ -110,7 +129,10 @@ typedef struct {
     uint64_t dram_read_bytes;        /* read-miss fills + ECC partial-write reads */
     uint64_t dram_fill_bytes;        /* read-miss fills only */
     uint64_t ecc_read_bytes;
-    uint64_t dram_write_bytes;       /* write-backs during the kernel (evictions) */
+    uint64_t dram_write_bytes;       /* write-backs during the kernel (evictions and the dirty limit) */
+    uint64_t dirty_limit_write_bytes; /* of which: lines cleaned by the dirty limit (still resident) */
+    uint64_t partial_writeback_bytes; /* of which: lines with partial writes cleaned by their limit */
+    uint64_t partial_fill_bytes;     /* ECC reads completing lines beyond l2_partial_lines (in ecc_read_bytes) */
     uint64_t dirty_at_end_bytes;     /* still dirty in L2 after ws_cache_finish */
     uint64_t l2_cold_allocations;    /* lines allocated into an empty L2 way: with an L2 left full of
                                         dirty data by an earlier kernel (a memset flush, a pipeline)
@@ -118,6 +140,10 @@ typedef struct {
 } ws_cache_totals;
 
 typedef struct ws_cache ws_cache;
+
+/* The distinct bytes the modelled L2 holds: l2_bytes x P / (2P - 1) for P partitions, rounded
+ * down to whole lines (62,914,560 and 2 -> 41,943,040). */
+uint64_t ws_cache_l2_lru_bytes(uint64_t l2_bytes, int partitions);
 
 /* NULL on a bad configuration or out of memory. */
 ws_cache *ws_cache_new(const ws_cache_config *cfg);
