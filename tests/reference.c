@@ -736,6 +736,36 @@ static int ref_wgmma_gemm(const ws_launch *L, void *const *b)
     return 0;
 }
 
+/* wgmma_gemm_ws (tA, tB, C, M, N, K): the same product, 128 x 256 tiles shared out over a
+ * persistent grid of 384-thread blocks (any grid of 1 .. tiles blocks covers every tile); the
+ * tensor maps must hold A and B densely in 64 x 128 and 64 x 256 boxes with the 128-byte swizzle,
+ * the layout its matrix descriptors assume. */
+static int ref_wgmma_gemm_ws(const ws_launch *L, void *const *b)
+{
+    int32_t M = arg_i32(L, 3), N = arg_i32(L, 4), K = arg_i32(L, 5);
+    if (L->nargs != 6 || L->args[0].kind != WS_ARG_TMAP || L->args[1].kind != WS_ARG_TMAP || M <= 0 || N <= 0 ||
+        K <= 0 || M % 128 || N % 256 || K % 64 || L->block[0] != 384 || L->block[1] != 1 || L->grid[1] != 1 ||
+        L->grid[0] < 1 || L->grid[0] > (uint32_t)(M / 128) * (uint32_t)(N / 256))
+        return WS_REF_UNSUPPORTED;
+    const ws_tmap *ta = &L->tmaps[L->args[0].buffer], *tb = &L->tmaps[L->args[1].buffer];
+    const int32_t rows[2] = {M, N}, box[2] = {128, 256};
+    const ws_tmap *t2[2] = {ta, tb};
+    for (int i = 0; i < 2; i++) {
+        const ws_tmap *t = t2[i];
+        if (t->rank != 2 || t->elem_size != 2 || t->dims[0] != (uint64_t)K || t->dims[1] != (uint64_t)rows[i] ||
+            t->strides[1] != 2 * (uint64_t)K || t->box[0] != 64 || t->box[1] != (uint32_t)box[i] || t->swizzle != 128)
+            return WS_REF_UNSUPPORTED;
+    }
+    const uint16_t *A = b[ta->buffer], *B = b[tb->buffer];
+    float *C = arg_buf(L, b, 2, (uint64_t)M * N * 4);
+    if (!A || !B || !C || L->buffers[ta->buffer].bytes < (uint64_t)M * K * 2 ||
+        L->buffers[tb->buffer].bytes < (uint64_t)N * K * 2)
+        return WS_REF_UNSUPPORTED;
+    uint64_t tm = (uint64_t)M / 16, tn = (uint64_t)N / 16;
+    gemm_tn(A, B, C, (uint64_t)N, (uint64_t)K, tm, tn, tm * tn);
+    return 0;
+}
+
 /* swizzle_* (T, out, mode): one block of 4 warps; warp w's ldmatrix.x4 of k-block kb gives lane
  * l in register i the halves (row, col) and (row, col + 1) of the 64x64 tile T with
  * row = 16w + 8(i % 2) + l / 4, col = 16kb + 8(i / 2) + 2(l % 4): the PTX ISA's ldmatrix
@@ -1082,7 +1112,7 @@ static const struct {
     /* tensorcore.cu */
     {"wmma_gemm_naive", ref_wmma_gemm}, {"mma_ldmatrix_unpadded", ref_mma_gemm},
     {"mma_ldmatrix_padded", ref_mma_gemm}, {"mma_ldmatrix_swizzled", ref_mma_gemm}, {"mma_cp_async", ref_mma_gemm},
-    {"mma_tma", ref_mma_tma}, {"wgmma_gemm", ref_wgmma_gemm},
+    {"mma_tma", ref_mma_tma}, {"wgmma_gemm", ref_wgmma_gemm}, {"wgmma_gemm_ws", ref_wgmma_gemm_ws},
     {"swizzle_none", ref_swizzle_gallery}, {"swizzle_pad8", ref_swizzle_gallery}, {"swizzle_b1", ref_swizzle_gallery},
     {"swizzle_b2", ref_swizzle_gallery}, {"swizzle_b3", ref_swizzle_gallery},
     /* histogram.cu */

@@ -886,6 +886,10 @@ static const ws_overrides *odd_overrides(const ws_kernel_desc *d)
         odd_set(d, "M", "192");
         odd_set(d, "N", "320");
         odd_set(d, "K", "192");
+    } else if (strcmp(d->name, "wgmma_gemm_ws") == 0) { /* whole 128x256 tiles: 3 on 2 CTAs, so one */
+        odd_set(d, "M", "384");                          /* walks two; 3 k-tiles a tile, so the */
+        odd_set(d, "K", "192");                          /* 4-stage ring's phases wrap mid-tile */
+        odd_set(d, "SMS", "2");
     } else if (strstr(d->file, "tensorcore")) {     /* whole tiles (32x32, k 64): odd multiples */
         odd_set(d, "M", "96");
         odd_set(d, "N", "160");
