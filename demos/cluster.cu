@@ -37,7 +37,7 @@ kernel  reduce_groups_atomic
 note    Group sums by one global atomicAdd per block: G blocks hit each output word.
 stars   2
 param   G = 4
-param   N = 1<<20
+param   N = 1<<19
 buffer  in   uint  N            init=random(7, 0, 100)
 buffer  out  uint  N/(256*G)    init=zero  output
 grid    N/256
@@ -60,7 +60,7 @@ kernel  cluster_dsmem_reduce
 note    Group sums in a thread-block cluster: rank 0 adds the others' shared partials (DSMEM), one store.
 stars   3
 param   G = 4
-param   N = 1<<20
+param   N = 1<<19
 buffer  in   uint  N            init=random(7, 0, 100)
 buffer  out  uint  N/(256*G)    init=zero  output
 grid    N/256

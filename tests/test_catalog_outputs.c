@@ -890,6 +890,8 @@ static const ws_overrides *odd_overrides(const ws_kernel_desc *d)
         odd_set(d, "M", "384");                          /* walks two; 3 k-tiles a tile, so the */
         odd_set(d, "K", "192");                          /* 4-stage ring's phases wrap mid-tile */
         odd_set(d, "SMS", "2");
+    } else if (strstr(d->file, "cluster")) {        /* whole blocks of 256 (no bounds checks), whole */
+        odd_set(d, "N", "3*256*4");                  /* clusters of the default G = 4: 3 of them */
     } else if (strstr(d->file, "tensorcore")) {     /* whole tiles (32x32, k 64): odd multiples */
         odd_set(d, "M", "96");
         odd_set(d, "N", "160");
