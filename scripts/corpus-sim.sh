@@ -16,7 +16,7 @@ tab=$(printf '\t')
 : > "$LOG"
 ran=0; failed=0
 printf '| kernel | repository | result | s | reason |\n|---|---|---|---:|---|\n'
-while IFS="$tab" read -r kind repo commit path name pre desc; do
+while IFS="$tab" read -r kind repo _commit path name _rest; do
     [ "$kind" = kernel ] || continue
     if [ $# -gt 0 ]; then
         want=0; for a in "$@"; do [ "$a" = "$name" ] && want=1; done

@@ -21,8 +21,9 @@ TOTAL=${TOTAL:-330}
 MAN=corpus/MANIFEST.tsv
 mkdir -p "$OUT/results"
 start=$(date +%s)
-[ -f "$MAN" ] && [ -d corpus/NVIDIA+cuda-samples ] ||
-    { echo "gpu-corpus: corpus/ not built: run scripts/corpus-build.sh here and carry corpus" >&2; exit 2; }
+if [ ! -f "$MAN" ] || [ ! -d corpus/NVIDIA+cuda-samples ]; then
+    echo "gpu-corpus: corpus/ not built: run scripts/corpus-build.sh here and carry corpus" >&2; exit 2
+fi
 {
     echo "date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
     echo "host: $(uname -n)"
@@ -42,7 +43,7 @@ tab=$(printf '\t')
 worst=0
 : > "$OUT/check.log"
 printf 'kernel\trepository\texit\tseconds\n' > "$OUT/summary.tsv"
-while IFS="$tab" read -r kind repo commit path name pre desc; do
+while IFS="$tab" read -r kind repo _commit path name _rest; do
     [ "$kind" = kernel ] || continue
     if [ $# -gt 0 ]; then
         want=0; for a in "$@"; do [ "$a" = "$name" ] && want=1; done
