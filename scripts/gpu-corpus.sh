@@ -11,6 +11,7 @@
 # reached), corpus-results.tar.gz (results/<gpu>.json and .md that --record keeps).
 # Environment: OUT, WS_BIN (default build/warpscope; built here when missing), CHECK_TIMEOUT
 # (default 40), TOTAL (default 330). Arguments: kernel names to run only those (default: all).
+# Rows marked skipped (TOTAL reached): run again with their names, into another OUT.
 # Exit status: 0 all agree, 3 something differs or failed, 4 no GPU, 5 build failed, 2 no corpus.
 # Run from the repository root: OUT=/some/dir sh scripts/gpu-corpus.sh
 set -u
