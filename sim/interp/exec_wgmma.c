@@ -294,6 +294,9 @@ static double fp8_sum(const double *x, int n)
 {
     double p[80];                                /* partials, increasing magnitude: a double sum needs < 40 */
     int np = 0;
+    double plain = 0;
+    for (int i = 0; i < n; i++) plain += x[i];
+    if (plain - plain != 0) return plain;        /* an e5m2 infinity or NaN: IEEE's answer, no partials */
     for (int i = 0; i < n; i++) {
         double v = x[i];
         int k = 0;
