@@ -27,11 +27,14 @@
  * name the same accumulators (the ISA's chained accumulation).
  *
  * Arithmetic as exec_mma.c: each element of D is C (or 0 when scale-d is false) plus its K
- * products summed in double and rounded once; f16/bf16/tf32/fp8 products are exact.
+ * products summed in double and rounded once; f16/bf16/tf32/fp8 products are exact. Except fp8
+ * (e4m3/e5m2) into f32: the H200 keeps 14 significant bits of that sum, truncated toward zero
+ * (fp8_sum below; results/h200-wgmma/, docs/interp.md "wgmma").
  * Invariant: every source (A, B, C) is read before any D register is written. */
 #include "exec_tc.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -264,6 +267,61 @@ static void hold(struct sim_wg *g, int slot, uint32_t pc)
     g->pc[slot] = pc;
 }
 
+/* ---- fp8 accumulation as the H200 does it -------------------------------------------------- */
+
+/* Significant bits the H200 keeps of an fp8 wgmma's f32 result: 14 reproduces its outputs, 13
+ * truncates values it kept, 15 keeps bits it dropped (results/h200-wgmma/FP8-RULE.md). */
+#define WS_FP8_ACC_BITS 14
+
+/* x truncated toward zero to WS_FP8_ACC_BITS significant bits (0, infinities and NaN as they are). */
+static double rz_bits(double x)
+{
+    if (x == 0 || x != x || x - x != 0) return x;
+    int e;
+    double m = frexp(x, &e);                     /* x = m 2^e, 0.5 <= |m| < 1 */
+    return ldexp(trunc(ldexp(m, WS_FP8_ACC_BITS)), e - WS_FP8_ACC_BITS);
+}
+
+/* The exact sum of x[0..n), truncated toward zero to WS_FP8_ACC_BITS significant bits: what the
+ * H200's fp8 wgmma writes into an f32 accumulator. It reproduces every scalar the GPU wrote for
+ * tests/data/wgmma/wgmma.cu:wgmma_e4m3 (1703 of 4096 differ from the rounded exact sum, all
+ * four swizzle modes); a per-k16 truncation or a grid set by the largest product does not.
+ * Doubles do not hold every fp8 sum exactly (e5m2 products span 2^-32 .. 2^32, C any f32), so
+ * the sum is kept as Shewchuk's non-overlapping partials (the algorithm of Python's
+ * math.fsum): s, the top partials added, is within one unit of its last place of the exact
+ * value V, and the sign of V - s decides the one case that matters, s on the 14-bit grid. */
+static double fp8_sum(const double *x, int n)
+{
+    double p[80];                                /* partials, increasing magnitude: a double sum needs < 40 */
+    int np = 0;
+    double plain = 0;
+    for (int i = 0; i < n; i++) plain += x[i];
+    if (plain - plain != 0) return plain;        /* an e5m2 infinity or NaN: IEEE's answer, no partials */
+    for (int i = 0; i < n; i++) {
+        double v = x[i];
+        int k = 0;
+        for (int j = 0; j < np; j++) {
+            double y = p[j];
+            if (fabs(v) < fabs(y)) { double t = v; v = y; y = t; }
+            double hi = v + y, lo = y - (hi - v);
+            if (lo != 0) p[k++] = lo;
+            v = hi;
+        }
+        np = k;
+        if (np < (int)(sizeof p / sizeof *p)) p[np++] = v;
+    }
+    if (!np) return 0;
+    double s = p[--np], rest = 0;
+    while (np > 0) {                             /* s + the next partials, until one does not fit */
+        double y = p[--np], hi = s + y, lo = y - (hi - s);
+        s = hi;
+        if (lo != 0) { rest = lo; break; }       /* |lo| > the partials below it: the residual's sign */
+    }
+    double t = rz_bits(s);
+    if (t == s && rest != 0 && (rest < 0) != (s < 0)) t = rz_bits(nextafter(s, 0));   /* V just inside s */
+    return t;
+}
+
 static int mma_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const ptx_insn *pi = in->pi;
@@ -283,7 +341,8 @@ static int mma_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
                          "a multiple of 128 threads)", txt, w->index, g4 * 4, g4 * 4 + 3, c->nwarps);
     }
     int N = tc->n, K = tc->k, at = tc->atype, bt = tc->btype, dt = tc->dtype;
-    bool ints = at == PTX_MT_S8 || at == PTX_MT_U8;
+    bool ints = at == PTX_MT_S8 || at == PTX_MT_U8, fp8 = at == PTX_MT_E4M3 || at == PTX_MT_E5M2;
+    double terms[1 + 32];                        /* C and the K products of one fp8 element (K = 32) */
     bool adesc = tc->flags & PTX_TC_WG_ADESC, ta = tc->flags & PTX_TC_WG_TNSP_A, tb = tc->flags & PTX_TC_WG_TNSP_B;
     wg_desc da = {0}, db;
     if (adesc && read_desc(c, w, in, 1, 'A', &da)) return -1;
@@ -350,6 +409,10 @@ static int mma_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
                 for (int k = 0; k < K; k++) acc += (int64_t)A[i * K + k] * (int64_t)B[k * N + j];
                 if (tc->flags & PTX_TC_SATFINITE) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
                 bits = (uint32_t)acc;            /* wraps without .satfinite */
+            } else if (fp8 && dt == PTX_MT_F32) {
+                terms[0] = C[i * N + j];
+                for (int k = 0; k < K; k++) terms[1 + k] = A[i * K + k] * B[k * N + j];
+                bits = sim_f32b((float)fp8_sum(terms, K + 1));
             } else {
                 double acc = C[i * N + j];
                 for (int k = 0; k < K; k++) acc += A[i * K + k] * B[k * N + j];

@@ -289,11 +289,14 @@
       "bytes the tensor copies wrote to shared memory (boxes, out-of-bound fill included)", k->tma_bytes[0]) \
     M(TMA_LD_READ_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", BYTE, MODEL, CACHE, 0, NAMED, GLOBAL, LD, TMA, \
       "bytes of the 32-byte sectors the tensor loads read (in-bound rows)", 32.0 * (double)k->tma_global.sectors) \
-    /* wgmma.mma_async: what its matrix descriptors read (exec_wgmma.c); not judged until measured */ \
-    M(GMMA_INST, "smsp__sass_inst_executed_op_shared_gmma.sum", INST, MODEL, INFO, 0, NAMED, SHARED, LD, GMMA, \
+    /* wgmma.mma_async: what its matrix descriptors read (exec_wgmma.c); equal to ncu on the H200 for \
+     * wgmma_gemm at two sizes and 36 test kernels (results/h200-wgmma/), so judged exactly */ \
+    M(GMMA_INST, "smsp__sass_inst_executed_op_shared_gmma.sum", INST, EXACT, EXACT, 0, NAMED, SHARED, LD, GMMA, \
       "wgmma.mma_async warp-level executions (each warp of the warpgroup: HGMMA, IGMMA, QGMMA)", k->gmma.inst) \
-    M(GMMA_BYTES, "smsp__sass_data_bytes_mem_shared_op_gmma.sum", BYTE, MODEL, INFO, 0, NAMED, SHARED, LD, GMMA, \
+    M(GMMA_BYTES, "smsp__sass_data_bytes_mem_shared_op_gmma.sum", BYTE, EXACT, EXACT, 0, NAMED, SHARED, LD, GMMA, \
       "shared bytes the wgmma descriptors read: A (from shared) and B once per warpgroup", (double)k->gmma.bytes_used) \
+    M(TENSOR_GMMA, "smsp__inst_executed_pipe_tensor_op_gmma.sum", INST, EXACT, EXACT, 0, NAMED, NONE, NONE, GMMA, \
+      "wgmma.mma_async warp-level instructions on the tensor pipe (ncu: equal to the shared gmma count)", k->gmma.inst) \
 
 #define WS_METRICS_REPORT(M) \
     M(PREDICTION_CONFIDENCE, "ws__prediction_confidence", COUNT, NOTE, INFO, 0, OWN, NONE, NONE, PLAIN, \
