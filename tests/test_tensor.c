@@ -1400,6 +1400,34 @@ static void test_threads_arrive_on_another_blocks_mbarrier_through_a_mapa_addres
     teardown(&r);
 }
 
+static void test_a_bulk_copy_to_a_mapa_address_lands_in_that_block_with_its_mbarrier(void **state)
+{
+    (void)state;
+    for (int same = 1; same >= 0; same--) {
+        run_t r;
+        setup_from(&r, MCAST, "bulk_remote", 64);
+        r.L.grid[0] = 2;
+        buf_rand(&r, WS_TYPE_UINT, 64, 9, 1, 4294967296.0);
+        buf_zero(&r, WS_TYPE_UINT, 64);
+        arg_int(&r, same);
+        if (same) {
+            run_ok(&r);
+            const uint32_t *in = data(&r, 0), *out = data(&r, 1);
+            for (int i = 0; i < 64; i++) assert_int_equal(out[i], in[i]);
+            const ws_mem_event *ev[8];
+            int n = events_of(&r, WS_KIND_BULK, ev, 8);
+            assert_int_equal(n, 2);                    /* 16 chunks: one event each side */
+            assert_int_equal(ev[1]->space, WS_SPACE_SHARED);
+            assert_int_equal(ev[1]->dsmem, 2);         /* rank 1's window */
+        } else {
+            /* the mbarrier in rank 0, the destination in rank 1 */
+            assert_int_equal(run(&r), -1);
+            assert_non_null(strstr(error_text(&r), "destination is in block rank 1 of the cluster and its mbarrier in block rank 0"));
+        }
+        teardown(&r);
+    }
+}
+
 static void test_a_wait_on_another_blocks_mbarrier_is_refused(void **state)
 {
     (void)state;
@@ -1616,6 +1644,7 @@ int main(void)
         cmocka_unit_test(test_a_multicast_tma_copy_lands_in_every_masked_block_and_completes_each_blocks_mbarrier),
         cmocka_unit_test(test_threads_arrive_on_another_blocks_mbarrier_through_a_mapa_address),
         cmocka_unit_test(test_a_wait_on_another_blocks_mbarrier_is_refused),
+        cmocka_unit_test(test_a_bulk_copy_to_a_mapa_address_lands_in_that_block_with_its_mbarrier),
         cmocka_unit_test(test_the_cluster_swap_description_launches_the_exchange),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
