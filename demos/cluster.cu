@@ -10,6 +10,14 @@
  *                                partial sums straight from their shared memory
  *                                (map_shared_rank, DSMEM) and stores once: no atomics        ***
  *
+ * And a second pair: every block needs the same 4 KiB table (out[i] = in[i] * t[j] + t[1023 - j],
+ * j = threadIdx.x), brought into shared memory by the TMA unit (cp.async.bulk, mbarrier):
+ *   3  table_per_block           each block copies the table for itself: G reads of it from L2
+ *                                per group of G blocks                                       **
+ *   4  table_multicast           the G blocks are a cluster: rank 0 copies it once with
+ *                                .multicast::cluster and it lands in every block's shared
+ *                                memory, completing each block's own mbarrier               ***
+ *
  * Run one with `warpscope sim cluster_dsmem_reduce` (override with -D N=... -D G=...; G is the
  * cluster size, 1..8). Inputs are integers in [0, 100): the sums are exact. */
 #include <cooperative_groups.h>
@@ -81,4 +89,92 @@ __global__ void cluster_dsmem_reduce(const unsigned *in, unsigned *out)
         out[blockIdx.x / cl.num_blocks()] = sum;
     }
     cl.sync();
+}
+
+/* ------------------------------------------------------------------------- */
+/* 3, 4. The table through the TMA unit. Thread 0 of each block sets up its mbarrier to expect the
+ *    table's 4096 bytes; then one copy fills shared memory and completes that mbarrier, and every
+ *    thread waits for its phase 0 before reading the table. */
+
+#define TABLE_BYTES 4096
+
+__device__ unsigned smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+__device__ void expect_table(unsigned long long *bar)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar)) : "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(TABLE_BYTES)
+                 : "memory");
+}
+
+__device__ void wait_table(unsigned long long *bar)
+{
+    asm volatile("{ .reg .pred P;\n"
+                 "WAIT_%=: mbarrier.try_wait.parity.shared::cta.b64 P, [%0], 0;\n"
+                 "@!P bra WAIT_%=; }" ::"r"(smem_addr(bar)) : "memory");
+}
+
+__device__ unsigned table_use(const unsigned *in, const unsigned *t)
+{
+    return in[blockIdx.x * 256 + threadIdx.x] * t[threadIdx.x] + t[1023 - threadIdx.x];
+}
+
+/*@warpscope
+kernel  table_per_block
+note    Every block copies the same 4 KiB table into its shared memory (cp.async.bulk): G L2 reads per G blocks.
+stars   2
+param   G = 4
+param   N = 1<<19
+buffer  in     uint  N      init=random(7, 0, 100)
+buffer  table  uint  1024   init=random(8, 0, 100)
+buffer  out    uint  N      init=zero  output
+grid    N/256
+block   256
+target  sm_90a
+args    in, table, out
+*/
+__global__ void table_per_block(const unsigned *in, const unsigned *table, unsigned *out)
+{
+    __shared__ alignas(128) unsigned t[1024];
+    __shared__ alignas(8) unsigned long long bar;
+    if (threadIdx.x == 0) {
+        expect_table(&bar);
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                     ::"r"(smem_addr(t)), "l"(table), "r"(TABLE_BYTES), "r"(smem_addr(&bar)) : "memory");
+    }
+    wait_table(&bar);
+    out[blockIdx.x * 256 + threadIdx.x] = table_use(in, t);
+}
+
+/*@warpscope
+kernel  table_multicast
+note    Rank 0 of each cluster copies the table once with .multicast::cluster: it lands in all G blocks' shared memory.
+stars   3
+param   G = 4
+param   N = 1<<19
+buffer  in     uint  N      init=random(7, 0, 100)
+buffer  table  uint  1024   init=random(8, 0, 100)
+buffer  out    uint  N      init=zero  output
+grid    N/256
+block   256
+cluster G
+target  sm_90a
+args    in, table, out
+*/
+__global__ void table_multicast(const unsigned *in, const unsigned *table, unsigned *out)
+{
+    __shared__ alignas(128) unsigned t[1024];
+    __shared__ alignas(8) unsigned long long bar;
+    cg::cluster_group cl = cg::this_cluster();
+    if (threadIdx.x == 0) expect_table(&bar);
+    cl.sync();                                   /* every block's mbarrier is set up before the copy signals it */
+    if (cl.block_rank() == 0 && threadIdx.x == 0) {
+        unsigned short mask = (unsigned short)((1u << cl.num_blocks()) - 1);   /* every rank of the cluster */
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1], %2, [%3], %4;"
+                     ::"r"(smem_addr(t)), "l"(table), "r"(TABLE_BYTES), "r"(smem_addr(&bar)), "h"(mask) : "memory");
+    }
+    wait_table(&bar);
+    out[blockIdx.x * 256 + threadIdx.x] = table_use(in, t);
+    cl.sync();                                   /* no block leaves while the cluster's copy may still write */
 }

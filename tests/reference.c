@@ -976,41 +976,6 @@ static int ref_hist_global(const ws_launch *L, void *const *b) { return hist_byt
 static int ref_hist_shared(const ws_launch *L, void *const *b) { return hist_bytes(L, b, 1, 0); }
 static int ref_hist_warpagg(const ws_launch *L, void *const *b) { return hist_bytes(L, b, 0, 1); }
 
-/* ---- cluster.cu: group sums, one per G consecutive blocks of 256 threads ------------------------- */
-
-/* out[b / g] += the sum of block b's 256 inputs, for every block b of the grid (both kernels read
- * in[b * 256 + t] unchecked, so in must hold the whole grid); g is reduce_groups_atomic's argument
- * 2 or the cluster's size for cluster_dsmem_reduce. */
-static int group_sums(const ws_launch *L, void *const *b, uint64_t g)
-{
-    if (!is_1d(L) || L->block[0] != 256 || g == 0)
-        return WS_REF_UNSUPPORTED;
-    uint64_t nb = L->grid[0];
-    const uint32_t *in = arg_buf(L, b, 0, nb * 256 * 4);
-    uint32_t *out = arg_buf(L, b, 1, (nb + g - 1) / g * 4);
-    if (!in || !out)
-        return WS_REF_UNSUPPORTED;
-    for (uint64_t blk = 0; blk < nb; blk++) {
-        uint32_t s = 0;
-        for (uint64_t t = 0; t < 256; t++)
-            s += in[blk * 256 + t];
-        out[blk / g] += s;
-    }
-    return 0;
-}
-static int ref_reduce_groups_atomic(const ws_launch *L, void *const *b)
-{
-    if (!is_int_arg(L, 2) || arg_i32(L, 2) <= 0)
-        return WS_REF_UNSUPPORTED;
-    return group_sums(L, b, (uint64_t)arg_i32(L, 2));
-}
-static int ref_cluster_dsmem_reduce(const ws_launch *L, void *const *b)
-{
-    if (L->cluster[1] > 1 || L->cluster[2] > 1)
-        return WS_REF_UNSUPPORTED;
-    return group_sums(L, b, L->cluster[0] ? L->cluster[0] : 1);
-}
-
 /* (words, n) kernels: thread i < min(n, T) adds 1 to words[i / div % mod] (mod 0: no modulo). */
 static int add_ones(const ws_launch *L, void *const *b, uint64_t div, uint64_t mod)
 {
@@ -1090,6 +1055,56 @@ static int ref_atomic_distinct_ret(const ws_launch *L, void *const *b)
 
 /* ---- the table ------------------------------------------------------------- */
 
+/* ---- cluster.cu: group sums and the shared table ------------------------------------------ */
+
+/* Block k's sum of its 256 inputs (uint wrap, as the kernel's adds). */
+static uint32_t block_sum256(const uint32_t *in, uint64_t k)
+{
+    uint32_t s = 0;
+    for (uint64_t i = 0; i < 256; i++) s += in[k * 256 + i];
+    return s;
+}
+
+/* reduce_groups_atomic(in, out, g) / cluster_dsmem_reduce(in, out) with g = the cluster size:
+ * out[k / g] += block k's sum, for every block of 256 threads. */
+static int group_sums(const ws_launch *L, void *const *b, uint64_t g)
+{
+    if (!is_1d(L) || L->block[0] != 256 || g == 0 || L->grid[0] % g)
+        return WS_REF_UNSUPPORTED;
+    uint64_t nb = L->grid[0];
+    const uint32_t *in = arg_buf(L, b, 0, nb * 256 * 4);
+    uint32_t *out = arg_buf(L, b, 1, (nb / g) * 4);
+    if (!in || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t k = 0; k < nb; k++) out[k / g] += block_sum256(in, k);
+    return 0;
+}
+static int ref_reduce_groups_atomic(const ws_launch *L, void *const *b)
+{
+    if (!is_int_arg(L, 2) || arg_i32(L, 2) <= 0) return WS_REF_UNSUPPORTED;
+    return group_sums(L, b, (uint64_t)arg_i32(L, 2));
+}
+static int ref_cluster_dsmem_reduce(const ws_launch *L, void *const *b)
+{
+    return group_sums(L, b, L->cluster[0] ? (uint64_t)L->cluster[0] * (L->cluster[1] ? L->cluster[1] : 1) *
+                                                (L->cluster[2] ? L->cluster[2] : 1) : 1);
+}
+
+/* table_per_block / table_multicast(in, table, out): out[i] = in[i] * t[j] + t[1023 - j] with
+ * j = threadIdx.x (uint wrap), for blocks of 256 threads and a 1024-word table. */
+static int ref_table(const ws_launch *L, void *const *b)
+{
+    if (!is_1d(L) || L->block[0] != 256)
+        return WS_REF_UNSUPPORTED;
+    uint64_t n = (uint64_t)L->grid[0] * 256;
+    const uint32_t *in = arg_buf(L, b, 0, n * 4), *t = arg_buf(L, b, 1, 4096);
+    uint32_t *out = arg_buf(L, b, 2, n * 4);
+    if (!in || !t || !out)
+        return WS_REF_UNSUPPORTED;
+    for (uint64_t i = 0; i < n; i++) out[i] = in[i] * t[i % 256] + t[1023 - i % 256];
+    return 0;
+}
+
 static const struct {
     const char *name;
     ref_fn fn;
@@ -1150,8 +1165,10 @@ static const struct {
     {"mma_tma", ref_mma_tma}, {"wgmma_gemm", ref_wgmma_gemm}, {"wgmma_gemm_ws", ref_wgmma_gemm_ws},
     {"swizzle_none", ref_swizzle_gallery}, {"swizzle_pad8", ref_swizzle_gallery}, {"swizzle_b1", ref_swizzle_gallery},
     {"swizzle_b2", ref_swizzle_gallery}, {"swizzle_b3", ref_swizzle_gallery},
-    /* histogram.cu */
+    /* cluster.cu */
     {"reduce_groups_atomic", ref_reduce_groups_atomic}, {"cluster_dsmem_reduce", ref_cluster_dsmem_reduce},
+    {"table_per_block", ref_table}, {"table_multicast", ref_table},
+    /* histogram.cu */
     {"hist_global_uniform", ref_hist_global}, {"hist_global_skewed", ref_hist_global},
     {"hist_shared_uniform", ref_hist_shared}, {"hist_shared_skewed", ref_hist_shared},
     {"hist_warpagg_uniform", ref_hist_warpagg}, {"hist_warpagg_skewed", ref_hist_warpagg},

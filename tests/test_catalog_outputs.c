@@ -860,7 +860,8 @@ static void test_every_catalog_kernel_simulates_to_its_reference_at_default_size
  * parameters a description declares are overridden. The two seed kernels
  * without bounds checks get sizes that respect what they need (N a multiple of
  * the block for reduceSum, of 16 for matMulShared) - at an odd multiple; so do
- * the tensor-core GEMMs (whole 32x32 tiles, K in steps of 64). */
+ * the tensor-core GEMMs (whole 32x32 tiles, K in steps of 64) and the cluster kernels (whole
+ * clusters of 256-thread blocks). */
 static ws_overrides odd_ov;
 
 static void odd_set(const ws_kernel_desc *d, const char *name, const char *value)
@@ -890,8 +891,8 @@ static const ws_overrides *odd_overrides(const ws_kernel_desc *d)
         odd_set(d, "M", "384");                          /* walks two; 3 k-tiles a tile, so the */
         odd_set(d, "K", "192");                          /* 4-stage ring's phases wrap mid-tile */
         odd_set(d, "SMS", "2");
-    } else if (strstr(d->file, "cluster")) {        /* whole blocks of 256 (no bounds checks), whole */
-        odd_set(d, "N", "3*256*4");                  /* clusters of the default G = 4: 3 of them */
+    } else if (strstr(d->file, "cluster.cu")) {     /* whole blocks of 256 and clusters of G = 4: 3 of them */
+        odd_set(d, "N", "3*4*256");
     } else if (strstr(d->file, "tensorcore")) {     /* whole tiles (32x32, k 64): odd multiples */
         odd_set(d, "M", "96");
         odd_set(d, "N", "160");

@@ -1301,6 +1301,158 @@ static void test_a_cluster_of_two_exchanges_shared_memory_through_mapa_and_clust
     teardown(&r);
 }
 
+/* --- TMA multicast and remote mbarriers (tests/data/tensor/multicast.ptx, clusters of two) ----- */
+#define MCAST "tests/data/tensor/multicast.ptx"
+
+/* A 64 x 8 box of 4-byte elements at (c0, c1) of a 96 x 40 tensor, rank 0 multicasting it to the
+ * ranks of mask: each masked block's shared box (no swizzle: dense, row after row) is the tensor's
+ * elements there, every other block's is untouched (its copy-out then faults on the poisoned,
+ * never-completed mbarrier wait, so mask 1 is not run here). */
+static void check_multicast(uint32_t mask, int c0, int c1, run_t *r)
+{
+    const uint64_t W = 96, H = 40;
+    const uint32_t B0 = 32, B1 = 8, bytes = B0 * B1 * 4;
+    setup_from(r, MCAST, "tma_multicast", 32);
+    r->L.grid[0] = 2;
+    r->L.ntmaps = 1;
+    ws_tmap *t = &r->L.tmaps[0];
+    memset(t, 0, sizeof *t);
+    r->L.args[r->L.nargs].kind = WS_ARG_TMAP;
+    r->L.args[r->L.nargs++].buffer = 0;
+    buf_rand(r, WS_TYPE_UINT, W * H, 5, 1, 4294967296.0);     /* never 0 */
+    t->buffer = 0;
+    t->rank = 2;
+    t->elem_size = 4;
+    t->dims[0] = W; t->dims[1] = H;
+    t->strides[0] = 4; t->strides[1] = W * 4;
+    t->box[0] = B0; t->box[1] = B1;
+    char why[200];
+    assert_int_equal(ws_tmap_check(t, W * H * 4, why, sizeof why), 0);
+    r->L.args[0] = (ws_arg){WS_ARG_TMAP, 0, 0, 0};
+    r->L.args[1].kind = WS_ARG_BUFFER;
+    r->L.args[1].buffer = 1;
+    r->L.nargs = 2;
+    buf_zero(r, WS_TYPE_UCHAR, 2 * 4096);
+    r->L.args[1].buffer = 1;
+    r->L.nargs = 2;
+    arg_int(r, c0);
+    arg_int(r, c1);
+    arg_int(r, bytes);
+    arg_int(r, mask);
+}
+
+static void test_a_multicast_tma_copy_lands_in_every_masked_block_and_completes_each_blocks_mbarrier(void **state)
+{
+    (void)state;
+    run_t r;
+    check_multicast(3, 40, 36, &r);                /* past the bottom edge: rows 40.. are zero fill */
+    run_ok(&r);
+    const uint32_t *g = data(&r, 0);
+    const uint8_t *out = data(&r, 1);
+    for (int b = 0; b < 2; b++)
+        for (uint32_t i1 = 0; i1 < 8; i1++)
+            for (uint32_t i0 = 0; i0 < 32; i0++) {
+                int64_t x = 40 + i0, y = 36 + i1;
+                uint32_t want = y < 40 ? g[y * 96 + x] : 0, got;
+                memcpy(&got, out + b * 4096 + (i1 * 32 + i0) * 4, 4);
+                if (got != want) fail_msg("block %d element (%u,%u): 0x%08x, want 0x%08x", b, i0, i1, got, want);
+            }
+    /* counted once as an instruction and a global read, written into both blocks' shared memory:
+       1024 bytes = 64 chunks; rows 40.. are not read (4 of 8 rows: 32 chunks, one event of 32 on
+       the global side), 2 events per block on the shared side; rank 1's name its window (dsmem 2) */
+    const ws_mem_event *ev[16];
+    int n = events_of(&r, WS_KIND_TMA, ev, 16);
+    assert_int_equal(n, 5);
+    assert_int_equal(ev[0]->space, WS_SPACE_GLOBAL);
+    assert_int_equal(ev[0]->active_mask, 0xffffffffu);
+    for (int i = 1; i < 5; i++) {
+        assert_int_equal(ev[i]->space, WS_SPACE_SHARED);
+        assert_int_equal(ev[i]->op, WS_MEM_STORE);
+        assert_int_equal(ev[i]->active_mask, 0xffffffffu);
+        assert_int_equal(ev[i]->block_linear, 0);    /* rank 0 issued it */
+        assert_int_equal(ev[i]->dsmem, i < 3 ? 0 : 2);
+    }
+    teardown(&r);
+    /* a mask naming rank 2 of a cluster of two, and a mask of 0, are errors naming the mask */
+    check_multicast(5, 0, 0, &r);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "ctaMask 0x0005 names block rank 2 of the cluster, which has 2 blocks"));
+    teardown(&r);
+    check_multicast(0, 0, 0, &r);
+    assert_int_equal(run(&r), -1);
+    assert_non_null(strstr(error_text(&r), "ctaMask 0 lands in no block"));
+    teardown(&r);
+}
+
+static void test_threads_arrive_on_another_blocks_mbarrier_through_a_mapa_address(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_from(&r, MCAST, "remote_arrive", 32);
+    r.L.grid[0] = 2;
+    buf_zero(&r, WS_TYPE_UINT, 4);
+    run_ok(&r);
+    const uint32_t *x = data(&r, 0);
+    assert_int_equal(x[0], 1);                     /* rank 0's phase 0 ended: 1 own + 2 remote arrivals */
+    assert_int_equal(x[1], 2);                     /* rank 1's, with its own one */
+    assert_int_equal(x[2], 3);                     /* the next phases wait for the init counts again */
+    assert_int_equal(x[3], 1);
+    teardown(&r);
+}
+
+static void test_a_bulk_copy_to_a_mapa_address_lands_in_that_block_with_its_mbarrier(void **state)
+{
+    (void)state;
+    for (int same = 1; same >= 0; same--) {
+        run_t r;
+        setup_from(&r, MCAST, "bulk_remote", 64);
+        r.L.grid[0] = 2;
+        buf_rand(&r, WS_TYPE_UINT, 64, 9, 1, 4294967296.0);
+        buf_zero(&r, WS_TYPE_UINT, 64);
+        arg_int(&r, same);
+        if (same) {
+            run_ok(&r);
+            const uint32_t *in = data(&r, 0), *out = data(&r, 1);
+            for (int i = 0; i < 64; i++) assert_int_equal(out[i], in[i]);
+            const ws_mem_event *ev[8];
+            int n = events_of(&r, WS_KIND_BULK, ev, 8);
+            assert_int_equal(n, 2);                    /* 16 chunks: one event each side */
+            assert_int_equal(ev[1]->space, WS_SPACE_SHARED);
+            assert_int_equal(ev[1]->dsmem, 2);         /* rank 1's window */
+        } else {
+            /* the mbarrier in rank 0, the destination in rank 1 */
+            assert_int_equal(run(&r), -1);
+            assert_non_null(strstr(error_text(&r), "destination is in block rank 1 of the cluster and its mbarrier in block rank 0"));
+        }
+        teardown(&r);
+    }
+}
+
+static void test_a_wait_on_another_blocks_mbarrier_is_refused(void **state)
+{
+    (void)state;
+    ws_error e;
+    const char *bad = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .pred %p<2>;\n"
+                      ".reg .b32 %r<2>;\nmbarrier.try_wait.parity.shared::cluster.b64 %p1, [%r1], 0;\nret;\n}\n";
+    /* the function is refused at the instruction's line (the module's other kernels still run) */
+    ptx_module *m = ptx_parse("bad.ptx", bad, &e);
+    assert_non_null(m);
+    const ptx_function *f = ptx_find_function(m, "k");
+    assert_non_null(f);
+    assert_non_null(f->refusal);
+    assert_int_equal(f->refusal->line, 8);
+    assert_non_null(strstr(f->refusal->msg, "takes only arrive"));
+    ptx_free(m);
+    const char *sink = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b64 %rd<2>;\n"
+                       ".reg .b32 %r<2>;\nmbarrier.arrive.shared::cluster.b64 %rd1, [%r1];\nret;\n}\n";
+    m = ptx_parse("bad.ptx", sink, &e);
+    assert_non_null(m);
+    f = ptx_find_function(m, "k");
+    assert_non_null(f->refusal);
+    assert_non_null(strstr(f->refusal->msg, "its destination must be _"));
+    ptx_free(m);
+}
+
 /* racecheck on cluster launches: the blocks of a cluster checked together. The three cluster kernels
  * order every cross-block access with barrier.cluster (clean); cluster_swap without its middle
  * barrier lets block r's remote store into its partner's s[t] (line 75) race with the partner's
@@ -1489,6 +1641,10 @@ int main(void)
         cmocka_unit_test(test_a_cluster_of_two_exchanges_shared_memory_through_mapa_and_cluster_barriers),
         cmocka_unit_test(test_a_cluster_sum_through_distributed_shared_memory_adds_every_block_of_the_cluster),
         cmocka_unit_test(test_racecheck_follows_a_clusters_blocks_together),
+        cmocka_unit_test(test_a_multicast_tma_copy_lands_in_every_masked_block_and_completes_each_blocks_mbarrier),
+        cmocka_unit_test(test_threads_arrive_on_another_blocks_mbarrier_through_a_mapa_address),
+        cmocka_unit_test(test_a_wait_on_another_blocks_mbarrier_is_refused),
+        cmocka_unit_test(test_a_bulk_copy_to_a_mapa_address_lands_in_that_block_with_its_mbarrier),
         cmocka_unit_test(test_the_cluster_swap_description_launches_the_exchange),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

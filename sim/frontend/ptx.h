@@ -234,7 +234,8 @@ enum { /* ptx_tc.flags */
     PTX_TC_WG_NEG_A = 1u << 11, /* imm-scale-a = -1 */
     PTX_TC_WG_NEG_B = 1u << 12, /* imm-scale-b = -1 */
     PTX_TC_WG_TNSP_A = 1u << 13,/* imm-trans-a = 1: A is M-major in shared memory */
-    PTX_TC_WG_TNSP_B = 1u << 14 /* imm-trans-b = 1: B is N-major in shared memory */
+    PTX_TC_WG_TNSP_B = 1u << 14,/* imm-trans-b = 1: B is N-major in shared memory */
+    PTX_TC_MULTICAST = 1u << 15 /* cp.async.bulk{.tensor} .multicast::cluster: a ctaMask operand last */
 };
 typedef struct {
     uint8_t m, k;             /* mma/wmma/wgmma shape (.m16n8k16); ldmatrix/stmatrix m8n8 */

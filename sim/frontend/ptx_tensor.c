@@ -155,7 +155,7 @@ bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
         if (W("tensor") && (tc->flags & PTX_TC_PREFETCH)) return true;   /* cp.async.bulk.prefetch.tensor */
         if (n == 2 && w[0] >= '1' && w[0] <= '5' && w[1] == 'd') { tc->dims = (uint8_t)(w[0] - '0'); return true; }
         if (W("L2::cache_hint")) { tc->refuse = "an L2 cache-policy operand (.L2::cache_hint)"; return true; }
-        if (W("multicast::cluster")) { tc->refuse = "multicast to the blocks of a cluster"; return true; }
+        if (W("multicast::cluster")) { tc->flags |= PTX_TC_MULTICAST; return true; }
         if (W("im2col") || W("im2col_no_offs") || W("tile::gather4") || W("tile::scatter4")) {
             tc->refuse = "tensor copies other than .tile";
             return true;
@@ -444,7 +444,10 @@ static const char *check_bulk(ptx_insn *in, char *buf, size_t cap)
         return "copies .global to .shared::cluster / .shared::cta, or .shared::cta to .global";
     if (!store && !(tc->flags & PTX_TC_MBAR))
         return "a copy to shared memory completes on an mbarrier (.mbarrier::complete_tx::bytes)";
-    int want = store ? 3 : 4;
+    bool mc = tc->flags & PTX_TC_MULTICAST;
+    if (mc && (store || in->space != PTX_SPACE_SHARED_CLUSTER))
+        return ".multicast::cluster copies .global to .shared::cluster";
+    int want = store ? 3 : mc ? 5 : 4;
     if (n != want) {
         snprintf(buf, cap, "takes %d operands here, found %d", want, n);
         return buf;
@@ -458,6 +461,7 @@ static const char *check_bulk(ptx_insn *in, char *buf, size_t cap)
     } else if (in->opnd[2].kind != PTX_OPND_IMM && in->opnd[2].kind != PTX_OPND_REG) {
         return "the size must be a register or a number";
     }
+    if (mc && !is_reg_or_imm(&in->opnd[4])) return "the ctaMask (a 16-bit mask of the cluster's block ranks) must be a register or a number";
     return NULL;
 }
 
@@ -466,11 +470,18 @@ static const char *check_mbar(ptx_insn *in)
     ptx_tc *tc = &in->tc;
     if (tc->refuse) return NULL;
     if (tc->dtype != PTX_MT_B64) return "an mbarrier is a .b64 object: the type must be .b64";
+    /* PTX ISA: a thread may only arrive on (and expect_tx / complete_tx on) an mbarrier of another
+       block of its cluster, through a .shared::cluster address; the arrive's state is then the sink _ */
     if (in->space == PTX_SPACE_SHARED_CLUSTER) {
-        tc->refuse = "mbarriers of other blocks of the cluster (.shared::cluster)";
-        return NULL;
+        if (in->op != PTX_MBAR_ARRIVE && in->op != PTX_MBAR_ARRIVE_DROP && in->op != PTX_MBAR_EXPECT_TX &&
+            in->op != PTX_MBAR_COMPLETE_TX)
+            return "a .shared::cluster mbarrier (another block's) takes only arrive, arrive_drop, expect_tx and complete_tx: "
+                   "init, test_wait and try_wait name a .shared::cta one";
+        if ((in->op == PTX_MBAR_ARRIVE || in->op == PTX_MBAR_ARRIVE_DROP) && in->opnd[0].kind != PTX_OPND_SINK)
+            return "an arrive on a .shared::cluster mbarrier returns no state: its destination must be _";
     }
-    if (in->space != PTX_SPACE_NONE && in->space != PTX_SPACE_SHARED) return "an mbarrier lives in .shared memory";
+    if (in->space != PTX_SPACE_NONE && in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_SHARED_CLUSTER)
+        return "an mbarrier lives in .shared memory";
     switch (in->op) {
     case PTX_MBAR_INIT: case PTX_MBAR_EXPECT_TX: case PTX_MBAR_COMPLETE_TX:
         if (!is_reg_or_imm(&in->opnd[1])) return "the count must be a register or a number";
@@ -712,6 +723,7 @@ void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap)
             if (tc->flags & PTX_TC_SRC_GLOBAL) add(&s, ".global", "");
         }
         if (tc->flags & PTX_TC_MBAR) add(&s, ".mbarrier::complete_tx::bytes", "");
+        if (tc->flags & PTX_TC_MULTICAST) add(&s, ".multicast::cluster", "");
         break;
     }
     case PTX_WGMMA_FENCE: case PTX_WGMMA_COMMIT: case PTX_WGMMA_WAIT:

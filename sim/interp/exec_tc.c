@@ -118,6 +118,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
         ev.elem_size = (uint8_t)(width > 8 ? 4 : width);
         ev.vec = (uint8_t)(width > 8 ? width / 4 : 1);
         ev.active_mask = m;
+        ev.dsmem = sp == WS_SPACE_SHARED ? c->dsmem_tag : 0;   /* another block's window (sim_tc_enter) */
         ev.zfill_copy_mask = zfill & m;
         SIM_LANES(m, ev.addr[l] = addr[l]);
         WS_ASSERT(ws_mem_event_check(&ev) == 0);
@@ -142,9 +143,16 @@ void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind k
                       const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
                       uint64_t n)
 {
+    sim_tc_emit_copy_sides(c, w, in, kind, ss, src_chunk, src, ds, dst_chunk, dst, n, 3);
+}
+
+void sim_tc_emit_copy_sides(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind kind, ws_space ss,
+                            const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
+                            uint64_t n, int sides)
+{
     uint64_t chunks = (n + 15) / 16;
     for (int side = 0; side < 2; side++)         /* the source's events, then the destination's */
-        for (uint64_t k0 = 0; k0 < chunks; k0 += 32) {
+        for (uint64_t k0 = 0; k0 < chunks && (sides >> side & 1); k0 += 32) {
             uint64_t addr[32];
             uint32_t m = 0;
             for (int l = 0; l < 32 && k0 + (uint64_t)l < chunks; l++) {
@@ -158,6 +166,35 @@ void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind k
             sim_tc_emit_part(c, w, in, side == 0 ? ss : ds, side == 0 ? WS_MEM_LOAD : WS_MEM_STORE, kind, m, addr, 16,
                       (uint32_t)(k0 / 32));
         }
+}
+
+int sim_tc_enter(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, uint32_t tag, sim_tc_view *save)
+{
+    *save = (sim_tc_view){c->shared, c->tc, c->blk, c->dsmem_tag};
+    if (!tag) return 0;
+    sim_block *t = sim_cluster_block(c, tag - 1);
+    if (!t)
+        return sim_fault(c, w, in, lane, WS_FAULT_KERNEL, "distributed shared memory access to block rank %u of the "
+                         "cluster, which has %u block%s (ranks 0..%u)", tag - 1, c->cl_n, c->cl_n == 1 ? "" : "s",
+                         c->cl_n - 1);
+    if (t->done)
+        return sim_fault(c, w, in, lane, WS_FAULT_KERNEL, "distributed shared memory access to block rank %u of the "
+                         "cluster, which has exited: its shared memory is gone (a cluster.sync() before it exits)",
+                         tag - 1);
+    if (t == c->blk) return 0;
+    c->shared = t->shared;
+    c->tc = t->tc;
+    c->blk = t;
+    c->dsmem_tag = (uint8_t)tag;
+    return 0;
+}
+
+void sim_tc_leave(sim_ctx *c, const sim_tc_view *save)
+{
+    c->shared = save->shared;
+    c->tc = save->tc;
+    c->blk = save->blk;
+    c->dsmem_tag = save->tag;
 }
 
 /* ---- cp.async and its groups --------------------------------------------------------- */
@@ -408,18 +445,16 @@ static int mbar_count(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64
     return 0;
 }
 
-static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+/* The mbarrier operation on the lanes of m whose addr[] are offsets in the shared window c->shared
+ * (the executing block's, or another block's under sim_tc_enter). */
+static int mbar_lanes(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, uint64_t *addr)
 {
     const ptx_insn *pi = in->pi;
     ptx_opcode op = pi->op;
     uint64_t *F = w->file;
     int am = op == PTX_MBAR_ARRIVE || op == PTX_MBAR_ARRIVE_DROP || op == PTX_MBAR_TEST_WAIT || op == PTX_MBAR_TRY_WAIT
              ? 1 : 0;                            /* index of [addr] */
-    uint64_t addr[32];
     uint8_t *p[32];
-    sim_addr a = sim_tc_mem1(in);
-    sim_tc_addr(w, &a, m, addr);
-    if (sim_tc_shared_addr(c, w, in, m, addr)) return -1;
     if (sim_translate(c, w, in, WS_SPACE_SHARED, addr, &m, 8, 8, p)) return -1;
     const uint64_t *arg = F + in->src[am + 1];
     uint64_t *d = am ? F + sim_tc_elem(c, &pi->opnd[0], 0) : NULL;
@@ -475,6 +510,40 @@ static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             break;
         }
         mbar_put(p[l], b);
+    }
+    return 0;
+}
+
+/* mbarrier operations: lanes whose address names another block of the cluster (a mapa'd
+ * .shared::cluster address, or a generic one holding its tag) operate on that block's mbarrier,
+ * one group of lanes per target block in the order of their first lane; the PTX ISA allows only
+ * arrivals and transaction counts there (the frontend refuses the rest for .shared::cluster). */
+static int mbarrier(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t addr[32];
+    sim_addr a = sim_tc_mem1(in);
+    sim_tc_addr(w, &a, m, addr);
+    if (in->pi->space != PTX_SPACE_SHARED_CLUSTER && sim_tc_shared_addr(c, w, in, m, addr)) return -1;
+    uint32_t own = in->pi->space == PTX_SPACE_SHARED ? m : 0;   /* a .shared::cta address has no rank */
+    SIM_LANES(m, if (!SIM_DSMEM_TAG(addr[l])) own |= 1u << l);
+    if (own && mbar_lanes(c, w, in, own, addr)) return -1;
+    ptx_opcode op = in->pi->op;
+    bool remote_ok = op == PTX_MBAR_ARRIVE || op == PTX_MBAR_ARRIVE_DROP || op == PTX_MBAR_EXPECT_TX ||
+                     op == PTX_MBAR_COMPLETE_TX;
+    for (uint32_t rest = m & ~own; rest;) {
+        int l0 = __builtin_ctz(rest);
+        uint32_t tag = SIM_DSMEM_TAG(addr[l0]), grp = 0;
+        if (!remote_ok)
+            return sim_fault(c, w, in, l0, WS_FAULT_KERNEL, "this mbarrier operation names the mbarrier of block rank %u of the "
+                             "cluster (a mapa'd address): the PTX ISA allows only arrive, expect_tx and complete_tx on "
+                             "another block's mbarrier", tag - 1);
+        SIM_LANES(rest, if (SIM_DSMEM_TAG(addr[l]) == tag) { grp |= 1u << l; addr[l] = SIM_DSMEM_OFF(addr[l]); });
+        rest &= ~grp;
+        sim_tc_view v;
+        if (sim_tc_enter(c, w, in, l0, tag, &v)) return -1;
+        int rc = mbar_lanes(c, w, in, grp, addr);
+        sim_tc_leave(c, &v);
+        if (rc) return -1;
     }
     return 0;
 }

@@ -34,6 +34,22 @@ void sim_tc_emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
 void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind kind, ws_space ss,
                       const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
                       uint64_t n);
+/* The same, one side only: sides bit 0 the source's events, bit 1 the destination's (a
+ * multicast copy reads once and writes each destination block). */
+void sim_tc_emit_copy_sides(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind kind, ws_space ss,
+                            const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
+                            uint64_t n, int sides);
+
+/* Another block of the cluster as the one whose shared window and tensor-era state the
+ * executors see (c->shared, c->tc, c->blk), for an operation on a .shared::cluster address:
+ * tag is the address's (interp_priv.h: 1 + rank; 0 = the executing block, nothing changes).
+ * Shared events emitted meanwhile carry dsmem = tag when the block is not the executing one.
+ * A rank outside the cluster, or a block that has exited, faults naming it (-1). Every
+ * sim_tc_enter that returned 0 is paired with a sim_tc_leave of the same view. */
+typedef struct { uint8_t *shared; struct sim_tc *tc; sim_block *blk; uint8_t tag; } sim_tc_view;
+int sim_tc_enter(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, uint32_t tag, sim_tc_view *save);
+void sim_tc_leave(sim_ctx *c, const sim_tc_view *save);
+
 /* Marks n shared bytes at dst as written by a bulk copy completing on the mbarrier at shared
  * offset mbar: in flight until a test/try_wait has seen that phase end (sim_tc_check_shared). */
 int sim_tc_mark_bulk(sim_ctx *c, uint64_t dst, uint64_t n, uint64_t mbar, uint32_t pc);
