@@ -38,6 +38,7 @@ note    Group sums by one global atomicAdd per block: G blocks hit each output w
 stars   2
 param   G = 4
 param   N = 1<<20
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   uint  N            init=random(7, 0, 100)
 buffer  out  uint  N/(256*G)    init=zero  output
 grid    N/256
@@ -61,6 +62,7 @@ note    Group sums in a thread-block cluster: rank 0 adds the others' shared par
 stars   3
 param   G = 4
 param   N = 1<<20
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   uint  N            init=random(7, 0, 100)
 buffer  out  uint  N/(256*G)    init=zero  output
 grid    N/256

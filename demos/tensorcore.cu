@@ -114,6 +114,7 @@ stars   2
 param   M = 128
 param   N = 128
 param   K = 128
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -159,6 +160,7 @@ param   N = 128
 param   K = 128
 param   PAD = 0
 param   SWZ = 0
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -178,6 +180,7 @@ param   N = 128
 param   K = 128
 param   PAD = 8
 param   SWZ = 0
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -197,6 +200,7 @@ param   N = 128
 param   K = 128
 param   PAD = 0
 param   SWZ = 1
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -239,6 +243,7 @@ stars   3
 param   M = 128
 param   N = 128
 param   K = 128
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -293,6 +298,7 @@ stars   3
 param   M = 128
 param   N = 128
 param   K = 128
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -366,6 +372,7 @@ entry   swizzle_gallery
 note    Row-major 64x64 halves: the 8 rows of each ldmatrix phase share a bank group, 8 wavefronts per phase.
 stars   2
 param   MODE = 0
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -378,6 +385,7 @@ entry   swizzle_gallery
 note    Rows padded by 8 halves (72 per row): 1 wavefront per phase for 12.5 % more shared memory.
 stars   2
 param   MODE = 1
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -390,6 +398,7 @@ entry   swizzle_gallery
 note    CUTLASS Swizzle<1,3,3>: row bit 0 flips chunk bit 0, 2 bank groups per phase, 4 wavefronts.
 stars   2
 param   MODE = 2
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -402,6 +411,7 @@ entry   swizzle_gallery
 note    CUTLASS Swizzle<2,3,3>: 2 row bits into the chunk, 4 bank groups per phase, 2 wavefronts.
 stars   2
 param   MODE = 3
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -414,6 +424,7 @@ entry   swizzle_gallery
 note    CUTLASS Swizzle<3,3,3> = chunk ^ (row % 8): 8 bank groups, 1 wavefront per phase, no padding.
 stars   2
 param   MODE = 4
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -471,6 +482,7 @@ target  sm_90a
 param   M = 128
 param   N = 128
 param   K = 256
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  half   M*K  init=randint(11, -4, 5)
 buffer  B  half   N*K  init=randint(12, -4, 5)
 buffer  C  float  M*N  init=zero  output
