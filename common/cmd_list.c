@@ -53,12 +53,24 @@ static int working_set(const ws_kernel_desc *d, bool realistic, uint64_t *bytes,
     return rc;
 }
 
+/* 4 B, 1.5 KiB, 256.0 MiB */
+static void bytes_text(uint64_t b, char *out, size_t cap)
+{
+    if (b < 1024) snprintf(out, cap, "%llu B", (unsigned long long)b);
+    else if (b < 1048576) snprintf(out, cap, "%.1f KiB", b / 1024.0);
+    else snprintf(out, cap, "%.1f MiB", b / 1048576.0);
+}
+
 static void sizes_text(const ws_kernel_desc *d, char *out, size_t cap)
 {
+    char h[32];
     uint64_t b;
     ws_error err;
     size_t n = 0;
-    if (working_set(d, false, &b, &err) == 0) n += (size_t)snprintf(out, cap, "default %.1f MiB", b / 1048576.0);
+    if (working_set(d, false, &b, &err) == 0) {
+        bytes_text(b, h, sizeof h);
+        n += (size_t)snprintf(out, cap, "default %s", h);
+    }
     else n += (size_t)snprintf(out, cap, "default (does not evaluate)");
     if (d->realistic_class == WS_REAL_NONE) {
         snprintf(out + n, cap - n, "; no realistic line");
@@ -70,7 +82,10 @@ static void sizes_text(const ws_kernel_desc *d, char *out, size_t cap)
         n += (size_t)snprintf(out + n, cap - n, "%s %s = %s", i ? "," : "", d->params[d->realistic[i].param].name,
                               ws_expr_source(d->realistic[i].value));
     if (n >= cap) return;
-    if (working_set(d, true, &b, &err) == 0) snprintf(out + n, cap - n, ": %.1f MiB", b / 1048576.0);
+    if (working_set(d, true, &b, &err) == 0) {
+        bytes_text(b, h, sizeof h);
+        snprintf(out + n, cap - n, ": %s", h);
+    }
     else snprintf(out + n, cap - n, " (does not evaluate: %.80s)", err.msg);
 }
 
