@@ -348,12 +348,3 @@ int ws_cli_parse(const ws_cli_spec *spec, int argc, char **argv, void *opts, int
     }
     return WS_CLI_RUN;
 }
-
-int ws_cli_set_size(void *field, const char *value)
-{
-    bool *realistic = field;
-    if (!strcmp(value, "realistic")) *realistic = true;
-    else if (!strcmp(value, "default")) *realistic = false;
-    else return -1;
-    return 0;
-}

@@ -73,12 +73,11 @@ typedef struct {
                            {.name = "compile-opt", .kind = WS_OPT_COMPILE, .at = offsetof(ws_cli_common, ov), \
                             .arg = "OPT", .needs = "a compiler option such as -std=c++17", \
                             .help = "pass one compiler option (-std=, --use_fast_math, -ftz=, ...)"}
-/* --size realistic|default: each description's `realistic` line (desc.h), or its param defaults */
-int ws_cli_set_size(void *field, const char *value);
-#define WS_CLI_OPT_SIZE    {.name = "size", .kind = WS_OPT_CALL, .at = offsetof(ws_cli_common, ov.realistic), \
-                            .arg = "realistic|default", .needs = "'realistic' or 'default'", .set = ws_cli_set_size, \
-                            .help = "realistic: the description's realistic sizes (beyond the L2, or its stated\n" \
-                                    "class; `list` shows them); default: its param defaults; -D still wins"}
+/* --realistic: each description's `realistic` line (desc.h) instead of its param defaults. (Not
+ * "--size": viz's --size is its window.) */
+#define WS_CLI_OPT_SIZE    {.name = "realistic", .kind = WS_OPT_FLAG, .at = offsetof(ws_cli_common, ov.realistic), \
+                            .help = "run at the description's realistic sizes (beyond the L2, or its stated class;\n" \
+                                    "`list` shows them) instead of its param defaults; -D still wins"}
 #define WS_CLI_OPT_DEVICE  {.name = "device", .kind = WS_OPT_DEVICE, .at = offsetof(ws_cli_common, dev), \
                             .arg = "KEY", .needs = "a value (a device profile key)", \
                             .help = "device profile for the models (default h200):"}

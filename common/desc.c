@@ -1903,7 +1903,7 @@ int ws_overrides_for(const ws_kernel_desc *d, const ws_overrides *ov, ws_overrid
         return 0;
     }
     if (d->realistic_class == WS_REAL_NONE) {
-        ws_error_set(err, d->file ? d->file : CMDLINE, d->line, 1, "--size realistic: '%s' has no realistic line "
+        ws_error_set(err, d->file ? d->file : CMDLINE, d->line, 1, "--realistic: '%s' has no realistic line "
                      "(realistic NAME = EXPR: its sizes beyond the L2; docs/description-format.md)", d->name);
         return -1;
     }
@@ -1923,7 +1923,7 @@ int ws_overrides_for(const ws_kernel_desc *d, const ws_overrides *ov, ws_overrid
     }
     for (int i = 0; i < ov->n; i++) {
         if (out->n == WS_MAX_OVERRIDES) {
-            ws_error_set(err, CMDLINE, 1, 1, "--size realistic: '%s''s realistic sizes and the command line's "
+            ws_error_set(err, CMDLINE, 1, 1, "--realistic: '%s''s realistic sizes and the command line's "
                          "definitions are more than %d", d->name, WS_MAX_OVERRIDES);
             return -1;
         }

@@ -33,7 +33,7 @@
  *                                      cudaLaunchKernelEx's cluster attribute does); each divides the
  *                                      grid's; a kernel's __cluster_dims__ needs no line. Add
  *                                      `nonportable` for more than 8 blocks (at most 16 on Hopper)
- *   realistic N = 1<<26                the size `--size realistic` runs it at (NAME = EXPR, ...; each a
+ *   realistic N = 1<<26                the size `--realistic` runs it at (NAME = EXPR, ...; each a
  *                                      param): beyond the L2. A class word first says why a smaller
  *                                      one is right: `l2-resident` (the lesson's data lives in L2:
  *                                      contended atomics) or `compute-bound` (a GEMM's reuse)
@@ -279,7 +279,7 @@ typedef struct {
     bool has_value[WS_MAX_OVERRIDES];   /* "NAME=VALUE" rather than "NAME" */
     ws_def_kind kind[WS_MAX_OVERRIDES]; /* as the user asked: -D is AUTO */
     ws_compile_opts compile;            /* other compiler options from the command line (-I, -std, ...) */
-    bool realistic;                     /* --size realistic: each description's realistic line applies,
+    bool realistic;                     /* --realistic: each description's realistic line applies,
                                            before the definitions above (so -D still wins) */
 } ws_overrides;
 

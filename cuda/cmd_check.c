@@ -91,7 +91,7 @@ static const ws_opt check_options[] = {
 
 static const ws_cli_spec check_spec = {
     .command = "check",
-    .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json | --csv]\n"
+    .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--realistic] [--reps N] [--json | --csv]\n"
              "                       [--record results/<gpu>.json] [--no-counters] [--save DIR [--save-inputs]]\n"
              "       warpscope check --markdown results/<gpu>.json\n"
              "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n"
@@ -466,7 +466,7 @@ static void check_counters(check_ctx *cx, kernel_check *kc)
     const char *metrics[MAX_ROWS + 1];
     int nm = o->gpu_only ? 0 : metric_list(&kc->ss, metrics, MAX_ROWS + 1);
     if (!o->no_counters && !o->gpu_only) {
-        /* the child gets the sizes as -D words (--size realistic expanded), so it runs this launch */
+        /* the child gets the sizes as -D words (--realistic expanded), so it runs this launch */
         ws_overrides *ov = malloc(sizeof *ov);
         if (!ov || ws_overrides_for(kc->t.desc, &o->c.ov, ov, NULL)) {
             free(ov);

@@ -64,7 +64,7 @@ static void gpu_more_help(FILE *to)
 
 static const ws_cli_spec gpu_spec = {
     .command = "gpu",
-    .usage = "usage: warpscope gpu <kernel> [-D NAME=VALUE]... [--reps N] [--json] [--counters] [--no-verify]\n"
+    .usage = "usage: warpscope gpu <kernel> [-D NAME=VALUE]... [--realistic] [--reps N] [--json] [--counters] [--no-verify]\n"
              "                     [--save DIR [--save-inputs]]\n"
              "       warpscope gpu --self-test [--counters]\n",
     .about = "Runs a described kernel on the GPU present (CUDA driver loaded at run time): the PTX the\n"
@@ -260,7 +260,7 @@ static int gpu_measure(gpu_run *g, ws_error *err)
     g->run.timed = true;
     gpu_verify(g);
     if (g->o->counters) {
-        /* the child gets the sizes as -D words (--size realistic expanded), so it runs this launch */
+        /* the child gets the sizes as -D words (--realistic expanded), so it runs this launch */
         ws_overrides *ov = malloc(sizeof *ov);
         if (!ov || ws_overrides_for(g->t.desc, &g->o->c.ov, ov, NULL)) {
             free(ov);

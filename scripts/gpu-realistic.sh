@@ -3,12 +3,12 @@
 # beyond 4x the 60 MiB L2, or its stated class, docs/description-format.md) beside its default
 # sizes, on the GPU present, in one run of at most ~6 minutes (BUDGET_S, default 360 s).
 # Stages (STAGES, default "realistic predict default"; any subset, always in this order):
-#   realistic  `check --gpu-only --size realistic --record $OUT/results/ --reps 10` over the
+#   realistic  `check --gpu-only --realistic --record $OUT/results/ --reps 10` over the
 #              catalog, a file at a time: GPU time and bandwidth only. No simulation (a 4096^3
 #              GEMM or 2^25 threads fully interpreted takes far past the budget) and no ncu
 #              (--gpu-only implies --no-counters: ncu's replay passes at 256 MiB+ working sets
 #              would take the stage's minutes), so these runs are judged on time.
-#   predict    `sim --size realistic --sample -j 16 --csv` per kernel (the sampler runs the first
+#   predict    `sim --realistic --sample -j 16 --csv` per kernel (the sampler runs the first
 #              waves and scales, sim/sample.h), each under `timeout` (PREDICT_S, default 20 s: a
 #              kernel that does not finish is logged and left out), into $OUT/predictions.csv:
 #              kernel,size,sizes,predicted_us (size "realistic"); then the same at the default
@@ -72,9 +72,9 @@ names() { sed -n 's/^kernel[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "
 if want realistic; then
     for f in demos/*.cu; do
         [ "$(left)" -gt 30 ] || { say "realistic: out of time before $f"; break; }
-        say "check --gpu-only --size realistic $f"
+        say "check --gpu-only --realistic $f"
         # shellcheck disable=SC2046 # one argument per kernel name
-        timeout "$(lim 90)" "$WS" check --gpu-only --size realistic --reps 10 --record "$OUT/results/" \
+        timeout "$(lim 90)" "$WS" check --gpu-only --realistic --reps 10 --record "$OUT/results/" \
             $(names "$f") >> "$LOG" 2>&1
         say "check exit $?"
     done
@@ -87,13 +87,14 @@ if want predict; then
         for f in demos/*.cu; do
             for k in $(names "$f"); do
                 [ "$(left)" -gt 20 ] || { say "predict: out of time before $size $k"; break 3; }
-                samp=""; [ "$size" = realistic ] && samp=--sample
-                timeout "$(lim "$PREDICT_S")" "$WS" sim --size "$size" $samp -j "$JOBS" --csv "$k" \
+                how=""; [ "$size" = realistic ] && how="--realistic --sample"
+                # shellcheck disable=SC2086 # the two option words
+                timeout "$(lim "$PREDICT_S")" "$WS" sim $how -j "$JOBS" --csv "$k" \
                     > "$OUT/sim.csv" 2>> "$LOG"
                 rc=$?
-                [ $rc -eq 0 ] || { say "predict: sim --size $size $k exit $rc"; continue; }
-                # the predicted time row (docs/csv.md: time in us, basis model); the -D text from the variant column
-                awk -F, -v k="$k" -v s="$size" '$1 == k && $5 == "gpu__time_duration.sum" && $8 == "model" {
+                [ $rc -eq 0 ] || { say "predict: sim ($size) $k exit $rc"; continue; }
+                # the predicted time row (ws__predicted_time_us, basis model; docs/csv.md); the -D text is the variant column
+                awk -F, -v k="$k" -v s="$size" '$1 == k && $5 == "ws__predicted_time_us" && $8 == "model" {
                         print k "," s "," $2 "," $7; exit }' "$OUT/sim.csv" >> "$OUT/predictions.csv"
             done
         done

@@ -1,4 +1,4 @@
-/* test_realistic.c - the `realistic` description line and --size realistic (issue 23 item 5):
+/* test_realistic.c - the `realistic` description line and --realistic (issue 23 item 5):
  * parsing and its errors (file:line:col), what resolving with ov.realistic does to the launch and
  * to the results key, and the catalog rule: every catalog kernel has a realistic line, and at it
  * its working set (the sum of its buffers' bytes, computed here from each buffer's count and
@@ -118,7 +118,7 @@ static void test_parse_classes(void **state)
     assert_int_equal(f->kernels[0].nrealistic, 1);
     assert_string_equal(ws_realistic_class_name(WS_REAL_COMPUTE_BOUND), "compute-bound");
     ws_desc_free(f);
-    /* a description without the line, run with --size realistic: an error naming it */
+    /* a description without the line, run with --realistic: an error naming it */
     f = parse_ok(HEAD TAIL);
     assert_int_equal(f->kernels[0].realistic_class, WS_REAL_NONE);
     memset(&e, 0, sizeof e);

@@ -137,7 +137,7 @@ static void viz_more_help(FILE *to)
 
 static const ws_cli_spec viz_spec = {
     .command = "viz",
-    .usage = "usage: warpscope viz <kernel> [-D NAME=VALUE]... [--block B] [--warp W] [options]\n"
+    .usage = "usage: warpscope viz <kernel> [-D NAME=VALUE]... [--realistic] [--block B] [--warp W] [options]\n"
              "       warpscope viz --compare <kernelA> <kernelB> [options]\n"
              "       warpscope viz <kernel> --gif F.gif [--out DIR] [--from A] [--to B]\n",
     .about = "Animates a simulated launch one warp-level memory instruction at a time, a whole block\n"

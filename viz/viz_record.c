@@ -218,7 +218,7 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     c.sim = &sim;
     ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz",
                              .sass_listing = o->sass_listing,
-                             /* --size realistic: sampled where the sampler's threshold says (sim/sample.h),
+                             /* --realistic: sampled where the sampler's threshold says (sim/sample.h),
                                 as sim does; the recorded window is among the first blocks, which run */
                              .sample = o->ov && o->ov->realistic ? WS_SAMPLE_AUTO : WS_SAMPLE_OFF};
     rc = ws_simulation_run(&sim, &so, err);
@@ -237,7 +237,7 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     }
     rec->tp.peak_gbs = dev->dram_bw_gbs;
     ws_measured m; /* any GPU's run when this device has none: the panel names the GPU */
-    ws_overrides *ov = malloc(sizeof *ov);   /* under the sizes it ran at (--size realistic expanded) */
+    ws_overrides *ov = malloc(sizeof *ov);   /* under the sizes it ran at (--realistic expanded) */
     if (ov && (!o->ov || ws_overrides_for(desc, o->ov, ov, NULL))) {
         free(ov);
         ov = NULL;

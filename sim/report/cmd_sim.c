@@ -79,7 +79,7 @@ static const ws_opt sim_options[] = {
 
 static const ws_cli_spec sim_spec = {
     .command = "sim",
-    .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
+    .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--realistic] [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
              "                     [--racecheck] [--memcheck] [--budget N] [-j N] [--sample | --full]\n"
              "                     [--save DIR [--save-inputs]]\n"
              "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
@@ -185,7 +185,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
                    s->fn, &s->launch);
     p->notes = &r->notes;
     /* only this GPU's run: the report sets it beside this GPU's prediction */
-    {   /* looked up under the sizes it ran at (--size realistic expanded) */
+    {   /* looked up under the sizes it ran at (--realistic expanded) */
         ws_overrides *ov = malloc(sizeof *ov);
         if (ov && ws_overrides_for(s->desc, &o->c.ov, ov, NULL)) *ov = o->c.ov;
         p->measured = ov && ws_measured_for(cat->dir[0] ? cat->dir : NULL, o->c.results_dir, dev->key, s->desc->name,
