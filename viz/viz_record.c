@@ -219,7 +219,8 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz",
                              .sass_listing = o->sass_listing,
                              /* --realistic: sampled where the sampler's threshold says (sim/sample.h),
-                                as sim does; the recorded window is among the first blocks, which run */
+                                as sim does: a realistic grid in full takes minutes. Only the blocks the
+                                sampler runs (the first waves, one of each edge kind) are recorded */
                              .sample = o->ov && o->ov->realistic ? WS_SAMPLE_AUTO : WS_SAMPLE_OFF};
     rc = ws_simulation_run(&sim, &so, err);
     free(c.ptx_per_sass);
