@@ -8,11 +8,12 @@
 #              GEMM or 2^25 threads fully interpreted takes far past the budget) and no ncu
 #              (--gpu-only implies --no-counters: ncu's replay passes at 256 MiB+ working sets
 #              would take the stage's minutes), so these runs are judged on time.
-#   predict    `sim --realistic --sample -j 16 --csv` per kernel (the sampler runs the first
-#              waves and scales, sim/sample.h), each under `timeout` (PREDICT_S, default 20 s: a
-#              kernel that does not finish is logged and left out), into $OUT/predictions.csv:
-#              kernel,size,sizes,predicted_us (size "realistic"); then the same at the default
-#              sizes (size "default", --sample only where the sampler chooses it)
+#   predict    `sim --realistic --sample -j 4 --csv` per kernel, 4 at a time (the sampler runs
+#              the first waves and scales, sim/sample.h), each under `timeout` (PREDICT_S, default
+#              20 s: a kernel that does not finish, e.g. a naive 4096^3 GEMM's first wave, is logged
+#              and left out), into $OUT/predictions.csv:
+#              kernel,size,sizes,predicted_us; the default sizes first (size "default",
+#              sampled only where the sampler chooses), then size "realistic"
 #   default    `check --no-counters --record $OUT/results/` over the catalog at default sizes
 #              (simulated in full, outputs compared, GPU time): the default-size counters are
 #              in results/h200.json already (ncu left out here for time; NCU_DEFAULT=1 keeps it)
@@ -53,7 +54,7 @@ lim() {   # lim SECONDS: at most SECONDS and never past the budget (10 s kept fo
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,persistence_mode --format=csv,noheader 2>&1)"
     echo "nvcc: $(nvcc --version 2>&1 | tail -1)"
     echo "ncu: $("$NCU" --version 2>&1 | tail -1)"
-    echo "stages: $STAGES; budget ${BUDGET} s; sim -j $JOBS"
+    echo "stages: $STAGES; budget ${BUDGET} s; make -j $JOBS; predictions 4 sims of -j 4 at a time"
 } > "$OUT/env.txt"
 
 WS=${WS_BIN:-build/warpscope}
@@ -80,26 +81,37 @@ if want realistic; then
     done
 fi
 
-# ---- 2. the simulator's predicted time at both sizes
+# ---- 2. the simulator's predicted time at both sizes: 4 sims at a time, -j 4 each (16 cores)
+predict_one() {   # predict_one SIZE KERNEL: its row of predictions.csv into $TMP/p.SIZE.KERNEL
+    how=""; [ "$1" = realistic ] && how="--realistic --sample"
+    # shellcheck disable=SC2086 # the two option words
+    timeout "$(lim "$PREDICT_S")" "$WS" sim $how -j 4 --csv "$2" > "$TMP/s.$1.$2" 2>> "$TMP/e.$1.$2"
+    rc=$?
+    [ $rc -eq 0 ] || echo "predict: sim ($1) $2 exit $rc" >> "$TMP/e.$1.$2"
+    # the predicted time row (ws__predicted_time_us, basis model; docs/csv.md); the -D text is the variant column
+    awk -F, -v k="$2" -v s="$1" '$1 == k && $5 == "ws__predicted_time_us" && $8 == "model" {
+            print k "," s "," $2 "," $7; exit }' "$TMP/s.$1.$2" > "$TMP/p.$1.$2"
+}
 if want predict; then
+    TMP=$(mktemp -d) || exit 1
     echo "kernel,size,sizes,predicted_us" > "$OUT/predictions.csv"
-    for size in realistic default; do
-        for f in demos/*.cu; do
-            for k in $(names "$f"); do
-                [ "$(left)" -gt 20 ] || { say "predict: out of time before $size $k"; break 3; }
-                how=""; [ "$size" = realistic ] && how="--realistic --sample"
-                # shellcheck disable=SC2086 # the two option words
-                timeout "$(lim "$PREDICT_S")" "$WS" sim $how -j "$JOBS" --csv "$k" \
-                    > "$OUT/sim.csv" 2>> "$LOG"
-                rc=$?
-                [ $rc -eq 0 ] || { say "predict: sim ($size) $k exit $rc"; continue; }
-                # the predicted time row (ws__predicted_time_us, basis model; docs/csv.md); the -D text is the variant column
-                awk -F, -v k="$k" -v s="$size" '$1 == k && $5 == "ws__predicted_time_us" && $8 == "model" {
-                        print k "," s "," $2 "," $7; exit }' "$OUT/sim.csv" >> "$OUT/predictions.csv"
-            done
+    all=$(for f in demos/*.cu; do names "$f"; done)
+    for size in default realistic; do   # the quick default sizes first
+        n=0
+        for k in $all; do
+            [ "$(left)" -gt 20 ] || { say "predict: out of time before $size $k"; break; }
+            predict_one "$size" "$k" &
+            n=$((n + 1))
+            [ $((n % 4)) -eq 0 ] && wait
         done
+        wait
+        for k in $all; do
+            [ -f "$TMP/p.$size.$k" ] && cat "$TMP/p.$size.$k" >> "$OUT/predictions.csv"
+            [ -f "$TMP/e.$size.$k" ] && cat "$TMP/e.$size.$k" >> "$LOG"
+        done
+        say "predict: $size done"
     done
-    rm -f "$OUT/sim.csv"
+    rm -rf "$TMP"
     say "predict: $(($(wc -l < "$OUT/predictions.csv") - 1)) predictions"
 fi
 
