@@ -201,6 +201,25 @@ static void test_catalog_rule(void **state)
                         need / MIB, ws_realistic_class_name(d->realistic_class));
                 bad++;
             }
+            /* not larger than it needs: any one size halved brings it under 256 MiB (pair-sizes.awk's
+             * rule stops at the first doubling that reaches it) */
+            for (int i = 0; d->realistic_class == WS_REAL_DRAM && i < d->nrealistic; i++) {
+                static ws_overrides half;
+                const char *name = d->params[d->realistic[i].param].name;
+                int p = d->realistic[i].param;
+                memset(&half, 0, sizeof half);
+                half.realistic = true;
+                char def[128];
+                snprintf(def, sizeof def, "%s=%lld", name, (long long)(L.param_values[p] / 2));
+                assert_int_equal(ws_overrides_add(&half, def, &e), 0);
+                static ws_launch H;
+                assert_int_equal(ws_desc_resolve(d, &half, &H, &e), 0);
+                if (buffers_bytes(&H) >= BEYOND) {
+                    fprintf(stderr, "%s: -D %s still gives %.1f MiB: the realistic size is larger than it needs\n",
+                            d->name, def, buffers_bytes(&H) / MIB);
+                    bad++;
+                }
+            }
             /* a 2 GiB cap keeps a realistic run within a GPU's and the simulator's memory */
             if (ws > 2048 * MIB) {
                 fprintf(stderr, "%s: realistic working set %.1f MiB is past 2 GiB\n", d->name, ws / MIB);
