@@ -53,7 +53,7 @@ typedef struct {
 static const ws_opt check_options[] = {
     {.name = "all", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, all), .help = "every kernel of the catalog"},
     WS_CLI_OPT_DEFINE,
-    WS_CLI_OPT_SIZE,
+    WS_CLI_OPT_REALISTIC,
     {.name = "reps", .kind = WS_OPT_INT, .at = offsetof(check_opts, reps), .arg = "N", .lo = 1, .hi = 100000,
      .needs = "a count from 1 to 100000",
      .help = "timed repetitions after one warm-up (default " WS_CLI_STR(CU_DEFAULT_REPS) ")"},

@@ -37,7 +37,7 @@ typedef struct {
 
 static const ws_opt gpu_options[] = {
     WS_CLI_OPT_DEFINE,
-    WS_CLI_OPT_SIZE,
+    WS_CLI_OPT_REALISTIC,
     {.name = "reps", .kind = WS_OPT_INT, .at = offsetof(gpu_opts, reps), .arg = "N", .lo = 1, .hi = 100000,
      .needs = "a count from 1 to 100000",
      .help = "timed repetitions after one warm-up (default " WS_CLI_STR(CU_DEFAULT_REPS) "); L2 flushed before each"},

@@ -76,7 +76,7 @@ static int set_size(void *field, const char *v)
 
 static const ws_opt viz_options[] = {
     WS_CLI_OPT_DEFINE,
-    WS_CLI_OPT_SIZE,
+    WS_CLI_OPT_REALISTIC,
     {.name = "compare", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, compare),
      .help = "two variants side by side, stepping in lockstep (e.g. transpose_coalesced\n"
              "transpose_padded: the same tile with and without padding)"},

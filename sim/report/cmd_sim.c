@@ -43,7 +43,7 @@ typedef struct {
 
 static const ws_opt sim_options[] = {
     WS_CLI_OPT_DEFINE,
-    WS_CLI_OPT_SIZE,
+    WS_CLI_OPT_REALISTIC,
     WS_CLI_OPT_DEVICE,
     WS_CLI_OPT_JSON,
     WS_CLI_OPT_CSV,
