@@ -73,6 +73,11 @@ typedef struct {
                            {.name = "compile-opt", .kind = WS_OPT_COMPILE, .at = offsetof(ws_cli_common, ov), \
                             .arg = "OPT", .needs = "a compiler option such as -std=c++17", \
                             .help = "pass one compiler option (-std=, --use_fast_math, -ftz=, ...)"}
+/* --realistic: each description's `realistic` line (desc.h) instead of its param defaults. (Not
+ * "--size": viz's --size is its window.) */
+#define WS_CLI_OPT_REALISTIC    {.name = "realistic", .kind = WS_OPT_FLAG, .at = offsetof(ws_cli_common, ov.realistic), \
+                            .help = "run at the description's realistic sizes (beyond the L2, or its stated class;\n" \
+                                    "`list` shows them) instead of its param defaults; -D still wins"}
 #define WS_CLI_OPT_DEVICE  {.name = "device", .kind = WS_OPT_DEVICE, .at = offsetof(ws_cli_common, dev), \
                             .arg = "KEY", .needs = "a value (a device profile key)", \
                             .help = "device profile for the models (default h200):"}

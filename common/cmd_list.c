@@ -39,6 +39,56 @@ static const ws_cli_spec list_spec = {
     .nopts = WS_CLI_COUNT(list_options),
 };
 
+/* The working set (the sum of buffer bytes) at the defaults and, beside it, the realistic line's
+ * sizes and class (desc.h): "default 8.0 MiB; realistic N = 1<<25: 256.0 MiB". */
+static int working_set(const ws_kernel_desc *d, bool realistic, uint64_t *bytes, ws_error *err)
+{
+    static ws_overrides ov;                    /* zero but for the flag; static: it is large */
+    ov.realistic = realistic;
+    ws_launch *L = malloc(sizeof *L);
+    int rc = L ? ws_desc_resolve(d, &ov, L, err) : -1;
+    if (!rc) *bytes = ws_launch_working_set(L);
+    else if (!L) snprintf(err->msg, sizeof err->msg, "out of memory");
+    free(L);
+    return rc;
+}
+
+/* 4 B, 1.5 KiB, 256.0 MiB */
+static void bytes_text(uint64_t b, char *out, size_t cap)
+{
+    if (b < 1024) snprintf(out, cap, "%llu B", (unsigned long long)b);
+    else if (b < 1048576) snprintf(out, cap, "%.1f KiB", b / 1024.0);
+    else snprintf(out, cap, "%.1f MiB", b / 1048576.0);
+}
+
+static void sizes_text(const ws_kernel_desc *d, char *out, size_t cap)
+{
+    char h[32];
+    uint64_t b;
+    ws_error err;
+    size_t n = 0;
+    if (working_set(d, false, &b, &err) == 0) {
+        bytes_text(b, h, sizeof h);
+        n += (size_t)snprintf(out, cap, "default %s", h);
+    }
+    else n += (size_t)snprintf(out, cap, "default (does not evaluate)");
+    if (d->realistic_class == WS_REAL_NONE) {
+        snprintf(out + n, cap - n, "; no realistic line");
+        return;
+    }
+    n += (size_t)snprintf(out + n, cap - n, "; realistic%s%s", d->realistic_class == WS_REAL_DRAM ? "" : " ",
+                          d->realistic_class == WS_REAL_DRAM ? "" : ws_realistic_class_name(d->realistic_class));
+    for (int i = 0; i < d->nrealistic && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s %s = %s", i ? "," : "", d->params[d->realistic[i].param].name,
+                              ws_expr_source(d->realistic[i].value));
+    if (n >= cap) return;
+    if (working_set(d, true, &b, &err) == 0) {
+        bytes_text(b, h, sizeof h);
+        snprintf(out + n, cap - n, ": %s", h);
+    }
+    else snprintf(out + n, cap - n, " (does not evaluate: %.80s)", err.msg);
+}
+
 /* "32, 32" from the evaluated dims of a resolved launch. */
 static void dims_text(const uint32_t *v, int n, char *out, size_t cap)
 {
@@ -87,6 +137,9 @@ static int list_text(FILE *out, const void *body, ws_part part)
                 snprintf(evaluated, sizeof evaluated, "   (does not evaluate: %.80s)", err.msg);
             }
             fprintf(out, "  %-28s      launch  grid %s; block %s%s\n", "", grid, block, evaluated);
+            char sizes[1024];
+            sizes_text(d, sizes, sizeof sizes);
+            fprintf(out, "  %-28s      sizes   %s\n", "", sizes);
             total++;
         }
     }
@@ -146,6 +199,21 @@ static int list_json(cJSON *root, const void *body)
             cJSON_AddStringToObject(o, "block", buf);
             ws_desc_keyword_text(f, d, "shared", buf, sizeof buf);
             if (buf[0]) cJSON_AddStringToObject(o, "shared", buf);
+            uint64_t ws;
+            ws_error werr;
+            if (ok) cJSON_AddNumberToObject(o, "working_set_bytes", (double)ws_launch_working_set(&L));
+            if (d->realistic_class != WS_REAL_NONE) {  /* the realistic line: class, sizes, working set */
+                cJSON *r = cJSON_AddObjectToObject(o, "realistic");
+                cJSON_AddStringToObject(r, "class", ws_realistic_class_name(d->realistic_class));
+                cJSON *jr = cJSON_AddObjectToObject(r, "params");
+                for (int i = 0; i < d->nrealistic; i++)
+                    cJSON_AddStringToObject(jr, d->params[d->realistic[i].param].name,
+                                            ws_expr_source(d->realistic[i].value));
+                if (working_set(d, true, &ws, &werr) == 0) cJSON_AddNumberToObject(r, "working_set_bytes", (double)ws);
+                else cJSON_AddStringToObject(r, "error", werr.msg);
+            } else {
+                cJSON_AddNullToObject(o, "realistic");
+            }
             if (ok) {
                 cJSON_AddItemToObject(o, "grid_value", dims_json(L.grid, 3));
                 cJSON_AddItemToObject(o, "block_value", dims_json(L.block, 3));

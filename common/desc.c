@@ -513,10 +513,11 @@ static void read_includes(ctx *c, const char *text, size_t len, const char *dir,
  * One block */
 
 typedef enum { KW_KERNEL, KW_ENTRY, KW_NOTE, KW_STARS, KW_PARAM, KW_BUFFER, KW_GRID, KW_BLOCK, KW_SHARED,
-               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_CLUSTER, KW_TARGET, KW_COUNT } keyword;
+               KW_BYTES, KW_ARGS, KW_TMAP, KW_COMPILE, KW_COOPERATIVE, KW_CLUSTER, KW_TARGET, KW_REALISTIC,
+               KW_COUNT } keyword;
 static const char *const keywords[KW_COUNT] = {"kernel", "entry", "note", "stars", "param", "buffer",
                                                "grid", "block", "shared", "bytes", "args", "tmap", "compile",
-                                               "cooperative", "cluster", "target"};
+                                               "cooperative", "cluster", "target", "realistic"};
 
 typedef struct {
     char *text;
@@ -533,11 +534,14 @@ typedef struct {
     int nraw;
     raw_arg raw[WS_MAX_ARGS];
     char pnames[WS_MAX_PARAMS][WS_NAME_MAX];
+    char *realistic_text;           /* the realistic line after its keyword, parsed once the params are known */
+    int realistic_col;
 } block;
 
 static void free_kernel_exprs(ws_kernel_desc *k)
 {
     for (int i = 0; i < k->nparams; i++) ws_expr_free(k->params[i].value);
+    for (int i = 0; i < k->nrealistic; i++) ws_expr_free(k->realistic[i].value);
     for (int i = 0; i < k->nbuffers; i++) {
         ws_expr_free(k->buffers[i].count);
         ws_expr_free(k->buffers[i].seed);
@@ -569,6 +573,8 @@ static void free_block(block *b)
     free_kernel_exprs(&b->k);
     for (int i = 0; i < b->nraw; i++) free(b->raw[i].text);
     b->nraw = 0;
+    free(b->realistic_text);
+    b->realistic_text = NULL;
 }
 
 static ws_expr *parse_expr(ctx *c, int line, span x, const char *what)
@@ -1213,7 +1219,7 @@ static int do_line(ctx *c, block *b, int line, span x)
         int near = typed[0] ? ws_nearest(typed, keywords, KW_COUNT, sizeof keywords[0], false) : -1;
         if (near >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", keywords[near]);
         return fail_at(c, line, word.col, "unknown keyword '%.*s'%s (known: kernel entry compile note stars param buffer "
-                       "grid block shared bytes args tmap cooperative cluster target)", (int)(word.n > 40 ? 40 : word.n), word.s, hint);
+                       "grid block shared bytes args tmap cooperative cluster target realistic)", (int)(word.n > 40 ? 40 : word.n), word.s, hint);
     }
     if (kw != KW_PARAM && kw != KW_BUFFER && kw != KW_TMAP && b->seen[kw])
         return fail_at(c, line, word.col, "'%s' given twice in one block (first at line %d)", keywords[kw], b->seen[kw]);
@@ -1270,6 +1276,11 @@ static int do_line(ctx *c, block *b, int line, span x)
         k->cooperative = true;
         return 0;
     case KW_CLUSTER: return kw_cluster(c, b, line, rest);
+    case KW_REALISTIC:                           /* names parameters: read in finish_block */
+        if (!(b->realistic_text = span_dup(rest))) return fail_at(c, line, rest.col, "out of memory");
+        b->realistic_col = rest.col;
+        k->realistic_line = line;
+        return 0;
     case KW_TARGET: {                            /* sm_NN or sm_NNa: what wgmma and setmaxnreg need */
         size_t d = 3;
         bool ok = rest.n >= 5 && rest.n <= 7 && !memcmp(rest.s, "sm_", 3);
@@ -1374,6 +1385,73 @@ static int include_dirs(const ws_compile_opts *o, char (*out)[WS_PATH_MAX], int 
     return n;
 }
 
+const char *ws_realistic_class_name(ws_realistic_class cl)
+{
+    switch (cl) {
+    case WS_REAL_DRAM: return "beyond-l2";
+    case WS_REAL_L2_RESIDENT: return "l2-resident";
+    case WS_REAL_COMPUTE_BOUND: return "compute-bound";
+    default: return "none";
+    }
+}
+
+/* `realistic [l2-resident|compute-bound] [NAME = EXPR {, NAME = EXPR}]`: each NAME a parameter,
+ * each EXPR over the parameters declared before NAME (as a -D override's may be). */
+static int finish_realistic(ctx *c, block *b)
+{
+    ws_kernel_desc *k = &b->k;
+    int line = k->realistic_line;
+    span rest = trim((span){b->realistic_text, strlen(b->realistic_text), b->realistic_col});
+    span save = rest, w = take_word(&rest);
+    k->realistic_class = WS_REAL_DRAM;
+    if (span_eq(w, "l2-resident")) k->realistic_class = WS_REAL_L2_RESIDENT;
+    else if (span_eq(w, "compute-bound")) k->realistic_class = WS_REAL_COMPUTE_BOUND;
+    else rest = save;
+    rest = trim(rest);
+    if (!rest.n && k->realistic_class == WS_REAL_DRAM)
+        return fail_at(c, line, rest.col, "realistic needs NAME = EXPR (its sizes beyond the L2), or a class "
+                       "word first: l2-resident, compute-bound");
+    while (rest.n) {
+        size_t i = 0;                            /* this assignment: up to a comma outside parentheses */
+        int depth = 0;
+        while (i < rest.n && (depth || rest.s[i] != ',')) {
+            if (rest.s[i] == '(') depth++;
+            else if (rest.s[i] == ')' && depth) depth--;
+            i++;
+        }
+        span one = trim((span){rest.s, i, rest.col});
+        size_t n = 0;
+        while (n < one.n && is_ident_char((unsigned char)one.s[n])) n++;
+        span after = trim((span){one.s + n, one.n - n, one.col + (int)n});
+        if (!n || !is_ident_start((unsigned char)one.s[0]) || !after.n || after.s[0] != '=')
+            return fail_at(c, line, one.col, "realistic expects NAME = EXPR (comma-separated), found '%.*s'",
+                           (int)(one.n > 40 ? 40 : one.n), one.s);
+        char name[WS_NAME_MAX];
+        if (parse_name(c, line, (span){one.s, n, one.col}, "parameter", name)) return -1;
+        int p = find_param(k, name);
+        if (p < 0) {
+            char list[512] = "";
+            for (int q = 0; q < k->nparams; q++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", q ? ", " : "", k->params[q].name);
+            return fail_at(c, line, one.col, "realistic: '%s' is not a parameter of '%s' (parameters: %s)", name,
+                           k->name, list[0] ? list : "none");
+        }
+        for (int q = 0; q < k->nrealistic; q++)
+            if (k->realistic[q].param == p)
+                return fail_at(c, line, one.col, "realistic: '%s' given twice", name);
+        ws_realistic_decl *r = &k->realistic[k->nrealistic];
+        if (!(r->value = parse_expr(c, line, (span){after.s + 1, after.n - 1, after.col + 1}, "realistic")))
+            return -1;
+        r->param = p;
+        k->nrealistic++;
+        if (check_names(c, b, r->value, p, p, "a realistic size")) return -1;
+        if (i == rest.n) break;
+        rest = trim((span){rest.s + i + 1, rest.n - i - 1, rest.col + (int)i + 1});
+        if (!rest.n) return fail_at(c, line, rest.col, "realistic: nothing after the last ','");
+    }
+    return 0;
+}
+
 static int finish_block(ctx *c, block *b)
 {
     ws_kernel_desc *k = &b->k;
@@ -1407,6 +1485,7 @@ static int finish_block(ctx *c, block *b)
                 check_names(c, b, k->tmaps[i].strides[d], k->nparams, -1, "a tmap"))
                 return -1;
     if (finish_args(c, b)) return -1;
+    if (b->realistic_text && finish_realistic(c, b)) return -1;
     if (!k->entry[0]) {             /* 'kernel NAME': the entry is the function of that name */
         snprintf(k->entry, sizeof k->entry, "%s", k->name);
         snprintf(k->entry_base, sizeof k->entry_base, "%s", k->name);
@@ -1815,6 +1894,63 @@ void ws_override_arg(const ws_overrides *ov, int i, const char **flag, char *tex
     else snprintf(text, cap, "%s", ov->name[i]);
 }
 
+int ws_overrides_for(const ws_kernel_desc *d, const ws_overrides *ov, ws_overrides *out, ws_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!ov) return 0;
+    if (!ov->realistic) {
+        *out = *ov;
+        return 0;
+    }
+    if (d->realistic_class == WS_REAL_NONE) {
+        ws_error_set(err, d->file ? d->file : CMDLINE, d->line, 1, "--realistic: '%s' has no realistic line "
+                     "(realistic NAME = EXPR: its sizes beyond the L2; docs/description-format.md)", d->name);
+        return -1;
+    }
+    out->compile = ov->compile;
+    for (int i = 0; i < d->nrealistic; i++) {
+        const char *name = d->params[d->realistic[i].param].name;
+        bool given = false;                    /* the user's -D of that name replaces it: leave it out of the key */
+        for (int j = 0; j < ov->n; j++)
+            given |= ov->has_value[j] && ov->kind[j] != WS_DEF_MACRO && !strcmp(ov->name[j], name);
+        if (given) continue;
+        char a[WS_NAME_MAX + 130];
+        int n = snprintf(a, sizeof a, "%s=", name);
+        for (const char *q = ws_expr_source(d->realistic[i].value); *q && n < (int)sizeof a - 1; q++)
+            if (!is_blank((unsigned char)*q)) a[n++] = *q; /* no blanks: the key's words are blank-separated */
+        a[n] = 0;
+        if (ws_overrides_add_kind(out, a, WS_DEF_PARAM, err)) return -1;
+    }
+    for (int i = 0; i < ov->n; i++) {
+        if (out->n == WS_MAX_OVERRIDES) {
+            ws_error_set(err, CMDLINE, 1, 1, "--realistic: '%s''s realistic sizes and the command line's "
+                         "definitions are more than %d", d->name, WS_MAX_OVERRIDES);
+            return -1;
+        }
+        int j = out->n++;
+        memcpy(out->name[j], ov->name[i], WS_NAME_MAX);
+        memcpy(out->value[j], ov->value[i], sizeof out->value[j]);
+        out->has_value[j] = ov->has_value[i];
+        out->kind[j] = ov->kind[i];
+    }
+    return 0;
+}
+
+void ws_overrides_text_for(const ws_kernel_desc *d, const ws_overrides *ov, char *out, size_t cap)
+{
+    ws_overrides *x = malloc(sizeof *x);
+    if (x && d && !ws_overrides_for(d, ov, x, NULL)) ws_overrides_text(x, out, cap);
+    else ws_overrides_text(ov, out, cap);
+    free(x);
+}
+
+uint64_t ws_launch_working_set(const ws_launch *L)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < L->nbuffers; i++) sum += L->buffers[i].bytes;
+    return sum;
+}
+
 void ws_overrides_text(const ws_overrides *ov, char *out, size_t cap)
 {
     size_t n = 0;
@@ -2041,6 +2177,16 @@ static int resolve_dims(const ws_kernel_desc *d, const ws_launch *L, bool is_gri
 
 int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *out, ws_error *err)
 {
+    if (ov && ov->realistic) {                 /* the realistic sizes as --param definitions, then as usual */
+        ws_overrides *x = malloc(sizeof *x);
+        if (!x) {
+            ws_error_set(err, CMDLINE, 1, 1, "out of memory");
+            return -1;
+        }
+        int rc = ws_overrides_for(d, ov, x, err) ? -1 : ws_desc_resolve(d, x, out, err);
+        free(x);
+        return rc;
+    }
     ws_launch *L = out;
     memset(L, 0, sizeof *L);
     L->desc = d;

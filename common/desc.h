@@ -33,6 +33,10 @@
  *                                      cudaLaunchKernelEx's cluster attribute does); each divides the
  *                                      grid's; a kernel's __cluster_dims__ needs no line. Add
  *                                      `nonportable` for more than 8 blocks (at most 16 on Hopper)
+ *   realistic N = 1<<26                the size `--realistic` runs it at (NAME = EXPR, ...; each a
+ *                                      param): beyond the L2. A class word first says why a smaller
+ *                                      one is right: `l2-resident` (the lesson's data lives in L2:
+ *                                      contended atomics) or `compute-bound` (a GEMM's reuse)
  *   target  sm_90a                     the architecture its PTX must be compiled for, whatever the
  *                                      command line's or the device's (wgmma, setmaxnreg: sm_90a)
  *   * /                 (the comment's close, without the space)
@@ -155,6 +159,19 @@ typedef struct {
 
 #define WS_ENTRY_MAX WS_KERNEL_NAME_MAX
 
+/* The `realistic` line: the sizes a GPU user runs the kernel at (desc.h's format comment). */
+typedef enum {
+    WS_REAL_NONE,          /* no realistic line */
+    WS_REAL_DRAM,          /* working set beyond 4x the L2 (the default class) */
+    WS_REAL_L2_RESIDENT,   /* `l2-resident`: the lesson's data stays in L2 by design */
+    WS_REAL_COMPUTE_BOUND  /* `compute-bound`: beyond the L2, the reuse (a GEMM) is the lesson */
+} ws_realistic_class;
+
+typedef struct {
+    int param;             /* index into params[] */
+    ws_expr *value;        /* may use parameters declared before that one */
+} ws_realistic_decl;
+
 typedef struct ws_kernel_desc {
     char name[WS_KERNEL_NAME_MAX]; /* description name, unique in its file */
     char entry[WS_ENTRY_MAX];  /* __global__ function as the user names it: "transpose", "scale<4>",
@@ -193,7 +210,14 @@ typedef struct ws_kernel_desc {
     int cluster_line, cluster_col;
     char target[16];           /* `target sm_90a`: the PTX target it needs, "" = the command's */
     int target_line;
+    ws_realistic_class realistic_class; /* NONE = no realistic line */
+    int realistic_line;
+    int nrealistic;            /* 0 with a class word alone: the defaults are its realistic size */
+    ws_realistic_decl realistic[WS_MAX_PARAMS];
 } ws_kernel_desc;
+
+/* "l2-resident", "compute-bound", "beyond-l2" (DRAM) or "none", for listings. */
+const char *ws_realistic_class_name(ws_realistic_class c);
 
 /* A header the .cu includes with #include "..." (or <...> from a -I folder), read when a
  * description's entry is defined there. */
@@ -255,7 +279,19 @@ typedef struct {
     bool has_value[WS_MAX_OVERRIDES];   /* "NAME=VALUE" rather than "NAME" */
     ws_def_kind kind[WS_MAX_OVERRIDES]; /* as the user asked: -D is AUTO */
     ws_compile_opts compile;            /* other compiler options from the command line (-I, -std, ...) */
+    bool realistic;                     /* --realistic: each description's realistic line applies,
+                                           before the definitions above (so -D still wins) */
 } ws_overrides;
+
+/* ov as it applies to d: with ov->realistic, d's realistic assignments become --param definitions
+ * ahead of ov's own (a later one of the same name replaces them), and out->realistic is false, so
+ * out is self-contained: its text (the results key) names the sizes, "N=1<<26", and a child
+ * re-invoked with its words (ncu) runs the same launch. Without ov->realistic, a copy. An error,
+ * naming d's file and line, when d has no realistic line or the definitions would overflow.
+ * ov may be NULL (then out is empty). */
+int ws_overrides_for(const ws_kernel_desc *d, const ws_overrides *ov, ws_overrides *out, ws_error *err);
+/* ws_overrides_text of ws_overrides_for(d, ov); ws_overrides_text's when that fails. */
+void ws_overrides_text_for(const ws_kernel_desc *d, const ws_overrides *ov, char *out, size_t cap);
 
 /* Adds -D "NAME=VALUE" (kind AUTO); error names "<command line>" and the column. Checks the
  * name; the value is checked at resolve time, as an expression when NAME is a parameter. */
@@ -353,8 +389,11 @@ static inline uint64_t ws_launch_blocks(const ws_launch *L)
  * options (the description's, then each override that ws_override_kind_of calls a macro).
  * Errors: an override that is neither parameter nor macro, division by zero, a grid/block
  * dimension < 1 or > 2^31-1, a block of more than 1024 threads, a negative count, a data
- * file that does not fit its buffer; each names file:line:col. */
+ * file that does not fit its buffer; each names file:line:col. With ov->realistic, the
+ * description's realistic sizes apply first (ws_overrides_for). */
 int ws_desc_resolve(const ws_kernel_desc *d, const ws_overrides *ov, ws_launch *out, ws_error *err);
+/* The sum of a launch's buffer bytes: the working set the realistic line is judged by. */
+uint64_t ws_launch_working_set(const ws_launch *L);
 
 /* Expression API (also used by tests): parse src (file/line/col locate it for
  * messages), evaluate against names/values. */

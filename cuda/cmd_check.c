@@ -53,6 +53,7 @@ typedef struct {
 static const ws_opt check_options[] = {
     {.name = "all", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, all), .help = "every kernel of the catalog"},
     WS_CLI_OPT_DEFINE,
+    WS_CLI_OPT_REALISTIC,
     {.name = "reps", .kind = WS_OPT_INT, .at = offsetof(check_opts, reps), .arg = "N", .lo = 1, .hi = 100000,
      .needs = "a count from 1 to 100000",
      .help = "timed repetitions after one warm-up (default " WS_CLI_STR(CU_DEFAULT_REPS) ")"},
@@ -90,7 +91,7 @@ static const ws_opt check_options[] = {
 
 static const ws_cli_spec check_spec = {
     .command = "check",
-    .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--reps N] [--json | --csv]\n"
+    .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--realistic] [--reps N] [--json | --csv]\n"
              "                       [--record results/<gpu>.json] [--no-counters] [--save DIR [--save-inputs]]\n"
              "       warpscope check --markdown results/<gpu>.json\n"
              "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n"
@@ -127,7 +128,7 @@ static int parse(int argc, char **argv, check_opts *o)
         return WS_EXIT_USAGE;
     }
     if (o->markdown && (o->nkernels || o->all || o->c.json || o->record || o->gpu_only || o->no_counters ||
-                        o->c.ov.n || o->verbose || reps_given)) {
+                        o->c.ov.n || o->c.ov.realistic || o->verbose || reps_given)) {
         fprintf(stderr, "warpscope: check: --markdown takes one results file and no other option or kernel\n");
         return WS_EXIT_USAGE;
     }
@@ -143,7 +144,7 @@ static int parse(int argc, char **argv, check_opts *o)
         fprintf(stderr, "warpscope: check: --save-inputs goes with --save DIR\n");
         return WS_EXIT_USAGE;
     }
-    if (o->replay && (o->all || o->record || o->gpu_only || o->no_counters || o->c.ov.n || reps_given)) {
+    if (o->replay && (o->all || o->record || o->gpu_only || o->no_counters || o->c.ov.n || o->c.ov.realistic || reps_given)) {
         fprintf(stderr, "warpscope: check: --replay takes kernel names, --verbose, --json and --csv only (it replays the "
                         "recorded -D sizes)\n");
         return WS_EXIT_USAGE;
@@ -153,7 +154,7 @@ static int parse(int argc, char **argv, check_opts *o)
         return WS_EXIT_USAGE;
     }
     if (o->validate && (o->markdown || o->replay || o->all || o->record || o->gpu_only || o->no_counters ||
-                        o->c.ov.n || o->verbose || reps_given || o->c.json || o->c.csv)) {
+                        o->c.ov.n || o->c.ov.realistic || o->verbose || reps_given || o->c.json || o->c.csv)) {
         fprintf(stderr, "warpscope: check: --validate takes results files and --png only (it prints markdown)\n");
         return WS_EXIT_USAGE;
     }
@@ -395,7 +396,7 @@ static int check_open(check_ctx *cx, kernel_check *kc, ws_error *err)
     cu_result_run *run = &kc->run;
     snprintf(run->kernel, sizeof run->kernel, "%s", t->desc->name);
     snprintf(run->file, sizeof run->file, "%s", t->file->path);
-    ws_overrides_text(&o->c.ov, run->overrides, sizeof run->overrides);
+    ws_overrides_text_for(t->desc, &o->c.ov, run->overrides, sizeof run->overrides);
     memcpy(run->grid, t->launch.grid, sizeof run->grid);
     memcpy(run->block, t->launch.block, sizeof run->block);
     run->shared_bytes = t->launch.shared_bytes;
@@ -465,13 +466,20 @@ static void check_counters(check_ctx *cx, kernel_check *kc)
     const char *metrics[MAX_ROWS + 1];
     int nm = o->gpu_only ? 0 : metric_list(&kc->ss, metrics, MAX_ROWS + 1);
     if (!o->no_counters && !o->gpu_only) {
-        cu_counters_request rq = {kc->arg, &o->c.ov, kc->t.fn->name, metrics}; /* the exact (mangled) kernel */
+        /* the child gets the sizes as -D words (--realistic expanded), so it runs this launch */
+        ws_overrides *ov = malloc(sizeof *ov);
+        if (!ov || ws_overrides_for(kc->t.desc, &o->c.ov, ov, NULL)) {
+            free(ov);
+            ov = NULL;
+        }
+        cu_counters_request rq = {kc->arg, ov ? ov : &o->c.ov, kc->t.fn->name, metrics}; /* the exact (mangled) kernel */
         cu_counters_info ci;
         ws_error cerr;
         if (cu_counters_collect(&rq, &kc->ctr, &ci, &cerr))
             snprintf(run->counters_note, sizeof run->counters_note, "%s", cerr.msg);
         else kc->have_ctr = true;
         snprintf(cx->ncu_version, sizeof cx->ncu_version, "%s", ci.ncu_version);
+        free(ov);
     } else {
         snprintf(run->counters_note, sizeof run->counters_note, "not collected (%s)",
                  o->gpu_only ? "--gpu-only" : "--no-counters");

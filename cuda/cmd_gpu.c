@@ -37,6 +37,7 @@ typedef struct {
 
 static const ws_opt gpu_options[] = {
     WS_CLI_OPT_DEFINE,
+    WS_CLI_OPT_REALISTIC,
     {.name = "reps", .kind = WS_OPT_INT, .at = offsetof(gpu_opts, reps), .arg = "N", .lo = 1, .hi = 100000,
      .needs = "a count from 1 to 100000",
      .help = "timed repetitions after one warm-up (default " WS_CLI_STR(CU_DEFAULT_REPS) "); L2 flushed before each"},
@@ -63,7 +64,7 @@ static void gpu_more_help(FILE *to)
 
 static const ws_cli_spec gpu_spec = {
     .command = "gpu",
-    .usage = "usage: warpscope gpu <kernel> [-D NAME=VALUE]... [--reps N] [--json] [--counters] [--no-verify]\n"
+    .usage = "usage: warpscope gpu <kernel> [-D NAME=VALUE]... [--realistic] [--reps N] [--json] [--counters] [--no-verify]\n"
              "                     [--save DIR [--save-inputs]]\n"
              "       warpscope gpu --self-test [--counters]\n",
     .about = "Runs a described kernel on the GPU present (CUDA driver loaded at run time): the PTX the\n"
@@ -259,16 +260,23 @@ static int gpu_measure(gpu_run *g, ws_error *err)
     g->run.timed = true;
     gpu_verify(g);
     if (g->o->counters) {
-        cu_counters_request rq = {g->o->kernel, &g->o->c.ov, g->t.desc->entry, cu_default_metrics};
+        /* the child gets the sizes as -D words (--realistic expanded), so it runs this launch */
+        ws_overrides *ov = malloc(sizeof *ov);
+        if (!ov || ws_overrides_for(g->t.desc, &g->o->c.ov, ov, NULL)) {
+            free(ov);
+            ov = NULL;
+        }
+        cu_counters_request rq = {g->o->kernel, ov ? ov : &g->o->c.ov, g->t.desc->entry, cu_default_metrics};
         ws_error cerr;
         if (cu_counters_collect(&rq, &g->ctr, &g->cinfo, &cerr))
             snprintf(g->run.counters_note, sizeof g->run.counters_note, "%s", cerr.msg);
         else g->have_ctr = true;
+        free(ov);
     }
     cu_result_run *run = &g->run;
     snprintf(run->kernel, sizeof run->kernel, "%s", g->t.desc->name);
     snprintf(run->file, sizeof run->file, "%s", g->t.file->path);
-    ws_overrides_text(&g->o->c.ov, run->overrides, sizeof run->overrides);
+    ws_overrides_text_for(g->t.desc, &g->o->c.ov, run->overrides, sizeof run->overrides);
     memcpy(run->grid, g->t.launch.grid, sizeof run->grid);
     memcpy(run->block, g->t.launch.block, sizeof run->block);
     run->shared_bytes = g->t.launch.shared_bytes;

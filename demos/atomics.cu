@@ -33,6 +33,7 @@ kernel  atomic_one_counter
 note    Every thread adds 1 to one global word: ptxas aggregates the uniform address, one RED per warp.
 stars   1
 param   N = 1<<20
+realistic l2-resident N = 1<<24   # 2^24 threads on a few L2-resident words: contention is the lesson (demos/pairs.txt)
 buffer  count  uint  1  init=zero  output
 grid    cdiv(N, 256)
 block   256
@@ -49,6 +50,7 @@ kernel  atomic_one_counter_ret
 note    The same counter, the old value used (a ticket): ATOM, aggregated per warp by ptxas too.
 stars   1
 param   N = 1<<20
+realistic l2-resident N = 1<<24   # 2^24 threads on a few L2-resident words: contention is the lesson (demos/pairs.txt)
 buffer  count  uint  1  init=zero  output
 buffer  ok     uint  N  init=zero  output
 grid    cdiv(N, 256)
@@ -66,6 +68,7 @@ kernel  atomic_one_counter_lanes
 note    One word, but through i & zero (zero = 0): not provably uniform, so 32 lane-ops per warp on one address.
 stars   2
 param   N = 1<<20
+realistic l2-resident N = 1<<24   # 2^24 threads on a few L2-resident words: contention is the lesson (demos/pairs.txt)
 buffer  count  uint  1  init=zero  output
 grid    cdiv(N, 256)
 block   256
@@ -82,6 +85,7 @@ kernel  atomic_per_warp
 note    One word per warp: 32 lanes of one instruction on one address.
 stars   1
 param   N = 1<<20
+realistic l2-resident N = 1<<24   # 2^24 threads on a few L2-resident words: contention is the lesson (demos/pairs.txt)
 buffer  count  uint  cdiv(N, 32)  init=zero  output
 grid    cdiv(N, 256)
 block   256
@@ -98,6 +102,7 @@ kernel  atomic_32_bins
 note    Word i % 32: each warp's lanes on 32 distinct words, but every warp on the same 32.
 stars   1
 param   N = 1<<20
+realistic l2-resident N = 1<<24   # 2^24 threads on a few L2-resident words: contention is the lesson (demos/pairs.txt)
 buffer  bins  uint  32  init=zero  output
 grid    cdiv(N, 256)
 block   256
@@ -114,6 +119,7 @@ kernel  atomic_distinct
 note    Word i: no contention; coalesced REDs, one 128-byte line per warp.
 stars   1
 param   N = 1<<20
+realistic l2-resident N = 1<<24   # 2^24 threads on a few L2-resident words: contention is the lesson (demos/pairs.txt)
 buffer  words  uint  N  init=index  output
 grid    cdiv(N, 256)
 block   256
@@ -130,6 +136,7 @@ kernel  atomic_distinct_ret
 note    Word i with the old value stored: ATOM instead of RED, still no contention.
 stars   1
 param   N = 1<<20
+realistic l2-resident N = 1<<24   # 2^24 threads on a few L2-resident words: contention is the lesson (demos/pairs.txt)
 buffer  words  uint  N  init=index  output
 buffer  old    uint  N  init=zero   output
 grid    cdiv(N, 256)
@@ -147,6 +154,7 @@ kernel  atomic_shared_counter
 note    One shared word per block (all 256 threads on it), then one global add per block.
 stars   2
 param   N = 1<<20
+realistic l2-resident N = 1<<24   # 2^24 threads on a few L2-resident words: contention is the lesson (demos/pairs.txt)
 buffer  count  uint  1  init=zero  output
 grid    cdiv(N, 256)
 block   256
@@ -168,6 +176,7 @@ kernel  atomic_shared_32_bins
 note    32 shared words, lane i % 32 on bank i % 32: conflict-free, 8 warps per word; then 32 global adds.
 stars   2
 param   N = 1<<20
+realistic l2-resident N = 1<<24   # 2^24 threads on a few L2-resident words: contention is the lesson (demos/pairs.txt)
 buffer  bins  uint  32  init=zero  output
 grid    cdiv(N, 256)
 block   256

@@ -46,6 +46,7 @@ note    Group sums by one global atomicAdd per block: G blocks hit each output w
 stars   2
 param   G = 4
 param   N = 1<<19
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   uint  N            init=random(7, 0, 100)
 buffer  out  uint  N/(256*G)    init=zero  output
 grid    N/256
@@ -69,6 +70,7 @@ note    Group sums in a thread-block cluster: rank 0 adds the others' shared par
 stars   3
 param   G = 4
 param   N = 1<<19
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   uint  N            init=random(7, 0, 100)
 buffer  out  uint  N/(256*G)    init=zero  output
 grid    N/256
@@ -125,6 +127,7 @@ note    Every block copies the same 4 KiB table into its shared memory (cp.async
 stars   2
 param   G = 4
 param   N = 1<<19
+realistic N = 1<<25   # in + out: 256 MiB, 4x the L2
 buffer  in     uint  N      init=random(7, 0, 100)
 buffer  table  uint  1024   init=random(8, 0, 100)
 buffer  out    uint  N      init=zero  output
@@ -152,6 +155,7 @@ note    Rank 0 of each cluster copies the table once with .multicast::cluster: i
 stars   3
 param   G = 4
 param   N = 1<<19
+realistic N = 1<<25   # in + out: 256 MiB, 4x the L2
 buffer  in     uint  N      init=random(7, 0, 100)
 buffer  table  uint  1024   init=random(8, 0, 100)
 buffer  out    uint  N      init=zero  output

@@ -23,6 +23,7 @@ kernel  copy_float
 note    Baseline copy: consecutive lanes read and write consecutive floats (4 sectors per request).
 stars   1
 param   N = 1<<20
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -53,6 +54,7 @@ note    Stride 1: the baseline pattern through the strided kernel (4 sectors per
 stars   1
 param   N = 1<<18
 param   S = 1
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N*S  init=index
 buffer  out  float  N*S  init=zero  output
 grid    cdiv(N, 256)
@@ -67,6 +69,7 @@ note    Stride 2: a warp spans 256 bytes, 8 sectors for 128 useful bytes (50% ef
 stars   1
 param   N = 1<<18
 param   S = 2
+realistic N = 1<<24   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N*S  init=index
 buffer  out  float  N*S  init=zero  output
 grid    cdiv(N, 256)
@@ -81,6 +84,7 @@ note    Stride 4: 16 sectors per request, one useful float in each (25% efficien
 stars   1
 param   N = 1<<18
 param   S = 4
+realistic N = 1<<23   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N*S  init=index
 buffer  out  float  N*S  init=zero  output
 grid    cdiv(N, 256)
@@ -95,6 +99,7 @@ note    Stride 8: every lane in its own sector, 32 sectors per request (12.5% ef
 stars   1
 param   N = 1<<18
 param   S = 8
+realistic N = 1<<22   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N*S  init=index
 buffer  out  float  N*S  init=zero  output
 grid    cdiv(N, 256)
@@ -109,6 +114,7 @@ note    Stride 16: still 32 sectors (12.5% of their bytes used), now spread over
 stars   1
 param   N = 1<<18
 param   S = 16
+realistic N = 1<<21   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N*S  init=index
 buffer  out  float  N*S  init=zero  output
 grid    cdiv(N, 256)
@@ -123,6 +129,7 @@ note    Stride 32: one lane per 128-byte line: 32 sectors in 32 lines per reques
 stars   1
 param   N = 1<<18
 param   S = 32
+realistic N = 1<<20   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N*S  init=index
 buffer  out  float  N*S  init=zero  output
 grid    cdiv(N, 256)
@@ -152,6 +159,7 @@ note    Offset 0: aligned, 4 sectors in 1 line per request.
 stars   2
 param   N = 1<<20
 param   OFF = 0
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N+OFF  init=index
 buffer  out  float  N+OFF  init=zero  output
 grid    cdiv(N, 256)
@@ -166,6 +174,7 @@ note    Offset 1 element (4 bytes): each warp straddles a sector boundary, 5 sec
 stars   2
 param   N = 1<<20
 param   OFF = 1
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N+OFF  init=index
 buffer  out  float  N+OFF  init=zero  output
 grid    cdiv(N, 256)
@@ -180,6 +189,7 @@ note    Offset 8 elements (32 bytes): sector aligned, 4 sectors but 2 lines per 
 stars   2
 param   N = 1<<20
 param   OFF = 8
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N+OFF  init=index
 buffer  out  float  N+OFF  init=zero  output
 grid    cdiv(N, 256)
@@ -194,6 +204,7 @@ note    Offset 31 elements: 5 sectors per request, like offset 1.
 stars   2
 param   N = 1<<20
 param   OFF = 31
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N+OFF  init=index
 buffer  out  float  N+OFF  init=zero  output
 grid    cdiv(N, 256)
@@ -220,6 +231,7 @@ entry   kernel_coalesced
 note    Seed: B[idx] = A[idx] * 2.0f, consecutive lanes on consecutive floats.
 stars   1
 param   N = 1<<20
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  A  float  N  init=index
 buffer  B  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -240,6 +252,7 @@ entry   kernel_non_coalesced
 note    Seed: B[idx] = A[idx * 2] * 2.0f; the load spans 256 bytes (8 sectors) per warp.
 stars   1
 param   N = 1<<20
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  A  float  2*N  init=index
 buffer  B  float  N    init=zero  output
 grid    cdiv(N, 256)

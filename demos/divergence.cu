@@ -39,6 +39,7 @@ kernel  div_copy
 note    Lanes 0-7 add in[i] in a branch that cannot leave; every lane stores once.
 stars   1
 param   N = 1<<13
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   int  N  init=index
 buffer  out  int  N  init=zero  output
 grid    cdiv(N, 256)
@@ -64,6 +65,7 @@ kernel  div_trap
 note    Lanes 0-7 may __trap(); the store after the branch is one instruction per warp.
 stars   1
 param   N = 1<<13
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   int  N  init=index
 buffer  out  int  N  init=zero  output
 grid    cdiv(N, 256)
@@ -91,6 +93,7 @@ kernel  div_return
 note    Lanes 0-7 may return early; the paths that stay meet before the store.
 stars   1
 param   N = 1<<13
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   int  N  init=index
 buffer  out  int  N  init=zero  output
 grid    cdiv(N, 256)
@@ -117,6 +120,7 @@ kernel  div_exit
 note    Lanes 0-7 may execute PTX exit; the others wait for them only if they stay.
 stars   1
 param   N = 1<<13
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   int  N  init=index
 buffer  out  int  N  init=zero  output
 grid    cdiv(N, 256)
@@ -145,6 +149,7 @@ kernel  div_return_taken
 note    Lanes 3 and 7 of each warp store -1 and return; the final store stays one per warp.
 stars   2
 param   N = 1<<13
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   int  N  init=index
 buffer  out  int  N  init=zero  output
 grid    cdiv(N, 256)
@@ -173,6 +178,7 @@ kernel  div_nested
 note    Lanes 0-15 store to aux after lanes 0-7 may return; two levels, each meets again.
 stars   2
 param   N = 1<<13
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   int  N  init=index
 buffer  aux  int  N  init=zero  output
 buffer  out  int  N  init=zero  output
@@ -204,6 +210,7 @@ kernel  div_loop
 note    Lane-dependent trips with continue, break and a possible return; one store after.
 stars   2
 param   N = 1<<13
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   int  N+8  init=index
 buffer  out  int  N    init=zero  output
 grid    cdiv(N, 256)
@@ -238,6 +245,7 @@ kernel  div_syncwarp
 note    A possible trap, then __syncwarp(): the warp stores once, converged.
 stars   2
 param   N = 1<<13
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   int  N  init=index
 buffer  out  int  N  init=zero  output
 grid    cdiv(N, 256)
@@ -266,6 +274,7 @@ kernel  div_barrier
 note    A possible trap, a shared store, __syncthreads(), then the mirrored word.
 stars   2
 param   N = 1<<13
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   int  N  init=index
 buffer  out  int  N  init=zero  output
 grid    N/256

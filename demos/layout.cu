@@ -28,6 +28,7 @@ kernel  aos_scale_x
 note    AoS: scaling x alone reads and writes 12 sectors per warp for 4 sectors of x.
 stars   1
 param   N = 1<<20
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  p    float  3*N  init=index  output
 grid    cdiv(N, 256)
 block   256
@@ -46,6 +47,7 @@ kernel  soa_scale_x
 note    SoA: x is its own array, so scaling it is a perfectly coalesced read and write.
 stars   1
 param   N = 1<<20
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  x    float  N  init=index  output
 buffer  y    float  N  init=index
 buffer  z    float  N  init=index
@@ -69,6 +71,7 @@ kernel  aos_sum_xyz
 note    AoS: three 12-byte-strided loads; each touches 12 sectors, the later two mostly L1 hits.
 stars   2
 param   N = 1<<20
+realistic N = 1<<24   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  p    float  3*N  init=index
 buffer  out  float  N    init=zero  output
 grid    cdiv(N, 256)
@@ -89,6 +92,7 @@ kernel  soa_sum_xyz
 note    SoA: three coalesced loads of 4 sectors each.
 stars   1
 param   N = 1<<20
+realistic N = 1<<24   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  x    float  N  init=index
 buffer  y    float  N  init=random(11)
 buffer  z    float  N  init=random(12)
@@ -114,6 +118,7 @@ entry   gather
 note    Random gather: idx is seeded random in [0, N), so each lane lands in its own sector.
 stars   2
 param   N = 1<<20
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  idx  int    N  init=random(7, 0, N)
 buffer  out  float  N  init=zero  output
@@ -127,6 +132,7 @@ entry   gather
 note    The same gather with idx[i] = i: as coalesced as the copy, plus the index load.
 stars   1
 param   N = 1<<20
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  idx  int    N  init=index
 buffer  out  float  N  init=zero  output

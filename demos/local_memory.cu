@@ -26,6 +26,7 @@ kernel  local_dynamic_index
 note    Per-thread histogram a[16] updated at run-time indices: a 64-byte local-memory frame.
 stars   2
 param   N = 1<<17
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  seed  uint  N  init=random(31, 0, 1000000)
 buffer  sel   int   N  init=random(32, 0, 16)
 buffer  out   uint  N  init=zero  output
@@ -54,6 +55,7 @@ kernel  register_select
 note    The same answer accumulating only the wanted bin in a register: no local memory.
 stars   2
 param   N = 1<<17
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  seed  uint  N  init=random(31, 0, 1000000)
 buffer  sel   int   N  init=random(32, 0, 16)
 buffer  out   uint  N  init=zero  output

@@ -27,6 +27,7 @@ stars   1
 param   M = 128
 param   N = 128
 param   K = 128
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  float  M*K  init=random(1)
 buffer  B  float  K*N  init=random(2)
 buffer  C  float  M*N  init=zero  output tol=2e-5
@@ -61,6 +62,7 @@ entry   matMulShared
 note    Seed: 16x16 tiles of A and B in shared memory; 2N/16 global loads per output.
 stars   2
 param   N = 128
+realistic compute-bound N = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  float  N*N  init=random(1)
 buffer  B  float  N*N  init=random(2)
 buffer  C  float  N*N  init=zero  output tol=2e-5
@@ -100,6 +102,7 @@ stars   2
 param   M = 128
 param   N = 128
 param   K = 128
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  float  M*K  init=random(1)
 buffer  B  float  K*N  init=random(2)
 buffer  C  float  M*N  init=zero  output tol=2e-5

@@ -22,6 +22,7 @@ entry   saxpy
 note    Seed's 13-thread blocks: each warp runs 13 of 32 lanes, at most 32 blocks per SM.
 stars   1
 param   N = 1<<20
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  x  float  N  init=random(21)
 buffer  y  float  N  init=random(22)  output tol=1e-6
 grid    cdiv(N, 13)
@@ -34,6 +35,7 @@ entry   saxpy
 note    Seed's fix, 256-thread blocks: full warps, full occupancy.
 stars   1
 param   N = 1<<20
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  x  float  N  init=random(21)
 buffer  y  float  N  init=random(22)  output tol=1e-6
 grid    cdiv(N, 256)

@@ -35,6 +35,7 @@ note    Seed: interleaved addressing with tid % (2*stride): divergent, modulo-he
 stars   1
 param   N = 1<<18
 param   B = 256
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  input   int  N      init=index
 buffer  output  int  N/B    init=zero  output
 grid    N/B
@@ -66,6 +67,7 @@ kernel  reduce_interleaved
 note    Interleaved addressing, tid % (2*s): active lanes thin out inside every warp.
 stars   1
 param   N = 1<<18
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N          init=random(5)
 buffer  out  float  cdiv(N,256)  init=zero  output tol=1e-5
 grid    cdiv(N, 256)
@@ -100,6 +102,7 @@ kernel  reduce_strided_index
 note    index = 2*s*tid: contiguous active threads, but 2-, 4- and 8-way bank conflicts.
 stars   2
 param   N = 1<<18
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N          init=random(5)
 buffer  out  float  cdiv(N,256)  init=zero  output tol=1e-5
 grid    cdiv(N, 256)
@@ -133,6 +136,7 @@ kernel  reduce_sequential
 note    Sequential addressing (s = B/2 down to 1): conflict-free, whole warps retire.
 stars   2
 param   N = 1<<18
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N          init=random(5)
 buffer  out  float  cdiv(N,256)  init=zero  output tol=1e-5
 grid    cdiv(N, 256)
@@ -165,6 +169,7 @@ kernel  reduce_first_add
 note    Each thread adds two elements while loading: half the blocks, no idle first step.
 stars   2
 param   N = 1<<18
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N          init=random(5)
 buffer  out  float  cdiv(N,512)  init=zero  output tol=1e-5
 grid    cdiv(N, 512)
@@ -214,6 +219,7 @@ kernel  reduce_unroll_last_warp
 note    First add during load, then the last 6 steps in one warp without __syncthreads.
 stars   3
 param   N = 1<<18
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N          init=random(5)
 buffer  out  float  cdiv(N,512)  init=zero  output tol=1e-5
 grid    cdiv(N, 512)
@@ -252,6 +258,7 @@ kernel  reduce_shuffle
 note    First add during load, then __shfl_down_sync inside warps; shared holds 8 warp sums.
 stars   3
 param   N = 1<<18
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N          init=random(5)
 buffer  out  float  cdiv(N,512)  init=zero  output tol=1e-5
 grid    cdiv(N, 512)

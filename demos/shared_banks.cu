@@ -39,6 +39,7 @@ note    Stride 1: 32 lanes on 32 banks, 1 wavefront per access.
 stars   1
 param   N = 1<<16
 param   S = 1
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -52,6 +53,7 @@ note    Stride 2: lanes i and i+16 share a bank, 2 wavefronts.
 stars   1
 param   N = 1<<16
 param   S = 2
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -65,6 +67,7 @@ note    Stride 4: 8 banks in use, 4 wavefronts.
 stars   1
 param   N = 1<<16
 param   S = 4
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -78,6 +81,7 @@ note    Stride 8: 4 banks in use, 8 wavefronts.
 stars   1
 param   N = 1<<16
 param   S = 8
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -91,6 +95,7 @@ note    Stride 16: 2 banks in use, 16 wavefronts.
 stars   1
 param   N = 1<<16
 param   S = 16
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -104,6 +109,7 @@ note    Stride 32: every lane in bank 0, 32 wavefronts (fully serialised).
 stars   1
 param   N = 1<<16
 param   S = 32
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -117,6 +123,7 @@ note    Stride 33 (odd): lane i lands in bank i, 1 wavefront - why padding works
 stars   1
 param   N = 1<<16
 param   S = 33
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -149,6 +156,7 @@ note    tile[32][32] read down a column: all 32 lanes in one bank, 32 wavefronts
 stars   2
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -172,6 +180,7 @@ note    tile[32][33]: the column read spreads over 32 banks, 1 wavefront per loa
 stars   2
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -198,6 +207,7 @@ kernel  shared_broadcast
 note    Every lane of a warp reads the warp's first word: a broadcast, 1 wavefront.
 stars   1
 param   N = 1<<16
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -220,6 +230,7 @@ kernel  shared_multicast
 note    Lanes 4k..4k+3 read word 4k: 8 words in 8 banks, multicast, 1 wavefront.
 stars   1
 param   N = 1<<16
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -251,6 +262,7 @@ kernel  seed_diagonal
 note    Seed's s_data[tid][tid], claimed to conflict: bank = 33*tid % 32 = tid, 1 wavefront.
 stars   2
 param   N = 1<<16
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N       init=index
 buffer  out  int    N/32    init=zero  output
 grid    cdiv(N, 1024)
@@ -277,6 +289,7 @@ kernel  seed_column_zero
 note    Seed's s_data[tid][0], claimed a broadcast: 32 words in bank 0, 32 wavefronts.
 stars   2
 param   N = 1<<16
+realistic N = 1<<26   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N       init=index
 buffer  out  int    N/32    init=zero  output
 grid    cdiv(N, 1024)
@@ -314,6 +327,7 @@ note    Consecutive doubles: 2 half-warps of 128 bytes, 2 wavefronts, no conflic
 stars   3
 param   N = 1<<16
 param   S = 1
+realistic N = 1<<24   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   double  N  init=index
 buffer  out  double  N  init=zero  output
 grid    cdiv(N, 256)
@@ -327,6 +341,7 @@ note    Doubles 16 bytes apart: each half-warp spans 256 bytes, 4 wavefronts.
 stars   3
 param   N = 1<<16
 param   S = 2
+realistic N = 1<<24   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   double  N  init=index
 buffer  out  double  N  init=zero  output
 grid    cdiv(N, 256)
@@ -354,6 +369,7 @@ note    Consecutive float4: 4 quarter-warps of 128 bytes, 4 wavefronts, no confl
 stars   3
 param   N = 1<<16
 param   S = 1
+realistic N = 1<<23   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float4  N  init=index
 buffer  out  float4  N  init=zero  output
 grid    cdiv(N, 256)
@@ -367,6 +383,7 @@ note    float4 32 bytes apart: each quarter-warp spans 256 bytes, 8 wavefronts.
 stars   3
 param   N = 1<<16
 param   S = 2
+realistic N = 1<<23   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float4  N  init=index
 buffer  out  float4  N  init=zero  output
 grid    cdiv(N, 256)
@@ -398,6 +415,7 @@ kernel  static_reverse
 note    Reverse through __shared__ float s[256]: consecutive words both ways, 1 wavefront.
 stars   1
 param   N = 1<<16
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -421,6 +439,7 @@ note    The same reverse through extern __shared__ sized at launch (B*4 bytes).
 stars   1
 param   N = 1<<16
 param   B = 256
+realistic N = 1<<25   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, B)

@@ -27,6 +27,7 @@ note    __launch_bounds__(256, 8) leaves 32 registers for a 40-word working set:
 stars   3
 param   N = 1<<15
 param   ITERS = 8
+realistic N = 1<<21   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in    uint  N*40   init=random(41, 0, 1000000)
 buffer  key   uint  ITERS  init=random(42, 0, 1000000)
 buffer  out   uint  N      init=zero  output
@@ -63,6 +64,7 @@ note    The same code with __launch_bounds__(256, 1): ptxas may use enough regis
 stars   2
 param   N = 1<<15
 param   ITERS = 8
+realistic N = 1<<21   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in    uint  N*40   init=random(41, 0, 1000000)
 buffer  key   uint  ITERS  init=random(42, 0, 1000000)
 buffer  out   uint  N      init=zero  output

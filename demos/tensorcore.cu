@@ -119,6 +119,7 @@ stars   2
 param   M = 128
 param   N = 128
 param   K = 128
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -164,6 +165,7 @@ param   N = 128
 param   K = 128
 param   PAD = 0
 param   SWZ = 0
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -183,6 +185,7 @@ param   N = 128
 param   K = 128
 param   PAD = 8
 param   SWZ = 0
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -202,6 +205,7 @@ param   N = 128
 param   K = 128
 param   PAD = 0
 param   SWZ = 1
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -244,6 +248,7 @@ stars   3
 param   M = 128
 param   N = 128
 param   K = 128
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -298,6 +303,7 @@ stars   3
 param   M = 128
 param   N = 128
 param   K = 128
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  ushort  M*K  init=random(11, 0x3800, 0x4000)
 buffer  B  ushort  N*K  init=random(12, 0x3800, 0x4000)
 buffer  C  float   M*N  init=zero  output tol=1e-4
@@ -371,6 +377,7 @@ entry   swizzle_gallery
 note    Row-major 64x64 halves: the 8 rows of each ldmatrix phase share a bank group, 8 wavefronts per phase.
 stars   2
 param   MODE = 0
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -383,6 +390,7 @@ entry   swizzle_gallery
 note    Rows padded by 8 halves (72 per row): 1 wavefront per phase for 12.5 % more shared memory.
 stars   2
 param   MODE = 1
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -395,6 +403,7 @@ entry   swizzle_gallery
 note    CUTLASS Swizzle<1,3,3>: row bit 0 flips chunk bit 0, 2 bank groups per phase, 4 wavefronts.
 stars   2
 param   MODE = 2
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -407,6 +416,7 @@ entry   swizzle_gallery
 note    CUTLASS Swizzle<2,3,3>: 2 row bits into the chunk, 4 bank groups per phase, 2 wavefronts.
 stars   2
 param   MODE = 3
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -419,6 +429,7 @@ entry   swizzle_gallery
 note    CUTLASS Swizzle<3,3,3> = chunk ^ (row % 8): 8 bank groups, 1 wavefront per phase, no padding.
 stars   2
 param   MODE = 4
+realistic l2-resident   # one fixed 64x64 tile: the shared-memory layout is the lesson
 buffer  T    ushort  64*64  init=random(13, 0x3800, 0x4000)
 buffer  out  uint    2048   init=zero  output
 grid    1
@@ -476,6 +487,7 @@ target  sm_90a
 param   M = 128
 param   N = 128
 param   K = 256
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  half   M*K  init=randint(11, -4, 5)
 buffer  B  half   N*K  init=randint(12, -4, 5)
 buffer  C  float  M*N  init=zero  output
@@ -698,6 +710,7 @@ param   M = 256
 param   N = 256
 param   K = 128
 param   SMS = 132
+realistic compute-bound M = 4096, N = 4096, K = 4096   # 4096^3: beyond the L2, its reuse is the lesson
 buffer  A  half   M*K  init=randint(13, -4, 5)
 buffer  B  half   N*K  init=randint(14, -4, 5)
 buffer  C  float  M*N  init=zero  output

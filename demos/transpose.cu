@@ -36,6 +36,7 @@ note    Baseline: copy with 32x32 blocks; every load and store is 4 sectors per 
 stars   1
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -62,6 +63,7 @@ note    Seed: reads rows (4 sectors), writes columns (32 sectors per warp store)
 stars   1
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -88,6 +90,7 @@ note    Seed: via tile[32][32]; global reads and writes coalesced, tile column r
 stars   2
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -124,6 +127,7 @@ note    tile[32][33]: coalesced global accesses and a conflict-free tile read.
 stars   2
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -162,6 +166,7 @@ note    Baseline: copy a 32x32 tile with 32x8 threads, 4 rows each.
 stars   1
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -184,6 +189,7 @@ note    Naive transpose, 4 rows per thread: each store is still 32 sectors per w
 stars   1
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -206,6 +212,7 @@ note    Shared tile[32][32], 4 rows per thread: coalesced global, 32-way conflic
 stars   2
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -237,6 +244,7 @@ note    Padded tile[32][33], 4 rows per thread: coalesced and conflict-free.
 stars   3
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)
@@ -276,6 +284,7 @@ note    Padded tile, 8x32 threads: one float4 load and one float4 store per thre
 stars   3
 param   W = 512
 param   H = 512
+realistic W = 1<<13, H = 1<<12   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  W*H  init=index
 buffer  out  float  W*H  init=zero  output
 grid    cdiv(W, 32), cdiv(H, 32)

@@ -23,6 +23,7 @@ note    1-byte elements: a warp moves 32 bytes per request (1 sector).
 stars   1
 param   BYTES = 1<<20
 param   N = BYTES/1
+realistic BYTES = 1<<27   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   char  N  init=index
 buffer  out  char  N  init=zero  output
 grid    cdiv(N, 256)
@@ -45,6 +46,7 @@ note    2-byte elements: 64 bytes per request (2 sectors).
 stars   1
 param   BYTES = 1<<20
 param   N = BYTES/2
+realistic BYTES = 1<<27   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   short  N  init=index
 buffer  out  short  N  init=zero  output
 grid    cdiv(N, 256)
@@ -67,6 +69,7 @@ note    4-byte elements: 128 bytes per request (4 sectors, one line).
 stars   1
 param   BYTES = 1<<20
 param   N = BYTES/4
+realistic BYTES = 1<<27   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float  N  init=index
 buffer  out  float  N  init=zero  output
 grid    cdiv(N, 256)
@@ -89,6 +92,7 @@ note    8-byte elements: 256 bytes per request (8 sectors, 2 lines).
 stars   1
 param   BYTES = 1<<20
 param   N = BYTES/8
+realistic BYTES = 1<<27   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   double  N  init=index
 buffer  out  double  N  init=zero  output
 grid    cdiv(N, 256)
@@ -112,6 +116,7 @@ note    16-byte vector elements: 512 bytes per request (16 sectors, 4 lines), 4x
 stars   2
 param   BYTES = 1<<20
 param   N = BYTES/16
+realistic BYTES = 1<<27   # scripts/pair-sizes.awk: >= 256 MiB
 buffer  in   float4  N  init=index
 buffer  out  float4  N  init=zero  output
 grid    cdiv(N, 256)

@@ -9,6 +9,8 @@
 # 2^30. SIZES "N=1,M=2": those, each a parameter of A or B. Empty lines for a pair without size
 # parameters (its default sizes stand). Exit 1, with the reason on stderr, when a kernel is not
 # found or an expression is beyond this small evaluator (+ - * / % << >> ( ) min max cdiv).
+# The catalog's `realistic` lines without a class are this rule for one kernel (A = B = it); the
+# explicit SIZES of demos/pairs.txt are its descriptions' realistic sizes (tests/test_realistic.c).
 # Why awk: the GPU machine may have no python; and no text from a description reaches a shell.
 
 function fail(msg) { print "pair-sizes: " msg > "/dev/stderr"; failed = 1; exit 1 }

@@ -114,22 +114,22 @@ static void test_listing_gives_opcode_width_guard_base_offset_and_source_line(vo
     const ws_sass_function *f = ws_sass_find(l, "_Z12matmul_tiledPfS_S_iii");
     assert_non_null(f);
     assert_true(f->has_lines);
-    /* "LDS.128 R8, [R5+0x10]": the second 16-byte row of As[ty][k..k+3], demos/matmul.cu:150 */
+    /* "LDS.128 R8, [R5+0x10]": the second 16-byte row of As[ty][k..k+3], demos/matmul.cu:153 */
     const ws_sass_insn *lds = find_insn(f, "LDS.128 R8, [R5+0x10]");
     assert_int_equal(lds->space, WS_SASS_SP_SHARED);
     assert_int_equal(lds->op, WS_SASS_OP_LD);
     assert_int_equal(lds->width, 16);
     assert_string_equal(lds->base, "R5");
     assert_int_equal(lds->offset, 16);
-    assert_int_equal(lds->line, 150);
+    assert_int_equal(lds->line, 153);
     assert_int_equal(lds->guard, -1);
-    /* "@!P1 LDG.E R22, desc[UR8][R6.64]": the guarded tile load of A (line 132) */
+    /* "@!P1 LDG.E R22, desc[UR8][R6.64]": the guarded tile load of A (line 135) */
     const ws_sass_insn *ldg = find_insn(f, "@!P1 LDG.E R22");
     assert_int_equal(ldg->space, WS_SASS_SP_GLOBAL);
     assert_int_equal(ldg->guard, 1);
     assert_true(ldg->guard_neg);
     assert_string_equal(ldg->base, "R6");
-    assert_int_equal(ldg->line, 132);
+    assert_int_equal(ldg->line, 135);
     /* the k loop closes with "@!P0 BRA `(.L_x_1)" back to the tile loads: they are in a loop */
     assert_int_equal(ldg->loop_depth, 1);
     ws_sass_free(l);

@@ -76,6 +76,7 @@ static int set_size(void *field, const char *v)
 
 static const ws_opt viz_options[] = {
     WS_CLI_OPT_DEFINE,
+    WS_CLI_OPT_REALISTIC,
     {.name = "compare", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, compare),
      .help = "two variants side by side, stepping in lockstep (e.g. transpose_coalesced\n"
              "transpose_padded: the same tile with and without padding)"},
@@ -136,7 +137,7 @@ static void viz_more_help(FILE *to)
 
 static const ws_cli_spec viz_spec = {
     .command = "viz",
-    .usage = "usage: warpscope viz <kernel> [-D NAME=VALUE]... [--block B] [--warp W] [options]\n"
+    .usage = "usage: warpscope viz <kernel> [-D NAME=VALUE]... [--realistic] [--block B] [--warp W] [options]\n"
              "       warpscope viz --compare <kernelA> <kernelB> [options]\n"
              "       warpscope viz <kernel> --gif F.gif [--out DIR] [--from A] [--to B]\n",
     .about = "Animates a simulated launch one warp-level memory instruction at a time, a whole block\n"

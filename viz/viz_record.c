@@ -217,7 +217,11 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     c.hi = rec->first_block + rec->num_blocks;
     c.sim = &sim;
     ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz",
-                             .sass_listing = o->sass_listing};
+                             .sass_listing = o->sass_listing,
+                             /* --realistic: sampled where the sampler's threshold says (sim/sample.h),
+                                as sim does: a realistic grid in full takes minutes. Only the blocks the
+                                sampler runs (the first waves, one of each edge kind) are recorded */
+                             .sample = o->ov && o->ov->realistic ? WS_SAMPLE_AUTO : WS_SAMPLE_OFF};
     rc = ws_simulation_run(&sim, &so, err);
     free(c.ptx_per_sass);
     if (rc)
@@ -234,8 +238,15 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     }
     rec->tp.peak_gbs = dev->dram_bw_gbs;
     ws_measured m; /* any GPU's run when this device has none: the panel names the GPU */
-    if (ws_measured_for(cat->dir[0] ? cat->dir : NULL, o->results_dir, dev->key, desc->name, o->ov, WS_MEASURED_ANY_GPU, &m) == 0)
+    ws_overrides *ov = malloc(sizeof *ov);   /* under the sizes it ran at (--realistic expanded) */
+    if (ov && (!o->ov || ws_overrides_for(desc, o->ov, ov, NULL))) {
+        free(ov);
+        ov = NULL;
+    }
+    if (ws_measured_for(cat->dir[0] ? cat->dir : NULL, o->results_dir, dev->key, desc->name, ov ? ov : o->ov,
+                        WS_MEASURED_ANY_GPU, &m) == 0)
         throughput_of(&m, &rec->tp);
+    free(ov);
     rc = WS_EXIT_OK;
 out:
     ws_simulation_close(&sim);

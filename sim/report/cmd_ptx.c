@@ -26,6 +26,7 @@ typedef struct {
 
 static const ws_opt ptx_options[] = {
     WS_CLI_OPT_DEFINE,
+    WS_CLI_OPT_REALISTIC,
     WS_CLI_OPT_ARCH,
     {.name = "sass", .kind = WS_OPT_FLAG, .at = offsetof(ptx_opts, sass),
      .help = "the PTX memory instructions beside the SASS ones ptxas made of them,\n"

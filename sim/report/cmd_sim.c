@@ -43,6 +43,7 @@ typedef struct {
 
 static const ws_opt sim_options[] = {
     WS_CLI_OPT_DEFINE,
+    WS_CLI_OPT_REALISTIC,
     WS_CLI_OPT_DEVICE,
     WS_CLI_OPT_JSON,
     WS_CLI_OPT_CSV,
@@ -78,7 +79,7 @@ static const ws_opt sim_options[] = {
 
 static const ws_cli_spec sim_spec = {
     .command = "sim",
-    .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
+    .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--realistic] [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
              "                     [--racecheck] [--memcheck] [--budget N] [-j N] [--sample | --full]\n"
              "                     [--save DIR [--save-inputs]]\n"
              "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
@@ -131,7 +132,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
             p->source_path = s->desc->kernel_file ? s->desc->kernel_file : s->file->path;
             p->launch = &s->launch;
             p->dev = dev;
-            ws_overrides_text(&o->c.ov, r->overrides, sizeof r->overrides);
+            ws_overrides_text_for(s->desc, &o->c.ov, r->overrides, sizeof r->overrides);
             p->overrides = r->overrides;
             p->compiler = s->ptx_origin.compiler;
             p->race = s->race;
@@ -175,7 +176,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     if (!p->sample.sampled) p->sample.blocks_run = p->sample.blocks_total;
     p->counters_approximate = s->sass && s->sass->active && s->sass->plan->approximate;
     p->sass_warp_insns = s->sass && s->sass->active ? s->sass->warp_insns : 0;
-    ws_overrides_text(&o->c.ov, r->overrides, sizeof r->overrides);
+    ws_overrides_text_for(s->desc, &o->c.ov, r->overrides, sizeof r->overrides);
     p->overrides = r->overrides;
     p->compiler = s->ptx_origin.compiler;
     p->race = s->race;
@@ -184,8 +185,13 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
                    s->fn, &s->launch);
     p->notes = &r->notes;
     /* only this GPU's run: the report sets it beside this GPU's prediction */
-    p->measured = ws_measured_for(cat->dir[0] ? cat->dir : NULL, o->c.results_dir, dev->key, s->desc->name, &o->c.ov,
-                                  WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;
+    {   /* looked up under the sizes it ran at (--realistic expanded) */
+        ws_overrides *ov = malloc(sizeof *ov);
+        if (ov && ws_overrides_for(s->desc, &o->c.ov, ov, NULL)) *ov = o->c.ov;
+        p->measured = ov && ws_measured_for(cat->dir[0] ? cat->dir : NULL, o->c.results_dir, dev->key, s->desc->name,
+                                            ov, WS_MEASURED_THIS_GPU, &r->measured) == 0 ? &r->measured : NULL;
+        free(ov);
+    }
     if (o->memcheck) {
         bool errors = ws_memcheck_print(&s->result, stderr) > 0;
         *found |= errors;
@@ -204,7 +210,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
 static int save_outputs(const ws_simulation *s, const sim_opts *o)
 {
     char ovt[512];
-    ws_overrides_text(&o->c.ov, ovt, sizeof ovt);
+    ws_overrides_text_for(s->desc, &o->c.ov, ovt, sizeof ovt);
     ws_save_opts so = {.computed_by = "simulator", .overrides = ovt, .entry = s->fn->name, .inputs = o->save_inputs};
     ws_error err;
     int n = 0;
