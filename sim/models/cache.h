@@ -11,8 +11,8 @@
  *  In-flight fills: an L2 hit on a sector that an earlier DRAM fetch of the same SM brought
  *      in unasked (the rest of a 64-B fetch), within fill_window of its memory instructions
  *      (one per resident warp: each issues its load of an iteration in far fewer cycles than
- *      the fetch's ~700, so they all find it in flight), is flagged (l2_hit_inflight_sectors): the latency model charges it the
- *      DRAM latency; the counters keep it a hit, as ncu does.
+ *      the fetch's ~700, so they all find it in flight), is flagged (l2_hit_inflight_sectors):
+ *      the latency model charges it the DRAM latency; the counters keep it a hit, as ncu does.
  *  MSHR merge: a sector sent to L2 stays "outstanding" on its SM for the next
  *      `inflight_window` memory instructions of that SM; a non-allocating load that
  *      finds its sector outstanding is an L1 miss but sends nothing to L2 (measured:
