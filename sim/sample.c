@@ -314,6 +314,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     r->mem_events = v[2];
     if (r->pc_warp_count) memcpy(r->pc_warp_count, v + 3, (size_t)sp->ninsns * sizeof *v);
     ws_memstats_flat_set(sp->ms, v + 3 + sp->ninsns);
+    ws_memstats_spread_sms(sp->ms);
     free(est); free(var); free(v);
     sp->scaled = true;
 

@@ -616,10 +616,53 @@ static void test_launch_fetch_is_code_in_blocks_plus_the_base(void **state)
     assert_int_equal(ws_cache_launch_fetch_bytes(NULL, 4096), 0);
 }
 
+/* A byte histogram's pattern: warp 0 reads bytes 0..31 (one sector; the 64-B fetch brings
+ * sector 1 too), warp 1 bytes 32..63 soon after on the same SM: an L2 hit for the counters,
+ * but its data is the fetch still in flight (flagged, for the latency). On another SM, or after
+ * fill_window memory instructions of the SM, the hit is an ordinary one. */
+static void test_a_hit_on_the_unasked_half_of_a_fetch_in_flight_is_flagged(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(0, 1 << 20, 64, 1); /* no L1: every load goes to L2 */
+    cfg.fill_window = 4;
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event w0 = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 1, BASE, 1);
+    ws_mem_event w1 = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 1, BASE + 32, 1);
+    ws_cache_access a = access_on(c, 0, &w0);
+    assert_int_equal(a.l2_miss_sectors, 2);     /* the requested sector and its fetch partner */
+    assert_int_equal(a.l2_hit_inflight_sectors, 0);
+    a = access_on(c, 0, &w1);
+    assert_int_equal(a.l2_hit_sectors, 1);
+    assert_int_equal(a.outcome[0], WS_SECT_L2_HIT); /* ncu counts a hit */
+    assert_int_equal(a.l2_hit_inflight_sectors, 1);
+    a = access_on(c, 1, &w1);                   /* another SM: its clock says nothing here */
+    assert_int_equal(a.l2_hit_sectors, 1);
+    assert_int_equal(a.l2_hit_inflight_sectors, 0);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->l2_read_hit_sectors, 2);
+    assert_int_equal(t->l2_read_miss_sectors, 2);
+    /* a second line: 4 more memory instructions of SM 0 before the partner is read */
+    ws_mem_event x0 = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 1, BASE + 4096, 1);
+    ws_mem_event x1 = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 1, BASE + 4096 + 32, 1);
+    access_on(c, 0, &x0);
+    for (int i = 0; i < 3; i++) access_on(c, 0, &w0);
+    a = access_on(c, 0, &x1);                   /* now - fill_at = 4: the window is over */
+    assert_int_equal(a.l2_hit_sectors, 1);
+    assert_int_equal(a.l2_hit_inflight_sectors, 0);
+    /* only the unasked sectors are flagged: a third line, its requested sector read again */
+    ws_mem_event y0 = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 1, BASE + 8192, 1);
+    access_on(c, 0, &y0);
+    a = access_on(c, 0, &y0);
+    assert_int_equal(a.l2_hit_sectors, 1);
+    assert_int_equal(a.l2_hit_inflight_sectors, 0);
+    ws_cache_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repeated_default_load_hits_in_l1),
+        cmocka_unit_test(test_a_hit_on_the_unasked_half_of_a_fetch_in_flight_is_flagged),
         cmocka_unit_test(test_ldg_nc_load_is_cached_in_l1_like_default),
         cmocka_unit_test(test_cg_load_never_hits_l1_and_back_to_back_misses_merge),
         cmocka_unit_test(test_cg_misses_far_apart_both_reach_l2),

@@ -509,7 +509,32 @@ static void test_compare_names_the_faster_variant_its_bounds_and_a_confidence(vo
     assert_true(cJSON_GetObjectItem(v, "ratio_a_over_b")->valuedouble == 1);
     assert_string_equal(cJSON_GetObjectItem(v, "faster")->valuestring, "same");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(v, "launch_dominates_both")));
+    /* 1024 floats: a few ns of traffic beside the 4.3-us launch: the launch limits each */
+    assert_string_equal(cJSON_GetObjectItem(v, "limiter_a")->valuestring, "launch");
+    assert_string_equal(cJSON_GetObjectItem(v, "limiter_b")->valuestring, "launch");
     cJSON_Delete(doc);
+}
+
+/* The text form says the same: who is faster and by how much, the confidence, each variant's
+ * limiter, and that the launch dominates where it does. */
+static void test_compare_text_gives_the_verdict_its_confidence_and_each_limiter(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run_sim(&out, "--compare", CONTENTION ":red_one_address", CONTENTION ":red_distinct", "-D",
+                             "N=1048576", NULL), WS_EXIT_OK);
+    /* A: 2^20 REDs on one address, one per warp after the warp's lanes combine: 32768 x 0.732 ns
+       = 24 us of atomics, 5.6x the 4.3-us launch. B: distinct words, its work under the launch */
+    assert_non_null(strstr(out, "  verdict: B faster ("));
+    assert_non_null(strstr(out, "x), confidence low: the margin is well beyond")); /* low: A's contended atomics */
+    assert_non_null(strstr(out, "  limited by: A atomics, B launch\n"));
+    assert_null(strstr(out, "launch overhead dominates"));
+    free(out);
+    assert_int_equal(run_sim(&out, "--compare", "copy_float", "copy_float", "-D", "N=1024", NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, "  verdict: B as fast as A (1.00x), confidence low: "));
+    assert_non_null(strstr(out, "the launch overhead dominates both"));
+    assert_non_null(strstr(out, "  limited by: A launch, B launch\n"));
+    free(out);
 }
 
 int main(void)
@@ -521,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_shared_bins_by_lane_pass_once_and_in_one_bank_32_times),
         cmocka_unit_test(test_a_cas_retry_loop_and_a_plain_copy_say_what_they_rest_on),
         cmocka_unit_test(test_compare_names_the_faster_variant_its_bounds_and_a_confidence),
+        cmocka_unit_test(test_compare_text_gives_the_verdict_its_confidence_and_each_limiter),
         cmocka_unit_test(test_shared_stride_2_costs_two_wavefronts_per_access),
         cmocka_unit_test(test_text_csv_and_compare_forms_run),
         cmocka_unit_test(test_a_simulation_is_for_a_profile_and_shows_whole_source_lines),

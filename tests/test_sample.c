@@ -134,6 +134,32 @@ static void test_a_transpose_with_partial_edge_tiles_sampled_is_within_its_bound
     cJSON_Delete(f);
 }
 
+/* The time of a sampled run is the full run's where it rests on exact counters: a 32x32-tiled
+ * matmul is bound by its shared wavefronts (exact), which are the same per block, so the busiest
+ * SM holds ceil(2048 / 132) = 16 blocks' worth in both runs. Before the per-SM words were spread
+ * as the grid's blocks are, the last row's one representative put 31 blocks' wavefronts on one SM
+ * (a predicted time 2.4x the full run's; 100x at 4096^3). */
+static void test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time(void **state)
+{
+    (void)state;
+    cJSON *s = sim_json("matmul_tiled32", "M=2048", "N=1024", "--sample"); /* K = 32: one tile per block */
+    cJSON *f = sim_json("matmul_tiled32", "M=2048", "N=1024", "--full");
+    cJSON *sj = sampling(s);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sj, "sampled")));
+    assert_true(num(sj, "blocks_simulated") < num(sj, "blocks_total") / 2);
+    cJSON *ts = cJSON_GetObjectItem(s, "timing"), *tf = cJSON_GetObjectItem(f, "timing");
+    assert_string_equal(cJSON_GetObjectItem(ts, "bound_class")->valuestring, "shared");
+    assert_string_equal(cJSON_GetObjectItem(tf, "bound_class")->valuestring, "shared");
+    double eb = num(sj, "exact_counters_bound") + 1e-3;
+    /* the term follows the busiest SM's wavefronts: 16 blocks of 2048 on 132 SMs in both runs */
+    if (fabs(num(ts, "l1_us") - num(tf, "l1_us")) > eb * num(tf, "l1_us"))
+        fail_msg("L1/shared term: sampled %.3f us, full %.3f us", num(ts, "l1_us"), num(tf, "l1_us"));
+    if (fabs(num(ts, "predicted_us") - num(tf, "predicted_us")) > eb * num(tf, "predicted_us"))
+        fail_msg("predicted: sampled %.3f us, full %.3f us", num(ts, "predicted_us"), num(tf, "predicted_us"));
+    cJSON_Delete(s);
+    cJSON_Delete(f);
+}
+
 static void test_a_kernel_with_global_atomics_runs_full_and_says_why(void **state)
 {
     (void)state;
@@ -179,6 +205,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_sampled_copy_is_reproducible_and_its_sectors_are_n_over_8),
         cmocka_unit_test(test_a_transpose_with_partial_edge_tiles_sampled_is_within_its_bounds_of_full),
+        cmocka_unit_test(test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time),
         cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
         cmocka_unit_test(test_sample_and_full_together_are_a_usage_error),
         cmocka_unit_test(test_the_catalog_default_size_runs_full_without_being_asked),

@@ -18,6 +18,9 @@ typedef struct {
     uint32_t wmask[4]; /* L2: bytes written so far of a dirty sector that is not valid */
     uint32_t epoch;  /* L2: which dirty-FIFO entry is this line's (0 = none) */
     uint32_t pepoch; /* L2: which partial-write FIFO entry is this line's (0 = none) */
+    uint32_t fill_at; /* L2: the fetching SM's memory-instruction count at its last DRAM fetch */
+    uint16_t fill_sm; /* L2: that SM */
+    uint8_t fill_extra; /* L2: sectors that fetch brought in unasked (the fetch granularity) */
 } cline;
 
 typedef struct {
@@ -86,6 +89,7 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->dram_fetch_bytes = dev->dram_fetch_bytes;
     cfg->ecc = dev->ecc;
     cfg->inflight_window = 8;
+    cfg->fill_window = dev->max_warps_per_sm > 0 ? dev->max_warps_per_sm : 0;
     cfg->atom_sector_rule = dev->atom_sector_rule;
     cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
     cfg->l2_partitions = dev->l2_partitions;
@@ -400,11 +404,18 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
 /* Reads the sectors in `want` (bits of one line) through L2: counts hits and
  * misses, fetches the missing ones from DRAM at the fetch granularity.
  * Returns the mask of sectors that missed. With no L2 every sector misses. */
-static uint8_t l2_read(ws_cache *c, uint64_t line, uint8_t want, ws_cache_access *out)
+static uint8_t l2_read(ws_cache *c, const sm_state *sm, int smi, uint64_t line, uint8_t want, ws_cache_access *out)
 {
     cline *l = l2_line(c, line, out);
     uint8_t have = l ? l->valid : 0;
     uint8_t miss = want & (uint8_t)~have;
+    /* In-flight fills (latency only; the counters stay ncu's): a hit on a sector that an earlier
+     * miss of this SM fetched unasked, within fill_window of its memory instructions, waits
+     * for that DRAM fetch (a byte histogram's next warp reads the other half of a 64-B fetch).
+     * Other SMs' clocks are not comparable here: their hits stay hits. */
+    if (l && (want & have & l->fill_extra) && l->fill_sm == (uint16_t)smi &&
+        (uint32_t)sm->now - l->fill_at < (uint32_t)c->cfg.fill_window)
+        out->l2_hit_inflight_sectors += __builtin_popcount(want & have & l->fill_extra);
     out->l2_hit_sectors += __builtin_popcount(want) - __builtin_popcount(miss);
     if (!miss)
         return 0;
@@ -425,6 +436,9 @@ static uint8_t l2_read(ws_cache *c, uint64_t line, uint8_t want, ws_cache_access
     c->t.dram_read_bytes += bytes;
     if (l) {
         l->valid |= fetch;
+        l->fill_extra = fetch & (uint8_t)~miss;
+        l->fill_at = (uint32_t)sm->now;
+        l->fill_sm = (uint16_t)smi;
         for (int s = 0; s < SECTORS_PER_LINE; s++)
             if (fetch >> s & 1)
                 l->wmask[s] = 0; /* partial writes merge into the fetched sector */
@@ -511,7 +525,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
             if (to_l2) {
                 out->l2_requests++;
                 out->l2_sectors += __builtin_popcount(to_l2);
-                uint8_t miss = l2_read(c, line, to_l2, out);
+                uint8_t miss = l2_read(c, s, sm, line, to_l2, out);
                 for (int k = i; k < j; k++) {
                     int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
                     if (to_l2 >> sec & 1)
@@ -579,7 +593,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
             out->l2_requests++;
             for (int k = i; k < j; k++) /* lanes on one address: one sector-op each (coalesce.h) */
                 out->l2_sectors += ws_coalesce_entry_atom_sectors(&co->entries[k], c->cfg.atom_sector_rule);
-            uint8_t miss = l2_read(c, line, want, out);
+            uint8_t miss = l2_read(c, s, sm, line, want, out);
             cline *l2 = scache_find(&c->l2, line, 0);
             if (l2)
                 l2_set_dirty(c, l2, want, out);

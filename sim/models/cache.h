@@ -8,6 +8,11 @@
  *      and allocate; .cg/.cs/.cv loads neither hit nor allocate (measured for .cg;
  *      assumed for .cs/.cv). A fill is treated as instantaneous, so a re-access
  *      while the miss would still be in flight counts as a hit (as ncu counts it).
+ *  In-flight fills: an L2 hit on a sector that an earlier DRAM fetch of the same SM brought
+ *      in unasked (the rest of a 64-B fetch), within fill_window of its memory instructions
+ *      (one per resident warp: each issues its load of an iteration in far fewer cycles than
+ *      the fetch's ~700, so they all find it in flight), is flagged (l2_hit_inflight_sectors):
+ *      the latency model charges it the DRAM latency; the counters keep it a hit, as ncu does.
  *  MSHR merge: a sector sent to L2 stays "outstanding" on its SM for the next
  *      `inflight_window` memory instructions of that SM; a non-allocating load that
  *      finds its sector outstanding is an L1 miss but sends nothing to L2 (measured:
@@ -87,6 +92,7 @@ typedef struct {
     int dram_fetch_bytes;     /* 32, 64 or 128 */
     int ecc;
     int inflight_window;      /* memory instructions per SM a miss (or a store's sector) stays outstanding */
+    int fill_window;          /* memory instructions per SM a DRAM fill stays in flight for the latency (0 = off) */
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
     uint64_t l2_dirty_limit;  /* dirty L2 bytes kept; beyond, the oldest-dirtied line is written back (0 = none) */
     int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
@@ -107,6 +113,9 @@ typedef struct {
     int merged_sectors;
     int st_merged_sectors;                  /* stores merged into a pending write (no L2 sector) */
     int l2_requests, l2_sectors;            /* sent to L2: read, write or atomic per op */
+    int l2_hit_inflight_sectors;            /* of the L2 hits: sectors whose DRAM fetch (by this SM, within
+                                               fill_window of its memory instructions, brought in
+                                               unasked) is still in flight: latency only */
     int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups: requested sectors found; sectors
                                                fetched on a miss (promoted to the fetch granularity,
                                                as ncu counts lookup misses, §4.1) */

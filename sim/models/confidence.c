@@ -141,6 +141,8 @@ void ws_compare_verdict_of(const ws_timing *a, const ws_notes *na, const ws_timi
         why = "the margin is well beyond the model's known error (25%)";
     }
     v->launch_dominates_both = launch_dominates(a) && launch_dominates(b);
+    v->limiter_a = launch_dominates(a) ? "launch" : ws_bound_class(a->bound);
+    v->limiter_b = launch_dominates(b) ? "launch" : ws_bound_class(b->bound);
     v->level = c;
     /* the note that lowers the confidence most, of the variant it belongs to */
     const ws_notes *worst = na && (!nb || na->level >= nb->level) ? na : nb;

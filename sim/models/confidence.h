@@ -54,6 +54,9 @@ typedef struct {
     bool b_faster;
     ws_confidence level;
     bool launch_dominates_both;/* each variant's launch cost exceeds its largest other term */
+    const char *limiter_a, *limiter_b; /* what limits each: its bound's class (ws_bound_class), or
+                                          "launch" where its launch cost is at least the rest of its
+                                          time (the time is within 2x of the launch cost) */
     char why[320];             /* why the confidence is what it is */
 } ws_compare_verdict;
 

@@ -2,6 +2,7 @@
  * verdicts: the cache model's sector outcomes and the bank model's wavefronts. */
 #include "latency.h"
 #include "../frontend/deps.h"
+#include "models.h"
 
 #include "../../common/ws_assert.h"
 
@@ -23,7 +24,7 @@ struct ws_latency {
     int warps_per_block;
     int finished;
     warp_epoch *warps;         /* per warp_global; NULL when too many to track */
-    uint64_t nwarps;
+    uint64_t nwarps, nblocks;
     ws_deps deps;              /* barriers and dependent loads, from ws_latency_set_function */
     double *sm_cycles;
     double *sm_dram_epochs;    /* epochs with a DRAM load: each waits once for the DRAM queue */
@@ -50,6 +51,7 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
     l->dev = dev;
     l->warps_per_block = (int)ws_launch_warps_per_block(launch);
     uint64_t nblocks = ws_launch_blocks(launch);
+    l->nblocks = nblocks;
     l->nwarps = nblocks * (uint64_t)l->warps_per_block;
     l->block_tail_cycles = block_tail(dev, l->warps_per_block);
     l->sm_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_cycles);
@@ -101,6 +103,8 @@ static bool from_dram(const ws_mem_verdict *v)
 {
     if (!v->co || !v->ca || v->latency < 0)
         return false;
+    if (v->ca->l2_hit_inflight_sectors) /* it waits for a DRAM fetch in the queue (cache.h) */
+        return true;
     for (int i = 0; i < v->co->nentries; i++)
         if (v->ca->outcome[i] == WS_SECT_DRAM)
             return true;
@@ -176,8 +180,19 @@ double ws_latency_sm_dram_epochs(const ws_latency *l, int sm)
 
 void ws_latency_scale(ws_latency *l, double f)
 {
-    for (int s = 0; s < l->dev->sm_count; s++) {
-        l->sm_cycles[s] *= f;
-        l->sm_dram_epochs[s] *= f;
+    /* The sampled blocks sit on the SMs unevenly (the lead blocks one per SM, an edge block on
+       whichever SM its number gives), so scaling each SM's own sum would put a whole stratum's
+       cycles on the one SM its representative ran on. The grid's sum is spread instead as the
+       grid's blocks are (ws_blocks_on_sm): a block costs the same on every SM, on average. */
+    double cyc = 0, epochs = 0;
+    int n = l->dev->sm_count;
+    for (int s = 0; s < n; s++) {
+        cyc += l->sm_cycles[s];
+        epochs += l->sm_dram_epochs[s];
+    }
+    for (int s = 0; s < n; s++) {
+        double share = l->nblocks ? (double)ws_blocks_on_sm(l->nblocks, n, s) / (double)l->nblocks : 0;
+        l->sm_cycles[s] = cyc * f * share;
+        l->sm_dram_epochs[s] = epochs * f * share;
     }
 }

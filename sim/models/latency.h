@@ -36,7 +36,8 @@ double ws_latency_sm_cycles(const ws_latency *l, int sm);
 /* How many of those epochs have a load with a DRAM sector: each waits once for the DRAM
  * queue, whose delay depends on the kernel's DRAM utilisation (sim/models/timing.c). */
 double ws_latency_sm_dram_epochs(const ws_latency *l, int sm);
-/* Block sampling: every SM's cycles times f, after ws_latency_finish (sim/sample.h). */
+/* Block sampling, after ws_latency_finish (sim/sample.h): the SMs' summed cycles and DRAM
+ * epochs times f, spread over the SMs as the grid's blocks are (ws_blocks_on_sm). */
 void ws_latency_scale(ws_latency *l, double f);
 void ws_latency_free(ws_latency *l);
 

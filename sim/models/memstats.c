@@ -4,6 +4,7 @@
 
 #include "../../common/ws_assert.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -439,6 +440,25 @@ static void flat_copy(ws_memstats *ms, uint64_t *v, bool get)
 }
 
 void ws_memstats_flat_get(const ws_memstats *ms, uint64_t *out) { flat_copy((ws_memstats *)ms, out, true); }
+
+void ws_memstats_spread_sms(ws_memstats *ms)
+{
+    /* A stratum's estimate lands on the SM its sampled block ran on (one representative of 14
+       edge blocks counted 14 times on one SM made a 512^3 matmul's L1 term 7x its full run's):
+       the per-SM words are a grid's, so they are spread as the grid's blocks are. */
+    uint64_t mem = 0, wf = 0, nb = 0;
+    int n = ms->dev->sm_count;
+    for (int s = 0; s < n; s++) {
+        mem += ms->sms[s].mem_inst;
+        wf += ms->sms[s].l1_wavefronts;
+        nb += ms->sms[s].blocks;
+    }
+    for (int s = 0; s < n && nb; s++) {
+        double share = (double)ms->sms[s].blocks / (double)nb;
+        ms->sms[s].mem_inst = (uint64_t)llround((double)mem * share);
+        ms->sms[s].l1_wavefronts = (uint64_t)llround((double)wf * share);
+    }
+}
 
 void ws_memstats_flat_set(ws_memstats *ms, const uint64_t *in)
 {

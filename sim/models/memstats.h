@@ -122,6 +122,10 @@ void ws_memstats_free(ws_memstats *ms);
 size_t ws_memstats_nflat(const ws_memstats *ms);
 void ws_memstats_flat_get(const ws_memstats *ms, uint64_t *out);
 void ws_memstats_flat_set(ws_memstats *ms, const uint64_t *in);
+/* Block sampling, after flat_set: every SM's mem_inst and l1_wavefronts become their sum over
+ * the SMs times the SM's share of the grid's blocks (ws_sm_stats.blocks, ws_blocks_on_sm), as
+ * the grid would spread them; a block costs the same on every SM, on average. */
+void ws_memstats_spread_sms(ws_memstats *ms);
 
 const ws_mem_totals *ws_memstats_totals(const ws_memstats *ms);
 /* Row for pc, NULL when out of range. */

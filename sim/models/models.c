@@ -162,6 +162,8 @@ double ws_latency_of_access(const ws_device *dev, const ws_mem_verdict *v)
             if (l > lat)
                 lat = l;
         }
+    if (lat >= 0 && v->ca && v->ca->l2_hit_inflight_sectors && dev->dram_cycles > lat)
+        lat = dev->dram_cycles; /* a hit on a fill still in flight waits for it (cache.h) */
     if (lat >= 0 && v->at) { /* an ATOM returns after its own lanes on one address have gone in turn */
         double ns = v->ev->atom_float ? dev->atom_same_address_float_ns : dev->atom_same_address_ns;
         lat += (v->at->same_addr_max - 1) * ns * dev->sm_clock_mhz / 1000.0; /* ns -> SM cycles */

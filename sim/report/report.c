@@ -847,7 +847,7 @@ void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b)
         fprintf(f, "  verdict: B %s (%.2fx), confidence %s: %s\n",
                 cv.ratio == 1 ? "as fast as A" : cv.b_faster ? "faster" : "slower",
                 cv.ratio >= 1 ? cv.ratio : ratio(1, cv.ratio), ws_confidence_name(cv.level), cv.why);
-        fprintf(f, "  limited by: A %s, B %s\n", ws_bound_class(a->timing->bound), ws_bound_class(b->timing->bound));
+        fprintf(f, "  limited by: A %s, B %s\n", cv.limiter_a, cv.limiter_b);
         if (a->notes->n)
             notes_lines(f, a->notes, "  A ");
         if (b->notes->n)
@@ -894,6 +894,8 @@ int ws_report_json_verdict(cJSON *o, const ws_report *a, const ws_report *b)
     cJSON_AddStringToObject(v, "why", cv.why);
     cJSON_AddStringToObject(v, "bound_a", ws_bound_class(a->timing->bound));
     cJSON_AddStringToObject(v, "bound_b", ws_bound_class(b->timing->bound));
+    cJSON_AddStringToObject(v, "limiter_a", cv.limiter_a);
+    cJSON_AddStringToObject(v, "limiter_b", cv.limiter_b);
     cJSON_AddBoolToObject(v, "launch_dominates_both", cv.launch_dominates_both);
     return 0;
 }
