@@ -34,6 +34,18 @@ static double elem_value(int mt, uint64_t bits)
     }
 }
 
+/* sim_h2f inlined for normal numbers (the common case; the same bits: a normal half widens
+ * exactly by rebiasing its exponent), the library call for zeros, subnormals, inf and NaN. */
+static inline double h2d(uint16_t h)
+{
+    uint32_t e = (h >> 10) & 0x1f;
+    if (e == 0 || e == 31) return sim_h2f(h);
+    uint32_t u = (uint32_t)(h >> 15) << 31 | (e + 112) << 23 | (uint32_t)(h & 0x3ff) << 13;
+    float r;
+    memcpy(&r, &u, 4);
+    return r;
+}
+
 static int mt_bits(int mt)
 {
     switch (mt) {
@@ -72,7 +84,7 @@ static void gather(const sim_ctx *c, const sim_warp *w, const ws_frag_form *f, c
         int sh = fm->shift[e];
         if (mat && mt == PTX_MT_F16) {
             for (int l = 0; l < 32; l++)
-                mat[fm->row[l][e] * cols + fm->col[l][e]] = sim_h2f((uint16_t)(reg[l] >> sh));
+                mat[fm->row[l][e] * cols + fm->col[l][e]] = h2d((uint16_t)(reg[l] >> sh));
         } else if (mat && mt == PTX_MT_F32) {
             for (int l = 0; l < 32; l++)
                 mat[fm->row[l][e] * cols + fm->col[l][e]] = sim_f32(reg[l] >> sh & mask);
