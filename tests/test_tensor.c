@@ -582,6 +582,37 @@ static void test_fragment_layouts_cover_each_element_once_in_the_isa_register_co
     }
 }
 
+/* The cached fragment maps (ws_frag_map_get, the hot loops' layout) agree with ws_frag_where
+ * for every form, on first build, on a cache hit and after more forms than the cache holds
+ * have cycled through it (three rounds over 11 forms x 3 fragments). */
+static void test_fragment_maps_agree_with_the_formula_through_cache_reuse(void **state)
+{
+    (void)state;
+    static const int forms[][5] = {
+        {16, 16, 16, 16, 32}, {32, 8, 16, 16, 32}, {8, 32, 16, 16, 16}, {16, 16, 16, 8, 32}, {32, 8, 16, 8, 32},
+        {8, 32, 16, 8, 32}, {16, 16, 8, 32, 32}, {8, 8, 4, 64, 64}, {16, 8, 32, 8, 32}, {16, 8, 16, 16, 16},
+        {16, 8, 4, 32, 32},
+    };
+    const char which[4] = {'a', 'b', 'c', 'd'};
+    for (int round = 0; round < 3; round++)
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
+            for (int w = 0; w < 4; w++) {
+                ws_frag_form ff = {forms[f][0], forms[f][1], forms[f][2], forms[f][3], forms[f][4], true};
+                const ws_frag_map *fm = ws_frag_map_get(&ff, which[w]);
+                assert_non_null(fm);
+                assert_int_equal(fm->nelem, ws_frag_elems(&ff, which[w]));
+                for (int l = 0; l < 32; l++)
+                    for (int e = 0; e < fm->nelem; e++) {
+                        ws_frag_pos p;
+                        ws_frag_where(&ff, which[w], l, e, &p);
+                        assert_int_equal(fm->row[l][e], p.row);
+                        assert_int_equal(fm->col[l][e], p.col);
+                        assert_int_equal(fm->reg[e], p.reg);
+                        assert_int_equal(fm->shift[e], p.shift);
+                    }
+            }
+}
+
 /* The nearest fp8 by search over all 256 codes (ties to the even code), saturating: from the
  * formats' definitions (e4m3: bias 7, S.1111.111 NaN, no infinity; e5m2: bias 15, IEEE). */
 static double fp8_value(int code, bool e5)
@@ -1623,6 +1654,7 @@ int main(void)
         cmocka_unit_test(test_wmma_row_col_f32_col_row_f16_and_bf16_equal_the_plain_product),
         cmocka_unit_test(test_wmma_of_every_shape_and_type_equals_the_plain_product),
         cmocka_unit_test(test_fragment_layouts_cover_each_element_once_in_the_isa_register_counts),
+        cmocka_unit_test(test_fragment_maps_agree_with_the_formula_through_cache_reuse),
         cmocka_unit_test(test_cuda_fp16_bf16_and_fp8_packing_intrinsics_run_as_the_isa_rounds),
         cmocka_unit_test(test_fp8_mma_m16n8k32_equals_the_plain_product),
         cmocka_unit_test(test_ldmatrix_delivers_the_isa_layout_and_costs_the_bank_groups_of_its_rows),

@@ -131,13 +131,19 @@ static int wmma_ldst(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     if (wmma_space(c, w, in, base, &sp)) return -1;
     const ptx_operand *v = &pi->opnd[load ? 0 : 1];
     int nelem = ws_frag_elems(&f, which), nreg = ws_frag_regs(&f, which), per = nelem / nreg;
+    const ws_frag_map *fm = ws_frag_map_get(&f, which);
     for (int r = 0; r < nreg; r++) {
         uint64_t ea[4][32];                      /* element addresses of register r, per lane */
         bool contiguous = true;
         for (int l = 0; l < 32; l++) {
             for (int j = 0; j < per; j++) {
                 ws_frag_pos p;
-                ws_frag_where(&f, which, l, r * per + j, &p);
+                if (fm) {                        /* the cached layout (fragments.h) */
+                    p.row = fm->row[l][r * per + j];
+                    p.col = fm->col[l][r * per + j];
+                } else {
+                    ws_frag_where(&f, which, l, r * per + j, &p);
+                }
                 int64_t off = rowmajor ? (int64_t)p.row * ld[l] + p.col : (int64_t)p.col * ld[l] + p.row;
                 ea[j][l] = base[l] + (uint64_t)(off * esz);
                 if (j && ea[j][l] != ea[j - 1][l] + (uint64_t)esz) contiguous = false;

@@ -169,9 +169,33 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
 
 static inline uint64_t load_n(const uint8_t *p, uint32_t n)
 {
+    /* constant sizes for the usual widths: a memcpy of variable size is a library call */
+    switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+    default: break;
+    }
     uint64_t v = 0;
     memcpy(&v, p, n);                            /* little-endian host, like the GPU */
     return v;
+}
+
+/* Stores the low n bytes of x at p; true when that changed some byte. */
+static inline bool store_n(uint8_t *p, uint64_t x, uint32_t n)
+{
+    uint64_t lo = n >= 8 ? x : x & ((1ull << (n * 8)) - 1);
+    switch (n) {
+    case 1: { bool ch = *p != (uint8_t)lo; *p = (uint8_t)lo; return ch; }
+    case 2: { uint16_t v = (uint16_t)lo; bool ch = load_n(p, 2) != v; memcpy(p, &v, 2); return ch; }
+    case 4: { uint32_t v = (uint32_t)lo; bool ch = load_n(p, 4) != v; memcpy(p, &v, 4); return ch; }
+    case 8: { bool ch = load_n(p, 8) != lo; memcpy(p, &lo, 8); return ch; }
+    default: break;
+    }
+    bool ch = memcmp(p, &x, n) != 0;
+    memcpy(p, &x, n);
+    return ch;
 }
 
 static uint64_t atom_apply(ptx_atomop op, ptx_type t, uint64_t old, uint64_t b, uint64_t cv)
@@ -281,8 +305,7 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
             bool eq = true;
             for (uint32_t i = 0; i < vec; i++) {
                 const uint64_t *s = F + (vec == 1 ? in->src[1] : in->vec[i]);
-                eq &= !memcmp(ptr[l] + i * elem, &s[l], elem);
-                memcpy(ptr[l] + i * elem, &s[l], elem);
+                eq &= !store_n(ptr[l] + i * elem, s[l], elem);
             }
             same |= (uint32_t)eq << l;
         });
@@ -319,11 +342,11 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         bool changed = false;
         if (vec == 1) {
             const uint64_t *s = F + in->src[1];
-            SIM_LANES(m, { changed |= memcmp(ptr[l], &s[l], elem) != 0; memcpy(ptr[l], &s[l], elem); });
+            SIM_LANES(m, changed |= store_n(ptr[l], s[l], elem));
         } else {
             for (uint32_t i = 0; i < vec; i++) {
                 const uint64_t *s = F + in->vec[i];
-                SIM_LANES(m, { changed |= memcmp(ptr[l] + i * elem, &s[l], elem) != 0; memcpy(ptr[l] + i * elem, &s[l], elem); });
+                SIM_LANES(m, changed |= store_n(ptr[l] + i * elem, s[l], elem));
             }
         }
         if (changed) sim_progress(c);

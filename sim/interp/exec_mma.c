@@ -34,6 +34,18 @@ static double elem_value(int mt, uint64_t bits)
     }
 }
 
+/* sim_h2f inlined for normal numbers (the common case; the same bits: a normal half widens
+ * exactly by rebiasing its exponent), the library call for zeros, subnormals, inf and NaN. */
+static inline double h2d(uint16_t h)
+{
+    uint32_t e = (h >> 10) & 0x1f;
+    if (e == 0 || e == 31) return sim_h2f(h);
+    uint32_t u = (uint32_t)(h >> 15) << 31 | (e + 112) << 23 | (uint32_t)(h & 0x3ff) << 13;
+    float r;
+    memcpy(&r, &u, 4);
+    return r;
+}
+
 static int mt_bits(int mt)
 {
     switch (mt) {
@@ -44,7 +56,9 @@ static int mt_bits(int mt)
     }
 }
 
-/* Reads fragment which of operand o into mat (rows x cols, row-major), as doubles. */
+/* Reads fragment which of operand o into mat (rows x cols, row-major), as doubles. The layout
+ * comes from the cached fragment map and the element conversion is chosen once per fragment:
+ * this is the tensor-core path's hottest loop. */
 static void gather(const sim_ctx *c, const sim_warp *w, const ws_frag_form *f, char which, const ptx_operand *o,
                    int mt, double *mat, int64_t *imat)
 {
@@ -52,15 +66,38 @@ static void gather(const sim_ctx *c, const sim_warp *w, const ws_frag_form *f, c
     ws_frag_dims(f, which, &rows, &cols);
     int ne = ws_frag_elems(f, which);
     uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-    for (int l = 0; l < 32; l++)
-        for (int e = 0; e < ne; e++) {
-            ws_frag_pos p;
-            ws_frag_where(f, which, l, e, &p);
-            uint64_t v = w->file[sim_tc_elem(c, o, p.reg) + l] >> p.shift & mask;
-            if (mat) mat[p.row * cols + p.col] = elem_value(mt, v);
-            if (imat) imat[p.row * cols + p.col] = mt == PTX_MT_U8 ? (int64_t)(uint8_t)v
-                                                  : mt == PTX_MT_S8 ? (int64_t)(int8_t)v : (int64_t)(int32_t)v;
+    const ws_frag_map *fm = ws_frag_map_get(f, which);
+    if (!fm) {
+        for (int l = 0; l < 32; l++)
+            for (int e = 0; e < ne; e++) {
+                ws_frag_pos p;
+                ws_frag_where(f, which, l, e, &p);
+                uint64_t v = w->file[sim_tc_elem(c, o, p.reg) + l] >> p.shift & mask;
+                if (mat) mat[p.row * cols + p.col] = elem_value(mt, v);
+                if (imat) imat[p.row * cols + p.col] = mt == PTX_MT_U8 ? (int64_t)(uint8_t)v
+                                                      : mt == PTX_MT_S8 ? (int64_t)(int8_t)v : (int64_t)(int32_t)v;
+            }
+        return;
+    }
+    for (int e = 0; e < ne; e++) {
+        const uint64_t *reg = w->file + sim_tc_elem(c, o, fm->reg[e]);
+        int sh = fm->shift[e];
+        if (mat && mt == PTX_MT_F16) {
+            for (int l = 0; l < 32; l++)
+                mat[fm->row[l][e] * cols + fm->col[l][e]] = h2d((uint16_t)(reg[l] >> sh));
+        } else if (mat && mt == PTX_MT_F32) {
+            for (int l = 0; l < 32; l++)
+                mat[fm->row[l][e] * cols + fm->col[l][e]] = sim_f32(reg[l] >> sh & mask);
+        } else {
+            for (int l = 0; l < 32; l++) {
+                uint64_t v = reg[l] >> sh & mask;
+                int at = fm->row[l][e] * cols + fm->col[l][e];
+                if (mat) mat[at] = elem_value(mt, v);
+                if (imat) imat[at] = mt == PTX_MT_U8 ? (int64_t)(uint8_t)v
+                                     : mt == PTX_MT_S8 ? (int64_t)(int8_t)v : (int64_t)(int32_t)v;
+            }
         }
+    }
 }
 
 static uint64_t encode(int mt, double x)
@@ -70,6 +107,23 @@ static uint64_t encode(int mt, double x)
     case PTX_MT_F32: return sim_f32b((float)x);
     default: return sim_f64b(x);
     }
+}
+
+/* acc[j] += a[k] * b[k][j] for k = 0 .. K-1 in order (b rows of n): one row of D. */
+static void row_mac(double *acc, const double *a, const double *b, int K, int n)
+{
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < n; j++) acc[j] += a[k] * b[k * n + j];
+}
+
+/* row_mac for n = 8, the common mma width, with the row held in locals. */
+static void row_mac8(double *acc, const double *a, const double *b, int K)
+{
+    double r[8];
+    for (int j = 0; j < 8; j++) r[j] = acc[j];
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < 8; j++) r[j] += a[k] * b[k * 8 + j];
+    for (int j = 0; j < 8; j++) acc[j] = r[j];
 }
 
 int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
@@ -98,6 +152,19 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         gather(c, w, &f, 'c', &pi->opnd[3], tc->ctype, C, NULL);
     }
     uint64_t bits[16 * 16];
+    if (!integer && tc->atype != PTX_MT_F64) {
+        /* k outside j: each element still adds its K products to C in k order (the same sums,
+         * rounded the same), but the inner loop runs along a row of B and vectorises */
+        for (int i = 0; i < M; i++) {
+            double acc[32];       /* N <= 32 (m8n32k16) */
+            for (int j = 0; j < N; j++) acc[j] = C[i * N + j];
+            switch (N) {          /* constant widths: the compiler keeps acc in vector registers */
+            case 8: row_mac8(acc, A + i * K, B, K); break;
+            default: row_mac(acc, A + i * K, B, K, N); break;
+            }
+            for (int j = 0; j < N; j++) bits[i * N + j] = encode(tc->dtype, acc[j]);
+        }
+    } else
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             if (integer) {
@@ -123,12 +190,21 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     uint64_t out[8][32];
     int nreg = ws_frag_regs(&fd, 'c');
     memset(out, 0, sizeof out);
-    for (int l = 0; l < 32; l++)
+    const ws_frag_map *dm = ws_frag_map_get(&fd, 'c');
+    if (dm) {
         for (int e = 0; e < nd; e++) {
-            ws_frag_pos p;
-            ws_frag_where(&fd, 'c', l, e, &p);
-            out[p.reg][l] |= (bits[p.row * N + p.col] & emask) << p.shift;
+            uint64_t *o = out[dm->reg[e]];
+            int sh = dm->shift[e];
+            for (int l = 0; l < 32; l++) o[l] |= (bits[dm->row[l][e] * N + dm->col[l][e]] & emask) << sh;
         }
+    } else {
+        for (int l = 0; l < 32; l++)
+            for (int e = 0; e < nd; e++) {
+                ws_frag_pos p;
+                ws_frag_where(&fd, 'c', l, e, &p);
+                out[p.reg][l] |= (bits[p.row * N + p.col] & emask) << p.shift;
+            }
+    }
     for (int r = 0; r < nreg; r++) {
         uint64_t *d = w->file + sim_tc_elem(c, &pi->opnd[0], r);
         for (int l = 0; l < 32; l++) d[l] = out[r][l];

@@ -2,6 +2,8 @@
  * Invariant: ws_frag_where is a bijection from (lane, element) to the matrix's cells. */
 #include "fragments.h"
 
+#include <stddef.h>
+
 void ws_frag_dims(const ws_frag_form *f, char which, int *rows, int *cols)
 {
     switch (which) {
@@ -64,4 +66,43 @@ void ws_frag_where(const ws_frag_form *f, char which, int lane, int e, ws_frag_p
         p->col = 8 * (b / nb) + 2 * t + e % 2;
         break;
     }
+}
+
+/* A few forms per kernel at most: a small per-thread cache, searched linearly, so -j N threads
+ * share nothing; slots are reused round-robin when a kernel uses more forms than fit. */
+#define MAP_SLOTS 8
+typedef struct {
+    int m, n, k, ab_bits, c_bits;
+    char which;
+    ws_frag_map map;
+} map_slot;
+static _Thread_local map_slot map_cache[MAP_SLOTS];
+static _Thread_local int map_used, map_next;
+
+const ws_frag_map *ws_frag_map_get(const ws_frag_form *f, char which)
+{
+    if (which == 'd') which = 'c';
+    for (int i = 0; i < map_used; i++) {
+        map_slot *s = &map_cache[i];
+        if (s->which == which && s->m == f->m && s->n == f->n && s->k == f->k && s->ab_bits == f->ab_bits
+            && s->c_bits == f->c_bits)
+            return &s->map;
+    }
+    int ne = ws_frag_elems(f, which), rows, cols;
+    ws_frag_dims(f, which, &rows, &cols);
+    if (ne <= 0 || ne > WS_FRAG_MAX_ELEMS || rows > 256 || cols > 256) return NULL;
+    int at = map_used < MAP_SLOTS ? map_used++ : (map_next++ % MAP_SLOTS);
+    map_slot *s = &map_cache[at];
+    s->m = f->m; s->n = f->n; s->k = f->k; s->ab_bits = f->ab_bits; s->c_bits = f->c_bits; s->which = which;
+    s->map.nelem = ne;
+    for (int l = 0; l < 32; l++)
+        for (int e = 0; e < ne; e++) {
+            ws_frag_pos p;
+            ws_frag_where(f, which, l, e, &p);
+            s->map.reg[e] = p.reg;        /* reg and shift depend on e only */
+            s->map.shift[e] = p.shift;
+            s->map.row[l][e] = (unsigned char)p.row;
+            s->map.col[l][e] = (unsigned char)p.col;
+        }
+    return &s->map;
 }

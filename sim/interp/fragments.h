@@ -42,4 +42,19 @@ void ws_frag_dims(const ws_frag_form *f, char which, int *rows, int *cols);
  * 1 + 0, col 2*2 + 1 + 8 = 13, register 2, shift 16. */
 void ws_frag_where(const ws_frag_form *f, char which, int lane, int e, ws_frag_pos *p);
 
+/* The whole layout of one fragment, for the hot loops (mma, wmma.load/store): element e of
+ * every lane sits in register reg[e] at bit shift[e] (the same for all lanes, see above), and
+ * lane l's element e is cell (row[l][e], col[l][e]). Built once per form and thread from
+ * ws_frag_where and kept (thread-local, never freed); the pointer stays valid for the thread's
+ * life. WS_FRAG_MAX_ELEMS bounds the elements per lane of every form fragments.h describes. */
+#define WS_FRAG_MAX_ELEMS 16
+typedef struct {
+    int nelem;
+    int reg[WS_FRAG_MAX_ELEMS], shift[WS_FRAG_MAX_ELEMS];
+    unsigned char row[32][WS_FRAG_MAX_ELEMS], col[32][WS_FRAG_MAX_ELEMS];
+} ws_frag_map;
+/* The map of fragment which of form f; NULL when its elements per lane exceed the bound (the
+ * caller then uses ws_frag_where). */
+const ws_frag_map *ws_frag_map_get(const ws_frag_form *f, char which);
+
 #endif

@@ -52,6 +52,23 @@ int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_re
     for (int lane = 0; lane < 32; lane++) {
         if (!(ev->active_mask >> lane & 1))
             continue;
+        if (!local) {
+            /* global: one request, so a lane's range cuts only at sector boundaries (the same
+               chunks as the byte walk below, a sector at a time) */
+            uint64_t a = ev->addr[lane], end = a + (uint64_t)w;
+            if (end > a) {                   /* a range wrapping past 2^64 takes the byte walk */
+                while (a < end) {
+                    uint64_t sec = a & ~(uint64_t)(WS_SECTOR_BYTES - 1);
+                    uint64_t stop = sec + WS_SECTOR_BYTES < end && sec + WS_SECTOR_BYTES > sec ? sec + WS_SECTOR_BYTES : end;
+                    uint32_t len = (uint32_t)(stop - a);
+                    ch[n] = (chunk){sec, 0, (uint8_t)lane, (uint16_t)n,
+                                    (len >= 32 ? 0xffffffffu : ((1u << len) - 1)) << (a - sec)};
+                    n++;
+                    a = stop;
+                }
+                continue;
+            }
+        }
         chunk cur = {0};
         int open = 0;
         for (int b = 0; b < w; b++) {

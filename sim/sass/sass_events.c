@@ -114,6 +114,35 @@ static int cmp_piece(const void *x, const void *y)
     return a->a < b->a ? -1 : a->a > b->a;
 }
 
+/* Sorts v by address: a merge sort on the stack (qsort allocates and calls back per compare,
+ * the SASS stage's hottest cost on wmma kernels). Pieces of one address may end in any order:
+ * the callers merge overlapping pieces, which does not depend on it. */
+static void sort_pieces(piece *v, int n)
+{
+    piece tmp[32 * 32];
+    if (n > 32 * 32) { qsort(v, (size_t)n, sizeof *v, cmp_piece); return; }
+    for (int lo = 0; lo < n; lo += 8) {          /* runs of 8 by insertion */
+        int hi = lo + 8 < n ? lo + 8 : n;
+        for (int i = lo + 1; i < hi; i++) {
+            piece x = v[i];
+            int j = i - 1;
+            while (j >= lo && v[j].a > x.a) { v[j + 1] = v[j]; j--; }
+            v[j + 1] = x;
+        }
+    }
+    for (int width = 8; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            if (mid >= hi || v[mid - 1].a <= v[mid].a) continue;   /* already in order */
+            while (i < mid && j < hi) tmp[k++] = v[j].a < v[i].a ? v[j++] : v[i++];
+            while (i < mid) tmp[k++] = v[i++];
+            while (j < hi) tmp[k++] = v[j++];
+            memcpy(v + lo, tmp + lo, (size_t)(hi - lo) * sizeof *v);
+        }
+    }
+}
+
 /* The matrix's memory rows (ws_sass_wmma_rows): every byte the fragment's events touch, cut
  * into rows of row_bytes in address order. False when they are not n whole rows. */
 static bool wmma_mem_rows(const ws_sass_stage *st, int n, int row_bytes, uint64_t *row)
@@ -123,7 +152,7 @@ static bool wmma_mem_rows(const ws_sass_stage *st, int n, int row_bytes, uint64_
     for (int e = 0; e < st->npend; e++)
         for (int l = 0; l < 32; l++)
             if (st->pend[e].active_mask >> l & 1) all[k++] = (piece){st->pend[e].addr[l], st->pend[e].width};
-    qsort(all, (size_t)k, sizeof all[0], cmp_piece);
+    sort_pieces(all, k);
     for (int i = 0; i < k;) {
         uint64_t a = all[i].a, end = a + all[i].n;
         for (i++; i < k && all[i].a <= end; i++)
@@ -173,7 +202,7 @@ static void wmma_plain(ws_sass_stage *st, const ws_sass_pcmap *pm)
         int n = 0;
         for (int k = 0; k < st->npend; k++)
             if (st->pend[k].active_mask >> l & 1) in[n++] = (piece){st->pend[k].addr[l], st->pend[k].width};
-        qsort(in, (size_t)n, sizeof in[0], cmp_piece);
+        sort_pieces(in, n);
         for (int k = 0; k < n;) {
             uint64_t a = in[k].a, end = a + in[k].n;
             for (k++; k < n && in[k].a <= end; k++)
