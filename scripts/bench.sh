@@ -41,11 +41,11 @@ for j in 1 "$JOBS"; do
     done <"$tmpd/kernels"
 done
 echo "== every memory model on: the catalog at default sizes, sim --full (interpreter + models seconds)"
-python3 - "$tmpd" "$JOBS" <"$tmpd/kernels" <<'EOF'
+python3 - "$tmpd" "$JOBS" <<'EOF'
 import json, sys
 d, jobs = sys.argv[1], sys.argv[2]
 rows, tot, failed, levels = [], {"1": [0, 0.0], jobs: [0, 0.0]}, [], set()
-for k in sys.stdin.read().split():
+for k in open(f"{d}/kernels").read().split():
     r = {}
     for j in ("1", jobs):
         doc = json.load(open(f"{d}/m.{j}.{k}.json"))
