@@ -2,6 +2,16 @@
 # Builds whatever this machine can build: the simulator always, the CUDA
 # backend where the CUDA headers are found, the visualizer where SDL2 is found.
 
+# Parallel by default: every core (JOBS), unless the command line gives -j (make -j1: one at a
+# time) or a goal is `clean`, which must not race the build. make test runs that many test binaries
+# at once too. Only the top-level make sets it: a sub-make shares its jobserver.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS))$(filter clean,$(MAKECMDGOALS)),0)
+  MAKEFLAGS += -j$(JOBS)
+endif
+# the job count in effect in a recipe (make -j without a number: JOBS)
+JOBS_NOW = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),$(JOBS))
+
 CC       ?= gcc
 CUDA_HOME ?= /usr/local/cuda
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls $(CUDA_HOME)/bin/nvcc 2>/dev/null)
@@ -67,7 +77,8 @@ VERSION_STAMP := $(BUILD)/git-describe
 # (the stamp is written whenever it is missing: outside a git tree - an unpacked `git archive` -
 # GIT_DESCRIBE is empty, and a missing stamp read as "" would otherwise never be made)
 $(shell mkdir -p $(BUILD) && [ -f $(VERSION_STAMP) ] && [ "$$(cat $(VERSION_STAMP))" = "$(GIT_DESCRIBE)" ] || echo "$(GIT_DESCRIBE)" > $(VERSION_STAMP))
-CLI_OBJ := $(BUILD)/obj/common/cli.o $(BUILD)/asan/common/cli.o $(BUILD)/fuzz/obj/common/cli.o
+# (not the sanitizer build's: every test binary links it, and a new commit must not relink them all)
+CLI_OBJ := $(BUILD)/obj/common/cli.o $(BUILD)/fuzz/obj/common/cli.o
 $(CLI_OBJ): $(VERSION_STAMP)
 $(CLI_OBJ): CFLAGS_BASE += -DWS_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
 
@@ -85,9 +96,11 @@ ASAN_OBJ   := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_LIB   := $(BUILD)/asan/libws.a
 ASAN_TLIB  := $(BUILD)/asan/libws-test.a
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/tests/%)
+# the binaries with slow cases: those whose main returns ws_run_tests (tests/slow.h)
+SLOW_TEST_BIN := $(patsubst tests/%.c,$(BUILD)/asan/tests/%,$(shell grep -l 'return ws_run_tests' $(TEST_SRC) 2>/dev/null))
 ASAN_BIN   := $(BUILD)/asan/warpscope
 
-.PHONY: all deps demo test gpu-test bench ptx fuzz clean help status
+.PHONY: all deps demo test test-slow gpu-test bench ptx fuzz clean help status
 all: status $(BIN)
 
 status:
@@ -167,10 +180,17 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)WS="$(BIN)" sh scripts/demo.sh
 
-# Each test binary runs from the repository root (it reads demos/ and tests/data/).
+# Each test binary runs from the repository root (it reads demos/ and tests/data/), JOBS_NOW of
+# them at once; the last run's times (in $(BUILD)/asan/test-times) start the longest first.
+# make test runs the quick cases and says how many slow ones it left; make test-slow runs those
+# (tests/slow.h says how a case is marked slow). CI (.ci/run) runs both.
 test: deps
 	$(Q)$(MAKE) --no-print-directory $(TEST_BIN) $(ASAN_BIN)
-	$(Q)WS_BIN=$(ASAN_BIN) sh scripts/run-tests.sh $(TEST_BIN)
+	$(Q)WS_BIN=$(ASAN_BIN) WS_TEST_JOBS=$(JOBS_NOW) WS_TEST_TIMES=$(BUILD)/asan/test-times sh scripts/run-tests.sh $(TEST_BIN)
+
+test-slow: deps
+	$(Q)$(MAKE) --no-print-directory $(SLOW_TEST_BIN) $(ASAN_BIN)
+	$(Q)WS_SLOW=1 WS_BIN=$(ASAN_BIN) WS_TEST_JOBS=$(JOBS_NOW) WS_TEST_TIMES=$(BUILD)/asan/test-slow-times sh scripts/run-tests.sh $(SLOW_TEST_BIN)
 
 gpu-test: all
 	$(Q)WS_BIN="$(BIN)" sh scripts/gpu-test.sh
@@ -189,12 +209,14 @@ clean:
 help:
 	@echo "make            build build/warpscope (says what it skipped and why)"
 	@echo "make demo       install missing packages, build, run the main job (catalog tour)"
-	@echo "make test       install missing packages, run the cmocka tests under ASan+UBSan"
+	@echo "make test       install missing packages, run the cmocka tests under ASan+UBSan (quick cases)"
+	@echo "make test-slow  the slow cases make test leaves out (whole-catalog sweeps, many compiler runs)"
 	@echo "make gpu-test   run the catalog through 'check' on the GPU present, write results/"
-	@echo "make bench      interpreter rate, 4096x4096 transpose time, viz frame time"
+	@echo "make bench      every model on at -j 1 and every core, sampled vs full (BENCH_FULL=0: sampled only), tiny sim, viz"
 	@echo "make fuzz       libFuzzer targets in tests/fuzz/ with clang, FUZZ_SECONDS (default 60) each"
 	@echo "make ptx        regenerate demos/*.ptx with nvcc ($(PTX_ARCH))"
 	@echo "make clean      remove build/"
 	@echo "V=1             show the commands"
+	@echo "JOBS=N, -jN     jobs at once, for the build and the tests (default: every core, here $(JOBS))"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

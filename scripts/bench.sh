@@ -1,56 +1,109 @@
 #!/bin/sh
-# Benchmarks (make bench): the interpreter's rate on the whole catalog, one
-# core, no listener, the time to simulate a 4096x4096 transpose, and the
-# visualizer's frame time, and block sampling against full simulation.
-# Run from the repository root after `make all build/bench_interp`.
+# Benchmarks (make bench, issue 25), printed in one run:
+#   1. every memory model on (`sim --full --json`, the SASS path where ptxas and nvdisasm are
+#      found): the whole catalog at its default sizes on one thread and on every core, side by
+#      side (thread-instructions / interpreter seconds, as the JSON reports them);
+#   2. block sampling against full simulation: a 2048^3 tiled matmul, an 8192^2 transpose and a
+#      2^28-float copy, wall times and every counter's difference (scripts/sample-compare.py);
+#   3. a repeated `sim` of a tiny kernel (its wall time, the tool cache warm);
+#   4. the bare interpreter's rate (build/bench_interp: no listener, one core) and the
+#      visualizer's frame time (build/bench_viz).
+# BENCH_FULL=0 skips the full runs of part 2 (the 2048^3 matmul alone is ~34 G thread-instructions,
+# minutes on a 2-core machine) and says so; with them the bench takes about 10 minutes there.
+# Run from the repository root after `make all build/bench_interp` (make bench does both).
 set -e
 BUILD=${BUILD:-build}
-echo "== interpreter: $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
-"$BUILD/bench_interp" demos transpose_naive
+WS=${WS:-$BUILD/warpscope}
+FULL=${BENCH_FULL:-1}
+JOBS=$(nproc 2>/dev/null || echo 1)
+for tool in python3 bc; do
+    command -v $tool >/dev/null || { echo "bench: needs $tool" >&2; exit 1; }
+done
+tmpd=$(mktemp -d "${TMPDIR:-/tmp}/warpscope-bench-XXXXXX")
+trap 'rm -rf "$tmpd"' EXIT
+now() { date +%s.%N; }
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+
+echo "== machine: $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), $JOBS cores," \
+     "$(date -u +%Y-%m-%dT%H:%MZ), load average $(load)"
+echo "   $("$WS" --version 2>/dev/null | head -1)"
+
+# --- 1. every model on, one core and every core -----------------------------------------------
+"$WS" list --json >"$tmpd/list.json"
+python3 -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["files"]:
+    for k in f["kernels"]: print(k["name"])' "$tmpd/list.json" >"$tmpd/kernels"
+# (simulation.seconds is the interpreter's run with the models listening: ptxas and nvdisasm, run
+# before it on a cold tool cache, are not in it)
+for j in 1 "$JOBS"; do
+    while read -r k; do
+        "$WS" sim "$k" --full -j "$j" --json >"$tmpd/m.$j.$k.json" 2>/dev/null || echo "{\"kernel\": \"$k\", \"failed\": true}" >"$tmpd/m.$j.$k.json"
+    done <"$tmpd/kernels"
+done
+echo "== every memory model on: the catalog at default sizes, sim --full (interpreter + models seconds)"
+python3 - "$tmpd" "$JOBS" <<'EOF'
+import json, sys
+d, jobs = sys.argv[1], sys.argv[2]
+rows, tot, failed, levels = [], {"1": [0, 0.0], jobs: [0, 0.0]}, [], set()
+for k in open(f"{d}/kernels").read().split():
+    r = {}
+    for j in ("1", jobs):
+        doc = json.load(open(f"{d}/m.{j}.{k}.json"))
+        if doc.get("failed") or doc.get("status") != "ok":
+            failed.append(f"{k} (-j {j})")
+            break
+        r[j] = (doc["simulation"]["thread_instructions"], doc["simulation"]["seconds"])
+        levels.add(doc.get("counters_level", "?").split(":")[0])
+    else:
+        rows.append((k, r))
+        for j in ("1", jobs):
+            tot[j][0] += r[j][0]
+            tot[j][1] += r[j][1]
+def rate(n, s): return n / s / 1e6 if s > 0 else 0.0
+print(f"  {'kernel':30} {'thread-insns':>14} {'-j 1 s':>9} {'-j ' + jobs + ' s':>9} {'-j 1 M/s':>10} {'-j ' + jobs + ' M/s':>10}")
+for k, r in sorted(rows, key=lambda x: -x[1]["1"][0])[:8]:
+    print(f"  {k:30} {r['1'][0]:14} {r['1'][1]:9.3f} {r[jobs][1]:9.3f} {rate(*r['1']):10.1f} {rate(*r[jobs]):10.1f}")
+n1, s1 = tot["1"]; nj, sj = tot[jobs]
+print(f"  {'ALL (' + str(len(rows)) + ' kernels)':30} {n1:14} {s1:9.3f} {sj:9.3f} {rate(n1, s1):10.1f} {rate(nj, sj):10.1f}")
+print(f"  counters level: {', '.join(sorted(levels))}" + (f"; failed: {', '.join(failed)}" if failed else ""))
+EOF
+
+# --- 2. block sampling against full simulation ------------------------------------------------
+sample_case() { # kernel -D...: sampled and (BENCH_FULL=1) full, compared
+    k=$1; shift
+    t0=$(now)
+    "$WS" sim "$k" "$@" --sample --json >"$tmpd/s.json" 2>/dev/null || { echo "  $k $*: the sampled run failed"; return 0; }
+    t1=$(now)
+    if [ "$FULL" = 1 ]; then
+        "$WS" sim "$k" "$@" --full --json >"$tmpd/f.json" 2>/dev/null || { echo "  $k $*: the full run failed"; return 0; }
+        t2=$(now)
+        python3 scripts/sample-compare.py "$tmpd/s.json" "$tmpd/f.json" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"
+    else
+        printf '  %s %s: sampled %.1f s (full run skipped: BENCH_FULL=0)\n' "$k" "$*" "$(echo "$t1 - $t0" | bc)"
+        python3 -c 'import json, sys; print("  " + json.load(open(sys.argv[1]))["sampling"]["text"])' "$tmpd/s.json"
+    fi
+}
+echo "== block sampling: sampled vs full, -j $JOBS (load average $(load))"
+[ "$FULL" = 1 ] || echo "   BENCH_FULL=0: the full runs are skipped; sampled wall times only"
+sample_case matmul_tiled32 -D M=2048 -D N=2048 -D K=2048 --budget 40000000000
+sample_case transpose_padded -D W=8192 -D H=8192
+sample_case copy_float -D N=268435456 --budget 8000000000
+
+# --- 3. a repeated sim of a tiny kernel -------------------------------------------------------
+echo "== a tiny kernel, sim copy_float -D N=1024, 10 runs after one warm-up (the tool cache warm)"
+"$WS" sim copy_float -D N=1024 >/dev/null 2>&1
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    t0=$(now); "$WS" sim copy_float -D N=1024 >/dev/null 2>&1; t1=$(now)
+    echo "$t1 - $t0" | bc
+done | sort -n | awk '{ t[NR] = $1 } END { printf "  median %.3f s, fastest %.3f s, slowest %.3f s\n", (t[5] + t[6]) / 2, t[1], t[NR] }'
+
+# --- 4. the bare interpreter and the visualizer -----------------------------------------------
+echo "== interpreter alone (no listener, one core): build/bench_interp"
+"$BUILD/bench_interp" demos transpose_naive | tail -2
 if [ -x "$BUILD/bench_viz" ]; then
     echo "== visualizer: frame time at 1280x800, SDL software renderer"
     SDL_VIDEODRIVER=dummy "$BUILD/bench_viz"
 else
     echo "== visualizer: not built (SDL2 not found), no frame time"
 fi
-
-# Block sampling (issue 25): each case sampled and full, wall times and the counters'
-# differences (scripts/sample-compare.py). A full 2048^3 matmul (34 G thread-instructions)
-# takes far more than 10 minutes on the 2-core build machine, so it is timed sampled only
-# and compared with full at 1024 x 1024 x 256; the 2^28-float copy's full run needs a
-# budget above the default 4e9. BENCH_SAMPLE_SMALL=1: smaller transpose and copy (quick).
-WS=${WS:-$BUILD/warpscope}
-sample_case() { # label kernel -D... : sampled and full, compared
-    k=$1; shift
-    t0=$(date +%s.%N)
-    "$WS" sim "$k" "$@" --sample --json >"$tmpd/s.json" 2>/dev/null
-    t1=$(date +%s.%N)
-    "$WS" sim "$k" "$@" --full --json >"$tmpd/f.json" 2>/dev/null
-    t2=$(date +%s.%N)
-    python3 scripts/sample-compare.py "$tmpd/s.json" "$tmpd/f.json" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"
-}
-sample_only() { # kernel -D...: the sampled run's wall time and its sampling line
-    k=$1; shift
-    t0=$(date +%s.%N)
-    "$WS" sim "$k" "$@" --sample >"$tmpd/s.txt" 2>/dev/null
-    t1=$(date +%s.%N)
-    echo "  $k $*: sampled $(echo "$t1 - $t0" | bc) s"
-    grep '^sampling' "$tmpd/s.txt" | sed 's/^sampling */  /'
-}
-if command -v python3 >/dev/null && command -v bc >/dev/null; then
-    tmpd=$(mktemp -d)
-    echo "== block sampling: sampled vs full (load on this machine: $(cut -d' ' -f1-3 /proc/loadavg))"
-    if [ "${BENCH_SAMPLE_SMALL:-0}" = 1 ]; then
-        sample_case matmul_tiled32 -D M=1024 -D N=1024 -D K=256
-        sample_case transpose_padded -D W=4096 -D H=4096
-        sample_case copy_float -D N=67108864
-    else
-        sample_only matmul_tiled32 -D M=2048 -D N=2048 -D K=2048
-        sample_case matmul_tiled32 -D M=1024 -D N=1024 -D K=256
-        sample_case transpose_padded -D W=8192 -D H=8192
-        sample_case copy_float -D N=268435456 --budget 8000000000
-    fi
-    rm -rf "$tmpd"
-else
-    echo "== block sampling: needs python3 and bc, not run"
-fi
+echo "== done, load average $(load)"

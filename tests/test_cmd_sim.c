@@ -19,6 +19,7 @@
 
 #include "../common/commands.h"
 #include "capture.h"
+#include "fresh_cache.h"
 
 /* Runs ws_cmd_sim with argv (NULL-terminated), stdout captured into *out (malloc'd). */
 static int run_sim(char **out, ...)
@@ -539,7 +540,7 @@ static void test_compare_text_gives_the_verdict_its_confidence_and_each_limiter(
 
 int main(void)
 {
-    setenv("WARPSCOPE_CACHE", "off", 1);  /* tools run now, not products an earlier run kept */
+    if (ws_test_fresh_cache()) return 1;   /* tools run now, not products an earlier run kept */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_of_n_floats_reads_n_over_8_sectors),
         cmocka_unit_test(test_n_threads_adding_to_one_address_are_n_serialised_ops_and_n_sectors),

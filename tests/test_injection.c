@@ -7,7 +7,9 @@
  * does what nvcc does with its arguments (pastes them into `sh -c`, in double quotes) and says
  * it ran - so the case proves the text got as far as the compiler - and, where the toolkit is
  * installed, once with the real nvcc. No marker may appear. Control characters (a newline ends
- * the PTX header's comment) are refused with exit 1. */
+ * the PTX header's comment) are refused with exit 1. The stand-in passes run in make test, the
+ * real nvcc's (a compile of a few seconds each) in make test-slow (tests/slow.h); each case has
+ * a folder of its own, so either may run first. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "../common/commands.h"
+#include "slow.h"
 
 static char g_dir[64];             /* the test's folder: /tmp/ws-inj-XXXXXX */
 static char g_err[16384];          /* stderr of the last run */
@@ -31,6 +34,7 @@ static char g_fake[128];           /* the stand-in nvcc */
 static char g_ran[128];            /* it appends a line here each time it runs */
 static char g_real_nvcc[256];      /* the toolkit's nvcc, "" when there is none */
 static char g_catalog[300];        /* WARPSCOPE_CATALOG=<repo>/demos: warpscope runs in g_dir */
+static bool g_real;                /* this case's pass: the real nvcc (else the stand-in) */
 
 static const char *ws_bin(void)
 {
@@ -132,9 +136,9 @@ static void payload(char *out, size_t cap, const char *marker)
     snprintf(out, cap, "$(touch${IFS}%s)", marker);
 }
 
-static int setup(void **state)
+/* A case's folder with the stand-in nvcc in it (each case its own). */
+static int make_dir(void)
 {
-    (void)state;
     snprintf(g_dir, sizeof g_dir, "/tmp/ws-inj-XXXXXX");
     if (!mkdtemp(g_dir)) return -1;
     snprintf(g_fake, sizeof g_fake, "%s/fake/nvcc", g_dir);
@@ -163,6 +167,20 @@ static int setup(void **state)
     return 0;
 }
 
+static int with_standin(void **state)
+{
+    (void)state;
+    g_real = false;
+    return make_dir();
+}
+
+static int with_real_nvcc(void **state)
+{
+    (void)state;
+    g_real = true;
+    return make_dir();
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -177,18 +195,19 @@ typedef struct {
     const char *args[12];
 } ws_call;
 
-/* Runs call with the stand-in nvcc and then the real one (when installed); no marker may
- * appear. expect_refused: exit 1 with refusal naming why, and the compiler never started. */
+/* Runs call with the stand-in nvcc or the real one (g_real; a real pass with no toolkit nvcc is
+ * skipped, as cmocka's summary says); no marker may appear. expect_refused: exit 1 with refusal
+ * naming why, and (the stand-in shows it) the compiler never started. */
 static void run_both(const ws_call *c, const char *marker, bool expect_refused, const char *refusal)
 {
     char mpath[160], nvcc_fake[200], nvcc_real[300];
     snprintf(mpath, sizeof mpath, "%s/%s", g_dir, marker);
     snprintf(nvcc_fake, sizeof nvcc_fake, "NVCC=%s", g_fake);
     snprintf(nvcc_real, sizeof nvcc_real, "NVCC=%s", g_real_nvcc);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = g_real; pass <= g_real; pass++) {
         if (pass == 1 && !g_real_nvcc[0]) {
-            fprintf(stderr, "  note: no CUDA toolkit nvcc: the stand-in alone was run for %s\n", marker);
-            break;
+            fprintf(stderr, "  note: no CUDA toolkit nvcc: %s cannot be run with the real one\n", marker);
+            skip();
         }
         unlink(g_ran);
         const char *env[8];
@@ -382,16 +401,29 @@ static void test_control_characters_refused(void **state)
     run_both(&c2, "m_backslash", true, "backslash");
 }
 
+/* The same case with the real nvcc, named so. */
+#define REAL_NVCC(f) {#f " (real nvcc)", f, with_real_nvcc, teardown, NULL}
+#define STANDIN(f) cmocka_unit_test_setup_teardown(f, with_standin, teardown)
+
 int main(void)
 {
     setenv("WARPSCOPE_CACHE", "off", 1);  /* tools run now, not products an earlier run kept */
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compile_line_macro),  cmocka_unit_test(test_compile_line_backticks),
-        cmocka_unit_test(test_compile_line_include_folder),
-        cmocka_unit_test(test_file_name),           cmocka_unit_test(test_file_name_quotes),
-        cmocka_unit_test(test_folder_name),         cmocka_unit_test(test_command_line_macros),
-        cmocka_unit_test(test_tmpdir),              cmocka_unit_test(test_catalog_folder),
-        cmocka_unit_test(test_replay_overrides),    cmocka_unit_test(test_control_characters_refused),
+    const struct CMUnitTest quick[] = {
+        STANDIN(test_compile_line_macro),  STANDIN(test_compile_line_backticks),
+        STANDIN(test_compile_line_include_folder),
+        STANDIN(test_file_name),           STANDIN(test_file_name_quotes),
+        STANDIN(test_folder_name),         STANDIN(test_command_line_macros),
+        STANDIN(test_tmpdir),              STANDIN(test_catalog_folder),
+        STANDIN(test_replay_overrides),    STANDIN(test_control_characters_refused),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    /* test_replay_overrides runs the stand-in alone: it has no real-nvcc pass */
+    const struct CMUnitTest slow[] = {
+        REAL_NVCC(test_compile_line_macro),  REAL_NVCC(test_compile_line_backticks),
+        REAL_NVCC(test_compile_line_include_folder),
+        REAL_NVCC(test_file_name),           REAL_NVCC(test_file_name_quotes),
+        REAL_NVCC(test_folder_name),         REAL_NVCC(test_command_line_macros),
+        REAL_NVCC(test_tmpdir),              REAL_NVCC(test_catalog_folder),
+        REAL_NVCC(test_control_characters_refused),
+    };
+    return ws_run_tests(quick, slow, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "../common/commands.h"
+#include "../sim/sample.h"
 #include "capture.h"
 
 /* ws_cmd_sim with argv (NULL-terminated), stdout captured into *out (malloc'd). */
@@ -163,8 +164,13 @@ static void test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time(void 
 static void test_a_kernel_with_global_atomics_runs_full_and_says_why(void **state)
 {
     (void)state;
-    const double n = 4194304;
-    cJSON *d = sim_json("atomic_distinct_ret", "N=4194304", NULL, "--sample");
+    /* 2^20 threads in blocks of 256: 4096 blocks, more than the lead blocks' 3 waves (3 x 132 x 8
+       = 3168 on the H200), so --sample would skip blocks of a kernel without atomics (2^22 took
+       four times as long under ASan for the same proof) */
+    const double n = 1048576;
+    cJSON *d = sim_json("atomic_distinct_ret", "N=1048576", NULL, "--sample");
+    cJSON *occ = cJSON_GetObjectItem(d, "occupancy"), *prof = cJSON_GetObjectItem(d, "device_profile");
+    assert_true(n / 256 > WS_SAMPLE_WAVES * num(prof, "sm_count") * num(occ, "blocks_per_sm"));
     cJSON *s = sampling(d);
     assert_false(cJSON_IsTrue(cJSON_GetObjectItem(s, "sampled")));
     assert_true(num(s, "blocks_simulated") == n / 256);
