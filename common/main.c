@@ -101,6 +101,13 @@ static int finish_stdout(int rc)
     errno = 0;
     bool failed = fflush(stdout) != 0 || ferror(stdout);
     int why = errno;
+    if (failed && !why) {
+        /* an earlier write failed (a report longer than the buffer): errno is gone, so one more
+           byte on the already incomplete output finds the cause (ENOSPC, EPIPE, ...) */
+        clearerr(stdout);
+        errno = 0;
+        if (fputc('\n', stdout) == EOF || fflush(stdout) != 0) why = errno;
+    }
     if (fclose(stdout) != 0 && !failed) {
         failed = true;
         why = errno;

@@ -133,14 +133,14 @@ static void test_sim_compare_and_replay_csv_parse_into_one_table(void **state)
     /* copy_float's one line loads and stores: 4096 threads = 128 warps, 2 instructions each, as
      * one summed record per metric; 2 x 4096 x 4 B = 32768 B = 1024 sectors of 32 B */
     const char *t = slurp(a);
-    assert_non_null(strstr(t, ",N=4096,line,36,warp_instructions,inst,256,exact,,\n"));
-    assert_non_null(strstr(t, ",N=4096,line,36,sectors,sector,1024,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,37,warp_instructions,inst,256,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,37,sectors,sector,1024,exact,,\n"));
     /* and, the line holding both, its loads and its stores apart: one request of 4 sectors per
      * warp each way, 128 requests and 16384 B = 512 sectors per side */
-    assert_non_null(strstr(t, ",N=4096,line,36,ld_requests,request,128,exact,,\n"));
-    assert_non_null(strstr(t, ",N=4096,line,36,ld_sectors,sector,512,exact,,\n"));
-    assert_non_null(strstr(t, ",N=4096,line,36,st_requests,request,128,exact,,\n"));
-    assert_non_null(strstr(t, ",N=4096,line,36,st_sectors,sector,512,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,37,ld_requests,request,128,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,37,ld_sectors,sector,512,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,37,st_requests,request,128,exact,,\n"));
+    assert_non_null(strstr(t, ",N=4096,line,37,st_sectors,sector,512,exact,,\n"));
     assert_units_are_the_tables(t);
     /* matmul_naive loads on one line and stores on another: no line is split */
     char *mm[] = {"sim", "matmul_naive", "-D", "M=32", "-D", "N=32", "-D", "K=32", "--csv", NULL};

@@ -224,7 +224,7 @@ static void test_loc_lines_do_not_hide_the_instruction_after_them_and_the_merge_
     cu_access_summary p, s;
     char *pt;
     pair("demos/matmul.ptx", "tests/data/sass/matmul.sass", "_Z12matmul_tiledPfS_S_iii", &p, &s, &pt);
-    assert_non_null(strstr(pt, "\t.loc\t1 150"));
+    assert_non_null(strstr(pt, "\t.loc\t1 153"));
     assert_int_equal(cu_summary_total(&p, CU_SP_SHARED, CU_OP_LD), count_ptx_lines(pt, "_Z12matmul_tiledPfS_S_iii", "ld", ".shared"));
     assert_int_equal(cu_summary_total(&p, CU_SP_SHARED, CU_OP_LD), 64);
     assert_int_equal(cu_summary_total(&p, CU_SP_GLOBAL, CU_OP_LD), 2);
