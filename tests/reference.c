@@ -678,23 +678,22 @@ static int ref_mma_gemm(const ws_launch *L, void *const *b)
     return 0;
 }
 
-/* mma_tma (tA, tB, C, M, N, K): ref_mma_gemm's product, A and B read through the two tensor
- * maps, which must map them as the kernel assumes (dense K x M and K x N halves, 64 x 32 boxes
- * with the 128-byte swizzle: the layout its ldmatrix addressing reads). */
-static int ref_mma_tma(const ws_launch *L, void *const *b)
+/* The three TMA GEMMs (tA, tB, C, M, N, K): C = A x B^T (gemm_tn, every 16x16 tile) where both
+ * tensor maps hold their operand densely (K x M and K x N halves) in boxes 64 wide and box_a / box_b
+ * rows tall with the 128-byte swizzle: the layout each kernel's addressing assumes. */
+static int tmap_gemm_tn(const ws_launch *L, void *const *b, uint32_t box_a, uint32_t box_b)
 {
     int32_t M = arg_i32(L, 3), N = arg_i32(L, 4), K = arg_i32(L, 5);
-    if (L->nargs != 6 || L->args[0].kind != WS_ARG_TMAP || L->args[1].kind != WS_ARG_TMAP || M <= 0 || N <= 0 ||
-        K <= 0 || M % 32 || N % 32 || K % 64 || L->block[0] != 128 || L->grid[0] != (uint32_t)N / 32 ||
-        L->grid[1] != (uint32_t)M / 32)
+    if (L->nargs != 6 || L->args[0].kind != WS_ARG_TMAP || L->args[1].kind != WS_ARG_TMAP)
         return WS_REF_UNSUPPORTED;
     const ws_tmap *ta = &L->tmaps[L->args[0].buffer], *tb = &L->tmaps[L->args[1].buffer];
     const int32_t rows[2] = {M, N};
+    const uint32_t box[2] = {box_a, box_b};
     const ws_tmap *t2[2] = {ta, tb};
     for (int i = 0; i < 2; i++) {
         const ws_tmap *t = t2[i];
         if (t->rank != 2 || t->elem_size != 2 || t->dims[0] != (uint64_t)K || t->dims[1] != (uint64_t)rows[i] ||
-            t->strides[1] != 2 * (uint64_t)K || t->box[0] != 64 || t->box[1] != 32 || t->swizzle != 128)
+            t->strides[1] != 2 * (uint64_t)K || t->box[0] != 64 || t->box[1] != box[i] || t->swizzle != 128)
             return WS_REF_UNSUPPORTED;
     }
     const uint16_t *A = b[ta->buffer], *B = b[tb->buffer];
@@ -707,6 +706,19 @@ static int ref_mma_tma(const ws_launch *L, void *const *b)
     return 0;
 }
 
+/* mma_tma (tA, tB, C, M, N, K): ref_mma_gemm's product, A and B read through the two tensor
+ * maps, which must map them as the kernel assumes (dense K x M and K x N halves, 64 x 32 boxes
+ * with the 128-byte swizzle: the layout its ldmatrix addressing reads). */
+static int ref_mma_tma(const ws_launch *L, void *const *b)
+{
+    int32_t M = arg_i32(L, 3), N = arg_i32(L, 4), K = arg_i32(L, 5);
+    if (L->nargs != 6 || L->args[0].kind != WS_ARG_TMAP || L->args[1].kind != WS_ARG_TMAP || M <= 0 || N <= 0 ||
+        K <= 0 || M % 32 || N % 32 || K % 64 || L->block[0] != 128 || L->grid[0] != (uint32_t)N / 32 ||
+        L->grid[1] != (uint32_t)M / 32)
+        return WS_REF_UNSUPPORTED;
+    return tmap_gemm_tn(L, b, 32, 32);
+}
+
 /* wgmma_gemm (tA, tB, C, M, N, K): C = A x B^T (gemm_tn, every 16x16 tile), A and B read
  * through 64 x 64 boxes with the 128-byte swizzle, one 64 x 64 tile of C per block of one
  * warpgroup: the layout its matrix descriptors describe. */
@@ -717,23 +729,7 @@ static int ref_wgmma_gemm(const ws_launch *L, void *const *b)
         K <= 0 || M % 64 || N % 64 || K % 64 || L->block[0] != 128 || L->grid[0] != (uint32_t)N / 64 ||
         L->grid[1] != (uint32_t)M / 64)
         return WS_REF_UNSUPPORTED;
-    const ws_tmap *ta = &L->tmaps[L->args[0].buffer], *tb = &L->tmaps[L->args[1].buffer];
-    const int32_t rows[2] = {M, N};
-    const ws_tmap *t2[2] = {ta, tb};
-    for (int i = 0; i < 2; i++) {
-        const ws_tmap *t = t2[i];
-        if (t->rank != 2 || t->elem_size != 2 || t->dims[0] != (uint64_t)K || t->dims[1] != (uint64_t)rows[i] ||
-            t->strides[1] != 2 * (uint64_t)K || t->box[0] != 64 || t->box[1] != 64 || t->swizzle != 128)
-            return WS_REF_UNSUPPORTED;
-    }
-    const uint16_t *A = b[ta->buffer], *B = b[tb->buffer];
-    float *C = arg_buf(L, b, 2, (uint64_t)M * N * 4);
-    if (!A || !B || !C || L->buffers[ta->buffer].bytes < (uint64_t)M * K * 2 ||
-        L->buffers[tb->buffer].bytes < (uint64_t)N * K * 2)
-        return WS_REF_UNSUPPORTED;
-    uint64_t tm = (uint64_t)M / 16, tn = (uint64_t)N / 16;
-    gemm_tn(A, B, C, (uint64_t)N, (uint64_t)K, tm, tn, tm * tn);
-    return 0;
+    return tmap_gemm_tn(L, b, 64, 64);
 }
 
 /* wgmma_gemm_ws (tA, tB, C, M, N, K): the same product, 128 x 256 tiles shared out over a
@@ -747,23 +743,7 @@ static int ref_wgmma_gemm_ws(const ws_launch *L, void *const *b)
         K <= 0 || M % 128 || N % 256 || K % 64 || L->block[0] != 384 || L->block[1] != 1 || L->grid[1] != 1 ||
         L->grid[0] < 1 || L->grid[0] > (uint32_t)(M / 128) * (uint32_t)(N / 256))
         return WS_REF_UNSUPPORTED;
-    const ws_tmap *ta = &L->tmaps[L->args[0].buffer], *tb = &L->tmaps[L->args[1].buffer];
-    const int32_t rows[2] = {M, N}, box[2] = {128, 256};
-    const ws_tmap *t2[2] = {ta, tb};
-    for (int i = 0; i < 2; i++) {
-        const ws_tmap *t = t2[i];
-        if (t->rank != 2 || t->elem_size != 2 || t->dims[0] != (uint64_t)K || t->dims[1] != (uint64_t)rows[i] ||
-            t->strides[1] != 2 * (uint64_t)K || t->box[0] != 64 || t->box[1] != (uint32_t)box[i] || t->swizzle != 128)
-            return WS_REF_UNSUPPORTED;
-    }
-    const uint16_t *A = b[ta->buffer], *B = b[tb->buffer];
-    float *C = arg_buf(L, b, 2, (uint64_t)M * N * 4);
-    if (!A || !B || !C || L->buffers[ta->buffer].bytes < (uint64_t)M * K * 2 ||
-        L->buffers[tb->buffer].bytes < (uint64_t)N * K * 2)
-        return WS_REF_UNSUPPORTED;
-    uint64_t tm = (uint64_t)M / 16, tn = (uint64_t)N / 16;
-    gemm_tn(A, B, C, (uint64_t)N, (uint64_t)K, tm, tn, tm * tn);
-    return 0;
+    return tmap_gemm_tn(L, b, 128, 256);
 }
 
 /* swizzle_* (T, out, mode): one block of 4 warps; warp w's ldmatrix.x4 of k-block kb gives lane
