@@ -385,8 +385,8 @@ static ws_space space_of(ptx_space s)
 /* A shared access whose lanes may name other blocks of the cluster (a .shared::cluster address,
  * or a generic one in the shared window, with a rank tag: interp_priv.h): the untagged lanes
  * access the block's own window; each tagged group runs on its target block's window (one event
- * per target block), as an access of distributed shared memory - except a group whose tag names the
- * block itself, which ncu counts as an ordinary shared access (results/h200-cluster/notes.md). */
+ * per target block), as an access of distributed shared memory (mapa gives the block's own rank no
+ * tag: exec_tc.c). */
 static int shared_access(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, uint64_t *addr)
 {
     uint32_t own = 0;
@@ -408,10 +408,6 @@ static int shared_access(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m
                              "cluster, which has exited: its shared memory is gone (CUDA C++ Programming Guide: "
                              "every block of the cluster must stay until the others' accesses are done, a "
                              "cluster.sync() before it exits)", tag - 1);
-        if (t == c->blk) {                       /* its own rank: the H200 counts a plain shared access */
-            if (mem_access(c, w, in, WS_SPACE_SHARED, grp, addr)) return -1;
-            continue;
-        }
         uint8_t *sh = c->shared;
         struct sim_tc *tc = c->tc;
         c->shared = t->shared;

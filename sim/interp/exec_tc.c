@@ -624,7 +624,9 @@ static int cluster_op(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "mapa to block rank %u of the cluster, which has %u block%s "
                              "(ranks 0..%u)%s", rank, c->cl_n, c->cl_n == 1 ? "" : "s", c->cl_n - 1,
                              c->cl_explicit ? "" : "; without a cluster launch every block is a cluster of one");
-        uint64_t v = base + (SIM_DSMEM_OFF(off) | (uint64_t)(rank + 1) << SIM_DSMEM_SHIFT);
+        /* the block's own rank gives its plain shared address (no tag), as the H200 counts an access
+           through it: an ordinary shared one, not distributed (results/h200-cluster/notes.md) */
+        uint64_t v = base + (SIM_DSMEM_OFF(off) | (rank == c->blk->rank ? 0 : (uint64_t)(rank + 1) << SIM_DSMEM_SHIFT));
         d[l] = pi->type == PTX_T_U32 ? (uint32_t)v : v;
     }
     return 0;
