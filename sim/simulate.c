@@ -200,15 +200,9 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         }
     }
     if (o->racecheck) { /* in front of the models; it forwards */
-        uint32_t cl[3];
-        bool expl;
-        if (ws_cluster_dims(s->fn, L, cl, &expl, s->desc->name, s->file->path, s->desc->line, err))
-            return WS_EXIT_USAGE;                /* the driver refuses such clusters: an input error */
-        if (!(s->race = ws_racecheck_new(L->block)) || ws_racecheck_set_cluster(s->race, L->grid, cl)) {
-            ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for the race checker of %s",
-                         s->desc->name);
-            return WS_EXIT_INTERNAL;
-        }
+        bool usage;                              /* a cluster the driver refuses is an input error */
+        if (!(s->race = ws_racecheck_for_launch(s->fn, L, s->desc->name, s->file->path, s->desc->line, err, &usage)))
+            return usage ? WS_EXIT_USAGE : WS_EXIT_INTERNAL;
         ws_racecheck_attach(s->race, &cfg);
     }
     /* block sampling: only where no checker or observer needs every block, and no block depends

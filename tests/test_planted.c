@@ -503,11 +503,9 @@ static void test_every_catalog_kernel_is_free_of_hazards_in_its_first_two_blocks
             cfg.source_file = file->path;
             uint64_t nb = (uint64_t)L.grid[0] * L.grid[1] * L.grid[2];
             cfg.num_blocks = nb < 2 ? (uint32_t)nb : 2;
-            ws_racecheck *rc = ws_racecheck_new(L.block);
-            uint32_t cl[3];
-            bool expl;                           /* a cluster's blocks are followed together, as sim does */
-            if (ws_cluster_dims(cfg.fn, &L, cl, &expl, d->name, file->path, d->line, &err)) fail_msg("%s", err.msg);
-            assert_int_equal(ws_racecheck_set_cluster(rc, L.grid, cl), 0);
+            bool usage;                          /* a cluster's blocks are followed together, as sim does */
+            ws_racecheck *rc = ws_racecheck_for_launch(cfg.fn, &L, d->name, file->path, d->line, &err, &usage);
+            if (!rc) fail_msg("%s", err.msg);
             ws_racecheck_attach(rc, &cfg);
             ws_sim_result res;
             if (ws_sim_run(&cfg, &res, &err)) fail_msg("%s: %s", d->name, err.msg);

@@ -155,6 +155,23 @@ int ws_racecheck_set_cluster(ws_racecheck *rc, const uint32_t grid[3], const uin
     return alloc_sync(rc);
 }
 
+ws_racecheck *ws_racecheck_for_launch(const ptx_function *fn, const ws_launch *L, const char *kernel,
+                                      const char *file, int line, ws_error *err, bool *usage)
+{
+    uint32_t cl[3];
+    bool expl;
+    *usage = true;
+    if (ws_cluster_dims(fn, L, cl, &expl, kernel, file, line, err)) return NULL;
+    *usage = false;
+    ws_racecheck *rc = ws_racecheck_new(L->block);
+    if (!rc || ws_racecheck_set_cluster(rc, L->grid, cl)) {
+        ws_racecheck_free(rc);
+        ws_error_set(err, file, line, 0, "out of memory for the race checker of %s", kernel);
+        return NULL;
+    }
+    return rc;
+}
+
 void ws_racecheck_free(ws_racecheck *rc)
 {
     if (!rc) return;
@@ -703,16 +720,11 @@ void ws_racecheck_print(const ws_racecheck *rc, FILE *out, const char *source_fi
 int ws_sim_run_racecheck(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err, FILE *report, int *hazards)
 {
     if (hazards) *hazards = 0;
-    ws_racecheck *rc = cfg && cfg->launch ? ws_racecheck_new(cfg->launch->block) : NULL;
-    if (!rc) return ws_sim_run(cfg, res, err);
-    uint32_t cl[3];
-    bool expl;
     ws_error ignored;                            /* a bad cluster is ws_sim_run's error to report */
-    if (cfg->fn && !ws_cluster_dims(cfg->fn, cfg->launch, cl, &expl, "", "", 0, &ignored) &&
-        ws_racecheck_set_cluster(rc, cfg->launch->grid, cl)) {
-        ws_racecheck_free(rc);
-        return ws_sim_run(cfg, res, err);
-    }
+    bool usage;
+    ws_racecheck *rc = cfg && cfg->launch && cfg->fn
+                           ? ws_racecheck_for_launch(cfg->fn, cfg->launch, "", "", 0, &ignored, &usage) : NULL;
+    if (!rc) return ws_sim_run(cfg, res, err);
     ws_sim_config c = *cfg;
     ws_racecheck_attach(rc, &c);
     int r = ws_sim_run(&c, res, err);

@@ -92,6 +92,12 @@ ws_racecheck *ws_racecheck_new(const uint32_t block[3]);
  * dsmem = 1 + rank) races with that block's own accesses unless a barrier.cluster
  * (WS_SYNC_CLUSTER_BARRIER) lies between. Returns 0, or -1 (more than 16 blocks, no memory). */
 int ws_racecheck_set_cluster(ws_racecheck *rc, const uint32_t grid[3], const uint32_t cluster[3]);
+/* The checker for one launch of fn: ws_racecheck_new plus the launch's cluster shape
+ * (ws_cluster_dims), so every caller follows a cluster's blocks together the same way.
+ * NULL with err set (naming kernel, file and line): a cluster shape the driver refuses
+ * (*usage = true), or no memory (*usage = false). */
+ws_racecheck *ws_racecheck_for_launch(const ptx_function *fn, const ws_launch *L, const char *kernel,
+                                      const char *file, int line, ws_error *err, bool *usage);
 void ws_racecheck_free(ws_racecheck *rc);
 
 /* The raw hooks (ws_mem_listener and ws_sync_fn signatures), for callers that
