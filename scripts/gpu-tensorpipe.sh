@@ -50,7 +50,7 @@ if command -v cuobjdump > /dev/null 2>&1; then
 fi
 
 echo "== probe ==" >> "$LOG"
-timeout 200 "$TMP/probe" run "$OUT" > "$TMP/summary.txt" 2>> "$LOG"
+timeout 150 "$TMP/probe" run "$OUT" > "$TMP/summary.txt" 2>> "$LOG"
 echo "probe exit $?" >> "$LOG"
 cat "$TMP/summary.txt" >> "$LOG"
 
@@ -71,7 +71,7 @@ M=$M,sm__inst_executed_op_ldsm.sum,sm__sass_data_bytes_mem_shared_op_ldsm.sum
 M=$M,sm__inst_executed_pipe_lsu.sum,sm__pipe_shared_cycles_active.sum
 M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum
 M=$M,sm__sass_inst_executed_op_ldgsts.sum,sm__sass_data_bytes_mem_global_op_ldgsts.sum,dram__bytes_read.sum
-timeout 240 ncu --clock-control none --csv --metrics "$M" "$TMP/probe" once > "$TMP/ncu.csv" 2>> "$LOG"
+timeout 120 ncu --clock-control none --csv --metrics "$M" "$TMP/probe" once > "$TMP/ncu.csv" 2>> "$LOG"
 echo "ncu exit $?" >> "$LOG"
 tar -czf "$OUT/raw.tar.gz" -C "$TMP" ncu.csv $( [ -f "$TMP/sass.txt" ] && echo sass.txt ) 2>> "$LOG"
 cat "$TMP/summary.txt"
