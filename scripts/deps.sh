@@ -1,11 +1,13 @@
 #!/bin/sh
-# Installs the Debian packages warpscope builds with, when they are missing.
+# Installs the Debian packages warpscope builds with, when they are missing (and those its tests
+# use: python3-jsonschema, python3-numpy, chromium-headless-shell, the browser tests/test_html.c
+# opens the --html page in).
 # As root it installs them; otherwise it prints the exact command to run.
 # The SASS path also wants ptxas (the CUDA toolkit) and nvdisasm, which some toolkit installs
 # leave out: where warpscope's search (common/toolkit.h) finds none, NVIDIA's wheel is fetched
 # once into <cache>/nvdisasm, where warpscope looks for it (docs/sass.md). <cache> is
 # $WARPSCOPE_CACHE, else $XDG_CACHE_HOME/warpscope, else ~/.cache/warpscope.
-PKGS="build-essential pkg-config libcmocka-dev libcjson-dev libssl-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libfontconfig-dev libpng-dev libgif-dev fonts-dejavu-core xvfb xauth python3 python3-jsonschema python3-numpy"
+PKGS="build-essential pkg-config libcmocka-dev libcjson-dev libssl-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libfontconfig-dev libpng-dev libgif-dev fonts-dejavu-core xvfb xauth python3 python3-jsonschema python3-numpy chromium-headless-shell"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

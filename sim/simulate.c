@@ -208,7 +208,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     /* block sampling: only where no checker or observer needs every block, and no block depends
        on another; the sampler is the run's only on_sync (racecheck is off here) */
     uint64_t grid_threads = ws_launch_blocks(L) * threads;
-    if (o->sample != WS_SAMPLE_OFF && !o->racecheck && !o->memory_errors_are_warnings && !o->observer) {
+    if (o->sample != WS_SAMPLE_OFF && !o->racecheck && !o->memory_errors_are_warnings &&
+        (!o->observer || o->observer_any_blocks)) {
         const char *why = ws_sample_refusal(s->fn, L);
         if (why) {
             if (o->sample == WS_SAMPLE_ON || grid_threads > WS_SAMPLE_AUTO_THREADS)

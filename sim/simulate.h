@@ -64,6 +64,8 @@ typedef struct {
     ws_verdict_fn observer;        /* each event's verdict, after memstats and latency (the visualizer);
                                       NULL = none */
     void *observer_ctx;
+    bool observer_any_blocks;      /* the observer needs no block in particular (sim --html keeps each line's
+                                      first execution): block sampling stays as asked */
     const char *progress_label;    /* "warpscope sim": a progress line on stderr once a run passes 1 s;
                                       NULL = silent */
     bool fit_one_block;            /* a block that fits 0 times per SM is simulated as 1 resident block

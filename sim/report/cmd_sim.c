@@ -1,12 +1,13 @@
 /* cmd_sim.c - `warpscope sim`: resolve a described kernel, simulate it on the CPU
  * with the memory models listening, and print the report (text, --json, --csv, or
- * two variants side by side with --compare).
+ * two variants side by side with --compare), and with --html FILE one self-contained page of it.
  * Invariant: every exit path frees what it loaded and returns a WS_EXIT_* code. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 
 #include "../../common/catalog.h"
 #include "../../common/cli.h"
@@ -14,11 +15,13 @@
 #include "../../common/desc.h"
 #include "../../common/device.h"
 #include "../../common/measured.h"
+#include "../../common/outfile.h"
 #include "../../common/save.h"
 #include "../../common/text.h"
 #include "../interp/memcheck.h"
 #include "../interp/racecheck.h"
 #include "report.h"
+#include "report_pictures.h"
 #include "../simulate.h"
 
 /* The options of one call: nothing of a call outlives it (two in-process calls are independent). */
@@ -31,6 +34,7 @@ typedef struct {
     bool sample, full;         /* --sample / --full: block sampling forced on / off (sim/sample.h) */
     const char *save;          /* --save DIR: the output buffers as .npy files (common/save.h) */
     bool save_inputs;          /* --save-inputs: the initial contents too */
+    const char *html;          /* --html FILE: the report as one HTML page (sim/report/report_html.c) */
 } sim_opts;
 
 typedef struct {
@@ -39,6 +43,7 @@ typedef struct {
     ws_report rep;
     ws_notes notes;            /* what the prediction rests on (sim/models/confidence.h) */
     char overrides[512];
+    ws_line_pics pics;         /* --html: each line's first execution, for its pictures */
 } sim_run;
 
 static const ws_opt sim_options[] = {
@@ -75,14 +80,19 @@ static const ws_opt sim_options[] = {
              "DIR is created if missing (every block is simulated: no sampling)"},
     {.name = "save-inputs", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, save_inputs),
      .help = "with --save: also every buffer's initial contents, as DIR/<buffer>.in.npy"},
+    {.name = "html", .kind = WS_OPT_STRING, .at = offsetof(sim_opts, html), .arg = "FILE", .needs = "a file name",
+     .help = "also write the report as one self-contained HTML page (no network, no other\n"
+             "file): the source with the heat map, the per-line table, sector and bank\n"
+             "pictures of the costliest lines, totals and time; --compare side by side"},
 };
 
 static const ws_cli_spec sim_spec = {
     .command = "sim",
     .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--realistic] [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
              "                     [--racecheck] [--memcheck] [--budget N] [-j N] [--sample | --full]\n"
-             "                     [--save DIR [--save-inputs]]\n"
-             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n",
+             "                     [--save DIR [--save-inputs]] [--html FILE]\n"
+             "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n"
+             "                     [--html FILE]\n",
     .about = "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
              "its global/local sectors, shared-memory wavefronts and bank conflicts (exact), L1/L2/DRAM\n"
              "traffic (modelled), occupancy and a predicted time and bandwidth, and beside it the time\n"
@@ -111,6 +121,11 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
                                  .threads = o->jobs, .printf_out = o->c.json || o->c.csv ? stderr : stdout,
                                  /* a saved run's buffers must be whole: sampling leaves blocks out */
                                  .sample = o->full || o->save ? WS_SAMPLE_OFF : o->sample ? WS_SAMPLE_ON : WS_SAMPLE_AUTO};
+        if (o->html) { /* the pictures keep first executions: any block will do, sampling stays as asked */
+            so.observer = ws_line_pics_verdict;
+            so.observer_ctx = &r->pics;
+            so.observer_any_blocks = true;
+        }
         rc = ws_simulation_run(s, &so, &err);
     }
     bool text = !o->c.json && !o->c.csv;
@@ -184,6 +199,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     ws_notes_build(&r->notes, dev, s->ms, ws_models_atomic_totals(s->models), s->have_timing ? &s->timing : NULL,
                    s->fn, &s->launch);
     p->notes = &r->notes;
+    p->pictures = o->html ? &r->pics : NULL;
     /* only this GPU's run: the report sets it beside this GPU's prediction */
     {   /* looked up under the sizes it ran at (--realistic expanded) */
         ws_overrides *ov = malloc(sizeof *ov);
@@ -262,9 +278,18 @@ int ws_cmd_sim(int argc, char **argv)
         ws_error_print(&err);
         return WS_EXIT_USAGE;
     }
+    ws_outfile html;                           /* opened before the run: an unwritable file is said at once */
+    FILE *hf = NULL;
+    if (o.html && !(hf = ws_outfile_fopen(&html, o.html))) {
+        char shown[3 * WS_PATH_MAX];
+        fprintf(stderr, "warpscope: sim: --html %s: cannot write: %s\n", ws_text_visible(o.html, shown, sizeof shown),
+                strerror(errno));
+        return WS_EXIT_USAGE;
+    }
     ws_catalog *cat = NULL;
     if (ws_catalog_load_for(kernels, nargs, &cat, &err)) { /* a .cu needs no catalog folder */
         ws_error_print(&err);
+        if (hf) fclose(hf), ws_outfile_commit_closed(&html, -1);
         return WS_EXIT_USAGE;
     }
     static sim_run runs[2];                    /* large; cleared so nothing of a previous call shows */
@@ -281,10 +306,25 @@ int ws_cmd_sim(int argc, char **argv)
             rc = WS_EXIT_INTERNAL;
         }
     }
+    if (hf) { /* the page, or nothing: a failed run or write leaves no half page (common/outfile.h) */
+        bool ok = rc == WS_EXIT_OK && ws_report_html(hf, &runs[0].rep, compare ? &runs[1].rep : NULL) == 0;
+        int close_rc = fclose(hf);
+        if (ws_outfile_commit_closed(&html, ok ? close_rc : -1) && ok) {
+            char shown[3 * WS_PATH_MAX];
+            fprintf(stderr, "warpscope: sim: --html %s: cannot write: %s\n",
+                    ws_text_visible(o.html, shown, sizeof shown), strerror(errno));
+            rc = WS_EXIT_USAGE;
+        } else if (ok && !o.c.json && !o.c.csv) {
+            char shown[3 * WS_PATH_MAX];
+            fprintf(stderr, "warpscope: sim: wrote %s\n", ws_text_visible(o.html, shown, sizeof shown));
+        }
+    }
     if (rc == WS_EXIT_OK && o.save)
         rc = save_outputs(&runs[0].sim, &o);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
         ws_simulation_close(&runs[k].sim);
+        ws_line_pics_free(&runs[k].pics);
+    }
     ws_catalog_free(cat);
     if (rc == WS_EXIT_OK && found)
         rc = WS_EXIT_KERNEL_FAULT;

@@ -56,6 +56,8 @@ typedef struct {
     const ws_racecheck *race;    /* --racecheck's hazards (JSON findings), NULL = not run */
     const ws_sim_result *result; /* memcheck's counts and first messages (JSON findings), NULL = none */
     const ws_notes *notes;       /* what the prediction rests on that is not modelled (confidence.h), NULL = unsaid */
+    const struct ws_line_pics *pictures; /* each line's first execution, for --html's pictures
+                                            (report_pictures.h), NULL = none kept */
 } ws_report;
 
 /* A "poor" line wastes at least this factor over its ideal sectors or wavefronts. */
@@ -107,6 +109,14 @@ void ws_report_compare(FILE *f, const ws_report *a, const ws_report *b);
 void ws_report_csv_verdict(FILE *f, const ws_report *a, const ws_report *b);
 /* The same verdict as the JSON member "verdict" of o (the compare document); 0, -1 on OOM. */
 int ws_report_json_verdict(struct cJSON *o, const ws_report *a, const ws_report *b);
+
+/* `sim --html FILE` (sim/report/report_html.c): one self-contained HTML page (inline CSS, SVG
+ * and JS; it fetches nothing) of a, or of a and b side by side with the verdict (b NULL: one
+ * variant): the source with the per-line heat map (waste over ideal, as viz colours it), the
+ * per-line rows (the JSON "lines" columns, a line's loads and stores apart), sector and bank
+ * pictures of the costliest lines where r->pictures has them, the totals, the time and its
+ * limiter. Every user string is HTML-escaped. Returns 0, -1 on a write error. */
+int ws_report_html(FILE *f, const ws_report *a, const ws_report *b);
 
 /* `sim`'s documents for ws_emit (sim/report/report_emit.c). ws_report_kind: a alone (text, JSON, CSV
  * with the -D text as the variant); ws_report_compare_kind: a and b side by side (text with both
