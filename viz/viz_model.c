@@ -384,14 +384,12 @@ uint64_t viz_heat_units(const viz_line_heat *h)
 
 double viz_heat_waste(const viz_line_heat *h)
 {
-    uint64_t ideal = h->ideal_sectors + h->ideal_wavefronts, u = viz_heat_units(h);
-    return ideal && u > ideal ? (double)u / (double)ideal : 1.0;
+    return ws_heat_waste(viz_heat_units(h), h->ideal_sectors + h->ideal_wavefronts);
 }
 
 double viz_heat_level(const viz_line_heat *h)
 {
-    double t = log2(viz_heat_waste(h)) / log2(VIZ_HEAT_RED_WASTE);
-    return t < 0 ? 0 : t > 1 ? 1 : t;
+    return ws_heat_level(viz_heat_waste(h));
 }
 
 double viz_heat_lanes_pct(const viz_line_heat *h)

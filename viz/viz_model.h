@@ -14,6 +14,7 @@
 
 #include "../sim/interp/event.h"
 #include "../sim/models/models.h"
+#include "../common/heat.h"
 
 #define VIZ_LANES 32
 #define VIZ_BANKS 32
@@ -177,7 +178,7 @@ double viz_heat_waste(const viz_line_heat *h);
 /* The heat map's colour level in [0, 1], from the waste alone, never from the cost: a
  * line at x1 of ideal is 0 however costly, x2 is 0.5, VIZ_HEAT_RED_WASTE and worse is 1
  * (log scale, so each doubling of waste is the same step of colour). */
-#define VIZ_HEAT_RED_WASTE 4.0
+#define VIZ_HEAT_RED_WASTE WS_HEAT_RED_WASTE
 double viz_heat_level(const viz_line_heat *h);
 /* Active lanes / 32 per instruction of the line, in %, 100 when it ran none. */
 double viz_heat_lanes_pct(const viz_line_heat *h);

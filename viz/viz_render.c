@@ -262,8 +262,7 @@ uint32_t viz_outcome_rgb(viz_outcome o)
 
 uint32_t viz_heat_rgb(double t)
 {
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    return t < 0.5 ? lerp_rgb(0x2F5D8Au, VIZ_RGB_WARN, t / 0.5) : lerp_rgb(VIZ_RGB_WARN, VIZ_RGB_BAD, (t - 0.5) / 0.5);
+    return ws_heat_rgb(t);
 }
 
 static uint32_t eff_rgb(double pct)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../common/demangle.h"
+#include "../../common/heat.h"
 
 static double ratio(double a, double b) { return b ? a / b : 0; }
 
@@ -112,24 +113,14 @@ static line_heat heat_of(const ws_line_row *rows, int n, int line)
 
 static double heat_waste(const line_heat *h)
 {
-    return h->ideal && h->units > h->ideal ? (double)h->units / (double)h->ideal : 1.0;
+    return ws_heat_waste(h->units, h->ideal);
 }
 
-/* The colour from the waste alone, never the cost (viz_heat_level, viz_heat_rgb): x1 is blue
- * however costly, x2 yellow, x4 (VIZ_HEAT_RED_WASTE) and worse red, on a log scale. */
-#define HEAT_RED_WASTE 4.0
+/* The colour from the waste alone, never the cost (common/heat.h, as the visualizer). */
+#define HEAT_RED_WASTE WS_HEAT_RED_WASTE
 static uint32_t heat_rgb(double waste)
 {
-    double t = log2(waste) / log2(HEAT_RED_WASTE);
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    uint32_t a = t < 0.5 ? 0x2F5D8Au : 0xF2C14Eu, b = t < 0.5 ? 0xF2C14Eu : 0xFF3358u;
-    double u = t < 0.5 ? t / 0.5 : (t - 0.5) / 0.5;
-    uint32_t out = 0;
-    for (int sh = 0; sh <= 16; sh += 8) {
-        double x = ((a >> sh) & 255) + (((b >> sh) & 255) - (double)((a >> sh) & 255)) * u;
-        out |= (uint32_t)lround(x) << sh;
-    }
-    return out;
+    return ws_heat_rgb(ws_heat_level(waste));
 }
 
 /* ---- pieces of a variant ------------------------------------------------------------------ */
