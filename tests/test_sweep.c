@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -171,7 +172,7 @@ static void test_plan_numbers_every_variant_size_and_profile_combination_once(vo
     spit(spec, "variant copy_float stride_copy_s2 copy_float4\nsize N=1024\nsize N=2048\nprofile h200 h100\n");
     assert_int_equal(run_ws("plan.txt", "sweep", "plan", "plan.sweep", NULL, NULL), WS_EXIT_OK);
     char *plan = read_in_dir("plan.txt");
-    int lines = 0;
+    long lines = 0;
     for (char *p = plan; *p; p++) lines += *p == '\n';
     assert_int_equal(lines, 3 * 2 * 2);
     assert_non_null(strstr(plan, "1\tcopy_float\tN=1024\th200\n2\tcopy_float\tN=1024\th100\n3\tcopy_float\tN=2048\th200\n"));
@@ -181,6 +182,20 @@ static void test_plan_numbers_every_variant_size_and_profile_combination_once(vo
     char *count = read_in_dir("count.txt");
     assert_string_equal(count, "12\n");
     free(count);
+
+    /* the checked-in example is a valid spec, and its plan is its product */
+    char example[PATH_MAX];
+    assert_non_null(realpath("demos/transpose.sweep", example));
+    assert_int_equal(ws_sweep_spec_load(example, &s, &err), 0);
+    long want = ws_sweep_count(&s);
+    assert_int_equal(want, (long)s.nvariants * s.nsizes * s.nprofiles);
+    ws_sweep_spec_free(&s);
+    assert_int_equal(run_ws("example.txt", "sweep", "plan", example, NULL, NULL), WS_EXIT_OK);
+    plan = read_in_dir("example.txt");
+    lines = 0;
+    for (char *p = plan; *p; p++) lines += *p == '\n';
+    assert_int_equal(lines, want);
+    free(plan);
 }
 
 /* Each bad line is refused at its file:line:col with what is wrong. */
@@ -320,8 +335,8 @@ static double member(const cJSON *o, const char *a, const char *b)
     return v->valuedouble;
 }
 
-/* The merged CSV in g_dir/<csv_name> against direct sim runs and the coalescing rule. */
-static void check_table(const char *csv_name)
+/* The merged CSV in g_dir/<csv_name> against the coalescing rule and, with direct, direct sim runs. */
+static void check_table(const char *csv_name, bool direct)
 {
     char *csv = read_in_dir(csv_name);
     assert_non_null(csv);
@@ -359,6 +374,10 @@ static void check_table(const char *csv_name)
         assert_true(strtod(f[col_str], NULL) == 4.0 * STRIDE[v]);
         assert_true(strtod(f[col_gs], NULL) == 2.0 * (SIZES[z] / 32) * 4 * STRIDE[v]);
 
+        if (!direct) {
+            for (int i = 0; i < n; i++) free(f[i]);
+            continue;
+        }
         /* the direct `warpscope sim --json` of the same job (every core: -j must not matter) */
         char d[32];
         snprintf(d, sizeof d, "N=%d", SIZES[z]);
@@ -396,10 +415,20 @@ static void test_run_and_merge_of_a_2x2x1_sweep_hold_what_sim_gives_directly(voi
     assert_string_equal(printed, written);           /* what it printed is the file it wrote */
     free(printed);
     free(written);
-    check_table("serial/sweep.csv");
+    check_table("serial/sweep.csv", true);
     char *md = read_in_dir("serial/sweep.md");
     assert_non_null(strstr(md, "| 3 | stride_copy_s2 | N=2048 | h200 | ok |"));
     free(md);
+
+    /* every record is a document of docs/json-schema.json */
+    char schema[PATH_MAX];
+    assert_non_null(realpath("docs/json-schema.json", schema));
+    char validator[PATH_MAX];
+    assert_non_null(realpath("tests/json_validate.py", validator));
+    if (access("/usr/bin/python3", X_OK)) fail_msg("no /usr/bin/python3 to validate the records with");
+    char *val[] = {"/usr/bin/python3", validator, schema, "serial/job-1.json", "serial/job-2.json",
+                   "serial/job-3.json", "serial/job-4.json", NULL};
+    if (run_in_dir(val, NULL)) fail_msg("records do not validate:\n%s", read_in_dir("stderr.txt"));
 
     /* a record holds no wall-clock time: the same job twice is the same bytes */
     char *first = read_in_dir("serial/job-2.json");
@@ -421,7 +450,7 @@ static void test_run_and_merge_of_a_2x2x1_sweep_hold_what_sim_gives_directly(voi
     char *t = read_in_dir("f.csv");
     assert_non_null(strstr(t, "\n2,copy_float,N=-5,h200,failed (exit 1),"));
     assert_non_null(strstr(t, "grid.x = 0"));        /* sim's own reason */
-    assert_non_null(strstr(t, "\n3,,,,missing,"));
+    assert_non_null(strstr(t, "\n3,copy_float,N=4096,h200,missing,")); /* named from the spec */
     free(t);
     /* two sweeps in one folder are refused, naming the stranger */
     assert_int_equal(run_ws(NULL, "sweep", "run", "s.sweep", "failing", "4"), WS_EXIT_OK);
@@ -463,7 +492,7 @@ static void test_make_j2_on_the_generated_makefile_runs_the_sweep_and_merges_it(
         char *e = read_in_dir("stderr.txt");
         fail_msg("make -j2 exited %d:\n%s", rc, e);
     }
-    check_table("bymake/sweep.csv");
+    check_table("bymake/sweep.csv", false);   /* the direct sim runs: the case before, on the serial table */
     /* same records and table as the serial run of the case before, if it ran; else run it now */
     char *serial = read_in_dir("serial/job-1.json");
     if (!serial) {

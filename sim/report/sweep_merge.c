@@ -12,6 +12,7 @@
 
 #include "../../common/commands.h"
 #include "../../common/csv.h"
+#include "../../common/emit.h"
 #include "../../common/files.h"
 #include "../../common/outfile.h"
 #include "../models/metrics.h"
@@ -22,6 +23,7 @@
 typedef struct {
     long id;
     cJSON *rec;                        /* NULL = missing */
+    const char *variant, *size, *profile; /* a missing job's, from the spec when it is found unchanged */
 } row;
 
 /* "job-<digits>.json" exactly (no temporary "job-3.json.tmp-XXXXXX"); the id, else 0 */
@@ -93,6 +95,9 @@ static void fill(const row *r, bool exact, cells *out)
     char (*c)[640] = out->cell;
     snprintf(c[0], 640, "%ld", r->id);
     if (!r->rec) {
+        snprintf(c[1], 640, "%s", r->variant ? r->variant : "");
+        snprintf(c[2], 640, "%s", r->size ? r->size : "");
+        snprintf(c[3], 640, "%s", r->profile ? r->profile : "");
         snprintf(c[4], 640, "missing");
         return;
     }
@@ -169,7 +174,32 @@ static void write_md(FILE *f, const char *spec, const row *rows, long n)
     }
 }
 
-static int write_file(const char *path, void (*body)(FILE *, const void *), const void *arg, ws_error *err)
+typedef struct {
+    const char *spec;
+    const row *rows;
+    long n;
+} table;
+
+static int layout_csv(FILE *f, const void *body, ws_part part)
+{
+    (void)part;
+    const table *t = body;
+    write_csv(f, t->rows, t->n);
+    return 0;
+}
+
+static int layout_md(FILE *f, const void *body, ws_part part)
+{
+    (void)part;
+    const table *t = body;
+    write_md(f, t->spec, t->rows, t->n);
+    return 0;
+}
+
+/* the merged table as a document of the output layer: CSV and markdown */
+static const ws_doc_kind sweep_table_kind = {.command = "sweep merge", .csv = layout_csv, .markdown = layout_md};
+
+static int write_file(const char *path, ws_format fmt, const table *t, ws_error *err)
 {
     ws_outfile of;
     FILE *f = ws_outfile_fopen(&of, path);
@@ -177,32 +207,14 @@ static int write_file(const char *path, void (*body)(FILE *, const void *), cons
         ws_error_set(err, path, 0, 0, "cannot write the table: %s", strerror(errno));
         return -1;
     }
-    body(f, arg);
-    bool ok = !ferror(f);
+    int rc = ws_emit(f, fmt, &(ws_doc){&sweep_table_kind, t});
+    bool ok = !rc && !ferror(f);
     int close_rc = fclose(f);
     if (ws_outfile_commit_closed(&of, ok ? close_rc : -1)) {
         ws_error_set(err, path, 0, 0, "cannot write the table: %s", strerror(errno ? errno : EIO));
         return -1;
     }
     return 0;
-}
-
-typedef struct {
-    const char *spec;
-    const row *rows;
-    long n;
-} table;
-
-static void csv_body(FILE *f, const void *t)
-{
-    const table *x = t;
-    write_csv(f, x->rows, x->n);
-}
-
-static void md_body(FILE *f, const void *t)
-{
-    const table *x = t;
-    write_md(f, x->spec, x->rows, x->n);
 }
 
 /* Loads one record and checks it is job id of a sweep record (its own id, a job count). */
@@ -305,15 +317,30 @@ int ws_sweep_merge(const char *dir, bool csv, FILE *out, ws_error *err)
         rows[ids[i] - 1].rec = rec;
     }
     free(ids);
+    /* a missing job's variant, size and profile: from the spec the records name, where it is
+       still there unchanged (same fingerprint); else the row has its id alone */
+    ws_sweep_spec sp;
+    memset(&sp, 0, sizeof sp);
+    ws_error ignored;
+    char fp[32] = "";
+    if (rc == WS_EXIT_OK && ws_sweep_spec_load(spec, &sp, &ignored) == 0)
+        snprintf(fp, sizeof fp, "%016llx", (unsigned long long)sp.fingerprint);
+    if (rc == WS_EXIT_OK && !strcmp(fp, fingerprint) && ws_sweep_count(&sp) == njobs)
+        for (long k = 0; k < njobs; k++) {
+            ws_sweep_job j;
+            if (rows[k].rec || ws_sweep_job_get(&sp, k + 1, &j)) continue;
+            rows[k].variant = j.variant->name;
+            rows[k].size = j.size->label;
+            rows[k].profile = j.profile->dev->key;
+        }
     if (rc == WS_EXIT_OK) {
         char csvp[WS_PATH_MAX + 16], mdp[WS_PATH_MAX + 16];
         snprintf(csvp, sizeof csvp, "%s/sweep.csv", dir);
         snprintf(mdp, sizeof mdp, "%s/sweep.md", dir);
         table t = {spec, rows, njobs};
-        if (write_file(csvp, csv_body, &t, err) || write_file(mdp, md_body, &t, err)) rc = WS_EXIT_USAGE;
+        if (write_file(csvp, WS_FMT_CSV, &t, err) || write_file(mdp, WS_FMT_MARKDOWN, &t, err)) rc = WS_EXIT_USAGE;
         else {
-            if (csv) write_csv(out, rows, njobs);
-            else write_md(out, spec, rows, njobs);
+            ws_emit(out, csv ? WS_FMT_CSV : WS_FMT_MARKDOWN, &(ws_doc){&sweep_table_kind, &t});
             long failed = 0, missing = 0;
             int worst = WS_EXIT_OK;
             for (long k = 0; k < njobs; k++) {
@@ -336,5 +363,6 @@ int ws_sweep_merge(const char *dir, bool csv, FILE *out, ws_error *err)
     }
     for (long k = 0; rows && k < njobs; k++) cJSON_Delete(rows[k].rec);
     free(rows);
+    ws_sweep_spec_free(&sp);
     return rc;
 }
