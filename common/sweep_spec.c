@@ -19,7 +19,7 @@ typedef struct {
     int col;                           /* 1-based */
 } word;
 
-#define LINE_MAX_WORDS (WS_SWEEP_MAX_DEFINES + 2)
+#define LINE_MAX_WORDS 1024           /* a variant line may list many kernels */
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -153,6 +153,10 @@ static int add_size(ws_sweep_spec *s, const word *w, int nw, const char *path, i
             }
             z.realistic = true;
         } else {
+            if (z.ndefines == WS_SWEEP_MAX_DEFINES) {
+                ws_error_set(err, path, lineno, w[k].col, "more than %d -D words on one size line", WS_SWEEP_MAX_DEFINES);
+                return -1;
+            }
             char *d = z.defines[z.ndefines];
             if (copy_word(d, &w[k], path, lineno, "a -D word", err)) return -1;
             /* the same checks as sim's -D, so a job never fails on what plan could have said */

@@ -166,6 +166,14 @@ static void test_plan_numbers_every_variant_size_and_profile_combination_once(vo
     assert_ptr_equal(s.profiles[0].dev, ws_device_default());
     ws_sweep_spec_free(&s);
 
+    /* a variant line may list many kernels */
+    char many[2048] = "variant";
+    for (int i = 0; i < 100; i++) snprintf(many + strlen(many), sizeof many - strlen(many), " k%d", i);
+    strcat(many, "\nsize N=1\nsize N=2\n");
+    assert_int_equal(ws_sweep_spec_parse(many, strlen(many), "m.sweep", &s, &err), 0);
+    assert_int_equal(ws_sweep_count(&s), 100 * 2);
+    ws_sweep_spec_free(&s);
+
     /* the plan the binary prints: one line per job, its count the product */
     char spec[128];
     snprintf(spec, sizeof spec, "%s/plan.sweep", g_dir);
@@ -226,6 +234,7 @@ static void test_every_bad_spec_line_is_refused_at_its_file_line_and_column(void
         {"variant a\nsample on off\n", 2, 11, "'sample' takes one"},
         {"variant a\n\x1b[2J\n", 2, 1, "control byte 0x1b"},
         {"# nothing but a comment\nsize N=1\n", 0, 0, "no 'variant' line"},
+        {"variant a\nsize A=1 B=1 C=1 D=1 E=1 F=1 G=1 H=1 I=1 J=1 K=1 L=1 M=1 N=1 O=1 P=1 Q=1\n", 2, 70, "more than 16 -D words"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ws_sweep_spec s;
