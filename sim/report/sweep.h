@@ -1,8 +1,9 @@
 /* sweep.h - `warpscope sweep`: a spec's jobs (common/sweep_spec.h) run one by one, each writing
  * its record DIR/job-<id>.json, and the records merged into one table (DIR/sweep.csv, sweep.md).
  * Invariant: a record holds only what the job computed (sim's JSON document without its wall-clock
- * seconds, the job's place in the spec, the exit code), so the same spec, binary and inputs give
- * byte-identical records on any machine and in any order; and no spec text reaches a shell: a job
+ * seconds, the job's place in the spec, the exit code), so the same spec, binary, inputs and toolchain
+ * (ptxas decides the SASS counters) give byte-identical records whichever runner, order or -j ran them;
+ * and no spec text reaches a shell: a job
  * is `warpscope sim` called in-process with an argument vector. */
 #ifndef WS_SWEEP_H
 #define WS_SWEEP_H
