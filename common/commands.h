@@ -1,6 +1,6 @@
 /* commands.h - the warpscope subcommands and the exit codes they share.
  * Each module owns its subcommand: list (common/), ptx and sim (sim/),
- * gpu and check (cuda/), viz (viz/). Every command parses its options with
+ * gpu and check (cuda/), viz (viz/), sweep (sim/report/). Every command parses its options with
  * common/cli.h, so each takes -h/--help and --version and words errors alike. */
 #ifndef WS_COMMANDS_H
 #define WS_COMMANDS_H
@@ -27,5 +27,6 @@ int ws_cmd_sim(int argc, char **argv);
 int ws_cmd_gpu(int argc, char **argv);
 int ws_cmd_check(int argc, char **argv);
 int ws_cmd_viz(int argc, char **argv);
+int ws_cmd_sweep(int argc, char **argv);
 
 #endif

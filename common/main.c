@@ -33,6 +33,7 @@ static const ws_command commands[] = {
     {"gpu", ws_cmd_gpu, "run a kernel on the GPU present: time it, check its output, read counters"},
     {"check", ws_cmd_check, "sim and GPU side by side, counter by counter, with the cause of each difference"},
     {"viz", ws_cmd_viz, "animate a simulated kernel's lanes, banks and sectors (SDL2 window or headless PNGs)"},
+    {"sweep", ws_cmd_sweep, "variants x sizes x device profiles as jobs for make -j, GNU parallel or Slurm; one table"},
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

@@ -106,7 +106,7 @@ static const ws_cli_spec sim_spec = {
 
 /* Loads, resolves and simulates one kernel argument; *found is set when a checker reported
  * anything (the exit code is then WS_EXIT_KERNEL_FAULT, after the report). Returns a WS_EXIT_* code. */
-static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *found, sim_run *r)
+static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *found, sim_run *r, FILE *out)
 {
     ws_error err;
     memset(&err, 0, sizeof err);
@@ -153,7 +153,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
             p->race = s->race;
             p->result = o->memcheck && s->have_result ? &s->result : NULL;
             ws_sim_fault_doc fd = {p, &s->result.fault}; /* the record, not its sentence */
-            if (ws_emit(stdout, fmt, &(ws_doc){&ws_report_fault_kind, &fd}))
+            if (ws_emit(out, fmt, &(ws_doc){&ws_report_fault_kind, &fd}))
                 return WS_EXIT_INTERNAL;
         }
         /* what memcheck found before the run stopped for another reason is reported too */
@@ -241,7 +241,9 @@ static int save_outputs(const ws_simulation *s, const sim_opts *o)
     return WS_EXIT_OK;
 }
 
-int ws_cmd_sim(int argc, char **argv)
+int ws_cmd_sim(int argc, char **argv) { return ws_cmd_sim_to(argc, argv, stdout); }
+
+int ws_cmd_sim_to(int argc, char **argv, FILE *out)
 {
     sim_opts o = {.budget = 0};
     int nargs;
@@ -297,11 +299,11 @@ int ws_cmd_sim(int argc, char **argv)
     bool found = false;
     rc = WS_EXIT_OK;
     for (int k = 0; k < nargs && rc == WS_EXIT_OK; k++)
-        rc = run_one(cat, kernels[k], &o, &found, &runs[k]);
+        rc = run_one(cat, kernels[k], &o, &found, &runs[k], out);
     if (rc == WS_EXIT_OK) { /* one document, in the form asked for (common/emit.h) */
         ws_sim_doc d = {.a = &runs[0].rep, .b = compare ? &runs[1].rep : NULL, .all_lines = o.lines};
         ws_doc doc = {compare ? &ws_report_compare_kind : &ws_report_kind, &d};
-        if (ws_emit(stdout, ws_emit_format(o.c.json, o.c.csv, WS_FMT_TEXT), &doc)) {
+        if (ws_emit(out, ws_emit_format(o.c.json, o.c.csv, WS_FMT_TEXT), &doc)) {
             fprintf(stderr, "warpscope: sim: out of memory writing the report\n");
             rc = WS_EXIT_INTERNAL;
         }

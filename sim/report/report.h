@@ -135,4 +135,9 @@ typedef struct {
 } ws_sim_fault_doc;
 extern const ws_doc_kind ws_report_fault_kind;
 
+/* `warpscope sim` with its document written to out instead of stdout (sweep run keeps each job's
+ * JSON in memory; errors still go to stderr, and the kernel's printf to stdout unless --json or --csv
+ * is given, then stderr). ws_cmd_sim is ws_cmd_sim_to(argc, argv, stdout). */
+int ws_cmd_sim_to(int argc, char **argv, FILE *out);
+
 #endif
