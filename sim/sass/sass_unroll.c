@@ -143,11 +143,10 @@ int ws_sass_unroll_plan(ws_sass_plan *p, const int *pdepth)
     }
     /* a later loop may have taken blocks from an earlier one: count what each kept */
     for (int li = 0; li < p->nloops; li++) {
-        int blocks = 0, most = 0;
+        int most = 0;
         bool unit1 = false;
         for (int b = 0; b < nb; b++)
             if (p->block_loop[b] == li) {
-                blocks++;
                 most = best_m[b] > most ? best_m[b] : most;
                 unit1 |= best_m[b] == 1;
             }
@@ -155,11 +154,7 @@ int ws_sass_unroll_plan(ws_sass_plan *p, const int *pdepth)
          * over 4, then 2, then 1) only beside larger copies; alone it is a peeled iteration,
          * which its own access anchors */
         for (int b = 0; b < nb && most < 2; b++)
-            if (p->block_loop[b] == li && sf->blocks[b].loop_depth != p->loops[li].depth) {
-                p->block_loop[b] = -1;
-                blocks--;
-            }
-        (void)blocks;
+            if (p->block_loop[b] == li && sf->blocks[b].loop_depth != p->loops[li].depth) p->block_loop[b] = -1;
         if (!unit1 || p->loops[li].entry == WS_LOOP_ENTRY_WARPS) p->insns_approximate = true;
     }
     for (int b = 0; b < nb; b++) p->block_mult[b] = p->block_loop[b] >= 0 ? best_m[b] : 0;
