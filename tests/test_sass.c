@@ -21,6 +21,7 @@
 #include "../sim/sass/sass.h"
 #include "../sim/sass/sass_events.h"
 #include "../sim/sass/sass_map.h"
+#include "../sim/sass/sass_unroll.h"
 #include "../sim/simulate.h"
 
 static ws_catalog *cat;
@@ -520,6 +521,149 @@ static void test_unrolled_loop_keeps_one_global_load_per_ptx_load(void **state)
     ws_simulation_close(&s);
 }
 
+/* How many of op's instructions (opcode prefix) SASS block b holds. */
+static int block_count(const ws_sass_function *f, int b, const char *op)
+{
+    int n = 0;
+    for (int i = f->blocks[b].first; i < f->blocks[b].first + f->blocks[b].n; i++)
+        n += !strncmp(f->insns[i].opcode, op, strlen(op));
+    return n;
+}
+
+/* matmul_naive's listing (tests/data/sass/matmul.sass) lays the PTX's 4x k loop out as a loop
+ * over 16 k (32 LDG: one A and one B load per k), one straight block of 8 k (16 LDG) behind
+ * `R4 > 4`, a loop over 4 k (8 LDG) while `R4 != 0`, and the PTX's remainder loop, 1 k (2 LDG),
+ * K % 4 times. With R4 = K - K % 4 and the 16 loop running while R4 > 12: K = 143 = 8 x 16 +
+ * 8 + 4 + 3 runs them 8, 1, 1 and 3 times per warp; K = 128: 8, 0, 0, 0. */
+static void check_naive_runs(int k, const int want[4])
+{
+    char dk[16];
+    snprintf(dk, sizeof dk, "K=%d", k);
+    static ws_simulation t;
+    ws_error err;
+    ws_overrides ov;
+    memset(&ov, 0, sizeof ov);
+    assert_int_equal(ws_overrides_add(&ov, "M=32", &err), 0);
+    assert_int_equal(ws_overrides_add(&ov, "N=32", &err), 0);
+    assert_int_equal(ws_overrides_add(&ov, dk, &err), 0);
+    char *text = slurp("tests/data/sass/matmul.sass");
+    ws_simulation_opts o = {.sass_listing = text};
+    int rc = ws_simulation_open(&t, cat, "matmul_naive", &ov, ws_device_find("h200"), NULL, &err);
+    if (!rc) rc = ws_simulation_run(&t, &o, &err);
+    free(text);
+    if (rc) ws_error_print(&err);
+    assert_int_equal(rc, WS_EXIT_OK);
+    assert_true(t.sass && t.sass->active);
+    const ws_sass_function *f = t.sass->sf;
+    const uint64_t warps = 32 * 32 / 32;
+    uint64_t *runs = calloc((size_t)f->nblocks, sizeof *runs);
+    assert_non_null(runs);
+    ws_sass_block_runs(t.sass->plan, t.result.pc_warp_count, runs);
+    const int ldg[4] = {32, 16, 8, 2};
+    int seen = 0;
+    for (int b = 0; b < f->nblocks; b++)
+        for (int u = 0; u < 4; u++)
+            if (block_count(f, b, "LDG") == ldg[u]) {
+                if (runs[b] != warps * (uint64_t)want[u])
+                    fail_msg("K=%d: the %d-LDG block runs %llu times, not %llu", k, ldg[u],
+                             (unsigned long long)runs[b], (unsigned long long)(warps * (uint64_t)want[u]));
+                seen |= 1 << u;
+            }
+    assert_int_equal(seen, 15); /* all four copies found */
+    free(runs);
+    ws_simulation_close(&t);
+}
+
+static void test_unrolled_loop_copies_run_largest_first_as_the_listing_guards_say(void **state)
+{
+    (void)state;
+    const int k128[4] = {8, 0, 0, 0}, k143[4] = {8, 1, 1, 3}, k7[4] = {0, 0, 1, 3};
+    check_naive_runs(128, k128);
+    check_naive_runs(143, k143);
+    check_naive_runs(7, k7);
+}
+
+/* The issue count of matmul_naive at M = N = 32, K = 128, from the listing's path: every warp
+ * passes `row < M && col < N` and `K >= 1`, `K - 1 >= 3` and R4 = 128 > 12, so it runs each
+ * straight-line block of the entry and the guards once, the 16-k loop (73 instructions: 0x250
+ * to 0x6d0) 128 / 16 = 8 times, skips the 8-k block and the 4-k loop (R4 = 0 after the
+ * loop) and the remainder's set-up (0xb50, 6 instructions) and loop (K % 4 = 0): 632
+ * instructions per warp, 5.6x fewer than the 1801216 / 512 warps counted when every copy ran
+ * once per PTX iteration. */
+static void test_unrolled_matmul_issues_the_instructions_of_its_path(void **state)
+{
+    (void)state;
+    static ws_simulation s;
+    run(&s, "matmul_naive", "M=32", "N=32", "tests/data/sass/matmul.sass");
+    const ws_sass_function *f = s.sass->sf;
+    const uint64_t warps = 32;
+    uint64_t per_warp = 0;
+    for (int b = 0; b < f->nblocks; b++) {
+        const ws_sass_block *B = &f->blocks[b];
+        const ws_sass_insn *first = &f->insns[B->first];
+        if (first->is_branch && first->target == B->first) break; /* padding */
+        int ldg = block_count(f, b, "LDG");
+        if (ldg == 32) per_warp += 8 * (uint64_t)B->n;
+        else if (ldg == 16 || ldg == 8 || ldg == 2) continue;   /* not run at K = 128 */
+        else if (b + 1 < f->nblocks && block_count(f, b + 1, "LDG") == 2) continue; /* remainder set-up */
+        else per_warp += (uint64_t)B->n;
+    }
+    assert_int_equal(per_warp, 632); /* the sum above, as read off the listing by hand */
+    assert_int_equal(s.sass->warp_insns, warps * per_warp);
+    ws_simulation_close(&s);
+}
+
+/* matMulShared's tile loop (N / 16 tiles) is one PTX loop; ptxas makes it a loop over 4 tiles
+ * (8 BAR.SYNC: two a tile), then one straight copy of 2 tiles and one of 1. N = 128: 8 tiles,
+ * the 4-tile loop twice; N = 112: 7 = 4 + 2 + 1, each once. */
+static void test_unrolled_tile_loop_runs_four_then_two_then_one(void **state)
+{
+    (void)state;
+    const char *ns[2] = {"N=128", "N=112"};
+    const int want[2][3] = {{2, 0, 0}, {1, 1, 1}};
+    for (int c = 0; c < 2; c++) {
+        static ws_simulation s;
+        run(&s, "matmul_tiled16", ns[c], NULL, "tests/data/sass/matmul.sass");
+        const ws_sass_function *f = s.sass->sf;
+        const uint64_t warps = (uint64_t)s.launch.grid[0] * s.launch.grid[1] * 256 / 32;
+        uint64_t *runs = calloc((size_t)f->nblocks, sizeof *runs);
+        assert_non_null(runs);
+        ws_sass_block_runs(s.sass->plan, s.result.pc_warp_count, runs);
+        const int bars[3] = {8, 4, 2};
+        int seen = 0;
+        for (int b = 0; b < f->nblocks; b++)
+            for (int u = 0; u < 3; u++)
+                if (block_count(f, b, "BAR.SYNC") == bars[u]) {
+                    if (runs[b] != warps * (uint64_t)want[c][u])
+                        fail_msg("%s: the %d-BAR block runs %llu, not %llu", ns[c], bars[u],
+                                 (unsigned long long)runs[b], (unsigned long long)(warps * (uint64_t)want[c][u]));
+                    seen |= 1 << u;
+                }
+        assert_int_equal(seen, 7);
+        free(runs);
+        ws_simulation_close(&s);
+    }
+}
+
+/* The split itself: 35 PTX iterations (K = 140 in fours) over a loop of 4, a straight 2 and a
+ * loop of 1 are 8 x 4 + 2 + 1; a loop of 4 alone leaves 2 of 6 unplaced. */
+static void test_unroll_split_takes_the_largest_copy_first(void **state)
+{
+    (void)state;
+    const int mult[3] = {4, 2, 1};
+    const bool loop[3] = {true, false, true};
+    uint64_t runs[3];
+    assert_int_equal(ws_sass_unroll_split(35, mult, loop, 3, runs), 0);
+    assert_int_equal(runs[0], 8);
+    assert_int_equal(runs[1], 1);
+    assert_int_equal(runs[2], 1);
+    assert_int_equal(ws_sass_unroll_split(6, mult, loop, 1, runs), 2);
+    assert_int_equal(runs[0], 1);
+    assert_int_equal(ws_sass_unroll_split(1, mult, loop, 3, runs), 0); /* straight 2 needs 2 */
+    assert_int_equal(runs[1], 0);
+    assert_int_equal(runs[2], 1);
+}
+
 /* ---- spills --------------------------------------------------------------------------- */
 
 /* spill_forced, N = 2048, ITERS = 3: every warp runs the straight-line spill code once and
@@ -674,6 +818,10 @@ int main(void)
         cmocka_unit_test(test_wmma_of_a_row_major_b_is_loaded_in_the_stored_order),
         cmocka_unit_test(test_store_overwritten_on_every_path_is_one_sts_and_the_load_stays_predicated),
         cmocka_unit_test(test_unrolled_loop_keeps_one_global_load_per_ptx_load),
+        cmocka_unit_test(test_unrolled_loop_copies_run_largest_first_as_the_listing_guards_say),
+        cmocka_unit_test(test_unrolled_matmul_issues_the_instructions_of_its_path),
+        cmocka_unit_test(test_unrolled_tile_loop_runs_four_then_two_then_one),
+        cmocka_unit_test(test_unroll_split_takes_the_largest_copy_first),
         cmocka_unit_test(test_spill_code_adds_the_local_traffic_the_listing_implies),
         cmocka_unit_test(test_sass_issue_count_is_block_sizes_times_their_runs),
         cmocka_unit_test(test_side_by_side_marks_merges_removals_predication_and_spills),

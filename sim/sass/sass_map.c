@@ -8,6 +8,7 @@
  * Expected workload: a few hundred memory instructions per kernel; rounds are quadratic
  * per group, which stays far below the cost of one simulated block. */
 #include "sass_map.h"
+#include "sass_unroll.h"
 
 #include "../../common/desc_text.h"
 #include "../interp/fragments.h"
@@ -481,6 +482,9 @@ void ws_sass_plan_free(ws_sass_plan *p)
     free(p->sass_pc);
     free(p->block_anchor);
     free(p->block_exact);
+    free(p->loops);
+    free(p->block_loop);
+    free(p->block_mult);
     free(p->spills);
     free(p->watch);
     free(p);
@@ -617,7 +621,21 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
     /* a dropped PTX access is exact when every SASS access is accounted for: the machine
      * code has nothing for it (ptxas removed a dead or redundant access) */
     p->approximate = p->st.by_order || p->st.sass_only || p->st.unplaced;
-    p->insns_approximate = p->st.unrolled || p->st.inexact_anchors;
+    if (ws_sass_unroll_plan(p, pdepth)) {
+        free(m.P); free(m.S); free(m.tile); free(pdepth);
+        ws_sass_plan_free(p);
+        return NULL;
+    }
+    /* the issue count is approximate where a block outside the unrolled loops is anchored by
+     * line or holds SASS accesses no PTX one became (unrolled copies of no loop found) */
+    for (int b = 0; b < sf->nblocks; b++) {
+        const ws_sass_block *B = &sf->blocks[b];
+        if (p->block_loop[b] >= 0 || B->cold || padding_block(sf, b)) continue;
+        if (!p->block_exact[b]) p->insns_approximate = true;
+        for (int i = B->first; i < B->first + B->n; i++)
+            if (sf->insns[i].space && !sf->insns[i].spill && p->sass_pc[i] < 0 && sf->insns[i].space != WS_SASS_SP_LOCAL)
+                p->insns_approximate = true;
+    }
     for (int k = 0; k < p->nspills; k++) p->approximate |= !p->spills[k].exact;
     free(m.P);
     free(m.S);
@@ -653,15 +671,15 @@ void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap)
 #undef ADD
 }
 
-/* Block b's runs: its anchor's warp executions (blocks without one: once per warp) and the
- * copies of the anchor's access an unrolled body holds (it runs 1/copies as often). */
-static void block_runs(const ws_sass_plan *p, int b, const uint64_t *pc_warp_count, uint64_t *execs, int *copies)
+/* Block b's runs outside an unrolled loop: its anchor's warp executions (blocks without one:
+ * once per warp), divided by the copies of the anchor's access it holds. */
+static uint64_t anchored_runs(const ws_sass_plan *p, int b, const uint64_t *pc_warp_count)
 {
     const ws_sass_function *sf = p->sf;
     const ws_sass_block *B = &sf->blocks[b];
     int a = p->block_anchor[b];
-    *execs = a >= 0 ? pc_warp_count[a] : p->fn->ninsns > 0 ? pc_warp_count[0] : 0;
-    *copies = 1;
+    uint64_t execs = a >= 0 ? pc_warp_count[a] : p->fn->ninsns > 0 ? pc_warp_count[0] : 0;
+    int copies = 1;
     if (a >= 0 && p->pc[a].unrolled && p->pc[a].sass >= 0) {
         const ws_sass_insn *t = &sf->insns[p->pc[a].sass];
         int n = 0;
@@ -670,21 +688,33 @@ static void block_runs(const ws_sass_plan *p, int b, const uint64_t *pc_warp_cou
             n += s->space == t->space && s->op == t->op && s->width == t->width && s->line == t->line && !s->spill;
         }
         n /= p->pc[a].per_exec > 1 ? p->pc[a].per_exec : 1; /* one wmma execution is per_exec of them */
-        *copies = n < 1 ? 1 : n;
+        copies = n < 1 ? 1 : n;
     }
+    return execs / (uint64_t)copies;
+}
+
+void ws_sass_block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *out)
+{
+    const ws_sass_function *sf = p->sf;
+    for (int b = 0; b < sf->nblocks; b++)
+        out[b] = padding_block(sf, b) || sf->blocks[b].cold ? 0 : anchored_runs(p, b, pc_warp_count);
+    ws_sass_unroll_runs(p, pc_warp_count, out);
+}
+
+/* Per-block runs into a fresh array (NULL when out of memory: the counts are then 0). */
+static uint64_t *runs_of(const ws_sass_plan *p, const uint64_t *pc_warp_count)
+{
+    uint64_t *r = calloc((size_t)(p->sf->nblocks ? p->sf->nblocks : 1), sizeof *r);
+    if (r) ws_sass_block_runs(p, pc_warp_count, r);
+    return r;
 }
 
 uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count)
 {
     const ws_sass_function *sf = p->sf;
-    uint64_t total = 0;
-    for (int b = 0; b < sf->nblocks; b++) {
-        if (padding_block(sf, b) || sf->blocks[b].cold) continue;
-        uint64_t execs;
-        int copies;
-        block_runs(p, b, pc_warp_count, &execs, &copies);
-        total += (uint64_t)sf->blocks[b].n * execs / (uint64_t)copies;
-    }
+    uint64_t total = 0, *runs = runs_of(p, pc_warp_count);
+    for (int b = 0; runs && b < sf->nblocks; b++) total += (uint64_t)sf->blocks[b].n * runs[b];
+    free(runs);
     return total;
 }
 
@@ -692,36 +722,29 @@ void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, 
 {
     const ws_sass_function *sf = p->sf;
     for (int t = 0; t < WS_SASS_TENSOR_COUNT; t++) out[t] = 0;
-    for (int b = 0; b < sf->nblocks; b++) {
+    uint64_t *runs = runs_of(p, pc_warp_count);
+    for (int b = 0; runs && b < sf->nblocks; b++) {
         const ws_sass_block *B = &sf->blocks[b];
-        if (padding_block(sf, b) || B->cold) continue;
-        uint64_t n[WS_SASS_TENSOR_COUNT] = {0};
-        for (int i = B->first; i < B->first + B->n; i++) n[sf->insns[i].tensor]++;
-        if (!n[WS_SASS_TENSOR_HMMA] && !n[WS_SASS_TENSOR_IMMA] && !n[WS_SASS_TENSOR_DMMA]) continue;
-        uint64_t execs;
-        int copies;
-        block_runs(p, b, pc_warp_count, &execs, &copies);
-        for (int t = 1; t < WS_SASS_TENSOR_COUNT; t++) {
-            out[t] += n[t] * execs / (uint64_t)copies;
-            out[WS_SASS_TENSOR_NONE] += n[t] * execs / (uint64_t)copies;
+        for (int i = B->first; i < B->first + B->n; i++) {
+            int t = sf->insns[i].tensor;
+            if (t == WS_SASS_TENSOR_NONE) continue;
+            out[t] += runs[b];
+            out[WS_SASS_TENSOR_NONE] += runs[b];
         }
     }
+    free(runs);
 }
 
 void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_PIPE_COUNT])
 {
     const ws_sass_function *sf = p->sf;
     for (int t = 0; t < WS_PIPE_COUNT; t++) out[t] = 0;
-    for (int b = 0; b < sf->nblocks; b++) {
+    uint64_t *runs = runs_of(p, pc_warp_count);
+    for (int b = 0; runs && b < sf->nblocks; b++) {
         const ws_sass_block *B = &sf->blocks[b];
-        if (padding_block(sf, b) || B->cold) continue;
-        uint64_t n[WS_PIPE_COUNT] = {0};
-        for (int i = B->first; i < B->first + B->n; i++) n[ws_pipe_of_sass(sf->insns[i].text)]++;
-        uint64_t execs;
-        int copies;
-        block_runs(p, b, pc_warp_count, &execs, &copies);
-        for (int t = 0; t < WS_PIPE_COUNT; t++) out[t] += n[t] * execs / (uint64_t)copies;
+        for (int i = B->first; i < B->first + B->n; i++) out[ws_pipe_of_sass(sf->insns[i].text)] += runs[b];
     }
+    free(runs);
 }
 
 /* ---- side by side ----------------------------------------------------------------- */

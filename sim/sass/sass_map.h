@@ -74,6 +74,20 @@ typedef struct {
     int aggregated;      /* global atomics ptxas aggregated over the warp (one lane each) */
 } ws_sass_map_stats;
 
+/* A straight-line PTX loop ptxas unrolled (sim/sass/sass_unroll.c). */
+typedef enum {
+    WS_LOOP_ENTRY_PREV,       /* entered only by falling in from head - 1: entries = its executions */
+    WS_LOOP_ENTRY_EXIT,       /* left only by falling out to tail + 1: entries = head - tail + tail+1 */
+    WS_LOOP_ENTRY_WARPS       /* neither: once per warp (approximate) */
+} ws_loop_entry;
+
+typedef struct {
+    int head, tail;           /* PTX pcs: the body's first instruction and the backward bra */
+    int depth;                /* PTX loop depth of the body: a SASS block this deep is a loop over
+                                 its copies, one less deep a straight-line copy (runs at most once) */
+    ws_loop_entry entry;
+} ws_sass_loop;
+
 typedef struct {
     const ptx_function *fn;
     const ws_sass_function *sf;
@@ -81,13 +95,19 @@ typedef struct {
     int *sass_pc;             /* per SASS instruction: the PTX pc whose event it is (carrier), -1 */
     int *block_anchor;        /* per SASS block: PTX pc, -1 */
     bool *block_exact;
+    ws_sass_loop *loops;      /* unrolled PTX loops */
+    int nloops;
+    int *block_loop;          /* per SASS block: the loop (index into loops) whose body it holds, -1 */
+    int *block_mult;          /* per SASS block: copies of that body it holds (PTX iterations a run) */
     ws_sass_extra *spills;    /* spill / stack LDL and STL, SASS order */
     int nspills;
     uint8_t *watch;           /* per PTX pc: 1 = spills are anchored here (the interpreter reports it) */
     ws_sass_map_stats st;
     bool approximate;         /* a memory counter rests on by_order / dropped / SASS-only / unplaced
                                  accesses or spill code anchored by line */
-    bool insns_approximate;   /* the SASS instruction count rests on line anchors or unrolled code */
+    bool insns_approximate;   /* the SASS instruction count rests on line anchors, on unrolled copies
+                                 no unrolled loop explains, or on a loop split that may leave
+                                 iterations unplaced (its smallest copy is not a loop of one) */
 } ws_sass_plan;
 
 /* A wmma.load/store's matrix as memory holds it: rows of row_bytes contiguous bytes (a
@@ -102,9 +122,15 @@ void ws_sass_plan_free(ws_sass_plan *p);
  * stores, 3 predicated; approximate: 4 accesses matched by order". */
 void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap);
 
-/* Warp-level SASS instructions executed, from the PTX's per-pc warp executions: each SASS
- * block's size times its anchor's executions (blocks without an anchor: their PTX line's
- * executions, else once per warp, warps = pc_warp_count[0]). */
+/* Warp executions of every SASS block (out[sf->nblocks]), from the PTX's per-pc warp
+ * executions: a block of an unrolled loop as sim/sass/sass_unroll.h splits the loop's
+ * iterations; any other its anchor's executions (divided by the copies of the anchor's access
+ * it holds; blocks without an anchor: once per warp, warps = pc_warp_count[0]); the padding
+ * and a diverged warp's slow path 0. */
+void ws_sass_block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *out);
+
+/* Warp-level SASS instructions executed: each SASS block's size times its runs
+ * (ws_sass_block_runs). */
 uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count);
 /* The same for the tensor pipe's instructions alone (HMMA ...), by class: out[WS_SASS_TENSOR_HMMA]
  * etc., out[WS_SASS_TENSOR_NONE] the sum of all. */
