@@ -90,6 +90,26 @@ int ws_measured_lookup(const char *json_path, const char *kernel, const char *ov
     snprintf(m->overrides, sizeof m->overrides, "%s", jstr(best, "overrides"));
     m->exact = best_exact;
     m->others = found - 1;
+    /* the other runs' sizes by name, so "only with X" can say what else was measured */
+    size_t n = 0;
+    bool cut = false;
+    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(root, "runs")) {
+        if (run == best || strcmp(jstr(run, "kernel"), kernel) || !usable_run(run)) continue;
+        const char *ov = jstr(run, "overrides");
+        char one[300];
+        snprintf(one, sizeof one, "%s%s", *ov ? "-D " : "", *ov ? ov : "the defaults");
+        bool repeat = !strcmp(ov, jstr(best, "overrides"));
+        for (const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "runs")->child; e != run && !repeat; e = e->next)
+            repeat = e != best && !strcmp(jstr(e, "kernel"), kernel) && usable_run(e) && !strcmp(jstr(e, "overrides"), ov);
+        if (repeat) continue;      /* those sizes are named already */
+        size_t need = strlen(one) + (n ? 2 : 0);
+        if (cut || n + need + 4 >= sizeof m->others_text) {
+            if (!cut) n += (size_t)snprintf(m->others_text + n, sizeof m->others_text - n, "%s...", n ? "; " : "");
+            cut = true;
+            continue;
+        }
+        n += (size_t)snprintf(m->others_text + n, sizeof m->others_text - n, "%s%s", n ? "; " : "", one);
+    }
     m->gbs = cJSON_GetObjectItemCaseSensitive(best, "bandwidth_gbs")->valuedouble;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(best, "time");
     const cJSON *med = cJSON_GetObjectItemCaseSensitive(t, "median_ms");

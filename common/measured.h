@@ -19,6 +19,8 @@ typedef struct {
     char overrides[512];       /* the run's -D text, "" = the description's defaults */
     bool exact;                /* recorded with the -D text asked for */
     int others;                /* further runs of the kernel with other -D texts (besides this one) */
+    char others_text[256];     /* their -D texts, distinct, in file order, "; " between, "the defaults"
+                                  for ""; cut with "..." where they do not fit; "" when none */
     double gbs;                /* bandwidth_gbs: the description's bytes / median time */
     double median_us;          /* time.median_ms x 1000; < 0 when not recorded */
     int reps;                  /* time.reps, 0 when not recorded */

@@ -138,11 +138,13 @@ void ws_tool_missing(ws_tool t, char *out, size_t cap)
     char where[600], wheels[WS_PATH_MAX] = "<cache>/nvdisasm";
     looked_at(t, where, sizeof where);
     ws_cache_tools_dir(wheels, sizeof wheels);
+    /* what to run first, the places looked at last: a caller that embeds the sentence in a
+       bounded line (sass_events.h's level, 400 bytes) cuts the list, not the remedy */
     if (t == WS_TOOL_NVDISASM)
-        snprintf(out, cap, "nvdisasm not found (looked at %s); run scripts/deps.sh (make demo does), which fetches "
-                 "NVIDIA's nvidia-cuda-nvdisasm wheel into %.200s", where, wheels);
+        snprintf(out, cap, "nvdisasm not found; run scripts/deps.sh (make demo does), which fetches NVIDIA's "
+                 "nvidia-cuda-nvdisasm wheel into %.200s (looked at %s)", wheels, where);
     else
-        snprintf(out, cap, "%s not found (looked at %s); %s", tools[t].name, where, tools[t].hint);
+        snprintf(out, cap, "%s not found; %s (looked at %s)", tools[t].name, tools[t].hint, where);
 }
 
 static int find_uncached(ws_tool t, char *out, size_t cap, char *why, size_t wcap)

@@ -43,8 +43,9 @@ int ws_tool_version(ws_tool t, char *out, size_t cap);
 /* The same for a tool file given by path (nvcc named by its caller, tests). */
 void ws_tool_version_of(const char *path, char *out, size_t cap);
 
-/* The sentence for a missing tool: "nvdisasm not found (looked at ...); run scripts/deps.sh
- * (make demo does), which fetches NVIDIA's nvidia-cuda-nvdisasm wheel into <cache>/nvdisasm". */
+/* The sentence for a missing tool, what to run before where it looked: "nvdisasm not found; run
+ * scripts/deps.sh (make demo does), which fetches NVIDIA's nvidia-cuda-nvdisasm wheel into
+ * <cache>/nvdisasm (looked at ...)". */
 void ws_tool_missing(ws_tool t, char *out, size_t cap);
 
 /* Runs argv (argv[0] a path from ws_tool_find) under lim (NULL = common/child.h's defaults).

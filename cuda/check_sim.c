@@ -10,6 +10,7 @@
 
 #include "../common/commands.h"
 #include "../common/device.h"
+#include "../sim/interp/racecheck.h"
 #include "../sim/models/metrics.h"
 #include "../sim/simulate.h"
 
@@ -26,6 +27,8 @@ static void add(chk_sim_side *ss, const char *name, double v)
         double v_ = (double)(value);                                                \
         if (!isnan(v_)) add(ss, name, v_);                                          \
     } while (0);
+
+bool chk_racecheck_clean(const chk_sim_side *ss) { return ss->racechecked && ss->hazards == 0; }
 
 const double *chk_sim_value(const chk_sim_side *ss, const char *name)
 {
@@ -63,6 +66,9 @@ int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const
         snprintf(ss->note, sizeof ss->note, "racecheck skipped: a cooperative launch's blocks run interleaved");
     int rc = ws_simulation_run(&sim, &o, err);
     if (sim.race && t->file && t->desc) ws_racecheck_print(sim.race, stderr, t->file->path, t->desc->name);
+    /* a run that stopped at a fault was not checked to its end: no clean summary for it */
+    ss->racechecked = sim.race != NULL && rc == WS_EXIT_OK;
+    ss->hazards = sim.race ? ws_racecheck_count(sim.race) : 0;
     if (rc == WS_EXIT_OK) {
         int n = ws_memstats_metrics(sim.ms, NULL, 0);
         ws_metric *rows = n > 0 ? calloc((size_t)n, sizeof *rows) : NULL;

@@ -32,6 +32,8 @@ typedef struct {
     ws_notes notes;               /* what the prediction rests on (sim/models/confidence.h); check_explain.c cites them */
     bool have_dirty;
     double dirty_at_end_bytes;    /* the model's L2 bytes still dirty after the kernel (ws__l2_dirty_bytes_at_end) */
+    bool racechecked;             /* racecheck ran (not on a cooperative launch, nor a sampled one) */
+    int hazards;                  /* the distinct hazards it found (printed on stderr as found) */
     bool sampled;                 /* some blocks were skipped and the counters scaled (sim/sample.h) */
     char sampling[640];           /* the sampler's line, "" = full */
 } chk_sim_side;
@@ -46,6 +48,11 @@ int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *g
  * report uses it for GPU-only runs recorded at sizes too large to simulate whole. */
 int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sample_mode mode,
                          ws_sim_result *res, chk_sim_side *ss, ws_error *err);
+
+/* True when ss's racecheck ran to the end and found no hazard: then `check` ends the kernel's
+ * simulation with WS_RACECHECK_CLEAN_SUMMARY (sim/interp/racecheck.h) in text output, as
+ * compute-sanitizer and `sim --racecheck` end a clean run. */
+bool chk_racecheck_clean(const chk_sim_side *ss);
 
 /* The value of metric name, or NULL. */
 const double *chk_sim_value(const chk_sim_side *ss, const char *name);

@@ -24,6 +24,7 @@
 #include "../common/csv.h"
 #include "../common/emit.h"
 #include "../common/save.h"
+#include "../sim/interp/racecheck.h"
 #include "../sim/models/metrics.h"
 #include "check_replay.h"
 #include "check_save.h"
@@ -433,6 +434,8 @@ static int check_run(check_ctx *cx, kernel_check *kc, ws_error *err)
     if (!cx->o->gpu_only) {
         if ((rc = chk_simulate(&kc->t, &kc->k.attrs, s->info.name, &kc->sim, &kc->ss, err))) return rc;
         kc->have_sim = true;
+        /* a clean racecheck says so, as compute-sanitizer's does (hazards were printed as found) */
+        if (cx->fmt == WS_FMT_TEXT && chk_racecheck_clean(&kc->ss)) fprintf(stderr, "%s\n", WS_RACECHECK_CLEAN_SUMMARY);
         run->sim_basis = kc->ss.sass ? "sass" : "ptx";
     }
     if ((rc = cu_buffers_create(s, &kc->t.launch, kc->t.fn, &kc->b, err))) return cu_exit_code(rc);

@@ -917,12 +917,71 @@ static void test_a_clean_sanitizer_run_says_zero_errors_in_compute_sanitizers_wo
     assert_null(strstr(g_err, "0 hazards displayed"));
 }
 
+/* Where nvdisasm is missing (issue 26): every command that needs it says so and what to run, and
+ * check --replay leaves out the rows the PTX level cannot reproduce (the record counted the
+ * machine code) instead of calling them regressions (exit 3). The search (common/toolkit.h) is
+ * given nothing to find: no PATH, no CUDA_HOME, no PYTHONPATH, a fresh cache folder with no wheel;
+ * only /usr/local/cuda/bin is fixed in it. */
+static void test_without_nvdisasm_each_command_says_what_to_run_and_replay_leaves_out_sass_rows(void **state)
+{
+    (void)state;
+    if (access("/usr/local/cuda/bin/nvdisasm", X_OK) == 0) skip(); /* SKIPPED: it cannot be hidden here */
+    const char *vars[] = {"PATH", "CUDA_HOME", "PYTHONPATH", "WARPSCOPE_NVDISASM", "WARPSCOPE_CACHE"};
+    char *saved[5];
+    for (int i = 0; i < 5; i++) {
+        const char *v = getenv(vars[i]);
+        saved[i] = v ? strdup(v) : NULL;
+    }
+    /* a long cache folder: the remedy must survive the bounded counters line whole */
+    char cache[160], remedy[320], out[192];
+    snprintf(cache, sizeof cache, "%s/a-cache-folder-with-a-long-name-as-a-home-directory-may-have", g_dir);
+    snprintf(remedy, sizeof remedy, "nvdisasm not found; run scripts/deps.sh (make demo does), which fetches NVIDIA's "
+             "nvidia-cuda-nvdisasm wheel into %s/nvdisasm", cache);
+    snprintf(out, sizeof out, "%s/nvdisasm_out.txt", g_dir);
+    setenv("PATH", "/nonexistent", 1);
+    setenv("CUDA_HOME", "/nonexistent", 1);
+    unsetenv("PYTHONPATH");
+    unsetenv("WARPSCOPE_NVDISASM");
+    setenv("WARPSCOPE_CACHE", cache, 1);
+    /* the environment is put back before any failure is reported, so later cases see their own */
+    static char why[sizeof g_err + 64];
+    why[0] = 0;
+    /* ptx --sass exists to show the machine code: without it, an input error naming the remedy */
+    const char *sass[] = {"ptx", "--sass", "copy_float", NULL};
+    int rc = run_ws(sass);
+    if (rc != WS_EXIT_USAGE || !strstr(g_err, remedy)) snprintf(why, sizeof why, "ptx --sass: exit %d: %s", rc, g_err);
+    /* sim runs on, PTX-level, and its counters line says why and what to run */
+    const char *sim[] = {"sim", "copy_float", "-D", "N=1024", NULL};
+    rc = run_ws_to(sim, out);
+    char *text = slurp(out);
+    if (!why[0] && (rc != WS_EXIT_OK || !text || !strstr(text, "counters   PTX-level: ") || !strstr(text, remedy)))
+        snprintf(why, sizeof why, "sim: exit %d: %s", rc, text ? text : "(no output)");
+    /* results/h200.json counted copy_float's machine code: the exact rows are left out, not failed */
+    const char *replay[] = {"check", "--replay", "results/h200.json", "copy_float", NULL};
+    rc = run_ws_to(replay, out);
+    text = slurp(out);
+    if (!why[0] && (rc != WS_EXIT_OK || !text || !strstr(text, "exact rows of 1 runs left out: the record counted the "
+                                                              "machine code") || !strstr(text, remedy)))
+        snprintf(why, sizeof why, "check --replay: exit %d: %s", rc, text ? text : "(no output)");
+    for (int i = 0; i < 5; i++) {
+        if (saved[i]) setenv(vars[i], saved[i], 1);
+        else unsetenv(vars[i]);
+        free(saved[i]);
+    }
+    char rm[256];                      /* the group's teardown removes only the files it names */
+    snprintf(rm, sizeof rm, "rm -rf '%s'", cache);
+    if (system(rm) != 0 && !why[0]) snprintf(why, sizeof why, "cannot remove %s", cache);
+    unlink(out);
+    if (why[0]) fail_msg("%s", why);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_malformed_command_line_gets_its_exit_code_and_message),
         cmocka_unit_test(test_ptx_finds_an_enum_templated_kernel_that_sim_finds),
         cmocka_unit_test(test_a_clean_sanitizer_run_says_zero_errors_in_compute_sanitizers_words),
+        cmocka_unit_test(test_without_nvdisasm_each_command_says_what_to_run_and_replay_leaves_out_sass_rows),
         cmocka_unit_test(test_an_error_is_one_line_that_starts_with_the_program_name),
         cmocka_unit_test(test_a_kernel_that_never_ends_stops_at_the_budget_with_its_line),
         cmocka_unit_test(test_waiting_for_another_block_ends_with_the_hint_that_blocks_run_in_turn),

@@ -179,6 +179,10 @@ static void test_a_run_with_other_overrides_is_named_as_such(void **state)
     assert_non_null(strstr(out, "\nmeasured   on NVIDIA H200 only with -D N=4096: 5.12 us median (20 runs), 6.4 GB/s, "
                                 "2026-11-30 (tests/data/results/h200.json)\n"));
     free(out);
+    /* two runs recorded, neither at these sizes: the one shown, then the other by its -D */
+    assert_int_equal(run_sim(&out, "transpose_padded", "-D", "W=64", "-D", "H=64", "--results", FIXTURE, NULL), WS_EXIT_OK);
+    assert_non_null(strstr(out, "\nmeasured   on NVIDIA H200 only with -D W=8192 H=8192 (also -D W=4096 H=4096): "));
+    free(out);
     /* no file for the T4: no measured line at all */
     assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4096", "--device", "t4", "--results", FIXTURE, NULL),
                      WS_EXIT_OK);

@@ -7,6 +7,8 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,7 @@
 #include "../cuda/check_compare.h"
 #include "../cuda/check_explain.h"
 #include "../cuda/check_sim.h"
+#include "../sim/interp/racecheck.h"
 
 static void test_metric_names_fall_into_their_classes(void **state)
 {
@@ -269,6 +272,51 @@ static void test_a_cas_retry_loops_atom_count_is_timing_dependent_not_exact(void
     assert_true(chk_fails(&r[2], 1));           /* a load outside the loop stays exact */
 }
 
+/* check's simulator side runs racecheck (issue 7) and records what it found, so `check` can end a
+ * clean kernel as compute-sanitizer does (chk_racecheck_clean). Needs no GPU: the side is the
+ * simulator's. The planted transpose reads the tile other warps fill with no barrier between: a
+ * hazard; the padded transpose has its barrier: none; a cooperative launch is not racechecked. */
+static void test_the_simulator_side_says_whether_its_racecheck_ran_clean(void **state)
+{
+    (void)state;
+    const char *was = getenv("WARPSCOPE_SASS");
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", was ? was : "");
+    setenv("WARPSCOPE_SASS", "off", 1);          /* racecheck reads the PTX run; no ptxas needed */
+    ws_catalog *cat = NULL;
+    ws_error err;
+    assert_int_equal(ws_catalog_load("demos", &cat, &err), 0);
+    const struct { const char *kernel; bool checked, clean; } cases[] = {
+        {"transpose_padded", true, true},
+        {"tests/data/planted/missing_sync_transpose.cu", true, false},
+        {"tests/data/barriers/coop.cu:cg_grid", false, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ws_overrides ov;
+        memset(&ov, 0, sizeof ov);
+        cu_target t;
+        if (cu_target_open(cat, cases[i].kernel, &ov, 0, 0, &t, &err)) fail_msg("%s: %s", cases[i].kernel, err.msg);
+        cu_kernel_attrs attrs;
+        memset(&attrs, 0, sizeof attrs);
+        attrs.num_regs = 32;
+        static chk_sim_side ss;
+        ws_sim_result res;
+        memset(&res, 0, sizeof res);
+        assert_int_equal(chk_simulate(&t, &attrs, "NVIDIA H200", &res, &ss, &err), 0);
+        ws_sim_result_free(&res);
+        cu_target_close(&t);
+        if (ss.racechecked != cases[i].checked || chk_racecheck_clean(&ss) != cases[i].clean)
+            fail_msg("%s: racechecked %d (want %d), clean %d (want %d), %d hazards", cases[i].kernel, ss.racechecked,
+                     cases[i].checked, chk_racecheck_clean(&ss), cases[i].clean, ss.hazards);
+        if (cases[i].checked && !cases[i].clean) assert_true(ss.hazards > 0);
+    }
+    ws_catalog_free(cat);
+    if (was) setenv("WARPSCOPE_SASS", saved, 1);
+    else unsetenv("WARPSCOPE_SASS");
+    /* the line is compute-sanitizer's own (results/sanitizer-logs/) */
+    assert_string_equal(WS_RACECHECK_CLEAN_SUMMARY, "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_raw_bank_counters_are_judged_gpu_at_least_sim),
         cmocka_unit_test(test_exact_difference_names_the_sass_cause),
         cmocka_unit_test(test_tally_counts_agreement_per_class),
+        cmocka_unit_test(test_the_simulator_side_says_whether_its_racecheck_ran_clean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@ static void test_the_run_with_the_same_overrides_is_the_kernels_own(void **state
     assert_int_equal(m.reps, 10);
     assert_true(m.gbs == 1740.8);
     assert_int_equal(m.others, 1); /* the W=8192 run */
+    assert_string_equal(m.others_text, "-D W=8192 H=8192");
     assert_string_equal(m.gpu, "NVIDIA H200");
     assert_string_equal(m.device_key, "h200");
     assert_string_equal(m.date, "2026-11-30");
@@ -40,6 +41,7 @@ static void test_without_the_same_overrides_the_first_other_run_is_marked_as_suc
     assert_false(m.exact);
     assert_string_equal(m.overrides, "W=8192 H=8192"); /* the first in the file */
     assert_int_equal(m.others, 1);
+    assert_string_equal(m.others_text, "-D W=4096 H=4096"); /* named, so the line can say what else ran */
     /* the -D text is compared as recorded: the same sizes in another order are another text */
     assert_int_equal(ws_measured_lookup(H200, "transpose_padded", "H=4096 W=4096", &m), 0);
     assert_false(m.exact);
@@ -54,6 +56,7 @@ static void test_a_run_without_a_bandwidth_does_not_count(void **state)
     assert_false(m.exact);
     assert_string_equal(m.overrides, "N=4096");
     assert_int_equal(m.others, 0);
+    assert_string_equal(m.others_text, ""); /* the untimed defaults run is no measurement to name */
     assert_int_equal(ws_measured_lookup(H200, "copy_float", NULL, &m), 0); /* NULL = the defaults */
     assert_false(m.exact);
 }

@@ -118,6 +118,12 @@ const ws_race *ws_racecheck_get(const ws_racecheck *rc, int i);    /* in order o
  * "k.cu:30: error: k: racecheck: RAW hazard between lanes of one warp ... warp 0: lane 1 ...". */
 void ws_racecheck_format(const ws_racecheck *rc, int i, const char *source_file, const char *kernel,
                          char *buf, size_t cap);
+/* The lines compute-sanitizer ends a clean run with (results/sanitizer-logs/): racecheck's, and
+ * memcheck's. Every command that ran a checker and found nothing prints the line, in text output,
+ * so silence never has to be read as "it ran" (sim --racecheck/--memcheck, check). */
+#define WS_RACECHECK_CLEAN_SUMMARY "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+#define WS_MEMCHECK_CLEAN_SUMMARY "========= ERROR SUMMARY: 0 errors"
+
 /* Every hazard, one line each, then a summary line; nothing when there is none. */
 void ws_racecheck_print(const ws_racecheck *rc, FILE *out, const char *source_file, const char *kernel);
 

@@ -135,7 +135,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
         /* a clean run says so, in compute-sanitizer's words (results/sanitizer-logs/), so silence
            never has to be read as "it ran" */
         if (text && rc == WS_EXIT_OK && !ws_racecheck_count(s->race))
-            fprintf(stderr, "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
+            fprintf(stderr, "%s\n", WS_RACECHECK_CLEAN_SUMMARY);
     }
     if (rc != WS_EXIT_OK) {
         ws_error_print(&err);
@@ -212,7 +212,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
         bool errors = ws_memcheck_print(&s->result, stderr) > 0;
         *found |= errors;
         if (!errors && !o->c.json && !o->c.csv)   /* as compute-sanitizer ends a clean memcheck run */
-            fprintf(stderr, "========= ERROR SUMMARY: 0 errors\n");
+            fprintf(stderr, "%s\n", WS_MEMCHECK_CLEAN_SUMMARY);
     } else if (s->result.memory_warnings) {
         char first[WS_MSG_MAX];
         ws_fault_format(&s->result.first_warning, first, sizeof first);

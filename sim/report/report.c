@@ -323,9 +323,8 @@ static void measured_line(FILE *f, const char *label, const ws_measured *m)
         fprintf(f, "%s%s on %s, %s (%s)\n", label, fig, m->gpu, m->date, m->file);
         return;
     }
-    char others[48] = "";
-    if (m->others > 0)
-        snprintf(others, sizeof others, " (and %d other -D setting%s)", m->others, m->others > 1 ? "s" : "");
+    char others[sizeof m->others_text + 16] = "";
+    if (m->others_text[0]) snprintf(others, sizeof others, " (also %s)", m->others_text);
     fprintf(f, "%son %s only with %s%s%s: %s, %s (%s)\n", label, m->gpu, m->overrides[0] ? "-D " : "",
             m->overrides[0] ? m->overrides : "the description's defaults", others, fig, m->date, m->file);
 }
