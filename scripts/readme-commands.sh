@@ -12,7 +12,7 @@
 #   # opens a window    it is run with no display and must exit 1 saying so;
 #   # slow ...          it runs only when WS_SLOW=1 (make test-slow); otherwise it is named as left out.
 # A line starting with make is checked with make -n in the repository (the target exists and its
-# recipe expands), not run: make test runs this script, and make demo installs packages.
+# recipe expands; with -f FILE, in the folder where earlier lines wrote FILE), not run: make test runs this script, and make demo installs packages.
 # A build without the visualizer (no SDL2) runs every viz line expecting its documented refusal.
 #
 # Every line runs in order in one scratch folder that looks like a fresh clone: build/warpscope is
@@ -110,8 +110,9 @@ while IFS="$tab" read -r n cmd com; do
     s0=$(date +%s)
     case $kind in
     make)
-        target=${cmd#make}
-        (cd "$root" && timeout "$limit" make -n $target) >"$scratch/out" 2>"$scratch/err" </dev/null
+        target=${cmd#make} where=$root
+        case " $target " in *" -f "*) where=$scratch/run ;; esac   # a makefile an earlier line wrote
+        (cd "$where" && timeout "$limit" make -n $target) >"$scratch/out" 2>"$scratch/err" </dev/null
         ;;
     gpu)
         (cd "$scratch/run" && WARPSCOPE_LIBCUDA=/nonexistent/libcuda.so.1 timeout "$limit" sh -c "$cmd") \
