@@ -27,7 +27,12 @@ matmul_naive|matmul_naive|M=64 N=64 K=143
 matmul_tiled16|matMulShared|
 matmul_tiled16|matMulShared|N=112
 matmul_tiled32|^matmul_tiled$|
-transpose_padded|^transpose_padded$|"
+transpose_padded|^transpose_padded$|
+copy_32x32|^copy_32x32$|
+reduce_interleaved|^reduce_interleaved$|
+reduce_first_add|^reduce_first_add$|
+reduce_shuffle|^reduce_shuffle$|
+register_select|^register_select$|"
 : > "$OUT/ncu.csv"
 : > "$OUT/summary.txt"
 i=0
