@@ -716,7 +716,8 @@ void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, ui
         const ws_sass_block *B = &sf->blocks[b];
         if (padding_block(sf, b) || B->cold) continue;
         uint64_t n[WS_PIPE_COUNT] = {0};
-        for (int i = B->first; i < B->first + B->n; i++) n[ws_pipe_of_sass(sf->insns[i].text)]++;
+        for (int i = B->first; i < B->first + B->n; i++)
+            n[ws_pipe_of_sass(sf->insns[i].text)] += ws_pipe_units_of_sass(sf->insns[i].text); /* wgmma: N/8 */
         uint64_t execs;
         int copies;
         block_runs(p, b, pc_warp_count, &execs, &copies);
