@@ -34,7 +34,10 @@ static const ws_device h200 = {
                                                mean |error| 29 B, at most 256 B (docs/memory-models.md) */
     .launch_fetch_base_bytes = 2304,        /* [MEAS] the same fit's constant (the median); a 1-warp kernel reads
                                                3.5-4.6 KB per launch under ncu [RULES §4.1 "Background traffic"] */
-    .l2_bw_gbs = 7500,                      /* estimate: ~1.6x DRAM peak; no L2 bandwidth measurement in this repo */
+    .l2_bw_gbs = 11000,                     /* [MEAS] a lower bound: mma_tma at 4096^3 (results/h200-pairs) moved
+                                               8.66 GB from L2 to the SMs (16384 blocks x 512 KB of tiles + C, TMA:
+                                               no L1) in 784.7 us = 11.0 TB/s, so the L2 serves at least that (the
+                                               earlier 7500 estimate bounded it at 1154 us); docs/timing-model.md */
     .l2_bytes = 62914560,                   /* [MEAS] l2CacheSize=62914560 (60 MiB) [RULES §4.2] */
     .l2_dirty_fraction = 0.432,             /* [MEAS] fitted: k_write of 32-512 MB (results/h200-l2dram) wrote B - 27.2 MB
                                                to DRAM during the kernel (27.06-27.30 MB kept dirty: 0.430-0.434 x
@@ -92,6 +95,22 @@ static const ws_device h200 = {
                                             /* [GUIDE] 9.0; [MEAS] same probe under ncu (pipes-ncu.csv), warp
                                                instructions per SM cycle: LOP3 1.97, SHF 1.92, IMAD/IMUL 1.97,
                                                FFMA/FADD 3.6 (events; ncu 4.0), MUFU 0.50, DFMA 1.92 */
+    .tensor_insns_per_cycle = {[WS_PIPE_HMMA] = 0.658, [WS_PIPE_HMMA_K8] = 0.999, [WS_PIPE_IMMA] = 0.656,
+                               [WS_PIPE_DMMA] = 0.250, [WS_PIPE_GMMA] = 1.0},
+                                            /* [MEAS] tests/gpu/tensor_pipe_probe.cu (results/h200-tensorpipe/
+                                               SUMMARY.md, mma.csv, wgmma.csv): the most warp instructions per
+                                               SM cycle over 1-16 warps/SM x 1-16 chains: HMMA.16816.F32 0.658
+                                               (bf16 0.658, .F16 0.666, HMMA.1688.F32.TF32 0.658), HMMA.1688.F32
+                                               0.999, IMMA.16832.S8.S8 0.656, DMMA.8x8x4 0.250; wgmma m64nNk16
+                                               4094 flop/clk/SM for N = 64, 128, 256: N/2 cycles per wgmma =
+                                               N/8 per warp instruction = 1 unit (8 columns) per cycle */
+    .tensor_warp_insns_per_cycle = {[WS_PIPE_HMMA] = 0.119, [WS_PIPE_HMMA_K8] = 0.178, [WS_PIPE_IMMA] = 0.119,
+                                    [WS_PIPE_DMMA] = 0.059, [WS_PIPE_GMMA] = 0.25},
+                                            /* [MEAS] same probe, 1 warp/SM, its best over 1-16 independent
+                                               chains: HMMA.16816 0.119 (4 warps/SM: 0.477 = 4 x 0.119),
+                                               HMMA.1688.F32 0.178, DMMA 0.059; IMMA assumed HMMA's (its 1-warp
+                                               rows were void); wgmma: one warpgroup (4 warps) pipelined reaches
+                                               the SM's rate (32.0 cycles per m64n64k16), so 1/4 per warp */
     /* Atomics and block launch: tests/gpu/contention_probe.cu on the H200 (results/h200-contention.md,
      * raw data results/h200-contention/contention.csv and contention-ncu.csv; [MEAS] below names the
      * configuration each rate comes from; results/h200-contention-validation.md checks all 84) */
@@ -136,7 +155,8 @@ static const ws_device h100 = {
     .ecc = 1,                               /* [SPEC] HBM3 ECC on by default */
     .code_fetch_block_bytes = 256,          /* estimate: the H200 fit assumed */
     .launch_fetch_base_bytes = 2304,        /* estimate: the H200 fit assumed */
-    .l2_bw_gbs = 7500,                      /* estimate: same L2 as H200's chip, smaller capacity enabled */
+    .l2_bw_gbs = 11000,                     /* assumed: the H200's lower bound (same chip's L2, smaller capacity
+                                               enabled); not measured on an H100 */
     .l2_bytes = 52428800,                   /* [RULES §4.2] 50 MB */
     .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed (same GH100 chip) */
     .l2_partitions = 2,                     /* estimate: as the H200 (same chip, L2 fabric) */
@@ -169,6 +189,11 @@ static const ws_device h100 = {
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 64, [WS_PIPE_XU] = 16}, /* [GUIDE] 9.0 (the H200's chip) */
+    .tensor_insns_per_cycle = {[WS_PIPE_HMMA] = 0.658, [WS_PIPE_HMMA_K8] = 0.999, [WS_PIPE_IMMA] = 0.656,
+                               [WS_PIPE_DMMA] = 0.250, [WS_PIPE_GMMA] = 1.0},
+    .tensor_warp_insns_per_cycle = {[WS_PIPE_HMMA] = 0.119, [WS_PIPE_HMMA_K8] = 0.178, [WS_PIPE_IMMA] = 0.119,
+                                    [WS_PIPE_DMMA] = 0.059, [WS_PIPE_GMMA] = 0.25},
+                                            /* assumed: the H200's (its chip), not measured on an H100 */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
     .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
     .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */
@@ -227,6 +252,12 @@ static const ws_device a100 = {
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 32, [WS_PIPE_XU] = 16}, /* [GUIDE] 8.0 */
+    .tensor_insns_per_cycle = {[WS_PIPE_HMMA] = 0.5, [WS_PIPE_HMMA_K8] = 1.0, [WS_PIPE_IMMA] = 0.5,
+                               [WS_PIPE_DMMA] = 0.25},
+                                            /* [SPEC] A100 whitepaper dense peaks / (108 SMs x 1410 MHz), per SM
+                                               cycle: f16 312 TFLOP/s = 2048 flop (HMMA.16816, 4096 flop: 0.5;
+                                               HMMA.1688: 1.0), tf32 1024 (HMMA.1688.TF32, 2048: 0.5), int8 4096
+                                               op (IMMA.16832, 8192: 0.5), f64 128 (DMMA, 512: 0.25); not measured */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
     .l2_atom_sector_factor = 1.5,           /* estimate: the H200 figure assumed (two L2 partitions) */
     .atom_same_address_ns = 0.732,          /* estimate: the H200 figure assumed */

@@ -16,9 +16,19 @@
  *   FMAHEAVY  integer multiply / multiply-add (IMAD, IMUL, and ptxas's IMAD.MOV/IMAD.IADD/VIADD):
  *             the fma-heavy half only, which FP32 work shares
  *   FP64      double add/multiply/FMA
- *   XU        transcendentals (MUFU), type conversions, popc / find-leading-one / bit reverse */
+ *   XU        transcendentals (MUFU), type conversions, popc / find-leading-one / bit reverse
+ * and the tensor pipe's forms (one tensor pipe per SM sub-partition, which all of them share;
+ * their rates differ by form, so each is a class of its own; docs/timing-model.md "Tensor pipe"):
+ *   HMMA      HMMA.16816 (f16, bf16; f32 or f16 accumulate) and HMMA.1688.F32.TF32
+ *   HMMA_K8   HMMA.1688 of f16 (half the k of HMMA.16816), HMMA.884 (sm_70)
+ *   IMMA      IMMA.* (8-bit and smaller integer), BMMA
+ *   DMMA      DMMA.8x8x4 (f64)
+ *   GMMA      HGMMA/QGMMA/IGMMA/BGMMA (wgmma, sm_90): counted in units of 8 columns of its N per
+ *             warp instruction (HGMMA.64x128x16 = 16 units), so one rate covers every N */
 typedef enum { WS_PIPE_NONE = 0, WS_PIPE_ALU, WS_PIPE_FMA, WS_PIPE_FMAHEAVY, WS_PIPE_FP64, WS_PIPE_XU,
+               WS_PIPE_HMMA, WS_PIPE_HMMA_K8, WS_PIPE_IMMA, WS_PIPE_DMMA, WS_PIPE_GMMA,
                WS_PIPE_COUNT } ws_pipe;
+#define WS_PIPE_TENSOR_FIRST WS_PIPE_HMMA /* [WS_PIPE_TENSOR_FIRST, WS_PIPE_COUNT): the tensor pipe */
 
 typedef struct ws_device {
     const char *key;              /* "h200", "h100", "a100", "t4", "v100" */
@@ -75,7 +85,14 @@ typedef struct ws_device {
     double dram_tail_per_ln;      /* the slowest of K DRAM loads / one = 1 + this x ln K (a block's
                                      warps waiting at a barrier or its exit; sim/models/latency.c) */
     double pipe_lanes_per_cycle[WS_PIPE_COUNT]; /* per SM: lane-operations per cycle of each pipe
-                                     (the guide's results/clk/SM); [WS_PIPE_NONE] unused */
+                                     (the guide's results/clk/SM); [WS_PIPE_NONE] unused, and
+                                     the tensor forms' rates are tensor_insns_per_cycle */
+    double tensor_insns_per_cycle[WS_PIPE_COUNT]; /* per SM, all sub-partitions busy: warp
+                                     instructions (GMMA: units) of each tensor form per cycle;
+                                     0 = not calibrated (the form costs its issue slot only) */
+    double tensor_warp_insns_per_cycle[WS_PIPE_COUNT]; /* the most one warp issues of each form per
+                                     cycle, however many independent accumulators it has (a few
+                                     warps do not fill the pipe); 0 = no such limit */
     /* Atomics and block launch (docs/timing-model.md "Contention"): rates of mechanisms, the
      * H200's measured by tests/gpu/contention_probe.cu (results/h200-contention.md). */
     int atom_sector_rule;         /* WS_ATOM_SECTORS_*: how L1TEX/L2 count a global atomic's sectors */

@@ -367,6 +367,8 @@ static const char *bound_evidence(ws_bound b)
                                   "lts__t_sectors_op_atom/op_red per slice";
     case WS_BOUND_SHARED_ATOMICS: return "a shared-atomic probe of this pattern (tests/gpu/contention_probe.cu)";
     case WS_BOUND_BLOCK_LAUNCH: return "sm__ctas_launched.sum over the kernel's duration (the block launch rate)";
+    case WS_BOUND_TENSOR: return "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active (is the "
+                                 "tensor pipe the limit?)";
     default: return "the launch cost of an empty kernel of this grid, timed the same way";
     }
 }

@@ -86,9 +86,60 @@ static void test_ptx_counts_are_the_warp_counts_of_each_pipe(void **state)
     assert_int_equal(out[WS_PIPE_ALU], 0);
 }
 
+/* The tensor forms, as nvdisasm spells them on sm_90 (results/h200-tensorpipe/raw.tar.gz sass.txt):
+ * their rates differ by shape and type, so each has its class; a wgmma counts N/8 units. */
+static void test_tensor_instructions_go_to_their_forms_pipe(void **state)
+{
+    (void)state;
+    assert_int_equal(ws_pipe_of_sass("HMMA.16816.F32 R4, R8.reuse, R12, R4 ;"), WS_PIPE_HMMA);
+    assert_int_equal(ws_pipe_of_sass("@P0 HMMA.16816.F32.BF16 R4, R8, R12, R4"), WS_PIPE_HMMA);
+    assert_int_equal(ws_pipe_of_sass("HMMA.16816.F16 R4, R8, R12, R4"), WS_PIPE_HMMA);
+    assert_int_equal(ws_pipe_of_sass("HMMA.1688.F32.TF32 R4, R8, R12, R4"), WS_PIPE_HMMA);
+    assert_int_equal(ws_pipe_of_sass("HMMA.1688.F32 R4, R8, R12, R4"), WS_PIPE_HMMA_K8);
+    assert_int_equal(ws_pipe_of_sass("IMMA.16832.S8.S8 R4, R8.ROW, R12.COL, R4"), WS_PIPE_IMMA);
+    assert_int_equal(ws_pipe_of_sass("DMMA.8x8x4 R4, R8, R12, R4"), WS_PIPE_DMMA);
+    assert_int_equal(ws_pipe_of_sass("HGMMA.64x128x16.F32 R24, gdesc[UR4], R24"), WS_PIPE_GMMA);
+    assert_int_equal(ws_pipe_of_sass("HFMA2.MMA R1, -RZ, RZ, 0, 0"), WS_PIPE_FMA); /* not a tensor op */
+    assert_int_equal(ws_pipe_of_sass("HMMAX R1"), WS_PIPE_NONE);
+    assert_int_equal(ws_pipe_units_of_sass("HGMMA.64x128x16.F32 R24, gdesc[UR4], R24"), 16);
+    assert_int_equal(ws_pipe_units_of_sass("HGMMA.64x256x16.F32 R24, gdesc[UR4], R24, gsb0"), 32);
+    assert_int_equal(ws_pipe_units_of_sass("HGMMA.64x8x16.F32 R24, gdesc[UR4], R24"), 1);
+    assert_int_equal(ws_pipe_units_of_sass("HMMA.16816.F32 R4, R8, R12, R4"), 1);
+    assert_int_equal(ws_pipe_units_of_sass("FFMA R1, R2, R3, R4"), 1);
+    assert_int_equal(ws_pipe_units_of_sass(NULL), 0);
+}
+
+/* PTX: mma.sync by shape and type, wmma.mma m16n16k16 = two HMMA.16816, wgmma N/8 units. */
+static void test_ptx_tensor_instructions_count_what_ptxas_makes_of_them(void **state)
+{
+    (void)state;
+    ptx_insn code[4];
+    memset(code, 0, sizeof code);
+    code[0].op = PTX_MMA; code[0].tc.m = 16; code[0].tc.n = 8; code[0].tc.k = 16; code[0].tc.atype = PTX_MT_F16;
+    code[1].op = PTX_MMA; code[1].tc.m = 16; code[1].tc.n = 8; code[1].tc.k = 8; code[1].tc.atype = PTX_MT_F16;
+    code[2].op = PTX_WMMA_MMA; code[2].tc.m = 16; code[2].tc.n = 16; code[2].tc.k = 16; code[2].tc.atype = PTX_MT_F16;
+    code[3].op = PTX_WGMMA_MMA; code[3].tc.m = 64; code[3].tc.n = 256; code[3].tc.k = 16; code[3].tc.atype = PTX_MT_F16;
+    assert_int_equal(ws_pipe_of_ptx(&code[0]), WS_PIPE_HMMA);
+    assert_int_equal(ws_pipe_of_ptx(&code[1]), WS_PIPE_HMMA_K8);
+    assert_int_equal(ws_pipe_of_ptx(&code[2]), WS_PIPE_HMMA);
+    assert_int_equal(ws_pipe_of_ptx(&code[3]), WS_PIPE_GMMA);
+    code[1].tc.atype = PTX_MT_TF32;                 /* m16n8k8 tf32: the 16816 rate */
+    assert_int_equal(ws_pipe_of_ptx(&code[1]), WS_PIPE_HMMA);
+    ptx_function fn;
+    memset(&fn, 0, sizeof fn);
+    fn.insns = code;
+    fn.ninsns = 4;
+    uint64_t counts[4] = {10, 3, 5, 7}, out[WS_PIPE_COUNT];
+    ws_pipe_ptx_insns(&fn, counts, out);
+    assert_int_equal(out[WS_PIPE_HMMA], 10 + 3 + 2 * 5);
+    assert_int_equal(out[WS_PIPE_GMMA], 7 * 256 / 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tensor_instructions_go_to_their_forms_pipe),
+        cmocka_unit_test(test_ptx_tensor_instructions_count_what_ptxas_makes_of_them),
         cmocka_unit_test(test_sass_opcodes_go_to_the_pipes_ncu_counts_them_on),
         cmocka_unit_test(test_ptx_opcodes_go_to_the_pipe_of_what_ptxas_makes_of_them),
         cmocka_unit_test(test_ptx_counts_are_the_warp_counts_of_each_pipe),

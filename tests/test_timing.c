@@ -244,6 +244,63 @@ static void test_fp32_and_integer_multiply_adds_share_the_fma_pipe(void **state)
     assert_int_equal(t.issue_pipe, WS_PIPE_FMAHEAVY);
 }
 
+/* The tensor pipe from the probe's table (results/h200-tensorpipe/SUMMARY.md): 16 warps on an SM
+ * (4 per sub-partition), each issuing K HMMA.16816, take at least 16 K / 0.658 cycles - the SM's
+ * rate, whatever else they do; the same work from 1 warp per SM: K / 0.119 (one warp cannot fill its
+ * sub-partition's tensor core). A wgmma m64n256k16 is 128 cycles of the SM whatever else runs:
+ * W warpgroups x G of them = 128 G W cycles, in units 4 warps x 32 (N/8) x G W. Forms share the
+ * pipe: their times add. */
+static void test_the_tensor_pipe_bounds_mma_at_its_measured_rate(void **state)
+{
+    (void)state;
+    const ws_device *h = ws_device_find("h200");
+    assert_non_null(h);
+    const double K = 4096, cycle_us = 1.0 / h->sm_clock_mhz;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.issue_insns_max = 16 * K * 2;          /* an HMMA and one other instruction each */
+    in.pipe_insns_max[WS_PIPE_HMMA] = 16 * K;
+    in.warps_in_flight_max = 16;
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    double want = 16 * K / 0.658 * cycle_us;
+    assert_true(fabs(t.t_tensor_us - want) < want * 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_TENSOR);
+    assert_int_equal(t.tensor_pipe, WS_PIPE_HMMA);
+    assert_string_equal(ws_bound_class(t.bound), "tensor");
+    assert_true(t.t_kernel_us >= want + h->launch_overhead_us * (1 - 1e-9));
+
+    in.pipe_insns_max[WS_PIPE_HMMA] = K;      /* one warp per SM */
+    in.issue_insns_max = 2 * K;
+    in.warps_in_flight_max = 1;
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    want = K / 0.119 * cycle_us;
+    assert_true(fabs(t.t_tensor_us - want) < want * 1e-9);
+    in.warps_in_flight_max = 4;               /* one per sub-partition: 4 x 0.119 < 0.658 */
+    in.pipe_insns_max[WS_PIPE_HMMA] = 4 * K;
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    want = 4 * K / (4 * 0.119) * cycle_us;
+    assert_true(fabs(t.t_tensor_us - want) < want * 1e-9);
+
+    memset(&in, 0, sizeof in);                /* 2 warpgroups x 64 wgmma m64n256k16 */
+    const double W = 2, G = 64;
+    in.pipe_insns_max[WS_PIPE_GMMA] = 4 * W * G * (256 / 8);
+    in.warps_in_flight_max = 4 * W;
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    want = 128 * G * W * cycle_us;
+    assert_true(fabs(t.t_tensor_us - want) < want * 1e-9);
+    in.pipe_insns_max[WS_PIPE_DMMA] = 1000;   /* and 1000 DMMA on the same pipe: 4 cycles each */
+    assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+    want += 1000 / 0.25 * cycle_us;
+    assert_true(fabs(t.t_tensor_us - want) < want * 1e-9);
+    assert_int_equal(t.tensor_pipe, WS_PIPE_GMMA);
+
+    ws_device d = dev();                      /* a profile without tensor rates: no term */
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(t.t_tensor_us == 0);
+    assert_int_equal(t.tensor_pipe, WS_PIPE_NONE);
+}
+
 /* 1 cycle = 1 ns. Unloaded latency a = 1 us; 10 DRAM epochs per warp at Q = 100 cycles: b = 1 us;
  * D = 1 us of DRAM. M/M/1: each DRAM epoch waits Q u/(1-u), u = D/t, t = a + 10 Q u/(1-u):
  * t = 1 + 1/(t-1) gives t = 2 us, u = 1/2, a wait of 100 cycles per epoch. */
@@ -327,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_integer_adds_at_full_occupancy_run_at_the_guides_alu_rate),
         cmocka_unit_test(test_fp32_and_integer_multiply_adds_share_the_fma_pipe),
         cmocka_unit_test(test_dram_epochs_wait_in_an_mm1_queue_at_the_kernels_utilisation),
+        cmocka_unit_test(test_the_tensor_pipe_bounds_mma_at_its_measured_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../frontend/casloop.h"
+#include "pipes.h"
 
 const char *ws_confidence_name(ws_confidence c)
 {
@@ -34,7 +35,7 @@ static void add(ws_notes *o, ws_confidence level, int line, const char *mechanis
         o->level = level;
 }
 
-static void instruction_notes(ws_notes *o, const ptx_function *fn)
+static void instruction_notes(ws_notes *o, const ptx_function *fn, const ws_device *dev)
 {
     int cas[WS_NOTES_MAX];
     int ncas = ws_cas_loops(fn, cas, WS_NOTES_MAX);
@@ -45,16 +46,27 @@ static void instruction_notes(ws_notes *o, const ptx_function *fn)
     for (int pc = 0; pc < fn->ninsns; pc++) {
         const ptx_insn *in = &fn->insns[pc];
         int line = in->src_line;
-        if (in->op == PTX_MMA || in->op == PTX_WMMA_MMA || in->op == PTX_WGMMA_MMA)
-            add(o, WS_CONF_LOW, line, "tensor pipe",
-                "%s: the tensor pipe's rate is not modelled (only its issue slot): on the H200 such kernels "
-                "were predicted 1.3-5.6x too slow (issue 23)", ptx_op_info(in->op)->name);
-        else if (in->op == PTX_CP_ASYNC)
+        if (in->op == PTX_MMA || in->op == PTX_WMMA_MMA || in->op == PTX_WGMMA_MMA) {
+            /* the rate of this form on this profile: measured (H200), or none */
+            ws_pipe form = ws_pipe_of_ptx(in);
+            if (dev && dev->tensor_insns_per_cycle[form] > 0)
+                add(o, WS_CONF_MEDIUM, line, "tensor pipe",
+                    "%s: the tensor pipe at its measured issue rate (results/h200-tensorpipe); its dependence "
+                    "latency (29 cycles per mma.sync, 117-213 per wgmma) and the wait for it are not modelled",
+                    ptx_op_info(in->op)->name);
+            else
+                add(o, WS_CONF_LOW, line, "tensor pipe",
+                    "%s: no tensor-pipe rate for this device profile (only its issue slot is modelled): on the "
+                    "H200 such kernels were predicted 1.3-5.6x too slow without one (issue 23)",
+                    ptx_op_info(in->op)->name);
+        } else if (in->op == PTX_CP_ASYNC)
             add(o, WS_CONF_LOW, line, "cp.async",
-                "cp.async copies run beside compute; that overlap is not modelled (no calibration)");
+                "cp.async copies run beside compute: the model takes the overlap as complete (its shared writes "
+                "are L1/shared wavefronts); the H200 overlapped 0.57-0.96 of the shorter (results/h200-tensorpipe)");
         else if (in->op == PTX_CP_BULK || in->op == PTX_CP_BULK_TENSOR)
             add(o, WS_CONF_LOW, line, "TMA",
-                "bulk/tensor copies (TMA) run beside compute; their rate and overlap are not modelled");
+                "bulk/tensor copies (TMA) run beside compute: the model takes the overlap as complete and charges "
+                "one L1/shared wavefront per 128-B line written (no TMA rate was measured)");
     }
 }
 
@@ -100,7 +112,7 @@ void ws_notes_build(ws_notes *out, const ws_device *dev, const ws_memstats *ms, 
     memset(out, 0, sizeof *out);
     out->level = WS_CONF_HIGH;
     if (fn)
-        instruction_notes(out, fn);
+        instruction_notes(out, fn, dev);
     if (ms)
         atomic_notes(out, dev, ms, at, t);
     if (launch && !(dev->block_launch_cycles > 0)) {

@@ -2,7 +2,8 @@
  * Compute's pipe names (alu, fma/fmaheavy, fp64, xu) and the CUDA C Programming Guide's
  * throughput table; tests/gpu/latency_probe.cu measured each under ncu on the H200
  * (results/h200-latency/pipes-ncu.csv: IADD3 and IMAD.IADD split the integer adds between
- * alu and fmaheavy; VIADD counts on fmaheavy). */
+ * alu and fmaheavy; VIADD counts on fmaheavy); the tensor forms' rates tests/gpu/tensor_pipe_probe.cu
+ * (results/h200-tensorpipe). */
 #include "pipes.h"
 
 #include <string.h>
@@ -34,15 +35,73 @@ static const sass_row sass_rows[] = {
     {"BREV", WS_PIPE_XU},
 };
 
-ws_pipe ws_pipe_of_sass(const char *text)
+/* The opcode with its modifiers ("HMMA.1688.F32.TF32"), past the guard; its length in *len. */
+static const char *sass_opcode(const char *text, size_t *len)
 {
-    if (!text)
-        return WS_PIPE_NONE;
     while (*text == ' ' || *text == '\t') text++;
     if (*text == '@') { /* the guard: @P0, @!PT */
         while (*text && *text != ' ') text++;
         while (*text == ' ') text++;
     }
+    *len = strcspn(text, " \t;");
+    return text;
+}
+
+/* Whether the modifier list of op (length n) has ".mod" followed by '.' or its end. */
+static int has_mod(const char *op, size_t n, const char *mod)
+{
+    size_t m = strlen(mod);
+    for (size_t i = 0; i + m + 1 <= n; i++)
+        if (op[i] == '.' && !strncmp(op + i + 1, mod, m) && (i + 1 + m == n || op[i + 1 + m] == '.'))
+            return 1;
+    return 0;
+}
+
+/* The tensor pipe's forms (common/device.h): the opcode alone for most, HMMA by its shape and
+ * type, which set its rate (results/h200-tensorpipe: HMMA.1688.F32 1.0 per cycle, HMMA.16816 and
+ * the tf32 HMMA.1688 0.658). */
+static ws_pipe tensor_pipe(const char *op, size_t n)
+{
+    size_t base = strcspn(op, ".");
+    if (base > n) base = n;
+#define IS(s) (base == strlen(s) && !strncmp(op, s, base))
+    if (IS("HMMA"))
+        return (has_mod(op, n, "1688") && !has_mod(op, n, "TF32")) || has_mod(op, n, "884") ? WS_PIPE_HMMA_K8
+                                                                                         : WS_PIPE_HMMA;
+    if (IS("IMMA") || IS("BMMA")) return WS_PIPE_IMMA;
+    if (IS("DMMA")) return WS_PIPE_DMMA;
+    if (IS("HGMMA") || IS("QGMMA") || IS("IGMMA") || IS("BGMMA")) return WS_PIPE_GMMA;
+#undef IS
+    return WS_PIPE_NONE;
+}
+
+unsigned ws_pipe_units_of_sass(const char *text)
+{
+    if (!text)
+        return 0;
+    size_t n;
+    const char *op = sass_opcode(text, &n);
+    if (tensor_pipe(op, n) != WS_PIPE_GMMA)
+        return 1;
+    /* HGMMA.64x128x16.F32: the N between the two 'x' of its shape */
+    const char *dot = memchr(op, '.', n);
+    if (!dot) return 1;
+    const char *x = memchr(dot, 'x', (size_t)(op + n - dot));
+    if (!x) return 1;
+    unsigned N = 0;
+    for (const char *c = x + 1; c < op + n && *c >= '0' && *c <= '9'; c++) N = N * 10 + (unsigned)(*c - '0');
+    return N >= 8 ? N / 8 : 1;
+}
+
+ws_pipe ws_pipe_of_sass(const char *text)
+{
+    if (!text)
+        return WS_PIPE_NONE;
+    size_t full;
+    text = sass_opcode(text, &full);
+    ws_pipe t = tensor_pipe(text, full);
+    if (t != WS_PIPE_NONE)
+        return t;
     size_t n = strcspn(text, ". \t");
     for (size_t i = 0; i < sizeof sass_rows / sizeof sass_rows[0]; i++)
         if (strlen(sass_rows[i].op) == n && !strncmp(sass_rows[i].op, text, n))
@@ -52,9 +111,44 @@ ws_pipe ws_pipe_of_sass(const char *text)
 
 static int is_float(ptx_type t) { return t == PTX_T_F32 || t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2; }
 
+/* What ptxas makes of a PTX tensor instruction for sm_80+: mma.sync one HMMA/IMMA/DMMA (its
+ * m16n8k8 f16 the half-k form), wmma.mma m16n16k16 two HMMA.16816 (its two n8 halves), wgmma
+ * one HGMMA per warp of N/8 units. *units: instructions (or units) per execution. */
+static ws_pipe ptx_tensor_pipe(const ptx_insn *in, unsigned *units)
+{
+    *units = 1;
+    const ptx_tc *tc = &in->tc;
+    int integer = tc->atype == PTX_MT_S8 || tc->atype == PTX_MT_U8;
+    if (in->op == PTX_WGMMA_MMA) {
+        *units = tc->n >= 8 ? tc->n / 8u : 1;
+        return WS_PIPE_GMMA;
+    }
+    if (in->op == PTX_WMMA_MMA) {
+        if (tc->atype == PTX_MT_F64) return WS_PIPE_DMMA;
+        if (integer) return WS_PIPE_IMMA;
+        *units = 2;
+        return WS_PIPE_HMMA;
+    }
+    if (in->op != PTX_MMA) return WS_PIPE_NONE;
+    if (tc->atype == PTX_MT_F64) return WS_PIPE_DMMA;
+    if (integer) return WS_PIPE_IMMA;
+    if (tc->k == 8 && tc->atype != PTX_MT_TF32) return WS_PIPE_HMMA_K8;
+    return WS_PIPE_HMMA;
+}
+
+unsigned ws_pipe_units_of_ptx(const ptx_insn *in)
+{
+    unsigned units;
+    return ptx_tensor_pipe(in, &units) != WS_PIPE_NONE ? units : 1;
+}
+
 ws_pipe ws_pipe_of_ptx(const ptx_insn *in)
 {
     ptx_type t = in->type;
+    unsigned units;
+    ws_pipe tp = ptx_tensor_pipe(in, &units);
+    if (tp != WS_PIPE_NONE)
+        return tp;
     switch (in->op) {
     case PTX_ADD: case PTX_SUB: case PTX_MIN: case PTX_MAX: case PTX_ABS: case PTX_NEG:
         if (t == PTX_T_F64) return WS_PIPE_FP64;
@@ -85,5 +179,5 @@ void ws_pipe_ptx_insns(const ptx_function *fn, const uint64_t *pc_warp_count, ui
 {
     memset(out, 0, WS_PIPE_COUNT * sizeof out[0]);
     for (int pc = 0; fn && pc_warp_count && pc < fn->ninsns; pc++)
-        out[ws_pipe_of_ptx(&fn->insns[pc])] += pc_warp_count[pc];
+        out[ws_pipe_of_ptx(&fn->insns[pc])] += pc_warp_count[pc] * ws_pipe_units_of_ptx(&fn->insns[pc]);
 }

@@ -13,12 +13,19 @@
 #include "../../common/device.h"
 #include "../frontend/ptx.h"
 
-/* text: a SASS instruction as nvdisasm lists it, guard included ("@!P0 IMAD.IADD R1, R2, 0x1, R3"). */
+/* text: a SASS instruction as nvdisasm lists it, guard included ("@!P0 IMAD.IADD R1, R2, 0x1, R3").
+ * Tensor instructions by form (HMMA.16816 -> WS_PIPE_HMMA, HMMA.1688.F32 -> WS_PIPE_HMMA_K8,
+ * HGMMA.64x128x16.F32 -> WS_PIPE_GMMA, ...). */
 ws_pipe ws_pipe_of_sass(const char *text);
-/* A PTX instruction's pipe. */
+/* What one execution of it counts in its pipe: 1, but a wgmma (HGMMA/QGMMA/IGMMA/BGMMA
+ * .64xNxK) N/8, the units the GMMA rate is in. NULL: 0. */
+unsigned ws_pipe_units_of_sass(const char *text);
+/* A PTX instruction's pipe (mma, wmma.mma and wgmma as ptxas compiles them for sm_80+). */
 ws_pipe ws_pipe_of_ptx(const ptx_insn *in);
-/* Warp instructions per pipe of fn, from the interpreter's per-pc warp counts (out[WS_PIPE_NONE]:
- * the rest). pc_warp_count NULL: all zero. */
+/* Its units per execution: wmma.mma m16n16k16 2 (two HMMA), wgmma N/8, else 1. */
+unsigned ws_pipe_units_of_ptx(const ptx_insn *in);
+/* Warp instructions (tensor forms: units) per pipe of fn, from the interpreter's per-pc warp
+ * counts (out[WS_PIPE_NONE]: the rest). pc_warp_count NULL: all zero. */
 void ws_pipe_ptx_insns(const ptx_function *fn, const uint64_t *pc_warp_count, uint64_t out[WS_PIPE_COUNT]);
 
 #endif

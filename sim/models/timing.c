@@ -13,6 +13,11 @@ const char *ws_pipe_name(ws_pipe p)
     case WS_PIPE_FMAHEAVY: return "FMA-heavy";
     case WS_PIPE_FP64: return "FP64";
     case WS_PIPE_XU: return "XU";
+    case WS_PIPE_HMMA: return "HMMA";
+    case WS_PIPE_HMMA_K8: return "HMMA.1688";
+    case WS_PIPE_IMMA: return "IMMA";
+    case WS_PIPE_DMMA: return "DMMA";
+    case WS_PIPE_GMMA: return "GMMA";
     default: return "";
     }
 }
@@ -34,6 +39,7 @@ const char *ws_bound_name(ws_bound b)
     case WS_BOUND_ATOMICS: return "atomics (same-address contention)";
     case WS_BOUND_SHARED_ATOMICS: return "shared atomics";
     case WS_BOUND_BLOCK_LAUNCH: return "block launch rate";
+    case WS_BOUND_TENSOR: return "tensor pipe";
     default: return "launch overhead";
     }
 }
@@ -48,6 +54,7 @@ const char *ws_bound_class(ws_bound b)
     case WS_BOUND_LATENCY: return "latency";
     case WS_BOUND_ATOMICS: return "atomics";
     case WS_BOUND_SHARED_ATOMICS: return "shared atomics";
+    case WS_BOUND_TENSOR: return "tensor"; /* check_validate.c's class name */
     default: return "launch";
     }
 }
@@ -64,6 +71,17 @@ void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at
     in->shared_atom_passes_max = (double)at->shared_passes_sm_max;
 }
 
+/* The request term's share of n requests of s sectors: the 35 requests per cycle were fitted on
+ * one-sector requests (the naive transpose's stores; a naive wmma GEMM's 335 M one-sector loads ran
+ * at 36.5), while full-line requests ran faster than that on the H200 (mma_tma: 69 M four-sector
+ * requests at >= 44.5 per cycle, the byte term's 11 TB/s): a full line is the byte term's. Each
+ * request is taken as one sector or four, so (4n - s) / 3 of them are partial. */
+static double partial_requests(uint64_t n, uint64_t s)
+{
+    double p = (4.0 * (double)n - (double)s) / 3.0;
+    return p < 0 ? 0 : p > (double)n ? (double)n : p;
+}
+
 void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat, const ws_occupancy *occ,
                                    uint64_t warp_insns, uint64_t bytes_moved, ws_timing_input *in)
 {
@@ -78,7 +96,8 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
     in->l2_bytes = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors + c->l2_atom_sectors);
     /* atomics' requests are the contention terms' (their whole-L2 rate was measured: 76 units,
      * results/h200-contention.md); the request rate here was fitted on loads and stores */
-    in->l2_requests = (double)(c->l2_read_requests + c->l2_write_requests);
+    in->l2_requests = partial_requests(c->l2_read_requests, c->l2_read_sectors) +
+                      partial_requests(c->l2_write_requests, c->l2_write_sectors);
     in->bytes_moved = (double)bytes_moved;
 
     int nsm = ws_memstats_sm_count(ms);
@@ -100,10 +119,12 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
                                              : (double)S->mem_inst;
         if (issue > in->issue_insns_max)
             in->issue_insns_max = issue;
-        if (nblocks && (double)S->blocks / (double)nblocks > in->issue_share_max)
-            in->issue_share_max = (double)S->blocks / (double)nblocks;
         double warps = (double)S->blocks * wpb;
         double conc = warps < resident ? warps : resident;
+        if (nblocks && (double)S->blocks / (double)nblocks > in->issue_share_max) {
+            in->issue_share_max = (double)S->blocks / (double)nblocks;
+            in->warps_in_flight_max = conc;
+        }
         double cycles = lat ? ws_latency_sm_cycles(lat, s) : 0;
         if (conc > 0 && cycles / conc > in->latency_cycles_per_warp_max) {
             in->latency_cycles_per_warp_max = cycles / conc;
@@ -134,7 +155,7 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     out->t_issue_slots_us = in->issue_insns_max / (double)dev->subpartitions * cycle_us;
     const double *r = dev->pipe_lanes_per_cycle;
     out->issue_pipe = WS_PIPE_NONE;
-    for (int p = WS_PIPE_NONE + 1; p < WS_PIPE_COUNT; p++) {
+    for (int p = WS_PIPE_NONE + 1; p < WS_PIPE_TENSOR_FIRST; p++) {
         if (!(r[p] > 0))
             continue;
         double lanes = 32.0 * in->pipe_insns_max[p];
@@ -147,6 +168,27 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
         }
     }
     out->t_issue_us = out->t_pipe_us > out->t_issue_slots_us ? out->t_pipe_us : out->t_issue_slots_us;
+
+    /* The tensor pipe (docs/timing-model.md "Tensor pipe"): every form runs on the one tensor
+     * core of each sub-partition, so their times add. A form's rate is the SM's with every
+     * sub-partition fed (results/h200-tensorpipe: 0.658 HMMA.16816 per cycle), or what the warps
+     * in flight can issue if less (one warp alone: 0.119, so 4 warps reach 0.477). */
+    out->tensor_pipe = WS_PIPE_NONE;
+    double tensor_worst = 0;
+    for (int p = WS_PIPE_TENSOR_FIRST; p < WS_PIPE_COUNT; p++) {
+        double rate = dev->tensor_insns_per_cycle[p];
+        if (!(rate > 0) || !(in->pipe_insns_max[p] > 0))
+            continue;
+        double warp_rate = dev->tensor_warp_insns_per_cycle[p];
+        if (warp_rate > 0 && in->warps_in_flight_max > 0 && in->warps_in_flight_max * warp_rate < rate)
+            rate = in->warps_in_flight_max * warp_rate;
+        double t = in->pipe_insns_max[p] / rate * cycle_us;
+        out->t_tensor_us += t;
+        if (t > tensor_worst) {
+            tensor_worst = t;
+            out->tensor_pipe = (ws_pipe)p;
+        }
+    }
 
     /* Contention (docs/timing-model.md "Contention"): L2 applies the operations on one
      * address one after another; a slice's atomic unit applies its range's sector-ops one at
@@ -177,8 +219,8 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
      * With b = DRAM epochs x dram_queue_cycles, t = a + b D/(t-D) has one root above D. */
     double others = 0;
     const double rest[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us,
-                           out->t_atomics_us, out->t_shared_atomics_us, out->t_block_launch_us};
-    for (int i = 0; i < 7; i++)
+                           out->t_atomics_us, out->t_shared_atomics_us, out->t_block_launch_us, out->t_tensor_us};
+    for (int i = 0; i < 8; i++)
         if (rest[i] > others) others = rest[i];
     double a = in->latency_cycles_per_warp_max * cycle_us;
     double b = in->latency_dram_epochs_per_warp_max * (dev->dram_queue_cycles > 0 ? dev->dram_queue_cycles : 0) * cycle_us;
@@ -199,12 +241,12 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     /* the first five in their old order: ties go to them, so a kernel without atomics is
      * bound (and timed) as before */
     const double terms[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us, out->t_latency_us,
-                            out->t_atomics_us, out->t_shared_atomics_us, out->t_block_launch_us};
+                            out->t_atomics_us, out->t_shared_atomics_us, out->t_block_launch_us, out->t_tensor_us};
     const ws_bound names[] = {WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY,
-                              WS_BOUND_ATOMICS, WS_BOUND_SHARED_ATOMICS, WS_BOUND_BLOCK_LAUNCH};
+                              WS_BOUND_ATOMICS, WS_BOUND_SHARED_ATOMICS, WS_BOUND_BLOCK_LAUNCH, WS_BOUND_TENSOR};
     double worst = 0;
     out->bound = WS_BOUND_LAUNCH;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 9; i++)
         if (terms[i] > worst) {
             worst = terms[i];
             out->bound = names[i];

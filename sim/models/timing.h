@@ -39,7 +39,10 @@ typedef struct {
     double latency_dram_epochs_per_warp_max; /* that SM: epochs with a DRAM load / concurrent warps
                                            (each waits once for the DRAM queue) */
     double issue_share_max;         /* busiest SM's share of the blocks (its issue_insns_max / all) */
-    double pipe_insns_max[WS_PIPE_COUNT]; /* busiest SM: warp instructions per pipe (ws_pipe) */
+    double pipe_insns_max[WS_PIPE_COUNT]; /* busiest SM: warp instructions per pipe (ws_pipe; the
+                                           tensor forms' in their units, GMMA N/8 per instruction) */
+    double warps_in_flight_max;     /* that SM: warps running at once, min(placed, resident) (0: unknown,
+                                       the tensor pipe then assumes enough warps to fill it) */
     double bytes_moved;             /* what a perfect kernel moves (for effective bandwidth) */
     /* contention (sim/models/atomics.h; 0 without atomics) and block launch */
     double atom_addr_ops_max;       /* lane-ops on the most updated global address (no float adds) */
@@ -53,10 +56,11 @@ typedef struct {
 } ws_timing_input;
 
 typedef enum { WS_BOUND_LAUNCH, WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY,
-               WS_BOUND_ATOMICS, WS_BOUND_SHARED_ATOMICS, WS_BOUND_BLOCK_LAUNCH, WS_BOUND_COUNT } ws_bound;
+               WS_BOUND_ATOMICS, WS_BOUND_SHARED_ATOMICS, WS_BOUND_BLOCK_LAUNCH, WS_BOUND_TENSOR,
+               WS_BOUND_COUNT } ws_bound;
 const char *ws_bound_name(ws_bound b); /* "DRAM bandwidth", "atomics (same-address contention)" */
 /* The resource class of a bound, for a verdict: "DRAM", "L2", "shared", "atomics", "issue",
- * "latency", "launch" (block launch counts as launch). */
+ * "latency", "launch" (block launch counts as launch), "tensor pipe". */
 const char *ws_bound_class(ws_bound b);
 
 typedef struct {
@@ -65,6 +69,9 @@ typedef struct {
     double t_shared_atomics_us;     /* busiest SM's shared-atomic wavefronts */
     double t_block_launch_us;       /* busiest SM's blocks x max(block_launch_cycles, warps x
                                        warp_launch_cycles) (0: not calibrated) */
+    double t_tensor_us;             /* busiest SM's tensor pipe: the sum over tensor forms of its
+                                       instructions / min(the SM's rate, warps in flight x one warp's) */
+    ws_pipe tensor_pipe;            /* the form with the most of that time (WS_PIPE_NONE: none) */
     double t_issue_slots_us;        /* of t_issue: the schedulers' slots (subpartitions per cycle) */
     double t_pipe_us;               /* of t_issue: the busiest arithmetic pipe */
     ws_pipe issue_pipe;             /* that pipe (WS_PIPE_NONE: no arithmetic counted) */
@@ -85,7 +92,8 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
 /* Adds the warp instructions per pipe (the whole grid's, sim/models/pipes.h) to in, as the
  * busiest SM's share of them (after ws_timing_input_from_memstats). */
 void ws_timing_input_add_pipes(ws_timing_input *in, const uint64_t pipe_insns[WS_PIPE_COUNT]);
-/* "ALU", "FMA", "FMA-heavy", "FP64", "XU"; "" for WS_PIPE_NONE. */
+/* "ALU", "FMA", "FMA-heavy", "FP64", "XU", "HMMA", "HMMA.1688", "IMMA", "DMMA", "GMMA"; "" for
+ * WS_PIPE_NONE. */
 const char *ws_pipe_name(ws_pipe p);
 
 /* Adds the contention model's counts (ws_models_atomic_totals) to in. */

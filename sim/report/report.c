@@ -357,6 +357,8 @@ static void timing_lines(FILE *f, const ws_report *r)
     if (t->issue_pipe != WS_PIPE_NONE && t->t_pipe_us > t->t_issue_slots_us)
         fprintf(f, "           issue: the %s pipe %.2f us (issue slots %.2f us)\n", ws_pipe_name(t->issue_pipe),
                 t->t_pipe_us, t->t_issue_slots_us);
+    if (t->t_tensor_us > 0)
+        fprintf(f, "           tensor pipe %.2f us (mostly %s)\n", t->t_tensor_us, ws_pipe_name(t->tensor_pipe));
     if (t->dram_queue_cycles > 0)
         fprintf(f, "           DRAM %.0f %% busy: a DRAM load waits %.0f cycles in its queue\n",
                 100.0 * t->dram_utilisation, t->dram_queue_cycles);
@@ -727,6 +729,8 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
     cJSON_AddNumberToObject(tj, "atomics_us", t->t_atomics_us);
     cJSON_AddNumberToObject(tj, "shared_atomics_us", t->t_shared_atomics_us);
     cJSON_AddNumberToObject(tj, "block_launch_us", t->t_block_launch_us);
+    cJSON_AddNumberToObject(tj, "tensor_us", t->t_tensor_us);
+    cJSON_AddStringToObject(tj, "tensor_pipe", ws_pipe_name(t->tensor_pipe));
     cJSON_AddStringToObject(tj, "bound_class", ws_bound_class(t->bound));
     if (r->notes) {
         cJSON_AddStringToObject(tj, "confidence", ws_confidence_name(r->notes->level));

@@ -742,7 +742,8 @@ void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, ui
     uint64_t *runs = runs_of(p, pc_warp_count);
     for (int b = 0; runs && b < sf->nblocks; b++) {
         const ws_sass_block *B = &sf->blocks[b];
-        for (int i = B->first; i < B->first + B->n; i++) out[ws_pipe_of_sass(sf->insns[i].text)] += runs[b];
+        for (int i = B->first; i < B->first + B->n; i++)   /* wgmma: N/8 units (ws_pipe_units_of_sass) */
+            out[ws_pipe_of_sass(sf->insns[i].text)] += runs[b] * ws_pipe_units_of_sass(sf->insns[i].text);
     }
     free(runs);
 }

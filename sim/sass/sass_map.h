@@ -136,7 +136,7 @@ uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count
  * etc., out[WS_SASS_TENSOR_NONE] the sum of all. */
 void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_SASS_TENSOR_COUNT]);
 /* Executed SASS warp instructions per arithmetic pipe (sim/models/pipes.h), counted as
- * ws_sass_warp_insns counts them. */
+ * ws_sass_warp_insns counts them; a wgmma's pipe (WS_PIPE_GMMA) in its units (N/8 each). */
 void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_PIPE_COUNT]);
 
 /* PTX and SASS side by side, per source line: each PTX memory instruction with the SASS one
