@@ -56,7 +56,8 @@ static char *log_text(void)
 
 /* A stand-in ptxas: `-v -e NAME` prints a report of 21 registers for NAME, `-o CUBIN ... -e NAME`
  * writes NAME into CUBIN (for the stand-in nvdisasm), without -e every .entry of the PTX (the
- * last argument), one a line; --version says release 99.0. */
+ * last argument), one a line, except that it refuses a PTX naming needs_e whole; --version says
+ * release 99.0. */
 static const char *PTXAS_SH =
     "#!/bin/sh\n"
     "echo \"$0 $*\" >> %s\n"
@@ -65,6 +66,7 @@ static const char *PTXAS_SH =
     "while [ $# -gt 0 ]; do case \"$1\" in -v) v=1;; -o) o=$2; shift;; -e) e=$2; shift;; *) f=$1;; esac; shift; done\n"
     "if [ -n \"$v\" ]; then echo \"ptxas info    : Compiling entry function '$e' for 'sm_75'\";\n"
     "  echo 'ptxas info    : Used 21 registers, 0 bytes smem'; exit 0; fi\n"
+    "if [ -z \"$e\" ] && grep -q needs_e \"$f\"; then echo 'ptxas fatal : refused whole'; exit 1; fi\n"
     "if [ -n \"$e\" ]; then echo \"$e\" > \"$o\"; else\n"
     "  sed -n 's/^[.a-z ]*\\.entry  *\\([A-Za-z0-9_$]*\\).*/\\1/p' \"$f\" > \"$o\"; fi\n";
 
@@ -742,6 +744,22 @@ static void test_a_changed_ptx_misses_and_a_damaged_listing_is_rejected_with_a_w
     free(l2);
     assert_int_equal(log_count("nvdisasm -c -gi ", NULL), before + 1);
     free(l1);
+    /* a module ptxas refuses whole: the kernel alone, and next time its listing at once */
+    two_entries(changed, sizeof changed, "needs_e");
+    int lineinfo = log_count("-lineinfo", NULL);
+    l2 = compile_said(changed, "ka", &said);
+    free(said);
+    assert_non_null(strstr(l2, ".text.ka,"));
+    assert_null(strstr(l2, ".text.needs_e,"));
+    free(l2);
+    assert_int_equal(log_count("-lineinfo", NULL), lineinfo + 2);     /* refused whole, then -e ka */
+    assert_int_equal(log_count("-lineinfo", " -e ka"), 1);
+    ws_sass_forget();
+    l2 = compile_said(changed, "ka", &said);
+    free(said);
+    assert_non_null(strstr(l2, ".text.ka,"));
+    free(l2);
+    assert_int_equal(log_count("-lineinfo", NULL), lineinfo + 2);     /* no whole attempt again */
     ws_sass_forget();
     clear_env();
 }

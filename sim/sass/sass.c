@@ -710,7 +710,7 @@ char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry,
     char *ekey = key_for(ptx, arch, entry, how, ptxas, pv, disasm, dv, hash, err);
     char *got = NULL;
     if ((whole && !wkey) || !ekey) goto done;
-    if ((got = listing_kept(wkey, how)) || (entry && (got = listing_kept(ekey, how)))) goto done;
+    if ((got = listing_kept(wkey, how)) || (got = listing_kept(ekey, how))) goto done;
     if (wkey) {
         ws_error refused;
         if ((got = list_now(ptx, arch, NULL, how, ptxas, disasm, wkey, &refused))) goto done;
