@@ -1,7 +1,9 @@
 /* toolcache.c - the on-disk store of tool products (see toolcache.h). An entry is one file,
  * <dir>/<kind>/<hash of key>, holding
- *   "warpscope-cache 1\n" "<key bytes> <data bytes>\n" key "\n" data
- * so a read can prove it holds this key (a hash collision or a half-written file is a miss).
+ *   "warpscope-cache 2\n" "<key bytes> <data bytes> <hash of data>\n" key "\n" data
+ * so a read can prove it holds this key (a hash collision is a miss) and these bytes: a file cut
+ * short, grown or changed inside (a disk error, a hand edit) is a miss with a warning, never
+ * trusted. An entry of the older format (no data hash) is a quiet miss, rewritten.
  * Expected load: a few entries per run, each a few KiB to a few MiB; no locking is needed
  * because rename() replaces an entry whole and two writers of one key write the same bytes. */
 #include "toolcache.h"
@@ -15,7 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "warpscope-cache 1\n"
+#define MAGIC "warpscope-cache 2\n"
+#define MAGIC_V "warpscope-cache "   /* any version: another one is not damage */
 
 static bool named(const char *v) { return v && *v; }
 
@@ -91,9 +94,10 @@ char *ws_cache_get(const char *kind, const char *key, size_t *len)
     struct stat st;
     size_t klen = strlen(key);
     char *buf = NULL, *data = NULL;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-        (uint64_t)st.st_size > (uint64_t)WS_CACHE_MAX_BYTES + klen + 64)
+    const char *bad = NULL;      /* why a file at the entry's name is not to be trusted; NULL = a plain miss */
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > (uint64_t)WS_CACHE_MAX_BYTES + klen + 128)
         goto done;
+    if (st.st_size == 0) { bad = "empty"; goto done; }
     size_t n = (size_t)st.st_size, got = 0;
     if (!(buf = malloc(n + 1))) goto done;
     while (got < n) {
@@ -105,22 +109,40 @@ char *ws_cache_get(const char *kind, const char *key, size_t *len)
     if (got != n) goto done;
     buf[n] = 0;
     size_t ml = strlen(MAGIC);
-    if (n < ml || memcmp(buf, MAGIC, ml)) goto done;
+    if (n < ml || memcmp(buf, MAGIC, ml)) {
+        if (n < strlen(MAGIC_V) || memcmp(buf, MAGIC_V, strlen(MAGIC_V))) bad = "no cache header";
+        goto done;
+    }
     char *p = buf + ml, *end;
     errno = 0;
     unsigned long long kl = strtoull(p, &end, 10);
-    if (end == p || *end != ' ' || kl != klen) goto done;
+    if (end == p || *end != ' ') { bad = "unreadable header"; goto done; }
+    if (kl != klen) goto done;               /* another key under this name: a hash collision */
     p = end + 1;
     unsigned long long dl = strtoull(p, &end, 10);
-    if (end == p || *end != '\n' || errno || dl > WS_CACHE_MAX_BYTES) goto done;
-    p = end + 1;
+    if (end == p || *end != ' ' || errno || dl > WS_CACHE_MAX_BYTES || strspn(end + 1, "0123456789abcdef") != 32 ||
+        end[33] != '\n') {
+        bad = "unreadable header";
+        goto done;
+    }
+    char want[33];
+    memcpy(want, end + 1, 32);
+    want[32] = 0;
+    p = end + 34;
     size_t head = (size_t)(p - buf);
-    if (head + klen + 1 + dl != n || memcmp(p, key, klen) || p[klen] != '\n') goto done;
+    if (head + klen + 1 > n) { bad = "cut short"; goto done; }
+    if (memcmp(p, key, klen) || p[klen] != '\n') goto done;   /* another key of the same length and hash */
+    if (head + klen + 1 + dl != n) { bad = "its length is not the one recorded (cut short or grown)"; goto done; }
+    char got_hash[33];
+    ws_cache_hash(p + klen + 1, (size_t)dl, got_hash);
+    if (strcmp(got_hash, want)) { bad = "its bytes do not match their recorded hash"; goto done; }
     if (!(data = malloc((size_t)dl + 1))) goto done;
     memcpy(data, p + klen + 1, (size_t)dl);
     data[dl] = 0;
     if (len) *len = (size_t)dl;
 done:
+    if (bad) /* said once per entry read: the product is made again and the entry rewritten */
+        fprintf(stderr, "warpscope: warning: cache entry %s is damaged (%s); ignored, made again\n", path, bad);
     free(buf);
     close(fd);
     return data;
@@ -157,7 +179,7 @@ static bool write_all(int fd, const void *data, size_t len)
 
 int ws_cache_put(const char *kind, const char *key, const void *data, size_t len)
 {
-    char path[1200], folder[1100], tmp[1300], head[64];
+    char path[1200], folder[1100], tmp[1300], head[96], dhash[33];
     if (len > WS_CACHE_MAX_BYTES || !entry_path(kind, key, path, sizeof path, folder, sizeof folder) ||
         !make_folders(folder))
         return -1;
@@ -165,7 +187,8 @@ int ws_cache_put(const char *kind, const char *key, const void *data, size_t len
     int fd = mkstemp(tmp);
     if (fd < 0) return -1;
     size_t klen = strlen(key);
-    int hn = snprintf(head, sizeof head, "%zu %zu\n", klen, len);
+    ws_cache_hash(data, len, dhash);
+    int hn = snprintf(head, sizeof head, "%zu %zu %s\n", klen, len, dhash);
     bool ok = write_all(fd, MAGIC, strlen(MAGIC)) && write_all(fd, head, (size_t)hn) && write_all(fd, key, klen) &&
               write_all(fd, "\n", 1) && write_all(fd, data, len);
     ok = close(fd) == 0 && ok;

@@ -7,7 +7,9 @@
  * WARPSCOPE_CACHE=off keeps nothing (every product is made again).
  * Invariant: a reader sees a whole entry or none. Writes go to a temporary file renamed into
  * place; reads take regular files only, at most WS_CACHE_MAX_BYTES, and an entry whose header,
- * key or length does not match is a miss (the next put rewrites it). Failing to write is never
+ * key or length does not match, or whose bytes do not match the hash recorded with them, is a
+ * miss (the next put rewrites it); one that is damaged, not merely another key's, is said on
+ * stderr ("warpscope: warning: cache entry ... is damaged (...)"). Failing to write is never
  * an error: the product was made, it is only not kept. */
 #ifndef WS_TOOLCACHE_H
 #define WS_TOOLCACHE_H

@@ -2,7 +2,8 @@
  * Stand-in tools (shell scripts that append "<their path> <args>" to a log) make every run
  * visible: with CUDA_HOME=a and PATH=b:..., every stage of `warpscope sim` must run b's ptxas;
  * a second `sim` of the same kernel must run no tool at all (the cache answers); a corrupt
- * entry is a miss and is rewritten. */
+ * entry is a miss, said on stderr, and is rewritten; every kernel of a module is listed by one
+ * ptxas and one nvdisasm run. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -23,6 +24,7 @@
 #include "../common/ptxgen.h"
 #include "../common/toolcache.h"
 #include "../common/toolkit.h"
+#include "../sim/sass/sass.h"
 
 static char g_dir[64];      /* /tmp/ws-tk-XXXXXX */
 static char g_log[128];     /* every stand-in appends a line here */
@@ -53,24 +55,30 @@ static char *log_text(void)
 }
 
 /* A stand-in ptxas: `-v -e NAME` prints a report of 21 registers for NAME, `-o CUBIN ... -e NAME`
- * writes NAME into CUBIN (for the stand-in nvdisasm), --version says release 99.0. */
+ * writes NAME into CUBIN (for the stand-in nvdisasm), without -e every .entry of the PTX (the
+ * last argument), one a line, except that it refuses a PTX naming needs_e whole; --version says
+ * release 99.0. */
 static const char *PTXAS_SH =
     "#!/bin/sh\n"
     "echo \"$0 $*\" >> %s\n"
     "case \"$1\" in --version) echo 'Cuda compilation tools, release 99.0, V99.0.7'; exit 0;; esac\n"
-    "v=; o=; e=\n"
-    "while [ $# -gt 0 ]; do case \"$1\" in -v) v=1;; -o) o=$2; shift;; -e) e=$2; shift;; esac; shift; done\n"
+    "v=; o=; e=; f=\n"
+    "while [ $# -gt 0 ]; do case \"$1\" in -v) v=1;; -o) o=$2; shift;; -e) e=$2; shift;; *) f=$1;; esac; shift; done\n"
     "if [ -n \"$v\" ]; then echo \"ptxas info    : Compiling entry function '$e' for 'sm_75'\";\n"
     "  echo 'ptxas info    : Used 21 registers, 0 bytes smem'; exit 0; fi\n"
-    "echo \"$e\" > \"$o\"\n";
+    "if [ -z \"$e\" ] && grep -q needs_e \"$f\"; then echo 'ptxas fatal : refused whole'; exit 1; fi\n"
+    "if [ -n \"$e\" ]; then echo \"$e\" > \"$o\"; else\n"
+    "  sed -n 's/^[.a-z ]*\\.entry  *\\([A-Za-z0-9_$]*\\).*/\\1/p' \"$f\" > \"$o\"; fi\n";
 
-/* A stand-in nvdisasm: a listing of one EXIT in the function the cubin names. */
+/* A stand-in nvdisasm: a listing of one EXIT in each function the cubin names. */
 static const char *NVDISASM_SH =
     "#!/bin/sh\n"
     "echo \"$0 $*\" >> %s\n"
     "case \"$1\" in --version) echo 'Cuda compilation tools, release 99.0, V99.0.7'; exit 0;; esac\n"
     "for a; do f=$a; done\n"
-    "printf '\\t.section\\t.text.%%s,\"ax\",@progbits\\n        /*0000*/                   EXIT ;\\n' \"$(cat \"$f\")\"\n";
+    "while read -r n; do\n"
+    "  printf '\\t.section\\t.text.%%s,\"ax\",@progbits\\n        /*0000*/                   EXIT ;\\n' \"$n\"\n"
+    "done < \"$f\"\n";
 
 static void make_tool(const char *dir, const char *name, const char *fmt)
 {
@@ -314,6 +322,16 @@ static void test_an_entry_comes_back_whole_and_a_corrupt_one_is_a_miss_then_rewr
     assert_int_equal(ws_cache_put("sass", "key one", data, 18), 0);
     assert_non_null((got = ws_cache_get("sass", "key one", NULL)));
     free(got);
+    /* one byte of the data changed, the length kept: a miss (the recorded hash differs) */
+    int fd = open(file, O_RDWR);
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, "L", 1, st.st_size - 18), 1);   /* "listing" -> "Listing" */
+    close(fd);
+    assert_null(ws_cache_get("sass", "key one", NULL));
+    assert_int_equal(ws_cache_put("sass", "key one", data, 18), 0);
+    assert_non_null((got = ws_cache_get("sass", "key one", NULL)));
+    assert_memory_equal(got, data, 18);
+    free(got);
     /* another key's entry under this key's name (a hash collision): the stored key differs, a miss */
     char other[300];
     assert_int_equal(ws_cache_put("sass", "key two", "x", 1), 0);
@@ -444,7 +462,7 @@ static const char *ws_bin(void)
 
 /* Runs warpscope sim copy_float --device t4 (sm_75: ptxas -v runs, the checked-in report is
  * sm_90's) with env added; returns the exit code, stdout into out (malloc'd). */
-static int run_sim(const char *const *env, char **out)
+static int run_sim_of(const char *const *env, const char *const *kernels, char **out)
 {
     char outp[128];
     snprintf(outp, sizeof outp, "%s/stdout.txt", g_dir);
@@ -456,7 +474,12 @@ static int run_sim(const char *const *env, char **out)
         dup2(fd, 1);
         for (int i = 0; env[i]; i++) putenv((char *)env[i]);
         putenv("WARPSCOPE_CATALOG=demos");
-        const char *argv[] = {ws_bin(), "sim", "copy_float", "-D", "N=1024", "--device", "t4", NULL};
+        const char *argv[16] = {ws_bin(), "sim"};
+        int n = 2;
+        while (*kernels && n < 10) argv[n++] = *kernels++;
+        const char *rest[] = {"-D", "N=1024", "--device", "t4", NULL};
+        for (int i = 0; rest[i]; i++) argv[n++] = rest[i];
+        argv[n] = NULL;
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
@@ -466,6 +489,28 @@ static int run_sim(const char *const *env, char **out)
     assert_non_null(*out);
     assert_true(WIFEXITED(st));
     return WEXITSTATUS(st);
+}
+
+static int run_sim(const char *const *env, char **out)
+{
+    const char *k[] = {"copy_float", NULL};
+    return run_sim_of(env, k, out);
+}
+
+/* Lines of the log that contain both a and b. */
+static int log_count(const char *a, const char *b)
+{
+    char *log = log_text();
+    int n = 0;
+    for (const char *l = log; *l;) {
+        size_t len = strcspn(l, "\n");
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)len, l);
+        n += strstr(line, a) && (!b || strstr(line, b));
+        l += len + (l[len] == '\n');
+    }
+    free(log);
+    return n;
 }
 
 static void test_every_stage_runs_the_same_ptxas_whatever_cuda_home_and_path_say(void **state)
@@ -547,6 +592,178 @@ static void test_a_second_sim_of_the_same_kernel_runs_no_compiler(void **state)
     free(second);
 }
 
+static void test_every_kernel_of_a_module_is_listed_by_one_ptxas_and_one_nvdisasm(void **state)
+{
+    (void)state;
+    char cache[160], ptxas[200], nvdisasm[200];
+    snprintf(ptxas, sizeof ptxas, "WARPSCOPE_PTXAS=%s/a/bin/ptxas", g_dir);
+    snprintf(nvdisasm, sizeof nvdisasm, "WARPSCOPE_NVDISASM=%s/a/bin/nvdisasm", g_dir);
+    /* two kernels of demos/coalescing.ptx in one process, nothing kept on disk */
+    const char *both[] = {"--compare", "copy_float", "offset_copy_o0", NULL};
+    const char *off[] = {"WARPSCOPE_CACHE=off", ptxas, nvdisasm, NULL};
+    char *out;
+    unlink(g_log);
+    assert_int_equal(run_sim_of(off, both, &out), WS_EXIT_OK);
+    free(out);
+    assert_int_equal(log_count("nvdisasm -c -gi ", NULL), 1);
+    assert_int_equal(log_count("ptxas -arch=sm_75 -lineinfo", NULL), 1);
+    assert_int_equal(log_count("-lineinfo", " -e "), 0);      /* the whole module, not one entry */
+    assert_int_equal(log_count("ptxas -arch=sm_75 -v -e ", NULL), 2);  /* the register counts stay per kernel */
+    /* with a disk cache, another kernel of the module in a later process runs no lister */
+    snprintf(cache, sizeof cache, "WARPSCOPE_CACHE=%s/modcache", g_dir);
+    const char *kept[] = {cache, ptxas, nvdisasm, NULL};
+    const char *first[] = {"copy_float", NULL}, *second[] = {"offset_copy_o0", NULL};
+    unlink(g_log);
+    assert_int_equal(run_sim_of(kept, first, &out), WS_EXIT_OK);
+    free(out);
+    assert_int_equal(log_count("nvdisasm -c -gi ", NULL), 1);
+    assert_int_equal(run_sim_of(kept, second, &out), WS_EXIT_OK);
+    free(out);
+    assert_int_equal(log_count("nvdisasm -c -gi ", NULL), 1);
+    assert_int_equal(log_count("-lineinfo", NULL), 1);
+}
+
+/* A module of two kernels for ws_sass_compile; `second` names the other entry. */
+static void two_entries(char *out, size_t cap, const char *second)
+{
+    snprintf(out, cap, ".version 8.0\n.target sm_90\n.address_size 64\n\n.visible .entry ka()\n{\n\tret;\n}\n\n"
+             ".visible .entry %s()\n{\n\tret;\n}\n", second);
+}
+
+/* The one file under folder (the cache's only entry of a kind), into out. */
+static void only_file(const char *folder, char *out, size_t cap)
+{
+    char cmd[400], *names;
+    snprintf(cmd, sizeof cmd, "ls '%s' > '%s/ls.txt'", folder, g_dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/ls.txt", g_dir);
+    assert_non_null((names = ws_read_file(cmd, 0, NULL, NULL)));
+    size_t n = strcspn(names, "\n");
+    assert_true(n > 0 && names[n] == '\n' && names[n + 1] == 0);   /* exactly one */
+    snprintf(out, cap, "%s/%.*s", folder, (int)n, names);
+    free(names);
+}
+
+/* Runs ws_sass_compile with stderr into a file; returns the listing, *said what stderr got. */
+static char *compile_said(const char *ptx, const char *entry, char **said)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/stderr.txt", g_dir);
+    fflush(stderr);
+    int keep = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(keep >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    ws_error err;
+    char *l = ws_sass_compile(ptx, "sm_90", entry, &err);
+    fflush(stderr);
+    dup2(keep, 2);
+    close(keep);
+    *said = ws_read_file(path, 0, NULL, NULL);
+    if (!*said) *said = strdup("");
+    if (!l) fail_msg("ws_sass_compile: %s", err.msg);
+    return l;
+}
+
+static void test_a_changed_ptx_misses_and_a_damaged_listing_is_rejected_with_a_warning(void **state)
+{
+    (void)state;
+    save_env();
+    char cache[128], path[200], ptx[512], changed[512];
+    at(cache, sizeof cache, "sasscache");
+    setenv("WARPSCOPE_CACHE", cache, 1);
+    at(path, sizeof path, "a/bin/ptxas");
+    setenv("WARPSCOPE_PTXAS", path, 1);
+    at(path, sizeof path, "a/bin/nvdisasm");
+    setenv("WARPSCOPE_NVDISASM", path, 1);
+    ws_tool_forget();
+    ws_sass_forget();
+    unlink(g_log);
+    two_entries(ptx, sizeof ptx, "kb");
+    char *said, *l1 = compile_said(ptx, "ka", &said);
+    free(said);
+    assert_non_null(strstr(l1, ".text.ka,"));
+    assert_non_null(strstr(l1, ".text.kb,"));                 /* the module's other kernel is in it */
+    int listings = log_count("nvdisasm -c -gi ", NULL);
+    assert_int_equal(listings, 1);
+    /* the other kernel, and the same one from the disk after this process forgets: no tool */
+    char *l2 = compile_said(ptx, "kb", &said);
+    free(said);
+    assert_string_equal(l2, l1);
+    free(l2);
+    ws_sass_forget();
+    l2 = compile_said(ptx, "ka", &said);
+    assert_string_equal(said, "");
+    free(said);
+    assert_string_equal(l2, l1);
+    free(l2);
+    assert_int_equal(log_count("nvdisasm -c -gi ", NULL), 1);
+    assert_int_equal(log_count("-lineinfo", NULL), 1);
+    /* one byte of the PTX changed: a miss, the tools run, the listing is the new module's */
+    two_entries(changed, sizeof changed, "kc");
+    l2 = compile_said(changed, "ka", &said);
+    free(said);
+    assert_int_equal(log_count("nvdisasm -c -gi ", NULL), 2);
+    assert_non_null(strstr(l2, ".text.kc,"));
+    assert_null(strstr(l2, ".text.kb,"));
+    free(l2);
+    /* a byte of the kept listing flipped (same length): not trusted, said, made again, rewritten */
+    char folder[200], file[400];
+    snprintf(folder, sizeof folder, "%s/sass", cache);
+    ws_sass_forget();
+    char rm[600];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", folder);            /* start from the first module's entry alone */
+    assert_int_equal(system(rm), 0);
+    l2 = compile_said(ptx, "ka", &said);
+    free(said);
+    free(l2);
+    only_file(folder, file, sizeof file);
+    int fd = open(file, O_RDWR);
+    assert_true(fd >= 0);
+    struct stat st;
+    assert_int_equal(fstat(fd, &st), 0);
+    char c;
+    assert_int_equal(pread(fd, &c, 1, st.st_size - 3), 1);   /* inside the listing, past the key */
+    c ^= 0x20;
+    assert_int_equal(pwrite(fd, &c, 1, st.st_size - 3), 1);
+    close(fd);
+    ws_sass_forget();
+    int before = log_count("nvdisasm -c -gi ", NULL);
+    l2 = compile_said(ptx, "ka", &said);
+    assert_non_null(strstr(said, "warning: cache entry"));
+    assert_non_null(strstr(said, "is damaged (its bytes do not match their recorded hash)"));
+    free(said);
+    assert_string_equal(l2, l1);                              /* the tools' listing, not the damaged one */
+    free(l2);
+    assert_int_equal(log_count("nvdisasm -c -gi ", NULL), before + 1);
+    ws_sass_forget();
+    l2 = compile_said(ptx, "ka", &said);                       /* rewritten whole: a quiet hit */
+    assert_string_equal(said, "");
+    free(said);
+    assert_string_equal(l2, l1);
+    free(l2);
+    assert_int_equal(log_count("nvdisasm -c -gi ", NULL), before + 1);
+    free(l1);
+    /* a module ptxas refuses whole: the kernel alone, and next time its listing at once */
+    two_entries(changed, sizeof changed, "needs_e");
+    int lineinfo = log_count("-lineinfo", NULL);
+    l2 = compile_said(changed, "ka", &said);
+    free(said);
+    assert_non_null(strstr(l2, ".text.ka,"));
+    assert_null(strstr(l2, ".text.needs_e,"));
+    free(l2);
+    assert_int_equal(log_count("-lineinfo", NULL), lineinfo + 2);     /* refused whole, then -e ka */
+    assert_int_equal(log_count("-lineinfo", " -e ka"), 1);
+    ws_sass_forget();
+    l2 = compile_said(changed, "ka", &said);
+    free(said);
+    assert_non_null(strstr(l2, ".text.ka,"));
+    free(l2);
+    assert_int_equal(log_count("-lineinfo", NULL), lineinfo + 2);     /* no whole attempt again */
+    ws_sass_forget();
+    clear_env();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -561,6 +778,8 @@ int main(void)
         cmocka_unit_test(test_a_cu_compiled_before_runs_no_compiler_until_a_header_it_includes_changes),
         cmocka_unit_test(test_every_stage_runs_the_same_ptxas_whatever_cuda_home_and_path_say),
         cmocka_unit_test(test_a_second_sim_of_the_same_kernel_runs_no_compiler),
+        cmocka_unit_test(test_every_kernel_of_a_module_is_listed_by_one_ptxas_and_one_nvdisasm),
+        cmocka_unit_test(test_a_changed_ptx_misses_and_a_damaged_listing_is_rejected_with_a_warning),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

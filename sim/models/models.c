@@ -17,6 +17,17 @@ typedef struct {
     void *ctx;
 } sink;
 
+/* Bank results of recent access shapes (bank_memo below). */
+#define BANK_MEMO_SLOTS 64
+typedef struct {
+    uint64_t hash;
+    uint32_t mask, zfill;
+    uint8_t rule, width, used;
+    int rc;
+    uint32_t rel[32];          /* the active lanes' addresses less the first one's row start, in lane order */
+    ws_bank_result r;
+} bank_memo_entry;
+
 struct ws_models {
     const ws_device *dev;
     int warps_per_block;
@@ -30,6 +41,7 @@ struct ws_models {
     ws_bank_result bk;
     ws_cache_access ca;
     ws_atomic_result at;
+    bank_memo_entry *memo;     /* BANK_MEMO_SLOTS, NULL = none (out of memory: every shape is costed) */
 };
 
 int ws_models_check_device(const ws_device *dev, char *why, size_t why_size)
@@ -66,6 +78,7 @@ ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t
     ws_cache_config_from_device(&cfg, dev, l1_bytes);
     m->cache = ws_cache_new(&cfg);
     m->atomics = ws_atomics_new(dev);
+    m->memo = calloc(BANK_MEMO_SLOTS, sizeof *m->memo);  /* none: slower, the same answers */
     if (!m->cache || !m->atomics) {
         ws_models_free(m);
         return NULL;
@@ -92,6 +105,7 @@ void ws_models_free(ws_models *m)
         return;
     ws_cache_free(m->cache);
     ws_atomics_free(m->atomics);
+    free(m->memo);
     free(m);
 }
 
@@ -134,6 +148,55 @@ static int bank_rule(const ws_mem_event *ev, ws_bank_result *bk)
     if (ev->kind == WS_KIND_LDGSTS)
         return ws_banks_ldgsts(ev, bk);  /* the zero-filling form's copying lanes cost twice (banks.h) */
     return ws_banks(ev, bk);
+}
+
+/* bank_rule through m's memo. A warp's shared access repeats its shape in every block and
+ * iteration (a tile row, a broadcast), and the rule reads the addresses only through their
+ * differences, their equality and their banks (address / 4 % 32): moving every lane by whole
+ * 128-byte rows changes no field of ws_bank_result. So the shape - the active lanes' addresses
+ * less the first one's row start, with kind, width and masks - finds the result computed
+ * before, the same bytes the rule would give. The bank rule is most of the models' time in a
+ * shared-memory kernel (a tiled matmul), and it runs on the one thread that replays events in
+ * order (sim/interp/interp_par.c), so this is what -j N waits for. */
+static int bank_memo(ws_models *m, const ws_mem_event *ev, ws_bank_result *bk)
+{
+    int rule = ev->kind == WS_KIND_LDSM || ev->kind == WS_KIND_STSM ? 1 : ev->kind == WS_KIND_LDGSTS ? 2 : 0;
+    uint32_t am = ev->active_mask;
+    if (!m->memo || !am || ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA || ev->kind == WS_KIND_GMMA)
+        return bank_rule(ev, bk);
+    /* one pass: each lane's address less the first active lane's row start (within +-2 GiB, so
+     * 32 bits name it; farther, or near 2^64 where the rule's wrap test matters: no memo) */
+    uint64_t ref = ev->addr[__builtin_ctz(am)] & ~(uint64_t)127;
+    uint32_t rel[32];
+    int n = 0;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)am << 8) ^ ((uint64_t)ev->width << 2) ^ (uint64_t)rule;
+    for (uint32_t mm = am; mm; mm &= mm - 1) {
+        uint64_t a = ev->addr[__builtin_ctz(mm)];
+        int64_t d = (int64_t)(a - ref);
+        if (a >> 62 || d < INT32_MIN || d > INT32_MAX)
+            return bank_rule(ev, bk);
+        rel[n] = (uint32_t)d;
+        h = (h ^ rel[n++]) * 0x100000001b3ull;
+    }
+    h ^= ev->zfill_copy_mask;
+    h ^= h >> 29;
+    bank_memo_entry *e = &m->memo[(h ^ (h >> 17)) % BANK_MEMO_SLOTS];
+    if (e->used && e->hash == h && e->mask == am && e->zfill == ev->zfill_copy_mask && e->rule == rule &&
+        e->width == ev->width && !memcmp(e->rel, rel, (size_t)n * sizeof rel[0])) {
+        *bk = e->r;
+        return e->rc;
+    }
+    int rc = bank_rule(ev, bk);
+    e->used = 1;
+    e->hash = h;
+    e->mask = am;
+    e->zfill = ev->zfill_copy_mask;
+    e->rule = (uint8_t)rule;
+    e->width = ev->width;
+    e->rc = rc;
+    memcpy(e->rel, rel, (size_t)n * sizeof rel[0]);
+    e->r = *bk;
+    return rc;
 }
 
 static double outcome_latency(const ws_device *d, uint8_t o)
@@ -209,7 +272,7 @@ void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
                 v->ca = &m->ca;
         }
     } else if (ev->space == WS_SPACE_SHARED) {
-        if (bank_rule(ev, &m->bk) == 0 && m->bk.wavefronts)
+        if (bank_memo(m, ev, &m->bk) == 0 && m->bk.wavefronts)
             v->bk = &m->bk;
     }
     if ((ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE) &&

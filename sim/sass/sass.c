@@ -8,6 +8,7 @@
 #include "../../common/toolkit.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -538,43 +539,77 @@ char *ws_sass_compile(const char *ptx, const char *arch, const char *entry, ws_e
     return ws_sass_compile_with(ptx, arch, entry, WS_SASS_NVDISASM, err);
 }
 
-char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry, ws_sass_disasm how, ws_error *err)
+/* Listings made in this process, by key: check and a catalog run ask for every kernel of a
+ * module, and one ptxas + one lister run serves them all even with the disk cache off. A few
+ * modules are live at a time (a run walks the catalog file by file), so a short ring is enough. */
+#define MEMO_SLOTS 4
+static struct { char *key, *text; } g_memo[MEMO_SLOTS];
+static int g_memo_next;
+static pthread_mutex_t g_memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static char *memo_get(const char *key)
 {
-    ws_tool lister = how == WS_SASS_CUOBJDUMP ? WS_TOOL_CUOBJDUMP : WS_TOOL_NVDISASM;
-    const char *dname = ws_tool_name(lister);
-    char ptxas[1024], disasm[1024];
-    if (ws_tool_find(WS_TOOL_PTXAS, ptxas, sizeof ptxas, err) || ws_tool_find(lister, disasm, sizeof disasm, err))
-        return NULL;                  /* err: what was looked at and what to run */
-    for (const char *c = arch; *c; c++)
-        if (!(*c == '_' || islower((unsigned char)*c) || isdigit((unsigned char)*c))) {
-            ws_error_set(err, "sass", 0, 0, "architecture '%s' is not of the form sm_NN", arch);
-            return NULL;
-        }
-    /* the listing depends on the PTX bytes, both tools (path and version) and the options */
-    char hash[33], pv[64], dv[64];
-    ws_cache_hash(ptx, strlen(ptx), hash);
-    ws_tool_version(WS_TOOL_PTXAS, pv, sizeof pv);
-    ws_tool_version(lister, dv, sizeof dv);
-    size_t klen = strlen(ptxas) + strlen(disasm) + (entry ? strlen(entry) : 0) + strlen(arch) + 256;
-    char *key = malloc(klen);
-    if (!key) {
-        ws_error_set(err, "sass", 0, 0, "out of memory");
-        return NULL;
+    char *hit = NULL;
+    pthread_mutex_lock(&g_memo_lock);
+    for (int i = 0; i < MEMO_SLOTS && !hit; i++)
+        if (g_memo[i].key && !strcmp(g_memo[i].key, key)) hit = strdup(g_memo[i].text);
+    pthread_mutex_unlock(&g_memo_lock);
+    return hit;
+}
+
+static void memo_put(const char *key, const char *text)
+{
+    char *k = strdup(key), *t = strdup(text);
+    if (!k || !t) {               /* not kept: the next ask compiles again */
+        free(k);
+        free(t);
+        return;
     }
-    snprintf(key, klen, "ptxas=%s %s\nlister=%s %s %s\narch=%s\nentry=%s\nptx=%s:%zu\n", ptxas, pv, disasm, dv,
-             how == WS_SASS_CUOBJDUMP ? "-sass" : "-c -gi", arch, entry ? entry : "(all)", hash, strlen(ptx));
-    char *hit = ws_cache_get("sass", key, NULL);
-    if (hit && strstr(hit, how == WS_SASS_CUOBJDUMP ? "Function" : ".text.")) {
-        free(key);
-        return hit;
+    pthread_mutex_lock(&g_memo_lock);
+    int i = g_memo_next;
+    g_memo_next = (g_memo_next + 1) % MEMO_SLOTS;
+    free(g_memo[i].key);
+    free(g_memo[i].text);
+    g_memo[i].key = k;
+    g_memo[i].text = t;
+    pthread_mutex_unlock(&g_memo_lock);
+}
+
+void ws_sass_forget(void)
+{
+    pthread_mutex_lock(&g_memo_lock);
+    for (int i = 0; i < MEMO_SLOTS; i++) {
+        free(g_memo[i].key);
+        free(g_memo[i].text);
+        g_memo[i].key = g_memo[i].text = NULL;
     }
-    free(hit);
+    g_memo_next = 0;
+    pthread_mutex_unlock(&g_memo_lock);
+}
+
+/* .entry directives in the PTX (at a line's start, after blanks and .visible/.weak) */
+static int count_entries(const char *ptx)
+{
+    int n = 0;
+    for (const char *p = ptx; (p = strstr(p, ".entry")); p += 6) {
+        const char *b = p;
+        while (b > ptx && b[-1] != '\n') b--;
+        while (*b == ' ' || *b == '\t') b++;
+        if ((b == p || !strncmp(b, ".visible", 8) || !strncmp(b, ".weak", 5)) && isspace((unsigned char)p[6])) n++;
+    }
+    return n;
+}
+
+/* One ptxas + lister run for entry (NULL: every entry of the module), kept under key. */
+static char *list_now(const char *ptx, const char *arch, const char *entry, ws_sass_disasm how, const char *ptxas,
+                      const char *disasm, const char *key, ws_error *err)
+{
+    const char *dname = how == WS_SASS_CUOBJDUMP ? "cuobjdump" : "nvdisasm";
     const char *tmpdir = getenv("TMPDIR");
     char dir[600];
     snprintf(dir, sizeof dir, "%s/warpscope-sass-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (!mkdtemp(dir)) {
         ws_error_set(err, dir, 0, 0, "cannot create a temporary directory for ptxas");
-        free(key);
         return NULL;
     }
     char ptx_path[700], cubin_path[700], archopt[64], why[400] = "";
@@ -591,7 +626,7 @@ char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry,
     fclose(f);
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
     /* -e: machine code for the kernel asked about only, not every entry of its file */
-    char *pargv[] = {ptxas, archopt, "-lineinfo", "-o", cubin_path, ptx_path, "-e", (char *)entry, NULL};
+    char *pargv[] = {(char *)ptxas, archopt, "-lineinfo", "-o", cubin_path, ptx_path, "-e", (char *)entry, NULL};
     if (!entry) pargv[6] = NULL;
     out = ws_tool_run(pargv, NULL, &st, why, sizeof why);
     if (!out || st != 0) {
@@ -599,7 +634,7 @@ char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry,
         goto done;
     }
     /* nvdisasm gives source lines (-gi); cuobjdump, the toolkit's older lister, gives none */
-    char *nargv[] = {disasm, "-c", "-gi", cubin_path, NULL}, *cargv[] = {disasm, "-sass", cubin_path, NULL};
+    char *nargv[] = {(char *)disasm, "-c", "-gi", cubin_path, NULL}, *cargv[] = {(char *)disasm, "-sass", cubin_path, NULL};
     sass = ws_tool_run(how == WS_SASS_CUOBJDUMP ? cargv : nargv, NULL, &st, why, sizeof why);
     if (!sass || st != 0 || !strstr(sass, how == WS_SASS_CUOBJDUMP ? "Function" : ".text.")) {
         ws_error_set(err, dname, 0, 0, "%s failed (status %d): %.300s",
@@ -608,12 +643,81 @@ char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry,
         sass = NULL;
     } else {
         ws_cache_put("sass", key, sass, strlen(sass));
+        memo_put(key, sass);
     }
 done:
-    free(key);
     free(out);
     unlink(cubin_path);
     unlink(ptx_path);
     rmdir(dir);
     return sass;
+}
+
+/* The key naming everything entry's listing (NULL = all) depends on; malloc'd, NULL (err) when out of memory. */
+static char *key_for(const char *ptx, const char *arch, const char *entry, ws_sass_disasm how, const char *ptxas,
+                     const char *pv, const char *disasm, const char *dv, const char *hash, ws_error *err)
+{
+    size_t klen = strlen(ptxas) + strlen(disasm) + (entry ? strlen(entry) : 0) + strlen(arch) + 256;
+    char *key = malloc(klen);
+    if (!key) {
+        ws_error_set(err, "sass", 0, 0, "out of memory");
+        return NULL;
+    }
+    snprintf(key, klen, "ptxas=%s %s\nlister=%s %s %s\narch=%s\nentry=%s\nptx=%s:%zu\n", ptxas, pv, disasm, dv,
+             how == WS_SASS_CUOBJDUMP ? "-sass" : "-c -gi", arch, entry ? entry : "(all)", hash, strlen(ptx));
+    return key;
+}
+
+/* A listing made before under key: this process's memo, else the disk cache; NULL = none. */
+static char *listing_kept(const char *key, ws_sass_disasm how)
+{
+    if (!key) return NULL;
+    char *hit = memo_get(key);
+    if (hit) return hit;
+    hit = ws_cache_get("sass", key, NULL);
+    if (hit && !strstr(hit, how == WS_SASS_CUOBJDUMP ? "Function" : ".text.")) {
+        free(hit);                /* whole, but not a listing: made again */
+        return NULL;
+    }
+    if (hit) memo_put(key, hit);
+    return hit;
+}
+
+char *ws_sass_compile_with(const char *ptx, const char *arch, const char *entry, ws_sass_disasm how, ws_error *err)
+{
+    ws_tool lister = how == WS_SASS_CUOBJDUMP ? WS_TOOL_CUOBJDUMP : WS_TOOL_NVDISASM;
+    char ptxas[1024], disasm[1024];
+    if (ws_tool_find(WS_TOOL_PTXAS, ptxas, sizeof ptxas, err) || ws_tool_find(lister, disasm, sizeof disasm, err))
+        return NULL;                  /* err: what was looked at and what to run */
+    for (const char *c = arch; *c; c++)
+        if (!(*c == '_' || islower((unsigned char)*c) || isdigit((unsigned char)*c))) {
+            ws_error_set(err, "sass", 0, 0, "architecture '%s' is not of the form sm_NN", arch);
+            return NULL;
+        }
+    /* the listing depends on the PTX bytes, both tools (path and version) and the options */
+    char hash[33], pv[64], dv[64];
+    ws_cache_hash(ptx, strlen(ptx), hash);
+    ws_tool_version(WS_TOOL_PTXAS, pv, sizeof pv);
+    ws_tool_version(lister, dv, sizeof dv);
+    /* One listing per module: every kernel of a file is asked for in turn (check, the catalog),
+     * and ptxas compiles each entry on its own, so the module's listing holds each kernel's
+     * machine code as -e would make it. A module too large to compile whole for one kernel
+     * (generated files of thousands of entries), or one that ptxas refuses whole (an entry
+     * another architecture needs), is listed for the entry alone; that listing is looked for
+     * before the whole module is tried again, so a refused module costs one failed ptxas once. */
+    bool whole = entry && count_entries(ptx) <= WS_SASS_MODULE_MAX_ENTRIES;
+    char *wkey = whole ? key_for(ptx, arch, NULL, how, ptxas, pv, disasm, dv, hash, err) : NULL;
+    char *ekey = key_for(ptx, arch, entry, how, ptxas, pv, disasm, dv, hash, err);
+    char *got = NULL;
+    if ((whole && !wkey) || !ekey) goto done;
+    if ((got = listing_kept(wkey, how)) || (got = listing_kept(ekey, how))) goto done;
+    if (wkey) {
+        ws_error refused;
+        if ((got = list_now(ptx, arch, NULL, how, ptxas, disasm, wkey, &refused))) goto done;
+    }
+    got = list_now(ptx, arch, entry, how, ptxas, disasm, ekey, err);
+done:
+    free(wkey);
+    free(ekey);
+    return got;
 }

@@ -87,14 +87,19 @@ const char *ws_sass_op_name(ws_sass_op o);       /* "load" */
  * path can be run and tested on a machine that has the tools. */
 bool ws_sass_disabled(void);
 
-/* Compiles ptx with `ptxas -arch=<arch> -lineinfo`, for entry alone (`-e`; NULL = every
- * entry), and lists the cubin with `nvdisasm -c -gi`, both found by common/toolkit.h and run
- * under common/child.h's limits. The listing is kept in the tool cache (common/toolcache.h)
- * under the PTX's hash, both tools' paths and versions, arch and entry: the same kernel again
- * runs neither tool. Returns the malloc'd listing, or NULL with err saying which tool is
- * missing (and what to run), failed or was stopped by which limit (the caller then stays
- * PTX-level and says why). */
+/* Compiles ptx with `ptxas -arch=<arch> -lineinfo` and lists the cubin with `nvdisasm -c -gi`,
+ * both found by common/toolkit.h and run under common/child.h's limits. The whole module is
+ * compiled and listed once (the listing holds entry and every other kernel of the file) unless it
+ * has more than WS_SASS_MODULE_MAX_ENTRIES entries or ptxas refuses it whole; then entry alone
+ * (`-e`; NULL = every entry). The listing is kept in this process (the next kernel of the module
+ * runs no tool) and in the tool cache (common/toolcache.h) under the PTX's hash, both tools'
+ * paths and versions, arch and what was compiled: the same module again runs neither tool.
+ * Returns the malloc'd listing, or NULL with err saying which tool is missing (and what to run),
+ * failed or was stopped by which limit (the caller then stays PTX-level and says why). */
+#define WS_SASS_MODULE_MAX_ENTRIES 64
 char *ws_sass_compile(const char *ptx, const char *arch, const char *entry, ws_error *err);
+/* Drops the listings this process keeps (tests: the next compile asks the disk cache or the tools). */
+void ws_sass_forget(void);
 /* The same with the lister chosen: nvdisasm (source lines) or cuobjdump -sass (none; what
  * check falls back to where only the toolkit's cuobjdump is installed). */
 typedef enum { WS_SASS_NVDISASM, WS_SASS_CUOBJDUMP } ws_sass_disasm;
