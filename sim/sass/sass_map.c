@@ -372,12 +372,19 @@ static bool tc_fits(const ptx_insn *in, const ws_sass_insn *s)
     return in->space == PTX_SPACE_GLOBAL ? s->space == WS_SASS_SP_GLOBAL : s->space == WS_SASS_SP_SHARED;
 }
 
-/* The fragment's form and element size, as exec_matrix.c lays it out. */
+/* The fragment's form and element size, as exec_matrix.c lays it out: the instruction's shape and
+ * its type's size in memory (s8/u8 1 byte, f16/bf16 2, f64 8; tf32 is an f32 there, f32 and s32 4),
+ * so a u8 A fragment of m16n16k16 is 8 bytes a lane (ptxas: two LDG.E), not an f16's 16. */
 static ws_frag_form wmma_form(const ptx_insn *in, char *which, int *esz)
 {
     *which = in->tc.frag == 'd' ? 'c' : in->tc.frag;
-    *esz = in->tc.dtype == PTX_MT_F32 || in->tc.dtype == PTX_MT_S32 ? 4 : 2;
-    ws_frag_form f = {16, 16, 16, 16, *which == 'c' ? *esz * 8 : 16, true};
+    switch (in->tc.dtype) {
+    case PTX_MT_S8: case PTX_MT_U8: *esz = 1; break;
+    case PTX_MT_F16: case PTX_MT_BF16: *esz = 2; break;
+    case PTX_MT_F64: *esz = 8; break;
+    default: *esz = 4; break;
+    }
+    ws_frag_form f = {in->tc.m, in->tc.n, in->tc.k, *esz * 8, *esz * 8, true};
     return f;
 }
 
@@ -418,6 +425,24 @@ static int tc_per_exec(const ptx_insn *in, const ws_sass_insn *s, uint8_t *form)
     return s->width ? (bytes + s->width - 1) / s->width : 1;
 }
 
+/* Does the listing hold no more SASS of first's opcode (LDSM, LDGSTS, ...; outside a diverged warp's
+ * path) than per times the function's tensor-era PTX accesses of in's kind? Then ptxas copied none. */
+static bool tc_no_surplus(const ws_sass_plan *p, const ptx_insn *in, const ws_sass_insn *first, int per)
+{
+    char b[24], o[24];
+    sass_base(first, b, sizeof b);
+    long nsass = 0, nptx = 0;
+    for (int i = 0; i < p->sf->ninsns; i++) {
+        const ws_sass_insn *s = &p->sf->insns[i];
+        if (!s->space || s->spill || p->sf->blocks[s->block].cold) continue;
+        sass_base(s, o, sizeof o);
+        nsass += !strcmp(o, b);
+    }
+    for (int q = 0; q < p->fn->ninsns; q++)
+        nptx += p->fn->insns[q].op == in->op && p->fn->insns[q].space == in->space;
+    return nsass <= per * nptx;
+}
+
 /* Gives every tensor-era PTX access the SASS of its line (or, failing that, of any line, in
  * order): the i-th fitting SASS access of a line goes to PTX access (i / per_exec) % k of the
  * k fitting ones there, so an unrolled loop's copies spread over them as the PTX order has it. */
@@ -444,11 +469,17 @@ static void tc_match(ws_sass_plan *p, bool any_line)
                 (any_line ? q == pc : o->src_line == in->src_line))
                 group[k++] = q;
         }
+        /* nvdisasm's lines need not follow the PTX's copies of an unrolled loop (one copy's LDSM listed
+         * at the line of another's): where the listing holds no more of this SASS than the PTX's
+         * accesses need, a line takes only as many as its PTX accesses use, and what is left over
+         * pairs in order below, instead of calling a line's surplus an unrolled copy */
+        int cap = any_line ? per : 0;
+        if (!any_line && tc_no_surplus(p, in, &sf->insns[first], per)) cap = per * k;
         int seen = 0;
         for (int i = first; i < sf->ninsns; i++) {
             const ws_sass_insn *s = &sf->insns[i];
             if (p->sass_pc[i] >= 0 || sf->blocks[s->block].cold || !tc_fits(in, s) ||
-                (!any_line && s->line != in->src_line) || (any_line && seen == per))
+                (!any_line && s->line != in->src_line) || (cap && seen == cap))
                 continue;
             int q = group[(seen / per) % k];
             ws_sass_pcmap *pm = &p->pc[q];
@@ -674,17 +705,55 @@ static void block_runs(const ws_sass_plan *p, int b, const uint64_t *pc_warp_cou
     }
 }
 
+/* Every block's runs (block_runs), in listing order, and then one fact of control flow: a block
+ * whose anchor is only a stand-in (block_exact false: a line or loop-depth guess) and whose every
+ * predecessor earlier in the listing runs 0 times runs 0 times too (a loop entered only from there:
+ * ptxas's remainder loop after an unrolled body, entered from a peeled first pass no warp ran).
+ * execs[b] == 0 and copies[b] == 1 for padding and diverged-warp blocks. */
+static void all_block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *execs, int *copies)
+{
+    const ws_sass_function *sf = p->sf;
+    for (int b = 0; b < sf->nblocks; b++) {
+        execs[b] = 0;
+        copies[b] = 1;
+        if (padding_block(sf, b) || sf->blocks[b].cold) continue;
+        block_runs(p, b, pc_warp_count, &execs[b], &copies[b]);
+        if (p->block_exact[b] || !execs[b]) continue;
+        bool entered = false, live = false;
+        for (int a = 0; a < b && !live; a++) {
+            int succ[2], ns = ws_sass_successors(sf, a, succ);
+            for (int k = 0; k < ns; k++)
+                if (succ[k] == b) { entered = true; live = live || execs[a] > 0; }
+        }
+        if (entered && !live) execs[b] = 0;
+    }
+}
+
+/* all_block_runs into arrays of nblocks allocated here (the caller frees both); false when out of memory. */
+static bool runs_table(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t **execs, int **copies)
+{
+    int nb = p->sf->nblocks > 0 ? p->sf->nblocks : 1;
+    *execs = malloc((size_t)nb * sizeof **execs);
+    *copies = malloc((size_t)nb * sizeof **copies);
+    if (!*execs || !*copies) {
+        free(*execs);
+        free(*copies);
+        return false;
+    }
+    all_block_runs(p, pc_warp_count, *execs, *copies);
+    return true;
+}
+
 uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count)
 {
     const ws_sass_function *sf = p->sf;
-    uint64_t total = 0;
-    for (int b = 0; b < sf->nblocks; b++) {
-        if (padding_block(sf, b) || sf->blocks[b].cold) continue;
-        uint64_t execs;
-        int copies;
-        block_runs(p, b, pc_warp_count, &execs, &copies);
-        total += (uint64_t)sf->blocks[b].n * execs / (uint64_t)copies;
-    }
+    uint64_t total = 0, *execs;
+    int *copies;
+    if (!runs_table(p, pc_warp_count, &execs, &copies)) return 0;
+    for (int b = 0; b < sf->nblocks; b++)
+        total += (uint64_t)sf->blocks[b].n * execs[b] / (uint64_t)copies[b];
+    free(execs);
+    free(copies);
     return total;
 }
 
@@ -692,36 +761,37 @@ void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, 
 {
     const ws_sass_function *sf = p->sf;
     for (int t = 0; t < WS_SASS_TENSOR_COUNT; t++) out[t] = 0;
+    uint64_t *execs;
+    int *copies;
+    if (!runs_table(p, pc_warp_count, &execs, &copies)) return;
     for (int b = 0; b < sf->nblocks; b++) {
         const ws_sass_block *B = &sf->blocks[b];
-        if (padding_block(sf, b) || B->cold) continue;
         uint64_t n[WS_SASS_TENSOR_COUNT] = {0};
         for (int i = B->first; i < B->first + B->n; i++) n[sf->insns[i].tensor]++;
-        if (!n[WS_SASS_TENSOR_HMMA] && !n[WS_SASS_TENSOR_IMMA] && !n[WS_SASS_TENSOR_DMMA]) continue;
-        uint64_t execs;
-        int copies;
-        block_runs(p, b, pc_warp_count, &execs, &copies);
         for (int t = 1; t < WS_SASS_TENSOR_COUNT; t++) {
-            out[t] += n[t] * execs / (uint64_t)copies;
-            out[WS_SASS_TENSOR_NONE] += n[t] * execs / (uint64_t)copies;
+            out[t] += n[t] * execs[b] / (uint64_t)copies[b];
+            out[WS_SASS_TENSOR_NONE] += n[t] * execs[b] / (uint64_t)copies[b];
         }
     }
+    free(execs);
+    free(copies);
 }
 
 void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_PIPE_COUNT])
 {
     const ws_sass_function *sf = p->sf;
     for (int t = 0; t < WS_PIPE_COUNT; t++) out[t] = 0;
+    uint64_t *execs;
+    int *copies;
+    if (!runs_table(p, pc_warp_count, &execs, &copies)) return;
     for (int b = 0; b < sf->nblocks; b++) {
         const ws_sass_block *B = &sf->blocks[b];
-        if (padding_block(sf, b) || B->cold) continue;
         uint64_t n[WS_PIPE_COUNT] = {0};
         for (int i = B->first; i < B->first + B->n; i++) n[ws_pipe_of_sass(sf->insns[i].text)]++;
-        uint64_t execs;
-        int copies;
-        block_runs(p, b, pc_warp_count, &execs, &copies);
-        for (int t = 0; t < WS_PIPE_COUNT; t++) out[t] += n[t] * execs / (uint64_t)copies;
+        for (int t = 0; t < WS_PIPE_COUNT; t++) out[t] += n[t] * execs[b] / (uint64_t)copies[b];
     }
+    free(execs);
+    free(copies);
 }
 
 /* ---- side by side ----------------------------------------------------------------- */
