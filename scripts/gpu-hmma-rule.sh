@@ -19,6 +19,7 @@ mkdir -p "$OUT"
     echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
     nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm --format=csv,noheader 2>&1 || true
     "$NVCC" --version 2>&1 | tail -1
+    command -v ncu > /dev/null && ncu --version 2>&1 | tail -1
 } > "$OUT/env.txt"
 "$NVCC" -arch=sm_90 -O2 -o "$OUT/hmma_rule" tests/gpu/hmma_rule.cu > "$OUT/build.log" 2>&1 || {
     echo "gpu-hmma-rule: build failed, see $OUT/build.log" >&2; exit 5; }

@@ -708,7 +708,8 @@ static void block_runs(const ws_sass_plan *p, int b, const uint64_t *pc_warp_cou
 /* Every block's runs (block_runs), in listing order, and then one fact of control flow: a block
  * whose anchor is only a stand-in (block_exact false: a line or loop-depth guess) and whose every
  * predecessor earlier in the listing runs 0 times runs 0 times too (a loop entered only from there:
- * ptxas's remainder loop after an unrolled body, entered from a peeled first pass no warp ran).
+ * ptxas's remainder loop after an unrolled body, entered from a peeled first pass no warp ran; its
+ * predecessors later in the listing are taken for the loop's own back edges).
  * execs[b] == 0 and copies[b] == 1 for padding and diverged-warp blocks. */
 static void all_block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *execs, int *copies)
 {
