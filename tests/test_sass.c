@@ -648,6 +648,20 @@ static void test_a_loop_entered_only_from_code_no_warp_runs_runs_zero_times(void
     ws_simulation_close(&s);
 }
 
+/* The zero-run rule trusts only a 0 it knows: wgmma_gemm at K = 192 (3 tiles of 64) runs its k loop
+ * unrolled by 2 once and then its remainder pass, whose entry block has no access of its own (a
+ * stand-in anchor that reads 0). Every tile is 4 HGMMA.64x64x16 by each of the 4 warps of the
+ * warpgroup, in 2 x 2 blocks: 4 x 4 x 3 x 4 = 192 (the H200 counted 720 = 15 x 4 x 3 x 4 at
+ * M = 192, N = 320). wgmma_gemm.sass is its function of demos/tensorcore.sm_90a.ptx (README). */
+static void test_a_stand_in_anchors_zero_does_not_zero_the_code_after_it(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "wgmma_gemm", "K=192", NULL, "tests/data/sass/wgmma_gemm.sass");
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_hmma.sum") == 4 * 4 * 3 * 4);
+    ws_simulation_close(&s);
+}
+
 /* ---- side by side ----------------------------------------------------------------------- */
 
 static char *print_plan(const char *ptx_path, const char *sass_path, const char *fn_name, const char *cu_path)
@@ -748,6 +762,7 @@ int main(void)
         cmocka_unit_test(test_wmma_u8_and_f64_fragments_load_their_element_size),
         cmocka_unit_test(test_every_wmma_load_from_shared_is_its_ldsm_whatever_line_the_listing_gives),
         cmocka_unit_test(test_a_loop_entered_only_from_code_no_warp_runs_runs_zero_times),
+        cmocka_unit_test(test_a_stand_in_anchors_zero_does_not_zero_the_code_after_it),
         cmocka_unit_test(test_side_by_side_marks_merges_removals_predication_and_spills),
         cmocka_unit_test(test_without_the_tools_or_when_switched_off_the_simulator_says_it_is_ptx_level),
     };

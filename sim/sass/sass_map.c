@@ -707,26 +707,30 @@ static void block_runs(const ws_sass_plan *p, int b, const uint64_t *pc_warp_cou
 
 /* Every block's runs (block_runs), in listing order, and then one fact of control flow: a block
  * whose anchor is only a stand-in (block_exact false: a line or loop-depth guess) and whose every
- * predecessor earlier in the listing runs 0 times runs 0 times too (a loop entered only from there:
- * ptxas's remainder loop after an unrolled body, entered from a peeled first pass no warp ran; its
- * predecessors later in the listing are taken for the loop's own back edges).
+ * predecessor earlier in the listing is known to run 0 times runs 0 times too (a loop entered only
+ * from there: ptxas's remainder loop after an unrolled body, entered from a peeled first pass no
+ * warp ran; its predecessors later in the listing are taken for the loop's own back edges). Known:
+ * an exact anchor that ran 0 times, or a block this rule zeroed - never a stand-in's own 0, which
+ * may be a wrong guess (wgmma_gemm's remainder pass, which runs). zero[] is scratch of nblocks.
  * execs[b] == 0 and copies[b] == 1 for padding and diverged-warp blocks. */
-static void all_block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *execs, int *copies)
+static void all_block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *execs, int *copies,
+                           bool *zero)
 {
     const ws_sass_function *sf = p->sf;
     for (int b = 0; b < sf->nblocks; b++) {
         execs[b] = 0;
         copies[b] = 1;
+        zero[b] = false;
         if (padding_block(sf, b) || sf->blocks[b].cold) continue;
         block_runs(p, b, pc_warp_count, &execs[b], &copies[b]);
-        if (p->block_exact[b] || !execs[b]) continue;
+        if (p->block_exact[b]) { zero[b] = execs[b] == 0; continue; }
         bool entered = false, live = false;
         for (int a = 0; a < b && !live; a++) {
             int succ[2], ns = ws_sass_successors(sf, a, succ);
             for (int k = 0; k < ns; k++)
-                if (succ[k] == b) { entered = true; live = live || execs[a] > 0; }
+                if (succ[k] == b) { entered = true; live = live || !zero[a]; }
         }
-        if (entered && !live) execs[b] = 0;
+        if (entered && !live) { execs[b] = 0; zero[b] = true; }
     }
 }
 
@@ -736,12 +740,15 @@ static bool runs_table(const ws_sass_plan *p, const uint64_t *pc_warp_count, uin
     int nb = p->sf->nblocks > 0 ? p->sf->nblocks : 1;
     *execs = malloc((size_t)nb * sizeof **execs);
     *copies = malloc((size_t)nb * sizeof **copies);
-    if (!*execs || !*copies) {
+    bool *zero = malloc((size_t)nb * sizeof *zero);
+    if (!*execs || !*copies || !zero) {
         free(*execs);
         free(*copies);
+        free(zero);
         return false;
     }
-    all_block_runs(p, pc_warp_count, *execs, *copies);
+    all_block_runs(p, pc_warp_count, *execs, *copies, zero);
+    free(zero);
     return true;
 }
 
