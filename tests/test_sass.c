@@ -724,6 +724,88 @@ static void test_sass_issue_count_is_block_sizes_times_their_runs(void **state)
     ws_simulation_close(&s);
 }
 
+/* ---- loops of the issue-24 corpus (tests/data/tensor/sass_loops.cu, sass_loops.sass) -------- */
+
+/* HFMA2.MMA is an HFMA2 ptxas issues on the tensor pipe (here to zero a register): ncu counts it in
+ * smsp__inst_executed_pipe_tensor_op_hmma (the H200: 2,048 in fp32 matrixMul kernels without one
+ * HMMA). matmul_tiled32 at 128^3: 16 blocks x 32 warps; matmul.sass has one HFMA2.MMA in the entry
+ * block (once a warp) and one in the tile loop (K / 32 = 4 passes): 512 x (1 + 4) = 2560. */
+static void test_hfma2_mma_counts_on_the_tensor_pipe(void **state)
+{
+    (void)state;
+    ws_sass_listing *l = listing("tests/data/sass/matmul.sass");
+    const ws_sass_function *f = ws_sass_find(l, "_Z12matmul_tiledPfS_S_iii");
+    assert_non_null(f);
+    assert_int_equal(find_insn(f, "HFMA2.MMA R11")->tensor, WS_SASS_TENSOR_HMMA);
+    assert_int_equal(find_insn(f, "FFMA")->tensor, WS_SASS_TENSOR_NONE);
+    ws_sass_free(l);
+    ws_simulation s;
+    run(&s, "matmul_tiled32", NULL, NULL, "tests/data/sass/matmul.sass");
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_hmma.sum") == 512 * (1 + 4));
+    ws_simulation_close(&s);
+}
+
+/* wmma u8 and f64 fragments from global memory, one warp. u8 m16n16k16 (K = 64, 4 steps): an A or B
+ * fragment is 256 bytes, 8 a lane, which ptxas loads as two LDG.E; the s32 C is 1024 bytes, 32 a
+ * lane, four LDG.E.64: 4 x (2 + 2) + 4 = 20 loads; each wmma.mma is two IMMA.16816 (its n8
+ * halves): 8. f64 m8n8k4 (K = 32, 8 steps): A and B are 32 doubles, one a lane, one LD.E.64 each:
+ * 16 loads; one DMMA.8x8x4 a step: 8. */
+static void test_wmma_u8_and_f64_fragments_load_their_element_size(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "tests/data/tensor/sass_loops.cu:wmma_u8_global", NULL, NULL, "tests/data/sass/sass_loops.sass");
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_ld.sum") == 4 * (2 + 2) + 4);
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_imma.sum") == 4 * 2);
+    ws_simulation_close(&s);
+    run(&s, "tests/data/tensor/sass_loops.cu:wmma_f64_global", NULL, NULL, "tests/data/sass/sass_loops.sass");
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_global_ld.sum") == 8 * 2);
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_dmma.sum") == 8);
+    ws_simulation_close(&s);
+}
+
+/* wmma_shared_loop, K = 128: 4 warps x 8 steps x 8 fragments, each one LDSM.x4 (512 B): 256 LDSM,
+ * 131072 bytes, however nvdisasm attributes the 8 LDSMs to the source lines of the 8 loads. */
+static void test_every_wmma_load_from_shared_is_its_ldsm_whatever_line_the_listing_gives(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "tests/data/tensor/sass_loops.cu:wmma_shared_loop", NULL, NULL, "tests/data/sass/sass_loops.sass");
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_ldsm.sum") == 4 * 8 * 8);
+    assert_true(metric(s.ms, "smsp__sass_data_bytes_mem_shared_op_ldsm.sum") == 4 * 8 * 8 * 512);
+    assert_true(metric(s.ms, "ws__wmma_inst_shared_op_ld.sum") == 0); /* none left PTX-level */
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_hmma.sum") == 4 * 8 * 16 * 2);
+    ws_simulation_close(&s);
+}
+
+/* mma_peeled_loop, K = 256: 16 steps, one HMMA each. ptxas unrolls the loop by 4 (4 HMMA a pass, 4
+ * passes) and keeps a remainder: a peeled first pass and a loop entered only from it (1 HMMA each),
+ * which no warp runs since 16 % 4 == 0: 16 HMMA, not the unrolled loop's 16 plus a guess for the
+ * remainder loop, and 16 ldmatrix x4 + 16 x2 = 32 LDSM. */
+static void test_a_loop_entered_only_from_code_no_warp_runs_runs_zero_times(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "tests/data/tensor/sass_loops.cu:mma_peeled_loop", NULL, NULL, "tests/data/sass/sass_loops.sass");
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_hmma.sum") == 16);
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_ldsm.sum") == 32);
+    ws_simulation_close(&s);
+}
+
+/* The zero-run rule trusts only a 0 it knows: wgmma_gemm at K = 192 (3 tiles of 64) runs its k loop
+ * unrolled by 2 once and then its remainder pass, whose entry block has no access of its own (a
+ * stand-in anchor that reads 0). Every tile is 4 HGMMA.64x64x16 by each of the 4 warps of the
+ * warpgroup, in 2 x 2 blocks: 4 x 4 x 3 x 4 = 192 (the H200 counted 720 = 15 x 4 x 3 x 4 at
+ * M = 192, N = 320). wgmma_gemm.sass is its function of demos/tensorcore.sm_90a.ptx (README). */
+static void test_a_stand_in_anchors_zero_does_not_zero_the_code_after_it(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "wgmma_gemm", "K=192", NULL, "tests/data/sass/wgmma_gemm.sass");
+    assert_true(metric(s.ms, "smsp__inst_executed_pipe_tensor_op_hmma.sum") == 4 * 4 * 3 * 4);
+    ws_simulation_close(&s);
+}
+
 /* ---- side by side ----------------------------------------------------------------------- */
 
 static char *print_plan(const char *ptx_path, const char *sass_path, const char *fn_name, const char *cu_path)
@@ -824,6 +906,11 @@ int main(void)
         cmocka_unit_test(test_unroll_split_takes_the_largest_copy_first),
         cmocka_unit_test(test_spill_code_adds_the_local_traffic_the_listing_implies),
         cmocka_unit_test(test_sass_issue_count_is_block_sizes_times_their_runs),
+        cmocka_unit_test(test_hfma2_mma_counts_on_the_tensor_pipe),
+        cmocka_unit_test(test_wmma_u8_and_f64_fragments_load_their_element_size),
+        cmocka_unit_test(test_every_wmma_load_from_shared_is_its_ldsm_whatever_line_the_listing_gives),
+        cmocka_unit_test(test_a_loop_entered_only_from_code_no_warp_runs_runs_zero_times),
+        cmocka_unit_test(test_a_stand_in_anchors_zero_does_not_zero_the_code_after_it),
         cmocka_unit_test(test_side_by_side_marks_merges_removals_predication_and_spills),
         cmocka_unit_test(test_without_the_tools_or_when_switched_off_the_simulator_says_it_is_ptx_level),
     };

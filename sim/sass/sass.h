@@ -75,6 +75,9 @@ typedef struct {
  * Example: ws_sass_listing *l = ws_sass_parse("k.sass", text, &err); */
 ws_sass_listing *ws_sass_parse(const char *path, const char *text, ws_error *err);
 void ws_sass_free(ws_sass_listing *l);
+/* Successors of block b of f (out[0..return)): the fall-through unless the block ends in an
+ * unconditional jump or exit, then the branch target's block (a BRA.DIV's target too). */
+int ws_sass_successors(const ws_sass_function *f, int b, int out[2]);
 /* The function with this exact (mangled) name, or NULL. */
 const ws_sass_function *ws_sass_find(const ws_sass_listing *l, const char *name);
 

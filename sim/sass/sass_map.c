@@ -373,12 +373,19 @@ static bool tc_fits(const ptx_insn *in, const ws_sass_insn *s)
     return in->space == PTX_SPACE_GLOBAL ? s->space == WS_SASS_SP_GLOBAL : s->space == WS_SASS_SP_SHARED;
 }
 
-/* The fragment's form and element size, as exec_matrix.c lays it out. */
+/* The fragment's form and element size, as exec_matrix.c lays it out: the instruction's shape and
+ * its type's size in memory (s8/u8 1 byte, f16/bf16 2, f64 8; tf32 is an f32 there, f32 and s32 4),
+ * so a u8 A fragment of m16n16k16 is 8 bytes a lane (ptxas: two LDG.E), not an f16's 16. */
 static ws_frag_form wmma_form(const ptx_insn *in, char *which, int *esz)
 {
     *which = in->tc.frag == 'd' ? 'c' : in->tc.frag;
-    *esz = in->tc.dtype == PTX_MT_F32 || in->tc.dtype == PTX_MT_S32 ? 4 : 2;
-    ws_frag_form f = {16, 16, 16, 16, *which == 'c' ? *esz * 8 : 16, true};
+    switch (in->tc.dtype) {
+    case PTX_MT_S8: case PTX_MT_U8: *esz = 1; break;
+    case PTX_MT_F16: case PTX_MT_BF16: *esz = 2; break;
+    case PTX_MT_F64: *esz = 8; break;
+    default: *esz = 4; break;
+    }
+    ws_frag_form f = {in->tc.m, in->tc.n, in->tc.k, *esz * 8, *esz * 8, true};
     return f;
 }
 
@@ -419,6 +426,24 @@ static int tc_per_exec(const ptx_insn *in, const ws_sass_insn *s, uint8_t *form)
     return s->width ? (bytes + s->width - 1) / s->width : 1;
 }
 
+/* Does the listing hold no more SASS of first's opcode (LDSM, LDGSTS, ...; outside a diverged warp's
+ * path) than per times the function's tensor-era PTX accesses of in's kind? Then ptxas copied none. */
+static bool tc_no_surplus(const ws_sass_plan *p, const ptx_insn *in, const ws_sass_insn *first, int per)
+{
+    char b[24], o[24];
+    sass_base(first, b, sizeof b);
+    long nsass = 0, nptx = 0;
+    for (int i = 0; i < p->sf->ninsns; i++) {
+        const ws_sass_insn *s = &p->sf->insns[i];
+        if (!s->space || s->spill || p->sf->blocks[s->block].cold) continue;
+        sass_base(s, o, sizeof o);
+        nsass += !strcmp(o, b);
+    }
+    for (int q = 0; q < p->fn->ninsns; q++)
+        nptx += p->fn->insns[q].op == in->op && p->fn->insns[q].space == in->space;
+    return nsass <= per * nptx;
+}
+
 /* Gives every tensor-era PTX access the SASS of its line (or, failing that, of any line, in
  * order): the i-th fitting SASS access of a line goes to PTX access (i / per_exec) % k of the
  * k fitting ones there, so an unrolled loop's copies spread over them as the PTX order has it. */
@@ -445,11 +470,17 @@ static void tc_match(ws_sass_plan *p, bool any_line)
                 (any_line ? q == pc : o->src_line == in->src_line))
                 group[k++] = q;
         }
+        /* nvdisasm's lines need not follow the PTX's copies of an unrolled loop (one copy's LDSM listed
+         * at the line of another's): where the listing holds no more of this SASS than the PTX's
+         * accesses need, a line takes only as many as its PTX accesses use, and what is left over
+         * pairs in order below, instead of calling a line's surplus an unrolled copy */
+        int cap = any_line ? per : 0;
+        if (!any_line && tc_no_surplus(p, in, &sf->insns[first], per)) cap = per * k;
         int seen = 0;
         for (int i = first; i < sf->ninsns; i++) {
             const ws_sass_insn *s = &sf->insns[i];
             if (p->sass_pc[i] >= 0 || sf->blocks[s->block].cold || !tc_fits(in, s) ||
-                (!any_line && s->line != in->src_line) || (any_line && seen == per))
+                (!any_line && s->line != in->src_line) || (cap && seen == cap))
                 continue;
             int q = group[(seen / per) % k];
             ws_sass_pcmap *pm = &p->pc[q];
@@ -693,11 +724,38 @@ static uint64_t anchored_runs(const ws_sass_plan *p, int b, const uint64_t *pc_w
     return execs / (uint64_t)copies;
 }
 
+/* One fact of control flow over the anchored runs, in listing order: a block outside an unrolled
+ * loop whose anchor is only a stand-in (block_exact false: a line or loop-depth guess) and whose every
+ * predecessor earlier in the listing is known to run 0 times runs 0 times too (a loop entered only
+ * from there: ptxas's remainder loop after a body unrolled by 4, entered from a peeled first pass no
+ * warp ran; its predecessors later in the listing are taken for the loop's own back edges). Known:
+ * an exact anchor that ran 0 times, or a block this rule zeroed - never a stand-in's own 0, which
+ * may be a wrong guess (wgmma_gemm's remainder pass, which runs). */
+static void zero_unentered(const ws_sass_plan *p, uint64_t *out)
+{
+    const ws_sass_function *sf = p->sf;
+    bool *zero = calloc((size_t)(sf->nblocks ? sf->nblocks : 1), sizeof *zero);
+    if (!zero) return;                           /* out of memory: the anchored runs stand */
+    for (int b = 0; b < sf->nblocks; b++) {
+        if (p->block_exact[b]) { zero[b] = out[b] == 0; continue; }
+        if (p->block_loop && p->block_loop[b] >= 0) continue;   /* ws_sass_unroll_runs places these */
+        bool entered = false, live = false;
+        for (int a = 0; a < b && !live; a++) {
+            int succ[2], ns = ws_sass_successors(sf, a, succ);
+            for (int k = 0; k < ns; k++)
+                if (succ[k] == b) { entered = true; live = live || !zero[a]; }
+        }
+        if (entered && !live) { out[b] = 0; zero[b] = true; }
+    }
+    free(zero);
+}
+
 void ws_sass_block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *out)
 {
     const ws_sass_function *sf = p->sf;
     for (int b = 0; b < sf->nblocks; b++)
         out[b] = padding_block(sf, b) || sf->blocks[b].cold ? 0 : anchored_runs(p, b, pc_warp_count);
+    zero_unentered(p, out);
     ws_sass_unroll_runs(p, pc_warp_count, out);
 }
 
