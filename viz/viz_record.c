@@ -38,6 +38,7 @@ typedef struct {
     bool jumped;               /* the warm-up skipped blocks before lo */
     const ws_sim_result *res;  /* the run's counts so far (thread_insns at each block_next) */
     volatile int stop;         /* the recording is full: the run ends here (ws_sim_config.stop) */
+    uint64_t cluster;          /* blocks per cluster (1: none) */
     int oom;
     const ws_simulation *sim;  /* its SASS session opens when the run starts */
     int *ptx_per_sass;         /* per SASS instruction: PTX accesses it carries (built on first use) */
@@ -149,6 +150,13 @@ static void observe(void *ctx, const ws_mem_verdict *v)
 static uint64_t shown_next(void *ctx, uint64_t b)
 {
     rec_ctx *c = ctx;
+    if (c->cluster > 1) {                        /* asked per cluster (its rank-0 block), a skip being any other
+                                                    answer: every cluster up to hi, no sizing */
+        if (b >= c->hi || (c->rec->max_steps && c->rec->nsteps >= c->rec->max_steps))
+            return UINT64_MAX;
+        c->simulated += c->cluster;
+        return b;
+    }
     if (b < c->lo) {
         if (!c->measured && b > c->start) {      /* the first warm-up block is done: its cost */
             c->measured = true;
@@ -272,6 +280,11 @@ int viz_record_shown(ws_catalog *cat, const viz_record_opts *o, viz_recording *r
     c.res = &sim.result;
     c.start = c.lo - (c.lo < VIZ_WARM_BLOCKS ? c.lo : VIZ_WARM_BLOCKS);
     c.measured = c.lo == 0;                      /* no warm-up to size */
+    c.cluster = 1;
+    for (int d = 0; d < 3; d++)
+        c.cluster *= L->cluster[d] > 1 ? L->cluster[d] : sim.fn->cluster[d] > 1 ? (uint64_t)sim.fn->cluster[d] : 1;
+    if (c.cluster > 1)
+        c.start = 0;                             /* every cluster from the first */
     c.planned = (uint64_t)(c.hi - c.start);
     ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz",
                              .sass_listing = o->sass_listing, .threads = 1,
@@ -287,7 +300,7 @@ int viz_record_shown(ws_catalog *cat, const viz_record_opts *o, viz_recording *r
         goto out;
     }
     rec->grid_blocks = nblocks;
-    rec->blocks_simulated = c.simulated;
+    rec->blocks_simulated = L->cooperative ? nblocks : c.simulated; /* a cooperative grid runs whole */
     rec->warm_first = c.simulated ? (uint32_t)c.warm_first : c.lo;
     rec->warm_exact = c.start == 0 && !c.jumped;
     rec->totals_state = VIZ_TOTALS_PENDING;
