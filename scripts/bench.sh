@@ -110,6 +110,7 @@ else
 fi
 # --- 5. viz's first frame at the realistic sizes ----------------------------------------------
 viz_first() { # kernel: prints seconds to its first frame, or why there is none
+    : >"$tmpd/ff"
     "$WS" viz "$1" --realistic --headless --first-frame-time >"$tmpd/ff" 2>"$tmpd/ff.err" &
     pid=$!
     i=0 # at most 60 s; the totals' run after the first frame is not waited for

@@ -362,13 +362,14 @@ int ws_cmd_viz(int argc, char **argv)
     ao.npanes = nk;
     ao.block_linear = block;
     ao.warp = warp;
-    /* the totals: before the frames of an export (they show them; deterministic), else in the
-       background once the first frame is up (a window), or after it (--first-frame-time) */
+    /* the totals: before the frames of an export or a screenshot (they show them; the same every
+       run), else in the background once the first frame is up (a window), or after it
+       (--first-frame-time --headless) */
     static totals_ctx tc; /* reachable while a job the window left behind still runs */
     tc = (totals_ctx){.cat = cat, .ro = ro, .kernels = kernels, .recs = recs, .n = nk, .t0 = t0,
-                      .report = o.first_frame_time, .background = !ao.headless, .ov = o.c.ov};
+                      .report = o.first_frame_time, .background = !ao.headless && !o.screenshot, .ov = o.c.ov};
     tc.ro.ov = &tc.ov;
-    if (ao.headless && !o.first_frame_time && (rc = totals_now(&tc, &err)) != WS_EXIT_OK) {
+    if ((ao.headless || o.screenshot) && !o.first_frame_time && (rc = totals_now(&tc, &err)) != WS_EXIT_OK) {
         ws_error_print(&err);
         goto out;
     }
