@@ -72,7 +72,7 @@ static void test_the_first_frame_of_a_big_grid_simulates_only_its_two_blocks(voi
     shown("transpose_padded", &ov, 0, 2, &r);
     assert_int_equal(r.grid_blocks, 64 * 64);
     assert_int_equal(r.blocks_simulated, 2);
-    assert_true(r.warm_exact);                   /* from block 0: the full launch's first two blocks */
+    assert_false(r.warm_partial);               /* from block 0: the full launch's first two blocks */
     assert_int_equal(r.totals_state, VIZ_TOTALS_PENDING);
     /* per block: 32 warps x (global ld, shared st, shared ld, global st) */
     assert_int_equal(r.nsteps, 2 * 32 * 4);
@@ -93,7 +93,7 @@ static void test_a_later_block_is_warmed_by_the_blocks_before_it_within_the_budg
     viz_recording r;
     shown("transpose_padded", &ov, 100, 1, &r);
     assert_int_equal(r.blocks_simulated, 101);
-    assert_true(r.warm_exact);
+    assert_false(r.warm_partial);
     assert_int_equal(r.warm_first, 0);
     for (size_t i = 0; i < r.nsteps; i++)
         assert_int_equal(r.steps[i].block_linear, 100);
@@ -107,7 +107,7 @@ static void test_a_later_block_is_warmed_by_the_blocks_before_it_within_the_budg
     overrides(&ov, "M=512", "N=512", "K=2048");
     shown("matmul_tiled32", &ov, 200, 1, &r);
     assert_int_equal(r.grid_blocks, 256);
-    assert_false(r.warm_exact);
+    assert_true(r.warm_partial);
     uint64_t warm = 200 - r.warm_first;          /* the contiguous blocks just before 200 */
     assert_true(r.warm_first > 1 && r.warm_first < 200);
     assert_int_equal(r.blocks_simulated, 1 + warm + 1);

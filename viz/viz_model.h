@@ -190,8 +190,9 @@ const char *viz_scope_name(viz_scope s); /* "warp", "block", "kernel" */
 /* Where a recording's launch totals, heat map and predicted time come from (issue 25: the
  * steps are simulated first, the totals by a second, sampled run, in the background in a window). */
 typedef enum {
-    VIZ_TOTALS_PENDING = 0,  /* not in yet: the totals run has not finished */
-    VIZ_TOTALS_FULL,         /* every block simulated: the numbers `warpscope sim --full` prints */
+    VIZ_TOTALS_FULL = 0,     /* every block counted: the numbers `warpscope sim --full` prints (and a
+                                recording built step by step) */
+    VIZ_TOTALS_PENDING,      /* not in yet: the totals run has not finished */
     VIZ_TOTALS_SAMPLED,      /* block sampling (sim/sample.h): `warpscope sim`'s sampled estimates */
     VIZ_TOTALS_FAILED        /* the totals run stopped (totals_note says why) */
 } viz_totals_state;
@@ -217,8 +218,9 @@ typedef struct viz_recording {
     uint64_t grid_blocks;       /* blocks in the launch */
     uint64_t blocks_simulated;  /* blocks the steps' run simulated */
     uint32_t warm_first;        /* the warm-up's first contiguous block (first_block: none) */
-    bool warm_exact;            /* the run began at block 0: steps, cache outcomes and running totals are
-                                   exactly the full launch's */
+    bool warm_partial;          /* the run did not begin at block 0, or skipped blocks before first_block:
+                                   running totals and cache outcomes are not the full launch's (false:
+                                   they are, up to each step; a recording built by hand) */
     viz_totals_state totals_state;
     char totals_note[160];      /* "sampled: 396 of 16384 blocks", why it failed; "" otherwise */
     viz_totals launch;          /* the whole launch, every block (from the totals run) */

@@ -7,7 +7,7 @@
  * (within VIZ_WARM_THREAD_INSNS), so the first frame does not wait for the grid (issue 25);
  * the launch totals and the heat map come from viz_totals.c's run.
  * Invariant: the running totals are sums over every event the steps' run simulated; when it
- * began at block 0 (warm_exact) they, the steps and their cache outcomes are exactly the full
+ * began at block 0 (!warm_partial) they, the steps and their cache outcomes are exactly the full
  * launch's up to that step. */
 #include "viz_record.h"
 
@@ -302,7 +302,7 @@ int viz_record_shown(ws_catalog *cat, const viz_record_opts *o, viz_recording *r
     rec->grid_blocks = nblocks;
     rec->blocks_simulated = L->cooperative ? nblocks : c.simulated; /* a cooperative grid runs whole */
     rec->warm_first = c.simulated ? (uint32_t)c.warm_first : c.lo;
-    rec->warm_exact = c.start == 0 && !c.jumped;
+    rec->warm_partial = c.start != 0 || c.jumped;
     rec->totals_state = VIZ_TOTALS_PENDING;
     rec->tp.peak_gbs = dev->dram_bw_gbs;
     ws_measured m; /* any GPU's run when this device has none: the panel names the GPU */

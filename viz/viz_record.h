@@ -6,7 +6,7 @@
  * adds the predicted time and the recorded GPU measurement.
  * Only the kept blocks (and a warm-up before them) are simulated for the steps; the launch
  * totals come from a second run, `warpscope sim`'s (viz_totals.h), sampled where sim samples.
- * Invariant: when the steps' run began at block 0 (warm_exact), every step and running total
+ * Invariant: when the steps' run began at block 0 (!warm_partial), every step and running total
  * is the full launch's, so a recording of every block ends at the launch totals of a full run. */
 #ifndef VIZ_RECORD_H
 #define VIZ_RECORD_H
@@ -38,7 +38,7 @@ typedef struct {
 } viz_record_opts;
 
 /* The steps' run: records the kept blocks' steps into rec (initialised here), simulating only
- * them and the warm-up before them (rec->blocks_simulated, warm_first, warm_exact; see
+ * them and the warm-up before them (rec->blocks_simulated, warm_first, warm_partial; see
  * viz_record.c), with the recorded GPU measurement; the launch totals, heat map and predicted
  * time are left for viz_totals_run (rec->totals_state PENDING). Returns a WS_EXIT_* code; on
  * error err names the file, line and what went wrong (a kernel fault is WS_EXIT_KERNEL_FAULT). */

@@ -1265,7 +1265,7 @@ static void draw_totals(ctx *c, int pane, const viz_pane_layout *p, const viz_pa
         snprintf(launch_of, sizeof launch_of, ": simulating\xE2\x80\xA6");
     else if (rec && rec->totals_state == VIZ_TOTALS_FAILED)
         snprintf(launch_of, sizeof launch_of, ": failed");
-    if (rec && !rec->warm_exact)
+    if (rec && rec->warm_partial)
         snprintf(so_far, sizeof so_far, "so far from block %u", rec->warm_first);
     snprintf(caps_buf[0], sizeof caps_buf[0], "RUNNING TOTALS  %s \xC2\xB7 last column: the whole launch%s", so_far, launch_of);
     snprintf(caps_buf[1], sizeof caps_buf[1], "TOTALS  %s \xC2\xB7 launch%s", so_far, launch_of);
