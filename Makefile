@@ -212,7 +212,7 @@ help:
 	@echo "make test       install missing packages, run the cmocka tests under ASan+UBSan (quick cases)"
 	@echo "make test-slow  the slow cases make test leaves out (whole-catalog sweeps, many compiler runs)"
 	@echo "make gpu-test   run the catalog through 'check' on the GPU present, write results/"
-	@echo "make bench      every model on at -j 1 and every core, sampled vs full (BENCH_FULL=0: sampled only), tiny sim, viz"
+	@echo "make bench      every model on at -j 1 and every core, sampled vs full (BENCH_FULL=0: sampled only), tiny sim, viz frame and first frame"
 	@echo "make fuzz       libFuzzer targets in tests/fuzz/ with clang, FUZZ_SECONDS (default 60) each"
 	@echo "make ptx        regenerate demos/*.ptx with nvcc ($(PTX_ARCH))"
 	@echo "make clean      remove build/"

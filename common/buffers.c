@@ -299,6 +299,19 @@ int ws_buffer_fill_checked(const ws_buffer *b, void *dst, ws_error *err)
         memset(dst, 0, b->bytes);       /* all-zero bits are 0 and 0.0 for every type */
         return 0;
     case WS_INIT_INDEX:
+        /* integer types: the loop per width (the per-element switch made a realistic 2^27-byte buffer
+           most of viz's first frame, issue 25); the same values, k truncated to the type */
+        if (!is_float && ws_type_size(s) == 1) {
+            for (uint64_t k = 0; k < n; k++) ((uint8_t *)dst)[k] = (uint8_t)k;
+            return 0;
+        }
+        if (!is_float && ws_type_size(s) == 4) {
+            for (uint64_t k = 0; k < n; k++) {
+                uint32_t x = (uint32_t)k;
+                memcpy((char *)dst + 4 * k, &x, 4);
+            }
+            return 0;
+        }
         for (uint64_t k = 0; k < n; k++) {
             if (s == WS_TYPE_FLOAT) {
                 float f = (float)k;     /* direct C conversion, no detour through double */
@@ -323,9 +336,25 @@ int ws_buffer_fill_checked(const ws_buffer *b, void *dst, ws_error *err)
     case WS_INIT_RANDINT: {
         int64_t lo = to_i64(b->lo), hi = to_i64(b->hi);
         uint64_t range = hi > lo ? (uint64_t)hi - (uint64_t)lo : 1;   /* resolve guarantees hi > lo */
+        /* a power-of-two range (bytes in [0, 256)): u % range is u & (range - 1), the same values without
+           a 64-bit division per element, which made filling a realistic-size buffer most of viz's first
+           frame (issue 25) */
+        uint64_t mask = (range & (range - 1)) == 0 ? range - 1 : 0;
+        if (mask && (s == WS_TYPE_UCHAR || s == WS_TYPE_CHAR)) {
+            uint8_t *d = dst;
+            for (uint64_t k = 0; k < n; k++) d[k] = (uint8_t)((uint64_t)lo + (ws_splitmix64(b->seed + k) & mask));
+            return 0;
+        }
+        if (mask && (s == WS_TYPE_UINT || s == WS_TYPE_INT)) {
+            for (uint64_t k = 0; k < n; k++) {
+                uint32_t x = (uint32_t)((uint64_t)lo + (ws_splitmix64(b->seed + k) & mask));
+                memcpy((char *)dst + 4 * k, &x, 4);
+            }
+            return 0;
+        }
         for (uint64_t k = 0; k < n; k++) {
             uint64_t u = ws_splitmix64(b->seed + k);
-            store_integer(s, dst, k, (int64_t)((uint64_t)lo + u % range));
+            store_integer(s, dst, k, (int64_t)((uint64_t)lo + (mask ? u & mask : u % range)));
         }
         return 0;
     }

@@ -7,7 +7,9 @@
 #      2^28-float copy, wall times and every counter's difference (scripts/sample-compare.py);
 #   3. a repeated `sim` of a tiny kernel (its wall time, the tool cache warm);
 #   4. the bare interpreter's rate (build/bench_interp: no listener, one core) and the
-#      visualizer's frame time (build/bench_viz).
+#      visualizer's frame time (build/bench_viz);
+#   5. viz's first frame: every catalog kernel at its realistic size (`viz --realistic --headless
+#      --first-frame-time`, stopped once the first frame is up: the totals' run is sim's, timed above).
 # BENCH_FULL=0 skips the full runs of part 2 (the 2048^3 matmul alone is ~34 G thread-instructions,
 # minutes on a 2-core machine) and says so; with them the bench takes about 10 minutes there.
 # Run from the repository root after `make all build/bench_interp` (make bench does both).
@@ -105,5 +107,29 @@ if [ -x "$BUILD/bench_viz" ]; then
     SDL_VIDEODRIVER=dummy "$BUILD/bench_viz"
 else
     echo "== visualizer: not built (SDL2 not found), no frame time"
+fi
+# --- 5. viz's first frame at the realistic sizes ----------------------------------------------
+viz_first() { # kernel: prints seconds to its first frame, or why there is none
+    : >"$tmpd/ff"
+    "$WS" viz "$1" --realistic --headless --first-frame-time >"$tmpd/ff" 2>"$tmpd/ff.err" &
+    pid=$!
+    i=0 # at most 60 s; the totals' run after the first frame is not waited for
+    while [ $i -lt 600 ] && ! grep -q "first frame after" "$tmpd/ff" && kill -0 "$pid" 2>/dev/null; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    t=$(sed -n 's/.* first frame after \([0-9.]*\) s (\([0-9]*\) of \([0-9]*\) blocks.*/\1 \2 \3/p' "$tmpd/ff" | head -1)
+    if [ -n "$t" ]; then echo "$1 $t"; else echo "$1 none $(grep -m1 . "$tmpd/ff.err" | cut -c1-100)"; fi
+}
+if "$WS" viz --help >/dev/null 2>&1; then
+    echo "== viz first frame: every catalog kernel at its realistic size (viz --realistic --headless --first-frame-time)"
+    while read -r k; do viz_first "$k"; done <"$tmpd/kernels" >"$tmpd/ff.all"
+    sort -k2 -g -r "$tmpd/ff.all" | awk '$2 != "none" { n++; s[n] = $2; if (n <= 5) printf "  %-30s %6.3f s  (%s of %s blocks simulated for it)\n", $1, $2, $3, $4 }
+        $2 == "none" { bad = bad " " $1 }
+        END { if (n) printf "  %d kernels: slowest %.3f s, median %.3f s, %d over 1 s%s\n", n, s[1], s[int((n + 1) / 2)],
+                           over, bad != "" ? "; no first frame:" bad : "" }
+        $2 != "none" && $2 > 1 { over++ }'
 fi
 echo "== done, load average $(load)"

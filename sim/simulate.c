@@ -186,6 +186,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);      /* the default: every core, the same answer as one */
     cfg.threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)(ncpu < 256 ? ncpu : 256) : 1;
     cfg.printf_out = o->printf_out;
+    cfg.stop = o->stop;
     /* the SASS stage sits right in front of the models: racecheck still sees the PTX's accesses */
     if (!o->ptx_level || o->sass_listing) {
         s->sass = ws_sass_session_open(s->ptx ? s->ptx : o->ptx_text, s->fn, s->mod->target, o->sass_listing);
@@ -208,8 +209,14 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     /* block sampling: only where no checker or observer needs every block, and no block depends
        on another; the sampler is the run's only on_sync (racecheck is off here) */
     uint64_t grid_threads = ws_launch_blocks(L) * threads;
-    if (o->sample != WS_SAMPLE_OFF && !o->racecheck && !o->memory_errors_are_warnings &&
-        (!o->observer || o->observer_any_blocks)) {
+    if (o->block_next) { /* the caller's blocks: no sampler (the run's only block filter) */
+        cfg.block_next = o->block_next;
+        cfg.blocks_planned = o->blocks_planned;
+        cfg.filter_ctx = o->filter_ctx;
+    } else if (o->stop) {
+        /* an early end: the run is partial, never sampled */
+    } else if (o->sample != WS_SAMPLE_OFF && !o->racecheck && !o->memory_errors_are_warnings &&
+               (!o->observer || o->observer_any_blocks)) {
         const char *why = ws_sample_refusal(s->fn, L);
         if (why) {
             if (o->sample == WS_SAMPLE_ON || grid_threads > WS_SAMPLE_AUTO_THREADS)

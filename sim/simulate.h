@@ -86,6 +86,14 @@ typedef struct {
        blocks. The final buffers of a sampled run are incomplete. A checker or an observer
        runs full. */
     ws_sample_mode sample;
+    /* the blocks the caller lets run (the visualizer's shown blocks and their warm-up, issue 25):
+       ws_sim_config.block_next / blocks_planned; NULL = every block (or the sampler's). With it
+       the run is never sampled, and its counters are those of the blocks run only. */
+    ws_block_next_fn block_next;
+    ws_blocks_planned_fn blocks_planned;
+    void *filter_ctx;
+    const volatile int *stop;      /* ws_sim_config.stop: the observer ends the run early (its recording is
+                                      full); the models finish on what ran. NULL = to the end */
 } ws_simulation_opts;
 
 /* Resolves kernel argument arg ("transpose_naive", "k.cu", "k.cu:name") in cat with the -D

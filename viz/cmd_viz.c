@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../common/catalog.h"
 #include "../common/cli.h"
@@ -16,12 +17,13 @@
 #include "viz_app.h"
 #include "viz_model.h"
 #include "viz_record.h"
+#include "viz_totals.h"
 
 /* The options of one call, parsed from the table below, then split into viz_record_opts
  * (what to record) and viz_app_opts (how to show it). */
 typedef struct {
     ws_cli_common c;           /* -D, --device, --arch, --results */
-    bool compare, headless, play, quiz;
+    bool compare, headless, play, quiz, first_frame_time, sample, full;
     int block, blocks, warp, step, frames;
     int from, to;              /* -1 = not given */
     int scope;                 /* viz_scope; -1 = not given (block) */
@@ -120,6 +122,14 @@ static const ws_opt viz_options[] = {
      .help = "export the same steps as one looping animated GIF (--speed sets its pace)"},
     {.name = "keys", .kind = WS_OPT_STRING, .at = offsetof(viz_opts, keys), .arg = "\"K ...\"",
      .help = "press these keys first, e.g. \"a a\" or \"p 3 2 Return\" (SDL key names; S-Right = Shift)"},
+    {.name = "sample", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, sample),
+     .help = "the launch totals and heat map from a sample of the blocks, as `sim --sample`\n"
+             "(the default samples where sim does: above 10^9 thread-instructions estimated)"},
+    {.name = "full", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, full),
+     .help = "the launch totals and heat map from every block, as `sim --full`"},
+    {.name = "first-frame-time", .kind = WS_OPT_FLAG, .at = offsetof(viz_opts, first_frame_time),
+     .help = "print the seconds from the start to the first frame, and to the totals' arrival\n"
+             "(with --headless: render that frame, wait for the totals, exit)"},
     {.name = "screenshot", .kind = WS_OPT_STRING, .at = offsetof(viz_opts, screenshot), .arg = "F.png",
      .help = "save the first frame as a PNG and exit (window or headless)"},
     WS_CLI_OPT_RESULTS,
@@ -153,6 +163,99 @@ static const ws_cli_spec viz_spec = {
     .nopts = WS_CLI_COUNT(viz_options),
     .more_help = viz_more_help,
 };
+
+/* The totals' run (viz_totals.h) for the recordings shown, and --first-frame-time's report. */
+typedef struct {
+    ws_catalog *cat;
+    viz_record_opts ro;          /* its ov points at ov: a job the window left behind still reads it */
+    ws_overrides ov;
+    const char **kernels;
+    viz_recording *recs;
+    int n;
+    struct timespec t0;          /* the command's start */
+    bool report;                 /* --first-frame-time: print the times */
+    bool background;             /* a window: the run goes on a thread once the first frame is up */
+    bool first_done, applied;
+    viz_totals_job *job;
+} totals_ctx;
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void report_totals(const totals_ctx *tc)
+{
+    if (!tc->report)
+        return;
+    for (int i = 0; i < tc->n; i++) {
+        const viz_recording *r = &tc->recs[i];
+        printf("viz: %s: totals after %.3f s (%s%s%s)\n", r->kernel, since(&tc->t0),
+               r->totals_state == VIZ_TOTALS_SAMPLED ? "" : r->totals_state == VIZ_TOTALS_FULL ? "every block" : "failed",
+               r->totals_state == VIZ_TOTALS_FAILED ? ": " : "", r->totals_note);
+    }
+    fflush(stdout);
+}
+
+/* In the foreground: every recording's totals now. */
+static int totals_now(totals_ctx *tc, ws_error *err)
+{
+    int rc = WS_EXIT_OK;
+    for (int i = 0; i < tc->n; i++) {
+        viz_record_opts o = tc->ro;
+        o.kernel = tc->kernels[i];
+        viz_totals_result t;
+        int r = viz_totals_run(tc->cat, &o, &t, err);
+        viz_totals_apply(&tc->recs[i], &t);
+        if (r && !rc)
+            rc = r;
+        if (r)
+            break;
+    }
+    tc->applied = true;
+    report_totals(tc);
+    return rc;
+}
+
+/* After each frame: the first one's time, then the background run's start and arrival. */
+static bool totals_tick(void *ctx, char *msg, size_t cap)
+{
+    totals_ctx *tc = ctx;
+    if (!tc->first_done) {
+        tc->first_done = true;
+        if (tc->report) {
+            for (int i = 0; i < tc->n; i++)
+                printf("viz: %s: first frame after %.3f s (%llu of %llu blocks simulated for it)\n", tc->recs[i].kernel,
+                       since(&tc->t0), (unsigned long long)tc->recs[i].blocks_simulated,
+                       (unsigned long long)tc->recs[i].grid_blocks);
+            fflush(stdout);
+        }
+        if (tc->background && !tc->applied && !(tc->job = viz_totals_job_start(tc->cat, &tc->ro,
+                                                                                (const char *const *)tc->kernels, tc->n))) {
+            ws_error err;                        /* no thread: the totals in the foreground */
+            if (totals_now(tc, &err))
+                snprintf(msg, cap, "totals: %.200s", err.msg);
+            return true;
+        }
+        return false;
+    }
+    if (!tc->job || tc->applied || !viz_totals_job_done(tc->job))
+        return false;
+    ws_error err;
+    memset(&err, 0, sizeof err);
+    int rc = viz_totals_job_finish(tc->job, tc->recs, &err);
+    tc->job = NULL;
+    tc->applied = true;
+    report_totals(tc);
+    if (rc)
+        snprintf(msg, cap, "totals: %.200s", err.msg);
+    else
+        snprintf(msg, cap, "totals in: %.200s", tc->recs[0].totals_state == VIZ_TOTALS_SAMPLED ? tc->recs[0].totals_note
+                                                                                                : "every block simulated");
+    return true;
+}
 
 int ws_cmd_viz(int argc, char **argv)
 {
@@ -197,18 +300,31 @@ int ws_cmd_viz(int argc, char **argv)
         fprintf(stderr, "warpscope: viz: --frames/--to say how many steps to export: add --out DIR or --gif F.gif\n");
         return WS_EXIT_USAGE;
     }
-    if (o.headless && !o.screenshot && !exporting) {
-        fprintf(stderr, "warpscope: viz: --headless needs --out DIR, --gif F.gif or --screenshot F.png\n");
+    if (o.headless && !o.screenshot && !exporting && !o.first_frame_time) {
+        fprintf(stderr, "warpscope: viz: --headless needs --out DIR, --gif F.gif, --screenshot F.png or --first-frame-time\n");
+        return WS_EXIT_USAGE;
+    }
+    if (o.sample && o.full) {
+        fprintf(stderr, "warpscope: viz: give --sample or --full, not both\n");
+        return WS_EXIT_USAGE;
+    }
+    ro.sample = o.sample ? 1 : o.full ? -1 : 0;
+    if (o.first_frame_time && (exporting || o.screenshot)) {
+        fprintf(stderr, "warpscope: viz: --first-frame-time times the first frame on screen (or, with --headless, in "
+                        "memory); drop --out, --gif and --screenshot\n");
         return WS_EXIT_USAGE;
     }
     if (o.quiz && compare) {
         fprintf(stderr, "warpscope: viz: --quiz asks about one kernel; drop --compare\n");
         return WS_EXIT_USAGE;
     }
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     viz_app_opts ao = {.width = o.size[0], .height = o.size[1], .speed = o.speed, .start_step = (size_t)from,
                        .has_last = o.to >= 0, .last_step = o.to >= 0 ? (size_t)o.to : 0, .frames = o.frames, .out_dir = o.out, .gif = o.gif,
                        .screenshot = o.screenshot, .headless = o.headless || exporting, .play = o.play,
-                       .quiz = o.quiz, .keys = o.keys, .font_scale = o.font_scale, .scope = scope};
+                       .quiz = o.quiz, .keys = o.keys, .font_scale = o.font_scale, .scope = scope,
+                       .first_frame_only = o.first_frame_time && o.headless};
     const uint32_t block = (uint32_t)o.block, warp = (uint32_t)o.warp;
     ws_error err;
     memset(&err, 0, sizeof err);
@@ -225,7 +341,7 @@ int ws_cmd_viz(int argc, char **argv)
     ro.first_block = block;
     for (int i = 0; i < nk; i++) {
         ro.kernel = kernels[i];
-        rc = viz_record_kernel(cat, &ro, &recs[i], &err);
+        rc = viz_record_shown(cat, &ro, &recs[i], &err); /* the shown blocks only: the first frame's */
         if (rc != WS_EXIT_OK) {
             ws_error_print(&err);
             goto out;
@@ -246,10 +362,34 @@ int ws_cmd_viz(int argc, char **argv)
     ao.npanes = nk;
     ao.block_linear = block;
     ao.warp = warp;
+    /* the totals: before the frames of an export or a screenshot (they show them; the same every
+       run), else in the background once the first frame is up (a window), or after it
+       (--first-frame-time --headless) */
+    static totals_ctx tc; /* reachable while a job the window left behind still runs */
+    tc = (totals_ctx){.cat = cat, .ro = ro, .kernels = kernels, .recs = recs, .n = nk, .t0 = t0,
+                      .report = o.first_frame_time, .background = !ao.headless && !o.screenshot, .ov = o.c.ov};
+    tc.ro.ov = &tc.ov;
+    if ((ao.headless || o.screenshot) && !o.first_frame_time && (rc = totals_now(&tc, &err)) != WS_EXIT_OK) {
+        ws_error_print(&err);
+        goto out;
+    }
+    ao.tick = totals_tick;
+    ao.tick_ctx = &tc;
     char msg[1024] = "";
     rc = viz_app_run(&ao, msg, sizeof msg);
     if (rc != WS_EXIT_OK)
         fprintf(stderr, "warpscope: viz: %s\n", msg);
+    if (rc == WS_EXIT_OK && o.first_frame_time && ao.headless) {
+        int trc = totals_now(&tc, &err);
+        if (trc != WS_EXIT_OK) {
+            ws_error_print(&err);
+            rc = trc;
+        }
+    }
+    if (tc.job && !viz_totals_job_done(tc.job)) /* the window closed first: the process ends with it */
+        return rc;
+    if (tc.job)
+        viz_totals_job_finish(tc.job, recs, &err);
 out:
     for (int i = 0; i < nrec; i++)
         viz_recording_free(&recs[i]);

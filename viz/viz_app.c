@@ -336,6 +336,13 @@ static int run_headless(const viz_app_opts *o, viz_session *ss, char *err, size_
         goto out;
     }
     viz_state *st = &ss->st;
+    if (o->first_frame_only) {                   /* its time is what --first-frame-time reports */
+        viz_nav_apply(&ss->nav, st);
+        viz_render_frame(r, &fonts, st);
+        SDL_RenderPresent(r);
+        if (o->tick)
+            o->tick(o->tick_ctx, st->message, sizeof st->message);
+    }
     if (o->screenshot) {
         viz_nav_apply(&ss->nav, st);
         viz_render_frame(r, &fonts, st);
@@ -578,6 +585,8 @@ static int run_window(const viz_app_opts *o, viz_session *ss, char *err, size_t 
         }
         SDL_RenderPresent(r);
         first = false;
+        if (o->tick)                             /* the totals, once their background run is done */
+            o->tick(o->tick_ctx, st->message, sizeof st->message);
         if (!vsync)
             SDL_Delay(12); /* about 60 fps without vsync */
     }

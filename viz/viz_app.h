@@ -79,6 +79,11 @@ typedef struct {
     const char *keys;             /* keys pressed before the first frame ("p 3 2 Return") */
     bool play;                    /* start playing */
     bool quiz;                    /* start in predict-then-reveal mode */
+    bool first_frame_only;        /* headless: render the first frame, call tick once, return (--first-frame-time) */
+    /* called after every frame presented (the first one first): returns true when the recordings
+       changed (their totals came in, viz_totals.h); may write a status line into msg */
+    bool (*tick)(void *ctx, char *msg, size_t cap);
+    void *tick_ctx;
 } viz_app_opts;
 
 /* A running visualizer without its window: navigator, frame state, input handling. */

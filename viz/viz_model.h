@@ -188,6 +188,16 @@ double viz_heat_lanes_pct(const viz_line_heat *h);
 typedef enum { VIZ_SCOPE_WARP, VIZ_SCOPE_BLOCK, VIZ_SCOPE_KERNEL, VIZ_SCOPE_COUNT } viz_scope;
 const char *viz_scope_name(viz_scope s); /* "warp", "block", "kernel" */
 
+/* Where a recording's launch totals, heat map and predicted time come from (issue 25: the
+ * steps are simulated first, the totals by a second, sampled run, in the background in a window). */
+typedef enum {
+    VIZ_TOTALS_FULL = 0,     /* every block counted: the numbers `warpscope sim --full` prints (and a
+                                recording built step by step) */
+    VIZ_TOTALS_PENDING,      /* not in yet: the totals run has not finished */
+    VIZ_TOTALS_SAMPLED,      /* block sampling (sim/sample.h): `warpscope sim`'s sampled estimates */
+    VIZ_TOTALS_FAILED        /* the totals run stopped (totals_note says why) */
+} viz_totals_state;
+
 /* A simulated launch as the visualizer replays it. */
 typedef struct viz_recording {
     char kernel[512];           /* the description's name (WS_KERNEL_NAME_MAX) */
@@ -204,8 +214,19 @@ typedef struct viz_recording {
     size_t nsteps, cap;
     size_t max_steps;           /* recorder stops storing here (0 = no limit) */
     bool truncated;             /* steps were dropped at max_steps */
-    viz_totals launch;          /* the whole launch, every block */
-    viz_line_heat *heat;        /* per source line, [0..nheat), index = line (0 = unknown) */
+    /* what the steps' run simulated: the kept blocks, after a warm-up of the blocks just before them
+       (the caches' state), never the whole grid */
+    uint64_t grid_blocks;       /* blocks in the launch */
+    uint64_t blocks_simulated;  /* blocks the steps' run simulated */
+    uint32_t warm_first;        /* the warm-up's first contiguous block (first_block: none) */
+    bool warm_partial;          /* the run did not begin at block 0, or skipped blocks before first_block:
+                                   running totals and cache outcomes are not the full launch's (false:
+                                   they are, up to each step; a recording built by hand) */
+    viz_totals_state totals_state;
+    char totals_note[160];      /* "sampled: 396 of 16384 blocks", why it failed; "" otherwise */
+    viz_totals launch;          /* the whole launch, every block (from the totals run) */
+    viz_line_heat *heat;        /* per source line, [0..nheat), index = line (0 = unknown); the whole
+                                   launch (from the totals run) */
     int nheat;
     viz_throughput tp;
 } viz_recording;

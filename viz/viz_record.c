@@ -3,8 +3,12 @@
  * so the same cache outcomes), and through the simulation's observer turns each verdict
  * of the chosen blocks into a viz_step carrying the coalescer's sectors, the bank
  * model's groups and wavefronts and the cache model's outcome of every sector.
- * Invariant: the running totals are sums over every event of the launch, so they end
- * at the numbers `warpscope sim` reports; steps are kept only for the chosen blocks. */
+ * Only the chosen blocks are simulated, after a warm-up of the blocks just before them
+ * (within VIZ_WARM_THREAD_INSNS), so the first frame does not wait for the grid (issue 25);
+ * the launch totals and the heat map come from viz_totals.c's run.
+ * Invariant: the running totals are sums over every event the steps' run simulated; when it
+ * began at block 0 (!warm_partial) they, the steps and their cache outcomes are exactly the full
+ * launch's up to that step. */
 #include "viz_record.h"
 
 #include <stdio.h>
@@ -17,6 +21,7 @@
 #include "../common/measured.h"
 #include "../sim/frontend/ptx.h"
 #include "../sim/simulate.h"
+#include "viz_totals.h"
 
 #define DEFAULT_ARCH "sm_90"
 #define DEFAULT_MAX_STEPS 50000 /* a step is ~4.9 kB: 50000 is ~250 MB */
@@ -26,6 +31,14 @@ typedef struct {
     const ptx_function *fn;
     viz_totals run;            /* running totals over every event so far */
     uint32_t lo, hi;           /* kept blocks: [lo, hi) */
+    uint64_t start;            /* the warm-up's first block (lo: none) */
+    bool measured;             /* the warm-up's first block ran: its cost sized the rest */
+    uint64_t planned, simulated;
+    uint64_t last, warm_first; /* the last block run; where the run of blocks ending at lo began */
+    bool jumped;               /* the warm-up skipped blocks before lo */
+    const ws_sim_result *res;  /* the run's counts so far (thread_insns at each block_next) */
+    volatile int stop;         /* the recording is full: the run ends here (ws_sim_config.stop) */
+    uint64_t cluster;          /* blocks per cluster (1: none) */
     int oom;
     const ws_simulation *sim;  /* its SASS session opens when the run starts */
     int *ptx_per_sass;         /* per SASS instruction: PTX accesses it carries (built on first use) */
@@ -110,17 +123,15 @@ static void observe(void *ctx, const ws_mem_verdict *v)
     rec_ctx *c = ctx;
     const ws_mem_event *ev = v->ev;
     add_event(&c->run, v);
-    if (ev->active_mask && (v->bk || v->co) && !c->oom) { /* the heat map counts every block */
-        bool sh = v->bk != NULL;
-        uint64_t units = sh ? (uint64_t)v->bk->wavefronts : (uint64_t)v->co->sectors;
-        uint64_t ideal = sh ? (uint64_t)v->bk->ideal : (uint64_t)v->co->ideal_sectors;
-        if (viz_recording_heat_add(c->rec, ev->src_line, sh, units, ideal, __builtin_popcount(ev->active_mask)))
-            c->oom = 1;
-    }
     if (ev->block_linear < c->lo || ev->block_linear >= c->hi || c->oom)
         return;
     if (ev->space != WS_SPACE_GLOBAL && ev->space != WS_SPACE_SHARED && ev->space != WS_SPACE_LOCAL)
         return;
+    if (c->rec->max_steps && c->rec->nsteps >= c->rec->max_steps) { /* full: nothing more would be shown */
+        c->rec->truncated = true;
+        c->stop = 1;
+        return;
+    }
     static viz_step s; /* large: keep it off the interpreter's stack */
     viz_step_from_verdict(&s, v);
     if (c->fn && ev->pc < (uint32_t)c->fn->ninsns)
@@ -129,6 +140,56 @@ static void observe(void *ctx, const ws_mem_verdict *v)
     s.totals = c->run;
     if (viz_recording_push(c->rec, &s))
         c->oom = 1;
+}
+
+/* The blocks the steps' run simulates, in linear order: the warm-up, then [lo, hi) until the
+ * recording is full. The warm-up gives the caches the state the kept blocks find in the full
+ * launch: every block before lo where that fits VIZ_WARM_THREAD_INSNS (then the run is the full
+ * launch's up to hi); else the first of VIZ_WARM_BLOCKS before lo, whose cost says how many of
+ * the blocks just before lo fit, and those. Deterministic: it plans by instruction counts. */
+static uint64_t shown_next(void *ctx, uint64_t b)
+{
+    rec_ctx *c = ctx;
+    if (c->cluster > 1) {                        /* asked per cluster (its rank-0 block), a skip being any other
+                                                    answer: every cluster up to hi, no sizing */
+        if (b >= c->hi || (c->rec->max_steps && c->rec->nsteps >= c->rec->max_steps))
+            return UINT64_MAX;
+        c->simulated += c->cluster;
+        return b;
+    }
+    if (b < c->lo) {
+        if (!c->measured && b > c->start) {      /* the first warm-up block is done: its cost */
+            c->measured = true;
+            uint64_t cost = c->res->thread_insns ? c->res->thread_insns : 1;
+            uint64_t fit = cost < VIZ_WARM_THREAD_INSNS ? (VIZ_WARM_THREAD_INSNS - cost) / cost : 0;
+            if (fit < c->lo - b) {
+                b = c->lo - fit;
+                c->jumped = true;
+            }
+        }
+    }
+    if (b < c->hi && (!c->simulated || b != c->last + 1))
+        c->warm_first = b;                       /* a new contiguous run of blocks */
+    if (b < c->lo) {
+        c->simulated++;
+        c->last = b;
+        return b;
+    }
+    if (b >= c->hi)
+        return UINT64_MAX;
+    if (c->rec->max_steps && c->rec->nsteps >= c->rec->max_steps) { /* full: more blocks would show nothing */
+        c->rec->truncated = true;
+        return UINT64_MAX;
+    }
+    c->simulated++;
+    c->last = b;
+    return b;
+}
+
+static uint64_t shown_planned(void *ctx)
+{
+    const rec_ctx *c = ctx;
+    return c->planned;
 }
 
 /* The recorded measurement as the throughput panel shows it; the source names the file
@@ -167,7 +228,7 @@ int viz_results_lookup(const char *json_path, const char *name, const char *ov_t
     return 0;
 }
 
-int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *rec, ws_error *err)
+int viz_record_shown(ws_catalog *cat, const viz_record_opts *o, viz_recording *rec, ws_error *err)
 {
     viz_recording_init(rec);
     const ws_device *dev = o->device ? ws_device_find(o->device) : ws_device_default();
@@ -216,12 +277,19 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
     c.lo = rec->first_block;
     c.hi = rec->first_block + rec->num_blocks;
     c.sim = &sim;
+    c.res = &sim.result;
+    c.start = c.lo - (c.lo < VIZ_WARM_BLOCKS ? c.lo : VIZ_WARM_BLOCKS);
+    c.measured = c.lo == 0;                      /* no warm-up to size */
+    c.cluster = 1;
+    for (int d = 0; d < 3; d++)
+        c.cluster *= L->cluster[d] > 1 ? L->cluster[d] : sim.fn->cluster[d] > 1 ? (uint64_t)sim.fn->cluster[d] : 1;
+    if (c.cluster > 1)
+        c.start = 0;                             /* every cluster from the first */
+    c.planned = (uint64_t)(c.hi - c.start);
     ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz",
-                             .sass_listing = o->sass_listing,
-                             /* --realistic: sampled where the sampler's threshold says (sim/sample.h),
-                                as sim does: a realistic grid in full takes minutes. Only the blocks the
-                                sampler runs (the first waves, one of each edge kind) are recorded */
-                             .sample = o->ov && o->ov->realistic ? WS_SAMPLE_AUTO : WS_SAMPLE_OFF};
+                             .sass_listing = o->sass_listing, .threads = 1,
+                             .block_next = shown_next, .blocks_planned = shown_planned, .filter_ctx = &c,
+                             .stop = &c.stop};
     rc = ws_simulation_run(&sim, &so, err);
     free(c.ptx_per_sass);
     if (rc)
@@ -231,11 +299,11 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
         rc = WS_EXIT_INTERNAL;
         goto out;
     }
-    rec->launch = c.run;
-    if (sim.have_timing) {
-        rec->tp.predicted_gbs = sim.timing.eff_bw_gbs;
-        rec->tp.predicted_us = sim.timing.t_kernel_us;
-    }
+    rec->grid_blocks = nblocks;
+    rec->blocks_simulated = L->cooperative ? nblocks : c.simulated; /* a cooperative grid runs whole */
+    rec->warm_first = c.simulated ? (uint32_t)c.warm_first : c.lo;
+    rec->warm_partial = c.start != 0 || c.jumped;
+    rec->totals_state = VIZ_TOTALS_PENDING;
     rec->tp.peak_gbs = dev->dram_bw_gbs;
     ws_measured m; /* any GPU's run when this device has none: the panel names the GPU */
     ws_overrides *ov = malloc(sizeof *ov);   /* under the sizes it ran at (--realistic expanded) */
@@ -251,6 +319,19 @@ int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *
 out:
     ws_simulation_close(&sim);
     if (rc != WS_EXIT_OK)
+        viz_recording_free(rec);
+    return rc;
+}
+
+int viz_record_kernel(ws_catalog *cat, const viz_record_opts *o, viz_recording *rec, ws_error *err)
+{
+    int rc = viz_record_shown(cat, o, rec, err);
+    if (rc)
+        return rc;
+    viz_totals_result t;
+    rc = viz_totals_run(cat, o, &t, err);
+    viz_totals_apply(rec, &t);
+    if (rc)
         viz_recording_free(rec);
     return rc;
 }

@@ -4,8 +4,10 @@
  * with the coalescer's sectors, the bank model's wavefronts and the cache model's
  * per-sector outcomes and, where SASS is known, the machine instruction each step became;
  * adds the predicted time and the recorded GPU measurement.
- * Invariant: running totals count every event of the launch (all blocks), so the
- * last event's totals equal the launch totals `warpscope sim` prints. */
+ * Only the kept blocks (and a warm-up before them) are simulated for the steps; the launch
+ * totals come from a second run, `warpscope sim`'s (viz_totals.h), sampled where sim samples.
+ * Invariant: when the steps' run began at block 0 (!warm_partial), every step and running total
+ * is the full launch's, so a recording of every block ends at the launch totals of a full run. */
 #ifndef VIZ_RECORD_H
 #define VIZ_RECORD_H
 
@@ -30,10 +32,22 @@ typedef struct {
     int quiet;                  /* no progress line */
     const char *sass_listing;   /* a recorded nvdisasm -c -gi listing instead of running the tools
                                    (tests), NULL = ptxas + nvdisasm where installed */
+    int sample;                 /* the totals' run (viz_totals.h): 0 = as sim (sampled above its
+                                   threshold), 1 = always where it saves blocks (--sample), -1 = every
+                                   block (--full) */
 } viz_record_opts;
 
-/* Records a launch into rec (initialised here). Returns a WS_EXIT_* code; on error err
- * names the file, line and what went wrong (a kernel fault is WS_EXIT_KERNEL_FAULT). */
+/* The steps' run: records the kept blocks' steps into rec (initialised here), simulating only
+ * them and the warm-up before them (rec->blocks_simulated, warm_first, warm_partial; see
+ * viz_record.c), with the recorded GPU measurement; the launch totals, heat map and predicted
+ * time are left for viz_totals_run (rec->totals_state PENDING). Returns a WS_EXIT_* code; on
+ * error err names the file, line and what went wrong (a kernel fault is WS_EXIT_KERNEL_FAULT). */
+#define VIZ_WARM_BLOCKS 1024                 /* the warm-up looks back at most this many blocks */
+#define VIZ_WARM_THREAD_INSNS (1ull << 24)   /* and runs about this many thread-instructions (~0.1 s) */
+int viz_record_shown(struct ws_catalog *cat, const viz_record_opts *o, viz_recording *rec, ws_error *err);
+
+/* viz_record_shown, then viz_totals_run applied: a recording with its totals (the exports, tests).
+ * On error rec is freed. */
 int viz_record_kernel(struct ws_catalog *cat, const viz_record_opts *o, viz_recording *rec, ws_error *err);
 
 /* Fills rec->tp's measured fields from a results JSON file (results/<gpu>.json as

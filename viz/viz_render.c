@@ -334,6 +334,22 @@ static void draw_title(ctx *c)
     x = text_fit(c, f->sans, x + S(c, 22), y, room - x - S(c, 22), VIZ_RGB_TEXT, buf);
     snprintf(buf, sizeof buf, "grid (%u,%u,%u) \xC3\x97 block (%u,%u,%u)%s%s", a->grid[0], a->grid[1], a->grid[2],
              a->block_dim[0], a->block_dim[1], a->block_dim[2], a->device[0] ? " \xC2\xB7 " : "", a->device);
+    /* the launch totals' source (issue 25): sampled, still simulating, or failed */
+    char tot[200] = "";
+    if (a->totals_state == VIZ_TOTALS_SAMPLED) { /* "sampled: N of M blocks", without the bounds */
+        const char *cut = strstr(a->totals_note, " (");
+        snprintf(tot, sizeof tot, " \xC2\xB7 totals %.*s", cut ? (int)(cut - a->totals_note) : 150, a->totals_note);
+    }
+    else if (a->totals_state == VIZ_TOTALS_PENDING)
+        snprintf(tot, sizeof tot, " \xC2\xB7 totals: simulating the launch\xE2\x80\xA6");
+    else if (a->totals_state == VIZ_TOTALS_FAILED)
+        snprintf(tot, sizeof tot, " \xC2\xB7 totals failed");
+    size_t bl = strlen(buf);
+    if (tot[0] && x + S(c, 16) + viz_text_width(f->sans_small, buf) <= room) {
+        snprintf(buf + bl, sizeof buf - bl, "%s", tot);  /* the long form where it fits, else the grid alone */
+        if (x + S(c, 16) + viz_text_width(f->sans_small, buf) > room)
+            buf[bl] = 0;
+    }
     if (x + S(c, 16) + viz_text_width(f->sans_small, buf) <= room)
         text(c, f->sans_small, x + S(c, 16), ys + 1, VIZ_RGB_DIM, buf);
 }
@@ -1238,10 +1254,24 @@ static void draw_totals(ctx *c, int pane, const viz_pane_layout *p, const viz_pa
 {
     const viz_metrics *m = c->m;
     const viz_font *fs = c->f->sans_small, *mono = c->f->mono_small, *fn = c->f->sans_small;
-    static const char *const caps[] = {"RUNNING TOTALS  so far \xC2\xB7 last column: the whole launch",
-                                       "TOTALS  so far \xC2\xB7 launch", "TOTALS"};
     int w = p->totals.w - 2 * m->pad - 4, x0 = p->totals.x + m->pad + 2;
-    panel(c, p->totals, "totals", pane, pick(fs, w, caps, 3));
+    /* where the launch column comes from (viz_totals.h) and where "so far" starts */
+    const viz_recording *rec = ps->rec;
+    char launch_of[96] = "", so_far[48] = "so far", caps_buf[3][200];
+    if (rec && rec->totals_state == VIZ_TOTALS_SAMPLED)
+        snprintf(launch_of, sizeof launch_of, ", sampled (%.60s)", rec->totals_note + (strncmp(rec->totals_note, "sampled: ", 9) ? 0 : 9));
+    else if (rec && rec->totals_state == VIZ_TOTALS_PENDING)
+        snprintf(launch_of, sizeof launch_of, ": simulating\xE2\x80\xA6");
+    else if (rec && rec->totals_state == VIZ_TOTALS_FAILED)
+        snprintf(launch_of, sizeof launch_of, ": failed");
+    if (rec && rec->warm_partial)
+        snprintf(so_far, sizeof so_far, "so far from block %u", rec->warm_first);
+    snprintf(caps_buf[0], sizeof caps_buf[0], "RUNNING TOTALS  %s \xC2\xB7 last column: the whole launch%s", so_far, launch_of);
+    snprintf(caps_buf[1], sizeof caps_buf[1], "TOTALS  %s \xC2\xB7 launch%s", so_far, launch_of);
+    snprintf(caps_buf[2], sizeof caps_buf[2], "TOTALS  %s \xC2\xB7 launch%s", so_far,
+             !rec || rec->totals_state == VIZ_TOTALS_FULL ? "" : rec->totals_state == VIZ_TOTALS_SAMPLED ? " sampled" : "\xE2\x80\xA6");
+    const char *const caps[] = {caps_buf[0], caps_buf[1], caps_buf[2], "TOTALS"};
+    panel(c, p->totals, "totals", pane, pick(fs, w, caps, 4));
     if (!ps->rec)
         return;
     if (hidden(c, pane)) {
@@ -1273,7 +1303,10 @@ static void draw_totals(ctx *c, int pane, const viz_pane_layout *p, const viz_pa
                 cellrgb[nc] = eff_rgb(pct);
             }
         }
-        num(cellv[nc][C_LAUNCH], 32, L->cat[k].units);
+        if (ps->rec->totals_state == VIZ_TOTALS_PENDING || ps->rec->totals_state == VIZ_TOTALS_FAILED)
+            snprintf(cellv[nc][C_LAUNCH], 32, "%s", ps->rec->totals_state == VIZ_TOTALS_PENDING ? "\xE2\x80\xA6" : "-");
+        else
+            num(cellv[nc][C_LAUNCH], 32, L->cat[k].units);
         cats[nc++] = k;
     }
     /* widths, then drop columns by priority until the table fits */

@@ -543,6 +543,7 @@ static int run_clusters(sim_ctx *c, uint64_t first, uint64_t count)
 int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
 {
     memset(res, 0, sizeof *res);
+    if (err) err->msg[0] = 0;                    /* a caller's stop is told from a fault by an empty message */
     res->stop = WS_SIM_REFUSED;                  /* until the blocks run, a failure is a refusal of the launch */
     if (!cfg || !cfg->module || !cfg->fn || !cfg->launch) {
         ws_error_set(err, "", 0, 0, "ws_sim_run: module, function and launch are required");
@@ -557,6 +558,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
     c->res = res;
     c->err = err;
     c->budget = cfg->max_thread_insns ? cfg->max_thread_insns : WS_SIM_DEFAULT_BUDGET;
+    c->abort = cfg->stop;                        /* the caller's early end (the visualizer's full recording) */
     if (c->L->desc) snprintf(c->kname, sizeof c->kname, "%s", c->L->desc->name);
     else plain_name(c->fn->name, c->kname, sizeof c->kname);
 
@@ -645,6 +647,7 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         double t0 = sim_now();
         for (uint64_t k = 0; k < count; k++) {
             if (cfg->block_next) {               /* sampled: skip to the next block that runs */
+                c->res->thread_insns = c->thread_insns; /* the counts so far, for a filter that plans by cost */
                 uint64_t nx = cfg->block_next(cfg->filter_ctx, first + k);
                 if (nx >= first + count) break;
                 k = nx - first;
@@ -659,6 +662,11 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
     rc = 0;
     res->stop = WS_SIM_COMPLETED;
 out:
+    if (rc && cfg->stop && *cfg->stop && res->stop == WS_SIM_FAULT && !err->msg[0]) {
+        rc = 0;                                  /* the caller ended it: the counts so far, no fault */
+        res->stop = WS_SIM_COMPLETED;
+        res->stopped_early = true;
+    }
     if (!res->threads) res->threads = 1;
     res->thread_insns = c->thread_insns;
     res->warp_insns = c->warp_insns;

@@ -87,7 +87,8 @@ typedef struct {
     void *watch_ctx;
     ws_block_next_fn block_next;      /* non-cooperative launches: asked, in linear order, for the next block of
                                          [first, first+num) to run; the blocks it skips are not simulated (block
-                                         sampling, sim/sample.h); NULL = every block runs */
+                                         sampling, sim/sample.h); NULL = every block runs. When it is
+                                         called, the result's thread_insns holds the count so far */
     ws_blocks_planned_fn blocks_planned; /* with block_next: the blocks it will let run, asked before the first
                                          block and after each (the budget's prediction); NULL = every block */
     void *filter_ctx;
@@ -97,6 +98,9 @@ typedef struct {
                                          The listener, watch and progress calls stay on the caller's thread,
                                          in block order, so every result is the one thread's, bit for bit;
                                          launches whose blocks could see each other's order run on one */
+    const volatile int *stop;         /* nonzero (set by the listener): the run ends after the current warp's
+                                         slice, completed with the counts so far (res.stopped_early); on one
+                                         thread. NULL = runs to the end (the visualizer, issue 25) */
 } ws_sim_config;
 
 /* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator
@@ -138,6 +142,7 @@ typedef struct {
     uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
     uint64_t printf_calls;      /* printf executions, counted per lane */
     int threads;                /* threads the blocks ran on: 1, or cfg.threads where the launch allowed it */
+    bool stopped_early;         /* cfg.stop ended the run before the launch's end */
     uint64_t printf_bytes;      /* bytes the kernel's printf wrote (at most WS_PRINTF_FIFO_BYTES) */
     uint64_t printf_dropped;    /* bytes it produced past that, not printed (the GPU's FIFO is full) */
     double predicted_thread_insns; /* refused by the budget's prediction after its first blocks: the launch's */
