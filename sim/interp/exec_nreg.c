@@ -6,7 +6,8 @@
  * granularity (ws_sim_config.regs_per_thread), for each of its warps' 32 threads. Every warp of a
  * warpgroup must execute the same setmaxnreg: a warp whose n-th setmaxnreg is another instruction
  * than its warpgroup's n-th is refused by name. A warp's registers stay the block's until the block
- * ends (the PTX ISA says nothing of an exit returning them; none is assumed).
+ * ends (the PTX ISA says nothing of an exit returning them; none is assumed). A kernel whose entry
+ * gives ptxas no register count runs setmaxnreg as a no-op (decode.c), as ptxas drops it.
  * Invariant: with a known pool, blk->nreg_held = 32 x the sum of the warps' nreg <= the pool at
  * every step, so the launch's occupancy is the one computed from ptxas's count; a warp in
  * SIM_W_NREG has its top path's pc on its setmaxnreg.inc and is released (pc + 1, next round) the
@@ -146,8 +147,14 @@ void sim_nreg_block_end(sim_ctx *c, const sim_block *blk)
     ws_nreg_merge(&c->res->nreg, &b);
 }
 
+bool ws_setmaxnreg_effective(const ptx_function *k)
+{
+    return k->maxnreg > 0 || (k->minnctapersm > 0 && (k->maxntid[0] > 0 || k->reqntid[0] > 0));
+}
+
 void ws_nreg_merge(ws_nreg_report *a, const ws_nreg_report *b)
 {
+    a->ignored |= b->ignored;
     if (!b->used) return;
     a->used = true;
     a->regs_per_thread = b->regs_per_thread;

@@ -124,6 +124,8 @@ int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const cha
 #define WS_MAX_WARPGROUPS 8
 typedef struct {
     bool used;                  /* some warp executed setmaxnreg */
+    bool ignored;               /* the kernel holds setmaxnreg but no register count at entry, so ptxas drops
+                                   it ("C7508: 'setmaxnreg' ignored"), and so does the simulator */
     uint32_t regs_per_thread;   /* ws_sim_config.regs_per_thread: every warp's count at launch; 0 = unknown */
     uint32_t pool;              /* the block's register pool: regs_per_thread x 32 x warps; 0 = unknown */
     uint32_t peak;              /* the most registers the warps of one block held at once (max over blocks) */
@@ -134,6 +136,11 @@ typedef struct {
 } ws_nreg_report;
 /* Merges b into a (the larger figures win: independent of block order). */
 void ws_nreg_merge(ws_nreg_report *a, const ws_nreg_report *b);
+/* Whether ptxas keeps a kernel's setmaxnreg: only when the entry gives its register count, by
+ * .maxnreg (__maxnreg__) or by .maxntid/.reqntid with .minnctapersm (__launch_bounds__(threads,
+ * blocks)); measured with ptxas 13.0: without them it reports C7508 "'setmaxnreg' ignored; unable to
+ * determine register count at entry" (__launch_bounds__(128) alone included) and emits none. */
+bool ws_setmaxnreg_effective(const ptx_function *kernel);
 
 /* Why a run ended (ws_sim_result.stop): what its exit code says (common/commands.h). */
 typedef enum {

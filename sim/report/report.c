@@ -200,6 +200,11 @@ static void nreg_lines(FILE *f, const ws_report *r)
 {
     const ws_nreg_report *n = r->nreg;
     if (!n) return;
+    if (!n->used) {
+        fprintf(f, "setmaxnreg ignored: the kernel gives no register count at entry (__launch_bounds__(threads, "
+                   "blocks) or __maxnreg__), so ptxas drops it (C7508) and so does the simulator\n");
+        return;
+    }
     char sum[200];
     nreg_sum_text(n, sum, sizeof sum);
     fprintf(f, "setmaxnreg registers/thread per warpgroup at block end:");
@@ -707,6 +712,7 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
     if (r->nreg) {                               /* setmaxnreg's accounting */
         const ws_nreg_report *n = r->nreg;
         cJSON *nj = cJSON_AddObjectToObject(o, "setmaxnreg");
+        cJSON_AddBoolToObject(nj, "ignored_by_ptxas", !n->used);
         cJSON *wg = cJSON_AddArrayToObject(nj, "warpgroups");
         for (int g = 0; g < n->nwg; g++) {
             cJSON *e = cJSON_CreateObject();
