@@ -160,6 +160,25 @@ static void test_an_inc_the_pool_can_never_meet_is_a_deadlock_naming_request_and
     ws_simulation_close(&r.s);
 }
 
+/* nreg_inc_and_spin: warpgroup 0 waits in an .inc nobody can meet while warpgroup 1 spins on a flag
+ * warpgroup 0 would set after it: the progress watch stops it as a deadlock at the spin, naming the
+ * .inc's line, its request and the pool. */
+static void test_an_inc_that_waits_while_the_others_spin_is_a_deadlock_of_the_progress_watch(void **state)
+{
+    (void)state;
+    run_t r;
+    run(&r, "tests/data/setmaxnreg/nreg.cu:nreg_inc_and_spin");
+    assert_int_equal(r.rc, WS_EXIT_KERNEL_FAULT);
+    assert_int_equal(r.err.line, marker_line(&r, "spin"));
+    char wait[200];
+    snprintf(wait, sizeof wait, "4 warps wait at setmaxnreg.inc (line %d) for 192 registers per thread (64 more per "
+             "thread; the block's pool of %u has 0 free)", marker_line(&r, "never met"), pool_of(&r, 256));
+    if (!strstr(r.msg, "deadlock: this warp loops at this line forever") || !strstr(r.msg, wait))
+        fail_msg("'%s' not in: %s", wait, r.msg);
+    assert_true(r.seconds < 10.0);
+    ws_simulation_close(&r.s);
+}
+
 /* nreg_split_warpgroup: warp 0 runs the .dec at "warp 0", warps 1-3 the one at "the others". */
 static void test_warps_of_one_warpgroup_at_different_setmaxnregs_are_refused(void **state)
 {
@@ -245,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_the_warp_specialised_gemm_moves_registers_within_its_pool),
         cmocka_unit_test(test_an_inc_waits_until_another_warpgroup_gives_registers_back),
         cmocka_unit_test(test_an_inc_the_pool_can_never_meet_is_a_deadlock_naming_request_and_pool),
+        cmocka_unit_test(test_an_inc_that_waits_while_the_others_spin_is_a_deadlock_of_the_progress_watch),
         cmocka_unit_test(test_warps_of_one_warpgroup_at_different_setmaxnregs_are_refused),
         cmocka_unit_test(test_a_setmaxnreg_ptxas_drops_for_want_of_a_register_count_does_nothing),
         cmocka_unit_test(test_invalid_setmaxnreg_forms_are_refused_at_their_line),

@@ -167,9 +167,11 @@ void ws_nreg_merge(ws_nreg_report *a, const ws_nreg_report *b)
     }
 }
 
-void sim_nreg_waiting(const sim_ctx *c, const sim_warp *w, char *buf, size_t cap)
+void sim_nreg_waiting(const sim_ctx *c, const sim_block *blk, const sim_warp *w, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "setmaxnreg.inc (line %d) for %u registers per thread", line_at(c, w->nreg_pc), w->nreg_want);
+    snprintf(buf, cap, "setmaxnreg.inc (line %d) for %u registers per thread (%u more per thread; the block's pool of "
+             "%" PRIu64 " has %" PRIu64 " free)", line_at(c, w->nreg_pc), w->nreg_want, w->nreg_want - w->nreg,
+             pool_of(c), pool_of(c) - blk->nreg_held);
 }
 
 int sim_nreg_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n)

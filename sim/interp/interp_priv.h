@@ -466,8 +466,9 @@ void sim_nreg_block_end(sim_ctx *c, const sim_block *blk);
 /* No warp can run: when one waits at setmaxnreg.inc, the deadlock named (its line, the request,
  * the pool) and -1; else 0 (the deadlock is another's to name). */
 int sim_nreg_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n);
-/* "setmaxnreg.inc (line 12) for 240 registers": what a waiting warp waits for, for progress.c. */
-void sim_nreg_waiting(const sim_ctx *c, const sim_warp *w, char *buf, size_t cap);
+/* "setmaxnreg.inc (line 12) for 240 registers per thread (...; the block's pool of 32768 has 0 free)":
+ * what warp w of blk waits for, for progress.c. */
+void sim_nreg_waiting(const sim_ctx *c, const sim_block *blk, const sim_warp *w, char *buf, size_t cap);
 
 /* interp.c: makes b the block the executors see (c->warps, c->shared, c->block ...). */
 void sim_select_block(sim_ctx *c, sim_block *b);

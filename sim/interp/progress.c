@@ -92,7 +92,7 @@ int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w)
     if (!watch(c, w)) return 0;
     /* every live warp of the resident blocks loops with nothing changed, or waits at a barrier */
     uint64_t looping = 0, waiting = 0, done_blocks = 0, nreg_waiting = 0;
-    char nreg_what[120] = "";
+    char nreg_what[200] = "";
     int bar_line = 0;
     const sim_block *first_done = NULL;
     for (uint32_t b = 0; b < n; b++) {
@@ -109,7 +109,7 @@ int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w)
                 continue;
             }
             if (v->state == SIM_W_NREG) {            /* only a setmaxnreg.dec could release it */
-                if (!nreg_waiting++) sim_nreg_waiting(c, v, nreg_what, sizeof nreg_what);
+                if (!nreg_waiting++) sim_nreg_waiting(c, blk, v, nreg_what, sizeof nreg_what);
                 continue;
             }
             if (!v->cycling || v->snap_epoch != c->progress) return 0;   /* this one may still change things */

@@ -83,3 +83,26 @@ __global__ void nreg_no_count(int *out)
     out[threadIdx.x] = 1;
 #endif
 }
+
+/*@warpscope
+kernel  nreg_inc_and_spin
+note    warpgroup 0 waits in an .inc nobody can meet; warpgroup 1 spins on a flag warpgroup 0 would set after it
+target  sm_90a
+buffer  flag  int  1    init=zero
+buffer  out   int  256  init=zero  output
+grid    1
+block   256
+args    flag, out
+*/
+__global__ void __launch_bounds__(256, 2) nreg_inc_and_spin(volatile int *flag, int *out)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if (threadIdx.x < 128) {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 192;\n" ::: "memory");   /* never met */
+        *flag = 1;
+    } else {
+        while (*flag == 0) { }           /* spin */
+    }
+    out[threadIdx.x] = 1;
+#endif
+}
