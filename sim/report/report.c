@@ -208,9 +208,12 @@ static void nreg_lines(FILE *f, const ws_report *r)
     char sum[200];
     nreg_sum_text(n, sum, sizeof sum);
     fprintf(f, "setmaxnreg registers/thread per warpgroup at block end:");
-    for (int g = 0; g < n->nwg; g++) fprintf(f, " %s%u", g ? "/ " : "", n->wg[g]);
+    for (int g = 0; g < n->nwg; g++) {          /* 0: unknown (no ptxas count, no setmaxnreg in it) */
+        if (n->wg[g]) fprintf(f, " %s%u", g ? "/ " : "", n->wg[g]);
+        else fprintf(f, " %s?", g ? "/ " : "");
+    }
     if (!n->pool) {
-        fprintf(f, " (%s); no ptxas count, so no pool to hold them to: occupancy not checked\n", sum);
+        fprintf(f, "; no ptxas count, so no pool to hold them to: occupancy not checked\n");
         return;
     }
     uint64_t now = 0;
@@ -718,7 +721,8 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
             cJSON *e = cJSON_CreateObject();
             cJSON_AddNumberToObject(e, "warpgroup", g);
             cJSON_AddNumberToObject(e, "threads", 32.0 * n->wg_warps[g]);
-            cJSON_AddNumberToObject(e, "registers_per_thread", n->wg[g]);
+            if (n->wg[g]) cJSON_AddNumberToObject(e, "registers_per_thread", n->wg[g]);
+            else cJSON_AddNullToObject(e, "registers_per_thread");   /* unknown: no ptxas count */
             cJSON_AddItemToArray(wg, e);
         }
         if (n->pool) {
