@@ -187,6 +187,9 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)(ncpu < 256 ? ncpu : 256) : 1;
     cfg.printf_out = o->printf_out;
     cfg.stop = o->stop;
+    /* setmaxnreg's pool: what the block was given, ptxas's count at the allocation granularity (an
+       estimate is no pool to wait on) */
+    cfg.regs_per_thread = s->resources.from_ptxas ? (uint32_t)s->occ.regs_per_warp / 32 : 0;
     /* the SASS stage sits right in front of the models: racecheck still sees the PTX's accesses */
     if (!o->ptx_level || o->sass_listing) {
         s->sass = ws_sass_session_open(s->ptx ? s->ptx : o->ptx_text, s->fn, s->mod->target, o->sass_listing);

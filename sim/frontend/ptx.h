@@ -144,8 +144,14 @@ enum { /* flags */
     PTX_F_F8_SRC = 1u << 22,   /* cvt from .e4m3x2/.e5m2x2: the source type is .b16 holding two fp8 */
     PTX_F_E5M2 = 1u << 23,     /* with F8_DST/F8_SRC: the pair is e5m2 (else e4m3) */
     PTX_F_TF32 = 1u << 24,     /* cvt to .tf32: the destination type is .b32 holding a tf32 */
+    PTX_F_NREG_INC = 1u << 25, /* setmaxnreg.inc: asks the block's register pool for more */
+    PTX_F_NREG_DEC = 1u << 26, /* setmaxnreg.dec: gives registers back to it */
     PTX_F_NOFTZ_DEFAULT = 0
 };
+
+/* setmaxnreg's register count: a multiple of 8 in this range (PTX ISA, "setmaxnreg"). */
+#define PTX_NREG_MIN 24
+#define PTX_NREG_MAX 256
 
 /* Special registers and the other predefined identifiers (PTX ISA, "Special
  * Registers"); docs/interp.md says what each reads in simulation. */

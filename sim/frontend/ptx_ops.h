@@ -10,8 +10,9 @@
  *   op    enum suffix (PTX_<op>)
  *   name  the PTX word before the first '.' ("ld" of ld.global.f32)
  *   cls   what runs it: ALU (exec_alu.c), MEM (exec_mem.c), WARP (exec_warp.c), BRA,
- *         EXIT, BAR, TRAP (a located kernel fault), CALL (exec_call.c), NOP (no effect
- *         on the model), UNSUPPORTED (parses, faults when a warp reaches it)
+ *         EXIT, BAR (what a warp may wait in: exec_barrier.c, exec_cluster.c, exec_nreg.c),
+ *         TRAP (a located kernel fault), CALL (exec_call.c), NOP (no effect on the model),
+ *         UNSUPPORTED (parses, faults when a warp reaches it)
  *   lo hi operand count, after a d|p pair became two operands; -1: shaped by its own
  *         parser (call) or refused by it (brx)
  *   dst   NONE; ONE: operand 0 is written; PAIR: operand 0 is written, and operand 1
@@ -143,7 +144,7 @@
     X(GETCTARANK, "getctarank", WARP,         2,  2, ONE,  -1, ANY,  0) \
     X(ELECT,      "elect",      WARP,         2,  3, PAIR, -1, ANY,  0) \
     X(BARRIER_CLUSTER, "barrier.cluster", BAR, 0, 0, NONE, -1, ANY,  0) \
-    X(SETMAXNREG, "setmaxnreg", NOP,          1,  1, NONE, -1, ANY,  0) \
+    X(SETMAXNREG, "setmaxnreg", BAR,          1,  1, NONE, -1, ANY,  0) \
     X(GRIDDEPCONTROL, "griddepcontrol", NOP,  0,  0, NONE, -1, ANY,  0) \
     X(PMEVENT,    "pmevent",    NOP,          1,  1, NONE, -1, ANY,  0) \
     /* control flow */ \

@@ -101,7 +101,8 @@ bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
         if (W("shared") || W("shared::cta")) { in->space = PTX_SPACE_SHARED; return true; }
         if (W("sync")) { in->flags |= PTX_F_SYNC; return true; }
         if (W("aligned")) { in->flags |= PTX_F_ALIGNED; return true; }
-        if ((W("inc") || W("dec")) && in->op == PTX_SETMAXNREG) return true; /* register budget: no effect */
+        if (W("inc") && in->op == PTX_SETMAXNREG) { in->flags |= PTX_F_NREG_INC; return true; }
+        if (W("dec") && in->op == PTX_SETMAXNREG) { in->flags |= PTX_F_NREG_DEC; return true; }
         return false;
     case PTX_BARRIER_CLUSTER:
         if (W("arrive")) { in->bar = PTX_BAR_ARRIVE; return true; }
@@ -588,6 +589,20 @@ const char *ptx_tc_check(ptx_insn *in, char *buf, size_t cap)
         if (in->op == PTX_WGMMA_WAIT && (in->opnd[0].kind != PTX_OPND_IMM || in->opnd[0].imm < 0 || in->opnd[0].imm > 7))
             return "the group count must be a number in 0..7";
         return NULL;
+    case PTX_SETMAXNREG: {                       /* PTX ISA "setmaxnreg": the only form */
+        uint32_t act = in->flags & (PTX_F_NREG_INC | PTX_F_NREG_DEC);
+        if (act != PTX_F_NREG_INC && act != PTX_F_NREG_DEC) return "needs exactly one of .inc and .dec";
+        if (!(in->flags & PTX_F_SYNC) || !(in->flags & PTX_F_ALIGNED)) return "needs .sync.aligned";
+        if (in->type != PTX_T_U32) return "the type must be .u32";
+        if (in->opnd[0].kind != PTX_OPND_IMM) return "the register count must be an immediate";
+        int64_t v = in->opnd[0].imm;
+        if (v < PTX_NREG_MIN || v > PTX_NREG_MAX || v % 8) {
+            snprintf(buf, cap, "the register count %lld is not a multiple of 8 in %d..%d (PTX ISA)", (long long)v,
+                     PTX_NREG_MIN, PTX_NREG_MAX);
+            return buf;
+        }
+        return NULL;
+    }
     case PTX_ELECT:
         if (!(in->flags & PTX_F_SYNC)) return "needs .sync";
         if (in->nopnd != 3) return "takes d|p, membermask";
@@ -741,6 +756,7 @@ void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap)
     case PTX_GRIDDEPCONTROL:
         break;
     case PTX_MAPA: case PTX_GETCTARANK: case PTX_ELECT: case PTX_SETMAXNREG:
+        if (in->op == PTX_SETMAXNREG) add(&s, in->flags & PTX_F_NREG_INC ? ".inc" : ".dec", "");
         if (in->op == PTX_ELECT || in->op == PTX_SETMAXNREG) add_sync(&s, in);
         add_space(&s, in);
         if (in->op != PTX_ELECT) add(&s, in->type == PTX_T_U64 ? ".u64" : ".u32", "");

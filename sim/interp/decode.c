@@ -109,6 +109,10 @@ static int decode_fn(sim_ctx *c, const ptx_function *fn, sim_program *p)
         sim_insn *s = &p->insns[i];
         s->pi = pi;
         s->cls = (uint8_t)classify(pi);
+        if (pi->op == PTX_SETMAXNREG && !ws_setmaxnreg_effective(c->fn)) { /* ptxas drops it (C7508) */
+            s->cls = SIM_CLS_NOP;
+            c->res->nreg.ignored = true;
+        }
         s->guard = pi->guard >= 0 ? pi->guard * 32 : -1;
         s->guard_neg = pi->guard_neg;
         s->vec_opnd = -1;

@@ -73,7 +73,8 @@ static int uniform(sim_ctx *c, sim_warp *w, const sim_insn *in, int opnd, uint32
 
 static bool is_cta_barrier(const sim_program *p, int pc)
 {
-    return pc >= 0 && pc < p->n && p->insns[pc].cls == SIM_CLS_BAR && p->insns[pc].pi->op != PTX_BARRIER_CLUSTER;
+    return pc >= 0 && pc < p->n && p->insns[pc].cls == SIM_CLS_BAR && p->insns[pc].pi->op != PTX_BARRIER_CLUSTER &&
+           p->insns[pc].pi->op != PTX_SETMAXNREG;
 }
 
 /* Entry i waits at its pc for the paths above it to reconverge there. */
@@ -277,6 +278,7 @@ int sim_exec_barrier(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32
     const sim_program *P = &c->prog;
     *uncount = false;
     if (pi->op == PTX_BARRIER_CLUSTER) return sim_exec_cluster_barrier(c, w, in, pc, mask, m); /* exec_cluster.c */
+    if (pi->op == PTX_SETMAXNREG) return sim_exec_setmaxnreg(c, w, in, pc, mask, m);           /* exec_nreg.c */
     if (!m) {
         w->stack[w->sp - 1].pc = pc + 1;
         return SIM_BAR_PASS;
@@ -354,6 +356,7 @@ int sim_barrier_warp_done(sim_ctx *c, sim_warp *w)
 
 int sim_barrier_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n)
 {
+    if (sim_nreg_deadlock(c, blocks, n)) return -1;  /* a warp waiting for registers: the cause, first */
     for (uint32_t k = 0; k < n; k++) {
         sim_block *blk = &blocks[k];
         if (blk->done) continue;

@@ -85,8 +85,8 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
             break;
         case SIM_CLS_BAR: {              /* exec_barrier.c */
             if (w->depth) {              /* its bookkeeping is the kernel's pcs */
-                rc = sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "a barrier inside a called function (a __noinline__ function, or a "
-                               "-G build) is not simulated");
+                rc = sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "%s inside a called function (a __noinline__ function, or a "
+                               "-G build) is not simulated", in->pi->op == PTX_SETMAXNREG ? "setmaxnreg" : "a barrier");
                 goto out;
             }
             bool uncount;

@@ -367,6 +367,7 @@ void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
         w->cl_phase = 0;
         sim_progress_reset(w);
     }
+    sim_nreg_block_start(c, blk);                                      /* every warp holds ptxas's count */
     blk->sregs_filled = true;
 }
 
@@ -427,6 +428,7 @@ int sim_blocks_run(sim_ctx *c, sim_block *blocks, uint32_t n)
             if (!block_live) {
                 blk->done = true;
                 left--;
+                sim_nreg_block_end(c, blk);     /* setmaxnreg's counts, for the report */
                 if (c->cfg->on_sync) {          /* racecheck; block sampling reads the counts so far */
                     c->res->thread_insns = c->thread_insns;
                     c->res->warp_insns = c->warp_insns;

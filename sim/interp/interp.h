@@ -101,6 +101,10 @@ typedef struct {
     const volatile int *stop;         /* nonzero (set by the listener): the run ends after the current warp's
                                          slice, completed with the counts so far (res.stopped_early); on one
                                          thread. NULL = runs to the end (the visualizer, issue 25) */
+    uint32_t regs_per_thread;         /* registers each thread holds at launch as the GPU allocates them (ptxas's
+                                         count rounded up to the allocation granularity): with the block's threads,
+                                         the register pool setmaxnreg draws on; 0 = unknown (no ptxas count):
+                                         setmaxnreg.inc never waits and its counts are not checked against it */
 } ws_sim_config;
 
 /* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator
@@ -118,6 +122,29 @@ int ws_sim_check_runnable(const ptx_module *m, const ptx_function *fn, const cha
  * empty blocks is refused, not run for half an hour; smaller grids are charged what they execute. */
 #define WS_SIM_BLOCK_COST 256u
 #define WS_SIM_BLOCK_COST_FROM (1ull << 24)
+
+/* setmaxnreg's register accounting (sim/interp/exec_nreg.c), for the report. A warpgroup is 4 warps
+ * (128 threads), so a block of at most 1024 threads has at most 8. */
+#define WS_MAX_WARPGROUPS 8
+typedef struct {
+    bool used;                  /* some warp executed setmaxnreg */
+    bool ignored;               /* the kernel holds setmaxnreg but no register count at entry, so ptxas drops
+                                   it ("C7508: 'setmaxnreg' ignored"), and so does the simulator */
+    uint32_t regs_per_thread;   /* ws_sim_config.regs_per_thread: every warp's count at launch; 0 = unknown */
+    uint32_t pool;              /* the block's register pool: regs_per_thread x 32 x warps; 0 = unknown */
+    uint32_t peak;              /* the most registers the warps of one block held at once (max over blocks) */
+    int nwg;                    /* warpgroups of a block */
+    uint16_t wg[WS_MAX_WARPGROUPS]; /* per warpgroup: registers per thread its warps held when the block ended,
+                                   the most of its warps and of the blocks */
+    uint16_t wg_warps[WS_MAX_WARPGROUPS]; /* its warps (4, fewer in a partial last one) */
+} ws_nreg_report;
+/* Merges b into a (the larger figures win: independent of block order). */
+void ws_nreg_merge(ws_nreg_report *a, const ws_nreg_report *b);
+/* Whether ptxas keeps a kernel's setmaxnreg: only when the entry gives its register count, by
+ * .maxnreg (__maxnreg__) or by .maxntid/.reqntid with .minnctapersm (__launch_bounds__(threads,
+ * blocks)); measured with ptxas 13.0: without them it reports C7508 "'setmaxnreg' ignored; unable to
+ * determine register count at entry" (__launch_bounds__(128) alone included) and emits none. */
+bool ws_setmaxnreg_effective(const ptx_function *kernel);
 
 /* Why a run ended (ws_sim_result.stop): what its exit code says (common/commands.h). */
 typedef enum {
@@ -152,6 +179,7 @@ typedef struct {
     ws_fault first_warning;     /* memory_warnings > 0: the first of them */
     uint64_t memerr_count[WS_MEMERR_KINDS];     /* memory warnings by kind (memcheck) */
     ws_fault memerr_first[WS_MEMERR_KINDS];     /* memerr_count[k] > 0: the first warning of kind k */
+    ws_nreg_report nreg;        /* setmaxnreg's accounting (used false when the kernel has none) */
     int nbuffers;
     uint64_t buffer_base[WS_MAX_BUFFERS];  /* simulated global address of each buffer */
     void *buffer_data[WS_MAX_BUFFERS];     /* final contents, launch->buffers[i].bytes each */

@@ -354,6 +354,7 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
     if (!rc)                                       /* per-pc counts: sums, whatever the order */
         for (int i = 0; i < nthreads; i++)
             for (int p = 0; p < c->fn->ninsns; p++) c->res->pc_warp_count[p] += pw[i].res.pc_warp_count[p];
+    for (int i = 0; !rc && i < nthreads; i++) ws_nreg_merge(&c->res->nreg, &pw[i].res.nreg); /* the larger wins */
 done:
     for (int i = 0; pw && i < nthreads; i++) worker_free(&pw[i]);
     for (uint32_t i = 0; P.slots && i < P.nslots; i++) { free(P.slots[i].rec); free(P.slots[i].ck); }

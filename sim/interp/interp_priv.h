@@ -142,7 +142,8 @@ typedef struct {
     uint32_t mask;
 } sim_simt_entry;
 
-enum { SIM_W_RUN, SIM_W_BAR, SIM_W_DONE, SIM_W_CLUSTER /* at barrier.cluster.wait (exec_cluster.c) */ };
+enum { SIM_W_RUN, SIM_W_BAR, SIM_W_DONE, SIM_W_CLUSTER /* at barrier.cluster.wait (exec_cluster.c) */,
+       SIM_W_NREG /* at setmaxnreg.inc until the pool has the registers (exec_nreg.c) */ };
 
 /* --- CTA barriers (exec_barrier.c) ------------------------------------------ */
 #define SIM_NBARRIERS 16      /* barriers per block, 0..15 (PTX ISA) */
@@ -197,6 +198,11 @@ typedef struct sim_warp {
     bool cl_arrived;          /* arrived at the cluster barrier and not yet waited (exec_cluster.c) */
     uint32_t cl_phase;        /* the cluster barrier's phase it arrived in */
     int cl_pc;                /* pc of the barrier.cluster.wait it waits at (state SIM_W_CLUSTER) */
+    /* setmaxnreg (exec_nreg.c) */
+    uint16_t nreg;            /* registers per thread it holds; 0 = unknown (no ptxas count, no setmaxnreg yet) */
+    uint16_t nreg_want;       /* state SIM_W_NREG: the count its setmaxnreg.inc at nreg_pc asks for */
+    int nreg_pc;              /* pc of its last setmaxnreg (the waiting one in SIM_W_NREG), -1 = none */
+    uint32_t nreg_seq;        /* setmaxnreg instructions it has completed */
     /* the progress watch (progress.c): Brent's cycle search over the warp's state at its slice ends,
        restarted whenever sim_ctx.progress moves */
     uint64_t snap_epoch;      /* sim_ctx.progress when the search (re)started */
@@ -223,6 +229,8 @@ typedef struct sim_block {
     struct sim_tc *tc;        /* its cp.async / mbarrier state (exec_tc.c); NULL until used */
     uint32_t rank;            /* %cluster_ctarank: its place in its cluster (0 without clusters) */
     uint32_t cl_phase;        /* rank 0: its cluster barrier's phases completed (exec_cluster.c) */
+    uint64_t nreg_held;       /* registers its warps hold (sum of nreg x 32; exec_nreg.c) */
+    uint64_t nreg_peak;       /* the most they held at once */
 } sim_block;
 
 typedef struct {
@@ -445,6 +453,22 @@ sim_block *sim_cluster_block(sim_ctx *c, uint32_t rank);
 #define SIM_DSMEM_SHIFT 24
 #define SIM_DSMEM_OFF(a) ((a) & ((1ull << SIM_DSMEM_SHIFT) - 1))
 #define SIM_DSMEM_TAG(a) ((uint32_t)((a) >> SIM_DSMEM_SHIFT & 0x1f))
+
+/* exec_nreg.c: setmaxnreg.{inc,dec}.sync.aligned.u32 N by warp w (its top path, lanes m of mask, at
+ * pc): the warp's count set to N, the difference taken from or given to the block's register pool
+ * (ws_sim_config.regs_per_thread x its threads); an .inc the pool cannot meet yet waits (SIM_W_NREG)
+ * until a .dec frees enough. SIM_BAR_PASS, SIM_BAR_WAIT, or -1 with the error set. */
+int sim_exec_setmaxnreg(sim_ctx *c, sim_warp *w, const sim_insn *in, int pc, uint32_t mask, uint32_t m);
+/* Block start: every warp holds the launch's count, the pool none spare. */
+void sim_nreg_block_start(sim_ctx *c, sim_block *blk);
+/* Block end: its counts into c->res->nreg (when some warp ran setmaxnreg). */
+void sim_nreg_block_end(sim_ctx *c, const sim_block *blk);
+/* No warp can run: when one waits at setmaxnreg.inc, the deadlock named (its line, the request,
+ * the pool) and -1; else 0 (the deadlock is another's to name). */
+int sim_nreg_deadlock(sim_ctx *c, sim_block *blocks, uint32_t n);
+/* "setmaxnreg.inc (line 12) for 240 registers per thread (...; the block's pool of 32768 has 0 free)":
+ * what warp w of blk waits for, for progress.c. */
+void sim_nreg_waiting(const sim_ctx *c, const sim_block *blk, const sim_warp *w, char *buf, size_t cap);
 
 /* interp.c: makes b the block the executors see (c->warps, c->shared, c->block ...). */
 void sim_select_block(sim_ctx *c, sim_block *b);

@@ -91,7 +91,8 @@ int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w)
 {
     if (!watch(c, w)) return 0;
     /* every live warp of the resident blocks loops with nothing changed, or waits at a barrier */
-    uint64_t looping = 0, waiting = 0, done_blocks = 0;
+    uint64_t looping = 0, waiting = 0, done_blocks = 0, nreg_waiting = 0;
+    char nreg_what[200] = "";
     int bar_line = 0;
     const sim_block *first_done = NULL;
     for (uint32_t b = 0; b < n; b++) {
@@ -107,15 +108,19 @@ int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w)
                 if (!waiting++) bar_line = src_line_at(&c->prog, v->bar_pc);
                 continue;
             }
+            if (v->state == SIM_W_NREG) {            /* only a setmaxnreg.dec could release it */
+                if (!nreg_waiting++) sim_nreg_waiting(c, blk, v, nreg_what, sizeof nreg_what);
+                continue;
+            }
             if (!v->cycling || v->snap_epoch != c->progress) return 0;   /* this one may still change things */
             looping++;
         }
     }
     const sim_program *P;
     int pc = sim_warp_pc(c, w, &P);
-    char others[320] = "", grid[320] = "", blocks_hint[400] = "";
+    char others[480] = "", grid[320] = "", blocks_hint[400] = "";
     uint64_t nblocks = ws_launch_blocks(c->L);
-    char loops[80] = "", waits[160] = "";
+    char loops[80] = "", waits[320] = "";
     if (looping > 1)
         snprintf(loops, sizeof loops, "%" PRIu64 " other warp%s loop%s so", looping - 1, looping == 2 ? "" : "s",
                  looping == 2 ? "s" : "");
@@ -124,6 +129,11 @@ int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w)
         if (bar_line > 0) snprintf(bl, sizeof bl, " (line %d)", bar_line);
         snprintf(waits, sizeof waits, "%" PRIu64 " warp%s wait%s at a barrier%s that nothing can complete", waiting,
                  waiting == 1 ? "" : "s", waiting == 1 ? "s" : "", bl);
+    }
+    if (nreg_waiting) {
+        size_t k = strlen(waits);
+        snprintf(waits + k, sizeof waits - k, "%s%" PRIu64 " warp%s wait%s at %s that no setmaxnreg.dec can free",
+                 k ? " and " : "", nreg_waiting, nreg_waiting == 1 ? "" : "s", nreg_waiting == 1 ? "s" : "", nreg_what);
     }
     if (loops[0] || waits[0])
         snprintf(others, sizeof others, "; %s%s%s%s", loops, loops[0] && waits[0] ? " and " : "", waits,
@@ -138,7 +148,7 @@ int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w)
                  "sets), that never happens here: warpscope runs the blocks one after another, each to its end "
                  "before the next starts (a cooperative launch, the description's `cooperative` keyword, runs them "
                  "together)");
-    bool dead = waiting || (c->cooperative && done_blocks);
+    bool dead = waiting || nreg_waiting || (c->cooperative && done_blocks);
     return sim_fault(c, w, pc >= 0 ? &P->insns[pc] : NULL, -1, WS_FAULT_KERNEL,
                      "%s: this warp loops at this line forever: its registers and path repeat and no thread "
                      "changes memory, arrives at a barrier or exits any more%s%s%s (found after %" PRIu64

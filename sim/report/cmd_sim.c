@@ -196,6 +196,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     p->compiler = s->ptx_origin.compiler;
     p->race = s->race;
     p->result = o->memcheck ? &s->result : NULL;
+    p->nreg = s->result.nreg.used || s->result.nreg.ignored ? &s->result.nreg : NULL;
     ws_notes_build(&r->notes, dev, s->ms, ws_models_atomic_totals(s->models), s->have_timing ? &s->timing : NULL,
                    s->fn, &s->launch);
     p->notes = &r->notes;

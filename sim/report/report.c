@@ -180,6 +180,50 @@ static void launch_lines(FILE *f, const ws_report *r)
             (unsigned long long)per_wave);
 }
 
+/* "128x40 + 256x232": the registers the warpgroups hold, threads x count, equal counts summed. */
+static void nreg_sum_text(const ws_nreg_report *n, char *buf, size_t cap)
+{
+    size_t k = 0;
+    bool seen[WS_MAX_WARPGROUPS] = {false};
+    buf[0] = 0;
+    for (int g = 0; g < n->nwg && k < cap; g++) {
+        if (seen[g]) continue;
+        uint32_t threads = 0;
+        for (int h = g; h < n->nwg; h++)
+            if (n->wg[h] == n->wg[g]) { threads += 32u * n->wg_warps[h]; seen[h] = true; }
+        k += (size_t)snprintf(buf + k, cap - k, "%s%ux%u", k ? " + " : "", threads, n->wg[g]);
+    }
+}
+
+/* setmaxnreg moved registers between warpgroups: what each holds, against the block's pool. */
+static void nreg_lines(FILE *f, const ws_report *r)
+{
+    const ws_nreg_report *n = r->nreg;
+    if (!n) return;
+    if (!n->used) {
+        fprintf(f, "setmaxnreg ignored: the kernel gives no register count at entry (__launch_bounds__(threads, "
+                   "blocks) or __maxnreg__), so ptxas drops it (C7508) and so does the simulator\n");
+        return;
+    }
+    char sum[200];
+    nreg_sum_text(n, sum, sizeof sum);
+    fprintf(f, "setmaxnreg registers/thread per warpgroup at block end:");
+    for (int g = 0; g < n->nwg; g++) {          /* 0: unknown (no ptxas count, no setmaxnreg in it) */
+        if (n->wg[g]) fprintf(f, " %s%u", g ? "/ " : "", n->wg[g]);
+        else fprintf(f, " %s?", g ? "/ " : "");
+    }
+    if (!n->pool) {
+        fprintf(f, "; no ptxas count, so no pool to hold them to: occupancy not checked\n");
+        return;
+    }
+    uint64_t now = 0;
+    for (int g = 0; g < n->nwg; g++) now += 32ull * n->wg_warps[g] * n->wg[g];
+    fprintf(f, "\n           %s = %llu of the block's pool of %u (%u x %u threads), at most %u held at once: "
+               "%s\n", sum, (unsigned long long)now, n->pool, n->regs_per_thread, n->pool / n->regs_per_thread,
+            n->peak, n->peak <= n->pool ? "the occupancy above, from ptxas's count, holds"
+                                        : "MORE than the pool: the occupancy above does not hold");
+}
+
 static void efficiency_lines(FILE *f, const ws_report *r)
 {
     const ws_mem_totals *t = ws_memstats_totals(r->ms);
@@ -390,6 +434,7 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
         fprintf(f, "  %s\n", ws_text_visible(r->note, note, sizeof note));
     }
     launch_lines(f, r);
+    nreg_lines(f, r);
     fprintf(f, "simulated  %llu warp instructions (%llu thread instructions), %llu memory instructions in %.2f s\n",
             (unsigned long long)r->warp_insns, (unsigned long long)r->thread_insns,
             (unsigned long long)ws_memstats_totals(r->ms)->events, r->sim_seconds);
@@ -667,6 +712,29 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
     cJSON_AddNumberToObject(oj, "limit_shared", oc->limit_smem);
     cJSON_AddNumberToObject(oj, "limit_blocks", oc->limit_blocks);
     cJSON_AddNumberToObject(oj, "l1_bytes", oc->l1_bytes);
+    if (r->nreg) {                               /* setmaxnreg's accounting */
+        const ws_nreg_report *n = r->nreg;
+        cJSON *nj = cJSON_AddObjectToObject(o, "setmaxnreg");
+        cJSON_AddBoolToObject(nj, "ignored_by_ptxas", !n->used);
+        cJSON *wg = cJSON_AddArrayToObject(nj, "warpgroups");
+        for (int g = 0; g < n->nwg; g++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddNumberToObject(e, "warpgroup", g);
+            cJSON_AddNumberToObject(e, "threads", 32.0 * n->wg_warps[g]);
+            if (n->wg[g]) cJSON_AddNumberToObject(e, "registers_per_thread", n->wg[g]);
+            else cJSON_AddNullToObject(e, "registers_per_thread");   /* unknown: no ptxas count */
+            cJSON_AddItemToArray(wg, e);
+        }
+        if (n->pool) {
+            cJSON_AddNumberToObject(nj, "registers_per_thread_at_launch", n->regs_per_thread);
+            cJSON_AddNumberToObject(nj, "pool", n->pool);
+            cJSON_AddNumberToObject(nj, "peak_held", n->peak);
+            cJSON_AddBoolToObject(nj, "occupancy_holds", n->peak <= n->pool);
+        } else {
+            cJSON_AddNullToObject(nj, "pool");
+            cJSON_AddNullToObject(nj, "occupancy_holds");
+        }
+    }
     cJSON *sim = cJSON_AddObjectToObject(o, "simulation");
     cJSON_AddNumberToObject(sim, "warp_instructions", (double)r->warp_insns);
     cJSON_AddNumberToObject(sim, "thread_instructions", (double)r->thread_insns);

@@ -54,6 +54,7 @@ typedef struct {
     const char *overrides;       /* the -D text as given, "" for none (NULL = unsaid) */
     const char *compiler;        /* ptx_origin.compiler: "compiled with NVRTC 13.0", "checked-in PTX" */
     const ws_racecheck *race;    /* --racecheck's hazards (JSON findings), NULL = not run */
+    const ws_nreg_report *nreg;  /* setmaxnreg's register accounting (interp.h), NULL = the kernel has none */
     const ws_sim_result *result; /* memcheck's counts and first messages (JSON findings), NULL = none */
     const ws_notes *notes;       /* what the prediction rests on that is not modelled (confidence.h), NULL = unsaid */
     const struct ws_line_pics *pictures; /* each line's first execution, for --html's pictures
