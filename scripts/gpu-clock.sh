@@ -90,7 +90,7 @@ echo "$RUNS" | while IFS='|' read -r k sizes reps; do
     # busy samples: utilization above 50 % (the idle second before the run and the set-up stay out)
     smhz=$(awk -F', *' '$4 + 0 > 50 { print $2 }' "$OUT/smi.tmp" | sort -n |
         awk '{ a[NR] = $1 } END { if (NR) printf "%d %d", a[int((NR + 1) / 2)], NR; else print "? 0" }')
-    med=$(sed -n 's/.*"median_ms": *\([0-9.eE+-]*\).*/\1/p' "$OUT/gpu.json" | head -1)
+    med=$(sed -n 's/.*"median_ms":[[:space:]]*\([0-9.eE+-]*\).*/\1/p' "$OUT/gpu.json" | head -1)
     emed=$(awk -v m="${med:-0}" 'BEGIN { if (m > 0) printf "%.1f", m * 1e3; else print "?" }')
     echo "$k ${sizes:--} $nmhz $nus $smhz $emed" >> "$OUT/summary.txt"
     rm -f "$OUT/smi.tmp" "$OUT/gpu.json"
