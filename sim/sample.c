@@ -348,7 +348,8 @@ bool ws_sampler_scale(ws_sampler *sp)
     return true;
 }
 
-void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes, uint64_t dirty_limit)
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes, uint64_t dirty_limit,
+                            uint64_t partial_lines_limit)
 {
     _Static_assert(sizeof(ws_cache_totals) % sizeof(uint64_t) == 0, "ws_cache_totals: uint64_t counts");
     if (!sp || !sp->scaled) return;
@@ -359,8 +360,22 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
     double alloc = f * (double)c->l2_cold_allocations, lines = (double)l2_bytes / 128.0;
     double dirty_share = c->l2_cold_allocations ? (double)c->dirty_at_end_bytes / (128.0 * (double)c->l2_cold_allocations)
                                                 : 0;
+    /* ECC reads completing partly written lines: only those beyond the newest partial_lines_limit
+       are read, so they do not scale with the grid (cache.h "Partial writes") */
+    double plines = (double)c->partial_lines, pfill = (double)c->partial_fill_bytes;
+    double per_line = plines > 0 ? (pfill + (double)c->partial_pending_bytes) / plines : 0;
     uint64_t *w = (uint64_t *)(void *)c;
     for (size_t i = 0; i < sizeof *c / sizeof *w; i++) w[i] = (uint64_t)llround((double)w[i] * f);
+    if (partial_lines_limit && plines > 0) {
+        double beyond = f * plines - (double)partial_lines_limit;
+        double fill = beyond > 0 ? beyond * per_line : 0, scaled = f * pfill;
+        double d = fill - scaled; /* the scaled reads replaced by the estimate (in ECC and DRAM reads) */
+        c->partial_fill_bytes = (uint64_t)llround(fill);
+        c->ecc_read_bytes = (uint64_t)llround(fmax(0, (double)c->ecc_read_bytes + d));
+        c->dram_read_bytes = (uint64_t)llround(fmax(0, (double)c->dram_read_bytes + d));
+        double pend = f * plines * per_line - fill;
+        c->partial_pending_bytes = (uint64_t)llround(pend > 0 ? pend : 0);
+    }
     if (l2_bytes && alloc > lines) {
         c->l2_cold_allocations = (uint64_t)llround(lines);
         double end = (double)l2_bytes * dirty_share;

@@ -52,7 +52,12 @@ bool ws_sampler_scale(ws_sampler *sp);
  * dirty at the end) at most an L2 of l2_bytes (the distinct bytes the model holds,
  * ws_cache_l2_lru_bytes) and dirty_limit (0 = none), the dirty bytes beyond written back; the
  * text then says that split is an estimate (their sum is kept). */
-void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes, uint64_t dirty_limit);
+/* partial_lines_limit (the cache's l2_partial_lines with ECC on, else 0): only the lines beyond the
+ * newest that many of those taking a partly written sector are read (ECC) to complete them, so the
+ * whole grid's reads are its lines beyond the limit x the sample's partial bytes per line, not the
+ * sample's reads scaled (a sample of fewer lines than the limit read none). */
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes, uint64_t dirty_limit,
+                            uint64_t partial_lines_limit);
 /* The factor a total of the sampled stream (cache model totals, SASS counts) is scaled by. */
 double ws_sampler_factor(const ws_sampler *sp);
 /* The report's line: "sampled: N of M blocks (...)"; "" when the run was full. */

@@ -278,7 +278,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         ws_cache_config cc;
         ws_cache_config_from_device(&cc, s->dev, 0);
         ws_sampler_scale_cache(s->sampler, &cache, ws_cache_l2_lru_bytes(cc.l2_bytes, cc.l2_partitions),
-                               cc.l2_dirty_limit);
+                               cc.l2_dirty_limit, cc.ecc ? cc.l2_partial_lines : 0);
         uint64_t *sh[] = {&atom.shared_inst, &atom.shared_passes, &atom.shared_serialised_inst,
                           &atom.shared_passes_sm_max}; /* global atomics are never sampled */
         for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) *sh[i] = (uint64_t)llround((double)*sh[i] * f);

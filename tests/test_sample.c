@@ -96,6 +96,25 @@ static void test_a_sampled_copy_is_reproducible_and_its_sectors_are_n_over_8(voi
     cJSON_Delete(b);
 }
 
+static void test_a_sampled_stride_2_copy_reads_its_partial_lines_beyond_the_limit_as_the_full_run(void **state)
+{
+    (void)state;
+    /* stride 2, 2^21 threads: the output (2^22 floats = 16 MB = 131,072 lines) has every sector
+     * half written. With ECC the L2 keeps the newest 0.125 x 491,520 = 61,440 such lines as byte
+     * masks and reads the sectors of the older ones: (131,072 - 61,440) x 4 sectors x 32 B. A
+     * sample of a few waves writes fewer lines than the limit and read none: scaled, that was 0. */
+    const double want = (131072.0 - 61440.0) * 4 * 32;
+    cJSON *smp = sim_json("stride_copy_s2", "N=2097152", NULL, "--sample");
+    cJSON *full = sim_json("stride_copy_s2", "N=2097152", NULL, "--full");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sampling(smp), "sampled")));
+    assert_true(total(full, "ws__dram_bytes_read_ecc.sum") == want);
+    assert_true(total(smp, "ws__dram_bytes_read_ecc.sum") == want);
+    /* the reads are in dram__bytes_read too: the 16 MB of input (2^22 floats, every sector touched) beside them */
+    assert_true(fabs(total(smp, "dram__bytes_read.sum") - (want + 2097152.0 * 8)) < 4096);
+    cJSON_Delete(smp);
+    cJSON_Delete(full);
+}
+
 static void within(cJSON *s, cJSON *f, const char *name, double bound)
 {
     double vs = total(s, name), vf = total(f, name);
@@ -211,6 +230,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_sampled_copy_is_reproducible_and_its_sectors_are_n_over_8),
         cmocka_unit_test(test_a_transpose_with_partial_edge_tiles_sampled_is_within_its_bounds_of_full),
+        cmocka_unit_test(test_a_sampled_stride_2_copy_reads_its_partial_lines_beyond_the_limit_as_the_full_run),
         cmocka_unit_test(test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time),
         cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
         cmocka_unit_test(test_sample_and_full_together_are_a_usage_error),

@@ -349,6 +349,7 @@ static void partial_push(ws_cache *c, cline *l, ws_cache_access *out)
     l->pepoch = c->pepoch;
     c->pfifo[c->ptail % c->pcap] = (dirty_entry){(uint32_t)(l - c->l2.lines), c->pepoch};
     c->ptail++;
+    c->t.partial_lines++;
     while (c->ptail - c->pmid > c->cfg.l2_partial_lines) {
         cline *o = partial_entry_line(c, c->pmid++);
         uint8_t part = o ? (uint8_t)(o->dirty & (uint8_t)~o->valid) : 0;
@@ -638,8 +639,11 @@ void ws_cache_finish(ws_cache *c)
         return;
     c->finished = 1;
     uint64_t n = (uint64_t)c->l2.nsets * c->l2.ways;
-    for (uint64_t i = 0; i < n; i++)
-        c->t.dirty_at_end_bytes += (uint64_t)__builtin_popcount(c->l2.lines[i].dirty) * WS_SECTOR_BYTES;
+    for (uint64_t i = 0; i < n; i++) {
+        const cline *l = &c->l2.lines[i];
+        c->t.dirty_at_end_bytes += (uint64_t)__builtin_popcount(l->dirty) * WS_SECTOR_BYTES;
+        c->t.partial_pending_bytes += (uint64_t)__builtin_popcount(l->dirty & (uint8_t)~l->valid) * WS_SECTOR_BYTES;
+    }
 }
 
 const ws_cache_totals *ws_cache_get_totals(const ws_cache *c) { return &c->t; }

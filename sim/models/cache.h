@@ -143,6 +143,8 @@ typedef struct {
     uint64_t partial_writeback_bytes; /* of which: lines with partial writes cleaned by their limit */
     uint64_t partial_fill_bytes;     /* ECC reads completing lines beyond l2_partial_lines (in ecc_read_bytes) */
     uint64_t dirty_at_end_bytes;     /* still dirty in L2 after ws_cache_finish */
+    uint64_t partial_lines;          /* lines that took a partly written sector (the partial-write FIFO's entries) */
+    uint64_t partial_pending_bytes;  /* after ws_cache_finish: partly written sectors never read (byte masks) */
     uint64_t l2_cold_allocations;    /* lines allocated into an empty L2 way: with an L2 left full of
                                         dirty data by an earlier kernel (a memset flush, a pipeline)
                                         each would have written back a 128-B line first */

@@ -206,7 +206,7 @@
     M(DRAM_WRITE, "dram__bytes_write.sum", BYTE, MODEL, CACHE, WS_SLACK_DRAM_BYTES, COLLECT, NONE, NONE, PLAIN, \
       "bytes written to DRAM during the kernel (L2 evictions)", c->dram_write_bytes) \
     M(L2_DISPLACED_WRITE, "ws__l2_displaced_write_bytes", BYTE, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
-      "write-backs an L2 left dirty by earlier work would need for the lines this kernel allocates (timing only)", 128.0 * (double)c->l2_cold_allocations) \
+      "128 B per line this kernel allocates over an earlier kernel's data (timing only: it charges l2_dirty_fraction of them a write-back)", 128.0 * (double)c->l2_cold_allocations) \
     M(L2_DIRTY_AT_END, "ws__l2_dirty_bytes_at_end", BYTE, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
       "dirty bytes left in L2 at kernel end (written later, not in dram__bytes_write)", c->dirty_at_end_bytes) \
 

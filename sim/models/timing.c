@@ -90,9 +90,9 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
     const ws_cache_totals *c = &t->cache;
     in->dram_bytes = (double)(c->dram_read_bytes + c->dram_write_bytes);
     /* The kernel does not find L2 clean: what ran before (check's memset flush of twice the
-     * L2, or the previous kernel of a pipeline) left it full of dirty lines, and every line
-     * this kernel allocates first writes one of them back (docs/timing-model.md). */
-    in->dram_bytes += WS_LINE_BYTES * (double)c->l2_cold_allocations;
+     * L2, or the previous kernel of a pipeline) left dirty lines, and a line this kernel
+     * allocates over one writes it back first (ws_timing_predict, docs/timing-model.md). */
+    in->l2_displaced_lines = (double)c->l2_cold_allocations;
     in->l2_bytes = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors + c->l2_atom_sectors);
     /* atomics' requests are the contention terms' (their whole-L2 rate was measured: 76 units,
      * results/h200-contention.md); the request rate here was fitted on loads and stores */
@@ -141,7 +141,12 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
         return -1;
     double cycle_us = 1.0 / dev->sm_clock_mhz;             /* MHz -> us per cycle */
     out->t_launch_us = dev->launch_overhead_us > 0 ? dev->launch_overhead_us : 0;
-    out->t_dram_us = in->dram_bytes / (dev->dram_bw_gbs * dev->dram_efficiency * 1e3); /* GB/s = 1e3 B/us */
+    /* Earlier work's dirty lines: the L2 holds at most l2_dirty_fraction of its bytes dirty (it
+     * writes the oldest back beyond that: results/h200-l2dram), so that is the share of the lines
+     * it held that a new allocation must write back first (none beyond the dirty limit) */
+    double dirty_share = dev->l2_dirty_fraction > 0 && dev->l2_dirty_fraction < 1 ? dev->l2_dirty_fraction : 1;
+    double dram_bytes = in->dram_bytes + WS_LINE_BYTES * dirty_share * in->l2_displaced_lines;
+    out->t_dram_us = dram_bytes / (dev->dram_bw_gbs * dev->dram_efficiency * 1e3); /* GB/s = 1e3 B/us */
     /* L2: the slower of its byte rate and its request rate (scattered partial writes
      * cost one request per 4-byte sector) */
     out->t_l2_us = in->l2_bytes / (dev->l2_bw_gbs * 1e3);
@@ -257,7 +262,7 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     out->t_kernel_us = out->t_launch_us + worst;
     if (out->t_kernel_us > 0) {
         out->eff_bw_gbs = in->bytes_moved / out->t_kernel_us / 1e3;
-        out->dram_bw_gbs = in->dram_bytes / out->t_kernel_us / 1e3;
+        out->dram_bw_gbs = dram_bytes / out->t_kernel_us / 1e3;
     }
     return 0;
 }

@@ -30,6 +30,9 @@
 
 typedef struct {
     double dram_bytes;              /* read (fills + ECC) + write-backs during the kernel */
+    double l2_displaced_lines;      /* lines the kernel allocates into a way an earlier kernel's data held
+                                       (ws_cache_totals.l2_cold_allocations): the DRAM term charges a
+                                       write-back for dev->l2_dirty_fraction of them (1 with no limit) */
     double l2_bytes;                /* SM<->L2 sectors x 32 (read, write, atomic) */
     double l2_requests;             /* SM->L2 requests (one per 128-B line per instruction) */
     double l1_wavefronts_max;       /* busiest SM: shared wavefronts + global/local data wavefronts */
