@@ -26,6 +26,8 @@ const char *chk_class_tolerance(chk_class c)
     return c < CHK_NCLASSES ? n[c] : "?";
 }
 
+static void judge(chk_row *r, const ws_metric_info *row);
+
 const char *chk_verdict_name(chk_verdict v)
 {
     static const char *n[] = {"agree", "DIFFERS", "missing", "-"};
@@ -48,13 +50,29 @@ void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool 
         snprintf(r->cause, sizeof r->cause, "%s", !has_gpu ? "not collected on the GPU" : "the simulator has no value");
         return;
     }
+    judge(r, row);
+}
+
+void chk_row_as_model(chk_row *r)
+{
+    if (r->cls != CHK_EXACT) return;
+    r->cls = CHK_CACHE;
+    if (r->has_sim && r->has_gpu) judge(r, ws_metric_find(r->metric));
+}
+
+/* r's verdict under its class (both values present); row: its metric's row, NULL for none. */
+static void judge(chk_row *r, const ws_metric_info *row)
+{
+    double sim = r->sim, gpu = r->gpu;
+    double slack = row ? row->slack : 0;
+    bool pct = row && row->unit == WS_UNIT_PCT;
     r->ratio = sim == 0 ? (gpu == 0 ? 1.0 : INFINITY) : gpu / sim;
     double d = fabs(gpu - sim);
     bool ok;
     switch (r->cls) {
     case CHK_EXACT: ok = gpu == sim; break;
     case CHK_CACHE: /* a percentage within slack points, a count within 10% plus its slack */
-        ok = row->unit == WS_UNIT_PCT ? d <= row->slack : d <= CHK_CACHE_TOL * fabs(gpu) + row->slack;
+        ok = pct ? d <= slack : d <= CHK_CACHE_TOL * fabs(gpu) + slack;
         break;
     case CHK_TIME: ok = d <= CHK_TIME_TOL * fabs(gpu); break;
     case CHK_BOUND: ok = gpu >= sim; break; /* the hardware adds arbitration to the lanes' own conflicts */

@@ -14,6 +14,8 @@
  *   info   shown, not judged: occupancy (theoretical in the simulator, achieved on
  *          the GPU), a ratio of exact rows, simulator-only ws__ rows, the arbitration
  *          conflicts, and any metric without a row
+ *   (an exact row whose value is, in one run, a model's - an approximate SASS instruction
+ *   count - is judged as cache: chk_row_as_model)
  *   timing-dependent  a count that depends on the order in which the GPU's threads run: the
  *          atomic rows of a kernel with an atom.cas retry loop (sim/frontend/casloop.h); shown, not judged
  * Invariant: only an exact row that differs makes a check fail. */
@@ -59,6 +61,11 @@ const char *chk_verdict_name(chk_verdict v);   /* "agree", "DIFFERS", "missing",
 
 /* Fills a row from its values (has_* false = not available) and judges it. */
 void chk_row_set(chk_row *r, const char *metric, bool has_sim, double sim, bool has_gpu, double gpu);
+
+/* A row whose simulator value is, in this run, a model's rather than the counter's own rule (an
+ * approximate SASS instruction count: chk_sim_is_model): an exact row is judged as cache (within
+ * 10%) instead, so it can differ without failing the check. Other classes are left as they are. */
+void chk_row_as_model(chk_row *r);
 
 /* A kernel whose simulation counted wmma fragment accesses (ws__wmma_* rows, PTX level):
  * the GPU runs them as whatever loads and stores ptxas chose (LDG/LDS/LDSM/STG/STS widths),

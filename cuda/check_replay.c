@@ -186,6 +186,7 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
         bool time = chk_classify(m) == CHK_TIME;
         chk_row_set(a, m, time ? ss->have_time : nv != NULL, time ? ss->time_ns : (nv ? *nv : 0),
                     cJSON_IsNumber(gv), num(x, "gpu", 0));
+        if (chk_sim_is_model(ss, m)) chk_row_as_model(a); /* an approximate SASS count: judged within 10% */
         chk_timing_dependent_for_cas(a, 1, ncas_g, ncas_s); /* a CAS loop's ATOM count depends on timing */
         if (basis_differs && a->cls == CHK_EXACT) {
             a->verdict = CHK_UNJUDGED;
@@ -407,9 +408,13 @@ static int replay_markdown(FILE *out, const void *body, ws_part part)
                  "|---|---|---:|---:|---:|---:|---|---|---:|\n");
     for (int i = 0; i < d->nruns; i++) {
         const chk_replay_run *r = &d->runs[i];
-        fprintf(out, "| %s | %s | %.2f | %.2f | %.2f | %.3f | %s | %s | %d/%d |\n", r->kernel, r->overrides,
-                r->gpu_ns / 1e3, r->recorded_ns / 1e3, r->now_ns / 1e3, r->gpu_ns / r->now_ns, r->time_verdict,
-                r->bound_now, r->cache_agree, r->cache_judged);
+        char t[4][32]; /* a run recorded without a time (counters alone) shows "-", not nan */
+        double v[4] = {r->gpu_ns / 1e3, r->recorded_ns / 1e3, r->now_ns / 1e3, r->gpu_ns / r->now_ns};
+        for (int k = 0; k < 4; k++)
+            if (isnan(v[k])) snprintf(t[k], sizeof t[k], "-");
+            else snprintf(t[k], sizeof t[k], k < 3 ? "%.2f" : "%.3f", v[k]);
+        fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |\n", r->kernel, r->overrides, t[0], t[1], t[2],
+                t[3], r->time_verdict, r->bound_now, r->cache_agree, r->cache_judged);
     }
     if (d->note[0]) fprintf(out, "\nnote: %s\n", d->note);
     fprintf(out, "\n## Agreement per class (%d runs)\n\n| class | tolerance | recorded | now |\n|---|---|---:|---:|\n",

@@ -14,12 +14,15 @@
 #include "../sim/models/metrics.h"
 #include "../sim/simulate.h"
 
-static void add(chk_sim_side *ss, const char *name, double v)
+static void add_as(chk_sim_side *ss, const char *name, double v, bool model)
 {
     if (ss->n >= CHK_SIM_MAX) return;
     snprintf(ss->name[ss->n], sizeof ss->name[ss->n], "%s", name);
+    ss->model[ss->n] = model;
     ss->value[ss->n++] = v;
 }
+
+static void add(chk_sim_side *ss, const char *name, double v) { add_as(ss, name, v, false); }
 
 /* A CHECK row's simulator value, where its value column gives one (NAN: none). */
 #define CHECK_ROW(id, name, unit, basis, judge, slack, ncu, space, op, kind, help, value) \
@@ -35,6 +38,13 @@ const double *chk_sim_value(const chk_sim_side *ss, const char *name)
     for (int i = 0; i < ss->n; i++)
         if (!strcmp(ss->name[i], name)) return &ss->value[i];
     return NULL;
+}
+
+bool chk_sim_is_model(const chk_sim_side *ss, const char *name)
+{
+    for (int i = 0; i < ss->n; i++)
+        if (!strcmp(ss->name[i], name)) return ss->model[i];
+    return false;
 }
 
 int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sim_result *res,
@@ -76,7 +86,8 @@ int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const
             n = ws_memstats_metrics(sim.ms, rows, n);
             for (int i = 0; i < n; i++) {
                 const ws_metric_info *m = rows[i].info;
-                if (m->ncu != WS_NCU_OWN) add(ss, m->name, rows[i].value); /* a warpscope row has no counter */
+                if (m->ncu != WS_NCU_OWN) /* a warpscope row has no counter */
+                    add_as(ss, m->name, rows[i].value, m->basis == WS_BASIS_EXACT && rows[i].basis == WS_BASIS_MODEL);
                 if (m->kind == WS_KIND_WMMA && m->unit == WS_UNIT_INST) ss->wmma_accesses += rows[i].value;
                 if (m->id == WS_METRIC_L2_DIRTY_AT_END) {
                     ss->have_dirty = true;

@@ -16,12 +16,15 @@
 #include "cu_target.h"
 #include "cu_types.h"
 
-#define CHK_SIM_MAX 96
+#define CHK_SIM_MAX 128
 
 typedef struct {
     int n;
     char name[CHK_SIM_MAX][128];  /* Nsight Compute metric names (ws__ rows left out) */
     double value[CHK_SIM_MAX];
+    bool model[CHK_SIM_MAX];      /* this run's value is a model's where its row claims the counter's rule
+                                     (ws_metric.basis MODEL on a row of basis EXACT: an approximate SASS
+                                     instruction count); check judges it as CACHE (chk_row_as_model) */
     double wmma_accesses;         /* wmma.load/store fragment accesses (the ws__wmma_inst_* rows) */
     bool have_time;
     double time_ns;               /* predicted kernel time */
@@ -56,5 +59,7 @@ bool chk_racecheck_clean(const chk_sim_side *ss);
 
 /* The value of metric name, or NULL. */
 const double *chk_sim_value(const chk_sim_side *ss, const char *name);
+/* True when this run's value of name rests on a model though its row is exact (ss->model). */
+bool chk_sim_is_model(const chk_sim_side *ss, const char *name);
 
 #endif

@@ -38,7 +38,7 @@
 #include "cu_verify.h"
 
 
-#define MAX_ROWS 96
+#define MAX_ROWS 128 /* as many as chk_sim_side holds (CHK_SIM_MAX) */
 
 typedef struct {
     ws_cli_common c;           /* -D, --json */
@@ -496,7 +496,12 @@ static void check_counters(check_ctx *cx, kernel_check *kc)
             chk_row_set(&kc->rows[kc->nrows++], m, ss->have_time, ss->time_ns, true, run->timing.median_ms * 1e6);
             continue;
         }
-        chk_row_set(&kc->rows[kc->nrows++], m, sv != NULL, sv ? *sv : 0, gm && gm->numeric, gm ? gm->value : 0);
+        chk_row *r = &kc->rows[kc->nrows++];
+        chk_row_set(r, m, sv != NULL, sv ? *sv : 0, gm && gm->numeric, gm ? gm->value : 0);
+        if (chk_sim_is_model(ss, m)) chk_row_as_model(r); /* an approximate SASS count: judged within 10% */
+        else if (!sv && !ss->sass && ws_metric_find(m) && ws_metric_find(m)->scope == WS_SCOPE_SASS)
+            snprintf(r->cause, sizeof r->cause, "SASS instruction counts need the machine code; this run is %.300s",
+                     ss->level);
     }
     chk_unjudge_for_wmma(kc->rows, kc->nrows, ss->wmma_accesses);
     {   /* an atom.cas retry loop: its ATOM count depends on timing (sim/frontend/casloop.h) */

@@ -14,7 +14,7 @@
 
 #include "../common/ws_error.h"
 
-#define CU_MAX_METRICS 64
+#define CU_MAX_METRICS 128 /* check's list: the default rows and every named one a tensor kernel's SASS reports */
 #define CU_METRIC_NAME_MAX 128
 
 typedef struct {

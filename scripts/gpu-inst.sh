@@ -4,7 +4,8 @@
 # issue count (`sim --json`: sass_warp_insns), to judge sim/sass/sass_unroll.c (issue 23).
 #   OUT=/tmp/out sh scripts/gpu-inst.sh            (OUT defaults to build/gpu-inst)
 # Needs the CUDA driver, ncu, ptxas and nvdisasm. Writes env.txt, ncu.csv (one launch per kernel
-# and size), sim-<kernel>-<n>.json, summary.txt (kernel, sizes, ncu, sim, sim/ncu). ~2 minutes.
+# and size), sim-<kernel>-<n>.json, summary.txt (kernel, sizes, ncu, sim, sim/ncu), h200.json (the same as
+# a record for `check --replay`: scripts/inst-record.py). ~2 minutes.
 # Kernel names and sizes are fixed words below: nothing from a file reaches the shell.
 set -u
 cd "$(dirname "$0")/.."
@@ -53,4 +54,6 @@ echo "$RUNS" | while IFS='|' read -r k entry sizes; do
     rm -f "$OUT/ncu-$i.tmp"
 done
 tar cf "$OUT/sims.tar" -C "$OUT" $(cd "$OUT" && ls sim-*.json) && rm -f "$OUT"/sim-*.json
+# the record `check --replay` judges (h200.json; registers from results/h200.json)
+command -v python3 > /dev/null && python3 scripts/inst-record.py "$OUT" results/h200.json
 cat "$OUT/summary.txt"

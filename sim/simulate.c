@@ -267,6 +267,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     else ptx_tensor_insns(s->fn, s->result.pc_warp_count, tensor);
     ws_memstats_set_tensor_insts(s->ms, tensor);
     ws_memstats_set_insts(s->ms, s->result.warp_insns, s->result.thread_insns);
+    if (s->sass && s->sass->active) /* the SASS scope's rows (metrics.h): the SM's issued instructions */
+        ws_memstats_set_sass_insns(s->ms, s->sass->warp_insns, s->sass->pipe_insns, s->sass->plan->insns_approximate);
     if (s->sass && s->sass->active && s->sass->sf) /* the launch fetches its machine code (cache.h) */
         ws_memstats_set_code(s->ms, (uint64_t)s->sass->sf->ninsns * 16u, 1);
     else

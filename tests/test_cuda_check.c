@@ -184,6 +184,38 @@ static void test_missing_values_are_reported_not_judged(void **state)
     assert_int_equal(r.verdict, CHK_UNJUDGED);
 }
 
+/* An exact row whose value is in this run a model's (an approximate SASS instruction count) is
+ * judged within 10% instead: 1000 vs 1090 agrees, vs 1120 differs without failing the check; a
+ * cache row stays as it is, and a row without both values stays missing. */
+static void test_an_approximate_exact_count_is_judged_as_a_model(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "smsp__inst_executed.sum", true, 1000, true, 1090);
+    assert_int_equal(r.cls, CHK_EXACT);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+    assert_true(chk_fails(&r, 1));
+    chk_row_as_model(&r);
+    assert_int_equal(r.cls, CHK_CACHE);
+    assert_int_equal(r.verdict, CHK_AGREE);
+    chk_row_set(&r, "sm__inst_executed_pipe_fma.sum", true, 1000, true, 1120);
+    chk_row_as_model(&r);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+    assert_false(chk_fails(&r, 1));
+    chk_row_set(&r, "lts__t_sectors_srcunit_tex_op_read.sum", true, 1000, true, 2000);
+    chk_row_as_model(&r);
+    assert_int_equal(r.cls, CHK_CACHE);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+    chk_row_set(&r, "smsp__inst_executed.sum", false, 0, true, 1090);
+    chk_row_as_model(&r);
+    assert_int_equal(r.verdict, CHK_MISSING);
+    /* the SASS issue count and the pipes the classifier decides are exact rows; the rest have none */
+    assert_int_equal(chk_classify("smsp__inst_executed.sum"), CHK_EXACT);
+    assert_int_equal(chk_classify("sm__inst_executed_pipe_alu.sum"), CHK_EXACT);
+    assert_null(ws_metric_find("sm__inst_executed_pipe_fmaheavy.sum"));
+    assert_null(ws_metric_find("sm__inst_executed_pipe_lsu.sum"));
+}
+
 /* The raw counters add L1 arbitration to the lanes' own conflicts and wavefronts (the issue
  * measured +189..+319 over four runs of one kernel): more on the GPU agrees, fewer does not. */
 static void test_raw_bank_counters_are_judged_gpu_at_least_sim(void **state)
@@ -321,6 +353,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metric_names_fall_into_their_classes),
+        cmocka_unit_test(test_an_approximate_exact_count_is_judged_as_a_model),
         cmocka_unit_test(test_a_cas_retry_loops_atom_count_is_timing_dependent_not_exact),
         cmocka_unit_test(test_exact_counters_must_be_equal),
         cmocka_unit_test(test_tensor_rows_are_judged_by_their_basis),

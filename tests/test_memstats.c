@@ -366,9 +366,51 @@ static void test_a_distributed_shared_store_counts_under_dshared_not_the_blocks_
     chain_free(&c);
 }
 
+/* The SASS instruction rows (metrics.h's SASS scope) exist only once the machine code's counts are
+ * given: a PTX-level run has none. The fma row is both FMA pipes: 20 FFMA-class (heavy or lite) + 5
+ * IMAD-class (heavy only) = 25; an approximate count is reported as "model", the same numbers. */
+static void test_the_sass_instruction_rows_follow_the_machine_codes_counts_and_say_when_approximate(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(1, 32);
+    chain c = chain_new(&d, &L, 1, 32 * 1024);
+    int nkernel = 0, nsass = 0;
+    for (int i = 0; i < WS_METRIC_COUNT; i++) {
+        nkernel += ws_metric_table[i].scope == WS_SCOPE_KERNEL;
+        nsass += ws_metric_table[i].scope == WS_SCOPE_SASS;
+    }
+    assert_int_equal(nsass, 3); /* the total, alu and fma: the pipes the opcode alone decides */
+    chain_finish(&c);
+    ws_metric rows[128];
+    int n = ws_memstats_metrics(c.ms, rows, 128);
+    assert_int_equal(n, nkernel); /* PTX level: no SASS rows */
+    for (int i = 0; i < n; i++) assert_string_not_equal(rows[i].name, "smsp__inst_executed.sum");
+    uint64_t pipe[WS_PIPE_COUNT] = {0};
+    pipe[WS_PIPE_NONE] = 60;
+    pipe[WS_PIPE_ALU] = 15;
+    pipe[WS_PIPE_FMA] = 20;
+    pipe[WS_PIPE_FMAHEAVY] = 5;
+    for (int approx = 0; approx < 2; approx++) {
+        ws_memstats_set_sass_insns(c.ms, 100, pipe, approx);
+        n = ws_memstats_metrics(c.ms, rows, 128);
+        assert_int_equal(n, nkernel + nsass);
+        assert_true(metric(c.ms, "smsp__inst_executed.sum") == 100);
+        assert_true(metric(c.ms, "sm__inst_executed_pipe_alu.sum") == 15);
+        assert_true(metric(c.ms, "sm__inst_executed_pipe_fma.sum") == 25);
+        for (int i = nkernel; i < n; i++) {
+            assert_int_equal(rows[i].info->scope, WS_SCOPE_SASS);
+            assert_int_equal(rows[i].info->basis, WS_BASIS_EXACT);
+            assert_int_equal(rows[i].basis, approx ? WS_BASIS_MODEL : WS_BASIS_EXACT);
+        }
+    }
+    chain_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_sass_instruction_rows_follow_the_machine_codes_counts_and_say_when_approximate),
         cmocka_unit_test(test_per_pc_rows_add_up_to_the_kernel_totals),
         cmocka_unit_test(test_a_32_lane_red_to_one_address_counts_32_l1_and_l2_sectors),
         cmocka_unit_test(test_blocks_are_placed_round_robin_over_the_sms),

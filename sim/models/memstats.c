@@ -298,6 +298,16 @@ void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4])
     for (int i = 0; i < 4; i++) ms->t.tc.tensor_inst[i] = n[i];
 }
 
+void ws_memstats_set_sass_insns(ws_memstats *ms, uint64_t warp_insns, const uint64_t pipe[WS_PIPE_COUNT],
+                                int approximate)
+{
+    ws_sass_insns *si = &ms->t.sass;
+    si->counted = 1;
+    si->approximate = approximate ? 1 : 0;
+    si->warp_insns = warp_insns;
+    for (int p = 0; p < WS_PIPE_COUNT; p++) si->pipe[p] = pipe[p];
+}
+
 void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache)
 {
     if (ms->finished)
@@ -375,6 +385,12 @@ static double ratio(double a, double b) { return b ? a / b : 0; }
 #define ROW(id, name, unit, basis, judge, slack, ncu, space, op, kind, help, value) \
     {name, help, (double)(value), WS_BASIS_##basis, &ws_metric_table[WS_METRIC_##id]},
 
+/* every caller's row array holds 128 (sim/report/report.c, report_html.c): all scopes at once fit */
+#define ONE(...) +1
+_Static_assert(0 WS_METRICS_KERNEL(ONE) WS_METRICS_TENSOR(ONE) WS_METRICS_DSMEM(ONE) WS_METRICS_SASS(ONE) <= 128,
+               "more kernel-total rows than the reports' arrays hold");
+#undef ONE
+
 int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
 {
     const ws_mem_totals *t = &ms->t;
@@ -410,6 +426,16 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
             if (n + i < cap)
                 rows[n + i] = dsm[i];
         n += nd;
+    }
+    if (t->sass.counted) { /* the machine code's instruction counts: exact unless the plan says approximate */
+        const ws_sass_insns *si = &t->sass;
+        ws_metric sr[] = {WS_METRICS_SASS(ROW)};
+        int ns = (int)(sizeof sr / sizeof sr[0]);
+        for (int i = 0; i < ns; i++) {
+            if (si->approximate && sr[i].basis == WS_BASIS_EXACT) sr[i].basis = WS_BASIS_MODEL;
+            if (n + i < cap) rows[n + i] = sr[i];
+        }
+        n += ns;
     }
     return n;
 }

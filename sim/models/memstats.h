@@ -45,6 +45,16 @@ typedef struct {
                                           (ws_memstats_set_tensor_insts; sim/sass/sass.h's classes) */
 } ws_tc_counts;
 
+/* The machine code's instruction counts (ws_memstats_set_sass_insns): the SASS scope's rows
+ * (metrics.h). Set after block sampling scaled the counts, from the scaled per-pc counts. */
+typedef struct {
+    int counted;                     /* 1: the counters are the SASS's; 0: PTX level, no such rows */
+    int approximate;                 /* the count rests on line anchors or an unexplained unrolling
+                                        (sim/sass/sass_map.h insns_approximate): basis MODEL */
+    uint64_t warp_insns;             /* warp-level SASS instructions executed */
+    uint64_t pipe[WS_PIPE_COUNT];    /* of them, per pipe (sim/models/pipes.h; tensor forms in units) */
+} ws_sass_insns;
+
 typedef struct {
     ws_mem_counts global[4], local[4], shared[4]; /* indexed by ws_mem_op */
     ws_mem_counts dshared[4];        /* distributed shared memory (event.h's dsmem): inst, requests, sectors */
@@ -60,6 +70,7 @@ typedef struct {
                                         ws_cache_launch_fetch_bytes); in dram__bytes_read.sum, not in
                                         cache.dram_read_bytes (a launch in a warm pipeline finds them in L2) */
     ws_cache_totals cache;           /* valid after ws_memstats_finish */
+    ws_sass_insns sass;              /* after cache: outside block sampling's flat vector */
 } ws_mem_totals;
 
 /* One memory instruction (pc) of the function. */
@@ -99,6 +110,11 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v);
 /* The tensor pipe's instructions, which no memory event carries: [0] all, [1] HMMA, [2] IMMA,
  * [3] DMMA (the SASS's count, sim/sass/sass_map.h, or the PTX's mma executions by rule). */
 void ws_memstats_set_tensor_insts(ws_memstats *ms, const uint64_t n[4]);
+/* The SASS's warp instructions executed, in all and per pipe (sim/sass/sass_events.h's session
+ * counts), and whether that count is approximate: the SASS scope's rows (metrics.h). Not called
+ * on a PTX-level run, which then has no such rows. */
+void ws_memstats_set_sass_insns(ws_memstats *ms, uint64_t warp_insns, const uint64_t pipe[WS_PIPE_COUNT],
+                                int approximate);
 /* Every instruction the kernel executed, counted per warp and per active lane (the interpreter's
  * counts, sim/interp/interp.h): the kernel's SIMT efficiency rows (metrics.h). */
 void ws_memstats_set_insts(ws_memstats *ms, uint64_t warp_insns, uint64_t thread_insns);
@@ -146,7 +162,9 @@ typedef struct {
 } ws_metric;
 
 /* Fills up to cap rows of the kernel-total table, in the table's order: the KERNEL rows,
- * then the TENSOR rows where a tensor-era instruction ran; returns the number of rows
+ * then the TENSOR rows where a tensor-era instruction ran, the DSMEM rows where distributed
+ * shared memory was used, the SASS rows where the SASS was counted (basis MODEL where it is
+ * approximate); returns the number of rows
  * (call with cap 0 to count). Ratios with a zero denominator are 0. */
 int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap);
 

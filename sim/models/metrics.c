@@ -7,11 +7,12 @@
 /* A row's scope from its place: the lists are expanded in this order into ws_metric_id. */
 #define ONE(...) +1
 enum { NKERNEL = 0 WS_METRICS_KERNEL(ONE), NTENSOR = 0 WS_METRICS_TENSOR(ONE), NDSMEM = 0 WS_METRICS_DSMEM(ONE),
-       NREPORT = 0 WS_METRICS_REPORT(ONE), NLINE = 0 WS_METRICS_LINE(ONE) };
+       NSASS = 0 WS_METRICS_SASS(ONE), NREPORT = 0 WS_METRICS_REPORT(ONE), NLINE = 0 WS_METRICS_LINE(ONE) };
 #define SCOPE(i) ((i) < NKERNEL ? WS_SCOPE_KERNEL : (i) < NKERNEL + NTENSOR ? WS_SCOPE_TENSOR \
                   : (i) < NKERNEL + NTENSOR + NDSMEM ? WS_SCOPE_DSMEM \
-                  : (i) < NKERNEL + NTENSOR + NDSMEM + NREPORT ? WS_SCOPE_REPORT \
-                  : (i) < NKERNEL + NTENSOR + NDSMEM + NREPORT + NLINE ? WS_SCOPE_LINE : WS_SCOPE_CHECK)
+                  : (i) < NKERNEL + NTENSOR + NDSMEM + NSASS ? WS_SCOPE_SASS \
+                  : (i) < NKERNEL + NTENSOR + NDSMEM + NSASS + NREPORT ? WS_SCOPE_REPORT \
+                  : (i) < NKERNEL + NTENSOR + NDSMEM + NSASS + NREPORT + NLINE ? WS_SCOPE_LINE : WS_SCOPE_CHECK)
 
 /* every column token is pasted, never expanded on its own (no macro of that name can interfere) */
 #define ROW(id, name, unit, basis, judge, slack, ncu, space, op, kind, help, value) \

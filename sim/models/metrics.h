@@ -40,6 +40,10 @@
  *                      (ldmatrix, stmatrix)
  *   WS_METRICS_DSMEM   memstats' distributed shared memory totals, where such an access ran, after
  *                      the tensor-era rows: dl ds da dr (ws_mem_counts)
+ *   WS_METRICS_SASS    memstats' machine-code instruction totals, after the distributed shared memory
+ *                      rows, only where the counters are the SASS's (ptxas + nvdisasm; a PTX-level run has
+ *                      no such rows): si (ws_sass_insns); a count the plan marks approximate is reported
+ *                      with basis MODEL and judged by check as CACHE (ws_memstats_metrics, check_sim.h)
  *   WS_METRICS_REPORT  sim's CSV records after the totals: r (const ws_report *)
  *   WS_METRICS_LINE    sim's per-line CSV records: l (const ws_line_row *, the line's rows summed),
  *                      ld st (its loads' and its stores' rows summed; NULL unless the line has both,
@@ -402,7 +406,23 @@
     M(DSRED_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_dshared_op_redas.sum", REQUEST, EXACT, INFO, 0, NAMED, SHARED, RED, PLAIN, \
       "distributed shared memory reduction requests", dr->requests)
 
-#define WS_METRICS(M) WS_METRICS_KERNEL(M) WS_METRICS_TENSOR(M) WS_METRICS_DSMEM(M) WS_METRICS_REPORT(M) \
+/* warp instructions issued, from the SASS listing: each SASS block's instructions times its runs
+   (sim/sass/sass_map.h ws_sass_warp_insns), per pipe by opcode (sim/models/pipes.c). Equal to ncu on
+   the H200 on 11 of 11 launches, ptxas's unrolled loops included (results/h200-inst). Only the pipes
+   the opcode alone decides: alu, and fma = fmaheavy + fmalite (an FFMA goes to either, an IMAD to
+   fmaheavy only, so fmaheavy itself is decided at run time: no row); lsu, adu, cbu and uniform
+   are not classified (pipes.c gives them WS_PIPE_NONE): no rows */
+#define WS_METRICS_SASS(M) \
+    M(INST_EXECUTED, "smsp__inst_executed.sum", INST, EXACT, EXACT, 0, COLLECT, NONE, NONE, PLAIN, \
+      "warp instructions executed (the SASS listing: each block's instructions times its runs)", si->warp_insns) \
+    M(PIPE_ALU_INST, "sm__inst_executed_pipe_alu.sum", INST, EXACT, EXACT, 0, COLLECT, NONE, NONE, PLAIN, \
+      "of those, on the ALU pipe (IADD3, LOP3, ISETP, SHF, LEA, SEL, MOV, FSETP ...: sim/models/pipes.c)", \
+      si->pipe[WS_PIPE_ALU]) \
+    M(PIPE_FMA_INST, "sm__inst_executed_pipe_fma.sum", INST, EXACT, EXACT, 0, COLLECT, NONE, NONE, PLAIN, \
+      "of those, on the FMA pipes, heavy and lite (FFMA, FADD, FMUL, HFMA2 but not the HFMA2.MMA move ..., and IMAD, IMUL, VIADD on fma-heavy)", \
+      si->pipe[WS_PIPE_FMA] + si->pipe[WS_PIPE_FMAHEAVY])
+
+#define WS_METRICS(M) WS_METRICS_KERNEL(M) WS_METRICS_TENSOR(M) WS_METRICS_DSMEM(M) WS_METRICS_SASS(M) WS_METRICS_REPORT(M) \
     WS_METRICS_LINE(M) WS_METRICS_CHECK(M)
 
 #define WS_METRIC_ENUM(id, ...) WS_METRIC_##id,
@@ -418,7 +438,7 @@ typedef enum { WS_BASIS_EXACT, WS_BASIS_MODEL, WS_BASIS_MEASURED, WS_BASIS_NOTE,
 typedef enum { WS_JUDGE_EXACT, WS_JUDGE_CACHE, WS_JUDGE_TIME, WS_JUDGE_BOUND, WS_JUDGE_INFO, WS_JUDGE_TIMING_DEP,
                WS_JUDGE_NCLASSES } ws_judge;
 typedef enum { WS_NCU_COLLECT, WS_NCU_NAMED, WS_NCU_OWN } ws_ncu;
-typedef enum { WS_SCOPE_KERNEL, WS_SCOPE_TENSOR, WS_SCOPE_DSMEM, WS_SCOPE_REPORT, WS_SCOPE_LINE, WS_SCOPE_CHECK } ws_metric_scope;
+typedef enum { WS_SCOPE_KERNEL, WS_SCOPE_TENSOR, WS_SCOPE_DSMEM, WS_SCOPE_SASS, WS_SCOPE_REPORT, WS_SCOPE_LINE, WS_SCOPE_CHECK } ws_metric_scope;
 
 /* The row's facts (everything but its value). space and op: a ws_space / ws_mem_op, or -1. */
 typedef struct {

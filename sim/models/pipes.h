@@ -3,8 +3,8 @@
  * By SASS opcode where the SASS is known (what the SM runs: ptxas spreads integer adds over
  * IADD3 on the ALU and IMAD.IADD on fma-heavy), else by PTX opcode and type (what ptxas
  * usually makes of it). Instructions that use no arithmetic pipe (memory, branches, barriers,
- * uniform-datapath, moves between special registers) are WS_PIPE_NONE: they cost only their
- * issue slot. Pure functions of the instruction. */
+ * uniform-datapath, moves between special registers, ptxas's HFMA2.MMA zeroing move) are
+ * WS_PIPE_NONE: they cost only their issue slot. Pure functions of the instruction. */
 #ifndef WS_PIPES_H
 #define WS_PIPES_H
 

@@ -467,10 +467,11 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
 }
 
 /* One long-format record: kernel,variant,scope,line,metric,unit,value,basis,verdict,cause (both
- * empty: sim judges nothing, only check explains a difference); the metric's name, unit and basis
- * are its table row's (metrics.h). */
-static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int line, const char *name,
-                          const ws_metric_info *m, double value)
+ * empty: sim judges nothing, only check explains a difference); the metric's name and unit are
+ * its table row's (metrics.h), its basis the row's or, for a kernel total, this run's
+ * (ws_metric.basis: an approximate SASS count is "model"). */
+static void csv_row_basis(FILE *f, const ws_report *r, const char *variant, int line, const char *name,
+                          const ws_metric_info *m, ws_basis basis, double value)
 {
     char ln[16] = "", val[40];
     if (line >= 0)
@@ -479,8 +480,14 @@ static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int 
     if (strtod(val, NULL) != value)
         snprintf(val, sizeof val, "%.17g", value);
     const char *fields[] = {r->kernel, variant, line >= 0 ? "line" : "kernel", ln, name, ws_unit_name(m->unit), val,
-                            ws_basis_name(m->basis), "", ""};
+                            ws_basis_name(basis), "", ""};
     ws_csv_row(f, WS_CSV_NCOLUMNS, fields);
+}
+
+static void csv_row_named(FILE *f, const ws_report *r, const char *variant, int line, const char *name,
+                          const ws_metric_info *m, double value)
+{
+    csv_row_basis(f, r, variant, line, name, m, m->basis, value);
 }
 
 static void csv_row(FILE *f, const ws_report *r, const char *variant, int line, const ws_metric_info *m, double value)
@@ -517,7 +524,7 @@ void ws_report_csv(FILE *f, const ws_report *r, const char *variant, bool header
     int n = ws_memstats_metrics(r->ms, rows, 128);
     int line = -1;
     for (int i = 0; i < n; i++)
-        csv_row(f, r, variant, line, rows[i].info, rows[i].value);
+        csv_row_basis(f, r, variant, line, rows[i].name, rows[i].info, rows[i].basis, rows[i].value);
     WS_METRICS_REPORT(RECORD)
     if (r->sample.sampled) { /* block sampling: what was run and the bounds, as ws__sample_* records */
         const ws_sample_info *si = &r->sample;
