@@ -99,6 +99,7 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
     in->l2_requests = partial_requests((double)c->l2_read_requests, (double)c->l2_read_sectors);
     in->l2_write_requests = (double)c->l2_write_requests;
     in->l2_write_sectors = (double)c->l2_write_sectors;
+    in->l2_write_partial_sectors = (double)c->l2_write_partial_sectors;
     in->bytes_moved = (double)bytes_moved;
 
     int nsm = ws_memstats_sm_count(ms);
@@ -147,13 +148,17 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
      * cost one request per 4-byte sector) */
     out->t_l2_us = in->l2_bytes / (dev->l2_bw_gbs * 1e3);
     double reqs = in->l2_requests;
-    if (dev->l2_write_requests_per_cycle > 0 && dev->l2_write_sectors_per_cycle > 0)
+    if (dev->l2_write_requests_per_cycle > 0 && dev->l2_write_sectors_per_cycle > 0 &&
+        dev->l2_write_partial_sectors_per_cycle > 0) {
         /* writes (docs/timing-model.md "L2 writes"): a fixed part per request plus a part per
-         * sector, added: a one-sector write costs what the request rate says, a full line 2.1x
-         * that (results/h200-l2dram k_local); 4.4 TB/s of full-line writes against 11 of reads */
+         * sector, more for a partly written one, added (results/h200-local: 44 one-sector and 19
+         * full-line requests per cycle, 4.8 TB/s of full lines against 8-11 of reads) */
+        double part = in->l2_write_partial_sectors < in->l2_write_sectors ? in->l2_write_partial_sectors
+                                                                           : in->l2_write_sectors;
         out->t_l2_write_us = (in->l2_write_requests / dev->l2_write_requests_per_cycle +
-                              in->l2_write_sectors / dev->l2_write_sectors_per_cycle) * cycle_us;
-    else
+                              (in->l2_write_sectors - part) / dev->l2_write_sectors_per_cycle +
+                              part / dev->l2_write_partial_sectors_per_cycle) * cycle_us;
+    } else
         reqs += partial_requests(in->l2_write_requests, in->l2_write_sectors);
     double t_req = reqs / dev->l2_requests_per_cycle * cycle_us;
     if (t_req > out->t_l2_us)

@@ -34,6 +34,7 @@ typedef struct {
     double l2_requests;             /* SM->L2 requests (one per 128-B line per instruction): their partial-line
                                        share (writes left out where the profile has write rates) */
     double l2_write_requests, l2_write_sectors; /* SM->L2 write requests and their sectors (stores) */
+    double l2_write_partial_sectors; /* of those sectors, the ones carrying fewer than 32 bytes */
     double l1_wavefronts_max;       /* busiest SM: shared wavefronts + global/local data wavefronts */
     double issue_insns_max;         /* busiest SM: warp instructions (all kinds) */
     double latency_cycles_per_warp_max; /* busiest SM: sum of load latencies / concurrent warps
