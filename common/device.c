@@ -84,6 +84,12 @@ static const ws_device h200 = {
     .dram_efficiency = 0.89,                /* [MEAS] 4267 GB/s for a float4 copy / the 4800 GB/s peak (h200-measured.md) */
     .l2_requests_per_cycle = 35.0,          /* [MEAS] fitted: the naive 4096x4096 transpose, 17.3 M L2 requests in
                                                249 us (ncu); docs/timing-model.md */
+    .l2_write_requests_per_cycle = 81.5,    /* [MEAS] fitted with the next two (least squares) on tests/gpu/local_probe.cu
+                                               (results/h200-local): 16.8 M L2-resident store requests of 1, 2, 4
+                                               whole or one-word sectors on 132 SMs, 0.0226-0.0674 cycles each,
+                                               all six within 5.5 %; docs/timing-model.md "L2 writes" */
+    .l2_write_sectors_per_cycle = 101.5,    /* [MEAS] fitted, as above: whole sectors */
+    .l2_write_partial_sectors_per_cycle = 72.2, /* [MEAS] fitted, as above: sectors carrying 4 of 32 bytes */
     .dram_queue_cycles = 90,                /* [MEAS] fitted: same probe, 4 and 8 independent chains per warp at
                                                8-32 warps/SM (1.1-3.5 TB/s): 12-122 ns over the unloaded step
                                                = 31-48 ns x u/(1-u) (u against 0.89 x 4800 GB/s): 45 ns */
@@ -185,6 +191,9 @@ static const ws_device h100 = {
     .launch_overhead_us = 3.0,              /* estimate */
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed (same GH100 memory system); not measured */
     .l2_requests_per_cycle = 35.0 * 7500 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
+    .l2_write_requests_per_cycle = 81.5,    /* estimate: the H200 fit assumed (same GH100 L2) */
+    .l2_write_sectors_per_cycle = 101.5,    /* estimate: the H200 fit assumed */
+    .l2_write_partial_sectors_per_cycle = 72.2, /* estimate: the H200 fit assumed */
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,

@@ -80,6 +80,12 @@ typedef struct ws_device {
      * measurement says which figure it assumes. */
     double dram_efficiency;       /* fraction of dram_bw_gbs a streaming kernel reaches */
     double l2_requests_per_cycle; /* SM->L2 requests (128-B lines) the L2 serves per SM clock */
+    /* L2 writes (docs/timing-model.md "L2 writes"): a write request costs a fixed part and a part
+     * per sector it carries, more for a sector carrying fewer than 32 bytes, which add: requests /
+     * l2_write_requests_per_cycle + whole sectors / l2_write_sectors_per_cycle + partial sectors /
+     * l2_write_partial_sectors_per_cycle SM cycles for the whole GPU. 0 = not modelled (writes
+     * then count in the l2_requests_per_cycle term as reads do). */
+    double l2_write_requests_per_cycle, l2_write_sectors_per_cycle, l2_write_partial_sectors_per_cycle;
     double dram_queue_cycles;     /* DRAM queueing: a DRAM load waits dram_queue_cycles x u/(1-u) more
                                      than dram_cycles at DRAM utilisation u (M/M/1; timing.c) */
     double dram_tail_per_ln;      /* the slowest of K DRAM loads / one = 1 + this x ln K (a block's

@@ -203,6 +203,28 @@ static void test_global_stores_write_through_and_do_not_allocate_in_l1(void **st
     ws_cache_free(c);
 }
 
+/* The write cost depends on whether a sector carries all 32 bytes (docs/timing-model.md "L2
+ * writes"): 32 lanes x 4 B at stride 4 fill 4 sectors whole; at stride 32 each lane's 4 bytes are
+ * one sector of 32, so all 32 sectors are partial. */
+static void test_store_sectors_with_fewer_than_32_bytes_are_counted_partial(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event whole = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE, 4);
+    ws_cache_access a = access_on(c, 0, &whole);
+    assert_int_equal(a.l2_sectors, 4);
+    assert_int_equal(a.l2_partial_sectors, 0);
+    ws_mem_event part = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + 65536, 32);
+    a = access_on(c, 0, &part);
+    assert_int_equal(a.l2_sectors, 32);
+    assert_int_equal(a.l2_partial_sectors, 32);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->l2_write_sectors, 36);
+    assert_int_equal(t->l2_write_partial_sectors, 32);
+    ws_cache_free(c);
+}
+
 static void test_local_store_then_load_hits_in_l1(void **state)
 {
     (void)state;
@@ -670,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_l1_keeps_the_most_recent_lines_when_full),
         cmocka_unit_test(test_l1_fills_only_the_sectors_that_missed),
         cmocka_unit_test(test_global_stores_write_through_and_do_not_allocate_in_l1),
+        cmocka_unit_test(test_store_sectors_with_fewer_than_32_bytes_are_counted_partial),
         cmocka_unit_test(test_local_store_then_load_hits_in_l1),
         cmocka_unit_test(test_dram_fetch_granularity_over_a_streaming_read),
         cmocka_unit_test(test_partial_sector_writes_are_read_at_eviction_only_with_ecc),

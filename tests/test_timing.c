@@ -363,6 +363,70 @@ static void test_dram_epochs_wait_in_an_mm1_queue_at_the_kernels_utilisation(voi
     assert_true(t.t_latency_us > 0.1 - 1e-9 && t.t_latency_us < 0.1 + 1e-9);
 }
 
+/* L2 writes: a request's fixed part and its sectors' part add. With 100 requests, 50 whole and 25
+ * partial sectors per cycle (1 cycle = 1 ns), 1e6 one-sector writes take 1e6 x (1/100 + 1/50) = 30,000 cycles
+ * and 1e6 full-line writes 1e6 x (1/100 + 4/50) = 90,000: 3x, not the 4x of bytes alone nor the
+ * 1x of requests alone. Reads keep the partial-request term; a profile without write rates puts
+ * the writes in it too, as before (one-sector requests at l2_requests_per_cycle). */
+static void test_an_l2_write_costs_its_request_and_its_sectors(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.l2_bw_gbs = 1e6; /* keep the byte term out of the way */
+    d.l2_write_requests_per_cycle = 100;
+    d.l2_write_sectors_per_cycle = 50;
+    d.l2_write_partial_sectors_per_cycle = 25;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing t;
+    in.l2_write_requests = 1e6;
+    in.l2_write_sectors = 1e6;
+    in.l2_bytes = 32e6;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l2_write_us - 30.0) < 1e-9);
+    assert_true(fabs(t.t_l2_us - 30.0) < 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_L2);
+    in.l2_write_sectors = 4e6;
+    in.l2_bytes = 128e6;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l2_us - 90.0) < 1e-9);
+    /* the same lines with one word per sector: 4e6 partial sectors at 25 per cycle, 1e6 x (1/100 +
+     * 4/25) = 170,000 cycles */
+    in.l2_write_partial_sectors = 4e6;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l2_us - 170.0) < 1e-9);
+    in.l2_write_partial_sectors = 0;
+    /* reads of many partial lines that cost more than the writes set the term */
+    in.l2_requests = d.l2_requests_per_cycle * 1000 * 200; /* 200 us of partial read requests */
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l2_us - 200.0) < 1e-6);
+    assert_true(fabs(t.t_l2_write_us - 90.0) < 1e-9);
+    /* no write rates: 1e6 one-sector writes are 1e6 partial requests at the request rate */
+    d.l2_write_requests_per_cycle = d.l2_write_sectors_per_cycle = d.l2_write_partial_sectors_per_cycle = 0;
+    memset(&in, 0, sizeof in);
+    in.l2_write_requests = 1e6;
+    in.l2_write_sectors = 1e6;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(t.t_l2_write_us == 0);
+    assert_true(fabs(t.t_l2_us - 1e6 / d.l2_requests_per_cycle / 1000) < 1e-6);
+}
+
+/* The H200's write rates against what the probe measured (results/h200-local/local-ncu.csv, 132 SMs:
+ * 16.8 M L2-resident store requests, SM cycles per request = (ncu time - 2.1 us) x clock / requests):
+ * one whole sector 0.0226, a whole line 0.0524, four one-word sectors 0.0674; each within 6 %. */
+static void test_the_h200_write_rates_reproduce_the_probe(void **state)
+{
+    (void)state;
+    const ws_device *d = ws_device_find("h200");
+    assert_non_null(d);
+    const struct { int sectors, partial; double cycles; } m[] = {{1, 0, 0.0226}, {4, 0, 0.0524}, {4, 1, 0.0674}};
+    for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
+        double c = 1 / d->l2_write_requests_per_cycle +
+                   m[k].sectors / (m[k].partial ? d->l2_write_partial_sectors_per_cycle : d->l2_write_sectors_per_cycle);
+        assert_true(fabs(c / m[k].cycles - 1) < 0.06);
+    }
+}
+
 static void test_a_profile_without_its_calibration_is_refused(void **state)
 {
     (void)state;
@@ -410,6 +474,8 @@ int main(void)
         cmocka_unit_test(test_fp32_and_integer_multiply_adds_share_the_fma_pipe),
         cmocka_unit_test(test_dram_epochs_wait_in_an_mm1_queue_at_the_kernels_utilisation),
         cmocka_unit_test(test_the_tensor_pipe_bounds_mma_at_its_measured_rate),
+        cmocka_unit_test(test_an_l2_write_costs_its_request_and_its_sectors),
+        cmocka_unit_test(test_the_h200_write_rates_reproduce_the_probe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

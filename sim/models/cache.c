@@ -578,6 +578,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     w->warp = ev->warp_global;
                     w->bytes = e->byte_mask;
                     out->l2_sectors++;
+                    if (e->byte_mask != 0xFFFFFFFFu)
+                        out->l2_partial_sectors++;
                     sent++;
                 }
                 l2_write(c, line, sec, e->byte_mask, out);
@@ -626,6 +628,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         t->l1_st_hit_sectors += (uint64_t)out->l1_st_hit_sectors;
         t->l2_write_requests += (uint64_t)out->l2_requests;
         t->l2_write_sectors += (uint64_t)out->l2_sectors;
+        t->l2_write_partial_sectors += (uint64_t)out->l2_partial_sectors;
     } else {
         t->l2_atom_requests += (uint64_t)out->l2_requests;
         t->l2_atom_sectors += (uint64_t)out->l2_sectors;

@@ -113,6 +113,7 @@ typedef struct {
     int merged_sectors;
     int st_merged_sectors;                  /* stores merged into a pending write (no L2 sector) */
     int l2_requests, l2_sectors;            /* sent to L2: read, write or atomic per op */
+    int l2_partial_sectors;                 /* stores: of l2_sectors, those carrying fewer than 32 bytes */
     int l2_hit_inflight_sectors;            /* of the L2 hits: sectors whose DRAM fetch (by this SM, within
                                                fill_window of its memory instructions, brought in
                                                unasked) is still in flight: latency only */
@@ -134,6 +135,8 @@ typedef struct {
     uint64_t l2_read_requests, l2_read_sectors;
     uint64_t l2_read_hit_sectors, l2_read_miss_sectors; /* miss = sectors fetched (promoted) */
     uint64_t l2_write_requests, l2_write_sectors;
+    uint64_t l2_write_partial_sectors;              /* of those, sent with fewer than 32 bytes (by the
+                                                       store's own bytes; a merged store's added later) */
     uint64_t l2_atom_requests, l2_atom_sectors;     /* atomics and reductions */
     uint64_t dram_read_bytes;        /* read-miss fills + ECC partial-write reads */
     uint64_t dram_fill_bytes;        /* read-miss fills only */

@@ -76,10 +76,10 @@ void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at
  * at 36.5), while full-line requests ran faster than that on the H200 (mma_tma: 69 M four-sector
  * requests at >= 44.5 per cycle, the byte term's 11 TB/s): a full line is the byte term's. Each
  * request is taken as one sector or four, so (4n - s) / 3 of them are partial. */
-static double partial_requests(uint64_t n, uint64_t s)
+static double partial_requests(double n, double s)
 {
-    double p = (4.0 * (double)n - (double)s) / 3.0;
-    return p < 0 ? 0 : p > (double)n ? (double)n : p;
+    double p = (4.0 * n - s) / 3.0;
+    return p < 0 ? 0 : p > n ? n : p;
 }
 
 void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat, const ws_occupancy *occ,
@@ -96,8 +96,10 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
     in->l2_bytes = 32.0 * (double)(c->l2_read_sectors + c->l2_write_sectors + c->l2_atom_sectors);
     /* atomics' requests are the contention terms' (their whole-L2 rate was measured: 76 units,
      * results/h200-contention.md); the request rate here was fitted on loads and stores */
-    in->l2_requests = partial_requests(c->l2_read_requests, c->l2_read_sectors) +
-                      partial_requests(c->l2_write_requests, c->l2_write_sectors);
+    in->l2_requests = partial_requests((double)c->l2_read_requests, (double)c->l2_read_sectors);
+    in->l2_write_requests = (double)c->l2_write_requests;
+    in->l2_write_sectors = (double)c->l2_write_sectors;
+    in->l2_write_partial_sectors = (double)c->l2_write_partial_sectors;
     in->bytes_moved = (double)bytes_moved;
 
     int nsm = ws_memstats_sm_count(ms);
@@ -150,9 +152,24 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     /* L2: the slower of its byte rate and its request rate (scattered partial writes
      * cost one request per 4-byte sector) */
     out->t_l2_us = in->l2_bytes / (dev->l2_bw_gbs * 1e3);
-    double t_req = in->l2_requests / dev->l2_requests_per_cycle * cycle_us;
+    double reqs = in->l2_requests;
+    if (dev->l2_write_requests_per_cycle > 0 && dev->l2_write_sectors_per_cycle > 0 &&
+        dev->l2_write_partial_sectors_per_cycle > 0) {
+        /* writes (docs/timing-model.md "L2 writes"): a fixed part per request plus a part per
+         * sector, more for a partly written one, added (results/h200-local: 44 one-sector and 19
+         * full-line requests per cycle, 4.8 TB/s of full lines against 8-11 of reads) */
+        double part = in->l2_write_partial_sectors < in->l2_write_sectors ? in->l2_write_partial_sectors
+                                                                           : in->l2_write_sectors;
+        out->t_l2_write_us = (in->l2_write_requests / dev->l2_write_requests_per_cycle +
+                              (in->l2_write_sectors - part) / dev->l2_write_sectors_per_cycle +
+                              part / dev->l2_write_partial_sectors_per_cycle) * cycle_us;
+    } else
+        reqs += partial_requests(in->l2_write_requests, in->l2_write_sectors);
+    double t_req = reqs / dev->l2_requests_per_cycle * cycle_us;
     if (t_req > out->t_l2_us)
         out->t_l2_us = t_req;
+    if (out->t_l2_write_us > out->t_l2_us)
+        out->t_l2_us = out->t_l2_write_us;
     out->t_l1_us = in->l1_wavefronts_max / WS_L1_WAVEFRONTS_PER_CYCLE * cycle_us;
     /* issue: the schedulers' slots, or the busiest pipe at the guide's lanes per cycle (a
      * warp instruction takes its 32 lanes' slots, active or not). FP32 runs on fma-heavy and

@@ -34,7 +34,10 @@ typedef struct {
                                        (ws_cache_totals.l2_cold_allocations): the DRAM term charges a
                                        write-back for dev->l2_dirty_fraction of them (1 with no limit) */
     double l2_bytes;                /* SM<->L2 sectors x 32 (read, write, atomic) */
-    double l2_requests;             /* SM->L2 requests (one per 128-B line per instruction) */
+    double l2_requests;             /* SM->L2 requests (one per 128-B line per instruction): their partial-line
+                                       share (writes left out where the profile has write rates) */
+    double l2_write_requests, l2_write_sectors; /* SM->L2 write requests and their sectors (stores) */
+    double l2_write_partial_sectors; /* of those sectors, the ones carrying fewer than 32 bytes */
     double l1_wavefronts_max;       /* busiest SM: shared wavefronts + global/local data wavefronts */
     double issue_insns_max;         /* busiest SM: warp instructions (all kinds) */
     double latency_cycles_per_warp_max; /* busiest SM: sum of load latencies / concurrent warps
@@ -68,6 +71,8 @@ const char *ws_bound_class(ws_bound b);
 
 typedef struct {
     double t_dram_us, t_l2_us, t_l1_us, t_issue_us, t_latency_us, t_launch_us;
+    double t_l2_write_us;           /* of t_l2: the writes' requests and sectors at the profile's write rates
+                                       (t_l2 is the largest of bytes, partial requests and this) */
     double t_atomics_us;            /* global atomics: max(per address, per slice, per line, whole L2) */
     double t_shared_atomics_us;     /* busiest SM's shared-atomic wavefronts */
     double t_block_launch_us;       /* busiest SM's blocks x max(block_launch_cycles, warps x

@@ -792,6 +792,7 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
     cJSON_AddStringToObject(tj, "bound", ws_bound_name(t->bound));
     cJSON_AddNumberToObject(tj, "dram_us", t->t_dram_us);
     cJSON_AddNumberToObject(tj, "l2_us", t->t_l2_us);
+    cJSON_AddNumberToObject(tj, "l2_write_us", t->t_l2_write_us);
     cJSON_AddNumberToObject(tj, "l1_us", t->t_l1_us);
     cJSON_AddNumberToObject(tj, "issue_us", t->t_issue_us);
     cJSON_AddNumberToObject(tj, "issue_slots_us", t->t_issue_slots_us);

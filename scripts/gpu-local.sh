@@ -1,0 +1,90 @@
+#!/bin/sh
+# gpu-local.sh - what an L2 write (and read) request costs by its sectors, and the local-memory
+# catalog kernels' counters at their realistic sizes (issue 23 item 2: local_dynamic_index and
+# spill_forced ran 2x slower than the L2 model said), in one run of at most ~5 minutes.
+# It builds tests/gpu/local_probe.cu with nvcc and runs ncu (--clock-control none: clocks are never
+# changed; default --cache-control all) once per configuration, collecting
+# lts__t_requests/sectors_srcunit_tex_op_read/write.sum, dram__bytes_read/write.sum,
+# gpu__time_duration.sum and the local-memory L1 sectors and hits:
+#   wr SPR FULL BLOCKS   ~16.8 M L2-resident store requests of SPR = 1/2/4 sectors each, whole
+#                        (FULL=1) or one word per sector (FULL=0), on 132 and 66 SMs (1024-thread
+#                        blocks: 132, 264 = 2 per SM, 66): the fixed and per-sector cost of a write
+#                        request, and whether the limit is per SM or the L2's
+#   rd SPR FULL BLOCKS   the same addresses as __ldcg loads (the read side of the same question)
+#   ldi N                local_dynamic_index at 2^22 and 2^25 threads (the realistic size)
+#   spill N              spill_forced at 2^18 and 2^21 threads (the realistic size)
+# Files in $OUT (3): env.txt (GPU, driver, nvcc, ncu, date), local-ncu.csv (ncu's CSV, a "config"
+# column first), log.txt (every command and its output).
+# Time: nvcc ~20 s; 28 ncu runs of ~2-8 s each; none started after BUDGET_S (default 270 s).
+# Environment: OUT (default out-local), BUDGET_S, NVCC (default nvcc), NCU (default ncu).
+# From the repository root: OUT=/some/dir sh scripts/gpu-local.sh
+set -u
+OUT=${OUT:-out-local}
+BUDGET=${BUDGET_S:-270}
+START=$(date +%s)
+mkdir -p "$OUT" || exit 1
+LOG=$OUT/log.txt
+: > "$LOG"
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+PATH=$PATH:/usr/local/cuda/bin
+export PATH
+NVCC=${NVCC:-nvcc}
+NCU=${NCU:-ncu}
+say() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - START)) s) $*" >> "$LOG"; }
+
+{
+    echo "date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
+    echo "host: $(uname -n)"
+    echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git rev-parse --abbrev-ref HEAD 2>/dev/null)"
+    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,ecc.mode.current,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1)"
+    echo "nvcc: $("$NVCC" --version 2>&1 | tail -1)"
+    echo "ncu: $("$NCU" --version 2>&1 | tail -1)"
+} > "$OUT/env.txt"
+
+say "nvcc"
+"$NVCC" -O3 -arch=sm_90 -o "$TMP/probe" tests/gpu/local_probe.cu >> "$LOG" 2>&1 || { say "nvcc failed"; exit 1; }
+
+METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,\
+lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_write.sum,\
+lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum,dram__bytes_write.sum,\
+gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,\
+l1tex__t_requests_pipe_lsu_mem_local_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,\
+l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum
+CSV=$OUT/local-ncu.csv
+: > "$CSV"
+HEAD=0
+run() { # run CONFIG ARGS...: one ncu pass over the probe's one launch, its CSV rows prefixed by CONFIG
+    cfg=$1
+    shift
+    if [ $(($(date +%s) - START)) -ge "$BUDGET" ]; then
+        say "skipped $cfg (budget)"
+        return
+    fi
+    say "ncu $cfg: $*"
+    timeout 60 "$NCU" --clock-control none --metrics "$METRICS" --csv "$TMP/probe" "$@" > "$TMP/one.csv" 2>> "$LOG"
+    echo "rc=$?" >> "$LOG"
+    grep -v '^==' "$TMP/one.csv" | grep '^"' > "$TMP/rows.csv"
+    grep -v '^"' "$TMP/one.csv" >> "$LOG"
+    if [ "$HEAD" = 0 ] && [ -s "$TMP/rows.csv" ]; then
+        head -1 "$TMP/rows.csv" | sed 's/^/"config",/' >> "$CSV"
+        HEAD=1
+    fi
+    tail -n +2 "$TMP/rows.csv" | sed "s/^/\"$cfg\",/" >> "$CSV"
+}
+
+# the catalog kernels first: they are what the model must reproduce
+run ldi_22 ldi 4194304
+run ldi_25 ldi 33554432
+run spill_18 spill 262144
+run spill_21 spill 2097152
+for b in 132 66 264; do
+    for f in 1 0; do
+        for s in 1 2 4; do run "wr_s${s}_f${f}_b$b" wr "$s" "$f" "$b"; done
+    done
+done
+for f in 1 0; do
+    for s in 1 2 4; do run "rd_s${s}_f${f}_b132" rd "$s" "$f" 132; done
+done
+say "done"
+exit 0
