@@ -92,6 +92,9 @@ typedef struct {
     ws_block_next_fn block_next;
     ws_blocks_planned_fn blocks_planned;
     void *filter_ctx;
+    ws_async_fn on_async;          /* ws_sim_config.on_async: cp.async groups, mbarrier operations (the
+                                      visualizer); NULL = none */
+    void *async_ctx;
     const volatile int *stop;      /* ws_sim_config.stop: the observer ends the run early (its recording is
                                       full); the models finish on what ran. NULL = to the end */
 } ws_simulation_opts;

@@ -52,7 +52,8 @@ static void stepped(viz_session *ss)
 static void ask(viz_session *ss)
 {
     viz_quiz *q = &ss->st.quiz;
-    if (!q->on || !viz_nav_current(&ss->nav, 0))
+    const viz_step *st = viz_nav_current(&ss->nav, 0);
+    if (!q->on || !st || !viz_step_counts(st)) /* a landed copy or a wait has no count to predict */
         return;
     q->asking = true;
     q->guess[0] = 0;

@@ -126,6 +126,17 @@ static void from_banks(viz_step *s, const ws_bank_result *bk)
     s->ideal_wavefronts = bk->ideal;
     s->degree = bk->degree;
     memcpy(s->bank_words, bk->group_words, sizeof s->bank_words);
+    if (s->kind == WS_KIND_LDSM || s->kind == WS_KIND_STSM) /* the rule's groups are its phases */
+        for (int g = 0; g < VIZ_MAX_PHASES && g < bk->ngroups; g++) {
+            for (int l = 0; l < VIZ_LANES; l++)
+                if (bk->lane_group[l] == g)
+                    s->phase_lanes[g] |= 1u << l;
+            for (int b = 0; b < VIZ_BANKS; b++)
+                if (bk->group_words[g][b] > s->phase_wavefronts[g])
+                    s->phase_wavefronts[g] = bk->group_words[g][b];
+            if (s->phase_lanes[g])
+                s->nphases = g + 1;
+        }
     for (int l = 0; l < VIZ_LANES; l++) {
         viz_lane *ln = &s->lane[l];
         if (!ln->active)
@@ -182,6 +193,7 @@ void viz_step_from_verdict(viz_step *s, const ws_mem_verdict *v)
     s->ptx_line = ev->ptx_line;
     s->space = ev->space;
     s->op = ev->op;
+    s->kind = ev->kind;
     s->width = ev->width ? ev->width : 4;
     s->active_mask = ev->active_mask;
     for (int l = 0; l < VIZ_LANES; l++) {
@@ -206,8 +218,15 @@ void viz_step_from_event(viz_step *s, const ws_mem_event *ev)
     viz_step_from_verdict(s, &v);
 }
 
+bool viz_step_counts(const viz_step *s)
+{
+    return s->what == VIZ_STEP_ACCESS;
+}
+
 void viz_totals_add(viz_totals *t, const viz_step *s)
 {
+    if (!viz_step_counts(s))
+        return;
     t->instructions++;
     viz_cat c = viz_step_cat(s);
     if (c == VIZ_CAT_COUNT)
@@ -425,6 +444,8 @@ int viz_recording_heat_add(viz_recording *r, int line, bool shared, uint64_t uni
 
 int viz_recording_heat_add_step(viz_recording *r, const viz_step *s)
 {
+    if (!viz_step_counts(s))
+        return 0;
     bool shared = s->space == WS_SPACE_SHARED;
     return viz_recording_heat_add(r, s->src_line, shared, (uint64_t)(shared ? s->wavefronts : s->sectors),
                                   (uint64_t)(shared ? s->ideal_wavefronts : s->ideal_sectors),

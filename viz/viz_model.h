@@ -86,8 +86,23 @@ typedef struct {
     uint64_t l1_hit_sectors, l2_hit_sectors, dram_sectors, write_sectors;
 } viz_totals;
 
+/* What a step is: a memory instruction's access (the models' verdict), or one of the asynchronous
+ * side's moments (issue 24), built by viz_async.c from the interpreter's ws_async_event records:
+ *   LANDED:    a cp.async (its warp's wait_group covered its group) or a bulk copy / TMA (the phase of
+ *              its mbarrier completed) has landed: the lanes and bank grid of its shared destination
+ *              (a copy of its issuing step's), with its bytes;
+ *   MBAR_WAIT: a warp's test/try_wait on an mbarrier: the first that found the phase still open
+ *              (stalled: the stall begins) or the one that passed (the stall, if any, ends), with the
+ *              mbarrier's arrivals and transaction bytes.
+ * Only ACCESS steps carry counts (totals, heat, the quiz skip the others). */
+typedef enum { VIZ_STEP_ACCESS = 0, VIZ_STEP_LANDED, VIZ_STEP_MBAR_WAIT } viz_step_kind;
+
+#define VIZ_MAX_PHASES 4
+
 typedef struct viz_step {
     uint64_t seq;                /* event sequence number in the launch */
+    viz_step_kind what;
+    ws_mem_kind kind;            /* the instruction family (event.h): plain, cp.async, ldmatrix, TMA ... */
     uint32_t block[3];
     uint32_t block_linear;
     uint32_t warp;
@@ -109,11 +124,33 @@ typedef struct viz_step {
     int wavefronts, ideal_wavefronts;
     int degree;                  /* n-way: most distinct words one bank serves in one group */
     uint8_t bank_words[4][VIZ_BANKS]; /* distinct words bank b serves in group g */
+    /* ldmatrix / stmatrix (banks.h's rule): one phase per 8x8 matrix, its 8 row addresses (16 B each,
+       128 B in all) from lanes 8p..8p+7; x1 = 1 phase, x2 = 2, x4 = 4. A phase's wavefronts: the most
+       distinct words one bank serves among its rows (1 when conflict-free); they sum to wavefronts */
+    int nphases;
+    uint32_t phase_lanes[VIZ_MAX_PHASES];
+    uint8_t phase_wavefronts[VIZ_MAX_PHASES];
 
     /* global/local */
     int nlines;
     viz_line lines[VIZ_MAX_LINES]; /* ascending by line */
     int requests, sectors, ideal_sectors;
+
+    /* LANDED */
+    uint64_t landed_bytes;       /* the copy's bytes now in shared memory */
+    uint64_t issued_seq;         /* seq of its issuing (shared-side) step */
+    int landed_sectors;          /* cp.async: the global sectors its read took (its global step's) */
+    /* LANDED of a bulk copy, MBAR_WAIT: the mbarrier (shared offset) and its state at that moment */
+    uint64_t mbar;
+    uint32_t mbar_arrived, mbar_expected; /* arrivals of the phase so far / per phase */
+    int32_t mbar_tx;             /* transaction bytes still expected (negative: landed before expect_tx) */
+    uint64_t mbar_tx_landed;     /* bytes bulk copies completed on it in this phase */
+    uint32_t mbar_phase;         /* phases completed (mod 8) */
+    /* MBAR_WAIT */
+    bool stalled;                /* the wait found the phase open: the warp stalls from here */
+    uint32_t wait_tries;         /* waits of this stall so far (the passing one included) */
+    uint64_t stall_seq;          /* a passing wait that ended a stall: that stall's first step's seq; else 0 */
+    bool stall_ended;            /* a passing wait that ended a stall */
 
     viz_totals totals;           /* running totals of the launch after this step */
 } viz_step;
@@ -258,6 +295,8 @@ size_t viz_recording_scope(const viz_recording *r, viz_scope sc, uint32_t block_
 
 /* The number a learner predicts for a step: sectors (global, local) or wavefronts (shared). */
 int viz_step_answer(const viz_step *s);
+/* Whether a step is a memory access with counts (VIZ_STEP_ACCESS). */
+bool viz_step_counts(const viz_step *s);
 const char *viz_step_unit(const viz_step *s); /* "sectors" / "wavefronts" */
 
 #endif

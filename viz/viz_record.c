@@ -21,6 +21,7 @@
 #include "../common/measured.h"
 #include "../sim/frontend/ptx.h"
 #include "../sim/simulate.h"
+#include "viz_async.h"
 #include "viz_totals.h"
 
 #define DEFAULT_ARCH "sm_90"
@@ -42,6 +43,7 @@ typedef struct {
     int oom;
     const ws_simulation *sim;  /* its SASS session opens when the run starts */
     int *ptx_per_sass;         /* per SASS instruction: PTX accesses it carries (built on first use) */
+    viz_async *as;             /* copies in flight, stalls open (viz_async.h) */
 } rec_ctx;
 
 /* The SASS instruction event pc stands for, with what ptxas did to the PTX: a merge's
@@ -138,8 +140,26 @@ static void observe(void *ctx, const ws_mem_verdict *v)
         ptx_format_insn(c->fn, &c->fn->insns[ev->pc], s.ptx_text, sizeof s.ptx_text);
     sass_text_of(c, ev->pc, s.sass_text, sizeof s.sass_text);
     s.totals = c->run;
-    if (viz_recording_push(c->rec, &s))
+    if (viz_recording_push(c->rec, &s) || viz_async_step(c->as, c->rec, c->rec->nsteps - 1))
         c->oom = 1;
+}
+
+/* The asynchronous side of the kept blocks: copies landing, mbarrier waits (viz_async.h). */
+static void on_async(void *ctx, const ws_async_event *e)
+{
+    rec_ctx *c = ctx;
+    if (e->block_linear < c->lo || e->block_linear >= c->hi || c->oom)
+        return;
+    size_t n0 = c->rec->nsteps;
+    if (viz_async_event(c->as, c->rec, e, &c->run)) {
+        c->oom = 1;
+        return;
+    }
+    for (size_t i = n0; i < c->rec->nsteps; i++) {   /* a wait's step names its instruction */
+        viz_step *s = &c->rec->steps[i];
+        if (!s->ptx_text[0] && c->fn && s->pc < (uint32_t)c->fn->ninsns)
+            ptx_format_insn(c->fn, &c->fn->insns[s->pc], s->ptx_text, sizeof s->ptx_text);
+    }
 }
 
 /* The blocks the steps' run simulates, in linear order: the warm-up, then [lo, hi) until the
@@ -286,12 +306,17 @@ int viz_record_shown(ws_catalog *cat, const viz_record_opts *o, viz_recording *r
     if (c.cluster > 1)
         c.start = 0;                             /* every cluster from the first */
     c.planned = (uint64_t)(c.hi - c.start);
+    if (!(c.as = viz_async_new())) {
+        ws_error_set(err, sim.file->path, 0, 0, "out of memory recording %s", desc->name);
+        goto out;
+    }
     ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz",
                              .sass_listing = o->sass_listing, .threads = 1,
                              .block_next = shown_next, .blocks_planned = shown_planned, .filter_ctx = &c,
-                             .stop = &c.stop};
+                             .stop = &c.stop, .on_async = on_async, .async_ctx = &c};
     rc = ws_simulation_run(&sim, &so, err);
     free(c.ptx_per_sass);
+    viz_async_free(c.as);
     if (rc)
         goto out;
     if (c.oom) {

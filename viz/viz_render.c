@@ -272,6 +272,10 @@ static uint32_t eff_rgb(double pct)
 
 uint32_t viz_step_rgb(const viz_step *s)
 {
+    if (s->what == VIZ_STEP_LANDED)
+        return VIZ_RGB_LANDED;
+    if (s->what == VIZ_STEP_MBAR_WAIT)
+        return s->stalled ? VIZ_RGB_STALL : VIZ_RGB_DIM;
     int units = viz_step_answer(s);
     int ideal = s->space == WS_SPACE_SHARED ? s->ideal_wavefronts : s->ideal_sectors;
     return eff_rgb(units > 0 ? 100.0 * ideal / units : 100.0);
@@ -837,7 +841,8 @@ static void mem_title(ctx *c, const viz_pane_layout *p, const viz_step *st, cons
     const viz_metrics *m = c->m;
     char lng[160], shrt[120];
     int act = __builtin_popcount(st->active_mask);
-    snprintf(lng, sizeof lng, "%s %s \xC2\xB7 %u B/lane \xC2\xB7 %d of 32 lanes active (%.3g%%)", space_word(st->space),
+    const char *kn = ws_mem_kind_name(st->kind);
+    snprintf(lng, sizeof lng, "%s%s%s %s \xC2\xB7 %u B/lane \xC2\xB7 %d of 32 lanes active (%.3g%%)", kn, kn[0] ? " " : "", space_word(st->space),
              op_word(st->op), st->width, act, 100.0 * act / 32);
     snprintf(shrt, sizeof shrt, "%s %s \xC2\xB7 %u B \xC2\xB7 %d lanes", space_word(st->space), op_word(st->op),
              st->width, __builtin_popcount(st->active_mask));
@@ -885,6 +890,8 @@ static void fan_line(ctx *c, const viz_pane_layout *p, int lane, int x, int y, u
     SDL_RenderDrawLine(c->r, s.x, s.y, ex, ey);
 }
 
+static void lane_list(uint32_t m, char *out, size_t cap);
+
 static void draw_banks(ctx *c, const viz_pane_layout *p, const viz_step *st, double phase, const viz_hit *hv)
 {
     static uint32_t cell[VIZ_MAX_ROWS][VIZ_BANKS]; /* lanes using each (row, bank) word */
@@ -916,9 +923,35 @@ static void draw_banks(ctx *c, const viz_pane_layout *p, const viz_step *st, dou
 
     char buf[160];
     int conflict_ways = st->degree;
+    /* ldmatrix: its phases one after another (phase p's lanes appear in [p/n, (p+1)/n) of the step's
+       animation); anything else at once */
+    int np = st->what == VIZ_STEP_ACCESS ? st->nphases : 0;
+    double lt[VIZ_LANES];
+    for (int l = 0; l < VIZ_LANES; l++) {
+        lt[l] = phase;
+        for (int g = 0; g < np; g++)
+            if (st->phase_lanes[g] >> l & 1)
+                lt[l] = phase >= 1 ? 1 : phase * np - g;
+    }
+    int cur = np && phase < 1 ? (int)(phase * np) : -1;
     uint32_t vrgb = st->wavefronts <= st->ideal_wavefronts ? VIZ_RGB_GOOD
                     : st->wavefronts <= 2 * st->ideal_wavefronts ? VIZ_RGB_WARN : VIZ_RGB_BAD;
-    if (st->wavefronts > st->ideal_wavefronts && conflict_ways > 1)
+    if (st->what == VIZ_STEP_LANDED) {
+        vrgb = VIZ_RGB_LANDED;
+        snprintf(buf, sizeof buf, "landed: %" PRIu64 " B %s (issued at event %" PRIu64 ")", st->landed_bytes,
+                 st->kind == WS_KIND_LDGSTS ? "after its wait_group" : "as its mbarrier phase completed",
+                 st->issued_seq);
+    } else if (cur >= 0) {
+        char ll[48];
+        lane_list(st->phase_lanes[cur], ll, sizeof ll);
+        snprintf(buf, sizeof buf, "phase %d of %d \xC2\xB7 lanes %s \xC2\xB7 8 rows \xC3\x97 16 B \xC2\xB7 %d wavefront%s", cur + 1,
+                 np, ll, st->phase_wavefronts[cur], st->phase_wavefronts[cur] == 1 ? "" : "s");
+    } else if (np) {
+        int o = snprintf(buf, sizeof buf, "%d phase%s \xC2\xB7 wavefronts ", np, np == 1 ? "" : "s");
+        for (int g = 0; g < np && o < (int)sizeof buf - 24; g++)
+            o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%d", g ? "+" : "", st->phase_wavefronts[g]);
+        snprintf(buf + o, sizeof buf - (size_t)o, " = %d \xC2\xB7 ideal %d", st->wavefronts, st->ideal_wavefronts);
+    } else if (st->wavefronts > st->ideal_wavefronts && conflict_ways > 1)
         snprintf(buf, sizeof buf, "%d wavefronts \xC2\xB7 ideal %d \xC2\xB7 %d-way bank conflict", st->wavefronts,
                  st->ideal_wavefronts, conflict_ways);
     else
@@ -954,7 +987,7 @@ static void draw_banks(ctx *c, const viz_pane_layout *p, const viz_step *st, dou
         SDL_Rect cb = viz_layout_bank_cell(p, m, nr, ln->bank, rs);
         bool cf = st->bank_words[ln->group & 3][ln->bank] > 1;
         fan_line(c, p, l, cb.x + cb.w / 2, p->grid.y + m->bankhead_h - 1, cf ? VIZ_RGB_CONFLICT : lane_rgb(l),
-                 cf ? 200 : 150, phase * 1.3);
+                 cf ? 200 : 150, lt[l] * 1.3);
     }
     /* cells */
     static SDL_Rect empties[VIZ_MAX_ROWS * VIZ_BANKS];
@@ -983,7 +1016,14 @@ static void draw_banks(ctx *c, const viz_pane_layout *p, const viz_step *st, dou
                     cf = true;
             int n = __builtin_popcount(mk);
             uint32_t rgb = cf ? VIZ_RGB_CONFLICT : n > 1 ? VIZ_RGB_BROADCAST : VIZ_RGB_ACCESS;
-            fill(c, cb, lerp_rgb(VIZ_RGB_EMPTY, rgb, a), 255);
+            if (st->what == VIZ_STEP_LANDED && !cf)
+                rgb = VIZ_RGB_LANDED;
+            double ca = a;
+            if (np) { /* the cell's phase: its first lane's */
+                double t = lt[__builtin_ctz(mk)];
+                ca = ease(t * 1.6 - 0.3);
+            }
+            fill(c, cb, lerp_rgb(VIZ_RGB_EMPTY, rgb, ca), 255);
             if (hv && hv->kind == VIZ_HIT_BANK && hv->bank == b && hv->row_slot == rs)
                 outline(c, cb, 0xFFFFFFu, 255);
             char t[12];
@@ -1159,6 +1199,45 @@ static void draw_question(ctx *c, const viz_pane_layout *p, const viz_step *st)
     }
 }
 
+/* A bar of label and value v of full (clipped to it), in the memory panel at y. */
+static int mbar_bar(ctx *c, const viz_pane_layout *p, int y, const char *label, double v, double full, uint32_t rgb)
+{
+    const viz_metrics *m = c->m;
+    int x0 = p->mem.x + m->pad + 2, w = p->mem.w - 2 * m->pad - 4, h = S(c, 14);
+    text_fit(c, c->f->sans_small, x0, y, w, VIZ_RGB_TEXT, label);
+    y += viz_font_height(c->f->sans_small) + S(c, 3);
+    fill(c, (SDL_Rect){x0, y, w, h}, VIZ_RGB_EMPTY, 255);
+    double t = full > 0 ? v / full : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    if (t > 0)
+        fill(c, (SDL_Rect){x0, y, (int)lround(w * t) > 1 ? (int)lround(w * t) : 1, h}, rgb, 255);
+    return y + h + S(c, 8);
+}
+
+/* An mbarrier wait: whether the warp stalls, and the phase's arrivals and transaction bytes. */
+static void draw_mbar_wait(ctx *c, const viz_pane_layout *p, const viz_step *st)
+{
+    char v[160], l1[160], l2[160];
+    if (st->stalled)
+        snprintf(v, sizeof v, "stalled: phase %u still open (%u wait%s so far)", st->mbar_phase, st->wait_tries,
+                 st->wait_tries == 1 ? "" : "s");
+    else if (st->stall_ended)
+        snprintf(v, sizeof v, "passed after %u waits: the phase completed", st->wait_tries);
+    else
+        snprintf(v, sizeof v, "passed at once: the phase had completed");
+    mem_title(c, p, st, v, st->stalled ? VIZ_RGB_STALL : VIZ_RGB_GOOD);
+    int y = p->grid.y;
+    snprintf(l1, sizeof l1, "mbarrier at shared 0x%" PRIx64 ": arrivals %u of %u", st->mbar, st->mbar_arrived,
+             st->mbar_expected);
+    y = mbar_bar(c, p, y, l1, st->mbar_arrived, st->mbar_expected, VIZ_RGB_ACCESS);
+    uint64_t expect = st->mbar_tx_landed + (uint64_t)(st->mbar_tx > 0 ? st->mbar_tx : 0);
+    snprintf(l2, sizeof l2, "expect_tx: %" PRIu64 " of %" PRIu64 " B landed (bulk copies / TMA)", st->mbar_tx_landed, expect);
+    y = mbar_bar(c, p, y, l2, (double)st->mbar_tx_landed, (double)expect, VIZ_RGB_LANDED);
+    text_fit(c, c->f->sans_small, p->mem.x + c->m->pad + 2, y, p->mem.w - 2 * c->m->pad - 4, VIZ_RGB_DIM,
+             "the phase completes when every arrival is in and every expected byte has landed; the timeline "
+             "shows the stall as a strip");
+}
+
 static void draw_mem(ctx *c, int pane, const viz_pane_layout *p, const viz_pane_state *ps, double phase,
                      const viz_hit *hv)
 {
@@ -1169,6 +1248,8 @@ static void draw_mem(ctx *c, int pane, const viz_pane_layout *p, const viz_pane_
     }
     if (hidden(c, pane))
         draw_question(c, p, ps->step);
+    else if (ps->step->what == VIZ_STEP_MBAR_WAIT)
+        draw_mbar_wait(c, p, ps->step);
     else if (ps->step->space == WS_SPACE_SHARED)
         draw_banks(c, p, ps->step, phase, hv);
     else
@@ -1238,6 +1319,24 @@ static void draw_timeline(ctx *c, int pane, const viz_pane_layout *p, const viz_
         fill(c, cell, rgb, 255);
         last = cell;
         last_rgb = rgb;
+    }
+    /* mbarrier stalls: a strip along the warp's row from the wait that found the phase open to the
+       wait that passed (or the end of the recording) */
+    for (size_t k = 0; k < ps->tl_count; k++) {
+        const viz_step *s = &rec->steps[ps->tl[k]];
+        if (s->what != VIZ_STEP_MBAR_WAIT || !s->stalled || (hide && k >= ps->tl_pos))
+            continue;
+        size_t e = k + 1;
+        while (e < ps->tl_count) {
+            const viz_step *t = &rec->steps[ps->tl[e]];
+            if (t->what == VIZ_STEP_MBAR_WAIT && t->stall_ended && t->stall_seq == s->seq &&
+                t->block_linear == s->block_linear && t->warp == s->warp)
+                break;
+            e++;
+        }
+        SDL_Rect a = viz_layout_timeline_cell(p, ps, k), b = viz_layout_timeline_cell(p, ps, e < ps->tl_count ? e : ps->tl_count - 1);
+        int h = a.h / 3 > 1 ? a.h / 3 : 1;
+        fill(c, (SDL_Rect){a.x, a.y + (a.h - h) / 2, b.x + b.w - a.x > 1 ? b.x + b.w - a.x : 1, h}, VIZ_RGB_STALL, 200);
     }
     if (ps->tl_pos < ps->tl_count) {
         SDL_Rect cell = viz_layout_timeline_cell(p, ps, ps->tl_pos);

@@ -32,12 +32,15 @@
 #define VIZ_RGB_GOOD      0x49CF7Du
 #define VIZ_RGB_WARN      0xF2C14Eu
 #define VIZ_RGB_BAD       0xFF3358u
+#define VIZ_RGB_LANDED    0x7FD6FFu /* a copy landed in shared memory (cp.async, TMA) */
+#define VIZ_RGB_STALL     0xF2C14Eu /* a warp stalled on an mbarrier wait (timeline strip) */
 
 uint32_t viz_outcome_rgb(viz_outcome o);
 /* Heat of a source line, t = its sectors + wavefronts / the worst line's: from a cool
  * blue through yellow to VIZ_RGB_BAD (red) at t = 1. */
 uint32_t viz_heat_rgb(double t);
-/* Verdict colour of a step: VIZ_RGB_GOOD at >= 90 % of ideal, WARN >= 50 %, else BAD. */
+/* Verdict colour of a step: VIZ_RGB_GOOD at >= 90 % of ideal, WARN >= 50 %, else BAD; a landed copy
+ * VIZ_RGB_LANDED, a wait that stalls VIZ_RGB_STALL, one that passes VIZ_RGB_DIM. */
 uint32_t viz_step_rgb(const viz_step *s);
 
 /* One pane shows one recording (two panes side by side in --compare). */

@@ -197,6 +197,25 @@ void sim_tc_leave(sim_ctx *c, const sim_tc_view *save)
     c->dsmem_tag = save->tag;
 }
 
+/* ---- the asynchronous side's record (interp.h ws_async_event, for the visualizer) ---------- */
+
+/* One ws_async_event of kind k by warp w (NULL: none known, a bulk copy's completion) at in; the
+ * caller fills the kind's fields into *e first. */
+static void async_note(sim_ctx *c, const sim_warp *w, const sim_insn *in, ws_async_kind k, ws_async_event *e)
+{
+    if (!c->cfg->on_async) return;
+    e->kind = k;
+    e->seq = c->seq;
+    e->block_linear = c->block_linear;
+    e->warp = w ? w->index : 0;
+    if (in) {
+        e->pc = (uint32_t)(in - c->prog.insns);
+        e->src_line = in->pi->src_line;
+        e->ptx_line = in->pi->ptx_line;
+    }
+    c->cfg->on_async(c->cfg->async_ctx, e);
+}
+
 /* ---- cp.async and its groups --------------------------------------------------------- */
 
 static struct sim_tc *tc_state(sim_ctx *c)
@@ -372,7 +391,11 @@ static int cp_groups(sim_ctx *c, sim_warp *w, const sim_insn *in)
     switch (pi->op) {
     case PTX_CP_COMMIT:
         t->warp[w->index].open++;
-        break;
+        if (c->cfg->on_async) {
+            ws_async_event e = {.groups = t->warp[w->index].open};
+            async_note(c, w, in, WS_ASYNC_CP_COMMIT, &e);
+        }
+        return 0;
     case PTX_CP_WAIT: {
         uint64_t nkeep = (uint64_t)pi->opnd[0].imm;
         GROUP_UPDATE(t, w->index, {
@@ -384,6 +407,10 @@ static int cp_groups(sim_ctx *c, sim_warp *w, const sim_insn *in)
     default: /* wait_all; cp.async.mbarrier.arrive tracks every earlier copy of the thread */
         GROUP_UPDATE(t, w->index, { tw_->open++; tw_->done = tw_->open; });
         break;
+    }
+    if (c->cfg->on_async) {
+        ws_async_event e = {.groups = t->warp[w->index].done};
+        async_note(c, w, in, WS_ASYNC_CP_WAIT, &e);
     }
     return 0;
 }
@@ -425,14 +452,33 @@ static int mbar_slot(sim_ctx *c, uint64_t off)
     return t->nmbar++;
 }
 
-static void mbar_maybe_complete(sim_ctx *c, uint64_t off, sim_mbar *b)
+static void mbar_maybe_complete(sim_ctx *c, const sim_warp *w, const sim_insn *in, uint64_t off, sim_mbar *b)
 {
     if (b->pending == 0 && b->tx == 0) {
         b->phase = (b->phase + 1) & 7;
         b->pending = b->expected;
         int s = mbar_slot(c, off);
         if (s >= 0) c->tc->mbar[s].completed++;
+        if (c->cfg->on_async) {
+            ws_async_event e = {.mbar = off, .pending = b->pending, .expected = b->expected, .tx = b->tx,
+                                .phase = b->phase};
+            async_note(c, w, in, WS_ASYNC_MBAR_PHASE, &e);
+        }
     }
+}
+
+/* The record of one warp-level mbarrier operation: its first lane's mbarrier and state. */
+static void mbar_note(sim_ctx *c, const sim_warp *w, const sim_insn *in, ws_async_kind k, uint64_t off,
+                      const uint8_t *p, ws_async_event *e)
+{
+    if (!c->cfg->on_async) return;
+    sim_mbar b = mbar_get(p);
+    e->mbar = off;
+    e->pending = b.pending;
+    e->expected = b.expected;
+    e->tx = b.tx;
+    e->phase = b.phase;
+    async_note(c, w, in, k, e);
 }
 
 static int mbar_count(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64_t v, bool tx, int64_t *out)
@@ -458,6 +504,7 @@ static int mbar_lanes(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, u
     if (sim_translate(c, w, in, WS_SPACE_SHARED, addr, &m, 8, 8, p)) return -1;
     const uint64_t *arg = F + in->src[am + 1];
     uint64_t *d = am ? F + sim_tc_elem(c, &pi->opnd[0], 0) : NULL;
+    ws_async_event note = {.lanes = m};          /* the viz's record of the operation (interp.h) */
     for (uint32_t mm = m; mm; mm &= mm - 1) {    /* lane by lane, in lane order */
         int l = __builtin_ctz(mm);
         int64_t n = 1;
@@ -473,29 +520,32 @@ static int mbar_lanes(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, u
         case PTX_MBAR_ARRIVE: case PTX_MBAR_ARRIVE_DROP: case PTX_CP_MBAR_ARRIVE: {
             bool expect = pi->tc.flags & PTX_TC_EXPECT_TX;
             if (op != PTX_CP_MBAR_ARRIVE && pi->nopnd == 3 && mbar_count(c, w, in, l, arg[l], expect, &n)) return -1;
-            if (expect) { b.tx += (int32_t)n; n = 1; }
+            if (expect) { b.tx += (int32_t)n; note.bytes += n; n = 1; }
             if (d) d[l] = (uint64_t)b.phase << 61;   /* the state: the phase it arrived in */
             if (op == PTX_CP_MBAR_ARRIVE && !(pi->tc.flags & PTX_TC_NOINC)) break; /* +1 then the arrive: no change */
             if ((int64_t)b.pending < n)
                 return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "mbarrier at shared offset 0x%" PRIx64 ": %" PRId64 " arrivals but only %u "
                                  "pending in this phase (more arrivals than mbarrier.init counted?)", addr[l], n, b.pending);
             b.pending -= (uint32_t)n;
+            note.arrivals += (uint32_t)n;
             if (op == PTX_MBAR_ARRIVE_DROP) b.expected -= (uint32_t)n < b.expected ? (uint32_t)n : b.expected;
-            mbar_maybe_complete(c, addr[l], &b);
+            mbar_maybe_complete(c, w, in, addr[l], &b);
             break;
         }
         case PTX_MBAR_EXPECT_TX: case PTX_MBAR_COMPLETE_TX:
             if (mbar_count(c, w, in, l, arg[l], true, &n)) return -1;
             b.tx += op == PTX_MBAR_EXPECT_TX ? (int32_t)n : -(int32_t)n;
+            note.bytes += n;
             if (b.tx > MBAR_MAX || b.tx < -MBAR_MAX)
                 return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "mbarrier transaction count %d is outside +-%d", b.tx, MBAR_MAX);
-            mbar_maybe_complete(c, addr[l], &b);
+            mbar_maybe_complete(c, w, in, addr[l], &b);
             break;
         case PTX_MBAR_TEST_WAIT: case PTX_MBAR_TRY_WAIT: {
             bool done;
             if (pi->tc.flags & PTX_TC_PARITY) done = (b.phase & 1) != (arg[l] & 1); /* that parity's phase ended */
             else done = b.phase != (uint32_t)(arg[l] >> 61 & 7);                /* the state's phase ended */
             d[l] = done;
+            if (done) note.done |= 1u << l;
             if (done) {                          /* this thread has now seen every completed phase */
                 sim_progress(c);
                 int s = mbar_slot(c, addr[l]);
@@ -510,6 +560,12 @@ static int mbar_lanes(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, u
             break;
         }
         mbar_put(p[l], b);
+    }
+    if (c->cfg->on_async && m && op != PTX_MBAR_INIT && op != PTX_MBAR_INVAL) {
+        int l0 = __builtin_ctz(m);
+        ws_async_kind k = op == PTX_MBAR_TEST_WAIT || op == PTX_MBAR_TRY_WAIT ? WS_ASYNC_MBAR_WAIT
+                        : op == PTX_MBAR_COMPLETE_TX ? WS_ASYNC_MBAR_TX : WS_ASYNC_MBAR_ARRIVE;
+        mbar_note(c, w, in, k, addr[l0], p[l0], &note);
     }
     return 0;
 }
@@ -571,7 +627,11 @@ int sim_tc_complete_tx(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, ui
     if (bytes > MBAR_MAX || b.tx < -MBAR_MAX)
         return sim_fault(c, w, in, lane, WS_FAULT_KERNEL, "mbarrier at shared offset 0x%" PRIx64 ": a copy of %" PRId64 " bytes takes its "
                          "transaction count to %d, outside +-%d", mbar, bytes, b.tx, MBAR_MAX);
-    mbar_maybe_complete(c, mbar, &b);
+    if (c->cfg->on_async) {
+        ws_async_event e = {.lanes = 1u << (lane & 31), .bytes = bytes};
+        mbar_note(c, w, in, WS_ASYNC_MBAR_TX, mbar, p, &e);
+    }
+    mbar_maybe_complete(c, w, in, mbar, &b);
     mbar_put(p, b);
     return 0;
 }

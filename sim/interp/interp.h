@@ -62,6 +62,36 @@ typedef struct {
 } ws_watch_hit;
 typedef void (*ws_watch_fn)(void *ctx, const ws_watch_hit *hit);
 
+/* The asynchronous side of the tensor-era instructions, for the visualizer (issue 24: copies landing,
+ * mbarrier waits): one record per warp-level cp.async group operation or mbarrier operation.
+ *   CP_COMMIT:    cp.async.commit_group; groups = the group new copies now join (commits so far);
+ *   CP_WAIT:      cp.async.wait_group / wait_all / cp.async.mbarrier.arrive; groups = the warp's
+ *                 groups below this are complete (every cp.async of group g < groups has landed);
+ *   MBAR_ARRIVE:  arrive (and .expect_tx, expect_tx): arrivals = the lanes' arrivals, bytes = the
+ *                 transaction bytes they expect;
+ *   MBAR_TX:      a bulk copy / TMA (or complete_tx) completing `bytes` on the mbarrier;
+ *   MBAR_PHASE:   the mbarrier's phase completed (pending arrivals and transaction count reached 0);
+ *   MBAR_WAIT:    test_wait / try_wait: lanes = the lanes that waited, done = those whose phase had ended.
+ * mbar: the mbarrier's shared offset (the first lane's, for a warp operation); pending, expected, tx,
+ * phase: its state after the operation. seq: the memory events emitted before it (ws_mem_event.seq
+ * of the next one). An mbarrier of another block of the cluster is reported with its offset only. */
+typedef enum { WS_ASYNC_CP_COMMIT, WS_ASYNC_CP_WAIT, WS_ASYNC_MBAR_ARRIVE, WS_ASYNC_MBAR_TX, WS_ASYNC_MBAR_PHASE,
+               WS_ASYNC_MBAR_WAIT } ws_async_kind;
+typedef struct {
+    ws_async_kind kind;
+    uint64_t seq;
+    uint32_t block_linear, warp, pc;
+    int src_line, ptx_line;
+    uint32_t lanes, done;
+    uint32_t groups;
+    uint64_t mbar;
+    uint32_t arrivals;
+    int64_t bytes;
+    uint32_t pending, expected, phase;
+    int32_t tx;
+} ws_async_event;
+typedef void (*ws_async_fn)(void *ctx, const ws_async_event *ev);
+
 typedef struct {
     const ptx_module *module;
     const ptx_function *fn;
@@ -101,6 +131,9 @@ typedef struct {
     const volatile int *stop;         /* nonzero (set by the listener): the run ends after the current warp's
                                          slice, completed with the counts so far (res.stopped_early); on one
                                          thread. NULL = runs to the end (the visualizer, issue 25) */
+    ws_async_fn on_async;             /* cp.async groups and mbarrier operations (above); NULL = none. On the
+                                         caller's thread: a launch with it runs on one (added for the viz) */
+    void *async_ctx;
     uint32_t regs_per_thread;         /* registers each thread holds at launch as the GPU allocates them (ptxas's
                                          count rounded up to the allocation granularity): with the block's threads,
                                          the register pool setmaxnreg draws on; 0 = unknown (no ptxas count):
