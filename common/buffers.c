@@ -295,6 +295,7 @@ int ws_buffer_fill_checked(const ws_buffer *b, void *dst, ws_error *err)
     bool is_float = ws_type_is_float(b->type);
     uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
     switch (b->init) {
+    case WS_INIT_TMAP:                  /* zeros until the launcher writes the map (ws_buffer.tmap) */
     case WS_INIT_ZERO:
         memset(dst, 0, b->bytes);       /* all-zero bits are 0 and 0.0 for every type */
         return 0;

@@ -840,9 +840,24 @@ static const init_form init_forms[] = {
     {"file", WS_INIT_FILE, "file(path)", {-1}},
 };
 #define INIT_KNOWN "known: zero, index, const(v), random(seed[, lo, hi]), randint(seed, lo, hi), perm(seed), " \
-                   "lcg(seed[, a, c, m[, lo, hi]]), file(path), none"
+                   "lcg(seed[, a, c, m[, lo, hi]]), file(path), tmap(NAME), none"
 
-static int parse_init(ctx *c, int line, span spec, ws_buffer_decl *bd)
+/* init=tmap(NAME): the buffer holds tmap NAME's encoded map, for a kernel that takes the map by
+ * pointer (`const CUtensorMap *`) rather than as a __grid_constant__ parameter. */
+static int parse_init_tmap(ctx *c, const ws_kernel_desc *k, int line, span rest, ws_buffer_decl *bd)
+{
+    if (!rest.n || rest.s[0] != '(' || rest.s[rest.n - 1] != ')')
+        return fail_at(c, line, rest.col, "init=tmap needs a tensor map's name in parentheses: tmap(NAME)");
+    span inner = trim((span){rest.s + 1, rest.n - 2, rest.col + 1});
+    char name[WS_NAME_MAX];
+    if (parse_name(c, line, inner, "init=tmap()'s tensor map", name)) return -1;
+    if ((bd->tmap = find_tmap(k, name)) < 0)
+        return fail_at(c, line, inner.col, "buffer '%s': init=tmap(%s) names no tmap line before it", bd->name, name);
+    bd->init = WS_INIT_TMAP;
+    return 0;
+}
+
+static int parse_init(ctx *c, const ws_kernel_desc *k, int line, span spec, ws_buffer_decl *bd)
 {
     size_t i = 0;
     while (i < spec.n && is_ident_char((unsigned char)spec.s[i])) i++;
@@ -853,6 +868,7 @@ static int parse_init(ctx *c, int line, span spec, ws_buffer_decl *bd)
         bd->init = WS_INIT_ZERO;
         return 0;
     }
+    if (span_eq(kind, "tmap")) return parse_init_tmap(c, k, line, rest, bd);
     const init_form *form = NULL;
     for (size_t k = 0; k < sizeof init_forms / sizeof init_forms[0]; k++)
         if (span_eq(kind, init_forms[k].name)) form = &init_forms[k];
@@ -1014,7 +1030,7 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
         if (span_eq(key, "init")) {
             if (seen_init) return fail_at(c, line, w.col, "init= given twice");
             seen_init = true;
-            if (parse_init(c, line, val, bd)) return -1;
+            if (parse_init(c, k, line, val, bd)) return -1;
         } else if (span_eq(key, "tol")) {
             if (seen_tol) return fail_at(c, line, w.col, "tol= given twice");
             seen_tol = true;
@@ -1051,6 +1067,9 @@ static int kw_buffer(ctx *c, block *b, int line, span rest)
         return fail_at(c, line, tol_col, "tol= applies to output buffers only; add 'output' to buffer '%s'", bd->name);
     if (seen_ulp && !bd->output)
         return fail_at(c, line, ulp_col, "ulp= applies to output buffers only; add 'output' to buffer '%s'", bd->name);
+    /* the map holds a device address: the GPU's and the simulator's bytes differ by design */
+    if (bd->init == WS_INIT_TMAP && bd->output)
+        return fail_at(c, line, name.col, "buffer '%s' holds a tensor map (init=tmap): it cannot be an output", bd->name);
     return 0;
 }
 
@@ -2022,11 +2041,16 @@ static int resolve_buffer(const ws_kernel_desc *d, const ws_buffer_decl *bd, ws_
     b->ulp = bd->ulp;
     b->const_value = bd->const_value;
     b->uninit = bd->uninit;
+    b->tmap = bd->init == WS_INIT_TMAP ? bd->tmap : -1;
     if (eval(L, bd->count, &v, err)) return -1;
     if (v < 0) return where_fail(d, bd->count, err, "buffer '%s' has a negative element count (%lld)", bd->name, (long long)v);
     b->count = (uint64_t)v;
     if (__builtin_mul_overflow(b->count, (uint64_t)ws_type_size(bd->type), &b->bytes))
         return where_fail(d, bd->count, err, "buffer '%s' is too large (%lld elements)", bd->name, (long long)v);
+    if (bd->init == WS_INIT_TMAP && b->bytes != WS_TMAP_BYTES)     /* sizeof(CUtensorMap) */
+        return where_fail(d, bd->count, err, "buffer '%s' holds a tensor map (init=tmap(%s)): it must be %d bytes "
+                          "(e.g. uchar 128), not %llu", bd->name, d->tmaps[bd->tmap].name, WS_TMAP_BYTES,
+                          (unsigned long long)b->bytes);
     bool is_float = ws_type_is_float(bd->type);
     const char *kind = bd->init == WS_INIT_RANDOM ? "random" : bd->init == WS_INIT_RANDINT ? "randint"
                      : bd->init == WS_INIT_PERM ? "perm" : "lcg";

@@ -103,7 +103,9 @@ typedef enum {
     WS_INIT_FILE,        /* file(path): raw bytes or a NumPy .npy (v1, v2, v3) */
     WS_INIT_PERM,        /* perm(seed): a seeded permutation of 0..n-1 (n scalars) */
     WS_INIT_RANDINT,     /* randint(seed, lo, hi): integers in [lo, hi), for any element type */
-    WS_INIT_LCG          /* lcg(seed[, a, c, m[, lo, hi]]): a linear congruential sequence */
+    WS_INIT_LCG,         /* lcg(seed[, a, c, m[, lo, hi]]): a linear congruential sequence */
+    WS_INIT_TMAP         /* tmap(NAME): the 128-byte encoded tensor map of a tmap line, for a kernel that
+                            takes `const CUtensorMap *`; written by the launcher once addresses exist */
 } ws_init_kind;
 
 typedef struct {
@@ -127,6 +129,7 @@ typedef struct {
     double tol;           /* relative tolerance for outputs; 0 = bit-exact */
     uint32_t ulp;         /* outputs: also equal within this many units in the last place; 0 = none */
     bool uninit;          /* init=none: no initial contents (see ws_buffer.uninit) */
+    int tmap;             /* init=tmap(NAME): index into tmaps[] (declared before the buffer) */
     int line;
 } ws_buffer_decl;
 
@@ -333,6 +336,9 @@ typedef struct {
     bool uninit;               /* init=none: never initialised. The simulator poisons it and reports
                                   reads of bytes no thread has written (as initcheck does); the GPU
                                   gets it as cuMemAlloc leaves it. Filled with zeros on the host. */
+    int tmap;                  /* init=tmap: index into ws_launch.tmaps; the buffer is 128 bytes, and the
+                                  simulator (ws_tmap_image) or the GPU backend (cuTensorMapEncodeTiled)
+                                  writes the map over its zeros once every buffer has its address */
 } ws_buffer;
 
 typedef struct {

@@ -88,6 +88,7 @@ int cu_buffers_create(cu_session *s, const ws_launch *L, const ptx_function *fn,
         goto fail;
     }
     if (L->ntmaps && cu_tmaps_encode(s, fn, L, addr, b->params, err)) goto fail; /* CUtensorMap parameters */
+    if (L->ntmaps && cu_tmap_buffers_encode(s, L, addr, (void *const *)b->init, err)) goto fail; /* maps by pointer */
     for (int i = 0; i < fn->nparams; i++) b->kparams[i] = b->params + offsets[i];
     return 0;
 fail:

@@ -20,6 +20,7 @@
 
 #include "../common/files.h"
 #include "../sim/interp/interp.h"
+#include "../sim/interp/exec_tc.h"
 
 #define DATA "tests/data/wgmma/wgmma.ptx"
 #define SRC "tests/data/wgmma/wgmma.cu"
@@ -490,6 +491,50 @@ static void test_wgmma_forms_the_isa_does_not_have_are_parse_errors(void **state
     }
 }
 
+/* --- the descriptor's base offset (PTX ISA, "Matrix Descriptor Format") ------------------------- */
+
+static uint64_t make_desc(uint64_t start, uint64_t lbo, uint64_t sbo, uint64_t base, uint64_t mode)
+{
+    return (start >> 4 & 0x3fff) | (lbo >> 4 & 0x3fff) << 16 | (sbo >> 4 & 0x3fff) << 32 | (base & 7) << 49 | mode << 62;
+}
+
+/* A K-major f16 operand whose swizzle pattern starts at P: the ISA's base offset is 0 when P is on
+ * the pattern's boundary (1024 B for 128B, 512 B for 64B) and (P >> 7) & 7 otherwise, and row 0 of
+ * the pattern is the row at P. So element (mn, k) is at P + o, o = (mn / 8) SBO + (mn % 8) span +
+ * (k / 8) 16 + (k % 8) 2 within the pattern, its 16-byte chunk XORed with o's 128-byte row in the
+ * pattern (mod 8 for 128B, mod 4 for 64B). */
+static void check_base_offset(uint64_t P, int span, uint64_t mode)
+{
+    uint64_t sbo = 8 * (uint64_t)span, base = P % (8 * (uint64_t)span) ? (P >> 7) & 7 : 0;
+    uint64_t rows = span == 128 ? 7 : 3;
+    for (int mn = 0; mn < 64; mn++)
+        for (int k = 0; k < span / 2; k++) {
+            uint64_t o = (uint64_t)(mn / 8) * sbo + (uint64_t)(mn % 8) * (uint64_t)span + (uint64_t)(k / 8) * 16 +
+                         (uint64_t)(k % 8) * 2;
+            uint64_t want = P + (o ^ ((o >> 7 & rows) << 4));
+            uint64_t got = sim_wgmma_elem_addr(make_desc(P, 16, sbo, base, mode), mn, k, 2, false);
+            if (got != want)
+                fail_msg("span %d, pattern at 0x%llx (base offset %llu): element (%d, %d) at 0x%llx, want 0x%llx", span,
+                         (unsigned long long)P, (unsigned long long)base, mn, k, (unsigned long long)got,
+                         (unsigned long long)want);
+        }
+}
+
+static void test_a_base_offset_places_a_pattern_that_starts_off_its_boundary(void **state)
+{
+    (void)state;
+    check_base_offset(0x1000, 128, SWZ_128);          /* on the 1024-byte boundary: base offset 0 */
+    check_base_offset(0x1000 + 384, 128, SWZ_128);    /* base offset 3 */
+    check_base_offset(0x2000 + 896, 128, SWZ_128);    /* base offset 7 */
+    check_base_offset(0x800, 64, SWZ_64);             /* on the 512-byte boundary */
+    check_base_offset(0x800 + 256, 64, SWZ_64);       /* base offset (0x900 >> 7) & 7 = 2 */
+    /* base offset 0 keeps the address-bit swizzle of an unaligned start (a K step inside a pattern) */
+    assert_int_equal(sim_wgmma_elem_addr(make_desc(0x1020, 16, 1024, 0, SWZ_128), 1, 0, 2, false), 0x10a0 ^ 0x10);
+    /* no swizzle: the ISA says the field is not used */
+    assert_int_equal(sim_wgmma_elem_addr(make_desc(0x1180, 128, 256, 5, SWZ_NONE), 9, 11, 2, false),
+                     sim_wgmma_elem_addr(make_desc(0x1180, 128, 256, 0, SWZ_NONE), 9, 11, 2, false));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -501,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_tf32_e4m3_and_s8_agree_with_the_product),
         cmocka_unit_test(test_e4m3_agrees_with_the_h200),
         cmocka_unit_test(test_the_descriptors_read_each_placed_chunk_once_per_warpgroup),
+        cmocka_unit_test(test_a_base_offset_places_a_pattern_that_starts_off_its_boundary),
         cmocka_unit_test(test_a_descriptor_outside_shared_memory_is_a_fault_naming_the_line),
         cmocka_unit_test(test_an_accumulator_read_before_wait_group_is_reported),
         cmocka_unit_test(test_a_warpgroup_of_fewer_than_four_warps_is_a_fault),

@@ -898,6 +898,7 @@ static bool apply_modifier(ptx_insn *in, const char *w, size_t n, int *testp_cla
         break;
     case PTX_PREFETCH:
         if (W("L1") || W("L2")) return true; /* prefetch level: no effect on the model */
+        if (W("tensormap")) return true;     /* prefetch.tensormap: a hint to fetch a CUtensorMap */
         break;
     case PTX_MEMBAR: case PTX_FENCE:
         /* fence.proxy.async, fence.mbarrier_init.release.cluster, membar.proxy.alias ...:

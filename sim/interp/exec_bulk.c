@@ -12,6 +12,8 @@
  * else it is the map's fill (zero or NaN); in shared memory the box is dense, innermost index
  * fastest, and then its 16-byte chunks are moved by the map's swizzle on the address bits
  * (ws_tmap_swizzle). Its transaction count is the whole box, filled elements included.
+ * The map is a kernel parameter (__grid_constant__), a __constant__ variable, or 128 bytes of
+ * global memory reached through a pointer (`const CUtensorMap *`, a buffer init=tmap(NAME)).
  * Invariant: every shared byte of a copied box is written once; an element whose global bytes
  * fault (a counted warning under --memcheck) reads as the fill. */
 #include "exec_tc.h"
@@ -203,6 +205,52 @@ static int box_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, const ws
     return rc ? -1 : 0;
 }
 
+/* The region (buffer) holding global address a, for messages; NULL when none does. */
+static const char *region_name(const sim_ctx *c, uint64_t a)
+{
+    for (int i = 0; i < c->nregions; i++)
+        if (a >= c->region[i].base && a - c->region[i].base < c->region[i].size) return c->region[i].name;
+    return NULL;
+}
+
+/* Lane l's tensor map at address a: a __grid_constant__ parameter (generic address in the
+ * parameter window, or a .param offset), a __constant__ one, or one passed by pointer (a generic
+ * or global address of 128 bytes aligned to 64, CUtensorMap's alignment: a buffer declared
+ * init=tmap(NAME)). The PTX ISA allows the .param, .const and .global spaces for the operand. */
+static int read_map(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64_t a, ws_tmap *t, uint64_t *base)
+{
+    const uint8_t *p = NULL;
+    bool global = false;
+    if (a - SIM_WIN_PARAM < SIM_WIN_SIZE || a < WS_GLOBAL_BASE) {          /* the kernel's parameters */
+        uint64_t ma = a - SIM_WIN_PARAM < SIM_WIN_SIZE ? a - SIM_WIN_PARAM : a;
+        if (ma + WS_TMAP_BYTES <= c->param_bytes && ma % 64 == 0) p = c->param + ma;
+    } else if (a - SIM_WIN_CONST < SIM_WIN_SIZE) {                          /* a __constant__ map */
+        uint64_t ma = a - SIM_WIN_CONST;
+        if (ma + WS_TMAP_BYTES <= c->const_bytes && ma % 64 == 0) p = c->cnst + ma;
+    } else {                                                                /* by pointer */
+        global = true;
+        if (a % 64)
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "the tensor map pointer 0x%" PRIx64 " is not aligned to 64 bytes "
+                             "(%" PRIu64 " past a 64-byte boundary%s%s%s), as a CUtensorMap must be", a, a % 64,
+                             region_name(c, a) ? ", in buffer '" : "", region_name(c, a) ? region_name(c, a) : "",
+                             region_name(c, a) ? "'" : "");
+        uint8_t *g;
+        if (one(c, w, in, l, WS_SPACE_GLOBAL, a, WS_TMAP_BYTES, 64, &g)) return -1;
+        if (!g)
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "the tensor map pointer 0x%" PRIx64 " points at no 128 bytes of "
+                             "a buffer", a);
+        p = g;
+    }
+    if (p && !ws_tmap_from_image(p, t, base)) return 0;
+    if (global)
+        return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "the 128 bytes at 0x%" PRIx64 " (buffer '%s') hold no tensor map: "
+                         "declare that buffer with init=tmap(NAME) to pass a tmap line's map by pointer", a,
+                         region_name(c, a) ? region_name(c, a) : "?");
+    return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "the tensor map at 0x%" PRIx64 " is not one: pass a tensor map the "
+                     "description declares (tmap) as a __grid_constant__ CUtensorMap parameter, or by pointer to a "
+                     "buffer declared init=tmap(NAME)", a);
+}
+
 static int bulk_tensor(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const ptx_insn *pi = in->pi;
@@ -216,14 +264,9 @@ static int bulk_tensor(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     uint32_t pc = (uint32_t)(in - c->prog.insns);
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        /* the map: a kernel parameter (generic address in the parameter window, or .param offset) */
-        uint64_t ma = map[l] - SIM_WIN_PARAM < SIM_WIN_SIZE ? map[l] - SIM_WIN_PARAM : map[l];
         ws_tmap t;
         uint64_t base;
-        if (ma + WS_TMAP_BYTES > c->param_bytes || ma % 64 ||
-            ws_tmap_from_image(c->param + ma, &t, &base))
-            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "the tensor map at 0x%" PRIx64 " is not one: pass a tensor map the description "
-                             "declares (tmap) as a __grid_constant__ CUtensorMap parameter", map[l]);
+        if (read_map(c, w, in, l, map[l], &t, &base)) return -1;
         if (t.rank != pi->tc.dims)
             return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "a .%dd copy through a %d-D tensor map", pi->tc.dims, t.rank);
         int64_t crd[WS_TMAP_MAX_RANK] = {0};

@@ -60,4 +60,10 @@ int sim_exec_bulk(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);    /
 int sim_exec_matrix(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);  /* exec_matrix.c */
 int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);     /* exec_mma.c */
 
+/* The shared address wgmma reads element (mn, k) of an operand of elem_bytes-byte elements at, through
+ * the 64-bit matrix descriptor desc, K-major or MN-major (exec_wgmma.c's layouts and swizzle, the
+ * base offset included). Example: 128B swizzle, start 0x400, base 0, K-major f16, element (1, 0) ->
+ * 0x490 (row 1's chunk 0 XOR 1). */
+uint64_t sim_wgmma_elem_addr(uint64_t desc, int mn, int k, int elem_bytes, bool mn_major);
+
 #endif

@@ -10,7 +10,8 @@
  * the warps of a warpgroup need not run in step.
  *
  * Descriptors (64 bits): start address (bits 0-13) << 4, leading byte offset (16-29) << 4,
- * stride byte offset (32-45) << 4, base offset (49-51), swizzle (62-63: 0 none, 1 128B, 2 64B,
+ * stride byte offset (32-45) << 4, base offset (49-51: where a swizzle pattern that starts off its
+ * 1024/512/256-byte boundary starts, (start >> 7) & 7; see elem_addr), swizzle (62-63: 0 none, 1 128B, 2 64B,
  * 3 32B). The canonical layouts, in 16-byte units, T = elements per 16 bytes, W = swizzle bytes / 16
  * (the PTX ISA's "Shared Memory Matrix Layout" figures, as CUTLASS's make_gmma_desc states them):
  *   K-major  none: ((8,m),(T,2)) : ((1,SBO),(1,LBO))      swizzled: ((8,m),(T,2)) : ((W,SBO),(1,1))
@@ -167,10 +168,20 @@ static uint64_t elem_addr(const wg_desc *d, int mn, int k, int eb, bool mn_major
     }
     uint64_t a = d->start + off;
     if (d->swz) {
+        /* the XOR is the 128-byte row's index within the repeating pattern (1024/512/256 bytes);
+           a pattern that starts off that boundary says where it starts with the base offset,
+           (pattern start >> 7) & 7 (PTX ISA, "Matrix Descriptor Format"), so its row 0 is the
+           row at base offset: row = (a >> 7) - base. No swizzle ignores the field (the ISA). */
         uint64_t bits = d->swz == 32 ? 1 : d->swz == 64 ? 3 : 7;
-        a ^= (a >> 7 & bits) << 4;
+        a ^= (((a >> 7) - (uint64_t)d->base) & bits) << 4;
     }
     return a;
+}
+
+uint64_t sim_wgmma_elem_addr(uint64_t desc, int mn, int k, int elem_bytes, bool mn_major)
+{
+    wg_desc d = desc_decode(desc);
+    return elem_addr(&d, mn, k, elem_bytes, mn_major);
 }
 
 static double elem_value(int mt, const uint8_t *p)
@@ -208,10 +219,6 @@ static int read_desc(sim_ctx *c, sim_warp *w, const sim_insn *in, int k, char wh
             return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "the matrix descriptor of %c differs between lanes (0x%016" PRIx64
                              " in lane 0, 0x%016" PRIx64 " in lane %d): the warpgroup passes one descriptor", which, v[0], v[l], l);
     *d = desc_decode(v[0]);
-    if (d->base)
-        return sim_fault(c, w, in, -1, WS_FAULT_UNSUPPORTED, "unsupported instruction: the matrix descriptor of %c (0x%016" PRIx64
-                         ") has a base offset (bits 49-51 = %d), which the simulator does not implement (a pattern "
-                         "that starts off its repeating boundary)", which, d->raw, d->base);
     return 0;
 }
 

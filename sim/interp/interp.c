@@ -205,6 +205,14 @@ static int alloc_buffers(sim_ctx *c)
         /* a guard gap of one alignment unit keeps an overrun out of the next buffer */
         next = (r->base + r->size + WS_GLOBAL_ALIGN - 1) / WS_GLOBAL_ALIGN * WS_GLOBAL_ALIGN + WS_GLOBAL_ALIGN;
     }
+    /* init=tmap buffers: the map's image names its tensor's address, known only now (the GPU
+     * backend writes cuTensorMapEncodeTiled's map there instead, cuda/cu_run.c) */
+    for (int i = 0; i < L->nbuffers; i++) {
+        const ws_buffer *b = &L->buffers[i];
+        if (b->init != WS_INIT_TMAP || b->tmap < 0 || b->tmap >= L->ntmaps || b->bytes != WS_TMAP_BYTES) continue;
+        const ws_tmap *t = &L->tmaps[b->tmap];
+        ws_tmap_image(t, t->buffer >= 0 && t->buffer < L->nbuffers ? c->region[t->buffer].base : 0, c->region[i].data);
+    }
     /* a cooperative launch's grid workspace, as the driver provides it behind %envreg1:%envreg2
      * ({wsSize, barrier}: cooperative_groups/details/driver_abi.h); grid.sync() counts on it */
     if (c->cooperative) {
