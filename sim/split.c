@@ -14,13 +14,13 @@ typedef struct {
     ws_mem_event ev;
 } rec_head;
 
-/* ws_coalesce_result up to entries[], then the lane arrays, then nentries entries */
+/* ws_coalesce_result's counts and lane_nsectors, then nentries entries, then each lane's
+ * lane_nsectors[l] indices in lane order (the record a worker passes through the caches of
+ * two cores: a few hundred bytes where the whole result is 6.7 KB) */
 typedef struct {
-    int requests, sectors, lines, ideal_sectors, bytes_used, distinct_sectors, nentries;
+    int requests, sectors, lines, ideal_sectors, bytes_used, distinct_sectors, nentries, nidx;
     uint8_t lane_nsectors[32];
-    uint16_t lane_sector[32][WS_LANE_MAX_SECTORS];
 } co_head;
-#define CO_ENTRIES_AT ((sizeof(co_head) + 7) & ~(size_t)7)   /* the entries, 8-aligned */
 
 struct ws_pipeline_split {
     ws_models *m;
@@ -43,7 +43,11 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
     const ws_bank_result *bk;
     ws_models_half_event(w->half, ev, &co, &bk);
     size_t n = sizeof(rec_head);
-    if (co) n += CO_ENTRIES_AT + (size_t)co->nentries * sizeof co->entries[0];
+    int nidx = 0;
+    if (co) {
+        for (int l = 0; l < 32; l++) nidx += co->lane_nsectors[l];
+        n += sizeof(co_head) + (size_t)co->nentries * sizeof co->entries[0] + (size_t)nidx * sizeof(uint16_t);
+    }
     if (bk) n += sizeof *bk;
     unsigned char *r = ws_split_put(w->out, n);
     if (!r) return;
@@ -60,9 +64,13 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
         c->bytes_used = co->bytes_used;
         c->distinct_sectors = co->distinct_sectors;
         c->nentries = co->nentries;
+        c->nidx = nidx;
         memcpy(c->lane_nsectors, co->lane_nsectors, sizeof c->lane_nsectors);
-        memcpy(c->lane_sector, co->lane_sector, sizeof c->lane_sector);
-        memcpy(r + CO_ENTRIES_AT, co->entries, (size_t)co->nentries * sizeof co->entries[0]);
+        unsigned char *at = r + sizeof *c;
+        memcpy(at, co->entries, (size_t)co->nentries * sizeof co->entries[0]);
+        at += (size_t)co->nentries * sizeof co->entries[0];
+        for (int l = 0; l < 32; l++)
+            for (int k = 0; k < co->lane_nsectors[l]; k++, at += 2) memcpy(at, &co->lane_sector[l][k], 2);
     } else if (bk) {
         memcpy(r, bk, sizeof *bk);
     }
@@ -138,8 +146,11 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
         d->distinct_sectors = c->distinct_sectors;
         d->nentries = c->nentries;
         memcpy(d->lane_nsectors, c->lane_nsectors, sizeof d->lane_nsectors);
-        memcpy(d->lane_sector, c->lane_sector, sizeof d->lane_sector);
-        memcpy(d->entries, r + CO_ENTRIES_AT, (size_t)c->nentries * sizeof d->entries[0]);
+        const unsigned char *at = r + sizeof *c;
+        memcpy(d->entries, at, (size_t)c->nentries * sizeof d->entries[0]);
+        at += (size_t)c->nentries * sizeof d->entries[0];
+        for (int l = 0; l < 32; l++)       /* the rest of a lane's row means nothing */
+            for (int k = 0; k < c->lane_nsectors[l]; k++, at += 2) memcpy(&d->lane_sector[l][k], at, 2);
         co = d;
     } else if (h->geom == GEOM_BK) {
         bk = (const ws_bank_result *)r;
