@@ -2,6 +2,7 @@
  * simulate.h). Invariant: every step that can fail leaves s closable, so callers have one
  * exit path: ws_simulation_close after any return. */
 #include "simulate.h"
+#include "split.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -238,7 +239,13 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         snprintf(s->sampling, sizeof s->sampling, "full: not sampled: %s",
                  o->racecheck || o->memory_errors_are_warnings ? "a checker looks at every block"
                                                                 : "the caller observes every block");
+    /* the threads do the SASS stage, the sectors and the bank rule beside the blocks (sim/split.h) */
+    bool split_oom;
+    ws_pipeline_split *split = o->racecheck ? NULL
+                             : ws_pipeline_split_attach(&cfg, s->models, s->sass && s->sass->active ? s->sass->stage : NULL,
+                                                        s->sass && s->sass->active ? s->sass->plan : NULL, &split_oom);
     int rc = ws_sim_run(&cfg, &s->result, err);
+    ws_pipeline_split_free(split);
     s->have_result = true;
     s->seconds = seconds_since(&ps.start);
     if (ps.shown && ps.tty)

@@ -91,6 +91,30 @@ typedef struct {
     int32_t tx;
 } ws_async_event;
 typedef void (*ws_async_fn)(void *ctx, const ws_async_event *ev);
+/* A listener split in two for threads (sim/interp/interp_par.c). Workers run blocks; each
+ * worker has its own `worker` half, which gets the block's events and watch hits and turns
+ * them into records (ws_split_put) with whatever work on them depends on the block alone;
+ * the calling thread hands the records to `replay` in the one-thread order, where the work
+ * that depends on the order happens. Without one, workers record the events and watch hits
+ * as they are and replay calls listener and on_watch. Contract for the halves together: the
+ * records replayed, in order, do to the listener's state exactly what listener and on_watch
+ * fed the same events would; a worker half's state is its own block's. flush: the block
+ * ended; what the half holds back (a wmma execution the SASS stage groups) is put now, as one
+ * thread would put it before the next block's first event. A budget stop replays the records
+ * put before the slice it follows, what one thread had given the listener then. */
+typedef struct ws_split_out ws_split_out;
+typedef struct {
+    void *(*worker_new)(void *ctx);                  /* NULL: out of memory */
+    void (*worker_free)(void *ctx, void *w);         /* on the calling thread, after every worker ended */
+    void (*event)(void *w, const ws_mem_event *ev, ws_split_out *out);
+    void (*watch)(void *w, const ws_watch_hit *hit, ws_split_out *out);
+    void (*flush)(void *w, ws_split_out *out);
+    /* seq0: the launch's memory events before this block (ws_mem_event.seq numbers them per block) */
+    void (*replay)(void *ctx, void *rec, uint64_t seq0);
+} ws_split_listener;
+/* Room for a record of `bytes` (8-byte aligned) in out, or NULL when out of memory (the
+ * launch then stops with WS_SIM_OUT_OF_MEMORY). */
+void *ws_split_put(ws_split_out *out, size_t bytes);
 
 typedef struct {
     const ptx_module *module;
@@ -138,6 +162,8 @@ typedef struct {
                                          count rounded up to the allocation granularity): with the block's threads,
                                          the register pool setmaxnreg draws on; 0 = unknown (no ptxas count):
                                          setmaxnreg.inc never waits and its counts are not checked against it */
+    const ws_split_listener *split;   /* listener and on_watch as halves for the threads; NULL = none */
+    void *split_ctx;
 } ws_sim_config;
 
 /* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator

@@ -3,7 +3,10 @@
  * launch's) and record what the block tells the listeners - its memory events and watch hits,
  * in order - plus a checkpoint after every warp slice. The calling thread replays the records
  * block by block in linear order, so the models (L1/L2/DRAM, which depend on the order) see the
- * one-thread stream exactly; it also runs blocks itself when nothing is ready to replay.
+ * one-thread stream exactly; it also runs blocks itself when nothing is ready to replay. A
+ * listener split in halves (ws_sim_config.split: the SASS stage and the coalescer and bank
+ * rule, sim/split.c) does its order-free half on the workers, into the records, so the replay -
+ * the launch's critical path - is left only what depends on the order.
  * Invariant: events, sequence numbers, counters, the instruction budget's stop and the first
  * fault are those of the one-thread run. That holds when no block can observe another's order,
  * so launches that could are left to one thread (sim_run_parallel returns 1): cooperative
@@ -15,20 +18,29 @@
 #include "interp_priv.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 
 enum { REC_EVENT, REC_WATCH };
 
+/* Without a split listener: what the block told the listeners, as it was. */
 typedef struct {
     int tag;                  /* REC_* */
     union { ws_mem_event ev; ws_watch_hit hit; } u;
 } par_rec;
 
+/* A block's records: each a size_t of its (8-aligned) size, then its bytes. */
+struct ws_split_out {
+    unsigned char *buf;
+    size_t len, cap;
+    bool oom;
+};
+
 typedef struct {
     uint64_t tins, wins;      /* the block's counts after the slice */
     uint64_t seq;             /* the block's memory events so far */
-    uint32_t nrec;            /* records before the slice ended */
+    size_t nrec;              /* record bytes before the slice ended */
     uint32_t warp;
     int32_t pc;               /* where the warp was (sim_warp_pc) */
 } par_ck;
@@ -38,13 +50,11 @@ enum { SLOT_EMPTY, SLOT_RUNNING, SLOT_READY };
 typedef struct {
     int state;                /* SLOT_*, under par.lock */
     uint64_t k;               /* the block's place in the launch, 0..count-1 */
-    par_rec *rec;
-    uint32_t nrec, caprec;
+    ws_split_out out;         /* its records */
     par_ck *ck;
     uint32_t nck, capck;
     uint64_t tins, wins, seq;
     int rc;                   /* the block's run: 0, or -1 with err/stop */
-    bool oom;                 /* its records could not be kept */
     ws_sim_stop stop;
     ws_error err;
 } par_slot;
@@ -58,12 +68,15 @@ typedef struct {
     ws_sim_result res;
     sim_block blk;
     bool have_blk;
+    void *half;               /* the split listener's worker half, NULL without one */
     par_slot *slot;           /* being filled */
     pthread_t tid;
 } par_worker;
 
 struct par {
     sim_ctx *c;               /* the launch (the calling thread's) */
+    const ws_split_listener *split;
+    void *split_ctx;
     uint64_t first, count;
     uint32_t nslots;
     par_slot *slots;          /* ring: block k in slots[k % nslots] */
@@ -75,29 +88,62 @@ struct par {
 
 /* --- what a block tells its listeners, recorded ------------------------------------------ */
 
-static par_rec *rec_add(par_worker *pw)
+void *ws_split_put(ws_split_out *o, size_t bytes)
 {
-    par_slot *s = pw->slot;
-    if (s->nrec == s->caprec) {
-        uint32_t cap = s->caprec ? s->caprec * 2 : 256;
-        par_rec *n = realloc(s->rec, (size_t)cap * sizeof *n);
-        if (!n) { s->oom = true; return NULL; }
-        s->rec = n;
-        s->caprec = cap;
+    size_t need = sizeof(size_t) + ((bytes + 7) & ~(size_t)7);
+    if (o->cap - o->len < need) {
+        size_t cap = o->cap ? o->cap : 16384;
+        while (cap - o->len < need) cap *= 2;
+        unsigned char *n = realloc(o->buf, cap);
+        if (!n) { o->oom = true; return NULL; }
+        o->buf = n;
+        o->cap = cap;
     }
-    return &s->rec[s->nrec++];
+    unsigned char *r = o->buf + o->len;
+    memcpy(r, &need, sizeof need);
+    o->len += need;
+    return r + sizeof(size_t);
 }
+
+/* The default halves: the events and watch hits as they came, fed to listener and on_watch. */
+static void *raw_new(void *ctx) { return ctx; }
+static void raw_free(void *ctx, void *w) { (void)ctx; (void)w; }
+static void raw_event(void *w, const ws_mem_event *ev, ws_split_out *out)
+{
+    (void)w;
+    par_rec *r = ws_split_put(out, offsetof(par_rec, u) + sizeof *ev);
+    if (r) { r->tag = REC_EVENT; r->u.ev = *ev; }
+}
+static void raw_watch(void *w, const ws_watch_hit *hit, ws_split_out *out)
+{
+    (void)w;
+    par_rec *r = ws_split_put(out, offsetof(par_rec, u) + sizeof *hit);
+    if (r) { r->tag = REC_WATCH; r->u.hit = *hit; }
+}
+static void raw_flush(void *w, ws_split_out *out) { (void)w; (void)out; }
+static void raw_replay(void *ctx, void *rec, uint64_t seq0)
+{
+    const ws_sim_config *cfg = ctx;
+    par_rec *r = rec;
+    if (r->tag == REC_EVENT) {
+        r->u.ev.seq += seq0;                   /* the block's numbering, after the blocks before */
+        cfg->listener(cfg->listener_ctx, &r->u.ev);
+    } else {
+        cfg->on_watch(cfg->watch_ctx, &r->u.hit);
+    }
+}
+static const ws_split_listener raw_split = {raw_new, raw_free, raw_event, raw_watch, raw_flush, raw_replay};
 
 static void rec_event(void *ctx, const ws_mem_event *ev)
 {
-    par_rec *r = rec_add(ctx);
-    if (r) { r->tag = REC_EVENT; r->u.ev = *ev; }
+    par_worker *pw = ctx;
+    pw->P->split->event(pw->half, ev, &pw->slot->out);
 }
 
 static void rec_watch(void *ctx, const ws_watch_hit *hit)
 {
-    par_rec *r = rec_add(ctx);
-    if (r) { r->tag = REC_WATCH; r->u.hit = *hit; }
+    par_worker *pw = ctx;
+    pw->P->split->watch(pw->half, hit, &pw->slot->out);
 }
 
 static void on_slice(sim_ctx *c, const sim_warp *w)
@@ -107,12 +153,12 @@ static void on_slice(sim_ctx *c, const sim_warp *w)
     if (s->nck == s->capck) {
         uint32_t cap = s->capck ? s->capck * 2 : 64;
         par_ck *n = realloc(s->ck, (size_t)cap * sizeof *n);
-        if (!n) { s->oom = true; return; }
+        if (!n) { s->out.oom = true; return; }
         s->ck = n;
         s->capck = cap;
     }
     const sim_program *P;
-    s->ck[s->nck++] = (par_ck){c->thread_insns, c->warp_insns, c->seq, s->nrec, w->index, sim_warp_pc(c, w, &P)};
+    s->ck[s->nck++] = (par_ck){c->thread_insns, c->warp_insns, c->seq, s->out.len, w->index, sim_warp_pc(c, w, &P)};
 }
 
 /* --- which launches may run on threads ------------------------------------------------------ */
@@ -160,6 +206,7 @@ static int worker_init(par_worker *pw, par *P)
     pw->c.par = pw;
     pw->c.abort = &P->abort;
     pw->c.tc = NULL;
+    if (!(pw->half = P->split->worker_new(P->split_ctx))) return -1;
     pw->res.pc_warp_count = calloc((size_t)(P->c->fn->ninsns ? P->c->fn->ninsns : 1), sizeof *pw->res.pc_warp_count);
     if (!pw->res.pc_warp_count) return -1;
     if (sim_block_alloc(&pw->c, &pw->blk)) { pw->have_blk = true; return -1; }
@@ -170,6 +217,7 @@ static int worker_init(par_worker *pw, par *P)
 static void worker_free(par_worker *pw)
 {
     if (pw->have_blk) sim_block_free(&pw->c, &pw->blk);
+    if (pw->half) pw->P->split->worker_free(pw->P->split_ctx, pw->half);
     free(pw->res.pc_warp_count);
 }
 
@@ -177,8 +225,9 @@ static void worker_free(par_worker *pw)
 static void run_one(par_worker *pw, par_slot *s, uint64_t k)
 {
     sim_ctx *c = &pw->c;
-    s->nrec = s->nck = 0;
-    s->oom = false;
+    s->out.len = 0;
+    s->out.oom = false;
+    s->nck = 0;
     s->k = k;
     pw->slot = s;
     c->thread_insns = c->warp_insns = c->seq = 0;
@@ -186,6 +235,7 @@ static void run_one(par_worker *pw, par_slot *s, uint64_t k)
     c->err = &s->err;
     sim_block_start(c, &pw->blk, pw->P->first + k);
     s->rc = sim_blocks_run(c, &pw->blk, 1);
+    if (!s->rc) pw->P->split->flush(pw->half, &s->out);  /* one thread would put it before the next block's */
     s->stop = pw->res.stop;
     s->tins = c->thread_insns;
     s->wins = c->warp_insns;
@@ -234,27 +284,23 @@ static void *worker_main(void *arg)
 static int replay(par *P, par_slot *s)
 {
     sim_ctx *c = P->c;
-    const ws_sim_config *cfg = c->cfg;
-    if (s->oom) {
+    if (s->out.oom) {
         c->res->stop = WS_SIM_OUT_OF_MEMORY;
         ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory recording block %" PRIu64 "'s events for the "
                      "threads' ordered replay; run with -j 1", c->kname, P->first + s->k);
         return -1;
     }
-    uint32_t upto = s->nrec;
+    size_t upto = s->out.len;
     const par_ck *stop = NULL;
     for (uint32_t i = 0; i < s->nck && !stop; i++)   /* the slice after which one thread hit the budget */
         if (c->thread_insns + s->ck[i].tins > c->budget) stop = &s->ck[i];
     if (stop) upto = stop->nrec;
     uint64_t seq0 = c->seq;
-    for (uint32_t i = 0; i < upto; i++) {
-        par_rec *r = &s->rec[i];
-        if (r->tag == REC_EVENT) {
-            r->u.ev.seq += seq0;                   /* the block's numbering, after the blocks before */
-            cfg->listener(cfg->listener_ctx, &r->u.ev);
-        } else {
-            cfg->on_watch(cfg->watch_ctx, &r->u.hit);
-        }
+    for (size_t at = 0; at < upto;) {
+        size_t n;
+        memcpy(&n, s->out.buf + at, sizeof n);
+        P->split->replay(P->split_ctx, s->out.buf + at + sizeof n, seq0);
+        at += n;
     }
     if (stop) {
         c->seq = seq0 + stop->seq;
@@ -294,6 +340,8 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
     par P;
     memset(&P, 0, sizeof P);
     P.c = c;
+    P.split = c->cfg->split ? c->cfg->split : &raw_split;
+    P.split_ctx = c->cfg->split ? c->cfg->split_ctx : (void *)c->cfg;
     P.first = first;
     P.count = count;
     P.nslots = (uint32_t)nthreads * 2;
@@ -357,7 +405,7 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
     for (int i = 0; !rc && i < nthreads; i++) ws_nreg_merge(&c->res->nreg, &pw[i].res.nreg); /* the larger wins */
 done:
     for (int i = 0; pw && i < nthreads; i++) worker_free(&pw[i]);
-    for (uint32_t i = 0; P.slots && i < P.nslots; i++) { free(P.slots[i].rec); free(P.slots[i].ck); }
+    for (uint32_t i = 0; P.slots && i < P.nslots; i++) { free(P.slots[i].out.buf); free(P.slots[i].ck); }
     free(P.slots);
     free(pw);
     pthread_mutex_destroy(&P.lock);

@@ -157,12 +157,12 @@ static int bank_rule(const ws_mem_event *ev, ws_bank_result *bk)
  * less the first one's row start, with kind, width and masks - finds the result computed
  * before, the same bytes the rule would give. The bank rule is most of the models' time in a
  * shared-memory kernel (a tiled matmul), and it runs on the one thread that replays events in
- * order (sim/interp/interp_par.c), so this is what -j N waits for. */
-static int bank_memo(ws_models *m, const ws_mem_event *ev, ws_bank_result *bk)
+ * order (sim/interp/interp_par.c) unless a worker does it first (ws_models_half). */
+static int bank_memo(bank_memo_entry *memo, const ws_mem_event *ev, ws_bank_result *bk)
 {
     int rule = ev->kind == WS_KIND_LDSM || ev->kind == WS_KIND_STSM ? 1 : ev->kind == WS_KIND_LDGSTS ? 2 : 0;
     uint32_t am = ev->active_mask;
-    if (!m->memo || !am || ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA || ev->kind == WS_KIND_GMMA)
+    if (!memo || !am || ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA || ev->kind == WS_KIND_GMMA)
         return bank_rule(ev, bk);
     /* one pass: each lane's address less the first active lane's row start (within +-2 GiB, so
      * 32 bits name it; farther, or near 2^64 where the rule's wrap test matters: no memo) */
@@ -180,7 +180,7 @@ static int bank_memo(ws_models *m, const ws_mem_event *ev, ws_bank_result *bk)
     }
     h ^= ev->zfill_copy_mask;
     h ^= h >> 29;
-    bank_memo_entry *e = &m->memo[(h ^ (h >> 17)) % BANK_MEMO_SLOTS];
+    bank_memo_entry *e = &memo[(h ^ (h >> 17)) % BANK_MEMO_SLOTS];
     if (e->used && e->hash == h && e->mask == am && e->zfill == ev->zfill_copy_mask && e->rule == rule &&
         e->width == ev->width && !memcmp(e->rel, rel, (size_t)n * sizeof rel[0])) {
         *bk = e->r;
@@ -251,12 +251,26 @@ static int dsmem_sectors(const ws_mem_event *ev)
     return n;
 }
 
-void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
+/* The geometry of ev (the order-free models): the coalescer's result in *co or the bank
+ * rule's in *bk; returns 1 for co, 2 for bk, 0 for neither. */
+static int geometry(const ws_models *m, bank_memo_entry *memo, const ws_mem_event *ev, ws_coalesce_result *co,
+                    ws_bank_result *bk)
+{
+    if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL)
+        return ws_coalesce(ev, local_warp_base(m, ev), co) == 0 && co->requests ? 1 : 0;
+    if (ev->space == WS_SPACE_SHARED && !ev->dsmem)
+        return bank_memo(memo, ev, bk) == 0 && bk->wavefronts ? 2 : 0;
+    return 0;
+}
+
+/* ws_models_event with the geometry known (co, bk: geometry's answer). */
+static void event_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_result *co, const ws_bank_result *bk,
+                       ws_mem_verdict *v)
 {
     v->ev = ev;
     v->sm = ws_models_block_sm(m, ev->block_linear);
-    v->co = NULL;
-    v->bk = NULL;
+    v->co = co;
+    v->bk = bk;
     v->ca = NULL;
     v->latency = -1;
     v->has_latency = 0;
@@ -265,15 +279,8 @@ void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
     if (ev->space == WS_SPACE_SHARED && ev->dsmem) {
         v->ds_requests = 1;
         v->ds_sectors = dsmem_sectors(ev);
-    } else if (ev->space == WS_SPACE_GLOBAL || ev->space == WS_SPACE_LOCAL) {
-        if (ws_coalesce(ev, local_warp_base(m, ev), &m->co) == 0 && m->co.requests) {
-            v->co = &m->co;
-            if (ws_cache_access_event(m->cache, v->sm, ev, v->co, &m->ca) == 0)
-                v->ca = &m->ca;
-        }
-    } else if (ev->space == WS_SPACE_SHARED) {
-        if (bank_memo(m, ev, &m->bk) == 0 && m->bk.wavefronts)
-            v->bk = &m->bk;
+    } else if (co && ws_cache_access_event(m->cache, v->sm, ev, co, &m->ca) == 0) {
+        v->ca = &m->ca;
     }
     if ((ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE) &&
         ws_atomics_event(m->atomics, v->sm, ev, v->co, &m->at) != 0) /* -1 (out of memory): counts so far */
@@ -283,6 +290,12 @@ void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
         v->latency = ws_latency_of_access(m->dev, v);
     }
     WS_ASSERT(ws_mem_verdict_check(v) == 0);
+}
+
+void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
+{
+    int g = geometry(m, m->memo, ev, &m->co, &m->bk);
+    event_with(m, ev, g == 1 ? &m->co : NULL, g == 2 ? &m->bk : NULL, v);
 }
 
 int ws_mem_verdict_check(const ws_mem_verdict *v)
@@ -303,6 +316,42 @@ void ws_models_listener(void *ctx, const ws_mem_event *ev)
     ws_models_event(m, ev, &v);
     for (int i = 0; i < m->nsinks; i++)
         m->sinks[i].fn(m->sinks[i].ctx, &v);
+}
+
+void ws_models_listener_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_result *co,
+                             const ws_bank_result *bk)
+{
+    if (m->finished)
+        return;
+    ws_mem_verdict v;
+    event_with(m, ev, co, bk, &v);
+    for (int i = 0; i < m->nsinks; i++)
+        m->sinks[i].fn(m->sinks[i].ctx, &v);
+}
+
+struct ws_models_half {
+    const ws_models *m;
+    ws_coalesce_result co;
+    ws_bank_result bk;
+    bank_memo_entry memo[BANK_MEMO_SLOTS];
+};
+
+ws_models_half *ws_models_half_new(const ws_models *m)
+{
+    ws_models_half *h = calloc(1, sizeof *h);
+    if (h)
+        h->m = m;
+    return h;
+}
+
+void ws_models_half_free(ws_models_half *h) { free(h); }
+
+void ws_models_half_event(ws_models_half *h, const ws_mem_event *ev, const ws_coalesce_result **co,
+                          const ws_bank_result **bk)
+{
+    int g = geometry(h->m, h->memo, ev, &h->co, &h->bk);
+    *co = g == 1 ? &h->co : NULL;
+    *bk = g == 2 ? &h->bk : NULL;
 }
 
 void ws_models_finish(ws_models *m)

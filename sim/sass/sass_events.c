@@ -85,6 +85,20 @@ void ws_sass_stage_attach(ws_sass_stage *st, ws_sim_config *cfg)
 
 const ws_sass_stage_stats *ws_sass_stage_get_stats(const ws_sass_stage *st) { return &st->st; }
 
+uint64_t ws_sass_stage_take_seq(ws_sass_stage *st)
+{
+    st->st.out++;
+    return st->seq++;
+}
+
+void ws_sass_stage_add_counts(ws_sass_stage *st, const ws_sass_stage *w)
+{
+    st->st.in += w->st.in;
+    st->st.merged_away += w->st.merged_away;
+    st->st.spill_events += w->st.spill_events;
+    for (int i = 0; i < st->plan->sf->ninsns; i++) st->emitted[i] += w->emitted[i];
+}
+
 static void emit(ws_sass_stage *st, ws_mem_event *ev)
 {
     ev->seq = st->seq++;

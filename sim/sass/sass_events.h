@@ -54,6 +54,14 @@ void ws_sass_stage_watch(void *ctx, const ws_watch_hit *hit);   /* ws_watch_fn *
 
 const ws_sass_stage_stats *ws_sass_stage_get_stats(const ws_sass_stage *st);
 
+/* For the threads (sim/split.c): a worker runs a stage of its own (ws_sass_stage_new on the
+ * same plan) and the replaying thread numbers the events it emitted: ws_sass_stage_take_seq
+ * is the seq of the next one (and counts it out), as emitting it here would. A worker
+ * stage's other counts are added with ws_sass_stage_add_counts (after a budget stop they
+ * include the blocks the workers ran past it; only the tests read them). */
+uint64_t ws_sass_stage_take_seq(ws_sass_stage *st);
+void ws_sass_stage_add_counts(ws_sass_stage *st, const ws_sass_stage *worker);
+
 /* ---- one kernel's SASS, for the simulation pipeline (sim/simulate.c) ---------------- */
 
 typedef struct {

@@ -1,0 +1,180 @@
+/* split.c - the pipeline's threads' split listener (see split.h). A worker's record is one
+ * event the SASS stage emitted, with its geometry: the coalescer's result packed (its counts,
+ * the per-lane arrays, only the entries it has) or the bank result whole; the replay unpacks
+ * the sectors into one scratch result and feeds the ordered models. */
+#include "split.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { GEOM_NONE, GEOM_CO, GEOM_BK };
+
+typedef struct {
+    int geom;                 /* GEOM_* */
+    ws_mem_event ev;
+} rec_head;
+
+/* ws_coalesce_result's counts and lane_nsectors, then nentries entries, then each lane's
+ * lane_nsectors[l] indices in lane order (the record a worker passes through the caches of
+ * two cores: a few hundred bytes where the whole result is 6.7 KB) */
+typedef struct {
+    int requests, sectors, lines, ideal_sectors, bytes_used, distinct_sectors, nentries, nidx;
+    uint8_t lane_nsectors[32];
+} co_head;
+
+struct ws_pipeline_split {
+    ws_models *m;
+    ws_sass_stage *stage;     /* the calling thread's: it numbers the replayed events */
+    const ws_sass_plan *plan;
+    ws_coalesce_result co;    /* the replayed event's sectors */
+};
+
+typedef struct {
+    ws_pipeline_split *p;
+    ws_sass_stage *stage;     /* the worker's, downstream: worker_down */
+    ws_models_half *half;
+    ws_split_out *out;        /* the block's records, during a call */
+} worker;
+
+static void worker_down(void *ctx, const ws_mem_event *ev)
+{
+    worker *w = ctx;
+    const ws_coalesce_result *co;
+    const ws_bank_result *bk;
+    ws_models_half_event(w->half, ev, &co, &bk);
+    size_t n = sizeof(rec_head);
+    int nidx = 0;
+    if (co) {
+        for (int l = 0; l < 32; l++) nidx += co->lane_nsectors[l];
+        n += sizeof(co_head) + (size_t)co->nentries * sizeof co->entries[0] + (size_t)nidx * sizeof(uint16_t);
+    }
+    if (bk) n += sizeof *bk;
+    unsigned char *r = ws_split_put(w->out, n);
+    if (!r) return;
+    rec_head *h = (rec_head *)r;
+    h->geom = co ? GEOM_CO : bk ? GEOM_BK : GEOM_NONE;
+    h->ev = *ev;
+    r += sizeof *h;
+    if (co) {
+        co_head *c = (co_head *)r;
+        c->requests = co->requests;
+        c->sectors = co->sectors;
+        c->lines = co->lines;
+        c->ideal_sectors = co->ideal_sectors;
+        c->bytes_used = co->bytes_used;
+        c->distinct_sectors = co->distinct_sectors;
+        c->nentries = co->nentries;
+        c->nidx = nidx;
+        memcpy(c->lane_nsectors, co->lane_nsectors, sizeof c->lane_nsectors);
+        unsigned char *at = r + sizeof *c;
+        memcpy(at, co->entries, (size_t)co->nentries * sizeof co->entries[0]);
+        at += (size_t)co->nentries * sizeof co->entries[0];
+        for (int l = 0; l < 32; l++)
+            for (int k = 0; k < co->lane_nsectors[l]; k++, at += 2) memcpy(at, &co->lane_sector[l][k], 2);
+    } else if (bk) {
+        memcpy(r, bk, sizeof *bk);
+    }
+}
+
+static void *worker_new(void *ctx)
+{
+    ws_pipeline_split *p = ctx;
+    worker *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->p = p;
+    w->half = ws_models_half_new(p->m);
+    if (p->plan) w->stage = ws_sass_stage_new(p->plan, worker_down, w);
+    if (!w->half || (p->plan && !w->stage)) {
+        ws_models_half_free(w->half);
+        ws_sass_stage_free(w->stage);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void worker_free(void *ctx, void *wp)
+{
+    ws_pipeline_split *p = ctx;
+    worker *w = wp;
+    if (w->stage) ws_sass_stage_add_counts(p->stage, w->stage);
+    ws_sass_stage_free(w->stage);
+    ws_models_half_free(w->half);
+    free(w);
+}
+
+static void on_event(void *wp, const ws_mem_event *ev, ws_split_out *out)
+{
+    worker *w = wp;
+    w->out = out;
+    if (w->stage) ws_sass_stage_listener(w->stage, ev);
+    else worker_down(w, ev);
+}
+
+static void on_watch(void *wp, const ws_watch_hit *hit, ws_split_out *out)
+{
+    worker *w = wp;
+    w->out = out;
+    if (w->stage) ws_sass_stage_watch(w->stage, hit);
+}
+
+static void on_flush(void *wp, ws_split_out *out)
+{
+    worker *w = wp;
+    w->out = out;
+    if (w->stage) ws_sass_stage_flush(w->stage);
+}
+
+static void replay(void *ctx, void *rec, uint64_t seq0)
+{
+    ws_pipeline_split *p = ctx;
+    unsigned char *r = rec;
+    rec_head *h = rec;
+    /* the stage numbers what it emits from 0 over the launch; without it, the interpreter's */
+    h->ev.seq = p->stage ? ws_sass_stage_take_seq(p->stage) : h->ev.seq + seq0;
+    r += sizeof *h;
+    const ws_coalesce_result *co = NULL;
+    const ws_bank_result *bk = NULL;
+    if (h->geom == GEOM_CO) {
+        const co_head *c = (const co_head *)r;
+        ws_coalesce_result *d = &p->co;
+        d->requests = c->requests;
+        d->sectors = c->sectors;
+        d->lines = c->lines;
+        d->ideal_sectors = c->ideal_sectors;
+        d->bytes_used = c->bytes_used;
+        d->distinct_sectors = c->distinct_sectors;
+        d->nentries = c->nentries;
+        memcpy(d->lane_nsectors, c->lane_nsectors, sizeof d->lane_nsectors);
+        const unsigned char *at = r + sizeof *c;
+        memcpy(d->entries, at, (size_t)c->nentries * sizeof d->entries[0]);
+        at += (size_t)c->nentries * sizeof d->entries[0];
+        for (int l = 0; l < 32; l++)       /* the rest of a lane's row means nothing */
+            for (int k = 0; k < c->lane_nsectors[l]; k++, at += 2) memcpy(&d->lane_sector[l][k], at, 2);
+        co = d;
+    } else if (h->geom == GEOM_BK) {
+        bk = (const ws_bank_result *)r;
+    }
+    ws_models_listener_with(p->m, &h->ev, co, bk);
+}
+
+static const ws_split_listener halves = {worker_new, worker_free, on_event, on_watch, on_flush, replay};
+
+ws_pipeline_split *ws_pipeline_split_attach(ws_sim_config *cfg, ws_models *m, ws_sass_stage *stage,
+                                            const ws_sass_plan *plan, bool *oom)
+{
+    *oom = false;
+    if (stage ? cfg->listener != ws_sass_stage_listener || cfg->listener_ctx != stage
+              : cfg->listener != ws_models_listener || cfg->listener_ctx != m)
+        return NULL;
+    ws_pipeline_split *p = calloc(1, sizeof *p);
+    if (!p) { *oom = true; return NULL; }
+    p->m = m;
+    p->stage = stage;
+    p->plan = stage ? plan : NULL;
+    cfg->split = &halves;
+    cfg->split_ctx = p;
+    return p;
+}
+
+void ws_pipeline_split_free(ws_pipeline_split *p) { free(p); }
