@@ -105,6 +105,11 @@ typedef struct {
                                          count rounded up to the allocation granularity): with the block's threads,
                                          the register pool setmaxnreg draws on; 0 = unknown (no ptxas count):
                                          setmaxnreg.inc never waits and its counts are not checked against it */
+    bool lazy_fill;                   /* on one thread: a buffer whose init is local (ws_buffer_fill_is_local) is
+                                         filled 64 KiB at a time where the kernel first touches it, not whole up
+                                         front; then res.buffer_data holds zeros in the chunks never touched, so
+                                         only a caller that reads no buffer after the run sets it (the
+                                         visualizer's shown blocks, issue 25) */
 } ws_sim_config;
 
 /* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator
