@@ -289,49 +289,56 @@ static uint64_t lcg_step(uint64_t a, uint64_t c, uint64_t m, uint64_t x)
     return (uint64_t)(((unsigned __int128)a * x + c) % m);
 }
 
-int ws_buffer_fill_checked(const ws_buffer *b, void *dst, ws_error *err)
+bool ws_buffer_fill_is_local(const ws_buffer *b)
+{
+    return b->init == WS_INIT_ZERO || b->init == WS_INIT_INDEX || b->init == WS_INIT_CONST ||
+           b->init == WS_INIT_RANDOM || b->init == WS_INIT_RANDINT;
+}
+
+/* Scalars [k0, k1) of a local init (ws_buffer_fill_is_local), dst being the buffer's start: the one
+   loop both the whole fill and a lazy range fill run, so their bytes cannot differ. */
+static void fill_scalars(const ws_buffer *b, void *dst, uint64_t k0, uint64_t k1)
 {
     ws_type s = ws_type_scalar(b->type);
     bool is_float = ws_type_is_float(b->type);
-    uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
     switch (b->init) {
     case WS_INIT_TMAP:                  /* zeros until the launcher writes the map (ws_buffer.tmap) */
     case WS_INIT_ZERO:
-        memset(dst, 0, b->bytes);       /* all-zero bits are 0 and 0.0 for every type */
-        return 0;
+        memset((char *)dst + k0 * ws_type_size(s), 0, (k1 - k0) * ws_type_size(s)); /* all-zero bits: 0 and 0.0 */
+        return;
     case WS_INIT_INDEX:
         /* integer types: the loop per width (the per-element switch made a realistic 2^27-byte buffer
            most of viz's first frame, issue 25); the same values, k truncated to the type */
         if (!is_float && ws_type_size(s) == 1) {
-            for (uint64_t k = 0; k < n; k++) ((uint8_t *)dst)[k] = (uint8_t)k;
-            return 0;
+            for (uint64_t k = k0; k < k1; k++) ((uint8_t *)dst)[k] = (uint8_t)k;
+            return;
         }
         if (!is_float && ws_type_size(s) == 4) {
-            for (uint64_t k = 0; k < n; k++) {
+            for (uint64_t k = k0; k < k1; k++) {
                 uint32_t x = (uint32_t)k;
                 memcpy((char *)dst + 4 * k, &x, 4);
             }
-            return 0;
+            return;
         }
-        for (uint64_t k = 0; k < n; k++) {
+        for (uint64_t k = k0; k < k1; k++) {
             if (s == WS_TYPE_FLOAT) {
                 float f = (float)k;     /* direct C conversion, no detour through double */
                 memcpy((char *)dst + 4 * k, &f, 4);
             } else if (is_float) store_float(s, dst, k, (double)k);
             else store_int(s, dst, k, (int64_t)k);
         }
-        return 0;
+        return;
     case WS_INIT_CONST:
-        for (uint64_t k = 0; k < n; k++) store_from_double(s, dst, k, b->const_value);
-        return 0;
+        for (uint64_t k = k0; k < k1; k++) store_from_double(s, dst, k, b->const_value);
+        return;
     case WS_INIT_RANDOM:
         if (is_float) {
-            for (uint64_t k = 0; k < n; k++) {
+            for (uint64_t k = k0; k < k1; k++) {
                 uint64_t u = ws_splitmix64(b->seed + k);
                 double r = b->lo + (b->hi - b->lo) * (double)(u >> 11) * 0x1p-53;
                 store_float(s, dst, k, r);
             }
-            return 0;
+            return;
         }
         __attribute__((fallthrough));   /* integers in [lo, hi) are what randint gives */
     case WS_INIT_RANDINT: {
@@ -343,22 +350,46 @@ int ws_buffer_fill_checked(const ws_buffer *b, void *dst, ws_error *err)
         uint64_t mask = (range & (range - 1)) == 0 ? range - 1 : 0;
         if (mask && (s == WS_TYPE_UCHAR || s == WS_TYPE_CHAR)) {
             uint8_t *d = dst;
-            for (uint64_t k = 0; k < n; k++) d[k] = (uint8_t)((uint64_t)lo + (ws_splitmix64(b->seed + k) & mask));
-            return 0;
+            for (uint64_t k = k0; k < k1; k++) d[k] = (uint8_t)((uint64_t)lo + (ws_splitmix64(b->seed + k) & mask));
+            return;
         }
         if (mask && (s == WS_TYPE_UINT || s == WS_TYPE_INT)) {
-            for (uint64_t k = 0; k < n; k++) {
+            for (uint64_t k = k0; k < k1; k++) {
                 uint32_t x = (uint32_t)((uint64_t)lo + (ws_splitmix64(b->seed + k) & mask));
                 memcpy((char *)dst + 4 * k, &x, 4);
             }
-            return 0;
+            return;
         }
-        for (uint64_t k = 0; k < n; k++) {
+        for (uint64_t k = k0; k < k1; k++) {
             uint64_t u = ws_splitmix64(b->seed + k);
             store_integer(s, dst, k, (int64_t)((uint64_t)lo + (mask ? u & mask : u % range)));
         }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+void ws_buffer_fill_range(const ws_buffer *b, void *dst, uint64_t off, uint64_t len)
+{
+    size_t size = ws_type_size(ws_type_scalar(b->type));
+    uint64_t end = off + len < b->bytes ? off + len : b->bytes;
+    if (!ws_buffer_fill_is_local(b) || off >= end)
+        return;
+    fill_scalars(b, dst, off / size, (end + size - 1) / size);
+}
+
+int ws_buffer_fill_checked(const ws_buffer *b, void *dst, ws_error *err)
+{
+    ws_type s = ws_type_scalar(b->type);
+    bool is_float = ws_type_is_float(b->type);
+    uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
+    if (ws_buffer_fill_is_local(b)) {
+        fill_scalars(b, dst, 0, n);
         return 0;
     }
+    switch (b->init) {
     case WS_INIT_PERM: {
         for (uint64_t k = 0; k < n; k++) store_integer(s, dst, k, (int64_t)k);
         size_t size = ws_type_size(s);
@@ -381,8 +412,9 @@ int ws_buffer_fill_checked(const ws_buffer *b, void *dst, ws_error *err)
     }
     case WS_INIT_FILE:
         return fill_file(b, dst, err);
+    default:
+        return 0;
     }
-    return 0;
 }
 
 void ws_buffer_fill(const ws_buffer *b, void *dst)

@@ -36,6 +36,14 @@ void ws_buffer_fill(const ws_buffer *b, void *dst);
 /* The same, returning -1 with err (the data file and the reason) when a file cannot be read. */
 int ws_buffer_fill_checked(const ws_buffer *b, void *dst, ws_error *err);
 
+/* True when every scalar's contents depend on its index k alone (zero, index, const, random,
+ * randint): then any range can be filled on its own, with the whole fill's bytes. */
+bool ws_buffer_fill_is_local(const ws_buffer *b);
+/* Fills bytes [off, off + len) of the buffer (clipped to b->bytes) as ws_buffer_fill does, dst being
+ * the buffer's start, widened to whole scalars; nothing for an init that is not local. Lets the
+ * simulator fill only the pages a partial run touches (the visualizer's first frame, issue 25). */
+void ws_buffer_fill_range(const ws_buffer *b, void *dst, uint64_t off, uint64_t len);
+
 /* Checks b->file against the buffer and sets b->file_offset: a NumPy .npy (format 1.0, 2.0
  * or 3.0: little-endian or byte-order-free dtype matching the scalar type, C order, as many
  * values as the buffer's scalars), else raw bytes, exactly b->bytes of them. Returns -1

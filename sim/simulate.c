@@ -190,6 +190,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     cfg.stop = o->stop;
     cfg.on_async = o->on_async;
     cfg.async_ctx = o->async_ctx;
+    cfg.lazy_fill = o->lazy_fill;
     /* setmaxnreg's pool: what the block was given, ptxas's count at the allocation granularity (an
        estimate is no pool to wait on) */
     cfg.regs_per_thread = s->resources.from_ptxas ? (uint32_t)s->occ.regs_per_warp / 32 : 0;

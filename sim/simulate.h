@@ -97,6 +97,8 @@ typedef struct {
     void *async_ctx;
     const volatile int *stop;      /* ws_sim_config.stop: the observer ends the run early (its recording is
                                       full); the models finish on what ran. NULL = to the end */
+    bool lazy_fill;                /* ws_sim_config.lazy_fill: the buffers filled where touched; result.buffer_data
+                                      is then not the launch's output (the visualizer's shown blocks) */
 } ws_simulation_opts;
 
 /* Resolves kernel argument arg ("transpose_naive", "k.cu", "k.cu:name") in cat with the -D

@@ -188,6 +188,55 @@ static void test_random_floats_follow_the_documented_formula(void **state)
     free(d);
 }
 
+/* The lazy fill (ws_buffer_fill_range, the simulator's chunks on first touch) gives the whole fill's bytes:
+ * every type and local init, ranges filled out of order at offsets that split scalars, each range's
+ * neighbours left alone; and a non-local init (perm) is refused, the bytes untouched. */
+static void test_range_fill_equals_the_whole_fill(void **state)
+{
+    (void)state;
+    const ws_init_kind inits[] = {WS_INIT_ZERO, WS_INIT_INDEX, WS_INIT_CONST, WS_INIT_RANDOM, WS_INIT_RANDINT};
+    for (int t = 0; t < WS_TYPE_COUNT; t++)
+        for (size_t i = 0; i < sizeof inits / sizeof inits[0]; i++) {
+            ws_buffer b = make((ws_type)t, 3001, inits[i]);
+            b.seed = 99;
+            b.lo = ws_type_is_float(b.type) ? -3 : 0;
+            b.hi = i == 4 || !ws_type_is_float(b.type) ? (i == 3 ? 256 : 100) : 7;
+            b.const_value = 5;
+            assert_true(ws_buffer_fill_is_local(&b));
+            unsigned char *whole = filled(&b), *lazy = malloc(b.bytes);
+            assert_non_null(lazy);
+            memset(lazy, 0xa5, b.bytes);
+            /* 7 ranges of an odd length, in the order 3, 6, 2, 5, 1, 4, 0 (3k mod 7): every byte once */
+            uint64_t len = (b.bytes + 6) / 7 | 1;
+            for (int r = 0; r < 7; r++) {
+                uint64_t k = (uint64_t)(3 * r + 3) % 7, off = k * len;
+                unsigned char before = off ? lazy[off - 1] : 0;
+                ws_buffer_fill_range(&b, lazy, off, len);
+                size_t sz = ws_type_size(ws_type_scalar(b.type));
+                if (off % sz == 0 && off) assert_int_equal(lazy[off - 1], before); /* whole scalars only */
+            }
+            assert_memory_equal(lazy, whole, b.bytes);
+            free(whole);
+            free(lazy);
+        }
+    /* a range far in: random float k = 2^20 + 3 from the formula, not from the whole fill */
+    ws_buffer b = make(WS_TYPE_FLOAT, (1u << 20) + 8, WS_INIT_RANDOM);
+    b.seed = 5;
+    b.lo = 0;
+    b.hi = 1;
+    float *f = calloc(b.count, 4);
+    assert_non_null(f);
+    ws_buffer_fill_range(&b, f, 4 * ((1u << 20) + 3), 4);
+    assert_true(f[(1u << 20) + 3] == (float)((double)(u_at(5, (1u << 20) + 3) >> 11) * 0x1p-53));
+    assert_true(f[(1u << 20) + 2] == 0 && f[(1u << 20) + 4] == 0);
+    free(f);
+    ws_buffer p = make(WS_TYPE_INT, 16, WS_INIT_PERM);
+    assert_false(ws_buffer_fill_is_local(&p));
+    int x[16] = {0};
+    ws_buffer_fill_range(&p, x, 0, sizeof x);
+    for (int k = 0; k < 16; k++) assert_int_equal(x[k], 0);
+}
+
 static void test_random_ints_follow_the_documented_formula(void **state)
 {
     (void)state;
@@ -826,6 +875,7 @@ int main(void)
         cmocka_unit_test(test_perm_holds_every_index_once_in_the_documented_order),
         cmocka_unit_test(test_randint_gives_integers_in_range_for_any_type),
         cmocka_unit_test(test_lcg_matches_the_host_loop_it_documents),
+        cmocka_unit_test(test_range_fill_equals_the_whole_fill),
         cmocka_unit_test(test_raw_and_npy_files_fill_buffers_with_their_bytes),
         cmocka_unit_test(test_a_file_that_does_not_fit_its_buffer_says_how),
     };

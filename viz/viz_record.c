@@ -313,7 +313,8 @@ int viz_record_shown(ws_catalog *cat, const viz_record_opts *o, viz_recording *r
     ws_simulation_opts so = {.observer = observe, .observer_ctx = &c, .progress_label = o->quiet ? NULL : "warpscope viz",
                              .sass_listing = o->sass_listing, .threads = 1,
                              .block_next = shown_next, .blocks_planned = shown_planned, .filter_ctx = &c,
-                             .stop = &c.stop, .on_async = on_async, .async_ctx = &c};
+                             .stop = &c.stop, .on_async = on_async, .async_ctx = &c,
+                             .lazy_fill = true}; /* no buffer is read back: fill what is touched */
     rc = ws_simulation_run(&sim, &so, err);
     free(c.ptx_per_sass);
     viz_async_free(c.as);

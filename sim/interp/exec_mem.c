@@ -39,12 +39,16 @@ static const char *op_word(ptx_opcode op)
 /* Host pointer for [a, a+n) in global memory, or NULL. */
 static inline uint8_t *global_ptr(sim_ctx *c, uint64_t a, uint32_t n)
 {
-    const sim_region *r = &c->region[c->last_region];
-    if (a >= r->base && a - r->base <= r->size && r->size - (a - r->base) >= n) return r->data + (a - r->base);
+    sim_region *r = &c->region[c->last_region];
+    if (a >= r->base && a - r->base <= r->size && r->size - (a - r->base) >= n) {
+        if (__builtin_expect(r->pending != 0, 0)) sim_region_fill(r, a - r->base, n);
+        return r->data + (a - r->base);
+    }
     for (int i = 0; i < c->nregions; i++) {
         r = &c->region[i];
         if (a >= r->base && a - r->base <= r->size && r->size - (a - r->base) >= n) {
             c->last_region = i;
+            if (__builtin_expect(r->pending != 0, 0)) sim_region_fill(r, a - r->base, n);
             return r->data + (a - r->base);
         }
     }

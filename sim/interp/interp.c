@@ -157,6 +157,17 @@ static int build_params(sim_ctx *c)
     return 0;
 }
 
+void sim_region_fill(sim_region *r, uint64_t off, uint64_t n)
+{
+    uint64_t last = (off + (n ? n : 1) - 1) / SIM_FILL_CHUNK;
+    for (uint64_t k = off / SIM_FILL_CHUNK; k <= last && k * SIM_FILL_CHUNK < r->size; k++)
+        if (!r->chunk_done[k]) {
+            ws_buffer_fill_range(r->lazy, r->data, k * SIM_FILL_CHUNK, SIM_FILL_CHUNK);
+            r->chunk_done[k] = 1;
+            r->pending--;
+        }
+}
+
 static int alloc_buffers(sim_ctx *c)
 {
     const ws_launch *L = c->L;
@@ -179,14 +190,28 @@ static int alloc_buffers(sim_ctx *c)
         r->name = b->name;
         r->base = next;
         r->size = b->bytes;
-        r->data = malloc(b->bytes ? b->bytes : 1);
+        /* lazily: only local inits (any chunk on its own), no initcheck poison, on one thread; calloc's
+           untouched pages cost nothing, so a partial run pays for the chunks it touches (issue 25) */
+        bool lazy = c->cfg->lazy_fill && c->cfg->threads <= 1 && !b->uninit && ws_buffer_fill_is_local(b) &&
+                    b->bytes > SIM_FILL_CHUNK;
+        r->data = lazy ? calloc(b->bytes, 1) : malloc(b->bytes ? b->bytes : 1);
+        uint64_t nchunks = (b->bytes + SIM_FILL_CHUNK - 1) / SIM_FILL_CHUNK;
+        if (r->data && lazy && !(r->chunk_done = calloc(nchunks, 1))) {
+            free(r->data);
+            r->data = NULL;
+        }
         if (!r->data) {
             ws_error_set(c->err, c->mod->path, 0, 0, "%s: out of memory for buffer '%s' (%" PRIu64 " bytes)",
                          c->kname, b->name, b->bytes);
             c->res->stop = WS_SIM_OUT_OF_MEMORY;
             return -1;
         }
-        ws_buffer_fill(b, r->data);
+        if (lazy) {
+            r->lazy = b;
+            r->pending = nchunks;
+            c->any_lazy = true;
+        } else
+            ws_buffer_fill(b, r->data);
         c->res->buffer_base[i] = r->base;
         c->res->buffer_data[i] = r->data;
         c->res->nbuffers = i + 1;
@@ -308,6 +333,7 @@ static void free_ctx(sim_ctx *c)
     free(c->blocks);
     if (c->nregions > c->res->nbuffers) free(c->region[c->nregions - 1].data); /* module globals */
     for (int i = 0; i < c->nregions; i++) free(c->region[i].written);
+    for (int i = 0; i < c->nregions; i++) free(c->region[i].chunk_done);
     free(c->param);
     sim_programs_free(c);
 }

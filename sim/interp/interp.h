@@ -164,6 +164,11 @@ typedef struct {
                                          setmaxnreg.inc never waits and its counts are not checked against it */
     const ws_split_listener *split;   /* listener and on_watch as halves for the threads; NULL = none */
     void *split_ctx;
+    bool lazy_fill;                   /* on one thread: a buffer whose init is local (ws_buffer_fill_is_local) is
+                                         filled 64 KiB at a time where the kernel first touches it, not whole up
+                                         front; then res.buffer_data holds zeros in the chunks never touched, so
+                                         only a caller that reads no buffer after the run sets it (the
+                                         visualizer's shown blocks, issue 25) */
 } ws_sim_config;
 
 /* The launch cannot run at all: fn, or a function it calls, holds PTX the simulator

@@ -166,7 +166,7 @@ static void on_slice(sim_ctx *c, const sim_warp *w)
 static bool order_free(const sim_ctx *c)
 {
     const ws_sim_config *cfg = c->cfg;
-    if (cfg->threads <= 1 || c->cooperative || c->cl_n > 1 || cfg->on_sync || cfg->on_async || cfg->block_next || cfg->stop || cfg->memory_errors_are_warnings || c->any_uninit ||
+    if (cfg->threads <= 1 || c->any_lazy || c->cooperative || c->cl_n > 1 || cfg->on_sync || cfg->on_async || cfg->block_next || cfg->stop || cfg->memory_errors_are_warnings || c->any_uninit ||
         c->prog.reads_clock || c->needs_grid_ws)
         return false;
     const ptx_function *fn = c->fn;

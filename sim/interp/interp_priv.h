@@ -239,7 +239,14 @@ typedef struct {
     uint8_t *data;
     uint8_t *written;         /* init=none buffers: one bit per byte, set once stored (initcheck);
                                  NULL = initialised, every read is fine */
+    const ws_buffer *lazy;    /* ws_sim_config.lazy_fill: filled SIM_FILL_CHUNK bytes at a time on first touch */
+    uint8_t *chunk_done;      /* per chunk: nonzero once filled (lazy only) */
+    uint64_t pending;         /* chunks not filled yet; 0 = nothing to check (every eager region) */
 } sim_region;
+
+#define SIM_FILL_CHUNK 65536u /* a multiple of every scalar size: a chunk holds whole scalars */
+/* Fills the chunks of lazy region r that [off, off + n) touches and are not filled yet. */
+void sim_region_fill(sim_region *r, uint64_t off, uint64_t n);
 
 typedef struct sim_ctx {
     const ws_sim_config *cfg;
@@ -253,6 +260,7 @@ typedef struct sim_ctx {
     char kname[WS_KERNEL_NAME_MAX + 8]; /* kernel name for messages */
     /* memory */
     int nregions;             /* buffers, then module globals if any */
+    bool any_lazy;            /* some region fills lazily: one thread (its chunks are filled on first touch) */
     sim_region region[WS_MAX_BUFFERS + 2]; /* buffers, the grid workspace if any, module globals (last) */
     uint8_t *param;
     uint64_t param_bytes;
