@@ -82,6 +82,14 @@ static const ws_device h200 = {
                                                overhead (event median - ncu gpu__time_duration). The other 30
                                                small kernels (held out) give 4.06. docs/timing-model.md */
     .dram_efficiency = 0.89,                /* [MEAS] 4267 GB/s for a float4 copy / the 4800 GB/s peak (h200-measured.md) */
+    .dram_min_access_bytes = 64,            /* [MEAS] fitted: a one-sector ECC read or write-back costs a 64-B
+                                               transfer (stride_copy_s32 at 2^23: 1068 MB in 386 us = 1611 MB
+                                               at the streaming rate; results/h200-l2dram partial_64MB_s64 /
+                                               _s128 take 17.9 / 17.0 us); docs/timing-model.md */
+    .dram_row_bytes = 2048,                 /* estimate: an HBM row (1 KB per pseudo-channel) and its pair */
+    .dram_banks = 3072,                     /* estimate: 6 stacks x 32 pseudo-channels x 16 banks (HBM3) */
+    .dram_row_open_bytes = 26,              /* [MEAS] fitted: gather_random at 2^25 (events 681.4 us, ncu 1933 MB read,
+                                               132 MB written; the model 2010 / 133 MB): a random 64-B fetch costs 90 B */
     .l2_requests_per_cycle = 35.0,          /* [MEAS] fitted: the naive 4096x4096 transpose, 17.3 M L2 requests in
                                                249 us (ncu); docs/timing-model.md */
     .l2_write_requests_per_cycle = 81.5,    /* [MEAS] fitted with the next two (least squares) on tests/gpu/local_probe.cu

@@ -79,6 +79,16 @@ typedef struct ws_device {
     /* Timing-model calibrations (docs/timing-model.md); a profile without its own
      * measurement says which figure it assumes. */
     double dram_efficiency;       /* fraction of dram_bw_gbs a streaming kernel reaches */
+    /* DRAM efficiency of scattered access (docs/timing-model.md "Scattered DRAM access"): a DRAM
+     * transfer of one line (a fill, an ECC read or a write-back) occupies the DRAM for at least
+     * dram_min_access_bytes; a transfer to a row (an aligned dram_row_bytes of addresses) other
+     * than the one open in its bank (dram_banks, the row number hashed) opens it, and the opens
+     * beyond one per dram_row_bytes moved cost dram_row_open_bytes each. 0 = off (the profile
+     * has no measurement: every byte costs the same). */
+    int dram_min_access_bytes;
+    int dram_row_bytes;
+    int dram_banks;
+    double dram_row_open_bytes;
     double l2_requests_per_cycle; /* SM->L2 requests (128-B lines) the L2 serves per SM clock */
     /* L2 writes (docs/timing-model.md "L2 writes"): a write request costs a fixed part and a part
      * per sector it carries, more for a sector carrying fewer than 32 bytes, which add: requests /

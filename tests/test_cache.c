@@ -12,6 +12,8 @@
 
 #include "../sim/models/cache.h"
 #include "../sim/models/coalesce.h"
+#include "../sim/models/timing.h"
+#include <math.h>
 
 #define BASE 0x100000000ull
 
@@ -611,6 +613,78 @@ static void test_partial_lines_beyond_the_limits_are_completed_then_written_back
 }
 
 /* The H200 profile's figures give the probe's rule: C = 62,914,560, dirty limit 0.432 C. */
+/* DRAM access shape (cache.h): a stream of whole lines in order moves 128 B per access and opens
+ * each 2-KB row once; one 64-B granule per line of rows 1 MB apart opens a row every access; a
+ * load of one float per line in order moves 64 B per access, opening each row once. */
+static void shape_run(uint64_t stride, uint64_t lines, int lanes_per_line, ws_cache_totals *out)
+{
+    ws_cache_config cfg = config(0, 8u << 20, 64, 1);
+    cfg.dram_min_access_bytes = 64;
+    cfg.dram_row_bytes = 2048;
+    cfg.dram_banks = 3072;
+    ws_cache *c = ws_cache_new(&cfg);
+    assert_non_null(c);
+    for (uint64_t i = 0; i < lines; i += (uint64_t)(32 / lanes_per_line)) {
+        ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + i * stride, stride / (uint64_t)lanes_per_line);
+        if (lanes_per_line == 32)
+            ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + i * stride, 4);
+        access_on(c, 0, &ev);
+    }
+    *out = *ws_cache_get_totals(c);
+    ws_cache_free(c);
+}
+
+static void test_dram_access_shape_of_streams_and_scattered_rows(void **state)
+{
+    (void)state;
+    ws_cache_totals t;
+    /* whole lines in order: 4096 lines = 512 KB = 256 rows */
+    shape_run(128, 4096, 32, &t);
+    assert_int_equal(t.dram_accesses, 4096);
+    assert_int_equal(t.dram_access_bytes, 4096u * 128u);
+    assert_int_equal(t.dram_short_bytes, 0);
+    assert_int_equal(t.dram_row_opens, 4096u * 128u / 2048u);
+    /* one float per line, lines in order (a stride-32 load): 64-B fills, rows opened once each */
+    shape_run(128, 4096, 1, &t);
+    assert_int_equal(t.dram_access_bytes, 4096u * 64u);
+    assert_int_equal(t.dram_short_bytes, 0);
+    assert_int_equal(t.dram_row_opens, 4096u * 128u / 2048u);
+    /* one float per line of rows 1 MB apart: every fill opens a row */
+    shape_run(1u << 20, 2048, 1, &t);
+    assert_int_equal(t.dram_accesses, 2048);
+    assert_int_equal(t.dram_row_opens, 2048);
+}
+
+/* The timing factor (timing.h): 1 for the stream; for one 64-B access per row, 1 + (1 - 64/2048)
+ * x 26 / 64; one 32-B write-back per line in order costs 64 B (2x) plus the rows it opens beyond
+ * one per 2 KB moved (a row per 16 lines, 512 B moved in each). */
+static void test_dram_shape_factor_from_first_principles(void **state)
+{
+    (void)state;
+    const ws_device *h = ws_device_find("h200");
+    assert_non_null(h);
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    assert_true(ws_timing_dram_shape_factor(h, &in) == 1.0);
+    in.dram_access_bytes = 4096.0 * 128;
+    in.dram_row_opens = 4096.0 * 128 / 2048;
+    assert_true(fabs(ws_timing_dram_shape_factor(h, &in) - 1.0) < 1e-12);
+    in.dram_access_bytes = 1000.0 * 64;
+    in.dram_row_opens = 1000;
+    double want = 1 + (1000 - 1000.0 * 64 / 2048) * h->dram_row_open_bytes / (1000.0 * 64);
+    assert_true(fabs(ws_timing_dram_shape_factor(h, &in) - want) < 1e-12);
+    in.dram_access_bytes = 1000.0 * 32;
+    in.dram_short_bytes = 1000.0 * 32;
+    in.dram_row_opens = 1000.0 * 128 / 2048; /* lines in order: a row per 16 lines, 512 B moved in it */
+    want = 2 + (1000.0 * 128 / 2048 - 1000.0 * 32 / 2048) * h->dram_row_open_bytes / (1000.0 * 32);
+    assert_true(fabs(ws_timing_dram_shape_factor(h, &in) - want) < 1e-12);
+    ws_device none = *h;
+    none.dram_min_access_bytes = 0;
+    none.dram_row_open_bytes = 0;
+    in.dram_short_bytes = 0; /* the cache counts none without a minimum */
+    assert_true(ws_timing_dram_shape_factor(&none, &in) == 1.0);
+}
+
 static void test_h200_profile_sets_the_measured_limits(void **state)
 {
     (void)state;
@@ -710,6 +784,8 @@ int main(void)
         cmocka_unit_test(test_two_partitions_hold_two_thirds_of_the_l2_in_distinct_lines),
         cmocka_unit_test(test_partial_lines_beyond_the_limits_are_completed_then_written_back),
         cmocka_unit_test(test_h200_profile_sets_the_measured_limits),
+        cmocka_unit_test(test_dram_access_shape_of_streams_and_scattered_rows),
+        cmocka_unit_test(test_dram_shape_factor_from_first_principles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

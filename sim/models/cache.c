@@ -63,6 +63,7 @@ struct ws_cache {
     dirty_entry *pfifo;
     uint64_t pcap, ptail, pmid, phead;
     uint32_t pepoch;
+    uint64_t *open_row; /* per DRAM bank: the row open there + 1 (0 = none); NULL = no row model */
     sm_state **sms;  /* lazily created */
     ws_cache_totals t;
     int finished;
@@ -93,6 +94,9 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->atom_sector_rule = dev->atom_sector_rule;
     cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
     cfg->l2_partitions = dev->l2_partitions;
+    cfg->dram_min_access_bytes = dev->dram_min_access_bytes;
+    cfg->dram_row_bytes = dev->dram_row_bytes;
+    cfg->dram_banks = dev->dram_banks;
     if (dev->l2_partial_fraction > 0 && dev->l2_partial_writeback_fraction >= dev->l2_partial_fraction) {
         double lines = (double)(dev->l2_bytes / WS_LINE_BYTES);
         cfg->l2_partial_lines = (uint64_t)(dev->l2_partial_fraction * lines);
@@ -184,7 +188,9 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
         c->pcap = cfg->l2_partial_writeback_lines + 1;
         c->pfifo = calloc((size_t)c->pcap, sizeof *c->pfifo);
     }
-    if (!c->sms || (c->pcap && !c->pfifo) ||
+    if (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0)
+        c->open_row = calloc((size_t)cfg->dram_banks, sizeof *c->open_row);
+    if (!c->sms || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
         scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways)) {
         ws_cache_free(c);
         return NULL;
@@ -205,6 +211,7 @@ void ws_cache_free(ws_cache *c)
                 free(c->sms[i]);
             }
     free(c->sms);
+    free(c->open_row);
     free(c->l2.lines);
     free(c->fifo);
     free(c->pfifo);
@@ -286,6 +293,27 @@ static void fifo_push(ws_cache *c, cline *l)
     c->fifo[(c->fhead + c->fcount++) % c->fcap] = (dirty_entry){(uint32_t)(l - c->l2.lines), c->epoch};
 }
 
+/* One DRAM transfer of `bytes` of line `line` (cache.h "DRAM access shape"). */
+static void dram_access(ws_cache *c, uint64_t line, uint64_t bytes)
+{
+    if (!bytes)
+        return;
+    c->t.dram_accesses++;
+    c->t.dram_access_bytes += bytes;
+    uint64_t min = c->cfg.dram_min_access_bytes > 0 ? (uint64_t)c->cfg.dram_min_access_bytes : 0;
+    if (bytes < min)
+        c->t.dram_short_bytes += min - bytes;
+    if (!c->open_row)
+        return;
+    uint64_t row = line * WS_LINE_BYTES / (uint64_t)c->cfg.dram_row_bytes;
+    uint64_t h = row * 0x9E3779B97F4A7C15ull; /* the real bank map is undocumented: any spread */
+    uint64_t *b = &c->open_row[(h >> 32) % (uint64_t)c->cfg.dram_banks];
+    if (*b != row + 1) {
+        c->t.dram_row_opens++;
+        *b = row + 1;
+    }
+}
+
 /* Writes a line's dirty sectors to DRAM, keeping it resident and clean; a partly written sector is
  * read first when ECC is on and is whole afterwards. */
 static uint64_t l2_clean(ws_cache *c, cline *l, ws_cache_access *out)
@@ -296,12 +324,14 @@ static uint64_t l2_clean(ws_cache *c, cline *l, ws_cache_access *out)
     uint8_t part = l->dirty & (uint8_t)~l->valid;
     if (c->cfg.ecc) {
         uint64_t rd = (uint64_t)__builtin_popcount(part) * WS_SECTOR_BYTES;
+        dram_access(c, l->tag - 1, rd);
         out->dram_read_bytes += rd;
         out->ecc_read_bytes += rd;
         c->t.dram_read_bytes += rd;
         c->t.ecc_read_bytes += rd;
         l->valid |= part;
     } /* without ECC the masked bytes are written alone and the sector stays absent */
+    dram_access(c, l->tag - 1, wb);
     for (int s = 0; s < SECTORS_PER_LINE; s++)
         if (part >> s & 1)
             l->wmask[s] = 0;
@@ -355,6 +385,7 @@ static void partial_push(ws_cache *c, cline *l, ws_cache_access *out)
         uint8_t part = o ? (uint8_t)(o->dirty & (uint8_t)~o->valid) : 0;
         if (part && c->cfg.ecc) {
             uint64_t rd = (uint64_t)__builtin_popcount(part) * WS_SECTOR_BYTES;
+            dram_access(c, o->tag - 1, rd);
             out->dram_read_bytes += rd;
             out->ecc_read_bytes += rd;
             c->t.dram_read_bytes += rd;
@@ -394,11 +425,13 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
     c->dirty_bytes -= wb; /* its FIFO entries are stale now: the slot's new line has epochs 0 */
     if (c->cfg.ecc) {
         uint64_t rd = (uint64_t)__builtin_popcount(v.dirty & (uint8_t)~v.valid) * WS_SECTOR_BYTES;
+        dram_access(c, v.tag - 1, rd);
         out->dram_read_bytes += rd;
         out->ecc_read_bytes += rd;
         c->t.dram_read_bytes += rd;
         c->t.ecc_read_bytes += rd;
     }
+    dram_access(c, v.tag - 1, wb); /* after its ECC read */
     return l;
 }
 
@@ -432,6 +465,7 @@ static uint8_t l2_read(ws_cache *c, const sm_state *sm, int smi, uint64_t line, 
      * (gpu-memory-rules.md §4.1, App. F) */
     out->l2_miss_sectors += __builtin_popcount(fetch);
     uint64_t bytes = (uint64_t)__builtin_popcount(fetch) * WS_SECTOR_BYTES;
+    dram_access(c, line, bytes);
     out->dram_read_bytes += bytes;
     c->t.dram_fill_bytes += bytes;
     c->t.dram_read_bytes += bytes;
@@ -453,6 +487,7 @@ static void l2_write(ws_cache *c, uint64_t line, int sec, uint32_t bytes, ws_cac
     cline *l = l2_line(c, line, out);
     uint8_t bit = (uint8_t)(1u << sec);
     if (!l) { /* no L2: the write goes straight to DRAM */
+        dram_access(c, line, WS_SECTOR_BYTES);
         out->dram_write_bytes += WS_SECTOR_BYTES;
         c->t.dram_write_bytes += WS_SECTOR_BYTES;
         return;

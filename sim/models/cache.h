@@ -61,6 +61,11 @@
  *      code_fetch_block_bytes blocks plus launch_fetch_base_bytes (constant bank 0 and the
  *      rest), fitted on the H200 (ws_cache_launch_fetch_bytes; not an L1TEX source, so no
  *      lts__t_*_srcunit_tex sector).
+ *  DRAM access shape: each DRAM transfer of a line is an access, counted with its bytes, the
+ *      bytes it falls short of dram_min_access_bytes, and whether it opens a row: rows are the
+ *      aligned dram_row_bytes of addresses, a row's bank its number hashed modulo dram_banks, each
+ *      bank holding the row it last opened (a stand-in for the undocumented address map). The
+ *      timing model turns these into DRAM time; no ncu counter is changed.
  *  Set index: line number xor-folded, modulo the set count (the real hash is
  *  undocumented; folding avoids power-of-two strides all landing in one set). */
 #ifndef WS_CACHE_H
@@ -98,6 +103,8 @@ typedef struct {
     int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
     uint64_t l2_partial_lines;           /* lines keeping partly written sectors as byte masks (0 = no limit) */
     uint64_t l2_partial_writeback_lines; /* lines with partial writes kept before write-back (>= the above) */
+    int dram_min_access_bytes;           /* DRAM access shape (device.h): 0 = not counted */
+    int dram_row_bytes, dram_banks;      /* 0 = no row model */
 } ws_cache_config;
 
 /* Fills cfg from a device profile and an L1 size (see ws_memstats_new): the dirty limit is
@@ -148,6 +155,12 @@ typedef struct {
     uint64_t dirty_at_end_bytes;     /* still dirty in L2 after ws_cache_finish */
     uint64_t partial_lines;          /* lines that took a partly written sector (the partial-write FIFO's entries) */
     uint64_t partial_pending_bytes;  /* after ws_cache_finish: partly written sectors never read (byte masks) */
+    /* DRAM access shape (timing only; docs/timing-model.md "Scattered DRAM access"): every DRAM
+     * transfer of one line (a fill, an ECC read, a write-back) is one access */
+    uint64_t dram_access_bytes;      /* the bytes of those accesses (read + write, the launch fetch not) */
+    uint64_t dram_short_bytes;       /* sum over accesses of dram_min_access_bytes - its bytes, where positive */
+    uint64_t dram_accesses;          /* accesses */
+    uint64_t dram_row_opens;         /* accesses to a row other than the one open in its bank */
     uint64_t l2_cold_allocations;    /* lines allocated into an empty L2 way: with an L2 left full of
                                         dirty data by an earlier kernel (a memset flush, a pipeline)
                                         each would have written back a 128-B line first */

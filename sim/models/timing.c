@@ -89,6 +89,9 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
     const ws_mem_totals *t = ws_memstats_totals(ms);
     const ws_cache_totals *c = &t->cache;
     in->dram_bytes = (double)(c->dram_read_bytes + c->dram_write_bytes);
+    in->dram_access_bytes = (double)c->dram_access_bytes;
+    in->dram_short_bytes = (double)c->dram_short_bytes;
+    in->dram_row_opens = (double)c->dram_row_opens;
     /* The kernel does not find L2 clean: what ran before (check's memset flush of twice the
      * L2, or the previous kernel of a pipeline) left dirty lines, and a line this kernel
      * allocates over one writes it back first (ws_timing_predict, docs/timing-model.md). */
@@ -135,6 +138,22 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
     }
 }
 
+double ws_timing_dram_shape_factor(const ws_device *dev, const ws_timing_input *in)
+{
+    if (!(in->dram_access_bytes > 0))
+        return 1;
+    /* a stream of whole rows opens one row per dram_row_bytes (in dram_efficiency already);
+       only the opens beyond that cost more (scattered rows), and an access shorter than the
+       minimum costs the minimum (docs/timing-model.md "Scattered DRAM access") */
+    double extra = in->dram_short_bytes > 0 ? in->dram_short_bytes : 0;
+    if (dev->dram_row_bytes > 0 && dev->dram_row_open_bytes > 0) {
+        double beyond = in->dram_row_opens - in->dram_access_bytes / dev->dram_row_bytes;
+        if (beyond > 0)
+            extra += beyond * dev->dram_row_open_bytes;
+    }
+    return 1 + extra / in->dram_access_bytes;
+}
+
 int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing *out)
 {
     memset(out, 0, sizeof *out);
@@ -147,7 +166,9 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
      * writes the oldest back beyond that: results/h200-l2dram), so that is the share of the lines
      * it held that a new allocation must write back first (none beyond the dirty limit) */
     double dirty_share = dev->l2_dirty_fraction > 0 && dev->l2_dirty_fraction < 1 ? dev->l2_dirty_fraction : 1;
-    double dram_bytes = in->dram_bytes + WS_LINE_BYTES * dirty_share * in->l2_displaced_lines;
+    out->dram_shape_factor = ws_timing_dram_shape_factor(dev, in);
+    double dram_bytes = in->dram_bytes * out->dram_shape_factor +
+                        WS_LINE_BYTES * dirty_share * in->l2_displaced_lines;
     out->t_dram_us = dram_bytes / (dev->dram_bw_gbs * dev->dram_efficiency * 1e3); /* GB/s = 1e3 B/us */
     /* L2: the slower of its byte rate and its request rate (scattered partial writes
      * cost one request per 4-byte sector) */

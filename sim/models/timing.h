@@ -30,6 +30,9 @@
 
 typedef struct {
     double dram_bytes;              /* read (fills + ECC) + write-backs during the kernel */
+    /* the shape of those transfers (ws_cache_totals "DRAM access shape"): all 0 = every byte
+       costs the same */
+    double dram_access_bytes, dram_short_bytes, dram_row_opens;
     double l2_displaced_lines;      /* lines the kernel allocates into a way an earlier kernel's data held
                                        (ws_cache_totals.l2_cold_allocations): the DRAM term charges a
                                        write-back for dev->l2_dirty_fraction of them (1 with no limit) */
@@ -84,6 +87,7 @@ typedef struct {
     double t_pipe_us;               /* of t_issue: the busiest arithmetic pipe */
     ws_pipe issue_pipe;             /* that pipe (WS_PIPE_NONE: no arithmetic counted) */
     double dram_utilisation;        /* t_dram / (t_kernel - launch): the u of the DRAM queue */
+    double dram_shape_factor;       /* ws_timing_dram_shape_factor: 1 = every byte at the streaming rate */
     double dram_queue_cycles;       /* each DRAM epoch's wait in the queue at that u */
     double t_kernel_us;             /* launch + max of the others */
     ws_bound bound;                 /* the largest term (launch when all are 0) */
@@ -106,6 +110,13 @@ const char *ws_pipe_name(ws_pipe p);
 
 /* Adds the contention model's counts (ws_models_atomic_totals) to in. */
 void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at);
+
+/* What the DRAM term multiplies the kernel's DRAM bytes by for the shape of their transfers:
+ * 1 + (bytes the short accesses fall short of dev->dram_min_access_bytes + row opens beyond one
+ * per dev->dram_row_bytes moved x dev->dram_row_open_bytes) / the accesses' bytes; 1 with no
+ * accesses counted or a profile without the figures. Example (H200): one 64-B fetch per random
+ * row: 1 + (1 - 64/2048) x 26/64 = 1.39; whole lines in order: 1. */
+double ws_timing_dram_shape_factor(const ws_device *dev, const ws_timing_input *in);
 
 /* Predicts. Returns 0; -1 for a device without clock, bandwidth, scheduler or
  * calibration figures (dram_efficiency, l2_requests_per_cycle). */

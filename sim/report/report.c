@@ -800,6 +800,7 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
     cJSON_AddStringToObject(tj, "issue_pipe", ws_pipe_name(t->issue_pipe));
     cJSON_AddNumberToObject(tj, "latency_us", t->t_latency_us);
     cJSON_AddNumberToObject(tj, "dram_utilisation", t->dram_utilisation);
+    cJSON_AddNumberToObject(tj, "dram_shape_factor", t->dram_shape_factor);
     cJSON_AddNumberToObject(tj, "dram_queue_cycles", t->dram_queue_cycles);
     cJSON_AddNumberToObject(tj, "launch_us", t->t_launch_us);
     cJSON_AddNumberToObject(tj, "atomics_us", t->t_atomics_us);
