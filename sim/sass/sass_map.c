@@ -734,7 +734,8 @@ static uint64_t anchored_runs(const ws_sass_plan *p, int b, const uint64_t *pc_w
 static void zero_unentered(const ws_sass_plan *p, uint64_t *out)
 {
     const ws_sass_function *sf = p->sf;
-    bool *zero = calloc((size_t)(sf->nblocks ? sf->nblocks : 1), sizeof *zero);
+    if (sf->nblocks <= 0) return;                /* nothing to zero (and gcc -O2 sees no negative size) */
+    bool *zero = calloc((size_t)sf->nblocks, sizeof *zero);
     if (!zero) return;                           /* out of memory: the anchored runs stand */
     for (int b = 0; b < sf->nblocks; b++) {
         if (p->block_exact[b]) { zero[b] = out[b] == 0; continue; }
