@@ -39,6 +39,7 @@
 
 
 #define MAX_ROWS 128 /* as many as chk_sim_side holds (CHK_SIM_MAX) */
+_Static_assert(MAX_ROWS <= CU_MAX_METRICS, "ncu's reader must keep every metric check asks for");
 
 typedef struct {
     ws_cli_common c;           /* -D, --json */

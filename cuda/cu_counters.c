@@ -157,6 +157,9 @@ int cu_counters_collect(const cu_counters_request *rq, cu_counters *c, cu_counte
         return -1;
     }
     free(out);
+    if (c->dropped) /* a cap below the request is warpscope's bug: say so, keep what was read */
+        fprintf(stderr, "warpscope: ncu: %d metrics beyond the first %d (by name) were not kept\n", c->dropped,
+                CU_MAX_METRICS);
     info->collected = c->n;
     return 0;
 }

@@ -88,7 +88,7 @@ int cu_ncu_parse(const char *text, cu_counters *c, ws_error *err)
     char *line = NULL, *storage = NULL;
     size_t line_cap = 0;
     int ncols = 0, col_id = -1, col_kernel = -1, col_name = -1, col_unit = -1, col_value = -1;
-    int rows = 0, skipped = 0;
+    int rows = 0;
     char first_id[32] = "";
     char last_other_id[32] = "";
     const char *p = text ? text : "";
@@ -155,7 +155,7 @@ int cu_ncu_parse(const char *text, cu_counters *c, ws_error *err)
         for (int i = 0; i < c->n && !m; i++)
             if (!strcmp(c->m[i].name, name)) m = &c->m[i];
         if (!m) {
-            if (c->n >= CU_MAX_METRICS) { skipped++; continue; }
+            if (c->n >= CU_MAX_METRICS) { c->dropped++; continue; }
             m = &c->m[c->n++];
         }
         memset(m, 0, sizeof *m);
@@ -167,7 +167,6 @@ int cu_ncu_parse(const char *text, cu_counters *c, ws_error *err)
     }
     free(line);
     free(storage);
-    (void)skipped;
     if (rows) return 0;
     if (c->permission)
         ws_error_set(err, "ncu", 0, 0,

@@ -14,7 +14,10 @@
 
 #include "../common/ws_error.h"
 
-#define CU_MAX_METRICS 128 /* check's list: the default rows and every named one a tensor kernel's SASS reports */
+/* check asks for every ncu-named row of the metric table (cmd_check.c MAX_ROWS, asserted there);
+ * ncu prints them sorted by name, so a cap below the request drops the late names silently
+ * (the H200 corpus run of 2026-12-02 lost every smsp__sass_l1tex_* row after the 64th) */
+#define CU_MAX_METRICS 128
 #define CU_METRIC_NAME_MAX 128
 
 typedef struct {
@@ -31,6 +34,7 @@ typedef struct {
     char kernel[256];              /* "Kernel Name" of the launch read */
     char id[32];                   /* its "ID" */
     int launches;                  /* distinct IDs in the stream (1 expected) */
+    int dropped;                   /* metrics of the launch beyond CU_MAX_METRICS, not kept */
     bool no_kernels;               /* ncu said no kernels were profiled */
     bool permission;               /* ERR_NVGPUCTRPERM: counters need privileges */
     char tool_error[512];          /* first ==ERROR== line, if any */

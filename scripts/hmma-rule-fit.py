@@ -13,6 +13,10 @@ Candidates (p = the result's significand bits, 24 for f32, 11 for f16):
   align(n,g)   per group of g products in k order: every term of the group and the accumulator
                truncated toward zero to multiples of 2^(E - p + 1 - n) (E the largest exponent among
                them), summed exactly, then the sum truncated (rz) or rounded (rn) to the result type
+  field(n)     align(n, K) with rz, but a product's exponent is the sum of its operands' exponents
+               (the hardware's field, not renormalised); an f16 result is that rule at f32 (p = 24)
+               rounded to nearest f16. With n = 2 it reproduces every output of results/h200-hmma-rule
+               (the rule in sim/interp/exec_mma.c); n = 1 and 3 do not
 Usage: python3 scripts/hmma-rule-fit.py DIR   (DIR holds inputs.tsv and hmma.tsv)
        python3 scripts/hmma-rule-fit.py --selftest INPUTS.tsv   (a record made by exact-rn must fit it)"""
 import sys
@@ -76,7 +80,16 @@ def round_fmt(x, p, emin, mode):
     return to_grid(x, Fraction(2) ** (e - p + 1), mode)
 
 
-def rule(name, prods, c, p, emin):
+def rule(name, prods, c, p, emin, pexp=None):
+    if name.startswith("field:"):
+        n = int(name.split(":")[1])
+        if p == 11:                                 # f16 D: the f32 datapath, then nearest f16
+            return round_fmt(rule(name, prods, c, 24, -126, pexp), p, emin, "rn")
+        es = [pe for x, pe in zip(prods, pexp) if x != 0] + ([expo(c)] if c != 0 else [])
+        if not es:
+            return Fraction(0)
+        q = Fraction(2) ** (max(es) - p + 1 - n)
+        return round_fmt(to_grid(c, q, "rz") + sum(to_grid(x, q, "rz") for x in prods), p, emin, "rz")
     if name == "exact-rn":
         return round_fmt(c + sum(prods), p, emin, "rn")
     if name == "exact-rz":
@@ -100,7 +113,7 @@ def rule(name, prods, c, p, emin):
 
 
 def candidates(K):
-    out = ["exact-rn", "exact-rz", "seq-rn"]
+    out = ["exact-rn", "exact-rz", "seq-rn", "field:1", "field:2", "field:3"]
     for g in (4, 8, 16):
         if g > K:
             continue
@@ -128,8 +141,11 @@ def dots(mats, form, case):
     cdec = f16 if form == "f16.f16" else f32
     for i in range(16):
         for j in range(8):
-            prods = [dec(M[("A", i, k)]) * dec(M[("B", k, j)]) for k in range(K)]
-            yield i, j, prods, cdec(M[("C", i, j)])
+            a = [dec(M[("A", i, k)]) for k in range(K)]
+            b = [dec(M[("B", k, j)]) for k in range(K)]
+            prods = [x * y for x, y in zip(a, b)]
+            pexp = [expo(x) + expo(y) if x * y != 0 else None for x, y in zip(a, b)]
+            yield i, j, prods, cdec(M[("C", i, j)]), pexp
 
 
 def main(argv):
@@ -138,7 +154,7 @@ def main(argv):
         rec = {}
         for (form, case) in mats:
             p, emin = OUTF[form]
-            for i, j, prods, c in dots(mats, form, case):
+            for i, j, prods, c, _ in dots(mats, form, case):
                 rec[(form, case, i, j)] = rule("exact-rn", prods, c, p, emin)
     elif len(argv) == 2:
         mats = read_inputs(argv[1] + "/inputs.tsv")
@@ -164,8 +180,8 @@ def main(argv):
             ok = defaultdict(int)
             tot = defaultdict(int)
             for case in cases:
-                for i, j, prods, c in dots(mats, form, case):
-                    hit = rule(name, prods, c, p, emin) == rec[(form, case, i, j)]
+                for i, j, prods, c, pexp in dots(mats, form, case):
+                    hit = rule(name, prods, c, p, emin, pexp) == rec[(form, case, i, j)]
                     ok[fam(case)] += hit
                     tot[fam(case)] += 1
             a, t = sum(ok.values()), sum(tot.values())

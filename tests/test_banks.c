@@ -479,6 +479,49 @@ static void test_ldgsts_zero_filling_16_byte_copies_cost_their_copying_lanes_twi
     }
 }
 
+/* The cp.async bank conflicts as the H200 counted them (results/h200-ldgsts-rule/ldgsts.txt: the 13
+ * probes of tests/data/tensor/ldgsts_rule.cu, 8 instructions each, divided by 8). Lane l copies SIZE
+ * bytes from global (l / LPR) * GSTRIDE + (l % LPR) * SIZE to shared DOFF + (l / LPR) * DROW +
+ * (l % LPR) * SIZE; its global line is that address / 128, numbered here by first appearance. */
+static void test_ldgsts_conflicts_follow_the_global_lines_each_phase_reads(void **state)
+{
+    (void)state;
+    static const struct { const char *name; int ca, zf, size, lpr, gstride, drow, doff, h200; } c[] = {
+        {"ldr_ca4_rows2", 1, 0, 4, 16, 1024, 64, 0, 1},     /* two lines in the one phase: +1 */
+        {"ldr_ca4_rows2_zfill", 1, 1, 4, 16, 1024, 64, 0, 1},
+        {"ldr_ca4_2lines_adj", 1, 0, 4, 16, 128, 64, 0, 1},
+        {"ldr_ca4_contig", 1, 0, 4, 32, 128, 128, 0, 0},
+        {"ldr_cg16_rows80", 0, 0, 16, 4, 512, 80, 0, 0},     /* store rule 8 wavefronts, 8 (phase, line) */
+        {"ldr_ca16_rows80", 1, 0, 16, 4, 512, 80, 0, 8},     /* store rule 4 conflicts + 4 second lines */
+        {"ldr_cg16_rows64", 0, 0, 16, 4, 512, 64, 0, 0},
+        {"ldr_ca16_rows64", 1, 0, 16, 4, 512, 64, 0, 4},     /* store rule 0 + 4 */
+        {"ldr_ca16_rows160", 1, 0, 16, 4, 512, 160, 0, 8},
+        {"ldr_cg16_rows160", 0, 0, 16, 4, 512, 160, 0, 0},
+        {"ldr_ca16_off64", 1, 0, 16, 32, 512, 512, 64, 0},
+        {"ldr_cg16_off64", 0, 0, 16, 32, 512, 512, 64, 0},
+        {"ldr_cg16_rows80_zfill", 0, 1, 16, 4, 512, 80, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        ws_mem_event ev = shared_event(WS_MEM_STORE, c[i].size, 0xffffffffu);
+        ev.kind = WS_KIND_LDGSTS;
+        ev.cache = c[i].ca ? WS_CACHE_CA : WS_CACHE_CG;
+        ev.zfill_copy_mask = c[i].zf ? 0xffffffffu : 0;
+        uint64_t lines[32];
+        int nl = 0;
+        for (int l = 0; l < 32; l++) {
+            uint64_t g = (uint64_t)((l / c[i].lpr) * c[i].gstride + (l % c[i].lpr) * c[i].size) / 128;
+            int k = 0;
+            while (k < nl && lines[k] != g) k++;
+            if (k == nl) lines[nl++] = g;
+            ev.gline[l] = (uint8_t)k;
+            ev.addr[l] = (uint64_t)(c[i].doff + (l / c[i].lpr) * c[i].drow + (l % c[i].lpr) * c[i].size);
+        }
+        ws_bank_result r;
+        assert_int_equal(ws_banks_ldgsts(&ev, &r), 0);
+        if (r.ncu_conflicts != c[i].h200) fail_msg("%s: %d conflicts, the H200 %d", c[i].name, r.ncu_conflicts, c[i].h200);
+    }
+}
+
 /* --- the reference: the sorting model this file's model replaced (sim/models/banks.c before the
  * bitmaps), kept verbatim in logic, to cross-check every field on random warps. --------- */
 
@@ -715,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_every_measured_appendix_c_row_is_reproduced),
         cmocka_unit_test(test_ldmatrix_phases_cost_the_bank_groups_their_rows_share),
         cmocka_unit_test(test_ldgsts_zero_filling_16_byte_copies_cost_their_copying_lanes_twice),
+        cmocka_unit_test(test_ldgsts_conflicts_follow_the_global_lines_each_phase_reads),
         cmocka_unit_test(test_bitmap_model_matches_the_sorting_model_on_random_warps),
         cmocka_unit_test(test_bitmap_model_matches_the_sorting_model_at_the_top_of_the_address_space),
     };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../cuda/ncu_csv.h"
+#include "../sim/models/metrics.h"
 
 static char *slurp(const char *path)
 {
@@ -167,12 +168,75 @@ static void test_metric_filter_matches_base_names_at_line_start(void **state)
     free(q);
 }
 
+/* Every Nsight Compute name of the metric table (COLLECT or NAMED: what check may ask for), as ncu
+ * prints them: sorted by name, one row each. The reader must keep them all, each with its own value:
+ * the H200 corpus run of 2026-12-02 kept the first 64 by name and lost every later
+ * smsp__sass_l1tex_* row (LDGSTS requests, sectors and wavefronts). */
+#define NCU_NAME_COLLECT(n) n,
+#define NCU_NAME_NAMED(n) n,
+#define NCU_NAME_OWN(n)
+#define NCU_NAME(id, name, unit, basis, judge, slack, ncu, ...) NCU_NAME_##ncu(name)
+static const char *const table_ncu_names[] = {WS_METRICS(NCU_NAME)};
+#undef NCU_NAME
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static void test_every_ncu_named_row_of_the_table_is_kept(void **state)
+{
+    (void)state;
+    enum { N = sizeof table_ncu_names / sizeof table_ncu_names[0] };
+    const char *names[N];
+    int n = 0;
+    for (int i = 0; i < N; i++) { /* a name in two scopes is printed once by ncu */
+        bool dup = false;
+        for (int k = 0; k < n && !dup; k++) dup = !strcmp(names[k], table_ncu_names[i]);
+        if (!dup) names[n++] = table_ncu_names[i];
+    }
+    assert_true(n > 64);  /* the old cap, so this test can fail */
+    qsort(names, (size_t)n, sizeof names[0], cmp_str);
+    size_t cap = 512 + (size_t)n * 256, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    len += (size_t)snprintf(text + len, cap - len, "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n");
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(text + len, cap - len, "\"0\",\"k\",\"%s\",\"\",\"%d\"\n", names[i], 1000 + i);
+    cu_counters c;
+    ws_error err;
+    assert_int_equal(cu_ncu_parse(text, &c, &err), 0);
+    assert_int_equal(c.n, n);
+    assert_int_equal(c.dropped, 0);
+    for (int i = 0; i < n; i++) assert_true(metric(&c, names[i]) == 1000 + i);
+    free(text);
+}
+
+/* More rows than the cap: the first CU_MAX_METRICS are kept and the rest counted, not lost unseen. */
+static void test_rows_beyond_the_cap_are_counted(void **state)
+{
+    (void)state;
+    size_t cap = 512 + (CU_MAX_METRICS + 3) * 128, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    len += (size_t)snprintf(text + len, cap - len, "\"ID\",\"Metric Name\",\"Metric Value\"\n");
+    for (int i = 0; i < CU_MAX_METRICS + 3; i++)
+        len += (size_t)snprintf(text + len, cap - len, "\"0\",\"m%03d.sum\",\"%d\"\n", i, i);
+    cu_counters c;
+    ws_error err;
+    assert_int_equal(cu_ncu_parse(text, &c, &err), 0);
+    assert_int_equal(c.n, CU_MAX_METRICS);
+    assert_int_equal(c.dropped, 3);
+    assert_true(metric(&c, "m000.sum") == 0);
+    assert_null(cu_counters_get(&c, "m130.sum"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quoted_fields_keep_commas_and_doubled_quotes),
         cmocka_unit_test(test_values_lose_thousands_separators_and_reject_words),
         cmocka_unit_test(test_transpose_run_reads_every_metric_of_the_launch),
+        cmocka_unit_test(test_every_ncu_named_row_of_the_table_is_kept),
+        cmocka_unit_test(test_rows_beyond_the_cap_are_counted),
         cmocka_unit_test(test_only_the_first_launch_is_kept_and_odd_rows_are_skipped),
         cmocka_unit_test(test_permission_error_is_named_plainly),
         cmocka_unit_test(test_no_kernel_profiled_and_unknown_metric_are_errors),

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "../common/device.h"
@@ -169,6 +170,29 @@ static uint16_t to_f16(double x)
     return (uint16_t)((x < 0 ? 0x8000 : 0) | (uint32_t)(e + 14) << 10 | ((uint32_t)q - 1024));
 }
 
+/* --- the H200's HMMA sum (results/h200-hmma-rule/: 11,776 recorded mma.sync outputs) ----------- *
+ * C and the K products aligned to the largest exponent E (a product's: the sum of its operands'
+ * exponents, C's own), each truncated toward zero to a multiple of 2^(E-25), summed exactly, the
+ * sum truncated toward zero to 24 significant bits; an f16 D rounds that to nearest. Written from
+ * that statement with frexp (the simulator reads exponent fields); operands here are normal. */
+
+static int expo2(double x) { int e; frexp(x, &e); return e - 1; }   /* floor(log2 |x|), x != 0 */
+
+static double ref_hmma(double c, const double *a, int sa, const double *b, int sb, int K)
+{
+    int E = c != 0 ? expo2(c) : -100000;
+    for (int k = 0; k < K; k++)
+        if (a[k * sa] * b[k * sb] != 0 && expo2(a[k * sa]) + expo2(b[k * sb]) > E) E = expo2(a[k * sa]) + expo2(b[k * sb]);
+    if (E == -100000) return 0;
+    long long units = (long long)trunc(ldexp(c, 25 - E));
+    for (int k = 0; k < K; k++) units += (long long)trunc(ldexp(a[k * sa] * b[k * sb], 25 - E));
+    double sum = ldexp((double)units, E - 25);
+    if (sum == 0) return 0;
+    int e;
+    double m = frexp(sum, &e);                      /* sum = m * 2^e, |m| in [0.5, 1) */
+    return ldexp(trunc(ldexp(m, 24)), e - 24);
+}
+
 /* --- mma: the PTX ISA's layout tables, per form ------------------------------------------------- *
  * g = groupID = lane >> 2, t = threadID_in_group = lane % 4; element i of a fragment. */
 
@@ -297,8 +321,7 @@ static void check_mma_case(const mma_case *mc)
                 if ((int32_t)got != want)
                     fail_msg("form %d lane %d c%d (%d,%d): %d, want %d", mc->form, l, i, p.row, p.col, (int32_t)got, want);
             } else {
-                double acc = c[p.row][p.col];  /* exact: products of <= 11-bit significands */
-                for (int k = 0; k < mc->k; k++) acc += a[p.row][k] * b[k][p.col];
+                double acc = ref_hmma(c[p.row][p.col], &a[p.row][0], 1, &b[0][p.col], 8, mc->k);
                 if (mc->f16_acc) {
                     if (got != to_f16(acc))
                         fail_msg("form %d lane %d c%d: 0x%04x, want 0x%04x (%g)", mc->form, l, i, got, to_f16(acc), acc);
@@ -313,7 +336,7 @@ static void check_mma_case(const mma_case *mc)
     teardown(&r);
 }
 
-static void test_mma_f16_m16n8k16_equals_the_plain_product_through_the_isa_fragment_layouts(void **state)
+static void test_mma_f16_m16n8k16_sums_as_the_h200_through_the_isa_fragment_layouts(void **state)
 {
     (void)state;
     mma_case f32acc = {0, 16, 8, 16, 16, f16_k16_a, f16_k16_b, 0, 0, 0, 0};
@@ -324,7 +347,7 @@ static void test_mma_f16_m16n8k16_equals_the_plain_product_through_the_isa_fragm
     check_mma_case(&k8);
 }
 
-static void test_mma_bf16_and_tf32_equal_the_plain_product_tf32_dropping_13_low_bits(void **state)
+static void test_mma_bf16_and_tf32_sum_as_the_h200_tf32_dropping_13_low_bits(void **state)
 {
     (void)state;
     mma_case bf = {2, 16, 8, 16, 16, f16_k16_a, f16_k16_b, 1, 1, 0, 0};
@@ -382,9 +405,103 @@ static void test_an_mma_form_not_implemented_is_refused_by_name_when_reached(voi
     teardown(&r);
 }
 
+/* A buffer of the given words, through a raw file (the simulator's file(path) initialiser). */
+static void buf_words(run_t *r, const uint32_t *w, int n, char *path)
+{
+    strcpy(path, "/tmp/ws-test-hmma-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(w, 4, (size_t)n, f), (size_t)n);
+    fclose(f);
+    buf_init(r, WS_TYPE_UINT, (uint64_t)n, WS_INIT_FILE, 0, 0, 0);
+    ws_buffer *b = &r->L.buffers[r->L.nbuffers - 1];
+    snprintf(b->file, sizeof b->file, "%s", path);
+}
+
+/* The H200's own outputs (tests/data/tensor/hmma_h200.txt, cut from results/h200-hmma-rule/): the
+ * recorded A, B, C of one mma.sync laid into each lane's registers by the ISA's tables, run, and
+ * every D bit pattern compared with the GPU's. Cases 0 and 2 put a product 25 and 26 bits below
+ * C (kept / dropped), case 10 is random: the exact sum rounded once differs from the GPU in them. */
+static void test_mma_reproduces_the_h200s_recorded_outputs_bit_for_bit(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/data/tensor/hmma_h200.txt", "r");
+    assert_non_null(f);
+    static char line[16384];
+    uint32_t mat[4][256];                     /* A, B, C, D row-major */
+    int rows[4] = {0}, cols[4] = {0}, have = 0, cases = 0, differ_from_plain = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        char form[16], which;
+        int ccase, off = 0, R, C;
+        assert_int_equal(sscanf(line, "%15s %d %c %d %d %n", form, &ccase, &which, &R, &C, &off), 5);
+        int m = which == 'A' ? 0 : which == 'B' ? 1 : which == 'C' ? 2 : 3;
+        rows[m] = R, cols[m] = C;
+        char *q = line + off;
+        for (int x = 0; x < R * C; x++) mat[m][x] = (uint32_t)strtoul(q, &q, 16);
+        have |= 1 << m;
+        if (have != 15) continue;
+        have = 0;
+        /* form as tests/data/tensor/tensor.cu's mma_form numbers them */
+        int fno = !strcmp(form, "f16.f32") ? 0 : !strcmp(form, "f16.f16") ? 1 : !strcmp(form, "bf16.f32") ? 2 : 3;
+        int K = cols[0], abits = fno == 3 ? 32 : 16, cbits = fno == 1 ? 16 : 32;
+        rc (*fa)(int, int) = fno == 3 ? tf32_k8_a : f16_k16_a, (*fb)(int, int) = fno == 3 ? tf32_k8_b : f16_k16_b;
+        uint32_t A[32 * 8] = {0}, B[32 * 4] = {0}, Cr[32 * 4] = {0};
+        int per = 32 / abits;
+        for (int l = 0; l < 32; l++) {
+            for (int i = 0; i < 16 * K / 32; i++) {
+                rc p = fa(l, i);
+                A[l * 8 + i / per] |= mat[0][p.row * K + p.col] << (i % per * abits);
+            }
+            for (int i = 0; i < K * 8 / 32; i++) {
+                rc p = fb(l, i);
+                B[l * 4 + i / per] |= mat[1][p.row * 8 + p.col] << (i % per * abits);
+            }
+            for (int i = 0; i < 4; i++) {
+                rc p = acc_c(l, i);
+                Cr[l * 4 + i / (32 / cbits)] |= mat[2][p.row * 8 + p.col] << (i % (32 / cbits) * cbits);
+            }
+        }
+        run_t r;
+        char pa[64], pb[64], pc[64];
+        setup(&r, "mma_form", 32);
+        buf_words(&r, A, 32 * 8, pa);
+        buf_words(&r, B, 32 * 4, pb);
+        buf_words(&r, Cr, 32 * 4, pc);
+        buf_zero(&r, WS_TYPE_UINT, 32 * 4);
+        arg_int(&r, fno);
+        run_ok(&r);
+        const uint32_t *D = data(&r, 3);
+        for (int l = 0; l < 32; l++)
+            for (int i = 0; i < 4; i++) {
+                rc p = acc_c(l, i);
+                uint32_t got = elem_of(D, 4, l, i, cbits), want = mat[3][p.row * 8 + p.col];
+                if (got != want)
+                    fail_msg("%s case %d D(%d,%d): 0x%08x, the H200 0x%08x", form, ccase, p.row, p.col, got, want);
+                /* the plain rule (exact sum rounded once) on the same inputs, to show the cases bite */
+                double acc = fno == 1 ? f16((uint16_t)mat[2][p.row * 8 + p.col]) : as_float(mat[2][p.row * 8 + p.col]);
+                for (int k = 0; k < K; k++)
+                    acc += in_value(fno == 2 ? 1 : fno == 3 ? 2 : 0, mat[0][p.row * K + k]) *
+                           in_value(fno == 2 ? 1 : fno == 3 ? 2 : 0, mat[1][k * 8 + p.col]);
+                uint32_t plain = fno == 1 ? to_f16(acc) : 0;
+                if (fno != 1) { float fl = (float)acc; memcpy(&plain, &fl, 4); }
+                differ_from_plain += plain != want;
+            }
+        teardown(&r);
+        unlink(pa), unlink(pb), unlink(pc);
+        cases++;
+        (void)rows;
+    }
+    fclose(f);
+    assert_int_equal(cases, 12);               /* 4 forms x 3 cases */
+    assert_true(differ_from_plain > 0);
+}
+
 /* --- wmma --------------------------------------------------------------------------------------- */
 
-static void test_wmma_row_col_f32_col_row_f16_and_bf16_equal_the_plain_product(void **state)
+static void test_wmma_row_col_f32_col_row_f16_and_bf16_sum_as_the_h200(void **state)
 {
     (void)state;
     run_t r;
@@ -405,14 +522,16 @@ static void test_wmma_row_col_f32_col_row_f16_and_bf16_equal_the_plain_product(v
     for (int i = 0; i < 16; i++)
         for (int j = 0; j < 16; j++) {
             /* 1: A row-major a[i*16+k], B col-major b[j*16+k], C/D row-major */
-            double x = c32[i * 16 + j], y = f16(c16[j * 16 + i]), z = 0;
+            double a1[16], b1[16], a2[16], b2[16], a3[16], b3[16];
             for (int k = 0; k < 16; k++) {
-                x += f16(a[i * 16 + k]) * f16(b[j * 16 + k]);
+                a1[k] = f16(a[i * 16 + k]), b1[k] = f16(b[j * 16 + k]);
                 /* 2: A col-major a[k*16+i], B row-major b[k*16+j], C/D col-major */
-                y += f16(a[k * 16 + i]) * f16(b[k * 16 + j]);
+                a2[k] = f16(a[k * 16 + i]), b2[k] = f16(b[k * 16 + j]);
                 /* 3: bf16, A and B row-major */
-                z += bf16(ab[i * 16 + k]) * bf16(bb[k * 16 + j]);
+                a3[k] = bf16(ab[i * 16 + k]), b3[k] = bf16(bb[k * 16 + j]);
             }
+            double x = ref_hmma(c32[i * 16 + j], a1, 1, b1, 1, 16), y = ref_hmma(f16(c16[j * 16 + i]), a2, 1, b2, 1, 16);
+            double z = ref_hmma(0, a3, 1, b3, 1, 16);
             assert_true(d32[i * 16 + j] == (float)x);
             assert_int_equal(d16[j * 16 + i], to_f16(y));
             assert_true(db[i * 16 + j] == (float)z);
@@ -511,12 +630,13 @@ static void check_wmma_case(const wmma_case *wc)
                 if (got != want) fail_msg("%s (%d,%d): %d, want %d", wc->kernel, i, j, got, want);
                 continue;
             }
-            double acc = c;
+            double acc = c, xs[32], ys[32];
             for (int k = 0; k < K; k++) {
-                double x = value_of(wc->ta, A, wc->la == 'r' ? i * K + k : k * M + i);
-                double y = value_of(wc->ta, B, wc->lb == 'r' ? k * N + j : j * K + k);
-                acc = wc->ta == T_F64 ? fma(x, y, acc) : acc + x * y;   /* exact but for f64: k order */
+                xs[k] = value_of(wc->ta, A, wc->la == 'r' ? i * K + k : k * M + i);
+                ys[k] = value_of(wc->ta, B, wc->lb == 'r' ? k * N + j : j * K + k);
+                if (wc->ta == T_F64) acc = fma(xs[k], ys[k], acc);     /* f64: k order */
             }
+            if (wc->ta != T_F64) acc = ref_hmma(c, xs, 1, ys, 1, K);   /* f16, bf16, tf32 */
             if (wc->tc == T_F16) {
                 uint16_t got = ((const uint16_t *)D)[i * N + j];
                 if (got != to_f16(acc)) fail_msg("%s (%d,%d): 0x%04x, want 0x%04x", wc->kernel, i, j, got, to_f16(acc));
@@ -530,7 +650,7 @@ static void check_wmma_case(const wmma_case *wc)
     teardown(&r);
 }
 
-static void test_wmma_of_every_shape_and_type_equals_the_plain_product(void **state)
+static void test_wmma_of_every_shape_and_type_sums_as_the_h200(void **state)
 {
     (void)state;
     static const wmma_case cases[] = {
@@ -1653,13 +1773,14 @@ static void test_a_cluster_sum_through_distributed_shared_memory_adds_every_bloc
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mma_f16_m16n8k16_equals_the_plain_product_through_the_isa_fragment_layouts),
-        cmocka_unit_test(test_mma_bf16_and_tf32_equal_the_plain_product_tf32_dropping_13_low_bits),
+        cmocka_unit_test(test_mma_f16_m16n8k16_sums_as_the_h200_through_the_isa_fragment_layouts),
+        cmocka_unit_test(test_mma_bf16_and_tf32_sum_as_the_h200_tf32_dropping_13_low_bits),
+        cmocka_unit_test(test_mma_reproduces_the_h200s_recorded_outputs_bit_for_bit),
         cmocka_unit_test(test_mma_int8_m16n8k32_wraps_and_satfinite_saturates),
         cmocka_unit_test(test_mma_f64_m8n8k4_is_four_fused_multiply_adds_per_element),
         cmocka_unit_test(test_an_mma_form_not_implemented_is_refused_by_name_when_reached),
-        cmocka_unit_test(test_wmma_row_col_f32_col_row_f16_and_bf16_equal_the_plain_product),
-        cmocka_unit_test(test_wmma_of_every_shape_and_type_equals_the_plain_product),
+        cmocka_unit_test(test_wmma_row_col_f32_col_row_f16_and_bf16_sum_as_the_h200),
+        cmocka_unit_test(test_wmma_of_every_shape_and_type_sums_as_the_h200),
         cmocka_unit_test(test_fragment_layouts_cover_each_element_once_in_the_isa_register_counts),
         cmocka_unit_test(test_fragment_maps_agree_with_the_formula_through_cache_reuse),
         cmocka_unit_test(test_cuda_fp16_bf16_and_fp8_packing_intrinsics_run_as_the_isa_rounds),

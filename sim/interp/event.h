@@ -59,6 +59,9 @@ typedef struct ws_mem_event {
     uint32_t zfill_copy_mask;/* LDGSTS shared write of the zero-filling form (a src-size or ignore-src
                                 operand; SASS LDGSTS...ZFILL): the lanes that copy a source byte (the
                                 others only write zeros). 0 for every other event (banks.h's LDGSTS rule) */
+    uint8_t gline[32];       /* LDGSTS shared write: the global 128-byte line the lane's source is in, numbered
+                                0, 1, ... by first appearance in lane order; 0xff for a lane that reads no source
+                                byte; read on that event only (banks.h's LDGSTS conflict rule) */
     /* Per lane address:
      *   GLOBAL: address in the simulated global address space (buffer base + offset);
      *   SHARED: byte offset in the block's shared window;

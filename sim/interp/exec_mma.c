@@ -3,12 +3,15 @@
  * m8n8k4 f64) and wmma.mma (m16n16k16, m32n8k16, m8n32k16 f16, bf16, s8 and u8; m16n16k8
  * tf32; m8n8k4 f64), D = A * B + C, the fragments laid out as fragments.h says.
  *
- * Arithmetic: f16, bf16, tf32 and fp8 products are exact in double, so each element of D is
- * C + the sum of its K products computed in double and rounded once to D's type (round to
- * nearest). The tensor core adds in an order and with internal widths NVIDIA does not
- * document, so a D whose partial sums are not all representable may differ from the GPU's in
- * the last bits (catalog kernels keep their sums exact, or carry a tol). tf32 operands are f32
- * bit patterns of which the tensor core reads the top 19 bits: the low 13 are dropped.
+ * Arithmetic, f16, bf16 and tf32 (hmma_sum, the H200's rule, results/h200-hmma-rule/): the K
+ * exact products and C are aligned to the largest exponent E among them, a product's exponent
+ * being the sum of its operands' exponents (not renormalised), C's its own; every term is
+ * truncated toward zero to a multiple of 2^(E-25), the terms are summed exactly and the sum is
+ * truncated toward zero to f32; an f16 D is that f32 rounded to nearest even. It reproduces all
+ * 11,776 recorded mma.sync outputs (m16n8k16 f16/bf16 into f32, m16n8k16 f16 into f16,
+ * m16n8k8 tf32 into f32, 23 cases each). fp8: C + the K products in double rounded once (the
+ * wgmma fp8 rule, exec_wgmma.c, was measured for wgmma only). tf32 operands are f32 bit patterns
+ * of which the tensor core reads the top 19 bits: the low 13 are dropped.
  * f64: C + products one fused multiply-add at a time, k = 0, 1, 2, 3. s8/u8: exact 32-bit
  * wrapping sums, or saturating with .satfinite.
  * Invariant: every source fragment is read into matrices before any destination register is
@@ -109,6 +112,51 @@ static uint64_t encode(int mt, double x)
     }
 }
 
+/* The exponent field the tensor core aligns by: floor(log2 |x|) of a normal double, the format's
+ * smallest normal exponent for a subnormal input (its field is that of the smallest normal with
+ * a leading 0; not in the record, which has no subnormal operand), INT_MIN/2 for 0. */
+static inline int field_exp(double x, int emin)
+{
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    int e = (int)((u >> 52) & 0x7ff);
+    if (!e && !(u << 1)) return INT32_MIN / 2;
+    e = e ? e - 1023 : -1074;
+    return e < emin ? emin : e;
+}
+
+/* x truncated toward zero to f32 (24 significant bits, subnormals at 2^-149; beyond the f32 range
+ * the conversion's infinity). */
+static inline float f32_rz(double x)
+{
+    if (x == 0 || !isfinite(x)) return (float)x;
+    int e = ilogb(x);
+    if (e < -126) e = -126;
+    double q = ldexp(trunc(ldexp(x, 23 - e)), e - 23);
+    return (float)q;
+}
+
+/* One element of an f16/bf16/tf32 D as the H200's tensor core sums it (the header's rule): C and
+ * the K products a[k] * b[k*ldb], ea/eb their operands' exponent fields. Each truncated term is an
+ * integer below 2^28 in units of 2^(E-25), so 17 of them sum exactly in int64. Infinities and NaN
+ * take the plain sum (IEEE's results). */
+static double hmma_sum(double c, const double *a, const int *ea, const double *b, const int *eb, int ldb, int K,
+                       int cemin)
+{
+    int E = field_exp(c, cemin);
+    double plain = c;
+    for (int k = 0; k < K; k++) {
+        double p = a[k] * b[k * ldb];
+        plain += p;
+        if (p != 0 && ea[k] + eb[k * ldb] > E) E = ea[k] + eb[k * ldb];
+    }
+    if (!isfinite(plain) || E == INT32_MIN / 2) return plain;
+    double scale = ldexp(1.0, 25 - E);
+    int64_t units = (int64_t)(c * scale);       /* the casts truncate toward zero */
+    for (int k = 0; k < K; k++) units += (int64_t)(a[k] * b[k * ldb] * scale);
+    return f32_rz(ldexp((double)units, E - 25));
+}
+
 /* acc[j] += a[k] * b[k][j] for k = 0 .. K-1 in order (b rows of n): one row of D. */
 static void row_mac(double *acc, const double *a, const double *b, int K, int n)
 {
@@ -152,7 +200,19 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         gather(c, w, &f, 'c', &pi->opnd[3], tc->ctype, C, NULL);
     }
     uint64_t bits[16 * 16];
-    if (!integer && tc->atype != PTX_MT_F64) {
+    bool hmma = tc->atype == PTX_MT_F16 || tc->atype == PTX_MT_BF16 || tc->atype == PTX_MT_TF32;
+    if (hmma) {
+        /* operand exponent fields once per fragment (f16 normals from 2^-14, bf16 and tf32 2^-126) */
+        int emin = tc->atype == PTX_MT_F16 ? -14 : -126, cemin = tc->ctype == PTX_MT_F16 ? -14 : -126;
+        int EA[16 * 32], EB[32 * 16];
+        for (int x = 0; x < M * K; x++) EA[x] = field_exp(A[x], emin);
+        for (int x = 0; x < K * N; x++) EB[x] = field_exp(B[x], emin);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double d = hmma_sum(C[i * N + j], A + i * K, EA + i * K, B + j, EB + j, N, K, cemin);
+                bits[i * N + j] = encode(tc->dtype, d);   /* f16 D: the f32 sum rounded to nearest */
+            }
+    } else if (!integer && tc->atype != PTX_MT_F64) {
         /* k outside j: each element still adds its K products to C in k order (the same sums,
          * rounded the same), but the inner loop runs along a row of B and vectorises */
         for (int i = 0; i < M; i++) {

@@ -91,9 +91,9 @@ uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e)
     return c->prog.scratch_off;
 }
 
-/* One event; zfill: its zfill_copy_mask (event.h: a cp.async's shared write of the zero-filling form). */
+/* One event; zfill, gline: its zfill_copy_mask and gline (event.h: a cp.async's shared write), NULL gline: none. */
 static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
-                 uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part, uint32_t zfill)
+                 uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part, uint32_t zfill, const uint8_t *gline)
 {
     if (!m) return;
     if (c->cfg->listener) {
@@ -120,6 +120,8 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
         ev.active_mask = m;
         ev.dsmem = sp == WS_SPACE_SHARED ? c->dsmem_tag : 0;   /* another block's window (sim_tc_enter) */
         ev.zfill_copy_mask = zfill & m;
+        if (gline) memcpy(ev.gline, gline, 32);
+        else memset(ev.gline, 0xff, 32);
         SIM_LANES(m, ev.addr[l] = addr[l]);
         WS_ASSERT(ws_mem_event_check(&ev) == 0);
         c->cfg->listener(c->cfg->listener_ctx, &ev);
@@ -130,7 +132,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
 void sim_tc_emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
                       uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part)
 {
-    emit(c, w, in, sp, op, kind, m, addr, width, part, 0);
+    emit(c, w, in, sp, op, kind, m, addr, width, part, 0, NULL);
 }
 
 void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
@@ -363,9 +365,21 @@ static int cp_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     if (c->shared_bytes && t->shared_bytes != c->shared_bytes) return sim_fault(c, w, in, -1, WS_FAULT_KERNEL, "internal: shared size changed");
     if (sim_tc_check_shared(c, w, in, m, dst, cp)) return -1;  /* overwriting a copy still in flight */
     sim_tc_emit(c, w, in, WS_SPACE_GLOBAL, WS_MEM_LOAD, WS_KIND_LDGSTS, gm, src, cp);
-    /* the zero-filling form's shared write costs more wavefronts (banks.h), so it says which lanes copy */
+    /* the zero-filling form's shared write costs more wavefronts and its bank conflicts depend on the
+       global lines it reads (banks.h), so it says which lanes copy and each lane's line */
+    uint8_t gline[32];
+    uint64_t lines[32];
+    int nlines = 0;
+    memset(gline, 0xff, sizeof gline);
+    SIM_LANES(gm, {
+        uint64_t ln = src[l] >> 7;
+        int k = 0;
+        while (k < nlines && lines[k] != ln) k++;
+        if (k == nlines) lines[nlines++] = ln;
+        gline[l] = (uint8_t)k;
+    });
     emit(c, w, in, WS_SPACE_SHARED, WS_MEM_STORE, WS_KIND_LDGSTS, m, dst, cp, 0,
-         pi->tc.flags & PTX_TC_ZFILL ? gm : 0);
+         pi->tc.flags & PTX_TC_ZFILL ? gm : 0, gline);
     uint32_t pc = (uint32_t)(in - c->prog.insns);
     GROUP_UPDATE(t, w->index, {
         SIM_LANES(m, {

@@ -245,10 +245,41 @@ int ws_banks(const ws_mem_event *ev, ws_bank_result *r)
     }
     return cost_groups(ev, ngroups, r);
 }
+/* (phase, global line) pairs of an LDGSTS shared write: per phase of the store rule (128 bytes of
+ * lanes) with an active lane, its distinct gline values, at least 1 (a phase of zero-filling lanes
+ * only); *phases gets the active phases. */
+static int ldgsts_line_sets(const ws_mem_event *ev, int *phases)
+{
+    int per = ev->width >= 4 && ev->width <= 16 ? 128 / ev->width : 32, sets = 0;
+    *phases = 0;
+    for (int p = 0; p < 32; p += per) {
+        uint8_t seen[32];
+        int n = 0, any = 0;
+        for (int l = p; l < p + per && l < 32; l++) {
+            if (!(ev->active_mask >> l & 1)) continue;
+            any = 1;
+            if (ev->gline[l] == 0xff) continue;
+            int k = 0;
+            while (k < n && seen[k] != ev->gline[l]) k++;
+            if (k == n) seen[n++] = ev->gline[l];
+        }
+        if (!any) continue;
+        (*phases)++;
+        sets += n ? n : 1;
+    }
+    return sets;
+}
+
 int ws_banks_ldgsts(const ws_mem_event *ev, ws_bank_result *r)
 {
     if (ws_banks(ev, r) != 0)
         return -1;
+    /* bank conflicts as the H200 counts them (results/h200-ldgsts-rule: 13 probes, and the corpus):
+       .ca adds one per global line beyond the first in a phase; .cg counts the store rule's wavefronts
+       beyond one per (phase, global line) */
+    int phases, sets = ldgsts_line_sets(ev, &phases);
+    if (ev->cache == WS_CACHE_CG) r->ncu_conflicts = r->wavefronts > sets ? r->wavefronts - sets : 0;
+    else r->ncu_conflicts += sets - phases;
     uint32_t copy = ev->zfill_copy_mask & ev->active_mask;
     if (ev->width != 16 || !copy)
         return 0;

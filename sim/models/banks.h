@@ -67,8 +67,14 @@ int ws_banks_ldsm(const ws_mem_event *ev, ws_bank_result *r);
  * the STS rule of ws_banks for every copying lane, plus, for a 16-byte copy of the zero-filling
  * form (ev->zfill_copy_mask != 0: a src-size or ignore-src operand, SASS LDGSTS...ZFILL), the
  * STS rule again for the lanes that copy a source byte: such a lane costs twice the store
- * rule, a lane that only zero-fills once. ncu_conflicts stay the store rule's (the H200 counted
- * 224 conflicts for 512 wavefronts); ideal adds the second pass's ideal, excess follows.
+ * rule, a lane that only zero-fills once; ideal adds the second pass's ideal, excess follows.
+ * ncu_conflicts depend on the global lines the lanes read (ev->gline) and the cache form, per
+ * phase of the store rule (128 bytes of lanes): .ca (cache_access) adds to the store rule's one
+ * per global line beyond the first in a phase; .cg (cache_bypass) counts the store rule's
+ * first-pass wavefronts beyond one per (phase, line) pair, at least 0 (results/h200-ldgsts-rule:
+ * 16 B .ca, rows of 64 B two lines a quarter-warp, 80 B apart in shared: 4 + 4 = 8 an instruction;
+ * the same .cg: 8 - 8 = 0; 32 lanes on one bank group, one line a quarter: 32 - 4 = 28).
+ * Wavefronts stay the store rule's (not yet recorded for these patterns).
  * The lane fields describe the store rule. Returns as ws_banks.
  * Example: 32 lanes x 16 B contiguous, ZFILL form, all copying -> 8 wavefronts, 0 conflicts;
  * without the src-size operand -> 4 (4-byte lanes, either form: 1). */
