@@ -6,8 +6,9 @@
 #   ncu.csv      ncu --clock-control none --section WarpStateStats + the metrics below, launches 3-4
 #                of each kernel (after a warm-up and one rep):
 #                smsp__average_warps_issue_stalled_*_per_issue_active (warps stalled per issued
-#                instruction, by reason: barrier, long_scoreboard, short_scoreboard, wait, ...), warps active / eligible, sm cycles, duration
-#   summary.txt  kernel, ncu us, the four largest stall reasons (cycles per instruction)
+#                instruction, by reason: barrier, long_scoreboard, short_scoreboard, wait, ...),
+#                warps active / eligible per cycle, SM cycles, duration, DRAM bytes
+#   summary.txt  kernel, ncu us, the four largest stall reasons (warps stalled per issued instruction)
 #   OUT=/tmp/out sh scripts/gpu-stalls.sh      (OUT defaults to build/gpu-stalls; BUDGET_S, default 230)
 # Writes env.txt, ncu.csv, summary.txt, log.txt (4 files). Never changes GPU clocks.
 # Kernel names are fixed words below: nothing from a file reaches the shell.

@@ -27,7 +27,7 @@ struct ws_latency {
     uint64_t nwarps, nblocks;
     ws_deps deps;              /* barriers and dependent loads, from ws_latency_set_function */
     double *sm_cycles;
-    double *sm_dram_epochs;    /* epochs with a DRAM load: each waits once for the DRAM queue */
+    double *sm_dram_epochs;    /* epochs with a DRAM load: the DRAM queue waits they count */
     double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
     double block_tail_queue;   /* the queue waits a block-wide DRAM epoch counts (block_tail_queue()) */
 };
