@@ -86,9 +86,10 @@ static ws_device dev(void)
     return d;
 }
 
-/* One warp loads `n` cold lines, at pcs first, first+step, ...; returns the SM's
- * latency cycles (each load misses to DRAM: 500, unloaded). */
-static double block_latency(const ws_device *dp, int warps, const ptx_function *fn, const int *pcs, int n)
+/* Each of `warps` warps loads `n` cold lines, at pcs[0..n-1]; returns the SM's latency cycles
+ * (each load misses to DRAM: 500, unloaded) and, in *epochs unless NULL, its DRAM queue waits. */
+static double block_latency_epochs(const ws_device *dp, int warps, const ptx_function *fn, const int *pcs, int n,
+                                   double *epochs)
 {
     ws_device d = *dp;
     ws_launch L;
@@ -120,9 +121,39 @@ static double block_latency(const ws_device *dp, int warps, const ptx_function *
     ws_models_finish(models);
     ws_latency_finish(lat);
     double c = ws_latency_sm_cycles(lat, 0);
+    if (epochs)
+        *epochs = ws_latency_sm_dram_epochs(lat, 0);
     ws_latency_free(lat);
     ws_models_free(models);
     return c;
+}
+
+static double block_latency(const ws_device *dp, int warps, const ptx_function *fn, const int *pcs, int n)
+{
+    return block_latency_epochs(dp, warps, fn, pcs, n, NULL);
+}
+
+/* Under load a block's slowest warp also waited longest in the DRAM queue: the largest of K
+ * exponential waits of mean q averages q x (1 + 1/2 + ... + 1/K). So a DRAM epoch that ends at the
+ * block's exit or barrier counts that many queue waits per warp: 4 warps, 1 + 1/2 + 1/3 + 1/4 =
+ * 25/12 each; a warp's epochs inside a loop count one each; a block of one warp one. */
+static void test_a_block_wide_dram_epoch_waits_for_its_slowest_queue_wait(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.dram_tail_per_ln = 0.25;
+    int one[1] = {1};
+    double e = 0;
+    block_latency_epochs(&d, 4, NULL, one, 1, &e);
+    assert_true(fabs(e - 4 * 25.0 / 12) < 1e-9);
+    block_latency_epochs(&d, 1, NULL, one, 1, &e);
+    assert_true(fabs(e - 1) < 1e-12);
+    int loop[3] = {3, 3, 3};                              /* two loop epochs, then the exit's */
+    block_latency_epochs(&d, 4, NULL, loop, 3, &e);
+    assert_true(fabs(e - 4 * (2 + 25.0 / 12)) < 1e-9);
+    d.dram_tail_per_ln = 0;                               /* a profile without the tail: one wait each */
+    block_latency_epochs(&d, 4, NULL, one, 1, &e);
+    assert_true(fabs(e - 4) < 1e-12);
 }
 
 static double warp_latency(const ptx_function *fn, const int *pcs, int n)
@@ -182,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_independent_loads_of_a_warp_overlap_and_a_loop_serialises_them),
         cmocka_unit_test(test_a_dependent_load_and_a_barrier_each_start_an_epoch),
         cmocka_unit_test(test_a_block_waits_for_its_slowest_warp_at_a_barrier_and_at_exit),
+        cmocka_unit_test(test_a_block_wide_dram_epoch_waits_for_its_slowest_queue_wait),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

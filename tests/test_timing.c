@@ -459,6 +459,39 @@ static void test_more_resident_warps_never_raise_the_latency_term(void **state)
     assert_true(prev > 16 * L - 1e-6 && prev < 16 * L + 1e-6);
 }
 
+/* A block slot is empty while the distributor launches its next block. 1 cycle = 1 ns; blocks of 8
+ * warps, 8 in flight per SM (64 warps), 100 blocks on the busiest SM (12.5 waves); each warp's loads
+ * take 1000 cycles: 100 x 8 x 1000 / 64 = 12,500 cycles. Launching a block takes the distributor 150
+ * cycles, one block at a time, so each of a slot's 12.5 blocks waits 150 before it starts: 12.5 x 150
+ * = 1875 more, 14,375 in all, while the distributor alone needs 100 x 150 = 15,000 (its own term). With
+ * 32-warp blocks at 10 cycles a warp a launch takes 320, and 2 slots hold the 64 warps. */
+static void test_a_slot_waits_for_its_next_blocks_launch(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.latency_cycles_per_warp_max = 100.0 * 8 * 1000 / 64;
+    in.warps_in_flight_max = 64;
+    in.blocks_max = 100;
+    in.warps_per_block = 8;
+    ws_timing t;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(fabs(t.t_latency_us - 12.5) < 1e-9);       /* no launch cost in the profile: as before */
+    d.block_launch_cycles = 150;
+    d.warp_launch_cycles = 10;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(fabs(t.t_latency_us - 14.375) < 1e-9);
+    assert_true(fabs(t.t_block_launch_us - 15.0) < 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_BLOCK_LAUNCH);
+    in.blocks_max = 25;                                     /* the same warps in 32-warp blocks */
+    in.warps_per_block = 32;
+    assert_int_equal(ws_timing_predict(&d, &in, &t), 0);
+    assert_true(fabs(t.t_latency_us - (12.5 + 12.5 * 0.320)) < 1e-9);
+    assert_true(fabs(t.t_block_launch_us - 25 * 0.320) < 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_LATENCY);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_the_tensor_pipe_bounds_mma_at_its_measured_rate),
         cmocka_unit_test(test_an_l2_write_costs_its_request_and_its_sectors),
         cmocka_unit_test(test_the_h200_write_rates_reproduce_the_probe),
+        cmocka_unit_test(test_a_slot_waits_for_its_next_blocks_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

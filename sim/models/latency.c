@@ -27,8 +27,9 @@ struct ws_latency {
     uint64_t nwarps, nblocks;
     ws_deps deps;              /* barriers and dependent loads, from ws_latency_set_function */
     double *sm_cycles;
-    double *sm_dram_epochs;    /* epochs with a DRAM load: each waits once for the DRAM queue */
+    double *sm_dram_epochs;    /* epochs with a DRAM load: the DRAM queue waits they count */
     double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
+    double block_tail_queue;   /* the queue waits a block-wide DRAM epoch counts (block_tail_queue()) */
 };
 
 /* A DRAM epoch that ends at a barrier or at the block's exit holds every warp of the block (its
@@ -39,6 +40,18 @@ static double block_tail(const ws_device *dev, int warps_per_block)
 {
     return warps_per_block > 1 && dev->dram_tail_per_ln > 0
                ? dev->dram_cycles * dev->dram_tail_per_ln * log((double)warps_per_block) : 0;
+}
+
+/* Under load the block's slowest warp also waited longest in the DRAM queue: an M/M/1 queue's wait
+ * is exponential, and the largest of K exponential waits of mean q averages q x H_K, the K-th
+ * harmonic number (1 + 1/2 + ... + 1/K): 2.72 for the 8 warps of a 256-thread block, 4.06 for 32.
+ * So a block-wide DRAM epoch counts H_K queue waits where a warp's own epoch counts one. */
+static double block_tail_queue(int warps_per_block)
+{
+    double h = 0;
+    for (int k = 1; k <= warps_per_block; k++)
+        h += 1.0 / k;
+    return h > 1 ? h : 1;
 }
 
 ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
@@ -54,6 +67,7 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
     l->nblocks = nblocks;
     l->nwarps = nblocks * (uint64_t)l->warps_per_block;
     l->block_tail_cycles = block_tail(dev, l->warps_per_block);
+    l->block_tail_queue = dev->dram_tail_per_ln > 0 ? block_tail_queue(l->warps_per_block) : 1;
     l->sm_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_cycles);
     l->sm_dram_epochs = calloc((size_t)dev->sm_count, sizeof *l->sm_dram_epochs);
     if (!l->sm_cycles || !l->sm_dram_epochs) {
@@ -133,7 +147,7 @@ void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
     bool barrier = w->last_pc >= 0 && ws_deps_barrier_between(&l->deps, w->last_pc, pc);
     if (w->last_pc < 0 || pc <= w->last_pc || dependent || barrier) {
         *S += w->epoch_cycles + (barrier && w->epoch_dram ? l->block_tail_cycles : 0);
-        l->sm_dram_epochs[v->sm] += w->epoch_dram;
+        l->sm_dram_epochs[v->sm] += w->epoch_dram ? (barrier ? l->block_tail_queue : 1) : 0;
         w->epoch_cycles = 0;
         w->epoch_dram = 0;
     }
@@ -151,7 +165,7 @@ void ws_latency_finish(ws_latency *l)
     for (uint64_t w = 0; l->warps && w < l->nwarps; w++) { /* close every open epoch */
         int sm = ws_block_sm((uint32_t)(w / (uint64_t)l->warps_per_block), l->dev->sm_count);
         l->sm_cycles[sm] += l->warps[w].epoch_cycles + (l->warps[w].epoch_dram ? l->block_tail_cycles : 0);
-        l->sm_dram_epochs[sm] += l->warps[w].epoch_dram;
+        l->sm_dram_epochs[sm] += l->warps[w].epoch_dram ? l->block_tail_queue : 0;
         l->warps[w].epoch_cycles = 0;
         l->warps[w].epoch_dram = 0;
     }

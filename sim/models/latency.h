@@ -33,8 +33,10 @@ int ws_latency_check(const ws_latency *l);
 /* Sum over the SM's warps of their epochs' latencies, cycles (after ws_latency_finish), DRAM
  * loads at the unloaded dram_cycles. */
 double ws_latency_sm_cycles(const ws_latency *l, int sm);
-/* How many of those epochs have a load with a DRAM sector: each waits once for the DRAM
- * queue, whose delay depends on the kernel's DRAM utilisation (sim/models/timing.c). */
+/* The DRAM queue waits of those epochs that have a load with a DRAM sector: one each, or H_K
+ * (1 + 1/2 + ... + 1/K, K warps per block) for one that ends at a barrier or at the block's exit
+ * (the block waits for its slowest warp's wait); the wait depends on the kernel's DRAM utilisation
+ * (sim/models/timing.c). */
 double ws_latency_sm_dram_epochs(const ws_latency *l, int sm);
 /* Block sampling, after ws_latency_finish (sim/sample.h): the SMs' summed cycles and DRAM
  * epochs times f, spread over the SMs as the grid's blocks are (ws_blocks_on_sm). */

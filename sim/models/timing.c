@@ -266,6 +266,14 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     for (int i = 0; i < 8; i++)
         if (rest[i] > others) others = rest[i];
     double a = in->latency_cycles_per_warp_max * cycle_us;
+    /* A block slot stays empty while the distributor launches its next block (one at a time per
+     * SM, per_block each: 10^6 empty blocks of 32 or 256 threads took the same time, so it is the
+     * distributor, not the slots, that sets the launch rate), so each wave of blocks on an SM adds
+     * per_block to its latency chain: blocks placed / blocks in flight waves. Below t_block_launch
+     * (the distributor's own rate) for a kernel without loads; for a streaming kernel with many
+     * waves it is 10-20 % of its time (docs/timing-model.md "Realistic sizes: the slot's launch"). */
+    if (per_block > 0 && in->warps_in_flight_max > 0)
+        a += in->blocks_max * wpb / in->warps_in_flight_max * per_block * cycle_us;
     double b = in->latency_dram_epochs_per_warp_max * (dev->dram_queue_cycles > 0 ? dev->dram_queue_cycles : 0) * cycle_us;
     double D = out->t_dram_us;
     double queue_us = 0;

@@ -45,8 +45,8 @@ typedef struct {
     double issue_insns_max;         /* busiest SM: warp instructions (all kinds) */
     double latency_cycles_per_warp_max; /* busiest SM: sum of load latencies / concurrent warps
                                            (DRAM sectors at the unloaded dram_cycles) */
-    double latency_dram_epochs_per_warp_max; /* that SM: epochs with a DRAM load / concurrent warps
-                                           (each waits once for the DRAM queue) */
+    double latency_dram_epochs_per_warp_max; /* that SM: DRAM queue waits of its epochs with a DRAM
+                                           load / concurrent warps (ws_latency_sm_dram_epochs) */
     double issue_share_max;         /* busiest SM's share of the blocks (its issue_insns_max / all) */
     double pipe_insns_max[WS_PIPE_COUNT]; /* busiest SM: warp instructions per pipe (ws_pipe; the
                                            tensor forms' in their units, GMMA N/8 per instruction) */

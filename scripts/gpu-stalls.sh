@@ -1,0 +1,69 @@
+#!/bin/sh
+# gpu-stalls.sh - on a machine with a GPU: where the warps of the latency- and stall-bound catalog
+# kernels wait, at their realistic sizes (issue 23). The time model predicts the reductions ~30 % fast
+# with exact SASS counts (their missing time is stalls: barrier, shared-memory chains, a block's tree
+# tail) and the 1024-thread-block transposes 25-30 % fast; ncu's warp-state sampling says which stall.
+#   ncu.csv      ncu --clock-control none --section WarpStateStats + the metrics below, launches 3-4
+#                of each kernel (after a warm-up and one rep):
+#                smsp__average_warps_issue_stalled_*_per_issue_active (warps stalled per issued
+#                instruction, by reason: barrier, long_scoreboard, short_scoreboard, wait, ...),
+#                warps active / eligible per cycle, SM cycles, duration, DRAM bytes
+#   summary.txt  kernel, ncu us, the four largest stall reasons (warps stalled per issued instruction)
+#   OUT=/tmp/out sh scripts/gpu-stalls.sh      (OUT defaults to build/gpu-stalls; BUDGET_S, default 230)
+# Writes env.txt, ncu.csv, summary.txt, log.txt (4 files). Never changes GPU clocks.
+# Kernel names are fixed words below: nothing from a file reaches the shell.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+OUT=${OUT:-build/gpu-stalls}
+BUDGET=${BUDGET_S:-230}
+START=$(date +%s)
+mkdir -p "$OUT" || exit 1
+PATH=$PATH:/usr/local/cuda/bin
+export PATH
+WS=./build/warpscope
+NCU=${WARPSCOPE_NCU:-$(command -v ncu 2>/dev/null || ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)}
+LOG=$OUT/log.txt
+: > "$LOG"
+say() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - START)) s) $*" >> "$LOG"; }
+{
+    echo "date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
+    echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git rev-parse --abbrev-ref HEAD 2>/dev/null)"
+    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,persistence_mode --format=csv,noheader 2>&1)"
+    echo "nvcc: $(nvcc --version 2>&1 | tail -1)"
+    echo "ncu: $NCU $("$NCU" --version 2>&1 | tail -1)"
+    echo "budget: ${BUDGET} s"
+} > "$OUT/env.txt"
+if [ ! -x "$WS" ]; then
+    say "make build/warpscope"
+    make -j"$(nproc 2>/dev/null || echo 8)" CJSON_DIR=.device-carry/cjson/usr CFLAGS=-Wno-error build/warpscope >> "$LOG" 2>&1
+fi
+[ -x "$WS" ] || { say "no warpscope"; exit 1; }
+METRICS=sm__cycles_elapsed.avg,gpu__time_duration.sum,smsp__inst_executed.sum,smsp__warps_active.avg.per_cycle_active,smsp__warps_eligible.avg.per_cycle_active,dram__bytes_read.sum,dram__bytes_write.sum
+# the two reductions first (the budget may cut the tail), then the latency-bound streaming kernels
+# (1024-thread blocks with a barrier, 256-thread blocks with and without one) and one control
+KERNELS="reduce_first_add
+reduce_sequential
+transpose_padded
+copy_32x32
+tile_column_read_padded
+static_reverse
+register_select
+copy_float"
+: > "$OUT/ncu.csv"
+echo "kernel ncu_us top_stalls(warps_stalled_per_issue)" > "$OUT/summary.txt"
+for k in $KERNELS; do
+    [ $(($(date +%s) - START)) -lt $((BUDGET - 30)) ] || { say "out of time before $k"; break; }
+    say "ncu $k"
+    timeout 60 "$NCU" --clock-control none --section WarpStateStats --print-metric-name name \
+        --metrics "$METRICS,regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio\$" --launch-skip 2 --launch-count 2 --csv \
+        "$WS" gpu --realistic --no-verify --reps 4 "$k" > "$OUT/ncu.tmp" 2>> "$LOG"
+    say "ncu exit $?"
+    grep '^"' "$OUT/ncu.tmp" | sed "s/^/\"$k\",/" >> "$OUT/ncu.csv"
+    nus=$(awk -F'","' '/"gpu__time_duration.sum"/ { v = $NF; gsub(/[",]/, "", v); print v / 1e3 }' "$OUT/ncu.tmp" |
+        sort -n | awk '{ a[NR] = $1 } END { if (NR) printf "%.1f", a[int((NR + 1) / 2)]; else print "?" }')
+    top=$(awk -F'","' '/issue_stalled_/ { m = $(NF-2); v = $NF; gsub(/[",]/, "", v); s[m] = v }
+        END { for (m in s) print s[m], m }' "$OUT/ncu.tmp" | sort -rn | head -4 | awk '{ printf "%s=%s ", $2, $1 }')
+    rm -f "$OUT/ncu.tmp"
+    echo "$k $nus $top" >> "$OUT/summary.txt"
+done
+say "done"
