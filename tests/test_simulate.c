@@ -94,7 +94,8 @@ static void test_an_attached_kernel_gives_the_numbers_of_the_opened_one(void **s
     /* what the GPU backend does: its own parsed PTX and resources, the same pipeline */
     ws_simulation_attach(&b, a.dev, a.file, a.desc, &a.launch, a.mod, a.fn, &a.resources);
     ws_error err;
-    assert_int_equal(ws_simulation_run(&b, NULL, &err), WS_EXIT_OK);
+    ws_simulation_opts o = {.ptx_text = a.ptx};  /* the backend hands over its PTX: the same SASS stage */
+    assert_int_equal(ws_simulation_run(&b, &o, &err), WS_EXIT_OK);
     ws_metric ra[128], rb[128];
     int na = ws_memstats_metrics(a.ms, ra, 128), nb = ws_memstats_metrics(b.ms, rb, 128);
     assert_int_equal(na, nb);
