@@ -385,8 +385,13 @@ int ws_buffer_fill_checked(const ws_buffer *b, void *dst, ws_error *err)
     ws_type s = ws_type_scalar(b->type);
     bool is_float = ws_type_is_float(b->type);
     uint64_t n = b->count * (uint64_t)ws_type_lanes(b->type);
-    if (ws_buffer_fill_is_local(b)) {
-        fill_scalars(b, dst, 0, n);
+    if (b->init == WS_INIT_ZERO) {      /* every byte, a buffer cut shorter than its count included */
+        memset(dst, 0, b->bytes);
+        return 0;
+    }
+    if (ws_buffer_fill_is_local(b)) {   /* never past b->bytes, which a caller may have cut short */
+        uint64_t fit = b->bytes / ws_type_size(s);
+        fill_scalars(b, dst, 0, n < fit ? n : fit);
         return 0;
     }
     switch (b->init) {
