@@ -14,27 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "../sim/interp/interp.h"
 
 #define DATA "tests/data/interp/"
 
 /* --- harness ---------------------------------------------------------------- */
-
-typedef struct {
-    int n, cap;
-    ws_mem_event *ev;
-} capture;
-
-static void on_event(void *ctx, const ws_mem_event *ev)
-{
-    capture *c = ctx;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 64;
-        c->ev = realloc(c->ev, (size_t)c->cap * sizeof *c->ev);
-        assert_non_null(c->ev);
-    }
-    c->ev[c->n++] = *ev;
-}
 
 typedef struct {
     ptx_module *mod;
@@ -43,7 +28,7 @@ typedef struct {
     ws_sim_config cfg;
     ws_sim_result res;
     ws_error err;
-    capture cap;
+    ws_test_events cap;
     int rc;
 } run_t;
 
@@ -102,7 +87,7 @@ static void arg_int(run_t *r, int64_t v)
 
 static int run(run_t *r, bool listen)
 {
-    if (listen) { r->cfg.listener = on_event; r->cfg.listener_ctx = &r->cap; }
+    if (listen) { r->cfg.listener = ws_test_events_add; r->cfg.listener_ctx = &r->cap; }
     r->rc = ws_sim_run(&r->cfg, &r->res, &r->err);
     return r->rc;
 }

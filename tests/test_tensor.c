@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "events.h"
 #include "../common/device.h"
 #include "../common/tmap.h"
 #include "../sim/interp/fragments.h"
@@ -32,29 +33,13 @@
 /* --- harness ------------------------------------------------------------------------------ */
 
 typedef struct {
-    int n, cap;
-    ws_mem_event *ev;
-} capture;
-
-static void on_event(void *ctx, const ws_mem_event *ev)
-{
-    capture *c = ctx;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 64;
-        c->ev = realloc(c->ev, (size_t)c->cap * sizeof *c->ev);
-        assert_non_null(c->ev);
-    }
-    c->ev[c->n++] = *ev;
-}
-
-typedef struct {
     ptx_module *mod;
     const ptx_function *fn;
     ws_launch L;
     ws_sim_config cfg;
     ws_sim_result res;
     ws_error err;
-    capture cap;
+    ws_test_events cap;
     int rc;
 } run_t;
 
@@ -112,7 +97,7 @@ static char *error_text(run_t *r)
 
 static int run(run_t *r)
 {
-    r->cfg.listener = on_event;
+    r->cfg.listener = ws_test_events_add;
     r->cfg.listener_ctx = &r->cap;
     r->rc = ws_sim_run(&r->cfg, &r->res, &r->err);
     return r->rc;

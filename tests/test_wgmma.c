@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "../common/files.h"
 #include "../sim/interp/interp.h"
 #include "../sim/interp/exec_tc.h"
@@ -28,28 +29,12 @@
 /* --- harness ------------------------------------------------------------------------------ */
 
 typedef struct {
-    int n, cap;
-    ws_mem_event *ev;
-} capture;
-
-static void on_event(void *ctx, const ws_mem_event *ev)
-{
-    capture *c = ctx;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 64;
-        c->ev = realloc(c->ev, (size_t)c->cap * sizeof *c->ev);
-        assert_non_null(c->ev);
-    }
-    c->ev[c->n++] = *ev;
-}
-
-typedef struct {
     ptx_module *mod;
     ws_launch L;
     ws_sim_config cfg;
     ws_sim_result res;
     ws_error err;
-    capture cap;
+    ws_test_events cap;
 } run_t;
 
 static ptx_module *module(void)
@@ -74,7 +59,7 @@ static void setup(run_t *r, const char *kernel, uint32_t threads)
     r->cfg.module = r->mod;
     r->cfg.launch = &r->L;
     r->cfg.source_file = "wgmma.cu";
-    r->cfg.listener = on_event;
+    r->cfg.listener = ws_test_events_add;
     r->cfg.listener_ctx = &r->cap;
 }
 
