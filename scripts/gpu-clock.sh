@@ -15,30 +15,8 @@
 # Kernel names and sizes are fixed words below: nothing from a file reaches the shell.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-OUT=${OUT:-build/gpu-clock}
-BUDGET=${BUDGET_S:-290}
-START=$(date +%s)
-mkdir -p "$OUT" || exit 1
-PATH=$PATH:/usr/local/cuda/bin
-export PATH
-WS=./build/warpscope
-NCU=${WARPSCOPE_NCU:-$(command -v ncu 2>/dev/null || ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)}
-LOG=$OUT/log.txt
-: > "$LOG"
-say() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - START)) s) $*" >> "$LOG"; }
-{
-    echo "date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
-    echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git rev-parse --abbrev-ref HEAD 2>/dev/null)"
-    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,persistence_mode --format=csv,noheader 2>&1)"
-    echo "nvcc: $(nvcc --version 2>&1 | tail -1)"
-    echo "ncu: $NCU $("$NCU" --version 2>&1 | tail -1)"
-    echo "budget: ${BUDGET} s"
-} > "$OUT/env.txt"
-if [ ! -x "$WS" ]; then
-    say "make build/warpscope"
-    make -j"$(nproc 2>/dev/null || echo 8)" CJSON_DIR=.device-carry/cjson/usr CFLAGS=-Wno-error build/warpscope >> "$LOG" 2>&1
-fi
-[ -x "$WS" ] || { say "no warpscope"; exit 1; }
+NAME=gpu-clock DEFAULT_BUDGET=290
+. scripts/gpu-prelude.sh   # OUT, BUDGET, START, WS, NCU, LOG, say(), env.txt, the build
 METRICS=sm__cycles_elapsed.avg.per_second,sm__cycles_elapsed.avg,gpc__cycles_elapsed.max,gpu__time_duration.sum,lts__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,dram__bytes_read.sum,dram__bytes_write.sum
 # kernel|-D sizes beyond --realistic (the pair sizes of results/pairs-verdicts.md)|reps for the smi run
 # (about 0.3-0.6 s of back-to-back launches). Most telling first: the budget may cut the tail.
