@@ -17,8 +17,9 @@ double ws_heat_level(double waste)
     return t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
-static uint32_t lerp(uint32_t a, uint32_t b, double t)
+uint32_t ws_rgb_lerp(uint32_t a, uint32_t b, double t)
 {
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
     uint32_t out = 0;
     for (int sh = 0; sh <= 16; sh += 8) {
         double x = ((a >> sh) & 255) + (((b >> sh) & 255) - (double)((a >> sh) & 255)) * t;
@@ -30,5 +31,5 @@ static uint32_t lerp(uint32_t a, uint32_t b, double t)
 uint32_t ws_heat_rgb(double level)
 {
     double t = level < 0 ? 0 : level > 1 ? 1 : level;
-    return t < 0.5 ? lerp(HEAT_COOL, HEAT_WARN, t / 0.5) : lerp(HEAT_WARN, HEAT_RED, (t - 0.5) / 0.5);
+    return t < 0.5 ? ws_rgb_lerp(HEAT_COOL, HEAT_WARN, t / 0.5) : ws_rgb_lerp(HEAT_WARN, HEAT_RED, (t - 0.5) / 0.5);
 }

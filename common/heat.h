@@ -13,6 +13,8 @@
 double ws_heat_waste(uint64_t units, uint64_t ideal);
 /* 0 at x1 of ideal, 0.5 at x2, 1 at WS_HEAT_RED_WASTE and worse. */
 double ws_heat_level(double waste);
+/* 0xRRGGBB a + (b - a) x t per channel, t clamped to [0, 1], rounded. */
+uint32_t ws_rgb_lerp(uint32_t a, uint32_t b, double t);
 /* 0xRRGGBB for a level in [0, 1] (clamped): blue through yellow (0.5) to red (1). */
 uint32_t ws_heat_rgb(double level);
 

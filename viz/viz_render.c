@@ -56,16 +56,6 @@ static SDL_Color col(uint32_t rgb, uint8_t a)
     return (SDL_Color){(uint8_t)(rgb >> 16), (uint8_t)(rgb >> 8), (uint8_t)rgb, a};
 }
 
-static uint32_t lerp_rgb(uint32_t a, uint32_t b, double t)
-{
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    uint32_t out = 0;
-    for (int sh = 0; sh <= 16; sh += 8) {
-        double x = ((a >> sh) & 255) + (((b >> sh) & 255) - (double)((a >> sh) & 255)) * t;
-        out |= (uint32_t)lround(x) << sh;
-    }
-    return out;
-}
 
 static void set_rgb(SDL_Renderer *r, uint32_t rgb, uint8_t a)
 {
@@ -245,7 +235,7 @@ static const char *num(char *buf, size_t cap, uint64_t v)
 
 static uint32_t lane_rgb(int lane)
 {
-    return lerp_rgb(0x3FC8E8u, 0x9B7CFFu, lane / 31.0);
+    return ws_rgb_lerp(0x3FC8E8u, 0x9B7CFFu, lane / 31.0);
 }
 
 uint32_t viz_outcome_rgb(viz_outcome o)
@@ -785,7 +775,7 @@ static void draw_lanes(ctx *c, int pane, const viz_pane_layout *p, const viz_pan
                 text(c, ms, cl.x + inset, cl.y + 2, 0x3C4454u, t);
             continue;
         }
-        fill(c, cl, lerp_rgb(VIZ_RGB_PANEL, lane_rgb(l), 0.22), 255);
+        fill(c, cl, ws_rgb_lerp(VIZ_RGB_PANEL, lane_rgb(l), 0.22), 255);
         fill(c, (SDL_Rect){cl.x, cl.y, cl.w, 2}, lane_rgb(l), 255);
         if (shared && ln->conflict && !hidden(c, pane))
             outline(c, cl, VIZ_RGB_CONFLICT, 255);
@@ -857,7 +847,7 @@ static void mem_title(ctx *c, const viz_pane_layout *p, const viz_step *st, cons
     if (vx + vw > xr - bp)
         vw = xr - bp - vx;
     fill_round(c, (SDL_Rect){vx - bp, vy - S(c, 3), vw + 2 * bp, viz_font_height(f) + S(c, 5)}, S(c, 5),
-               lerp_rgb(VIZ_RGB_PANEL, verdict_rgb, 0.18), 255);
+               ws_rgb_lerp(VIZ_RGB_PANEL, verdict_rgb, 0.18), 255);
     text_fit(c, f, vx, vy, vw, verdict_rgb, verdict);
 }
 
@@ -1023,7 +1013,7 @@ static void draw_banks(ctx *c, const viz_pane_layout *p, const viz_step *st, dou
                 double t = lt[__builtin_ctz(mk)];
                 ca = ease(t * 1.6 - 0.3);
             }
-            fill(c, cb, lerp_rgb(VIZ_RGB_EMPTY, rgb, ca), 255);
+            fill(c, cb, ws_rgb_lerp(VIZ_RGB_EMPTY, rgb, ca), 255);
             if (hv && hv->kind == VIZ_HIT_BANK && hv->bank == b && hv->row_slot == rs)
                 outline(c, cb, 0xFFFFFFu, 255);
             char t[12];
@@ -1135,7 +1125,7 @@ static void draw_sectors(ctx *c, const viz_pane_layout *p, const viz_step *st, d
         for (int k = 0; k < 4; k++) {
             SDL_Rect cs = viz_layout_sector_cell(p, m, n, i, k);
             viz_outcome o = (viz_outcome)ln->outcome[k];
-            fill(c, cs, o == VIZ_OUT_NONE ? VIZ_RGB_EMPTY : lerp_rgb(VIZ_RGB_EMPTY, viz_outcome_rgb(o), a), 255);
+            fill(c, cs, o == VIZ_OUT_NONE ? VIZ_RGB_EMPTY : ws_rgb_lerp(VIZ_RGB_EMPTY, viz_outcome_rgb(o), a), 255);
             if (o == VIZ_OUT_NONE)
                 continue;
             /* bytes used, word by word, along the bottom */
@@ -1312,7 +1302,7 @@ static void draw_timeline(ctx *c, int pane, const viz_pane_layout *p, const viz_
         bool later = hide && k >= ps->tl_pos;
         bool other = ps->scope == VIZ_SCOPE_WARP && s->warp != ps->warp;
         uint32_t rgb = later ? 0x3A4356u : viz_step_rgb(s);
-        rgb = other ? lerp_rgb(0x10141Cu, rgb, 0.45) : rgb;
+        rgb = other ? ws_rgb_lerp(0x10141Cu, rgb, 0.45) : rgb;
         /* thousands of steps share a pixel column: draw each (column, row, colour) once */
         if (cell.x == last.x && cell.y == last.y && cell.w == last.w && rgb == last_rgb)
             continue;
