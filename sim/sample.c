@@ -19,6 +19,7 @@ typedef struct {
 
 struct ws_sampler {
     ws_sample_mode mode;
+    int waves_asked;                          /* --sample-waves; 0 = WS_SAMPLE_WAVES within the budget */
     sp_state state;
     const ws_launch *L;
     uint64_t g[3], nblocks, wave, lead, bound; /* bound: the first wave's end (min(wave, lead)) */
@@ -30,11 +31,12 @@ struct ws_sampler {
     uint64_t *prev, *cur;
     stratum st[2 * NKINDS];                   /* [kind * 2 + later] */
     uint64_t blocks_run, edge_run;
-    double wave_l2[2][WS_SAMPLE_WAVES + 1];   /* later full waves: L2 hit and miss sectors */
+    double wave_l2[2][WS_SAMPLE_MAX_WAVES + 1]; /* later full waves: L2 hit and miss sectors */
+    uint64_t block0_cost;                     /* block 0's thread-instructions (the plan's measure) */
     double factor;
     bool scaled, exact;
     double exact_bound, cache_bound;
-    char text[640];
+    char text[900];
 };
 
 static int dim_class(uint64_t i, uint64_t g) { return g == 1 || i == 0 ? 0 : i == g - 1 ? 2 : 1; }
@@ -129,8 +131,9 @@ void ws_sampler_free(ws_sampler *sp)
 static void plan(ws_sampler *sp, uint64_t cost)
 {
     uint64_t by_budget = cost ? WS_SAMPLE_BUDGET / cost : sp->nblocks;
-    uint64_t lead = WS_SAMPLE_WAVES * sp->wave;
-    if (by_budget < lead) lead = by_budget;
+    uint64_t lead = (sp->waves_asked ? (uint64_t)sp->waves_asked : WS_SAMPLE_WAVES) * sp->wave;
+    sp->block0_cost = cost;
+    if (!sp->waves_asked && by_budget < lead) lead = by_budget;
     if (lead < 1) lead = 1;
     if ((sp->mode == WS_SAMPLE_AUTO && (double)cost * (double)sp->nblocks <= (double)WS_SAMPLE_AUTO_THREAD_INSNS) ||
         lead >= sp->nblocks / 2) {             /* small enough, or sampling would save little */
@@ -194,7 +197,7 @@ static void on_sync(void *ctx, uint32_t linear, int kind, int src_line)
     size_t hit = (offsetof(ws_pc_stats, l2_hit_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     size_t miss = (offsetof(ws_pc_stats, l2_miss_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     uint64_t w = b / sp->wave;
-    bool in_wave = b < sp->lead && w >= 1 && (w + 1) * sp->wave <= sp->lead && w <= WS_SAMPLE_WAVES;
+    bool in_wave = b < sp->lead && w >= 1 && (w + 1) * sp->wave <= sp->lead && w <= WS_SAMPLE_MAX_WAVES;
     for (size_t i = 0; i < sp->nv; i++) {
         double d = (double)(sp->cur[i] - sp->prev[i]);
         st->sum[i] += d;
@@ -208,6 +211,14 @@ static void on_sync(void *ctx, uint32_t linear, int kind, int src_line)
     uint64_t *t = sp->prev;
     sp->prev = sp->cur;
     sp->cur = t;
+}
+
+void ws_sampler_set_waves(ws_sampler *sp, int waves)
+{
+    if (waves < 1) return;
+    sp->waves_asked = waves > WS_SAMPLE_MAX_WAVES ? WS_SAMPLE_MAX_WAVES : waves;
+    sp->mode = WS_SAMPLE_ON;
+    if (sp->state == SP_FULL) sp->state = SP_MEASURE;
 }
 
 void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg)
@@ -295,7 +306,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     /* the cache counters: the spread of the later full waves' L2 hit and miss sectors */
     sp->cache_bound = -1;
     int nw = 0;
-    for (uint64_t w = 1; w <= WS_SAMPLE_WAVES && (w + 1) * sp->wave <= sp->lead; w++) nw++;
+    for (uint64_t w = 1; w <= WS_SAMPLE_MAX_WAVES && (w + 1) * sp->wave <= sp->lead; w++) nw++;
     if (nw >= 2)
         for (int f = 0; f < 2; f++) {
             double lo = INFINITY, hi = 0, mean = 0;
@@ -318,7 +329,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     free(est); free(var); free(v);
     sp->scaled = true;
 
-    char ex[160], ca[200];
+    char ex[160], ca[360];
     if (sp->exact && !single)
         snprintf(ex, sizeof ex, "exact counters exact (every sampled block of a kind ran the same counts)");
     else if (sp->exact)
@@ -337,9 +348,15 @@ bool ws_sampler_scale(ws_sampler *sp)
     } else {
         /* measured: a 1024x1024x256 matmul from 0.72 waves had 3.3x the full run's L2 misses (the
            first fetch of data the whole grid reuses, scaled as if every block made it) */
+        /* the trade-off stated: what the bound would cost, as a multiple of this run (its time scales so) */
+        double need = (double)WS_SAMPLE_WAVES * (double)sp->wave * (double)sp->block0_cost;
         snprintf(ca, sizeof ca, "cache counters unbounded and unreliable (fewer than 2 whole waves sampled after "
-                 "the first: %llu lead blocks, %.2f waves): --full for the L2/DRAM numbers",
-                 (unsigned long long)sp->lead, (double)sp->lead / (double)sp->wave);
+                 "the first: %llu lead blocks, %.2f waves, the budget of %.0f M thread-instructions at %.1f M per block): "
+                 "%d whole waves would be %.3g thread-instructions, %.0fx this sample (--sample-waves %d), "
+                 "or --full for the L2/DRAM numbers",
+                 (unsigned long long)sp->lead, (double)sp->lead / (double)sp->wave, WS_SAMPLE_BUDGET / 1e6,
+                 (double)sp->block0_cost / 1e6, WS_SAMPLE_WAVES, need,
+                 sampled_ti > 0 ? need / sampled_ti : 0.0, WS_SAMPLE_WAVES);
     }
     double waves = (double)sp->lead / (double)sp->wave;
     snprintf(sp->text, sizeof sp->text, "sampled: %llu of %llu blocks (%.*f waves + %llu edge blocks); counters scaled; %s; %s",
