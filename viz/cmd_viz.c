@@ -408,8 +408,9 @@ int ws_cmd_viz(int argc, char **argv)
     ro.ov = &o.c.ov;
     ro.first_block = block;
     /* a window (or its timing) starts from a first batch of the steps, the rest recorded after the
-       first frame; an export or a screenshot shows every step the same every run: all of them now */
-    const bool stream = !exporting && !o.screenshot;
+       first frame; an export or a screenshot shows every step the same every run: all of them now,
+       and so does a window asked to start at a later step or to press keys first (End, a jump) */
+    const bool stream = !exporting && !o.screenshot && from == 0 && !o.keys;
     bool more_steps = false;
     for (int i = 0; i < nk; i++) {
         viz_record_opts first = ro;
