@@ -363,9 +363,9 @@ bool ws_sampler_scale(ws_sampler *sp)
                      100 * single_l2 / est_l2);
         }
     } else {
-        /* measured: a 1024x1024x256 matmul from 0.72 waves had 3.3x the full run's L2 misses (the
-           first fetch of data the whole grid reuses, scaled as if every block made it) */
-        /* the trade-off stated: what the bound would cost, as a multiple of this run (its time scales so) */
+        /* no wave-to-wave spread to bound them (the misses are stratified, see above, but a partial
+           wave's stream need not be a whole one's); the trade-off stated: what the bound would cost,
+           as a multiple of this run (its time scales so) */
         double need = (double)WS_SAMPLE_WAVES * (double)sp->wave * (double)sp->block0_cost;
         snprintf(ca, sizeof ca, "cache counters unbounded (fewer than 2 whole waves sampled after "
                  "the first: %llu lead blocks, %.2f waves, the budget of %.0f M thread-instructions at %.1f M per block): "
