@@ -19,6 +19,7 @@ typedef struct {
 
 struct ws_sampler {
     ws_sample_mode mode;
+    int waves_asked;                          /* --sample-waves; 0 = WS_SAMPLE_WAVES within the budget */
     sp_state state;
     const ws_launch *L;
     uint64_t g[3], nblocks, wave, lead, bound; /* bound: the first wave's end (min(wave, lead)) */
@@ -30,11 +31,13 @@ struct ws_sampler {
     uint64_t *prev, *cur;
     stratum st[2 * NKINDS];                   /* [kind * 2 + later] */
     uint64_t blocks_run, edge_run;
-    double wave_l2[2][WS_SAMPLE_WAVES + 1];   /* later full waves: L2 hit and miss sectors */
+    double wave_l2[2][WS_SAMPLE_MAX_WAVES + 1]; /* later full waves: L2 hit and miss sectors */
+    uint64_t block0_cost;                     /* block 0's thread-instructions (the plan's measure) */
     double factor;
+    double hit_factor, miss_factor;           /* the L2 read hits' and misses' own (by stratum, per pc) */
     bool scaled, exact;
     double exact_bound, cache_bound;
-    char text[640];
+    char text[900];
 };
 
 static int dim_class(uint64_t i, uint64_t g) { return g == 1 || i == 0 ? 0 : i == g - 1 ? 2 : 1; }
@@ -129,8 +132,9 @@ void ws_sampler_free(ws_sampler *sp)
 static void plan(ws_sampler *sp, uint64_t cost)
 {
     uint64_t by_budget = cost ? WS_SAMPLE_BUDGET / cost : sp->nblocks;
-    uint64_t lead = WS_SAMPLE_WAVES * sp->wave;
-    if (by_budget < lead) lead = by_budget;
+    uint64_t lead = (sp->waves_asked ? (uint64_t)sp->waves_asked : WS_SAMPLE_WAVES) * sp->wave;
+    sp->block0_cost = cost;
+    if (!sp->waves_asked && by_budget < lead) lead = by_budget;
     if (lead < 1) lead = 1;
     if ((sp->mode == WS_SAMPLE_AUTO && (double)cost * (double)sp->nblocks <= (double)WS_SAMPLE_AUTO_THREAD_INSNS) ||
         lead >= sp->nblocks / 2) {             /* small enough, or sampling would save little */
@@ -194,7 +198,7 @@ static void on_sync(void *ctx, uint32_t linear, int kind, int src_line)
     size_t hit = (offsetof(ws_pc_stats, l2_hit_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     size_t miss = (offsetof(ws_pc_stats, l2_miss_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     uint64_t w = b / sp->wave;
-    bool in_wave = b < sp->lead && w >= 1 && (w + 1) * sp->wave <= sp->lead && w <= WS_SAMPLE_WAVES;
+    bool in_wave = b < sp->lead && w >= 1 && (w + 1) * sp->wave <= sp->lead && w <= WS_SAMPLE_MAX_WAVES;
     for (size_t i = 0; i < sp->nv; i++) {
         double d = (double)(sp->cur[i] - sp->prev[i]);
         st->sum[i] += d;
@@ -208,6 +212,14 @@ static void on_sync(void *ctx, uint32_t linear, int kind, int src_line)
     uint64_t *t = sp->prev;
     sp->prev = sp->cur;
     sp->cur = t;
+}
+
+void ws_sampler_set_waves(ws_sampler *sp, int waves)
+{
+    if (waves < 1) return;
+    sp->waves_asked = waves > WS_SAMPLE_MAX_WAVES ? WS_SAMPLE_MAX_WAVES : waves;
+    sp->mode = WS_SAMPLE_ON;
+    if (sp->state == SP_FULL) sp->state = SP_MEASURE;
 }
 
 void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg)
@@ -280,22 +292,38 @@ bool ws_sampler_scale(ws_sampler *sp)
             double b = est[i] > 0 ? 3 * sqrt(var[i]) / est[i] : 0;
             if (b > sp->exact_bound) sp->exact_bound = b;
         }
-    double sampled_l2 = 0, est_l2 = 0, sampled_ti = 0;
+    double sampled_l2 = 0, est_l2 = 0, sampled_ti = 0, est_hm[2] = {0, 0}, sampled_hm[2] = {0, 0};
     size_t rw = (offsetof(ws_pc_stats, atom_passes) + 8 - offsetof(ws_pc_stats, executions)) / 8;
     size_t l2 = (offsetof(ws_pc_stats, l2_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    size_t l2h = (offsetof(ws_pc_stats, l2_hit_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    size_t l2m = (offsetof(ws_pc_stats, l2_miss_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     for (size_t i = 0; i < sp->nv; i++) {
         v[i] = (uint64_t)llround(est[i]);
-        if (i >= ntot && i < ntot + ((size_t)sp->ninsns + 1) * rw && (i - ntot) % rw == l2) {
-            est_l2 += est[i];
-            sampled_l2 += (double)sp->prev[i];
+        if (i >= ntot && i < ntot + ((size_t)sp->ninsns + 1) * rw) {
+            size_t fld = (i - ntot) % rw;
+            if (fld == l2) {
+                est_l2 += est[i];
+                sampled_l2 += (double)sp->prev[i];
+            }
+            for (int h = 0; h < 2; h++)
+                if (fld == (h ? l2m : l2h)) {
+                    est_hm[h] += est[i];
+                    sampled_hm[h] += (double)sp->prev[i];
+                }
         }
     }
     sampled_ti = (double)sp->prev[0];
     sp->factor = sampled_l2 > 0 ? est_l2 / sampled_l2 : sampled_ti > 0 ? est[0] / sampled_ti : 1.0;
+    /* the misses scale by their own strata, not by the sectors': the first wave's cold misses of
+       data the whole grid reuses are counted once (measured: a 2048x2048x512 tiled matmul from 3
+       waves had 3.2x the full run's DRAM reads scaled by the sectors' factor; by stratum, 262144
+       sectors, the full run's exactly) */
+    sp->hit_factor = sampled_hm[0] > 0 ? est_hm[0] / sampled_hm[0] : sp->factor;
+    sp->miss_factor = sampled_hm[1] > 0 ? est_hm[1] / sampled_hm[1] : sp->factor;
     /* the cache counters: the spread of the later full waves' L2 hit and miss sectors */
     sp->cache_bound = -1;
     int nw = 0;
-    for (uint64_t w = 1; w <= WS_SAMPLE_WAVES && (w + 1) * sp->wave <= sp->lead; w++) nw++;
+    for (uint64_t w = 1; w <= WS_SAMPLE_MAX_WAVES && (w + 1) * sp->wave <= sp->lead; w++) nw++;
     if (nw >= 2)
         for (int f = 0; f < 2; f++) {
             double lo = INFINITY, hi = 0, mean = 0;
@@ -318,7 +346,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     free(est); free(var); free(v);
     sp->scaled = true;
 
-    char ex[160], ca[200];
+    char ex[160], ca[360];
     if (sp->exact && !single)
         snprintf(ex, sizeof ex, "exact counters exact (every sampled block of a kind ran the same counts)");
     else if (sp->exact)
@@ -335,11 +363,17 @@ bool ws_sampler_scale(ws_sampler *sp)
                      100 * single_l2 / est_l2);
         }
     } else {
-        /* measured: a 1024x1024x256 matmul from 0.72 waves had 3.3x the full run's L2 misses (the
-           first fetch of data the whole grid reuses, scaled as if every block made it) */
-        snprintf(ca, sizeof ca, "cache counters unbounded and unreliable (fewer than 2 whole waves sampled after "
-                 "the first: %llu lead blocks, %.2f waves): --full for the L2/DRAM numbers",
-                 (unsigned long long)sp->lead, (double)sp->lead / (double)sp->wave);
+        /* no wave-to-wave spread to bound them (the misses are stratified, see above, but a partial
+           wave's stream need not be a whole one's); the trade-off stated: what the bound would cost,
+           as a multiple of this run (its time scales so) */
+        double need = (double)WS_SAMPLE_WAVES * (double)sp->wave * (double)sp->block0_cost;
+        snprintf(ca, sizeof ca, "cache counters unbounded (fewer than 2 whole waves sampled after "
+                 "the first: %llu lead blocks, %.2f waves, the budget of %.0f M thread-instructions at %.1f M per block): "
+                 "%d whole waves would be %.3g thread-instructions, %.0fx this sample (--sample-waves %d), "
+                 "or --full for the L2/DRAM numbers",
+                 (unsigned long long)sp->lead, (double)sp->lead / (double)sp->wave, WS_SAMPLE_BUDGET / 1e6,
+                 (double)sp->block0_cost / 1e6, WS_SAMPLE_WAVES, need,
+                 sampled_ti > 0 ? need / sampled_ti : 0.0, WS_SAMPLE_WAVES);
     }
     double waves = (double)sp->lead / (double)sp->wave;
     snprintf(sp->text, sizeof sp->text, "sampled: %llu of %llu blocks (%.*f waves + %llu edge blocks); counters scaled; %s; %s",
@@ -353,11 +387,18 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
 {
     _Static_assert(sizeof(ws_cache_totals) % sizeof(uint64_t) == 0, "ws_cache_totals: uint64_t counts");
     if (!sp || !sp->scaled) return;
-    double f = sp->factor;
+    double f = sp->factor, fh = sp->hit_factor, fm = sp->miss_factor;
+    /* the read misses' fills and the DRAM accesses they make: the misses' factor (see ws_sampler_scale) */
+    double fill = (double)c->dram_fill_bytes, other_dram = (double)c->dram_read_bytes - fill + (double)c->dram_write_bytes;
+    double dram_f = fill + other_dram > 0 ? (fm * fill + f * other_dram) / (fill + other_dram) : f;
+    uint64_t hit0 = c->l2_read_hit_sectors, miss0 = c->l2_read_miss_sectors;
     /* every byte written ends written back or dirty: that sum scales; the dirty share of the
        allocated lines stays the sampled stream's, in an L2 that fills up */
     double dirty_all = f * (double)(c->dram_write_bytes + c->dirty_at_end_bytes);
-    double alloc = f * (double)c->l2_cold_allocations, lines = (double)l2_bytes / 128.0;
+    /* the lines the read misses allocated (misses/4: a miss is promoted to whole 128-B lines where
+       the whole line is fetched) scale as the misses, the rest (written lines) as the sectors */
+    double alloc_rd = fmin((double)c->l2_cold_allocations, (double)c->l2_read_miss_sectors / 4.0);
+    double alloc = fm * alloc_rd + f * ((double)c->l2_cold_allocations - alloc_rd), lines = (double)l2_bytes / 128.0;
     double dirty_share = c->l2_cold_allocations ? (double)c->dirty_at_end_bytes / (128.0 * (double)c->l2_cold_allocations)
                                                 : 0;
     /* ECC reads completing partly written lines: only those beyond the newest partial_lines_limit
@@ -366,6 +407,13 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
     double per_line = plines > 0 ? (pfill + (double)c->partial_pending_bytes) / plines : 0;
     uint64_t *w = (uint64_t *)(void *)c;
     for (size_t i = 0; i < sizeof *c / sizeof *w; i++) w[i] = (uint64_t)llround((double)w[i] * f);
+    c->l2_cold_allocations = (uint64_t)llround(alloc);
+    c->l2_read_hit_sectors = (uint64_t)llround((double)hit0 * fh);
+    c->l2_read_miss_sectors = (uint64_t)llround((double)miss0 * fm);
+    c->dram_fill_bytes = (uint64_t)llround(fill * fm);
+    c->dram_read_bytes = c->dram_fill_bytes + c->ecc_read_bytes;
+    uint64_t *da[] = {&c->dram_access_bytes, &c->dram_short_bytes, &c->dram_accesses, &c->dram_row_opens};
+    for (size_t i = 0; i < sizeof da / sizeof da[0]; i++) *da[i] = (uint64_t)llround((double)*da[i] / f * dram_f);
     if (partial_lines_limit && plines > 0) {
         double beyond = f * plines - (double)partial_lines_limit;
         double fill = beyond > 0 ? beyond * per_line : 0, scaled = f * pfill;

@@ -30,6 +30,8 @@ typedef enum { WS_SAMPLE_OFF = 0, WS_SAMPLE_AUTO, WS_SAMPLE_ON } ws_sample_mode;
 /* The lead blocks: at most this many waves, and at most this many thread-instructions. */
 #define WS_SAMPLE_WAVES 3
 #define WS_SAMPLE_BUDGET 200000000ull
+/* --sample-waves N: at most this many whole lead waves (their L2 sectors are kept per wave). */
+#define WS_SAMPLE_MAX_WAVES 64
 
 typedef struct ws_sampler ws_sampler;
 
@@ -42,6 +44,12 @@ const char *ws_sample_refusal(const ptx_function *fn, const ws_launch *L);
  * (res->pc_warp_count is read as the interpreter fills it). NULL on out-of-memory. */
 ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wave, ws_memstats *ms,
                            ws_sim_result *res, int ninsns);
+/* Before the run: the lead blocks are `waves` whole waves (1..WS_SAMPLE_MAX_WAVES), whatever they
+ * cost, instead of WS_SAMPLE_WAVES capped by WS_SAMPLE_BUDGET: a launch whose blocks are so long
+ * that the budget allows less than a wave gets cache counters with a wave-to-wave bound only so
+ * (measured: a 2048^3 tiled matmul's block is 8 M thread-instructions, 0.09 waves in the budget).
+ * Forces sampling (as WS_SAMPLE_ON). */
+void ws_sampler_set_waves(ws_sampler *sp, int waves);
 /* Hooks it into cfg: block_next, blocks_planned and on_sync (the caller has no other on_sync). */
 void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg);
 /* After the run, before ws_memstats_finish: true when blocks were skipped; then every counter

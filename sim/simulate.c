@@ -234,6 +234,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
                 ws_error_set(err, s->file->path, s->desc->line, 0, "out of memory for block sampling of %s", s->desc->name);
                 return WS_EXIT_INTERNAL;
             }
+            if (o->sample_waves) ws_sampler_set_waves(s->sampler, o->sample_waves);
             ws_sampler_attach(s->sampler, &cfg);
         }
     } else if (o->sample == WS_SAMPLE_ON)

@@ -51,7 +51,7 @@ typedef struct {
     ws_racecheck *race;            /* the run's hazards when opts.racecheck (print with ws_racecheck_print) */
     ws_sass_session *sass;         /* the machine code's view (issue 12): sass->active, sass->level */
     ws_sampler *sampler;           /* block sampling (issue 25; sim/sample.h); NULL = the run was full */
-    char sampling[640];            /* the report's line: "sampled: N of M blocks ...", or why a launch
+    char sampling[1024];           /* the report's line: "sampled: N of M blocks ...", or why a launch
                                       that would be sampled ran full; "" = full, nothing to say */
     char arch[16];                 /* the target asked for ("sm_75"); the PTX's .target may differ
                                       when it could not be compiled for it (then an approximation) */
@@ -86,6 +86,8 @@ typedef struct {
        blocks. The final buffers of a sampled run are incomplete. A checker or an observer
        runs full. */
     ws_sample_mode sample;
+    int sample_waves;              /* --sample-waves: the sampler's lead is that many whole waves, whatever
+                                      they cost (ws_sampler_set_waves); 0 = its default; needs sample ON */
     /* the blocks the caller lets run (the visualizer's shown blocks and their warm-up, issue 25):
        ws_sim_config.block_next / blocks_planned; NULL = every block (or the sampler's). With it
        the run is never sampled, and its counters are those of the blocks run only. */

@@ -180,6 +180,53 @@ static void test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time(void 
     cJSON_Delete(f);
 }
 
+/* A tiled matmul's first wave reads the B matrix every later block reuses from L2: its misses
+ * are the cold start, counted once in the full run. Scaled by the L2 sectors' factor they came
+ * out 2.7x the full run's; by stratum (the first wave once, the later blocks by their own) they
+ * are the full run's. */
+static void test_a_sampled_matmul_counts_its_first_waves_cold_misses_once(void **state)
+{
+    (void)state;
+    cJSON *s = sim_json("matmul_tiled32", "M=2048", "N=1024", "--sample"); /* K = 32: one tile per block */
+    cJSON *f = sim_json("matmul_tiled32", "M=2048", "N=1024", "--full");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sampling(s), "sampled")));
+    within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", 0.02);
+    within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", 0.02);
+    within(s, f, "dram__bytes_read.sum", 0.02);
+    /* the whole grid's data (A 256 KiB, B 128 KiB, C 8 MiB) fits the L2: nothing is read twice
+       from DRAM for want of room, so the reads are far below one per block's sectors */
+    assert_true(total(s, "dram__bytes_read.sum") < 0.1 * total(s, "lts__t_sectors_srcunit_tex_op_read.sum") * 32);
+    cJSON_Delete(s);
+    cJSON_Delete(f);
+}
+
+/* --sample-waves N: the lead is N whole waves (SMs x resident blocks), whatever the budget says;
+ * from 3 the cache counters have their wave-to-wave bound. */
+static void test_sample_waves_runs_that_many_whole_waves(void **state)
+{
+    (void)state;
+    char *out;
+    /* 2^22 floats in blocks of 256: 16384 blocks, more than twice 4 waves on the H200 (4 x 1056) */
+    assert_int_equal(run_sim(&out, "copy_float", "-D", "N=4194304", "--sample-waves", "4", "--json", NULL), WS_EXIT_OK);
+    cJSON *d = cJSON_Parse(out);
+    free(out);
+    assert_non_null(d);
+    cJSON *occ = cJSON_GetObjectItem(d, "occupancy"), *prof = cJSON_GetObjectItem(d, "device_profile");
+    double wave = num(prof, "sm_count") * num(occ, "blocks_per_sm");
+    cJSON *sj = sampling(d);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sj, "sampled")));
+    assert_true(num(sj, "waves") == 4);
+    assert_true(num(sj, "blocks_simulated") == 4 * wave + num(sj, "edge_blocks"));
+    assert_true(cJSON_IsNumber(cJSON_GetObjectItem(sj, "cache_counters_bound")));
+    /* a copy's blocks are alike: 4 sectors read and written per warp, exactly */
+    assert_true(total(d, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 4194304.0 / 8);
+    cJSON_Delete(d);
+    assert_int_equal(run_sim(&out, "copy_float", "--sample-waves", "3", "--full", NULL), WS_EXIT_USAGE);
+    free(out);
+    assert_int_equal(run_sim(&out, "copy_float", "--sample-waves", "0", NULL), WS_EXIT_USAGE);
+    free(out);
+}
+
 static void test_a_kernel_with_global_atomics_runs_full_and_says_why(void **state)
 {
     (void)state;
@@ -232,6 +279,8 @@ int main(void)
         cmocka_unit_test(test_a_transpose_with_partial_edge_tiles_sampled_is_within_its_bounds_of_full),
         cmocka_unit_test(test_a_sampled_stride_2_copy_reads_its_partial_lines_beyond_the_limit_as_the_full_run),
         cmocka_unit_test(test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time),
+        cmocka_unit_test(test_a_sampled_matmul_counts_its_first_waves_cold_misses_once),
+        cmocka_unit_test(test_sample_waves_runs_that_many_whole_waves),
         cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
         cmocka_unit_test(test_sample_and_full_together_are_a_usage_error),
         cmocka_unit_test(test_the_catalog_default_size_runs_full_without_being_asked),

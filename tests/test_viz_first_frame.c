@@ -18,6 +18,7 @@
 #include "../common/catalog.h"
 #include "../common/commands.h"
 #include "../viz/viz_record.h"
+#include "../viz/viz_steps_job.h"
 #include "../viz/viz_totals.h"
 #include "capture.h"
 
@@ -212,11 +213,124 @@ static void test_first_frame_time_is_reported_headless(void **state)
     char *out;
     assert_int_equal(ws_test_capture(ws_cmd_viz, 8, argv, &out), WS_EXIT_OK);
     assert_non_null(strstr(out, "viz: transpose_padded: first frame after "));
-    assert_non_null(strstr(out, "(2 of 1024 blocks simulated for it)")); /* 32 x 32 tiles */
+    /* 32 x 32 tiles; per block 32 warps x (global ld, shared st, shared ld, global st): fewer than a
+       first batch, so every step is in the first frame */
+    assert_non_null(strstr(out, "(2 of 1024 blocks simulated for it, 256 steps)"));
+    assert_null(strstr(out, "every step after"));
     assert_non_null(strstr(out, "viz: transpose_padded: totals after "));
     /* the first frame's line comes before the totals' */
     assert_true(strstr(out, "first frame") < strstr(out, "totals after"));
     free(out);
+}
+
+
+/* A 256^3 tiled matmul's blocks 0 and 1: 32 warps x 8 tiles x (2 global loads + 2 shared stores +
+ * the inner product's shared loads) each, far more steps than a first batch. */
+static void matmul_ov(ws_overrides *ov) { overrides(ov, "M=256", "N=256", "K=256"); }
+
+static void record(const ws_overrides *ov, size_t max_steps, viz_recording *r)
+{
+    viz_record_opts o = {.kernel = "matmul_tiled32", .ov = ov, .num_blocks = 2, .quiet = 1, .max_steps = max_steps,
+                         .results_dir = "/nonexistent"};
+    ws_error err;
+    int rc = viz_record_shown(cat, &o, r, &err);
+    if (rc)
+        ws_error_print(&err);
+    assert_int_equal(rc, WS_EXIT_OK);
+}
+
+static void same_step(const viz_step *a, const viz_step *b)
+{
+    assert_int_equal(a->seq, b->seq);
+    assert_int_equal(a->block_linear, b->block_linear);
+    assert_int_equal(a->warp, b->warp);
+    assert_int_equal(a->pc, b->pc);
+    assert_int_equal(a->active_mask, b->active_mask);
+    assert_int_equal(a->totals.instructions, b->totals.instructions);
+    assert_int_equal(a->totals.l2_hit_sectors, b->totals.l2_hit_sectors);
+    assert_int_equal(a->totals.dram_sectors, b->totals.dram_sectors);
+}
+
+/* The window draws its first frame from a batch: that batch must be the full recording's first
+ * steps, cache outcomes included, or the step on screen would change when the rest arrives. */
+static void test_the_first_batch_is_the_full_recordings_first_steps(void **state)
+{
+    (void)state;
+    ws_overrides ov;
+    matmul_ov(&ov);
+    viz_recording batch, full;
+    record(&ov, VIZ_FIRST_STEPS, &batch);
+    record(&ov, 0, &full);
+    assert_int_equal(batch.nsteps, VIZ_FIRST_STEPS);
+    assert_true(batch.truncated);                /* it stopped at the batch: there is more */
+    assert_true(full.nsteps > 4 * VIZ_FIRST_STEPS);
+    /* 2 blocks x 32 warps x 8 tiles x 2 global loads, at least */
+    size_t global_loads = 0;
+    for (size_t i = 0; i < full.nsteps; i++)
+        global_loads += full.steps[i].what == VIZ_STEP_ACCESS && full.steps[i].space == WS_SPACE_GLOBAL &&
+                        full.steps[i].op == WS_MEM_LOAD;
+    assert_int_equal(global_loads, 2 * 32 * 8 * 2);
+    for (size_t i = 0; i < batch.nsteps; i++)
+        same_step(&batch.steps[i], &full.steps[i]);
+    viz_recording_free(&batch);
+    viz_recording_free(&full);
+}
+
+/* The background job brings every step in and leaves what the window already had (the totals
+ * that came in, the source) as it was. */
+static void test_the_steps_job_swaps_in_every_step_keeping_the_rest(void **state)
+{
+    (void)state;
+    ws_overrides ov;
+    matmul_ov(&ov);
+    viz_recording recs[1], full;
+    record(&ov, VIZ_FIRST_STEPS, &recs[0]);
+    record(&ov, 0, &full);
+    recs[0].totals_state = VIZ_TOTALS_SAMPLED;   /* as if the totals had come in first */
+    snprintf(recs[0].totals_note, sizeof recs[0].totals_note, "from the totals run");
+    int nsrc = recs[0].nsrc;
+    viz_record_opts o = {.ov = &ov, .num_blocks = 2, .quiet = 1, .results_dir = "/nonexistent"};
+    const char *k[] = {"matmul_tiled32"};
+    viz_steps_job *j = viz_steps_job_start(cat, &o, k, 1);
+    assert_non_null(j);
+    ws_error err;
+    assert_int_equal(viz_steps_job_finish(j, recs, &err), WS_EXIT_OK);
+    assert_int_equal(recs[0].nsteps, full.nsteps);
+    assert_false(recs[0].truncated);
+    for (size_t i = 0; i < full.nsteps; i++)
+        same_step(&recs[0].steps[i], &full.steps[i]);
+    assert_int_equal(recs[0].totals_state, VIZ_TOTALS_SAMPLED);
+    assert_string_equal(recs[0].totals_note, "from the totals run");
+    assert_int_equal(recs[0].nsrc, nsrc);
+    viz_recording_free(&recs[0]);
+    viz_recording_free(&full);
+}
+
+/* --first-frame-time: the first frame is reported with the batch's steps, before the rest is
+ * recorded; then every step; then the totals. */
+static void test_the_first_frame_comes_before_the_steps_after_the_batch(void **state)
+{
+    (void)state;
+    ws_overrides ov;
+    matmul_ov(&ov);
+    viz_recording full;
+    record(&ov, 0, &full);
+    char *argv[] = {"viz", "matmul_tiled32", "-D", "M=256", "-D", "N=256", "-D", "K=256", "--headless",
+                    "--first-frame-time", NULL};
+    char *out;
+    assert_int_equal(ws_test_capture(ws_cmd_viz, 10, argv, &out), WS_EXIT_OK);
+    char want[128];
+    /* 8 x 8 blocks; block 0 alone has more steps than the batch: the first frame waited for it only */
+    snprintf(want, sizeof want, "(1 of 64 blocks simulated for it, %d steps: a first batch)", VIZ_FIRST_STEPS);
+    const char *first = strstr(out, want), *every = strstr(out, "viz: matmul_tiled32: every step after ");
+    assert_non_null(first);
+    assert_non_null(every);
+    snprintf(want, sizeof want, "(%zu steps)", full.nsteps);
+    assert_non_null(strstr(every, want));
+    assert_true(first < every);
+    assert_true(every < strstr(out, "totals after"));
+    free(out);
+    viz_recording_free(&full);
 }
 
 int main(void)
@@ -227,6 +341,9 @@ int main(void)
         cmocka_unit_test(test_the_totals_are_the_sampled_sims_and_say_so),
         cmocka_unit_test(test_a_full_recording_ends_at_the_launch_totals),
         cmocka_unit_test(test_first_frame_time_is_reported_headless),
+        cmocka_unit_test(test_the_first_batch_is_the_full_recordings_first_steps),
+        cmocka_unit_test(test_the_steps_job_swaps_in_every_step_keeping_the_rest),
+        cmocka_unit_test(test_the_first_frame_comes_before_the_steps_after_the_batch),
     };
     return cmocka_run_group_tests(tests, load, unload);
 }

@@ -17,6 +17,7 @@
 #include "viz_app.h"
 #include "viz_model.h"
 #include "viz_record.h"
+#include "viz_steps_job.h"
 #include "viz_totals.h"
 
 /* The options of one call, parsed from the table below, then split into viz_record_opts
@@ -177,6 +178,8 @@ typedef struct {
     bool background;             /* a window: the run goes on a thread once the first frame is up */
     bool first_done, applied;
     viz_totals_job *job;
+    bool more_steps;             /* the recordings are a first batch (VIZ_FIRST_STEPS): the rest to record */
+    viz_steps_job *steps;        /* the rest, on a thread (a window) */
 } totals_ctx;
 
 static double since(const struct timespec *t0)
@@ -219,7 +222,53 @@ static int totals_now(totals_ctx *tc, ws_error *err)
     return rc;
 }
 
-/* After each frame: the first one's time, then the background run's start and arrival. */
+static void report_steps(const totals_ctx *tc)
+{
+    if (!tc->report)
+        return;
+    for (int i = 0; i < tc->n; i++)
+        printf("viz: %s: every step after %.3f s (%zu steps%s)\n", tc->recs[i].kernel, since(&tc->t0),
+               tc->recs[i].nsteps, tc->recs[i].truncated ? ", the recording's limit" : "");
+    fflush(stdout);
+}
+
+/* In the foreground: the rest of the steps after the first batch (VIZ_FIRST_STEPS). */
+static int steps_now(totals_ctx *tc, ws_error *err)
+{
+    for (int i = 0; tc->more_steps && i < tc->n; i++) {
+        viz_record_opts o = tc->ro;
+        o.kernel = tc->kernels[i];
+        viz_recording full;
+        int rc = viz_record_shown(tc->cat, &o, &full, err);
+        if (rc) {
+            viz_recording_free(&full);
+            return rc;
+        }
+        viz_steps_take(&tc->recs[i], &full);
+    }
+    if (tc->more_steps)
+        report_steps(tc);
+    tc->more_steps = false;
+    return WS_EXIT_OK;
+}
+
+/* The totals' run on a thread (after the steps': one simulation at a time); false when none
+   could start (then they are done in the foreground, msg says how that went). */
+static bool start_totals(totals_ctx *tc, char *msg, size_t cap)
+{
+    if (!tc->background || tc->applied || tc->job)
+        return false;
+    if (!(tc->job = viz_totals_job_start(tc->cat, &tc->ro, (const char *const *)tc->kernels, tc->n))) {
+        ws_error err;                            /* no thread: the totals in the foreground */
+        if (totals_now(tc, &err))
+            snprintf(msg, cap, "totals: %.200s", err.msg);
+        return true;
+    }
+    return false;
+}
+
+/* After each frame: the first one's time, then the background runs' start and arrival: the rest
+   of the steps (where the first frame had a batch), then the totals. */
 static bool totals_tick(void *ctx, char *msg, size_t cap)
 {
     totals_ctx *tc = ctx;
@@ -227,19 +276,38 @@ static bool totals_tick(void *ctx, char *msg, size_t cap)
         tc->first_done = true;
         if (tc->report) {
             for (int i = 0; i < tc->n; i++)
-                printf("viz: %s: first frame after %.3f s (%llu of %llu blocks simulated for it)\n", tc->recs[i].kernel,
-                       since(&tc->t0), (unsigned long long)tc->recs[i].blocks_simulated,
-                       (unsigned long long)tc->recs[i].grid_blocks);
+                printf("viz: %s: first frame after %.3f s (%llu of %llu blocks simulated for it, %zu steps%s)\n",
+                       tc->recs[i].kernel, since(&tc->t0), (unsigned long long)tc->recs[i].blocks_simulated,
+                       (unsigned long long)tc->recs[i].grid_blocks, tc->recs[i].nsteps,
+                       tc->more_steps ? ": a first batch" : "");
             fflush(stdout);
         }
-        if (tc->background && !tc->applied && !(tc->job = viz_totals_job_start(tc->cat, &tc->ro,
-                                                                                (const char *const *)tc->kernels, tc->n))) {
-            ws_error err;                        /* no thread: the totals in the foreground */
-            if (totals_now(tc, &err))
-                snprintf(msg, cap, "totals: %.200s", err.msg);
+        if (tc->background && tc->more_steps) {
+            if ((tc->steps = viz_steps_job_start(tc->cat, &tc->ro, (const char *const *)tc->kernels, tc->n)))
+                return false;
+            ws_error err;                        /* no thread: the steps in the foreground */
+            if (steps_now(tc, &err))
+                snprintf(msg, cap, "steps: %.200s", err.msg);
+            start_totals(tc, msg, cap);
             return true;
         }
-        return false;
+        return start_totals(tc, msg, cap);
+    }
+    if (tc->steps) {
+        if (!viz_steps_job_done(tc->steps))
+            return false;
+        ws_error err;
+        memset(&err, 0, sizeof err);
+        int rc = viz_steps_job_finish(tc->steps, tc->recs, &err);
+        tc->steps = NULL;
+        tc->more_steps = false;
+        report_steps(tc);
+        if (rc)
+            snprintf(msg, cap, "steps: %.200s", err.msg);
+        else
+            snprintf(msg, cap, "every step in: %zu", tc->recs[0].nsteps);
+        start_totals(tc, msg, cap);
+        return true;
     }
     if (!tc->job || tc->applied || !viz_totals_job_done(tc->job))
         return false;
@@ -339,9 +407,17 @@ int ws_cmd_viz(int argc, char **argv)
     rc = WS_EXIT_OK;
     ro.ov = &o.c.ov;
     ro.first_block = block;
+    /* a window (or its timing) starts from a first batch of the steps, the rest recorded after the
+       first frame; an export or a screenshot shows every step the same every run: all of them now,
+       and so does a window asked to start at a later step or to press keys first (End, a jump) */
+    const bool stream = !exporting && !o.screenshot && from == 0 && !o.keys;
+    bool more_steps = false;
     for (int i = 0; i < nk; i++) {
-        ro.kernel = kernels[i];
-        rc = viz_record_shown(cat, &ro, &recs[i], &err); /* the shown blocks only: the first frame's */
+        viz_record_opts first = ro;
+        first.kernel = kernels[i];
+        if (stream)
+            first.max_steps = VIZ_FIRST_STEPS;
+        rc = viz_record_shown(cat, &first, &recs[i], &err); /* the shown blocks only: the first frame's */
         if (rc != WS_EXIT_OK) {
             ws_error_print(&err);
             goto out;
@@ -353,7 +429,9 @@ int ws_cmd_viz(int argc, char **argv)
             rc = WS_EXIT_USAGE;
             goto out;
         }
-        if (recs[i].truncated)
+        if (stream && recs[i].truncated)
+            more_steps = true;                   /* the batch is full: there are more steps */
+        else if (recs[i].truncated)
             fprintf(stderr, "warpscope: viz: %s: kept the first %zu steps of blocks %u..%u (use --block/--blocks)\n",
                     recs[i].kernel, recs[i].nsteps, recs[i].first_block, recs[i].first_block + recs[i].num_blocks - 1);
     }
@@ -367,7 +445,8 @@ int ws_cmd_viz(int argc, char **argv)
        (--first-frame-time --headless) */
     static totals_ctx tc; /* reachable while a job the window left behind still runs */
     tc = (totals_ctx){.cat = cat, .ro = ro, .kernels = kernels, .recs = recs, .n = nk, .t0 = t0,
-                      .report = o.first_frame_time, .background = !ao.headless && !o.screenshot, .ov = o.c.ov};
+                      .report = o.first_frame_time, .background = !ao.headless && !o.screenshot, .ov = o.c.ov,
+                      .more_steps = more_steps};
     tc.ro.ov = &tc.ov;
     if ((ao.headless || o.screenshot) && !o.first_frame_time && (rc = totals_now(&tc, &err)) != WS_EXIT_OK) {
         ws_error_print(&err);
@@ -380,14 +459,18 @@ int ws_cmd_viz(int argc, char **argv)
     if (rc != WS_EXIT_OK)
         fprintf(stderr, "warpscope: viz: %s\n", msg);
     if (rc == WS_EXIT_OK && o.first_frame_time && ao.headless) {
-        int trc = totals_now(&tc, &err);
+        int trc = steps_now(&tc, &err);
+        if (trc == WS_EXIT_OK)
+            trc = totals_now(&tc, &err);
         if (trc != WS_EXIT_OK) {
             ws_error_print(&err);
             rc = trc;
         }
     }
-    if (tc.job && !viz_totals_job_done(tc.job)) /* the window closed first: the process ends with it */
-        return rc;
+    if ((tc.job && !viz_totals_job_done(tc.job)) || (tc.steps && !viz_steps_job_done(tc.steps)))
+        return rc;                               /* the window closed first: the process ends with it */
+    if (tc.steps)
+        viz_steps_job_finish(tc.steps, recs, &err);
     if (tc.job)
         viz_totals_job_finish(tc.job, recs, &err);
 out:

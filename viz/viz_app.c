@@ -586,8 +586,12 @@ static int run_window(const viz_app_opts *o, viz_session *ss, char *err, size_t 
         }
         SDL_RenderPresent(r);
         first = false;
-        if (o->tick)                             /* the totals, once their background run is done */
-            o->tick(o->tick_ctx, st->message, sizeof st->message);
+        /* the totals and the rest of the steps, once their background runs are done */
+        if (o->tick && o->tick(o->tick_ctx, st->message, sizeof st->message) && viz_nav_refresh(&ss->nav)) {
+            snprintf(err, cap, "out of memory for the recording's steps");
+            rc = WS_EXIT_INTERNAL;
+            break;
+        }
         if (!vsync)
             SDL_Delay(12); /* about 60 fps without vsync */
     }

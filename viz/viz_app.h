@@ -35,6 +35,10 @@ typedef struct {
 int viz_nav_init(viz_nav *n, const viz_recording *const *recs, int npanes, uint32_t block_linear, uint32_t warp,
                  viz_scope scope);
 void viz_nav_free(viz_nav *n);
+/* Re-filters the sequences after the recordings grew (viz_steps_job.h: the first batch replaced
+ * by the full recording, of which it is a prefix); the ordinal stays, so does the step shown.
+ * Returns 0, or -1 when out of memory. */
+int viz_nav_refresh(viz_nav *n);
 /* Re-filters the sequences after a change of selection; keeps the ordinal in range. */
 int viz_nav_select(viz_nav *n, uint32_t block_linear, uint32_t warp, viz_scope scope);
 /* Changes the scope keeping pane 0's current step on screen (its block and warp become
@@ -81,7 +85,8 @@ typedef struct {
     bool quiz;                    /* start in predict-then-reveal mode */
     bool first_frame_only;        /* headless: render the first frame, call tick once, return (--first-frame-time) */
     /* called after every frame presented (the first one first): returns true when the recordings
-       changed (their totals came in, viz_totals.h); may write a status line into msg */
+       changed (their totals came in, viz_totals.h, or their steps, viz_steps_job.h: the navigator
+       is then refreshed); may write a status line into msg */
     bool (*tick)(void *ctx, char *msg, size_t cap);
     void *tick_ctx;
 } viz_app_opts;

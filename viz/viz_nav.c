@@ -40,6 +40,11 @@ static int refilter(viz_nav *n)
     return 0;
 }
 
+int viz_nav_refresh(viz_nav *n)
+{
+    return refilter(n);
+}
+
 int viz_nav_init(viz_nav *n, const viz_recording *const *recs, int npanes, uint32_t block_linear, uint32_t warp,
                  viz_scope scope)
 {

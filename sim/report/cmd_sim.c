@@ -32,6 +32,7 @@ typedef struct {
     uint64_t budget;           /* --budget: thread-instructions, 0 = the simulator's default */
     int jobs;                  /* -j: threads for the blocks, 0 = every online core */
     bool sample, full;         /* --sample / --full: block sampling forced on / off (sim/sample.h) */
+    int sample_waves;          /* --sample-waves N: that many whole lead waves (implies --sample) */
     const char *save;          /* --save DIR: the output buffers as .npy files (common/save.h) */
     bool save_inputs;          /* --save-inputs: the initial contents too */
     const char *html;          /* --html FILE: the report as one HTML page (sim/report/report_html.c) */
@@ -73,6 +74,10 @@ static const ws_opt sim_options[] = {
     {.name = "sample", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, sample),
      .help = "simulate a sample of the blocks (the first waves and one block of every\nedge kind) and scale the counters, with "
              "their bounds (automatic above\n10^9 thread-instructions estimated and 2^20 threads); buffers incomplete"},
+    {.name = "sample-waves", .kind = WS_OPT_INT, .at = offsetof(sim_opts, sample_waves), .arg = "N", .lo = 1, .hi = 64,
+     .needs = "a number of waves from 1 to 64",
+     .help = "sample N whole waves (SMs x resident blocks each) however long they take,\ninstead of 3 within "
+             "2*10^8 thread-instructions: the L2/DRAM counters get a\nwave-to-wave bound from N >= 3 (implies --sample)"},
     {.name = "full", .kind = WS_OPT_FLAG, .at = offsetof(sim_opts, full),
      .help = "simulate every block, however big the launch"},
     {.name = "save", .kind = WS_OPT_STRING, .at = offsetof(sim_opts, save), .arg = "DIR", .needs = "a folder",
@@ -90,7 +95,7 @@ static const ws_cli_spec sim_spec = {
     .command = "sim",
     .usage = "usage: warpscope sim <kernel> [-D NAME=VALUE]... [--realistic] [--device KEY] [--json | --csv] [--lines] [--results DIR]\n"
              "                     [--racecheck] [--memcheck] [--budget N] [-j N] [--sample | --full]\n"
-             "                     [--save DIR [--save-inputs]] [--html FILE]\n"
+             "                     [--sample-waves N] [--save DIR [--save-inputs]] [--html FILE]\n"
              "       warpscope sim --compare <kernelA> <kernelB> [-D NAME=VALUE]... [--device KEY] [--json | --csv] [--lines]\n"
              "                     [--html FILE]\n",
     .about = "Simulates a described kernel on the CPU and reports, under Nsight Compute's metric names,\n"
@@ -120,7 +125,8 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
                                  .memory_errors_are_warnings = o->memcheck, .max_thread_insns = o->budget,
                                  .threads = o->jobs, .printf_out = o->c.json || o->c.csv ? stderr : stdout,
                                  /* a saved run's buffers must be whole: sampling leaves blocks out */
-                                 .sample = o->full || o->save ? WS_SAMPLE_OFF : o->sample ? WS_SAMPLE_ON : WS_SAMPLE_AUTO};
+                                 .sample = o->full || o->save ? WS_SAMPLE_OFF : o->sample || o->sample_waves ? WS_SAMPLE_ON : WS_SAMPLE_AUTO,
+                                 .sample_waves = o->full || o->save ? 0 : o->sample_waves};
         if (o->html) { /* the pictures keep first executions: any block will do, sampling stays as asked */
             so.observer = ws_line_pics_verdict;
             so.observer_ctx = &r->pics;
@@ -262,8 +268,9 @@ int ws_cmd_sim_to(int argc, char **argv, FILE *out)
         ws_cli_help(&sim_spec, stderr);
         return WS_EXIT_USAGE;
     }
-    if (o.sample && o.full) {
-        fprintf(stderr, "warpscope: sim: --sample and --full contradict each other; give one\n");
+    if ((o.sample || o.sample_waves) && o.full) {
+        fprintf(stderr, "warpscope: sim: %s and --full contradict each other; give one\n",
+                o.sample ? "--sample" : "--sample-waves");
         return WS_EXIT_USAGE;
     }
     const bool compare = o.compare;
@@ -272,7 +279,7 @@ int ws_cmd_sim_to(int argc, char **argv, FILE *out)
         fprintf(stderr, "warpscope: sim: --save-inputs goes with --save DIR\n");
         return WS_EXIT_USAGE;
     }
-    if (o.save && (compare || o.sample)) {
+    if (o.save && (compare || o.sample || o.sample_waves)) {
         fprintf(stderr, compare ? "warpscope: sim: --save takes one kernel, not --compare (save each on its own)\n"
                                 : "warpscope: sim: --save needs every block simulated; --sample leaves some out\n");
         return WS_EXIT_USAGE;
