@@ -5,9 +5,9 @@
 # (issue 23: the t_l1 term of sim/models/timing.c). About 2-3 minutes.
 # tests/gpu/shared_rate_probe.cu says what each column is.
 #   $OUT/rate.csv     clock64/event timing: cycles per warp instruction, nominal wavefronts per clock
-#   $OUT/ncu.csv      one short launch per (form, warps/SM) with the shared wavefront, bank-conflict,
-#                     instruction, cycle and stall counters (ncu --clock-control none: clocks are never
-#                     changed); $OUT/once.txt maps each ncu launch ID to its form and warps/SM
+#   $OUT/ncu-32.csv, ncu-4_16_64.csv  one short launch per (form, warps/SM) with the shared wavefront,
+#                     bank-conflict, instruction, cycle and stall counters (ncu --clock-control none:
+#                     clocks are never changed); $OUT/once.txt maps each ncu launch ID to its form
 #   $OUT/log.txt      build log (ptxas -v), exit codes, the probe's summary, per kernel the count of
 #                     each shared/global/barrier opcode in its SASS
 #   $OUT/env.txt      GPU, driver, clocks, nvcc, ncu, date, git
@@ -45,7 +45,7 @@ if command -v cuobjdump > /dev/null 2>&1; then
              END { for (k in n) print k, n[k] }' | sort >> "$LOG"
 fi
 
-echo "== probe run ==" >> "$LOG"
+echo "== probe run ($(date -u +%H:%M:%S)) ==" >> "$LOG"
 timeout 120 "$TMP/probe" run "$OUT" > "$TMP/summary.txt" 2>> "$LOG"
 echo "probe exit $?" >> "$LOG"
 cat "$TMP/summary.txt" >> "$LOG"
@@ -66,9 +66,13 @@ M=$M,l1tex__lsu_writeback_active_mem_shared.sum,l1tex__f_wavefronts.sum,l1tex__t
 M=$M,l1tex__throughput.avg.pct_of_peak_sustained_elapsed
 M=$M,smsp__warps_issue_stalled_mio_throttle.sum,smsp__warps_issue_stalled_short_scoreboard.sum
 M=$M,smsp__warps_issue_stalled_barrier.sum,smsp__warps_issue_stalled_lg_throttle.sum,smsp__warps_active.sum
-echo "== ncu ==" >> "$LOG"
-timeout 150 "$NCU" --clock-control none --csv --metrics "$M" "$TMP/probe" once > "$TMP/ncu.csv" 2>> "$LOG"
-echo "ncu exit $?" >> "$LOG"
-grep '^# once' "$TMP/ncu.csv" > "$OUT/once.txt"
-grep -v '^# once' "$TMP/ncu.csv" | grep -v '^==PROF==' > "$OUT/ncu.csv"
+# two ncu runs, so a timeout in the second still leaves the 32-warp rows (ncu prints at its end)
+for W in 32 4,16,64; do
+    echo "== ncu warps $W ==" >> "$LOG"
+    timeout 100 "$NCU" --clock-control none --csv --metrics "$M" "$TMP/probe" once "$W" > "$TMP/ncu-$W.csv" 2>> "$LOG"
+    echo "ncu exit $? ($(date -u +%H:%M:%S))" >> "$LOG"
+done
+# once.txt: "# once,ID,form,warps" of both runs, each line prefixed with its run (32 / 4,16,64)
+for W in 32 4,16,64; do grep '^# once' "$TMP/ncu-$W.csv" | sed "s/^/$W /"; done > "$OUT/once.txt"
+for W in 32 4,16,64; do grep -v '^# once' "$TMP/ncu-$W.csv" | grep -v '^==PROF==' > "$OUT/ncu-$(echo $W | tr , _).csv"; done
 cat "$TMP/summary.txt"

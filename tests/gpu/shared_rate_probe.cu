@@ -5,8 +5,9 @@
 //
 // Build: nvcc -arch=sm_90 -O3 -o shared_rate_probe tests/gpu/shared_rate_probe.cu
 // Run:   shared_rate_probe run DIR    writes DIR/rate.csv, a summary on stdout
-//        shared_rate_probe once       one short launch per (form, warps/SM), for ncu; its list on
-//                                     stdout as "# once,ID,form,warps_per_sm" (ID = launch order)
+//        shared_rate_probe once [W,..] one short launch per (form, warps/SM in the list, default
+//                                     4,16,32,64), for ncu; its list on stdout as
+//                                     "# once,ID,form,warps_per_sm" (ID = launch order)
 //
 // Placement: warps per SM in {4, 16, 32, 64}. Up to 32 warps: one block of warps*32 threads per SM
 // with 116 KB of dynamic shared memory (more than half an SM's 228 KB: one block per SM); 64 warps:
@@ -214,7 +215,7 @@ static std::vector<Form> forms() {
 
 int main(int argc, char **argv) {
     if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "once")) || (!strcmp(argv[1], "run") && argc < 3)) {
-        fprintf(stderr, "usage: %s run DIR | once\n", argv[0]);
+        fprintf(stderr, "usage: %s run DIR | once [4,16,32,64]\n", argv[0]);
         return 2;
     }
     bool once = !strcmp(argv[1], "once");
@@ -248,7 +249,17 @@ int main(int argc, char **argv) {
     CK(cudaEventCreate(&e1));
     std::vector<u64> st(2 * max_warps);
     std::vector<unsigned> smid(max_warps);
-    const int warps_list[] = {4, 16, 32, 64};
+    std::vector<int> warps_list = {4, 16, 32, 64};
+    if (once && argc > 2) {  // e.g. "32" or "4,16,64"
+        warps_list.clear();
+        for (const char *p = argv[2]; *p;) {
+            int w = atoi(p);
+            if (w != 4 && w != 16 && w != 32 && w != 64) { fprintf(stderr, "warps %d: not 4, 16, 32 or 64\n", w); return 2; }
+            warps_list.push_back(w);
+            while (*p && *p != ',') p++;
+            if (*p == ',') p++;
+        }
+    }
     int id = 0;
     for (auto &f : fs) {
         CK(cudaFuncSetAttribute(f.k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_ONE));
