@@ -20,7 +20,8 @@
 // __syncthreads (the shape of a tiled transpose). All warps of a block use the same offsets.
 // Ops (PTX -> SASS): ld/st.volatile.shared.{u32,v2.u32,v4.u32} (LDS/STS .32/.64/.128, volatile so
 // ptxas merges no repeated access), red.shared.add.u32 (no return), atom.shared.add.u32 (return
-// used), ld.global.ca.u32 from a 4 KB L1-resident buffer (LDG beside the shared op).
+// used), ld.global.ca.u32 from a 4 KB L1-resident buffer, one 128-B line per unrolled slot (LDG beside
+// the shared op; the run of 4c8ba6d read one address in every slot and ptxas merged the eight into one).
 //
 // Timing: lane 0 of each warp stamps clock64 before and after its loop and records %smid. Per SM:
 // span = last end - first start over its warps (clock64 is per SM); span_cyc = mean over SMs.
@@ -105,13 +106,14 @@ probe(const int *offA, const int *offB, const unsigned *g, u64 *st, unsigned *sm
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int u = 0; u < U; u++) {
-            do_op<A>(sa, ga, acc, v + u);
-            if (!SYNC && B != OP_NONE) do_op<B>(sb, gb, acc, v + u);
+            /* global loads: a line apart per slot (4 KB in all, L1-resident) so ptxas merges none */
+            do_op<A>(sa, ga + 32 * u, acc, v + u);
+            if (!SYNC && B != OP_NONE) do_op<B>(sb, gb + 32 * u, acc, v + u);
         }
         if (SYNC) {
             __syncthreads();
 #pragma unroll
-            for (int u = 0; u < U; u++) do_op<B>(sb, gb, acc, v + u);
+            for (int u = 0; u < U; u++) do_op<B>(sb, gb + 32 * u, acc, v + u);
             __syncthreads();
         }
         v += 7;
