@@ -150,6 +150,11 @@ static const ws_device h200 = {
                                                to it: 0.737 ns each */
     .shared_atom_cycles_per_pass = 1.0,     /* [MEAS] s_onebank32: 536,990,779 wavefronts (ncu) in 2085 us on 132
                                                SMs = 1.01 cycles each; s_lane32, s_warp: 1.1 per instruction */
+    .l1_wavefronts_per_cycle = 1.0,         /* [MEAS] tests/gpu/shared_rate_probe.cu (results/h200-shared-rate/SUMMARY.md):
+                                               LDS/STS of 32/64/128 bits at 1-32-way bank conflicts, loads and
+                                               stores interleaved, 16-64 warps/SM: 1.000-1.004 SM cycles per
+                                               bank-rule wavefront (a 32-way LDS 32.0 cycles) at 1946-1978 MHz;
+                                               the guide: 32 banks x 32 bits per clock [RULES §3.1] */
     .block_launch_cycles = 156.6,           /* [MEAS] launch_empty_1000000x32..256: 10^6 empty blocks in 603.6 us
                                                (less the 4.3 us launch overhead): 0.599 ns per block on the GPU
                                                = 7576 blocks per SM x 156.6 cycles */
@@ -220,6 +225,7 @@ static const ws_device h100 = {
     .atom_slices = 76,                      /* estimate: the H200 figure assumed (same GH100 L2) */
     .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
     .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
+    .l1_wavefronts_per_cycle = 1.0,         /* the guide: 32 banks x 32 bits per clock (cc 5.x and later) [RULES §3.1] */
     .block_launch_cycles = 156.6,           /* estimate: the H200 figure assumed (same GH100 chip) */
     .warp_launch_cycles = 5.54,             /* estimate: the H200 figure assumed (same GH100 chip) */
 };
@@ -284,6 +290,7 @@ static const ws_device a100 = {
     .atom_slices = 76.0 * 4800 / 7500,      /* estimate: the H200's 76 scaled by l2_bw_gbs / 7500 */
     .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
     .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
+    .l1_wavefronts_per_cycle = 1.0,         /* the guide: 32 banks x 32 bits per clock (cc 5.x and later) [RULES §3.1] */
     .block_launch_cycles = 0,               /* not calibrated: the term is off */
     .warp_launch_cycles = 0,                /* not calibrated: the term is off */
 };
@@ -342,6 +349,7 @@ static const ws_device t4 = {
     .atom_slices = 76.0 * 1100 / 7500,      /* estimate: the H200's 76 scaled by l2_bw_gbs / 7500 */
     .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
     .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
+    .l1_wavefronts_per_cycle = 1.0,         /* the guide: 32 banks x 32 bits per clock (cc 5.x and later) [RULES §3.1] */
     .block_launch_cycles = 0,               /* not calibrated: the term is off */
     .warp_launch_cycles = 0,                /* not calibrated: the term is off */
 };
@@ -400,6 +408,7 @@ static const ws_device v100 = {
     .atom_slices = 76.0 * 2100 / 7500,      /* estimate: the H200's 76 scaled by l2_bw_gbs / 7500 */
     .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
     .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
+    .l1_wavefronts_per_cycle = 1.0,         /* the guide: 32 banks x 32 bits per clock (cc 5.x and later) [RULES §3.1] */
     .block_launch_cycles = 0,               /* not calibrated: the term is off */
     .warp_launch_cycles = 0,                /* not calibrated: the term is off */
 };

@@ -120,6 +120,9 @@ typedef struct ws_device {
     double atom_slices;           /* slices' worth of atomic units working in parallel over the whole L2 */
     double atom_operand_bytes_per_ns; /* operand bytes (lanes x width) one slice takes in per ns */
     double shared_atom_cycles_per_pass; /* SM cycles per wavefront of a shared atomic */
+    double l1_wavefronts_per_cycle; /* per SM: wavefronts (shared, by the bank rule, and global/local data
+                                     lines) the L1 data path serves per SM cycle; 0 = 1 (the guide's 32
+                                     banks of 32 bits per clock: 128 B, one wavefront) */
     double block_launch_cycles;   /* SM cycles to launch one block on an SM; 0 = not calibrated (term off) */
     double warp_launch_cycles;    /* SM cycles per warp of a launched block on an SM (large blocks); 0 = off */
 } ws_device;

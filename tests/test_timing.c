@@ -492,6 +492,47 @@ static void test_a_slot_waits_for_its_next_blocks_launch(void **state)
     assert_int_equal(t.bound, WS_BOUND_LATENCY);
 }
 
+/* The shared data path (results/h200-shared-rate/SUMMARY.md): the H200 served one bank-rule wavefront
+ * per SM cycle at every conflict degree, so a warp's LDS of 32 words 128 bytes apart (all in bank 0:
+ * 32 distinct words, 32 wavefronts) costs 32 cycles, measured 32.0 per instruction with 16-64 warps/SM,
+ * and the same load 132 bytes apart (33 words: 32 banks, one wavefront) costs 1. */
+static void test_a_32_way_conflicted_load_costs_32_cycles_of_the_data_path(void **state)
+{
+    (void)state;
+    const ws_device *h = ws_device_find("h200");
+    assert_non_null(h);
+    const double insts = 32 * 4096.0;          /* per SM: 32 warps x 4096 loads */
+    for (int stride = 128; stride <= 132; stride += 4) {
+        ws_mem_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.space = WS_SPACE_SHARED;
+        ev.op = WS_MEM_LOAD;
+        ev.width = 4;
+        ev.active_mask = 0xFFFFFFFFu;
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = (uint64_t)l * (uint64_t)stride;
+        ws_bank_result bk;
+        assert_int_equal(ws_banks(&ev, &bk), 0);
+        int want_wf = stride == 128 ? 32 : 1;
+        assert_int_equal(bk.wavefronts, want_wf);
+        ws_timing_input in;
+        memset(&in, 0, sizeof in);
+        in.l1_wavefronts_max = insts * bk.wavefronts;
+        ws_timing t;
+        assert_int_equal(ws_timing_predict(h, &in, &t), 0);
+        double want = insts * want_wf * 1.0 / 1980.0;  /* 1.0 cycle per wavefront at the 1980 MHz boost */
+        assert_true(fabs(t.t_l1_us - want) < want * 1e-9);
+        assert_true(fabs(ws_timing_l1_us(h, in.l1_wavefronts_max) - want) < want * 1e-9);
+        assert_int_equal(t.bound, WS_BOUND_L1);
+    }
+    /* the rate is the profile's: half a wavefront per cycle doubles the term, 0 means one */
+    ws_device d = dev();
+    d.l1_wavefronts_per_cycle = 0.5;
+    assert_true(fabs(ws_timing_l1_us(&d, 1000) - 2.0) < 1e-12);   /* 1000 MHz: 2000 cycles */
+    d.l1_wavefronts_per_cycle = 0;
+    assert_true(fabs(ws_timing_l1_us(&d, 1000) - 1.0) < 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -510,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_an_l2_write_costs_its_request_and_its_sectors),
         cmocka_unit_test(test_the_h200_write_rates_reproduce_the_probe),
         cmocka_unit_test(test_a_slot_waits_for_its_next_blocks_launch),
+        cmocka_unit_test(test_a_32_way_conflicted_load_costs_32_cycles_of_the_data_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

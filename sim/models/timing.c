@@ -154,6 +154,14 @@ double ws_timing_dram_shape_factor(const ws_device *dev, const ws_timing_input *
     return 1 + extra / in->dram_access_bytes;
 }
 
+double ws_timing_l1_us(const ws_device *dev, double wavefronts)
+{
+    /* results/h200-shared-rate: 1.000-1.004 cycles per wavefront at 1-32-way conflicts, 32-128-bit
+       accesses, stores and loads alike; what limits a conflicted kernel beyond that is not this rate */
+    double rate = dev->l1_wavefronts_per_cycle > 0 ? dev->l1_wavefronts_per_cycle : 1.0;
+    return dev->sm_clock_mhz > 0 ? wavefronts / rate / dev->sm_clock_mhz : 0;
+}
+
 int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing *out)
 {
     memset(out, 0, sizeof *out);
@@ -191,7 +199,7 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
         out->t_l2_us = t_req;
     if (out->t_l2_write_us > out->t_l2_us)
         out->t_l2_us = out->t_l2_write_us;
-    out->t_l1_us = in->l1_wavefronts_max / WS_L1_WAVEFRONTS_PER_CYCLE * cycle_us;
+    out->t_l1_us = ws_timing_l1_us(dev, in->l1_wavefronts_max);
     /* issue: the schedulers' slots, or the busiest pipe at the guide's lanes per cycle (a
      * warp instruction takes its 32 lanes' slots, active or not). FP32 runs on fma-heavy and
      * fma-lite, integer multiply-adds on fma-heavy only: together they share the FMA pipe. */

@@ -20,13 +20,11 @@
 #include "memstats.h"
 #include "../frontend/occupancy.h"
 
-/* The calibrations (DRAM efficiency, L2 request rate, loaded DRAM latency) are fields of
- * the device profile, each with its source in common/device.c. What stays here is the
- * SM's structure: each of its dev->subpartitions schedulers issues one warp instruction
- * per cycle, and its L1 data path serves one wavefront per cycle
- * (a wavefront is the work one pipeline stage passes per cycle:
- * ../shared/reference/gpu-memory-rules.md §1). */
-#define WS_L1_WAVEFRONTS_PER_CYCLE 1.0
+/* The calibrations (DRAM efficiency, L2 request rate, loaded DRAM latency, the L1 data path's
+ * wavefronts per cycle) are fields of the device profile, each with its source in
+ * common/device.c. What stays here is the SM's structure: each of its dev->subpartitions
+ * schedulers issues one warp instruction per cycle (a wavefront is the work one pipeline
+ * stage passes per cycle: ../shared/reference/gpu-memory-rules.md §1). */
 
 typedef struct {
     double dram_bytes;              /* read (fills + ECC) + write-backs during the kernel */
@@ -117,6 +115,12 @@ void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at
  * accesses counted or a profile without the figures. Example (H200): one 64-B fetch per random
  * row: 1 + (1 - 64/2048) x 26/64 = 1.39; whole lines in order: 1. */
 double ws_timing_dram_shape_factor(const ws_device *dev, const ws_timing_input *in);
+
+/* The L1 data path's time for the busiest SM's wavefronts (shared ones by the bank rule, global/local
+ * data lines): wavefronts / dev->l1_wavefronts_per_cycle (0: 1) SM cycles. Measured on the H200
+ * (docs/timing-model.md "The shared data path's rate"): one wavefront per cycle whatever the conflict
+ * degree, width or load/store mix, so a 32-way conflicted LDS costs 32 cycles, not more. */
+double ws_timing_l1_us(const ws_device *dev, double wavefronts);
 
 /* Predicts. Returns 0; -1 for a device without clock, bandwidth, scheduler or
  * calibration figures (dram_efficiency, l2_requests_per_cycle). */
