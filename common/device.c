@@ -92,6 +92,10 @@ static const ws_device h200 = {
                                                132 MB written; the model 2010 / 133 MB): a random 64-B fetch costs 90 B */
     .l2_requests_per_cycle = 35.0,          /* [MEAS] fitted: the naive 4096x4096 transpose, 17.3 M L2 requests in
                                                249 us (ncu); docs/timing-model.md */
+    .l2_read_requests_per_cycle = 78.1,     /* [MEAS] tests/gpu/local_probe.cu (results/h200-local rd_s1_f1/_f0_b132):
+                                               16.7 M and 15.4 M L2-resident one-sector __ldcg requests (4 and 32
+                                               lines per instruction) at 78.1 and 78.4 per SM cycle (ncu); the 35
+                                               above was fitted on stores, which have their own rates now */
     .l2_write_requests_per_cycle = 81.5,    /* [MEAS] fitted with the next two (least squares) on tests/gpu/local_probe.cu
                                                (results/h200-local): 16.8 M L2-resident store requests of 1, 2, 4
                                                whole or one-word sectors on 132 SMs, 0.0226-0.0674 cycles each,
@@ -199,6 +203,7 @@ static const ws_device h100 = {
     .launch_overhead_us = 3.0,              /* estimate */
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed (same GH100 memory system); not measured */
     .l2_requests_per_cycle = 35.0 * 7500 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
+    .l2_read_requests_per_cycle = 78.1,     /* estimate: the H200 measurement assumed (same GH100 L2) */
     .l2_write_requests_per_cycle = 81.5,    /* estimate: the H200 fit assumed (same GH100 L2) */
     .l2_write_sectors_per_cycle = 101.5,    /* estimate: the H200 fit assumed */
     .l2_write_partial_sectors_per_cycle = 72.2, /* estimate: the H200 fit assumed */

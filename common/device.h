@@ -90,6 +90,9 @@ typedef struct ws_device {
     int dram_banks;
     double dram_row_open_bytes;
     double l2_requests_per_cycle; /* SM->L2 requests (128-B lines) the L2 serves per SM clock */
+    /* L2 read requests of fewer than four sectors the L2 serves per SM clock (docs/timing-model.md
+     * "L2 reads"); 0 = not measured: reads count at l2_requests_per_cycle. */
+    double l2_read_requests_per_cycle;
     /* L2 writes (docs/timing-model.md "L2 writes"): a write request costs a fixed part and a part
      * per sector it carries, more for a sector carrying fewer than 32 bytes, which add: requests /
      * l2_write_requests_per_cycle + whole sectors / l2_write_sectors_per_cycle + partial sectors /
