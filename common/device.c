@@ -148,6 +148,11 @@ static const ws_device h200 = {
                                                two (2.96 M sector-ops in 1080 us = 0.365 ns each) */
     .atom_slices = 76,                      /* [MEAS] g_hash1048576_red: 2^24 REDs on 4 MB of bins (16.7 M sector-
                                                ops) in 162.3 us: 0.732 ns x 16.7 M / 162.3 us = 76 units */
+    .atom_window_units_base = 3.10,         /* [MEAS] fitted with the next (least squares) on tests/gpu/l2req_probe.cu
+                                               (results/h200-l2req, ncu): 2^24 one-word-per-warp REDs, warps 4 B..
+                                               512 B apart in launch order or hashed, 8-64 warps per SM: 21.5-70.6
+                                               units for 8-3575 ranges in flight, all 8 within 4.5 % */
+    .atom_window_units_per_doubling = 5.83, /* [MEAS] fitted, as above */
     .atom_operand_bytes_per_ns = 54.2,      /* [MEAS] g_lane8/16/32_red: 131072 32-lane REDs on one line in 310 us
                                                = 128 B of operands per 2.36 ns (32 B per L2 cycle at 1.709 GHz
                                                would be 54.7); one lane per RED (g_one_literal_red) is not held
@@ -223,6 +228,8 @@ static const ws_device h100 = {
     .atom_sector_pass_ns = 0.732,           /* estimate: the H200 figure assumed */
     .atom_slice_bytes = 512,                /* estimate: the H200 figure assumed */
     .atom_slices = 76,                      /* estimate: the H200 figure assumed (same GH100 L2) */
+    .atom_window_units_base = 3.10,         /* estimate: the H200 fit assumed (same GH100 L2) */
+    .atom_window_units_per_doubling = 5.83, /* estimate: the H200 fit assumed */
     .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
     .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
     .block_launch_cycles = 156.6,           /* estimate: the H200 figure assumed (same GH100 chip) */

@@ -121,6 +121,11 @@ typedef struct ws_device {
     double atom_sector_pass_ns;   /* ns per sector-op (the sector rule's count) in one L2 slice */
     int atom_slice_bytes;         /* the contiguous bytes one slice owns (a power of two, >= 128) */
     double atom_slices;           /* slices' worth of atomic units working in parallel over the whole L2 */
+    /* The units the warps in flight together keep busy (docs/timing-model.md "Contention", the
+     * in-flight window): min(atom_slices, atom_window_units_base + atom_window_units_per_doubling x
+     * log2 R), R the distinct atom_slice_bytes ranges their atomics touch. 0, 0 = not measured
+     * (every kernel gets all atom_slices units). */
+    double atom_window_units_base, atom_window_units_per_doubling;
     double atom_operand_bytes_per_ns; /* operand bytes (lanes x width) one slice takes in per ns */
     double shared_atom_cycles_per_pass; /* SM cycles per wavefront of a shared atomic */
     double block_launch_cycles;   /* SM cycles to launch one block on an SM; 0 = not calibrated (term off) */

@@ -68,6 +68,7 @@ void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at
     in->atom_slice_sector_ops_max = (double)at->slice_sector_ops_max;
     in->atom_slice_operand_bytes_max = (double)at->slice_operand_bytes_max;
     in->atom_sector_ops = (double)at->global_sector_ops;
+    in->atom_window_unit_ops = at->window_unit_ops;
     in->shared_atom_passes_max = (double)at->shared_passes_sm_max;
 }
 
@@ -251,6 +252,11 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     double t_slice = in->atom_slice_sector_ops_max * dev->atom_sector_pass_ns;
     double t_line = dev->atom_operand_bytes_per_ns > 0 ? in->atom_slice_operand_bytes_max / dev->atom_operand_bytes_per_ns : 0;
     double t_all = dev->atom_slices > 0 ? in->atom_sector_ops * dev->atom_sector_pass_ns / dev->atom_slices : 0;
+    /* the units the warps in flight together keep busy: fewer than atom_slices when their atomics
+     * fall in few slice ranges (one word per warp, warps 4 B apart: 38 of 76; results/h200-l2req) */
+    double t_window = in->atom_window_unit_ops * dev->atom_sector_pass_ns;
+    if (t_window > t_all)
+        t_all = t_window;
     double t_atom = t_addr;
     if (t_faddr > t_atom) t_atom = t_faddr;
     if (t_slice > t_atom) t_atom = t_slice;
