@@ -92,6 +92,10 @@ static const ws_device h200 = {
                                                132 MB written; the model 2010 / 133 MB): a random 64-B fetch costs 90 B */
     .l2_requests_per_cycle = 35.0,          /* [MEAS] fitted: the naive 4096x4096 transpose, 17.3 M L2 requests in
                                                249 us (ncu); docs/timing-model.md */
+    .l2_read_requests_per_cycle = 78.1,     /* [MEAS] tests/gpu/local_probe.cu (results/h200-local rd_s1_f1/_f0_b132):
+                                               16.7 M and 15.4 M L2-resident one-sector __ldcg requests (4 and 32
+                                               lines per instruction) at 78.1 and 78.4 per SM cycle (ncu); the 35
+                                               above was fitted on stores, which have their own rates now */
     .l2_write_requests_per_cycle = 81.5,    /* [MEAS] fitted with the next two (least squares) on tests/gpu/local_probe.cu
                                                (results/h200-local): 16.8 M L2-resident store requests of 1, 2, 4
                                                whole or one-word sectors on 132 SMs, 0.0226-0.0674 cycles each,
@@ -144,6 +148,11 @@ static const ws_device h200 = {
                                                two (2.96 M sector-ops in 1080 us = 0.365 ns each) */
     .atom_slices = 76,                      /* [MEAS] g_hash1048576_red: 2^24 REDs on 4 MB of bins (16.7 M sector-
                                                ops) in 162.3 us: 0.732 ns x 16.7 M / 162.3 us = 76 units */
+    .atom_window_units_base = 3.10,         /* [MEAS] fitted with the next (least squares) on tests/gpu/l2req_probe.cu
+                                               (results/h200-l2req, ncu): 2^24 one-word-per-warp REDs, warps 4 B..
+                                               512 B apart in launch order or hashed, 8-64 warps per SM: 21.5-70.6
+                                               units for 8-3575 ranges in flight, all 8 within 4.5 % */
+    .atom_window_units_per_doubling = 5.83, /* [MEAS] fitted, as above */
     .atom_operand_bytes_per_ns = 54.2,      /* [MEAS] g_lane8/16/32_red: 131072 32-lane REDs on one line in 310 us
                                                = 128 B of operands per 2.36 ns (32 B per L2 cycle at 1.709 GHz
                                                would be 54.7); one lane per RED (g_one_literal_red) is not held
@@ -204,6 +213,7 @@ static const ws_device h100 = {
     .launch_overhead_us = 3.0,              /* estimate */
     .dram_efficiency = 0.89,                /* estimate: the H200 figure assumed (same GH100 memory system); not measured */
     .l2_requests_per_cycle = 35.0 * 7500 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
+    .l2_read_requests_per_cycle = 78.1,     /* estimate: the H200 measurement assumed (same GH100 L2) */
     .l2_write_requests_per_cycle = 81.5,    /* estimate: the H200 fit assumed (same GH100 L2) */
     .l2_write_sectors_per_cycle = 101.5,    /* estimate: the H200 fit assumed */
     .l2_write_partial_sectors_per_cycle = 72.2, /* estimate: the H200 fit assumed */
@@ -223,6 +233,8 @@ static const ws_device h100 = {
     .atom_sector_pass_ns = 0.732,           /* estimate: the H200 figure assumed */
     .atom_slice_bytes = 512,                /* estimate: the H200 figure assumed */
     .atom_slices = 76,                      /* estimate: the H200 figure assumed (same GH100 L2) */
+    .atom_window_units_base = 3.10,         /* estimate: the H200 fit assumed (same GH100 L2) */
+    .atom_window_units_per_doubling = 5.83, /* estimate: the H200 fit assumed */
     .atom_operand_bytes_per_ns = 54.2,      /* estimate: the H200 figure assumed */
     .shared_atom_cycles_per_pass = 1.0,     /* estimate: the H200 figure assumed (1 wavefront per cycle) */
     .l1_wavefronts_per_cycle = 1.0,         /* the guide: 32 banks x 32 bits per clock (cc 5.x and later) [RULES §3.1] */

@@ -90,6 +90,9 @@ typedef struct ws_device {
     int dram_banks;
     double dram_row_open_bytes;
     double l2_requests_per_cycle; /* SM->L2 requests (128-B lines) the L2 serves per SM clock */
+    /* L2 read requests of fewer than four sectors the L2 serves per SM clock (docs/timing-model.md
+     * "L2 reads and the atomics' window"); 0 = not measured: reads count at l2_requests_per_cycle. */
+    double l2_read_requests_per_cycle;
     /* L2 writes (docs/timing-model.md "L2 writes"): a write request costs a fixed part and a part
      * per sector it carries, more for a sector carrying fewer than 32 bytes, which add: requests /
      * l2_write_requests_per_cycle + whole sectors / l2_write_sectors_per_cycle + partial sectors /
@@ -118,6 +121,12 @@ typedef struct ws_device {
     double atom_sector_pass_ns;   /* ns per sector-op (the sector rule's count) in one L2 slice */
     int atom_slice_bytes;         /* the contiguous bytes one slice owns (a power of two, >= 128) */
     double atom_slices;           /* slices' worth of atomic units working in parallel over the whole L2 */
+    /* The units the warps in flight together keep busy (docs/timing-model.md "L2 reads and the
+     * atomics' window"): min(atom_slices, atom_window_units_base + atom_window_units_per_doubling x
+     * log2 R), R the distinct atom_slice_bytes ranges their atomics touch (or, where more, those
+     * ranges active throughout as balls in bins, sim/models/atomics.c). 0, 0 = not measured (every
+     * kernel gets all atom_slices units). */
+    double atom_window_units_base, atom_window_units_per_doubling;
     double atom_operand_bytes_per_ns; /* operand bytes (lanes x width) one slice takes in per ns */
     double shared_atom_cycles_per_pass; /* SM cycles per wavefront of a shared atomic */
     double l1_wavefronts_per_cycle; /* per SM: wavefronts (shared, by the bank rule, and global/local data

@@ -269,6 +269,71 @@ static void test_sector_ops_add_up_within_a_slice_range_and_split_across_two(voi
     ws_atomics_free(a);
 }
 
+/* The in-flight window: with units(R) = min(8, 1 + log2 R), 4 warps in flight together, and 8
+ * warps each putting 32 lanes on one word (32 sector-ops, 1 ns each), the ops a window's warps
+ * send into R distinct 512-B ranges take ops / units(R). Words 4 B apart, the first window in one
+ * range, the second in another: 128 / 1 + 128 / 1 = 256 ns, though the busiest range has 128 and
+ * the whole L2 256 / 8 = 32. Words 512 B apart: R = 4 per window, units 3: 2 x 128 / 3. The same
+ * addresses with all 8 warps in one window: R = 8, units 4: 256 / 4 = 64 ns (the per-address
+ * term's 32 x 2 ns too). Ranges that all of a window's warps visit are busy at once (balls in
+ * bins over the slices). A profile without the law: the busiest range or address. */
+static double window_case(ws_device *d, uint64_t window, uint64_t stride, uint64_t second)
+{
+    ws_atomics *a = ws_atomics_new(d);
+    assert_non_null(a);
+    ws_atomics_set_window(a, window);
+    ws_mem_event ev = atomic_event(WS_SPACE_GLOBAL, WS_MEM_REDUCE);
+    ws_coalesce_result co;
+    ws_atomic_result r;
+    for (uint32_t w = 0; w < 8; w++) {
+        ev.warp_global = w;
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = BASE + stride * w + (w >= 4 ? second : 0);
+        assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+        assert_int_equal(ws_atomics_event(a, 0, &ev, &co, &r), 1);
+        assert_int_equal(r.sector_ops, 32);
+    }
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing_input_add_atomics(&in, ws_atomics_totals(a));
+    ws_timing tm;
+    assert_int_equal(ws_timing_predict(d, &in, &tm), 0);
+    ws_atomics_free(a);
+    return tm.t_atomics_us * 1000; /* ns */
+}
+
+static void test_atomics_of_the_warps_in_flight_share_the_units_their_ranges_reach(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.atom_window_units_base = 1;
+    d.atom_window_units_per_doubling = 1;
+    assert_true(fabs(window_case(&d, 4, 4, 1024) - 256) < 1e-9);
+    assert_true(fabs(window_case(&d, 4, 512, 0) - 256.0 / 3) < 1e-9);
+    assert_true(fabs(window_case(&d, 8, 512, 0) - 64) < 1e-9);
+    /* 8 warps in one window, each lane of each on its own range (512 B apart), every warp on the
+     * same 32 ranges: R = 32 (the log law: 6 units) but all 32 active throughout (A = 32 x 8 / 8):
+     * 8 x (1 - e^-4) units for 256 sector-ops */
+    ws_atomics *a = ws_atomics_new(&d);
+    assert_non_null(a);
+    ws_atomics_set_window(a, 8);
+    ws_mem_event ev = atomic_event(WS_SPACE_GLOBAL, WS_MEM_REDUCE);
+    ws_coalesce_result co;
+    ws_atomic_result r;
+    for (int l = 0; l < 32; l++)
+        ev.addr[l] = BASE + 512u * (uint64_t)l;
+    assert_int_equal(ws_coalesce(&ev, 0, &co), 0);
+    for (uint32_t w = 0; w < 8; w++) {
+        ev.warp_global = w;
+        assert_int_equal(ws_atomics_event(a, 0, &ev, &co, &r), 1);
+    }
+    assert_true(fabs(ws_atomics_totals(a)->window_unit_ops - 256 / (8 * (1 - exp(-4.0)))) < 1e-9);
+    ws_atomics_free(a);
+    d.atom_window_units_base = d.atom_window_units_per_doubling = 0;
+    assert_true(fabs(window_case(&d, 4, 4, 1024) - 128) < 1e-9); /* the busiest range's 128 */
+    assert_true(fabs(window_case(&d, 4, 512, 0) - 64) < 1e-9);   /* per address 32 x 2 > 256 / 8 */
+}
+
 /* A slice takes operands at atom_operand_bytes_per_ns (here 64 B/ns): a 32-lane 8-byte RED on
  * 32 consecutive words of one range sends 256 B = 4 ns, more than its 8 passes at 0.1 ns. */
 static void test_operand_bytes_bound_a_range_that_few_passes_would_not(void **state)
@@ -398,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_operand_bytes_bound_a_range_that_few_passes_would_not),
         cmocka_unit_test(test_shared_passes_and_block_launch_are_terms_of_their_own),
         cmocka_unit_test(test_without_atomics_the_new_terms_change_nothing),
+        cmocka_unit_test(test_atomics_of_the_warps_in_flight_share_the_units_their_ranges_reach),
         cmocka_unit_test(test_a_cas_whose_result_decides_a_backward_branch_is_a_retry_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -427,6 +427,49 @@ static void test_the_h200_write_rates_reproduce_the_probe(void **state)
     }
 }
 
+/* L2 reads at their own request rate: with 80 read requests and 10 other requests per cycle
+ * (1 cycle = 1 ns), 1e6 partial read requests take 1e6 / 80 = 12,500 cycles, not the 100,000 of the
+ * shared rate; writes without write rates stay at 10 per cycle and the slower of the two sets the
+ * term (they are separate limits, like the write term); no read rate: reads at 10, as before. */
+static void test_l2_read_requests_run_at_their_own_rate(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    d.l2_bw_gbs = 1e6; /* keep the byte term out of the way */
+    d.l2_requests_per_cycle = 10;
+    d.l2_read_requests_per_cycle = 80;
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing t;
+    in.l2_requests = 1e6;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l2_us - 12.5) < 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_L2);
+    in.l2_write_requests = 5e5; /* one-sector writes: 5e5 partial requests at 10 per cycle */
+    in.l2_write_sectors = 5e5;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l2_us - 50.0) < 1e-9);
+    in.l2_write_requests = in.l2_write_sectors = 0;
+    d.l2_read_requests_per_cycle = 0;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l2_us - 100.0) < 1e-9);
+}
+
+/* The H200's read rate against the probe (results/h200-local/local-ncu.csv, 132 SMs, L2-resident
+ * one-sector __ldcg: rd_s1_f1 111.648 us for 16,739,168 requests at 1958.1 MHz, rd_s1_f0 102.208 us
+ * for 15,414,258 at 1965.2 MHz; SM cycles per request = (ncu time - 2.1 us) x clock / requests). */
+static void test_the_h200_read_rate_reproduces_the_probe(void **state)
+{
+    (void)state;
+    const ws_device *d = ws_device_find("h200");
+    assert_non_null(d);
+    const struct { double us, mhz, requests; } m[] = {{111.648, 1958.1, 16739168}, {102.208, 1965.2, 15414258}};
+    for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
+        double cycles = (m[k].us - 2.1) * m[k].mhz / m[k].requests;
+        assert_true(fabs(cycles * d->l2_read_requests_per_cycle - 1) < 0.02);
+    }
+}
+
 static void test_a_profile_without_its_calibration_is_refused(void **state)
 {
     (void)state;
@@ -550,6 +593,8 @@ int main(void)
         cmocka_unit_test(test_the_tensor_pipe_bounds_mma_at_its_measured_rate),
         cmocka_unit_test(test_an_l2_write_costs_its_request_and_its_sectors),
         cmocka_unit_test(test_the_h200_write_rates_reproduce_the_probe),
+        cmocka_unit_test(test_l2_read_requests_run_at_their_own_rate),
+        cmocka_unit_test(test_the_h200_read_rate_reproduces_the_probe),
         cmocka_unit_test(test_a_slot_waits_for_its_next_blocks_launch),
         cmocka_unit_test(test_a_32_way_conflicted_load_costs_32_cycles_of_the_data_path),
     };

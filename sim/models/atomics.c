@@ -7,6 +7,7 @@
 
 #include "banks.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,11 @@ typedef struct {
 struct ws_atomics {
     const ws_device *dev;
     table addr, slice, data;
+    table win_lo, win_hi;  /* (window, slice range) -> its first / last warp + 1: a new key is a new range */
+    uint64_t window_warps; /* warps in flight together (ws_atomics_set_window) */
+    uint64_t *win_ops, *win_ranges, *win_span; /* per window: sector-ops, distinct ranges, the sum of
+                                                  their ranges' warp spans (last - first + 1) */
+    uint64_t nwin;
     uint64_t slice_bytes;  /* a power of two */
     uint64_t *sm_passes;   /* per SM: shared atomic passes */
     ws_atomic_totals t;
@@ -99,7 +105,9 @@ ws_atomics *ws_atomics_new(const ws_device *dev)
     while (a->slice_bytes < (uint64_t)dev->atom_slice_bytes)
         a->slice_bytes *= 2;
     a->sm_passes = calloc((size_t)dev->sm_count, sizeof *a->sm_passes);
-    if (!a->sm_passes || table_init(&a->addr, 64) || table_init(&a->slice, 64) || table_init(&a->data, 64)) {
+    a->window_warps = 1;
+    if (!a->sm_passes || table_init(&a->addr, 64) || table_init(&a->slice, 64) || table_init(&a->data, 64) ||
+        table_init(&a->win_lo, 64) || table_init(&a->win_hi, 64)) {
         ws_atomics_free(a);
         return NULL;
     }
@@ -116,8 +124,101 @@ void ws_atomics_free(ws_atomics *a)
     free(a->slice.counts);
     free(a->data.keys);
     free(a->data.counts);
+    free(a->win_lo.keys);
+    free(a->win_lo.counts);
+    free(a->win_hi.keys);
+    free(a->win_hi.counts);
+    free(a->win_ops);
+    free(a->win_ranges);
+    free(a->win_span);
     free(a->sm_passes);
     free(a);
+}
+
+void ws_atomics_set_window(ws_atomics *a, uint64_t warps)
+{
+    a->window_warps = warps > 0 ? warps : 1;
+}
+
+/* The units a window's atomics keep busy (device.h; measured on the H200, results/h200-l2req): R
+ * distinct ranges visited one after another (warps in launch order on consecutive words) reach the
+ * fitted log law; ranges the window's warps all visit throughout (hashed bins) are busy at once:
+ * A = the ranges active on average (their warp spans / the window), spread over the slices as balls
+ * in bins, atom_slices x (1 - exp(-A / atom_slices)). The larger of the two. */
+static double window_units(const ws_device *d, uint64_t ranges, uint64_t span, uint64_t window)
+{
+    double u = d->atom_window_units_base + d->atom_window_units_per_doubling * log2((double)ranges);
+    double at_once = (double)span / (double)window;
+    double spread = d->atom_slices * (1 - exp(-at_once / d->atom_slices));
+    if (spread > u)
+        u = spread;
+    if (u > d->atom_slices)
+        u = d->atom_slices;
+    return u < 1 ? 1 : u;
+}
+
+/* key's slot in t (inserted as 0 when new; *fresh says so), NULL when t cannot grow */
+static uint64_t *table_slot(table *t, uint64_t key, int *fresh)
+{
+    if (2 * (t->used + 1) > t->cap && grow(t))
+        return NULL;
+    uint64_t before = t->used;
+    uint64_t *c = slot(t, key);
+    *fresh = t->used != before;
+    return c;
+}
+
+/* Adds n sector-ops on range to the window of warp w: keeps t->window_unit_ops = the sum over
+ * windows of ops / units(ranges) (a window's term changes when it gains ops or a range). 0 when
+ * the per-window arrays cannot grow. */
+static int window_add(ws_atomics *a, uint32_t warp, uint64_t range, uint64_t n)
+{
+    const ws_device *d = a->dev;
+    if (!(d->atom_window_units_base > 0 || d->atom_window_units_per_doubling > 0) || !(d->atom_slices > 0))
+        return 1;
+    uint64_t w = warp / a->window_warps;
+    if (w >= a->nwin) {
+        uint64_t cap = a->nwin ? a->nwin : 16;
+        while (cap <= w)
+            cap *= 2;
+        uint64_t *o = realloc(a->win_ops, cap * sizeof *o);
+        if (!o)
+            return 0;
+        a->win_ops = o;
+        uint64_t *r = realloc(a->win_ranges, cap * sizeof *r);
+        if (!r)
+            return 0;
+        a->win_ranges = r;
+        uint64_t *sp = realloc(a->win_span, cap * sizeof *sp);
+        if (!sp)
+            return 0;
+        a->win_span = sp;
+        memset(a->win_ops + a->nwin, 0, (cap - a->nwin) * sizeof *o);
+        memset(a->win_ranges + a->nwin, 0, (cap - a->nwin) * sizeof *r);
+        memset(a->win_span + a->nwin, 0, (cap - a->nwin) * sizeof *sp);
+        a->nwin = cap;
+    }
+    /* range < 2^36 (addresses below 2^45), windows < 2^27: the pair as one key */
+    uint64_t key = w << 36 | (range & ((1ull << 36) - 1));
+    int fresh, fresh_hi;
+    uint64_t *lo = table_slot(&a->win_lo, key, &fresh);
+    if (!lo)
+        return 0;
+    uint64_t *hi = table_slot(&a->win_hi, key, &fresh_hi);
+    if (!hi)
+        return 0;
+    uint64_t W = a->window_warps;
+    double old = a->win_ranges[w] ? (double)a->win_ops[w] / window_units(d, a->win_ranges[w], a->win_span[w], W) : 0;
+    uint64_t span_before = fresh ? 0 : *hi - *lo + 1;
+    if (fresh || warp + 1 < *lo)
+        *lo = warp + 1;
+    if (fresh || warp + 1 > *hi)
+        *hi = warp + 1;
+    a->win_span[w] += *hi - *lo + 1 - span_before;
+    a->win_ranges[w] += (uint64_t)fresh;
+    a->win_ops[w] += n;
+    a->t.window_unit_ops += (double)a->win_ops[w] / window_units(d, a->win_ranges[w], a->win_span[w], W) - old;
+    return 1;
 }
 
 int ws_atomics_shared_passes(const ws_mem_event *ev)
@@ -195,8 +296,10 @@ int ws_atomics_event(ws_atomics *a, int sm, const ws_mem_event *ev, const ws_coa
     for (int i = 0; i < co->nentries; i++) {
         const ws_sector_entry *e = &co->entries[i];
         uint64_t range = e->sector / a->slice_bytes;
-        uint64_t n = table_add(&a->slice, range, (uint64_t)ws_coalesce_entry_atom_sectors(e, a->dev->atom_sector_rule));
+        uint64_t ops = (uint64_t)ws_coalesce_entry_atom_sectors(e, a->dev->atom_sector_rule);
+        uint64_t n = table_add(&a->slice, range, ops);
         oom |= n == 0;
+        oom |= ops && !window_add(a, ev->warp_global, range, ops);
         if (n > t->slice_sector_ops_max)
             t->slice_sector_ops_max = n;
         /* the operands the lanes send into the slice: width bytes per lane in this sector */

@@ -39,6 +39,9 @@ typedef struct {
     uint64_t addr_float_ops_max;            /* float-add lane-ops on the most float-added address */
     uint64_t slice_sector_ops_max;          /* sector-ops on the busiest slice range */
     uint64_t slice_operand_bytes_max;       /* operand bytes (lanes x width) sent to the busiest range */
+    double window_unit_ops;                 /* sum over windows of warps in flight together (launch order,
+                                               ws_atomics_set_window) of their sector-ops / the units their
+                                               distinct slice ranges keep busy (0: profile without the law) */
     uint64_t shared_inst, shared_passes;    /* shared atomics/reductions and their wavefronts */
     uint64_t shared_serialised_inst;        /* of which with more than one pass */
     uint64_t shared_passes_sm_max;          /* passes on the busiest SM */
@@ -54,6 +57,9 @@ void ws_atomics_free(ws_atomics *a);
  * the address table cannot grow (out of memory: the counts so far stay). */
 int ws_atomics_event(ws_atomics *a, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
                      ws_atomic_result *r);
+/* The warps in flight together across the GPU (resident blocks x warps per block x SMs): global
+ * warps w and v share a window when w / warps = v / warps. Set before the first event (default 1). */
+void ws_atomics_set_window(ws_atomics *a, uint64_t warps);
 /* The shared rule alone (no state): the bank wavefronts of the access (ws_banks). */
 int ws_atomics_shared_passes(const ws_mem_event *ev);
 const ws_atomic_totals *ws_atomics_totals(const ws_atomics *a);

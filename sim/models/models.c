@@ -83,12 +83,16 @@ ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t
         ws_models_free(m);
         return NULL;
     }
+    ws_models_set_resident_blocks(m, 1);
     return m;
 }
 
 void ws_models_set_resident_blocks(ws_models *m, int blocks_per_sm)
 {
     m->resident = blocks_per_sm > 0 ? blocks_per_sm : 1;
+    /* the warps in flight together: the atomics' window (docs/timing-model.md "Contention") */
+    ws_atomics_set_window(m->atomics, (uint64_t)m->resident * (uint64_t)(m->warps_per_block > 0 ? m->warps_per_block : 1) *
+                                          (uint64_t)m->dev->sm_count);
 }
 
 int ws_models_add_sink(ws_models *m, ws_verdict_fn fn, void *ctx)

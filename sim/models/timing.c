@@ -68,14 +68,16 @@ void ws_timing_input_add_atomics(ws_timing_input *in, const ws_atomic_totals *at
     in->atom_slice_sector_ops_max = (double)at->slice_sector_ops_max;
     in->atom_slice_operand_bytes_max = (double)at->slice_operand_bytes_max;
     in->atom_sector_ops = (double)at->global_sector_ops;
+    in->atom_window_unit_ops = at->window_unit_ops;
     in->shared_atom_passes_max = (double)at->shared_passes_sm_max;
 }
 
-/* The request term's share of n requests of s sectors: the 35 requests per cycle were fitted on
- * one-sector requests (the naive transpose's stores; a naive wmma GEMM's 335 M one-sector loads ran
- * at 36.5), while full-line requests ran faster than that on the H200 (mma_tma: 69 M four-sector
- * requests at >= 44.5 per cycle, the byte term's 11 TB/s): a full line is the byte term's. Each
- * request is taken as one sector or four, so (4n - s) / 3 of them are partial. */
+/* The request term's share of n requests of s sectors: the request rates were measured on
+ * one-sector requests (reads: 78 per cycle, results/h200-local; the 35 of profiles without a read
+ * rate was fitted on the naive transpose's stores), while full-line requests ran faster than that
+ * on the H200 (mma_tma: 69 M four-sector requests at >= 44.5 per cycle, the byte term's 11 TB/s):
+ * a full line is the byte term's. Each request is taken as one sector or four, so (4n - s) / 3 of
+ * them are partial. */
 static double partial_requests(double n, double s)
 {
     double p = (4.0 * n - s) / 3.0;
@@ -181,7 +183,13 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     /* L2: the slower of its byte rate and its request rate (scattered partial writes
      * cost one request per 4-byte sector) */
     out->t_l2_us = in->l2_bytes / (dev->l2_bw_gbs * 1e3);
-    double reqs = in->l2_requests;
+    /* reads at their own measured request rate where the profile has one (docs/timing-model.md
+     * "L2 reads"), else with the writes at l2_requests_per_cycle */
+    double reqs = 0, t_read_req = 0;
+    if (dev->l2_read_requests_per_cycle > 0)
+        t_read_req = in->l2_requests / dev->l2_read_requests_per_cycle * cycle_us;
+    else
+        reqs = in->l2_requests;
     if (dev->l2_write_requests_per_cycle > 0 && dev->l2_write_sectors_per_cycle > 0 &&
         dev->l2_write_partial_sectors_per_cycle > 0) {
         /* writes (docs/timing-model.md "L2 writes"): a fixed part per request plus a part per
@@ -195,6 +203,8 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     } else
         reqs += partial_requests(in->l2_write_requests, in->l2_write_sectors);
     double t_req = reqs / dev->l2_requests_per_cycle * cycle_us;
+    if (t_read_req > t_req)
+        t_req = t_read_req;
     if (t_req > out->t_l2_us)
         out->t_l2_us = t_req;
     if (out->t_l2_write_us > out->t_l2_us)
@@ -250,6 +260,11 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     double t_slice = in->atom_slice_sector_ops_max * dev->atom_sector_pass_ns;
     double t_line = dev->atom_operand_bytes_per_ns > 0 ? in->atom_slice_operand_bytes_max / dev->atom_operand_bytes_per_ns : 0;
     double t_all = dev->atom_slices > 0 ? in->atom_sector_ops * dev->atom_sector_pass_ns / dev->atom_slices : 0;
+    /* the units the warps in flight together keep busy: fewer than atom_slices when their atomics
+     * fall in few slice ranges (one word per warp, warps 4 B apart: 38 of 76; results/h200-l2req) */
+    double t_window = in->atom_window_unit_ops * dev->atom_sector_pass_ns;
+    if (t_window > t_all)
+        t_all = t_window;
     double t_atom = t_addr;
     if (t_faddr > t_atom) t_atom = t_faddr;
     if (t_slice > t_atom) t_atom = t_slice;

@@ -57,6 +57,7 @@ typedef struct {
     double atom_slice_sector_ops_max; /* sector-ops on the busiest slice range (dev->atom_slice_bytes) */
     double atom_slice_operand_bytes_max; /* operand bytes sent to the busiest slice range */
     double atom_sector_ops;         /* all global atomic sector-ops */
+    double atom_window_unit_ops;    /* ws_atomic_totals.window_unit_ops: sector-ops per unit in flight, summed */
     double shared_atom_passes_max;  /* busiest SM: shared-atomic wavefronts */
     double blocks_max;              /* busiest SM: blocks placed there */
     double warps_per_block;         /* for the warp part of the launch term (0: 1 assumed) */
