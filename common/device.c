@@ -104,6 +104,12 @@ static const ws_device h200 = {
     .dram_tail_per_ln = 0.25,               /* [MEAS] same probe: a step of 4 / 8 independent chains per warp
                                                (2-4 warps/SM, no queue) 492 / 574 ns against one chain's 372:
                                                1.32 = 1 + 0.23 ln 4, 1.55 = 1 + 0.26 ln 8 */
+    .insn_chain_cycles = 3.4,               /* [MEAS] ncu (results/h200-stalls, 8 kernels at realistic sizes): a warp
+                                               instruction's selected + wait (fixed-latency) stall cycles, 2.2-4.6 per
+                                               instruction, mean 3.4 (ptxas's stall counts: 4.6 per instruction in the
+                                               tree loop of reduce_first_add, 3.0 in its prologue) */
+    .barrier_cycles = 30,                   /* estimate: published microbenchmarks put a block barrier at ~20-40 cycles;
+                                               tests/gpu/stall_probe.cu (scripts/gpu-stall2.sh) measures it */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 64, [WS_PIPE_XU] = 16},
                                             /* [GUIDE] 9.0; [MEAS] same probe under ncu (pipes-ncu.csv), warp
@@ -204,6 +210,8 @@ static const ws_device h100 = {
     .l2_write_partial_sectors_per_cycle = 72.2, /* estimate: the H200 fit assumed */
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .insn_chain_cycles = 3.4,               /* estimate: the H200 figure assumed (same SM) */
+    .barrier_cycles = 30,                   /* estimate: the H200 figure assumed (same SM) */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 64, [WS_PIPE_XU] = 16}, /* [GUIDE] 9.0 (the H200's chip) */
     .tensor_insns_per_cycle = {[WS_PIPE_HMMA] = 0.658, [WS_PIPE_HMMA_K8] = 0.999, [WS_PIPE_IMMA] = 0.656,
@@ -267,6 +275,8 @@ static const ws_device a100 = {
     .l2_requests_per_cycle = 35.0 * 4800 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .insn_chain_cycles = 0,                 /* not measured: a warp's own chain is not modelled */
+    .barrier_cycles = 0,                    /* not measured */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 32, [WS_PIPE_XU] = 16}, /* [GUIDE] 8.0 */
     .tensor_insns_per_cycle = {[WS_PIPE_HMMA] = 0.5, [WS_PIPE_HMMA_K8] = 1.0, [WS_PIPE_IMMA] = 0.5,
@@ -331,6 +341,8 @@ static const ws_device t4 = {
     .l2_requests_per_cycle = 35.0 * 1100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .insn_chain_cycles = 0,                 /* not measured: a warp's own chain is not modelled */
+    .barrier_cycles = 0,                    /* not measured */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 2, [WS_PIPE_XU] = 16}, /* [GUIDE] 7.5 */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
@@ -389,6 +401,8 @@ static const ws_device v100 = {
     .l2_requests_per_cycle = 35.0 * 2100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .insn_chain_cycles = 0,                 /* not measured: a warp's own chain is not modelled */
+    .barrier_cycles = 0,                    /* not measured */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 32, [WS_PIPE_XU] = 16}, /* [GUIDE] 7.0 */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
