@@ -108,8 +108,10 @@ static const ws_device h200 = {
                                                instruction's selected + wait (fixed-latency) stall cycles, 2.2-4.6 per
                                                instruction, mean 3.4 (ptxas's stall counts: 4.6 per instruction in the
                                                tree loop of reduce_first_add, 3.0 in its prologue) */
-    .barrier_cycles = 30,                   /* estimate: published microbenchmarks put a block barrier at ~20-40 cycles;
-                                               tests/gpu/stall_probe.cu (scripts/gpu-stall2.sh) measures it */
+    .barrier_cycles = 12.7,                 /* [MEAS] tests/gpu/stall_probe.cu (results/h200-stall2, bar_only: BAR.SYNC
+                                               back to back, one block per SM): 14.7, 16.7, 20.7, 28.7, 44.7, 76.7
+                                               cycles a pass for 1, 2, 4, 8, 16, 32 warps = 12.7 + 2.0 per warp */
+    .barrier_warp_cycles = 2.0,             /* [MEAS] the same rows: 2.0 cycles per warp of the block */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 64, [WS_PIPE_XU] = 16},
                                             /* [GUIDE] 9.0; [MEAS] same probe under ncu (pipes-ncu.csv), warp
@@ -211,7 +213,8 @@ static const ws_device h100 = {
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
     .insn_chain_cycles = 3.4,               /* estimate: the H200 figure assumed (same SM) */
-    .barrier_cycles = 30,                   /* estimate: the H200 figure assumed (same SM) */
+    .barrier_cycles = 12.7,                 /* estimate: the H200 figure assumed (same SM) */
+    .barrier_warp_cycles = 2.0,             /* estimate: the H200 figure assumed */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 64, [WS_PIPE_XU] = 16}, /* [GUIDE] 9.0 (the H200's chip) */
     .tensor_insns_per_cycle = {[WS_PIPE_HMMA] = 0.658, [WS_PIPE_HMMA_K8] = 0.999, [WS_PIPE_IMMA] = 0.656,

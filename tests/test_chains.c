@@ -141,7 +141,8 @@ static void test_the_barriers_hold_every_warp_for_the_blocks_longest_shared_chai
 
 /* One block per SM, so the latency term per warp is the SM's cycles / 8 warps. Each step a warp
  * issues the loop's 10 instructions (the skipped ones too in SASS: predicated; taken here as 10) and
- * passes one barrier: chain = 30 (the shared load) + 10 x insn_chain_cycles + barrier_cycles, and
+ * passes one barrier: chain = 30 (the shared load) + 10 x insn_chain_cycles + barrier_cycles +
+ * 8 x barrier_warp_cycles, and
  * the term is 8 steps x that chain. */
 static void test_a_256_thread_tree_with_one_block_per_sm_costs_8_steps_of_its_chain(void **state)
 {
@@ -149,7 +150,8 @@ static void test_a_256_thread_tree_with_one_block_per_sm_costs_8_steps_of_its_ch
     ptx_module *m = parse(TREE);
     ws_device d = dev();
     d.insn_chain_cycles = 3.5;
-    d.barrier_cycles = 20;
+    d.barrier_cycles = 12;
+    d.barrier_warp_cycles = 1;                             /* 8 warps: a pass costs 12 + 8 = 20 */
     uint64_t count[NINSNS] = {0};
     count[PC_BAR] = WARPS * STEPS;                         /* every warp passes every step's barrier */
     double insns = (double)WARPS * STEPS * 10;
@@ -157,7 +159,7 @@ static void test_a_256_thread_tree_with_one_block_per_sm_costs_8_steps_of_its_ch
     double per_warp = tree_cycles(&d, &m->funcs[0], insns, count) / WARPS;
     assert_true(fabs(per_warp - STEPS * chain) < 1e-9);
     /* a profile without the constants adds nothing but the hold */
-    d.insn_chain_cycles = d.barrier_cycles = 0;
+    d.insn_chain_cycles = d.barrier_cycles = d.barrier_warp_cycles = 0;
     assert_true(fabs(tree_cycles(&d, &m->funcs[0], insns, count) / WARPS - STEPS * 30) < 1e-9);
     ptx_free(m);
 }

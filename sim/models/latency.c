@@ -256,7 +256,9 @@ void ws_latency_add_chains(ws_latency *l, double warp_insns, const uint64_t *pc_
         if (l->deps.flags[pc] & WS_DEP_BARRIER)
             passes += (double)pc_warp_count[pc];
     double ic = l->dev->insn_chain_cycles > 0 ? l->dev->insn_chain_cycles : 0;
-    double bc = l->dev->barrier_cycles > 0 ? l->dev->barrier_cycles : 0;
+    /* the barrier takes its block's warps' arrivals one after another (results/h200-stall2) */
+    double bc = (l->dev->barrier_cycles > 0 ? l->dev->barrier_cycles : 0) +
+                (l->dev->barrier_warp_cycles > 0 ? l->dev->barrier_warp_cycles * l->warps_per_block : 0);
     double insn = warp_insns > 0 ? warp_insns * ic : 0, bar = passes * bc;
     l->insn_cycles += insn;
     l->barrier_cycles += bar;

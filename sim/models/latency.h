@@ -45,7 +45,8 @@ double ws_latency_sm_dram_epochs(const ws_latency *l, int sm);
 void ws_latency_scale(ws_latency *l, double f);
 /* A warp's own chain, after ws_latency_finish (and ws_latency_scale): each SM gets its blocks'
  * share of warp_insns x dev->insn_chain_cycles and of the block barrier passes (the warp-level
- * executions pc_warp_count[pc] of the function's barriers, ninsns of them) x dev->barrier_cycles.
+ * executions pc_warp_count[pc] of the function's barriers, ninsns of them) x (dev->barrier_cycles +
+ * dev->barrier_warp_cycles x warps per block).
  * Both are the grid's (a sampled run's scaled counts). A profile with both 0 adds nothing. */
 void ws_latency_add_chains(ws_latency *l, double warp_insns, const uint64_t *pc_warp_count, int ninsns);
 /* The grid's cycles, summed over warps, of the chain parts: what the barriers' hold added over
