@@ -18,7 +18,7 @@ typedef struct {
     float epoch_cycles;        /* the slowest load of the open epoch */
     uint8_t epoch_dram;        /* 1: the open epoch has a load with a sector from DRAM */
     uint8_t epoch_global;      /* 1: the open epoch has a load that is not a shared one */
-    float short_cycles;        /* a kernel with barriers: its epochs of shared loads only (short_chain()) */
+    float short_cycles;        /* a kernel with barriers: its epochs of shared loads only (close_epoch()) */
 } warp_epoch;
 
 struct ws_latency {
@@ -33,8 +33,6 @@ struct ws_latency {
     double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
     double block_tail_queue;   /* the queue waits a block-wide DRAM epoch counts (block_tail_queue()) */
     bool has_barrier;          /* the function has a block barrier: short chains hold the block */
-    double held_cycles;        /* what the barrier hold added over the warps' own short chains (all SMs) */
-    double insn_cycles, barrier_cycles; /* ws_latency_add_chains' parts (all SMs) */
 };
 
 /* A DRAM epoch that ends at a barrier or at the block's exit holds every warp of the block (its
@@ -189,12 +187,11 @@ void ws_latency_finish(ws_latency *l)
     uint64_t K = (uint64_t)l->warps_per_block;
     for (uint64_t b = 0; l->warps && K && b < l->nblocks; b++) {
         int sm = ws_block_sm((uint32_t)b, l->dev->sm_count);
-        double own = 0, longest = 0;
+        double longest = 0;
         for (uint64_t w = b * K; w < (b + 1) * K && w < l->nwarps; w++) { /* close every open epoch */
             warp_epoch *e = &l->warps[w];
             close_epoch(l, e, &l->sm_cycles[sm], e->epoch_dram); /* the exit: a DRAM epoch waits for the block */
             l->sm_dram_epochs[sm] += e->epoch_dram ? l->block_tail_queue : 0;
-            own += e->short_cycles;
             if (e->short_cycles > longest)
                 longest = e->short_cycles;
             *e = (warp_epoch){e->last_pc, 0.0f, 0, 0, 0.0f};
@@ -202,7 +199,6 @@ void ws_latency_finish(ws_latency *l)
         /* the barriers hold every warp of the block until its longest short chain is done (the
            tree reduction's working warp): each warp is charged that chain, not its own */
         l->sm_cycles[sm] += (double)K * longest;
-        l->held_cycles += (double)K * longest - own;
     }
     l->finished = 1;
     WS_ASSERT(ws_latency_check(l) == 0);
@@ -239,7 +235,6 @@ void ws_latency_scale(ws_latency *l, double f)
         cyc += l->sm_cycles[s];
         epochs += l->sm_dram_epochs[s];
     }
-    l->held_cycles *= f;
     for (int s = 0; s < n; s++) {
         double share = l->nblocks ? (double)ws_blocks_on_sm(l->nblocks, n, s) / (double)l->nblocks : 0;
         l->sm_cycles[s] = cyc * f * share;
@@ -260,16 +255,7 @@ void ws_latency_add_chains(ws_latency *l, double warp_insns, const uint64_t *pc_
     double bc = (l->dev->barrier_cycles > 0 ? l->dev->barrier_cycles : 0) +
                 (l->dev->barrier_warp_cycles > 0 ? l->dev->barrier_warp_cycles * l->warps_per_block : 0);
     double insn = warp_insns > 0 ? warp_insns * ic : 0, bar = passes * bc;
-    l->insn_cycles += insn;
-    l->barrier_cycles += bar;
     int n = l->dev->sm_count;
     for (int s = 0; s < n && l->nblocks; s++)
         l->sm_cycles[s] += (insn + bar) * (double)ws_blocks_on_sm(l->nblocks, n, s) / (double)l->nblocks;
-}
-
-void ws_latency_chain_parts(const ws_latency *l, double *held, double *insn, double *barrier)
-{
-    if (held) *held = l->held_cycles;
-    if (insn) *insn = l->insn_cycles;
-    if (barrier) *barrier = l->barrier_cycles;
 }

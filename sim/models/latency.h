@@ -49,9 +49,6 @@ void ws_latency_scale(ws_latency *l, double f);
  * dev->barrier_warp_cycles x warps per block).
  * Both are the grid's (a sampled run's scaled counts). A profile with both 0 adds nothing. */
 void ws_latency_add_chains(ws_latency *l, double warp_insns, const uint64_t *pc_warp_count, int ninsns);
-/* The grid's cycles, summed over warps, of the chain parts: what the barriers' hold added over
- * the warps' own shared-load chains, the instructions' and the barriers' (for the report). */
-void ws_latency_chain_parts(const ws_latency *l, double *held, double *insn, double *barrier);
 void ws_latency_free(ws_latency *l);
 
 #endif
