@@ -108,6 +108,14 @@ static const ws_device h200 = {
     .dram_tail_per_ln = 0.25,               /* [MEAS] same probe: a step of 4 / 8 independent chains per warp
                                                (2-4 warps/SM, no queue) 492 / 574 ns against one chain's 372:
                                                1.32 = 1 + 0.23 ln 4, 1.55 = 1 + 0.26 ln 8 */
+    .insn_chain_cycles = 3.4,               /* [MEAS] ncu (results/h200-stalls, 8 kernels at realistic sizes): a warp
+                                               instruction's selected + wait (fixed-latency) stall cycles, 2.2-4.6 per
+                                               instruction, mean 3.4 (ptxas's stall counts: 4.6 per instruction in the
+                                               tree loop of reduce_first_add, 3.0 in its prologue) */
+    .barrier_cycles = 12.7,                 /* [MEAS] tests/gpu/stall_probe.cu (results/h200-stall2, bar_only: BAR.SYNC
+                                               back to back, one block per SM): 14.7, 16.7, 20.7, 28.7, 44.7, 76.7
+                                               cycles a pass for 1, 2, 4, 8, 16, 32 warps = 12.7 + 2.0 per warp */
+    .barrier_warp_cycles = 2.0,             /* [MEAS] the same rows: 2.0 cycles per warp of the block */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 64, [WS_PIPE_XU] = 16},
                                             /* [GUIDE] 9.0; [MEAS] same probe under ncu (pipes-ncu.csv), warp
@@ -219,6 +227,9 @@ static const ws_device h100 = {
     .l2_write_partial_sectors_per_cycle = 72.2, /* estimate: the H200 fit assumed */
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .insn_chain_cycles = 3.4,               /* estimate: the H200 figure assumed (same SM) */
+    .barrier_cycles = 12.7,                 /* estimate: the H200 figure assumed (same SM) */
+    .barrier_warp_cycles = 2.0,             /* estimate: the H200 figure assumed */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 128, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 64, [WS_PIPE_XU] = 16}, /* [GUIDE] 9.0 (the H200's chip) */
     .tensor_insns_per_cycle = {[WS_PIPE_HMMA] = 0.658, [WS_PIPE_HMMA_K8] = 0.999, [WS_PIPE_IMMA] = 0.656,
@@ -285,6 +296,8 @@ static const ws_device a100 = {
     .l2_requests_per_cycle = 35.0 * 4800 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .insn_chain_cycles = 0,                 /* not measured: a warp's own chain is not modelled */
+    .barrier_cycles = 0,                    /* not measured */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 32, [WS_PIPE_XU] = 16}, /* [GUIDE] 8.0 */
     .tensor_insns_per_cycle = {[WS_PIPE_HMMA] = 0.5, [WS_PIPE_HMMA_K8] = 1.0, [WS_PIPE_IMMA] = 0.5,
@@ -350,6 +363,8 @@ static const ws_device t4 = {
     .l2_requests_per_cycle = 35.0 * 1100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .insn_chain_cycles = 0,                 /* not measured: a warp's own chain is not modelled */
+    .barrier_cycles = 0,                    /* not measured */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 2, [WS_PIPE_XU] = 16}, /* [GUIDE] 7.5 */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */
@@ -409,6 +424,8 @@ static const ws_device v100 = {
     .l2_requests_per_cycle = 35.0 * 2100 / 7500, /* estimate: the H200's 35 scaled by l2_bw_gbs / 7500; not measured */
     .dram_queue_cycles = 90,                /* estimate: the H200 figure assumed; not measured */
     .dram_tail_per_ln = 0.25,               /* estimate: the H200 figure assumed; not measured */
+    .insn_chain_cycles = 0,                 /* not measured: a warp's own chain is not modelled */
+    .barrier_cycles = 0,                    /* not measured */
     .pipe_lanes_per_cycle = {[WS_PIPE_ALU] = 64, [WS_PIPE_FMA] = 64, [WS_PIPE_FMAHEAVY] = 64,
                              [WS_PIPE_FP64] = 32, [WS_PIPE_XU] = 16}, /* [GUIDE] 7.0 */
     .atom_sector_rule = WS_ATOM_SECTORS_PASS, /* estimate: the H200 rule assumed */

@@ -103,6 +103,14 @@ typedef struct ws_device {
                                      than dram_cycles at DRAM utilisation u (M/M/1; timing.c) */
     double dram_tail_per_ln;      /* the slowest of K DRAM loads / one = 1 + this x ln K (a block's
                                      warps waiting at a barrier or its exit; sim/models/latency.c) */
+    /* A warp's own chain (docs/timing-model.md "Dependent chains and barriers"; sim/models/latency.c
+     * ws_latency_add_chains): each of its warp instructions holds it at least insn_chain_cycles (its
+     * issue cycle and the fixed wait ptxas encodes before the next), each block barrier it passes
+     * barrier_cycles + barrier_warp_cycles x its block's warps (the arrivals and the release). 0 = not
+     * modelled. */
+    double insn_chain_cycles;
+    double barrier_cycles, barrier_warp_cycles; /* a pass costs barrier_cycles + barrier_warp_cycles x
+                                     the block's warps */
     double pipe_lanes_per_cycle[WS_PIPE_COUNT]; /* per SM: lane-operations per cycle of each pipe
                                      (the guide's results/clk/SM); [WS_PIPE_NONE] unused, and
                                      the tensor forms' rates are tensor_insns_per_cycle */

@@ -303,6 +303,9 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
 
     ws_timing_input ti;
     bool sass = s->sass && s->sass->active; /* the issue term counts the instructions the SM issues */
+    /* each warp's own instructions and barriers hold it (docs/timing-model.md "Dependent chains") */
+    ws_latency_add_chains(s->latency, (double)(sass ? s->sass->warp_insns : s->result.warp_insns),
+                          s->result.pc_warp_count, s->fn->ninsns);
     ws_timing_input_from_memstats(s->ms, s->latency, &s->occ, sass ? s->sass->warp_insns : s->result.warp_insns,
                                   L->bytes_moved, &ti);
     ws_timing_input_add_atomics(&ti, &atom);

@@ -17,6 +17,8 @@ typedef struct {
     int32_t last_pc;           /* pc of its previous memory instruction, -1 before the first */
     float epoch_cycles;        /* the slowest load of the open epoch */
     uint8_t epoch_dram;        /* 1: the open epoch has a load with a sector from DRAM */
+    uint8_t epoch_global;      /* 1: the open epoch has a load that is not a shared one */
+    float short_cycles;        /* a kernel with barriers: its epochs of shared loads only (close_epoch()) */
 } warp_epoch;
 
 struct ws_latency {
@@ -30,6 +32,7 @@ struct ws_latency {
     double *sm_dram_epochs;    /* epochs with a DRAM load: the DRAM queue waits they count */
     double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
     double block_tail_queue;   /* the queue waits a block-wide DRAM epoch counts (block_tail_queue()) */
+    bool has_barrier;          /* the function has a block barrier: short chains hold the block */
 };
 
 /* A DRAM epoch that ends at a barrier or at the block's exit holds every warp of the block (its
@@ -81,7 +84,7 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
             return NULL;
         }
         for (uint64_t w = 0; w < l->nwarps; w++)
-            l->warps[w] = (warp_epoch){-1, 0.0f, 0};
+            l->warps[w] = (warp_epoch){-1, 0.0f, 0, 0, 0.0f};
     }
     return l;
 }
@@ -89,7 +92,12 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
 int ws_latency_set_function(ws_latency *l, const ptx_function *fn)
 {
     ws_deps_free(&l->deps);
-    return ws_deps_init(&l->deps, fn);
+    int rc = ws_deps_init(&l->deps, fn);
+    l->has_barrier = false;
+    for (int pc = 0; pc < l->deps.ninsns; pc++)
+        if (l->deps.flags[pc] & WS_DEP_BARRIER)
+            l->has_barrier = true;
+    return rc;
 }
 
 void ws_latency_free(ws_latency *l)
@@ -125,6 +133,17 @@ static bool from_dram(const ws_mem_verdict *v)
     return false;
 }
 
+/* A kernel with block barriers: an epoch of shared loads only is part of the warp's short chain,
+ * which the block's barriers make every warp of the block wait for (ws_latency_finish charges each
+ * warp the block's longest). Any other epoch costs the warp itself, as before. */
+static void close_epoch(ws_latency *l, warp_epoch *w, double *S, bool barrier)
+{
+    if (l->has_barrier && !w->epoch_global && !w->epoch_dram)
+        w->short_cycles += w->epoch_cycles;
+    else
+        *S += w->epoch_cycles + (barrier && w->epoch_dram ? l->block_tail_cycles : 0);
+}
+
 void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
 {
     ws_latency *l = ctx;
@@ -146,28 +165,40 @@ void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
     bool dependent = l->deps.ninsns && pc < l->deps.ninsns && (l->deps.flags[pc] & WS_DEP_ADDR_FROM_LOAD);
     bool barrier = w->last_pc >= 0 && ws_deps_barrier_between(&l->deps, w->last_pc, pc);
     if (w->last_pc < 0 || pc <= w->last_pc || dependent || barrier) {
-        *S += w->epoch_cycles + (barrier && w->epoch_dram ? l->block_tail_cycles : 0);
+        close_epoch(l, w, S, barrier);
         l->sm_dram_epochs[v->sm] += w->epoch_dram ? (barrier ? l->block_tail_queue : 1) : 0;
         w->epoch_cycles = 0;
         w->epoch_dram = 0;
+        w->epoch_global = 0;
     }
     w->last_pc = pc;
     if (lat > w->epoch_cycles)
         w->epoch_cycles = (float)lat;
     if (dram)
         w->epoch_dram = 1;
+    if (lat > 0 && ev->space != WS_SPACE_SHARED)
+        w->epoch_global = 1;
 }
 
 void ws_latency_finish(ws_latency *l)
 {
     if (l->finished)
         return;
-    for (uint64_t w = 0; l->warps && w < l->nwarps; w++) { /* close every open epoch */
-        int sm = ws_block_sm((uint32_t)(w / (uint64_t)l->warps_per_block), l->dev->sm_count);
-        l->sm_cycles[sm] += l->warps[w].epoch_cycles + (l->warps[w].epoch_dram ? l->block_tail_cycles : 0);
-        l->sm_dram_epochs[sm] += l->warps[w].epoch_dram ? l->block_tail_queue : 0;
-        l->warps[w].epoch_cycles = 0;
-        l->warps[w].epoch_dram = 0;
+    uint64_t K = (uint64_t)l->warps_per_block;
+    for (uint64_t b = 0; l->warps && K && b < l->nblocks; b++) {
+        int sm = ws_block_sm((uint32_t)b, l->dev->sm_count);
+        double longest = 0;
+        for (uint64_t w = b * K; w < (b + 1) * K && w < l->nwarps; w++) { /* close every open epoch */
+            warp_epoch *e = &l->warps[w];
+            close_epoch(l, e, &l->sm_cycles[sm], e->epoch_dram); /* the exit: a DRAM epoch waits for the block */
+            l->sm_dram_epochs[sm] += e->epoch_dram ? l->block_tail_queue : 0;
+            if (e->short_cycles > longest)
+                longest = e->short_cycles;
+            *e = (warp_epoch){e->last_pc, 0.0f, 0, 0, 0.0f};
+        }
+        /* the barriers hold every warp of the block until its longest short chain is done (the
+           tree reduction's working warp): each warp is charged that chain, not its own */
+        l->sm_cycles[sm] += (double)K * longest;
     }
     l->finished = 1;
     WS_ASSERT(ws_latency_check(l) == 0);
@@ -176,7 +207,7 @@ void ws_latency_finish(ws_latency *l)
 int ws_latency_check(const ws_latency *l)
 {
     for (uint64_t w = 0; l->warps && w < l->nwarps; w++)
-        if (l->warps[w].epoch_cycles != 0 || l->warps[w].epoch_dram) return 1;
+        if (l->warps[w].epoch_cycles != 0 || l->warps[w].epoch_dram || l->warps[w].short_cycles != 0) return 1;
     for (int s = 0; s < l->dev->sm_count; s++)
         if (!(l->sm_cycles[s] >= 0) || !(l->sm_dram_epochs[s] >= 0)) return 2; /* NaN fails too */
     return 0;
@@ -209,4 +240,22 @@ void ws_latency_scale(ws_latency *l, double f)
         l->sm_cycles[s] = cyc * f * share;
         l->sm_dram_epochs[s] = epochs * f * share;
     }
+}
+
+void ws_latency_add_chains(ws_latency *l, double warp_insns, const uint64_t *pc_warp_count, int ninsns)
+{
+    /* Each warp's own instructions and the barriers it passes hold it (docs/timing-model.md
+       "Dependent chains and barriers"); they follow the blocks, as the issue term's share does. */
+    double passes = 0;
+    for (int pc = 0; pc_warp_count && pc < ninsns && pc < l->deps.ninsns; pc++)
+        if (l->deps.flags[pc] & WS_DEP_BARRIER)
+            passes += (double)pc_warp_count[pc];
+    double ic = l->dev->insn_chain_cycles > 0 ? l->dev->insn_chain_cycles : 0;
+    /* the barrier takes its block's warps' arrivals one after another (results/h200-stall2) */
+    double bc = (l->dev->barrier_cycles > 0 ? l->dev->barrier_cycles : 0) +
+                (l->dev->barrier_warp_cycles > 0 ? l->dev->barrier_warp_cycles * l->warps_per_block : 0);
+    double insn = warp_insns > 0 ? warp_insns * ic : 0, bar = passes * bc;
+    int n = l->dev->sm_count;
+    for (int s = 0; s < n && l->nblocks; s++)
+        l->sm_cycles[s] += (insn + bar) * (double)ws_blocks_on_sm(l->nblocks, n, s) / (double)l->nblocks;
 }

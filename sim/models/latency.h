@@ -2,6 +2,8 @@
  * from the models' verdict, and the per-warp latency epochs that sum those latencies
  * into per-SM latency cycles for sim/models/timing.c (docs/timing-model.md). An access's latency
  * itself is a model, ws_latency_of_access in sim/models/models.h.
+ * In a kernel with block barriers an epoch of shared loads only is the warp's short chain, and
+ * every warp of a block is charged the block's longest one (the barriers hold them for it).
  * Invariant: an epoch costs its slowest load and epochs of one warp add up; every open
  * epoch is closed by ws_latency_finish, so no load's latency is lost or counted twice. */
 #ifndef WS_LATENCY_H
@@ -41,6 +43,12 @@ double ws_latency_sm_dram_epochs(const ws_latency *l, int sm);
 /* Block sampling, after ws_latency_finish (sim/sample.h): the SMs' summed cycles and DRAM
  * epochs times f, spread over the SMs as the grid's blocks are (ws_blocks_on_sm). */
 void ws_latency_scale(ws_latency *l, double f);
+/* A warp's own chain, after ws_latency_finish (and ws_latency_scale): each SM gets its blocks'
+ * share of warp_insns x dev->insn_chain_cycles and of the block barrier passes (the warp-level
+ * executions pc_warp_count[pc] of the function's barriers, ninsns of them) x (dev->barrier_cycles +
+ * dev->barrier_warp_cycles x warps per block).
+ * Both are the grid's (a sampled run's scaled counts). A profile with both 0 adds nothing. */
+void ws_latency_add_chains(ws_latency *l, double warp_insns, const uint64_t *pc_warp_count, int ninsns);
 void ws_latency_free(ws_latency *l);
 
 #endif
