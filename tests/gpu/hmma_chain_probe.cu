@@ -23,6 +23,12 @@
 #include <mma.h>
 #include <stdint.h>
 
+/* The generators' linkage: inlined by default (what ran on the H200); tests/data/tensor/hmma_chain.ptx
+ * is built with -DHMMA_CHAIN_GEN='__device__ __noinline__' (the same arithmetic, a PTX a tenth the size). */
+#ifndef HMMA_CHAIN_GEN
+#define HMMA_CHAIN_GEN __device__
+#endif
+
 enum { T_F16, T_BF16, T_F32 };                   /* element types; T_F32 is also tf32's raw bits */
 enum { M_A, M_B, M_C };
 enum { FAM_GEMM0, FAM_GEMM, FAM_BIGC, FAM_TIES, FAM_CANCEL, FAM_BIG, FAM_SUB, FAM_MIXED };
@@ -62,7 +68,7 @@ __device__ __forceinline__ int uexp(uint32_t r) { return -1 - __clz(r | 1u); }
  * mat its matrix, pair = it is one of the cancelling pair (A[i][0], A[i][1]); tf32 = the element
  * is a tf32 operand given as raw f32 bits (its low 13 bits made non-zero, a quarter of them at the
  * rounding boundaries 0x1000, 0x0fff, 0x1001). */
-__device__ uint32_t element(int T, int DT, int fam, uint64_t h, int mat, bool tf32, bool pair)
+HMMA_CHAIN_GEN uint32_t element(int T, int DT, int fam, uint64_t h, int mat, bool tf32, bool pair)
 {
     uint32_t s = (uint32_t)(h >> 63), f23 = (uint32_t)(h >> 40) & 0x7fffffu, r = (uint32_t)h;
     uint32_t sel = (uint32_t)(h >> 32) & 0xff;
@@ -129,7 +135,7 @@ struct chainctx {
 };
 
 /* Element (r, c) of matrix mat at step s, recorded at its logical place (A/B at step s, C = C0). */
-__device__ uint32_t get(const chainctx &x, int s, int mat, int r, int c)
+HMMA_CHAIN_GEN uint32_t get(const chainctx &x, int s, int mat, int r, int c)
 {
     int rr = r, cc = c;
     bool neg = false;
