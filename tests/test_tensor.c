@@ -155,15 +155,16 @@ static uint16_t to_f16(double x)
     return (uint16_t)((x < 0 ? 0x8000 : 0) | (uint32_t)(e + 14) << 10 | ((uint32_t)q - 1024));
 }
 
-/* --- the H200's HMMA sum (results/h200-hmma-rule/: 11,776 recorded mma.sync outputs) ----------- *
+/* --- the H200's HMMA sum (results/h200-hmma-rule/, results/h200-hmma-chain/) ---------------------- *
  * C and the K products aligned to the largest exponent E (a product's: the sum of its operands'
- * exponents, C's own), each truncated toward zero to a multiple of 2^(E-25), summed exactly, the
- * sum truncated toward zero to 24 significant bits; an f16 D rounds that to nearest. Written from
- * that statement with frexp (the simulator reads exponent fields); operands here are normal. */
+ * exponents, C's own), each truncated toward zero to a multiple of 2^(E-25), summed exactly
+ * (ref_hmma_sum); an f32 D truncates that sum toward zero to 24 significant bits (ref_hmma), an
+ * f16 D rounds the same sum once to nearest (to_f16(ref_hmma_sum)); a zero result is +0. Written
+ * from that statement with frexp (the simulator reads exponent fields); operands here are normal. */
 
 static int expo2(double x) { int e; frexp(x, &e); return e - 1; }   /* floor(log2 |x|), x != 0 */
 
-static double ref_hmma(double c, const double *a, int sa, const double *b, int sb, int K)
+static double ref_hmma_sum(double c, const double *a, int sa, const double *b, int sb, int K)
 {
     int E = c != 0 ? expo2(c) : -100000;
     for (int k = 0; k < K; k++)
@@ -171,7 +172,12 @@ static double ref_hmma(double c, const double *a, int sa, const double *b, int s
     if (E == -100000) return 0;
     long long units = (long long)trunc(ldexp(c, 25 - E));
     for (int k = 0; k < K; k++) units += (long long)trunc(ldexp(a[k * sa] * b[k * sb], 25 - E));
-    double sum = ldexp((double)units, E - 25);
+    return ldexp((double)units, E - 25);
+}
+
+static double ref_hmma(double c, const double *a, int sa, const double *b, int sb, int K)
+{
+    double sum = ref_hmma_sum(c, a, sa, b, sb, K);
     if (sum == 0) return 0;
     int e;
     double m = frexp(sum, &e);                      /* sum = m * 2^e, |m| in [0.5, 1) */
@@ -306,7 +312,8 @@ static void check_mma_case(const mma_case *mc)
                 if ((int32_t)got != want)
                     fail_msg("form %d lane %d c%d (%d,%d): %d, want %d", mc->form, l, i, p.row, p.col, (int32_t)got, want);
             } else {
-                double acc = ref_hmma(c[p.row][p.col], &a[p.row][0], 1, &b[0][p.col], 8, mc->k);
+                double acc = mc->f16_acc ? ref_hmma_sum(c[p.row][p.col], &a[p.row][0], 1, &b[0][p.col], 8, mc->k)
+                                         : ref_hmma(c[p.row][p.col], &a[p.row][0], 1, &b[0][p.col], 8, mc->k);
                 if (mc->f16_acc) {
                     if (got != to_f16(acc))
                         fail_msg("form %d lane %d c%d: 0x%04x, want 0x%04x (%g)", mc->form, l, i, got, to_f16(acc), acc);
@@ -484,6 +491,172 @@ static void test_mma_reproduces_the_h200s_recorded_outputs_bit_for_bit(void **st
     assert_true(differ_from_plain > 0);
 }
 
+/* One mma_form m16n8k16 (fno 1: f16 into f16, 2: bf16 into f32) of row-major A (16 x 16), B (16 x 8)
+ * and C (16 x 8) bits, laid into the lanes by the ISA's tables; D row-major into d. */
+static void run_mma_k16(int fno, const uint32_t *ma, const uint32_t *mb, const uint32_t *mc, uint32_t *md)
+{
+    int cbits = fno == 1 ? 16 : 32;
+    uint32_t A[32 * 8] = {0}, B[32 * 4] = {0}, Cr[32 * 4] = {0};
+    for (int l = 0; l < 32; l++) {
+        for (int i = 0; i < 8; i++) {
+            rc p = f16_k16_a(l, i);
+            A[l * 8 + i / 2] |= ma[p.row * 16 + p.col] << (i % 2 * 16);
+        }
+        for (int i = 0; i < 4; i++) {
+            rc p = f16_k16_b(l, i);
+            B[l * 4 + i / 2] |= mb[p.row * 8 + p.col] << (i % 2 * 16);
+            p = acc_c(l, i);
+            Cr[l * 4 + i / (32 / cbits)] |= mc[p.row * 8 + p.col] << (i % (32 / cbits) * cbits);
+        }
+    }
+    run_t r;
+    char pa[64], pb[64], pc[64];
+    setup(&r, "mma_form", 32);
+    buf_words(&r, A, 32 * 8, pa);
+    buf_words(&r, B, 32 * 4, pb);
+    buf_words(&r, Cr, 32 * 4, pc);
+    buf_zero(&r, WS_TYPE_UINT, 32 * 4);
+    arg_int(&r, fno);
+    run_ok(&r);
+    const uint32_t *D = data(&r, 3);
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < 4; i++) {
+            rc p = acc_c(l, i);
+            md[p.row * 8 + p.col] = elem_of(D, 4, l, i, cbits);
+        }
+    teardown(&r);
+    unlink(pa), unlink(pb), unlink(pc);
+}
+
+/* Worked by hand from the rule (results/h200-hmma-chain/NOTES.md). Rows 0-7: C = 1, products
+ * 2^-11 * 1 and 2^-12 * 2^-12 = 2^-24; E = 0, both kept (2^-24 >= 2^-25), the sum 1 + 2^-11 + 2^-24
+ * lies above the halfway point 1 + 2^-11 between the halves 1 and 1 + 2^-10, so an f16 D is
+ * 1 + 2^-10 = 0x3c01 (through f32 first the 2^-24 is lost, 1 + 2^-11 is a tie and goes to even,
+ * 0x3c00). Rows 8-15: C = +0 and one product -2^-14 * 2^-12 = -2^-26, below half the smallest
+ * subnormal half (2^-25): the magnitude rounds to 0, and the H200 gives +0 (IEEE rounding would
+ * keep the sign, 0x8000). bf16 into f32, C = +0 and one product -2^-100 * 2^-100 = -2^-200: below
+ * every f32, truncated to 0, again +0 (not 0x80000000). */
+static void test_mma_f16_d_rounds_the_aligned_sum_once_and_a_zero_result_is_positive(void **state)
+{
+    (void)state;
+    uint32_t ma[256] = {0}, mb[128] = {0}, mc[128], md[128];
+    for (int i = 0; i < 8; i++) ma[i * 16 + 0] = 0x1000, ma[i * 16 + 1] = 0x0c00;     /* 2^-11, 2^-12 */
+    for (int i = 8; i < 16; i++) ma[i * 16 + 2] = 0x8400;                              /* -2^-14 */
+    for (int j = 0; j < 8; j++) mb[0 * 8 + j] = 0x3c00, mb[1 * 8 + j] = 0x0c00, mb[2 * 8 + j] = 0x0c00;
+    for (int x = 0; x < 128; x++) mc[x] = x < 64 ? 0x3c00 : 0x0000;
+    run_mma_k16(1, ma, mb, mc, md);
+    for (int x = 0; x < 128; x++) {
+        uint32_t want = x < 64 ? 0x3c01 : 0x0000;
+        if (md[x] != want) fail_msg("f16 D(%d,%d): 0x%04x, want 0x%04x", x / 8, x % 8, md[x], want);
+    }
+    memset(ma, 0, sizeof ma), memset(mb, 0, sizeof mb), memset(mc, 0, sizeof mc);
+    for (int i = 0; i < 16; i++) ma[i * 16 + 5] = 0x8d80;        /* bf16 -2^-100: field 27, sign */
+    for (int j = 0; j < 8; j++) mb[5 * 8 + j] = 0x0d80;          /* 2^-100 */
+    run_mma_k16(2, ma, mb, mc, md);
+    for (int x = 0; x < 128; x++) assert_int_equal(md[x], 0x00000000);
+}
+
+/* wmma m16n16k8 tf32 is two k4 sums (results/h200-hmma-chain: all of its 1,048,576 recorded outputs;
+ * one k8 sum reproduces 69 %). By hand: C = 1, A's k = 0 and 4 are 2^-12, B's too: each half adds
+ * 2^-24 to 1 (kept in the sum, E = 0) and truncates to f32, losing it: D = 1 = 0x3f800000. One k8
+ * sum would keep 1 + 2^-23 = 0x3f800001. */
+static void test_wmma_m16n16k8_tf32_sums_its_two_k4_halves_in_turn(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_from(&r, "tests/data/tensor/forms.ptx", "wmma_m16n16k8_tf32_rc", 32);
+    uint32_t A[128] = {0}, B[128] = {0}, C[256];
+    char pa[64], pb[64], pc[64];
+    for (int i = 0; i < 16; i++) A[i * 8 + 0] = A[i * 8 + 4] = 0x39800000;    /* A row-major: 2^-12 */
+    for (int j = 0; j < 16; j++) B[j * 8 + 0] = B[j * 8 + 4] = 0x39800000;    /* B col-major */
+    for (int x = 0; x < 256; x++) C[x] = 0x3f800000;
+    buf_words(&r, A, 128, pa);
+    buf_words(&r, B, 128, pb);
+    buf_words(&r, C, 256, pc);
+    buf_zero(&r, WS_TYPE_UINT, 256);
+    run_ok(&r);
+    const uint32_t *D = data(&r, 3);
+    for (int x = 0; x < 256; x++) assert_int_equal(D[x], 0x3f800000);
+    teardown(&r);
+    unlink(pa), unlink(pb), unlink(pc);
+}
+
+/* The H200's chains (tests/data/tensor/hmma_chain_h200.txt, cut from results/h200-hmma-chain/):
+ * tests/gpu/hmma_chain_probe.cu's kernels make their inputs from hashes, so running its PTX here
+ * gives the GPU's inputs (the record's A/B/C0 digests matched); every D word of the first chains
+ * of each kernel must be the GPU's, checked through an FNV-1a digest of the GPU's words and, where
+ * the simulator before this rule differed, word by word. */
+#define CHAIN_PTX "tests/data/tensor/hmma_chain.ptx"
+
+static uint64_t fnv1a64(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void test_mma_chains_reproduce_the_h200s_every_step(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/data/tensor/hmma_chain_h200.txt", "r");
+    assert_non_null(f);
+    char line[256], name[64] = "";
+    int kernels = 0, words_checked = 0, old_wrong = 0;
+    run_t r;
+    const uint32_t *D = NULL;
+    size_t nd = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        int nch, S, mn, wrong;
+        unsigned long long fnv;
+        unsigned idx, gpu, old;
+        if (sscanf(line, "kernel %63s %d %d %d %d %llx", name, &nch, &S, &mn, &wrong, &fnv) == 6) {
+            if (D) teardown(&r);
+            /* A, B, C0, D as the description sizes them: M x K, K x N, M x N words per step */
+            static const struct { const char *k; int ak, bk; } dims[] = {
+                {"chain_f16_k16", 256, 128}, {"chain_f16_k8", 128, 64}, {"chain_f16f32_k16", 256, 128},
+                {"chain_bf16_k16", 256, 128}, {"chain_tf32_k8", 128, 64}, {"chain_tf32_k4", 64, 32},
+                {"chain_wmma_tf32_rc", 128, 128}, {"chain_wmma_tf32_cr", 128, 128},
+            };
+            int ak = 0, bk = 0;
+            for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+                if (!strcmp(dims[i].k, name)) ak = dims[i].ak, bk = dims[i].bk;
+            assert_true(ak > 0);
+            char entry[96];
+            snprintf(entry, sizeof entry, "_Z%zu%sPjS_S_S_ii", strlen(name), name);
+            setup_from(&r, CHAIN_PTX, entry, 128);
+            r.L.grid[0] = (uint32_t)nch / 4;
+            buf_zero(&r, WS_TYPE_UINT, (uint64_t)nch * S * ak);
+            buf_zero(&r, WS_TYPE_UINT, (uint64_t)nch * S * bk);
+            buf_zero(&r, WS_TYPE_UINT, (uint64_t)nch * mn);
+            buf_zero(&r, WS_TYPE_UINT, (uint64_t)nch * S * mn);
+            arg_int(&r, nch);
+            arg_int(&r, S);
+            run_ok(&r);
+            D = data(&r, 3);
+            nd = (size_t)nch * S * mn;
+            if (fnv1a64(D, nd * 4) != fnv)
+                fail_msg("%s: D's digest %016llx, the H200's %016llx", name, (unsigned long long)fnv1a64(D, nd * 4), fnv);
+            words_checked += (int)nd;
+            old_wrong += wrong;
+            kernels++;
+        } else if (sscanf(line, "at %u %x %x", &idx, &gpu, &old) == 3) {
+            assert_non_null(D);
+            assert_true(idx < nd);
+            assert_true(gpu != old);                   /* the rule before this one got it wrong */
+            if (D[idx] != gpu) fail_msg("%s D[%u]: 0x%08x, the H200 0x%08x", name, idx, D[idx], gpu);
+        } else {
+            fail_msg("hmma_chain_h200.txt: unreadable line '%s'", line);
+        }
+    }
+    fclose(f);
+    if (D) teardown(&r);
+    assert_int_equal(kernels, 8);
+    assert_int_equal(words_checked, 393216);   /* 64 x 16 x 128 x 2 + 16 x 8 x 128 x 4 + 16 x 8 x 256 x 2 */
+    assert_int_equal(old_wrong, 34725);        /* the outputs the previous rule got wrong among them */
+}
+
 /* --- wmma --------------------------------------------------------------------------------------- */
 
 static void test_wmma_row_col_f32_col_row_f16_and_bf16_sum_as_the_h200(void **state)
@@ -515,7 +688,7 @@ static void test_wmma_row_col_f32_col_row_f16_and_bf16_sum_as_the_h200(void **st
                 /* 3: bf16, A and B row-major */
                 a3[k] = bf16(ab[i * 16 + k]), b3[k] = bf16(bb[k * 16 + j]);
             }
-            double x = ref_hmma(c32[i * 16 + j], a1, 1, b1, 1, 16), y = ref_hmma(f16(c16[j * 16 + i]), a2, 1, b2, 1, 16);
+            double x = ref_hmma(c32[i * 16 + j], a1, 1, b1, 1, 16), y = ref_hmma_sum(f16(c16[j * 16 + i]), a2, 1, b2, 1, 16);
             double z = ref_hmma(0, a3, 1, b3, 1, 16);
             assert_true(d32[i * 16 + j] == (float)x);
             assert_int_equal(d16[j * 16 + i], to_f16(y));
@@ -621,7 +794,10 @@ static void check_wmma_case(const wmma_case *wc)
                 ys[k] = value_of(wc->ta, B, wc->lb == 'r' ? k * N + j : j * K + k);
                 if (wc->ta == T_F64) acc = fma(xs[k], ys[k], acc);     /* f64: k order */
             }
-            if (wc->ta != T_F64) acc = ref_hmma(c, xs, 1, ys, 1, K);   /* f16, bf16, tf32 */
+            if (wc->ta == T_TF32)                                    /* m16n16k8: two k4 sums in turn */
+                acc = ref_hmma(ref_hmma(c, xs, 1, ys, 1, 4), xs + 4, 1, ys + 4, 1, 4);
+            else if (wc->tc == T_F16) acc = ref_hmma_sum(c, xs, 1, ys, 1, K);
+            else if (wc->ta != T_F64) acc = ref_hmma(c, xs, 1, ys, 1, K);   /* f16, bf16 */
             if (wc->tc == T_F16) {
                 uint16_t got = ((const uint16_t *)D)[i * N + j];
                 if (got != to_f16(acc)) fail_msg("%s (%d,%d): 0x%04x, want 0x%04x", wc->kernel, i, j, got, to_f16(acc));
@@ -1761,6 +1937,9 @@ int main(void)
         cmocka_unit_test(test_mma_f16_m16n8k16_sums_as_the_h200_through_the_isa_fragment_layouts),
         cmocka_unit_test(test_mma_bf16_and_tf32_sum_as_the_h200_tf32_dropping_13_low_bits),
         cmocka_unit_test(test_mma_reproduces_the_h200s_recorded_outputs_bit_for_bit),
+        cmocka_unit_test(test_mma_f16_d_rounds_the_aligned_sum_once_and_a_zero_result_is_positive),
+        cmocka_unit_test(test_wmma_m16n16k8_tf32_sums_its_two_k4_halves_in_turn),
+        cmocka_unit_test(test_mma_chains_reproduce_the_h200s_every_step),
         cmocka_unit_test(test_mma_int8_m16n8k32_wraps_and_satfinite_saturates),
         cmocka_unit_test(test_mma_f64_m8n8k4_is_four_fused_multiply_adds_per_element),
         cmocka_unit_test(test_an_mma_form_not_implemented_is_refused_by_name_when_reached),

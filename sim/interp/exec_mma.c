@@ -3,15 +3,19 @@
  * m8n8k4 f64) and wmma.mma (m16n16k16, m32n8k16, m8n32k16 f16, bf16, s8 and u8; m16n16k8
  * tf32; m8n8k4 f64), D = A * B + C, the fragments laid out as fragments.h says.
  *
- * Arithmetic, f16, bf16 and tf32 (hmma_sum, the H200's rule, results/h200-hmma-rule/): the K
- * exact products and C are aligned to the largest exponent E among them, a product's exponent
- * being the sum of its operands' exponents (not renormalised), C's its own; every term is
- * truncated toward zero to a multiple of 2^(E-25), the terms are summed exactly and the sum is
- * truncated toward zero to f32; an f16 D is that f32 rounded to nearest even. It reproduces all
- * 11,776 recorded mma.sync outputs (m16n8k16 f16/bf16 into f32, m16n8k16 f16 into f16,
- * m16n8k8 tf32 into f32, 23 cases each). fp8: C + the K products in double rounded once (the
- * wgmma fp8 rule, exec_wgmma.c, was measured for wgmma only). tf32 operands are f32 bit patterns
- * of which the tensor core reads the top 19 bits: the low 13 are dropped.
+ * Arithmetic, f16, bf16 and tf32 (hmma_bits, the H200's rule, results/h200-hmma-rule/ and
+ * results/h200-hmma-chain/): the K exact products and C are aligned to the largest exponent E
+ * among them, a product's exponent being the sum of its operands' exponents (not renormalised),
+ * C's its own; every term is truncated toward zero to a multiple of 2^(E-25) and the terms are
+ * summed exactly. An f32 D is that sum truncated toward zero to f32; an f16 D is the same sum
+ * rounded once to nearest even f16 (not through f32); a zero result is +0. wmma m16n16k8 tf32 is
+ * two such sums of k = 0..3 and 4..7 in turn. tf32 operands are f32 bit patterns of which the
+ * tensor core reads the top 19 bits: the low 13 are dropped (truncated, also at 0x1000). This
+ * reproduces all 11,776 single mma.sync outputs of the first record and all 9,961,472 chained
+ * outputs of the second (f16 into f16 m16n8k16 / m16n8k8, f16 and bf16 into f32 m16n8k16, tf32
+ * m16n8k8 / m16n8k4, wmma m16n16k8 tf32 in both layouts; crafted families: ties, cancellation,
+ * overflow, subnormals, mixed exponents). fp8: C + the K products in double rounded once (the
+ * wgmma fp8 rule, exec_wgmma.c, was measured for wgmma only).
  * f64: C + products one fused multiply-add at a time, k = 0, 1, 2, 3. s8/u8: exact 32-bit
  * wrapping sums, or saturating with .satfinite.
  * Invariant: every source fragment is read into matrices before any destination register is
@@ -136,12 +140,15 @@ static inline float f32_rz(double x)
     return (float)q;
 }
 
-/* One element of an f16/bf16/tf32 D as the H200's tensor core sums it (the header's rule): C and
- * the K products a[k] * b[k*ldb], ea/eb their operands' exponent fields. Each truncated term is an
- * integer below 2^28 in units of 2^(E-25), so 17 of them sum exactly in int64. Infinities and NaN
- * take the plain sum (IEEE's results). */
-static double hmma_sum(double c, const double *a, const int *ea, const double *b, const int *eb, int ldb, int K,
-                       int cemin)
+/* One element of an f16/bf16/tf32 D as the H200's tensor core sums it (the header's rule), as
+ * the bits of D (f32, or f16 when f16d): C and the K products a[k] * b[k*ldb], ea/eb their
+ * operands' exponent fields. Each truncated term is an integer below 2^28 in units of 2^(E-25),
+ * so 17 of them sum exactly in int64, and the sum is exact in a double. An f32 D is that sum
+ * truncated to f32, an f16 D the sum rounded once to nearest even f16 (not through f32:
+ * results/h200-hmma-chain); a result of zero magnitude is +0 whatever the terms' signs. Infinities
+ * and NaN take the plain sum (IEEE's results); so do all-zero terms (their sign rule unmeasured). */
+static uint64_t hmma_bits(double c, const double *a, const int *ea, const double *b, const int *eb, int ldb, int K,
+                          int cemin, bool f16d)
 {
     int E = field_exp(c, cemin);
     double plain = c;
@@ -150,11 +157,17 @@ static double hmma_sum(double c, const double *a, const int *ea, const double *b
         plain += p;
         if (p != 0 && ea[k] + eb[k * ldb] > E) E = ea[k] + eb[k * ldb];
     }
-    if (!isfinite(plain) || E == INT32_MIN / 2) return plain;
+    if (!isfinite(plain) || E == INT32_MIN / 2) return f16d ? sim_f2h(plain, PTX_RND_RN) : sim_f32b((float)plain);
     double scale = ldexp(1.0, 25 - E);
     int64_t units = (int64_t)(c * scale);       /* the casts truncate toward zero */
     for (int k = 0; k < K; k++) units += (int64_t)(a[k] * b[k * ldb] * scale);
-    return f32_rz(ldexp((double)units, E - 25));
+    double sum = ldexp((double)units, E - 25);
+    if (f16d) {
+        uint16_t h = sim_f2h(sum, PTX_RND_RN);
+        return h == 0x8000 ? 0 : h;             /* a negative sum that rounds to zero: +0 */
+    }
+    float f = f32_rz(sum);
+    return f == 0 ? 0 : sim_f32b(f);
 }
 
 /* acc[j] += a[k] * b[k][j] for k = 0 .. K-1 in order (b rows of n): one row of D. */
@@ -207,10 +220,20 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         int EA[16 * 32], EB[32 * 16];
         for (int x = 0; x < M * K; x++) EA[x] = field_exp(A[x], emin);
         for (int x = 0; x < K * N; x++) EB[x] = field_exp(B[x], emin);
+        /* wmma m16n16k8 tf32 runs as two k4 halves in k order, the first's f32 D the second's C
+         * (results/h200-hmma-chain: 1,048,576 of 1,048,576 outputs; one k8 sum reproduces 69 %) */
+        int ks = wm && tc->atype == PTX_MT_TF32 ? 4 : K;
+        bool f16d = tc->dtype == PTX_MT_F16;
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++) {
-                double d = hmma_sum(C[i * N + j], A + i * K, EA + i * K, B + j, EB + j, N, K, cemin);
-                bits[i * N + j] = encode(tc->dtype, d);   /* f16 D: the f32 sum rounded to nearest */
+                double cv = C[i * N + j];
+                uint64_t d = 0;
+                for (int k0 = 0; k0 < K; k0 += ks) {
+                    if (k0) cv = sim_f32(d);
+                    d = hmma_bits(cv, A + i * K + k0, EA + i * K + k0, B + k0 * N + j, EB + k0 * N + j, N, ks, cemin,
+                                  f16d);
+                }
+                bits[i * N + j] = d;
             }
     } else if (!integer && tc->atype != PTX_MT_F64) {
         /* k outside j: each element still adds its K products to C in k order (the same sums,
