@@ -250,6 +250,39 @@ static bool r_l2_hits_in_one_request(const chk_row *r, const chk_facts *f, char 
                r->sim);
 }
 
+/* L2 hits above by the sectors the GPU never sent to L2: the model's extra lookups are re-reads
+ * of sectors whose fill was in flight, which the GPU's L1 merged (they never reached L2) and
+ * the model sent to L2, where they hit. */
+static bool r_l2_hits_merged_in_l1(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double ss, sg;
+    if (metric_id(r) != WS_METRIC_L2_READ_HIT || r->gpu >= r->sim || !other(f, WS_METRIC_L2_READ_SECTORS, &ss, &sg) ||
+        sg >= ss)
+        return false;
+    double extra_hits = r->sim - r->gpu, extra_sectors = ss - sg;
+    if (extra_hits < 0.8 * extra_sectors || extra_hits > 1.25 * extra_sectors) return false;
+    return say(out, cap, "re-reads merged in L1: the model sent %.0f more sectors to L2 than the GPU (%.0f vs %.0f) "
+               "and counts %.0f more L2 hits (%.0f vs %.0f): the same sectors, re-read while their fill was in "
+               "flight; the GPU's L1 waited for the fill, the model looked them up again in L2, where they hit",
+               extra_sectors, ss, sg, extra_hits, r->sim, r->gpu);
+}
+
+/* L1 load lookups in the model where the kernel has no plain global load on either side: they
+ * are cp.async's (LDGSTS), which the model counts under the load's lookups and ncu under the
+ * ldgsts pipe's own counters. */
+static bool r_ldgsts_lookups(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    double ss, sg;
+    if ((id != WS_METRIC_L1_GLD_MISS && id != WS_METRIC_L1_GLD_HIT) || r->gpu != 0 || r->sim <= 0 ||
+        !other(f, WS_METRIC_GLD_SECTORS, &ss, &sg) || ss != 0 || sg != 0)
+        return false;
+    return say(out, cap, "cp.async lookups counted as loads: the kernel has no plain global load (its global load "
+               "sectors are 0 on both sides), so the model's %.0f L1 load lookups are its cp.async (LDGSTS) copies; "
+               "ncu counts those under the ldgsts pipe (l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts*), not the "
+               "load's, and reads 0 here", r->sim);
+}
+
 /* L2 requests differ while the sectors agree: the GPU's L1 forms requests from what is in
  * flight together, so their number depends on timing; the model sends one per line per
  * instruction. */
@@ -342,6 +375,8 @@ static const rule rules[] = {
     {"misses merged in L1", C(CHK_CACHE), r_l1_miss_merging},
     {"in-flight L2 misses", C(CHK_CACHE), r_l2_inflight},
     {"sectors of several warps in one request", C(CHK_CACHE), r_l2_hits_in_one_request},
+    {"re-reads merged in L1", C(CHK_CACHE), r_l2_hits_merged_in_l1},
+    {"cp.async lookups counted as loads", C(CHK_CACHE), r_ldgsts_lookups},
     {"request grouping", C(CHK_CACHE), r_request_grouping},
     {"low-confidence mechanism", C(CHK_TIME), r_time_low_confidence},
     {"launch overhead dominates", C(CHK_TIME), r_time_launch},
@@ -394,8 +429,8 @@ static void missing(const chk_row *r, const chk_facts *f, char *out, size_t cap)
         break;
     case CHK_TIME:
         if (f->has_timing) {
-            snprintf(buf, sizeof buf, "predicted %s-bound (%s); %s", ws_bound_class(f->timing.bound),
-                     ws_bound_name(f->timing.bound), bound_evidence(f->timing.bound));
+            snprintf(buf, sizeof buf, "%s, predicted %s-bound (%s)", bound_evidence(f->timing.bound),
+                     ws_bound_class(f->timing.bound), ws_bound_name(f->timing.bound));
             why = buf;
         } else {
             why = "the prediction's bound and terms (check --replay re-simulates the run)";
@@ -422,7 +457,7 @@ static void missing(const chk_row *r, const chk_facts *f, char *out, size_t cap)
             why = "the L2 lookups per request (lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum beside "
                   "lts__t_requests_srcunit_tex_op_read.sum per kernel phase) and the fill latency";
     }
-    snprintf(out, cap, "no mechanism found; missing evidence: %s", why);
+    snprintf(out, cap, CHK_UNEXPLAINED "%s", why);
 }
 
 /* ---- entry points ------------------------------------------------------------------------- */
