@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../common/commands.h"
+#include "../cuda/check_explain.h"
 #include "../cuda/check_validate.h"
 
 static void test_median_and_p90_are_the_middle_and_the_nearest_rank(void **state)
