@@ -214,6 +214,8 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
             a->verdict = CHK_UNJUDGED;
             d->left_out++;
         }
+        chk_unjudge_for_wmma(a, 1, ss->wmma_accesses);      /* as check judged it live (cmd_check.c) */
+        chk_unjudge_for_wmma(b, 1, ss->wmma_accesses);
         count(d->agree[0], d->judged[0], b);
         count(d->agree[1], d->judged[1], a);
         if (tf) {
