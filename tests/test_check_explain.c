@@ -284,6 +284,9 @@ static void test_the_missing_evidence_names_the_machine_code_or_a_time_only_reco
     char why[640];
     assert_false(chk_explain_row(&r, &f, why, sizeof why));
     starts(why, CHK_UNEXPLAINED "the machine code (ptxas + nvdisasm)");
+    chk_row_set(&r, "smsp__sass_inst_executed_op_tma_ld.sum", true, 0, true, 524288); /* a bulk copy's count */
+    assert_false(chk_explain_row(&r, &f, why, sizeof why));
+    starts(why, CHK_UNEXPLAINED "the machine code's bulk copies");
     chk_row_set(&r, "gpu__time_duration.sum", true, 145148, true, 261760);
     f.has_timing = true;
     f.timing.bound = WS_BOUND_L1;
