@@ -38,7 +38,7 @@ typedef struct {
     bool sampled;              /* simulated on a sample of its blocks (sim/sample.h) */
     bool catalog;              /* the kernel is the catalog's (demos/), not a file outside it (the corpus) */
     bool full_unsampled;       /* a time-only run that cannot be sampled, simulated on every block */
-    char full_why[160];        /* then why it cannot be sampled (ws_sample_refusal) */
+    char full_why[256];        /* then why it cannot be sampled (ws_sample_refusal) */
     double threads;            /* the launch's threads */
     double sim_seconds;        /* wall-clock seconds its simulation took here */
 } chk_replay_run;
