@@ -50,8 +50,8 @@ typedef struct {
     double ratio;              /* gpu / sim; 1 when both are 0; INFINITY when only sim is 0 */
     chk_verdict verdict;
     bool explained;            /* a DIFFER row whose mechanism is known (check_explain.h) */
-    char cause[640];           /* why it differs: the mechanism, or "no mechanism found; missing evidence:
-                                  ..." (check_explain.h); "" when it agrees */
+    char cause[640];           /* why it differs: the mechanism, or "unexplained: missing ..."
+                                  (check_explain.h: CHK_UNEXPLAINED); "" when it agrees */
 } chk_row;
 
 chk_class chk_classify(const char *metric);

@@ -250,6 +250,120 @@ static bool r_l2_hits_in_one_request(const chk_row *r, const chk_facts *f, char 
                r->sim);
 }
 
+/* L2 hits above by the sectors the GPU never sent to L2: the model's extra lookups are re-reads
+ * of sectors whose fill was in flight, which the GPU's L1 merged (they never reached L2) and
+ * the model sent to L2, where they hit. */
+static bool r_l2_hits_merged_in_l1(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double ss, sg;
+    if (metric_id(r) != WS_METRIC_L2_READ_HIT || r->gpu >= r->sim || !other(f, WS_METRIC_L2_READ_SECTORS, &ss, &sg) ||
+        sg >= ss)
+        return false;
+    double extra_hits = r->sim - r->gpu, extra_sectors = ss - sg;
+    if (extra_hits < 0.8 * extra_sectors || extra_hits > 1.25 * extra_sectors) return false;
+    return say(out, cap, "re-reads merged in L1: the model sent %.0f more sectors to L2 than the GPU (%.0f vs %.0f) "
+               "and counts %.0f more L2 hits (%.0f vs %.0f): the same sectors, re-read while their fill was in "
+               "flight; the GPU's L1 waited for the fill, the model looked them up again in L2, where they hit",
+               extra_sectors, ss, sg, extra_hits, r->sim, r->gpu);
+}
+
+/* The mirror: L2 hits below by the sectors the GPU sent to L2 beyond the model, with the misses
+ * agreeing: sectors the GPU's L1 fetched again (the model kept them in L1 or merged the re-read),
+ * found in L2 the second time. */
+static bool r_l2_hits_of_rereads(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double ss, sg;
+    if (metric_id(r) != WS_METRIC_L2_READ_HIT || r->gpu <= r->sim || !other(f, WS_METRIC_L2_READ_SECTORS, &ss, &sg) ||
+        sg <= ss || !other_agrees(f, WS_METRIC_L2_READ_MISS))
+        return false;
+    double extra_hits = r->gpu - r->sim, extra_sectors = sg - ss;
+    if (extra_hits < 0.8 * extra_sectors || extra_hits > 1.25 * extra_sectors) return false;
+    return say(out, cap, "re-reads sent again to L2: the misses agree, and the GPU sent %.0f more read sectors to L2 "
+               "than the model (%.0f vs %.0f) and counts %.0f more L2 hits (%.0f vs %.0f): sectors its L1 fetched "
+               "again (the model kept them in L1, or merged the re-read with the miss in flight), found in L2 the "
+               "second time", extra_sectors, sg, ss, extra_hits, r->gpu, r->sim);
+}
+
+/* L1 load lookups in the model where the kernel has no plain global load on either side: they
+ * are cp.async's (LDGSTS), which the model counts under the load's lookups and ncu under the
+ * ldgsts pipe's own counters. */
+static bool r_ldgsts_lookups(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    double ss, sg;
+    if ((id != WS_METRIC_L1_GLD_MISS && id != WS_METRIC_L1_GLD_HIT) || r->gpu != 0 || r->sim <= 0 ||
+        !other(f, WS_METRIC_GLD_SECTORS, &ss, &sg) || ss != 0 || sg != 0)
+        return false;
+    return say(out, cap, "cp.async lookups counted as loads: the kernel has no plain global load (its global load "
+               "sectors are 0 on both sides), so the model's %.0f L1 load lookups are its cp.async (LDGSTS) copies; "
+               "ncu counts those under the ldgsts pipe (l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts*), not the "
+               "load's, and reads 0 here", r->sim);
+}
+
+/* near(a, b): within 2% (or both 0): one count is the other, up to a GPU's stray sectors */
+static bool near(double a, double b) { return fabs(a - b) <= 0.02 * fmax(fabs(a), fabs(b)); }
+
+/* L1 load lookups that are every load sector on both sides (all misses, or all hits) while the
+ * load sectors themselves differ: the lookup row carries the sector row's difference. */
+static bool r_lookups_follow_sectors(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    double ss, sg;
+    if ((id != WS_METRIC_L1_GLD_MISS && id != WS_METRIC_L1_GLD_HIT) || !other(f, WS_METRIC_GLD_SECTORS, &ss, &sg) ||
+        near(ss, sg) || !near(r->sim, ss) || !near(r->gpu, sg) || ss <= 0)
+        return false;
+    return say(out, cap, "the lookups follow the load sectors: every global load sector %s L1 on both sides (the "
+               "GPU %.0f of %.0f, the model %.0f of %.0f), so this row differs as the load sectors do "
+               "(l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum: %.0f vs %.0f, %.3fx; its row names why)",
+               id == WS_METRIC_L1_GLD_MISS ? "misses" : "hits", r->gpu, sg, r->sim, ss, sg, ss, sg / ss);
+}
+
+/* L2 read sectors that follow L1 load misses which already differ: each side sent at most its
+ * own misses to L2, in the direction the misses differ. */
+static bool r_l2_follows_l1_misses(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double ms, mg;
+    if (metric_id(r) != WS_METRIC_L2_READ_SECTORS || !other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg) || near(ms, mg) ||
+        r->gpu > mg * 1.02 || r->sim > ms * 1.02 || (r->gpu - r->sim) * (mg - ms) <= 0)
+        return false;
+    return say(out, cap, "the L2 reads follow the L1 load misses, which differ (the GPU missed %.0f sectors, the "
+               "model %.0f; that row names why): the GPU sent %.0f of its misses to L2 (%.0f merged in flight), the "
+               "model %.0f of its %.0f", mg, ms, r->gpu, mg - r->gpu, r->sim, ms);
+}
+
+/* L2 write sectors (or requests) above while the L1 store sectors agree and the GPU's L2 took
+ * every one of them: the model joins a warp's stores that add bytes to a write still pending
+ * (its rule for byte stores of one loop, measured on the H200); here the GPU's L1 did not. */
+static bool r_store_merging(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    double ss, sg, ws = r->sim, wg = r->gpu;
+    if ((id != WS_METRIC_L2_WRITE_SECTORS && id != WS_METRIC_L2_WRITE_REQUESTS) || r->gpu <= r->sim ||
+        !other(f, WS_METRIC_GST_SECTORS, &ss, &sg) || !other_agrees(f, WS_METRIC_GST_SECTORS))
+        return false;
+    if (id == WS_METRIC_L2_WRITE_REQUESTS && (!other(f, WS_METRIC_L2_WRITE_SECTORS, &ws, &wg) || !near(r->gpu, wg)))
+        return false; /* requests: one per sector on the GPU */
+    if (!near(wg, sg) || ws >= wg) return false;
+    return say(out, cap, "stores the model merges: the L1 store sectors agree (%.0f) and the GPU wrote every one of "
+               "them to L2 (%.0f%s), the model %.0f: it joins a warp's store that adds bytes to a write of the same "
+               "sector still pending (its rule for byte stores of one loop, measured), which these stores' GPU did "
+               "not do", sg, wg, id == WS_METRIC_L2_WRITE_REQUESTS ? ", one request each" : "", ws);
+}
+
+/* A time above the prediction where the GPU kept under half the warps active that the model's
+ * theoretical occupancy assumes: fewer warps in flight hide less latency and draw less bandwidth. */
+static bool r_time_achieved_occupancy(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double os, og;
+    if (r->cls != CHK_TIME || !f->has_timing || r->gpu <= r->sim || !other(f, WS_METRIC_WARPS_ACTIVE, &os, &og) ||
+        og >= 0.5 * os || og <= 0)
+        return false;
+    return say(out, cap, "achieved occupancy: the GPU kept %.1f%% of the warps active, the model assumes its "
+               "theoretical %.0f%%; with %.1fx fewer warps in flight the kernel hides less of its memory latency "
+               "and keeps less of the %s busy, so it ran %.2fx the predicted time (the model's row is its "
+               "theoretical occupancy: every warp the limits allow)", og, os, os / og, ws_bound_name(f->timing.bound), r->gpu / r->sim);
+}
+
 /* L2 requests differ while the sectors agree: the GPU's L1 forms requests from what is in
  * flight together, so their number depends on timing; the model sends one per line per
  * instruction. */
@@ -266,6 +380,23 @@ static bool r_request_grouping(const chk_row *r, const chk_facts *f, char *out, 
                "GPU's L1 forms requests from the misses in flight together (several warps' to one line in one, or "
                "one instruction's in several), so the count depends on timing", sg, ss, r->gpu, sg / r->gpu, r->sim,
                ss / r->sim);
+}
+
+/* L2 requests differ with sectors that differ too: the count is the sectors (their row names
+ * why) grouped into requests, the grouping the GPU's L1 makes from what is in flight together. */
+static bool r_requests_follow_sectors(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    ws_metric_id sec = id == WS_METRIC_L2_READ_REQUESTS ? WS_METRIC_L2_READ_SECTORS
+                       : id == WS_METRIC_L2_WRITE_REQUESTS ? WS_METRIC_L2_WRITE_SECTORS : WS_METRIC_COUNT;
+    double ss, sg;
+    if (sec == WS_METRIC_COUNT || !other(f, sec, &ss, &sg) || other_agrees(f, sec) || r->sim <= 0 || r->gpu <= 0 ||
+        ss <= 0 || sg <= 0)
+        return false;
+    return say(out, cap, "the requests follow the sectors, which differ (%.0f on the GPU, %.0f in the model; that "
+               "row names why), grouped by the GPU's L1 at %.2f sectors per request, by the model at %.2f (one per "
+               "128-B line per instruction): the GPU's L1 forms requests from the misses in flight together, so "
+               "the grouping depends on timing", sg, ss, sg / r->gpu, ss / r->sim);
 }
 
 /* The note of level lv that the prediction rests on, the first one, or NULL. */
@@ -342,8 +473,16 @@ static const rule rules[] = {
     {"misses merged in L1", C(CHK_CACHE), r_l1_miss_merging},
     {"in-flight L2 misses", C(CHK_CACHE), r_l2_inflight},
     {"sectors of several warps in one request", C(CHK_CACHE), r_l2_hits_in_one_request},
+    {"re-reads merged in L1", C(CHK_CACHE), r_l2_hits_merged_in_l1},
+    {"re-reads sent again to L2", C(CHK_CACHE), r_l2_hits_of_rereads},
+    {"the lookups follow the load sectors", C(CHK_CACHE), r_lookups_follow_sectors},
+    {"the L2 reads follow the L1 misses", C(CHK_CACHE), r_l2_follows_l1_misses},
+    {"stores the model merges", C(CHK_CACHE), r_store_merging},
+    {"the requests follow the sectors", C(CHK_CACHE), r_requests_follow_sectors},
+    {"cp.async lookups counted as loads", C(CHK_CACHE), r_ldgsts_lookups},
     {"request grouping", C(CHK_CACHE), r_request_grouping},
     {"low-confidence mechanism", C(CHK_TIME), r_time_low_confidence},
+    {"achieved occupancy", C(CHK_TIME), r_time_achieved_occupancy},
     {"launch overhead dominates", C(CHK_TIME), r_time_launch},
     {"medium-confidence mechanism", C(CHK_TIME), r_time_medium_confidence},
     {"L1 arbitration", C(CHK_BOUND), r_arbitration},
@@ -394,15 +533,23 @@ static void missing(const chk_row *r, const chk_facts *f, char *out, size_t cap)
         break;
     case CHK_TIME:
         if (f->has_timing) {
-            snprintf(buf, sizeof buf, "predicted %s-bound (%s); %s", ws_bound_class(f->timing.bound),
-                     ws_bound_name(f->timing.bound), bound_evidence(f->timing.bound));
+            /* a run recorded with its time alone (check --gpu-only at a size beyond L2) has no other row */
+            snprintf(buf, sizeof buf, "%s%s, predicted %s-bound (%s)", bound_evidence(f->timing.bound),
+                     f->nrows <= 1 ? " at this size (the run was recorded with its time alone: check --gpu-only)" : "",
+                     ws_bound_class(f->timing.bound), ws_bound_name(f->timing.bound));
             why = buf;
         } else {
             why = "the prediction's bound and terms (check --replay re-simulates the run)";
         }
         break;
     default:
-        if (m && (m->op == WS_MEM_ATOMIC || m->op == WS_MEM_REDUCE))
+        if (strstr(r->metric, "tma"))
+            why = "the machine code's bulk copies (nvdisasm: UBLKCP / UTMALDG) beside the PTX's: how many TMA "
+                  "operations and bytes the kernel's copies became";
+        else if (m && m->unit == WS_UNIT_INST)
+            why = "the machine code (ptxas + nvdisasm) to count per SASS line: this count is the model's estimate "
+                  "from the PTX (no machine code where this ran), judged within 10%";
+        else if (m && (m->op == WS_MEM_ATOMIC || m->op == WS_MEM_REDUCE))
             why = "a microbenchmark of this atomic pattern's sectors (tests/gpu/contention_probe.cu) to measure the "
                   "rule";
         else if (id == WS_METRIC_DRAM_READ)
@@ -422,7 +569,7 @@ static void missing(const chk_row *r, const chk_facts *f, char *out, size_t cap)
             why = "the L2 lookups per request (lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum beside "
                   "lts__t_requests_srcunit_tex_op_read.sum per kernel phase) and the fill latency";
     }
-    snprintf(out, cap, "no mechanism found; missing evidence: %s", why);
+    snprintf(out, cap, CHK_UNEXPLAINED "%s", why);
 }
 
 /* ---- entry points ------------------------------------------------------------------------- */

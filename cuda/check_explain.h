@@ -2,8 +2,8 @@
  * test on the row (its class, metric, direction) and on the kernel's other facts (its other
  * rows, the prediction's bound and terms, the confidence notes, the PTX and SASS summaries),
  * and a sentence with the numbers that make the case. The first rule that applies names the
- * cause; where none does, the sentence says "no mechanism found; missing evidence: " and the
- * measurement that would decide it. Never the bare word "unexplained".
+ * cause; where none does, the sentence is CHK_UNEXPLAINED ("unexplained: missing ") and the
+ * measurement that would decide it, so a report can count such rows. Never the bare word.
  * Every fact is optional: `check` and `check --replay` know the prediction (bound, terms,
  * notes, bytes left dirty in L2), `check --markdown` knows only the recorded rows, and a rule
  * that needs an unknown fact does not apply.
@@ -32,9 +32,11 @@ typedef struct {
     const char *no_sass;        /* why there is no SASS to compare, NULL = not asked for */
 } chk_facts;
 
+#define CHK_UNEXPLAINED "unexplained: missing "
+
 /* The cause of row r (any verdict: the validation report explains its worst rows) into out.
- * Returns true when a mechanism applies, false when out says "no mechanism found; missing
- * evidence: ...". A row whose values are equal gets "" and true. */
+ * Returns true when a mechanism applies, false when out says CHK_UNEXPLAINED "...". A row
+ * whose values are equal gets "" and true. */
 bool chk_explain_row(const chk_row *r, const chk_facts *f, char *out, size_t cap);
 
 /* Sets cause and explained of every DIFFER row of rows[0..n) (f->rows may be rows itself). */

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -78,17 +80,37 @@ static int check_times(const char *path, int index, const cJSON *run, ws_error *
     return -1;
 }
 
-/* The recorded run's kernel: a catalog name, or (check of a description's kernel records its
- * "file" apart from the name) "file:kernel". */
-static int open_recorded(ws_catalog *cat, const cJSON *run, const char *kernel, const ws_overrides *ov,
-                         cu_target *t, ws_error *err)
+/* A recorded file outside the catalog: as recorded (relative to the current folder), else
+ * relative to the repository, the catalog folder's parent (a corpus run replayed from elsewhere).
+ * Returns the path to open in out, or NULL when it is in neither place. */
+static const char *locate(const ws_catalog *cat, const char *file, char *out, size_t cap)
 {
-    if (!cu_target_open(cat, kernel, ov, 0, 0, t, err)) return 0;
+    if (!access(file, R_OK)) return file;
+    if (file[0] == '/') return NULL;
+    const char *slash = strrchr(cat->dir, '/');
+    int n = slash ? (int)(slash - cat->dir) : 0;
+    if (snprintf(out, cap, "%.*s%s%s", n, cat->dir, n ? "/" : "", file) >= (int)cap || access(out, R_OK)) return NULL;
+    return out;
+}
+
+/* The recorded run's kernel: a catalog name, or (check of a description's kernel records its
+ * "file" apart from the name) "file:kernel". *catalog: it was the catalog's. Returns 0, -1 with
+ * err set, or 1 (err set to CHK_REPLAY_CORPUS_MISSING) when its file is a corpus file not built. */
+static int open_recorded(ws_catalog *cat, const cJSON *run, const char *kernel, const ws_overrides *ov,
+                         cu_target *t, bool *catalog, ws_error *err)
+{
+    *catalog = !cu_target_open(cat, kernel, ov, 0, 0, t, err);
+    if (*catalog) return 0;
     const char *file = str(run, "file");
-    char spec[WS_PATH_MAX + WS_KERNEL_NAME_MAX + 2];
-    if (!*file || strchr(kernel, ':') || !strncmp(file, "demos/", 6) ||
-        snprintf(spec, sizeof spec, "%s:%s", file, kernel) >= (int)sizeof spec)
-        return -1;
+    char spec[WS_PATH_MAX + WS_KERNEL_NAME_MAX + 2], where[WS_PATH_MAX];
+    if (!*file || strchr(kernel, ':') || !strncmp(file, "demos/", 6)) return -1;
+    const char *path = locate(cat, file, where, sizeof where);
+    if (!path) {
+        if (strncmp(file, "corpus/", 7)) return -1; /* cu_target_open's error names the kernel */
+        ws_error_set(err, file, 0, 0, "%s", CHK_REPLAY_CORPUS_MISSING);
+        return 1;
+    }
+    if (snprintf(spec, sizeof spec, "%s:%s", path, kernel) >= (int)sizeof spec) return -1;
     return cu_target_open(cat, spec, ov, 0, 0, t, err);
 }
 
@@ -192,6 +214,8 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
             a->verdict = CHK_UNJUDGED;
             d->left_out++;
         }
+        chk_unjudge_for_wmma(a, 1, ss->wmma_accesses);      /* as check judged it live (cmd_check.c) */
+        chk_unjudge_for_wmma(b, 1, ss->wmma_accesses);
         count(d->agree[0], d->judged[0], b);
         count(d->agree[1], d->judged[1], a);
         if (tf) {
@@ -235,17 +259,32 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     const char *kernel = str(run, "kernel"), *ovt = str(run, "overrides");
     ws_overrides ov;
     cu_target t;
-    if (parse_overrides(ovt, &ov, err) || open_recorded(cat, run, kernel, &ov, &t, err)) return WS_EXIT_USAGE;
+    bool catalog = false;
+    if (parse_overrides(ovt, &ov, err)) return WS_EXIT_USAGE;
+    int opened = open_recorded(cat, run, kernel, &ov, &t, &catalog, err);
+    if (opened == 1) { /* a corpus not built here: listed, not a failure (CI has no corpus) */
+        skip(d, kernel, ovt, CHK_REPLAY_CORPUS_MISSING);
+        return WS_EXIT_OK;
+    }
+    if (opened) return WS_EXIT_USAGE;
     const cJSON *counters = item(run, "counters");
     cJSON *timed = NULL;       /* the time row of a run recorded without counters */
     ws_sample_mode mode = WS_SAMPLE_OFF;
+    const char *refusal = NULL;
+    double threads = (double)ws_launch_blocks(&t.launch) * (double)ws_launch_threads_per_block(&t.launch);
     if (!cJSON_IsArray(counters) || !cJSON_GetArraySize(counters)) {
-        const char *refusal = ws_sample_refusal(t.fn, &t.launch);
-        double threads = (double)ws_launch_blocks(&t.launch) * (double)ws_launch_threads_per_block(&t.launch);
-        if (refusal && o->full_threads_max > 0 && threads > o->full_threads_max) {
+        refusal = ws_sample_refusal(t.fn, &t.launch);
+        double spent = o->full_seconds_spent ? *o->full_seconds_spent : 0;
+        bool over_threads = o->full_threads_max > 0 && threads > o->full_threads_max;
+        bool over_budget = o->full_seconds_max > 0 && spent >= o->full_seconds_max;
+        if (refusal && (over_threads || over_budget)) {
             char why[200];
-            snprintf(why, sizeof why, "%.0f threads that cannot be sampled (%.120s): a whole simulation takes minutes",
-                     threads, refusal);
+            if (over_threads)
+                snprintf(why, sizeof why, "%.0f threads that cannot be sampled (%.120s): a whole simulation takes "
+                         "minutes", threads, refusal);
+            else
+                snprintf(why, sizeof why, "cannot be sampled (%.100s); the budget of %.0f s for whole simulations "
+                         "was spent (%.0f s)", refusal, o->full_seconds_max, spent);
             skip(d, kernel, ovt, why);
             cu_target_close(&t);
             return WS_EXIT_OK;
@@ -286,10 +325,21 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     snprintf(r->overrides, sizeof r->overrides, "%s", ovt);
     snprintf(r->compiler, sizeof r->compiler, "%s", t.ptx_how);
     snprintf(r->file, sizeof r->file, "%s", t.file->path);
+    r->catalog = catalog;
+    r->threads = threads;
     ws_sim_result res;
     memset(&res, 0, sizeof res);
     r->timed_only = timed != NULL;
-    int src = chk_simulate_sampled(&t, &attrs, d->gpu, mode, &res, ss, err);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int src = chk_simulate_sampled(&t, &attrs, d->gpu, mode, !o->no_racecheck, &res, ss, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->sim_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (timed && refusal) { /* run on every block: its cost counts against the budget */
+        r->full_unsampled = true;
+        snprintf(r->full_why, sizeof r->full_why, "%s", refusal);
+        if (o->full_seconds_spent) *o->full_seconds_spent += r->sim_seconds;
+    }
     chk_replay_tally *tf = tally_for(d, t.file->path);
     int cas_pcs[64], ncas = ws_cas_loops(t.fn, cas_pcs, 64), ncas_g = 0, ncas_s = 0; /* sim/frontend/casloop.h */
     for (int i = 0; i < ncas && i < 64; i++) {

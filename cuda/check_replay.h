@@ -36,7 +36,19 @@ typedef struct {
     double dirty_at_end_bytes;
     bool timed_only;           /* a run recorded without counters (--gpu-only): its time row alone */
     bool sampled;              /* simulated on a sample of its blocks (sim/sample.h) */
+    bool catalog;              /* the kernel is the catalog's (demos/), not a file outside it (the corpus) */
+    bool full_unsampled;       /* a time-only run that cannot be sampled, simulated on every block */
+    char full_why[256];        /* then why it cannot be sampled (ws_sample_refusal) */
+    double threads;            /* the launch's threads */
+    double sim_seconds;        /* wall-clock seconds its simulation took here */
 } chk_replay_run;
+
+/* A recorded run the replay did not simulate, and why. A run of a kernel outside the catalog whose
+ * file is missing under corpus/ is one ("corpus not built: scripts/corpus-build.sh"), not an error:
+ * the corpus is other people's code, rebuilt, never committed. Such a file's path is looked up
+ * as recorded (relative to the current folder) and then relative to the repository (the
+ * catalog's parent folder). */
+#define CHK_REPLAY_CORPUS_MISSING "corpus not built: scripts/corpus-build.sh"
 
 /* A recorded run the replay did not simulate, and why. */
 typedef struct {
@@ -51,6 +63,11 @@ typedef struct {
                                   sample of their blocks where the launch allows (sim/sample.h) */
     double full_threads_max;   /* such a run that cannot be sampled and has more threads is left out (listed
                                   in skips): a whole simulation of it takes minutes; 0 = none left out */
+    double full_seconds_max;   /* the wall-clock seconds the whole simulations of such runs may take in all
+                                  (*full_seconds_spent counts them); a run after the budget is spent is left
+                                  out (listed in skips); 0 = no budget */
+    double *full_seconds_spent; /* the running total, shared over the files of one report; NULL = none */
+    bool no_racecheck;         /* skip racecheck (the validation report judges counters, not hazards) */
 } chk_replay_opts;
 
 #define CHK_REPLAY_MAX_FILES 32

@@ -50,11 +50,11 @@ bool chk_sim_is_model(const chk_sim_side *ss, const char *name)
 int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sim_result *res,
                  chk_sim_side *ss, ws_error *err)
 {
-    return chk_simulate_sampled(t, attrs, gpu_name, WS_SAMPLE_OFF, res, ss, err);
+    return chk_simulate_sampled(t, attrs, gpu_name, WS_SAMPLE_OFF, true, res, ss, err);
 }
 
 int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sample_mode mode,
-                         ws_sim_result *res, chk_sim_side *ss, ws_error *err)
+                         bool racecheck, ws_sim_result *res, chk_sim_side *ss, ws_error *err)
 {
     memset(ss, 0, sizeof *ss);
     const ws_device *dev = ws_device_find(gpu_name);
@@ -70,7 +70,7 @@ int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const
     ws_simulation_attach(&sim, dev, t->file, t->desc, &t->launch, t->module, t->fn, &rs);
     /* the driver has accepted the block; racecheck runs by default under check (issue 7):
      * hazards are printed, the exit code stays check's own */
-    ws_simulation_opts o = {.fit_one_block = true, .racecheck = !t->launch.cooperative && mode == WS_SAMPLE_OFF,
+    ws_simulation_opts o = {.fit_one_block = true, .racecheck = racecheck && !t->launch.cooperative && mode == WS_SAMPLE_OFF,
                             .ptx_text = t->ptx, .sample = mode};
     if (t->launch.cooperative && !ss->note[0]) /* racecheck follows one block at a time */
         snprintf(ss->note, sizeof ss->note, "racecheck skipped: a cooperative launch's blocks run interleaved");

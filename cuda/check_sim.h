@@ -46,11 +46,14 @@ typedef struct {
  * returned). Returns 0, or a WS_EXIT_* code with err set. */
 int chk_simulate(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sim_result *res,
                  chk_sim_side *ss, ws_error *err);
-/* The same with block sampling (sim/sample.h): WS_SAMPLE_OFF is chk_simulate; ON/AUTO scale the
- * counters of a sample (the final buffers are then incomplete: no output check). The validation
- * report uses it for GPU-only runs recorded at sizes too large to simulate whole. */
+/* The same with block sampling (sim/sample.h): WS_SAMPLE_OFF with racecheck is chk_simulate;
+ * ON/AUTO scale the counters of a sample (the final buffers are then incomplete: no output
+ * check). The validation report uses it for GPU-only runs recorded at sizes too large to
+ * simulate whole. racecheck false: no racecheck even where OFF would run it (the counters are
+ * the same; the validation report does not look for hazards, and the checker keeps the blocks
+ * from the threads' pipeline). */
 int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const char *gpu_name, ws_sample_mode mode,
-                         ws_sim_result *res, chk_sim_side *ss, ws_error *err);
+                         bool racecheck, ws_sim_result *res, chk_sim_side *ss, ws_error *err);
 
 /* True when ss's racecheck ran to the end and found no hazard: then `check` ends the kernel's
  * simulation with WS_RACECHECK_CLEAN_SUMMARY (sim/interp/racecheck.h) in text output, as

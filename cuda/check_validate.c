@@ -11,6 +11,7 @@
 #include "../common/commands.h"
 #include "../common/device.h"
 #include "check_explain.h"
+#include "check_goals.h"
 #ifdef WS_HAVE_SDL
 #include "../viz/viz_plot.h"
 #endif
@@ -123,35 +124,151 @@ static void stats_cells(FILE *out, const vlist *l, double tol)
     free(w);
 }
 
-/* The cause of a row of the list: its recorded cause where it differs, else found now. */
-static void cause_of(const vrow *x, char *out, size_t cap)
+/* What the explainers know of a row's run: the replay's prediction and its other rows. */
+static chk_facts facts_of(const vrow *x)
+{
+    const chk_replay_run *r = x->run;
+    const ws_device *dev = ws_device_find(x->doc->gpu);
+    return (chk_facts){.rows = r->now, .nrows = r->nrows, .has_timing = r->has_timing, .timing = r->timing,
+                       .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &r->notes,
+                       .has_dirty_at_end = r->has_dirty, .dirty_at_end_bytes = r->dirty_at_end_bytes};
+}
+
+/* The cause of a row of the list: its recorded cause where it differs, else found now. Returns
+ * false when no mechanism applies (the cause is CHK_UNEXPLAINED and what is missing). */
+static bool cause_of(const vrow *x, char *out, size_t cap)
 {
     if (x->row->verdict == CHK_DIFFER && x->row->cause[0]) {
         snprintf(out, cap, "%s", x->row->cause);
-        return;
+        return x->row->explained;
     }
-    const chk_replay_run *r = x->run;
-    const ws_device *dev = ws_device_find(x->doc->gpu);
-    chk_facts f = {.rows = r->now, .nrows = r->nrows, .has_timing = r->has_timing, .timing = r->timing,
-                   .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &r->notes,
-                   .has_dirty_at_end = r->has_dirty, .dirty_at_end_bytes = r->dirty_at_end_bytes};
-    chk_explain_row(x->row, &f, out, cap);
+    chk_facts f = facts_of(x);
+    return chk_explain_row(x->row, &f, out, cap);
 }
 
-static void worst(FILE *out, vlist *l, int k)
+/* Where a row's run comes from, for the goals (check_goals.h): the corpus is every kernel
+ * outside the catalog; a catalog run recorded with -D is at a realistic size (beyond the L2, or
+ * its description's stated class), one without at the description's defaults. */
+static chk_goal_row goal_row_of(const vrow *x)
 {
+    const chk_replay_run *r = x->run;
+    const char *base = strrchr(r->file, '/');
+    chk_goal_row g = {.set = !r->catalog ? CHK_SET_CORPUS : r->overrides[0] ? CHK_SET_REALISTIC : CHK_SET_DEFAULT,
+                      .tensor = !r->catalog || !strcmp(base ? base + 1 : r->file, "tensorcore.cu"),
+                      .metric = x->row->metric, .cls = x->row->cls, .err = x->err};
+    return g;
+}
+
+/* The k largest errors of l; returns how many of them no mechanism explains. */
+static int worst(FILE *out, vlist *l, int k)
+{
+    int unexplained = 0;
     qsort(l->v, (size_t)l->n, sizeof *l->v, by_error_desc);
     if (!l->n || l->v[0].err == 0) fprintf(out, "| (every row equal) | | | | | | | |\n");
     for (int i = 0; i < l->n && i < k && l->v[i].err > 0; i++) {
         const vrow *x = &l->v[i];
         char cause[640];
-        cause_of(x, cause, sizeof cause);
+        unexplained += !cause_of(x, cause, sizeof cause);
         bool tm = x->row->cls == CHK_TIME; /* time in us */
         fprintf(out, "| %s | %s | `%s` | %.6g | %.6g |", x->run->kernel, x->run->overrides, x->row->metric,
                 tm ? x->row->sim / 1e3 : x->row->sim, tm ? x->row->gpu / 1e3 : x->row->gpu);
         pct(out, x->err);
         fprintf(out, " %s | %s |\n", chk_verdict_name(x->row->verdict), cause[0] ? cause : "-");
     }
+    return unexplained;
+}
+
+/* Every differing row of every class, by the rule that explains it; the unexplained ones, each
+ * with what is missing. Returns how many are unexplained. */
+static int differing(FILE *out, vlist *cls)
+{
+    const char *names[64];
+    int counts[64], nn = 0, total = 0, unexplained = 0;
+    for (int c = 0; c < CHK_NCLASSES; c++)
+        for (int i = 0; i < cls[c].n; i++) {
+            const vrow *x = &cls[c].v[i];
+            if (x->row->verdict != CHK_DIFFER) continue;
+            total++;
+            chk_facts f = facts_of(x);
+            const char *rule = x->row->explained ? chk_explain_rule(x->row, &f) : "unexplained";
+            if (!strcmp(rule, "none")) rule = "explained when checked (the recorded cause)";
+            int k = 0;
+            while (k < nn && strcmp(names[k], rule)) k++;
+            if (k == nn && nn < 64) {
+                names[nn] = rule;
+                counts[nn++] = 0;
+            }
+            if (k < nn) counts[k]++;
+        }
+    fprintf(out, "\n## Every row that differs, by cause\n\n%d rows differ (all classes, all files). A mechanism "
+                 "names the cause of a row where the recorded counters make its case (docs/checking.md lists the "
+                 "rules); an unexplained row names the measurement that would decide it.\n\n| cause | rows |\n"
+                 "|---|---:|\n", total);
+    for (int k = 0; k < nn; k++) fprintf(out, "| %s | %d |\n", names[k], counts[k]);
+    fprintf(out, "\n### The unexplained rows\n\n| kernel | -D | class | metric | sim | gpu | abs error | what is "
+                 "missing |\n|---|---|---|---|---:|---:|---:|---|\n");
+    for (int c = 0; c < CHK_NCLASSES; c++)
+        for (int i = 0; i < cls[c].n; i++) {
+            const vrow *x = &cls[c].v[i];
+            if (x->row->verdict != CHK_DIFFER || x->row->explained) continue;
+            bool tm = x->row->cls == CHK_TIME;
+            unexplained++;
+            fprintf(out, "| %s | %s | %s | `%s` | %.6g | %.6g |", x->run->kernel, x->run->overrides,
+                    chk_class_name(x->row->cls), x->row->metric, tm ? x->row->sim / 1e3 : x->row->sim,
+                    tm ? x->row->gpu / 1e3 : x->row->gpu);
+            pct(out, x->err);
+            const char *why = x->row->cause;
+            if (!strncmp(why, CHK_UNEXPLAINED, strlen(CHK_UNEXPLAINED))) why += strlen(CHK_UNEXPLAINED);
+            fprintf(out, " %s |\n", why);
+        }
+    if (!unexplained) fprintf(out, "| (none) | | | | | | | |\n");
+    return unexplained;
+}
+
+static void goals(FILE *out, vlist *cls)
+{
+    int n = 0;
+    for (int c = 0; c < CHK_NCLASSES; c++) n += cls[c].n;
+    chk_goal_row *rows = malloc((size_t)(n ? n : 1) * sizeof *rows);
+    chk_goal g[CHK_GOALS_MAX];
+    if (!rows) return;
+    int k = 0;
+    for (int c = 0; c < CHK_NCLASSES; c++)
+        for (int i = 0; i < cls[c].n; i++) rows[k++] = goal_row_of(&cls[c].v[i]);
+    int ng = chk_goals_of(rows, k, g);
+    fprintf(out, "\n## Goals (issue 23)\n\nEach goal counted over the replayed rows: time is the kernel's "
+                 "duration; \"L2 sectors\" every `lts__t_sectors*` count (read, write, atomic, reduction, their "
+                 "lookup hits and misses; not the percentages); \"DRAM bytes\" `dram__bytes_read.sum` and "
+                 "`dram__bytes_write.sum`. Realistic sizes: the catalog's runs recorded with -D (sizes beyond the "
+                 "L2, or the description's stated class); default sizes: those without; the corpus: every kernel "
+                 "outside the catalog; the tensor-core family: `demos/tensorcore.cu` and the corpus. A "
+                 "timing-dependent row (a CAS loop's count) is in no goal.\n\n");
+    chk_goals_markdown(out, g, ng);
+    free(rows);
+}
+
+/* The runs that cannot be sampled, simulated on every block, and what that cost here. */
+static void full_runs(FILE *out, const char *const *files, const chk_replay_doc *docs, int nfiles)
+{
+    int n = 0;
+    double total = 0;
+    fprintf(out, "\n## Runs simulated on every block\n\nA time-only run whose blocks cannot be sampled "
+                 "(sim/sample.h: global atomics, whose contention terms are the hottest address's and slice's "
+                 "totals over the whole grid, which a sample's counts do not scale to) is simulated whole, up to "
+                 "%.0f threads and %.0f s of simulation in all; the seconds are this machine's wall clock.\n\n"
+                 "| results file | kernel | -D | threads | why not sampled | seconds |\n|---|---|---|---:|---|---:|\n",
+            CHK_VALIDATE_FULL_THREADS_MAX, CHK_VALIDATE_FULL_SECONDS);
+    for (int i = 0; i < nfiles; i++)
+        for (int k = 0; k < docs[i].nruns; k++) {
+            const chk_replay_run *r = &docs[i].runs[k];
+            if (!r->full_unsampled) continue;
+            n++;
+            total += r->sim_seconds;
+            fprintf(out, "| %s | %s | %s | %.0f | %s | %.1f |\n", files[i], r->kernel, r->overrides, r->threads,
+                    r->full_why, r->sim_seconds);
+        }
+    if (!n) fprintf(out, "| (none) | | | | | |\n");
+    else fprintf(out, "| all | %d runs | | | | %.1f |\n", n, total);
 }
 
 static void report(FILE *out, const char *const *files, const chk_replay_doc *docs, int nfiles, const char *png,
@@ -162,7 +279,8 @@ static void report(FILE *out, const char *const *files, const chk_replay_doc *do
     for (int i = 0; i < nfiles; i++) fprintf(out, " %s", files[i]);
     if (png) fprintf(out, " --png %s", png);
     fprintf(out, "` (no GPU needed): every recorded run replayed with the simulator as built now (`check --replay`), "
-                 "the runs recorded without counters on their time alone, simulated on a sample of their blocks. "
+                 "the runs recorded without counters on their time alone, simulated on a sample of their blocks "
+                 "(on every block where they cannot be sampled). "
                  "|error| is |sim - gpu| / gpu (a percentage row: the difference in points / 100).\n\n");
     fprintf(out, "| results file | GPU | runs replayed | of them time only | sampled | not simulated |\n"
                  "|---|---|---:|---:|---:|---:|\n");
@@ -179,6 +297,7 @@ static void report(FILE *out, const char *const *files, const chk_replay_doc *do
         const char *base = strrchr(png, '/');
         fprintf(out, "\n![predicted vs measured kernel time, log-log, y = x and +-20%%](%s)\n", base ? base + 1 : png);
     }
+    goals(out, cls);
     fprintf(out, "\n## Per counter class\n\n| class | tolerance | n | within tolerance | median abs error | p90 abs "
                  "error |\n|---|---|---:|---:|---:|---:|\n");
     for (int c = 0; c < CHK_NCLASSES; c++) {
@@ -198,13 +317,18 @@ static void report(FILE *out, const char *const *files, const chk_replay_doc *do
         if (bnd[b].n) fprintf(out, " %d (%.0f%%) |\n", w20, 100.0 * w20 / bnd[b].n);
         else fprintf(out, " - |\n");
     }
+    int unexplained = differing(out, cls);
     fprintf(out, "\n## The worst rows per class, with their cause\n");
+    int worst_unexplained = 0;
     for (int c = 0; c < CHK_NCLASSES; c++) {
         if (!cls[c].n) continue;
         fprintf(out, "\n### %s\n\n| kernel | -D | metric | sim | gpu | abs error | verdict | cause |\n"
                      "|---|---|---|---:|---:|---:|---|---|\n", chk_class_name((chk_class)c));
-        worst(out, &cls[c], 8);
+        worst_unexplained += worst(out, &cls[c], 8);
     }
+    fprintf(out, "\nUnexplained: %d of the rows that differ, %d of the worst rows listed.\n", unexplained,
+            worst_unexplained);
+    full_runs(out, files, docs, nfiles);
     fprintf(out, "\n## Runs not simulated here\n\n| results file | kernel | -D | why |\n|---|---|---|---|\n");
     int ns = 0;
     for (int i = 0; i < nfiles; i++)
@@ -258,7 +382,10 @@ int chk_validate(const char *const *files, int nfiles, const char *png, FILE *ou
 #ifndef WS_HAVE_SDL
     if (png && !rc) rc = plot(png, NULL, err); /* refused before minutes of replay */
 #endif
-    chk_replay_opts o = {.timed_runs = true, .full_threads_max = CHK_VALIDATE_FULL_THREADS_MAX};
+    double spent = 0; /* seconds of whole simulations so far, over every file */
+    chk_replay_opts o = {.timed_runs = true, .full_threads_max = CHK_VALIDATE_FULL_THREADS_MAX,
+                         .full_seconds_max = CHK_VALIDATE_FULL_SECONDS, .full_seconds_spent = &spent,
+                         .no_racecheck = true};
     for (int i = 0; !rc && i < nfiles; i++, done++) {
         int one = chk_replay_collect_opts(files[i], NULL, 0, &o, &docs[i], err);
         if (one && one != WS_EXIT_MISMATCH) rc = one; /* a mismatch is a finding of the report, not a failure */

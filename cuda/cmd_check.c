@@ -108,8 +108,8 @@ static const ws_cli_spec check_spec = {
              "  bound  raw shared wavefronts and bank conflicts (include L1 arbitration)     gpu >= sim\n"
              "Every difference gets its cause: the mechanism (the machine code against the PTX, dirty L2\n"
              "lines written back during the kernel, misses merged in flight, launch overhead, a\n"
-             "low-confidence part of the prediction, ...: docs/checking.md), or \"no mechanism found;\n"
-             "missing evidence:\" and the measurement that would decide it.\n",
+             "low-confidence part of the prediction, ...: docs/checking.md), or \"unexplained: missing\"\n"
+             "and the measurement that would decide it.\n",
     .opts = check_options,
     .nopts = WS_CLI_COUNT(check_options),
 };

@@ -498,7 +498,9 @@ static void markdown_runs(FILE *out, const results_doc *d)
 static void recorded_cause(const cJSON *run, const cJSON *x, const ws_device *dev, char *out, size_t cap)
 {
     const char *c = jstr(x, "cause");
-    if (*c && strncmp(c, "unexplained", 11)) {
+    /* "unexplained" (bare in old records, or with what was missing) and the older "no mechanism found"
+       are found again now: the rules may have grown since */
+    if (*c && strncmp(c, "unexplained", 11) && strncmp(c, "no mechanism found", 18)) {
         snprintf(out, cap, "%s", c);
         return;
     }

@@ -61,6 +61,70 @@ static uint64_t last_of_kind(const ws_sampler *sp, int k)
     return idx[0] + sp->g[0] * (idx[1] + sp->g[1] * idx[2]);
 }
 
+static bool global_atomic(const ptx_insn *in)
+{
+    return (in->op == PTX_ATOM || in->op == PTX_RED) && (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE);
+}
+
+/* True when a register slot operand o reads (a register, an address's base, a vector's) is in t. */
+static bool any_slot(const ptx_operand *o, const bool *t)
+{
+    if (o->kind == PTX_OPND_REG) return t[o->reg];
+    if (o->kind == PTX_OPND_MEM) return o->base_kind == PTX_OPND_REG && t[o->reg];
+    if (o->kind == PTX_OPND_VEC)
+        for (int k = 0; k < o->vec_n && k < PTX_VEC_MAX; k++)
+            if (o->vec[k] >= 0 && t[o->vec[k]]) return true;
+    return false;
+}
+
+static bool mark_slots(const ptx_operand *o, bool *t)
+{
+    bool changed = false;
+    if (o->kind == PTX_OPND_REG && !t[o->reg]) changed = t[o->reg] = true;
+    if (o->kind == PTX_OPND_VEC)
+        for (int k = 0; k < o->vec_n && k < PTX_VEC_MAX; k++)
+            if (o->vec[k] >= 0 && !t[o->vec[k]]) changed = t[o->vec[k]] = true;
+    return changed;
+}
+
+bool ws_atom_result_steers(const ptx_function *fn)
+{
+    /* a flow-insensitive taint over register slots, seeded by every global atom's result:
+       conservative (a slot once written from a result counts wherever it is read) */
+    bool *t = calloc((size_t)(fn->nregs > 0 ? fn->nregs : 1), sizeof *t), any = false;
+    if (!t) return true;
+    for (int i = 0; i < fn->ninsns; i++) {
+        const ptx_insn *in = &fn->insns[i];
+        if (in->op == PTX_ATOM && global_atomic(in))
+            for (int d = 0; d < in->ndst && d < in->nopnd; d++) any |= mark_slots(&in->opnd[d], t);
+    }
+    for (bool changed = any; changed;) {
+        changed = false;
+        for (int i = 0; i < fn->ninsns; i++) {
+            const ptx_insn *in = &fn->insns[i];
+            bool read = in->guard >= 0 && t[in->guard];
+            for (int k = in->ndst; k < in->nopnd && !read; k++) read = any_slot(&in->opnd[k], t);
+            for (int d = 0; read && d < in->ndst && d < in->nopnd; d++) changed |= mark_slots(&in->opnd[d], t);
+        }
+    }
+    bool steers = false;
+    for (int i = 0; any && i < fn->ninsns && !steers; i++) {
+        const ptx_insn *in = &fn->insns[i];
+        steers = in->guard >= 0 && t[in->guard]; /* a branch, or any predicated instruction */
+        for (int k = 0; k < in->nopnd && !steers; k++) {
+            const ptx_operand *o = &in->opnd[k];
+            steers = o->kind == PTX_OPND_MEM && any_slot(o, t); /* an address */
+        }
+        /* kept in memory a thread may read back (a spill, a call's argument): followed no further */
+        if (!steers && (in->op == PTX_ST || in->op == PTX_ATOM || in->op == PTX_RED) &&
+            (in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_PARAM))
+            for (int k = 0; k < in->nopnd && !steers; k++) steers = any_slot(&in->opnd[k], t);
+        if (!steers && in->op == PTX_CALL) steers = any; /* through a call: not followed */
+    }
+    free(t);
+    return steers;
+}
+
 const char *ws_sample_refusal(const ptx_function *fn, const ws_launch *L)
 {
     if (L->cooperative) return "a cooperative launch: its blocks wait for each other at grid.sync()";
@@ -69,15 +133,18 @@ const char *ws_sample_refusal(const ptx_function *fn, const ws_launch *L)
         (uint64_t)(L->cluster[0] ? L->cluster[0] : 1) * (L->cluster[1] ? L->cluster[1] : 1) *
             (L->cluster[2] ? L->cluster[2] : 1) > 1)
         return "a cluster launch: the blocks of a cluster wait for each other and share their shared memory";
-    for (int i = 0; i < fn->ninsns; i++) {
-        const ptx_insn *in = &fn->insns[i];
-        /* atom returns what other blocks left there: a block's work may depend on them (a ticket, a
-           last-block-done counter); red's cost is the hottest address's, which grows with the grid */
-        if ((in->op == PTX_ATOM || in->op == PTX_RED) && (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE))
-            return in->op == PTX_ATOM ? "global atomics, whose results a block reads: its work may depend on other blocks"
-                                      : "global reductions: their contention on one address does not scale with blocks";
-    }
-    return NULL;
+    bool atomics = false;
+    for (int i = 0; i < fn->ninsns && !atomics; i++) atomics = global_atomic(&fn->insns[i]);
+    if (!atomics) return NULL;
+    /* an atom's result that steers a branch or an address makes a block's work depend on what
+       other blocks left there (a ticket, a last-block-done counter); without one the blocks are
+       independent, but the contention terms (sim/models/atomics.h) are the hottest address's and
+       slice's totals over the whole grid, which a sample's per-block counts do not scale to */
+    return ws_atom_result_steers(fn)
+               ? "global atomics whose results steer a branch or an address: a block's work may depend on other "
+                 "blocks"
+               : "global atomics (their results steer no branch or address): the contention terms are the hottest "
+                 "address's and slice's totals over the whole grid, which a sample does not scale to";
 }
 
 ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wave, ws_memstats *ms,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/commands.h"
@@ -304,6 +305,81 @@ static void test_a_zero_ms_event_time_is_refused(void **state)
     }
 }
 
+static void copy_file(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+    assert_non_null(a);
+    assert_non_null(b);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, a)) > 0) assert_int_equal(fwrite(buf, 1, n, b), n);
+    fclose(a);
+    fclose(b);
+}
+
+/* A corpus run records its file relative to the repository ("corpus/<owner>+<name>/..."). Here
+ * a repository is made in /tmp: demos/ (an empty catalog) beside corpus/k/ holding a copy of the
+ * catalog's coalescing.cu and its PTX; replayed from inside demos/, where corpus/ is not, the
+ * file is found relative to the repository (the catalog's parent), and a run whose corpus file
+ * was never built is listed "corpus not built", not an error. */
+static void test_a_corpus_file_resolves_from_the_repository_and_an_unbuilt_one_is_listed(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/ws_test_corpus_XXXXXX", d[256], k[256], json[300], cwd[4096];
+    assert_non_null(mkdtemp(root));
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(d, sizeof d, "%s/demos", root);
+    assert_int_equal(mkdir(d, 0700), 0);
+    snprintf(k, sizeof k, "%s/corpus", root);
+    assert_int_equal(mkdir(k, 0700), 0);
+    snprintf(k, sizeof k, "%s/corpus/k", root);
+    assert_int_equal(mkdir(k, 0700), 0);
+    const char *ext[] = {"cu", "ptx", "resources"};
+    for (int i = 0; i < 3; i++) {
+        char from[64], to[300];
+        snprintf(from, sizeof from, "demos/coalescing.%s", ext[i]);
+        snprintf(to, sizeof to, "%s/coalescing.%s", k, ext[i]);
+        copy_file(from, to);
+    }
+    snprintf(json, sizeof json, "%s/h200.json", root);
+    FILE *f = fopen(json, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"device\": {\"name\": \"NVIDIA H200\"}, \"runs\": ["
+               "{\"kernel\": \"copy_float\", \"file\": \"corpus/k/coalescing.cu\", \"overrides\": \"\", "
+               "\"sim_basis\": \"ptx\", \"registers\": 10, \"counters\": [{\"metric\": "
+               "\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\", \"sim\": 131072, \"gpu\": 131072}]},"
+               "{\"kernel\": \"gone\", \"file\": \"corpus/absent/ws_gone.cu\", \"overrides\": \"\", "
+               "\"registers\": 10, \"counters\": [{\"metric\": "
+               "\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\", \"sim\": 1, \"gpu\": 1}]}]}\n");
+    fclose(f);
+    setenv("WARPSCOPE_CATALOG", d, 1);
+    assert_int_equal(chdir(d), 0);
+    chk_replay_doc doc;
+    ws_error err;
+    int rc = chk_replay_collect(json, NULL, 0, false, &doc, &err);
+    assert_int_equal(chdir(cwd), 0);
+    unsetenv("WARPSCOPE_CATALOG");
+    if (rc) fail_msg("replay: %s", err.msg);
+    assert_int_equal(doc.nruns, 1);
+    assert_false(doc.runs[0].catalog);                    /* a kernel outside the catalog */
+    assert_int_equal(doc.agree[1][CHK_EXACT], 1);         /* 131,072 sectors, as counted */
+    assert_int_equal(doc.nskips, 1);
+    assert_string_equal(doc.skips[0].kernel, "gone");
+    assert_string_equal(doc.skips[0].why, CHK_REPLAY_CORPUS_MISSING);
+    chk_replay_doc_free(&doc);
+    for (int i = 0; i < 3; i++) {
+        char to[300];
+        snprintf(to, sizeof to, "%s/coalescing.%s", k, ext[i]);
+        unlink(to);
+    }
+    unlink(json);
+    rmdir(k);
+    snprintf(k, sizeof k, "%s/corpus", root);
+    rmdir(k);
+    rmdir(d);
+    rmdir(root);
+}
+
 int main(void)
 {
     setenv("WARPSCOPE_SASS", "off", 1); /* PTX-level on every machine, nvdisasm or not */
@@ -314,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_a_file_without_runs_is_a_usage_error),
         cmocka_unit_test(test_a_machine_code_record_replayed_at_ptx_level_leaves_exact_rows_out),
         cmocka_unit_test(test_a_zero_ms_event_time_is_refused),
+        cmocka_unit_test(test_a_corpus_file_resolves_from_the_repository_and_an_unbuilt_one_is_listed),
         cmocka_unit_test(test_the_cp_async_probes_replay_the_shared_wavefronts_the_h200_counted),
         cmocka_unit_test(test_the_h200_instruction_record_replays_every_instruction_row),
     };

@@ -188,6 +188,39 @@ static void test_markdown_prints_no_bandwidth_for_a_time_that_is_not_one(void **
     unlink(mdpath);
 }
 
+/* A recorded cause that named no mechanism (the older "no mechanism found; ..." or
+ * "unexplained: missing ...") is found again from the record: here 2,048 B of DRAM reads above a
+ * model's 64 KiB in a small kernel, which the rules now name instruction and constant fetches. */
+static void test_markdown_finds_again_a_cause_recorded_without_a_mechanism(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/warpscope-results-XXXXXX", mdpath[] = "/tmp/warpscope-md-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "{\"device\": {\"name\": \"NVIDIA H200\"}, \"runs\": [{\"kernel\": \"copy_float\", "
+               "\"overrides\": \"\", \"counters\": [{\"metric\": \"dram__bytes_read.sum\", \"class\": \"cache\", "
+               "\"sim\": 65536, \"gpu\": 67584, \"verdict\": \"differs\", \"cause\": \"no mechanism found; "
+               "missing evidence: old\"}, {\"metric\": \"dram__bytes_write.sum\", \"class\": \"cache\", "
+               "\"sim\": 0, \"gpu\": 9999999, \"verdict\": \"differs\", \"cause\": \"unexplained: missing "
+               "something\"}]}]}\n");
+    fclose(f);
+    fd = mkstemp(mdpath);
+    assert_true(fd >= 0);
+    FILE *md = fdopen(fd, "w+");
+    ws_error err;
+    assert_int_equal(cu_results_markdown(path, md, &err), 0);
+    fclose(md);
+    char *text = slurp(mdpath);
+    assert_non_null(strstr(text, "instruction and constant fetches"));
+    assert_null(strstr(text, "no mechanism found"));
+    assert_null(strstr(text, "missing something")); /* found again: what is missing now */
+    assert_non_null(strstr(text, "unexplained: missing dram__bytes_write.sum sampled"));
+    free(text);
+    unlink(mdpath);
+    unlink(path);
+}
+
 /* ---- recordings are never lost (issue 21 item 2) --------------------------------------- */
 
 static char g_dir[64];
@@ -500,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_runs_merge_by_kernel_and_overrides_and_render_as_markdown),
         cmocka_unit_test(test_a_later_recording_without_counters_keeps_the_ncu_version_of_kept_runs),
         cmocka_unit_test(test_markdown_prints_no_bandwidth_for_a_time_that_is_not_one),
+        cmocka_unit_test(test_markdown_finds_again_a_cause_recorded_without_a_mechanism),
         cmocka_unit_test(test_record_refuses_what_is_not_a_results_file_of_this_device_and_keeps_it),
         cmocka_unit_test(test_record_fills_an_empty_file),
         cmocka_unit_test(test_merge_keeps_old_runs_replaces_the_same_run_and_appends_new_ones),

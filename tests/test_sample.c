@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "../common/commands.h"
+#include "../sim/frontend/ptx.h"
 #include "../sim/sample.h"
 #include "capture.h"
 
@@ -227,6 +228,54 @@ static void test_sample_waves_runs_that_many_whole_waves(void **state)
     free(out);
 }
 
+#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+static ptx_module *parse(const char *text)
+{
+    ws_error err;
+    memset(&err, 0, sizeof err);
+    ptx_module *m = ptx_parse("test.ptx", text, &err);
+    if (!m) fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.col, err.msg);
+    assert_non_null(m);
+    return m;
+}
+
+/* Three kernels around one atom.global.add: its result unused (ptxas makes it a RED), stored to
+ * an output (atomic_one_counter_ret's pattern), and compared to decide a branch (a ticket). The
+ * first two steer nothing: their blocks do not depend on each other, but the contention terms
+ * are grid-wide totals, so they still run full, saying so; the third may depend on others. */
+static void test_an_atomics_result_that_steers_a_branch_is_told_apart_from_one_only_stored(void **state)
+{
+    (void)state;
+    const char *pre = HEADER ".visible .entry k(.param .u64 p)\n{\n"
+                      "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+                      "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+                      "  atom.global.add.u32 %r1, [%rd2], 1;\n";
+    const char *tails[] = {"  ret;\n}\n", "  mov.u32 %r2, %r1;\n  st.global.u32 [%rd2+4], %r2;\n  ret;\n}\n",
+                           "  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra $L_end;\n  st.global.u32 [%rd2+4], 1;\n"
+                           "$L_end:\n  ret;\n}\n"};
+    const bool steers[] = {false, false, true};
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s", pre, tails[i]);
+        ptx_module *m = parse(text);
+        assert_int_equal(ws_atom_result_steers(&m->funcs[0]), steers[i]);
+        const char *why = ws_sample_refusal(&m->funcs[0], &L);
+        assert_non_null(why);
+        assert_non_null(strstr(why, steers[i] ? "steer a branch or an address" : "steer no branch or address"));
+        ptx_free(m);
+    }
+    /* the result as an address: steers too */
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", pre,
+             "  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd3, %rd2, %rd3;\n  st.global.u32 [%rd3], 1;\n  ret;\n}\n");
+    ptx_module *m = parse(text);
+    assert_true(ws_atom_result_steers(&m->funcs[0]));
+    ptx_free(m);
+}
+
 static void test_a_kernel_with_global_atomics_runs_full_and_says_why(void **state)
 {
     (void)state;
@@ -282,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_a_sampled_matmul_counts_its_first_waves_cold_misses_once),
         cmocka_unit_test(test_sample_waves_runs_that_many_whole_waves),
         cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
+        cmocka_unit_test(test_an_atomics_result_that_steers_a_branch_is_told_apart_from_one_only_stored),
         cmocka_unit_test(test_sample_and_full_together_are_a_usage_error),
         cmocka_unit_test(test_the_catalog_default_size_runs_full_without_being_asked),
     };
