@@ -125,11 +125,30 @@ static inline int field_exp(double x, int emin)
     return e < emin ? emin : e;
 }
 
+/* 2^n for n in the double's normal exponent range, where it is exactly ldexp(1.0, n): built from
+ * its bits, since ldexp (a library call) was a tenth of a tensor-core GEMM's simulation. */
+static inline double pow2(int n)
+{
+    uint64_t u = (uint64_t)(n + 1023) << 52;
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
 /* x truncated toward zero to f32 (24 significant bits, subnormals at 2^-149; beyond the f32 range
- * the conversion's infinity). */
+ * the conversion's infinity). Where x's exponent is f32's normal range or above, truncating to 24
+ * bits is clearing the double's low 29 significand bits (what the scaled trunc below computes). */
 static inline float f32_rz(double x)
 {
     if (x == 0 || !isfinite(x)) return (float)x;
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    int be = (int)((u >> 52) & 0x7ff);
+    if (be >= 1023 - 126) {
+        u &= ~((1ull << 29) - 1);
+        memcpy(&x, &u, 8);
+        return (float)x;
+    }
     int e = ilogb(x);
     if (e < -126) e = -126;
     double q = ldexp(trunc(ldexp(x, 23 - e)), e - 23);
@@ -144,17 +163,58 @@ static double hmma_sum(double c, const double *a, const int *ea, const double *b
                        int cemin)
 {
     int E = field_exp(c, cemin);
-    double plain = c;
+    double plain = c, p[32];      /* K <= 16 here; each product once, used three times */
     for (int k = 0; k < K; k++) {
-        double p = a[k] * b[k * ldb];
-        plain += p;
-        if (p != 0 && ea[k] + eb[k * ldb] > E) E = ea[k] + eb[k * ldb];
+        p[k] = a[k] * b[k * ldb];
+        plain += p[k];
+        if (p[k] != 0 && ea[k] + eb[k * ldb] > E) E = ea[k] + eb[k * ldb];
     }
     if (!isfinite(plain) || E == INT32_MIN / 2) return plain;
-    double scale = ldexp(1.0, 25 - E);
+    bool normal = E - 25 >= -1022 && 25 - E >= -1022;   /* always, for f16/bf16/tf32 operands */
+    double scale = normal ? pow2(25 - E) : ldexp(1.0, 25 - E);
     int64_t units = (int64_t)(c * scale);       /* the casts truncate toward zero */
-    for (int k = 0; k < K; k++) units += (int64_t)(a[k] * b[k * ldb] * scale);
-    return f32_rz(ldexp((double)units, E - 25));
+    for (int k = 0; k < K; k++) units += (int64_t)(p[k] * scale);
+    /* units has at most 34 significant bits: the product by a normal power of two is exact, as ldexp is */
+    return f32_rz(normal ? (double)units * pow2(E - 25) : ldexp((double)units, E - 25));
+}
+
+/* One row of D, N elements, each as hmma_sum sums it, for finite operands (all of A, B and C):
+ * then no sum can overflow a double (a product is below 2^256), so hmma_sum's plain sum matters
+ * only where every term is zero (its signed zero), and a product is zero exactly when an operand
+ * is (none underflows a double), whose exponent field is INT32_MIN / 2: a plain maximum over
+ * every product's field sum is E, or far below any real exponent when all terms are zero.
+ * The row's elements go side by side, k outer: their maxima and integer sums are independent
+ * chains that overlap in the CPU, where hmma_sum's one element at a time waits on each add. */
+static inline __attribute__((always_inline)) void hmma_row(const double *c, const double *a, const int *ea, const double *B, const int *EB, int N, int K,
+                     int cemin, double *d)
+{
+    int E[32];
+    double scale[32];
+    int64_t units[32];
+    for (int j = 0; j < N; j++) E[j] = field_exp(c[j], cemin);
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < N; j++) {
+            int e = ea[k] + EB[k * N + j];    /* >= INT32_MIN: two zero fields */
+            E[j] = e > E[j] ? e : E[j];
+        }
+    for (int j = 0; j < N; j++) {
+        if (E[j] < -100000) E[j] = INT32_MIN / 2;    /* no nonzero term: real fields are >= -300 */
+        bool normal = E[j] != INT32_MIN / 2 && E[j] - 25 >= -1022 && 25 - E[j] >= -1022;
+        scale[j] = normal ? pow2(25 - E[j]) : E[j] == INT32_MIN / 2 ? 0 : ldexp(1.0, 25 - E[j]);
+        units[j] = (int64_t)(c[j] * scale[j]);        /* the casts truncate toward zero */
+    }
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < N; j++) units[j] += (int64_t)(a[k] * B[k * N + j] * scale[j]);
+    for (int j = 0; j < N; j++) {
+        if (E[j] == INT32_MIN / 2) {                  /* every term zero: their sum's sign */
+            double plain = c[j];
+            for (int k = 0; k < K; k++) plain += a[k] * B[k * N + j];
+            d[j] = plain;
+            continue;
+        }
+        bool normal = E[j] - 25 >= -1022 && 25 - E[j] >= -1022;
+        d[j] = f32_rz(normal ? (double)units[j] * pow2(E[j] - 25) : ldexp((double)units[j], E[j] - 25));
+    }
 }
 
 /* acc[j] += a[k] * b[k][j] for k = 0 .. K-1 in order (b rows of n): one row of D. */
@@ -207,11 +267,20 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         int EA[16 * 32], EB[32 * 16];
         for (int x = 0; x < M * K; x++) EA[x] = field_exp(A[x], emin);
         for (int x = 0; x < K * N; x++) EB[x] = field_exp(B[x], emin);
-        for (int i = 0; i < M; i++)
-            for (int j = 0; j < N; j++) {
-                double d = hmma_sum(C[i * N + j], A + i * K, EA + i * K, B + j, EB + j, N, K, cemin);
-                bits[i * N + j] = encode(tc->dtype, d);   /* f16 D: the f32 sum rounded to nearest */
-            }
+        bool finite = true;
+        for (int x = 0; x < M * K; x++) finite &= isfinite(A[x]) != 0;
+        for (int x = 0; x < K * N; x++) finite &= isfinite(B[x]) != 0;
+        for (int x = 0; x < M * N; x++) finite &= isfinite(C[x]) != 0;
+        double drow[32];
+        for (int i = 0; i < M; i++) {
+            if (finite && N == 8 && K == 16)   /* m16n8k16, the common shape: constant bounds unroll */
+                hmma_row(C + i * N, A + i * K, EA + i * K, B, EB, 8, 16, cemin, drow);
+            else if (finite)
+                hmma_row(C + i * N, A + i * K, EA + i * K, B, EB, N, K, cemin, drow);
+            else
+                for (int j = 0; j < N; j++) drow[j] = hmma_sum(C[i * N + j], A + i * K, EA + i * K, B + j, EB + j, N, K, cemin);
+            for (int j = 0; j < N; j++) bits[i * N + j] = encode(tc->dtype, drow[j]); /* f16 D: the f32 sum rounded to nearest */
+        }
     } else if (!integer && tc->atype != PTX_MT_F64) {
         /* k outside j: each element still adds its K products to C in k order (the same sums,
          * rounded the same), but the inner loop runs along a row of B and vectorises */
