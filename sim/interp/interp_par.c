@@ -253,7 +253,7 @@ static void run_one(par_worker *pw, par_slot *s, uint64_t k)
 enum { PAR_AHEAD = 64 };
 #define PAR_AHEAD_BYTES ((size_t)128 << 20)
 
-static void par_grow_window(par *P, size_t rec_bytes)
+static void par_set_window(par *P, size_t rec_bytes)
 {
     if (rec_bytes > P->max_rec) P->max_rec = rec_bytes;
     size_t w = P->max_rec ? PAR_AHEAD_BYTES / P->max_rec : P->nslots;
@@ -394,7 +394,7 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
             pthread_mutex_lock(&P.lock);
             s->state = SLOT_EMPTY;
             P.next_replay++;
-            par_grow_window(&P, s->out.len);
+            par_set_window(&P, s->out.len);
             pthread_cond_broadcast(&P.cond);
             if (!r) r = sim_predict_after(c, P.next_replay, count, sim_now() - t0);  /* as one thread predicts */
             if (r) { rc = -1; P.abort = 1; break; }
