@@ -83,6 +83,8 @@ struct par {
     uint64_t next_claim, next_replay;
     uint32_t window;          /* blocks claimed ahead of the replay at most (<= nslots) */
     size_t max_rec;           /* the largest block's record bytes replayed so far */
+    ws_split_out *spare;      /* nspare large record buffers of replayed slots, for the next claims */
+    uint32_t nspare;
     volatile int abort;       /* set once the replay met a fault: no later block is needed */
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -251,7 +253,11 @@ static void run_one(par_worker *pw, par_slot *s, uint64_t k)
  * thread, fewer when the blocks' records are large (PAR_AHEAD_BYTES of them in the ring at most,
  * by the largest block so far). Only the schedule changes: the replay stays in block order. */
 enum { PAR_AHEAD = 64 };
-#define PAR_AHEAD_BYTES ((size_t)128 << 20)
+/* A replayed slot's buffer above this goes to the spares, which the next claims take: the ring is
+ * walked slot by slot, so without that every slot of a deep ring would come to hold a large
+ * block's buffer (a 512^3 tiled matmul: 14 MB a block, 128 slots) where only `window` are live. */
+#define PAR_SMALL_REC ((size_t)64 << 10)
+#define PAR_AHEAD_BYTES ((size_t)32 << 20)
 
 static void par_set_window(par *P, size_t rec_bytes)
 {
@@ -269,6 +275,7 @@ static bool claim(par *P, bool wait, par_slot **s, uint64_t *k)
         par_slot *t = &P->slots[P->next_claim % P->nslots];
         if (t->state == SLOT_EMPTY && P->next_claim - P->next_replay < P->window) {
             t->state = SLOT_RUNNING;
+            if (!t->out.buf && P->nspare) t->out = P->spare[--P->nspare];
             *s = t;
             *k = P->next_claim++;
             return true;
@@ -366,11 +373,12 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
     P.nslots = (uint32_t)nthreads * PAR_AHEAD;
     P.window = (uint32_t)nthreads * 2;             /* until a replayed block says how large one is */
     P.slots = calloc(P.nslots, sizeof *P.slots);
+    P.spare = calloc(P.nslots, sizeof *P.spare);
     par_worker *pw = calloc((size_t)nthreads, sizeof *pw);   /* pw[0]: the calling thread's */
     int rc = -1, started = 0;
     pthread_mutex_init(&P.lock, NULL);
     pthread_cond_init(&P.cond, NULL);
-    bool ok = P.slots && pw;
+    bool ok = P.slots && P.spare && pw;
     for (int i = 0; ok && i < nthreads; i++) ok = worker_init(&pw[i], &P) == 0;
     if (!ok) {
         c->res->stop = WS_SIM_OUT_OF_MEMORY;
@@ -395,6 +403,10 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
             s->state = SLOT_EMPTY;
             P.next_replay++;
             par_set_window(&P, s->out.len);
+            if (s->out.cap > PAR_SMALL_REC) {            /* the ring's slots share the large buffers */
+                P.spare[P.nspare++] = s->out;
+                memset(&s->out, 0, sizeof s->out);
+            }
             pthread_cond_broadcast(&P.cond);
             if (!r) r = sim_predict_after(c, P.next_replay, count, sim_now() - t0);  /* as one thread predicts */
             if (r) { rc = -1; P.abort = 1; break; }
@@ -428,6 +440,8 @@ done:
     for (int i = 0; pw && i < nthreads; i++) worker_free(&pw[i]);
     for (uint32_t i = 0; P.slots && i < P.nslots; i++) { free(P.slots[i].out.buf); free(P.slots[i].ck); }
     free(P.slots);
+    for (uint32_t i = 0; i < P.nspare; i++) free(P.spare[i].buf);
+    free(P.spare);
     free(pw);
     pthread_mutex_destroy(&P.lock);
     pthread_cond_destroy(&P.cond);
