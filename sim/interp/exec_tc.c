@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+enum { TC_RANGES = 8 };  /* groups per warp whose byte ranges are kept (tc_warp.lo/hi) */
+
 typedef struct {
     uint32_t open;        /* the group new cp.async join (commits so far) */
     uint32_t done;        /* groups below this are complete */
@@ -26,11 +28,9 @@ typedef struct {
     bool has;             /* some copy issued in this block */
     /* the shared bytes [lo, hi) each of the last TC_RANGES groups wrote, slot g % TC_RANGES holding
        group rgroup (+ 1; 0 = none): sim_tc_check_shared's quick answer where no access touches them */
-    uint64_t lo[8], hi[8];
-    uint32_t rgroup[8];
+    uint64_t lo[TC_RANGES], hi[TC_RANGES];
+    uint32_t rgroup[TC_RANGES];
 } tc_warp;
-
-enum { TC_RANGES = 8 };
 
 struct sim_tc {
     uint64_t shared_bytes;
