@@ -3,6 +3,8 @@
 #   1. every memory model on (`sim --full --json`, the SASS path where ptxas and nvdisasm are
 #      found): the whole catalog at its default sizes on one thread and on every core, side by
 #      side (thread-instructions / interpreter seconds, as the JSON reports them);
+#   1b. every model on, large launches (a 2^26 copy, a 4096^2 transpose, 1024^3 tiled and half
+#      tensor-core GEMMs), one thread and every core: wall and CPU seconds without the per-run costs;
 #   2. block sampling against full simulation: a 2048^3 tiled matmul, an 8192^2 transpose and a
 #      2^28-float copy, wall times and every counter's difference (scripts/sample-compare.py);
 #   3. a repeated `sim` of a tiny kernel (its wall time, the tool cache warm);
@@ -69,6 +71,34 @@ n1, s1 = tot["1"]; nj, sj = tot[jobs]
 print(f"  {'ALL (' + str(len(rows)) + ' kernels)':30} {n1:14} {s1:9.3f} {sj:9.3f} {rate(n1, s1):10.1f} {rate(nj, sj):10.1f}")
 print(f"  counters level: {', '.join(sorted(levels))}" + (f"; failed: {', '.join(failed)}" if failed else ""))
 EOF
+
+# --- 1b. large launches: per-instruction throughput without the fixed per-run costs -------------
+# (the catalog's default sizes are small: a run's start - parse, ptxas, nvdisasm, the models' set-up -
+# is much of them.) Wall is the interpreter's run (simulation.seconds); CPU the process's user+system
+# seconds, the figure to trust on a shared machine.
+echo "== every model on, large launches, sim --full (load average $(load))"
+python3 - "$WS" "$JOBS" <<'EOF_PY'
+import json, resource, subprocess, sys
+ws, jobs = sys.argv[1], sys.argv[2]
+cases = [("copy_float 2^26", ["copy_float", "-D", "N=67108864"]),
+         ("transpose_naive 4096^2", ["transpose_naive", "-D", "W=4096", "-D", "H=4096"]),
+         ("matmul_tiled32 1024^3", ["matmul_tiled32", "-D", "M=1024", "-D", "N=1024", "-D", "K=1024", "--budget", "5000000000"]),
+         ("mma_cp_async 1024^3 (half)", ["demos/tensorcore.cu:mma_cp_async", "-D", "M=1024", "-D", "N=1024", "-D", "K=1024"])]
+print(f"  {'launch':28} {'thread-insns':>13} {'-j':>3} {'wall s':>8} {'CPU s':>8} {'M/s wall':>9} {'M/CPU-s':>8}")
+for name, args in cases:
+    for j in ("1", jobs):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        p = subprocess.run([ws, "sim", *args, "--full", "-j", j, "--json"], capture_output=True, text=True)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+        try:
+            s = json.loads(p.stdout)["simulation"]
+        except (ValueError, KeyError):
+            print(f"  {name:28} failed (-j {j}): {p.stderr.strip()[:100]}")
+            continue
+        n, w = s["thread_instructions"], s["seconds"]
+        print(f"  {name:28} {n:13} {j:>3} {w:8.2f} {cpu:8.2f} {n / w / 1e6:9.1f} {n / cpu / 1e6:8.1f}")
+EOF_PY
 
 # --- 2. block sampling against full simulation ------------------------------------------------
 sample_case() { # kernel -D...: sampled and (BENCH_FULL=1) full, compared; $SAMPLE_EXTRA: the sampled run's own options

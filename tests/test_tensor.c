@@ -1218,6 +1218,29 @@ static void test_cp_async_ignore_src_zero_fills_and_reads_nothing(void **state)
     teardown(&r);
 }
 
+/* Ten groups, the newest nine in flight: more than the quick test's ranges per warp, so the
+ * bytes are walked; the oldest group's are complete, the next one's still in flight. */
+static void test_a_read_of_one_of_nine_groups_in_flight_is_an_error_and_of_the_waited_one_is_not(void **state)
+{
+    (void)state;
+    run_t r;
+    for (int read = 0; read <= 1; read++) {
+        setup_from(&r, "tests/data/tensor/cp_async_deep.ptx", "cp_async_deep", 32);
+        buf_rand(&r, WS_TYPE_FLOAT, 128, 3, 1, 2);
+        buf_zero(&r, WS_TYPE_FLOAT, 32);
+        arg_int(&r, read);
+        if (read == 0) {
+            run_ok(&r);
+            const float *in = data(&r, 0), *out = data(&r, 1);
+            for (int l = 0; l < 32; l++) assert_true(out[l] == in[l * 4]);
+        } else {
+            assert_int_equal(run(&r), -1);
+            assert_non_null(strstr(error_text(&r), "may not have written yet"));
+        }
+        teardown(&r);
+    }
+}
+
 static void test_reading_a_cp_async_destination_before_its_wait_is_an_error_naming_the_copy(void **state)
 {
     (void)state;
@@ -1954,6 +1977,7 @@ int main(void)
         cmocka_unit_test(test_cp_async_copies_zero_fills_and_costs_its_sectors_and_wavefronts),
         cmocka_unit_test(test_cp_async_ignore_src_zero_fills_and_reads_nothing),
         cmocka_unit_test(test_reading_a_cp_async_destination_before_its_wait_is_an_error_naming_the_copy),
+        cmocka_unit_test(test_a_read_of_one_of_nine_groups_in_flight_is_an_error_and_of_the_waited_one_is_not),
         cmocka_unit_test(test_cp_async_is_counted_apart_from_plain_loads_and_stores),
         cmocka_unit_test(test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in),
         cmocka_unit_test(test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back),

@@ -129,15 +129,46 @@ static inline int field_exp(double x, int emin)
     return e < emin ? emin : e;
 }
 
+/* 2^n for n in the double's normal exponent range, where it is exactly ldexp(1.0, n): built from
+ * its bits, since ldexp (a library call) was a tenth of a tensor-core GEMM's simulation. */
+static inline double pow2(int n)
+{
+    uint64_t u = (uint64_t)(n + 1023) << 52;
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
 /* x truncated toward zero to f32 (24 significant bits, subnormals at 2^-149; beyond the f32 range
- * the conversion's infinity). */
+ * the conversion's infinity). Where x's exponent is f32's normal range or above, truncating to 24
+ * bits is clearing the double's low 29 significand bits (what the scaled trunc below computes). */
 static inline float f32_rz(double x)
 {
     if (x == 0 || !isfinite(x)) return (float)x;
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    int be = (int)((u >> 52) & 0x7ff);
+    if (be >= 1023 - 126) {
+        u &= ~((1ull << 29) - 1);
+        memcpy(&x, &u, 8);
+        return (float)x;
+    }
     int e = ilogb(x);
     if (e < -126) e = -126;
     double q = ldexp(trunc(ldexp(x, 23 - e)), e - 23);
     return (float)q;
+}
+
+/* The bits of D from the exact window sum (hmma_bits's rule): an f16 D rounded once to nearest even,
+ * an f32 D truncated; a sum of zero magnitude is +0 whatever the terms' signs (results/h200-hmma-chain). */
+static inline uint64_t hmma_finish(double sum, bool f16d)
+{
+    if (f16d) {
+        uint16_t h = sim_f2h(sum, PTX_RND_RN);
+        return h == 0x8000 ? 0 : h;             /* a negative sum that rounds to zero: +0 */
+    }
+    float f = f32_rz(sum);
+    return f == 0 ? 0 : sim_f32b(f);
 }
 
 /* One element of an f16/bf16/tf32 D as the H200's tensor core sums it (the header's rule), as
@@ -151,23 +182,59 @@ static uint64_t hmma_bits(double c, const double *a, const int *ea, const double
                           int cemin, bool f16d)
 {
     int E = field_exp(c, cemin);
-    double plain = c;
+    double plain = c, p[32];      /* K <= 16 here; each product once, used three times */
     for (int k = 0; k < K; k++) {
-        double p = a[k] * b[k * ldb];
-        plain += p;
-        if (p != 0 && ea[k] + eb[k * ldb] > E) E = ea[k] + eb[k * ldb];
+        p[k] = a[k] * b[k * ldb];
+        plain += p[k];
+        if (p[k] != 0 && ea[k] + eb[k * ldb] > E) E = ea[k] + eb[k * ldb];
     }
     if (!isfinite(plain) || E == INT32_MIN / 2) return f16d ? sim_f2h(plain, PTX_RND_RN) : sim_f32b((float)plain);
-    double scale = ldexp(1.0, 25 - E);
+    bool normal = E - 25 >= -1022 && 25 - E >= -1022;   /* always, for f16/bf16/tf32 operands */
+    double scale = normal ? pow2(25 - E) : ldexp(1.0, 25 - E);
     int64_t units = (int64_t)(c * scale);       /* the casts truncate toward zero */
-    for (int k = 0; k < K; k++) units += (int64_t)(a[k] * b[k * ldb] * scale);
-    double sum = ldexp((double)units, E - 25);
-    if (f16d) {
-        uint16_t h = sim_f2h(sum, PTX_RND_RN);
-        return h == 0x8000 ? 0 : h;             /* a negative sum that rounds to zero: +0 */
+    for (int k = 0; k < K; k++) units += (int64_t)(p[k] * scale);
+    /* units has at most 34 significant bits: the product by a normal power of two is exact, as ldexp is */
+    return hmma_finish(normal ? (double)units * pow2(E - 25) : ldexp((double)units, E - 25), f16d);
+}
+
+/* One row of D, N elements, each as hmma_bits sums it, for finite operands (all of A, B and C):
+ * then no sum can overflow a double (a product is below 2^256), so hmma_bits's plain sum matters
+ * only where every term is zero (its signed zero), and a product is zero exactly when an operand
+ * is (none underflows a double), whose exponent field is INT32_MIN / 2: a plain maximum over
+ * every product's field sum is E, or far below any real exponent when all terms are zero.
+ * The row's elements go side by side, k outer: their maxima and integer sums are independent
+ * chains that overlap in the CPU, where hmma_bits's one element at a time waits on each add. */
+static inline __attribute__((always_inline)) void hmma_row(const double *c, const double *a, const int *ea,
+                                                           const double *B, const int *EB, int N, int K, int cemin,
+                                                           bool f16d, uint64_t *d)
+{
+    int E[32];
+    double scale[32];
+    int64_t units[32];
+    for (int j = 0; j < N; j++) E[j] = field_exp(c[j], cemin);
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < N; j++) {
+            int e = ea[k] + EB[k * N + j];    /* >= INT32_MIN: two zero fields */
+            E[j] = e > E[j] ? e : E[j];
+        }
+    for (int j = 0; j < N; j++) {
+        if (E[j] < -100000) E[j] = INT32_MIN / 2;    /* no nonzero term: real fields are >= -300 */
+        bool normal = E[j] != INT32_MIN / 2 && E[j] - 25 >= -1022 && 25 - E[j] >= -1022;
+        scale[j] = normal ? pow2(25 - E[j]) : E[j] == INT32_MIN / 2 ? 0 : ldexp(1.0, 25 - E[j]);
+        units[j] = (int64_t)(c[j] * scale[j]);        /* the casts truncate toward zero */
     }
-    float f = f32_rz(sum);
-    return f == 0 ? 0 : sim_f32b(f);
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < N; j++) units[j] += (int64_t)(a[k] * B[k * N + j] * scale[j]);
+    for (int j = 0; j < N; j++) {
+        if (E[j] == INT32_MIN / 2) {                  /* every term zero: their sum's sign */
+            double plain = c[j];
+            for (int k = 0; k < K; k++) plain += a[k] * B[k * N + j];
+            d[j] = f16d ? sim_f2h(plain, PTX_RND_RN) : sim_f32b((float)plain);
+            continue;
+        }
+        bool normal = E[j] - 25 >= -1022 && 25 - E[j] >= -1022;
+        d[j] = hmma_finish(normal ? (double)units[j] * pow2(E[j] - 25) : ldexp((double)units[j], E[j] - 25), f16d);
+    }
 }
 
 /* acc[j] += a[k] * b[k][j] for k = 0 .. K-1 in order (b rows of n): one row of D. */
@@ -224,7 +291,19 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
          * (results/h200-hmma-chain: 1,048,576 of 1,048,576 outputs; one k8 sum reproduces 69 %) */
         int ks = wm && tc->atype == PTX_MT_TF32 ? 4 : K;
         bool f16d = tc->dtype == PTX_MT_F16;
-        for (int i = 0; i < M; i++)
+        bool finite = true;
+        for (int x = 0; x < M * K; x++) finite &= isfinite(A[x]) != 0;
+        for (int x = 0; x < K * N; x++) finite &= isfinite(B[x]) != 0;
+        for (int x = 0; x < M * N; x++) finite &= isfinite(C[x]) != 0;
+        for (int i = 0; i < M; i++) {
+            if (finite && ks == K && N == 8 && K == 16) {   /* m16n8k16, the common shape: constant bounds unroll */
+                hmma_row(C + i * N, A + i * K, EA + i * K, B, EB, 8, 16, cemin, f16d, bits + i * N);
+                continue;
+            }
+            if (finite && ks == K) {
+                hmma_row(C + i * N, A + i * K, EA + i * K, B, EB, N, K, cemin, f16d, bits + i * N);
+                continue;
+            }
             for (int j = 0; j < N; j++) {
                 double cv = C[i * N + j];
                 uint64_t d = 0;
@@ -235,6 +314,7 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
                 }
                 bits[i * N + j] = d;
             }
+        }
     } else if (!integer && tc->atype != PTX_MT_F64) {
         /* k outside j: each element still adds its K products to C in k order (the same sums,
          * rounded the same), but the inner loop runs along a row of B and vectorises */

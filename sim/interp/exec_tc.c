@@ -19,11 +19,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+enum { TC_RANGES = 8 };  /* groups per warp whose byte ranges are kept (tc_warp.lo/hi) */
+
 typedef struct {
     uint32_t open;        /* the group new cp.async join (commits so far) */
     uint32_t done;        /* groups below this are complete */
     uint32_t last;        /* highest group holding a copy */
     bool has;             /* some copy issued in this block */
+    /* the shared bytes [lo, hi) each of the last TC_RANGES groups wrote, slot g % TC_RANGES holding
+       group rgroup (+ 1; 0 = none): sim_tc_check_shared's quick answer where no access touches them */
+    uint64_t lo[TC_RANGES], hi[TC_RANGES];
+    uint32_t rgroup[TC_RANGES];
 } tc_warp;
 
 struct sim_tc {
@@ -275,10 +281,35 @@ static bool warp_pending(const tc_warp *tw) { return tw->has && tw->last >= tw->
         (t)->pending_warps += (uint32_t)after_ - (uint32_t)before_;      \
     } while (0)
 
+/* Whether bytes [lo, hi) may hold a byte that a copy still in flight wrote: false when they miss
+ * every pending group's range (then the byte walk below finds nothing: each byte's last writer
+ * is a group either complete or in a range). Unknown (true) with a bulk copy in the block or a
+ * warp with more groups pending than it keeps ranges for. The byte walk was a tenth of a
+ * cp.async GEMM's simulation, whose ldmatrix reads one buffer while the copies fill the other. */
+static bool may_be_pending(const struct sim_tc *t, uint64_t lo, uint64_t hi)
+{
+    if (t->bulk) return true;
+    for (uint32_t wi = 0; wi < t->nwarps; wi++) {
+        const tc_warp *tw = &t->warp[wi];
+        if (!warp_pending(tw)) continue;
+        if (tw->last - tw->done >= TC_RANGES) return true;
+        for (uint32_t g = tw->done; g <= tw->last; g++) {
+            int r = (int)(g % TC_RANGES);
+            if (tw->rgroup[r] == g + 1 && tw->lo[r] < hi && lo < tw->hi[r]) return true;
+        }
+    }
+    return false;
+}
+
 int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, const uint64_t *addr, uint32_t n)
 {
     const struct sim_tc *t = c->tc;
     if (!t->pending_warps && !t->bulk) return 0;
+    if (m && !t->bulk) {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        SIM_LANES(m, { if (addr[l] < lo) lo = addr[l]; if (addr[l] + n > hi) hi = addr[l] + n; });
+        if (!may_be_pending(t, lo, hi)) return 0;
+    }
     for (uint32_t mm = m; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         for (uint32_t b = 0; b < n; b++) {
@@ -393,6 +424,16 @@ static int cp_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         });
         tw_->last = tw_->open;
         tw_->has = true;
+        int r = (int)(tw_->open % TC_RANGES);
+        if (tw_->rgroup[r] != tw_->open + 1) {
+            tw_->rgroup[r] = tw_->open + 1;
+            tw_->lo[r] = UINT64_MAX;
+            tw_->hi[r] = 0;
+        }
+        SIM_LANES(m, {
+            if (dst[l] < tw_->lo[r]) tw_->lo[r] = dst[l];
+            if (dst[l] + cp > tw_->hi[r]) tw_->hi[r] = dst[l] + cp;
+        });
     });
     return 0;
 }

@@ -81,6 +81,10 @@ struct par {
     uint32_t nslots;
     par_slot *slots;          /* ring: block k in slots[k % nslots] */
     uint64_t next_claim, next_replay;
+    uint32_t window;          /* blocks claimed ahead of the replay at most (<= nslots) */
+    size_t max_rec;           /* the largest block's record bytes replayed so far */
+    ws_split_out *spare;      /* nspare large record buffers of replayed slots, for the next claims */
+    uint32_t nspare;
     volatile int abort;       /* set once the replay met a fault: no later block is needed */
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -242,14 +246,36 @@ static void run_one(par_worker *pw, par_slot *s, uint64_t k)
     s->seq = c->seq;
 }
 
+/* How far the workers may run ahead of the replay. A worker that finds the ring full sleeps
+ * until the replay frees a slot, and on a busy machine its wake-up takes longer than a small
+ * block runs (copy_float at 2^24 on two cores under load: 33,000 sleeps of 0.25 ms each, the
+ * worker idle 80 % of the run with a ring of 4), so the ring is deep: PAR_AHEAD blocks per
+ * thread, fewer when the blocks' records are large (PAR_AHEAD_BYTES of them in the ring at most,
+ * by the largest block so far). Only the schedule changes: the replay stays in block order. */
+enum { PAR_AHEAD = 64 };
+/* A replayed slot's buffer above this goes to the spares, which the next claims take: the ring is
+ * walked slot by slot, so without that every slot of a deep ring would come to hold a large
+ * block's buffer (a 512^3 tiled matmul: 14 MB a block, 128 slots) where only `window` are live. */
+#define PAR_SMALL_REC ((size_t)64 << 10)
+#define PAR_AHEAD_BYTES ((size_t)32 << 20)
+
+static void par_set_window(par *P, size_t rec_bytes)
+{
+    if (rec_bytes > P->max_rec) P->max_rec = rec_bytes;
+    size_t w = P->max_rec ? PAR_AHEAD_BYTES / P->max_rec : P->nslots;
+    uint32_t lo = P->nslots / PAR_AHEAD * 2;       /* 2 per thread, as many as any run needs */
+    P->window = w < lo ? lo : w > P->nslots ? P->nslots : (uint32_t)w;
+}
+
 /* Claims the next block when its ring slot is free; false when none is left to claim. */
 static bool claim(par *P, bool wait, par_slot **s, uint64_t *k)
 {
     for (;;) {
         if (P->abort || P->next_claim >= P->count) return false;
         par_slot *t = &P->slots[P->next_claim % P->nslots];
-        if (t->state == SLOT_EMPTY) {
+        if (t->state == SLOT_EMPTY && P->next_claim - P->next_replay < P->window) {
             t->state = SLOT_RUNNING;
+            if (!t->out.buf && P->nspare) t->out = P->spare[--P->nspare];
             *s = t;
             *k = P->next_claim++;
             return true;
@@ -344,13 +370,15 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
     P.split_ctx = c->cfg->split ? c->cfg->split_ctx : (void *)c->cfg;
     P.first = first;
     P.count = count;
-    P.nslots = (uint32_t)nthreads * 2;
+    P.nslots = (uint32_t)nthreads * PAR_AHEAD;
+    P.window = (uint32_t)nthreads * 2;             /* until a replayed block says how large one is */
     P.slots = calloc(P.nslots, sizeof *P.slots);
+    P.spare = calloc(P.nslots, sizeof *P.spare);
     par_worker *pw = calloc((size_t)nthreads, sizeof *pw);   /* pw[0]: the calling thread's */
     int rc = -1, started = 0;
     pthread_mutex_init(&P.lock, NULL);
     pthread_cond_init(&P.cond, NULL);
-    bool ok = P.slots && pw;
+    bool ok = P.slots && P.spare && pw;
     for (int i = 0; ok && i < nthreads; i++) ok = worker_init(&pw[i], &P) == 0;
     if (!ok) {
         c->res->stop = WS_SIM_OUT_OF_MEMORY;
@@ -374,6 +402,11 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
             pthread_mutex_lock(&P.lock);
             s->state = SLOT_EMPTY;
             P.next_replay++;
+            par_set_window(&P, s->out.len);
+            if (s->out.cap > PAR_SMALL_REC) {            /* the ring's slots share the large buffers */
+                P.spare[P.nspare++] = s->out;
+                memset(&s->out, 0, sizeof s->out);
+            }
             pthread_cond_broadcast(&P.cond);
             if (!r) r = sim_predict_after(c, P.next_replay, count, sim_now() - t0);  /* as one thread predicts */
             if (r) { rc = -1; P.abort = 1; break; }
@@ -407,6 +440,8 @@ done:
     for (int i = 0; pw && i < nthreads; i++) worker_free(&pw[i]);
     for (uint32_t i = 0; P.slots && i < P.nslots; i++) { free(P.slots[i].out.buf); free(P.slots[i].ck); }
     free(P.slots);
+    for (uint32_t i = 0; i < P.nspare; i++) free(P.spare[i].buf);
+    free(P.spare);
     free(pw);
     pthread_mutex_destroy(&P.lock);
     pthread_cond_destroy(&P.cond);

@@ -27,6 +27,9 @@ typedef struct {
     uint32_t nsets, ways;
     uint64_t clock;
     cline *lines;    /* nsets * ways */
+    uint64_t *tags;  /* nsets * ways: lines[i].tag again, packed, for the lookup (a set's 16 tags
+                        in two host cache lines, where its 16 lines span fourteen: the lookup's
+                        loads were its whole cost) */
 } scache;
 
 typedef struct {
@@ -125,13 +128,21 @@ static int scache_init(scache *s, uint64_t bytes, int ways)
     s->ways = (uint32_t)ways;
     s->nsets = (uint32_t)(nlines / (uint64_t)ways);
     s->lines = calloc((size_t)s->nsets * s->ways, sizeof *s->lines);
-    return s->lines ? 0 : -1;
+    s->tags = calloc((size_t)s->nsets * s->ways, sizeof *s->tags);
+    return s->lines && s->tags ? 0 : -1;
 }
 
-static cline *scache_set(scache *s, uint64_t line)
+static void scache_free(scache *s)
+{
+    free(s->lines);
+    free(s->tags);
+}
+
+/* The first way of the set that holds `line` (an index into lines and tags). */
+static size_t scache_set(const scache *s, uint64_t line)
 {
     uint64_t h = line ^ (line >> 17) ^ (line >> 29);
-    return &s->lines[(size_t)(h % s->nsets) * s->ways];
+    return (size_t)(h % s->nsets) * s->ways;
 }
 
 /* The line holding `line`, or NULL. Touches LRU when found and touch != 0. */
@@ -139,12 +150,14 @@ static cline *scache_find(scache *s, uint64_t line, int touch)
 {
     if (!s->nsets)
         return NULL;
-    cline *set = scache_set(s, line);
+    size_t at = scache_set(s, line);
+    const uint64_t *tag = s->tags + at;
     for (uint32_t i = 0; i < s->ways; i++)
-        if (set[i].tag == line + 1) {
+        if (tag[i] == line + 1) {
+            cline *l = &s->lines[at + i];
             if (touch)
-                set[i].stamp = ++s->clock;
-            return &set[i];
+                l->stamp = ++s->clock;
+            return l;
         }
     return NULL;
 }
@@ -156,10 +169,11 @@ static cline *scache_alloc(scache *s, uint64_t line, cline *victim)
     memset(victim, 0, sizeof *victim);
     if (!s->nsets)
         return NULL;
-    cline *set = scache_set(s, line);
+    size_t at = scache_set(s, line);
+    cline *set = &s->lines[at];
     cline *v = &set[0];
     for (uint32_t i = 0; i < s->ways; i++) {
-        if (!set[i].tag) {
+        if (!s->tags[at + i]) {
             v = &set[i];
             break;
         }
@@ -169,6 +183,7 @@ static cline *scache_alloc(scache *s, uint64_t line, cline *victim)
     *victim = *v;
     memset(v, 0, sizeof *v);
     v->tag = line + 1;
+    s->tags[v - s->lines] = v->tag;
     v->stamp = ++s->clock;
     return v;
 }
@@ -205,14 +220,14 @@ void ws_cache_free(ws_cache *c)
     if (c->sms)
         for (int i = 0; i < c->cfg.sm_count; i++)
             if (c->sms[i]) {
-                free(c->sms[i]->l1.lines);
+                scache_free(&c->sms[i]->l1);
                 free(c->sms[i]->mshr);
                 free(c->sms[i]->wpend);
                 free(c->sms[i]);
             }
     free(c->sms);
     free(c->open_row);
-    free(c->l2.lines);
+    scache_free(&c->l2);
     free(c->fifo);
     free(c->pfifo);
     free(c);
@@ -230,7 +245,7 @@ static sm_state *get_sm(ws_cache *c, int sm)
     if (!s->mshr || !s->wpend || scache_init(&s->l1, c->cfg.l1_bytes, c->cfg.l1_ways)) {
         free(s->mshr);
         free(s->wpend);
-        free(s->l1.lines);
+        scache_free(&s->l1);
         free(s);
         return NULL;
     }

@@ -5,6 +5,7 @@
 #include "coalesce.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "../../common/device.h"
@@ -33,13 +34,17 @@ static int popcount32(uint32_t x) { return __builtin_popcount(x); }
 
 int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_result *r)
 {
-    memset(r, 0, sizeof *r);
     int local = ev->space == WS_SPACE_LOCAL;
-    if (!local && ev->space != WS_SPACE_GLOBAL)
-        return -1;
     int w = ev->width;
-    if (w < 1 || w > 16)
+    if ((!local && ev->space != WS_SPACE_GLOBAL) || w < 1 || w > 16) {
+        memset(r, 0, sizeof *r);
         return -1;
+    }
+    /* the counts and each lane's count only: the result is 6.7 KB, of which an access fills a few
+       entries (each zeroed as it is made) and rows (read up to lane_nsectors) - clearing it whole
+       was the coalescer's largest cost */
+    memset(r, 0, offsetof(ws_coalesce_result, entries));
+    memset(r->lane_nsectors, 0, sizeof r->lane_nsectors);
     if (!ev->active_mask)
         return 0;
     int nreq = local ? (w >= 4 ? w / 4 : 1) : 1;
@@ -110,8 +115,7 @@ int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_re
         ws_sector_entry *e = r->nentries ? &r->entries[r->nentries - 1] : NULL;
         if (!e || e->sector != ch[i].sector || e->request != ch[i].request) {
             e = &r->entries[r->nentries++];
-            e->sector = ch[i].sector;
-            e->request = ch[i].request;
+            *e = (ws_sector_entry){.sector = ch[i].sector, .request = ch[i].request};
         }
         e->lanes |= 1u << ch[i].lane;
         e->byte_mask |= ch[i].mask;
