@@ -333,12 +333,29 @@ int ws_banks_ldgsts(const ws_mem_event *ev, ws_bank_result *r)
        .ca adds one per global line beyond the first in a phase; .cg counts the store rule's
        wavefronts beyond one per (phase, global line) */
     int phases, sets = ldgsts_line_sets(ev, &phases);
+    uint32_t copy = ev->zfill_copy_mask & ev->active_mask;
     if (ev->cache == WS_CACHE_CG) {
         r->ncu_conflicts = r->wavefronts > sets ? r->wavefronts - sets : 0;
         ldgsts_cg(ev, r);
     } else {
         r->ncu_conflicts += sets - phases;
         r->wavefronts += sets - phases;           /* .ca: each further line of a phase, a wavefront */
+    }
+    if (ev->width == 16 && copy) {
+        /* the zero-filling 16-byte form (SASS LDGSTS...128.ZFILL): the copying lanes' writes once
+           more (sass_forms.cu's ldgsts_rows 8, ldgsts_row_per_group 64, ldgsts_zfill_half 6) */
+        ws_mem_event live = *ev;
+        live.active_mask = copy;
+        ws_bank_result again;
+        if (ev->cache == WS_CACHE_CG) {
+            reset(&again);
+            ldgsts_cg(&live, &again);
+        } else {
+            ws_banks(&live, &again);
+            int ph, st = ldgsts_line_sets(&live, &ph);
+            again.wavefronts += st - ph;
+        }
+        r->wavefronts += again.wavefronts;
     }
     if (r->ideal > r->wavefronts - r->ncu_conflicts) r->ideal = r->wavefronts - r->ncu_conflicts;
     if (r->ideal < 1) r->ideal = 1;
