@@ -293,25 +293,32 @@ static void ldgsts_cg(const ws_mem_event *ev, ws_bank_result *r)
         uint32_t left = 0;
         for (int l = p; l < p + per && l < 32; l++)
             if (ev->active_mask >> l & 1) left |= 1u << l;
+        uint32_t zero = 0;                        /* lanes that only zero-fill */
+        for (uint32_t m = left; m; m &= m - 1)
+            if (ev->gline[__builtin_ctz(m)] == 0xff) zero |= 1u << __builtin_ctz(m);
+        if (zero != left) left &= ~zero;          /* they go with the phase's first line */
         while (left) {                            /* one (phase, line) group at a time */
             uint8_t line = ev->gline[__builtin_ctz(left)];
             uint32_t grp = 0;
             for (uint32_t m = left; m; m &= m - 1)
                 if (ev->gline[__builtin_ctz(m)] == line) grp |= 1u << __builtin_ctz(m);
             left &= ~grp;
+            grp |= zero;
+            zero = 0;
             uint64_t passrows[32];                /* (pass, 128-byte row) pairs: the group's wavefronts */
             int npr = 0;
             for (uint32_t m = grp; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
                 uint64_t blk = ev->addr[l] >> 5, below[32];
                 int pass = 0;                     /* l's pass: its sector's distinct blocks below blk */
-                for (uint32_t o = grp; line != 0xff && o; o &= o - 1) {
+                for (uint32_t o = grp; ev->gline[l] != 0xff && o; o &= o - 1) {
                     int k = __builtin_ctz(o);
                     uint64_t b = ev->addr[k] >> 5;
-                    if (ev->gsector[k] == ev->gsector[l] && b < blk) add_key(below, &pass, b);
+                    if (ev->gline[k] == ev->gline[l] && ev->gsector[k] == ev->gsector[l] && b < blk)
+                        add_key(below, &pass, b);
                 }
                 add_key(passrows, &npr, (uint64_t)pass << 58 | ev->addr[l] >> 7);
-                if (line == 0xff) continue;       /* zero-fill only: nothing requested */
+                if (ev->gline[l] == 0xff) continue;   /* zero-fill only: nothing requested */
                 uint64_t sec = (uint64_t)line * 4 + ev->gsector[l];
                 add_key(pairs, &npairs, sec << 56 | blk);
                 add_key(secs, &nsecs, sec);
