@@ -270,12 +270,7 @@ static int ldgsts_line_sets(const ws_mem_event *ev, int *phases)
     return sets;
 }
 
-/* The .cg form (results/h200-ldgsts-rule*, the corpus: docs/sass.md "LDGSTS"): its data come from
- * L2 a global sector at a time and are written to shared memory a 32-byte shared block at a time, so
- * a sector whose lanes land in k blocks is requested k times; a (phase, global line) group's writes go
- * in passes (pass i: the i-th block, in address order, of each of its sectors), and a pass costs one
- * wavefront per 128-byte shared row it touches. Lanes reading no source byte (zero-fill) are one
- * sector of their own that is never requested. Fills r's wavefronts and the two sector excesses. */
+/* Adds k to keys[0..*n) unless there; 1 when added. */
 static int add_key(uint64_t *keys, int *n, uint64_t k)
 {
     for (int i = 0; i < *n; i++)
@@ -284,6 +279,13 @@ static int add_key(uint64_t *keys, int *n, uint64_t k)
     return 1;
 }
 
+/* The .cg form (results/h200-ldgsts-rule*, the corpus: docs/sass.md "LDGSTS"): its data come from
+ * L2 a global sector at a time and are written to shared memory a 32-byte shared block at a time, so
+ * a sector whose lanes land in k blocks is requested k times; a (phase, global line) group's writes go
+ * in passes (pass i: the i-th block, in address order, of each of its sectors), and a pass costs one
+ * wavefront per 128-byte shared row it touches. Lanes reading no source byte (zero-fill) join their
+ * phase's first group in pass 0 (a phase of them alone is a group) and request nothing. Fills r's
+ * wavefronts and the two sector excesses. */
 static void ldgsts_cg(const ws_mem_event *ev, ws_bank_result *r)
 {
     int per = ev->width >= 4 && ev->width <= 16 ? 128 / ev->width : 32, wf = 0;
