@@ -13,7 +13,8 @@
 set -u
 OUT=${OUT:-out-ldgsts-rule}
 BIN=${WS_BIN:-build/warpscope}
-SRC=tests/data/tensor/ldgsts_rule.cu
+# SRCS: the probe files (scripts/gpu-ldgsts3.sh adds tests/data/tensor/ldgsts_rule3.cu)
+SRCS=${SRCS:-tests/data/tensor/ldgsts_rule.cu}
 mkdir -p "$OUT/results"
 {
     echo "date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
@@ -32,6 +33,7 @@ if [ ! -x "$BIN" ]; then
 fi
 worst=0
 : > "$OUT/check.log"
+for SRC in $SRCS; do
 for k in $(sed -n 's/^kernel[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$SRC"); do
     echo "+ $BIN check --record $OUT/results/ $SRC:$k" >> "$OUT/check.log"
     "$BIN" check --record "$OUT/results/" "$SRC:$k" >> "$OUT/check.log" 2>&1 < /dev/null
@@ -39,6 +41,7 @@ for k in $(sed -n 's/^kernel[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' 
     echo "exit $rc: $k" >> "$OUT/check.log"
     [ $rc = 4 ] && { echo "gpu-ldgsts-rule: no usable GPU (exit 4), see $OUT/check.log" >&2; exit 4; }
     [ $rc -gt $worst ] && worst=$rc
+done
 done
 awk '/^\+ .* check --record / { n = split($NF, p, ":"); k = p[n] }
      k != "" && /ldgsts|global_op_ld\.sum|srcunit_tex_op_read\.sum/ && NF >= 4 { print k, $1, $3, $4 }

@@ -62,6 +62,9 @@ typedef struct ws_mem_event {
     uint8_t gline[32];       /* LDGSTS shared write: the global 128-byte line the lane's source is in, numbered
                                 0, 1, ... by first appearance in lane order; 0xff for a lane that reads no source
                                 byte; read on that event only (banks.h's LDGSTS conflict rule) */
+    uint8_t gsector[32];     /* LDGSTS shared write: the 32-byte sector of that line (0..3) the lane's source
+                                starts in (a cp.async source is aligned to its size, so it is its only one);
+                                0 where gline is 0xff (banks.h's .cg re-requested sectors) */
     /* Per lane address:
      *   GLOBAL: address in the simulated global address space (buffer base + offset);
      *   SHARED: byte offset in the block's shared window;

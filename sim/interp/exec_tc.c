@@ -99,7 +99,8 @@ uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e)
 
 /* One event; zfill, gline: its zfill_copy_mask and gline (event.h: a cp.async's shared write), NULL gline: none. */
 static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
-                 uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part, uint32_t zfill, const uint8_t *gline)
+                 uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part, uint32_t zfill, const uint8_t *gline,
+                 const uint8_t *gsector)
 {
     if (!m) return;
     if (c->cfg->listener) {
@@ -128,6 +129,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
         ev.zfill_copy_mask = zfill & m;
         if (gline) memcpy(ev.gline, gline, 32);
         else memset(ev.gline, 0xff, 32);
+        if (gsector) memcpy(ev.gsector, gsector, 32);
         SIM_LANES(m, ev.addr[l] = addr[l]);
         WS_ASSERT(ws_mem_event_check(&ev) == 0);
         c->cfg->listener(c->cfg->listener_ctx, &ev);
@@ -138,7 +140,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
 void sim_tc_emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
                       uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part)
 {
-    emit(c, w, in, sp, op, kind, m, addr, width, part, 0, NULL);
+    emit(c, w, in, sp, op, kind, m, addr, width, part, 0, NULL, NULL);
 }
 
 void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
@@ -398,19 +400,21 @@ static int cp_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     sim_tc_emit(c, w, in, WS_SPACE_GLOBAL, WS_MEM_LOAD, WS_KIND_LDGSTS, gm, src, cp);
     /* the zero-filling form's shared write costs more wavefronts and its bank conflicts depend on the
        global lines it reads (banks.h), so it says which lanes copy and each lane's line */
-    uint8_t gline[32];
+    uint8_t gline[32], gsector[32];
     uint64_t lines[32];
     int nlines = 0;
     memset(gline, 0xff, sizeof gline);
+    memset(gsector, 0, sizeof gsector);
     SIM_LANES(gm, {
         uint64_t ln = src[l] >> 7;
         int k = 0;
         while (k < nlines && lines[k] != ln) k++;
         if (k == nlines) lines[nlines++] = ln;
         gline[l] = (uint8_t)k;
+        gsector[l] = (uint8_t)(src[l] >> 5 & 3);
     });
     emit(c, w, in, WS_SPACE_SHARED, WS_MEM_STORE, WS_KIND_LDGSTS, m, dst, cp, 0,
-         pi->tc.flags & PTX_TC_ZFILL ? gm : 0, gline);
+         pi->tc.flags & PTX_TC_ZFILL ? gm : 0, gline, gsector);
     uint32_t pc = (uint32_t)(in - c->prog.insns);
     GROUP_UPDATE(t, w->index, {
         SIM_LANES(m, {

@@ -270,29 +270,104 @@ static int ldgsts_line_sets(const ws_mem_event *ev, int *phases)
     return sets;
 }
 
+/* Adds k to keys[0..*n) unless there; 1 when added. */
+static int add_key(uint64_t *keys, int *n, uint64_t k)
+{
+    for (int i = 0; i < *n; i++)
+        if (keys[i] == k) return 0;
+    keys[(*n)++] = k;
+    return 1;
+}
+
+/* The .cg form (results/h200-ldgsts-rule*, the corpus: docs/sass.md "LDGSTS"): its data come from
+ * L2 a global sector at a time and are written to shared memory a 32-byte shared block at a time, so
+ * a sector whose lanes land in k blocks is requested k times; a (phase, global line) group's writes go
+ * in passes (pass i: the i-th block, in address order, of each of its sectors), and a pass costs one
+ * wavefront per 128-byte shared row it touches. Lanes reading no source byte (zero-fill) join their
+ * phase's first group in pass 0 (a phase of them alone is a group) and request nothing. Fills r's
+ * wavefronts and the two sector excesses. */
+static void ldgsts_cg(const ws_mem_event *ev, ws_bank_result *r)
+{
+    int per = ev->width >= 4 && ev->width <= 16 ? 128 / ev->width : 32, wf = 0;
+    uint64_t pairs[32], secs[32], lblk[32];       /* (sector, block), sectors, (line, block) of the warp */
+    int npairs = 0, nsecs = 0, nlblk = 0;
+    for (int p = 0; p < 32; p += per) {
+        uint32_t left = 0;
+        for (int l = p; l < p + per && l < 32; l++)
+            if (ev->active_mask >> l & 1) left |= 1u << l;
+        uint32_t zero = 0;                        /* lanes that only zero-fill */
+        for (uint32_t m = left; m; m &= m - 1)
+            if (ev->gline[__builtin_ctz(m)] == 0xff) zero |= 1u << __builtin_ctz(m);
+        if (zero != left) left &= ~zero;          /* they go with the phase's first line */
+        while (left) {                            /* one (phase, line) group at a time */
+            uint8_t line = ev->gline[__builtin_ctz(left)];
+            uint32_t grp = 0;
+            for (uint32_t m = left; m; m &= m - 1)
+                if (ev->gline[__builtin_ctz(m)] == line) grp |= 1u << __builtin_ctz(m);
+            left &= ~grp;
+            grp |= zero;
+            zero = 0;
+            uint64_t passrows[32];                /* (pass, 128-byte row) pairs: the group's wavefronts */
+            int npr = 0;
+            for (uint32_t m = grp; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                uint64_t blk = ev->addr[l] >> 5, below[32];
+                int pass = 0;                     /* l's pass: its sector's distinct blocks below blk */
+                for (uint32_t o = grp; ev->gline[l] != 0xff && o; o &= o - 1) {
+                    int k = __builtin_ctz(o);
+                    uint64_t b = ev->addr[k] >> 5;
+                    if (ev->gline[k] == ev->gline[l] && ev->gsector[k] == ev->gsector[l] && b < blk)
+                        add_key(below, &pass, b);
+                }
+                add_key(passrows, &npr, (uint64_t)pass << 58 | ev->addr[l] >> 7);
+                if (ev->gline[l] == 0xff) continue;   /* zero-fill only: nothing requested */
+                uint64_t sec = (uint64_t)line * 4 + ev->gsector[l];
+                add_key(pairs, &npairs, sec << 56 | blk);
+                add_key(secs, &nsecs, sec);
+                add_key(lblk, &nlblk, (uint64_t)line << 56 | blk);
+            }
+            wf += npr;
+        }
+    }
+    r->wavefronts = wf;
+    r->sectors_rerequested = npairs - nsecs;
+    r->ld_sectors_extra = nlblk - nsecs;
+}
+
 int ws_banks_ldgsts(const ws_mem_event *ev, ws_bank_result *r)
 {
     if (ws_banks(ev, r) != 0)
         return -1;
     /* bank conflicts as the H200 counts them (results/h200-ldgsts-rule: 13 probes, and the corpus):
-       .ca adds one per global line beyond the first in a phase; .cg counts the store rule's wavefronts
-       beyond one per (phase, global line) */
+       .ca adds one per global line beyond the first in a phase; .cg counts the store rule's
+       wavefronts beyond one per (phase, global line) */
     int phases, sets = ldgsts_line_sets(ev, &phases);
-    if (ev->cache == WS_CACHE_CG) r->ncu_conflicts = r->wavefronts > sets ? r->wavefronts - sets : 0;
-    else r->ncu_conflicts += sets - phases;
     uint32_t copy = ev->zfill_copy_mask & ev->active_mask;
-    if (ev->width != 16 || !copy)
-        return 0;
-    /* the zero-filling 16-byte form: the copying lanes' write once more (measured, cause unknown) */
-    ws_mem_event live = *ev;
-    live.active_mask = copy;
-    for (int n = 0; n < 32; n++)
-        if (!(copy >> n & 1))
-            live.addr[n] = 0;
-    ws_bank_result again;
-    ws_banks(&live, &again);
-    r->wavefronts += again.wavefronts;
-    r->ideal += again.ideal;
-    r->excess = r->wavefronts - r->ideal;
+    if (ev->cache == WS_CACHE_CG) {
+        r->ncu_conflicts = r->wavefronts > sets ? r->wavefronts - sets : 0;
+        ldgsts_cg(ev, r);
+    } else {
+        r->ncu_conflicts += sets - phases;
+        r->wavefronts += sets - phases;           /* .ca: each further line of a phase, a wavefront */
+    }
+    if (ev->width == 16 && copy) {
+        /* the zero-filling 16-byte form (SASS LDGSTS...128.ZFILL): the copying lanes' writes once
+           more (sass_forms.cu's ldgsts_rows 8, ldgsts_row_per_group 64, ldgsts_zfill_half 6) */
+        ws_mem_event live = *ev;
+        live.active_mask = copy;
+        ws_bank_result again;
+        if (ev->cache == WS_CACHE_CG) {
+            reset(&again);
+            ldgsts_cg(&live, &again);
+        } else {
+            ws_banks(&live, &again);
+            int ph, st = ldgsts_line_sets(&live, &ph);
+            again.wavefronts += st - ph;
+        }
+        r->wavefronts += again.wavefronts;
+    }
+    if (r->ideal > r->wavefronts - r->ncu_conflicts) r->ideal = r->wavefronts - r->ncu_conflicts;
+    if (r->ideal < 1) r->ideal = 1;
+    r->excess = r->wavefronts > r->ideal ? r->wavefronts - r->ideal : 0;
     return 0;
 }

@@ -40,6 +40,9 @@ typedef struct {
     uint32_t conflict_banks;      /* bit b: bank b served > 1 distinct word in some group */
     uint8_t group_words[4][WS_BANKS]; /* distinct words bank b serves in group g (its wavefronts
                                          there; > 1 is a conflict); 0 for groups past ngroups */
+    int sectors_rerequested;      /* LDGSTS .cg shared write only (ws_banks_ldgsts): global sectors its
+                                     source reads again, beyond one request per sector; else 0 */
+    int ld_sectors_extra;         /* the same for ncu's l1tex__t_sectors_..._global_op_ld; else 0 */
     int8_t lane_bank[32];         /* bank of the lane's first word; -1 inactive */
     int8_t lane_group[32];        /* group index; -1 inactive */
     int8_t lane_wavefront[32];    /* 0-based wavefront (over the instruction) in which the

@@ -137,6 +137,11 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
             if (ev->cache == WS_CACHE_CG) t->ldgsts_cg++;
             else t->ldgsts_ca++;
             c = &t->ldgsts_shared;
+            if (v->bk) {                         /* a .cg copy's sectors requested again (banks.h) */
+                t->ldgsts_global.sectors += (uint64_t)v->bk->sectors_rerequested;
+                ms->t.global[WS_MEM_LOAD].sectors += (uint64_t)v->bk->ld_sectors_extra;
+                if (p) p->sectors += (uint64_t)v->bk->ld_sectors_extra;   /* its row: as global[LOAD] */
+            }
         } else {
             c = &t->ldgsts_global;               /* its inst is counted on the shared write */
             /* ncu counts LDGSTS's global reads in l1tex__t_{requests,sectors}_..._global_op_ld too

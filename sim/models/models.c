@@ -25,6 +25,7 @@ typedef struct {
     uint8_t rule, width, used;
     int rc;
     uint32_t rel[32];          /* the active lanes' addresses less the first one's row start, in lane order */
+    uint8_t src[32];           /* LDGSTS: each lane's global line * 4 + sector (0xff none): its rule reads them */
     ws_bank_result r;
 } bank_memo_entry;
 
@@ -183,10 +184,18 @@ static int bank_memo(bank_memo_entry *memo, const ws_mem_event *ev, ws_bank_resu
         h = (h ^ rel[n++]) * 0x100000001b3ull;
     }
     h ^= ev->zfill_copy_mask;
+    uint8_t src[32];                             /* the LDGSTS rule reads the lanes' global sectors too */
+    memset(src, 0xff, sizeof src);
+    if (rule == 2)
+        for (int l = 0; l < 32; l++)
+            if (am >> l & 1 && ev->gline[l] != 0xff) {
+                src[l] = (uint8_t)(ev->gline[l] * 4 + (ev->gsector[l] & 3));
+                h = (h ^ src[l] ^ (uint64_t)l << 8) * 0x100000001b3ull;
+            }
     h ^= h >> 29;
     bank_memo_entry *e = &memo[(h ^ (h >> 17)) % BANK_MEMO_SLOTS];
     if (e->used && e->hash == h && e->mask == am && e->zfill == ev->zfill_copy_mask && e->rule == rule &&
-        e->width == ev->width && !memcmp(e->rel, rel, (size_t)n * sizeof rel[0])) {
+        e->width == ev->width && !memcmp(e->rel, rel, (size_t)n * sizeof rel[0]) && !memcmp(e->src, src, sizeof src)) {
         *bk = e->r;
         return e->rc;
     }
@@ -199,6 +208,7 @@ static int bank_memo(bank_memo_entry *memo, const ws_mem_event *ev, ws_bank_resu
     e->width = ev->width;
     e->rc = rc;
     memcpy(e->rel, rel, (size_t)n * sizeof rel[0]);
+    memcpy(e->src, src, sizeof src);
     e->r = *bk;
     return rc;
 }

@@ -323,6 +323,12 @@ void ws_sass_stage_listener(void *ctx, const ws_mem_event *ev)
      * rows (memstats.h) and the plan matches only plain ld/st/atom: it passes unchanged */
     if (ev->pc >= (uint32_t)p->fn->ninsns || ev->kind != WS_KIND_PLAIN) { /* not the plan's: pass on */
         ws_mem_event e = *ev;
+        /* a cp.async's src-size operand that ptxas folded away (a constant equal to the copy size)
+           leaves a plain LDGSTS: its shared write costs what the form without one does (banks.h) */
+        const ws_sass_pcmap *pm = ev->pc < (uint32_t)p->fn->ninsns ? &p->pc[ev->pc] : NULL;
+        if (e.kind == WS_KIND_LDGSTS && e.zfill_copy_mask && pm && pm->sass >= 0 && pm->sass < p->sf->ninsns &&
+            !strncmp(p->sf->insns[pm->sass].opcode, "LDGSTS", 6) && !strstr(p->sf->insns[pm->sass].text, ".ZFILL"))
+            e.zfill_copy_mask = 0;
         emit(st, &e);
         return;
     }
