@@ -5,8 +5,9 @@
 //
 // Build: nvcc -arch=sm_90 -O3 -o phase_probe tests/gpu/phase_probe.cu
 // Run:   phase_probe run DIR     writes DIR/phase.csv, a summary on stdout
-//        phase_probe once [M]    one launch per configuration of mode M (grid|persist, default
-//                                grid), for ncu; "# once,ID,config" on stdout (ID = launch order)
+//        phase_probe once [M [T]] one launch per configuration of mode M (grid|persist, default
+//                                grid) with T threads per block (256|1024, default both), for ncu;
+//                                "# once,ID,config" on stdout (ID = launch order)
 //
 // One tile = 1024 floats (4 KB, a 32x32 float tile). Per tile a block does:
 //   1. load: each thread E = 1024/threads coalesced floats from `in` (1 GiB, far beyond the 60 MB L2)
@@ -15,6 +16,8 @@
 //      (k = 1: conflict-free; 4, 16, 32: k wavefronts per warp instruction), summed
 //   4. one coalesced store of each thread's E sums to `out` (1 GiB); __syncthreads (tile reuse)
 // so per tile: 32*R warp LDS instructions of k wavefronts (32*k*R wavefronts), 32 STS wavefronts.
+// P = 1 moves the conflict before the barrier: the STS at lane*k + offset (32*k wavefronts, as each
+// warp's load arrives), the R LDS conflict-free (32*R): the shape of shared_stride_s*'s STS half.
 // k = 0 is the control: load -> store, no shared memory, no barrier.
 // Modes: grid = one tile per block, 2^18 blocks (the catalog's shape: blocks retire and launch);
 // persist = SMs x B blocks looping over tiles (no launch, the same residency).
@@ -26,8 +29,8 @@
 // sums per block, averaged over all tiles: lat_cyc = t2 - t0 (the load phase as the block sees it),
 // shr_cyc = t3 - t2 (warp 0's shared phase; other warps may finish later).
 //
-// phase.csv columns: mode,threads,blocks_per_sm,occ,k,R,smem_kb,tiles,median_us,min_us,
-//   gbps (2 GiB / median), shared_wf_per_sm (32*k*R + 32 STS, per tile x tiles / SMs),
+// phase.csv columns: mode,threads,blocks_per_sm,occ,k,R,P,smem_kb,tiles,median_us,min_us,
+//   gbps (2 GiB / median), shared_wf_per_sm (P = 0: 32*k*R + 32, P = 1: 32*k + 32*R; per tile x tiles / SMs),
 //   us_at_1wf_per_clk (that / 1.98 GHz), lat_cyc,sync_cyc,shr_cyc
 #include <cstdio>
 #include <cstdlib>
@@ -45,7 +48,7 @@ static const size_t NFLOAT = (size_t)1 << 28;   // 1 GiB of floats per buffer
 static const int TILE = 1024;
 static const int NTILES = (int)(NFLOAT / TILE);  // 2^18
 
-template <int THREADS, int K, int R>
+template <int THREADS, int K, int R, int P>
 __global__ void __launch_bounds__(THREADS, 2048 / THREADS)
 phase(const float *__restrict__ in, float *__restrict__ out, int ntiles, u64 *clk)
 {
@@ -67,7 +70,11 @@ phase(const float *__restrict__ in, float *__restrict__ out, int ntiles, u64 *cl
             t1 = t2 = clock64();
         } else {
 #pragma unroll
-            for (int j = 0; j < E; j++) tile[tid + j * THREADS] = v[j];
+            for (int j = 0; j < E; j++) {
+                // P = 1: lane*K distinct words on 32/K banks (the offset keeps warps and j apart)
+                int w = P ? ((lane * K + warp + j * (THREADS / 32)) & (TILE - 1)) : tid + j * THREADS;
+                tile[w] = v[j];
+            }
             t1 = clock64();
             __syncthreads();
             t2 = clock64();
@@ -78,7 +85,7 @@ phase(const float *__restrict__ in, float *__restrict__ out, int ntiles, u64 *cl
 #pragma unroll
                 for (int r = 0; r < R; r++) {
                     // lane*K distinct words (K*31 < 1024) on 32/K banks; the offset shifts all lanes alike
-                    uint32_t w = (uint32_t)(lane * K + warp + (j * R + r) * (THREADS / 32)) & (TILE - 1);
+                    uint32_t w = (uint32_t)((P ? lane : lane * K) + warp + (j * R + r) * (THREADS / 32)) & (TILE - 1);
                     float x;
                     asm volatile("ld.volatile.shared.f32 %0, [%1];" : "=f"(x) : "r"(base + 4 * w));
                     a += x;
@@ -103,13 +110,16 @@ phase(const float *__restrict__ in, float *__restrict__ out, int ntiles, u64 *cl
 }
 
 typedef void (*kfn)(const float *, float *, int, u64 *);
-struct Cfg { kfn f; int threads, k, r; };
-#define C(T, K, R) { phase<T, K, R>, T, K, R }
+struct Cfg { kfn f; int threads, k, r, p; };
+#define C(T, K, R) { phase<T, K, R, 0>, T, K, R, 0 }
+#define CP(T, K) { phase<T, K, 1, 1>, T, K, 1, 1 }
 static const Cfg cfgs[] = {
     C(256, 0, 1), C(256, 1, 1), C(256, 4, 1), C(256, 16, 1), C(256, 32, 1),
     C(256, 1, 4), C(256, 4, 4), C(256, 16, 4), C(256, 32, 4),
+    CP(256, 4), CP(256, 16), CP(256, 32),
     C(1024, 0, 1), C(1024, 1, 1), C(1024, 4, 1), C(1024, 16, 1), C(1024, 32, 1),
     C(1024, 1, 4), C(1024, 4, 4), C(1024, 16, 4), C(1024, 32, 4),
+    CP(1024, 16), CP(1024, 32),
 };
 static const int ncfg = sizeof cfgs / sizeof cfgs[0];
 static const int bps_list[] = {1, 2, 4, 8};
@@ -152,14 +162,16 @@ int main(int argc, char **argv)
 
     if (once) {
         bool persist = argc > 2 && !strcmp(argv[2], "persist");
+        int only_threads = argc > 3 ? atoi(argv[3]) : 0;
         int id = 0;
         for (int ci = 0; ci < ncfg; ci++)
             for (int bi = 0; bi < 4; bi++) {
                 int occ;
+                if (only_threads && cfgs[ci].threads != only_threads) continue;
                 if (!launch(cfgs[ci], bps_list[bi], persist, &occ)) continue;
                 CK(cudaDeviceSynchronize());
-                printf("# once,%d,%s t%d b%d k%d R%d\n", id++, persist ? "persist" : "grid",
-                       cfgs[ci].threads, bps_list[bi], cfgs[ci].k, cfgs[ci].r);
+                printf("# once,%d,%s t%d b%d k%d R%d P%d\n", id++, persist ? "persist" : "grid",
+                       cfgs[ci].threads, bps_list[bi], cfgs[ci].k, cfgs[ci].r, cfgs[ci].p);
             }
         return 0;
     }
@@ -168,7 +180,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/phase.csv", argv[2]);
     FILE *f = fopen(path, "w");
     if (!f) { perror(path); return 1; }
-    fprintf(f, "mode,threads,blocks_per_sm,occ,k,R,smem_kb,tiles,median_us,min_us,gbps,shared_wf_per_sm,"
+    fprintf(f, "mode,threads,blocks_per_sm,occ,k,R,P,smem_kb,tiles,median_us,min_us,gbps,shared_wf_per_sm,"
                "us_at_1wf_per_clk,lat_cyc,sync_cyc,shr_cyc\n");
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
@@ -198,12 +210,12 @@ int main(int argc, char **argv)
                 for (int b = 0; b < grid; b++) { lat += clk[3 * b]; syn += clk[3 * b + 1]; shr += clk[3 * b + 2]; }
                 lat /= grid; syn /= grid; shr /= grid;
                 double med = ms[2] * 1e3;
-                double wf = c.k ? (double)(32 * c.k * c.r + 32) * NTILES / g_sms : 0;
-                fprintf(f, "%s,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.1f,%.0f,%.2f,%.0f,%.0f,%.0f\n",
-                        m ? "persist" : "grid", c.threads, bps, occ, c.k, c.r, smem_kb_for(bps), NTILES,
+                double wf = !c.k ? 0 : (double)(c.p ? 32 * c.k + 32 * c.r : 32 * c.k * c.r + 32) * NTILES / g_sms;
+                fprintf(f, "%s,%d,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.1f,%.0f,%.2f,%.0f,%.0f,%.0f\n",
+                        m ? "persist" : "grid", c.threads, bps, occ, c.k, c.r, c.p, smem_kb_for(bps), NTILES,
                         med, ms[0] * 1e3, 2.0 * NFLOAT * 4 / (med * 1e3), wf, wf / 1980.0, lat, syn, shr);
-                printf("%-7s t%-4d b%d k%-2d R%d  %8.1f us  (1 wf/clk: %7.1f us)  lat %5.0f sync %5.0f shr %5.0f cyc\n",
-                       m ? "persist" : "grid", c.threads, bps, c.k, c.r, med, wf / 1980.0, lat, syn, shr);
+                printf("%-7s t%-4d b%d k%-2d R%d P%d  %8.1f us  (1 wf/clk: %7.1f us)  lat %5.0f sync %5.0f shr %5.0f cyc\n",
+                       m ? "persist" : "grid", c.threads, bps, c.k, c.r, c.p, med, wf / 1980.0, lat, syn, shr);
                 fflush(f);
             }
     fclose(f);
