@@ -90,7 +90,8 @@ typedef struct {
     double dram_queue_cycles;       /* each DRAM epoch's wait in the queue at that u */
     double t_shared_us;             /* busiest SM's shared wavefronts alone at the L1 rate (of t_l1) */
     double t_phase_us;              /* the latency chain and the shared phase of the blocks in flight,
-                                       overlapped as ws_timing_phase_us says (0: no shared wavefronts) */
+                                       overlapped as ws_timing_phase_us says (0: no shared wavefronts or
+                                       one wave); reported, not in t_kernel (docs/timing-model.md) */
     double t_kernel_us;             /* launch + max of the others */
     ws_bound bound;                 /* the largest term (launch when all are 0) */
     double eff_bw_gbs;              /* bytes_moved / t_kernel (GB = 1e9 bytes) */
