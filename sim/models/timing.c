@@ -312,8 +312,8 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     out->t_latency_us = a + queue_us;
     /* the shared phase does not hide under the block's own load phase (docs/timing-model.md
        "Phases that add"): the latency chain and the shared wavefronts overlap only across the
-       blocks in flight. Computed and reported only (see below). The latency keeps the u solved above (a slower kernel would queue less).
-       Only past one wave of blocks (more placed than in flight): the probe measured the steady
+       blocks in flight. Computed and reported only (see below). The latency keeps the u solved
+       above (a slower kernel would queue less). Only past one wave of blocks (more placed than in flight): the probe measured the steady
        state of blocks retiring and launching; a single wave is launch- and ramp-dominated and
        its chain already errs high there (matmul_tiled16 at 128^3), so it keeps the max. */
     out->t_shared_us = ws_timing_l1_us(dev, in->shared_wavefronts_max);
