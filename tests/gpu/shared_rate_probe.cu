@@ -218,7 +218,7 @@ static std::vector<Form> forms() {
 
 int main(int argc, char **argv) {
     if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "once")) || (!strcmp(argv[1], "run") && argc < 3)) {
-        fprintf(stderr, "usage: %s run DIR | once [4,16,32,64]\n", argv[0]);
+        fprintf(stderr, "usage: %s run DIR [SUBSTR] | once [4,16,32,64]\n", argv[0]);
         return 2;
     }
     bool once = !strcmp(argv[1], "once");
