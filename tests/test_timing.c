@@ -576,6 +576,72 @@ static void test_a_32_way_conflicted_load_costs_32_cycles_of_the_data_path(void 
     assert_true(fabs(ws_timing_l1_us(&d, 1000) - 1.0) < 1e-12);
 }
 
+/* The phase term (docs/timing-model.md "Phases that add"): a block's load phase and its shared
+ * phase run in turn, so one block per SM takes their sum; blocks in flight overlap them. Checked
+ * against its definition, the fixed point B X = t_sh (1 + (B - 1) X / (t_lat + X)) with X the
+ * SM's time beyond the latency term, not against the closed form. */
+static void test_phases_add_within_a_block_and_overlap_across_blocks(void **state)
+{
+    (void)state;
+    /* one block in flight: the sum; any t_lat, t_sh */
+    assert_true(fabs(ws_timing_phase_us(3.0, 2.0, 1) - 5.0) < 1e-12);
+    assert_true(fabs(ws_timing_phase_us(3.0, 2.0, 0.5) - 5.0) < 1e-12); /* below one block: one */
+    /* no shared wavefronts, or no latency: the other term alone */
+    assert_true(ws_timing_phase_us(3.0, 0, 4) == 3.0);
+    assert_true(ws_timing_phase_us(0, 2.0, 4) == 2.0);
+    /* the fixed point, for several placements; between max and sum, falling as B grows */
+    const double lat[] = {3.0, 1.0, 10.0}, sh[] = {2.0, 4.0, 0.5};
+    for (int i = 0; i < 3; i++) {
+        double prev = lat[i] + sh[i];
+        for (int B = 1; B <= 64; B *= 2) {
+            double t = ws_timing_phase_us(lat[i], sh[i], B);
+            double X = t - lat[i];
+            assert_true(fabs(B * X - sh[i] * (1 + (B - 1) * X / (lat[i] + X))) < 1e-9 * (lat[i] + sh[i]));
+            assert_true(t >= fmax(lat[i], sh[i]) - 1e-12 && t <= lat[i] + sh[i] + 1e-12);
+            assert_true(t <= prev + 1e-12);
+            prev = t;
+        }
+        /* many blocks: the larger term */
+        assert_true(fabs(ws_timing_phase_us(lat[i], sh[i], 1e12) - fmax(lat[i], sh[i])) < 1e-5);
+    }
+    /* H200 probe (results/h200-phase/phase.csv, persistent blocks of 256 threads, 32-way LDS x4):
+       the load-only control at the same blocks per SM as t_lat, the shared wavefronts at one per
+       cycle as t_sh: measured 5307.6 / 4663.6 / 4328.6 us at 1 / 2 / 4 blocks per SM */
+    const double ctrl[] = {1285.31, 809.82, 631.84}, meas[] = {5307.62, 4663.62, 4328.61};
+    for (int i = 0; i < 3; i++) {
+        double t = ws_timing_phase_us(ctrl[i], 4140.38, 1 << i);
+        assert_true(fabs(t / meas[i] - 1) < 0.05);
+    }
+
+    /* in ws_timing_predict: 3 us of latency chain, 2 us of shared wavefronts (of 2.5 us of L1
+       data path), 8-warp blocks, 10 placed per SM. The term is reported, not in the max (timing.c) */
+    ws_device d = dev();
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.latency_cycles_per_warp_max = 3000;
+    in.l1_wavefronts_max = 2500;
+    in.shared_wavefronts_max = 2000;
+    in.warps_per_block = 8;
+    in.blocks_max = 10;
+    in.warps_in_flight_max = 16;              /* two blocks in flight */
+    ws_timing t;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_shared_us - 2.0) < 1e-9 && fabs(t.t_latency_us - 3.0) < 1e-9);
+    double X = t.t_phase_us - 3.0;
+    assert_true(fabs(2 * X - 2.0 * (1 + X / (3.0 + X))) < 1e-9);
+    assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + 3.0)) < 1e-9);   /* the max, unchanged */
+    assert_int_equal(t.bound, WS_BOUND_LATENCY);
+    in.warps_in_flight_max = 8;               /* one block in flight: the sum */
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_phase_us - 5.0) < 1e-9);
+    /* one wave (no more blocks placed than in flight): the max, as before */
+    in.latency_cycles_per_warp_max = 3000;
+    in.blocks_max = 1;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(t.t_phase_us == 0);
+    assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + 3.0)) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -597,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_the_h200_read_rate_reproduces_the_probe),
         cmocka_unit_test(test_a_slot_waits_for_its_next_blocks_launch),
         cmocka_unit_test(test_a_32_way_conflicted_load_costs_32_cycles_of_the_data_path),
+        cmocka_unit_test(test_phases_add_within_a_block_and_overlap_across_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

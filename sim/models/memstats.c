@@ -126,8 +126,10 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
     bool bypass = ev->kind == WS_KIND_LDGSTS && ev->space != WS_SPACE_SHARED && ev->cache == WS_CACHE_CG;
     if (v->co && !bypass)
         S->l1_wavefronts += (uint64_t)v->co->lines;
-    if (v->bk)
+    if (v->bk) {
         S->l1_wavefronts += (uint64_t)v->bk->wavefronts;
+        S->shared_wavefronts += (uint64_t)v->bk->wavefronts;
+    }
     ws_mem_counts *c = NULL;
     switch (ev->kind) {
     case WS_KIND_LDGSTS:
@@ -272,6 +274,7 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
         c->ncu_conflicts += (uint64_t)bk->ncu_conflicts;
         c->excess += (uint64_t)bk->excess;
         S->l1_wavefronts += (uint64_t)bk->wavefronts;
+        S->shared_wavefronts += (uint64_t)bk->wavefronts;
         if (p) {
             p->wavefronts += (uint64_t)bk->wavefronts;
             p->ideal_wavefronts += (uint64_t)bk->ideal;
@@ -451,11 +454,11 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
 #define ROW_FIRST offsetof(ws_pc_stats, executions)
 #define ROW_WORDS ((offsetof(ws_pc_stats, atom_passes) + sizeof(uint64_t) - ROW_FIRST) / sizeof(uint64_t))
 _Static_assert(offsetof(ws_mem_totals, cache) % sizeof(uint64_t) == 0, "ws_mem_totals: counts before cache");
-_Static_assert(sizeof(ws_sm_stats) == 3 * sizeof(uint64_t), "ws_sm_stats: mem_inst, l1_wavefronts, blocks");
+_Static_assert(sizeof(ws_sm_stats) == 4 * sizeof(uint64_t), "ws_sm_stats: mem_inst, l1_wavefronts, shared_wavefronts, blocks");
 
 size_t ws_memstats_nflat(const ws_memstats *ms)
 {
-    return TOT_WORDS + ((size_t)ms->ninsns + 1) * ROW_WORDS + 2 * (size_t)ms->dev->sm_count;
+    return TOT_WORDS + ((size_t)ms->ninsns + 1) * ROW_WORDS + 3 * (size_t)ms->dev->sm_count;
 }
 
 /* The words of the vector, in order; get copies out of them, set into them. */
@@ -471,6 +474,7 @@ static void flat_copy(ws_memstats *ms, uint64_t *v, bool get)
     for (int s = 0; s < ms->dev->sm_count; s++) {
         W(&ms->sms[s].mem_inst, 1);
         W(&ms->sms[s].l1_wavefronts, 1);
+        W(&ms->sms[s].shared_wavefronts, 1);
     }
 #undef W
 }
@@ -482,17 +486,19 @@ void ws_memstats_spread_sms(ws_memstats *ms)
     /* A stratum's estimate lands on the SM its sampled block ran on (one representative of 14
        edge blocks counted 14 times on one SM made a 512^3 matmul's L1 term 7x its full run's):
        the per-SM words are a grid's, so they are spread as the grid's blocks are. */
-    uint64_t mem = 0, wf = 0, nb = 0;
+    uint64_t mem = 0, wf = 0, sh = 0, nb = 0;
     int n = ms->dev->sm_count;
     for (int s = 0; s < n; s++) {
         mem += ms->sms[s].mem_inst;
         wf += ms->sms[s].l1_wavefronts;
+        sh += ms->sms[s].shared_wavefronts;
         nb += ms->sms[s].blocks;
     }
     for (int s = 0; s < n && nb; s++) {
         double share = (double)ms->sms[s].blocks / (double)nb;
         ms->sms[s].mem_inst = (uint64_t)llround((double)mem * share);
         ms->sms[s].l1_wavefronts = (uint64_t)llround((double)wf * share);
+        ms->sms[s].shared_wavefronts = (uint64_t)llround((double)sh * share);
     }
 }
 

@@ -98,6 +98,7 @@ typedef struct {
 typedef struct {
     uint64_t mem_inst;          /* memory instructions issued on this SM */
     uint64_t l1_wavefronts;     /* shared wavefronts + global/local data wavefronts (lines) */
+    uint64_t shared_wavefronts; /* the shared part of l1_wavefronts (bank rule): the phase term's */
     uint64_t blocks;            /* blocks placed here (from the grid, not from events) */
 } ws_sm_stats;
 
@@ -132,13 +133,13 @@ void ws_memstats_free(ws_memstats *ms);
 
 /* Block sampling (sim/sample.h): every additive count as one vector - the totals' counts
  * (not the cache totals), every pc row's counts (executions .. atom_passes), the outside
- * row's, every SM's mem_inst and l1_wavefronts. nflat: its length. set: before
+ * row's, every SM's mem_inst, l1_wavefronts and shared_wavefronts. nflat: its length. set: before
  * ws_memstats_finish; it keeps the header's invariant where rounding the scaled values
  * broke it (the difference goes to the largest total of that sum). */
 size_t ws_memstats_nflat(const ws_memstats *ms);
 void ws_memstats_flat_get(const ws_memstats *ms, uint64_t *out);
 void ws_memstats_flat_set(ws_memstats *ms, const uint64_t *in);
-/* Block sampling, after flat_set: every SM's mem_inst and l1_wavefronts become their sum over
+/* Block sampling, after flat_set: every SM's mem_inst, l1_wavefronts and shared_wavefronts become their sum over
  * the SMs times the SM's share of the grid's blocks (ws_sm_stats.blocks, ws_blocks_on_sm), as
  * the grid would spread them; a block costs the same on every SM, on average. */
 void ws_memstats_spread_sms(ws_memstats *ms);

@@ -40,6 +40,7 @@ typedef struct {
     double l2_write_requests, l2_write_sectors; /* SM->L2 write requests and their sectors (stores) */
     double l2_write_partial_sectors; /* of those sectors, the ones carrying fewer than 32 bytes */
     double l1_wavefronts_max;       /* busiest SM: shared wavefronts + global/local data wavefronts */
+    double shared_wavefronts_max;   /* busiest SM by them: its shared wavefronts (bank rule), the phase term's */
     double issue_insns_max;         /* busiest SM: warp instructions (all kinds) */
     double latency_cycles_per_warp_max; /* busiest SM: sum of load latencies / concurrent warps
                                            (DRAM sectors at the unloaded dram_cycles) */
@@ -88,6 +89,10 @@ typedef struct {
     double dram_utilisation;        /* t_dram / (t_kernel - launch): the u of the DRAM queue */
     double dram_shape_factor;       /* ws_timing_dram_shape_factor: 1 = every byte at the streaming rate */
     double dram_queue_cycles;       /* each DRAM epoch's wait in the queue at that u */
+    double t_shared_us;             /* busiest SM's shared wavefronts alone at the L1 rate (of t_l1) */
+    double t_phase_us;              /* the latency chain and the shared phase of the blocks in flight,
+                                       overlapped as ws_timing_phase_us says (0: no shared wavefronts or
+                                       one wave); reported, not in t_kernel (docs/timing-model.md) */
     double t_kernel_us;             /* launch + max of the others */
     ws_bound bound;                 /* the largest term (launch when all are 0) */
     double eff_bw_gbs;              /* bytes_moved / t_kernel (GB = 1e9 bytes) */
@@ -122,6 +127,15 @@ double ws_timing_dram_shape_factor(const ws_device *dev, const ws_timing_input *
  * (docs/timing-model.md "The shared data path's rate"): one wavefront per cycle whatever the conflict
  * degree, width or load/store mix, so a 32-way conflicted LDS costs 32 cycles, not more. */
 double ws_timing_l1_us(const ws_device *dev, double wavefronts);
+
+/* A block runs its load phase (the latency chain) and its shared phase one after the other; only
+ * other blocks on the SM overlap them (docs/timing-model.md "Phases that add"). With t_lat the
+ * latency term (its chain over the blocks in flight), t_sh the SM's shared wavefronts' time and B
+ * the blocks in flight per SM, a block's shared phase x = S (1 + (B - 1) p) where p = x / (L + x)
+ * is the share of time another block spends in its own shared phase; per SM that is
+ *   t = ((t_lat + t_sh) + sqrt((t_lat - t_sh)^2 + 4 t_lat t_sh / B)) / 2,
+ * the sum for B = 1, max(t_lat, t_sh) as B grows. B < 1 counts as 1; t_sh or t_lat <= 0: the other. */
+double ws_timing_phase_us(double t_lat_us, double t_sh_us, double blocks_in_flight);
 
 /* Predicts. Returns 0; -1 for a device without clock, bandwidth, scheduler or
  * calibration figures (dram_efficiency, l2_requests_per_cycle). */

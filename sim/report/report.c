@@ -799,6 +799,8 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
     cJSON_AddNumberToObject(tj, "pipe_us", t->t_pipe_us);
     cJSON_AddStringToObject(tj, "issue_pipe", ws_pipe_name(t->issue_pipe));
     cJSON_AddNumberToObject(tj, "latency_us", t->t_latency_us);
+    cJSON_AddNumberToObject(tj, "shared_us", t->t_shared_us);
+    cJSON_AddNumberToObject(tj, "phase_us", t->t_phase_us);
     cJSON_AddNumberToObject(tj, "dram_utilisation", t->dram_utilisation);
     cJSON_AddNumberToObject(tj, "dram_shape_factor", t->dram_shape_factor);
     cJSON_AddNumberToObject(tj, "dram_queue_cycles", t->dram_queue_cycles);

@@ -5,6 +5,7 @@
 //
 // Build: nvcc -arch=sm_90 -O3 -o shared_rate_probe tests/gpu/shared_rate_probe.cu
 // Run:   shared_rate_probe run DIR    writes DIR/rate.csv, a summary on stdout
+//        shared_rate_probe run DIR SUBSTR  only the forms whose name contains SUBSTR
 //        shared_rate_probe once [W,..] one short launch per (form, warps/SM in the list, default
 //                                     4,16,32,64), for ncu; its list on stdout as
 //                                     "# once,ID,form,warps_per_sm" (ID = launch order)
@@ -217,7 +218,7 @@ static std::vector<Form> forms() {
 
 int main(int argc, char **argv) {
     if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "once")) || (!strcmp(argv[1], "run") && argc < 3)) {
-        fprintf(stderr, "usage: %s run DIR | once [4,16,32,64]\n", argv[0]);
+        fprintf(stderr, "usage: %s run DIR [SUBSTR] | once [4,16,32,64]\n", argv[0]);
         return 2;
     }
     bool once = !strcmp(argv[1], "once");
@@ -262,8 +263,11 @@ int main(int argc, char **argv) {
             if (*p == ',') p++;
         }
     }
+    // run DIR SUBSTR: only the forms whose name contains SUBSTR (e.g. "ldg": a rerun of those alone)
+    const char *only = !once && argc > 3 ? argv[3] : nullptr;
     int id = 0;
     for (auto &f : fs) {
+        if (only && !strstr(f.name.c_str(), only)) continue;
         CK(cudaFuncSetAttribute(f.k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_ONE));
         CK(cudaMemcpy(d_oa, f.pa.data(), 32 * sizeof(int), cudaMemcpyHostToDevice));
         CK(cudaMemcpy(d_ob, f.pb.data(), 32 * sizeof(int), cudaMemcpyHostToDevice));
