@@ -206,6 +206,67 @@ static void test_a_dependent_load_and_a_barrier_each_start_an_epoch(void **state
     ptx_free(m);
 }
 
+/* A cp.async (LDGSTS) is one instruction with two sides: its global read (the load that waits for
+ * memory) and then, at the same pc, its shared write. The write is not the loop coming round: four
+ * cp.async in a row in a function with a barrier are four loads in flight together, one epoch of one
+ * DRAM latency (500), not four. The same pc with a new global read (part 0) is the next iteration.
+ * Likewise the further parts (part > 0) of one wmma execution. */
+static double copy_latency(const ptx_function *fn, const int *pcs, int n, int wmma)
+{
+    ws_device d = dev();
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = L.grid[1] = L.grid[2] = 1;
+    L.block[0] = 32;
+    L.block[1] = L.block[2] = 1;
+    ws_models *models = ws_models_new(&d, &L, 0);
+    ws_latency *lat = ws_latency_new(&d, &L);
+    assert_non_null(models);
+    assert_non_null(lat);
+    ws_models_add_sink(models, ws_latency_verdict, lat);
+    if (fn) assert_int_equal(ws_latency_set_function(lat, fn), 0);
+    for (int i = 0; i < n; i++)
+        for (int side = 0; side < (wmma ? 4 : 2); side++) {
+            ws_mem_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.space = side && !wmma ? WS_SPACE_SHARED : WS_SPACE_GLOBAL;
+            ev.op = side && !wmma ? WS_MEM_STORE : WS_MEM_LOAD;
+            ev.kind = wmma ? WS_KIND_PLAIN : WS_KIND_LDGSTS;
+            ev.part = wmma ? (uint32_t)side : 0; /* a wmma load regrouped into its 4 LDG (sass_events.c) */
+            ev.width = 16;
+            ev.elem_size = 4;
+            ev.vec = 4;
+            ev.active_mask = 0xFFFFFFFFu;
+            ev.pc = (uint32_t)pcs[i];
+            for (int l = 0; l < 32; l++)
+                ev.addr[l] = wmma ? 0x100000000ull + (uint64_t)(i * 4 + side) * 4096 + 16u * (uint64_t)l
+                       : side ? (uint64_t)i * 512 + 16u * (uint64_t)l
+                                  : 0x100000000ull + (uint64_t)i * 4096 + 16u * (uint64_t)l;
+            ws_models_listener(models, &ev);
+        }
+    ws_models_finish(models);
+    ws_latency_finish(lat);
+    double c = ws_latency_sm_cycles(lat, 0);
+    ws_latency_free(lat);
+    ws_models_free(models);
+    return c;
+}
+
+static void test_a_cp_async_shared_write_is_the_same_access_as_its_global_read(void **state)
+{
+    (void)state;
+    ptx_module *m = parse(GATHER); /* a barrier at pc 5; pcs 0-3 are no dependent accesses */
+    int straight[4] = {0, 1, 2, 3};
+    assert_true(copy_latency(&m->funcs[0], straight, 4, 0) == 500);
+    int loop[3] = {3, 3, 3};        /* one cp.async per iteration: three epochs */
+    assert_true(copy_latency(&m->funcs[0], loop, 3, 0) == 3 * 500);
+    /* a wmma fragment load in SASS is 4 LDG of one execution (parts 0-3, each its own DRAM line):
+       in flight together, one latency; a loop of them one per iteration */
+    assert_true(copy_latency(&m->funcs[0], straight, 4, 1) == 500);
+    assert_true(copy_latency(&m->funcs[0], loop, 3, 1) == 3 * 500);
+    ptx_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_a_dependent_load_and_a_barrier_each_start_an_epoch),
         cmocka_unit_test(test_a_block_waits_for_its_slowest_warp_at_a_barrier_and_at_exit),
         cmocka_unit_test(test_a_block_wide_dram_epoch_waits_for_its_slowest_queue_wait),
+        cmocka_unit_test(test_a_cp_async_shared_write_is_the_same_access_as_its_global_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

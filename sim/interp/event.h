@@ -42,7 +42,9 @@ typedef struct ws_mem_event {
     ws_mem_kind kind;        /* PLAIN, or the tensor-era family (above) */
     uint32_t part;           /* BULK, TMA: this event's place among its copy's events on its side (0 first);
                                 WMMA: 8 * fragment register + element (0 for a whole register): 0 starts
-                                an execution (sim/sass/sass_events.c regroups a fragment into its SASS) */
+                                an execution (sim/sass/sass_events.c regroups a fragment into its SASS);
+                                PLAIN from that regrouping: the SASS instruction's place in the execution
+                                (0 first), so the latency epochs see one access (sim/models/latency.c) */
     uint8_t width;           /* bytes per lane: elem_size * vec (1..16) */
     uint8_t elem_size;       /* 1, 2, 4, 8, 16 */
     uint8_t vec;             /* 1, 2, 4 */

@@ -164,7 +164,15 @@ void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
     int pc = (int)ev->pc;
     bool dependent = l->deps.ninsns && pc < l->deps.ninsns && (l->deps.flags[pc] & WS_DEP_ADDR_FROM_LOAD);
     bool barrier = w->last_pc >= 0 && ws_deps_barrier_between(&l->deps, w->last_pc, pc);
-    if (w->last_pc < 0 || pc <= w->last_pc || dependent || barrier) {
+    /* One instruction's further events are the same access, not the loop coming round: a copy's
+       shared write after its global read (cp.async, bulk, TMA), a wmma fragment's or a copy's later
+       parts. Taken as a new epoch, each cp.async of a pipelined GEMM paid a DRAM latency of its own. */
+    bool copy_side = (ev->kind == WS_KIND_LDGSTS || ev->kind == WS_KIND_BULK || ev->kind == WS_KIND_TMA) &&
+                     ev->space == WS_SPACE_SHARED;
+    bool same_insn = pc == w->last_pc && (ev->part > 0 || copy_side);
+    if (same_insn)
+        barrier = false;
+    if (!same_insn && (w->last_pc < 0 || pc <= w->last_pc || dependent || barrier)) {
         close_epoch(l, w, S, barrier);
         l->sm_dram_epochs[v->sm] += w->epoch_dram ? (barrier ? l->block_tail_queue : 1) : 0;
         w->epoch_cycles = 0;

@@ -4,6 +4,7 @@
  * itself is a model, ws_latency_of_access in sim/models/models.h.
  * In a kernel with block barriers an epoch of shared loads only is the warp's short chain, and
  * every warp of a block is charged the block's longest one (the barriers hold them for it).
+ * One instruction's further events (a copy's shared side, part > 0) join the open epoch: one access.
  * Invariant: an epoch costs its slowest load and epochs of one warp add up; every open
  * epoch is closed by ws_latency_finish, so no load's latency is lost or counted twice. */
 #ifndef WS_LATENCY_H

@@ -198,7 +198,7 @@ static void wmma_plain(ws_sass_stage *st, const ws_sass_pcmap *pm)
         for (int j = 0; j < groups * segs; j++) {
             ws_mem_event e = st->pend[0];
             e.kind = WS_KIND_PLAIN;
-            e.part = 0;
+            e.part = (uint32_t)j; /* the execution's j-th LDG/STG: one access of the latency epochs */
             e.active_mask = 0xffffffffu;
             for (int l = 0; l < 32; l++)
                 e.addr[l] = row[l / 4 + 8 * (j % groups)] + (uint64_t)(4 * w * (uint32_t)(j / groups) + w * (uint32_t)(l % 4));
@@ -233,7 +233,7 @@ static void wmma_plain(ws_sass_stage *st, const ws_sass_pcmap *pm)
     for (int j = 0; j < most; j++) {
         ws_mem_event e = st->pend[0];
         e.kind = WS_KIND_PLAIN;
-        e.part = 0;
+        e.part = (uint32_t)j;
         e.active_mask = 0;
         for (int l = 0; l < 32; l++) {
             e.addr[l] = 0;
