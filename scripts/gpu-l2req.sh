@@ -51,26 +51,7 @@ lts__t_requests_op_red.sum,lts__t_sectors_op_red.sum,\
 l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum,\
 smsp__sass_inst_executed_op_global_red.sum,sm__warps_active.avg.pct_of_peak_sustained_active
 CSV=$OUT/l2req-ncu.csv
-: > "$CSV"
-HEAD=0
-run() { # run CONFIG ARGS...: one ncu pass over the probe's one launch, its CSV rows prefixed by CONFIG
-    cfg=$1
-    shift
-    if [ $(($(date +%s) - START)) -ge "$BUDGET" ]; then
-        say "skipped $cfg (budget)"
-        return
-    fi
-    say "ncu $cfg: $*"
-    timeout 60 "$NCU" --clock-control none --metrics "$METRICS" --csv "$TMP/probe" "$@" > "$TMP/one.csv" 2>> "$LOG"
-    echo "rc=$?" >> "$LOG"
-    grep -v '^==' "$TMP/one.csv" | grep '^"' > "$TMP/rows.csv"
-    grep -v '^"' "$TMP/one.csv" >> "$LOG"
-    if [ "$HEAD" = 0 ] && [ -s "$TMP/rows.csv" ]; then
-        head -1 "$TMP/rows.csv" | sed 's/^/"config",/' >> "$CSV"
-        HEAD=1
-    fi
-    tail -n +2 "$TMP/rows.csv" | sed "s/^/\"$cfg\",/" >> "$CSV"
-}
+. scripts/gpu-ncu-rows.sh   # run CONFIG ARGS...
 
 N24=16777216
 # atomics first: one word per warp (the catalog's atomic_per_warp is spacing 1, warp order)

@@ -52,26 +52,7 @@ gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,\
 l1tex__t_requests_pipe_lsu_mem_local_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,\
 l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum
 CSV=$OUT/local-ncu.csv
-: > "$CSV"
-HEAD=0
-run() { # run CONFIG ARGS...: one ncu pass over the probe's one launch, its CSV rows prefixed by CONFIG
-    cfg=$1
-    shift
-    if [ $(($(date +%s) - START)) -ge "$BUDGET" ]; then
-        say "skipped $cfg (budget)"
-        return
-    fi
-    say "ncu $cfg: $*"
-    timeout 60 "$NCU" --clock-control none --metrics "$METRICS" --csv "$TMP/probe" "$@" > "$TMP/one.csv" 2>> "$LOG"
-    echo "rc=$?" >> "$LOG"
-    grep -v '^==' "$TMP/one.csv" | grep '^"' > "$TMP/rows.csv"
-    grep -v '^"' "$TMP/one.csv" >> "$LOG"
-    if [ "$HEAD" = 0 ] && [ -s "$TMP/rows.csv" ]; then
-        head -1 "$TMP/rows.csv" | sed 's/^/"config",/' >> "$CSV"
-        HEAD=1
-    fi
-    tail -n +2 "$TMP/rows.csv" | sed "s/^/\"$cfg\",/" >> "$CSV"
-}
+. scripts/gpu-ncu-rows.sh   # run CONFIG ARGS...
 
 # the catalog kernels first: they are what the model must reproduce
 run ldi_22 ldi 4194304
