@@ -45,6 +45,16 @@ bool ws_cache_dir(char *out, size_t cap)
 
 bool ws_cache_tools_dir(char *out, size_t cap) { return folder_of("nvdisasm", out, cap); }
 
+bool ws_cache_default_tools_dir(char *out, size_t cap)
+{
+    const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+    int w;
+    if (named(x)) w = snprintf(out, cap, "%s/warpscope/nvdisasm", x);
+    else if (named(h)) w = snprintf(out, cap, "%s/.cache/warpscope/nvdisasm", h);
+    else return false;
+    return w >= 0 && (size_t)w < cap;
+}
+
 void ws_cache_hash(const void *data, size_t len, char out[33])
 {
     const unsigned char *p = data;

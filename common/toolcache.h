@@ -25,6 +25,10 @@ bool ws_cache_dir(char *out, size_t cap);
 /* Where scripts/deps.sh puts the nvdisasm wheel: <cache>/nvdisasm, with the default folder when
  * the cache is off (an installed tool, not a product). false when no folder can be named. */
 bool ws_cache_tools_dir(char *out, size_t cap);
+/* The same folder under the default cache ($XDG_CACHE_HOME/warpscope, else ~/.cache/warpscope),
+ * whatever $WARPSCOPE_CACHE says: a wheel fetched there stays found when a run (or a test binary)
+ * points its products at another cache. false when no folder can be named. */
+bool ws_cache_default_tools_dir(char *out, size_t cap);
 
 /* A 128-bit content hash of len bytes as 32 hex digits (two independent 64-bit FNV-1a style
  * hashes; not cryptographic: the folder is the user's own, made 0700). */

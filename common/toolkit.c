@@ -128,8 +128,9 @@ static void looked_at(ws_tool t, char *out, size_t cap)
     if (t == WS_TOOL_NCU)
         snprintf(out, cap, "$WARPSCOPE_NCU, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, /opt/nvidia/nsight-compute/*");
     else
-        snprintf(out, cap, "$%s%s, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, the pip wheels under %.200s, $PYTHONPATH "
-                 "and python3's site-packages", tools[t].env, t == WS_TOOL_NVCC ? ", $NVCC" : "", wheels);
+        snprintf(out, cap, "$%s%s, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, the pip wheels under %.200s (and the "
+                 "default cache's), $PYTHONPATH and python3's site-packages", tools[t].env,
+                 t == WS_TOOL_NVCC ? ", $NVCC" : "", wheels);
 }
 
 void ws_tool_missing(ws_tool t, char *out, size_t cap)
@@ -179,6 +180,8 @@ static int find_uncached(ws_tool t, char *out, size_t cap, char *why, size_t wca
     } else {
         char root[WS_PATH_MAX];
         if (ws_cache_tools_dir(root, sizeof root) && in_wheel_root(root, strlen(root), name, out, cap)) return 0;
+        if (ws_cache_default_tools_dir(root, sizeof root) && in_wheel_root(root, strlen(root), name, out, cap))
+            return 0;
         if (in_list(getenv("PYTHONPATH"), name, true, out, cap)) return 0;
         if (in_list(python_sites(), name, true, out, cap)) return 0;
     }

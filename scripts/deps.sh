@@ -32,13 +32,23 @@ nvdisasm_wheel() {
     return 0
 }
 
-if [ -z "$missing" ]; then nvdisasm_wheel; exit 0; fi
+# The tests and the README run `python3`: where that is not Debian's (pyenv, a virtualenv), the
+# python3-numpy and python3-jsonschema packages are not its modules, so pip gets them for it.
+python_modules() {
+    python3 -c 'import numpy, jsonschema' 2>/dev/null && return 0
+    echo "deps: $(command -v python3) lacks numpy or jsonschema; installing them with its pip"
+    python3 -m pip install --quiet --disable-pip-version-check --retries 1 --timeout 30 numpy jsonschema || {
+        echo "deps: pip could not install numpy/jsonschema for $(command -v python3)" >&2; return 1; }
+}
+
+if [ -z "$missing" ]; then nvdisasm_wheel; python_modules; exit $?; fi
 if [ "$(id -u)" = 0 ]; then
     echo "deps: installing$missing"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq && apt-get install -y -qq $missing >/dev/null || {
         echo "deps: apt-get install failed for:$missing" >&2; exit 1; }
     nvdisasm_wheel
+    python_modules
 else
     echo "deps: missing packages:$missing" >&2
     echo "deps: run: sudo apt-get install -y$missing" >&2

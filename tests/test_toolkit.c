@@ -118,12 +118,13 @@ static int teardown(void **state)
 
 /* The environment a case sets, restored by clear_env(). */
 static const char *const VARS[] = {"PATH", "CUDA_HOME", "WARPSCOPE_PTXAS", "WARPSCOPE_NVDISASM", "WARPSCOPE_NVCC",
-                                   "NVCC", "WARPSCOPE_CACHE", "PYTHONPATH"};
-static char *g_saved[8];
+                                   "NVCC", "WARPSCOPE_CACHE", "PYTHONPATH", "HOME", "XDG_CACHE_HOME"};
+#define NVARS (sizeof VARS / sizeof VARS[0])
+static char *g_saved[NVARS];
 
 static void save_env(void)
 {
-    for (int i = 0; i < 8; i++) {
+    for (size_t i = 0; i < NVARS; i++) {
         const char *v = getenv(VARS[i]);
         g_saved[i] = v ? strdup(v) : NULL;
     }
@@ -131,7 +132,7 @@ static void save_env(void)
 
 static void clear_env(void)
 {
-    for (int i = 0; i < 8; i++) {
+    for (size_t i = 0; i < NVARS; i++) {
         if (g_saved[i]) setenv(VARS[i], g_saved[i], 1);
         else unsetenv(VARS[i]);
         free(g_saved[i]);
@@ -239,6 +240,8 @@ static void test_a_wheel_in_the_cache_folder_is_found_and_a_missing_nvdisasm_say
     char cache[128], wheel[256], got[512];
     at(cache, sizeof cache, "wheelcache");
     setenv("WARPSCOPE_CACHE", cache, 1);
+    setenv("HOME", "/nonexistent", 1);         /* nor the default cache's wheel */
+    unsetenv("XDG_CACHE_HOME");
     setenv("PATH", "/nonexistent", 1);         /* no python3 either: the probe finds nothing */
     setenv("CUDA_HOME", "/nonexistent", 1);
     unsetenv("WARPSCOPE_NVDISASM");
@@ -265,6 +268,45 @@ static void test_a_wheel_in_the_cache_folder_is_found_and_a_missing_nvdisasm_say
         assert_int_equal(ws_tool_find(WS_TOOL_NVDISASM, got, sizeof got, NULL), 0);
         assert_string_equal(got, wheel);
     }
+    clear_env();
+}
+
+/* A run (make test's, or a user's project folder) that points WARPSCOPE_CACHE elsewhere still finds the
+ * wheel scripts/deps.sh fetched into the default cache, ~/.cache/warpscope/nvdisasm. */
+static void test_the_default_caches_wheel_is_found_when_the_cache_points_elsewhere(void **state)
+{
+    (void)state;
+    save_env();
+    char home[128], other[128], dir[256], wheel[256], got[512];
+    at(home, sizeof home, "wheelhome");
+    at(other, sizeof other, "othercache");
+    mkdir(home, 0755);
+    mkdir(other, 0755);
+    setenv("HOME", home, 1);
+    unsetenv("XDG_CACHE_HOME");
+    setenv("WARPSCOPE_CACHE", other, 1);
+    setenv("PATH", "/nonexistent", 1);
+    setenv("CUDA_HOME", "/nonexistent", 1);
+    unsetenv("WARPSCOPE_NVDISASM");
+    unsetenv("PYTHONPATH");
+    const char *parts[] = {"/.cache", "/.cache/warpscope", "/.cache/warpscope/nvdisasm",
+                           "/.cache/warpscope/nvdisasm/nvidia", "/.cache/warpscope/nvdisasm/nvidia/cu12",
+                           "/.cache/warpscope/nvdisasm/nvidia/cu12/bin"};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        snprintf(dir, sizeof dir, "%s%s", home, parts[i]);
+        mkdir(dir, 0755);
+    }
+    snprintf(wheel, sizeof wheel, "%s/.cache/warpscope/nvdisasm/nvidia/cu12/bin/nvdisasm", home);
+    write_file(wheel, "#!/bin/sh\n", 0755);
+    ws_tool_forget();
+    if (access("/usr/local/cuda/bin/nvdisasm", X_OK) != 0) {
+        assert_int_equal(ws_tool_find(WS_TOOL_NVDISASM, got, sizeof got, NULL), 0);
+        assert_string_equal(got, wheel);
+    }
+    unlink(wheel);                             /* and without it, none: the search made nothing up */
+    ws_tool_forget();
+    if (access("/usr/local/cuda/bin/nvdisasm", X_OK) != 0)
+        assert_int_equal(ws_tool_find(WS_TOOL_NVDISASM, got, sizeof got, NULL), -1);
     clear_env();
 }
 
@@ -772,6 +814,7 @@ int main(void)
         cmocka_unit_test(test_nvcc_keeps_its_old_variable_and_the_new_one_wins),
         cmocka_unit_test(test_the_answer_is_remembered_until_forgotten),
         cmocka_unit_test(test_a_wheel_in_the_cache_folder_is_found_and_a_missing_nvdisasm_says_what_to_run),
+        cmocka_unit_test(test_the_default_caches_wheel_is_found_when_the_cache_points_elsewhere),
         cmocka_unit_test(test_the_version_is_read_from_the_release_line),
         cmocka_unit_test(test_an_entry_comes_back_whole_and_a_corrupt_one_is_a_miss_then_rewritten),
         cmocka_unit_test(test_the_folder_follows_the_variables_and_off_keeps_nothing),
