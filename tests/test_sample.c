@@ -160,11 +160,32 @@ static void test_a_transpose_with_partial_edge_tiles_sampled_is_within_its_bound
  * SM holds ceil(2048 / 132) = 16 blocks' worth in both runs. Before the per-SM words were spread
  * as the grid's blocks are, the last row's one representative put 31 blocks' wavefronts on one SM
  * (a predicted time 2.4x the full run's; 100x at 4096^3). */
+/* The matmul both cases below judge, sampled and full (K = 32: one tile per block), simulated once
+ * for the binary: the full run is the slowest simulation of make test under the sanitizers. */
+static cJSON *g_mm_sampled, *g_mm_full;
+
+static void matmul_pair(cJSON **s, cJSON **f)
+{
+    if (!g_mm_sampled) g_mm_sampled = sim_json("matmul_tiled32", "M=2048", "N=1024", "--sample");
+    if (!g_mm_full) g_mm_full = sim_json("matmul_tiled32", "M=2048", "N=1024", "--full");
+    *s = g_mm_sampled;
+    *f = g_mm_full;
+}
+
+static int free_matmul_pair(void **state)
+{
+    (void)state;
+    cJSON_Delete(g_mm_sampled);
+    cJSON_Delete(g_mm_full);
+    g_mm_sampled = g_mm_full = NULL;
+    return 0;
+}
+
 static void test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time(void **state)
 {
     (void)state;
-    cJSON *s = sim_json("matmul_tiled32", "M=2048", "N=1024", "--sample"); /* K = 32: one tile per block */
-    cJSON *f = sim_json("matmul_tiled32", "M=2048", "N=1024", "--full");
+    cJSON *s, *f;
+    matmul_pair(&s, &f);
     cJSON *sj = sampling(s);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sj, "sampled")));
     assert_true(num(sj, "blocks_simulated") < num(sj, "blocks_total") / 2);
@@ -177,8 +198,6 @@ static void test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time(void 
         fail_msg("L1/shared term: sampled %.3f us, full %.3f us", num(ts, "l1_us"), num(tf, "l1_us"));
     if (fabs(num(ts, "predicted_us") - num(tf, "predicted_us")) > eb * num(tf, "predicted_us"))
         fail_msg("predicted: sampled %.3f us, full %.3f us", num(ts, "predicted_us"), num(tf, "predicted_us"));
-    cJSON_Delete(s);
-    cJSON_Delete(f);
 }
 
 /* A tiled matmul's first wave reads the B matrix every later block reuses from L2: its misses
@@ -188,8 +207,8 @@ static void test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time(void 
 static void test_a_sampled_matmul_counts_its_first_waves_cold_misses_once(void **state)
 {
     (void)state;
-    cJSON *s = sim_json("matmul_tiled32", "M=2048", "N=1024", "--sample"); /* K = 32: one tile per block */
-    cJSON *f = sim_json("matmul_tiled32", "M=2048", "N=1024", "--full");
+    cJSON *s, *f;
+    matmul_pair(&s, &f);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sampling(s), "sampled")));
     within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", 0.02);
     within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", 0.02);
@@ -197,8 +216,6 @@ static void test_a_sampled_matmul_counts_its_first_waves_cold_misses_once(void *
     /* the whole grid's data (A 256 KiB, B 128 KiB, C 8 MiB) fits the L2: nothing is read twice
        from DRAM for want of room, so the reads are far below one per block's sectors */
     assert_true(total(s, "dram__bytes_read.sum") < 0.1 * total(s, "lts__t_sectors_srcunit_tex_op_read.sum") * 32);
-    cJSON_Delete(s);
-    cJSON_Delete(f);
 }
 
 /* --sample-waves N: the lead is N whole waves (SMs x resident blocks), whatever the budget says;
@@ -335,5 +352,5 @@ int main(void)
         cmocka_unit_test(test_sample_and_full_together_are_a_usage_error),
         cmocka_unit_test(test_the_catalog_default_size_runs_full_without_being_asked),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, setup, free_matmul_pair);
 }
