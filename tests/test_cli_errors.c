@@ -920,15 +920,17 @@ static void test_a_clean_sanitizer_run_says_zero_errors_in_compute_sanitizers_wo
 /* Where nvdisasm is missing (issue 26): every command that needs it says so and what to run, and
  * check --replay leaves out the rows the PTX level cannot reproduce (the record counted the
  * machine code) instead of calling them regressions (exit 3). The search (common/toolkit.h) is
- * given nothing to find: no PATH, no CUDA_HOME, no PYTHONPATH, a fresh cache folder with no wheel;
- * only /usr/local/cuda/bin is fixed in it. */
+ * given nothing to find: no PATH, no CUDA_HOME, no PYTHONPATH, a fresh cache folder with no wheel,
+ * a HOME without one (the default cache's wheel is looked for too); only /usr/local/cuda/bin is fixed in it. */
 static void test_without_nvdisasm_each_command_says_what_to_run_and_replay_leaves_out_sass_rows(void **state)
 {
     (void)state;
     if (access("/usr/local/cuda/bin/nvdisasm", X_OK) == 0) skip(); /* SKIPPED: it cannot be hidden here */
-    const char *vars[] = {"PATH", "CUDA_HOME", "PYTHONPATH", "WARPSCOPE_NVDISASM", "WARPSCOPE_CACHE"};
-    char *saved[5];
-    for (int i = 0; i < 5; i++) {
+    const char *vars[] = {"PATH", "CUDA_HOME", "PYTHONPATH", "WARPSCOPE_NVDISASM", "WARPSCOPE_CACHE", "HOME",
+                          "XDG_CACHE_HOME"};
+    enum { NV = sizeof vars / sizeof vars[0] };
+    char *saved[NV];
+    for (int i = 0; i < NV; i++) {
         const char *v = getenv(vars[i]);
         saved[i] = v ? strdup(v) : NULL;
     }
@@ -943,6 +945,8 @@ static void test_without_nvdisasm_each_command_says_what_to_run_and_replay_leave
     unsetenv("PYTHONPATH");
     unsetenv("WARPSCOPE_NVDISASM");
     setenv("WARPSCOPE_CACHE", cache, 1);
+    setenv("HOME", g_dir, 1);
+    unsetenv("XDG_CACHE_HOME");
     /* the environment is put back before any failure is reported, so later cases see their own */
     static char why[sizeof g_err + 64];
     why[0] = 0;
@@ -963,7 +967,7 @@ static void test_without_nvdisasm_each_command_says_what_to_run_and_replay_leave
     if (!why[0] && (rc != WS_EXIT_OK || !text || !strstr(text, "exact rows of 1 runs left out: the record counted the "
                                                               "machine code") || !strstr(text, remedy)))
         snprintf(why, sizeof why, "check --replay: exit %d: %s", rc, text ? text : "(no output)");
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < NV; i++) {
         if (saved[i]) setenv(vars[i], saved[i], 1);
         else unsetenv(vars[i]);
         free(saved[i]);
