@@ -5,7 +5,8 @@
 # Usage: sh scripts/pairs-verdicts.sh            (from the repository root; writes results/pairs-verdicts.md)
 # Environment: WS_BIN (default build/warpscope), REC (the pairs record), CATALOG (the catalog record),
 #   OUT_MD (the report), CACHE (build/pairs-sim), SIM_LIMIT (seconds per sim, default 300),
-#   NO_SIM=1 (use cached sims only: a kernel without one is listed as not simulated).
+#   NO_SIM=1 (use cached sims only: a kernel without one is listed as not simulated),
+#   JOBS=N (default 1: run N sims at once, each -j 2, before the report; on a machine with 2N cores).
 # Sims are cached per warpscope binary (its cksum) + kernel + sizes under $CACHE, so a rerun with the
 # same binary is fast and a rebuilt model is re-simulated. Why sh + awk: it runs where python does not,
 # and no text from a description or a record reaches a shell (kernel names and sizes are checked
@@ -54,6 +55,25 @@ sim() { # kernel, sizes ("N=1 M=2" or "")
     fi
     echo "$f"
 }
+# One sim, as a job of the parallel pass below: "kernel|sizes".
+if [ "${1:-}" = --one ]; then
+    k=${2%%|*}; z=${2#*|}
+    case "$k $z" in *[!-A-Za-z0-9_=\ ]*) exit 1 ;; esac
+    sim "$k" "$z" > /dev/null
+    exit 0
+fi
+# the pairs' kernels and sizes, one "kernel|sizes" line each
+pair_runs() {
+    grep -v '^[[:space:]]*#' demos/pairs.txt | while read -r a b sz lesson; do
+        [ -n "$a" ] || continue
+        awk -f scripts/pair-sizes.awk -v A="$a" -v B="$b" -v SIZES="$sz" demos/*.cu > "$TMP/pp" 2> /dev/null || continue
+        echo "$a|$(sed -n 1p "$TMP/pp" | sed 's/-D //g')"
+        echo "$b|$(sed -n 2p "$TMP/pp" | sed 's/-D //g')"
+    done | sort -u
+}
+if [ "${JOBS:-1}" -gt 1 ] && [ -z "${NO_SIM:-}" ]; then
+    pair_runs | tr '\n' '\0' | WS_BIN="$WS" CACHE="$CACHE" SIM_LIMIT="$SIM_LIMIT" xargs -0 -P "$JOBS" -n 1 sh "$0" --one
+fi
 # predicted us and bound class from a sim's JSON (its "timing" object)
 pred() {
     [ -s "$1" ] || { echo "-|-"; return; }
