@@ -127,7 +127,10 @@ static void test_the_cpu_limit_stops_a_busy_loop_and_is_named(void **state)
     ws_child_result r;
     sh("while :; do :; done", &lim, &r);
     assert_int_equal(r.limit, WS_CHILD_LIMIT_CPU);
-    assert_true(r.cpu_used_s >= 0.9);
+    if (r.cpu_used_s < 0.9) {                  /* seen once under a loaded make test: say the number */
+        free(r.output);
+        fail_msg("stopped at its CPU limit after %.3f s of CPU time (want >= 0.9); %s", r.cpu_used_s, r.why);
+    }
     assert_string_equal(r.why, "sh was stopped after 1 s of CPU time (its limit)");
     free(r.output);
 }
