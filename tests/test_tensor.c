@@ -1242,6 +1242,34 @@ static void test_a_read_of_one_of_nine_groups_in_flight_is_an_error_and_of_the_w
     }
 }
 
+/* Three groups into two buffers: the third copy writes buffer 0 while group 0's may still be
+ * landing there, so which value a later read sees is undefined (the PTX ISA orders cp.async only
+ * through waits): an error naming both copies and the refill. Waiting for group 0 first is fine,
+ * and the read after wait_all sees the third copy's data. */
+static void test_a_cp_async_refilling_bytes_a_copy_in_flight_writes_is_an_error(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "cp_async_refill_in_flight", 32);
+    buf_rand(&r, WS_TYPE_FLOAT, 96, 3, 1, 2);
+    buf_zero(&r, WS_TYPE_FLOAT, 32);
+    arg_int(&r, 0);
+    assert_int_equal(run(&r), -1);
+    const char *msg = error_text(&r);
+    if (!strstr(msg, "this cp.async writes shared memory at offset 0x0 that this warp's cp.async at line") ||
+        !strstr(msg, "more stages in flight than buffers"))
+        fail_msg("message: %s", msg);
+    teardown(&r);
+    setup(&r, "cp_async_refill_in_flight", 32);
+    buf_rand(&r, WS_TYPE_FLOAT, 96, 3, 1, 2);
+    buf_zero(&r, WS_TYPE_FLOAT, 32);
+    arg_int(&r, 1);
+    run_ok(&r);
+    const float *in = data(&r, 0), *out = data(&r, 1);
+    for (int l = 0; l < 32; l++) assert_true(out[l] == in[64 + l]);
+    teardown(&r);
+}
+
 static void test_reading_a_cp_async_destination_before_its_wait_is_an_error_naming_the_copy(void **state)
 {
     (void)state;
@@ -1978,6 +2006,7 @@ int main(void)
         cmocka_unit_test(test_cp_async_copies_zero_fills_and_costs_its_sectors_and_wavefronts),
         cmocka_unit_test(test_cp_async_ignore_src_zero_fills_and_reads_nothing),
         cmocka_unit_test(test_reading_a_cp_async_destination_before_its_wait_is_an_error_naming_the_copy),
+        cmocka_unit_test(test_a_cp_async_refilling_bytes_a_copy_in_flight_writes_is_an_error),
         cmocka_unit_test(test_a_read_of_one_of_nine_groups_in_flight_is_an_error_and_of_the_waited_one_is_not),
         cmocka_unit_test(test_cp_async_is_counted_apart_from_plain_loads_and_stores),
         cmocka_unit_test(test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in),

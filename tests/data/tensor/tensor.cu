@@ -175,6 +175,23 @@ extern "C" __global__ void cp_async_two_groups(const float *in, float *out, int 
     out[64 + l] = s[1][l * 4];
 }
 
+// A pipeline with more stages in flight than buffers: three groups into two buffers, the third
+// refilling buffer 0 while group 0's copy of it may still be landing (two copies in flight to the
+// same bytes land in either order). With wait_first, group 0 is waited for before the refill: right.
+extern "C" __global__ void cp_async_refill_in_flight(const float *in, float *out, int wait_first)
+{
+    __shared__ __align__(16) float s[2][32];
+    int l = threadIdx.x;
+    for (int k = 0; k < 3; k++) {
+        if (k == 2 && wait_first) asm volatile("cp.async.wait_group 1;" ::: "memory");
+        unsigned a = (unsigned)__cvta_generic_to_shared(&s[k % 2][l]);
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(a), "l"(in + k * 32 + l) : "memory");
+        asm volatile("cp.async.commit_group;" ::: "memory");
+    }
+    asm volatile("cp.async.wait_all;" ::: "memory");
+    out[l] = s[0][l];
+}
+
 // Another warp's copy published by a barrier before that warp waited: wrong.
 extern "C" __global__ void cp_async_barrier_without_wait(const float *in, float *out)
 {
