@@ -332,13 +332,16 @@ int sim_tc_check_shared(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m,
             }
             uint32_t ow = t->owner[a] - 1u;
             if (t->group[a] < t->warp[ow].done) continue;
-            if (in->pi->op == PTX_CP_ASYNC)    /* a copy onto a copy: the two land in either order */
+            if (in->pi->op == PTX_CP_ASYNC) {  /* a copy onto a copy: the two land in either order */
+                char who[32] = "this warp's";
+                if (ow != w->index) snprintf(who, sizeof who, "warp %u's", ow);
                 return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "this cp.async writes shared memory at offset 0x%" PRIx64
                                  " that %s cp.async at line %d (PTX line %d), in a group not yet waited for, may "
                                  "still be writing: two copies in flight to the same bytes land in either order, so "
                                  "what a later read sees is undefined; wait for the earlier group before refilling "
                                  "the buffer (a pipeline with more stages in flight than buffers?)",
-                                 a, ow == w->index ? "this warp's" : "another warp's", cp->src_line, cp->ptx_line);
+                                 a, who, cp->src_line, cp->ptx_line);
+            }
             if (ow == w->index)
                 return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "shared memory at offset 0x%" PRIx64 " %s bytes that this warp's cp.async "
                                  "at line %d (PTX line %d) may not have written yet: wait for its group first "
