@@ -546,6 +546,10 @@ static void missing(const chk_row *r, const chk_facts *f, char *out, size_t cap)
         if (strstr(r->metric, "tma"))
             why = "the machine code's bulk copies (nvdisasm: UBLKCP / UTMALDG) beside the PTX's: how many TMA "
                   "operations and bytes the kernel's copies became";
+        else if (m && m->unit == WS_UNIT_INST && f->counted_sass)
+            why = "per-instruction executed counts (ncu --set source: smsp__sass_inst_executed per SASS line): the "
+                  "model counts the machine code's instructions from the executions of the PTX lines each SASS "
+                  "line came from, an estimate judged within 10%";
         else if (m && m->unit == WS_UNIT_INST)
             why = "the machine code (ptxas + nvdisasm) to count per SASS line: this count is the model's estimate "
                   "from the PTX (no machine code where this ran), judged within 10%";

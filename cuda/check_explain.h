@@ -30,6 +30,7 @@ typedef struct {
     double dirty_at_end_bytes;  /* the model's L2 bytes still dirty after the kernel (ws__l2_dirty_bytes_at_end) */
     const cu_access_summary *ptx, *sass; /* static PTX / SASS access counts, NULL = no machine code */
     const char *no_sass;        /* why there is no SASS to compare, NULL = not asked for */
+    bool counted_sass;          /* the simulation counted the machine code's instructions (ptxas + nvdisasm) */
 } chk_facts;
 
 #define CHK_UNEXPLAINED "unexplained: missing "

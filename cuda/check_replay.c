@@ -192,6 +192,7 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
     run->bound_now = ws_bound_name(ss->timing.bound);
     run->bound = ss->timing.bound;
     run->has_timing = ss->have_time;
+    run->counted_sass = ss->sass;
     run->timing = ss->timing;
     run->notes = ss->notes;
     run->has_dirty = ss->have_dirty;
@@ -233,11 +234,13 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
         }
         if (a->cls == CHK_EXACT && b->verdict == CHK_AGREE && a->verdict == CHK_DIFFER) rc = WS_EXIT_MISMATCH;
     }
-    /* each row that differs now, by mechanism (no machine code here: a PTX-level replay) */
+    /* each row that differs now, by mechanism (no static PTX/SASS access counts here; whether the
+       re-simulation counted the machine code is counted_sass) */
     const ws_device *dev = ws_device_find(d->gpu);
     chk_facts f = {.rows = run->now, .nrows = run->nrows, .has_timing = ss->have_time, .timing = ss->timing,
                    .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &ss->notes,
-                   .has_dirty_at_end = ss->have_dirty, .dirty_at_end_bytes = ss->dirty_at_end_bytes};
+                   .has_dirty_at_end = ss->have_dirty, .dirty_at_end_bytes = ss->dirty_at_end_bytes,
+                   .counted_sass = ss->sass};
     chk_explain_rows(run->now, run->nrows, &f);
     return rc;
 }

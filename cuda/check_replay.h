@@ -30,6 +30,7 @@ typedef struct {
     int cache_agree, cache_judged;  /* today's cache rows */
     ws_bound bound;            /* today's prediction's bound (bound_now names it) */
     bool has_timing;
+    bool counted_sass;         /* today's simulation counted the machine code (check_sim.h's sass) */
     ws_timing timing;          /* its terms, and what it rests on: the facts a cause is found from */
     ws_notes notes;
     bool has_dirty;

@@ -131,7 +131,8 @@ static chk_facts facts_of(const vrow *x)
     const ws_device *dev = ws_device_find(x->doc->gpu);
     return (chk_facts){.rows = r->now, .nrows = r->nrows, .has_timing = r->has_timing, .timing = r->timing,
                        .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &r->notes,
-                       .has_dirty_at_end = r->has_dirty, .dirty_at_end_bytes = r->dirty_at_end_bytes};
+                       .has_dirty_at_end = r->has_dirty, .dirty_at_end_bytes = r->dirty_at_end_bytes,
+                       .counted_sass = r->counted_sass};
 }
 
 /* The cause of a row of the list: its recorded cause where it differs, else found now. Returns

@@ -57,6 +57,26 @@ static void test_dram_writes_above_the_model_are_dirty_lines_written_back_during
     contains(why, CHK_UNEXPLAINED "dram__bytes_write.sum sampled");
 }
 
+/* An instruction count that differs (a cache-class estimate): where the simulation counted the machine
+ * code, what is missing is ncu's per-SASS-line counts, not the machine code; where it did not, the
+ * machine code. */
+static void test_an_instruction_count_names_the_evidence_by_what_the_simulation_counted(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "sm__inst_executed_pipe_alu.sum", true, 739328, true, 477184);
+    chk_row_as_model(&r);                      /* as check judges the count: an estimate, within 10% */
+    assert_int_equal(r.cls, CHK_CACHE);
+    assert_int_equal(r.verdict, CHK_DIFFER);
+    chk_facts f = {.rows = &r, .nrows = 1, .counted_sass = true};
+    char why[640];
+    assert_false(chk_explain_row(&r, &f, why, sizeof why));
+    contains(why, CHK_UNEXPLAINED "per-instruction executed counts (ncu --set source");
+    f.counted_sass = false;
+    assert_false(chk_explain_row(&r, &f, why, sizeof why));
+    contains(why, "(no machine code where this ran)");
+}
+
 /* The GPU read 1,131,008 B more than the model and wrote 1,128,704 B more: reads of about the
  * lines written back (ratio computed here). */
 static void test_dram_reads_above_by_the_extra_write_backs_are_reads_of_written_back_lines(void **state)
@@ -432,6 +452,7 @@ int main(void)
     setenv("WARPSCOPE_SASS", "off", 1); /* PTX-level on every machine, as the replay tests */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dram_writes_above_the_model_are_dirty_lines_written_back_during_the_kernel),
+        cmocka_unit_test(test_an_instruction_count_names_the_evidence_by_what_the_simulation_counted),
         cmocka_unit_test(test_dram_reads_above_by_the_extra_write_backs_are_reads_of_written_back_lines),
         cmocka_unit_test(test_a_small_dram_excess_over_a_small_kernel_is_instruction_and_constant_fetches),
         cmocka_unit_test(test_an_l1_hit_rate_with_agreeing_load_hits_is_store_lookups),
