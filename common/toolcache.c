@@ -22,11 +22,11 @@
 
 static bool named(const char *v) { return v && *v; }
 
-/* The folder: $WARPSCOPE_CACHE (unless "off"), else $XDG_CACHE_HOME/warpscope, else
+/* The folder: $WARPSCOPE_CACHE (unless "off", or own is false), else $XDG_CACHE_HOME/warpscope, else
  * $HOME/.cache/warpscope, then "/" and sub when sub is not NULL. */
-static bool folder_of(const char *sub, char *out, size_t cap)
+static bool folder_in(bool own, const char *sub, char *out, size_t cap)
 {
-    const char *c = getenv("WARPSCOPE_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+    const char *c = own ? getenv("WARPSCOPE_CACHE") : NULL, *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
     const char *s = sub ? "/" : "", *t = sub ? sub : "";
     int w;
     if (named(c) && strcmp(c, "off")) w = snprintf(out, cap, "%s%s%s", c, s, t);
@@ -35,6 +35,8 @@ static bool folder_of(const char *sub, char *out, size_t cap)
     else return false;
     return w >= 0 && (size_t)w < cap;
 }
+
+static bool folder_of(const char *sub, char *out, size_t cap) { return folder_in(true, sub, out, cap); }
 
 bool ws_cache_dir(char *out, size_t cap)
 {
@@ -45,15 +47,7 @@ bool ws_cache_dir(char *out, size_t cap)
 
 bool ws_cache_tools_dir(char *out, size_t cap) { return folder_of("nvdisasm", out, cap); }
 
-bool ws_cache_default_tools_dir(char *out, size_t cap)
-{
-    const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-    int w;
-    if (named(x)) w = snprintf(out, cap, "%s/warpscope/nvdisasm", x);
-    else if (named(h)) w = snprintf(out, cap, "%s/.cache/warpscope/nvdisasm", h);
-    else return false;
-    return w >= 0 && (size_t)w < cap;
-}
+bool ws_cache_default_tools_dir(char *out, size_t cap) { return folder_in(false, "nvdisasm", out, cap); }
 
 void ws_cache_hash(const void *data, size_t len, char out[33])
 {

@@ -178,9 +178,11 @@ static int find_uncached(ws_tool t, char *out, size_t cap, char *why, size_t wca
         }
         if (!found) return 0;
     } else {
-        char root[WS_PATH_MAX];
-        if (ws_cache_tools_dir(root, sizeof root) && in_wheel_root(root, strlen(root), name, out, cap)) return 0;
-        if (ws_cache_default_tools_dir(root, sizeof root) && in_wheel_root(root, strlen(root), name, out, cap))
+        char root[WS_PATH_MAX], def[WS_PATH_MAX];
+        bool own = ws_cache_tools_dir(root, sizeof root);
+        if (own && in_wheel_root(root, strlen(root), name, out, cap)) return 0;
+        if (ws_cache_default_tools_dir(def, sizeof def) && !(own && !strcmp(def, root)) &&   /* not again */
+            in_wheel_root(def, strlen(def), name, out, cap))
             return 0;
         if (in_list(getenv("PYTHONPATH"), name, true, out, cap)) return 0;
         if (in_list(python_sites(), name, true, out, cap)) return 0;
