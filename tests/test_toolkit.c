@@ -233,6 +233,29 @@ static void test_the_answer_is_remembered_until_forgotten(void **state)
     clear_env();
 }
 
+/* An nvdisasm stand-in where pip --target puts the wheel's: <root>/nvidia/<sub>/bin/nvdisasm, every folder
+ * on the way made; its path into out. */
+static void plant_wheel(const char *root, const char *sub, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/nvidia/%s/bin/nvdisasm", root, sub);
+    for (char *p = out + 1; (p = strchr(p, '/')); p++) {
+        *p = 0;
+        mkdir(out, 0755);
+        *p = '/';
+    }
+    write_file(out, "#!/bin/sh\n", 0755);
+}
+
+/* Nothing for the search to find but what a case plants: no PATH (nor python3), no CUDA_HOME, no
+ * $WARPSCOPE_NVDISASM or $PYTHONPATH; only /usr/local/cuda/bin stays. */
+static void hide_toolkit(void)
+{
+    setenv("PATH", "/nonexistent", 1);
+    setenv("CUDA_HOME", "/nonexistent", 1);
+    unsetenv("WARPSCOPE_NVDISASM");
+    unsetenv("PYTHONPATH");
+}
+
 static void test_a_wheel_in_the_cache_folder_is_found_and_a_missing_nvdisasm_says_what_to_run(void **state)
 {
     (void)state;
@@ -242,10 +265,7 @@ static void test_a_wheel_in_the_cache_folder_is_found_and_a_missing_nvdisasm_say
     setenv("WARPSCOPE_CACHE", cache, 1);
     setenv("HOME", "/nonexistent", 1);         /* nor the default cache's wheel */
     unsetenv("XDG_CACHE_HOME");
-    setenv("PATH", "/nonexistent", 1);         /* no python3 either: the probe finds nothing */
-    setenv("CUDA_HOME", "/nonexistent", 1);
-    unsetenv("WARPSCOPE_NVDISASM");
-    unsetenv("PYTHONPATH");
+    hide_toolkit();
     ws_tool_forget();
     ws_error err;
     if (access("/usr/local/cuda/bin/nvdisasm", X_OK) != 0) {
@@ -255,14 +275,9 @@ static void test_a_wheel_in_the_cache_folder_is_found_and_a_missing_nvdisasm_say
                  "wheel into %s/nvdisasm", cache);
         if (!strstr(err.msg, want)) fail_msg("message: %s", err.msg);
     }
-    /* where pip --target puts it: <cache>/nvdisasm/nvidia/cu13/bin/nvdisasm */
-    const char *parts[] = {"", "/nvdisasm", "/nvdisasm/nvidia", "/nvdisasm/nvidia/cu13", "/nvdisasm/nvidia/cu13/bin"};
-    for (int i = 0; i < 5; i++) {
-        snprintf(wheel, sizeof wheel, "%s%s", cache, parts[i]);
-        mkdir(wheel, 0755);
-    }
-    snprintf(wheel, sizeof wheel, "%s/nvdisasm/nvidia/cu13/bin/nvdisasm", cache);
-    write_file(wheel, "#!/bin/sh\n", 0755);
+    char root[160];
+    snprintf(root, sizeof root, "%s/nvdisasm", cache);
+    plant_wheel(root, "cu13", wheel, sizeof wheel);
     ws_tool_forget();
     if (access("/usr/local/cuda/bin/nvdisasm", X_OK) != 0) {
         assert_int_equal(ws_tool_find(WS_TOOL_NVDISASM, got, sizeof got, NULL), 0);
@@ -277,7 +292,7 @@ static void test_the_default_caches_wheel_is_found_when_the_cache_points_elsewhe
 {
     (void)state;
     save_env();
-    char home[128], other[128], dir[256], wheel[256], got[512];
+    char home[128], other[128], root[192], wheel[256], got[512];
     at(home, sizeof home, "wheelhome");
     at(other, sizeof other, "othercache");
     mkdir(home, 0755);
@@ -285,19 +300,9 @@ static void test_the_default_caches_wheel_is_found_when_the_cache_points_elsewhe
     setenv("HOME", home, 1);
     unsetenv("XDG_CACHE_HOME");
     setenv("WARPSCOPE_CACHE", other, 1);
-    setenv("PATH", "/nonexistent", 1);
-    setenv("CUDA_HOME", "/nonexistent", 1);
-    unsetenv("WARPSCOPE_NVDISASM");
-    unsetenv("PYTHONPATH");
-    const char *parts[] = {"/.cache", "/.cache/warpscope", "/.cache/warpscope/nvdisasm",
-                           "/.cache/warpscope/nvdisasm/nvidia", "/.cache/warpscope/nvdisasm/nvidia/cu12",
-                           "/.cache/warpscope/nvdisasm/nvidia/cu12/bin"};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        snprintf(dir, sizeof dir, "%s%s", home, parts[i]);
-        mkdir(dir, 0755);
-    }
-    snprintf(wheel, sizeof wheel, "%s/.cache/warpscope/nvdisasm/nvidia/cu12/bin/nvdisasm", home);
-    write_file(wheel, "#!/bin/sh\n", 0755);
+    hide_toolkit();
+    snprintf(root, sizeof root, "%s/.cache/warpscope/nvdisasm", home);
+    plant_wheel(root, "cu12", wheel, sizeof wheel);
     ws_tool_forget();
     if (access("/usr/local/cuda/bin/nvdisasm", X_OK) != 0) {
         assert_int_equal(ws_tool_find(WS_TOOL_NVDISASM, got, sizeof got, NULL), 0);
