@@ -62,13 +62,18 @@ if [ "${1:-}" = --one ]; then
     sim "$k" "$z" > /dev/null
     exit 0
 fi
+# A pair's sizes ("N=1 M=2" words) into da and db, from scripts/pair-sizes.awk; 1 when it gives none.
+pair_sizes() { # A, B, the pair's size list
+    awk -f scripts/pair-sizes.awk -v A="$1" -v B="$2" -v SIZES="$3" demos/*.cu > "$TMP/pd" 2> /dev/null || return 1
+    da=$(sed -n 1p "$TMP/pd" | sed 's/-D //g')
+    db=$(sed -n 2p "$TMP/pd" | sed 's/-D //g')
+}
 # the pairs' kernels and sizes, one "kernel|sizes" line each
 pair_runs() {
     grep -v '^[[:space:]]*#' demos/pairs.txt | while read -r a b sz lesson; do
-        [ -n "$a" ] || continue
-        awk -f scripts/pair-sizes.awk -v A="$a" -v B="$b" -v SIZES="$sz" demos/*.cu > "$TMP/pp" 2> /dev/null || continue
-        echo "$a|$(sed -n 1p "$TMP/pp" | sed 's/-D //g')"
-        echo "$b|$(sed -n 2p "$TMP/pp" | sed 's/-D //g')"
+        [ -n "$a" ] && pair_sizes "$a" "$b" "$sz" || continue
+        echo "$a|$da"
+        echo "$b|$db"
     done | sort -u
 }
 if [ "${JOBS:-1}" -gt 1 ] && [ -z "${NO_SIM:-}" ]; then
@@ -85,10 +90,7 @@ pred() {
 : > "$TMP/rows"
 grep -v '^[[:space:]]*#' demos/pairs.txt | while read -r a b sz lesson; do
     [ -n "$a" ] || continue
-    awk -f scripts/pair-sizes.awk -v A="$a" -v B="$b" -v SIZES="$sz" demos/*.cu > "$TMP/pd" 2> /dev/null ||
-        { echo "$a|$b|-|-|-|-|-|-|||$lesson|0" >> "$TMP/rows"; continue; }
-    da=$(sed -n 1p "$TMP/pd" | sed 's/-D //g')
-    db=$(sed -n 2p "$TMP/pd" | sed 's/-D //g')
+    pair_sizes "$a" "$b" "$sz" || { echo "$a|$b|-|-|-|-|-|-|||$lesson|0" >> "$TMP/rows"; continue; }
     case "$a $b $da $db" in *[!-A-Za-z0-9_=\ ]*) echo "pairs-verdicts: $a $b: odd sizes" >&2; continue ;; esac
     ma=$(awk -F'|' -v k="$a" -v o="$da" '$1 == k && $2 == o { print $3; exit }' "$TMP/measured")
     mb=$(awk -F'|' -v k="$b" -v o="$db" '$1 == k && $2 == o { print $3; exit }' "$TMP/measured")
