@@ -216,6 +216,25 @@ static void test_four_shared_float_loads_become_one_lds128_with_a_quarter_of_the
     ws_simulation_close(&s);
 }
 
+/* demos/cluster.cu's block_sum: thread 0 of each block reads warp_sums[0..7], eight 4-byte
+ * loads. ptxas placed `part` (4 bytes) before warp_sums in the shared window and loads words
+ * 0..8 as LDS.128 [UR4], LDS.128 [UR4+0x10], LDS [UR4+0x20]: 3 + 4 + 1 of the PTX loads, the
+ * first LDS.128 also taking `part`. Thread 0 is one warp a block, its address uniform: each of
+ * the three is one instruction and one wavefront per block. Read by the GPU (results/h200-cluster,
+ * N = 2^20, G = 2): 14336 shared loads = 4096 blocks x 3 + 2048 (rank 0's own `part`). */
+static void test_loads_widened_past_their_variable_are_matched_at_the_shift_that_covers_them(void **state)
+{
+    (void)state;
+    static ws_simulation s;
+    run(&s, "demos/cluster.cu:cluster_dsmem_reduce", "N=1048576", "G=2", "tests/data/sass/cluster.sass");
+    const double blocks = 1048576 / 256, clusters = blocks / 2;
+    assert_true(metric(s.ms, "smsp__sass_inst_executed_op_shared_ld.sum") == 3 * blocks + clusters);
+    assert_true(metric(s.ms, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 3 * blocks + clusters);
+    assert_int_equal(s.sass->plan->st.sass_only, 0);
+    assert_int_equal(s.sass->plan->st.merged_ptx, 7); /* 3 + 4; the last load passes one for one */
+    ws_simulation_close(&s);
+}
+
 /* sts64: lane l stores t[2l] and t[2l+1]. Each 4-byte PTX store has an 8-byte lane stride:
  * 32 lanes span 256 bytes, 2 wavefronts each, 4 per warp. The STS.64 stores the same 256
  * consecutive bytes once: 2 wavefronts. */
@@ -892,6 +911,7 @@ int main(void)
         cmocka_unit_test(test_a_listing_with_no_function_or_a_broken_line_is_an_error),
         cmocka_unit_test(test_four_shared_float_loads_become_one_lds128_with_a_quarter_of_the_wavefronts),
         cmocka_unit_test(test_two_shared_float_stores_become_one_sts64),
+        cmocka_unit_test(test_loads_widened_past_their_variable_are_matched_at_the_shift_that_covers_them),
         cmocka_unit_test(test_four_global_float_loads_merged_into_ldg128_are_one_request_of_16_sectors),
         cmocka_unit_test(test_tensor_era_events_pass_the_sass_stage_unchanged_even_where_plain_loads_merge),
         cmocka_unit_test(test_wmma_from_global_is_counted_as_the_ldg_and_stg_ptxas_made),

@@ -1435,6 +1435,46 @@ static void test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_ba
     teardown(&r);
 }
 
+/* ncu counts a plain cp.async.bulk (UBLKCP) under the TMA rows: one instruction per copy and the
+ * 32-byte sectors its global side reads (H200, cuda-samples' LargeChunkAWBarrier: 524,288 copies
+ * of 16 bytes, 16,777,216 bytes). bulk_copy's copy in reads 4096 aligned bytes: 128 sectors; its
+ * copy out (shared -> global) is no load. */
+static void test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors(void **state)
+{
+    (void)state;
+    const ws_device *d = ws_device_find("h200");
+    run_t r;
+    setup(&r, "bulk_copy", 64);
+    buf_rand(&r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    buf_zero(&r, WS_TYPE_FLOAT, 1024);
+    arg_int(&r, 4096);
+    ws_models *m = ws_models_new(d, &r.L, 32768);
+    ws_memstats *ms = ws_memstats_new(d, &r.L, r.fn->ninsns);
+    assert_non_null(m);
+    assert_non_null(ms);
+    assert_int_equal(ws_models_add_sink(m, ws_memstats_verdict, ms), 0);
+    r.cfg.listener = ws_models_listener;
+    r.cfg.listener_ctx = m;
+    assert_int_equal(ws_sim_run(&r.cfg, &r.res, &r.err), 0);
+    ws_models_finish(m);
+    ws_memstats_finish(ms, ws_models_cache_totals(m));
+    ws_metric rows[160];
+    int n = ws_memstats_metrics(ms, rows, 160), found = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(rows[i].name, "smsp__sass_inst_executed_op_tma_ld.sum")) { assert_true(rows[i].value == 1); found++; }
+        if (!strcmp(rows[i].name, "smsp__sass_inst_executed_op_tma_st.sum")) { assert_true(rows[i].value == 1); found++; }
+        if (!strcmp(rows[i].name, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum")) {
+            assert_true(rows[i].value == 4096);
+            found++;
+        }
+    }
+    assert_int_equal(found, 3);
+    ws_memstats_free(ms);
+    ws_models_free(m);
+    teardown(&r);
+}
+
 /* The shared image of a box as the swizzle modes are documented ("swizzle 16-byte chunks within
  * a 32/64/128-byte span"): the pattern repeats every 256/512/1024 bytes, whose 128-byte lines
  * L = 0..7 have the 16-byte chunk c of each span-sized segment moved to c ^ (L / (8 / chunks)),
@@ -2011,6 +2051,7 @@ int main(void)
         cmocka_unit_test(test_cp_async_is_counted_apart_from_plain_loads_and_stores),
         cmocka_unit_test(test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in),
         cmocka_unit_test(test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back),
+        cmocka_unit_test(test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors),
         cmocka_unit_test(test_a_tma_box_is_laid_out_in_shared_memory_as_each_swizzle_mode_is_documented),
         cmocka_unit_test(test_reading_a_tma_box_before_its_mbarrier_phase_ends_is_an_error),
         cmocka_unit_test(test_tensor_map_rules_are_the_drivers),

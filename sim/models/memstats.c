@@ -156,7 +156,7 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
         int to_global = (ev->space == WS_SPACE_GLOBAL) == (ev->op == WS_MEM_STORE);
         if (ev->space == WS_SPACE_GLOBAL) {
             if (ev->part == 0) (tma ? t->tma_inst : t->bulk_inst)[to_global]++;   /* one per copy */
-            c = tma ? &t->tma_global : &t->bulk_global;
+            c = tma ? &t->tma_global[to_global] : &t->bulk_global[to_global];
         } else {
             (tma ? t->tma_bytes : t->bulk_bytes)[to_global] += 16u * (uint64_t)__builtin_popcount(ev->active_mask);
             return;
@@ -356,8 +356,8 @@ int ws_memstats_check(const ws_memstats *ms)
     add_counts(&tot, t->shared, 4);
     add_counts(&tot, t->dshared, 4);
     const ws_mem_counts *fam[] = {&tc->ldgsts_global, &tc->ldgsts_shared, &tc->ldsm, &tc->stsm, &tc->wmma_global[0],
-                                  &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global,
-                                  &tc->tma_global};
+                                  &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global[0],
+                                  &tc->bulk_global[1], &tc->tma_global[0], &tc->tma_global[1]};
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) add_counts(&tot, fam[i], 1);
     /* a cp.async's global reads are in global[LOAD] as well (tc_verdict): counted once in the rows */
     tot.requests -= tc->ldgsts_global.requests;
@@ -515,12 +515,12 @@ void ws_memstats_flat_set(ws_memstats *ms, const uint64_t *in)
     }
     ws_mem_totals *t = &ms->t;
     ws_tc_counts *tc = &t->tc;
-    ws_mem_counts *all[22 + 10];
+    ws_mem_counts *all[22 + 12];
     int n = 0;
     for (int i = 0; i < 4; i++) { all[n++] = &t->global[i]; all[n++] = &t->local[i]; all[n++] = &t->shared[i]; }
     ws_mem_counts *fam[] = {&tc->ldgsts_global, &tc->ldgsts_shared, &tc->ldsm, &tc->stsm, &tc->wmma_global[0],
-                            &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global,
-                            &tc->tma_global};
+                            &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global[0],
+                            &tc->bulk_global[1], &tc->tma_global[0], &tc->tma_global[1]};
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) all[n++] = fam[i];
 #define FIX(f)                                                                            \
     {                                                                                     \

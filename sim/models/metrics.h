@@ -284,15 +284,18 @@
     M(BULK_TO_GLOBAL, "ws__bulk_copies_to_global.sum", COUNT, EXACT, INFO, 0, OWN, NONE, NONE, BULK, \
       "cp.async.bulk copies shared -> global (bulk groups)", k->bulk_inst[1]) \
     M(BULK_GLOBAL_SECTORS, "ws__bulk_sectors_global.sum", SECTOR, MODEL, INFO, 0, OWN, GLOBAL, NONE, BULK, \
-      "32-byte sectors of the bulk copies' global sides", k->bulk_global.sectors) \
+      "32-byte sectors of the bulk copies' global sides", k->bulk_global[0].sectors + k->bulk_global[1].sectors) \
     M(TMA_LD_INST, "smsp__sass_inst_executed_op_tma_ld.sum", INST, MODEL, CACHE, 0, NAMED, NONE, NONE, TMA, \
-      "tensor copies global -> shared (cp.async.bulk.tensor, UTMALDG)", k->tma_inst[0]) \
+      "copies global -> shared by the TMA unit: tensor (UTMALDG) and plain bulk (UBLKCP) alike, as ncu counts them", \
+      k->tma_inst[0] + k->bulk_inst[0]) \
     M(TMA_ST_INST, "smsp__sass_inst_executed_op_tma_st.sum", INST, MODEL, CACHE, 0, NAMED, NONE, NONE, TMA, \
-      "tensor copies shared -> global", k->tma_inst[1]) \
+      "copies shared -> global by the TMA unit (tensor and plain bulk; the bulk ones by the loads' rule, unmeasured)", \
+      k->tma_inst[1] + k->bulk_inst[1]) \
     M(TMA_TO_SHARED_BYTES, "ws__tma_bytes_to_shared.sum", BYTE, EXACT, INFO, 0, OWN, SHARED, ST, TMA, \
       "bytes the tensor copies wrote to shared memory (boxes, out-of-bound fill included)", k->tma_bytes[0]) \
     M(TMA_LD_READ_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", BYTE, MODEL, CACHE, 0, NAMED, GLOBAL, LD, TMA, \
-      "bytes of the 32-byte sectors the tensor loads read (in-bound rows)", 32.0 * (double)k->tma_global.sectors) \
+      "bytes of the 32-byte sectors the TMA unit's loads read (tensor: in-bound rows; bulk: the copy's sectors)", \
+      32.0 * (double)(k->tma_global[0].sectors + k->bulk_global[0].sectors)) \
     /* wgmma.mma_async: what its matrix descriptors read (exec_wgmma.c); equal to ncu on the H200 for \
      * wgmma_gemm at two sizes and 36 test kernels (results/h200-wgmma/), so judged exactly */ \
     M(GMMA_INST, "smsp__sass_inst_executed_op_shared_gmma.sum", INST, EXACT, EXACT, 0, NAMED, SHARED, LD, GMMA, \

@@ -340,6 +340,13 @@ void ws_sass_stage_listener(void *ctx, const ws_mem_event *ev)
     ws_mem_event e = *ev;
     if (pm->action == WS_MAP_PASS || pm->action == WS_MAP_CARRY) {
         set_width(&e, pm->width);
+        /* a widened access starts at or before its carrier's bytes, at its own alignment (sass_map.c
+           cover_round): where this simulation lays the window out as ptxas did, that is the carrier's
+           address less the bytes before it; where not, the start stays in the window */
+        if (pm->widened)
+            for (int l = 0; l < 32; l++)
+                if (e.active_mask >> l & 1)
+                    e.addr[l] &= ~(uint64_t)(pm->width - 1);
         if (e.op == WS_MEM_ATOMIC || e.op == WS_MEM_REDUCE)
             e.op = pm->op == WS_SASS_OP_RED ? WS_MEM_REDUCE : WS_MEM_ATOMIC;
         if (pm->aggregated && e.active_mask) { /* ptxas: the lowest active lane does the warp's op */

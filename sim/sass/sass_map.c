@@ -3,6 +3,7 @@
  *   1 same line, space and kind: tiles by base register and offset (exact merges),
  *   2 the same with generic PTX/SASS addressing allowed to meet a specific space,
  *   3 same space and kind on any line (ptxas attributed the access to a neighbour line),
+ *   3b a line's accesses again where a SASS access is left over: ptxas widened them (cover_round),
  *   4 same line, space and kind by order (approximate),
  *   5 same space and kind by order on any line (approximate).
  * Expected workload: a few hundred memory instructions per kernel; rounds are quadratic
@@ -195,6 +196,117 @@ static void tile_round(matcher *m, group_fn in_group)
             int n = tile_at(m, t, base, t->off + best_shift, in_group, best);
             if (n) assign(m, sj, best, n, false);
         }
+    }
+}
+
+/* Undoes assign() for SASS access si (its PTX accesses are free again). */
+static void unassign(matcher *m, int si)
+{
+    acc *s = &m->S[si];
+    int n = 0;
+    bool by_order = false;
+    for (int pi = 0; pi < m->nP; pi++) {
+        acc *q = &m->P[pi];
+        ws_sass_pcmap *pm = &m->p->pc[q->idx];
+        if (!q->used || pm->sass != s->idx) continue;
+        by_order |= pm->by_order;
+        if (pm->by_order) m->p->st.by_order--;
+        memset(pm, 0, sizeof *pm);
+        pm->sass = -1;
+        q->used = false;
+        n++;
+    }
+    if (n > 1) {
+        m->p->st.merges--;
+        m->p->st.merged_ptx -= n;
+    }
+    (void)by_order;
+    m->p->sass_pc[s->idx] = -1;
+    s->used = false;
+}
+
+/* Round of widened accesses: ptxas may widen a run of narrow loads to a vector load that also
+ * takes bytes no PTX access of the run reads (eight 4-byte loads at +4 .. +32 of a shared
+ * window as LDS.128 [+0], LDS.128 [+16], LDS [+32]: demos/cluster.cu's block_sum, where +0 is
+ * another variable). Exact tiling then pairs the first eight at the wrong shift and leaves
+ * LDS [+32] without PTX. For a SASS access left over, the SASS accesses of its line, space,
+ * kind and base and the PTX accesses of one base there are matched again at the shift where
+ * every PTX access lies inside one SASS access and every SASS access holds one: each SASS
+ * access then carries the PTX accesses inside it (`widened` where it starts before them). */
+static void cover_round(matcher *m)
+{
+    int sg[16], pg[64], pick[64];
+    for (int si = 0; si < m->nS; si++) {
+        const acc *s = &m->S[si];
+        if (s->used || s->sp == SP_LOCAL) continue;
+        int ns = 0;
+        for (int sj = 0; sj < m->nS; sj++) {
+            const acc *t = &m->S[sj];
+            if (t->sp == s->sp && t->op == s->op && t->line == s->line && !strcmp(t->base, s->base)) {
+                if (ns == 16) { ns = 0; break; }
+                sg[ns++] = sj;
+            }
+        }
+        if (ns < 2) continue;
+        /* the PTX side: one base, each access unused or carried by a SASS access of sg */
+        for (int pbase = 0; pbase < m->nP; pbase++) {
+            const acc *b = &m->P[pbase];
+            if (b->line != s->line || b->sp != s->sp || b->op != s->op) continue;
+            int np = 0;
+            bool ok = true, first = true;
+            for (int pi = 0; pi < m->nP && ok; pi++) {
+                const acc *q = &m->P[pi];
+                if (q->line != s->line || q->sp != s->sp || q->op != s->op || strcmp(q->base, b->base)) continue;
+                if (pi < pbase) { first = false; break; } /* this base was tried from its first access */
+                if (q->used) {
+                    int carrier = m->p->pc[q->idx].sass, in = 0;
+                    for (int k = 0; k < ns; k++) in |= m->S[sg[k]].idx == carrier;
+                    if (!in) continue;
+                }
+                for (int k = 0; k < np; k++) ok &= m->P[pg[k]].off != q->off; /* alternatives: leave them */
+                if (np == 64) ok = false;
+                else pg[np++] = pi;
+            }
+            if (!first || !ok || np < ns) continue;
+            /* candidate shifts (PTX offset - SASS offset): each place of the first PTX access in a SASS access */
+            const acc *q0 = &m->P[pg[0]];
+            for (int k = 0; k < ns; k++) {
+                const acc *t = &m->S[sg[k]];
+                for (int d = 0; d + q0->width <= t->width; d += q0->width) {
+                    int64_t shift = q0->off - (t->off + d);
+                    int held[16] = {0};
+                    bool fits = true;
+                    for (int j = 0; j < np && fits; j++) {
+                        const acc *q = &m->P[pg[j]];
+                        int64_t at = q->off - shift;
+                        pick[j] = -1;
+                        for (int h = 0; h < ns; h++) {
+                            const acc *u = &m->S[sg[h]];
+                            if (at >= u->off && at + q->width <= u->off + u->width) { pick[j] = h; break; }
+                        }
+                        fits = pick[j] >= 0;
+                        if (fits) held[pick[j]]++;
+                    }
+                    for (int h = 0; h < ns && fits; h++) fits = held[h] > 0;
+                    if (!fits) continue;
+                    for (int h = 0; h < ns; h++)
+                        if (m->S[sg[h]].used) unassign(m, sg[h]);
+                    for (int h = 0; h < ns; h++) {
+                        int tile[16], n = 0;
+                        for (int j = 0; j < np; j++)
+                            if (pick[j] == h && n < 16) tile[n++] = pg[j];
+                        for (int a = 1; a < n; a++) /* lowest offset first: the carrier */
+                            for (int c = a; c > 0 && m->P[tile[c]].off < m->P[tile[c - 1]].off; c--) {
+                                int x = tile[c]; tile[c] = tile[c - 1]; tile[c - 1] = x;
+                            }
+                        assign(m, sg[h], tile, n, false);
+                        m->p->pc[m->P[tile[0]].idx].widened = m->P[tile[0]].off - shift > m->S[sg[h]].off;
+                    }
+                    goto next;
+                }
+            }
+        }
+    next:;
     }
 }
 
@@ -572,6 +684,7 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
     tile_round(&m, same_line_space);
     tile_round(&m, same_line_compat);
     tile_round(&m, same_space);
+    cover_round(&m);
     order_round(&m, same_line_space);
     order_round(&m, same_space);
 

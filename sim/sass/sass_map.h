@@ -47,6 +47,8 @@ typedef struct {
      * wmma.load/store <-> per_exec SASS accesses of `form` (width: theirs) */
     uint8_t form;        /* ws_tc_form */
     uint8_t per_exec;    /* SASS accesses one execution becomes (1 for everything but wmma) */
+    bool widened;        /* the SASS access also takes bytes before its carrier's, which no PTX access
+                            of its tile reads (sass_map.c cover_round): its event starts at its alignment */
     bool aggregated;     /* a global atom/red ptxas aggregated over the warp (VOTE.ANY + POPC, or REDUX,
                             before a predicated REDG/ATOMG: one elected lane does the warp's operation) */
 } ws_sass_pcmap;
