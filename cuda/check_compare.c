@@ -3,6 +3,8 @@
  * and slack columns); a name without a row is shown, not judged. */
 #include "check_compare.h"
 
+#include "../sim/frontend/casloop.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,20 +100,41 @@ void chk_unjudge_for_wmma(chk_row *rows, int n, double wmma_accesses)
     }
 }
 
-void chk_timing_dependent_for_cas(chk_row *rows, int n, int ncas_global, int ncas_shared)
+chk_retry_loops chk_retry_loops_of(const ptx_function *fn)
+{
+    chk_retry_loops lp = {0, 0, 0};
+    int pcs[64], n = fn ? ws_cas_loops(fn, pcs, 64) : 0;
+    for (int i = 0; i < n && i < 64; i++) {
+        if (fn->insns[pcs[i]].space == PTX_SPACE_SHARED) lp.cas_shared++;
+        else lp.cas_global++;
+    }
+    int w = fn ? ws_wait_loops(fn, NULL, 0) : 0;
+    lp.waits = w > 0 ? w : 0;
+    return lp;
+}
+
+void chk_timing_dependent(chk_row *rows, int n, const chk_retry_loops *lp)
 {
     for (int i = 0; i < n; i++) {
         chk_row *r = &rows[i];
         const ws_metric_info *m = ws_metric_find(r->metric);
-        bool atom = m && m->op == WS_MEM_ATOMIC;
-        bool g = ncas_global > 0 && m && ((atom && m->space == WS_SPACE_GLOBAL) || m->id == WS_METRIC_L2_ATOM_SECTORS ||
-                                            m->id == WS_METRIC_L2_ATOM_SECTORS_ALL);
-        bool s = ncas_shared > 0 && atom && m->space == WS_SPACE_SHARED;
-        if (!g && !s) continue;
+        if (!m) continue;
+        bool atom = m->op == WS_MEM_ATOMIC;
+        bool g = lp->cas_global > 0 && ((atom && m->space == WS_SPACE_GLOBAL) || m->id == WS_METRIC_L2_ATOM_SECTORS ||
+                                         m->id == WS_METRIC_L2_ATOM_SECTORS_ALL);
+        bool s = lp->cas_shared > 0 && atom && m->space == WS_SPACE_SHARED;
+        /* every instruction count: the instructions and the pipes (no space, no memory op) */
+        bool w = lp->waits > 0 && m->unit == WS_UNIT_INST && m->space < 0 && m->op < 0 && m->kind == WS_KIND_PLAIN;
+        if (!g && !s && !w) continue;
         r->cls = CHK_TIMING_DEP;
         r->verdict = CHK_UNJUDGED;
-        snprintf(r->cause, sizeof r->cause, "timing-dependent: atom.cas in a retry loop whose exit depends on its "
-                 "result; the GPU executes one ATOM per lost race, the simulator one order of warps");
+        if (g || s)
+            snprintf(r->cause, sizeof r->cause, "timing-dependent: atom.cas in a retry loop whose exit depends on its "
+                     "result; the GPU executes one ATOM per lost race, the simulator one order of warps");
+        else
+            snprintf(r->cause, sizeof r->cause, "timing-dependent: a wait loop (mbarrier try_wait/test_wait or a polled "
+                     "flag) spins until another warp or the copy gets there; the GPU's spins are its timing's, "
+                     "the simulator's one order of warps");
     }
 }
 

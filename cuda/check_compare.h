@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 
+#include "../sim/frontend/ptx.h"
 #include "../sim/models/metrics.h"
 #include "cu_sass.h"
 
@@ -73,10 +74,20 @@ void chk_row_as_model(chk_row *r);
  * shown and not judged. A no-op when wmma_accesses is 0. */
 void chk_unjudge_for_wmma(chk_row *rows, int n, double wmma_accesses);
 
-/* A kernel with ncas atom.cas retry loops (ws_cas_loops) on global (ncas_global) and shared (ncas_shared) memory, live (cmd_check.c) and replayed (check_replay.c):
- * its atomic rows count as many ATOMs as threads lost races, which depends on timing, so they
- * are classed timing-dependent and not judged. A no-op when ncas is 0. */
-void chk_timing_dependent_for_cas(chk_row *rows, int n, int ncas_global, int ncas_shared);
+/* A kernel's loops whose trip counts are timing (sim/frontend/casloop.h): atom.cas retry loops on
+ * global and shared memory, and wait loops (mbarrier try_wait/test_wait, polled flags). */
+typedef struct {
+    int cas_global, cas_shared, waits;
+} chk_retry_loops;
+
+/* fn's loops (all 0 for NULL or out of memory). */
+chk_retry_loops chk_retry_loops_of(const ptx_function *fn);
+
+/* Rows whose values depend on timing, live (cmd_check.c) and replayed (check_replay.c), classed
+ * timing-dependent and not judged: with a CAS retry loop the atomic rows of its space (as many
+ * ATOMs as threads lost races); with a wait loop the instruction counts (smsp__inst_executed and
+ * the pipes': as many spins as the wait lasted). A no-op when lp has none. */
+void chk_timing_dependent(chk_row *rows, int n, const chk_retry_loops *lp);
 
 /* True when an exact row differs (the check fails). */
 bool chk_fails(const chk_row *rows, int n);

@@ -14,7 +14,6 @@
 
 #include "../common/csv.h"
 #include "../common/text.h"
-#include "../sim/frontend/casloop.h"
 #include "../sim/sample.h"
 #include "../sim/models/metrics.h"
 
@@ -171,13 +170,13 @@ static int check_named(const char *json_path, const cJSON *runs, const char *con
 }
 
 /* Judges one recorded run's counters against today's simulator side ss: fills run's rows and
- * time, adds to the document's and its file's tallies. ncas_g/ncas_s: the kernel's atom.cas retry
- * loops on global/shared memory (their ATOM counts depend on timing); basis_differs: the record
+ * time, adds to the document's and its file's tallies. lp: the kernel's loops whose counts depend
+ * on timing (CAS retries, waits); basis_differs: the record
  * counted the machine code and ss the PTX, so its exact rows are left out (d->left_out).
  * WS_EXIT_MISMATCH when an exact row that agreed in the record differs now, else WS_EXIT_OK
  * (WS_EXIT_INTERNAL when out of memory). */
 static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, const chk_sim_side *ss,
-                     chk_replay_tally *tf, int ncas_g, int ncas_s, bool basis_differs, ws_error *err)
+                     chk_replay_tally *tf, const chk_retry_loops *lp, bool basis_differs, ws_error *err)
 {
     int n = cJSON_GetArraySize(ctr), rc = WS_EXIT_OK;
     run->now = calloc((size_t)(n ? n : 1), sizeof *run->now);
@@ -210,7 +209,7 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
         chk_row_set(a, m, time ? ss->have_time : nv != NULL, time ? ss->time_ns : (nv ? *nv : 0),
                     cJSON_IsNumber(gv), num(x, "gpu", 0));
         if (chk_sim_is_model(ss, m)) chk_row_as_model(a); /* an approximate SASS count: judged within 10% */
-        chk_timing_dependent_for_cas(a, 1, ncas_g, ncas_s); /* a CAS loop's ATOM count depends on timing */
+        chk_timing_dependent(a, 1, lp);                     /* a CAS loop's ATOMs, a wait loop's spins */
         if (basis_differs && a->cls == CHK_EXACT) {
             a->verdict = CHK_UNJUDGED;
             d->left_out++;
@@ -344,11 +343,7 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
         if (o->full_seconds_spent) *o->full_seconds_spent += r->sim_seconds;
     }
     chk_replay_tally *tf = tally_for(d, t.file->path);
-    int cas_pcs[64], ncas = ws_cas_loops(t.fn, cas_pcs, 64), ncas_g = 0, ncas_s = 0; /* sim/frontend/casloop.h */
-    for (int i = 0; i < ncas && i < 64; i++) {
-        if (t.fn->insns[cas_pcs[i]].space == PTX_SPACE_SHARED) ncas_s++;
-        else ncas_g++;
-    }
+    chk_retry_loops lp = chk_retry_loops_of(t.fn);
     cu_target_close(&t);
     if (src) {
         cJSON_Delete(timed);
@@ -361,7 +356,7 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     bool basis_differs = strcmp(str(run, "sim_basis"), "ptx") && !ss->sass;
     if (basis_differs && !d->level[0]) snprintf(d->level, sizeof d->level, "%s", ss->level);
     int left_before = d->left_out;
-    int rc = judge_run(d, r, counters, ss, tf, ncas_g, ncas_s, basis_differs && !timed, err);
+    int rc = judge_run(d, r, counters, ss, tf, &lp, basis_differs && !timed, err);
     d->left_runs += d->left_out > left_before;
     cJSON_Delete(timed);
     return rc;

@@ -20,7 +20,6 @@
 #include "../common/device.h"
 #include "check_compare.h"
 #include "check_explain.h"
-#include "../sim/frontend/casloop.h"
 #include "../common/csv.h"
 #include "../common/emit.h"
 #include "../common/save.h"
@@ -505,15 +504,8 @@ static void check_counters(check_ctx *cx, kernel_check *kc)
                      ss->level);
     }
     chk_unjudge_for_wmma(kc->rows, kc->nrows, ss->wmma_accesses);
-    {   /* an atom.cas retry loop: its ATOM count depends on timing (sim/frontend/casloop.h) */
-        const ptx_function *fn = kc->t.fn;
-        int pcs[64], ncas = ws_cas_loops(fn, pcs, 64), ng = 0, nsh = 0;
-        for (int i = 0; i < ncas && i < 64; i++) {
-            if (fn->insns[pcs[i]].space == PTX_SPACE_SHARED) nsh++;
-            else ng++;
-        }
-        chk_timing_dependent_for_cas(kc->rows, kc->nrows, ng, nsh);
-    }
+    chk_retry_loops lp = chk_retry_loops_of(kc->t.fn); /* counts that depend on timing (casloop.h) */
+    chk_timing_dependent(kc->rows, kc->nrows, &lp);
 }
 
 /* The cause of each row that differs (check_explain.h): the machine code (ptxas + nvdisasm)

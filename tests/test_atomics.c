@@ -450,6 +450,39 @@ static void test_a_cas_whose_result_decides_a_backward_branch_is_a_retry_loop(vo
     ptx_free(m);
 }
 
+/* A wait loop: an mbarrier.try_wait or a volatile load whose result decides the backward branch
+ * (it spins until someone else gets there); a plain load in a counted loop is none. */
+static void test_a_try_wait_or_polled_flag_deciding_a_backward_branch_is_a_wait_loop(void **state)
+{
+    (void)state;
+    ptx_module *m = parse(HEADER ".visible .entry k(.param .u64 p)\n{\n"
+                          "  .reg .pred %p<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+                          "  .shared .align 8 .b64 bar;\n"
+                          "  mov.u32 %r1, bar;\n  mov.u64 %rd1, 0;\n"
+                          "$L_wait:\n  mbarrier.try_wait.shared.b64 %p1, [%r1], %rd1;\n"
+                          "  @!%p1 bra $L_wait;\n  ret;\n}\n");
+    int pcs[4];
+    assert_int_equal(ws_wait_loops(&m->funcs[0], pcs, 4), 1);
+    assert_int_equal(pcs[0], 2);
+    assert_int_equal(ws_cas_loops(&m->funcs[0], NULL, 0), 0);
+    ptx_free(m);
+    m = parse(HEADER ".visible .entry k(.param .u64 p)\n{\n"
+              "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+              "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+              "$L_poll:\n  ld.volatile.global.u32 %r1, [%rd2];\n  setp.eq.s32 %p1, %r1, 0;\n"
+              "  @%p1 bra $L_poll;\n  ret;\n}\n");
+    assert_int_equal(ws_wait_loops(&m->funcs[0], pcs, 4), 1);
+    assert_int_equal(pcs[0], 2);
+    ptx_free(m);
+    m = parse(HEADER ".visible .entry k(.param .u64 p)\n{\n"
+              "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+              "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r3, 0;\n"
+              "$L_loop:\n  ld.global.u32 %r1, [%rd2];\n  add.s32 %r3, %r3, %r1;\n"
+              "  setp.lt.s32 %p1, %r3, 4;\n  @%p1 bra $L_loop;\n  ret;\n}\n");
+    assert_int_equal(ws_wait_loops(&m->funcs[0], NULL, 0), 0); /* a plain load: the data, not a flag */
+    ptx_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_without_atomics_the_new_terms_change_nothing),
         cmocka_unit_test(test_atomics_of_the_warps_in_flight_share_the_units_their_ranges_reach),
         cmocka_unit_test(test_a_cas_whose_result_decides_a_backward_branch_is_a_retry_loop),
+        cmocka_unit_test(test_a_try_wait_or_polled_flag_deciding_a_backward_branch_is_a_wait_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

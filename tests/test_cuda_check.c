@@ -291,10 +291,10 @@ static void test_a_cas_retry_loops_atom_count_is_timing_dependent_not_exact(void
     chk_row_set(&r[0], "smsp__sass_inst_executed_op_global_atom.sum", true, 8192, true, 16551);
     chk_row_set(&r[1], "lts__t_sectors_srcunit_tex_op_atom.sum", true, 8192, true, 16551);
     chk_row_set(&r[2], "smsp__sass_inst_executed_op_global_ld.sum", true, 64, true, 65);
-    chk_timing_dependent_for_cas(r, 3, 0, 0);   /* no CAS loop: the counts are judged as exact */
+    chk_timing_dependent(r, 3, &(chk_retry_loops){0, 0, 0});   /* no CAS loop: the counts are judged as exact */
     assert_int_equal(r[0].cls, CHK_EXACT);
     assert_true(chk_fails(r, 1));
-    chk_timing_dependent_for_cas(r, 3, 1, 0);
+    chk_timing_dependent(r, 3, &(chk_retry_loops){1, 0, 0});
     assert_int_equal(r[0].cls, CHK_TIMING_DEP);
     assert_int_equal(r[0].verdict, CHK_UNJUDGED);
     assert_int_equal(r[1].cls, CHK_TIMING_DEP);
@@ -302,6 +302,18 @@ static void test_a_cas_retry_loops_atom_count_is_timing_dependent_not_exact(void
     assert_non_null(strstr(r[0].cause, "retry loop"));
     assert_false(chk_fails(r, 2));
     assert_true(chk_fails(&r[2], 1));           /* a load outside the loop stays exact */
+    /* a wait loop: the instruction counts spin with the wait (a cuda::pipeline GEMM: 3.66 M on the
+       H200, 16.0 M simulated), the memory rows stay exact */
+    chk_row w[3];
+    chk_row_set(&w[0], "smsp__inst_executed.sum", true, 15984400, true, 3663880);
+    chk_row_set(&w[1], "sm__inst_executed_pipe_alu.sum", true, 5229060, true, 825090);
+    chk_row_set(&w[2], "smsp__sass_inst_executed_op_shared_ld.sum", true, 64, true, 65);
+    chk_timing_dependent(w, 3, &(chk_retry_loops){0, 0, 1});
+    assert_int_equal(w[0].cls, CHK_TIMING_DEP);
+    assert_int_equal(w[1].cls, CHK_TIMING_DEP);
+    assert_non_null(strstr(w[0].cause, "wait loop"));
+    assert_int_equal(w[2].cls, CHK_EXACT);
+    assert_true(chk_fails(&w[2], 1));
 }
 
 /* check's simulator side runs racecheck (issue 7) and records what it found, so `check` can end a

@@ -47,7 +47,8 @@ static bool in_retry_loop(const ptx_function *fn, int cas, const uint8_t *taint)
     return false;
 }
 
-int ws_cas_loops(const ptx_function *fn, int *pcs, int cap)
+/* The loops around a seed instruction whose exit depends on what the seed returned. */
+static int seeded_loops(const ptx_function *fn, int *pcs, int cap, bool (*seed)(const ptx_insn *))
 {
     if (!fn || fn->ninsns <= 0) return 0;
     uint8_t *taint = malloc((size_t)(fn->nregs > 0 ? fn->nregs : 1));
@@ -55,7 +56,7 @@ int ws_cas_loops(const ptx_function *fn, int *pcs, int cap)
     int found = 0;
     for (int c = 0; c < fn->ninsns; c++) {
         const ptx_insn *cas = &fn->insns[c];
-        if (cas->op != PTX_ATOM || cas->atomop != PTX_ATOM_CAS || !cas->ndst) continue;
+        if (!seed(cas) || !cas->ndst) continue;
         memset(taint, 0, (size_t)(fn->nregs > 0 ? fn->nregs : 1));
         for (int i = 0; i < cas->ndst; i++) set_reg(&cas->opnd[i], taint, fn->nregs);
         for (bool changed = true; changed;) {
@@ -76,3 +77,17 @@ int ws_cas_loops(const ptx_function *fn, int *pcs, int cap)
     free(taint);
     return found;
 }
+
+static bool is_cas(const ptx_insn *in) { return in->op == PTX_ATOM && in->atomop == PTX_ATOM_CAS; }
+
+/* an mbarrier wait, or a load of a word another thread may be changing (volatile, or with a
+   memory-model order: a flag) */
+static bool is_wait(const ptx_insn *in)
+{
+    if (in->op == PTX_MBAR_TRY_WAIT || in->op == PTX_MBAR_TEST_WAIT) return true;
+    return (in->op == PTX_LD || in->op == PTX_LDU) && (in->flags & (PTX_F_VOLATILE | PTX_F_ACQUIRE | PTX_F_RELAXED));
+}
+
+int ws_cas_loops(const ptx_function *fn, int *pcs, int cap) { return seeded_loops(fn, pcs, cap, is_cas); }
+
+int ws_wait_loops(const ptx_function *fn, int *pcs, int cap) { return seeded_loops(fn, pcs, cap, is_wait); }

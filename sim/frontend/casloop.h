@@ -16,4 +16,11 @@
  * and returns how many there are; -1 when out of memory. */
 int ws_cas_loops(const ptx_function *fn, int *pcs, int cap);
 
+/* Wait loops, found the same way: a loop whose exit depends on an mbarrier.try_wait/test_wait
+ * or on a volatile / relaxed / acquire load (a flag another thread sets). It spins until another
+ * warp or the copy engine gets there, so how often it runs is timing, not the kernel: the
+ * simulator's instruction counts are one schedule's (a cuda::pipeline GEMM: 16.0 M simulated,
+ * 3.66 M on the H200). Writes up to cap pcs of the waits; returns their number, -1 out of memory. */
+int ws_wait_loops(const ptx_function *fn, int *pcs, int cap);
+
 #endif

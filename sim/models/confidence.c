@@ -43,6 +43,13 @@ static void instruction_notes(ws_notes *o, const ptx_function *fn, const ws_devi
         add(o, WS_CONF_LOW, fn->insns[cas[i]].src_line, "CAS retry loop",
             "atom.cas in a loop whose exit depends on its result: the GPU retries as often as other threads win "
             "(issue 23: 16,551 ATOM measured vs 8,192 simulated), so its count and time depend on timing");
+    int wait[WS_NOTES_MAX];
+    int nwait = ws_wait_loops(fn, wait, WS_NOTES_MAX);
+    for (int i = 0; i < nwait && i < WS_NOTES_MAX; i++)
+        add(o, WS_CONF_MEDIUM, fn->insns[wait[i]].src_line, "wait loop",
+            "a loop that spins on an mbarrier wait or a polled flag until another warp or a copy gets there: its "
+            "instruction counts (and their issue time) are this simulation's order of warps, the GPU spins as long "
+            "as its copies take (a cuda::pipeline GEMM: 16.0 M instructions simulated, 3.66 M on the H200)");
     for (int pc = 0; pc < fn->ninsns; pc++) {
         const ptx_insn *in = &fn->insns[pc];
         int line = in->src_line;
