@@ -140,11 +140,11 @@ __global__ void table_per_block(const unsigned *in, const unsigned *table, unsig
 {
     __shared__ alignas(128) unsigned t[1024];
     __shared__ alignas(8) unsigned long long bar;
-    if (threadIdx.x == 0) {
-        expect_table(&bar);
+    if (threadIdx.x == 0) expect_table(&bar);
+    __syncthreads();                             /* every warp sees the mbarrier initialised before it waits */
+    if (threadIdx.x == 0)
         asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
                      ::"r"(smem_addr(t)), "l"(table), "r"(TABLE_BYTES), "r"(smem_addr(&bar)) : "memory");
-    }
     wait_table(&bar);
     out[blockIdx.x * 256 + threadIdx.x] = table_use(in, t);
 }

@@ -1362,6 +1362,32 @@ static void test_cp_async_is_counted_apart_from_plain_loads_and_stores(void **st
 
 /* --- mbarrier ---------------------------------------------------------------------------------- */
 
+/* The PTX ISA makes mbarrier.init visible to other threads only through a barrier: with one, 64
+ * threads arrive and the phase completes; without, warp 1 arrives on an object warp 0
+ * initialised in the same barrier interval, and the run stops naming both. */
+static void test_an_mbarrier_used_by_another_warp_with_no_barrier_after_its_init_is_an_error(void **state)
+{
+    (void)state;
+    for (int sync = 1; sync >= 0; sync--) {
+        run_t r;
+        setup(&r, "mbarrier_init_order", 64);
+        buf_zero(&r, WS_TYPE_UINT, 64);
+        arg_int(&r, sync);
+        if (sync) {
+            run_ok(&r);
+            const uint32_t *out = data(&r, 0);
+            for (int t = 0; t < 64; t++) assert_int_equal(out[t], 1);
+        } else {
+            assert_int_equal(run(&r), -1);
+            const char *e = error_text(&r);
+            assert_non_null(strstr(e, "warp 1"));
+            assert_non_null(strstr(e, "warp 0 initialised"));
+            assert_non_null(strstr(e, "no barrier between"));
+        }
+        teardown(&r);
+    }
+}
+
 static void test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in(void **state)
 {
     (void)state;
@@ -2050,6 +2076,7 @@ int main(void)
         cmocka_unit_test(test_a_read_of_one_of_nine_groups_in_flight_is_an_error_and_of_the_waited_one_is_not),
         cmocka_unit_test(test_cp_async_is_counted_apart_from_plain_loads_and_stores),
         cmocka_unit_test(test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in),
+        cmocka_unit_test(test_an_mbarrier_used_by_another_warp_with_no_barrier_after_its_init_is_an_error),
         cmocka_unit_test(test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back),
         cmocka_unit_test(test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors),
         cmocka_unit_test(test_a_tma_box_is_laid_out_in_shared_memory_as_each_swizzle_mode_is_documented),

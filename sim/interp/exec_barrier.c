@@ -172,6 +172,7 @@ static int complete(sim_ctx *c, uint32_t id)
     if (b->expect == 0 && b->several_pcs && b->any_aligned) return divergent_block(c, b, id);
     sim_barrier done = *b;
     memset(b, 0, sizeof *b);
+    c->blk->bar_phases++;
     uint32_t live = live_warps(c);
     const sim_program *P = &c->prog;
     for (uint32_t i = 0; i < c->nwarps; i++) {

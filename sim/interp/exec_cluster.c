@@ -39,6 +39,7 @@ static void release(sim_ctx *c, int line)
     sim_cluster_block(c, 0)->cl_phase++;
     for (uint32_t r = 0; r < c->cl_n; r++) {
         sim_block *b = sim_cluster_block(c, r);
+        b->bar_phases++;
         for (uint32_t i = 0; i < c->nwarps; i++) {
             sim_warp *x = &b->warps[i];
             if (x->state != SIM_W_CLUSTER) continue;

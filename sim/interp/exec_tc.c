@@ -45,6 +45,9 @@ struct sim_tc {
         uint64_t off;         /* shared offset */
         uint32_t completed;   /* phases completed since its init */
         uint32_t observed;    /* phases a test/try_wait of some thread has seen complete */
+        uint32_t init_warp;   /* 1 + the warp whose mbarrier.init set it up, 0 = none yet */
+        uint32_t init_phases; /* the block's bar_phases at that init */
+        int init_line;        /* its .cu line */
     } mbar[32];
     int nmbar;
 };
@@ -516,8 +519,8 @@ static int mbar_slot(sim_ctx *c, uint64_t off)
     for (int i = 0; i < t->nmbar; i++)
         if (t->mbar[i].off == off) return i;
     if (t->nmbar == (int)(sizeof t->mbar / sizeof t->mbar[0])) return -1; /* untracked: copies on it are not checked */
+    memset(&t->mbar[t->nmbar], 0, sizeof t->mbar[0]);
     t->mbar[t->nmbar].off = off;
-    t->mbar[t->nmbar].completed = t->mbar[t->nmbar].observed = 0;
     return t->nmbar++;
 }
 
@@ -560,6 +563,30 @@ static int mbar_count(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64
     return 0;
 }
 
+/* An mbarrier used by a warp of its own block before its mbarrier.init, or after it with no
+ * barrier between (the PTX ISA: init is no atomic operation; other threads see it through a
+ * barrier, e.g. __syncthreads() after fence.mbarrier_init). The GPU let such a kernel run for
+ * a few launches and then failed one (demos/cluster.cu's table_per_block on the H200: unspecified
+ * launch failure at the fifth timed launch). Checked in the block's own window only: a cluster's
+ * other blocks see it through a cluster barrier, which this does not follow. */
+static int mbar_unordered(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, uint64_t off)
+{
+    int s = mbar_slot(c, off);
+    if (s < 0) return 0;                         /* untracked: not checked */
+    const struct sim_tc *t = c->tc;
+    const char *op = ptx_op_info(in->pi->op)->name;
+    if (!t->mbar[s].init_warp)
+        return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "%s on the mbarrier at shared offset 0x%" PRIx64 " before any "
+                         "thread of the block initialised it (mbarrier.init): its bytes are whatever shared memory "
+                         "held (on the GPU: a hang or a launch failure)", op, off);
+    if (t->mbar[s].init_warp != w->index + 1 && t->mbar[s].init_phases == c->blk->bar_phases)
+        return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "%s on the mbarrier at shared offset 0x%" PRIx64 " that warp %u "
+                         "initialised at line %d with no barrier between: nothing makes the init visible to this "
+                         "warp first (a __syncthreads() after the mbarrier.init, and fence.mbarrier_init before it "
+                         "for the async proxy)", op, off, t->mbar[s].init_warp - 1, t->mbar[s].init_line);
+    return 0;
+}
+
 /* The mbarrier operation on the lanes of m whose addr[] are offsets in the shared window c->shared
  * (the executing block's, or another block's under sim_tc_enter). */
 static int mbar_lanes(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, uint64_t *addr)
@@ -581,9 +608,15 @@ static int mbar_lanes(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, u
             if (mbar_count(c, w, in, l, arg[l], false, &n)) return -1;
             mbar_put(p[l], (sim_mbar){(uint32_t)n, (uint32_t)n, 0, 0});
             int s = mbar_slot(c, addr[l]);
-            if (s >= 0) c->tc->mbar[s].completed = c->tc->mbar[s].observed = 0;
+            if (s >= 0) {
+                c->tc->mbar[s].completed = c->tc->mbar[s].observed = 0;
+                c->tc->mbar[s].init_warp = w->index + 1;
+                c->tc->mbar[s].init_phases = c->blk->bar_phases;
+                c->tc->mbar[s].init_line = pi->src_line;
+            }
             continue;
         }
+        if (!c->dsmem_tag && mbar_unordered(c, w, in, l, addr[l])) return -1;
         sim_mbar b = mbar_get(p[l]);
         switch (op) {
         case PTX_MBAR_ARRIVE: case PTX_MBAR_ARRIVE_DROP: case PTX_CP_MBAR_ARRIVE: {

@@ -375,6 +375,7 @@ void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
                 blk->idx[2] % c->cl_dim[2] * c->cl_dim[0] * c->cl_dim[1];   /* x fastest (PTX ISA %cluster_ctarank) */
     blk->done = false;
     blk->cl_phase = 0;
+    blk->bar_phases = 0;
     memset(blk->bar, 0, sizeof blk->bar);
     sim_select_block(c, blk);
     if (c->shared_bytes) memset(blk->shared, 0xCD, c->shared_bytes);   /* poison: read-before-write shows */

@@ -229,6 +229,8 @@ typedef struct sim_block {
     struct sim_tc *tc;        /* its cp.async / mbarrier state (exec_tc.c); NULL until used */
     uint32_t rank;            /* %cluster_ctarank: its place in its cluster (0 without clusters) */
     uint32_t cl_phase;        /* rank 0: its cluster barrier's phases completed (exec_cluster.c) */
+    uint32_t bar_phases;      /* barrier phases (any of its barriers, and its cluster's) it completed:
+                                 what orders an mbarrier.init before another warp's use (exec_tc.c) */
     uint64_t nreg_held;       /* registers its warps hold (sum of nreg x 32; exec_nreg.c) */
     uint64_t nreg_peak;       /* the most they held at once */
 } sim_block;

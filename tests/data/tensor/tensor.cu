@@ -211,6 +211,21 @@ extern "C" __global__ void cp_async_barrier_without_wait(const float *in, float 
 // them (unless skip_complete: then the phase never ends); everyone waits on phase parity 0,
 // then on parity 1 of a second round. out[t*4..] = phase 0 complete before arriving, after
 // the wait, test_wait on the first arrival's state, phase 1 complete after the second round.
+// mbarrier.init by thread 0, then every thread arrives and waits: with sync a __syncthreads()
+// orders the init before the other warps' use; without, nothing does (the GPU may run a warp's
+// arrive on the uninitialised object: demos/cluster.cu's table_per_block failed a launch so).
+extern "C" __global__ void mbarrier_init_order(unsigned *out, int sync)
+{
+    __shared__ __align__(8) unsigned long long bar;
+    unsigned b = (unsigned)__cvta_generic_to_shared(&bar);
+    if (threadIdx.x == 0)
+        asm volatile("mbarrier.init.shared.b64 [%0], %1;" :: "r"(b), "r"(blockDim.x) : "memory");
+    if (sync) __syncthreads();
+    asm volatile("mbarrier.arrive.shared.b64 _, [%0];" :: "r"(b) : "memory");
+    asm volatile("{ .reg .pred p; W: mbarrier.try_wait.parity.shared.b64 p, [%0], 0; @!p bra W; }" :: "r"(b) : "memory");
+    out[threadIdx.x] = 1;
+}
+
 extern "C" __global__ void mbarrier_rounds(unsigned *out, int tx, int skip_complete)
 {
     __shared__ __align__(8) unsigned long long bar;
