@@ -1795,6 +1795,7 @@ static void test_a_multicast_tma_copy_lands_in_every_masked_block_and_completes_
     assert_int_equal(n, 5);
     assert_int_equal(ev[0]->space, WS_SPACE_GLOBAL);
     assert_int_equal(ev[0]->active_mask, 0xffffffffu);
+    assert_int_equal(ev[0]->copies, 2);              /* it lands in both blocks (ncu's xbar bytes count each) */
     for (int i = 1; i < 5; i++) {
         assert_int_equal(ev[i]->space, WS_SPACE_SHARED);
         assert_int_equal(ev[i]->op, WS_MEM_STORE);

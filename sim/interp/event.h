@@ -52,6 +52,8 @@ typedef struct ws_mem_event {
                                 shared memory, the shared window of block rank r of its cluster, reached
                                 through a .shared::cluster address (mapa); addr[] are offsets in that
                                 window. ncu counts these under ..._mem_dshared, not _mem_shared */
+    uint8_t copies;          /* BULK, TMA global side of a copy to shared memory: the blocks it lands in
+                                (a .multicast::cluster copy's ranks), 0 or 1 for one */
     uint8_t atom_float;      /* atomics and reductions: 1 for a floating-point add (its same-address
                                 rate differs: docs/timing-model.md "Contention"), else 0 */
     uint32_t active_mask;    /* lanes that perform the access */

@@ -119,7 +119,7 @@ static int bulk_1d(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             if (!rc && pd && pm) {
                 memmove(pd, ps, n);
                 sim_tc_emit_copy_sides(c, w, in, WS_KIND_BULK, WS_SPACE_GLOBAL, NULL, s, WS_SPACE_SHARED, NULL, d, n,
-                                       k == 0 ? 3 : 2);
+                                       k == 0 ? 3 : 2, nt);
                 if (sim_tc_mark_bulk(c, d, n, mo, pc))
                     rc = sim_fault(c, w, in, l, WS_FAULT_KERNEL, "out of memory tracking a bulk copy");
                 else
@@ -143,10 +143,11 @@ static void fill_value(const ws_tmap *t, uint8_t *out)
 
 /* One destination of a tensor copy (lane l, map t at global base, coordinates crd): the box between
  * global memory and the shared window c->shared (the block sim_tc_enter chose) at offset so; a load
- * completes its bytes on the mbarrier at mo there. sides: the events to emit (sim_tc_emit_copy_sides). */
+ * completes its bytes on the mbarrier at mo there. sides: the events to emit, copies: the blocks the
+ * copy lands in (sim_tc_emit_copy_sides). */
 static int box_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, const ws_tmap *t, uint64_t base,
                     const int64_t *crd, uint64_t elems, uint64_t bytes, uint64_t so, uint64_t mo, bool store, int sides,
-                    uint32_t pc)
+                    int copies, uint32_t pc)
 {
     uint8_t *ps, *pm = NULL;
     if (one(c, w, in, l, WS_SPACE_SHARED, so, bytes, 128, &ps)) return -1;
@@ -193,7 +194,7 @@ static int box_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, int l, const ws
     }
     if (!rc) {
         sim_tc_emit_copy_sides(c, w, in, WS_KIND_TMA, store ? WS_SPACE_SHARED : WS_SPACE_GLOBAL, store ? sch : gch, 0,
-                               store ? WS_SPACE_GLOBAL : WS_SPACE_SHARED, store ? gch : sch, 0, bytes, sides);
+                               store ? WS_SPACE_GLOBAL : WS_SPACE_SHARED, store ? gch : sch, 0, bytes, sides, copies);
         if (!store) {
             for (uint64_t k = 0; k < nch && !rc; k++)
                 if (sim_tc_mark_bulk(c, sch[k], 16, mo, pc)) rc = sim_fault(c, w, in, l, WS_FAULT_KERNEL, "out of memory tracking a copy");
@@ -285,7 +286,7 @@ static int bulk_tensor(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         for (int k = 0; k < nt; k++) {                           /* a multicast: the box in each block */
             sim_tc_view v;
             if (sim_tc_enter(c, w, in, l, tags[k], &v)) return -1;
-            int rc = box_copy(c, w, in, l, &t, base, crd, elems, bytes, so, mo, store, k == 0 ? 3 : 2, pc);
+            int rc = box_copy(c, w, in, l, &t, base, crd, elems, bytes, so, mo, store, k == 0 ? 3 : 2, nt, pc);
             sim_tc_leave(c, &v);
             if (rc) return -1;
         }

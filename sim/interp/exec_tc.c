@@ -103,7 +103,7 @@ uint32_t sim_tc_elem(const sim_ctx *c, const ptx_operand *o, int e)
 /* One event; zfill, gline: its zfill_copy_mask and gline (event.h: a cp.async's shared write), NULL gline: none. */
 static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
                  uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part, uint32_t zfill, const uint8_t *gline,
-                 const uint8_t *gsector)
+                 const uint8_t *gsector, int copies)
 {
     if (!m) return;
     if (c->cfg->listener) {
@@ -124,6 +124,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
                  : pi->cache == PTX_CACHE_CA ? WS_CACHE_CA : WS_CACHE_DEFAULT;
         ev.kind = kind;
         ev.part = part;
+        ev.copies = (uint8_t)copies;
         ev.width = (uint8_t)width;
         ev.elem_size = (uint8_t)(width > 8 ? 4 : width);
         ev.vec = (uint8_t)(width > 8 ? width / 4 : 1);
@@ -143,7 +144,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
 void sim_tc_emit_part(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
                       uint32_t m, const uint64_t *addr, uint32_t width, uint32_t part)
 {
-    emit(c, w, in, sp, op, kind, m, addr, width, part, 0, NULL, NULL);
+    emit(c, w, in, sp, op, kind, m, addr, width, part, 0, NULL, NULL, 1);
 }
 
 void sim_tc_emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_mem_op op, ws_mem_kind kind,
@@ -156,12 +157,12 @@ void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind k
                       const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
                       uint64_t n)
 {
-    sim_tc_emit_copy_sides(c, w, in, kind, ss, src_chunk, src, ds, dst_chunk, dst, n, 3);
+    sim_tc_emit_copy_sides(c, w, in, kind, ss, src_chunk, src, ds, dst_chunk, dst, n, 3, 1);
 }
 
 void sim_tc_emit_copy_sides(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind kind, ws_space ss,
                             const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
-                            uint64_t n, int sides)
+                            uint64_t n, int sides, int copies)
 {
     uint64_t chunks = (n + 15) / 16;
     for (int side = 0; side < 2; side++)         /* the source's events, then the destination's */
@@ -176,8 +177,8 @@ void sim_tc_emit_copy_sides(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_
                 addr[l] = a;
                 m |= 1u << l;
             }
-            sim_tc_emit_part(c, w, in, side == 0 ? ss : ds, side == 0 ? WS_MEM_LOAD : WS_MEM_STORE, kind, m, addr, 16,
-                      (uint32_t)(k0 / 32));
+            emit(c, w, in, side == 0 ? ss : ds, side == 0 ? WS_MEM_LOAD : WS_MEM_STORE, kind, m, addr, 16,
+                 (uint32_t)(k0 / 32), 0, NULL, NULL, side == 0 ? copies : 1);
         }
 }
 
@@ -427,7 +428,7 @@ static int cp_async(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         gsector[l] = (uint8_t)(src[l] >> 5 & 3);
     });
     emit(c, w, in, WS_SPACE_SHARED, WS_MEM_STORE, WS_KIND_LDGSTS, m, dst, cp, 0,
-         pi->tc.flags & PTX_TC_ZFILL ? gm : 0, gline, gsector);
+         pi->tc.flags & PTX_TC_ZFILL ? gm : 0, gline, gsector, 1);
     uint32_t pc = (uint32_t)(in - c->prog.insns);
     GROUP_UPDATE(t, w->index, {
         SIM_LANES(m, {

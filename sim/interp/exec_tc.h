@@ -35,10 +35,11 @@ void sim_tc_emit_copy(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind k
                       const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
                       uint64_t n);
 /* The same, one side only: sides bit 0 the source's events, bit 1 the destination's (a
- * multicast copy reads once and writes each destination block). */
+ * multicast copy reads once and writes each destination block); copies: the blocks a copy to
+ * shared memory lands in, carried by its source events (event.h `copies`). */
 void sim_tc_emit_copy_sides(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_mem_kind kind, ws_space ss,
                             const uint64_t *src_chunk, uint64_t src, ws_space ds, const uint64_t *dst_chunk, uint64_t dst,
-                            uint64_t n, int sides);
+                            uint64_t n, int sides, int copies);
 
 /* Another block of the cluster as the one whose shared window and tensor-era state the
  * executors see (c->shared, c->tc, c->blk), for an operation on a .shared::cluster address:

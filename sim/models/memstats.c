@@ -157,6 +157,9 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
         if (ev->space == WS_SPACE_GLOBAL) {
             if (ev->part == 0) (tma ? t->tma_inst : t->bulk_inst)[to_global]++;   /* one per copy */
             c = tma ? &t->tma_global[to_global] : &t->bulk_global[to_global];
+            if (!to_global && v->co)
+                *(tma ? &t->tma_delivered_sectors : &t->bulk_delivered_sectors) +=
+                    (uint64_t)v->co->sectors * (ev->copies > 1 ? ev->copies : 1);
         } else {
             (tma ? t->tma_bytes : t->bulk_bytes)[to_global] += 16u * (uint64_t)__builtin_popcount(ev->active_mask);
             return;

@@ -39,6 +39,8 @@ typedef struct {
     uint64_t bulk_inst[2], tma_inst[2];  /* cp.async.bulk / .tensor copies [to shared, to global] */
     uint64_t bulk_bytes[2], tma_bytes[2];/* bytes they wrote to (read from) shared memory */
     ws_mem_counts bulk_global[2], tma_global[2]; /* their global sides [read, written]: requests, sectors (16-byte lanes) */
+    uint64_t bulk_delivered_sectors, tma_delivered_sectors; /* the read sectors times the blocks each copy lands in
+                                          (ncu's xbar2l1tex bytes count every destination of a multicast) */
     ws_mem_counts gmma;                /* wgmma.mma_async: inst = warp-level executions, bytes_used = the shared
                                           bytes its descriptors read (A's quarter and B's quarter per warp) */
     uint64_t tensor_inst[4];           /* tensor-pipe warp instructions: [0] all, [1] HMMA, [2] IMMA, [3] DMMA

@@ -294,8 +294,8 @@
     M(TMA_TO_SHARED_BYTES, "ws__tma_bytes_to_shared.sum", BYTE, EXACT, INFO, 0, OWN, SHARED, ST, TMA, \
       "bytes the tensor copies wrote to shared memory (boxes, out-of-bound fill included)", k->tma_bytes[0]) \
     M(TMA_LD_READ_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", BYTE, MODEL, CACHE, 0, NAMED, GLOBAL, LD, TMA, \
-      "bytes of the 32-byte sectors the TMA unit's loads read (tensor: in-bound rows; bulk: the copy's sectors)", \
-      32.0 * (double)(k->tma_global[0].sectors + k->bulk_global[0].sectors)) \
+      "bytes of the 32-byte sectors the TMA unit's loads read (tensor: in-bound rows; bulk: the copy's sectors), once per block a copy lands in", \
+      32.0 * (double)(k->tma_delivered_sectors + k->bulk_delivered_sectors)) \
     /* wgmma.mma_async: what its matrix descriptors read (exec_wgmma.c); equal to ncu on the H200 for \
      * wgmma_gemm at two sizes and 36 test kernels (results/h200-wgmma/), so judged exactly */ \
     M(GMMA_INST, "smsp__sass_inst_executed_op_shared_gmma.sum", INST, EXACT, EXACT, 0, NAMED, SHARED, LD, GMMA, \
