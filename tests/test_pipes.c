@@ -30,6 +30,9 @@ static void test_sass_opcodes_go_to_the_pipes_ncu_counts_them_on(void **state)
     assert_int_equal(ws_pipe_of_sass("DFMA R2, R4, R6, R2"), WS_PIPE_FP64);
     assert_int_equal(ws_pipe_of_sass("MUFU.EX2 R1, R2"), WS_PIPE_XU);
     assert_int_equal(ws_pipe_of_sass("F2I.TRUNC.NTZ R1, R2"), WS_PIPE_XU);
+    /* sm_86+'s integer -> float conversion runs on the ALU, I2F on XU (results/h200-cluster/round3) */
+    assert_int_equal(ws_pipe_of_sass("I2FP.F32.U32 R3, R2"), WS_PIPE_ALU);
+    assert_int_equal(ws_pipe_of_sass("I2F.U32 R3, R2"), WS_PIPE_XU);
     assert_int_equal(ws_pipe_of_sass("@P1 POPC R1, R2"), WS_PIPE_XU);
     /* memory, control and uniform-datapath instructions take only their issue slot */
     assert_int_equal(ws_pipe_of_sass("LDG.E R1, desc[UR4][R2.64]"), WS_PIPE_NONE);
