@@ -1360,6 +1360,74 @@ static void test_cp_async_is_counted_apart_from_plain_loads_and_stores(void **st
     teardown(&r);
 }
 
+/* --- sub-byte mma.sync (s4/u4, b1) ----------------------------------------------------------- */
+
+/* Runs subbyte_mma's form on A (4 words a lane), B (2 words a lane); D (4 words a lane) to d. */
+static void run_subbyte(int form, const uint32_t *A, const uint32_t *B, uint32_t *d)
+{
+    run_t r;
+    char pa[64], pb[64];
+    setup(&r, "subbyte_mma", 32);
+    buf_words(&r, A, 32 * 4, pa);
+    buf_words(&r, B, 32 * 2, pb);
+    buf_zero(&r, WS_TYPE_UINT, 32 * 4);
+    arg_int(&r, form);
+    run_ok(&r);
+    memcpy(d, data(&r, 2), 32 * 4 * 4);
+    teardown(&r);
+    unlink(pa);
+    unlink(pb);
+}
+
+static void fill_words(uint32_t *w, int n, uint32_t v)
+{
+    for (int i = 0; i < n; i++) w[i] = v;
+}
+
+/* Sums that hold whatever the layout: every s4 A element -1 (0xf) and B 2 over K = 64 give
+ * 64 x -2; as u4 A is 15: 64 x 30; b1 rows of 256 ones AND ones: 256, XOR: 0, ones XOR zeros:
+ * 256. Then the PTX ISA's m16n8k64 table places one element: lane 5's A register 2, nibble 3 is
+ * a19 = row groupID 1, column threadID_in_group 1 x 8 + 3 + 32 = 43; with B all 1 only row 1 of
+ * D is 1, which is lanes 4..7's c0 and c1. Lane 6's B register 1, nibble 2 is b10 = row 2 x 8 + 2
+ * + 32 = 50, column groupID 1; with A all 1 only column 1 of D is 1: c1 and c3 of lanes 0, 4 .. 28. */
+static void test_sub_byte_mma_sums_s4_u4_and_b1_as_the_ptx_isa_lays_them_out(void **state)
+{
+    (void)state;
+    static uint32_t A[128], B[64], D[128];
+    fill_words(A, 128, 0xffffffffu);
+    fill_words(B, 64, 0x22222222u);
+    run_subbyte(0, A, B, D);
+    for (int i = 0; i < 128; i++) assert_int_equal((int32_t)D[i], 64 * -2);
+    run_subbyte(1, A, B, D);
+    for (int i = 0; i < 128; i++) assert_int_equal((int32_t)D[i], 64 * 30);
+    fill_words(B, 64, 0xffffffffu);
+    run_subbyte(2, A, B, D);
+    for (int i = 0; i < 128; i++) assert_int_equal(D[i], 256);
+    run_subbyte(3, A, B, D);
+    for (int i = 0; i < 128; i++) assert_int_equal(D[i], 0);
+    fill_words(B, 64, 0);
+    run_subbyte(3, A, B, D);
+    for (int i = 0; i < 128; i++) assert_int_equal(D[i], 256);
+    run_subbyte(5, A, B, D);                      /* m8n8k128 xor: two D registers a lane */
+    for (int l = 0; l < 32; l++) assert_int_equal(D[l * 4], 128), assert_int_equal(D[l * 4 + 1], 128);
+    /* one A element */
+    fill_words(A, 128, 0);
+    A[5 * 4 + 2] = 1u << 12;
+    fill_words(B, 64, 0x11111111u);
+    run_subbyte(0, A, B, D);
+    for (int l = 0; l < 32; l++)
+        for (int r = 0; r < 4; r++)
+            assert_int_equal(D[l * 4 + r], l >= 4 && l < 8 && r < 2 ? 1u : 0u);
+    /* one B element */
+    fill_words(A, 128, 0x11111111u);
+    fill_words(B, 64, 0);
+    B[6 * 2 + 1] = 1u << 8;
+    run_subbyte(0, A, B, D);
+    for (int l = 0; l < 32; l++)
+        for (int r = 0; r < 4; r++)
+            assert_int_equal(D[l * 4 + r], l % 4 == 0 && (r == 1 || r == 3) ? 1u : 0u);
+}
+
 /* --- mbarrier ---------------------------------------------------------------------------------- */
 
 /* The PTX ISA makes mbarrier.init visible to other threads only through a barrier: with one, 64
@@ -2076,6 +2144,7 @@ int main(void)
         cmocka_unit_test(test_a_cp_async_refilling_bytes_a_copy_in_flight_writes_is_an_error),
         cmocka_unit_test(test_a_read_of_one_of_nine_groups_in_flight_is_an_error_and_of_the_waited_one_is_not),
         cmocka_unit_test(test_cp_async_is_counted_apart_from_plain_loads_and_stores),
+        cmocka_unit_test(test_sub_byte_mma_sums_s4_u4_and_b1_as_the_ptx_isa_lays_them_out),
         cmocka_unit_test(test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in),
         cmocka_unit_test(test_an_mbarrier_used_by_another_warp_with_no_barrier_after_its_init_is_an_error),
         cmocka_unit_test(test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back),

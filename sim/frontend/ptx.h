@@ -224,7 +224,8 @@ typedef struct {
 /* Modifiers of the tensor-era instructions (cp.async, ldmatrix/stmatrix, mma, wmma,
  * mbarrier); sim/frontend/ptx_tensor.c parses, checks and formats them. */
 typedef enum { PTX_MT_NONE = 0, PTX_MT_F16, PTX_MT_BF16, PTX_MT_TF32, PTX_MT_F32, PTX_MT_F64,
-               PTX_MT_S8, PTX_MT_U8, PTX_MT_S32, PTX_MT_B16, PTX_MT_B64, PTX_MT_E4M3, PTX_MT_E5M2 } ptx_mma_type;
+               PTX_MT_S8, PTX_MT_U8, PTX_MT_S32, PTX_MT_B16, PTX_MT_B64, PTX_MT_E4M3, PTX_MT_E5M2,
+               PTX_MT_S4, PTX_MT_U4, PTX_MT_B1 } ptx_mma_type;
 enum { /* ptx_tc.flags */
     PTX_TC_TRANS = 1u << 0,     /* ldmatrix/stmatrix .trans */
     PTX_TC_SATFINITE = 1u << 1, /* mma .satfinite */
@@ -244,7 +245,8 @@ enum { /* ptx_tc.flags */
     PTX_TC_MULTICAST = 1u << 15 /* cp.async.bulk{.tensor} .multicast::cluster: a ctaMask operand last */
 };
 typedef struct {
-    uint8_t m, k;             /* mma/wmma/wgmma shape (.m16n8k16); ldmatrix/stmatrix m8n8 */
+    uint8_t m;                /* mma/wmma/wgmma shape (.m16n8k16); ldmatrix/stmatrix m8n8 */
+    uint16_t k;               /* its k: up to 256 (mma .m16n8k256 .b1) */
     uint16_t n;               /* its n: up to 256 (wgmma .m64n256k16) */
     uint8_t num;              /* ldmatrix/stmatrix .x1/.x2/.x4: matrices */
     char frag;                /* wmma.load/store: 'a', 'b', 'c', 'd' */
@@ -255,6 +257,7 @@ typedef struct {
     uint16_t flags;           /* PTX_TC_* */
     int8_t ximm[2];           /* wgmma: the immediates after the 6th operand (imm-trans-a/-b), as written */
     uint8_t nx;               /* how many */
+    char bitop;               /* mma .b1: 'a' for .and.popc, 'x' for .xor.popc, 0 none */
     const char *refuse;       /* why the simulator cannot run this form (a static string), else NULL:
                                  it parses, and faults naming the instruction when a warp reaches it */
 } ptx_tc;

@@ -41,7 +41,7 @@ uint32_t ptx_insn_extra_mem(const ptx_insn *in)
 }
 
 static const char *const mt_names[] = {"", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "b16", "b64",
-                                       "e4m3", "e5m2"};
+                                       "e4m3", "e5m2", "s4", "u4", "b1"};
 
 static bool is_mbar(ptx_opcode op)
 {
@@ -64,15 +64,15 @@ static bool shape_word(const char *w, size_t n, ptx_tc *tc)
         if (i == st) return false;
         part++;
     }
-    if (i != n || part < 2 || v[0] > 255 || v[1] > 256 || v[2] > 255) return false;
+    if (i != n || part < 2 || v[0] > 255 || v[1] > 256 || v[2] > 256) return false;
     tc->m = (uint8_t)v[0];
     tc->n = (uint16_t)v[1];
-    tc->k = (uint8_t)v[2];
+    tc->k = (uint16_t)v[2];
     return true;
 }
 
 /* Types the tensor core takes that the simulator does not implement: they parse, then refuse. */
-static const char *const refused_types[] = {"e2m1", "e3m2", "e2m3", "s4", "u4", "b1", "f8f6f4",
+static const char *const refused_types[] = {"e2m1", "e3m2", "e2m3", "f8f6f4",
                                             "ue8m0", "ue4m3", NULL};
 
 bool ptx_tc_long_operands(ptx_opcode op)
@@ -195,6 +195,8 @@ bool ptx_tc_modifier(ptx_insn *in, const char *w, size_t n)
             return true;
         }
         if (W("satfinite")) { tc->flags |= PTX_TC_SATFINITE; return true; }
+        if ((W("and") || W("xor")) && !tc->bitop) { tc->bitop = w[0] == 'a' ? 'a' : 'x'; return true; }
+        if (W("popc") && tc->bitop) return true;
         if (W("rn") && in->op == PTX_WMMA_MMA) return true;   /* f64 wmma: round to nearest, the default */
         if ((W("rz") || W("rm") || W("rp")) && in->op == PTX_WMMA_MMA) {
             tc->refuse = "f64 wmma with directed rounding (.rz, .rm, .rp)";
@@ -269,6 +271,16 @@ static frag_regs mma_regs(const ptx_tc *tc)
     bool fp8 = (at == PTX_MT_E4M3 || at == PTX_MT_E5M2) && (bt == PTX_MT_E4M3 || bt == PTX_MT_E5M2);
     if (m == 16 && n == 8 && k == 32 && fp8 && ct == PTX_MT_F32 && dt == PTX_MT_F32)   /* sm_89+ */
         return (frag_regs){4, 2, 4};
+    /* sub-byte: s4/u4 (8 a register) and b1 (32 a register, .and.popc / .xor.popc), s32 accumulators;
+       m8n8: one register of A and B, two of C; m16n8 at the smaller K: 2, 1, 4; at the larger: 4, 2, 4 */
+    bool int4 = (at == PTX_MT_S4 || at == PTX_MT_U4) && (bt == PTX_MT_S4 || bt == PTX_MT_U4);
+    bool b1 = at == PTX_MT_B1 && bt == PTX_MT_B1;
+    if ((int4 || b1) && ct == PTX_MT_S32 && dt == PTX_MT_S32 && (b1 == (tc->bitop != 0))) {
+        int k0 = int4 ? 32 : 128;
+        if (m == 8 && n == 8 && k == k0) return (frag_regs){1, 1, 2};
+        if (m == 16 && n == 8 && k == k0) return (frag_regs){2, 1, 4};
+        if (m == 16 && n == 8 && k == 2 * k0) return (frag_regs){4, 2, 4};
+    }
     return r;
 }
 
@@ -724,6 +736,7 @@ void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap)
             add_type(&s, tc->btype);
         }
         add_type(&s, tc->ctype);
+        if (tc->bitop) add(&s, tc->bitop == 'a' ? ".and.popc" : ".xor.popc", "");
         break;
     case PTX_CP_BULK: case PTX_CP_BULK_TENSOR: {
         if (tc->flags & PTX_TC_PREFETCH) add(&s, ".prefetch", "");

@@ -16,7 +16,8 @@
  * m16n8k8 / m16n8k4, wmma m16n16k8 tf32 in both layouts; crafted families: ties, cancellation,
  * overflow, subnormals, mixed exponents). fp8: C + the K products in double rounded once (the
  * wgmma fp8 rule, exec_wgmma.c, was measured for wgmma only).
- * f64: C + products one fused multiply-add at a time, k = 0, 1, 2, 3. s8/u8: exact 32-bit
+ * f64: C + products one fused multiply-add at a time, k = 0, 1, 2, 3. s8/u8, s4/u4 (m8n8k32,
+ * m16n8k32, m16n8k64) and b1 (m8n8k128, m16n8k128, m16n8k256, .and.popc / .xor.popc): exact 32-bit
  * wrapping sums, or saturating with .satfinite.
  * Invariant: every source fragment is read into matrices before any destination register is
  * written, so D may be C's registers. */
@@ -57,9 +58,22 @@ static int mt_bits(int mt)
 {
     switch (mt) {
     case PTX_MT_S8: case PTX_MT_U8: case PTX_MT_E4M3: case PTX_MT_E5M2: return 8;
+    case PTX_MT_S4: case PTX_MT_U4: return 4;
+    case PTX_MT_B1: return 1;
     case PTX_MT_F16: case PTX_MT_BF16: return 16;
     case PTX_MT_F64: return 64;
     default: return 32;
+    }
+}
+
+/* An integer element's value: s8 and s4 sign-extended, u8, u4 and b1 as they are, s32. */
+static inline int64_t int_value(int mt, uint64_t v)
+{
+    switch (mt) {
+    case PTX_MT_U8: case PTX_MT_U4: case PTX_MT_B1: return (int64_t)v;
+    case PTX_MT_S8: return (int64_t)(int8_t)v;
+    case PTX_MT_S4: return (int64_t)((v & 7) - (v & 8));
+    default: return (int64_t)(int32_t)v;
     }
 }
 
@@ -81,8 +95,7 @@ static void gather(const sim_ctx *c, const sim_warp *w, const ws_frag_form *f, c
                 ws_frag_where(f, which, l, e, &p);
                 uint64_t v = w->file[sim_tc_elem(c, o, p.reg) + l] >> p.shift & mask;
                 if (mat) mat[p.row * cols + p.col] = elem_value(mt, v);
-                if (imat) imat[p.row * cols + p.col] = mt == PTX_MT_U8 ? (int64_t)(uint8_t)v
-                                                      : mt == PTX_MT_S8 ? (int64_t)(int8_t)v : (int64_t)(int32_t)v;
+                if (imat) imat[p.row * cols + p.col] = int_value(mt, v);
             }
         return;
     }
@@ -100,8 +113,7 @@ static void gather(const sim_ctx *c, const sim_warp *w, const ws_frag_form *f, c
                 uint64_t v = reg[l] >> sh & mask;
                 int at = fm->row[l][e] * cols + fm->col[l][e];
                 if (mat) mat[at] = elem_value(mt, v);
-                if (imat) imat[at] = mt == PTX_MT_U8 ? (int64_t)(uint8_t)v
-                                     : mt == PTX_MT_S8 ? (int64_t)(int8_t)v : (int64_t)(int32_t)v;
+                if (imat) imat[at] = int_value(mt, v);
             }
         }
     }
@@ -254,6 +266,34 @@ static void row_mac8(double *acc, const double *a, const double *b, int K)
     for (int j = 0; j < 8; j++) acc[j] = r[j];
 }
 
+/* Writes D's bits (M x N, row-major) into operand 0's fragment registers. */
+static void scatter_d(sim_ctx *c, sim_warp *w, const ptx_insn *pi, const ws_frag_form *f, const uint64_t *bits);
+
+/* The sub-byte forms (s4/u4, b1): exact 32-bit sums of the K products (b1: of a AND b or a XOR
+ * b, the population count of the row's and column's bits), wrapping, or saturating with
+ * .satfinite. K is up to 256: the matrices are this function's own. */
+static void subbyte_mma(sim_ctx *c, sim_warp *w, const ptx_insn *pi, const ws_frag_form *f)
+{
+    const ptx_tc *tc = &pi->tc;
+    int M = f->m, N = f->n, K = f->k;
+    int64_t IA[16 * 256], IB[256 * 8], IC[16 * 8];
+    gather(c, w, f, 'a', &pi->opnd[1], tc->atype, NULL, IA);
+    gather(c, w, f, 'b', &pi->opnd[2], tc->btype, NULL, IB);
+    gather(c, w, f, 'c', &pi->opnd[3], tc->ctype, NULL, IC);
+    uint64_t bits[16 * 8];
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int64_t acc = IC[i * N + j];
+            for (int k = 0; k < K; k++) {
+                int64_t a = IA[i * K + k], b = IB[k * N + j];
+                acc += tc->bitop == 'x' ? (a ^ b) : tc->bitop == 'a' ? (a & b) : a * b;
+            }
+            if (tc->flags & PTX_TC_SATFINITE) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+            bits[i * N + j] = (uint32_t)acc;
+        }
+    scatter_d(c, w, pi, f, bits);
+}
+
 int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const ptx_insn *pi = in->pi;
@@ -269,6 +309,10 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     int M = f.m, N = f.n, K = f.k;
     double A[16 * 32], B[32 * 16], C[16 * 16];
     int64_t IA[16 * 32], IB[32 * 16], IC[16 * 16];
+    if (tc->atype == PTX_MT_S4 || tc->atype == PTX_MT_U4 || tc->atype == PTX_MT_B1) {
+        subbyte_mma(c, w, pi, &f);
+        return 0;
+    }
     bool integer = tc->atype == PTX_MT_S8 || tc->atype == PTX_MT_U8;
     if (integer) {
         gather(c, w, &f, 'a', &pi->opnd[1], tc->atype, NULL, IA);
@@ -346,7 +390,15 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
             bits[i * N + j] = encode(tc->dtype, acc);
         }
     /* scatter D: every source is in A, B, C above, so D may overwrite any of them */
-    ws_frag_form fd = f;
+    scatter_d(c, w, pi, &f, bits);
+    return 0;
+}
+
+static void scatter_d(sim_ctx *c, sim_warp *w, const ptx_insn *pi, const ws_frag_form *f, const uint64_t *bits)
+{
+    const ptx_tc *tc = &pi->tc;
+    int N = f->n;
+    ws_frag_form fd = *f;
     fd.c_bits = mt_bits(tc->dtype);
     int nd = ws_frag_elems(&fd, 'c'), dbits = fd.c_bits;
     uint64_t emask = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
@@ -372,5 +424,4 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
         uint64_t *d = w->file + sim_tc_elem(c, &pi->opnd[0], r);
         for (int l = 0; l < 32; l++) d[l] = out[r][l];
     }
-    return 0;
 }

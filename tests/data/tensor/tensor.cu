@@ -214,6 +214,39 @@ extern "C" __global__ void cp_async_barrier_without_wait(const float *in, float 
 // mbarrier.init by thread 0, then every thread arrives and waits: with sync a __syncthreads()
 // orders the init before the other warps' use; without, nothing does (the GPU may run a warp's
 // arrive on the uninitialised object: demos/cluster.cu's table_per_block failed a launch so).
+// Sub-byte mma.sync: lane l's A registers a[4l..4l+3], B b[2l..2l+1], C = 0, D to d[4l..4l+3]
+// (the m8n8 forms use one A and B register and two of D).
+#define MMA4(shape, types, tail)                                                                  \
+    asm volatile("mma.sync.aligned." shape ".row.col.s32." types ".s32" tail                      \
+                 " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                           \
+                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])                                   \
+                 : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(y[0]), "r"(y[1]))
+#define MMA2(shape, types, tail)                                                                  \
+    asm volatile("mma.sync.aligned." shape ".row.col.s32." types ".s32" tail                      \
+                 " {%0,%1}, {%2}, {%3}, {%0,%1};" : "+r"(c[0]), "+r"(c[1]) : "r"(x[0]), "r"(y[0]))
+#define MMA16_2(shape, types, tail)                                                               \
+    asm volatile("mma.sync.aligned." shape ".row.col.s32." types ".s32" tail                      \
+                 " {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"                                    \
+                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3]) : "r"(x[0]), "r"(x[1]), "r"(y[0]))
+extern "C" __global__ void subbyte_mma(const unsigned *a, const unsigned *b, int *d, int form)
+{
+    unsigned l = threadIdx.x, x[4], y[2];
+    int c[4] = {0, 0, 0, 0};
+    for (int r = 0; r < 4; r++) x[r] = a[l * 4 + r];
+    for (int r = 0; r < 2; r++) y[r] = b[l * 2 + r];
+    switch (form) {
+    case 0: MMA4("m16n8k64", "s4.s4", ""); break;
+    case 1: MMA4("m16n8k64", "u4.s4", ""); break;
+    case 2: MMA4("m16n8k256", "b1.b1", ".and.popc"); break;
+    case 3: MMA4("m16n8k256", "b1.b1", ".xor.popc"); break;
+    case 4: MMA2("m8n8k32", "s4.u4", ""); break;
+    case 5: MMA2("m8n8k128", "b1.b1", ".xor.popc"); break;
+    case 6: MMA16_2("m16n8k32", "u4.u4", ""); break;
+    default: MMA16_2("m16n8k128", "b1.b1", ".and.popc"); break;
+    }
+    for (int r = 0; r < 4; r++) d[l * 4 + r] = c[r];
+}
+
 extern "C" __global__ void mbarrier_init_order(unsigned *out, int sync)
 {
     __shared__ __align__(8) unsigned long long bar;
