@@ -1428,6 +1428,40 @@ static void test_sub_byte_mma_sums_s4_u4_and_b1_as_the_ptx_isa_lays_them_out(voi
             assert_int_equal(D[l * 4 + r], l % 4 == 0 && (r == 1 || r == 3) ? 1u : 0u);
 }
 
+/* Sub-byte wmma by what it computes in memory: A row-major (row i's K elements in 16 bytes, element
+ * k at bit k*bits), B column-major (column j's likewise), D = A B row-major. s4 and u4 take the
+ * nibbles as signed / unsigned, b1 sums the bits of the row XOR / AND the column. Random words:
+ * a wrong fragment layout or register packing changes the sums. */
+static void test_sub_byte_wmma_computes_the_matrix_product_in_memory(void **state)
+{
+    (void)state;
+    for (int form = 0; form < 4; form++) {
+        run_t r;
+        setup(&r, "wmma_subbyte", 32);
+        buf_rand(&r, WS_TYPE_UINT, 32, 21 + form, 0, 4294967296.0);
+        buf_rand(&r, WS_TYPE_UINT, 32, 31 + form, 0, 4294967296.0);
+        buf_zero(&r, WS_TYPE_INT, 64);
+        arg_int(&r, form);
+        run_ok(&r);
+        const uint32_t *A = data(&r, 0), *B = data(&r, 1);
+        const int32_t *D = data(&r, 2);
+        int bits = form <= 1 ? 4 : 1, K = 128 / bits;
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++) {
+                int64_t want = 0;
+                for (int k = 0; k < K; k++) {
+                    uint32_t ab = A[i * 4 + k * bits / 32] >> (k * bits % 32) & ((1u << bits) - 1);
+                    uint32_t bb = B[j * 4 + k * bits / 32] >> (k * bits % 32) & ((1u << bits) - 1);
+                    int64_t x = ab, y = bb;
+                    if (form == 0) { x = (int64_t)(ab & 7) - (ab & 8); y = (int64_t)(bb & 7) - (bb & 8); }
+                    want += form == 2 ? (x ^ y) : form == 3 ? (x & y) : x * y;
+                }
+                if (D[i * 8 + j] != want) fail_msg("form %d D(%d,%d) = %d, want %lld", form, i, j, D[i * 8 + j], (long long)want);
+            }
+        teardown(&r);
+    }
+}
+
 /* --- mbarrier ---------------------------------------------------------------------------------- */
 
 /* The PTX ISA makes mbarrier.init visible to other threads only through a barrier: with one, 64
@@ -2145,6 +2179,7 @@ int main(void)
         cmocka_unit_test(test_a_read_of_one_of_nine_groups_in_flight_is_an_error_and_of_the_waited_one_is_not),
         cmocka_unit_test(test_cp_async_is_counted_apart_from_plain_loads_and_stores),
         cmocka_unit_test(test_sub_byte_mma_sums_s4_u4_and_b1_as_the_ptx_isa_lays_them_out),
+        cmocka_unit_test(test_sub_byte_wmma_computes_the_matrix_product_in_memory),
         cmocka_unit_test(test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in),
         cmocka_unit_test(test_an_mbarrier_used_by_another_warp_with_no_barrier_after_its_init_is_an_error),
         cmocka_unit_test(test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back),

@@ -318,8 +318,11 @@ static int wmma_regs(const ptx_tc *tc, char frag, int type)
     int m = tc->m, n = tc->n, k = tc->k, bits;
     bool half = k == 16 && ((m == 16 && n == 16) || (m == 32 && n == 8) || (m == 8 && n == 32));
     bool tf32 = m == 16 && n == 16 && k == 8, f64 = m == 8 && n == 8 && k == 4;
+    bool int4 = m == 8 && n == 8 && k == 32, bin = m == 8 && n == 8 && k == 128;   /* sub-byte */
     int rows = frag == 'b' ? k : m, cols = frag == 'a' ? k : n;
     if (frag == 'a' || frag == 'b') {
+        if (int4 && (type == PTX_MT_S4 || type == PTX_MT_U4)) return 1;   /* 8 elements in one register */
+        if (bin && type == PTX_MT_B1) return 1;                             /* 32 */
         if (half && type == PTX_MT_F16) return 8;
         if (half && type == PTX_MT_BF16) bits = 16;
         else if (half && (type == PTX_MT_S8 || type == PTX_MT_U8)) bits = 8;
@@ -329,7 +332,7 @@ static int wmma_regs(const ptx_tc *tc, char frag, int type)
     } else {
         if (half && type == PTX_MT_F16) bits = 16;
         else if ((half || tf32) && type == PTX_MT_F32) bits = 32;
-        else if (half && type == PTX_MT_S32) bits = 32;
+        else if ((half || int4 || bin) && type == PTX_MT_S32) bits = 32;
         else if (f64 && type == PTX_MT_F64) bits = 64;
         else return 0;
     }
@@ -343,7 +346,8 @@ static bool wmma_acc_ok(int at, int ct, int dt)
     switch (at) {
     case PTX_MT_F16: return (ct == PTX_MT_F16 || ct == PTX_MT_F32) && (dt == PTX_MT_F16 || dt == PTX_MT_F32);
     case PTX_MT_BF16: case PTX_MT_TF32: return ct == PTX_MT_F32 && dt == PTX_MT_F32;
-    case PTX_MT_S8: case PTX_MT_U8: return ct == PTX_MT_S32 && dt == PTX_MT_S32;
+    case PTX_MT_S8: case PTX_MT_U8: case PTX_MT_S4: case PTX_MT_U4: case PTX_MT_B1:
+        return ct == PTX_MT_S32 && dt == PTX_MT_S32;
     case PTX_MT_F64: return ct == PTX_MT_F64 && dt == PTX_MT_F64;
     default: return false;
     }
@@ -361,8 +365,15 @@ static const char *check_wmma(ptx_insn *in, char *buf, size_t cap)
             tc->atype = tc->btype = PTX_MT_F16;
         }
         bool ints = (tc->atype == PTX_MT_S8 || tc->atype == PTX_MT_U8) && (tc->btype == PTX_MT_S8 || tc->btype == PTX_MT_U8);
+        bool int4 = (tc->atype == PTX_MT_S4 || tc->atype == PTX_MT_U4) && (tc->btype == PTX_MT_S4 || tc->btype == PTX_MT_U4);
+        bool b1 = tc->atype == PTX_MT_B1;
+        ints |= int4;
         const int want[4] = {wmma_regs(tc, 'd', tc->dtype), wmma_regs(tc, 'a', tc->atype), wmma_regs(tc, 'b', tc->btype),
                              wmma_regs(tc, 'c', tc->ctype)};
+        if ((int4 || b1) && (tc->alayout != 'r' || tc->blayout != 'c'))
+            return "sub-byte wmma.mma (.s4, .u4, .b1) is .row.col";
+        if (b1 != (tc->bitop != 0)) return b1 ? ".b1 wmma.mma names its operation (.xor.popc or .and.popc)"
+                                              : ".xor.popc / .and.popc belong to the .b1 form";
         if ((tc->btype != tc->atype && !ints) || !want[0] || !want[1] || !want[2] || !want[3] ||
             !wmma_acc_ok(tc->atype, tc->ctype, tc->dtype) || ((tc->flags & PTX_TC_SATFINITE) && !ints)) {
             tc->refuse = "a wmma shape and type combination the simulator does not implement";
@@ -385,6 +396,9 @@ static const char *check_wmma(ptx_insn *in, char *buf, size_t cap)
     if (in->space != PTX_SPACE_NONE && in->space != PTX_SPACE_GLOBAL && in->space != PTX_SPACE_SHARED)
         return "wmma.load/store addresses .global, .shared or generic memory";
     int want = wmma_regs(tc, frag == 'd' ? 'c' : frag, type);
+    bool subbyte = type == PTX_MT_S4 || type == PTX_MT_U4 || type == PTX_MT_B1;
+    if (subbyte && want && tc->alayout != (frag == 'a' ? 'r' : 'c'))
+        return frag == 'a' ? "a sub-byte A fragment (.s4, .u4, .b1) is loaded .row" : "a sub-byte B fragment is loaded .col";
     if (!want) {
         tc->refuse = "a wmma shape and fragment type the simulator does not implement";
         return NULL;

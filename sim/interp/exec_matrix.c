@@ -109,6 +109,54 @@ static int wmma_space(sim_ctx *c, sim_warp *w, const sim_insn *in, uint64_t *add
     return 0;
 }
 
+/* A sub-byte A or B fragment (.s4/.u4 m8n8k32, .b1 m8n8k128: one register a lane): its 8 or 32
+ * elements are consecutive along the row of A (.row) or the column of B (.col), so the register
+ * is the 32-bit word at the first one's bit offset, row (column) g at ld elements apart. */
+static int wmma_subbyte_ldst(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m, int bits)
+{
+    const ptx_insn *pi = in->pi;
+    bool load = pi->op == PTX_WMMA_LOAD;
+    char which = pi->tc.frag;
+    ws_frag_form f = {pi->tc.m, pi->tc.n, pi->tc.k, bits, 32, true};
+    uint64_t *F = w->file;
+    int64_t ld[32];
+    int rows, cols;
+    ws_frag_dims(&f, which, &rows, &cols);
+    for (int l = 0; l < 32; l++)
+        ld[l] = pi->nopnd == 3 ? (int64_t)(int32_t)F[in->src[2] + l] : (which == 'a' ? cols : rows);
+    uint64_t base[32], ea[32];
+    sim_addr a = sim_tc_mem1(in);
+    sim_tc_addr(w, &a, m, base);
+    ws_space sp = WS_SPACE_GLOBAL;
+    if (wmma_space(c, w, in, base, &sp)) return -1;
+    for (int l = 0; l < 32; l++) {
+        ws_frag_pos p;
+        ws_frag_where(&f, which, l, 0, &p);
+        int64_t off = which == 'a' ? (int64_t)p.row * ld[l] + p.col : (int64_t)p.col * ld[l] + p.row;   /* elements */
+        if (off * bits % 32)
+            return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "the stride %" PRId64 " puts a sub-byte fragment's word off its "
+                             "32-bit boundary (the PTX ISA: a multiple of %d elements)", ld[l], 32 / bits * 4);
+        ea[l] = base[l] + (uint64_t)(off * bits / 8);
+    }
+    uint8_t *ptr[32];
+    uint32_t ok = SIM_FULL;
+    if (sim_translate(c, w, in, sp, ea, &ok, 4, 4, ptr)) return -1;
+    if (sp == WS_SPACE_SHARED && c->tc && sim_tc_check_shared(c, w, in, ok, ea, 4)) return -1;
+    sim_tc_emit_part(c, w, in, sp, load ? WS_MEM_LOAD : WS_MEM_STORE, WS_KIND_WMMA, ok, ea, 4, 0);
+    uint64_t *reg = F + sim_tc_elem(c, &pi->opnd[load ? 0 : 1], 0);
+    SIM_LANES(ok, {
+        uint32_t x = 0;
+        if (load) {
+            memcpy(&x, ptr[l], 4);
+            reg[l] = x;
+        } else {
+            x = (uint32_t)reg[l];
+            memcpy(ptr[l], &x, 4);
+        }
+    });
+    return 0;
+}
+
 static int wmma_ldst(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const ptx_insn *pi = in->pi;
@@ -116,6 +164,8 @@ static int wmma_ldst(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     bool load = pi->op == PTX_WMMA_LOAD;
     char which = pi->tc.frag == 'd' ? 'c' : pi->tc.frag;
     int type = pi->tc.dtype, esz = elem_size(type);
+    if (type == PTX_MT_S4 || type == PTX_MT_U4 || type == PTX_MT_B1)
+        return wmma_subbyte_ldst(c, w, in, m, type == PTX_MT_B1 ? 1 : 4);
     ws_frag_form f = {pi->tc.m, pi->tc.n, pi->tc.k, esz * 8, esz * 8, true};
     int rows, cols;
     ws_frag_dims(&f, which, &rows, &cols);

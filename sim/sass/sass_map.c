@@ -501,12 +501,19 @@ static ws_frag_form wmma_form(const ptx_insn *in, char *which, int *esz)
     return f;
 }
 
+/* A sub-byte fragment's element bits (.s4/.u4 4, .b1 1), 0 for the others. */
+static int subbyte_bits(const ptx_insn *in)
+{
+    return in->tc.dtype == PTX_MT_B1 ? 1 : in->tc.dtype == PTX_MT_S4 || in->tc.dtype == PTX_MT_U4 ? 4 : 0;
+}
+
 /* Bytes of memory one lane's fragment covers (the distinct elements, as exec_matrix.c moves them). */
 static int wmma_lane_bytes(const ptx_insn *in)
 {
     char which;
     int esz;
     ws_frag_form f = wmma_form(in, &which, &esz);
+    if (subbyte_bits(in)) return 4;              /* one 32-bit word of elements */
     return ws_frag_elems(&f, which) * esz;
 }
 
@@ -518,7 +525,7 @@ void ws_sass_wmma_rows(const ptx_insn *in, int *rows, int *row_bytes)
     ws_frag_dims(&f, which, &r, &c);
     bool rowmajor = in->tc.alayout == 'r';
     *rows = rowmajor ? r : c;
-    *row_bytes = (rowmajor ? c : r) * esz;
+    *row_bytes = subbyte_bits(in) ? (rowmajor ? c : r) * subbyte_bits(in) / 8 : (rowmajor ? c : r) * esz;
 }
 
 /* The SASS accesses one execution of tensor-era PTX access in becomes, given the first one s. */

@@ -214,6 +214,42 @@ extern "C" __global__ void cp_async_barrier_without_wait(const float *in, float 
 // mbarrier.init by thread 0, then every thread arrives and waits: with sync a __syncthreads()
 // orders the init before the other warps' use; without, nothing does (the GPU may run a warp's
 // arrive on the uninitialised object: demos/cluster.cu's table_per_block failed a launch so).
+// Sub-byte wmma (nvcuda::wmma::experimental): A 8 x 32 s4/u4 (or 8 x 128 b1) row-major, 16 bytes a
+// row; B 32 x 8 (128 x 8) column-major, 16 bytes a column; D 8 x 8 s32 row-major. form 0: s4, 1: u4,
+// 2: b1 XOR-popc, 3: b1 AND-popc.
+extern "C" __global__ void wmma_subbyte(const unsigned *a, const unsigned *b, int *d, int form)
+{
+    using namespace nvcuda::wmma;
+    namespace ex = nvcuda::wmma::experimental;
+    if (form <= 1) {
+        fragment<accumulator, 8, 8, 32, int> c;
+        fill_fragment(c, 0);
+        if (form == 0) {
+            fragment<matrix_a, 8, 8, 32, ex::precision::s4, row_major> fa;
+            fragment<matrix_b, 8, 8, 32, ex::precision::s4, col_major> fb;
+            load_matrix_sync(fa, a, 32);
+            load_matrix_sync(fb, b, 32);
+            mma_sync(c, fa, fb, c);
+        } else {
+            fragment<matrix_a, 8, 8, 32, ex::precision::u4, row_major> fa;
+            fragment<matrix_b, 8, 8, 32, ex::precision::u4, col_major> fb;
+            load_matrix_sync(fa, a, 32);
+            load_matrix_sync(fb, b, 32);
+            mma_sync(c, fa, fb, c);
+        }
+        store_matrix_sync(d, c, 8, mem_row_major);
+    } else {
+        fragment<accumulator, 8, 8, 128, int> c;
+        fill_fragment(c, 0);
+        fragment<matrix_a, 8, 8, 128, ex::precision::b1, row_major> fa;
+        fragment<matrix_b, 8, 8, 128, ex::precision::b1, col_major> fb;
+        load_matrix_sync(fa, a, 128);
+        load_matrix_sync(fb, b, 128);
+        bmma_sync(c, fa, fb, c, form == 2 ? ex::bmmaBitOpXOR : ex::bmmaBitOpAND);
+        store_matrix_sync(d, c, 8, mem_row_major);
+    }
+}
+
 // Sub-byte mma.sync: lane l's A registers a[4l..4l+3], B b[2l..2l+1], C = 0, D to d[4l..4l+3]
 // (the m8n8 forms use one A and B register and two of D).
 #define MMA4(shape, types, tail)                                                                  \
