@@ -424,8 +424,15 @@ int ws_memstats_metrics(const ws_memstats *ms, ws_metric *rows, int cap)
         const ws_metric tc[] = {WS_METRICS_TENSOR(ROW)};
         int ntc = (int)(sizeof tc / sizeof tc[0]);
         for (int i = 0; i < ntc; i++)
-            if (n + i < cap)
+            if (n + i < cap) {
                 rows[n + i] = tc[i];
+                /* the tensor-pipe counts are the SASS blocks' runs: as approximate as the instruction count
+                   where a block is anchored by line (ptxas's emulation of a b1 XOR in a switch: 1 vs the H200's 3) */
+                ws_metric_id id = tc[i].info ? tc[i].info->id : WS_METRIC_COUNT;
+                if (t->sass.counted && t->sass.approximate && tc[i].basis == WS_BASIS_EXACT &&
+                    (id == WS_METRIC_TENSOR_HMMA || id == WS_METRIC_TENSOR_IMMA || id == WS_METRIC_TENSOR_DMMA))
+                    rows[n + i].basis = WS_BASIS_MODEL;
+            }
         n += ntc;
     }
     const ws_mem_counts *dl = &t->dshared[WS_MEM_LOAD], *ds = &t->dshared[WS_MEM_STORE];
