@@ -350,8 +350,10 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
        blocks in flight overlap the two. The load phase is the latency chain less what runs in the
        shared phase: its short chains (epochs of shared loads only) and the warps' own instructions
        (they issue beside the other warps' wavefronts); the shared phase is the longer of those and
-       the SM's shared wavefronts on the data path. A pipeline's copies in flight (a wait_group N > 0)
-       hide its load phase under the shared one: no term. The latency keeps the u solved above. */
+       the SM's time on the L1 data path (t_l1: the shared wavefronts, the lines filled from L2, the
+       hits beside them), which the blocks in flight share. A pipeline's copies in flight (a
+       wait_group N > 0) hide its load phase under the shared one: no term. The latency keeps the u
+       solved above. */
     out->t_shared_us = ws_timing_l1_us(dev, in->shared_wavefronts_max);
     double in_flight = in->warps_in_flight_max / wpb;
     double t_busy = (in->latency_short_cycles_per_warp_max + in->latency_insn_cycles_per_warp_max) * cycle_us;
@@ -361,7 +363,7 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
         /* the load phase queues at the DRAM as the chain alone would: its DRAM traffic comes in the
            load phases, not spread over the shared ones (and so the term never falls when another does) */
         phase_load = t_chain - t_busy;
-        phase_sh = out->t_shared_us > t_busy ? out->t_shared_us : t_busy;
+        phase_sh = out->t_l1_us > t_busy ? out->t_l1_us : t_busy;
         out->t_phase_us = ws_timing_phase_us(phase_load, phase_sh, in_flight);
     }
     double u = out->dram_utilisation;

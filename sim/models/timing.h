@@ -101,7 +101,7 @@ typedef struct {
     double t_shared_us;             /* busiest SM's shared wavefronts alone at the L1 rate (of t_l1) */
     double t_phase_us;              /* a block's load phase (the latency chain less its shared loads' short
                                        chains and its warps' own instructions) and its shared phase (the
-                                       longer of those and t_shared), overlapped as ws_timing_phase_us says
+                                       longer of those and t_l1), overlapped as ws_timing_phase_us says
                                        across the blocks in flight; a term of the max (0: no shared
                                        wavefronts, or a pipeline: copies_in_flight) */
     double t_kernel_us;             /* launch + max of the others */
