@@ -352,8 +352,8 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
        (they issue beside the other warps' wavefronts); the shared phase is the longer of those and
        the SM's time on the L1 data path (t_l1: the shared wavefronts, the lines filled from L2, the
        hits beside them), which the blocks in flight share. A pipeline's copies in flight (a
-       wait_group N > 0) hide its load phase under the shared one: no term. The latency keeps the u
-       solved above. */
+       wait_group N > 0) hide its load phase under the shared one: no term. The latency term keeps
+       the u solved above. */
     out->t_shared_us = ws_timing_l1_us(dev, in->shared_wavefronts_max);
     double in_flight = in->warps_in_flight_max / wpb;
     double t_busy = (in->latency_short_cycles_per_warp_max + in->latency_insn_cycles_per_warp_max) * cycle_us;
@@ -370,9 +370,8 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
     out->dram_queue_cycles = u < 1 ? dev->dram_queue_cycles * u / (1 - u) : 0;
 
     /* the first five in their old order: ties go to them, so a kernel without atomics is
-     * bound (and timed) as before */
-    /* the phase term last: a tie leaves the bound its single term's; where it sets the time the
-       longer of its two phases names the bound */
+     * bound (and timed) as before; the phase term last (a tie leaves the bound its single term's),
+     * named, where it sets the time, by the longer of its two phases */
     const double terms[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us, out->t_latency_us,
                             out->t_atomics_us, out->t_shared_atomics_us, out->t_block_launch_us, out->t_tensor_us,
                             out->t_phase_us};
