@@ -313,6 +313,11 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     if (sass) memcpy(pipes, s->sass->pipe_insns, sizeof pipes);
     else ws_pipe_ptx_insns(s->fn, s->result.pc_warp_count, pipes);
     ws_timing_input_add_pipes(&ti, pipes);
+    /* a cp.async.wait_group N > 0 that ran leaves N groups in flight while the block works: a
+       pipeline, whose loads hide under its shared phase (docs/timing-model.md "Phases that add") */
+    for (int pc = 0; s->result.pc_warp_count && pc < s->fn->ninsns; pc++)
+        if (s->fn->insns[pc].op == PTX_CP_WAIT && s->fn->insns[pc].opnd[0].imm > 0 && s->result.pc_warp_count[pc])
+            ti.copies_in_flight = 1;
     s->have_timing = ws_timing_predict(s->dev, &ti, &s->timing) == 0;
     return WS_EXIT_OK;
 }

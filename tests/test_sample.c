@@ -196,7 +196,9 @@ static void test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time(void 
     /* the term follows the busiest SM's wavefronts: 16 blocks of 2048 on 132 SMs in both runs */
     if (fabs(num(ts, "l1_us") - num(tf, "l1_us")) > eb * num(tf, "l1_us"))
         fail_msg("L1/shared term: sampled %.3f us, full %.3f us", num(ts, "l1_us"), num(tf, "l1_us"));
-    if (fabs(num(ts, "predicted_us") - num(tf, "predicted_us")) > eb * num(tf, "predicted_us"))
+    /* the time adds the blocks' load phase to that, overlapped across the blocks in flight: its
+       latency chain is a modelled sum, sampled as the L2 counters are, so within their 2 % */
+    if (fabs(num(ts, "predicted_us") - num(tf, "predicted_us")) > (eb + 0.02) * num(tf, "predicted_us"))
         fail_msg("predicted: sampled %.3f us, full %.3f us", num(ts, "predicted_us"), num(tf, "predicted_us"));
 }
 

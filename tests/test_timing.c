@@ -123,11 +123,12 @@ static void test_time_never_falls_when_any_traffic_grows_and_bounds_every_term(v
         double *f[] = {&in.dram_bytes, &in.l2_bytes, &in.l1_wavefronts_max, &in.issue_insns_max,
                        &in.latency_cycles_per_warp_max, &in.l2_requests, &in.latency_dram_epochs_per_warp_max,
                        &in.pipe_insns_max[WS_PIPE_ALU], &in.pipe_insns_max[WS_PIPE_FMA],
-                       &in.pipe_insns_max[WS_PIPE_FMAHEAVY]};
+                       &in.pipe_insns_max[WS_PIPE_FMAHEAVY], &in.shared_wavefronts_max};
         const int nf = (int)(sizeof f / sizeof f[0]);
         for (int k = 0; k < nf; k++)
             *f[k] = (double)(lcg(&seed) % 1000000);
         in.latency_dram_epochs_per_warp_max = (double)(lcg(&seed) % 1000);
+        in.warps_per_block = in.warps_in_flight_max = 8; /* one block in flight: the phase term's sum */
         in.bytes_moved = in.dram_bytes;
         ws_timing a, b;
         ws_timing_predict(&d, &in, &a);
@@ -613,8 +614,9 @@ static void test_phases_add_within_a_block_and_overlap_across_blocks(void **stat
         assert_true(fabs(t / meas[i] - 1) < 0.05);
     }
 
-    /* in ws_timing_predict: 3 us of latency chain, 2 us of shared wavefronts (of 2.5 us of L1
-       data path), 8-warp blocks, 10 placed per SM. The term is reported, not in the max (timing.c) */
+    /* in ws_timing_predict: 3 us of latency chain (the load phase), 2 us of shared wavefronts and
+       0.5 us of lines filled from L2 (the shared phase: 2.5 us of the L1 data path), 8-warp blocks,
+       10 placed per SM, two in flight: the fixed point */
     ws_device d = dev();
     ws_timing_input in;
     memset(&in, 0, sizeof in);
@@ -628,18 +630,67 @@ static void test_phases_add_within_a_block_and_overlap_across_blocks(void **stat
     ws_timing_predict(&d, &in, &t);
     assert_true(fabs(t.t_shared_us - 2.0) < 1e-9 && fabs(t.t_latency_us - 3.0) < 1e-9);
     double X = t.t_phase_us - 3.0;
-    assert_true(fabs(2 * X - 2.0 * (1 + X / (3.0 + X))) < 1e-9);
-    assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + 3.0)) < 1e-9);   /* the max, unchanged */
-    assert_int_equal(t.bound, WS_BOUND_LATENCY);
+    assert_true(fabs(2 * X - 2.5 * (1 + X / (3.0 + X))) < 1e-9);
+    assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + t.t_phase_us)) < 1e-9);  /* it sets the time */
+    assert_true(t.t_phase_us > 3.0 && t.t_phase_us < 5.5);
+    assert_int_equal(t.bound, WS_BOUND_LATENCY);  /* the longer phase names it */
     in.warps_in_flight_max = 8;               /* one block in flight: the sum */
     ws_timing_predict(&d, &in, &t);
-    assert_true(fabs(t.t_phase_us - 5.0) < 1e-9);
-    /* one wave (no more blocks placed than in flight): the max, as before */
-    in.latency_cycles_per_warp_max = 3000;
+    assert_true(fabs(t.t_phase_us - 5.5) < 1e-9);
+    assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + 5.5)) < 1e-9);
+    /* one wave (one block per SM, one placed): the same sum, 3 + 2.5 */
     in.blocks_max = 1;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + 5.5)) < 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_LATENCY);
+    /* 1 us of the chain is the warps' own instructions: they run in the shared phase, beside the
+       other warps' wavefronts, so the load phase is 2 us and the shared phase max(2.5, 1): 4.5 us */
+    in.latency_insn_cycles_per_warp_max = 1000;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + 4.5)) < 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_L1);   /* 2.5 us of data path against 2 us of loads */
+    /* 2.5 us of them (with 0.25 us of shared loads' short chain): the phase is the warps' own work
+       (0.25 + 2.5), the data path hides under it, and the time is the chain's, 3 us */
+    in.latency_insn_cycles_per_warp_max = 2500;
+    in.latency_short_cycles_per_warp_max = 250;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_phase_us - 3.0) < 1e-9);
+    assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + 3.0)) < 1e-9);
+    /* a pipeline (a wait_group N > 0 ran): its copies in flight hide the load phase, the max */
+    in.latency_insn_cycles_per_warp_max = in.latency_short_cycles_per_warp_max = 0;
+    in.copies_in_flight = 1;
     ws_timing_predict(&d, &in, &t);
     assert_true(t.t_phase_us == 0);
     assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + 3.0)) < 1e-9);
+}
+
+/* The L1 data path (docs/timing-model.md "Phases that add"): shared wavefronts and global lines
+ * take its cycles in turn, except that L1-hit lines run beside the shared ones (results/h200-phase/
+ * rate.csv: LDS + an L1-hit LDG, one cycle per pair). 1000 MHz: 1000 wavefronts are 1 us. */
+static void test_l1_hit_lines_run_beside_the_shared_wavefronts(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    ws_timing t;
+    in.shared_wavefronts_max = 2000;          /* 2000 shared + 1000 global lines */
+    in.l1_wavefronts_max = 3000;
+    ws_timing_predict(&d, &in, &t);           /* all lines missed: in turn, 3 us */
+    assert_true(fabs(t.t_l1_us - 3.0) < 1e-9);
+    in.l1_hit_line_share = 1;                 /* all hit: beside the shared 2000, 2 us */
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l1_us - 2.0) < 1e-9);
+    in.l1_hit_line_share = 0.5;               /* 500 missed in turn + max(2000, 500 hits) */
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l1_us - 2.5) < 1e-9);
+    in.shared_wavefronts_max = 0;             /* no shared work: hits and misses in turn, 1 us */
+    in.l1_wavefronts_max = 1000;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l1_us - 1.0) < 1e-9);
+    in.shared_wavefronts_max = 200;           /* 800 lines, half hits: 400 + max(200, 400) */
+    ws_timing_predict(&d, &in, &t);
+    assert_true(fabs(t.t_l1_us - 0.8) < 1e-9);
 }
 
 int main(void)
@@ -664,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_a_slot_waits_for_its_next_blocks_launch),
         cmocka_unit_test(test_a_32_way_conflicted_load_costs_32_cycles_of_the_data_path),
         cmocka_unit_test(test_phases_add_within_a_block_and_overlap_across_blocks),
+        cmocka_unit_test(test_l1_hit_lines_run_beside_the_shared_wavefronts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,8 @@ struct ws_latency {
     ws_deps deps;              /* barriers and dependent loads, from ws_latency_set_function */
     double *sm_cycles;
     double *sm_dram_epochs;    /* epochs with a DRAM load: the DRAM queue waits they count */
+    double *sm_short_cycles;   /* of sm_cycles: the blocks' short chains (epochs of shared loads only) */
+    double *sm_insn_cycles;    /* of sm_cycles: the warps' own instructions (ws_latency_add_chains) */
     double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
     double block_tail_queue;   /* the queue waits a block-wide DRAM epoch counts (block_tail_queue()) */
     bool has_barrier;          /* the function has a block barrier: short chains hold the block */
@@ -73,7 +75,9 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
     l->block_tail_queue = dev->dram_tail_per_ln > 0 ? block_tail_queue(l->warps_per_block) : 1;
     l->sm_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_cycles);
     l->sm_dram_epochs = calloc((size_t)dev->sm_count, sizeof *l->sm_dram_epochs);
-    if (!l->sm_cycles || !l->sm_dram_epochs) {
+    l->sm_short_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_short_cycles);
+    l->sm_insn_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_insn_cycles);
+    if (!l->sm_cycles || !l->sm_dram_epochs || !l->sm_short_cycles || !l->sm_insn_cycles) {
         ws_latency_free(l);
         return NULL;
     }
@@ -108,6 +112,8 @@ void ws_latency_free(ws_latency *l)
     free(l->warps);
     free(l->sm_cycles);
     free(l->sm_dram_epochs);
+    free(l->sm_short_cycles);
+    free(l->sm_insn_cycles);
     free(l);
 }
 
@@ -207,6 +213,7 @@ void ws_latency_finish(ws_latency *l)
         /* the barriers hold every warp of the block until its longest short chain is done (the
            tree reduction's working warp): each warp is charged that chain, not its own */
         l->sm_cycles[sm] += (double)K * longest;
+        l->sm_short_cycles[sm] += (double)K * longest;
     }
     l->finished = 1;
     WS_ASSERT(ws_latency_check(l) == 0);
@@ -217,7 +224,9 @@ int ws_latency_check(const ws_latency *l)
     for (uint64_t w = 0; l->warps && w < l->nwarps; w++)
         if (l->warps[w].epoch_cycles != 0 || l->warps[w].epoch_dram || l->warps[w].short_cycles != 0) return 1;
     for (int s = 0; s < l->dev->sm_count; s++)
-        if (!(l->sm_cycles[s] >= 0) || !(l->sm_dram_epochs[s] >= 0)) return 2; /* NaN fails too */
+        if (!(l->sm_cycles[s] >= 0) || !(l->sm_dram_epochs[s] >= 0) || !(l->sm_short_cycles[s] >= 0) ||
+            !(l->sm_insn_cycles[s] >= 0) ||
+            l->sm_short_cycles[s] + l->sm_insn_cycles[s] > l->sm_cycles[s] * (1 + 1e-9)) return 2; /* NaN fails too */
     return 0;
 }
 
@@ -231,22 +240,34 @@ double ws_latency_sm_dram_epochs(const ws_latency *l, int sm)
     return sm >= 0 && sm < l->dev->sm_count ? l->sm_dram_epochs[sm] : 0;
 }
 
+double ws_latency_sm_short_cycles(const ws_latency *l, int sm)
+{
+    return sm >= 0 && sm < l->dev->sm_count ? l->sm_short_cycles[sm] : 0;
+}
+
+double ws_latency_sm_insn_cycles(const ws_latency *l, int sm)
+{
+    return sm >= 0 && sm < l->dev->sm_count ? l->sm_insn_cycles[sm] : 0;
+}
+
 void ws_latency_scale(ws_latency *l, double f)
 {
     /* The sampled blocks sit on the SMs unevenly (the lead blocks one per SM, an edge block on
        whichever SM its number gives), so scaling each SM's own sum would put a whole stratum's
        cycles on the one SM its representative ran on. The grid's sum is spread instead as the
        grid's blocks are (ws_blocks_on_sm): a block costs the same on every SM, on average. */
-    double cyc = 0, epochs = 0;
+    double cyc = 0, epochs = 0, shrt = 0;
     int n = l->dev->sm_count;
     for (int s = 0; s < n; s++) {
         cyc += l->sm_cycles[s];
         epochs += l->sm_dram_epochs[s];
+        shrt += l->sm_short_cycles[s];
     }
     for (int s = 0; s < n; s++) {
         double share = l->nblocks ? (double)ws_blocks_on_sm(l->nblocks, n, s) / (double)l->nblocks : 0;
         l->sm_cycles[s] = cyc * f * share;
         l->sm_dram_epochs[s] = epochs * f * share;
+        l->sm_short_cycles[s] = shrt * f * share;
     }
 }
 
@@ -264,6 +285,9 @@ void ws_latency_add_chains(ws_latency *l, double warp_insns, const uint64_t *pc_
                 (l->dev->barrier_warp_cycles > 0 ? l->dev->barrier_warp_cycles * l->warps_per_block : 0);
     double insn = warp_insns > 0 ? warp_insns * ic : 0, bar = passes * bc;
     int n = l->dev->sm_count;
-    for (int s = 0; s < n && l->nblocks; s++)
-        l->sm_cycles[s] += (insn + bar) * (double)ws_blocks_on_sm(l->nblocks, n, s) / (double)l->nblocks;
+    for (int s = 0; s < n && l->nblocks; s++) {
+        double share = (double)ws_blocks_on_sm(l->nblocks, n, s) / (double)l->nblocks;
+        l->sm_cycles[s] += (insn + bar) * share;
+        l->sm_insn_cycles[s] += insn * share;
+    }
 }

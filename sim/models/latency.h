@@ -41,6 +41,14 @@ double ws_latency_sm_cycles(const ws_latency *l, int sm);
  * (the block waits for its slowest warp's wait); the wait depends on the kernel's DRAM utilisation
  * (sim/models/timing.c). */
 double ws_latency_sm_dram_epochs(const ws_latency *l, int sm);
+/* Of ws_latency_sm_cycles: the blocks' short chains, each warp charged its block's longest run of
+ * epochs of shared loads only (a kernel with block barriers; 0 without): the part of the chain that
+ * waits on the shared data path, which the phase term of sim/models/timing.c stretches to the SM's
+ * wavefronts. */
+double ws_latency_sm_short_cycles(const ws_latency *l, int sm);
+/* Of ws_latency_sm_cycles: the SM's share of the warps' own instructions (ws_latency_add_chains'
+ * warp_insns x insn_chain_cycles, without the barriers); 0 before it. */
+double ws_latency_sm_insn_cycles(const ws_latency *l, int sm);
 /* Block sampling, after ws_latency_finish (sim/sample.h): the SMs' summed cycles and DRAM
  * epochs times f, spread over the SMs as the grid's blocks are (ws_blocks_on_sm). */
 void ws_latency_scale(ws_latency *l, double f);

@@ -106,6 +106,14 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
     in->l2_write_sectors = (double)c->l2_write_sectors;
     in->l2_write_partial_sectors = (double)c->l2_write_partial_sectors;
     in->bytes_moved = (double)bytes_moved;
+    { /* the L1-hit share of the data lines: the hit rate is per load sector, taken per load line */
+        double all = 0, ld = (double)(t->global[WS_MEM_LOAD].lines + t->local[WS_MEM_LOAD].lines);
+        for (int op = 0; op < 4; op++)
+            all += (double)(t->global[op].lines + t->local[op].lines);
+        double hit = (double)(c->l1_global_ld_hit + c->l1_local_ld_hit);
+        double looked = hit + (double)(c->l1_global_ld_miss + c->l1_local_ld_miss);
+        in->l1_hit_line_share = all > 0 && looked > 0 ? ld * hit / looked / all : 0;
+    }
 
     int nsm = ws_memstats_sm_count(ms);
     uint64_t nblocks = 0;
@@ -138,6 +146,8 @@ void ws_timing_input_from_memstats(const ws_memstats *ms, const ws_latency *lat,
         if (conc > 0 && cycles / conc > in->latency_cycles_per_warp_max) {
             in->latency_cycles_per_warp_max = cycles / conc;
             in->latency_dram_epochs_per_warp_max = ws_latency_sm_dram_epochs(lat, s) / conc;
+            in->latency_short_cycles_per_warp_max = ws_latency_sm_short_cycles(lat, s) / conc;
+            in->latency_insn_cycles_per_warp_max = ws_latency_sm_insn_cycles(lat, s) / conc;
         }
     }
 }
@@ -225,7 +235,16 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
         out->t_l2_us = t_req;
     if (out->t_l2_write_us > out->t_l2_us)
         out->t_l2_us = out->t_l2_write_us;
-    out->t_l1_us = ws_timing_l1_us(dev, in->l1_wavefronts_max);
+    /* The L1 data path: its shared wavefronts and the global/local lines filled from L2 take its
+       cycles one after another, and so do lines that hit in L1 (matmul_naive, wmma_gemm_naive: their
+       sum); but hits run beside the shared wavefronts (results/h200-phase/rate.csv: LDS + an L1-hit
+       LDG, 2.0 per cycle; a 32-way LDS + LDG, the LDS's 32 cycles alone). */
+    double lines = in->l1_wavefronts_max - in->shared_wavefronts_max;
+    if (lines < 0) lines = 0;
+    double hit_share = in->l1_hit_line_share > 0 ? (in->l1_hit_line_share < 1 ? in->l1_hit_line_share : 1) : 0;
+    double hits = lines * hit_share;
+    double path = lines - hits + (in->shared_wavefronts_max > hits ? in->shared_wavefronts_max : hits);
+    out->t_l1_us = ws_timing_l1_us(dev, path);
     /* issue: the schedulers' slots, or the busiest pipe at the guide's lanes per cycle (a
      * warp instruction takes its 32 lanes' slots, active or not). FP32 runs on fma-heavy and
      * fma-lite, integer multiply-adds on fma-heavy only: together they share the FMA pipe. */
@@ -315,9 +334,10 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
         a += in->blocks_max * wpb / in->warps_in_flight_max * per_block * cycle_us;
     double b = in->latency_dram_epochs_per_warp_max * (dev->dram_queue_cycles > 0 ? dev->dram_queue_cycles : 0) * cycle_us;
     double D = out->t_dram_us;
-    double queue_us = 0;
+    double queue_us = 0, t_chain = a; /* t_chain: the chain at its own utilisation (the phase term's) */
     if (b > 0 && D > 0) {
         double t = 0.5 * ((a + D) + sqrt((a - D) * (a - D) + 4.0 * b * D));
+        t_chain = t;
         if (t < others) t = others;  /* another term sets the time: u = D / it */
         queue_us = b * D / (t - D);
         out->dram_utilisation = D / t;
@@ -325,35 +345,46 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
         out->dram_utilisation = D / (others > a ? others : a);
     }
     out->t_latency_us = a + queue_us;
-    /* the shared phase does not hide under the block's own load phase (docs/timing-model.md
-       "Phases that add"): the latency chain and the shared wavefronts overlap only across the
-       blocks in flight. Computed and reported only (see below). The latency keeps the u solved
-       above (a slower kernel would queue less). Only past one wave of blocks (more placed than in flight): the probe measured the steady
-       state of blocks retiring and launching; a single wave is launch- and ramp-dominated and
-       its chain already errs high there (matmul_tiled16 at 128^3), so it keeps the max. */
+    /* The shared phase does not hide under the block's own load phase (docs/timing-model.md
+       "Phases that add"): a block waits for its loads, then for its shared work, and only other
+       blocks in flight overlap the two. The load phase is the latency chain less what runs in the
+       shared phase: its short chains (epochs of shared loads only) and the warps' own instructions
+       (they issue beside the other warps' wavefronts); the shared phase is the longer of those and
+       the SM's time on the L1 data path (t_l1: the shared wavefronts, the lines filled from L2, the
+       hits beside them), which the blocks in flight share. A pipeline's copies in flight (a
+       wait_group N > 0) hide its load phase under the shared one: no term. The latency term keeps
+       the u solved above. */
     out->t_shared_us = ws_timing_l1_us(dev, in->shared_wavefronts_max);
     double in_flight = in->warps_in_flight_max / wpb;
-    if (out->t_shared_us > 0 && out->t_latency_us > 0 && in_flight > 0 && in->blocks_max > in_flight)
-        out->t_phase_us = ws_timing_phase_us(out->t_latency_us, out->t_shared_us, in_flight);
+    double t_busy = (in->latency_short_cycles_per_warp_max + in->latency_insn_cycles_per_warp_max) * cycle_us;
+    double phase_load = 0, phase_sh = 0;
+    if (t_busy > a) t_busy = a;
+    if (out->t_shared_us > 0 && out->t_latency_us > 0 && in_flight > 0 && !(in->copies_in_flight > 0)) {
+        /* the load phase queues at the DRAM as the chain alone would: its DRAM traffic comes in the
+           load phases, not spread over the shared ones (and so the term never falls when another does) */
+        phase_load = t_chain - t_busy;
+        phase_sh = out->t_l1_us > t_busy ? out->t_l1_us : t_busy;
+        out->t_phase_us = ws_timing_phase_us(phase_load, phase_sh, in_flight);
+    }
     double u = out->dram_utilisation;
     out->dram_queue_cycles = u < 1 ? dev->dram_queue_cycles * u / (1 - u) : 0;
 
     /* the first five in their old order: ties go to them, so a kernel without atomics is
-     * bound (and timed) as before */
+     * bound (and timed) as before; the phase term last (a tie leaves the bound its single term's),
+     * named, where it sets the time, by the longer of its two phases */
     const double terms[] = {out->t_dram_us, out->t_l2_us, out->t_l1_us, out->t_issue_us, out->t_latency_us,
-                            out->t_atomics_us, out->t_shared_atomics_us, out->t_block_launch_us, out->t_tensor_us};
+                            out->t_atomics_us, out->t_shared_atomics_us, out->t_block_launch_us, out->t_tensor_us,
+                            out->t_phase_us};
     const ws_bound names[] = {WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY,
-                              WS_BOUND_ATOMICS, WS_BOUND_SHARED_ATOMICS, WS_BOUND_BLOCK_LAUNCH, WS_BOUND_TENSOR};
+                              WS_BOUND_ATOMICS, WS_BOUND_SHARED_ATOMICS, WS_BOUND_BLOCK_LAUNCH, WS_BOUND_TENSOR,
+                              phase_sh >= phase_load ? WS_BOUND_L1 : WS_BOUND_LATENCY};
     double worst = 0;
     out->bound = WS_BOUND_LAUNCH;
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < 10; i++)
         if (terms[i] > worst) {
             worst = terms[i];
             out->bound = names[i];
         }
-    /* t_phase is reported, not in the max: at realistic sizes it fixes the conflicted kernels
-       (transpose_coalesced -46 % -> -19 %) but flips the lesson pair matmul_tiled16 / tiled32
-       (docs/timing-model.md "Phases that add": what is missing before it can set the time) */
     /* latency that is mostly the DRAM queue is bandwidth: the DRAM is nearly saturated */
     if (out->bound == WS_BOUND_LATENCY && queue_us > a)
         out->bound = WS_BOUND_DRAM;

@@ -3,7 +3,8 @@
  * (DRAM, L2, the busiest SM's L1/shared data path, the busiest SM's issue slots, or
  * memory latency that the resident warps cannot hide), plus the launch overhead.
  * Contention (atomics) and the block launch rate are further terms of the same max; a
- * kernel without atomics gets exactly the prediction it had without them.
+ * kernel without atomics gets exactly the prediction it had without them. So is the phase
+ * term: a block's load phase and its shared phase add where nothing hides one under the other.
  * The issue term is the larger of the schedulers' slots and the busiest arithmetic pipe
  * (the guide's throughput per pipe); the latency term's DRAM loads wait in a queue whose
  * delay grows with the kernel's own DRAM utilisation, solved together with the kernel's time.
@@ -46,6 +47,10 @@ typedef struct {
                                            (DRAM sectors at the unloaded dram_cycles) */
     double latency_dram_epochs_per_warp_max; /* that SM: DRAM queue waits of its epochs with a DRAM
                                            load / concurrent warps (ws_latency_sm_dram_epochs) */
+    double latency_short_cycles_per_warp_max; /* that SM: of latency_cycles_per_warp_max, the blocks' short
+                                           chains (ws_latency_sm_short_cycles) / concurrent warps */
+    double l1_hit_line_share;       /* of the grid's global/local data lines, the share that hit in L1 (load
+                                       lines x their sectors' L1 hit rate / every line) */
     double issue_share_max;         /* busiest SM's share of the blocks (its issue_insns_max / all) */
     double pipe_insns_max[WS_PIPE_COUNT]; /* busiest SM: warp instructions per pipe (ws_pipe; the
                                            tensor forms' in their units, GMMA N/8 per instruction) */
@@ -62,6 +67,10 @@ typedef struct {
     double shared_atom_passes_max;  /* busiest SM: shared-atomic wavefronts */
     double blocks_max;              /* busiest SM: blocks placed there */
     double warps_per_block;         /* for the warp part of the launch term (0: 1 assumed) */
+    double latency_insn_cycles_per_warp_max; /* that SM: of latency_cycles_per_warp_max, its warps' own
+                                           instructions (ws_latency_sm_insn_cycles) / concurrent warps */
+    double copies_in_flight;        /* 1: the kernel ran a cp.async.wait_group N > 0, a wait that leaves its
+                                       later copies in flight (a pipeline: no phase term); 0: none */
 } ws_timing_input;
 
 typedef enum { WS_BOUND_LAUNCH, WS_BOUND_DRAM, WS_BOUND_L2, WS_BOUND_L1, WS_BOUND_ISSUE, WS_BOUND_LATENCY,
@@ -90,9 +99,11 @@ typedef struct {
     double dram_shape_factor;       /* ws_timing_dram_shape_factor: 1 = every byte at the streaming rate */
     double dram_queue_cycles;       /* each DRAM epoch's wait in the queue at that u */
     double t_shared_us;             /* busiest SM's shared wavefronts alone at the L1 rate (of t_l1) */
-    double t_phase_us;              /* the latency chain and the shared phase of the blocks in flight,
-                                       overlapped as ws_timing_phase_us says (0: no shared wavefronts or
-                                       one wave); reported, not in t_kernel (docs/timing-model.md) */
+    double t_phase_us;              /* a block's load phase (the latency chain less its shared loads' short
+                                       chains and its warps' own instructions) and its shared phase (the
+                                       longer of those and t_l1), overlapped as ws_timing_phase_us says
+                                       across the blocks in flight; a term of the max (0: no shared
+                                       wavefronts, or a pipeline: copies_in_flight) */
     double t_kernel_us;             /* launch + max of the others */
     ws_bound bound;                 /* the largest term (launch when all are 0) */
     double eff_bw_gbs;              /* bytes_moved / t_kernel (GB = 1e9 bytes) */
@@ -128,9 +139,9 @@ double ws_timing_dram_shape_factor(const ws_device *dev, const ws_timing_input *
  * degree, width or load/store mix, so a 32-way conflicted LDS costs 32 cycles, not more. */
 double ws_timing_l1_us(const ws_device *dev, double wavefronts);
 
-/* A block runs its load phase (the latency chain) and its shared phase one after the other; only
- * other blocks on the SM overlap them (docs/timing-model.md "Phases that add"). With t_lat the
- * latency term (its chain over the blocks in flight), t_sh the SM's shared wavefronts' time and B
+/* A block runs its load phase and its shared phase one after the other; only other blocks on the
+ * SM overlap them (docs/timing-model.md "Phases that add"). With t_lat the load phase (the latency
+ * chain over the blocks in flight, less what runs in the shared phase), t_sh the shared phase and B
  * the blocks in flight per SM, a block's shared phase x = S (1 + (B - 1) p) where p = x / (L + x)
  * is the share of time another block spends in its own shared phase; per SM that is
  *   t = ((t_lat + t_sh) + sqrt((t_lat - t_sh)^2 + 4 t_lat t_sh / B)) / 2,

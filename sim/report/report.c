@@ -403,6 +403,9 @@ static void timing_lines(FILE *f, const ws_report *r)
                 t->t_pipe_us, t->t_issue_slots_us);
     if (t->t_tensor_us > 0)
         fprintf(f, "           tensor pipe %.2f us (mostly %s)\n", t->t_tensor_us, ws_pipe_name(t->tensor_pipe));
+    if (t->t_phase_us > 0 && t->t_phase_us + t->t_launch_us >= t->t_kernel_us - 1e-9)
+        fprintf(f, "           phases: a block's load phase and its shared phase (%.2f us on the L1 data path) "
+                   "add, overlapped only across the blocks in flight: %.2f us\n", t->t_l1_us, t->t_phase_us);
     if (t->dram_queue_cycles > 0)
         fprintf(f, "           DRAM %.0f %% busy: a DRAM load waits %.0f cycles in its queue\n",
                 100.0 * t->dram_utilisation, t->dram_queue_cycles);
