@@ -98,7 +98,11 @@ typedef struct sim_insn {
     sim_addr more[2];         /* the address operands after the first, in order (cp.async's [src];
                                  cp.async.bulk's [src] and [mbar]); base -1 and disp 0 when absent */
     int nmore;
+    uint8_t watch;            /* progress.c's slice: SIM_WATCH_READ (a load or atomic whose value can
+                                 decide what a warp does), SIM_WATCH_KNOWN (a store or atomic whose
+                                 value the deciding registers give) */
 } sim_insn;
+enum { SIM_WATCH_READ = 1, SIM_WATCH_KNOWN = 2 };
 /* One record starts each cache line pair (decode.c allocates them 64-byte aligned). */
 _Static_assert(offsetof(sim_insn, k) == 64, "sim_insn: the hot fields fill exactly the first cache line");
 _Static_assert(sizeof(sim_insn) % 64 == 0, "sim_insn: a whole number of cache lines");
@@ -117,6 +121,11 @@ typedef struct {
     uint32_t file_words;      /* total words per warp */
     int nimm;
     uint64_t *imm;            /* nimm values (broadcast into each warp's file) */
+    /* the progress watch's slice (progress.c, sim_progress_plan): the registers that can decide what a
+       warp does; a warp whose slice repeats, with no such register fed from changed memory, loops */
+    bool sliced;              /* the program allows the slice (only loads, stores and atomics touch memory) */
+    uint32_t nkeep;
+    uint32_t *keep;           /* file offsets of those registers (32 lanes each) */
 } sim_program;
 
 /* One function a warp runs: frames[0] is the kernel, each call adds one (exec_call.c).
@@ -307,6 +316,11 @@ typedef struct sim_ctx {
     void (*on_slice)(struct sim_ctx *c, const struct sim_warp *w); /* after each warp slice that ran */
     void *par;                /* the worker's state */
     const volatile int *abort; /* nonzero: stop the block now (a block before it faulted) */
+    /* the progress watch on its slice (progress.c): after SIM_SLICE_AFTER thread-instructions of the
+       resident blocks, a changed byte is progress only where a deciding load reads it */
+    bool sliced;              /* on now */
+    uint64_t slice_at;        /* thread_insns at which it goes on (block start + SIM_SLICE_AFTER) */
+    struct sim_seen *seen;    /* the words read and written since progress last moved; NULL until on */
 } sim_ctx;
 
 /* Something another warp or a later instruction could see changed (sim_ctx.progress). */
@@ -496,6 +510,18 @@ int sim_budget_fault(sim_ctx *c, const sim_warp *w, const sim_program *P, int pc
 int sim_predict_before(sim_ctx *c, uint64_t count);
 int sim_predict_after(sim_ctx *c, uint64_t done, uint64_t count, double elapsed);
 double sim_now(void);
+/* progress.c: the slice of program p (its registers that can decide what a warp does, and which
+ * loads and stores the watch records); p->sliced false when it has none (out of memory, or an
+ * instruction that reads memory otherwise than ld/atom). */
+void sim_progress_plan(sim_program *p);
+/* The resident blocks (re)start: the watch on the whole state until they have run SIM_SLICE_AFTER. */
+void sim_progress_blocks_start(sim_ctx *c);
+/* While c->sliced: a deciding load (or atomic) read, a store or atomic wrote n bytes at host pointer
+ * p (write: `changed` its bytes, or its value is not the slice's); either moves sim_ctx.progress when
+ * a word was both read and so written since progress last moved. */
+void sim_seen_read(sim_ctx *c, const uint8_t *p, uint32_t n);
+void sim_seen_write(sim_ctx *c, const uint8_t *p, uint32_t n);
+void sim_progress_free(sim_ctx *c);
 /* progress.c: after warp w of the n resident blocks ran a slice (w->state RUN): 0, or -1 with the
  * fault set when every live warp of them loops forever (docs/interp.md, "Stops"). */
 int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w);
