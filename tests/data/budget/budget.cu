@@ -83,9 +83,9 @@ extern "C" __global__ void count_at_barrier(int *out)
 
 /*@warpscope
 kernel  count_decides_through_memory
-note    The count reaches the loop's test only through memory: thread 0 stores count >> S, reads it back and stops at 1.
-param   S = 16
-buffer  box  int  1   init=zero  output
+note    The count reaches the loop's test only through memory: each thread stores count >> S, reads it back and stops at 1.
+param   S = 18
+buffer  box  int  32  init=zero  output
 buffer  out  int  32  init=zero  output
 grid    1
 block   32
@@ -93,35 +93,34 @@ args    box, out, S
 */
 extern "C" __global__ void count_decides_through_memory(volatile int *box, int *out, int s)
 {
+    int t = threadIdx.x;
     unsigned n = 0;
-    if (threadIdx.x == 0)
-        for (;;) {
-            box[0] = (int)(n++ >> s);   /* 0 for 2^S turns: a store of what is already there */
-            if (box[0] != 0) break;
-        }
-    out[threadIdx.x] = (int)n;
+    for (;;) {
+        box[t] = (int)(n++ >> s);   /* 0 for 2^S turns: a store of what is already there */
+        if (box[t] != 0) break;
+    }
+    out[t] = (int)n;
 }
 
 /*@warpscope
 kernel  count_read_by_other_warp
-note    Warp 0 counts in memory until warp 1, which reads the count, sees it reach N and raises the flag.
-param   N = 3000
-buffer  count  int  1   init=zero  output
-buffer  flag   int  1   init=zero  output
-buffer  out    int  64  init=zero  output
+note    Warp 0 counts in memory until warp 1, which reads the counts, sees them reach N and raises the flags.
+param   N = 200000
+buffer  count  int  32  init=zero  output
+buffer  flag   int  32  init=zero  output
 grid    1
 block   64
-args    count, flag, out, N
+args    count, flag, N
 */
-extern "C" __global__ void count_read_by_other_warp(volatile int *count, volatile int *flag, int *out, int n)
+extern "C" __global__ void count_read_by_other_warp(volatile int *count, volatile int *flag, int n)
 {
-    if (threadIdx.x == 0)
-        while (flag[0] == 0) count[0] = count[0] + 1;
-    if (threadIdx.x == 32) {
-        while (count[0] < n) { }
-        flag[0] = 1;
+    int t = threadIdx.x % 32;
+    if (threadIdx.x < 32) {
+        while (flag[t] == 0) count[t] = count[t] + 1;
+    } else {
+        while (count[t] < n) { }
+        flag[t] = 1;
     }
-    out[threadIdx.x] = count[0];
 }
 
 /*@warpscope
