@@ -303,6 +303,9 @@ typedef struct sim_ctx {
     /* counters */
     uint64_t seq;
     uint64_t budget;
+    double pred_floor;        /* predict.c: the least a block costs (its threads x the shortest path, or its start) */
+    uint64_t pred_last;       /* thread_insns after the block before (each block's own cost) */
+    uint64_t pred_min;        /* the cheapest block so far */
     uint64_t thread_insns, warp_insns;
     uint64_t frame_bytes;     /* host memory the warps' call frames hold (exec_call.c) */
     uint64_t progress;        /* moves (sim_progress) on everything that can change what a warp will do

@@ -153,3 +153,19 @@ extern "C" __global__ void block0_does_all(float *out, int n)
     for (int k = 0; k < n; k++) x = x * 0.999f + 1.0f;
     out[threadIdx.x] = x;
 }
+
+/*@warpscope
+kernel  every_block_works
+note    Every block does the same L turns per thread: priced exactly from its first blocks.
+param   L = 20000
+buffer  out  float  4096  init=zero  output
+grid    64
+block   64
+args    out, L
+*/
+extern "C" __global__ void every_block_works(float *out, int n)
+{
+    float x = threadIdx.x;
+    for (int k = 0; k < n; k++) x = x * 0.999f + 1.0f;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
