@@ -315,7 +315,7 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         });
         if (c->sliced) {                         /* progress.c's slice: where a deciding load reads */
             uint32_t seen = in->watch & SIM_WATCH_KNOWN ? m & ~same : m;
-            SIM_LANES(seen, sim_seen_write(c, ptr[l], n));
+            SIM_LANES(seen, sim_seen_write(c, sim_seen_key(c, w, sp, l, addr[l]), n));
         } else if (same != m) sim_progress(c);   /* some byte changed */
         emit(c, w, in, sp, m, addr, elem, vec, same);
         c->seq++;
@@ -341,7 +341,7 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
                 SIM_LANES(m, { uint64_t v = load_n(ptr[l] + i * elem, elem); d[l] = sgn ? (uint64_t)sim_sext(v, eb) : v; });
             }
         }
-        if (c->sliced && in->watch & SIM_WATCH_READ) SIM_LANES(m, sim_seen_read(c, ptr[l], n));
+        if (c->sliced && in->watch & SIM_WATCH_READ) SIM_LANES(m, sim_seen_read(c, sim_seen_key(c, w, sp, l, addr[l]), n));
         return 0;
     }
     case PTX_ST: {
@@ -354,7 +354,7 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
                 bool ch = false;
                 for (uint32_t i = 0; i < vec; i++)
                     ch |= store_n(ptr[l] + i * elem, F[(vec == 1 ? in->src[1] : in->vec[i]) + (uint32_t)l], elem);
-                if (ch || !known) sim_seen_write(c, ptr[l], n);
+                if (ch || !known) sim_seen_write(c, sim_seen_key(c, w, sp, l, addr[l]), n);
             });
             return 0;
         }
@@ -380,8 +380,8 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
             uint64_t nv = atom_apply(pi->atomop, pi->type, old, b[l], cv[l]);
             bool ch = sim_zext(nv, (int)elem * 8) != old;      /* a failed CAS changes nothing */
             if (c->sliced) {                     /* progress.c's slice */
-                if (in->watch & SIM_WATCH_READ) sim_seen_read(c, ptr[l], elem);
-                if (ch || !(in->watch & SIM_WATCH_KNOWN)) sim_seen_write(c, ptr[l], elem);
+                if (in->watch & SIM_WATCH_READ) sim_seen_read(c, sim_seen_key(c, w, sp, l, addr[l]), elem);
+                if (ch || !(in->watch & SIM_WATCH_KNOWN)) sim_seen_write(c, sim_seen_key(c, w, sp, l, addr[l]), elem);
             } else if (ch) sim_progress(c);
             memcpy(ptr[l], &nv, elem);
             if (d) d[l] = ptx_type_is_signed(pi->type) ? (uint64_t)sim_sext(old, (int)elem * 8) : old;

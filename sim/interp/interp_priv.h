@@ -519,11 +519,22 @@ double sim_now(void);
 void sim_progress_plan(sim_program *p);
 /* The resident blocks (re)start: the watch on the whole state until they have run SIM_SLICE_AFTER. */
 void sim_progress_blocks_start(sim_ctx *c);
-/* While c->sliced: a deciding load (or atomic) read, a store or atomic wrote n bytes at host pointer
- * p (write: `changed` its bytes, or its value is not the slice's); either moves sim_ctx.progress when
- * a word was both read and so written since progress last moved. */
-void sim_seen_read(sim_ctx *c, const uint8_t *p, uint32_t n);
-void sim_seen_write(sim_ctx *c, const uint8_t *p, uint32_t n);
+/* While c->sliced: a deciding load (or atomic) read, a store or atomic wrote n bytes at `key` (what
+ * names the bytes the same way on every -j and every run: sim_seen_key); write: changed its bytes,
+ * or its value is not the slice's. Either moves sim_ctx.progress when a word was both read and so
+ * written since progress last moved. */
+void sim_seen_read(sim_ctx *c, uint64_t key, uint32_t n);
+void sim_seen_write(sim_ctx *c, uint64_t key, uint32_t n);
+/* The key of lane l's bytes at address a of space sp: global addresses as they are; a block's
+ * shared memory by its linear index (the slice is off where .shared::cluster or mapa could reach
+ * another block's); local and parameter space by the lane's thread. Not host pointers: those
+ * differ between -j 1 and a worker's block. */
+static inline uint64_t sim_seen_key(const struct sim_ctx *c, const struct sim_warp *w, ws_space sp, int l, uint64_t a)
+{
+    if (sp == WS_SPACE_GLOBAL) return a;
+    if (sp == WS_SPACE_SHARED) return 1ull << 62 | (uint64_t)c->block_linear << 32 | (a & 0xffffffffu);
+    return (uint64_t)(2 + sp) << 58 ^ (uint64_t)(w->index * 32 + (uint32_t)l) << 32 ^ a;
+}
 void sim_progress_free(sim_ctx *c);
 /* progress.c: after warp w of the n resident blocks ran a slice (w->state RUN): 0, or -1 with the
  * fault set when every live warp of them loops forever (docs/interp.md, "Stops"). */

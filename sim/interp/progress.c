@@ -51,16 +51,16 @@ static int role_of(const sim_insn *in)
     case SIM_CLS_ALU: return pi->ndst ? ROLE_DATA : ROLE_ALL;
     case SIM_CLS_MEM:
         switch (pi->op) {
-        case PTX_LD: case PTX_LDU: return ROLE_LOAD;
-        case PTX_ST: case PTX_RED: return ROLE_STORE;
-        case PTX_ATOM: return ROLE_ATOM;
+        case PTX_LD: case PTX_LDU: return pi->space == PTX_SPACE_SHARED_CLUSTER ? ROLE_NONE : ROLE_LOAD;
+        case PTX_ST: case PTX_RED: return pi->space == PTX_SPACE_SHARED_CLUSTER ? ROLE_NONE : ROLE_STORE;
+        case PTX_ATOM: return pi->space == PTX_SPACE_SHARED_CLUSTER ? ROLE_NONE : ROLE_ATOM;
         default: return ROLE_NONE;
         }
     case SIM_CLS_WARP:
         switch (pi->op) {                        /* lanes' registers only */
-        case PTX_SHFL: case PTX_VOTE: case PTX_MATCH: case PTX_ACTIVEMASK: case PTX_REDUX: case PTX_MAPA:
+        case PTX_SHFL: case PTX_VOTE: case PTX_MATCH: case PTX_ACTIVEMASK: case PTX_REDUX:
         case PTX_GETCTARANK: case PTX_ELECT: case PTX_BAR: case PTX_BARRIER: return ROLE_ALL;
-        default: return ROLE_NONE;
+        default: return ROLE_NONE;               /* mapa too: another block's shared memory */
         }
     default: return ROLE_ALL;                    /* branches, exits, barriers, calls (progress), nops, traps */
     }
@@ -168,7 +168,7 @@ void sim_progress_plan(sim_program *p)
     free(rel);
 }
 
-/* The words seen since progress last moved, by the hash of their host address: a slot's tag is
+/* The words seen since progress last moved, by the hash of their key (sim_seen_key): a slot's tag is
  * (uint32_t)progress + 1 when it was seen in this stretch. Two words in one slot only make a
  * false "both", which moves progress: the watch may miss a loop, never invent one. */
 #define SIM_SEEN_BITS 15
@@ -190,25 +190,25 @@ void sim_progress_free(sim_ctx *c)
     c->sliced = false;
 }
 
-static inline uint32_t seen_slot(uintptr_t word)
+static inline uint32_t seen_slot(uint64_t word)
 {
-    return (uint32_t)((uint64_t)word * 0x9e3779b97f4a7c15ull >> (64 - SIM_SEEN_BITS));
+    return (uint32_t)(word * 0x9e3779b97f4a7c15ull >> (64 - SIM_SEEN_BITS));
 }
 
-void sim_seen_read(sim_ctx *c, const uint8_t *p, uint32_t n)
+void sim_seen_read(sim_ctx *c, uint64_t key, uint32_t n)
 {
     struct sim_seen *s = c->seen;
-    for (uintptr_t a = (uintptr_t)p >> 2, e = ((uintptr_t)p + n - 1) >> 2; a <= e; a++) {
+    for (uint64_t a = key >> 2, e = (key + n - 1) >> 2; a <= e; a++) {
         uint32_t k = seen_slot(a), tag = (uint32_t)c->progress + 1;
         if (s->wr[k] == tag) sim_progress(c);   /* written in this stretch, now it decides */
         s->rd[k] = (uint32_t)c->progress + 1;
     }
 }
 
-void sim_seen_write(sim_ctx *c, const uint8_t *p, uint32_t n)
+void sim_seen_write(sim_ctx *c, uint64_t key, uint32_t n)
 {
     struct sim_seen *s = c->seen;
-    for (uintptr_t a = (uintptr_t)p >> 2, e = ((uintptr_t)p + n - 1) >> 2; a <= e; a++) {
+    for (uint64_t a = key >> 2, e = (key + n - 1) >> 2; a <= e; a++) {
         uint32_t k = seen_slot(a), tag = (uint32_t)c->progress + 1;
         if (s->rd[k] == tag) sim_progress(c);   /* a deciding word changes */
         s->wr[k] = (uint32_t)c->progress + 1;
