@@ -2,13 +2,13 @@
  * refused before its blocks are spent, not after.
  * Before any block runs, every block that will run costs at least its threads times the kernel's
  * shortest path from entry to exit, and, in a grid of more than WS_SIM_BLOCK_COST_FROM blocks, at
- * least WS_SIM_BLOCK_COST (what starting a block costs the interpreter); after the first blocks (1,
- * 2, 4, 8 ... of them) the blocks left are priced at the mean cost of those that ran (with the same
- * floor) - a bound that holds whatever the blocks do - and, from the 4th block on, at the cost of
- * the cheapest block so far, a projection: refused only beyond twice the budget (SIM_PREDICT_MARGIN),
- * so a launch whose first blocks are its heaviest (block 0 doing all the work, a triangular loop)
- * is not refused although it fits. Either beyond refuses the launch (WS_SIM_REFUSED, exit 1) with
- * the numbers; the wall time it would take on this machine goes to ws_sim_result.predicted_seconds,
+ * least WS_SIM_BLOCK_COST (what starting a block costs the interpreter). After the first 1, 2, 4,
+ * 8 ... blocks, what ran plus that floor for each block left is a bound that holds whatever the
+ * blocks do; and from the 4th block on, what ran plus the cheapest block so far for each block left
+ * is a projection, refused only beyond twice the budget (SIM_PREDICT_MARGIN), so a launch whose
+ * first blocks are its heaviest (block 0 doing all the work, a triangular loop) is not refused
+ * although it fits. Either beyond refuses the launch (WS_SIM_REFUSED, exit 1) with the numbers;
+ * the wall time it would take on this machine goes to ws_sim_result.predicted_seconds,
  * which the caller words (the message itself stays the same on every machine and every -j).
  * "The blocks that will run" are the block filter's (block sampling, ws_sim_config.blocks_planned),
  * every block of the range otherwise. Cooperative launches get only the first estimate: their
@@ -164,8 +164,8 @@ int sim_predict_after(sim_ctx *c, uint64_t done, uint64_t count, double elapsed)
     if (sure)
         ws_error_set(c->err, file_of(c), c->L->desc ? c->L->desc->line : 0, 0,
                      "%s: the launch cannot finish within the instruction budget of %" PRIu64 " thread-instructions: "
-                     "the first %" PRIu64 " of %" PRIu64 " blocks%s ran %.0f thread-instructions, and each block left costs at least "
-                     "%.0f (%s), so at least %.3g; refused after those blocks; %s",
+                     "the first %" PRIu64 " of %" PRIu64 " blocks%s ran %.0f thread-instructions, and each block "
+                     "left costs at least %.0f (%s), so at least %.3g; refused after those blocks; %s",
                      c->kname, c->budget, done, to_run, sampled, ran, c->pred_floor,
                      c->pred_floor > fl ? "its threads times the kernel's shortest path" : "starting it", least,
                      way_out(to_run < count));
