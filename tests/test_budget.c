@@ -1,8 +1,9 @@
 /* test_budget.c - budgets that predict (issue 25 item 5): the warpscope binary ($WS_BIN, or
  * build/asan/warpscope) on the kernels of tests/data/budget/budget.cu. Endless loops whose state
  * keeps changing - a count in memory, a count in a register, a cooperative grid.sync() or a block
- * barrier that one warp's counting loop never reaches - are stopped with exit 2, their kind and
- * line, after fewer thread-instructions than a tenth of the budget and well within BOUND_SECONDS
+ * barrier that one warp's counting loop never reaches, block 5 of 8 counting - are stopped with
+ * exit 2, their kind and line, after fewer thread-instructions than a tenth of the budget and well
+ * within BOUND_SECONDS
  * (before: at the budget, 15-73 s in the release build on the 2-core build machine); the same
  * message on 1 and 2 threads. Counting loops whose count does decide, through memory or another
  * warp, run to their end. A launch whose block 0 does all the work is not refused; one whose
@@ -184,6 +185,16 @@ static void test_a_barrier_whose_partner_counts_while_it_spins_is_a_deadlock(voi
     stops_alike("count_at_barrier", want);
 }
 
+/* Of 8 blocks, block 5 counts in a register at line 186: on 2 threads a worker runs it, and the
+ * message (its block, its own instruction count) is the one-thread run's. */
+static void test_a_later_block_that_counts_forever_is_stopped_alike_on_any_j(void **state)
+{
+    (void)state;
+    const char *want[] = {KERNELS ":186: error: count_in_block_5: block (5,0,0) warp 0", "endless loop",
+                          "thread-instructions of its block", NULL};
+    stops_alike("count_in_block_5", want);
+}
+
 /* --- counts that decide: they run to their end ------------------------------------------------ */
 
 /* Each thread stores n >> 18 and reads it back: 2^18 turns of stores of what is already there
@@ -266,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_a_count_in_a_register_that_decides_nothing_is_an_endless_loop),
         cmocka_unit_test(test_a_grid_sync_one_block_never_reaches_while_counting_is_a_deadlock),
         cmocka_unit_test(test_a_barrier_whose_partner_counts_while_it_spins_is_a_deadlock),
+        cmocka_unit_test(test_a_later_block_that_counts_forever_is_stopped_alike_on_any_j),
         cmocka_unit_test(test_counts_that_decide_through_memory_run_to_their_end),
         cmocka_unit_test(test_a_launch_whose_block_0_does_all_the_work_is_not_refused),
         cmocka_unit_test(test_alike_blocks_beyond_twice_the_budget_are_refused_after_four),

@@ -359,12 +359,15 @@ int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w)
                  "before the next starts (a cooperative launch, the description's `cooperative` keyword, runs them "
                  "together)");
     bool dead = waiting || nreg_waiting || (c->cooperative && done_blocks);
+    /* the resident blocks' own count (since they started), the same on every -j, and said before the
+       hints, which the message's length may cut */
+    uint64_t ran = c->thread_insns - (c->slice_at - SIM_SLICE_AFTER);
     return sim_fault(c, w, pc >= 0 ? &P->insns[pc] : NULL, -1, WS_FAULT_KERNEL,
-                     "%s: this warp loops at this line forever: %s, arrives at a barrier or exits any more%s%s%s "
-                     "(found after %" PRIu64 " thread-instructions)", dead ? "deadlock" : "endless loop",
-                     c->sliced ? "its path and the registers that decide it repeat (what else changes, a count in a "
-                                 "register or in memory, never reaches a branch or an address) and no thread changes "
-                                 "what they read"
+                     "%s: this warp loops at this line forever (found after %" PRIu64 " thread-instructions of %s): "
+                     "%s, arrives at a barrier or exits any more%s%s%s", dead ? "deadlock" : "endless loop", ran,
+                     n > 1 ? "the resident blocks" : "its block",
+                     c->sliced ? "its path and the registers that decide it repeat (a count it keeps decides "
+                                 "nothing) and no thread changes what they read"
                                : "its registers and path repeat and no thread changes memory",
-                     others, grid, blocks_hint, c->thread_insns);
+                     others, grid, blocks_hint);
 }

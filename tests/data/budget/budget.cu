@@ -169,3 +169,20 @@ extern "C" __global__ void every_block_works(float *out, int n)
     for (int k = 0; k < n; k++) x = x * 0.999f + 1.0f;
     out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
+
+/*@warpscope
+kernel  count_in_block_5
+note    Of 8 blocks, block 5 spins on a flag nobody sets, counting its turns; the others write and return.
+buffer  flag  int  1    init=zero
+buffer  out   int  512  init=zero  output
+grid    8
+block   64
+args    flag, out
+*/
+extern "C" __global__ void count_in_block_5(const volatile int *flag, int *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x, n = 0;
+    if (blockIdx.x == 5)
+        while (flag[0] == 0) n++;
+    out[i] = n + i;
+}
