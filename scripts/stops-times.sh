@@ -22,6 +22,7 @@ one count_in_memory "$B:count_in_memory"
 one count_in_register "$B:count_in_register"
 one count_at_grid_sync "$B:count_at_grid_sync"
 one count_at_barrier "$B:count_at_barrier"
+one count_in_block_5 "$B:count_in_block_5"
 one grid_sync_after_return "$S:grid_sync_after_return"
 one 'tiny_blocks 2^31-1 --full' "$B:tiny_blocks" --full
 one 'tiny_blocks 2^31-1 (sampled)' "$B:tiny_blocks"
