@@ -269,6 +269,7 @@ int sim_decode(sim_ctx *c)
     const ptx_module *m = c->mod;
     if (decode_fn(c, c->fn, &c->prog)) return -1;
     WS_ASSERT(sim_program_check(&c->prog) == 0);
+    sim_progress_plan(&c->prog);                 /* the watch's slice: only the kernel's frame is watched */
     int n = m->nfuncs, root = -1;
     for (int i = 0; i < n; i++)
         if (&m->funcs[i] == c->fn) root = i;
@@ -312,6 +313,7 @@ void sim_program_free(sim_program *p)
 {
     free(p->insns);
     free(p->imm);
+    free(p->keep);
     memset(p, 0, sizeof *p);
 }
 

@@ -313,7 +313,10 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
             }
             same |= (uint32_t)eq << l;
         });
-        if (same != m) sim_progress(c);          /* some byte changed */
+        if (c->sliced) {                         /* progress.c's slice: where a deciding load reads */
+            uint32_t seen = in->watch & SIM_WATCH_KNOWN ? m & ~same : m;
+            SIM_LANES(seen, sim_seen_write(c, sim_seen_key(c, w, sp, l, addr[l]), n));
+        } else if (same != m) sim_progress(c);   /* some byte changed */
         emit(c, w, in, sp, m, addr, elem, vec, same);
         c->seq++;
         return 0;
@@ -338,12 +341,23 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
                 SIM_LANES(m, { uint64_t v = load_n(ptr[l] + i * elem, elem); d[l] = sgn ? (uint64_t)sim_sext(v, eb) : v; });
             }
         }
+        if (c->sliced && in->watch & SIM_WATCH_READ) SIM_LANES(m, sim_seen_read(c, sim_seen_key(c, w, sp, l, addr[l]), n));
         return 0;
     }
     case PTX_ST: {
         /* a store of what is already there changes nothing: the progress watch may still see
            a loop that repeats it forever (progress.c) */
         bool changed = false;
+        if (c->sliced) {                         /* progress.c's slice: lane by lane, where it lands */
+            bool known = in->watch & SIM_WATCH_KNOWN;
+            SIM_LANES(m, {
+                bool ch = false;
+                for (uint32_t i = 0; i < vec; i++)
+                    ch |= store_n(ptr[l] + i * elem, F[(vec == 1 ? in->src[1] : in->vec[i]) + (uint32_t)l], elem);
+                if (ch || !known) sim_seen_write(c, sim_seen_key(c, w, sp, l, addr[l]), n);
+            });
+            return 0;
+        }
         if (vec == 1) {
             const uint64_t *s = F + in->src[1];
             SIM_LANES(m, changed |= store_n(ptr[l], s[l], elem));
@@ -364,7 +378,11 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
             int l = __builtin_ctz(mm);
             uint64_t old = load_n(ptr[l], elem);
             uint64_t nv = atom_apply(pi->atomop, pi->type, old, b[l], cv[l]);
-            if (sim_zext(nv, (int)elem * 8) != old) sim_progress(c);   /* a failed CAS changes nothing */
+            bool ch = sim_zext(nv, (int)elem * 8) != old;      /* a failed CAS changes nothing */
+            if (c->sliced) {                     /* progress.c's slice */
+                if (in->watch & SIM_WATCH_READ) sim_seen_read(c, sim_seen_key(c, w, sp, l, addr[l]), elem);
+                if (ch || !(in->watch & SIM_WATCH_KNOWN)) sim_seen_write(c, sim_seen_key(c, w, sp, l, addr[l]), elem);
+            } else if (ch) sim_progress(c);
             memcpy(ptr[l], &nv, elem);
             if (d) d[l] = ptx_type_is_signed(pi->type) ? (uint64_t)sim_sext(old, (int)elem * 8) : old;
         }

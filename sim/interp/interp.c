@@ -335,6 +335,7 @@ static void free_ctx(sim_ctx *c)
     for (int i = 0; i < c->nregions; i++) free(c->region[i].written);
     for (int i = 0; i < c->nregions; i++) free(c->region[i].chunk_done);
     free(c->param);
+    sim_progress_free(c);
     sim_programs_free(c);
 }
 
@@ -402,6 +403,7 @@ void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
         w->cl_phase = 0;
         sim_progress_reset(w);
     }
+    sim_progress_blocks_start(c);                                      /* the watch on the whole state */
     sim_nreg_block_start(c, blk);                                      /* every warp holds ptxas's count */
     blk->sregs_filled = true;
 }

@@ -210,6 +210,8 @@ static int worker_init(par_worker *pw, par *P)
     pw->c.par = pw;
     pw->c.abort = &P->abort;
     pw->c.tc = NULL;
+    pw->c.seen = NULL;                           /* its own records (progress.c) */
+    pw->c.sliced = false;
     if (!(pw->half = P->split->worker_new(P->split_ctx))) return -1;
     pw->res.pc_warp_count = calloc((size_t)(P->c->fn->ninsns ? P->c->fn->ninsns : 1), sizeof *pw->res.pc_warp_count);
     if (!pw->res.pc_warp_count) return -1;
@@ -221,6 +223,7 @@ static int worker_init(par_worker *pw, par *P)
 static void worker_free(par_worker *pw)
 {
     if (pw->have_blk) sim_block_free(&pw->c, &pw->blk);
+    sim_progress_free(&pw->c);
     if (pw->half) pw->P->split->worker_free(pw->P->split_ctx, pw->half);
     free(pw->res.pc_warp_count);
 }

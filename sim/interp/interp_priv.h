@@ -98,7 +98,11 @@ typedef struct sim_insn {
     sim_addr more[2];         /* the address operands after the first, in order (cp.async's [src];
                                  cp.async.bulk's [src] and [mbar]); base -1 and disp 0 when absent */
     int nmore;
+    uint8_t watch;            /* progress.c's slice: SIM_WATCH_READ (a load or atomic whose value can
+                                 decide what a warp does), SIM_WATCH_KNOWN (a store or atomic whose
+                                 value the deciding registers give) */
 } sim_insn;
+enum { SIM_WATCH_READ = 1, SIM_WATCH_KNOWN = 2 };
 /* One record starts each cache line pair (decode.c allocates them 64-byte aligned). */
 _Static_assert(offsetof(sim_insn, k) == 64, "sim_insn: the hot fields fill exactly the first cache line");
 _Static_assert(sizeof(sim_insn) % 64 == 0, "sim_insn: a whole number of cache lines");
@@ -117,6 +121,11 @@ typedef struct {
     uint32_t file_words;      /* total words per warp */
     int nimm;
     uint64_t *imm;            /* nimm values (broadcast into each warp's file) */
+    /* the progress watch's slice (progress.c, sim_progress_plan): the registers that can decide what a
+       warp does; a warp whose slice repeats, with no such register fed from changed memory, loops */
+    bool sliced;              /* the program allows the slice (only loads, stores and atomics touch memory) */
+    uint32_t nkeep;
+    uint32_t *keep;           /* file offsets of those registers (32 lanes each) */
 } sim_program;
 
 /* One function a warp runs: frames[0] is the kernel, each call adds one (exec_call.c).
@@ -296,6 +305,9 @@ typedef struct sim_ctx {
     /* counters */
     uint64_t seq;
     uint64_t budget;
+    double pred_floor;        /* predict.c: the least a block costs (its threads x the shortest path, or its start) */
+    uint64_t pred_last;       /* thread_insns after the block before (each block's own cost) */
+    uint64_t pred_min;        /* the cheapest block so far */
     uint64_t thread_insns, warp_insns;
     uint64_t frame_bytes;     /* host memory the warps' call frames hold (exec_call.c) */
     uint64_t progress;        /* moves (sim_progress) on everything that can change what a warp will do
@@ -309,6 +321,11 @@ typedef struct sim_ctx {
     void (*on_slice)(struct sim_ctx *c, const struct sim_warp *w); /* after each warp slice that ran */
     void *par;                /* the worker's state */
     const volatile int *abort; /* nonzero: stop the block now (a block before it faulted) */
+    /* the progress watch on its slice (progress.c): after SIM_SLICE_AFTER thread-instructions of the
+       resident blocks, a changed byte is progress only where a deciding load reads it */
+    bool sliced;              /* on now */
+    uint64_t slice_at;        /* thread_insns at which it goes on (block start + SIM_SLICE_AFTER) */
+    struct sim_seen *seen;    /* the words read and written since progress last moved; NULL until on */
 } sim_ctx;
 
 /* Something another warp or a later instruction could see changed (sim_ctx.progress). */
@@ -498,6 +515,29 @@ int sim_budget_fault(sim_ctx *c, const sim_warp *w, const sim_program *P, int pc
 int sim_predict_before(sim_ctx *c, uint64_t count);
 int sim_predict_after(sim_ctx *c, uint64_t done, uint64_t count, double elapsed);
 double sim_now(void);
+/* progress.c: the slice of program p (its registers that can decide what a warp does, and which
+ * loads and stores the watch records); p->sliced false when it has none (out of memory, or an
+ * instruction that reads memory otherwise than ld/atom). */
+void sim_progress_plan(sim_program *p);
+/* The resident blocks (re)start: the watch on the whole state until they have run SIM_SLICE_AFTER. */
+void sim_progress_blocks_start(sim_ctx *c);
+/* While c->sliced: a deciding load (or atomic) read, a store or atomic wrote n bytes at `key` (what
+ * names the bytes the same way on every -j and every run: sim_seen_key); write: changed its bytes,
+ * or its value is not the slice's. Either moves sim_ctx.progress when a word was both read and so
+ * written since progress last moved. */
+void sim_seen_read(sim_ctx *c, uint64_t key, uint32_t n);
+void sim_seen_write(sim_ctx *c, uint64_t key, uint32_t n);
+/* The key of lane l's bytes at address a of space sp: global addresses as they are; a block's
+ * shared memory by its linear index (the slice is off where .shared::cluster or mapa could reach
+ * another block's); local and parameter space by the lane's thread. Not host pointers: those
+ * differ between -j 1 and a worker's block. */
+static inline uint64_t sim_seen_key(const struct sim_ctx *c, const struct sim_warp *w, ws_space sp, int l, uint64_t a)
+{
+    if (sp == WS_SPACE_GLOBAL) return a;
+    if (sp == WS_SPACE_SHARED) return 1ull << 62 | (uint64_t)c->block_linear << 32 | (a & 0xffffffffu);
+    return (uint64_t)(2 + sp) << 58 ^ (uint64_t)(w->index * 32 + (uint32_t)l) << 32 ^ a;
+}
+void sim_progress_free(sim_ctx *c);
 /* progress.c: after warp w of the n resident blocks ran a slice (w->state RUN): 0, or -1 with the
  * fault set when every live warp of them loops forever (docs/interp.md, "Stops"). */
 int sim_progress_slice(sim_ctx *c, sim_block *blocks, uint32_t n, sim_warp *w);

@@ -2,10 +2,13 @@
  * refused before its blocks are spent, not after.
  * Before any block runs, every block that will run costs at least its threads times the kernel's
  * shortest path from entry to exit, and, in a grid of more than WS_SIM_BLOCK_COST_FROM blocks, at
- * least WS_SIM_BLOCK_COST (what starting a block costs the interpreter); after the first blocks (1,
- * 2, 4, 8 ... of them) the blocks left are priced at the mean cost of those that ran (with the same
- * floor). Either estimate beyond the budget refuses the launch (WS_SIM_REFUSED, exit 1) with the
- * numbers; the wall time it would take on this machine goes to ws_sim_result.predicted_seconds,
+ * least WS_SIM_BLOCK_COST (what starting a block costs the interpreter). After the first 1, 2, 4,
+ * 8 ... blocks, what ran plus that floor for each block left is a bound that holds whatever the
+ * blocks do; and from the 4th block on, what ran plus the cheapest block so far for each block left
+ * is a projection, refused only beyond twice the budget (SIM_PREDICT_MARGIN), so a launch whose
+ * first blocks are its heaviest (block 0 doing all the work, a triangular loop) is not refused
+ * although it fits. Either beyond refuses the launch (WS_SIM_REFUSED, exit 1) with the numbers;
+ * the wall time it would take on this machine goes to ws_sim_result.predicted_seconds,
  * which the caller words (the message itself stays the same on every machine and every -j).
  * "The blocks that will run" are the block filter's (block sampling, ws_sim_config.blocks_planned),
  * every block of the range otherwise. Cooperative launches get only the first estimate: their
@@ -80,6 +83,14 @@ static int64_t shortest_path(const sim_program *P, int *loop_pc)
    add up to minutes (WS_SIM_BLOCK_COST_FROM); else 0, so the budget is the thread-instructions. */
 static double floor_of(uint64_t to_run) { return to_run > WS_SIM_BLOCK_COST_FROM ? WS_SIM_BLOCK_COST : 0; }
 
+/* The projection from the cheapest block: only after this many blocks, and only beyond this many
+ * budgets. A launch whose blocks' costs fall linearly from the first (block i of n costs n - i turns,
+ * a triangular loop) totals half what its first blocks project: twice the budget refuses none of
+ * those that fit. A block alone heavier than the rest (block 0 doing all the work) is never the
+ * cheapest of 4. */
+#define SIM_PREDICT_FROM 4
+#define SIM_PREDICT_MARGIN 2.0
+
 static const char *file_of(const sim_ctx *c) { return c->cfg->source_file ? c->cfg->source_file : c->mod->path; }
 
 /* The way out, as the refusal says it: sampling where it does not already leave blocks out. */
@@ -109,6 +120,8 @@ int sim_predict_before(sim_ctx *c, uint64_t count)
     uint64_t tpb = ws_launch_threads_per_block(c->L);
     double per_block = (double)tpb * (double)path, fl = floor_of(to_run);
     if (per_block < fl) per_block = fl;
+    c->pred_floor = per_block;
+    c->pred_last = c->thread_insns;
     double least = per_block * (double)to_run;
     if (least <= (double)c->budget) return 0;
     c->res->stop = WS_SIM_REFUSED;
@@ -126,6 +139,9 @@ int sim_predict_before(sim_ctx *c, uint64_t count)
 
 int sim_predict_after(sim_ctx *c, uint64_t done, uint64_t count, double elapsed)
 {
+    uint64_t cost = c->thread_insns - c->pred_last;   /* this block's own: called after every block, in order */
+    c->pred_last = c->thread_insns;
+    if (done == 1 || cost < c->pred_min) c->pred_min = cost;
     if (!done || done & (done - 1)) return 0;     /* after 1, 2, 4, 8 ... blocks */
     uint64_t to_run = count;
     if (c->cfg->block_next && c->cfg->blocks_planned) {
@@ -134,19 +150,33 @@ int sim_predict_after(sim_ctx *c, uint64_t done, uint64_t count, double elapsed)
         to_run = p;
     }
     if (done >= to_run) return 0;
-    double per = (double)c->thread_insns / (double)done, fl = floor_of(to_run);
-    double charge = per > fl ? per : fl;
-    double est = (double)c->thread_insns + charge * (double)(to_run - done);
-    if (est <= (double)c->budget) return 0;
+    double ran = (double)c->thread_insns, left = (double)(to_run - done);
+    double least = ran + c->pred_floor * left;    /* holds whatever the blocks left do */
+    double per = ran / (double)done, fl = floor_of(to_run), cheap = (double)c->pred_min;
+    double est = ran + (cheap > c->pred_floor ? cheap : c->pred_floor) * left;
+    bool sure = least > (double)c->budget;
+    if (!sure && (done < SIM_PREDICT_FROM || est <= SIM_PREDICT_MARGIN * (double)c->budget)) return 0;
+    if (sure) est = least;
     c->res->stop = WS_SIM_REFUSED;
     c->res->predicted_thread_insns = est;
-    c->res->predicted_seconds = elapsed / (double)done * (double)to_run;
-    ws_error_set(c->err, file_of(c), c->L->desc ? c->L->desc->line : 0, 0,
-                 "%s: the launch cannot finish within the instruction budget of %" PRIu64 " thread-instructions: "
-                 "%" PRIu64 " blocks%s at %.0f thread-instructions each (the mean of the first %" PRIu64 "%s) make "
-                 "about %.3g; refused after those blocks; %s",
-                 c->kname, c->budget, to_run, to_run < count ? " (the blocks sampling runs)" : "", per, done,
-                 per < fl ? ", each counted as at least the cost of starting a block" : "", est,
-                 way_out(to_run < count));
+    c->res->predicted_seconds = ran > 0 ? elapsed * est / ran : elapsed / (double)done * (double)to_run;
+    const char *sampled = to_run < count ? " (the blocks sampling runs)" : "";
+    if (sure)
+        ws_error_set(c->err, file_of(c), c->L->desc ? c->L->desc->line : 0, 0,
+                     "%s: the launch cannot finish within the instruction budget of %" PRIu64 " thread-instructions: "
+                     "the first %" PRIu64 " of %" PRIu64 " blocks%s ran %.0f thread-instructions, and each block "
+                     "left costs at least %.0f (%s), so at least %.3g; refused after those blocks; %s",
+                     c->kname, c->budget, done, to_run, sampled, ran, c->pred_floor,
+                     c->pred_floor > fl ? "its threads times the kernel's shortest path" : "starting it", least,
+                     way_out(to_run < count));
+    else
+        ws_error_set(c->err, file_of(c), c->L->desc ? c->L->desc->line : 0, 0,
+                     "%s: the launch cannot finish within the instruction budget of %" PRIu64 " thread-instructions: "
+                     "%" PRIu64 " blocks%s, those left priced at the cheapest of the first %" PRIu64 " (%.0f "
+                     "thread-instructions; their mean %.0f%s), make about %.3g, more than %.0f times the budget "
+                     "(the margin for blocks that differ); refused after those blocks; %s",
+                     c->kname, c->budget, to_run, sampled, done, cheap, per,
+                     cheap < c->pred_floor ? "; the least a block costs, if more" : "", est,
+                     SIM_PREDICT_MARGIN, way_out(to_run < count));
     return -1;
 }

@@ -66,8 +66,9 @@ static const ws_opt sim_options[] = {
     {.name = "budget", .kind = WS_OPT_U64, .at = offsetof(sim_opts, budget), .arg = "N", .lo = 1,
      .needs = "a positive number of thread-instructions",
      .help = "stop after N thread-instructions (default 4000000000); a launch predicted\nbeyond it (from its shortest path, "
-             "then its first blocks) is refused at once\n(exit 1, with the time it would take); a loop whose state repeats "
-             "with\nnothing changed is stopped in seconds, any other at the budget (exit 2)"},
+             "then its first 4 blocks) is refused at once\n(exit 1, with the time it would take); a loop whose state "
+             "repeats with\nnothing changed, or changes only in what decides nothing (a count it\nkeeps), is stopped in "
+             "seconds, any other at the budget (exit 2)"},
     {.name = "jobs", .letter = 'j', .kind = WS_OPT_INT, .at = offsetof(sim_opts, jobs), .arg = "N", .lo = 1, .hi = 1024,
      .needs = "a number of threads from 1 to 1024",
      .help = "run the blocks on N threads (default: every core); the report is the\none thread's, bit for bit (docs/interp.md says which launches stay on one)"},
