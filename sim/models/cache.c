@@ -9,6 +9,7 @@
 
 #define SECTORS_PER_LINE 4
 #define INFLIGHT_SLOTS 1024 /* per SM, direct-mapped by sector */
+#define FILL_SLOTS (1u << 16)  /* the reads in flight to L2, all SMs, direct-mapped by sector */
 
 typedef struct {
     uint64_t tag;    /* line number + 1; 0 = empty */
@@ -39,9 +40,17 @@ typedef struct {
     uint32_t bytes;  /* store merging: the bytes of the sector that write carries */
 } inflight;
 
+/* A read sent to L2 whose data is still on its way back (cache.h "In-flight reads"). */
+typedef struct {
+    uint64_t sector; /* sector number + 1; 0 = empty */
+    double issued;   /* the sending SM's clock (cycles) when it went */
+    double ready;    /* issued + its latency: l2_hit_cycles, or dram_cycles for an L2 miss */
+} fill;
+
 typedef struct {
     scache l1;
     uint64_t now;    /* memory instructions seen by this SM */
+    double clock;    /* SM cycles: its global/local accesses' L1 lines at l1_lines_per_cycle */
     inflight *mshr;  /* INFLIGHT_SLOTS: load misses outstanding */
     inflight *wpend; /* INFLIGHT_SLOTS: store sectors pending (write merging) */
 } sm_state;
@@ -68,6 +77,7 @@ struct ws_cache {
     uint32_t pepoch;
     uint64_t *open_row; /* per DRAM bank: the row open there + 1 (0 = none); NULL = no row model */
     sm_state **sms;  /* lazily created */
+    fill *fills;     /* FILL_SLOTS: reads in flight (NULL when cfg.dram_cycles is 0: off) */
     ws_cache_totals t;
     int finished;
 };
@@ -93,6 +103,9 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->dram_fetch_bytes = dev->dram_fetch_bytes;
     cfg->ecc = dev->ecc;
     cfg->inflight_window = 8;
+    cfg->l1_lines_per_cycle = dev->l1_wavefronts_per_cycle > 0 ? dev->l1_wavefronts_per_cycle : 1;
+    cfg->l2_hit_cycles = dev->l2_hit_cycles;
+    cfg->dram_cycles = dev->dram_cycles;
     cfg->fill_window = dev->max_warps_per_sm > 0 ? dev->max_warps_per_sm : 0;
     cfg->atom_sector_rule = dev->atom_sector_rule;
     cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
@@ -205,7 +218,9 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
     }
     if (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0)
         c->open_row = calloc((size_t)cfg->dram_banks, sizeof *c->open_row);
-    if (!c->sms || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
+    if (cfg->dram_cycles > 0)
+        c->fills = calloc(FILL_SLOTS, sizeof *c->fills);
+    if (!c->sms || (cfg->dram_cycles > 0 && !c->fills) || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
         scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways)) {
         ws_cache_free(c);
         return NULL;
@@ -226,6 +241,7 @@ void ws_cache_free(ws_cache *c)
                 free(c->sms[i]);
             }
     free(c->sms);
+    free(c->fills);
     free(c->open_row);
     scache_free(&c->l2);
     free(c->fifo);
@@ -269,6 +285,33 @@ static void pend_add(ws_cache *c, const sm_state *s, inflight *tab, uint64_t sec
     inflight *f = pend_slot(tab, sector_no);
     f->sector = sector_no + 1;
     f->expiry = s->now + (uint64_t)c->cfg.inflight_window;
+}
+
+static fill *fill_slot(const ws_cache *c, uint64_t sector_no)
+{
+    return &c->fills[(sector_no ^ (sector_no >> 16)) % FILL_SLOTS];
+}
+
+/* A read of sector_no at SM clock `t` finds an earlier read of it (any SM) still in flight: the
+ * two were sent within that read's latency of each other, so whichever went first carries both
+ * (the L1's miss queue on one SM, the L2 request coalescer across SMs) and only one reaches L2.
+ * The SMs' clocks start together (the first wave) and run at the same rate, so they are compared
+ * as they are; a read that, by its clock, went before the recorded one merges as well (counted
+ * the same: one of the two reaches L2). */
+static int fill_in_flight(const ws_cache *c, uint64_t sector_no, double t)
+{
+    if (!c->fills)
+        return 0;
+    const fill *f = fill_slot(c, sector_no);
+    return f->sector == sector_no + 1 && t < f->ready && t > 2 * f->issued - f->ready;
+}
+
+static void fill_add(ws_cache *c, uint64_t sector_no, double t, double latency)
+{
+    if (!c->fills)
+        return;
+    fill *f = fill_slot(c, sector_no);
+    *f = (fill){sector_no + 1, t, t + latency};
 }
 
 static int entry_live(const ws_cache *c, dirty_entry e)
@@ -555,7 +598,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         if (ev->op == WS_MEM_LOAD) {
             int alloc = is_allocating_load(ev);
             cline *l1 = alloc ? scache_find(&s->l1, line, 1) : NULL;
-            uint8_t to_l2 = 0;
+            uint8_t to_l2 = 0, merged = 0;
             for (int k = i; k < j; k++) {
                 int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
                 uint64_t sector_no = co->entries[k].sector / WS_SECTOR_BYTES;
@@ -565,13 +608,22 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     continue;
                 }
                 out->l1_miss_sectors++;
-                if (!alloc && pend_outstanding(s, s->mshr, sector_no)) {
+                if ((!alloc && pend_outstanding(s, s->mshr, sector_no)) || fill_in_flight(c, sector_no, s->clock)) {
                     out->outcome[k] = WS_SECT_MERGED;
                     out->merged_sectors++;
+                    merged |= (uint8_t)(1u << sec);
                     continue;
                 }
                 to_l2 |= (uint8_t)(1u << sec);
                 pend_add(c, s, s->mshr, sector_no);
+            }
+            if (merged && alloc) { /* the merged miss fills this L1 too when the data comes */
+                if (!l1) {
+                    cline v;
+                    l1 = scache_alloc(&s->l1, line, &v);
+                }
+                if (l1)
+                    l1->valid |= merged;
             }
             if (to_l2) {
                 out->l2_requests++;
@@ -579,8 +631,11 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 uint8_t miss = l2_read(c, s, sm, line, to_l2, out);
                 for (int k = i; k < j; k++) {
                     int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
-                    if (to_l2 >> sec & 1)
+                    if (to_l2 >> sec & 1) {
                         out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
+                        fill_add(c, co->entries[k].sector / WS_SECTOR_BYTES, s->clock,
+                                 (miss >> sec & 1) ? c->cfg.dram_cycles : c->cfg.l2_hit_cycles);
+                    }
                 }
                 if (alloc) {
                     if (!l1) {
@@ -657,6 +712,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         }
         i = j;
     }
+    /* the SM's clock: the L1 serves one 128-B line of an access per cycle (l1_lines_per_cycle) */
+    s->clock += (co->lines > 1 ? co->lines : 1) / (c->cfg.l1_lines_per_cycle > 0 ? c->cfg.l1_lines_per_cycle : 1);
 
     ws_cache_totals *t = &c->t;
     t->merged_sectors += (uint64_t)out->merged_sectors;
