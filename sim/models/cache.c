@@ -40,11 +40,11 @@ typedef struct {
     uint32_t bytes;  /* store merging: the bytes of the sector that write carries */
 } inflight;
 
-/* A read sent to L2 whose data is still on its way back (cache.h "In-flight reads"). */
+/* A read request sent to L2, kept per sector it asked for (cache.h "Read coalescing"). */
 typedef struct {
-    uint64_t sector; /* sector number + 1; 0 = empty */
-    double issued;   /* the sending SM's clock (cycles) when it went */
-    double ready;    /* issued + its latency: l2_hit_cycles, or dram_cycles for an L2 miss */
+    uint64_t line;   /* line number + 1; 0 = empty */
+    double sent;     /* the sending SM's clock (cycles) when it went */
+    uint8_t mask;    /* the sectors of the line it asked for */
 } fill;
 
 typedef struct {
@@ -77,7 +77,7 @@ struct ws_cache {
     uint32_t pepoch;
     uint64_t *open_row; /* per DRAM bank: the row open there + 1 (0 = none); NULL = no row model */
     sm_state **sms;  /* lazily created */
-    fill *fills;     /* FILL_SLOTS: reads in flight (NULL when cfg.dram_cycles is 0: off) */
+    fill *fills;     /* FILL_SLOTS: the read requests sent, per sector (NULL: no read coalescing) */
     ws_cache_totals t;
     int finished;
 };
@@ -104,8 +104,7 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->ecc = dev->ecc;
     cfg->inflight_window = 8;
     cfg->l1_lines_per_cycle = dev->l1_wavefronts_per_cycle > 0 ? dev->l1_wavefronts_per_cycle : 1;
-    cfg->l2_hit_cycles = dev->l2_hit_cycles;
-    cfg->dram_cycles = dev->dram_cycles;
+    cfg->read_coalescing = dev->l2_read_coalescing;
     cfg->fill_window = dev->max_warps_per_sm > 0 ? dev->max_warps_per_sm : 0;
     cfg->atom_sector_rule = dev->atom_sector_rule;
     cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
@@ -218,9 +217,9 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
     }
     if (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0)
         c->open_row = calloc((size_t)cfg->dram_banks, sizeof *c->open_row);
-    if (cfg->dram_cycles > 0)
+    if (cfg->read_coalescing)
         c->fills = calloc(FILL_SLOTS, sizeof *c->fills);
-    if (!c->sms || (cfg->dram_cycles > 0 && !c->fills) || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
+    if (!c->sms || (cfg->read_coalescing && !c->fills) || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
         scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways)) {
         ws_cache_free(c);
         return NULL;
@@ -292,26 +291,35 @@ static fill *fill_slot(const ws_cache *c, uint64_t sector_no)
     return &c->fills[(sector_no ^ (sector_no >> 16)) % FILL_SLOTS];
 }
 
-/* A read of sector_no at SM clock `t` finds an earlier read of it (any SM) still in flight: the
- * two were sent within that read's latency of each other, so whichever went first carries both
- * (the L1's miss queue on one SM, the L2 request coalescer across SMs) and only one reaches L2.
- * The SMs' clocks start together (the first wave) and run at the same rate, so they are compared
- * as they are; a read that, by its clock, went before the recorded one merges as well (counted
- * the same: one of the two reaches L2). */
-static int fill_in_flight(const ws_cache *c, uint64_t sector_no, double t)
+/* A read request for `want` (sectors of `line`) at SM clock `t` is identical to one another SM
+ * sent in the same cycle (|t - sent| < 1): the L2 request coalescer forwards one of them and
+ * answers both. The SMs' clocks start together (the first wave) and count the same work the same,
+ * so blocks running the same code in step send the same requests at the same clocks. A request for
+ * other sectors of the line is not coalesced (saxpy_block13's neighbouring blocks share sectors in
+ * requests that differ: every one reached L2). Each sector keeps its line's last request: the
+ * blocks come one after another, so a later request by the first SM for the line's other sectors
+ * would hide the one another SM repeats. */
+static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, double t)
 {
-    if (!c->fills)
+    if (!c->fills || !want)
         return 0;
-    const fill *f = fill_slot(c, sector_no);
-    return f->sector == sector_no + 1 && t < f->ready && t > 2 * f->issued - f->ready;
+    for (int s = 0; s < SECTORS_PER_LINE; s++) {
+        if (!(want >> s & 1))
+            continue;
+        const fill *f = fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s);
+        if (f->line != line + 1 || f->mask != want || !(t - f->sent < 1 && f->sent - t < 1))
+            return 0;
+    }
+    return 1;
 }
 
-static void fill_add(ws_cache *c, uint64_t sector_no, double t, double latency)
+static void fill_add(ws_cache *c, uint64_t line, uint8_t mask, double t)
 {
     if (!c->fills)
         return;
-    fill *f = fill_slot(c, sector_no);
-    *f = (fill){sector_no + 1, t, t + latency};
+    for (int s = 0; s < SECTORS_PER_LINE; s++)
+        if (mask >> s & 1)
+            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s) = (fill){line + 1, t, mask};
 }
 
 static int entry_live(const ws_cache *c, dirty_entry e)
@@ -608,14 +616,22 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     continue;
                 }
                 out->l1_miss_sectors++;
-                if ((!alloc && pend_outstanding(s, s->mshr, sector_no)) || fill_in_flight(c, sector_no, s->clock)) {
+                if (!alloc && pend_outstanding(s, s->mshr, sector_no)) {
                     out->outcome[k] = WS_SECT_MERGED;
                     out->merged_sectors++;
-                    merged |= (uint8_t)(1u << sec);
                     continue;
                 }
                 to_l2 |= (uint8_t)(1u << sec);
                 pend_add(c, s, s->mshr, sector_no);
+            }
+            if (coalesced(c, line, to_l2, s->clock)) { /* another SM sent it in this cycle */
+                for (int k = i; k < j; k++)
+                    if (to_l2 >> (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES) & 1) {
+                        out->outcome[k] = WS_SECT_MERGED;
+                        out->merged_sectors++;
+                    }
+                merged = to_l2;
+                to_l2 = 0;
             }
             if (merged && alloc) { /* the merged miss fills this L1 too when the data comes */
                 if (!l1) {
@@ -631,12 +647,10 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 uint8_t miss = l2_read(c, s, sm, line, to_l2, out);
                 for (int k = i; k < j; k++) {
                     int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
-                    if (to_l2 >> sec & 1) {
+                    if (to_l2 >> sec & 1)
                         out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
-                        fill_add(c, co->entries[k].sector / WS_SECTOR_BYTES, s->clock,
-                                 (miss >> sec & 1) ? c->cfg.dram_cycles : c->cfg.l2_hit_cycles);
-                    }
                 }
+                fill_add(c, line, to_l2, s->clock);
                 if (alloc) {
                     if (!l1) {
                         cline v;

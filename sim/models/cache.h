@@ -99,7 +99,7 @@ typedef struct {
     int inflight_window;      /* memory instructions per SM a miss (or a store's sector) stays outstanding */
     int fill_window;          /* memory instructions per SM a DRAM fill stays in flight for the latency (0 = off) */
     double l1_lines_per_cycle; /* the SMs' clocks: 128-B lines of global/local accesses the L1 serves per cycle */
-    double l2_hit_cycles, dram_cycles; /* a read in flight to L2 stays so this long (0 = reads never merge) */
+    int read_coalescing;      /* 1: identical read requests of two SMs in the same cycle reach L2 once */
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
     uint64_t l2_dirty_limit;  /* dirty L2 bytes kept; beyond, the oldest-dirtied line is written back (0 = none) */
     int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
