@@ -18,6 +18,21 @@
  *      finds its sector outstanding is an L1 miss but sends nothing to L2 (measured:
  *      two back-to-back .cg loads -> 1 L2 request). This is as far as a sequential
  *      model goes: real merging depends on timing.
+ *  Read coalescing (l2_read_coalescing; the Nsight Compute guide's L2 request coalescer, LRC,
+ *      "tries to coalesce read requests before forwarding them to the L2 cache"): a load's L2 read
+ *      request for one line that asks for exactly the sectors another SM's request for that line
+ *      asked for, sent in the same cycle by the two SMs' clocks, reaches L2 once: its sectors are
+ *      L1 misses merged (no L2 request, sector or lookup) and fill the L1 as the data comes. Each
+ *      SM's clock counts its global/local accesses' 128-B lines at l1_lines_per_cycle (the
+ *      measured l1_wavefronts_per_cycle) from 0, so blocks of the first wave running the same code
+ *      send the same requests at the same clocks (measured: the corpus GEMMs of 2-4 blocks, where
+ *      each block's L1 missed every sector the others read, sent each sector to L2 once and hit 0).
+ *      Requests for other sectors of a line are not coalesced (saxpy_block13's neighbouring blocks,
+ *      each asking for its own part of a shared line at the same time: every one reached L2), nor
+ *      are requests a cycle or more apart (gather_random's random coincidences within a DRAM
+ *      latency: about 1 % merged on the GPU). The GPU's SMs drift apart over a long kernel (launch
+ *      order, latencies that vary); the model's do not, so it coalesces more there (matmul_*,
+ *      cs_wmma_*, cs_async_*: docs/memory-models.md). Each sector keeps its line's last request.
  *  Stores: written through to L2 (one L2 request per 128-B line per request, every
  *      sector). Global stores never allocate in L1 (a present sector stays valid);
  *      local stores allocate full sectors (spills are re-read; an assumption).
