@@ -210,6 +210,24 @@ static void test_the_same_request_a_cycle_later_is_looked_up_in_l2(void **state)
     ws_cache_free(c);
 }
 
+/* Only the first wave coalesces: with 4 blocks in it, block 5 (the second wave) on SM 1 sends the
+ * request block 0 sent on SM 0 at the same clock, and it is looked up in L2 (a hit). */
+static void test_a_later_waves_request_is_not_coalesced(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    cfg.read_coalescing = 1;
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_cache_set_first_wave(c, 4);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    access_on(c, 0, &ev);
+    ev.block_linear = 5;
+    ws_cache_access a = access_on(c, 1, &ev);
+    assert_int_equal(a.merged_sectors, 0);
+    assert_int_equal(a.l2_hit_sectors, 4);
+    ws_cache_free(c);
+}
+
 /* Only identical requests coalesce: SM 1 asks for sectors 1-3 of the line SM 0 asked sectors 0-2
  * of, in the same cycle: all three go to L2 (two hits on SM 0's fill, one sector fetched); then
  * SM 2 asks for sector 1 alone, which both earlier requests carried: it goes to L2 as well. */
@@ -850,6 +868,7 @@ int main(void)
         cmocka_unit_test(test_identical_requests_of_two_sms_in_one_cycle_reach_l2_once),
         cmocka_unit_test(test_the_same_request_a_cycle_later_is_looked_up_in_l2),
         cmocka_unit_test(test_requests_for_other_sectors_of_a_line_are_not_coalesced),
+        cmocka_unit_test(test_a_later_waves_request_is_not_coalesced),
         cmocka_unit_test(test_cg_load_never_hits_l1_and_back_to_back_misses_merge),
         cmocka_unit_test(test_cg_misses_far_apart_both_reach_l2),
         cmocka_unit_test(test_another_sm_misses_its_own_l1_but_hits_l2),

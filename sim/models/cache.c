@@ -77,6 +77,7 @@ struct ws_cache {
     uint32_t pepoch;
     uint64_t *open_row; /* per DRAM bank: the row open there + 1 (0 = none); NULL = no row model */
     sm_state **sms;  /* lazily created */
+    uint64_t first_wave; /* blocks whose read requests coalesce (0 = all) */
     fill *fills;     /* FILL_SLOTS: the read requests sent, per sector (NULL: no read coalescing) */
     ws_cache_totals t;
     int finished;
@@ -624,7 +625,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 to_l2 |= (uint8_t)(1u << sec);
                 pend_add(c, s, s->mshr, sector_no);
             }
-            if (coalesced(c, line, to_l2, s->clock)) { /* another SM sent it in this cycle */
+            int in_step = !c->first_wave || ev->block_linear < c->first_wave;
+            if (in_step && coalesced(c, line, to_l2, s->clock)) { /* another SM sent it in this cycle */
                 for (int k = i; k < j; k++)
                     if (to_l2 >> (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES) & 1) {
                         out->outcome[k] = WS_SECT_MERGED;
@@ -650,7 +652,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     if (to_l2 >> sec & 1)
                         out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
                 }
-                fill_add(c, line, to_l2, s->clock);
+                if (in_step)
+                    fill_add(c, line, to_l2, s->clock);
                 if (alloc) {
                     if (!l1) {
                         cline v;
@@ -756,6 +759,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
     }
     return 0;
 }
+
+void ws_cache_set_first_wave(ws_cache *c, uint64_t blocks) { c->first_wave = blocks; }
 
 void ws_cache_finish(ws_cache *c)
 {

@@ -33,6 +33,11 @@
  *      latency: about 1 % merged on the GPU). The GPU's SMs drift apart over a long kernel (launch
  *      order, latencies that vary); the model's do not, so it coalesces more there (matmul_*,
  *      cs_wmma_*, cs_async_*: docs/memory-models.md). Each sector keeps its line's last request.
+ *      Only the first wave's blocks coalesce (ws_cache_set_first_wave): a later block starts when
+ *      the one before it on its slot ends, at a time that depends on the latencies its SM waited,
+ *      which its clock does not count, so later blocks' clocks are not comparable across SMs (and a
+ *      sampled run, which runs the first wave whole but only some later blocks, keeps the full
+ *      run's counts).
  *  Stores: written through to L2 (one L2 request per 128-B line per request, every
  *      sector). Global stores never allocate in L1 (a present sector stays valid);
  *      local stores allocate full sectors (spills are re-read; an assumption).
@@ -198,6 +203,10 @@ void ws_cache_free(ws_cache *c);
  * other than global/local (nothing counted). */
 int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
                           ws_cache_access *out);
+
+/* The blocks of the first wave (SMs x resident blocks per SM): only their read requests coalesce
+ * (cache.h "Read coalescing"). 0 (the default) = every block. */
+void ws_cache_set_first_wave(ws_cache *c, uint64_t blocks);
 
 /* Ends the kernel: counts the dirty L2 sectors (dirty_at_end_bytes). Idempotent. */
 void ws_cache_finish(ws_cache *c);
