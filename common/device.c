@@ -46,6 +46,11 @@ static const ws_device h200 = {
                                                and caches data for memory accesses from SMs in the GPCs directly
                                                connected to the partition" (forums.developer.nvidia.com/t/200725); [MEAS] k_copy of 32-256 MB kept 20.4-23.7 MB dirty,
                                                2/3 x 62.9 MB / 2 = 21.0 with the copies (results/h200-l2dram) */
+    .l2_read_coalescing = 1,                /* [DOC] Nsight Compute profiling guide (2025.3.1, "lrc"): "The L2 Request
+                                               Coalescer (LRC) processes incoming requests for L2 and tries to coalesce
+                                               read requests before forwarding them to the L2 cache"; [MEAS] the corpus
+                                               GEMMs of 2-4 blocks (results/h200-corpus-tensor5): L2 read sectors = the
+                                               distinct sectors, 0 L2 hits, where every block's L1 missed them */
     .l2_partial_fraction = 0.125,           /* [MEAS] fitted: k_partial (results/h200-l2dram) left lines with partly
                                                written sectors unread (dram__bytes_read = the rest): 60-61 k at 8 MB,
                                                45-58 k at 32/64 MB, 8-128 B strides; 0.125 x 491,520 = 61,440
@@ -196,6 +201,7 @@ static const ws_device h100 = {
     .l2_bytes = 52428800,                   /* [RULES §4.2] 50 MB */
     .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed (same GH100 chip) */
     .l2_partitions = 2,                     /* estimate: as the H200 (same chip, L2 fabric) */
+    .l2_read_coalescing = 1,                /* [DOC] as the H200 (the guide's lrc unit; same chip) */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
     .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0 */
@@ -269,6 +275,7 @@ static const ws_device a100 = {
     .l2_bytes = 41943040,                   /* [RULES §4.2] 40 MB (cudaDeviceProp reports 40 MiB) */
     .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed */
     .l2_partitions = 2,                     /* [DOC] A100 whitepaper: "The L2 cache is divided into two partitions" */
+    .l2_read_coalescing = 1,                /* estimate: assumed as on the H200 (the same L2 fabric); not measured */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
     .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 192 * 1024,         /* [RULES §3.1] 8.0: 192 KB */
@@ -336,6 +343,7 @@ static const ws_device t4 = {
     .l2_bytes = 4194304,                    /* [RULES §4.2] 4 MiB */
     .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed */
     .l2_partitions = 1,                     /* estimate: no L2 fabric on tu102 (ncu catalogue: no ltcfabric metric) */
+    .l2_read_coalescing = 0,                /* estimate: assumed absent (not measured): every request is looked up */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
     .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 96 * 1024,          /* [RULES §3.1] 7.5: 96 KB */
@@ -397,6 +405,7 @@ static const ws_device v100 = {
     .l2_bytes = 6291456,                    /* [RULES §4.2] 6 MiB */
     .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed */
     .l2_partitions = 1,                     /* estimate: one L2 (no L2 fabric metric before ga100) */
+    .l2_read_coalescing = 0,                /* estimate: assumed absent (not measured): every request is looked up */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
     .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 128 * 1024,         /* [RULES §3.1] 7.0: 128 KB */

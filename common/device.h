@@ -55,6 +55,10 @@ typedef struct ws_device {
      * cached twice): a stream touching every line fills the L2 at l2_partitions / (2 l2_partitions - 1)
      * of l2_bytes in distinct lines (2/3 for two). 0 or 1 = one partition. */
     int l2_partitions;
+    /* 1: identical L2 read requests (one line, the same sectors) that SMs send in the same cycle
+     * reach L2 once (the L2 request coalescer, LRC; docs/memory-models.md "Read coalescing"); 0 = no
+     * such unit (every request is looked up). */
+    int l2_read_coalescing;
     /* Partly written sectors during a kernel (docs/memory-models.md "Partial-sector writes"): of the
      * lines that took a partial write, in that order, the newest l2_partial_fraction x (l2_bytes /
      * 128) keep byte masks, older ones are completed by an ECC read of those sectors (still dirty),

@@ -207,14 +207,41 @@ static bool r_l1_miss_merging(const chk_row *r, const chk_facts *f, char *out, s
         if (lg >= mg) return false;
         return say(out, cap, "misses merged in L1: the requests fall with the sectors sent (the L1 missed %.0f "
                    "sectors on the GPU, sent %.0f to L2 in %.0f requests; the model %.0f in %.0f): a miss whose "
-                   "sector's fill is already in flight waits for it in L1 instead of making a request", mg, lg,
-                   r->gpu, ls, r->sim);
+                   "sector's fill is already in flight waits for it (in its L1, or across SMs in the L2 request "
+                   "coalescer) instead of making a request", mg, lg, r->gpu, ls, r->sim);
     }
     if (r->gpu >= mg) return false;
     return say(out, cap, "misses merged in L1: the L1 missed %.0f sectors (the model %.0f) but the GPU sent %.0f to "
                "L2, the model %.0f: ~%.0f misses found their sector's fill already in flight and waited for it "
-               "instead of going to L2 again, which the model does only within one instruction", mg, ms, r->gpu,
-               r->sim, mg - r->gpu);
+               "(in their L1, or across SMs in the L2 request coalescer) instead of going to L2 again; the model "
+               "merges a .cg re-read within 8 memory instructions of its SM and identical requests its SMs send in "
+               "the same cycle", mg, ms, r->gpu, r->sim, mg - r->gpu);
+}
+
+/* The mirror: L2 read sectors (requests, hits) above the model's, while the
+ * L1 misses agree and the model coalesced identical requests of SMs in step: the GPU's SMs drift
+ * apart, so fewer of their requests arrive together. */
+static bool r_coalesced_in_step(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    double ms, mg, ss, sg, s, g;
+    if ((id != WS_METRIC_L2_READ_SECTORS && id != WS_METRIC_L2_READ_REQUESTS && id != WS_METRIC_L2_READ_HIT) ||
+        r->gpu <= r->sim || !other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg) || !other_agrees(f, WS_METRIC_L1_GLD_MISS) ||
+        !other(f, WS_METRIC_L2_READ_SECTORS, &ss, &sg) || sg <= ss)
+        return false;
+    if (other(f, WS_METRIC_L1_LLD_MISS, &s, &g)) {
+        ms += s;
+        mg += g;
+    }
+    double merged = ms - ss; /* the model's load misses that sent nothing to L2 */
+    if (merged < 0.05 * ms)
+        return false;
+    return say(out, cap, "requests coalesced in step: the L1 missed %.0f sectors (the model %.0f); the model merged "
+               "%.0f of them (its SMs run in step, so blocks on the same code send identical requests in the same "
+               "cycle, which reach L2 once) and sent %.0f to L2, the GPU %.0f: its SMs drift apart (launch order, "
+               "varying L2 and DRAM latencies), so fewer requests arrive together; the L2 request coalescer's "
+               "counters (lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum) would say how many",
+               mg, ms, merged, ss, sg);
 }
 
 /* L2 read misses beyond the sectors read from DRAM: a lookup that finds its sector's fill
@@ -263,7 +290,8 @@ static bool r_l2_hits_merged_in_l1(const chk_row *r, const chk_facts *f, char *o
     if (extra_hits < 0.8 * extra_sectors || extra_hits > 1.25 * extra_sectors) return false;
     return say(out, cap, "re-reads merged in L1: the model sent %.0f more sectors to L2 than the GPU (%.0f vs %.0f) "
                "and counts %.0f more L2 hits (%.0f vs %.0f): the same sectors, re-read while their fill was in "
-               "flight; the GPU's L1 waited for the fill, the model looked them up again in L2, where they hit",
+               "flight; the GPU waited for the fill (in L1, or across SMs in the L2 request coalescer), the model "
+               "looked them up again in L2, where they hit",
                extra_sectors, ss, sg, extra_hits, r->sim, r->gpu);
 }
 
@@ -471,6 +499,7 @@ static const rule rules[] = {
     {"store lookups in L1", C(CHK_CACHE), r_store_lookups},
     {"L1 reuse", C(CHK_CACHE), r_l1_reuse},
     {"misses merged in L1", C(CHK_CACHE), r_l1_miss_merging},
+    {"requests coalesced in step", C(CHK_CACHE), r_coalesced_in_step},
     {"in-flight L2 misses", C(CHK_CACHE), r_l2_inflight},
     {"sectors of several warps in one request", C(CHK_CACHE), r_l2_hits_in_one_request},
     {"re-reads merged in L1", C(CHK_CACHE), r_l2_hits_merged_in_l1},

@@ -13,7 +13,8 @@ run() {
         return
     fi
     say "ncu $cfg: $*"
-    timeout 60 "$NCU" --clock-control none --metrics "$METRICS" --csv "$TMP/probe" "$@" > "$TMP/one.csv" 2>> "$LOG"
+    # NCU_EXTRA: further ncu options for this pass (gpu-coalesce.sh: --launch-skip 1 --cache-control none)
+    timeout 60 "$NCU" --clock-control none ${NCU_EXTRA:-} --metrics "$METRICS" --csv "$TMP/probe" "$@" > "$TMP/one.csv" 2>> "$LOG"
     echo "rc=$?" >> "$LOG"
     grep -v '^==' "$TMP/one.csv" | grep '^"' > "$TMP/rows.csv"
     grep -v '^"' "$TMP/one.csv" >> "$LOG"

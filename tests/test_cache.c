@@ -150,6 +150,107 @@ static void test_another_sm_misses_its_own_l1_but_hits_l2(void **state)
     ws_cache_free(c);
 }
 
+/* The L2 request coalescer (cache.h "Read coalescing"): SM 0 and SM 1 each read the same 128 B
+ * (one line, 4 sectors) as their first access, so their clocks agree (0 cycles): SM 1's L1 misses
+ * all 4, and its request, identical to SM 0's, reaches L2 with it: 8 L1 misses, 1 L2 request of 4
+ * sectors, 4 lookups (the misses of the first). The data fills SM 1's L1 too: its re-read hits. */
+static void test_identical_requests_of_two_sms_in_one_cycle_reach_l2_once(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    cfg.read_coalescing = 1;
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    access_on(c, 0, &ev);
+    ws_cache_access a = access_on(c, 1, &ev);
+    assert_int_equal(a.l1_miss_sectors, 4);
+    assert_int_equal(a.merged_sectors, 4);
+    assert_int_equal(a.l2_requests, 0);
+    assert_int_equal(a.l2_sectors, 0);
+    assert_int_equal(a.outcome[0], WS_SECT_MERGED);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->l1_global_ld_miss, 8);
+    assert_int_equal(t->l2_read_requests, 1);
+    assert_int_equal(t->l2_read_sectors, 4);
+    assert_int_equal(t->l2_read_hit_sectors + t->l2_read_miss_sectors, 4);
+    assert_int_equal(access_on(c, 1, &ev).l1_hit_sectors, 4);
+    ws_cache_free(c);
+}
+
+/* One cycle apart is no longer together: SM 1 first reads another line (its clock moves on by
+ * that one line, 1 cycle at one line per cycle), then the same 128 B as SM 0: it is looked up in
+ * L2 and hits there (SM 0's fill), 2 requests and 8 sectors in all. */
+static void test_the_same_request_a_cycle_later_is_looked_up_in_l2(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    cfg.read_coalescing = 1;
+    cfg.l1_lines_per_cycle = 1;
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    ws_mem_event other = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + 4096, 4);
+    access_on(c, 0, &ev);
+    access_on(c, 1, &other);
+    ws_cache_access a = access_on(c, 1, &ev);
+    assert_int_equal(a.merged_sectors, 0);
+    assert_int_equal(a.l2_requests, 1);
+    assert_int_equal(a.l2_hit_sectors, 4);
+    assert_int_equal(ws_cache_get_totals(c)->l2_read_sectors, 4 + 4 + 4);
+    /* the clock counts lines, not instructions: 32 lines (a float stride of 128 B) are 32 cycles,
+       so SM 2 after 32 one-line reads and SM 3 after that one 32-line read are in step again */
+    ws_mem_event wide = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + 65536, 128);
+    ws_mem_event last = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + 8 * 65536, 4);
+    for (int i = 0; i < 32; i++) {
+        ws_mem_event one = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + 2 * 65536 + (uint64_t)i * 128, 4);
+        access_on(c, 2, &one);
+    }
+    access_on(c, 2, &last);
+    access_on(c, 3, &wide);
+    assert_int_equal(access_on(c, 3, &last).merged_sectors, 4);
+    ws_cache_free(c);
+}
+
+/* Only the first wave coalesces: with 4 blocks in it, block 5 (the second wave) on SM 1 sends the
+ * request block 0 sent on SM 0 at the same clock, and it is looked up in L2 (a hit). */
+static void test_a_later_waves_request_is_not_coalesced(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    cfg.read_coalescing = 1;
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_cache_set_first_wave(c, 4);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+    access_on(c, 0, &ev);
+    ev.block_linear = 5;
+    ws_cache_access a = access_on(c, 1, &ev);
+    assert_int_equal(a.merged_sectors, 0);
+    assert_int_equal(a.l2_hit_sectors, 4);
+    ws_cache_free(c);
+}
+
+/* Only identical requests coalesce: SM 1 asks for sectors 1-3 of the line SM 0 asked sectors 0-2
+ * of, in the same cycle: all three go to L2 (two hits on SM 0's fill, one sector fetched); then
+ * SM 2 asks for sector 1 alone, which both earlier requests carried: it goes to L2 as well. */
+static void test_requests_for_other_sectors_of_a_line_are_not_coalesced(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 32, 1);
+    cfg.read_coalescing = 1;
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event first = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 1, BASE, 3);      /* bytes 0..93 */
+    ws_mem_event second = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 1, BASE + 32, 3); /* 32..125 */
+    ws_mem_event one = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 1, BASE + 32, 1);    /* 32..63 */
+    assert_int_equal(access_on(c, 0, &first).l2_sectors, 3);
+    ws_cache_access a = access_on(c, 1, &second);
+    assert_int_equal(a.merged_sectors, 0);
+    assert_int_equal(a.l2_sectors, 3);
+    assert_int_equal(a.l2_hit_sectors, 2);
+    a = access_on(c, 2, &one);
+    assert_int_equal(a.merged_sectors, 0);
+    assert_int_equal(a.l2_sectors, 1);
+    ws_cache_free(c);
+}
+
 static void test_l1_keeps_the_most_recent_lines_when_full(void **state)
 {
     (void)state;
@@ -694,6 +795,10 @@ static void test_h200_profile_sets_the_measured_limits(void **state)
     assert_int_equal(cfg.l2_partitions, 2);
     assert_int_equal(cfg.l2_partial_lines, 491520 / 8);
     assert_int_equal(cfg.l2_partial_writeback_lines, (uint64_t)(0.27 * 491520.0));
+    assert_int_equal(cfg.read_coalescing, 1);   /* the guide's L2 request coalescer */
+    assert_true(cfg.l1_lines_per_cycle == 1.0); /* one line per cycle (l1_wavefronts_per_cycle) */
+    ws_cache_config_from_device(&cfg, ws_device_find("v100"), 0);
+    assert_int_equal(cfg.read_coalescing, 0);
 }
 
 static void test_launch_fetch_is_code_in_blocks_plus_the_base(void **state)
@@ -760,6 +865,10 @@ int main(void)
         cmocka_unit_test(test_repeated_default_load_hits_in_l1),
         cmocka_unit_test(test_a_hit_on_the_unasked_half_of_a_fetch_in_flight_is_flagged),
         cmocka_unit_test(test_ldg_nc_load_is_cached_in_l1_like_default),
+        cmocka_unit_test(test_identical_requests_of_two_sms_in_one_cycle_reach_l2_once),
+        cmocka_unit_test(test_the_same_request_a_cycle_later_is_looked_up_in_l2),
+        cmocka_unit_test(test_requests_for_other_sectors_of_a_line_are_not_coalesced),
+        cmocka_unit_test(test_a_later_waves_request_is_not_coalesced),
         cmocka_unit_test(test_cg_load_never_hits_l1_and_back_to_back_misses_merge),
         cmocka_unit_test(test_cg_misses_far_apart_both_reach_l2),
         cmocka_unit_test(test_another_sm_misses_its_own_l1_but_hits_l2),

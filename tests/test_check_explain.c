@@ -160,6 +160,25 @@ static void test_l2_sectors_below_agreeing_l1_misses_are_misses_merged_in_l1(voi
     contains(why, want);
 }
 
+/* cs_wmma_f16 (the tensor corpus): the L1 misses agree (40,960), the model coalesced 24,576 of
+ * them (16 blocks in step) and sent 16,384 to L2, the GPU 35,439: its SMs were not in step. */
+static void test_l2_sectors_below_the_gpu_after_the_model_coalesced_are_requests_coalesced_in_step(void **state)
+{
+    (void)state;
+    chk_row rows[2];
+    chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", true, 40960, true, 40960);
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 16384, true, 35439);
+    chk_facts f = {.rows = rows, .nrows = 2};
+    char why[900], want[48];
+    assert_true(chk_explain_row(&rows[1], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[1], &f), "requests coalesced in step");
+    snprintf(want, sizeof want, "the model merged %.0f of them", 40960.0 - 16384);
+    contains(why, want);
+    /* the model merged nothing (it sent every miss): another mechanism */
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 40960, true, 45000);
+    assert_string_not_equal(chk_explain_rule(&rows[1], &f), "requests coalesced in step");
+}
+
 /* mmaBaseKernel (the tensor corpus): the model sent 12,288 sectors to L2, the GPU 8,192; the
  * model's 4,096 L2 hits against the GPU's 0 are those 4,096 extra sectors. */
 static void test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there(void **state)
@@ -458,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_an_l1_hit_rate_with_agreeing_load_hits_is_store_lookups),
         cmocka_unit_test(test_l2_requests_with_agreeing_sectors_are_request_grouping),
         cmocka_unit_test(test_l2_sectors_below_agreeing_l1_misses_are_misses_merged_in_l1),
+        cmocka_unit_test(test_l2_sectors_below_the_gpu_after_the_model_coalesced_are_requests_coalesced_in_step),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),
         cmocka_unit_test(test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there),
         cmocka_unit_test(test_l1_load_lookups_without_any_global_load_are_cp_async_lookups),

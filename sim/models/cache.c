@@ -9,6 +9,7 @@
 
 #define SECTORS_PER_LINE 4
 #define INFLIGHT_SLOTS 1024 /* per SM, direct-mapped by sector */
+#define FILL_SLOTS (1u << 16)  /* the reads in flight to L2, all SMs, direct-mapped by sector */
 
 typedef struct {
     uint64_t tag;    /* line number + 1; 0 = empty */
@@ -39,9 +40,17 @@ typedef struct {
     uint32_t bytes;  /* store merging: the bytes of the sector that write carries */
 } inflight;
 
+/* A read request sent to L2, kept per sector it asked for (cache.h "Read coalescing"). */
+typedef struct {
+    uint64_t line;   /* line number + 1; 0 = empty */
+    double sent;     /* the sending SM's clock (cycles) when it went */
+    uint8_t mask;    /* the sectors of the line it asked for */
+} fill;
+
 typedef struct {
     scache l1;
     uint64_t now;    /* memory instructions seen by this SM */
+    double clock;    /* SM cycles: its global/local accesses' L1 lines at l1_lines_per_cycle */
     inflight *mshr;  /* INFLIGHT_SLOTS: load misses outstanding */
     inflight *wpend; /* INFLIGHT_SLOTS: store sectors pending (write merging) */
 } sm_state;
@@ -68,6 +77,8 @@ struct ws_cache {
     uint32_t pepoch;
     uint64_t *open_row; /* per DRAM bank: the row open there + 1 (0 = none); NULL = no row model */
     sm_state **sms;  /* lazily created */
+    uint64_t first_wave; /* blocks whose read requests coalesce (0 = all) */
+    fill *fills;     /* FILL_SLOTS: the read requests sent, per sector (NULL: no read coalescing) */
     ws_cache_totals t;
     int finished;
 };
@@ -93,6 +104,8 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->dram_fetch_bytes = dev->dram_fetch_bytes;
     cfg->ecc = dev->ecc;
     cfg->inflight_window = 8;
+    cfg->l1_lines_per_cycle = dev->l1_wavefronts_per_cycle > 0 ? dev->l1_wavefronts_per_cycle : 1;
+    cfg->read_coalescing = dev->l2_read_coalescing;
     cfg->fill_window = dev->max_warps_per_sm > 0 ? dev->max_warps_per_sm : 0;
     cfg->atom_sector_rule = dev->atom_sector_rule;
     cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
@@ -205,7 +218,9 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
     }
     if (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0)
         c->open_row = calloc((size_t)cfg->dram_banks, sizeof *c->open_row);
-    if (!c->sms || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
+    if (cfg->read_coalescing)
+        c->fills = calloc(FILL_SLOTS, sizeof *c->fills);
+    if (!c->sms || (cfg->read_coalescing && !c->fills) || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
         scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways)) {
         ws_cache_free(c);
         return NULL;
@@ -226,6 +241,7 @@ void ws_cache_free(ws_cache *c)
                 free(c->sms[i]);
             }
     free(c->sms);
+    free(c->fills);
     free(c->open_row);
     scache_free(&c->l2);
     free(c->fifo);
@@ -269,6 +285,42 @@ static void pend_add(ws_cache *c, const sm_state *s, inflight *tab, uint64_t sec
     inflight *f = pend_slot(tab, sector_no);
     f->sector = sector_no + 1;
     f->expiry = s->now + (uint64_t)c->cfg.inflight_window;
+}
+
+static fill *fill_slot(const ws_cache *c, uint64_t sector_no)
+{
+    return &c->fills[(sector_no ^ (sector_no >> 16)) % FILL_SLOTS];
+}
+
+/* A read request for `want` (sectors of `line`) at SM clock `t` is identical to one another SM
+ * sent in the same cycle (|t - sent| < 1): the L2 request coalescer forwards one of them and
+ * answers both. The SMs' clocks start together (the first wave) and count the same work the same,
+ * so blocks running the same code in step send the same requests at the same clocks. A request for
+ * other sectors of the line is not coalesced (saxpy_block13's neighbouring blocks share sectors in
+ * requests that differ: every one reached L2). Each sector keeps its line's last request: the
+ * blocks come one after another, so a later request by the first SM for the line's other sectors
+ * would hide the one another SM repeats. */
+static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, double t)
+{
+    if (!c->fills || !want)
+        return 0;
+    for (int s = 0; s < SECTORS_PER_LINE; s++) {
+        if (!(want >> s & 1))
+            continue;
+        const fill *f = fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s);
+        if (f->line != line + 1 || f->mask != want || !(t - f->sent < 1 && f->sent - t < 1))
+            return 0;
+    }
+    return 1;
+}
+
+static void fill_add(ws_cache *c, uint64_t line, uint8_t mask, double t)
+{
+    if (!c->fills)
+        return;
+    for (int s = 0; s < SECTORS_PER_LINE; s++)
+        if (mask >> s & 1)
+            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s) = (fill){line + 1, t, mask};
 }
 
 static int entry_live(const ws_cache *c, dirty_entry e)
@@ -555,7 +607,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         if (ev->op == WS_MEM_LOAD) {
             int alloc = is_allocating_load(ev);
             cline *l1 = alloc ? scache_find(&s->l1, line, 1) : NULL;
-            uint8_t to_l2 = 0;
+            uint8_t to_l2 = 0, merged = 0;
             for (int k = i; k < j; k++) {
                 int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
                 uint64_t sector_no = co->entries[k].sector / WS_SECTOR_BYTES;
@@ -573,6 +625,24 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 to_l2 |= (uint8_t)(1u << sec);
                 pend_add(c, s, s->mshr, sector_no);
             }
+            int in_step = !c->first_wave || ev->block_linear < c->first_wave;
+            if (in_step && coalesced(c, line, to_l2, s->clock)) { /* another SM sent it in this cycle */
+                for (int k = i; k < j; k++)
+                    if (to_l2 >> (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES) & 1) {
+                        out->outcome[k] = WS_SECT_MERGED;
+                        out->merged_sectors++;
+                    }
+                merged = to_l2;
+                to_l2 = 0;
+            }
+            if (merged && alloc) { /* the merged miss fills this L1 too when the data comes */
+                if (!l1) {
+                    cline v;
+                    l1 = scache_alloc(&s->l1, line, &v);
+                }
+                if (l1)
+                    l1->valid |= merged;
+            }
             if (to_l2) {
                 out->l2_requests++;
                 out->l2_sectors += __builtin_popcount(to_l2);
@@ -582,6 +652,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     if (to_l2 >> sec & 1)
                         out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
                 }
+                if (in_step)
+                    fill_add(c, line, to_l2, s->clock);
                 if (alloc) {
                     if (!l1) {
                         cline v;
@@ -657,6 +729,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         }
         i = j;
     }
+    /* the SM's clock: the L1 serves one 128-B line of an access per cycle (l1_lines_per_cycle) */
+    s->clock += (co->lines > 1 ? co->lines : 1) / (c->cfg.l1_lines_per_cycle > 0 ? c->cfg.l1_lines_per_cycle : 1);
 
     ws_cache_totals *t = &c->t;
     t->merged_sectors += (uint64_t)out->merged_sectors;
@@ -685,6 +759,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
     }
     return 0;
 }
+
+void ws_cache_set_first_wave(ws_cache *c, uint64_t blocks) { c->first_wave = blocks; }
 
 void ws_cache_finish(ws_cache *c)
 {

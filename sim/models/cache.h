@@ -18,6 +18,26 @@
  *      finds its sector outstanding is an L1 miss but sends nothing to L2 (measured:
  *      two back-to-back .cg loads -> 1 L2 request). This is as far as a sequential
  *      model goes: real merging depends on timing.
+ *  Read coalescing (l2_read_coalescing; the Nsight Compute guide's L2 request coalescer, LRC,
+ *      "tries to coalesce read requests before forwarding them to the L2 cache"): a load's L2 read
+ *      request for one line that asks for exactly the sectors another SM's request for that line
+ *      asked for, sent in the same cycle by the two SMs' clocks, reaches L2 once: its sectors are
+ *      L1 misses merged (no L2 request, sector or lookup) and fill the L1 as the data comes. Each
+ *      SM's clock counts its global/local accesses' 128-B lines at l1_lines_per_cycle (the
+ *      measured l1_wavefronts_per_cycle) from 0, so blocks of the first wave running the same code
+ *      send the same requests at the same clocks (measured: the corpus GEMMs of 2-4 blocks, where
+ *      each block's L1 missed every sector the others read, sent each sector to L2 once and hit 0).
+ *      Requests for other sectors of a line are not coalesced (saxpy_block13's neighbouring blocks,
+ *      each asking for its own part of a shared line at the same time: every one reached L2), nor
+ *      are requests a cycle or more apart (gather_random's random coincidences within a DRAM
+ *      latency: about 1 % merged on the GPU). The GPU's SMs drift apart over a long kernel (launch
+ *      order, latencies that vary); the model's do not, so it coalesces more there (matmul_*,
+ *      cs_wmma_*, cs_async_*: docs/memory-models.md). Each sector keeps its line's last request.
+ *      Only the first wave's blocks coalesce (ws_cache_set_first_wave): a later block starts when
+ *      the one before it on its slot ends, at a time that depends on the latencies its SM waited,
+ *      which its clock does not count, so later blocks' clocks are not comparable across SMs (and a
+ *      sampled run, which runs the first wave whole but only some later blocks, keeps the full
+ *      run's counts).
  *  Stores: written through to L2 (one L2 request per 128-B line per request, every
  *      sector). Global stores never allocate in L1 (a present sector stays valid);
  *      local stores allocate full sectors (spills are re-read; an assumption).
@@ -98,6 +118,8 @@ typedef struct {
     int ecc;
     int inflight_window;      /* memory instructions per SM a miss (or a store's sector) stays outstanding */
     int fill_window;          /* memory instructions per SM a DRAM fill stays in flight for the latency (0 = off) */
+    double l1_lines_per_cycle; /* the SMs' clocks: 128-B lines of global/local accesses the L1 serves per cycle */
+    int read_coalescing;      /* 1: identical read requests of two SMs in the same cycle reach L2 once */
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
     uint64_t l2_dirty_limit;  /* dirty L2 bytes kept; beyond, the oldest-dirtied line is written back (0 = none) */
     int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
@@ -181,6 +203,10 @@ void ws_cache_free(ws_cache *c);
  * other than global/local (nothing counted). */
 int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
                           ws_cache_access *out);
+
+/* The blocks of the first wave (SMs x resident blocks per SM): only their read requests coalesce
+ * (cache.h "Read coalescing"). 0 (the default) = every block. */
+void ws_cache_set_first_wave(ws_cache *c, uint64_t blocks);
 
 /* Ends the kernel: counts the dirty L2 sectors (dirty_at_end_bytes). Idempotent. */
 void ws_cache_finish(ws_cache *c);

@@ -1,0 +1,66 @@
+#!/bin/sh
+# gpu-coalesce.sh - when two SMs' identical L2 read requests reach L2 once (issue 23 item 2: the
+# L2 request coalescer the model now applies to requests its SMs send in the same cycle,
+# sim/models/cache.h "Read coalescing"), in one run of at most ~4 minutes. Builds
+# tests/gpu/coalesce_probe.cu with nvcc (no warpscope build) and runs ncu (--clock-control none:
+# clocks are never changed) once per configuration:
+#   pair LINES DELAY BLOCKS PART    BLOCKS one-warp blocks on BLOCKS SMs read the same LINES lines,
+#                       block b b x DELAY cycles later: the window (DELAY 0..4000), 2 vs 4 vs 16
+#                       blocks, a request for half of the other's sectors (PART 1); caches flushed
+#                       (--cache-control all): the first request misses L2
+#   repeat ...          the same launched twice, the second profiled with the caches kept: the first
+#                       request hits L2
+# What decides the model: L2 read sectors (lts__t_sectors_srcunit_tex_op_read) against
+# LINES x 4 x BLOCKS (no coalescing) and LINES x 4 (all), and the LRC's hardware-coalesced sectors,
+# per DELAY: the window, and whether it is the L2 hit or the DRAM latency or a few cycles.
+# Files in $OUT (3): env.txt, coalesce-ncu.csv (ncu's CSV, a "config" column first), log.txt.
+# Time: nvcc ~20 s; ~30 ncu runs of ~2-5 s each; none started after BUDGET_S (default 230 s).
+# Environment: OUT (default out-coalesce), BUDGET_S, NVCC (default nvcc), NCU (default ncu).
+# From the repository root: OUT=/some/dir sh scripts/gpu-coalesce.sh
+set -u
+OUT=${OUT:-out-coalesce}
+BUDGET=${BUDGET_S:-230}
+START=$(date +%s)
+mkdir -p "$OUT" || exit 1
+LOG=$OUT/log.txt
+: > "$LOG"
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+PATH=$PATH:/usr/local/cuda/bin
+export PATH
+NVCC=${NVCC:-nvcc}
+NCU=${NCU:-$(command -v ncu 2>/dev/null || ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)}
+say() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - START)) s) $*" >> "$LOG"; }
+
+{
+    echo "date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
+    echo "host: $(uname -n)"
+    echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git rev-parse --abbrev-ref HEAD 2>/dev/null)"
+    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,ecc.mode.current,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1)"
+    echo "nvcc: $("$NVCC" --version 2>&1 | tail -1)"
+    echo "ncu: $NCU $("$NCU" --version 2>&1 | tail -1)"
+} > "$OUT/env.txt"
+
+say "nvcc"
+"$NVCC" -O3 -arch=sm_90 -o "$TMP/probe" tests/gpu/coalesce_probe.cu >> "$LOG" 2>&1 || { say "nvcc failed"; exit 1; }
+
+METRICS=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,\
+l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,\
+lts__t_requests_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,\
+lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,\
+dram__bytes_read.sum,lrc__xbar2lrc_requests_op_read.sum,lrc__request_sectors_op_read_coalescable.sum,\
+lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__lrc2xbar_sectors_op_read.sum,\
+lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum
+CSV=$OUT/coalesce-ncu.csv
+. scripts/gpu-ncu-rows.sh   # run CONFIG ARGS...
+
+L=4096   # 512 KB: 4096 lines, 1024 instructions a block
+for d in 0 4 16 64 256 500 1000 2000 4000; do run "pair_d${d}_b2" pair $L "$d" 2 0; done
+for d in 0 64 1000; do run "pair_d${d}_b4" pair $L "$d" 4 0; done
+for d in 0 64; do run "pair_d${d}_b16" pair $L "$d" 16 0; done
+for d in 0 1000; do run "pair_d${d}_b2_half" pair $L "$d" 2 1; done
+NCU_EXTRA="--launch-skip 1 --cache-control none"
+for d in 0 16 64 256 1000; do run "repeat_d${d}_b2" repeat $L "$d" 2 0; done
+NCU_EXTRA=
+say "done"
+exit 0
