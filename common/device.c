@@ -46,11 +46,12 @@ static const ws_device h200 = {
                                                and caches data for memory accesses from SMs in the GPCs directly
                                                connected to the partition" (forums.developer.nvidia.com/t/200725); [MEAS] k_copy of 32-256 MB kept 20.4-23.7 MB dirty,
                                                2/3 x 62.9 MB / 2 = 21.0 with the copies (results/h200-l2dram) */
-    .l2_read_coalescing = 1,                /* [DOC] Nsight Compute profiling guide (2025.3.1, "lrc"): "The L2 Request
-                                               Coalescer (LRC) processes incoming requests for L2 and tries to coalesce
-                                               read requests before forwarding them to the L2 cache"; [MEAS] the corpus
-                                               GEMMs of 2-4 blocks (results/h200-corpus-tensor5): L2 read sectors = the
-                                               distinct sectors, 0 L2 hits, where every block's L1 missed them */
+    .l2_read_coalescing = 0,                /* off until modelled as measured. [DOC] the Nsight Compute guide's L2 Request
+                                               Coalescer (LRC); [MEAS] results/h200-coalesce: identical reads of SMs in one
+                                               group merge over thousands of cycles (16 blocks: 10 streams), not the
+                                               cache model's stand-in (same cycle, every SM), which over-coalesced long
+                                               kernels and, first wave only, let a sampled matmul's L1 lookups scale to
+                                               twice the full run's (docs/memory-models.md "Read coalescing") */
     .l2_partial_fraction = 0.125,           /* [MEAS] fitted: k_partial (results/h200-l2dram) left lines with partly
                                                written sectors unread (dram__bytes_read = the rest): 60-61 k at 8 MB,
                                                45-58 k at 32/64 MB, 8-128 B strides; 0.125 x 491,520 = 61,440
@@ -201,7 +202,7 @@ static const ws_device h100 = {
     .l2_bytes = 52428800,                   /* [RULES §4.2] 50 MB */
     .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed (same GH100 chip) */
     .l2_partitions = 2,                     /* estimate: as the H200 (same chip, L2 fabric) */
-    .l2_read_coalescing = 1,                /* [DOC] as the H200 (the guide's lrc unit; same chip) */
+    .l2_read_coalescing = 0,                /* as the H200 (off until modelled as measured) */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
     .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0 */
@@ -275,7 +276,7 @@ static const ws_device a100 = {
     .l2_bytes = 41943040,                   /* [RULES §4.2] 40 MB (cudaDeviceProp reports 40 MiB) */
     .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed */
     .l2_partitions = 2,                     /* [DOC] A100 whitepaper: "The L2 cache is divided into two partitions" */
-    .l2_read_coalescing = 1,                /* estimate: assumed as on the H200 (the same L2 fabric); not measured */
+    .l2_read_coalescing = 0,                /* as the H200 (off until modelled as measured) */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
     .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 192 * 1024,         /* [RULES §3.1] 8.0: 192 KB */
