@@ -1314,11 +1314,37 @@ static void test_reading_a_cp_async_destination_before_its_wait_is_an_error_nami
     teardown(&r);
 }
 
+/* Runs r through the H200's memory models into a memstats of its own (the caller frees both). */
+typedef struct {
+    ws_models *m;
+    ws_memstats *ms;
+} stats_run;
+
+static stats_run run_with_stats(run_t *r)
+{
+    const ws_device *d = ws_device_find("h200");
+    assert_non_null(d);
+    stats_run s = {ws_models_new(d, &r->L, 32768), ws_memstats_new(d, &r->L, r->fn->ninsns)};
+    assert_non_null(s.m);
+    assert_non_null(s.ms);
+    assert_int_equal(ws_models_add_sink(s.m, ws_memstats_verdict, s.ms), 0);
+    r->cfg.listener = ws_models_listener;
+    r->cfg.listener_ctx = s.m;
+    assert_int_equal(ws_sim_run(&r->cfg, &r->res, &r->err), 0);
+    ws_models_finish(s.m);
+    ws_memstats_finish(s.ms, ws_models_cache_totals(s.m));
+    return s;
+}
+
+static void stats_free(stats_run *s)
+{
+    ws_memstats_free(s->ms);
+    ws_models_free(s->m);
+}
+
 static void test_cp_async_is_counted_apart_from_plain_loads_and_stores(void **state)
 {
     (void)state;
-    const ws_device *d = ws_device_find("h200");
-    assert_non_null(d);
     run_t r;
     setup(&r, "cp_async_lanes", 32);
     buf_rand(&r, WS_TYPE_UCHAR, 4096, 5, 0, 256);
@@ -1327,16 +1353,8 @@ static void test_cp_async_is_counted_apart_from_plain_loads_and_stores(void **st
     arg_int(&r, 16);
     arg_int(&r, 16);
     arg_int(&r, 0);
-    ws_models *m = ws_models_new(d, &r.L, 32768);
-    ws_memstats *ms = ws_memstats_new(d, &r.L, r.fn->ninsns);
-    assert_non_null(m);
-    assert_non_null(ms);
-    assert_int_equal(ws_models_add_sink(m, ws_memstats_verdict, ms), 0);
-    r.cfg.listener = ws_models_listener;
-    r.cfg.listener_ctx = m;
-    assert_int_equal(ws_sim_run(&r.cfg, &r.res, &r.err), 0);
-    ws_models_finish(m);
-    ws_memstats_finish(ms, ws_models_cache_totals(m));
+    stats_run st = run_with_stats(&r);
+    ws_memstats *ms = st.ms;
     const ws_mem_totals *t = ws_memstats_totals(ms);
     assert_int_equal(t->tc.ldgsts_global.inst, 1);
     assert_int_equal(t->tc.ldgsts_cg, 1);
@@ -1355,8 +1373,7 @@ static void test_cp_async_is_counted_apart_from_plain_loads_and_stores(void **st
         }
     }
     assert_int_equal(found, 2);
-    ws_memstats_free(ms);
-    ws_models_free(m);
+    stats_free(&st);
     teardown(&r);
 }
 
@@ -1570,25 +1587,15 @@ static void test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_ba
 static void test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors(void **state)
 {
     (void)state;
-    const ws_device *d = ws_device_find("h200");
     run_t r;
     setup(&r, "bulk_copy", 64);
     buf_rand(&r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
     buf_zero(&r, WS_TYPE_FLOAT, 1024);
     buf_zero(&r, WS_TYPE_FLOAT, 1024);
     arg_int(&r, 4096);
-    ws_models *m = ws_models_new(d, &r.L, 32768);
-    ws_memstats *ms = ws_memstats_new(d, &r.L, r.fn->ninsns);
-    assert_non_null(m);
-    assert_non_null(ms);
-    assert_int_equal(ws_models_add_sink(m, ws_memstats_verdict, ms), 0);
-    r.cfg.listener = ws_models_listener;
-    r.cfg.listener_ctx = m;
-    assert_int_equal(ws_sim_run(&r.cfg, &r.res, &r.err), 0);
-    ws_models_finish(m);
-    ws_memstats_finish(ms, ws_models_cache_totals(m));
+    stats_run st = run_with_stats(&r);
     ws_metric rows[160];
-    int n = ws_memstats_metrics(ms, rows, 160), found = 0;
+    int n = ws_memstats_metrics(st.ms, rows, 160), found = 0;
     for (int i = 0; i < n; i++) {
         if (!strcmp(rows[i].name, "smsp__sass_inst_executed_op_tma_ld.sum")) { assert_true(rows[i].value == 1); found++; }
         if (!strcmp(rows[i].name, "smsp__sass_inst_executed_op_tma_st.sum")) { assert_true(rows[i].value == 1); found++; }
@@ -1598,8 +1605,7 @@ static void test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors(void **s
         }
     }
     assert_int_equal(found, 3);
-    ws_memstats_free(ms);
-    ws_models_free(m);
+    stats_free(&st);
     teardown(&r);
 }
 

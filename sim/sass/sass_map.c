@@ -204,12 +204,10 @@ static void unassign(matcher *m, int si)
 {
     acc *s = &m->S[si];
     int n = 0;
-    bool by_order = false;
     for (int pi = 0; pi < m->nP; pi++) {
         acc *q = &m->P[pi];
         ws_sass_pcmap *pm = &m->p->pc[q->idx];
         if (!q->used || pm->sass != s->idx) continue;
-        by_order |= pm->by_order;
         if (pm->by_order) m->p->st.by_order--;
         memset(pm, 0, sizeof *pm);
         pm->sass = -1;
@@ -220,7 +218,6 @@ static void unassign(matcher *m, int si)
         m->p->st.merges--;
         m->p->st.merged_ptx -= n;
     }
-    (void)by_order;
     m->p->sass_pc[s->idx] = -1;
     s->used = false;
 }
