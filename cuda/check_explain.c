@@ -71,7 +71,7 @@ static bool r_sass(const chk_row *r, const chk_facts *f, char *out, size_t cap)
     return f->ptx && f->sass && cu_sass_cause(r->metric, f->ptx, f->sass, out, cap);
 }
 
-/* A CAS retry loop's atomic rows: check_compare.c classed them and said why. */
+/* A CAS retry loop's atomic rows, a wait loop's instruction counts: check_compare.c classed them and said why. */
 static bool r_timing_dependent(const chk_row *r, const chk_facts *f, char *out, size_t cap)
 {
     (void)f;
