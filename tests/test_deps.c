@@ -211,6 +211,7 @@ static void test_a_dependent_load_and_a_barrier_each_start_an_epoch(void **state
  * cp.async in a row in a function with a barrier are four loads in flight together, one epoch of one
  * DRAM latency (500), not four. The same pc with a new global read (part 0) is the next iteration.
  * Likewise the further parts (part > 0) of one wmma execution. */
+/* kind (the last argument): 0 cp.async, 1 a wmma load's 4 LDG, 2 a bulk copy (global read, shared write) */
 static double copy_latency(const ptx_function *fn, const int *pcs, int n, int wmma)
 {
     ws_device d = dev();
@@ -226,20 +227,20 @@ static double copy_latency(const ptx_function *fn, const int *pcs, int n, int wm
     ws_models_add_sink(models, ws_latency_verdict, lat);
     if (fn) assert_int_equal(ws_latency_set_function(lat, fn), 0);
     for (int i = 0; i < n; i++)
-        for (int side = 0; side < (wmma ? 4 : 2); side++) {
+        for (int side = 0; side < (wmma == 1 ? 4 : 2); side++) {
             ws_mem_event ev;
             memset(&ev, 0, sizeof ev);
-            ev.space = side && !wmma ? WS_SPACE_SHARED : WS_SPACE_GLOBAL;
-            ev.op = side && !wmma ? WS_MEM_STORE : WS_MEM_LOAD;
-            ev.kind = wmma ? WS_KIND_PLAIN : WS_KIND_LDGSTS;
-            ev.part = wmma ? (uint32_t)side : 0; /* a wmma load regrouped into its 4 LDG (sass_events.c) */
+            ev.space = side && wmma != 1 ? WS_SPACE_SHARED : WS_SPACE_GLOBAL;
+            ev.op = side && wmma != 1 ? WS_MEM_STORE : WS_MEM_LOAD;
+            ev.kind = wmma == 1 ? WS_KIND_PLAIN : wmma == 2 ? WS_KIND_BULK : WS_KIND_LDGSTS;
+            ev.part = wmma == 1 ? (uint32_t)side : 0; /* a wmma load regrouped into its 4 LDG (sass_events.c) */
             ev.width = 16;
             ev.elem_size = 4;
             ev.vec = 4;
             ev.active_mask = 0xFFFFFFFFu;
             ev.pc = (uint32_t)pcs[i];
             for (int l = 0; l < 32; l++)
-                ev.addr[l] = wmma ? 0x100000000ull + (uint64_t)(i * 4 + side) * 4096 + 16u * (uint64_t)l
+                ev.addr[l] = wmma == 1 ? 0x100000000ull + (uint64_t)(i * 4 + side) * 4096 + 16u * (uint64_t)l
                        : side ? (uint64_t)i * 512 + 16u * (uint64_t)l
                                   : 0x100000000ull + (uint64_t)i * 4096 + 16u * (uint64_t)l;
             ws_models_listener(models, &ev);
@@ -264,6 +265,9 @@ static void test_a_cp_async_shared_write_is_the_same_access_as_its_global_read(v
        in flight together, one latency; a loop of them one per iteration */
     assert_true(copy_latency(&m->funcs[0], straight, 4, 1) == 500);
     assert_true(copy_latency(&m->funcs[0], loop, 3, 1) == 3 * 500);
+    /* bulk copies at one pc one after another (each lane's cp.async.bulk of one warp instruction is
+       an event of its own) are in flight together: one latency, not three */
+    assert_true(copy_latency(&m->funcs[0], loop, 3, 2) == 500);
     ptx_free(m);
 }
 
