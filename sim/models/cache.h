@@ -18,7 +18,10 @@
  *      finds its sector outstanding is an L1 miss but sends nothing to L2 (measured:
  *      two back-to-back .cg loads -> 1 L2 request). This is as far as a sequential
  *      model goes: real merging depends on timing.
- *  Read coalescing (l2_read_coalescing; the Nsight Compute guide's L2 request coalescer, LRC,
+ *  Read coalescing (l2_read_coalescing, off in every device profile: results/h200-coalesce measured
+ *      a window of thousands of cycles within groups of SMs, not this rule's one cycle across all, and
+ *      the first-wave rule let a sampled run's L1 counts scale to twice the full run's; the Nsight
+ *      Compute guide's L2 request coalescer, LRC,
  *      "tries to coalesce read requests before forwarding them to the L2 cache"): a load's L2 read
  *      request for one line that asks for exactly the sectors another SM's request for that line
  *      asked for, sent in the same cycle by the two SMs' clocks, reaches L2 once: its sectors are
@@ -36,8 +39,8 @@
  *      Only the first wave's blocks coalesce (ws_cache_set_first_wave): a later block starts when
  *      the one before it on its slot ends, at a time that depends on the latencies its SM waited,
  *      which its clock does not count, so later blocks' clocks are not comparable across SMs (and a
- *      sampled run, which runs the first wave whole but only some later blocks, keeps the full
- *      run's counts).
+ *      sampled run was meant to keep the full run's counts; its L1 totals do not: they scale by one
+ *      factor, not per stratum).
  *  Stores: written through to L2 (one L2 request per 128-B line per request, every
  *      sector). Global stores never allocate in L1 (a present sector stays valid);
  *      local stores allocate full sectors (spills are re-read; an assumption).
