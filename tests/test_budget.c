@@ -15,16 +15,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../common/commands.h"
+#include "child_run.h"
 
 /* "Within seconds": the stops need well under 1 s in a release build; this leaves room for the
  * sanitizer build on a loaded 2-core machine, and is still under the old stop at the budget. */
@@ -32,65 +30,19 @@
 #define KERNELS "tests/data/budget/budget.cu"
 #define BUDGET 4000000000.0   /* WS_SIM_DEFAULT_BUDGET */
 
-static const char *ws_bin(void)
-{
-    const char *b = getenv("WS_BIN");
-    if (b && *b) return b;
-    if (access("build/asan/warpscope", X_OK) == 0) return "build/asan/warpscope";
-    fail_msg("no warpscope binary: set WS_BIN or build build/asan/warpscope (make test does both)");
-    return NULL;
-}
-
 static char g_dir[64];
 static char g_err[16384];
 static char g_out[1 << 20];
 static double g_seconds;          /* wall time of the last run */
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = 0;
-    if (f) fclose(f);
-}
-
 /* Runs warpscope with args (NULL-terminated); returns its exit code, stdout in g_out, stderr in g_err. */
 static int run_ws(const char *const *args)
 {
-    char errpath[128], outpath[128];
-    snprintf(errpath, sizeof errpath, "%s/stderr.txt", g_dir);
+    char outpath[128];
     snprintf(outpath, sizeof outpath, "%s/stdout.txt", g_dir);
-    double t0 = now();
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int fo = open(outpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || fo < 0) _exit(126);
-        dup2(fd, 2);
-        dup2(fo, 1);
-        const char *argv[32];
-        int n = 0;
-        argv[n++] = ws_bin();
-        for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    g_seconds = now() - t0;
-    slurp(errpath, g_err, sizeof g_err);
-    slurp(outpath, g_out, sizeof g_out);
-    if (!WIFEXITED(st)) fail_msg("warpscope died with signal %d: %s", WTERMSIG(st), g_err);
-    return WEXITSTATUS(st);
+    int rc = ws_test_run_child(args, g_dir, outpath, g_err, sizeof g_err, &g_seconds);
+    ws_test_read_file(outpath, g_out, sizeof g_out);
+    return rc;
 }
 
 static void expect(int rc, int want_rc, const char *const *want, double max_seconds)

@@ -25,15 +25,7 @@
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
 #include "../common/text.h"
-
-static const char *ws_bin(void)
-{
-    const char *b = getenv("WS_BIN");
-    if (b && *b) return b;
-    if (access("build/asan/warpscope", X_OK) == 0) return "build/asan/warpscope";
-    fail_msg("no warpscope binary: set WS_BIN or build build/asan/warpscope (make test does both)");
-    return NULL;
-}
+#include "child_run.h"
 
 static char g_dir[64];           /* temporary folder for the file-based cases */
 static char g_err[16384];        /* stderr of the last run */
@@ -52,29 +44,7 @@ static char *slurp(const char *path)
  * code, stderr in g_err. */
 static int run_ws_to(const char *const *args, const char *out_path)
 {
-    char errpath[128];
-    snprintf(errpath, sizeof errpath, "%s/stderr.txt", g_dir);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int nul = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || nul < 0) _exit(126);
-        dup2(fd, 2);
-        dup2(nul, 1);
-        const char *argv[32];
-        int n = 0;
-        argv[n++] = ws_bin();
-        for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    slurp(errpath);
-    if (!WIFEXITED(st)) fail_msg("warpscope died with signal %d: %s", WTERMSIG(st), g_err);
-    return WEXITSTATUS(st);
+    return ws_test_run_child(args, g_dir, out_path, g_err, sizeof g_err, NULL);
 }
 
 static int run_ws(const char *const *args)
@@ -837,18 +807,18 @@ static void test_a_binary_outside_the_project_simulates_a_file_without_a_catalog
     char bin[160], cmd[600], out[160];
     snprintf(bin, sizeof bin, "%s/bin", g_dir);
     assert_int_equal(mkdir(bin, 0755), 0);
-    snprintf(cmd, sizeof cmd, "cp '%s' '%s/warpscope' && cp demos/coalescing.cu demos/coalescing.ptx '%s/'", ws_bin(),
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s/warpscope' && cp demos/coalescing.cu demos/coalescing.ptx '%s/'", ws_test_bin(),
              bin, g_dir);
     assert_int_equal(system(cmd), 0);
     char here[4096], exe[200], abs_bin[4200];
     assert_non_null(getcwd(here, sizeof here));
     snprintf(exe, sizeof exe, "%s/warpscope", bin);
-    snprintf(abs_bin, sizeof abs_bin, "%s/%s", here, ws_bin());
+    snprintf(abs_bin, sizeof abs_bin, "%s/%s", here, ws_test_bin());
     snprintf(out, sizeof out, "%s/out.txt", g_dir);
     const struct { const char *exe, *arg; int code; const char *want_out, *want_err; } runs[] = {
         {exe, "coalescing.cu:copy_float", WS_EXIT_OK, "copy_float (coalescing.cu:", ""},
         {exe, "copy_float", WS_EXIT_USAGE, "", "no catalog folder"},
-        {ws_bin()[0] == '/' ? ws_bin() : abs_bin, "copy_float", WS_EXIT_OK, "copy_float (", ""},
+        {ws_test_bin()[0] == '/' ? ws_test_bin() : abs_bin, "copy_float", WS_EXIT_OK, "copy_float (", ""},
     };
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
         char errpath[200];

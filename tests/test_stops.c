@@ -14,72 +14,27 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../common/commands.h"
 #include "../common/ptxgen.h"
+#include "child_run.h"
 
 /* The issue's bound: a stop "in seconds". The cases below need well under 1 s in a release build;
  * this leaves room for the sanitizer build on a loaded machine. */
 #define STOP_SECONDS 10.0
 
-static const char *ws_bin(void)
-{
-    const char *b = getenv("WS_BIN");
-    if (b && *b) return b;
-    if (access("build/asan/warpscope", X_OK) == 0) return "build/asan/warpscope";
-    fail_msg("no warpscope binary: set WS_BIN or build build/asan/warpscope (make test does both)");
-    return NULL;
-}
-
 static char g_dir[64];
 static char g_err[16384];
 static double g_seconds;          /* wall time of the last run */
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Runs warpscope with args (NULL-terminated); returns its exit code, stderr in g_err. */
 static int run_ws(const char *const *args)
 {
-    char errpath[128];
-    snprintf(errpath, sizeof errpath, "%s/stderr.txt", g_dir);
-    double t0 = now();
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int nul = open("/dev/null", O_WRONLY);
-        if (fd < 0 || nul < 0) _exit(126);
-        dup2(fd, 2);
-        dup2(nul, 1);
-        const char *argv[32];
-        int n = 0;
-        argv[n++] = ws_bin();
-        for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    g_seconds = now() - t0;
-    FILE *f = fopen(errpath, "rb");
-    size_t n = f ? fread(g_err, 1, sizeof g_err - 1, f) : 0;
-    g_err[n] = 0;
-    if (f) fclose(f);
-    if (!WIFEXITED(st)) fail_msg("warpscope died with signal %d: %s", WTERMSIG(st), g_err);
-    return WEXITSTATUS(st);
+    return ws_test_run_child(args, g_dir, NULL, g_err, sizeof g_err, &g_seconds);
 }
 
 static void expect(int rc, int want_rc, const char *const *want, double max_seconds)
