@@ -38,21 +38,29 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-int ws_test_run_child(const char *const *args, const char *dir, const char *out_path, char *err, size_t cap,
-                      double *seconds)
+int ws_test_run_child_at(const char *cwd, const char *const *env, const char *const *args, const char *dir,
+                         const char *out_path, char *err, size_t cap, double *seconds)
 {
-    char errpath[256];
+    char errpath[256], bin[512];
     snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
-    const char *bin = ws_test_bin();
+    const char *b = ws_test_bin();
+    if (cwd && b[0] != '/') { /* the child changes folder: the binary by its absolute path */
+        char here[256];
+        assert_non_null(getcwd(here, sizeof here));
+        snprintf(bin, sizeof bin, "%s/%s", here, b);
+    } else {
+        snprintf(bin, sizeof bin, "%s", b);
+    }
     double t0 = now();
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int fo = open(out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || fo < 0) _exit(126);
+        if (fd < 0 || fo < 0 || (cwd && chdir(cwd))) _exit(126);
         dup2(fd, 2);
         dup2(fo, 1);
+        for (int i = 0; env && env[i]; i++) putenv((char *)env[i]);
         const char *argv[32];
         int n = 0;
         argv[n++] = bin;
@@ -67,4 +75,10 @@ int ws_test_run_child(const char *const *args, const char *dir, const char *out_
     ws_test_read_file(errpath, err, cap);
     if (!WIFEXITED(st)) fail_msg("warpscope died with signal %d: %s", WTERMSIG(st), err);
     return WEXITSTATUS(st);
+}
+
+int ws_test_run_child(const char *const *args, const char *dir, const char *out_path, char *err, size_t cap,
+                      double *seconds)
+{
+    return ws_test_run_child_at(NULL, NULL, args, dir, out_path, err, cap, seconds);
 }

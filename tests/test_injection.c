@@ -16,16 +16,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../common/commands.h"
+#include "child_run.h"
 #include "slow.h"
 
 static char g_dir[64];             /* the test's folder: /tmp/ws-inj-XXXXXX */
@@ -35,15 +34,6 @@ static char g_ran[128];            /* it appends a line here each time it runs *
 static char g_real_nvcc[256];      /* the toolkit's nvcc, "" when there is none */
 static char g_catalog[300];        /* WARPSCOPE_CATALOG=<repo>/demos: warpscope runs in g_dir */
 static bool g_real;                /* this case's pass: the real nvcc (else the stand-in) */
-
-static const char *ws_bin(void)
-{
-    const char *b = getenv("WS_BIN");
-    if (b && *b) return b;
-    if (access("build/asan/warpscope", X_OK) == 0) return "build/asan/warpscope";
-    fail_msg("no warpscope binary: set WS_BIN or build build/asan/warpscope (make test does both)");
-    return NULL;
-}
 
 static void write_file(const char *path, const char *text, int mode)
 {
@@ -64,42 +54,12 @@ static bool exists(const char *path)
  * cwd; returns its exit code, stderr in g_err. */
 static int run_ws(const char *cwd, const char *const *env, const char *const *args)
 {
-    char errpath[128], bin[512];
-    snprintf(errpath, sizeof errpath, "%s/stderr.txt", g_dir);
-    const char *b = ws_bin();
-    if (b[0] != '/') {
-        char here[256];
-        assert_non_null(getcwd(here, sizeof here));
-        snprintf(bin, sizeof bin, "%s/%s", here, b);
-    } else {
-        snprintf(bin, sizeof bin, "%s", b);
-    }
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int nul = open("/dev/null", O_WRONLY);
-        if (fd < 0 || nul < 0 || chdir(cwd ? cwd : g_dir)) _exit(126);
-        dup2(fd, 2);
-        dup2(nul, 1);
-        putenv(g_catalog);                     /* a case's own catalog comes later and wins */
-        for (int i = 0; env && env[i]; i++) putenv((char *)env[i]);
-        const char *argv[32];
-        int n = 0;
-        argv[n++] = bin;
-        for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    FILE *f = fopen(errpath, "r");
-    size_t n = f ? fread(g_err, 1, sizeof g_err - 1, f) : 0;
-    g_err[n] = 0;
-    if (f) fclose(f);
-    if (!WIFEXITED(st)) fail_msg("warpscope died with signal %d: %s", WTERMSIG(st), g_err);
-    return WEXITSTATUS(st);
+    const char *all[32];
+    int n = 0;
+    all[n++] = g_catalog;                      /* a case's own catalog comes later and wins */
+    for (int i = 0; env && env[i] && n < 31; i++) all[n++] = env[i];
+    all[n] = NULL;
+    return ws_test_run_child_at(cwd ? cwd : g_dir, all, args, g_dir, NULL, g_err, sizeof g_err, NULL);
 }
 
 /* A kernel that needs the nvcc fallback (<cstdio>) and reads the macro X. */

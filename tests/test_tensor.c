@@ -1541,15 +1541,21 @@ static void test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_i
 
 /* --- bulk copies and tensor maps ------------------------------------------------------------- */
 
+/* bulk_copy on 1024 random floats, copying n bytes in, back out and out again. */
+static void setup_bulk_copy(run_t *r, int n)
+{
+    setup(r, "bulk_copy", 64);
+    buf_rand(r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
+    buf_zero(r, WS_TYPE_FLOAT, 1024);
+    buf_zero(r, WS_TYPE_FLOAT, 1024);
+    arg_int(r, n);
+}
+
 static void test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back(void **state)
 {
     (void)state;
     run_t r;
-    setup(&r, "bulk_copy", 64);
-    buf_rand(&r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
-    buf_zero(&r, WS_TYPE_FLOAT, 1024);
-    buf_zero(&r, WS_TYPE_FLOAT, 1024);
-    arg_int(&r, 4096);
+    setup_bulk_copy(&r, 4096);
     run_ok(&r);
     const float *in = data(&r, 0), *out = data(&r, 1), *out2 = data(&r, 2);
     for (int i = 0; i < 1024; i++) {
@@ -1570,11 +1576,7 @@ static void test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_ba
     for (int l = 0; l < 32; l++) assert_int_equal(ev[1]->addr[l], base + 512 + 16 * (uint64_t)l);
     teardown(&r);
     /* a size that is not a multiple of 16 faults */
-    setup(&r, "bulk_copy", 64);
-    buf_rand(&r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
-    buf_zero(&r, WS_TYPE_FLOAT, 1024);
-    buf_zero(&r, WS_TYPE_FLOAT, 1024);
-    arg_int(&r, 4092);
+    setup_bulk_copy(&r, 4092);
     assert_int_equal(run(&r), -1);
     assert_non_null(strstr(error_text(&r), "multiple of 16"));
     teardown(&r);
@@ -1588,11 +1590,7 @@ static void test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors(void **s
 {
     (void)state;
     run_t r;
-    setup(&r, "bulk_copy", 64);
-    buf_rand(&r, WS_TYPE_FLOAT, 1024, 3, -1, 1);
-    buf_zero(&r, WS_TYPE_FLOAT, 1024);
-    buf_zero(&r, WS_TYPE_FLOAT, 1024);
-    arg_int(&r, 4096);
+    setup_bulk_copy(&r, 4096);
     stats_run st = run_with_stats(&r);
     ws_metric rows[160];
     int n = ws_memstats_metrics(st.ms, rows, 160), found = 0;
