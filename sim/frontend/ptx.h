@@ -420,6 +420,12 @@ void ptx_tc_format_mods(const ptx_insn *in, char *buf, size_t cap);
  * size, ldmatrix/stmatrix a 16-byte row, wmma.load/store a 4-byte fragment register, a bulk
  * copy the 16-byte chunks of its events; 0 else. */
 int ptx_tc_width(const ptx_insn *in);
+/* A tensor-core type's name ("s4"; "" for none) and the bits of one element: 1 (b1), 4 (s4, u4),
+ * 8 (s8, u8, e4m3, e5m2), 16 (f16, bf16), 64 (f64), 32 for the rest (tf32, f32, s32). */
+const char *ptx_mma_type_name(int mt);
+int ptx_mma_type_bits(int mt);
+/* The sub-byte types (s4, u4, b1): 8 or 32 elements a register. */
+static inline bool ptx_mma_type_subbyte(int mt) { return mt == PTX_MT_S4 || mt == PTX_MT_U4 || mt == PTX_MT_B1; }
 
 /* The first function fn reaches (itself, or through calls and function addresses it
  * takes, transitively) that is refused, or NULL when all of them can run; *via gets

@@ -43,6 +43,23 @@ uint32_t ptx_insn_extra_mem(const ptx_insn *in)
 static const char *const mt_names[] = {"", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", "b16", "b64",
                                        "e4m3", "e5m2", "s4", "u4", "b1"};
 
+const char *ptx_mma_type_name(int mt)
+{
+    return mt >= 0 && mt < (int)(sizeof mt_names / sizeof mt_names[0]) ? mt_names[mt] : "";
+}
+
+int ptx_mma_type_bits(int mt)
+{
+    switch (mt) {
+    case PTX_MT_B1: return 1;
+    case PTX_MT_S4: case PTX_MT_U4: return 4;
+    case PTX_MT_S8: case PTX_MT_U8: case PTX_MT_E4M3: case PTX_MT_E5M2: return 8;
+    case PTX_MT_F16: case PTX_MT_BF16: return 16;
+    case PTX_MT_F64: return 64;
+    default: return 32;
+    }
+}
+
 static bool is_mbar(ptx_opcode op)
 {
     return op == PTX_MBAR_INIT || op == PTX_MBAR_ARRIVE || op == PTX_MBAR_ARRIVE_DROP || op == PTX_MBAR_EXPECT_TX ||
@@ -273,7 +290,7 @@ static frag_regs mma_regs(const ptx_tc *tc)
         return (frag_regs){4, 2, 4};
     /* sub-byte: s4/u4 (8 a register) and b1 (32 a register, .and.popc / .xor.popc), s32 accumulators;
        m8n8: one register of A and B, two of C; m16n8 at the smaller K: 2, 1, 4; at the larger: 4, 2, 4 */
-    bool int4 = (at == PTX_MT_S4 || at == PTX_MT_U4) && (bt == PTX_MT_S4 || bt == PTX_MT_U4);
+    bool int4 = ptx_mma_type_bits(at) == 4 && ptx_mma_type_bits(bt) == 4;
     bool b1 = at == PTX_MT_B1 && bt == PTX_MT_B1;
     if ((int4 || b1) && ct == PTX_MT_S32 && dt == PTX_MT_S32 && (b1 == (tc->bitop != 0))) {
         int k0 = int4 ? 32 : 128;
@@ -321,7 +338,7 @@ static int wmma_regs(const ptx_tc *tc, char frag, int type)
     bool int4 = m == 8 && n == 8 && k == 32, bin = m == 8 && n == 8 && k == 128;   /* sub-byte */
     int rows = frag == 'b' ? k : m, cols = frag == 'a' ? k : n;
     if (frag == 'a' || frag == 'b') {
-        if (int4 && (type == PTX_MT_S4 || type == PTX_MT_U4)) return 1;   /* 8 elements in one register */
+        if (int4 && ptx_mma_type_bits(type) == 4) return 1;               /* 8 elements in one register */
         if (bin && type == PTX_MT_B1) return 1;                             /* 32 */
         if (half && type == PTX_MT_F16) return 8;
         if (half && type == PTX_MT_BF16) bits = 16;
@@ -365,7 +382,7 @@ static const char *check_wmma(ptx_insn *in, char *buf, size_t cap)
             tc->atype = tc->btype = PTX_MT_F16;
         }
         bool ints = (tc->atype == PTX_MT_S8 || tc->atype == PTX_MT_U8) && (tc->btype == PTX_MT_S8 || tc->btype == PTX_MT_U8);
-        bool int4 = (tc->atype == PTX_MT_S4 || tc->atype == PTX_MT_U4) && (tc->btype == PTX_MT_S4 || tc->btype == PTX_MT_U4);
+        bool int4 = ptx_mma_type_bits(tc->atype) == 4 && ptx_mma_type_bits(tc->btype) == 4;
         bool b1 = tc->atype == PTX_MT_B1;
         ints |= int4;
         const int want[4] = {wmma_regs(tc, 'd', tc->dtype), wmma_regs(tc, 'a', tc->atype), wmma_regs(tc, 'b', tc->btype),
@@ -396,7 +413,7 @@ static const char *check_wmma(ptx_insn *in, char *buf, size_t cap)
     if (in->space != PTX_SPACE_NONE && in->space != PTX_SPACE_GLOBAL && in->space != PTX_SPACE_SHARED)
         return "wmma.load/store addresses .global, .shared or generic memory";
     int want = wmma_regs(tc, frag == 'd' ? 'c' : frag, type);
-    bool subbyte = type == PTX_MT_S4 || type == PTX_MT_U4 || type == PTX_MT_B1;
+    bool subbyte = ptx_mma_type_subbyte(type);
     if (subbyte && want && tc->alayout != (frag == 'a' ? 'r' : 'c'))
         return frag == 'a' ? "a sub-byte A fragment (.s4, .u4, .b1) is loaded .row" : "a sub-byte B fragment is loaded .col";
     if (!want) {

@@ -164,8 +164,8 @@ static int wmma_ldst(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     bool load = pi->op == PTX_WMMA_LOAD;
     char which = pi->tc.frag == 'd' ? 'c' : pi->tc.frag;
     int type = pi->tc.dtype, esz = elem_size(type);
-    if (type == PTX_MT_S4 || type == PTX_MT_U4 || type == PTX_MT_B1)
-        return wmma_subbyte_ldst(c, w, in, m, type == PTX_MT_B1 ? 1 : 4);
+    if (ptx_mma_type_subbyte(type))
+        return wmma_subbyte_ldst(c, w, in, m, ptx_mma_type_bits(type));
     ws_frag_form f = {pi->tc.m, pi->tc.n, pi->tc.k, esz * 8, esz * 8, true};
     int rows, cols;
     ws_frag_dims(&f, which, &rows, &cols);

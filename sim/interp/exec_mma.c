@@ -54,18 +54,6 @@ static inline double h2d(uint16_t h)
     return r;
 }
 
-static int mt_bits(int mt)
-{
-    switch (mt) {
-    case PTX_MT_S8: case PTX_MT_U8: case PTX_MT_E4M3: case PTX_MT_E5M2: return 8;
-    case PTX_MT_S4: case PTX_MT_U4: return 4;
-    case PTX_MT_B1: return 1;
-    case PTX_MT_F16: case PTX_MT_BF16: return 16;
-    case PTX_MT_F64: return 64;
-    default: return 32;
-    }
-}
-
 /* An integer element's value: s8 and s4 sign-extended, u8, u4 and b1 as they are, s32. */
 static inline int64_t int_value(int mt, uint64_t v)
 {
@@ -83,7 +71,7 @@ static inline int64_t int_value(int mt, uint64_t v)
 static void gather(const sim_ctx *c, const sim_warp *w, const ws_frag_form *f, char which, const ptx_operand *o,
                    int mt, double *mat, int64_t *imat)
 {
-    int rows, cols, bits = mt_bits(mt);
+    int rows, cols, bits = ptx_mma_type_bits(mt);
     ws_frag_dims(f, which, &rows, &cols);
     int ne = ws_frag_elems(f, which);
     uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
@@ -305,11 +293,11 @@ int sim_exec_mma(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
                          "(.sync.aligned)", txt, m);
     }
     bool wm = pi->op == PTX_WMMA_MMA;
-    ws_frag_form f = {tc->m, tc->n, tc->k, mt_bits(tc->atype), mt_bits(tc->ctype), wm};
+    ws_frag_form f = {tc->m, tc->n, tc->k, ptx_mma_type_bits(tc->atype), ptx_mma_type_bits(tc->ctype), wm};
     int M = f.m, N = f.n, K = f.k;
     double A[16 * 32], B[32 * 16], C[16 * 16];
     int64_t IA[16 * 32], IB[32 * 16], IC[16 * 16];
-    if (tc->atype == PTX_MT_S4 || tc->atype == PTX_MT_U4 || tc->atype == PTX_MT_B1) {
+    if (ptx_mma_type_subbyte(tc->atype)) {
         subbyte_mma(c, w, pi, &f);
         return 0;
     }
@@ -399,7 +387,7 @@ static void scatter_d(sim_ctx *c, sim_warp *w, const ptx_insn *pi, const ws_frag
     const ptx_tc *tc = &pi->tc;
     int N = f->n;
     ws_frag_form fd = *f;
-    fd.c_bits = mt_bits(tc->dtype);
+    fd.c_bits = ptx_mma_type_bits(tc->dtype);
     int nd = ws_frag_elems(&fd, 'c'), dbits = fd.c_bits;
     uint64_t emask = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
     uint64_t out[8][32];

@@ -56,13 +56,12 @@ static void instruction_notes(ws_notes *o, const ptx_function *fn, const ws_devi
         if (in->op == PTX_MMA || in->op == PTX_WMMA_MMA || in->op == PTX_WGMMA_MMA) {
             /* the rate of this form on this profile: measured (H200), or none */
             ws_pipe form = ws_pipe_of_ptx(in);
-            bool subbyte = in->tc.atype == PTX_MT_S4 || in->tc.atype == PTX_MT_U4 || in->tc.atype == PTX_MT_B1;
-            if (subbyte)
+            if (ptx_mma_type_subbyte(in->tc.atype))
                 add(o, WS_CONF_LOW, line, "tensor pipe",
                     "%s with %s inputs: sm_90 has no such tensor-core form, ptxas emulates it (s4/u4 through s8 "
                     "IMMA and bit operations, .xor.popc as two .and.popc BMMA): the SASS counts are ptxas's, the "
                     "rate is the s8 IMMA's, unmeasured for these", ptx_op_info(in->op)->name,
-                    in->tc.atype == PTX_MT_B1 ? "b1" : in->tc.atype == PTX_MT_S4 ? "s4" : "u4");
+                    ptx_mma_type_name(in->tc.atype));
             else if (dev && dev->tensor_insns_per_cycle[form] > 0)
                 add(o, WS_CONF_MEDIUM, line, "tensor pipe",
                     "%s: the tensor pipe at its measured issue rate (results/h200-tensorpipe); its dependence "

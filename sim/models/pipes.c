@@ -126,8 +126,7 @@ static ws_pipe ptx_tensor_pipe(const ptx_insn *in, unsigned *units)
 {
     *units = 1;
     const ptx_tc *tc = &in->tc;
-    int integer = tc->atype == PTX_MT_S8 || tc->atype == PTX_MT_U8 || tc->atype == PTX_MT_S4 ||
-                  tc->atype == PTX_MT_U4 || tc->atype == PTX_MT_B1;   /* sub-byte: IMMA / BMMA */
+    int integer = tc->atype == PTX_MT_S8 || tc->atype == PTX_MT_U8 || ptx_mma_type_subbyte(tc->atype); /* IMMA, BMMA */
     if (in->op == PTX_WGMMA_MMA) {
         *units = tc->n >= 8 ? tc->n / 8u : 1;
         return WS_PIPE_GMMA;

@@ -501,7 +501,7 @@ static ws_frag_form wmma_form(const ptx_insn *in, char *which, int *esz)
 /* A sub-byte fragment's element bits (.s4/.u4 4, .b1 1), 0 for the others. */
 static int subbyte_bits(const ptx_insn *in)
 {
-    return in->tc.dtype == PTX_MT_B1 ? 1 : in->tc.dtype == PTX_MT_S4 || in->tc.dtype == PTX_MT_U4 ? 4 : 0;
+    return ptx_mma_type_subbyte(in->tc.dtype) ? ptx_mma_type_bits(in->tc.dtype) : 0;
 }
 
 /* Bytes of memory one lane's fragment covers (the distinct elements, as exec_matrix.c moves them). */
