@@ -343,6 +343,13 @@ static void add_counts(ws_mem_counts *sum, const ws_mem_counts *c, int n)
     }
 }
 
+/* The tensor-era families' counts (ws_tc_counts), one list for the check and the flat vector. */
+#define TC_FAMILIES(tc)                                                                                   \
+    &(tc)->ldgsts_global, &(tc)->ldgsts_shared, &(tc)->ldsm, &(tc)->stsm, &(tc)->wmma_global[0],          \
+        &(tc)->wmma_global[1], &(tc)->wmma_shared[0], &(tc)->wmma_shared[1], &(tc)->bulk_global[0],       \
+        &(tc)->bulk_global[1], &(tc)->tma_global[0], &(tc)->tma_global[1]
+#define TC_NFAMILIES 12
+
 int ws_memstats_check(const ws_memstats *ms)
 {
     ws_mem_counts rows = {0}, tot = {0};
@@ -358,9 +365,7 @@ int ws_memstats_check(const ws_memstats *ms)
     add_counts(&tot, t->local, 4);
     add_counts(&tot, t->shared, 4);
     add_counts(&tot, t->dshared, 4);
-    const ws_mem_counts *fam[] = {&tc->ldgsts_global, &tc->ldgsts_shared, &tc->ldsm, &tc->stsm, &tc->wmma_global[0],
-                                  &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global[0],
-                                  &tc->bulk_global[1], &tc->tma_global[0], &tc->tma_global[1]};
+    const ws_mem_counts *fam[] = {TC_FAMILIES(tc)};
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) add_counts(&tot, fam[i], 1);
     /* a cp.async's global reads are in global[LOAD] as well (tc_verdict): counted once in the rows */
     tot.requests -= tc->ldgsts_global.requests;
@@ -525,12 +530,11 @@ void ws_memstats_flat_set(ws_memstats *ms, const uint64_t *in)
     }
     ws_mem_totals *t = &ms->t;
     ws_tc_counts *tc = &t->tc;
-    ws_mem_counts *all[22 + 12];
+    ws_mem_counts *all[12 + TC_NFAMILIES];
     int n = 0;
     for (int i = 0; i < 4; i++) { all[n++] = &t->global[i]; all[n++] = &t->local[i]; all[n++] = &t->shared[i]; }
-    ws_mem_counts *fam[] = {&tc->ldgsts_global, &tc->ldgsts_shared, &tc->ldsm, &tc->stsm, &tc->wmma_global[0],
-                            &tc->wmma_global[1], &tc->wmma_shared[0], &tc->wmma_shared[1], &tc->bulk_global[0],
-                            &tc->bulk_global[1], &tc->tma_global[0], &tc->tma_global[1]};
+    ws_mem_counts *fam[] = {TC_FAMILIES(tc)};
+    _Static_assert(sizeof fam / sizeof fam[0] == TC_NFAMILIES, "TC_NFAMILIES counts TC_FAMILIES");
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) all[n++] = fam[i];
 #define FIX(f)                                                                            \
     {                                                                                     \
