@@ -1,0 +1,88 @@
+#!/bin/sh
+# gpu-corpus-detail.sh - the measurements `check --validate` names as missing for the corpus of
+# public kernels (corpus/MANIFEST.tsv), on the GPU present, in one budgeted run:
+#   sass-<k>.csv    ncu's source page per SASS instruction (SourceCounters: executed instructions,
+#                   stall samples) for the kernels named in SASS_KERNELS: the model estimates each
+#                   SASS line's executions from the PTX lines it came from; this is the GPU's count
+#   stalls.csv      WarpStateStats, SchedulerStats, Occupancy and LaunchStats of the kernels in
+#                   STALL_KERNELS (the time outliers)
+#   lrc.csv         the L1 -> L2 read path of every corpus kernel: L1 misses, the L2 request
+#                   coalescer's (LRC) sectors in and out and those it coalesced, L2 lookups, DRAM
+# Each pass profiles the first launch of the description's entry (`warpscope gpu --profile-child`),
+# caches flushed (ncu's default --cache-control all), clocks left alone. No pass starts after
+# BUDGET_S seconds (default 540). Run from the repository root with corpus/ carried:
+#   OUT=/some/dir sh scripts/gpu-corpus-detail.sh
+set -u
+NAME=gpu-corpus-detail DEFAULT_BUDGET=540
+. scripts/gpu-prelude.sh
+MAN=corpus/MANIFEST.tsv
+[ -f "$MAN" ] || { say "no corpus (scripts/corpus-build.sh, carry corpus)"; exit 2; }
+SASS_KERNELS=${SASS_KERNELS:-"myHGEMMAlignedV1 myHGEMMAlignedV2 myHGEMMAlignedV5 wmmaBaseKernel wmmaAsyncKernel
+cs_async_SingleStage cs_async_LargeChunk cs_wmma_f64 mma_multistage cs_wmma_tf32 wmmaNaiveKernel
+cs_async_MultiStageSharedState cs_async_LargeChunkAWBarrier"}
+STALL_KERNELS=${STALL_KERNELS:-"cs_wmma_f64 cs_wmma_tf32 wmmaNaiveKernel cs_async_MultiStageSharedState
+cs_async_LargeChunkAWBarrier cs_wmma_f16 mmaBaseKernel"}
+LRC_METRICS=gpu__time_duration.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,\
+l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__m_xbar2l1tex_read_sectors.sum,\
+l1tex__m_l1tex2xbar_req.sum,lrc__xbar2lrc_requests_op_read.sum,lrc__request_sectors_op_read_coalescable.sum,\
+lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__lrc2xbar_sectors_op_read.sum,\
+lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum,lts__t_requests_srcunit_tex_op_read.sum,\
+lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,\
+lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,\
+launch__grid_size,launch__block_size,launch__shared_mem_config_size,launch__occupancy_limit_blocks
+
+tab=$(printf '\t')
+# wrapper path and entry of corpus kernel $1 (empty when not in the manifest)
+wrapper() {
+    while IFS="$tab" read -r kind repo _commit path name _rest; do
+        [ "$kind" = kernel ] && [ "$name" = "$1" ] || continue
+        printf 'corpus/%s/%s/ws_%s.cu' "$(printf '%s' "$repo" | tr / +)" "$(dirname "$path")" "$name"
+        return
+    done < "$MAN"
+}
+entry() { sed -n 's/^entry[ ]*\([A-Za-z_0-9]*\).*/\1/p' "$1" | head -1; }
+left() { [ $(($(date +%s) - START)) -lt "$BUDGET" ]; }
+
+say "pass 1: source counters per SASS instruction"
+for k in $SASS_KERNELS; do
+    left || { say "skipped sass $k (budget)"; continue; }
+    w=$(wrapper "$k"); [ -n "$w" ] || { say "no kernel $k"; continue; }
+    e=$(entry "$w")
+    say "sass $k ($e)"
+    timeout 90 "$NCU" --clock-control none --section SourceCounters --launch-count 1 -k "regex:$e" \
+        -f -o "$OUT/sass-$k" "$WS" gpu "$w:$k" --profile-child >> "$LOG" 2>&1
+    echo "rc=$?" >> "$LOG"
+    "$NCU" --import "$OUT/sass-$k.ncu-rep" --page source --print-source sass --csv > "$OUT/sass-$k.csv" 2>> "$LOG"
+    echo "print rc=$?" >> "$LOG"
+done
+
+say "pass 2: warp states of the time outliers"
+: > "$OUT/stalls.csv"
+for k in $STALL_KERNELS; do
+    left || { say "skipped stalls $k (budget)"; continue; }
+    w=$(wrapper "$k"); [ -n "$w" ] || continue
+    e=$(entry "$w")
+    say "stalls $k"
+    echo "\"kernel: $k\"" >> "$OUT/stalls.csv"
+    timeout 90 "$NCU" --clock-control none --section WarpStateStats --section SchedulerStats --section Occupancy \
+        --section LaunchStats --section ComputeWorkloadAnalysis --launch-count 1 -k "regex:$e" --csv \
+        "$WS" gpu "$w:$k" --profile-child 2>> "$LOG" | grep '^"' >> "$OUT/stalls.csv"
+done
+
+say "pass 3: the L1 -> LRC -> L2 read path of every corpus kernel"
+: > "$OUT/lrc.csv"
+HEAD=0
+while IFS="$tab" read -r kind repo _commit path name _rest; do
+    [ "$kind" = kernel ] || continue
+    left || { say "skipped lrc $name (budget)"; continue; }
+    w="corpus/$(printf '%s' "$repo" | tr / +)/$(dirname "$path")/ws_$name.cu"
+    e=$(entry "$w")
+    timeout 60 "$NCU" --clock-control none --metrics "$LRC_METRICS" --launch-count 1 -k "regex:$e" --csv \
+        --print-units base "$WS" gpu "$w:$name" --profile-child < /dev/null 2>> "$LOG" | grep '^"' > "$OUT/one.csv"
+    if [ "$HEAD" = 0 ] && [ -s "$OUT/one.csv" ]; then
+        head -1 "$OUT/one.csv" | sed 's/^/"corpus kernel",/' >> "$OUT/lrc.csv"; HEAD=1
+    fi
+    tail -n +2 "$OUT/one.csv" | sed "s/^/\"$name\",/" >> "$OUT/lrc.csv"
+done < "$MAN"
+rm -f "$OUT/one.csv"
+say "done"
