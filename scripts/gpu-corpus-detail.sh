@@ -10,7 +10,7 @@
 #                   coalescer's (LRC) sectors in and out and those it coalesced, L2 lookups, DRAM
 # Each pass profiles the first launch of the description's entry (`warpscope gpu --profile-child`),
 # caches flushed (ncu's default --cache-control all), clocks left alone. No pass starts after
-# BUDGET_S seconds (default 540). Run from the repository root with corpus/ carried:
+# BUDGET_S seconds (default 540); LRC=0 leaves pass 3 out. sass-*.csv travel in sass.tar.gz. Run from the repository root with corpus/ carried:
 #   OUT=/some/dir sh scripts/gpu-corpus-detail.sh
 set -u
 NAME=gpu-corpus-detail DEFAULT_BUDGET=540
@@ -54,6 +54,7 @@ for k in $SASS_KERNELS; do
     echo "rc=$?" >> "$LOG"
     "$NCU" --import "$OUT/sass-$k.ncu-rep" --page source --print-source sass --csv > "$OUT/sass-$k.csv" 2>> "$LOG"
     echo "print rc=$?" >> "$LOG"
+    rm -f "$OUT/sass-$k.ncu-rep"
 done
 
 say "pass 2: warp states of the time outliers"
@@ -69,6 +70,7 @@ for k in $STALL_KERNELS; do
         "$WS" gpu "$w:$k" --profile-child 2>> "$LOG" | grep '^"' >> "$OUT/stalls.csv"
 done
 
+[ "${LRC:-1}" = 1 ] || MAN=/dev/null   # LRC=0: passes 1 and 2 only
 say "pass 3: the L1 -> LRC -> L2 read path of every corpus kernel"
 : > "$OUT/lrc.csv"
 HEAD=0
@@ -85,4 +87,6 @@ while IFS="$tab" read -r kind repo _commit path name _rest; do
     tail -n +2 "$OUT/one.csv" | sed "s/^/\"$name\",/" >> "$OUT/lrc.csv"
 done < "$MAN"
 rm -f "$OUT/one.csv"
+# the device tool brings back a few files: the per-kernel pages travel as one archive
+tar -czf "$OUT/sass.tar.gz" -C "$OUT" $(cd "$OUT" && ls sass-*.csv 2>/dev/null) && rm -f "$OUT"/sass-*.csv
 say "done"
