@@ -10,17 +10,19 @@
 #                   coalescer's (LRC) sectors in and out and those it coalesced, L2 lookups, DRAM
 # Each pass profiles the first launch of the description's entry (`warpscope gpu --profile-child`),
 # caches flushed (ncu's default --cache-control all), clocks left alone. No pass starts after
-# BUDGET_S seconds (default 540); LRC=0 leaves pass 3 out. sass-*.csv travel in sass.tar.gz. Run from the repository root with corpus/ carried:
+# BUDGET_S seconds (default 540); LRC=0 leaves pass 3 out, LRC_KERNELS="a b" runs it on those only,
+# REPEAT=N profiles N launches of each (run-to-run spread; caches flushed before each).
+# SASS_KERNELS="" / STALL_KERNELS="" leave passes 1 / 2 out. sass-*.csv travel in sass.tar.gz. Run from the repository root with corpus/ carried:
 #   OUT=/some/dir sh scripts/gpu-corpus-detail.sh
 set -u
 NAME=gpu-corpus-detail DEFAULT_BUDGET=540
 . scripts/gpu-prelude.sh
 MAN=corpus/MANIFEST.tsv
 [ -f "$MAN" ] || { say "no corpus (scripts/corpus-build.sh, carry corpus)"; exit 2; }
-SASS_KERNELS=${SASS_KERNELS:-"myHGEMMAlignedV1 myHGEMMAlignedV2 myHGEMMAlignedV5 wmmaBaseKernel wmmaAsyncKernel
+SASS_KERNELS=${SASS_KERNELS-"myHGEMMAlignedV1 myHGEMMAlignedV2 myHGEMMAlignedV5 wmmaBaseKernel wmmaAsyncKernel
 cs_async_SingleStage cs_async_LargeChunk cs_wmma_f64 mma_multistage cs_wmma_tf32 wmmaNaiveKernel
 cs_async_MultiStageSharedState cs_async_LargeChunkAWBarrier"}
-STALL_KERNELS=${STALL_KERNELS:-"cs_wmma_f64 cs_wmma_tf32 wmmaNaiveKernel cs_async_MultiStageSharedState
+STALL_KERNELS=${STALL_KERNELS-"cs_wmma_f64 cs_wmma_tf32 wmmaNaiveKernel cs_async_MultiStageSharedState
 cs_async_LargeChunkAWBarrier cs_wmma_f16 mmaBaseKernel"}
 LRC_METRICS=gpu__time_duration.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__m_xbar2l1tex_read_sectors.sum,\
@@ -71,16 +73,25 @@ for k in $STALL_KERNELS; do
 done
 
 [ "${LRC:-1}" = 1 ] || MAN=/dev/null   # LRC=0: passes 1 and 2 only
+REPEAT=${REPEAT:-1}
 say "pass 3: the L1 -> LRC -> L2 read path of every corpus kernel"
 : > "$OUT/lrc.csv"
 HEAD=0
 while IFS="$tab" read -r kind repo _commit path name _rest; do
     [ "$kind" = kernel ] || continue
+    if [ -n "${LRC_KERNELS:-}" ]; then
+        case " $(echo $LRC_KERNELS) " in *" $name "*) ;; *) continue ;; esac
+    fi
     left || { say "skipped lrc $name (budget)"; continue; }
     w="corpus/$(printf '%s' "$repo" | tr / +)/$(dirname "$path")/ws_$name.cu"
     e=$(entry "$w")
-    timeout 60 "$NCU" --clock-control none --metrics "$LRC_METRICS" --launch-count 1 -k "regex:$e" --csv \
-        --print-units base "$WS" gpu "$w:$name" --profile-child < /dev/null 2>> "$LOG" | grep '^"' > "$OUT/one.csv"
+    if [ "$REPEAT" -gt 1 ]; then   # REPEAT launches of one process, each profiled with the caches flushed
+        timeout 90 "$NCU" --clock-control none --metrics "$LRC_METRICS" --launch-count "$REPEAT" -k "regex:$e" --csv \
+            --print-units base "$WS" gpu "$w:$name" --reps "$REPEAT" --no-verify < /dev/null 2>> "$LOG" | grep '^"' > "$OUT/one.csv"
+    else
+        timeout 60 "$NCU" --clock-control none --metrics "$LRC_METRICS" --launch-count 1 -k "regex:$e" --csv \
+            --print-units base "$WS" gpu "$w:$name" --profile-child < /dev/null 2>> "$LOG" | grep '^"' > "$OUT/one.csv"
+    fi
     if [ "$HEAD" = 0 ] && [ -s "$OUT/one.csv" ]; then
         head -1 "$OUT/one.csv" | sed 's/^/"corpus kernel",/' >> "$OUT/lrc.csv"; HEAD=1
     fi
