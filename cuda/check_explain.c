@@ -379,17 +379,20 @@ static bool r_store_merging(const chk_row *r, const chk_facts *f, char *out, siz
 }
 
 /* A time above the prediction where the GPU kept under half the warps active that the model's
- * theoretical occupancy assumes: fewer warps in flight hide less latency and draw less bandwidth. */
+ * occupancy row assumes: fewer warps in flight hide less latency and draw less bandwidth. The row
+ * is the grid's (ws_occupancy_grid_pct: the theoretical occupancy, less where the launch gives an SM
+ * fewer blocks), so a small grid the model already holds to its few warps is not blamed here. */
 static bool r_time_achieved_occupancy(const chk_row *r, const chk_facts *f, char *out, size_t cap)
 {
     double os, og;
     if (r->cls != CHK_TIME || !f->has_timing || r->gpu <= r->sim || !other(f, WS_METRIC_WARPS_ACTIVE, &os, &og) ||
         og >= 0.5 * os || og <= 0)
         return false;
-    return say(out, cap, "achieved occupancy: the GPU kept %.1f%% of the warps active, the model assumes its "
-               "theoretical %.0f%%; with %.1fx fewer warps in flight the kernel hides less of its memory latency "
-               "and keeps less of the %s busy, so it ran %.2fx the predicted time (the model's row is its "
-               "theoretical occupancy: every warp the limits allow)", og, os, os / og, ws_bound_name(f->timing.bound), r->gpu / r->sim);
+    return say(out, cap, "achieved occupancy: the GPU kept %.1f%% of the warps active, the model assumes "
+               "%.0f%%; with %.1fx fewer warps in flight the kernel hides less of its memory latency "
+               "and keeps less of the %s busy, so it ran %.2fx the predicted time (the model's row is the "
+               "occupancy its grid allows: every warp the limits and the launch's blocks per SM allow)", og, os,
+               os / og, ws_bound_name(f->timing.bound), r->gpu / r->sim);
 }
 
 /* L2 requests differ while the sectors agree: the GPU's L1 forms requests from what is in

@@ -206,6 +206,11 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
             snprintf(s->sass->level + n, sizeof s->sass->level - n, "; %s's machine code, an approximation for %s",
                      s->mod->target, s->arch);
         }
+        if (s->sass->active && s->sass->plan) { /* where its warps wait for their loads (latency epochs) */
+            int nw = 0;
+            int *waits = ws_sass_load_waits(s->sass->plan, &nw);
+            ws_latency_set_load_waits(s->latency, waits, nw);
+        }
     }
     if (o->racecheck) { /* in front of the models; it forwards */
         bool usage;                              /* a cluster the driver refuses is an input error */

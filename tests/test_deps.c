@@ -8,10 +8,12 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
 #include "../sim/frontend/deps.h"
+#include "../sim/models/latency.h"
 #include "../sim/models/memstats.h"
 #include "../sim/frontend/ptx.h"
 #include "../sim/models/timing.h"
@@ -271,6 +273,68 @@ static void test_a_cp_async_shared_write_is_the_same_access_as_its_global_read(v
     ptx_free(m);
 }
 
+/* Loads of one line each (line -1: a store), in this order: {warp, pc, line}, one block of `warps`
+ * warps; waits: the SASS waits for a load between pcs 1 and 2, and has pc 3's load before that wait
+ * (ws_sass_load_waits). Returns the SM's latency cycles. */
+typedef struct { int warp, pc, line; } load_at;
+
+static double loads_latency(const load_at *ld, int n, int warps, int waits)
+{
+    ws_device d = dev();
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = L.grid[1] = L.grid[2] = 1;
+    L.block[0] = 32 * (uint32_t)warps;
+    L.block[1] = L.block[2] = 1;
+    ws_models *models = ws_models_new(&d, &L, 0);
+    ws_latency *lat = ws_latency_new(&d, &L);
+    assert_non_null(models);
+    assert_non_null(lat);
+    ws_models_add_sink(models, ws_latency_verdict, lat);
+    if (waits) {
+        int *wv = malloc(4 * sizeof *wv);
+        assert_non_null(wv);
+        wv[0] = 0, wv[1] = 0, wv[2] = 1, wv[3] = 0; /* pc 3: the SASS issues it before the wait */
+        ws_latency_set_load_waits(lat, wv, 4);
+    }
+    for (int i = 0; i < n; i++) {
+        ws_mem_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.space = WS_SPACE_GLOBAL;
+        ev.op = ld[i].line < 0 ? WS_MEM_STORE : WS_MEM_LOAD;
+        ev.width = 4;
+        ev.active_mask = 0xFFFFFFFFu;
+        ev.warp = ev.warp_global = (uint32_t)ld[i].warp;
+        ev.pc = (uint32_t)ld[i].pc;
+        for (int l = 0; l < 32; l++)
+            ev.addr[l] = 0x100000000ull + (uint64_t)(ld[i].line < 0 ? 100 : ld[i].line) * 4096 + 4u * (uint64_t)l;
+        ws_models_listener(models, &ev);
+    }
+    ws_models_finish(models);
+    ws_latency_finish(lat);
+    double c = ws_latency_sm_cycles(lat, 0);
+    ws_latency_free(lat);
+    ws_models_free(models);
+    return c;
+}
+
+/* SASS issues in order: an instruction that reads a loaded register stops the warp until that
+ * load is back, so a load after it in the listing starts an epoch of its own, though the PTX
+ * loop has not come round (NVIDIA's dmmaTensorCoreGemm: LD, LD, DMMA four times per iteration).
+ * One warp, two cold lines (DRAM: 500 each) at pcs 1 and 2: one latency without a wait between
+ * them, two with one. A store's place changes nothing: the epoch keeps its loads' count. */
+static void test_a_load_after_a_use_of_an_earlier_load_in_the_sass_is_a_new_epoch(void **state)
+{
+    (void)state;
+    load_at two[] = {{0, 1, 1}, {0, 2, 2}};
+    assert_true(loads_latency(two, 2, 1, 0) == 500);
+    assert_true(loads_latency(two, 2, 1, 1) == 500 + 500);
+    /* a tile copy: ld (SASS before the wait), st (after it: it reads the load), ld (before it too):
+       the PTX's order is not the SASS's, both loads are in flight together */
+    load_at copy[] = {{0, 1, 1}, {0, 2, -1}, {0, 3, 2}};
+    assert_true(loads_latency(copy, 3, 1, 1) == 500);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_a_block_waits_for_its_slowest_warp_at_a_barrier_and_at_exit),
         cmocka_unit_test(test_a_block_wide_dram_epoch_waits_for_its_slowest_queue_wait),
         cmocka_unit_test(test_a_cp_async_shared_write_is_the_same_access_as_its_global_read),
+        cmocka_unit_test(test_a_load_after_a_use_of_an_earlier_load_in_the_sass_is_a_new_epoch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -902,9 +902,68 @@ static void test_without_the_tools_or_when_switched_off_the_simulator_says_it_is
     free(ptx);
 }
 
+/* The loop of NVIDIA's dmmaTensorCoreGemm as ptxas 13 emits it (results/h200-corpus-detail, sass
+ * of cs_wmma_f64): each k-step's two LD.E.64 then the DMMA that reads them. SASS issues in order,
+ * so the DMMA stops the warp until both loads are back (ncu: 86 % of its stall samples, long
+ * scoreboard, at the DMMAs) and the next step's loads issue after it: a wait before every step
+ * but the first. A load that reads a loaded register as its address waits too; an instruction
+ * reading only other registers (the IADD3) does not. */
+static void test_a_use_of_a_loaded_register_is_where_the_warp_waits_for_its_loads(void **state)
+{
+    (void)state;
+    const char *text =
+        "\t.target\tsm_90\n"
+        "\t.section\t.text.k,\"ax\",@progbits\n"
+        "        .global         k\n"
+        "        .type           k,@function\n"
+        "k:\n"
+        ".text.k:\n"
+        "        /*0000*/                   LD.E.64 R16, desc[UR4][R16.64] ;\n"
+        "        /*0010*/                   LD.E.64 R18, desc[UR4][R18.64] ;\n"
+        "        /*0020*/                   IADD3 R4, R4, 0x20, RZ ;\n"
+        "        /*0030*/                   DMMA.8x8x4 R8, R16, R18, R8 ;\n"
+        "        /*0040*/                   LD.E.64 R20, desc[UR4][R20.64] ;\n"
+        "        /*0050*/                   LD.E.64 R22, desc[UR4][R22.64+0x20] ;\n"
+        "        /*0060*/                   DMMA.8x8x4 R8, R20, R23, R8 ;\n"
+        "        /*0070*/                   LDG.E R2, desc[UR4][R4.64] ;\n"
+        "        /*0080*/                   LDG.E R6, desc[UR4][R2.64] ;\n"
+        "        /*0090*/                   EXIT ;\n";
+    ws_error err;
+    ws_sass_listing *l = ws_sass_parse("k.sass", text, &err);
+    if (!l) ws_error_print(&err);
+    assert_non_null(l);
+    const ws_sass_function *sf = ws_sass_find(l, "k");
+    assert_non_null(sf);
+    assert_int_equal(sf->ninsns, 10);
+    ptx_function fn;
+    memset(&fn, 0, sizeof fn);
+    fn.ninsns = 2; /* two PTX accesses: the first load and the last */
+    ws_sass_pcmap pc[2];
+    memset(pc, 0, sizeof pc);
+    pc[0].sass = 0;
+    pc[1].sass = 8;
+    ws_sass_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.fn = &fn;
+    plan.sf = sf;
+    plan.pc = pc;
+    int n = 0;
+    int *w = ws_sass_load_waits(&plan, &n);
+    assert_non_null(w);
+    assert_int_equal(n, 2 + 10);
+    int at[10] = {0, 0, 0, 1, 1, 1, 2, 2, 3, 3}; /* DMMA, DMMA (R23: the second half of R22.64), LDG through R2 */
+    for (int j = 0; j < 10; j++)
+        assert_int_equal(w[2 + j], at[j]);
+    assert_int_equal(w[0], 0);
+    assert_int_equal(w[1], 3);
+    free(w);
+    ws_sass_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_use_of_a_loaded_register_is_where_the_warp_waits_for_its_loads),
         cmocka_unit_test(test_listing_gives_opcode_width_guard_base_offset_and_source_line),
         cmocka_unit_test(test_spill_code_is_marked_and_addressed_from_the_stack_pointer),
         cmocka_unit_test(test_cuobjdump_listing_without_lines_is_read_and_says_so),

@@ -693,9 +693,38 @@ static void test_l1_hit_lines_run_beside_the_shared_wavefronts(void **state)
     assert_true(fabs(t.t_l1_us - 0.8) < 1e-9);
 }
 
+/* The data path's phase without shared memory: a warp's global loads return through the L1 data
+ * path, one wavefront per 128-B line, so a block whose warps wait for one step's loads together
+ * takes the step's latency and then its lines: NVIDIA's wmma samples load their fragments from
+ * global memory, 8 lines per request (cs_wmma_tf32: ~1024 wavefronts a step per SM on top of a
+ * ~700-cycle latency, ncu ~1866 cycles a step). The rule is the shared phase's, with the lines as
+ * the data-path phase: one block in flight the sum, many nearly the max. 1000 MHz: 1000 cycles = 1 us. */
+static void test_global_lines_on_the_data_path_add_to_a_single_blocks_load_phase(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_timing_input in;
+    memset(&in, 0, sizeof in);
+    in.latency_cycles_per_warp_max = 3000;     /* 3 us of chain */
+    in.l1_wavefronts_max = 2000;               /* 2 us of lines, no shared wavefronts */
+    in.warps_per_block = in.warps_in_flight_max = 16;
+    in.blocks_max = 1;
+    ws_timing t;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(t.t_shared_us == 0);
+    assert_true(fabs(t.t_phase_us - 5.0) < 1e-9);
+    assert_true(fabs(t.t_kernel_us - (d.launch_overhead_us + 5.0)) < 1e-9);
+    assert_int_equal(t.bound, WS_BOUND_LATENCY);
+    in.warps_in_flight_max = 16 * 64;          /* 64 blocks in flight: close to the max, 3 us */
+    in.blocks_max = 64;
+    ws_timing_predict(&d, &in, &t);
+    assert_true(t.t_phase_us > 3.0 && t.t_phase_us < 3.1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_global_lines_on_the_data_path_add_to_a_single_blocks_load_phase),
         cmocka_unit_test(test_no_traffic_costs_the_launch_overhead),
         cmocka_unit_test(test_each_term_is_traffic_over_its_rate),
         cmocka_unit_test(test_lines_over_earlier_dirty_data_write_back_the_dirty_share_of_them),

@@ -148,3 +148,13 @@ int ws_occupancy_calc(const ws_device *dev, const ws_occ_input *in, ws_occupancy
     o->l1_bytes = dev->l1_unified_bytes > o->driver_carveout ? dev->l1_unified_bytes - o->driver_carveout : 0;
     return 0;
 }
+
+double ws_occupancy_grid_pct(const ws_device *dev, const ws_occupancy *o, uint64_t nblocks)
+{
+    if (!o || !dev || o->blocks_per_sm <= 0 || dev->max_warps_per_sm <= 0 || dev->sm_count <= 0 || !nblocks)
+        return o ? o->occupancy_pct : 0;
+    uint64_t n = (uint64_t)dev->sm_count, R = (uint64_t)o->blocks_per_sm;
+    uint64_t q = nblocks / n, r = nblocks % n; /* r SMs get q + 1 blocks, the others q */
+    uint64_t waves = r * ((q + 1 + R - 1) / R) + (n - r) * ((q + R - 1) / R);
+    return 100.0 * (double)o->warps_per_block * (double)nblocks / ((double)waves * dev->max_warps_per_sm);
+}

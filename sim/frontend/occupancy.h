@@ -50,5 +50,12 @@ typedef struct {
  * block (too many registers or shared bytes) returns 0 with blocks_per_sm = 0.
  * Example: 40 regs, 96 threads, no smem on H200 -> limit_regs 16, occupancy 75 %. */
 int ws_occupancy_calc(const ws_device *dev, const ws_occ_input *in, ws_occupancy *o);
+/* The occupancy the launch can reach: the grid's nblocks placed round-robin on the SMs
+ * (block % sm_count), each SM running its blocks in waves of o->blocks_per_sm, averaged over
+ * the SMs' active time as ncu's sm__warps_active.avg.pct_of_peak_sustained_active is:
+ * 100 x warps per block x nblocks / (sum over the SMs of their waves x max_warps_per_sm).
+ * A grid of many full waves gives o->occupancy_pct; 64 blocks of 16 warps on 132 SMs give 25 %
+ * (one block per SM), whatever the calculator allows. o->occupancy_pct when nothing runs. */
+double ws_occupancy_grid_pct(const ws_device *dev, const ws_occupancy *o, uint64_t nblocks);
 
 #endif

@@ -19,6 +19,7 @@ typedef struct {
     uint8_t epoch_dram;        /* 1: the open epoch has a load with a sector from DRAM */
     uint8_t epoch_global;      /* 1: the open epoch has a load that is not a shared one */
     float short_cycles;        /* a kernel with barriers: its epochs of shared loads only (close_epoch()) */
+    int32_t epoch_wait;        /* the SASS wait count at the open epoch's global/local loads, -1 = none */
 } warp_epoch;
 
 struct ws_latency {
@@ -35,6 +36,8 @@ struct ws_latency {
     double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
     double block_tail_queue;   /* the queue waits a block-wide DRAM epoch counts (block_tail_queue()) */
     bool has_barrier;          /* the function has a block barrier: short chains hold the block */
+    int *waits;                /* per event pc: the SASS's load waits before it (ws_latency_set_load_waits) */
+    int nwaits;
 };
 
 /* A DRAM epoch that ends at a barrier or at the block's exit holds every warp of the block (its
@@ -88,7 +91,7 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
             return NULL;
         }
         for (uint64_t w = 0; w < l->nwarps; w++)
-            l->warps[w] = (warp_epoch){-1, 0.0f, 0, 0, 0.0f};
+            l->warps[w] = (warp_epoch){-1, 0.0f, 0, 0, 0.0f, -1};
     }
     return l;
 }
@@ -104,11 +107,19 @@ int ws_latency_set_function(ws_latency *l, const ptx_function *fn)
     return rc;
 }
 
+void ws_latency_set_load_waits(ws_latency *l, int *waits, int n)
+{
+    free(l->waits);
+    l->waits = waits;
+    l->nwaits = waits ? n : 0;
+}
+
 void ws_latency_free(ws_latency *l)
 {
     if (!l)
         return;
     ws_deps_free(&l->deps);
+    free(l->waits);
     free(l->warps);
     free(l->sm_cycles);
     free(l->sm_dram_epochs);
@@ -184,13 +195,22 @@ void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
     bool same_insn = pc == w->last_pc && (ev->part > 0 || copy_side || bulk_copy);
     if (same_insn)
         barrier = false;
-    if (!same_insn && (w->last_pc < 0 || pc <= w->last_pc || dependent || barrier)) {
+    /* a global/local load the SASS issues after a wait for the open epoch's loads (in-order issue,
+       ws_sass_load_waits) is issued once they are back. Loads only: the PTX's order is not the
+       SASS's (a tile copy's ld/st pairs are all LDG, then all STS), so the epoch keeps its loads' count */
+    bool long_load = lat > 0 && ev->space != WS_SPACE_SHARED && ev->op != WS_MEM_STORE;
+    int wait = long_load && pc >= 0 && pc < l->nwaits ? l->waits[pc] : -1;
+    bool waited = wait >= 0 && w->epoch_wait >= 0 && wait > w->epoch_wait;
+    if (!same_insn && (w->last_pc < 0 || pc <= w->last_pc || dependent || barrier || waited)) {
         close_epoch(l, w, S, barrier);
         l->sm_dram_epochs[v->sm] += w->epoch_dram ? (barrier ? l->block_tail_queue : 1) : 0;
         w->epoch_cycles = 0;
         w->epoch_dram = 0;
         w->epoch_global = 0;
+        w->epoch_wait = -1;
     }
+    if (wait > w->epoch_wait)
+        w->epoch_wait = wait;
     w->last_pc = pc;
     if (lat > w->epoch_cycles)
         w->epoch_cycles = (float)lat;
@@ -214,7 +234,7 @@ void ws_latency_finish(ws_latency *l)
             l->sm_dram_epochs[sm] += e->epoch_dram ? l->block_tail_queue : 0;
             if (e->short_cycles > longest)
                 longest = e->short_cycles;
-            *e = (warp_epoch){e->last_pc, 0.0f, 0, 0, 0.0f};
+            *e = (warp_epoch){e->last_pc, 0.0f, 0, 0, 0.0f, -1};
         }
         /* the barriers hold every warp of the block until its longest short chain is done (the
            tree reduction's working warp): each warp is charged that chain, not its own */

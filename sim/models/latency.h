@@ -5,6 +5,8 @@
  * In a kernel with block barriers an epoch of shared loads only is the warp's short chain, and
  * every warp of a block is charged the block's longest one (the barriers hold them for it).
  * One instruction's further events (a copy's shared side, part > 0) join the open epoch: one access.
+ * With the machine code, a global/local load the SASS issues after a wait for the open epoch's
+ * loads (an instruction reading their registers) starts a new epoch (ws_latency_set_load_waits).
  * Invariant: an epoch costs its slowest load and epochs of one warp add up; every open
  * epoch is closed by ws_latency_finish, so no load's latency is lost or counted twice. */
 #ifndef WS_LATENCY_H
@@ -25,6 +27,10 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch);
  * Without it loads overlap until the warp jumps back (a loop iteration).
  * Returns 0, -1 when out of memory. */
 int ws_latency_set_function(ws_latency *l, const ptx_function *fn);
+/* The machine code's waits (sim/sass/sass_map.h ws_sass_load_waits: per event pc, the count of
+ * SASS instructions before it that wait for a global/local load): a warp's access whose count is
+ * above its previous access's starts a new epoch. Takes waits (malloc'd, n entries; NULL: none). */
+void ws_latency_set_load_waits(ws_latency *l, int *waits, int n);
 /* ws_verdict_fn: ctx = the ws_latency. */
 void ws_latency_verdict(void *ctx, const ws_mem_verdict *v);
 /* Closes every warp's open epoch. Idempotent; verdicts after it are ignored. */

@@ -379,8 +379,9 @@
     M(SHARED_CONFLICTS_ARBITRATION, "l1tex__data_bank_conflicts_type_arbitration.sum", CONFLICT, NONE, INFO, 0, COLLECT, SHARED, NONE, PLAIN, \
       "shared bank conflicts from arbitration with other L1 traffic (the simulator models none)", NAN) \
     M(WARPS_ACTIVE, "sm__warps_active.avg.pct_of_peak_sustained_active", PCT, MODEL, INFO, 0, COLLECT, NONE, NONE, PLAIN, \
-      "achieved occupancy on the GPU; the simulator's is the theoretical one (short launches never reach it)", \
-      s->occ.occupancy_pct) \
+      "achieved occupancy on the GPU; the simulator's is what the grid allows: the theoretical one, less where " \
+      "the launch gives an SM fewer blocks (ws_occupancy_grid_pct)", \
+      ws_occupancy_grid_pct(s->dev, &s->occ, ws_launch_blocks(&s->launch))) \
     M(GPU_TIME, "gpu__time_duration.sum", US, MODEL, TIME, 0, COLLECT, NONE, NONE, PLAIN, \
       "kernel duration; the simulator's is the timing model's prediction (check: chk_sim_side.time_ns)", NAN)
 

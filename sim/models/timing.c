@@ -351,15 +351,17 @@ int ws_timing_predict(const ws_device *dev, const ws_timing_input *in, ws_timing
        shared phase: its short chains (epochs of shared loads only) and the warps' own instructions
        (they issue beside the other warps' wavefronts); the shared phase is the longer of those and
        the SM's time on the L1 data path (t_l1: the shared wavefronts, the lines filled from L2, the
-       hits beside them), which the blocks in flight share. A pipeline's copies in flight (a
-       wait_group N > 0) hide its load phase under the shared one: no term. The latency term keeps
-       the u solved above. */
+       hits beside them), which the blocks in flight share. A kernel without shared wavefronts has
+       the phase too: its global lines come back through the same data path after the latency its
+       warps wait (NVIDIA's wmma samples, fragments loaded from global memory: "Phases that add").
+       A pipeline's copies in flight (a wait_group N > 0) hide its load phase under the shared one:
+       no term. The latency term keeps the u solved above. */
     out->t_shared_us = ws_timing_l1_us(dev, in->shared_wavefronts_max);
     double in_flight = in->warps_in_flight_max / wpb;
     double t_busy = (in->latency_short_cycles_per_warp_max + in->latency_insn_cycles_per_warp_max) * cycle_us;
     double phase_load = 0, phase_sh = 0;
     if (t_busy > a) t_busy = a;
-    if (out->t_shared_us > 0 && out->t_latency_us > 0 && in_flight > 0 && !(in->copies_in_flight > 0)) {
+    if (out->t_l1_us > 0 && out->t_latency_us > 0 && in_flight > 0 && !(in->copies_in_flight > 0)) {
         /* the load phase queues at the DRAM as the chain alone would: its DRAM traffic comes in the
            load phases, not spread over the shared ones (and so the term never falls when another does) */
         phase_load = t_chain - t_busy;

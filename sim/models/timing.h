@@ -102,8 +102,8 @@ typedef struct {
     double t_phase_us;              /* a block's load phase (the latency chain less its shared loads' short
                                        chains and its warps' own instructions) and its shared phase (the
                                        longer of those and t_l1), overlapped as ws_timing_phase_us says
-                                       across the blocks in flight; a term of the max (0: no shared
-                                       wavefronts, or a pipeline: copies_in_flight) */
+                                       across the blocks in flight; a term of the max (0: no L1 data
+                                       path time, or a pipeline: copies_in_flight) */
     double t_kernel_us;             /* launch + max of the others */
     ws_bound bound;                 /* the largest term (launch when all are 0) */
     double eff_bw_gbs;              /* bytes_moved / t_kernel (GB = 1e9 bytes) */

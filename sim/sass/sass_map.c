@@ -15,6 +15,7 @@
 #include "../interp/fragments.h"
 #include "../models/pipes.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -995,4 +996,78 @@ void ws_sass_print(FILE *out, const ws_sass_plan *p, const char *source, size_t 
         }
     }
     free(lines);
+}
+
+/* The registers of one operand ("R16", "R16.64", "-R3", "|R4|", "desc[UR4][R16.64+0x20]") into
+ * regs (a 256-bit set): each Rn, n .. n + span - 1 (a tensor operand or a 64/128-bit one spans
+ * more than one). A reader's set when read, a load's destination when dest. */
+static void operand_regs(const char *op, int span, uint64_t regs[4])
+{
+    for (const char *c = op; *c; c++) {
+        if (*c != 'R' || (c > op && (isalnum((unsigned char)c[-1]) || c[-1] == '_')) || !isdigit((unsigned char)c[1]))
+            continue; /* UR4, SR_TID and RZ are not general registers */
+        int n = atoi(c + 1), w = span;
+        const char *e = c + 1;
+        while (isdigit((unsigned char)*e)) e++;
+        if (!strncmp(e, ".64", 3) && w < 2) w = 2;
+        if (!strncmp(e, ".128", 4) && w < 4) w = 4;
+        for (int k = n; k < n + w && k < 255; k++)
+            regs[k / 64] |= 1ull << (k % 64);
+    }
+}
+
+int *ws_sass_load_waits(const ws_sass_plan *p, int *n)
+{
+    const ws_sass_function *sf = p->sf;
+    int nptx = p->fn->ninsns, ns = sf ? sf->ninsns : 0;
+    int *w = malloc((size_t)(nptx + ns + 1) * sizeof *w), *at = malloc((size_t)(ns + 1) * sizeof *at);
+    if (!w || !at) {
+        free(w);
+        free(at);
+        return NULL;
+    }
+    uint64_t pending[4] = {0, 0, 0, 0};
+    int waits = 0;
+    for (int j = 0; j < ns; j++) {
+        const ws_sass_insn *in = &sf->insns[j];
+        char text[sizeof in->text];
+        snprintf(text, sizeof text, "%s", in->text);
+        char *c = text;
+        if (*c == '@') /* the guard */
+            while (*c && *c != ' ') c++;
+        while (*c == ' ') c++;
+        while (*c && *c != ' ') c++; /* the opcode */
+        /* operands: the first is the destination when it is a register (a store's is its address) */
+        int span = in->tensor != WS_SASS_TENSOR_NONE ? 4 : 1;
+        uint64_t reads[4] = {0, 0, 0, 0}, dest[4] = {0, 0, 0, 0};
+        bool first = true, has_dest = false;
+        for (char *tok = strtok(c, ","); tok; tok = strtok(NULL, ","), first = false) {
+            while (*tok == ' ') tok++;
+            if (first && tok[0] == 'R' && isdigit((unsigned char)tok[1])) {
+                has_dest = true;
+                operand_regs(tok, in->width > 4 ? in->width / 4 : 1, dest);
+            } else if (first && (tok[0] == 'P' || tok[0] == 'U' || !strncmp(tok, "RZ", 2)))
+                has_dest = true;
+            else
+                operand_regs(tok, span, reads);
+        }
+        if ((reads[0] & pending[0]) | (reads[1] & pending[1]) | (reads[2] & pending[2]) | (reads[3] & pending[3])) {
+            waits++; /* the warp stops here until its loads are back */
+            memset(pending, 0, sizeof pending);
+        }
+        at[j] = waits;
+        bool long_load = in->op == WS_SASS_OP_LD && has_dest &&
+                         (in->space == WS_SASS_SP_GLOBAL || in->space == WS_SASS_SP_LOCAL || in->space == WS_SASS_SP_GENERIC);
+        if (long_load || (in->op == WS_SASS_OP_ATOM && has_dest))
+            for (int k = 0; k < 4; k++) pending[k] |= dest[k];
+    }
+    for (int pc = 0; pc < nptx; pc++) {
+        int j = p->pc ? p->pc[pc].sass : -1;
+        w[pc] = j >= 0 && j < ns ? at[j] : -1;
+    }
+    for (int j = 0; j < ns; j++)
+        w[nptx + j] = at[j];
+    free(at);
+    *n = nptx + ns;
+    return w;
 }

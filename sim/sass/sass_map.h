@@ -120,6 +120,17 @@ void ws_sass_wmma_rows(const ptx_insn *in, int *rows, int *row_bytes);
 ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf);
 void ws_sass_plan_free(ws_sass_plan *p);
 
+/* Where a warp waits for its global/local loads (docs/timing-model.md "Fills in flight"): SASS
+ * issues in order, so an instruction that reads a register a global, local or generic load
+ * wrote stalls the warp (long scoreboard) until that load is back, and every load after it in
+ * the listing issues only then. Walking p->sf in listing order, the wait count goes up at each
+ * such reader (the loads' registers then count as back). Returns a malloc'd array over event pcs,
+ * *n of them: PTX pc i (0 .. fn->ninsns - 1) gets the count at its SASS instruction, -1 where it
+ * has none; fn->ninsns + j (spill code's events, sass_events.h) that of SASS instruction j. Two
+ * loads of a warp with counts a < b, the second later in the listing, have a wait between them.
+ * NULL when out of memory. */
+int *ws_sass_load_waits(const ws_sass_plan *p, int *n);
+
 /* One line on what ptxas changed: "2 merges (8 PTX accesses), 12 spill loads, 10 spill
  * stores, 3 predicated; approximate: 4 accesses matched by order". */
 void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap);
