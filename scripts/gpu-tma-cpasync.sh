@@ -1,22 +1,27 @@
 #!/bin/sh
 # gpu-tma-cpasync.sh - what separates the pair mma_cp_async / mma_tma (demos/pairs.txt, 4096^3), the
 # one wrong winner of results/pairs-verdicts.md: the H200 ran TMA 1.115x faster (873.1 vs 783.2 us),
-# the model ties them (796.2 / 799.9 us, both bound by the L1/shared data path: per block and k-tile
-# 128 ldmatrix wavefronts + 64 for the 8 KB the copy writes, one wavefront per 128 B for LDGSTS and
-# TMA alike). At the clock the tensor-pipe probe saw (1754 MHz) the measured times are 193 and 173 SM
-# cycles per block k-tile: cp.async fits 128 + 64, TMA would be 128 + ~45. This measures, for both
-# kernels at the pair's size, on the GPU present:
-#   counters.csv  ncu --metrics: the SM clock (sm__cycles_elapsed.avg / gpu__time_duration), the data
-#                 path's shared wavefronts (LSU) and its bank reads/writes (every client: the TMA unit's
-#                 writes included), the L1 throughput's share of peak, instruction counts by kind
-#   stalls.csv    WarpStateStats + SchedulerStats + MemoryWorkloadAnalysis (where the warps wait)
-# What decides the model: cycles per block k-tile = sm__cycles_elapsed.avg / (blocks per SM x 64) for
-# both; and whether TMA's 64 bank writes per k-tile take LSU data-path cycles (its
-# l1tex__data_pipe_lsu_wavefronts_mem_shared counts only the ldmatrix reads, l1tex__data_bank_writes
-# counts them, and the data pipe's pct_of_peak stays below cp.async's: the writes ride beside the
-# reads) or not. Each run profiles the first launch (--profile-child), caches flushed, clocks left
-# alone. Run from the repository root on the lent GPU:
-#   OUT=/some/dir sh scripts/gpu-tma-cpasync.sh        (about 2 min; BUDGET_S bounds it, default 300)
+# the model ties them (796.2 / 799.9 us, both bound by the L1/shared data path: 197 SM cycles per
+# block k-tile = 128 ldmatrix wavefronts + 64 for the 8 KB the copy writes, one per 128 B for LDGSTS
+# and TMA alike, + 4-5 of other lines). Per block k-tile (16384 blocks x 64 k-tiles / 132 SMs) the
+# measured times are, at 1800 MHz (what results/h200-clock saw the 4096^3 ldmatrix GEMMs run at under
+# ncu) 197.9 (cp.async) and 177.5 (TMA) cycles, at 1980 MHz 217.7 and 195.2. So either
+#   (a) both ran at one clock and TMA's 8 KB cost ~44 data-path cycles, not 64 (its writes ride beside
+#       the ldmatrix reads, or at more than 128 B a cycle): a TMA rate to measure and model, or
+#   (b) the TMA kernel (199 M SASS instructions against 542 M) ran near 1980 MHz and the cp.async
+#       one near 1800: the model's cycles are right for both and the clock differs (power).
+# This measures, for both kernels at the pair's size, on the GPU present:
+#   counters.csv  ncu --metrics on launches 3-5 (as gpu-clock.sh): the SM clock
+#                 (sm__cycles_elapsed.avg.per_second), cycles, the data path's shared wavefronts (LSU)
+#                 and its bank reads/writes (every client: the TMA unit's writes included), the L1
+#                 data pipe's share of peak, instruction counts by kind
+#   stalls.csv    WarpStateStats + SchedulerStats + MemoryWorkloadAnalysis of launch 3
+#   time.txt      `warpscope gpu --reps 20`: the event-timed medians beside them
+# Decides: sm__cycles_elapsed.avg / (16384 x 64 / 132) = cycles per block k-tile for each. Equal
+# clocks and TMA's cycles ~177 against ~198 with l1tex__data_bank_writes 64 per k-tile -> (a); TMA's
+# ~197 at a higher clock -> (b). Caches flushed (ncu's default), clocks left alone. Run from the
+# repository root on the lent GPU (about 2 min; BUDGET_S bounds it, default 300):
+#   OUT=/some/dir sh scripts/gpu-tma-cpasync.sh
 set -u
 NAME=gpu-tma-cpasync DEFAULT_BUDGET=300
 . scripts/gpu-prelude.sh
@@ -40,14 +45,14 @@ for k in mma_cp_async mma_tma; do
     say "time $k"     # the event-timed median beside the profiled launch
     timeout 120 "$WS" gpu -D M=$SIZE -D N=$SIZE -D K=$SIZE --reps 20 --no-verify "$k" >> "$OUT/time.txt" 2>> "$LOG"
     say "counters $k"
-    timeout 120 "$NCU" --clock-control none --metrics "$METRICS" --launch-count 1 -k "regex:$k" --csv --print-units base \
-        "$WS" gpu -D M=$SIZE -D N=$SIZE -D K=$SIZE --no-verify "$k" --profile-child < /dev/null 2>> "$LOG" |
+    timeout 150 "$NCU" --clock-control none --metrics "$METRICS" --launch-skip 2 --launch-count 3 -k "regex:$k" \
+        --csv --print-units base "$WS" gpu -D M=$SIZE -D N=$SIZE -D K=$SIZE --no-verify --reps 5 "$k" < /dev/null 2>> "$LOG" |
         grep '^"' | sed "s/^/\"$k\",/" >> "$OUT/counters.csv"
     say "stalls $k"
     echo "\"kernel: $k\"" >> "$OUT/stalls.csv"
-    timeout 120 "$NCU" --clock-control none --section WarpStateStats --section SchedulerStats \
-        --section MemoryWorkloadAnalysis --launch-count 1 -k "regex:$k" --csv \
-        "$WS" gpu -D M=$SIZE -D N=$SIZE -D K=$SIZE --no-verify "$k" --profile-child < /dev/null 2>> "$LOG" |
+    timeout 150 "$NCU" --clock-control none --section WarpStateStats --section SchedulerStats \
+        --section MemoryWorkloadAnalysis --launch-skip 2 --launch-count 1 -k "regex:$k" --csv \
+        "$WS" gpu -D M=$SIZE -D N=$SIZE -D K=$SIZE --no-verify --reps 5 "$k" < /dev/null 2>> "$LOG" |
         grep '^"' >> "$OUT/stalls.csv"
 done
 say "done"
