@@ -50,8 +50,8 @@ static void instruction_notes(ws_notes *o, const ptx_function *fn, const ws_devi
             add(o, WS_CONF_MEDIUM, fn->insns[wait[i]].src_line, "wait loop",
                 "a loop on an mbarrier try_wait until another warp or a copy gets there: its instruction counts "
                 "are this simulation's order of warps; the time counts one pass, as the GPU suspends the warp in "
-                "the try_wait until the phase completes (a cuda::pipeline GEMM: 16.0 M instructions simulated, "
-                "3.66 M on the H200), so a wait past the hardware's time limit (its retries) is not charged");
+                "the try_wait (a cuda::pipeline GEMM: 16.0 M instructions simulated, 3.66 M on the H200); retries "
+                "past the hardware's time limit are not charged");
         else
             add(o, WS_CONF_MEDIUM, fn->insns[wait[i]].src_line, "wait loop",
                 "a loop that spins on an mbarrier test_wait or a polled flag until another warp or a copy gets "
