@@ -1607,6 +1607,27 @@ static void test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors(void **s
     teardown(&r);
 }
 
+/* The L1 data path's time counts what passes the LSU data pipe. bulk_copy's copy in (4096 bytes global ->
+ * shared) is written by the TMA unit, past it: no wavefront (the H200 ran mma_tma's 8 KB k-tiles with 1.9
+ * LSU wavefronts, results/h200-tma-cpasync). Its copy out keeps one per 128-B line: 32. The loop between
+ * them, 32 warp LDS of 128 B (one wavefront each) and 32 STG of one line each: 64. */
+static void test_a_bulk_copy_into_shared_takes_no_lsu_data_path_wavefronts(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_bulk_copy(&r, 4096);
+    stats_run st = run_with_stats(&r);
+    uint64_t l1 = 0, shared = 0;
+    for (int sm = 0; sm < ws_memstats_sm_count(st.ms); sm++) {
+        l1 += ws_memstats_sm(st.ms, sm)->l1_wavefronts;
+        shared += ws_memstats_sm(st.ms, sm)->shared_wavefronts;
+    }
+    assert_int_equal(shared, 32);
+    assert_int_equal(l1, 32 + 32 + 32);
+    stats_free(&st);
+    teardown(&r);
+}
+
 /* The shared image of a box as the swizzle modes are documented ("swizzle 16-byte chunks within
  * a 32/64/128-byte span"): the pattern repeats every 256/512/1024 bytes, whose 128-byte lines
  * L = 0..7 have the 16-byte chunk c of each span-sized segment moved to c ^ (L / (8 / chunks)),
@@ -2240,6 +2261,7 @@ int main(void)
         cmocka_unit_test(test_an_mbarrier_used_by_another_warp_with_no_barrier_after_its_init_is_an_error),
         cmocka_unit_test(test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back),
         cmocka_unit_test(test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors),
+        cmocka_unit_test(test_a_bulk_copy_into_shared_takes_no_lsu_data_path_wavefronts),
         cmocka_unit_test(test_a_tma_box_is_laid_out_in_shared_memory_as_each_swizzle_mode_is_documented),
         cmocka_unit_test(test_reading_a_tma_box_before_its_mbarrier_phase_ends_is_an_error),
         cmocka_unit_test(test_tensor_map_rules_are_the_drivers),
