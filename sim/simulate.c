@@ -37,6 +37,8 @@ typedef struct {
  * once a run has taken over a second, one line every 5 seconds. */
 /* The tensor pipe's instructions from the PTX, where no SASS was read: mma.sync is one HMMA /
  * IMMA / DMMA, wmma.mma m16n16k16 two (its two n8 halves; what ptxas makes of it for sm_80+). */
+static uint64_t *timed_counts(const ws_simulation *s, double f);
+
 static void ptx_tensor_insns(const ptx_function *fn, const uint64_t *pc_warp_count, uint64_t out[4])
 {
     memset(out, 0, 4 * sizeof out[0]);
@@ -308,15 +310,25 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
 
     ws_timing_input ti;
     bool sass = s->sass && s->sass->active; /* the issue term counts the instructions the SM issues */
+    /* a blocking wait loop's retries are this schedule's: the GPU suspends the warp in its try_wait
+       until the phase completes, so they issue nothing (docs/timing-model.md "Wait loops") */
+    uint64_t *timed = timed_counts(s, sampled ? f : 1.0);
+    uint64_t issued = sass ? s->sass->warp_insns : s->result.warp_insns;
+    if (timed) {
+        issued = sass ? ws_sass_warp_insns(s->sass->plan, timed) : 0;
+        for (int pc = 0; !sass && pc < s->fn->ninsns; pc++) issued += timed[pc];
+        uint64_t all = sass ? s->sass->warp_insns : s->result.warp_insns;
+        s->spin_warp_insns = all > issued ? all - issued : 0;
+    }
     /* each warp's own instructions and barriers hold it (docs/timing-model.md "Dependent chains") */
-    ws_latency_add_chains(s->latency, (double)(sass ? s->sass->warp_insns : s->result.warp_insns),
-                          s->result.pc_warp_count, s->fn->ninsns);
-    ws_timing_input_from_memstats(s->ms, s->latency, &s->occ, sass ? s->sass->warp_insns : s->result.warp_insns,
-                                  L->bytes_moved, &ti);
+    ws_latency_add_chains(s->latency, (double)issued, s->result.pc_warp_count, s->fn->ninsns);
+    ws_timing_input_from_memstats(s->ms, s->latency, &s->occ, issued, L->bytes_moved, &ti);
     ws_timing_input_add_atomics(&ti, &atom);
     uint64_t pipes[WS_PIPE_COUNT];
-    if (sass) memcpy(pipes, s->sass->pipe_insns, sizeof pipes);
-    else ws_pipe_ptx_insns(s->fn, s->result.pc_warp_count, pipes);
+    if (sass && timed) ws_sass_pipe_insns(s->sass->plan, timed, pipes);
+    else if (sass) memcpy(pipes, s->sass->pipe_insns, sizeof pipes);
+    else ws_pipe_ptx_insns(s->fn, timed ? timed : s->result.pc_warp_count, pipes);
+    free(timed);
     ws_timing_input_add_pipes(&ti, pipes);
     /* a cp.async.wait_group N > 0 that ran leaves N groups in flight while the block works: a
        pipeline, whose loads hide under its shared phase (docs/timing-model.md "Phases that add") */
@@ -325,6 +337,22 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
             ti.copies_in_flight = 1;
     s->have_timing = ws_timing_predict(s->dev, &ti, &s->timing) == 0;
     return WS_EXIT_OK;
+}
+
+/* pc_warp_count less the blocking wait loops' retries (pc_spin_count, scaled by f with the sampled
+ * counts), or NULL when there were none (or out of memory: the counts as run). */
+static uint64_t *timed_counts(const ws_simulation *s, double f)
+{
+    const uint64_t *spin = s->result.pc_spin_count, *pc = s->result.pc_warp_count;
+    int n = s->fn->ninsns;
+    bool any = false;
+    for (int i = 0; spin && pc && i < n && !any; i++) any = spin[i] != 0;
+    uint64_t *t = any ? malloc((size_t)n * sizeof *t) : NULL;
+    for (int i = 0; t && i < n; i++) {
+        uint64_t sp = (uint64_t)llround((double)spin[i] * f);
+        t[i] = pc[i] > sp ? pc[i] - sp : 0;
+    }
+    return t;
 }
 
 void ws_simulation_close(ws_simulation *s)

@@ -47,6 +47,8 @@ typedef struct {
     bool have_result;
     bool have_timing;              /* false: the device profile has no clock or bandwidth */
     ws_timing timing;
+    uint64_t spin_warp_insns;      /* of the warp instructions counted (SASS where known), the blocking wait
+                                      loops' retries the timing model leaves out (0: none) */
     double seconds;                /* wall time of the interpreter run */
     ws_racecheck *race;            /* the run's hazards when opts.racecheck (print with ws_racecheck_print) */
     ws_sass_session *sass;         /* the machine code's view (issue 12): sass->active, sass->level */

@@ -483,6 +483,43 @@ static void test_a_try_wait_or_polled_flag_deciding_a_backward_branch_is_a_wait_
     ptx_free(m);
 }
 
+/* A wait loop's range is the path a retry runs: the backward branches its result decides whose bodies
+ * only spin. The outer loop around it does the work (a load, a barrier) and is not part of it; the
+ * try_wait may suspend the warp (the PTX ISA's "potentially blocking"), the test_wait and a polled
+ * flag return at once. */
+static void test_a_wait_loops_range_is_its_retry_path_not_the_outer_loop(void **state)
+{
+    (void)state;
+    ptx_module *m = parse(HEADER ".visible .entry k(.param .u64 p)\n{\n"
+                          "  .reg .pred %p<4>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+                          "  .shared .align 8 .b64 bar;\n"
+                          "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"      /* 0, 1 */
+                          "  mov.u32 %r1, bar;\n  mov.u32 %r3, 0;\n"                          /* 2, 3 */
+                          "$L_outer:\n  ld.global.u32 %r4, [%rd2];\n  mov.u64 %rd3, 0;\n"      /* 4, 5 */
+                          "$L_wait:\n  mbarrier.try_wait.shared.b64 %p1, [%r1], %rd3;\n"       /* 6 */
+                          "  @%p1 bra $L_go;\n  nanosleep.u32 20;\n  bra.uni $L_wait;\n"       /* 7, 8, 9 */
+                          "$L_go:\n  bar.sync 0;\n  add.s32 %r3, %r3, 1;\n"                    /* 10, 11 */
+                          "  setp.lt.s32 %p2, %r3, 4;\n  @%p2 bra $L_outer;\n  ret;\n}\n");      /* 12, 13, 14 */
+    int pcs[4], lo[4], hi[4];
+    assert_int_equal(ws_wait_loop_ranges(&m->funcs[0], pcs, lo, hi, 4), 1);
+    assert_int_equal(pcs[0], 6);
+    assert_int_equal(lo[0], 6);   /* the retry: try_wait, the branch, the sleep, back */
+    assert_int_equal(hi[0], 9);
+    assert_true(ws_wait_blocks(&m->funcs[0].insns[6]));
+    ptx_free(m);
+    m = parse(HEADER ".visible .entry k(.param .u64 p)\n{\n"
+              "  .reg .pred %p<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+              "  .shared .align 8 .b64 bar;\n"
+              "  mov.u32 %r1, bar;\n  mov.u64 %rd1, 0;\n"
+              "$L_wait:\n  mbarrier.test_wait.shared.b64 %p1, [%r1], %rd1;\n"
+              "  @!%p1 bra $L_wait;\n  ret;\n}\n");
+    assert_int_equal(ws_wait_loop_ranges(&m->funcs[0], pcs, lo, hi, 4), 1);
+    assert_int_equal(lo[0], 2);
+    assert_int_equal(hi[0], 3);
+    assert_false(ws_wait_blocks(&m->funcs[0].insns[2])); /* test_wait returns at once: the warp spins */
+    ptx_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_atomics_of_the_warps_in_flight_share_the_units_their_ranges_reach),
         cmocka_unit_test(test_a_cas_whose_result_decides_a_backward_branch_is_a_retry_loop),
         cmocka_unit_test(test_a_try_wait_or_polled_flag_deciding_a_backward_branch_is_a_wait_loop),
+        cmocka_unit_test(test_a_wait_loops_range_is_its_retry_path_not_the_outer_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

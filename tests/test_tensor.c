@@ -1607,6 +1607,27 @@ static void test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors(void **s
     teardown(&r);
 }
 
+/* The L1 data path's time counts what passes the LSU data pipe. bulk_copy's copy in (4096 bytes global ->
+ * shared) is written by the TMA unit, past it: no wavefront (the H200 ran mma_tma's 8 KB k-tiles with 1.9
+ * LSU wavefronts, results/h200-tma-cpasync). Its copy out keeps one per 128-B line: 32. The loop between
+ * them, 32 warp LDS of 128 B (one wavefront each) and 32 STG of one line each: 64. */
+static void test_a_bulk_copy_into_shared_takes_no_lsu_data_path_wavefronts(void **state)
+{
+    (void)state;
+    run_t r;
+    setup_bulk_copy(&r, 4096);
+    stats_run st = run_with_stats(&r);
+    uint64_t l1 = 0, shared = 0;
+    for (int sm = 0; sm < ws_memstats_sm_count(st.ms); sm++) {
+        l1 += ws_memstats_sm(st.ms, sm)->l1_wavefronts;
+        shared += ws_memstats_sm(st.ms, sm)->shared_wavefronts;
+    }
+    assert_int_equal(shared, 32);
+    assert_int_equal(l1, 32 + 32 + 32);
+    stats_free(&st);
+    teardown(&r);
+}
+
 /* The shared image of a box as the swizzle modes are documented ("swizzle 16-byte chunks within
  * a 32/64/128-byte span"): the pattern repeats every 256/512/1024 bytes, whose 128-byte lines
  * L = 0..7 have the 16-byte chunk c of each span-sized segment moved to c ^ (L / (8 / chunks)),
@@ -1965,6 +1986,58 @@ static void test_a_bulk_copy_to_a_mapa_address_lands_in_that_block_with_its_mbar
     }
 }
 
+/* A warp in a try_wait loop waits for another warp's arrival. On the GPU the try_wait suspends it
+ * until the phase completes (PTX ISA: a potentially blocking instruction), so it runs the loop once:
+ * the try that succeeds and the branch out. The round robin makes it retry instead, as often as its
+ * slices come round before warp 1 arrives; those retries are pc_spin_count, and the counts less them
+ * are the one pass. A test_wait returns at once, so its spins are the kernel's own: none set aside. */
+static void test_a_try_wait_loops_retries_are_counted_apart_from_its_one_pass(void **state)
+{
+    (void)state;
+    for (int blocking = 1; blocking >= 0; blocking--) {
+        char text[2048];
+        snprintf(text, sizeof text, ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                 ".reg .pred %%p<6>;\n.reg .b32 %%r<6>;\n.reg .b64 %%rd<3>;\n.shared .align 8 .b64 bar;\n"
+                 "mov.u32 %%r1, %%tid.x;\nmov.u32 %%r2, bar;\nsetp.ne.s32 %%p1, %%r1, 0;\n@%%p1 bra $L_sync;\n"
+                 "mbarrier.init.shared.b64 [%%r2], 1;\n$L_sync:\nbar.sync 0;\n"
+                 "setp.lt.u32 %%p2, %%r1, 32;\n@%%p2 bra $L_wait;\n"
+                 "mov.u32 %%r3, 0;\n$L_work:\nadd.s32 %%r3, %%r3, 1;\nsetp.lt.s32 %%p3, %%r3, 300;\n"
+                 "@%%p3 bra $L_work;\nsetp.ne.s32 %%p4, %%r1, 32;\n@%%p4 bra $L_done;\n"
+                 "mbarrier.arrive.shared.b64 %%rd1, [%%r2];\nbra.uni $L_done;\n"
+                 "$L_wait:\nmbarrier.%s.parity.shared.b64 %%p5, [%%r2], 0;\n@!%%p5 bra $L_wait;\n"
+                 "$L_done:\nret;\n}\n", blocking ? "try_wait" : "test_wait");
+        ws_error e;
+        run_t r;
+        memset(&r, 0, sizeof r);
+        r.mod = ptx_parse("wait.ptx", text, &e);
+        if (!r.mod) fail_msg("%s:%d: %s", e.file, e.line, e.msg);
+        r.fn = ptx_find_function(r.mod, "k");
+        assert_non_null(r.fn);
+        r.L.grid[0] = r.L.grid[1] = r.L.grid[2] = 1;
+        r.L.block[0] = 64; r.L.block[1] = r.L.block[2] = 1;
+        r.cfg.module = r.mod;
+        r.cfg.fn = r.fn;
+        r.cfg.launch = &r.L;
+        r.cfg.source_file = "wait.cu";
+        run_ok(&r);
+        int wait = -1;
+        for (int pc = 0; pc < r.fn->ninsns; pc++)
+            if (r.fn->insns[pc].op == PTX_MBAR_TRY_WAIT || r.fn->insns[pc].op == PTX_MBAR_TEST_WAIT) wait = pc;
+        assert_true(wait > 0);
+        /* warp 1's 900 instructions of work span several slices: warp 0 tried more than once */
+        assert_true(r.res.pc_warp_count[wait] > 2);
+        if (blocking) {
+            assert_non_null(r.res.pc_spin_count);
+            assert_int_equal(r.res.pc_warp_count[wait] - r.res.pc_spin_count[wait], 1);         /* one try */
+            assert_int_equal(r.res.pc_warp_count[wait + 1] - r.res.pc_spin_count[wait + 1], 1); /* one branch out */
+            for (int pc = 0; pc < wait; pc++) assert_int_equal(r.res.pc_spin_count[pc], 0);    /* nothing outside */
+        } else {
+            assert_null(r.res.pc_spin_count);
+        }
+        teardown(&r);
+    }
+}
+
 static void test_a_wait_on_another_blocks_mbarrier_is_refused(void **state)
 {
     (void)state;
@@ -2188,6 +2261,7 @@ int main(void)
         cmocka_unit_test(test_an_mbarrier_used_by_another_warp_with_no_barrier_after_its_init_is_an_error),
         cmocka_unit_test(test_a_bulk_copy_lands_on_its_mbarrier_and_a_bulk_store_writes_it_back),
         cmocka_unit_test(test_a_bulk_copy_counts_as_one_tma_load_reading_its_sectors),
+        cmocka_unit_test(test_a_bulk_copy_into_shared_takes_no_lsu_data_path_wavefronts),
         cmocka_unit_test(test_a_tma_box_is_laid_out_in_shared_memory_as_each_swizzle_mode_is_documented),
         cmocka_unit_test(test_reading_a_tma_box_before_its_mbarrier_phase_ends_is_an_error),
         cmocka_unit_test(test_tensor_map_rules_are_the_drivers),
@@ -2199,6 +2273,7 @@ int main(void)
         cmocka_unit_test(test_a_multicast_tma_copy_lands_in_every_masked_block_and_completes_each_blocks_mbarrier),
         cmocka_unit_test(test_threads_arrive_on_another_blocks_mbarrier_through_a_mapa_address),
         cmocka_unit_test(test_a_wait_on_another_blocks_mbarrier_is_refused),
+        cmocka_unit_test(test_a_try_wait_loops_retries_are_counted_apart_from_its_one_pass),
         cmocka_unit_test(test_a_bulk_copy_to_a_mapa_address_lands_in_that_block_with_its_mbarrier),
         cmocka_unit_test(test_the_cluster_swap_description_launches_the_exchange),
     };

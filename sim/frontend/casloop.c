@@ -36,19 +36,46 @@ static bool tainted_branch_in(const ptx_function *fn, int lo, int hi, const uint
     return false;
 }
 
-static bool in_retry_loop(const ptx_function *fn, int cas, const uint8_t *taint)
+/* True when [lo, hi] holds nothing but the seed and what a spin runs: no memory access, barrier or
+   mbarrier update (an outer loop around a wait loop does the kernel's work). */
+static bool spin_only(const ptx_function *fn, int lo, int hi, int seed)
 {
+    for (int pc = lo; pc <= hi; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (pc == seed || in->op == PTX_MBAR_TRY_WAIT || in->op == PTX_MBAR_TEST_WAIT) continue;
+        if (ptx_insn_is_memory(in)) return false;
+        switch (in->op) {
+        case PTX_BAR: case PTX_BARRIER: case PTX_BARRIER_CLUSTER: case PTX_MBAR_ARRIVE: case PTX_MBAR_ARRIVE_DROP:
+        case PTX_MBAR_EXPECT_TX: case PTX_MBAR_COMPLETE_TX: case PTX_CP_MBAR_ARRIVE: case PTX_MBAR_INIT:
+            return false;
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
+/* True when a backward branch around the CAS closes a loop whose exit it decides; *lo, *hi (may be
+   NULL) get the union of the ranges [target, branch] of those loops that only spin (spin_only). */
+static bool in_retry_loop(const ptx_function *fn, int cas, const uint8_t *taint, int *lo, int *hi)
+{
+    bool found = false;
     for (int b = cas; b < fn->ninsns; b++) {
         const ptx_insn *in = &fn->insns[b];
         if (in->op != PTX_BRA || in->opnd[0].kind != PTX_OPND_LABEL) continue;
         int t = in->opnd[0].target;
-        if (t <= cas && tainted_branch_in(fn, t, b, taint)) return true; /* backward, around the CAS */
+        if (t <= cas && tainted_branch_in(fn, t, b, taint)) { /* backward, around the CAS */
+            found = true;
+            if (!lo || !spin_only(fn, t, b, cas)) continue;
+            if (t < *lo) *lo = t;
+            if (b > *hi) *hi = b;
+        }
     }
-    return false;
+    return found;
 }
 
 /* The loops around a seed instruction whose exit depends on what the seed returned. */
-static int seeded_loops(const ptx_function *fn, int *pcs, int cap, bool (*seed)(const ptx_insn *))
+static int seeded_loops(const ptx_function *fn, int *pcs, int *lo, int *hi, int cap, bool (*seed)(const ptx_insn *))
 {
     if (!fn || fn->ninsns <= 0) return 0;
     uint8_t *taint = malloc((size_t)(fn->nregs > 0 ? fn->nregs : 1));
@@ -69,8 +96,11 @@ static int seeded_loops(const ptx_function *fn, int *pcs, int cap, bool (*seed)(
                     for (int i = 0; i < in->ndst; i++) changed |= set_reg(&in->opnd[i], taint, fn->nregs);
             }
         }
-        if (in_retry_loop(fn, c, taint)) {
+        int l = c, h = c;
+        if (in_retry_loop(fn, c, taint, &l, &h)) {
             if (found < cap && pcs) pcs[found] = c;
+            if (found < cap && lo) lo[found] = l;
+            if (found < cap && hi) hi[found] = h;
             found++;
         }
     }
@@ -88,6 +118,13 @@ static bool is_wait(const ptx_insn *in)
     return (in->op == PTX_LD || in->op == PTX_LDU) && (in->flags & (PTX_F_VOLATILE | PTX_F_ACQUIRE | PTX_F_RELAXED));
 }
 
-int ws_cas_loops(const ptx_function *fn, int *pcs, int cap) { return seeded_loops(fn, pcs, cap, is_cas); }
+int ws_cas_loops(const ptx_function *fn, int *pcs, int cap) { return seeded_loops(fn, pcs, NULL, NULL, cap, is_cas); }
 
-int ws_wait_loops(const ptx_function *fn, int *pcs, int cap) { return seeded_loops(fn, pcs, cap, is_wait); }
+int ws_wait_loops(const ptx_function *fn, int *pcs, int cap) { return seeded_loops(fn, pcs, NULL, NULL, cap, is_wait); }
+
+int ws_wait_loop_ranges(const ptx_function *fn, int *pcs, int *lo, int *hi, int cap)
+{
+    return seeded_loops(fn, pcs, lo, hi, cap, is_wait);
+}
+
+bool ws_wait_blocks(const ptx_insn *in) { return in->op == PTX_MBAR_TRY_WAIT; }

@@ -6,6 +6,30 @@
  * executed instruction has been counted. */
 #include "interp_priv.h"
 
+/* A blocking wait loop's retries (docs/timing-model.md "Wait loops"): a try of the wait arms the warp;
+ * the loop's pcs it runs next are kept, and coming back to the same wait makes them and this try a
+ * retry, counted in pc_spin_count. Leaving the loop's range (the wait succeeded and the warp goes on)
+ * disarms it. So the first try and the path out are never counted: the GPU runs those too. */
+static void spin_step(sim_ctx *c, sim_warp *w, int pc)
+{
+    uint64_t *spin = c->res->pc_spin_count;
+    int W = w->spin_wait;
+    if (W >= 0) {
+        if (pc == W) {
+            for (int i = 0; i < w->spin_n; i++) spin[w->spin_buf[i]]++;
+            spin[W]++;
+            w->spin_n = 0;
+            return;
+        }
+        if (pc >= c->spin_range[2 * W] && pc <= c->spin_range[2 * W + 1] && w->spin_n < SIM_SPIN_BUF) {
+            w->spin_buf[w->spin_n++] = pc;
+            return;
+        }
+        w->spin_wait = -1;
+    }
+    if (c->spin_range[2 * pc] >= 0) { w->spin_wait = pc; w->spin_n = 0; }
+}
+
 int sim_warp_run(sim_ctx *c, sim_warp *w)
 {
     uint64_t *pc_count = c->res->pc_warp_count;
@@ -32,6 +56,7 @@ int sim_warp_run(sim_ctx *c, sim_warp *w)
         if (in->guard >= 0) m &= sim_pred_mask(file, (uint32_t)in->guard, in->guard_neg);
         if (!w->depth) {                 /* a called function's instructions count in the totals only */
             pc_count[pc]++;
+            if (c->spin_range) spin_step(c, w, pc);
             if (watch && watch[pc]) {
                 ws_watch_hit h = {c->block_linear, {c->block[0], c->block[1], c->block[2]}, (uint32_t)w->index,
                                   c->block_linear * c->nwarps + (uint32_t)w->index, (uint32_t)pc, mask, m};

@@ -17,6 +17,7 @@
 #include "../../common/demangle.h"
 #include "../../common/device.h"
 #include "launch_check.h"
+#include "../frontend/casloop.h"
 #include "../frontend/params.h"
 
 #define SIM_DEFAULT_HOST_BYTES (8ull << 30)
@@ -327,8 +328,37 @@ void sim_block_free(sim_ctx *c, sim_block *blk)
     sim_tc_free(c);
 }
 
+/* The blocking wait loops' ranges (sim_ctx.spin_range) and the result's pc_spin_count; none for a
+ * kernel without such a loop. 0, or -1 out of memory. */
+static int spin_ranges(sim_ctx *c)
+{
+    int n = ws_wait_loop_ranges(c->fn, NULL, NULL, NULL, 0);
+    if (n < 0) return -1;
+    if (n == 0) return 0;
+    int *pcs = malloc((size_t)n * 3 * sizeof *pcs);
+    if (!pcs) return -1;
+    ws_wait_loop_ranges(c->fn, pcs, pcs + n, pcs + 2 * n, n);
+    bool any = false;
+    for (int i = 0; i < n; i++) any |= ws_wait_blocks(&c->fn->insns[pcs[i]]);
+    if (!any) { free(pcs); return 0; } /* a test_wait or a polled flag spins on the GPU too */
+    size_t ni = (size_t)(c->fn->ninsns ? c->fn->ninsns : 1);
+    c->spin_range = malloc(2 * ni * sizeof *c->spin_range);
+    c->res->pc_spin_count = calloc(ni, sizeof *c->res->pc_spin_count);
+    if (!c->spin_range || !c->res->pc_spin_count) { free(pcs); return -1; }
+    for (size_t i = 0; i < 2 * ni; i++) c->spin_range[i] = -1;
+    for (int i = 0; i < n; i++)
+        if (ws_wait_blocks(&c->fn->insns[pcs[i]])) {
+            c->spin_range[2 * pcs[i]] = pcs[n + i];
+            c->spin_range[2 * pcs[i] + 1] = pcs[2 * n + i];
+        }
+    free(pcs);
+    return 0;
+}
+
 static void free_ctx(sim_ctx *c)
 {
+    free(c->spin_range);
+    c->spin_range = NULL;
     for (uint32_t b = 0; c->blocks && b < c->nslots; b++) sim_block_free(c, &c->blocks[b]);
     free(c->blocks);
     if (c->nregions > c->res->nbuffers) free(c->region[c->nregions - 1].data); /* module globals */
@@ -395,6 +425,7 @@ void sim_block_start(sim_ctx *c, sim_block *blk, uint64_t linear)
         w->carry = 0;
         w->state = c->prog.n ? SIM_W_RUN : SIM_W_DONE;
         w->exit_pc = -1;
+        w->spin_wait = -1;
         w->bar_id = -1;
         w->bar_lanes = 0;
         w->bars_passed = 0;
@@ -654,6 +685,11 @@ int ws_sim_run(const ws_sim_config *cfg, ws_sim_result *res, ws_error *err)
         res->stop = WS_SIM_OUT_OF_MEMORY;
         goto out;
     }
+    if (spin_ranges(c)) {
+        ws_error_set(err, c->mod->path, 0, 0, "%s: out of memory", c->kname);
+        res->stop = WS_SIM_OUT_OF_MEMORY;
+        goto out;
+    }
     c->nwarps = ws_launch_warps_per_block(L);
     c->nslots = c->cooperative ? (uint32_t)count : c->cl_n;  /* a cooperative grid, a cluster: resident at once */
     c->needs_grid_ws = reads_grid_ws(c->fn);
@@ -716,6 +752,8 @@ out:
         res->nbuffers = 0;
         free(res->pc_warp_count);
         res->pc_warp_count = NULL;
+        free(res->pc_spin_count);
+        res->pc_spin_count = NULL;
     }
     return rc;
 }
@@ -725,5 +763,6 @@ void ws_sim_result_free(ws_sim_result *res)
     if (!res) return;
     for (int i = 0; i < res->nbuffers; i++) free(res->buffer_data[i]);
     free(res->pc_warp_count);
+    free(res->pc_spin_count);
     memset(res, 0, sizeof *res);
 }

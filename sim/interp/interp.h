@@ -230,6 +230,10 @@ typedef struct {
     uint64_t warp_insns;        /* instructions executed, counted per warp */
     uint64_t mem_events;
     uint64_t *pc_warp_count;    /* per instruction index: warp-level executions (fn->ninsns) */
+    uint64_t *pc_spin_count;    /* of those, the retries of a blocking wait loop (mbarrier.try_wait:
+                                   ws_wait_loop_ranges): the loop's instructions a warp ran after a try
+                                   until it came back to that wait, and the wait again. This schedule's
+                                   spins; NULL when the kernel has no such loop */
     uint64_t memory_warnings;   /* out-of-bounds / misaligned accesses counted when warnings */
     uint64_t printf_calls;      /* printf executions, counted per lane */
     int threads;                /* threads the blocks ran on: 1, or cfg.threads where the launch allowed it */

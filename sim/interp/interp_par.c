@@ -215,6 +215,10 @@ static int worker_init(par_worker *pw, par *P)
     if (!(pw->half = P->split->worker_new(P->split_ctx))) return -1;
     pw->res.pc_warp_count = calloc((size_t)(P->c->fn->ninsns ? P->c->fn->ninsns : 1), sizeof *pw->res.pc_warp_count);
     if (!pw->res.pc_warp_count) return -1;
+    if (P->c->res->pc_spin_count) {
+        pw->res.pc_spin_count = calloc((size_t)(P->c->fn->ninsns ? P->c->fn->ninsns : 1), sizeof *pw->res.pc_spin_count);
+        if (!pw->res.pc_spin_count) return -1;
+    }
     if (sim_block_alloc(&pw->c, &pw->blk)) { pw->have_blk = true; return -1; }
     pw->have_blk = true;
     return 0;
@@ -226,6 +230,7 @@ static void worker_free(par_worker *pw)
     sim_progress_free(&pw->c);
     if (pw->half) pw->P->split->worker_free(pw->P->split_ctx, pw->half);
     free(pw->res.pc_warp_count);
+    free(pw->res.pc_spin_count);
 }
 
 /* Runs block k of the launch into slot s. */
@@ -437,7 +442,10 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
     for (int i = 1; i <= started; i++) pthread_join(pw[i].tid, NULL);
     if (!rc)                                       /* per-pc counts: sums, whatever the order */
         for (int i = 0; i < nthreads; i++)
-            for (int p = 0; p < c->fn->ninsns; p++) c->res->pc_warp_count[p] += pw[i].res.pc_warp_count[p];
+            for (int p = 0; p < c->fn->ninsns; p++) {
+                c->res->pc_warp_count[p] += pw[i].res.pc_warp_count[p];
+                if (c->res->pc_spin_count) c->res->pc_spin_count[p] += pw[i].res.pc_spin_count[p];
+            }
     for (int i = 0; !rc && i < nthreads; i++) ws_nreg_merge(&c->res->nreg, &pw[i].res.nreg); /* the larger wins */
 done:
     for (int i = 0; pw && i < nthreads; i++) worker_free(&pw[i]);

@@ -174,6 +174,8 @@ typedef struct {
     uint32_t red_threads;     /* bar.red: threads that took part */
 } sim_barrier;
 
+#define SIM_SPIN_BUF 64        /* a wait loop's retry path longer than this is not counted as a spin */
+
 typedef struct sim_warp {
     uint64_t *file;           /* regs | sregs | imms | scratch, 32 lanes each */
     sim_simt_entry *stack;
@@ -212,6 +214,11 @@ typedef struct sim_warp {
     uint16_t nreg_want;       /* state SIM_W_NREG: the count its setmaxnreg.inc at nreg_pc asks for */
     int nreg_pc;              /* pc of its last setmaxnreg (the waiting one in SIM_W_NREG), -1 = none */
     uint32_t nreg_seq;        /* setmaxnreg instructions it has completed */
+    /* spins in a blocking wait loop (sim_spin_step): after a try of the wait at spin_wait, the loop's
+       pcs it ran since; back at that wait, they and the wait were a retry (res->pc_spin_count) */
+    int spin_wait;            /* pc of the wait last tried, -1 = not in a wait loop */
+    int spin_n;               /* pcs in spin_buf */
+    int spin_buf[SIM_SPIN_BUF];
     /* the progress watch (progress.c): Brent's cycle search over the warp's state at its slice ends,
        restarted whenever sim_ctx.progress moves */
     uint64_t snap_epoch;      /* sim_ctx.progress when the search (re)started */
@@ -267,6 +274,9 @@ typedef struct sim_ctx {
     ws_sim_result *res;
     ws_error *err;
     sim_program prog;         /* the kernel's */
+    int *spin_range;          /* per kernel pc: 2 x ninsns, [2 pc] the first and [2 pc + 1] the last pc of the
+                                 blocking wait loop whose wait is at pc (-1: not such a wait); NULL: the
+                                 kernel has none. Owned by the launch's context (workers share it) */
     sim_program **progs;      /* per module function: decoded when the kernel reaches it, else NULL */
     char kname[WS_KERNEL_NAME_MAX + 8]; /* kernel name for messages */
     /* memory */

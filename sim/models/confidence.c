@@ -46,10 +46,17 @@ static void instruction_notes(ws_notes *o, const ptx_function *fn, const ws_devi
     int wait[WS_NOTES_MAX];
     int nwait = ws_wait_loops(fn, wait, WS_NOTES_MAX);
     for (int i = 0; i < nwait && i < WS_NOTES_MAX; i++)
-        add(o, WS_CONF_MEDIUM, fn->insns[wait[i]].src_line, "wait loop",
-            "a loop that spins on an mbarrier wait or a polled flag until another warp or a copy gets there: its "
-            "instruction counts (and their issue time) are this simulation's order of warps, the GPU spins as long "
-            "as its copies take (a cuda::pipeline GEMM: 16.0 M instructions simulated, 3.66 M on the H200)");
+        if (ws_wait_blocks(&fn->insns[wait[i]]))   /* docs/timing-model.md "Wait loops" */
+            add(o, WS_CONF_MEDIUM, fn->insns[wait[i]].src_line, "wait loop",
+                "a loop on an mbarrier try_wait until another warp or a copy gets there: its instruction counts "
+                "are this simulation's order of warps; the time counts one pass, as the GPU suspends the warp in "
+                "the try_wait (a cuda::pipeline GEMM: 16.0 M instructions simulated, 3.66 M on the H200); retries "
+                "past the hardware's time limit are not charged");
+        else
+            add(o, WS_CONF_MEDIUM, fn->insns[wait[i]].src_line, "wait loop",
+                "a loop that spins on an mbarrier test_wait or a polled flag until another warp or a copy gets "
+                "there: its instruction counts (and their issue time) are this simulation's order of warps, the "
+                "GPU spins as long as what it waits for takes");
     for (int pc = 0; pc < fn->ninsns; pc++) {
         const ptx_insn *in = &fn->insns[pc];
         int line = in->src_line;
@@ -78,8 +85,9 @@ static void instruction_notes(ws_notes *o, const ptx_function *fn, const ws_devi
                 "are L1/shared wavefronts); the H200 overlapped 0.57-0.96 of the shorter (results/h200-tensorpipe)");
         else if (in->op == PTX_CP_BULK || in->op == PTX_CP_BULK_TENSOR)
             add(o, WS_CONF_LOW, line, "TMA",
-                "bulk/tensor copies (TMA) run beside compute: the model takes the overlap as complete and charges "
-                "one L1/shared wavefront per 128-B line written (no TMA rate was measured)");
+                "bulk/tensor copies (TMA) run beside compute: the model takes the overlap as complete; a copy into "
+                "shared memory takes no LSU data-path wavefront (the H200: 1.9 per 8 KB, results/h200-tma-cpasync), "
+                "one out of it one per 128-B line (its reads of shared memory were not measured)");
     }
 }
 

@@ -122,8 +122,14 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
     /* The L1 data path's time (docs/timing-model.md "Tensor pipe"): a cp.async.cg fill goes from L2
      * to shared memory past the L1 data return, so it costs its shared writes' wavefronts only (on
      * the H200 mma_cp_async ran 1.47x faster than the same kernel with LDG + STS); the .ca form
-     * fills L1 too and keeps its lines. A TMA copy's lines stand for its shared writes. */
-    bool bypass = ev->kind == WS_KIND_LDGSTS && ev->space != WS_SPACE_SHARED && ev->cache == WS_CACHE_CG;
+     * fills L1 too and keeps its lines. A TMA (or plain bulk) copy into shared memory takes no LSU
+     * data-pipe wavefronts at all: the TMA unit writes the banks itself (results/h200-tma-cpasync:
+     * mma_tma's 8 KB per block k-tile cost 1.9 LSU wavefronts beside its 128.5 ldmatrix ones, where
+     * cp.async's LDGSTS took 26.1; the same 2048 bank writes each). Its stores (shared -> global) keep
+     * one per 128-B line: the TMA's reads of shared memory were not measured. */
+    bool bypass = (ev->kind == WS_KIND_LDGSTS && ev->space != WS_SPACE_SHARED && ev->cache == WS_CACHE_CG) ||
+                  ((ev->kind == WS_KIND_TMA || ev->kind == WS_KIND_BULK) && ev->space == WS_SPACE_GLOBAL &&
+                   ev->op != WS_MEM_STORE);
     if (v->co && !bypass)
         S->l1_wavefronts += (uint64_t)v->co->lines;
     if (v->bk) {

@@ -198,6 +198,7 @@ static int run_one(ws_catalog *cat, const char *arg, const sim_opts *o, bool *fo
     if (!p->sample.sampled) p->sample.blocks_run = p->sample.blocks_total;
     p->counters_approximate = s->sass && s->sass->active && s->sass->plan->approximate;
     p->sass_warp_insns = s->sass && s->sass->active ? s->sass->warp_insns : 0;
+    p->spin_warp_insns = s->spin_warp_insns;
     ws_overrides_text_for(s->desc, &o->c.ov, r->overrides, sizeof r->overrides);
     p->overrides = r->overrides;
     p->compiler = s->ptx_origin.compiler;

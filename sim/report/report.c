@@ -444,9 +444,15 @@ void ws_report_text(FILE *f, const ws_report *r, bool all_lines)
     if (r->counters_level)
         fprintf(f, "counters   %s%s\n", r->counters_level,
                 r->counters_approximate ? " (the exact rows below are approximate where noted)" : "");
-    if (r->sass_warp_insns)
+    if (r->sass_warp_insns && !r->spin_warp_insns)
         fprintf(f, "           %llu SASS warp instructions issued (the timing model's issue term)\n",
                 (unsigned long long)r->sass_warp_insns);
+    else if (r->spin_warp_insns)  /* docs/timing-model.md "Wait loops" */
+        fprintf(f, "           %llu %swarp instructions, %llu of them retries of an mbarrier try_wait loop, which "
+                   "the GPU suspends instead: the issue term counts %llu\n",
+                (unsigned long long)(r->sass_warp_insns ? r->sass_warp_insns : r->warp_insns),
+                r->sass_warp_insns ? "SASS " : "", (unsigned long long)r->spin_warp_insns,
+                (unsigned long long)((r->sass_warp_insns ? r->sass_warp_insns : r->warp_insns) - r->spin_warp_insns));
     if (r->sampling && r->sampling[0])
         fprintf(f, "sampling   %s%s\n", r->sampling,
                 r->sample.sampled ? "; the output buffers are incomplete (--full for every block)" : "");
@@ -684,6 +690,7 @@ int ws_report_json_members(cJSON *o, const ws_report *r)
     cJSON_AddStringToObject(o, "counters_level", r->counters_level ? r->counters_level : "");
     cJSON_AddBoolToObject(o, "counters_approximate", r->counters_approximate);
     cJSON_AddNumberToObject(o, "sass_warp_insns", (double)r->sass_warp_insns);
+    cJSON_AddNumberToObject(o, "wait_retry_warp_insns", (double)r->spin_warp_insns);
     if (r->sampling) { /* block sampling (sim/sample.h): what was run, and the bounds of the scaled counters */
         cJSON *sj = cJSON_AddObjectToObject(o, "sampling");
         const ws_sample_info *si = &r->sample;

@@ -49,6 +49,8 @@ typedef struct {
     const char *counters_level;  /* "SASS (ptxas ...): ..." / "PTX-level: ..." (sim/sass/sass_events.h), NULL = unsaid */
     bool counters_approximate;   /* some "exact" counter rests on an approximate PTX-to-SASS match */
     uint64_t sass_warp_insns;    /* SASS warp instructions (the issue term's count), 0 = PTX-level */
+    uint64_t spin_warp_insns;    /* of the warp instructions (SASS where known), a blocking wait loop's retries
+                                    the timing model leaves out (ws_simulation.spin_warp_insns) */
     const char *sampling;        /* "sampled: N of M blocks ..." / "full: not sampled: why"; NULL or "" = full */
     ws_sample_info sample;       /* the numbers behind it (sim/sample.h); zero = unsaid */
     const char *overrides;       /* the -D text as given, "" for none (NULL = unsaid) */
