@@ -11,9 +11,11 @@
 #include "sass_map.h"
 #include "sass_unroll.h"
 
+#include "../../common/demangle.h"
 #include "../../common/desc_text.h"
 #include "../interp/fragments.h"
 #include "../models/pipes.h"
+#include "../models/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -919,6 +921,25 @@ void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, ui
         const ws_sass_block *B = &sf->blocks[b];
         for (int i = B->first; i < B->first + B->n; i++)   /* wgmma: N/8 units (ws_pipe_units_of_sass) */
             out[ws_pipe_of_sass(sf->insns[i].text)] += runs[b] * ws_pipe_units_of_sass(sf->insns[i].text);
+    }
+    free(runs);
+}
+
+void ws_sass_write_counts(FILE *out, const ws_sass_plan *p, const uint64_t *pc_warp_count)
+{
+    const ws_sass_function *sf = p->sf;
+    uint64_t *runs = runs_of(p, pc_warp_count);
+    if (!runs) return;
+    char shown[512];
+    fprintf(out, "# function %s\n", ws_demangle(sf->name, shown, sizeof shown));
+    fprintf(out, "# index\taddr\tblock\truns\tpipe\tanchor_pc\texact\tloop\tline\ttext\n");
+    for (int b = 0; b < sf->nblocks; b++) {
+        const ws_sass_block *B = &sf->blocks[b];
+        for (int i = B->first; i < B->first + B->n; i++)
+            fprintf(out, "%d\t0x%04x\t%d\t%llu\t%s\t%d\t%d\t%d\t%d\t%s\n", i, sf->insns[i].addr, b,
+                    (unsigned long long)runs[b], ws_pipe_name(ws_pipe_of_sass(sf->insns[i].text)),
+                    p->block_anchor[b], p->block_exact[b], p->block_loop ? p->block_loop[b] : -1,
+                    sf->insns[i].line, sf->insns[i].text);
     }
     free(runs);
 }

@@ -141,6 +141,12 @@ void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, 
  * ws_sass_warp_insns counts them; a wgmma's pipe (WS_PIPE_GMMA) in its units (N/8 each). */
 void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_PIPE_COUNT]);
 
+/* Every SASS instruction with its block's runs (ws_sass_block_runs), pipe, the block's anchor PTX pc
+ * (-1 none), whether it is exact, its unrolled loop (-1 none), source line and text: one tab-separated
+ * row each after a "# function <demangled name>" line (WARPSCOPE_SASS_COUNTS=FILE appends them
+ * there; scripts/sass-count-compare.py sets them beside ncu's per-instruction counts). */
+void ws_sass_write_counts(FILE *out, const ws_sass_plan *p, const uint64_t *pc_warp_count);
+
 /* PTX and SASS side by side, per source line: each PTX memory instruction with the SASS one
  * it became (marked "merge N->1", "merged into", "removed by ptxas", "predicated"), then
  * the line's SASS-only memory instructions ("spill store", "unrolled copy", ...).
