@@ -870,6 +870,24 @@ static void test_a_warp_uniform_switch_on_one_line_runs_only_its_path(void **sta
     }
 }
 
+/* early_exit, 4 warps, N = 64: warps 2 and 3 return at the bounds check (`@P0 EXIT`, line 77), warps
+ * 0 and 1 go on. ptxas computes the loop's trip count (w = 7K + 3, line 76: the PTX runs it before the
+ * check) in the block after the EXIT, so that block's lines stand for 4 warps, not the 2 that run it;
+ * it is the one fall-through of the EXIT, as the PTX's instruction after `@%p bra` to `ret` is: 2 runs.
+ * From the listing: the entry (0x0000-0x0060) 7 instructions and the EXIT 1, every warp; then 0x0080-
+ * 0x00d0 6, the preheader 0x00e0-0x0140 7, the loop 0x0150-0x0190 5 a pass (K = 3: 24 passes), the
+ * store and EXIT 0x01a0-0x01e0 5. */
+static void test_the_code_after_an_early_exit_runs_for_the_warps_that_go_on(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "tests/data/tensor/sass_branches.cu:early_exit", "K=3", NULL, "tests/data/sass/sass_branches.sass");
+    const uint64_t expect = 4 * (7 + 1) + 2 * (6 + 7 + 5 * 24 + 5);
+    if (s.sass->warp_insns != expect)
+        fail_msg("%llu SASS instructions, expected %llu", (unsigned long long)s.sass->warp_insns, (unsigned long long)expect);
+    ws_simulation_close(&s);
+}
+
 /* ---- side by side ----------------------------------------------------------------------- */
 
 static char *print_plan(const char *ptx_path, const char *sass_path, const char *fn_name, const char *cu_path)
@@ -977,6 +995,7 @@ int main(void)
         cmocka_unit_test(test_a_loop_entered_only_from_code_no_warp_runs_runs_zero_times),
         cmocka_unit_test(test_a_stand_in_anchors_zero_does_not_zero_the_code_after_it),
         cmocka_unit_test(test_a_warp_uniform_switch_on_one_line_runs_only_its_path),
+        cmocka_unit_test(test_the_code_after_an_early_exit_runs_for_the_warps_that_go_on),
         cmocka_unit_test(test_side_by_side_marks_merges_removals_predication_and_spills),
         cmocka_unit_test(test_without_the_tools_or_when_switched_off_the_simulator_says_it_is_ptx_level),
     };

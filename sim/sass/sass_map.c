@@ -428,6 +428,33 @@ static int one_for_one_pc(const ws_sass_plan *p, int i)
     return nptx == 1 && nsass == 1 ? found : -1;
 }
 
+/* The PTX pc after the one guarded branch to a `ret`/`exit` at source line `line` (an early return,
+ * `if (row >= M) return;`), where that pc is reached only by falling through it: it runs once for
+ * every warp (or diverged part) that goes on, as the block after a SASS `@P0 EXIT` of that line does.
+ * -1 where the line holds no such branch, or more than one. */
+static int pc_after_exit_branch(const ptx_function *fn, int line)
+{
+    int found = -1, n = 0;
+    for (int pc = 0; pc + 1 < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (in->op != PTX_BRA || in->guard < 0 || in->src_line != line) continue;
+        for (int k = 0; k < in->nopnd; k++) {
+            int t = in->opnd[k].kind == PTX_OPND_LABEL ? in->opnd[k].target : -1;
+            if (t >= 0 && t < fn->ninsns && (fn->insns[t].op == PTX_RET || fn->insns[t].op == PTX_EXIT)) {
+                n++;
+                found = pc + 1;
+            }
+        }
+    }
+    if (n != 1) return -1;
+    for (int pc = 0; pc < fn->ninsns; pc++) {     /* a branch target too: entered another way */
+        const ptx_insn *in = &fn->insns[pc];
+        for (int k = 0; in->op == PTX_BRA && k < in->nopnd; k++)
+            if (in->opnd[k].kind == PTX_OPND_LABEL && in->opnd[k].target == found) return -1;
+    }
+    return found;
+}
+
 static void anchor_blocks(ws_sass_plan *p, const int *pdepth)
 {
     const ws_sass_function *sf = p->sf;
@@ -451,6 +478,21 @@ static void anchor_blocks(ws_sass_plan *p, const int *pdepth)
             if (pc < 0) continue;
             p->block_anchor[b] = pc;
             p->block_exact[b] = true;
+        }
+        if (p->block_anchor[b] < 0 && b > 0 && B->loop_depth == 0) { /* (a3) the code after an early exit */
+            const ws_sass_block *A = &sf->blocks[b - 1];
+            const ws_sass_insn *last = &sf->insns[A->first + A->n - 1];
+            int into = 0;                            /* b entered only by falling out of b - 1 */
+            for (int a = 0; a < sf->nblocks; a++) {
+                int succ[2], ns = ws_sass_successors(sf, a, succ);
+                for (int k = 0; k < ns; k++) into += succ[k] == b && a != b - 1;
+            }
+            int pc = last->is_exit && sass_guarded(last) && last->line && !into && A->loop_depth == 0
+                         ? pc_after_exit_branch(fn, last->line) : -1;
+            if (pc >= 0 && pdepth[pc] == 0) {
+                p->block_anchor[b] = pc;
+                p->block_exact[b] = true;
+            }
         }
         if (p->block_anchor[b] >= 0) continue;
         if (b == 0 && B->loop_depth == 0 && fn->ninsns > 0) { /* the entry runs once per warp, as PTX pc 0 */

@@ -1,5 +1,6 @@
 /* sass_branches.cu - a branch ladder the machine code keeps on one source line (tests/test_sass.c
  * reads sass_branches.sass, made from sass_branches.ptx as tests/data/sass/README.md says):
+ *   early_exit   an early return, whose SASS block after the EXIT holds code the PTX runs before it
  *   wait_switch  cp.async copies into shared memory, then a switch on a kernel parameter whose
  *                cases wait for different numbers of copy groups (cuda::pipeline's wait_prior<N>
  *                is such a switch: the corpus's globalToShmemAsyncCopy kernels). The switch is
@@ -54,4 +55,28 @@ __global__ void wait_switch(const float4 *src, float4 *dst, int iters, int left)
         __syncthreads();
     }
     dst[threadIdx.x] = acc;
+}
+
+/*@warpscope
+kernel  early_exit
+note    4 warps, N = 64 threads in range: 2 warps return at once, the other 2 go on.
+param   N = 64
+param   K = 3
+buffer  a  float  128  init=random(42, -1, 1)
+buffer  b  float  128  init=zero  output
+grid    1
+block   128
+args    a, b, N, K
+*/
+/* An early return: ptxas computes the loop's trip count (line of `w`) after the EXIT that the
+ * bounds check became, so the block after `@P0 EXIT` holds code of a line the PTX runs before it. */
+__global__ void early_exit(const float *a, float *b, int n, int k)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int w = k * 7 + 3;
+    if (i >= n) return;
+    float s = 0.f;
+#pragma unroll 1
+    for (int j = 0; j < w; j++) s += a[i] * (float)j;
+    b[i] = s;
 }
