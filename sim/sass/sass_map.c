@@ -983,11 +983,17 @@ static void flow_bounds(const ws_sass_plan *p, uint64_t *out, bool *known)
 {
     const ws_sass_function *sf = p->sf;
     int nb = sf->nblocks;
-    int *npred = calloc((size_t)(nb + 1), sizeof *npred);
-    if (!npred) return;
+    /* predecessors, as lists: pred[pfirst[b] .. pfirst[b + 1]) */
+    int *pfirst = calloc((size_t)(nb + 2), sizeof *pfirst), *pred = calloc((size_t)(2 * nb + 1), sizeof *pred);
+    if (!pfirst || !pred) { free(pfirst); free(pred); return; }   /* out of memory: the stand-ins stand */
     for (int a = 0; a < nb; a++) {
         int succ[2], ns = ws_sass_successors(sf, a, succ);
-        for (int k = 0; k < ns; k++) npred[succ[k]]++;
+        for (int k = 0; k < ns; k++) pfirst[succ[k] + 2]++;
+    }
+    for (int b = 0; b < nb; b++) pfirst[b + 2] += pfirst[b + 1];
+    for (int a = 0; a < nb; a++) {
+        int succ[2], ns = ws_sass_successors(sf, a, succ);
+        for (int k = 0; k < ns; k++) pred[pfirst[succ[k] + 1]++] = a;
     }
     for (bool changed = true; changed;) {
         changed = false;
@@ -1000,21 +1006,19 @@ static void flow_bounds(const ws_sass_plan *p, uint64_t *out, bool *known)
             for (int k = 0; k < ns; k++) {
                 if (known[succ[k]]) {
                     sum += out[succ[k]];
-                    if (npred[succ[k]] == 1 && succ[k] != 0 && out[succ[k]] > lo) lo = out[succ[k]];
+                    bool only_b = pfirst[succ[k] + 1] - pfirst[succ[k]] == 1;
+                    if (only_b && succ[k] != 0 && out[succ[k]] > lo) lo = out[succ[k]];
                 } else all = false;
             }
             if (all) hi = sum;
-            if (b != 0 && npred[b] > 0) {
+            if (b != 0 && pfirst[b + 1] > pfirst[b]) {
                 bool allp = true;
                 uint64_t psum = 0;
-                for (int a = 0; a < nb; a++) {
-                    int sa[2], na = ws_sass_successors(sf, a, sa);
-                    for (int k = 0; k < na; k++) {
-                        if (sa[k] != b) continue;
-                        if (!known[a]) { allp = false; continue; }
-                        psum += out[a];
-                        if (na == 1 && leaves_by_successors(sf, a) && out[a] > lo) lo = out[a];
-                    }
+                for (int q = pfirst[b]; q < pfirst[b + 1]; q++) {
+                    int a = pred[q], sa[2];
+                    if (!known[a]) { allp = false; continue; }
+                    psum += out[a];
+                    if (ws_sass_successors(sf, a, sa) == 1 && leaves_by_successors(sf, a) && out[a] > lo) lo = out[a];
                 }
                 if (allp && psum < hi) hi = psum;
             }
@@ -1024,7 +1028,8 @@ static void flow_bounds(const ws_sass_plan *p, uint64_t *out, bool *known)
             if (lo == hi) { known[b] = true; changed = true; }
         }
     }
-    free(npred);
+    free(pfirst);
+    free(pred);
 }
 
 static void block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *out, bool *known)
