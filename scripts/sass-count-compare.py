@@ -11,14 +11,15 @@ listings are compared opcode by opcode (the same machine code or not, and by how
 basic block of the simulator's listing, its runs beside the GPU's count of the block's instructions,
 and each difference is put under one cause computed from the listing and the counts:
 
-  branch tree on one line   the block is one of several of a branch tree (switch / if-else ladder) that
-                            the simulator anchors to one PTX line: every branch gets the line's count
-  divergent reconvergence   a BSYNC (or a block after a BSSY'd branch) the GPU ran more often than the
-                            block before it: each divergent part of the warp executes it
+  stand-in of several       the block shares its stand-in anchor (a PTX instruction of its line) with
+                            other blocks: a switch's ladder or a remainder loop at one line, every block
+                            counted as often as that instruction
+  divergent reconvergence   a BSYNC (or a block) the GPU ran more often than the simulator and than
+                            the block before it: each diverged part of a warp executes it
   not run on the GPU        the GPU's count is 0, the simulator's is not
   unrolled split            the block is a copy of an unrolled loop (sass_unroll.c's split)
   exact anchor              the block's anchor is exact, yet the counts differ
-  line anchor               the block is anchored by line (a stand-in), and none of the above
+  line anchor               the block is anchored by line (a stand-in of its own), and none of the above
 Per cause: blocks, instructions, the sum of (sim - gpu) over them, and of their ALU / FMA pipe
 instructions (the pipe from the simulator's classification, sim/models/pipes.c).
 """
@@ -94,13 +95,13 @@ def classify(b, rows, gpu, blocks_by_anchor, sim_prev_gpu):
     if first["loop"] >= 0:
         return "unrolled split"
     if g == 0 and s > 0 and not first["exact"] and len(blocks_by_anchor.get(first["anchor"], ())) > 1:
-        return "branch tree on one line"
+        return "stand-in of several"
     if g > s and (op0 == "BSYNC" or (sim_prev_gpu is not None and g > sim_prev_gpu)):
         return "divergent reconvergence"
     if g == 0:
         return "not run on the GPU"
     if not first["exact"] and len(blocks_by_anchor.get(first["anchor"], ())) > 1:
-        return "branch tree on one line"
+        return "stand-in of several"
     if first["exact"]:
         return "exact anchor"
     return "line anchor"
