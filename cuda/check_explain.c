@@ -78,6 +78,31 @@ static bool r_timing_dependent(const chk_row *r, const chk_facts *f, char *out, 
     return r->cls == CHK_TIMING_DEP && r->cause[0] && say(out, cap, "%s", r->cause);
 }
 
+/* An instruction count above the GPU's by no more than the part of it that rests on stand-ins:
+ * SASS blocks whose runs no fact fixes (no exact anchor, not bounded to one value by the control
+ * flow: sim/sass/sass_map.h ws_sass_guess), each counted as often as a PTX instruction of its
+ * source line - a remainder loop's code the listing puts at its loop's line, the steps of a
+ * ladder no case of which has an anchor of its own. The whole difference may be theirs. */
+static bool r_sass_stand_ins(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    const ws_sass_guess *g = f->guess;
+    int id = metric_id(r);
+    if (!g || !g->blocks || r->sim <= r->gpu) return false;
+    double part;
+    const char *what;
+    if (id == WS_METRIC_INST_EXECUTED) part = (double)g->insns, what = "instructions";
+    else if (id == WS_METRIC_PIPE_ALU_INST) part = (double)g->pipe[WS_PIPE_ALU], what = "ALU instructions";
+    else if (id == WS_METRIC_PIPE_FMA_INST) part = (double)(g->pipe[WS_PIPE_FMA] + g->pipe[WS_PIPE_FMAHEAVY]),
+                                            what = "FMA-pipe instructions";
+    else return false;
+    if (r->sim - r->gpu > part) return false;
+    return say(out, cap, "blocks counted by a stand-in: %.0f of the model's %.0f %s are in %d SASS block%s whose "
+               "runs no anchor or control-flow bound fixes (each counted as often as a PTX instruction of its "
+               "source line; the largest at line %d, /*%04x*/, %llu runs), which covers the %.0f it counts above "
+               "the GPU", part, r->sim, what, g->blocks, g->blocks == 1 ? "" : "s", g->line, (unsigned)g->addr,
+               (unsigned long long)g->line_runs, r->sim - r->gpu);
+}
+
 /* DRAM reads a little above a kernel that moves little: the GPU fetches the kernel's code and
  * constants (~3 KB measured in kernels with no global traffic, issue 23), the model does not. */
 static bool r_code_fetch(const chk_row *r, const chk_facts *f, char *out, size_t cap)
@@ -496,6 +521,7 @@ typedef struct {
 static const rule rules[] = {
     {"machine code differs from the PTX", C(CHK_EXACT) | C(CHK_BOUND), r_sass},
     {"timing-dependent count", C(CHK_TIMING_DEP), r_timing_dependent},
+    {"blocks counted by a stand-in", C(CHK_CACHE), r_sass_stand_ins},
     {"instruction and constant fetches", C(CHK_CACHE), r_code_fetch},
     {"reads of lines written back during the kernel", C(CHK_CACHE), r_writeback_reads},
     {"dirty L2 lines written back during the kernel", C(CHK_CACHE), r_dirty_release},

@@ -16,6 +16,7 @@
 
 #include "../sim/models/confidence.h"
 #include "../sim/models/timing.h"
+#include "../sim/sass/sass_map.h"
 #include "check_compare.h"
 #include "cu_sass.h"
 
@@ -31,6 +32,7 @@ typedef struct {
     const cu_access_summary *ptx, *sass; /* static PTX / SASS access counts, NULL = no machine code */
     const char *no_sass;        /* why there is no SASS to compare, NULL = not asked for */
     bool counted_sass;          /* the simulation counted the machine code's instructions (ptxas + nvdisasm) */
+    const ws_sass_guess *guess; /* then the part of those counts resting on stand-in anchors, NULL = unknown */
 } chk_facts;
 
 #define CHK_UNEXPLAINED "unexplained: missing "

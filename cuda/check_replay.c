@@ -192,6 +192,7 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
     run->bound = ss->timing.bound;
     run->has_timing = ss->have_time;
     run->counted_sass = ss->sass;
+    run->guess = ss->guess;
     run->timing = ss->timing;
     run->notes = ss->notes;
     run->has_dirty = ss->have_dirty;
@@ -239,7 +240,7 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
     chk_facts f = {.rows = run->now, .nrows = run->nrows, .has_timing = ss->have_time, .timing = ss->timing,
                    .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &ss->notes,
                    .has_dirty_at_end = ss->have_dirty, .dirty_at_end_bytes = ss->dirty_at_end_bytes,
-                   .counted_sass = ss->sass};
+                   .counted_sass = ss->sass, .guess = ss->sass ? &ss->guess : NULL};
     chk_explain_rows(run->now, run->nrows, &f);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "../common/emit.h"
 #include "../common/ws_error.h"
 #include "../sim/models/confidence.h"
+#include "../sim/sass/sass_map.h"
 #include "check_compare.h"
 
 /* A verdict as the CSV's verdict column spells it: agree, differs, missing, unjudged. */
@@ -31,6 +32,7 @@ typedef struct {
     ws_bound bound;            /* today's prediction's bound (bound_now names it) */
     bool has_timing;
     bool counted_sass;         /* today's simulation counted the machine code (check_sim.h's sass) */
+    ws_sass_guess guess;       /* then the part of its instruction counts that rests on stand-ins */
     ws_timing timing;          /* its terms, and what it rests on: the facts a cause is found from */
     ws_notes notes;
     bool has_dirty;

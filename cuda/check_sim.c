@@ -111,6 +111,7 @@ int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const
         sim.have_result = false;
     }
     ss->sass = sim.sass && sim.sass->active;
+    if (ss->sass) ss->guess = sim.sass->guess;
     if (sim.sass) snprintf(ss->level, sizeof ss->level, "%s", sim.sass->level);
     ws_simulation_close(&sim);
     return rc;

@@ -13,6 +13,7 @@
 #include "../sim/models/confidence.h"
 #include "../sim/models/timing.h"
 #include "../sim/sample.h"
+#include "../sim/sass/sass_map.h"
 #include "cu_target.h"
 #include "cu_types.h"
 
@@ -31,6 +32,7 @@ typedef struct {
     ws_timing timing;             /* its terms */
     char note[400];               /* what the simulator could not give, "" when all */
     bool sass;                    /* the counters are the machine code's (ptxas + nvdisasm), else the PTX's */
+    ws_sass_guess guess;          /* then the part of its instruction counts that rests on stand-in anchors */
     char level[400];              /* why: sim/sass/sass_events.h's level line */
     ws_notes notes;               /* what the prediction rests on (sim/models/confidence.h); check_explain.c cites them */
     bool have_dirty;

@@ -540,7 +540,8 @@ static void check_explain(check_ctx *cx, kernel_check *kc)
                    .launch_us = dev ? dev->launch_overhead_us : 0, .notes = kc->have_sim ? &kc->ss.notes : NULL,
                    .has_dirty_at_end = kc->ss.have_dirty, .dirty_at_end_bytes = kc->ss.dirty_at_end_bytes,
                    .ptx = have_sass ? &ps : NULL, .sass = have_sass ? &sa : NULL,
-                   .no_sass = sass_note[0] ? sass_note : NULL, .counted_sass = kc->ss.sass};
+                   .no_sass = sass_note[0] ? sass_note : NULL, .counted_sass = kc->ss.sass,
+                   .guess = kc->ss.sass ? &kc->ss.guess : NULL};
     chk_explain_rows(rows, nrows, &f);
 }
 

@@ -77,6 +77,36 @@ static void test_an_instruction_count_names_the_evidence_by_what_the_simulation_
     contains(why, "(no machine code where this ran)");
 }
 
+/* An FMA count above the GPU's by 49,152 (cs_wmma_f64's shape): 108,544 of the model's FMA-pipe
+ * instructions are in blocks whose runs only a line stand-in gives, which can hold the whole
+ * difference; with only 40,000 there, or with the count below the GPU's, the stand-ins cannot be
+ * the whole cause and the missing evidence is named. */
+static void test_an_instruction_count_above_by_no_more_than_its_stand_in_blocks_names_them(void **state)
+{
+    (void)state;
+    chk_row r;
+    chk_row_set(&r, "sm__inst_executed_pipe_fma.sum", true, 305152, true, 256000);
+    chk_row_as_model(&r);
+    ws_sass_guess g = {.blocks = 14, .insns = 300000, .line = 797, .addr = 0x930, .line_runs = 16384};
+    g.pipe[WS_PIPE_FMA] = 100000;
+    g.pipe[WS_PIPE_FMAHEAVY] = 8544;
+    g.pipe[WS_PIPE_ALU] = 1;
+    chk_facts f = {.rows = &r, .nrows = 1, .counted_sass = true, .guess = &g};
+    char why[640];
+    assert_true(chk_explain_row(&r, &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&r, &f), "blocks counted by a stand-in");
+    contains(why, "108544 of the model's 305152 FMA-pipe instructions are in 14 SASS blocks");
+    contains(why, "line 797, /*0930*/, 16384 runs");
+    contains(why, "covers the 49152 it counts above the GPU");
+    g.pipe[WS_PIPE_FMA] = 40000 - 8544;
+    assert_false(chk_explain_row(&r, &f, why, sizeof why));
+    contains(why, CHK_UNEXPLAINED "per-instruction executed counts");
+    g.pipe[WS_PIPE_FMA] = 100000;
+    chk_row_set(&r, "sm__inst_executed_pipe_fma.sum", true, 256000, true, 305152);  /* below: not this */
+    chk_row_as_model(&r);
+    assert_false(chk_explain_row(&r, &f, why, sizeof why));
+}
+
 /* The GPU read 1,131,008 B more than the model and wrote 1,128,704 B more: reads of about the
  * lines written back (ratio computed here). */
 static void test_dram_reads_above_by_the_extra_write_backs_are_reads_of_written_back_lines(void **state)
@@ -472,6 +502,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dram_writes_above_the_model_are_dirty_lines_written_back_during_the_kernel),
         cmocka_unit_test(test_an_instruction_count_names_the_evidence_by_what_the_simulation_counted),
+        cmocka_unit_test(test_an_instruction_count_above_by_no_more_than_its_stand_in_blocks_names_them),
         cmocka_unit_test(test_dram_reads_above_by_the_extra_write_backs_are_reads_of_written_back_lines),
         cmocka_unit_test(test_a_small_dram_excess_over_a_small_kernel_is_instruction_and_constant_fetches),
         cmocka_unit_test(test_an_l1_hit_rate_with_agreeing_load_hits_is_store_lookups),

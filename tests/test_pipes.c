@@ -34,6 +34,13 @@ static void test_sass_opcodes_go_to_the_pipes_ncu_counts_them_on(void **state)
     assert_int_equal(ws_pipe_of_sass("I2FP.F32.U32 R3, R2"), WS_PIPE_ALU);
     assert_int_equal(ws_pipe_of_sass("I2F.U32 R3, R2"), WS_PIPE_XU);
     assert_int_equal(ws_pipe_of_sass("@P1 POPC R1, R2"), WS_PIPE_XU);
+    /* ncu's per-instruction counts of 9 corpus kernels (results/h200-corpus-detail): the ALU count is
+       the ALU opcodes' executions plus exactly the CS2R ..., SRZ ones, and myHGEMMAlignedV5's one
+       VIMNMX moves 16 from fma to alu; a CS2R of a timer register is not measured */
+    assert_int_equal(ws_pipe_of_sass("CS2R R4, SRZ"), WS_PIPE_ALU);
+    assert_int_equal(ws_pipe_of_sass("@!P2 CS2R R10, SRZ"), WS_PIPE_ALU);
+    assert_int_equal(ws_pipe_of_sass("CS2R R6, SR_GLOBALTIMERLO"), WS_PIPE_NONE);
+    assert_int_equal(ws_pipe_of_sass("VIMNMX R3, R2, 0x10, PT"), WS_PIPE_ALU);
     /* memory, control and uniform-datapath instructions take only their issue slot */
     assert_int_equal(ws_pipe_of_sass("LDG.E R1, desc[UR4][R2.64]"), WS_PIPE_NONE);
     assert_int_equal(ws_pipe_of_sass("BRA 0x70"), WS_PIPE_NONE);

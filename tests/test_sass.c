@@ -825,6 +825,69 @@ static void test_a_stand_in_anchors_zero_does_not_zero_the_code_after_it(void **
     ws_simulation_close(&s);
 }
 
+/* ---- a branch ladder on one source line (tests/data/tensor/sass_branches.cu) --------------- */
+
+/* wait_switch, 2 warps x ITERS = 4 iterations: a switch on LEFT, inlined into one source line, that
+ * ptxas lays out as a compare-and-branch ladder (sass_branches.sass). LEFT is a kernel parameter, so
+ * every warp takes one path. Read off the listing: the entry (0x0000-0x0070) is 8 instructions, the
+ * loop's preheader (0x0080-0x0160) 15, its head (0x0170-0x01d0: LDGSTS, LDGDEPBAR, @P0 BRA on
+ * LEFT > 19) 7, the tail (0x0330-0x03f0: the wait_all's LDGDEPBAR and DEPBAR, BAR, LDS.128, BAR, the
+ * back branch) 13, the exit 4. Between
+ * head and tail, LEFT = 20: ISETP + @!P1 BRA at 0x0260 (2), DEPBAR.LE SB0, 0x2 (1); LEFT = 0: 0x01e0
+ * (2), DEPBAR.LE SB0, 0x0 + BRA (2); LEFT = 40: 0x0260, 0x0280, 0x02a0 (2 each), DEPBAR.LE SB0, 0x4
+ * + BRA (2). Each case's DEPBAR runs 8 times, the other cases' never (every block of the ladder was
+ * counted as often as the line's first PTX instruction, 8 times). ALU for LEFT = 20: the entry's ISETP
+ * and two CS2R ..., SRZ, the preheader's two CS2R, two LEA, ISETP and LOP3, and per iteration the
+ * ladder's ISETP and the tail's: 2 x (3 + 6 + 4 x 2) = 34. */
+static void test_a_warp_uniform_switch_on_one_line_runs_only_its_path(void **state)
+{
+    (void)state;
+    static const struct { const char *left; unsigned between; const char *depbar; } cases[] = {
+        {"LEFT=20", 2 + 1, "DEPBAR.LE SB0, 0x2"},
+        {"LEFT=0", 2 + 2, "DEPBAR.LE SB0, 0x0"},
+        {"LEFT=40", 3 * 2 + 2, "DEPBAR.LE SB0, 0x4"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        ws_simulation s;
+        run(&s, "tests/data/tensor/sass_branches.cu:wait_switch", "ITERS=4", cases[c].left, "tests/data/sass/sass_branches.sass");
+        const uint64_t expect = 2 * (8 + 15 + 4 * (7 + cases[c].between + 13) + 4);
+        if (s.sass->warp_insns != expect)
+            fail_msg("%s: %llu SASS instructions, expected %llu", cases[c].left, (unsigned long long)s.sass->warp_insns,
+                     (unsigned long long)expect);
+        const ws_sass_function *f = s.sass->sf;
+        uint64_t runs[64];
+        assert_true(f->nblocks <= 64);
+        ws_sass_block_runs(s.sass->plan, s.result.pc_warp_count, runs);
+        for (int i = 0; i < f->ninsns; i++) {
+            if (strncmp(f->insns[i].text, "DEPBAR.LE SB0", 13) || f->blocks[f->insns[i].block].n > 2) continue; /* the cases' */
+            uint64_t want = strcmp(f->insns[i].text, cases[c].depbar) ? 0 : 2 * 4;
+            if (runs[f->insns[i].block] != want)
+                fail_msg("%s: %s ran %llu times, expected %llu", cases[c].left, f->insns[i].text,
+                         (unsigned long long)runs[f->insns[i].block], (unsigned long long)want);
+        }
+        if (c == 0) assert_true(metric(s.ms, "sm__inst_executed_pipe_alu.sum") == 2 * (3 + 6 + 4 * 2));
+        ws_simulation_close(&s);
+    }
+}
+
+/* early_exit, 4 warps, N = 64: warps 2 and 3 return at the bounds check (`@P0 EXIT`, line 77), warps
+ * 0 and 1 go on. ptxas computes the loop's trip count (w = 7K + 3, line 76: the PTX runs it before the
+ * check) in the block after the EXIT, so that block's lines stand for 4 warps, not the 2 that run it;
+ * it is the one fall-through of the EXIT, as the PTX's instruction after `@%p bra` to `ret` is: 2 runs.
+ * From the listing: the entry (0x0000-0x0060) 7 instructions and the EXIT 1, every warp; then 0x0080-
+ * 0x00d0 6, the preheader 0x00e0-0x0140 7, the loop 0x0150-0x0190 5 a pass (K = 3: 24 passes), the
+ * store and EXIT 0x01a0-0x01e0 5. */
+static void test_the_code_after_an_early_exit_runs_for_the_warps_that_go_on(void **state)
+{
+    (void)state;
+    ws_simulation s;
+    run(&s, "tests/data/tensor/sass_branches.cu:early_exit", "K=3", NULL, "tests/data/sass/sass_branches.sass");
+    const uint64_t expect = 4 * (7 + 1) + 2 * (6 + 7 + 5 * 24 + 5);
+    if (s.sass->warp_insns != expect)
+        fail_msg("%llu SASS instructions, expected %llu", (unsigned long long)s.sass->warp_insns, (unsigned long long)expect);
+    ws_simulation_close(&s);
+}
+
 /* ---- side by side ----------------------------------------------------------------------- */
 
 static char *print_plan(const char *ptx_path, const char *sass_path, const char *fn_name, const char *cu_path)
@@ -990,6 +1053,8 @@ int main(void)
         cmocka_unit_test(test_every_wmma_load_from_shared_is_its_ldsm_whatever_line_the_listing_gives),
         cmocka_unit_test(test_a_loop_entered_only_from_code_no_warp_runs_runs_zero_times),
         cmocka_unit_test(test_a_stand_in_anchors_zero_does_not_zero_the_code_after_it),
+        cmocka_unit_test(test_a_warp_uniform_switch_on_one_line_runs_only_its_path),
+        cmocka_unit_test(test_the_code_after_an_early_exit_runs_for_the_warps_that_go_on),
         cmocka_unit_test(test_side_by_side_marks_merges_removals_predication_and_spills),
         cmocka_unit_test(test_without_the_tools_or_when_switched_off_the_simulator_says_it_is_ptx_level),
     };

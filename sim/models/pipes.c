@@ -20,7 +20,7 @@ static const sass_row sass_rows[] = {
     {"HMUL2", WS_PIPE_FMA}, {"FSWZADD", WS_PIPE_FMA},
     {"IMAD", WS_PIPE_FMAHEAVY}, {"IMUL", WS_PIPE_FMAHEAVY}, {"IMAD32I", WS_PIPE_FMAHEAVY},
     {"IMUL32I", WS_PIPE_FMAHEAVY}, {"IDP", WS_PIPE_FMAHEAVY}, {"IDP4A", WS_PIPE_FMAHEAVY},
-    {"VIADD", WS_PIPE_FMAHEAVY}, {"VIMNMX", WS_PIPE_FMAHEAVY},
+    {"VIADD", WS_PIPE_FMAHEAVY},
     {"IADD3", WS_PIPE_ALU}, {"IADD", WS_PIPE_ALU}, {"IADD32I", WS_PIPE_ALU}, {"LOP3", WS_PIPE_ALU},
     {"LOP", WS_PIPE_ALU}, {"LOP32I", WS_PIPE_ALU}, {"SHF", WS_PIPE_ALU}, {"SHL", WS_PIPE_ALU},
     {"SHR", WS_PIPE_ALU}, {"ISETP", WS_PIPE_ALU}, {"FSETP", WS_PIPE_ALU}, {"IMNMX", WS_PIPE_ALU},
@@ -31,6 +31,10 @@ static const sass_row sass_rows[] = {
     /* I2FP (sm_86+ integer -> float, not I2F's XU): tests/gpu/cluster_swap's one I2FP.F32.U32 a warp
        was the H200's 8 more ALU instructions (112 vs 104, results/h200-cluster/round3) */
     {"I2FP", WS_PIPE_ALU},
+    /* VIMNMX (sm_90 integer min/max): ALU, not fmaheavy - myHGEMMAlignedV5's one VIMNMX, 16
+       executions by ncu's source page, is exactly its ALU count's excess over the other ALU
+       instructions and its FMA count's shortfall (results/h200-corpus-detail sass.tar.gz) */
+    {"VIMNMX", WS_PIPE_ALU},
     {"DADD", WS_PIPE_FP64}, {"DMUL", WS_PIPE_FP64}, {"DFMA", WS_PIPE_FP64}, {"DSETP", WS_PIPE_FP64},
     {"DMNMX", WS_PIPE_FP64},
     {"MUFU", WS_PIPE_XU}, {"F2I", WS_PIPE_XU}, {"I2F", WS_PIPE_XU}, {"F2F", WS_PIPE_XU},
@@ -114,6 +118,14 @@ ws_pipe ws_pipe_of_sass(const char *text)
     for (size_t i = 0; i < sizeof sass_rows / sizeof sass_rows[0]; i++)
         if (strlen(sass_rows[i].op) == n && !strncmp(sass_rows[i].op, text, n))
             return sass_rows[i].pipe;
+    /* CS2R Rd, SRZ (zeroing a register pair, ptxas's accumulator initialisation): ALU. ncu's
+       source page (results/h200-corpus-detail sass.tar.gz) puts each of 9 corpus kernels' ALU
+       count exactly its CS2R ..., SRZ executions above the other ALU instructions' (768 to 5120).
+       CS2R of a clock or timer register is not measured: no pipe */
+    if (n == 4 && !strncmp(text, "CS2R", 4)) {
+        const char *comma = memchr(text, ',', strlen(text));
+        if (comma && !strncmp(comma + 1 + strspn(comma + 1, " "), "SRZ", 3)) return WS_PIPE_ALU;
+    }
     return WS_PIPE_NONE;
 }
 

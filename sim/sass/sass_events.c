@@ -477,6 +477,17 @@ void ws_sass_session_finish(ws_sass_session *ss, const ws_sim_result *res)
     ss->warp_insns = ws_sass_warp_insns(ss->plan, res->pc_warp_count);
     ws_sass_tensor_insns(ss->plan, res->pc_warp_count, ss->tensor_insns);
     ws_sass_pipe_insns(ss->plan, res->pc_warp_count, ss->pipe_insns);
+    ws_sass_guessed(ss->plan, res->pc_warp_count, &ss->guess);
+    const char *dump = getenv("WARPSCOPE_SASS_COUNTS"); /* per-instruction counts, for comparing with ncu's source page */
+    if (dump && *dump) {
+        FILE *f = fopen(dump, "a");
+        if (!f) {
+            fprintf(stderr, "warpscope: warning: WARPSCOPE_SASS_COUNTS=%s cannot be opened; no counts written\n", dump);
+            return;
+        }
+        ws_sass_write_counts(f, ss->plan, res->pc_warp_count);
+        fclose(f);
+    }
 }
 
 void ws_sass_session_free(ws_sass_session *ss)

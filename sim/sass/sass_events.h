@@ -75,6 +75,7 @@ typedef struct {
     uint64_t warp_insns;       /* SASS warp instructions executed (after ws_sass_session_finish) */
     uint64_t tensor_insns[WS_SASS_TENSOR_COUNT]; /* of them, the tensor pipe's: [0] all, [HMMA] ... */
     uint64_t pipe_insns[WS_PIPE_COUNT]; /* of them, per arithmetic pipe (sim/models/pipes.h) */
+    ws_sass_guess guess;       /* the part of those counts that rests on stand-in anchors */
 } ws_sass_session;
 
 /* The SASS of fn: listing_text when given (a recorded nvdisasm listing), else ptxas +

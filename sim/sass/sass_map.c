@@ -11,9 +11,11 @@
 #include "sass_map.h"
 #include "sass_unroll.h"
 
+#include "../../common/demangle.h"
 #include "../../common/desc_text.h"
 #include "../interp/fragments.h"
 #include "../models/pipes.h"
+#include "../models/timing.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -387,6 +389,73 @@ static int controlling_branch(const ptx_function *fn, const ws_sass_function *sf
     return b;
 }
 
+/* A SASS instruction that is the one translation of one PTX instruction (no memory access):
+ * `DEPBAR.LE SB0, N` of `cp.async.wait_group N` (`cp.async.wait_all`: N = 0), `BAR.SYNC N` of
+ * `bar.sync N` / `barrier.sync N`. Returns that PTX pc where the line holds exactly one such PTX
+ * instruction, unpredicated, and the listing exactly one such SASS instruction at that line (so
+ * neither side was unrolled or duplicated), else -1. */
+static int one_for_one_pc(const ws_sass_plan *p, int i)
+{
+    const ws_sass_function *sf = p->sf;
+    const ptx_function *fn = p->fn;
+    const ws_sass_insn *s = &sf->insns[i];
+    if (sass_guarded(s) || s->guard >= 0 || !s->line) return -1;
+    long n = -1;
+    bool depbar = !strcmp(s->opcode, "DEPBAR.LE"), bar = !strncmp(s->opcode, "BAR.SYNC", 8);
+    if (!depbar && !bar) return -1;
+    const char *q = depbar ? strstr(s->text, "SB0,") : s->text + strcspn(s->text, " ");
+    if (!q || (depbar && !(q += 4))) return -1;
+    char *end;
+    n = strtol(q, &end, 0);
+    if (end == q || n < 0 || (*end && *end != ' ' && *end != ',')) return -1;
+    if (bar && *end == ',') return -1;                 /* BAR.SYNC id, count: not the plain form */
+    int found = -1, nptx = 0, nsass = 0;
+    for (int k = 0; k < sf->ninsns; k++)
+        nsass += sf->insns[k].line == s->line && !strcmp(sf->insns[k].text, s->text);
+    for (int pc = 0; pc < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (in->src_line != s->line) continue;
+        bool same;
+        if (depbar)
+            same = (in->op == PTX_CP_WAIT && in->nopnd >= 1 && in->opnd[0].kind == PTX_OPND_IMM && in->opnd[0].imm == n) ||
+                   (in->op == PTX_CP_WAIT_ALL && n == 0);
+        else
+            same = in->op == PTX_BAR && in->bar == PTX_BAR_SYNC && !(in->flags & PTX_F_WARP) && in->nopnd == 1 &&
+                   in->opnd[0].kind == PTX_OPND_IMM && in->opnd[0].imm == n;
+        if (!same) continue;
+        nptx++;
+        if (in->guard < 0) found = pc;
+    }
+    return nptx == 1 && nsass == 1 ? found : -1;
+}
+
+/* The PTX pc after the one guarded branch to a `ret`/`exit` at source line `line` (an early return,
+ * `if (row >= M) return;`), where that pc is reached only by falling through it: it runs once for
+ * every warp (or diverged part) that goes on, as the block after a SASS `@P0 EXIT` of that line does.
+ * -1 where the line holds no such branch, or more than one. */
+static int pc_after_exit_branch(const ptx_function *fn, int line)
+{
+    int found = -1, n = 0;
+    for (int pc = 0; pc + 1 < fn->ninsns; pc++) {
+        const ptx_insn *in = &fn->insns[pc];
+        if (in->op != PTX_BRA || in->guard < 0 || in->src_line != line) continue;
+        for (int k = 0; k < in->nopnd; k++) {
+            int t = in->opnd[k].kind == PTX_OPND_LABEL ? in->opnd[k].target : -1;
+            if (t >= 0 && t < fn->ninsns && (fn->insns[t].op == PTX_RET || fn->insns[t].op == PTX_EXIT)) {
+                n++;
+                found = pc + 1;
+            }
+        }
+    }
+    if (n != 1) return -1;
+    for (int pc = 0; pc < fn->ninsns; pc++) {     /* a branch target too: entered another way */
+        const ptx_insn *in = &fn->insns[pc];
+        for (int k = 0; in->op == PTX_BRA && k < in->nopnd; k++)
+            if (in->opnd[k].kind == PTX_OPND_LABEL && in->opnd[k].target == found) return -1;
+    }
+    return found;
+}
+
 static void anchor_blocks(ws_sass_plan *p, const int *pdepth)
 {
     const ws_sass_function *sf = p->sf;
@@ -404,6 +473,27 @@ static void anchor_blocks(ws_sass_plan *p, const int *pdepth)
             p->block_anchor[b] = pc;
             p->block_exact[b] = true;
             break;
+        }
+        for (int i = B->first; i < B->first + B->n && p->block_anchor[b] < 0; i++) { /* (a'') a one-for-one instruction */
+            int pc = one_for_one_pc(p, i);
+            if (pc < 0) continue;
+            p->block_anchor[b] = pc;
+            p->block_exact[b] = true;
+        }
+        if (p->block_anchor[b] < 0 && b > 0 && B->loop_depth == 0) { /* (a3) the code after an early exit */
+            const ws_sass_block *A = &sf->blocks[b - 1];
+            const ws_sass_insn *last = &sf->insns[A->first + A->n - 1];
+            int into = 0;                            /* b entered only by falling out of b - 1 */
+            for (int a = 0; a < sf->nblocks; a++) {
+                int succ[2], ns = ws_sass_successors(sf, a, succ);
+                for (int k = 0; k < ns; k++) into += succ[k] == b && a != b - 1;
+            }
+            int pc = last->is_exit && sass_guarded(last) && last->line && !into && A->loop_depth == 0
+                         ? pc_after_exit_branch(fn, last->line) : -1;
+            if (pc >= 0 && pdepth[pc] == 0) {
+                p->block_anchor[b] = pc;
+                p->block_exact[b] = true;
+            }
         }
         if (p->block_anchor[b] >= 0) continue;
         if (b == 0 && B->loop_depth == 0 && fn->ninsns > 0) { /* the entry runs once per warp, as PTX pc 0 */
@@ -848,14 +938,16 @@ static uint64_t anchored_runs(const ws_sass_plan *p, int b, const uint64_t *pc_w
  * from there: ptxas's remainder loop after a body unrolled by 4, entered from a peeled first pass no
  * warp ran; its predecessors later in the listing are taken for the loop's own back edges). Known:
  * an exact anchor that ran 0 times, or a block this rule zeroed - never a stand-in's own 0, which
- * may be a wrong guess (wgmma_gemm's remainder pass, which runs). */
-static void zero_unentered(const ws_sass_plan *p, uint64_t *out)
+ * may be a wrong guess (wgmma_gemm's remainder pass, which runs). known[b] is set for the blocks
+ * whose runs are facts (an exact anchor, the padding, a block this rule zeroed). */
+static void zero_unentered(const ws_sass_plan *p, uint64_t *out, bool *known)
 {
     const ws_sass_function *sf = p->sf;
     bool *zero = calloc(sf->nblocks > 0 ? (size_t)sf->nblocks : 1, sizeof *zero);
     if (!zero) return;                           /* out of memory: the anchored runs stand */
     for (int b = 0; b < sf->nblocks; b++) {
-        if (p->block_exact[b]) { zero[b] = out[b] == 0; continue; }
+        if (padding_block(sf, b)) known[b] = true;
+        if (p->block_exact[b]) { zero[b] = out[b] == 0; known[b] = true; continue; }
         if (p->block_loop && p->block_loop[b] >= 0) continue;   /* ws_sass_unroll_runs places these */
         bool entered = false, live = false;
         for (int a = 0; a < b && !live; a++) {
@@ -863,18 +955,135 @@ static void zero_unentered(const ws_sass_plan *p, uint64_t *out)
             for (int k = 0; k < ns; k++)
                 if (succ[k] == b) { entered = true; live = live || !zero[a]; }
         }
-        if (entered && !live) { out[b] = 0; zero[b] = true; }
+        if (entered && !live) { out[b] = 0; zero[b] = true; known[b] = true; }
     }
     free(zero);
+}
+
+/* True when every run of block b goes on to one of its listed successors: it ends neither in an
+ * exit nor in a jump the listing cannot follow (an indirect BRX, a target outside the function). */
+static bool leaves_by_successors(const ws_sass_function *sf, int b)
+{
+    const ws_sass_insn *last = &sf->insns[sf->blocks[b].first + sf->blocks[b].n - 1];
+    if (last->is_exit) return false;
+    return !last->is_branch || last->is_call || last->target >= 0;
+}
+
+/* Flow bounds on the stand-in blocks, from the blocks whose runs are facts (known[]): a warp (or a
+ * diverged part of one) that runs block b came from a predecessor and goes on to a successor, so
+ *   runs(b) <= sum of its successors' runs      (b leaves only by them)
+ *   runs(b) <= sum of its predecessors' runs    (b is not the entry)
+ *   runs(b) >= runs(s) of a successor s entered only from b, and >= runs(q) of a predecessor q
+ *              that goes on only to b
+ * (true with divergence too: each diverged part runs a block once). A stand-in's runs are clamped
+ * into these bounds, and a block whose bounds meet becomes known, until nothing changes: a
+ * switch's compare-and-branch ladder, all of whose blocks the PTX line's count stands in for, gets
+ * from its cases (their exact `DEPBAR.LE SB0, N` anchors) the runs of the path the warps took
+ * (the corpus's cuda::pipeline wait_prior<N> switches: cs_async_LargeChunk). */
+static void flow_bounds(const ws_sass_plan *p, uint64_t *out, bool *known)
+{
+    const ws_sass_function *sf = p->sf;
+    int nb = sf->nblocks;
+    /* predecessors, as lists: pred[pfirst[b] .. pfirst[b + 1]) */
+    int *pfirst = calloc((size_t)(nb + 2), sizeof *pfirst), *pred = calloc((size_t)(2 * nb + 1), sizeof *pred);
+    if (!pfirst || !pred) { free(pfirst); free(pred); return; }   /* out of memory: the stand-ins stand */
+    for (int a = 0; a < nb; a++) {
+        int succ[2], ns = ws_sass_successors(sf, a, succ);
+        for (int k = 0; k < ns; k++) pfirst[succ[k] + 2]++;
+    }
+    for (int b = 0; b < nb; b++) pfirst[b + 2] += pfirst[b + 1];
+    for (int a = 0; a < nb; a++) {
+        int succ[2], ns = ws_sass_successors(sf, a, succ);
+        for (int k = 0; k < ns; k++) pred[pfirst[succ[k] + 1]++] = a;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int b = 0; b < nb; b++) {
+            if (known[b] || sf->blocks[b].cold || (p->block_loop && p->block_loop[b] >= 0)) continue;
+            uint64_t lo = 0, hi = UINT64_MAX;
+            int succ[2], ns = ws_sass_successors(sf, b, succ);
+            bool all = ns > 0 && leaves_by_successors(sf, b);
+            uint64_t sum = 0;
+            for (int k = 0; k < ns; k++) {
+                if (known[succ[k]]) {
+                    sum += out[succ[k]];
+                    bool only_b = pfirst[succ[k] + 1] - pfirst[succ[k]] == 1;
+                    if (only_b && succ[k] != 0 && out[succ[k]] > lo) lo = out[succ[k]];
+                } else all = false;
+            }
+            if (all) hi = sum;
+            if (b != 0 && pfirst[b + 1] > pfirst[b]) {
+                bool allp = true;
+                uint64_t psum = 0;
+                for (int q = pfirst[b]; q < pfirst[b + 1]; q++) {
+                    int a = pred[q], sa[2];
+                    if (!known[a]) { allp = false; continue; }
+                    psum += out[a];
+                    if (ws_sass_successors(sf, a, sa) == 1 && leaves_by_successors(sf, a) && out[a] > lo) lo = out[a];
+                }
+                if (allp && psum < hi) hi = psum;
+            }
+            if (lo > hi) continue;                       /* the facts disagree: leave the stand-in */
+            uint64_t v = out[b] < lo ? lo : out[b] > hi ? hi : out[b];
+            if (v != out[b]) { out[b] = v; changed = true; }
+            if (lo == hi) { known[b] = true; changed = true; }
+        }
+    }
+    free(pfirst);
+    free(pred);
+}
+
+static void block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *out, bool *known)
+{
+    const ws_sass_function *sf = p->sf;
+    for (int b = 0; b < sf->nblocks; b++)
+        out[b] = padding_block(sf, b) || sf->blocks[b].cold ? 0 : anchored_runs(p, b, pc_warp_count);
+    zero_unentered(p, out, known);
+    ws_sass_unroll_runs(p, pc_warp_count, out);
+    flow_bounds(p, out, known);
 }
 
 void ws_sass_block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *out)
 {
     const ws_sass_function *sf = p->sf;
-    for (int b = 0; b < sf->nblocks; b++)
-        out[b] = padding_block(sf, b) || sf->blocks[b].cold ? 0 : anchored_runs(p, b, pc_warp_count);
-    zero_unentered(p, out);
-    ws_sass_unroll_runs(p, pc_warp_count, out);
+    bool *known = calloc(sf->nblocks > 0 ? (size_t)sf->nblocks : 1, sizeof *known);
+    if (!known) {                                /* out of memory: the anchors' runs alone */
+        for (int b = 0; b < sf->nblocks; b++)
+            out[b] = padding_block(sf, b) || sf->blocks[b].cold ? 0 : anchored_runs(p, b, pc_warp_count);
+        return;
+    }
+    block_runs(p, pc_warp_count, out, known);
+    free(known);
+}
+
+void ws_sass_guessed(const ws_sass_plan *p, const uint64_t *pc_warp_count, ws_sass_guess *g)
+{
+    const ws_sass_function *sf = p->sf;
+    memset(g, 0, sizeof *g);
+    uint64_t *runs = calloc((size_t)(sf->nblocks ? sf->nblocks : 1), sizeof *runs);
+    bool *known = calloc((size_t)(sf->nblocks ? sf->nblocks : 1), sizeof *known);
+    if (runs && known) {
+        block_runs(p, pc_warp_count, runs, known);
+        uint64_t most = 0;
+        for (int b = 0; b < sf->nblocks; b++) {
+            const ws_sass_block *B = &sf->blocks[b];
+            /* a fact: an exact anchor, a run the flow fixes, or the unrolled split (its own rule) */
+            if (known[b] || B->cold || (p->block_loop && p->block_loop[b] >= 0) || !runs[b]) continue;
+            g->blocks++;
+            uint64_t here = (uint64_t)B->n * runs[b];
+            g->insns += here;
+            for (int i = B->first; i < B->first + B->n; i++)
+                g->pipe[ws_pipe_of_sass(sf->insns[i].text)] += runs[b] * ws_pipe_units_of_sass(sf->insns[i].text);
+            if (here > most) {
+                most = here;
+                g->line = sf->insns[B->first].line;
+                g->addr = sf->insns[B->first].addr;
+                g->line_runs = runs[b];
+            }
+        }
+    }
+    free(runs);
+    free(known);
 }
 
 /* Per-block runs into a fresh array (NULL when out of memory: the counts are then 0). */
@@ -920,6 +1129,25 @@ void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, ui
         const ws_sass_block *B = &sf->blocks[b];
         for (int i = B->first; i < B->first + B->n; i++)   /* wgmma: N/8 units (ws_pipe_units_of_sass) */
             out[ws_pipe_of_sass(sf->insns[i].text)] += runs[b] * ws_pipe_units_of_sass(sf->insns[i].text);
+    }
+    free(runs);
+}
+
+void ws_sass_write_counts(FILE *out, const ws_sass_plan *p, const uint64_t *pc_warp_count)
+{
+    const ws_sass_function *sf = p->sf;
+    uint64_t *runs = runs_of(p, pc_warp_count);
+    if (!runs) return;
+    char shown[512];
+    fprintf(out, "# function %s\n", ws_demangle(sf->name, shown, sizeof shown));
+    fprintf(out, "# index\taddr\tblock\truns\tpipe\tanchor_pc\texact\tloop\tline\ttext\n");
+    for (int b = 0; b < sf->nblocks; b++) {
+        const ws_sass_block *B = &sf->blocks[b];
+        for (int i = B->first; i < B->first + B->n; i++)
+            fprintf(out, "%d\t0x%04x\t%d\t%llu\t%s\t%d\t%d\t%d\t%d\t%s\n", i, sf->insns[i].addr, b,
+                    (unsigned long long)runs[b], ws_pipe_name(ws_pipe_of_sass(sf->insns[i].text)),
+                    p->block_anchor[b], p->block_exact[b], p->block_loop ? p->block_loop[b] : -1,
+                    sf->insns[i].line, sf->insns[i].text);
     }
     free(runs);
 }

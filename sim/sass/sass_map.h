@@ -142,6 +142,20 @@ void ws_sass_plan_summary(const ws_sass_plan *p, char *out, size_t cap);
  * and a diverged warp's slow path 0. */
 void ws_sass_block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t *out);
 
+/* The part of the instruction counts that rests on a stand-in: the blocks whose runs no fact fixes
+ * (not an exact anchor, not bounded to one value by the control flow, not an unrolled loop's split;
+ * each counted as often as a PTX instruction of its source line and loop depth). A count that
+ * differs from the GPU's by no more than this part may owe the whole difference to it. */
+typedef struct {
+    int blocks;                      /* such blocks that ran (runs > 0) */
+    uint64_t insns;                  /* their instructions times their runs */
+    uint64_t pipe[WS_PIPE_COUNT];    /* of those, per pipe (as ws_sass_pipe_insns counts) */
+    int line;                        /* source line of the one that counts most, 0 = none */
+    uint32_t addr;                   /* its first instruction's address */
+    uint64_t line_runs;              /* its runs */
+} ws_sass_guess;
+void ws_sass_guessed(const ws_sass_plan *p, const uint64_t *pc_warp_count, ws_sass_guess *g);
+
 /* Warp-level SASS instructions executed: each SASS block's size times its runs
  * (ws_sass_block_runs). */
 uint64_t ws_sass_warp_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count);
@@ -151,6 +165,12 @@ void ws_sass_tensor_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, 
 /* Executed SASS warp instructions per arithmetic pipe (sim/models/pipes.h), counted as
  * ws_sass_warp_insns counts them; a wgmma's pipe (WS_PIPE_GMMA) in its units (N/8 each). */
 void ws_sass_pipe_insns(const ws_sass_plan *p, const uint64_t *pc_warp_count, uint64_t out[WS_PIPE_COUNT]);
+
+/* Every SASS instruction with its block's runs (ws_sass_block_runs), pipe, the block's anchor PTX pc
+ * (-1 none), whether it is exact, its unrolled loop (-1 none), source line and text: one tab-separated
+ * row each after a "# function <demangled name>" line (WARPSCOPE_SASS_COUNTS=FILE appends them
+ * there; scripts/sass-count-compare.py sets them beside ncu's per-instruction counts). */
+void ws_sass_write_counts(FILE *out, const ws_sass_plan *p, const uint64_t *pc_warp_count);
 
 /* PTX and SASS side by side, per source line: each PTX memory instruction with the SASS one
  * it became (marked "merge N->1", "merged into", "removed by ptxas", "predicated"), then
