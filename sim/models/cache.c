@@ -13,7 +13,6 @@
 
 typedef struct {
     uint64_t tag;    /* line number + 1; 0 = empty */
-    uint64_t stamp;  /* last use, for LRU */
     uint8_t valid;   /* sector bits */
     uint8_t dirty;
     uint32_t wmask[4]; /* L2: bytes written so far of a dirty sector that is not valid */
@@ -31,6 +30,8 @@ typedef struct {
     uint64_t *tags;  /* nsets * ways: lines[i].tag again, packed, for the lookup (a set's 16 tags
                         in two host cache lines, where its 16 lines span fourteen: the lookup's
                         loads were its whole cost) */
+    uint64_t *stamps; /* nsets * ways: each line's last use, for LRU, packed for the same reason:
+                        the victim search read one host cache line per way */
 } scache;
 
 typedef struct {
@@ -142,13 +143,15 @@ static int scache_init(scache *s, uint64_t bytes, int ways)
     s->nsets = (uint32_t)(nlines / (uint64_t)ways);
     s->lines = calloc((size_t)s->nsets * s->ways, sizeof *s->lines);
     s->tags = calloc((size_t)s->nsets * s->ways, sizeof *s->tags);
-    return s->lines && s->tags ? 0 : -1;
+    s->stamps = calloc((size_t)s->nsets * s->ways, sizeof *s->stamps);
+    return s->lines && s->tags && s->stamps ? 0 : -1;
 }
 
 static void scache_free(scache *s)
 {
     free(s->lines);
     free(s->tags);
+    free(s->stamps);
 }
 
 /* The first way of the set that holds `line` (an index into lines and tags). */
@@ -167,10 +170,9 @@ static cline *scache_find(scache *s, uint64_t line, int touch)
     const uint64_t *tag = s->tags + at;
     for (uint32_t i = 0; i < s->ways; i++)
         if (tag[i] == line + 1) {
-            cline *l = &s->lines[at + i];
             if (touch)
-                l->stamp = ++s->clock;
-            return l;
+                s->stamps[at + i] = ++s->clock;
+            return &s->lines[at + i];
         }
     return NULL;
 }
@@ -183,21 +185,22 @@ static cline *scache_alloc(scache *s, uint64_t line, cline *victim)
     if (!s->nsets)
         return NULL;
     size_t at = scache_set(s, line);
-    cline *set = &s->lines[at];
-    cline *v = &set[0];
+    const uint64_t *tag = s->tags + at, *stamp = s->stamps + at;
+    uint32_t w = 0;
     for (uint32_t i = 0; i < s->ways; i++) {
-        if (!s->tags[at + i]) {
-            v = &set[i];
+        if (!tag[i]) {
+            w = i;
             break;
         }
-        if (set[i].stamp < v->stamp)
-            v = &set[i];
+        if (stamp[i] < stamp[w])
+            w = i;
     }
+    cline *v = &s->lines[at + w];
     *victim = *v;
     memset(v, 0, sizeof *v);
     v->tag = line + 1;
-    s->tags[v - s->lines] = v->tag;
-    v->stamp = ++s->clock;
+    s->tags[at + w] = v->tag;
+    s->stamps[at + w] = ++s->clock;
     return v;
 }
 
