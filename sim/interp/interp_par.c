@@ -10,7 +10,9 @@
  * Invariant: events, sequence numbers, counters, the instruction budget's stop and the first
  * fault are those of the one-thread run. That holds when no block can observe another's order,
  * so launches that could are left to one thread (sim_run_parallel returns 1): cooperative
- * launches, cluster launches (a cluster's blocks run together on one thread), global or generic atomics and reductions, fences and volatile/acquire accesses
+ * launches, cluster launches (a cluster's blocks run together on one thread), global or generic atomics and
+ * reductions other than integer add/min/max/and/or/xor whose old value nothing reads (those give
+ * the same memory in any order and run as host atomics: sim_red_commutes), fences and volatile/acquire accesses
  * (flags between blocks), clocks (%clock counts the launch's instructions so far), calls
  * (printf, assert, function pointers), racecheck's block hooks, memcheck's warnings and
  * init=none buffers (their written-bitmap is shared per 8 bytes). Blocks that race on the same
@@ -178,7 +180,7 @@ static bool order_free(const sim_ctx *c)
         const ptx_insn *pi = &fn->insns[i];
         switch (pi->op) {
         case PTX_ATOM: case PTX_RED:
-            if (pi->space != PTX_SPACE_SHARED) return false;
+            if (pi->space != PTX_SPACE_SHARED && !sim_red_commutes(fn, pi)) return false;
             break;
         case PTX_MEMBAR: case PTX_FENCE: case PTX_CALL:
             return false;
