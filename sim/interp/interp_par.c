@@ -13,6 +13,7 @@
  * launches, cluster launches (a cluster's blocks run together on one thread), global or generic atomics and
  * reductions other than integer add/min/max/and/or/xor whose old value nothing reads (those give
  * the same memory in any order and run as host atomics: sim_red_commutes), fences and volatile/acquire accesses
+ * outside the block's shared window
  * (flags between blocks), clocks (%clock counts the launch's instructions so far), calls
  * (printf, assert, function pointers), racecheck's block hooks, memcheck's warnings and
  * init=none buffers (their written-bitmap is shared per 8 bytes). Blocks that race on the same
@@ -185,7 +186,10 @@ static bool order_free(const sim_ctx *c)
         case PTX_MEMBAR: case PTX_FENCE: case PTX_CALL:
             return false;
         default:
-            if (pi->flags & (PTX_F_VOLATILE | PTX_F_ACQUIRE | PTX_F_RELEASE | PTX_F_RELAXED)) return false;
+            /* on the block's own shared window they order only its threads (the warp-synchronous
+               reduction's volatile loads) */
+            if (pi->space != PTX_SPACE_SHARED && (pi->flags & (PTX_F_VOLATILE | PTX_F_ACQUIRE | PTX_F_RELEASE | PTX_F_RELAXED)))
+                return false;
         }
     }
     return true;
