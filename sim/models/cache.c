@@ -858,6 +858,8 @@ void ws_cache_finish(ws_cache *c)
     c->finished = 1;
     uint64_t n = (uint64_t)c->l2.nsets * c->l2.ways;
     for (uint64_t i = 0; i < n; i++) {
+        if (!c->l2.tags[i])
+            continue; /* never allocated, so clean: the packed tags, not 22 MB of lines, walked */
         const cline *l = &c->l2.lines[i];
         c->t.dirty_at_end_bytes += (uint64_t)__builtin_popcount(l->dirty) * WS_SECTOR_BYTES;
         c->t.partial_pending_bytes += (uint64_t)__builtin_popcount(l->dirty & (uint8_t)~l->valid) * WS_SECTOR_BYTES;
