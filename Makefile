@@ -23,6 +23,11 @@ Q := $(if $(V),,@)
 msg = $(if $(V),,@printf '  %-6s %s\n' $(1) $(2);)
 
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -g
+# x86-64: the POPCNT instruction (every x86-64 CPU since 2008-9: Nehalem, K10). Without it each
+# __builtin_popcount is a call into libgcc's table walk: 5.5% of gather_random's instructions.
+ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
+  CFLAGS_BASE += -mpopcnt
+endif
 OPT      ?= -O2
 LDLIBS   := -ldl -lm -lpthread -lstdc++   # libstdc++: the C++ runtime's demangler (common/demangle.c)
 

@@ -249,21 +249,36 @@ static void test_a_fault_in_a_late_block_is_the_one_thread_fault(void **state)
     ws_sim_result_free(&two.res);
 }
 
-/* Every block adds 1 to one word: the blocks' order is visible to atomics, so one thread. */
+/* Three kernels over the same 64 blocks of 32 threads and two words n[0], n[1]:
+ * count_seen: atomicAdd's old value is stored, so a block sees how many came before it - the
+ *   blocks' order is visible: one thread;
+ * count_blocks: atomicAdd with the old value unused (nvcc's atom into a register nothing reads)
+ *   and atomicMax of the block index (red): integer updates in any order leave the same words,
+ *   so threads, each update a host atomic: n[0] = 64 * 32, n[1] = 63;
+ * sum_float: a float reduction rounds differently in another order: one thread. */
 static const char ATOMIC_PTX[] =
     ".version 7.8\n.target sm_90\n.address_size 64\n"
-    ".visible .entry count_blocks(.param .u64 p)\n{\n"
+    ".visible .entry count_seen(.param .u64 p)\n{\n"
     "  .reg .b64 %rd<3>;\n  .reg .b32 %r<2>;\n"
     "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
-    "  atom.global.add.u32 %r1, [%rd2], 1;\n  ret;\n}\n";
+    "  atom.global.add.u32 %r1, [%rd2], 1;\n  st.global.u32 [%rd2+4], %r1;\n  ret;\n}\n"
+    ".visible .entry count_blocks(.param .u64 p)\n{\n"
+    "  .reg .b64 %rd<3>;\n  .reg .b32 %r<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  atom.global.add.u32 %r1, [%rd2], 1;\n  mov.u32 %r2, %ctaid.x;\n"
+    "  red.global.max.u32 [%rd2+4], %r2;\n  ret;\n}\n"
+    ".visible .entry sum_float(.param .u64 p)\n{\n"
+    "  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  red.global.add.f32 [%rd2], 0f3DCCCCCD;\n  ret;\n}\n";
 
-static void test_a_kernel_with_global_atomics_runs_on_one_thread(void **state)
+/* Runs kernel `name` of ATOMIC_PTX on 4 threads: the threads it used and n[0], n[1] after. */
+static void run_atomic(const char *name, int *threads, uint32_t n[2])
 {
-    (void)state;
     ws_error err;
     ptx_module *m = ptx_parse("atomic.ptx", ATOMIC_PTX, &err);
     if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.msg);
-    const ptx_function *fn = ptx_find_function(m, "count_blocks");
+    const ptx_function *fn = ptx_find_function(m, name);
     assert_non_null(fn);
     ws_launch L;
     memset(&L, 0, sizeof L);
@@ -271,8 +286,8 @@ static void test_a_kernel_with_global_atomics_runs_on_one_thread(void **state)
     L.block[0] = 32; L.block[1] = L.block[2] = 1;
     snprintf(L.buffers[0].name, sizeof L.buffers[0].name, "n");
     L.buffers[0].type = WS_TYPE_UINT;
-    L.buffers[0].count = 1;
-    L.buffers[0].bytes = 4;
+    L.buffers[0].count = 2;
+    L.buffers[0].bytes = 8;
     L.buffers[0].init = WS_INIT_ZERO;
     L.nbuffers = 1;
     L.args[0].kind = WS_ARG_BUFFER;
@@ -281,12 +296,42 @@ static void test_a_kernel_with_global_atomics_runs_on_one_thread(void **state)
     outcome o;
     run(m, fn, &L, 4, 0, &o);
     if (o.rc) fail_msg("%s", o.msg);
-    assert_int_equal(o.res.threads, 1);
-    uint32_t n;
-    memcpy(&n, o.res.buffer_data[0], 4);
-    assert_int_equal(n, 64 * 32);               /* every thread of every block added its 1 */
+    *threads = o.res.threads;
+    memcpy(n, o.res.buffer_data[0], 8);
     ws_sim_result_free(&o.res);
     ptx_free(m);
+}
+
+static void test_a_kernel_that_reads_an_atomics_old_value_runs_on_one_thread(void **state)
+{
+    (void)state;
+    int threads;
+    uint32_t n[2];
+    run_atomic("count_seen", &threads, n);
+    assert_int_equal(threads, 1);
+    assert_int_equal(n[0], 64 * 32);            /* every thread of every block added its 1 */
+}
+
+static void test_integer_atomics_whose_old_value_nothing_reads_run_on_threads_and_add_up_as_on_one(void **state)
+{
+    (void)state;
+    int threads;
+    uint32_t n[2];
+    for (int rep = 0; rep < 20; rep++) {        /* a lost update would show in some run */
+        run_atomic("count_blocks", &threads, n);
+        assert_int_equal(threads, 4);
+        assert_int_equal(n[0], 64 * 32);
+        assert_int_equal(n[1], 63);             /* the largest block index */
+    }
+}
+
+static void test_a_float_reduction_runs_on_one_thread(void **state)
+{
+    (void)state;
+    int threads;
+    uint32_t n[2];
+    run_atomic("sum_float", &threads, n);
+    assert_int_equal(threads, 1);
 }
 
 int main(void)
@@ -295,7 +340,9 @@ int main(void)
         cmocka_unit_test(test_every_catalog_kernels_first_and_last_8_blocks_are_the_same_on_1_2_and_4_threads),
         cmocka_unit_test(test_a_budget_that_runs_out_mid_launch_stops_where_one_thread_stops),
         cmocka_unit_test(test_a_fault_in_a_late_block_is_the_one_thread_fault),
-        cmocka_unit_test(test_a_kernel_with_global_atomics_runs_on_one_thread),
+        cmocka_unit_test(test_a_kernel_that_reads_an_atomics_old_value_runs_on_one_thread),
+        cmocka_unit_test(test_integer_atomics_whose_old_value_nothing_reads_run_on_threads_and_add_up_as_on_one),
+        cmocka_unit_test(test_a_float_reduction_runs_on_one_thread),
     };
     const struct CMUnitTest slow[] = {   /* the whole catalog's grids, three times: minutes under ASan */
         cmocka_unit_test(test_every_catalog_kernel_gives_the_same_events_counters_and_buffers_on_1_2_and_4_threads),

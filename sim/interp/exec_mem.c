@@ -246,6 +246,54 @@ static uint64_t atom_apply(ptx_atomop op, ptx_type t, uint64_t old, uint64_t b, 
     }
 }
 
+/* True when register slot r is named by an operand or guard of fn other than insn `self`'s
+ * destination (a use or another write: either keeps the atomic's old value possibly observed). */
+static bool slot_named(const ptx_function *fn, const ptx_insn *self, int r)
+{
+    for (int i = 0; i < fn->ninsns; i++) {
+        const ptx_insn *pi = &fn->insns[i];
+        if (pi->guard == r) return true;
+        for (int k = pi == self ? 1 : 0; k < pi->nopnd; k++) {
+            const ptx_operand *o = &pi->opnd[k];
+            if ((o->kind == PTX_OPND_REG || (o->kind == PTX_OPND_MEM && o->base_kind == PTX_OPND_REG)) && o->reg == r)
+                return true;
+            if (o->kind == PTX_OPND_VEC) {
+                for (int v = 0; v < o->vec_n && v < PTX_VEC_MAX; v++)
+                    if (o->vec[v] == r) return true;
+                for (int v = 0; v < o->wide_n; v++)
+                    if (o->wide0 + v < fn->nwide && fn->wide[o->wide0 + v] == r) return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* An atomic or reduction whose effect on memory does not depend on the order of the lanes' and
+ * blocks' updates and whose old value nobody reads: integer add, min, max, and, or, xor of 4 or 8
+ * bytes without acquire/release, a red or an atom whose destination no instruction names (nvcc
+ * writes atomicAdd with the result unused as atom.global.add into a register nothing reads).
+ * Float adds round differently in another order; inc/dec wrap at their operand; exch and cas
+ * keep the last. Blocks with these may run on threads (interp_par.c), each update a host atomic. */
+bool sim_red_commutes(const ptx_function *fn, const ptx_insn *pi)
+{
+    if ((pi->op != PTX_RED && pi->op != PTX_ATOM) || ptx_type_is_float(pi->type) || (pi->vec && pi->vec != 1) ||
+        (pi->flags & (PTX_F_VOLATILE | PTX_F_ACQUIRE | PTX_F_RELEASE)))
+        return false;
+    int n = ptx_type_size(pi->type);
+    if (n != 4 && n != 8)
+        return false;
+    switch (pi->atomop) {
+    case PTX_ATOM_ADD: case PTX_ATOM_MIN: case PTX_ATOM_MAX: case PTX_ATOM_AND: case PTX_ATOM_OR: case PTX_ATOM_XOR:
+        break;
+    default:
+        return false;
+    }
+    if (pi->op == PTX_ATOM)
+        return pi->nopnd > 0 && (pi->opnd[0].kind == PTX_OPND_SINK ||
+                                 (pi->opnd[0].kind == PTX_OPND_REG && !slot_named(fn, pi, pi->opnd[0].reg)));
+    return true;
+}
+
 /* initcheck for init=none buffers: lane by lane in lane order, a read (load, or the old value
  * of an atomic) of a byte no thread has stored is reported (a fault, or a counted memcheck
  * error with the read going on to see the 0xCD poison); then a write marks its bytes. */
@@ -374,16 +422,34 @@ static int mem_access(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, 
         bool red = pi->op == PTX_RED;
         uint64_t *d = red ? NULL : F + in->src[0];
         const uint64_t *b = F + in->src[red ? 1 : 2], *cv = F + in->src[red ? 2 : 3];
+        /* a global atomic with blocks on threads (interp_par.c lets only sim_red_commutes's
+           through): the other threads' blocks update the same words, so each lane's update is one
+           host atomic; the memory after the launch is the one-thread run's in any order */
+        bool host_atomic = c->par && sp == WS_SPACE_GLOBAL;
         for (uint32_t mm = m; mm; mm &= mm - 1) {     /* lane order, one at a time */
             int l = __builtin_ctz(mm);
             uint64_t old = load_n(ptr[l], elem);
             uint64_t nv = atom_apply(pi->atomop, pi->type, old, b[l], cv[l]);
+            bool done = false;
+            if (host_atomic && elem == 4 && (uintptr_t)ptr[l] % 4 == 0) {
+                uint32_t o32 = (uint32_t)old;
+                while (!__atomic_compare_exchange_n((uint32_t *)(void *)ptr[l], &o32, (uint32_t)nv, false,
+                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                    nv = atom_apply(pi->atomop, pi->type, o32, b[l], cv[l]);
+                old = o32;
+                done = true;
+            } else if (host_atomic && elem == 8 && (uintptr_t)ptr[l] % 8 == 0) {
+                while (!__atomic_compare_exchange_n((uint64_t *)(void *)ptr[l], &old, nv, false,
+                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                    nv = atom_apply(pi->atomop, pi->type, old, b[l], cv[l]);
+                done = true;
+            }
             bool ch = sim_zext(nv, (int)elem * 8) != old;      /* a failed CAS changes nothing */
             if (c->sliced) {                     /* progress.c's slice */
                 if (in->watch & SIM_WATCH_READ) sim_seen_read(c, sim_seen_key(c, w, sp, l, addr[l]), elem);
                 if (ch || !(in->watch & SIM_WATCH_KNOWN)) sim_seen_write(c, sim_seen_key(c, w, sp, l, addr[l]), elem);
             } else if (ch) sim_progress(c);
-            memcpy(ptr[l], &nv, elem);
+            if (!done) memcpy(ptr[l], &nv, elem);
             if (d) d[l] = ptx_type_is_signed(pi->type) ? (uint64_t)sim_sext(old, (int)elem * 8) : old;
         }
         return 0;

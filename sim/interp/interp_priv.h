@@ -423,6 +423,7 @@ int sim_program_check(const sim_program *p);
 /* exec_alu.c: chooses in->alu and fills bits/sgn/fe/k (decode time; needs in->pi, vec_opnd). */
 void sim_alu_decode(sim_insn *in);
 int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m);
+bool sim_red_commutes(const ptx_function *fn, const ptx_insn *pi);   /* exec_mem.c: a reduction blocks on threads may run (interp_par.c) */
 /* exec_mem.c: host pointers for the lanes of *mask accessing n bytes at addr[] (each a multiple
  * of align) in space sp; faulting lanes leave *mask (warnings) or the call fails (-1, c->err set). */
 int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, const uint64_t *addr,

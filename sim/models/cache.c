@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define SECTORS_PER_LINE 4
 #define INFLIGHT_SLOTS 1024 /* per SM, direct-mapped by sector */
@@ -13,7 +14,6 @@
 
 typedef struct {
     uint64_t tag;    /* line number + 1; 0 = empty */
-    uint64_t stamp;  /* last use, for LRU */
     uint8_t valid;   /* sector bits */
     uint8_t dirty;
     uint32_t wmask[4]; /* L2: bytes written so far of a dirty sector that is not valid */
@@ -31,6 +31,11 @@ typedef struct {
     uint64_t *tags;  /* nsets * ways: lines[i].tag again, packed, for the lookup (a set's 16 tags
                         in two host cache lines, where its 16 lines span fourteen: the lookup's
                         loads were its whole cost) */
+    void *mem;       /* the three tables in one zeroed block (table_alloc), NULL when carved
+                        from the SMs' arena */
+    size_t mem_bytes;
+    uint64_t *stamps; /* nsets * ways: each line's last use, for LRU, packed for the same reason:
+                        the victim search read one host cache line per way */
 } scache;
 
 typedef struct {
@@ -77,6 +82,9 @@ struct ws_cache {
     uint32_t pepoch;
     uint64_t *open_row; /* per DRAM bank: the row open there + 1 (0 = none); NULL = no row model */
     sm_state **sms;  /* lazily created */
+    unsigned char *sm_arena; /* every SM's tables, zeroed, sm_bytes each (table_alloc); NULL: each
+                                SM allocates its own */
+    size_t sm_bytes;
     uint64_t first_wave; /* blocks whose read requests coalesce (0 = all) */
     fill *fills;     /* FILL_SLOTS: the read requests sent, per sector (NULL: no read coalescing) */
     ws_cache_totals t;
@@ -128,27 +136,87 @@ uint64_t ws_cache_l2_lru_bytes(uint64_t l2_bytes, int partitions)
     return l2_bytes / WS_LINE_BYTES * p / (2 * p - 1) * WS_LINE_BYTES;
 }
 
-static int scache_init(scache *s, uint64_t bytes, int ways)
+/* The models' large tables: zeroed memory that a run touches at random (the L2's 28 MB of lines,
+ * tags and stamps at the H200's 50 MB, and 132 SMs' L1s and pending-access tables, 23 MB), and
+ * mostly all of it. From the heap each 4-KB page was a fault and a memset: 75% of a small catalog
+ * kernel's page faults and a third of the catalog's CPU time in the kernel. Blocks of 2 MB and
+ * more are mapped on their own, 2-MB aligned, with transparent huge pages asked for (one fault
+ * zeroes 2 MB; where THP is off it is the same 4-KB faults, without the memset). */
+#define TABLE_HUGE ((size_t)2 << 20)
+
+static size_t table_round(size_t bytes) { return (bytes + TABLE_HUGE - 1) / TABLE_HUGE * TABLE_HUGE; }
+
+static void *table_alloc(size_t bytes)
 {
-    memset(s, 0, sizeof *s);
+    if (bytes < TABLE_HUGE)
+        return calloc(1, bytes ? bytes : 1);
+    size_t len = table_round(bytes);
+    unsigned char *p = mmap(NULL, len + TABLE_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    size_t head = (TABLE_HUGE - (size_t)((uintptr_t)p % TABLE_HUGE)) % TABLE_HUGE;
+    if (head)
+        munmap(p, head);
+    if (TABLE_HUGE - head)
+        munmap(p + head + len, TABLE_HUGE - head);
+#ifdef MADV_HUGEPAGE
+    madvise(p + head, len, MADV_HUGEPAGE);
+#endif
+    return p + head;
+}
+
+static void table_free(void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (bytes < TABLE_HUGE)
+        free(p);
+    else
+        munmap(p, table_round(bytes));
+}
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+/* The geometry of a cache of `bytes` (ways: 0 = 16) and the bytes of its three tables. */
+static size_t scache_shape(uint64_t bytes, int ways, uint32_t *nsets, uint32_t *nways)
+{
     uint64_t nlines = bytes / WS_LINE_BYTES;
+    *nsets = *nways = 0;
     if (!nlines)
         return 0; /* no cache: every lookup misses, nothing allocates */
     if (ways <= 0)
         ways = 16;
     if ((uint64_t)ways > nlines)
         ways = (int)nlines;
-    s->ways = (uint32_t)ways;
-    s->nsets = (uint32_t)(nlines / (uint64_t)ways);
-    s->lines = calloc((size_t)s->nsets * s->ways, sizeof *s->lines);
-    s->tags = calloc((size_t)s->nsets * s->ways, sizeof *s->tags);
-    return s->lines && s->tags ? 0 : -1;
+    *nways = (uint32_t)ways;
+    *nsets = (uint32_t)(nlines / (uint64_t)ways);
+    size_t n = (size_t)*nsets * *nways;
+    return align64(n * sizeof(cline)) + 2 * align64(n * sizeof(uint64_t));
+}
+
+/* mem: zeroed storage of scache_shape's bytes to carve the tables from, or NULL to allocate them. */
+static int scache_init(scache *s, uint64_t bytes, int ways, unsigned char *mem)
+{
+    memset(s, 0, sizeof *s);
+    size_t need = scache_shape(bytes, ways, &s->nsets, &s->ways);
+    if (!need)
+        return 0;
+    if (!mem) {
+        if (!(mem = table_alloc(need)))
+            return -1;
+        s->mem = mem;
+        s->mem_bytes = need;
+    }
+    size_t n = (size_t)s->nsets * s->ways;
+    s->lines = (cline *)mem;
+    s->tags = (uint64_t *)(mem + align64(n * sizeof(cline)));
+    s->stamps = (uint64_t *)(mem + align64(n * sizeof(cline)) + align64(n * sizeof(uint64_t)));
+    return 0;
 }
 
 static void scache_free(scache *s)
 {
-    free(s->lines);
-    free(s->tags);
+    table_free(s->mem, s->mem_bytes);
 }
 
 /* The first way of the set that holds `line` (an index into lines and tags). */
@@ -167,10 +235,9 @@ static cline *scache_find(scache *s, uint64_t line, int touch)
     const uint64_t *tag = s->tags + at;
     for (uint32_t i = 0; i < s->ways; i++)
         if (tag[i] == line + 1) {
-            cline *l = &s->lines[at + i];
             if (touch)
-                l->stamp = ++s->clock;
-            return l;
+                s->stamps[at + i] = ++s->clock;
+            return &s->lines[at + i];
         }
     return NULL;
 }
@@ -183,22 +250,30 @@ static cline *scache_alloc(scache *s, uint64_t line, cline *victim)
     if (!s->nsets)
         return NULL;
     size_t at = scache_set(s, line);
-    cline *set = &s->lines[at];
-    cline *v = &set[0];
+    const uint64_t *tag = s->tags + at, *stamp = s->stamps + at;
+    uint32_t w = 0;
     for (uint32_t i = 0; i < s->ways; i++) {
-        if (!s->tags[at + i]) {
-            v = &set[i];
+        if (!tag[i]) {
+            w = i;
             break;
         }
-        if (set[i].stamp < v->stamp)
-            v = &set[i];
+        if (stamp[i] < stamp[w])
+            w = i;
     }
+    cline *v = &s->lines[at + w];
     *victim = *v;
     memset(v, 0, sizeof *v);
     v->tag = line + 1;
-    s->tags[v - s->lines] = v->tag;
-    v->stamp = ++s->clock;
+    s->tags[at + w] = v->tag;
+    s->stamps[at + w] = ++s->clock;
     return v;
+}
+
+/* An SM's tables in the arena: its L1's, then the MSHR and pending-write tables. */
+static size_t sm_table_bytes(const ws_cache_config *cfg)
+{
+    uint32_t nsets, nways;
+    return align64(scache_shape(cfg->l1_bytes, cfg->l1_ways, &nsets, &nways)) + 2 * align64(INFLIGHT_SLOTS * sizeof(inflight));
 }
 
 ws_cache *ws_cache_new(const ws_cache_config *cfg)
@@ -212,6 +287,8 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
         return NULL;
     c->cfg = *cfg;
     c->sms = calloc((size_t)cfg->sm_count, sizeof *c->sms);
+    c->sm_bytes = sm_table_bytes(cfg);
+    c->sm_arena = table_alloc(c->sm_bytes * (size_t)cfg->sm_count); /* NULL: each SM its own */
     if (cfg->l2_partial_lines && cfg->l2_partial_writeback_lines >= cfg->l2_partial_lines) {
         c->pcap = cfg->l2_partial_writeback_lines + 1;
         c->pfifo = calloc((size_t)c->pcap, sizeof *c->pfifo);
@@ -221,7 +298,7 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
     if (cfg->read_coalescing)
         c->fills = calloc(FILL_SLOTS, sizeof *c->fills);
     if (!c->sms || (cfg->read_coalescing && !c->fills) || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
-        scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways)) {
+        scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways, NULL)) {
         ws_cache_free(c);
         return NULL;
     }
@@ -236,11 +313,14 @@ void ws_cache_free(ws_cache *c)
         for (int i = 0; i < c->cfg.sm_count; i++)
             if (c->sms[i]) {
                 scache_free(&c->sms[i]->l1);
-                free(c->sms[i]->mshr);
-                free(c->sms[i]->wpend);
+                if (!c->sm_arena) {
+                    free(c->sms[i]->mshr);
+                    free(c->sms[i]->wpend);
+                }
                 free(c->sms[i]);
             }
     free(c->sms);
+    table_free(c->sm_arena, c->sm_bytes * (size_t)c->cfg.sm_count);
     free(c->fills);
     free(c->open_row);
     scache_free(&c->l2);
@@ -256,9 +336,18 @@ static sm_state *get_sm(ws_cache *c, int sm)
     sm_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    if (c->sm_arena) {
+        unsigned char *m = c->sm_arena + (size_t)sm * c->sm_bytes;
+        size_t inf = align64(INFLIGHT_SLOTS * sizeof(inflight));
+        s->mshr = (inflight *)(m + c->sm_bytes - 2 * inf);
+        s->wpend = (inflight *)(m + c->sm_bytes - inf);
+        scache_init(&s->l1, c->cfg.l1_bytes, c->cfg.l1_ways, m);
+        c->sms[sm] = s;
+        return s;
+    }
     s->mshr = calloc(INFLIGHT_SLOTS, sizeof *s->mshr);
     s->wpend = calloc(INFLIGHT_SLOTS, sizeof *s->wpend);
-    if (!s->mshr || !s->wpend || scache_init(&s->l1, c->cfg.l1_bytes, c->cfg.l1_ways)) {
+    if (!s->mshr || !s->wpend || scache_init(&s->l1, c->cfg.l1_bytes, c->cfg.l1_ways, NULL)) {
         free(s->mshr);
         free(s->wpend);
         scache_free(&s->l1);
@@ -769,6 +858,8 @@ void ws_cache_finish(ws_cache *c)
     c->finished = 1;
     uint64_t n = (uint64_t)c->l2.nsets * c->l2.ways;
     for (uint64_t i = 0; i < n; i++) {
+        if (!c->l2.tags[i])
+            continue; /* never allocated, so clean: the packed tags, not 22 MB of lines, walked */
         const cline *l = &c->l2.lines[i];
         c->t.dirty_at_end_bytes += (uint64_t)__builtin_popcount(l->dirty) * WS_SECTOR_BYTES;
         c->t.partial_pending_bytes += (uint64_t)__builtin_popcount(l->dirty & (uint8_t)~l->valid) * WS_SECTOR_BYTES;

@@ -76,6 +76,38 @@ int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_re
         }
         chunk cur = {0};
         int open = 0;
+        if (local) {
+            /* local: the lane's bytes a run at a time, a run being the bytes of one word of the
+               frame (contiguous in the interleaved layout) in one request and one sector: the
+               chunks of the byte walk below, a few bytes at a step (the walk was 3/4 of a spilling
+               kernel's instructions) */
+            for (int b = 0; b < w;) {
+                uint64_t a = ev->addr[lane] + (uint64_t)b;
+                int req = w >= 4 ? b / 4 : 0;
+                int lim = b + 4 - (int)(a % 4);            /* the word's end */
+                int rend = w >= 4 ? (req + 1) * 4 : w;     /* the request's end */
+                if (lim > rend) lim = rend;
+                if (lim > w) lim = w;
+                uint64_t p = ws_local_address(local_warp_base, a, lane);
+                uint64_t sec = p & ~(uint64_t)(WS_SECTOR_BYTES - 1);
+                uint64_t room = sec + WS_SECTOR_BYTES - p;  /* bytes to the sector's end (wraps alike) */
+                int len = lim - b;
+                if ((uint64_t)len > room) len = (int)room;
+                if (open && (cur.sector != sec || cur.request != req)) {
+                    ch[n++] = cur;
+                    open = 0;
+                }
+                if (!open) {
+                    cur = (chunk){sec, (uint8_t)req, (uint8_t)lane, (uint16_t)n, 0};
+                    open = 1;
+                }
+                cur.mask |= ((1u << len) - 1) << (p - sec);
+                b += len;
+            }
+            if (open)
+                ch[n++] = cur;
+            continue;
+        }
         for (int b = 0; b < w; b++) {
             uint64_t a = ev->addr[lane] + (uint64_t)b;
             uint64_t p = local ? ws_local_address(local_warp_base, a, lane) : a;
@@ -99,7 +131,21 @@ int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_re
             ch[n++] = cur;
     }
 
-    /* Insertion sort: lanes usually walk addresses upward, so this is near-linear. */
+    /* Several requests (local, 8 and 16 bytes): the chunks come lane by lane, each lane's in
+       request order, so a stable split by request first (counting sort); then the stable
+       insertion sort by (request, sector), near-linear as lanes usually walk addresses upward
+       (it was quadratic on the lane-major order: 128 chunks of a 16-byte spill) */
+    if (nreq > 1) {
+        chunk tmp[WS_COALESCE_MAX_ENTRIES];
+        int start[WS_MAX_REQUESTS + 1] = {0};
+        for (int i = 0; i < n; i++)
+            start[ch[i].request + 1]++;
+        for (int q = 0; q < WS_MAX_REQUESTS; q++)
+            start[q + 1] += start[q];
+        for (int i = 0; i < n; i++)
+            tmp[start[ch[i].request]++] = ch[i];
+        memcpy(ch, tmp, (size_t)n * sizeof ch[0]);
+    }
     for (int i = 1; i < n; i++) {
         chunk c = ch[i];
         int j = i - 1;
