@@ -122,7 +122,9 @@ typedef struct {
     int inflight_window;      /* memory instructions per SM a miss (or a store's sector) stays outstanding */
     int fill_window;          /* memory instructions per SM a DRAM fill stays in flight for the latency (0 = off) */
     double l1_lines_per_cycle; /* the SMs' clocks: 128-B lines of global/local accesses the L1 serves per cycle */
-    int read_coalescing;      /* 1: identical read requests of two SMs in the same cycle reach L2 once */
+    int read_coalescing;      /* 1: identical read requests of SMs of one group within the window reach L2 once */
+    int coalesce_group_sms;   /* read coalescing: consecutive SMs per coalescer group (0 = one group of all) */
+    double coalesce_window;   /* read coalescing: block-slot clock cycles two requests may be apart (< 1 = 1) */
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
     uint64_t l2_dirty_limit;  /* dirty L2 bytes kept; beyond, the oldest-dirtied line is written back (0 = none) */
     int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
@@ -207,9 +209,10 @@ void ws_cache_free(ws_cache *c);
 int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
                           ws_cache_access *out);
 
-/* The blocks of the first wave (SMs x resident blocks per SM): only their read requests coalesce
- * (cache.h "Read coalescing"). 0 (the default) = every block. */
-void ws_cache_set_first_wave(ws_cache *c, uint64_t blocks);
+/* Blocks resident per SM at once (default 1): block b runs in slot b / sm_count % blocks_per_sm of
+ * SM b % sm_count, and each slot keeps its own clock for read coalescing (cache.h "Read
+ * coalescing"). Call before the first access; the slots' clocks restart at 0. -1: out of memory. */
+int ws_cache_set_resident(ws_cache *c, int blocks_per_sm);
 
 /* Ends the kernel: counts the dirty L2 sectors (dirty_at_end_bytes). Idempotent. */
 void ws_cache_finish(ws_cache *c);
