@@ -256,8 +256,8 @@ static bool r_l1_miss_merging(const chk_row *r, const chk_facts *f, char *out, s
     return say(out, cap, "misses merged in L1: the L1 missed %.0f sectors (the model %.0f) but the GPU sent %.0f to "
                "L2, the model %.0f: ~%.0f misses found their sector's fill already in flight and waited for it "
                "(in their L1, or across SMs in the L2 request coalescer) instead of going to L2 again; the model "
-               "merges a .cg re-read within 8 memory instructions of its SM and identical requests its SMs send in "
-               "the same cycle", mg, ms, r->gpu, r->sim, mg - r->gpu);
+               "merges a .cg re-read within 8 memory instructions of its SM and identical requests of the SMs of "
+               "one coalescer group within its window", mg, ms, r->gpu, r->sim, mg - r->gpu);
 }
 
 /* The mirror: L2 read sectors (requests, hits) above the model's, while the
@@ -279,10 +279,11 @@ static bool r_coalesced_in_step(const chk_row *r, const chk_facts *f, char *out,
     if (merged < 0.05 * ms)
         return false;
     return say(out, cap, "requests coalesced in step: the L1 missed %.0f sectors (the model %.0f); the model merged "
-               "%.0f of them (its SMs run in step, so blocks on the same code send identical requests in the same "
-               "cycle, which reach L2 once) and sent %.0f to L2, the GPU %.0f: its SMs drift apart (launch order, "
-               "varying L2 and DRAM latencies), so fewer requests arrive together; the L2 request coalescer's "
-               "counters (lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum) would say how many",
+               "%.0f of them (its block slots' clocks count only L1 lines, so blocks of one coalescer group on the "
+               "same code send identical requests within its window, which reach L2 once) and sent %.0f to L2, the "
+               "GPU %.0f: its SMs drift apart (launch order, varying L2 and DRAM latencies) and its scheduler may "
+               "spread the blocks over more groups, so fewer requests coalesce; the L2 request coalescer's counters "
+               "(lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum) say how many",
                mg, ms, merged, ss, sg);
 }
 
