@@ -18,29 +18,26 @@
  *      finds its sector outstanding is an L1 miss but sends nothing to L2 (measured:
  *      two back-to-back .cg loads -> 1 L2 request). This is as far as a sequential
  *      model goes: real merging depends on timing.
- *  Read coalescing (l2_read_coalescing, off in every device profile: results/h200-coalesce measured
- *      a window of thousands of cycles within groups of SMs, not this rule's one cycle across all, and
- *      the first-wave rule let a sampled run's L1 counts scale to twice the full run's; the Nsight
- *      Compute guide's L2 request coalescer, LRC,
+ *  Read coalescing (l2_read_coalescing; the Nsight Compute guide's L2 request coalescer, LRC,
  *      "tries to coalesce read requests before forwarding them to the L2 cache"): a load's L2 read
- *      request for one line that asks for exactly the sectors another SM's request for that line
- *      asked for, sent in the same cycle by the two SMs' clocks, reaches L2 once: its sectors are
- *      L1 misses merged (no L2 request, sector or lookup) and fill the L1 as the data comes. Each
- *      SM's clock counts its global/local accesses' 128-B lines at l1_lines_per_cycle (the
- *      measured l1_wavefronts_per_cycle) from 0, so blocks of the first wave running the same code
- *      send the same requests at the same clocks (measured: the corpus GEMMs of 2-4 blocks, where
- *      each block's L1 missed every sector the others read, sent each sector to L2 once and hit 0).
- *      Requests for other sectors of a line are not coalesced (saxpy_block13's neighbouring blocks,
- *      each asking for its own part of a shared line at the same time: every one reached L2), nor
- *      are requests a cycle or more apart (gather_random's random coincidences within a DRAM
- *      latency: about 1 % merged on the GPU). The GPU's SMs drift apart over a long kernel (launch
- *      order, latencies that vary); the model's do not, so it coalesces more there (matmul_*,
- *      cs_wmma_*, cs_async_*: docs/memory-models.md). Each sector keeps its line's last request.
- *      Only the first wave's blocks coalesce (ws_cache_set_first_wave): a later block starts when
- *      the one before it on its slot ends, at a time that depends on the latencies its SM waited,
- *      which its clock does not count, so later blocks' clocks are not comparable across SMs (and a
- *      sampled run was meant to keep the full run's counts; its L1 totals do not: they scale by one
- *      factor, not per stratum).
+ *      request for one line that asks for exactly the sectors a request for that line asked for,
+ *      sent by an SM of the same group (coalesce_group_sms consecutive SMs; block b runs on SM
+ *      b % SMs) less than coalesce_window cycles before or after it, reaches L2 once: its sectors
+ *      are L1 misses merged (no L2 request, sector or lookup) and fill the L1 as the data comes.
+ *      The clocks are the block slots' (ws_cache_set_resident: block b runs in slot
+ *      b / SMs % resident of its SM): each counts its blocks' global/local 128-B lines at
+ *      l1_lines_per_cycle (the measured l1_wavefronts_per_cycle), from 0, block after block, so
+ *      blocks running the same code send the same requests at the same clocks in every wave, and a
+ *      sampled run's later blocks coalesce as the full run's do. H200 (results/h200-coalesce): 2
+ *      and 4 one-warp blocks on 4 SMs reading the same lines coalesced into one stream at up to 500
+ *      cycles apart (97 % at 4000), 16 into 10 streams (groups smaller than 16 SMs: the model's
+ *      4-SM groups give 4); requests for half a line beside whole ones never coalesced;
+ *      results/h200-corpus-detail/lrc.csv: L2 read sectors = the L1's xbar read sectors - the
+ *      LRC's coalesced sectors in every corpus kernel. Not modelled: the SMs' drift (the clocks
+ *      count no latency, so blocks in step stay in step) and where the GPU's scheduler puts a small
+ *      grid's blocks, which changes from launch to launch (2-4-block GEMMs: all coalesced in one
+ *      run, none in another); docs/memory-models.md "Read coalescing". Each sector keeps, per
+ *      group, its line's last request that went to L2.
  *  Stores: written through to L2 (one L2 request per 128-B line per request, every
  *      sector). Global stores never allocate in L1 (a present sector stays valid);
  *      local stores allocate full sectors (spills are re-read; an assumption).
