@@ -9,7 +9,9 @@
 
 #define SECTORS_PER_LINE 4
 #define INFLIGHT_SLOTS 1024 /* per SM, direct-mapped by sector */
-#define FILL_SLOTS (1u << 16)  /* the reads in flight to L2, all SMs, direct-mapped by sector */
+#define FILL_SLOTS (1u << 20)  /* the read requests sent, direct-mapped by sector and group: 32 MB of
+                                  sectors, so a block's requests are still there when the next block
+                                  of its group repeats them (blocks run one after another) */
 
 typedef struct {
     uint64_t tag;    /* line number + 1; 0 = empty */
@@ -650,6 +652,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     if (to_l2 >> (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES) & 1) {
                         out->outcome[k] = WS_SECT_MERGED;
                         out->merged_sectors++;
+                        c->t.coalesced_sectors++;
                     }
                 merged = to_l2;
                 to_l2 = 0;

@@ -161,6 +161,7 @@ typedef struct {
     uint64_t l1_global_ld_hit, l1_global_ld_miss;   /* sectors */
     uint64_t l1_local_ld_hit, l1_local_ld_miss;
     uint64_t merged_sectors;
+    uint64_t coalesced_sectors;                     /* of those, coalesced with another SM's request (LRC) */
     uint64_t st_merged_sectors;                     /* store sectors merged into a pending write */
     uint64_t l1_st_sectors, l1_st_hit_sectors;      /* global and local store sectors looked up in L1 */
     uint64_t l2_read_requests, l2_read_sectors;
