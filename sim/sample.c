@@ -532,6 +532,7 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
 }
 
 double ws_sampler_factor(const ws_sampler *sp) { return sp && sp->scaled ? sp->factor : 1.0; }
+double ws_sampler_l1_factor(const ws_sampler *sp) { return sp && sp->scaled ? sp->l1_factor : 1.0; }
 const char *ws_sampler_text(const ws_sampler *sp) { return sp && sp->scaled ? sp->text : ""; }
 
 void ws_sampler_info(const ws_sampler *sp, ws_sample_info *o)
