@@ -27,8 +27,9 @@
  *      The clocks are the block slots' (ws_cache_set_resident: block b runs in slot
  *      b / SMs % resident of its SM): each counts its blocks' global/local 128-B lines at
  *      l1_lines_per_cycle (the measured l1_wavefronts_per_cycle), from 0, block after block, so
- *      blocks running the same code send the same requests at the same clocks in every wave, and a
- *      sampled run's later blocks coalesce as the full run's do. H200 (results/h200-coalesce): 2
+ *      blocks running the same code send the same requests at the same clocks in every wave (a
+ *      sampled run's lead waves coalesce as the full run's; its edge blocks, run alone, do not,
+ *      so sim/sample.c scales by the L1 sectors where coalescing happened). H200 (results/h200-coalesce): 2
  *      and 4 one-warp blocks on 4 SMs reading the same lines coalesced into one stream at up to 500
  *      cycles apart (97 % at 4000), 16 into 10 streams (groups smaller than 16 SMs: the model's
  *      4-SM groups give 4); requests for half a line beside whole ones never coalesced;
