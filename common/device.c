@@ -46,12 +46,17 @@ static const ws_device h200 = {
                                                and caches data for memory accesses from SMs in the GPCs directly
                                                connected to the partition" (forums.developer.nvidia.com/t/200725); [MEAS] k_copy of 32-256 MB kept 20.4-23.7 MB dirty,
                                                2/3 x 62.9 MB / 2 = 21.0 with the copies (results/h200-l2dram) */
-    .l2_read_coalescing = 0,                /* off until modelled as measured. [DOC] the Nsight Compute guide's L2 Request
-                                               Coalescer (LRC); [MEAS] results/h200-coalesce: identical reads of SMs in one
-                                               group merge over thousands of cycles (16 blocks: 10 streams), not the
-                                               cache model's stand-in (same cycle, every SM), which over-coalesced long
-                                               kernels and, first wave only, let a sampled matmul's L1 lookups scale to
-                                               twice the full run's (docs/memory-models.md "Read coalescing") */
+    .l2_read_coalescing = 1,                /* [DOC] the Nsight Compute guide's L2 Request Coalescer (LRC) "tries to
+                                               coalesce read requests before forwarding them to the L2 cache"; [MEAS]
+                                               results/h200-coalesce and -corpus-detail/lrc.csv (L2 read sectors = the
+                                               L1's xbar sectors - lrc__..._coalescing_achieved_type_hardware) */
+    .l2_coalesce_group_sms = 4,             /* [MEAS] results/h200-coalesce: 2 and 4 one-warp blocks, one per SM, reading
+                                               the same lines coalesced into one stream (16,384 of 65,536 sectors reached
+                                               L2), 16 into 10 streams: a group holds the 4 SMs the probe's first 4 blocks
+                                               had; the smallest group that keeps the model's SMs 0-3 (b % SMs) in one
+                                               (16 blocks: 4 streams in the model; docs/memory-models.md) */
+    .l2_coalesce_window_cycles = 500,       /* [MEAS] results/h200-coalesce: block 1 started 0-500 cycles after block 0:
+                                               every request coalesced (16,384 of 16,384); 1000: 16,320, 4000: 15,936 */
     .l2_partial_fraction = 0.125,           /* [MEAS] fitted: k_partial (results/h200-l2dram) left lines with partly
                                                written sectors unread (dram__bytes_read = the rest): 60-61 k at 8 MB,
                                                45-58 k at 32/64 MB, 8-128 B strides; 0.125 x 491,520 = 61,440
@@ -202,7 +207,9 @@ static const ws_device h100 = {
     .l2_bytes = 52428800,                   /* [RULES §4.2] 50 MB */
     .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed (same GH100 chip) */
     .l2_partitions = 2,                     /* estimate: as the H200 (same chip, L2 fabric) */
-    .l2_read_coalescing = 0,                /* as the H200 (off until modelled as measured) */
+    .l2_read_coalescing = 1,                /* estimate: as the H200 (the same GH100 chip), not measured here */
+    .l2_coalesce_group_sms = 4,             /* estimate: as the H200 */
+    .l2_coalesce_window_cycles = 500,       /* estimate: as the H200 */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
     .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0 */
@@ -276,7 +283,7 @@ static const ws_device a100 = {
     .l2_bytes = 41943040,                   /* [RULES §4.2] 40 MB (cudaDeviceProp reports 40 MiB) */
     .l2_dirty_fraction = 0.432,             /* estimate: the H200 figure assumed */
     .l2_partitions = 2,                     /* [DOC] A100 whitepaper: "The L2 cache is divided into two partitions" */
-    .l2_read_coalescing = 0,                /* as the H200 (off until modelled as measured) */
+    .l2_read_coalescing = 0,                /* estimate: off (the H200's coalescer is not measured on an A100) */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
     .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 192 * 1024,         /* [RULES §3.1] 8.0: 192 KB */

@@ -55,10 +55,15 @@ typedef struct ws_device {
      * cached twice): a stream touching every line fills the L2 at l2_partitions / (2 l2_partitions - 1)
      * of l2_bytes in distinct lines (2/3 for two). 0 or 1 = one partition. */
     int l2_partitions;
-    /* 1: identical L2 read requests (one line, the same sectors) that SMs send in the same cycle
-     * reach L2 once (the L2 request coalescer, LRC; docs/memory-models.md "Read coalescing"); 0 = no
-     * such unit (every request is looked up). */
+    /* 1: identical L2 read requests (one line, the same sectors) that SMs of one group send close
+     * together reach L2 once (the L2 request coalescer, LRC; docs/memory-models.md "Read
+     * coalescing"); 0 = no such unit (every request is looked up). */
     int l2_read_coalescing;
+    /* Read coalescing's reach: identical requests coalesce when their SMs are of one group of
+     * l2_coalesce_group_sms consecutive SMs (0 = all one group; the model places block b on SM
+     * b % sm_count) and their block slots' clocks are less than l2_coalesce_window_cycles apart. */
+    int l2_coalesce_group_sms;
+    double l2_coalesce_window_cycles;
     /* Partly written sectors during a kernel (docs/memory-models.md "Partial-sector writes"): of the
      * lines that took a partial write, in that order, the newest l2_partial_fraction x (l2_bytes /
      * 128) keep byte masks, older ones are completed by an ECC read of those sectors (still dirty),

@@ -33,16 +33,26 @@ typedef struct {
     const char *no_sass;        /* why there is no SASS to compare, NULL = not asked for */
     bool counted_sass;          /* the simulation counted the machine code's instructions (ptxas + nvdisasm) */
     const ws_sass_guess *guess; /* then the part of those counts resting on stand-in anchors, NULL = unknown */
+    const char *kernel;         /* the kernel's name, for other GPU runs of it (check_others.h); NULL = none */
+    double blocks;              /* the launch's blocks, 0 = unknown */
+    int coalesce_group_sms;     /* the profile's L2 request coalescer group (SMs), 0 = none or unknown */
 } chk_facts;
 
 #define CHK_UNEXPLAINED "unexplained: missing "
+#define CHK_VARIES "the GPU's count varies run to run" /* where another run contradicts the record */
+
+/* The cause a report shows for row r: a differing row's; an agreeing row's only where it says
+ * CHK_VARIES; "" otherwise. */
+const char *chk_shown_cause(const chk_row *r);
 
 /* The cause of row r (any verdict: the validation report explains its worst rows) into out.
  * Returns true when a mechanism applies, false when out says CHK_UNEXPLAINED "...". A row
  * whose values are equal gets "" and true. */
 bool chk_explain_row(const chk_row *r, const chk_facts *f, char *out, size_t cap);
 
-/* Sets cause and explained of every DIFFER row of rows[0..n) (f->rows may be rows itself). */
+/* Sets cause and explained of every DIFFER row of rows[0..n) (f->rows may be rows itself), and the
+ * cause of an AGREE cache row whose GPU count another run of the kernel contradicts (check_others.h:
+ * "the GPU's count varies run to run ..."; its verdict stays). */
 void chk_explain_rows(chk_row *rows, int n, const chk_facts *f);
 
 /* The rule chk_explain_row applied to r last: its name in the table ("dram write-back during

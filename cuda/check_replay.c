@@ -240,7 +240,9 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
     chk_facts f = {.rows = run->now, .nrows = run->nrows, .has_timing = ss->have_time, .timing = ss->timing,
                    .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &ss->notes,
                    .has_dirty_at_end = ss->have_dirty, .dirty_at_end_bytes = ss->dirty_at_end_bytes,
-                   .counted_sass = ss->sass, .guess = ss->sass ? &ss->guess : NULL};
+                   .counted_sass = ss->sass, .guess = ss->sass ? &ss->guess : NULL,
+                   .kernel = run->kernel, .blocks = run->blocks,
+                   .coalesce_group_sms = dev && dev->l2_read_coalescing ? dev->l2_coalesce_group_sms : 0};
     chk_explain_rows(run->now, run->nrows, &f);
     return rc;
 }
@@ -330,6 +332,7 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     snprintf(r->file, sizeof r->file, "%s", t.file->path);
     r->catalog = catalog;
     r->threads = threads;
+    r->blocks = (double)ws_launch_blocks(&t.launch);
     ws_sim_result res;
     memset(&res, 0, sizeof res);
     r->timed_only = timed != NULL;
@@ -498,7 +501,7 @@ static int replay_markdown(FILE *out, const void *body, ws_part part)
             if (b->has_sim) snprintf(bs, sizeof bs, "%.6g", b->sim);
             fprintf(out, "| %s | %s | `%s` | %s | %s | %.6g | %.6g | %.3f | %s | %s |\n", r->kernel, r->overrides,
                     a->metric, chk_class_name(a->cls), bs, a->sim, a->gpu, a->ratio, chk_verdict_name(a->verdict),
-                    a->verdict == CHK_DIFFER ? a->cause : "");
+                    chk_shown_cause(a));
         }
     }
     return 0;
@@ -537,7 +540,7 @@ static int replay_csv(FILE *f, const void *body, ws_part part)
             if (a->has_gpu) csv_value(f, r->kernel, r->overrides, a->metric, a->gpu, "measured", a->verdict, "");
             if (a->has_sim)
                 csv_value(f, r->kernel, r->overrides, a->metric, a->sim, chk_class_name(a->cls), a->verdict,
-                          a->verdict == CHK_DIFFER ? a->cause : "");
+                          chk_shown_cause(a));
         }
     }
     return 0;
@@ -573,7 +576,7 @@ static int replay_json(cJSON *o, const void *body)
             add_value(j, "sim_now", a->has_sim, tm ? a->sim / 1e3 : a->sim);
             add_value(j, "gpu", a->has_gpu, tm ? a->gpu / 1e3 : a->gpu);
             cJSON_AddStringToObject(j, "verdict", chk_verdict_name(a->verdict));
-            if (a->verdict == CHK_DIFFER) cJSON_AddStringToObject(j, "cause", a->cause);
+            if (chk_shown_cause(a)[0]) cJSON_AddStringToObject(j, "cause", chk_shown_cause(a));
             cJSON_AddItemToArray(jrows, j);
         }
     }

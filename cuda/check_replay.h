@@ -43,6 +43,7 @@ typedef struct {
     bool full_unsampled;       /* a time-only run that cannot be sampled, simulated on every block */
     char full_why[256];        /* then why it cannot be sampled (ws_sample_refusal) */
     double threads;            /* the launch's threads */
+    double blocks;             /* and its blocks */
     double sim_seconds;        /* wall-clock seconds its simulation took here */
 } chk_replay_run;
 

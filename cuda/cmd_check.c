@@ -25,6 +25,7 @@
 #include "../common/save.h"
 #include "../sim/interp/racecheck.h"
 #include "../sim/models/metrics.h"
+#include "check_others.h"
 #include "check_replay.h"
 #include "check_save.h"
 #include "check_sim.h"
@@ -75,7 +76,9 @@ static const ws_opt check_options[] = {
      .help = "no GPU needed: the validation report (markdown) over F and the results files\n"
              "named after it: every run replayed (runs without counters on their time, sampled),\n"
              "per class and per predicted bound n, within tolerance, median and p90 |error|, the\n"
-             "worst rows with their cause"},
+             "worst rows with their cause; an operand ending in .csv is another GPU run of the\n"
+             "recorded kernels (ncu CSV with a \"corpus kernel\" column: scripts/gpu-corpus-detail.sh),\n"
+             "read for the causes (--replay takes one too): where it differs, the GPU's count varies"},
     {.name = "png", .kind = WS_OPT_STRING, .at = offsetof(check_opts, png), .arg = "FILE", .needs = "a file",
      .help = "--validate: also draw predicted vs measured time (log-log, y = x, +-20%) into FILE"},
     {.name = "no-counters", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, no_counters),
@@ -95,8 +98,8 @@ static const ws_cli_spec check_spec = {
     .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--realistic] [--reps N] [--json | --csv]\n"
              "                       [--record results/<gpu>.json] [--no-counters] [--save DIR [--save-inputs]]\n"
              "       warpscope check --markdown results/<gpu>.json\n"
-             "       warpscope check --replay results/<gpu>.json [<kernel>...] [--verbose] [--json | --csv]\n"
-             "       warpscope check --validate results/<gpu>.json [more results files] [--png FILE]\n",
+             "       warpscope check --replay results/<gpu>.json [<kernel>...] [other-run.csv...] [--verbose] [--json | --csv]\n"
+             "       warpscope check --validate results/<gpu>.json [more results files] [other-run.csv...] [--png FILE]\n",
     .about = "Runs each kernel in the simulator and on the GPU present (same PTX, same initial buffers), checks\n"
              "the GPU's outputs against the simulator's, reads the hardware counters with ncu and compares them\n"
              "metric by metric: value, value, ratio, verdict. Tolerances per class:\n"
@@ -172,11 +175,41 @@ static int parse(int argc, char **argv, check_opts *o)
     return WS_CLI_RUN;
 }
 
+/* An operand ending in ".csv" is another GPU run of recorded kernels (check_others.h): loaded for
+ * the causes, not a kernel or results file. Returns -1 (printed) when one cannot be read. */
+static int take_others(const check_opts *o, const char **keep, int *nkeep)
+{
+    *nkeep = 0;
+    for (int i = 0; i < o->nkernels; i++) {
+        size_t n = strlen(o->kernels[i]);
+        if (n > 4 && !strcmp(o->kernels[i] + n - 4, ".csv")) {
+            ws_error err;
+            if (chk_others_load(o->kernels[i], &err) < 0) {
+                ws_error_print(&err);
+                return -1;
+            }
+        } else
+            keep[(*nkeep)++] = o->kernels[i];
+    }
+    return 0;
+}
+
 static int replay(const check_opts *o)
 {
     ws_error err;
-    int rc = chk_replay_as(o->replay, o->kernels, o->nkernels, o->verbose, ws_emit_format(o->c.json, o->c.csv, WS_FMT_MARKDOWN),
+    const char **kernels = calloc((size_t)o->nkernels + 1, sizeof *kernels);
+    int nk;
+    if (!kernels) {
+        fprintf(stderr, "warpscope: check: out of memory\n");
+        return WS_EXIT_INTERNAL;
+    }
+    if (take_others(o, kernels, &nk)) {
+        free(kernels);
+        return WS_EXIT_USAGE;
+    }
+    int rc = chk_replay_as(o->replay, kernels, nk, o->verbose, ws_emit_format(o->c.json, o->c.csv, WS_FMT_MARKDOWN),
                            stdout, &err);
+    free(kernels);
     if (rc && rc != WS_EXIT_MISMATCH) ws_error_print(&err);
     return rc;
 }
@@ -191,8 +224,12 @@ static int validate(const check_opts *o)
         return WS_EXIT_INTERNAL;
     }
     files[0] = o->validate;
-    for (int i = 0; i < o->nkernels; i++) files[i + 1] = o->kernels[i];
-    int rc = chk_validate(files, o->nkernels + 1, o->png, stdout, &err);
+    int nf;
+    if (take_others(o, files + 1, &nf)) {
+        free(files);
+        return WS_EXIT_USAGE;
+    }
+    int rc = chk_validate(files, nf + 1, o->png, stdout, &err);
     if (rc) ws_error_print(&err);
     else if (fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, "warpscope: check: cannot write the report to stdout\n");

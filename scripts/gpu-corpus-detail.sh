@@ -8,12 +8,20 @@
 #                   STALL_KERNELS (the time outliers)
 #   lrc.csv         the L1 -> L2 read path of every corpus kernel: L1 misses, the L2 request
 #                   coalescer's (LRC) sectors in and out and those it coalesced, L2 lookups, DRAM
+#   repeats.csv     (REPEATS=N, N > 0) the same read path and sm__ctas_launched per SM (which SMs ran
+#                   the blocks) of the kernels in REPEAT_KERNELS, each profiled N times, each time in a
+#                   process of its own: whether a small grid's blocks coalesce changes from launch to
+#                   launch (results/h200-corpus-tensor5 against lrc.csv: mma_direct 8,192 L2 read
+#                   sectors, then 16,384); N runs say how often, and the SMs say where the blocks were
 # Each pass profiles the first launch of the description's entry (`warpscope gpu --profile-child`),
 # caches flushed (ncu's default --cache-control all), clocks left alone. No pass starts after
 # BUDGET_S seconds (default 540); LRC=0 leaves pass 3 out, LRC_KERNELS="a b" runs it on those only,
-# REPEAT=N profiles N launches of each (run-to-run spread; caches flushed before each).
-# SASS_KERNELS="" / STALL_KERNELS="" leave passes 1 / 2 out. sass-*.csv travel in sass.tar.gz. Run from the repository root with corpus/ carried:
+# REPEAT=N profiles N launches of each in one process (caches flushed before each); ONLY=repeats
+# runs pass 4 alone. SASS_KERNELS="" / STALL_KERNELS="" leave passes 1 / 2 out. sass-*.csv travel
+# in sass.tar.gz. `check --replay`/`--validate` take lrc.csv and repeats.csv as operands (the
+# causes then say where the GPU's count varies). Run from the repository root with corpus/ carried:
 #   OUT=/some/dir sh scripts/gpu-corpus-detail.sh
+#   OUT=/some/dir ONLY=repeats REPEATS=5 sh scripts/gpu-corpus-detail.sh
 set -u
 NAME=gpu-corpus-detail DEFAULT_BUDGET=540
 . scripts/gpu-prelude.sh
@@ -32,6 +40,15 @@ lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum,lts__t_requests_srcunit_te
 lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,\
 lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,\
 launch__grid_size,launch__block_size,launch__shared_mem_config_size,launch__occupancy_limit_blocks
+
+REPEAT_KERNELS=${REPEAT_KERNELS:-"myHGEMMAlignedV1 myHGEMMAlignedV5 mma_direct mma_ldmatrix mma_final mmaBaseKernel
+wmmaBaseKernel mmaAsyncKernel wmmaAsyncKernel cs_wmma_f16"}
+REPEAT_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,\
+lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,\
+l1tex__m_xbar2l1tex_read_sectors.sum,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,\
+sm__ctas_launched.sum,launch__grid_size
+REPEATS=${REPEATS:-0}
+if [ "${ONLY:-}" = repeats ]; then SASS_KERNELS= STALL_KERNELS= LRC=0; fi
 
 tab=$(printf '\t')
 # wrapper path and entry of corpus kernel $1 (empty when not in the manifest)
@@ -72,7 +89,7 @@ for k in $STALL_KERNELS; do
         "$WS" gpu "$w:$k" --profile-child 2>> "$LOG" | grep '^"' >> "$OUT/stalls.csv"
 done
 
-[ "${LRC:-1}" = 1 ] || MAN=/dev/null   # LRC=0: passes 1 and 2 only
+LRC_MAN=$MAN; [ "${LRC:-1}" = 1 ] || LRC_MAN=/dev/null   # LRC=0: pass 3 left out
 REPEAT=${REPEAT:-1}
 say "pass 3: the L1 -> LRC -> L2 read path of every corpus kernel"
 : > "$OUT/lrc.csv"
@@ -96,7 +113,30 @@ while IFS="$tab" read -r kind repo _commit path name _rest; do
         head -1 "$OUT/one.csv" | sed 's/^/"corpus kernel",/' >> "$OUT/lrc.csv"; HEAD=1
     fi
     tail -n +2 "$OUT/one.csv" | sed "s/^/\"$name\",/" >> "$OUT/lrc.csv"
-done < "$MAN"
+done < "$LRC_MAN"
+rm -f "$OUT/one.csv"
+
+say "pass 4: $REPEATS profiles of each of the small grids' kernels, one process each"
+[ "$REPEATS" -gt 0 ] 2>/dev/null && : > "$OUT/repeats.csv"
+HEAD=0
+for k in $([ "$REPEATS" -gt 0 ] 2>/dev/null && echo $REPEAT_KERNELS); do
+    w=$(wrapper "$k"); [ -n "$w" ] || { say "no kernel $k"; continue; }
+    e=$(entry "$w")
+    i=1
+    while [ "$i" -le "$REPEATS" ]; do
+        left || { say "skipped repeat $i of $k (budget)"; break; }
+        # per-SM values of sm__ctas_launched: the SMs that ran a block (its row's value is not a number
+        # then: check's reader skips it, the rest of the run's rows are read)
+        timeout 60 "$NCU" --clock-control none --metrics "$REPEAT_METRICS" --print-metric-instances values \
+            --launch-count 1 -k "regex:$e" --csv --print-units base "$WS" gpu "$w:$k" --profile-child \
+            < /dev/null 2>> "$LOG" | grep '^"' > "$OUT/one.csv"
+        if [ "$HEAD" = 0 ] && [ -s "$OUT/one.csv" ]; then
+            head -1 "$OUT/one.csv" | sed 's/^/"corpus kernel","repeat",/' >> "$OUT/repeats.csv"; HEAD=1
+        fi
+        tail -n +2 "$OUT/one.csv" | sed "s/^/\"$k\",\"$i\",/" >> "$OUT/repeats.csv"
+        i=$((i + 1))
+    done
+done
 rm -f "$OUT/one.csv"
 # the device tool brings back a few files: the per-kernel pages travel as one archive
 tar -czf "$OUT/sass.tar.gz" -C "$OUT" $(cd "$OUT" && ls sass-*.csv 2>/dev/null) && rm -f "$OUT"/sass-*.csv

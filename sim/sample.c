@@ -35,6 +35,7 @@ struct ws_sampler {
     uint64_t block0_cost;                     /* block 0's thread-instructions (the plan's measure) */
     double factor;
     double hit_factor, miss_factor;           /* the L2 read hits' and misses' own (by stratum, per pc) */
+    double l1_factor;                         /* the L1 load sectors' (hits and misses, by stratum, per pc) */
     bool scaled, exact;
     double exact_bound, cache_bound;
     char text[900];
@@ -360,8 +361,11 @@ bool ws_sampler_scale(ws_sampler *sp)
             if (b > sp->exact_bound) sp->exact_bound = b;
         }
     double sampled_l2 = 0, est_l2 = 0, sampled_ti = 0, est_hm[2] = {0, 0}, sampled_hm[2] = {0, 0};
+    double sampled_l1 = 0, est_l1 = 0;
     size_t rw = (offsetof(ws_pc_stats, atom_passes) + 8 - offsetof(ws_pc_stats, executions)) / 8;
     size_t l2 = (offsetof(ws_pc_stats, l2_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    size_t l1h = (offsetof(ws_pc_stats, l1_hit_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    size_t l1m = (offsetof(ws_pc_stats, l1_miss_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     size_t l2h = (offsetof(ws_pc_stats, l2_hit_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     size_t l2m = (offsetof(ws_pc_stats, l2_miss_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     for (size_t i = 0; i < sp->nv; i++) {
@@ -372,6 +376,10 @@ bool ws_sampler_scale(ws_sampler *sp)
                 est_l2 += est[i];
                 sampled_l2 += (double)sp->prev[i];
             }
+            if (fld == l1h || fld == l1m) {
+                est_l1 += est[i];
+                sampled_l1 += (double)sp->prev[i];
+            }
             for (int h = 0; h < 2; h++)
                 if (fld == (h ? l2m : l2h)) {
                     est_hm[h] += est[i];
@@ -381,6 +389,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     }
     sampled_ti = (double)sp->prev[0];
     sp->factor = sampled_l2 > 0 ? est_l2 / sampled_l2 : sampled_ti > 0 ? est[0] / sampled_ti : 1.0;
+    sp->l1_factor = sampled_l1 > 0 ? est_l1 / sampled_l1 : sp->factor;
     /* the misses scale by their own strata, not by the sectors': the first wave's cold misses of
        data the whole grid reuses are counted once (measured: a 2048x2048x512 tiled matmul from 3
        waves had 3.2x the full run's DRAM reads scaled by the sectors' factor; by stratum, 262144
@@ -455,6 +464,15 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
     _Static_assert(sizeof(ws_cache_totals) % sizeof(uint64_t) == 0, "ws_cache_totals: uint64_t counts");
     if (!sp || !sp->scaled) return;
     double f = sp->factor, fh = sp->hit_factor, fm = sp->miss_factor;
+    /* with read coalescing (cache.h): an edge block run alone sends L2 the reads the blocks of its
+       coalescer group would have sent once with it, so the L2 sectors' estimate by stratum
+       overstates the grid's; its L1 lookups are its own whoever runs beside it: the totals scale
+       as those (a tiled matmul of 0.05 waves had 1.5x the grid's L1 misses and L2 writes by the
+       L2's factor), and the read hits are what the scaled reads leave beside the requested
+       sectors that missed (those scale as the misses) */
+    bool coalescing = c->coalesced_sectors > 0;
+    uint64_t sect0 = c->l2_read_sectors;
+    if (coalescing) f = sp->l1_factor;
     /* the read misses' fills and the DRAM accesses they make: the misses' factor (see ws_sampler_scale) */
     double fill = (double)c->dram_fill_bytes, other_dram = (double)c->dram_read_bytes - fill + (double)c->dram_write_bytes;
     double dram_f = fill + other_dram > 0 ? (fm * fill + f * other_dram) / (fill + other_dram) : f;
@@ -476,6 +494,11 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
     for (size_t i = 0; i < sizeof *c / sizeof *w; i++) w[i] = (uint64_t)llround((double)w[i] * f);
     c->l2_cold_allocations = (uint64_t)llround(alloc);
     c->l2_read_hit_sectors = (uint64_t)llround((double)hit0 * fh);
+    if (coalescing) {
+        double asked_missed = sect0 > hit0 ? (double)(sect0 - hit0) * fm : 0; /* requested sectors that missed */
+        double h = (double)c->l2_read_sectors - asked_missed;
+        c->l2_read_hit_sectors = (uint64_t)llround(h > 0 ? h : 0);
+    }
     c->l2_read_miss_sectors = (uint64_t)llround((double)miss0 * fm);
     c->dram_fill_bytes = (uint64_t)llround(fill * fm);
     c->dram_read_bytes = c->dram_fill_bytes + c->ecc_read_bytes;
@@ -509,6 +532,7 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
 }
 
 double ws_sampler_factor(const ws_sampler *sp) { return sp && sp->scaled ? sp->factor : 1.0; }
+double ws_sampler_l1_factor(const ws_sampler *sp) { return sp && sp->scaled ? sp->l1_factor : 1.0; }
 const char *ws_sampler_text(const ws_sampler *sp) { return sp && sp->scaled ? sp->text : ""; }
 
 void ws_sampler_info(const ws_sampler *sp, ws_sample_info *o)

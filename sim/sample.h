@@ -73,6 +73,10 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
                             uint64_t partial_lines_limit);
 /* The factor a total of the sampled stream (cache model totals, SASS counts) is scaled by. */
 double ws_sampler_factor(const ws_sampler *sp);
+/* The L1 load sectors' factor (by stratum): with read coalescing in the sample, what the cache
+ * totals, the latency sums and the rest scale by instead (an edge block run alone misses its
+ * coalescer group's partners, so the L2 sectors' factor overstates the grid; cache.h). */
+double ws_sampler_l1_factor(const ws_sampler *sp);
 /* The report's line: "sampled: N of M blocks (...)"; "" when the run was full. */
 const char *ws_sampler_text(const ws_sampler *sp);
 typedef struct {

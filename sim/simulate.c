@@ -294,6 +294,8 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     ws_models_finish(s->models);
     ws_cache_totals cache = *ws_models_cache_totals(s->models);
     ws_atomic_totals atom = *ws_models_atomic_totals(s->models);
+    if (sampled && cache.coalesced_sectors) /* read coalescing: the L1's factor (sim/sample.h) */
+        f = ws_sampler_l1_factor(s->sampler);
     if (sampled) { /* the sampled stream's L2/DRAM sums, for the whole grid (sim/sample.h) */
         ws_cache_config cc;
         ws_cache_config_from_device(&cc, s->dev, 0);

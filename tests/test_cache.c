@@ -210,22 +210,85 @@ static void test_the_same_request_a_cycle_later_is_looked_up_in_l2(void **state)
     ws_cache_free(c);
 }
 
-/* Only the first wave coalesces: with 4 blocks in it, block 5 (the second wave) on SM 1 sends the
- * request block 0 sent on SM 0 at the same clock, and it is looked up in L2 (a hit). */
-static void test_a_later_waves_request_is_not_coalesced(void **state)
+/* Groups (cache.h "Read coalescing"): with 2 SMs per group, SMs 0 and 1 are one group and SM 2
+ * another. SM 0 and SM 1 read the same line as their first access (clock 0 both): one L2 request;
+ * SM 2 sends the identical request at the same clock, but its group's coalescer has not seen it:
+ * a second L2 request (4 more sectors, hits on SM 0's fill). */
+static void test_sms_of_one_group_coalesce_and_of_another_do_not(void **state)
 {
     (void)state;
     ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
     cfg.read_coalescing = 1;
+    cfg.coalesce_group_sms = 2;
     ws_cache *c = ws_cache_new(&cfg);
-    ws_cache_set_first_wave(c, 4);
     ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
     access_on(c, 0, &ev);
-    ev.block_linear = 5;
-    ws_cache_access a = access_on(c, 1, &ev);
+    ev.block_linear = 1;
+    assert_int_equal(access_on(c, 1, &ev).merged_sectors, 4);
+    ev.block_linear = 2;
+    ws_cache_access a = access_on(c, 2, &ev);
     assert_int_equal(a.merged_sectors, 0);
+    assert_int_equal(a.l2_requests, 1);
     assert_int_equal(a.l2_hit_sectors, 4);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    assert_int_equal(t->l2_read_requests, 2);
+    assert_int_equal(t->l2_read_sectors, 8);
+    assert_int_equal(t->l2_read_hit_sectors + t->l2_read_miss_sectors, 8);
     ws_cache_free(c);
+}
+
+/* The window: SM 1 first reads 10 other lines (its clock 10 cycles at one line per cycle), then the
+ * line SM 0 read at clock 0. With a window of 16 cycles that is together (one request); with one of
+ * 8, SM 2 doing the same is looked up in L2 (a hit). */
+static void test_a_request_within_the_window_coalesces_and_one_beyond_it_does_not(void **state)
+{
+    (void)state;
+    for (int w = 0; w < 2; w++) {
+        ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+        cfg.read_coalescing = 1;
+        cfg.l1_lines_per_cycle = 1;
+        cfg.coalesce_window = w ? 8 : 16;
+        ws_cache *c = ws_cache_new(&cfg);
+        ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+        access_on(c, 0, &ev);
+        for (int i = 0; i < 10; i++) {
+            ws_mem_event one = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + 65536 + (uint64_t)i * 128, 4);
+            access_on(c, 1, &one);
+        }
+        ws_cache_access a = access_on(c, 1, &ev);
+        assert_int_equal(a.merged_sectors, w ? 0 : 4);
+        assert_int_equal(a.l2_requests, w ? 1 : 0);
+        ws_cache_free(c);
+    }
+}
+
+/* Every wave coalesces, by its block slots' clocks: 4 SMs, 1 block each at once. Blocks 0 and 1
+ * each read 32 lines (32 cycles of clock at one line per cycle); blocks 4 and 5 of the second wave,
+ * in the same slots, read line B at clock 32: block 5's request for B joins block 4's. With 2 blocks per
+ * SM, blocks 4 and 5 run in second slots whose clocks start at 0, as the first slots' blocks did. */
+static void test_a_later_waves_identical_requests_coalesce_too(void **state)
+{
+    (void)state;
+    for (int r = 1; r <= 2; r++) {
+        ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+        cfg.read_coalescing = 1;
+        cfg.l1_lines_per_cycle = 1;
+        ws_cache *c = ws_cache_new(&cfg);
+        assert_int_equal(ws_cache_set_resident(c, r), 0);
+        ws_mem_event a = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE, 128); /* 32 lines: 32 cycles */
+        ws_mem_event b = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE + 65536, 4);
+        for (uint32_t blk = 0; blk < 2; blk++) {
+            a.block_linear = blk;
+            access_on(c, (int)blk, &a);
+        }
+        b.block_linear = 4;
+        assert_int_equal(access_on(c, 0, &b).l2_requests, 1);
+        b.block_linear = 5;
+        ws_cache_access x = access_on(c, 1, &b);
+        assert_int_equal(x.merged_sectors, 4);
+        assert_int_equal(x.l2_requests, 0);
+        ws_cache_free(c);
+    }
 }
 
 /* Only identical requests coalesce: SM 1 asks for sectors 1-3 of the line SM 0 asked sectors 0-2
@@ -795,8 +858,10 @@ static void test_h200_profile_sets_the_measured_limits(void **state)
     assert_int_equal(cfg.l2_partitions, 2);
     assert_int_equal(cfg.l2_partial_lines, 491520 / 8);
     assert_int_equal(cfg.l2_partial_writeback_lines, (uint64_t)(0.27 * 491520.0));
-    /* the guide's L2 request coalescer is off until modelled as results/h200-coalesce measured it */
-    assert_int_equal(cfg.read_coalescing, 0);
+    /* the guide's L2 request coalescer, as results/h200-coalesce measured it: groups of 4 SMs, 500 cycles */
+    assert_int_equal(cfg.read_coalescing, 1);
+    assert_int_equal(cfg.coalesce_group_sms, 4);
+    assert_true(cfg.coalesce_window == 500.0);
     assert_true(cfg.l1_lines_per_cycle == 1.0); /* one line per cycle (l1_wavefronts_per_cycle) */
     ws_cache_config_from_device(&cfg, ws_device_find("v100"), 0);
     assert_int_equal(cfg.read_coalescing, 0);
@@ -869,7 +934,9 @@ int main(void)
         cmocka_unit_test(test_identical_requests_of_two_sms_in_one_cycle_reach_l2_once),
         cmocka_unit_test(test_the_same_request_a_cycle_later_is_looked_up_in_l2),
         cmocka_unit_test(test_requests_for_other_sectors_of_a_line_are_not_coalesced),
-        cmocka_unit_test(test_a_later_waves_request_is_not_coalesced),
+        cmocka_unit_test(test_sms_of_one_group_coalesce_and_of_another_do_not),
+        cmocka_unit_test(test_a_request_within_the_window_coalesces_and_one_beyond_it_does_not),
+        cmocka_unit_test(test_a_later_waves_identical_requests_coalesce_too),
         cmocka_unit_test(test_cg_load_never_hits_l1_and_back_to_back_misses_merge),
         cmocka_unit_test(test_cg_misses_far_apart_both_reach_l2),
         cmocka_unit_test(test_another_sm_misses_its_own_l1_but_hits_l2),

@@ -15,6 +15,7 @@
 
 #include "../common/commands.h"
 #include "../cuda/check_explain.h"
+#include "../cuda/check_others.h"
 #include "../cuda/check_replay.h"
 #include "../sim/models/metrics.h"
 
@@ -207,6 +208,47 @@ static void test_l2_sectors_below_the_gpu_after_the_model_coalesced_are_requests
     /* the model merged nothing (it sent every miss): another mechanism */
     chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 40960, true, 45000);
     assert_string_not_equal(chk_explain_rule(&rows[1], &f), "requests coalesced in step");
+}
+
+/* Another GPU run (an ncu CSV with a "corpus kernel" column) of a 4-block GEMM read 16,384 L2
+ * sectors where the record has 8,192 (its blocks coalesced in one run and not in the other). The
+ * model's 8,192 agrees with the record and keeps its verdict, but the row says the GPU varies,
+ * with both values and the grid's one coalescer group of 4 SMs; a row the model misses by more
+ * than the runs differ (12,000 sectors off, runs 8,192 apart) gets another cause. */
+static void test_a_count_another_gpu_run_contradicts_says_the_gpu_varies(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_others_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    fputs("\"corpus kernel\",\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+          "\"gemm4\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"16,384\"\n"
+          "\"other\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"1\"\n", fp);
+    fclose(fp);
+    ws_error err;
+    assert_int_equal(chk_others_load(path, &err), 2);
+    remove(path);
+    chk_row rows[2];
+    chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", true, 16384, true, 16384);
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 8192, true, 8192);
+    assert_int_equal(rows[1].verdict, CHK_AGREE);
+    chk_facts f = {.rows = rows, .nrows = 2, .kernel = "gemm4", .blocks = 4, .coalesce_group_sms = 4};
+    chk_explain_rows(rows, 2, &f);
+    assert_int_equal(rows[1].verdict, CHK_AGREE);
+    contains(chk_shown_cause(&rows[1]), CHK_VARIES ": recorded 8192, another run 16384");
+    contains(rows[1].cause, "1 coalescer group of 4 SMs");
+    /* the model 12,000 sectors above a record the other run is 8,192 from: not this cause */
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 20192, true, 8192);
+    char why[900];
+    chk_explain_row(&rows[1], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[1], &f), "the GPU's count varies run to run");
+    /* another kernel's row: no other run of it */
+    f.kernel = "gemm8";
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 8192, true, 9000);
+    chk_explain_row(&rows[1], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[1], &f), "the GPU's count varies run to run");
+    chk_others_clear();
 }
 
 /* mmaBaseKernel (the tensor corpus): the model sent 12,288 sectors to L2, the GPU 8,192; the
@@ -509,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_l2_requests_with_agreeing_sectors_are_request_grouping),
         cmocka_unit_test(test_l2_sectors_below_agreeing_l1_misses_are_misses_merged_in_l1),
         cmocka_unit_test(test_l2_sectors_below_the_gpu_after_the_model_coalesced_are_requests_coalesced_in_step),
+        cmocka_unit_test(test_a_count_another_gpu_run_contradicts_says_the_gpu_varies),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),
         cmocka_unit_test(test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there),
         cmocka_unit_test(test_l1_load_lookups_without_any_global_load_are_cp_async_lookups),

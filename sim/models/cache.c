@@ -10,7 +10,9 @@
 
 #define SECTORS_PER_LINE 4
 #define INFLIGHT_SLOTS 1024 /* per SM, direct-mapped by sector */
-#define FILL_SLOTS (1u << 16)  /* the reads in flight to L2, all SMs, direct-mapped by sector */
+#define FILL_SLOTS (1u << 20)  /* the read requests sent, direct-mapped by sector and group: 32 MB of
+                                  sectors, so a block's requests are still there when the next block
+                                  of its group repeats them (blocks run one after another) */
 
 typedef struct {
     uint64_t tag;    /* line number + 1; 0 = empty */
@@ -45,17 +47,18 @@ typedef struct {
     uint32_t bytes;  /* store merging: the bytes of the sector that write carries */
 } inflight;
 
-/* A read request sent to L2, kept per sector it asked for (cache.h "Read coalescing"). */
+/* A read request sent to L2, kept per sector it asked for and per group of SMs (cache.h "Read
+ * coalescing"). */
 typedef struct {
     uint64_t line;   /* line number + 1; 0 = empty */
-    double sent;     /* the sending SM's clock (cycles) when it went */
+    double sent;     /* the sending block slot's clock (cycles) when it went */
+    uint32_t group;  /* the coalescer group of the SM that sent it */
     uint8_t mask;    /* the sectors of the line it asked for */
 } fill;
 
 typedef struct {
     scache l1;
     uint64_t now;    /* memory instructions seen by this SM */
-    double clock;    /* SM cycles: its global/local accesses' L1 lines at l1_lines_per_cycle */
     inflight *mshr;  /* INFLIGHT_SLOTS: load misses outstanding */
     inflight *wpend; /* INFLIGHT_SLOTS: store sectors pending (write merging) */
 } sm_state;
@@ -85,8 +88,9 @@ struct ws_cache {
     unsigned char *sm_arena; /* every SM's tables, zeroed, sm_bytes each (table_alloc); NULL: each
                                 SM allocates its own */
     size_t sm_bytes;
-    uint64_t first_wave; /* blocks whose read requests coalesce (0 = all) */
-    fill *fills;     /* FILL_SLOTS: the read requests sent, per sector (NULL: no read coalescing) */
+    int resident;    /* blocks per SM at once: the block slots whose clocks read coalescing compares */
+    double *clocks;  /* sm_count x resident: each block slot's cycles (its blocks' L1 lines in turn) */
+    fill *fills;     /* FILL_SLOTS: the read requests sent, per sector and group (NULL: no coalescing) */
     ws_cache_totals t;
     int finished;
 };
@@ -114,6 +118,8 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->inflight_window = 8;
     cfg->l1_lines_per_cycle = dev->l1_wavefronts_per_cycle > 0 ? dev->l1_wavefronts_per_cycle : 1;
     cfg->read_coalescing = dev->l2_read_coalescing;
+    cfg->coalesce_group_sms = dev->l2_coalesce_group_sms;
+    cfg->coalesce_window = dev->l2_coalesce_window_cycles;
     cfg->fill_window = dev->max_warps_per_sm > 0 ? dev->max_warps_per_sm : 0;
     cfg->atom_sector_rule = dev->atom_sector_rule;
     cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
@@ -297,7 +303,9 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
         c->open_row = calloc((size_t)cfg->dram_banks, sizeof *c->open_row);
     if (cfg->read_coalescing)
         c->fills = calloc(FILL_SLOTS, sizeof *c->fills);
-    if (!c->sms || (cfg->read_coalescing && !c->fills) || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
+    c->resident = 1;
+    c->clocks = calloc((size_t)cfg->sm_count, sizeof *c->clocks);
+    if (!c->sms || !c->clocks || (cfg->read_coalescing && !c->fills) || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
         scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways, NULL)) {
         ws_cache_free(c);
         return NULL;
@@ -322,6 +330,7 @@ void ws_cache_free(ws_cache *c)
     free(c->sms);
     table_free(c->sm_arena, c->sm_bytes * (size_t)c->cfg.sm_count);
     free(c->fills);
+    free(c->clocks);
     free(c->open_row);
     scache_free(&c->l2);
     free(c->fifo);
@@ -376,40 +385,49 @@ static void pend_add(ws_cache *c, const sm_state *s, inflight *tab, uint64_t sec
     f->expiry = s->now + (uint64_t)c->cfg.inflight_window;
 }
 
-static fill *fill_slot(const ws_cache *c, uint64_t sector_no)
+static fill *fill_slot(const ws_cache *c, uint64_t sector_no, uint32_t group)
 {
-    return &c->fills[(sector_no ^ (sector_no >> 16)) % FILL_SLOTS];
+    uint64_t h = (sector_no ^ (sector_no >> 16)) + (uint64_t)group * 0x9E3779B97F4A7C15ull;
+    return &c->fills[(h ^ (h >> 29)) % FILL_SLOTS];
 }
 
-/* A read request for `want` (sectors of `line`) at SM clock `t` is identical to one another SM
- * sent in the same cycle (|t - sent| < 1): the L2 request coalescer forwards one of them and
- * answers both. The SMs' clocks start together (the first wave) and count the same work the same,
- * so blocks running the same code in step send the same requests at the same clocks. A request for
- * other sectors of the line is not coalesced (saxpy_block13's neighbouring blocks share sectors in
- * requests that differ: every one reached L2). Each sector keeps its line's last request: the
- * blocks come one after another, so a later request by the first SM for the line's other sectors
- * would hide the one another SM repeats. */
-static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, double t)
+/* The coalescer group of SM sm: coalesce_group_sms consecutive SMs (0: one group of all). */
+static uint32_t lrc_group(const ws_cache *c, int sm)
+{
+    return c->cfg.coalesce_group_sms > 0 ? (uint32_t)(sm / c->cfg.coalesce_group_sms) : 0;
+}
+
+/* A read request for `want` (sectors of `line`) from an SM of `group` at block-slot clock `t` is
+ * identical to one an SM of the same group sent within the window (|t - sent| < coalesce_window,
+ * at least one cycle): the L2 request coalescer forwards the first and answers both. Each block
+ * slot's clock counts its blocks' L1 lines from 0, block after block, so blocks running the same
+ * code send the same requests at the same clocks in every wave. A request for other sectors of
+ * the line is not coalesced (saxpy_block13's neighbouring blocks share sectors in requests that
+ * differ: every one reached L2; the probe's half lines beside whole ones: none coalesced). Each
+ * sector keeps, per group, its line's last request that went to L2 (a coalesced one leaves the
+ * first's clock: the window counts from the request that went). */
+static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t group, double t)
 {
     if (!c->fills || !want)
         return 0;
+    double win = c->cfg.coalesce_window > 1 ? c->cfg.coalesce_window : 1;
     for (int s = 0; s < SECTORS_PER_LINE; s++) {
         if (!(want >> s & 1))
             continue;
-        const fill *f = fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s);
-        if (f->line != line + 1 || f->mask != want || !(t - f->sent < 1 && f->sent - t < 1))
+        const fill *f = fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group);
+        if (f->line != line + 1 || f->group != group || f->mask != want || !(t - f->sent < win && f->sent - t < win))
             return 0;
     }
     return 1;
 }
 
-static void fill_add(ws_cache *c, uint64_t line, uint8_t mask, double t)
+static void fill_add(ws_cache *c, uint64_t line, uint8_t mask, uint32_t group, double t)
 {
     if (!c->fills)
         return;
     for (int s = 0; s < SECTORS_PER_LINE; s++)
         if (mask >> s & 1)
-            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s) = (fill){line + 1, t, mask};
+            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group) = (fill){line + 1, t, group, mask};
 }
 
 static int entry_live(const ws_cache *c, dirty_entry e)
@@ -681,6 +699,10 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
     if (!s)
         return -1;
     s->now++;
+    /* the block slot's clock (cache.h "Read coalescing"): the blocks of one slot run one after another */
+    double *clock = &c->clocks[(size_t)sm * (size_t)c->resident +
+                               ev->block_linear / (uint32_t)c->cfg.sm_count % (uint32_t)c->resident];
+    uint32_t group = lrc_group(c, sm);
     int local = ev->space == WS_SPACE_LOCAL;
     int n = co->nentries;
 
@@ -714,12 +736,12 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 to_l2 |= (uint8_t)(1u << sec);
                 pend_add(c, s, s->mshr, sector_no);
             }
-            int in_step = !c->first_wave || ev->block_linear < c->first_wave;
-            if (in_step && coalesced(c, line, to_l2, s->clock)) { /* another SM sent it in this cycle */
+            if (coalesced(c, line, to_l2, group, *clock)) { /* an SM of its group sent it within the window */
                 for (int k = i; k < j; k++)
                     if (to_l2 >> (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES) & 1) {
                         out->outcome[k] = WS_SECT_MERGED;
                         out->merged_sectors++;
+                        c->t.coalesced_sectors++;
                     }
                 merged = to_l2;
                 to_l2 = 0;
@@ -741,8 +763,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     if (to_l2 >> sec & 1)
                         out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
                 }
-                if (in_step)
-                    fill_add(c, line, to_l2, s->clock);
+                fill_add(c, line, to_l2, group, *clock);
                 if (alloc) {
                     if (!l1) {
                         cline v;
@@ -818,8 +839,8 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         }
         i = j;
     }
-    /* the SM's clock: the L1 serves one 128-B line of an access per cycle (l1_lines_per_cycle) */
-    s->clock += (co->lines > 1 ? co->lines : 1) / (c->cfg.l1_lines_per_cycle > 0 ? c->cfg.l1_lines_per_cycle : 1);
+    /* the slot's clock: the L1 serves one 128-B line of an access per cycle (l1_lines_per_cycle) */
+    *clock += (co->lines > 1 ? co->lines : 1) / (c->cfg.l1_lines_per_cycle > 0 ? c->cfg.l1_lines_per_cycle : 1);
 
     ws_cache_totals *t = &c->t;
     t->merged_sectors += (uint64_t)out->merged_sectors;
@@ -849,7 +870,19 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
     return 0;
 }
 
-void ws_cache_set_first_wave(ws_cache *c, uint64_t blocks) { c->first_wave = blocks; }
+int ws_cache_set_resident(ws_cache *c, int blocks_per_sm)
+{
+    int r = blocks_per_sm > 0 ? blocks_per_sm : 1;
+    if (r == c->resident)
+        return 0;
+    double *n = calloc((size_t)c->cfg.sm_count * (size_t)r, sizeof *n);
+    if (!n)
+        return -1; /* the old slots stay: the clocks of fewer slots, still in order */
+    free(c->clocks);
+    c->clocks = n;
+    c->resident = r;
+    return 0;
+}
 
 void ws_cache_finish(ws_cache *c)
 {

@@ -18,29 +18,27 @@
  *      finds its sector outstanding is an L1 miss but sends nothing to L2 (measured:
  *      two back-to-back .cg loads -> 1 L2 request). This is as far as a sequential
  *      model goes: real merging depends on timing.
- *  Read coalescing (l2_read_coalescing, off in every device profile: results/h200-coalesce measured
- *      a window of thousands of cycles within groups of SMs, not this rule's one cycle across all, and
- *      the first-wave rule let a sampled run's L1 counts scale to twice the full run's; the Nsight
- *      Compute guide's L2 request coalescer, LRC,
+ *  Read coalescing (l2_read_coalescing; the Nsight Compute guide's L2 request coalescer, LRC,
  *      "tries to coalesce read requests before forwarding them to the L2 cache"): a load's L2 read
- *      request for one line that asks for exactly the sectors another SM's request for that line
- *      asked for, sent in the same cycle by the two SMs' clocks, reaches L2 once: its sectors are
- *      L1 misses merged (no L2 request, sector or lookup) and fill the L1 as the data comes. Each
- *      SM's clock counts its global/local accesses' 128-B lines at l1_lines_per_cycle (the
- *      measured l1_wavefronts_per_cycle) from 0, so blocks of the first wave running the same code
- *      send the same requests at the same clocks (measured: the corpus GEMMs of 2-4 blocks, where
- *      each block's L1 missed every sector the others read, sent each sector to L2 once and hit 0).
- *      Requests for other sectors of a line are not coalesced (saxpy_block13's neighbouring blocks,
- *      each asking for its own part of a shared line at the same time: every one reached L2), nor
- *      are requests a cycle or more apart (gather_random's random coincidences within a DRAM
- *      latency: about 1 % merged on the GPU). The GPU's SMs drift apart over a long kernel (launch
- *      order, latencies that vary); the model's do not, so it coalesces more there (matmul_*,
- *      cs_wmma_*, cs_async_*: docs/memory-models.md). Each sector keeps its line's last request.
- *      Only the first wave's blocks coalesce (ws_cache_set_first_wave): a later block starts when
- *      the one before it on its slot ends, at a time that depends on the latencies its SM waited,
- *      which its clock does not count, so later blocks' clocks are not comparable across SMs (and a
- *      sampled run was meant to keep the full run's counts; its L1 totals do not: they scale by one
- *      factor, not per stratum).
+ *      request for one line that asks for exactly the sectors a request for that line asked for,
+ *      sent by an SM of the same group (coalesce_group_sms consecutive SMs; block b runs on SM
+ *      b % SMs) less than coalesce_window cycles before or after it, reaches L2 once: its sectors
+ *      are L1 misses merged (no L2 request, sector or lookup) and fill the L1 as the data comes.
+ *      The clocks are the block slots' (ws_cache_set_resident: block b runs in slot
+ *      b / SMs % resident of its SM): each counts its blocks' global/local 128-B lines at
+ *      l1_lines_per_cycle (the measured l1_wavefronts_per_cycle), from 0, block after block, so
+ *      blocks running the same code send the same requests at the same clocks in every wave (a
+ *      sampled run's lead waves coalesce as the full run's; its edge blocks, run alone, do not,
+ *      so sim/sample.c scales by the L1 sectors where coalescing happened). H200 (results/h200-coalesce): 2
+ *      and 4 one-warp blocks on 4 SMs reading the same lines coalesced into one stream at up to 500
+ *      cycles apart (97 % at 4000), 16 into 10 streams (groups smaller than 16 SMs: the model's
+ *      4-SM groups give 4); requests for half a line beside whole ones never coalesced;
+ *      results/h200-corpus-detail/lrc.csv: L2 read sectors = the L1's xbar read sectors - the
+ *      LRC's coalesced sectors in every corpus kernel. Not modelled: the SMs' drift (the clocks
+ *      count no latency, so blocks in step stay in step) and where the GPU's scheduler puts a small
+ *      grid's blocks, which changes from launch to launch (2-4-block GEMMs: all coalesced in one
+ *      run, none in another); docs/memory-models.md "Read coalescing". Each sector keeps, per
+ *      group, its line's last request that went to L2.
  *  Stores: written through to L2 (one L2 request per 128-B line per request, every
  *      sector). Global stores never allocate in L1 (a present sector stays valid);
  *      local stores allocate full sectors (spills are re-read; an assumption).
@@ -122,7 +120,9 @@ typedef struct {
     int inflight_window;      /* memory instructions per SM a miss (or a store's sector) stays outstanding */
     int fill_window;          /* memory instructions per SM a DRAM fill stays in flight for the latency (0 = off) */
     double l1_lines_per_cycle; /* the SMs' clocks: 128-B lines of global/local accesses the L1 serves per cycle */
-    int read_coalescing;      /* 1: identical read requests of two SMs in the same cycle reach L2 once */
+    int read_coalescing;      /* 1: identical read requests of SMs of one group within the window reach L2 once */
+    int coalesce_group_sms;   /* read coalescing: consecutive SMs per coalescer group (0 = one group of all) */
+    double coalesce_window;   /* read coalescing: block-slot clock cycles two requests may be apart (< 1 = 1) */
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
     uint64_t l2_dirty_limit;  /* dirty L2 bytes kept; beyond, the oldest-dirtied line is written back (0 = none) */
     int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
@@ -162,6 +162,7 @@ typedef struct {
     uint64_t l1_global_ld_hit, l1_global_ld_miss;   /* sectors */
     uint64_t l1_local_ld_hit, l1_local_ld_miss;
     uint64_t merged_sectors;
+    uint64_t coalesced_sectors;                     /* of those, coalesced with another SM's request (LRC) */
     uint64_t st_merged_sectors;                     /* store sectors merged into a pending write */
     uint64_t l1_st_sectors, l1_st_hit_sectors;      /* global and local store sectors looked up in L1 */
     uint64_t l2_read_requests, l2_read_sectors;
@@ -207,9 +208,10 @@ void ws_cache_free(ws_cache *c);
 int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
                           ws_cache_access *out);
 
-/* The blocks of the first wave (SMs x resident blocks per SM): only their read requests coalesce
- * (cache.h "Read coalescing"). 0 (the default) = every block. */
-void ws_cache_set_first_wave(ws_cache *c, uint64_t blocks);
+/* Blocks resident per SM at once (default 1): block b runs in slot b / sm_count % blocks_per_sm of
+ * SM b % sm_count, and each slot keeps its own clock for read coalescing (cache.h "Read
+ * coalescing"). Call before the first access; the slots' clocks restart at 0. -1: out of memory. */
+int ws_cache_set_resident(ws_cache *c, int blocks_per_sm);
 
 /* Ends the kernel: counts the dirty L2 sectors (dirty_at_end_bytes). Idempotent. */
 void ws_cache_finish(ws_cache *c);

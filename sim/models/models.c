@@ -91,7 +91,7 @@ ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t
 void ws_models_set_resident_blocks(ws_models *m, int blocks_per_sm)
 {
     m->resident = blocks_per_sm > 0 ? blocks_per_sm : 1;
-    ws_cache_set_first_wave(m->cache, (uint64_t)m->resident * (uint64_t)m->dev->sm_count); /* read coalescing */
+    ws_cache_set_resident(m->cache, m->resident); /* read coalescing's block-slot clocks; on failure the old slots */
     /* the warps in flight together: the atomics' window (docs/timing-model.md "Contention") */
     ws_atomics_set_window(m->atomics, (uint64_t)m->resident * (uint64_t)(m->warps_per_block > 0 ? m->warps_per_block : 1) *
                                           (uint64_t)m->dev->sm_count);

@@ -1,0 +1,25 @@
+/* check_others.h - other GPU runs of recorded kernels, for the causes: Nsight Compute CSVs (the
+ * long "details" form) with a first column "corpus kernel" naming the kernel, as
+ * scripts/gpu-corpus-detail.sh writes them (lrc.csv; repeats.csv with a "repeat" column too).
+ * Where another run of a kernel measured a counter well away from the recorded value, the GPU's
+ * own count varies from run to run, and check says so beside the row's verdict.
+ * Invariant: the table only adds causes: no value, class or verdict is read from it. */
+#ifndef CHECK_OTHERS_H
+#define CHECK_OTHERS_H
+
+#include <stdbool.h>
+
+#include "../common/ws_error.h"
+
+/* Adds every (kernel, metric, value) row of the CSV at path to the process's table. Returns the
+ * rows added, or -1 with err (unreadable, no "corpus kernel" / "Metric Name" / "Metric Value"). */
+int chk_others_load(const char *path, ws_error *err);
+
+/* The values other runs measured for kernel's metric: how many, their least and greatest, and the
+ * file of the first. false where none did. */
+bool chk_others_range(const char *kernel, const char *metric, int *n, double *lo, double *hi, const char **file);
+
+/* Empties the table (tests). */
+void chk_others_clear(void);
+
+#endif
