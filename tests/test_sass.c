@@ -888,6 +888,36 @@ static void test_the_code_after_an_early_exit_runs_for_the_warps_that_go_on(void
     ws_simulation_close(&s);
 }
 
+
+/* bulk_lanes, 2 warps: LANES lanes of each issue their own cp.async.bulk. The SASS serves one lane
+ * a pass: the block from ELECT to `@P0 BRA.U.ANY` back to itself runs once per copying lane of each
+ * warp, 2 x LANES times, not once per warp as the PTX's cp.async.bulk (its anchor's line) runs. */
+static void test_a_per_lane_bulk_copy_is_a_sass_pass_per_lane(void **state)
+{
+    (void)state;
+    const int lanes[] = {1, 5, 32};
+    for (int c = 0; c < 3; c++) {
+        char d[32];
+        snprintf(d, sizeof d, "LANES=%d", lanes[c]);
+        ws_simulation s;
+        run(&s, "tests/data/tensor/sass_branches.cu:bulk_lanes", d, NULL, "tests/data/sass/sass_branches.sass");
+        const ws_sass_function *f = s.sass->sf;
+        uint64_t runs[512];
+        assert_true(f->nblocks <= 512);
+        ws_sass_block_runs(s.sass->plan, s.result.pc_warp_count, runs);
+        int found = 0;
+        for (int i = 0; i < f->ninsns; i++) {
+            if (strncmp(f->insns[i].opcode, "UBLKCP", 6)) continue;
+            found++;
+            if (runs[f->insns[i].block] != (uint64_t)(2 * lanes[c]))
+                fail_msg("LANES=%d: the UBLKCP block ran %llu times, expected %d", lanes[c],
+                         (unsigned long long)runs[f->insns[i].block], 2 * lanes[c]);
+        }
+        assert_int_equal(found, 1);
+        ws_simulation_close(&s);
+    }
+}
+
 /* ---- side by side ----------------------------------------------------------------------- */
 
 static char *print_plan(const char *ptx_path, const char *sass_path, const char *fn_name, const char *cu_path)
@@ -1055,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_a_stand_in_anchors_zero_does_not_zero_the_code_after_it),
         cmocka_unit_test(test_a_warp_uniform_switch_on_one_line_runs_only_its_path),
         cmocka_unit_test(test_the_code_after_an_early_exit_runs_for_the_warps_that_go_on),
+        cmocka_unit_test(test_a_per_lane_bulk_copy_is_a_sass_pass_per_lane),
         cmocka_unit_test(test_side_by_side_marks_merges_removals_predication_and_spills),
         cmocka_unit_test(test_without_the_tools_or_when_switched_off_the_simulator_says_it_is_ptx_level),
     };

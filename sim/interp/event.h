@@ -54,6 +54,8 @@ typedef struct ws_mem_event {
                                 window. ncu counts these under ..._mem_dshared, not _mem_shared */
     uint8_t copies;          /* BULK, TMA global side of a copy to shared memory: the blocks it lands in
                                 (a .multicast::cluster copy's ranks), 0 or 1 for one */
+    uint8_t issue_lane;      /* BULK: the lane whose copy this is (every active lane of a cp.async.bulk issues
+                                its own copy, exec_bulk.c; the SASS serves them a pass each) */
     uint8_t atom_float;      /* atomics and reductions: 1 for a floating-point add (its same-address
                                 rate differs: docs/timing-model.md "Contention"), else 0 */
     uint32_t active_mask;    /* lanes that perform the access */

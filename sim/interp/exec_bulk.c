@@ -85,6 +85,7 @@ static int bulk_1d(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     uint32_t pc = (uint32_t)(in - c->prog.insns);
     for (uint32_t mm = m; mm; mm &= mm - 1) {     /* every active lane issues its own copy */
         int l = __builtin_ctz(mm);
+        c->copy_lane = l;
         uint64_t n = (uint32_t)size[l];
         if (n == 0 || n % 16)
             return sim_fault(c, w, in, l, WS_FAULT_KERNEL, "cp.async.bulk of %" PRIu64 " bytes: the size must be a positive multiple of 16", n);

@@ -125,6 +125,7 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, ws_me
         ev.kind = kind;
         ev.part = part;
         ev.copies = (uint8_t)copies;
+        ev.issue_lane = kind == WS_KIND_BULK ? (uint8_t)c->copy_lane : 0;
         ev.width = (uint8_t)width;
         ev.elem_size = (uint8_t)(width > 8 ? 4 : width);
         ev.vec = (uint8_t)(width > 8 ? width / 4 : 1);

@@ -312,6 +312,7 @@ typedef struct sim_ctx {
     uint32_t block_linear;
     uint32_t nwarps;
     sim_warp *warps;
+    int copy_lane;            /* exec_bulk.c: the lane whose copy is being emitted (ws_mem_event.issue_lane) */
     /* counters */
     uint64_t seq;
     uint64_t budget;

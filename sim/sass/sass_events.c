@@ -21,6 +21,8 @@ struct ws_sass_stage {
     int *spill_first, *spill_n;/* per PTX pc: its spills in plan->spills order (sorted by anchor) */
     int *spill_order;
     ws_sass_stage_stats st;
+    uint64_t *bulk_lanes, *bulk_execs; /* per PTX pc: a bulk copy's lane issues and warp executions */
+    uint64_t *bulk_last;       /* per PTX pc: warp_global << 5 | lane of its last lane issue, + 1 */
     int npend;                 /* events of the wmma execution being held */
     ws_mem_event pend[32];     /* up to 8 registers x 4 element events */
 };
@@ -45,7 +47,11 @@ ws_sass_stage *ws_sass_stage_new(const ws_sass_plan *plan, ws_mem_listener down,
     st->spill_first = calloc((size_t)(n ? n : 1), sizeof *st->spill_first);
     st->spill_n = calloc((size_t)(n ? n : 1), sizeof *st->spill_n);
     st->spill_order = calloc((size_t)(plan->nspills ? plan->nspills : 1), sizeof *st->spill_order);
-    if (!st->emitted || !st->spill_first || !st->spill_n || !st->spill_order) {
+    st->bulk_lanes = calloc((size_t)(n ? n : 1), sizeof *st->bulk_lanes);
+    st->bulk_execs = calloc((size_t)(n ? n : 1), sizeof *st->bulk_execs);
+    st->bulk_last = calloc((size_t)(n ? n : 1), sizeof *st->bulk_last);
+    if (!st->emitted || !st->spill_first || !st->spill_n || !st->spill_order || !st->bulk_lanes || !st->bulk_execs ||
+        !st->bulk_last) {
         ws_sass_stage_free(st);
         return NULL;
     }
@@ -69,6 +75,9 @@ void ws_sass_stage_free(ws_sass_stage *st)
     free(st->spill_first);
     free(st->spill_n);
     free(st->spill_order);
+    free(st->bulk_lanes);
+    free(st->bulk_execs);
+    free(st->bulk_last);
     free(st);
 }
 
@@ -97,6 +106,24 @@ void ws_sass_stage_add_counts(ws_sass_stage *st, const ws_sass_stage *w)
     st->st.merged_away += w->st.merged_away;
     st->st.spill_events += w->st.spill_events;
     for (int i = 0; i < st->plan->sf->ninsns; i++) st->emitted[i] += w->emitted[i];
+    for (int pc = 0; pc < st->plan->fn->ninsns; pc++) {
+        st->bulk_lanes[pc] += w->bulk_lanes[pc];
+        st->bulk_execs[pc] += w->bulk_execs[pc];
+    }
+}
+
+/* A per-lane bulk copy's lanes issue in ascending order (exec_bulk.c), each its own events: a lane
+ * at or below the warp's previous one, or another warp, starts a new warp execution. */
+static void count_bulk_lanes(ws_sass_stage *st, const ws_mem_event *ev)
+{
+    if (ev->kind != WS_KIND_BULK || ev->space != WS_SPACE_GLOBAL || ev->part != 0 || !ev->active_mask ||
+        ev->pc >= (uint32_t)st->plan->fn->ninsns)
+        return;
+    uint64_t key = ((uint64_t)ev->warp_global << 5 | (uint64_t)(ev->issue_lane & 31)) + 1;
+    uint64_t last = st->bulk_last[ev->pc];
+    if (!last || key <= last || (key - 1) >> 5 != (last - 1) >> 5) st->bulk_execs[ev->pc]++;
+    st->bulk_lanes[ev->pc]++;
+    st->bulk_last[ev->pc] = key;
 }
 
 static void emit(ws_sass_stage *st, ws_mem_event *ev)
@@ -322,6 +349,7 @@ void ws_sass_stage_listener(void *ctx, const ws_mem_event *ev)
     /* a tensor-era event (cp.async, ldmatrix, wmma, bulk/TMA) is counted apart from the plain
      * rows (memstats.h) and the plan matches only plain ld/st/atom: it passes unchanged */
     if (ev->pc >= (uint32_t)p->fn->ninsns || ev->kind != WS_KIND_PLAIN) { /* not the plan's: pass on */
+        count_bulk_lanes(st, ev);
         ws_mem_event e = *ev;
         /* a cp.async's src-size operand that ptxas folded away (a constant equal to the copy size)
            leaves a plain LDGSTS: its shared write costs what the form without one does (banks.h) */
@@ -474,6 +502,9 @@ void ws_sass_session_finish(ws_sass_session *ss, const ws_sim_result *res)
     if (!ss || !ss->active || !ss->stage) return;
     ws_sass_stage_flush(ss->stage);           /* the last wmma execution, held until now */
     if (!res->pc_warp_count) return;
+    for (int pc = 0; ss->plan->pc_lanes_per_exec && pc < ss->plan->fn->ninsns; pc++)   /* the waterfall loops' passes */
+        ss->plan->pc_lanes_per_exec[pc] = ss->stage->bulk_execs[pc]
+            ? (double)ss->stage->bulk_lanes[pc] / (double)ss->stage->bulk_execs[pc] : 0;
     ss->warp_insns = ws_sass_warp_insns(ss->plan, res->pc_warp_count);
     ws_sass_tensor_insns(ss->plan, res->pc_warp_count, ss->tensor_insns);
     ws_sass_pipe_insns(ss->plan, res->pc_warp_count, ss->pipe_insns);

@@ -18,6 +18,7 @@
 #include "../models/timing.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -720,12 +721,62 @@ void ws_sass_plan_free(ws_sass_plan *p)
     free(p->sass_pc);
     free(p->block_anchor);
     free(p->block_exact);
+    free(p->block_waterfall);
+    free(p->pc_lanes_per_exec);
     free(p->loops);
     free(p->block_loop);
     free(p->block_mult);
     free(p->spills);
     free(p->watch);
     free(p);
+}
+
+/* A bulk copy whose operands differ between lanes (a per-thread cp.async.bulk) becomes a SASS
+ * loop that serves one lane's copy per pass: ELECT a lane, R2UR its operands into uniform
+ * registers, UBLKCP, BRA.U.ANY back while lanes are left (nvdisasm of cuda-samples'
+ * LargeChunkAWBarrier; the H200 ran its two such blocks 8 times per warp execution, once per
+ * copying lane, results/h200-corpus-detail). Such a block is tied to the bulk copy on its source
+ * line; with several on one line the k-th block of the line goes with its k-th copy, and a line
+ * whose counts of blocks and copies differ keeps its anchors. */
+static void find_waterfalls(ws_sass_plan *p)
+{
+    const ws_sass_function *sf = p->sf;
+    const ptx_function *fn = p->fn;
+    p->block_waterfall = malloc((size_t)(sf->nblocks ? sf->nblocks : 1) * sizeof *p->block_waterfall);
+    p->pc_lanes_per_exec = calloc((size_t)(fn->ninsns ? fn->ninsns : 1), sizeof *p->pc_lanes_per_exec);
+    if (!p->block_waterfall || !p->pc_lanes_per_exec) {
+        free(p->block_waterfall);
+        free(p->pc_lanes_per_exec);
+        p->block_waterfall = NULL;
+        p->pc_lanes_per_exec = NULL;
+        return;
+    }
+    for (int b = 0; b < sf->nblocks; b++) {
+        p->block_waterfall[b] = -1;
+        const ws_sass_block *B = &sf->blocks[b];
+        if (B->n < 2 || B->cold) continue;
+        const ws_sass_insn *last = &sf->insns[B->first + B->n - 1];
+        int succ[2], ns = ws_sass_successors(sf, b, succ);
+        bool self = false, copy = false;
+        for (int k = 0; k < ns; k++) self |= succ[k] == b;
+        for (int i = B->first; i < B->first + B->n; i++) copy |= !strncmp(sf->insns[i].opcode, "UBLKCP", 6);
+        if (!self || !copy || strncmp(last->opcode, "BRA.U.ANY", 9)) continue;
+        int line = last->line, kth = 0, blocks = 0, copies = 0, pick = -1;
+        for (int c = 0; c < sf->nblocks; c++)
+            if (c < b && sf->blocks[c].n && sf->insns[sf->blocks[c].first + sf->blocks[c].n - 1].line == line &&
+                !strncmp(sf->insns[sf->blocks[c].first + sf->blocks[c].n - 1].opcode, "BRA.U.ANY", 9))
+                kth++;
+        for (int c = 0; c < sf->nblocks; c++)
+            if (sf->blocks[c].n && sf->insns[sf->blocks[c].first + sf->blocks[c].n - 1].line == line &&
+                !strncmp(sf->insns[sf->blocks[c].first + sf->blocks[c].n - 1].opcode, "BRA.U.ANY", 9))
+                blocks++;
+        for (int pc = 0; pc < fn->ninsns; pc++)
+            if (fn->insns[pc].op == PTX_CP_BULK && fn->insns[pc].src_line == line) {
+                if (copies == kth) pick = pc;
+                copies++;
+            }
+        if (line > 0 && copies == blocks && pick >= 0) p->block_waterfall[b] = pick;
+    }
 }
 
 ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
@@ -876,6 +927,7 @@ ws_sass_plan *ws_sass_map(const ptx_function *fn, const ws_sass_function *sf)
                 p->insns_approximate = true;
     }
     for (int k = 0; k < p->nspills; k++) p->approximate |= !p->spills[k].exact;
+    find_waterfalls(p);
     free(m.P);
     free(m.S);
     free(m.tile);
@@ -1040,6 +1092,12 @@ static void block_runs(const ws_sass_plan *p, const uint64_t *pc_warp_count, uin
         out[b] = padding_block(sf, b) || sf->blocks[b].cold ? 0 : anchored_runs(p, b, pc_warp_count);
     zero_unentered(p, out, known);
     ws_sass_unroll_runs(p, pc_warp_count, out);
+    for (int b = 0; p->block_waterfall && b < sf->nblocks; b++) {   /* find_waterfalls: a pass per lane */
+        int pc = p->block_waterfall[b];
+        if (pc < 0 || p->pc_lanes_per_exec[pc] <= 0) continue;
+        out[b] = (uint64_t)llround((double)pc_warp_count[pc] * p->pc_lanes_per_exec[pc]);
+        known[b] = true;
+    }
     flow_bounds(p, out, known);
 }
 

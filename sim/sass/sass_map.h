@@ -104,6 +104,10 @@ typedef struct {
     ws_sass_extra *spills;    /* spill / stack LDL and STL, SASS order */
     int nspills;
     uint8_t *watch;           /* per PTX pc: 1 = spills are anchored here (the interpreter reports it) */
+    int *block_waterfall;     /* per SASS block: the bulk-copy PTX pc whose lanes it serves one at a time
+                                 (a self-loop ending in BRA.U.ANY, find_waterfalls), -1 */
+    double *pc_lanes_per_exec;/* per PTX pc: lane issues per warp execution the SASS stage saw
+                                 (ws_sass_session_finish; 0 = none): a waterfall block's runs */
     ws_sass_map_stats st;
     bool approximate;         /* a memory counter rests on by_order / dropped / SASS-only / unplaced
                                  accesses or spill code anchored by line */

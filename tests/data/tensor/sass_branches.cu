@@ -80,3 +80,37 @@ __global__ void early_exit(const float *a, float *b, int n, int k)
     for (int j = 0; j < w; j++) s += a[i] * (float)j;
     b[i] = s;
 }
+
+/*@warpscope
+kernel  bulk_lanes
+note    2 warps; LANES lanes of each copy 16 bytes of `in` into shared memory with their own cp.async.bulk.
+param   LANES = 5
+buffer  in   float  256  init=random(43, -1, 1)
+buffer  out  float  256  init=zero  output
+grid    1
+block   64
+args    in, out, LANES
+*/
+/* bulk_lanes: the SASS serves one lane's copy a pass (ELECT, R2UR, UBLKCP, BRA.U.ANY back while lanes
+ * are left): a loop the PTX does not have. */
+extern "C" __global__ void bulk_lanes(const float *in, float *out, int lanes)
+{
+    __shared__ __align__(128) float s[256];
+    __shared__ __align__(8) unsigned long long bar;
+    unsigned b = (unsigned)__cvta_generic_to_shared(&bar), t = threadIdx.x, lane = t % 32;
+    if (t == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(b) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(b), "r"(2 * lanes * 16) : "memory");
+    }
+    __syncthreads();
+    if (lane < (unsigned)lanes) {
+        unsigned d = (unsigned)__cvta_generic_to_shared(&s[4 * t]);
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];"
+                     :: "r"(d), "l"(in + 4 * t), "r"(b) : "memory");
+    }
+    asm volatile("{ .reg .pred P1; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], 0; @P1 bra DONE; "
+                 "bra LAB_WAIT; DONE: }" :: "r"(b) : "memory");
+    if (lane < (unsigned)lanes)
+        for (int k = 0; k < 4; k++) out[4 * t + k] = s[4 * t + k];
+}
