@@ -1377,6 +1377,31 @@ static void test_cp_async_is_counted_apart_from_plain_loads_and_stores(void **st
     teardown(&r);
 }
 
+/* 32 lanes copy 16 bytes each with cp.async.cg, 16 bytes apart in global memory (512 B: 16 sectors, two
+ * lanes a sector) and 32 bytes apart in shared memory: a sector's two lanes write two 32-byte blocks,
+ * so each sector is read once per block, 32 reads. The L1 looks each one up, a miss (.cg allocates
+ * nothing): on the H200 the lookup misses of the corpus's cp.async-only kernels equal ncu's global-load
+ * sectors, these reads again included (wmmaAsyncKernel 15360 of 12288 distinct). */
+static void test_a_cg_copy_reading_a_sector_again_looks_it_up_again(void **state)
+{
+    (void)state;
+    run_t r;
+    setup(&r, "cp_async_lanes", 32);
+    buf_rand(&r, WS_TYPE_UCHAR, 4096, 5, 0, 256);
+    buf_zero(&r, WS_TYPE_UCHAR, 4096);
+    arg_int(&r, 16);
+    arg_int(&r, 16);
+    arg_int(&r, 32);
+    arg_int(&r, 0);
+    stats_run st = run_with_stats(&r);
+    const ws_mem_totals *t = ws_memstats_totals(st.ms);
+    assert_int_equal(t->global[WS_MEM_LOAD].sectors, 32);
+    assert_int_equal(t->cache.l1_global_ld_hit, 0);
+    assert_int_equal(t->cache.l1_global_ld_miss, 32);
+    stats_free(&st);
+    teardown(&r);
+}
+
 /* --- sub-byte mma.sync (s4/u4, b1) ----------------------------------------------------------- */
 
 /* Runs subbyte_mma's form on A (4 words a lane), B (2 words a lane); D (4 words a lane) to d. */
@@ -2255,6 +2280,7 @@ int main(void)
         cmocka_unit_test(test_a_cp_async_refilling_bytes_a_copy_in_flight_writes_is_an_error),
         cmocka_unit_test(test_a_read_of_one_of_nine_groups_in_flight_is_an_error_and_of_the_waited_one_is_not),
         cmocka_unit_test(test_cp_async_is_counted_apart_from_plain_loads_and_stores),
+        cmocka_unit_test(test_a_cg_copy_reading_a_sector_again_looks_it_up_again),
         cmocka_unit_test(test_sub_byte_mma_sums_s4_u4_and_b1_as_the_ptx_isa_lays_them_out),
         cmocka_unit_test(test_sub_byte_wmma_computes_the_matrix_product_in_memory),
         cmocka_unit_test(test_mbarrier_phases_complete_when_every_arrival_and_every_byte_is_in),

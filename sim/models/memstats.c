@@ -147,6 +147,7 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
             c = &t->ldgsts_shared;
             if (v->bk) {                         /* a .cg copy's sectors requested again (banks.h) */
                 t->ldgsts_global.sectors += (uint64_t)v->bk->sectors_rerequested;
+                if (ev->cache == WS_CACHE_CG) t->ldgsts_cg_relookups += (uint64_t)v->bk->ld_sectors_extra;
                 ms->t.global[WS_MEM_LOAD].sectors += (uint64_t)v->bk->ld_sectors_extra;
                 if (p) p->sectors += (uint64_t)v->bk->ld_sectors_extra;   /* its row: as global[LOAD] */
             }
@@ -329,8 +330,13 @@ void ws_memstats_finish(ws_memstats *ms, const ws_cache_totals *cache)
 {
     if (ms->finished)
         return;
-    if (cache)
+    if (cache) {
         ms->t.cache = *cache;
+        /* a .cg copy's sectors read again are L1 lookups too: on the H200 the global-load lookup misses
+           of the corpus's cp.async-only kernels equal their l1tex__t_sectors_..._global_op_ld, re-reads
+           included (wmmaAsyncKernel 15360, 12288 distinct; results/h200-corpus-detail/NOTES.md) */
+        ms->t.cache.l1_global_ld_miss += ms->t.tc.ldgsts_cg_relookups;
+    }
     ms->finished = 1;
     WS_ASSERT(ws_memstats_check(ms) == 0);
 }

@@ -32,6 +32,8 @@ typedef struct {
 typedef struct {
     uint64_t events;                   /* tensor-era events seen */
     uint64_t ldgsts_ca, ldgsts_cg;     /* cp.async warp-level instructions by cache level */
+    uint64_t ldgsts_cg_relookups;      /* .cg copies' sectors read again for their shared write (banks.h
+                                          ld_sectors_extra): the L1 looks each up again, a miss (finish) */
     ws_mem_counts ldgsts_global;       /* their global reads: requests, sectors, ideal, bytes (inst = all) */
     ws_mem_counts ldgsts_shared;       /* their shared writes: wavefronts, ideal, conflicts */
     ws_mem_counts ldsm, stsm;          /* inst, wavefronts, ideal, conflicts; bytes_used = bytes moved */
