@@ -1342,18 +1342,25 @@ static void stats_free(stats_run *s)
     ws_models_free(s->m);
 }
 
+/* cp_async_lanes with 32 lanes of 16-byte .cg copies, 16 bytes apart in global memory and dstride apart
+ * in shared memory, through the models. */
+static stats_run run_cg_copies(run_t *r, int dstride)
+{
+    setup(r, "cp_async_lanes", 32);
+    buf_rand(r, WS_TYPE_UCHAR, 4096, 5, 0, 256);
+    buf_zero(r, WS_TYPE_UCHAR, 4096);
+    arg_int(r, 16);
+    arg_int(r, 16);
+    arg_int(r, dstride);
+    arg_int(r, 0);
+    return run_with_stats(r);
+}
+
 static void test_cp_async_is_counted_apart_from_plain_loads_and_stores(void **state)
 {
     (void)state;
     run_t r;
-    setup(&r, "cp_async_lanes", 32);
-    buf_rand(&r, WS_TYPE_UCHAR, 4096, 5, 0, 256);
-    buf_zero(&r, WS_TYPE_UCHAR, 4096);
-    arg_int(&r, 16);
-    arg_int(&r, 16);
-    arg_int(&r, 16);
-    arg_int(&r, 0);
-    stats_run st = run_with_stats(&r);
+    stats_run st = run_cg_copies(&r, 16);
     ws_memstats *ms = st.ms;
     const ws_mem_totals *t = ws_memstats_totals(ms);
     assert_int_equal(t->tc.ldgsts_global.inst, 1);
@@ -1386,14 +1393,7 @@ static void test_a_cg_copy_reading_a_sector_again_looks_it_up_again(void **state
 {
     (void)state;
     run_t r;
-    setup(&r, "cp_async_lanes", 32);
-    buf_rand(&r, WS_TYPE_UCHAR, 4096, 5, 0, 256);
-    buf_zero(&r, WS_TYPE_UCHAR, 4096);
-    arg_int(&r, 16);
-    arg_int(&r, 16);
-    arg_int(&r, 32);
-    arg_int(&r, 0);
-    stats_run st = run_with_stats(&r);
+    stats_run st = run_cg_copies(&r, 32);
     const ws_mem_totals *t = ws_memstats_totals(st.ms);
     assert_int_equal(t->global[WS_MEM_LOAD].sectors, 32);
     assert_int_equal(t->cache.l1_global_ld_hit, 0);
