@@ -16,7 +16,7 @@
 # Each pass profiles the first launch of the description's entry (`warpscope gpu --profile-child`),
 # caches flushed (ncu's default --cache-control all), clocks left alone. No pass starts after
 # BUDGET_S seconds (default 540); LRC=0 leaves pass 3 out, LRC_KERNELS="a b" runs it on those only,
-# REPEAT=N profiles N launches of each in one process (caches flushed before each); ONLY=repeats
+# LRC_METRICS=a,b,... replaces pass 3's metrics. REPEAT=N profiles N launches of each in one process (caches flushed before each); ONLY=repeats
 # runs pass 4 alone. SASS_KERNELS="" / STALL_KERNELS="" leave passes 1 / 2 out. sass-*.csv travel
 # in sass.tar.gz. `check --replay`/`--validate` take lrc.csv and repeats.csv as operands (the
 # causes then say where the GPU's count varies). Run from the repository root with corpus/ carried:
@@ -32,14 +32,14 @@ cs_async_SingleStage cs_async_LargeChunk cs_wmma_f64 mma_multistage cs_wmma_tf32
 cs_async_MultiStageSharedState cs_async_LargeChunkAWBarrier"}
 STALL_KERNELS=${STALL_KERNELS-"cs_wmma_f64 cs_wmma_tf32 wmmaNaiveKernel cs_async_MultiStageSharedState
 cs_async_LargeChunkAWBarrier cs_wmma_f16 mmaBaseKernel"}
-LRC_METRICS=gpu__time_duration.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,\
+LRC_METRICS=${LRC_METRICS:-gpu__time_duration.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__m_xbar2l1tex_read_sectors.sum,\
 l1tex__m_l1tex2xbar_req.sum,lrc__xbar2lrc_requests_op_read.sum,lrc__request_sectors_op_read_coalescable.sum,\
 lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__lrc2xbar_sectors_op_read.sum,\
 lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum,lts__t_requests_srcunit_tex_op_read.sum,\
 lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,\
 lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,\
-launch__grid_size,launch__block_size,launch__shared_mem_config_size,launch__occupancy_limit_blocks
+launch__grid_size,launch__block_size,launch__shared_mem_config_size,launch__occupancy_limit_blocks}
 
 REPEAT_KERNELS=${REPEAT_KERNELS:-"myHGEMMAlignedV1 myHGEMMAlignedV5 mma_direct mma_ldmatrix mma_final mmaBaseKernel
 wmmaBaseKernel mmaAsyncKernel wmmaAsyncKernel cs_wmma_f16"}
