@@ -18,31 +18,8 @@
 # Environment: OUT (default out-coalesce), BUDGET_S, NVCC (default nvcc), NCU (default ncu).
 # From the repository root: OUT=/some/dir sh scripts/gpu-coalesce.sh
 set -u
-OUT=${OUT:-out-coalesce}
-BUDGET=${BUDGET_S:-230}
-START=$(date +%s)
-mkdir -p "$OUT" || exit 1
-LOG=$OUT/log.txt
-: > "$LOG"
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-PATH=$PATH:/usr/local/cuda/bin
-export PATH
-NVCC=${NVCC:-nvcc}
-NCU=${NCU:-$(command -v ncu 2>/dev/null || ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)}
-say() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - START)) s) $*" >> "$LOG"; }
-
-{
-    echo "date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
-    echo "host: $(uname -n)"
-    echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git rev-parse --abbrev-ref HEAD 2>/dev/null)"
-    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,ecc.mode.current,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1)"
-    echo "nvcc: $("$NVCC" --version 2>&1 | tail -1)"
-    echo "ncu: $NCU $("$NCU" --version 2>&1 | tail -1)"
-} > "$OUT/env.txt"
-
-say "nvcc"
-"$NVCC" -O3 -arch=sm_90 -o "$TMP/probe" tests/gpu/coalesce_probe.cu >> "$LOG" 2>&1 || { say "nvcc failed"; exit 1; }
+NAME=coalesce DEFAULT_BUDGET=230 PROBE=tests/gpu/coalesce_probe.cu
+. scripts/gpu-probe-prelude.sh
 
 METRICS=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,\

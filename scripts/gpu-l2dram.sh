@@ -21,31 +21,8 @@
 # Environment: OUT (default out-l2dram), BUDGET_S, NVCC (default nvcc), NCU (default ncu).
 # From the repository root: OUT=/some/dir sh scripts/gpu-l2dram.sh
 set -u
-OUT=${OUT:-out-l2dram}
-BUDGET=${BUDGET_S:-280}
-START=$(date +%s)
-mkdir -p "$OUT" || exit 1
-LOG=$OUT/log.txt
-: > "$LOG"
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-PATH=$PATH:/usr/local/cuda/bin
-export PATH
-NVCC=${NVCC:-nvcc}
-NCU=${NCU:-ncu}
-say() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - START)) s) $*" >> "$LOG"; }
-
-{
-    echo "date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
-    echo "host: $(uname -n)"
-    echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git rev-parse --abbrev-ref HEAD 2>/dev/null)"
-    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,ecc.mode.current,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1)"
-    echo "nvcc: $("$NVCC" --version 2>&1 | tail -1)"
-    echo "ncu: $("$NCU" --version 2>&1 | tail -1)"
-} > "$OUT/env.txt"
-
-say "nvcc"
-"$NVCC" -O3 -arch=sm_90 -o "$TMP/probe" tests/gpu/l2dram_probe.cu >> "$LOG" 2>&1 || { say "nvcc failed"; exit 1; }
+NAME=l2dram DEFAULT_BUDGET=280 PROBE=tests/gpu/l2dram_probe.cu
+. scripts/gpu-probe-prelude.sh
 if command -v cuobjdump > /dev/null 2>&1; then
     cuobjdump -elf "$TMP/probe" 2>/dev/null | grep -E '\.text\.|\.nv\.constant0\.' | grep -E 'PROGBITS|^ *\[' > "$OUT/sass-sizes.txt"
 else
