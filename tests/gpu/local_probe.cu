@@ -24,14 +24,7 @@
 #include "../../demos/local_memory.cu"
 #include "../../demos/spills.cu"
 
-#define CHECK(x)                                                                           \
-    do {                                                                                   \
-        cudaError_t e_ = (x);                                                              \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "probe_check.h"
 
 #define WINDOW_LINES 131072u /* 16 MB of 128-B lines: L2-resident, under the dirty limit */
 
