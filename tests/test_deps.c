@@ -88,23 +88,50 @@ static ws_device dev(void)
     return d;
 }
 
+/* One block of `warps` warps on device *dp through the models into a latency model: events go to
+ * r->models; rig_cycles finishes both, frees them and gives SM 0's latency cycles (and in *epochs,
+ * unless NULL, its DRAM queue waits). */
+typedef struct {
+    ws_device d;
+    ws_launch L;
+    ws_models *models;
+    ws_latency *lat;
+} lat_rig;
+
+static void rig_open(lat_rig *r, const ws_device *dp, int warps, const ptx_function *fn)
+{
+    r->d = *dp;
+    memset(&r->L, 0, sizeof r->L);
+    r->L.grid[0] = r->L.grid[1] = r->L.grid[2] = 1;
+    r->L.block[0] = 32 * (uint32_t)warps;
+    r->L.block[1] = r->L.block[2] = 1;
+    r->models = ws_models_new(&r->d, &r->L, 0);
+    r->lat = ws_latency_new(&r->d, &r->L);
+    assert_non_null(r->models);
+    assert_non_null(r->lat);
+    ws_models_add_sink(r->models, ws_latency_verdict, r->lat);
+    if (fn) assert_int_equal(ws_latency_set_function(r->lat, fn), 0);
+}
+
+static double rig_cycles(lat_rig *r, double *epochs)
+{
+    ws_models_finish(r->models);
+    ws_latency_finish(r->lat);
+    double c = ws_latency_sm_cycles(r->lat, 0);
+    if (epochs)
+        *epochs = ws_latency_sm_dram_epochs(r->lat, 0);
+    ws_latency_free(r->lat);
+    ws_models_free(r->models);
+    return c;
+}
+
 /* Each of `warps` warps loads `n` cold lines, at pcs[0..n-1]; returns the SM's latency cycles
  * (each load misses to DRAM: 500, unloaded) and, in *epochs unless NULL, its DRAM queue waits. */
 static double block_latency_epochs(const ws_device *dp, int warps, const ptx_function *fn, const int *pcs, int n,
                                    double *epochs)
 {
-    ws_device d = *dp;
-    ws_launch L;
-    memset(&L, 0, sizeof L);
-    L.grid[0] = L.grid[1] = L.grid[2] = 1;
-    L.block[0] = 32 * (uint32_t)warps;
-    L.block[1] = L.block[2] = 1;
-    ws_models *models = ws_models_new(&d, &L, 0);
-    ws_latency *lat = ws_latency_new(&d, &L);
-    assert_non_null(models);
-    assert_non_null(lat);
-    ws_models_add_sink(models, ws_latency_verdict, lat);
-    if (fn) assert_int_equal(ws_latency_set_function(lat, fn), 0);
+    lat_rig r;
+    rig_open(&r, dp, warps, fn);
     for (int w = 0; w < warps; w++)
         for (int i = 0; i < n; i++) {
             ws_mem_event ev;
@@ -118,16 +145,9 @@ static double block_latency_epochs(const ws_device *dp, int warps, const ptx_fun
             ev.pc = (uint32_t)pcs[i];
             for (int l = 0; l < 32; l++)
                 ev.addr[l] = 0x100000000ull + (uint64_t)(w * n + i) * 4096 + 4u * (uint64_t)l;
-            ws_models_listener(models, &ev);
+            ws_models_listener(r.models, &ev);
         }
-    ws_models_finish(models);
-    ws_latency_finish(lat);
-    double c = ws_latency_sm_cycles(lat, 0);
-    if (epochs)
-        *epochs = ws_latency_sm_dram_epochs(lat, 0);
-    ws_latency_free(lat);
-    ws_models_free(models);
-    return c;
+    return rig_cycles(&r, epochs);
 }
 
 static double block_latency(const ws_device *dp, int warps, const ptx_function *fn, const int *pcs, int n)
@@ -217,17 +237,8 @@ static void test_a_dependent_load_and_a_barrier_each_start_an_epoch(void **state
 static double copy_latency(const ptx_function *fn, const int *pcs, int n, int wmma)
 {
     ws_device d = dev();
-    ws_launch L;
-    memset(&L, 0, sizeof L);
-    L.grid[0] = L.grid[1] = L.grid[2] = 1;
-    L.block[0] = 32;
-    L.block[1] = L.block[2] = 1;
-    ws_models *models = ws_models_new(&d, &L, 0);
-    ws_latency *lat = ws_latency_new(&d, &L);
-    assert_non_null(models);
-    assert_non_null(lat);
-    ws_models_add_sink(models, ws_latency_verdict, lat);
-    if (fn) assert_int_equal(ws_latency_set_function(lat, fn), 0);
+    lat_rig r;
+    rig_open(&r, &d, 1, fn);
     for (int i = 0; i < n; i++)
         for (int side = 0; side < (wmma == 1 ? 4 : 2); side++) {
             ws_mem_event ev;
@@ -245,14 +256,9 @@ static double copy_latency(const ptx_function *fn, const int *pcs, int n, int wm
                 ev.addr[l] = wmma == 1 ? 0x100000000ull + (uint64_t)(i * 4 + side) * 4096 + 16u * (uint64_t)l
                        : side ? (uint64_t)i * 512 + 16u * (uint64_t)l
                                   : 0x100000000ull + (uint64_t)i * 4096 + 16u * (uint64_t)l;
-            ws_models_listener(models, &ev);
+            ws_models_listener(r.models, &ev);
         }
-    ws_models_finish(models);
-    ws_latency_finish(lat);
-    double c = ws_latency_sm_cycles(lat, 0);
-    ws_latency_free(lat);
-    ws_models_free(models);
-    return c;
+    return rig_cycles(&r, NULL);
 }
 
 static void test_a_cp_async_shared_write_is_the_same_access_as_its_global_read(void **state)
@@ -281,21 +287,13 @@ typedef struct { int warp, pc, line; } load_at;
 static double loads_latency(const load_at *ld, int n, int warps, int waits)
 {
     ws_device d = dev();
-    ws_launch L;
-    memset(&L, 0, sizeof L);
-    L.grid[0] = L.grid[1] = L.grid[2] = 1;
-    L.block[0] = 32 * (uint32_t)warps;
-    L.block[1] = L.block[2] = 1;
-    ws_models *models = ws_models_new(&d, &L, 0);
-    ws_latency *lat = ws_latency_new(&d, &L);
-    assert_non_null(models);
-    assert_non_null(lat);
-    ws_models_add_sink(models, ws_latency_verdict, lat);
+    lat_rig r;
+    rig_open(&r, &d, warps, NULL);
     if (waits) {
         int *wv = malloc(4 * sizeof *wv);
         assert_non_null(wv);
         wv[0] = 0, wv[1] = 0, wv[2] = 1, wv[3] = 0; /* pc 3: the SASS issues it before the wait */
-        ws_latency_set_load_waits(lat, wv, 4);
+        ws_latency_set_load_waits(r.lat, wv, 4);
     }
     for (int i = 0; i < n; i++) {
         ws_mem_event ev;
@@ -308,14 +306,9 @@ static double loads_latency(const load_at *ld, int n, int warps, int waits)
         ev.pc = (uint32_t)ld[i].pc;
         for (int l = 0; l < 32; l++)
             ev.addr[l] = 0x100000000ull + (uint64_t)(ld[i].line < 0 ? 100 : ld[i].line) * 4096 + 4u * (uint64_t)l;
-        ws_models_listener(models, &ev);
+        ws_models_listener(r.models, &ev);
     }
-    ws_models_finish(models);
-    ws_latency_finish(lat);
-    double c = ws_latency_sm_cycles(lat, 0);
-    ws_latency_free(lat);
-    ws_models_free(models);
-    return c;
+    return rig_cycles(&r, NULL);
 }
 
 /* SASS issues in order: an instruction that reads a loaded register stops the warp until that
