@@ -42,6 +42,31 @@ static bool other_agrees(const chk_facts *f, ws_metric_id id)
     return o && o->verdict == CHK_AGREE;
 }
 
+/* Another GPU run of the kernel (check_others.h) measured metric: the middle of its values in *v.
+ * Only a run of the same launch counts: one of the size-bound counters the record holds (L2 read or
+ * write sectors, DRAM bytes read) must be within 10 % of the other run's, so a run at another size is
+ * never read as this one's. */
+static bool other_run(const chk_facts *f, const char *metric, double *v, int *n, const char **file)
+{
+    static const ws_metric_id size_bound[] = {WS_METRIC_L2_READ_SECTORS, WS_METRIC_L2_WRITE_SECTORS,
+                                              WS_METRIC_DRAM_READ};
+    double lo, hi, s, g;
+    int k;
+    const char *fl;
+    if (!f->kernel) return false;
+    bool same = false;
+    for (size_t i = 0; i < sizeof size_bound / sizeof *size_bound && !same; i++) {
+        const ws_metric_info *m = &ws_metric_table[size_bound[i]];
+        if (other(f, size_bound[i], &s, &g) && g > 0 && chk_others_range(f->kernel, m->name, &k, &lo, &hi, &fl))
+            same = fabs(lo - g) <= 0.1 * g && fabs(hi - g) <= 0.1 * g;
+    }
+    if (!same || !chk_others_range(f->kernel, metric, &k, &lo, &hi, &fl)) return false;
+    *v = (lo + hi) / 2;
+    if (n) *n = k;
+    if (file) *file = fl;
+    return true;
+}
+
 /* "1.13 MB", "3.0 KB", "512 B" (decimal units, as ncu prints them) */
 static const char *bytes(double b, char *buf, size_t cap)
 {
@@ -293,23 +318,40 @@ static bool r_coalesced_in_step(const chk_row *r, const chk_facts *f, char *out,
     int id = metric_id(r);
     double ms, mg, ss, sg, s, g;
     if ((id != WS_METRIC_L2_READ_SECTORS && id != WS_METRIC_L2_READ_REQUESTS && id != WS_METRIC_L2_READ_HIT) ||
-        r->gpu <= r->sim || !other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg) || !other_agrees(f, WS_METRIC_L1_GLD_MISS) ||
+        r->gpu <= r->sim || !other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg) ||
         !other(f, WS_METRIC_L2_READ_SECTORS, &ss, &sg) || sg <= ss)
         return false;
     if (other(f, WS_METRIC_L1_LLD_MISS, &s, &g)) {
         ms += s;
         mg += g;
     }
+    /* the L1's misses agree: the load rows, or, where ncu counts the kernel's reads apart from loads
+       (cp.async copies), another run's L1 -> crossbar read sectors */
+    double xbar;
+    const char *via = "";
+    if (!other_agrees(f, WS_METRIC_L1_GLD_MISS)) {
+        if (!other_run(f, "l1tex__m_xbar2l1tex_read_sectors.sum", &xbar, NULL, NULL) || fabs(xbar - ms) > 0.05 * ms)
+            return false;
+        mg = xbar;
+        via = "; the GPU's from other runs' l1tex__m_xbar2l1tex_read_sectors.sum, as ncu counts its cp.async copies "
+              "apart from load lookups";
+    }
     double merged = ms - ss; /* the model's load misses that sent nothing to L2 */
     if (merged < 0.05 * ms)
         return false;
-    return say(out, cap, "requests coalesced in step: the L1 missed %.0f sectors (the model %.0f); the model merged "
+    double achieved;
+    char lrc[200] = "; the L2 request coalescer's counters "
+                    "(lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum) say how many";
+    if (other_run(f, "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum", &achieved, NULL, NULL))
+        snprintf(lrc, sizeof lrc, "; the GPU's L2 request coalescer merged %.0f (%.0f%% of the misses, other runs' "
+                 "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum), the model %.0f%%",
+                 achieved, 100 * achieved / mg, 100 * merged / ms);
+    return say(out, cap, "requests coalesced in step: the L1 missed %.0f sectors (the model %.0f%s); the model merged "
                "%.0f of them (its block slots' clocks count only L1 lines, so blocks of one coalescer group on the "
                "same code send identical requests within its window, which reach L2 once) and sent %.0f to L2, the "
                "GPU %.0f: its SMs drift apart (launch order, varying L2 and DRAM latencies) and its scheduler may "
-               "spread the blocks over more groups, so fewer requests coalesce; the L2 request coalescer's counters "
-               "(lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum) say how many",
-               mg, ms, merged, ss, sg);
+               "spread the blocks over more groups, so fewer requests coalesce%s",
+               mg, ms, via, merged, ss, sg, lrc);
 }
 
 /* L2 read misses beyond the sectors read from DRAM: a lookup that finds its sector's fill
@@ -463,6 +505,46 @@ static bool r_time_achieved_occupancy(const chk_row *r, const chk_facts *f, char
                os / og, ws_bound_name(f->timing.bound), r->gpu / r->sim);
 }
 
+/* The model's bound is a bandwidth the GPU did not use up: another run of the same launch measured that
+ * resource at under half its peak, so the kernel's time is set by something else, its latency at the
+ * warps it kept active. */
+static const char *bound_use_metric(ws_bound b)
+{
+    switch (b) {
+    case WS_BOUND_DRAM: return "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+    case WS_BOUND_L2: return "lts__t_sectors.avg.pct_of_peak_sustained_elapsed";
+    case WS_BOUND_L1: return "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed";
+    default: return NULL;
+    }
+}
+
+static bool r_time_bound_idle(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    const char *metric = f->has_timing ? bound_use_metric(f->timing.bound) : NULL;
+    double use, occ, stall, t;
+    int n;
+    const char *file;
+    if (r->cls != CHK_TIME || r->gpu <= r->sim || !metric || !other_run(f, metric, &use, &n, &file) || use >= 50)
+        return false;
+    char more[320] = "", part[160];
+    if (other_run(f, "sm__warps_active.avg.pct_of_peak_sustained_active", &occ, NULL, NULL)) {
+        snprintf(part, sizeof part, "; it kept %.1f%% of the warps active", occ);
+        strcat(more, part);
+    }
+    if (other_run(f, "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", &stall, NULL, NULL)) {
+        snprintf(part, sizeof part, ", each waiting %.1f cycles per issue on a memory result (long scoreboard)", stall);
+        strcat(more, part);
+    }
+    if (other_run(f, "gpu__time_duration.sum", &t, NULL, NULL)) {
+        snprintf(part, sizeof part, "; ncu timed the launch at %.2f us", t / 1e3);
+        strcat(more, part);
+    }
+    return say(out, cap, "the bound is not the GPU's limit: the model says %s-bound, but %d other run%s of this launch "
+               "(%.200s) measured %s at %.1f%% of peak%s: the time is the latency of too few warps in flight, "
+               "which the model's bandwidth term does not see (%.2fx the prediction)",
+               ws_bound_class(f->timing.bound), n, n > 1 ? "s" : "", file, metric, use, more, r->gpu / r->sim);
+}
+
 /* L2 requests differ while the sectors agree: the GPU's L1 forms requests from what is in
  * flight together, so their number depends on timing; the model sends one per line per
  * instruction. */
@@ -584,6 +666,7 @@ static const rule rules[] = {
     {"cp.async lookups counted as loads", C(CHK_CACHE), r_ldgsts_lookups},
     {"request grouping", C(CHK_CACHE), r_request_grouping},
     {"low-confidence mechanism", C(CHK_TIME), r_time_low_confidence},
+    {"the bound is not the GPU's limit", C(CHK_TIME), r_time_bound_idle},
     {"achieved occupancy", C(CHK_TIME), r_time_achieved_occupancy},
     {"launch overhead dominates", C(CHK_TIME), r_time_launch},
     {"medium-confidence mechanism", C(CHK_TIME), r_time_medium_confidence},

@@ -13,6 +13,8 @@
 #                   process of its own: whether a small grid's blocks coalesce changes from launch to
 #                   launch (results/h200-corpus-tensor5 against lrc.csv: mma_direct 8,192 L2 read
 #                   sectors, then 16,384); N runs say how often, and the SMs say where the blocks were
+#                   (an entry path:name is a description outside the corpus, e.g. a catalog kernel
+#                   at its default sizes; REPEAT_EXTRA=a,b adds metrics to each profile)
 # Each pass profiles the first launch of the description's entry (`warpscope gpu --profile-child`),
 # caches flushed (ncu's default --cache-control all), clocks left alone. No pass starts after
 # BUDGET_S seconds (default 540); LRC=0 leaves pass 3 out, LRC_KERNELS="a b" runs it on those only,
@@ -46,7 +48,7 @@ wmmaBaseKernel mmaAsyncKernel wmmaAsyncKernel cs_wmma_f16"}
 REPEAT_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,\
 lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,\
 l1tex__m_xbar2l1tex_read_sectors.sum,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,\
-sm__ctas_launched.sum,launch__grid_size
+sm__ctas_launched.sum,launch__grid_size${REPEAT_EXTRA:+,$REPEAT_EXTRA}
 REPEATS=${REPEATS:-0}
 if [ "${ONLY:-}" = repeats ]; then SASS_KERNELS= STALL_KERNELS= LRC=0; fi
 
@@ -120,8 +122,14 @@ say "pass 4: $REPEATS profiles of each of the small grids' kernels, one process 
 [ "$REPEATS" -gt 0 ] 2>/dev/null && : > "$OUT/repeats.csv"
 HEAD=0
 for k in $([ "$REPEATS" -gt 0 ] 2>/dev/null && echo $REPEAT_KERNELS); do
-    w=$(wrapper "$k"); [ -n "$w" ] || { say "no kernel $k"; continue; }
-    e=$(entry "$w")
+    case "$k" in   # a description outside the corpus: path:name (a catalog kernel at its default sizes)
+        *:*) w=${k%%:*} k=${k##*:}
+             # its description's entry line, else the function is the kernel's name
+             e=$(awk -v k="$k" '$1 == "kernel" { on = $2 == k } on && $1 == "entry" { print $2; exit }' "$w")
+             [ -n "$e" ] || e=$k ;;
+        *) w=$(wrapper "$k"); [ -n "$w" ] && e=$(entry "$w") ;;
+    esac
+    [ -n "$w" ] || { say "no kernel $k"; continue; }
     i=1
     while [ "$i" -le "$REPEATS" ]; do
         left || { say "skipped repeat $i of $k (budget)"; break; }

@@ -251,6 +251,88 @@ static void test_a_count_another_gpu_run_contradicts_says_the_gpu_varies(void **
     chk_others_clear();
 }
 
+/* Writes an ncu CSV of other runs (a "corpus kernel" column) and loads it. */
+static void load_others(const char *rows)
+{
+    char path[] = "/tmp/ws_test_others_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    fputs("\"corpus kernel\",\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n", fp);
+    fputs(rows, fp);
+    fclose(fp);
+    ws_error err;
+    assert_true(chk_others_load(path, &err) > 0);
+    remove(path);
+}
+
+/* A cp.async GEMM: ncu counts no L1 load lookups (0 against the model's 524,288, which are its
+ * copies), so the L1's misses come from another run's L1 -> crossbar read sectors (524,288, the
+ * model's). The model merged 458,752 of them in its coalescer and sent 65,536 to L2; the GPU sent
+ * 188,112, its coalescer merging 340,000 (65 % of the misses, the model 87.5 %). An other run of
+ * another size (L2 reads 10x) is not read as this launch's. */
+static void test_cp_async_l2_reads_below_the_gpu_read_the_l1_misses_from_the_crossbar_of_other_runs(void **state)
+{
+    (void)state;
+    load_others("\"cpa\",\"0\",\"l1tex__m_xbar2l1tex_read_sectors.sum\",\"sector\",\"524,288\"\n"
+                "\"cpa\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"186,553\"\n"
+                "\"cpa\",\"0\",\"lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum\",\"sector\","
+                "\"340,000\"\n");
+    chk_row rows[2];
+    chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", true, 524288, true, 0);
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 65536, true, 188112);
+    chk_facts f = {.rows = rows, .nrows = 2, .kernel = "cpa"};
+    char why[1200], want[96];
+    assert_true(chk_explain_row(&rows[1], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[1], &f), "requests coalesced in step");
+    snprintf(want, sizeof want, "the model merged %.0f of them", 524288.0 - 65536);
+    contains(why, want);
+    snprintf(want, sizeof want, "merged 340000 (%.0f%% of the misses", 100 * 340000.0 / 524288);
+    contains(why, want);
+    snprintf(want, sizeof want, "the model %.0f%%", 100 * (524288.0 - 65536) / 524288);
+    contains(why, want);
+    /* the same kernel recorded at ten times the size: the other run is not this launch */
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 655360, true, 1881120);
+    chk_explain_row(&rows[1], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[1], &f), "requests coalesced in step");
+    chk_others_clear();
+}
+
+/* A kernel the model says is L2-bound that ran 1.42x the prediction, while other runs of the same
+ * launch (same L2 write sectors) measured its L2 at 30.8 % of peak, 12.2 % of warps active: the
+ * bound is not the limit. At 80 % of peak it would be, and the rule stays silent. */
+static void test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_limit(void **state)
+{
+    (void)state;
+    load_others("\"spill\",\"0\",\"lts__t_sectors_srcunit_tex_op_write.sum\",\"sector\",\"1,048,520\"\n"
+                "\"spill\",\"0\",\"lts__t_sectors.avg.pct_of_peak_sustained_elapsed\",\"%\",\"30.8\"\n"
+                "\"spill\",\"0\",\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"12.2\"\n"
+                "\"hot\",\"0\",\"lts__t_sectors_srcunit_tex_op_write.sum\",\"sector\",\"1,048,520\"\n"
+                "\"hot\",\"0\",\"lts__t_sectors.avg.pct_of_peak_sustained_elapsed\",\"%\",\"80\"\n");
+    chk_row rows[2];
+    chk_row_set(&rows[0], "lts__t_sectors_srcunit_tex_op_write.sum", true, 1048576, true, 1048548);
+    chk_row_set(&rows[1], "gpu__time_duration.sum", true, 11142, true, 15872);
+    assert_int_equal(rows[1].verdict, CHK_DIFFER);
+    chk_facts f = {.rows = rows, .nrows = 2, .kernel = "spill", .has_timing = true};
+    f.timing.bound = WS_BOUND_L2;
+    char why[1200], want[96];
+    assert_true(chk_explain_row(&rows[1], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[1], &f), "the bound is not the GPU's limit");
+    contains(why, "at 30.8% of peak");
+    contains(why, "12.2% of the warps active");
+    snprintf(want, sizeof want, "(%.2fx the prediction)", 15872.0 / 11142);
+    contains(why, want);
+    f.kernel = "hot";
+    chk_explain_row(&rows[1], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[1], &f), "the bound is not the GPU's limit");
+    /* a latency-bound prediction has no bandwidth to compare */
+    f.kernel = "spill";
+    f.timing.bound = WS_BOUND_LATENCY;
+    chk_explain_row(&rows[1], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[1], &f), "the bound is not the GPU's limit");
+    chk_others_clear();
+}
+
 /* mmaBaseKernel (the tensor corpus): the model sent 12,288 sectors to L2, the GPU 8,192; the
  * model's 4,096 L2 hits against the GPU's 0 are those 4,096 extra sectors. */
 static void test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there(void **state)
@@ -551,6 +633,8 @@ int main(void)
         cmocka_unit_test(test_l2_requests_with_agreeing_sectors_are_request_grouping),
         cmocka_unit_test(test_l2_sectors_below_agreeing_l1_misses_are_misses_merged_in_l1),
         cmocka_unit_test(test_l2_sectors_below_the_gpu_after_the_model_coalesced_are_requests_coalesced_in_step),
+        cmocka_unit_test(test_cp_async_l2_reads_below_the_gpu_read_the_l1_misses_from_the_crossbar_of_other_runs),
+        cmocka_unit_test(test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_limit),
         cmocka_unit_test(test_a_count_another_gpu_run_contradicts_says_the_gpu_varies),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),
         cmocka_unit_test(test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there),
