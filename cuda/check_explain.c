@@ -545,6 +545,25 @@ static bool r_time_bound_idle(const chk_row *r, const chk_facts *f, char *out, s
                ws_bound_class(f->timing.bound), n, n > 1 ? "s" : "", file, metric, use, more, r->gpu / r->sim);
 }
 
+/* L2 read hits above the model's where the GPU looked up more sectors than it received: its hits
+ * and misses together exceed its read sectors, so some sectors were looked up twice (a lookup that
+ * waited on a fill in flight and ran again when it came), each time counted; the model looks a
+ * sector up once. The cause holds where the GPU's extra lookups cover the extra hits. */
+static bool r_l2_lookups_twice(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double ss, sg, ms, mg;
+    if (metric_id(r) != WS_METRIC_L2_READ_HIT || r->gpu <= r->sim || !other(f, WS_METRIC_L2_READ_SECTORS, &ss, &sg) ||
+        !other(f, WS_METRIC_L2_READ_MISS, &ms, &mg) || sg <= 0)
+        return false;
+    double extra_g = r->gpu + mg - sg, extra_s = r->sim + ms - ss;
+    if (extra_g < 0.02 * sg || extra_g - extra_s < 0.8 * (r->gpu - r->sim)) return false;
+    return say(out, cap, "sectors looked up twice: the GPU's L2 counted %.0f lookups (%.0f hits, %.0f misses) for the "
+               "%.0f sectors it was sent, %.0f more, where the model looks each sector up once (%.0f extra): a "
+               "lookup that waits on a fill in flight runs again when it arrives and counts again, a hit; those "
+               "cover the %.0f hits beyond the model's", r->gpu + mg, r->gpu, mg, sg, extra_g, extra_s,
+               r->gpu - r->sim);
+}
+
 /* L2 requests differ while the sectors agree: the GPU's L1 forms requests from what is in
  * flight together, so their number depends on timing; the model sends one per line per
  * instruction. */
@@ -664,6 +683,7 @@ static const rule rules[] = {
     {"stores the model merges", C(CHK_CACHE), r_store_merging},
     {"the requests follow the sectors", C(CHK_CACHE), r_requests_follow_sectors},
     {"cp.async lookups counted as loads", C(CHK_CACHE), r_ldgsts_lookups},
+    {"sectors looked up twice", C(CHK_CACHE), r_l2_lookups_twice},
     {"request grouping", C(CHK_CACHE), r_request_grouping},
     {"low-confidence mechanism", C(CHK_TIME), r_time_low_confidence},
     {"the bound is not the GPU's limit", C(CHK_TIME), r_time_bound_idle},

@@ -251,6 +251,31 @@ static void test_a_count_another_gpu_run_contradicts_says_the_gpu_varies(void **
     chk_others_clear();
 }
 
+/* A misaligned copy (offset_copy_o31): the GPU's L2 took 135,167 read sectors and counted 10,710
+ * hits and 132,114 misses, 7,657 lookups more than sectors; the model's 4,095 + 131,074 lookups are
+ * its 135,168 sectors and one promoted sector. The 6,615 extra hits are within the extra lookups.
+ * With lookups that add up to the sectors (misses 124,457) the rule does not apply. */
+static void test_l2_hits_above_with_more_lookups_than_sectors_are_sectors_looked_up_twice(void **state)
+{
+    (void)state;
+    chk_row rows[3];
+    chk_row_set(&rows[0], "lts__t_sectors_srcunit_tex_op_read.sum", true, 135168, true, 135167);
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", true, 131074, true, 132114);
+    chk_row_set(&rows[2], "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", true, 4095, true, 10710);
+    assert_int_equal(rows[2].verdict, CHK_DIFFER);
+    chk_facts f = {.rows = rows, .nrows = 3};
+    char why[900], want[64];
+    assert_true(chk_explain_row(&rows[2], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[2], &f), "sectors looked up twice");
+    snprintf(want, sizeof want, "%.0f more", 10710.0 + 132114 - 135167);
+    contains(why, want);
+    snprintf(want, sizeof want, "cover the %.0f hits", 10710.0 - 4095);
+    contains(why, want);
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", true, 131074, true, 135167 - 10710);
+    chk_explain_row(&rows[2], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[2], &f), "sectors looked up twice");
+}
+
 /* Writes an ncu CSV of other runs (a "corpus kernel" column) and loads it. */
 static void load_others(const char *rows)
 {
@@ -634,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_l2_sectors_below_agreeing_l1_misses_are_misses_merged_in_l1),
         cmocka_unit_test(test_l2_sectors_below_the_gpu_after_the_model_coalesced_are_requests_coalesced_in_step),
         cmocka_unit_test(test_cp_async_l2_reads_below_the_gpu_read_the_l1_misses_from_the_crossbar_of_other_runs),
+        cmocka_unit_test(test_l2_hits_above_with_more_lookups_than_sectors_are_sectors_looked_up_twice),
         cmocka_unit_test(test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_limit),
         cmocka_unit_test(test_a_count_another_gpu_run_contradicts_says_the_gpu_varies),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),
