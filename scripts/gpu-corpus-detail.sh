@@ -13,8 +13,11 @@
 #                   process of its own: whether a small grid's blocks coalesce changes from launch to
 #                   launch (results/h200-corpus-tensor5 against lrc.csv: mma_direct 8,192 L2 read
 #                   sectors, then 16,384); N runs say how often, and the SMs say where the blocks were
-#                   (an entry path:name is a description outside the corpus, e.g. a catalog kernel
-#                   at its default sizes; REPEAT_EXTRA=a,b adds metrics to each profile)
+#                   (an entry path:name is a description outside the corpus, e.g. a catalog kernel;
+#                   REPEAT_EXTRA=a,b adds metrics to each profile; REPEAT_D="M=1024 N=1024" runs every
+#                   kernel of the pass with those -D values, its output unchecked (a large size is not
+#                   simulated), and labels its rows name@M=1024,N=1024, so check never takes them for
+#                   the default size's)
 # Each pass profiles the first launch of the description's entry (`warpscope gpu --profile-child`),
 # caches flushed (ncu's default --cache-control all), clocks left alone. No pass starts after
 # BUDGET_S seconds (default 540); LRC=0 leaves pass 3 out, LRC_KERNELS="a b" runs it on those only,
@@ -135,13 +138,15 @@ for k in $([ "$REPEATS" -gt 0 ] 2>/dev/null && echo $REPEAT_KERNELS); do
         left || { say "skipped repeat $i of $k (budget)"; break; }
         # per-SM values of sm__ctas_launched: the SMs that ran a block (its row's value is not a number
         # then: check's reader skips it, the rest of the run's rows are read)
-        timeout 60 "$NCU" --clock-control none --metrics "$REPEAT_METRICS" --print-metric-instances values \
+        # shellcheck disable=SC2046 # one -D per word of REPEAT_D
+        timeout 120 "$NCU" --clock-control none --metrics "$REPEAT_METRICS" --print-metric-instances values \
             --launch-count 1 -k "regex:$e" --csv --print-units base "$WS" gpu "$w:$k" --profile-child \
-            < /dev/null 2>> "$LOG" | grep '^"' > "$OUT/one.csv"
+            $(for d in ${REPEAT_D:-}; do printf '%s %s ' -D "$d"; done) ${REPEAT_D:+--no-verify} < /dev/null 2>> "$LOG" | grep '^"' > "$OUT/one.csv"
         if [ "$HEAD" = 0 ] && [ -s "$OUT/one.csv" ]; then
             head -1 "$OUT/one.csv" | sed 's/^/"corpus kernel","repeat",/' >> "$OUT/repeats.csv"; HEAD=1
         fi
-        tail -n +2 "$OUT/one.csv" | sed "s/^/\"$k\",\"$i\",/" >> "$OUT/repeats.csv"
+        label=$k; [ -n "${REPEAT_D:-}" ] && label="$k@$(echo $REPEAT_D | tr ' ' ,)"
+        tail -n +2 "$OUT/one.csv" | sed "s/^/\"$label\",\"$i\",/" >> "$OUT/repeats.csv"
         i=$((i + 1))
     done
 done
