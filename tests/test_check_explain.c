@@ -210,6 +210,22 @@ static void test_l2_sectors_below_the_gpu_after_the_model_coalesced_are_requests
     assert_string_not_equal(chk_explain_rule(&rows[1], &f), "requests coalesced in step");
 }
 
+/* Writes an ncu CSV of other runs (a "corpus kernel" column) and loads it: the rows it read. */
+static int load_others(const char *rows)
+{
+    char path[] = "/tmp/ws_test_others_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    fputs("\"corpus kernel\",\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n", fp);
+    fputs(rows, fp);
+    fclose(fp);
+    ws_error err;
+    int n = chk_others_load(path, &err);
+    remove(path);
+    return n;
+}
+
 /* Another GPU run (an ncu CSV with a "corpus kernel" column) of a 4-block GEMM read 16,384 L2
  * sectors where the record has 8,192 (its blocks coalesced in one run and not in the other). The
  * model's 8,192 agrees with the record and keeps its verdict, but the row says the GPU varies,
@@ -218,17 +234,9 @@ static void test_l2_sectors_below_the_gpu_after_the_model_coalesced_are_requests
 static void test_a_count_another_gpu_run_contradicts_says_the_gpu_varies(void **state)
 {
     (void)state;
-    char path[] = "/tmp/ws_test_others_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *fp = fdopen(fd, "w");
-    fputs("\"corpus kernel\",\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
-          "\"gemm4\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"16,384\"\n"
-          "\"other\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"1\"\n", fp);
-    fclose(fp);
-    ws_error err;
-    assert_int_equal(chk_others_load(path, &err), 2);
-    remove(path);
+    assert_int_equal(load_others("\"gemm4\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"16,384\"\n"
+                                 "\"other\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"1\"\n"),
+                     2);
     chk_row rows[2];
     chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", true, 16384, true, 16384);
     chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 8192, true, 8192);
@@ -276,21 +284,6 @@ static void test_l2_hits_above_with_more_lookups_than_sectors_are_sectors_looked
     assert_string_not_equal(chk_explain_rule(&rows[2], &f), "sectors looked up twice");
 }
 
-/* Writes an ncu CSV of other runs (a "corpus kernel" column) and loads it. */
-static void load_others(const char *rows)
-{
-    char path[] = "/tmp/ws_test_others_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *fp = fdopen(fd, "w");
-    fputs("\"corpus kernel\",\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n", fp);
-    fputs(rows, fp);
-    fclose(fp);
-    ws_error err;
-    assert_true(chk_others_load(path, &err) > 0);
-    remove(path);
-}
-
 /* A cp.async GEMM: ncu counts no L1 load lookups (0 against the model's 524,288, which are its
  * copies), so the L1's misses come from another run's L1 -> crossbar read sectors (524,288, the
  * model's). The model merged 458,752 of them in its coalescer and sent 65,536 to L2; the GPU sent
@@ -299,10 +292,10 @@ static void load_others(const char *rows)
 static void test_cp_async_l2_reads_below_the_gpu_read_the_l1_misses_from_the_crossbar_of_other_runs(void **state)
 {
     (void)state;
-    load_others("\"cpa\",\"0\",\"l1tex__m_xbar2l1tex_read_sectors.sum\",\"sector\",\"524,288\"\n"
+    assert_int_equal(load_others("\"cpa\",\"0\",\"l1tex__m_xbar2l1tex_read_sectors.sum\",\"sector\",\"524,288\"\n"
                 "\"cpa\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"186,553\"\n"
                 "\"cpa\",\"0\",\"lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum\",\"sector\","
-                "\"340,000\"\n");
+                "\"340,000\"\n"), 3);
     chk_row rows[2];
     chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", true, 524288, true, 0);
     chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 65536, true, 188112);
@@ -329,11 +322,11 @@ static void test_cp_async_l2_reads_below_the_gpu_read_the_l1_misses_from_the_cro
 static void test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_limit(void **state)
 {
     (void)state;
-    load_others("\"spill\",\"0\",\"lts__t_sectors_srcunit_tex_op_write.sum\",\"sector\",\"1,048,520\"\n"
+    assert_int_equal(load_others("\"spill\",\"0\",\"lts__t_sectors_srcunit_tex_op_write.sum\",\"sector\",\"1,048,520\"\n"
                 "\"spill\",\"0\",\"lts__t_sectors.avg.pct_of_peak_sustained_elapsed\",\"%\",\"30.8\"\n"
                 "\"spill\",\"0\",\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"12.2\"\n"
                 "\"hot\",\"0\",\"lts__t_sectors_srcunit_tex_op_write.sum\",\"sector\",\"1,048,520\"\n"
-                "\"hot\",\"0\",\"lts__t_sectors.avg.pct_of_peak_sustained_elapsed\",\"%\",\"80\"\n");
+                "\"hot\",\"0\",\"lts__t_sectors.avg.pct_of_peak_sustained_elapsed\",\"%\",\"80\"\n"), 5);
     chk_row rows[2];
     chk_row_set(&rows[0], "lts__t_sectors_srcunit_tex_op_write.sum", true, 1048576, true, 1048548);
     chk_row_set(&rows[1], "gpu__time_duration.sum", true, 11142, true, 15872);
