@@ -57,6 +57,11 @@ static const ws_device h200 = {
                                                (16 blocks: 4 streams in the model; docs/memory-models.md) */
     .l2_coalesce_window_cycles = 500,       /* [MEAS] results/h200-coalesce: block 1 started 0-500 cycles after block 0:
                                                every request coalesced (16,384 of 16,384); 1000: 16,320, 4000: 15,936 */
+    .l2_coalesce_drift = 7.5,               /* [MEAS] fitted: results/h200-lrc-sizes, mma_cp_async's coalesced share at
+                                               1024^3 / 2048^3 (23.4-23.8 % / 9.5-9.7 %; the model 24.5 / 10.7 %, 37.5 %
+                                               without drift); docs/memory-models.md "Read coalescing" */
+    .l2_coalesce_drift_bulk = 1.8,          /* [MEAS] fitted: the same, mma_tma (TMA) at 2048^3 (24.1-24.3 %; the model
+                                               24.3 %; 1024^3 38 %, the model 37.3 %) */
     .l2_partial_fraction = 0.125,           /* [MEAS] fitted: k_partial (results/h200-l2dram) left lines with partly
                                                written sectors unread (dram__bytes_read = the rest): 60-61 k at 8 MB,
                                                45-58 k at 32/64 MB, 8-128 B strides; 0.125 x 491,520 = 61,440
@@ -210,6 +215,8 @@ static const ws_device h100 = {
     .l2_read_coalescing = 1,                /* estimate: as the H200 (the same GH100 chip), not measured here */
     .l2_coalesce_group_sms = 4,             /* estimate: as the H200 */
     .l2_coalesce_window_cycles = 500,       /* estimate: as the H200 */
+    .l2_coalesce_drift = 7.5,               /* estimate: as the H200 */
+    .l2_coalesce_drift_bulk = 1.8,          /* estimate: as the H200 */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
     .l2_partial_writeback_fraction = 0.27,  /* estimate: the H200 fit assumed */
     .l1_unified_bytes = 256 * 1024,         /* [RULES §3.1] 9.0 */

@@ -64,6 +64,11 @@ typedef struct ws_device {
      * b % sm_count) and their block slots' clocks are less than l2_coalesce_window_cycles apart. */
     int l2_coalesce_group_sms;
     double l2_coalesce_window_cycles;
+    /* Read coalescing's drift (docs/memory-models.md "Read coalescing"): each block slot's clock, as
+     * the coalescer compares it, is off by a random walk whose spread grows as
+     * l2_coalesce_drift x sqrt(the slot's elapsed cycles); _bulk for TMA / cp.async.bulk copies.
+     * 0 = the slots stay in step. */
+    double l2_coalesce_drift, l2_coalesce_drift_bulk;
     /* Partly written sectors during a kernel (docs/memory-models.md "Partial-sector writes"): of the
      * lines that took a partial write, in that order, the newest l2_partial_fraction x (l2_bytes /
      * 128) keep byte masks, older ones are completed by an ECC read of those sectors (still dirty),

@@ -39,6 +39,8 @@ struct ws_sampler {
     bool scaled, exact;
     double exact_bound, cache_bound;
     char text[900];
+    void (*on_plan)(void *ctx, double drift_scale); /* ws_sampler_on_plan */
+    void *plan_ctx;
 };
 
 static int dim_class(uint64_t i, uint64_t g) { return g == 1 || i == 0 ? 0 : i == g - 1 ? 2 : 1; }
@@ -216,6 +218,14 @@ static void plan(ws_sampler *sp, uint64_t cost)
         sp->rep[k] = last != UINT64_MAX && last >= lead ? last : UINT64_MAX;
     }
     sp->state = SP_SAMPLE;
+    /* the lead's slot clocks span its waves (a wave at least), the grid's nblocks / wave of them */
+    if (sp->on_plan) sp->on_plan(sp->plan_ctx, sqrt((double)sp->nblocks / (double)(lead > sp->wave ? lead : sp->wave)));
+}
+
+void ws_sampler_on_plan(ws_sampler *sp, void (*fn)(void *ctx, double drift_scale), void *ctx)
+{
+    sp->on_plan = fn;
+    sp->plan_ctx = ctx;
 }
 
 /* The first block at or after b that runs: the lead blocks, then the kinds' representatives

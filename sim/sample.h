@@ -55,6 +55,10 @@ ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wav
  * (measured: a 2048^3 tiled matmul's block is 8 M thread-instructions, 0.09 waves in the budget).
  * Forces sampling (as WS_SAMPLE_ON). */
 void ws_sampler_set_waves(ws_sampler *sp, int waves);
+/* Called once, when the plan is made after block 0, if the run is sampled: with the multiplier of
+ * read coalescing's drift (ws_cache_set_drift_scale) that makes the lead waves' slot clocks spread
+ * as the whole grid's: sqrt(grid blocks / the lead's, at least a wave). */
+void ws_sampler_on_plan(ws_sampler *sp, void (*fn)(void *ctx, double drift_scale), void *ctx);
 /* Hooks it into cfg: block_next, blocks_planned and on_sync (the caller has no other on_sync). */
 void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg);
 /* After the run, before ws_memstats_finish: true when blocks were skipped; then every counter

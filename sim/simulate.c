@@ -52,6 +52,9 @@ static void ptx_tensor_insns(const ptx_function *fn, const uint64_t *pc_warp_cou
     }
 }
 
+/* The sampler's plan: the lead waves' read-coalescing drift stands for the whole grid's (sample.h). */
+static void drift_scale_cb(void *ctx, double scale) { ws_models_set_drift_scale(ctx, scale); }
+
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
     progress_state *p = ctx;
@@ -242,6 +245,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
                 return WS_EXIT_INTERNAL;
             }
             if (o->sample_waves) ws_sampler_set_waves(s->sampler, o->sample_waves);
+            ws_sampler_on_plan(s->sampler, drift_scale_cb, s->models);
             ws_sampler_attach(s->sampler, &cfg);
         }
     } else if (o->sample == WS_SAMPLE_ON)

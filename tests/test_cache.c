@@ -314,6 +314,82 @@ static void test_requests_for_other_sectors_of_a_line_are_not_coalesced(void **s
     ws_cache_free(c);
 }
 
+/* Read coalescing's drift (cache.h "Read coalescing"): 64 SMs in pairs (2-SM groups), 2 block slots
+ * each; every SM's slot-0 block reads `cycles` private lines (.cg, 32-line loads: one walk step of
+ * sigma x sqrt(32) each), so both SMs of a pair reach the same clock; then pair k reads line k, SM 2k
+ * first. Returns how many of the 32 second requests coalesced (window 16 cycles, sigma 1). */
+static int drift_pairs_coalesced(uint64_t grid_blocks, double scale, int cycles, ws_mem_kind kind, double sigma_bulk)
+{
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    cfg.sm_count = 64;
+    cfg.read_coalescing = 1;
+    cfg.coalesce_group_sms = 2;
+    cfg.coalesce_window = 16;
+    cfg.l1_lines_per_cycle = 1;
+    cfg.coalesce_drift = 1;
+    cfg.coalesce_drift_bulk = sigma_bulk;
+    ws_cache *c = ws_cache_new(&cfg);
+    assert_non_null(c);
+    assert_int_equal(ws_cache_set_resident(c, 2), 0);
+    ws_cache_set_grid_blocks(c, grid_blocks);
+    ws_cache_set_drift_scale(c, scale);
+    for (int sm = 0; sm < 64; sm++)
+        for (int i = 0; i < cycles / 32; i++) {
+            ws_mem_event own = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE + ((uint64_t)sm << 24) + (uint64_t)i * 4096, 128);
+            own.block_linear = (uint32_t)sm;
+            own.kind = kind;
+            access_on(c, sm, &own);
+        }
+    int together = 0;
+    for (int k = 0; k < 32; k++) {
+        ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE + (1ull << 32) + (uint64_t)k * 128, 4);
+        ev.block_linear = (uint32_t)(2 * k);
+        assert_int_equal(access_on(c, 2 * k, &ev).l2_requests, 1);
+        ev.block_linear = (uint32_t)(2 * k + 1);
+        together += access_on(c, 2 * k + 1, &ev).merged_sectors == 4;
+    }
+    ws_cache_free(c);
+    return together;
+}
+
+/* Early in a kernel the drift cannot part them: after one 32-line load each slot is at most
+ * sqrt(32) = 5.7 cycles off its clock, a pair at most 11.3 apart, inside the 16-cycle window:
+ * every pair coalesces. After 8192 cycles (256 steps) two slots' walks differ by
+ * sqrt(32) x (S1 - S2), S1 - S2 a sum of 512 steps of +-1 (even, spread sqrt(512) = 22.6): within
+ * the window only at 0 and +-2, a chance of about 3 x 2 / (22.6 x sqrt(2 pi)) = 0.11, ~3.4 of
+ * 32 pairs; 10 or more would be a 1-in-1000 draw. SMs running 2 blocks at once (128 blocks on 64
+ * SMs) drift with sqrt(2 - 1) = 1 x sigma. */
+static void test_drift_parts_identical_requests_only_after_many_cycles(void **state)
+{
+    (void)state;
+    assert_int_equal(drift_pairs_coalesced(128, 1, 32, WS_KIND_PLAIN, 0), 32);
+    assert_true(drift_pairs_coalesced(128, 1, 8192, WS_KIND_PLAIN, 0) <= 10);
+}
+
+/* A block alone on its SM (64 blocks on 64 SMs: busy 1, drift x sqrt(0)) stays in step with its
+ * partner however long it runs (the GPU's 1-block-per-SM GEMMs coalesced every duplicate); so do
+ * bulk copies (TMA) with no bulk drift, among SMs that run several blocks. */
+static void test_blocks_alone_on_their_sms_and_undrifted_bulk_copies_stay_in_step(void **state)
+{
+    (void)state;
+    assert_int_equal(drift_pairs_coalesced(64, 1, 8192, WS_KIND_PLAIN, 0), 32);
+    assert_int_equal(drift_pairs_coalesced(128, 1, 8192, WS_KIND_TMA, 0), 32);
+    assert_true(drift_pairs_coalesced(128, 1, 8192, WS_KIND_TMA, 1) <= 10); /* the same walk at sigma 1 */
+}
+
+/* The sampler's multiplier: a walk of 512 cycles (16 steps) spread 4x as far as it would be is the
+ * spread of 16x the cycles: S1 - S2 over 32 steps is 0 with chance C(32,16) / 2^32 = 0.14 and only
+ * then within the window (4 x 11.3 > 16), ~4.5 of 32 pairs; unscaled, 0 and +-2 are inside (chance
+ * 0.14 + 2 x 0.13 = 0.40, ~13). */
+static void test_the_drift_scale_spreads_a_short_run_as_a_long_one(void **state)
+{
+    (void)state;
+    int one = drift_pairs_coalesced(128, 1, 512, WS_KIND_PLAIN, 0);
+    int four = drift_pairs_coalesced(128, 4, 512, WS_KIND_PLAIN, 0);
+    assert_true(four <= 10);
+    assert_true(one > four);
+}
+
 static void test_l1_keeps_the_most_recent_lines_when_full(void **state)
 {
     (void)state;
@@ -934,6 +1010,9 @@ int main(void)
         cmocka_unit_test(test_identical_requests_of_two_sms_in_one_cycle_reach_l2_once),
         cmocka_unit_test(test_the_same_request_a_cycle_later_is_looked_up_in_l2),
         cmocka_unit_test(test_requests_for_other_sectors_of_a_line_are_not_coalesced),
+        cmocka_unit_test(test_drift_parts_identical_requests_only_after_many_cycles),
+        cmocka_unit_test(test_blocks_alone_on_their_sms_and_undrifted_bulk_copies_stay_in_step),
+        cmocka_unit_test(test_the_drift_scale_spreads_a_short_run_as_a_long_one),
         cmocka_unit_test(test_sms_of_one_group_coalesce_and_of_another_do_not),
         cmocka_unit_test(test_a_request_within_the_window_coalesces_and_one_beyond_it_does_not),
         cmocka_unit_test(test_a_later_waves_identical_requests_coalesce_too),

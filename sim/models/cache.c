@@ -4,6 +4,7 @@
  * partial write kept without its other bytes, possible only when ECC is off). */
 #include "cache.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -56,6 +57,14 @@ typedef struct {
     uint8_t mask;    /* the sectors of the line it asked for */
 } fill;
 
+/* A block slot's clock (cache.h "Read coalescing"): the cycles its blocks' L1 lines took, and how
+ * far its requests have drifted from that by then (a random walk, one step per access). */
+typedef struct {
+    double clock;    /* cycles: its blocks' global/local 128-B lines at l1_lines_per_cycle */
+    double drift;    /* cycles the coalescer sees it ahead (+) or behind (-) of its clock */
+    uint64_t steps;  /* accesses so far: the walk's step number */
+} slot_clock;
+
 typedef struct {
     scache l1;
     uint64_t now;    /* memory instructions seen by this SM */
@@ -89,7 +98,9 @@ struct ws_cache {
                                 SM allocates its own */
     size_t sm_bytes;
     int resident;    /* blocks per SM at once: the block slots whose clocks read coalescing compares */
-    double *clocks;  /* sm_count x resident: each block slot's cycles (its blocks' L1 lines in turn) */
+    slot_clock *clocks; /* sm_count x resident: each block slot's clock (its blocks' L1 lines in turn) */
+    uint64_t grid_blocks; /* the launch's blocks (0 = unknown: one per SM); read coalescing's drift */
+    double drift_scale;   /* the drift's multiplier (1; a sampled run's sqrt(grid / lead blocks)) */
     fill *fills;     /* FILL_SLOTS: the read requests sent, per sector and group (NULL: no coalescing) */
     ws_cache_totals t;
     int finished;
@@ -120,6 +131,8 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->read_coalescing = dev->l2_read_coalescing;
     cfg->coalesce_group_sms = dev->l2_coalesce_group_sms;
     cfg->coalesce_window = dev->l2_coalesce_window_cycles;
+    cfg->coalesce_drift = dev->l2_coalesce_drift;
+    cfg->coalesce_drift_bulk = dev->l2_coalesce_drift_bulk;
     cfg->fill_window = dev->max_warps_per_sm > 0 ? dev->max_warps_per_sm : 0;
     cfg->atom_sector_rule = dev->atom_sector_rule;
     cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
@@ -304,6 +317,7 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
     if (cfg->read_coalescing)
         c->fills = calloc(FILL_SLOTS, sizeof *c->fills);
     c->resident = 1;
+    c->drift_scale = 1;
     c->clocks = calloc((size_t)cfg->sm_count, sizeof *c->clocks);
     if (!c->sms || !c->clocks || (cfg->read_coalescing && !c->fills) || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
         scache_init(&c->l2, ws_cache_l2_lru_bytes(cfg->l2_bytes, cfg->l2_partitions), cfg->l2_ways, NULL)) {
@@ -397,15 +411,44 @@ static uint32_t lrc_group(const ws_cache *c, int sm)
     return c->cfg.coalesce_group_sms > 0 ? (uint32_t)(sm / c->cfg.coalesce_group_sms) : 0;
 }
 
-/* A read request for `want` (sectors of `line`) from an SM of `group` at block-slot clock `t` is
- * identical to one an SM of the same group sent within the window (|t - sent| < coalesce_window,
- * at least one cycle): the L2 request coalescer forwards the first and answers both. Each block
- * slot's clock counts its blocks' L1 lines from 0, block after block, so blocks running the same
- * code send the same requests at the same clocks in every wave. A request for other sectors of
+/* A read request for `want` (sectors of `line`) from an SM of `group` at block-slot time `t` (its
+ * clock plus its drift, as the coalescer sees it) is identical to one an SM of the same group sent
+ * within the window (|t - sent| < coalesce_window, at least one cycle): the L2 request coalescer
+ * forwards the first and answers both. Each block slot's clock counts its blocks' L1 lines from 0,
+ * block after block, so blocks running the same code send the same requests at the same clocks in
+ * every wave, apart by their slots' drift (slot_drift). A request for other sectors of
  * the line is not coalesced (saxpy_block13's neighbouring blocks share sectors in requests that
  * differ: every one reached L2; the probe's half lines beside whole ones: none coalesced). Each
  * sector keeps, per group, its line's last request that went to L2 (a coalesced one leaves the
  * first's clock: the window counts from the request that went). */
+/* One step of a slot's drift walk: dt more cycles on its clock move it sigma x sqrt(dt) ahead or
+ * behind, the sign from a hash of (slot, step), so the walk is the same at every -j (the cache model
+ * runs on one thread, in block order) and two slots' walks are independent. */
+static void slot_drift(const ws_cache *c, slot_clock *k, size_t slot, int bulk, double dt)
+{
+    double sigma = bulk ? c->cfg.coalesce_drift_bulk : c->cfg.coalesce_drift;
+    if (!c->fills || !(sigma > 0) || !(dt > 0))
+        return;
+    uint64_t h = ((uint64_t)slot << 40) ^ k->steps++;
+    h += 0x9E3779B97F4A7C15ull; /* splitmix64 */
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+    h ^= h >> 31;
+    k->drift += (h & 1 ? sigma : -sigma) * sqrt(dt);
+}
+
+/* How far the coalescer sees a slot's walk take it: the walk x sqrt(busy - 1), busy = the blocks an
+ * SM runs at once (its slots, or fewer where the grid has fewer blocks per SM): each other block
+ * contending for the SM's issue slots and L1 adds its own delays; a block alone stays in step with
+ * its partners (cache.h "Read coalescing"). x drift_scale: a sampled run's lead waves stand for
+ * the grid's longer span (ws_cache_set_drift_scale). */
+static double drift_factor(const ws_cache *c)
+{
+    uint64_t per_sm = c->grid_blocks ? (c->grid_blocks + (uint64_t)c->cfg.sm_count - 1) / (uint64_t)c->cfg.sm_count : 1;
+    uint64_t busy = per_sm < (uint64_t)c->resident ? per_sm : (uint64_t)c->resident;
+    return busy > 1 ? sqrt((double)(busy - 1)) * c->drift_scale : 0;
+}
+
 static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t group, double t)
 {
     if (!c->fills || !want)
@@ -700,8 +743,9 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         return -1;
     s->now++;
     /* the block slot's clock (cache.h "Read coalescing"): the blocks of one slot run one after another */
-    double *clock = &c->clocks[(size_t)sm * (size_t)c->resident +
-                               ev->block_linear / (uint32_t)c->cfg.sm_count % (uint32_t)c->resident];
+    size_t slot = (size_t)sm * (size_t)c->resident + ev->block_linear / (uint32_t)c->cfg.sm_count % (uint32_t)c->resident;
+    slot_clock *clock = &c->clocks[slot];
+    double seen = clock->clock + clock->drift * drift_factor(c); /* the time the coalescer sees its requests at */
     uint32_t group = lrc_group(c, sm);
     int local = ev->space == WS_SPACE_LOCAL;
     int n = co->nentries;
@@ -736,7 +780,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 to_l2 |= (uint8_t)(1u << sec);
                 pend_add(c, s, s->mshr, sector_no);
             }
-            if (coalesced(c, line, to_l2, group, *clock)) { /* an SM of its group sent it within the window */
+            if (coalesced(c, line, to_l2, group, seen)) { /* an SM of its group sent it within the window */
                 for (int k = i; k < j; k++)
                     if (to_l2 >> (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES) & 1) {
                         out->outcome[k] = WS_SECT_MERGED;
@@ -763,7 +807,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     if (to_l2 >> sec & 1)
                         out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
                 }
-                fill_add(c, line, to_l2, group, *clock);
+                fill_add(c, line, to_l2, group, seen);
                 if (alloc) {
                     if (!l1) {
                         cline v;
@@ -840,7 +884,9 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         i = j;
     }
     /* the slot's clock: the L1 serves one 128-B line of an access per cycle (l1_lines_per_cycle) */
-    *clock += (co->lines > 1 ? co->lines : 1) / (c->cfg.l1_lines_per_cycle > 0 ? c->cfg.l1_lines_per_cycle : 1);
+    double dt = (co->lines > 1 ? co->lines : 1) / (c->cfg.l1_lines_per_cycle > 0 ? c->cfg.l1_lines_per_cycle : 1);
+    clock->clock += dt;
+    slot_drift(c, clock, slot, ev->kind == WS_KIND_TMA || ev->kind == WS_KIND_BULK, dt);
 
     ws_cache_totals *t = &c->t;
     t->merged_sectors += (uint64_t)out->merged_sectors;
@@ -875,7 +921,7 @@ int ws_cache_set_resident(ws_cache *c, int blocks_per_sm)
     int r = blocks_per_sm > 0 ? blocks_per_sm : 1;
     if (r == c->resident)
         return 0;
-    double *n = calloc((size_t)c->cfg.sm_count * (size_t)r, sizeof *n);
+    slot_clock *n = calloc((size_t)c->cfg.sm_count * (size_t)r, sizeof *n);
     if (!n)
         return -1; /* the old slots stay: the clocks of fewer slots, still in order */
     free(c->clocks);
@@ -883,6 +929,10 @@ int ws_cache_set_resident(ws_cache *c, int blocks_per_sm)
     c->resident = r;
     return 0;
 }
+
+void ws_cache_set_grid_blocks(ws_cache *c, uint64_t blocks) { c->grid_blocks = blocks; }
+
+void ws_cache_set_drift_scale(ws_cache *c, double scale) { c->drift_scale = scale > 0 ? scale : 1; }
 
 void ws_cache_finish(ws_cache *c)
 {

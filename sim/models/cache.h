@@ -27,18 +27,31 @@
  *      The clocks are the block slots' (ws_cache_set_resident: block b runs in slot
  *      b / SMs % resident of its SM): each counts its blocks' global/local 128-B lines at
  *      l1_lines_per_cycle (the measured l1_wavefronts_per_cycle), from 0, block after block, so
- *      blocks running the same code send the same requests at the same clocks in every wave (a
- *      sampled run's lead waves coalesce as the full run's; its edge blocks, run alone, do not,
+ *      blocks running the same code send the same requests at the same clocks in every wave, apart
+ *      by the drift below (a sampled run's lead waves coalesce as the full run's; its edge blocks, run alone, do not,
  *      so sim/sample.c scales by the L1 sectors where coalescing happened). H200 (results/h200-coalesce): 2
  *      and 4 one-warp blocks on 4 SMs reading the same lines coalesced into one stream at up to 500
  *      cycles apart (97 % at 4000), 16 into 10 streams (groups smaller than 16 SMs: the model's
  *      4-SM groups give 4); requests for half a line beside whole ones never coalesced;
  *      results/h200-corpus-detail/lrc.csv: L2 read sectors = the L1's xbar read sectors - the
- *      LRC's coalesced sectors in every corpus kernel. Not modelled: the SMs' drift (the clocks
- *      count no latency, so blocks in step stay in step) and where the GPU's scheduler puts a small
- *      grid's blocks, which changes from launch to launch (2-4-block GEMMs: all coalesced in one
- *      run, none in another); docs/memory-models.md "Read coalescing". Each sector keeps, per
- *      group, its line's last request that went to L2.
+ *      LRC's coalesced sectors in every corpus kernel. Drift: the coalescer sees each slot at its
+ *      clock plus a random walk, one step of +-coalesce_drift x sqrt(dt) per access of dt cycles (the
+ *      sign a hash of slot and step: the same at every -j), times sqrt(busy - 1), busy = the blocks an
+ *      SM runs at once (min(resident, ceil(grid blocks / SMs))): each other block contending for the
+ *      SM's schedulers and L1 delays it by its own amounts. Two slots in step drift apart by
+ *      drift x sqrt(2 (busy - 1) t) after t cycles, beyond the window after about
+ *      window^2 / (2 (busy - 1) drift^2) cycles (the H200: 320 with 8 blocks per SM, 200 with 12).
+ *      Bulk copies (TMA, cp.async.bulk) step by coalesce_drift_bulk: the TMA unit sends a copy's
+ *      lines itself, per-thread copies and loads go out as the schedulers pick their warps. Fitted on results/h200-lrc-sizes (share of the L1's
+ *      reads coalesced, mma_cp_async / mma_tma at 1024^3 and 2048^3: the GPU 23.6 / 9.6 % and 38 / 24 %,
+ *      the model 24.5 / 10.7 % and 37.3 / 24.3 %, without drift 37.5 % at every size). A block alone on
+ *      its SM does not drift: the corpus's 1-block-per-SM GEMMs (mmaBaseKernel, mma_direct, ...)
+ *      coalesced every duplicate over 16-24 us. A sampled run's lead waves drift sqrt(grid / lead)
+ *      times as far (ws_cache_set_drift_scale), as the grid's longer clocks would. Not modelled:
+ *      where the GPU's scheduler puts a small grid's blocks, which changes from launch to launch
+ *      (2-4-block GEMMs: all coalesced in one run, none in another), and a floor the long kernels
+ *      keep (mma_cp_async at 4096^3: 9.2 %, the model 3.7 %); docs/memory-models.md "Read
+ *      coalescing". Each sector keeps, per group, its line's last request that went to L2.
  *  Stores: written through to L2 (one L2 request per 128-B line per request, every
  *      sector). Global stores never allocate in L1 (a present sector stays valid);
  *      local stores allocate full sectors (spills are re-read; an assumption).
@@ -123,6 +136,9 @@ typedef struct {
     int read_coalescing;      /* 1: identical read requests of SMs of one group within the window reach L2 once */
     int coalesce_group_sms;   /* read coalescing: consecutive SMs per coalescer group (0 = one group of all) */
     double coalesce_window;   /* read coalescing: block-slot clock cycles two requests may be apart (< 1 = 1) */
+    double coalesce_drift;    /* read coalescing: each block slot's clock drifts by a random walk of this many
+                                 cycles per sqrt(cycle) it runs (0 = none); per-thread requests */
+    double coalesce_drift_bulk; /* the same for bulk copies (TMA, cp.async.bulk) */
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
     uint64_t l2_dirty_limit;  /* dirty L2 bytes kept; beyond, the oldest-dirtied line is written back (0 = none) */
     int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
@@ -212,6 +228,15 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
  * SM b % sm_count, and each slot keeps its own clock for read coalescing (cache.h "Read
  * coalescing"). Call before the first access; the slots' clocks restart at 0. -1: out of memory. */
 int ws_cache_set_resident(ws_cache *c, int blocks_per_sm);
+
+/* The launch's blocks (default 0: one per SM): with blocks_per_sm, how many blocks an SM runs at
+ * once, which sets read coalescing's drift (cache.h "Read coalescing"). */
+void ws_cache_set_grid_blocks(ws_cache *c, uint64_t blocks);
+
+/* Multiplies read coalescing's drift (default 1): a sampled run of the first L of the grid's G
+ * blocks gives sqrt(G / L), so its slots' walks spread as far as the full run's longer clocks'
+ * (a random walk's spread is sigma x sqrt(cycles)); it applies from the next access on. */
+void ws_cache_set_drift_scale(ws_cache *c, double scale);
 
 /* Ends the kernel: counts the dirty L2 sectors (dirty_at_end_bytes). Idempotent. */
 void ws_cache_finish(ws_cache *c);

@@ -84,6 +84,7 @@ ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t
         ws_models_free(m);
         return NULL;
     }
+    ws_cache_set_grid_blocks(m->cache, ws_launch_blocks(launch)); /* read coalescing's drift */
     ws_models_set_resident_blocks(m, 1);
     return m;
 }
@@ -96,6 +97,8 @@ void ws_models_set_resident_blocks(ws_models *m, int blocks_per_sm)
     ws_atomics_set_window(m->atomics, (uint64_t)m->resident * (uint64_t)(m->warps_per_block > 0 ? m->warps_per_block : 1) *
                                           (uint64_t)m->dev->sm_count);
 }
+
+void ws_models_set_drift_scale(ws_models *m, double scale) { ws_cache_set_drift_scale(m->cache, scale); }
 
 int ws_models_add_sink(ws_models *m, ws_verdict_fn fn, void *ctx)
 {
