@@ -311,8 +311,9 @@ static bool r_l1_miss_merging(const chk_row *r, const chk_facts *f, char *out, s
 }
 
 /* The mirror: L2 read sectors (requests, hits) above the model's, while the
- * L1 misses agree and the model coalesced identical requests of SMs in step: the GPU's SMs drift
- * apart, so fewer of their requests arrive together. */
+ * L1 misses agree and the model coalesced identical requests of SMs it kept in step (its slots
+ * drift only while an SM runs several blocks, cache.h "Read coalescing"): the GPU's blocks were
+ * further apart, or on SMs of other groups, so fewer of their requests arrived together. */
 static bool r_coalesced_in_step(const chk_row *r, const chk_facts *f, char *out, size_t cap)
 {
     int id = metric_id(r);
@@ -347,10 +348,10 @@ static bool r_coalesced_in_step(const chk_row *r, const chk_facts *f, char *out,
                  "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum), the model %.0f%%",
                  achieved, 100 * achieved / mg, 100 * merged / ms);
     return say(out, cap, "requests coalesced in step: the L1 missed %.0f sectors (the model %.0f%s); the model merged "
-               "%.0f of them (its block slots' clocks count only L1 lines, so blocks of one coalescer group on the "
-               "same code send identical requests within its window, which reach L2 once) and sent %.0f to L2, the "
-               "GPU %.0f: its SMs drift apart (launch order, varying L2 and DRAM latencies) and its scheduler may "
-               "spread the blocks over more groups, so fewer requests coalesce%s",
+               "%.0f of them (its block slots' clocks count only L1 lines and drift only while an SM runs several "
+               "blocks, so blocks of one coalescer group on the same code send identical requests within its "
+               "window, which reach L2 once) and sent %.0f to L2, the GPU %.0f: its blocks ran further apart or "
+               "its scheduler spread them over more groups, so fewer requests coalesced%s",
                mg, ms, via, merged, ss, sg, lrc);
 }
 
