@@ -411,16 +411,6 @@ static uint32_t lrc_group(const ws_cache *c, int sm)
     return c->cfg.coalesce_group_sms > 0 ? (uint32_t)(sm / c->cfg.coalesce_group_sms) : 0;
 }
 
-/* A read request for `want` (sectors of `line`) from an SM of `group` at block-slot time `t` (its
- * clock plus its drift, as the coalescer sees it) is identical to one an SM of the same group sent
- * within the window (|t - sent| < coalesce_window, at least one cycle): the L2 request coalescer
- * forwards the first and answers both. Each block slot's clock counts its blocks' L1 lines from 0,
- * block after block, so blocks running the same code send the same requests at the same clocks in
- * every wave, apart by their slots' drift (slot_drift). A request for other sectors of
- * the line is not coalesced (saxpy_block13's neighbouring blocks share sectors in requests that
- * differ: every one reached L2; the probe's half lines beside whole ones: none coalesced). Each
- * sector keeps, per group, its line's last request that went to L2 (a coalesced one leaves the
- * first's clock: the window counts from the request that went). */
 /* One step of a slot's drift walk: dt more cycles on its clock move it sigma x sqrt(dt) ahead or
  * behind, the sign from a hash of (slot, step), so the walk is the same at every -j (the cache model
  * runs on one thread, in block order) and two slots' walks are independent. */
@@ -449,6 +439,16 @@ static double drift_factor(const ws_cache *c)
     return busy > 1 ? sqrt((double)(busy - 1)) * c->drift_scale : 0;
 }
 
+/* A read request for `want` (sectors of `line`) from an SM of `group` at block-slot time `t` (its
+ * clock plus its drift, as the coalescer sees it) is identical to one an SM of the same group sent
+ * within the window (|t - sent| < coalesce_window, at least one cycle): the L2 request coalescer
+ * forwards the first and answers both. Each block slot's clock counts its blocks' L1 lines from 0,
+ * block after block, so blocks running the same code send the same requests at the same clocks in
+ * every wave, apart by their slots' drift (slot_drift). A request for other sectors of
+ * the line is not coalesced (saxpy_block13's neighbouring blocks share sectors in requests that
+ * differ: every one reached L2; the probe's half lines beside whole ones: none coalesced). Each
+ * sector keeps, per group, its line's last request that went to L2 (a coalesced one leaves the
+ * first's clock: the window counts from the request that went). */
 static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t group, double t)
 {
     if (!c->fills || !want)
