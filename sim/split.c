@@ -22,11 +22,19 @@ typedef struct {
     uint8_t lane_nsectors[32];
 } co_head;
 
+/* The cache model's front of a GEOM_CO event (ws_cache_front), less its per-group bytes, which
+ * follow (8-byte aligned after the lanes' indices): ngroups of g, then ngroups of gn */
+typedef struct {
+    uint64_t now;
+    int rc, ngroups, st_hit, st_merged, st_partial;
+} fr_head;
+
 struct ws_pipeline_split {
     ws_models *m;
     ws_sass_stage *stage;     /* the calling thread's: it numbers the replayed events */
     const ws_sass_plan *plan;
     ws_coalesce_result co;    /* the replayed event's sectors */
+    ws_cache_front fr;        /* and its cache front */
 };
 
 typedef struct {
@@ -41,12 +49,15 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
     worker *w = ctx;
     const ws_coalesce_result *co;
     const ws_bank_result *bk;
-    ws_models_half_event(w->half, ev, &co, &bk);
+    const ws_cache_front *fr;
+    ws_models_half_event(w->half, ev, &co, &bk, &fr);
     size_t n = sizeof(rec_head);
     int nidx = 0;
-    if (co) {
+    if (co) {   /* ws_models_half_event gives a front with every co */
         for (int l = 0; l < 32; l++) nidx += co->lane_nsectors[l];
         n += sizeof(co_head) + (size_t)co->nentries * sizeof co->entries[0] + (size_t)nidx * sizeof(uint16_t);
+        n = (n + 7) & ~(size_t)7;
+        n += sizeof(fr_head) + 2 * (size_t)fr->ngroups;
     }
     if (bk) n += sizeof *bk;
     unsigned char *r = ws_split_put(w->out, n);
@@ -71,6 +82,11 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
         at += (size_t)co->nentries * sizeof co->entries[0];
         for (int l = 0; l < 32; l++)
             for (int k = 0; k < co->lane_nsectors[l]; k++, at += 2) memcpy(at, &co->lane_sector[l][k], 2);
+        at = r + (((size_t)(at - r) + sizeof *h + 7) & ~(size_t)7) - sizeof *h;
+        fr_head *f = (fr_head *)at;
+        *f = (fr_head){fr->now, fr->rc, fr->ngroups, fr->st_hit, fr->st_merged, fr->st_partial};
+        memcpy(at + sizeof *f, fr->g, (size_t)fr->ngroups);
+        memcpy(at + sizeof *f + fr->ngroups, fr->gn, (size_t)fr->ngroups);
     } else if (bk) {
         memcpy(r, bk, sizeof *bk);
     }
@@ -135,6 +151,7 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
     r += sizeof *h;
     const ws_coalesce_result *co = NULL;
     const ws_bank_result *bk = NULL;
+    const ws_cache_front *fr = NULL;
     if (h->geom == GEOM_CO) {
         const co_head *c = (const co_head *)r;
         ws_coalesce_result *d = &p->co;
@@ -152,10 +169,22 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
         for (int l = 0; l < 32; l++)       /* the rest of a lane's row means nothing */
             for (int k = 0; k < c->lane_nsectors[l]; k++, at += 2) memcpy(&d->lane_sector[l][k], at, 2);
         co = d;
+        at = r + (((size_t)(at - r) + sizeof *h + 7) & ~(size_t)7) - sizeof *h;
+        const fr_head *f = (const fr_head *)at;
+        ws_cache_front *df = &p->fr;
+        df->now = f->now;
+        df->rc = f->rc;
+        df->ngroups = f->ngroups;
+        df->st_hit = f->st_hit;
+        df->st_merged = f->st_merged;
+        df->st_partial = f->st_partial;
+        memcpy(df->g, at + sizeof *f, (size_t)f->ngroups);
+        memcpy(df->gn, at + sizeof *f + f->ngroups, (size_t)f->ngroups);
+        fr = df;
     } else if (h->geom == GEOM_BK) {
         bk = (const ws_bank_result *)r;
     }
-    ws_models_listener_with(p->m, &h->ev, co, bk);
+    ws_models_listener_with(p->m, &h->ev, co, bk, fr);
 }
 
 static const ws_split_listener halves = {worker_new, worker_free, on_event, on_watch, on_flush, replay};
@@ -174,6 +203,9 @@ ws_pipeline_split *ws_pipeline_split_attach(ws_sim_config *cfg, ws_models *m, ws
     p->plan = stage ? plan : NULL;
     cfg->split = &halves;
     cfg->split_ctx = p;
+    /* the cache fronts keep each SM's L1 across its blocks: block b starts only after block
+     * b - sm_count, the SM's block before it, was replayed (so its front has run) */
+    cfg->split_ahead = (uint32_t)ws_models_device(m)->sm_count;
     return p;
 }
 

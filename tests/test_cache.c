@@ -1001,6 +1001,49 @@ static void test_a_hit_on_the_unasked_half_of_a_fetch_in_flight_is_flagged(void 
     ws_cache_free(c);
 }
 
+/* The halves for threads: each SM's fronts run ahead of every back (as a worker runs its block's
+ * L1 before the replay), the backs then in access order. A load an SM repeats hits its L1 though
+ * no back ran in between; a store merges into the same warp's pending write; another SM's load of
+ * that line misses its own L1 and goes to L2; and every count is the one-call model's. */
+static void test_fronts_run_ahead_of_backs_give_the_one_call_answer(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    ws_cache *one = ws_cache_new(&cfg), *two = ws_cache_new(&cfg);
+    ws_mem_event ld = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);        /* 4 sectors, 1 line */
+    ws_mem_event st = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 1, BASE + 4096, 1); /* bytes 0-31: 1 sector */
+    ws_mem_event half = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 1, BASE + 8192, 2);  /* even bytes of 2 sectors */
+    ws_mem_event half2 = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 1, BASE + 8193, 2); /* their odd bytes */
+    const ws_mem_event *evs[] = {&ld, &half, &ld, &half2, &ld, &st};
+    int sms[] = {0, 0, 0, 0, 1, 1};
+    enum { N = 6 };
+    static ws_coalesce_result co[N];
+    static ws_cache_front fr[N];
+    ws_cache_access a1[N], a2[N];
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(ws_coalesce(evs[i], 0, &co[i]), 0);
+        assert_int_equal(ws_cache_access_event(one, sms[i], evs[i], &co[i], &a1[i]), 0);
+    }
+    for (int s = 1; s >= 0; s--)                   /* SM 1's fronts first, then SM 0's: each in its own order */
+        for (int i = 0; i < N; i++)
+            if (sms[i] == s)
+                assert_int_equal(ws_cache_access_front(two, s, evs[i], &co[i], &fr[i]), 0);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(ws_cache_access_back(two, sms[i], evs[i], &co[i], &fr[i], &a2[i]), 0);
+    assert_int_equal(a2[0].l1_miss_sectors, 4);    /* SM 0 first: from DRAM */
+    assert_int_equal(a2[2].l1_hit_sectors, 4);     /* SM 0 again: its L1 */
+    assert_int_equal(a2[2].l2_requests, 0);
+    assert_int_equal(a2[3].st_merged_sectors, 2);  /* warp 0's odd bytes join its pending even bytes */
+    assert_int_equal(a2[3].l2_sectors, 0);
+    assert_int_equal(a2[4].l1_miss_sectors, 4);    /* SM 1: not in its L1; in L2 by now */
+    assert_int_equal(a2[4].l2_hit_sectors, 4);
+    for (int i = 0; i < N; i++)
+        assert_memory_equal(&a1[i], &a2[i], sizeof a1[i]);
+    assert_memory_equal(ws_cache_get_totals(one), ws_cache_get_totals(two), sizeof(ws_cache_totals));
+    ws_cache_free(one);
+    ws_cache_free(two);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1042,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_h200_profile_sets_the_measured_limits),
         cmocka_unit_test(test_dram_access_shape_of_streams_and_scattered_rows),
         cmocka_unit_test(test_dram_shape_factor_from_first_principles),
+        cmocka_unit_test(test_fronts_run_ahead_of_backs_give_the_one_call_answer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

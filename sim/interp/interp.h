@@ -164,6 +164,9 @@ typedef struct {
                                          setmaxnreg.inc never waits and its counts are not checked against it */
     const ws_split_listener *split;   /* listener and on_watch as halves for the threads; NULL = none */
     void *split_ctx;
+    uint32_t split_ahead;             /* with split: block b starts only once block b - split_ahead was replayed
+                                         (halves that keep state across the blocks of one SM: sim/split.c);
+                                         0 = no limit */
     bool lazy_fill;                   /* on one thread: a buffer whose init is local (ws_buffer_fill_is_local) is
                                          filled 64 KiB at a time where the kernel first touches it, not whole up
                                          front; then res.buffer_data holds zeros in the chunks never touched, so

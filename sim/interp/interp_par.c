@@ -85,6 +85,7 @@ struct par {
     par_slot *slots;          /* ring: block k in slots[k % nslots] */
     uint64_t next_claim, next_replay;
     uint32_t window;          /* blocks claimed ahead of the replay at most (<= nslots) */
+    uint32_t ahead;           /* the split's limit on window (ws_sim_config.split_ahead), 0 = none */
     size_t max_rec;           /* the largest block's record bytes replayed so far */
     ws_split_out *spare;      /* nspare large record buffers of replayed slots, for the next claims */
     uint32_t nspare;
@@ -279,6 +280,7 @@ static void par_set_window(par *P, size_t rec_bytes)
     size_t w = P->max_rec ? PAR_AHEAD_BYTES / P->max_rec : P->nslots;
     uint32_t lo = P->nslots / PAR_AHEAD * 2;       /* 2 per thread, as many as any run needs */
     P->window = w < lo ? lo : w > P->nslots ? P->nslots : (uint32_t)w;
+    if (P->ahead && P->window > P->ahead) P->window = P->ahead;
 }
 
 /* Claims the next block when its ring slot is free; false when none is left to claim. */
@@ -386,6 +388,8 @@ int sim_run_parallel(sim_ctx *c, uint64_t first, uint64_t count)
     P.count = count;
     P.nslots = (uint32_t)nthreads * PAR_AHEAD;
     P.window = (uint32_t)nthreads * 2;             /* until a replayed block says how large one is */
+    P.ahead = c->cfg->split ? c->cfg->split_ahead : 0;
+    if (P.ahead && P.window > P.ahead) P.window = P.ahead;
     P.slots = calloc(P.nslots, sizeof *P.slots);
     P.spare = calloc(P.nslots, sizeof *P.spare);
     par_worker *pw = calloc((size_t)nthreads, sizeof *pw);   /* pw[0]: the calling thread's */

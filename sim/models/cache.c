@@ -655,7 +655,7 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
 /* Reads the sectors in `want` (bits of one line) through L2: counts hits and
  * misses, fetches the missing ones from DRAM at the fetch granularity.
  * Returns the mask of sectors that missed. With no L2 every sector misses. */
-static uint8_t l2_read(ws_cache *c, const sm_state *sm, int smi, uint64_t line, uint8_t want, ws_cache_access *out)
+static uint8_t l2_read(ws_cache *c, uint64_t now, int smi, uint64_t line, uint8_t want, ws_cache_access *out)
 {
     cline *l = l2_line(c, line, out);
     uint8_t have = l ? l->valid : 0;
@@ -665,7 +665,7 @@ static uint8_t l2_read(ws_cache *c, const sm_state *sm, int smi, uint64_t line, 
      * for that DRAM fetch (a byte histogram's next warp reads the other half of a 64-B fetch).
      * Other SMs' clocks are not comparable here: their hits stay hits. */
     if (l && (want & have & l->fill_extra) && l->fill_sm == (uint16_t)smi &&
-        (uint32_t)sm->now - l->fill_at < (uint32_t)c->cfg.fill_window)
+        (uint32_t)now - l->fill_at < (uint32_t)c->cfg.fill_window)
         out->l2_hit_inflight_sectors += __builtin_popcount(want & have & l->fill_extra);
     out->l2_hit_sectors += __builtin_popcount(want) - __builtin_popcount(miss);
     if (!miss)
@@ -689,7 +689,7 @@ static uint8_t l2_read(ws_cache *c, const sm_state *sm, int smi, uint64_t line, 
     if (l) {
         l->valid |= fetch;
         l->fill_extra = fetch & (uint8_t)~miss;
-        l->fill_at = (uint32_t)sm->now;
+        l->fill_at = (uint32_t)now;
         l->fill_sm = (uint16_t)smi;
         for (int s = 0; s < SECTORS_PER_LINE; s++)
             if (fetch >> s & 1)
@@ -730,10 +730,24 @@ static int is_allocating_load(const ws_mem_event *ev)
     return ev->cache != WS_CACHE_CG && ev->cache != WS_CACHE_CS && ev->cache != WS_CACHE_CV;
 }
 
-int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
-                          ws_cache_access *out)
+/* The entries of co from i on that are one L2 request: one 128-B line within one request (entries
+ * are sorted by request then address). Returns the end of the group. */
+static int line_group(const ws_coalesce_result *co, int i)
 {
-    memset(out, 0, sizeof *out);
+    uint64_t line = co->entries[i].sector / WS_LINE_BYTES;
+    int req = co->entries[i].request, j = i;
+    while (j < co->nentries && co->entries[j].request == req && co->entries[j].sector / WS_LINE_BYTES == line)
+        j++;
+    return j;
+}
+
+static int entry_sec(const ws_sector_entry *e) { return (int)(e->sector % WS_LINE_BYTES / WS_SECTOR_BYTES); }
+
+int ws_cache_access_front(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co, ws_cache_front *f)
+{
+    f->rc = -1;
+    f->ngroups = 0;
+    f->st_hit = f->st_merged = f->st_partial = 0;
     if (sm < 0 || sm >= c->cfg.sm_count)
         return -1;
     if (ev->space != WS_SPACE_GLOBAL && ev->space != WS_SPACE_LOCAL)
@@ -742,93 +756,53 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
     if (!s)
         return -1;
     s->now++;
-    /* the block slot's clock (cache.h "Read coalescing"): the blocks of one slot run one after another */
-    size_t slot = (size_t)sm * (size_t)c->resident + ev->block_linear / (uint32_t)c->cfg.sm_count % (uint32_t)c->resident;
-    slot_clock *clock = &c->clocks[slot];
-    double seen = clock->clock + clock->drift * drift_factor(c); /* the time the coalescer sees its requests at */
-    uint32_t group = lrc_group(c, sm);
+    f->now = s->now;
+    f->rc = 0;
     int local = ev->space == WS_SPACE_LOCAL;
     int n = co->nentries;
-
-    /* Entries are sorted by request then address: walk them one 128-B line
-     * (within one request) at a time; that group is one L2 request. */
     for (int i = 0; i < n;) {
         uint64_t line = co->entries[i].sector / WS_LINE_BYTES;
-        int req = co->entries[i].request;
-        int j = i;
-        while (j < n && co->entries[j].request == req && co->entries[j].sector / WS_LINE_BYTES == line)
-            j++;
-
+        int j = line_group(co, i);
+        uint8_t g = 0;
+        f->gn[f->ngroups] = (uint8_t)(j - i);
         if (ev->op == WS_MEM_LOAD) {
             int alloc = is_allocating_load(ev);
             cline *l1 = alloc ? scache_find(&s->l1, line, 1) : NULL;
-            uint8_t to_l2 = 0, merged = 0;
+            uint8_t hit = 0, to_l2 = 0;
             for (int k = i; k < j; k++) {
-                int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
+                int sec = entry_sec(&co->entries[k]);
                 uint64_t sector_no = co->entries[k].sector / WS_SECTOR_BYTES;
                 if (l1 && (l1->valid >> sec & 1)) {
-                    out->outcome[k] = WS_SECT_L1_HIT;
-                    out->l1_hit_sectors++;
+                    hit |= (uint8_t)(1u << sec);
                     continue;
                 }
-                out->l1_miss_sectors++;
-                if (!alloc && pend_outstanding(s, s->mshr, sector_no)) {
-                    out->outcome[k] = WS_SECT_MERGED;
-                    out->merged_sectors++;
-                    continue;
-                }
+                if (!alloc && pend_outstanding(s, s->mshr, sector_no))
+                    continue; /* merged into this SM's outstanding miss */
                 to_l2 |= (uint8_t)(1u << sec);
                 pend_add(c, s, s->mshr, sector_no);
             }
-            if (coalesced(c, line, to_l2, group, seen)) { /* an SM of its group sent it within the window */
-                for (int k = i; k < j; k++)
-                    if (to_l2 >> (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES) & 1) {
-                        out->outcome[k] = WS_SECT_MERGED;
-                        out->merged_sectors++;
-                        c->t.coalesced_sectors++;
-                    }
-                merged = to_l2;
-                to_l2 = 0;
-            }
-            if (merged && alloc) { /* the merged miss fills this L1 too when the data comes */
+            /* the sectors that go on fill this L1 when the data comes, whether the L2 request
+             * coalescer merges them into another SM's request or sends them (L1 is write-through:
+             * never dirty) */
+            if (to_l2 && alloc) {
                 if (!l1) {
                     cline v;
                     l1 = scache_alloc(&s->l1, line, &v);
                 }
                 if (l1)
-                    l1->valid |= merged;
+                    l1->valid |= to_l2;
             }
-            if (to_l2) {
-                out->l2_requests++;
-                out->l2_sectors += __builtin_popcount(to_l2);
-                uint8_t miss = l2_read(c, s, sm, line, to_l2, out);
-                for (int k = i; k < j; k++) {
-                    int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
-                    if (to_l2 >> sec & 1)
-                        out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
-                }
-                fill_add(c, line, to_l2, group, seen);
-                if (alloc) {
-                    if (!l1) {
-                        cline v;
-                        l1 = scache_alloc(&s->l1, line, &v); /* L1 is write-through: never dirty */
-                    }
-                    if (l1)
-                        l1->valid |= to_l2;
-                }
-            }
+            g = (uint8_t)(hit | to_l2 << 4);
         } else if (ev->op == WS_MEM_STORE) {
             cline *l1 = scache_find(&s->l1, line, 0);
-            int sent = 0; /* sectors of this line that leave as a new L2 write */
             for (int k = i; k < j; k++) {
                 const ws_sector_entry *e = &co->entries[k];
-                int sec = (int)(e->sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
-                uint8_t bit = (uint8_t)(1u << sec);
+                uint8_t bit = (uint8_t)(1u << entry_sec(e));
                 uint64_t sector_no = e->sector / WS_SECTOR_BYTES;
                 /* the store looks its sector up in L1 too (ncu's l1tex__t_sector_hit_rate counts
                  * it): a sector an earlier load brought in is a hit, updated in place */
                 if (l1 && (l1->valid & bit))
-                    out->l1_st_hit_sectors++;
+                    f->st_hit++;
                 if (local && e->byte_mask == 0xFFFFFFFFu) {
                     if (!l1) {
                         cline v;
@@ -837,51 +811,124 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     if (l1)
                         l1->valid |= bit;
                 }
-                /* a present sector is updated in place; an absent one stays absent */
-                out->outcome[k] = WS_SECT_WRITE;
-                out->st_sectors++;
-                /* the same warp adding bytes the pending write does not carry yet joins it (byte
-                 * stores of one loop: measured); another warp's write or a rewrite of the same bytes
-                 * is a new L2 write (a naive transpose's column stores, results/h200.json); local
-                 * stores never merge (a local array's updates at run-time indices: unmerged) */
+                /* a present sector is updated in place; an absent one stays absent. The same warp
+                 * adding bytes the pending write does not carry yet joins it (byte stores of one
+                 * loop: measured); another warp's write or a rewrite of the same bytes is a new L2
+                 * write (a naive transpose's column stores, results/h200.json); local stores never
+                 * merge (a local array's updates at run-time indices: unmerged) */
                 inflight *w = pend_slot(s->wpend, sector_no);
                 if (!local && pend_outstanding(s, s->wpend, sector_no) && w->warp == ev->warp_global &&
                     !(w->bytes & e->byte_mask)) {
                     w->bytes |= e->byte_mask;
-                    out->st_merged_sectors++;
+                    f->st_merged++;
                 } else {
                     pend_add(c, s, s->wpend, sector_no);
                     w->warp = ev->warp_global;
                     w->bytes = e->byte_mask;
-                    out->l2_sectors++;
                     if (e->byte_mask != 0xFFFFFFFFu)
-                        out->l2_partial_sectors++;
-                    sent++;
+                        f->st_partial++;
+                    g = 1; /* a sector of this line leaves as a new L2 write */
                 }
-                l2_write(c, line, sec, e->byte_mask, out);
             }
-            if (sent)
+        } else { /* atomic or reduction: L1 copies of atomically updated data are stale */
+            uint8_t want = 0;
+            for (int k = i; k < j; k++)
+                want |= (uint8_t)(1u << entry_sec(&co->entries[k]));
+            cline *l1 = scache_find(&s->l1, line, 0);
+            if (l1)
+                l1->valid &= (uint8_t)~want;
+        }
+        f->g[f->ngroups++] = g;
+        i = j;
+    }
+    return 0;
+}
+
+int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co, const ws_cache_front *f,
+                  ws_cache_access *out)
+{
+    memset(out, 0, sizeof *out);
+    if (f->rc)
+        return -1;
+    /* the block slot's clock (cache.h "Read coalescing"): the blocks of one slot run one after another */
+    size_t slot = (size_t)sm * (size_t)c->resident + ev->block_linear / (uint32_t)c->cfg.sm_count % (uint32_t)c->resident;
+    slot_clock *clock = &c->clocks[slot];
+    double seen = clock->clock + clock->drift * drift_factor(c); /* the time the coalescer sees its requests at */
+    uint32_t group = lrc_group(c, sm);
+    int n = co->nentries;
+
+    for (int i = 0, gi = 0; i < n && gi < f->ngroups; gi++) {
+        uint64_t line = co->entries[i].sector / WS_LINE_BYTES;
+        int j = i + f->gn[gi];
+        uint8_t g = f->g[gi];
+
+        if (ev->op == WS_MEM_LOAD) {
+            uint8_t hit = g & 15, to_l2 = g >> 4;
+            for (int k = i; k < j; k++) {
+                uint8_t bit = (uint8_t)(1u << entry_sec(&co->entries[k]));
+                if (hit & bit) {
+                    out->outcome[k] = WS_SECT_L1_HIT;
+                    out->l1_hit_sectors++;
+                    continue;
+                }
+                out->l1_miss_sectors++;
+                if (!(to_l2 & bit)) {
+                    out->outcome[k] = WS_SECT_MERGED;
+                    out->merged_sectors++;
+                }
+            }
+            if (coalesced(c, line, to_l2, group, seen)) { /* an SM of its group sent it within the window */
+                for (int k = i; k < j; k++)
+                    if (to_l2 >> entry_sec(&co->entries[k]) & 1) {
+                        out->outcome[k] = WS_SECT_MERGED;
+                        out->merged_sectors++;
+                        c->t.coalesced_sectors++;
+                    }
+                to_l2 = 0;
+            }
+            if (to_l2) {
+                out->l2_requests++;
+                out->l2_sectors += __builtin_popcount(to_l2);
+                uint8_t miss = l2_read(c, f->now, sm, line, to_l2, out);
+                for (int k = i; k < j; k++) {
+                    int sec = entry_sec(&co->entries[k]);
+                    if (to_l2 >> sec & 1)
+                        out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
+                }
+                fill_add(c, line, to_l2, group, seen);
+            }
+        } else if (ev->op == WS_MEM_STORE) {
+            for (int k = i; k < j; k++) {
+                const ws_sector_entry *e = &co->entries[k];
+                out->outcome[k] = WS_SECT_WRITE;
+                l2_write(c, line, entry_sec(e), e->byte_mask, out);
+            }
+            if (g)
                 out->l2_requests++;
         } else { /* atomic or reduction: read-modify-write at L2 */
             uint8_t want = 0;
             for (int k = i; k < j; k++)
-                want |= (uint8_t)(1u << (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES));
-            cline *l1 = scache_find(&s->l1, line, 0);
-            if (l1)
-                l1->valid &= (uint8_t)~want; /* L1 copies of atomically updated data are stale */
+                want |= (uint8_t)(1u << entry_sec(&co->entries[k]));
             out->l2_requests++;
             for (int k = i; k < j; k++) /* lanes on one address: one sector-op each (coalesce.h) */
                 out->l2_sectors += ws_coalesce_entry_atom_sectors(&co->entries[k], c->cfg.atom_sector_rule);
-            uint8_t miss = l2_read(c, s, sm, line, want, out);
+            uint8_t miss = l2_read(c, f->now, sm, line, want, out);
             cline *l2 = scache_find(&c->l2, line, 0);
             if (l2)
                 l2_set_dirty(c, l2, want, out);
             for (int k = i; k < j; k++) {
-                int sec = (int)(co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES);
+                int sec = entry_sec(&co->entries[k]);
                 out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
             }
         }
         i = j;
+    }
+    if (ev->op == WS_MEM_STORE) {
+        out->st_sectors = n;
+        out->l1_st_hit_sectors = f->st_hit;
+        out->st_merged_sectors = f->st_merged;
+        out->l2_sectors = n - f->st_merged;
+        out->l2_partial_sectors = f->st_partial;
     }
     /* the slot's clock: the L1 serves one 128-B line of an access per cycle (l1_lines_per_cycle) */
     double dt = (co->lines > 1 ? co->lines : 1) / (c->cfg.l1_lines_per_cycle > 0 ? c->cfg.l1_lines_per_cycle : 1);
@@ -892,7 +939,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
     t->merged_sectors += (uint64_t)out->merged_sectors;
     t->st_merged_sectors += (uint64_t)out->st_merged_sectors;
     if (ev->op == WS_MEM_LOAD) {
-        if (local) {
+        if (ev->space == WS_SPACE_LOCAL) {
             t->l1_local_ld_hit += (uint64_t)out->l1_hit_sectors;
             t->l1_local_ld_miss += (uint64_t)out->l1_miss_sectors;
         } else {
@@ -914,6 +961,17 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
         t->l2_atom_sectors += (uint64_t)out->l2_sectors;
     }
     return 0;
+}
+
+int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
+                          ws_cache_access *out)
+{
+    ws_cache_front f;
+    if (ws_cache_access_front(c, sm, ev, co, &f)) {
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
+    return ws_cache_access_back(c, sm, ev, co, &f, out);
 }
 
 int ws_cache_set_resident(ws_cache *c, int blocks_per_sm)

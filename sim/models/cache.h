@@ -224,6 +224,30 @@ void ws_cache_free(ws_cache *c);
 int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
                           ws_cache_access *out);
 
+/* ws_cache_access_event in two halves, for threads (sim/split.c): the front is what SM `sm`'s own
+ * tables decide (its L1 lookups and fills, its outstanding misses and pending stores, its memory
+ * instruction count), the back the rest (the L2 request coalescer, L2, DRAM, the block slots'
+ * clocks, the totals) from the front's answer. ws_cache_access_front(e1) ... then ws_cache_access_back(e1) ...
+ * give what ws_cache_access_event(e1), ... gives, provided each SM's fronts come in the order its
+ * accesses do and the backs in the order of all accesses: a block's L1 traffic depends only on
+ * its SM's L1. Fronts of different SMs may run at once on different threads; a back runs alone. */
+typedef struct {
+    int rc;                  /* 0, or -1: ws_cache_access_event's -1 (the back returns it) */
+    uint64_t now;            /* the SM's memory instructions, this one included */
+    int ngroups;             /* the access's L2 requests at most: its (request, 128-B line) groups */
+    int st_hit, st_merged, st_partial; /* stores: sectors found in L1, merged into a pending write,
+                                          sent with fewer than 32 bytes */
+    /* per group, in entry order: loads: the sectors L1 hit (bits 0-3) and those that go on to L2
+     * (bits 4-7; the rest merged into this SM's outstanding misses); stores: 1 when a sector leaves
+     * as a new L2 write; atomics: 0 */
+    uint8_t g[WS_COALESCE_MAX_ENTRIES];
+    uint8_t gn[WS_COALESCE_MAX_ENTRIES]; /* per group: its entries (1-4: the sectors of one line) */
+} ws_cache_front;
+
+int ws_cache_access_front(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co, ws_cache_front *f);
+int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co, const ws_cache_front *f,
+                  ws_cache_access *out);
+
 /* Blocks resident per SM at once (default 1): block b runs in slot b / sm_count % blocks_per_sm of
  * SM b % sm_count, and each slot keeps its own clock for read coalescing (cache.h "Read
  * coalescing"). Call before the first access; the slots' clocks restart at 0. -1: out of memory. */

@@ -281,9 +281,10 @@ static int geometry(const ws_models *m, bank_memo_entry *memo, const ws_mem_even
     return 0;
 }
 
-/* ws_models_event with the geometry known (co, bk: geometry's answer). */
+/* ws_models_event with the geometry known (co, bk: geometry's answer) and, when fr is not NULL, the
+ * cache model's front half of a co event (ws_cache_front, run where the block ran). */
 static void event_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_result *co, const ws_bank_result *bk,
-                       ws_mem_verdict *v)
+                       const ws_cache_front *fr, ws_mem_verdict *v)
 {
     v->ev = ev;
     v->sm = ws_models_block_sm(m, ev->block_linear);
@@ -297,7 +298,8 @@ static void event_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_r
     if (ev->space == WS_SPACE_SHARED && ev->dsmem) {
         v->ds_requests = 1;
         v->ds_sectors = dsmem_sectors(ev);
-    } else if (co && ws_cache_access_event(m->cache, v->sm, ev, co, &m->ca) == 0) {
+    } else if (co && (fr ? ws_cache_access_back(m->cache, v->sm, ev, co, fr, &m->ca)
+                         : ws_cache_access_event(m->cache, v->sm, ev, co, &m->ca)) == 0) {
         v->ca = &m->ca;
     }
     if ((ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE) &&
@@ -313,7 +315,7 @@ static void event_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_r
 void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
 {
     int g = geometry(m, m->memo, ev, &m->co, &m->bk);
-    event_with(m, ev, g == 1 ? &m->co : NULL, g == 2 ? &m->bk : NULL, v);
+    event_with(m, ev, g == 1 ? &m->co : NULL, g == 2 ? &m->bk : NULL, NULL, v);
 }
 
 int ws_mem_verdict_check(const ws_mem_verdict *v)
@@ -337,24 +339,25 @@ void ws_models_listener(void *ctx, const ws_mem_event *ev)
 }
 
 void ws_models_listener_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_result *co,
-                             const ws_bank_result *bk)
+                             const ws_bank_result *bk, const ws_cache_front *fr)
 {
     if (m->finished)
         return;
     ws_mem_verdict v;
-    event_with(m, ev, co, bk, &v);
+    event_with(m, ev, co, bk, fr, &v);
     for (int i = 0; i < m->nsinks; i++)
         m->sinks[i].fn(m->sinks[i].ctx, &v);
 }
 
 struct ws_models_half {
-    const ws_models *m;
+    ws_models *m;
     ws_coalesce_result co;
+    ws_cache_front fr;
     ws_bank_result bk;
     bank_memo_entry memo[BANK_MEMO_SLOTS];
 };
 
-ws_models_half *ws_models_half_new(const ws_models *m)
+ws_models_half *ws_models_half_new(ws_models *m)
 {
     ws_models_half *h = calloc(1, sizeof *h);
     if (h)
@@ -365,11 +368,16 @@ ws_models_half *ws_models_half_new(const ws_models *m)
 void ws_models_half_free(ws_models_half *h) { free(h); }
 
 void ws_models_half_event(ws_models_half *h, const ws_mem_event *ev, const ws_coalesce_result **co,
-                          const ws_bank_result **bk)
+                          const ws_bank_result **bk, const ws_cache_front **fr)
 {
     int g = geometry(h->m, h->memo, ev, &h->co, &h->bk);
     *co = g == 1 ? &h->co : NULL;
     *bk = g == 2 ? &h->bk : NULL;
+    *fr = NULL;
+    if (g == 1 && !(ev->space == WS_SPACE_SHARED && ev->dsmem)) { /* event_with's condition for the cache */
+        ws_cache_access_front(h->m->cache, ws_models_block_sm(h->m, ev->block_linear), ev, &h->co, &h->fr);
+        *fr = &h->fr;
+    }
 }
 
 void ws_models_finish(ws_models *m)

@@ -99,20 +99,25 @@ uint64_t ws_blocks_on_sm(uint64_t nblocks, int sm_count, int s);
 /* The order-free half of ws_models_event, for a thread that is not the one feeding m (the
  * threads' split listener, sim/split.c): the coalescer's sectors and the bank rule are
  * functions of the event and of m's fixed geometry (SMs, resident blocks, warps per block)
- * alone, so a worker computes them ahead of the ordered replay. A ws_models_half has its
- * own scratch and bank memo; m must outlive it and is only read. */
+ * alone, so a worker computes them ahead of the ordered replay; so is the cache model's
+ * front (ws_cache_front: the SM's L1 and in-flight tables) as long as each SM's blocks reach
+ * the halves one after another in block order (sim/interp/interp_par.c holds a block back
+ * until the block sm_count before it was replayed). A ws_models_half has its own scratch and
+ * bank memo; m must outlive it; only its cache's per-SM tables are written. */
 typedef struct ws_models_half ws_models_half;
-ws_models_half *ws_models_half_new(const ws_models *m);   /* NULL: out of memory */
+ws_models_half *ws_models_half_new(ws_models *m);   /* NULL: out of memory */
 void ws_models_half_free(ws_models_half *h);
 /* ev's geometry, as ws_models_event would find it: *co (global/local, some request) or *bk
  * (shared, some wavefront), the other NULL, or both NULL (no access, another space, or an
- * event whose rule needs the order). Valid until the next call on h. */
+ * event whose rule needs the order); with *co, *fr the cache model's front of it, else NULL.
+ * Valid until the next call on h. */
 void ws_models_half_event(ws_models_half *h, const ws_mem_event *ev, const ws_coalesce_result **co,
-                          const ws_bank_result **bk);
-/* ws_models_listener for an event whose geometry ws_models_half_event gave (co, bk; the
- * same bytes, copied or not): the order-dependent models and the sinks. */
+                          const ws_bank_result **bk, const ws_cache_front **fr);
+/* ws_models_listener for an event whose geometry ws_models_half_event gave (co, bk, fr; the
+ * same bytes, copied or not; fr NULL: the whole cache model runs here): the order-dependent
+ * models and the sinks. */
 void ws_models_listener_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_result *co,
-                             const ws_bank_result *bk);
+                             const ws_bank_result *bk, const ws_cache_front *fr);
 
 /* The stateless models alone (coalescer with the given local frame base, banks; no SM,
  * cache or latency): a verdict for an event seen outside a simulated launch. */
