@@ -84,8 +84,43 @@ int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, cons
                   uint32_t *mask, uint32_t n, uint32_t align, uint8_t **ptr)
 {
     uint32_t m = *mask, keep = m;
-    const char *what = op_word(in->pi->op);
     uint64_t amask = (align & (align - 1)) == 0 ? align - 1 : 0;  /* a power of two: a mask, no division */
+    /* The common case in one tight pass per space: every lane aligned and inside the shared
+     * window or the global buffer the last access used (filled). Any other lane: the full
+     * walk below, from the start (this pass only wrote ptr[]). */
+    if (amask || align == 1) {
+        bool ok = true;
+        if (sp == WS_SPACE_SHARED) {
+            for (uint32_t mm = m; mm; mm &= mm - 1) {
+                int l = __builtin_ctz(mm);
+                uint64_t a = addr[l];
+                if (!(ok = !(a & amask) && a < c->shared_bytes && c->shared_bytes - a >= n)) break;
+                ptr[l] = c->shared + a;
+            }
+            if (ok) return 0;
+        } else if (sp == WS_SPACE_GLOBAL && c->nregions) {
+            const sim_region *r = &c->region[c->last_region];
+            if (!r->pending) {
+                for (uint32_t mm = m; mm; mm &= mm - 1) {
+                    int l = __builtin_ctz(mm);
+                    uint64_t off = addr[l] - r->base;
+                    if (!(ok = !(addr[l] & amask) && addr[l] >= r->base && off <= r->size && r->size - off >= n)) break;
+                    ptr[l] = r->data + off;
+                }
+                if (ok) return 0;
+            }
+        } else if (sp == WS_SPACE_PARAM && w->depth == 0) {  /* the kernel's parameters: one buffer for all */
+            uint64_t pbase = w->frames[0].pbase;
+            for (uint32_t mm = m; mm; mm &= mm - 1) {
+                int l = __builtin_ctz(mm);
+                uint64_t a = addr[l];
+                if (!(ok = !(a & amask) && a < pbase && a <= c->param_bytes && c->param_bytes - a >= n)) break;
+                ptr[l] = c->param + a;
+            }
+            if (ok) return 0;
+        }
+    }
+    const char *what = op_word(in->pi->op);
     while (m) {
         int l = __builtin_ctz(m);
         m &= m - 1;
