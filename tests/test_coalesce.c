@@ -230,6 +230,52 @@ static void test_random_gathers_match_a_brute_force_byte_walk(void **state)
     }
 }
 
+/* An aligned lane's bytes lie in one sector: its one entry is that sector, holding the lane and
+ * its bytes. */
+static void check_one_sector_lanes(const ws_mem_event *ev)
+{
+    ws_coalesce_result r;
+    assert_int_equal(ws_coalesce(ev, 0, &r), 0);
+    for (int l = 0; l < 32; l++) {
+        if (!(ev->active_mask >> l & 1)) continue;
+        assert_int_equal(r.lane_nsectors[l], 1);
+        const ws_sector_entry *e = &r.entries[r.lane_sector[l][0]];
+        assert_int_equal(e->sector, ev->addr[l] & ~31ull);
+        assert_true(e->lanes >> l & 1);
+        uint32_t bytes = (ev->width >= 32 ? 0xffffffffu : (1u << ev->width) - 1) << (ev->addr[l] & 31);
+        assert_int_equal(e->byte_mask & bytes, bytes);
+    }
+}
+
+/* The aligned one-pass form (every lane in one sector, sectors rising with the lane): aligned
+ * addresses sorted by lane, with lanes sharing words and sectors, and stores as well as loads,
+ * against the byte walk; then the same addresses with two lanes swapped (the general walk). */
+static void test_aligned_rising_gathers_match_a_brute_force_byte_walk(void **state)
+{
+    (void)state;
+    uint64_t seed = 777;
+    for (int iter = 0; iter < 400; iter++) {
+        int w = widths[iter % 5];
+        uint32_t mask = (uint32_t)lcg(&seed) | (uint32_t)lcg(&seed) << 16;
+        ws_mem_event ev = make_event(WS_SPACE_GLOBAL, w, mask);
+        ev.op = iter & 1 ? WS_MEM_STORE : WS_MEM_LOAD;
+        uint64_t span = 64u << (iter % 8), a = BASE;
+        for (int l = 0; l < 32; l++) {
+            if (!(mask >> l & 1)) continue;
+            a += lcg(&seed) % (span / 16) / (uint64_t)w * (uint64_t)w; /* rising, aligned, repeats */
+            ev.addr[l] = a;
+        }
+        check_against_brute(&ev);
+        check_one_sector_lanes(&ev);
+        int lo = __builtin_ctz(mask | 1u << 31), hi = 31 - __builtin_clz(mask | 1);
+        uint64_t t = ev.addr[lo];
+        ev.addr[lo] = ev.addr[hi];
+        ev.addr[hi] = t;
+        check_against_brute(&ev);
+        check_one_sector_lanes(&ev);
+    }
+}
+
 static void test_array_of_structs_field_read_touches_every_sector_the_structs_span(void **state)
 {
     (void)state;
@@ -444,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_measured_h200_global_rows_are_reproduced),
         cmocka_unit_test(test_reversed_and_permuted_lanes_inside_128_bytes_touch_four_sectors),
         cmocka_unit_test(test_random_gathers_match_a_brute_force_byte_walk),
+        cmocka_unit_test(test_aligned_rising_gathers_match_a_brute_force_byte_walk),
         cmocka_unit_test(test_array_of_structs_field_read_touches_every_sector_the_structs_span),
         cmocka_unit_test(test_partial_masks_count_only_active_lanes),
         cmocka_unit_test(test_no_active_lane_means_no_request_and_no_sector),

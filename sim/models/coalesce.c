@@ -32,6 +32,58 @@ uint64_t ws_local_address(uint64_t local_warp_base, uint64_t a, int lane)
 
 static int popcount32(uint32_t x) { return __builtin_popcount(x); }
 
+/* The usual global access in one pass: every lane's bytes aligned to their power-of-two width, so
+ * each lane touches one sector, and the lanes' sectors never going down in lane order (rows,
+ * columns, broadcasts). Then the byte walk's chunks are the lanes in order, already sorted, and
+ * each lane's one entry is the run it joins: the same result, built directly. Returns 0 (r
+ * untouched but for what ws_coalesce cleared) where that does not hold; atomics take the walk
+ * (their lanes on one address). */
+static int coalesce_aligned(const ws_mem_event *ev, int w, ws_coalesce_result *r)
+{
+    if (ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE)
+        return 0;
+    uint64_t prev = 0;
+    for (uint32_t m = ev->active_mask; m; m &= m - 1) {
+        uint64_t a = ev->addr[__builtin_ctz(m)];
+        uint64_t sec = a & ~(uint64_t)(WS_SECTOR_BYTES - 1);
+        if ((a & (uint64_t)(w - 1)) || sec < prev)
+            return 0;
+        prev = sec;
+    }
+    uint32_t lanemask = (w >= 32 ? 0xffffffffu : (1u << w) - 1);
+    int n = 0, bytes = 0;
+    ws_sector_entry *e = NULL;
+    for (uint32_t m = ev->active_mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        uint64_t a = ev->addr[lane];
+        uint64_t sec = a & ~(uint64_t)(WS_SECTOR_BYTES - 1);
+        if (!e || e->sector != sec) {
+            if (e) {
+                bytes += popcount32(e->byte_mask);
+                if (e->sector / WS_LINE_BYTES != sec / WS_LINE_BYTES)
+                    r->lines++;
+            } else {
+                r->lines++;
+            }
+            e = &r->entries[n++];
+            *e = (ws_sector_entry){.sector = sec, .request = 0};
+            e->same_addr_max = 1;
+        }
+        e->lanes |= 1u << lane;
+        e->byte_mask |= lanemask << (a - sec);
+        r->lane_sector[lane][0] = (uint16_t)(n - 1);
+        r->lane_nsectors[lane] = 1;
+    }
+    bytes += popcount32(e->byte_mask);
+    r->nentries = n;
+    r->requests = 1;
+    r->sectors = n;
+    r->bytes_used = bytes;
+    r->ideal_sectors = (bytes + WS_SECTOR_BYTES - 1) / WS_SECTOR_BYTES;
+    r->distinct_sectors = n;
+    return 1;
+}
+
 int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_result *r)
 {
     int local = ev->space == WS_SPACE_LOCAL;
@@ -48,6 +100,8 @@ int ws_coalesce(const ws_mem_event *ev, uint64_t local_warp_base, ws_coalesce_re
     if (!ev->active_mask)
         return 0;
     int nreq = local ? (w >= 4 ? w / 4 : 1) : 1;
+    if (!local && !(w & (w - 1)) && coalesce_aligned(ev, w, r))
+        return 0;
 
     /* Produce chunks: a lane's byte range cut at every sector or request change.
      * At most 32 lanes x 16 bytes, but a chunk covers >= 1 byte and global ranges
