@@ -86,38 +86,44 @@ int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, cons
     uint32_t m = *mask, keep = m;
     uint64_t amask = (align & (align - 1)) == 0 ? align - 1 : 0;  /* a power of two: a mask, no division */
     /* The common case in one tight pass per space: every lane aligned and inside the shared
-     * window or the global buffer the last access used (filled). Any other lane: the full
-     * walk below, from the start (this pass only wrote ptr[]). */
+     * window, the global buffer the last access used (filled) or the kernel's parameters: one
+     * unsigned compare of the lane's offset against the last start that fits n bytes, the flags
+     * or'ed without a branch per lane. Any other lane: the full walk below, from the start (this
+     * pass only wrote ptr[], as integers: a bad lane's pointer is never used). */
     if (amask || align == 1) {
-        bool ok = true;
+        uintptr_t base = 0;
+        uint64_t lo = 0, size = 0;
+        bool fast = true;
         if (sp == WS_SPACE_SHARED) {
-            for (uint32_t mm = m; mm; mm &= mm - 1) {
-                int l = __builtin_ctz(mm);
-                uint64_t a = addr[l];
-                if (!(ok = !(a & amask) && a < c->shared_bytes && c->shared_bytes - a >= n)) break;
-                ptr[l] = c->shared + a;
-            }
-            if (ok) return 0;
-        } else if (sp == WS_SPACE_GLOBAL && c->nregions) {
+            base = (uintptr_t)c->shared;
+            size = c->shared_bytes;
+        } else if (sp == WS_SPACE_GLOBAL && c->nregions && !c->region[c->last_region].pending) {
             const sim_region *r = &c->region[c->last_region];
-            if (!r->pending) {
+            base = (uintptr_t)r->data;
+            lo = r->base;
+            size = r->size;
+        } else if (sp == WS_SPACE_PARAM && w->depth == 0) {    /* the kernel's parameters: one buffer for all */
+            base = (uintptr_t)c->param;
+            size = c->param_bytes < w->frames[0].pbase ? c->param_bytes : w->frames[0].pbase;
+        } else {
+            fast = false;
+        }
+        if (fast && size >= n) {
+            uint64_t last = size - n, bad = 0;           /* offsets 0..last fit n bytes */
+            if (m == 0xffffffffu)
+                for (int l = 0; l < 32; l++) {
+                    uint64_t off = addr[l] - lo;         /* below the buffer: wraps past last */
+                    bad |= (addr[l] & amask) | (uint64_t)(off > last);
+                    ptr[l] = (uint8_t *)(base + (uintptr_t)off);
+                }
+            else
                 for (uint32_t mm = m; mm; mm &= mm - 1) {
                     int l = __builtin_ctz(mm);
-                    uint64_t off = addr[l] - r->base;
-                    if (!(ok = !(addr[l] & amask) && addr[l] >= r->base && off <= r->size && r->size - off >= n)) break;
-                    ptr[l] = r->data + off;
+                    uint64_t off = addr[l] - lo;
+                    bad |= (addr[l] & amask) | (uint64_t)(off > last);
+                    ptr[l] = (uint8_t *)(base + (uintptr_t)off);
                 }
-                if (ok) return 0;
-            }
-        } else if (sp == WS_SPACE_PARAM && w->depth == 0) {  /* the kernel's parameters: one buffer for all */
-            uint64_t pbase = w->frames[0].pbase;
-            for (uint32_t mm = m; mm; mm &= mm - 1) {
-                int l = __builtin_ctz(mm);
-                uint64_t a = addr[l];
-                if (!(ok = !(a & amask) && a < pbase && a <= c->param_bytes && c->param_bytes - a >= n)) break;
-                ptr[l] = c->param + a;
-            }
-            if (ok) return 0;
+            if (!bad) return 0;
         }
     }
     const char *what = op_word(in->pi->op);
@@ -201,7 +207,8 @@ static void emit(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, uint3
     ev.vec = (uint8_t)vec;
     ev.active_mask = m;
     ev.same_value_mask = same;
-    for (int l = 0; l < 32; l++) ev.addr[l] = (m >> l & 1) ? addr[l] : 0;
+    if (m == 0xffffffffu) memcpy(ev.addr, addr, sizeof ev.addr);
+    else for (int l = 0; l < 32; l++) ev.addr[l] = (m >> l & 1) ? addr[l] : 0;
     WS_ASSERT(ws_mem_event_check(&ev) == 0);
     c->cfg->listener(c->cfg->listener_ctx, &ev);
 }
