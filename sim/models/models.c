@@ -178,31 +178,44 @@ static int bank_memo(bank_memo_entry *memo, const ws_mem_event *ev, ws_bank_resu
     uint64_t ref = ev->addr[__builtin_ctz(am)] & ~(uint64_t)127;
     uint32_t rel[32];
     int n = 0;
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)am << 8) ^ ((uint64_t)ev->width << 2) ^ (uint64_t)rule;
+    /* the key's hash from the offsets' sum and xor and the last one (no multiply per lane: the
+     * entry's own offsets are compared whole, so the hash only spreads shapes over the slots) */
+    uint64_t bad = 0, sum = 0;
+    uint32_t x = 0;
     for (uint32_t mm = am; mm; mm &= mm - 1) {
         uint64_t a = ev->addr[__builtin_ctz(mm)];
-        int64_t d = (int64_t)(a - ref);
-        if (a >> 62 || d < INT32_MIN || d > INT32_MAX)
-            return bank_rule(ev, bk);
-        rel[n] = (uint32_t)d;
-        h = (h ^ rel[n++]) * 0x100000001b3ull;
+        uint64_t d = a - ref;
+        bad |= (a >> 62) | ((d + 0x80000000ull) >> 32);   /* d outside int32 */
+        rel[n++] = (uint32_t)d;
+        sum += (uint32_t)d;
+        x ^= (uint32_t)d;
     }
+    if (bad)
+        return bank_rule(ev, bk);
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)am << 8) ^ ((uint64_t)ev->width << 2) ^ (uint64_t)rule;
+    h = (h ^ sum) * 0x100000001b3ull;
+    h = (h ^ x ^ (uint64_t)rel[n - 1] << 32) * 0x100000001b3ull;
     h ^= ev->zfill_copy_mask;
     uint8_t src[32];                             /* the LDGSTS rule reads the lanes' global sectors too */
-    memset(src, 0xff, sizeof src);
-    if (rule == 2)
+    if (rule == 2) {
+        memset(src, 0xff, sizeof src);
         for (int l = 0; l < 32; l++)
             if (am >> l & 1 && ev->gline[l] != 0xff) {
                 src[l] = (uint8_t)(ev->gline[l] * 4 + (ev->gsector[l] & 3));
                 h = (h ^ src[l] ^ (uint64_t)l << 8) * 0x100000001b3ull;
             }
+    }
     h ^= h >> 29;
     bank_memo_entry *e = &memo[(h ^ (h >> 17)) % BANK_MEMO_SLOTS];
+    /* src is compared only for the LDGSTS rule: an entry of another rule holds none (all 0xff) */
     if (e->used && e->hash == h && e->mask == am && e->zfill == ev->zfill_copy_mask && e->rule == rule &&
-        e->width == ev->width && !memcmp(e->rel, rel, (size_t)n * sizeof rel[0]) && !memcmp(e->src, src, sizeof src)) {
+        e->width == ev->width && !memcmp(e->rel, rel, (size_t)n * sizeof rel[0]) &&
+        (rule != 2 || !memcmp(e->src, src, sizeof src))) {
         *bk = e->r;
         return e->rc;
     }
+    if (rule != 2)
+        memset(src, 0xff, sizeof src);
     int rc = bank_rule(ev, bk);
     e->used = 1;
     e->hash = h;
