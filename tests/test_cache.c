@@ -1044,6 +1044,28 @@ static void test_fronts_run_ahead_of_backs_give_the_one_call_answer(void **state
     ws_cache_free(two);
 }
 
+/* One set of 16 ways (an L1 of 16 lines): 16 lines loaded are all found again, whichever way
+ * holds them; a 17th evicts the least recently used, the first, which then misses. */
+static void test_a_full_set_finds_every_way_and_evicts_the_oldest(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(16 * 128, 1 << 20, 64, 1);
+    ws_cache *c = ws_cache_new(&cfg);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < 16; i++) {
+            ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + (uint64_t)i * 4096, 4);
+            ws_cache_access a = access_on(c, 0, &ev);
+            assert_int_equal(a.l1_hit_sectors, pass ? 4 : 0);
+        }
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + 16 * 4096, 4);
+    assert_int_equal(access_on(c, 0, &ev).l1_hit_sectors, 0);
+    ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE + 1 * 4096, 4);   /* the second: still there */
+    assert_int_equal(access_on(c, 0, &ev).l1_hit_sectors, 4);
+    ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);              /* the first: evicted */
+    assert_int_equal(access_on(c, 0, &ev).l1_hit_sectors, 0);
+    ws_cache_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1086,6 +1108,7 @@ int main(void)
         cmocka_unit_test(test_dram_access_shape_of_streams_and_scattered_rows),
         cmocka_unit_test(test_dram_shape_factor_from_first_principles),
         cmocka_unit_test(test_fronts_run_ahead_of_backs_give_the_one_call_answer),
+        cmocka_unit_test(test_a_full_set_finds_every_way_and_evicts_the_oldest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

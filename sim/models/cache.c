@@ -39,7 +39,14 @@ typedef struct {
     size_t mem_bytes;
     uint64_t *stamps; /* nsets * ways: each line's last use, for LRU, packed for the same reason:
                         the victim search read one host cache line per way */
+    uint8_t *sig;    /* nsets * ways: a byte of each way's tag (tag_sig), 8 compared at once, so a
+                        lookup reads the tags of the ways whose byte matches only (most lookups
+                        of a streaming kernel miss: they compared all 16 tags) */
 } scache;
+
+/* The byte of a tag that scache_find compares first (any function of the tag: a match is checked
+ * on the tag itself). */
+static inline uint8_t tag_sig(uint64_t tag) { return (uint8_t)((tag * 0x9E3779B97F4A7C15ull) >> 56); }
 
 typedef struct {
     uint64_t sector; /* sector number + 1; 0 = empty */
@@ -210,7 +217,7 @@ static size_t scache_shape(uint64_t bytes, int ways, uint32_t *nsets, uint32_t *
     *nways = (uint32_t)ways;
     *nsets = (uint32_t)(nlines / (uint64_t)ways);
     size_t n = (size_t)*nsets * *nways;
-    return align64(n * sizeof(cline)) + 2 * align64(n * sizeof(uint64_t));
+    return align64(n * sizeof(cline)) + 2 * align64(n * sizeof(uint64_t)) + align64(n);
 }
 
 /* mem: zeroed storage of scache_shape's bytes to carve the tables from, or NULL to allocate them. */
@@ -230,6 +237,7 @@ static int scache_init(scache *s, uint64_t bytes, int ways, unsigned char *mem)
     s->lines = (cline *)mem;
     s->tags = (uint64_t *)(mem + align64(n * sizeof(cline)));
     s->stamps = (uint64_t *)(mem + align64(n * sizeof(cline)) + align64(n * sizeof(uint64_t)));
+    s->sig = mem + align64(n * sizeof(cline)) + 2 * align64(n * sizeof(uint64_t));
     return 0;
 }
 
@@ -252,8 +260,29 @@ static cline *scache_find(scache *s, uint64_t line, int touch)
         return NULL;
     size_t at = scache_set(s, line);
     const uint64_t *tag = s->tags + at;
+    uint64_t want = line + 1;
+    if (s->ways % 8 == 0) { /* 8 ways' bytes at a time: the ways whose byte is the tag's */
+        uint64_t rep = 0x0101010101010101ull * tag_sig(want);
+        for (uint32_t base = 0; base < s->ways; base += 8) {
+            uint64_t word;
+            memcpy(&word, s->sig + at + base, 8);
+            uint64_t x = word ^ rep;  /* a zero byte where the way's byte matches */
+            /* exact zero-byte flags: (x & 0x7f..) + 0x7f.. sets the high bit of every nonzero low part */
+            uint64_t zero = ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x) & 0x8080808080808080ull;
+            while (zero) {
+                uint32_t i = base + (uint32_t)(__builtin_ctzll(zero) / 8);
+                zero &= zero - 1;
+                if (tag[i] == want) {
+                    if (touch)
+                        s->stamps[at + i] = ++s->clock;
+                    return &s->lines[at + i];
+                }
+            }
+        }
+        return NULL;
+    }
     for (uint32_t i = 0; i < s->ways; i++)
-        if (tag[i] == line + 1) {
+        if (tag[i] == want) {
             if (touch)
                 s->stamps[at + i] = ++s->clock;
             return &s->lines[at + i];
@@ -284,6 +313,7 @@ static cline *scache_alloc(scache *s, uint64_t line, cline *victim)
     memset(v, 0, sizeof *v);
     v->tag = line + 1;
     s->tags[at + w] = v->tag;
+    s->sig[at + w] = tag_sig(v->tag);
     s->stamps[at + w] = ++s->clock;
     return v;
 }
