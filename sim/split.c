@@ -19,8 +19,28 @@ typedef struct {
  * two cores: a few hundred bytes where the whole result is 6.7 KB) */
 typedef struct {
     int requests, sectors, lines, ideal_sectors, bytes_used, distinct_sectors, nentries, nidx;
+    int one;                  /* 1: every lane in at most one entry, the one whose lanes hold it; no indices
+                                 follow (the replay finds them from the entries) */
     uint8_t lane_nsectors[32];
 } co_head;
+
+/* Whether co's per-lane lists are implied by its entries: each lane lists at most one entry, and
+ * the entries' lane masks hold nidx lanes in all (so each listed lane is in exactly its entry). */
+static int one_entry_per_lane(const ws_coalesce_result *co, int *nidx)
+{
+    uint64_t w[4], any = 0;
+    memcpy(w, co->lane_nsectors, sizeof w);
+    for (int i = 0; i < 4; i++) any |= w[i];
+    if (any & 0xFEFEFEFEFEFEFEFEull) {
+        *nidx = 0;
+        for (int l = 0; l < 32; l++) *nidx += co->lane_nsectors[l];
+        return 0;
+    }
+    *nidx = __builtin_popcountll(w[0]) + __builtin_popcountll(w[1]) + __builtin_popcountll(w[2]) + __builtin_popcountll(w[3]);
+    int held = 0;
+    for (int i = 0; i < co->nentries; i++) held += __builtin_popcount(co->entries[i].lanes);
+    return held == *nidx;
+}
 
 /* The cache model's front of a GEOM_CO event (ws_cache_front), less its per-group bytes, which
  * follow (8-byte aligned after the lanes' indices): ngroups of g, then ngroups of gn */
@@ -52,10 +72,10 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
     const ws_cache_front *fr;
     ws_models_half_event(w->half, ev, &co, &bk, &fr);
     size_t n = sizeof(rec_head);
-    int nidx = 0;
+    int nidx = 0, one = 0;
     if (co) {   /* ws_models_half_event gives a front with every co */
-        for (int l = 0; l < 32; l++) nidx += co->lane_nsectors[l];
-        n += sizeof(co_head) + (size_t)co->nentries * sizeof co->entries[0] + (size_t)nidx * sizeof(uint16_t);
+        one = one_entry_per_lane(co, &nidx);
+        n += sizeof(co_head) + (size_t)co->nentries * sizeof co->entries[0] + (one ? 0 : (size_t)nidx * sizeof(uint16_t));
         n = (n + 7) & ~(size_t)7;
         n += sizeof(fr_head) + 2 * (size_t)fr->ngroups;
     }
@@ -76,12 +96,14 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
         c->distinct_sectors = co->distinct_sectors;
         c->nentries = co->nentries;
         c->nidx = nidx;
+        c->one = one;
         memcpy(c->lane_nsectors, co->lane_nsectors, sizeof c->lane_nsectors);
         unsigned char *at = r + sizeof *c;
         memcpy(at, co->entries, (size_t)co->nentries * sizeof co->entries[0]);
         at += (size_t)co->nentries * sizeof co->entries[0];
-        for (int l = 0; l < 32; l++)
-            for (int k = 0; k < co->lane_nsectors[l]; k++, at += 2) memcpy(at, &co->lane_sector[l][k], 2);
+        if (!one)
+            for (int l = 0; l < 32; l++)
+                for (int k = 0; k < co->lane_nsectors[l]; k++, at += 2) memcpy(at, &co->lane_sector[l][k], 2);
         at = r + (((size_t)(at - r) + sizeof *h + 7) & ~(size_t)7) - sizeof *h;
         fr_head *f = (fr_head *)at;
         *f = (fr_head){fr->now, fr->rc, fr->ngroups, fr->st_hit, fr->st_merged, fr->st_partial};
@@ -166,8 +188,12 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
         const unsigned char *at = r + sizeof *c;
         memcpy(d->entries, at, (size_t)c->nentries * sizeof d->entries[0]);
         at += (size_t)c->nentries * sizeof d->entries[0];
-        for (int l = 0; l < 32; l++)       /* the rest of a lane's row means nothing */
-            for (int k = 0; k < c->lane_nsectors[l]; k++, at += 2) memcpy(&d->lane_sector[l][k], at, 2);
+        if (c->one)                        /* each lane's one entry: the one holding it */
+            for (int i = 0; i < c->nentries; i++)
+                for (uint32_t m = d->entries[i].lanes; m; m &= m - 1) d->lane_sector[__builtin_ctz(m)][0] = (uint16_t)i;
+        else
+            for (int l = 0; l < 32; l++)   /* the rest of a lane's row means nothing */
+                for (int k = 0; k < c->lane_nsectors[l]; k++, at += 2) memcpy(&d->lane_sector[l][k], at, 2);
         co = d;
         at = r + (((size_t)(at - r) + sizeof *h + 7) & ~(size_t)7) - sizeof *h;
         const fr_head *f = (const fr_head *)at;
