@@ -55,6 +55,22 @@ static inline uint8_t *global_ptr(sim_ctx *c, uint64_t a, uint32_t n)
     return NULL;
 }
 
+/* Makes the region holding address a the last one used, as global_ptr would; false when a lies in
+ * none or in one not filled yet (then global_ptr's walk fills it). */
+static inline bool last_region_at(sim_ctx *c, uint64_t a)
+{
+    for (int k = -1; k < c->nregions; k++) {
+        int i = k < 0 ? c->last_region : k;
+        const sim_region *r = &c->region[i];
+        if (i < c->nregions && a >= r->base && a - r->base < r->size) {
+            if (r->pending) return false;
+            c->last_region = i;
+            return true;
+        }
+    }
+    return false;
+}
+
 static int global_fault(sim_ctx *c, sim_warp *w, const sim_insn *in, int lane, uint64_t a, uint32_t n)
 {
     const char *what = op_word(in->pi->op);
@@ -97,8 +113,8 @@ int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, cons
         if (sp == WS_SPACE_SHARED) {
             base = (uintptr_t)c->shared;
             size = c->shared_bytes;
-        } else if (sp == WS_SPACE_GLOBAL && c->nregions && !c->region[c->last_region].pending) {
-            const sim_region *r = &c->region[c->last_region];
+        } else if (sp == WS_SPACE_GLOBAL && m && (fast = last_region_at(c, addr[__builtin_ctz(m)]))) {
+            const sim_region *r = &c->region[c->last_region];   /* the first lane's (a copy alternates two) */
             base = (uintptr_t)r->data;
             lo = r->base;
             size = r->size;
