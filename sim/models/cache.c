@@ -247,14 +247,14 @@ static void scache_free(scache *s)
 }
 
 /* The first way of the set that holds `line` (an index into lines and tags). */
-static size_t scache_set(const scache *s, uint64_t line)
+static inline size_t scache_set(const scache *s, uint64_t line)
 {
     uint64_t h = line ^ (line >> 17) ^ (line >> 29);
     return (size_t)(h % s->nsets) * s->ways;
 }
 
 /* The line holding `line`, or NULL. Touches LRU when found and touch != 0. */
-static cline *scache_find(scache *s, uint64_t line, int touch)
+static inline __attribute__((always_inline)) cline *scache_find(scache *s, uint64_t line, int touch)
 {
     if (!s->nsets)
         return NULL;
