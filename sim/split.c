@@ -1,7 +1,8 @@
 /* split.c - the pipeline's threads' split listener (see split.h). A worker's record is one
- * event the SASS stage emitted, with its geometry: the coalescer's result packed (its counts,
- * the per-lane arrays, only the entries it has) or the bank result whole; the replay unpacks
- * the sectors into one scratch result and feeds the ordered models. */
+ * event the SASS stage emitted, with its geometry: an atomic's own contention result, then the
+ * coalescer's result packed (its counts, the per-lane arrays, only the entries it has) and the
+ * cache model's front, or the bank result whole; the replay unpacks the sectors into one
+ * scratch result and feeds the ordered models. */
 #include "split.h"
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@ enum { GEOM_NONE, GEOM_CO, GEOM_BK };
 
 typedef struct {
     int geom;                 /* GEOM_* */
+    int has_at;               /* 1: an atomic's ws_atomic_result follows the head */
     ws_mem_event ev;
 } rec_head;
 
@@ -70,8 +72,9 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
     const ws_coalesce_result *co;
     const ws_bank_result *bk;
     const ws_cache_front *fr;
-    ws_models_half_event(w->half, ev, &co, &bk, &fr);
-    size_t n = sizeof(rec_head);
+    const ws_atomic_result *ar;
+    ws_models_half_event(w->half, ev, &co, &bk, &fr, &ar);
+    size_t n = sizeof(rec_head) + (ar ? sizeof *ar : 0);
     int nidx = 0, one = 0;
     if (co) {   /* ws_models_half_event gives a front with every co */
         one = one_entry_per_lane(co, &nidx);
@@ -80,12 +83,17 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
         n += sizeof(fr_head) + 2 * (size_t)fr->ngroups;
     }
     if (bk) n += sizeof *bk;
-    unsigned char *r = ws_split_put(w->out, n);
+    unsigned char *r = ws_split_put(w->out, n), *rec0 = r;
     if (!r) return;
     rec_head *h = (rec_head *)r;
     h->geom = co ? GEOM_CO : bk ? GEOM_BK : GEOM_NONE;
+    h->has_at = ar != NULL;
     h->ev = *ev;
     r += sizeof *h;
+    if (ar) {
+        memcpy(r, ar, sizeof *ar);
+        r += sizeof *ar;
+    }
     if (co) {
         co_head *c = (co_head *)r;
         c->requests = co->requests;
@@ -104,7 +112,7 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
         if (!one)
             for (int l = 0; l < 32; l++)
                 for (int k = 0; k < co->lane_nsectors[l]; k++, at += 2) memcpy(at, &co->lane_sector[l][k], 2);
-        at = r + (((size_t)(at - r) + sizeof *h + 7) & ~(size_t)7) - sizeof *h;
+        at = rec0 + (((size_t)(at - rec0) + 7) & ~(size_t)7);
         fr_head *f = (fr_head *)at;
         *f = (fr_head){fr->now, fr->rc, fr->ngroups, fr->st_hit, fr->st_merged, fr->st_partial};
         memcpy(at + sizeof *f, fr->g, (size_t)fr->ngroups);
@@ -174,6 +182,11 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
     const ws_coalesce_result *co = NULL;
     const ws_bank_result *bk = NULL;
     const ws_cache_front *fr = NULL;
+    const ws_atomic_result *ar = NULL;
+    if (h->has_at) {
+        ar = (const ws_atomic_result *)r;
+        r += sizeof *ar;
+    }
     if (h->geom == GEOM_CO) {
         const co_head *c = (const co_head *)r;
         ws_coalesce_result *d = &p->co;
@@ -195,7 +208,7 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
             for (int l = 0; l < 32; l++)   /* the rest of a lane's row means nothing */
                 for (int k = 0; k < c->lane_nsectors[l]; k++, at += 2) memcpy(&d->lane_sector[l][k], at, 2);
         co = d;
-        at = r + (((size_t)(at - r) + sizeof *h + 7) & ~(size_t)7) - sizeof *h;
+        at = (const unsigned char *)rec + (((size_t)(at - (const unsigned char *)rec) + 7) & ~(size_t)7);
         const fr_head *f = (const fr_head *)at;
         ws_cache_front *df = &p->fr;
         df->now = f->now;
@@ -210,7 +223,7 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
     } else if (h->geom == GEOM_BK) {
         bk = (const ws_bank_result *)r;
     }
-    ws_models_listener_with(p->m, &h->ev, co, bk, fr);
+    ws_models_listener_with(p->m, &h->ev, co, bk, fr, ar);
 }
 
 static const ws_split_listener halves = {worker_new, worker_free, on_event, on_watch, on_flush, replay};

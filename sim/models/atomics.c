@@ -248,17 +248,41 @@ static int same_address_max(const ws_mem_event *ev)
     return worst;
 }
 
+int ws_atomics_result(const ws_device *dev, const ws_mem_event *ev, const ws_coalesce_result *co, ws_atomic_result *r)
+{
+    memset(r, 0, sizeof *r);
+    if ((ev->op != WS_MEM_ATOMIC && ev->op != WS_MEM_REDUCE) || !ev->active_mask || ev->kind != WS_KIND_PLAIN)
+        return 0;
+    r->lane_ops = __builtin_popcount(ev->active_mask);
+    r->same_addr_max = same_address_max(ev);
+    if (ev->space == WS_SPACE_SHARED)
+        r->shared_passes = ws_atomics_shared_passes(ev);
+    else if (ev->space == WS_SPACE_GLOBAL && co)
+        r->sector_ops = ws_coalesce_atom_sectors(co, dev->atom_sector_rule);
+    else
+        return 0;
+    return 1;
+}
+
 int ws_atomics_event(ws_atomics *a, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
                      ws_atomic_result *r)
+{
+    ws_atomic_result pre;
+    ws_atomics_result(a->dev, ev, co, &pre);
+    return ws_atomics_event_with(a, sm, ev, co, &pre, r);
+}
+
+int ws_atomics_event_with(ws_atomics *a, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
+                          const ws_atomic_result *pre, ws_atomic_result *r)
 {
     memset(r, 0, sizeof *r);
     if ((ev->op != WS_MEM_ATOMIC && ev->op != WS_MEM_REDUCE) || !ev->active_mask || ev->kind != WS_KIND_PLAIN)
         return 0;
     ws_atomic_totals *t = &a->t;
-    r->lane_ops = __builtin_popcount(ev->active_mask);
-    r->same_addr_max = same_address_max(ev);
+    r->lane_ops = pre->lane_ops;
+    r->same_addr_max = pre->same_addr_max;
     if (ev->space == WS_SPACE_SHARED) {
-        r->shared_passes = ws_atomics_shared_passes(ev);
+        r->shared_passes = pre->shared_passes;
         t->shared_inst++;
         t->shared_passes += (uint64_t)r->shared_passes;
         t->shared_serialised_inst += r->shared_passes > 1;
@@ -271,7 +295,7 @@ int ws_atomics_event(ws_atomics *a, int sm, const ws_mem_event *ev, const ws_coa
     }
     if (ev->space != WS_SPACE_GLOBAL || !co)
         return 0;
-    r->sector_ops = ws_coalesce_atom_sectors(co, a->dev->atom_sector_rule);
+    r->sector_ops = pre->sector_ops;
     if (ev->op == WS_MEM_ATOMIC)
         t->global_inst++;
     else

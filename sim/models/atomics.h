@@ -57,6 +57,13 @@ void ws_atomics_free(ws_atomics *a);
  * the address table cannot grow (out of memory: the counts so far stay). */
 int ws_atomics_event(ws_atomics *a, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
                      ws_atomic_result *r);
+/* ws_atomics_event in two halves, for threads (sim/split.c): the event's own result (a function of
+ * ev and co alone: lane-ops, the most lanes on one address, shared passes, sector-ops), 1 where
+ * ws_atomics_event would count the event, else 0 (*r zeroed); then the counting, in event order,
+ * from that result (pre: ws_atomics_result's for the same ev and co). */
+int ws_atomics_result(const ws_device *dev, const ws_mem_event *ev, const ws_coalesce_result *co, ws_atomic_result *r);
+int ws_atomics_event_with(ws_atomics *a, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
+                          const ws_atomic_result *pre, ws_atomic_result *r);
 /* The warps in flight together across the GPU (resident blocks x warps per block x SMs): global
  * warps w and v share a window when w / warps = v / warps. Set before the first event (default 1). */
 void ws_atomics_set_window(ws_atomics *a, uint64_t warps);

@@ -297,7 +297,7 @@ static int geometry(const ws_models *m, bank_memo_entry *memo, const ws_mem_even
 /* ws_models_event with the geometry known (co, bk: geometry's answer) and, when fr is not NULL, the
  * cache model's front half of a co event (ws_cache_front, run where the block ran). */
 static void event_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_result *co, const ws_bank_result *bk,
-                       const ws_cache_front *fr, ws_mem_verdict *v)
+                       const ws_cache_front *fr, const ws_atomic_result *at, ws_mem_verdict *v)
 {
     v->ev = ev;
     v->sm = ws_models_block_sm(m, ev->block_linear);
@@ -316,7 +316,8 @@ static void event_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_r
         v->ca = &m->ca;
     }
     if ((ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE) &&
-        ws_atomics_event(m->atomics, v->sm, ev, v->co, &m->at) != 0) /* -1 (out of memory): counts so far */
+        (at ? ws_atomics_event_with(m->atomics, v->sm, ev, v->co, at, &m->at)
+            : ws_atomics_event(m->atomics, v->sm, ev, v->co, &m->at)) != 0) /* -1 (out of memory): counts so far */
         v->at = &m->at;
     if (v->ca || v->bk) {
         v->has_latency = 1;
@@ -328,7 +329,7 @@ static void event_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_r
 void ws_models_event(ws_models *m, const ws_mem_event *ev, ws_mem_verdict *v)
 {
     int g = geometry(m, m->memo, ev, &m->co, &m->bk);
-    event_with(m, ev, g == 1 ? &m->co : NULL, g == 2 ? &m->bk : NULL, NULL, v);
+    event_with(m, ev, g == 1 ? &m->co : NULL, g == 2 ? &m->bk : NULL, NULL, NULL, v);
 }
 
 int ws_mem_verdict_check(const ws_mem_verdict *v)
@@ -352,12 +353,12 @@ void ws_models_listener(void *ctx, const ws_mem_event *ev)
 }
 
 void ws_models_listener_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_result *co,
-                             const ws_bank_result *bk, const ws_cache_front *fr)
+                             const ws_bank_result *bk, const ws_cache_front *fr, const ws_atomic_result *at)
 {
     if (m->finished)
         return;
     ws_mem_verdict v;
-    event_with(m, ev, co, bk, fr, &v);
+    event_with(m, ev, co, bk, fr, at, &v);
     for (int i = 0; i < m->nsinks; i++)
         m->sinks[i].fn(m->sinks[i].ctx, &v);
 }
@@ -366,6 +367,7 @@ struct ws_models_half {
     ws_models *m;
     ws_coalesce_result co;
     ws_cache_front fr;
+    ws_atomic_result at;
     ws_bank_result bk;
     bank_memo_entry memo[BANK_MEMO_SLOTS];
 };
@@ -381,12 +383,17 @@ ws_models_half *ws_models_half_new(ws_models *m)
 void ws_models_half_free(ws_models_half *h) { free(h); }
 
 void ws_models_half_event(ws_models_half *h, const ws_mem_event *ev, const ws_coalesce_result **co,
-                          const ws_bank_result **bk, const ws_cache_front **fr)
+                          const ws_bank_result **bk, const ws_cache_front **fr, const ws_atomic_result **at)
 {
     int g = geometry(h->m, h->memo, ev, &h->co, &h->bk);
     *co = g == 1 ? &h->co : NULL;
     *bk = g == 2 ? &h->bk : NULL;
     *fr = NULL;
+    *at = NULL;
+    if (ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE) { /* event_with's condition for the contention model */
+        ws_atomics_result(h->m->dev, ev, *co, &h->at);
+        *at = &h->at;
+    }
     if (g == 1 && !(ev->space == WS_SPACE_SHARED && ev->dsmem)) { /* event_with's condition for the cache */
         ws_cache_access_front(h->m->cache, ws_models_block_sm(h->m, ev->block_linear), ev, &h->co, &h->fr);
         *fr = &h->fr;

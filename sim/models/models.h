@@ -109,15 +109,16 @@ ws_models_half *ws_models_half_new(ws_models *m);   /* NULL: out of memory */
 void ws_models_half_free(ws_models_half *h);
 /* ev's geometry, as ws_models_event would find it: *co (global/local, some request) or *bk
  * (shared, some wavefront), the other NULL, or both NULL (no access, another space, or an
- * event whose rule needs the order); with *co, *fr the cache model's front of it, else NULL.
+ * event whose rule needs the order); with *co, *fr the cache model's front of it, else NULL;
+ * for an atomic or reduction, *at its own contention result (ws_atomics_result), else NULL.
  * Valid until the next call on h. */
 void ws_models_half_event(ws_models_half *h, const ws_mem_event *ev, const ws_coalesce_result **co,
-                          const ws_bank_result **bk, const ws_cache_front **fr);
-/* ws_models_listener for an event whose geometry ws_models_half_event gave (co, bk, fr; the
- * same bytes, copied or not; fr NULL: the whole cache model runs here): the order-dependent
+                          const ws_bank_result **bk, const ws_cache_front **fr, const ws_atomic_result **at);
+/* ws_models_listener for an event whose geometry ws_models_half_event gave (co, bk, fr, at; the
+ * same bytes, copied or not; fr or at NULL: that whole model runs here): the order-dependent
  * models and the sinks. */
 void ws_models_listener_with(ws_models *m, const ws_mem_event *ev, const ws_coalesce_result *co,
-                             const ws_bank_result *bk, const ws_cache_front *fr);
+                             const ws_bank_result *bk, const ws_cache_front *fr, const ws_atomic_result *at);
 
 /* The stateless models alone (coalescer with the given local frame base, banks; no SM,
  * cache or latency): a verdict for an event seen outside a simulated launch. */
