@@ -61,6 +61,7 @@ typedef struct {
     uint64_t line;   /* line number + 1; 0 = empty */
     double sent;     /* the sending block slot's clock (cycles) when it went */
     uint32_t group;  /* the coalescer group of the SM that sent it */
+    uint16_t sm;     /* the SM that sent it: the coalescer merges only other SMs' requests with it */
     uint8_t mask;    /* the sectors of the line it asked for */
 } fill;
 
@@ -478,8 +479,12 @@ static double drift_factor(const ws_cache *c)
  * the line is not coalesced (saxpy_block13's neighbouring blocks share sectors in requests that
  * differ: every one reached L2; the probe's half lines beside whole ones: none coalesced). Each
  * sector keeps, per group, its line's last request that went to L2 (a coalesced one leaves the
- * first's clock: the window counts from the request that went). */
-static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t group, double t)
+ * first's clock: the window counts from the request that went). A request of the SM that sent that
+ * one goes to L2 (and becomes the one kept): one SM's requests do not merge with each other here
+ * (results/h200-drift: a block's re-reads of its own lines 8 iterations later, none coalesced; the
+ * model's slot clocks count only L1 lines, so they came within its window); the re-read one warp
+ * sends at once merges in its SM (pend_outstanding). */
+static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t group, int sm, double t)
 {
     if (!c->fills || !want)
         return 0;
@@ -488,19 +493,20 @@ static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t gr
         if (!(want >> s & 1))
             continue;
         const fill *f = fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group);
-        if (f->line != line + 1 || f->group != group || f->mask != want || !(t - f->sent < win && f->sent - t < win))
+        if (f->line != line + 1 || f->group != group || f->sm == (uint16_t)sm || f->mask != want ||
+            !(t - f->sent < win && f->sent - t < win))
             return 0;
     }
     return 1;
 }
 
-static void fill_add(ws_cache *c, uint64_t line, uint8_t mask, uint32_t group, double t)
+static void fill_add(ws_cache *c, uint64_t line, uint8_t mask, uint32_t group, int sm, double t)
 {
     if (!c->fills)
         return;
     for (int s = 0; s < SECTORS_PER_LINE; s++)
         if (mask >> s & 1)
-            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group) = (fill){line + 1, t, group, mask};
+            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group) = (fill){line + 1, t, group, (uint16_t)sm, mask};
 }
 
 static int entry_live(const ws_cache *c, dirty_entry e)
@@ -907,7 +913,7 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
                     out->merged_sectors++;
                 }
             }
-            if (coalesced(c, line, to_l2, group, seen)) { /* an SM of its group sent it within the window */
+            if (coalesced(c, line, to_l2, group, sm, seen)) { /* an SM of its group sent it within the window */
                 for (int k = i; k < j; k++)
                     if (to_l2 >> entry_sec(&co->entries[k]) & 1) {
                         out->outcome[k] = WS_SECT_MERGED;
@@ -925,7 +931,7 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
                     if (to_l2 >> sec & 1)
                         out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
                 }
-                fill_add(c, line, to_l2, group, seen);
+                fill_add(c, line, to_l2, group, sm, seen);
             }
         } else if (ev->op == WS_MEM_STORE) {
             for (int k = i; k < j; k++) {
