@@ -37,19 +37,11 @@ static int popcount32(uint32_t x) { return __builtin_popcount(x); }
  * columns, broadcasts). Then the byte walk's chunks are the lanes in order, already sorted, and
  * each lane's one entry is the run it joins: the same result, built directly. Returns 0 (r
  * untouched but for what ws_coalesce cleared) where that does not hold; atomics take the walk
- * (their lanes on one address). */
+ * (their lanes on one address). One pass: a lane that breaks the form resets what it wrote. */
 static int coalesce_aligned(const ws_mem_event *ev, int w, ws_coalesce_result *r)
 {
     if (ev->op == WS_MEM_ATOMIC || ev->op == WS_MEM_REDUCE)
         return 0;
-    uint64_t prev = 0;
-    for (uint32_t m = ev->active_mask; m; m &= m - 1) {
-        uint64_t a = ev->addr[__builtin_ctz(m)];
-        uint64_t sec = a & ~(uint64_t)(WS_SECTOR_BYTES - 1);
-        if ((a & (uint64_t)(w - 1)) || sec < prev)
-            return 0;
-        prev = sec;
-    }
     uint32_t lanemask = (w >= 32 ? 0xffffffffu : (1u << w) - 1);
     int n = 0, bytes = 0;
     ws_sector_entry *e = NULL;
@@ -57,6 +49,11 @@ static int coalesce_aligned(const ws_mem_event *ev, int w, ws_coalesce_result *r
         int lane = __builtin_ctz(m);
         uint64_t a = ev->addr[lane];
         uint64_t sec = a & ~(uint64_t)(WS_SECTOR_BYTES - 1);
+        if ((a & (uint64_t)(w - 1)) || (e && sec < e->sector)) { /* not this form: undo what it wrote */
+            memset(r->lane_nsectors, 0, sizeof r->lane_nsectors);
+            r->lines = 0;
+            return 0;
+        }
         if (!e || e->sector != sec) {
             if (e) {
                 bytes += popcount32(e->byte_mask);
