@@ -334,6 +334,83 @@ static void test_a_float_reduction_runs_on_one_thread(void **state)
     assert_int_equal(threads, 1);
 }
 
+/* ws_sim_config.split_ahead: a split whose halves keep state across the blocks of one SM (the
+ * cache model's L1 half, sim/split.c) needs block b to start only once block b - ahead was
+ * replayed. A split listener that records each event's block and, at a block's first event on
+ * a worker, checks how far the replay has come: never short, on 4 threads with ahead = 3 (the
+ * ring would otherwise let them run 8 blocks ahead from the start). */
+typedef struct {
+    uint32_t ahead;
+    int64_t replayed;          /* the last block whose record was replayed (-1: none); __atomic */
+    int short_starts, starts;  /* __atomic */
+} ahead_probe;
+
+typedef struct {
+    ahead_probe *p;
+    int64_t block;             /* the block this worker half saw last */
+} ahead_worker;
+
+static void *ahead_new(void *ctx)
+{
+    ahead_worker *w = calloc(1, sizeof *w);
+    if (w) { w->p = ctx; w->block = -1; }
+    return w;
+}
+static void ahead_free(void *ctx, void *w) { (void)ctx; free(w); }
+static void ahead_event(void *wp, const ws_mem_event *ev, ws_split_out *out)
+{
+    ahead_worker *w = wp;
+    if ((int64_t)ev->block_linear != w->block) {   /* a block's first event */
+        w->block = ev->block_linear;
+        int64_t need = w->block - (int64_t)w->p->ahead;
+        __atomic_add_fetch(&w->p->starts, 1, __ATOMIC_RELAXED);
+        if (need >= 0 && __atomic_load_n(&w->p->replayed, __ATOMIC_ACQUIRE) < need)
+            __atomic_add_fetch(&w->p->short_starts, 1, __ATOMIC_RELAXED);
+    }
+    uint32_t *r = ws_split_put(out, sizeof *r);
+    if (r) *r = ev->block_linear;
+}
+static void ahead_watch(void *w, const ws_watch_hit *hit, ws_split_out *out) { (void)w; (void)hit; (void)out; }
+static void ahead_flush(void *w, ws_split_out *out) { (void)w; (void)out; }
+static void ahead_replay(void *ctx, void *rec, uint64_t seq0)
+{
+    (void)seq0;
+    ahead_probe *p = ctx;
+    __atomic_store_n(&p->replayed, (int64_t)*(uint32_t *)rec, __ATOMIC_RELEASE);
+}
+static const ws_split_listener ahead_halves = {ahead_new, ahead_free, ahead_event, ahead_watch, ahead_flush, ahead_replay};
+
+static void test_a_split_with_split_ahead_starts_no_block_before_the_one_that_far_back_was_replayed(void **state)
+{
+    fixture *fx = *state;
+    const ptx_module *m;
+    ws_launch L;
+    const ptx_function *fn = find(fx, "copy_float", &m, &L);
+    ahead_probe p = {3, -1, 0, 0};
+    ws_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.module = m;
+    cfg.fn = fn;
+    cfg.launch = &L;
+    cfg.source_file = "k.cu";
+    cfg.listener = on_event;                     /* the split replaces it on threads */
+    fold f = {0xcbf29ce484222325ull, 0};
+    cfg.listener_ctx = &f;
+    cfg.threads = 4;
+    cfg.split = &ahead_halves;
+    cfg.split_ctx = &p;
+    cfg.split_ahead = p.ahead;
+    ws_sim_result res;
+    ws_error err;
+    assert_int_equal(ws_sim_run(&cfg, &res, &err), 0);
+    assert_int_equal(res.threads, 4);
+    assert_true(ws_launch_blocks(&L) > 8);
+    assert_int_equal(p.starts, (int)ws_launch_blocks(&L));
+    assert_int_equal(p.short_starts, 0);
+    assert_int_equal(p.replayed, (int64_t)ws_launch_blocks(&L) - 1);
+    ws_sim_result_free(&res);
+}
+
 int main(void)
 {
     const struct CMUnitTest quick[] = {
@@ -343,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_a_kernel_that_reads_an_atomics_old_value_runs_on_one_thread),
         cmocka_unit_test(test_integer_atomics_whose_old_value_nothing_reads_run_on_threads_and_add_up_as_on_one),
         cmocka_unit_test(test_a_float_reduction_runs_on_one_thread),
+        cmocka_unit_test(test_a_split_with_split_ahead_starts_no_block_before_the_one_that_far_back_was_replayed),
     };
     const struct CMUnitTest slow[] = {   /* the whole catalog's grids, three times: minutes under ASan */
         cmocka_unit_test(test_every_catalog_kernel_gives_the_same_events_counters_and_buffers_on_1_2_and_4_threads),
