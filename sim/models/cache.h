@@ -64,6 +64,13 @@
  *      results/h200-tensorcore, tests/data/tensor/sass_forms.cu). Other warps' writes
  *      (a naive transpose's columns), rewrites of the same bytes and local stores do not
  *      merge (results/h200.json). A rule fitted to those recordings, not documented.
+ *      The window is the SM's instructions, which the warps it runs at once (its busy
+ *      blocks x ws_cache_set_block_warps) take in turn, while the interpreter runs a warp's
+ *      slice alone: a store of the warp d of its own instructions later merges while
+ *      d x warps < inflight_window. So a C fragment's second half-sector store, d = 1,
+ *      merges at 4 warps (mma_ldmatrix_*, mma_cp_async: half the 4096 sectors written, as
+ *      measured) and not at 8 (myHGEMMAlignedV1-5: all 8192 written; div_return_taken's
+ *      two stores: all 1280).
  *  Atomics/reductions on global memory are performed at L2 (read-modify-write of
  *      each sector; L1 bypassed).
  *  L2  device size, 128-B lines, sectored, set-associative LRU, write-back. A read
