@@ -487,8 +487,9 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
     double fill = (double)c->dram_fill_bytes, other_dram = (double)c->dram_read_bytes - fill + (double)c->dram_write_bytes;
     double dram_f = fill + other_dram > 0 ? (fm * fill + f * other_dram) / (fill + other_dram) : f;
     uint64_t hit0 = c->l2_read_hit_sectors, miss0 = c->l2_read_miss_sectors;
-    /* far-partition misses (cache.h "Far lookups") fetch nothing: lookups of lines other SMs brought
-       in, they scale as the hits; the per-PC misses behind the misses' factor leave them out */
+    /* far-partition misses (cache.h "Far lookups"): a line's first lookup on each side, counted once
+       as the cold misses are, so they scale by the misses' factor too; that factor comes from the
+       per-PC misses that fetched from DRAM (memstats.c leaves the far ones out), which the fills follow */
     uint64_t far0 = c->l2_far_miss_sectors, dmiss0 = miss0 > far0 ? miss0 - far0 : 0;
     /* every byte written ends written back or dirty: that sum scales; the dirty share of the
        allocated lines stays the sampled stream's, in an L2 that fills up */
@@ -508,13 +509,12 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
     c->l2_cold_allocations = (uint64_t)llround(alloc);
     c->l2_read_hit_sectors = (uint64_t)llround((double)hit0 * fh);
     if (coalescing) {
-        double asked = sect0 > hit0 + far0 ? (double)(sect0 - hit0 - far0) : 0; /* requested sectors that missed */
-        double asked_missed = asked * fm + (double)far0 * fh;
+        double asked_missed = sect0 > hit0 ? (double)(sect0 - hit0) * fm : 0; /* requested sectors that missed */
         double h = (double)c->l2_read_sectors - asked_missed;
         c->l2_read_hit_sectors = (uint64_t)llround(h > 0 ? h : 0);
     }
-    c->l2_far_miss_sectors = (uint64_t)llround((double)far0 * fh);
-    c->l2_read_miss_sectors = (uint64_t)llround((double)dmiss0 * fm) + c->l2_far_miss_sectors;
+    c->l2_far_miss_sectors = (uint64_t)llround((double)far0 * fm);
+    c->l2_read_miss_sectors = (uint64_t)llround((double)miss0 * fm);
     c->dram_fill_bytes = (uint64_t)llround(fill * fm);
     c->dram_read_bytes = c->dram_fill_bytes + c->ecc_read_bytes;
     uint64_t *da[] = {&c->dram_access_bytes, &c->dram_short_bytes, &c->dram_accesses, &c->dram_row_opens};
