@@ -291,6 +291,34 @@ static void test_a_later_waves_identical_requests_coalesce_too(void **state)
     }
 }
 
+/* One SM's requests do not coalesce with each other (results/h200-drift: a block's re-reads of its
+ * own lines all reached L2). With a window of 100 cycles, SM 0 reads line L (.cg) at clock 0, then 16
+ * other lines (clock 16; its in-flight table has let L go), then L again: within the window, but
+ * its own: a second L2 request. SM 1, after 16 lines of its own, reads L at clock 16: it joins. */
+static void test_a_request_of_the_sm_that_sent_the_line_is_not_coalesced(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+    cfg.read_coalescing = 1;
+    cfg.l1_lines_per_cycle = 1;
+    cfg.coalesce_window = 100;
+    ws_cache *c = ws_cache_new(&cfg);
+    ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE, 4);
+    assert_int_equal(access_on(c, 0, &ev).l2_requests, 1);
+    for (int sm = 0; sm < 2; sm++)
+        for (int i = 0; i < 16; i++) {
+            ws_mem_event one = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE + 65536 * (uint64_t)(sm + 1) + (uint64_t)i * 128, 4);
+            access_on(c, sm, &one);
+        }
+    ws_cache_access a = access_on(c, 0, &ev);
+    assert_int_equal(a.merged_sectors, 0);
+    assert_int_equal(a.l2_requests, 1);
+    ws_cache_access b = access_on(c, 1, &ev);
+    assert_int_equal(b.merged_sectors, 4);
+    assert_int_equal(b.l2_requests, 0);
+    ws_cache_free(c);
+}
+
 /* Only identical requests coalesce: SM 1 asks for sectors 1-3 of the line SM 0 asked sectors 0-2
  * of, in the same cycle: all three go to L2 (two hits on SM 0's fill, one sector fetched); then
  * SM 2 asks for sector 1 alone, which both earlier requests carried: it goes to L2 as well. */
@@ -1107,6 +1135,7 @@ int main(void)
         cmocka_unit_test(test_ldg_nc_load_is_cached_in_l1_like_default),
         cmocka_unit_test(test_identical_requests_of_two_sms_in_one_cycle_reach_l2_once),
         cmocka_unit_test(test_the_same_request_a_cycle_later_is_looked_up_in_l2),
+        cmocka_unit_test(test_a_request_of_the_sm_that_sent_the_line_is_not_coalesced),
         cmocka_unit_test(test_requests_for_other_sectors_of_a_line_are_not_coalesced),
         cmocka_unit_test(test_drift_parts_identical_requests_only_after_many_cycles),
         cmocka_unit_test(test_blocks_alone_on_their_sms_and_undrifted_bulk_copies_stay_in_step),

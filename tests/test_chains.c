@@ -177,12 +177,78 @@ static void test_without_barriers_each_warp_pays_its_own_instructions(void **sta
     assert_true(fabs(tree_cycles(&d, NULL, 100, count) - (12 * 30 + 100 * 4)) < 1e-9);
 }
 
+/* A cp.async pipeline (timing: sim/models/latency.c close_epoch): each iteration copies the next
+ * tile and waits for the one before (wait_group 1), so two iterations share one copy latency: 4
+ * iterations of copies of latency 600 cost 4 x 300. A depth chosen at run time (waits of 1 and of 2
+ * in one function: libcu++'s switch) is not taken: 4 x 600. */
+static const char *PIPE =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry pipe(.param .u64 p)\n{\n"
+    "  .reg .b64 %rd<3>;\n  .reg .b32 %r<3>;\n  .reg .pred %p<2>;\n"
+    "  .shared .align 16 .b8 sm[64];\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mov.u32 %r1, 0;\n"
+    "LOOP:\n"
+    "  cp.async.cg.shared.global [sm], [%rd1], 16;\n"
+    "  cp.async.commit_group;\n"
+    "  cp.async.wait_group 1;\n"
+    "  bar.sync 0;\n"
+    "  add.u32 %r1, %r1, 1;\n"
+    "  setp.lt.u32 %p1, %r1, 4;\n"
+    "  @%p1 bra LOOP;\n"
+    "  cp.async.wait_group WAIT;\n"
+    "  ret;\n}\n";
+
+static double copy_loop_cycles(const char *wait_after)
+{
+    char text[2048];
+    const char *at = strstr(PIPE, "WAIT");
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - PIPE), PIPE, wait_after, at + 4);
+    ptx_module *m = parse(text);
+    ws_device d = dev();
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = L.grid[1] = L.grid[2] = 1;
+    L.block[0] = 32;
+    L.block[1] = L.block[2] = 1;
+    ws_latency *lat = ws_latency_new(&d, &L);
+    assert_non_null(lat);
+    assert_int_equal(ws_latency_set_function(lat, &m->funcs[0]), 0);
+    ws_mem_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.space = WS_SPACE_GLOBAL;
+    ev.op = WS_MEM_LOAD;
+    ev.kind = WS_KIND_LDGSTS;
+    ev.active_mask = 0xFFFFFFFFu;
+    ev.pc = 2; /* the cp.async: ld.param and mov before it */
+    ws_mem_verdict v;
+    memset(&v, 0, sizeof v);
+    v.ev = &ev;
+    v.latency = 600;
+    v.has_latency = 1;
+    for (int i = 0; i < 4; i++)
+        ws_latency_verdict(lat, &v);
+    ws_latency_finish(lat);
+    double c = ws_latency_sm_cycles(lat, 0);
+    ws_latency_free(lat);
+    ptx_free(m);
+    return c;
+}
+
+static void test_a_double_buffered_copy_loop_pays_half_a_copy_latency_an_iteration(void **state)
+{
+    (void)state;
+    assert_true(fabs(copy_loop_cycles("0") - 4 * 300) < 1e-9); /* depth 1, the drain's wait_group 0 */
+    assert_true(fabs(copy_loop_cycles("2") - 4 * 600) < 1e-9); /* waits of 1 and 2: depth unknown */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_the_barriers_hold_every_warp_for_the_blocks_longest_shared_chain),
         cmocka_unit_test(test_a_256_thread_tree_with_one_block_per_sm_costs_8_steps_of_its_chain),
         cmocka_unit_test(test_without_barriers_each_warp_pays_its_own_instructions),
+        cmocka_unit_test(test_a_double_buffered_copy_loop_pays_half_a_copy_latency_an_iteration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

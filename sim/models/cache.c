@@ -55,6 +55,7 @@ typedef struct {
     uint64_t line;   /* line number + 1; 0 = empty */
     double sent;     /* the sending block slot's clock (cycles) when it went */
     uint32_t group;  /* the coalescer group of the SM that sent it */
+    uint16_t sm;     /* the SM that sent it: the coalescer merges only other SMs' requests with it */
     uint8_t mask;    /* the sectors of the line it asked for */
 } fill;
 
@@ -471,8 +472,12 @@ static int store_pending(const ws_cache *c, const sm_state *s, const inflight *w
  * the line is not coalesced (saxpy_block13's neighbouring blocks share sectors in requests that
  * differ: every one reached L2; the probe's half lines beside whole ones: none coalesced). Each
  * sector keeps, per group, its line's last request that went to L2 (a coalesced one leaves the
- * first's clock: the window counts from the request that went). */
-static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t group, double t)
+ * first's clock: the window counts from the request that went). A request of the SM that sent that
+ * one goes to L2 (and becomes the one kept): one SM's requests do not merge with each other here
+ * (results/h200-drift: a block's re-reads of its own lines 8 iterations later, none coalesced; the
+ * model's slot clocks count only L1 lines, so they came within its window); the re-read one warp
+ * sends at once merges in its SM (pend_outstanding). */
+static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t group, int sm, double t)
 {
     if (!c->fills || !want)
         return 0;
@@ -481,19 +486,20 @@ static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t gr
         if (!(want >> s & 1))
             continue;
         const fill *f = fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group);
-        if (f->line != line + 1 || f->group != group || f->mask != want || !(t - f->sent < win && f->sent - t < win))
+        if (f->line != line + 1 || f->group != group || f->sm == (uint16_t)sm || f->mask != want ||
+            !(t - f->sent < win && f->sent - t < win))
             return 0;
     }
     return 1;
 }
 
-static void fill_add(ws_cache *c, uint64_t line, uint8_t mask, uint32_t group, double t)
+static void fill_add(ws_cache *c, uint64_t line, uint8_t mask, uint32_t group, int sm, double t)
 {
     if (!c->fills)
         return;
     for (int s = 0; s < SECTORS_PER_LINE; s++)
         if (mask >> s & 1)
-            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group) = (fill){line + 1, t, group, mask};
+            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group) = (fill){line + 1, t, group, (uint16_t)sm, mask};
 }
 
 static int entry_live(const ws_cache *c, dirty_entry e)
@@ -873,7 +879,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                 to_l2 |= (uint8_t)(1u << sec);
                 pend_add(c, s, s->mshr, sector_no);
             }
-            if (coalesced(c, line, to_l2, group, seen)) { /* an SM of its group sent it within the window */
+            if (coalesced(c, line, to_l2, group, sm, seen)) { /* an SM of its group sent it within the window */
                 for (int k = i; k < j; k++)
                     if (to_l2 >> (co->entries[k].sector % WS_LINE_BYTES / WS_SECTOR_BYTES) & 1) {
                         out->outcome[k] = WS_SECT_MERGED;
@@ -901,7 +907,7 @@ int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                     if (to_l2 >> sec & 1)
                         out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : (far >> sec & 1) ? WS_SECT_L2_FAR : WS_SECT_L2_HIT;
                 }
-                fill_add(c, line, to_l2, group, seen);
+                fill_add(c, line, to_l2, group, sm, seen);
                 if (alloc) {
                     if (!l1) {
                         cline v;

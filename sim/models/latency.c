@@ -20,6 +20,7 @@ typedef struct {
     uint8_t epoch_global;      /* 1: the open epoch has a load that is not a shared one */
     float short_cycles;        /* a kernel with barriers: its epochs of shared loads only (close_epoch()) */
     int32_t epoch_wait;        /* the SASS wait count at the open epoch's global/local loads, -1 = none */
+    uint8_t epoch_plain;       /* 1: the open epoch has a global/local load that is not a cp.async copy */
 } warp_epoch;
 
 struct ws_latency {
@@ -36,6 +37,7 @@ struct ws_latency {
     double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
     double block_tail_queue;   /* the queue waits a block-wide DRAM epoch counts (block_tail_queue()) */
     bool has_barrier;          /* the function has a block barrier: short chains hold the block */
+    int copy_depth;            /* the largest N of the function's cp.async.wait_group N: its copies' lead */
     int *waits;                /* per event pc: the SASS's load waits before it (ws_latency_set_load_waits) */
     int nwaits;
 };
@@ -91,7 +93,7 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
             return NULL;
         }
         for (uint64_t w = 0; w < l->nwarps; w++)
-            l->warps[w] = (warp_epoch){-1, 0.0f, 0, 0, 0.0f, -1};
+            l->warps[w] = (warp_epoch){-1, 0.0f, 0, 0, 0.0f, -1, 0};
     }
     return l;
 }
@@ -104,6 +106,17 @@ int ws_latency_set_function(ws_latency *l, const ptx_function *fn)
     for (int pc = 0; pc < l->deps.ninsns; pc++)
         if (l->deps.flags[pc] & WS_DEP_BARRIER)
             l->has_barrier = true;
+    /* the pipeline's depth: N where the function's cp.async.wait_group immediates are N alone or N
+       and 0 (the loop's wait and the drain after it); none where it has several N > 0, a depth picked
+       at run time (libcu++'s cuda::pipeline waits through a switch over wait_group 0-7) */
+    l->copy_depth = 0;
+    for (int pc = 0; fn && pc < fn->ninsns; pc++) {
+        int64_t n = fn->insns[pc].op == PTX_CP_WAIT ? fn->insns[pc].opnd[0].imm : 0;
+        if (n > 0 && l->copy_depth >= 0)
+            l->copy_depth = l->copy_depth == 0 || l->copy_depth == n ? (int)n : -1;
+    }
+    if (l->copy_depth < 0)
+        l->copy_depth = 0;
     return rc;
 }
 
@@ -153,12 +166,24 @@ static bool from_dram(const ws_mem_verdict *v)
 /* A kernel with block barriers: an epoch of shared loads only is part of the warp's short chain,
  * which the block's barriers make every warp of the block wait for (ws_latency_finish charges each
  * warp the block's longest). Any other epoch costs the warp itself, as before. */
+/* A pipeline's copies (cp.async.wait_group N > 0) are waited for N iterations after they were issued:
+ * copy t + N goes out as the block waits for copy t, so in a latency-bound steady state N + 1
+ * iterations share one copy latency L (S_{t+1} = S_{t-N} + L + work: each iteration waits
+ * (L + work) / (N + 1)). An epoch of such copies alone therefore adds L / (N + 1) to the chain (the
+ * warps' work is added in full by ws_latency_add_chains). Measured: the other 64-B half of a cold
+ * line is a full DRAM latency again (results/h200-halfline: 657-660 cycles, a new line 672-676), so
+ * each k-step of a double-buffered GEMM is a DRAM epoch, yet mma_cp_async at 256 blocks took ~430
+ * cycles a k-step (results/h200-lrc-sizes/ksweep), not the ~1,230 of a latency a k-step. */
 static void close_epoch(ws_latency *l, warp_epoch *w, double *S, bool barrier)
 {
     if (l->has_barrier && !w->epoch_global && !w->epoch_dram)
         w->short_cycles += w->epoch_cycles;
-    else
-        *S += w->epoch_cycles + (barrier && w->epoch_dram ? l->block_tail_cycles : 0);
+    else {
+        double lat = w->epoch_cycles + (barrier && w->epoch_dram ? l->block_tail_cycles : 0);
+        if (l->copy_depth > 0 && w->epoch_global && !w->epoch_plain)
+            lat /= l->copy_depth + 1;
+        *S += lat;
+    }
 }
 
 void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
@@ -207,6 +232,7 @@ void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
         w->epoch_cycles = 0;
         w->epoch_dram = 0;
         w->epoch_global = 0;
+        w->epoch_plain = 0;
         w->epoch_wait = -1;
     }
     if (wait > w->epoch_wait)
@@ -216,8 +242,11 @@ void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
         w->epoch_cycles = (float)lat;
     if (dram)
         w->epoch_dram = 1;
-    if (lat > 0 && ev->space != WS_SPACE_SHARED)
+    if (lat > 0 && ev->space != WS_SPACE_SHARED) {
         w->epoch_global = 1;
+        if (ev->kind != WS_KIND_LDGSTS)
+            w->epoch_plain = 1;
+    }
 }
 
 void ws_latency_finish(ws_latency *l)
@@ -234,7 +263,7 @@ void ws_latency_finish(ws_latency *l)
             l->sm_dram_epochs[sm] += e->epoch_dram ? l->block_tail_queue : 0;
             if (e->short_cycles > longest)
                 longest = e->short_cycles;
-            *e = (warp_epoch){e->last_pc, 0.0f, 0, 0, 0.0f, -1};
+            *e = (warp_epoch){e->last_pc, 0.0f, 0, 0, 0.0f, -1, 0};
         }
         /* the barriers hold every warp of the block until its longest short chain is done (the
            tree reduction's working warp): each warp is charged that chain, not its own */
