@@ -105,8 +105,11 @@
  *      the home side read first and the far side later misses twice (the extra miss counted
  *      in l2_far_miss_sectors), one the far side read first once (its fetch filled the home).
  *      Stores from the home side drop the far copy's sector, atomics (performed at the home)
- *      too. Both maps are stand-ins (undocumented): an SM's partition its TPC's parity
- *      (sm / 2 % P), a line's home the parity of its line number's bits.
+ *      too. Both maps are stand-ins (undocumented): an SM's partition the parity of its read
+ *      coalescer group's number's bits (its TPC's without coalescing), a line's home the parity
+ *      of its line number's bits. results/h200-inflight contradicts both (the sides go by GPC,
+ *      homes are no parity) and the far-side-first rule (the second side misses again on 81 %
+ *      of the lines whichever homes them); the mechanism itself it confirms.
  *  Launch fetches: what a launch reads from DRAM besides its data when the caches
  *      start empty (as under ncu's --cache-control all): the machine code in the profile's
  *      code_fetch_block_bytes blocks plus launch_fetch_base_bytes (constant bank 0 and the
