@@ -53,7 +53,9 @@ typedef struct ws_device {
     double l2_dirty_fraction;
     /* L2 partitions that each cache the lines their own SMs use (a line homed in the other one is
      * cached twice): a stream touching every line fills the L2 at l2_partitions / (2 l2_partitions - 1)
-     * of l2_bytes in distinct lines (2/3 for two). 0 or 1 = one partition. */
+     * of l2_bytes in distinct lines (2/3 for two), and a read from an SM of another partition than
+     * the line's home is looked up in its own partition's copy first (sim/models/cache.h "Far
+     * lookups"). 0 or 1 = one partition. */
     int l2_partitions;
     /* 1: identical L2 read requests (one line, the same sectors) that SMs of one group send close
      * together reach L2 once (the L2 request coalescer, LRC; docs/memory-models.md "Read

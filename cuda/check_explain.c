@@ -355,6 +355,28 @@ static bool r_coalesced_in_step(const chk_row *r, const chk_facts *f, char *out,
                mg, ms, via, merged, ss, sg, lrc);
 }
 
+/* L2 read lookups that differ where the model's far lookups missed: a line read from SMs of both
+ * L2 partitions is looked up in each, so it misses once per side (the second side's copy is served
+ * by the home over the L2 fabric, no DRAM). The GPU's misses beyond its DRAM sectors are that count
+ * there; the model's far misses are its own, from stand-in maps of SMs and lines to partitions. */
+static bool r_l2_far_misses(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    int id = metric_id(r);
+    double ds, dg, ms, mg, hs, hg;
+    if ((id != WS_METRIC_L2_READ_MISS && id != WS_METRIC_L2_READ_HIT) || !f->has_far_miss || f->far_miss_sectors <= 0 ||
+        !other(f, WS_METRIC_DRAM_READ, &ds, &dg) || !other(f, WS_METRIC_L2_READ_MISS, &ms, &mg) ||
+        !other(f, WS_METRIC_L2_READ_HIT, &hs, &hg))
+        return false;
+    double fetched = dg / 32, extra = mg - fetched;
+    if (extra <= 0.05 * fetched) return false; /* the GPU's misses are its DRAM sectors: no second side */
+    return say(out, cap, "misses in both L2 partitions: the GPU counts %.0f L2 read lookup misses for %.0f sectors "
+               "read from DRAM, %.0f more: a line read from SMs of both partitions misses in each (the second "
+               "side's copy comes from the line's home over the L2 fabric, lts__t_sectors_srcunit_ltcfabric); the "
+               "model's far lookups miss %.0f so (misses %.0f, hits %.0f; the GPU's hits %.0f), with stand-ins for "
+               "which partition an SM's reads enter and which is a line's home (scripts/gpu-inflight.sh measures "
+               "both)", mg, fetched, extra, f->far_miss_sectors, ms, hs, hg);
+}
+
 /* L2 read misses beyond the sectors read from DRAM: a lookup that finds its sector's fill
  * still in flight counts as a miss on the GPU; the model fills at once and counts it a hit. */
 static bool r_l2_inflight(const chk_row *r, const chk_facts *f, char *out, size_t cap)
@@ -675,6 +697,7 @@ static const rule rules[] = {
     {"L1 reuse", C(CHK_CACHE), r_l1_reuse},
     {"misses merged in L1", C(CHK_CACHE), r_l1_miss_merging},
     {"requests coalesced in step", C(CHK_CACHE), r_coalesced_in_step},
+    {"misses in both L2 partitions", C(CHK_CACHE), r_l2_far_misses},
     {"in-flight L2 misses", C(CHK_CACHE), r_l2_inflight},
     {"sectors of several warps in one request", C(CHK_CACHE), r_l2_hits_in_one_request},
     {"re-reads merged in L1", C(CHK_CACHE), r_l2_hits_merged_in_l1},

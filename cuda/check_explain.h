@@ -29,6 +29,9 @@ typedef struct {
     const ws_notes *notes;      /* what the prediction rests on (sim/models/confidence.h), NULL = unknown */
     bool has_dirty_at_end;
     double dirty_at_end_bytes;  /* the model's L2 bytes still dirty after the kernel (ws__l2_dirty_bytes_at_end) */
+    bool has_far_miss;
+    double far_miss_sectors;    /* the model's read lookup misses a far partition's copy took and the home served
+                                   over the L2 fabric (ws__l2_far_miss_sectors.sum) */
     const cu_access_summary *ptx, *sass; /* static PTX / SASS access counts, NULL = no machine code */
     const char *no_sass;        /* why there is no SASS to compare, NULL = not asked for */
     bool counted_sass;          /* the simulation counted the machine code's instructions (ptxas + nvdisasm) */

@@ -197,6 +197,8 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
     run->notes = ss->notes;
     run->has_dirty = ss->have_dirty;
     run->dirty_at_end_bytes = ss->dirty_at_end_bytes;
+    run->has_far = ss->have_far;
+    run->far_miss_sectors = ss->far_miss_sectors;
     run->sampled = ss->sampled;
     const cJSON *x;
     cJSON_ArrayForEach(x, ctr) {
@@ -240,6 +242,7 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
     chk_facts f = {.rows = run->now, .nrows = run->nrows, .has_timing = ss->have_time, .timing = ss->timing,
                    .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &ss->notes,
                    .has_dirty_at_end = ss->have_dirty, .dirty_at_end_bytes = ss->dirty_at_end_bytes,
+                   .has_far_miss = ss->have_far, .far_miss_sectors = ss->far_miss_sectors,
                    .counted_sass = ss->sass, .guess = ss->sass ? &ss->guess : NULL,
                    .kernel = run->kernel, .blocks = run->blocks,
                    .coalesce_group_sms = dev && dev->l2_read_coalescing ? dev->l2_coalesce_group_sms : 0};

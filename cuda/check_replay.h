@@ -37,6 +37,8 @@ typedef struct {
     ws_notes notes;
     bool has_dirty;
     double dirty_at_end_bytes;
+    bool has_far;
+    double far_miss_sectors;
     bool timed_only;           /* a run recorded without counters (--gpu-only): its time row alone */
     bool sampled;              /* simulated on a sample of its blocks (sim/sample.h) */
     bool catalog;              /* the kernel is the catalog's (demos/), not a file outside it (the corpus) */

@@ -89,6 +89,10 @@ int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const
                 if (m->ncu != WS_NCU_OWN) /* a warpscope row has no counter */
                     add_as(ss, m->name, rows[i].value, m->basis == WS_BASIS_EXACT && rows[i].basis == WS_BASIS_MODEL);
                 if (m->kind == WS_KIND_WMMA && m->unit == WS_UNIT_INST) ss->wmma_accesses += rows[i].value;
+                if (m->id == WS_METRIC_L2_FAR_MISS) {
+                    ss->have_far = true;
+                    ss->far_miss_sectors = rows[i].value;
+                }
                 if (m->id == WS_METRIC_L2_DIRTY_AT_END) {
                     ss->have_dirty = true;
                     ss->dirty_at_end_bytes = rows[i].value;

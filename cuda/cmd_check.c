@@ -576,6 +576,7 @@ static void check_explain(check_ctx *cx, kernel_check *kc)
     chk_facts f = {.rows = rows, .nrows = nrows, .has_timing = kc->ss.have_time, .timing = kc->ss.timing,
                    .launch_us = dev ? dev->launch_overhead_us : 0, .notes = kc->have_sim ? &kc->ss.notes : NULL,
                    .has_dirty_at_end = kc->ss.have_dirty, .dirty_at_end_bytes = kc->ss.dirty_at_end_bytes,
+                   .has_far_miss = kc->ss.have_far, .far_miss_sectors = kc->ss.far_miss_sectors,
                    .ptx = have_sass ? &ps : NULL, .sass = have_sass ? &sa : NULL,
                    .no_sass = sass_note[0] ? sass_note : NULL, .counted_sass = kc->ss.sass,
                    .guess = kc->ss.sass ? &kc->ss.guess : NULL};

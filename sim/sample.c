@@ -487,12 +487,16 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
     double fill = (double)c->dram_fill_bytes, other_dram = (double)c->dram_read_bytes - fill + (double)c->dram_write_bytes;
     double dram_f = fill + other_dram > 0 ? (fm * fill + f * other_dram) / (fill + other_dram) : f;
     uint64_t hit0 = c->l2_read_hit_sectors, miss0 = c->l2_read_miss_sectors;
+    /* far-partition misses (cache.h "Far lookups"): a line's first lookup on each side, counted once
+       as the cold misses are, so they scale by the misses' factor too; that factor comes from the
+       per-PC misses that fetched from DRAM (memstats.c leaves the far ones out), which the fills follow */
+    uint64_t far0 = c->l2_far_miss_sectors, dmiss0 = miss0 > far0 ? miss0 - far0 : 0;
     /* every byte written ends written back or dirty: that sum scales; the dirty share of the
        allocated lines stays the sampled stream's, in an L2 that fills up */
     double dirty_all = f * (double)(c->dram_write_bytes + c->dirty_at_end_bytes);
     /* the lines the read misses allocated (misses/4: a miss is promoted to whole 128-B lines where
        the whole line is fetched) scale as the misses, the rest (written lines) as the sectors */
-    double alloc_rd = fmin((double)c->l2_cold_allocations, (double)c->l2_read_miss_sectors / 4.0);
+    double alloc_rd = fmin((double)c->l2_cold_allocations, (double)dmiss0 / 4.0);
     double alloc = fm * alloc_rd + f * ((double)c->l2_cold_allocations - alloc_rd), lines = (double)l2_bytes / 128.0;
     double dirty_share = c->l2_cold_allocations ? (double)c->dirty_at_end_bytes / (128.0 * (double)c->l2_cold_allocations)
                                                 : 0;
@@ -509,6 +513,7 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
         double h = (double)c->l2_read_sectors - asked_missed;
         c->l2_read_hit_sectors = (uint64_t)llround(h > 0 ? h : 0);
     }
+    c->l2_far_miss_sectors = (uint64_t)llround((double)far0 * fm);
     c->l2_read_miss_sectors = (uint64_t)llround((double)miss0 * fm);
     c->dram_fill_bytes = (uint64_t)llround(fill * fm);
     c->dram_read_bytes = c->dram_fill_bytes + c->ecc_read_bytes;

@@ -771,6 +771,104 @@ static void test_stores_of_other_warps_or_the_same_bytes_do_not_merge(void **sta
     ws_cache_free(c);
 }
 
+/* The window is the SM's 8 memory instructions, and the warps an SM runs at once take turns in
+ * them: with W warps a warp's own d-th next instruction is d x W of the SM's later (the
+ * interpreter runs a warp's stores back to back). One warp's two stores to the other halves of
+ * the same 8 sectors (a C fragment's rows, 16 B of each sector apiece), d = 1 apart: merged at
+ * 4 warps (4 < 8: the 4-warp mma kernels' halved L2 writes), two writes at 8 warps (8 = 8: the
+ * 8-warp HGEMMs wrote all 8192 sectors, div_return_taken all 1280). At 2 warps a store d = 3 on
+ * merges (6 < 8), one d = 4 on does not (8). */
+static void test_a_warps_stores_merge_only_within_its_share_of_the_window(void **state)
+{
+    (void)state;
+    for (int warps = 1; warps <= 8; warps *= 2) {
+        ws_cache_config cfg = config(0, 1 << 20, 64, 1);
+        ws_cache *c = ws_cache_new(&cfg);
+        ws_cache_set_block_warps(c, warps); /* one block per SM (no grid given) */
+        ws_mem_event left = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE, 8);      /* bytes 0-3 of 8 */
+        ws_mem_event right = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + 4, 8); /* bytes 4-7 */
+        assert_int_equal(access_on(c, 0, &left).l2_sectors, 8);
+        ws_cache_access a = access_on(c, 0, &right);
+        assert_int_equal(a.st_sectors, 8);
+        assert_int_equal(a.l2_sectors, warps < 8 ? 0 : 8);
+        assert_int_equal(a.st_merged_sectors, warps < 8 ? 8 : 0);
+        ws_cache_free(c);
+    }
+    for (int d = 3; d <= 4; d++) {
+        ws_cache_config cfg = config(0, 1 << 20, 64, 1);
+        ws_cache *c = ws_cache_new(&cfg);
+        ws_cache_set_block_warps(c, 2);
+        ws_mem_event left = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE, 8);
+        ws_mem_event right = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + 4, 8);
+        ws_mem_event other = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + 4096, 4);
+        access_on(c, 0, &left);
+        for (int k = 1; k < d; k++)
+            access_on(c, 0, &other); /* the warp's stores elsewhere between */
+        assert_int_equal(access_on(c, 0, &right).l2_sectors, d == 3 ? 0 : 8);
+        ws_cache_free(c);
+    }
+}
+
+/* Far lookups (cache.h "Far lookups"): without read coalescing an SM's partition is the parity of
+ * its TPC number's bits (SM 0: TPC 0, partition 0; SM 2: TPC 1, partition 1) and a line's home the
+ * parity of its line number's bits (BASE / 128 = 2^25: home 1; the next line: 2^25 + 1, home 0).
+ * A line the home side reads first misses on each side: 4 sectors from DRAM, then 4 more misses
+ * on the far side that the home serves (no DRAM); after that both sides hit. One the far side
+ * reads first misses once: the far miss fetched it into the home too. */
+static void test_a_line_read_from_both_partitions_misses_on_each_side_unless_the_far_side_came_first(void **state)
+{
+    (void)state;
+    ws_cache_config cfg = config(0, 1 << 20, 32, 1);
+    cfg.l2_partitions = 2;
+    cfg.l2_far_lookups = 1;
+    ws_cache *c = ws_cache_new(&cfg);
+    const ws_cache_totals *t = ws_cache_get_totals(c);
+    ws_mem_event home0 = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE + 128, 4); /* line homed in 0 */
+    ws_cache_access a = access_on(c, 0, &home0);                                  /* home side first */
+    assert_int_equal(a.l2_miss_sectors, 4);
+    assert_int_equal(a.dram_read_bytes, 128);
+    a = access_on(c, 2, &home0); /* the far side: its copy misses, the home hits */
+    assert_int_equal(a.l2_miss_sectors, 4);
+    assert_int_equal(a.l2_far_miss_sectors, 4);
+    assert_int_equal(a.dram_read_bytes, 0);
+    assert_int_equal(a.outcome[0], WS_SECT_L2_FAR);
+    assert_int_equal(access_on(c, 3, &home0).l2_hit_sectors, 4); /* SM 3: TPC 1 too, the copy hits */
+    assert_int_equal(access_on(c, 1, &home0).l2_hit_sectors, 4); /* SM 1: the home side */
+
+    ws_mem_event home1 = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE, 4); /* line homed in 1 */
+    a = access_on(c, 0, &home1); /* the far side first: a miss from DRAM, which fills the home */
+    assert_int_equal(a.l2_miss_sectors, 4);
+    assert_int_equal(a.l2_far_miss_sectors, 0);
+    assert_int_equal(a.dram_read_bytes, 128);
+    assert_int_equal(a.outcome[0], WS_SECT_DRAM);
+    a = access_on(c, 2, &home1); /* the home side: a hit */
+    assert_int_equal(a.l2_hit_sectors, 4);
+    assert_int_equal(a.l2_miss_sectors, 0);
+    assert_int_equal(t->l2_read_miss_sectors, 12);
+    assert_int_equal(t->l2_far_miss_sectors, 4);
+    assert_int_equal(t->dram_fill_bytes, 256); /* DRAM reads each line once */
+
+    /* a store from the home side leaves the far copy stale: the far side misses again (home hit) */
+    ws_mem_event st = ev_strided(WS_MEM_STORE, WS_CACHE_DEFAULT, 4, BASE + 128, 4);
+    access_on(c, 0, &st);
+    ws_mem_event away = ev_strided(WS_MEM_LOAD, WS_CACHE_CG, 4, BASE + (1 << 16), 4);
+    for (int k = 0; k < 8; k++)
+        access_on(c, 2, &away); /* past SM 2's own read of it still outstanding (8 instructions) */
+    a = access_on(c, 2, &home0);
+    assert_int_equal(a.l2_far_miss_sectors, 4);
+    assert_int_equal(a.dram_read_bytes, 0);
+    ws_cache_free(c);
+
+    /* one partition's worth of lookups without the flag: every second read hits */
+    cfg.l2_far_lookups = 0;
+    c = ws_cache_new(&cfg);
+    access_on(c, 0, &home0);
+    a = access_on(c, 2, &home0);
+    assert_int_equal(a.l2_hit_sectors, 4);
+    assert_int_equal(a.l2_far_miss_sectors, 0);
+    ws_cache_free(c);
+}
+
 /* A launch's own fetches: the code in 256-byte blocks plus the fixed 2304 bytes (H200). */
 /* Writes `bytes` from BASE + off with float4 stores (512 B per warp instruction). */
 static void store_range(ws_cache *c, uint64_t off, uint64_t bytes)
@@ -1132,6 +1230,8 @@ int main(void)
         cmocka_unit_test(test_dirty_limit_writes_back_the_oldest_beyond_it),
         cmocka_unit_test(test_dirty_limit_reads_partial_sectors_it_writes_back),
         cmocka_unit_test(test_two_partitions_hold_two_thirds_of_the_l2_in_distinct_lines),
+        cmocka_unit_test(test_a_line_read_from_both_partitions_misses_on_each_side_unless_the_far_side_came_first),
+        cmocka_unit_test(test_a_warps_stores_merge_only_within_its_share_of_the_window),
         cmocka_unit_test(test_partial_lines_beyond_the_limits_are_completed_then_written_back),
         cmocka_unit_test(test_h200_profile_sets_the_measured_limits),
         cmocka_unit_test(test_dram_access_shape_of_streams_and_scattered_rows),

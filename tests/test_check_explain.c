@@ -526,6 +526,34 @@ static void test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses(void **s
     }
 }
 
+/* The same GPU counts where the model's far lookups missed 2,048 sectors (a line read from both L2
+ * partitions): the cause is the partitions, with the GPU's excess over its DRAM sectors (5,662 -
+ * 4,280 = 1,382) and the model's far misses in the sentence; a GPU whose misses are its DRAM sectors
+ * (within 5 %) has no second side to blame. */
+static void test_l2_misses_beyond_the_dram_sectors_name_the_partitions_where_the_model_saw_both_sides(void **state)
+{
+    (void)state;
+    chk_row rows[3];
+    chk_row_set(&rows[0], "dram__bytes_read.sum", true, 131072, true, 136960);
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", true, 6144, true, 5662);
+    chk_row_set(&rows[2], "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", true, 15872, true, 18526);
+    chk_facts f = {.rows = rows, .nrows = 3, .has_far_miss = true, .far_miss_sectors = 2048};
+    char why[640], want[160];
+    for (int i = 1; i < 3; i++) {
+        assert_true(chk_explain_row(&rows[i], &f, why, sizeof why));
+        assert_string_equal(chk_explain_rule(&rows[i], &f), "misses in both L2 partitions");
+        snprintf(want, sizeof want, "%.0f L2 read lookup misses for %.0f sectors read from DRAM, %.0f more", 5662.0,
+                 136960.0 / 32, 5662 - 136960.0 / 32);
+        contains(why, want);
+        contains(why, "far lookups miss 2048");
+    }
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", true, 6144, true, 4400);
+    assert_false(chk_explain_rule(&rows[1], &f) && !strcmp(chk_explain_rule(&rows[1], &f), "misses in both L2 partitions"));
+    f.far_miss_sectors = 0; /* the model saw no line from both sides: not this cause */
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", true, 4096, true, 5662);
+    assert_string_equal(chk_explain_rule(&rows[1], &f), "in-flight L2 misses");
+}
+
 /* 5.28 us predicted of which 4.3 us launch; the GPU took 4.19 us. */
 static void test_a_launch_dominated_time_says_so_with_its_numbers(void **state)
 {
@@ -656,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_limit),
         cmocka_unit_test(test_a_count_another_gpu_run_contradicts_says_the_gpu_varies),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),
+        cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_name_the_partitions_where_the_model_saw_both_sides),
         cmocka_unit_test(test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there),
         cmocka_unit_test(test_l1_load_lookups_without_any_global_load_are_cp_async_lookups),
         cmocka_unit_test(test_l2_writes_above_with_every_store_sector_written_are_stores_the_model_merges),

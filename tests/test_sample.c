@@ -138,9 +138,13 @@ static void test_a_transpose_with_partial_edge_tiles_sampled_is_within_its_bound
        1300 rows of 46 * 4 + 4; it writes rows of 1300 = 40 * 32 + 20 floats, the last 80 bytes 3 */
     assert_true(total(s, "ws__t_sectors_ideal_global_op_ld.sum") == 1300.0 * (46 * 4 + 4));
     assert_true(total(s, "ws__t_sectors_ideal_global_op_st.sum") == 1500.0 * (40 * 4 + 3));
-    /* every element misses in L2 once: W*H*4 bytes of sectors from DRAM, within 2 % */
-    assert_true(fabs(total(s, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum") - 1500.0 * 1300 * 4 / 32) <=
+    /* every element is fetched from DRAM once: W*H*4 bytes of sectors, within 2 %, are the read misses
+       beside those of a far partition's copy (rows of 6000 B: neighbouring tiles share lines, cache.h
+       "Far lookups"); those scale as the hits, within 5 % of the full run's */
+    double far_s = total(s, "ws__l2_far_miss_sectors.sum"), far_f = total(f, "ws__l2_far_miss_sectors.sum");
+    assert_true(fabs(total(s, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum") - far_s - 1500.0 * 1300 * 4 / 32) <=
                 0.02 * 1500.0 * 1300 * 4 / 32);
+    assert_true(far_f > 0 && fabs(far_s - far_f) <= 0.05 * far_f);
     double eb = num(sj, "exact_counters_bound") + 1e-3; /* the goal: 0.1 % */
     const char *exact[] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
                            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",

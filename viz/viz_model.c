@@ -90,6 +90,7 @@ viz_outcome viz_outcome_of(int sector_outcome, bool store)
     case WS_SECT_L2_HIT: return VIZ_OUT_L2_HIT;
     case WS_SECT_DRAM: return VIZ_OUT_DRAM;
     case WS_SECT_WRITE: return VIZ_OUT_WRITE;
+    case WS_SECT_L2_FAR: return VIZ_OUT_L2_HIT; /* served by L2 (the home partition), no DRAM */
     default: return store ? VIZ_OUT_WRITE : VIZ_OUT_UNKNOWN;
     }
 }

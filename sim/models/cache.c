@@ -19,6 +19,7 @@ typedef struct {
     uint64_t tag;    /* line number + 1; 0 = empty */
     uint8_t valid;   /* sector bits */
     uint8_t dirty;
+    uint8_t far_valid; /* L2: sectors the other partition's copy holds (far lookups; within valid) */
     uint32_t wmask[4]; /* L2: bytes written so far of a dirty sector that is not valid */
     uint32_t epoch;  /* L2: which dirty-FIFO entry is this line's (0 = none) */
     uint32_t pepoch; /* L2: which partial-write FIFO entry is this line's (0 = none) */
@@ -106,6 +107,8 @@ struct ws_cache {
                                 SM allocates its own */
     size_t sm_bytes;
     int resident;    /* blocks per SM at once: the block slots whose clocks read coalescing compares */
+    int block_warps; /* warps per block (default 1): with the blocks an SM runs at once, the warps whose
+                        memory instructions interleave on it (store merging's window) */
     slot_clock *clocks; /* sm_count x resident: each block slot's clock (its blocks' L1 lines in turn) */
     uint64_t grid_blocks; /* the launch's blocks (0 = unknown: one per SM); read coalescing's drift */
     double drift_scale;   /* the drift's multiplier (1; a sampled run's sqrt(grid / lead blocks)) */
@@ -122,6 +125,7 @@ const char *ws_sector_outcome_name(ws_sector_outcome o)
     case WS_SECT_L2_HIT: return "L2 hit";
     case WS_SECT_DRAM: return "DRAM";
     case WS_SECT_WRITE: return "write";
+    case WS_SECT_L2_FAR: return "far L2 miss";
     default: return "none";
     }
 }
@@ -145,6 +149,7 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->atom_sector_rule = dev->atom_sector_rule;
     cfg->l2_dirty_limit = dev->l2_dirty_fraction > 0 ? (uint64_t)(dev->l2_dirty_fraction * (double)dev->l2_bytes) : 0;
     cfg->l2_partitions = dev->l2_partitions;
+    cfg->l2_far_lookups = dev->l2_partitions > 1;
     cfg->dram_min_access_bytes = dev->dram_min_access_bytes;
     cfg->dram_row_bytes = dev->dram_row_bytes;
     cfg->dram_banks = dev->dram_banks;
@@ -348,6 +353,7 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
     if (cfg->read_coalescing)
         c->fills = calloc(FILL_SLOTS, sizeof *c->fills);
     c->resident = 1;
+    c->block_warps = 1;
     c->drift_scale = 1;
     c->clocks = calloc((size_t)cfg->sm_count, sizeof *c->clocks);
     if (!c->sms || !c->clocks || (cfg->read_coalescing && !c->fills) || (c->pcap && !c->pfifo) || (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0 && !c->open_row) ||
@@ -463,11 +469,28 @@ static void slot_drift(const ws_cache *c, slot_clock *k, size_t slot, int bulk, 
  * contending for the SM's issue slots and L1 adds its own delays; a block alone stays in step with
  * its partners (cache.h "Read coalescing"). x drift_scale: a sampled run's lead waves stand for
  * the grid's longer span (ws_cache_set_drift_scale). */
-static double drift_factor(const ws_cache *c)
+static uint64_t busy_blocks(const ws_cache *c)
 {
     uint64_t per_sm = c->grid_blocks ? (c->grid_blocks + (uint64_t)c->cfg.sm_count - 1) / (uint64_t)c->cfg.sm_count : 1;
-    uint64_t busy = per_sm < (uint64_t)c->resident ? per_sm : (uint64_t)c->resident;
+    return per_sm < (uint64_t)c->resident ? per_sm : (uint64_t)c->resident;
+}
+
+static double drift_factor(const ws_cache *c)
+{
+    uint64_t busy = busy_blocks(c);
     return busy > 1 ? sqrt((double)(busy - 1)) * c->drift_scale : 0;
+}
+
+/* Store merging's window in the warp's own memory instructions (cache.h "Store merging"): the
+ * pending write lasts inflight_window of the SM's, and on the GPU the warps an SM runs at once take
+ * turns, so a warp's next instruction is busy x block_warps of the SM's later. The interpreter runs a
+ * warp's slice without the others between, so the SM's count here is the warp's own: a later store of
+ * the warp d of them on merges while d x warps < inflight_window. */
+static int store_pending(const ws_cache *c, const sm_state *s, const inflight *w, uint64_t sector_no)
+{
+    uint64_t warps = busy_blocks(c) * (uint64_t)(c->block_warps > 0 ? c->block_warps : 1);
+    uint64_t win = (uint64_t)c->cfg.inflight_window, at = w->expiry - win;
+    return w->sector == sector_no + 1 && s->now < w->expiry && (s->now - at) * warps < win;
 }
 
 /* A read request for `want` (sectors of `line`) from an SM of `group` at block-slot time `t` (its
@@ -688,31 +711,97 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
     return l;
 }
 
-/* Reads the sectors in `want` (bits of one line) through L2: counts hits and
- * misses, fetches the missing ones from DRAM at the fetch granularity.
- * Returns the mask of sectors that missed. With no L2 every sector misses. */
-static uint8_t l2_read(ws_cache *c, uint64_t now, int smi, uint64_t line, uint8_t want, ws_cache_access *out)
+/* Far lookups (cache.h "Far lookups"): the partition an SM's requests enter and the one a line is
+ * homed in. Both maps are undocumented; these are stand-ins, both the parity of an index's bits (an
+ * xor-fold, as hardware hashes are). An SM's: of its read coalescer group's number (groups of
+ * coalesce_group_sms SMs; a TPC's two SMs without coalescing): the coalescer forwards one request
+ * for the SMs it merges, so they enter one partition; the fold, not the number's low bit, because
+ * the GPU places blocks in an order the model does not know (block b on SM b is a stand-in too), so
+ * the map should not line up with strides of the model's placement. A line's: of its line number. */
+static int sm_partition(const ws_cache *c, int sm)
 {
-    cline *l = l2_line(c, line, out);
-    uint8_t have = l ? l->valid : 0;
-    uint8_t miss = want & (uint8_t)~have;
-    /* In-flight fills (latency only; the counters stay ncu's): a hit on a sector that an earlier
-     * miss of this SM fetched unasked, within fill_window of its memory instructions, waits
-     * for that DRAM fetch (a byte histogram's next warp reads the other half of a 64-B fetch).
-     * Other SMs' clocks are not comparable here: their hits stay hits. */
-    if (l && (want & have & l->fill_extra) && l->fill_sm == (uint16_t)smi &&
-        (uint32_t)now - l->fill_at < (uint32_t)c->cfg.fill_window)
-        out->l2_hit_inflight_sectors += __builtin_popcount(want & have & l->fill_extra);
-    out->l2_hit_sectors += __builtin_popcount(want) - __builtin_popcount(miss);
-    if (!miss)
+    if (c->cfg.l2_partitions <= 1)
         return 0;
+    int g = c->cfg.read_coalescing && c->cfg.coalesce_group_sms > 0 ? c->cfg.coalesce_group_sms : 2;
+    unsigned n = (unsigned)(sm / g);
+    return c->cfg.l2_partitions == 2 ? __builtin_parity(n) : (int)(n % (unsigned)c->cfg.l2_partitions);
+}
+
+static int line_home(const ws_cache *c, uint64_t line)
+{
+    if (c->cfg.l2_partitions <= 1)
+        return 0;
+    if (c->cfg.l2_partitions == 2)
+        return __builtin_parityll(line);
+    return (int)((line ^ (line >> 7) ^ (line >> 13)) % (uint64_t)c->cfg.l2_partitions);
+}
+
+/* The sectors a miss on `miss` fetches: the dram_fetch_bytes-aligned blocks around them. */
+static uint8_t promote(const ws_cache *c, uint8_t miss)
+{
     uint8_t fetch = 0;
     int per = c->cfg.dram_fetch_bytes / WS_SECTOR_BYTES; /* 1, 2 or 4 sectors per fetch */
     uint8_t block = (uint8_t)((1u << per) - 1);
     for (int s = 0; s < SECTORS_PER_LINE; s++)
         if (miss >> s & 1)
             fetch |= (uint8_t)(block << (s / per * per));
-    fetch &= (uint8_t)~have;
+    return fetch;
+}
+
+/* Reads the sectors in `want` (bits of one line) through L2: counts hits and
+ * misses, fetches the missing ones from DRAM at the fetch granularity.
+ * Returns the mask of sectors that missed. With no L2 every sector misses. */
+static uint8_t l2_read(ws_cache *c, uint64_t now, int smi, uint64_t line, uint8_t want, int near_only,
+                       uint8_t *far_out, ws_cache_access *out)
+{
+    cline *l = l2_line(c, line, out);
+    uint8_t have = l ? l->valid : 0;
+    uint8_t miss = want & (uint8_t)~have;
+    *far_out = 0;
+    /* In-flight fills (latency only; the counters stay ncu's; a lookup on either side): a hit on a
+     * sector that an earlier miss of this SM fetched unasked, within fill_window of its memory
+     * instructions, waits for that DRAM fetch (a byte histogram's next warp reads the other half of a 64-B fetch).
+     * Other SMs' clocks are not comparable here: their hits stay hits. */
+    if (l && (want & have & l->fill_extra) && l->fill_sm == (uint16_t)smi &&
+        (uint32_t)now - l->fill_at < (uint32_t)c->cfg.fill_window)
+        out->l2_hit_inflight_sectors += __builtin_popcount(want & have & l->fill_extra);
+    /* A read from an SM of the other partition is looked up in that SM's partition first, in its
+     * copy of the line (far_valid): a hit there is a hit; a miss (counted, promoted, as a home miss
+     * is) goes over the L2 fabric to the home partition, which hits or fetches from DRAM as a read
+     * of its own SMs would, so DRAM sees the same bytes. A line read from both sides misses once in
+     * each unless the far side read it first (its miss filled the home too). */
+    if (l && c->cfg.l2_far_lookups && !near_only && sm_partition(c, smi) != line_home(c, line)) {
+        uint8_t fmiss = want & (uint8_t)~l->far_valid;
+        out->l2_hit_sectors += __builtin_popcount(want) - __builtin_popcount(fmiss);
+        if (!fmiss)
+            return 0;
+        uint8_t ffetch = promote(c, fmiss) & (uint8_t)~l->far_valid;
+        out->l2_miss_sectors += __builtin_popcount(ffetch);
+        uint8_t fetch = miss ? promote(c, miss) & (uint8_t)~have : 0;
+        uint64_t bytes = (uint64_t)__builtin_popcount(fetch) * WS_SECTOR_BYTES;
+        if (bytes) {
+            dram_access(c, line, bytes);
+            out->dram_read_bytes += bytes;
+            c->t.dram_fill_bytes += bytes;
+            c->t.dram_read_bytes += bytes;
+            l->valid |= fetch;
+            l->fill_extra = fetch & (uint8_t)~miss;
+            l->fill_at = (uint32_t)now;
+            l->fill_sm = (uint16_t)smi;
+            for (int s = 0; s < SECTORS_PER_LINE; s++)
+                if (fetch >> s & 1)
+                    l->wmask[s] = 0;
+        }
+        /* the fabric's hits: misses here that no DRAM fetch served */
+        out->l2_far_miss_sectors += __builtin_popcount(ffetch & (uint8_t)~fetch);
+        *far_out = fmiss & (uint8_t)~miss;
+        l->far_valid |= ffetch & l->valid;
+        return miss;
+    }
+    out->l2_hit_sectors += __builtin_popcount(want) - __builtin_popcount(miss);
+    if (!miss)
+        return 0;
+    uint8_t fetch = promote(c, miss) & (uint8_t)~have;
     /* lookup misses count the promoted sectors, not only the requested ones: one u32 per
      * 128-B line read 2,097,152 sectors and counted 4,194,304 misses at the 64-B default
      * (gpu-memory-rules.md §4.1, App. F) */
@@ -735,10 +824,14 @@ static uint8_t l2_read(ws_cache *c, uint64_t now, int smi, uint64_t line, uint8_
 }
 
 /* Writes one sector (byte mask `bytes`) into L2. */
-static void l2_write(ws_cache *c, uint64_t line, int sec, uint32_t bytes, ws_cache_access *out)
+static void l2_write(ws_cache *c, int sm, uint64_t line, int sec, uint32_t bytes, ws_cache_access *out)
 {
     cline *l = l2_line(c, line, out);
     uint8_t bit = (uint8_t)(1u << sec);
+    /* a store from the home side leaves the other partition's copy stale: dropped; one from the
+     * far side passes through that copy, which stays (an assumption: not measured) */
+    if (l && sm_partition(c, sm) == line_home(c, line))
+        l->far_valid &= (uint8_t)~bit;
     if (!l) { /* no L2: the write goes straight to DRAM */
         dram_access(c, line, WS_SECTOR_BYTES);
         out->dram_write_bytes += WS_SECTOR_BYTES;
@@ -853,7 +946,7 @@ int ws_cache_access_front(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                  * write (a naive transpose's column stores, results/h200.json); local stores never
                  * merge (a local array's updates at run-time indices: unmerged) */
                 inflight *w = pend_slot(s->wpend, sector_no);
-                if (!local && pend_outstanding(s, s->wpend, sector_no) && w->warp == ev->warp_global &&
+                if (!local && store_pending(c, s, w, sector_no) && w->warp == ev->warp_global &&
                     !(w->bytes & e->byte_mask)) {
                     w->bytes |= e->byte_mask;
                     f->st_merged++;
@@ -925,11 +1018,12 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
             if (to_l2) {
                 out->l2_requests++;
                 out->l2_sectors += __builtin_popcount(to_l2);
-                uint8_t miss = l2_read(c, f->now, sm, line, to_l2, out);
+                uint8_t far;
+                uint8_t miss = l2_read(c, f->now, sm, line, to_l2, 0, &far, out);
                 for (int k = i; k < j; k++) {
                     int sec = entry_sec(&co->entries[k]);
                     if (to_l2 >> sec & 1)
-                        out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
+                        out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : (far >> sec & 1) ? WS_SECT_L2_FAR : WS_SECT_L2_HIT;
                 }
                 fill_add(c, line, to_l2, group, sm, seen);
             }
@@ -937,7 +1031,7 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
             for (int k = i; k < j; k++) {
                 const ws_sector_entry *e = &co->entries[k];
                 out->outcome[k] = WS_SECT_WRITE;
-                l2_write(c, line, entry_sec(e), e->byte_mask, out);
+                l2_write(c, sm, line, entry_sec(e), e->byte_mask, out);
             }
             if (g)
                 out->l2_requests++;
@@ -948,10 +1042,13 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
             out->l2_requests++;
             for (int k = i; k < j; k++) /* lanes on one address: one sector-op each (coalesce.h) */
                 out->l2_sectors += ws_coalesce_entry_atom_sectors(&co->entries[k], c->cfg.atom_sector_rule);
-            uint8_t miss = l2_read(c, f->now, sm, line, want, out);
+            uint8_t far;
+            uint8_t miss = l2_read(c, f->now, sm, line, want, 1, &far, out); /* performed at the line's home */
             cline *l2 = scache_find(&c->l2, line, 0);
-            if (l2)
+            if (l2) {
+                l2->far_valid &= (uint8_t)~want; /* the other partition's copy is stale now */
                 l2_set_dirty(c, l2, want, out);
+            }
             for (int k = i; k < j; k++) {
                 int sec = entry_sec(&co->entries[k]);
                 out->outcome[k] = (miss >> sec & 1) ? WS_SECT_DRAM : WS_SECT_L2_HIT;
@@ -986,6 +1083,7 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
         t->l2_read_sectors += (uint64_t)out->l2_sectors;
         t->l2_read_hit_sectors += (uint64_t)out->l2_hit_sectors;
         t->l2_read_miss_sectors += (uint64_t)out->l2_miss_sectors;
+        t->l2_far_miss_sectors += (uint64_t)out->l2_far_miss_sectors;
     } else if (ev->op == WS_MEM_STORE) {
         t->l1_st_sectors += (uint64_t)out->st_sectors;
         t->l1_st_hit_sectors += (uint64_t)out->l1_st_hit_sectors;
@@ -1025,6 +1123,8 @@ int ws_cache_set_resident(ws_cache *c, int blocks_per_sm)
 }
 
 void ws_cache_set_grid_blocks(ws_cache *c, uint64_t blocks) { c->grid_blocks = blocks; }
+
+void ws_cache_set_block_warps(ws_cache *c, int warps) { c->block_warps = warps > 0 ? warps : 1; }
 
 void ws_cache_set_drift_scale(ws_cache *c, double scale) { c->drift_scale = scale > 0 ? scale : 1; }
 

@@ -64,6 +64,13 @@
  *      results/h200-tensorcore, tests/data/tensor/sass_forms.cu). Other warps' writes
  *      (a naive transpose's columns), rewrites of the same bytes and local stores do not
  *      merge (results/h200.json). A rule fitted to those recordings, not documented.
+ *      The window is the SM's instructions, which the warps it runs at once (its busy
+ *      blocks x ws_cache_set_block_warps) take in turn, while the interpreter runs a warp's
+ *      slice alone: a store of the warp d of its own instructions later merges while
+ *      d x warps < inflight_window. So a C fragment's second half-sector store, d = 1,
+ *      merges at 4 warps (mma_ldmatrix_*, mma_cp_async: half the 4096 sectors written, as
+ *      measured) and not at 8 (myHGEMMAlignedV1-5: all 8192 written; div_return_taken's
+ *      two stores: all 1280).
  *  Atomics/reductions on global memory are performed at L2 (read-modify-write of
  *      each sector; L1 bypassed).
  *  L2  device size, 128-B lines, sectored, set-associative LRU, write-back. A read
@@ -90,6 +97,19 @@
  *      l2_bytes x P / (2P - 1) distinct bytes: the LRU structure is that size (a copy of B
  *      bytes kept 21-24 MB dirty at the end where writes alone kept 27.2: 2/3 of 62.9 MB
  *      split between reads and writes is 21.0).
+ *  Far lookups (l2_far_lookups): a read from an SM whose partition is not the line's home is
+ *      looked up in the SM's partition first, in its copy of the line (far_valid, a subset of
+ *      the home's sectors): a hit is a hit; a miss (promoted, counted in the read lookup
+ *      misses as a home miss is) goes over the L2 fabric to the home, which hits or fetches
+ *      from DRAM as usual, and the copy takes the sectors. So DRAM reads are unchanged; a line
+ *      the home side read first and the far side later misses twice (the extra miss counted
+ *      in l2_far_miss_sectors), one the far side read first once (its fetch filled the home).
+ *      Stores from the home side drop the far copy's sector, atomics (performed at the home)
+ *      too. Both maps are stand-ins (undocumented): an SM's partition the parity of its read
+ *      coalescer group's number's bits (its TPC's without coalescing), a line's home the parity
+ *      of its line number's bits. results/h200-inflight contradicts both (the sides go by GPC,
+ *      homes are no parity) and the far-side-first rule (the second side misses again on 81 %
+ *      of the lines whichever homes them); the mechanism itself it confirms.
  *  Launch fetches: what a launch reads from DRAM besides its data when the caches
  *      start empty (as under ncu's --cache-control all): the machine code in the profile's
  *      code_fetch_block_bytes blocks plus launch_fetch_base_bytes (constant bank 0 and the
@@ -117,7 +137,9 @@ typedef enum {
     WS_SECT_MERGED,    /* L1 miss merged into an outstanding miss: no new L2 traffic */
     WS_SECT_L2_HIT,    /* read (or atomic) found the sector in L2 */
     WS_SECT_DRAM,      /* read (or atomic) missed L2: fetched from DRAM */
-    WS_SECT_WRITE      /* store: written through to L2 */
+    WS_SECT_WRITE,     /* store: written through to L2 */
+    WS_SECT_L2_FAR     /* read missed the partition its SM's requests enter, hit the line's home
+                          partition over the L2 fabric (no DRAM) */
 } ws_sector_outcome;
 
 const char *ws_sector_outcome_name(ws_sector_outcome o); /* "L1 hit" */
@@ -142,6 +164,8 @@ typedef struct {
     int atom_sector_rule;     /* WS_ATOM_SECTORS_* (device.h): an atomic's L2 sectors; 0 = distinct */
     uint64_t l2_dirty_limit;  /* dirty L2 bytes kept; beyond, the oldest-dirtied line is written back (0 = none) */
     int l2_partitions;        /* 0/1: one; P: distinct lines held = l2_bytes x P / (2P - 1) (far lines cached twice) */
+    int l2_far_lookups;       /* a read from an SM of another partition than the line's home is looked up
+                                 there first (cache.h "Partitions"); needs l2_partitions > 1 */
     uint64_t l2_partial_lines;           /* lines keeping partly written sectors as byte masks (0 = no limit) */
     uint64_t l2_partial_writeback_lines; /* lines with partial writes kept before write-back (>= the above) */
     int dram_min_access_bytes;           /* DRAM access shape (device.h): 0 = not counted */
@@ -168,6 +192,8 @@ typedef struct {
     int l2_hit_sectors, l2_miss_sectors;    /* read/atomic lookups: requested sectors found; sectors
                                                fetched on a miss (promoted to the fetch granularity,
                                                as ncu counts lookup misses, §4.1) */
+    int l2_far_miss_sectors;                /* of the misses: far-side lookups the home partition served
+                                               over the L2 fabric (no DRAM fetch) */
     uint64_t dram_read_bytes;               /* fills caused by this access (incl. ECC reads of victims) */
     uint64_t ecc_read_bytes;                /* of which: reads of partly written victims (ECC) */
     uint64_t dram_write_bytes;              /* write-backs of dirty victims evicted now */
@@ -183,6 +209,7 @@ typedef struct {
     uint64_t l1_st_sectors, l1_st_hit_sectors;      /* global and local store sectors looked up in L1 */
     uint64_t l2_read_requests, l2_read_sectors;
     uint64_t l2_read_hit_sectors, l2_read_miss_sectors; /* miss = sectors fetched (promoted) */
+    uint64_t l2_far_miss_sectors;                   /* of the misses: served by the home partition (fabric) */
     uint64_t l2_write_requests, l2_write_sectors;
     uint64_t l2_write_partial_sectors;              /* of those, sent with fewer than 32 bytes (by the
                                                        store's own bytes; a merged store's added later) */
@@ -256,6 +283,10 @@ int ws_cache_set_resident(ws_cache *c, int blocks_per_sm);
 /* The launch's blocks (default 0: one per SM): with blocks_per_sm, how many blocks an SM runs at
  * once, which sets read coalescing's drift (cache.h "Read coalescing"). */
 void ws_cache_set_grid_blocks(ws_cache *c, uint64_t blocks);
+
+/* Warps per block (default 1): with the blocks an SM runs at once, the warps whose memory
+ * instructions interleave on it, which shortens store merging's window (cache.h "Store merging"). */
+void ws_cache_set_block_warps(ws_cache *c, int warps);
 
 /* Multiplies read coalescing's drift (default 1): a sampled run of the first L of the grid's G
  * blocks gives sqrt(G / L), so its slots' walks spread as far as the full run's longer clocks'

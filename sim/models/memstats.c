@@ -106,7 +106,7 @@ static void tc_verdict(ws_memstats *ms, const ws_mem_verdict *v, ws_pc_stats *p,
                 p->l1_miss_sectors += (uint64_t)v->ca->l1_miss_sectors;
                 p->l2_sectors += (uint64_t)v->ca->l2_sectors;
                 p->l2_hit_sectors += (uint64_t)v->ca->l2_hit_sectors;
-                p->l2_miss_sectors += (uint64_t)v->ca->l2_miss_sectors;
+                p->l2_miss_sectors += (uint64_t)(v->ca->l2_miss_sectors - v->ca->l2_far_miss_sectors); /* DRAM's */
                 p->dram_read_bytes += v->ca->dram_read_bytes;
             }
         }
@@ -259,7 +259,7 @@ void ws_memstats_verdict(void *ctx, const ws_mem_verdict *v)
             p->l1_miss_sectors += (uint64_t)ca->l1_miss_sectors;
             p->l2_sectors += (uint64_t)ca->l2_sectors;
             p->l2_hit_sectors += (uint64_t)ca->l2_hit_sectors;
-            p->l2_miss_sectors += (uint64_t)ca->l2_miss_sectors;
+            p->l2_miss_sectors += (uint64_t)(ca->l2_miss_sectors - ca->l2_far_miss_sectors); /* DRAM's */
             p->dram_read_bytes += ca->dram_read_bytes;
         }
     } else if (ev->space == WS_SPACE_SHARED && ev->dsmem) {

@@ -91,7 +91,8 @@ typedef struct {
     uint64_t active_lanes;    /* sum of active lanes over executions */
     uint64_t requests, sectors, ideal_sectors, lines, bytes_used;
     uint64_t wavefronts, ideal_wavefronts, ncu_conflicts, excess;
-    uint64_t l1_hit_sectors, l1_miss_sectors, l2_sectors, l2_hit_sectors, l2_miss_sectors;
+    uint64_t l1_hit_sectors, l1_miss_sectors, l2_sectors, l2_hit_sectors;
+    uint64_t l2_miss_sectors; /* misses that fetched from DRAM (not a far partition's, cache.h "Far lookups") */
     uint64_t dram_read_bytes;
     uint64_t atom_lane_ops;   /* atomics/reductions: active lanes (read-modify-writes) */
     uint64_t atom_passes;     /* shared atomics: serialised bank passes (sim/models/atomics.h) */

@@ -199,6 +199,9 @@
       "L1 misses merged into an outstanding miss (no new L2 traffic)", c->merged_sectors) \
     M(L1_MERGED_STORE, "ws__l1_merged_store_sectors.sum", SECTOR, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
       "store sectors merged into a pending write of the same sector (no new L2 sector)", c->st_merged_sectors) \
+    M(L2_FAR_MISS, "ws__l2_far_miss_sectors.sum", SECTOR, MODEL, INFO, 0, OWN, NONE, NONE, PLAIN, \
+      "L2 read lookup misses in the SM's partition that the line's home partition served over the L2 fabric (no DRAM)", \
+      c->l2_far_miss_sectors) \
     M(DRAM_READ, "dram__bytes_read.sum", BYTE, MODEL, CACHE, WS_SLACK_DRAM_BYTES, COLLECT, NONE, NONE, PLAIN, \
       "bytes read from DRAM (fills at the fetch granularity + ECC reads + the launch's code and constants)", \
       (double)c->dram_read_bytes + (double)t->launch_fetch_bytes) \

@@ -85,6 +85,7 @@ ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t
         return NULL;
     }
     ws_cache_set_grid_blocks(m->cache, ws_launch_blocks(launch)); /* read coalescing's drift */
+    ws_cache_set_block_warps(m->cache, m->warps_per_block);      /* store merging's window */
     ws_models_set_resident_blocks(m, 1);
     return m;
 }
@@ -235,7 +236,9 @@ static double outcome_latency(const ws_device *d, uint8_t o)
     switch (o) {
     case WS_SECT_L1_HIT: return d->l1_hit_cycles;
     case WS_SECT_MERGED: /* waits for the outstanding miss: assume it came from L2 */
-    case WS_SECT_L2_HIT: return d->l2_hit_cycles;
+    case WS_SECT_L2_HIT:
+    case WS_SECT_L2_FAR: /* the fabric hop is not timed: as a hit */
+        return d->l2_hit_cycles;
     case WS_SECT_DRAM: return d->dram_cycles; /* unloaded: timing.c adds the queueing the load causes */
     default: return 0;
     }
