@@ -748,6 +748,27 @@ static uint8_t promote(const ws_cache *c, uint8_t miss)
     return fetch;
 }
 
+/* Fetches `fetch` (sectors of `line`, a miss on `miss` promoted) from DRAM into L2 line l (NULL: no
+ * L2, the bytes only): the fill that SM smi's miss at its instruction count `now` made. */
+static void dram_fill(ws_cache *c, cline *l, uint64_t line, uint8_t fetch, uint8_t miss, uint64_t now, int smi,
+                      ws_cache_access *out)
+{
+    uint64_t bytes = (uint64_t)__builtin_popcount(fetch) * WS_SECTOR_BYTES;
+    dram_access(c, line, bytes);
+    out->dram_read_bytes += bytes;
+    c->t.dram_fill_bytes += bytes;
+    c->t.dram_read_bytes += bytes;
+    if (!l)
+        return;
+    l->valid |= fetch;
+    l->fill_extra = fetch & (uint8_t)~miss;
+    l->fill_at = (uint32_t)now;
+    l->fill_sm = (uint16_t)smi;
+    for (int s = 0; s < SECTORS_PER_LINE; s++)
+        if (fetch >> s & 1)
+            l->wmask[s] = 0; /* partial writes merge into the fetched sector */
+}
+
 /* Reads the sectors in `want` (bits of one line) through L2: counts hits and
  * misses, fetches the missing ones from DRAM at the fetch granularity.
  * Returns the mask of sectors that missed. With no L2 every sector misses. */
@@ -778,20 +799,8 @@ static uint8_t l2_read(ws_cache *c, uint64_t now, int smi, uint64_t line, uint8_
         uint8_t ffetch = promote(c, fmiss) & (uint8_t)~l->far_valid;
         out->l2_miss_sectors += __builtin_popcount(ffetch);
         uint8_t fetch = miss ? promote(c, miss) & (uint8_t)~have : 0;
-        uint64_t bytes = (uint64_t)__builtin_popcount(fetch) * WS_SECTOR_BYTES;
-        if (bytes) {
-            dram_access(c, line, bytes);
-            out->dram_read_bytes += bytes;
-            c->t.dram_fill_bytes += bytes;
-            c->t.dram_read_bytes += bytes;
-            l->valid |= fetch;
-            l->fill_extra = fetch & (uint8_t)~miss;
-            l->fill_at = (uint32_t)now;
-            l->fill_sm = (uint16_t)smi;
-            for (int s = 0; s < SECTORS_PER_LINE; s++)
-                if (fetch >> s & 1)
-                    l->wmask[s] = 0;
-        }
+        if (fetch)
+            dram_fill(c, l, line, fetch, miss, now, smi, out);
         /* the fabric's hits: misses here that no DRAM fetch served */
         out->l2_far_miss_sectors += __builtin_popcount(ffetch & (uint8_t)~fetch);
         *far_out = fmiss & (uint8_t)~miss;
@@ -806,20 +815,7 @@ static uint8_t l2_read(ws_cache *c, uint64_t now, int smi, uint64_t line, uint8_
      * 128-B line read 2,097,152 sectors and counted 4,194,304 misses at the 64-B default
      * (gpu-memory-rules.md §4.1, App. F) */
     out->l2_miss_sectors += __builtin_popcount(fetch);
-    uint64_t bytes = (uint64_t)__builtin_popcount(fetch) * WS_SECTOR_BYTES;
-    dram_access(c, line, bytes);
-    out->dram_read_bytes += bytes;
-    c->t.dram_fill_bytes += bytes;
-    c->t.dram_read_bytes += bytes;
-    if (l) {
-        l->valid |= fetch;
-        l->fill_extra = fetch & (uint8_t)~miss;
-        l->fill_at = (uint32_t)now;
-        l->fill_sm = (uint16_t)smi;
-        for (int s = 0; s < SECTORS_PER_LINE; s++)
-            if (fetch >> s & 1)
-                l->wmask[s] = 0; /* partial writes merge into the fetched sector */
-    }
+    dram_fill(c, l, line, fetch, miss, now, smi, out);
     return miss;
 }
 
