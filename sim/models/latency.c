@@ -37,7 +37,7 @@ struct ws_latency {
     double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
     double block_tail_queue;   /* the queue waits a block-wide DRAM epoch counts (block_tail_queue()) */
     bool has_barrier;          /* the function has a block barrier: short chains hold the block */
-    int copy_depth;            /* the largest N of the function's cp.async.wait_group N: its copies' lead */
+    int copy_depth;            /* N of the function's one cp.async.wait_group N > 0 (0: none, or several) */
     int *waits;                /* per event pc: the SASS's load waits before it (ws_latency_set_load_waits) */
     int nwaits;
 };
@@ -165,8 +165,8 @@ static bool from_dram(const ws_mem_verdict *v)
 
 /* A kernel with block barriers: an epoch of shared loads only is part of the warp's short chain,
  * which the block's barriers make every warp of the block wait for (ws_latency_finish charges each
- * warp the block's longest). Any other epoch costs the warp itself, as before. */
-/* A pipeline's copies (cp.async.wait_group N > 0) are waited for N iterations after they were issued:
+ * warp the block's longest). Any other epoch costs the warp itself, as before.
+ * A pipeline's copies (cp.async.wait_group N > 0) are waited for N iterations after they were issued:
  * copy t + N goes out as the block waits for copy t, so in a latency-bound steady state N + 1
  * iterations share one copy latency L (S_{t+1} = S_{t-N} + L + work: each iteration waits
  * (L + work) / (N + 1)). An epoch of such copies alone therefore adds L / (N + 1) to the chain (the
