@@ -219,6 +219,13 @@ static void test_a_sampled_matmul_counts_its_first_waves_cold_misses_once(void *
     within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", 0.02);
     within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", 0.02);
     within(s, f, "dram__bytes_read.sum", 0.02);
+    /* 1.37 waves (3 do not fit the budget): the first wave and 0.37 of a wave after it, whose
+       per-block spread bounds the L2 read hits and misses; the full run is within that bound */
+    cJSON *cb = cJSON_GetObjectItem(sampling(s), "cache_counters_bound");
+    assert_true(cJSON_IsNumber(cb));
+    assert_true(num(sampling(s), "waves") > 1 && num(sampling(s), "waves") < 2);
+    within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", cb->valuedouble);
+    within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", cb->valuedouble);
     /* the whole grid's data (A 256 KiB, B 128 KiB, C 8 MiB) fits the L2: nothing is read twice
        from DRAM for want of room, so the reads are far below one per block's sectors */
     assert_true(total(s, "dram__bytes_read.sum") < 0.1 * total(s, "lts__t_sectors_srcunit_tex_op_read.sum") * 32);
@@ -317,41 +324,47 @@ static double misses_cold(uint64_t b) { return b < G_WAVE ? 50 : 0; }
 static void test_a_lead_of_the_first_wave_and_later_blocks_bounds_the_cache_counters_by_their_spread(void **state)
 {
     (void)state;
-    const uint64_t cost = WS_SAMPLE_BUDGET / 15;
-    driven d;
-    driven_new(&d);
-    /* 0..14, then the interior kind's last block (998) and the last kind's (999) */
-    assert_int_equal(driven_run(&d, cost, hits_parity, misses_cold), 17);
-    assert_true(ws_sampler_scale(d.sp));
-    ws_sample_info si;
-    ws_sampler_info(d.sp, &si);
-    assert_true(si.lead_blocks == 15);
-    /* by hand: the first wave (0..9) counted once: 10 x 1000 hits, 10 x 50 misses. The interior
-       kind's later blocks: 989 (998 interior blocks less the first wave's 9), sampled 10..14 and
-       998: hits 100 300 100 300 100 100, mean 1000/6, sample variance 53333.3/5; the last kind's one
-       block (999, 300 hits) is the whole of its kind. Estimate 10000 + 989 x 1000/6 + 300. */
-    double s = 6, n = 989, mean = 1000.0 / 6, var = (4 * pow(100 - mean, 2) + 2 * pow(300 - mean, 2)) / (s - 1);
-    double est = 10000 + n * mean + 300;
-    double bound = 3 * sqrt(n * n * var / s * (1 - s / n)) / est; /* the misses' spread is 0 */
-    assert_true(fabs(ws_memstats_pc(d.ms, 0)->l2_hit_sectors - est) <= 0.5);
-    assert_true(ws_memstats_pc(d.ms, 0)->l2_miss_sectors == 500);
-    if (fabs(si.cache_bound - bound) > 1e-9 * bound)
-        fail_msg("cache bound %.9f, by hand %.9f", si.cache_bound, bound);
-    const char *t = ws_sampler_text(d.sp);
-    assert_non_null(strstr(t, "3 standard errors of 6 later blocks"));
-    assert_null(strstr(t, "unbounded"));
-    driven_free(&d);
+    /* a fifteenth of the lead budget a block; then a fifteenth of the raised one, which the lead
+       takes because the budget would give 1 block, less than the first wave and an eighth */
+    const uint64_t costs[] = {WS_SAMPLE_BUDGET / 15, WS_SAMPLE_BUDGET_RAISED / 15};
+    assert_true(WS_SAMPLE_BUDGET / costs[1] < G_WAVE + G_WAVE / WS_SAMPLE_LATER_PART);
+    for (int c = 0; c < 2; c++) {
+        driven d;
+        driven_new(&d);
+        /* 0..14, then the interior kind's last block (998) and the last kind's (999) */
+        assert_int_equal(driven_run(&d, costs[c], hits_parity, misses_cold), 17);
+        assert_true(ws_sampler_scale(d.sp));
+        ws_sample_info si;
+        ws_sampler_info(d.sp, &si);
+        assert_true(si.lead_blocks == 15);
+        /* by hand: the first wave (0..9) counted once: 10 x 1000 hits, 10 x 50 misses. The interior
+           kind's later blocks: 989 (998 interior blocks less the first wave's 9), sampled 10..14 and
+           998: hits 100 300 100 300 100 100, mean 1000/6, sample variance 53333.3/5; the last kind's
+           one block (999, 300 hits) is the whole of its kind. Estimate 10000 + 989 x 1000/6 + 300. */
+        double s = 6, n = 989, mean = 1000.0 / 6, var = (4 * pow(100 - mean, 2) + 2 * pow(300 - mean, 2)) / (s - 1);
+        double est = 10000 + n * mean + 300;
+        double bound = 3 * sqrt(n * n * var / s * (1 - s / n)) / est; /* the misses' spread is 0 */
+        assert_true(fabs(ws_memstats_pc(d.ms, 0)->l2_hit_sectors - est) <= 0.5);
+        assert_true(ws_memstats_pc(d.ms, 0)->l2_miss_sectors == 500);
+        if (fabs(si.cache_bound - bound) > 1e-9 * bound)
+            fail_msg("cache bound %.9f, by hand %.9f", si.cache_bound, bound);
+        const char *t = ws_sampler_text(d.sp);
+        assert_non_null(strstr(t, "3 standard errors of 6 later blocks"));
+        assert_null(strstr(t, "pooled with the first wave")); /* none: the last kind ran whole */
+        assert_null(strstr(t, "unbounded"));
+        driven_free(&d);
+    }
 }
 
 static void test_a_lead_of_the_first_wave_alone_leaves_the_cache_counters_unbounded(void **state)
 {
     (void)state;
-    /* a tenth of the budget a block: the lead is the first wave, the later blocks are the two
-       representatives, one of each kind, pooled with the first wave: no spread of their own */
-    const uint64_t cost = WS_SAMPLE_BUDGET / 10;
+    /* --sample-waves 1: the later blocks are the two representatives, one of each kind; the
+       interior one is pooled with the first wave: no spread of its own to bound it */
     driven d;
     driven_new(&d);
-    assert_int_equal(driven_run(&d, cost, hits_parity, misses_cold), 12);
+    ws_sampler_set_waves(d.sp, 1);
+    assert_int_equal(driven_run(&d, 1000, hits_parity, misses_cold), 12);
     assert_true(ws_sampler_scale(d.sp));
     ws_sample_info si;
     ws_sampler_info(d.sp, &si);
