@@ -2,7 +2,7 @@
 # gpu-gemm-lrc.sh - how GEMM-shaped blocks fall out of step, and what that does to L2 read coalescing
 # (issue 23: "requests coalesced in step"; tests/gpu/gemm_lrc_probe.cu says what it measures), in one
 # run of ~3 minutes. Builds the probe with nvcc (no warpscope build); clocks are never changed.
-# For each configuration "GX GY K WORK SMEM_KB": one launch that stamps every block's step starts
+# For each configuration "GX GY K WORK SMEM_KB [THREADS]" (THREADS 128 when left out): one launch that stamps every block's step starts
 # (stamps.txt: the probe's summary line, steps.txt.gz: every block's SM and stamps), then one under
 # ncu for the L2 and coalescer counters (ncu.csv).
 # Files in $OUT: env.txt, log.txt, stamps.txt, steps.txt.gz, ncu.csv. Environment: OUT (default
@@ -30,11 +30,12 @@ echo "$CONFIGS" | tr ';' '\n' | while read -r cfg; do
     fi
     say "stamps $cfg"
     # shellcheck disable=SC2086
-    timeout 60 "$TMP/probe" $cfg "$TMP/one-steps.txt" >> "$OUT/stamps.txt" 2>> "$LOG"
+    set -- $cfg
+    th=${6:-128}
+    timeout 60 "$TMP/probe" "$1" "$2" "$3" "$4" "$5" "$TMP/one-steps.txt" "$th" >> "$OUT/stamps.txt" 2>> "$LOG"
     echo "rc=$? stamps $cfg" >> "$LOG"
     cat "$TMP/one-steps.txt" >> "$TMP/steps.txt" 2>/dev/null
-    # shellcheck disable=SC2086
-    run "gemm_$(echo $cfg | tr ' ' _)" $cfg -
+    run "gemm_$1_$2_$3_$4_$5_$th" "$1" "$2" "$3" "$4" "$5" - "$th"
 done
 gzip -c "$TMP/steps.txt" > "$OUT/steps.txt.gz"
 say "done"

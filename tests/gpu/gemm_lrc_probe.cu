@@ -10,17 +10,17 @@
  * other GPCs. This probe measures both at once: every block stamps %globaltimer at the start of each
  * k-step, and ncu counts the coalesced sectors.
  *
- *   k_gemm  grid GX x GY of 128-thread blocks (dynamic shared memory SMEM_KB sets how many run on an
- *           SM at once). Step k of K: each thread loads one 16-B piece of the A panel (by, k) and one
- *           of the B panel (bx, k) with ld.global.cg (no L1): a panel is 2 KB, 16 whole lines, read
+ *   k_gemm  grid GX x GY of THREADS-thread blocks (32, 64 or 128; dynamic shared memory SMEM_KB sets
+ *           how many run on an SM at once). Step k of K: the block loads the A panel (by, k) and the B
+ *           panel (bx, k), 128 16-B pieces each, with ld.global.cg (no L1): a panel is 2 KB, 16 whole lines, read
  *           by all GX blocks of its row (A: launch neighbours) or all GY of its column (B: blocks GX
  *           apart in launch order). The values go through shared memory, __syncthreads, then a
  *           dependent chain of WORK fma's over shared memory, __syncthreads. STAMP=1: thread 0 writes
  *           %globaltimer at each step's start to T[block * K + k] and %smid to S[block].
  * L2 read sectors the GPU must fetch at least: (GX + GY) x K x 64 (each panel's 64 sectors once);
  * the L1 sends GX x GY x K x 128 sectors; the difference is what the coalescer (or nothing) removed.
- * Run: probe GX GY K WORK SMEM_KB STAMP_FILE|- (prints one summary line; STAMP_FILE gets every block's
- * SM and stamps, relative to the first). */
+ * Run: probe GX GY K WORK SMEM_KB STAMP_FILE|- [THREADS] (prints one summary line; STAMP_FILE gets
+ * every block's SM and stamps, relative to the first). */
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -39,13 +39,14 @@ param   GY = 32
 param   K = 64
 param   WORK = 256
 param   SMEM_KB = 8
+param   THREADS = 128
 buffer  A  uint  GY * K * 512  init=random(1, 0, 1000)
 buffer  B  uint  GX * K * 512  init=random(2, 0, 1000)
 buffer  T  ulong 1
 buffer  S  uint  1
 buffer  O  float GX * GY * 128  init=zero  output
 grid    GX, GY
-block   128
+block   THREADS
 shared  SMEM_KB * 1024
 args    A, B, K, WORK, 0, T, S, O
 */
@@ -76,10 +77,12 @@ __global__ void k_gemm(const uint4 *A, const uint4 *B, unsigned K, unsigned work
     for (unsigned k = 0; k < K; k++) {
         if (stamp && t == 0)
             T[(size_t)block * K + k] = gtimer();
-        uint4 a = __ldcg(&A[((size_t)by * K + k) * 128 + t]);
-        uint4 b = __ldcg(&B[((size_t)bx * K + k) * 128 + t]);
-        panel[0][t] = (float)(a.x ^ a.y ^ a.z ^ a.w);
-        panel[1][t] = (float)(b.x ^ b.y ^ b.z ^ b.w);
+        for (unsigned p = t; p < 128; p += blockDim.x) {
+            uint4 a = __ldcg(&A[((size_t)by * K + k) * 128 + p]);
+            uint4 b = __ldcg(&B[((size_t)bx * K + k) * 128 + p]);
+            panel[0][p] = (float)(a.x ^ a.y ^ a.z ^ a.w);
+            panel[1][p] = (float)(b.x ^ b.y ^ b.z ^ b.w);
+        }
         __syncthreads();
         for (unsigned i = 0; i < work; i++)
             acc = fmaf(acc, panel[0][(t + i) & 127], panel[1][(t + 3 * i) & 127]);
@@ -99,12 +102,15 @@ static double median(std::vector<double> v)
 int main(int argc, char **argv)
 {
     if (argc < 7) {
-        fprintf(stderr, "usage: %s GX GY K WORK SMEM_KB STAMP_FILE|-\n", argv[0]);
+        fprintf(stderr, "usage: %s GX GY K WORK SMEM_KB STAMP_FILE|- [THREADS]\n", argv[0]);
         return 2;
     }
     unsigned gx = (unsigned)atoi(argv[1]), gy = (unsigned)atoi(argv[2]), K = (unsigned)atoi(argv[3]);
     unsigned work = (unsigned)atoi(argv[4]), kb = (unsigned)atoi(argv[5]);
     const char *stamp_file = argv[6];
+    unsigned threads = argc > 7 ? (unsigned)atoi(argv[7]) : 128;
+    if (threads != 32 && threads != 64 && threads != 128)
+        return 2;
     if (!gx || !gy || gx * gy > 65536 || !K || K > 4096 || kb > 227 || (size_t)gx * gy * K > (1u << 24))
         return 2;
     int stamp = strcmp(stamp_file, "-") != 0;
@@ -122,7 +128,7 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc(&S, blocks * sizeof(unsigned)));
     CHECK(cudaFuncSetAttribute(k_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kb * 1024));
     dim3 grid(gx, gy);
-    k_gemm<<<grid, 128, (size_t)kb * 1024>>>(A, B, K, work, (unsigned)stamp, T, S, O);
+    k_gemm<<<grid, threads, (size_t)kb * 1024>>>(A, B, K, work, (unsigned)stamp, T, S, O);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     if (stamp) {
@@ -137,7 +143,7 @@ int main(int argc, char **argv)
         for (size_t b = 0; b < blocks; b++)
             if (K > 1)
                 period.push_back((double)(ht[b * K + K - 1] - ht[b * K]) / (K - 1));
-        printf("gemm %u %u %u %u %u: blocks %zu period_ns %.0f", gx, gy, K, work, kb, blocks, median(period));
+        printf("gemm %u %u %u %u %u %u: blocks %zu period_ns %.0f", gx, gy, K, work, kb, threads, blocks, median(period));
         for (unsigned k = 0; k < K; k = k ? (k * 2 < K ? k * 2 : (k == K - 1 ? K : K - 1)) : 1) {
             std::vector<double> row, col;
             size_t row_near = 0, col_near = 0;
@@ -165,7 +171,8 @@ int main(int argc, char **argv)
             perror(stamp_file);
             return 1;
         }
-        fprintf(f, "# gemm %u %u %u %u %u: per block: smid, then each step's start in ns after the first\n", gx, gy, K, work, kb);
+        fprintf(f, "# gemm %u %u %u %u %u %u: per block: smid, then each step's start in ns after the first\n", gx, gy, K, work, kb,
+                threads);
         for (size_t b = 0; b < blocks; b++) {
             fprintf(f, "%u", hs[b]);
             for (unsigned k = 0; k < K; k++)
