@@ -12,7 +12,10 @@
  *   pair LINES DELAY BLOCKS PART   BLOCKS blocks (1 per SM: 150 KB of shared memory each), one warp
  *                  each, read the same LINES 128-B lines in the same order, 4 lines per LDG.128
  *                  instruction; block b waits b x DELAY SM cycles (clock64) first. PART = 0: every
- *                  block reads whole lines; 1: blocks b > 0 read the first half (2 sectors) of each.
+ *                  block reads whole lines; 1: blocks b > 0 read the first half (2 sectors) of each;
+ *                  2: whole lines, each instruction's address depending on the last one's data, so a
+ *                  block has one request in flight at a time (the window without a follower catching
+ *                  up on a leader that many outstanding requests slow down).
  *   repeat LINES DELAY BLOCKS PART the same, launched twice: profile the second launch (ncu
  *                  --launch-skip 1 --cache-control none) for requests whose first one hits L2.
  *
@@ -34,9 +37,11 @@ __global__ void k_pair(const uint4 *in, unsigned lines, long long delay, int par
     while (clock64() - t0 < delay * (long long)b) /* block b starts b x DELAY cycles later */
         ;
     unsigned s = 0;
-    bool half = part && b > 0;
+    bool half = part == 1 && b > 0;
     for (unsigned i = 0; i < lines / 4; i++) { /* one instruction: 4 lines, 8 lanes x 16 B each */
         unsigned e = i * 32 + lane;            /* uint4 index: line e / 8, 16-B chunk e % 8 */
+        if (part == 2)
+            e += s == 0xFFFFFFFFu;             /* never taken (the data is 0x01 bytes), but it waits for s */
         if (!half || e % 8 < 4)               /* half: chunks 0-3 = the line's sectors 0 and 1 */
             s += in[e].x ^ in[e].w;
     }
