@@ -552,7 +552,29 @@ ALU_FN(alu_mov_vec)
 LANEWISE_V(alu_add_f32, sim_f32b(sim_f32(a[l]) + sim_f32(b[l])))
 LANEWISE_V(alu_sub_f32, sim_f32b(sim_f32(a[l]) - sim_f32(b[l])))
 LANEWISE_V(alu_mul_f32, sim_f32b(sim_f32(a[l]) * sim_f32(b[l])))
-LANEWISE(alu_fma_f32, sim_f32b(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(cc[l]))))
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+/* fmaf of a full warp with the CPU's FMA instruction, where it has one: the single rounding libm's
+ * fmaf gives there (glibc's picks that instruction too), without a library call per lane. Into a
+ * local row first: d may be a's. */
+__attribute__((target("fma"))) static void fma_f32_row(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                        const uint64_t *cc)
+{
+    uint64_t t[32];
+    for (int l = 0; l < 32; l++) t[l] = sim_f32b(__builtin_fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(cc[l])));
+    memcpy(d, t, sizeof t);
+}
+#define FMA_ROW_OK() __builtin_cpu_supports("fma")
+#else
+#define fma_f32_row(d, a, b, cc) ((void)0)
+#define FMA_ROW_OK() 0
+#endif
+ALU_FN(alu_fma_f32)
+{
+    OPERANDS;
+    if (m == SIM_FULL && FMA_ROW_OK()) fma_f32_row(d, a, b, cc);
+    else SIM_LANES(m, d[l] = sim_f32b(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(cc[l]))));
+    return 0;
+}
 
 /* every float type and modifier; the rounding mode is set around directed ones */
 ALU_FN(alu_float)
