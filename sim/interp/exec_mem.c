@@ -573,6 +573,14 @@ static int shared_access(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m
     return 0;
 }
 
+/* The lanes' addresses base + disp, wrapped to the base register's width (keep: its mask). The
+ * restrict pointers tell the compiler addr is not the register file, so a full warp vectorises. */
+static inline void lane_addresses(uint64_t *restrict addr, const uint64_t *restrict base, uint64_t disp, uint64_t keep,
+                                  uint32_t m)
+{
+    SIM_LANES(m, addr[l] = (base[l] + disp) & keep);
+}
+
 int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const ptx_insn *pi = in->pi;
@@ -581,12 +589,7 @@ int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     uint64_t addr[32];
     uint64_t disp = in->mem_disp;
     if (in->mem_base >= 0) {
-        const uint64_t *base = F + in->mem_base;
-        if (in->mem_base_bits < 64) {            /* a mask, not sim_zext's test per lane: vectorised */
-            uint64_t keep = (1ull << in->mem_base_bits) - 1;
-            SIM_LANES(m, addr[l] = (base[l] + disp) & keep);
-        }
-        else SIM_LANES(m, addr[l] = base[l] + disp);
+        lane_addresses(addr, F + in->mem_base, disp, in->mem_base_bits < 64 ? (1ull << in->mem_base_bits) - 1 : ~0ull, m);
     } else SIM_LANES(m, addr[l] = disp);
 
     if (pi->space == PTX_SPACE_LOCAL && w->depth) {
