@@ -101,6 +101,24 @@ static const unsigned char *get_addr(const unsigned char *r, int form, uint64_t 
     return r + 32 * sizeof *a;
 }
 
+/* A bank result with its group_words rows past ngroups left out when they are 0 (banks.h: they
+ * are; checked, as a rule that filled them would be kept whole): a 4-byte access's is 176 bytes
+ * instead of 272. The rows kept: the first bk_rows(bk) of them, 4 when whole. */
+#define BK_HEAD offsetof(ws_bank_result, group_words)
+#define BK_TAIL offsetof(ws_bank_result, sectors_rerequested)
+_Static_assert(BK_TAIL == BK_HEAD + sizeof(((ws_bank_result *)0)->group_words), "group_words, then the rest");
+
+static int bk_rows(const ws_bank_result *bk)
+{
+    int g = bk->ngroups >= 1 && bk->ngroups <= 4 ? bk->ngroups : 4;
+    uint64_t any = 0, w[16];
+    memcpy(w, bk->group_words, sizeof w);
+    for (int i = g * 4; i < 16; i++) any |= w[i];
+    return any ? 4 : g;
+}
+
+static size_t bk_bytes(int rows) { return BK_HEAD + (size_t)rows * WS_BANKS + (sizeof(ws_bank_result) - BK_TAIL); }
+
 /* ws_coalesce_result's counts and lane_nsectors, then nentries entries, then each lane's
  * lane_nsectors[l] indices in lane order (the record a worker passes through the caches of
  * two cores: a few hundred bytes where the whole result is 6.7 KB) */
@@ -143,6 +161,7 @@ struct ws_pipeline_split {
     ws_coalesce_result co;    /* the replayed event's sectors */
     ws_cache_front fr;        /* and its cache front */
     ws_mem_event ev;          /* and the event itself */
+    ws_bank_result bk;        /* or its bank result */
 };
 
 typedef struct {
@@ -171,7 +190,8 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
         n = (n + 7) & ~(size_t)7;
         n += sizeof(fr_head) + 2 * (size_t)fr->ngroups;
     }
-    if (bk) n += sizeof *bk;
+    int rows = bk ? bk_rows(bk) : 0;
+    if (bk) n += 8 + ((bk_bytes(rows) + 7) & ~(size_t)7);
     unsigned char *r = ws_split_put(w->out, n), *rec0 = r;
     if (!r) return;
     rec_head *h = (rec_head *)r;
@@ -214,7 +234,12 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
         memcpy(at + sizeof *f, fr->g, (size_t)fr->ngroups);
         memcpy(at + sizeof *f + fr->ngroups, fr->gn, (size_t)fr->ngroups);
     } else if (bk) {
-        memcpy(r, bk, sizeof *bk);
+        uint64_t nr = (uint64_t)rows;
+        memcpy(r, &nr, 8);
+        memcpy(r + 8, bk, BK_HEAD);
+        if (rows == 1) memcpy(r + 8 + BK_HEAD, bk->group_words, WS_BANKS);   /* constant sizes: no library call */
+        else memcpy(r + 8 + BK_HEAD, bk->group_words, (size_t)rows * WS_BANKS);
+        memcpy(r + 8 + BK_HEAD + (size_t)rows * WS_BANKS, (const unsigned char *)bk + BK_TAIL, sizeof *bk - BK_TAIL);
     }
 }
 
@@ -326,7 +351,19 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
         memcpy(df->gn, at + sizeof *f + f->ngroups, (size_t)f->ngroups);
         fr = df;
     } else if (h->geom == GEOM_BK) {
-        bk = (const ws_bank_result *)r;
+        uint64_t nr;
+        memcpy(&nr, r, 8);
+        ws_bank_result *d = &p->bk;
+        memcpy(d, r + 8, BK_HEAD);
+        if (nr == 1) {        /* constant sizes: no library call */
+            memcpy(d->group_words, r + 8 + BK_HEAD, WS_BANKS);
+            memset(d->group_words[1], 0, 3 * WS_BANKS);
+        } else {
+            memcpy(d->group_words, r + 8 + BK_HEAD, (size_t)nr * WS_BANKS);
+            memset(d->group_words[nr], 0, (4 - (size_t)nr) * WS_BANKS);
+        }
+        memcpy((unsigned char *)d + BK_TAIL, r + 8 + BK_HEAD + (size_t)nr * WS_BANKS, sizeof *d - BK_TAIL);
+        bk = d;
     }
     ws_models_listener_with(p->m, ev, co, bk, fr, ar);
 }
