@@ -14,8 +14,8 @@ enum { ADDR_WHOLE, ADDR_AFFINE, ADDR_DELTA };
 /* The event's fields before its per-lane arrays; then its addresses in the smallest form that
  * gives them back exactly (lane l at base + l x stride; base + a signed 32-bit offset each; or
  * whole), then gline and gsector only for the event that has them (an LDGSTS shared write: the
- * bank rule, on the worker, is their only reader). A matmul's shared load is 392 bytes here
- * instead of 688 (the ring's records went through the cores' caches to memory and back). */
+ * bank rule, on the worker, is their only reader). A matmul's shared load is 296 bytes here
+ * with its bank result's rows (below), instead of 688 (the ring's records went through memory). */
 #define EV_HEAD offsetof(ws_mem_event, gline)
 _Static_assert(offsetof(ws_mem_event, gsector) == EV_HEAD + 32 && offsetof(ws_mem_event, addr) >= EV_HEAD + 64 &&
                sizeof(ws_mem_event) == offsetof(ws_mem_event, addr) + 32 * sizeof(uint64_t),
