@@ -57,6 +57,13 @@ static const ws_device h200 = {
                                                (16 blocks: 4 streams in the model; docs/memory-models.md) */
     .l2_coalesce_window_cycles = 500,       /* [MEAS] results/h200-coalesce: block 1 started 0-500 cycles after block 0:
                                                every request coalesced (16,384 of 16,384); 1000: 16,320, 4000: 15,936 */
+    .l2_coalesce_max_requests = 4,          /* [MEAS] results/h200-lrc-map set-ncu.csv: n SMs of one GPC reading the same
+                                               lines reached L2 in 1, 1, 1, 2, 2, 2, 3, 3.2, 4.4 streams for n = 2-16 */
+    .gpc_sms = {16, 16, 16, 16, 16, 16, 18, 18}, /* [MEAS] results/h200-lrc-map placement.txt: a 132-block launch fills
+                                               SMs GPC by GPC in runs of these sizes; pair-ncu.csv: two SMs coalesce
+                                               exactly when they share one */
+    .gpc_lead_sms = 8,                      /* [MEAS] results/h200-gemm-lrc place-small.txt: launches of 16-64 blocks put
+                                               their first 8 on SMs 124-131 (GPC 0), the rest dealt over the GPCs */
     .l2_coalesce_drift = 7.5,               /* [MEAS] fitted: results/h200-lrc-sizes, mma_cp_async's coalesced share at
                                                1024^3 / 2048^3 (23.4-23.8 % / 9.5-9.7 %; the model 24.5 / 10.7 %, 37.5 %
                                                without drift); docs/memory-models.md "Read coalescing" */
@@ -215,6 +222,9 @@ static const ws_device h100 = {
     .l2_read_coalescing = 1,                /* estimate: as the H200 (the same GH100 chip), not measured here */
     .l2_coalesce_group_sms = 4,             /* estimate: as the H200 */
     .l2_coalesce_window_cycles = 500,       /* estimate: as the H200 */
+    .l2_coalesce_max_requests = 4,          /* estimate: as the H200 */
+    .gpc_sms = {16, 16, 16, 16, 16, 16, 18, 18}, /* estimate: the H200's (132 SMs as here), not measured here */
+    .gpc_lead_sms = 8,                      /* estimate: as the H200 */
     .l2_coalesce_drift = 7.5,               /* estimate: as the H200 */
     .l2_coalesce_drift_bulk = 1.8,          /* estimate: as the H200 */
     .l2_partial_fraction = 0.125,           /* estimate: the H200 fit assumed */
@@ -498,6 +508,60 @@ static int name_matches(const char *given, const char *name)
     if (!starts_with_ci(given, name)) return 0;
     char next = given[strlen(name)];
     return next == '\0' || next == ' ' || next == '-';
+}
+
+/* results/h200-gemm-lrc place-small.txt: the first gpc_lead_sms blocks go to GPC 0; the rest are dealt
+ * evenly over the GPCs in launch order (contiguous runs, GPC 0 first); while the grid has at most one
+ * block per TPC each GPC takes at most its TPCs left (GPC 0: (its SMs - the lead) / 2), the excess going
+ * to the next GPCs with room. 16 blocks: 9 in GPC 0, 1 in each other; 64: 12, 8, 8, 8, 7, 7, 7, 7; 66:
+ * 12, 8, 8, 8, 8, 8, 7, 7 (results/h200-lrc-map), as measured. */
+int ws_device_block_gpc(const ws_device *d, uint64_t grid_blocks, uint64_t b)
+{
+    int n = 0;
+    while (n < 16 && d->gpc_sms[n]) n++;
+    if (!n || grid_blocks >= (uint64_t)d->sm_count || b >= grid_blocks)
+        return -1;
+    uint64_t lead = (uint64_t)(d->gpc_lead_sms > 0 ? d->gpc_lead_sms : 0);
+    if (b < lead)
+        return 0;
+    uint64_t rest = grid_blocks > lead ? grid_blocks - lead : 0, share[16], over = 0;
+    int spread = grid_blocks <= (uint64_t)d->sm_count / 2;
+    for (int g = 0; g < n; g++) {
+        share[g] = rest / (uint64_t)n + ((uint64_t)g < rest % (uint64_t)n);
+        uint64_t room = (d->gpc_sms[g] - (g ? 0 : lead)) / 2;
+        if (spread && share[g] > room) {
+            over += share[g] - room;
+            share[g] = room;
+        }
+    }
+    for (int g = 1; over && g < n; g++) { /* the excess, to the next GPCs with room, one each in turn */
+        uint64_t room = d->gpc_sms[g] / 2u;
+        if (share[g] < room) {
+            share[g]++;
+            over--;
+            if (g == n - 1) g = 0;
+        }
+    }
+    uint64_t i = b - lead;
+    for (int g = 0; g < n; g++) {
+        if (i < share[g]) return g;
+        i -= share[g];
+    }
+    return n - 1;
+}
+
+int ws_device_grid_groups(const ws_device *d, uint64_t grid_blocks)
+{
+    if (!d || !d->l2_read_coalescing || !grid_blocks)
+        return 0;
+    if (ws_device_block_gpc(d, grid_blocks, 0) >= 0) {
+        uint32_t seen = 0;
+        for (uint64_t b = 0; b < grid_blocks; b++) seen |= 1u << ws_device_block_gpc(d, grid_blocks, b);
+        return __builtin_popcount(seen);
+    }
+    uint64_t on = grid_blocks < (uint64_t)d->sm_count ? grid_blocks : (uint64_t)d->sm_count;
+    int g = d->l2_coalesce_group_sms > 0 ? d->l2_coalesce_group_sms : d->sm_count;
+    return (int)((on + (uint64_t)g - 1) / (uint64_t)g);
 }
 
 const ws_device *ws_device_find(const char *key_or_name)

@@ -66,6 +66,15 @@ typedef struct ws_device {
      * b % sm_count) and their block slots' clocks are less than l2_coalesce_window_cycles apart. */
     int l2_coalesce_group_sms;
     double l2_coalesce_window_cycles;
+    /* One coalesced request answers at most this many identical requests, its own included (0 = no
+     * limit): n SMs reading a line together reach L2 in ceil(n / it) requests. */
+    int l2_coalesce_max_requests;
+    /* Where the scheduler puts the blocks of a grid of fewer blocks than SMs (ws_device_block_gpc):
+     * each GPC's SMs in the order launches fill them (0 ends the list; none = not modelled), of which
+     * the first gpc_lead_sms blocks take GPC 0's first SMs. Such a grid's coalescer groups are these
+     * GPCs instead of l2_coalesce_group_sms. */
+    uint8_t gpc_sms[16];
+    int gpc_lead_sms;
     /* Read coalescing's drift (docs/memory-models.md "Read coalescing"): each block slot's clock, as
      * the coalescer compares it, is off by a random walk whose spread grows as
      * l2_coalesce_drift x sqrt(the slot's elapsed cycles); _bulk for TMA / cp.async.bulk copies.
@@ -172,6 +181,12 @@ enum { WS_ATOM_SECTORS_DISTINCT = 0, WS_ATOM_SECTORS_PASS = 1, WS_ATOM_SECTORS_L
 
 /* Profile by key (case-insensitive) or by driver name ("NVIDIA H200"); NULL if none. */
 const ws_device *ws_device_find(const char *key_or_name);
+/* The GPC (0 ...) d's scheduler puts block b (launch order) of a grid of grid_blocks blocks in, for a
+ * grid of fewer blocks than SMs; -1 for a larger grid or a profile without gpc_sms. */
+int ws_device_block_gpc(const ws_device *d, uint64_t grid_blocks, uint64_t b);
+/* The L2 request coalescer groups a grid of grid_blocks blocks fills in the model: the GPCs of a small
+ * grid's blocks (ws_device_block_gpc), else ceil(min(grid, SMs) / l2_coalesce_group_sms); 0 = none. */
+int ws_device_grid_groups(const ws_device *d, uint64_t grid_blocks);
 /* All profiles, NULL-terminated; the first is the default (H200). */
 const ws_device *const *ws_device_all(void);
 const ws_device *ws_device_default(void);

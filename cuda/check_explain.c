@@ -121,13 +121,13 @@ static bool r_gpu_varies(const chk_row *r, const chk_facts *f, char *out, size_t
     int id = metric_id(r);
     bool l2_read = id == WS_METRIC_L2_READ_SECTORS || id == WS_METRIC_L2_READ_REQUESTS || id == WS_METRIC_L2_READ_HIT ||
                    id == WS_METRIC_L2_READ_MISS;
-    if (l2_read && f->blocks > 0 && f->coalesce_group_sms > 0 && f->blocks <= 4.0 * f->coalesce_group_sms) {
-        double groups = ceil(f->blocks / f->coalesce_group_sms);
+    if (l2_read && f->blocks > 0 && f->coalesce_group_sms > 0 && f->blocks <= 4.0 * f->coalesce_group_sms &&
+        f->coalesce_groups > 0) {
         return say(out, cap, CHK_VARIES ": recorded %.0f, %s (%.200s)%s. The grid's %.0f blocks "
-                   "fill %.0f coalescer group%s of %d SMs in the model (one per SM, block b on SM b); on the GPU whether "
-                   "blocks reading the same lines share a group, so that their identical requests reach L2 once, "
-                   "depends on which SMs the scheduler gives them, launch by launch", r->gpu, other, file, near,
-                   f->blocks, groups, groups > 1 ? "s" : "", f->coalesce_group_sms);
+                   "fill %d coalescer group%s in the model (the GPCs the H200 put such a grid's blocks in, "
+                   "results/h200-gemm-lrc); on the GPU whether blocks reading the same lines share one, so that their "
+                   "identical requests reach L2 once, and read them in step, changes launch by launch", r->gpu, other,
+                   file, near, f->blocks, f->coalesce_groups, f->coalesce_groups > 1 ? "s" : "");
     }
     return say(out, cap, CHK_VARIES ": recorded %.0f, %s (%.200s)%s", r->gpu, other, file, near);
 }

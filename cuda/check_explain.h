@@ -39,6 +39,7 @@ typedef struct {
     const char *kernel;         /* the kernel's name, for other GPU runs of it (check_others.h); NULL = none */
     double blocks;              /* the launch's blocks, 0 = unknown */
     int coalesce_group_sms;     /* the profile's L2 request coalescer group (SMs), 0 = none or unknown */
+    int coalesce_groups;        /* the coalescer groups the grid's blocks fill in the model (ws_device_grid_groups) */
 } chk_facts;
 
 #define CHK_UNEXPLAINED "unexplained: missing "

@@ -245,7 +245,8 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
                    .has_far_miss = ss->have_far, .far_miss_sectors = ss->far_miss_sectors,
                    .counted_sass = ss->sass, .guess = ss->sass ? &ss->guess : NULL,
                    .kernel = run->kernel, .blocks = run->blocks,
-                   .coalesce_group_sms = dev && dev->l2_read_coalescing ? dev->l2_coalesce_group_sms : 0};
+                   .coalesce_group_sms = dev && dev->l2_read_coalescing ? dev->l2_coalesce_group_sms : 0,
+                   .coalesce_groups = ws_device_grid_groups(dev, run->blocks > 0 ? (uint64_t)run->blocks : 0)};
     chk_explain_rows(run->now, run->nrows, &f);
     return rc;
 }

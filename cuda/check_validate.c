@@ -135,7 +135,8 @@ static chk_facts facts_of(const vrow *x)
                        .has_far_miss = r->has_far, .far_miss_sectors = r->far_miss_sectors,
                        .counted_sass = r->counted_sass, .guess = r->counted_sass ? &r->guess : NULL,
                        .kernel = r->kernel, .blocks = r->blocks,
-                       .coalesce_group_sms = dev && dev->l2_read_coalescing ? dev->l2_coalesce_group_sms : 0};
+                       .coalesce_group_sms = dev && dev->l2_read_coalescing ? dev->l2_coalesce_group_sms : 0,
+                       .coalesce_groups = ws_device_grid_groups(dev, r->blocks > 0 ? (uint64_t)r->blocks : 0)};
 }
 
 /* The cause of a row of the list: its recorded cause where it differs, else found now. Returns

@@ -120,7 +120,8 @@ echo "== block sampling: sampled vs full, -j $JOBS (load average $(load))"
 [ "$FULL" = 1 ] || echo "   BENCH_FULL=0: the full runs are skipped; sampled wall times only"
 SAMPLE_EXTRA=
 sample_case matmul_tiled32 -D M=2048 -D N=2048 -D K=2048 --budget 40000000000
-# its 0.09 waves give no cache bound: the same matmul at K=512, 3 whole waves (--sample-waves), bounded
+# the 2048^3 matmul's 8 M-instruction blocks leave room for 1.17 waves (the raised budget): a per-block
+# cache bound; the same matmul at K=512 gets 3 whole waves by default now (--sample-waves 3 says so)
 SAMPLE_EXTRA="--sample-waves 3"
 sample_case matmul_tiled32 -D M=2048 -D N=2048 -D K=512 --budget 40000000000
 SAMPLE_EXTRA=

@@ -25,6 +25,7 @@ say() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - START)) s) $*" >> "$LOG
     echo "host: $(uname -n)"
     echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git rev-parse --abbrev-ref HEAD 2>/dev/null)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,ecc.mode.current,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1)"
+    echo "gpu serial, uuid: $(nvidia-smi --query-gpu=serial,uuid --format=csv,noheader 2>&1)"
     echo "nvcc: $("$NVCC" --version 2>&1 | tail -1)"
     echo "ncu: $NCU $("$NCU" --version 2>&1 | tail -1)"
 } > "$OUT/env.txt"

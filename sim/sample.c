@@ -15,6 +15,7 @@ typedef enum { SP_MEASURE, SP_SAMPLE, SP_FULL } sp_state;
 typedef struct {
     uint64_t n, s;        /* blocks of the stratum in the grid, and run */
     double *sum, *sumsq;  /* per counter */
+    double l2[2], l2sq[2]; /* a block's L2 read hit and miss sectors (its pcs' sum): sum, sum of squares */
 } stratum;
 
 struct ws_sampler {
@@ -33,12 +34,16 @@ struct ws_sampler {
     uint64_t blocks_run, edge_run;
     double wave_l2[2][WS_SAMPLE_MAX_WAVES + 1]; /* later full waves: L2 hit and miss sectors */
     uint64_t block0_cost;                     /* block 0's thread-instructions (the plan's measure) */
+    uint64_t budget;                          /* the lead's budget: WS_SAMPLE_BUDGET or the raised one */
     double factor;
     double hit_factor, miss_factor;           /* the L2 read hits' and misses' own (by stratum, per pc) */
     double l1_factor;                         /* the L1 load sectors' (hits and misses, by stratum, per pc) */
     bool scaled, exact;
     double exact_bound, cache_bound;
-    char text[900];
+    double cache_se;                          /* the later blocks' 3 standard errors (< 0: none) */
+    double later_assumed;                     /* the later L2 lookups from kinds pooled with the first wave */
+    uint64_t later_blocks;                    /* the later blocks sampled in kinds of their own */
+    char text[1024];
     void (*on_plan)(void *ctx, double drift_scale); /* ws_sampler_on_plan */
     void *plan_ctx;
 };
@@ -204,6 +209,14 @@ static void plan(ws_sampler *sp, uint64_t cost)
     uint64_t by_budget = cost ? WS_SAMPLE_BUDGET / cost : sp->nblocks;
     uint64_t lead = (sp->waves_asked ? (uint64_t)sp->waves_asked : WS_SAMPLE_WAVES) * sp->wave;
     sp->block0_cost = cost;
+    /* a lead that would not pass the first wave by a part of a wave leaves the cache counters
+       without later blocks to bound them: the raised budget then */
+    if (by_budget < sp->wave + sp->wave / WS_SAMPLE_LATER_PART) {
+        uint64_t raised = cost ? WS_SAMPLE_BUDGET_RAISED / cost : sp->nblocks;
+        by_budget = raised > by_budget ? raised : by_budget;
+        sp->budget = WS_SAMPLE_BUDGET_RAISED;
+    } else
+        sp->budget = WS_SAMPLE_BUDGET;
     if (!sp->waves_asked && by_budget < lead) lead = by_budget;
     if (lead < 1) lead = 1;
     if ((sp->mode == WS_SAMPLE_AUTO && (double)cost * (double)sp->nblocks <= (double)WS_SAMPLE_AUTO_THREAD_INSNS) ||
@@ -277,15 +290,21 @@ static void on_sync(void *ctx, uint32_t linear, int kind, int src_line)
     size_t miss = (offsetof(ws_pc_stats, l2_miss_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     uint64_t w = b / sp->wave;
     bool in_wave = b < sp->lead && w >= 1 && (w + 1) * sp->wave <= sp->lead && w <= WS_SAMPLE_MAX_WAVES;
+    double hm[2] = {0, 0}; /* this block's L2 read hit and miss sectors */
     for (size_t i = 0; i < sp->nv; i++) {
         double d = (double)(sp->cur[i] - sp->prev[i]);
         st->sum[i] += d;
         st->sumsq[i] += d * d;
-        if (in_wave && i >= base && i < base + ((size_t)sp->ninsns + 1) * rw) {
+        if (i >= base && i < base + ((size_t)sp->ninsns + 1) * rw) {
             size_t f = (i - base) % rw;
-            if (f == hit) sp->wave_l2[0][w] += d;
-            if (f == miss) sp->wave_l2[1][w] += d;
+            if (f == hit) hm[0] += d;
+            if (f == miss) hm[1] += d;
         }
+    }
+    for (int h = 0; h < 2; h++) {
+        if (in_wave) sp->wave_l2[h][w] += hm[h];
+        st->l2[h] += hm[h];
+        st->l2sq[h] += hm[h] * hm[h];
     }
     uint64_t *t = sp->prev;
     sp->prev = sp->cur;
@@ -329,13 +348,16 @@ bool ws_sampler_scale(ws_sampler *sp)
     sp->exact = true;
     int single = 0;       /* kinds estimated from one block */
     double single_l2 = 0; /* the L2 sectors estimated from them */
+    double hm_est[2] = {0, 0}, hm_var[2] = {0, 0}; /* the L2 read hits and misses: estimate, its variance */
+    double later_own = 0, later_assumed = 0;      /* the later blocks' hits + misses: from their own samples, or not */
+    uint64_t later_blocks = 0;                    /* the later samples of the kinds split */
     size_t ntot0 = 3 + (size_t)sp->ninsns + offsetof(ws_mem_totals, cache) / 8;
     size_t rw0 = (offsetof(ws_pc_stats, atom_passes) + 8 - offsetof(ws_pc_stats, executions)) / 8;
     size_t l20 = (offsetof(ws_pc_stats, l2_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     for (int k = 0; k < NKINDS; k++) {
         stratum *f = &sp->st[2 * k], *l = &sp->st[2 * k + 1];
         l->n = n_kind[k] - f->n;
-        stratum pooled = {n_kind[k], f->s + l->s, NULL, NULL};
+        stratum pooled = {n_kind[k], f->s + l->s, NULL, NULL, {0, 0}, {0, 0}};
         if (!pooled.n) continue;
         /* the later blocks by their own samples where there are two; else the kind's, pooled */
         bool split = l->s >= 2 || l->n == 0;
@@ -343,6 +365,20 @@ bool ws_sampler_scale(ws_sampler *sp)
             const stratum *s = split ? (part ? l : f) : &pooled;
             if (!s->n) continue;
             if (s->n > s->s && s->s == 1) single++;
+            /* the L2 read hits' and misses' own variance (a block's pcs summed), and which later
+               blocks it rests on: their own samples (split) or the first wave's beside them (pooled) */
+            for (int h = 0; h < 2; h++) {
+                double sum = split ? s->l2[h] : f->l2[h] + l->l2[h], sq = split ? s->l2sq[h] : f->l2sq[h] + l->l2sq[h];
+                double mean = sum / (double)s->s, n = (double)s->n, later = split ? (part ? n : 0) : (double)l->n;
+                hm_est[h] += n * mean;
+                if (s->s >= 2 && s->n > s->s) {
+                    double vv = (sq - (double)s->s * mean * mean) / (double)(s->s - 1);
+                    if (vv > 0) hm_var[h] += n * n * vv / (double)s->s * (1.0 - (double)s->s / n);
+                }
+                if (split || s->s >= s->n) later_own += later * mean; /* a kind run whole is its own */
+                else later_assumed += later * mean;
+            }
+            if (split && part) later_blocks += s->s;
             for (size_t i = 0; i < sp->nv; i++) {
                 double sum = split ? s->sum[i] : f->sum[i] + l->sum[i];
                 double sq = split ? s->sumsq[i] : f->sumsq[i] + l->sumsq[i];
@@ -422,6 +458,22 @@ bool ws_sampler_scale(ws_sampler *sp)
             double b = mean > 0 ? (hi - lo) / mean : 0;
             if (b > sp->cache_bound) sp->cache_bound = b;
         }
+    /* fewer than two later whole waves: 3 standard errors of the later blocks' per-block spread
+       (the first wave ran whole, counted once; finite-population corrected), where the kinds split
+       (later blocks of their own, two at least) hold WS_SAMPLE_OWN_SHARE of the later blocks' L2
+       lookups at least; the pooled rest is assumed alike and its share said */
+    sp->cache_se = -1;
+    double later_l2 = later_own + later_assumed;
+    sp->later_assumed = later_l2 > 0 ? later_assumed / later_l2 : 0;
+    sp->later_blocks = later_blocks;
+    if (later_blocks >= 2 && later_l2 > 0 && later_own >= WS_SAMPLE_OWN_SHARE * later_l2) {
+        sp->cache_se = 0;
+        for (int h = 0; h < 2; h++) {
+            double b = hm_est[h] > 0 ? 3 * sqrt(hm_var[h]) / hm_est[h] : 0;
+            if (b > sp->cache_se) sp->cache_se = b;
+        }
+    }
+    if (nw < 2 && sp->cache_se >= 0) sp->cache_bound = sp->cache_se;
     ws_sim_result *r = sp->res;
     r->thread_insns = v[0];
     r->warp_insns = v[1];
@@ -432,7 +484,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     free(est); free(var); free(v);
     sp->scaled = true;
 
-    char ex[160], ca[360];
+    char ex[160], ca[480];
     if (sp->exact && !single)
         snprintf(ex, sizeof ex, "exact counters exact (every sampled block of a kind ran the same counts)");
     else if (sp->exact)
@@ -441,7 +493,16 @@ bool ws_sampler_scale(ws_sampler *sp)
     else
         snprintf(ex, sizeof ex, "exact counters estimated within %.2f%% (3 standard errors of the per-block spread)%s",
                  100 * sp->exact_bound, single ? "; some edge kinds from one block each" : "");
-    if (sp->cache_bound >= 0) {
+    if (sp->cache_bound >= 0 && nw < 2) {
+        snprintf(ca, sizeof ca, "cache counters within %.1f%% (L2 read hits and DRAM read misses: 3 standard errors of "
+                 "%llu later blocks' spread, the first wave counted once; fewer than 2 later whole waves for a "
+                 "wave-to-wave spread)", 100 * sp->cache_bound, (unsigned long long)sp->later_blocks);
+        if (sp->later_assumed > 0) {
+            size_t k = strlen(ca);
+            snprintf(ca + k, sizeof ca - k, "; %.1f%% of the later blocks' L2 lookups from kinds without 2 later "
+                     "samples (pooled with the first wave), assumed alike", 100 * sp->later_assumed);
+        }
+    } else if (sp->cache_bound >= 0) {
         snprintf(ca, sizeof ca, "cache counters within %.1f%% (wave-to-wave spread of %d waves)", 100 * sp->cache_bound, nw);
         if (est_l2 > 0 && single_l2 > 0) { /* what the spread does not see: edge kinds taken from one block */
             size_t k = strlen(ca);
@@ -453,11 +514,12 @@ bool ws_sampler_scale(ws_sampler *sp)
            wave's stream need not be a whole one's); the trade-off stated: what the bound would cost,
            as a multiple of this run (its time scales so) */
         double need = (double)WS_SAMPLE_WAVES * (double)sp->wave * (double)sp->block0_cost;
-        snprintf(ca, sizeof ca, "cache counters unbounded (fewer than 2 whole waves sampled after "
-                 "the first: %llu lead blocks, %.2f waves, the budget of %.0f M thread-instructions at %.1f M per block): "
+        snprintf(ca, sizeof ca, "cache counters unbounded (neither 2 whole waves after the first nor later blocks "
+                 "beside the whole first wave: %llu lead blocks, %.2f waves, the budget of %.0f M thread-instructions at "
+                 "%.1f M per block): "
                  "%d whole waves would be %.3g thread-instructions, %.0fx this sample (--sample-waves %d), "
                  "or --full for the L2/DRAM numbers",
-                 (unsigned long long)sp->lead, (double)sp->lead / (double)sp->wave, WS_SAMPLE_BUDGET / 1e6,
+                 (unsigned long long)sp->lead, (double)sp->lead / (double)sp->wave, (double)sp->budget / 1e6,
                  (double)sp->block0_cost / 1e6, WS_SAMPLE_WAVES, need,
                  sampled_ti > 0 ? need / sampled_ti : 0.0, WS_SAMPLE_WAVES);
     }
@@ -508,6 +570,10 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
     for (size_t i = 0; i < sizeof *c / sizeof *w; i++) w[i] = (uint64_t)llround((double)w[i] * f);
     c->l2_cold_allocations = (uint64_t)llround(alloc);
     c->l2_read_hit_sectors = (uint64_t)llround((double)hit0 * fh);
+    if (coalescing && sp->cache_bound >= 0) { /* the lead's drift is a model of the grid's, not sampled */
+        size_t k = strlen(sp->text);
+        snprintf(sp->text + k, sizeof sp->text - k, "; read coalescing's drift scaled to the grid's, not bounded");
+    }
     if (coalescing) {
         double asked_missed = sect0 > hit0 ? (double)(sect0 - hit0) * fm : 0; /* requested sectors that missed */
         double h = (double)c->l2_read_sectors - asked_missed;
@@ -541,7 +607,8 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
                (measured: 8.6 % off for an 8192^2 transpose's write-backs) */
             size_t k = strlen(sp->text);
             snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their sum scaled, "
-                     "the split estimated (the sample never fills the L2)");
+                     "the split estimated, not bounded (the sample never fills the L2; nor does it see what the grid's "
+                     "later fills evict and read again)");
         }
     }
 }

@@ -2,7 +2,7 @@
  * the counters of those blocks are scaled to the whole grid, with a stated bound.
  * The plan: every block has a kind from its position in each grid dimension (first, interior,
  * last: partial tiles and halos sit at the grid's edges); the lead blocks (the first whole
- * waves, or the first blocks of wave 1 where one wave would cost more than the sample budget)
+ * waves, or as many blocks as the sample budget allows where 3 waves would cost more)
  * run in linear order, as the GPU dispatches them, so the cache models see a wave's stream,
  * plus one representative of every kind the lead blocks miss. Every counter is estimated per
  * stratum (kind x {first wave, later}) as n/s times the sampled sum: the cold first wave is
@@ -30,6 +30,16 @@ typedef enum { WS_SAMPLE_OFF = 0, WS_SAMPLE_AUTO, WS_SAMPLE_ON } ws_sample_mode;
 /* The lead blocks: at most this many waves, and at most this many thread-instructions. */
 #define WS_SAMPLE_WAVES 3
 #define WS_SAMPLE_BUDGET 200000000ull
+/* Where that budget would not pass the first wave by an eighth of a wave (WS_SAMPLE_LATER_PART), the
+ * lead's budget is this instead: the whole first wave and later blocks give the cache counters a
+ * per-block bound (2.5e9 is about 7 s at -j 2 on the 2-core build machine when idle, ~340 M/s; a
+ * 2048^3 tiled matmul's block is 8 M thread-instructions: 1.17 waves of 264 blocks, where 2e8 gave
+ * 0.09 and no bound). */
+#define WS_SAMPLE_BUDGET_RAISED 2500000000ull
+#define WS_SAMPLE_LATER_PART 8
+/* The cache counters' bound from the later blocks' spread needs the kinds with later samples of
+ * their own to hold this share of the later blocks' L2 lookups. */
+#define WS_SAMPLE_OWN_SHARE 0.9
 /* --sample-waves N: at most this many whole lead waves (their L2 sectors are kept per wave). */
 #define WS_SAMPLE_MAX_WAVES 64
 
@@ -51,8 +61,8 @@ ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wav
                            ws_sim_result *res, int ninsns);
 /* Before the run: the lead blocks are `waves` whole waves (1..WS_SAMPLE_MAX_WAVES), whatever they
  * cost, instead of WS_SAMPLE_WAVES capped by WS_SAMPLE_BUDGET: a launch whose blocks are so long
- * that the budget allows less than a wave gets cache counters with a wave-to-wave bound only so
- * (measured: a 2048^3 tiled matmul's block is 8 M thread-instructions, 0.09 waves in the budget).
+ * that the budget allows less than 3 waves gets cache counters with a wave-to-wave bound only so
+ * (a 2048^3 tiled matmul's block is 8 M thread-instructions: 1.17 waves in the budget, a per-block bound).
  * Forces sampling (as WS_SAMPLE_ON). */
 void ws_sampler_set_waves(ws_sampler *sp, int waves);
 /* Called once, when the plan is made after block 0, if the run is sampled: with the multiplier of
@@ -89,7 +99,9 @@ typedef struct {
     double waves;                /* lead blocks / wave */
     bool exact_exact;            /* every sampled block of a kind had the same instruction and memory counts */
     double exact_bound;          /* relative bound (3 standard errors) of the exact counters, worst of them */
-    double cache_bound;          /* relative wave-to-wave spread of the L2 counters; < 0: not measurable */
+    double cache_bound;          /* relative bound of the L2 read hits and misses: the wave-to-wave spread of
+                                    the later whole waves (2 at least), else 3 standard errors of the later
+                                    blocks' per-block spread (the first wave ran whole); < 0: not measurable */
 } ws_sample_info;
 void ws_sampler_info(const ws_sampler *sp, ws_sample_info *out);
 void ws_sampler_free(ws_sampler *sp);

@@ -237,6 +237,62 @@ static void test_sms_of_one_group_coalesce_and_of_another_do_not(void **state)
     ws_cache_free(c);
 }
 
+/* One coalesced request answers at most coalesce_max_requests (results/h200-lrc-map: n SMs of one GPC
+ * reading a line together reach L2 ceil(n / 4) times). Nine SMs of one group read the same line at
+ * clock 0 with a limit of 4: SM 0's request goes and answers SMs 1-3, SM 4's goes and answers 5-7,
+ * SM 8's goes: 3 L2 requests of 4 sectors, 24 of the 36 sectors merged. No limit: 1 request. */
+static void test_one_coalesced_request_answers_at_most_four(void **state)
+{
+    (void)state;
+    for (int cap = 0; cap <= 4; cap += 4) {
+        ws_cache_config cfg = config(224 * 1024, 1 << 20, 64, 1);
+        cfg.sm_count = 16;
+        cfg.read_coalescing = 1;
+        cfg.coalesce_group_sms = 16;
+        cfg.coalesce_max_requests = cap;
+        ws_cache *c = ws_cache_new(&cfg);
+        ws_cache_set_grid_blocks(c, 16);
+        ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+        for (int sm = 0; sm < 9; sm++) {
+            ev.block_linear = (uint32_t)sm;
+            access_on(c, sm, &ev);
+        }
+        const ws_cache_totals *t = ws_cache_get_totals(c);
+        assert_int_equal(t->l2_read_requests, cap ? 3 : 1);
+        assert_int_equal(t->l2_read_sectors, cap ? 12 : 4);
+        assert_int_equal(t->coalesced_sectors, cap ? 24 : 32);
+        ws_cache_free(c);
+    }
+}
+
+/* A grid of fewer blocks than SMs coalesces by the GPCs the H200 puts its blocks in
+ * (ws_device_block_gpc), not by the model's SMs: of 16 blocks the first 9 share GPC 0 and blocks 9-15
+ * are one to a GPC. Blocks 7 and 8 (SMs 7 and 8, in different 4-SM groups) reading one line at once:
+ * one L2 request; blocks 8 and 9 (SMs 8 and 9, one 4-SM group): two. */
+static void test_a_small_grid_coalesces_by_the_gpcs_its_blocks_are_placed_in(void **state)
+{
+    (void)state;
+    const ws_device *h200 = ws_device_find("h200");
+    assert_non_null(h200);
+    assert_int_equal(ws_device_block_gpc(h200, 16, 8), 0);
+    assert_int_equal(ws_device_block_gpc(h200, 16, 9), 1);
+    for (int pair = 0; pair < 2; pair++) {
+        ws_cache_config cfg;
+        ws_cache_config_from_device(&cfg, h200, 224 * 1024);
+        cfg.coalesce_drift = cfg.coalesce_drift_bulk = 0;
+        ws_cache *c = ws_cache_new(&cfg);
+        ws_cache_set_grid_blocks(c, 16);
+        ws_mem_event ev = ev_strided(WS_MEM_LOAD, WS_CACHE_DEFAULT, 4, BASE, 4);
+        uint32_t b0 = pair ? 8 : 7;
+        ev.block_linear = b0;
+        access_on(c, (int)b0, &ev);
+        ev.block_linear = b0 + 1;
+        access_on(c, (int)b0 + 1, &ev);
+        assert_int_equal(ws_cache_get_totals(c)->l2_read_requests, pair ? 2 : 1);
+        ws_cache_free(c);
+    }
+}
+
 /* The window: SM 1 first reads 10 other lines (its clock 10 cycles at one line per cycle), then the
  * line SM 0 read at clock 0. With a window of 16 cycles that is together (one request); with one of
  * 8, SM 2 doing the same is looked up in L2 (a hit). */
@@ -1206,6 +1262,8 @@ int main(void)
         cmocka_unit_test(test_blocks_alone_on_their_sms_and_undrifted_bulk_copies_stay_in_step),
         cmocka_unit_test(test_the_drift_scale_spreads_a_short_run_as_a_long_one),
         cmocka_unit_test(test_sms_of_one_group_coalesce_and_of_another_do_not),
+        cmocka_unit_test(test_one_coalesced_request_answers_at_most_four),
+        cmocka_unit_test(test_a_small_grid_coalesces_by_the_gpcs_its_blocks_are_placed_in),
         cmocka_unit_test(test_a_request_within_the_window_coalesces_and_one_beyond_it_does_not),
         cmocka_unit_test(test_a_later_waves_identical_requests_coalesce_too),
         cmocka_unit_test(test_cg_load_never_hits_l1_and_back_to_back_misses_merge),

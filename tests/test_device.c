@@ -162,11 +162,41 @@ static void test_every_profile_is_internally_consistent(void **state)
     }
 }
 
+/* Where the H200 put small grids' blocks (results/h200-gemm-lrc place-small.txt, results/h200-lrc-map
+ * placement.txt): blocks per GPC for 16, 32, 64 and 66 blocks, each GPC's blocks one run in launch
+ * order; a grid of at least one block per SM is not placed here. */
+static void test_small_grids_are_dealt_over_the_gpcs_as_the_h200_placed_them(void **state)
+{
+    (void)state;
+    const ws_device *d = ws_device_find("h200");
+    static const struct { int grid, per_gpc[8]; } cases[] = {
+        {16, {9, 1, 1, 1, 1, 1, 1, 1}},
+        {32, {11, 3, 3, 3, 3, 3, 3, 3}},
+        {64, {12, 8, 8, 8, 7, 7, 7, 7}},
+        {66, {12, 8, 8, 8, 8, 8, 7, 7}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int count[8] = {0}, last = 0;
+        for (int b = 0; b < cases[k].grid; b++) {
+            int g = ws_device_block_gpc(d, (uint64_t)cases[k].grid, (uint64_t)b);
+            assert_true(g >= last && g < 8); /* runs in launch order */
+            count[g]++;
+            last = g;
+        }
+        for (int g = 0; g < 8; g++) assert_int_equal(count[g], cases[k].per_gpc[g]);
+    }
+    assert_int_equal(ws_device_block_gpc(d, 132, 0), -1);
+    assert_int_equal(ws_device_grid_groups(d, 4), 1);
+    assert_int_equal(ws_device_grid_groups(d, 16), 8);
+    assert_int_equal(ws_device_grid_groups(d, 1024), 33); /* 132 SMs in groups of 4 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_is_the_h200_and_the_list_is_null_terminated),
         cmocka_unit_test(test_find_by_key_ignores_case),
+        cmocka_unit_test(test_small_grids_are_dealt_over_the_gpcs_as_the_h200_placed_them),
         cmocka_unit_test(test_find_by_driver_name),
         cmocka_unit_test(test_h200_profile_matches_the_measured_device_properties),
         cmocka_unit_test(test_h200_shared_memory_limits_reproduce_the_measured_block_counts),

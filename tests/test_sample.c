@@ -219,6 +219,13 @@ static void test_a_sampled_matmul_counts_its_first_waves_cold_misses_once(void *
     within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", 0.02);
     within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", 0.02);
     within(s, f, "dram__bytes_read.sum", 0.02);
+    /* 1.37 waves (3 do not fit the budget): the first wave and 0.37 of a wave after it, whose
+       per-block spread bounds the L2 read hits and misses; the full run is within that bound */
+    cJSON *cb = cJSON_GetObjectItem(sampling(s), "cache_counters_bound");
+    assert_true(cJSON_IsNumber(cb));
+    assert_true(num(sampling(s), "waves") > 1 && num(sampling(s), "waves") < 2);
+    within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", cb->valuedouble);
+    within(s, f, "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", cb->valuedouble);
     /* the whole grid's data (A 256 KiB, B 128 KiB, C 8 MiB) fits the L2: nothing is read twice
        from DRAM for want of room, so the reads are far below one per block's sectors */
     assert_true(total(s, "dram__bytes_read.sum") < 0.1 * total(s, "lts__t_sectors_srcunit_tex_op_read.sum") * 32);
@@ -249,6 +256,122 @@ static void test_sample_waves_runs_that_many_whole_waves(void **state)
     free(out);
     assert_int_equal(run_sim(&out, "copy_float", "--sample-waves", "0", NULL), WS_EXIT_USAGE);
     free(out);
+}
+
+/* The sampler driven directly: a 1-D grid of 1000 one-warp blocks in waves of 10, each block
+ * costing a fifteenth of the lead budget, so 3 waves (30 blocks) do not fit and the lead is the
+ * first 15 blocks: the whole first wave and 5 later blocks, then the representatives of the
+ * interior and last kinds (998, 999). Each block's L2 read hits and misses go into pc 0's row. */
+enum { G_BLOCKS = 1000, G_WAVE = 10 };
+
+typedef struct {
+    ws_launch L;
+    ws_memstats *ms;
+    ws_sim_result res;
+    ws_sampler *sp;
+    ws_sim_config cfg;
+    size_t hit, miss; /* pc 0's L2 read hit and miss words in the flat vector */
+} driven;
+
+static void driven_new(driven *d)
+{
+    memset(d, 0, sizeof *d);
+    d->L.grid[0] = G_BLOCKS;
+    d->L.grid[1] = d->L.grid[2] = 1;
+    d->L.block[0] = 32;
+    d->L.block[1] = d->L.block[2] = 1;
+    d->ms = ws_memstats_new(ws_device_default(), &d->L, 1);
+    assert_non_null(d->ms);
+    d->sp = ws_sampler_new(WS_SAMPLE_ON, &d->L, G_WAVE, d->ms, &d->res, 1);
+    assert_non_null(d->sp);
+    ws_sampler_attach(d->sp, &d->cfg);
+    size_t row = offsetof(ws_mem_totals, cache) / 8; /* pc 0's row follows the totals */
+    d->hit = row + (offsetof(ws_pc_stats, l2_hit_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    d->miss = row + (offsetof(ws_pc_stats, l2_miss_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+}
+
+/* Runs the blocks the sampler asks for, block b adding cost thread-instructions and
+ * hits(b) / misses(b) sectors; returns the blocks run. */
+static int driven_run(driven *d, uint64_t cost, double (*hits)(uint64_t), double (*misses)(uint64_t))
+{
+    uint64_t *v = calloc(ws_memstats_nflat(d->ms), sizeof *v);
+    assert_non_null(v);
+    int run = 0;
+    for (uint64_t b = d->cfg.block_next(d->cfg.filter_ctx, 0); b < G_BLOCKS; b = d->cfg.block_next(d->cfg.filter_ctx, b + 1)) {
+        ws_memstats_flat_get(d->ms, v);
+        v[d->hit] += (uint64_t)hits(b);
+        v[d->miss] += (uint64_t)misses(b);
+        ws_memstats_flat_set(d->ms, v);
+        d->res.thread_insns += cost;
+        d->res.warp_insns += cost / 32;
+        d->cfg.on_sync(d->cfg.sync_ctx, (uint32_t)b, WS_SYNC_BLOCK_END, 0);
+        run++;
+    }
+    free(v);
+    return run;
+}
+
+static void driven_free(driven *d)
+{
+    ws_sampler_free(d->sp);
+    ws_memstats_free(d->ms);
+}
+
+/* the first wave misses (cold) and hits 1000; later blocks hit 100 or 300 by parity, miss nothing */
+static double hits_parity(uint64_t b) { return b < G_WAVE ? 1000 : b % 2 ? 300 : 100; }
+static double misses_cold(uint64_t b) { return b < G_WAVE ? 50 : 0; }
+
+static void test_a_lead_of_the_first_wave_and_later_blocks_bounds_the_cache_counters_by_their_spread(void **state)
+{
+    (void)state;
+    /* a fifteenth of the lead budget a block; then a fifteenth of the raised one, which the lead
+       takes because the budget would give 1 block, less than the first wave and an eighth */
+    const uint64_t costs[] = {WS_SAMPLE_BUDGET / 15, WS_SAMPLE_BUDGET_RAISED / 15};
+    assert_true(WS_SAMPLE_BUDGET / costs[1] < G_WAVE + G_WAVE / WS_SAMPLE_LATER_PART);
+    for (int c = 0; c < 2; c++) {
+        driven d;
+        driven_new(&d);
+        /* 0..14, then the interior kind's last block (998) and the last kind's (999) */
+        assert_int_equal(driven_run(&d, costs[c], hits_parity, misses_cold), 17);
+        assert_true(ws_sampler_scale(d.sp));
+        ws_sample_info si;
+        ws_sampler_info(d.sp, &si);
+        assert_true(si.lead_blocks == 15);
+        /* by hand: the first wave (0..9) counted once: 10 x 1000 hits, 10 x 50 misses. The interior
+           kind's later blocks: 989 (998 interior blocks less the first wave's 9), sampled 10..14 and
+           998: hits 100 300 100 300 100 100, mean 1000/6, sample variance 53333.3/5; the last kind's
+           one block (999, 300 hits) is the whole of its kind. Estimate 10000 + 989 x 1000/6 + 300. */
+        double s = 6, n = 989, mean = 1000.0 / 6, var = (4 * pow(100 - mean, 2) + 2 * pow(300 - mean, 2)) / (s - 1);
+        double est = 10000 + n * mean + 300;
+        double bound = 3 * sqrt(n * n * var / s * (1 - s / n)) / est; /* the misses' spread is 0 */
+        assert_true(fabs(ws_memstats_pc(d.ms, 0)->l2_hit_sectors - est) <= 0.5);
+        assert_true(ws_memstats_pc(d.ms, 0)->l2_miss_sectors == 500);
+        if (fabs(si.cache_bound - bound) > 1e-9 * bound)
+            fail_msg("cache bound %.9f, by hand %.9f", si.cache_bound, bound);
+        const char *t = ws_sampler_text(d.sp);
+        assert_non_null(strstr(t, "3 standard errors of 6 later blocks"));
+        assert_null(strstr(t, "pooled with the first wave")); /* none: the last kind ran whole */
+        assert_null(strstr(t, "unbounded"));
+        driven_free(&d);
+    }
+}
+
+static void test_a_lead_of_the_first_wave_alone_leaves_the_cache_counters_unbounded(void **state)
+{
+    (void)state;
+    /* --sample-waves 1: the later blocks are the two representatives, one of each kind; the
+       interior one is pooled with the first wave: no spread of its own to bound it */
+    driven d;
+    driven_new(&d);
+    ws_sampler_set_waves(d.sp, 1);
+    assert_int_equal(driven_run(&d, 1000, hits_parity, misses_cold), 12);
+    assert_true(ws_sampler_scale(d.sp));
+    ws_sample_info si;
+    ws_sampler_info(d.sp, &si);
+    assert_true(si.lead_blocks == G_WAVE);
+    assert_true(si.cache_bound < 0);
+    assert_non_null(strstr(ws_sampler_text(d.sp), "cache counters unbounded"));
+    driven_free(&d);
 }
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
@@ -353,6 +476,8 @@ int main(void)
         cmocka_unit_test(test_a_sampled_shared_bound_matmul_predicts_the_full_runs_time),
         cmocka_unit_test(test_a_sampled_matmul_counts_its_first_waves_cold_misses_once),
         cmocka_unit_test(test_sample_waves_runs_that_many_whole_waves),
+        cmocka_unit_test(test_a_lead_of_the_first_wave_and_later_blocks_bounds_the_cache_counters_by_their_spread),
+        cmocka_unit_test(test_a_lead_of_the_first_wave_alone_leaves_the_cache_counters_unbounded),
         cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
         cmocka_unit_test(test_an_atomics_result_that_steers_a_branch_is_told_apart_from_one_only_stored),
         cmocka_unit_test(test_sample_and_full_together_are_a_usage_error),

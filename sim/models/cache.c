@@ -64,6 +64,7 @@ typedef struct {
     uint32_t group;  /* the coalescer group of the SM that sent it */
     uint16_t sm;     /* the SM that sent it: the coalescer merges only other SMs' requests with it */
     uint8_t mask;    /* the sectors of the line it asked for */
+    uint8_t merged;  /* requests the coalescer answered with it since (coalesce_max_requests) */
 } fill;
 
 /* A block slot's clock (cache.h "Read coalescing"): the cycles its blocks' L1 lines took, and how
@@ -143,6 +144,8 @@ void ws_cache_config_from_device(ws_cache_config *cfg, const ws_device *dev, uin
     cfg->read_coalescing = dev->l2_read_coalescing;
     cfg->coalesce_group_sms = dev->l2_coalesce_group_sms;
     cfg->coalesce_window = dev->l2_coalesce_window_cycles;
+    cfg->coalesce_max_requests = dev->l2_coalesce_max_requests;
+    cfg->placement = dev;
     cfg->coalesce_drift = dev->l2_coalesce_drift;
     cfg->coalesce_drift_bulk = dev->l2_coalesce_drift_bulk;
     cfg->fill_window = dev->max_warps_per_sm > 0 ? dev->max_warps_per_sm : 0;
@@ -442,9 +445,16 @@ static fill *fill_slot(const ws_cache *c, uint64_t sector_no, uint32_t group)
     return &c->fills[(h ^ (h >> 29)) % FILL_SLOTS];
 }
 
-/* The coalescer group of SM sm: coalesce_group_sms consecutive SMs (0: one group of all). */
-static uint32_t lrc_group(const ws_cache *c, int sm)
+/* The coalescer group of block b on SM sm: in a grid of fewer blocks than SMs, the GPC the device's
+ * scheduler puts it in (ws_device_block_gpc: results/h200-gemm-lrc measured where such grids go);
+ * otherwise coalesce_group_sms consecutive SMs (0: one group of all), a stand-in: with the GPCs of
+ * the block's place in launch order there, the corpus GEMMs of 256-512 blocks coalesced 30-37 % more
+ * than on the GPU (docs/memory-models.md "Read coalescing"). */
+static uint32_t lrc_group(const ws_cache *c, int sm, uint32_t b)
 {
+    int g = c->cfg.placement ? ws_device_block_gpc(c->cfg.placement, c->grid_blocks, b) : -1;
+    if (g >= 0)
+        return (uint32_t)g;
     return c->cfg.coalesce_group_sms > 0 ? (uint32_t)(sm / c->cfg.coalesce_group_sms) : 0;
 }
 
@@ -511,8 +521,10 @@ static int store_pending(const ws_cache *c, const sm_state *s, const inflight *w
  * one goes to L2 (and becomes the one kept): one SM's requests do not merge with each other here
  * (results/h200-drift: a block's re-reads of its own lines 8 iterations later, none coalesced; the
  * model's slot clocks count only L1 lines, so they came within its window); the re-read one warp
- * sends at once merges in its SM (pend_outstanding). */
-static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t group, int sm, double t)
+ * sends at once merges in its SM (pend_outstanding). One request answers at most
+ * coalesce_max_requests (itself included): the next goes to L2 and is kept instead (results/h200-lrc-map:
+ * n SMs of a GPC reading a line together reach L2 ceil(n / 4) times). */
+static int coalesced(ws_cache *c, uint64_t line, uint8_t want, uint32_t group, int sm, double t)
 {
     if (!c->fills || !want)
         return 0;
@@ -522,9 +534,13 @@ static int coalesced(const ws_cache *c, uint64_t line, uint8_t want, uint32_t gr
             continue;
         const fill *f = fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group);
         if (f->line != line + 1 || f->group != group || f->sm == (uint16_t)sm || f->mask != want ||
-            !(t - f->sent < win && f->sent - t < win))
+            !(t - f->sent < win && f->sent - t < win) ||
+            (c->cfg.coalesce_max_requests > 0 && f->merged + 1 >= c->cfg.coalesce_max_requests))
             return 0;
     }
+    for (int s = 0; s < SECTORS_PER_LINE; s++)
+        if (want >> s & 1)
+            fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group)->merged++;
     return 1;
 }
 
@@ -534,7 +550,7 @@ static void fill_add(ws_cache *c, uint64_t line, uint8_t mask, uint32_t group, i
         return;
     for (int s = 0; s < SECTORS_PER_LINE; s++)
         if (mask >> s & 1)
-            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group) = (fill){line + 1, t, group, (uint16_t)sm, mask};
+            *fill_slot(c, line * SECTORS_PER_LINE + (uint64_t)s, group) = (fill){line + 1, t, group, (uint16_t)sm, mask, 0};
 }
 
 static int entry_live(const ws_cache *c, dirty_entry e)
@@ -988,7 +1004,7 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
     size_t slot = (size_t)sm * (size_t)c->resident + ev->block_linear / (uint32_t)c->cfg.sm_count % (uint32_t)c->resident;
     slot_clock *clock = &c->clocks[slot];
     double seen = clock->clock + clock->drift * drift_factor(c); /* the time the coalescer sees its requests at */
-    uint32_t group = lrc_group(c, sm);
+    uint32_t group = lrc_group(c, sm, ev->block_linear);
     int n = co->nentries;
     int part = ev->op == WS_MEM_STORE ? sm_partition(c, sm) : 0;   /* l2_write's, once */
 

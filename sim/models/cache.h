@@ -51,7 +51,10 @@
  *      where the GPU's scheduler puts a small grid's blocks, which changes from launch to launch
  *      (2-4-block GEMMs: all coalesced in one run, none in another), and a floor the long kernels
  *      keep (mma_cp_async at 4096^3: 9.2 %, the model 3.7 %); docs/memory-models.md "Read
- *      coalescing". Each sector keeps, per group, its line's last request that went to L2.
+ *      coalescing". Each sector keeps, per group, its line's last request that went to L2, which
+ *      answers at most coalesce_max_requests (its own included; results/h200-lrc-map). A grid of fewer
+ *      blocks than SMs has as groups the GPCs its blocks are placed in (placement: ws_device_block_gpc,
+ *      results/h200-gemm-lrc), instead of coalesce_group_sms consecutive SMs.
  *  Stores: written through to L2 (one L2 request per 128-B line per request, every
  *      sector). Global stores never allocate in L1 (a present sector stays valid);
  *      local stores allocate full sectors (spills are re-read; an assumption).
@@ -158,6 +161,9 @@ typedef struct {
     int read_coalescing;      /* 1: identical read requests of SMs of one group within the window reach L2 once */
     int coalesce_group_sms;   /* read coalescing: consecutive SMs per coalescer group (0 = one group of all) */
     double coalesce_window;   /* read coalescing: block-slot clock cycles two requests may be apart (< 1 = 1) */
+    int coalesce_max_requests; /* read coalescing: requests one coalesced request answers, its own included (0 = any) */
+    const ws_device *placement; /* read coalescing: a grid of fewer blocks than SMs has the GPCs this profile's
+                                 scheduler puts its blocks in as groups (ws_device_block_gpc); NULL = none */
     double coalesce_drift;    /* read coalescing: each block slot's clock drifts by a random walk of this many
                                  cycles per sqrt(cycle) it runs (0 = none); per-thread requests */
     double coalesce_drift_bulk; /* the same for bulk copies (TMA, cp.async.bulk) */

@@ -12,7 +12,13 @@
  *   pair LINES DELAY BLOCKS PART   BLOCKS blocks (1 per SM: 150 KB of shared memory each), one warp
  *                  each, read the same LINES 128-B lines in the same order, 4 lines per LDG.128
  *                  instruction; block b waits b x DELAY SM cycles (clock64) first. PART = 0: every
- *                  block reads whole lines; 1: blocks b > 0 read the first half (2 sectors) of each.
+ *                  block reads whole lines; 1: blocks b > 0 read the first half (2 sectors) of each;
+ *                  2: whole lines, each instruction's address depending on the last one's data, so a
+ *                  block has one request in flight at a time (the window without a follower catching
+ *                  up on a leader that many outstanding requests slow down); PART = m + 1 > 2: m
+ *                  instructions in flight (each group of m waits for the last group's data). With
+ *                  PART >= 2, blocks b >= 2 start at once and stream lines of their own (no waiting,
+ *                  nothing shared): traffic beside the pair.
  *   repeat LINES DELAY BLOCKS PART the same, launched twice: profile the second launch (ncu
  *                  --launch-skip 1 --cache-control none) for requests whose first one hits L2.
  *
@@ -30,15 +36,22 @@ __global__ void k_pair(const uint4 *in, unsigned lines, long long delay, int par
 {
     extern __shared__ unsigned char smem[];
     unsigned b = blockIdx.x, lane = threadIdx.x;
+    bool background = part >= 2 && b >= 2;
     long long t0 = clock64();
-    while (clock64() - t0 < delay * (long long)b) /* block b starts b x DELAY cycles later */
+    while (clock64() - t0 < (background ? 0 : delay * (long long)b)) /* block b starts b x DELAY cycles later */
         ;
-    unsigned s = 0;
-    bool half = part && b > 0;
+    unsigned s = 0, dep = 0, mlp = part >= 2 ? (unsigned)part - 1 : 1;
+    bool half = part == 1 && b > 0;
+    const uint4 *src = background ? in + (size_t)b * lines * 8 : in;
     for (unsigned i = 0; i < lines / 4; i++) { /* one instruction: 4 lines, 8 lanes x 16 B each */
         unsigned e = i * 32 + lane;            /* uint4 index: line e / 8, 16-B chunk e % 8 */
+        if (part >= 2 && !background) {
+            if (i % mlp == 0)
+                dep = s == 0xFFFFFFFFu;        /* never true (the data is 0x01 bytes), but it waits for s */
+            e += dep;
+        }
         if (!half || e % 8 < 4)               /* half: chunks 0-3 = the line's sectors 0 and 1 */
-            s += in[e].x ^ in[e].w;
+            s += src[e].x ^ src[e].w;
     }
     smem[lane] = (unsigned char)s; /* keep the allocation (one block per SM) */
     unsigned smid;
@@ -62,8 +75,9 @@ int main(int argc, char **argv)
         return 2;
     uint4 *in;
     unsigned *out;
-    CHECK(cudaMalloc(&in, (size_t)lines * 128));
-    CHECK(cudaMemset(in, 1, (size_t)lines * 128));
+    size_t bytes = (size_t)lines * 128 * (part >= 2 ? (size_t)blocks : 1); /* the background blocks' own lines */
+    CHECK(cudaMalloc(&in, bytes));
+    CHECK(cudaMemset(in, 1, bytes));
     CHECK(cudaMalloc(&out, 2 * 64 * sizeof(unsigned)));
     CHECK(cudaFuncSetAttribute(k_pair, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES));
     for (int l = 0; l < launches; l++) {
