@@ -9,12 +9,115 @@
 #include <string.h>
 
 enum { GEOM_NONE, GEOM_CO, GEOM_BK };
+enum { ADDR_WHOLE, ADDR_AFFINE, ADDR_DELTA };
+
+/* The event's fields before its per-lane arrays; then its addresses in the smallest form that
+ * gives them back exactly (lane l at base + l x stride; base + a signed 32-bit offset each; or
+ * whole), then gline and gsector only for the event that has them (an LDGSTS shared write: the
+ * bank rule, on the worker, is their only reader). A matmul's shared load is 296 bytes here
+ * with its bank result's rows (below), instead of 688 (the ring's records went through memory). */
+#define EV_HEAD offsetof(ws_mem_event, gline)
+_Static_assert(offsetof(ws_mem_event, gsector) == EV_HEAD + 32 && offsetof(ws_mem_event, addr) >= EV_HEAD + 64 &&
+               sizeof(ws_mem_event) == offsetof(ws_mem_event, addr) + 32 * sizeof(uint64_t),
+               "split.c packs ws_mem_event as its head, gline, gsector, addr");
 
 typedef struct {
-    int geom;                 /* GEOM_* */
-    int has_at;               /* 1: an atomic's ws_atomic_result follows the head */
-    ws_mem_event ev;
+    uint8_t geom;             /* GEOM_* */
+    uint8_t has_at;           /* 1: an atomic's ws_atomic_result follows the event */
+    uint8_t addr_form;        /* ADDR_* */
+    uint8_t lanes_bytes;      /* 1: gline and gsector follow the addresses */
+    uint32_t pad;
+    unsigned char ev[(EV_HEAD + 7) & ~(size_t)7];
 } rec_head;
+
+/* The addresses' form and its bytes after the head. */
+static int addr_form(const uint64_t *a, size_t *bytes)
+{
+    /* affine when each half, quarter, ... continues the one before it by its length x the stride
+     * (lanes 0 and 1 define it): fixed-length passes, which the compiler vectorises */
+    uint64_t s = a[1] - a[0], x = 0;
+    for (int l = 0; l < 16; l++) x |= a[l + 16] ^ (a[l] + 16 * s);
+    for (int l = 0; l < 8; l++) x |= a[l + 8] ^ (a[l] + 8 * s);
+    for (int l = 0; l < 4; l++) x |= a[l + 4] ^ (a[l] + 4 * s);
+    for (int l = 0; l < 2; l++) x |= a[l + 2] ^ (a[l] + 2 * s);
+    if (!x) {
+        *bytes = 2 * sizeof(uint64_t);
+        return ADDR_AFFINE;
+    }
+    uint64_t bad = 0;
+    for (int k = 0; k < 32; k++)
+        bad |= (a[k] - a[0] + 0x80000000ull) >> 32;   /* outside int32 */
+    if (!bad) {
+        *bytes = sizeof(uint64_t) + 32 * sizeof(int32_t);
+        return ADDR_DELTA;
+    }
+    *bytes = 32 * sizeof(uint64_t);
+    return ADDR_WHOLE;
+}
+
+static unsigned char *put_addr(unsigned char *r, int form, const uint64_t *a)
+{
+    if (form == ADDR_AFFINE) {
+        uint64_t v[2] = {a[0], a[1] - a[0]};
+        memcpy(r, v, sizeof v);
+        return r + sizeof v;
+    }
+    if (form == ADDR_DELTA) {
+        int32_t d[32];
+        for (int l = 0; l < 32; l++)
+            d[l] = (int32_t)(uint32_t)(a[l] - a[0]);
+        memcpy(r, &a[0], sizeof a[0]);
+        memcpy(r + sizeof a[0], d, sizeof d);
+        return r + sizeof a[0] + sizeof d;
+    }
+    memcpy(r, a, 32 * sizeof *a);
+    return r + 32 * sizeof *a;
+}
+
+static const unsigned char *get_addr(const unsigned char *r, int form, uint64_t *a)
+{
+    if (form == ADDR_AFFINE) {
+        uint64_t v[2];
+        memcpy(v, r, sizeof v);
+        a[0] = v[0];
+        a[1] = v[0] + v[1];
+        /* lanes n..2n-1 are lanes 0..n-1 moved by n strides: fixed-length passes, vectorised */
+        for (int l = 0; l < 2; l++) a[l + 2] = a[l] + 2 * v[1];
+        for (int l = 0; l < 4; l++) a[l + 4] = a[l] + 4 * v[1];
+        for (int l = 0; l < 8; l++) a[l + 8] = a[l] + 8 * v[1];
+        for (int l = 0; l < 16; l++) a[l + 16] = a[l] + 16 * v[1];
+        return r + sizeof v;
+    }
+    if (form == ADDR_DELTA) {
+        uint64_t b;
+        int32_t d[32];
+        memcpy(&b, r, sizeof b);
+        memcpy(d, r + sizeof b, sizeof d);
+        for (int l = 0; l < 32; l++)
+            a[l] = b + (uint64_t)(int64_t)d[l];
+        return r + sizeof b + sizeof d;
+    }
+    memcpy(a, r, 32 * sizeof *a);
+    return r + 32 * sizeof *a;
+}
+
+/* A bank result with its group_words rows past ngroups left out when they are 0 (banks.h: they
+ * are; checked, as a rule that filled them would be kept whole): a 4-byte access's is 176 bytes
+ * instead of 272. The rows kept: the first bk_rows(bk) of them, 4 when whole. */
+#define BK_HEAD offsetof(ws_bank_result, group_words)
+#define BK_TAIL offsetof(ws_bank_result, sectors_rerequested)
+_Static_assert(BK_TAIL == BK_HEAD + sizeof(((ws_bank_result *)0)->group_words), "group_words, then the rest");
+
+static int bk_rows(const ws_bank_result *bk)
+{
+    int g = bk->ngroups >= 1 && bk->ngroups <= 4 ? bk->ngroups : 4;
+    uint64_t any = 0, w[16];
+    memcpy(w, bk->group_words, sizeof w);
+    for (int i = g * 4; i < 16; i++) any |= w[i];
+    return any ? 4 : g;
+}
+
+static size_t bk_bytes(int rows) { return BK_HEAD + (size_t)rows * WS_BANKS + (sizeof(ws_bank_result) - BK_TAIL); }
 
 /* ws_coalesce_result's counts and lane_nsectors, then nentries entries, then each lane's
  * lane_nsectors[l] indices in lane order (the record a worker passes through the caches of
@@ -57,6 +160,8 @@ struct ws_pipeline_split {
     const ws_sass_plan *plan;
     ws_coalesce_result co;    /* the replayed event's sectors */
     ws_cache_front fr;        /* and its cache front */
+    ws_mem_event ev;          /* and the event itself */
+    ws_bank_result bk;        /* or its bank result */
 };
 
 typedef struct {
@@ -74,7 +179,10 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
     const ws_cache_front *fr;
     const ws_atomic_result *ar;
     ws_models_half_event(w->half, ev, &co, &bk, &fr, &ar);
-    size_t n = sizeof(rec_head) + (ar ? sizeof *ar : 0);
+    size_t abytes;
+    int form = addr_form(ev->addr, &abytes);
+    int lanes_bytes = ev->kind == WS_KIND_LDGSTS;
+    size_t n = sizeof(rec_head) + abytes + (lanes_bytes ? 64 : 0) + (ar ? sizeof *ar : 0);
     int nidx = 0, one = 0;
     if (co) {   /* ws_models_half_event gives a front with every co */
         one = one_entry_per_lane(co, &nidx);
@@ -82,14 +190,22 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
         n = (n + 7) & ~(size_t)7;
         n += sizeof(fr_head) + 2 * (size_t)fr->ngroups;
     }
-    if (bk) n += sizeof *bk;
+    int rows = bk ? bk_rows(bk) : 0;
+    if (bk) n += 8 + ((bk_bytes(rows) + 7) & ~(size_t)7);
     unsigned char *r = ws_split_put(w->out, n), *rec0 = r;
     if (!r) return;
     rec_head *h = (rec_head *)r;
     h->geom = co ? GEOM_CO : bk ? GEOM_BK : GEOM_NONE;
     h->has_at = ar != NULL;
-    h->ev = *ev;
-    r += sizeof *h;
+    h->addr_form = (uint8_t)form;
+    h->lanes_bytes = (uint8_t)lanes_bytes;
+    h->pad = 0;
+    memcpy(h->ev, ev, EV_HEAD);
+    r = put_addr(r + sizeof *h, form, ev->addr);
+    if (lanes_bytes) {
+        memcpy(r, ev->gline, 64);   /* gline, then gsector */
+        r += 64;
+    }
     if (ar) {
         memcpy(r, ar, sizeof *ar);
         r += sizeof *ar;
@@ -118,7 +234,12 @@ static void worker_down(void *ctx, const ws_mem_event *ev)
         memcpy(at + sizeof *f, fr->g, (size_t)fr->ngroups);
         memcpy(at + sizeof *f + fr->ngroups, fr->gn, (size_t)fr->ngroups);
     } else if (bk) {
-        memcpy(r, bk, sizeof *bk);
+        uint64_t nr = (uint64_t)rows;
+        memcpy(r, &nr, 8);
+        memcpy(r + 8, bk, BK_HEAD);
+        if (rows == 1) memcpy(r + 8 + BK_HEAD, bk->group_words, WS_BANKS);   /* constant sizes: no library call */
+        else memcpy(r + 8 + BK_HEAD, bk->group_words, (size_t)rows * WS_BANKS);
+        memcpy(r + 8 + BK_HEAD + (size_t)rows * WS_BANKS, (const unsigned char *)bk + BK_TAIL, sizeof *bk - BK_TAIL);
     }
 }
 
@@ -174,11 +295,20 @@ static void on_flush(void *wp, ws_split_out *out)
 static void replay(void *ctx, void *rec, uint64_t seq0)
 {
     ws_pipeline_split *p = ctx;
-    unsigned char *r = rec;
-    rec_head *h = rec;
+    const unsigned char *r = rec;
+    const rec_head *h = rec;
+    ws_mem_event *ev = &p->ev;
+    memcpy(ev, h->ev, EV_HEAD);
+    r = get_addr(r + sizeof *h, h->addr_form, ev->addr);
+    if (h->lanes_bytes) {
+        memcpy(ev->gline, r, 64);
+        r += 64;
+    } else {                  /* read by no model after the workers' (the bank rule of an LDGSTS) */
+        memset(ev->gline, 0xff, sizeof ev->gline);
+        memset(ev->gsector, 0, sizeof ev->gsector);
+    }
     /* the stage numbers what it emits from 0 over the launch; without it, the interpreter's */
-    h->ev.seq = p->stage ? ws_sass_stage_take_seq(p->stage) : h->ev.seq + seq0;
-    r += sizeof *h;
+    ev->seq = p->stage ? ws_sass_stage_take_seq(p->stage) : ev->seq + seq0;
     const ws_coalesce_result *co = NULL;
     const ws_bank_result *bk = NULL;
     const ws_cache_front *fr = NULL;
@@ -221,9 +351,21 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
         memcpy(df->gn, at + sizeof *f + f->ngroups, (size_t)f->ngroups);
         fr = df;
     } else if (h->geom == GEOM_BK) {
-        bk = (const ws_bank_result *)r;
+        uint64_t nr;
+        memcpy(&nr, r, 8);
+        ws_bank_result *d = &p->bk;
+        memcpy(d, r + 8, BK_HEAD);
+        if (nr == 1) {        /* constant sizes: no library call */
+            memcpy(d->group_words, r + 8 + BK_HEAD, WS_BANKS);
+            memset(d->group_words[1], 0, 3 * WS_BANKS);
+        } else {
+            memcpy(d->group_words, r + 8 + BK_HEAD, (size_t)nr * WS_BANKS);
+            memset(d->group_words[nr], 0, (4 - (size_t)nr) * WS_BANKS);
+        }
+        memcpy((unsigned char *)d + BK_TAIL, r + 8 + BK_HEAD + (size_t)nr * WS_BANKS, sizeof *d - BK_TAIL);
+        bk = d;
     }
-    ws_models_listener_with(p->m, &h->ev, co, bk, fr, ar);
+    ws_models_listener_with(p->m, ev, co, bk, fr, ar);
 }
 
 static const ws_split_listener halves = {worker_new, worker_free, on_event, on_watch, on_flush, replay};

@@ -276,6 +276,48 @@ static void test_aligned_rising_gathers_match_a_brute_force_byte_walk(void **sta
     }
 }
 
+/* A full warp reading or writing w-byte lanes side by side from any w-aligned start (the
+ * coalescer's closed form): the entries are the sectors the 32w bytes span, rising, each holding
+ * the lanes and the bytes that fall in it, and each lane lists the one sector it lies in - built
+ * here from the bytes one at a time. */
+static void test_contiguous_full_warps_from_every_aligned_start_give_each_sector_its_lanes_and_bytes(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 5; i++)
+        for (int start = 0; start < 160; start += widths[i]) {
+            int w = widths[i];
+            ws_mem_event ev = make_event(WS_SPACE_GLOBAL, w, 0xFFFFFFFFu);
+            ev.op = start & 1 ? WS_MEM_STORE : WS_MEM_LOAD;
+            set_strided(&ev, BASE + (uint64_t)start, (uint64_t)w);
+            check_against_brute(&ev);
+            ws_coalesce_result r;
+            assert_int_equal(ws_coalesce(&ev, 0, &r), 0);
+            uint64_t first = (BASE + (uint64_t)start) / 32, last = (BASE + (uint64_t)start + 32u * (uint64_t)w - 1) / 32;
+            assert_int_equal(r.nentries, (int)(last - first + 1));
+            for (int k = 0; k < r.nentries; k++) {
+                uint64_t sec = (first + (uint64_t)k) * 32;
+                uint32_t lanes = 0, bytes = 0;
+                for (int l = 0; l < 32; l++)
+                    for (int b = 0; b < w; b++) {
+                        uint64_t a = ev.addr[l] + (uint64_t)b;
+                        if (a / 32 * 32 == sec) {
+                            lanes |= 1u << l;
+                            bytes |= 1u << (a % 32);
+                        }
+                    }
+                assert_int_equal(r.entries[k].sector, sec);
+                assert_int_equal(r.entries[k].request, 0);
+                assert_int_equal(r.entries[k].lanes, lanes);
+                assert_int_equal(r.entries[k].byte_mask, bytes);
+                assert_int_equal(r.entries[k].same_addr_max, 1);
+            }
+            for (int l = 0; l < 32; l++) {
+                assert_int_equal(r.lane_nsectors[l], 1);
+                assert_int_equal(r.entries[r.lane_sector[l][0]].sector, ev.addr[l] / 32 * 32);
+            }
+        }
+}
+
 static void test_array_of_structs_field_read_touches_every_sector_the_structs_span(void **state)
 {
     (void)state;
@@ -491,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_reversed_and_permuted_lanes_inside_128_bytes_touch_four_sectors),
         cmocka_unit_test(test_random_gathers_match_a_brute_force_byte_walk),
         cmocka_unit_test(test_aligned_rising_gathers_match_a_brute_force_byte_walk),
+        cmocka_unit_test(test_contiguous_full_warps_from_every_aligned_start_give_each_sector_its_lanes_and_bytes),
         cmocka_unit_test(test_array_of_structs_field_read_touches_every_sector_the_structs_span),
         cmocka_unit_test(test_partial_masks_count_only_active_lanes),
         cmocka_unit_test(test_no_active_lane_means_no_request_and_no_sector),

@@ -497,6 +497,19 @@ static uint64_t cvt1(const ptx_insn *pi, uint64_t a)
     (void)c; (void)a; (void)b; (void)cc; (void)bits; (void)sgn
 /* a family that is one expression per lane */
 #define LANEWISE(name, expr) ALU_FN(name) { OPERANDS; SIM_LANES(m, d[l] = (expr)); return 0; }
+/* the same for an expression the compiler vectorises: a full warp's lanes go to a local row
+ * first, then to d (d may be a's row: in place the loop could not be vectorised) */
+#define LANEWISE_V(name, expr) ALU_FN(name) {                                     \
+        OPERANDS;                                                                  \
+        if (m == SIM_FULL) {                                                       \
+            uint64_t t_[32];                                                       \
+            for (int l = 0; l < 32; l++) t_[l] = (expr);                           \
+            memcpy(d, t_, sizeof t_);                                              \
+        } else SIM_LANES(m, d[l] = (expr));                                        \
+        return 0;                                                                  \
+    }
+/* sim_zext's mask for a width: loop-invariant, so a lane loop using it vectorises */
+static inline uint64_t zext_mask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 ALU_FN(alu_unsupported)
 {
@@ -507,7 +520,13 @@ ALU_FN(alu_unsupported)
 }
 
 /* mov */
-LANEWISE(alu_mov, a[l])
+ALU_FN(alu_mov)
+{
+    OPERANDS;
+    if (m == SIM_FULL) memmove(d, a, 32 * sizeof *d);   /* a row; d may be a */
+    else SIM_LANES(m, d[l] = a[l]);
+    return 0;
+}
 ALU_FN(alu_mov_pred) { OPERANDS; bool ng = in->pi->opnd[1].neg; SIM_LANES(m, d[l] = (a[l] & 1) ^ ng); return 0; }
 /* mov with a vector operand: pack {a,b,..} into d, or unpack d into {a,b,..}. */
 ALU_FN(alu_mov_vec)
@@ -530,10 +549,32 @@ ALU_FN(alu_mov_vec)
 }
 
 /* f32 with no .ftz/.sat in round-to-nearest: the C operators are the PTX ones */
-LANEWISE(alu_add_f32, sim_f32b(sim_f32(a[l]) + sim_f32(b[l])))
-LANEWISE(alu_sub_f32, sim_f32b(sim_f32(a[l]) - sim_f32(b[l])))
-LANEWISE(alu_mul_f32, sim_f32b(sim_f32(a[l]) * sim_f32(b[l])))
-LANEWISE(alu_fma_f32, sim_f32b(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(cc[l]))))
+LANEWISE_V(alu_add_f32, sim_f32b(sim_f32(a[l]) + sim_f32(b[l])))
+LANEWISE_V(alu_sub_f32, sim_f32b(sim_f32(a[l]) - sim_f32(b[l])))
+LANEWISE_V(alu_mul_f32, sim_f32b(sim_f32(a[l]) * sim_f32(b[l])))
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+/* fmaf of a full warp with the CPU's FMA instruction, where it has one: the single rounding libm's
+ * fmaf gives there (glibc's picks that instruction too), without a library call per lane. Into a
+ * local row first: d may be a's. */
+__attribute__((target("fma"))) static void fma_f32_row(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                        const uint64_t *cc)
+{
+    uint64_t t[32];
+    for (int l = 0; l < 32; l++) t[l] = sim_f32b(__builtin_fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(cc[l])));
+    memcpy(d, t, sizeof t);
+}
+#define FMA_ROW_OK() __builtin_cpu_supports("fma")
+#else
+#define fma_f32_row(d, a, b, cc) ((void)0)
+#define FMA_ROW_OK() 0
+#endif
+ALU_FN(alu_fma_f32)
+{
+    OPERANDS;
+    if (m == SIM_FULL && FMA_ROW_OK()) fma_f32_row(d, a, b, cc);
+    else SIM_LANES(m, d[l] = sim_f32b(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(cc[l]))));
+    return 0;
+}
 
 /* every float type and modifier; the rounding mode is set around directed ones */
 ALU_FN(alu_float)
@@ -557,8 +598,8 @@ ALU_FN(alu_float_directed)
 }
 
 /* integer add/sub */
-LANEWISE(alu_add, a[l] + b[l])
-LANEWISE(alu_sub, a[l] - b[l])
+LANEWISE_V(alu_add, a[l] + b[l])
+LANEWISE_V(alu_sub, a[l] - b[l])
 LANEWISE(alu_add_sat, (uint64_t)sat_s32(sim_sext(a[l], 32) + sim_sext(b[l], 32)))
 LANEWISE(alu_sub_sat, (uint64_t)sat_s32(sim_sext(a[l], 32) - sim_sext(b[l], 32)))
 /* add.cc / addc / sub.cc / subc: the carry flag per lane in w->carry */
@@ -634,7 +675,7 @@ ALU_FN(alu_sad)
 /* integer div/rem, abs/neg, min/max */
 LANEWISE(alu_div, idiv(false, a[l], b[l], bits, sgn))
 LANEWISE(alu_rem, idiv(true, a[l], b[l], bits, sgn))
-LANEWISE(alu_neg, (uint64_t)0 - a[l])
+LANEWISE_V(alu_neg, (uint64_t)0 - a[l])
 ALU_FN(alu_abs)
 {
     OPERANDS;
@@ -717,11 +758,11 @@ ALU_FN(alu_testp)
 }
 
 /* logic and shifts */
-LANEWISE(alu_and, a[l] & b[l])
-LANEWISE(alu_or, a[l] | b[l])
-LANEWISE(alu_xor, a[l] ^ b[l])
-LANEWISE(alu_not, ~a[l])
-LANEWISE(alu_not_pred, (a[l] & 1) ^ 1)
+LANEWISE_V(alu_and, a[l] & b[l])
+LANEWISE_V(alu_or, a[l] | b[l])
+LANEWISE_V(alu_xor, a[l] ^ b[l])
+LANEWISE_V(alu_not, ~a[l])
+LANEWISE_V(alu_not_pred, (a[l] & 1) ^ 1)
 LANEWISE(alu_cnot, sim_zext(a[l], bits) == 0)
 ALU_FN(alu_lop3)
 {
@@ -840,8 +881,8 @@ LANEWISE(alu_slct_s32, sim_sext(cc[l], 32) >= 0 ? a[l] : b[l])
 /* conversion; in->k holds the source width where it matters */
 LANEWISE(alu_cvt_sext, (uint64_t)sim_sext(a[l], (int)in->k))
 LANEWISE(alu_cvt_zext, sim_zext(a[l], (int)in->k))
-LANEWISE(alu_cvt_f32_s32, sim_f32b((float)(int32_t)(uint32_t)a[l]))
-LANEWISE(alu_cvt_f32_u32, sim_f32b((float)(uint32_t)a[l]))
+LANEWISE_V(alu_cvt_f32_s32, sim_f32b((float)(int32_t)(uint32_t)a[l]))
+LANEWISE_V(alu_cvt_f32_u32, sim_f32b((float)(uint32_t)a[l]))
 LANEWISE(alu_cvt, cvt1(in->pi, a[l]))
 /* cvt.rn|rz{.relu}{.satfinite}.f16x2|bf16x2.f32 d, a, b: a to the upper half, b to the lower */
 ALU_FN(alu_cvt_pack_x2)
@@ -868,8 +909,8 @@ LANEWISE(alu_cvt_f16x2_f8, f8_to_h((uint8_t)(a[l] >> 8), in->pi->flags) << 16 | 
 LANEWISE(alu_cvt_tf32, to_tf32((uint32_t)a[l], in->pi->rnd, in->pi->flags))
 
 /* generic addresses; in->k is the space's window (0: global, which has none) */
-LANEWISE(alu_cvta_to, sim_zext(a[l] - in->k, bits))
-LANEWISE(alu_cvta_from, sim_zext(a[l], bits) + in->k)
+LANEWISE_V(alu_cvta_to, (a[l] - in->k) & zext_mask(bits))
+LANEWISE_V(alu_cvta_from, (a[l] & zext_mask(bits)) + in->k)
 /* .local addresses are the running frame's (exec_call.c), generic ones the lane's whole stack */
 LANEWISE(alu_cvta_to_local, sim_zext(a[l] - in->k - w->frames[w->depth].local_base, bits))
 LANEWISE(alu_cvta_from_local, sim_zext(a[l], bits) + in->k + w->frames[w->depth].local_base)

@@ -124,15 +124,20 @@ int sim_translate(sim_ctx *c, sim_warp *w, const sim_insn *in, ws_space sp, cons
         } else {
             fast = false;
         }
-        if (fast && size >= n) {
+        if (fast && size >= n && size < (1ull << 62)) {
             uint64_t last = size - n, bad = 0;           /* offsets 0..last fit n bytes */
-            if (m == 0xffffffffu)
+            if (m == 0xffffffffu) {
+                /* a full warp without a compare per lane, so the compiler vectorises it: with
+                 * last < 2^63, off > last exactly when off or last - off has bit 63 set */
+                uint64_t any = 0, over = 0;
                 for (int l = 0; l < 32; l++) {
                     uint64_t off = addr[l] - lo;         /* below the buffer: wraps past last */
-                    bad |= (addr[l] & amask) | (uint64_t)(off > last);
+                    any |= addr[l];
+                    over |= off | (last - off);
                     ptr[l] = (uint8_t *)(base + (uintptr_t)off);
                 }
-            else
+                bad = (any & amask) | over >> 63;
+            } else
                 for (uint32_t mm = m; mm; mm &= mm - 1) {
                     int l = __builtin_ctz(mm);
                     uint64_t off = addr[l] - lo;
@@ -568,6 +573,14 @@ static int shared_access(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m
     return 0;
 }
 
+/* The lanes' addresses base + disp, wrapped to the base register's width (keep: its mask). The
+ * restrict pointers tell the compiler addr is not the register file, so a full warp vectorises. */
+static inline void lane_addresses(uint64_t *restrict addr, const uint64_t *restrict base, uint64_t disp, uint64_t keep,
+                                  uint32_t m)
+{
+    SIM_LANES(m, addr[l] = (base[l] + disp) & keep);
+}
+
 int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const ptx_insn *pi = in->pi;
@@ -576,9 +589,7 @@ int sim_exec_mem(sim_ctx *c, sim_warp *w, const sim_insn *in, uint32_t m)
     uint64_t addr[32];
     uint64_t disp = in->mem_disp;
     if (in->mem_base >= 0) {
-        const uint64_t *base = F + in->mem_base;
-        if (in->mem_base_bits < 64) SIM_LANES(m, addr[l] = sim_zext(base[l] + disp, in->mem_base_bits));
-        else SIM_LANES(m, addr[l] = base[l] + disp);
+        lane_addresses(addr, F + in->mem_base, disp, in->mem_base_bits < 64 ? (1ull << in->mem_base_bits) - 1 : ~0ull, m);
     } else SIM_LANES(m, addr[l] = disp);
 
     if (pi->space == PTX_SPACE_LOCAL && w->depth) {

@@ -92,6 +92,14 @@ static bool is_per_block(int r)
            r == PTX_SREG_CLUSTER_CTARANK;
 }
 
+/* Whether r reads the same in every lane of a warp (all but %tid, %laneid and the lane masks). */
+static bool lane_uniform(int r)
+{
+    return r != PTX_SREG_TID_X && r != PTX_SREG_TID_Y && r != PTX_SREG_TID_Z && r != PTX_SREG_LANEID &&
+           r != PTX_SREG_LANEMASK_EQ && r != PTX_SREG_LANEMASK_LT && r != PTX_SREG_LANEMASK_LE &&
+           r != PTX_SREG_LANEMASK_GT && r != PTX_SREG_LANEMASK_GE;
+}
+
 void sim_sreg_fill(const sim_ctx *c, const sim_warp *w, const sim_program *p, uint64_t *file, int which)
 {
     for (int k = 0; k < p->nsregs; k++) {
@@ -99,6 +107,10 @@ void sim_sreg_fill(const sim_ctx *c, const sim_warp *w, const sim_program *p, ui
         if (which == SIM_SREG_CLOCKS && !is_clock(r)) continue;
         if (which == SIM_SREG_BLOCK && !is_per_block(r)) continue;
         uint64_t *S = file + p->sreg_off + (uint32_t)k * 32;
-        for (int l = 0; l < 32; l++) S[l] = value(c, w, r, l);
+        if (lane_uniform(r)) {                   /* one value for the warp: computed once */
+            uint64_t v = value(c, w, r, 0);
+            for (int l = 0; l < 32; l++) S[l] = v;
+        } else
+            for (int l = 0; l < 32; l++) S[l] = value(c, w, r, l);
     }
 }

@@ -496,9 +496,14 @@ static double drift_factor(const ws_cache *c)
  * turns, so a warp's next instruction is busy x block_warps of the SM's later. The interpreter runs a
  * warp's slice without the others between, so the SM's count here is the warp's own: a later store of
  * the warp d of them on merges while d x warps < inflight_window. */
-static int store_pending(const ws_cache *c, const sm_state *s, const inflight *w, uint64_t sector_no)
+static uint64_t store_warps(const ws_cache *c)
 {
-    uint64_t warps = busy_blocks(c) * (uint64_t)(c->block_warps > 0 ? c->block_warps : 1);
+    return busy_blocks(c) * (uint64_t)(c->block_warps > 0 ? c->block_warps : 1);
+}
+
+/* warps: store_warps(c), once per access (its divisions were a tenth of a column store's front) */
+static int store_pending(const ws_cache *c, const sm_state *s, const inflight *w, uint64_t sector_no, uint64_t warps)
+{
     uint64_t win = (uint64_t)c->cfg.inflight_window, at = w->expiry - win;
     return w->sector == sector_no + 1 && s->now < w->expiry && (s->now - at) * warps < win;
 }
@@ -836,13 +841,14 @@ static uint8_t l2_read(ws_cache *c, uint64_t now, int smi, uint64_t line, uint8_
 }
 
 /* Writes one sector (byte mask `bytes`) into L2. */
-static void l2_write(ws_cache *c, int sm, uint64_t line, int sec, uint32_t bytes, ws_cache_access *out)
+/* part: sm_partition of the writing SM (once per access) */
+static void l2_write(ws_cache *c, int part, uint64_t line, int sec, uint32_t bytes, ws_cache_access *out)
 {
     cline *l = l2_line(c, line, out);
     uint8_t bit = (uint8_t)(1u << sec);
     /* a store from the home side leaves the other partition's copy stale: dropped; one from the
      * far side passes through that copy, which stays (an assumption: not measured) */
-    if (l && sm_partition(c, sm) == line_home(c, line))
+    if (l && part == line_home(c, line))
         l->far_valid &= (uint8_t)~bit;
     if (!l) { /* no L2: the write goes straight to DRAM */
         dram_access(c, line, WS_SECTOR_BYTES);
@@ -876,7 +882,7 @@ static int is_allocating_load(const ws_mem_event *ev)
 static int line_group(const ws_coalesce_result *co, int i)
 {
     uint64_t line = co->entries[i].sector / WS_LINE_BYTES;
-    int req = co->entries[i].request, j = i;
+    int req = co->entries[i].request, j = i + 1;
     while (j < co->nentries && co->entries[j].request == req && co->entries[j].sector / WS_LINE_BYTES == line)
         j++;
     return j;
@@ -901,6 +907,7 @@ int ws_cache_access_front(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
     f->rc = 0;
     int local = ev->space == WS_SPACE_LOCAL;
     int n = co->nentries;
+    uint64_t warps = 0;   /* store_warps(c), at a store's first group */
     for (int i = 0; i < n;) {
         uint64_t line = co->entries[i].sector / WS_LINE_BYTES;
         int j = line_group(co, i);
@@ -935,6 +942,8 @@ int ws_cache_access_front(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
             }
             g = (uint8_t)(hit | to_l2 << 4);
         } else if (ev->op == WS_MEM_STORE) {
+            if (!warps)
+                warps = store_warps(c);
             cline *l1 = scache_find(&s->l1, line, 0);
             for (int k = i; k < j; k++) {
                 const ws_sector_entry *e = &co->entries[k];
@@ -958,7 +967,7 @@ int ws_cache_access_front(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
                  * write (a naive transpose's column stores, results/h200.json); local stores never
                  * merge (a local array's updates at run-time indices: unmerged) */
                 inflight *w = pend_slot(s->wpend, sector_no);
-                if (!local && store_pending(c, s, w, sector_no) && w->warp == ev->warp_global &&
+                if (!local && store_pending(c, s, w, sector_no, warps) && w->warp == ev->warp_global &&
                     !(w->bytes & e->byte_mask)) {
                     w->bytes |= e->byte_mask;
                     f->st_merged++;
@@ -997,6 +1006,7 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
     double seen = clock->clock + clock->drift * drift_factor(c); /* the time the coalescer sees its requests at */
     uint32_t group = lrc_group(c, sm, ev->block_linear);
     int n = co->nentries;
+    int part = ev->op == WS_MEM_STORE ? sm_partition(c, sm) : 0;   /* l2_write's, once */
 
     for (int i = 0, gi = 0; i < n && gi < f->ngroups; gi++) {
         uint64_t line = co->entries[i].sector / WS_LINE_BYTES;
@@ -1043,7 +1053,7 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
             for (int k = i; k < j; k++) {
                 const ws_sector_entry *e = &co->entries[k];
                 out->outcome[k] = WS_SECT_WRITE;
-                l2_write(c, sm, line, entry_sec(e), e->byte_mask, out);
+                l2_write(c, part, line, entry_sec(e), e->byte_mask, out);
             }
             if (g)
                 out->l2_requests++;

@@ -183,14 +183,25 @@ static int bank_memo(bank_memo_entry *memo, const ws_mem_event *ev, ws_bank_resu
      * entry's own offsets are compared whole, so the hash only spreads shapes over the slots) */
     uint64_t bad = 0, sum = 0;
     uint32_t x = 0;
-    for (uint32_t mm = am; mm; mm &= mm - 1) {
-        uint64_t a = ev->addr[__builtin_ctz(mm)];
-        uint64_t d = a - ref;
-        bad |= (a >> 62) | ((d + 0x80000000ull) >> 32);   /* d outside int32 */
-        rel[n++] = (uint32_t)d;
-        sum += (uint32_t)d;
-        x ^= (uint32_t)d;
-    }
+    if (am == 0xffffffffu) {                     /* a full warp: the same pass, vectorised */
+        for (int l = 0; l < 32; l++) {
+            uint64_t a = ev->addr[l];
+            uint64_t d = a - ref;
+            bad |= (a >> 62) | ((d + 0x80000000ull) >> 32);
+            rel[l] = (uint32_t)d;
+            sum += (uint32_t)d;
+            x ^= (uint32_t)d;
+        }
+        n = 32;
+    } else
+        for (uint32_t mm = am; mm; mm &= mm - 1) {
+            uint64_t a = ev->addr[__builtin_ctz(mm)];
+            uint64_t d = a - ref;
+            bad |= (a >> 62) | ((d + 0x80000000ull) >> 32);   /* d outside int32 */
+            rel[n++] = (uint32_t)d;
+            sum += (uint32_t)d;
+            x ^= (uint32_t)d;
+        }
     if (bad)
         return bank_rule(ev, bk);
     uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)am << 8) ^ ((uint64_t)ev->width << 2) ^ (uint64_t)rule;
