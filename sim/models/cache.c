@@ -112,6 +112,8 @@ struct ws_cache {
                         memory instructions interleave on it (store merging's window) */
     slot_clock *clocks; /* sm_count x resident: each block slot's clock (its blocks' L1 lines in turn) */
     uint64_t grid_blocks; /* the launch's blocks (0 = unknown: one per SM); read coalescing's drift */
+    int small_grid;       /* 1: fewer blocks than SMs, placed by cfg.placement: block_gpc holds their GPCs */
+    uint8_t block_gpc[256]; /* a small grid's blocks' GPCs (ws_device_block_gpc), set with the grid */
     double drift_scale;   /* the drift's multiplier (1; a sampled run's sqrt(grid / lead blocks)) */
     fill *fills;     /* FILL_SLOTS: the read requests sent, per sector and group (NULL: no coalescing) */
     ws_cache_totals t;
@@ -452,9 +454,8 @@ static fill *fill_slot(const ws_cache *c, uint64_t sector_no, uint32_t group)
  * than on the GPU (docs/memory-models.md "Read coalescing"). */
 static uint32_t lrc_group(const ws_cache *c, int sm, uint32_t b)
 {
-    int g = c->cfg.placement ? ws_device_block_gpc(c->cfg.placement, c->grid_blocks, b) : -1;
-    if (g >= 0)
-        return (uint32_t)g;
+    if (c->small_grid && b < c->grid_blocks)
+        return c->block_gpc[b];
     return c->cfg.coalesce_group_sms > 0 ? (uint32_t)(sm / c->cfg.coalesce_group_sms) : 0;
 }
 
@@ -1144,7 +1145,14 @@ int ws_cache_set_resident(ws_cache *c, int blocks_per_sm)
     return 0;
 }
 
-void ws_cache_set_grid_blocks(ws_cache *c, uint64_t blocks) { c->grid_blocks = blocks; }
+void ws_cache_set_grid_blocks(ws_cache *c, uint64_t blocks)
+{
+    c->grid_blocks = blocks;
+    c->small_grid = c->cfg.placement && blocks && blocks <= sizeof c->block_gpc &&
+                    ws_device_block_gpc(c->cfg.placement, blocks, 0) >= 0;
+    for (uint64_t b = 0; c->small_grid && b < blocks; b++)
+        c->block_gpc[b] = (uint8_t)ws_device_block_gpc(c->cfg.placement, blocks, b);
+}
 
 void ws_cache_set_block_warps(ws_cache *c, int warps) { c->block_warps = warps > 0 ? warps : 1; }
 

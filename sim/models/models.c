@@ -84,7 +84,7 @@ ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t
         ws_models_free(m);
         return NULL;
     }
-    ws_cache_set_grid_blocks(m->cache, ws_launch_blocks(launch)); /* read coalescing's drift */
+    ws_cache_set_grid_blocks(m->cache, ws_launch_blocks(launch)); /* read coalescing: drift, a small grid's GPCs */
     ws_cache_set_block_warps(m->cache, m->warps_per_block);      /* store merging's window */
     ws_models_set_resident_blocks(m, 1);
     return m;
