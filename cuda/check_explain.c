@@ -348,10 +348,10 @@ static bool r_coalesced_in_step(const chk_row *r, const chk_facts *f, char *out,
                  "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum), the model %.0f%%",
                  achieved, 100 * achieved / mg, 100 * merged / ms);
     return say(out, cap, "requests coalesced in step: the L1 missed %.0f sectors (the model %.0f%s); the model merged "
-               "%.0f of them (its block slots' clocks count only L1 lines and drift only while an SM runs several "
-               "blocks, so blocks of one coalescer group on the same code send identical requests within its "
-               "window, which reach L2 once) and sent %.0f to L2, the GPU %.0f: its blocks ran further apart or "
-               "its scheduler spread them over more groups, so fewer requests coalesced%s",
+               "%.0f of them (its block slots drift apart only while an SM runs several blocks, so one coalescer group's "
+               "blocks send identical requests within its window) and sent %.0f to L2, the GPU %.0f: its blocks ran "
+               "further apart or sat in more groups (an H200's coalescing also differs by machine: "
+               "results/h200-coalesce/chain)%s",
                mg, ms, via, merged, ss, sg, lrc);
 }
 
