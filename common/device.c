@@ -534,13 +534,15 @@ int ws_device_block_gpc(const ws_device *d, uint64_t grid_blocks, uint64_t b)
             share[g] = room;
         }
     }
-    for (int g = 1; over && g < n; g++) { /* the excess, to the next GPCs with room, one each in turn */
-        uint64_t room = d->gpc_sms[g] / 2u;
-        if (share[g] < room) {
-            share[g]++;
-            over--;
-            if (g == n - 1) g = 0;
-        }
+    while (over) { /* the excess, to the next GPCs with room, one each in turn */
+        uint64_t before = over;
+        for (int g = 1; over && g < n; g++)
+            if (share[g] < d->gpc_sms[g] / 2u) {
+                share[g]++;
+                over--;
+            }
+        if (over == before) /* no GPC has room: the rest stay with the last (below) */
+            break;
     }
     uint64_t i = b - lead;
     for (int g = 0; g < n; g++) {
