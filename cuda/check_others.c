@@ -13,7 +13,8 @@
 typedef struct {
     char kernel[96], metric[CU_METRIC_NAME_MAX];
     double value;
-    int file; /* index into files */
+    int file;        /* index into files */
+    char launch[48]; /* which launch of the kernel in its file: the "repeat" and "ID" columns */
 } other;
 
 static other *rows;
@@ -53,7 +54,7 @@ int chk_others_load(const char *path, ws_error *err)
     files = nf;
     snprintf(files[nfiles], sizeof files[nfiles], "%s", path);
     char line[4096], storage[4096], *f[MAX_FIELDS];
-    int ck = -1, cm = -1, cv = -1, added = 0;
+    int ck = -1, cm = -1, cv = -1, cr = -1, ci = -1, added = 0;
     while (fgets(line, sizeof line, fp)) {
         line[strcspn(line, "\r\n")] = 0;
         int n = cu_csv_split(line, f, MAX_FIELDS, storage, sizeof storage);
@@ -62,6 +63,8 @@ int chk_others_load(const char *path, ws_error *err)
             ck = column(f, n, "corpus kernel");
             cm = column(f, n, "Metric Name");
             cv = column(f, n, "Metric Value");
+            cr = column(f, n, "repeat");
+            ci = column(f, n, "ID");
             if (ck < 0 || cm < 0 || cv < 0) break;
             continue;
         }
@@ -79,6 +82,7 @@ int chk_others_load(const char *path, ws_error *err)
         snprintf(o->metric, sizeof o->metric, "%s", f[cm]);
         o->value = v;
         o->file = nfiles;
+        snprintf(o->launch, sizeof o->launch, "%.20s|%.20s", cr >= 0 && cr < n ? f[cr] : "", ci >= 0 && ci < n ? f[ci] : "");
         added++;
     }
     fclose(fp);
@@ -105,4 +109,27 @@ bool chk_others_range(const char *kernel, const char *metric, int *n, double *lo
     }
     *n = k;
     return k > 0;
+}
+
+/* The number of blocks launch o's run launched (its launch__grid_size row), or -1 where that
+ * run has none. */
+static double blocks_of(const other *o)
+{
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].file == o->file && !strcmp(rows[i].launch, o->launch) && !strcmp(rows[i].kernel, o->kernel) &&
+            !strcmp(rows[i].metric, "launch__grid_size"))
+            return rows[i].value;
+    return -1;
+}
+
+int chk_others_values(const char *kernel, const char *metric, long long blocks, double *out, int cap)
+{
+    int k = 0;
+    for (int i = 0; kernel && metric && i < nrows && k < cap; i++) {
+        const other *o = &rows[i];
+        if (strcmp(o->kernel, kernel) || strcmp(o->metric, metric)) continue;
+        if (blocks > 0 && blocks_of(o) != (double)blocks) continue;
+        out[k++] = o->value;
+    }
+    return k;
 }

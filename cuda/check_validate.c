@@ -12,6 +12,7 @@
 #include "../common/device.h"
 #include "check_explain.h"
 #include "check_goals.h"
+#include "check_others.h"
 #ifdef WS_HAVE_SDL
 #include "../viz/viz_plot.h"
 #endif
@@ -160,7 +161,9 @@ static chk_goal_row goal_row_of(const vrow *x)
     const char *base = strrchr(r->file, '/');
     chk_goal_row g = {.set = !r->catalog ? CHK_SET_CORPUS : r->overrides[0] ? CHK_SET_REALISTIC : CHK_SET_DEFAULT,
                       .tensor = !r->catalog || !strcmp(base ? base + 1 : r->file, "tensorcore.cu"),
-                      .metric = x->row->metric, .cls = x->row->cls, .err = x->err};
+                      .metric = x->row->metric, .cls = x->row->cls, .err = x->err, .gpu = x->row->gpu};
+    if (chk_goal_is_l2_sectors(g.metric) || chk_goal_is_dram_bytes(g.metric))
+        g.nothers = chk_others_values(r->kernel, g.metric, (long long)r->blocks, g.others, CHK_GOAL_OTHERS_MAX);
     return g;
 }
 
@@ -249,6 +252,19 @@ static void goals(FILE *out, vlist *cls)
                  "outside the catalog; the tensor-core family: `demos/tensorcore.cu` and the corpus. A "
                  "timing-dependent row (a CAS loop's count) is in no goal.\n\n");
     chk_goals_markdown(out, g, ng);
+    chk_self_goal sg[CHK_GOALS_MAX];
+    int ns = chk_goals_self(rows, k, sg);
+    int with = 0;
+    for (int i = 0; i < ns; i++) with += sg[i].rows;
+    if (with) {
+        fprintf(out, "\n### The GPU against itself\n\nWhere the GPU measured a recorded launch again (the other "
+                     "runs' CSVs given with the results files: `scripts/gpu-corpus-detail.sh`'s lrc.csv and repeats.csv; "
+                     "only runs that launched as many blocks), how often its own count lands within the goal's "
+                     "tolerance of the recorded one, beside the model on the same rows. On a row the GPU does not "
+                     "repeat within the tolerance, no prediction is within it on every run. Time is left out: the "
+                     "other runs' durations are ncu's, the recorded ones event medians.\n\n");
+        chk_goals_self_markdown(out, sg, ns);
+    }
     free(rows);
 }
 

@@ -259,6 +259,38 @@ static void test_a_count_another_gpu_run_contradicts_says_the_gpu_varies(void **
     chk_others_clear();
 }
 
+/* Other runs' values for the goals: three launches of one kernel in a CSV with "repeat" and "ID"
+ * columns, two of 4 blocks and one of 16 (another size); asked for 4 blocks only the two count. */
+static void test_other_runs_are_taken_only_where_they_launched_as_many_blocks(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_others_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    fputs("\"corpus kernel\",\"repeat\",\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+          "\"g\",\"1\",\"0\",\"launch__grid_size\",\"\",\"4 (4)\"\n"
+          "\"g\",\"1\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"8,192\"\n"
+          "\"g\",\"2\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"9,000\"\n"
+          "\"g\",\"2\",\"0\",\"launch__grid_size\",\"\",\"4 (4)\"\n"
+          "\"g\",\"3\",\"0\",\"launch__grid_size\",\"\",\"16 (16)\"\n"
+          "\"g\",\"3\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"32,768\"\n",
+          fp);
+    fclose(fp);
+    ws_error err;
+    assert_int_equal(chk_others_load(path, &err), 6);
+    remove(path);
+    double v[8];
+    assert_int_equal(chk_others_values("g", "lts__t_sectors_srcunit_tex_op_read.sum", 4, v, 8), 2);
+    assert_true(v[0] == 8192 && v[1] == 9000);
+    assert_int_equal(chk_others_values("g", "lts__t_sectors_srcunit_tex_op_read.sum", 16, v, 8), 1);
+    assert_true(v[0] == 32768);
+    assert_int_equal(chk_others_values("g", "lts__t_sectors_srcunit_tex_op_read.sum", 0, v, 8), 3); /* any size */
+    assert_int_equal(chk_others_values("g", "lts__t_sectors_srcunit_tex_op_read.sum", 4, v, 1), 1); /* cap */
+    assert_int_equal(chk_others_values("h", "lts__t_sectors_srcunit_tex_op_read.sum", 4, v, 8), 0);
+    chk_others_clear();
+}
+
 /* A misaligned copy (offset_copy_o31): the GPU's L2 took 135,167 read sectors and counted 10,710
  * hits and 132,114 misses, 7,657 lookups more than sectors; the model's 4,095 + 131,074 lookups are
  * its 135,168 sectors and one promoted sector. The 6,615 extra hits are within the extra lookups.
@@ -683,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_l2_hits_above_with_more_lookups_than_sectors_are_sectors_looked_up_twice),
         cmocka_unit_test(test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_limit),
         cmocka_unit_test(test_a_count_another_gpu_run_contradicts_says_the_gpu_varies),
+        cmocka_unit_test(test_other_runs_are_taken_only_where_they_launched_as_many_blocks),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_name_the_partitions_where_the_model_saw_both_sides),
         cmocka_unit_test(test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there),

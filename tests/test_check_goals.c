@@ -19,6 +19,10 @@
 #include "../cuda/check_goals.h"
 #include "../cuda/check_validate.h"
 
+/* A goal row without other runs. */
+#define R(set_, tensor_, metric_, cls_, err_) \
+    ((chk_goal_row){.set = (set_), .tensor = (tensor_), .metric = (metric_), .cls = (cls_), .err = (err_)})
+
 static const chk_goal *find(const chk_goal *g, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
@@ -32,12 +36,12 @@ static void test_three_of_four_times_within_20_percent_is_75_percent_and_not_met
     (void)state;
     const char *t = "gpu__time_duration.sum";
     chk_goal_row rows[] = {
-        {CHK_SET_REALISTIC, false, t, CHK_TIME, 0.05}, {CHK_SET_REALISTIC, false, t, CHK_TIME, 0.10},
-        {CHK_SET_REALISTIC, false, t, CHK_TIME, 0.19}, {CHK_SET_REALISTIC, false, t, CHK_TIME, 0.50},
+        R(CHK_SET_REALISTIC, false, t, CHK_TIME, 0.05), R(CHK_SET_REALISTIC, false, t, CHK_TIME, 0.10),
+        R(CHK_SET_REALISTIC, false, t, CHK_TIME, 0.19), R(CHK_SET_REALISTIC, false, t, CHK_TIME, 0.50),
         /* default sizes: 2 of 2 within, median (0.02 + 0.04) / 2 = 3% */
-        {CHK_SET_DEFAULT, false, t, CHK_TIME, 0.02}, {CHK_SET_DEFAULT, false, t, CHK_TIME, 0.04},
+        R(CHK_SET_DEFAULT, false, t, CHK_TIME, 0.02), R(CHK_SET_DEFAULT, false, t, CHK_TIME, 0.04),
         /* a corpus kernel, of the tensor family: outside 20% */
-        {CHK_SET_CORPUS, true, t, CHK_TIME, 0.30},
+        R(CHK_SET_CORPUS, true, t, CHK_TIME, 0.30),
     };
     chk_goal g[CHK_GOALS_MAX];
     int n = chk_goals_of(rows, 7, g);
@@ -68,7 +72,7 @@ static void test_nine_of_ten_meets_90_percent_but_a_median_above_10_percent_does
     (void)state;
     chk_goal_row rows[10];
     for (int i = 0; i < 10; i++)
-        rows[i] = (chk_goal_row){CHK_SET_DEFAULT, false, "gpu__time_duration.sum", CHK_TIME, i < 9 ? 0.05 : 0.9};
+        rows[i] = R(CHK_SET_DEFAULT, false, "gpu__time_duration.sum", CHK_TIME, i < 9 ? 0.05 : 0.9);
     chk_goal g[CHK_GOALS_MAX];
     int n = chk_goals_of(rows, 10, g);
     assert_true(find(g, n, "time within 20%: catalog at default sizes")->met);
@@ -92,10 +96,63 @@ static void test_l2_sectors_are_the_lts_t_sectors_counts_and_dram_bytes_the_two_
     assert_true(chk_goal_is_dram_bytes("dram__bytes_write.sum"));
     assert_false(chk_goal_is_dram_bytes("dram__sectors_read.sum"));
     /* a timing-dependent row is in no goal */
-    chk_goal_row r = {CHK_SET_DEFAULT, false, "lts__t_sectors_op_atom.sum", CHK_TIMING_DEP, 0};
+    chk_goal_row r = R(CHK_SET_DEFAULT, false, "lts__t_sectors_op_atom.sum", CHK_TIMING_DEP, 0);
     chk_goal g[CHK_GOALS_MAX];
     int n = chk_goals_of(&r, 1, g);
     assert_int_equal(find(g, n, "L2 sectors within 5%: catalog")->n, 0);
+}
+
+/* The GPU against itself: a row recorded at 8,192 sectors whose other runs read 8,192, 8,400
+ * (2.5% off) and 16,384 has 2 of 3 runs within 5% and is not steady; one recorded at 100 with
+ * runs 100 and 104 is; a row without other runs is not counted; a time row never is. */
+static void test_the_gpu_against_itself_counts_other_runs_within_the_goals_tolerance(void **state)
+{
+    (void)state;
+    const char *rd = "lts__t_sectors_srcunit_tex_op_read.sum";
+    chk_goal_row rows[4] = {
+        {.set = CHK_SET_CORPUS, .tensor = true, .metric = rd, .cls = CHK_CACHE, .err = 0.00, .gpu = 8192, .nothers = 3, .others = {8192, 8400, 16384}},
+        {.set = CHK_SET_CORPUS, .tensor = true, .metric = rd, .cls = CHK_CACHE, .err = 0.20, .gpu = 100, .nothers = 2, .others = {100, 104}},
+        {.set = CHK_SET_CORPUS, .tensor = true, .metric = rd, .cls = CHK_CACHE, .err = 0.50, .gpu = 100},
+        {.set = CHK_SET_CORPUS, .tensor = true, .metric = "gpu__time_duration.sum", .cls = CHK_TIME, .err = 0.01, .gpu = 10, .nothers = 1, .others = {30}},
+    };
+    chk_self_goal g[CHK_GOALS_MAX];
+    int n = chk_goals_self(rows, 4, g);
+    const chk_self_goal *c = NULL;
+    for (int i = 0; i < n; i++) {
+        assert_null(strstr(g[i].name, "time"));
+        if (!strcmp(g[i].name, "L2 sectors within 5%: real-kernel corpus")) c = &g[i];
+    }
+    assert_non_null(c);
+    assert_int_equal(c->rows, 2);
+    assert_int_equal(c->runs, 5);
+    assert_int_equal(c->runs_within, 4); /* 8192, 8400, 100, 104 */
+    assert_int_equal(c->rows_steady, 1);
+    assert_int_equal(c->model_within, 1); /* errors 0 and 0.20 */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    chk_goals_self_markdown(out, g, n);
+    fclose(out);
+    if (!strstr(buf, "| L2 sectors within 5%: real-kernel corpus | 2 | 5 | 4 (80%) | 1 (50%) | 1 (50%) |"))
+        fail_msg("table:\n%s", buf);
+    free(buf);
+}
+
+/* A median of 10.04% against a 10% bound is shown as 10.04%, not as a 10.0% that reads as met. */
+static void test_a_median_just_over_its_bound_is_shown_with_two_decimals(void **state)
+{
+    (void)state;
+    chk_goal_row rows[2] = {R(CHK_SET_CORPUS, true, "gpu__time_duration.sum", CHK_TIME, 0.1000),
+                            R(CHK_SET_CORPUS, true, "gpu__time_duration.sum", CHK_TIME, 0.1008)};
+    chk_goal g[CHK_GOALS_MAX];
+    int n = chk_goals_of(rows, 2, g);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    chk_goals_markdown(out, g, n);
+    fclose(out);
+    if (!strstr(buf, "| time within 20%: real-kernel corpus | 2 | 2 | 100% | 10.04% |")) fail_msg("table:\n%s", buf);
+    free(buf);
 }
 
 /* Four copy_float runs at default size, L2 read sectors recorded at 1.00, 1.01, 1.03, 1.30 x
@@ -143,6 +200,8 @@ int main(void)
         cmocka_unit_test(test_nine_of_ten_meets_90_percent_but_a_median_above_10_percent_does_not),
         cmocka_unit_test(test_l2_sectors_are_the_lts_t_sectors_counts_and_dram_bytes_the_two_byte_counts),
         cmocka_unit_test(test_the_report_opens_with_the_goals_counted_from_the_replayed_rows),
+        cmocka_unit_test(test_the_gpu_against_itself_counts_other_runs_within_the_goals_tolerance),
+        cmocka_unit_test(test_a_median_just_over_its_bound_is_shown_with_two_decimals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
