@@ -43,9 +43,10 @@ static bool other_agrees(const chk_facts *f, ws_metric_id id)
 }
 
 /* Another GPU run of the kernel (check_others.h) measured metric: the middle of its values in *v.
- * Only a run of the same launch counts: one of the size-bound counters the record holds (L2 read or
- * write sectors, DRAM bytes read) must be within 10 % of the other run's, so a run at another size is
- * never read as this one's. */
+ * Only a run of the same launch counts: where the runs name their blocks (launch__grid_size) one of as
+ * many blocks as this launch, and one of the size-bound counters the record holds (L2 read or write
+ * sectors, DRAM bytes read) must be within 10 % of the other runs', so a run at another size is never
+ * read as this one's (nor, beside it, keeps this one's from being read). */
 static bool other_run(const chk_facts *f, const char *metric, double *v, int *n, const char **file)
 {
     static const ws_metric_id size_bound[] = {WS_METRIC_L2_READ_SECTORS, WS_METRIC_L2_WRITE_SECTORS,
@@ -57,10 +58,11 @@ static bool other_run(const chk_facts *f, const char *metric, double *v, int *n,
     bool same = false;
     for (size_t i = 0; i < sizeof size_bound / sizeof *size_bound && !same; i++) {
         const ws_metric_info *m = &ws_metric_table[size_bound[i]];
-        if (other(f, size_bound[i], &s, &g) && g > 0 && chk_others_range(f->kernel, m->name, &k, &lo, &hi, &fl))
+        if (other(f, size_bound[i], &s, &g) && g > 0 &&
+            chk_others_range_of(f->kernel, m->name, (long long)f->blocks, &k, &lo, &hi, &fl))
             same = fabs(lo - g) <= 0.1 * g && fabs(hi - g) <= 0.1 * g;
     }
-    if (!same || !chk_others_range(f->kernel, metric, &k, &lo, &hi, &fl)) return false;
+    if (!same || !chk_others_range_of(f->kernel, metric, (long long)f->blocks, &k, &lo, &hi, &fl)) return false;
     *v = (lo + hi) / 2;
     if (n) *n = k;
     if (file) *file = fl;

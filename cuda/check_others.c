@@ -94,21 +94,9 @@ int chk_others_load(const char *path, ws_error *err)
     return added;
 }
 
-bool chk_others_range(const char *kernel, const char *metric, int *n, double *lo, double *hi, const char **file)
+const char *chk_others_file(int i)
 {
-    int k = 0;
-    for (int i = 0; kernel && metric && i < nrows; i++) {
-        const other *o = &rows[i];
-        if (strcmp(o->kernel, kernel) || strcmp(o->metric, metric)) continue;
-        if (!k++) {
-            *lo = *hi = o->value;
-            *file = files[o->file];
-        }
-        if (o->value < *lo) *lo = o->value;
-        if (o->value > *hi) *hi = o->value;
-    }
-    *n = k;
-    return k > 0;
+    return i >= 0 && i < nfiles ? files[i] : NULL;
 }
 
 /* The number of blocks launch o's run launched (its launch__grid_size row), or -1 where that
@@ -120,6 +108,30 @@ static double blocks_of(const other *o)
             !strcmp(rows[i].metric, "launch__grid_size"))
             return rows[i].value;
     return -1;
+}
+
+bool chk_others_range_of(const char *kernel, const char *metric, long long blocks, int *n, double *lo, double *hi,
+                         const char **file)
+{
+    int k = 0;
+    for (int i = 0; kernel && metric && i < nrows; i++) {
+        const other *o = &rows[i];
+        if (strcmp(o->kernel, kernel) || strcmp(o->metric, metric)) continue;
+        if (blocks > 0 && blocks_of(o) != (double)blocks) continue;
+        if (!k++) {
+            *lo = *hi = o->value;
+            *file = files[o->file];
+        }
+        if (o->value < *lo) *lo = o->value;
+        if (o->value > *hi) *hi = o->value;
+    }
+    *n = k;
+    return k > 0;
+}
+
+bool chk_others_range(const char *kernel, const char *metric, int *n, double *lo, double *hi, const char **file)
+{
+    return chk_others_range_of(kernel, metric, 0, n, lo, hi, file);
 }
 
 int chk_others_values(const char *kernel, const char *metric, long long blocks, double *out, int cap)

@@ -19,10 +19,18 @@ int chk_others_load(const char *path, ws_error *err);
  * file of the first. false where none did. */
 bool chk_others_range(const char *kernel, const char *metric, int *n, double *lo, double *hi, const char **file);
 
+/* The same of the runs that launched `blocks` blocks (their launch__grid_size row; blocks <= 0: every
+ * run), so a run at another size is not taken for a repeat. */
+bool chk_others_range_of(const char *kernel, const char *metric, long long blocks, int *n, double *lo, double *hi,
+                         const char **file);
+
 /* The values other runs measured for kernel's metric, into out[0..cap); where blocks > 0 only
  * those of runs that launched that many blocks (their launch__grid_size row), so a run at another
  * size is not taken for a repeat. Returns how many. */
 int chk_others_values(const char *kernel, const char *metric, long long blocks, double *out, int cap);
+
+/* The i-th file loaded (0 ..), in load order, or NULL past the last: reports name their operands. */
+const char *chk_others_file(int i);
 
 /* Empties the table (tests). */
 void chk_others_clear(void);

@@ -383,6 +383,36 @@ static void test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_lim
     chk_others_clear();
 }
 
+/* The same kernel profiled at two sizes (launch 0 of 8 blocks, launch 1 of 2048): a record of 8
+ * blocks reads the 8-block run alone (its L2 at 30.8 % of peak), not the range of both, which would
+ * span 1e6 to 2.7e8 write sectors and be no one launch; a record of 2048 blocks reads the other
+ * (85 %: the L2 was its limit, the rule stays silent). */
+static void test_other_runs_at_another_size_neither_stand_for_nor_hide_this_launchs(void **state)
+{
+    (void)state;
+    assert_int_equal(load_others("\"red\",\"0\",\"launch__grid_size\",\"\",\"8 (8)\"\n"
+                                 "\"red\",\"0\",\"lts__t_sectors_srcunit_tex_op_write.sum\",\"sector\",\"1,048,520\"\n"
+                                 "\"red\",\"0\",\"lts__t_sectors.avg.pct_of_peak_sustained_elapsed\",\"%\",\"30.8\"\n"
+                                 "\"red\",\"1\",\"launch__grid_size\",\"\",\"2048 (2048)\"\n"
+                                 "\"red\",\"1\",\"lts__t_sectors_srcunit_tex_op_write.sum\",\"sector\",\"268,435,000\"\n"
+                                 "\"red\",\"1\",\"lts__t_sectors.avg.pct_of_peak_sustained_elapsed\",\"%\",\"85\"\n"),
+                     6);
+    chk_row rows[2];
+    chk_row_set(&rows[0], "lts__t_sectors_srcunit_tex_op_write.sum", true, 1048576, true, 1048548);
+    chk_row_set(&rows[1], "gpu__time_duration.sum", true, 11142, true, 15872);
+    chk_facts f = {.rows = rows, .nrows = 2, .kernel = "red", .has_timing = true, .blocks = 8};
+    f.timing.bound = WS_BOUND_L2;
+    char why[1200];
+    assert_true(chk_explain_row(&rows[1], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[1], &f), "the bound is not the GPU's limit");
+    contains(why, "at 30.8% of peak");
+    f.blocks = 2048;
+    chk_row_set(&rows[0], "lts__t_sectors_srcunit_tex_op_write.sum", true, 268435456, true, 268435000);
+    chk_explain_row(&rows[1], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[1], &f), "the bound is not the GPU's limit");
+    chk_others_clear();
+}
+
 /* mmaBaseKernel (the tensor corpus): the model sent 12,288 sectors to L2, the GPU 8,192; the
  * model's 4,096 L2 hits against the GPU's 0 are those 4,096 extra sectors. */
 static void test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there(void **state)
@@ -714,6 +744,7 @@ int main(void)
         cmocka_unit_test(test_cp_async_l2_reads_below_the_gpu_read_the_l1_misses_from_the_crossbar_of_other_runs),
         cmocka_unit_test(test_l2_hits_above_with_more_lookups_than_sectors_are_sectors_looked_up_twice),
         cmocka_unit_test(test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_limit),
+        cmocka_unit_test(test_other_runs_at_another_size_neither_stand_for_nor_hide_this_launchs),
         cmocka_unit_test(test_a_count_another_gpu_run_contradicts_says_the_gpu_varies),
         cmocka_unit_test(test_other_runs_are_taken_only_where_they_launched_as_many_blocks),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),

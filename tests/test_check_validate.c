@@ -16,6 +16,7 @@
 
 #include "../common/commands.h"
 #include "../cuda/check_explain.h"
+#include "../cuda/check_others.h"
 #include "../cuda/check_validate.h"
 
 static void test_median_and_p90_are_the_middle_and_the_nearest_rank(void **state)
@@ -77,16 +78,33 @@ static void test_the_report_counts_a_small_results_file_by_class(void **state)
                "{\"kernel\": \"copy_float\", \"overrides\": \"N=8192\", \"registers\": 10,"
                " \"time\": {\"median_ms\": 0.005}}]}\n");
     fclose(f);
+    char others[] = "/tmp/ws_test_validate_others_XXXXXX.csv";
+    fd = mkstemps(others, 4);
+    assert_true(fd >= 0);
+    FILE *fo = fdopen(fd, "w");
+    assert_non_null(fo);
+    fputs("\"corpus kernel\",\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+          "\"not_recorded\",\"0\",\"dram__bytes_read.sum\",\"byte\",\"8,388,608\"\n", fo);
+    fclose(fo);
+    ws_error err;
+    assert_int_equal(chk_others_load(others, &err), 1);
+    assert_string_equal(chk_others_file(0), others);
+    assert_null(chk_others_file(1));
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     assert_non_null(out);
-    ws_error err;
     const char *files[] = {path};
     int rc = chk_validate(files, 1, NULL, out, &err);
     fclose(out);
+    chk_others_clear();
+    unlink(others);
     if (rc) fail_msg("validate: %s", err.msg);
     if (!strstr(buf, "| NVIDIA H200 | 2 | 1 |")) fail_msg("runs line missing:\n%s", buf);
+    /* the command that made it is the whole command, the other runs' CSV too (it was loaded first) */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "`warpscope check --validate %s %s`", path, others);
+    if (!strstr(buf, cmd)) fail_msg("'%s' missing:\n%s", cmd, buf);
     if (!strstr(buf, "| exact | equal | 2 | 1 (50%) |")) fail_msg("exact line missing:\n%s", buf);
     if (!strstr(buf, "| cache | within 10% | 2 | 1 (50%) |")) fail_msg("cache line missing:\n%s", buf);
     /* the one time row sits under exactly one bound */
