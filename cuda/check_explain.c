@@ -45,8 +45,9 @@ static bool other_agrees(const chk_facts *f, ws_metric_id id)
 /* Another GPU run of the kernel (check_others.h) measured metric: the middle of its values in *v.
  * Only a run of the same launch counts: where the runs name their blocks (launch__grid_size) one of as
  * many blocks as this launch, and one of the size-bound counters the record holds (L2 read or write
- * sectors, DRAM bytes read) must be within 10 % of the other runs', so a run at another size is never
- * read as this one's (nor, beside it, keeps this one's from being read). */
+ * sectors, DRAM bytes read) must be within 10 % of the other runs' (a record of time alone: their ncu
+ * time within 25 % of its), so a run at another size is never read as this one's (nor, beside it, keeps
+ * this one's from being read). */
 static bool other_run(const chk_facts *f, const char *metric, double *v, int *n, const char **file)
 {
     static const ws_metric_id size_bound[] = {WS_METRIC_L2_READ_SECTORS, WS_METRIC_L2_WRITE_SECTORS,
@@ -55,13 +56,23 @@ static bool other_run(const chk_facts *f, const char *metric, double *v, int *n,
     int k;
     const char *fl;
     if (!f->kernel) return false;
-    bool same = false;
+    bool same = false, sized = false;
     for (size_t i = 0; i < sizeof size_bound / sizeof *size_bound && !same; i++) {
         const ws_metric_info *m = &ws_metric_table[size_bound[i]];
-        if (other(f, size_bound[i], &s, &g) && g > 0 &&
-            chk_others_range_of(f->kernel, m->name, (long long)f->blocks, &k, &lo, &hi, &fl))
+        if (!other(f, size_bound[i], &s, &g) || g <= 0) continue;
+        sized = true;
+        if (chk_others_range_of(f->kernel, m->name, (long long)f->blocks, &k, &lo, &hi, &fl))
             same = fabs(lo - g) <= 0.1 * g && fabs(hi - g) <= 0.1 * g;
     }
+    /* A run recorded on its time alone has no size-bound counter: runs of as many blocks whose ncu
+     * duration is within 25 % of the recorded time are this launch (a grid-stride kernel at another
+     * size has as many blocks, but not the time). */
+    const chk_row *t = NULL;
+    for (int i = 0; !sized && f->rows && i < f->nrows && !t; i++)
+        if (f->rows[i].cls == CHK_TIME && f->rows[i].has_gpu && f->rows[i].gpu > 0) t = &f->rows[i];
+    if (t && f->blocks > 0 &&
+        chk_others_range_of(f->kernel, "gpu__time_duration.sum", (long long)f->blocks, &k, &lo, &hi, &fl))
+        same = lo >= 0.75 * t->gpu && hi <= 1.25 * t->gpu;
     if (!same || !chk_others_range_of(f->kernel, metric, (long long)f->blocks, &k, &lo, &hi, &fl)) return false;
     *v = (lo + hi) / 2;
     if (n) *n = k;

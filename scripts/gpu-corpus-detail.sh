@@ -17,7 +17,9 @@
 #                   REPEAT_EXTRA=a,b adds metrics to each profile; REPEAT_D="M=1024 N=1024" runs every
 #                   kernel of the pass with those -D values, its output unchecked (a large size is not
 #                   simulated), and labels its rows name@M=1024,N=1024, so check never takes them for
-#                   the default size's)
+#                   the default size's; REPEAT_LABEL=plain keeps the name and writes the repeat column
+#                   1@M=1024,N=1024, ...: check then reads them as other runs of the record at that
+#                   size, told apart from the default size's by their launch__grid_size)
 # Each pass profiles the first launch of the description's entry (`warpscope gpu --profile-child`),
 # caches flushed (ncu's default --cache-control all), clocks left alone. No pass starts after
 # BUDGET_S seconds (default 540); LRC=0 leaves pass 3 out, LRC_KERNELS="a b" runs it on those only,
@@ -145,8 +147,10 @@ for k in $([ "$REPEATS" -gt 0 ] 2>/dev/null && echo $REPEAT_KERNELS); do
         if [ "$HEAD" = 0 ] && [ -s "$OUT/one.csv" ]; then
             head -1 "$OUT/one.csv" | sed 's/^/"corpus kernel","repeat",/' >> "$OUT/repeats.csv"; HEAD=1
         fi
-        label=$k; [ -n "${REPEAT_D:-}" ] && label="$k@$(echo $REPEAT_D | tr ' ' ,)"
-        tail -n +2 "$OUT/one.csv" | sed "s/^/\"$label\",\"$i\",/" >> "$OUT/repeats.csv"
+        label=$k; rep=$i
+        if [ -n "${REPEAT_D:-}" ] && [ "${REPEAT_LABEL:-}" = plain ]; then rep="$i@$(echo $REPEAT_D | tr ' ' ,)"
+        elif [ -n "${REPEAT_D:-}" ]; then label="$k@$(echo $REPEAT_D | tr ' ' ,)"; fi
+        tail -n +2 "$OUT/one.csv" | sed "s/^/\"$label\",\"$rep\",/" >> "$OUT/repeats.csv"
         i=$((i + 1))
     done
 done

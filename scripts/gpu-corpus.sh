@@ -13,7 +13,10 @@
 # seconds; exit 0 agrees, 3 a counter or output differs, 124 over CHECK_TIMEOUT, skipped: TOTAL
 # reached), corpus-results.tar.gz (results/<gpu>.json and .md that --record keeps).
 # Environment: OUT, WS_BIN (default build/warpscope; built here when missing), CHECK_TIMEOUT
-# (default 40), TOTAL (default 450). Arguments: kernel names to run only those (default: all).
+# (default 40), TOTAL (default 450), CHECK_ARGS (more check options for every kernel: e.g.
+# "--gpu-only --realistic --reps 10" records each at its manifest `realistic` size on time alone, not
+# simulated, as scripts/gpu-realistic.sh does the catalog). Arguments: kernel names to run only those
+# (default: all).
 # Rows marked skipped (TOTAL reached): run again with their names, into another OUT.
 # Exit status: 0 all agree, 3 something differs or failed, 4 no GPU, 5 build failed, 2 no corpus.
 # Run from the repository root: OUT=/some/dir sh scripts/gpu-corpus.sh
@@ -58,8 +61,9 @@ while IFS="$tab" read -r kind repo _commit path name _rest; do
         printf '%s\t%s\tskipped\t0\n' "$name" "$repo" >> "$OUT/summary.tsv"; worst=3; continue
     fi
     w="corpus/$(printf '%s' "$repo" | tr / +)/$(dirname "$path")/ws_$name.cu"
-    echo "+ $BIN check --record $OUT/results/ $w:$name" >> "$OUT/check.log"
-    timeout "$TO" "$BIN" check --record "$OUT/results/" "$w:$name" >> "$OUT/check.log" 2>&1 < /dev/null
+    echo "+ $BIN check ${CHECK_ARGS:-} --record $OUT/results/ $w:$name" >> "$OUT/check.log"
+    # shellcheck disable=SC2086 # one option per word of CHECK_ARGS
+    timeout "$TO" "$BIN" check ${CHECK_ARGS:-} --record "$OUT/results/" "$w:$name" >> "$OUT/check.log" 2>&1 < /dev/null
     rc=$?
     echo "exit $rc: $name" >> "$OUT/check.log"
     printf '%s\t%s\t%s\t%s\n' "$name" "$repo" "$rc" "$(( $(date +%s) - now ))" >> "$OUT/summary.tsv"

@@ -413,6 +413,37 @@ static void test_other_runs_at_another_size_neither_stand_for_nor_hide_this_laun
     chk_others_clear();
 }
 
+/* A record of time alone (a realistic size: 395.7 us, 264 blocks) has no counter to tell its size
+ * by: other runs of as many blocks whose ncu time is within 25 % of it are this launch (380 us: the
+ * L2 at 30 % of peak is read), a run of as many blocks at 3x the time (a grid-stride kernel at another
+ * size) is not. */
+static void test_a_record_of_time_alone_takes_other_runs_of_its_blocks_and_time(void **state)
+{
+    (void)state;
+    assert_int_equal(load_others("\"gs\",\"0\",\"launch__grid_size\",\"\",\"264 (264)\"\n"
+                                 "\"gs\",\"0\",\"gpu__time_duration.sum\",\"ns\",\"380,000\"\n"
+                                 "\"gs\",\"0\",\"lts__t_sectors.avg.pct_of_peak_sustained_elapsed\",\"%\",\"30\"\n"
+                                 "\"far\",\"0\",\"launch__grid_size\",\"\",\"264 (264)\"\n"
+                                 "\"far\",\"0\",\"gpu__time_duration.sum\",\"ns\",\"1,200,000\"\n"
+                                 "\"far\",\"0\",\"lts__t_sectors.avg.pct_of_peak_sustained_elapsed\",\"%\",\"30\"\n"),
+                     6);
+    chk_row rows[1];
+    chk_row_set(&rows[0], "gpu__time_duration.sum", true, 300434, true, 395728);
+    chk_facts f = {.rows = rows, .nrows = 1, .kernel = "gs", .has_timing = true, .blocks = 264};
+    f.timing.bound = WS_BOUND_L2;
+    char why[1200];
+    assert_true(chk_explain_row(&rows[0], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[0], &f), "the bound is not the GPU's limit");
+    f.kernel = "far";
+    chk_explain_row(&rows[0], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[0], &f), "the bound is not the GPU's limit");
+    f.kernel = "gs";
+    f.blocks = 132; /* another grid: no run of it */
+    chk_explain_row(&rows[0], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[0], &f), "the bound is not the GPU's limit");
+    chk_others_clear();
+}
+
 /* mmaBaseKernel (the tensor corpus): the model sent 12,288 sectors to L2, the GPU 8,192; the
  * model's 4,096 L2 hits against the GPU's 0 are those 4,096 extra sectors. */
 static void test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there(void **state)
@@ -745,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_l2_hits_above_with_more_lookups_than_sectors_are_sectors_looked_up_twice),
         cmocka_unit_test(test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_limit),
         cmocka_unit_test(test_other_runs_at_another_size_neither_stand_for_nor_hide_this_launchs),
+        cmocka_unit_test(test_a_record_of_time_alone_takes_other_runs_of_its_blocks_and_time),
         cmocka_unit_test(test_a_count_another_gpu_run_contradicts_says_the_gpu_varies),
         cmocka_unit_test(test_other_runs_are_taken_only_where_they_launched_as_many_blocks),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),
