@@ -541,6 +541,37 @@ static bool r_time_achieved_occupancy(const chk_row *r, const chk_facts *f, char
                os / og, ws_bound_name(f->timing.bound), r->gpu / r->sim);
 }
 
+/* A time above the prediction where the model's instruction count is right but the GPU's schedulers
+ * issued only part of the time: the model's issue term (the schedulers' slots the instructions fill)
+ * is the same share of the measured time as ncu's issue-active share (within 5 points), so the rest is
+ * cycles in which no warp was eligible, stalls the warps in flight did not hide. The model takes the
+ * largest of its issue and latency terms; the GPU paid part of both. */
+static bool r_time_issue_share(const chk_row *r, const chk_facts *f, char *out, size_t cap)
+{
+    double act, occ, stall;
+    double issue = f->timing.t_issue_slots_us > 0 ? f->timing.t_issue_slots_us : f->timing.t_issue_us;
+    if (r->cls != CHK_TIME || !f->has_timing || r->gpu <= r->sim || !(issue > 0) ||
+        !other_run(f, "smsp__issue_active.avg.pct_of_peak_sustained_active", &act, NULL, NULL) || act <= 0 ||
+        act >= 95)
+        return false;
+    double share = 100 * issue * 1e3 / r->gpu; /* the row is in ns */
+    if (fabs(share - act) > 5) return false;
+    char more[320] = "", part[160];
+    if (other_run(f, "sm__warps_active.avg.pct_of_peak_sustained_active", &occ, NULL, NULL)) {
+        snprintf(part, sizeof part, " with %.1f%% of the warps active", occ);
+        strcat(more, part);
+    }
+    if (other_run(f, "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", &stall, NULL, NULL)) {
+        snprintf(part, sizeof part, " (each warp waiting %.1f cycles per issue on a memory result)", stall);
+        strcat(more, part);
+    }
+    return say(out, cap, "issue slots left idle: the model's instructions fill the schedulers for %.2f us, %.1f%% "
+               "of the %.2f us measured, and the GPU's schedulers issued %.1f%% of the time (smsp__issue_active, "
+               "other runs of this launch): the instructions are right; the other %.0f%% no warp was eligible%s. "
+               "The model takes the larger of its issue (%.2f us) and latency (%.2f us) terms; the GPU paid part "
+               "of both", issue, share, r->gpu / 1e3, act, 100 - act, more, issue, f->timing.t_latency_us);
+}
+
 /* The model's bound is a bandwidth the GPU did not use up: another run of the same launch measured that
  * resource at under half its peak, so the kernel's time is set by something else, its latency at the
  * warps it kept active. */
@@ -724,6 +755,7 @@ static const rule rules[] = {
     {"request grouping", C(CHK_CACHE), r_request_grouping},
     {"low-confidence mechanism", C(CHK_TIME), r_time_low_confidence},
     {"the bound is not the GPU's limit", C(CHK_TIME), r_time_bound_idle},
+    {"issue slots left idle", C(CHK_TIME), r_time_issue_share},
     {"achieved occupancy", C(CHK_TIME), r_time_achieved_occupancy},
     {"launch overhead dominates", C(CHK_TIME), r_time_launch},
     {"medium-confidence mechanism", C(CHK_TIME), r_time_medium_confidence},

@@ -444,6 +444,40 @@ static void test_a_record_of_time_alone_takes_other_runs_of_its_blocks_and_time(
     chk_others_clear();
 }
 
+/* reduce_strided_index at 2^26 (results/h200-unexplained-2): predicted 300.4 us, latency-bound, its
+ * issue term 272.8 us; the GPU took 395.7 us with its schedulers issuing 70.1 % of the time. 272.8 is
+ * 68.9 % of 395.7: the instructions are right and the rest is idle issue slots. With the GPU issuing
+ * 90 % of the time the shares differ by 21 points and the rule stays silent. */
+static void test_a_time_whose_issue_term_is_the_gpus_issue_share_is_idle_issue_slots(void **state)
+{
+    (void)state;
+    assert_int_equal(load_others("\"rsi\",\"0\",\"launch__grid_size\",\"\",\"262,144 (262,144)\"\n"
+                                 "\"rsi\",\"0\",\"gpu__time_duration.sum\",\"ns\",\"391,200\"\n"
+                                 "\"rsi\",\"0\",\"smsp__issue_active.avg.pct_of_peak_sustained_active\",\"%\",\"70.13\"\n"
+                                 "\"rsi\",\"0\",\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"87.16\"\n"
+                                 "\"busy\",\"0\",\"launch__grid_size\",\"\",\"262,144 (262,144)\"\n"
+                                 "\"busy\",\"0\",\"gpu__time_duration.sum\",\"ns\",\"391,200\"\n"
+                                 "\"busy\",\"0\",\"smsp__issue_active.avg.pct_of_peak_sustained_active\",\"%\",\"90\"\n"),
+                     7);
+    chk_row rows[1];
+    chk_row_set(&rows[0], "gpu__time_duration.sum", true, 300434, true, 395728);
+    chk_facts f = {.rows = rows, .nrows = 1, .kernel = "rsi", .has_timing = true, .blocks = 262144};
+    f.timing.bound = WS_BOUND_LATENCY;
+    f.timing.t_issue_us = f.timing.t_issue_slots_us = 272.82;
+    f.timing.t_latency_us = 296.13;
+    char why[1200], want[96];
+    assert_true(chk_explain_row(&rows[0], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[0], &f), "issue slots left idle");
+    snprintf(want, sizeof want, "%.1f%% of the 395.73 us measured", 100 * 272.82e3 / 395728);
+    contains(why, want);
+    contains(why, "issued 70.1% of the time");
+    contains(why, "87.2% of the warps active");
+    f.kernel = "busy";
+    chk_explain_row(&rows[0], &f, why, sizeof why);
+    assert_string_not_equal(chk_explain_rule(&rows[0], &f), "issue slots left idle");
+    chk_others_clear();
+}
+
 /* mmaBaseKernel (the tensor corpus): the model sent 12,288 sectors to L2, the GPU 8,192; the
  * model's 4,096 L2 hits against the GPU's 0 are those 4,096 extra sectors. */
 static void test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there(void **state)
@@ -777,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_a_time_above_an_l2_bound_the_gpu_used_a_third_of_is_not_its_limit),
         cmocka_unit_test(test_other_runs_at_another_size_neither_stand_for_nor_hide_this_launchs),
         cmocka_unit_test(test_a_record_of_time_alone_takes_other_runs_of_its_blocks_and_time),
+        cmocka_unit_test(test_a_time_whose_issue_term_is_the_gpus_issue_share_is_idle_issue_slots),
         cmocka_unit_test(test_a_count_another_gpu_run_contradicts_says_the_gpu_varies),
         cmocka_unit_test(test_other_runs_are_taken_only_where_they_launched_as_many_blocks),
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_are_in_flight_misses),
