@@ -224,7 +224,8 @@ static inline __attribute__((always_inline)) void hmma_row(const double *c, cons
         units[j] = (int64_t)(c[j] * scale[j]);        /* the casts truncate toward zero */
     }
     for (int k = 0; k < K; k++)
-        for (int j = 0; j < N; j++) units[j] += (int64_t)(a[k] * B[k * N + j] * scale[j]);
+        for (int j = 0; j < N; j++) /* each term is below 2^28 (hmma_bits): int32 truncation, packed by SSE2 */
+            units[j] += (int32_t)(a[k] * B[k * N + j] * scale[j]);
     for (int j = 0; j < N; j++) {
         if (E[j] == INT32_MIN / 2) {                  /* every term zero: their sum's sign */
             double plain = c[j];
