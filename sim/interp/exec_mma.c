@@ -91,15 +91,13 @@ static void gather(const sim_ctx *c, const sim_warp *w, const ws_frag_form *f, c
         const uint64_t *reg = w->file + sim_tc_elem(c, o, fm->reg[e]);
         int sh = fm->shift[e];
         if (mat && mt == PTX_MT_F16) {
-            for (int l = 0; l < 32; l++)
-                mat[fm->row[l][e] * cols + fm->col[l][e]] = h2d((uint16_t)(reg[l] >> sh));
+            for (int l = 0; l < 32; l++) mat[fm->at[l][e]] = h2d((uint16_t)(reg[l] >> sh));
         } else if (mat && mt == PTX_MT_F32) {
-            for (int l = 0; l < 32; l++)
-                mat[fm->row[l][e] * cols + fm->col[l][e]] = sim_f32(reg[l] >> sh & mask);
+            for (int l = 0; l < 32; l++) mat[fm->at[l][e]] = sim_f32(reg[l] >> sh & mask);
         } else {
             for (int l = 0; l < 32; l++) {
                 uint64_t v = reg[l] >> sh & mask;
-                int at = fm->row[l][e] * cols + fm->col[l][e];
+                int at = fm->at[l][e];
                 if (mat) mat[at] = elem_value(mt, v);
                 if (imat) imat[at] = int_value(mt, v);
             }
@@ -399,7 +397,7 @@ static void scatter_d(sim_ctx *c, sim_warp *w, const ptx_insn *pi, const ws_frag
         for (int e = 0; e < nd; e++) {
             uint64_t *o = out[dm->reg[e]];
             int sh = dm->shift[e];
-            for (int l = 0; l < 32; l++) o[l] |= (bits[dm->row[l][e] * N + dm->col[l][e]] & emask) << sh;
+            for (int l = 0; l < 32; l++) o[l] |= (bits[dm->at[l][e]] & emask) << sh; /* D has N columns */
         }
     } else {
         for (int l = 0; l < 32; l++)

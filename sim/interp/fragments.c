@@ -103,6 +103,7 @@ const ws_frag_map *ws_frag_map_get(const ws_frag_form *f, char which)
             s->map.shift[e] = p.shift;
             s->map.row[l][e] = (unsigned char)p.row;
             s->map.col[l][e] = (unsigned char)p.col;
+            s->map.at[l][e] = (unsigned short)(p.row * cols + p.col);
         }
     return &s->map;
 }

@@ -52,6 +52,7 @@ typedef struct {
     int nelem;
     int reg[WS_FRAG_MAX_ELEMS], shift[WS_FRAG_MAX_ELEMS];
     unsigned char row[32][WS_FRAG_MAX_ELEMS], col[32][WS_FRAG_MAX_ELEMS];
+    unsigned short at[32][WS_FRAG_MAX_ELEMS]; /* row * the fragment's columns + col: its place in a row-major matrix */
 } ws_frag_map;
 /* The map of fragment which of form f; NULL when its elements per lane exceed the bound (the
  * caller then uses ws_frag_where). */
