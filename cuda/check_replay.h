@@ -58,7 +58,7 @@ typedef struct {
 
 /* A recorded run the replay did not simulate, and why. */
 typedef struct {
-    char kernel[WS_KERNEL_NAME_MAX], overrides[128], why[200];
+    char kernel[WS_KERNEL_NAME_MAX], overrides[128], why[480];
 } chk_replay_skip;
 #define CHK_REPLAY_MAX_SKIPS 64
 

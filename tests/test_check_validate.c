@@ -123,6 +123,39 @@ static void test_the_report_counts_a_small_results_file_by_class(void **state)
     unlink(path);
 }
 
+/* A run recorded on its time alone (check --gpu-only) of a kernel the simulator refuses (it reads
+ * past a buffer, tests/data/memcheck/mixed.cu) is listed as not simulated, with the simulator's
+ * reason, and the report is still made from the other run. */
+static void test_a_time_only_run_the_simulator_refuses_is_listed_with_its_reason(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_validate_refused_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"device\": {\"name\": \"NVIDIA H200\"}, \"runs\": ["
+               "{\"kernel\": \"copy_float\", \"overrides\": \"N=8192\", \"registers\": 10,"
+               " \"time\": {\"median_ms\": 0.005}},"
+               "{\"kernel\": \"mixed_memory_errors\", \"file\": \"tests/data/memcheck/mixed.cu\", \"overrides\": \"\","
+               " \"registers\": 10, \"time\": {\"median_ms\": 0.004}}]}\n");
+    fclose(f);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    ws_error err;
+    const char *files[] = {path};
+    int rc = chk_validate(files, 1, NULL, out, &err);
+    fclose(out);
+    unlink(path);
+    if (rc) fail_msg("validate: %s", err.msg);
+    if (!strstr(buf, "| NVIDIA H200 | 1 | 1 |")) fail_msg("the one simulated run missing:\n%s", buf);
+    const char *row = strstr(buf, "| mixed_memory_errors |");
+    if (!row || !strstr(row, "the simulator refuses it:")) fail_msg("the refused run not listed:\n%s", buf);
+    free(buf);
+}
+
 #ifdef WS_HAVE_SDL
 /* The plot is a PNG file: its eight signature bytes. */
 static void test_the_time_plot_is_written_as_png(void **state)
@@ -174,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_median_and_p90_are_the_middle_and_the_nearest_rank),
         cmocka_unit_test(test_a_rows_error_is_relative_and_a_percentages_in_points),
         cmocka_unit_test(test_the_report_counts_a_small_results_file_by_class),
+        cmocka_unit_test(test_a_time_only_run_the_simulator_refuses_is_listed_with_its_reason),
 #ifdef WS_HAVE_SDL
         cmocka_unit_test(test_the_time_plot_is_written_as_png),
 #else
