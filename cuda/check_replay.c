@@ -355,9 +355,10 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     cu_target_close(&t);
     if (src) {
         cJSON_Delete(timed);
-        if (!timed || src != WS_EXIT_KERNEL_FAULT) return src;
+        if (!timed || (ss->stop != WS_SIM_FAULT && ss->stop != WS_SIM_REFUSED)) return src;
         /* recorded on its time alone (check --gpu-only): the GPU ran it without its output judged, and the
-         * simulator refuses it (a race, an out-of-bounds access): listed with the reason, not simulated */
+         * simulator refuses it (a race, an access out of bounds, a launch its instruction budget cannot
+         * finish): listed with the reason, not simulated */
         d->nruns--;
         char why[480];
         snprintf(why, sizeof why, "the simulator refuses it: %.440s", err->msg);

@@ -77,6 +77,7 @@ int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const
     int rc = ws_simulation_run(&sim, &o, err);
     if (sim.race && t->file && t->desc) ws_racecheck_print(sim.race, stderr, t->file->path, t->desc->name);
     /* a run that stopped at a fault was not checked to its end: no clean summary for it */
+    ss->stop = sim.result.stop;
     ss->racechecked = sim.race != NULL && rc == WS_EXIT_OK;
     ss->hazards = sim.race ? ws_racecheck_count(sim.race) : 0;
     if (rc == WS_EXIT_OK) {

@@ -39,6 +39,8 @@ typedef struct {
     double dirty_at_end_bytes;    /* the model's L2 bytes still dirty after the kernel (ws__l2_dirty_bytes_at_end) */
     bool have_far;
     double far_miss_sectors;      /* the model's far-partition lookup misses (ws__l2_far_miss_sectors.sum) */
+    ws_sim_stop stop;             /* why the simulation ended: a refusal (the instruction budget's prediction) or a fault
+                                     leaves no counters */
     bool racechecked;             /* racecheck ran (not on a cooperative launch, nor a sampled one) */
     int hazards;                  /* the distinct hazards it found (printed on stderr as found) */
     bool sampled;                 /* some blocks were skipped and the counters scaled (sim/sample.h) */
