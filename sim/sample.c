@@ -12,6 +12,27 @@
 
 typedef enum { SP_MEASURE, SP_SAMPLE, SP_FULL } sp_state;
 
+/* The L2 replay (sample.h): an access as the cache model's trace gives it, a reference block's
+   accesses in order, and every sampled block's count and hash of them. */
+typedef struct {
+    uint64_t line;
+    uint32_t bytes[4];    /* of the written sectors; 0 for the others */
+    uint8_t rd, wr;       /* sectors read, written */
+} sp_op;
+
+typedef struct {
+    uint64_t block;       /* UINT64_MAX: none */
+    sp_op *ops;
+    size_t n, cap;
+} sp_seq;
+
+typedef struct {
+    uint64_t block;       /* block + 1; 0 = empty slot */
+    uint64_t n, hash;     /* its accesses, and op_hash over them in order */
+} sp_seen;
+
+#define NREF 7 /* block 0; per dimension the blocks 1 and g - 1 along it */
+
 typedef struct {
     uint64_t n, s;        /* blocks of the stratum in the grid, and run */
     double *sum, *sumsq;  /* per counter */
@@ -43,7 +64,12 @@ struct ws_sampler {
     double cache_se;                          /* the later blocks' 3 standard errors (< 0: none) */
     double later_assumed;                     /* the later L2 lookups from kinds pooled with the first wave */
     uint64_t later_blocks;                    /* the later blocks sampled in kinds of their own */
-    char text[1024];
+    char text[2048];
+    /* the L2 replay (sample.h): the reference blocks' accesses, every sampled block's hash */
+    sp_seq ref[NREF];
+    sp_seen *seen;                            /* open addressing, seen_cap a power of two */
+    size_t seen_cap, seen_n;
+    bool trace_bad;                           /* out of memory, or a reference block past WS_SAMPLE_REPLAY_BLOCK_OPS */
     void (*on_plan)(void *ctx, double drift_scale); /* ws_sampler_on_plan */
     void *plan_ctx;
 };
@@ -183,6 +209,14 @@ ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wav
         ws_sampler_free(sp);
         return NULL;
     }
+    for (int r = 0; r < NREF; r++) sp->ref[r].block = UINT64_MAX;
+    sp->ref[0].block = 0;
+    for (int d = 0; d < 3; d++) {
+        uint64_t step = d == 0 ? 1 : d == 1 ? sp->g[0] : sp->g[0] * sp->g[1];
+        if (sp->g[d] < 2) continue;
+        sp->ref[1 + 2 * d].block = step;
+        if (sp->g[d] > 2) sp->ref[2 + 2 * d].block = (sp->g[d] - 1) * step;
+    }
     uint64_t threads = sp->nblocks * ws_launch_threads_per_block(L);
     sp->state = mode == WS_SAMPLE_OFF || (mode == WS_SAMPLE_AUTO && threads <= WS_SAMPLE_AUTO_THREADS) ? SP_FULL
                                                                                                        : SP_MEASURE;
@@ -195,6 +229,8 @@ void ws_sampler_free(ws_sampler *sp)
     if (!sp) return;
     free(sp->prev);
     free(sp->cur);
+    for (int r = 0; r < NREF; r++) free(sp->ref[r].ops);
+    free(sp->seen);
     for (int i = 0; i < 2 * NKINDS; i++) {
         free(sp->st[i].sum);
         free(sp->st[i].sumsq);
@@ -530,9 +566,219 @@ bool ws_sampler_scale(ws_sampler *sp)
     return true;
 }
 
-void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes, uint64_t dirty_limit,
-                            uint64_t partial_lines_limit)
+/* ---- The L2 replay (sample.h) ---- */
+
+/* Folds one access into a block's hash: order matters (the L2's LRU sees the order). */
+static uint64_t op_hash(uint64_t h, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4])
 {
+    uint64_t x = line ^ ((uint64_t)rd << 56 | (uint64_t)wr << 48);
+    for (int s = 0; s < 4; s++) {
+        x = (x ^ bytes[s]) * 0xff51afd7ed558ccdull;
+        x ^= x >> 33;
+    }
+    return (h ^ x) * 0x9E3779B97F4A7C15ull + 0x632be59bd9b4e019ull;
+}
+
+static size_t seen_home(uint64_t block, size_t cap) { return (size_t)((block * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1); }
+
+/* The block's entry, made when absent; NULL out of memory. */
+static sp_seen *seen_get(ws_sampler *sp, uint64_t block)
+{
+    if (sp->seen_cap) {
+        for (size_t i = seen_home(block, sp->seen_cap);; i = (i + 1) & (sp->seen_cap - 1)) {
+            if (sp->seen[i].block == block + 1) return &sp->seen[i];
+            if (!sp->seen[i].block) break;
+        }
+    }
+    if (2 * (sp->seen_n + 1) > sp->seen_cap) { /* at most half full */
+        size_t cap = sp->seen_cap ? 2 * sp->seen_cap : 1024;
+        sp_seen *t = calloc(cap, sizeof *t);
+        if (!t) return NULL;
+        for (size_t i = 0; i < sp->seen_cap; i++)
+            if (sp->seen[i].block) {
+                size_t j = seen_home(sp->seen[i].block - 1, cap);
+                while (t[j].block) j = (j + 1) & (cap - 1);
+                t[j] = sp->seen[i];
+            }
+        free(sp->seen);
+        sp->seen = t;
+        sp->seen_cap = cap;
+    }
+    size_t i = seen_home(block, sp->seen_cap);
+    while (sp->seen[i].block) i = (i + 1) & (sp->seen_cap - 1);
+    sp->seen[i].block = block + 1;
+    sp->seen_n++;
+    return &sp->seen[i];
+}
+
+static const sp_seen *seen_find(const ws_sampler *sp, uint64_t block)
+{
+    if (!sp->seen_cap) return NULL;
+    for (size_t i = seen_home(block, sp->seen_cap);; i = (i + 1) & (sp->seen_cap - 1)) {
+        if (sp->seen[i].block == block + 1) return &sp->seen[i];
+        if (!sp->seen[i].block) return NULL;
+    }
+}
+
+void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4])
+{
+    ws_sampler *sp = ctx;
+    if (sp->state == SP_FULL || sp->trace_bad) return;
+    sp_seen *e = seen_get(sp, block_linear);
+    if (!e) {
+        sp->trace_bad = true;
+        return;
+    }
+    e->n++;
+    e->hash = op_hash(e->hash, line, rd, wr, bytes);
+    for (int r = 0; r < NREF; r++) {
+        sp_seq *q = &sp->ref[r];
+        if (q->block != block_linear) continue;
+        if (q->n == q->cap) {
+            size_t cap = q->cap ? 2 * q->cap : 256;
+            sp_op *t = cap <= WS_SAMPLE_REPLAY_BLOCK_OPS ? realloc(q->ops, cap * sizeof *t) : NULL;
+            if (!t) {
+                sp->trace_bad = true;
+                return;
+            }
+            q->ops = t;
+            q->cap = cap;
+        }
+        sp_op *o = &q->ops[q->n++];
+        o->line = line;
+        o->rd = rd;
+        o->wr = wr;
+        memcpy(o->bytes, bytes, sizeof o->bytes);
+    }
+}
+
+/* The block's coordinates. */
+static void block_xyz(const ws_sampler *sp, uint64_t b, uint64_t c[3])
+{
+    c[0] = b % sp->g[0];
+    c[1] = b / sp->g[0] % sp->g[1];
+    c[2] = b / (sp->g[0] * sp->g[1]);
+}
+
+/* The line of access i of the block at c under the fit (modulo 2^64, as the fit's differences). */
+static uint64_t fit_line(const sp_seq *base, const uint64_t *stride, size_t i, const uint64_t c[3])
+{
+    return base->ops[i].line + stride[3 * i] * c[0] + stride[3 * i + 1] * c[1] + stride[3 * i + 2] * c[2];
+}
+
+/* The bytes the grid's stream leaves dirty in an L2 of cc's geometry, from the replay of its last
+   blocks' accesses under the fit; -1 where there is none (why: a phrase for the report). *from:
+   the first block replayed, *checked: the sampled blocks the fit predicted. */
+static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, const char **why, uint64_t *from,
+                           uint64_t *checked)
+{
+    const sp_seq *base = &sp->ref[0];
+    *checked = 0;
+    if (sp->trace_bad) {
+        *why = "out of memory, or a block of more accesses than kept";
+        return -1;
+    }
+    size_t n = base->n;
+    if (!n) {
+        *why = "block 0 made no global access";
+        return -1;
+    }
+    uint64_t *stride = calloc(3 * n, sizeof *stride);
+    if (!stride) {
+        *why = "out of memory";
+        return -1;
+    }
+    for (int d = 0; d < 3 && !*why; d++) {
+        if (sp->g[d] < 2) continue;
+        /* the block one step along d if it ran (in the lead), else the one at the grid's extent (a
+           kind's representative, which runs) */
+        const sp_seq *q = seen_find(sp, sp->ref[1 + 2 * d].block) ? &sp->ref[1 + 2 * d] : &sp->ref[2 + 2 * d];
+        uint64_t c[3];
+        block_xyz(sp, q->block == UINT64_MAX ? 0 : q->block, c);
+        if (q->block == UINT64_MAX || !seen_find(sp, q->block) || q->n != n) {
+            *why = "blocks made different numbers of accesses";
+            break;
+        }
+        for (size_t i = 0; i < n && !*why; i++) {
+            const sp_op *a = &base->ops[i], *b = &q->ops[i];
+            int64_t diff = (int64_t)(b->line - a->line), k = (int64_t)c[d];
+            if (a->rd != b->rd || a->wr != b->wr || memcmp(a->bytes, b->bytes, sizeof a->bytes) || diff % k)
+                *why = "the blocks' lines are not affine in their coordinates";
+            else
+                stride[3 * i + (size_t)d] = (uint64_t)(diff / k);
+        }
+    }
+    /* every block sampled: the same accesses, each at the fit's line */
+    for (size_t e = 0; e < sp->seen_cap && !*why; e++) {
+        const sp_seen *s = &sp->seen[e];
+        if (!s->block) continue;
+        uint64_t c[3], h = 0;
+        block_xyz(sp, s->block - 1, c);
+        if (s->n != n) {
+            *why = "blocks made different numbers of accesses";
+            break;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const sp_op *o = &base->ops[i];
+            h = op_hash(h, fit_line(base, stride, i, c), o->rd, o->wr, o->bytes);
+        }
+        if (h != s->hash) *why = "the blocks' lines are not affine in their coordinates";
+        else (*checked)++;
+    }
+    if (*why) {
+        free(stride);
+        return -1;
+    }
+    /* an L2 of the model's geometry, dirty limit and partial-write limits, alone: no L1, no
+       coalescing, no far side (whose copies hold no dirty data), no DRAM row model */
+    ws_cache_config rc = *cc;
+    rc.sm_count = 1;
+    rc.l1_bytes = 0;
+    rc.read_coalescing = 0;
+    rc.l2_far_lookups = 0;
+    rc.fill_window = 0;
+    rc.dram_row_bytes = rc.dram_banks = 0;
+    rc.placement = NULL;
+    double need = (double)WS_SAMPLE_REPLAY_TURNS * (double)(ws_cache_l2_lru_bytes(cc->l2_bytes, cc->l2_partitions) / 128);
+    uint64_t most = WS_SAMPLE_REPLAY_OPS / n > 0 ? WS_SAMPLE_REPLAY_OPS / n : 1; /* blocks */
+    if (most > sp->nblocks) most = sp->nblocks;
+    /* a first tail of as many accesses as the allocations wanted (each allocates at most once) */
+    uint64_t blocks = (uint64_t)ceil(need / (double)n);
+    if (blocks < 1) blocks = 1;
+    double dirty = -1;
+    for (;;) {
+        if (blocks > most) blocks = most;
+        ws_cache *l2 = ws_cache_new(&rc);
+        if (!l2) {
+            *why = "out of memory";
+            break;
+        }
+        *from = sp->nblocks - blocks;
+        double allocated = 0;
+        for (uint64_t b = *from; b < sp->nblocks; b++) {
+            uint64_t c[3];
+            block_xyz(sp, b, c);
+            for (size_t i = 0; i < n; i++) {
+                const sp_op *o = &base->ops[i];
+                allocated += ws_cache_replay(l2, fit_line(base, stride, i, c), o->rd, o->wr, o->bytes);
+            }
+        }
+        ws_cache_finish(l2);
+        dirty = (double)ws_cache_get_totals(l2)->dirty_at_end_bytes;
+        ws_cache_free(l2);
+        if (allocated >= need || blocks == most) break;
+        /* longer, at the allocations per block this tail showed (a tenth more), twice at least */
+        double more = allocated > 0 ? 1.1 * need / allocated : 2;
+        blocks = (uint64_t)ceil((double)blocks * (more > 2 ? more : 2));
+    }
+    free(stride);
+    return dirty;
+}
+
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_config *cc)
+{
+    uint64_t l2_bytes = ws_cache_l2_lru_bytes(cc->l2_bytes, cc->l2_partitions), dirty_limit = cc->l2_dirty_limit;
+    uint64_t partial_lines_limit = cc->ecc ? cc->l2_partial_lines : 0;
     _Static_assert(sizeof(ws_cache_totals) % sizeof(uint64_t) == 0, "ws_cache_totals: uint64_t counts");
     if (!sp || !sp->scaled) return;
     double f = sp->factor, fh = sp->hit_factor, fm = sp->miss_factor;
@@ -595,8 +841,22 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
         double pend = f * plines * per_line - fill;
         c->partial_pending_bytes = (uint64_t)llround(pend > 0 ? pend : 0);
     }
-    if (l2_bytes && alloc > lines) {
-        c->l2_cold_allocations = (uint64_t)llround(lines);
+    if (l2_bytes && alloc > lines) c->l2_cold_allocations = (uint64_t)llround(lines);
+    /* the split of the written bytes: the replay's end state where the blocks' lines fit; else the
+       sampled stream's dirty share of an L2 that fills up */
+    const char *why = NULL;
+    uint64_t from = 0, checked = 0;
+    double replayed = dirty_all > 0 ? replay_dirty(sp, cc, &why, &from, &checked) : -1;
+    if (replayed >= 0) {
+        double end = replayed < dirty_all ? replayed : dirty_all;
+        c->dirty_at_end_bytes = (uint64_t)llround(end);
+        c->dram_write_bytes = (uint64_t)llround(dirty_all - end);
+        size_t k = strlen(sp->text);
+        snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their sum scaled, the "
+                 "split from the L2 replayed over the %s%llu blocks' accesses (their lines affine in the block's "
+                 "coordinates, as the %llu sampled blocks' were; no L1 in the replay)", from ? "grid's last " : "grid's ",
+                 (unsigned long long)(sp->nblocks - from), (unsigned long long)checked);
+    } else if (l2_bytes && alloc > lines) {
         double end = (double)l2_bytes * dirty_share;
         if (dirty_limit && end > (double)dirty_limit)
             end = (double)dirty_limit; /* the L2 keeps no more dirty than its limit (cache.h) */
@@ -608,7 +868,7 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
             size_t k = strlen(sp->text);
             snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their sum scaled, "
                      "the split estimated, not bounded (the sample never fills the L2; nor does it see what the grid's "
-                     "later fills evict and read again)");
+                     "later fills evict and read again; no replay: %s)", why ? why : "nothing written");
         }
     }
 }
