@@ -93,8 +93,8 @@ bool ws_sampler_scale(ws_sampler *sp);
  * tiled matmul, 4128 accesses each: 16.9 M replayed. */
 #define WS_SAMPLE_REPLAY_OPS (1ull << 25)
 #define WS_SAMPLE_REPLAY_TURNS 8
-/* A fitted block's accesses kept at most (a block of more gets no replay). */
-#define WS_SAMPLE_REPLAY_BLOCK_OPS (1ull << 21)
+/* A fitted block's accesses kept at most (a block of more gets no replay): 8 MB of each of the 7 blocks kept. */
+#define WS_SAMPLE_REPLAY_BLOCK_OPS (1ull << 18)
 void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4]);
 
 /* The cache model's totals of the sampled stream for the whole grid: every sum times
