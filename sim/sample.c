@@ -31,7 +31,7 @@ typedef struct {
     uint64_t n, hash;     /* its accesses, and op_hash over them in order */
 } sp_seen;
 
-#define NREF 7 /* block 0; per dimension the blocks 1 and g - 1 along it */
+#define NREF 5 /* the template kind's first block, the blocks a step from it along each dimension, its last */
 
 typedef struct {
     uint64_t n, s;        /* blocks of the stratum in the grid, and run */
@@ -67,6 +67,8 @@ struct ws_sampler {
     char text[2048];
     /* the L2 replay (sample.h): the reference blocks' accesses, every sampled block's hash */
     sp_seq ref[NREF];
+    int tkind;                                /* the template: the kind of most blocks (the interior one) */
+    uint64_t tbase[3];                        /* its first block's coordinates */
     sp_seen *seen;                            /* open addressing, seen_cap a power of two */
     size_t seen_cap, seen_n;
     bool trace_bad;                           /* out of memory, or a reference block past WS_SAMPLE_REPLAY_BLOCK_OPS */
@@ -209,14 +211,26 @@ ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wav
         ws_sampler_free(sp);
         return NULL;
     }
-    for (int r = 0; r < NREF; r++) sp->ref[r].block = UINT64_MAX;
-    sp->ref[0].block = 0;
-    for (int d = 0; d < 3; d++) {
-        uint64_t step = d == 0 ? 1 : d == 1 ? sp->g[0] : sp->g[0] * sp->g[1];
-        if (sp->g[d] < 2) continue;
-        sp->ref[1 + 2 * d].block = step;
-        if (sp->g[d] > 2) sp->ref[2 + 2 * d].block = (sp->g[d] - 1) * step;
+    /* the L2 replay's template kind: the one of most blocks (ties: the first), its first block in
+       linear order, the blocks one step from it along each dimension it spans, its last block */
+    uint64_t most = 0;
+    for (int k = 0; k < NKINDS; k++) {
+        uint64_t n = 1;
+        for (int d = 0, c = k; d < 3; d++, c /= 3) n *= class_count(c % 3, sp->g[d]);
+        if (n > most) most = n, sp->tkind = k;
     }
+    for (int r = 0; r < NREF; r++) sp->ref[r].block = UINT64_MAX;
+    uint64_t lin = 0, step = 1;
+    for (int d = 0, c = sp->tkind; d < 3; d++, c /= 3) {
+        sp->tbase[d] = c % 3 == 0 ? 0 : c % 3 == 1 ? 1 : sp->g[d] - 1;
+        lin += sp->tbase[d] * step;
+        step *= sp->g[d];
+    }
+    sp->ref[0].block = lin;
+    for (int d = 0, c = sp->tkind; d < 3; d++, c /= 3)
+        if (c % 3 == 1 && sp->g[d] >= 4) /* an interior it spans: coordinates 1 .. g - 2 */
+            sp->ref[1 + d].block = lin + (d == 0 ? 1 : d == 1 ? sp->g[0] : sp->g[0] * sp->g[1]);
+    if (last_of_kind(sp, sp->tkind) != lin) sp->ref[4].block = last_of_kind(sp, sp->tkind);
     uint64_t threads = sp->nblocks * ws_launch_threads_per_block(L);
     sp->state = mode == WS_SAMPLE_OFF || (mode == WS_SAMPLE_AUTO && threads <= WS_SAMPLE_AUTO_THREADS) ? SP_FULL
                                                                                                        : SP_MEASURE;
@@ -661,26 +675,47 @@ static void block_xyz(const ws_sampler *sp, uint64_t b, uint64_t c[3])
 }
 
 /* The line of access i of the block at c under the fit (modulo 2^64, as the fit's differences). */
-static uint64_t fit_line(const sp_seq *base, const uint64_t *stride, size_t i, const uint64_t c[3])
+static uint64_t fit_line(const ws_sampler *sp, const sp_seq *base, const uint64_t *stride, size_t i, const uint64_t c[3])
 {
-    return base->ops[i].line + stride[3 * i] * c[0] + stride[3 * i + 1] * c[1] + stride[3 * i + 2] * c[2];
+    uint64_t l = base->ops[i].line;
+    for (int d = 0; d < 3; d++) l += stride[3 * i + (size_t)d] * (c[d] - sp->tbase[d]);
+    return l;
+}
+
+/* Solves access i's stride along d from block q (coordinates cq) whose other strides are known. */
+static bool fit_one(const ws_sampler *sp, const sp_seq *base, const sp_seq *q, const uint64_t cq[3], int d,
+                    uint64_t *stride)
+{
+    for (size_t i = 0; i < base->n; i++) {
+        const sp_op *a = &base->ops[i], *b = &q->ops[i];
+        uint64_t diff = b->line - a->line;
+        for (int e = 0; e < 3; e++)
+            if (e != d) diff -= stride[3 * i + (size_t)e] * (cq[e] - sp->tbase[e]);
+        int64_t k = (int64_t)(cq[d] - sp->tbase[d]), sd = (int64_t)diff;
+        if (a->rd != b->rd || a->wr != b->wr || memcmp(a->bytes, b->bytes, sizeof a->bytes) || !k || sd % k) return false;
+        stride[3 * i + (size_t)d] = (uint64_t)(sd / k);
+    }
+    return true;
 }
 
 /* The bytes the grid's stream leaves dirty in an L2 of cc's geometry, from the replay of its last
    blocks' accesses under the fit; -1 where there is none (why: a phrase for the report). *from:
-   the first block replayed, *checked: the sampled blocks the fit predicted. */
+   the first block replayed, *checked: the sampled blocks the fit predicted, *approx: the share of
+   the grid's blocks of kinds whose sampled accesses the fit does not predict (replayed as the
+   template's). */
 static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, const char **why, uint64_t *from,
-                           uint64_t *checked)
+                           uint64_t *checked, double *approx)
 {
     const sp_seq *base = &sp->ref[0];
     *checked = 0;
+    *approx = 0;
     if (sp->trace_bad) {
         *why = "out of memory, or a block of more accesses than kept";
         return -1;
     }
     size_t n = base->n;
-    if (!n) {
-        *why = "block 0 made no global access";
+    if (!n || !seen_find(sp, base->block)) {
+        *why = "the interior blocks made no global access";
         return -1;
     }
     uint64_t *stride = calloc(3 * n, sizeof *stride);
@@ -688,43 +723,51 @@ static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, cons
         *why = "out of memory";
         return -1;
     }
-    for (int d = 0; d < 3 && !*why; d++) {
-        if (sp->g[d] < 2) continue;
-        /* the block one step along d if it ran (in the lead), else the one at the grid's extent (a
-           kind's representative, which runs) */
-        const sp_seq *q = seen_find(sp, sp->ref[1 + 2 * d].block) ? &sp->ref[1 + 2 * d] : &sp->ref[2 + 2 * d];
-        uint64_t c[3];
-        block_xyz(sp, q->block == UINT64_MAX ? 0 : q->block, c);
-        if (q->block == UINT64_MAX || !seen_find(sp, q->block) || q->n != n) {
-            *why = "blocks made different numbers of accesses";
-            break;
-        }
-        for (size_t i = 0; i < n && !*why; i++) {
-            const sp_op *a = &base->ops[i], *b = &q->ops[i];
-            int64_t diff = (int64_t)(b->line - a->line), k = (int64_t)c[d];
-            if (a->rd != b->rd || a->wr != b->wr || memcmp(a->bytes, b->bytes, sizeof a->bytes) || diff % k)
-                *why = "the blocks' lines are not affine in their coordinates";
-            else
-                stride[3 * i + (size_t)d] = (uint64_t)(diff / k);
-        }
+    /* the strides along the dimensions the template kind spans: from the block a step away where it
+       ran, the one left (at most) from the kind's last block */
+    int left = -1, nleft = 0;
+    for (int d = 0, c = sp->tkind; d < 3 && !*why; d++, c /= 3) {
+        if (c % 3 != 1 || sp->g[d] < 4) continue;
+        const sp_seq *q = &sp->ref[1 + d];
+        uint64_t cq[3];
+        block_xyz(sp, q->block, cq);
+        if (!seen_find(sp, q->block)) left = d, nleft++;
+        else if (q->n != n || !fit_one(sp, base, q, cq, d, stride))
+            *why = "the blocks' lines are not affine in their coordinates";
     }
-    /* every block sampled: the same accesses, each at the fit's line */
+    if (!*why && nleft > 1) *why = "too few blocks of the interior kind sampled to fit its lines";
+    if (!*why && nleft == 1) {
+        const sp_seq *q = &sp->ref[4];
+        uint64_t cq[3];
+        block_xyz(sp, q->block, cq);
+        if (q->block == UINT64_MAX || !seen_find(sp, q->block) || q->n != n || !fit_one(sp, base, q, cq, left, stride))
+            *why = "the blocks' lines are not affine in their coordinates";
+    }
+    /* every block sampled: the template kind's must be predicted; the other kinds' are, or are
+       replayed as the template's (their share of the grid said, at most 1 - WS_SAMPLE_REPLAY_FIT_SHARE) */
+    bool kind_off[NKINDS] = {false};
     for (size_t e = 0; e < sp->seen_cap && !*why; e++) {
         const sp_seen *s = &sp->seen[e];
         if (!s->block) continue;
         uint64_t c[3], h = 0;
         block_xyz(sp, s->block - 1, c);
-        if (s->n != n) {
-            *why = "blocks made different numbers of accesses";
-            break;
-        }
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n && s->n == n; i++) {
             const sp_op *o = &base->ops[i];
-            h = op_hash(h, fit_line(base, stride, i, c), o->rd, o->wr, o->bytes);
+            h = op_hash(h, fit_line(sp, base, stride, i, c), o->rd, o->wr, o->bytes);
         }
-        if (h != s->hash) *why = "the blocks' lines are not affine in their coordinates";
-        else (*checked)++;
+        int k = kind_of(sp, s->block - 1);
+        if (s->n == n && h == s->hash) (*checked)++;
+        else if (k == sp->tkind) *why = "the blocks' lines are not affine in their coordinates";
+        else kind_off[k] = true;
     }
+    for (int k = 0; k < NKINDS && !*why; k++)
+        if (kind_off[k]) {
+            double nk = 1;
+            for (int d = 0, c = k; d < 3; d++, c /= 3) nk *= (double)class_count(c % 3, sp->g[d]);
+            *approx += nk / (double)sp->nblocks;
+        }
+    if (!*why && *approx > 1 - WS_SAMPLE_REPLAY_FIT_SHARE)
+        *why = "the edge blocks' accesses differ from the interior's, and they are too many to replay as the interior's";
     if (*why) {
         free(stride);
         return -1;
@@ -760,7 +803,7 @@ static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, cons
             block_xyz(sp, b, c);
             for (size_t i = 0; i < n; i++) {
                 const sp_op *o = &base->ops[i];
-                allocated += ws_cache_replay(l2, fit_line(base, stride, i, c), o->rd, o->wr, o->bytes);
+                allocated += ws_cache_replay(l2, fit_line(sp, base, stride, i, c), o->rd, o->wr, o->bytes);
             }
         }
         ws_cache_finish(l2);
@@ -846,16 +889,21 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_c
        sampled stream's dirty share of an L2 that fills up */
     const char *why = NULL;
     uint64_t from = 0, checked = 0;
-    double replayed = dirty_all > 0 ? replay_dirty(sp, cc, &why, &from, &checked) : -1;
+    double approx = 0;
+    double replayed = dirty_all > 0 ? replay_dirty(sp, cc, &why, &from, &checked, &approx) : -1;
     if (replayed >= 0) {
         double end = replayed < dirty_all ? replayed : dirty_all;
         c->dirty_at_end_bytes = (uint64_t)llround(end);
         c->dram_write_bytes = (uint64_t)llround(dirty_all - end);
         size_t k = strlen(sp->text);
-        snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their sum scaled, the "
-                 "split from the L2 replayed over the %s%llu blocks' accesses (their lines affine in the block's "
-                 "coordinates, as the %llu sampled blocks' were; no L1 in the replay)", from ? "grid's last " : "grid's ",
+        k += (size_t)snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their "
+                 "sum scaled, the split from the L2 replayed over the %s%llu blocks' accesses (their lines affine in the "
+                 "block's coordinates, as the %llu sampled blocks' were", from ? "grid's last " : "grid's ",
                  (unsigned long long)(sp->nblocks - from), (unsigned long long)checked);
+        if (approx > 0 && k < sizeof sp->text)
+            k += (size_t)snprintf(sp->text + k, sizeof sp->text - k, " but the edge kinds' of %.1f%% of the blocks, "
+                                  "replayed as the interior's", 100 * approx);
+        if (k < sizeof sp->text) snprintf(sp->text + k, sizeof sp->text - k, "; no L1 in the replay)");
     } else if (l2_bytes && alloc > lines) {
         double end = (double)l2_bytes * dirty_share;
         if (dirty_limit && end > (double)dirty_limit)

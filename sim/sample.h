@@ -77,11 +77,14 @@ bool ws_sampler_scale(ws_sampler *sp);
 /* The L2 replay (the split of the written bytes between DRAM write-backs and bytes left dirty at
  * the end, which depends on what the whole grid's stream leaves in the L2, never filled by a
  * sample): the sampler keeps what each sampled block sends the cache model before L1
- * (ws_sampler_trace, a ws_cache_trace_fn: installed with ws_models_set_trace). Where every
- * sampled block sends the same accesses, each access's line affine in the block's coordinates
- * (line = base + sx x + sy y + sz z, fitted on block 0 and the blocks one step and the grid's
- * extent along each dimension away, checked on every block sampled: the lead and the kinds'
- * representatives, the grid's last block among them), the grid's last blocks' accesses run
+ * (ws_sampler_trace, a ws_cache_trace_fn: installed with ws_models_set_trace). Where the blocks
+ * of the kind of most blocks (the interior one, the template) send the same accesses, each
+ * access's line affine in the block's coordinates (line = base + sx x + sy y + sz z, fitted on the
+ * kind's first block and the blocks a step from it along each dimension it spans, or its last
+ * block for one of them; checked on every block sampled: the lead and the kinds'
+ * representatives, the grid's last block among them; an edge kind the fit does not predict, a
+ * partial tile, is replayed as the template's where such kinds hold at most 1 -
+ * WS_SAMPLE_REPLAY_FIT_SHARE of the grid's blocks, and the line says their share), the grid's last blocks' accesses run
  * through an L2 of the model's geometry of its own (ws_cache_replay), and its dirty bytes at the
  * end are the grid's. The last blocks: enough that they allocate WS_SAMPLE_REPLAY_TURNS times the
  * L2's lines (so what was resident before them is gone: each set's ways taken that many times over
@@ -93,6 +96,9 @@ bool ws_sampler_scale(ws_sampler *sp);
  * tiled matmul, 4128 accesses each: 16.9 M replayed. */
 #define WS_SAMPLE_REPLAY_OPS (1ull << 25)
 #define WS_SAMPLE_REPLAY_TURNS 8
+/* Kinds of edge block whose accesses the fit does not predict (partial tiles) are replayed as the
+ * interior's where the kinds it predicts hold this share of the grid's blocks at least. */
+#define WS_SAMPLE_REPLAY_FIT_SHARE 0.9
 /* A fitted block's accesses kept at most (a block of more gets no replay): 8 MB of each of the 7 blocks kept. */
 #define WS_SAMPLE_REPLAY_BLOCK_OPS (1ull << 18)
 void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4]);

@@ -393,10 +393,13 @@ static ws_cache_config small_l2(uint64_t dirty_limit)
     return cc;
 }
 
+/* The last block's own lines where it writes fewer than the others (a partial tile), else 0. */
+static int last_block_own;
+
 /* Block b reads `shared` lines every block reads (0 .. shared-1) and writes `own` whole lines of
  * its own (line(b, i)); the sampler sees each block's accesses (ws_sampler_trace) and its L2
  * sectors (pc 0's row). Returns the sampled blocks' written bytes. */
-static double traced_run(driven *d, int shared, int own, uint64_t (*line)(uint64_t b, int i))
+static double traced_run(driven *d, int shared, int own_all, uint64_t (*line)(uint64_t b, int i))
 {
     uint64_t *v = calloc(ws_memstats_nflat(d->ms), sizeof *v);
     assert_non_null(v);
@@ -404,6 +407,7 @@ static double traced_run(driven *d, int shared, int own, uint64_t (*line)(uint64
     const uint32_t whole[4] = {~0u, ~0u, ~0u, ~0u}, none[4] = {0, 0, 0, 0};
     double written = 0;
     for (uint64_t b = d->cfg.block_next(d->cfg.filter_ctx, 0); b < G_BLOCKS; b = d->cfg.block_next(d->cfg.filter_ctx, b + 1)) {
+        int own = b == G_BLOCKS - 1 && last_block_own ? last_block_own : own_all;
         for (int i = 0; i < shared; i++) ws_sampler_trace(d->sp, (uint32_t)b, (uint64_t)i, 15, 0, none);
         for (int i = 0; i < own; i++) ws_sampler_trace(d->sp, (uint32_t)b, line(b, i), 0, 15, whole);
         ws_memstats_flat_get(d->ms, v);
@@ -532,6 +536,23 @@ static void test_lines_not_affine_in_the_block_get_no_replay_and_say_why(void **
     ws_cache_config cc = small_l2(0);
     split_of(&d, traced_run(&d, 0, 32, lines_square), &cc);
     assert_non_null(strstr(ws_sampler_text(d.sp), "no replay: the blocks' lines are not affine in their coordinates"));
+    driven_free(&d);
+}
+
+static void test_an_edge_block_whose_accesses_differ_is_replayed_as_the_interiors_and_said(void **state)
+{
+    (void)state;
+    /* the last block writes 16 lines, the others 32: the interior kind's fit does not predict it,
+       so it is replayed as an interior block would be (one block of 1000: 0.1%), and the L2 still
+       ends with its capacity's worth of the newest lines dirty */
+    last_block_own = 16;
+    driven d;
+    driven_new(&d);
+    ws_cache_config cc = small_l2(0);
+    ws_cache_totals t = split_of(&d, traced_run(&d, 0, 32, own_lines_32), &cc);
+    last_block_own = 0;
+    assert_true(t.dirty_at_end_bytes == 8192 * 128);
+    assert_non_null(strstr(ws_sampler_text(d.sp), "but the edge kinds' of 0.1% of the blocks, replayed as the interior's"));
     driven_free(&d);
 }
 
@@ -671,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_lines_every_block_reads_stay_resident_and_the_written_ones_take_the_rest),
         cmocka_unit_test(test_written_lines_that_fall_in_few_sets_are_evicted_within_those_sets),
         cmocka_unit_test(test_lines_not_affine_in_the_block_get_no_replay_and_say_why),
+        cmocka_unit_test(test_an_edge_block_whose_accesses_differ_is_replayed_as_the_interiors_and_said),
         cmocka_unit_test(test_a_sampled_transpose_past_the_l2_splits_its_writes_as_the_full_run),
         cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
         cmocka_unit_test(test_an_atomics_result_that_steers_a_branch_is_told_apart_from_one_only_stored),
