@@ -714,8 +714,9 @@ static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, cons
         return -1;
     }
     size_t n = base->n;
-    if (!n || !seen_find(sp, base->block)) {
-        *why = "the interior blocks made no global access";
+    if (!seen_find(sp, base->block) || !n) {
+        *why = !n && seen_find(sp, base->block) ? "the interior blocks made no global access"
+                                                 : "the interior kind's first block was not sampled";
         return -1;
     }
     uint64_t *stride = calloc(3 * n, sizeof *stride);
