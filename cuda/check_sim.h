@@ -44,7 +44,7 @@ typedef struct {
     bool racechecked;             /* racecheck ran (not on a cooperative launch, nor a sampled one) */
     int hazards;                  /* the distinct hazards it found (printed on stderr as found) */
     bool sampled;                 /* some blocks were skipped and the counters scaled (sim/sample.h) */
-    char sampling[1024];          /* the sampler's line, "" = full */
+    char sampling[2048];          /* the sampler's line, "" = full */
 } chk_sim_side;
 
 /* Simulates t on the profile named gpu_name (the default profile, with a note, when

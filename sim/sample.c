@@ -12,6 +12,27 @@
 
 typedef enum { SP_MEASURE, SP_SAMPLE, SP_FULL } sp_state;
 
+/* The L2 replay (sample.h): an access as the cache model's trace gives it, a reference block's
+   accesses in order, and every sampled block's count and hash of them. */
+typedef struct {
+    uint64_t line;
+    uint32_t bytes[4];    /* of the written sectors; 0 for the others */
+    uint8_t rd, wr;       /* sectors read, written */
+} sp_op;
+
+typedef struct {
+    uint64_t block;       /* UINT64_MAX: none */
+    sp_op *ops;
+    size_t n, cap;
+} sp_seq;
+
+typedef struct {
+    uint64_t block;       /* block + 1; 0 = empty slot */
+    uint64_t n, hash;     /* its accesses, and op_hash over them in order */
+} sp_seen;
+
+#define NREF 5 /* the template kind's first block, the blocks a step from it along each dimension, its last */
+
 typedef struct {
     uint64_t n, s;        /* blocks of the stratum in the grid, and run */
     double *sum, *sumsq;  /* per counter */
@@ -43,7 +64,14 @@ struct ws_sampler {
     double cache_se;                          /* the later blocks' 3 standard errors (< 0: none) */
     double later_assumed;                     /* the later L2 lookups from kinds pooled with the first wave */
     uint64_t later_blocks;                    /* the later blocks sampled in kinds of their own */
-    char text[1024];
+    char text[2048];
+    /* the L2 replay (sample.h): the reference blocks' accesses, every sampled block's hash */
+    sp_seq ref[NREF];
+    int tkind;                                /* the template: the kind of most blocks (the interior one) */
+    uint64_t tbase[3];                        /* its first block's coordinates */
+    sp_seen *seen;                            /* open addressing, seen_cap a power of two */
+    size_t seen_cap, seen_n;
+    bool trace_bad;                           /* out of memory, or a reference block past WS_SAMPLE_REPLAY_BLOCK_OPS */
     void (*on_plan)(void *ctx, double drift_scale); /* ws_sampler_on_plan */
     void *plan_ctx;
 };
@@ -183,6 +211,26 @@ ws_sampler *ws_sampler_new(ws_sample_mode mode, const ws_launch *L, uint64_t wav
         ws_sampler_free(sp);
         return NULL;
     }
+    /* the L2 replay's template kind: the one of most blocks (ties: the first), its first block in
+       linear order, the blocks one step from it along each dimension it spans, its last block */
+    uint64_t most = 0;
+    for (int k = 0; k < NKINDS; k++) {
+        uint64_t n = 1;
+        for (int d = 0, c = k; d < 3; d++, c /= 3) n *= class_count(c % 3, sp->g[d]);
+        if (n > most) most = n, sp->tkind = k;
+    }
+    for (int r = 0; r < NREF; r++) sp->ref[r].block = UINT64_MAX;
+    uint64_t lin = 0, step = 1;
+    for (int d = 0, c = sp->tkind; d < 3; d++, c /= 3) {
+        sp->tbase[d] = c % 3 == 0 ? 0 : c % 3 == 1 ? 1 : sp->g[d] - 1;
+        lin += sp->tbase[d] * step;
+        step *= sp->g[d];
+    }
+    sp->ref[0].block = lin;
+    for (int d = 0, c = sp->tkind; d < 3; d++, c /= 3)
+        if (c % 3 == 1 && sp->g[d] >= 4) /* an interior it spans: coordinates 1 .. g - 2 */
+            sp->ref[1 + d].block = lin + (d == 0 ? 1 : d == 1 ? sp->g[0] : sp->g[0] * sp->g[1]);
+    if (last_of_kind(sp, sp->tkind) != lin) sp->ref[4].block = last_of_kind(sp, sp->tkind);
     uint64_t threads = sp->nblocks * ws_launch_threads_per_block(L);
     sp->state = mode == WS_SAMPLE_OFF || (mode == WS_SAMPLE_AUTO && threads <= WS_SAMPLE_AUTO_THREADS) ? SP_FULL
                                                                                                        : SP_MEASURE;
@@ -195,6 +243,8 @@ void ws_sampler_free(ws_sampler *sp)
     if (!sp) return;
     free(sp->prev);
     free(sp->cur);
+    for (int r = 0; r < NREF; r++) free(sp->ref[r].ops);
+    free(sp->seen);
     for (int i = 0; i < 2 * NKINDS; i++) {
         free(sp->st[i].sum);
         free(sp->st[i].sumsq);
@@ -530,9 +580,249 @@ bool ws_sampler_scale(ws_sampler *sp)
     return true;
 }
 
-void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes, uint64_t dirty_limit,
-                            uint64_t partial_lines_limit)
+/* ---- The L2 replay (sample.h) ---- */
+
+/* Folds one access into a block's hash: order matters (the L2's LRU sees the order). */
+static uint64_t op_hash(uint64_t h, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4])
 {
+    uint64_t x = line ^ ((uint64_t)rd << 56 | (uint64_t)wr << 48);
+    for (int s = 0; s < 4; s++) {
+        x = (x ^ bytes[s]) * 0xff51afd7ed558ccdull;
+        x ^= x >> 33;
+    }
+    return (h ^ x) * 0x9E3779B97F4A7C15ull + 0x632be59bd9b4e019ull;
+}
+
+static size_t seen_home(uint64_t block, size_t cap) { return (size_t)((block * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1); }
+
+/* The block's entry, made when absent; NULL out of memory. */
+static sp_seen *seen_get(ws_sampler *sp, uint64_t block)
+{
+    if (sp->seen_cap) {
+        for (size_t i = seen_home(block, sp->seen_cap);; i = (i + 1) & (sp->seen_cap - 1)) {
+            if (sp->seen[i].block == block + 1) return &sp->seen[i];
+            if (!sp->seen[i].block) break;
+        }
+    }
+    if (2 * (sp->seen_n + 1) > sp->seen_cap) { /* at most half full */
+        size_t cap = sp->seen_cap ? 2 * sp->seen_cap : 1024;
+        sp_seen *t = calloc(cap, sizeof *t);
+        if (!t) return NULL;
+        for (size_t i = 0; i < sp->seen_cap; i++)
+            if (sp->seen[i].block) {
+                size_t j = seen_home(sp->seen[i].block - 1, cap);
+                while (t[j].block) j = (j + 1) & (cap - 1);
+                t[j] = sp->seen[i];
+            }
+        free(sp->seen);
+        sp->seen = t;
+        sp->seen_cap = cap;
+    }
+    size_t i = seen_home(block, sp->seen_cap);
+    while (sp->seen[i].block) i = (i + 1) & (sp->seen_cap - 1);
+    sp->seen[i].block = block + 1;
+    sp->seen_n++;
+    return &sp->seen[i];
+}
+
+static const sp_seen *seen_find(const ws_sampler *sp, uint64_t block)
+{
+    if (!sp->seen_cap) return NULL;
+    for (size_t i = seen_home(block, sp->seen_cap);; i = (i + 1) & (sp->seen_cap - 1)) {
+        if (sp->seen[i].block == block + 1) return &sp->seen[i];
+        if (!sp->seen[i].block) return NULL;
+    }
+}
+
+void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4])
+{
+    ws_sampler *sp = ctx;
+    if (sp->state == SP_FULL || sp->trace_bad) return;
+    sp_seen *e = seen_get(sp, block_linear);
+    if (!e) {
+        sp->trace_bad = true;
+        return;
+    }
+    e->n++;
+    e->hash = op_hash(e->hash, line, rd, wr, bytes);
+    for (int r = 0; r < NREF; r++) {
+        sp_seq *q = &sp->ref[r];
+        if (q->block != block_linear) continue;
+        if (q->n == q->cap) {
+            size_t cap = q->cap ? 2 * q->cap : 256;
+            sp_op *t = cap <= WS_SAMPLE_REPLAY_BLOCK_OPS ? realloc(q->ops, cap * sizeof *t) : NULL;
+            if (!t) {
+                sp->trace_bad = true;
+                return;
+            }
+            q->ops = t;
+            q->cap = cap;
+        }
+        sp_op *o = &q->ops[q->n++];
+        o->line = line;
+        o->rd = rd;
+        o->wr = wr;
+        memcpy(o->bytes, bytes, sizeof o->bytes);
+    }
+}
+
+/* The block's coordinates. */
+static void block_xyz(const ws_sampler *sp, uint64_t b, uint64_t c[3])
+{
+    c[0] = b % sp->g[0];
+    c[1] = b / sp->g[0] % sp->g[1];
+    c[2] = b / (sp->g[0] * sp->g[1]);
+}
+
+/* The line of access i of the block at c under the fit (modulo 2^64, as the fit's differences). */
+static uint64_t fit_line(const ws_sampler *sp, const sp_seq *base, const uint64_t *stride, size_t i, const uint64_t c[3])
+{
+    uint64_t l = base->ops[i].line;
+    for (int d = 0; d < 3; d++) l += stride[3 * i + (size_t)d] * (c[d] - sp->tbase[d]);
+    return l;
+}
+
+/* Solves access i's stride along d from block q (coordinates cq) whose other strides are known. */
+static bool fit_one(const ws_sampler *sp, const sp_seq *base, const sp_seq *q, const uint64_t cq[3], int d,
+                    uint64_t *stride)
+{
+    for (size_t i = 0; i < base->n; i++) {
+        const sp_op *a = &base->ops[i], *b = &q->ops[i];
+        uint64_t diff = b->line - a->line;
+        for (int e = 0; e < 3; e++)
+            if (e != d) diff -= stride[3 * i + (size_t)e] * (cq[e] - sp->tbase[e]);
+        int64_t k = (int64_t)(cq[d] - sp->tbase[d]), sd = (int64_t)diff;
+        if (a->rd != b->rd || a->wr != b->wr || memcmp(a->bytes, b->bytes, sizeof a->bytes) || !k || sd % k) return false;
+        stride[3 * i + (size_t)d] = (uint64_t)(sd / k);
+    }
+    return true;
+}
+
+/* The bytes the grid's stream leaves dirty in an L2 of cc's geometry, from the replay of its last
+   blocks' accesses under the fit; -1 where there is none (why: a phrase for the report). *from:
+   the first block replayed, *checked: the sampled blocks the fit predicted, *approx: the share of
+   the grid's blocks of kinds whose sampled accesses the fit does not predict (replayed as the
+   template's). */
+static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, const char **why, uint64_t *from,
+                           uint64_t *checked, double *approx)
+{
+    const sp_seq *base = &sp->ref[0];
+    *checked = 0;
+    *approx = 0;
+    if (sp->trace_bad) {
+        *why = "out of memory, or a block of more accesses than kept";
+        return -1;
+    }
+    size_t n = base->n;
+    if (!seen_find(sp, base->block) || !n) {
+        *why = !n && seen_find(sp, base->block) ? "the interior blocks made no global access"
+                                                 : "the interior kind's first block was not sampled";
+        return -1;
+    }
+    uint64_t *stride = calloc(3 * n, sizeof *stride);
+    if (!stride) {
+        *why = "out of memory";
+        return -1;
+    }
+    /* the strides along the dimensions the template kind spans: from the block a step away where it
+       ran, the one left (at most) from the kind's last block */
+    int left = -1, nleft = 0;
+    for (int d = 0, c = sp->tkind; d < 3 && !*why; d++, c /= 3) {
+        if (c % 3 != 1 || sp->g[d] < 4) continue;
+        const sp_seq *q = &sp->ref[1 + d];
+        uint64_t cq[3];
+        block_xyz(sp, q->block, cq);
+        if (!seen_find(sp, q->block)) left = d, nleft++;
+        else if (q->n != n || !fit_one(sp, base, q, cq, d, stride))
+            *why = "the blocks' lines are not affine in their coordinates";
+    }
+    if (!*why && nleft > 1) *why = "too few blocks of the interior kind sampled to fit its lines";
+    if (!*why && nleft == 1) {
+        const sp_seq *q = &sp->ref[4];
+        uint64_t cq[3];
+        block_xyz(sp, q->block, cq);
+        if (q->block == UINT64_MAX || !seen_find(sp, q->block) || q->n != n || !fit_one(sp, base, q, cq, left, stride))
+            *why = "the blocks' lines are not affine in their coordinates";
+    }
+    /* every block sampled: the template kind's must be predicted; the other kinds' are, or are
+       replayed as the template's (their share of the grid said, at most 1 - WS_SAMPLE_REPLAY_FIT_SHARE) */
+    bool kind_off[NKINDS] = {false};
+    for (size_t e = 0; e < sp->seen_cap && !*why; e++) {
+        const sp_seen *s = &sp->seen[e];
+        if (!s->block) continue;
+        uint64_t c[3], h = 0;
+        block_xyz(sp, s->block - 1, c);
+        for (size_t i = 0; i < n && s->n == n; i++) {
+            const sp_op *o = &base->ops[i];
+            h = op_hash(h, fit_line(sp, base, stride, i, c), o->rd, o->wr, o->bytes);
+        }
+        int k = kind_of(sp, s->block - 1);
+        if (s->n == n && h == s->hash) (*checked)++;
+        else if (k == sp->tkind) *why = "the blocks' lines are not affine in their coordinates";
+        else kind_off[k] = true;
+    }
+    for (int k = 0; k < NKINDS && !*why; k++)
+        if (kind_off[k]) {
+            double nk = 1;
+            for (int d = 0, c = k; d < 3; d++, c /= 3) nk *= (double)class_count(c % 3, sp->g[d]);
+            *approx += nk / (double)sp->nblocks;
+        }
+    if (!*why && *approx > 1 - WS_SAMPLE_REPLAY_FIT_SHARE)
+        *why = "the edge blocks' accesses differ from the interior's, and they are too many to replay as the interior's";
+    if (*why) {
+        free(stride);
+        return -1;
+    }
+    /* an L2 of the model's geometry, dirty limit and partial-write limits, alone: no L1, no
+       coalescing, no far side (whose copies hold no dirty data), no DRAM row model */
+    ws_cache_config rc = *cc;
+    rc.sm_count = 1;
+    rc.l1_bytes = 0;
+    rc.read_coalescing = 0;
+    rc.l2_far_lookups = 0;
+    rc.fill_window = 0;
+    rc.dram_row_bytes = rc.dram_banks = 0;
+    rc.placement = NULL;
+    double need = (double)WS_SAMPLE_REPLAY_TURNS * (double)(ws_cache_l2_lru_bytes(cc->l2_bytes, cc->l2_partitions) / 128);
+    uint64_t most = WS_SAMPLE_REPLAY_OPS / n > 0 ? WS_SAMPLE_REPLAY_OPS / n : 1; /* blocks */
+    if (most > sp->nblocks) most = sp->nblocks;
+    /* a first tail of as many accesses as the allocations wanted (each allocates at most once) */
+    uint64_t blocks = (uint64_t)ceil(need / (double)n);
+    if (blocks < 1) blocks = 1;
+    double dirty = -1;
+    for (;;) {
+        if (blocks > most) blocks = most;
+        ws_cache *l2 = ws_cache_new(&rc);
+        if (!l2) {
+            *why = "out of memory";
+            break;
+        }
+        *from = sp->nblocks - blocks;
+        double allocated = 0;
+        for (uint64_t b = *from; b < sp->nblocks; b++) {
+            uint64_t c[3];
+            block_xyz(sp, b, c);
+            for (size_t i = 0; i < n; i++) {
+                const sp_op *o = &base->ops[i];
+                allocated += ws_cache_replay(l2, fit_line(sp, base, stride, i, c), o->rd, o->wr, o->bytes);
+            }
+        }
+        ws_cache_finish(l2);
+        dirty = (double)ws_cache_get_totals(l2)->dirty_at_end_bytes;
+        ws_cache_free(l2);
+        if (allocated >= need || blocks == most) break;
+        /* longer, at the allocations per block this tail showed (a tenth more), twice at least */
+        double more = allocated > 0 ? 1.1 * need / allocated : 2;
+        blocks = (uint64_t)ceil((double)blocks * (more > 2 ? more : 2));
+    }
+    free(stride);
+    return dirty;
+}
+
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_config *cc)
+{
+    uint64_t l2_bytes = ws_cache_l2_lru_bytes(cc->l2_bytes, cc->l2_partitions), dirty_limit = cc->l2_dirty_limit;
+    uint64_t partial_lines_limit = cc->ecc ? cc->l2_partial_lines : 0;
     _Static_assert(sizeof(ws_cache_totals) % sizeof(uint64_t) == 0, "ws_cache_totals: uint64_t counts");
     if (!sp || !sp->scaled) return;
     double f = sp->factor, fh = sp->hit_factor, fm = sp->miss_factor;
@@ -595,8 +885,27 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
         double pend = f * plines * per_line - fill;
         c->partial_pending_bytes = (uint64_t)llround(pend > 0 ? pend : 0);
     }
-    if (l2_bytes && alloc > lines) {
-        c->l2_cold_allocations = (uint64_t)llround(lines);
+    if (l2_bytes && alloc > lines) c->l2_cold_allocations = (uint64_t)llround(lines);
+    /* the split of the written bytes: the replay's end state where the blocks' lines fit; else the
+       sampled stream's dirty share of an L2 that fills up */
+    const char *why = NULL;
+    uint64_t from = 0, checked = 0;
+    double approx = 0;
+    double replayed = dirty_all > 0 ? replay_dirty(sp, cc, &why, &from, &checked, &approx) : -1;
+    if (replayed >= 0) {
+        double end = replayed < dirty_all ? replayed : dirty_all;
+        c->dirty_at_end_bytes = (uint64_t)llround(end);
+        c->dram_write_bytes = (uint64_t)llround(dirty_all - end);
+        size_t k = strlen(sp->text);
+        k += (size_t)snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their "
+                 "sum scaled, the split from the L2 replayed over the %s%llu blocks' accesses (their lines affine in the "
+                 "block's coordinates, as the %llu sampled blocks' were", from ? "grid's last " : "grid's ",
+                 (unsigned long long)(sp->nblocks - from), (unsigned long long)checked);
+        if (approx > 0 && k < sizeof sp->text)
+            k += (size_t)snprintf(sp->text + k, sizeof sp->text - k, " but the edge kinds' of %.1f%% of the blocks, "
+                                  "replayed as the interior's", 100 * approx);
+        if (k < sizeof sp->text) snprintf(sp->text + k, sizeof sp->text - k, "; no L1 in the replay)");
+    } else if (l2_bytes && alloc > lines) {
         double end = (double)l2_bytes * dirty_share;
         if (dirty_limit && end > (double)dirty_limit)
             end = (double)dirty_limit; /* the L2 keeps no more dirty than its limit (cache.h) */
@@ -608,7 +917,7 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_byte
             size_t k = strlen(sp->text);
             snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their sum scaled, "
                      "the split estimated, not bounded (the sample never fills the L2; nor does it see what the grid's "
-                     "later fills evict and read again)");
+                     "later fills evict and read again; no replay: %s)", why ? why : "nothing written");
         }
     }
 }

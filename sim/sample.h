@@ -74,17 +74,48 @@ void ws_sampler_attach(ws_sampler *sp, ws_sim_config *cfg);
 /* After the run, before ws_memstats_finish: true when blocks were skipped; then every counter
  * of res and ms is replaced by its estimate for the whole grid. */
 bool ws_sampler_scale(ws_sampler *sp);
+/* The L2 replay (the split of the written bytes between DRAM write-backs and bytes left dirty at
+ * the end, which depends on what the whole grid's stream leaves in the L2, never filled by a
+ * sample): the sampler keeps what each sampled block sends the cache model before L1
+ * (ws_sampler_trace, a ws_cache_trace_fn: installed with ws_models_set_trace). Where the blocks
+ * of the kind of most blocks (the interior one, the template) send the same accesses, each
+ * access's line affine in the block's coordinates (line = base + sx x + sy y + sz z, fitted on the
+ * kind's first block and the blocks a step from it along each dimension it spans, or its last
+ * block for one of them; checked on every block sampled: the lead and the kinds'
+ * representatives, the grid's last block among them; an edge kind the fit does not predict, a
+ * partial tile, is replayed as the template's where such kinds hold at most 1 -
+ * WS_SAMPLE_REPLAY_FIT_SHARE of the grid's blocks, and the line says their share), the grid's last blocks' accesses run
+ * through an L2 of the model's geometry of its own (ws_cache_replay), and its dirty bytes at the
+ * end are the grid's. The last blocks: enough that they allocate WS_SAMPLE_REPLAY_TURNS times the
+ * L2's lines (so what was resident before them is gone: each set's ways taken that many times over
+ * on average), found by replaying a tail, then a longer one at the rate of allocations it showed;
+ * the whole grid where that is not reached; at most WS_SAMPLE_REPLAY_OPS accesses (a
+ * set-associative L2 keeps per set what its set's lines left, which a count of lines does not
+ * set-associative L2 keeps per set what its set's lines left, which a count of lines does not
+ * see: a transpose's columns fall in a sixteenth of the sets). Example: 4096 blocks of a 2048^3
+ * tiled matmul, 4128 accesses each: 16.9 M replayed. */
+#define WS_SAMPLE_REPLAY_OPS (1ull << 25)
+#define WS_SAMPLE_REPLAY_TURNS 8
+/* Kinds of edge block whose accesses the fit does not predict (partial tiles) are replayed as the
+ * interior's where the kinds it predicts hold this share of the grid's blocks at least. */
+#define WS_SAMPLE_REPLAY_FIT_SHARE 0.9
+/* A fitted block's accesses kept at most (a block of more gets no replay): 8 MB of each of the 7 blocks kept. */
+#define WS_SAMPLE_REPLAY_BLOCK_OPS (1ull << 18)
+void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4]);
+
 /* The cache model's totals of the sampled stream for the whole grid: every sum times
  * ws_sampler_factor, but what the L2's capacity bounds (lines allocated into an empty L2, bytes
  * dirty at the end) at most an L2 of l2_bytes (the distinct bytes the model holds,
  * ws_cache_l2_lru_bytes) and dirty_limit (0 = none), the dirty bytes beyond written back; the
  * text then says that split is an estimate (their sum is kept). */
-/* partial_lines_limit (the cache's l2_partial_lines with ECC on, else 0): only the lines beyond the
+/* The limit on partly written lines (cc's l2_partial_lines with ECC on): only the lines beyond the
  * newest that many of those taking a partly written sector are read (ECC) to complete them, so the
  * whole grid's reads are its lines beyond the limit x the sample's partial bytes per line, not the
- * sample's reads scaled (a sample of fewer lines than the limit read none). */
-void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, uint64_t l2_bytes, uint64_t dirty_limit,
-                            uint64_t partial_lines_limit);
+ * sample's reads scaled (a sample of fewer lines than the limit read none). The L2's numbers are
+ * cc's (ws_cache_config_from_device): l2_bytes the distinct bytes it holds (ws_cache_l2_lru_bytes),
+ * dirty_limit its l2_dirty_limit. Where the L2 replay fits (above), the bytes left dirty at the end
+ * are the replay's (at most the written sum), the rest of the sum written back. */
+void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_config *cc);
 /* The factor a total of the sampled stream (cache model totals, SASS counts) is scaled by. */
 double ws_sampler_factor(const ws_sampler *sp);
 /* The L1 load sectors' factor (by stratum): with read coalescing in the sample, what the cache

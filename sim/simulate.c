@@ -247,6 +247,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
             if (o->sample_waves) ws_sampler_set_waves(s->sampler, o->sample_waves);
             ws_sampler_on_plan(s->sampler, drift_scale_cb, s->models);
             ws_sampler_attach(s->sampler, &cfg);
+            ws_models_set_trace(s->models, ws_sampler_trace, s->sampler); /* the L2 replay's accesses */
         }
     } else if (o->sample == WS_SAMPLE_ON)
         snprintf(s->sampling, sizeof s->sampling, "full: not sampled: %s",
@@ -303,8 +304,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     if (sampled) { /* the sampled stream's L2/DRAM sums, for the whole grid (sim/sample.h) */
         ws_cache_config cc;
         ws_cache_config_from_device(&cc, s->dev, 0);
-        ws_sampler_scale_cache(s->sampler, &cache, ws_cache_l2_lru_bytes(cc.l2_bytes, cc.l2_partitions),
-                               cc.l2_dirty_limit, cc.ecc ? cc.l2_partial_lines : 0);
+        ws_sampler_scale_cache(s->sampler, &cache, &cc);
         uint64_t *sh[] = {&atom.shared_inst, &atom.shared_passes, &atom.shared_serialised_inst,
                           &atom.shared_passes_sm_max}; /* global atomics are never sampled */
         for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) *sh[i] = (uint64_t)llround((double)*sh[i] * f);

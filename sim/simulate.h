@@ -53,7 +53,7 @@ typedef struct {
     ws_racecheck *race;            /* the run's hazards when opts.racecheck (print with ws_racecheck_print) */
     ws_sass_session *sass;         /* the machine code's view (issue 12): sass->active, sass->level */
     ws_sampler *sampler;           /* block sampling (issue 25; sim/sample.h); NULL = the run was full */
-    char sampling[1024];           /* the report's line: "sampled: N of M blocks ...", or why a launch
+    char sampling[2048];           /* the report's line: "sampled: N of M blocks ...", or why a launch
                                       that would be sampled ran full; "" = full, nothing to say */
     char arch[16];                 /* the target asked for ("sm_75"); the PTX's .target may differ
                                       when it could not be compiled for it (then an approximation) */

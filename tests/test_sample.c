@@ -374,6 +374,214 @@ static void test_a_lead_of_the_first_wave_alone_leaves_the_cache_counters_unboun
     driven_free(&d);
 }
 
+/* ---- The L2 replay (sample.h): the written bytes' split from the grid's end state ---- */
+
+/* An L2 of 1 MiB, 16 ways, one partition: 512 sets of 16 lines, 8192 lines; no dirty limit, no
+ * partial-write limits (whole sectors only here), ECC off. Lines below 2^17 fold to themselves:
+ * set = line % 512. */
+static ws_cache_config small_l2(uint64_t dirty_limit)
+{
+    ws_cache_config cc;
+    ws_cache_config_from_device(&cc, ws_device_default(), 0);
+    cc.l2_bytes = 1u << 20;
+    cc.l2_ways = 16;
+    cc.l2_partitions = 1;
+    cc.l2_far_lookups = 0;
+    cc.l2_dirty_limit = dirty_limit;
+    cc.l2_partial_lines = cc.l2_partial_writeback_lines = 0;
+    cc.ecc = 0;
+    return cc;
+}
+
+/* The last block's own lines where it writes fewer than the others (a partial tile), else 0. */
+static int last_block_own;
+
+/* Block b reads `shared` lines every block reads (0 .. shared-1) and writes `own` whole lines of
+ * its own (line(b, i)); the sampler sees each block's accesses (ws_sampler_trace) and its L2
+ * sectors (pc 0's row). Returns the sampled blocks' written bytes. */
+static double traced_run(driven *d, int shared, int own_all, uint64_t (*line)(uint64_t b, int i))
+{
+    uint64_t *v = calloc(ws_memstats_nflat(d->ms), sizeof *v);
+    assert_non_null(v);
+    size_t l2 = offsetof(ws_mem_totals, cache) / 8 + (offsetof(ws_pc_stats, l2_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    const uint32_t whole[4] = {~0u, ~0u, ~0u, ~0u}, none[4] = {0, 0, 0, 0};
+    double written = 0;
+    for (uint64_t b = d->cfg.block_next(d->cfg.filter_ctx, 0); b < G_BLOCKS; b = d->cfg.block_next(d->cfg.filter_ctx, b + 1)) {
+        int own = b == G_BLOCKS - 1 && last_block_own ? last_block_own : own_all;
+        for (int i = 0; i < shared; i++) ws_sampler_trace(d->sp, (uint32_t)b, (uint64_t)i, 15, 0, none);
+        for (int i = 0; i < own; i++) ws_sampler_trace(d->sp, (uint32_t)b, line(b, i), 0, 15, whole);
+        ws_memstats_flat_get(d->ms, v);
+        v[l2] += 4 * (uint64_t)(shared + own);
+        ws_memstats_flat_set(d->ms, v);
+        d->res.thread_insns += 1000;
+        d->res.warp_insns += 1000 / 32;
+        d->cfg.on_sync(d->cfg.sync_ctx, (uint32_t)b, WS_SYNC_BLOCK_END, 0);
+        written += 128.0 * own;
+    }
+    free(v);
+    return written;
+}
+
+/* The sampled stream's totals as the cache model leaves them: every written line allocated into an
+ * empty way and still dirty (the sample fits the L2), scaled by ws_sampler_scale_cache. */
+static ws_cache_totals split_of(driven *d, double written, const ws_cache_config *cc)
+{
+    assert_true(ws_sampler_scale(d->sp));
+    ws_cache_totals t;
+    memset(&t, 0, sizeof t);
+    t.dirty_at_end_bytes = (uint64_t)written;
+    t.l2_cold_allocations = (uint64_t)written / 128;
+    ws_sampler_scale_cache(d->sp, &t, cc);
+    return t;
+}
+
+static uint64_t own_lines_32(uint64_t b, int i) { return 1024 + 32 * b + (uint64_t)i; }
+static uint64_t own_lines_4(uint64_t b, int i) { return 4 * b + (uint64_t)i; }
+static uint64_t lines_square(uint64_t b, int i) { return 32 * b * b + (uint64_t)i; }
+
+static void test_a_grids_distinct_written_lines_past_the_l2_leave_exactly_its_capacity_dirty(void **state)
+{
+    (void)state;
+    /* 1000 blocks x 32 whole lines, all distinct (32,000 lines, 4 MB): the L2's 8192 lines hold the
+       newest 8192 at the end, 16 in each set (consecutive lines fill the sets evenly), all dirty;
+       the rest was written back. A sample of 17 blocks never fills the L2 */
+    driven d;
+    driven_new(&d);
+    ws_cache_config cc = small_l2(0);
+    ws_cache_totals t = split_of(&d, traced_run(&d, 0, 32, own_lines_32), &cc);
+    assert_true(t.dirty_at_end_bytes == 8192 * 128);
+    assert_true(t.dram_write_bytes == 1000 * 32 * 128 - 8192 * 128);
+    assert_non_null(strstr(ws_sampler_text(d.sp), "the split from the L2 replayed over the grid's"));
+    driven_free(&d);
+}
+
+static void test_a_grid_whose_written_lines_fit_the_l2_leaves_them_all_dirty(void **state)
+{
+    (void)state;
+    /* 1000 x 4 lines = 4000 < 8192: nothing is evicted, nothing written back */
+    driven d;
+    driven_new(&d);
+    ws_cache_config cc = small_l2(0);
+    ws_cache_totals t = split_of(&d, traced_run(&d, 0, 4, own_lines_4), &cc);
+    assert_true(t.dirty_at_end_bytes == 4000 * 128);
+    assert_true(t.dram_write_bytes == 0);
+    driven_free(&d);
+}
+
+static void test_past_the_dirty_limit_the_l2_keeps_the_limits_worth_dirty(void **state)
+{
+    (void)state;
+    /* the 32,000 lines again with a dirty limit of 256 KiB (2048 lines): the lines dirtied longest
+       ago are written back as the limit is passed, so exactly the limit stays dirty */
+    driven d;
+    driven_new(&d);
+    ws_cache_config cc = small_l2(256 * 1024);
+    ws_cache_totals t = split_of(&d, traced_run(&d, 0, 32, own_lines_32), &cc);
+    assert_true(t.dirty_at_end_bytes == 256 * 1024);
+    assert_true(t.dram_write_bytes == 1000 * 32 * 128 - 256 * 1024);
+    driven_free(&d);
+}
+
+static void test_lines_every_block_reads_stay_resident_and_the_written_ones_take_the_rest(void **state)
+{
+    (void)state;
+    /* every block reads lines 0..1023 (2 per set), then writes 32 new ones: in each set the two
+       read lines were touched after every older write, so the LRU victims are the writes: 14 ways a
+       set hold the newest written lines, 512 x 14 lines dirty at the end (a tiled matmul's B and
+       C). A count of lines in an L2 of 8192 would say the same here; the sets are what the next
+       test needs */
+    driven d;
+    driven_new(&d);
+    ws_cache_config cc = small_l2(0);
+    ws_cache_totals t = split_of(&d, traced_run(&d, 1024, 32, own_lines_32), &cc);
+    assert_true(t.dirty_at_end_bytes == 512 * 14 * 128);
+    assert_true(t.dram_write_bytes == 1000 * 32 * 128 - 512 * 14 * 128);
+    driven_free(&d);
+}
+
+static uint64_t column_lines(uint64_t b, int i) { return 8192 * (uint64_t)i + 8 * b; }
+
+static void test_written_lines_that_fall_in_few_sets_are_evicted_within_those_sets(void **state)
+{
+    (void)state;
+    /* block b writes 32 lines 8192 apart from 8 b (a column of a transpose's output): 32,000 distinct
+       lines, but only in the sets 8 k and 8 k ^ 1 (cache.h's set index, the line xor-folded: line ^
+       line >> 17 ^ line >> 29, modulo 512). A set keeps its 16 newest lines, so a set given n of
+       them ends with min(16, n) dirty: 128 sets x 16 lines, where a count of lines in an L2 of 8192
+       would keep 8192 */
+    uint32_t per_set[512] = {0};
+    for (uint64_t b = 0; b < G_BLOCKS; b++)
+        for (int i = 0; i < 32; i++) {
+            uint64_t l = column_lines(b, i);
+            per_set[(l ^ l >> 17 ^ l >> 29) % 512]++;
+        }
+    uint64_t kept = 0;
+    for (int k = 0; k < 512; k++) kept += per_set[k] < 16 ? per_set[k] : 16;
+    assert_true(kept == 128 * 16);
+    driven d;
+    driven_new(&d);
+    ws_cache_config cc = small_l2(0);
+    ws_cache_totals t = split_of(&d, traced_run(&d, 0, 32, column_lines), &cc);
+    assert_true(t.dirty_at_end_bytes == kept * 128);
+    assert_true(t.dram_write_bytes == 1000 * 32 * 128 - kept * 128);
+    driven_free(&d);
+}
+
+static void test_lines_not_affine_in_the_block_get_no_replay_and_say_why(void **state)
+{
+    (void)state;
+    /* block b writes at 32 b^2: blocks 0 and 1 fit a stride, the last block (999) does not */
+    driven d;
+    driven_new(&d);
+    ws_cache_config cc = small_l2(0);
+    split_of(&d, traced_run(&d, 0, 32, lines_square), &cc);
+    assert_non_null(strstr(ws_sampler_text(d.sp), "no replay: the blocks' lines are not affine in their coordinates"));
+    driven_free(&d);
+}
+
+static void test_an_edge_block_whose_accesses_differ_is_replayed_as_the_interiors_and_said(void **state)
+{
+    (void)state;
+    /* the last block writes 16 lines, the others 32: the interior kind's fit does not predict it,
+       so it is replayed as an interior block would be (one block of 1000: 0.1%), and the L2 still
+       ends with its capacity's worth of the newest lines dirty */
+    last_block_own = 16;
+    driven d;
+    driven_new(&d);
+    ws_cache_config cc = small_l2(0);
+    ws_cache_totals t = split_of(&d, traced_run(&d, 0, 32, own_lines_32), &cc);
+    last_block_own = 0;
+    assert_true(t.dirty_at_end_bytes == 8192 * 128);
+    assert_non_null(strstr(ws_sampler_text(d.sp), "but the edge kinds' of 0.1% of the blocks, replayed as the interior's"));
+    driven_free(&d);
+}
+
+static void test_a_sampled_transpose_past_the_l2_splits_its_writes_as_the_full_run(void **state)
+{
+    (void)state;
+    /* 4096^2 floats: 64 MB out, past the L2; its columns' lines fall in few sets. The written sum
+       is exact by the sectors; the split is the replay's of the same L2 */
+    char *out;
+    cJSON *docs[3];
+    const char *modes[3] = {"--full", "--sample", "--sample"}, *j[3] = {"2", "1", "2"};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(run_sim(&out, "transpose_padded", "-D", "W=4096", "-D", "H=4096", modes[k], "-j", j[k], "--json",
+                                 NULL), WS_EXIT_OK);
+        assert_non_null(docs[k] = cJSON_Parse(out));
+        free(out);
+    }
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sampling(docs[1]), "sampled")));
+    for (int k = 1; k < 3; k++) {
+        within(docs[k], docs[0], "dram__bytes_write.sum", 0.02);
+        within(docs[k], docs[0], "ws__l2_dirty_bytes_at_end", 0.02);
+    }
+    char *a = stable_text(docs[1]), *b = stable_text(docs[2]); /* -j 1 and -j 2 alike */
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    for (int k = 0; k < 3; k++) cJSON_Delete(docs[k]);
+}
+
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
 static ptx_module *parse(const char *text)
@@ -478,6 +686,14 @@ int main(void)
         cmocka_unit_test(test_sample_waves_runs_that_many_whole_waves),
         cmocka_unit_test(test_a_lead_of_the_first_wave_and_later_blocks_bounds_the_cache_counters_by_their_spread),
         cmocka_unit_test(test_a_lead_of_the_first_wave_alone_leaves_the_cache_counters_unbounded),
+        cmocka_unit_test(test_a_grids_distinct_written_lines_past_the_l2_leave_exactly_its_capacity_dirty),
+        cmocka_unit_test(test_a_grid_whose_written_lines_fit_the_l2_leaves_them_all_dirty),
+        cmocka_unit_test(test_past_the_dirty_limit_the_l2_keeps_the_limits_worth_dirty),
+        cmocka_unit_test(test_lines_every_block_reads_stay_resident_and_the_written_ones_take_the_rest),
+        cmocka_unit_test(test_written_lines_that_fall_in_few_sets_are_evicted_within_those_sets),
+        cmocka_unit_test(test_lines_not_affine_in_the_block_get_no_replay_and_say_why),
+        cmocka_unit_test(test_an_edge_block_whose_accesses_differ_is_replayed_as_the_interiors_and_said),
+        cmocka_unit_test(test_a_sampled_transpose_past_the_l2_splits_its_writes_as_the_full_run),
         cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
         cmocka_unit_test(test_an_atomics_result_that_steers_a_branch_is_told_apart_from_one_only_stored),
         cmocka_unit_test(test_sample_and_full_together_are_a_usage_error),

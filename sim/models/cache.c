@@ -5,6 +5,7 @@
 #include "cache.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -116,6 +117,8 @@ struct ws_cache {
     uint8_t block_gpc[256]; /* a small grid's blocks' GPCs (ws_device_block_gpc), set with the grid */
     double drift_scale;   /* the drift's multiplier (1; a sampled run's sqrt(grid / lead blocks)) */
     fill *fills;     /* FILL_SLOTS: the read requests sent, per sector and group (NULL: no coalescing) */
+    ws_cache_trace_fn trace; /* ws_cache_set_trace (NULL: none) */
+    void *trace_ctx;
     ws_cache_totals t;
     int finished;
 };
@@ -1016,6 +1019,18 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
         int j = i + f->gn[gi];
         uint8_t g = f->g[gi];
 
+        if (c->trace) { /* the block's own stream, before L1 (ws_cache_set_trace) */
+            uint8_t want = 0;
+            uint32_t bytes[4] = {0, 0, 0, 0};
+            for (int k = i; k < j; k++) {
+                int sec = entry_sec(&co->entries[k]);
+                want |= (uint8_t)(1u << sec);
+                if (ev->op != WS_MEM_LOAD)
+                    bytes[sec] |= co->entries[k].byte_mask;
+            }
+            c->trace(c->trace_ctx, ev->block_linear, line, ev->op == WS_MEM_STORE ? 0 : want,
+                     ev->op == WS_MEM_LOAD ? 0 : want, bytes);
+        }
         if (ev->op == WS_MEM_LOAD) {
             uint8_t hit = g & 15, to_l2 = g >> 4;
             for (int k = i; k < j; k++) {
@@ -1159,6 +1174,27 @@ void ws_cache_set_grid_blocks(ws_cache *c, uint64_t blocks)
 void ws_cache_set_block_warps(ws_cache *c, int warps) { c->block_warps = warps > 0 ? warps : 1; }
 
 void ws_cache_set_drift_scale(ws_cache *c, double scale) { c->drift_scale = scale > 0 ? scale : 1; }
+
+void ws_cache_set_trace(ws_cache *c, ws_cache_trace_fn fn, void *ctx)
+{
+    c->trace = fn;
+    c->trace_ctx = ctx;
+}
+
+int ws_cache_replay(ws_cache *c, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4])
+{
+    ws_cache_access out; /* the counts l2_read and l2_write add to (the outcomes are not used) */
+    memset(&out, 0, offsetof(ws_cache_access, outcome));
+    int fresh = c->l2.nsets && !scache_find(&c->l2, line, 0);
+    if (rd) {
+        uint8_t far;
+        l2_read(c, 0, 0, line, rd, 1, &far, &out);
+    }
+    for (int s = 0; s < SECTORS_PER_LINE; s++)
+        if (wr >> s & 1)
+            l2_write(c, -1, line, s, bytes[s], &out); /* -1: no partition's side, the far copy untouched */
+    return fresh;
+}
 
 void ws_cache_finish(ws_cache *c)
 {

@@ -299,6 +299,22 @@ void ws_cache_set_block_warps(ws_cache *c, int warps);
  * (a random walk's spread is sigma x sqrt(cycles)); it applies from the next access on. */
 void ws_cache_set_drift_scale(ws_cache *c, double scale);
 
+/* What reaches the cache model of one block, one call per (access, 128-B line) in the order the
+ * accesses come, before L1 (its hits, merges and read coalescing depend on other blocks): the
+ * sectors read (loads, atomics) and written (stores, atomics), bytes[s] the bytes of written
+ * sector s (0 for a sector not written). For block sampling's L2 replay (sim/sample.h). */
+typedef void (*ws_cache_trace_fn)(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr,
+                                  const uint32_t bytes[4]);
+/* Calls fn for every access from now on (NULL: none, the default). */
+void ws_cache_set_trace(ws_cache *c, ws_cache_trace_fn fn, void *ctx);
+
+/* One access of a replayed stream straight into L2 (no L1, no coalescing, the near side only):
+ * reads rd's sectors of `line` (a miss fetches as l2_read does), then writes wr's with bytes[s];
+ * write-backs, the dirty limit and partial writes as in a run. For a cache of its own (the
+ * replay's end state is what ws_cache_finish counts then). Returns 1 when the line was allocated
+ * (absent before), else 0. */
+int ws_cache_replay(ws_cache *c, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4]);
+
 /* Ends the kernel: counts the dirty L2 sectors (dirty_at_end_bytes). Idempotent. */
 void ws_cache_finish(ws_cache *c);
 

@@ -100,6 +100,7 @@ void ws_models_set_resident_blocks(ws_models *m, int blocks_per_sm)
 }
 
 void ws_models_set_drift_scale(ws_models *m, double scale) { ws_cache_set_drift_scale(m->cache, scale); }
+void ws_models_set_trace(ws_models *m, ws_cache_trace_fn fn, void *ctx) { ws_cache_set_trace(m->cache, fn, ctx); }
 
 int ws_models_add_sink(ws_models *m, ws_verdict_fn fn, void *ctx)
 {

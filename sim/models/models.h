@@ -76,6 +76,8 @@ ws_models *ws_models_new(const ws_device *dev, const ws_launch *launch, uint32_t
 void ws_models_set_resident_blocks(ws_models *m, int blocks_per_sm);
 /* Read coalescing's drift multiplier (ws_cache_set_drift_scale): a sampled run's sqrt(grid / lead). */
 void ws_models_set_drift_scale(ws_models *m, double scale);
+/* Every access's lines before L1, for block sampling's L2 replay (ws_cache_set_trace). */
+void ws_models_set_trace(ws_models *m, ws_cache_trace_fn fn, void *ctx);
 /* Consumers of every verdict, called in the order added. Returns 0, -1 when full. */
 int ws_models_add_sink(ws_models *m, ws_verdict_fn fn, void *ctx);
 /* Runs every model on ev into *v (scratch owned by m: valid until the next event). */
