@@ -5,6 +5,7 @@
 #include "cache.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -13,6 +14,8 @@
 #define SCACHE_MEMO_BITS 10
 #define SCACHE_MEMO (1u << SCACHE_MEMO_BITS) /* lines the L2 remembers the way of (scache.memo) */
 #define PREFETCH_AHEAD 8    /* FIFO entries ahead whose L2 lines are prefetched (partial_prefetch) */
+#define PREFETCH_MAX_ENTRIES 8 /* ws_cache_prefetch: accesses of more sectors are left to the host (a column
+                                  store's 32 lines come again in the next warps: in the host's caches) */
 #define INFLIGHT_SLOTS 1024 /* per SM, direct-mapped by sector */
 #define FILL_SLOTS (1u << 20)  /* the read requests sent, direct-mapped by sector and group: 32 MB of
                                   sectors, so a block's requests are still there when the next block
@@ -1177,6 +1180,59 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
         t->l2_atom_sectors += (uint64_t)out->l2_sectors;
     }
     return 0;
+}
+
+/* The L2 way a line is in, or the one its allocation would take now (scache_alloc's choice): reads
+ * the memo, or the set's sig bytes and stamps, no line. */
+static size_t l2_way_for(const scache *s, uint64_t line)
+{
+    if (s->memo && s->memo[memo_slot(line)].tag == line + 1)
+        return s->memo[memo_slot(line)].idx;
+    size_t at = scache_set(s, line);
+    uint8_t sig = tag_sig(line + 1);
+    const uint64_t *stamp = s->stamps + at;
+    for (uint32_t i = 0; i < s->ways; i++)  /* a way in use whose byte matches: most likely the line's */
+        if (s->sig[at + i] == sig && stamp[i])
+            return at + i;
+    uint32_t w = 0;
+    uint64_t oldest = stamp[0];
+    for (uint32_t i = 0; i < s->ways; i++) {
+        if (!stamp[i])
+            return at + i;
+        if (stamp[i] < oldest) {
+            oldest = stamp[i];
+            w = i;
+        }
+    }
+    return at + w;
+}
+
+void ws_cache_prefetch(const ws_cache *c, int sm, uint32_t block_linear, int op, const void *entries, int n,
+                       int stage)
+{
+    const unsigned char *e = entries;
+    const scache *s = &c->l2;
+    if (!s->nsets || sm < 0 || sm >= c->cfg.sm_count || n > PREFETCH_MAX_ENTRIES)
+        return;
+    uint32_t group = op == WS_MEM_LOAD && c->fills ? lrc_group(c, sm, block_linear) : 0;
+    uint64_t last = UINT64_MAX;
+    for (int k = 0; k < n; k++) {
+        uint64_t sector;
+        memcpy(&sector, e + (size_t)k * sizeof(ws_sector_entry) + offsetof(ws_sector_entry, sector), sizeof sector);
+        uint64_t line = sector / WS_LINE_BYTES;
+        if (stage == 0 && op == WS_MEM_LOAD && c->fills)
+            __builtin_prefetch(fill_slot(c, sector / WS_SECTOR_BYTES, group));
+        if (line == last)
+            continue;
+        last = line;
+        if (stage == 0) {
+            size_t at = scache_set(s, line);
+            __builtin_prefetch(s->sig + at);
+            for (uint32_t i = 0; i < s->ways; i += 8)
+                __builtin_prefetch(s->stamps + at + i);
+        } else
+            __builtin_prefetch(&s->lines[l2_way_for(s, line)]);
+    }
 }
 
 int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
