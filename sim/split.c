@@ -17,6 +17,8 @@ enum { ADDR_WHOLE, ADDR_AFFINE, ADDR_DELTA };
  * bank rule, on the worker, is their only reader). A matmul's shared load is 296 bytes here
  * with its bank result's rows (below), instead of 688 (the ring's records went through memory). */
 #define EV_HEAD offsetof(ws_mem_event, gline)
+_Static_assert(offsetof(ws_mem_event, block_linear) + sizeof(uint32_t) <= EV_HEAD &&
+               offsetof(ws_mem_event, op) + sizeof(ws_mem_op) <= EV_HEAD, "peek reads them from the head");
 _Static_assert(offsetof(ws_mem_event, gsector) == EV_HEAD + 32 && offsetof(ws_mem_event, addr) >= EV_HEAD + 64 &&
                sizeof(ws_mem_event) == offsetof(ws_mem_event, addr) + 32 * sizeof(uint64_t),
                "split.c packs ws_mem_event as its head, gline, gsector, addr");
@@ -368,7 +370,27 @@ static void replay(void *ctx, void *rec, uint64_t seq0)
     ws_models_listener_with(p->m, ev, co, bk, fr, ar);
 }
 
-static const ws_split_listener halves = {worker_new, worker_free, on_event, on_watch, on_flush, replay};
+/* A coalesced access's sectors (in its record), a few records before its replay, to the cache
+ * model's prefetch: the replay thread's L2 tables miss the host's caches (a copy's every line is new). */
+static void peek(void *ctx, const void *rec, int stage)
+{
+    const ws_pipeline_split *p = ctx;
+    const rec_head *h = rec;
+    if (h->geom != GEOM_CO)
+        return;
+    size_t abytes = h->addr_form == ADDR_AFFINE ? 2 * sizeof(uint64_t)
+                  : h->addr_form == ADDR_DELTA ? sizeof(uint64_t) + 32 * sizeof(int32_t) : 32 * sizeof(uint64_t);
+    const unsigned char *r = (const unsigned char *)rec + sizeof *h + abytes + (h->lanes_bytes ? 64 : 0) +
+                             (h->has_at ? sizeof(ws_atomic_result) : 0);
+    const co_head *c = (const co_head *)r;
+    uint32_t block;
+    ws_mem_op op;
+    memcpy(&block, h->ev + offsetof(ws_mem_event, block_linear), sizeof block);
+    memcpy(&op, h->ev + offsetof(ws_mem_event, op), sizeof op);
+    ws_models_prefetch(p->m, block, (int)op, r + sizeof *c, c->nentries, stage);
+}
+
+static const ws_split_listener halves = {worker_new, worker_free, on_event, on_watch, on_flush, replay, peek};
 
 ws_pipeline_split *ws_pipeline_split_attach(ws_sim_config *cfg, ws_models *m, ws_sass_stage *stage,
                                             const ws_sass_plan *plan, bool *oom)

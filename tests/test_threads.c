@@ -378,7 +378,7 @@ static void ahead_replay(void *ctx, void *rec, uint64_t seq0)
     ahead_probe *p = ctx;
     __atomic_store_n(&p->replayed, (int64_t)*(uint32_t *)rec, __ATOMIC_RELEASE);
 }
-static const ws_split_listener ahead_halves = {ahead_new, ahead_free, ahead_event, ahead_watch, ahead_flush, ahead_replay};
+static const ws_split_listener ahead_halves = {ahead_new, ahead_free, ahead_event, ahead_watch, ahead_flush, ahead_replay, NULL};
 
 static void test_a_split_with_split_ahead_starts_no_block_before_the_one_that_far_back_was_replayed(void **state)
 {

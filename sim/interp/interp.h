@@ -111,7 +111,11 @@ typedef struct {
     void (*flush)(void *w, ws_split_out *out);
     /* seq0: the launch's memory events before this block (ws_mem_event.seq numbers them per block) */
     void (*replay)(void *ctx, void *rec, uint64_t seq0);
+    /* NULL, or a look at a record replay gets a few records later (stage 0: WS_SPLIT_PEEK_FAR on,
+     * 1: WS_SPLIT_PEEK_NEAR on), to warm the host's caches for it; it must change nothing */
+    void (*peek)(void *ctx, const void *rec, int stage);
 } ws_split_listener;
+enum { WS_SPLIT_PEEK_NEAR = 2, WS_SPLIT_PEEK_FAR = 4 };
 /* Room for a record of `bytes` (8-byte aligned) in out, or NULL when out of memory (the
  * launch then stops with WS_SIM_OUT_OF_MEMORY). */
 void *ws_split_put(ws_split_out *out, size_t bytes);

@@ -140,7 +140,7 @@ static void raw_replay(void *ctx, void *rec, uint64_t seq0)
         cfg->on_watch(cfg->watch_ctx, &r->u.hit);
     }
 }
-static const ws_split_listener raw_split = {raw_new, raw_free, raw_event, raw_watch, raw_flush, raw_replay};
+static const ws_split_listener raw_split = {raw_new, raw_free, raw_event, raw_watch, raw_flush, raw_replay, NULL};
 
 static void rec_event(void *ctx, const ws_mem_event *ev)
 {
@@ -321,6 +321,19 @@ static void *worker_main(void *arg)
 
 /* --- the replay, in block order --------------------------------------------------------------- */
 
+#define REC_PREFETCH_BYTES 4096   /* record bytes asked for ahead of the replay (with a split's peek) */
+
+/* The split's peek at the record at offset `at` of s (< upto: else none); the next record's offset. */
+static size_t peek_one(par *P, par_slot *s, size_t at, size_t upto, int stage)
+{
+    if (at >= upto)
+        return at;
+    size_t n;
+    memcpy(&n, s->out.buf + at, sizeof n);
+    P->split->peek(P->split_ctx, s->out.buf + at + sizeof n, stage);
+    return at + n;
+}
+
 /* Feeds slot s (block next_replay) to the launch's listeners as the one-thread run would have,
  * stopping where it would have stopped. 0, or -1 with the error set. */
 static int replay(par *P, par_slot *s)
@@ -338,9 +351,24 @@ static int replay(par *P, par_slot *s)
         if (c->thread_insns + s->ck[i].tins > c->budget) stop = &s->ck[i];
     if (stop) upto = stop->nrec;
     uint64_t seq0 = c->seq;
+    /* the split's peek sees each record WS_SPLIT_PEEK_FAR and then WS_SPLIT_PEEK_NEAR records before
+     * its replay (the block's first ones fewer): far and near are the offsets of the next to peek at */
+    void (*peek)(void *, const void *, int) = P->split->peek;
+    size_t far = 0, near = 0, pf = 0;   /* pf: the bytes of records asked for so far (with peek) */
+    for (int i = 0; peek && i < WS_SPLIT_PEEK_FAR; i++) {
+        if (i < WS_SPLIT_PEEK_NEAR) near = peek_one(P, s, near, upto, 1);
+        far = peek_one(P, s, far, upto, 0);
+    }
     for (size_t at = 0; at < upto;) {
         size_t n;
         memcpy(&n, s->out.buf + at, sizeof n);
+        if (peek) {
+            /* the records a few KB on, written on another core: in this one's cache before peek reads them */
+            for (size_t to = upto - at > REC_PREFETCH_BYTES ? at + REC_PREFETCH_BYTES : upto; pf < to; pf += 64)
+                __builtin_prefetch(s->out.buf + pf);
+            far = peek_one(P, s, far, upto, 0);
+            near = peek_one(P, s, near, upto, 1);
+        }
         P->split->replay(P->split_ctx, s->out.buf + at + sizeof n, seq0);
         at += n;
     }

@@ -11,10 +11,20 @@
 #include <sys/mman.h>
 
 #define SECTORS_PER_LINE 4
+#define SCACHE_MEMO_BITS 10
+#define SCACHE_MEMO (1u << SCACHE_MEMO_BITS) /* lines the L2 remembers the way of (scache.memo) */
+#define PREFETCH_AHEAD 8    /* FIFO entries ahead whose L2 lines are prefetched (partial_prefetch) */
+#define PREFETCH_MAX_ENTRIES 8 /* ws_cache_prefetch: accesses of more sectors are left to the host (a column
+                                  store's 32 lines come again in the next warps: in the host's caches) */
 #define INFLIGHT_SLOTS 1024 /* per SM, direct-mapped by sector */
 #define FILL_SLOTS (1u << 20)  /* the read requests sent, direct-mapped by sector and group: 32 MB of
                                   sectors, so a block's requests are still there when the next block
                                   of its group repeats them (blocks run one after another) */
+
+typedef struct {
+    uint64_t tag;    /* line number + 1; 0 = none */
+    uint64_t idx;    /* the way (an index into lines) holding it */
+} memo_entry;
 
 typedef struct {
     uint64_t tag;    /* line number + 1; 0 = empty */
@@ -33,18 +43,24 @@ typedef struct {
     uint32_t nsets, ways;
     uint64_t clock;
     cline *lines;    /* nsets * ways */
-    uint64_t *tags;  /* nsets * ways: lines[i].tag again, packed, for the lookup (a set's 16 tags
-                        in two host cache lines, where its 16 lines span fourteen: the lookup's
-                        loads were its whole cost) */
     void *mem;       /* the three tables in one zeroed block (table_alloc), NULL when carved
                         from the SMs' arena */
     size_t mem_bytes;
-    uint64_t *stamps; /* nsets * ways: each line's last use, for LRU, packed for the same reason:
+    uint64_t *stamps; /* nsets * ways: each line's last use, for LRU (0: the way is empty), packed:
                         the victim search read one host cache line per way */
     uint8_t *sig;    /* nsets * ways: a byte of each way's tag (tag_sig), 8 compared at once, so a
-                        lookup reads the tags of the ways whose byte matches only (most lookups
-                        of a streaming kernel miss: they compared all 16 tags) */
+                        lookup reads the line of a way whose byte matches only: the line it needs
+                        on a hit (a packed copy of the tags, read first, cost the replay of a
+                        streaming kernel a host cache miss more per lookup; the sig bytes, 320 KB
+                        at the H200's L2, stay in the host's caches) */
+    memo_entry *memo; /* L2 only (NULL: none): SCACHE_MEMO lines found or allocated lately, by memo_slot
+                        of their line number, each with its way, so that a line found again needs no
+                        set hash (a division) nor sig compare: a column store's 32 lines come again
+                        in each of its block's warps. An entry is dropped when its way is evicted
+                        (scache_alloc), so each one names the way that holds its tag */
 } scache;
+
+static inline uint32_t memo_slot(uint64_t line) { return (uint32_t)((line * 0xD6E8FEB86659FD93ull) >> (64 - SCACHE_MEMO_BITS)); }
 
 /* The byte of a tag that scache_find compares first (any function of the tag: a match is checked
  * on the tag itself). */
@@ -177,7 +193,7 @@ uint64_t ws_cache_l2_lru_bytes(uint64_t l2_bytes, int partitions)
 }
 
 /* The models' large tables: zeroed memory that a run touches at random (the L2's 28 MB of lines,
- * tags and stamps at the H200's 50 MB, and 132 SMs' L1s and pending-access tables, 23 MB), and
+ * stamps and sig bytes at the H200's 50 MB, and 132 SMs' L1s and pending-access tables, 23 MB), and
  * mostly all of it. From the heap each 4-KB page was a fault and a memset: 75% of a small catalog
  * kernel's page faults and a third of the catalog's CPU time in the kernel. Blocks of 2 MB and
  * more are mapped on their own, 2-MB aligned, with transparent huge pages asked for (one fault
@@ -231,7 +247,7 @@ static size_t scache_shape(uint64_t bytes, int ways, uint32_t *nsets, uint32_t *
     *nways = (uint32_t)ways;
     *nsets = (uint32_t)(nlines / (uint64_t)ways);
     size_t n = (size_t)*nsets * *nways;
-    return align64(n * sizeof(cline)) + 2 * align64(n * sizeof(uint64_t)) + align64(n);
+    return align64(n * sizeof(cline)) + align64(n * sizeof(uint64_t)) + align64(n);
 }
 
 /* mem: zeroed storage of scache_shape's bytes to carve the tables from, or NULL to allocate them. */
@@ -249,18 +265,18 @@ static int scache_init(scache *s, uint64_t bytes, int ways, unsigned char *mem)
     }
     size_t n = (size_t)s->nsets * s->ways;
     s->lines = (cline *)mem;
-    s->tags = (uint64_t *)(mem + align64(n * sizeof(cline)));
-    s->stamps = (uint64_t *)(mem + align64(n * sizeof(cline)) + align64(n * sizeof(uint64_t)));
-    s->sig = mem + align64(n * sizeof(cline)) + 2 * align64(n * sizeof(uint64_t));
+    s->stamps = (uint64_t *)(mem + align64(n * sizeof(cline)));
+    s->sig = mem + align64(n * sizeof(cline)) + align64(n * sizeof(uint64_t));
     return 0;
 }
 
 static void scache_free(scache *s)
 {
     table_free(s->mem, s->mem_bytes);
+    free(s->memo);
 }
 
-/* The first way of the set that holds `line` (an index into lines and tags). */
+/* The first way of the set that holds `line` (an index into lines, stamps and sig). */
 static inline size_t scache_set(const scache *s, uint64_t line)
 {
     uint64_t h = line ^ (line >> 17) ^ (line >> 29);
@@ -272,9 +288,15 @@ static inline __attribute__((always_inline)) cline *scache_find(scache *s, uint6
 {
     if (!s->nsets)
         return NULL;
-    size_t at = scache_set(s, line);
-    const uint64_t *tag = s->tags + at;
     uint64_t want = line + 1;
+    memo_entry *memo = s->memo ? &s->memo[memo_slot(line)] : NULL;
+    if (memo && memo->tag == want) {
+        if (touch)
+            s->stamps[memo->idx] = ++s->clock;
+        return &s->lines[memo->idx];
+    }
+    size_t at = scache_set(s, line);
+    cline *set = s->lines + at;
     if (s->ways % 8 == 0) { /* 8 ways' bytes at a time: the ways whose byte is the tag's */
         uint64_t rep = 0x0101010101010101ull * tag_sig(want);
         for (uint32_t base = 0; base < s->ways; base += 8) {
@@ -286,20 +308,24 @@ static inline __attribute__((always_inline)) cline *scache_find(scache *s, uint6
             while (zero) {
                 uint32_t i = base + (uint32_t)(__builtin_ctzll(zero) / 8);
                 zero &= zero - 1;
-                if (tag[i] == want) {
+                if (set[i].tag == want) {
                     if (touch)
                         s->stamps[at + i] = ++s->clock;
-                    return &s->lines[at + i];
+                    if (memo)
+                        *memo = (memo_entry){want, at + i};
+                    return &set[i];
                 }
             }
         }
         return NULL;
     }
     for (uint32_t i = 0; i < s->ways; i++)
-        if (tag[i] == want) {
+        if (set[i].tag == want) {
             if (touch)
                 s->stamps[at + i] = ++s->clock;
-            return &s->lines[at + i];
+            if (memo)
+                *memo = (memo_entry){want, at + i};
+            return &set[i];
         }
     return NULL;
 }
@@ -312,23 +338,29 @@ static cline *scache_alloc(scache *s, uint64_t line, cline *victim)
     if (!s->nsets)
         return NULL;
     size_t at = scache_set(s, line);
-    const uint64_t *tag = s->tags + at, *stamp = s->stamps + at;
+    const uint64_t *stamp = s->stamps + at;
     uint32_t w = 0;
+    uint64_t oldest = stamp[0];  /* stamp[w], in a register: the loop is one compare per way */
     for (uint32_t i = 0; i < s->ways; i++) {
-        if (!tag[i]) {
+        if (!stamp[i]) {  /* empty: a way in use has a stamp from 1 on */
             w = i;
             break;
         }
-        if (stamp[i] < stamp[w])
+        if (stamp[i] < oldest) {
+            oldest = stamp[i];
             w = i;
+        }
     }
     cline *v = &s->lines[at + w];
     *victim = *v;
+    if (s->memo && v->tag && s->memo[memo_slot(v->tag - 1)].tag == v->tag)
+        s->memo[memo_slot(v->tag - 1)].tag = 0;   /* it named this way */
     memset(v, 0, sizeof *v);
     v->tag = line + 1;
-    s->tags[at + w] = v->tag;
     s->sig[at + w] = tag_sig(v->tag);
     s->stamps[at + w] = ++s->clock;
+    if (s->memo)
+        s->memo[memo_slot(line)] = (memo_entry){v->tag, at + w};
     return v;
 }
 
@@ -359,7 +391,7 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
     if (cfg->dram_row_bytes > 0 && cfg->dram_banks > 0)
         c->open_row = calloc((size_t)cfg->dram_banks, sizeof *c->open_row);
     if (cfg->read_coalescing)
-        c->fills = calloc(FILL_SLOTS, sizeof *c->fills);
+        c->fills = table_alloc(FILL_SLOTS * sizeof *c->fills); /* 24 MB at random: huge pages */
     c->resident = 1;
     c->block_warps = 1;
     c->drift_scale = 1;
@@ -369,6 +401,8 @@ ws_cache *ws_cache_new(const ws_cache_config *cfg)
         ws_cache_free(c);
         return NULL;
     }
+    if (c->l2.nsets)
+        c->l2.memo = calloc(SCACHE_MEMO, sizeof *c->l2.memo); /* NULL: none, the same answers */
     return c;
 }
 
@@ -388,7 +422,8 @@ void ws_cache_free(ws_cache *c)
             }
     free(c->sms);
     table_free(c->sm_arena, c->sm_bytes * (size_t)c->cfg.sm_count);
-    free(c->fills);
+    if (c->fills)
+        table_free(c->fills, FILL_SLOTS * sizeof *c->fills);
     free(c->clocks);
     free(c->open_row);
     scache_free(&c->l2);
@@ -646,16 +681,16 @@ static uint64_t l2_clean(ws_cache *c, cline *l, ws_cache_access *out)
 
 /* Marks sectors of a resident L2 line dirty, then holds the L2 to its dirty limit by writing back
  * the lines dirtied longest ago (the one just written included, when it is the oldest). */
-static void l2_set_dirty(ws_cache *c, cline *l, uint8_t mask, ws_cache_access *out)
+static void l2_set_dirty_new(ws_cache *c, cline *l, uint8_t mask, ws_cache_access *out)
 {
     uint8_t add = mask & (uint8_t)~l->dirty;
-    if (!add)
-        return;
     if (!l->dirty && c->cfg.l2_dirty_limit)
         fifo_push(c, l);
     l->dirty |= mask;
     c->dirty_bytes += (uint64_t)__builtin_popcount(add) * WS_SECTOR_BYTES;
     while (c->dirty_bytes > c->cfg.l2_dirty_limit && c->fcount) {
+        if (c->fcount > PREFETCH_AHEAD) /* the line checked a few write-backs on (partial_prefetch's reason) */
+            __builtin_prefetch(&c->l2.lines[c->fifo[(c->fhead + PREFETCH_AHEAD) % c->fcap].idx]);
         dirty_entry e = c->fifo[c->fhead];
         c->fhead = (c->fhead + 1) % c->fcap;
         c->fcount--;
@@ -664,12 +699,30 @@ static void l2_set_dirty(ws_cache *c, cline *l, uint8_t mask, ws_cache_access *o
     }
 }
 
+/* l2_set_dirty_new where a sector is new to the dirty mask (a store's sector is mostly dirty already:
+ * the call was a tenth of a column store's replay) */
+static inline void l2_set_dirty(ws_cache *c, cline *l, uint8_t mask, ws_cache_access *out)
+{
+    if (mask & (uint8_t)~l->dirty)
+        l2_set_dirty_new(c, l, mask, out);
+}
+
 /* A line of the partial-write FIFO still holding the residency it had when it entered. */
 static cline *partial_entry_line(ws_cache *c, uint64_t seq)
 {
     dirty_entry e = c->pfifo[seq % c->pcap];
     cline *l = &c->l2.lines[e.idx];
     return l->pepoch == e.epoch ? l : NULL;
+}
+
+/* Brings the line of the partial-write FIFO's entry `seq` towards the host's cache (when queued):
+ * each push checks the line queued l2_partial_lines and l2_partial_writeback_lines pushes ago, at
+ * random in 16 MB of lines, a host cache miss each (a fifth of a naive transpose's replay); the
+ * entries a few pushes on are known now. A hint only: nothing is read. */
+static void partial_prefetch(const ws_cache *c, uint64_t seq)
+{
+    if (seq < c->ptail)
+        __builtin_prefetch(&c->l2.lines[c->pfifo[seq % c->pcap].idx]);
 }
 
 /* A line just took its first partly written sector: queue it, then complete (ECC read: the sectors
@@ -684,6 +737,7 @@ static void partial_push(ws_cache *c, cline *l, ws_cache_access *out)
     c->ptail++;
     c->t.partial_lines++;
     while (c->ptail - c->pmid > c->cfg.l2_partial_lines) {
+        partial_prefetch(c, c->pmid + PREFETCH_AHEAD);
         cline *o = partial_entry_line(c, c->pmid++);
         uint8_t part = o ? (uint8_t)(o->dirty & (uint8_t)~o->valid) : 0;
         if (part && c->cfg.ecc) {
@@ -701,6 +755,7 @@ static void partial_push(ws_cache *c, cline *l, ws_cache_access *out)
         }
     }
     while (c->ptail - c->phead > c->cfg.l2_partial_writeback_lines) {
+        partial_prefetch(c, c->phead + PREFETCH_AHEAD);
         cline *o = partial_entry_line(c, c->phead++);
         if (!o)
             continue;
@@ -710,14 +765,12 @@ static void partial_push(ws_cache *c, cline *l, ws_cache_access *out)
     }
 }
 
-/* Finds or allocates an L2 line, counting write-backs of an evicted victim. */
-static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
+/* Allocates an absent L2 line, counting write-backs of an evicted victim (l2_line's miss: apart, so
+ * a hit takes no stack frame for the victim). */
+static cline *l2_line_alloc(ws_cache *c, uint64_t line, ws_cache_access *out)
 {
-    cline *l = scache_find(&c->l2, line, 1);
-    if (l)
-        return l;
     cline v;
-    l = scache_alloc(&c->l2, line, &v);
+    cline *l = scache_alloc(&c->l2, line, &v);
     if (l && !v.tag)
         c->t.l2_cold_allocations++;
     /* write-back: every dirty sector; one only partly written (never filled) must be
@@ -736,6 +789,12 @@ static cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
     }
     dram_access(c, v.tag - 1, wb); /* after its ECC read */
     return l;
+}
+
+static inline __attribute__((always_inline)) cline *l2_line(ws_cache *c, uint64_t line, ws_cache_access *out)
+{
+    cline *l = scache_find(&c->l2, line, 1);
+    return l ? l : l2_line_alloc(c, line, out);
 }
 
 /* Far lookups (cache.h "Far lookups"): the partition an SM's requests enter and the one a line is
@@ -854,7 +913,7 @@ static void l2_write(ws_cache *c, int part, uint64_t line, int sec, uint32_t byt
     uint8_t bit = (uint8_t)(1u << sec);
     /* a store from the home side leaves the other partition's copy stale: dropped; one from the
      * far side passes through that copy, which stays (an assumption: not measured) */
-    if (l && part == line_home(c, line))
+    if (l && __builtin_expect((l->far_valid & bit) != 0, 0) && part == line_home(c, line))   /* the home only where there is a copy */
         l->far_valid &= (uint8_t)~bit;
     if (!l) { /* no L2: the write goes straight to DRAM */
         dram_access(c, line, WS_SECTOR_BYTES);
@@ -1137,6 +1196,59 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
     return 0;
 }
 
+/* The L2 way a line is in, or the one its allocation would take now (scache_alloc's choice): reads
+ * the memo, or the set's sig bytes and stamps, no line. */
+static size_t l2_way_for(const scache *s, uint64_t line)
+{
+    if (s->memo && s->memo[memo_slot(line)].tag == line + 1)
+        return s->memo[memo_slot(line)].idx;
+    size_t at = scache_set(s, line);
+    uint8_t sig = tag_sig(line + 1);
+    const uint64_t *stamp = s->stamps + at;
+    for (uint32_t i = 0; i < s->ways; i++)  /* a way in use whose byte matches: most likely the line's */
+        if (s->sig[at + i] == sig && stamp[i])
+            return at + i;
+    uint32_t w = 0;
+    uint64_t oldest = stamp[0];
+    for (uint32_t i = 0; i < s->ways; i++) {
+        if (!stamp[i])
+            return at + i;
+        if (stamp[i] < oldest) {
+            oldest = stamp[i];
+            w = i;
+        }
+    }
+    return at + w;
+}
+
+void ws_cache_prefetch(const ws_cache *c, int sm, uint32_t block_linear, int op, const void *entries, int n,
+                       int stage)
+{
+    const unsigned char *e = entries;
+    const scache *s = &c->l2;
+    if (!s->nsets || sm < 0 || sm >= c->cfg.sm_count || n > PREFETCH_MAX_ENTRIES)
+        return;
+    uint32_t group = op == WS_MEM_LOAD && c->fills ? lrc_group(c, sm, block_linear) : 0;
+    uint64_t last = UINT64_MAX;
+    for (int k = 0; k < n; k++) {
+        uint64_t sector;
+        memcpy(&sector, e + (size_t)k * sizeof(ws_sector_entry) + offsetof(ws_sector_entry, sector), sizeof sector);
+        uint64_t line = sector / WS_LINE_BYTES;
+        if (stage == 0 && op == WS_MEM_LOAD && c->fills)
+            __builtin_prefetch(fill_slot(c, sector / WS_SECTOR_BYTES, group));
+        if (line == last)
+            continue;
+        last = line;
+        if (stage == 0) {
+            size_t at = scache_set(s, line);
+            __builtin_prefetch(s->sig + at);
+            for (uint32_t i = 0; i < s->ways; i += 8)
+                __builtin_prefetch(s->stamps + at + i);
+        } else
+            __builtin_prefetch(&s->lines[l2_way_for(s, line)]);
+    }
+}
+
 int ws_cache_access_event(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co,
                           ws_cache_access *out)
 {
@@ -1203,8 +1315,8 @@ void ws_cache_finish(ws_cache *c)
     c->finished = 1;
     uint64_t n = (uint64_t)c->l2.nsets * c->l2.ways;
     for (uint64_t i = 0; i < n; i++) {
-        if (!c->l2.tags[i])
-            continue; /* never allocated, so clean: the packed tags, not 22 MB of lines, walked */
+        if (!c->l2.stamps[i])
+            continue; /* never allocated, so clean: the packed stamps, not 16 MB of lines, walked */
         const cline *l = &c->l2.lines[i];
         c->t.dirty_at_end_bytes += (uint64_t)__builtin_popcount(l->dirty) * WS_SECTOR_BYTES;
         c->t.partial_pending_bytes += (uint64_t)__builtin_popcount(l->dirty & (uint8_t)~l->valid) * WS_SECTOR_BYTES;

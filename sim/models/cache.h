@@ -281,6 +281,15 @@ int ws_cache_access_front(ws_cache *c, int sm, const ws_mem_event *ev, const ws_
 int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_coalesce_result *co, const ws_cache_front *f,
                   ws_cache_access *out);
 
+/* A hint to the host's caches for an access whose back (ws_cache_access_back) comes a few accesses
+ * later: the replay knows its next records (sim/split.c). Stage 0, the farther, asks for the L2 sets'
+ * sig bytes and stamps and a load's request slots; stage 1, nearer, reads those and asks for the L2
+ * line each of its lines will use (the one holding it, or the way an allocation would take now).
+ * entries, n: the access's coalesced sectors, n ws_sector_entry as ws_coalesce_result.entries holds them
+ * (at any alignment: a record's bytes); op: WS_MEM_*. Changes nothing. */
+void ws_cache_prefetch(const ws_cache *c, int sm, uint32_t block_linear, int op, const void *entries, int n,
+                       int stage);
+
 /* Blocks resident per SM at once (default 1): block b runs in slot b / sm_count % blocks_per_sm of
  * SM b % sm_count, and each slot keeps its own clock for read coalescing (cache.h "Read
  * coalescing"). Call before the first access; the slots' clocks restart at 0. -1: out of memory. */

@@ -135,6 +135,11 @@ int ws_models_block_sm(const ws_models *m, uint32_t block_linear)
     return ws_block_sm(block_linear, m->dev->sm_count);
 }
 
+void ws_models_prefetch(const ws_models *m, uint32_t block_linear, int op, const void *entries, int n, int stage)
+{
+    ws_cache_prefetch(m->cache, ws_models_block_sm(m, block_linear), block_linear, op, entries, n, stage);
+}
+
 const ws_device *ws_models_device(const ws_models *m) { return m->dev; }
 const ws_cache_totals *ws_models_cache_totals(const ws_models *m) { return ws_cache_get_totals(m->cache); }
 const ws_atomic_totals *ws_models_atomic_totals(const ws_models *m) { return ws_atomics_totals(m->atomics); }

@@ -89,6 +89,9 @@ void ws_models_finish(ws_models *m);
 const ws_cache_totals *ws_models_cache_totals(const ws_models *m);
 /* The contention model's per-address, per-line and shared-pass counts (sim/models/atomics.h). */
 const ws_atomic_totals *ws_models_atomic_totals(const ws_models *m);
+/* ws_cache_prefetch for a global/local access of block block_linear whose n coalesced sectors are
+ * at entries (op: WS_MEM_*), a few events before ws_models_listener_with gets it: hints only. */
+void ws_models_prefetch(const ws_models *m, uint32_t block_linear, int op, const void *entries, int n, int stage);
 const ws_device *ws_models_device(const ws_models *m);
 int ws_models_block_sm(const ws_models *m, uint32_t block_linear);
 void ws_models_free(ws_models *m);
