@@ -17,6 +17,7 @@ typedef enum { SP_MEASURE, SP_SAMPLE, SP_FULL } sp_state;
 typedef struct {
     uint64_t line;
     uint32_t bytes[4];    /* of the written sectors; 0 for the others */
+    uint32_t pc;          /* the access's instruction (the L1 replay's hits by pc) */
     uint8_t rd, wr;       /* sectors read, written */
 } sp_op;
 
@@ -634,7 +635,8 @@ static const sp_seen *seen_find(const ws_sampler *sp, uint64_t block)
     }
 }
 
-void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4])
+void ws_sampler_trace(void *ctx, uint32_t block_linear, uint32_t pc, uint64_t line, uint8_t rd, uint8_t wr,
+                      const uint32_t bytes[4])
 {
     ws_sampler *sp = ctx;
     if (sp->state == SP_FULL || sp->trace_bad) return;
@@ -660,6 +662,7 @@ void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t r
         }
         sp_op *o = &q->ops[q->n++];
         o->line = line;
+        o->pc = pc;
         o->rd = rd;
         o->wr = wr;
         memcpy(o->bytes, bytes, sizeof o->bytes);
@@ -835,8 +838,10 @@ static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, cons
    is further apart (a 126-block-wide grid on 132 SMs: an SM's blocks share B's columns 21 blocks
    apart). As many SMs as WS_SAMPLE_REPLAY_L1_OPS accesses allow (evenly spread; each its first
    blocks where one SM's are more), the hits scaled by the grid's blocks over those replayed.
-   *nsm: the SMs replayed. */
-static double replay_l1(const ws_sampler *sp, const ws_cache_config *cc, const uint64_t *stride, uint64_t *nsm)
+   *nsm: the SMs replayed; hits[pc] and lines[pc] (ninsns each, zeroed by the caller): the hit sectors
+   and the (access, line)s all of whose sectors hit, by pc, for the grid. */
+static double replay_l1(const ws_sampler *sp, const ws_cache_config *cc, const uint64_t *stride, uint64_t *nsm,
+                        double *hits, double *lines)
 {
     const sp_seq *base = &sp->ref[0];
     size_t n = base->n;
@@ -856,7 +861,7 @@ static double replay_l1(const ws_sampler *sp, const ws_cache_config *cc, const u
     uint64_t k = blocks / per_sm;
     k = k < 1 ? 1 : k > sms ? sms : k;
     uint64_t each = per_sm < blocks ? per_sm : blocks;
-    double hits = 0, ran = 0;
+    double all = 0, ran = 0;
     for (uint64_t i = 0; i < k; i++) {
         uint64_t sm = i * sms / k;
         ws_cache *l1 = ws_cache_new(&rc);
@@ -866,14 +871,24 @@ static double replay_l1(const ws_sampler *sp, const ws_cache_config *cc, const u
             block_xyz(sp, b, c);
             for (size_t a = 0; a < n; a++) {
                 const sp_op *o = &base->ops[a];
-                hits += ws_cache_replay_l1(l1, fit_line(sp, base, stride, a, c), o->rd, o->wr);
+                int h = ws_cache_replay_l1(l1, fit_line(sp, base, stride, a, c), o->rd, o->wr);
+                all += h;
+                if (o->pc < (uint32_t)sp->ninsns) {
+                    hits[o->pc] += h;
+                    lines[o->pc] += h && h == __builtin_popcount(o->rd >> 4);
+                }
             }
             ran++;
         }
         ws_cache_free(l1);
     }
     *nsm = k;
-    return ran > 0 ? hits * (double)sp->nblocks / ran : -1;
+    if (ran <= 0) return -1;
+    for (int pc = 0; pc < sp->ninsns; pc++) {
+        hits[pc] *= (double)sp->nblocks / ran;
+        lines[pc] *= (double)sp->nblocks / ran;
+    }
+    return all * (double)sp->nblocks / ran;
 }
 
 void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_config *cc)
@@ -942,7 +957,9 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_c
     if (stride && dirty_all > 0) replayed = replay_dirty(sp, cc, stride, &why, &from, &rt);
     /* L1 hits: the SMs' streams replayed, where the sample has no local loads (the trace does not
        tell them from global ones) */
-    double l1_hits = stride && !c->l1_local_ld_hit && !c->l1_local_ld_miss ? replay_l1(sp, cc, stride, &l1_sms) : -1;
+    double *pc_hits = calloc(2 * (size_t)(sp->ninsns > 0 ? sp->ninsns : 1), sizeof *pc_hits), *pc_lines = pc_hits + sp->ninsns;
+    double l1_hits = stride && pc_hits && !c->l1_local_ld_hit && !c->l1_local_ld_miss
+                         ? replay_l1(sp, cc, stride, &l1_sms, pc_hits, pc_lines) : -1;
     free(stride);
     if (partial_lines_limit && plines > 0 && replayed >= 0) {
         /* the ECC reads of the lines still partly written when they leave the newest limit: the
@@ -976,23 +993,37 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_c
        sampled stream's dirty share of an L2 that fills up */
     if (l1_hits >= 0) {
         /* the global loads' sectors are the sample's scaled (each block's own); the replay's hits
-           among them, the rest misses; what the L1 now serves leaves the L2's reads, which were
-           its hits (the lines the SM loaded before), in proportion (with the merged and coalesced
-           ones and the requests) */
-        double ld = (double)(c->l1_global_ld_hit + c->l1_global_ld_miss), miss0 = (double)c->l1_global_ld_miss;
-        double hit = fmin(l1_hits, ld), q = miss0 > 0 ? (ld - hit) / miss0 : 1;
-        uint64_t rd0 = c->l2_read_sectors;
+           among them, the rest misses. The sectors a pc's hits gain (or lose) left it, in the
+           sample, as that pc's misses did: the share its L2 sectors are of its misses went to L2
+           (hits there: the SM loaded those lines before), the rest merged (into an outstanding
+           miss, or coalesced with another SM's request); one L2 request per (access, line) the
+           replay found whole in L1 (a 4010^2 x 32 matmul's B rows straddle lines its neighbours
+           share, and those coalesce; a 3990 x 3840 one's are aligned: all went to L2) */
+        double ld = (double)(c->l1_global_ld_hit + c->l1_global_ld_miss), hit = fmin(l1_hits, ld);
+        double dl2 = 0, dmerged = 0, dreq = 0;
+        for (int pc = 0; pc < sp->ninsns; pc++) {
+            const ws_pc_stats *row = ws_memstats_pc(sp->ms, pc);
+            if (!row || (!pc_hits[pc] && !row->l1_hit_sectors)) continue;
+            double dh = pc_hits[pc] - (double)row->l1_hit_sectors;
+            double r = row->l1_miss_sectors ? fmin(1, (double)row->l2_sectors / (double)row->l1_miss_sectors) : 1;
+            dl2 += dh * r;
+            dmerged += dh * (1 - r);
+            dreq += pc_hits[pc] > 0 ? dh * r * pc_lines[pc] / pc_hits[pc] : 0;
+        }
+        double coal = c->merged_sectors ? (double)c->coalesced_sectors / (double)c->merged_sectors : 0;
         c->l1_global_ld_hit = (uint64_t)llround(hit);
         c->l1_global_ld_miss = (uint64_t)llround(ld - hit);
-        uint64_t *lq[] = {&c->l2_read_sectors, &c->l2_read_requests, &c->merged_sectors, &c->coalesced_sectors};
-        for (size_t i = 0; i < sizeof lq / sizeof lq[0]; i++) *lq[i] = (uint64_t)llround((double)*lq[i] * q);
-        double h = (double)c->l2_read_hit_sectors - ((double)rd0 - (double)c->l2_read_sectors);
-        c->l2_read_hit_sectors = (uint64_t)llround(h > 0 ? h : 0);
+        c->l2_read_sectors = (uint64_t)llround(fmax(0, (double)c->l2_read_sectors - dl2));
+        c->l2_read_hit_sectors = (uint64_t)llround(fmax(0, (double)c->l2_read_hit_sectors - dl2));
+        c->l2_read_requests = (uint64_t)llround(fmax(0, (double)c->l2_read_requests - dreq));
+        c->merged_sectors = (uint64_t)llround(fmax(0, (double)c->merged_sectors - dmerged));
+        c->coalesced_sectors = (uint64_t)llround(fmax(0, (double)c->coalesced_sectors - dmerged * coal));
         size_t k = strlen(sp->text);
         snprintf(sp->text + k, sizeof sp->text - k, "; L1 hits from the L1 of %llu SM%s replayed over %s blocks",
                  (unsigned long long)l1_sms, l1_sms == 1 ? "" : "s",
                  l1_sms == (uint64_t)cc->sm_count ? "all their" : "their");
     }
+    free(pc_hits);
     if (replayed >= 0) {
         double end = replayed < dirty_all ? replayed : dirty_all;
         c->dirty_at_end_bytes = (uint64_t)llround(end);

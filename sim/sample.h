@@ -101,7 +101,8 @@ bool ws_sampler_scale(ws_sampler *sp);
 #define WS_SAMPLE_REPLAY_FIT_SHARE 0.9
 /* A fitted block's accesses kept at most (a block of more gets no replay): 8 MB of each of the 7 blocks kept. */
 #define WS_SAMPLE_REPLAY_BLOCK_OPS (1ull << 18)
-void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4]);
+void ws_sampler_trace(void *ctx, uint32_t block_linear, uint32_t pc, uint64_t line, uint8_t rd, uint8_t wr,
+                      const uint32_t bytes[4]);
 
 /* The L1 replay: what an SM's L1 keeps depends on the blocks that SM ran before (block b runs on
  * SM b mod the SMs, after its earlier blocks), which a sample of the first waves does not see where
@@ -110,8 +111,9 @@ void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t r
  * 573,198). Under the same fit (above), SMs' whole block streams run through an L1 of the
  * model's geometry each (ws_cache_replay_l1; as many SMs as WS_SAMPLE_REPLAY_L1_OPS accesses
  * allow, evenly spread), and the global loads' L1 hits are theirs, scaled by the grid's blocks
- * over those replayed; the L2 reads drop by the sectors the L1 now serves. Not where the sample
- * has local loads (the trace does not tell them from global ones). */
+ * over those replayed; the hits a pc gains leave its sampled misses in the shares those had (to
+ * L2, merged), one L2 request per (access, line) found whole in L1. Not where the sample has
+ * local loads (the trace does not tell them from global ones). */
 #define WS_SAMPLE_REPLAY_L1_OPS (1ull << 23)
 /* The cache model's totals of the sampled stream for the whole grid: every sum times
  * ws_sampler_factor, but what the L2's capacity bounds (lines allocated into an empty L2, bytes

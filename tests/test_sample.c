@@ -408,8 +408,8 @@ static double traced_run(driven *d, int shared, int own_all, uint64_t (*line)(ui
     double written = 0;
     for (uint64_t b = d->cfg.block_next(d->cfg.filter_ctx, 0); b < G_BLOCKS; b = d->cfg.block_next(d->cfg.filter_ctx, b + 1)) {
         int own = b == G_BLOCKS - 1 && last_block_own ? last_block_own : own_all;
-        for (int i = 0; i < shared; i++) ws_sampler_trace(d->sp, (uint32_t)b, (uint64_t)i, 15, 0, none);
-        for (int i = 0; i < own; i++) ws_sampler_trace(d->sp, (uint32_t)b, line(b, i), 0, 15, whole);
+        for (int i = 0; i < shared; i++) ws_sampler_trace(d->sp, (uint32_t)b, 0, (uint64_t)i, 15, 0, none);
+        for (int i = 0; i < own; i++) ws_sampler_trace(d->sp, (uint32_t)b, 0, line(b, i), 0, 15, whole);
         ws_memstats_flat_get(d->ms, v);
         v[l2] += 4 * (uint64_t)(shared + own);
         ws_memstats_flat_set(d->ms, v);
@@ -568,19 +568,26 @@ typedef struct {
     uint32_t bytes[4];
 } t_acc;
 
+/* Where set, each access's 4 sectors also count as L1 misses of pc 0, of which only half reach L2
+ * (the rest merged into other SMs' requests). */
+static bool half_merged;
+
 static int traced_run_2d(driven *d, uint64_t gx, uint64_t gy, int nacc, t_acc (*acc)(uint64_t x, uint64_t y, int i))
 {
     uint64_t *v = calloc(ws_memstats_nflat(d->ms), sizeof *v);
     assert_non_null(v);
-    size_t l2 = offsetof(ws_mem_totals, cache) / 8 + (offsetof(ws_pc_stats, l2_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    size_t row = offsetof(ws_mem_totals, cache) / 8;
+    size_t l2 = row + (offsetof(ws_pc_stats, l2_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    size_t l1m = row + (offsetof(ws_pc_stats, l1_miss_sectors) - offsetof(ws_pc_stats, executions)) / 8;
     int run = 0;
     for (uint64_t b = d->cfg.block_next(d->cfg.filter_ctx, 0); b < gx * gy; b = d->cfg.block_next(d->cfg.filter_ctx, b + 1)) {
         for (int i = 0; i < nacc; i++) {
             t_acc a = acc(b % gx, b / gx, i);
-            ws_sampler_trace(d->sp, (uint32_t)b, a.line, a.rd, a.wr, a.bytes);
+            ws_sampler_trace(d->sp, (uint32_t)b, 0, a.line, a.rd, a.wr, a.bytes);
         }
         ws_memstats_flat_get(d->ms, v);
-        v[l2] += 4 * (uint64_t)nacc;
+        v[l2] += (half_merged ? 2 : 4) * (uint64_t)nacc;
+        if (half_merged) v[l1m] += 4 * (uint64_t)nacc;
         ws_memstats_flat_set(d->ms, v);
         d->res.thread_insns += 1000;
         d->res.warp_insns += 1000 / 32;
@@ -638,6 +645,38 @@ static void test_blocks_of_one_sm_that_reread_its_lines_waves_apart_hit_in_l1_as
     assert_true(t.l2_read_sectors == 110 * 64);
     assert_true(t.l2_read_hit_sectors == 110 * 64);
     assert_non_null(strstr(ws_sampler_text(d.sp), "L1 hits from the L1 of 10 SMs replayed over all their blocks"));
+    driven_free(&d);
+}
+
+static void test_the_hits_an_l1_replay_adds_leave_the_l2_reads_and_merged_sectors_in_the_pcs_shares(void **state)
+{
+    (void)state;
+    /* the grid above, but half of each block's L1 misses merged into other SMs' requests (its pc's
+       L2 sectors are half its misses): the 990 blocks that now hit had, in the sample, sent half
+       their sectors to L2 and merged the other half, so each side loses half the hits. What stays
+       is the 110 first blocks' misses, split as before: 110 x 32 sectors to L2 in 110 x 8 requests
+       (one a line sent), and 110 x 32 merged */
+    half_merged = true;
+    driven d;
+    driven_new_2d(&d, 11, 100);
+    traced_run_2d(&d, 11, 100, 16, column_loads);
+    half_merged = false;
+    assert_true(ws_sampler_scale(d.sp));
+    ws_cache_config cc = small_l2(0);
+    cc.sm_count = 10;
+    cc.l1_bytes = 64 * 1024;
+    ws_cache_totals t;
+    memset(&t, 0, sizeof t);
+    t.l1_global_ld_miss = 36 * 64; /* the sample: all L1 misses, half merged */
+    t.l2_read_sectors = t.l2_read_hit_sectors = t.merged_sectors = t.coalesced_sectors = 36 * 32;
+    t.l2_read_requests = 36 * 16 / 2; /* a request per line sent: half of them */
+    ws_sampler_scale_cache(d.sp, &t, &cc);
+    assert_true(t.l1_global_ld_hit == 990 * 64);
+    assert_true(t.l2_read_sectors == 110 * 32);
+    assert_true(t.l2_read_hit_sectors == 110 * 32);
+    assert_true(t.merged_sectors == 110 * 32);
+    assert_true(t.coalesced_sectors == 110 * 32);
+    assert_true(t.l2_read_requests == 110 * 16 / 2);
     driven_free(&d);
 }
 
@@ -818,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_an_edge_block_whose_accesses_differ_is_replayed_as_the_interiors_and_said),
         cmocka_unit_test(test_a_sampled_transpose_past_the_l2_splits_its_writes_as_the_full_run),
         cmocka_unit_test(test_blocks_of_one_sm_that_reread_its_lines_waves_apart_hit_in_l1_as_the_full_run),
+        cmocka_unit_test(test_the_hits_an_l1_replay_adds_leave_the_l2_reads_and_merged_sectors_in_the_pcs_shares),
         cmocka_unit_test(test_partial_sectors_a_neighbour_block_completes_are_not_read_for_ecc),
         cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
         cmocka_unit_test(test_an_atomics_result_that_steers_a_branch_is_told_apart_from_one_only_stored),

@@ -1029,7 +1029,7 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
                     bytes[sec] |= co->entries[k].byte_mask;
             }
             uint8_t l1 = ev->op == WS_MEM_LOAD && is_allocating_load(ev) ? (uint8_t)(want << 4) : 0;
-            c->trace(c->trace_ctx, ev->block_linear, line, (uint8_t)((ev->op == WS_MEM_STORE ? 0 : want) | l1),
+            c->trace(c->trace_ctx, ev->block_linear, ev->pc, line, (uint8_t)((ev->op == WS_MEM_STORE ? 0 : want) | l1),
                      ev->op == WS_MEM_LOAD ? 0 : want, bytes);
         }
         if (ev->op == WS_MEM_LOAD) {

@@ -301,11 +301,11 @@ void ws_cache_set_drift_scale(ws_cache *c, double scale);
 
 /* What reaches the cache model of one block, one call per (access, 128-B line) in the order the
  * accesses come, before L1 (its hits, merges and read coalescing depend on other blocks): the
- * sectors read (loads, atomics) and written (stores, atomics), bytes[s] the bytes of written
+ * access's pc, the sectors read (loads, atomics) and written (stores, atomics), bytes[s] the bytes of written
  * sector s (0 for a sector not written); rd's bits 4-7 are the sectors of a load that allocates
  * in L1 (global loads but .cg/.cs/.cv, local loads). For block sampling's replays (sim/sample.h). */
-typedef void (*ws_cache_trace_fn)(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr,
-                                  const uint32_t bytes[4]);
+typedef void (*ws_cache_trace_fn)(void *ctx, uint32_t block_linear, uint32_t pc, uint64_t line, uint8_t rd,
+                                  uint8_t wr, const uint32_t bytes[4]);
 /* Calls fn for every access from now on (NULL: none, the default). */
 void ws_cache_set_trace(ws_cache *c, ws_cache_trace_fn fn, void *ctx);
 
