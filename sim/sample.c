@@ -17,6 +17,7 @@ typedef enum { SP_MEASURE, SP_SAMPLE, SP_FULL } sp_state;
 typedef struct {
     uint64_t line;
     uint32_t bytes[4];    /* of the written sectors; 0 for the others */
+    uint32_t pc;          /* the access's instruction (the L1 replay's hits by pc) */
     uint8_t rd, wr;       /* sectors read, written */
 } sp_op;
 
@@ -634,7 +635,8 @@ static const sp_seen *seen_find(const ws_sampler *sp, uint64_t block)
     }
 }
 
-void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4])
+void ws_sampler_trace(void *ctx, uint32_t block_linear, uint32_t pc, uint64_t line, uint8_t rd, uint8_t wr,
+                      const uint32_t bytes[4])
 {
     ws_sampler *sp = ctx;
     if (sp->state == SP_FULL || sp->trace_bad) return;
@@ -660,6 +662,7 @@ void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t r
         }
         sp_op *o = &q->ops[q->n++];
         o->line = line;
+        o->pc = pc;
         o->rd = rd;
         o->wr = wr;
         memcpy(o->bytes, bytes, sizeof o->bytes);
@@ -698,31 +701,29 @@ static bool fit_one(const ws_sampler *sp, const sp_seq *base, const sp_seq *q, c
     return true;
 }
 
-/* The bytes the grid's stream leaves dirty in an L2 of cc's geometry, from the replay of its last
-   blocks' accesses under the fit; -1 where there is none (why: a phrase for the report). *from:
-   the first block replayed, *checked: the sampled blocks the fit predicted, *approx: the share of
-   the grid's blocks of kinds whose sampled accesses the fit does not predict (replayed as the
-   template's). */
-static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, const char **why, uint64_t *from,
-                           uint64_t *checked, double *approx)
+/* The fit (sample.h): each template access's strides along the block's coordinates (3 per access,
+   calloc'd), NULL where the blocks' lines do not fit (why: a phrase for the report). *checked: the
+   sampled blocks the fit predicted, *approx: the share of the grid's blocks of kinds whose sampled
+   accesses the fit does not predict (replayed as the template's). */
+static uint64_t *fit_lines(const ws_sampler *sp, const char **why, uint64_t *checked, double *approx)
 {
     const sp_seq *base = &sp->ref[0];
     *checked = 0;
     *approx = 0;
     if (sp->trace_bad) {
         *why = "out of memory, or a block of more accesses than kept";
-        return -1;
+        return NULL;
     }
     size_t n = base->n;
     if (!seen_find(sp, base->block) || !n) {
         *why = !n && seen_find(sp, base->block) ? "the interior blocks made no global access"
                                                  : "the interior kind's first block was not sampled";
-        return -1;
+        return NULL;
     }
     uint64_t *stride = calloc(3 * n, sizeof *stride);
     if (!stride) {
         *why = "out of memory";
-        return -1;
+        return NULL;
     }
     /* the strides along the dimensions the template kind spans: from the block a step away where it
        ran, the one left (at most) from the kind's last block */
@@ -771,8 +772,19 @@ static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, cons
         *why = "the edge blocks' accesses differ from the interior's, and they are too many to replay as the interior's";
     if (*why) {
         free(stride);
-        return -1;
+        return NULL;
     }
+    return stride;
+}
+
+/* The bytes the grid's stream leaves dirty in an L2 of cc's geometry, from the replay of its last
+   blocks' accesses under the fit (stride); -1 out of memory (why). *from: the first block
+   replayed; *rt: the replay's totals (its partial writes' ECC reads among them). */
+static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, const uint64_t *stride, const char **why,
+                           uint64_t *from, ws_cache_totals *rt)
+{
+    const sp_seq *base = &sp->ref[0];
+    size_t n = base->n;
     /* an L2 of the model's geometry, dirty limit and partial-write limits, alone: no L1, no
        coalescing, no far side (whose copies hold no dirty data), no DRAM row model */
     ws_cache_config rc = *cc;
@@ -808,15 +820,75 @@ static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, cons
             }
         }
         ws_cache_finish(l2);
-        dirty = (double)ws_cache_get_totals(l2)->dirty_at_end_bytes;
+        *rt = *ws_cache_get_totals(l2);
+        dirty = (double)rt->dirty_at_end_bytes;
         ws_cache_free(l2);
         if (allocated >= need || blocks == most) break;
         /* longer, at the allocations per block this tail showed (a tenth more), twice at least */
         double more = allocated > 0 ? 1.1 * need / allocated : 2;
         blocks = (uint64_t)ceil((double)blocks * (more > 2 ? more : 2));
     }
-    free(stride);
     return dirty;
+}
+
+/* The L1-allocating loads' sectors that hit in L1 over the whole grid, from the replay of SMs'
+   block streams under the fit (stride) through an L1 of cc's geometry each; -1 where there is
+   none. Block b runs on SM b mod the SMs, after that SM's earlier blocks (sim/models/models.c):
+   its L1 keeps what they loaded, which a sample of the first waves never sees where the reuse
+   is further apart (a 126-block-wide grid on 132 SMs: an SM's blocks share B's columns 21 blocks
+   apart). As many SMs as WS_SAMPLE_REPLAY_L1_OPS accesses allow (evenly spread; each its first
+   blocks where one SM's are more), the hits scaled by the grid's blocks over those replayed.
+   *nsm: the SMs replayed; hits[pc] and lines[pc] (ninsns each, zeroed by the caller): the hit sectors
+   and the (access, line)s all of whose sectors hit, by pc, for the grid. */
+static double replay_l1(const ws_sampler *sp, const ws_cache_config *cc, const uint64_t *stride, uint64_t *nsm,
+                        double *hits, double *lines)
+{
+    const sp_seq *base = &sp->ref[0];
+    size_t n = base->n;
+    uint64_t sms = cc->sm_count > 0 ? (uint64_t)cc->sm_count : 1;
+    if (!cc->l1_bytes || !n) return -1;
+    ws_cache_config rc = *cc;
+    rc.sm_count = 1;
+    rc.l2_bytes = 0;
+    rc.read_coalescing = 0;
+    rc.l2_far_lookups = 0;
+    rc.l2_partial_lines = rc.l2_partial_writeback_lines = 0;
+    rc.fill_window = 0;
+    rc.dram_row_bytes = rc.dram_banks = 0;
+    rc.placement = NULL;
+    uint64_t per_sm = (sp->nblocks + sms - 1) / sms;
+    uint64_t blocks = WS_SAMPLE_REPLAY_L1_OPS / n > 0 ? WS_SAMPLE_REPLAY_L1_OPS / n : 1; /* blocks replayed at most */
+    uint64_t k = blocks / per_sm;
+    k = k < 1 ? 1 : k > sms ? sms : k;
+    uint64_t each = per_sm < blocks ? per_sm : blocks;
+    double all = 0, ran = 0;
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t sm = i * sms / k;
+        ws_cache *l1 = ws_cache_new(&rc);
+        if (!l1) return -1;
+        for (uint64_t j = 0, b = sm; j < each && b < sp->nblocks; j++, b += sms) {
+            uint64_t c[3];
+            block_xyz(sp, b, c);
+            for (size_t a = 0; a < n; a++) {
+                const sp_op *o = &base->ops[a];
+                int h = ws_cache_replay_l1(l1, fit_line(sp, base, stride, a, c), o->rd, o->wr);
+                all += h;
+                if (o->pc < (uint32_t)sp->ninsns) {
+                    hits[o->pc] += h;
+                    lines[o->pc] += h && h == __builtin_popcount(o->rd >> 4);
+                }
+            }
+            ran++;
+        }
+        ws_cache_free(l1);
+    }
+    *nsm = k;
+    if (ran <= 0) return -1;
+    for (int pc = 0; pc < sp->ninsns; pc++) {
+        hits[pc] *= (double)sp->nblocks / ran;
+        lines[pc] *= (double)sp->nblocks / ran;
+    }
+    return all * (double)sp->nblocks / ran;
 }
 
 void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_config *cc)
@@ -875,7 +947,38 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_c
     c->dram_read_bytes = c->dram_fill_bytes + c->ecc_read_bytes;
     uint64_t *da[] = {&c->dram_access_bytes, &c->dram_short_bytes, &c->dram_accesses, &c->dram_row_opens};
     for (size_t i = 0; i < sizeof da / sizeof da[0]; i++) *da[i] = (uint64_t)llround((double)*da[i] / f * dram_f);
-    if (partial_lines_limit && plines > 0) {
+    /* the replays of the grid's stream under the fit of the sampled blocks' lines (sample.h) */
+    const char *why = NULL;
+    uint64_t from = 0, checked = 0, l1_sms = 0;
+    double approx = 0, replayed = -1;
+    ws_cache_totals rt;
+    memset(&rt, 0, sizeof rt);
+    uint64_t *stride = fit_lines(sp, &why, &checked, &approx);
+    if (stride && dirty_all > 0) replayed = replay_dirty(sp, cc, stride, &why, &from, &rt);
+    /* L1 hits: the SMs' streams replayed, where the sample has no local loads (the trace does not
+       tell them from global ones) */
+    double *pc_hits = calloc(2 * (size_t)(sp->ninsns > 0 ? sp->ninsns : 1), sizeof *pc_hits), *pc_lines = pc_hits + sp->ninsns;
+    double l1_hits = stride && pc_hits && !c->l1_local_ld_hit && !c->l1_local_ld_miss
+                         ? replay_l1(sp, cc, stride, &l1_sms, pc_hits, pc_lines) : -1;
+    free(stride);
+    if (partial_lines_limit && plines > 0 && replayed >= 0) {
+        /* the ECC reads of the lines still partly written when they leave the newest limit: the
+           replay's, of the grid's stream (a sampled block's neighbour that completes its partial
+           sectors did not run: the sample's pending bytes per line overstate the grid's 33x for a
+           4100^2 transpose); where it replayed a tail, its reads per line that left the limit
+           times the grid's lines beyond it, at the tail's partial lines per block */
+        double rblocks = (double)(sp->nblocks - from), glines = (double)rt.partial_lines * (double)sp->nblocks / rblocks;
+        double left = (double)rt.partial_lines - (double)partial_lines_limit;
+        double fill = !from ? (double)rt.partial_fill_bytes
+                    : left > 0 ? (double)rt.partial_fill_bytes / left * fmax(0, glines - (double)partial_lines_limit)
+                               : 0;
+        double d = fill - f * pfill;
+        c->partial_lines = (uint64_t)llround(glines);
+        c->partial_fill_bytes = (uint64_t)llround(fill);
+        c->ecc_read_bytes = (uint64_t)llround(fmax(0, (double)c->ecc_read_bytes + d));
+        c->dram_read_bytes = (uint64_t)llround(fmax(0, (double)c->dram_read_bytes + d));
+        c->partial_pending_bytes = rt.partial_pending_bytes;
+    } else if (partial_lines_limit && plines > 0) {
         double beyond = f * plines - (double)partial_lines_limit;
         double fill = beyond > 0 ? beyond * per_line : 0, scaled = f * pfill;
         double d = fill - scaled; /* the scaled reads replaced by the estimate (in ECC and DRAM reads) */
@@ -888,10 +991,39 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_c
     if (l2_bytes && alloc > lines) c->l2_cold_allocations = (uint64_t)llround(lines);
     /* the split of the written bytes: the replay's end state where the blocks' lines fit; else the
        sampled stream's dirty share of an L2 that fills up */
-    const char *why = NULL;
-    uint64_t from = 0, checked = 0;
-    double approx = 0;
-    double replayed = dirty_all > 0 ? replay_dirty(sp, cc, &why, &from, &checked, &approx) : -1;
+    if (l1_hits >= 0) {
+        /* the global loads' sectors are the sample's scaled (each block's own); the replay's hits
+           among them, the rest misses. The sectors a pc's hits gain (or lose) left it, in the
+           sample, as that pc's misses did: the share its L2 sectors are of its misses went to L2
+           (hits there: the SM loaded those lines before), the rest merged (into an outstanding
+           miss, or coalesced with another SM's request); one L2 request per (access, line) the
+           replay found whole in L1 (a 4010^2 x 32 matmul's B rows straddle lines its neighbours
+           share, and those coalesce; a 3990 x 3840 one's are aligned: all went to L2) */
+        double ld = (double)(c->l1_global_ld_hit + c->l1_global_ld_miss), hit = fmin(l1_hits, ld);
+        double dl2 = 0, dmerged = 0, dreq = 0;
+        for (int pc = 0; pc < sp->ninsns; pc++) {
+            const ws_pc_stats *row = ws_memstats_pc(sp->ms, pc);
+            if (!row || (!pc_hits[pc] && !row->l1_hit_sectors)) continue;
+            double dh = pc_hits[pc] - (double)row->l1_hit_sectors;
+            double r = row->l1_miss_sectors ? fmin(1, (double)row->l2_sectors / (double)row->l1_miss_sectors) : 1;
+            dl2 += dh * r;
+            dmerged += dh * (1 - r);
+            dreq += pc_hits[pc] > 0 ? dh * r * pc_lines[pc] / pc_hits[pc] : 0;
+        }
+        double coal = c->merged_sectors ? (double)c->coalesced_sectors / (double)c->merged_sectors : 0;
+        c->l1_global_ld_hit = (uint64_t)llround(hit);
+        c->l1_global_ld_miss = (uint64_t)llround(ld - hit);
+        c->l2_read_sectors = (uint64_t)llround(fmax(0, (double)c->l2_read_sectors - dl2));
+        c->l2_read_hit_sectors = (uint64_t)llround(fmax(0, (double)c->l2_read_hit_sectors - dl2));
+        c->l2_read_requests = (uint64_t)llround(fmax(0, (double)c->l2_read_requests - dreq));
+        c->merged_sectors = (uint64_t)llround(fmax(0, (double)c->merged_sectors - dmerged));
+        c->coalesced_sectors = (uint64_t)llround(fmax(0, (double)c->coalesced_sectors - dmerged * coal));
+        size_t k = strlen(sp->text);
+        snprintf(sp->text + k, sizeof sp->text - k, "; L1 hits from the L1 of %llu SM%s replayed over %s blocks",
+                 (unsigned long long)l1_sms, l1_sms == 1 ? "" : "s",
+                 l1_sms == (uint64_t)cc->sm_count ? "all their" : "their");
+    }
+    free(pc_hits);
     if (replayed >= 0) {
         double end = replayed < dirty_all ? replayed : dirty_all;
         c->dirty_at_end_bytes = (uint64_t)llround(end);

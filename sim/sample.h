@@ -101,8 +101,20 @@ bool ws_sampler_scale(ws_sampler *sp);
 #define WS_SAMPLE_REPLAY_FIT_SHARE 0.9
 /* A fitted block's accesses kept at most (a block of more gets no replay): 8 MB of each of the 7 blocks kept. */
 #define WS_SAMPLE_REPLAY_BLOCK_OPS (1ull << 18)
-void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4]);
+void ws_sampler_trace(void *ctx, uint32_t block_linear, uint32_t pc, uint64_t line, uint8_t rd, uint8_t wr,
+                      const uint32_t bytes[4]);
 
+/* The L1 replay: what an SM's L1 keeps depends on the blocks that SM ran before (block b runs on
+ * SM b mod the SMs, after its earlier blocks), which a sample of the first waves does not see where
+ * an SM's blocks re-read lines further apart (a 4010^2 x 32 tiled matmul: 126 blocks a row on 132
+ * SMs, an SM's blocks of one B column 21 blocks apart: the sample had no L1 hit, the full run
+ * 573,198). Under the same fit (above), SMs' whole block streams run through an L1 of the
+ * model's geometry each (ws_cache_replay_l1; as many SMs as WS_SAMPLE_REPLAY_L1_OPS accesses
+ * allow, evenly spread), and the global loads' L1 hits are theirs, scaled by the grid's blocks
+ * over those replayed; the hits a pc gains leave its sampled misses in the shares those had (to
+ * L2, merged), one L2 request per (access, line) found whole in L1. Not where the sample has
+ * local loads (the trace does not tell them from global ones). */
+#define WS_SAMPLE_REPLAY_L1_OPS (1ull << 23)
 /* The cache model's totals of the sampled stream for the whole grid: every sum times
  * ws_sampler_factor, but what the L2's capacity bounds (lines allocated into an empty L2, bytes
  * dirty at the end) at most an L2 of l2_bytes (the distinct bytes the model holds,
@@ -114,7 +126,12 @@ void ws_sampler_trace(void *ctx, uint32_t block_linear, uint64_t line, uint8_t r
  * sample's reads scaled (a sample of fewer lines than the limit read none). The L2's numbers are
  * cc's (ws_cache_config_from_device): l2_bytes the distinct bytes it holds (ws_cache_l2_lru_bytes),
  * dirty_limit its l2_dirty_limit. Where the L2 replay fits (above), the bytes left dirty at the end
- * are the replay's (at most the written sum), the rest of the sum written back. */
+ * are the replay's (at most the written sum), the rest of the sum written back, and the ECC reads
+ * of partly written lines are the replay's too: a partial sector the neighbouring block completes
+ * within the limit is never read, and a sample's block runs without its neighbours (a 4100^2
+ * transpose: the sample's partial bytes per line gave 33x the full run's reads); where the replay
+ * covers the grid's tail, its reads per line that left the limit x the grid's lines beyond the
+ * limit, at the tail's partial lines per block. cc->l1_bytes: the L1 replay's (the run's L1). */
 void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_config *cc);
 /* The factor a total of the sampled stream (cache model totals, SASS counts) is scaled by. */
 double ws_sampler_factor(const ws_sampler *sp);

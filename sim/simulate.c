@@ -303,7 +303,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         f = ws_sampler_l1_factor(s->sampler);
     if (sampled) { /* the sampled stream's L2/DRAM sums, for the whole grid (sim/sample.h) */
         ws_cache_config cc;
-        ws_cache_config_from_device(&cc, s->dev, 0);
+        ws_cache_config_from_device(&cc, s->dev, s->occ.l1_bytes); /* the L1 replay's */
         ws_sampler_scale_cache(s->sampler, &cache, &cc);
         uint64_t *sh[] = {&atom.shared_inst, &atom.shared_passes, &atom.shared_serialised_inst,
                           &atom.shared_passes_sm_max}; /* global atomics are never sampled */

@@ -408,8 +408,8 @@ static double traced_run(driven *d, int shared, int own_all, uint64_t (*line)(ui
     double written = 0;
     for (uint64_t b = d->cfg.block_next(d->cfg.filter_ctx, 0); b < G_BLOCKS; b = d->cfg.block_next(d->cfg.filter_ctx, b + 1)) {
         int own = b == G_BLOCKS - 1 && last_block_own ? last_block_own : own_all;
-        for (int i = 0; i < shared; i++) ws_sampler_trace(d->sp, (uint32_t)b, (uint64_t)i, 15, 0, none);
-        for (int i = 0; i < own; i++) ws_sampler_trace(d->sp, (uint32_t)b, line(b, i), 0, 15, whole);
+        for (int i = 0; i < shared; i++) ws_sampler_trace(d->sp, (uint32_t)b, 0, (uint64_t)i, 15, 0, none);
+        for (int i = 0; i < own; i++) ws_sampler_trace(d->sp, (uint32_t)b, 0, line(b, i), 0, 15, whole);
         ws_memstats_flat_get(d->ms, v);
         v[l2] += 4 * (uint64_t)(shared + own);
         ws_memstats_flat_set(d->ms, v);
@@ -556,6 +556,168 @@ static void test_an_edge_block_whose_accesses_differ_is_replayed_as_the_interior
     driven_free(&d);
 }
 
+/* ---- The L1 replay and the partial writes' ECC reads from the replayed stream ---- */
+
+/* The sampler driven over a 2-D grid of gx x gy one-warp blocks in waves of 10 (10 SMs, one block
+ * each): each block's accesses are given by acc(b, x, y, i) for i < nacc (line, sectors read with
+ * their L1-allocating bits, written, bytes), and its L2 sectors (pc 0's row) are 4 per access.
+ * Returns the blocks run. */
+typedef struct {
+    uint64_t line;
+    uint8_t rd, wr;
+    uint32_t bytes[4];
+} t_acc;
+
+/* Where set, each access's 4 sectors also count as L1 misses of pc 0, of which only half reach L2
+ * (the rest merged into other SMs' requests). */
+static bool half_merged;
+
+static int traced_run_2d(driven *d, uint64_t gx, uint64_t gy, int nacc, t_acc (*acc)(uint64_t x, uint64_t y, int i))
+{
+    uint64_t *v = calloc(ws_memstats_nflat(d->ms), sizeof *v);
+    assert_non_null(v);
+    size_t row = offsetof(ws_mem_totals, cache) / 8;
+    size_t l2 = row + (offsetof(ws_pc_stats, l2_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    size_t l1m = row + (offsetof(ws_pc_stats, l1_miss_sectors) - offsetof(ws_pc_stats, executions)) / 8;
+    int run = 0;
+    for (uint64_t b = d->cfg.block_next(d->cfg.filter_ctx, 0); b < gx * gy; b = d->cfg.block_next(d->cfg.filter_ctx, b + 1)) {
+        for (int i = 0; i < nacc; i++) {
+            t_acc a = acc(b % gx, b / gx, i);
+            ws_sampler_trace(d->sp, (uint32_t)b, 0, a.line, a.rd, a.wr, a.bytes);
+        }
+        ws_memstats_flat_get(d->ms, v);
+        v[l2] += (half_merged ? 2 : 4) * (uint64_t)nacc;
+        if (half_merged) v[l1m] += 4 * (uint64_t)nacc;
+        ws_memstats_flat_set(d->ms, v);
+        d->res.thread_insns += 1000;
+        d->res.warp_insns += 1000 / 32;
+        d->cfg.on_sync(d->cfg.sync_ctx, (uint32_t)b, WS_SYNC_BLOCK_END, 0);
+        run++;
+    }
+    free(v);
+    return run;
+}
+
+static void driven_new_2d(driven *d, uint32_t gx, uint32_t gy)
+{
+    memset(d, 0, sizeof *d);
+    d->L.grid[0] = gx;
+    d->L.grid[1] = gy;
+    d->L.grid[2] = 1;
+    d->L.block[0] = 32;
+    d->L.block[1] = d->L.block[2] = 1;
+    d->ms = ws_memstats_new(ws_device_default(), &d->L, 1);
+    assert_non_null(d->ms);
+    d->sp = ws_sampler_new(WS_SAMPLE_ON, &d->L, G_WAVE, d->ms, &d->res, 1);
+    assert_non_null(d->sp);
+    ws_sampler_attach(d->sp, &d->cfg);
+}
+
+/* block (x, y) loads (through L1) the 16 whole lines of column x: 16 x .. 16 x + 15 */
+static t_acc column_loads(uint64_t x, uint64_t y, int i)
+{
+    (void)y;
+    return (t_acc){16 * x + (uint64_t)i, 0xFF, 0, {0, 0, 0, 0}};
+}
+
+static void test_blocks_of_one_sm_that_reread_its_lines_waves_apart_hit_in_l1_as_the_full_run(void **state)
+{
+    (void)state;
+    /* an 11 x 100 grid on 10 SMs: block b = x + 11 y runs on SM b % 10 = (x + y) % 10, so an SM's
+       blocks of one column come 110 blocks (11 waves) apart, far past the 3 waves sampled, which
+       see no reuse at all. Full run: each SM loads the lines of each of the 11 columns once (176
+       lines, within an L1 of 512), so of the 1100 blocks the first of each (SM, column) pair, 110,
+       miss and the other 990 hit their 64 sectors: 63,360 hits of 70,400 */
+    driven d;
+    driven_new_2d(&d, 11, 100);
+    assert_int_equal(traced_run_2d(&d, 11, 100, 16, column_loads), 30 + 6); /* 3 waves, the kinds' last blocks */
+    assert_true(ws_sampler_scale(d.sp));
+    ws_cache_config cc = small_l2(0);
+    cc.sm_count = 10;
+    cc.l1_bytes = 64 * 1024;
+    ws_cache_totals t;
+    memset(&t, 0, sizeof t);
+    t.l1_global_ld_miss = t.l2_read_sectors = t.l2_read_hit_sectors = 36 * 64; /* the sample: all L1 misses */
+    ws_sampler_scale_cache(d.sp, &t, &cc);
+    assert_true(t.l1_global_ld_hit == 990 * 64);
+    assert_true(t.l1_global_ld_miss == 110 * 64);
+    /* the L1 now serves what went to L2, which it hit there (the lines were loaded before) */
+    assert_true(t.l2_read_sectors == 110 * 64);
+    assert_true(t.l2_read_hit_sectors == 110 * 64);
+    assert_non_null(strstr(ws_sampler_text(d.sp), "L1 hits from the L1 of 10 SMs replayed over all their blocks"));
+    driven_free(&d);
+}
+
+static void test_the_hits_an_l1_replay_adds_leave_the_l2_reads_and_merged_sectors_in_the_pcs_shares(void **state)
+{
+    (void)state;
+    /* the grid above, but half of each block's L1 misses merged into other SMs' requests (its pc's
+       L2 sectors are half its misses): the 990 blocks that now hit had, in the sample, sent half
+       their sectors to L2 and merged the other half, so each side loses half the hits. What stays
+       is the 110 first blocks' misses, split as before: 110 x 32 sectors to L2 in 110 x 8 requests
+       (one a line sent), and 110 x 32 merged */
+    half_merged = true;
+    driven d;
+    driven_new_2d(&d, 11, 100);
+    traced_run_2d(&d, 11, 100, 16, column_loads);
+    half_merged = false;
+    assert_true(ws_sampler_scale(d.sp));
+    ws_cache_config cc = small_l2(0);
+    cc.sm_count = 10;
+    cc.l1_bytes = 64 * 1024;
+    ws_cache_totals t;
+    memset(&t, 0, sizeof t);
+    t.l1_global_ld_miss = 36 * 64; /* the sample: all L1 misses, half merged */
+    t.l2_read_sectors = t.l2_read_hit_sectors = t.merged_sectors = t.coalesced_sectors = 36 * 32;
+    t.l2_read_requests = 36 * 16 / 2; /* a request per line sent: half of them */
+    ws_sampler_scale_cache(d.sp, &t, &cc);
+    assert_true(t.l1_global_ld_hit == 990 * 64);
+    assert_true(t.l2_read_sectors == 110 * 32);
+    assert_true(t.l2_read_hit_sectors == 110 * 32);
+    assert_true(t.merged_sectors == 110 * 32);
+    assert_true(t.coalesced_sectors == 110 * 32);
+    assert_true(t.l2_read_requests == 110 * 16 / 2);
+    driven_free(&d);
+}
+
+/* block b (of 1000 in a row) writes bytes 16 .. 143 past 128 b: line b from its first sector's
+   second half, and the first half of line b + 1's first sector, which block b + 1 completes */
+static t_acc shifted_row(uint64_t x, uint64_t y, int i)
+{
+    (void)y;
+    return i == 0 ? (t_acc){x, 0, 15, {0xFFFF0000u, ~0u, ~0u, ~0u}} : (t_acc){x + 1, 0, 1, {0x0000FFFFu, 0, 0, 0}};
+}
+
+static void test_partial_sectors_a_neighbour_block_completes_are_not_read_for_ecc(void **state)
+{
+    (void)state;
+    /* with ECC the L2 keeps the newest 64 lines that took a partly written sector as byte masks and
+       reads the partial sectors of older ones. Each block's partial sector is completed by the next
+       block, well within 64 lines; only line 0's first sector (bytes 0-15 never written) is still
+       partial when it leaves the newest 64: the full run reads 32 bytes. The sample's lead and edge
+       blocks leave their neighbours' halves unwritten (the next wave and block 997 did not run):
+       its partial bytes per line, scaled, read kilobytes */
+    driven d;
+    driven_new_2d(&d, 1000, 1);
+    traced_run_2d(&d, 1000, 1, 2, shifted_row);
+    assert_true(ws_sampler_scale(d.sp));
+    ws_cache_config cc = small_l2(0);
+    cc.ecc = 1;
+    cc.l2_partial_lines = 64;
+    cc.l2_partial_writeback_lines = 128;
+    ws_cache_totals t;
+    memset(&t, 0, sizeof t);
+    t.dirty_at_end_bytes = 33 * 160; /* the sample's 33 blocks' bytes, dirty: fewer lines than the limit */
+    t.partial_lines = 36;            /* lines 0 .. 30 and 997 .. 1000 */
+    t.partial_pending_bytes = 3 * 32; /* lines 0, 998 (block 997's half missing) and 1000 */
+    ws_sampler_scale_cache(d.sp, &t, &cc);
+    assert_true(t.partial_fill_bytes == 32);
+    assert_true(t.ecc_read_bytes == 32);
+    assert_true(t.dram_read_bytes == 32);
+    assert_true(t.partial_lines == 1001);
+    driven_free(&d);
+}
+
 static void test_a_sampled_transpose_past_the_l2_splits_its_writes_as_the_full_run(void **state)
 {
     (void)state;
@@ -694,6 +856,9 @@ int main(void)
         cmocka_unit_test(test_lines_not_affine_in_the_block_get_no_replay_and_say_why),
         cmocka_unit_test(test_an_edge_block_whose_accesses_differ_is_replayed_as_the_interiors_and_said),
         cmocka_unit_test(test_a_sampled_transpose_past_the_l2_splits_its_writes_as_the_full_run),
+        cmocka_unit_test(test_blocks_of_one_sm_that_reread_its_lines_waves_apart_hit_in_l1_as_the_full_run),
+        cmocka_unit_test(test_the_hits_an_l1_replay_adds_leave_the_l2_reads_and_merged_sectors_in_the_pcs_shares),
+        cmocka_unit_test(test_partial_sectors_a_neighbour_block_completes_are_not_read_for_ecc),
         cmocka_unit_test(test_a_kernel_with_global_atomics_runs_full_and_says_why),
         cmocka_unit_test(test_an_atomics_result_that_steers_a_branch_is_told_apart_from_one_only_stored),
         cmocka_unit_test(test_sample_and_full_together_are_a_usage_error),

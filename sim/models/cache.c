@@ -1087,7 +1087,8 @@ int ws_cache_access_back(ws_cache *c, int sm, const ws_mem_event *ev, const ws_c
                 if (ev->op != WS_MEM_LOAD)
                     bytes[sec] |= co->entries[k].byte_mask;
             }
-            c->trace(c->trace_ctx, ev->block_linear, line, ev->op == WS_MEM_STORE ? 0 : want,
+            uint8_t l1 = ev->op == WS_MEM_LOAD && is_allocating_load(ev) ? (uint8_t)(want << 4) : 0;
+            c->trace(c->trace_ctx, ev->block_linear, ev->pc, line, (uint8_t)((ev->op == WS_MEM_STORE ? 0 : want) | l1),
                      ev->op == WS_MEM_LOAD ? 0 : want, bytes);
         }
         if (ev->op == WS_MEM_LOAD) {
@@ -1298,6 +1299,7 @@ int ws_cache_replay(ws_cache *c, uint64_t line, uint8_t rd, uint8_t wr, const ui
     ws_cache_access out; /* the counts l2_read and l2_write add to (the outcomes are not used) */
     memset(&out, 0, offsetof(ws_cache_access, outcome));
     int fresh = c->l2.nsets && !scache_find(&c->l2, line, 0);
+    rd &= 15; /* the high bits: an L1-allocating load's (ws_cache_trace_fn), not L2's */
     if (rd) {
         uint8_t far;
         l2_read(c, 0, 0, line, rd, 1, &far, &out);
@@ -1306,6 +1308,29 @@ int ws_cache_replay(ws_cache *c, uint64_t line, uint8_t rd, uint8_t wr, const ui
         if (wr >> s & 1)
             l2_write(c, -1, line, s, bytes[s], &out); /* -1: no partition's side, the far copy untouched */
     return fresh;
+}
+
+int ws_cache_replay_l1(ws_cache *c, uint64_t line, uint8_t rd, uint8_t wr)
+{
+    sm_state *s = get_sm(c, 0);
+    if (!s)
+        return 0;
+    uint8_t alloc = (uint8_t)(rd >> 4), hit = 0;
+    if (alloc) { /* as ws_cache_access_front: valid sectors hit, the rest fill when the data comes */
+        cline *l1 = scache_find(&s->l1, line, 1);
+        hit = l1 ? (uint8_t)(l1->valid & alloc) : 0;
+        if (!l1) {
+            cline v;
+            l1 = scache_alloc(&s->l1, line, &v);
+        }
+        if (l1)
+            l1->valid |= alloc;
+    } else if ((rd & 15) && wr) { /* an atomic: L1 copies of the data are stale */
+        cline *l1 = scache_find(&s->l1, line, 0);
+        if (l1)
+            l1->valid &= (uint8_t)~wr;
+    } /* a store updates a present sector in place, an absent one stays absent */
+    return __builtin_popcount(hit);
 }
 
 void ws_cache_finish(ws_cache *c)

@@ -310,10 +310,11 @@ void ws_cache_set_drift_scale(ws_cache *c, double scale);
 
 /* What reaches the cache model of one block, one call per (access, 128-B line) in the order the
  * accesses come, before L1 (its hits, merges and read coalescing depend on other blocks): the
- * sectors read (loads, atomics) and written (stores, atomics), bytes[s] the bytes of written
- * sector s (0 for a sector not written). For block sampling's L2 replay (sim/sample.h). */
-typedef void (*ws_cache_trace_fn)(void *ctx, uint32_t block_linear, uint64_t line, uint8_t rd, uint8_t wr,
-                                  const uint32_t bytes[4]);
+ * access's pc, the sectors read (loads, atomics) and written (stores, atomics), bytes[s] the bytes of written
+ * sector s (0 for a sector not written); rd's bits 4-7 are the sectors of a load that allocates
+ * in L1 (global loads but .cg/.cs/.cv, local loads). For block sampling's replays (sim/sample.h). */
+typedef void (*ws_cache_trace_fn)(void *ctx, uint32_t block_linear, uint32_t pc, uint64_t line, uint8_t rd,
+                                  uint8_t wr, const uint32_t bytes[4]);
 /* Calls fn for every access from now on (NULL: none, the default). */
 void ws_cache_set_trace(ws_cache *c, ws_cache_trace_fn fn, void *ctx);
 
@@ -323,6 +324,12 @@ void ws_cache_set_trace(ws_cache *c, ws_cache_trace_fn fn, void *ctx);
  * replay's end state is what ws_cache_finish counts then). Returns 1 when the line was allocated
  * (absent before), else 0. */
 int ws_cache_replay(ws_cache *c, uint64_t line, uint8_t rd, uint8_t wr, const uint32_t bytes[4]);
+
+/* One access of a replayed stream through SM 0's L1 alone (rd, wr as ws_cache_trace_fn gives
+ * them): an L1-allocating load's sectors (rd >> 4) hit where valid and fill the rest, an atomic's
+ * invalidate, a store changes nothing (write-through: a present sector is updated in place).
+ * Returns the sectors that hit. For a cache of its own (block sampling's L1 replay). */
+int ws_cache_replay_l1(ws_cache *c, uint64_t line, uint8_t rd, uint8_t wr);
 
 /* Ends the kernel: counts the dirty L2 sectors (dirty_at_end_bytes). Idempotent. */
 void ws_cache_finish(ws_cache *c);
