@@ -91,7 +91,6 @@ bool ws_sampler_scale(ws_sampler *sp);
  * on average), found by replaying a tail, then a longer one at the rate of allocations it showed;
  * the whole grid where that is not reached; at most WS_SAMPLE_REPLAY_OPS accesses (a
  * set-associative L2 keeps per set what its set's lines left, which a count of lines does not
- * set-associative L2 keeps per set what its set's lines left, which a count of lines does not
  * see: a transpose's columns fall in a sixteenth of the sets). Example: 4096 blocks of a 2048^3
  * tiled matmul, 4128 accesses each: 16.9 M replayed. */
 #define WS_SAMPLE_REPLAY_OPS (1ull << 25)
