@@ -80,6 +80,16 @@ static bool other_run(const chk_facts *f, const char *metric, double *v, int *n,
     return true;
 }
 
+#define WS_LONG_SCOREBOARD "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
+
+/* Appends fmt with another run's value of metric (other_run) to more (cap bytes), where one measured it. */
+static void add_other_run(const chk_facts *f, const char *metric, const char *fmt, char *more, size_t cap)
+{
+    double v;
+    size_t n = strlen(more);
+    if (n < cap && other_run(f, metric, &v, NULL, NULL)) snprintf(more + n, cap - n, fmt, v);
+}
+
 /* "1.13 MB", "3.0 KB", "512 B" (decimal units, as ncu prints them) */
 static const char *bytes(double b, char *buf, size_t cap)
 {
@@ -548,7 +558,7 @@ static bool r_time_achieved_occupancy(const chk_row *r, const chk_facts *f, char
  * largest of its issue and latency terms; the GPU paid part of both. */
 static bool r_time_issue_share(const chk_row *r, const chk_facts *f, char *out, size_t cap)
 {
-    double act, occ, stall;
+    double act;
     double issue = f->timing.t_issue_slots_us > 0 ? f->timing.t_issue_slots_us : f->timing.t_issue_us;
     if (r->cls != CHK_TIME || !f->has_timing || r->gpu <= r->sim || !(issue > 0) ||
         !other_run(f, "smsp__issue_active.avg.pct_of_peak_sustained_active", &act, NULL, NULL) || act <= 0 ||
@@ -556,15 +566,11 @@ static bool r_time_issue_share(const chk_row *r, const chk_facts *f, char *out, 
         return false;
     double share = 100 * issue * 1e3 / r->gpu; /* the row is in ns */
     if (fabs(share - act) > 5) return false;
-    char more[320] = "", part[160];
-    if (other_run(f, "sm__warps_active.avg.pct_of_peak_sustained_active", &occ, NULL, NULL)) {
-        snprintf(part, sizeof part, " with %.1f%% of the warps active", occ);
-        strcat(more, part);
-    }
-    if (other_run(f, "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", &stall, NULL, NULL)) {
-        snprintf(part, sizeof part, " (each warp waiting %.1f cycles per issue on a memory result)", stall);
-        strcat(more, part);
-    }
+    char more[320] = "";
+    add_other_run(f, "sm__warps_active.avg.pct_of_peak_sustained_active", " with %.1f%% of the warps active", more,
+                  sizeof more);
+    add_other_run(f, WS_LONG_SCOREBOARD, " (each warp waiting %.1f cycles per issue on a memory result)", more,
+                  sizeof more);
     return say(out, cap, "issue slots left idle: the model's instructions fill the schedulers for %.2f us, %.1f%% "
                "of the %.2f us measured, and the GPU's schedulers issued %.1f%% of the time (smsp__issue_active, "
                "other runs of this launch): the instructions are right; the other %.0f%% no warp was eligible%s. "
@@ -588,20 +594,16 @@ static const char *bound_use_metric(ws_bound b)
 static bool r_time_bound_idle(const chk_row *r, const chk_facts *f, char *out, size_t cap)
 {
     const char *metric = f->has_timing ? bound_use_metric(f->timing.bound) : NULL;
-    double use, occ, stall, t;
+    double use, t;
     int n;
     const char *file;
     if (r->cls != CHK_TIME || r->gpu <= r->sim || !metric || !other_run(f, metric, &use, &n, &file) || use >= 50)
         return false;
     char more[320] = "", part[160];
-    if (other_run(f, "sm__warps_active.avg.pct_of_peak_sustained_active", &occ, NULL, NULL)) {
-        snprintf(part, sizeof part, "; it kept %.1f%% of the warps active", occ);
-        strcat(more, part);
-    }
-    if (other_run(f, "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", &stall, NULL, NULL)) {
-        snprintf(part, sizeof part, ", each waiting %.1f cycles per issue on a memory result (long scoreboard)", stall);
-        strcat(more, part);
-    }
+    add_other_run(f, "sm__warps_active.avg.pct_of_peak_sustained_active", "; it kept %.1f%% of the warps active", more,
+                  sizeof more);
+    add_other_run(f, WS_LONG_SCOREBOARD, ", each waiting %.1f cycles per issue on a memory result (long scoreboard)",
+                  more, sizeof more);
     if (other_run(f, "gpu__time_duration.sum", &t, NULL, NULL)) {
         snprintf(part, sizeof part, "; ncu timed the launch at %.2f us", t / 1e3);
         strcat(more, part);
