@@ -3,6 +3,7 @@
 #include "sample.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -581,6 +582,17 @@ bool ws_sampler_scale(ws_sampler *sp)
     return true;
 }
 
+/* Appends to the report's line (sp->text), cut at its size. */
+static void __attribute__((format(printf, 2, 3))) text_add(ws_sampler *sp, const char *fmt, ...)
+{
+    size_t k = strlen(sp->text);
+    if (k + 1 >= sizeof sp->text) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sp->text + k, sizeof sp->text - k, fmt, ap);
+    va_end(ap);
+}
+
 /* ---- The L2 replay (sample.h) ---- */
 
 /* Folds one access into a block's hash: order matters (the L2's LRU sees the order). */
@@ -596,15 +608,21 @@ static uint64_t op_hash(uint64_t h, uint64_t line, uint8_t rd, uint8_t wr, const
 
 static size_t seen_home(uint64_t block, size_t cap) { return (size_t)((block * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1); }
 
+/* The block's entry, or NULL. */
+static sp_seen *seen_find(const ws_sampler *sp, uint64_t block)
+{
+    if (!sp->seen_cap) return NULL;
+    for (size_t i = seen_home(block, sp->seen_cap);; i = (i + 1) & (sp->seen_cap - 1)) {
+        if (sp->seen[i].block == block + 1) return &sp->seen[i];
+        if (!sp->seen[i].block) return NULL;
+    }
+}
+
 /* The block's entry, made when absent; NULL out of memory. */
 static sp_seen *seen_get(ws_sampler *sp, uint64_t block)
 {
-    if (sp->seen_cap) {
-        for (size_t i = seen_home(block, sp->seen_cap);; i = (i + 1) & (sp->seen_cap - 1)) {
-            if (sp->seen[i].block == block + 1) return &sp->seen[i];
-            if (!sp->seen[i].block) break;
-        }
-    }
+    sp_seen *e = seen_find(sp, block);
+    if (e) return e;
     if (2 * (sp->seen_n + 1) > sp->seen_cap) { /* at most half full */
         size_t cap = sp->seen_cap ? 2 * sp->seen_cap : 1024;
         sp_seen *t = calloc(cap, sizeof *t);
@@ -626,14 +644,6 @@ static sp_seen *seen_get(ws_sampler *sp, uint64_t block)
     return &sp->seen[i];
 }
 
-static const sp_seen *seen_find(const ws_sampler *sp, uint64_t block)
-{
-    if (!sp->seen_cap) return NULL;
-    for (size_t i = seen_home(block, sp->seen_cap);; i = (i + 1) & (sp->seen_cap - 1)) {
-        if (sp->seen[i].block == block + 1) return &sp->seen[i];
-        if (!sp->seen[i].block) return NULL;
-    }
-}
 
 void ws_sampler_trace(void *ctx, uint32_t block_linear, uint32_t pc, uint64_t line, uint8_t rd, uint8_t wr,
                       const uint32_t bytes[4])
@@ -777,6 +787,20 @@ static uint64_t *fit_lines(const ws_sampler *sp, const char **why, uint64_t *che
     return stride;
 }
 
+/* cc for a replay's cache of one SM, alone: no read coalescing, no far side (whose copies hold no
+   dirty data), no fill window, no DRAM row model, no block placement. */
+static ws_cache_config replay_config(const ws_cache_config *cc)
+{
+    ws_cache_config rc = *cc;
+    rc.sm_count = 1;
+    rc.read_coalescing = 0;
+    rc.l2_far_lookups = 0;
+    rc.fill_window = 0;
+    rc.dram_row_bytes = rc.dram_banks = 0;
+    rc.placement = NULL;
+    return rc;
+}
+
 /* The bytes the grid's stream leaves dirty in an L2 of cc's geometry, from the replay of its last
    blocks' accesses under the fit (stride); -1 out of memory (why). *from: the first block
    replayed; *rt: the replay's totals (its partial writes' ECC reads among them). */
@@ -785,16 +809,9 @@ static double replay_dirty(const ws_sampler *sp, const ws_cache_config *cc, cons
 {
     const sp_seq *base = &sp->ref[0];
     size_t n = base->n;
-    /* an L2 of the model's geometry, dirty limit and partial-write limits, alone: no L1, no
-       coalescing, no far side (whose copies hold no dirty data), no DRAM row model */
-    ws_cache_config rc = *cc;
-    rc.sm_count = 1;
+    /* an L2 of the model's geometry, dirty limit and partial-write limits, and no L1 */
+    ws_cache_config rc = replay_config(cc);
     rc.l1_bytes = 0;
-    rc.read_coalescing = 0;
-    rc.l2_far_lookups = 0;
-    rc.fill_window = 0;
-    rc.dram_row_bytes = rc.dram_banks = 0;
-    rc.placement = NULL;
     double need = (double)WS_SAMPLE_REPLAY_TURNS * (double)(ws_cache_l2_lru_bytes(cc->l2_bytes, cc->l2_partitions) / 128);
     uint64_t most = WS_SAMPLE_REPLAY_OPS / n > 0 ? WS_SAMPLE_REPLAY_OPS / n : 1; /* blocks */
     if (most > sp->nblocks) most = sp->nblocks;
@@ -847,15 +864,9 @@ static double replay_l1(const ws_sampler *sp, const ws_cache_config *cc, const u
     size_t n = base->n;
     uint64_t sms = cc->sm_count > 0 ? (uint64_t)cc->sm_count : 1;
     if (!cc->l1_bytes || !n) return -1;
-    ws_cache_config rc = *cc;
-    rc.sm_count = 1;
+    ws_cache_config rc = replay_config(cc);
     rc.l2_bytes = 0;
-    rc.read_coalescing = 0;
-    rc.l2_far_lookups = 0;
     rc.l2_partial_lines = rc.l2_partial_writeback_lines = 0;
-    rc.fill_window = 0;
-    rc.dram_row_bytes = rc.dram_banks = 0;
-    rc.placement = NULL;
     uint64_t per_sm = (sp->nblocks + sms - 1) / sms;
     uint64_t blocks = WS_SAMPLE_REPLAY_L1_OPS / n > 0 ? WS_SAMPLE_REPLAY_L1_OPS / n : 1; /* blocks replayed at most */
     uint64_t k = blocks / per_sm;
@@ -933,8 +944,7 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_c
     c->l2_cold_allocations = (uint64_t)llround(alloc);
     c->l2_read_hit_sectors = (uint64_t)llround((double)hit0 * fh);
     if (coalescing && sp->cache_bound >= 0) { /* the lead's drift is a model of the grid's, not sampled */
-        size_t k = strlen(sp->text);
-        snprintf(sp->text + k, sizeof sp->text - k, "; read coalescing's drift scaled to the grid's, not bounded");
+        text_add(sp, "; read coalescing's drift scaled to the grid's, not bounded");
     }
     if (coalescing) {
         double asked_missed = sect0 > hit0 ? (double)(sect0 - hit0) * fm : 0; /* requested sectors that missed */
@@ -1018,25 +1028,20 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_c
         c->l2_read_requests = (uint64_t)llround(fmax(0, (double)c->l2_read_requests - dreq));
         c->merged_sectors = (uint64_t)llround(fmax(0, (double)c->merged_sectors - dmerged));
         c->coalesced_sectors = (uint64_t)llround(fmax(0, (double)c->coalesced_sectors - dmerged * coal));
-        size_t k = strlen(sp->text);
-        snprintf(sp->text + k, sizeof sp->text - k, "; L1 hits from the L1 of %llu SM%s replayed over %s blocks",
-                 (unsigned long long)l1_sms, l1_sms == 1 ? "" : "s",
-                 l1_sms == (uint64_t)cc->sm_count ? "all their" : "their");
+        text_add(sp, "; L1 hits from the L1 of %llu SM%s replayed over %s blocks", (unsigned long long)l1_sms,
+                 l1_sms == 1 ? "" : "s", l1_sms == (uint64_t)cc->sm_count ? "all their" : "their");
     }
     free(pc_hits);
     if (replayed >= 0) {
         double end = replayed < dirty_all ? replayed : dirty_all;
         c->dirty_at_end_bytes = (uint64_t)llround(end);
         c->dram_write_bytes = (uint64_t)llround(dirty_all - end);
-        size_t k = strlen(sp->text);
-        k += (size_t)snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their "
-                 "sum scaled, the split from the L2 replayed over the %s%llu blocks' accesses (their lines affine in the "
-                 "block's coordinates, as the %llu sampled blocks' were", from ? "grid's last " : "grid's ",
-                 (unsigned long long)(sp->nblocks - from), (unsigned long long)checked);
-        if (approx > 0 && k < sizeof sp->text)
-            k += (size_t)snprintf(sp->text + k, sizeof sp->text - k, " but the edge kinds' of %.1f%% of the blocks, "
-                                  "replayed as the interior's", 100 * approx);
-        if (k < sizeof sp->text) snprintf(sp->text + k, sizeof sp->text - k, "; no L1 in the replay)");
+        text_add(sp, "; DRAM write-backs vs bytes left dirty in L2: their sum scaled, the split from the L2 replayed "
+                 "over the %s%llu blocks' accesses (their lines affine in the block's coordinates, as the %llu sampled "
+                 "blocks' were", from ? "grid's last " : "grid's ", (unsigned long long)(sp->nblocks - from),
+                 (unsigned long long)checked);
+        if (approx > 0) text_add(sp, " but the edge kinds' of %.1f%% of the blocks, replayed as the interior's", 100 * approx);
+        text_add(sp, "; no L1 in the replay)");
     } else if (l2_bytes && alloc > lines) {
         double end = (double)l2_bytes * dirty_share;
         if (dirty_limit && end > (double)dirty_limit)
@@ -1046,10 +1051,9 @@ void ws_sampler_scale_cache(ws_sampler *sp, ws_cache_totals *c, const ws_cache_c
             c->dram_write_bytes = (uint64_t)llround(dirty_all - end);
             /* which written lines the full L2 would have evicted the sampled one never filled to see
                (measured: 8.6 % off for an 8192^2 transpose's write-backs) */
-            size_t k = strlen(sp->text);
-            snprintf(sp->text + k, sizeof sp->text - k, "; DRAM write-backs vs bytes left dirty in L2: their sum scaled, "
-                     "the split estimated, not bounded (the sample never fills the L2; nor does it see what the grid's "
-                     "later fills evict and read again; no replay: %s)", why ? why : "nothing written");
+            text_add(sp, "; DRAM write-backs vs bytes left dirty in L2: their sum scaled, the split estimated, not "
+                     "bounded (the sample never fills the L2; nor does it see what the grid's later fills evict and read "
+                     "again; no replay: %s)", why ? why : "nothing written");
         }
     }
 }
