@@ -84,8 +84,16 @@ int main(int argc, char **argv)
                 continue;
             }
             if (!strcmp(d->name, tname)) { tdesc = d; tmod = mods[f]; }
+            /* a `target sm_90a` description needs its own PTX (wgmma, setmaxnreg) */
+            ptx_module *own = NULL;
+            if (d->target[0] && !(own = ws_catalog_ptx(file, d->target, &err))) {
+                ws_error_print(&err);
+                failures++;
+                continue;
+            }
             uint64_t ins = 0;
-            double dt = run_one(mods[f], d, &L, &ins);
+            double dt = run_one(own ? own : mods[f], d, &L, &ins);
+            ptx_free(own);
             if (dt < 0) { failures++; continue; }
             all_ins += ins;
             all_t += dt;
