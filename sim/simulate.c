@@ -311,6 +311,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     }
     if (sampled) snprintf(s->sampling, sizeof s->sampling, "%s", ws_sampler_text(s->sampler));
     ws_memstats_finish(s->ms, &cache);
+    ws_latency_set_wait_counts(s->latency, s->result.pc_warp_count, s->fn->ninsns);
     ws_latency_finish(s->latency);
     if (sampled) ws_latency_scale(s->latency, f);
 

@@ -179,8 +179,9 @@ static void test_without_barriers_each_warp_pays_its_own_instructions(void **sta
 
 /* A cp.async pipeline (timing: sim/models/latency.c close_epoch): each iteration copies the next
  * tile and waits for the one before (wait_group 1), so two iterations share one copy latency: 4
- * iterations of copies of latency 600 cost 4 x 300. A depth chosen at run time (waits of 1 and of 2
- * in one function: libcu++'s switch) is not taken: 4 x 600. */
+ * iterations of copies of latency 600 cost 4 x 300. Without the run's counts a function with waits
+ * of 1 and of 2 has no known depth: 4 x 600; with them (ws_latency_set_wait_counts) the depth is the
+ * wait its warps executed most: the loop's (4 times) over the drain's (once). */
 static const char *PIPE =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".visible .entry pipe(.param .u64 p)\n{\n"
@@ -191,7 +192,7 @@ static const char *PIPE =
     "LOOP:\n"
     "  cp.async.cg.shared.global [sm], [%rd1], 16;\n"
     "  cp.async.commit_group;\n"
-    "  cp.async.wait_group 1;\n"
+    "  cp.async.wait_group LOOPWAIT;\n"
     "  bar.sync 0;\n"
     "  add.u32 %r1, %r1, 1;\n"
     "  setp.lt.u32 %p1, %r1, 4;\n"
@@ -199,11 +200,14 @@ static const char *PIPE =
     "  cp.async.wait_group WAIT;\n"
     "  ret;\n}\n";
 
-static double copy_loop_cycles(const char *wait_after)
+enum { PC_LOOP_WAIT = 4, PC_DRAIN_WAIT = 9, PIPE_INSNS = 11 }; /* ld.param, mov, cp.async, commit, wait ... */
+
+static double copy_loop_cycles_counted(const char *loop_wait, const char *wait_after, bool counted)
 {
     char text[2048];
-    const char *at = strstr(PIPE, "WAIT");
-    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - PIPE), PIPE, wait_after, at + 4);
+    const char *lw = strstr(PIPE, "LOOPWAIT"), *at = strstr(lw + 8, "WAIT");
+    snprintf(text, sizeof text, "%.*s%s%.*s%s%s", (int)(lw - PIPE), PIPE, loop_wait, (int)(at - (lw + 8)), lw + 8,
+             wait_after, at + 4);
     ptx_module *m = parse(text);
     ws_device d = dev();
     ws_launch L;
@@ -228,11 +232,21 @@ static double copy_loop_cycles(const char *wait_after)
     v.has_latency = 1;
     for (int i = 0; i < 4; i++)
         ws_latency_verdict(lat, &v);
+    assert_int_equal(m->funcs[0].ninsns, PIPE_INSNS);
+    uint64_t count[PIPE_INSNS] = {0};
+    count[PC_LOOP_WAIT] = 4; /* one warp, four iterations */
+    count[PC_DRAIN_WAIT] = 1;
+    if (counted) ws_latency_set_wait_counts(lat, count, PIPE_INSNS);
     ws_latency_finish(lat);
     double c = ws_latency_sm_cycles(lat, 0);
     ws_latency_free(lat);
     ptx_free(m);
     return c;
+}
+
+static double copy_loop_cycles(const char *wait_after)
+{
+    return copy_loop_cycles_counted("1", wait_after, false);
 }
 
 static void test_a_double_buffered_copy_loop_pays_half_a_copy_latency_an_iteration(void **state)
@@ -242,6 +256,17 @@ static void test_a_double_buffered_copy_loop_pays_half_a_copy_latency_an_iterati
     assert_true(fabs(copy_loop_cycles("2") - 4 * 600) < 1e-9); /* waits of 1 and 2: depth unknown */
 }
 
+static void test_the_pipeline_depth_is_the_wait_the_warps_executed_most(void **state)
+{
+    (void)state;
+    /* the loop waits 1 four times, a wait 2 once after it: depth 1, two iterations a latency */
+    assert_true(fabs(copy_loop_cycles_counted("1", "2", true) - 4 * 300) < 1e-9);
+    /* a drain that steps down (the loop's wait 2, then 1): depth 2, three iterations a latency */
+    assert_true(fabs(copy_loop_cycles_counted("2", "1", true) - 4 * 200) < 1e-9);
+    /* counted or not, a loop waiting 0 is no pipeline */
+    assert_true(fabs(copy_loop_cycles_counted("0", "0", true) - 4 * 600) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_a_256_thread_tree_with_one_block_per_sm_costs_8_steps_of_its_chain),
         cmocka_unit_test(test_without_barriers_each_warp_pays_its_own_instructions),
         cmocka_unit_test(test_a_double_buffered_copy_loop_pays_half_a_copy_latency_an_iteration),
+        cmocka_unit_test(test_the_pipeline_depth_is_the_wait_the_warps_executed_most),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

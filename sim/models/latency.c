@@ -30,6 +30,7 @@ struct ws_latency {
     warp_epoch *warps;         /* per warp_global; NULL when too many to track */
     uint64_t nwarps, nblocks;
     ws_deps deps;              /* barriers and dependent loads, from ws_latency_set_function */
+    const ptx_function *fn;    /* its wait_groups (ws_latency_set_wait_counts) */
     double *sm_cycles;
     double *sm_dram_epochs;    /* epochs with a DRAM load: the DRAM queue waits they count */
     double *sm_short_cycles;   /* of sm_cycles: the blocks' short chains (epochs of shared loads only) */
@@ -37,7 +38,9 @@ struct ws_latency {
     double block_tail_cycles;  /* what a block-wide DRAM epoch adds: its slowest warp (block_tail()) */
     double block_tail_queue;   /* the queue waits a block-wide DRAM epoch counts (block_tail_queue()) */
     bool has_barrier;          /* the function has a block barrier: short chains hold the block */
-    int copy_depth;            /* N of the function's one cp.async.wait_group N > 0 (0: none, or several) */
+    int copy_depth;            /* the pipeline's depth N (ws_latency_set_wait_counts; 0: none) */
+    bool may_pipeline;         /* the function has a cp.async.wait_group N > 0 */
+    double *sm_copy_cycles;    /* epochs of pipelined copies alone, undivided: folded in by ws_latency_finish */
     int *waits;                /* per event pc: the SASS's load waits before it (ws_latency_set_load_waits) */
     int nwaits;
 };
@@ -82,7 +85,8 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
     l->sm_dram_epochs = calloc((size_t)dev->sm_count, sizeof *l->sm_dram_epochs);
     l->sm_short_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_short_cycles);
     l->sm_insn_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_insn_cycles);
-    if (!l->sm_cycles || !l->sm_dram_epochs || !l->sm_short_cycles || !l->sm_insn_cycles) {
+    l->sm_copy_cycles = calloc((size_t)dev->sm_count, sizeof *l->sm_copy_cycles);
+    if (!l->sm_cycles || !l->sm_dram_epochs || !l->sm_short_cycles || !l->sm_insn_cycles || !l->sm_copy_cycles) {
         ws_latency_free(l);
         return NULL;
     }
@@ -106,18 +110,43 @@ int ws_latency_set_function(ws_latency *l, const ptx_function *fn)
     for (int pc = 0; pc < l->deps.ninsns; pc++)
         if (l->deps.flags[pc] & WS_DEP_BARRIER)
             l->has_barrier = true;
-    /* the pipeline's depth: N where the function's cp.async.wait_group immediates are N alone or N
-       and 0 (the loop's wait and the drain after it); none where it has several N > 0, a depth picked
-       at run time (libcu++'s cuda::pipeline waits through a switch over wait_group 0-7) */
+    /* the pipeline's depth before the run's counts are known (ws_latency_set_wait_counts): N where
+       the function's cp.async.wait_group immediates are N alone or N and 0 (the loop's wait and the
+       drain after it), else none */
+    l->fn = fn;
     l->copy_depth = 0;
+    l->may_pipeline = false;
     for (int pc = 0; fn && pc < fn->ninsns; pc++) {
         int64_t n = fn->insns[pc].op == PTX_CP_WAIT ? fn->insns[pc].opnd[0].imm : 0;
+        if (n > 0) l->may_pipeline = true;
         if (n > 0 && l->copy_depth >= 0)
             l->copy_depth = l->copy_depth == 0 || l->copy_depth == n ? (int)n : -1;
     }
     if (l->copy_depth < 0)
         l->copy_depth = 0;
     return rc;
+}
+
+void ws_latency_set_wait_counts(ws_latency *l, const uint64_t *pc_warp_count, int ninsns)
+{
+    /* The depth the run kept: the N > 0 of the wait_group its warps executed most. A drain that
+       steps down after the loop (wait 2 in the loop, then 1 and 0: Bruce-Lee-LY's Stage4) runs
+       its smaller waits once; libcu++'s cuda::pipeline picks the wait from a switch over 0-7 at
+       run time, the one executed being the depth it kept. */
+    const ptx_function *fn = l->fn;
+    if (!fn || !pc_warp_count) return;
+    uint64_t best = 0;
+    int depth = 0;
+    for (int pc = 0; pc < fn->ninsns && pc < ninsns; pc++) {
+        if (fn->insns[pc].op != PTX_CP_WAIT || fn->insns[pc].opnd[0].kind != PTX_OPND_IMM) continue;
+        int64_t n = fn->insns[pc].opnd[0].imm;
+        uint64_t c = pc_warp_count[pc];
+        if (n > 0 && n < 64 && (c > best || (c == best && c && n < depth))) {
+            best = c;
+            depth = (int)n;
+        }
+    }
+    l->copy_depth = depth;
 }
 
 void ws_latency_set_load_waits(ws_latency *l, int *waits, int n)
@@ -138,6 +167,7 @@ void ws_latency_free(ws_latency *l)
     free(l->sm_dram_epochs);
     free(l->sm_short_cycles);
     free(l->sm_insn_cycles);
+    free(l->sm_copy_cycles);
     free(l);
 }
 
@@ -174,15 +204,15 @@ static bool from_dram(const ws_mem_verdict *v)
  * line is a full DRAM latency again (results/h200-halfline: 657-660 cycles, a new line 672-676), so
  * each k-step of a double-buffered GEMM is a DRAM epoch, yet mma_cp_async at 256 blocks took ~430
  * cycles a k-step (results/h200-lrc-sizes/ksweep), not the ~1,230 of a latency a k-step. */
-static void close_epoch(ws_latency *l, warp_epoch *w, double *S, bool barrier)
+static void close_epoch(ws_latency *l, warp_epoch *w, int sm, bool barrier)
 {
     if (l->has_barrier && !w->epoch_global && !w->epoch_dram)
         w->short_cycles += w->epoch_cycles;
     else {
         double lat = w->epoch_cycles + (barrier && w->epoch_dram ? l->block_tail_cycles : 0);
-        if (l->copy_depth > 0 && w->epoch_global && !w->epoch_plain)
-            lat /= l->copy_depth + 1;
-        *S += lat;
+        /* divided by the depth the run kept once it is known (ws_latency_finish) */
+        if (l->may_pipeline && w->epoch_global && !w->epoch_plain) l->sm_copy_cycles[sm] += lat;
+        else l->sm_cycles[sm] += lat;
     }
 }
 
@@ -227,7 +257,7 @@ void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
     int wait = long_load && pc >= 0 && pc < l->nwaits ? l->waits[pc] : -1;
     bool waited = wait >= 0 && w->epoch_wait >= 0 && wait > w->epoch_wait;
     if (!same_insn && (w->last_pc < 0 || pc <= w->last_pc || dependent || barrier || waited)) {
-        close_epoch(l, w, S, barrier);
+        close_epoch(l, w, v->sm, barrier);
         l->sm_dram_epochs[v->sm] += w->epoch_dram ? (barrier ? l->block_tail_queue : 1) : 0;
         w->epoch_cycles = 0;
         w->epoch_dram = 0;
@@ -259,7 +289,7 @@ void ws_latency_finish(ws_latency *l)
         double longest = 0;
         for (uint64_t w = b * K; w < (b + 1) * K && w < l->nwarps; w++) { /* close every open epoch */
             warp_epoch *e = &l->warps[w];
-            close_epoch(l, e, &l->sm_cycles[sm], e->epoch_dram); /* the exit: a DRAM epoch waits for the block */
+            close_epoch(l, e, sm, e->epoch_dram); /* the exit: a DRAM epoch waits for the block */
             l->sm_dram_epochs[sm] += e->epoch_dram ? l->block_tail_queue : 0;
             if (e->short_cycles > longest)
                 longest = e->short_cycles;
@@ -269,6 +299,10 @@ void ws_latency_finish(ws_latency *l)
            tree reduction's working warp): each warp is charged that chain, not its own */
         l->sm_cycles[sm] += (double)K * longest;
         l->sm_short_cycles[sm] += (double)K * longest;
+    }
+    for (int s = 0; s < l->dev->sm_count; s++) {
+        l->sm_cycles[s] += l->sm_copy_cycles[s] / (l->copy_depth + 1);
+        l->sm_copy_cycles[s] = 0;
     }
     l->finished = 1;
     WS_ASSERT(ws_latency_check(l) == 0);

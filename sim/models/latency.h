@@ -31,6 +31,11 @@ int ws_latency_set_function(ws_latency *l, const ptx_function *fn);
  * SASS instructions before it that wait for a global/local load): a warp's access whose count is
  * above its previous access's starts a new epoch. Takes waits (malloc'd, n entries; NULL: none). */
 void ws_latency_set_load_waits(ws_latency *l, int *waits, int n);
+/* The run's executions of each pc (pc_warp_count, ninsns of them), before ws_latency_finish: the
+ * pipeline's depth N is the cp.async.wait_group N > 0 its warps executed most (without this call,
+ * the function's one such N, or none where it has several). An epoch of such copies alone then
+ * adds its latency / (N + 1) to the chain (latency.c, close_epoch). */
+void ws_latency_set_wait_counts(ws_latency *l, const uint64_t *pc_warp_count, int ninsns);
 /* ws_verdict_fn: ctx = the ws_latency. */
 void ws_latency_verdict(void *ctx, const ws_mem_verdict *v);
 /* Closes every warp's open epoch. Idempotent; verdicts after it are ignored. */
