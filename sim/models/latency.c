@@ -21,7 +21,12 @@ typedef struct {
     float short_cycles;        /* a kernel with barriers: its epochs of shared loads only (close_epoch()) */
     int32_t epoch_wait;        /* the SASS wait count at the open epoch's global/local loads, -1 = none */
     uint8_t epoch_plain;       /* 1: the open epoch has a global/local load that is not a cp.async copy */
+    int32_t copy_pc;           /* pc of the open epoch's latest cp.async, -1 = none */
+    float copy_cycles;         /* the slowest cp.async of the open epoch */
+    float other_cycles;        /* the slowest of its other loads */
 } warp_epoch;
+
+#define NO_EPOCH(pc) ((warp_epoch){.last_pc = (pc), .epoch_wait = -1, .copy_pc = -1})
 
 struct ws_latency {
     const ws_device *dev;
@@ -97,7 +102,7 @@ ws_latency *ws_latency_new(const ws_device *dev, const ws_launch *launch)
             return NULL;
         }
         for (uint64_t w = 0; w < l->nwarps; w++)
-            l->warps[w] = (warp_epoch){-1, 0.0f, 0, 0, 0.0f, -1, 0};
+            l->warps[w] = NO_EPOCH(-1);
     }
     return l;
 }
@@ -209,9 +214,18 @@ static void close_epoch(ws_latency *l, warp_epoch *w, int sm, bool barrier)
     if (l->has_barrier && !w->epoch_global && !w->epoch_dram)
         w->short_cycles += w->epoch_cycles;
     else {
-        double lat = w->epoch_cycles + (barrier && w->epoch_dram ? l->block_tail_cycles : 0);
+        double tail = barrier && w->epoch_dram ? l->block_tail_cycles : 0;
+        double lat = w->epoch_cycles + tail;
+        bool copies_alone = w->epoch_global && !w->epoch_plain;
+        if (copies_alone && w->copy_pc >= 0 && w->last_pc > w->copy_pc) {
+            /* the warp's own instructions after its last copy run while the copies fly: a block
+               that copies tile t + 1 before it multiplies tile t waits max(L - work, 0) */
+            double work = (double)(w->last_pc - w->copy_pc) * l->dev->insn_chain_cycles;
+            double copy = w->copy_cycles + tail - work;
+            lat = copy > w->other_cycles ? copy : w->other_cycles;
+        }
         /* divided by the depth the run kept once it is known (ws_latency_finish) */
-        if (l->may_pipeline && w->epoch_global && !w->epoch_plain) l->sm_copy_cycles[sm] += lat;
+        if (l->may_pipeline && copies_alone) l->sm_copy_cycles[sm] += lat;
         else l->sm_cycles[sm] += lat;
     }
 }
@@ -264,12 +278,19 @@ void ws_latency_verdict(void *ctx, const ws_mem_verdict *v)
         w->epoch_global = 0;
         w->epoch_plain = 0;
         w->epoch_wait = -1;
+        w->copy_pc = -1;
+        w->copy_cycles = w->other_cycles = 0;
     }
     if (wait > w->epoch_wait)
         w->epoch_wait = wait;
     w->last_pc = pc;
     if (lat > w->epoch_cycles)
         w->epoch_cycles = (float)lat;
+    if (ev->kind == WS_KIND_LDGSTS) {
+        w->copy_pc = pc;
+        if (lat > w->copy_cycles) w->copy_cycles = (float)lat;
+    } else if (lat > w->other_cycles)
+        w->other_cycles = (float)lat;
     if (dram)
         w->epoch_dram = 1;
     if (lat > 0 && ev->space != WS_SPACE_SHARED) {
@@ -293,7 +314,7 @@ void ws_latency_finish(ws_latency *l)
             l->sm_dram_epochs[sm] += e->epoch_dram ? l->block_tail_queue : 0;
             if (e->short_cycles > longest)
                 longest = e->short_cycles;
-            *e = (warp_epoch){e->last_pc, 0.0f, 0, 0, 0.0f, -1, 0};
+            *e = NO_EPOCH(e->last_pc);
         }
         /* the barriers hold every warp of the block until its longest short chain is done (the
            tree reduction's working warp): each warp is charged that chain, not its own */
