@@ -36,6 +36,7 @@ struct ws_latency {
     uint64_t nwarps, nblocks;
     ws_deps deps;              /* barriers and dependent loads, from ws_latency_set_function */
     const ptx_function *fn;    /* its wait_groups (ws_latency_set_wait_counts) */
+    int32_t *full_wait_after;  /* per pc: the first cp.async.wait_group 0 / wait_all at or after it (ninsns: none) */
     double *sm_cycles;
     double *sm_dram_epochs;    /* epochs with a DRAM load: the DRAM queue waits they count */
     double *sm_short_cycles;   /* of sm_cycles: the blocks' short chains (epochs of shared loads only) */
@@ -119,6 +120,18 @@ int ws_latency_set_function(ws_latency *l, const ptx_function *fn)
        the function's cp.async.wait_group immediates are N alone or N and 0 (the loop's wait and the
        drain after it), else none */
     l->fn = fn;
+    free(l->full_wait_after);
+    l->full_wait_after = NULL;
+    if (fn && fn->ninsns > 0 && (l->full_wait_after = malloc((size_t)fn->ninsns * sizeof *l->full_wait_after))) {
+        int32_t next = fn->ninsns;
+        for (int pc = fn->ninsns - 1; pc >= 0; pc--) {
+            const ptx_insn *in = &fn->insns[pc];
+            if (in->op == PTX_CP_WAIT_ALL || (in->op == PTX_CP_WAIT && in->opnd[0].kind == PTX_OPND_IMM && in->opnd[0].imm == 0))
+                next = pc;
+            l->full_wait_after[pc] = next;
+        }
+    } else if (fn && fn->ninsns > 0)
+        rc = -1;
     l->copy_depth = 0;
     l->may_pipeline = false;
     for (int pc = 0; fn && pc < fn->ninsns; pc++) {
@@ -173,6 +186,7 @@ void ws_latency_free(ws_latency *l)
     free(l->sm_short_cycles);
     free(l->sm_insn_cycles);
     free(l->sm_copy_cycles);
+    free(l->full_wait_after);
     free(l);
 }
 
@@ -217,10 +231,14 @@ static void close_epoch(ws_latency *l, warp_epoch *w, int sm, bool barrier)
         double tail = barrier && w->epoch_dram ? l->block_tail_cycles : 0;
         double lat = w->epoch_cycles + tail;
         bool copies_alone = w->epoch_global && !w->epoch_plain;
-        if (copies_alone && w->copy_pc >= 0 && w->last_pc > w->copy_pc) {
-            /* the warp's own instructions after its last copy run while the copies fly: a block
-               that copies tile t + 1 before it multiplies tile t waits max(L - work, 0) */
-            double work = (double)(w->last_pc - w->copy_pc) * l->dev->insn_chain_cycles;
+        int32_t upto = w->last_pc;     /* a wait for every copy ends the work the copies fly under */
+        if (l->full_wait_after && w->copy_pc >= 0 && w->copy_pc < l->fn->ninsns && l->full_wait_after[w->copy_pc] < upto)
+            upto = l->full_wait_after[w->copy_pc];
+        if (copies_alone && w->copy_pc >= 0 && upto > w->copy_pc) {
+            /* the warp's own instructions after its last copy, up to the wait for it, run while the
+               copies fly: a block that copies tile t + 1 before it multiplies tile t waits
+               max(L - work, its other loads) */
+            double work = (double)(upto - w->copy_pc) * l->dev->insn_chain_cycles;
             double copy = w->copy_cycles + tail - work;
             lat = copy > w->other_cycles ? copy : w->other_cycles;
         }
