@@ -16,15 +16,17 @@
 typedef struct {
     int32_t last_pc;           /* pc of its previous memory instruction, -1 before the first */
     float epoch_cycles;        /* the slowest load of the open epoch */
-    uint8_t epoch_dram;        /* 1: the open epoch has a load with a sector from DRAM */
-    uint8_t epoch_global;      /* 1: the open epoch has a load that is not a shared one */
     float short_cycles;        /* a kernel with barriers: its epochs of shared loads only (close_epoch()) */
     int32_t epoch_wait;        /* the SASS wait count at the open epoch's global/local loads, -1 = none */
-    uint8_t epoch_plain;       /* 1: the open epoch has a global/local load that is not a cp.async copy */
     int32_t copy_pc;           /* pc of the open epoch's latest cp.async, -1 = none */
     float copy_cycles;         /* the slowest cp.async of the open epoch */
     float other_cycles;        /* the slowest of its other loads */
+    uint8_t epoch_dram;        /* 1: the open epoch has a load with a sector from DRAM */
+    uint8_t epoch_global;      /* 1: the open epoch has a load that is not a shared one */
+    uint8_t epoch_plain;       /* 1: the open epoch has a global/local load that is not a cp.async copy */
 } warp_epoch;
+
+_Static_assert(sizeof(warp_epoch) == 32, "a warp's epoch: 32 bytes, one per warp of the grid");
 
 #define NO_EPOCH(pc) ((warp_epoch){.last_pc = (pc), .epoch_wait = -1, .copy_pc = -1})
 
