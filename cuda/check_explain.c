@@ -882,7 +882,10 @@ const char *chk_explain_rule(const chk_row *r, const chk_facts *f)
 const char *chk_shown_cause(const chk_row *r)
 {
     if (r->verdict == CHK_DIFFER) return r->cause;
-    return r->verdict == CHK_AGREE && !strncmp(r->cause, CHK_VARIES, strlen(CHK_VARIES)) ? r->cause : "";
+    if (r->verdict != CHK_AGREE) return "";
+    return !strncmp(r->cause, CHK_VARIES, strlen(CHK_VARIES)) ||
+                   !strncmp(r->cause, CHK_SAMPLED_ESTIMATE, strlen(CHK_SAMPLED_ESTIMATE))
+               ? r->cause : "";
 }
 
 void chk_explain_rows(chk_row *rows, int n, const chk_facts *f)

@@ -44,9 +44,13 @@ typedef struct {
 
 #define CHK_UNEXPLAINED "unexplained: missing "
 #define CHK_VARIES "the GPU's count varies run to run" /* where another run contradicts the record */
+/* An exact row of a sampled simulation whose exact counters are estimates (check --replay of a
+ * --no-sim run): judged within the cache tolerance, its cause opens with this sentence (no ';'
+ * in it), "sampled: an estimate from N of M blocks (...), judged within the cache tolerance". */
+#define CHK_SAMPLED_ESTIMATE "sampled: an estimate from "
 
 /* The cause a report shows for row r: a differing row's; an agreeing row's only where it says
- * CHK_VARIES; "" otherwise. */
+ * CHK_VARIES or CHK_SAMPLED_ESTIMATE; "" otherwise. */
 const char *chk_shown_cause(const chk_row *r);
 
 /* The cause of row r (any verdict: the validation report explains its worst rows) into out.

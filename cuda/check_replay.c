@@ -169,6 +169,26 @@ static int check_named(const char *json_path, const cJSON *runs, const char *con
     return WS_EXIT_OK;
 }
 
+/* An exact row judged within the cache tolerance because the sample's exact counters are
+ * estimates: its cause opens with CHK_SAMPLED_ESTIMATE and how many blocks, then the mechanism
+ * found for it, if any. */
+static void note_estimate(chk_row *a, const ws_sample_info *si)
+{
+    char why[160], buf[sizeof a->cause];
+    if (si->exact_exact) /* every sampled block of a kind alike, but edge kinds of one block each */
+        snprintf(why, sizeof why, ": %d kind%s of edge block taken from one block each, assumed alike",
+                 si->single_kinds, si->single_kinds == 1 ? "" : "s");
+    else                 /* no ';' here: the sentence ends at the first one (check_explain.h) */
+        snprintf(why, sizeof why, " within %.2f%%: 3 standard errors of the per-block spread%s", 100 * si->exact_bound,
+                 si->single_kinds ? ", some edge kinds from one block each" : "");
+    int k = snprintf(buf, sizeof buf, CHK_SAMPLED_ESTIMATE "%llu of %llu blocks (exact counters estimated%s), "
+                     "judged within the cache tolerance", (unsigned long long)si->blocks_run,
+                     (unsigned long long)si->blocks_total, why);
+    if (a->cause[0] && k > 0 && (size_t)k + 2 < sizeof buf) /* the mechanism cut to what is left */
+        snprintf(buf + k, sizeof buf - (size_t)k, "; %.*s", (int)(sizeof buf - (size_t)k - 3), a->cause);
+    memcpy(a->cause, buf, sizeof buf);
+}
+
 /* Judges one recorded run's counters against today's simulator side ss: fills run's rows and
  * time, adds to the document's and its file's tallies. lp: the kernel's loops whose counts depend
  * on timing (CAS retries, waits); basis_differs: the record
@@ -182,6 +202,12 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
     run->now = calloc((size_t)(n ? n : 1), sizeof *run->now);
     run->before = calloc((size_t)(n ? n : 1), sizeof *run->before);
     if (!run->now || !run->before) {
+        ws_error_set(err, "check", 0, 0, "out of memory");
+        return WS_EXIT_INTERNAL;
+    }
+    bool estimate = chk_sim_exact_estimated(ss); /* the sample's exact counters are estimates */
+    bool *est = calloc((size_t)(n ? n : 1), sizeof *est);
+    if (!est) {
         ws_error_set(err, "check", 0, 0, "out of memory");
         return WS_EXIT_INTERNAL;
     }
@@ -219,6 +245,11 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
         }
         chk_unjudge_for_wmma(a, 1, ss->wmma_accesses);      /* as check judged it live (cmd_check.c) */
         chk_unjudge_for_wmma(b, 1, ss->wmma_accesses);
+        if (estimate && a->cls == CHK_EXACT && (a->verdict == CHK_AGREE || a->verdict == CHK_DIFFER)) {
+            chk_row_as_model(a); /* an estimate is not a count: judged within the cache tolerance */
+            est[run->nrows - 1] = true;
+            run->estimated++;
+        }
         count(d->agree[0], d->judged[0], b);
         count(d->agree[1], d->judged[1], a);
         if (tf) {
@@ -248,6 +279,9 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
                    .coalesce_group_sms = dev && dev->l2_read_coalescing ? dev->l2_coalesce_group_sms : 0,
                    .coalesce_groups = ws_device_grid_groups(dev, run->blocks > 0 ? (uint64_t)run->blocks : 0)};
     chk_explain_rows(run->now, run->nrows, &f);
+    for (int k = 0; k < run->nrows; k++)
+        if (est[k]) note_estimate(&run->now[k], &ss->sample);
+    free(est);
     return rc;
 }
 
@@ -261,7 +295,10 @@ static void skip(chk_replay_doc *d, const char *kernel, const char *ovt, const c
 }
 
 /* Re-simulates one recorded run (its kernel, -D text and registers) into a new element of d->runs;
- * a run without counters (o->timed_runs) is judged on its time alone, simulated sampled. */
+ * a run without counters (o->timed_runs) is judged on its time alone, simulated sampled; a run
+ * recorded by check --no-sim (counters with the GPU's values alone) is simulated sampled too and
+ * judged on every recorded row (its exact rows within the cache tolerance where the sample's
+ * exact counters are estimates). Either falls back to every block where sampling is refused. */
 static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, const chk_replay_opts *o,
                       chk_sim_side *ss, int *cap, ws_error *err)
 {
@@ -281,7 +318,9 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     ws_sample_mode mode = WS_SAMPLE_OFF;
     const char *refusal = NULL;
     double threads = (double)ws_launch_blocks(&t.launch) * (double)ws_launch_threads_per_block(&t.launch);
-    if (!cJSON_IsArray(counters) || !cJSON_GetArraySize(counters)) {
+    bool has_ctr = cJSON_IsArray(counters) && cJSON_GetArraySize(counters);
+    bool no_sim = has_ctr && cJSON_IsTrue(item(run, "no_sim")); /* check --no-sim: nothing was simulated */
+    if (!has_ctr || no_sim) { /* nothing simulated at record time (a size too large to): sampled here */
         refusal = ws_sample_refusal(t.fn, &t.launch);
         double spent = o->full_seconds_spent ? *o->full_seconds_spent : 0;
         bool over_threads = o->full_threads_max > 0 && threads > o->full_threads_max;
@@ -298,6 +337,9 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
             cu_target_close(&t);
             return WS_EXIT_OK;
         }
+        mode = WS_SAMPLE_ON;
+    }
+    if (!has_ctr) {
         timed = cJSON_CreateArray();
         cJSON *x = cJSON_CreateObject();
         if (!timed || !x) {
@@ -311,7 +353,6 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
         cJSON_AddNumberToObject(x, "gpu", num(item(run, "time"), "median_ms", 0) * 1e6); /* ns, as recorded */
         cJSON_AddItemToArray(timed, x);
         counters = timed;
-        mode = WS_SAMPLE_ON;
     }
     cu_kernel_attrs attrs;
     memset(&attrs, 0, sizeof attrs);
@@ -340,12 +381,13 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     ws_sim_result res;
     memset(&res, 0, sizeof res);
     r->timed_only = timed != NULL;
+    r->no_sim = no_sim;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int src = chk_simulate_sampled(&t, &attrs, d->gpu, mode, !o->no_racecheck, &res, ss, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->sim_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (timed && refusal) { /* run on every block: its cost counts against the budget */
+    if ((timed || no_sim) && refusal) { /* run on every block: its cost counts against the budget */
         r->full_unsampled = true;
         snprintf(r->full_why, sizeof r->full_why, "%s", refusal);
         if (o->full_seconds_spent) *o->full_seconds_spent += r->sim_seconds;
@@ -355,10 +397,10 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     cu_target_close(&t);
     if (src) {
         cJSON_Delete(timed);
-        if (!timed || (ss->stop != WS_SIM_FAULT && ss->stop != WS_SIM_REFUSED)) return src;
-        /* recorded on its time alone (check --gpu-only): the GPU ran it without its output judged, and the
-         * simulator refuses it (a race, an access out of bounds, a launch its instruction budget cannot
-         * finish): listed with the reason, not simulated */
+        if ((!timed && !no_sim) || (ss->stop != WS_SIM_FAULT && ss->stop != WS_SIM_REFUSED)) return src;
+        /* recorded on its time alone (check --gpu-only) or with --no-sim: the GPU ran it without its output
+         * judged, and the simulator refuses it (a race, an access out of bounds, a launch its instruction
+         * budget cannot finish): listed with the reason, not simulated */
         d->nruns--;
         char why[480];
         snprintf(why, sizeof why, "the simulator refuses it: %.440s", err->msg);
@@ -368,11 +410,12 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     ws_sim_result_free(&res);
     /* A record whose simulator counted the machine code (ptxas + nvdisasm; records made before
      * "sim_basis" was written were, where check ran with the toolkit) cannot be reproduced at
-     * PTX level: its exact rows are left out rather than called differing. */
+     * PTX level: its exact rows are left out rather than called differing. A --no-sim record has
+     * no simulator values and no basis: its GPU counts are judged against today's, as check would. */
     bool basis_differs = strcmp(str(run, "sim_basis"), "ptx") && !ss->sass;
     if (basis_differs && !d->level[0]) snprintf(d->level, sizeof d->level, "%s", ss->level);
     int left_before = d->left_out;
-    int rc = judge_run(d, r, counters, ss, tf, &lp, basis_differs && !timed, err);
+    int rc = judge_run(d, r, counters, ss, tf, &lp, basis_differs && !timed && !no_sim, err);
     d->left_runs += d->left_out > left_before;
     cJSON_Delete(timed);
     return rc;

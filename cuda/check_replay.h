@@ -40,9 +40,13 @@ typedef struct {
     bool has_far;
     double far_miss_sectors;
     bool timed_only;           /* a run recorded without counters (--gpu-only): its time row alone */
+    bool no_sim;               /* a run recorded by check --no-sim: the GPU's counters without simulator values,
+                                  simulated here on a sample of its blocks and judged on every recorded row */
+    int estimated;             /* its exact rows judged within the cache tolerance: the sample's exact counters
+                                  are estimates (chk_sim_exact_estimated; each row's cause says so) */
     bool sampled;              /* simulated on a sample of its blocks (sim/sample.h) */
     bool catalog;              /* the kernel is the catalog's (demos/), not a file outside it (the corpus) */
-    bool full_unsampled;       /* a time-only run that cannot be sampled, simulated on every block */
+    bool full_unsampled;       /* a time-only or --no-sim run that cannot be sampled, simulated on every block */
     char full_why[256];        /* then why it cannot be sampled (ws_sample_refusal) */
     double threads;            /* the launch's threads */
     double blocks;             /* and its blocks */
@@ -66,9 +70,11 @@ typedef struct {
 typedef struct {
     bool verbose;
     bool timed_runs;           /* also the runs recorded without counters: their time alone, simulated on a
-                                  sample of their blocks where the launch allows (sim/sample.h) */
-    double full_threads_max;   /* such a run that cannot be sampled and has more threads is left out (listed
-                                  in skips): a whole simulation of it takes minutes; 0 = none left out */
+                                  sample of their blocks where the launch allows (sim/sample.h); a --no-sim
+                                  run (counters, no simulator values) is simulated so in every replay */
+    double full_threads_max;   /* such a run (time-only or --no-sim) that cannot be sampled and has more
+                                  threads is left out (listed in skips): a whole simulation of it takes
+                                  minutes; 0 = none left out */
     double full_seconds_max;   /* the wall-clock seconds the whole simulations of such runs may take in all
                                   (*full_seconds_spent counts them); a run after the budget is spent is left
                                   out (listed in skips); 0 = no budget */

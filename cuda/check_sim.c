@@ -40,6 +40,12 @@ const double *chk_sim_value(const chk_sim_side *ss, const char *name)
     return NULL;
 }
 
+bool chk_sim_exact_estimated(const chk_sim_side *ss)
+{
+    const ws_sample_info *si = &ss->sample;
+    return si->sampled && !(si->exact_exact && si->single_kinds == 0); /* as the sampler's text says it */
+}
+
 bool chk_sim_is_model(const chk_sim_side *ss, const char *name)
 {
     for (int i = 0; i < ss->n; i++)
@@ -112,6 +118,7 @@ int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const
                        t->fn, &t->launch);
         ss->sampled = sim.sampler != NULL;
         snprintf(ss->sampling, sizeof ss->sampling, "%s", sim.sampling);
+        ws_sampler_info(sim.sampler, &ss->sample); /* before close frees the sampler */
         *res = sim.result; /* the caller frees the final buffers after the output check */
         sim.have_result = false;
     }

@@ -45,6 +45,7 @@ typedef struct {
     int hazards;                  /* the distinct hazards it found (printed on stderr as found) */
     bool sampled;                 /* some blocks were skipped and the counters scaled (sim/sample.h) */
     char sampling[2048];          /* the sampler's line, "" = full */
+    ws_sample_info sample;        /* its numbers: blocks run of the grid's, whether the exact counters are exact */
 } chk_sim_side;
 
 /* Simulates t on the profile named gpu_name (the default profile, with a note, when
@@ -65,6 +66,11 @@ int chk_simulate_sampled(const cu_target *t, const cu_kernel_attrs *attrs, const
  * simulation with WS_RACECHECK_CLEAN_SUMMARY (sim/interp/racecheck.h) in text output, as
  * compute-sanitizer and `sim --racecheck` end a clean run. */
 bool chk_racecheck_clean(const chk_sim_side *ss);
+
+/* True when ss was sampled and its sampler does not state its exact counters exact (sim/sample.c:
+ * "exact counters estimated ...": blocks of a kind ran different counts, or edge kinds were taken
+ * from one block each): its exact rows are estimates, judged within the cache tolerance. */
+bool chk_sim_exact_estimated(const chk_sim_side *ss);
 
 /* The value of metric name, or NULL. */
 const double *chk_sim_value(const chk_sim_side *ss, const char *name);

@@ -43,7 +43,7 @@ _Static_assert(MAX_ROWS <= CU_MAX_METRICS, "ncu's reader must keep every metric 
 
 typedef struct {
     ws_cli_common c;           /* -D, --json */
-    bool all, no_counters, gpu_only, verbose;
+    bool all, no_counters, gpu_only, no_sim, verbose;
     int reps;                  /* 0 = not given: CU_DEFAULT_REPS */
     const char *record, *markdown, *replay, *validate, *png;
     const char *save;          /* --save DIR: both sides' buffers (check_save.h) */
@@ -91,12 +91,16 @@ static const ws_opt check_options[] = {
     {.name = "gpu-only", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, gpu_only),
      .help = "time and bandwidth only: no simulation, no output check, no counters (sizes too\n"
              "large to simulate, e.g. a working set well beyond L2 for bandwidth claims)"},
+    {.name = "no-sim", .kind = WS_OPT_FLAG, .at = offsetof(check_opts, no_sim),
+     .help = "GPU side only: the timed runs and the ncu counters, no simulation and no output\n"
+             "check here; `check --replay`/`--validate` simulate it later on a sample of its blocks"},
 };
 
 static const ws_cli_spec check_spec = {
     .command = "check",
     .usage = "usage: warpscope check <kernel>... | --all  [-D NAME=VALUE]... [--realistic] [--reps N] [--json | --csv]\n"
-             "                       [--record results/<gpu>.json] [--no-counters] [--save DIR [--save-inputs]]\n"
+             "                       [--record results/<gpu>.json] [--no-counters | --gpu-only | --no-sim]\n"
+             "                       [--save DIR [--save-inputs]]\n"
              "       warpscope check --markdown results/<gpu>.json\n"
              "       warpscope check --replay results/<gpu>.json [<kernel>...] [other-run.csv...] [--verbose] [--json | --csv]\n"
              "       warpscope check --validate results/<gpu>.json [more results files] [other-run.csv...] [--png FILE]\n",
@@ -125,13 +129,20 @@ static int parse(int argc, char **argv, check_opts *o)
     o->kernels = (const char **)argv + 1;
     const bool reps_given = o->reps != 0;
     if (!reps_given) o->reps = CU_DEFAULT_REPS;
+    /* --no-sim is the GPU side with its counters: --gpu-only leaves the counters out, --no-counters too */
+    if (o->no_sim && (o->gpu_only || o->no_counters)) {
+        fprintf(stderr, "warpscope: check: choose one of --no-sim and %s (--no-sim records the GPU's time and ncu "
+                        "counters without simulating; %s)\n", o->gpu_only ? "--gpu-only" : "--no-counters",
+                o->gpu_only ? "--gpu-only records its time alone" : "--no-counters simulates and leaves ncu out");
+        return WS_EXIT_USAGE;
+    }
     /* --markdown and --replay read a recorded file and run nothing on the GPU: refuse the
      * options they would silently ignore, so a user does not believe they took effect */
     if (o->markdown && o->replay) {
         fprintf(stderr, "warpscope: check: choose one of --markdown and --replay\n");
         return WS_EXIT_USAGE;
     }
-    if (o->markdown && (o->nkernels || o->all || o->c.json || o->record || o->gpu_only || o->no_counters ||
+    if (o->markdown && (o->nkernels || o->all || o->c.json || o->record || o->gpu_only || o->no_sim || o->no_counters ||
                         o->c.ov.n || o->c.ov.realistic || o->verbose || reps_given)) {
         fprintf(stderr, "warpscope: check: --markdown takes one results file and no other option or kernel\n");
         return WS_EXIT_USAGE;
@@ -148,7 +159,8 @@ static int parse(int argc, char **argv, check_opts *o)
         fprintf(stderr, "warpscope: check: --save-inputs goes with --save DIR\n");
         return WS_EXIT_USAGE;
     }
-    if (o->replay && (o->all || o->record || o->gpu_only || o->no_counters || o->c.ov.n || o->c.ov.realistic || reps_given)) {
+    if (o->replay && (o->all || o->record || o->gpu_only || o->no_sim || o->no_counters || o->c.ov.n ||
+                      o->c.ov.realistic || reps_given)) {
         fprintf(stderr, "warpscope: check: --replay takes kernel names, --verbose, --json and --csv only (it replays the "
                         "recorded -D sizes)\n");
         return WS_EXIT_USAGE;
@@ -157,7 +169,7 @@ static int parse(int argc, char **argv, check_opts *o)
         fprintf(stderr, "warpscope: check: --png draws the --validate report's plot; give --validate too\n");
         return WS_EXIT_USAGE;
     }
-    if (o->validate && (o->markdown || o->replay || o->all || o->record || o->gpu_only || o->no_counters ||
+    if (o->validate && (o->markdown || o->replay || o->all || o->record || o->gpu_only || o->no_sim || o->no_counters ||
                         o->c.ov.n || o->c.ov.realistic || o->verbose || reps_given || o->c.json || o->c.csv)) {
         fprintf(stderr, "warpscope: check: --validate takes results files and --png only (it prints markdown)\n");
         return WS_EXIT_USAGE;
@@ -355,8 +367,12 @@ static void run_text(FILE *f, const kernel_check *kc)
     if (kc->ss.note[0]) fprintf(f, "  simulator: %s\n", kc->ss.note);
     if (run->counters_note[0]) fprintf(f, "  counters: %s\n", run->counters_note);
     print_rows(f, kc->rows, kc->nrows);
-    fprintf(f, "  => %s\n", kc->fails ? "DIFFERS (an exact counter or the output)"
-                                      : "agrees on every exact counter and the output");
+    if (run->no_sim) /* nothing was judged: the record is for check --replay */
+        fprintf(f, "  => not judged here (--no-sim): check --replay simulates it on a sample of its blocks and "
+                   "judges these counters\n");
+    else
+        fprintf(f, "  => %s\n", kc->fails ? "DIFFERS (an exact counter or the output)"
+                                          : "agrees on every exact counter and the output");
 }
 
 static int check_text(FILE *f, const void *body, ws_part part)
@@ -462,13 +478,15 @@ static int check_save(check_ctx *cx, kernel_check *kc, ws_error *err)
 }
 
 /* The simulator first (its buffers are the reference, its counters the prediction), then the
- * GPU: a verified launch, the timed repetitions, the outputs against the simulator's. */
+ * GPU: a verified launch, the timed repetitions, the outputs against the simulator's. With
+ * --gpu-only or --no-sim nothing is simulated here (a size too large to simulate whole). */
 static int check_run(check_ctx *cx, kernel_check *kc, ws_error *err)
 {
     cu_session *s = cx->s;
     cu_result_run *run = &kc->run;
     int rc;
-    if (!cx->o->gpu_only) {
+    run->no_sim = cx->o->no_sim;
+    if (!cx->o->gpu_only && !cx->o->no_sim) {
         if ((rc = chk_simulate(&kc->t, &kc->k.attrs, s->info.name, &kc->sim, &kc->ss, err))) return rc;
         kc->have_sim = true;
         /* a clean racecheck says so, as compute-sanitizer's does (hazards were printed as found) */
@@ -481,7 +499,7 @@ static int check_run(check_ctx *cx, kernel_check *kc, ws_error *err)
     if ((rc = cu_run_timed(s, &kc->k, &kc->b, cx->o->reps, &run->timing, err))) return cu_exit_code(rc);
     run->timed = true;
     if (!kc->have_sim) {
-        snprintf(run->output, sizeof run->output, "not checked (--gpu-only)");
+        snprintf(run->output, sizeof run->output, "not checked (%s)", cx->o->no_sim ? "--no-sim" : "--gpu-only");
         return check_save(cx, kc, err);
     }
     ws_error verr;
@@ -498,7 +516,8 @@ static int check_run(check_ctx *cx, kernel_check *kc, ws_error *err)
 
 /* The hardware counters through ncu (not with --no-counters or --gpu-only), then one judged row
  * per metric: the GPU's time is the event-timed median of the repetitions (ncu's single pass
- * is in the JSON). */
+ * is in the JSON). With --no-sim the simulator side is empty: ncu's default list, every row the
+ * GPU's value alone (verdict missing), judged later by check --replay. */
 static void check_counters(check_ctx *cx, kernel_check *kc)
 {
     const check_opts *o = cx->o;
@@ -536,7 +555,7 @@ static void check_counters(check_ctx *cx, kernel_check *kc)
         chk_row *r = &kc->rows[kc->nrows++];
         chk_row_set(r, m, sv != NULL, sv ? *sv : 0, gm && gm->numeric, gm ? gm->value : 0);
         if (chk_sim_is_model(ss, m)) chk_row_as_model(r); /* an approximate SASS count: judged within 10% */
-        else if (!sv && !ss->sass && ws_metric_find(m) && ws_metric_find(m)->scope == WS_SCOPE_SASS)
+        else if (kc->have_sim && !sv && !ss->sass && ws_metric_find(m) && ws_metric_find(m)->scope == WS_SCOPE_SASS)
             snprintf(r->cause, sizeof r->cause, "SASS instruction counts need the machine code; this run is %.300s",
                      ss->level);
     }

@@ -92,6 +92,7 @@ cJSON *cu_results_run_json(const cu_result_run *r)
     }
     if (r->counters_note[0]) cJSON_AddStringToObject(o, "counters_note", r->counters_note);
     if (r->sim_basis) cJSON_AddStringToObject(o, "sim_basis", r->sim_basis);
+    if (r->no_sim) cJSON_AddBoolToObject(o, "no_sim", true); /* absent otherwise: older files read as before */
     cJSON *rows = cJSON_AddArrayToObject(o, "counters");
     for (int i = 0; i < r->nrows; i++) {
         const chk_row *w = &r->rows[i];

@@ -30,6 +30,8 @@ typedef struct {
     char counters_note[600];    /* why counters are missing, "" when collected */
     const char *sim_basis;      /* "sass": the simulator counted the machine code, "ptx": the PTX
                                    (check --replay judges exact rows only at the same basis); NULL = not simulated */
+    bool no_sim;                /* check --no-sim: the counters hold the GPU's values alone ("no_sim": true);
+                                   check --replay simulates the run on a sample of its blocks and judges them */
     int nrows;
     const chk_row *rows;
 } cu_result_run;

@@ -62,6 +62,7 @@ struct ws_sampler {
     double hit_factor, miss_factor;           /* the L2 read hits' and misses' own (by stratum, per pc) */
     double l1_factor;                         /* the L1 load sectors' (hits and misses, by stratum, per pc) */
     bool scaled, exact;
+    int single;                               /* kinds of edge block estimated from one block each */
     double exact_bound, cache_bound;
     double cache_se;                          /* the later blocks' 3 standard errors (< 0: none) */
     double later_assumed;                     /* the later L2 lookups from kinds pooled with the first wave */
@@ -535,6 +536,7 @@ bool ws_sampler_scale(ws_sampler *sp)
     ws_memstats_spread_sms(sp->ms);
     free(est); free(var); free(v);
     sp->scaled = true;
+    sp->single = single;
 
     char ex[160], ca[480];
     if (sp->exact && !single)
@@ -1078,6 +1080,7 @@ void ws_sampler_info(const ws_sampler *sp, ws_sample_info *o)
     o->edge_blocks = sp->edge_run;
     o->waves = (double)sp->lead / (double)sp->wave;
     o->exact_exact = sp->exact;
+    o->single_kinds = sp->single;
     o->exact_bound = sp->exact_bound;
     o->cache_bound = sp->cache_bound;
 }

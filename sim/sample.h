@@ -145,6 +145,8 @@ typedef struct {
     uint64_t blocks_run, blocks_total, lead_blocks, edge_blocks;
     double waves;                /* lead blocks / wave */
     bool exact_exact;            /* every sampled block of a kind had the same instruction and memory counts */
+    int single_kinds;            /* kinds of edge block taken from one block each (assumed alike): the text says
+                                    "exact counters exact" only where exact_exact and this is 0 */
     double exact_bound;          /* relative bound (3 standard errors) of the exact counters, worst of them */
     double cache_bound;          /* relative bound of the L2 read hits and misses: the wave-to-wave spread of
                                     the later whole waves (2 at least), else 3 standard errors of the later

@@ -13,9 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "../common/commands.h"
+#include "../common/text.h"
 #include "../common/toolkit.h"
+#include "../cuda/check_explain.h"
 #include "../cuda/check_replay.h"
+#include "../cuda/cu_results.h"
 
 /* One copy_float run (N = 2^20 floats, 256-thread blocks): every warp loads 32 x 4 B =
  * 4 sectors, so 2^20 x 4 / 32 = 131,072 load sectors; recorded_sim is what the simulator
@@ -380,6 +385,159 @@ static void test_a_corpus_file_resolves_from_the_repository_and_an_unbuilt_one_i
     rmdir(root);
 }
 
+/* A run as `check --no-sim` records it (cmd_check.c): the GPU's values, no simulator side (every
+ * row has_sim false, verdict missing), written by the results writer itself into a file of one
+ * run. overrides: its -D text; rows: metric and GPU value pairs. */
+typedef struct {
+    const char *metric;
+    double gpu;
+} gpu_value;
+
+static void write_no_sim_record(const char *path, const char *kernel, const char *file, const char *overrides,
+                                double median_ms, const gpu_value *v, int n)
+{
+    chk_row rows[16];
+    assert_true(n <= 16);
+    cu_result_run r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.kernel, sizeof r.kernel, "%s", kernel);
+    snprintf(r.file, sizeof r.file, "%s", file);
+    snprintf(r.overrides, sizeof r.overrides, "%s", overrides);
+    r.attrs.num_regs = 10;
+    r.timed = true;
+    r.timing.reps = 10;
+    r.timing.median_ms = r.timing.min_ms = r.timing.max_ms = median_ms;
+    r.output_ok = -1;
+    snprintf(r.output, sizeof r.output, "not checked (--no-sim)");
+    r.no_sim = true;
+    for (int i = 0; i < n; i++) chk_row_set(&rows[i], v[i].metric, false, 0, true, v[i].gpu);
+    r.rows = rows;
+    r.nrows = n;
+    cJSON *root = cJSON_CreateObject(), *dev = cJSON_AddObjectToObject(root, "device");
+    cJSON_AddStringToObject(dev, "name", "NVIDIA H200");
+    cJSON *runs = cJSON_AddArrayToObject(root, "runs"), *run = cu_results_run_json(&r);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(run, "no_sim")));   /* the record says what it is */
+    assert_null(cJSON_GetObjectItem(run, "sim_basis"));              /* and that nothing was simulated */
+    cJSON_AddItemToArray(runs, run);
+    char *text = ws_json_print(root);
+    cJSON_Delete(root);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+}
+
+/* Today's row of metric in r (the test fails without one). */
+static const chk_row *row_of(const chk_replay_run *r, const char *metric)
+{
+    for (int i = 0; i < r->nrows; i++)
+        if (!strcmp(r->now[i].metric, metric)) return &r->now[i];
+    fail_msg("no row %s", metric);
+    return NULL;
+}
+
+/* copy_float at N = 2^24 floats (65,536 blocks of 256 threads) recorded with --no-sim. From first
+ * principles: a warp's 32 floats are one request of 4 sectors, so 2^24 / 32 = 524,288 load requests,
+ * 2^24 x 4 / 32 = 2,097,152 load and as many store sectors, the same L2 read and write sectors, and
+ * 2^24 x 4 B = 64 MiB read from DRAM (beyond the 60 MiB L2, nothing is reused); the time is the H200's
+ * copy_float rate at 2^26 (0.2036 ms, results/h200.json's bandwidth table) at a quarter the size. The
+ * replay samples it (every block of a kind runs the same counts: exact counters exact) and judges
+ * every recorded row: the exact rows exact, the cache rows within 10%, the time. */
+static void test_a_no_sim_run_replays_sampled_with_every_recorded_counter_judged(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_replay_nosim_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    const gpu_value v[] = {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 524288},
+                           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 2097152},
+                           {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 2097152},
+                           {"lts__t_sectors_srcunit_tex_op_read.sum", 2097152},
+                           {"lts__t_sectors_srcunit_tex_op_write.sum", 2097152},
+                           {"dram__bytes_read.sum", 67108864},
+                           {"gpu__time_duration.sum", 0.2036e6 / 4}};
+    write_no_sim_record(path, "copy_float", "demos/coalescing.cu", "N=16777216", 0.2036 / 4, v, 7);
+    chk_replay_doc doc;
+    ws_error err;
+    int rc = chk_replay_collect(path, NULL, 0, false, &doc, &err);
+    unlink(path);
+    if (rc) fail_msg("replay: %s", err.msg);
+    assert_int_equal(doc.nruns, 1);
+    const chk_replay_run *r = &doc.runs[0];
+    assert_true(r->no_sim);
+    assert_false(r->timed_only);
+    assert_true(r->sampled);
+    assert_int_equal(r->estimated, 0);                    /* the sample states its exact counters exact */
+    assert_int_equal(doc.judged[1][CHK_EXACT], 3);
+    assert_int_equal(doc.agree[1][CHK_EXACT], 3);
+    assert_int_equal(doc.judged[1][CHK_CACHE], 3);
+    assert_int_equal(doc.agree[1][CHK_CACHE], 3);
+    assert_int_equal(doc.judged[1][CHK_TIME], 1);         /* judged; its verdict is the timing model's */
+    for (int c = 0; c < CHK_NCLASSES; c++) assert_int_equal(doc.judged[0][c], 0); /* nothing recorded to judge */
+    const chk_row *a = row_of(r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    assert_true(a->sim == 2097152 && a->cls == CHK_EXACT && a->verdict == CHK_AGREE);
+    assert_string_equal(chk_shown_cause(a), "");
+    chk_replay_doc_free(&doc);
+}
+
+/* copy_32x32 at W = H = 4096: 128 x 128 blocks of 32 x 32 threads. A warp is one row of 32 floats
+ * (one request, 4 sectors): 4096^2 / 32 = 524,288 load requests. The sample takes the kinds of edge
+ * block beyond its first waves from one block each, so its exact counters are estimated (sim/sample.c
+ * says so): each exact row is judged within the cache tolerance and its cause opens with "sampled: an
+ * estimate from N of 16384 blocks". The requests are recorded as counted; the load sectors 2% above
+ * 4096^2 x 4 / 32 = 2,097,152 (an equal judgement would call it differing; within 10% it agrees); the
+ * store sectors 1.5 times it (beyond 10%: differs, and the cause still opens with the estimate). */
+static void test_a_sampled_run_whose_exact_counters_are_estimates_is_judged_within_the_cache_tolerance(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_replay_nosim_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    const gpu_value v[] = {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 524288},
+                           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 2097152 * 1.02},
+                           {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 2097152 * 1.5},
+                           {"lts__t_sectors_srcunit_tex_op_read.sum", 2097152}};
+    write_no_sim_record(path, "copy_32x32", "demos/transpose.cu", "W=4096 H=4096", 0.06, v, 4);
+    int rc;
+    char *text = replay_text(path, &rc);
+    chk_replay_doc doc;
+    ws_error err;
+    int rc2 = chk_replay_collect(path, NULL, 0, false, &doc, &err);
+    unlink(path);
+    assert_int_equal(rc, WS_EXIT_OK);                     /* an estimate that differs fails nothing */
+    if (rc2) fail_msg("replay: %s", err.msg);
+    const chk_replay_run *r = &doc.runs[0];
+    assert_true(r->sampled);
+    assert_int_equal(r->estimated, 3);
+    assert_int_equal(doc.judged[1][CHK_EXACT], 0);        /* no estimate is called exact */
+    assert_int_equal(doc.judged[1][CHK_CACHE], 4);        /* the three estimates and the L2 row */
+    assert_int_equal(doc.agree[1][CHK_CACHE], 3);
+    const char *want[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                          "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"};
+    const chk_verdict verdict[] = {CHK_AGREE, CHK_AGREE, CHK_DIFFER};
+    for (int i = 0; i < 3; i++) {
+        const chk_row *a = row_of(r, want[i]);
+        assert_int_equal(a->cls, CHK_CACHE);
+        assert_int_equal(a->verdict, verdict[i]);
+        const char *c = chk_shown_cause(a);            /* shown, agreeing or not */
+        if (strncmp(c, CHK_SAMPLED_ESTIMATE, strlen(CHK_SAMPLED_ESTIMATE)) || !strstr(c, " of 16384 blocks") ||
+            !strstr(c, "exact counters estimated") || !strstr(c, "judged within the cache tolerance"))
+            fail_msg("row %s: cause '%s'", want[i], c);
+    }
+    const chk_row *l2 = row_of(r, "lts__t_sectors_srcunit_tex_op_read.sum");
+    assert_string_equal(chk_shown_cause(l2), "");        /* a cache row is judged as it always is */
+    /* the markdown's rows say it too */
+    const char *row = strstr(text, "`l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum` | cache |");
+    if (!row || strncmp(strstr(row, "| DIFFERS | ") + 12, CHK_SAMPLED_ESTIMATE, strlen(CHK_SAMPLED_ESTIMATE)))
+        fail_msg("the differing estimate's row:\n%s", text);
+    chk_replay_doc_free(&doc);
+    free(text);
+}
+
 int main(void)
 {
     setenv("WARPSCOPE_SASS", "off", 1); /* PTX-level on every machine, nvdisasm or not */
@@ -393,6 +551,8 @@ int main(void)
         cmocka_unit_test(test_a_corpus_file_resolves_from_the_repository_and_an_unbuilt_one_is_listed),
         cmocka_unit_test(test_the_cp_async_probes_replay_the_shared_wavefronts_the_h200_counted),
         cmocka_unit_test(test_the_h200_instruction_record_replays_every_instruction_row),
+        cmocka_unit_test(test_a_no_sim_run_replays_sampled_with_every_recorded_counter_judged),
+        cmocka_unit_test(test_a_sampled_run_whose_exact_counters_are_estimates_is_judged_within_the_cache_tolerance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

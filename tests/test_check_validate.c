@@ -156,6 +156,55 @@ static void test_a_time_only_run_the_simulator_refuses_is_listed_with_its_reason
     free(buf);
 }
 
+/* Two runs recorded with check --no-sim (the GPU's counters, "sim" null, "no_sim": true), replayed
+ * sampled. copy_float at N = 2^24 floats: 2^24 x 4 / 32 = 2,097,152 L2 read and as many write
+ * sectors, 64 MiB read from DRAM (no reuse); copy_32x32 at 4096 x 4096: 2,097,152 L2 read sectors
+ * and 524,288 load requests (a warp's row of 32 floats is one), an exact row whose sample is an
+ * estimate (edge kinds from one block each). By hand: 3 L2-sector rows and 1 DRAM row in the goals,
+ * all within; 2 time rows; the header counts 2 runs, 0 time only, 2 --no-sim; the one estimate
+ * is said under it. */
+static void test_no_sim_runs_count_their_counters_in_the_goals(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ws_test_validate_nosim_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"device\": {\"name\": \"NVIDIA H200\"}, \"runs\": ["
+               "{\"kernel\": \"copy_float\", \"overrides\": \"N=16777216\", \"no_sim\": true, \"registers\": 10,"
+               " \"output_ok\": null, \"time\": {\"median_ms\": 0.0509}, \"counters\": ["
+               "{\"metric\": \"lts__t_sectors_srcunit_tex_op_read.sum\", \"sim\": null, \"gpu\": 2097152},"
+               "{\"metric\": \"lts__t_sectors_srcunit_tex_op_write.sum\", \"sim\": null, \"gpu\": 2097152},"
+               "{\"metric\": \"dram__bytes_read.sum\", \"sim\": null, \"gpu\": 67108864},"
+               "{\"metric\": \"gpu__time_duration.sum\", \"sim\": null, \"gpu\": 50900}]},"
+               "{\"kernel\": \"copy_32x32\", \"overrides\": \"W=4096 H=4096\", \"no_sim\": true, \"registers\": 10,"
+               " \"output_ok\": null, \"time\": {\"median_ms\": 0.06}, \"counters\": ["
+               "{\"metric\": \"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\", \"sim\": null, \"gpu\": 524288},"
+               "{\"metric\": \"lts__t_sectors_srcunit_tex_op_read.sum\", \"sim\": null, \"gpu\": 2097152},"
+               "{\"metric\": \"gpu__time_duration.sum\", \"sim\": null, \"gpu\": 60000}]}]}\n");
+    fclose(f);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    ws_error err;
+    const char *files[] = {path};
+    int rc = chk_validate(files, 1, NULL, out, &err);
+    fclose(out);
+    unlink(path);
+    if (rc) fail_msg("validate: %s", err.msg);
+    const char *want[] = {"| of them time only | of them --no-sim | sampled | not simulated |",
+                          "| NVIDIA H200 | 2 | 0 | 2 | 2 | 0 |",
+                          "| L2 sectors within 5%: catalog | 3 | 3 |",
+                          "| DRAM bytes within 10%: catalog | 1 | 1 |",
+                          "| time within 20%: catalog at realistic sizes | 2 |",
+                          "states its exact counters estimated (sim/sample.h): 1, judged within the cache tolerance"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(buf, want[i])) fail_msg("'%s' missing:\n%s", want[i], buf);
+    free(buf);
+}
+
 #ifdef WS_HAVE_SDL
 /* The plot is a PNG file: its eight signature bytes. */
 static void test_the_time_plot_is_written_as_png(void **state)
@@ -208,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_a_rows_error_is_relative_and_a_percentages_in_points),
         cmocka_unit_test(test_the_report_counts_a_small_results_file_by_class),
         cmocka_unit_test(test_a_time_only_run_the_simulator_refuses_is_listed_with_its_reason),
+        cmocka_unit_test(test_no_sim_runs_count_their_counters_in_the_goals),
 #ifdef WS_HAVE_SDL
         cmocka_unit_test(test_the_time_plot_is_written_as_png),
 #else

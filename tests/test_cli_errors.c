@@ -211,6 +211,17 @@ static const cli_case CASES[] = {
     {{"check", "--replay", "results/h200.json", "--gpu-only"}, WS_EXIT_USAGE, "check: --replay takes kernel names"},
     {{"check", "--replay", "results/h200.json", "-D", "N=5", "copy_float"}, WS_EXIT_USAGE,
      "check: --replay takes kernel names"},
+    /* --no-sim is the GPU's time and counters: with --gpu-only or --no-counters one of the two is dropped
+       silently, so the pair is refused naming both (before the GPU is looked for: no GPU here) */
+    {{"check", "copy_float", "--no-sim", "--gpu-only"}, WS_EXIT_USAGE, "check: choose one of --no-sim and --gpu-only"},
+    {{"check", "--gpu-only", "copy_float", "--no-sim"}, WS_EXIT_USAGE, "check: choose one of --no-sim and --gpu-only"},
+    {{"check", "copy_float", "--no-sim", "--no-counters"}, WS_EXIT_USAGE,
+     "check: choose one of --no-sim and --no-counters"},
+    {{"check", "--replay", "results/h200.json", "--no-sim"}, WS_EXIT_USAGE, "check: --replay takes kernel names"},
+    {{"check", "--validate", "results/h200.json", "--no-sim"}, WS_EXIT_USAGE,
+     "check: --validate takes results files and --png only"},
+    {{"check", "--markdown", "results/h200.json", "--no-sim"}, WS_EXIT_USAGE,
+     "check: --markdown takes one results file and no other option or kernel"},
 #ifdef WS_HAVE_SDL /* without SDL2, viz only says the build has no visualizer */
     {{"viz"}, WS_EXIT_USAGE, "viz: which kernel?"},
     {{"viz", "--bogus"}, WS_EXIT_USAGE, "viz: unknown option '--bogus'"},

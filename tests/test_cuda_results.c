@@ -510,7 +510,8 @@ static void test_four_concurrent_recordings_into_one_file_all_land(void **state)
     remove_dir();
 }
 
-/* The simulator's basis goes into the record, for check --replay to judge exact rows by. */
+/* The simulator's basis goes into the record, for check --replay to judge exact rows by, and a
+ * --no-sim run says it is one ("no_sim": true, no basis). */
 static void test_a_run_records_which_code_the_simulator_counted(void **state)
 {
     (void)state;
@@ -520,10 +521,17 @@ static void test_a_run_records_which_code_the_simulator_counted(void **state)
     r.sim_basis = "sass";
     cJSON *j = cu_results_run_json(&r);
     assert_string_equal(cJSON_GetObjectItem(j, "sim_basis")->valuestring, "sass");
+    assert_null(cJSON_GetObjectItem(j, "no_sim"));   /* simulated: no flag, as in every older record */
     cJSON_Delete(j);
     r.sim_basis = NULL;                          /* --gpu-only: nothing simulated */
     j = cu_results_run_json(&r);
     assert_null(cJSON_GetObjectItem(j, "sim_basis"));
+    assert_null(cJSON_GetObjectItem(j, "no_sim"));
+    cJSON_Delete(j);
+    r.no_sim = true;                             /* --no-sim: counters without simulator values, said */
+    j = cu_results_run_json(&r);
+    assert_null(cJSON_GetObjectItem(j, "sim_basis"));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "no_sim")));
     cJSON_Delete(j);
 }
 
