@@ -282,7 +282,7 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     const char *refusal = NULL;
     double threads = (double)ws_launch_blocks(&t.launch) * (double)ws_launch_threads_per_block(&t.launch);
     if (!cJSON_IsArray(counters) || !cJSON_GetArraySize(counters)) {
-        refusal = ws_sample_refusal(t.fn, &t.launch);
+        refusal = ws_sample_refusal(t.module, t.fn, &t.launch);
         double spent = o->full_seconds_spent ? *o->full_seconds_spent : 0;
         bool over_threads = o->full_threads_max > 0 && threads > o->full_threads_max;
         bool over_budget = o->full_seconds_max > 0 && spent >= o->full_seconds_max;
