@@ -321,7 +321,7 @@ static int replay_run(chk_replay_doc *d, ws_catalog *cat, const cJSON *run, cons
     bool has_ctr = cJSON_IsArray(counters) && cJSON_GetArraySize(counters);
     bool no_sim = has_ctr && cJSON_IsTrue(item(run, "no_sim")); /* check --no-sim: nothing was simulated */
     if (!has_ctr || no_sim) { /* nothing simulated at record time (a size too large to): sampled here */
-        refusal = ws_sample_refusal(t.fn, &t.launch);
+        refusal = ws_sample_refusal(t.module, t.fn, &t.launch);
         double spent = o->full_seconds_spent ? *o->full_seconds_spent : 0;
         bool over_threads = o->full_threads_max > 0 && threads > o->full_threads_max;
         bool over_budget = o->full_seconds_max > 0 && spent >= o->full_seconds_max;

@@ -2,6 +2,8 @@
  * estimates and their bounds (see sample.h). */
 #include "sample.h"
 
+#include "frontend/provenance.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,9 +102,32 @@ static uint64_t last_of_kind(const ws_sampler *sp, int k)
     return idx[0] + sp->g[0] * (idx[1] + sp->g[1] * idx[2]);
 }
 
-static bool global_atomic(const ptx_insn *in)
+/* An atom/red that may reach global memory: .global, or generic and not proven to address shared
+   memory (sh: ws_provenance_shared's flag for it; libcu++'s pipelines and barriers keep their
+   counters in shared memory behind generic pointers). */
+static bool global_atomic(const ptx_insn *in, uint8_t sh)
 {
-    return (in->op == PTX_ATOM || in->op == PTX_RED) && (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE);
+    return (in->op == PTX_ATOM || in->op == PTX_RED) &&
+           (in->space == PTX_SPACE_GLOBAL || (in->space == PTX_SPACE_NONE && !sh));
+}
+
+/* fn's generic instructions proven shared (provenance.h), per pc; all 0 when out of memory (none
+   proven: the atomics then count as global). Freed by the caller. */
+static uint8_t *shared_flags(const ptx_function *fn)
+{
+    uint8_t *sh = calloc((size_t)(fn->ninsns > 0 ? fn->ninsns : 1), 1);
+    if (sh && ws_provenance_shared(fn, sh) < 0) memset(sh, 0, (size_t)(fn->ninsns > 0 ? fn->ninsns : 1));
+    return sh;
+}
+
+/* True when fn holds an atomic that may reach global memory (true when out of memory). */
+static bool has_global_atomics(const ptx_function *fn)
+{
+    uint8_t *sh = shared_flags(fn);
+    bool any = !sh;
+    for (int i = 0; sh && i < fn->ninsns && !any; i++) any = global_atomic(&fn->insns[i], sh[i]);
+    free(sh);
+    return any;
 }
 
 /* True when a register slot operand o reads (a register, an address's base, a vector's) is in t. */
@@ -131,12 +156,18 @@ bool ws_atom_result_steers(const ptx_function *fn)
     /* a flow-insensitive taint over register slots, seeded by every global atom's result:
        conservative (a slot once written from a result counts wherever it is read) */
     bool *t = calloc((size_t)(fn->nregs > 0 ? fn->nregs : 1), sizeof *t), any = false;
-    if (!t) return true;
+    uint8_t *sh = shared_flags(fn);
+    if (!t || !sh) {
+        free(t);
+        free(sh);
+        return true;
+    }
     for (int i = 0; i < fn->ninsns; i++) {
         const ptx_insn *in = &fn->insns[i];
-        if (in->op == PTX_ATOM && global_atomic(in))
+        if (in->op == PTX_ATOM && global_atomic(in, sh[i]))
             for (int d = 0; d < in->ndst && d < in->nopnd; d++) any |= mark_slots(&in->opnd[d], t);
     }
+    free(sh);
     for (bool changed = any; changed;) {
         changed = false;
         for (int i = 0; i < fn->ninsns; i++) {
@@ -164,7 +195,29 @@ bool ws_atom_result_steers(const ptx_function *fn)
     return steers;
 }
 
-const char *ws_sample_refusal(const ptx_function *fn, const ws_launch *L)
+/* True when a function fn reaches through calls (a __noinline__ one; ptx_reachable) holds an atomic
+   that may reach global memory: the same grid-wide totals (whether its result steers is not
+   followed into calls). An indirect call may reach any function of m; out of memory: true. */
+static bool callee_global_atomics(const ptx_module *m, const ptx_function *fn)
+{
+    if (!m || !m->nfuncs) return false;
+    int *reach = malloc((size_t)m->nfuncs * sizeof *reach);
+    if (!reach) return true;
+    int n = ptx_reachable(m, fn, reach);
+    bool indirect = false, any = false;
+    for (int q = 0; q < n && !indirect; q++)
+        for (int i = 0; i < m->funcs[reach[q]].ninsns && !indirect; i++) {
+            const ptx_insn *in = &m->funcs[reach[q]].insns[i];
+            indirect = in->op == PTX_CALL && in->nopnd > 1 && in->opnd[1].kind == PTX_OPND_REG;
+        }
+    if (indirect)
+        for (n = 0; n < m->nfuncs; n++) reach[n] = n;
+    for (int q = 0; q < n && !any; q++) any = &m->funcs[reach[q]] != fn && has_global_atomics(&m->funcs[reach[q]]);
+    free(reach);
+    return any;
+}
+
+const char *ws_sample_refusal(const ptx_module *m, const ptx_function *fn, const ws_launch *L)
 {
     if (L->cooperative) return "a cooperative launch: its blocks wait for each other at grid.sync()";
     if ((uint64_t)(fn->cluster[0] ? fn->cluster[0] : 1) * (fn->cluster[1] ? fn->cluster[1] : 1) *
@@ -172,9 +225,11 @@ const char *ws_sample_refusal(const ptx_function *fn, const ws_launch *L)
         (uint64_t)(L->cluster[0] ? L->cluster[0] : 1) * (L->cluster[1] ? L->cluster[1] : 1) *
             (L->cluster[2] ? L->cluster[2] : 1) > 1)
         return "a cluster launch: the blocks of a cluster wait for each other and share their shared memory";
-    bool atomics = false;
-    for (int i = 0; i < fn->ninsns && !atomics; i++) atomics = global_atomic(&fn->insns[i]);
-    if (!atomics) return NULL;
+    if (!has_global_atomics(fn))
+        return callee_global_atomics(m, fn)
+                   ? "global atomics in a function it calls: the contention terms are the hottest address's and "
+                     "slice's totals over the whole grid, which a sample does not scale to"
+                   : NULL;
     /* an atom's result that steers a branch or an address makes a block's work depend on what
        other blocks left there (a ticket, a last-block-done counter); without one the blocks are
        independent, but the contention terms (sim/models/atomics.h) are the hottest address's and

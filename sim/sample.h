@@ -45,14 +45,17 @@ typedef enum { WS_SAMPLE_OFF = 0, WS_SAMPLE_AUTO, WS_SAMPLE_ON } ws_sample_mode;
 
 typedef struct ws_sampler ws_sampler;
 
-/* Why fn/launch must run full, or NULL: blocks that interact (a cooperative launch's grid sync, a
- * cluster, global atomics whose returned value steers a branch or an address, so a block's work
- * may depend on others) or global atomics whose results steer nothing (RED, or atom whose result
- * is only stored): their blocks are independent, but the contention terms are the hottest
- * address's and slice's totals over the whole grid, which a sample does not scale to. */
-const char *ws_sample_refusal(const ptx_function *fn, const ws_launch *L);
-/* True when the value a global atom of fn returns reaches (through registers) a guard predicate
- * (a branch), an address, memory a thread may read back (local, param) or a call. */
+/* Why fn (of module m)/launch must run full, or NULL: blocks that interact (a cooperative launch's
+ * grid sync, a cluster, global atomics whose returned value steers a branch or an address, so a
+ * block's work may depend on others) or global atomics whose results steer nothing (RED, or atom
+ * whose result is only stored): their blocks are independent, but the contention terms are the
+ * hottest address's and slice's totals over the whole grid, which a sample does not scale to.
+ * Global atomics: .global ones and generic ones not proven to address shared memory
+ * (sim/frontend/provenance.h), in fn or in a function it reaches through calls (m NULL: fn's
+ * alone). Generic atomics proven shared are the block's own, as atom.shared ones. */
+const char *ws_sample_refusal(const ptx_module *m, const ptx_function *fn, const ws_launch *L);
+/* True when the value a global atom of fn (as above) returns reaches (through registers) a guard
+ * predicate (a branch), an address, memory a thread may read back (local, param) or a call. */
 bool ws_atom_result_steers(const ptx_function *fn);
 
 /* A sampler for L with `wave` blocks per wave (SMs x resident blocks). ms and res are the run's

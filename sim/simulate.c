@@ -234,7 +234,7 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
         /* an early end: the run is partial, never sampled */
     } else if (o->sample != WS_SAMPLE_OFF && !o->racecheck && !o->memory_errors_are_warnings &&
                (!o->observer || o->observer_any_blocks)) {
-        const char *why = ws_sample_refusal(s->fn, L);
+        const char *why = ws_sample_refusal(s->mod, s->fn, L);
         if (why) {
             if (o->sample == WS_SAMPLE_ON || grid_threads > WS_SAMPLE_AUTO_THREADS)
                 snprintf(s->sampling, sizeof s->sampling, "full: not sampled: %s", why);
@@ -299,6 +299,17 @@ int ws_simulation_run(ws_simulation *s, const ws_simulation_opts *o, ws_error *e
     ws_models_finish(s->models);
     ws_cache_totals cache = *ws_models_cache_totals(s->models);
     ws_atomic_totals atom = *ws_models_atomic_totals(s->models);
+    if (sampled && (atom.global_inst || atom.global_red_inst)) {
+        /* sampled because no atomic could reach global memory (ws_sample_refusal: generic ones
+           proven shared, provenance.h); one that did would leave a sample's contention terms */
+        ws_error_set(err, s->file->path, s->desc->line, 0,
+                     "%s: block sampling relied on its generic atomics addressing shared memory "
+                     "(sim/frontend/provenance.h), but %llu warp-level atomics of the sampled blocks reached global "
+                     "memory, whose contention a sample does not scale to: a bug in that proof, or a pointer moved "
+                     "out of the shared window; --full runs every block",
+                     s->desc->name, (unsigned long long)(atom.global_inst + atom.global_red_inst));
+        return WS_EXIT_INTERNAL;
+    }
     if (sampled && cache.coalesced_sectors) /* read coalescing: the L1's factor (sim/sample.h) */
         f = ws_sampler_l1_factor(s->sampler);
     if (sampled) { /* the sampled stream's L2/DRAM sums, for the whole grid (sim/sample.h) */

@@ -311,6 +311,31 @@ static void test_a_profile_whose_geometry_the_models_do_not_implement_is_refused
         assert_int_equal(ws_models_check_device(*p, why, sizeof why), 0);
 }
 
+/* Block sampling writes the counters back through ws_memstats_flat_set, which evens out each
+ * value's rounding against the rows: a cp.async's global read is in global[LOAD] and in its own
+ * family (ncu counts it under global_op_ld too) but once in its row, so the family must not count
+ * twice there (it did: a sampled cp.async kernel reported 0 global load sectors). */
+static void test_a_cp_async_read_survives_the_samplers_round_trip_through_the_flat_vector(void **state)
+{
+    (void)state;
+    ws_device d = dev();
+    ws_launch L = launch(1, 32);
+    chain c = chain_new(&d, &L, 1, 32 * 1024);
+    ws_mem_event rd = event(WS_SPACE_GLOBAL, WS_MEM_LOAD, 4, 0, 0, 4), wr = event(WS_SPACE_SHARED, WS_MEM_STORE, 4, 0, 0, 4);
+    rd.kind = wr.kind = WS_KIND_LDGSTS;  /* cp.async.ca 4 bytes a lane: 128 B, 4 sectors */
+    ws_models_listener(c.models, &rd);
+    ws_models_listener(c.models, &wr);
+    uint64_t v[4096];
+    assert_true(ws_memstats_nflat(c.ms) <= sizeof v / sizeof v[0]);
+    ws_memstats_flat_get(c.ms, v);
+    ws_memstats_flat_set(c.ms, v);        /* the sampler's write-back with nothing scaled */
+    chain_finish(&c);
+    assert_int_equal(ws_memstats_check(c.ms), 0);
+    assert_true(metric(c.ms, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 4);
+    assert_true(metric(c.ms, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 1);
+    chain_free(&c);
+}
+
 static void test_a_32_lane_red_to_one_address_counts_32_l1_and_l2_sectors(void **state)
 {
     (void)state;
@@ -420,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_the_rows_are_the_tables_and_the_tensor_rows_follow_a_tensor_instruction),
         cmocka_unit_test(test_a_distributed_shared_store_counts_under_dshared_not_the_blocks_own_banks),
         cmocka_unit_test(test_a_profile_whose_geometry_the_models_do_not_implement_is_refused_by_name),
+        cmocka_unit_test(test_a_cp_async_read_survives_the_samplers_round_trip_through_the_flat_vector),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

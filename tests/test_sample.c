@@ -778,7 +778,7 @@ static void test_an_atomics_result_that_steers_a_branch_is_told_apart_from_one_o
         snprintf(text, sizeof text, "%s%s", pre, tails[i]);
         ptx_module *m = parse(text);
         assert_int_equal(ws_atom_result_steers(&m->funcs[0]), steers[i]);
-        const char *why = ws_sample_refusal(&m->funcs[0], &L);
+        const char *why = ws_sample_refusal(m, &m->funcs[0], &L);
         assert_non_null(why);
         assert_non_null(strstr(why, steers[i] ? "steer a branch or an address" : "steer no branch or address"));
         ptx_free(m);

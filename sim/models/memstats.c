@@ -548,11 +548,20 @@ void ws_memstats_flat_set(ws_memstats *ms, const uint64_t *in)
     ws_mem_counts *fam[] = {TC_FAMILIES(tc)};
     _Static_assert(sizeof fam / sizeof fam[0] == TC_NFAMILIES, "TC_NFAMILIES counts TC_FAMILIES");
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) all[n++] = fam[i];
+    /* as ws_memstats_check sums them: a cp.async's global reads are in global[LOAD] too, so its
+       requests, sectors, ideal sectors and lines count once (counted twice, the difference took a
+       sampled cp.async kernel's global load sectors to 0) */
+    const ws_mem_counts *twice = &tc->ldgsts_global;
 #define FIX(f)                                                                            \
     {                                                                                     \
+        bool once = offsetof(ws_mem_counts, f) == offsetof(ws_mem_counts, requests) ||    \
+                    offsetof(ws_mem_counts, f) == offsetof(ws_mem_counts, sectors) ||     \
+                    offsetof(ws_mem_counts, f) == offsetof(ws_mem_counts, ideal_sectors) || \
+                    offsetof(ws_mem_counts, f) == offsetof(ws_mem_counts, lines);         \
         uint64_t tot = 0;                                                                 \
         int big = 0;                                                                      \
         for (int i = 0; i < n; i++) {                                                     \
+            if (once && all[i] == twice) continue;                                        \
             tot += all[i]->f;                                                             \
             if (all[i]->f > all[big]->f) big = i;                                         \
         }                                                                                 \
