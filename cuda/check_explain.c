@@ -125,7 +125,9 @@ static bool r_gpu_varies(const chk_row *r, const chk_facts *f, char *out, size_t
     int n;
     double lo, hi;
     const char *file;
-    if (!f->kernel || !r->has_gpu || !chk_others_range(f->kernel, r->metric, &n, &lo, &hi, &file)) return false;
+    /* runs of as many blocks only: a 256^3 run of a kernel says nothing of its 2048^3 record's count */
+    if (!f->kernel || !r->has_gpu || !chk_others_range_of(f->kernel, r->metric, (long long)f->blocks, &n, &lo, &hi, &file))
+        return false;
     double far = fabs(lo - r->gpu) > fabs(hi - r->gpu) ? lo : hi;
     double big = fmax(fmax(fabs(far), fabs(r->gpu)), 1);
     if (fabs(far - r->gpu) <= 0.05 * big) return false;
@@ -342,10 +344,14 @@ static bool r_coalesced_in_step(const chk_row *r, const chk_facts *f, char *out,
     int id = metric_id(r);
     double ms, mg, ss, sg, s, g;
     if ((id != WS_METRIC_L2_READ_SECTORS && id != WS_METRIC_L2_READ_REQUESTS && id != WS_METRIC_L2_READ_HIT) ||
-        r->gpu <= r->sim || !other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg) ||
-        !other(f, WS_METRIC_L2_READ_SECTORS, &ss, &sg) || sg <= ss)
+        r->gpu <= r->sim || !other(f, WS_METRIC_L2_READ_SECTORS, &ss, &sg) || sg <= ss)
         return false;
-    if (other(f, WS_METRIC_L1_LLD_MISS, &s, &g)) {
+    /* the L1's misses: the record's rows, or, a record without them (a --no-sim run of a few
+       counters), the model's count beside another run's crossbar sectors below */
+    bool rows = other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg) != NULL;
+    if (!rows && !f->has_l1_miss) return false;
+    if (!rows) ms = f->l1_miss_sectors, mg = 0;
+    if (rows && other(f, WS_METRIC_L1_LLD_MISS, &s, &g)) {
         ms += s;
         mg += g;
     }
@@ -353,7 +359,7 @@ static bool r_coalesced_in_step(const chk_row *r, const chk_facts *f, char *out,
        (cp.async copies), another run's L1 -> crossbar read sectors */
     double xbar;
     const char *via = "";
-    if (!other_agrees(f, WS_METRIC_L1_GLD_MISS)) {
+    if (!rows || !other_agrees(f, WS_METRIC_L1_GLD_MISS)) {
         if (!other_run(f, "l1tex__m_xbar2l1tex_read_sectors.sum", &xbar, NULL, NULL) || fabs(xbar - ms) > 0.05 * ms)
             return false;
         mg = xbar;
@@ -845,7 +851,18 @@ static void missing(const chk_row *r, const chk_facts *f, char *out, size_t cap)
                  id == WS_METRIC_L1_GLD_HIT_RATE)
             why = "the L1 lookups by op (l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum) and the L1 "
                   "carveout (launch__shared_mem_config_size)";
-        else
+        else if ((id == WS_METRIC_L2_READ_SECTORS || id == WS_METRIC_L2_READ_REQUESTS || id == WS_METRIC_L2_READ_HIT) &&
+                 f->has_l1_miss && !other(f, WS_METRIC_L1_GLD_MISS, NULL, NULL)) {
+            /* a record of a few counters (a --no-sim run): what the GPU's L1 missed decides between the
+               coalescer and the L1 (cp.async copies crossed the crossbar at 1.5x their missed sectors in the
+               Bruce-Lee-LY GEMMs at 256^3, results/h200-corpus-detail/lrc.csv) */
+            snprintf(buf, sizeof buf, "this launch's L1 misses on the GPU beside the model's %.0f "
+                     "(l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum, "
+                     "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum, "
+                     "sm__sass_l1tex_m_xbar2l1tex_read_sectors_mem_global_op_ldgsts_cache_bypass.sum)",
+                     f->l1_miss_sectors);
+            why = buf;
+        } else
             why = "the L2 lookups per request (lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum beside "
                   "lts__t_requests_srcunit_tex_op_read.sum per kernel phase) and the fill latency";
     }

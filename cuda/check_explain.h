@@ -29,6 +29,9 @@ typedef struct {
     const ws_notes *notes;      /* what the prediction rests on (sim/models/confidence.h), NULL = unknown */
     bool has_dirty_at_end;
     double dirty_at_end_bytes;  /* the model's L2 bytes still dirty after the kernel (ws__l2_dirty_bytes_at_end) */
+    bool has_l1_miss;           /* the model's L1 load lookup misses (global + local) are known: a record without
+                                   those rows (a --no-sim run of a few counters) still has the model's count */
+    double l1_miss_sectors;
     bool has_far_miss;
     double far_miss_sectors;    /* the model's read lookup misses a far partition's copy took and the home served
                                    over the L2 fabric (ws__l2_far_miss_sectors.sum) */

@@ -225,6 +225,10 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
     run->dirty_at_end_bytes = ss->dirty_at_end_bytes;
     run->has_far = ss->have_far;
     run->far_miss_sectors = ss->far_miss_sectors;
+    const double *gm = chk_sim_value(ss, ws_metric_table[WS_METRIC_L1_GLD_MISS].name),
+                 *lm = chk_sim_value(ss, ws_metric_table[WS_METRIC_L1_LLD_MISS].name);
+    run->has_l1_miss = gm != NULL;
+    run->l1_miss_sectors = (gm ? *gm : 0) + (lm ? *lm : 0);
     run->sampled = ss->sampled;
     const cJSON *x;
     cJSON_ArrayForEach(x, ctr) {
@@ -274,6 +278,7 @@ static int judge_run(chk_replay_doc *d, chk_replay_run *run, const cJSON *ctr, c
                    .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &ss->notes,
                    .has_dirty_at_end = ss->have_dirty, .dirty_at_end_bytes = ss->dirty_at_end_bytes,
                    .has_far_miss = ss->have_far, .far_miss_sectors = ss->far_miss_sectors,
+                   .has_l1_miss = run->has_l1_miss, .l1_miss_sectors = run->l1_miss_sectors,
                    .counted_sass = ss->sass, .guess = ss->sass ? &ss->guess : NULL,
                    .kernel = run->kernel, .blocks = run->blocks,
                    .coalesce_group_sms = dev && dev->l2_read_coalescing ? dev->l2_coalesce_group_sms : 0,

@@ -39,6 +39,8 @@ typedef struct {
     double dirty_at_end_bytes;
     bool has_far;
     double far_miss_sectors;
+    bool has_l1_miss;          /* the model's L1 load lookup misses, global + local (chk_facts) */
+    double l1_miss_sectors;
     bool timed_only;           /* a run recorded without counters (--gpu-only): its time row alone */
     bool no_sim;               /* a run recorded by check --no-sim: the GPU's counters without simulator values,
                                   simulated here on a sample of its blocks and judged on every recorded row */

@@ -134,6 +134,7 @@ static chk_facts facts_of(const vrow *x)
                        .launch_us = dev ? dev->launch_overhead_us : 0, .notes = &r->notes,
                        .has_dirty_at_end = r->has_dirty, .dirty_at_end_bytes = r->dirty_at_end_bytes,
                        .has_far_miss = r->has_far, .far_miss_sectors = r->far_miss_sectors,
+                       .has_l1_miss = r->has_l1_miss, .l1_miss_sectors = r->l1_miss_sectors,
                        .counted_sass = r->counted_sass, .guess = r->counted_sass ? &r->guess : NULL,
                        .kernel = r->kernel, .blocks = r->blocks,
                        .coalesce_group_sms = dev && dev->l2_read_coalescing ? dev->l2_coalesce_group_sms : 0,

@@ -234,9 +234,11 @@ static int load_others(const char *rows)
 static void test_a_count_another_gpu_run_contradicts_says_the_gpu_varies(void **state)
 {
     (void)state;
-    assert_int_equal(load_others("\"gemm4\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"16,384\"\n"
+    /* the other run names its blocks, 4 as the record's (a run of another size is not this launch's) */
+    assert_int_equal(load_others("\"gemm4\",\"0\",\"launch__grid_size\",\"\",\"4 (4)\"\n"
+                                 "\"gemm4\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"16,384\"\n"
                                  "\"other\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"1\"\n"),
-                     2);
+                     3);
     chk_row rows[2];
     chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", true, 16384, true, 16384);
     chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 8192, true, 8192);
@@ -251,6 +253,12 @@ static void test_a_count_another_gpu_run_contradicts_says_the_gpu_varies(void **
     char why[900];
     chk_explain_row(&rows[1], &f, why, sizeof why);
     assert_string_not_equal(chk_explain_rule(&rows[1], &f), "the GPU's count varies run to run");
+    /* the same kernel at another size (16 blocks): the 4-block run is not its launch */
+    f.blocks = 16;
+    chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 8192, true, 8192);
+    chk_explain_rows(rows, 2, &f);
+    assert_null(strstr(chk_shown_cause(&rows[1]), CHK_VARIES));
+    f.blocks = 4;
     /* another kernel's row: no other run of it */
     f.kernel = "gemm8";
     chk_row_set(&rows[1], "lts__t_sectors_srcunit_tex_op_read.sum", true, 8192, true, 9000);
@@ -513,6 +521,36 @@ static void test_l1_load_lookups_without_any_global_load_are_cp_async_lookups(vo
     /* with plain loads in the kernel the lookups may be theirs: not this rule */
     chk_row_set(&rows[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", true, 1024, true, 1024);
     assert_string_not_equal(chk_explain_rule(&rows[1], &f), "cp.async lookups counted as loads");
+}
+
+/* A --no-sim record of a 2048^3 GEMM has its L2 counters alone (mma_multistage, pipes.csv): the
+ * model's 8,388,608 L1 misses, known from the simulation, against another run's 8,388,608 crossbar
+ * sectors make the in-step cause; where the crossbar carried 1.5x the model's misses (a cp.async
+ * GEMM), the row names the GPU's L1 misses of the launch as the evidence missing. */
+static void test_a_record_of_l2_counters_alone_takes_the_models_l1_misses(void **state)
+{
+    (void)state;
+    assert_int_equal(load_others("\"ms\",\"0\",\"launch__grid_size\",\"\",\"256 (256)\"\n"
+                                 "\"ms\",\"0\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"7,416,344\"\n"
+                                 "\"ms\",\"0\",\"l1tex__m_xbar2l1tex_read_sectors.sum\",\"sector\",\"8,388,608\"\n"),
+                     3);
+    chk_row rows[1];
+    chk_row_set(&rows[0], "lts__t_sectors_srcunit_tex_op_read.sum", true, 6539712, true, 7451528);
+    chk_facts f = {.rows = rows, .nrows = 1, .kernel = "ms", .blocks = 256, .has_l1_miss = true,
+                   .l1_miss_sectors = 8388608};
+    char why[900];
+    assert_true(chk_explain_row(&rows[0], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[0], &f), "requests coalesced in step");
+    contains(why, "the model merged 1848896");
+    /* the model's misses 2/3 of the crossbar's: not this cause, and the evidence is the L1's misses */
+    f.l1_miss_sectors = 5592405;
+    assert_false(chk_explain_row(&rows[0], &f, why, sizeof why));
+    contains(why, CHK_UNEXPLAINED "this launch's L1 misses on the GPU beside the model's 5592405");
+    /* without the model's misses known the old evidence stands */
+    f.has_l1_miss = false;
+    assert_false(chk_explain_row(&rows[0], &f, why, sizeof why));
+    contains(why, CHK_UNEXPLAINED "the L2 lookups per request");
+    chk_others_clear();
 }
 
 /* myHGEMMAlignedV1 (the tensor corpus): 8,192 L1 store sectors on both sides, 8,192 L2 write
@@ -818,6 +856,7 @@ int main(void)
         cmocka_unit_test(test_l2_misses_beyond_the_dram_sectors_name_the_partitions_where_the_model_saw_both_sides),
         cmocka_unit_test(test_l2_hits_above_by_the_sectors_the_gpu_kept_in_l1_are_re_reads_merged_there),
         cmocka_unit_test(test_l1_load_lookups_without_any_global_load_are_cp_async_lookups),
+        cmocka_unit_test(test_a_record_of_l2_counters_alone_takes_the_models_l1_misses),
         cmocka_unit_test(test_l2_writes_above_with_every_store_sector_written_are_stores_the_model_merges),
         cmocka_unit_test(test_rows_downstream_of_differing_load_sectors_follow_them),
         cmocka_unit_test(test_requests_of_sectors_that_differ_follow_the_sectors_and_their_grouping),
