@@ -315,10 +315,19 @@ static bool r_l1_miss_merging(const chk_row *r, const chk_facts *f, char *out, s
     if ((id != WS_METRIC_L2_READ_SECTORS && id != WS_METRIC_L2_READ_REQUESTS) || r->gpu >= r->sim) return false;
     if (id == WS_METRIC_L2_READ_REQUESTS && (!other(f, WS_METRIC_L2_READ_SECTORS, &ls, &lg) || lg >= 0.9 * ls))
         return false;
-    if (!other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg) || !other_agrees(f, WS_METRIC_L1_GLD_MISS)) return false;
-    if (other(f, WS_METRIC_L1_LLD_MISS, &s, &g)) {
-        ms += s;
-        mg += g;
+    if (other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg)) {
+        if (!other_agrees(f, WS_METRIC_L1_GLD_MISS)) return false;
+        if (other(f, WS_METRIC_L1_LLD_MISS, &s, &g)) {
+            ms += s;
+            mg += g;
+        }
+    } else { /* a record of L2 counters alone: the model's misses, agreeing with another run's crossbar sectors */
+        double xbar;
+        if (!f->has_l1_miss || !other_run(f, "l1tex__m_xbar2l1tex_read_sectors.sum", &xbar, NULL, NULL) ||
+            fabs(xbar - f->l1_miss_sectors) > 0.05 * f->l1_miss_sectors)
+            return false;
+        ms = f->l1_miss_sectors;
+        mg = xbar;
     }
     if (id == WS_METRIC_L2_READ_REQUESTS) {
         if (lg >= mg) return false;
@@ -513,8 +522,20 @@ static bool r_lookups_follow_sectors(const chk_row *r, const chk_facts *f, char 
 static bool r_l2_follows_l1_misses(const chk_row *r, const chk_facts *f, char *out, size_t cap)
 {
     double ms, mg;
-    if (metric_id(r) != WS_METRIC_L2_READ_SECTORS || !other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg) || near(ms, mg) ||
-        r->gpu > mg * 1.02 || r->sim > ms * 1.02 || (r->gpu - r->sim) * (mg - ms) <= 0)
+    if (metric_id(r) != WS_METRIC_L2_READ_SECTORS) return false;
+    if (!other(f, WS_METRIC_L1_GLD_MISS, &ms, &mg)) {
+        /* a record of L2 counters alone (a --no-sim run): the model's misses beside the sectors another
+           run of the launch carried from L2 to the L1s, which for plain loads are the L1's misses */
+        if (!f->has_l1_miss || !other_run(f, "l1tex__m_xbar2l1tex_read_sectors.sum", &mg, NULL, NULL)) return false;
+        ms = f->l1_miss_sectors;
+        if (near(ms, mg) || r->gpu > mg * 1.02 || r->sim > ms * 1.02 || (r->gpu - r->sim) * (mg - ms) <= 0)
+            return false;
+        return say(out, cap, "the L2 reads follow the L1 misses, which differ: another run of this launch carried %.0f "
+                   "sectors from L2 to the L1s (l1tex__m_xbar2l1tex_read_sectors.sum), where the model's L1 missed "
+                   "%.0f (its L1 %s of the re-read lines: the profile's L1 size beside shared memory, LRU); the GPU "
+                   "sent %.0f to L2, the model %.0f", mg, ms, mg < ms ? "keeps fewer" : "keeps more", r->gpu, r->sim);
+    }
+    if (near(ms, mg) || r->gpu > mg * 1.02 || r->sim > ms * 1.02 || (r->gpu - r->sim) * (mg - ms) <= 0)
         return false;
     return say(out, cap, "the L2 reads follow the L1 load misses, which differ (the GPU missed %.0f sectors, the "
                "model %.0f; that row names why): the GPU sent %.0f of its misses to L2 (%.0f merged in flight), the "

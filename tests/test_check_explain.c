@@ -550,6 +550,20 @@ static void test_a_record_of_l2_counters_alone_takes_the_models_l1_misses(void *
     f.has_l1_miss = false;
     assert_false(chk_explain_row(&rows[0], &f, why, sizeof why));
     contains(why, CHK_UNEXPLAINED "the L2 lookups per request");
+    /* the model above the GPU, its misses the crossbar's (mma_final: 6,536,416 against 5,681,524): the
+       GPU merged misses in flight */
+    f.has_l1_miss = true;
+    f.l1_miss_sectors = 8388608;
+    chk_row_set(&rows[0], "lts__t_sectors_srcunit_tex_op_read.sum", true, 7800000, true, 7416344);
+    assert_true(chk_explain_row(&rows[0], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[0], &f), "misses merged in L1");
+    /* the model above the GPU, its misses above the crossbar's (mmaNaiveKernel: 68.5 M against 57.9 M):
+       the L2 reads follow the L1 misses */
+    f.l1_miss_sectors = 9500000;
+    chk_row_set(&rows[0], "lts__t_sectors_srcunit_tex_op_read.sum", true, 9000000, true, 7416344);
+    assert_true(chk_explain_row(&rows[0], &f, why, sizeof why));
+    assert_string_equal(chk_explain_rule(&rows[0], &f), "the L2 reads follow the L1 misses");
+    contains(why, "carried 8388608 sectors from L2 to the L1s");
     chk_others_clear();
 }
 
