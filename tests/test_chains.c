@@ -200,6 +200,20 @@ static const char *PIPE =
     "  cp.async.wait_group WAIT;\n"
     "  ret;\n}\n";
 
+/* The latency model of a one-warp launch of fn on device d (which must outlive it). */
+static ws_latency *one_warp_latency(const ws_device *d, const ptx_function *fn)
+{
+    ws_launch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = L.grid[1] = L.grid[2] = 1;
+    L.block[0] = 32;
+    L.block[1] = L.block[2] = 1;
+    ws_latency *lat = ws_latency_new(d, &L);
+    assert_non_null(lat);
+    assert_int_equal(ws_latency_set_function(lat, fn), 0);
+    return lat;
+}
+
 enum { PC_LOOP_WAIT = 4, PC_DRAIN_WAIT = 9, PIPE_INSNS = 11 }; /* ld.param, mov, cp.async, commit, wait ... */
 
 static double copy_loop_cycles_counted(const char *loop_wait, const char *wait_after, bool counted)
@@ -210,14 +224,7 @@ static double copy_loop_cycles_counted(const char *loop_wait, const char *wait_a
              wait_after, at + 4);
     ptx_module *m = parse(text);
     ws_device d = dev();
-    ws_launch L;
-    memset(&L, 0, sizeof L);
-    L.grid[0] = L.grid[1] = L.grid[2] = 1;
-    L.block[0] = 32;
-    L.block[1] = L.block[2] = 1;
-    ws_latency *lat = ws_latency_new(&d, &L);
-    assert_non_null(lat);
-    assert_int_equal(ws_latency_set_function(lat, &m->funcs[0]), 0);
+    ws_latency *lat = one_warp_latency(&d, &m->funcs[0]);
     ws_mem_event ev;
     memset(&ev, 0, sizeof ev);
     ev.space = WS_SPACE_GLOBAL;
@@ -322,14 +329,7 @@ static double overlap_cycles(const char *ptx, int shared_pc)
     ptx_module *m = parse(ptx);
     ws_device d = dev();
     d.insn_chain_cycles = 10;
-    ws_launch L;
-    memset(&L, 0, sizeof L);
-    L.grid[0] = L.grid[1] = L.grid[2] = 1;
-    L.block[0] = 32;
-    L.block[1] = L.block[2] = 1;
-    ws_latency *lat = ws_latency_new(&d, &L);
-    assert_non_null(lat);
-    assert_int_equal(ws_latency_set_function(lat, &m->funcs[0]), 0);
+    ws_latency *lat = one_warp_latency(&d, &m->funcs[0]);
     ws_mem_event cp, ld;
     memset(&cp, 0, sizeof cp);
     cp.space = WS_SPACE_GLOBAL;
